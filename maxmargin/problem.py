@@ -1,0 +1,251 @@
+"""The SVM problem: data + (hard margin | C | lambda) + intercept mode, and its objectives.
+
+Everything here is numpy only, so objectives can be evaluated for any (w, b, alpha).
+
+Formulas (DESIGN section 1), with ``f(x) = w.x + b`` and ``hinge_i = max(0, 1 - y_i f(x_i))``:
+
+.. math::
+
+    P(w, b) &= \\tfrac12 \\|\\tilde w\\|^2 + C \\sum_i \\mathrm{hinge}_i \\\\
+    F(w, b) &= \\tfrac{\\lambda}{2} \\|\\tilde w\\|^2 + \\tfrac1n \\sum_i \\mathrm{hinge}_i
+             = P / (C n), \\qquad \\lambda = 1/(C n) \\\\
+    D(\\alpha) &= \\sum_i \\alpha_i - \\tfrac12 \\|\\sum_i \\alpha_i y_i z_i\\|^2
+
+where ``w~ = w`` for intercept ``free`` and ``none`` and ``w~ = (w, b/s)`` for
+``augmented`` (z_i = (x_i, s)); otherwise ``z_i = x_i``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+from ._validation import check_choice, check_positive
+from .data import Dataset
+from .exceptions import DataError, ParameterError
+
+__all__ = ["SVMProblem", "INTERCEPTS"]
+
+INTERCEPTS = ("free", "none", "augmented")
+
+
+@dataclass(frozen=True, eq=False)
+class SVMProblem:
+    """A linear SVM problem on a :class:`Dataset`.
+
+    Give at most one of ``C``, ``lam`` or ``hard=True`` (default: ``C = 1``). Both forms
+    are always available afterwards: ``lam = 1 / (C n)``; a hard-margin problem has
+    ``C = inf`` and ``lam = 0``.
+
+    Parameters
+    ----------
+    data : Dataset
+    C : float > 0, optional
+        Soft-margin penalty of the C form.
+    lam : float > 0, optional
+        Regularization of the lambda form (scikit-learn's SGDClassifier ``alpha``).
+    hard : bool
+        Hard margin: ``min 1/2 ||w~||^2 s.t. y_i f(x_i) >= 1``.
+    intercept : {"free", "none", "augmented"}
+        ``free``: b is not regularized; ``none``: b = 0; ``augmented``: x -> (x, s) and
+        ``b = s * w_{d+1}`` is regularized (liblinear's intercept_scaling).
+    intercept_scaling : float > 0
+        The constant ``s`` of the augmented mode.
+
+    Examples
+    --------
+    >>> from maxmargin import Dataset
+    >>> p = SVMProblem(Dataset([[1.0], [-1.0]], [1, -1]), C=2.0)
+    >>> p.lam
+    0.25
+    >>> float(p.primal_objective([1.0], 0.0))
+    0.5
+    """
+
+    data: Dataset
+    C: float | None = None
+    lam: float | None = None
+    hard: bool = False
+    intercept: str = "free"
+    intercept_scaling: float = 1.0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.data, Dataset):
+            raise ParameterError(
+                f"SVMProblem needs a maxmargin.Dataset, got {type(self.data).__name__}; "
+                "wrap arrays with Dataset(X, y)"
+            )
+        given = [k for k, v in (("C", self.C), ("lam", self.lam)) if v is not None]
+        if self.hard:
+            given.append("hard")
+        if len(given) > 1:
+            raise ParameterError(
+                f"give only one of C, lam or hard=True (got {', '.join(given)}); "
+                "lam = 1/(C n) is derived from C and vice versa"
+            )
+        check_choice("intercept", self.intercept, INTERCEPTS)
+        s = check_positive("intercept_scaling", self.intercept_scaling)
+        n = self.data.n
+        if self.hard:
+            C, lam = math.inf, 0.0
+        elif self.lam is not None:
+            lam = check_positive("lam", self.lam)
+            C = 1.0 / (lam * n)
+        else:
+            C = check_positive("C", 1.0 if self.C is None else self.C)
+            lam = 1.0 / (C * n)
+        object.__setattr__(self, "C", C)
+        object.__setattr__(self, "lam", lam)
+        object.__setattr__(self, "intercept_scaling", s)
+
+    # ------------------------------------------------------------------ structure
+
+    @property
+    def n(self) -> int:
+        """Number of examples."""
+        return self.data.n
+
+    @property
+    def d(self) -> int:
+        """Number of original features."""
+        return self.data.d
+
+    @property
+    def kind(self) -> str:
+        """``"hard"`` or ``"soft"``."""
+        return "hard" if self.hard else "soft"
+
+    @cached_property
+    def Z(self) -> Any:
+        """The features the QP sees, shape (n, d) or (n, d+1) for ``augmented``.
+
+        Dense ndarray or CSR, like ``data.X``.
+        """
+        X = self.data.X
+        if self.intercept != "augmented":
+            return X
+        col = np.full((self.n, 1), self.intercept_scaling)
+        if sp.issparse(X):
+            return sp.hstack([X, sp.csr_matrix(col)], format="csr")
+        return np.hstack([X, col])
+
+    @cached_property
+    def R(self) -> float:
+        """``max_i ||z_i||``: the radius of the features the learner sees."""
+        r2 = self.data.row_norms() ** 2
+        if self.intercept == "augmented":
+            r2 = r2 + self.intercept_scaling ** 2
+        return float(np.sqrt(r2.max()))
+
+    def to_augmented(self, w: Any, b: Any) -> np.ndarray:
+        """The weight vector in Z-space: ``w`` or ``(w, b/s)``; shape (d',) or (k, d')."""
+        w = np.asarray(w, dtype=float)
+        if self.intercept != "augmented":
+            return w
+        b = np.asarray(b, dtype=float)
+        return np.concatenate([w, (b / self.intercept_scaling)[..., None]], axis=-1)
+
+    def from_augmented(self, v: Any) -> tuple[np.ndarray, Any]:
+        """Inverse of :meth:`to_augmented` for the augmented mode: (w, b)."""
+        v = np.asarray(v, dtype=float)
+        if self.intercept != "augmented":
+            return v, np.zeros(v.shape[:-1]) if v.ndim > 1 else 0.0
+        b = v[..., -1] * self.intercept_scaling
+        return v[..., :-1], (b if v.ndim > 1 else float(b))
+
+    # ------------------------------------------------------------------ objectives
+
+    def _wb(self, w: Any, b: Any) -> tuple[np.ndarray, np.ndarray]:
+        w = np.asarray(w, dtype=float)
+        if w.ndim not in (1, 2) or w.shape[-1] != self.d:
+            raise DataError(f"w must have shape (d,) or (k, d) with d = {self.d}, got {w.shape}")
+        b = np.zeros(w.shape[:-1]) if b is None else np.asarray(b, dtype=float)
+        if b.shape != w.shape[:-1]:
+            raise DataError(f"b must have shape {w.shape[:-1]}, got {b.shape}")
+        return w, b
+
+    def decision_function(self, w: Any, b: Any = 0.0) -> np.ndarray:
+        """``f(x_i) = w.x_i + b``; shape (n,), or (n, k) for ``w`` of shape (k, d)."""
+        w, b = self._wb(w, b)
+        return np.asarray(self.data.X @ w.T) + b
+
+    def margins(self, w: Any, b: Any = 0.0) -> np.ndarray:
+        """Functional margins ``y_i f(x_i)``; shape (n,) or (n, k)."""
+        f = self.decision_function(w, b)
+        return f * (self.data.y if f.ndim == 1 else self.data.y[:, None])
+
+    def hinge(self, w: Any, b: Any = 0.0) -> np.ndarray:
+        """Slacks ``xi_i = max(0, 1 - y_i f(x_i))``; shape (n,) or (n, k)."""
+        return np.maximum(0.0, 1.0 - self.margins(w, b))
+
+    def regularizer(self, w: Any, b: Any = 0.0) -> np.ndarray | float:
+        """``||w~||^2``: ``||w||^2``, plus ``(b/s)^2`` in the augmented mode."""
+        w, b = self._wb(w, b)
+        r = np.einsum("...j,...j->...", w, w)
+        if self.intercept == "augmented":
+            r = r + (b / self.intercept_scaling) ** 2
+        return r
+
+    def primal_objective(self, w: Any, b: Any = 0.0) -> np.ndarray | float:
+        """``P(w, b) = 1/2 ||w~||^2 + C sum_i xi_i`` (hard margin: ``1/2 ||w~||^2``).
+
+        Feasibility of a hard-margin point is not checked here: see ``certify``.
+        Vectorised: ``w`` of shape (k, d) and ``b`` of shape (k,) give shape (k,).
+        """
+        self._check_b(b)
+        half = 0.5 * self.regularizer(w, b)
+        if self.hard:
+            return half
+        return half + self.C * self.hinge(w, b).sum(axis=0)
+
+    def lambda_objective(self, w: Any, b: Any = 0.0) -> np.ndarray | float:
+        """``F(w, b) = lam/2 ||w~||^2 + (1/n) sum_i xi_i = P / (C n)`` (soft margin only)."""
+        if self.hard:
+            raise ParameterError("the lambda form exists for soft margin only (hard has lam = 0)")
+        self._check_b(b)
+        return 0.5 * self.lam * self.regularizer(w, b) + self.hinge(w, b).mean(axis=0)
+
+    def dual_weights(self, alpha: Any) -> np.ndarray:
+        """``sum_i alpha_i y_i z_i``: shape (d',) (or (k, d') for alpha of shape (k, n))."""
+        alpha = self._alpha(alpha)
+        return np.asarray(self.Z.T @ (alpha * self.data.y).T).T
+
+    def dual_objective(self, alpha: Any) -> np.ndarray | float:
+        """``D(alpha) = sum_i alpha_i - 1/2 ||sum_i alpha_i y_i z_i||^2``.
+
+        Feasibility (box, equality) is not checked here: see ``certify``.
+        """
+        alpha = self._alpha(alpha)
+        v = self.dual_weights(alpha)
+        return alpha.sum(axis=-1) - 0.5 * np.einsum("...j,...j->...", v, v)
+
+    def weights_from_dual(self, alpha: Any) -> tuple[np.ndarray, float | None]:
+        """The primal ``(w, b)`` mapped from alpha: ``w = sum alpha_i y_i x_i``.
+
+        ``b`` is ``s * v_{d+1}`` for ``augmented``, ``0`` for ``none``, and ``None`` for
+        ``free`` (there b comes from the equality multiplier or the margin SVs).
+        """
+        v = self.dual_weights(alpha)
+        if self.intercept == "augmented":
+            return v[:-1], float(v[-1] * self.intercept_scaling)
+        return v, (0.0 if self.intercept == "none" else None)
+
+    def _alpha(self, alpha: Any) -> np.ndarray:
+        alpha = np.asarray(alpha, dtype=float)
+        if alpha.shape[-1:] != (self.n,) or alpha.ndim > 2:
+            raise DataError(f"alpha must have shape (n,) or (k, n) with n = {self.n}, "
+                            f"got {alpha.shape}")
+        return alpha
+
+    def _check_b(self, b: Any) -> None:
+        if self.intercept == "none" and np.any(np.asarray(b, dtype=float) != 0):
+            raise ParameterError("intercept='none' fixes b = 0; got a non-zero b")
+
+    def __repr__(self) -> str:
+        form = "hard" if self.hard else f"C={self.C:.6g}, lam={self.lam:.6g}"
+        return f"SVMProblem({self.data.name!r}, {form}, intercept={self.intercept!r})"
