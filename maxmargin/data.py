@@ -297,7 +297,9 @@ def load_libsvm(path: str | Path, n_features: int | None = None, *,
             if idx < 1:
                 raise DataError(f"{path}:{lineno}: feature index {idx} < 1 (indices are 1-based)")
             if idx <= last:
-                raise DataError(f"{path}:{lineno}: feature indices must increase ({idx} after {last})")
+                raise DataError(
+                    f"{path}:{lineno}: feature indices must increase ({idx} after {last})"
+                )
             if not math.isfinite(val):
                 raise DataError(f"{path}:{lineno}: feature {idx} is {val_s} (NaN/inf not allowed)")
             last = idx
@@ -348,7 +350,8 @@ def load_csv(path: str | Path, label: str | int | None = None, *,
     width = len(rows[0])
     for i, r in enumerate(rows):
         if len(r) != width:
-            raise DataError(f"{path}:{i + 1 + (header is not None)}: {len(r)} columns, expected {width}")
+            line = i + 1 + (header is not None)
+            raise DataError(f"{path}:{line}: {len(r)} columns, expected {width}")
     if label is None:
         col = width - 1
     elif isinstance(label, str) and not label.lstrip("-").isdigit():
@@ -433,7 +436,8 @@ def make_separable(n: int = 100, d: int = 2, margin: float = 0.5, *, seed: int =
     separating hyperplane can do better than half their distance, so the max-margin
     solution (intercept ``free`` or, with ``offset=0``, ``none``) is exactly
 
-    .. math:: w^* = u / \\gamma, \\quad b^* = -\\text{offset}/\\gamma, \\quad \\gamma = \\text{margin}.
+    .. math:: w^* = u / \\gamma, \\quad b^* = -\\mathrm{offset}/\\gamma,
+              \\quad \\gamma = \\mathrm{margin}.
 
     The other points are uniform in a ball of ``radius`` with ``|u.x| - margin`` drawn
     uniform in ``(0.05 margin, radius)`` so they lie strictly outside the margin.

@@ -1,0 +1,6 @@
+import os
+
+import matplotlib
+
+os.environ.setdefault("MPLBACKEND", "Agg")
+matplotlib.use("Agg")
