@@ -1,0 +1,178 @@
+"""The ``maxmargin`` command line (DESIGN section 5).
+
+Exit codes: 0 ok; 1 a certificate or check failed (including hard margin on data that
+are not separable); 2 bad usage or bad data, reported as one line without a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+import numpy as np
+
+from .exceptions import CertificateError, MaxMarginError, NotSeparableError
+
+__all__ = ["main"]
+
+
+class _UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports usage errors in one line (and exit code 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise _UsageError(f"{self.prog}: {message}")
+
+
+def _jsonable(obj: Any) -> Any:
+    """Plain-JSON form: arrays to lists, inf/nan to strings (JSON has no such numbers)."""
+    if isinstance(obj, dict):
+        return {str(k): _jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_jsonable(v) for v in obj]
+    if isinstance(obj, np.ndarray):
+        return _jsonable(obj.tolist())
+    if isinstance(obj, np.generic):
+        return _jsonable(obj.item())
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return "inf" if obj > 0 else ("-inf" if obj < 0 else "nan")
+    return obj
+
+
+def _write_json(payload: dict, target: str | None) -> None:
+    if target is None:
+        return
+    text = json.dumps(_jsonable(payload), indent=2)
+    if target == "-":
+        print(text)
+    else:
+        Path(target).write_text(text + "\n")
+
+
+def _load_data(path: str, label: str | None = None):
+    from .data import load
+
+    return load(path, label=label)
+
+
+def _problem(args: argparse.Namespace, data):
+    from .problem import SVMProblem
+
+    kw: dict[str, Any] = {"intercept": args.intercept}
+    if getattr(args, "hard", False):
+        kw["hard"] = True
+    elif getattr(args, "lam", None) is not None:
+        kw["lam"] = args.lam
+    else:
+        kw["C"] = 1.0 if getattr(args, "C", None) is None else args.C
+    return SVMProblem(data, **kw)
+
+
+def _add_data_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("data", metavar="DATA",
+                   help="LIBSVM/svmlight file, CSV (label column named or last) or .npz (X, y)")
+    p.add_argument("--label", default=None, help="CSV: name or index of the label column")
+
+
+def _add_problem_args(p: argparse.ArgumentParser, *, allow_hard: bool = True,
+                      intercept: str = "free") -> None:
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--C", type=float, default=None, help="soft margin penalty (default 1)")
+    g.add_argument("--lam", type=float, default=None, help="lambda form: lam = 1/(C n)")
+    if allow_hard:
+        g.add_argument("--hard", action="store_true", help="hard margin")
+    p.add_argument("--intercept", choices=("free", "none", "augmented"), default=intercept)
+
+
+# ------------------------------------------------------------------------- solve
+
+
+def _cmd_solve(args: argparse.Namespace) -> int:
+    from .exact import solve
+
+    data = _load_data(args.data, args.label)
+    problem = _problem(args, data)
+    forms = ("primal", "dual") if args.form == "both" else (args.form,)
+    try:
+        solutions = [solve(problem, form=f, solver=args.solver) for f in forms]
+    except NotSeparableError as e:
+        cert = e.certificate
+        payload = {"separable": False, "message": str(e),
+                   "certificate": cert.to_dict() if cert is not None else None}
+        _write_json(payload, args.json)
+        if args.json != "-":
+            print(f"not separable: {e}")
+        return 1
+    main_sol = solutions[-1]
+    if args.json != "-" and not args.quiet:
+        for sol in solutions:
+            print(sol.summary())
+        if len(solutions) == 2:
+            a, b = solutions
+            diff = abs(a.primal_objective - b.primal_objective) / max(1.0, abs(a.primal_objective))
+            print(f"primal vs dual form: relative objective difference {diff:.2e}, "
+                  f"||w_primal - w_dual|| = {np.linalg.norm(a.w - b.w):.2e}")
+    payload = main_sol.to_dict()
+    if len(solutions) == 2:
+        payload["forms"] = {s.form: s.to_dict() for s in solutions}
+    _write_json(payload, args.json)
+    return 0 if all(s.certificate.ok for s in solutions) else 1
+
+
+# ------------------------------------------------------------------------- parser
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argparse parser of the ``maxmargin`` command."""
+    from . import __version__
+
+    parser = _Parser(prog="maxmargin", description=(
+        "Exact, certified linear max-margin classifiers, and online learners "
+        "measured against them."))
+    parser.add_argument("--version", action="version", version=f"maxmargin {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    p = sub.add_parser("solve", help="exact hard/soft-margin SVM with a certificate")
+    _add_data_args(p)
+    _add_problem_args(p)
+    p.add_argument("--form", choices=("primal", "dual", "both"), default="dual")
+    p.add_argument("--solver", default=None, help="cvxpy solver name (default: measured best)")
+    p.add_argument("--json", metavar="FILE", default=None, help="write the JSON result ('-': stdout)")
+    p.add_argument("--quiet", action="store_true", help="no summary on stdout")
+    p.set_defaults(func=_cmd_solve)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``maxmargin`` command; returns the exit code."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if args.command is None:
+            parser.print_help()
+            return 2
+        return int(args.func(args))
+    except _UsageError as e:
+        print(f"{e} (see maxmargin --help)", file=sys.stderr)
+        return 2
+    except CertificateError as e:
+        print(f"maxmargin: check failed: {e}", file=sys.stderr)
+        return 1
+    except MaxMarginError as e:
+        print(f"maxmargin: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("maxmargin: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
