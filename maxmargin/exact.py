@@ -850,7 +850,7 @@ def solve(problem: SVMProblem, form: str = "dual", solver: str | None = None,
 
     >>> from maxmargin import Dataset, SVMProblem
     >>> sol = solve(SVMProblem(Dataset([[1.0], [-1.0]], [1, -1]), hard=True))
-    >>> sol.w.round(12).tolist(), round(sol.b, 12), sol.alpha.round(12).tolist()
+    >>> sol.w.round(12).tolist(), abs(round(sol.b, 12)), sol.alpha.round(12).tolist()
     ([1.0], 0.0, [0.5, 0.5])
     >>> sol.certificate.ok
     True
