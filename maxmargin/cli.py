@@ -173,6 +173,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("maxmargin: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # the reader (e.g. `| head`) went away: not an error of ours
+        sys.stdout = None  # type: ignore[assignment]
+        return 0
 
 
 if __name__ == "__main__":  # pragma: no cover
