@@ -1,0 +1,167 @@
+"""Certificates: weak duality, KKT at and away from the optimum, separation checks."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from maxmargin import DataError, Dataset, ParameterError, SVMProblem, make_gaussians
+from maxmargin.certificate import Certificate, certify, verify_separation
+from maxmargin.exact import solve
+
+SETTINGS = settings(max_examples=25, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow])
+
+
+@st.composite
+def problems(draw, intercept=None):
+    n = draw(st.integers(4, 25))
+    d = draw(st.integers(1, 5))
+    seed = draw(st.integers(0, 2**31 - 1))
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d)) * draw(st.sampled_from([0.1, 1.0, 10.0]))
+    y = np.where(rng.random(n) < 0.5, -1.0, 1.0)
+    y[0], y[1] = 1.0, -1.0
+    C = draw(st.floats(0.01, 100.0))
+    inter = intercept or draw(st.sampled_from(["free", "none", "augmented"]))
+    return SVMProblem(Dataset(X, y), C=C, intercept=inter), rng
+
+
+def np_feats(p):
+    X = p.data.X
+    return np.hstack([X, np.ones((p.n, 1))]) if p.intercept == "augmented" else X
+
+
+@SETTINGS
+@given(problems())
+def test_weak_duality_random_feasible_pairs(case):
+    p, rng = case
+    y = p.data.y
+    alpha = rng.uniform(0, p.C, p.n)
+    if p.intercept == "free":
+        # Make sum alpha_i y_i = 0 by scaling down the heavier class (stays in the box).
+        sp_, sn = alpha[y > 0].sum(), alpha[y < 0].sum()
+        if sp_ > sn:
+            alpha[y > 0] *= sn / sp_
+        else:
+            alpha[y < 0] *= sp_ / sn
+    w = rng.standard_normal(p.d)
+    b = 0.0 if p.intercept == "none" else float(rng.standard_normal())
+    Z = np_feats(p)
+    wt = np.append(w, b) if p.intercept == "augmented" else w
+    bb = b if p.intercept == "free" else 0.0
+    P = 0.5 * wt @ wt + p.C * np.maximum(0, 1 - y * (Z @ wt + bb)).sum()
+    v = Z.T @ (alpha * y)
+    D = alpha.sum() - 0.5 * v @ v
+    assert D <= P + 1e-9 * max(1, abs(P))
+    c = certify(p, w, b, alpha)
+    assert c.primal_objective == pytest.approx(P, rel=1e-12, abs=1e-12)
+    assert c.dual_objective == pytest.approx(D, rel=1e-12, abs=1e-12)
+    assert c.duality_gap >= -1e-9 * max(1, abs(P))
+
+
+@SETTINGS
+@given(problems(), st.floats(1e-4, 1e-1), st.integers(0, 2))
+def test_kkt_zero_at_optimum_positive_when_perturbed(case, eps, which):
+    p, rng = case
+    sol = solve(p)
+    c = sol.certificate
+    assert c.ok and max(c.kkt.values()) <= 1e-8 and abs(c.relative_gap) <= 1e-8
+    w, b, a = sol.w.copy(), sol.b, sol.alpha.copy()
+    if which == 0:
+        w = w + eps * max(1.0, np.abs(w).max()) * rng.choice([-1.0, 1.0], p.d)
+        bad = certify(p, w, b, a)
+        assert bad.kkt["stationarity"] > 0
+    elif which == 1:
+        a = a + eps * p.C * rng.uniform(0.5, 1.0, p.n)
+        bad = certify(p, w, b, a)
+        assert bad.kkt["stationarity"] > 0 or bad.kkt["dual_feasibility"] > 0
+    else:
+        if p.intercept == "none":
+            w = w * (1 + eps)
+        else:
+            b = b + eps * max(1.0, abs(b))
+        bad = certify(p, w, b, a)
+    # A perturbed point is detectably not optimal: some residual or the gap moved.
+    assert max(bad.kkt.values()) > 1e-10 or abs(bad.relative_gap) > 1e-10
+    assert not bad.is_optimal(1e-12)
+
+
+def test_perturbed_certificate_not_ok():
+    p = SVMProblem(make_gaussians(100, 3, seed=0), C=1.0)
+    sol = solve(p)
+    assert sol.certificate.ok
+    c = certify(p, sol.w * 1.01, sol.b, sol.alpha)
+    assert not c.ok and c.kkt["stationarity"] > 1e-3
+
+
+def test_residual_names_per_mode():
+    ds = make_gaussians(20, 2, seed=0)
+    a = np.zeros(20)
+    names = {
+        ("free", False): {"stationarity", "equality", "dual_feasibility",
+                          "complementary_alpha", "complementary_xi"},
+        ("none", False): {"stationarity", "dual_feasibility", "complementary_alpha",
+                          "complementary_xi"},
+        ("free", True): {"stationarity", "equality", "dual_feasibility",
+                         "primal_feasibility", "complementary_alpha"},
+        ("augmented", True): {"stationarity", "dual_feasibility", "primal_feasibility",
+                              "complementary_alpha"},
+    }
+    for (inter, hard), expect in names.items():
+        kw = {"hard": True} if hard else {"C": 1.0}
+        c = certify(SVMProblem(ds, intercept=inter, **kw), np.zeros(2), 0.0, a)
+        assert set(c.kkt) == expect
+
+
+def test_non_finite_input_is_inf_never_zero():
+    p = SVMProblem(make_gaussians(20, 2, seed=0), C=1.0)
+    c = certify(p, [np.nan, 0.0], 0.0, np.zeros(20))
+    assert not c.ok
+    assert all(math.isinf(v) for v in c.kkt.values()) and math.isinf(c.relative_gap)
+    d = c.to_dict()
+    json.dumps(d)
+    assert d["kkt"]["stationarity"] == "inf"
+
+
+def test_hard_margin_infeasible_point_flagged():
+    ds = Dataset([[1.0], [-1.0]], [1, -1])
+    p = SVMProblem(ds, hard=True)
+    # w = 0.5 violates y f >= 1 by 0.5 although P = 1/8 < the optimum 1/2.
+    c = certify(p, [0.5], 0.0, [0.5, 0.5])
+    assert c.kkt["primal_feasibility"] == pytest.approx(0.5)
+    assert not c.ok
+
+
+def test_certificate_helpers_and_bad_shapes():
+    c = Certificate(2.0, 1.0, 1.0, 0.5, {"a": 1e-9, "b": 1e-3}, 1e-6, False)
+    assert c.worst() == ("b", 1e-3)
+    assert not c.is_optimal(1e-2)  # the gap is too big
+    assert c.max_residual() == 0.5
+    p = SVMProblem(Dataset([[1.0], [-1.0]], [1, -1]), C=1.0)
+    with pytest.raises(DataError, match="alpha"):
+        certify(p, [1.0], 0.0, [0.5])
+    with pytest.raises(DataError, match="w"):
+        certify(p, [1.0, 2.0], 0.0, [0.5, 0.5])
+    with pytest.raises(ParameterError, match="b = 0"):
+        certify(SVMProblem(p.data, C=1.0, intercept="none"), [1.0], 0.3, [0.5, 0.5])
+    with pytest.raises(ParameterError, match="tol"):
+        certify(p, [1.0], 0.0, [0.5, 0.5], tol=-1)
+
+
+def test_verify_separation_independent_cases():
+    # Same point with both labels: z = (1/2, 1/2).
+    ds = Dataset([[3.0, -1.0], [3.0, -1.0], [0.0, 5.0]], [1, -1, 1])
+    assert verify_separation(ds, [0.5, 0.5, 0.0]).verified
+    # Not a certificate: weights not summing to one, or a hull point that differs.
+    assert not verify_separation(ds, [1.0, 1.0, 0.0]).verified
+    bad = verify_separation(ds, [0.5, 0.0, 0.5])
+    assert not bad.verified and bad.residuals["hull_distance"] > 0.1
+    assert not verify_separation(ds, [np.inf, 0, 0]).verified
+    with pytest.raises(DataError):
+        verify_separation(ds, [1.0])
