@@ -1,0 +1,46 @@
+"""Online learners run against the data, recording :class:`~maxmargin.trace.Trace` s.
+
+Every learner is the algorithm as written in the lecture notes and the literature, with
+its compiled (numba) inner loop; :func:`run` drives it over a :func:`schedule` of
+examples and records checkpoints. See ``docs/learners.md`` for every update rule.
+"""
+
+from ._base import OnlineLearner
+from .pa import PA, PA1, PA2, PassiveAggressive
+from .pegasos import Pegasos
+from .perceptron import (
+    AveragedPerceptron,
+    DualPerceptron,
+    Perceptron,
+    VotedPerceptron,
+    voted_decision_function,
+)
+from .pocket import Pocket
+from .run import LEARNERS, default_checkpoints, make_learner, run
+from .schedule import ORDERS, iter_schedule, schedule
+from .subgradient import OnlineSubgradient
+from .winnow import Winnow
+
+__all__ = [
+    "OnlineLearner",
+    "Perceptron",
+    "AveragedPerceptron",
+    "VotedPerceptron",
+    "DualPerceptron",
+    "voted_decision_function",
+    "Pocket",
+    "Pegasos",
+    "OnlineSubgradient",
+    "PassiveAggressive",
+    "PA",
+    "PA1",
+    "PA2",
+    "Winnow",
+    "LEARNERS",
+    "make_learner",
+    "run",
+    "default_checkpoints",
+    "ORDERS",
+    "schedule",
+    "iter_schedule",
+]

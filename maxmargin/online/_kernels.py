@@ -1,0 +1,402 @@
+"""Compiled (numba) inner loops of the online learners.
+
+Every kernel advances one learner over the steps ``lo <= p < hi`` of an index array
+``idx`` (step ``t = t0 + p - lo + 1``) and updates its state arrays in place, so
+:func:`maxmargin.online.run` can call it chunk by chunk between checkpoints and time
+learning alone. The data come in one shape for dense and CSR input:
+
+``Xd`` (n, d) dense rows (empty when sparse); ``indptr, indices, vals`` a CSR matrix
+(empty when dense); ``sparse`` says which. The learners see ``z_i = (x_i, s)``: the
+last entry of every weight vector multiplies the constant ``s`` (``s = 0`` for
+intercept ``none``, so that entry stays exactly 0). ``xn2[i] = ||z_i||^2``.
+
+Running statistics live in a float64 array ``st``:
+``st[0]`` mistakes, ``st[1]`` cumulative hinge, ``st[2]`` cumulative ``||w~_t||^2``
+(both evaluated before each update), then learner-specific scalars.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+# reassociation only: lets LLVM vectorise the dot-product reduction (results stay
+# deterministic for a given machine; they differ from a sequential sum by rounding).
+_FM = {"reassoc", "contract"}
+
+
+@njit(cache=True, fastmath=_FM)
+def _dot(Xd, indptr, indices, vals, sparse, i, w, s):  # pragma: no cover - compiled
+    d = w.shape[0] - 1
+    acc = 0.0
+    if sparse:
+        for p in range(indptr[i], indptr[i + 1]):
+            acc += vals[p] * w[indices[p]]
+    else:
+        for j in range(d):
+            acc += Xd[i, j] * w[j]
+    return acc + s * w[d]
+
+
+@njit(cache=True)
+def _axpy(Xd, indptr, indices, vals, sparse, i, a, w, s):  # pragma: no cover
+    d = w.shape[0] - 1
+    if sparse:
+        for p in range(indptr[i], indptr[i + 1]):
+            w[indices[p]] += a * vals[p]
+    else:
+        for j in range(d):
+            w[j] += a * Xd[i, j]
+    w[d] += a * s
+
+
+# ----------------------------------------------------------------------- perceptron
+
+
+@njit(cache=True)
+def perceptron_steps(Xd, indptr, indices, vals, sparse, y, xn2, s, idx, lo, hi, t0,
+                     w, u, st, c, ct, upd, averaged, track_dual,
+                     track_updates):  # pragma: no cover
+    """Perceptron ``if y w.z <= 0: w += y z``; optional average and update log.
+
+    ``st[3]`` = ``||w||^2``. Averaging: ``u += (t-1) y z`` so that the mean of the
+    weights after steps 1..T is ``w - u/T``. Returns the number of updates logged.
+    """
+    mistakes = st[0]
+    loss = st[1]
+    sqn = st[2]
+    wn2 = st[3]
+    nup = 0
+    for p in range(lo, hi):
+        i = idx[p]
+        t = t0 + p - lo + 1
+        yi = y[i]
+        m = yi * _dot(Xd, indptr, indices, vals, sparse, i, w, s)
+        if m < 1.0:
+            loss += 1.0 - m
+        sqn += wn2
+        if m <= 0.0:
+            mistakes += 1.0
+            _axpy(Xd, indptr, indices, vals, sparse, i, yi, w, s)
+            wn2 += 2.0 * m + xn2[i]
+            if averaged:
+                _axpy(Xd, indptr, indices, vals, sparse, i, yi * (t - 1.0), u, s)
+            if track_dual:
+                c[i] += 1.0
+                ct[i] += t - 1.0
+            if track_updates:
+                upd[nup] = t
+                nup += 1
+    st[0] = mistakes
+    st[1] = loss
+    st[2] = sqn
+    st[3] = wn2
+    return nup
+
+
+@njit(cache=True)
+def pocket_steps(Xd, indptr, indices, vals, sparse, y, xn2, s, idx, lo, hi, t0,
+                 w, pw, F, G, use_gram, check_every, st):  # pragma: no cover
+    """Perceptron plus pocket: after an update, count the training errors of ``w``
+    (every ``check_every``-th update) and pocket it if it has fewer than ``pw``.
+
+    ``F = Z w`` is kept up to date through the Gram matrix ``G = Z Z^T`` (O(n) per
+    update) when ``use_gram``, else the count rescans the data (O(nd)).
+    ``st[3]`` ``||w||^2``, ``st[4]`` pocket errors, ``st[5]`` step the pocket was filled,
+    ``st[6]`` number of updates, ``st[7]`` number of pocket replacements.
+    """
+    n = y.shape[0]
+    mistakes = st[0]
+    loss = st[1]
+    sqn = st[2]
+    wn2 = st[3]
+    for p in range(lo, hi):
+        i = idx[p]
+        t = t0 + p - lo + 1
+        yi = y[i]
+        m = yi * _dot(Xd, indptr, indices, vals, sparse, i, w, s)
+        if m < 1.0:
+            loss += 1.0 - m
+        sqn += wn2
+        if m <= 0.0:
+            mistakes += 1.0
+            _axpy(Xd, indptr, indices, vals, sparse, i, yi, w, s)
+            wn2 += 2.0 * m + xn2[i]
+            st[6] += 1.0
+            if use_gram:
+                for j in range(n):
+                    F[j] += yi * G[i, j]
+            if st[6] % check_every == 0:
+                errs = 0
+                if use_gram:
+                    for j in range(n):
+                        if y[j] * F[j] <= 0.0:
+                            errs += 1
+                else:
+                    for j in range(n):
+                        if y[j] * _dot(Xd, indptr, indices, vals, sparse, j, w, s) <= 0.0:
+                            errs += 1
+                if errs < st[4]:
+                    st[4] = errs
+                    st[5] = t
+                    st[7] += 1.0
+                    pw[:] = w
+    st[0] = mistakes
+    st[1] = loss
+    st[2] = sqn
+    st[3] = wn2
+
+
+@njit(cache=True)
+def dual_perceptron_steps(y, idx, lo, hi, K, c, F, st):  # pragma: no cover
+    """Kernel perceptron: ``if y_i F_i <= 0: c_i += 1; F += y_i K[i]``, ``F = K (c*y)``.
+
+    ``st[3]`` = ``||w~||^2 = (c*y)' K (c*y)``.
+    """
+    n = y.shape[0]
+    mistakes = st[0]
+    loss = st[1]
+    sqn = st[2]
+    wn2 = st[3]
+    for p in range(lo, hi):
+        i = idx[p]
+        yi = y[i]
+        m = yi * F[i]
+        if m < 1.0:
+            loss += 1.0 - m
+        sqn += wn2
+        if m <= 0.0:
+            mistakes += 1.0
+            c[i] += 1.0
+            wn2 += 2.0 * m + K[i, i]
+            for j in range(n):
+                F[j] += yi * K[i, j]
+    st[0] = mistakes
+    st[1] = loss
+    st[2] = sqn
+    st[3] = wn2
+
+
+# ------------------------------------------------------------- subgradient / Pegasos
+
+MODE_THETA = 0  # Pegasos in the seed's OMD form: w = rho * theta / (lam (tau + 1))
+_FOLD = 1.0 / 64.0  # re-base w = sigma v when |sigma| leaves [1/64, 64]
+MODE_SCALED = 1  # w <- (1 - eta lam) w + eta y z (Pegasos greedy projection, OSD)
+
+
+@njit(cache=True)
+def sgd_steps(Xd, indptr, indices, vals, sparse, y, xn2, s, idx, lo, hi, t0,
+              v, A, st, c, cA, mbuf, mode, proj, lam, eta0, pegasos_eta, radius, k,
+              track_dual):  # pragma: no cover
+    """Online subgradient on ``f_t(w) = lam/2 ||w||^2 + hinge``; w = sigma * v.
+
+    ``st[3]`` ``||v||^2``, ``st[4]`` sigma, ``st[5]`` S (sum of the sigmas of the
+    iterates whose losses were taken, in v's units), ``st[6]`` tau (batches done).
+    The mean of the iterates is ``(S v - A) / tau``; in dual coordinates
+    ``(S c - cA) / tau``.
+
+    mode THETA: v = theta; after batch tau, sigma = rho / (lam (tau + 1)), rho the
+    lazy projection factor (proj = 1) or 1.
+    mode SCALED: sigma *= 1 - eta lam, v += eta/(|B| sigma) sum y z, then the greedy
+    projection (proj = 2); eta = 1/(lam (tau+1)) if pegasos_eta else eta0/sqrt(tau).
+    Batches of ``k`` consecutive steps; a batch never crosses ``hi``.
+    """
+    d1 = v.shape[0]
+    mistakes = st[0]
+    loss = st[1]
+    sqn = st[2]
+    vn2 = st[3]
+    sigma = st[4]
+    S = st[5]
+    tau = st[6]
+    p = lo
+    while p < hi:
+        nb = min(k, hi - p)
+        tau += 1.0
+        S += sigma
+        for q in range(nb):
+            i = idx[p + q]
+            m = y[i] * sigma * _dot(Xd, indptr, indices, vals, sparse, i, v, s)
+            mbuf[q] = m
+            if m < 1.0:
+                loss += 1.0 - m
+            if m <= 0.0:
+                mistakes += 1.0
+            sqn += sigma * sigma * vn2
+        inv_sigma = 1.0 / sigma  # y v.z = m / sigma for the v the margins were taken at
+        if mode == MODE_THETA:
+            a = 1.0 / nb
+            new_sigma = 1.0 / (lam * (tau + 1.0))
+        else:
+            if pegasos_eta:
+                eta = 1.0 / (lam * (tau + 1.0))
+            else:
+                eta = eta0 / math.sqrt(tau)
+            f = 1.0 - eta * lam
+            new_sigma = sigma * f
+            if new_sigma == 0.0:
+                # w_{t+1} = 0 + eta y z: restart the representation at v = 0, sigma = 1
+                for j in range(d1):
+                    A[j] -= S * v[j]
+                    v[j] = 0.0
+                if track_dual:
+                    for j in range(c.shape[0]):
+                        cA[j] -= S * c[j]
+                        c[j] = 0.0
+                S = 0.0
+                vn2 = 0.0
+                new_sigma = 1.0
+                inv_sigma = 0.0
+            a = eta / (nb * new_sigma)
+        for q in range(nb):
+            m = mbuf[q]
+            if m < 1.0:
+                i = idx[p + q]
+                yi = y[i]
+                if nb == 1:
+                    # ||v + a y z||^2 = ||v||^2 + 2 a y v.z + a^2 ||z||^2, y v.z = m/sigma
+                    vn2 += 2.0 * a * m * inv_sigma + a * a * xn2[i]
+                _axpy(Xd, indptr, indices, vals, sparse, i, a * yi, v, s)
+                _axpy(Xd, indptr, indices, vals, sparse, i, S * a * yi, A, s)
+                if track_dual:
+                    c[i] += a
+                    cA[i] += S * a
+        if nb > 1:
+            vn2 = 0.0
+            for j in range(d1):
+                vn2 += v[j] * v[j]
+        if proj != 0:
+            nrm = abs(new_sigma) * math.sqrt(max(vn2, 0.0))
+            if nrm > radius:
+                new_sigma *= radius / nrm
+        sigma = new_sigma
+        if mode != MODE_THETA and (abs(sigma) < _FOLD or abs(sigma) > 1.0 / _FOLD):
+            # fold: v' = sigma v, sigma' = 1, A' = -(S v - A), S' = 0. Keeps the average
+            # (S v - A) free of cancellation when sigma drifts far from 1.
+            for j in range(d1):
+                q = S * v[j] - A[j]
+                v[j] *= sigma
+                A[j] = -q
+            if track_dual:
+                for j in range(c.shape[0]):
+                    q = S * c[j] - cA[j]
+                    c[j] *= sigma
+                    cA[j] = -q
+            vn2 *= sigma * sigma
+            S = 0.0
+            sigma = 1.0
+        p += nb
+    st[0] = mistakes
+    st[1] = loss
+    st[2] = sqn
+    st[3] = vn2
+    st[4] = sigma
+    st[5] = S
+    st[6] = tau
+
+
+# ----------------------------------------------------------------- passive-aggressive
+
+
+@njit(cache=True)
+def pa_steps(Xd, indptr, indices, vals, sparse, y, xn2, s, idx, lo, hi, t0,
+             w, st, c, variant, C, track_dual):  # pragma: no cover
+    """PA (variant 0), PA-I (1), PA-II (2): ``w += tau y z`` with ``tau`` from the loss.
+
+    ``st[3]`` = ``||w||^2``.
+    """
+    mistakes = st[0]
+    loss = st[1]
+    sqn = st[2]
+    wn2 = st[3]
+    for p in range(lo, hi):
+        i = idx[p]
+        yi = y[i]
+        m = yi * _dot(Xd, indptr, indices, vals, sparse, i, w, s)
+        sqn += wn2
+        if m <= 0.0:
+            mistakes += 1.0
+        if m < 1.0:
+            ell = 1.0 - m
+            loss += ell
+            q = xn2[i]
+            if variant == 0:
+                tau = ell / q if q > 0.0 else 0.0
+            elif variant == 1:
+                tau = min(C, ell / q) if q > 0.0 else 0.0
+            else:
+                tau = ell / (q + 0.5 / C)
+            if tau > 0.0:
+                _axpy(Xd, indptr, indices, vals, sparse, i, tau * yi, w, s)
+                wn2 += 2.0 * tau * m + tau * tau * q
+                if track_dual:
+                    c[i] += tau
+    st[0] = mistakes
+    st[1] = loss
+    st[2] = sqn
+    st[3] = wn2
+
+
+# ------------------------------------------------------------------------- Winnow
+
+
+@njit(cache=True)
+def winnow_steps(Xd, indptr, indices, vals, sparse, y, idx, lo, hi, t0,
+                 w, st, theta, alpha, variant):  # pragma: no cover
+    """Winnow on {0,1} features: predict +1 iff ``w.x > theta``; on a mistake
+    multiply (y = +1) or divide (y = -1, variant 2) / zero (variant 1) the active
+    weights by ``alpha``. ``st[3]`` = ``||w||^2``.
+    """
+    d = w.shape[0]
+    mistakes = st[0]
+    loss = st[1]
+    sqn = st[2]
+    wn2 = st[3]
+    for p in range(lo, hi):
+        i = idx[p]
+        yi = y[i]
+        acc = 0.0
+        if sparse:
+            for q in range(indptr[i], indptr[i + 1]):
+                acc += vals[q] * w[indices[q]]
+        else:
+            for j in range(d):
+                acc += Xd[i, j] * w[j]
+        f = acc - theta
+        m = yi * f
+        if m < 1.0:
+            loss += 1.0 - m
+        sqn += wn2
+        pred = 1.0 if f > 0.0 else -1.0
+        if pred != yi:
+            mistakes += 1.0
+            if yi > 0.0:
+                fac = alpha
+            elif variant == 1:
+                fac = 0.0
+            else:
+                fac = 1.0 / alpha
+            if sparse:
+                for q in range(indptr[i], indptr[i + 1]):
+                    if vals[q] != 0.0:
+                        j = indices[q]
+                        old = w[j]
+                        w[j] = old * fac
+                        wn2 += w[j] * w[j] - old * old
+            else:
+                for j in range(d):
+                    if Xd[i, j] != 0.0:
+                        old = w[j]
+                        w[j] = old * fac
+                        wn2 += w[j] * w[j] - old * old
+    st[0] = mistakes
+    st[1] = loss
+    st[2] = sqn
+    st[3] = wn2
+
+
+def empty_state() -> np.ndarray:
+    """A zeroed statistics vector ``st`` (8 slots)."""
+    return np.zeros(8)

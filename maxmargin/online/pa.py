@@ -1,0 +1,99 @@
+"""Passive-aggressive learners PA, PA-I and PA-II (Crammer et al. 2006)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import ClassVar
+
+import numpy as np
+
+from .._validation import check_positive
+from . import _kernels as K
+from ._base import OnlineLearner, _Packed
+
+__all__ = ["PassiveAggressive", "PA", "PA1", "PA2"]
+
+
+class PassiveAggressive(OnlineLearner):
+    r"""Passive-aggressive classification (base of :class:`PA`, :class:`PA1`, :class:`PA2`).
+
+    With :math:`\ell_t = \max(0, 1 - y_t\, w_t\cdot z_t)`:
+
+    .. math::
+
+        w_{t+1} = w_t + \tau_t\, y_t z_t, \qquad
+        \tau_t = \frac{\ell_t}{\|z_t\|^2}\ (\mathrm{PA}),\quad
+        \min\Big(C, \frac{\ell_t}{\|z_t\|^2}\Big)\ (\mathrm{PA\text{-}I}),\quad
+        \frac{\ell_t}{\|z_t\|^2 + \frac1{2C}}\ (\mathrm{PA\text{-}II}).
+
+    ``tau = 0`` when ``z_t = 0`` (nothing can change the margin). ``C`` plays the part of
+    the SVM's C: PA-I is the online counterpart of the hinge-loss SVM. Implied dual point:
+    ``a_i`` = sum of the ``tau``'s of the steps on example ``i``.
+    """
+
+    variant: ClassVar[int] = 0
+    has_dual = True
+    reference = "Crammer, Dekel, Keshet, Shalev-Shwartz & Singer (2006)"
+
+    def __init__(self, *, C: float = 1.0, intercept: str = "augmented",
+                 intercept_scaling: float = 1.0) -> None:
+        super().__init__(intercept=intercept, intercept_scaling=intercept_scaling)
+        self.C = check_positive("C", C)
+
+    def _setup(self, pk: _Packed) -> SimpleNamespace:
+        return SimpleNamespace(w=np.zeros(pk.d + 1), st=K.empty_state(),
+                               c=np.zeros(pk.n if pk.record_dual else 0))
+
+    def _advance(self, pk, st, idx, lo, hi, t0):
+        K.pa_steps(*pk.xargs, pk.y, pk.xn2, pk.s, idx, lo, hi, t0, st.w, st.st, st.c,
+                   self.variant, self.C, pk.record_dual)
+
+    def _snapshot(self, pk, st, t):
+        out = {"wt": st.w.copy()}
+        if pk.record_dual:
+            out["dual"] = st.c.copy()
+        return out
+
+
+class PA(PassiveAggressive):
+    r"""PA: :math:`\tau_t = \ell_t / \|z_t\|^2` (no aggressiveness bound).
+
+    Examples
+    --------
+    >>> from maxmargin import make_separable
+    >>> from maxmargin.online import run
+    >>> run(PA(), make_separable(30, 2, seed=0), epochs=5).final_train_error
+    0.0
+    """
+
+    name = "pa"
+    variant = 0
+
+    def __init__(self, *, intercept: str = "augmented", intercept_scaling: float = 1.0) -> None:
+        super().__init__(C=1.0, intercept=intercept, intercept_scaling=intercept_scaling)
+
+
+class PA1(PassiveAggressive):
+    r"""PA-I: :math:`\tau_t = \min(C, \ell_t / \|z_t\|^2)`.
+
+    Examples
+    --------
+    >>> PA1(C=0.5).C
+    0.5
+    """
+
+    name = "pa1"
+    variant = 1
+
+
+class PA2(PassiveAggressive):
+    r"""PA-II: :math:`\tau_t = \ell_t / (\|z_t\|^2 + 1/(2C))`.
+
+    Examples
+    --------
+    >>> PA2(C=2.0).get_params()["C"]
+    2.0
+    """
+
+    name = "pa2"
+    variant = 2

@@ -1,0 +1,98 @@
+"""Winnow for boolean features (Littlestone 1988; seed 000)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+
+from .._validation import check_choice, check_positive
+from ..data import Dataset
+from ..exceptions import DataError, ParameterError
+from . import _kernels as K
+from ._base import OnlineLearner, _Packed
+
+__all__ = ["Winnow"]
+
+
+class Winnow(OnlineLearner):
+    r"""Winnow (Littlestone 1988) on features in {0, 1}.
+
+    Weights start at 1 and the prediction is :math:`\hat y = +1` iff
+    :math:`w\cdot x > \theta` (default :math:`\theta = d`, the seed's ``N``). On a
+    mistake only the weights of the active features (:math:`x_j = 1`) change:
+
+    .. math::
+
+        y_t = +1:\ w_j \leftarrow \alpha\, w_j, \qquad
+        y_t = -1:\ w_j \leftarrow w_j / \alpha\ (\text{Winnow2})\ \text{ or }\ 0\
+        (\text{Winnow1, elimination}).
+
+    For a target disjunction of ``k`` of the ``d`` variables Winnow makes
+    :math:`O(k \log d)` mistakes. There is no SVM optimum to compare with; the trace's
+    ``b`` is the fixed ``-theta`` (so ``f(x) = w.x + b``) and its hinge ``loss`` is of
+    ``y (w.x - theta)``, for the record only.
+
+    Parameters
+    ----------
+    alpha : float > 1
+        Promotion / demotion factor.
+    threshold : float, optional
+        ``theta`` (default ``d``).
+    variant : {"winnow2", "winnow1"}
+    intercept : {"none"}
+        Winnow has no learnt bias.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from maxmargin import Dataset
+    >>> from maxmargin.online import run
+    >>> X = np.random.default_rng(0).integers(0, 2, size=(200, 20)).astype(float)
+    >>> y = np.where(X[:, 0] + X[:, 3] > 0, 1, -1)    # target: x0 OR x3
+    >>> run(Winnow(), Dataset(X, y), epochs=5).final_train_error
+    0.0
+    """
+
+    name = "winnow"
+    supported_intercepts = ("none",)
+    reference = "Littlestone (1988); seed 000"
+    _zero_is_negative = True
+
+    def __init__(self, *, alpha: float = 2.0, threshold: float | None = None,
+                 variant: str = "winnow2", intercept: str = "none",
+                 intercept_scaling: float = 1.0) -> None:
+        super().__init__(intercept=intercept, intercept_scaling=intercept_scaling)
+        self.alpha = check_positive("alpha", alpha)
+        if self.alpha <= 1.0:
+            raise ParameterError(f"The 'alpha' parameter must be > 1 (promotion factor). "
+                                 f"Got {alpha!r} instead.")
+        self.threshold = None if threshold is None else check_positive("threshold", threshold)
+        self.variant = check_choice("variant", variant, ("winnow2", "winnow1"))
+
+    def _check_data(self, data: Dataset) -> None:
+        vals = data.X.data if data.is_sparse else data.X
+        bad = (vals != 0.0) & (vals != 1.0)
+        if bad.any():
+            where = ""
+            if not data.is_sparse:
+                r, c = np.argwhere(bad)[0]
+                where = f" (first at row {r}, column {c}: {data.X[r, c]!r})"
+            raise DataError(f"{data.name}: Winnow needs features in {{0, 1}}; "
+                            f"{int(bad.sum())} values are not{where}. Binarize first "
+                            "(e.g. Dataset((X > 0).astype(float), y)) or use the perceptron")
+
+    def _theta(self, pk: _Packed) -> float:
+        return float(pk.d) if self.threshold is None else self.threshold
+
+    def _setup(self, pk):
+        st = K.empty_state()
+        st[3] = float(pk.d)
+        return SimpleNamespace(w=np.ones(pk.d), st=st)
+
+    def _advance(self, pk, st, idx, lo, hi, t0):
+        K.winnow_steps(*pk.xargs, pk.y, idx, lo, hi, t0, st.w, st.st, self._theta(pk),
+                       self.alpha, 1 if self.variant == "winnow1" else 2)
+
+    def _snapshot(self, pk, st, t):
+        return {"w": st.w.copy(), "b": -self._theta(pk)}
