@@ -26,14 +26,14 @@ import warnings
 import numpy as np
 import scipy.sparse as sp
 
-from maxmargin import Dataset, SVMProblem, make_gaussians
+from maxmargin import SVMProblem, make_gaussians
 from maxmargin.certificate import certify
 from maxmargin.exact import solve
 
 
-def timed(fn):
+def timed(fn, *args, **kw):
     t = time.perf_counter()
-    out = fn()
+    out = fn(*args, **kw)
     return out, time.perf_counter() - t
 
 
@@ -149,28 +149,28 @@ def main() -> None:
         aug = SVMProblem(ds, C=C, intercept="augmented")
         res = []
         for form in ("dual", "primal"):
-            sol, t = timed(lambda form=form: solve(prob, form=form))
+            sol, t = timed(solve, prob, form=form)
             res.append((f"maxmargin {form} ({sol.solver}{', polished' if sol.polished else ''})",
                         t, sol.certificate.relative_gap, max(sol.certificate.kkt.values())))
         for name, fn in (("PIQP dual, direct (no polish)", direct_piqp),
                          ("Clarabel dual, direct (no polish)", direct_clarabel)):
-            (w, b, a), t = timed(lambda fn=fn: fn(X, y, C))
+            (w, b, a), t = timed(fn, X, y, C)
             c = certify(prob, w, b, np.clip(a, 0, C))
             res.append((name, t, c.relative_gap, max(c.kkt.values())))
         if n <= 2000:
-            (w, b, a), t = timed(lambda: naive_cvxpy_dense(X, y, C))
+            (w, b, a), t = timed(naive_cvxpy_dense, X, y, C)
             c = certify(prob, w, b, np.clip(a, 0, C))
             res.append(("cvxpy dense-Q dual (naive)", t, c.relative_gap, max(c.kkt.values())))
         predicted = None if svc_last is None else svc_last[1] * (n / svc_last[0]) ** 2
         if predicted is None or predicted <= args.svc_limit:
-            (w, b, a), t = timed(lambda: svc(X, y, C, 1e-8))
+            (w, b, a), t = timed(svc, X, y, C, 1e-8)
             svc_last = (n, t)
             c = certify(prob, w, b, a)
             res.append(("sklearn SVC linear tol=1e-8", t, c.relative_gap, max(c.kkt.values())))
         else:
             res.append((f"sklearn SVC linear (skipped: ~{predicted:.0f} s predicted)",
                         float("nan"), float("nan"), float("nan")))
-        (w, b), t = timed(lambda: linearsvc_aug(X, y, C))
+        (w, b), t = timed(linearsvc_aug, X, y, C)
         c = certify(aug, w, b, alpha_for(aug, w, b))
         res.append(("LinearSVC hinge tol=1e-10 (augmented)", t, c.relative_gap,
                     max(c.kkt.values())))
