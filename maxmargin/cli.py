@@ -127,6 +127,54 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     return 0 if all(s.certificate.ok for s in solutions) else 1
 
 
+# ------------------------------------------------------------------------- run
+
+
+def _learner_params(args: argparse.Namespace, cls: type) -> dict[str, Any]:
+    """The CLI options a learner's constructor accepts (others are for other learners)."""
+    import inspect
+
+    accepted = inspect.signature(cls.__init__).parameters
+    given = {"lam": args.lam, "C": args.C, "eta0": args.eta0, "intercept": args.intercept,
+             "projection": args.projection, "batch_size": args.batch_size}
+    return {k: v for k, v in given.items() if v is not None and k in accepted}
+
+
+def _learner_names(text: str) -> list[str]:
+    from .exceptions import ParameterError
+    from .online import LEARNERS
+
+    names = [s.strip() for s in text.split(",") if s.strip()]
+    if not names:
+        raise ParameterError("--learner needs at least one name")
+    unknown = [s for s in names if s not in LEARNERS]
+    if unknown:
+        raise ParameterError(f"unknown learner {', '.join(map(repr, unknown))}; "
+                             f"choose from {', '.join(LEARNERS)}")
+    return names
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    from .online import LEARNERS, make_learner, run
+
+    data = _load_data(args.data, args.label)
+    names = _learner_names(args.learner)
+    learners = [make_learner(nm, **_learner_params(args, LEARNERS[nm])) for nm in names]
+    out = Path(args.out) if args.out else None
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+    for learner in learners:
+        trace = run(learner, data, epochs=args.epochs, order=args.order, seed=args.seed,
+                    progress=not args.quiet)
+        if not args.quiet:
+            print(trace.summary())
+        if out is not None:
+            npz, js = trace.save(out / learner.name)
+            if not args.quiet:
+                print(f"  wrote {npz} and {js}")
+    return 0
+
+
 # ------------------------------------------------------------------------- parser
 
 
@@ -149,6 +197,25 @@ def build_parser() -> argparse.ArgumentParser:
                    help="write the JSON result ('-': stdout)")
     p.add_argument("--quiet", action="store_true", help="no summary on stdout")
     p.set_defaults(func=_cmd_solve)
+
+    p = sub.add_parser("run", help="run online learners and record their traces")
+    _add_data_args(p)
+    p.add_argument("--learner", required=True,
+                   help="comma-separated names (perceptron, pegasos, pa1, ...)")
+    p.add_argument("--epochs", type=int, default=1)
+    p.add_argument("--order", choices=("cyclic", "shuffle", "sample"), default="shuffle")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--lam", type=float, default=None, help="lambda of pegasos / subgradient")
+    p.add_argument("--C", type=float, default=None, help="C of pa1 / pa2")
+    p.add_argument("--eta0", type=float, default=None, help="eta0 of subgradient")
+    p.add_argument("--projection", default=None, help="pegasos: 'ball' to project")
+    p.add_argument("--batch-size", dest="batch_size", type=int, default=None)
+    p.add_argument("--intercept", choices=("none", "augmented"), default=None,
+                   help="default: each learner's own (augmented for most)")
+    p.add_argument("--out", metavar="DIR", default=None,
+                   help="write DIR/<learner>.npz and DIR/<learner>.json")
+    p.add_argument("--quiet", action="store_true", help="no summary, no progress bar")
+    p.set_defaults(func=_cmd_run)
     return parser
 
 
