@@ -85,7 +85,7 @@ class Trace:
     >>> from maxmargin import make_separable
     >>> from maxmargin.online import run
     >>> tr = run("perceptron", make_separable(50, 3, seed=0), epochs=2)
-    >>> tr.t[-1], tr.w.shape[1], int(tr.epoch[-1])
+    >>> tr.steps, tr.w.shape[1], int(tr.epoch[-1])
     (100, 3, 2)
     """
 
@@ -190,7 +190,8 @@ class Trace:
         ----------
         path : str or Path
             A directory, existing or written with a trailing ``/`` (files
-            ``DIR/<learner>.npz`` and ``.json``, DESIGN section 5), or a stem (``out/run1`` -> ``out/run1.npz``, ``out/run1.json``).
+            ``DIR/<learner>.npz`` and ``.json``, DESIGN section 5), or a stem
+            (``out/run1`` -> ``out/run1.npz``, ``out/run1.json``).
 
         Returns
         -------

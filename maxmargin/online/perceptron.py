@@ -109,8 +109,8 @@ class AveragedPerceptron(Perceptron):
     --------
     >>> from maxmargin import make_separable
     >>> from maxmargin.online import run
-    >>> run(AveragedPerceptron(), make_separable(40, 2, seed=0), epochs=3).w.shape
-    (4, 2)
+    >>> run(AveragedPerceptron(), make_separable(40, 2, seed=0), epochs=3).w.shape[1]
+    2
     """
 
     name = "averaged_perceptron"
@@ -162,7 +162,9 @@ class VotedPerceptron(Perceptron):
         return out
 
     def _final(self, pk, st):
-        cat = (lambda a: np.concatenate(a) if a else np.zeros(0, np.int64))
+        def cat(a: list) -> np.ndarray:
+            return np.concatenate(a) if a else np.zeros(0, np.int64)
+
         return {"update_t": cat(st.upd_t).astype(np.int64),
                 "update_i": cat(st.upd_i).astype(np.int64)}
 
@@ -263,8 +265,8 @@ class DualPerceptron(OnlineLearner):
     >>> from maxmargin import make_separable
     >>> from maxmargin.online import run
     >>> tr = run(DualPerceptron(intercept="none"), make_separable(30, 2, seed=0), epochs=3)
-    >>> tr.dual.shape
-    (4, 30)
+    >>> tr.dual.shape[1]
+    30
     """
 
     name = "dual_perceptron"

@@ -67,7 +67,7 @@ def default_checkpoints(n: int, epochs: int, per_decade: int = 10) -> np.ndarray
     Examples
     --------
     >>> default_checkpoints(10, 2, per_decade=2).tolist()
-    [1, 3, 10, 20]
+    [1, 3, 7, 10, 20]
     """
     T = n * epochs
     num = max(2, int(math.ceil(per_decade * math.log10(max(T, 2)))) + 1)
@@ -124,7 +124,7 @@ def run(learner: OnlineLearner | str, data: Dataset, epochs: int = 1, order: str
     --------
     >>> from maxmargin import load_heart_scale
     >>> tr = run("pegasos", load_heart_scale(), epochs=3, order="shuffle", seed=1)
-    >>> tr.t[-1], tr.order
+    >>> tr.steps, tr.order
     (810, 'shuffle')
     """
     if isinstance(learner, str):
