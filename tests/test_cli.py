@@ -1,0 +1,97 @@
+"""The `maxmargin` command: outputs, JSON contract, exit codes."""
+
+import json
+
+import numpy as np
+import pytest
+
+import maxmargin as mm
+from maxmargin.cli import main
+
+HEART = str(mm.data._PACKAGE_DATA / "heart_scale")
+
+
+def run_cli(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_solve_heart_scale_json_contract(tmp_path, capsys):
+    target = tmp_path / "sol.json"
+    code, out, _ = run_cli(capsys, "solve", HEART, "--C", "1", "--json", str(target))
+    assert code == 0 and "CERTIFIED" in out
+    js = json.loads(target.read_text())
+    for key in ("w", "b", "alpha", "support", "margin_support", "bound_support",
+                "primal_objective", "dual_objective", "duality_gap", "kkt", "margin",
+                "status", "solver", "form", "intercept", "C", "lam", "solve_seconds"):
+        assert key in js, key
+    # recompute the primal objective from the data with plain numpy
+    data = mm.load_heart_scale()
+    X, y = data.X.toarray(), data.y
+    w, b = np.array(js["w"]), js["b"]
+    P = 0.5 * w @ w + 1.0 * np.maximum(0, 1 - y * (X @ w + b)).sum()
+    assert P == pytest.approx(js["primal_objective"], rel=1e-9)
+    alpha = np.array(js["alpha"])
+    D = alpha.sum() - 0.5 * np.sum((X.T @ (alpha * y)) ** 2)
+    assert D == pytest.approx(js["dual_objective"], rel=1e-9)
+    assert js["lam"] == pytest.approx(1 / 270)
+    assert set(js["margin_support"]) | set(js["bound_support"]) == set(js["support"])
+
+
+def test_solve_both_forms_agree(capsys):
+    code, out, _ = run_cli(capsys, "solve", HEART, "--lam", "0.01", "--form", "both",
+                           "--intercept", "augmented")
+    assert code == 0 and "primal vs dual form" in out
+
+
+def test_hard_margin_not_separable_exit_1_with_certificate(tmp_path, capsys):
+    target = tmp_path / "h.json"
+    code, out, _ = run_cli(capsys, "solve", HEART, "--hard", "--json", str(target))
+    assert code == 1 and "not separable" in out
+    js = json.loads(target.read_text())
+    assert js["separable"] is False
+    z = np.array(js["certificate"]["z"])
+    data = mm.load_heart_scale()
+    X, y = data.X.toarray(), data.y
+    # z is a point in both convex hulls: z >= 0, sums to 1, balanced, and sum z y x ~ 0
+    assert z.min() >= 0 and z.sum() == pytest.approx(1)
+    assert abs(z @ y) < 1e-8 and np.linalg.norm(X.T @ (z * y)) < 1e-7
+
+
+@pytest.mark.parametrize(
+    "argv, msg",
+    [
+        (["solve", "/no/such/file"], "no such file"),
+        (["solve", HEART, "--C", "-1"], "'C' parameter"),
+        (["solve", HEART, "--C", "1", "--lam", "1"], "not allowed with"),
+        (["solve", HEART, "--intercept", "bias"], "invalid choice"),
+        (["solve", HEART, "--solver", "NOPE"], "NOPE"),
+        (["run", HEART, "--learner", "foo"], "unknown learner 'foo'"),
+        (["run", HEART, "--learner", "pegasos", "--epochs", "0"], "'epochs'"),
+        (["frobnicate"], "invalid choice"),
+    ],
+)
+def test_bad_usage_is_one_line_and_exit_2(capsys, argv, msg):
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 2
+    assert msg in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_bad_data_file_exit_2(tmp_path, capsys):
+    f = tmp_path / "bad.svm"
+    f.write_text("+1 1:0.5\n-1 1:x\n")
+    code, _, err = run_cli(capsys, "solve", str(f))
+    assert code == 2 and "bad.svm:2:" in err
+
+
+def test_run_writes_traces(tmp_path, capsys):
+    code, out, _ = run_cli(capsys, "run", HEART, "--learner", "perceptron,pegasos",
+                           "--epochs", "2", "--lam", "0.01", "--out", str(tmp_path))
+    assert code == 0 and "perceptron:" in out and "pegasos:" in out
+    with np.load(tmp_path / "perceptron.npz", allow_pickle=False) as z:
+        assert z["w"].shape[1] == 13 and z["t"][-1] == 540
+        for key in ("t", "w", "b", "mistakes"):
+            assert key in z.files
+    meta = json.loads((tmp_path / "pegasos.json").read_text())
+    assert meta["learner"] == "pegasos" and meta["seed"] == 0
