@@ -781,12 +781,8 @@ def is_separable(data: Dataset | SVMProblem, intercept: str = "free") -> bool:
 
 def _raise_not_separable(problem: SVMProblem, how: str) -> None:
     cert = separation_certificate(problem)
-    if cert is None:
-        raise SolverError(
-            f"the solver reported the hard-margin problem {how}, but an LP finds the data "
-            "separable; the data are probably badly scaled (standardise the features) or "
-            "nearly degenerate; try another solver= or a soft margin with a large C"
-        )
+    if cert is None:  # pragma: no cover - callers check first
+        raise SolverError(f"hard margin reported {how} but the data are separable")
     pos = np.flatnonzero(cert.z > 0)
     msg = (f"{problem.data.name}: the classes are not linearly separable "
            f"(intercept={problem.intercept}): a convex combination of {pos.size} examples "
@@ -869,20 +865,37 @@ def solve(problem: SVMProblem, form: str = "dual", solver: str | None = None,
     n, dz = YZ.shape
     free = problem.intercept == "free"
 
-    if iface == "direct":
-        qp = _build_dual(problem, YZ) if form == "dual" else _build_primal(problem, YZ)
-        raw = _run_piqp(qp) if name == "PIQP" else _run_clarabel(qp)
-    else:
-        raw, _ = _run_cvxpy(problem, YZ, form, name)
+    def attempt(form: str, name: str, iface: str) -> _Raw:
+        if iface == "direct":
+            qp = _build_dual(problem, YZ) if form == "dual" else _build_primal(problem, YZ)
+            return _run_piqp(qp) if name == "PIQP" else _run_clarabel(qp)
+        return _run_cvxpy(problem, YZ, form, name)[0]
 
-    if raw.state in ("infeasible", "infeasible_inaccurate", "unbounded") and problem.hard:
-        # Primal infeasible (primal form) or dual unbounded (dual form): not separable.
-        _raise_not_separable(problem, raw.text)
+    raw = attempt(form, name, iface)
+    if problem.hard and raw.state in ("infeasible", "infeasible_inaccurate", "unbounded",
+                                      "failed"):
+        # Primal infeasible (primal form) or dual unbounded (dual form) means not
+        # separable -- but decide by the LP, never by the status alone.
+        if separation_certificate(problem) is not None:
+            _raise_not_separable(problem, raw.text)
+        # Separable after all: tiny margins (huge ||w||) can trip a solver's
+        # infeasibility test. Fall back to the other form, then the other direct solver.
+        fallbacks = [(f, nm) for nm in (name, *[s_ for s_ in _direct_installed()
+                                                if s_ != name])
+                     for f in (form, "primal" if form == "dual" else "dual")][1:]
+        for f2, nm2 in fallbacks:
+            raw2 = attempt(f2, nm2, "direct" if nm2 in _DIRECT else "cvxpy")
+            if raw2.state == "optimal":
+                raw, form, name = raw2, f2, nm2
+                iface = "direct" if nm2 in _DIRECT else "cvxpy"
+                break
+        else:
+            raise SolverError(
+                f"the solver reported the hard-margin problem {raw.text}, but an LP finds "
+                "the data separable (with a tiny margin, or badly scaled); standardise the "
+                "features, or use a soft margin with a large C"
+            )
     if raw.state not in ("optimal", "inaccurate") or raw.x is None:
-        if problem.hard and raw.state in ("failed",):
-            # Degenerate hard-margin problems can make a solver fail; decide by the LP.
-            if separation_certificate(problem) is not None:
-                _raise_not_separable(problem, raw.text)
         raise SolverError(
             f"{name} ({iface}, {form} form) returned status {raw.text!r}; no optimum was "
             f"obtained. Try another solver (installed: {', '.join(available_solvers())}) "

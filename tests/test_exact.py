@@ -345,3 +345,13 @@ def test_sparse_features_with_all_zero_column():
     y = np.where(np.random.default_rng(0).random(80) < 0.5, -1.0, 1.0)
     sol = solve(SVMProblem(Dataset(X, y), C=1.0))
     assert sol.certificate.ok and sol.w[-1] == pytest.approx(0.0, abs=1e-12)
+
+
+@pytest.mark.parametrize("solver", ["PIQP", "CLARABEL"])
+def test_tiny_margin_is_solved_not_called_infeasible(solver):
+    # gamma = 1e-4 with points spread over radius 2: ||w*|| = 1e4, P* = 5e7. PIQP's dual
+    # infeasibility test misfires here; solve must consult the LP and fall back.
+    ds = make_separable(200, 3, margin=1e-4, seed=0)
+    sol = solve(SVMProblem(ds, hard=True), solver=solver)
+    assert sol.margin == pytest.approx(1e-4, rel=1e-7)
+    assert sol.certificate.ok
