@@ -1,5 +1,6 @@
 """maxmargin: exact max-margin classifiers, certified, and online learners measured against them."""
 
+from .certificate import Certificate, SeparationCertificate, certify, verify_separation
 from .data import (
     Dataset,
     load,
@@ -11,6 +12,7 @@ from .data import (
     make_separable,
     map_labels,
 )
+from .exact import ExactSolution, available_solvers, is_separable, separation_certificate, solve
 from .exceptions import (
     CertificateError,
     DataError,
@@ -19,7 +21,25 @@ from .exceptions import (
     ParameterError,
     SolverError,
 )
+from .online import (
+    LEARNERS,
+    PA,
+    PA1,
+    PA2,
+    AveragedPerceptron,
+    DualPerceptron,
+    OnlineSubgradient,
+    Pegasos,
+    Perceptron,
+    Pocket,
+    VotedPerceptron,
+    Winnow,
+    make_learner,
+    run,
+    schedule,
+)
 from .problem import INTERCEPTS, SVMProblem
+from .trace import Trace
 
 __version__ = "0.1.0"
 
@@ -28,6 +48,31 @@ __all__ = [
     "Dataset",
     "SVMProblem",
     "INTERCEPTS",
+    "solve",
+    "ExactSolution",
+    "available_solvers",
+    "is_separable",
+    "separation_certificate",
+    "certify",
+    "Certificate",
+    "SeparationCertificate",
+    "verify_separation",
+    "run",
+    "Trace",
+    "LEARNERS",
+    "make_learner",
+    "schedule",
+    "Perceptron",
+    "AveragedPerceptron",
+    "VotedPerceptron",
+    "DualPerceptron",
+    "Pocket",
+    "Pegasos",
+    "OnlineSubgradient",
+    "PA",
+    "PA1",
+    "PA2",
+    "Winnow",
     "load",
     "load_csv",
     "load_heart_scale",

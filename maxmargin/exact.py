@@ -126,6 +126,13 @@ def available_solvers() -> list[str]:
 
 def _resolve_solver(solver: str | None, interface: str) -> tuple[str, str]:
     check_choice("interface", interface, ("auto", "direct", "cvxpy"))
+    if interface != "cvxpy":
+        # importing cvxpy costs seconds: skip it when a direct solver will do
+        direct = _direct_installed()
+        wanted = None if solver is None else str(solver).strip().upper()
+        if direct and (wanted is None or wanted in direct):
+            ranked = [s for s in _PREFERENCE if s in direct]
+            return (wanted or ranked[0]), "direct"
     installed = available_solvers()
     if not installed:  # pragma: no cover
         raise SolverError("no QP solver is installed; pip install clarabel piqp")
