@@ -1,0 +1,989 @@
+r"""Online learners measured against the certified exact optimum (DESIGN section 3).
+
+:func:`compare` solves the reference once (the soft-margin problem; the hard margin too
+when the data are separable, for :math:`\gamma^*`), re-certifies it from the data and
+refuses an optimum whose certificate fails, runs every learner for every order and
+seed, and evaluates the recorded checkpoints against the optimum, vectorised over the
+checkpoints (one ``(n, k)`` matrix product per run; the learners' timing excludes it).
+
+Everything lives in the space the learners see: ``z_i = x_i`` (intercept ``none``) or
+``z_i = (x_i, s)`` (``augmented``), with weights :math:`\tilde w = (w, b/s)`, because
+that is the vector the regularizer :math:`\frac\lambda2\|\tilde w\|^2` acts on, the
+vector the learners update, and the space the mistake bounds are stated in
+(:math:`R = \max_i\|z_i\|`). With ``F`` the lambda form and ``F*`` its optimum:
+
+.. math::
+
+    \text{suboptimality}_t &= F(\tilde w_t) - F^*, \qquad
+    \text{relative} = (F(\tilde w_t) - F^*) / F^* \\
+    \text{distance}_t &= \|\tilde w_t - \tilde w^*\| / \|\tilde w^*\|, \qquad
+    \cos_t = \tilde w_t\cdot\tilde w^* / (\|\tilde w_t\|\,\|\tilde w^*\|) \\
+    \text{regret}_t &= \sum_{s\le t} f_s(\tilde w_s) - \sum_{s\le t} f_s(\tilde w^*),
+    \qquad f_s(w) = \tfrac\lambda2\|w\|^2 + \max(0, 1 - y_{i_s}\, w\cdot z_{i_s}) \\
+    \text{dual gap}_t &= F(\tilde w_t) - \lambda\, D(\Pi(a_t)) \;\ge\; F(\tilde w_t) - F^*
+
+where ``a_t`` is the learner's implied dual point (:math:`\tilde w_t = \sum_i a_i y_i
+z_i`) and :math:`\Pi` makes it feasible (:func:`feasible_dual`). Mistake bounds, for the
+perceptron family (zero start, update ``w += y z`` on ``y w.z <= 0``):
+
+.. math::
+
+    M_t \le (R/\gamma^*)^2 \ \text{(separable)}, \qquad
+    M_t \le L_t + R\|u\|\sqrt{L_t} + R^2\|u\|^2, \quad
+    L_t = \sum_{s\le t} \max(0, 1 - y_{i_s}\, u\cdot z_{i_s}),\ u = \tilde w^*.
+
+See ``docs/compare.md`` for why each quantity is the right one.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ._progress import Progress
+from .certificate import certify
+from .data import Dataset, make_separable
+from .exact import ExactSolution, is_separable, solve
+from .exceptions import CertificateError, DataError, ParameterError
+from .online import LEARNERS, ORDERS, OnlineLearner, make_learner, run, schedule
+from .problem import SVMProblem
+from .trace import Trace
+
+__all__ = [
+    "compare",
+    "Comparison",
+    "RunResult",
+    "feasible_dual",
+    "fit_rate",
+    "write_report",
+    "demo_comparison",
+    "THEORY_SLOPES",
+    "PERCEPTRON_FAMILY",
+]
+
+#: Theoretical slope of log(suboptimality) vs log(t), for the iterate the theory is
+#: about (the average of the iterates): Pegasos ``O(log T / (lam T))``, plain online
+#: subgradient with ``eta0/sqrt(t)`` steps ``O(1/sqrt T)``.
+THEORY_SLOPES: dict[str, float] = {"pegasos": -1.0, "subgradient": -0.5}
+
+#: Learners that run the perceptron's update (zero start, ``w += y z`` on a non-positive
+#: margin) and whose ``mistakes`` are its updates: the mistake bounds apply to them.
+PERCEPTRON_FAMILY = ("perceptron", "averaged_perceptron", "voted_perceptron",
+                     "dual_perceptron", "pocket")
+
+#: What each kind of learner is scored on (the rest is N/A).
+_KINDS = {
+    "objective": "minimises the problem's lambda objective: every quantity",
+    "linear": "a linear classifier with another objective: mistakes, margin, angle, "
+              "error, regret (no objective gap)",
+    "mistakes": "not an SVM learner (Winnow): mistakes and error only",
+}
+
+
+def _kind(learner: OnlineLearner) -> str:
+    if learner.name == "winnow":
+        return "mistakes"
+    if hasattr(learner, "lam"):
+        return "objective"
+    return "linear"
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def feasible_dual(alpha: Any, problem: SVMProblem) -> np.ndarray:
+    r"""Make dual points feasible for ``problem`` (C form), so that ``D`` bounds ``P*``.
+
+    Clips into the box :math:`0 \le \alpha_i \le C`; for intercept ``free`` it then
+    restores :math:`\sum_i \alpha_i y_i = 0` by scaling down the class with the larger
+    total (which stays in the box). Any feasible point gives weak duality
+    :math:`D(\alpha) \le P^* \le P(w, b)`, so :math:`F(w) - \lambda D(\alpha) \ge
+    F(w) - F^*`.
+
+    Parameters
+    ----------
+    alpha : array-like of shape (n,) or (k, n)
+    problem : SVMProblem
+        A soft-margin problem.
+
+    Returns
+    -------
+    ndarray of the same shape
+        The feasible point(s); non-finite entries become 0.
+
+    Examples
+    --------
+    >>> from maxmargin import Dataset, SVMProblem
+    >>> p = SVMProblem(Dataset([[1.0], [-1.0], [2.0]], [1, -1, 1]), C=1.0, intercept="free")
+    >>> feasible_dual([3.0, 0.5, -1.0], p).tolist()
+    [0.5, 0.5, 0.0]
+    """
+    a = np.nan_to_num(np.asarray(alpha, dtype=float), nan=0.0, posinf=0.0, neginf=0.0)
+    if problem.hard:
+        raise ParameterError("feasible_dual needs a soft-margin problem (C or lam)")
+    a = np.clip(a, 0.0, problem.C)
+    if problem.intercept == "free":
+        y = problem.data.y
+        pos = (a * (y > 0)).sum(axis=-1, keepdims=True)
+        neg = (a * (y < 0)).sum(axis=-1, keepdims=True)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            fp = np.where(pos > neg, neg / pos, 1.0)
+            fn = np.where(neg > pos, pos / neg, 1.0)
+        a = np.where(y > 0, a * fp, a * fn)
+    return a
+
+
+def fit_rate(t: Any, values: Any) -> float:
+    r"""Slope of ``log(values)`` against ``log(t)`` over the second half of the run.
+
+    "Second half" on the log-t axis (the axis the checkpoints are spaced on):
+    :math:`t \ge \sqrt{T}`, ``T = max(t)``; non-positive or non-finite values are left
+    out. An ordinary least-squares fit; ``nan`` with fewer than 3 usable points.
+
+    Parameters
+    ----------
+    t : array-like of shape (k,)
+        Steps (> 0).
+    values : array-like of shape (k,)
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> t = np.array([1, 10, 100, 1000, 10000])
+    >>> round(fit_rate(t, 3.0 / t), 12)
+    -1.0
+    """
+    t = np.asarray(t, dtype=float)
+    v = np.asarray(values, dtype=float)
+    if t.size == 0:
+        return math.nan
+    keep = (t >= math.sqrt(t.max())) & np.isfinite(v) & (v > 0) & (t > 0)
+    if keep.sum() < 3:
+        return math.nan
+    lt, lv = np.log(t[keep]), np.log(v[keep])
+    if np.ptp(lt) == 0:
+        return math.nan
+    return float(np.polyfit(lt, lv, 1)[0])
+
+
+def _num(x: Any) -> Any:
+    """JSON-ready numbers: non-finite as strings, arrays as lists, None kept."""
+    if x is None:
+        return None
+    if isinstance(x, np.ndarray):
+        return [_num(v) for v in x.tolist()]
+    if isinstance(x, (list, tuple)):
+        return [_num(v) for v in x]
+    if isinstance(x, (bool, np.bool_)):
+        return bool(x)
+    if isinstance(x, (int, np.integer)):
+        return int(x)
+    if isinstance(x, (float, np.floating)):
+        x = float(x)
+        return x if math.isfinite(x) else str(x)
+    return x
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True, eq=False)
+class RunResult:
+    r"""One learner run (one order, one seed) evaluated against the optimum.
+
+    Every array has shape (k,), one entry per checkpoint ``t``; ``None`` means N/A for
+    this learner (see :attr:`kind`). ``*_avg`` are of the averaged iterate
+    :math:`\bar w_t` (learners that record one).
+
+    Attributes
+    ----------
+    label, learner, order : str
+        ``label`` is unique within a comparison (``learner`` plus ``-2``, ``-3`` for
+        repeats).
+    seed : int
+    kind : {"objective", "linear", "mistakes"}
+        What applies: ``objective`` learners minimise the problem's lambda objective
+        (Pegasos, subgradient) and get every quantity; ``linear`` learners (perceptron
+        family, PA) get mistakes, margin, angle, error, regret; ``mistakes`` (Winnow)
+        mistakes and error only.
+    trace : Trace
+    t : ndarray of int64
+    objective, subopt, rel_subopt, objective_avg, subopt_avg, rel_subopt_avg : ndarray
+        :math:`F(\tilde w_t)`, :math:`F(\tilde w_t) - F^*`, relative to ``F*``.
+    dual_gap, dual_gap_avg : ndarray
+        :math:`F(\tilde w_t) - \lambda D(\Pi(a_t))` with ``a_t`` the implied dual point.
+    distance, distance_avg : ndarray
+        :math:`\|\tilde w_t - \tilde w^*\| / \|\tilde w^*\|`.
+    cosine : ndarray
+        Cosine between :math:`\tilde w_t` and :math:`\tilde w^*` (nan for ``w_t = 0``).
+    margin : ndarray
+        Geometric margin :math:`\min_i y_i \tilde w_t\cdot z_i / \|\tilde w_t\|` (negative
+        when ``w_t`` does not separate; nan for ``w_t = 0``).
+    train_error, test_error : ndarray
+        Fraction with :math:`y f(x) \le 0` (Winnow: its own rule ``f > 0`` predicts +1);
+        ``test_error`` on the holdout, ``None`` without one.
+    mistakes : ndarray of int64
+        Cumulative online mistakes (the trace's).
+    regret : ndarray
+        Against :math:`\tilde w^*`, from the trace's ``loss`` and ``sqnorm``.
+    regret_bound : ndarray
+        Pegasos without lazy projection and with batch 1:
+        :math:`G^2 (1 + \ln t)/(2\lambda)`, ``G`` as in :attr:`regret_G`.
+    regret_G : float
+        ``2R`` (no projection: :math:`\lambda\|w_t\| \le R`) or
+        ``R + min(R, sqrt(lam))`` (greedy projection on the :math:`1/\sqrt\lambda` ball).
+    novikoff : float
+        :math:`(R/\gamma^*)^2` (perceptron family on separable data), else nan.
+    general_bound : ndarray
+        :math:`L_t + R\|u\|\sqrt{L_t} + R^2\|u\|^2` with ``u`` the soft optimum
+        (perceptron family).
+    rate, rate_avg : float
+        :func:`fit_rate` of ``subopt`` and ``subopt_avg``.
+    learn_seconds, eval_seconds : float
+        Compiled learning loop; evaluation against the optimum (this module).
+    """
+
+    label: str
+    learner: str
+    order: str
+    seed: int
+    kind: str
+    trace: Trace
+    t: np.ndarray
+    mistakes: np.ndarray
+    train_error: np.ndarray
+    test_error: np.ndarray | None = None
+    objective: np.ndarray | None = None
+    subopt: np.ndarray | None = None
+    rel_subopt: np.ndarray | None = None
+    objective_avg: np.ndarray | None = None
+    subopt_avg: np.ndarray | None = None
+    rel_subopt_avg: np.ndarray | None = None
+    dual_gap: np.ndarray | None = None
+    dual_gap_avg: np.ndarray | None = None
+    distance: np.ndarray | None = None
+    distance_avg: np.ndarray | None = None
+    cosine: np.ndarray | None = None
+    margin: np.ndarray | None = None
+    regret: np.ndarray | None = None
+    regret_bound: np.ndarray | None = None
+    regret_G: float = math.nan
+    novikoff: float = math.nan
+    general_bound: np.ndarray | None = None
+    rate: float = math.nan
+    rate_avg: float = math.nan
+    learn_seconds: float = 0.0
+    eval_seconds: float = 0.0
+
+    _ARRAYS = ("t", "mistakes", "train_error", "test_error", "objective", "subopt",
+               "rel_subopt", "objective_avg", "subopt_avg", "rel_subopt_avg", "dual_gap",
+               "dual_gap_avg", "distance", "distance_avg", "cosine", "margin", "regret",
+               "regret_bound", "general_bound")
+
+    @property
+    def theory_slope(self) -> float:
+        """The theoretical rate slope (:data:`THEORY_SLOPES`), nan when none applies."""
+        return THEORY_SLOPES.get(self.learner, math.nan) if self.kind == "objective" else \
+            math.nan
+
+    @property
+    def novikoff_respected(self) -> bool | None:
+        """``mistakes <= (R/gamma*)^2`` at every checkpoint (None: N/A)."""
+        if not math.isfinite(self.novikoff):
+            return None
+        return bool(np.all(self.mistakes <= self.novikoff * (1 + 1e-12)))
+
+    @property
+    def general_respected(self) -> bool | None:
+        """``mistakes <= L + R||u|| sqrt(L) + R^2 ||u||^2`` at every checkpoint (None: N/A)."""
+        if self.general_bound is None:
+            return None
+        return bool(np.all(self.mistakes <= self.general_bound * (1 + 1e-12)))
+
+    @property
+    def regret_respected(self) -> bool | None:
+        """``regret <= G^2 (1 + ln t)/(2 lam)`` at every checkpoint (None: N/A)."""
+        if self.regret_bound is None or self.regret is None:
+            return None
+        return bool(np.all(self.regret <= self.regret_bound * (1 + 1e-9) + 1e-9))
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict of the per-checkpoint arrays and the scalars."""
+        out: dict[str, Any] = {"label": self.label, "learner": self.learner,
+                               "order": self.order, "seed": self.seed, "kind": self.kind,
+                               "params": self.trace.params}
+        for k in self._ARRAYS:
+            out[k] = _num(getattr(self, k))
+        for k in ("regret_G", "novikoff", "rate", "rate_avg", "theory_slope",
+                  "learn_seconds", "eval_seconds"):
+            out[k] = _num(getattr(self, k))
+        out["novikoff_respected"] = self.novikoff_respected
+        out["general_respected"] = self.general_respected
+        out["regret_respected"] = self.regret_respected
+        return out
+
+
+#: Columns of the summary table: (key, header, format).
+_COLUMNS = (
+    ("label", "learner", "s"),
+    ("order", "order", "s"),
+    ("seeds", "seeds", "d"),
+    ("subopt", "F - F*", ".3e"),
+    ("subopt_avg", "F(avg) - F*", ".3e"),
+    ("rel_subopt", "rel.", ".2e"),
+    ("dual_gap", "dual gap", ".3e"),
+    ("distance", "dist", ".3f"),
+    ("cosine", "cos", ".4f"),
+    ("margin", "margin", ".4f"),
+    ("train_error", "train err", ".4f"),
+    ("test_error", "test err", ".4f"),
+    ("mistakes", "mistakes", ".1f"),
+    ("mistake_bound", "bound", ".1f"),
+    ("bound_respected", "ok", "s"),
+    ("regret", "regret", ".4g"),
+    ("regret_per_t", "regret/T", ".3e"),
+    ("rate", "rate", ".2f"),
+    ("theory_slope", "theory", ".2f"),
+    ("learn_seconds", "learn s", ".3f"),
+    ("eval_seconds", "eval s", ".3f"),
+)
+
+
+def _mean_last(runs: Sequence[RunResult], key: str) -> float | None:
+    vals = [getattr(r, key) for r in runs]
+    if any(v is None for v in vals):
+        return None
+    return float(np.mean([v[-1] for v in vals]))
+
+
+def _summary_row(runs: Sequence[RunResult]) -> dict[str, Any]:
+    r0 = runs[0]
+    row: dict[str, Any] = {"label": r0.label, "learner": r0.learner, "order": r0.order,
+                           "seeds": len(runs), "kind": r0.kind, "steps": int(r0.t[-1])}
+    for key in ("subopt", "subopt_avg", "rel_subopt", "rel_subopt_avg", "dual_gap",
+                "dual_gap_avg", "distance", "distance_avg", "cosine", "margin",
+                "train_error", "test_error", "mistakes", "regret"):
+        row[key] = _mean_last(runs, key)
+    row["regret_per_t"] = None if row["regret"] is None else row["regret"] / row["steps"]
+    # Mistake bound: Novikoff when it applies, else the general bound (mean final).
+    nov = [r.novikoff_respected for r in runs]
+    gen = [r.general_respected for r in runs]
+    row["novikoff"] = r0.novikoff if math.isfinite(r0.novikoff) else None
+    row["general_bound"] = _mean_last(runs, "general_bound")
+    row["novikoff_respected"] = None if nov[0] is None else all(nov)
+    row["general_respected"] = None if gen[0] is None else all(gen)
+    row["mistake_bound"] = row["novikoff"] if row["novikoff"] is not None \
+        else row["general_bound"]
+    flags = [f for f in (row["novikoff_respected"], row["general_respected"]) if f is not None]
+    row["bound_respected"] = (("yes" if all(flags) else "NO") if flags else None)
+    reg = [r.regret_respected for r in runs]
+    row["regret_bound_respected"] = None if reg[0] is None else all(reg)
+    # Rate: fit on the mean-over-seeds curve of the iterate the theory is about.
+    row["theory_slope"] = r0.theory_slope if math.isfinite(r0.theory_slope) else None
+    row["rate"] = row["rate_last"] = None
+    if r0.kind == "objective":
+        key = "subopt_avg" if r0.subopt_avg is not None else "subopt"
+        row["rate_iterate"] = "average" if key == "subopt_avg" else "last"
+        row["rate"] = fit_rate(r0.t, np.mean([getattr(r, key) for r in runs], axis=0))
+        row["rate_last"] = fit_rate(r0.t, np.mean([r.subopt for r in runs], axis=0))
+    row["learn_seconds"] = float(np.mean([r.learn_seconds for r in runs]))
+    row["eval_seconds"] = float(np.mean([r.eval_seconds for r in runs]))
+    return row
+
+
+@dataclass(frozen=True, eq=False)
+class Comparison:
+    r"""Online learners measured against the certified optimum (what :func:`compare` returns).
+
+    Attributes
+    ----------
+    problem : SVMProblem
+        The soft-margin reference problem (intercept ``none`` or ``augmented``).
+    reference : ExactSolution
+        Its certified optimum :math:`(\tilde w^*, \alpha^*)`.
+    hard : ExactSolution or None
+        The certified hard-margin optimum when the data are separable (same intercept
+        mode), giving :math:`\gamma^* = 1/\|\tilde w^*_{hard}\|`.
+    runs : tuple of RunResult
+        One per learner x order x seed.
+    rows : tuple of dict
+        One summary row per learner x order (final values, mean over seeds); keys as in
+        :meth:`to_markdown` (None = N/A).
+    F_star : float
+        :math:`F^* = \lambda P(\tilde w^*)` (lambda form).
+    R : float
+        :math:`\max_i \|z_i\|` in the learners' space.
+    gamma : float
+        :math:`\gamma^*` (nan when not separable).
+    holdout : Dataset or None
+    epochs : int
+    orders, seeds : tuple
+    timings : dict
+        ``solve_seconds``, ``learn_seconds``, ``eval_seconds``, ``total_seconds``.
+    """
+
+    problem: SVMProblem
+    reference: ExactSolution
+    hard: ExactSolution | None
+    runs: tuple
+    rows: tuple
+    F_star: float
+    R: float
+    gamma: float
+    holdout: Dataset | None = None
+    epochs: int = 1
+    orders: tuple = ("shuffle",)
+    seeds: tuple = (0,)
+    timings: dict = field(default_factory=dict)
+
+    @property
+    def w_star(self) -> np.ndarray:
+        """:math:`\\tilde w^*` in the learners' space, shape (d',)."""
+        return self.problem.to_augmented(self.reference.w, self.reference.b)
+
+    @property
+    def separable(self) -> bool:
+        """Whether the data are separable (and ``hard`` was solved)."""
+        return self.hard is not None
+
+    @property
+    def novikoff(self) -> float:
+        """:math:`(R/\\gamma^*)^2`, nan when not separable."""
+        return (self.R / self.gamma) ** 2 if self.separable else math.nan
+
+    def select(self, label: str | None = None, order: str | None = None,
+               seed: int | None = None) -> list[RunResult]:
+        """The runs matching the given label / order / seed (None matches any)."""
+        return [r for r in self.runs
+                if (label is None or r.label == label) and (order is None or r.order == order)
+                and (seed is None or r.seed == seed)]
+
+    @property
+    def labels(self) -> list[str]:
+        """The learners' labels, in the order given."""
+        return list(dict.fromkeys(r.label for r in self.runs))
+
+    def to_dict(self) -> dict[str, Any]:
+        """Everything as plain JSON types (non-finite numbers as strings; N/A as null)."""
+        p, ref = self.problem, self.reference
+
+        def sol(s: ExactSolution) -> dict[str, Any]:
+            d = s.to_dict()
+            d.pop("alpha", None)
+            d["certificate"] = s.certificate.to_dict()
+            return d
+
+        return {
+            "format": "maxmargin.comparison/1",
+            "data": p.data.name, "n": p.n, "d": p.d, "intercept": p.intercept,
+            "intercept_scaling": p.intercept_scaling, "C": p.C, "lam": p.lam,
+            "holdout": None if self.holdout is None else self.holdout.name,
+            "epochs": self.epochs, "orders": list(self.orders), "seeds": list(self.seeds),
+            "F_star": _num(self.F_star), "R": _num(self.R), "gamma": _num(self.gamma),
+            "separable": self.separable, "novikoff": _num(self.novikoff),
+            "w_star": _num(self.w_star),
+            "reference": sol(ref), "hard": None if self.hard is None else sol(self.hard),
+            "summary": [{k: _num(v) for k, v in row.items()} for row in self.rows],
+            "runs": [r.to_dict() for r in self.runs],
+            "timings": {k: _num(v) for k, v in self.timings.items()},
+        }
+
+    def to_json(self, path: str | Path | None = None, indent: int | None = 1) -> str:
+        """The JSON text of :meth:`to_dict`; also written to ``path`` when given."""
+        text = json.dumps(self.to_dict(), indent=indent) + "\n"
+        if path is not None:
+            Path(path).write_text(text)
+        return text
+
+    def to_markdown(self) -> str:
+        """A Markdown report: the reference, one row per learner x order, the notes."""
+        p, ref = self.problem, self.reference
+        cert = ref.certificate
+        lines = [
+            f"# {p.data.name}: online learners against the exact optimum",
+            "",
+            f"Problem: soft margin, C = {p.C:.6g} (lambda = {p.lam:.6g}), intercept "
+            f"`{p.intercept}`, n = {p.n}, d = {p.d}; {self.epochs} epoch(s), orders "
+            f"{', '.join(self.orders)}, seeds {', '.join(map(str, self.seeds))}"
+            + (f"; holdout {self.holdout.name}"
+               if self.holdout is not None else "") + ".",
+            "",
+            "## Reference (certified)",
+            "",
+            f"- F* = {self.F_star:.12g} (lambda form; P* = {ref.primal_objective:.12g}), "
+            f"duality gap {ref.duality_gap:.2e}, relative {cert.relative_gap:.2e}, worst KKT "
+            f"residual {cert.worst()[0]} = {cert.worst()[1]:.2e} (tol {cert.tol:.0e}): "
+            f"{'certified' if cert.ok else 'NOT certified'}; solver {ref.solver}.",
+            f"- ||w~*|| = {np.linalg.norm(self.w_star):.6g}, support vectors "
+            f"{len(ref.support)} (margin {len(ref.margin_support)}, bound "
+            f"{len(ref.bound_support)}), training error {ref.training_error:.4f}.",
+            f"- R = max ||z_i|| = {self.R:.6g} (in the learners' space).",
+        ]
+        if self.separable:
+            lines.append(f"- Separable: gamma* = {self.gamma:.6g} (certified hard margin), "
+                         f"Novikoff bound (R/gamma*)^2 = {self.novikoff:.6g}.")
+        else:
+            lines.append("- Not separable (intercept "
+                         f"`{p.intercept}`): Novikoff does not apply; the perceptron family "
+                         "is held to the general bound L + R||u|| sqrt(L) + R^2 ||u||^2, "
+                         "u = w~*.")
+        lines += ["", "## Learners (final checkpoint, mean over seeds)", ""]
+        lines.append("| " + " | ".join(h for _, h, _ in _COLUMNS) + " |")
+        lines.append("|" + "|".join("---" for _ in _COLUMNS) + "|")
+        for row in self.rows:
+            cells = []
+            for key, _, fmt in _COLUMNS:
+                v = row.get(key)
+                if v is None or (isinstance(v, float) and math.isnan(v)):
+                    cells.append("N/A")
+                elif fmt == "s":
+                    cells.append(str(v))
+                else:
+                    cells.append(format(v, fmt))
+            lines.append("| " + " | ".join(cells) + " |")
+        lines += [
+            "",
+            "N/A: the quantity does not apply to that learner. Objective gaps, distance "
+            "and the rate are for learners that minimise this lambda objective (Pegasos, "
+            "subgradient); mistake bounds for the perceptron family; Winnow is scored on "
+            "mistakes and error only. `F - F*` is the last iterate, `F(avg) - F*` the "
+            "average of the iterates; `rate` is the fitted slope of log(F - F*) against "
+            "log t for t >= sqrt(T), on the iterate the theory is about (the average); "
+            "`dist` is ||w~_t - w~*|| / ||w~*||; `dual gap` is F(w_t) - lambda D(clip(a_t)) "
+            ">= F(w_t) - F*; `bound` is "
+            "Novikoff's (R/gamma*)^2 when separable, else the general bound; `ok` says "
+            "whether every checkpoint of every seed respected it.",
+            "",
+        ]
+        reg = [r for r in self.rows if r.get("regret_bound_respected") is not None]
+        if reg:
+            lines.append("Pegasos regret bound G^2 (1 + ln t)/(2 lambda): " + ", ".join(
+                f"{r['label']}/{r['order']}: "
+                f"{'respected' if r['regret_bound_respected'] else 'VIOLATED'}" for r in reg)
+                + ".")
+            lines.append("")
+        tm = self.timings
+        lines.append(
+            f"Time: exact solve {tm.get('solve_seconds', 0):.3f} s, learning "
+            f"{tm.get('learn_seconds', 0):.3f} s, evaluation against the optimum "
+            f"{tm.get('eval_seconds', 0):.3f} s, total {tm.get('total_seconds', 0):.3f} s.")
+        return "\n".join(lines) + "\n"
+
+    def __repr__(self) -> str:
+        return (f"Comparison({self.problem!r}, F*={self.F_star:.6g}, "
+                f"learners={self.labels}, runs={len(self.runs)})")
+
+
+# --------------------------------------------------------------------------- compare
+
+
+def _check_seq(name: str, value: Any) -> tuple:
+    if isinstance(value, (str, int, np.integer)):
+        value = (value,)
+    try:
+        out = tuple(value)
+    except TypeError:
+        raise ParameterError(f"{name} must be a sequence, got {value!r}") from None
+    if not out:
+        raise ParameterError(f"{name} is empty; give at least one")
+    return out
+
+
+def _build_learners(learners: Any, problem: SVMProblem) -> list[tuple[str, OnlineLearner]]:
+    if learners is None or isinstance(learners, (str, OnlineLearner)):
+        learners = [] if learners is None else [learners]
+    items = list(learners)
+    if not items:
+        raise ParameterError(f"the learners list is empty; give names from "
+                             f"{', '.join(LEARNERS)} or OnlineLearner objects")
+    s = problem.intercept_scaling
+    out: list[tuple[str, OnlineLearner]] = []
+    seen: dict[str, int] = {}
+    for item in items:
+        if isinstance(item, str):
+            if item not in LEARNERS:
+                raise ParameterError(f"unknown learner {item!r}; choose from "
+                                     f"{', '.join(LEARNERS)}")
+            cls = LEARNERS[item]
+            if problem.intercept not in cls.supported_intercepts:
+                raise ParameterError(
+                    f"learner {item!r} supports intercept "
+                    f"{' or '.join(cls.supported_intercepts)}, but the problem has "
+                    f"intercept={problem.intercept!r}; leave it out or change the problem")
+            kw: dict[str, Any] = {"intercept": problem.intercept, "intercept_scaling": s}
+            if item in ("pegasos", "subgradient"):
+                kw["lam"] = problem.lam
+            elif item in ("pa1", "pa2"):
+                kw["C"] = problem.C
+            learner = make_learner(item, **kw)
+        elif isinstance(item, OnlineLearner):
+            learner = item
+        else:
+            raise ParameterError(f"learners must be names ({', '.join(LEARNERS)}) or "
+                                 f"OnlineLearner objects, got {type(item).__name__}")
+        if learner.intercept != problem.intercept or (
+                learner.intercept == "augmented" and learner.intercept_scaling != s):
+            raise ParameterError(
+                f"{learner!r} has intercept={learner.intercept!r} (scaling "
+                f"{learner.intercept_scaling:g}) but the problem has "
+                f"intercept={problem.intercept!r} (scaling {s:g}); the learner must solve the "
+                "same problem: build it with the problem's intercept and intercept_scaling")
+        lam = getattr(learner, "lam", None)
+        if lam is not None and not math.isclose(lam, problem.lam, rel_tol=1e-9):
+            raise ParameterError(
+                f"{learner!r} minimises the lambda objective with lam={lam:g}, but the "
+                f"problem has lam={problem.lam:g} (C={problem.C:g}); build it with "
+                "lam=problem.lam or pass its name")
+        if getattr(learner, "kernel", "linear") != "linear":
+            raise ParameterError(
+                f"{learner!r} uses a non-linear kernel: it has no weight vector to measure "
+                "against the linear optimum; use kernel='linear'")
+        seen[learner.name] = seen.get(learner.name, 0) + 1
+        label = learner.name if seen[learner.name] == 1 else \
+            f"{learner.name}-{seen[learner.name]}"
+        out.append((label, learner))
+    return out
+
+
+def _certified(sol: ExactSolution, what: str) -> ExactSolution:
+    """Re-certify from the data; refuse a reference the certificate does not confirm."""
+    cert = certify(sol.problem, sol.w, sol.b, sol.alpha)
+    if not cert.ok:
+        k, v = cert.worst()
+        raise CertificateError(
+            f"{sol.problem.data.name}: the {what} optimum is not certified (relative gap "
+            f"{cert.relative_gap:.2e}, worst KKT residual {k} = {v:.2e} > tol "
+            f"{cert.tol:.0e}); refusing to measure learners against it. Try another "
+            "solver= (PIQP, CLARABEL), standardise the features, or a smaller C")
+    return sol
+
+
+def _prefix_at(values: np.ndarray, idx: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """``sum_{s <= t} values[idx[s-1]]`` at each checkpoint ``t``."""
+    c = np.cumsum(values[idx])
+    return c[t - 1]
+
+
+def _evaluate(label: str, learner: OnlineLearner, tr: Trace, problem: SVMProblem,
+              w_star: np.ndarray, F_star: float, hinge_star: np.ndarray,
+              holdout: Dataset | None, gamma: float, R: float) -> RunResult:
+    tic = time.perf_counter()
+    kind = _kind(learner)
+    lam = problem.lam
+    y = problem.data.y
+    t = tr.t
+    Wt = tr.w_tilde()  # (k, d')
+    Mg = problem.margins(tr.w, tr.b)  # (n, k): y_i f_t(x_i), one matrix product
+    if kind == "mistakes":
+        f = problem.decision_function(tr.w, tr.b)
+        train = np.mean((f > 0) != (y[:, None] > 0), axis=0)
+    else:
+        train = np.mean(Mg <= 0, axis=0)
+    test = None
+    if holdout is not None:
+        fh = np.asarray(holdout.X @ tr.w.T) + tr.b
+        if kind == "mistakes":
+            test = np.mean((fh > 0) != (holdout.y[:, None] > 0), axis=0)
+        else:
+            test = np.mean(fh * holdout.y[:, None] <= 0, axis=0)
+    res: dict[str, Any] = {"test_error": test}
+    if kind != "mistakes":
+        nrm = np.linalg.norm(Wt, axis=1)
+        ns = float(np.linalg.norm(w_star))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            res["cosine"] = np.where(nrm > 0, Wt @ w_star / (nrm * ns), np.nan)
+            res["margin"] = np.where(nrm > 0, Mg.min(axis=0) / nrm, np.nan)
+        # regret against w*: sum_s f_s(w_s) - sum_s f_s(w*)
+        idx = schedule(tr.n, tr.epochs, tr.order, tr.seed)
+        L = _prefix_at(hinge_star, idx, t)
+        res["regret"] = 0.5 * lam * tr.sqnorm + tr.loss - (L + 0.5 * lam * t * ns * ns)
+        if learner.name in PERCEPTRON_FAMILY:
+            if math.isfinite(gamma):
+                res["novikoff"] = (R / gamma) ** 2
+            res["general_bound"] = L + R * ns * np.sqrt(L) + (R * ns) ** 2
+    if kind == "objective":
+        def objective(W: np.ndarray, M: np.ndarray) -> np.ndarray:
+            return 0.5 * lam * np.einsum("kj,kj->k", W, W) + np.maximum(0.0, 1 - M).mean(0)
+
+        F = objective(Wt, Mg)
+        res.update(objective=F, subopt=F - F_star, rel_subopt=(F - F_star) / F_star,
+                   distance=np.linalg.norm(Wt - w_star, axis=1) / np.linalg.norm(w_star))
+        res["rate"] = fit_rate(t, F - F_star)
+        if tr.w_avg is not None:
+            Wa = tr.w_tilde(average=True)
+            Fa = objective(Wa, problem.margins(tr.w_avg, tr.b_avg))
+            res.update(objective_avg=Fa, subopt_avg=Fa - F_star,
+                       rel_subopt_avg=(Fa - F_star) / F_star,
+                       distance_avg=np.linalg.norm(Wa - w_star, axis=1)
+                       / np.linalg.norm(w_star))
+            res["rate_avg"] = fit_rate(t, Fa - F_star)
+        if tr.dual is not None:
+            res["dual_gap"] = F - lam * problem.dual_objective(feasible_dual(tr.dual, problem))
+        if tr.dual_avg is not None and tr.w_avg is not None:
+            res["dual_gap_avg"] = res["objective_avg"] - lam * problem.dual_objective(
+                feasible_dual(tr.dual_avg, problem))
+        if (learner.name == "pegasos" and getattr(learner, "batch_size", 1) == 1
+                and getattr(learner, "projection", None) in (None, "greedy")):
+            G = 2 * R if learner.projection is None else R + min(R, math.sqrt(lam))
+            res["regret_G"] = G
+            res["regret_bound"] = G * G * (1 + np.log(t)) / (2 * lam)
+    return RunResult(label=label, learner=learner.name, order=tr.order, seed=tr.seed,
+                     kind=kind, trace=tr, t=t, mistakes=tr.mistakes, train_error=train,
+                     learn_seconds=float(tr.timings.get("learn_seconds", tr.seconds[-1])),
+                     eval_seconds=time.perf_counter() - tic, **res)
+
+
+def compare(data: Dataset, problem: SVMProblem | None = None, learners: Any = None, *,
+            C: float | None = None, lam: float | None = None, intercept: str = "augmented",
+            intercept_scaling: float = 1.0, epochs: int = 10,
+            orders: Sequence[str] | str = ("shuffle",), seeds: Sequence[int] | int = (0,),
+            holdout: Dataset | None = None, checkpoints: Any = None,
+            reference: ExactSolution | None = None, solver: str | None = None,
+            progress: bool = False) -> Comparison:
+    r"""Run online learners and measure them against the certified exact optimum.
+
+    Parameters
+    ----------
+    data : Dataset
+        The training data.
+    problem : SVMProblem, optional
+        A soft-margin problem on ``data`` with intercept ``none`` or ``augmented`` (the
+        modes the learners have). Give either ``problem`` or ``C`` / ``lam`` (default
+        ``C = 1``).
+    learners : sequence of str or OnlineLearner
+        Names from :data:`maxmargin.online.LEARNERS` (built with the problem's
+        intercept, ``lam`` for ``pegasos``/``subgradient``, ``C`` for ``pa1``/``pa2``) or
+        learner objects, which must match the problem's intercept (and ``lam``).
+    C, lam : float, optional
+        The soft-margin parameter, one of them (when ``problem`` is not given).
+    intercept : {"augmented", "none"}
+        Intercept mode of the problem built from ``C`` / ``lam``.
+    intercept_scaling : float
+        ``s`` of the augmented mode.
+    epochs : int
+    orders : sequence of {"cyclic", "shuffle", "sample"}
+    seeds : sequence of int
+    holdout : Dataset, optional
+        Held-out data (same ``d``) for the test error.
+    checkpoints : sequence of int, optional
+        Passed to :func:`maxmargin.online.run` (default geometric + epoch ends).
+    reference : ExactSolution, optional
+        A precomputed optimum of ``problem`` (re-certified here, never trusted).
+    solver : str, optional
+        QP solver for the exact solves.
+    progress : bool
+        A progress bar on a terminal.
+
+    Returns
+    -------
+    Comparison
+
+    Raises
+    ------
+    ParameterError
+        Empty or unknown learners, both ``C`` and ``lam`` (or with ``problem``), a hard or
+        ``free``-intercept problem, a learner whose intercept or ``lam`` differs.
+    DataError
+        A holdout whose ``d`` differs.
+    CertificateError
+        The optimum's certificate fails.
+
+    Notes
+    -----
+    ``F*`` is :math:`\lambda P(\tilde w^*)` of the certified optimum. The implied dual
+    gap uses :func:`feasible_dual`; by weak duality
+
+    .. math:: F(\tilde w_t) - \lambda D(\Pi(a_t)) \ge F(\tilde w_t) - F^* \ge 0 .
+
+    Examples
+    --------
+    >>> from maxmargin import make_separable
+    >>> cmp = compare(make_separable(40, 2, seed=0), learners=["perceptron", "pegasos"],
+    ...               lam=0.05, intercept="none", epochs=3)
+    >>> [row["label"] for row in cmp.rows]
+    ['perceptron', 'pegasos']
+    >>> bool(cmp.rows[0]["novikoff_respected"]), cmp.rows[0]["subopt"] is None
+    (True, True)
+    """
+    tic_all = time.perf_counter()
+    if not isinstance(data, Dataset):
+        raise ParameterError(f"data must be a maxmargin.Dataset, got {type(data).__name__}; "
+                             "wrap arrays with Dataset(X, y)")
+    if problem is not None:
+        if C is not None or lam is not None:
+            raise ParameterError("give either problem= or C=/lam=, not both (the problem "
+                                 "already fixes C and lam)")
+        if not isinstance(problem, SVMProblem):
+            raise ParameterError(f"problem must be an SVMProblem, got "
+                                 f"{type(problem).__name__}")
+        if problem.data is not data:
+            raise ParameterError("problem was built on another Dataset than data; pass the "
+                                 "problem's own data, or C=/lam= instead of problem")
+    else:
+        if C is not None and lam is not None:
+            raise ParameterError(f"give only one of C and lam (got C={C!r}, lam={lam!r}); "
+                                 "lam = 1/(C n)")
+        if intercept == "free":
+            raise ParameterError(
+                "the online learners have no unregularised bias: use intercept='augmented' "
+                "(the bias b = s w_{d+1} is regularised, the perceptron's w0 += y rule) or "
+                "'none'")
+        problem = SVMProblem(data, C=C, lam=lam, intercept=intercept,
+                             intercept_scaling=intercept_scaling)
+    if problem.hard:
+        raise ParameterError("compare measures learners against a soft-margin optimum; give "
+                             "C or lam (the hard margin is solved as well when the data are "
+                             "separable)")
+    if problem.intercept == "free":
+        raise ParameterError(
+            "the problem has intercept='free', which no online learner implements (an "
+            "unregularised bias changes the objective); use intercept='augmented' or 'none'")
+    built = _build_learners(learners, problem)
+    orders = _check_seq("orders", orders)
+    for o in orders:
+        if o not in ORDERS:
+            raise ParameterError(f"unknown order {o!r}; choose from {', '.join(ORDERS)}")
+    seeds = _check_seq("seeds", seeds)
+    for s in seeds:
+        if isinstance(s, bool) or not isinstance(s, (int, np.integer)) or s < 0:
+            raise ParameterError(f"seeds must be ints >= 0, got {s!r}")
+    seeds = tuple(int(s) for s in seeds)
+    if holdout is not None:
+        if not isinstance(holdout, Dataset):
+            raise ParameterError(f"holdout must be a maxmargin.Dataset, got "
+                                 f"{type(holdout).__name__}")
+        if holdout.d != data.d:
+            raise DataError(f"holdout {holdout.name} has d = {holdout.d} features but the "
+                            f"training data {data.name} has d = {data.d}; they must match")
+
+    # ---- the reference, solved once and certified
+    tic = time.perf_counter()
+    if reference is None:
+        reference = solve(problem, solver=solver)
+    elif not isinstance(reference, ExactSolution) or reference.problem.data is not data or (
+            reference.problem.hard or reference.problem.intercept != problem.intercept
+            or not math.isclose(reference.problem.C, problem.C, rel_tol=1e-12)):
+        raise ParameterError("reference must be the ExactSolution of this very problem "
+                             "(same data, C and intercept)")
+    reference = _certified(reference, "soft-margin")
+    hard = None
+    gamma = math.nan
+    if is_separable(data, problem.intercept):
+        hp = SVMProblem(data, hard=True, intercept=problem.intercept,
+                        intercept_scaling=problem.intercept_scaling)
+        hard = _certified(solve(hp, solver=solver), "hard-margin")
+        gamma = float(hard.margin)
+    solve_s = time.perf_counter() - tic
+
+    w_star = problem.to_augmented(reference.w, reference.b)
+    F_star = float(problem.lam * reference.certificate.primal_objective)
+    hinge_star = problem.hinge(reference.w, reference.b)
+    R = float(problem.R)
+
+    runs: list[RunResult] = []
+    total = len(built) * len(orders) * len(seeds) * data.n * epochs
+    with Progress(total, "compare", enabled=progress) as bar:
+        for label, learner in built:
+            for order in orders:
+                for seed in seeds:
+                    tr = run(learner, data, epochs=epochs, order=order, seed=seed,
+                             checkpoints=checkpoints, record_dual=True)
+                    runs.append(_evaluate(label, learner, tr, problem, w_star, F_star,
+                                          hinge_star, holdout, gamma, R))
+                    bar.update(data.n * epochs)
+    rows = []
+    for label, _ in built:
+        for order in orders:
+            group = [r for r in runs if r.label == label and r.order == order]
+            rows.append(_summary_row(group))
+    timings = {"solve_seconds": solve_s,
+               "learn_seconds": float(sum(r.learn_seconds for r in runs)),
+               "eval_seconds": float(sum(r.eval_seconds for r in runs)),
+               "total_seconds": time.perf_counter() - tic_all}
+    return Comparison(problem=problem, reference=reference, hard=hard, runs=tuple(runs),
+                      rows=tuple(rows), F_star=F_star, R=R, gamma=gamma, holdout=holdout,
+                      epochs=int(epochs), orders=orders, seeds=seeds, timings=timings)
+
+
+# --------------------------------------------------------------------------- report
+
+
+def write_report(comparison: Comparison, out_dir: str | Path, *,
+                 formats: Sequence[str] = ("png", "svg")) -> list[Path]:
+    """Write ``report.md``, ``report.json`` and the figures into ``out_dir``.
+
+    Parameters
+    ----------
+    comparison : Comparison
+    out_dir : str or Path
+        Created when missing.
+    formats : sequence of str
+        Figure formats (matplotlib's names).
+
+    Returns
+    -------
+    list of Path
+        Every file written, report.md first.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from maxmargin import make_separable
+    >>> cmp = compare(make_separable(30, 2, seed=0), learners=["pegasos"], lam=0.1,
+    ...               epochs=2)
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     names = [p.name for p in write_report(cmp, tmp, formats=("png",))]
+    >>> names[:2], "suboptimality.png" in names
+    (['report.md', 'report.json'], True)
+    """
+    from .plot_compare import save_figures
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    figs = save_figures(comparison, out, formats=formats)
+    md = comparison.to_markdown()
+    pngs = [p for p in figs if p.suffix == ".png"] or [p for p in figs]
+    if pngs:
+        md += "\n## Figures\n\n" + "\n".join(f"![{p.stem}]({p.name})" for p in pngs) + "\n"
+    report = out / "report.md"
+    report.write_text(md)
+    js = out / "report.json"
+    comparison.to_json(js)
+    return [report, js, *figs]
+
+
+def demo_comparison(progress: bool = False) -> Comparison:
+    """The built-in demo: generated 2-D data, soft margin, five learners, three seeds.
+
+    ``make_separable(300, 2, margin=0.15, seed=7, offset=0.4)`` (separable, so Novikoff
+    applies; the soft margin with ``C = 0.5`` has bound support vectors, so soft and
+    hard optima differ), intercept ``augmented``, learners perceptron,
+    averaged_perceptron, pegasos, subgradient and pa1, 30 epochs of ``shuffle``, seeds 0
+    to 2, a holdout of 300 more points from the same distribution.
+
+    Returns
+    -------
+    Comparison
+
+    Examples
+    --------
+    >>> cmp = demo_comparison()  # doctest: +SKIP
+    >>> write_report(cmp, "maxmargin-demo")  # doctest: +SKIP
+    """
+    full = make_separable(600, 2, margin=0.15, seed=7, offset=0.4)
+    train = full.subset(np.arange(300), name="demo: separable 2-D (n=300)")
+    test = full.subset(np.arange(300, 600), name="demo holdout (n=300)")
+    return compare(train, learners=["perceptron", "averaged_perceptron", "pegasos",
+                                    "subgradient", "pa1"],
+                   C=0.5, intercept="augmented", epochs=30, orders=("shuffle",),
+                   seeds=(0, 1, 2), holdout=test, progress=progress)
