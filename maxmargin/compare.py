@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 
 from ._progress import Progress
 from .certificate import certify
@@ -674,6 +675,19 @@ def _prefix_at(values: np.ndarray, idx: np.ndarray, t: np.ndarray) -> np.ndarray
     return c[t - 1]
 
 
+def _dual_objective(problem: SVMProblem, alpha: np.ndarray) -> np.ndarray:
+    """``D(alpha)`` for alpha of shape (k, n), as ``SVMProblem.dual_objective``.
+
+    Computed as ``(alpha * y) @ Z`` (one BLAS call on C-ordered operands): the
+    ``Z.T @ (alpha * y).T`` of ``SVMProblem.dual_weights`` measured 40x slower here
+    (20000 x 51 dense, k = 52: 0.9 s against 0.02 s).
+    """
+    ay = alpha * problem.data.y
+    Z = problem.Z
+    v = np.asarray(Z.T @ ay.T).T if sp.issparse(Z) else ay @ Z
+    return alpha.sum(axis=-1) - 0.5 * np.einsum("kj,kj->k", v, v)
+
+
 def _evaluate(label: str, learner: OnlineLearner, tr: Trace, problem: SVMProblem,
               w_star: np.ndarray, F_star: float, hinge_star: np.ndarray,
               holdout: Dataset | None, gamma: float, R: float) -> RunResult:
@@ -728,10 +742,10 @@ def _evaluate(label: str, learner: OnlineLearner, tr: Trace, problem: SVMProblem
                        / np.linalg.norm(w_star))
             res["rate_avg"] = fit_rate(t, Fa - F_star)
         if tr.dual is not None:
-            res["dual_gap"] = F - lam * problem.dual_objective(feasible_dual(tr.dual, problem))
+            res["dual_gap"] = F - lam * _dual_objective(problem, feasible_dual(tr.dual, problem))
         if tr.dual_avg is not None and tr.w_avg is not None:
-            res["dual_gap_avg"] = res["objective_avg"] - lam * problem.dual_objective(
-                feasible_dual(tr.dual_avg, problem))
+            res["dual_gap_avg"] = res["objective_avg"] - lam * _dual_objective(
+                problem, feasible_dual(tr.dual_avg, problem))
         if (learner.name == "pegasos" and getattr(learner, "batch_size", 1) == 1
                 and getattr(learner, "projection", None) in (None, "greedy")):
             G = 2 * R if learner.projection is None else R + min(R, math.sqrt(lam))
