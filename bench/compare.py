@@ -61,7 +61,7 @@ def main() -> None:
         tr_naive = run(learner, data, epochs=args.epochs, order="shuffle", checkpoints=every)
 
         def naive(tr_naive=tr_naive, p=p):
-            return [p.lambda_objective(w, b) for w, b in zip(tr_naive.w, tr_naive.b)]
+            return [p.lambda_objective(w, b) for w, b in zip(tr_naive.w, tr_naive.b, strict=True)]
 
         _, naive_s = timed(naive)
         _, ckpt_s = timed(p.lambda_objective, tr.w, tr.b)  # vectorised over checkpoints
