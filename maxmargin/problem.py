@@ -213,7 +213,8 @@ class SVMProblem:
     def dual_weights(self, alpha: Any) -> np.ndarray:
         """``sum_i alpha_i y_i z_i``: shape (d',) (or (k, d') for alpha of shape (k, n))."""
         alpha = self._alpha(alpha)
-        return np.asarray(self.Z.T @ (alpha * self.data.y).T).T
+        # (alpha*y) @ Z, not Z.T @ (alpha*y).T: the transposed product is ~40x slower
+        return np.asarray((alpha * self.data.y) @ self.Z)
 
     def dual_objective(self, alpha: Any) -> np.ndarray | float:
         """``D(alpha) = sum_i alpha_i - 1/2 ||sum_i alpha_i y_i z_i||^2``.
