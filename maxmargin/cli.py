@@ -175,6 +175,46 @@ def _cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
+# ------------------------------------------------------------------------- compare / demo
+
+
+def _report(cmp: Any, out: Path, quiet: bool) -> int:
+    from .compare import write_report
+
+    paths = write_report(cmp, out)
+    if not quiet:
+        print(cmp.reference.summary())
+        print()
+        print(cmp.to_markdown())
+        print(f"\nwrote {len(paths)} files; the report is {out / 'report.md'}")
+    return 0
+
+
+def _cmd_compare(args: argparse.Namespace) -> int:
+    from .compare import compare
+    from .exceptions import ParameterError
+
+    data = _load_data(args.data, args.label)
+    holdout = _load_data(args.holdout, args.label) if args.holdout else None
+    if args.seeds < 1:
+        raise ParameterError(f"The 'seeds' parameter must be an int >= 1. Got {args.seeds}")
+    kw: dict[str, Any] = {"lam": args.lam} if args.lam is not None else {"C": args.C or 1.0}
+    cmp = compare(data, learners=_learner_names(args.learners), intercept=args.intercept,
+                  epochs=args.epochs, orders=tuple(args.order.split(",")),
+                  seeds=tuple(range(args.seeds)), holdout=holdout, solver=args.solver,
+                  progress=not args.quiet, **kw)
+    return _report(cmp, Path(args.out), args.quiet)
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    from .compare import demo_comparison
+
+    if not args.quiet:
+        print("maxmargin demo: exact soft-margin SVM on built-in 2-D data, then five online "
+              "learners measured against it", flush=True)
+    return _report(demo_comparison(progress=not args.quiet), Path(args.out), args.quiet)
+
+
 # ------------------------------------------------------------------------- parser
 
 
@@ -216,6 +256,29 @@ def build_parser() -> argparse.ArgumentParser:
                    help="write DIR/<learner>.npz and DIR/<learner>.json")
     p.add_argument("--quiet", action="store_true", help="no summary, no progress bar")
     p.set_defaults(func=_cmd_run)
+
+    p = sub.add_parser("compare", help="run learners against the certified optimum; report")
+    _add_data_args(p)
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--C", type=float, default=None, help="soft margin penalty (default 1)")
+    g.add_argument("--lam", type=float, default=None, help="lambda form: lam = 1/(C n)")
+    p.add_argument("--intercept", choices=("augmented", "none"), default="augmented",
+                   help="the learners' modes (default augmented)")
+    p.add_argument("--learners", default="perceptron,averaged_perceptron,pegasos,subgradient,pa1",
+                   help="comma-separated learner names")
+    p.add_argument("--epochs", type=int, default=10)
+    p.add_argument("--order", default="shuffle", help="comma-separated: cyclic, shuffle, sample")
+    p.add_argument("--seeds", type=int, default=1, help="number of seeds (0..K-1)")
+    p.add_argument("--holdout", default=None, help="held-out data file (same features)")
+    p.add_argument("--solver", default=None)
+    p.add_argument("--out", metavar="DIR", default="maxmargin-compare")
+    p.add_argument("--quiet", action="store_true")
+    p.set_defaults(func=_cmd_compare)
+
+    p = sub.add_parser("demo", help="built-in data end to end: solve + compare + figures")
+    p.add_argument("--out", metavar="DIR", default="maxmargin-demo")
+    p.add_argument("--quiet", action="store_true")
+    p.set_defaults(func=_cmd_demo)
     return parser
 
 

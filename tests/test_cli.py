@@ -95,3 +95,28 @@ def test_run_writes_traces(tmp_path, capsys):
             assert key in z.files
     meta = json.loads((tmp_path / "pegasos.json").read_text())
     assert meta["learner"] == "pegasos" and meta["seed"] == 0
+
+
+def test_compare_writes_report(tmp_path, capsys):
+    code, out, _ = run_cli(capsys, "compare", HEART, "--lam", "0.01", "--learners",
+                           "perceptron,pegasos", "--epochs", "3", "--out", str(tmp_path),
+                           "--quiet")
+    assert code == 0
+    js = json.loads((tmp_path / "report.json").read_text())
+    assert (tmp_path / "report.md").exists() and (tmp_path / "suboptimality.png").exists()
+    assert js  # a non-empty report
+    code, _, err = run_cli(capsys, "compare", HEART, "--learners", "", "--out", str(tmp_path))
+    assert code == 2 and "at least one" in err
+
+
+def test_compare_rejects_free_intercept_usage(capsys):
+    code, _, err = run_cli(capsys, "compare", HEART, "--intercept", "free")
+    assert code == 2 and "invalid choice" in err
+
+
+def test_demo_end_to_end(tmp_path, capsys):
+    code, out, _ = run_cli(capsys, "demo", "--out", str(tmp_path / "demo"))
+    assert code == 0 and "CERTIFIED" in out and "report.md" in out
+    for name in ("report.md", "report.json", "suboptimality.png", "boundary.png",
+                 "mistakes.png", "regret.png", "gaps.png"):
+        assert (tmp_path / "demo" / name).stat().st_size > 0, name
