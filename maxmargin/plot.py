@@ -102,7 +102,7 @@ def plot_boundary(problem: Any, solution: Any, ax: Any = None, *, title: str | N
 
 
 def _line(ax: Any, w: np.ndarray, c: float, lo: np.ndarray, hi: np.ndarray, style: str,
-          label: str | None) -> None:
+          label: str | None, color: Any = "k") -> None:
     """Draw ``w.x + c = 0`` across the box [lo, hi] (always adds one line)."""
     if abs(w[1]) >= abs(w[0]) and w[1] != 0:
         xs = np.array([lo[0], hi[0]])
@@ -112,4 +112,4 @@ def _line(ax: Any, w: np.ndarray, c: float, lo: np.ndarray, hi: np.ndarray, styl
         xs = -(w[1] * ys + c) / w[0]
     else:  # w = 0: no boundary; an empty line keeps the legend honest
         xs = ys = np.array([])
-    ax.plot(xs, ys, "k" + style, lw=1.2, label=label)
+    ax.plot(xs, ys, style, color=color, lw=1.2, label=label)

@@ -251,55 +251,32 @@ def plot_boundaries(cmp: Comparison, ax: Any = None) -> Figure:
     >>> len(plot_boundaries(cmp).axes[0].lines) >= 4
     True
     """
+    from .plot import _line, plot_boundary
+
     p = cmp.problem
     if p.d != 2:
         raise ParameterError(f"the boundary figure needs 2-D data, got d = {p.d}")
-    fig = _figure((6.0, 5.4)) if ax is None else ax.figure
+    fig = _figure((9.6, 4.8)) if ax is None else ax.figure
+    if ax is None:
+        fig.subplots_adjust(left=0.08, right=0.66, bottom=0.12, top=0.9)
     ax = fig.axes[0] if ax is None else ax
-    X, y = p.data.dense(), p.data.y
-    ref = cmp.reference
-    ax.scatter(X[y > 0, 0], X[y > 0, 1], s=14, marker="o", c="tab:blue", alpha=0.6,
-               label="+1")
-    ax.scatter(X[y < 0, 0], X[y < 0, 1], s=14, marker="s", c="tab:red", alpha=0.6,
-               label="-1")
-    sv = ref.support
-    ax.scatter(X[sv, 0], X[sv, 1], s=70, facecolors="none", edgecolors="k", lw=1,
-               label=f"support vectors ({len(sv)})")
-    lo, hi = X.min(axis=0), X.max(axis=0)
-    pad = 0.08 * (hi - lo + 1e-12)
-    lo, hi = lo - pad, hi + pad
-    ax.set_xlim(lo[0], hi[0])
-    ax.set_ylim(lo[1], hi[1])
-
-    def line(w: np.ndarray, b: float, level: float, **kw: Any) -> None:
-        # w0 x + w1 y + b = level, clipped to the box
-        if not np.all(np.isfinite(w)) or (w[0] == 0 and w[1] == 0):
-            return
-        if abs(w[1]) >= abs(w[0]):
-            xs = np.array([lo[0], hi[0]])
-            ys = (level - b - w[0] * xs) / w[1]
-        else:
-            ys = np.array([lo[1], hi[1]])
-            xs = (level - b - w[1] * ys) / w[0]
-        ax.plot(xs, ys, **kw)
-
-    line(ref.w, ref.b, 0.0, color="k", lw=2.2, label="exact soft-margin boundary")
-    line(ref.w, ref.b, 1.0, color="k", lw=1, ls="--", label="margins (f = +-1)")
-    line(ref.w, ref.b, -1.0, color="k", lw=1, ls="--")
+    plot_boundary(p, cmp.reference, ax)
+    lo = np.array([ax.get_xlim()[0], ax.get_ylim()[0]])
+    hi = np.array([ax.get_xlim()[1], ax.get_ylim()[1]])
     if cmp.hard is not None:
-        line(cmp.hard.w, cmp.hard.b, 0.0, color="0.5", lw=1.2, ls="-.",
-             label="exact hard-margin boundary")
+        _line(ax, cmp.hard.w, cmp.hard.b, lo, hi, "-.", "exact hard-margin boundary",
+              color="0.5")
     col = _colors(cmp)
     for lab in cmp.labels:
         runs = cmp.select(label=lab, order=cmp.orders[0], seed=cmp.seeds[0])
         if not runs or runs[0].kind == "mistakes":
             continue
         tr = runs[0].trace
-        line(tr.w[-1], float(tr.b[-1]), 0.0, color=col[lab], lw=1.3, label=f"{lab} (final)")
+        _line(ax, tr.w[-1], float(tr.b[-1]), lo, hi, "-", f"{lab} (final)", color=col[lab])
     ax.set_xlabel("x1")
     ax.set_ylabel("x2")
-    ax.set_title("Exact boundary, margins, SVs, and the learners' final boundaries")
-    ax.legend(fontsize=7, loc="lower left")
+    ax.set_title("Exact boundary and margins vs the learners' final boundaries", fontsize=10)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0)
     return fig
 
 
