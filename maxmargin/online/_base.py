@@ -36,7 +36,10 @@ class _Packed:
 
     @property
     def xargs(self) -> tuple:
-        return (self.Xd, self.indptr, self.indices, self.vals, self.sparse)
+        """``(X,)``: the dense array, or the CSR tuple, as the kernels take it."""
+        if self.sparse:
+            return ((self.indptr, self.indices, self.vals),)
+        return (self.Xd,)
 
     def Z(self) -> Any:
         """The learner's features ``(x_i, s)``, shape (n, d+1), dense or CSR."""

@@ -88,11 +88,11 @@ class Winnow(OnlineLearner):
     def _setup(self, pk):
         st = K.empty_state()
         st[3] = float(pk.d)
-        return SimpleNamespace(w=np.ones(pk.d), st=st)
+        return SimpleNamespace(w=np.append(np.ones(pk.d), 0.0), st=st)
 
     def _advance(self, pk, st, idx, lo, hi, t0):
         K.winnow_steps(*pk.xargs, pk.y, idx, lo, hi, t0, st.w, st.st, self._theta(pk),
                        self.alpha, 1 if self.variant == "winnow1" else 2)
 
     def _snapshot(self, pk, st, t):
-        return {"w": st.w.copy(), "b": -self._theta(pk)}
+        return {"w": st.w[:-1].copy(), "b": -self._theta(pk)}

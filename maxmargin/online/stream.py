@@ -1,0 +1,198 @@
+"""A learner's running state carried across batches: what ``partial_fit`` needs.
+
+:func:`~maxmargin.online.run` creates a fresh state on every call, drives it over whole
+epochs and returns a :class:`~maxmargin.trace.Trace`. :class:`OnlineState` keeps one
+state alive between calls instead, so a stream of batches can be fed to the same
+learner: the compiled kernels keep everything in the state arrays (weights, running
+statistics, Pegasos' scale and step counter) and take the global step number ``t0``, so
+nothing else is needed to resume.
+
+Feeding the batches ``B_1, B_2, ...`` in turn gives the weights of one cyclic ``run`` over
+their concatenation (for mini-batch Pegasos, when every batch length is a multiple of
+``batch_size``: a mini-batch never straddles two calls).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+from ..data import Dataset
+from ..exceptions import DataError, ParameterError
+from ._base import OnlineLearner, _pack
+from .pa import PA, PA1, PA2
+from .pegasos import Pegasos
+from .perceptron import AveragedPerceptron, Perceptron
+from .subgradient import OnlineSubgradient
+
+__all__ = ["OnlineState", "RESUMABLE"]
+
+#: Learners whose state does not depend on the examples seen (only on ``d``). The others
+#: keep per-example or whole-data state: the dual perceptron its (n, n) kernel matrix,
+#: pocket its training-error checks over the data, the voted perceptron indices into it.
+RESUMABLE: tuple[type[OnlineLearner], ...] = (Perceptron, AveragedPerceptron, Pegasos,
+                                              OnlineSubgradient, PA, PA1, PA2)
+
+
+@dataclass(frozen=True, eq=False)
+class _Batch:
+    """A batch of examples: a :class:`Dataset` without the both-classes requirement.
+
+    A stream may well bring a batch of one class only (a single example, say).
+    """
+
+    X: Any
+    y: np.ndarray
+    name: str = "batch"
+
+    @classmethod
+    def of(cls, X: Any, y: Any) -> Dataset | _Batch:
+        if isinstance(X, Dataset):
+            return X
+        yv = np.asarray(y, dtype=np.float64).reshape(-1)
+        if not np.all(np.isin(yv, (-1.0, 1.0))):
+            raise DataError("batch labels must be -1 or +1; map other labels with "
+                            "maxmargin.map_labels first")
+        if np.unique(yv).size == 2:
+            return Dataset(X, yv, name="batch")
+        if sp.issparse(X):
+            X = sp.csr_matrix(X, dtype=np.float64)
+            X.sum_duplicates()
+            X.sort_indices()
+            values = X.data
+        else:
+            X = np.ascontiguousarray(X, dtype=np.float64)
+            values = X
+        if X.ndim != 2 or X.shape[0] != yv.size or X.shape[1] == 0:
+            raise DataError(f"a batch needs X of shape (n, d), d >= 1, and n labels; got X "
+                            f"{X.shape} and {yv.size} labels")
+        if not np.all(np.isfinite(values)):
+            raise DataError("the batch contains NaN or infinite values; remove or impute "
+                            "them first")
+        return cls(X, np.ascontiguousarray(yv))
+
+    @property
+    def n(self) -> int:
+        return int(self.X.shape[0])
+
+    @property
+    def d(self) -> int:
+        return int(self.X.shape[1])
+
+    @property
+    def is_sparse(self) -> bool:
+        return sp.issparse(self.X)
+
+    def row_norms(self) -> np.ndarray:
+        if self.is_sparse:
+            return np.sqrt(np.asarray(self.X.multiply(self.X).sum(axis=1)).ravel())
+        return np.sqrt(np.einsum("ij,ij->i", self.X, self.X))
+
+
+class OnlineState:
+    """The running state of one learner, advanced batch by batch.
+
+    Parameters
+    ----------
+    learner : OnlineLearner
+        One of :data:`RESUMABLE` (exact type).
+
+    Attributes
+    ----------
+    t : int
+        Steps taken so far (examples seen, over all batches).
+    d : int or None
+        Number of features, fixed by the first batch.
+    w : ndarray of shape (d,)
+        Current weights on the original features (for the averaged perceptron, the
+        average, as in its trace).
+    b : float
+        Current intercept ``s w~_{d+1}`` (0 for intercept ``none``).
+    w_avg, b_avg : ndarray of shape (d,), float, or None
+        The averaged iterate of learners with ``has_average`` (Pegasos), else None.
+    mistakes : int
+        Mistakes (``y w.z <= 0`` before the step) made so far.
+
+    Examples
+    --------
+    Two batches give the weights of one cyclic run over both:
+
+    >>> from maxmargin import Dataset, make_separable
+    >>> from maxmargin.online import Perceptron, run
+    >>> ds = make_separable(40, 2, seed=0)
+    >>> st = OnlineState(Perceptron())
+    >>> _ = st.update(Dataset(ds.X[:25], ds.y[:25])).update(Dataset(ds.X[25:], ds.y[25:]))
+    >>> st.t, bool(np.allclose(st.w, run(Perceptron(), ds).w[-1]))
+    (40, True)
+    """
+
+    def __init__(self, learner: OnlineLearner) -> None:
+        if type(learner) not in RESUMABLE:
+            names = ", ".join(c.__name__ for c in RESUMABLE)
+            raise ParameterError(
+                f"{type(learner).__name__} cannot be resumed batch by batch (its state "
+                f"depends on the whole data set); use one of {names}, or maxmargin.run "
+                "on the full data")
+        self.learner = learner
+        self.t = 0
+        self.d: int | None = None
+        self.w: np.ndarray | None = None
+        self.b = 0.0
+        self.w_avg: np.ndarray | None = None
+        self.b_avg: float | None = None
+        self.mistakes = 0
+        self._state: Any = None
+
+    def update(self, data: Any, y: Any = None, idx: Any = None) -> OnlineState:
+        """Take one step per entry of ``idx`` (default: every row of the batch in order).
+
+        Parameters
+        ----------
+        data : Dataset or array-like / sparse of shape (n, d)
+            The batch; its number of features must match the first batch's.
+        y : array-like of shape (n,), optional
+            Labels in {-1, +1} when ``data`` is an array; unlike a :class:`Dataset`, a
+            batch may hold a single class.
+        idx : array-like of int, optional
+            Rows of the batch to visit, in order (repeats allowed).
+
+        Returns
+        -------
+        OnlineState
+            ``self``, advanced by ``len(idx)`` steps.
+        """
+        if not isinstance(data, Dataset):
+            if y is None:
+                raise ParameterError("give the batch as a maxmargin.Dataset, or as X and y")
+            data = _Batch.of(data, y)
+        if self.d is not None and data.d != self.d:
+            raise DataError(f"this state was started on {self.d} features, the batch has "
+                            f"{data.d}; every batch must have the same columns")
+        if idx is None:
+            idx = np.arange(data.n, dtype=np.int64)
+        else:
+            idx = np.ascontiguousarray(idx, dtype=np.int64).reshape(-1)
+            if idx.size and (idx.min() < 0 or idx.max() >= data.n):
+                raise ParameterError(f"idx must index rows 0..{data.n - 1} of the batch")
+        lrn = self.learner
+        lrn._check_data(data)  # type: ignore[arg-type]
+        pk = _pack(data, lrn._s, False)  # type: ignore[arg-type]
+        if self._state is None:
+            self._state = lrn._setup(pk)
+            self.d = data.d
+        if idx.size:
+            lrn._advance(pk, self._state, idx, 0, int(idx.size), self.t)
+            self.t += int(idx.size)
+            snap = lrn._snapshot(pk, self._state, self.t)
+            s = lrn._s
+            self.w, self.b = snap["wt"][:-1].copy(), float(s * snap["wt"][-1])
+            if "wt_avg" in snap:
+                self.w_avg = snap["wt_avg"][:-1].copy()
+                self.b_avg = float(s * snap["wt_avg"][-1])
+            self.mistakes = lrn._stats(self._state)[0]
+        elif self.w is None:
+            self.w = np.zeros(data.d)
+        return self
