@@ -1,0 +1,552 @@
+"""scikit-learn compatible estimators: the exact SVM and the online learners.
+
+:class:`ExactSVC` wraps :func:`maxmargin.solve` (certified optimum of the hard- or
+soft-margin linear SVM); :class:`PerceptronClassifier`, :class:`AveragedPerceptronClassifier`,
+:class:`PegasosClassifier` and :class:`PAClassifier` wrap the online learners of
+:mod:`maxmargin.online` with ``fit`` (epochs over the data, like :func:`maxmargin.run`)
+and ``partial_fit`` (one pass over a batch, continuing the learner's state through
+:class:`maxmargin.online.stream.OnlineState`).
+
+All are binary classifiers: any two labels (numbers or strings) are mapped to -1/+1 with
+``classes_[1]`` as +1, as scikit-learn does; more than two classes raise a ``ValueError``
+(a :class:`~maxmargin.exceptions.DataError`) saying to wrap the estimator in
+:class:`sklearn.multiclass.OneVsRestClassifier`. Prediction follows scikit-learn:
+``decision_function(x) > 0`` gives ``classes_[1]``, a score of exactly 0 gives
+``classes_[0]`` (maxmargin's own ``ExactSolution.predict`` maps 0 to +1).
+
+Needs scikit-learn >= 1.6 (estimator tags). See ``docs/estimators.md``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+try:
+    import sklearn
+    from sklearn.base import BaseEstimator, ClassifierMixin
+    from sklearn.utils.multiclass import check_classification_targets
+    from sklearn.utils.validation import check_is_fitted, validate_data
+except ImportError as e:  # pragma: no cover - exercised only without scikit-learn
+    raise ImportError(
+        "maxmargin.estimators needs scikit-learn >= 1.6; install it with "
+        "`pip install 'scikit-learn>=1.6'` (the rest of maxmargin works without it)"
+    ) from e
+
+from ._validation import check_choice, check_int, check_positive
+from .data import Dataset
+from .exact import FORMS, ExactSolution, solve
+from .exceptions import DataError, ParameterError
+from .online import AveragedPerceptron, Pegasos, Perceptron
+from .online._base import OnlineLearner
+from .online.pa import PA, PA1, PA2
+from .online.schedule import ORDERS, _check_seed, iter_schedule
+from .online.stream import OnlineState
+from .problem import INTERCEPTS, SVMProblem
+
+__all__ = [
+    "ExactSVC",
+    "PerceptronClassifier",
+    "AveragedPerceptronClassifier",
+    "PegasosClassifier",
+    "PAClassifier",
+]
+
+_SK_VERSION = tuple(int(p) for p in sklearn.__version__.split(".")[:2] if p.isdigit())
+if _SK_VERSION < (1, 6):  # pragma: no cover
+    raise ImportError(
+        f"maxmargin.estimators needs scikit-learn >= 1.6 (estimator tags, validate_data); "
+        f"found {sklearn.__version__}: pip install -U 'scikit-learn>=1.6'"
+    )
+
+
+# --------------------------------------------------------------------------- shared
+
+
+def _binary_targets(est: BaseEstimator, y: np.ndarray,
+                    classes: Any = None) -> tuple[np.ndarray, np.ndarray]:
+    """``classes_`` (sorted, 2) and the labels as -1/+1 (``classes_[1]`` is +1)."""
+    check_classification_targets(y)
+    name = type(est).__name__
+    labels = np.unique(y) if classes is None else np.unique(np.asarray(classes))
+    if labels.size > 2 or np.unique(y).size > 2:
+        raise DataError(
+            f"Only binary classification is supported. {name} got {labels.size} classes "
+            f"({labels[:10].tolist()}); wrap it in "
+            f"sklearn.multiclass.OneVsRestClassifier({name}()) for more than two"
+        )
+    if labels.size < 2:
+        raise DataError(
+            f"{name} needs two classes to train, but only one class is present "
+            f"({labels.tolist()}); give examples of both (partial_fit: pass classes=[a, b])"
+        )
+    unknown = np.setdiff1d(np.unique(y), labels)
+    if unknown.size:
+        raise DataError(f"labels {unknown[:10].tolist()} are not in classes "
+                        f"{labels.tolist()}; pass every label in `classes` on the first call")
+    return labels, np.where(y == labels[1], 1.0, -1.0)
+
+
+class _LinearBinary(ClassifierMixin, BaseEstimator):
+    """``decision_function``/``predict`` from ``coef_`` (1, d), ``intercept_`` (1,)."""
+
+    def __sklearn_tags__(self) -> Any:
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        tags.input_tags.sparse = True
+        return tags
+
+    def decision_function(self, X: Any) -> np.ndarray:
+        """Signed score ``f(x) = w.x + b``; positive means ``classes_[1]``.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (m, d)
+
+        Returns
+        -------
+        ndarray of shape (m,)
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
+        return np.asarray(X @ self.coef_[0]).reshape(-1) + self.intercept_[0]
+
+    def predict(self, X: Any) -> np.ndarray:
+        """Class labels: ``classes_[1]`` where ``f(x) > 0``, else ``classes_[0]``.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (m, d)
+
+        Returns
+        -------
+        ndarray of shape (m,)
+            Labels from ``classes_``.
+        """
+        scores = self.decision_function(X)  # checks fitted first
+        return self.classes_[(scores > 0).astype(int)]
+
+
+# --------------------------------------------------------------------------- exact
+
+
+class ExactSVC(_LinearBinary):
+    r"""Linear SVM solved exactly and certified: :func:`maxmargin.solve` as an estimator.
+
+    Solves the C-form soft-margin SVM (or the hard-margin SVM with ``hard=True``)
+
+    .. math::
+
+        \min_{w, b}\ \tfrac12 \|w\|^2 + C \sum_i \max(0, 1 - y_i (w \cdot x_i + b))
+
+    to the optimum, polishes it on its active set, and attaches the numpy-recomputed
+    certificate (duality gap, KKT residuals). With ``intercept="free"`` it is the
+    problem of ``sklearn.svm.SVC(kernel="linear", C=C)``.
+
+    Parameters
+    ----------
+    C : float > 0
+        Soft-margin penalty (ignored when ``hard=True``).
+    hard : bool
+        Hard margin (``y_i f(x_i) >= 1`` for all i); non-separable data raise
+        :class:`~maxmargin.exceptions.NotSeparableError` with a certificate.
+    intercept : {"free", "none", "augmented"}
+        ``free``: b not regularized (libsvm's SVC); ``none``: b = 0; ``augmented``:
+        x -> (x, s), b = s w_{d+1} regularized (liblinear's LinearSVC).
+    form : {"dual", "primal"}
+        Which QP the solver sees.
+    solver : str, optional
+        A QP solver name (``"PIQP"``, ``"CLARABEL"``, ...); default the fastest installed.
+    intercept_scaling : float > 0
+        ``s`` of the augmented mode.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        The labels; ``classes_[1]`` is the +1 class.
+    coef_ : ndarray of shape (1, d)
+        ``w``.
+    intercept_ : ndarray of shape (1,)
+        ``b``.
+    support_ : ndarray of shape (n_SV,), int
+        Indices of the support vectors (``alpha_i > sv_tol``), class ``classes_[0]``
+        first, each class in index order (SVC's order).
+    support_vectors_ : ndarray or sparse of shape (n_SV, d)
+        ``X[support_]``.
+    dual_coef_ : ndarray of shape (1, n_SV)
+        ``y_i alpha_i`` of the support vectors (SVC's sign convention: ``coef_ =
+        dual_coef_ @ support_vectors_`` for ``intercept`` free or none).
+    n_support_ : ndarray of shape (2,), int32
+        Support vectors per class, in ``classes_`` order.
+    alpha_ : ndarray of shape (n,)
+        All dual multipliers.
+    certificate_ : Certificate
+        The certificate of optimality (``certificate_.ok``, ``duality_gap``, ``kkt``).
+    margin_ : float
+        The geometric margin ``1/||w~||``.
+    solution_ : ExactSolution
+        Everything :func:`maxmargin.solve` returned.
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Only when X had string column names (a pandas DataFrame).
+
+    Examples
+    --------
+    >>> from maxmargin.estimators import ExactSVC
+    >>> X = [[0.0, 0.0], [0.0, 1.0], [2.0, 0.0], [2.0, 1.0]]
+    >>> clf = ExactSVC(C=10.0).fit(X, ["no", "no", "yes", "yes"])
+    >>> (clf.coef_.round(6) + 0.0).tolist(), clf.intercept_.round(6).tolist()
+    ([[1.0, 0.0]], [-1.0])
+    >>> clf.predict([[3.0, 0.5]]).tolist(), clf.certificate_.ok
+    (['yes'], True)
+    >>> clf.dual_coef_.round(6).tolist(), clf.support_.tolist(), clf.n_support_.tolist()
+    ([[-0.25, -0.25, 0.25, 0.25]], [0, 1, 2, 3], [2, 2])
+    """
+
+    def __init__(self, C: float = 1.0, *, hard: bool = False, intercept: str = "free",
+                 form: str = "dual", solver: str | None = None,
+                 intercept_scaling: float = 1.0) -> None:
+        self.C = C
+        self.hard = hard
+        self.intercept = intercept
+        self.form = form
+        self.solver = solver
+        self.intercept_scaling = intercept_scaling
+
+    def _problem(self, data: Dataset) -> SVMProblem:
+        if not isinstance(self.hard, (bool, np.bool_)):
+            raise ParameterError(f"The 'hard' parameter must be a bool. Got {self.hard!r} "
+                                 "instead.")
+        check_choice("intercept", self.intercept, INTERCEPTS)
+        check_choice("form", self.form, FORMS)
+        if self.solver is not None and not isinstance(self.solver, str):
+            raise ParameterError(f"The 'solver' parameter must be None or a solver name such "
+                                 f"as 'PIQP'. Got {self.solver!r} instead.")
+        s = check_positive("intercept_scaling", self.intercept_scaling)
+        if self.hard:
+            return SVMProblem(data, hard=True, intercept=self.intercept, intercept_scaling=s)
+        return SVMProblem(data, C=check_positive("C", self.C), intercept=self.intercept,
+                          intercept_scaling=s)
+
+    def fit(self, X: Any, y: Any) -> ExactSVC:
+        """Solve the SVM on ``(X, y)`` exactly and certify the optimum.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n, d)
+        y : array-like of shape (n,)
+            Two distinct labels (numbers or strings).
+
+        Returns
+        -------
+        ExactSVC
+            ``self``, fitted.
+
+        Examples
+        --------
+        >>> ExactSVC(hard=True).fit([[-1.0], [1.0]], [0, 1]).margin_
+        1.0
+        """
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
+        classes, y_pm = _binary_targets(self, y)
+        problem = self._problem(Dataset(X, y_pm, name=type(self).__name__))
+        sol: ExactSolution = solve(problem, form=self.form, solver=self.solver)
+        sup = np.asarray(sol.support, dtype=np.intp)
+        sup = np.concatenate([sup[y_pm[sup] < 0], sup[y_pm[sup] > 0]])
+        self.classes_ = classes
+        self.coef_ = np.asarray(sol.w, dtype=np.float64).reshape(1, -1)
+        self.intercept_ = np.array([float(sol.b)])
+        self.alpha_ = np.asarray(sol.alpha, dtype=np.float64)
+        self.support_ = sup.astype(np.int32)
+        self.support_vectors_ = X[sup]
+        self.dual_coef_ = (y_pm[sup] * self.alpha_[sup]).reshape(1, -1)
+        self.n_support_ = np.array([(y_pm[sup] < 0).sum(), (y_pm[sup] > 0).sum()],
+                                   dtype=np.int32)
+        self.certificate_ = sol.certificate
+        self.margin_ = float(sol.margin)
+        self.solution_ = sol
+        return self
+
+
+# --------------------------------------------------------------------------- online
+
+
+class _OnlineClassifier(_LinearBinary):
+    """Shared ``fit``/``partial_fit`` of the online estimators (not used directly)."""
+
+    def _use_average(self) -> bool:
+        """Report the averaged iterate (learners with ``has_average``), not the last."""
+        return False
+
+    def _learner(self) -> OnlineLearner:
+        raise NotImplementedError
+
+    def _publish(self, state: OnlineState) -> None:
+        if self._use_average() and state.w_avg is not None:
+            w, b = state.w_avg, state.b_avg
+        else:
+            w, b = state.w, state.b
+        self.coef_ = np.asarray(w, dtype=np.float64).reshape(1, -1)
+        self.intercept_ = np.array([float(b or 0.0)])
+        self.t_ = int(state.t)
+        self.n_mistakes_ = int(state.mistakes)
+        self._state = state
+
+    def fit(self, X: Any, y: Any) -> Any:
+        """Train from scratch: ``epochs`` passes over ``(X, y)`` in ``order``.
+
+        The same steps as ``maxmargin.run(learner, Dataset(X, y), epochs, order, seed)``:
+        ``coef_`` and ``intercept_`` are the run's final ``w`` and ``b``.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n, d)
+        y : array-like of shape (n,)
+            Two distinct labels.
+
+        Returns
+        -------
+        self
+        """
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
+        classes, y_pm = _binary_targets(self, y)
+        epochs = check_int("epochs", self.epochs, minimum=1)
+        order = check_choice("order", self.order, ORDERS)
+        seed = _check_seed(self.seed)
+        data = Dataset(X, y_pm, name=type(self).__name__)
+        state = OnlineState(self._learner())
+        for idx in iter_schedule(data.n, epochs, order, seed):
+            state.update(data, idx=idx)
+        self.classes_ = classes
+        self._publish(state)
+        return self
+
+    def partial_fit(self, X: Any, y: Any, classes: Any = None) -> Any:
+        """One pass over the batch ``(X, y)``, rows in the given order, continuing.
+
+        The first call (on an unfitted estimator) starts the learner from zero; later
+        calls, and calls after :meth:`fit`, continue from its state (weights, step
+        count, running averages). A stream fed in batches reaches the weights of a cyclic
+        :meth:`fit` over their concatenation.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (m, d)
+        y : array-like of shape (m,)
+            Labels; a batch may hold one class only once ``classes_`` is known.
+        classes : array-like of shape (2,), optional
+            The two labels. Needed on the first call when that batch does not show both;
+            later, when given, must equal ``classes_``.
+
+        Returns
+        -------
+        self
+        """
+        first = not hasattr(self, "_state")
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, reset=first)
+        if first:
+            classes_, _ = _binary_targets(self, y, classes)
+        else:
+            check_classification_targets(y)
+            classes_ = self.classes_
+            if classes is not None and not np.array_equal(np.unique(classes), classes_):
+                raise DataError(f"classes={np.unique(classes).tolist()} differs from the "
+                                f"classes_ {classes_.tolist()} of the earlier calls; call fit "
+                                "(or clone the estimator) to start again")
+            unknown = np.setdiff1d(np.unique(y), classes_)
+            if unknown.size:
+                raise DataError(f"labels {unknown[:10].tolist()} are not among classes_ "
+                                f"{classes_.tolist()}")
+        y_pm = np.where(y == classes_[1], 1.0, -1.0)
+        state = OnlineState(self._learner()) if first else self._state
+        state.update(X, y_pm)
+        self.classes_ = classes_
+        self._publish(state)
+        return self
+
+
+_ONLINE_PARAMS = """epochs : int >= 1
+        Passes over the data in :meth:`fit`.
+    order : {"cyclic", "shuffle", "sample"}
+        Example order of :meth:`fit` (see :func:`maxmargin.online.schedule`).
+    seed : int >= 0
+        Seed of the random orders; same seed, same weights.
+    intercept : {"augmented", "none"}
+        ``augmented``: x -> (x, s), the bias ``b = s w_{d+1}`` is learnt like a weight;
+        ``none``: f(x) = w.x.
+    intercept_scaling : float > 0
+        ``s``."""
+
+_ONLINE_ATTRS = """classes_ : ndarray of shape (2,)
+        The labels; ``classes_[1]`` is the +1 class.
+    coef_ : ndarray of shape (1, d)
+    intercept_ : ndarray of shape (1,)
+    t_ : int
+        Steps taken (examples seen, over fit and every partial_fit).
+    n_mistakes_ : int
+        Mistakes made during training (``y_t w_t.z_t <= 0``).
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Only when X had string column names."""
+
+
+class PerceptronClassifier(_OnlineClassifier):
+    __doc__ = f"""The perceptron (:class:`maxmargin.online.Perceptron`) as an estimator.
+
+    ``w += y z`` on every ``y w.z <= 0``, from ``w = 0``.
+
+    Parameters
+    ----------
+    {_ONLINE_PARAMS}
+
+    Attributes
+    ----------
+    {_ONLINE_ATTRS}
+
+    Examples
+    --------
+    >>> from maxmargin.estimators import PerceptronClassifier
+    >>> X = [[0.0, 1.0], [1.0, 2.0], [3.0, 0.0], [4.0, 1.0]]
+    >>> clf = PerceptronClassifier(epochs=5).fit(X, ["a", "a", "b", "b"])
+    >>> clf.predict([[0.0, 2.0], [5.0, 0.0]]).tolist(), clf.score(X, ["a", "a", "b", "b"])
+    (['a', 'b'], 1.0)
+    """
+
+    def __init__(self, *, epochs: int = 10, order: str = "shuffle", seed: int = 0,
+                 intercept: str = "augmented", intercept_scaling: float = 1.0) -> None:
+        self.epochs = epochs
+        self.order = order
+        self.seed = seed
+        self.intercept = intercept
+        self.intercept_scaling = intercept_scaling
+
+    def _learner(self) -> OnlineLearner:
+        return Perceptron(intercept=self.intercept, intercept_scaling=self.intercept_scaling)
+
+
+class AveragedPerceptronClassifier(PerceptronClassifier):
+    __doc__ = f"""The averaged perceptron (:class:`maxmargin.online.AveragedPerceptron`).
+
+    Runs the perceptron and reports the mean of its iterates over every step taken
+    (across ``partial_fit`` calls too).
+
+    Parameters
+    ----------
+    {_ONLINE_PARAMS}
+
+    Attributes
+    ----------
+    {_ONLINE_ATTRS}
+
+    Examples
+    --------
+    >>> from maxmargin.estimators import AveragedPerceptronClassifier
+    >>> X = [[0.0, 1.0], [1.0, 2.0], [3.0, 0.0], [4.0, 1.0]]
+    >>> clf = AveragedPerceptronClassifier(order="cyclic").partial_fit(X, [0, 0, 1, 1])
+    >>> clf.t_, clf.predict([[5.0, 0.0]]).tolist()
+    (4, [1])
+    """
+
+    def _learner(self) -> OnlineLearner:
+        return AveragedPerceptron(intercept=self.intercept,
+                                  intercept_scaling=self.intercept_scaling)
+
+
+class PegasosClassifier(_OnlineClassifier):
+    __doc__ = f"""Online subgradient SoftSVM(lambda) (:class:`maxmargin.online.Pegasos`).
+
+    Minimises ``lam/2 ||w~||^2 + (1/n) sum_i hinge_i`` (the SVM with ``C = 1/(lam n)``)
+    by ``w_(t+1) = theta_t / (lam (t+1))``, ``theta_t = theta_(t-1) + y z 1[y w.z < 1]``.
+
+    Parameters
+    ----------
+    lam : float > 0
+        lambda (scikit-learn's SGDClassifier ``alpha``).
+    projection : {{None, "lazy", "greedy"}}
+        Projection onto the ball of radius ``1/sqrt(lam)``.
+    batch_size : int >= 1
+        Mini-batch size (a batch never spans two ``partial_fit`` calls).
+    average : bool
+        Report the mean of the iterates (the point of the ``O(log T / (lam T))`` bound)
+        instead of the last iterate.
+    {_ONLINE_PARAMS}
+
+    Attributes
+    ----------
+    {_ONLINE_ATTRS}
+
+    Examples
+    --------
+    >>> from maxmargin.estimators import PegasosClassifier
+    >>> X = [[0.0, 1.0], [1.0, 2.0], [3.0, 0.0], [4.0, 1.0]]
+    >>> clf = PegasosClassifier(lam=0.1, average=True).fit(X, [0, 0, 1, 1])
+    >>> clf.score(X, [0, 0, 1, 1]), clf.t_
+    (1.0, 40)
+    """
+
+    def __init__(self, lam: float = 1e-4, *, projection: str | None = None,
+                 batch_size: int = 1, average: bool = False, epochs: int = 10,
+                 order: str = "shuffle", seed: int = 0, intercept: str = "augmented",
+                 intercept_scaling: float = 1.0) -> None:
+        self.lam = lam
+        self.projection = projection
+        self.batch_size = batch_size
+        self.average = average
+        self.epochs = epochs
+        self.order = order
+        self.seed = seed
+        self.intercept = intercept
+        self.intercept_scaling = intercept_scaling
+
+    def _use_average(self) -> bool:
+        return bool(self.average)
+
+    def _learner(self) -> OnlineLearner:
+        return Pegasos(lam=self.lam, projection=self.projection, batch_size=self.batch_size,
+                       intercept=self.intercept, intercept_scaling=self.intercept_scaling)
+
+
+class PAClassifier(_OnlineClassifier):
+    __doc__ = f"""Passive-aggressive classification (:mod:`maxmargin.online.pa`).
+
+    ``w += tau y z`` with ``tau = l / ||z||^2`` (``"pa"``), ``min(C, l / ||z||^2)``
+    (``"pa1"``, scikit-learn's ``PassiveAggressiveClassifier(loss="hinge")``) or
+    ``l / (||z||^2 + 1/(2C))`` (``"pa2"``), ``l = max(0, 1 - y w.z)``.
+
+    Parameters
+    ----------
+    C : float > 0
+        Aggressiveness bound of PA-I / PA-II (ignored by ``"pa"``).
+    variant : {{"pa1", "pa2", "pa"}}
+    {_ONLINE_PARAMS}
+
+    Attributes
+    ----------
+    {_ONLINE_ATTRS}
+
+    Examples
+    --------
+    >>> from maxmargin.estimators import PAClassifier
+    >>> X = [[0.0, 1.0], [1.0, 2.0], [3.0, 0.0], [4.0, 1.0]]
+    >>> PAClassifier(C=1.0, variant="pa2").fit(X, [-1, -1, 1, 1]).score(X, [-1, -1, 1, 1])
+    1.0
+    """
+
+    def __init__(self, C: float = 1.0, *, variant: str = "pa1", epochs: int = 10,
+                 order: str = "shuffle", seed: int = 0, intercept: str = "augmented",
+                 intercept_scaling: float = 1.0) -> None:
+        self.C = C
+        self.variant = variant
+        self.epochs = epochs
+        self.order = order
+        self.seed = seed
+        self.intercept = intercept
+        self.intercept_scaling = intercept_scaling
+
+    def _learner(self) -> OnlineLearner:
+        variant = check_choice("variant", self.variant, ("pa1", "pa2", "pa"))
+        kw = {"intercept": self.intercept, "intercept_scaling": self.intercept_scaling}
+        if variant == "pa":
+            return PA(**kw)
+        return (PA1 if variant == "pa1" else PA2)(C=self.C, **kw)
