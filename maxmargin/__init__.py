@@ -1,6 +1,7 @@
 """maxmargin: exact max-margin classifiers, certified, and online learners measured against them."""
 
 from .certificate import Certificate, SeparationCertificate, certify, verify_separation
+from .compare import Comparison, RunResult, compare, demo_comparison, write_report
 from .data import (
     Dataset,
     load,
@@ -59,6 +60,11 @@ __all__ = [
     "verify_separation",
     "run",
     "Trace",
+    "compare",
+    "Comparison",
+    "RunResult",
+    "write_report",
+    "demo_comparison",
     "LEARNERS",
     "make_learner",
     "schedule",
