@@ -348,3 +348,32 @@ def test_partial_fit_errors_say_what_to_do():
         PerceptronClassifier(order="random").fit(X, y)
     with pytest.raises(ParameterError, match="intercept"):
         PerceptronClassifier(intercept="free").fit(X, y)
+
+
+@pytest.mark.parametrize("intercept", ["none", "augmented"])
+def test_perceptron_and_pa_match_sklearn_step_for_step(intercept):
+    """Independent implementations of the same updates, cyclic order, zero start.
+
+    scikit-learn's perceptron updates its unregularised intercept by ``y`` on a mistake,
+    which is the augmented ``w0 += y s`` rule with ``s = 1``. Its PA steps leave the
+    intercept out of ``||x||^2``, so PA is compared without an intercept only.
+    """
+    from sklearn.linear_model import Perceptron as SkPerceptron
+    from sklearn.linear_model import SGDClassifier
+
+    X, y = _gauss()
+    fit_intercept = intercept == "augmented"
+    sk = SkPerceptron(fit_intercept=fit_intercept, shuffle=False, max_iter=3, tol=None)
+    mm = PerceptronClassifier(intercept=intercept, order="cyclic", epochs=3)
+    sk.fit(X, y)
+    mm.fit(X, y)
+    assert np.abs(sk.coef_).max() > 0.1
+    np.testing.assert_allclose(mm.coef_, sk.coef_, rtol=1e-12)
+    np.testing.assert_allclose(mm.intercept_, sk.intercept_, atol=1e-12)
+    if intercept == "none":
+        for variant in ("pa1", "pa2"):
+            sk = SGDClassifier(loss="hinge", penalty=None, learning_rate=variant, eta0=0.3,
+                               fit_intercept=False, shuffle=False, max_iter=3, tol=None)
+            mm = PAClassifier(C=0.3, variant=variant, intercept="none", order="cyclic",
+                              epochs=3)
+            np.testing.assert_allclose(mm.fit(X, y).coef_, sk.fit(X, y).coef_, rtol=1e-10)
