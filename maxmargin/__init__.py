@@ -44,8 +44,21 @@ from .trace import Trace
 
 __version__ = "0.1.0"
 
+#: scikit-learn is an optional dependency: its estimators load on first use.
+_ESTIMATORS = ("ExactSVC", "PerceptronClassifier", "AveragedPerceptronClassifier",
+               "PegasosClassifier", "PAClassifier")
+
+
+def __getattr__(name: str):
+    if name in _ESTIMATORS:
+        from . import estimators
+
+        return getattr(estimators, name)
+    raise AttributeError(f"module 'maxmargin' has no attribute {name!r}")
+
 __all__ = [
     "__version__",
+    *_ESTIMATORS,
     "Dataset",
     "SVMProblem",
     "INTERCEPTS",
