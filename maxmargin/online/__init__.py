@@ -18,6 +18,7 @@ from .perceptron import (
 from .pocket import Pocket
 from .run import LEARNERS, default_checkpoints, make_learner, run
 from .schedule import ORDERS, iter_schedule, schedule
+from .stream import OnlineState
 from .subgradient import OnlineSubgradient
 from .winnow import Winnow
 
@@ -43,4 +44,5 @@ __all__ = [
     "ORDERS",
     "schedule",
     "iter_schedule",
+    "OnlineState",
 ]
