@@ -498,7 +498,8 @@ class RegularizationPath:
         ``1/||w||`` and ``2/||w||`` (geometric, in x-space; inf when ``w = 0``).
     n_margin_sv, n_bound_sv : ndarray of shape (k,), int
         ``sv_tol < alpha_i < C - sv_tol`` and ``alpha_i >= C - sv_tol``, with
-        ``sv_tol = 1e-8 max(1, C)`` (polished) or ``1e-6 max(1, C)``.
+        ``sv_tol = 1e-8 C`` (polished) or ``1e-6 C``: relative to C, unlike
+        ``ExactSolution.sv_tol`` (``max(1, C)``), so that tiny C still has margin SVs.
     train_error, holdout_error : ndarray of shape (k,)
         Fraction with ``y f(x) <= 0`` (holdout: nan when no holdout set).
     slack_sum : ndarray of shape (k,)
@@ -715,7 +716,9 @@ class _DualModel:
 
 
 def _sv_counts(alpha: np.ndarray, C: float, polished: bool) -> tuple[int, int]:
-    sv_tol = (1e-8 if polished else 1e-6) * max(1.0, C)
+    # relative to C (alpha lies in [0, C]); exact.solve's max(1, C) would count nothing
+    # as a margin SV once C < 1e-6
+    sv_tol = (1e-8 if polished else 1e-6) * C
     bound = alpha >= C - sv_tol
     margin = (alpha > sv_tol) & ~bound
     return int(margin.sum()), int(bound.sum())

@@ -1,0 +1,224 @@
+"""Tests of maxmargin.path: the regularization path, its theorems, grids and reports."""
+
+from __future__ import annotations
+
+import json
+import math
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from maxmargin import Dataset, ParameterError, SVMProblem, make_gaussians, make_separable
+from maxmargin.exact import solve
+from maxmargin.path import (
+    GridWarning,
+    hard_margin_limit,
+    learners_along_path,
+    min_margin_sv_C,
+    parse_grid,
+    path,
+    write_path_report,
+)
+
+
+@pytest.mark.parametrize("intercept", ["free", "none", "augmented"])
+def test_each_point_equals_a_fresh_solve(intercept):
+    ds = make_gaussians(80, 3, seed=4)
+    p = path(ds, C="1e-2:1e2:5", intercept=intercept, hard_limit=False)
+    assert p.certified
+    assert "warm" in p.method  # the warm start did its job on at least one point
+    for i, C in enumerate(p.C):
+        sol = solve(SVMProblem(ds, C=float(C), intercept=intercept))
+        assert abs(p.primal[i] - sol.primal_objective) <= 1e-9 * abs(sol.primal_objective)
+        assert np.allclose(p.w[i], sol.w, rtol=1e-6, atol=1e-7)
+        # the stored numbers are the certificate's, recomputed from (w, b, alpha)
+        pr = SVMProblem(ds, C=float(C), intercept=intercept)
+        assert math.isclose(p.primal[i], float(pr.primal_objective(p.w[i], p.b[i])),
+                            rel_tol=1e-12)
+        assert math.isclose(p.slack_sum[i], float(pr.hinge(p.w[i], p.b[i]).sum()),
+                            rel_tol=1e-9, abs_tol=1e-12)
+
+
+def test_warm_and_cold_paths_agree():
+    ds = make_gaussians(120, 4, seed=1)
+    warm = path(ds, C="1e-3:1e3:7", hard_limit=False)
+    cold = path(ds, C="1e-3:1e3:7", hard_limit=False, warm_start=False)
+    assert set(cold.method) == {"qp"}
+    np.testing.assert_allclose(warm.primal, cold.primal, rtol=1e-9)
+
+
+@settings(max_examples=12, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(seed=st.integers(0, 10_000), n=st.integers(6, 24), d=st.integers(1, 3),
+       intercept=st.sampled_from(["free", "none", "augmented"]))
+def test_monotone_norm_and_slack(seed, n, d, intercept):
+    """||w~|| non-decreasing and sum xi non-increasing in C (a theorem, docs/path.md)."""
+    rng = np.random.default_rng(seed)
+    y = np.where(rng.random(n) < 0.5, -1.0, 1.0)
+    y[:2] = (1.0, -1.0)
+    X = rng.standard_normal((n, d)) + 0.7 * y[:, None]
+    p = path(Dataset(X, y), C=np.geomspace(1e-2, 1e2, 7), intercept=intercept,
+             hard_limit=False)
+    assert p.certified
+    tol_n = 1e-7 * np.maximum(1.0, p.norm_reg[1:])
+    assert (np.diff(p.norm_reg) >= -tol_n).all(), p.norm_reg
+    tol_s = 1e-7 * np.maximum(1.0, p.slack_sum[:-1])
+    assert (np.diff(p.slack_sum) <= tol_s).all(), p.slack_sum
+
+
+@pytest.mark.parametrize("intercept", ["free", "none"])
+def test_large_C_end_equals_hard_margin(intercept):
+    ds = make_separable(40, 3, margin=0.4, seed=3)
+    p = path(ds, C="1e-2:1e3:6", intercept=intercept)
+    h = p.hard
+    assert h.separable and h.last_equal and h.last_rel_diff < 1e-7
+    hard = solve(SVMProblem(ds, hard=True, intercept=intercept))
+    np.testing.assert_allclose(p.w[-1], hard.w, rtol=1e-7, atol=1e-9)
+    assert math.isclose(h.C_star, float(hard.alpha.max()), rel_tol=1e-6)
+    if intercept == "free":  # the generator's known optimum
+        np.testing.assert_allclose(h.w, ds.meta["w"], rtol=1e-7, atol=1e-9)
+
+
+def test_C_star_is_the_threshold():
+    """w(C) = w_hard exactly for C >= C*, and not below it (unique hard dual)."""
+    ds = make_separable(30, 2, margin=0.5, seed=7)
+    lim = hard_margin_limit(ds)
+    c = lim.C_star
+    p = path(ds, C=[0.8 * c, 0.99 * c, c, 1.01 * c, 10 * c], hard_limit=False)
+    hard_P = lim.primal_objective
+    assert (p.slack_sum[:2] > 1e-9).all()
+    assert (p.slack_sum[2:] <= 1e-9).all()
+    np.testing.assert_allclose(p.primal[2:], hard_P, rtol=1e-9)
+    assert (p.primal[:2] < hard_P * (1 - 1e-9)).all()
+
+
+def test_hard_limit_on_non_separable_data():
+    p = path(make_gaussians(60, 2, separation=0.5, seed=0), C="1e-1:1e1:3")
+    assert p.hard is not None and not p.hard.separable and p.hard.C_star == math.inf
+    assert "not separable" in p.to_markdown()
+
+
+# ------------------------------------------------------------------ the analytical C_0
+
+
+@pytest.mark.parametrize("intercept", ["free", "none", "augmented"])
+def test_min_margin_sv_C_against_the_path(intercept):
+    ds = make_gaussians(100, 3, seed=5)  # 50/50 classes: the free formula is closed form
+    c0 = min_margin_sv_C(ds, intercept)
+    assert 0 < c0 < math.inf
+    p = path(ds, C=[0.5 * c0, 0.95 * c0, 1.02 * c0], intercept=intercept, hard_limit=False)
+    assert p.n_margin_sv[:2].tolist() == [0, 0]
+    assert p.n_bound_sv[:2].tolist() == [ds.n, ds.n]
+    assert p.n_margin_sv[2] >= 1
+    assert p.min_margin_sv_C == c0
+
+
+def test_min_margin_sv_C_by_hand():
+    # free, 2 points at +-2: g = 4, C_0 = 2 / (8 - (-8)).
+    assert min_margin_sv_C(Dataset([[2.0], [-2.0]], [1, -1])) == 0.125
+    # none: C_0 = 1 / max_i y_i g.x_i = 1 / 8; augmented adds s^2 sum y = 0 here.
+    assert min_margin_sv_C(Dataset([[2.0], [-2.0]], [1, -1]), "augmented") == 0.125
+    # free, unequal classes, integral small-C solution: + at 1, 2, 3 and - at -1.
+    # beta* = (1, 0, 0) for the positives, w1 = 1 + 1 = 2, C_0 = 2 / (2 - (-2)) = 0.5.
+    ds = Dataset([[1.0], [2.0], [3.0], [-1.0]], [1, 1, 1, -1])
+    assert math.isclose(min_margin_sv_C(ds), 0.5, rel_tol=1e-12)
+    p = path(ds, C=[0.45, 0.55], hard_limit=False)
+    assert p.n_margin_sv.tolist()[0] == 0 and p.n_margin_sv[1] >= 1
+
+
+def test_min_margin_sv_C_zero_for_fractional_majority():
+    """Unequal classes with a fractional small-C solution: margin SVs at every C > 0."""
+    ds = make_gaussians(61, 3, seed=2, positive_fraction=0.7)
+    c0 = min_margin_sv_C(ds)
+    if c0 == 0.0:
+        p = path(ds, C=[1e-6, 1e-4], hard_limit=False)
+        assert (p.n_margin_sv >= 1).all()
+    else:  # integral: the closed form must hold as for balanced classes
+        p = path(ds, C=[0.9 * c0, 1.02 * c0], hard_limit=False)
+        assert p.n_margin_sv[0] == 0 and p.n_margin_sv[1] >= 1
+
+
+# ------------------------------------------------------------------ grids, bad input
+
+
+def test_parse_grid():
+    g = parse_grid("1e-3:1e3:25")
+    assert g.size == 25 and g[0] == 1e-3 and g[-1] == 1e3
+    np.testing.assert_allclose(np.diff(np.log10(g)), 0.25)
+    assert parse_grid("0.1, 1,10").tolist() == [0.1, 1.0, 10.0]
+    assert parse_grid("2").tolist() == [2.0]
+    for bad in ["", "  ", "a:b:c", "1:10:0", "1:10:2.5", "0:10:5", "-1:1:3", "1,,2", "x"]:
+        with pytest.raises(ParameterError):
+            parse_grid(bad)
+
+
+@pytest.mark.parametrize("grid", [[], [1.0, 0.0], [1.0, -2.0], [1.0, np.nan], [np.inf],
+                                  "", "1,-1"])
+def test_bad_grids(grid):
+    ds = make_gaussians(20, 2, seed=0)
+    with pytest.raises(ParameterError):
+        path(ds, C=grid)
+    if not isinstance(grid, str):
+        with pytest.raises(ParameterError):
+            path(ds, lam=grid)
+
+
+def test_both_grids_and_bad_holdout():
+    ds = make_gaussians(20, 2, seed=0)
+    with pytest.raises(ParameterError, match="not both"):
+        path(ds, C=[1.0], lam=[0.1])
+    with pytest.raises(ParameterError, match="features"):
+        path(ds, C=[1.0], holdout=make_gaussians(10, 3, seed=1))
+
+
+def test_unsorted_grid_is_sorted_with_a_warning():
+    ds = make_gaussians(30, 2, seed=0)
+    with pytest.warns(GridWarning, match="sorted"):
+        p = path(ds, C=[1.0, 0.1, 10.0], hard_limit=False)
+    assert p.C.tolist() == [0.1, 1.0, 10.0]
+    with pytest.warns(GridWarning, match="duplicates"):
+        p = path(ds, C=[1.0, 0.1, 1.0], hard_limit=False)
+    assert p.C.tolist() == [0.1, 1.0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        p = path(ds, C=[10.0, 1.0], hard_limit=False)  # decreasing: reversed silently
+        q = path(ds, lam=[1e-3, 1e-2], hard_limit=False)  # increasing lam = decreasing C
+    assert p.C.tolist() == [1.0, 10.0]
+    np.testing.assert_allclose(q.lam, [1e-2, 1e-3])
+    np.testing.assert_allclose(q.C, 1.0 / (q.lam * ds.n))
+
+
+# ------------------------------------------------------------------ outputs
+
+
+def test_report_files_json_and_holdout(tmp_path):
+    ds = make_gaussians(80, 3, seed=0)
+    train, test = ds.split(0.25, seed=0)
+    p = path(train, C="1e-2:1e2:4", holdout=test)
+    assert np.isfinite(p.holdout_error).all()
+    files = write_path_report(p, tmp_path, formats=("png", "svg"))
+    names = {f.name for f in files}
+    assert {"report.md", "report.json", "path_width.png", "path_width.svg",
+            "path_support_vectors.png", "path_errors.svg", "path_coefficients.png"} <= names
+    d = json.loads((tmp_path / "report.json").read_text())
+    assert d["C"] == pytest.approx(p.C.tolist()) and len(d["w"]) == 4
+    assert d["certified"] is True
+    md = (tmp_path / "report.md").read_text()
+    assert "held" in md or "holdout" in md
+    assert "| C | lambda |" in md
+
+
+def test_learners_along_path_deterministic_and_parallel():
+    ds = make_gaussians(60, 2, seed=3)
+    kw = dict(lam=[1e-2, 1e-1], learners=["pegasos", "pa1"], epochs=4, seed=5)
+    a = learners_along_path(ds, n_jobs=1, **kw)
+    b = learners_along_path(ds, n_jobs=2, **kw)
+    np.testing.assert_array_equal(a.rel_subopt, b.rel_subopt)
+    assert a.rel_subopt.shape[:2] == (2, 2)
+    assert np.nanmin(a.rel_subopt) >= -1e-9  # nobody beats the certified optimum
+    assert a.epochs_to_eps.shape == (2, 2, 2)
+    with pytest.raises(ParameterError):
+        learners_along_path(ds, lam=[0.1], learners=["perceptron"])
