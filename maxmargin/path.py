@@ -1067,7 +1067,8 @@ class LearnerPathStudy:
         ``(F(w_t) - F*) / F*`` of learner j at lambda i after t steps.
     eps : tuple of float
     epochs_to_eps : ndarray of shape (len(eps), L, k)
-        First checkpoint (in epochs, ``t / n``) with ``rel_subopt <= eps``; inf if never.
+        First checkpoint (in epochs, ``t / n``) from which ``rel_subopt <= eps`` holds at
+        every later checkpoint; inf if not so at the end of the budget.
     seconds : ndarray of shape (L, k)
         Learning time of each run.
     """
@@ -1240,12 +1241,13 @@ def learners_along_path(data: Dataset, lam: Any = None, *, C: Any = None,
     eps_t = tuple(float(check_positive("eps", e)) for e in eps)
     ep = np.full((len(eps_t), Lk, k), np.inf)
     for q, e in enumerate(eps_t):
-        hit = rel <= e
+        above = ~(rel <= e)
         for j in range(Lk):
             for i in range(k):
-                idx = np.flatnonzero(hit[j, i])
-                if idx.size:
-                    ep[q, j, i] = ckpts[idx[0]] / n
+                idx = np.flatnonzero(above[j, i])  # reached *and stayed* below eps
+                first = 0 if idx.size == 0 else idx[-1] + 1
+                if first < m:
+                    ep[q, j, i] = ckpts[first] / n
     return LearnerPathStudy(lams, names, epochs, order, int(seed), ckpts, n, F_star, rel,
                             eps_t, ep, secs)
 
