@@ -63,6 +63,7 @@ __all__ = [
     "LearnerPathStudy",
     "GridWarning",
     "path",
+    "regularization_path",
     "parse_grid",
     "log_grid",
     "min_margin_sv_C",
@@ -70,6 +71,7 @@ __all__ = [
     "learners_along_path",
     "write_path_report",
     "DEFAULT_GRID",
+    "PATH_LEARNERS",
 ]
 
 #: Default grid: 25 points log-spaced over [1e-3, 1e3] (the CLI's ``1e-3:1e3:25``).
@@ -1016,6 +1018,11 @@ def path(data: Dataset, C: Any = None, lam: Any = None, intercept: str = "free",
         data_name=data.name, n=n, d=d, solver=solver_name, min_margin_sv_C=c0, hard=hard,
         compile_seconds=float(compile_s), total_seconds=time.perf_counter() - t_start,
     )
+
+
+#: The same function under a name that does not shadow the ``maxmargin.path`` module when
+#: re-exported at the top level (``from maxmargin import regularization_path``).
+regularization_path = path
 
 
 # --------------------------------------------------------------------------- learners
