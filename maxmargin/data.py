@@ -248,15 +248,30 @@ def load_libsvm(path: str | Path, n_features: int | None = None, *,
     Parameters
     ----------
     path : str or Path
+        The file.
     n_features : int, optional
         Number of columns (default: the largest index seen).
     name : str, optional
         Name for reports (default: the file name).
 
+    Returns
+    -------
+    Dataset
+        ``X`` a CSR matrix of shape (n, d), ``y`` of shape (n,) in {-1, +1}.
+
     Raises
     ------
     DataError
         With the file name and line number of a malformed line.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "tiny.svm"
+    >>> _ = f.write_text("+1 1:0.5 3:1\\n-1 2:2\\n")
+    >>> ds = load_libsvm(f)
+    >>> ds.X.shape, ds.y.tolist()
+    ((2, 3), [1.0, -1.0])
     """
     path = Path(path)
     name = name or path.name
@@ -332,6 +347,29 @@ def load_csv(path: str | Path, label: str | int | None = None, *,
 
     A header row is detected when its cells are not all numbers. Any two label values
     are mapped to -1/+1 (see :func:`map_labels`).
+
+    Parameters
+    ----------
+    path : str or Path
+        The file.
+    label : str or int, optional
+        The label column: a header name or a column index (default: the last column).
+    name : str, optional
+        Name for reports (default: the file name).
+
+    Returns
+    -------
+    Dataset
+        ``X`` of shape (n, d) (every column but the label), ``y`` of shape (n,).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "tiny.csv"
+    >>> _ = f.write_text("a,b,cls\\n0,1,yes\\n1,0,no\\n")
+    >>> ds = load_csv(f, label="cls")
+    >>> ds.X.shape, ds.y.tolist(), ds.classes
+    ((2, 2), [1.0, -1.0], ('no', 'yes'))
     """
     path = Path(path)
     name = name or path.name
@@ -386,7 +424,28 @@ def _is_number(s: str) -> bool:
 
 
 def load_npz(path: str | Path, *, name: str | None = None) -> Dataset:
-    """Load an ``.npz`` archive holding arrays ``X`` (n, d) and ``y`` (n,)."""
+    """Load an ``.npz`` archive holding arrays ``X`` (n, d) and ``y`` (n,).
+
+    Parameters
+    ----------
+    path : str or Path
+        The archive (read with ``allow_pickle=False``).
+    name : str, optional
+        Name for reports (default: the file name).
+
+    Returns
+    -------
+    Dataset
+        Two label values other than -1/+1 are mapped with :func:`map_labels`.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "tiny.npz"
+    >>> np.savez(f, X=np.eye(2), y=np.array([1, -1]))
+    >>> load_npz(f).n
+    2
+    """
     path = Path(path)
     try:
         with np.load(path, allow_pickle=False) as z:
@@ -403,7 +462,28 @@ def load_npz(path: str | Path, *, name: str | None = None) -> Dataset:
 
 
 def load(path: str | Path, *, label: str | int | None = None) -> Dataset:
-    """Load a data file by its suffix: ``.csv``, ``.npz``, else LIBSVM/svmlight."""
+    """Load a data file by its suffix: ``.csv``, ``.npz``, else LIBSVM/svmlight.
+
+    Parameters
+    ----------
+    path : str or Path
+        The file; :func:`load_csv`, :func:`load_npz` or :func:`load_libsvm` reads it.
+    label : str or int, optional
+        CSV only: the label column (see :func:`load_csv`).
+
+    Returns
+    -------
+    Dataset
+        The data, labels in {-1, +1}.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "tiny.csv"
+    >>> _ = f.write_text("1,2,1\\n3,4,-1\\n")
+    >>> load(f).X.tolist()
+    [[1.0, 2.0], [3.0, 4.0]]
+    """
     path = Path(path)
     if not path.exists():
         raise DataError(f"{path}: no such file")
@@ -420,6 +500,17 @@ def load_heart_scale() -> Dataset:
 
     Statlog (Heart) scaled to [-1, 1], from the LIBSVM data sets page; BSD licence in
     ``maxmargin/datasets/heart_scale.COPYRIGHT``. Not linearly separable.
+
+    Returns
+    -------
+    Dataset
+        ``X`` a CSR matrix of shape (270, 13), ``y`` of shape (270,) in {-1, +1}.
+
+    Examples
+    --------
+    >>> ds = load_heart_scale()
+    >>> ds.n, ds.d
+    (270, 13)
     """
     return load_libsvm(_PACKAGE_DATA / "heart_scale", name="heart_scale")
 
@@ -490,6 +581,24 @@ def make_gaussians(n: int = 200, d: int = 2, *, separation: float = 2.0, seed: i
 
     Class +1 ~ N(+separation/2 * e, I), class -1 ~ N(-separation/2 * e, I) with ``e`` a
     random unit vector; ``positive_fraction`` sets the class balance.
+
+    Parameters
+    ----------
+    n : int
+        Number of examples.
+    d : int
+        Number of features.
+    separation : float
+        Distance between the two class means.
+    seed : int
+        Seed of ``numpy.random.default_rng``: the same seed gives the same data.
+    positive_fraction : float
+        Fraction of the examples in class +1.
+
+    Returns
+    -------
+    Dataset
+        ``X`` of shape (n, d), ``y`` of shape (n,).
 
     Examples
     --------
