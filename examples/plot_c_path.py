@@ -1,4 +1,8 @@
-"""The C path on heart_scale and on separable data: figures and a report.
+"""
+The C path on heart_scale and on separable data
+===============================================
+
+Figures and a report.
 
 Run: ``python examples/plot_c_path.py [OUT_DIR]`` (default ``c-path-example``). Writes,
 per data set, ``report.md``, ``report.json`` and the path figures (PNG and SVG); for the

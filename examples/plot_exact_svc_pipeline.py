@@ -1,6 +1,6 @@
 """
 ExactSVC in a scikit-learn pipeline: choosing C, with a certificate for every fit
-================================================================================
+=================================================================================
 
 :class:`maxmargin.estimators.ExactSVC` is a scikit-learn classifier, so it drops into a
 ``Pipeline`` and a ``GridSearchCV``. Here it chooses C on the breast-cancer data
