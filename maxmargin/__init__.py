@@ -39,6 +39,15 @@ from .online import (
     run,
     schedule,
 )
+from .path import (
+    RegularizationPath,
+    hard_margin_limit,
+    learners_along_path,
+    min_margin_sv_C,
+    parse_grid,
+    regularization_path,
+    write_path_report,
+)
 from .problem import INTERCEPTS, SVMProblem
 from .trace import Trace
 
@@ -78,6 +87,13 @@ __all__ = [
     "RunResult",
     "write_report",
     "demo_comparison",
+    "regularization_path",
+    "RegularizationPath",
+    "hard_margin_limit",
+    "min_margin_sv_C",
+    "learners_along_path",
+    "parse_grid",
+    "write_path_report",
     "LEARNERS",
     "make_learner",
     "schedule",

@@ -215,6 +215,38 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return _report(demo_comparison(progress=not args.quiet), Path(args.out), args.quiet)
 
 
+# ------------------------------------------------------------------------- path
+
+
+def _cmd_path(args: argparse.Namespace) -> int:
+    import os
+
+    from .path import learners_along_path, parse_grid, path, write_path_report
+
+    data = _load_data(args.data, args.label)
+    holdout = _load_data(args.holdout, args.label) if args.holdout else None
+    grid = parse_grid(args.lam_grid if args.lam_grid else args.C_grid)
+    key = "lam" if args.lam_grid else "C"
+    show = not args.quiet
+    result = path(data, intercept=args.intercept, holdout=holdout, solver=args.solver,
+                  progress=show, **{key: grid})
+    study = None
+    if args.learners:
+        names = _learner_names(args.learners)
+        # the learners solve the augmented problem: measure them against its own path
+        exact = result if args.intercept == "augmented" else path(
+            data, intercept="augmented", solver=args.solver, progress=show, **{key: grid})
+        study = learners_along_path(data, learners=names, epochs=args.epochs,
+                                    seed=args.seed, exact=exact,
+                                    n_jobs=args.jobs or os.cpu_count(), progress=show)
+    out = Path(args.out)
+    paths = write_path_report(result, out, study=study)
+    if show:
+        print(result.to_markdown())
+        print(f"\nwrote {len(paths)} files; the report is {out / 'report.md'}")
+    return 0 if result.certified else 1
+
+
 # ------------------------------------------------------------------------- parser
 
 
@@ -274,6 +306,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", metavar="DIR", default="maxmargin-compare")
     p.add_argument("--quiet", action="store_true")
     p.set_defaults(func=_cmd_compare)
+
+    p = sub.add_parser("path", help="exact C / lambda regularization path, certified")
+    _add_data_args(p)
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--C-grid", dest="C_grid", default="1e-3:1e3:25",
+                   help="lo:hi:num (log-spaced) or a comma list (default 1e-3:1e3:25)")
+    g.add_argument("--lam-grid", dest="lam_grid", default=None, help="grid of lambda instead")
+    p.add_argument("--intercept", choices=("free", "none", "augmented"), default="free")
+    p.add_argument("--holdout", default=None, help="held-out data file (same features)")
+    p.add_argument("--learners", default=None,
+                   help="also run these learners at each lambda (e.g. pegasos,subgradient,pa1)")
+    p.add_argument("--epochs", type=int, default=10, help="learners' budget per lambda")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--jobs", type=int, default=None, help="processes for the learners")
+    p.add_argument("--solver", default=None)
+    p.add_argument("--out", metavar="DIR", default="maxmargin-path")
+    p.add_argument("--quiet", action="store_true")
+    p.set_defaults(func=_cmd_path)
 
     p = sub.add_parser("demo", help="built-in data end to end: solve + compare + figures")
     p.add_argument("--out", metavar="DIR", default="maxmargin-demo")

@@ -120,3 +120,34 @@ def test_demo_end_to_end(tmp_path, capsys):
     for name in ("report.md", "report.json", "suboptimality.png", "boundary.png",
                  "mistakes.png", "regret.png", "gaps.png"):
         assert (tmp_path / "demo" / name).stat().st_size > 0, name
+
+
+def test_path_heart_scale(tmp_path, capsys):
+    code, out, _ = run_cli(capsys, "path", HEART, "--C-grid", "1e-2:1e2:5", "--out",
+                           str(tmp_path), "--quiet")
+    assert code == 0
+    js = json.loads((tmp_path / "report.json").read_text())
+    assert (tmp_path / "path_width.png").exists()
+    assert js["certified"] and len(js["C"]) == 5
+    # recompute every reported number of every point from w, b and the data with numpy
+    data = mm.load_heart_scale()
+    X, y = data.X.toarray(), data.y
+    for k, C in enumerate(js["C"]):
+        w, b = np.array(js["w"][k]), js["b"][k]
+        xi = np.maximum(0, 1 - y * (X @ w + b))
+        assert js["primal"][k] == pytest.approx(0.5 * w @ w + C * xi.sum(), rel=1e-9)
+        assert js["slack_sum"][k] == pytest.approx(xi.sum(), rel=1e-9, abs=1e-9)
+        assert js["norm_w"][k] == pytest.approx(np.linalg.norm(w), rel=1e-12)
+        assert js["width"][k] == pytest.approx(2 / np.linalg.norm(w), rel=1e-12)
+        assert js["train_error"][k] == pytest.approx(np.mean(np.sign(X @ w + b) != y))
+        assert js["lam"][k] == pytest.approx(1 / (C * data.n))
+    # and the point at C = 1 is the independent exact solve's
+    k = js["C"].index(1.0)
+    assert js["primal"][k] == pytest.approx(mm.solve(mm.SVMProblem(data, C=1.0)).primal_objective,
+                                            rel=1e-9)
+
+
+@pytest.mark.parametrize("grid, msg", [("", "grid"), ("1:0:5", ""), ("-1,2", "")])
+def test_path_bad_grid_exit_2(tmp_path, capsys, grid, msg):
+    code, _, err = run_cli(capsys, "path", HEART, "--C-grid", grid, "--out", str(tmp_path))
+    assert code == 2 and msg in err and len(err.strip().splitlines()) == 1
