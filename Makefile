@@ -5,7 +5,9 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: demo test lint bench clean
+DOCS_STAMP := $(VENV)/.installed-docs
+
+.PHONY: demo test lint bench clean docs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -19,19 +21,29 @@ $(TEST_STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[test]"
 	touch $@ $(STAMP)
 
+$(DOCS_STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet -e ".[docs,test]"
+	touch $@ $(STAMP) $(TEST_STAMP)
+
 demo: $(STAMP)
 	$(BIN)/maxmargin demo
 
 test: $(TEST_STAMP)
-	$(BIN)/ruff check maxmargin tests examples bench
+	$(BIN)/ruff check maxmargin tests examples bench tools
 	$(BIN)/python -m pytest -n 2
 
 lint: $(TEST_STAMP)
-	$(BIN)/ruff check maxmargin tests examples bench
+	$(BIN)/ruff check maxmargin tests examples bench tools
+
+docs: $(DOCS_STAMP)
+	$(BIN)/sphinx-build -W -b html docs docs/_build/html
 
 bench: $(TEST_STAMP)
 	$(BIN)/python bench/exact.py
 	$(BIN)/python bench/online.py
+	$(BIN)/python bench/path.py
+	$(BIN)/python bench/compare.py
 
 clean:
-	rm -rf $(VENV) maxmargin-demo .pytest_cache .ruff_cache
+	rm -rf $(VENV) maxmargin-demo .pytest_cache .ruff_cache \
+		docs/_build docs/auto_examples docs/generated docs/api.rst

@@ -280,7 +280,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lam", type=float, default=None, help="lambda of pegasos / subgradient")
     p.add_argument("--C", type=float, default=None, help="C of pa1 / pa2")
     p.add_argument("--eta0", type=float, default=None, help="eta0 of subgradient")
-    p.add_argument("--projection", default=None, help="pegasos: 'ball' to project")
+    p.add_argument("--projection", default=None, choices=("lazy", "greedy"),
+                   help="pegasos: project onto the ball of radius 1/sqrt(lam)")
     p.add_argument("--batch-size", dest="batch_size", type=int, default=None)
     p.add_argument("--intercept", choices=("none", "augmented"), default=None,
                    help="default: each learner's own (augmented for most)")
