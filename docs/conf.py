@@ -189,5 +189,6 @@ def _write_api_page(app) -> None:
         target.write_text(text)
 
 
-def setup(app):
-    app.connect("builder-inited", _write_api_page, priority=100)
+# Written when conf.py is read, before Sphinx lists the source files: a page written
+# later (at builder-inited) is missed by a clean build's file list and by autosummary.
+_write_api_page(None)
