@@ -17,15 +17,21 @@ and ``u = sum_i alpha_i y_i z_i`` (d'), so the Hessian is never an n x n matrix:
     \\min \\tfrac12 \\|u\\|^2 - \\textstyle\\sum_i \\alpha_i \\quad
     \\text{s.t. } u = (YZ)^T \\alpha,\\ y^T \\alpha = 0 \\text{ (free)},\\ 0 \\le \\alpha \\le C
 
-(``b`` = the multiplier of ``y^T alpha = 0``). The QP goes either straight to PIQP or
-Clarabel as sparse matrices (``interface="direct"``, the default: no modelling
-overhead) or through cvxpy (``interface="cvxpy"``, any cvxpy QP solver).
+(``b`` = the multiplier of ``y^T alpha = 0``). The QP goes to maxmargin's own
+interior-point method (``solver="IPM"``, :mod:`maxmargin._ipm`: dual form only, every
+Newton system solved in ``O(n d'^2)`` by the Woodbury identity on ``Q = (YZ)(YZ)^T``),
+straight to PIQP or Clarabel as sparse matrices (``interface="direct"``: no modelling
+overhead), or through cvxpy (``interface="cvxpy"``, any cvxpy QP solver). The default
+is the IPM for the dual form where :func:`maxmargin._ipm.suitable` says its d' x d'
+(or, for d' > n, n x n) factorisation is cheap, with PIQP as the fallback when it does
+not end certified; PIQP otherwise (and for the primal form).
 
 After the interior-point solve, :func:`solve` *polishes*: it fixes the active set
 (margin SVs with ``y_i f_i = 1``, bound SVs with ``alpha_i = C``, the rest with
 ``alpha_i = 0``), solves the reduced KKT linear system exactly, re-certifies with
 :func:`maxmargin.certificate.certify`, and keeps the polished point only when its
-certificate is better. Nothing is reported as optimal on the solver's word alone.
+certificate is better (or when both are at rounding level, <= 1e-12: the polished point's
+active set is exact). Nothing is reported as optimal on the solver's word alone.
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from . import _ipm
 from ._validation import check_choice
 from .certificate import (
     DEFAULT_TOL,
@@ -62,16 +69,17 @@ __all__ = [
 
 FORMS = ("primal", "dual")
 
-#: Solvers driven without cvxpy (our own sparse QP matrices).
-_DIRECT = ("PIQP", "CLARABEL")
+#: Solvers driven without cvxpy (our own IPM; PIQP/Clarabel on our sparse QP matrices).
+_DIRECT = ("IPM", "PIQP", "CLARABEL")
 #: cvxpy solvers that accept a QP (the others, e.g. SCIPY/GLPK, are LP-only).
 _CVXPY_QP = ("CLARABEL", "PIQP", "OSQP", "ECOS", "SCS", "PROXQP", "QOCO", "CVXOPT",
              "GUROBI", "MOSEK", "CPLEX", "XPRESS", "COPT", "HIGHS")
-#: Default order, by measurement (bench/exact.py; 2 cores): PIQP's dual is the fastest
-#: route at every size we measured (10000 x 50: PIQP ~0.3 s, Clarabel ~0.5 s), and both
-#: interior-point solvers reach ~1e-9 before polishing. First-order solvers (OSQP, SCS)
-#: come last: they rarely reach a certifiable point without the polish.
-_PREFERENCE = ("PIQP", "CLARABEL", "ECOS", "PROXQP", "QOCO", "OSQP", "SCS")
+#: Default order, by measurement (bench/exact.py; 2 cores): our Woodbury IPM on the dual
+#: is the fastest route where it applies (10000 x 50: ~0.2 s against PIQP ~1.2 s; it
+#: reaches ~1e-12 before polishing); otherwise PIQP's dual (10000 x 50: PIQP ~0.3-1.2 s,
+#: Clarabel ~0.5-1.3 s; both reach ~1e-9 before polishing). First-order solvers (OSQP,
+#: SCS) come last: they rarely reach a certifiable point without the polish.
+_PREFERENCE = ("IPM", "PIQP", "CLARABEL", "ECOS", "PROXQP", "QOCO", "OSQP", "SCS")
 
 #: Tighter than the defaults: first-order solvers stop far too early for a certificate.
 _CVXPY_OPTIONS: dict[str, dict[str, Any]] = {
@@ -95,7 +103,7 @@ def _cvxpy_installed() -> list[str]:
 
 
 def _direct_installed() -> list[str]:
-    out = []
+    out = ["IPM"]  # numpy/scipy only: always there
     for name, mod in (("PIQP", "piqp"), ("CLARABEL", "clarabel")):
         try:
             __import__(mod)
@@ -111,13 +119,15 @@ def available_solvers() -> list[str]:
     Returns
     -------
     list of str
-        Upper-case names as cvxpy spells them (``"PIQP"``, ``"CLARABEL"``, ...); the
-        first is what :func:`solve` uses when ``solver=None``.
+        Upper-case names as cvxpy spells them (``"PIQP"``, ``"CLARABEL"``, ...), plus
+        ``"IPM"`` (maxmargin's own dual interior-point method); the first is what
+        :func:`solve` uses when ``solver=None`` (where the IPM does not apply -- primal
+        form, or a d' x d' Gram too large -- the next one).
 
     Examples
     --------
-    >>> "CLARABEL" in available_solvers()
-    True
+    >>> "CLARABEL" in available_solvers(), available_solvers()[0]
+    (True, 'IPM')
     """
     names = set(_cvxpy_installed()) | set(_direct_installed())
     ranked = [s for s in _PREFERENCE if s in names]
@@ -465,6 +475,19 @@ def _run_piqp(qp: _QP) -> _Raw:
                 None if qp.G is None else np.array(r.z_u))
 
 
+def _run_ipm(problem: SVMProblem, YZ: Any) -> _Raw:
+    """maxmargin's own dual IPM (:mod:`maxmargin._ipm`), in the ``_run_piqp`` contract.
+
+    ``x = (alpha, u = (YZ)^T alpha)`` as in :func:`_build_dual`; ``y_eq[-1]`` is the
+    multiplier of ``y^T alpha = 0`` (the intercept, free only).
+    """
+    free = problem.intercept == "free"
+    r = _ipm.solve_dual(YZ, problem.data.y, problem.C, free)
+    u = np.asarray(YZ.T @ r.alpha).ravel()
+    return _Raw(r.state, f"{r.state} ({r.iterations} iterations; {r.text})",
+                np.concatenate([r.alpha, u]), np.array([r.nu]) if free else None, None)
+
+
 def _run_clarabel(qp: _QP) -> _Raw:
     import clarabel
 
@@ -634,13 +657,20 @@ def _reduced_kkt(problem: SVMProblem, YZ: Any, M: np.ndarray, B: np.ndarray,
 def _polish(problem: SVMProblem, YZ: Any, w: np.ndarray, b: float, alpha: np.ndarray,
             base: Certificate, tol: float,
             ) -> tuple[np.ndarray, float, np.ndarray, Certificate] | None:
-    """Try a few active-set guesses; return the best certified point if it beats ``base``."""
+    """Try a few active-set guesses; return the best certified point if it beats ``base``.
+
+    "Beats" means a smaller :meth:`Certificate.max_residual`, or both at rounding level
+    (<= 1e-12), where the exact active set of the polished point wins.
+    """
     y = problem.data.y
     C = problem.C
     hard = problem.hard
     max_m = 3000
     best = None
-    best_score = base.max_residual()
+    # At rounding level (<= 1e-12) the two points are equally optimal; then prefer the
+    # polished one: its active set is exact (alpha exactly 0 or C off the margin), which
+    # an IPM that converged to ~1e-15 never gives.
+    best_score = max(base.max_residual(), 1e-12)
     r0 = y * problem.decision_function(w, b)
     ascale = max(1.0, C if not hard else float(alpha.max(initial=0.0)))
     guesses = []
@@ -871,14 +901,29 @@ def solve(problem: SVMProblem, form: str = "dual", solver: str | None = None,
     YZ = _signed_Z(problem)
     n, dz = YZ.shape
     free = problem.intercept == "free"
+    others = [s_ for s_ in _direct_installed() if s_ != "IPM"]
+    if name == "IPM" and form == "primal":
+        if solver is not None:
+            raise ParameterError("solver 'IPM' solves the dual form only; use form='dual' "
+                                 f"or another solver ({', '.join(others)})")
+        name = others[0] if others else name
+    if name == "IPM" and solver is None and not _ipm.suitable(n, dz, sp.issparse(YZ)):
+        name = others[0] if others else name
+    # The default IPM falls back to PIQP (then Clarabel) when it does not end certified.
+    ipm_fallback = others if (name == "IPM" and solver is None) else []
 
     def attempt(form: str, name: str, iface: str) -> _Raw:
+        if name == "IPM":
+            return _run_ipm(problem, YZ)
         if iface == "direct":
             qp = _build_dual(problem, YZ) if form == "dual" else _build_primal(problem, YZ)
             return _run_piqp(qp) if name == "PIQP" else _run_clarabel(qp)
         return _run_cvxpy(problem, YZ, form, name)[0]
 
     raw = attempt(form, name, iface)
+    if ipm_fallback and raw.state not in ("optimal", "inaccurate", "unbounded"):
+        name = ipm_fallback[0]
+        raw = attempt(form, name, iface)
     if problem.hard and raw.state in ("infeasible", "infeasible_inaccurate", "unbounded",
                                       "failed"):
         # Primal infeasible (primal form) or dual unbounded (dual form) means not
@@ -889,7 +934,8 @@ def solve(problem: SVMProblem, form: str = "dual", solver: str | None = None,
         # infeasibility test. Fall back to the other form, then the other direct solver.
         fallbacks = [(f, nm) for nm in (name, *[s_ for s_ in _direct_installed()
                                                 if s_ != name])
-                     for f in (form, "primal" if form == "dual" else "dual")][1:]
+                     for f in (form, "primal" if form == "dual" else "dual")
+                     if not (nm == "IPM" and f == "primal")][1:]
         for f2, nm2 in fallbacks:
             raw2 = attempt(f2, nm2, "direct" if nm2 in _DIRECT else "cvxpy")
             if raw2.state == "optimal":
@@ -909,29 +955,43 @@ def solve(problem: SVMProblem, form: str = "dual", solver: str | None = None,
             "or the other form"
         )
 
-    x = raw.x
-    if form == "dual":
-        alpha = np.asarray(x[:n], float)
-        b = float(raw.y_eq[-1]) if (free and raw.y_eq is not None) else None
-        w, b = _wb_from_alpha(problem, YZ, alpha, b)
-    else:
-        v = np.asarray(x[:dz], float)
-        b = float(x[dz]) if free else 0.0
-        if problem.intercept == "augmented":
-            w, b = v[:-1], float(v[-1] * problem.intercept_scaling)
+    def finish(raw: _Raw, form: str) -> tuple[np.ndarray, float, np.ndarray,
+                                              Certificate, bool]:
+        x = raw.x
+        if form == "dual":
+            alpha = np.asarray(x[:n], float)
+            b = float(raw.y_eq[-1]) if (free and raw.y_eq is not None) else None
+            w, b = _wb_from_alpha(problem, YZ, alpha, b)
         else:
-            w = v
-        alpha = np.asarray(raw.z_ineq, float).ravel()
-    # The IPM stays strictly inside the box; clip rounding-level excursions only.
-    hi = np.inf if problem.hard else problem.C
-    alpha = np.clip(alpha, 0.0, hi)
-    cert = certify(problem, w, b, alpha, tol=tol)
-    polished = False
-    if polish:
-        best = _polish(problem, YZ, w, b, alpha, cert, tol)
-        if best is not None:
-            w, b, alpha, cert = best
-            polished = True
+            v = np.asarray(x[:dz], float)
+            b = float(x[dz]) if free else 0.0
+            if problem.intercept == "augmented":
+                w, b = v[:-1], float(v[-1] * problem.intercept_scaling)
+            else:
+                w = v
+            alpha = np.asarray(raw.z_ineq, float).ravel()
+        # The IPM stays strictly inside the box; clip rounding-level excursions only.
+        hi = np.inf if problem.hard else problem.C
+        alpha = np.clip(alpha, 0.0, hi)
+        cert = certify(problem, w, b, alpha, tol=tol)
+        polished = False
+        if polish:
+            best = _polish(problem, YZ, w, b, alpha, cert, tol)
+            if best is not None:
+                w, b, alpha, cert = best
+                polished = True
+        return w, b, alpha, cert, polished
+
+    w, b, alpha, cert, polished = finish(raw, form)
+    if name == "IPM" and ipm_fallback and not (raw.state == "optimal" and cert.ok):
+        # The default IPM did not end certified: PIQP's answer, if it certifies better.
+        raw2 = attempt(form, ipm_fallback[0], "direct")
+        if raw2.state in ("optimal", "inaccurate") and raw2.x is not None:
+            out2 = finish(raw2, form)
+            if (raw2.state == "optimal" and out2[3].ok) or \
+                    out2[3].max_residual() < cert.max_residual():
+                raw, name = raw2, ipm_fallback[0]
+                w, b, alpha, cert, polished = out2
 
     if raw.state == "optimal":
         status = "optimal" if cert.ok else "uncertified"

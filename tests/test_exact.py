@@ -318,7 +318,7 @@ def test_solution_api_and_json():
 
 def test_available_solvers_default_first():
     names = available_solvers()
-    assert names[0] in ("PIQP", "CLARABEL")
+    assert names[0] in ("IPM", "PIQP", "CLARABEL")
     assert solve(SVMProblem(make_gaussians(30, 2), C=1.0)).solver == names[0]
 
 
