@@ -16,6 +16,33 @@ from ..exceptions import ParameterError
 
 __all__ = ["OnlineLearner"]
 
+#: The Parameters entries of the inherited ``intercept`` / ``intercept_scaling``, shared by
+#: the learners' docstrings through :func:`_doc_intercept`.
+INTERCEPT_PARAMETERS = """\
+intercept : {"augmented", "none"}, default "augmented"
+    ``"augmented"`` learns the bias as one more weight: each example ``x`` of shape (d,)
+    is seen as ``z = (x, s)`` of shape (d + 1,), and ``b = s * w[d]`` (the perceptron's
+    ``w0 += y s`` rule); ``"none"`` fits ``f(x) = w.x`` without a bias. ``"free"`` (an
+    unregularised bias) is refused: it would change the problem the learner solves.
+intercept_scaling : float > 0, default 1.0
+    The constant ``s`` of the augmented feature (unused with ``"none"``)."""
+
+_MARKER = "{intercept_parameters}"
+
+
+def _doc_intercept(cls: type) -> type:
+    """Class decorator: put :data:`INTERCEPT_PARAMETERS` where the docstring says
+    ``{intercept_parameters}``, at that line's indentation."""
+    doc = cls.__doc__ or ""
+    for line in doc.splitlines():
+        if line.strip() == _MARKER:
+            indent = line[: len(line) - len(line.lstrip())]
+            text = "\n".join(indent + part if part else part
+                             for part in INTERCEPT_PARAMETERS.splitlines())
+            cls.__doc__ = doc.replace(line, text, 1)
+            return cls
+    raise AssertionError(f"{cls.__name__}.__doc__ has no {_MARKER} line")
+
 
 @dataclass
 class _Packed:

@@ -9,11 +9,12 @@ import numpy as np
 
 from .._validation import check_positive
 from . import _kernels as K
-from ._base import OnlineLearner, _Packed
+from ._base import OnlineLearner, _doc_intercept, _Packed
 
 __all__ = ["PassiveAggressive", "PA", "PA1", "PA2"]
 
 
+@_doc_intercept
 class PassiveAggressive(OnlineLearner):
     r"""Passive-aggressive classification (base of :class:`PA`, :class:`PA1`, :class:`PA2`).
 
@@ -29,6 +30,12 @@ class PassiveAggressive(OnlineLearner):
     ``tau = 0`` when ``z_t = 0`` (nothing can change the margin). ``C`` plays the part of
     the SVM's C: PA-I is the online counterpart of the hinge-loss SVM. Implied dual point:
     ``a_i`` = sum of the ``tau``'s of the steps on example ``i``.
+
+    Parameters
+    ----------
+    C : float > 0, default 1.0
+        Aggressiveness bound (unused by :class:`PA`).
+    {intercept_parameters}
     """
 
     variant: ClassVar[int] = 0
@@ -55,8 +62,13 @@ class PassiveAggressive(OnlineLearner):
         return out
 
 
+@_doc_intercept
 class PA(PassiveAggressive):
     r"""PA: :math:`\tau_t = \ell_t / \|z_t\|^2` (no aggressiveness bound).
+
+    Parameters
+    ----------
+    {intercept_parameters}
 
     Examples
     --------
@@ -73,8 +85,15 @@ class PA(PassiveAggressive):
         super().__init__(C=1.0, intercept=intercept, intercept_scaling=intercept_scaling)
 
 
+@_doc_intercept
 class PA1(PassiveAggressive):
     r"""PA-I: :math:`\tau_t = \min(C, \ell_t / \|z_t\|^2)`.
+
+    Parameters
+    ----------
+    C : float > 0, default 1.0
+        Aggressiveness bound: the largest step ``tau_t`` (the SVM's C).
+    {intercept_parameters}
 
     Examples
     --------
@@ -86,8 +105,15 @@ class PA1(PassiveAggressive):
     variant = 1
 
 
+@_doc_intercept
 class PA2(PassiveAggressive):
     r"""PA-II: :math:`\tau_t = \ell_t / (\|z_t\|^2 + 1/(2C))`.
+
+    Parameters
+    ----------
+    C : float > 0, default 1.0
+        Aggressiveness: smaller C damps the steps more (the squared-hinge SVM's C).
+    {intercept_parameters}
 
     Examples
     --------

@@ -10,13 +10,14 @@ import numpy as np
 from .._validation import check_int, check_positive
 from ..exceptions import ParameterError
 from . import _kernels as K
-from ._base import OnlineLearner, _Packed
+from ._base import OnlineLearner, _doc_intercept, _Packed
 
 __all__ = ["Pegasos"]
 
 PROJECTIONS = (None, "lazy", "greedy")
 
 
+@_doc_intercept
 class Pegasos(OnlineLearner):
     r"""SoftSVM(lambda) by online subgradient, written in OMD form (seed 002).
 
@@ -56,8 +57,7 @@ class Pegasos(OnlineLearner):
         lambda (scikit-learn's ``alpha``; ``lam = 1/(C n)``).
     projection : {None, "lazy", "greedy"}
     batch_size : int >= 1
-    intercept : {"augmented", "none"}
-    intercept_scaling : float > 0
+    {intercept_parameters}
 
     Examples
     --------

@@ -15,7 +15,7 @@ import scipy.sparse as sp
 from .._validation import check_choice, check_int, check_positive
 from ..exceptions import ParameterError
 from . import _kernels as K
-from ._base import OnlineLearner, _Packed
+from ._base import OnlineLearner, _doc_intercept, _Packed
 
 __all__ = [
     "Perceptron",
@@ -26,6 +26,7 @@ __all__ = [
 ]
 
 
+@_doc_intercept
 class Perceptron(OnlineLearner):
     r"""Rosenblatt's perceptron (zero init, update on a non-positive margin).
 
@@ -42,10 +43,7 @@ class Perceptron(OnlineLearner):
 
     Parameters
     ----------
-    intercept : {"augmented", "none"}
-        ``augmented`` is the textbook ``w0 += y s`` bias rule.
-    intercept_scaling : float > 0
-        ``s``.
+    {intercept_parameters}
 
     Notes
     -----
@@ -92,6 +90,7 @@ class Perceptron(OnlineLearner):
         return out
 
 
+@_doc_intercept
 class AveragedPerceptron(Perceptron):
     r"""Averaged perceptron: the perceptron's run, returning the mean of its iterates.
 
@@ -104,6 +103,10 @@ class AveragedPerceptron(Perceptron):
     trace are those of the predicting iterate ``w_t`` (the plain perceptron); the trace's
     ``w`` is :math:`\bar w_T` and ``extras["w_last"]`` holds ``w_{T+1}``.
     Implied dual point: :math:`a_i = c_i - \frac1T\sum_{\mathrm{updates\ on\ }i}(t-1)`.
+
+    Parameters
+    ----------
+    {intercept_parameters}
 
     Examples
     --------
@@ -125,6 +128,7 @@ class AveragedPerceptron(Perceptron):
         return out
 
 
+@_doc_intercept
 class VotedPerceptron(Perceptron):
     r"""Voted perceptron (Freund & Schapire 1999).
 
@@ -140,6 +144,10 @@ class VotedPerceptron(Perceptron):
     rebuild the vote: see :func:`voted_decision_function`. The final training error in
     the trace is the vote's (of ``w_avg`` when ``n * updates > 5e7``, the vote being
     O(n M d)).
+
+    Parameters
+    ----------
+    {intercept_parameters}
 
     Examples
     --------
@@ -238,6 +246,7 @@ def voted_decision_function(trace: Any, train: Any, X: Any) -> np.ndarray:
                  int(trace.t[-1]), X)
 
 
+@_doc_intercept
 class DualPerceptron(OnlineLearner):
     r"""The perceptron in dual (kernel) form, keeping the counts ``c`` (seed 004).
 
@@ -264,6 +273,7 @@ class DualPerceptron(OnlineLearner):
     coef0 : float
     max_n : int
         Largest n for which the (n, n) kernel matrix is built.
+    {intercept_parameters}
 
     Examples
     --------

@@ -9,11 +9,12 @@ import scipy.sparse as sp
 
 from .._validation import check_int
 from . import _kernels as K
-from ._base import OnlineLearner, _Packed
+from ._base import OnlineLearner, _doc_intercept, _Packed
 
 __all__ = ["Pocket"]
 
 
+@_doc_intercept
 class Pocket(OnlineLearner):
     r"""Perceptron that keeps in its pocket the weights with the fewest training errors.
 
@@ -40,6 +41,7 @@ class Pocket(OnlineLearner):
     check_every : int >= 1
     gram_max : int
         Largest n for which the (n, n) Gram matrix is built.
+    {intercept_parameters}
 
     Examples
     --------

@@ -45,6 +45,11 @@ def make_learner(name: str, **params: Any) -> OnlineLearner:
     **params
         Keyword arguments of the learner's class.
 
+    Returns
+    -------
+    OnlineLearner
+        An instance of ``LEARNERS[name]`` (hyper-parameters only; :func:`run` runs it).
+
     Examples
     --------
     >>> make_learner("pegasos", lam=0.01)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from .._validation import check_positive
 from . import _kernels as K
+from ._base import _doc_intercept
 from .pegasos import Pegasos
 
 __all__ = ["OnlineSubgradient"]
 
 
+@_doc_intercept
 class OnlineSubgradient(Pegasos):
     r"""Online subgradient descent with step :math:`\eta_t = \eta_0/\sqrt t` (seed 001).
 
@@ -30,8 +32,7 @@ class OnlineSubgradient(Pegasos):
     ----------
     lam : float > 0
     eta0 : float > 0
-    intercept : {"augmented", "none"}
-    intercept_scaling : float > 0
+    {intercept_parameters}
 
     Examples
     --------

@@ -42,6 +42,9 @@ class Winnow(OnlineLearner):
     variant : {"winnow2", "winnow1"}
     intercept : {"none"}
         Winnow has no learnt bias.
+    intercept_scaling : float > 0, default 1.0
+        Unused (there is no augmented feature); accepted for the learners' common
+        signature.
 
     Examples
     --------
