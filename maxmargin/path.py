@@ -92,6 +92,18 @@ class GridWarning(UserWarning):
 def log_grid(lo: float, hi: float, num: int = 25) -> np.ndarray:
     """``num`` values log-spaced from ``lo`` to ``hi`` (both included).
 
+    Parameters
+    ----------
+    lo, hi : float > 0
+        First and last values (exactly; ``lo == hi`` when ``num == 1``).
+    num : int >= 1, default 25
+        Number of values.
+
+    Returns
+    -------
+    ndarray of shape (num,)
+        Increasing when ``lo < hi``.
+
     Examples
     --------
     >>> log_grid(1e-2, 1e2, 5).tolist()
@@ -344,6 +356,13 @@ class HardMarginLimit:
         ``||(w, b)_last - (w, b)_hard|| / max(1, ||(w, b)_hard||)``.
     last_equal : bool
         ``last_C >= C_star`` and ``last_rel_diff <= 1e-6``.
+
+    Examples
+    --------
+    >>> from maxmargin import Dataset
+    >>> lim = hard_margin_limit(Dataset([[1.0], [-1.0]], [1, -1]))
+    >>> lim.separable, lim.w.shape, round(lim.margin, 9)
+    (True, (1,), 1.0)
     """
 
     separable: bool
@@ -526,6 +545,15 @@ class RegularizationPath:
         The hard-margin comparison (None when not computed).
     compile_seconds, total_seconds : float
         Building the DPP model (once) and the whole path.
+    extras : dict
+        Free-form additions by callers (empty from :func:`path`); not serialised.
+
+    Examples
+    --------
+    >>> from maxmargin import Dataset
+    >>> p = path(Dataset([[1.0], [-1.0], [3.0]], [1, -1, 1]), C=[0.1, 10.0])
+    >>> len(p), p.w.shape, p.alpha.shape, p.certified
+    (2, (2, 1), (2, 3), True)
     """
 
     C: np.ndarray
@@ -1078,6 +1106,14 @@ class LearnerPathStudy:
         every later checkpoint; inf if not so at the end of the budget.
     seconds : ndarray of shape (L, k)
         Learning time of each run.
+
+    Examples
+    --------
+    >>> from maxmargin import make_gaussians
+    >>> st = learners_along_path(make_gaussians(40, 2, seed=0), lam=[0.01, 0.1],
+    ...                          learners=["pegasos"], epochs=1)
+    >>> st.rel_subopt.shape[:2], st.epochs_to_eps.shape[1:]
+    ((1, 2), (1, 2))
     """
 
     lam: np.ndarray

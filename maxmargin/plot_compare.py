@@ -82,6 +82,18 @@ def plot_suboptimality(cmp: Comparison, ax: Any = None) -> Figure:
     Solid: the averaged iterate (where the theory is about the average); dashed: the
     last iterate; dotted grey: a line of the theoretical slope through the final point.
 
+    Parameters
+    ----------
+    cmp : Comparison
+        What :func:`~maxmargin.compare.compare` returned.
+    ax : matplotlib.axes.Axes, optional
+        Draw into this axes; a new figure when None.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure holding the axes.
+
     Examples
     --------
     >>> from maxmargin import make_gaussians
@@ -127,6 +139,18 @@ def plot_suboptimality(cmp: Comparison, ax: Any = None) -> Figure:
 def plot_gaps(cmp: Comparison, ax: Any = None) -> Figure:
     r"""True gap :math:`F(w_t) - F^*` next to the implied-dual gap :math:`F(w_t) - \lambda D(a_t)`.
 
+    Parameters
+    ----------
+    cmp : Comparison
+        What :func:`~maxmargin.compare.compare` returned.
+    ax : matplotlib.axes.Axes, optional
+        Draw into this axes; a new figure when None.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure holding the axes.
+
     Examples
     --------
     >>> from maxmargin import make_gaussians
@@ -163,6 +187,18 @@ def plot_gaps(cmp: Comparison, ax: Any = None) -> Figure:
 def plot_regret(cmp: Comparison, ax: Any = None) -> Figure:
     """Regret against ``w*`` against ``t`` (log x, symlog y); Pegasos' bound dotted.
 
+    Parameters
+    ----------
+    cmp : Comparison
+        What :func:`~maxmargin.compare.compare` returned.
+    ax : matplotlib.axes.Axes, optional
+        Draw into this axes; a new figure when None.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure holding the axes.
+
     Examples
     --------
     >>> from maxmargin import make_gaussians
@@ -198,6 +234,18 @@ def plot_regret(cmp: Comparison, ax: Any = None) -> Figure:
 def plot_mistakes(cmp: Comparison, ax: Any = None) -> Figure:
     r"""Cumulative mistakes against ``t``, with Novikoff's :math:`(R/\gamma^*)^2` (separable
     data) and the general bound :math:`L + R\|u\|\sqrt L + R^2\|u\|^2` (perceptron family).
+
+    Parameters
+    ----------
+    cmp : Comparison
+        What :func:`~maxmargin.compare.compare` returned.
+    ax : matplotlib.axes.Axes, optional
+        Draw into this axes; a new figure when None.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure holding the axes.
 
     Examples
     --------
@@ -237,6 +285,18 @@ def plot_mistakes(cmp: Comparison, ax: Any = None) -> Figure:
 def plot_boundaries(cmp: Comparison, ax: Any = None) -> Figure:
     """For 2-D data: the exact boundary with its margins and SVs, and the learners' final
     boundaries (seed ``cmp.seeds[0]``, first order).
+
+    Parameters
+    ----------
+    cmp : Comparison
+        What :func:`~maxmargin.compare.compare` returned.
+    ax : matplotlib.axes.Axes, optional
+        Draw into this axes; a new figure when None.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure holding the axes.
 
     Raises
     ------
