@@ -6,7 +6,9 @@ For each size (overlapping Gaussians, C = 1, free intercept) it prints the wall 
 and the relative duality gap -- every point certified by maxmargin's own numpy
 ``certify`` -- of:
 
-- maxmargin ``solve`` (dual and primal form; default solver, polish on),
+- maxmargin ``solve`` (dual and primal form with the default solver -- the Woodbury IPM
+  for the dual, PIQP for the primal -- and the dual with ``solver="PIQP"``, the
+  default before the IPM; polish on),
 - scikit-learn ``SVC(kernel="linear", tol=1e-8)`` (libsvm SMO), skipped at sizes where
   a previous size predicts more than ``--svc-limit`` seconds,
 - a naive cvxpy dual with the dense n x n matrix Q = (YX)(YX)^T (smallest size only),
@@ -148,9 +150,11 @@ def main() -> None:
         prob = SVMProblem(ds, C=C)
         aug = SVMProblem(ds, C=C, intercept="augmented")
         res = []
-        for form in ("dual", "primal"):
-            sol, t = timed(solve, prob, form=form)
-            res.append((f"maxmargin {form} ({sol.solver}{', polished' if sol.polished else ''})",
+        for form, solver in (("dual", None), ("primal", None), ("dual", "PIQP")):
+            sol, t = timed(solve, prob, form=form, solver=solver)
+            how = "default " if solver is None else "solver="
+            res.append((f"maxmargin {form} ({how}{sol.solver}"
+                        f"{', polished' if sol.polished else ''})",
                         t, sol.certificate.relative_gap, max(sol.certificate.kkt.values())))
         for name, fn in (("PIQP dual, direct (no polish)", direct_piqp),
                          ("Clarabel dual, direct (no polish)", direct_clarabel)):
