@@ -115,6 +115,16 @@ class Certificate:
     def is_optimal(self, eps: float | None = None) -> bool:
         """Whether the relative gap and every KKT residual are ``<= eps`` (default ``tol``).
 
+        Parameters
+        ----------
+        eps : float, optional
+            Tolerance (default: :attr:`tol`).
+
+        Returns
+        -------
+        bool
+            False when a value is not finite.
+
         Examples
         --------
         >>> Certificate(1.0, 1.0, 0.0, 0.0, {"stationarity": 1e-8}).is_optimal(1e-6)
@@ -128,6 +138,12 @@ class Certificate:
     def worst(self) -> tuple[str, float]:
         """The largest scaled KKT residual as ``(name, value)`` (ties: first in order).
 
+        Returns
+        -------
+        name : str
+            ``""`` when there are no residuals.
+        value : float
+
         Examples
         --------
         >>> Certificate(1.0, 1.0, 0.0, 0.0, {"a": 1e-9, "b": 1e-3}).worst()
@@ -139,12 +155,28 @@ class Certificate:
         return (name, self.kkt[name])
 
     def max_residual(self) -> float:
-        """The largest of ``|relative_gap|`` and the KKT residuals (one number to compare)."""
+        """The largest of ``|relative_gap|`` and the KKT residuals (one number to compare).
+
+        Returns
+        -------
+        float
+            ``inf`` when any of them is not finite.
+
+        Examples
+        --------
+        >>> Certificate(1.0, 1.0, 0.0, 1e-9, {"stationarity": 1e-7}).max_residual()
+        1e-07
+        """
         vals = [abs(self.relative_gap), *self.kkt.values()]
         return float(max(vals)) if all(math.isfinite(v) for v in vals) else math.inf
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-Python dict (JSON-ready; non-finite numbers as strings).
+
+        Returns
+        -------
+        dict
+            The fields by name; ``kkt`` a dict of str to float.
 
         Examples
         --------

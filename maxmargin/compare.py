@@ -480,7 +480,26 @@ class Comparison:
 
     def select(self, label: str | None = None, order: str | None = None,
                seed: int | None = None) -> list[RunResult]:
-        """The runs matching the given label / order / seed (None matches any)."""
+        """The runs matching the given label / order / seed (None matches any).
+
+        Parameters
+        ----------
+        label, order : str, optional
+        seed : int, optional
+
+        Returns
+        -------
+        list of RunResult
+            In the order of :attr:`runs`.
+
+        Examples
+        --------
+        >>> from maxmargin import make_separable
+        >>> cmp = compare(make_separable(30, 2, seed=0), learners=["pegasos"], lam=0.1,
+        ...               seeds=(0, 1))
+        >>> [r.seed for r in cmp.select(label="pegasos", seed=1)]
+        [1]
+        """
         return [r for r in self.runs
                 if (label is None or r.label == label) and (order is None or r.order == order)
                 and (seed is None or r.seed == seed)]
@@ -491,7 +510,22 @@ class Comparison:
         return list(dict.fromkeys(r.label for r in self.runs))
 
     def to_dict(self) -> dict[str, Any]:
-        """Everything as plain JSON types (non-finite numbers as strings; N/A as null)."""
+        """Everything as plain JSON types (non-finite numbers as strings; N/A as null).
+
+        Returns
+        -------
+        dict
+            ``format`` ``"maxmargin.comparison/1"``, the problem, ``reference`` / ``hard``
+            (without alpha), ``summary`` (the :attr:`rows`), ``runs``, ``timings``.
+
+        Examples
+        --------
+        >>> from maxmargin import make_separable
+        >>> cmp = compare(make_separable(30, 2, seed=0), learners=["pegasos"], lam=0.1)
+        >>> d = cmp.to_dict()
+        >>> d["format"], len(d["runs"]), len(d["w_star"])
+        ('maxmargin.comparison/1', 1, 3)
+        """
         p, ref = self.problem, self.reference
 
         def sol(s: ExactSolution) -> dict[str, Any]:
@@ -516,14 +550,47 @@ class Comparison:
         }
 
     def to_json(self, path: str | Path | None = None, indent: int | None = 1) -> str:
-        """The JSON text of :meth:`to_dict`; also written to ``path`` when given."""
+        """The JSON text of :meth:`to_dict`; also written to ``path`` when given.
+
+        Parameters
+        ----------
+        path : str or Path, optional
+            File to write the text to.
+        indent : int or None, default 1
+            As for :func:`json.dumps`.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> import json
+        >>> from maxmargin import make_separable
+        >>> cmp = compare(make_separable(30, 2, seed=0), learners=["pegasos"], lam=0.1)
+        >>> json.loads(cmp.to_json())["n"]
+        30
+        """
         text = json.dumps(self.to_dict(), indent=indent) + "\n"
         if path is not None:
             Path(path).write_text(text)
         return text
 
     def to_markdown(self) -> str:
-        """A Markdown report: the reference, one row per learner x order, the notes."""
+        """A Markdown report: the reference, one row per learner x order, the notes.
+
+        Returns
+        -------
+        str
+            Markdown text (what :func:`write_report` writes to ``report.md``).
+
+        Examples
+        --------
+        >>> from maxmargin import make_separable
+        >>> cmp = compare(make_separable(30, 2, seed=0), learners=["pegasos"], lam=0.1)
+        >>> cmp.to_markdown().startswith("#")
+        True
+        """
         p, ref = self.problem, self.reference
         cert = ref.certificate
         lines = [

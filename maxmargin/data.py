@@ -172,7 +172,29 @@ class Dataset:
 
     @classmethod
     def from_labels(cls, X: Any, labels: Any, *, positive: Any = None, **kw: Any) -> Dataset:
-        """Build a Dataset from any two labels, mapped with :func:`map_labels`."""
+        """Build a Dataset from any two labels, mapped with :func:`map_labels`.
+
+        Parameters
+        ----------
+        X : array-like or sparse of shape (n, d)
+        labels : array-like of shape (n,)
+            Exactly two distinct values.
+        positive : optional
+            The label mapped to +1 (default: the larger of the two).
+        **kw
+            Other keyword arguments of :class:`Dataset` (``name``, ``meta``).
+
+        Returns
+        -------
+        Dataset
+            With ``classes`` holding the original labels of -1 and +1.
+
+        Examples
+        --------
+        >>> ds = Dataset.from_labels([[0.0], [1.0]], ["cat", "dog"], positive="cat")
+        >>> ds.y.tolist(), ds.classes
+        ([1.0, -1.0], ('dog', 'cat'))
+        """
         y, classes = map_labels(labels, positive=positive)
         return cls(X, y, classes=classes, **kw)
 
@@ -192,7 +214,17 @@ class Dataset:
         return sp.issparse(self.X)
 
     def row_norms(self) -> np.ndarray:
-        """Euclidean norms ``||x_i||`` of the rows, shape (n,)."""
+        """Euclidean norms ``||x_i||`` of the rows.
+
+        Returns
+        -------
+        ndarray of shape (n,)
+
+        Examples
+        --------
+        >>> Dataset([[3.0, 4.0], [0.0, 1.0]], [1, -1]).row_norms().tolist()
+        [5.0, 1.0]
+        """
         if self.is_sparse:
             return np.sqrt(np.asarray(self.X.multiply(self.X).sum(axis=1)).ravel())
         return np.sqrt(np.einsum("ij,ij->i", self.X, self.X))
@@ -203,17 +235,67 @@ class Dataset:
         return float(self.row_norms().max())
 
     def dense(self) -> np.ndarray:
-        """X as a dense (n, d) float64 array."""
+        """X as a dense float64 array.
+
+        Returns
+        -------
+        ndarray of shape (n, d)
+            ``X`` itself when already dense, else a new array.
+
+        Examples
+        --------
+        >>> import scipy.sparse as sp
+        >>> Dataset(sp.csr_matrix([[0.0, 2.0], [1.0, 0.0]]), [1, -1]).dense().tolist()
+        [[0.0, 2.0], [1.0, 0.0]]
+        """
         return self.X.toarray() if self.is_sparse else self.X
 
     def subset(self, index: Any, name: str | None = None) -> Dataset:
-        """The examples at ``index`` (both classes must remain)."""
+        """The examples at ``index`` (both classes must remain).
+
+        Parameters
+        ----------
+        index : array-like of int of shape (m,), or bool of shape (n,)
+        name : str, optional
+            The new name (default: this one's).
+
+        Returns
+        -------
+        Dataset
+            ``m`` examples (``X`` of shape (m, d)), same ``classes`` and ``meta``.
+
+        Examples
+        --------
+        >>> ds = Dataset([[0.0], [1.0], [2.0]], [1, -1, 1])
+        >>> ds.subset([0, 1]).X.shape
+        (2, 1)
+        """
         idx = np.asarray(index)
         return Dataset(self.X[idx], self.y[idx], name=name or self.name,
                        classes=self.classes, meta=dict(self.meta))
 
     def split(self, test_fraction: float = 0.25, seed: int = 0) -> tuple[Dataset, Dataset]:
-        """Seeded stratified split into (train, test)."""
+        """Seeded stratified split into (train, test).
+
+        Parameters
+        ----------
+        test_fraction : float, default 0.25
+            Fraction of each class put in the test set (at least one example per class;
+            each class must keep at least one training example).
+        seed : int, default 0
+
+        Returns
+        -------
+        train, test : Dataset
+            ``n - m`` and ``m`` examples, in their original order.
+
+        Examples
+        --------
+        >>> from maxmargin import make_separable
+        >>> train, test = make_separable(20, 2, seed=0).split(0.25)
+        >>> train.n + test.n, test.X.shape[1]
+        (20, 2)
+        """
         rng = np.random.default_rng(seed)
         test = []
         for label in (-1.0, 1.0):

@@ -604,6 +604,17 @@ class RegularizationPath:
     def to_dict(self, include_alpha: bool = False) -> dict[str, Any]:
         """Plain-Python dict (JSON-ready; non-finite numbers as strings).
 
+        Parameters
+        ----------
+        include_alpha : bool, default False
+            Add ``alpha`` as k lists of n floats.
+
+        Returns
+        -------
+        dict
+            The per-point arrays as lists of length k, ``w`` as k lists of d floats,
+            ``kkt`` and ``certificate_ok`` per point, ``hard``, and the scalars.
+
         Examples
         --------
         >>> from maxmargin import Dataset
@@ -632,7 +643,28 @@ class RegularizationPath:
         return out
 
     def to_json(self, file: str | Path | None = None, include_alpha: bool = False) -> str:
-        """The :meth:`to_dict` as JSON text; written to ``file`` when given."""
+        """The :meth:`to_dict` as JSON text; written to ``file`` when given.
+
+        Parameters
+        ----------
+        file : str or Path, optional
+            File to write the text to.
+        include_alpha : bool, default False
+            Add ``alpha`` (shape (k, n)).
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> import json
+        >>> from maxmargin import Dataset
+        >>> p = path(Dataset([[1.0], [-1.0]], [1, -1]), C=[0.1, 1.0])
+        >>> alpha = json.loads(p.to_json(include_alpha=True))["alpha"]
+        >>> len(alpha), len(alpha[0])    # (k, n)
+        (2, 2)
+        """
         text = json.dumps(self.to_dict(include_alpha), indent=1)
         if file is not None:
             Path(file).write_text(text)
@@ -640,6 +672,11 @@ class RegularizationPath:
 
     def to_markdown(self) -> str:
         """A readable report: summary, limits, one table row per grid point.
+
+        Returns
+        -------
+        str
+            Markdown text.
 
         Examples
         --------

@@ -130,6 +130,16 @@ class Trace:
     def w_tilde(self, average: bool = False) -> np.ndarray:
         """Weights in the learner's space: ``w`` or ``(w, b/s)`` (augmented), (k, d').
 
+        Parameters
+        ----------
+        average : bool, default False
+            The averaged iterate (``w_avg``, ``b_avg``) instead of the last one.
+
+        Returns
+        -------
+        ndarray of shape (k, d')
+            ``d' = d + 1`` for intercept ``augmented``, else ``d``.
+
         Examples
         --------
         >>> from maxmargin import make_separable
@@ -146,6 +156,10 @@ class Trace:
 
     def summary(self) -> str:
         """One line: mistakes, final training error, speed.
+
+        Returns
+        -------
+        str
 
         Examples
         --------
@@ -236,6 +250,15 @@ class Trace:
     @classmethod
     def load(cls, path: str | Path) -> Trace:
         """Read a trace written by :meth:`save` (give the ``.npz``, the ``.json`` or the stem).
+
+        Parameters
+        ----------
+        path : str or Path
+            The ``.npz``, the ``.json``, or their common stem.
+
+        Returns
+        -------
+        Trace
 
         Examples
         --------

@@ -146,6 +146,11 @@ class OnlineLearner:
     def get_params(self) -> dict[str, Any]:
         """The constructor's parameters and their values (JSON types only).
 
+        Returns
+        -------
+        dict
+            Parameter name to value.
+
         Examples
         --------
         >>> from maxmargin.online import Perceptron
