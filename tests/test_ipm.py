@@ -25,7 +25,7 @@ from maxmargin import (
 )
 from maxmargin._ipm import solve_dual, suitable
 from maxmargin.certificate import certify, verify_separation
-from maxmargin.exact import _signed_Z, _wb_from_alpha, available_solvers, solve
+from maxmargin.exact import _signed_Z, _wb_from_alpha, available_solvers, is_separable, solve
 
 INTERCEPTS = ("free", "none", "augmented")
 
@@ -65,7 +65,7 @@ def test_hard_margin_matches_the_generator(intercept):
     ref = solve(p, solver="CLARABEL").primal_objective
     assert cert.primal_objective == pytest.approx(ref, rel=1e-9)
     if intercept == "free":  # the generator's prescribed margin
-        assert solve(p).margin == pytest.approx(0.3, rel=1e-8)
+        assert solve(p, solver="IPM").margin == pytest.approx(0.3, rel=1e-8)
 
 
 def test_two_points_hand_solved():
@@ -80,19 +80,22 @@ def test_two_points_hand_solved():
 
 def test_default_is_the_ipm_where_it_applies():
     assert available_solvers()[0] == "IPM"
-    p = SVMProblem(make_gaussians(200, 4, seed=0), C=1.0)
+    p = SVMProblem(make_gaussians(3000, 8, seed=0), C=1.0)
     assert solve(p).solver == "IPM"
     assert solve(p, form="primal").solver == "PIQP"  # the IPM is dual-only
     with pytest.raises(ParameterError, match="dual form only"):
         solve(p, solver="IPM", form="primal")
+    # tiny problems: PIQP is a few ms faster
+    assert solve(SVMProblem(make_gaussians(200, 4, seed=0), C=1.0)).solver == "PIQP"
     assert suitable(10_000, 50, False) and not suitable(100_000, 5000, True)
+    assert suitable(1000, 20_000, False) and not suitable(5000, 20_000, False)
 
 
 @pytest.mark.parametrize("intercept", INTERCEPTS)
 def test_not_separable_raises_with_verified_certificate(intercept):
     ds = make_gaussians(80, 2, seed=0, separation=0.5)
     with pytest.raises(NotSeparableError) as ei:
-        solve(SVMProblem(ds, hard=True, intercept=intercept))
+        solve(SVMProblem(ds, hard=True, intercept=intercept), solver="IPM")
     cert = ei.value.certificate
     assert cert.verified
     assert verify_separation(ds, cert.z, intercept).verified
@@ -104,8 +107,9 @@ def test_not_separable_raises_with_verified_certificate(intercept):
 def test_tiny_margin_falls_back_or_solves():
     # gamma = 1e-4: ||w*|| = 1e4; whichever solver ends up answering, it is certified.
     ds = make_separable(200, 3, margin=1e-4, seed=0)
-    sol = solve(SVMProblem(ds, hard=True))
-    assert sol.margin == pytest.approx(1e-4, rel=1e-7) and sol.certificate.ok
+    for solver in ("IPM", None):
+        sol = solve(SVMProblem(ds, hard=True), solver=solver)
+        assert sol.margin == pytest.approx(1e-4, rel=1e-7) and sol.certificate.ok
 
 
 @pytest.mark.parametrize("intercept", INTERCEPTS)
@@ -118,7 +122,7 @@ def test_d_greater_than_n_dense_q(intercept):
         p = SVMProblem(Dataset(X, y), intercept=intercept, **kw)
         r, cert = _raw_ipm(p)  # d' > n: Q (n x n) is factored directly
         assert r.state == "optimal" and cert.max_residual() <= 1e-9
-        sol = solve(p)
+        sol = solve(p, solver="IPM")
         assert sol.solver == "IPM" and sol.certificate.ok
         ref = solve(p, solver="PIQP").primal_objective
         assert sol.primal_objective == pytest.approx(ref, rel=1e-9)
@@ -133,7 +137,7 @@ def test_sparse_input(intercept):
     p = SVMProblem(hs, C=1.0, intercept=intercept)
     r, cert = _raw_ipm(p)
     assert r.state == "optimal" and cert.max_residual() <= 1e-9
-    sol = solve(p)
+    sol = solve(p, solver="IPM")
     assert sol.solver == "IPM" and sol.certificate.ok
     dense = SVMProblem(Dataset(hs.dense(), hs.y), C=1.0, intercept=intercept)
     assert sol.primal_objective == pytest.approx(solve(dense, solver="PIQP").primal_objective,
@@ -143,25 +147,32 @@ def test_sparse_input(intercept):
 def test_all_zero_features_and_degenerate():
     y = np.array([1.0, 1.0, -1.0, -1.0, -1.0])
     p = SVMProblem(Dataset(np.zeros((5, 3)), y), C=2.0)
-    sol = solve(p)  # w = 0; b and alpha from the LP-like dual
+    sol = solve(p, solver="IPM")  # w = 0; b and alpha from the LP-like dual
     assert sol.certificate.ok and np.allclose(sol.w, 0.0)
     # duplicated points (same label) and a single feature
     X = np.array([[1.0], [1.0], [1.0], [-1.0], [-2.0]])
-    sol = solve(SVMProblem(Dataset(X, [1, 1, 1, -1, -1]), hard=True))
+    sol = solve(SVMProblem(Dataset(X, [1, 1, 1, -1, -1]), hard=True), solver="IPM")
     assert sol.solver == "IPM" and sol.certificate.ok and sol.margin == pytest.approx(1.0)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(n=st.integers(2, 40), d=st.integers(1, 8), seed=st.integers(0, 10_000),
-       logC=st.floats(-2, 2), intercept=st.sampled_from(INTERCEPTS),
+       logC=st.one_of(st.none(), st.floats(-2, 2)), intercept=st.sampled_from(INTERCEPTS),
        scale=st.sampled_from([1e-2, 1.0, 30.0]))
 def test_certified_on_random_data(n, d, seed, logC, intercept, scale):
+    # logC None: hard margin (certified optimum if separable, else a verified certificate)
     rng = np.random.default_rng(seed)
     X = scale * rng.standard_normal((n, d))
     y = np.where(rng.random(n) < 0.5, -1.0, 1.0)
     y[0], y[-1] = 1.0, -1.0
-    p = SVMProblem(Dataset(X, y), C=10.0**logC, intercept=intercept)
-    sol = solve(p, solver="IPM")
+    kw = {"hard": True} if logC is None else {"C": 10.0**logC}
+    p = SVMProblem(Dataset(X, y), intercept=intercept, **kw)
+    try:
+        sol = solve(p, solver="IPM")
+    except NotSeparableError as e:
+        assert logC is not None or e.certificate.verified
+        assert logC is None and not is_separable(p)
+        return
     assert sol.certificate.ok, sol.certificate.worst()
     ref = solve(p, solver="PIQP")
     assert sol.primal_objective == pytest.approx(ref.primal_objective, rel=1e-8, abs=1e-10)
