@@ -133,7 +133,7 @@ def alpha_for(problem, w, b):
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="1000x10,10000x50,100000x20")
-    ap.add_argument("--svc-limit", type=float, default=60.0)
+    ap.add_argument("--svc-limit", type=float, default=150.0)
     ap.add_argument("--C", type=float, default=1.0)
     args = ap.parse_args()
     sizes = [tuple(int(t) for t in s.split("x")) for s in args.sizes.split(",")]

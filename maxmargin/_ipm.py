@@ -66,7 +66,6 @@ MAX_FLOPS = 4e10
 #: Below this n d', PIQP's compiled loop beats our Python-level iteration by a few ms
 #: (measured, 2 cores: 1000 x 10 PIQP 11 ms vs IPM 15 ms; 3000 x 10 PIQP 30 vs IPM 23).
 MIN_SIZE = 20_000
-_TRACE = False
 
 
 @dataclass
@@ -297,8 +296,6 @@ def _solve_dual(V: Any, y: np.ndarray, C: float, free: bool, *, tol: float,
             stalled += 1
         text = (f"iter {it - 1}: rel. gap {gap:.1e}, dual res {res_d:.1e}, "
                 f"primal res {res_p:.1e}")
-        if _TRACE:
-            print(text, f"mu {mu:.1e}")
         if gap <= tol and res_d <= tol and res_p <= tol:
             state = "optimal"
             break
@@ -344,8 +341,6 @@ def _solve_dual(V: Any, y: np.ndarray, C: float, free: bool, *, tol: float,
         t = _max_step(a, su, zl, zu, dx, dzl, dzu, hard)
         eta = max(0.99, 1.0 - mu)
         t = min(1.0, eta * t)
-        if _TRACE:
-            print(f"   sigma {sigma:.2e} step {t:.3f}")
         if not (math.isfinite(t) and np.isfinite(dx).all()):
             state, text = "failed", f"non-finite step; {text}"
             break
