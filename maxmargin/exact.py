@@ -805,6 +805,19 @@ def is_separable(data: Dataset | SVMProblem, intercept: str = "free") -> bool:
 
     Decided by the LP of :func:`separation_certificate` (no exception raised).
 
+    Parameters
+    ----------
+    data : Dataset or SVMProblem
+        The examples (an SVMProblem's data and intercept mode are used).
+    intercept : {"free", "none", "augmented"}
+        Separable by ``w.x + b`` (free, augmented) or by ``w.x`` through the origin (none).
+
+    Returns
+    -------
+    bool
+        True when no point lies in both classes' convex hulls (for ``none``: no
+        non-negative combination of ``y_i x_i`` sums to zero).
+
     Examples
     --------
     >>> from maxmargin import Dataset

@@ -35,11 +35,7 @@ EXTRA_MODULES = ["maxmargin.path", "maxmargin.estimators", "maxmargin.plot",
                  "maxmargin.plot_compare"]
 
 # (qualified name, code): left to fix, reported to the owners.
-KNOWN: set[tuple[str, str]] = {
-    # maxmargin/exact.py is being edited elsewhere (the IPM work); fixed there.
-    ("maxmargin.exact.is_separable", "PR01"),
-    ("maxmargin.exact.is_separable", "RT01"),
-}
+KNOWN: set[tuple[str, str]] = set()
 
 # Methods of the public classes (see ``_methods``): (qualified name, code) left to fix.
 KNOWN_METHODS: set[tuple[str, str]] = {
