@@ -143,7 +143,26 @@ class SVMProblem:
         return float(np.sqrt(r2.max()))
 
     def to_augmented(self, w: Any, b: Any) -> np.ndarray:
-        """The weight vector in Z-space: ``w`` or ``(w, b/s)``; shape (d',) or (k, d')."""
+        """The weight vector in Z-space: ``w``, or ``(w, b/s)`` for ``augmented``.
+
+        Parameters
+        ----------
+        w : array-like of shape (d,) or (k, d)
+        b : float or array-like of shape (k,)
+
+        Returns
+        -------
+        ndarray of shape (d',) or (k, d')
+            ``d' = d + 1`` for ``augmented``, else ``d``.
+
+        Examples
+        --------
+        >>> from maxmargin import Dataset
+        >>> p = SVMProblem(Dataset([[1.0], [-1.0]], [1, -1]), intercept="augmented",
+        ...                intercept_scaling=2.0)
+        >>> p.to_augmented([3.0], 1.0).tolist()
+        [3.0, 0.5]
+        """
         w = np.asarray(w, dtype=float)
         if self.intercept != "augmented":
             return w
@@ -151,7 +170,26 @@ class SVMProblem:
         return np.concatenate([w, (b / self.intercept_scaling)[..., None]], axis=-1)
 
     def from_augmented(self, v: Any) -> tuple[np.ndarray, Any]:
-        """Inverse of :meth:`to_augmented` for the augmented mode: (w, b)."""
+        """Inverse of :meth:`to_augmented`: split a Z-space vector into ``(w, b)``.
+
+        Parameters
+        ----------
+        v : array-like of shape (d',) or (k, d')
+
+        Returns
+        -------
+        w : ndarray of shape (d,) or (k, d)
+        b : float or ndarray of shape (k,)
+            ``s * v_{d+1}`` for ``augmented``; 0 otherwise.
+
+        Examples
+        --------
+        >>> from maxmargin import Dataset
+        >>> p = SVMProblem(Dataset([[1.0], [-1.0]], [1, -1]), intercept="augmented")
+        >>> w, b = p.from_augmented([3.0, 0.5])
+        >>> w.tolist(), b
+        ([3.0], 0.5)
+        """
         v = np.asarray(v, dtype=float)
         if self.intercept != "augmented":
             return v, np.zeros(v.shape[:-1]) if v.ndim > 1 else 0.0
@@ -170,21 +208,94 @@ class SVMProblem:
         return w, b
 
     def decision_function(self, w: Any, b: Any = 0.0) -> np.ndarray:
-        """``f(x_i) = w.x_i + b``; shape (n,), or (n, k) for ``w`` of shape (k, d)."""
+        """Decision values ``f(x_i) = w.x_i + b`` on the problem's data.
+
+        Parameters
+        ----------
+        w : array-like of shape (d,) or (k, d)
+            One weight vector, or ``k`` of them (e.g. a trace's checkpoints).
+        b : float or array-like of shape (k,)
+
+        Returns
+        -------
+        ndarray of shape (n,) or (n, k)
+
+        Examples
+        --------
+        >>> from maxmargin import Dataset
+        >>> p = SVMProblem(Dataset([[1.0], [-2.0]], [1, -1]))
+        >>> p.decision_function([2.0], 0.5).tolist()
+        [2.5, -3.5]
+        """
         w, b = self._wb(w, b)
         return np.asarray(self.data.X @ w.T) + b
 
     def margins(self, w: Any, b: Any = 0.0) -> np.ndarray:
-        """Functional margins ``y_i f(x_i)``; shape (n,) or (n, k)."""
+        """Functional margins ``y_i f(x_i)``.
+
+        Parameters
+        ----------
+        w : array-like of shape (d,) or (k, d)
+        b : float or array-like of shape (k,)
+
+        Returns
+        -------
+        ndarray of shape (n,) or (n, k)
+
+        Examples
+        --------
+        >>> from maxmargin import Dataset
+        >>> p = SVMProblem(Dataset([[1.0], [-2.0]], [1, -1]))
+        >>> p.margins([2.0], 0.5).tolist()
+        [2.5, 3.5]
+        """
         f = self.decision_function(w, b)
         return f * (self.data.y if f.ndim == 1 else self.data.y[:, None])
 
     def hinge(self, w: Any, b: Any = 0.0) -> np.ndarray:
-        """Slacks ``xi_i = max(0, 1 - y_i f(x_i))``; shape (n,) or (n, k)."""
+        """Hinge losses (slacks) ``xi_i = max(0, 1 - y_i f(x_i))``.
+
+        Parameters
+        ----------
+        w : array-like of shape (d,) or (k, d)
+        b : float or array-like of shape (k,)
+
+        Returns
+        -------
+        ndarray of shape (n,) or (n, k)
+
+        Examples
+        --------
+        >>> from maxmargin import Dataset
+        >>> p = SVMProblem(Dataset([[1.0], [-2.0]], [1, -1]))
+        >>> p.hinge([0.5], 0.0).tolist()
+        [0.5, 0.0]
+        """
         return np.maximum(0.0, 1.0 - self.margins(w, b))
 
     def regularizer(self, w: Any, b: Any = 0.0) -> np.ndarray | float:
-        """``||w~||^2``: ``||w||^2``, plus ``(b/s)^2`` in the augmented mode."""
+        """The squared regularized norm ``||w~||^2``.
+
+        ``||w||^2``, plus ``(b/s)^2`` in the augmented mode (where the bias is a weight).
+
+        Parameters
+        ----------
+        w : array-like of shape (d,) or (k, d)
+        b : float or array-like of shape (k,)
+
+        Returns
+        -------
+        float or ndarray of shape (k,)
+
+        Examples
+        --------
+        >>> from maxmargin import Dataset
+        >>> ds = Dataset([[1.0], [-2.0]], [1, -1])
+        >>> float(SVMProblem(ds).regularizer([3.0], 4.0))
+        9.0
+        >>> float(SVMProblem(ds, intercept="augmented").regularizer([3.0], 4.0))
+        25.0
+        """
         w, b = self._wb(w, b)
         r = np.einsum("...j,...j->...", w, w)
         if self.intercept == "augmented":
@@ -192,10 +303,27 @@ class SVMProblem:
         return r
 
     def primal_objective(self, w: Any, b: Any = 0.0) -> np.ndarray | float:
-        """``P(w, b) = 1/2 ||w~||^2 + C sum_i xi_i`` (hard margin: ``1/2 ||w~||^2``).
+        """The C-form primal objective.
 
-        Feasibility of a hard-margin point is not checked here: see ``certify``.
-        Vectorised: ``w`` of shape (k, d) and ``b`` of shape (k,) give shape (k,).
+        .. math:: P(w, b) = \\tfrac12 \\|\\tilde w\\|^2 + C \\textstyle\\sum_i \\xi_i
+
+        (hard margin: ``1/2 ||w~||^2``; its feasibility is checked by ``certify``).
+
+        Parameters
+        ----------
+        w : array-like of shape (d,) or (k, d)
+        b : float or array-like of shape (k,)
+
+        Returns
+        -------
+        float or ndarray of shape (k,)
+
+        Examples
+        --------
+        >>> from maxmargin import Dataset
+        >>> p = SVMProblem(Dataset([[1.0], [-2.0]], [1, -1]), C=2.0)
+        >>> float(p.primal_objective([0.5], 0.0))  # 0.125 + 2 * (0.5 + 0)
+        1.125
         """
         self._check_b(b)
         half = 0.5 * self.regularizer(w, b)
@@ -204,22 +332,76 @@ class SVMProblem:
         return half + self.C * self.hinge(w, b).sum(axis=0)
 
     def lambda_objective(self, w: Any, b: Any = 0.0) -> np.ndarray | float:
-        """``F(w, b) = lam/2 ||w~||^2 + (1/n) sum_i xi_i = P / (C n)`` (soft margin only)."""
+        """The lambda-form objective (soft margin only).
+
+        .. math:: F(w, b) = \\tfrac{\\lambda}{2} \\|\\tilde w\\|^2
+                  + \\tfrac1n \\textstyle\\sum_i \\xi_i = P / (C n)
+
+        Parameters
+        ----------
+        w : array-like of shape (d,) or (k, d)
+        b : float or array-like of shape (k,)
+
+        Returns
+        -------
+        float or ndarray of shape (k,)
+
+        Examples
+        --------
+        >>> from maxmargin import Dataset
+        >>> p = SVMProblem(Dataset([[1.0], [-2.0]], [1, -1]), C=2.0)
+        >>> float(p.lambda_objective([0.5], 0.0))  # P / (C n) = 1.125 / 4
+        0.28125
+        """
         if self.hard:
             raise ParameterError("the lambda form exists for soft margin only (hard has lam = 0)")
         self._check_b(b)
         return 0.5 * self.lam * self.regularizer(w, b) + self.hinge(w, b).mean(axis=0)
 
     def dual_weights(self, alpha: Any) -> np.ndarray:
-        """``sum_i alpha_i y_i z_i``: shape (d',) (or (k, d') for alpha of shape (k, n))."""
+        """The dual map ``v = sum_i alpha_i y_i z_i`` (in Z-space).
+
+        Parameters
+        ----------
+        alpha : array-like of shape (n,) or (k, n)
+
+        Returns
+        -------
+        ndarray of shape (d',) or (k, d')
+
+        Examples
+        --------
+        >>> from maxmargin import Dataset
+        >>> p = SVMProblem(Dataset([[1.0], [-2.0]], [1, -1]))
+        >>> p.dual_weights([1.0, 0.5]).tolist()  # 1*1*1 + 0.5*(-1)*(-2)
+        [2.0]
+        """
         alpha = self._alpha(alpha)
         # (alpha*y) @ Z, not Z.T @ (alpha*y).T: the transposed product is ~40x slower
         return np.asarray((alpha * self.data.y) @ self.Z)
 
     def dual_objective(self, alpha: Any) -> np.ndarray | float:
-        """``D(alpha) = sum_i alpha_i - 1/2 ||sum_i alpha_i y_i z_i||^2``.
+        """The dual objective.
+
+        .. math:: D(\\alpha) = \\textstyle\\sum_i \\alpha_i
+                  - \\tfrac12 \\|\\sum_i \\alpha_i y_i z_i\\|^2
 
         Feasibility (box, equality) is not checked here: see ``certify``.
+
+        Parameters
+        ----------
+        alpha : array-like of shape (n,) or (k, n)
+
+        Returns
+        -------
+        float or ndarray of shape (k,)
+
+        Examples
+        --------
+        >>> from maxmargin import Dataset
+        >>> p = SVMProblem(Dataset([[1.0], [-1.0]], [1, -1]))
+        >>> float(p.dual_objective([0.5, 0.5]))  # 1 - 1/2 * 1^2
+        0.5
         """
         alpha = self._alpha(alpha)
         v = self.dual_weights(alpha)
@@ -228,8 +410,24 @@ class SVMProblem:
     def weights_from_dual(self, alpha: Any) -> tuple[np.ndarray, float | None]:
         """The primal ``(w, b)`` mapped from alpha: ``w = sum alpha_i y_i x_i``.
 
-        ``b`` is ``s * v_{d+1}`` for ``augmented``, ``0`` for ``none``, and ``None`` for
-        ``free`` (there b comes from the equality multiplier or the margin SVs).
+        Parameters
+        ----------
+        alpha : array-like of shape (n,)
+
+        Returns
+        -------
+        w : ndarray of shape (d,)
+        b : float or None
+            ``s * v_{d+1}`` for ``augmented``, ``0`` for ``none``, and ``None`` for
+            ``free`` (there b comes from the equality multiplier or the margin SVs).
+
+        Examples
+        --------
+        >>> from maxmargin import Dataset
+        >>> p = SVMProblem(Dataset([[1.0], [-1.0]], [1, -1]), intercept="none")
+        >>> w, b = p.weights_from_dual([0.5, 0.5])
+        >>> w.tolist(), b
+        ([1.0], 0.0)
         """
         v = self.dual_weights(alpha)
         if self.intercept == "augmented":
