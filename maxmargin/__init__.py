@@ -5,6 +5,7 @@ from .compare import Comparison, RunResult, compare, demo_comparison, write_repo
 from .data import (
     Dataset,
     load,
+    load_builtin,
     load_csv,
     load_heart_scale,
     load_libsvm,
@@ -109,6 +110,7 @@ __all__ = [
     "PA2",
     "Winnow",
     "load",
+    "load_builtin",
     "load_csv",
     "load_heart_scale",
     "load_libsvm",

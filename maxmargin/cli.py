@@ -78,7 +78,8 @@ def _problem(args: argparse.Namespace, data):
 
 def _add_data_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("data", metavar="DATA",
-                   help="LIBSVM/svmlight file, CSV (label column named or last) or .npz (X, y)")
+                   help="LIBSVM/svmlight file, CSV (label column named or last), .npz (X, y), "
+                        "or builtin:heart_scale|separable|gaussians")
     p.add_argument("--label", default=None, help="CSV: name or index of the label column")
 
 

@@ -27,6 +27,8 @@ __all__ = [
     "load_csv",
     "load_npz",
     "load_heart_scale",
+    "load_builtin",
+    "BUILTIN",
     "make_separable",
     "make_gaussians",
 ]
@@ -543,13 +545,49 @@ def load_npz(path: str | Path, *, name: str | None = None) -> Dataset:
     return Dataset(X, y, name=name or path.name)
 
 
+#: Built-in data sets, loadable as ``builtin:NAME`` wherever a data file is expected.
+BUILTIN = ("heart_scale", "separable", "gaussians")
+
+
+def load_builtin(name: str) -> Dataset:
+    """A built-in data set by name (what ``load("builtin:NAME")`` returns).
+
+    Parameters
+    ----------
+    name : {"heart_scale", "separable", "gaussians"}
+        ``heart_scale``: the bundled LIBSVM file (270 x 13, not separable);
+        ``separable``: ``make_separable(200, 2, margin=0.3, seed=0)``;
+        ``gaussians``: ``make_gaussians(400, 2, separation=2.0, seed=0)``.
+
+    Returns
+    -------
+    Dataset
+        The data set, labels in {-1, +1}.
+
+    Examples
+    --------
+    >>> load_builtin("separable").meta["margin"]
+    0.3
+    """
+    if name == "heart_scale":
+        return load_heart_scale()
+    if name == "separable":
+        return make_separable(200, 2, margin=0.3, seed=0)
+    if name == "gaussians":
+        return make_gaussians(400, 2, separation=2.0, seed=0)
+    raise DataError(f"no built-in data set {name!r}; choose from {', '.join(BUILTIN)}")
+
+
 def load(path: str | Path, *, label: str | int | None = None) -> Dataset:
     """Load a data file by its suffix: ``.csv``, ``.npz``, else LIBSVM/svmlight.
+
+    ``"builtin:NAME"`` loads a built-in data set instead (see :func:`load_builtin`).
 
     Parameters
     ----------
     path : str or Path
         The file; :func:`load_csv`, :func:`load_npz` or :func:`load_libsvm` reads it.
+        Or ``"builtin:heart_scale"``, ``"builtin:separable"``, ``"builtin:gaussians"``.
     label : str or int, optional
         CSV only: the label column (see :func:`load_csv`).
 
@@ -565,7 +603,11 @@ def load(path: str | Path, *, label: str | int | None = None) -> Dataset:
     >>> _ = f.write_text("1,2,1\\n3,4,-1\\n")
     >>> load(f).X.tolist()
     [[1.0, 2.0], [3.0, 4.0]]
+    >>> load("builtin:gaussians").n
+    400
     """
+    if isinstance(path, str) and path.startswith("builtin:"):
+        return load_builtin(path.split(":", 1)[1])
     path = Path(path)
     if not path.exists():
         raise DataError(f"{path}: no such file")

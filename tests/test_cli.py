@@ -151,3 +151,18 @@ def test_path_heart_scale(tmp_path, capsys):
 def test_path_bad_grid_exit_2(tmp_path, capsys, grid, msg):
     code, _, err = run_cli(capsys, "path", HEART, "--C-grid", grid, "--out", str(tmp_path))
     assert code == 2 and msg in err and len(err.strip().splitlines()) == 1
+
+
+def test_builtin_data_sets(tmp_path, capsys):
+    # the built-in separable set has the exact hard margin 0.3 by construction
+    target = tmp_path / "s.json"
+    code, _, _ = run_cli(capsys, "solve", "builtin:separable", "--hard", "--json", str(target))
+    js = json.loads(target.read_text())
+    assert code == 0 and js["margin"] == pytest.approx(0.3, rel=1e-9)
+    code, _, _ = run_cli(capsys, "path", "builtin:separable", "--C-grid", "1e-1:1e3:5",
+                         "--out", str(tmp_path / "p"), "--quiet")
+    assert code == 0
+    last = json.loads((tmp_path / "p" / "report.json").read_text())
+    assert 2 / last["width"][-1] == pytest.approx(1 / 0.3, rel=1e-8)  # ||w|| = 1/gamma
+    code, _, err = run_cli(capsys, "solve", "builtin:nope")
+    assert code == 2 and "heart_scale, separable, gaussians" in err
