@@ -8,7 +8,7 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from maxmargin import Dataset, ParameterError, SVMProblem, make_gaussians, make_separable
@@ -54,6 +54,7 @@ def test_warm_and_cold_paths_agree():
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(seed=st.integers(0, 10_000), n=st.integers(6, 24), d=st.integers(1, 3),
        intercept=st.sampled_from(["free", "none", "augmented"]))
+@example(seed=851, n=9, d=2, intercept="free")
 def test_monotone_norm_and_slack(seed, n, d, intercept):
     """||w~|| non-decreasing and sum xi non-increasing in C (a theorem, docs/path.md)."""
     rng = np.random.default_rng(seed)
@@ -63,9 +64,12 @@ def test_monotone_norm_and_slack(seed, n, d, intercept):
     p = path(Dataset(X, y), C=np.geomspace(1e-2, 1e2, 7), intercept=intercept,
              hard_limit=False)
     assert p.certified
-    tol_n = 1e-7 * np.maximum(1.0, p.norm_reg[1:])
+    # The certificate guarantees w to its tolerance (1e-6, scaled): at a degenerate optimum
+    # the polish may not apply (e.g. w* = 0 with every example at the margin or the bound,
+    # seed=851, n=9, d=2, free), leaving the interior-point point, accurate to ~2e-7.
+    tol_n = 1e-6 * np.maximum(1.0, p.norm_reg[1:])
     assert (np.diff(p.norm_reg) >= -tol_n).all(), p.norm_reg
-    tol_s = 1e-7 * np.maximum(1.0, p.slack_sum[:-1])
+    tol_s = 1e-6 * np.maximum(1.0, p.slack_sum[:-1])
     assert (np.diff(p.slack_sum) <= tol_s).all(), p.slack_sum
 
 
