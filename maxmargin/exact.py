@@ -256,7 +256,16 @@ class ExactSolution:
     interface: str = "direct"
 
     def decision_function(self, X: Any) -> np.ndarray:
-        """``f(x) = w.x + b`` for rows of ``X`` (n', d), dense or sparse; shape (n',).
+        """``f(x) = w.x + b`` for the rows of ``X``.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n', d), or Dataset
+            One row of shape (d,) is accepted too.
+
+        Returns
+        -------
+        ndarray of shape (n',)
 
         Examples
         --------
@@ -276,7 +285,16 @@ class ExactSolution:
         return np.asarray(X @ self.w).reshape(-1) + self.b
 
     def predict(self, X: Any) -> np.ndarray:
-        """Labels ``sign(f(x))`` in {-1, +1} (``f = 0`` maps to +1); shape (n',).
+        """Labels ``sign(f(x))`` in {-1, +1} (``f = 0`` maps to +1).
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n', d), or Dataset
+
+        Returns
+        -------
+        ndarray of shape (n',)
+            -1.0 or +1.0 per row.
 
         Examples
         --------
@@ -299,6 +317,13 @@ class ExactSolution:
         Hard margin has no C: ``"C"`` is ``null`` (and ``"hard": true``, ``"lam": 0.0``).
         Other non-finite numbers (``margin`` when ``w = 0``) are the strings
         ``"inf"``/``"nan"``.
+
+        Returns
+        -------
+        dict
+            ``w``, ``b``, ``alpha``, the support sets, objectives, gap, ``kkt``, ``margin``,
+            ``status``, ``solver``, ``form``, ``intercept``, ``C``, ``lam``,
+            ``solve_seconds`` and more (see docs/cli.md).
 
         Examples
         --------
@@ -345,6 +370,12 @@ class ExactSolution:
 
     def summary(self) -> str:
         """A readable multi-line report (what ``maxmargin solve`` prints).
+
+        Returns
+        -------
+        str
+            Objectives, gap, KKT residuals, certificate verdict, margin, support vectors,
+            training error and time, one per line.
 
         Examples
         --------

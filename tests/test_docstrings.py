@@ -39,13 +39,6 @@ KNOWN: set[tuple[str, str]] = set()
 
 # Methods of the public classes (see ``_methods``): (qualified name, code) left to fix.
 KNOWN_METHODS: set[tuple[str, str]] = {
-    # maxmargin/exact.py is being edited elsewhere (the IPM work); fixed there.
-    ("maxmargin.exact.ExactSolution.decision_function", "PR01"),
-    ("maxmargin.exact.ExactSolution.decision_function", "RT01"),
-    ("maxmargin.exact.ExactSolution.predict", "PR01"),
-    ("maxmargin.exact.ExactSolution.predict", "RT01"),
-    ("maxmargin.exact.ExactSolution.summary", "RT01"),
-    ("maxmargin.exact.ExactSolution.to_dict", "RT01"),
     # scikit-learn estimator methods: documented (sklearn conventions); the class's
     # example shows fit / predict; a per-method example still to write.
     ("maxmargin.estimators._LinearBinary.decision_function", "EX01"),
