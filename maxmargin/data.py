@@ -97,6 +97,9 @@ class Dataset:
     meta : dict
         Free-form facts about the data (the generators put the true ``w``, ``b`` and
         ``margin`` here).
+    require_both_classes : bool
+        Reject data with one class only (the default). Streams pass False: a
+        ``partial_fit`` batch may hold a single example.
 
     Examples
     --------
@@ -110,6 +113,7 @@ class Dataset:
     name: str = "data"
     classes: tuple = (-1, 1)
     meta: dict = field(default_factory=dict)
+    require_both_classes: bool = field(default=True, repr=False)
 
     def __post_init__(self) -> None:
         X = self.X
@@ -164,7 +168,7 @@ class Dataset:
                 f"{self.name}: labels must be -1 or +1, got values "
                 f"{values_[:10].tolist()}{hint}"
             )
-        if np.unique(yf).size < 2:
+        if self.require_both_classes and np.unique(yf).size < 2:
             raise DataError(
                 f"{self.name}: only one class present (all labels are {yf[0]:+.0f}); "
                 "a classifier needs examples of both -1 and +1"

@@ -122,3 +122,12 @@ def test_split_is_stratified_and_disjoint():
     ds = mm.make_gaussians(100, 2, seed=0)
     tr, te = ds.split(0.2, seed=1)
     assert tr.n + te.n == 100 and set(np.unique(te.y)) == {-1.0, 1.0}
+
+
+def test_one_class_allowed_only_when_asked():
+    with pytest.raises(DataError, match="only one class"):
+        mm.Dataset([[1.0], [2.0]], [1, 1])
+    ds = mm.Dataset([[1.0], [2.0]], [1, 1], require_both_classes=False)
+    assert ds.y.tolist() == [1.0, 1.0]
+    with pytest.raises(DataError, match=r"must be -1 or \+1"):  # other checks still apply
+        mm.Dataset([[1.0]], [0], require_both_classes=False)

@@ -14,11 +14,9 @@ their concatenation (for mini-batch Pegasos, when every batch length is a multip
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import scipy.sparse as sp
 
 from ..data import Dataset
 from ..exceptions import DataError, ParameterError
@@ -35,61 +33,6 @@ __all__ = ["OnlineState", "RESUMABLE"]
 #: pocket its training-error checks over the data, the voted perceptron indices into it.
 RESUMABLE: tuple[type[OnlineLearner], ...] = (Perceptron, AveragedPerceptron, Pegasos,
                                               OnlineSubgradient, PA, PA1, PA2)
-
-
-@dataclass(frozen=True, eq=False)
-class _Batch:
-    """A batch of examples: a :class:`Dataset` without the both-classes requirement.
-
-    A stream may well bring a batch of one class only (a single example, say).
-    """
-
-    X: Any
-    y: np.ndarray
-    name: str = "batch"
-
-    @classmethod
-    def of(cls, X: Any, y: Any) -> Dataset | _Batch:
-        if isinstance(X, Dataset):
-            return X
-        yv = np.asarray(y, dtype=np.float64).reshape(-1)
-        if not np.all(np.isin(yv, (-1.0, 1.0))):
-            raise DataError("batch labels must be -1 or +1; map other labels with "
-                            "maxmargin.map_labels first")
-        if np.unique(yv).size == 2:
-            return Dataset(X, yv, name="batch")
-        if sp.issparse(X):
-            X = sp.csr_matrix(X, dtype=np.float64)
-            X.sum_duplicates()
-            X.sort_indices()
-            values = X.data
-        else:
-            X = np.ascontiguousarray(X, dtype=np.float64)
-            values = X
-        if X.ndim != 2 or X.shape[0] != yv.size or X.shape[1] == 0:
-            raise DataError(f"a batch needs X of shape (n, d), d >= 1, and n labels; got X "
-                            f"{X.shape} and {yv.size} labels")
-        if not np.all(np.isfinite(values)):
-            raise DataError("the batch contains NaN or infinite values; remove or impute "
-                            "them first")
-        return cls(X, np.ascontiguousarray(yv))
-
-    @property
-    def n(self) -> int:
-        return int(self.X.shape[0])
-
-    @property
-    def d(self) -> int:
-        return int(self.X.shape[1])
-
-    @property
-    def is_sparse(self) -> bool:
-        return sp.issparse(self.X)
-
-    def row_norms(self) -> np.ndarray:
-        if self.is_sparse:
-            return np.sqrt(np.asarray(self.X.multiply(self.X).sum(axis=1)).ravel())
-        return np.sqrt(np.einsum("ij,ij->i", self.X, self.X))
 
 
 class OnlineState:
@@ -167,7 +110,8 @@ class OnlineState:
         if not isinstance(data, Dataset):
             if y is None:
                 raise ParameterError("give the batch as a maxmargin.Dataset, or as X and y")
-            data = _Batch.of(data, y)
+            data = data if isinstance(data, Dataset) else Dataset(
+                data, y, name="batch", require_both_classes=False)
         if self.d is not None and data.d != self.d:
             raise DataError(f"this state was started on {self.d} features, the batch has "
                             f"{data.d}; every batch must have the same columns")
