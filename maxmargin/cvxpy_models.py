@@ -26,8 +26,8 @@ The hard margin drops ``xi`` (and the upper bound ``C``); the equality exists fo
 ``free`` intercept only. The lambda form is the C form divided by ``C n``
 (``lam = 1/(C n)``): objective ``F = lam/2 ||w~||^2 + (1/n) sum_i xi_i = P/(C n)``; its
 multipliers are ``alpha_lam = lam * alpha`` (box ``[0, 1/n]``) and its dual is
-``max sum_i alpha_i - 1/(2 lam) ||sum_i alpha_i y_i z_i||^2``, with optimal value
-``F* = lam P*``.
+``max sum_i alpha_i - lam/2 ||w(alpha)||^2`` with ``w(alpha) = (1/lam) sum_i alpha_i y_i
+z_i``, and optimal value ``F* = lam P*``.
 """
 
 from __future__ import annotations
@@ -133,8 +133,9 @@ def dual_model(problem: SVMProblem, objective: str = "C") -> Any:
               \\textstyle\\sum_i \\alpha_i y_i = 0
 
     (hard margin: no upper bound; the equality for intercept ``free`` only;
-    ``objective="lambda"``: ``max sum_i alpha_i - 1/(2 lam) ||sum_i alpha_i y_i z_i||^2``
-    over ``0 <= alpha_i <= 1/n``, whose ``alpha`` is ``lam`` times the C form's).
+    ``objective="lambda"``: ``max sum_i alpha_i - lam/2 ||w(alpha)||^2`` with
+    ``w(alpha) = (1/lam) sum_i alpha_i y_i z_i``, over ``0 <= alpha_i <= 1/n``, whose
+    ``alpha`` is ``lam`` times the C form's).
 
     Parameters
     ----------
@@ -177,8 +178,10 @@ def dual_model(problem: SVMProblem, objective: str = "C") -> Any:
             constraints.append(alpha <= problem.C)
         obj = cp.sum(alpha) - 0.5 * cp.sum_squares(w_tilde)
     else:
+        # lam/2 ||w(alpha)||^2 with w(alpha) = w~/lam, the weights' own size: the same
+        # value as ||w~||^2 / (2 lam), which overflows first when lam is large
         constraints.append(alpha <= 1.0 / n)
-        obj = cp.sum(alpha) - cp.sum_squares(w_tilde) / (2.0 * problem.lam)
+        obj = cp.sum(alpha) - 0.5 * problem.lam * cp.sum_squares(w_tilde / problem.lam)
     if problem.intercept == "free":
         constraints.append(y @ alpha == 0)
     return cp.Problem(cp.Maximize(obj), constraints)
