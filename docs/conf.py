@@ -104,6 +104,7 @@ html_show_sourcelink = False
 _SECTIONS = [
     ("maxmargin.data", "Data: Dataset, loaders, generators"),
     ("maxmargin.problem", "Problems and objectives"),
+    ("maxmargin.cvxpy_models", "Problems and objectives"),
     ("maxmargin.exact", "Exact solve"),
     ("maxmargin.certificate", "Certificates"),
     ("maxmargin.online", "Online learners"),
@@ -113,11 +114,13 @@ _SECTIONS = [
     ("maxmargin.estimators", "scikit-learn estimators"),
     ("maxmargin.plot", "Figures"),
     ("maxmargin.plot_compare", "Figures"),
+    ("maxmargin.plot_animation", "Figures"),
     ("maxmargin.exceptions", "Exceptions"),
 ]
 # modules documented beyond the top-level names (their own __all__), when importable
 _EXTRA_MODULES = ["maxmargin.path", "maxmargin.estimators", "maxmargin.plot",
-                  "maxmargin.plot_compare"]
+                  "maxmargin.plot_compare", "maxmargin.cvxpy_models",
+                  "maxmargin.plot_animation"]
 
 
 def _section_of(module: str) -> str:

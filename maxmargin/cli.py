@@ -160,6 +160,14 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
     data = _load_data(args.data, args.label)
     names = _learner_names(args.learner)
+    if args.animate:
+        from .exceptions import ParameterError
+        from .plot_animation import _check_target
+
+        if len(names) != 1:
+            raise ParameterError(f"--animate draws one learner; got {len(names)} "
+                                 f"({', '.join(names)})")
+        _check_target(data, args.animate)
     learners = [make_learner(nm, **_learner_params(args, LEARNERS[nm])) for nm in names]
     out = Path(args.out) if args.out else None
     if out is not None:
@@ -173,6 +181,12 @@ def _cmd_run(args: argparse.Namespace) -> int:
             npz, js = trace.save(out / learner.name)
             if not args.quiet:
                 print(f"  wrote {npz} and {js}")
+        if args.animate:
+            from .plot_animation import animate_run
+
+            gif = animate_run(trace, data, args.animate, progress=not args.quiet)
+            if not args.quiet:
+                print(f"  wrote {gif} ({len(trace.t)} frames, one per checkpoint)")
     return 0
 
 
@@ -288,6 +302,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="default: each learner's own (augmented for most)")
     p.add_argument("--out", metavar="DIR", default=None,
                    help="write DIR/<learner>.npz and DIR/<learner>.json")
+    p.add_argument("--animate", metavar="OUT.gif", default=None,
+                   help="2-D data, one learner: write an animated GIF of the run (one frame "
+                        "per checkpoint) against the exact optimum and Novikoff's bound")
     p.add_argument("--quiet", action="store_true", help="no summary, no progress bar")
     p.set_defaults(func=_cmd_run)
 

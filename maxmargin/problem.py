@@ -434,6 +434,47 @@ class SVMProblem:
             return v[:-1], float(v[-1] * self.intercept_scaling)
         return v, (0.0 if self.intercept == "none" else None)
 
+    def to_cvxpy(self, form: str = "primal", objective: str = "C") -> Any:
+        """The problem as a textbook ``cvxpy.Problem``, to print, solve and teach with.
+
+        ``primal``: ``min 1/2 ||w~||^2 + C sum_i xi_i  s.t.  y_i (w.x_i + b) >= 1 - xi_i,
+        xi_i >= 0`` with variables ``w``, ``b``, ``xi`` (``model.var_dict``), the margin
+        constraints as one vectorised ``model.constraints[0]`` whose ``dual_value`` is
+        ``alpha``. ``dual``: ``max sum_i alpha_i - 1/2 ||sum_i alpha_i y_i z_i||^2  s.t.
+        0 <= alpha_i <= C, sum_i alpha_i y_i = 0`` with variable ``alpha``. Details, the
+        hard margin and the intercept modes: :mod:`maxmargin.cvxpy_models` (cvxpy is
+        imported there, on first call).
+
+        Parameters
+        ----------
+        form : {"primal", "dual"}
+        objective : {"C", "lambda"}
+            ``"C"``: the C form ``P`` (and its dual ``D``); ``"lambda"``: the lambda form
+            ``F = P / (C n)``, whose multipliers are ``lam * alpha`` (soft margin only).
+            Both have the optimum of :func:`maxmargin.solve`, in their own units.
+
+        Returns
+        -------
+        cvxpy.Problem
+
+        Examples
+        --------
+        >>> from maxmargin import Dataset
+        >>> p = SVMProblem(Dataset([[1.0], [-1.0]], [1, -1]), C=2.0)
+        >>> primal, dual = p.to_cvxpy("primal"), p.to_cvxpy("dual")
+        >>> sorted(primal.var_dict), sorted(dual.var_dict)
+        (['b', 'w', 'xi'], ['alpha'])
+        >>> P, D = primal.solve(solver="CLARABEL"), dual.solve(solver="CLARABEL")
+        >>> round(float(P), 6), round(float(D), 6)
+        (0.5, 0.5)
+        >>> primal.constraints[0].dual_value.round(6).tolist()
+        [0.5, 0.5]
+        """
+        from .cvxpy_models import dual_model, primal_model
+
+        form = check_choice("form", form, ("primal", "dual"))
+        return (primal_model if form == "primal" else dual_model)(self, objective)
+
     def _alpha(self, alpha: Any) -> np.ndarray:
         alpha = np.asarray(alpha, dtype=float)
         if alpha.shape[-1:] != (self.n,) or alpha.ndim > 2:

@@ -32,7 +32,8 @@ import maxmargin  # noqa: E402
 
 CHECKS = {"GL08", "PR01", "PR02", "RT01", "EX01"}
 EXTRA_MODULES = ["maxmargin.path", "maxmargin.estimators", "maxmargin.plot",
-                 "maxmargin.plot_compare"]
+                 "maxmargin.plot_compare", "maxmargin.cvxpy_models",
+                 "maxmargin.plot_animation"]
 
 # (qualified name, code): left to fix, reported to the owners.
 KNOWN: set[tuple[str, str]] = set()
