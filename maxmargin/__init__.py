@@ -20,6 +20,7 @@ from .exceptions import (
     DataError,
     MaxMarginError,
     NotSeparableError,
+    OutputError,
     ParameterError,
     SolverError,
 )
@@ -124,4 +125,5 @@ __all__ = [
     "SolverError",
     "NotSeparableError",
     "CertificateError",
+    "OutputError",
 ]

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Iterable
 
-from .exceptions import ParameterError
+from .exceptions import DataError, ParameterError
 
 
 def check_positive(name: str, value: object, *, allow_inf: bool = False) -> float:
@@ -49,3 +50,106 @@ def check_int(name: str, value: object, *, minimum: int = 1) -> int:
             f"The {name!r} parameter must be an int >= {minimum}. Got {value!r} instead."
         )
     return v
+
+
+#: Refuse work whose estimated memory exceeds this fraction of the available memory: the
+#: estimates count the large arrays only, and the rest of the system needs some room.
+MEMORY_MARGIN = 0.8
+
+
+#: What to do about data too wide for memory (the usual cause: one huge feature index).
+WIDE_HINT = ("d is the largest feature index; a LIBSVM file with one index of 3,000,000,000 "
+             "has d = 3e9 and weight vectors of 24 GB: renumber the features, or drop the "
+             "wide ones")
+
+
+def _meminfo_available() -> int | None:
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return int(os.sysconf("SC_AVPHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def _cgroup_headroom() -> int | None:
+    """Bytes left under this process's cgroup memory limit (v2, then v1), if any."""
+    for limit_f, usage_f in (("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),
+                             ("/sys/fs/cgroup/memory/memory.limit_in_bytes",
+                              "/sys/fs/cgroup/memory/memory.usage_in_bytes")):
+        try:
+            with open(limit_f) as f:
+                text = f.read().strip()
+            if text == "max":
+                return None
+            limit = int(text)
+            with open(usage_f) as f:
+                usage = int(f.read().strip())
+        except (OSError, ValueError):
+            continue
+        if limit >= 1 << 60:  # v1 writes "no limit" as a huge number
+            return None
+        return max(0, limit - usage)
+    return None
+
+
+def available_memory() -> int | None:
+    """Bytes this process can still allocate, as far as the system says (None: unknown).
+
+    The smallest of: ``MemAvailable`` of ``/proc/meminfo`` (elsewhere
+    ``os.sysconf("SC_AVPHYS_PAGES")`` pages), the headroom under a cgroup (container)
+    memory limit, and the headroom under ``ulimit -v``.
+
+    Returns
+    -------
+    int or None
+    """
+    found = [v for v in (_meminfo_available(), _cgroup_headroom()) if v is not None]
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        if soft != resource.RLIM_INFINITY:
+            with open("/proc/self/statm") as f:
+                used = int(f.read().split()[0]) * int(os.sysconf("SC_PAGE_SIZE"))
+            found.append(max(0, soft - used))
+    except (ImportError, OSError, ValueError):
+        pass
+    return min(found) if found else None
+
+
+def _gb(nbytes: float) -> str:
+    return f"{nbytes / 2**30:,.1f} GiB" if nbytes >= 2**28 else f"{nbytes / 2**20:,.0f} MiB"
+
+
+def check_memory(nbytes: float, what: str, hint: str = "") -> None:
+    """Refuse, before allocating, work whose large arrays cannot fit in memory.
+
+    Raises when ``nbytes`` exceeds :data:`MEMORY_MARGIN` (80 %) of
+    :func:`available_memory`; does nothing when the available memory is unknown.
+
+    Parameters
+    ----------
+    nbytes : float
+        The estimated peak of the work's large arrays, in bytes.
+    what : str
+        The work, for the message (``"run perceptron on data.svm (d = 3,000,000,000)"``).
+    hint : str
+        What to do about it, appended to the message.
+
+    Raises
+    ------
+    DataError
+        With the estimate and the available memory.
+    """
+    avail = available_memory()
+    if avail is None or nbytes <= MEMORY_MARGIN * avail:
+        return
+    raise DataError(f"{what} needs about {_gb(nbytes)} of memory, more than the "
+                    f"{_gb(MEMORY_MARGIN * avail)} this machine can give it "
+                    f"(80% of {_gb(avail)} available){'; ' + hint if hint else ''}")

@@ -1,21 +1,28 @@
-"""The ``maxmargin`` command line (DESIGN section 5).
+"""The ``maxmargin`` command line.
 
 Exit codes: 0 ok; 1 a certificate or check failed (including hard margin on data that
-are not separable); 2 bad usage or bad data, reported as one line without a traceback.
+are not separable); 2 bad usage, bad data or an output that cannot be written, reported
+as one line without a traceback, before any long computation; 130 interrupted (Ctrl-C).
+Every bad input the command knows of, and what it says, is listed in docs/bad-input.md.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
+import os
+import signal
 import sys
-from collections.abc import Sequence
+import warnings
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
 import numpy as np
 
+from ._io import atomic_write, check_output_dir, check_output_file, display, mark_output_dir
 from .exceptions import CertificateError, MaxMarginError, NotSeparableError
 
 __all__ = ["main"]
@@ -54,13 +61,19 @@ def _write_json(payload: dict, target: str | None) -> None:
     if target == "-":
         print(text)
     else:
-        Path(target).write_text(text + "\n")
+        atomic_write(target, text + "\n")
 
 
-def _load_data(path: str, label: str | None = None):
+def _load_data(args: argparse.Namespace, path: str | None = None):
     from .data import load
 
-    return load(path, label=label)
+    return load(args.data if path is None else path, label=args.label, header=args.header,
+                positive=args.positive)
+
+
+def _out_dir(args: argparse.Namespace) -> Path:
+    """Check ``--out`` before any work (exit 2 now, not after the computing)."""
+    return check_output_dir(args.out, "--out", force=args.force)
 
 
 def _problem(args: argparse.Namespace, data):
@@ -80,7 +93,22 @@ def _add_data_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("data", metavar="DATA",
                    help="LIBSVM/svmlight file, CSV (label column named or last), .npz (X, y), "
                         "or builtin:heart_scale|separable|gaussians")
-    p.add_argument("--label", default=None, help="CSV: name or index of the label column")
+    p.add_argument("--label", default=None,
+                   help="CSV: name or 0-based index of the label column (default: the last)")
+    p.add_argument("--header", default=None, action=argparse.BooleanOptionalAction,
+                   help="CSV: the first row is (not) a header (default: detected from the "
+                        "feature columns)")
+    p.add_argument("--positive", default=None, metavar="LABEL",
+                   help="the label that becomes +1; with more than two labels, LABEL "
+                        "against all the others")
+
+
+def _add_out_args(p: argparse.ArgumentParser, default: str | None) -> None:
+    what = "write DIR/<learner>.npz and DIR/<learner>.json" if default is None else \
+        f"where the report goes (default {default})"
+    p.add_argument("--out", metavar="DIR", default=default, help=what)
+    p.add_argument("--force", action="store_true",
+                   help="write into a non-empty DIR that maxmargin did not write")
 
 
 def _add_problem_args(p: argparse.ArgumentParser, *, allow_hard: bool = True,
@@ -99,7 +127,9 @@ def _add_problem_args(p: argparse.ArgumentParser, *, allow_hard: bool = True,
 def _cmd_solve(args: argparse.Namespace) -> int:
     from .exact import solve
 
-    data = _load_data(args.data, args.label)
+    if args.json is not None:
+        check_output_file(args.json, "--json")
+    data = _load_data(args)
     problem = _problem(args, data)
     forms = ("primal", "dual") if args.form == "both" else (args.form,)
     try:
@@ -141,13 +171,17 @@ def _learner_params(args: argparse.Namespace, cls: type) -> dict[str, Any]:
     return {k: v for k, v in given.items() if v is not None and k in accepted}
 
 
-def _learner_names(text: str) -> list[str]:
+def _learner_names(text: str, unique: bool = False) -> list[str]:
     from .exceptions import ParameterError
     from .online import LEARNERS
 
     names = [s.strip() for s in text.split(",") if s.strip()]
     if not names:
         raise ParameterError("--learner needs at least one name")
+    if unique and len(set(names)) < len(names):
+        twice = sorted({s for s in names if names.count(s) > 1})
+        raise ParameterError(f"learner {', '.join(map(repr, twice))} given twice; each "
+                             "writes one trace")
     unknown = [s for s in names if s not in LEARNERS]
     if unknown:
         raise ParameterError(f"unknown learner {', '.join(map(repr, unknown))}; "
@@ -158,35 +192,42 @@ def _learner_names(text: str) -> list[str]:
 def _cmd_run(args: argparse.Namespace) -> int:
     from .online import LEARNERS, make_learner, run
 
-    data = _load_data(args.data, args.label)
-    names = _learner_names(args.learner)
+    out = None if args.out is None else _out_dir(args)
+    names = _learner_names(args.learner, unique=True)
     if args.animate:
         from .exceptions import ParameterError
-        from .plot_animation import _check_target
 
         if len(names) != 1:
             raise ParameterError(f"--animate draws one learner; got {len(names)} "
                                  f"({', '.join(names)})")
-        _check_target(data, args.animate)
+        check_output_file(args.animate, "--animate")
     learners = [make_learner(nm, **_learner_params(args, LEARNERS[nm])) for nm in names]
-    out = Path(args.out) if args.out else None
-    if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
+    data = _load_data(args)
+    if args.animate:
+        from .plot_animation import _check_target
+
+        _check_target(data, args.animate)
+    written: list[Path] = []
     for learner in learners:
         trace = run(learner, data, epochs=args.epochs, order=args.order, seed=args.seed,
                     progress=not args.quiet)
         if not args.quiet:
             print(trace.summary())
+        if trace.diverged_at is not None:
+            warnings.warn(f"{learner.name} diverged: {trace.divergence()}", stacklevel=1)
         if out is not None:
+            out.mkdir(parents=True, exist_ok=True)
             npz, js = trace.save(out / learner.name)
+            written += [npz, js]
+            mark_output_dir(out, "run", written)
             if not args.quiet:
-                print(f"  wrote {npz} and {js}")
+                print(f"  wrote {display(npz)} and {display(js)}")
         if args.animate:
             from .plot_animation import animate_run
 
             gif = animate_run(trace, data, args.animate, progress=not args.quiet)
             if not args.quiet:
-                print(f"  wrote {gif} ({len(trace.t)} frames, one per checkpoint)")
+                print(f"  wrote {display(gif)} ({len(trace.t)} frames, one per checkpoint)")
     return 0
 
 
@@ -197,11 +238,16 @@ def _report(cmp: Any, out: Path, quiet: bool) -> int:
     from .compare import write_report
 
     paths = write_report(cmp, out)
+    mark_output_dir(out, "compare", paths)
     if not quiet:
         print(cmp.reference.summary())
         print()
         print(cmp.to_markdown())
-        print(f"\nwrote {len(paths)} files; the report is {out / 'report.md'}")
+        print(f"\nwrote {len(paths)} files; the report is {display(out / 'report.md')}")
+    for row in cmp.rows:
+        if row.get("diverged"):
+            warnings.warn(f"{row['label']} ({row['order']}) diverged: {row['diverged']}",
+                          stacklevel=1)
     return 0
 
 
@@ -209,56 +255,66 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     from .compare import compare
     from .exceptions import ParameterError
 
-    data = _load_data(args.data, args.label)
-    holdout = _load_data(args.holdout, args.label) if args.holdout else None
+    out = _out_dir(args)
     if args.seeds < 1:
         raise ParameterError(f"The 'seeds' parameter must be an int >= 1. Got {args.seeds}")
-    kw: dict[str, Any] = {"lam": args.lam} if args.lam is not None else {"C": args.C or 1.0}
-    cmp = compare(data, learners=_learner_names(args.learners), intercept=args.intercept,
+    names = _learner_names(args.learners)
+    data = _load_data(args)
+    holdout = _load_data(args, args.holdout) if args.holdout else None
+    kw: dict[str, Any] = ({"lam": args.lam} if args.lam is not None
+                          else {"C": 1.0 if args.C is None else args.C})
+    cmp = compare(data, learners=names, intercept=args.intercept,
                   epochs=args.epochs, orders=tuple(args.order.split(",")),
                   seeds=tuple(range(args.seeds)), holdout=holdout, solver=args.solver,
                   progress=not args.quiet, **kw)
-    return _report(cmp, Path(args.out), args.quiet)
+    return _report(cmp, out, args.quiet)
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
     from .compare import demo_comparison
 
+    out = _out_dir(args)
     if not args.quiet:
         print("maxmargin demo: exact soft-margin SVM on built-in 2-D data, then five online "
               "learners measured against it", flush=True)
-    return _report(demo_comparison(progress=not args.quiet), Path(args.out), args.quiet)
+    return _report(demo_comparison(progress=not args.quiet), out, args.quiet)
 
 
 # ------------------------------------------------------------------------- path
 
 
 def _cmd_path(args: argparse.Namespace) -> int:
-    import os
-
+    from ._validation import check_int
     from .path import learners_along_path, parse_grid, path, write_path_report
 
-    data = _load_data(args.data, args.label)
-    holdout = _load_data(args.holdout, args.label) if args.holdout else None
-    grid = parse_grid(args.lam_grid if args.lam_grid else args.C_grid)
-    key = "lam" if args.lam_grid else "C"
+    out = _out_dir(args)
+    grid = parse_grid(args.C_grid if args.lam_grid is None else args.lam_grid)
+    key = "C" if args.lam_grid is None else "lam"
+    names = None if args.learners is None else _learner_names(args.learners)
+    if names is not None:  # the learners run after the whole path: check their options now
+        check_int("epochs", args.epochs, minimum=1)
+        check_int("seed", args.seed, minimum=0)
+        if args.jobs is not None:
+            check_int("jobs", args.jobs, minimum=1)
+    data = _load_data(args)
+    holdout = _load_data(args, args.holdout) if args.holdout else None
     show = not args.quiet
     result = path(data, intercept=args.intercept, holdout=holdout, solver=args.solver,
                   progress=show, **{key: grid})
     study = None
-    if args.learners:
-        names = _learner_names(args.learners)
+    if names is not None:
         # the learners solve the augmented problem: measure them against its own path
         exact = result if args.intercept == "augmented" else path(
             data, intercept="augmented", solver=args.solver, progress=show, **{key: grid})
         study = learners_along_path(data, learners=names, epochs=args.epochs,
                                     seed=args.seed, exact=exact,
-                                    n_jobs=args.jobs or os.cpu_count(), progress=show)
-    out = Path(args.out)
+                                    n_jobs=os.cpu_count() if args.jobs is None else args.jobs,
+                                    progress=show)
     paths = write_path_report(result, out, study=study)
+    mark_output_dir(out, "path", paths)
     if show:
         print(result.to_markdown())
-        print(f"\nwrote {len(paths)} files; the report is {out / 'report.md'}")
+        print(f"\nwrote {len(paths)} files; the report is {display(out / 'report.md')}")
     return 0 if result.certified else 1
 
 
@@ -300,8 +356,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--batch-size", dest="batch_size", type=int, default=None)
     p.add_argument("--intercept", choices=("none", "augmented"), default=None,
                    help="default: each learner's own (augmented for most)")
-    p.add_argument("--out", metavar="DIR", default=None,
-                   help="write DIR/<learner>.npz and DIR/<learner>.json")
+    _add_out_args(p, None)
     p.add_argument("--animate", metavar="OUT.gif", default=None,
                    help="2-D data, one learner: write an animated GIF of the run (one frame "
                         "per checkpoint) against the exact optimum and Novikoff's bound")
@@ -322,7 +377,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seeds", type=int, default=1, help="number of seeds (0..K-1)")
     p.add_argument("--holdout", default=None, help="held-out data file (same features)")
     p.add_argument("--solver", default=None)
-    p.add_argument("--out", metavar="DIR", default="maxmargin-compare")
+    _add_out_args(p, "maxmargin-compare")
     p.add_argument("--quiet", action="store_true")
     p.set_defaults(func=_cmd_compare)
 
@@ -340,26 +395,38 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--jobs", type=int, default=None, help="processes for the learners")
     p.add_argument("--solver", default=None)
-    p.add_argument("--out", metavar="DIR", default="maxmargin-path")
+    _add_out_args(p, "maxmargin-path")
     p.add_argument("--quiet", action="store_true")
     p.set_defaults(func=_cmd_path)
 
     p = sub.add_parser("demo", help="built-in data end to end: solve + compare + figures")
-    p.add_argument("--out", metavar="DIR", default="maxmargin-demo")
+    _add_out_args(p, "maxmargin-demo")
     p.add_argument("--quiet", action="store_true")
     p.set_defaults(func=_cmd_demo)
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``maxmargin`` command; returns the exit code."""
-    parser = build_parser()
+def _show_warning(message: Warning | str, category: type[Warning], filename: str,
+                  lineno: int, file: Any = None, line: str | None = None) -> None:
+    """One ``maxmargin: warning: ...`` line instead of Python's two with the source line."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        text = " ".join(str(message).split())
+        print(f"maxmargin: warning: {text}", file=sys.stderr if file is None else file)
+
+
+@contextlib.contextmanager
+def _cli_warnings() -> Iterator[None]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("default")
+        warnings.showwarning = _show_warning
+        yield
+
+
+def _execute(args: argparse.Namespace) -> int:
+    """Run the parsed command; every error maxmargin knows of becomes one line on stderr."""
     try:
-        args = parser.parse_args(argv)
-        if args.command is None:
-            parser.print_help()
-            return 2
-        return int(args.func(args))
+        with _cli_warnings():
+            return int(args.func(args))
     except _UsageError as e:
         print(f"{e} (see maxmargin --help)", file=sys.stderr)
         return 2
@@ -369,13 +436,157 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MaxMarginError as e:
         print(f"maxmargin: error: {e}", file=sys.stderr)
         return 2
+    except MemoryError:
+        print("maxmargin: error: out of memory (the data are too large for this machine)",
+              file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        # the reader (e.g. `| head`) went away: not an error of ours
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except OSError as e:  # a file that changed under us after the checks (disk full, ...)
+        where = f"{display(e.filename)}: " if e.filename else ""
+        print(f"maxmargin: error: {where}{e.strerror or e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        from ._io import remove_temporaries
+
+        remove_temporaries()
+        print("maxmargin: interrupted", file=sys.stderr)
+        return 130
+
+
+class _Stop(BaseException):
+    """SIGTERM / SIGHUP in the supervising process."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _output_dirs(args: argparse.Namespace) -> list[tuple[Path, bool]]:
+    """The directories the command may write into, and whether each exists already."""
+    dirs = []
+    if getattr(args, "json", None) not in (None, "-"):
+        dirs.append(Path(args.json).parent)
+    if getattr(args, "out", None) is not None:
+        dirs.append(Path(args.out))
+    return [(d, d.exists()) for d in dirs]
+
+
+def _supervise(args: argparse.Namespace) -> int:
+    """Run the command in a child process and stop it at once on Ctrl-C.
+
+    Compiled code (PIQP's C++ solve, numba loops) holds the interpreter for as long as it
+    runs, so a KeyboardInterrupt raised in the same process waits for it (90 s and more
+    on a large problem). The parent only waits: on SIGINT (or SIGTERM, SIGHUP) it kills
+    the child's process group, removes the temporary files the child left, prints one line
+    and exits 130 (143, 129). The child has its own process group, so the terminal's
+    Ctrl-C reaches the parent only, and the kill reaches the learners' worker processes.
+    """
+    dirs = _output_dirs(args)
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    pid = os.fork()
+    if pid == 0:  # the child: do the work
+        code = 1
+        try:
+            with contextlib.suppress(OSError):
+                os.setpgid(0, 0)
+            code = _execute(args)
+        finally:
+            for stream in (sys.stdout, sys.stderr):
+                with contextlib.suppress(OSError, ValueError):
+                    stream.flush()
+            os._exit(code)
+    with contextlib.suppress(OSError):
+        os.setpgid(pid, pid)
+
+    def stop(signum: int, frame: Any) -> None:
+        raise _Stop(signum)
+
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        _, status = os.waitpid(pid, 0)
+    except (KeyboardInterrupt, _Stop) as e:
+        signum = e.signum if isinstance(e, _Stop) else signal.SIGINT
+        _kill(pid, dirs)
+        if sys.stderr.isatty():
+            sys.stderr.write("\n")
+        print("maxmargin: interrupted" if signum == signal.SIGINT
+              else f"maxmargin: stopped by {signal.Signals(signum).name}", file=sys.stderr)
+        return 128 + signum
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    code = os.waitstatus_to_exitcode(status)
+    if code < 0:  # the child was killed (the kernel's out-of-memory killer sends SIGKILL)
+        _kill(pid, dirs, wait=False)
+        why = " (out of memory?)" if -code == signal.SIGKILL else ""
+        print(f"maxmargin: error: the computation was killed by "
+              f"{signal.Signals(-code).name}{why}", file=sys.stderr)
+        return 128 - code
+    return code
+
+
+def _kill(pid: int, dirs: list[tuple[Path, bool]], wait: bool = True) -> None:
+    from ._io import remove_temporaries
+
+    with contextlib.suppress(OSError):
+        os.killpg(pid, signal.SIGKILL)
+    with contextlib.suppress(OSError):
+        os.kill(pid, signal.SIGKILL)
+    if wait:
+        with contextlib.suppress(OSError):
+            os.waitpid(pid, 0)
+    remove_temporaries([d for d, _ in dirs], pid)
+    for d, existed in dirs:  # a directory the child created and left empty
+        if not existed:
+            with contextlib.suppress(OSError):
+                d.rmdir()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``maxmargin`` command; returns the exit code.
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        The arguments (default ``sys.argv[1:]``). Without ``argv`` (the installed
+        command) on a system with ``fork``, the work runs in a child process so that
+        Ctrl-C stops any route within a second (see :func:`_supervise`), and the process
+        ends with the exit code instead of returning. With ``argv`` it runs in this
+        process, and Ctrl-C is seen when compiled code returns.
+
+    Returns
+    -------
+    int
+        0 ok, 1 a certificate or check failed, 2 bad usage / data / output, 130
+        interrupted.
+    """
+    try:
+        parser = build_parser()
+        try:
+            args = parser.parse_args(argv)
+        except _UsageError as e:
+            print(f"{e} (see maxmargin --help)", file=sys.stderr)
+            return 2
+        if args.command is None:
+            parser.print_help()
+            return 2
+        if argv is None and hasattr(os, "fork"):
+            code = _supervise(args)
+            # the parent did no work: skip the interpreter's teardown (numba, scipy...)
+            for stream in (sys.stdout, sys.stderr):
+                with contextlib.suppress(OSError, ValueError):
+                    stream.flush()
+            os._exit(code)
+        return _execute(args)
     except KeyboardInterrupt:
         print("maxmargin: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        # the reader (e.g. `| head`) went away: not an error of ours
-        sys.stdout = None  # type: ignore[assignment]
-        return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

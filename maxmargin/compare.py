@@ -48,12 +48,15 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from ._io import atomic_write
 from ._progress import Progress
+from ._validation import WIDE_HINT, check_int, check_memory
 from .certificate import certify
 from .data import Dataset, make_separable
 from .exact import ExactSolution, is_separable, solve
 from .exceptions import CertificateError, DataError, ParameterError
 from .online import LEARNERS, ORDERS, OnlineLearner, make_learner, run, schedule
+from .online.run import default_checkpoints
 from .problem import SVMProblem
 from .trace import Trace
 
@@ -252,6 +255,10 @@ class RunResult:
         :func:`fit_rate` of ``subopt`` and ``subopt_avg``.
     learn_seconds, eval_seconds : float
         Compiled learning loop; evaluation against the optimum (this module).
+    diverged_at : int or None
+        The first checkpoint step whose weights are not finite (a step size too large
+        for the data); every score from there on is nan (``mistakes`` too, as floats),
+        and the bounds are checked on the finite prefix. None: the run stayed finite.
 
     Examples
     --------
@@ -293,6 +300,7 @@ class RunResult:
     rate_avg: float = math.nan
     learn_seconds: float = 0.0
     eval_seconds: float = 0.0
+    diverged_at: int | None = None
 
     _ARRAYS = ("t", "mistakes", "train_error", "test_error", "objective", "subopt",
                "rel_subopt", "objective_avg", "subopt_avg", "rel_subopt_avg", "dual_gap",
@@ -306,25 +314,35 @@ class RunResult:
             math.nan
 
     @property
+    def _scored(self) -> np.ndarray:
+        """The checkpoints before divergence (all of them when the run stayed finite)."""
+        return np.ones(len(self.t), bool) if self.diverged_at is None else \
+            self.t < self.diverged_at
+
+    @property
     def novikoff_respected(self) -> bool | None:
-        """``mistakes <= (R/gamma*)^2`` at every checkpoint (None: N/A)."""
+        """``mistakes <= (R/gamma*)^2`` at every (finite) checkpoint (None: N/A)."""
         if not math.isfinite(self.novikoff):
             return None
-        return bool(np.all(self.mistakes <= self.novikoff * (1 + 1e-12)))
+        m = self._scored
+        return bool(np.all(self.mistakes[m] <= self.novikoff * (1 + 1e-12)))
 
     @property
     def general_respected(self) -> bool | None:
-        """``mistakes <= L + R||u|| sqrt(L) + R^2 ||u||^2`` at every checkpoint (None: N/A)."""
+        """``mistakes <= L + R||u|| sqrt(L) + R^2 ||u||^2`` at every (finite) checkpoint
+        (None: N/A)."""
         if self.general_bound is None:
             return None
-        return bool(np.all(self.mistakes <= self.general_bound * (1 + 1e-12)))
+        m = self._scored
+        return bool(np.all(self.mistakes[m] <= self.general_bound[m] * (1 + 1e-12)))
 
     @property
     def regret_respected(self) -> bool | None:
-        """``regret <= G^2 (1 + ln t)/(2 lam)`` at every checkpoint (None: N/A)."""
+        """``regret <= G^2 (1 + ln t)/(2 lam)`` at every (finite) checkpoint (None: N/A)."""
         if self.regret_bound is None or self.regret is None:
             return None
-        return bool(np.all(self.regret <= self.regret_bound * (1 + 1e-9) + 1e-9))
+        m = self._scored
+        return bool(np.all(self.regret[m] <= self.regret_bound[m] * (1 + 1e-9) + 1e-9))
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict of the per-checkpoint arrays and the scalars."""
@@ -339,6 +357,8 @@ class RunResult:
         out["novikoff_respected"] = self.novikoff_respected
         out["general_respected"] = self.general_respected
         out["regret_respected"] = self.regret_respected
+        out["diverged_at"] = self.diverged_at
+        out["divergence"] = self.trace.divergence() or None
         return out
 
 
@@ -372,6 +392,8 @@ def _mean_last(runs: Sequence[RunResult], key: str) -> float | None:
     vals = [getattr(r, key) for r in runs]
     if any(v is None for v in vals):
         return None
+    if any(r.diverged_at is not None for r in runs):
+        return math.nan  # no final score: a seed diverged (see the row's "diverged")
     return float(np.mean([v[-1] for v in vals]))
 
 
@@ -407,6 +429,10 @@ def _summary_row(runs: Sequence[RunResult]) -> dict[str, Any]:
         row["rate_last"] = fit_rate(r0.t, np.mean([r.subopt for r in runs], axis=0))
     row["learn_seconds"] = float(np.mean([r.learn_seconds for r in runs]))
     row["eval_seconds"] = float(np.mean([r.eval_seconds for r in runs]))
+    gone = [r for r in runs if r.diverged_at is not None]
+    row["diverged"] = "; ".join(f"seed {r.seed}: {r.trace.divergence()}" for r in gone) or None
+    if gone:
+        row["rate"] = row["rate_last"] = math.nan
     return row
 
 
@@ -573,7 +599,7 @@ class Comparison:
         """
         text = json.dumps(self.to_dict(), indent=indent) + "\n"
         if path is not None:
-            Path(path).write_text(text)
+            atomic_write(path, text)
         return text
 
     def to_markdown(self) -> str:
@@ -649,6 +675,12 @@ class Comparison:
             "whether every checkpoint of every seed respected it.",
             "",
         ]
+        for r in self.rows:
+            if r.get("diverged"):
+                lines.append(f"**DIVERGED** {r['label']} ({r['order']}): {r['diverged']}. Its "
+                             "scores stop at the last finite checkpoint (the final values "
+                             "are N/A); the figures show the finite part.")
+                lines.append("")
         reg = [r for r in self.rows if r.get("regret_bound_respected") is not None]
         if reg:
             lines.append("Pegasos regret bound G^2 (1 + ln t)/(2 lambda): " + ", ".join(
@@ -775,6 +807,27 @@ def _evaluate(label: str, learner: OnlineLearner, tr: Trace, problem: SVMProblem
               w_star: np.ndarray, F_star: float, hinge_star: np.ndarray,
               holdout: Dataset | None, gamma: float, R: float) -> RunResult:
     tic = time.perf_counter()
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        res = _scores(learner, tr, problem, w_star, F_star, hinge_star, holdout, gamma, R)
+    train, at = res.pop("train_error"), tr.diverged_at
+    mistakes = tr.mistakes
+    if at is not None:  # score the finite prefix only: nan from the first bad checkpoint on
+        j = int(np.searchsorted(tr.t, at))
+        mistakes = mistakes.astype(float)
+        for arr in [train, mistakes, *(v for v in res.values() if isinstance(v, np.ndarray))]:
+            arr[j:] = np.nan
+        for key in ("rate", "rate_avg"):
+            res.pop(key, None)
+    return RunResult(label=label, learner=learner.name, order=tr.order, seed=tr.seed,
+                     kind=_kind(learner), trace=tr, t=tr.t, mistakes=mistakes,
+                     train_error=train, diverged_at=at,
+                     learn_seconds=float(tr.timings.get("learn_seconds", tr.seconds[-1])),
+                     eval_seconds=time.perf_counter() - tic, **res)
+
+
+def _scores(learner: OnlineLearner, tr: Trace, problem: SVMProblem, w_star: np.ndarray,
+            F_star: float, hinge_star: np.ndarray, holdout: Dataset | None, gamma: float,
+            R: float) -> dict[str, Any]:
     kind = _kind(learner)
     lam = problem.lam
     y = problem.data.y
@@ -834,10 +887,8 @@ def _evaluate(label: str, learner: OnlineLearner, tr: Trace, problem: SVMProblem
             G = 2 * R if learner.projection is None else R + min(R, math.sqrt(lam))
             res["regret_G"] = G
             res["regret_bound"] = G * G * (1 + np.log(t)) / (2 * lam)
-    return RunResult(label=label, learner=learner.name, order=tr.order, seed=tr.seed,
-                     kind=kind, trace=tr, t=t, mistakes=tr.mistakes, train_error=train,
-                     learn_seconds=float(tr.timings.get("learn_seconds", tr.seconds[-1])),
-                     eval_seconds=time.perf_counter() - tic, **res)
+    res["train_error"] = train
+    return res
 
 
 def compare(data: Dataset, problem: SVMProblem | None = None, learners: Any = None, *,
@@ -955,6 +1006,14 @@ def compare(data: Dataset, problem: SVMProblem | None = None, learners: Any = No
         if isinstance(s, bool) or not isinstance(s, (int, np.integer)) or s < 0:
             raise ParameterError(f"seeds must be ints >= 0, got {s!r}")
     seeds = tuple(int(s) for s in seeds)
+    epochs = check_int("epochs", epochs, minimum=1)
+    # every run's trace is kept, (k, d) weights and (k, n) dual points: refuse what cannot fit
+    k = len(default_checkpoints(data.n, epochs)) if checkpoints is None else \
+        len(np.atleast_1d(checkpoints)) + 1
+    n_runs = len(built) * len(orders) * len(seeds)
+    check_memory(8.0 * k * n_runs * (2 * (data.d + 1) + 3 * data.n),
+                 f"comparing {n_runs} runs on {data.name} (d = {data.d:,} features)",
+                 WIDE_HINT)
     if holdout is not None:
         if not isinstance(holdout, Dataset):
             raise ParameterError(f"holdout must be a maxmargin.Dataset, got "
@@ -1052,8 +1111,7 @@ def write_report(comparison: Comparison, out_dir: str | Path, *,
     pngs = [p for p in figs if p.suffix == ".png"] or [p for p in figs]
     if pngs:
         md += "\n## Figures\n\n" + "\n".join(f"![{p.stem}]({p.name})" for p in pngs) + "\n"
-    report = out / "report.md"
-    report.write_text(md)
+    report = atomic_write(out / "report.md", md)
     js = out / "report.json"
     comparison.to_json(js)
     return [report, js, *figs]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import math
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,8 +17,9 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from ._io import display
 from ._validation import check_int, check_positive
-from .exceptions import DataError
+from .exceptions import DataError, ParameterError
 
 __all__ = [
     "Dataset",
@@ -26,6 +28,7 @@ __all__ = [
     "load_libsvm",
     "load_csv",
     "load_npz",
+    "CSV_DELIMITERS",
     "load_heart_scale",
     "load_builtin",
     "BUILTIN",
@@ -42,41 +45,85 @@ def map_labels(y: Any, positive: Any = None) -> tuple[np.ndarray, tuple[Any, Any
     Parameters
     ----------
     y : array-like of shape (n,)
-        Labels with exactly two distinct values (numbers or strings).
+        Labels with exactly two distinct values (numbers or strings); with ``positive``,
+        any number of values (one class against the rest). Numeric labels must be finite.
     positive : label, optional
         The label to map to +1. By default the larger of the two in sorted order
         (scikit-learn's ``classes_[1]``), so {0, 1} -> {-1, +1} and {1, 2} -> {-1, +1}.
+        With more than two values, ``positive`` is mapped to +1 and every other label to
+        -1 (one-vs-rest).
 
     Returns
     -------
     y_pm : ndarray of shape (n,), float64
         The labels as -1.0 / +1.0.
     classes : tuple (negative_label, positive_label)
-        The original label mapped to -1 and the one mapped to +1.
+        The original label mapped to -1 and the one mapped to +1 (one-vs-rest: the
+        tuple of the labels mapped to -1, then ``positive``).
+
+    Raises
+    ------
+    DataError
+        Labels that are NaN or infinite, one value only, more than two values without
+        ``positive``, or a ``positive`` that is not among them.
 
     Examples
     --------
     >>> y, classes = map_labels(["spam", "ham", "spam"])
     >>> y.tolist(), classes
     ([1.0, -1.0, 1.0], ('ham', 'spam'))
+    >>> map_labels(["a", "b", "c", "a"], positive="a")[0].tolist()
+    [1.0, -1.0, -1.0, 1.0]
     """
     arr = np.asarray(y)
     if arr.ndim != 1:
         raise DataError(f"labels must be one-dimensional, got shape {arr.shape}")
+    _check_finite_labels(arr)
     values = np.unique(arr)
+    if positive is not None and len(values) >= 2:
+        if positive not in values:
+            try:  # a label given as text ("1" from the command line) for numeric labels
+                found = [v for v in values if v == type(v.item())(positive)]
+            except (TypeError, ValueError):
+                found = []
+            if not found:
+                raise DataError(f"positive label {positive!r} is not one of "
+                                f"{_show(values)}")
+            positive = found[0]
+        y_pm = np.where(arr == positive, 1.0, -1.0)
+        rest = tuple(_item(v) for v in values if v != positive)
+        return y_pm, (rest[0] if len(rest) == 1 else rest, _item(positive))
     if len(values) != 2:
+        hint = ("; choose one class to train against the rest: positive=LABEL (on the "
+                "command line --positive LABEL)") if len(values) > 2 else ""
         raise DataError(
             f"labels must take exactly two values for a binary SVM, got {len(values)}: "
-            f"{values[:10].tolist()}"
+            f"{_show(values)}{hint}"
         )
     neg, pos = values[0], values[1]
-    if positive is not None:
-        if positive not in values:
-            raise DataError(f"positive label {positive!r} is not one of {values.tolist()}")
-        neg, pos = (values[1], values[0]) if positive == values[0] else (values[0], values[1])
     y_pm = np.where(arr == pos, 1.0, -1.0)
-    return y_pm, (neg.item() if hasattr(neg, "item") else neg,
-                  pos.item() if hasattr(pos, "item") else pos)
+    return y_pm, (_item(neg), _item(pos))
+
+
+def _item(v: Any) -> Any:
+    return v.item() if hasattr(v, "item") else v
+
+
+def _show(values: np.ndarray) -> str:
+    shown = [_item(v) for v in values[:10]]
+    return f"{shown}{' ...' if len(values) > 10 else ''}"
+
+
+def _check_finite_labels(arr: np.ndarray, prefix: str = "") -> None:
+    """Numeric labels must be finite: NaN or inf would be mapped to a class silently."""
+    if arr.dtype.kind == "c":
+        raise DataError(f"{prefix}the labels are complex numbers; labels must be two classes")
+    if arr.dtype.kind in "fiub":
+        bad = ~np.isfinite(arr.astype(np.float64))
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise DataError(f"{prefix}{int(bad.sum())} label(s) are NaN or infinite (first at "
+                            f"row {i}: {arr[i]}); every example needs one of two labels")
 
 
 @dataclass(frozen=True, eq=False)
@@ -117,16 +164,24 @@ class Dataset:
 
     def __post_init__(self) -> None:
         X = self.X
+        complex_ = DataError(f"{self.name}: X holds complex numbers; maxmargin needs real "
+                             "features (put real and imaginary parts in separate columns)")
         if sp.issparse(X):
+            if X.dtype.kind == "c":
+                raise complex_
             X = sp.csr_matrix(X, dtype=np.float64)
             X.sum_duplicates()
             X.sort_indices()
             values = X.data
         else:
             try:
-                X = np.ascontiguousarray(X, dtype=np.float64)
+                X = np.asarray(X)
+                if X.dtype.kind != "c":
+                    X = np.ascontiguousarray(X, dtype=np.float64)
             except (TypeError, ValueError) as e:
                 raise DataError(f"{self.name}: X is not numeric: {e}") from None
+            if X.dtype.kind == "c":
+                raise complex_
             values = X
         if X.ndim != 2:
             raise DataError(f"{self.name}: X must be 2-D (n, d), got shape {X.shape}")
@@ -152,6 +207,7 @@ class Dataset:
             raise DataError(
                 f"{self.name}: X has {n} rows but y has {len(y)} labels; they must match"
             )
+        _check_finite_labels(y, f"{self.name}: ")
         try:
             yf = y.astype(np.float64)
         except (TypeError, ValueError):
@@ -322,16 +378,64 @@ class Dataset:
                 f"+1: {n_pos}, -1: {self.n - n_pos})")
 
 
+def scale_rows(X: sp.csr_matrix, v: np.ndarray) -> sp.csr_matrix:
+    """``diag(v) @ X`` for CSR ``X`` in O(nnz), shape (n, d).
+
+    scipy's sparse product allocates a work array of one entry per column, which is
+    24 GB for ``d = 3e9`` (one huge LIBSVM index); scaling the stored values does not.
+
+    Parameters
+    ----------
+    X : scipy.sparse.csr_matrix of shape (n, d)
+    v : ndarray of shape (n,)
+
+    Returns
+    -------
+    scipy.sparse.csr_matrix of shape (n, d)
+
+    Examples
+    --------
+    >>> scale_rows(sp.csr_matrix([[1.0, 0.0], [0.0, 2.0]]), np.array([-1.0, 3.0])).toarray()
+    array([[-1.,  0.],
+           [ 0.,  6.]])
+    """
+    X = sp.csr_matrix(X)
+    return sp.csr_matrix((X.data * np.repeat(v, np.diff(X.indptr)), X.indices.copy(),
+                          X.indptr.copy()), shape=X.shape)
+
+
 # --------------------------------------------------------------------------- loaders
 
 
+def _read_text(path: Path, kind: str) -> str:
+    """The file's text (UTF-8, a byte-order mark dropped), or a DataError saying why not."""
+    shown = display(path)
+    try:
+        raw = path.read_bytes()
+    except IsADirectoryError:
+        raise DataError(f"{shown}: is a directory, not a data file") from None
+    except OSError as e:
+        raise DataError(f"{shown}: cannot read: {e.strerror or e}") from None
+    if b"\0" in raw:
+        raise DataError(f"{shown}: binary data, not a {kind} text file (maxmargin reads "
+                        "LIBSVM text, .csv and .npz)")
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise DataError(f"{shown}: not UTF-8 text (byte 0x{raw[e.start]:02x} at offset "
+                        f"{e.start}); {kind} files must be UTF-8 (or ASCII) text") from None
+
+
 def load_libsvm(path: str | Path, n_features: int | None = None, *,
-                name: str | None = None) -> Dataset:
+                positive: Any = None, name: str | None = None) -> Dataset:
     """Load a LIBSVM / svmlight text file into a sparse :class:`Dataset`.
 
     Lines are ``label index:value index:value ...`` with 1-based increasing indices;
-    ``#`` starts a comment; blank lines are skipped. Labels with two values other than
-    -1/+1 (e.g. 0/1 or 1/2) are mapped with :func:`map_labels`.
+    ``#`` starts a comment; blank lines are skipped; a UTF-8 byte-order mark is ignored.
+    Labels with two values other than -1/+1 (e.g. 0/1 or 1/2) are mapped with
+    :func:`map_labels`. ``X`` stays sparse whatever the largest index: a file whose one
+    index is 3,000,000,000 loads in kilobytes (what is then done with ``d`` features is
+    checked against the memory before it starts).
 
     Parameters
     ----------
@@ -339,6 +443,9 @@ def load_libsvm(path: str | Path, n_features: int | None = None, *,
         The file.
     n_features : int, optional
         Number of columns (default: the largest index seen).
+    positive : label, optional
+        The label mapped to +1; with more than two labels, one class against the rest
+        (see :func:`map_labels`).
     name : str, optional
         Name for reports (default: the file name).
 
@@ -350,7 +457,8 @@ def load_libsvm(path: str | Path, n_features: int | None = None, *,
     Raises
     ------
     DataError
-        With the file name and line number of a malformed line.
+        With the file name and line number of a malformed line; a binary or non-UTF-8
+        file.
 
     Examples
     --------
@@ -362,17 +470,13 @@ def load_libsvm(path: str | Path, n_features: int | None = None, *,
     ((2, 3), [1.0, -1.0])
     """
     path = Path(path)
-    name = name or path.name
-    labels: list[str] = []
+    shown = display(path)
+    name = name or display(path.name)
+    labels: list[float] = []
     indptr = [0]
     indices: list[int] = []
     values: list[float] = []
-    try:
-        text = path.read_text()
-    except OSError as e:
-        raise DataError(f"{path}: cannot read: {e.strerror or e}") from None
-    except UnicodeDecodeError:
-        raise DataError(f"{path}: not a text file (LIBSVM files are text)") from None
+    text = _read_text(path, "LIBSVM")
     for lineno, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("#", 1)[0].strip()
         if not line:
@@ -380,9 +484,11 @@ def load_libsvm(path: str | Path, n_features: int | None = None, *,
         parts = line.split()
         label = parts[0]
         try:
-            float(label)
+            lab = float(label)
         except ValueError:
-            raise DataError(f"{path}:{lineno}: label {label!r} is not a number") from None
+            raise DataError(f"{shown}:{lineno}: label {label!r} is not a number") from None
+        if not math.isfinite(lab):
+            raise DataError(f"{shown}:{lineno}: label {label!r} is not a finite number")
         last = 0
         for tok in parts[1:]:
             if tok.startswith("qid:"):
@@ -395,53 +501,108 @@ def load_libsvm(path: str | Path, n_features: int | None = None, *,
                 val = float(val_s)
             except ValueError:
                 raise DataError(
-                    f"{path}:{lineno}: malformed feature {tok!r} (expected index:value)"
+                    f"{shown}:{lineno}: malformed feature {tok!r} (expected index:value)"
                 ) from None
             if idx < 1:
-                raise DataError(f"{path}:{lineno}: feature index {idx} < 1 (indices are 1-based)")
+                raise DataError(f"{shown}:{lineno}: feature index {idx} < 1 (indices are "
+                                "1-based)")
+            if idx > _MAX_INDEX:
+                raise DataError(f"{shown}:{lineno}: feature index {idx} is too large (more "
+                                f"than {_MAX_INDEX:,})")
             if idx <= last:
                 raise DataError(
-                    f"{path}:{lineno}: feature indices must increase ({idx} after {last})"
+                    f"{shown}:{lineno}: feature indices must increase ({idx} after {last})"
                 )
             if not math.isfinite(val):
-                raise DataError(f"{path}:{lineno}: feature {idx} is {val_s} (NaN/inf not allowed)")
+                raise DataError(f"{shown}:{lineno}: feature {idx} is {val_s} (NaN/inf not "
+                                "allowed)")
             last = idx
             indices.append(idx - 1)
             values.append(val)
-        labels.append(label)
+        labels.append(lab)
         indptr.append(len(indices))
     if not labels:
-        raise DataError(f"{path}: no examples found")
+        raise DataError(f"{shown}: no examples found")
     d = max(indices, default=-1) + 1
     if n_features is not None:
         if n_features < d:
-            raise DataError(f"{path}: has feature index {d} > n_features={n_features}")
+            raise DataError(f"{shown}: has feature index {d} > n_features={n_features}")
         d = n_features
     X = sp.csr_matrix((np.asarray(values, float), np.asarray(indices, np.int64),
                        np.asarray(indptr, np.int64)), shape=(len(labels), max(d, 1)))
-    return _with_labels(X, np.asarray([float(s) for s in labels]), name)
+    return _with_labels(X, np.asarray(labels), name, positive)
 
 
-def _with_labels(X: Any, labels: np.ndarray, name: str) -> Dataset:
-    values = np.unique(labels)
-    if len(values) == 2 and not np.array_equal(values, [-1.0, 1.0]):
-        return Dataset.from_labels(X, labels, name=name)
-    return Dataset(X, labels, name=name)
+#: The largest LIBSVM feature index accepted (int64 indices, with room to spare).
+_MAX_INDEX = 2**62
 
 
-def load_csv(path: str | Path, label: str | int | None = None, *,
-             name: str | None = None) -> Dataset:
+def _with_labels(X: Any, labels: np.ndarray, name: str, positive: Any = None) -> Dataset:
+    _check_finite_labels(labels, f"{name}: ")
+    if positive is None and labels.dtype.kind == "f" and np.isin(labels, (-1.0, 1.0)).all():
+        return Dataset(X, labels, name=name)
+    try:
+        return Dataset.from_labels(X, labels, positive=positive, name=name)
+    except DataError as e:
+        if str(e).startswith(name):
+            raise
+        raise DataError(f"{name}: {e}") from None
+
+
+#: Separators :func:`load_csv` recognises, in order of preference.
+CSV_DELIMITERS = (",", ";", "\t")
+
+
+def _sniff_delimiter(lines: list[str]) -> str:
+    """The separator that splits every line into the same number (>= 2) of fields; among
+    several, the one giving the most numbers, then the first of :data:`CSV_DELIMITERS`."""
+    best, best_score = ",", -1
+    for delim in CSV_DELIMITERS:
+        try:
+            rows = list(csv.reader(lines, delimiter=delim))
+        except csv.Error:
+            continue
+        widths = {len(r) for r in rows}
+        if len(widths) != 1 or min(widths) < 2:
+            continue
+        score = sum(_is_number(c) for r in rows for c in r)
+        if score > best_score:
+            best, best_score = delim, score
+    return best
+
+
+def _is_int(s: str) -> bool:
+    try:
+        int(s)
+    except ValueError:
+        return False
+    return True
+
+
+def load_csv(path: str | Path, label: str | int | None = None, *, header: bool | None = None,
+             positive: Any = None, name: str | None = None) -> Dataset:
     """Load a CSV file: one column is the label (by header name or index; default last).
 
-    A header row is detected when its cells are not all numbers. Any two label values
-    are mapped to -1/+1 (see :func:`map_labels`).
+    The separator is detected: comma, semicolon or tab, whichever splits every line
+    into the same number (at least two) of fields (see :data:`CSV_DELIMITERS`). A UTF-8
+    byte-order mark is ignored. Labels may be numbers or strings; two values are mapped
+    to -1/+1 (see :func:`map_labels`); more than two are an error unless ``positive``
+    picks one class against the rest.
 
     Parameters
     ----------
     path : str or Path
         The file.
     label : str or int, optional
-        The label column: a header name or a column index (default: the last column).
+        The label column: a header name, or a 0-based column index (negative counts
+        from the end; default: the last column).
+    header : bool, optional
+        Whether the first row holds column names. Default: detected from the feature
+        columns: the first row is a header when one of its cells is text where every
+        other row of that column holds a number (a label column of strings says
+        nothing). A ``label`` given by name implies a header.
+    positive : label, optional
+        The label mapped to +1 (with more than two labels: against all the others).
     name : str, optional
         Name for reports (default: the file name).
 
@@ -449,6 +610,13 @@ def load_csv(path: str | Path, label: str | int | None = None, *,
     -------
     Dataset
         ``X`` of shape (n, d) (every column but the label), ``y`` of shape (n,).
+
+    Raises
+    ------
+    DataError
+        A binary or non-UTF-8 file, one column only, rows of different lengths, a
+        non-number among the features (file:line), a label column out of range or not
+        found, labels that are not two classes.
 
     Examples
     --------
@@ -460,47 +628,88 @@ def load_csv(path: str | Path, label: str | int | None = None, *,
     ((2, 2), [1.0, -1.0], ('no', 'yes'))
     """
     path = Path(path)
-    name = name or path.name
+    shown = display(path)
+    name = name or display(path.name)
+    text = _read_text(path, "CSV")
+    lines = text.splitlines()
+    delim = _sniff_delimiter([ln for ln in lines if ln.strip()][:100])
+    rows: list[tuple[int, list[str]]] = []
     try:
-        with path.open(newline="") as f:
-            rows = [r for r in csv.reader(f) if r and any(c.strip() for c in r)]
-    except OSError as e:
-        raise DataError(f"{path}: cannot read: {e.strerror or e}") from None
+        reader = csv.reader(lines, delimiter=delim)
+        for r in reader:
+            if r and any(c.strip() for c in r):
+                rows.append((reader.line_num, r))
+    except csv.Error as e:
+        raise DataError(f"{shown}: not a readable CSV file: {e}") from None
     if not rows:
-        raise DataError(f"{path}: no rows")
-    header = None
-    if not all(_is_number(c) for c in rows[0]):
-        header, rows = [c.strip() for c in rows[0]], rows[1:]
-    if not rows:
-        raise DataError(f"{path}: no data rows after the header")
-    width = len(rows[0])
-    for i, r in enumerate(rows):
+        raise DataError(f"{shown}: no rows")
+    first_line, first = rows[0]
+    width = len(first)
+    if width < 2:
+        raise DataError(f"{shown}:{first_line}: one column only: no comma, semicolon or tab "
+                        f"separates the values ({first[0][:40]!r}); a CSV data file needs "
+                        "feature columns and a label column")
+    by_name = isinstance(label, str) and not _is_int(label)
+    if header is None:
+        header = by_name or (len(rows) > 1 and any(
+            c.strip() and not _is_number(c)
+            and all(j < len(r) and _is_number(r[j]) for _, r in rows[1:])
+            for j, c in enumerate(first)))
+    names = [c.strip() for c in first] if header else None
+    body = rows[1:] if header else rows
+    if not body:
+        raise DataError(f"{shown}: no data rows after the header")
+    for ln, r in body:
         if len(r) != width:
-            line = i + 1 + (header is not None)
-            raise DataError(f"{path}:{line}: {len(r)} columns, expected {width}")
-    if label is None:
-        col = width - 1
-    elif isinstance(label, str) and not label.lstrip("-").isdigit():
-        if header is None or label not in header:
-            raise DataError(f"{path}: no column named {label!r} (columns: {header})")
-        col = header.index(label)
-    else:
-        col = int(label) % width
+            raise DataError(f"{shown}:{ln}: {len(r)} columns, expected {width} (separator "
+                            f"{'tab' if delim == chr(9) else repr(delim)})")
+    col = _label_column(label, names, width, shown)
     feats = [j for j in range(width) if j != col]
-    X = np.empty((len(rows), len(feats)))
-    for i, r in enumerate(rows):
+    X = np.empty((len(body), len(feats)))
+    for i, (ln, r) in enumerate(body):
         for k, j in enumerate(feats):
             try:
                 X[i, k] = float(r[j])
             except ValueError:
                 raise DataError(
-                    f"{path}:{i + 1 + (header is not None)}: column {j + 1} value {r[j]!r} "
-                    "is not a number"
+                    f"{shown}:{ln}: column {j + 1} value {r[j]!r} is not a number"
                 ) from None
-    labels = np.asarray([r[col].strip() for r in rows])
-    if all(_is_number(s) for s in labels):
-        return _with_labels(X, labels.astype(float), name)
-    return Dataset.from_labels(X, labels, name=name)
+    cells = [r[col].strip() for _, r in body]
+    for (ln, _), s in zip(body, cells, strict=True):
+        if not s:
+            raise DataError(f"{shown}:{ln}: the label (column {col + 1}) is empty")
+    if all(_is_number(s) for s in cells):
+        labels = np.asarray([float(s) for s in cells])
+        bad = np.flatnonzero(~np.isfinite(labels))
+        if bad.size:
+            raise DataError(f"{shown}:{body[bad[0]][0]}: label {cells[bad[0]]!r} is not a "
+                            "finite number")
+    else:
+        labels = np.asarray(cells)
+    return _with_labels(X, labels, name, positive)
+
+
+def _label_column(label: str | int | None, names: list[str] | None, width: int,
+                  shown: str) -> int:
+    if label is None:
+        return width - 1
+    if isinstance(label, (int, np.integer)) or _is_int(str(label)):
+        i = int(label)
+        if not -width <= i < width:
+            raise DataError(f"{shown}: label column {i} is out of range: the file has {width} "
+                            f"columns (0 to {width - 1}; -1 is the last)")
+        return i % width
+    if names is None:
+        raise DataError(f"{shown}: no header row, so no column named {label!r}; give the "
+                        f"label column's index (0 to {width - 1}), or header=True "
+                        "(--header) if the first row holds the names")
+    if label not in names:
+        raise DataError(f"{shown}: no column named {label!r} (columns: "
+                        f"{', '.join(names)})")
+    if names.count(label) > 1:
+        raise DataError(f"{shown}: {names.count(label)} columns are named {label!r}; give "
+                        "the label column's index instead")
+    return names.index(label)
 
 
 def _is_number(s: str) -> bool:
@@ -511,13 +720,15 @@ def _is_number(s: str) -> bool:
     return True
 
 
-def load_npz(path: str | Path, *, name: str | None = None) -> Dataset:
+def load_npz(path: str | Path, *, positive: Any = None, name: str | None = None) -> Dataset:
     """Load an ``.npz`` archive holding arrays ``X`` (n, d) and ``y`` (n,).
 
     Parameters
     ----------
     path : str or Path
         The archive (read with ``allow_pickle=False``).
+    positive : label, optional
+        The label mapped to +1 (with more than two labels: against all the others).
     name : str, optional
         Name for reports (default: the file name).
 
@@ -525,6 +736,12 @@ def load_npz(path: str | Path, *, name: str | None = None) -> Dataset:
     -------
     Dataset
         Two label values other than -1/+1 are mapped with :func:`map_labels`.
+
+    Raises
+    ------
+    DataError
+        A ``.npy`` file or anything else that is not a zip archive, object arrays
+        (pickles), no ``X`` or ``y``, or data :class:`Dataset` refuses.
 
     Examples
     --------
@@ -535,18 +752,34 @@ def load_npz(path: str | Path, *, name: str | None = None) -> Dataset:
     2
     """
     path = Path(path)
+    shown = display(path)
+    name = name or display(path.name)
+    try:
+        with path.open("rb") as f:
+            head = f.read(6)
+    except IsADirectoryError:
+        raise DataError(f"{shown}: is a directory, not a data file") from None
+    except OSError as e:
+        raise DataError(f"{shown}: cannot read: {e.strerror or e}") from None
+    how = "save X and y together with numpy.savez(path, X=X, y=y)"
+    if head == b"\x93NUMPY":
+        raise DataError(f"{shown}: a .npy file (one array), not an .npz archive; {how}")
+    if not zipfile.is_zipfile(path):
+        raise DataError(f"{shown}: not an .npz archive (not a zip file); {how}")
     try:
         with np.load(path, allow_pickle=False) as z:
-            if "X" not in z or "y" not in z:
-                raise DataError(f"{path}: an .npz data file needs arrays 'X' and 'y' "
-                                f"(found {sorted(z.files)})")
+            if "X" not in z.files or "y" not in z.files:
+                raise DataError(f"{shown}: an .npz data file needs arrays 'X' and 'y' "
+                                f"(found {sorted(z.files)}); {how}")
             X, y = z["X"], z["y"]
-    except (OSError, ValueError) as e:
-        raise DataError(f"{path}: cannot read as .npz: {e}") from None
-    values = np.unique(y)
-    if len(values) == 2 and not np.isin(values, (-1, 1)).all():
-        return Dataset.from_labels(X, y, name=name or path.name)
-    return Dataset(X, y, name=name or path.name)
+    except DataError:
+        raise
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as e:
+        why = ("it holds object arrays (pickles), which maxmargin does not load"
+               if "pickle" in str(e) else str(e))
+        raise DataError(f"{shown}: cannot read as .npz: {why}") from None
+    return _with_labels(X, np.asarray(y).reshape(-1) if np.ndim(y) == 2 and 1 in np.shape(y)
+                        else np.asarray(y), name, positive)
 
 
 #: Built-in data sets, loadable as ``builtin:NAME`` wherever a data file is expected.
@@ -582,7 +815,8 @@ def load_builtin(name: str) -> Dataset:
     raise DataError(f"no built-in data set {name!r}; choose from {', '.join(BUILTIN)}")
 
 
-def load(path: str | Path, *, label: str | int | None = None) -> Dataset:
+def load(path: str | Path, *, label: str | int | None = None, header: bool | None = None,
+         positive: Any = None) -> Dataset:
     """Load a data file by its suffix: ``.csv``, ``.npz``, else LIBSVM/svmlight.
 
     ``"builtin:NAME"`` loads a built-in data set instead (see :func:`load_builtin`).
@@ -594,11 +828,22 @@ def load(path: str | Path, *, label: str | int | None = None) -> Dataset:
         Or ``"builtin:heart_scale"``, ``"builtin:separable"``, ``"builtin:gaussians"``.
     label : str or int, optional
         CSV only: the label column (see :func:`load_csv`).
+    header : bool, optional
+        CSV only: whether the first row holds column names (default: detected).
+    positive : label, optional
+        The label mapped to +1; with more than two labels, that class against the rest.
 
     Returns
     -------
     Dataset
         The data, labels in {-1, +1}.
+
+    Raises
+    ------
+    DataError
+        No such file, or what the format's loader refuses.
+    ParameterError
+        ``label`` or ``header`` for a file that is not CSV.
 
     Examples
     --------
@@ -611,16 +856,27 @@ def load(path: str | Path, *, label: str | int | None = None) -> Dataset:
     400
     """
     if isinstance(path, str) and path.startswith("builtin:"):
-        return load_builtin(path.split(":", 1)[1])
+        ds = load_builtin(path.split(":", 1)[1])
+        if positive is None:
+            return ds
+        return Dataset.from_labels(ds.X, ds.y, positive=positive, name=ds.name, meta=ds.meta)
     path = Path(path)
+    shown = display(path)
     if not path.exists():
-        raise DataError(f"{path}: no such file")
+        raise DataError(f"{shown}: no such file")
     suffix = path.suffix.lower()
     if suffix == ".csv":
-        return load_csv(path, label=label)
+        return load_csv(path, label=label, header=header, positive=positive)
+    for what, value in (("label", label), ("header", header)):
+        if value is not None:
+            raise ParameterError(f"{what}= (--{what}) is for CSV files; {shown} is read as "
+                                 f"{'.npz' if suffix == '.npz' else 'LIBSVM'}")
     if suffix == ".npz":
-        return load_npz(path)
-    return load_libsvm(path)
+        return load_npz(path, positive=positive)
+    if suffix == ".npy":
+        raise DataError(f"{shown}: a .npy file holds one array; save X and y together with "
+                        "numpy.savez(path, X=X, y=y) and load the .npz")
+    return load_libsvm(path, positive=positive)
 
 
 def load_heart_scale() -> Dataset:

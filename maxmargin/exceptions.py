@@ -17,6 +17,7 @@ __all__ = [
     "SolverError",
     "NotSeparableError",
     "CertificateError",
+    "OutputError",
 ]
 
 
@@ -65,3 +66,10 @@ class NotSeparableError(MaxMarginError):
 
 class CertificateError(MaxMarginError):
     """A certificate of optimality (or a check) failed."""
+
+
+class OutputError(MaxMarginError, OSError):
+    """An output file or directory cannot be written (missing, not writable, not a file).
+
+    Also an ``OSError``, so ``except OSError`` keeps working around file output.
+    """

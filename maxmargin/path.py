@@ -50,8 +50,9 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from ._io import atomic_write
 from ._progress import Progress
-from ._validation import check_choice, check_int, check_positive
+from ._validation import WIDE_HINT, check_choice, check_int, check_memory, check_positive
 from .certificate import Certificate, certify
 from .data import Dataset
 from .exceptions import NotSeparableError, ParameterError, SolverError
@@ -293,7 +294,7 @@ def _face_beta(data: Dataset, maj: float) -> np.ndarray | None:
     K = np.flatnonzero(y != maj)
     m = K.size
     X = data.X
-    XJ = X[J].toarray() if sp.issparse(X) else X[J]
+    XJ = X[J]  # stays sparse for sparse X: the QP below takes it as it is
     gK = np.asarray(X[K].T @ y[K]).ravel()
     # min 1/2 ||maj * XJ' beta + gK||^2, sum beta = m, 0 <= beta <= 1   (u = XJ' beta)
     nJ, d = XJ.shape
@@ -667,7 +668,7 @@ class RegularizationPath:
         """
         text = json.dumps(self.to_dict(include_alpha), indent=1)
         if file is not None:
-            Path(file).write_text(text)
+            atomic_write(file, text)
         return text
 
     def to_markdown(self) -> str:
@@ -1024,6 +1025,10 @@ def path(data: Dataset, C: Any = None, lam: Any = None, intercept: str = "free",
         if holdout.d != data.d:
             raise ParameterError(f"holdout has {holdout.d} features, the data {data.d}; "
                                  "they must match")
+    # w at every grid point, plus what one solve holds: refuse what cannot fit
+    check_memory(8.0 * (data.d + 1) * (8 + 2 * len(Cs)) + 16.0 * data.n * len(Cs),
+                 f"the path of {data.name} (d = {data.d:,} features, {len(Cs)} points)",
+                 WIDE_HINT)
     from .exact import _signed_Z
 
     solver_name = "default" if solver is None else str(solver).strip().upper()
@@ -1393,11 +1398,9 @@ def write_path_report(path_result: RegularizationPath, out_dir: str | Path, *,
         md += "\n## Figures\n\n" + "\n".join(f"![{f.stem}]({f.name})" for f in shown) + "\n"
     md += ("\nHow to read these numbers and recompute them: see docs/path.md in the "
            "maxmargin repository.\n")
-    report = out / "report.md"
-    report.write_text(md)
-    js = out / "report.json"
+    report = atomic_write(out / "report.md", md)
     d = path_result.to_dict()
     if study is not None:
         d["learners"] = study.to_dict()
-    js.write_text(json.dumps(d, indent=1))
+    js = atomic_write(out / "report.json", json.dumps(d, indent=1))
     return [report, js, *figs]

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ._io import atomic_write
 from .exceptions import ParameterError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -71,8 +72,18 @@ def _mean(runs: Sequence[Any], key: str) -> np.ndarray | None:
     return np.mean(vals, axis=0)
 
 
+#: Larger values are left out of the figures: matplotlib's log-axis ticks overflow beyond
+#: about 1e250, and only a diverging learner gets there (the report says where).
+_PLOT_MAX = 1e200
+
+
+def _finite(t: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    keep = np.isfinite(v) & (np.abs(v) <= _PLOT_MAX)
+    return t[keep], v[keep]
+
+
 def _positive(t: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    keep = np.isfinite(v) & (v > 0)
+    keep = np.isfinite(v) & (v > 0) & (v <= _PLOT_MAX)
     return t[keep], v[keep]
 
 
@@ -215,10 +226,10 @@ def plot_regret(cmp: Comparison, ax: Any = None) -> Figure:
         if reg is None:
             continue
         t = runs[0].t
-        ax.plot(t, reg, color=col[lab], lw=2, label=_name(cmp, lab, order))
+        ax.plot(*_finite(t, reg), color=col[lab], lw=2, label=_name(cmp, lab, order))
         bound = _mean(runs, "regret_bound")
         if bound is not None:
-            ax.plot(t, bound, color=col[lab], lw=1, ls=":",
+            ax.plot(*_finite(t, bound), color=col[lab], lw=1, ls=":",
                     label=f"{_name(cmp, lab, order)}: G^2(1+ln t)/(2 lam)")
     ax.set_xscale("log")
     ax.set_yscale("symlog", linthresh=1.0)
@@ -263,10 +274,11 @@ def plot_mistakes(cmp: Comparison, ax: Any = None) -> Figure:
     for lab, order, runs in _groups(cmp):
         t = runs[0].t
         name = _name(cmp, lab, order)
-        ax.plot(t, np.maximum(_mean(runs, "mistakes"), 0.5), color=col[lab], lw=2, label=name)
+        ax.plot(*_finite(t, np.maximum(_mean(runs, "mistakes"), 0.5)), color=col[lab], lw=2,
+                label=name)
         gb = _mean(runs, "general_bound")
         if gb is not None and not bound_drawn:
-            ax.plot(t, gb, color="0.4", lw=1, ls="--",
+            ax.plot(*_finite(t, gb), color="0.4", lw=1, ls="--",
                     label="general bound L + R|u| sqrt(L) + R^2 |u|^2")
             bound_drawn = True
     if cmp.separable:
@@ -332,6 +344,8 @@ def plot_boundaries(cmp: Comparison, ax: Any = None) -> Figure:
         if not runs or runs[0].kind == "mistakes":
             continue
         tr = runs[0].trace
+        if runs[0].diverged_at is not None:  # no final boundary to draw
+            continue
         _line(ax, tr.w[-1], float(tr.b[-1]), lo, hi, "-", f"{lab} (final)", color=col[lab])
     ax.set_xlabel("x1")
     ax.set_ylabel("x2")
@@ -382,6 +396,6 @@ def save_figures(cmp: Comparison, out_dir: str | Path,
         fig = make(cmp)
         for fmt in formats:
             path = out / f"{stem}.{fmt}"
-            fig.savefig(path, dpi=dpi)
+            atomic_write(path, lambda fh, fig=fig, fmt=fmt: fig.savefig(fh, format=fmt, dpi=dpi))
             paths.append(path)
     return paths

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from ._io import atomic_write
 from .exceptions import ParameterError
 
 __all__ = [
@@ -205,7 +206,7 @@ def save_path_figures(p: Any, out_dir: str | Path, *, study: Any = None,
         fig.tight_layout()
         for fmt in formats:
             f = out / f"{nm}.{fmt}"
-            fig.savefig(f, dpi=120)
+            atomic_write(f, lambda fh, fig=fig, fmt=fmt: fig.savefig(fh, format=fmt, dpi=120))
             written.append(f)
         plt.close(fig)
     return written

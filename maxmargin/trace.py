@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from ._io import atomic_write
 from .exceptions import DataError
 
 __all__ = ["Trace"]
@@ -123,6 +124,57 @@ class Trace:
         return int(self.t[-1])
 
     @property
+    def finite(self) -> np.ndarray:
+        """Checkpoints whose weights (and averaged weights) are all finite, shape (k,).
+
+        Returns
+        -------
+        ndarray of bool
+        """
+        ok = np.isfinite(self.w).all(axis=1) & np.isfinite(self.b)
+        if self.w_avg is not None:
+            ok &= np.isfinite(self.w_avg).all(axis=1) & np.isfinite(self.b_avg)
+        return ok
+
+    @property
+    def diverged_at(self) -> int | None:
+        """The first checkpoint step ``t`` whose weights are not finite (None: never).
+
+        A learner whose step size is too large for the data (``subgradient`` with a
+        large ``lam``) overflows to inf and then NaN. Every checkpoint from this one on
+        is meaningless; :meth:`divergence` says it in words.
+
+        Returns
+        -------
+        int or None
+        """
+        bad = np.flatnonzero(~self.finite)
+        return None if bad.size == 0 else int(self.t[bad[0]])
+
+    def divergence(self) -> str:
+        """Where the run diverged, in words ("" when it did not).
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> from maxmargin import make_separable
+        >>> from maxmargin.online import run
+        >>> run("perceptron", make_separable(20, 2, seed=0)).divergence()
+        ''
+        """
+        at = self.diverged_at
+        if at is None:
+            return ""
+        k = int(np.searchsorted(self.t, at))
+        last = f"; finite up to step {int(self.t[k - 1]):,}" if k > 0 else \
+            "; not finite at the first checkpoint"
+        return (f"the weights are not finite (overflow) at step {at:,} of "
+                f"{self.steps:,}{last} (a step size too large for the data?)")
+
+    @property
     def ns_per_step(self) -> float:
         """Learning time per step in nanoseconds."""
         return float(self.seconds[-1]) / max(self.steps, 1) * 1e9
@@ -168,9 +220,11 @@ class Trace:
         >>> run("perceptron", make_separable(20, 2, seed=0)).summary().split(":")[0]
         'perceptron'
         """
-        return (f"{self.learner}: {int(self.mistakes[-1]):,} mistakes in {self.steps:,} steps "
-                f"({self.epochs} epoch{'s' if self.epochs != 1 else ''}, {self.order}), "
-                f"final training error {self.final_train_error:.2%}, "
+        head = (f"{self.learner}: {int(self.mistakes[-1]):,} mistakes in {self.steps:,} steps "
+                f"({self.epochs} epoch{'s' if self.epochs != 1 else ''}, {self.order}), ")
+        if self.diverged_at is not None:
+            return head + f"DIVERGED: {self.divergence()}"
+        return (head + f"final training error {self.final_train_error:.2%}, "
                 f"{self.ns_per_step:,.0f} ns/step")
 
     # ------------------------------------------------------------------ equality
@@ -237,14 +291,16 @@ class Trace:
                 raise DataError(f"trace array {k!r} has dtype object; cannot save without pickle")
         npz = stem.with_name(stem.name + ".npz")
         js = stem.with_name(stem.name + ".json")
-        np.savez(npz, **arrays)
         meta = {"format": _FORMAT}
         for k in _META:
             v = getattr(self, k)
             meta[k] = None if isinstance(v, float) and math.isnan(v) else v
         meta["arrays"] = sorted(arrays)
+        meta["diverged_at"] = self.diverged_at
         meta["summary"] = self.summary()
-        js.write_text(json.dumps(meta, indent=2, default=_json_default) + "\n")
+        text = json.dumps(meta, indent=2, default=_json_default) + "\n"
+        atomic_write(npz, lambda fh: np.savez(fh, **arrays))
+        atomic_write(js, text)
         return npz, js
 
     @classmethod

@@ -131,3 +131,40 @@ def test_one_class_allowed_only_when_asked():
     assert ds.y.tolist() == [1.0, 1.0]
     with pytest.raises(DataError, match=r"must be -1 or \+1"):  # other checks still apply
         mm.Dataset([[1.0]], [0], require_both_classes=False)
+
+
+def test_scale_rows_is_the_signed_product_in_o_nnz():
+    rng = np.random.default_rng(0)
+    X = sp.random(30, 50, density=0.2, format="csr", random_state=1)
+    v = rng.choice([-1.0, 1.0], 30) * rng.uniform(0.5, 2, 30)
+    got = mm.data.scale_rows(X, v)
+    assert isinstance(got, sp.csr_matrix)
+    assert np.array_equal(got.toarray(), np.diag(v) @ X.toarray())
+    assert not np.shares_memory(got.indices, X.indices)  # X is left alone
+
+
+def test_csv_separators_quotes_and_crlf(tmp_path):
+    f = tmp_path / "t.csv"
+    f.write_text("a\tb\ty\r\n1\t2\tx\r\n3\t4\tz\r\n")
+    ds = mm.load(f)
+    assert ds.X.tolist() == [[1, 2], [3, 4]] and ds.classes == ("x", "z")
+    g = tmp_path / "q.csv"
+    g.write_text('1,2,"yes, really"\n3,4,no\n')
+    assert mm.load(g).classes == ("no", "yes, really")
+
+
+def test_csv_header_of_numbers_needs_header_true(tmp_path):
+    # column names that are numbers cannot be told from data: header=True says so
+    f = tmp_path / "n.csv"
+    f.write_text("1,2,3\n0.5,1.5,1\n2.5,0.5,-1\n")
+    with pytest.raises(DataError, match="exactly two values"):
+        mm.load(f)
+    assert mm.load(f, header=True).n == 2
+
+
+def test_positive_picks_the_plus_one_label(tmp_path):
+    f = tmp_path / "d.svm"
+    f.write_text("0 1:1\n1 1:2\n0 1:3\n")
+    assert mm.load(f).y.tolist() == [-1, 1, -1]
+    assert mm.load(f, positive=0).y.tolist() == [1, -1, 1]
+    assert mm.load(f, positive="0").y.tolist() == [1, -1, 1]  # as typed on a command line

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_choice, check_int
+from .._validation import WIDE_HINT, check_choice, check_int, check_memory
 from ..data import Dataset
 from ..exceptions import ParameterError
 from ..trace import Trace
@@ -147,6 +147,11 @@ def run(learner: OnlineLearner | str, data: Dataset, epochs: int = 1, order: str
     n, d = data.n, data.d
     T = n * epochs
     ckpts = learner._align(_checkpoints(checkpoints, n, epochs), n, epochs)
+    # the trace keeps (k, d) weights (twice while they are stacked): refuse what cannot fit
+    dual = bool(record_dual) and learner.has_dual
+    check_memory(8.0 * (d + 1) * (8 + 4 * len(ckpts)) + 32.0 * dual * len(ckpts) * n,
+                 f"running {learner.name} on {data.name} (d = {d:,} features, "
+                 f"{len(ckpts)} checkpoints)", WIDE_HINT)
 
     tic = time.perf_counter()
     pk = _pack(data, learner._s, bool(record_dual) and learner.has_dual)
@@ -179,7 +184,8 @@ def run(learner: OnlineLearner | str, data: Dataset, epochs: int = 1, order: str
                 break
             # checkpoint at step `stop`
             tic = time.perf_counter()
-            snap = learner._snapshot(pk, state, stop)
+            with np.errstate(over="ignore", invalid="ignore"):  # divergence: see the trace
+                snap = learner._snapshot(pk, state, stop)
             if "wt" in snap:
                 w, b = snap["wt"][:-1], s_true * snap["wt"][-1]
             else:
@@ -211,7 +217,8 @@ def run(learner: OnlineLearner | str, data: Dataset, epochs: int = 1, order: str
 
     state.T = T
     tic = time.perf_counter()
-    finals = learner._final(pk, state)
+    with np.errstate(over="ignore", invalid="ignore"):
+        finals = learner._final(pk, state)
     w_fin, b_fin = rec["w"][-1], rec["b"][-1]
     if np.all(np.isfinite(w_fin)) or learner.name == "dual_perceptron":
         f = learner._decision(pk, state, w_fin, b_fin)
