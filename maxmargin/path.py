@@ -637,6 +637,7 @@ class RegularizationPath:
         out["method"] = list(self.method)
         out["kkt"] = [{k: _num(v) for k, v in c.kkt.items()} for c in self.certificates]
         out["certificate_ok"] = [bool(c.ok) for c in self.certificates]
+        out["certificate_undecided"] = [c.undecided for c in self.certificates]
         out["hard"] = None if self.hard is None else self.hard.to_dict()
         if include_alpha:
             out["alpha"] = [[float(v) for v in row] for row in self.alpha]
@@ -691,9 +692,12 @@ class RegularizationPath:
         cont = sum(m == "warm" for m in self.method)
         L.append(f"- {len(self)} grid points, C from {self.C[0]:.4g} to {self.C[-1]:.4g} "
                  f"(lambda = 1/(C n) from {self.lam[0]:.4g} to {self.lam[-1]:.4g})")
+        und = sum(c.undecided is not None for c in self.certificates)
         L.append(f"- certified: {ok}/{len(self)} points (worst relative gap "
                  f"{np.abs(self.relative_gap).max():.1e}, worst scaled KKT residual "
-                 f"{self.max_kkt.max():.1e})")
+                 f"{self.max_kkt.max():.1e})"
+                 + (f"; {und} not certified because double precision cannot decide them"
+                    if und else ""))
         L.append(f"- solver {self.solver}; {cont} points warm-started on a working set "
                  "(no full QP), "
                  f"{len(self) - cont} by the DPP-compiled QP; model compiled once in "
