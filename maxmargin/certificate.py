@@ -81,8 +81,10 @@ DEFAULT_TOL = 1e-6
 
 #: Unit roundoff of IEEE double precision.
 _U = 2.0 ** -53
-#: Smallest normal double: bounds the absolute error of one operation in gradual underflow.
+#: Smallest normal double (a generous bound on the error of a subnormal dot product).
 _TINY = 2.0 ** -1022
+#: Smallest subnormal: the absolute error of one operation whose result underflows.
+_ETA = 2.0 ** -1074
 
 
 def _gamma(k: int) -> float:
@@ -455,10 +457,11 @@ def certify(problem: SVMProblem, w: Any, b: Any, alpha: Any, *,
         V2 = nv * nv
         D = float(alpha.sum()) - 0.5 * V2
         gap = P - D
-        eP = _gamma(dz + 4) * H
+        eP = _gamma(dz + 4) * H + 8 * _ETA  # _ETA: the squares may be subnormal
         if not hard:
             eP += C * (_gamma(n + 2) * S + float(exi[hinge_near].sum())) + _U * P
-        eD = _gamma(n + 1) * asum + nv * ev + 0.5 * ev * ev + _gamma(dz + 4) * V2 + _U * abs(D)
+        eD = (_gamma(n + 1) * asum + nv * ev + 0.5 * ev * ev + _gamma(dz + 4) * V2
+              + _U * abs(D) + 8 * _ETA)
         egap = eP + eD + _U * abs(gap)
         rel = _ratio(gap, P) if gap >= 0 else -_ratio(-gap, P)
         # P's own error can shrink the denominator: (|gap| + egap) / (P - eP) - |rel|

@@ -937,11 +937,14 @@ def _solver_scale(problem: SVMProblem) -> float:
     return 1.0 if 0.25 < t < 4.0 else t
 
 
-def _scaled_problem(problem: SVMProblem, t: float) -> SVMProblem:
-    """``(t Z, C / t^2)``: the same problem with ``w' = w/t, b' = b, alpha' = alpha/t^2``."""
+def _scaled_problem(problem: SVMProblem, t: float, hard: bool = False) -> SVMProblem:
+    """``(t Z, C / t^2)``: the same problem with ``w' = w/t, b' = b, alpha' = alpha/t^2``
+    (``hard=True``: its hard-margin counterpart on ``t Z``)."""
     data = problem.data
-    ds = Dataset(data.X * t, data.y, name=data.name, classes=data.classes)
-    kw: dict[str, Any] = {"hard": True} if problem.hard else {"C": problem.C / (t * t)}
+    ds = data if t == 1.0 else Dataset(data.X * t, data.y, name=data.name,
+                                       classes=data.classes)
+    hard = hard or problem.hard
+    kw: dict[str, Any] = {"hard": True} if hard else {"C": problem.C / (t * t)}
     return SVMProblem(ds, intercept=problem.intercept,
                       intercept_scaling=problem.intercept_scaling * t, **kw)
 
@@ -1027,7 +1030,7 @@ def _solve_rescaled_inner(problem: SVMProblem, t: float, t0: float,
         if "certificate of the exact solve" not in str(wn.message):
             warnings.warn_explicit(wn.message, wn.category, wn.filename, wn.lineno)
     return _solution(problem, w, b, alpha, cert, sol.status, sol.solver, sol.form,
-                     sol.interface, sol.polished, t0, stacklevel=4)
+                     sol.interface, sol.polished, t0, stacklevel=5)
 
 
 def _soft_as_hard(problem: SVMProblem, t: float, t0: float,
@@ -1037,8 +1040,9 @@ def _soft_as_hard(problem: SVMProblem, t: float, t0: float,
     otherwise. ``(w, b)`` is stretched by ``1 + delta`` so that every ``y_i f_i`` exceeds
     1 by more than its rounding error: at this C a slack of 1e-16 would cost more than
     the whole objective."""
-    hp = SVMProblem(problem.data, hard=True, intercept=problem.intercept,
-                    intercept_scaling=problem.intercept_scaling)
+    # the hard margin as the solvers should see it: unit features (t = 1/R here, since
+    # C R^2 > 1), solved without a further rescaling
+    hp = _scaled_problem(problem, t, hard=True)
     if not is_separable(hp):
         return None
     try:
@@ -1047,22 +1051,22 @@ def _soft_as_hard(problem: SVMProblem, t: float, t0: float,
             sol = solve(hp)
     except (SolverError, NotSeparableError):
         return None
-    if not sol.certificate.ok or float(sol.alpha.max(initial=0.0)) > problem.C:
+    w, b, alpha = sol.w * t, sol.b, sol.alpha * (t * t)
+    if not sol.certificate.ok or float(alpha.max(initial=0.0)) > problem.C:
         return None
     y = problem.data.y
-    w, b = sol.w, sol.b
     r = y * problem.decision_function(w, b)
     rnd = (problem.d + 3) * 2.0 ** -52 * float(
         (_row_norms(problem.data) * _norm(w) + abs(b)).max())
     delta = 4.0 * rnd + 2.0 * max(0.0, 1.0 - float(r.min()))
-    if delta > 1e-9:
+    if delta > 0.01 * tol:  # the stretch costs 2 delta of the objective
         return None
     w, b = w * (1.0 + delta), b * (1.0 + delta)
-    cert = certify(problem, w, b, sol.alpha, tol=tol)
+    cert = certify(problem, w, b, alpha, tol=tol)
     if not cert.ok:
         return None
-    return _solution(problem, w, b, sol.alpha, cert, sol.status, sol.solver, sol.form,
-                     sol.interface, sol.polished, t0, stacklevel=4)
+    return _solution(problem, w, b, alpha, cert, sol.status, sol.solver, sol.form,
+                     sol.interface, sol.polished, t0, stacklevel=5)
 
 
 def _solution(problem: SVMProblem, w: np.ndarray, b: float, alpha: np.ndarray,
