@@ -33,7 +33,11 @@ name                     entries                                    divided by
 Every test is a ratio of two quantities with the same units, so it is unchanged when
 ``X -> sX`` and ``C -> C/s^2`` (then ``w~ -> w~/s``, ``b -> b``, ``alpha -> alpha/s^2``,
 ``v -> v/s``, ``P, D -> P/s^2, D/s^2``, and ``r``, ``xi`` do not move) and means the
-same for every C. Residuals that do not apply to the problem are left out of the dict.
+same for every C. Stationarity is in units of ``sqrt(2P)`` because strong convexity gives
+``||w~ - w~*|| <= sqrt(2 (P - D))``: the objective measures weights in that unit. The
+equality's ``max(1, |b|)`` (b is in margin units) is how much an imbalance can move D:
+``D <= P* + |b*| |sum alpha_i y_i|``. Residuals that do not apply to the problem are left
+out of the dict; ``0/0`` (e.g. ``alpha = 0``) counts as 0.
 
 Rounding. Each test also gets a rigorous bound on the rounding error of its computed
 value (:attr:`Certificate.floors`, same scale), from the standard bounds

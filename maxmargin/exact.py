@@ -32,6 +32,10 @@ After the interior-point solve, :func:`solve` *polishes*: it fixes the active se
 :func:`maxmargin.certificate.certify`, and keeps the polished point only when its
 certificate is better (or when both are at rounding level, <= 1e-12: the polished point's
 active set is exact). Nothing is reported as optimal on the solver's word alone.
+
+Problems on extreme scales (features far from unit size, C far from 1) are handed to the
+solvers as an equivalent well-scaled problem, ``(t Z, C / t^2)`` with ``t`` a power of two,
+and mapped back exactly (:func:`solve`, Notes).
 """
 
 from __future__ import annotations
@@ -211,8 +215,8 @@ class ExactSolution:
         ``y f = 1``); ``alpha >= C - sv_tol`` (inside the margin or misclassified;
         always empty for hard margin).
     sv_tol : float
-        The support tolerance: ``1e-8 max(1, C)`` after a successful polish, else
-        ``1e-6 max(1, C)`` (hard margin: ``max alpha`` in place of C).
+        The support tolerance: ``1e-8 C`` after a successful polish, else ``1e-6 C``
+        (hard margin: ``max alpha`` in place of C): relative, like the certificate.
     primal_objective, dual_objective, duality_gap : float
         Recomputed in numpy by the certificate (C form).
     margin : float
@@ -223,8 +227,8 @@ class ExactSolution:
     status : str
         ``"optimal"`` (solver converged and certificate ok), ``"optimal_inaccurate"``
         (the solver reported trouble but the certificate proves optimality), or
-        ``"uncertified"`` (the solver converged, the certificate failed; a warning was
-        issued).
+        ``"uncertified"`` (the certificate failed, or double precision cannot decide
+        it: see ``certificate.undecided``; a warning was issued).
     solver, interface, form : str
     solve_seconds : float
         Wall time of build + solve + polish + certificate.
@@ -1152,6 +1156,13 @@ def solve(problem: SVMProblem, form: str = "dual", solver: str | None = None,
 
     .. math:: y_i (z_i \\cdot \\tilde w + b) = 1\\ (i \\in M),\\ \\alpha_B = C,\\
               \\alpha_{\\text{rest}} = 0,\\ y^T\\alpha = 0.
+
+    Solvers have absolute tolerances, the certificate does not: a problem with
+    ``R = max ||z_i||`` or ``C`` far from 1 is solved as the equivalent ``(t Z, C/t^2)``
+    (``t`` a power of two: ``t = 1/R`` when ``C R^2 >= 1``, else ``t = sqrt(C)``), mapped
+    back exactly and certified on ``problem``; at ``C R^2 > 2^30`` separable data are
+    solved as the hard margin (the same optimum when ``C >= max alpha``). See
+    docs/certificates.md, section 4.
 
     Examples
     --------
