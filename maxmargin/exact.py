@@ -955,17 +955,19 @@ def _scaled_problem(problem: SVMProblem, t: float, hard: bool = False) -> SVMPro
 
 def _scale_hint(problem: SVMProblem) -> str:
     """A hint for the error messages when the problem is at an extreme of ``C R^2``."""
-    R, lc = _scale_free_c(problem)
+    _, lc = _scale_free_c(problem)
     if problem.hard or not math.isfinite(lc) or abs(lc) < 40:  # 40: C R^2 ~ 1e12
         return ""
-    cr2 = f"2^{lc:.0f}" if abs(lc) > 1000 else f"{2.0 ** lc:.1e}"
+    e10 = lc * math.log10(2.0)  # C R^2 may be beyond the doubles (1e330): print 10^e10
+    cr2 = f"{10.0 ** (e10 - math.floor(e10)):.1f}e{math.floor(e10):+d}"
     if lc > 0:
-        return (f". Note: C R^2 = {cr2} (R = max ||z_i|| = {R:.3g}): at so large a C "
+        return (f". Note: C R^2 = {cr2} (R = max ||z_i||, and C R^2 is what matters: "
+                "scaling X by s and C by 1/s^2 gives the same problem): at so large a C "
                 "the soft margin is numerically the hard margin (if the data are "
                 "separable: use hard=True) or the minimiser of the hinge loss alone; "
                 "double precision cannot resolve both terms of the objective. Use a "
                 "smaller C")
-    return (f". Note: C R^2 = {cr2} (R = max ||z_i|| = {R:.3g}): at so small a C the "
+    return (f". Note: C R^2 = {cr2} (R = max ||z_i||): at so small a C the "
             "weights are negligible next to the hinge term; use a larger C")
 
 

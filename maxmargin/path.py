@@ -292,7 +292,11 @@ def _face_beta(data: Dataset, maj: float) -> np.ndarray | None:
     J = np.flatnonzero(y == maj)
     K = np.flatnonzero(y != maj)
     m = K.size
-    X = data.X
+    # beta* does not change when X is scaled; Clarabel's tolerances and the tie tests
+    # below are absolute, so they see X / R (R rounded to a power of two: exact)
+    from .certificate import _pow2, _radius
+
+    X = data.X / _pow2(_radius(data))
     XJ = X[J].toarray() if sp.issparse(X) else X[J]
     gK = np.asarray(X[K].T @ y[K]).ravel()
     # min 1/2 ||maj * XJ' beta + gK||^2, sum beta = m, 0 <= beta <= 1   (u = XJ' beta)
