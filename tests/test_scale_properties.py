@@ -192,6 +192,8 @@ def test_solver_scale_is_exact_and_idempotent(case):
     p, _, _ = case
     t = _solver_scale(p)
     assert t == math.ldexp(1.0, math.frexp(t)[1] - 1)  # a power of two
+    if not p.hard and not math.isfinite(p.C / (t * t)):
+        return  # C R^2 beyond the doubles: solve says so (test_certified_means_...)
     if t != 1.0:
         q = _scaled_problem(p, t)
         assert _solver_scale(q) == 1.0
