@@ -4,53 +4,71 @@ Numpy only, so that anyone can check a solution that came from anywhere (maxmarg
 own solver, scikit-learn, an online learner) against the data alone. Nothing here
 trusts a solver's status.
 
-Optimality (DESIGN section 1). With ``z_i`` the features the QP sees (``x_i``, or
-``(x_i, s)`` for the ``augmented`` intercept), ``w~`` the weights in that space,
-``f_i = w.x_i + b``, ``r_i = y_i f_i`` and ``xi_i = max(0, 1 - r_i)``:
+Optimality. With ``z_i`` the features the QP sees (``x_i``, or ``(x_i, s)`` for the
+``augmented`` intercept), ``w~`` the weights in that space, ``f_i = w.x_i + b``,
+``r_i = y_i f_i``, ``xi_i = max(0, 1 - r_i)`` and ``v = sum_i alpha_i y_i z_i``:
 
 .. math::
 
     P &= \\tfrac12 \\|\\tilde w\\|^2 + C \\sum_i \\xi_i, \\qquad
-    D = \\sum_i \\alpha_i - \\tfrac12 \\|\\textstyle\\sum_i \\alpha_i y_i z_i\\|^2 \\\\
-    \\text{gap} &= P - D, \\qquad \\text{relative gap} = (P - D) / \\max(1, |P|)
+    D = \\sum_i \\alpha_i - \\tfrac12 \\|v\\|^2 \\\\
+    \\text{gap} &= P - D, \\qquad \\text{relative gap} = (P - D) / P
 
-and the KKT residuals (each the max-abs over its entries, then divided by a scale so a
-single tolerance is meaningful whatever the units of the data):
+(``P > 0`` for every point: ``P = 0`` needs ``w~ = 0`` and every ``r_i >= 1``, impossible
+with both classes present). The KKT residuals, each the max over its entries divided by
+a scale of the same units:
 
 =======================  =========================================  ======================
 name                     entries                                    divided by
 =======================  =========================================  ======================
-``stationarity``         ``w~ - sum_i alpha_i y_i z_i``             ``max(1, ||w~||)``
-``equality``             ``sum_i alpha_i y_i`` (free only)          ``max(1, max alpha)``
-``dual_feasibility``     ``max(0, -alpha_i, alpha_i - C)``          ``max(1, C)`` (hard:
-                                                                    ``max(1, max alpha)``)
+``stationarity``         ``w~ - v``                                 ``sqrt(2 P)``
+``equality``             ``sum_i alpha_i y_i max(1, |b|)`` (free)   ``sum_i |alpha_i|``
+``dual_feasibility``     ``max(0, -alpha_i, alpha_i - C)``          ``C`` (hard:
+                                                                    ``max |alpha|``)
 ``primal_feasibility``   ``max(0, 1 - r_i)`` (hard margin only)     1 (margin units)
-``complementary_alpha``  ``alpha_i (r_i - 1 + xi_i)``               ``max(1, max alpha)``
-``complementary_xi``     ``(C - alpha_i) xi_i`` (soft margin only)  ``max(1, C)``
+``complementary_alpha``  ``|alpha_i| max(0, r_i - 1)``              ``max |alpha|``
+``complementary_xi``     ``|C - alpha_i| xi_i`` (soft margin only)  ``C``
 =======================  =========================================  ======================
 
-Why these scales: ``r_i`` and ``xi_i`` are already in margin units (1 is the margin),
-so a complementarity product divided by the size of the multipliers is again in margin
-units; stationarity compares two weight vectors, so it is relative to their size. The
-``max(1, .)`` keeps tiny problems from dividing by nearly zero. Residuals that do not
-apply to the problem (the equality for ``none``/``augmented``, ``complementary_xi`` for
-hard margin, ...) are left out of the dict; a residual that cannot be computed (a
-non-finite input) is ``inf``, never 0.
+Every test is a ratio of two quantities with the same units, so it is unchanged when
+``X -> sX`` and ``C -> C/s^2`` (then ``w~ -> w~/s``, ``b -> b``, ``alpha -> alpha/s^2``,
+``v -> v/s``, ``P, D -> P/s^2, D/s^2``, and ``r``, ``xi`` do not move) and means the
+same for every C. Stationarity is in units of ``sqrt(2P)`` because strong convexity gives
+``||w~ - w~*|| <= sqrt(2 (P - D))``: the objective measures weights in that unit. The
+equality's ``max(1, |b|)`` (b is in margin units) is how much an imbalance can move D:
+``D <= P* + |b*| |sum alpha_i y_i|``. Residuals that do not apply to the problem are left
+out of the dict; ``0/0`` (e.g. ``alpha = 0``) counts as 0.
+
+Rounding. Each test also gets a rigorous bound on the rounding error of its computed
+value (:attr:`Certificate.floors`, same scale), from the standard bounds
+``|fl(sum_k a_k) - sum_k a_k| <= gamma_m sum_k |a_k|`` (``gamma_m ~ m u``, ``u = 2^-53``):
+the decision values are off by at most ``gamma_{d+3} (||x_i|| ||w|| + |b|)``, ``v`` by at
+most ``gamma_{n+2} sum_i |alpha_i| ||z_i||`` (in the 2-norm), and these propagate to
+``P``, ``D`` and each residual. A test passes when ``value + floor <= tol`` (the exact
+value is then within the tolerance), fails when ``value - floor > tol``, and otherwise
+double precision cannot decide it: the certificate is then not ok and
+:attr:`Certificate.undecided` says which test and why. Norms are computed after scaling
+by a power of two (exact), so data scaled by 1e-150 or 1e150 neither underflow nor
+overflow; a value that does overflow, or a non-finite input, gives ``inf``, never 0.
 
 Non-separability (hard margin infeasible): a vector ``z`` with ``z >= 0``,
 ``sum z = 1``, ``sum z_i y_i = 0`` (not for intercept ``none``) and
 ``sum z_i y_i x_i = 0``: the two classes' convex hulls (cones, for ``none``) share a
-point, so no hyperplane separates them (Farkas' lemma).
+point, so no hyperplane separates them (Farkas' lemma). Its ``hull_distance`` is
+relative to ``R = max_i ||x_i||``: scale-free as well.
 """
 
 from __future__ import annotations
 
 import math
+import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 
+from .data import Dataset
 from .exceptions import DataError, ParameterError
 from .problem import SVMProblem
 
@@ -65,11 +83,77 @@ __all__ = [
 #: Default tolerance of :func:`certify` on the relative gap and every scaled KKT residual.
 DEFAULT_TOL = 1e-6
 
+#: Unit roundoff of IEEE double precision.
+_U = 2.0 ** -53
+#: Smallest normal double (a generous bound on the error of a subnormal dot product).
+_TINY = 2.0 ** -1022
+#: Smallest subnormal: the absolute error of one operation whose result underflows.
+_ETA = 2.0 ** -1074
+
+
+def _gamma(k: int) -> float:
+    """``gamma_k = k u / (1 - k u)``: the relative error bound of a k-term sum or dot."""
+    ku = k * _U
+    return ku / (1.0 - ku) if ku < 0.5 else math.inf
+
 
 def _jsonable(x: float) -> float | str:
     """Floats for JSON: non-finite values as the strings "inf"/"-inf"/"nan"."""
     x = float(x)
     return x if math.isfinite(x) else str(x)
+
+
+def _pow2(m: float) -> float:
+    """A power of two within a factor 2 of ``m > 0`` (1 for 0 or non-finite): dividing by
+    it is exact, and brings ``m`` into [0.5, 1)."""
+    if not (m > 0 and math.isfinite(m)):
+        return 1.0
+    return math.ldexp(1.0, math.frexp(m)[1])
+
+
+def _maxabs(u: Any) -> float:
+    u = np.asarray(u)
+    return float(np.max(np.abs(u))) if u.size else 0.0
+
+
+def _norm(u: Any) -> float:
+    """Euclidean norm without spurious under/overflow (``np.linalg.norm`` of a 1e-180
+    vector is 0: its squares underflow)."""
+    m = _maxabs(u)
+    if not (m > 0 and math.isfinite(m)):
+        return m
+    p = _pow2(m)
+    t = np.asarray(u) / p
+    return p * math.sqrt(float(t @ t))
+
+
+def _row_norms_robust(X: Any) -> np.ndarray:
+    """``||x_i||`` for every row, computed after an exact power-of-two scaling."""
+    if sp.issparse(X):
+        p = _pow2(_maxabs(X.data))
+        Xs = X / p
+        return p * np.sqrt(np.asarray(Xs.multiply(Xs).sum(axis=1)).ravel())
+    p = _pow2(_maxabs(X))
+    Xs = X / p
+    return p * np.sqrt(np.einsum("ij,ij->i", Xs, Xs))
+
+
+_ROW_NORMS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _row_norms(data: Dataset) -> np.ndarray:
+    """Cached robust row norms of a Dataset (the polish certifies many points per solve)."""
+    rn = _ROW_NORMS.get(data)
+    if rn is None:
+        rn = _row_norms_robust(data.X)
+        _ROW_NORMS[data] = rn
+    return rn
+
+
+def _radius(data: Dataset) -> float:
+    """``R = max_i ||x_i||`` without under/overflow."""
+    rn = _row_norms(data)
+    return float(rn.max()) if rn.size else 0.0
 
 
 @dataclass(frozen=True)
@@ -85,21 +169,30 @@ class Certificate:
     duality_gap : float
         ``P - D`` (>= 0 up to rounding for a feasible pair).
     relative_gap : float
-        ``(P - D) / max(1, |P|)``.
+        ``(P - D) / P`` (``P > 0`` always; ``inf`` when it is not finite).
     kkt : dict of str to float
         Scaled KKT residuals by name (see the module docstring).
     tol : float
         The tolerance ``ok`` was judged against.
     ok : bool
-        ``|relative_gap| <= tol`` and every residual ``<= tol``.
+        Every test, rounding included, is within ``tol``: ``|relative_gap| +
+        floors["relative_gap"] <= tol`` and ``kkt[k] + floors[k] <= tol`` for every k.
+    floors : dict of str to float
+        A rigorous bound on the rounding error of ``relative_gap`` (key
+        ``"relative_gap"``) and of each KKT residual, on the same scale: how far the
+        computed value may lie from its exact value.
+    undecided : str or None
+        Why double precision cannot decide the certificate (some test's value is within
+        its rounding floor of ``tol``, or a value overflows); None when the verdict is
+        decided (``ok``, or a test provably above ``tol``, or a non-finite input).
 
     Examples
     --------
     >>> from maxmargin import Dataset, SVMProblem
     >>> p = SVMProblem(Dataset([[1.0], [-1.0]], [1, -1]), hard=True)
     >>> c = certify(p, [1.0], 0.0, [0.5, 0.5])
-    >>> c.ok, c.duality_gap
-    (True, 0.0)
+    >>> c.ok, c.duality_gap, c.undecided
+    (True, 0.0, None)
     >>> c.worst()
     ('stationarity', 0.0)
     """
@@ -111,9 +204,18 @@ class Certificate:
     kkt: dict = field(default_factory=dict)
     tol: float = DEFAULT_TOL
     ok: bool = False
+    floors: dict = field(default_factory=dict)
+    undecided: str | None = None
+
+    def _bounds(self) -> dict[str, tuple[float, float]]:
+        """``(value, floor)`` of every test: the relative gap and each KKT residual."""
+        out = {"relative_gap": (abs(self.relative_gap), self.floors.get("relative_gap", 0.0))}
+        for k, v in self.kkt.items():
+            out[k] = (v, self.floors.get(k, 0.0))
+        return out
 
     def is_optimal(self, eps: float | None = None) -> bool:
-        """Whether the relative gap and every KKT residual are ``<= eps`` (default ``tol``).
+        """Whether every test, rounding floor included, is ``<= eps`` (default ``tol``).
 
         Parameters
         ----------
@@ -123,7 +225,8 @@ class Certificate:
         Returns
         -------
         bool
-            False when a value is not finite.
+            ``|relative_gap| + floor <= eps`` and ``kkt[k] + floor <= eps`` for every
+            residual; False when a value is not finite.
 
         Examples
         --------
@@ -131,9 +234,8 @@ class Certificate:
         True
         """
         eps = self.tol if eps is None else float(eps)
-        if not math.isfinite(self.relative_gap) or abs(self.relative_gap) > eps:
-            return False
-        return all(math.isfinite(v) and v <= eps for v in self.kkt.values())
+        return all(math.isfinite(v) and math.isfinite(f) and v + f <= eps
+                   for v, f in self._bounds().values())
 
     def worst(self) -> tuple[str, float]:
         """The largest scaled KKT residual as ``(name, value)`` (ties: first in order).
@@ -170,18 +272,33 @@ class Certificate:
         vals = [abs(self.relative_gap), *self.kkt.values()]
         return float(max(vals)) if all(math.isfinite(v) for v in vals) else math.inf
 
+    @property
+    def gap_at_rounding(self) -> bool:
+        """Whether ``|P - D|`` is within its rounding floor (a negative gap is then rounding).
+
+        Examples
+        --------
+        >>> Certificate(1.0, 1.0, -1e-17, -1e-17, {}, floors={"relative_gap": 1e-15}
+        ...             ).gap_at_rounding
+        True
+        """
+        return abs(self.relative_gap) <= self.floors.get("relative_gap", 0.0)
+
     def to_dict(self) -> dict[str, Any]:
         """Plain-Python dict (JSON-ready; non-finite numbers as strings).
 
         Returns
         -------
         dict
-            The fields by name; ``kkt`` a dict of str to float.
+            The fields by name; ``kkt`` and ``floors`` dicts of str to float,
+            ``undecided`` a str or None.
 
         Examples
         --------
         >>> sorted(Certificate(1.0, 1.0, 0.0, 0.0, {"stationarity": 0.0}).to_dict())
-        ['dual_objective', 'duality_gap', 'kkt', 'ok', 'primal_objective', 'relative_gap', 'tol']
+        ... # doctest: +NORMALIZE_WHITESPACE
+        ['dual_objective', 'duality_gap', 'floors', 'kkt', 'ok', 'primal_objective',
+         'relative_gap', 'tol', 'undecided']
         """
         return {
             "primal_objective": _jsonable(self.primal_objective),
@@ -189,14 +306,17 @@ class Certificate:
             "duality_gap": _jsonable(self.duality_gap),
             "relative_gap": _jsonable(self.relative_gap),
             "kkt": {k: _jsonable(v) for k, v in self.kkt.items()},
+            "floors": {k: _jsonable(v) for k, v in self.floors.items()},
             "tol": float(self.tol),
             "ok": bool(self.ok),
+            "undecided": self.undecided,
         }
 
     def __str__(self) -> str:
         kkt = ", ".join(f"{k}={v:.2e}" for k, v in self.kkt.items())
+        und = f", undecided: {self.undecided}" if self.undecided else ""
         return (f"Certificate(ok={self.ok}, P={self.primal_objective:.12g}, "
-                f"D={self.dual_objective:.12g}, rel_gap={self.relative_gap:.2e}, {kkt})")
+                f"D={self.dual_objective:.12g}, rel_gap={self.relative_gap:.2e}, {kkt}{und})")
 
 
 def _kkt_names(problem: SVMProblem) -> list[str]:
@@ -210,6 +330,33 @@ def _kkt_names(problem: SVMProblem) -> list[str]:
     if not problem.hard:
         names.append("complementary_xi")
     return names
+
+
+def _ratio(num: float, den: float) -> float:
+    """``num / den`` with ``0/0 = 0`` and ``x/0 = inf`` (a test that cannot be scaled)."""
+    if den > 0:
+        return num / den
+    return 0.0 if num == 0 else math.inf
+
+
+def _verdict(values: dict[str, float], floors: dict[str, float],
+             tol: float) -> tuple[bool, str | None]:
+    """``(ok, undecided)`` from each test's value and rounding floor."""
+    undecided = None
+    for k, v in values.items():
+        f = floors[k]
+        if not (math.isfinite(v) and math.isfinite(f)):
+            # overflow (or 0/0 that cannot be scaled): nothing can be decided
+            undecided = undecided or (
+                f"{k} is not representable in double precision (value {v:.3g}, rounding "
+                f"bound {f:.3g}); rescale the data")
+            continue
+        if v - f > tol:
+            return False, None  # provably above tol: a decided NOT CERTIFIED
+        if v + f > tol and undecided is None:
+            undecided = (f"{k} = {v:.2e} is within its rounding bound {f:.1e} of tol "
+                         f"{tol:.0e}: double precision cannot decide it")
+    return undecided is None, undecided
 
 
 def certify(problem: SVMProblem, w: Any, b: Any, alpha: Any, *,
@@ -233,6 +380,8 @@ def certify(problem: SVMProblem, w: Any, b: Any, alpha: Any, *,
     Returns
     -------
     Certificate
+        ``ok`` only when every test is within ``tol`` including its rounding floor;
+        ``undecided`` says why when double precision cannot decide.
 
     Notes
     -----
@@ -240,7 +389,8 @@ def certify(problem: SVMProblem, w: Any, b: Any, alpha: Any, *,
 
         P - D \\ge 0 \\text{ for any feasible pair; } P = D \\iff \\text{both optimal.}
 
-    See the module docstring for each KKT residual and its scale.
+    See the module docstring for each test, its scale, and the rounding floors. Every
+    test is invariant to ``X -> sX, C -> C/s^2``.
 
     Examples
     --------
@@ -275,42 +425,97 @@ def certify(problem: SVMProblem, w: Any, b: Any, alpha: Any, *,
     if not (np.isfinite(w).all() and np.isfinite(alpha).all() and math.isfinite(b)):
         # Undefined, not zero: nothing can be certified from non-finite numbers.
         inf = math.inf
-        return Certificate(inf, -inf, inf, inf, {k: inf for k in names}, tol, False)
+        return Certificate(inf, -inf, inf, inf, {k: inf for k in names}, tol, False,
+                           {k: inf for k in ("relative_gap", *names)}, None)
 
     y = problem.data.y
     C = problem.C
-    with np.errstate(over="ignore", invalid="ignore"):
+    n, d = problem.n, problem.d
+    hard = problem.hard
+    with np.errstate(over="ignore", invalid="ignore", under="ignore", divide="ignore"):
         wt = problem.to_augmented(w, b)
-        r = y * problem.decision_function(w, b)
-        xi = np.maximum(0.0, 1.0 - r)
-        v = problem.dual_weights(alpha)
-        half = 0.5 * float(wt @ wt)
-        P = half if problem.hard else half + C * float(xi.sum())
-        D = float(alpha.sum()) - 0.5 * float(v @ v)
+        dz = wt.size
+        # ---- decision values, slacks, and their rounding bounds (margin units)
+        rn = _row_norms(problem.data)
+        zn = rn if problem.intercept != "augmented" else np.hypot(rn, problem.intercept_scaling)
+        pw = _pow2(_maxabs(w))
+        f = pw * np.asarray(problem.data.X @ (w / pw)).reshape(-1) + b
+        r = y * f
+        one_minus_r = 1.0 - r
+        xi = np.maximum(0.0, one_minus_r)
+        ef = _gamma(d + 3) * (rn * _norm(w) + abs(b)) + (d + 3) * _TINY * pw
+        exi = ef + _U * np.abs(one_minus_r)  # bound on |xi^ - xi| and on max(0, r - 1)
+        hinge_near = one_minus_r > -exi      # xi may be > 0 here
+        margin_near = one_minus_r < exi      # r - 1 may be > 0 here
+        # ---- v = sum alpha_i y_i z_i and its rounding bound (2-norm)
+        pa = _pow2(_maxabs(alpha))
+        v = pa * np.asarray(((alpha / pa) * y) @ problem.Z).reshape(-1)
+        abs_alpha = np.abs(alpha)
+        asum = float(abs_alpha.sum())
+        ev = _gamma(n + 2) * float(abs_alpha @ zn) + n * _TINY * pa
+        # ---- objectives
+        nwt, nv = _norm(wt), _norm(v)
+        H = 0.5 * nwt * nwt
+        S = float(xi.sum())
+        P = H if hard else H + C * S
+        V2 = nv * nv
+        D = float(alpha.sum()) - 0.5 * V2
         gap = P - D
-        rel = gap / max(1.0, abs(P))
-        amax = max(1.0, float(np.abs(alpha).max()))
+        eP = _gamma(dz + 4) * H + 8 * _ETA  # _ETA: the squares may be subnormal
+        if not hard:
+            eP += C * (_gamma(n + 2) * S + float(exi[hinge_near].sum())) + _U * P
+        eD = (_gamma(n + 1) * asum + nv * ev + 0.5 * ev * ev + _gamma(dz + 4) * V2
+              + _U * abs(D) + 8 * _ETA)
+        egap = eP + eD + _U * abs(gap)
+        rel = _ratio(gap, P) if gap >= 0 else -_ratio(-gap, P)
+        # P's own error can shrink the denominator: (|gap| + egap) / (P - eP) - |rel|
+        floors = {"relative_gap": (_ratio(abs(gap) + egap, P - eP) - abs(rel)
+                                   if P > eP else math.inf)}
         kkt: dict[str, float] = {}
-        kkt["stationarity"] = float(np.abs(wt - v).max()) / max(1.0, float(np.linalg.norm(wt)))
+        # ---- stationarity: w~ - v in units of sqrt(2P) (the gap bounds ||w~ - w~*|| by
+        # sqrt(2 (P - D)), so this is the unit in which the objective measures weights)
+        num = _maxabs(wt - v)
+        den = math.sqrt(2.0 * P) if P > 0 else 0.0
+        kkt["stationarity"] = _ratio(num, den)
+        den_lo = math.sqrt(2.0 * (P - eP)) if P > eP else 0.0
+        floors["stationarity"] = (_ratio(num * (1 + _U) + ev, den_lo)
+                                  - kkt["stationarity"]) if (num or ev) else 0.0
+        amax = _maxabs(alpha)
         if problem.intercept == "free":
-            kkt["equality"] = abs(float(alpha @ y)) / amax
+            # weak duality with sum alpha_i y_i = e != 0 only gives D <= P* + |b*| |e|:
+            # the imbalance as a fraction of sum |alpha| (<= 2P), times max(1, |b|)
+            bw = max(1.0, abs(b))
+            kkt["equality"] = _ratio(abs(float(alpha @ y)), asum) * bw
+            floors["equality"] = _gamma(n + 2) * (bw + kkt["equality"])
         lo = np.maximum(0.0, -alpha)
-        if problem.hard:
-            kkt["dual_feasibility"] = float(lo.max()) / amax
+        if hard:
+            kkt["dual_feasibility"] = _ratio(_maxabs(lo), amax)
             kkt["primal_feasibility"] = float(xi.max())
+            hi = float((xi + exi)[hinge_near].max()) if hinge_near.any() else 0.0
+            floors["primal_feasibility"] = max(0.0, hi - kkt["primal_feasibility"])
         else:
-            hi = np.maximum(0.0, alpha - C)
-            kkt["dual_feasibility"] = float(np.maximum(lo, hi).max()) / max(1.0, C)
-        # r - 1 + xi = max(0, r - 1): zero for points on or inside the margin.
-        kkt["complementary_alpha"] = float(np.abs(alpha * (r - 1.0 + xi)).max()) / amax
-        if not problem.hard:
-            kkt["complementary_xi"] = float(np.abs((C - alpha) * xi).max()) / max(1.0, C)
+            hi_c = np.maximum(0.0, alpha - C)
+            kkt["dual_feasibility"] = _maxabs(np.maximum(lo, hi_c)) / C
+        floors["dual_feasibility"] = 2 * _U * kkt["dual_feasibility"]
+        # ---- complementarity: |alpha_i| max(0, r_i - 1) <= tol max|alpha|
+        excess = np.maximum(0.0, -one_minus_r)
+        kkt["complementary_alpha"] = _ratio(_maxabs(abs_alpha * excess), amax)
+        hi = (_maxabs((abs_alpha * (excess + exi))[margin_near]) if margin_near.any()
+              else 0.0)
+        floors["complementary_alpha"] = max(0.0, _ratio(hi, amax) * (1 + 4 * _U)
+                                            - kkt["complementary_alpha"])
+        if not hard:
+            slack_w = np.abs(C - alpha) / C
+            kkt["complementary_xi"] = _maxabs(slack_w * xi)
+            hi = _maxabs((slack_w * (xi + exi))[hinge_near]) if hinge_near.any() else 0.0
+            floors["complementary_xi"] = max(0.0, hi * (1 + 4 * _U)
+                                             - kkt["complementary_xi"])
     kkt = {k: (x if math.isfinite(x) else math.inf) for k, x in kkt.items()}
-    vals = [rel, *kkt.values()]
-    finite = all(math.isfinite(x) for x in vals)
-    cert = Certificate(float(P), float(D), float(gap), float(rel), kkt, tol, False)
-    return Certificate(float(P), float(D), float(gap), float(rel), kkt, tol,
-                       finite and cert.is_optimal(tol))
+    floors = {k: (x if math.isfinite(x) else math.inf) for k, x in floors.items()}
+    values = {"relative_gap": abs(rel), **kkt}
+    ok, undecided = _verdict(values, floors, tol)
+    return Certificate(float(P), float(D), float(gap), float(rel), kkt, tol, ok, floors,
+                       undecided)
 
 
 # --------------------------------------------------------------------------- separation
@@ -333,7 +538,7 @@ class SeparationCertificate:
     residuals : dict of str to float
         ``nonnegativity`` (``max(0, -min z)``), ``simplex`` (``|sum z - 1|``), ``balance``
         (``|sum z_i y_i|``; not for ``none``), ``hull_distance``
-        (``||sum z_i y_i x_i|| / max(1, R)``).
+        (``||sum z_i y_i x_i|| / R``, ``R = max_i ||x_i||``: invariant to scaling X).
     tol : float
     verified : bool
         Every residual ``<= tol``, recomputed in numpy.
@@ -380,7 +585,8 @@ def verify_separation(data: Any, z: Any, intercept: str = "free", *,
     z : array-like of shape (n,)
     intercept : {"free", "none", "augmented"}
     tol : float
-        Tolerance on each residual (``hull_distance`` is relative to ``max(1, R)``).
+        Tolerance on each residual (``hull_distance`` is relative to
+        ``R = max_i ||x_i||``, so scaling X changes nothing).
 
     Returns
     -------
@@ -414,8 +620,10 @@ def verify_separation(data: Any, z: Any, intercept: str = "free", *,
     res["simplex"] = abs(float(z.sum()) - 1.0)
     if intercept != "none":
         res["balance"] = abs(float(z @ y))
-    u = np.asarray(data.X.T @ (z * y)).reshape(-1)
-    res["hull_distance"] = float(np.linalg.norm(u)) / max(1.0, data.R)
+    # sum_i z_i y_i x_i (a valid z has 0 <= z_i <= 1: no product overflows)
+    u = np.asarray((z * y) @ data.X).reshape(-1)
+    # relative to R (0 when every x_i = 0: then any balanced z is a certificate)
+    res["hull_distance"] = _ratio(_norm(u), _radius(data))
     ok = all(math.isfinite(v) and v <= tol for v in res.values())
     pos = np.flatnonzero((y > 0) & (z > 0))
     hp = None

@@ -148,7 +148,8 @@ def _cmd_solve(args: argparse.Namespace) -> int:
             print(sol.summary())
         if len(solutions) == 2:
             a, b = solutions
-            diff = abs(a.primal_objective - b.primal_objective) / max(1.0, abs(a.primal_objective))
+            diff = (abs(a.primal_objective - b.primal_objective)
+                    / max(abs(a.primal_objective), np.finfo(float).tiny))
             print(f"primal vs dual form: relative objective difference {diff:.2e}, "
                   f"||w_primal - w_dual|| = {np.linalg.norm(a.w - b.w):.2e}")
     payload = main_sol.to_dict()

@@ -633,7 +633,9 @@ class Comparison:
             f"- F* = {self.F_star:.12g} (lambda form; P* = {ref.primal_objective:.12g}), "
             f"duality gap {ref.duality_gap:.2e}, relative {cert.relative_gap:.2e}, worst KKT "
             f"residual {cert.worst()[0]} = {cert.worst()[1]:.2e} (tol {cert.tol:.0e}): "
-            f"{'certified' if cert.ok else 'NOT certified'}; solver {ref.solver}.",
+            f"{'certified' if cert.ok else 'NOT certified'}"
+            + (f" (undecided: {cert.undecided})" if cert.undecided else "")
+            + f"; solver {ref.solver}.",
             f"- ||w~*|| = {np.linalg.norm(self.w_star):.6g}, support vectors "
             f"{len(ref.support)} (margin {len(ref.margin_support)}, bound "
             f"{len(ref.bound_support)}), training error {ref.training_error:.4f}.",
@@ -776,10 +778,12 @@ def _certified(sol: ExactSolution, what: str) -> ExactSolution:
     cert = certify(sol.problem, sol.w, sol.b, sol.alpha)
     if not cert.ok:
         k, v = cert.worst()
+        why = (f"double precision cannot decide: {cert.undecided}" if cert.undecided else
+               f"relative gap {cert.relative_gap:.2e}, worst KKT residual {k} = {v:.2e} > "
+               f"tol {cert.tol:.0e}")
         raise CertificateError(
-            f"{sol.problem.data.name}: the {what} optimum is not certified (relative gap "
-            f"{cert.relative_gap:.2e}, worst KKT residual {k} = {v:.2e} > tol "
-            f"{cert.tol:.0e}); refusing to measure learners against it. Try another "
+            f"{sol.problem.data.name}: the {what} optimum is not certified ({why}); "
+            "refusing to measure learners against it. Try another "
             "solver= (PIQP, CLARABEL), standardise the features, or a smaller C")
     return sol
 

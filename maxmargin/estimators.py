@@ -182,7 +182,8 @@ class ExactSVC(_LinearBinary):
     alpha_ : ndarray of shape (n,)
         All dual multipliers.
     certificate_ : Certificate
-        The certificate of optimality (``certificate_.ok``, ``duality_gap``, ``kkt``).
+        The certificate of optimality (``certificate_.ok``, ``duality_gap``, ``kkt``;
+        ``undecided`` says why when double precision cannot decide it).
     margin_ : float
         The geometric margin ``1/||w~||``.
     solution_ : ExactSolution

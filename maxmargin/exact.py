@@ -32,10 +32,15 @@ After the interior-point solve, :func:`solve` *polishes*: it fixes the active se
 :func:`maxmargin.certificate.certify`, and keeps the polished point only when its
 certificate is better (or when both are at rounding level, <= 1e-12: the polished point's
 active set is exact). Nothing is reported as optimal on the solver's word alone.
+
+Problems on extreme scales (features far from unit size, C far from 1) are handed to the
+solvers as an equivalent well-scaled problem, ``(t Z, C / t^2)`` with ``t`` a power of two,
+and mapped back exactly (:func:`solve`, Notes).
 """
 
 from __future__ import annotations
 
+import contextvars
 import math
 import time
 import warnings
@@ -51,6 +56,10 @@ from .certificate import (
     DEFAULT_TOL,
     Certificate,
     SeparationCertificate,
+    _norm,
+    _pow2,
+    _radius,
+    _row_norms,
     certify,
     verify_separation,
 )
@@ -206,8 +215,8 @@ class ExactSolution:
         ``y f = 1``); ``alpha >= C - sv_tol`` (inside the margin or misclassified;
         always empty for hard margin).
     sv_tol : float
-        The support tolerance: ``1e-8 max(1, C)`` after a successful polish, else
-        ``1e-6 max(1, C)`` (hard margin: ``max alpha`` in place of C).
+        The support tolerance: ``1e-8 C`` after a successful polish, else ``1e-6 C``
+        (hard margin: ``max alpha`` in place of C): relative, like the certificate.
     primal_objective, dual_objective, duality_gap : float
         Recomputed in numpy by the certificate (C form).
     margin : float
@@ -218,8 +227,8 @@ class ExactSolution:
     status : str
         ``"optimal"`` (solver converged and certificate ok), ``"optimal_inaccurate"``
         (the solver reported trouble but the certificate proves optimality), or
-        ``"uncertified"`` (the solver converged, the certificate failed; a warning was
-        issued).
+        ``"uncertified"`` (the certificate failed, or double precision cannot decide
+        it: see ``certificate.undecided``; a warning was issued).
     solver, interface, form : str
     solve_seconds : float
         Wall time of build + solve + polish + certificate.
@@ -351,7 +360,9 @@ class ExactSolution:
             "duality_gap": num(self.duality_gap),
             "relative_gap": num(self.certificate.relative_gap),
             "kkt": {k: num(v) for k, v in self.certificate.kkt.items()},
+            "floors": {k: num(v) for k, v in self.certificate.floors.items()},
             "certified": bool(self.certificate.ok),
+            "undecided": self.certificate.undecided,
             "margin": num(self.margin),
             "status": self.status,
             "solver": self.solver,
@@ -386,8 +397,15 @@ class ExactSolution:
         """
         p, c = self.problem, self.certificate
         reg = "hard margin" if p.hard else f"C={p.C:.6g} (lam={p.lam:.6g})"
-        kkt = "\n".join(f"    {k:<22s}{v:.3e}" for k, v in c.kkt.items())
+        fl = c.floors
+        kkt = "\n".join(f"    {k:<22s}{v:.3e}   (rounding bound {fl.get(k, 0.0):.1e})"
+                        for k, v in c.kkt.items())
         verdict = "CERTIFIED OPTIMAL" if c.ok else "NOT CERTIFIED"
+        if c.undecided:
+            verdict += f" (double precision cannot decide: {c.undecided})"
+        rounding = f"; rounding bound {fl.get('relative_gap', 0.0):.1e}"
+        if self.duality_gap < 0 and c.gap_at_rounding:
+            rounding += ": the gap is negative by rounding only, i.e. zero"
         return "\n".join([
             f"maxmargin exact solve: {p.data.name} (n={p.n}, d={p.d}), {reg}, "
             f"intercept={p.intercept}",
@@ -395,8 +413,9 @@ class ExactSolution:
             f"status {self.status}, polished={self.polished}",
             f"  primal objective  {self.primal_objective:.15g}",
             f"  dual objective    {self.dual_objective:.15g}",
-            f"  duality gap       {self.duality_gap:.3e} (relative {c.relative_gap:.3e})",
-            "  KKT residuals (scaled)",
+            f"  duality gap       {self.duality_gap:.3e} (relative {c.relative_gap:.3e}"
+            f"{rounding})",
+            "  KKT residuals (scaled; see docs/certificates.md)",
             kkt,
             f"  certificate       {verdict} at tol {c.tol:.0e} (worst: {c.worst()[0]})",
             f"  margin 1/||w||    {self.margin:.12g}",
@@ -709,7 +728,7 @@ def _polish(problem: SVMProblem, YZ: Any, w: np.ndarray, b: float, alpha: np.nda
     # an IPM that converged to ~1e-15 never gives.
     best_score = max(base.max_residual(), 1e-12)
     r0 = y * problem.decision_function(w, b)
-    ascale = max(1.0, C if not hard else float(alpha.max(initial=0.0)))
+    ascale = C if not hard else float(alpha.max(initial=0.0))  # alpha's own scale
     guesses = []
     # Most likely first: an IPM stopped at ~1e-9 puts margin SVs within ~1e-7 of r = 1.
     for rtol in (1e-7, 1e-5, 1e-9, 1e-3):
@@ -774,9 +793,10 @@ def separation_certificate(data: Dataset | SVMProblem, intercept: str = "free", 
     """Find and verify ``z`` proving the data are not separable, or None if they are.
 
     Solves the LP ``z >= 0, sum z = 1, sum z_i y_i x_i = 0`` (plus ``sum z_i y_i = 0``
-    unless ``intercept="none"``) with HiGHS, then refines ``z`` on its support by an
-    exact least-squares solve and verifies it with
-    :func:`maxmargin.certificate.verify_separation`.
+    unless ``intercept="none"``) with HiGHS on ``X / R`` (the LP is invariant to scaling
+    X, its solver's tolerances are not), then refines ``z`` on its support by an exact
+    least-squares solve and verifies it with
+    :func:`maxmargin.certificate.verify_separation` (``hull_distance`` relative to R).
 
     Parameters
     ----------
@@ -807,7 +827,12 @@ def separation_certificate(data: Dataset | SVMProblem, intercept: str = "free", 
         raise ParameterError(f"expected a Dataset or SVMProblem, got {type(data).__name__}")
     check_choice("intercept", intercept, ("free", "none", "augmented"))
     y = data.y
-    YX = scale_rows(data.X, y) if data.is_sparse else data.X * y[:, None]
+    # The LP's constraints are homogeneous in X, so z does not change when X is scaled;
+    # HiGHS's tolerances are absolute, so it sees X / R (R rounded to a power of two,
+    # an exact scaling): separable data scaled by 1e-12 must not look non-separable.
+    scale = _pow2(_radius(data))
+    X = data.X / scale if scale != 1.0 else data.X
+    YX = scale_rows(X, y) if data.is_sparse else X * y[:, None]
     rows = [sp.csr_matrix(YX.T)]
     if intercept != "none":
         rows.append(sp.csr_matrix(y[None, :]))
@@ -878,6 +903,218 @@ def _raise_not_separable(problem: SVMProblem, how: str) -> None:
     raise NotSeparableError(msg, cert)
 
 
+# --------------------------------------------------------------------------- scaling
+
+#: Problems with ``R = max ||z_i||`` and ``C`` inside these bounds go to the solvers as
+#: given (their tolerances are tuned there; measured in bench/exact.py); any other is
+#: solved as the equivalent problem ``(t Z, C / t^2)`` with ``t`` a power of two.
+_COMFORT_R = (2.0 ** -4, 2.0 ** 8)
+_COMFORT_C = (1.0, 2.0 ** 20)
+
+
+def _scale_free_c(problem: SVMProblem) -> tuple[float, float]:
+    """``(R, log2(C R^2))``: the radius of the z_i and the problem's one scale-free number
+    (``inf`` for hard margin). ``(tZ, C/t^2)`` has the same solution up to
+    ``w -> w/t, alpha -> alpha/t^2``, so only ``C R^2`` says how hard the problem is."""
+    rn = _row_norms_z(problem)
+    R = float(rn.max()) if rn.size else 0.0
+    if problem.hard or not R > 0:
+        return R, math.inf
+    return R, math.log2(problem.C) + 2.0 * math.log2(R)
+
+
+def _row_norms_z(problem: SVMProblem) -> np.ndarray:
+    rn = _row_norms(problem.data)
+    return rn if problem.intercept != "augmented" else np.hypot(rn, problem.intercept_scaling)
+
+
+def _solver_scale(problem: SVMProblem) -> float:
+    """The power of two ``t`` with which the solvers see ``(t Z, C / t^2)``; 1 to solve as
+    given. ``C R^2 >= 1``: ``t = 1/R`` (unit features, ``C' = C R^2``); ``C R^2 < 1``:
+    ``t = sqrt(C)`` (``C' = 1``, the dual in ``beta = alpha / C``). Exact, and idempotent:
+    the rescaled problem gets ``t = 1``."""
+    R, lc = _scale_free_c(problem)
+    if not R > 0:
+        return 1.0
+    C = problem.C
+    if _COMFORT_R[0] <= R <= _COMFORT_R[1] and (
+            problem.hard or _COMFORT_C[0] <= C <= _COMFORT_C[1]):
+        return 1.0
+    if lc >= 0:
+        t = 1.0 / _pow2(R)                          # R' in [1/2, 1)
+    else:
+        t = math.ldexp(1.0, (math.frexp(C)[1] - 1) // 2)  # C' in [1, 4)
+    return 1.0 if 0.25 < t < 4.0 else t
+
+
+def _scaled_problem(problem: SVMProblem, t: float, hard: bool = False) -> SVMProblem:
+    """``(t Z, C / t^2)``: the same problem with ``w' = w/t, b' = b, alpha' = alpha/t^2``
+    (``hard=True``: its hard-margin counterpart on ``t Z``)."""
+    data = problem.data
+    ds = data if t == 1.0 else Dataset(data.X * t, data.y, name=data.name,
+                                       classes=data.classes)
+    hard = hard or problem.hard
+    kw: dict[str, Any] = {"hard": True} if hard else {"C": problem.C / (t * t)}
+    return SVMProblem(ds, intercept=problem.intercept,
+                      intercept_scaling=problem.intercept_scaling * t, **kw)
+
+
+def _scale_hint(problem: SVMProblem) -> str:
+    """A hint for the error messages when the problem is at an extreme of ``C R^2``."""
+    _, lc = _scale_free_c(problem)
+    if problem.hard or not math.isfinite(lc) or abs(lc) < 40:  # 40: C R^2 ~ 1e12
+        return ""
+    e10 = lc * math.log10(2.0)  # C R^2 may be beyond the doubles (1e330): print 10^e10
+    cr2 = f"{10.0 ** (e10 - math.floor(e10)):.1f}e{math.floor(e10):+d}"
+    if lc > 0:
+        return (f". Note: C R^2 = {cr2} (R = max ||z_i||, and C R^2 is what matters: "
+                "scaling X by s and C by 1/s^2 gives the same problem): at so large a C "
+                "the soft margin is numerically the hard margin (if the data are "
+                "separable: use hard=True) or the minimiser of the hinge loss alone; "
+                "double precision cannot resolve both terms of the objective. Use a "
+                "smaller C")
+    return (f". Note: C R^2 = {cr2} (R = max ||z_i||): at so small a C the "
+            "weights are negligible next to the hinge term; use a larger C")
+
+
+def _cert_trouble(cert: Certificate) -> str:
+    """What is wrong with a certificate that is not ok, in a few words."""
+    if cert.undecided:
+        return f"undecided: {cert.undecided}"
+    k, v = cert.worst()
+    return f"relative gap {cert.relative_gap:.2e}, worst KKT residual {k} = {v:.2e}"
+
+
+#: Set while _solve_rescaled runs its inner solves (which must not rescale again).
+_INNER: contextvars.ContextVar[bool] = contextvars.ContextVar("maxmargin_inner_solve",
+                                                              default=False)
+
+#: Above this log2(C R^2) (C R^2 > 1e9) a soft margin on separable data is tried as the
+#: hard margin first, and a non-separable one in the primal form too (PIQP's dual stalls).
+_HUGE_LC = 30.0
+
+
+def _solve_rescaled(problem: SVMProblem, t: float, t0: float, **kw: Any) -> ExactSolution:
+    """:func:`solve` on ``(t Z, C / t^2)``, mapped back exactly and certified on
+    ``problem`` itself. At a huge ``C R^2`` the soft margin is tried as the hard margin
+    (separable data) or in the primal form."""
+    token = _INNER.set(True)
+    try:
+        return _solve_rescaled_inner(problem, t, t0, **kw)
+    finally:
+        _INNER.reset(token)
+
+
+def _solve_rescaled_inner(problem: SVMProblem, t: float, t0: float,
+                          **kw: Any) -> ExactSolution:
+    _, lc = _scale_free_c(problem)
+    huge = not problem.hard and lc > _HUGE_LC
+    if huge:
+        sol = _soft_as_hard(problem, t, t0, kw["tol"])
+        if sol is not None:
+            return sol
+    if not problem.hard and not math.isfinite(problem.C / (t * t)):
+        raise SolverError(f"{problem.data.name}: the data are not separable, and the soft "
+                          f"margin cannot be solved in double precision{_scale_hint(problem)}")
+    scaled = _scaled_problem(problem, t)
+    tries = [kw]
+    if huge and kw["form"] == "dual" and kw["solver"] is None:
+        tries.append({**kw, "form": "primal", "solver": "PIQP"})
+    best, error = None, None
+    for k in tries:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                sol = solve(scaled, **k)
+            except SolverError as e:
+                error = error or e
+                continue
+        w, b, alpha = sol.w * t, sol.b, sol.alpha * (t * t)
+        cert = certify(problem, w, b, alpha, tol=kw["tol"])
+        if best is None or (cert.ok and not best[3].ok):
+            best = (sol, w, b, cert, alpha, caught)
+        if cert.ok:
+            break
+    if best is None:
+        raise error  # type: ignore[misc]
+    sol, w, b, cert, alpha, caught = best
+    for wn in caught:  # re-issue all but the verdict, which is redone on `problem` below
+        if "certificate of the exact solve" not in str(wn.message):
+            warnings.warn_explicit(wn.message, wn.category, wn.filename, wn.lineno)
+    return _solution(problem, w, b, alpha, cert, sol.status, sol.solver, sol.form,
+                     sol.interface, sol.polished, t0, stacklevel=5)
+
+
+def _soft_as_hard(problem: SVMProblem, t: float, t0: float,
+                  tol: float) -> ExactSolution | None:
+    """The soft-margin optimum from the hard margin, when the data are separable and
+    ``C >= max alpha_hard`` (then the hard optimum satisfies the soft KKT conditions); None
+    otherwise. ``(w, b)`` is stretched by ``1 + delta`` so that every ``y_i f_i`` exceeds
+    1 by more than its rounding error: at this C a slack of 1e-16 would cost more than
+    the whole objective."""
+    # the hard margin as the solvers should see it: unit features (t = 1/R here, since
+    # C R^2 > 1), solved without a further rescaling
+    hp = _scaled_problem(problem, t, hard=True)
+    if not is_separable(hp):
+        return None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            sol = solve(hp)
+    except (SolverError, NotSeparableError):
+        return None
+    w, b, alpha = sol.w * t, sol.b, sol.alpha * (t * t)
+    if not sol.certificate.ok or float(alpha.max(initial=0.0)) > problem.C:
+        return None
+    y = problem.data.y
+    r = y * problem.decision_function(w, b)
+    rnd = (problem.d + 3) * 2.0 ** -52 * float(
+        (_row_norms(problem.data) * _norm(w) + abs(b)).max())
+    delta = 4.0 * rnd + 2.0 * max(0.0, 1.0 - float(r.min()))
+    if delta > 0.01 * tol:  # the stretch costs 2 delta of the objective
+        return None
+    w, b = w * (1.0 + delta), b * (1.0 + delta)
+    cert = certify(problem, w, b, alpha, tol=tol)
+    if not cert.ok:
+        return None
+    return _solution(problem, w, b, alpha, cert, sol.status, sol.solver, sol.form,
+                     sol.interface, sol.polished, t0, stacklevel=5)
+
+
+def _solution(problem: SVMProblem, w: np.ndarray, b: float, alpha: np.ndarray,
+              cert: Certificate, status: str, name: str, form: str, iface: str,
+              polished: bool, t0: float, stacklevel: int = 3) -> ExactSolution:
+    """The :class:`ExactSolution`; ``status`` becomes ``"uncertified"`` (with a warning)
+    when the certificate is not ok."""
+    if not cert.ok:
+        status = "uncertified"
+        warnings.warn(
+            f"{problem.data.name}: the certificate of the exact solve is degraded: NOT "
+            f"CERTIFIED ({_cert_trouble(cert)}; tol {cert.tol:.0e}); try an "
+            f"interior-point solver (PIQP, CLARABEL){_scale_hint(problem)}",
+            RuntimeWarning, stacklevel=stacklevel,
+        )
+    # relative to C (alpha lies in [0, C]), or to max alpha for hard margin
+    scale = problem.C if not problem.hard else float(alpha.max(initial=0.0))
+    sv_tol = (1e-8 if polished else 1e-6) * scale
+    support = np.flatnonzero(alpha > sv_tol)
+    if problem.hard:
+        bound = np.empty(0, dtype=np.int64)
+    else:
+        bound = np.flatnonzero(alpha >= problem.C - sv_tol)
+    margin_sv = np.setdiff1d(support, bound)
+    nrm = _norm(problem.to_augmented(w, b))
+    margin = 1.0 / nrm if nrm > 0 else math.inf
+    return ExactSolution(
+        w=np.asarray(w, float), b=float(b), alpha=alpha, support=support,
+        margin_support=margin_sv, bound_support=bound, sv_tol=float(sv_tol),
+        primal_objective=cert.primal_objective, dual_objective=cert.dual_objective,
+        duality_gap=cert.duality_gap, margin=margin, certificate=cert, status=status,
+        solver=name, form=form, solve_seconds=time.perf_counter() - t0, polished=polished,
+        problem=problem, interface=iface,
+    )
+
+
 # --------------------------------------------------------------------------- solve
 
 
@@ -928,6 +1165,13 @@ def solve(problem: SVMProblem, form: str = "dual", solver: str | None = None,
     .. math:: y_i (z_i \\cdot \\tilde w + b) = 1\\ (i \\in M),\\ \\alpha_B = C,\\
               \\alpha_{\\text{rest}} = 0,\\ y^T\\alpha = 0.
 
+    Solvers have absolute tolerances, the certificate does not: a problem with
+    ``R = max ||z_i||`` or ``C`` far from 1 is solved as the equivalent ``(t Z, C/t^2)``
+    (``t`` a power of two: ``t = 1/R`` when ``C R^2 >= 1``, else ``t = sqrt(C)``), mapped
+    back exactly and certified on ``problem``; at ``C R^2 > 2^30`` separable data are
+    solved as the hard margin (the same optimum when ``C >= max alpha``). See
+    docs/certificates.md, section 4.
+
     Examples
     --------
     Two points ``x = +-1`` (hand-solved: ``w = 1, b = 0, alpha = (1/2, 1/2)``):
@@ -948,6 +1192,11 @@ def solve(problem: SVMProblem, form: str = "dual", solver: str | None = None,
     form = check_choice("form", form, FORMS)
     name, iface = _resolve_solver(solver, interface)
     tol = DEFAULT_TOL if tol is None else float(tol)
+    t = _solver_scale(problem)
+    if not _INNER.get() and (t != 1.0 or (not problem.hard and
+                                          _scale_free_c(problem)[1] > _HUGE_LC)):
+        return _solve_rescaled(problem, t, t0, form=form, solver=solver, polish=polish,
+                               interface=interface, tol=tol)
     YZ = _signed_Z(problem)
     n, dz = YZ.shape
     free = problem.intercept == "free"
@@ -1004,7 +1253,7 @@ def solve(problem: SVMProblem, form: str = "dual", solver: str | None = None,
         raise SolverError(
             f"{name} ({iface}, {form} form) returned status {raw.text!r}; no optimum was "
             f"obtained. Try another solver (installed: {', '.join(available_solvers())}) "
-            "or the other form"
+            f"or the other form{_scale_hint(problem)}"
         )
 
     def finish(raw: _Raw, form: str) -> tuple[np.ndarray, float, np.ndarray,
@@ -1048,43 +1297,13 @@ def solve(problem: SVMProblem, form: str = "dual", solver: str | None = None,
                 raw, name = raw2, ipm_fallback[0]
                 w, b, alpha, cert, polished = out2
 
-    if raw.state == "optimal":
-        status = "optimal" if cert.ok else "uncertified"
-    else:
-        if not cert.ok:
-            raise SolverError(
-                f"{name} ({iface}, {form} form) returned the inaccurate status "
-                f"{raw.text!r} and the certificate does not confirm optimality "
-                f"(worst residual {cert.worst()[0]} = {cert.worst()[1]:.2e}, relative gap "
-                f"{cert.relative_gap:.2e}); try another solver or the other form"
-            )
-        status = "optimal_inaccurate"
-    if status == "uncertified":
-        k, v_ = cert.worst()
-        warnings.warn(
-            f"{problem.data.name}: the certificate of the exact solve is degraded "
-            f"(relative gap {cert.relative_gap:.2e}, worst KKT residual {k} = {v_:.2e} > "
-            f"tol {tol:.0e}); try an interior-point solver (PIQP, CLARABEL) and, if the "
-            "features are on extreme scales, standardise them",
-            RuntimeWarning, stacklevel=2,
+    if raw.state != "optimal" and not cert.ok:
+        raise SolverError(
+            f"{name} ({iface}, {form} form) returned the inaccurate status "
+            f"{raw.text!r} and the certificate does not confirm optimality "
+            f"({_cert_trouble(cert)}); try another solver or the other form"
+            f"{_scale_hint(problem)}"
         )
-
-    scale = max(1.0, problem.C if not problem.hard else float(alpha.max(initial=0.0)))
-    sv_tol = (1e-8 if polished else 1e-6) * scale
-    support = np.flatnonzero(alpha > sv_tol)
-    if problem.hard:
-        bound = np.empty(0, dtype=np.int64)
-    else:
-        bound = np.flatnonzero(alpha >= problem.C - sv_tol)
-    margin_sv = np.setdiff1d(support, bound)
-    wt = problem.to_augmented(w, b)
-    nrm = float(np.linalg.norm(wt))
-    margin = 1.0 / nrm if nrm > 0 else math.inf
-    return ExactSolution(
-        w=np.asarray(w, float), b=float(b), alpha=alpha, support=support,
-        margin_support=margin_sv, bound_support=bound, sv_tol=float(sv_tol),
-        primal_objective=cert.primal_objective, dual_objective=cert.dual_objective,
-        duality_gap=cert.duality_gap, margin=margin, certificate=cert, status=status,
-        solver=name, form=form, solve_seconds=time.perf_counter() - t0, polished=polished,
-        problem=problem, interface=iface,
-    )
+    return _solution(problem, w, b, alpha, cert,
+                     ("optimal" if raw.state == "optimal" else "optimal_inaccurate"),
+                     name, form, iface, polished, t0)

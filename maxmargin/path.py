@@ -293,7 +293,11 @@ def _face_beta(data: Dataset, maj: float) -> np.ndarray | None:
     J = np.flatnonzero(y == maj)
     K = np.flatnonzero(y != maj)
     m = K.size
-    X = data.X
+    # beta* does not change when X is scaled; Clarabel's tolerances and the tie tests
+    # below are absolute, so they see X / R (R rounded to a power of two: exact)
+    from .certificate import _pow2, _radius
+
+    X = data.X / _pow2(_radius(data))
     XJ = X[J]  # stays sparse for sparse X: the QP below takes it as it is
     gK = np.asarray(X[K].T @ y[K]).ravel()
     # min 1/2 ||maj * XJ' beta + gK||^2, sum beta = m, 0 <= beta <= 1   (u = XJ' beta)
@@ -638,6 +642,7 @@ class RegularizationPath:
         out["method"] = list(self.method)
         out["kkt"] = [{k: _num(v) for k, v in c.kkt.items()} for c in self.certificates]
         out["certificate_ok"] = [bool(c.ok) for c in self.certificates]
+        out["certificate_undecided"] = [c.undecided for c in self.certificates]
         out["hard"] = None if self.hard is None else self.hard.to_dict()
         if include_alpha:
             out["alpha"] = [[float(v) for v in row] for row in self.alpha]
@@ -692,9 +697,12 @@ class RegularizationPath:
         cont = sum(m == "warm" for m in self.method)
         L.append(f"- {len(self)} grid points, C from {self.C[0]:.4g} to {self.C[-1]:.4g} "
                  f"(lambda = 1/(C n) from {self.lam[0]:.4g} to {self.lam[-1]:.4g})")
+        und = sum(c.undecided is not None for c in self.certificates)
         L.append(f"- certified: {ok}/{len(self)} points (worst relative gap "
                  f"{np.abs(self.relative_gap).max():.1e}, worst scaled KKT residual "
-                 f"{self.max_kkt.max():.1e})")
+                 f"{self.max_kkt.max():.1e})"
+                 + (f"; {und} not certified because double precision cannot decide them"
+                    if und else ""))
         L.append(f"- solver {self.solver}; {cont} points warm-started on a working set "
                  "(no full QP), "
                  f"{len(self) - cont} by the DPP-compiled QP; model compiled once in "

@@ -10,7 +10,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from maxmargin import DataError, Dataset, ParameterError, SVMProblem, make_gaussians
+from maxmargin import (
+    DataError,
+    Dataset,
+    ParameterError,
+    SolverError,
+    SVMProblem,
+    is_separable,
+    load_heart_scale,
+    make_gaussians,
+    make_separable,
+)
 from maxmargin.certificate import Certificate, certify, verify_separation
 from maxmargin.exact import solve
 
@@ -171,3 +181,109 @@ def test_verify_separation_independent_cases():
     assert not verify_separation(ds, [np.inf, 0, 0]).verified
     with pytest.raises(DataError):
         verify_separation(ds, [1.0])
+
+
+# ----------------------------------------------------------------------------- issue 9
+# Each of these certified a wrong answer while the tests were absolute below 1.
+
+
+def test_heart_scale_tiny_C_is_the_optimum():
+    # P* = 2.39999982911e-7: scikit-learn's SVC (libsvm, tol=1e-12) gives
+    # 2.399999829113924e-7 and Clarabel's primal on the problem rescaled by hand (tests/
+    # _scale_reference.py) brackets it in [2.3999998291139e-7, 2.3999998291144e-7].
+    # Before, 2.43097e-7 (1.3 % above) was CERTIFIED.
+    from _scale_reference import reference
+
+    ds = load_heart_scale()
+    lo, hi, unit = reference(ds.dense(), ds.y, 1e-9, False, "free")
+    sol = solve(SVMProblem(ds, C=1e-9))
+    assert sol.certificate.ok
+    assert lo * unit * (1 - 1e-12) <= sol.primal_objective <= hi * unit * (1 + 1e-9)
+    assert sol.primal_objective == pytest.approx(2.399999829113924e-7, rel=1e-9)
+    # 1.3 % above the optimum is far outside tol: a shifted b must not certify
+    bad = certify(sol.problem, sol.w, sol.b + 0.1, sol.alpha)
+    assert bad.primal_objective > 1.001 * sol.primal_objective and not bad.ok
+
+
+def test_heart_scale_C_1e_30():
+    # C R^2 ~ 1e-29: w ~ 0 and P*/C = L0 = 2 min(n+, n-) = 240 up to n^2 C R^2 / 2
+    # (the Lipschitz bound of _scale_reference); before, P = 5.9e-21 was CERTIFIED.
+    ds = load_heart_scale()
+    sol = solve(SVMProblem(ds, C=1e-30))
+    assert sol.certificate.ok
+    assert sol.primal_objective == pytest.approx(240e-30, rel=1e-9)
+
+
+def test_zeros_do_not_certify_at_tiny_C():
+    ds = load_heart_scale()
+    c = certify(SVMProblem(ds, C=1e-12), np.zeros(ds.d), 0.0, np.zeros(ds.n))
+    # P = C n, D = 0: the relative gap is exactly 1 (it was 2.7e-10 "relative" before)
+    assert not c.ok and c.relative_gap == 1.0 and c.undecided is None
+
+
+@pytest.mark.parametrize("scale", [1e-150, 1e-9, 1.0, 100.0, 1e150])
+def test_scaled_optimum_perturbations_rejected(scale):
+    ds = make_separable(60, 3, margin=0.3, seed=2)
+    p = SVMProblem(Dataset(ds.X * scale, ds.y), hard=True)
+    sol = solve(p)
+    assert sol.certificate.ok
+    assert sol.margin == pytest.approx(solve(SVMProblem(ds, hard=True)).margin * scale,
+                                       rel=1e-9)
+    w, b, a = sol.w, sol.b, sol.alpha
+    # the issue's two: (w, b, alpha) * 1.0004 at scale 100, 10 w* with alpha = 0 at 1e150
+    assert not certify(p, w * 1.0004, b * 1.0004, a * 1.0004).ok
+    assert not certify(p, 10 * w, b, np.zeros_like(a)).ok
+    assert not certify(p, w * 1.001, b, a).ok
+    assert not certify(p, w, b, a * 1.001).ok
+
+
+@pytest.mark.parametrize("scale", [1e-150, 1e-12, 1e-9, 1e150])
+def test_scaled_separable_data_are_separable(scale):
+    ds = make_separable(200, 2, margin=0.3, seed=0)
+    scaled = Dataset(ds.X * scale, ds.y)
+    assert is_separable(scaled)
+    sol = solve(SVMProblem(scaled, hard=True))
+    assert sol.certificate.ok and sol.margin == pytest.approx(0.3 * scale, rel=1e-9)
+
+
+def test_verified_non_separability_at_every_scale():
+    ds = Dataset([[0.0, 1.0], [1.0, 0.0], [0.5, 0.5], [3.0, 3.0]], [1, 1, -1, -1])
+    for scale in (1e-150, 1e-9, 1.0, 1e150):
+        cert = verify_separation(Dataset(ds.X * scale, ds.y), [0.25, 0.25, 0.5, 0.0])
+        assert cert.verified and cert.residuals["hull_distance"] == 0.0
+
+
+def test_undecided_when_double_precision_cannot_decide():
+    # x = +-2^530, w = 2^-530, alpha = 2^-1061: an exact optimum (P = D = 2^-1061), but P
+    # is a subnormal double whose rounding bound is 1e-3 of P: NOT CERTIFIED, with reason.
+    e = math.ldexp
+    p = SVMProblem(Dataset([[e(1.0, 530)], [-e(1.0, 530)]], [1, -1]), hard=True)
+    c = certify(p, [e(1.0, -530)], 0.0, [e(1.0, -1061)] * 2)
+    assert c.duality_gap == 0.0 and not c.ok
+    assert c.undecided and "cannot decide" in c.undecided
+    assert c.floors["relative_gap"] > c.tol
+    assert c.to_dict()["undecided"] == c.undecided
+    # the same point one scale up (x = +-1) is certified
+    p1 = SVMProblem(Dataset([[1.0], [-1.0]], [1, -1]), hard=True)
+    assert certify(p1, [1.0], 0.0, [0.5, 0.5]).ok
+
+
+def test_summary_prints_the_relative_gap_and_rounding():
+    sol = solve(SVMProblem(load_heart_scale(), C=1e-9))
+    c = sol.certificate
+    text = sol.summary()
+    assert f"(relative {c.relative_gap:.3e}" in text
+    assert "rounding bound" in text
+    d = sol.to_dict()
+    assert d["relative_gap"] == c.relative_gap and d["undecided"] is None
+    assert set(d["floors"]) == {"relative_gap", *c.kkt}
+    json.dumps(d)
+    # a negative gap within its rounding bound is said to be rounding
+    neg = Certificate(1.0, 1.0 + 1e-16, -1e-16, -1e-16, {}, floors={"relative_gap": 1e-15})
+    assert neg.gap_at_rounding
+
+
+def test_extreme_C_R2_error_has_a_hint():
+    ds = make_gaussians(100, 3, seed=0)
+    with pytest.raises(SolverError, match="C R\\^2"):
+        solve(SVMProblem(Dataset(ds.X * 1e150, ds.y), C=1.0))
