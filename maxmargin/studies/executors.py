@@ -212,7 +212,25 @@ class _LocalRunner:
             raise
 
 
-def _stage(runner: _LocalRunner, tasks: list[_Task], store: Store,
+class _SerialRunner:
+    """The tasks one after another in this process (``n_jobs=1``, as joblib does)."""
+
+    def run(self, tasks: list[_Task], on_done: Callable[[_Task, str, Any], bool]) -> None:
+        """As :meth:`_LocalRunner.run` (no process can die apart from this one)."""
+        queue = deque(tasks)
+        while queue:
+            t = queue.popleft()
+            try:
+                value = t.fn(*t.args)
+            except Exception as e:
+                retry = on_done(t, "raised", e)
+            else:
+                retry = on_done(t, "ok", value)
+            if retry:
+                queue.append(t)
+
+
+def _stage(runner: Any, tasks: list[_Task], store: Store,
            results: dict, failures: dict) -> None:
     """Run separability or reference tasks; cache each result; note each failure."""
     deaths: dict[str, int] = {}
@@ -237,8 +255,8 @@ def _stage(runner: _LocalRunner, tasks: list[_Task], store: Store,
 
 
 def run_local(plan: Plan, pending: list[CellJob], store: Store, tracker: Tracker,
-              n_jobs: int) -> None:
-    """Run ``pending`` cells (and the exact solves they need) on ``n_jobs`` processes.
+              n_jobs: int | None) -> None:
+    """Run ``pending`` cells (and the exact solves they need) on local processes.
 
     Parameters
     ----------
@@ -246,10 +264,15 @@ def run_local(plan: Plan, pending: list[CellJob], store: Store, tracker: Tracker
     pending : list of CellJob
     store : Store
     tracker : Tracker
-    n_jobs : int
+    n_jobs : int or None
+        Processes (None: one per CPU, at most one per cell); 1 runs everything in this
+        process, one task after another.
     """
     spec = plan.spec
-    runner = _LocalRunner(n_jobs)
+    if n_jobs == 1:
+        runner: Any = _SerialRunner()
+    else:
+        runner = _LocalRunner(min(n_jobs or os.cpu_count() or 1, len(pending)))
     ref_keys = list(dict.fromkeys(c.ref_key for c in pending))
     missing = [k for k in ref_keys if not store.ref_path(k).exists()]
     seps: dict[str, Any] = {}

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -65,6 +64,15 @@ class StudyResult:
         Cells that failed (after their retry).
     paths : list of Path
         Files written: ``results.parquet``, ``results.csv``, ``study.json``, the report.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> spec = {"problem": {"lam": 0.1}, "run": {"epochs": 1},
+    ...         "data": [{"source": "builtin:separable"}], "learners": ["pegasos"]}
+    >>> res = study(spec, tempfile.mkdtemp(), n_jobs=1, report=False)
+    >>> res.table.column("subopt").to_pylist()[-1] > 0
+    True
     """
 
     spec: StudySpec
@@ -79,11 +87,39 @@ class StudyResult:
     paths: list = field(default_factory=list)
 
     def to_pandas(self) -> Any:
-        """The table as a pandas DataFrame (needs pandas)."""
+        """The table as a pandas DataFrame (needs pandas).
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per cell and checkpoint.
+
+        Examples
+        --------
+        >>> import tempfile
+        >>> spec = {"problem": {"C": 1.0}, "run": {"epochs": 1},
+        ...         "data": [{"source": "builtin:separable"}], "learners": ["perceptron"]}
+        >>> df = study(spec, tempfile.mkdtemp(), n_jobs=1, report=False).to_pandas()
+        >>> df.groupby("learner")["mistakes"].max().to_dict()
+        {'perceptron': 2}
+        """
         return self.table.to_pandas()
 
     def summary(self) -> str:
-        """One line: cells run, skipped, failed; where the table is."""
+        """One line: cells run, skipped, failed; where the table is.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> import tempfile
+        >>> spec = {"problem": {"C": 1.0}, "run": {"epochs": 1},
+        ...         "data": [{"source": "builtin:separable"}], "learners": ["perceptron"]}
+        >>> study(spec, tempfile.mkdtemp(), n_jobs=1, report=False).summary()[:47]
+        'study study: 1 cells, 1 run now, 0 already done'
+        """
         return (f"study {self.spec.name}: {self.cells} cells, {self.ran} run now, "
                 f"{self.skipped} already done, {self.failed} failed; table "
                 f"{self.out / 'results.parquet'}")
@@ -113,7 +149,10 @@ def study(spec: str | Path | Mapping | StudySpec, out: str | Path = "maxmargin-s
         ``tcp://HOST:PORT`` of a Dask scheduler, or ``local:N`` to start a local Dask
         cluster of N workers. Default: local processes (joblib's loky).
     n_jobs : int, optional
-        Local processes (default: the number of CPUs, at most the cells to run).
+        Local processes (default: the number of CPUs, at most the cells to run). ``1``
+        runs every task in this process, one after another, as joblib does: the easiest
+        to debug, but a learner that kills its process then ends the study (rerun it: the
+        finished cells are kept).
     progress : bool
         Cells done / total and an ETA on a terminal (silent when not a TTY).
     report : bool
@@ -133,12 +172,15 @@ def study(spec: str | Path | Mapping | StudySpec, out: str | Path = "maxmargin-s
     Examples
     --------
     >>> import tempfile
-    >>> spec = {"problem": {"C": 1.0}, "run": {"epochs": 2},
+    >>> spec = {"problem": {"C": [0.1, 1.0]}, "run": {"epochs": 2, "seeds": 2},
     ...         "data": [{"generator": "gaussians", "params": {"n": 30, "seed": 0}}],
-    ...         "learners": ["pegasos"]}
-    >>> res = study(spec, tempfile.mkdtemp(), n_jobs=1, report=False)  # doctest: +SKIP
-    >>> res.cells, res.table.num_rows > 0                               # doctest: +SKIP
-    (1, True)
+    ...         "learners": ["perceptron", "pegasos"]}
+    >>> out = tempfile.mkdtemp()
+    >>> res = study(spec, out, n_jobs=1, report=False)
+    >>> res.cells, res.ran, res.failed
+    (8, 8, 0)
+    >>> study(spec, out, n_jobs=1, report=False).skipped    # finished cells are kept
+    8
     """
     require_extra(scheduler)
     if scheduler is not None:
@@ -156,8 +198,7 @@ def study(spec: str | Path | Mapping | StudySpec, out: str | Path = "maxmargin-s
     with StudyProgress(len(pending), f"study {spec.name}", enabled=progress) as bar:
         tracker = Tracker(store, bar)
         if pending and scheduler is None:
-            jobs = min(n_jobs or os.cpu_count() or 1, len(pending))
-            run_local(plan, pending, store, tracker, jobs)
+            run_local(plan, pending, store, tracker, n_jobs)
         elif pending:
             run_dask(plan, pending, store, tracker, scheduler)
     table = assemble(plan, store)
