@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import dataclasses
 import fcntl
+import io
 import json
 import math
 import os
 import shutil
+import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -182,6 +184,64 @@ def test_missing_extra_is_one_line(tmp_path, capsys, monkeypatch):
     assert main(["study", str(f)]) == 2
     err = capsys.readouterr().err
     assert "maxmargin[study]" in err and err.count("\n") == 1
+
+
+def test_cli_runs_a_toml_with_relative_paths(tmp_path, capsys):
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((40, 3))
+    y = np.where(X[:, 0] + 0.3 * rng.standard_normal(40) > 0, "yes", "no")
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "train.csv").write_text(
+        "a,b,c,label\n" + "".join(f"{r[0]},{r[1]},{r[2]},{t}\n" for r, t in zip(X, y,
+                                                                                   strict=True)))
+    (tmp_path / "mine.py").write_text(LEARNERS_PY)
+    (tmp_path / "s.toml").write_text(textwrap.dedent("""\
+        [problem]
+        lam = [0.01]
+        intercept = "none"
+        [run]
+        epochs = 2
+        seeds = [4]
+        orders = ["cyclic", "sample"]
+        [[data]]
+        source = "data/train.csv"
+        label = "label"
+        holdout = 0.25
+        [[learners]]
+        name = "pa1"
+        [[learners]]
+        class = "mine.py:Flaky"
+        params = { how = "always" }
+        """))
+    rc = main(["study", str(tmp_path / "s.toml"), "--out", str(tmp_path / "o"), "--jobs", "1",
+               "--no-report"])
+    assert rc == 1  # the always-failing learner
+    out = capsys.readouterr().out
+    assert "4 cells, 4 run now, 0 already done, 2 failed" in out
+    import pyarrow.parquet as pq
+
+    t = pq.read_table(tmp_path / "o" / "results.parquet").to_pylist()
+    ok = [r for r in t if r["status"] == "ok"]
+    assert {r["order"] for r in ok} == {"cyclic", "sample"} and ok[0]["data"] == "train"
+    assert ok[0]["lam"] == 0.01 and ok[0]["n"] == 30 and ok[0]["test_error"] is not None
+    assert not (tmp_path / "o" / "report.md").exists()
+
+
+def test_progress_counts_cells_with_an_eta():
+    from maxmargin.studies.executors import StudyProgress
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    tty, pipe = Tty(), io.StringIO()
+    for stream in (tty, pipe):
+        with StudyProgress(4, "study x", stream=stream) as bar:
+            bar.update(1)
+            bar._last = 0.0
+            bar.update(1)
+    assert "2/4 cells" in tty.getvalue() and "ETA" in tty.getvalue()
+    assert pipe.getvalue() == ""
 
 
 def test_example_spec_validates():

@@ -139,7 +139,11 @@ def _thread_env(n_workers: int) -> dict[str, str]:
 
 
 class _LocalRunner:
-    """At most ``n`` tasks in flight on loky's reusable process pool, deaths handled."""
+    """At most ``2 n`` tasks in flight on loky's reusable process pool, deaths handled.
+
+    Two per worker, so a worker finds its next task queued while this process writes
+    the last one's file.
+    """
 
     def __init__(self, n_workers: int) -> None:
         self.n = n_workers
@@ -173,7 +177,7 @@ class _LocalRunner:
             while normal or alone or inflight:
                 try:
                     if normal:
-                        while normal and len(inflight) < self.n:
+                        while normal and len(inflight) < 2 * self.n:
                             submit(normal)
                     elif alone and not inflight:
                         submit(alone)
@@ -274,7 +278,8 @@ def run_local(plan: Plan, pending: list[CellJob], store: Store, tracker: Tracker
     else:
         runner = _LocalRunner(min(n_jobs or os.cpu_count() or 1, len(pending)))
     ref_keys = list(dict.fromkeys(c.ref_key for c in pending))
-    missing = [k for k in ref_keys if not store.ref_path(k).exists()]
+    # a cached reference that does not load (another Python, a damaged file) is redone
+    missing = [k for k in ref_keys if store.load_ref(k) is None]
     seps: dict[str, Any] = {}
     failures: dict[str, str] = {}
     sep_keys = list(dict.fromkeys(plan.refs[k].sep_key for k in missing))
