@@ -1,7 +1,7 @@
 """Benchmark: a study's cells per second on 2 local workers vs the same cells in one loop,
 and the per-cell overhead of each route (in-process loop, loky processes, Dask).
 
-Run: ``python bench/study.py [--n 20000] [--d 50] [--epochs 40] [--seeds 8] [--repeat 3]``
+Run: ``python bench/study.py [--n 20000] [--d 50] [--epochs 100] [--seeds 8] [--repeat 3]``
 
 1. Throughput on cells of >= 0.5 s: Pegasos on overlapping Gaussians (n x d, dense), two
    values of C, ``--seeds`` seeds each. The exact solves are computed once beforehand and
@@ -59,12 +59,17 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=20000)
     ap.add_argument("--d", type=int, default=50)
-    ap.add_argument("--epochs", type=int, default=40)
+    ap.add_argument("--epochs", type=int, default=100)
     ap.add_argument("--seeds", type=int, default=8)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--no-dask", action="store_true")
     args = ap.parse_args()
-    print(f"{os.cpu_count()} CPUs; load average {os.getloadavg()[0]:.1f} at start")
+    from maxmargin.studies.executors import usable_cpus
+
+    blas = {k: os.environ[k] for k in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS")
+            if k in os.environ}
+    print(f"{usable_cpus()} usable CPUs (of {os.cpu_count()}); load average "
+          f"{os.getloadavg()[0]:.1f} at start; BLAS threads {blas or 'default'}")
 
     # ---- 1. throughput on cells >= 0.5 s
     prime = Path(tempfile.mkdtemp(prefix="mm-bench-prime-"))

@@ -131,9 +131,26 @@ class _Task:
     args: tuple
 
 
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity mask, e.g. ``taskset``; else all).
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> usable_cpus() >= 1
+    True
+    """
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
 def _thread_env(n_workers: int) -> dict[str, str]:
     """One BLAS thread share per worker (the workers are the parallelism)."""
-    per = str(max(1, (os.cpu_count() or 1) // n_workers))
+    per = str(max(1, usable_cpus() // n_workers))
     return {k: os.environ.get(k, per) for k in
             ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")}
 
@@ -276,7 +293,7 @@ def run_local(plan: Plan, pending: list[CellJob], store: Store, tracker: Tracker
     if n_jobs == 1:
         runner: Any = _SerialRunner()
     else:
-        runner = _LocalRunner(min(n_jobs or os.cpu_count() or 1, len(pending)))
+        runner = _LocalRunner(min(n_jobs or usable_cpus(), len(pending)))
     ref_keys = list(dict.fromkeys(c.ref_key for c in pending))
     # a cached reference that does not load (another Python, a damaged file) is redone
     missing = [k for k in ref_keys if store.load_ref(k) is None]
