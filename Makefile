@@ -18,11 +18,11 @@ $(STAMP): $(BIN)/python pyproject.toml
 	touch $@
 
 $(TEST_STAMP): $(BIN)/python pyproject.toml
-	$(BIN)/python -m pip install --quiet -e ".[test]"
+	$(BIN)/python -m pip install --quiet -e ".[test,study]"
 	touch $@ $(STAMP)
 
 $(DOCS_STAMP): $(BIN)/python pyproject.toml
-	$(BIN)/python -m pip install --quiet -e ".[docs,test]"
+	$(BIN)/python -m pip install --quiet -e ".[docs,test,study]"
 	touch $@ $(STAMP) $(TEST_STAMP)
 
 demo: $(STAMP)

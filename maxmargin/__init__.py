@@ -61,6 +61,10 @@ _ESTIMATORS = ("ExactSVC", "PerceptronClassifier", "AveragedPerceptronClassifier
 
 
 def __getattr__(name: str):
+    if name in ("study", "StudyResult"):  # loaded on first use, like the estimators
+        from . import studies
+
+        return getattr(studies, name)
     if name in _ESTIMATORS:
         from . import estimators
 
@@ -96,6 +100,8 @@ __all__ = [
     "learners_along_path",
     "parse_grid",
     "write_path_report",
+    "study",
+    "StudyResult",
     "LEARNERS",
     "make_learner",
     "schedule",

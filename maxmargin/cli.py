@@ -319,6 +319,19 @@ def _cmd_path(args: argparse.Namespace) -> int:
     return 0 if result.certified else 1
 
 
+# ------------------------------------------------------------------------- study
+
+
+def _cmd_study(args: argparse.Namespace) -> int:
+    from .studies import study
+
+    result = study(args.spec, args.out, scheduler=args.scheduler, n_jobs=args.jobs,
+                   progress=not args.quiet, report=not args.no_report)
+    if not args.quiet:
+        print(result.summary())
+    return 1 if result.failed else 0
+
+
 # ------------------------------------------------------------------------- parser
 
 
@@ -399,6 +412,21 @@ def build_parser() -> argparse.ArgumentParser:
     _add_out_args(p, "maxmargin-path")
     p.add_argument("--quiet", action="store_true")
     p.set_defaults(func=_cmd_path)
+
+    p = sub.add_parser("study", help="data sets x C x learners x seeds: resumable, local or "
+                                     "Dask; one table and a report")
+    p.add_argument("spec", metavar="STUDY.toml", help="the study (see docs/study.md)")
+    p.add_argument("--out", metavar="DIR", default="maxmargin-study",
+                   help="output folder; finished cells found there are not run again")
+    p.add_argument("--scheduler", default=None,
+                   help="tcp://HOST:PORT of a Dask scheduler, or local:N for N local Dask "
+                        "workers (default: local processes)")
+    p.add_argument("--jobs", type=int, default=None,
+                   help="local processes (default: the number of CPUs)")
+    p.add_argument("--no-report", dest="no_report", action="store_true",
+                   help="write the table only (no report.md, no figures)")
+    p.add_argument("--quiet", action="store_true")
+    p.set_defaults(func=_cmd_study)
 
     p = sub.add_parser("demo", help="built-in data end to end: solve + compare + figures")
     _add_out_args(p, "maxmargin-demo")

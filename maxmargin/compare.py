@@ -51,7 +51,7 @@ import scipy.sparse as sp
 from ._io import atomic_write
 from ._progress import Progress
 from ._validation import WIDE_HINT, check_int, check_memory
-from .certificate import certify
+from .certificate import SeparationCertificate, certify, verify_separation
 from .data import Dataset, make_separable
 from .exact import ExactSolution, is_separable, solve
 from .exceptions import CertificateError, DataError, ParameterError
@@ -901,7 +901,8 @@ def compare(data: Dataset, problem: SVMProblem | None = None, learners: Any = No
             orders: Sequence[str] | str = ("shuffle",), seeds: Sequence[int] | int = (0,),
             holdout: Dataset | None = None, checkpoints: Any = None,
             reference: ExactSolution | None = None, solver: str | None = None,
-            progress: bool = False) -> Comparison:
+            progress: bool = False,
+            hard_reference: ExactSolution | SeparationCertificate | None = None) -> Comparison:
     r"""Run online learners and measure them against the certified exact optimum.
 
     Parameters
@@ -935,6 +936,12 @@ def compare(data: Dataset, problem: SVMProblem | None = None, learners: Any = No
         QP solver for the exact solves.
     progress : bool
         A progress bar on a terminal.
+    hard_reference : ExactSolution or SeparationCertificate, optional
+        What decides separability, precomputed (re-checked here, never trusted): the
+        hard-margin optimum of ``data`` with the problem's intercept (re-certified), or a
+        certificate that the data are not separable (re-verified with
+        :func:`~maxmargin.verify_separation`). Default: solve the separation LP (and the
+        hard margin when separable) here.
 
     Returns
     -------
@@ -1038,7 +1045,23 @@ def compare(data: Dataset, problem: SVMProblem | None = None, learners: Any = No
     reference = _certified(reference, "soft-margin")
     hard = None
     gamma = math.nan
-    if is_separable(data, problem.intercept):
+    if isinstance(hard_reference, SeparationCertificate):
+        if not verify_separation(data, hard_reference.z, problem.intercept,
+                                 tol=hard_reference.tol).verified:
+            raise ParameterError("hard_reference: the non-separability certificate does not "
+                                 "verify on these data (intercept "
+                                 f"{problem.intercept!r}); pass None to decide here")
+    elif hard_reference is not None:
+        hp = getattr(hard_reference, "problem", None)
+        if not isinstance(hard_reference, ExactSolution) or hp.data is not data or (
+                not hp.hard or hp.intercept != problem.intercept
+                or hp.intercept_scaling != problem.intercept_scaling):
+            raise ParameterError("hard_reference must be the hard-margin ExactSolution of "
+                                 "this data (same intercept and scaling) or a "
+                                 "SeparationCertificate")
+        hard = _certified(hard_reference, "hard-margin")
+        gamma = float(hard.margin)
+    elif is_separable(data, problem.intercept):
         hp = SVMProblem(data, hard=True, intercept=problem.intercept,
                         intercept_scaling=problem.intercept_scaling)
         hard = _certified(solve(hp, solver=solver), "hard-margin")

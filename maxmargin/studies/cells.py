@@ -1,0 +1,506 @@
+r"""The study's units of work, their content-addressed keys, and the functions workers run.
+
+Three kinds of task, each a plain function of picklable arguments:
+
+1. :func:`separability_task`, once per data set: the separation LP and, when separable,
+   the certified hard margin (what gives :math:`\gamma^*` and Novikoff's bound);
+2. :func:`reference_task`, once per data set and grid value: the certified soft-margin
+   optimum (:func:`maxmargin.solve`);
+3. :func:`cell_task`, once per data set x grid value x learner x seed x order: one
+   :func:`maxmargin.compare` run against the shared reference, returned as columns.
+
+Every key is a SHA-256 of everything the result depends on: the data's content (train
+and holdout arrays), the problem, the learner (name or class, its parameters and the
+hash of its source file), seed, order, epochs, checkpoints and the code version.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import socket
+import time
+import traceback
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+from .spec import DataSpec, SpecError, StudySpec
+
+__all__ = ["Plan", "DataItem", "RefJob", "CellJob", "make_plan", "separability_task",
+           "reference_task", "cell_task", "versions"]
+
+#: Bump when the cell files' content changes meaning: every cell then reruns.
+CELL_FORMAT = 1
+
+#: Per-checkpoint arrays of a :class:`maxmargin.RunResult`, as table columns.
+ARRAYS = ("t", "mistakes", "train_error", "test_error", "objective", "subopt", "rel_subopt",
+          "objective_avg", "subopt_avg", "rel_subopt_avg", "dual_gap", "dual_gap_avg",
+          "distance", "distance_avg", "cosine", "margin", "regret", "regret_bound",
+          "general_bound")
+
+#: Per-run scalars of a :class:`maxmargin.RunResult`.
+RUN_SCALARS = ("kind", "learner_name", "learner_class", "learner_params", "regret_G",
+               "novikoff", "rate", "rate_avg", "theory_slope", "novikoff_respected",
+               "general_respected", "regret_respected", "learn_seconds", "eval_seconds")
+
+#: The certified reference of the cell, from :class:`maxmargin.Comparison`.
+REF_SCALARS = ("n", "d", "C", "lam", "F_star", "P_star", "ref_duality_gap",
+               "ref_relative_gap", "ref_certified", "ref_solver", "n_support", "R", "gamma",
+               "separable", "solve_seconds")
+
+
+def versions() -> dict[str, str]:
+    """Versions of the code a result was computed with.
+
+    Returns
+    -------
+    dict of str to str
+        ``maxmargin``, ``numpy``, ``numba``, ``python``.
+
+    Examples
+    --------
+    >>> sorted(versions())
+    ['maxmargin', 'numba', 'numpy', 'python']
+    """
+    import platform
+
+    import numba
+
+    from .. import __version__
+
+    return {"maxmargin": __version__, "numpy": np.__version__, "numba": numba.__version__,
+            "python": platform.python_version()}
+
+
+def _digest(obj: Any) -> str:
+    text = json.dumps(obj, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _array_digest(h: Any, a: np.ndarray) -> None:
+    a = np.ascontiguousarray(a)
+    h.update(f"{a.dtype.str}{a.shape}".encode())
+    h.update(a.tobytes())
+
+
+def data_digest(*datasets: Any) -> str:
+    """SHA-256 of the examples and labels of ``datasets`` (None entries allowed).
+
+    Parameters
+    ----------
+    *datasets : Dataset or None
+
+    Returns
+    -------
+    str
+        Hex digest; equal data give equal digests whatever their name or source.
+
+    Examples
+    --------
+    >>> from maxmargin import make_separable
+    >>> data_digest(make_separable(10, seed=1)) == data_digest(make_separable(10, seed=1))
+    True
+    """
+    h = hashlib.sha256()
+    for ds in datasets:
+        if ds is None:
+            h.update(b"none")
+            continue
+        X = ds.X
+        if sp.issparse(X):
+            X = sp.csr_matrix(X)
+            X.sort_indices()
+            h.update(b"csr")
+            for part in (X.indptr, X.indices, X.data, np.asarray(X.shape)):
+                _array_digest(h, part)
+        else:
+            _array_digest(h, np.asarray(X, dtype=float))
+        _array_digest(h, ds.y)
+    return h.hexdigest()
+
+
+# --------------------------------------------------------------------------- the plan
+
+
+@dataclass(frozen=True, eq=False)
+class DataItem:
+    """A loaded data set of the study, with the key of its separability task."""
+
+    spec: DataSpec
+    train: Any
+    holdout: Any
+    digest: str
+    sep_key: str
+    checkpoints: tuple
+
+
+@dataclass(frozen=True)
+class RefJob:
+    """One exact solve: data set x grid value."""
+
+    key: str
+    sep_key: str
+    data: str
+    value: float
+
+
+@dataclass(frozen=True)
+class CellJob:
+    """One cell: data set x grid value x learner x seed x order (what a worker needs)."""
+
+    key: str
+    ref_key: str
+    data: str
+    value: float
+    learner: str
+    target: str
+    params: dict
+    seed: int
+    order: str
+    epochs: int
+    checkpoints: tuple
+    solver: str | None
+
+
+@dataclass(frozen=True, eq=False)
+class Plan:
+    """Every task of a study, in a fixed order (data, grid value, learner, seed, order)."""
+
+    spec: StudySpec
+    data: dict
+    refs: dict
+    cells: tuple
+
+
+def _load_one(ds: DataSpec) -> tuple[Any, Any]:
+    from .. import data as mmdata
+    from ..exceptions import MaxMarginError
+
+    where = f"{ds.key}.{'generator' if ds.generator else 'source'}"
+    try:
+        if ds.generator:
+            fn = {"separable": mmdata.make_separable, "gaussians": mmdata.make_gaussians}
+            data = fn[ds.generator](**ds.params)
+        else:
+            data = mmdata.load(ds.source, label=ds.label_column)
+    except (MaxMarginError, TypeError, ValueError, OSError) as e:
+        raise SpecError(f"{where}: {e}") from None
+    holdout = None
+    try:
+        if isinstance(ds.holdout, float):
+            where = f"{ds.key}.holdout"
+            data, holdout = data.split(ds.holdout, seed=ds.split_seed)
+        elif isinstance(ds.holdout, str):
+            where = f"{ds.key}.holdout"
+            holdout = mmdata.load(ds.holdout, label=ds.label_column)
+    except (MaxMarginError, ValueError, OSError) as e:
+        raise SpecError(f"{where}: {e}") from None
+    if holdout is not None and holdout.d != data.d:
+        raise SpecError(f"{ds.key}.holdout: it has d = {holdout.d} features but the data have "
+                        f"d = {data.d}; they must match")
+    return data, holdout
+
+
+def _checkpoints(spec: StudySpec, ds: DataSpec, n: int) -> tuple:
+    from ..online import default_checkpoints
+
+    T = n * spec.epochs
+    if isinstance(spec.checkpoints, int):
+        return tuple(int(t) for t in default_checkpoints(n, spec.epochs, spec.checkpoints))
+    if spec.checkpoints[-1] > T:
+        raise SpecError(f"{spec.source}: run.checkpoints: step {spec.checkpoints[-1]} is past "
+                        f"the last step epochs * n = {spec.epochs} * {n} = {T} of {ds.label} "
+                        f"({ds.key})")
+    return tuple(sorted(set(spec.checkpoints) | {T}))
+
+
+def _check_learners(spec: StudySpec, item: DataItem) -> None:
+    """Build every learner for this data set's problems: refuse what would fail later."""
+    from ..exceptions import MaxMarginError
+    from ..problem import SVMProblem
+    from .learners import resolve_learner
+
+    for value in spec.grid:
+        problem = SVMProblem(item.train, intercept=spec.intercept,
+                             intercept_scaling=spec.intercept_scaling,
+                             **{spec.grid_kind: value})
+        for lr in spec.learners:
+            try:
+                learner = resolve_learner(lr.target, lr.params, problem)
+            except MaxMarginError as e:
+                raise SpecError(f"{spec.source}: {lr.key}: {e}") from None
+            lam = getattr(learner, "lam", None)
+            if lam is not None and not np.isclose(lam, problem.lam, rtol=1e-9, atol=0):
+                raise SpecError(f"{spec.source}: {lr.key}.params.lam: the learner must "
+                                f"minimise the study's objective, lam = 1/(C n) is set by "
+                                "[problem]; remove it here")
+            if getattr(learner, "kernel", "linear") != "linear":
+                raise SpecError(f"{spec.source}: {lr.key}.params.kernel: only linear "
+                                "learners have a weight vector to measure")
+
+
+def make_plan(spec: StudySpec) -> Plan:
+    """Load every data set and list every task of ``spec``, with its key.
+
+    Everything that can be checked before running is checked here: files load, holdouts
+    match, checkpoints lie within each run, every learner builds for every problem.
+
+    Parameters
+    ----------
+    spec : StudySpec
+
+    Returns
+    -------
+    Plan
+
+    Raises
+    ------
+    SpecError
+        Naming the key of the spec at fault.
+
+    Examples
+    --------
+    >>> from maxmargin.studies import load_spec
+    >>> spec = load_spec({"problem": {"C": [0.1, 1.0]}, "run": {"seeds": 2, "epochs": 2},
+    ...                   "data": [{"source": "builtin:separable"}],
+    ...                   "learners": ["perceptron", "pegasos"]})
+    >>> plan = make_plan(spec)
+    >>> len(plan.data), len(plan.refs), len(plan.cells)
+    (1, 2, 8)
+    """
+    from .. import __version__
+    from .learners import learner_digest
+
+    code = f"maxmargin {__version__}; study cell format {CELL_FORMAT}"
+    data: dict[str, DataItem] = {}
+    for ds in spec.data:
+        train, holdout = _load_one(ds)
+        digest = data_digest(train, holdout)
+        sep_key = _digest({"code": code, "data": digest, "intercept": spec.intercept,
+                           "intercept_scaling": spec.intercept_scaling,
+                           "solver": spec.solver})
+        data[ds.label] = DataItem(ds, train, holdout, digest, sep_key,
+                                  _checkpoints(spec, ds, train.n))
+        _check_learners(spec, data[ds.label])
+    digests = {lr.label: learner_digest(lr.target) for lr in spec.learners}
+    refs: dict[str, RefJob] = {}
+    cells: list[CellJob] = []
+    for label, item in data.items():
+        for value in spec.grid:
+            ref_key = _digest({"sep": item.sep_key, spec.grid_kind: value})
+            refs[ref_key] = RefJob(ref_key, item.sep_key, label, value)
+            for lr in spec.learners:
+                for seed in spec.seeds:
+                    for order in spec.orders:
+                        key = _digest({"ref": ref_key, "learner": lr.target,
+                                       "params": lr.params, "code": digests[lr.label],
+                                       "seed": seed, "order": order, "epochs": spec.epochs,
+                                       "checkpoints": list(item.checkpoints)})
+                        cells.append(CellJob(key, ref_key, label, value, lr.label, lr.target,
+                                             lr.params, seed, order, spec.epochs,
+                                             item.checkpoints, spec.solver))
+    return Plan(spec, data, refs, tuple(cells))
+
+
+# --------------------------------------------------------------------------- tasks
+
+
+@dataclass(frozen=True, eq=False)
+class Separability:
+    """A data set with what decides its separability (one pickle keeps them one object).
+
+    ``hard`` is the certified hard-margin :class:`~maxmargin.ExactSolution` (separable), a
+    verified :class:`~maxmargin.SeparationCertificate` (not separable), or None (an
+    unverified certificate: :func:`maxmargin.compare` decides again).
+    """
+
+    data: Any
+    holdout: Any
+    hard: Any
+    seconds: float
+
+
+@dataclass(frozen=True, eq=False)
+class Reference:
+    """The certified soft-margin optimum of one data set and grid value, with its data."""
+
+    soft: Any
+    hard: Any
+    holdout: Any
+    seconds: float
+
+
+def separability_task(data: Any, holdout: Any, intercept: str, intercept_scaling: float,
+                      solver: str | None) -> Separability:
+    """Decide separability of ``data`` once: the LP, then the hard margin if separable.
+
+    Parameters
+    ----------
+    data, holdout : Dataset (holdout may be None)
+    intercept : {"augmented", "none"}
+    intercept_scaling : float
+    solver : str or None
+
+    Returns
+    -------
+    Separability
+
+    Examples
+    --------
+    >>> from maxmargin import make_separable
+    >>> s = separability_task(make_separable(20, seed=0), None, "augmented", 1.0, None)
+    >>> s.hard.problem.hard, s.hard.problem.data is s.data
+    (True, True)
+    """
+    from ..exact import separation_certificate, solve
+    from ..problem import SVMProblem
+
+    tic = time.perf_counter()
+    cert = separation_certificate(data, intercept)
+    if cert is None:
+        hard: Any = solve(SVMProblem(data, hard=True, intercept=intercept,
+                                     intercept_scaling=intercept_scaling), solver=solver)
+    else:
+        hard = cert if cert.verified else None
+    return Separability(data, holdout, hard, time.perf_counter() - tic)
+
+
+def reference_task(sep: Separability, grid_kind: str, value: float, intercept: str,
+                   intercept_scaling: float, solver: str | None) -> Reference:
+    """Solve the soft-margin problem of ``sep.data`` at one grid value (certified).
+
+    Parameters
+    ----------
+    sep : Separability
+    grid_kind : {"C", "lam"}
+    value : float
+    intercept : {"augmented", "none"}
+    intercept_scaling : float
+    solver : str or None
+
+    Returns
+    -------
+    Reference
+        Whose ``soft.problem.data`` is ``sep.data`` (so :func:`maxmargin.compare` accepts
+        both optima for it).
+
+    Examples
+    --------
+    >>> from maxmargin import make_separable
+    >>> s = separability_task(make_separable(20, seed=0), None, "none", 1.0, None)
+    >>> r = reference_task(s, "C", 1.0, "none", 1.0, None)
+    >>> r.soft.certificate.ok, r.soft.problem.data is r.hard.problem.data
+    (True, True)
+    """
+    from ..exact import solve
+    from ..problem import SVMProblem
+
+    tic = time.perf_counter()
+    problem = SVMProblem(sep.data, intercept=intercept, intercept_scaling=intercept_scaling,
+                         **{grid_kind: value})
+    soft = solve(problem, solver=solver)
+    return Reference(soft, sep.hard, sep.holdout, time.perf_counter() - tic)
+
+
+def given(obj: Any) -> Any:
+    """Return ``obj``: a task whose argument is a value the driver already has.
+
+    Examples
+    --------
+    >>> given(3)
+    3
+    """
+    return obj
+
+
+#: References loaded by this worker process (the local route passes file paths).
+_LOADED: OrderedDict[str, Reference] = OrderedDict()
+
+
+def _reference(ref: Reference | str) -> Reference:
+    if not isinstance(ref, str):
+        return ref
+    if ref not in _LOADED:
+        from .store import read_pickle
+
+        _LOADED[ref] = read_pickle(Path(ref))
+        while len(_LOADED) > 4:
+            _LOADED.popitem(last=False)
+    _LOADED.move_to_end(ref)
+    return _LOADED[ref]
+
+
+def _array(v: Any) -> list | None:
+    return None if v is None else np.asarray(v).tolist()
+
+
+def _run_columns(cmp: Any, learner: Any, ref: Reference) -> tuple[dict, dict]:
+    r = cmp.runs[0]
+    sol = cmp.reference
+    arrays = {k: _array(getattr(r, k)) for k in ARRAYS}
+    scalars = {
+        "kind": r.kind, "learner_name": learner.name,
+        "learner_class": f"{type(learner).__module__}.{type(learner).__qualname__}",
+        "learner_params": json.dumps(learner.get_params(), sort_keys=True, default=str),
+        "regret_G": float(r.regret_G), "novikoff": float(r.novikoff), "rate": float(r.rate),
+        "rate_avg": float(r.rate_avg), "theory_slope": float(r.theory_slope),
+        "novikoff_respected": r.novikoff_respected, "general_respected": r.general_respected,
+        "regret_respected": r.regret_respected, "learn_seconds": float(r.learn_seconds),
+        "eval_seconds": float(r.eval_seconds),
+        "n": int(cmp.problem.n), "d": int(cmp.problem.d), "C": float(cmp.problem.C),
+        "lam": float(cmp.problem.lam), "F_star": float(cmp.F_star),
+        "P_star": float(sol.primal_objective), "ref_duality_gap": float(sol.duality_gap),
+        "ref_relative_gap": float(sol.certificate.relative_gap),
+        "ref_certified": bool(sol.certificate.ok), "ref_solver": str(sol.solver),
+        "n_support": int(len(sol.support)), "R": float(cmp.R), "gamma": float(cmp.gamma),
+        "separable": bool(cmp.separable), "solve_seconds": float(ref.seconds),
+    }
+    return arrays, scalars
+
+
+def cell_task(cell: CellJob, ref: Reference | str) -> dict[str, Any]:
+    """Run one cell: its learner against the shared reference, via :func:`maxmargin.compare`.
+
+    Never raises for the cell's own failures: they come back as ``status = "error"`` with
+    the message and traceback, so the caller can record them and retry.
+
+    Parameters
+    ----------
+    cell : CellJob
+    ref : Reference or str
+        The reference, or the path of its pickle (loaded once per worker process).
+
+    Returns
+    -------
+    dict
+        ``status`` ("ok" or "error"), ``arrays`` and ``scalars`` (ok) or ``error`` and
+        ``traceback``, ``cell_seconds``, ``worker`` (host:pid), ``versions``.
+    """
+    from ..compare import compare
+    from .learners import resolve_learner
+
+    tic = time.perf_counter()
+    out: dict[str, Any] = {"worker": f"{socket.gethostname()}:{os.getpid()}",
+                           "versions": versions()}
+    try:
+        reference = _reference(ref)
+        problem = reference.soft.problem
+        learner = resolve_learner(cell.target, cell.params, problem)
+        cmp = compare(problem.data, problem, [learner], epochs=cell.epochs,
+                      orders=(cell.order,), seeds=(cell.seed,), holdout=reference.holdout,
+                      checkpoints=np.asarray(cell.checkpoints, dtype=np.int64),
+                      reference=reference.soft, hard_reference=reference.hard,
+                      solver=cell.solver)
+        out["arrays"], out["scalars"] = _run_columns(cmp, learner, reference)
+        out["status"] = "ok"
+    except Exception as e:  # recorded and retried by the caller
+        out.update(status="error", error=" ".join(f"{type(e).__name__}: {e}".split()),
+                   traceback=traceback.format_exc())
+    out["cell_seconds"] = time.perf_counter() - tic
+    return out

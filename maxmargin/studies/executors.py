@@ -1,0 +1,467 @@
+"""Run a study's tasks: local processes (joblib's loky) or a Dask distributed cluster.
+
+Both routes run the same three task functions of :mod:`maxmargin.studies.cells` and hand
+every finished cell to the same :class:`Tracker`, which writes its file, counts attempts
+and decides the one retry, so both give the same table.
+
+Faults. A cell that raises comes back as an error record (the task function catches it)
+and is retried once. A worker that dies is handled by the engine's own means: Dask
+reschedules the tasks it was running and gives up on a task that killed more than
+``distributed.scheduler.allowed-failures`` workers (set to 1 for ``local:N`` clusters;
+a remote scheduler keeps its own setting, 3 by default). In the local route the
+executor breaks and every task then in flight is a suspect: a lone suspect is charged an
+attempt, several are each rerun alone (uncharged), which finds the culprit without
+penalising the others.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, wait
+from dataclasses import dataclass
+from typing import Any
+
+from .._progress import Progress
+from ..exceptions import ParameterError
+from .cells import (
+    CELL_FORMAT,
+    CellJob,
+    Plan,
+    cell_task,
+    given,
+    reference_task,
+    separability_task,
+)
+from .store import Store
+
+__all__ = ["Tracker", "run_local", "run_dask", "MAX_ATTEMPTS"]
+
+#: A cell runs at most this often (the first attempt and one retry).
+MAX_ATTEMPTS = 2
+
+
+class StudyProgress(Progress):
+    """:class:`~maxmargin._progress.Progress` counting cells, with an ETA."""
+
+    def update(self, k: float = 1) -> None:  # noqa: D102 - as Progress.update
+        self.done += k
+        now = time.perf_counter()
+        if self.enabled and (now - self._last > 0.1 or self.done >= self.total):
+            self._last = now
+            frac = min(self.done / self.total, 1.0)
+            bar = "#" * int(30 * frac) + "-" * (30 - int(30 * frac))
+            spent = now - self._start
+            eta = f"ETA {spent * (1 - frac) / frac:6.0f}s" if frac > 0 else "ETA      ?"
+            self.stream.write(f"\r{self.label} [{bar}] {self.done:.0f}/{self.total:.0f} cells "
+                              f"{spent:6.0f}s {eta}")
+            self.stream.flush()
+
+
+class Tracker:
+    """Record each finished cell once (atomically) and decide its retry.
+
+    Parameters
+    ----------
+    store : Store
+    bar : Progress
+    """
+
+    def __init__(self, store: Store, bar: Progress) -> None:
+        self.store = store
+        self.bar = bar
+        self.attempts: dict[str, int] = {}
+        self.errors: dict[str, list[str]] = {}
+        self.counts = {"ok": 0, "failed": 0, "retried": 0}
+
+    def _finish(self, cell: CellJob, record: dict) -> None:
+        self.store.write_cell(cell.key, {
+            "format": CELL_FORMAT, "attempts": self.attempts.get(cell.key, 0),
+            "errors": self.errors.get(cell.key, []), **record})
+        self.counts[record["status"]] += 1
+        self.bar.update(1)
+
+    def result(self, cell: CellJob, out: dict) -> bool:
+        """A worker's record of one attempt; True when the cell should run again."""
+        self.attempts[cell.key] = self.attempts.get(cell.key, 0) + 1
+        if out.get("status") == "ok":
+            self._finish(cell, out)
+            return False
+        return self._error(cell, out.get("error", "unknown error"), out)
+
+    def _error(self, cell: CellJob, message: str, out: dict | None = None) -> bool:
+        self.errors.setdefault(cell.key, []).append(message)
+        if self.attempts[cell.key] < MAX_ATTEMPTS:
+            self.counts["retried"] += 1
+            return True
+        record = {k: v for k, v in (out or {}).items() if k != "status"}
+        self._finish(cell, {**record, "status": "failed", "error": message})
+        return False
+
+    def died(self, cell: CellJob, message: str) -> bool:
+        """The worker running this cell (alone) died; True when it should run again."""
+        self.attempts[cell.key] = self.attempts.get(cell.key, 0) + 1
+        return self._error(cell, message)
+
+    def suspect(self, cell: CellJob, message: str) -> None:
+        """A worker died while this cell ran beside others: noted, not charged."""
+        self.errors.setdefault(cell.key, []).append(message)
+
+    def failed(self, cell: CellJob, message: str) -> None:
+        """The cell cannot run (its reference failed, or the engine gave up on it)."""
+        self.attempts[cell.key] = self.attempts.get(cell.key, 0) + 1
+        self.errors.setdefault(cell.key, []).append(message)
+        self._finish(cell, {"status": "failed", "error": message})
+
+
+def _message(e: BaseException) -> str:
+    return " ".join(f"{type(e).__name__}: {e}".split())
+
+
+# --------------------------------------------------------------------------- local
+
+
+@dataclass
+class _Task:
+    ident: Any
+    fn: Callable
+    args: tuple
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity mask, e.g. ``taskset``; else all).
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> usable_cpus() >= 1
+    True
+    """
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def _thread_env(n_workers: int) -> dict[str, str]:
+    """One BLAS thread share per worker (the workers are the parallelism)."""
+    per = str(max(1, usable_cpus() // n_workers))
+    return {k: os.environ.get(k, per) for k in
+            ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")}
+
+
+class _LocalRunner:
+    """At most ``2 n`` tasks in flight on loky's reusable process pool, deaths handled.
+
+    Two per worker, so a worker finds its next task queued while this process writes
+    the last one's file.
+    """
+
+    def __init__(self, n_workers: int) -> None:
+        self.n = n_workers
+
+    def _executor(self) -> Any:
+        from joblib.externals.loky import get_reusable_executor
+
+        return get_reusable_executor(max_workers=self.n, timeout=60,
+                                     env=_thread_env(self.n))
+
+    def run(self, tasks: list[_Task], on_done: Callable[[_Task, str, Any], bool]) -> None:
+        """Run ``tasks``; ``on_done(task, kind, value)`` with kind ``ok`` (value: the
+        result), ``raised`` (the exception), ``died`` (a message: it ran alone) or
+        ``suspect`` (it ran beside others; it is rerun alone whatever is returned).
+        A true return value requeues the task."""
+        from joblib.externals.loky import BrokenProcessPool
+
+        normal, alone = deque(tasks), deque()
+        inflight: dict[Any, _Task] = {}
+        ex = self._executor()
+
+        def submit(queue: deque) -> None:
+            t = queue.popleft()
+            try:
+                inflight[ex.submit(t.fn, *t.args)] = t
+            except BrokenProcessPool:  # a worker died since the last look: back in line
+                queue.appendleft(t)
+                raise
+
+        try:
+            while normal or alone or inflight:
+                try:
+                    if normal:
+                        while normal and len(inflight) < 2 * self.n:
+                            submit(normal)
+                    elif alone and not inflight:
+                        submit(alone)
+                except BrokenProcessPool:
+                    if not inflight:
+                        ex = self._executor()
+                        continue
+                done, _ = wait(list(inflight), timeout=0.5, return_when=FIRST_COMPLETED)
+                if not done:
+                    continue
+                if any(isinstance(f.exception(), BrokenProcessPool) for f in done):
+                    wait(list(inflight), timeout=30)  # the pool fails every other one too
+                    done = list(inflight)
+                broken, msg = [], "worker died"
+                for f in done:
+                    t = inflight.pop(f)
+                    exc = f.exception() if f.done() else BrokenProcessPool("no answer")
+                    if isinstance(exc, BrokenProcessPool):
+                        broken.append(t)
+                        msg = f"worker died ({_message(exc)})"
+                    elif (on_done(t, "ok", f.result()) if exc is None
+                          else on_done(t, "raised", exc)):
+                        normal.append(t)
+                if broken:
+                    if len(broken) == 1:
+                        if on_done(broken[0], "died", msg):
+                            alone.append(broken[0])
+                    else:
+                        for t in broken:
+                            on_done(t, "suspect", f"{msg} while {len(broken)} cells ran; "
+                                                  "rerun alone")
+                            alone.append(t)
+                    ex = self._executor()
+        except BaseException:
+            ex.shutdown(wait=False, kill_workers=True)
+            raise
+
+
+class _SerialRunner:
+    """The tasks one after another in this process (``n_jobs=1``, as joblib does)."""
+
+    def run(self, tasks: list[_Task], on_done: Callable[[_Task, str, Any], bool]) -> None:
+        """As :meth:`_LocalRunner.run` (no process can die apart from this one)."""
+        queue = deque(tasks)
+        while queue:
+            t = queue.popleft()
+            try:
+                value = t.fn(*t.args)
+            except Exception as e:
+                retry = on_done(t, "raised", e)
+            else:
+                retry = on_done(t, "ok", value)
+            if retry:
+                queue.append(t)
+
+
+def _stage(runner: Any, tasks: list[_Task], store: Store,
+           results: dict, failures: dict) -> None:
+    """Run separability or reference tasks; cache each result; note each failure."""
+    deaths: dict[str, int] = {}
+
+    def on_done(t: _Task, kind: str, value: Any) -> bool:
+        if kind == "ok":
+            store.save_ref(t.ident, value)
+            results[t.ident] = value
+            return False
+        if kind == "suspect":
+            return True
+        if kind == "died":
+            deaths[t.ident] = deaths.get(t.ident, 0) + 1
+            if deaths[t.ident] < MAX_ATTEMPTS:
+                return True
+            failures[t.ident] = value
+            return False
+        failures[t.ident] = _message(value)
+        return False
+
+    runner.run(tasks, on_done)
+
+
+def run_local(plan: Plan, pending: list[CellJob], store: Store, tracker: Tracker,
+              n_jobs: int | None) -> None:
+    """Run ``pending`` cells (and the exact solves they need) on local processes.
+
+    Parameters
+    ----------
+    plan : Plan
+    pending : list of CellJob
+    store : Store
+    tracker : Tracker
+    n_jobs : int or None
+        Processes (None: one per CPU, at most one per cell); 1 runs everything in this
+        process, one task after another.
+    """
+    spec = plan.spec
+    if n_jobs == 1:
+        runner: Any = _SerialRunner()
+    else:
+        runner = _LocalRunner(min(n_jobs or usable_cpus(), len(pending)))
+    ref_keys = list(dict.fromkeys(c.ref_key for c in pending))
+    # a cached reference that does not load (another Python, a damaged file) is redone
+    missing = [k for k in ref_keys if store.load_ref(k) is None]
+    seps: dict[str, Any] = {}
+    failures: dict[str, str] = {}
+    sep_keys = list(dict.fromkeys(plan.refs[k].sep_key for k in missing))
+    for sk in sep_keys:
+        cached = store.load_ref(sk)
+        if cached is not None:
+            seps[sk] = cached
+    items = {it.sep_key: it for it in plan.data.values()}
+    common = (spec.intercept, spec.intercept_scaling, spec.solver)
+    _stage(runner, [_Task(sk, separability_task, (items[sk].train, items[sk].holdout, *common))
+                    for sk in sep_keys if sk not in seps], store, seps, failures)
+    refs: dict[str, Any] = {}
+    _stage(runner, [_Task(k, reference_task, (seps[plan.refs[k].sep_key], spec.grid_kind,
+                                              plan.refs[k].value, *common))
+                    for k in missing if plan.refs[k].sep_key in seps], store, refs, failures)
+    for k in missing:
+        sk = plan.refs[k].sep_key
+        if k not in refs and k not in failures:
+            failures[k] = f"separability of {plan.refs[k].data} failed: {failures.get(sk)}"
+
+    def on_cell(t: _Task, kind: str, value: Any) -> bool:
+        cell = t.ident
+        if kind == "ok":
+            return tracker.result(cell, value)
+        if kind == "suspect":
+            tracker.suspect(cell, value)
+            return True
+        if kind == "died":
+            return tracker.died(cell, value)
+        return tracker.died(cell, _message(value))  # the pool could not run it at all
+
+    tasks = []
+    for cell in pending:
+        if cell.ref_key in failures:
+            tracker.failed(cell, f"exact solve of {cell.data} at {spec.grid_kind} = "
+                                 f"{cell.value:g} failed: {failures[cell.ref_key]}")
+        else:
+            tasks.append(_Task(cell, cell_task, (cell, str(store.ref_path(cell.ref_key)))))
+    runner.run(tasks, on_cell)
+
+
+# --------------------------------------------------------------------------- dask
+
+
+def parse_scheduler(text: str) -> tuple[str, Any]:
+    """``local:N`` -> ("local", N); ``tcp://HOST:PORT`` (or any address) -> ("address", it).
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    tuple
+
+    Examples
+    --------
+    >>> parse_scheduler("local:2"), parse_scheduler("tcp://10.0.0.1:8786")
+    (('local', 2), ('address', 'tcp://10.0.0.1:8786'))
+    """
+    if text.startswith("local:"):
+        n = text.split(":", 1)[1]
+        if not n.isdigit() or int(n) < 1:
+            raise ParameterError(f"--scheduler {text!r}: write local:N with N >= 1 workers")
+        return "local", int(n)
+    if "://" not in text:
+        raise ParameterError(f"--scheduler {text!r}: give tcp://HOST:PORT of a running Dask "
+                             "scheduler, or local:N to start N local workers")
+    return "address", text
+
+
+def _client(scheduler: str) -> tuple[Any, Any]:
+    import dask
+    from distributed import Client, LocalCluster
+
+    kind, arg = parse_scheduler(scheduler)
+    if kind == "local":
+        with dask.config.set({"distributed.scheduler.allowed-failures": MAX_ATTEMPTS - 1}):
+            cluster = LocalCluster(n_workers=arg, threads_per_worker=1, processes=True,
+                                   dashboard_address=None, silence_logs=logging.ERROR)
+        return Client(cluster), cluster
+    try:
+        return Client(arg, timeout="10s"), None
+    except (OSError, TimeoutError) as e:
+        raise ParameterError(f"--scheduler {arg}: cannot reach a Dask scheduler there "
+                             f"({_message(e)})") from None
+
+
+def run_dask(plan: Plan, pending: list[CellJob], store: Store, tracker: Tracker,
+             scheduler: str) -> None:
+    """Run ``pending`` cells on a Dask cluster: one graph, the solves as dependencies.
+
+    Parameters
+    ----------
+    plan : Plan
+    pending : list of CellJob
+    store : Store
+    tracker : Tracker
+    scheduler : str
+        ``tcp://HOST:PORT`` or ``local:N``.
+    """
+    from distributed import as_completed
+
+    spec = plan.spec
+    common = (spec.intercept, spec.intercept_scaling, spec.solver)
+    client, cluster = _client(scheduler)
+    futures: list[Any] = []
+    try:
+        ref_keys = list(dict.fromkeys(c.ref_key for c in pending))
+        cached = {k: store.load_ref(k) for k in ref_keys if store.ref_path(k).exists()}
+        cached = {k: v for k, v in cached.items() if v is not None}
+        # Everything the driver holds goes into the graph as an argument (never
+        # `scatter`ed): the scheduler can then recompute what a dying worker held.
+        computed: dict[Any, str] = {}  # future -> cache key
+        sep_f: dict[str, Any] = {}
+        for k in ref_keys:
+            sk = plan.refs[k].sep_key
+            if k in cached or sk in sep_f:
+                continue
+            sep = store.load_ref(sk)
+            if sep is not None:
+                sep_f[sk] = client.submit(given, sep, key=f"maxmargin-sep-{sk}", pure=False)
+                continue
+            item = next(it for it in plan.data.values() if it.sep_key == sk)
+            sep_f[sk] = client.submit(separability_task, item.train, item.holdout, *common,
+                                      key=f"maxmargin-sep-{sk}", pure=False)
+            computed[sep_f[sk]] = sk
+        ref_f: dict[str, Any] = {}
+        for k in ref_keys:
+            if k in cached:
+                ref_f[k] = client.submit(given, cached[k], key=f"maxmargin-ref-{k}",
+                                         pure=False)
+            else:
+                ref_f[k] = client.submit(reference_task, sep_f[plan.refs[k].sep_key],
+                                         spec.grid_kind, plan.refs[k].value, *common,
+                                         key=f"maxmargin-ref-{k}", pure=False)
+                computed[ref_f[k]] = k
+        cells: dict[Any, CellJob] = {}
+
+        def submit(cell: CellJob, attempt: int) -> Any:
+            f = client.submit(cell_task, cell, ref_f[cell.ref_key], pure=False,
+                              key=f"maxmargin-cell-{cell.key}-{attempt}")
+            cells[f] = cell
+            return f
+
+        futures = [*computed, *(submit(c, 1) for c in pending)]
+        ac = as_completed(futures, with_results=True, raise_errors=False)
+        for f, value in ac:
+            ok = f.status == "finished" and not isinstance(value, BaseException)
+            if f in computed:
+                if ok:
+                    store.save_ref(computed[f], value)
+                continue
+            cell = cells.pop(f)
+            if ok:
+                if tracker.result(cell, value):
+                    ac.add(submit(cell, tracker.attempts[cell.key] + 1))
+            else:
+                tracker.failed(cell, _message(value) if isinstance(value, BaseException)
+                               else f"the Dask task was {f.status}")
+            f.release()
+    except BaseException:
+        client.cancel(futures)
+        raise
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()

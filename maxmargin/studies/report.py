@@ -1,0 +1,303 @@
+r"""A report from a study's table: ``report.md`` and figures (matplotlib, imported lazily).
+
+Per data set, one figure of suboptimality :math:`F(\tilde w_t) - F^\star` against ``t``
+(one panel per grid value; the median over seeds with a min--max band, log axes) and one
+of the perceptron family's mistakes against their bound; per data set and grid value a
+table of final numbers, mean :math:`\pm` standard deviation over seeds.
+
+It reads only the table (``results.parquet``), so it can be redrawn without rerunning.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+__all__ = ["write_report", "final_rows"]
+
+_CYCLE = ("C0", "C1", "C2", "C3", "C4", "C5", "C6", "C7", "C8", "C9")
+
+
+def _columns(table: Any) -> dict[str, np.ndarray]:
+    return {name: np.asarray(table.column(name).to_pylist(), dtype=object)
+            for name in table.column_names}
+
+
+def _float(v: Any) -> np.ndarray:
+    return np.array([np.nan if x is None else x for x in v], dtype=float)
+
+
+def _runs(cols: dict, mask: np.ndarray) -> dict[tuple, dict]:
+    """(learner, order) -> {"t": (k,), key: (seeds, k)} of the ok rows in ``mask``."""
+    out: dict[tuple, dict] = {}
+    idx = np.flatnonzero(mask & (cols["status"] == "ok"))
+    cells = dict.fromkeys(cols["cell"][idx])
+    for cell in cells:
+        rows = idx[cols["cell"][idx] == cell]
+        key = (cols["learner"][rows[0]], cols["order"][rows[0]])
+        g = out.setdefault(key, {"t": None, "seeds": [], "rows": []})
+        t = _float(cols["t"][rows])
+        if g["t"] is None:
+            g["t"] = t
+        elif g["t"].shape != t.shape or not np.array_equal(g["t"], t):
+            continue  # seeds stopped at other steps (mini-batches): left out of the band
+        g["seeds"].append(cols["seed"][rows[0]])
+        g["rows"].append(rows)
+    return out
+
+
+def _stack(cols: dict, g: dict, key: str) -> np.ndarray:
+    return np.array([_float(cols[key][rows]) for rows in g["rows"]])
+
+
+def _mean_sd(v: np.ndarray, fmt: str) -> str:
+    v = v[np.isfinite(v)]
+    if v.size == 0:
+        return "N/A"
+    if v.size == 1:
+        return format(float(v[0]), fmt)
+    return f"{format(float(v.mean()), fmt)} ± {format(float(v.std(ddof=1)), fmt)}"
+
+
+#: Columns of the final-numbers tables: (column, header, format).
+_FINAL = (("subopt", "F − F*", ".3e"), ("subopt_avg", "F(avg) − F*", ".3e"),
+          ("dual_gap", "dual gap", ".3e"), ("distance", "dist", ".3f"),
+          ("train_error", "train err", ".4f"), ("test_error", "test err", ".4f"),
+          ("mistakes", "mistakes", ".1f"), ("regret", "regret", ".4g"))
+
+
+def final_rows(table: Any) -> list[dict[str, Any]]:
+    """Final-checkpoint numbers per data set x grid value x learner x order over seeds.
+
+    Parameters
+    ----------
+    table : pyarrow.Table
+        The study's table.
+
+    Returns
+    -------
+    list of dict
+        ``data``, ``value``, ``learner``, ``order``, ``seeds`` and, for each quantity of
+        the report, ``mean`` and ``sd`` arrays over seeds (``<key>`` holds the values).
+    """
+    cols = _columns(table)
+    out = []
+    for data in dict.fromkeys(cols["data"]):
+        for value in dict.fromkeys(cols["value"][cols["data"] == data]):
+            mask = (cols["data"] == data) & (cols["value"] == value)
+            for (learner, order), g in _runs(cols, mask).items():
+                row: dict[str, Any] = {"data": data, "value": value, "learner": learner,
+                                       "order": order, "seeds": len(g["rows"])}
+                for key, _, _ in _FINAL:
+                    row[key] = _stack(cols, g, key)[:, -1]
+                first = g["rows"][0][0]
+                nov = cols["novikoff"][first]
+                row["bound"] = (float(nov) if nov is not None and math.isfinite(nov)
+                                else float(np.nanmean(_stack(cols, g, "general_bound")[:, -1]))
+                                if cols["general_bound"][first] is not None else math.nan)
+                flags = [cols[k][r[0]] for r in g["rows"]
+                         for k in ("novikoff_respected", "general_respected")
+                         if cols[k][r[0]] is not None]
+                row["bound_respected"] = None if not flags else all(flags)
+                out.append(row)
+    return out
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", str(text)).strip("_") or "data"
+
+
+def _value_tex(grid: str, value: float) -> str:
+    return (r"$C = " if grid == "C" else r"$\lambda = ") + f"{value:.3g}$"
+
+
+#: Inches of a panel, and of the legend column on the right of the figure.
+_PANEL, _LEGEND = (3.6, 3.0), 2.8
+
+
+def _figure(panels: int) -> tuple[Any, list]:
+    # Fixed margins rather than constrained layout or a tight bbox: each costs a full
+    # extra draw of every log-axis tick (seconds for a few panels).
+    from matplotlib.figure import Figure
+
+    cols = min(panels, 3)
+    rows = math.ceil(panels / cols)
+    width, height = _PANEL[0] * cols + _LEGEND, _PANEL[1] * rows + 0.5
+    fig = Figure(figsize=(width, height))
+    fig.subplots_adjust(left=0.8 / width, right=1 - (_LEGEND + 0.1) / width,
+                        bottom=0.6 / height, top=1 - 0.65 / height, wspace=0.3,
+                        hspace=0.45)
+    axes = [fig.add_subplot(rows, cols, i + 1) for i in range(panels)]
+    return fig, axes
+
+
+def _band(ax: Any, t: np.ndarray, V: np.ndarray, color: str, label: str, ls: str = "-") -> bool:
+    """Median over seeds and a min-max band; only positive values (log axes)."""
+    with np.errstate(invalid="ignore"):
+        V = np.where(V > 0, V, np.nan)
+    keep = np.isfinite(V).all(axis=0)
+    if not keep.any():
+        return False
+    t, V = t[keep], V[:, keep]
+    ax.plot(t, np.median(V, axis=0), color=color, ls=ls, lw=1.6, label=label)
+    if V.shape[0] > 1:
+        ax.fill_between(t, V.min(axis=0), V.max(axis=0), color=color, alpha=0.18, lw=0)
+    return True
+
+
+def _save(fig: Any, path: Path, dpi: int) -> Path:
+    from .store import atomic_write
+
+    buf = io.BytesIO()
+    fmt = path.suffix.lstrip(".")
+    fig.savefig(buf, format=fmt, dpi=dpi)
+    atomic_write(path, buf.getvalue())
+    return path
+
+
+def _plot(cols: dict, data: str, values: list, grid: str, what: str) -> Any | None:
+    """One figure for ``data``: a panel per grid value; ``what`` is subopt or mistakes."""
+    fig, axes = _figure(len(values))
+    labels = list(dict.fromkeys(cols["learner"][cols["data"] == data]))
+    color = {lab: _CYCLE[i % len(_CYCLE)] for i, lab in enumerate(labels)}
+    drawn = False
+    handles: dict[str, Any] = {}
+    for ax, value in zip(axes, values, strict=True):
+        mask = (cols["data"] == data) & (cols["value"] == value)
+        groups = _runs(cols, mask)
+        orders = {o for _, o in groups}
+        for (learner, order), g in groups.items():
+            name = learner if len(orders) == 1 else f"{learner} ({order})"
+            kind = cols["kind"][g["rows"][0][0]]
+            c = color[learner]
+            if what == "subopt" and kind == "objective":
+                drawn |= _band(ax, g["t"], _stack(cols, g, "subopt"), c, f"{name}: last")
+                if cols["subopt_avg"][g["rows"][0][0]] is not None:
+                    drawn |= _band(ax, g["t"], _stack(cols, g, "subopt_avg"), c,
+                                   f"{name}: average", ls="--")
+            elif what == "mistakes" and cols["general_bound"][g["rows"][0][0]] is not None:
+                drawn |= _band(ax, g["t"], _stack(cols, g, "mistakes"), c, f"{name}")
+                nov = cols["novikoff"][g["rows"][0][0]]
+                if nov is not None and math.isfinite(nov):
+                    ax.axhline(nov, color="k", ls=":", lw=1,
+                               label=r"Novikoff $(R/\gamma^\star)^2$")
+                else:
+                    _band(ax, g["t"], _stack(cols, g, "general_bound"), c,
+                          f"{name}: bound " + r"$L + R\|u\|\sqrt{L} + R^2\|u\|^2$", ls=":")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_title(_value_tex(grid, value), fontsize=10)
+        ax.set_xlabel(r"step $t$")
+        ax.grid(True, which="major", alpha=0.3)
+        for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
+            handles.setdefault(lab, h)
+    if not drawn:
+        return None
+    axes[0].set_ylabel(r"$F(\tilde w_t) - F^\star$" if what == "subopt"
+                       else r"mistakes $M_t$")
+    right = fig.subplotpars.right
+    fig.legend(list(handles.values()), list(handles), loc="center left", fontsize=8,
+               frameon=False, bbox_to_anchor=(right + 0.01, 0.5))
+    fig.suptitle(f"{data}: " + ("suboptimality against the certified optimum"
+                                if what == "subopt" else "mistakes against their bound")
+                 + " (median over seeds, band: min to max)", fontsize=10)
+    return fig
+
+
+def write_report(table: Any, out_dir: str | Path, *, title: str = "study",
+                 formats: Sequence[str] = ("png",), dpi: int = 130) -> list[Path]:
+    """Write ``report.md`` and ``figures/*`` from a study's table.
+
+    Parameters
+    ----------
+    table : pyarrow.Table
+        The study's table (``results.parquet``).
+    out_dir : str or Path
+        Where ``report.md`` and ``figures/`` go (created when missing).
+    title : str
+    formats : sequence of str
+        Figure formats (matplotlib's names).
+    dpi : int
+
+    Returns
+    -------
+    list of Path
+        ``report.md`` first, then the figures.
+    """
+    from .store import atomic_write
+
+    out = Path(out_dir)
+    figdir = out / "figures"
+    figdir.mkdir(parents=True, exist_ok=True)
+    cols = _columns(table)
+    n_cells = len(dict.fromkeys(cols["cell"]))
+    failed = cols["status"] == "failed"
+    grid = cols["grid"][0] if len(cols["grid"]) else "C"
+    lines = [f"# Study {title}", ""]
+    if len(cols["cell"]):
+        lines += [f"Spec hash `{cols['spec_hash'][0]}`; {n_cells} cells, "
+                  f"{int(failed.sum())} failed; maxmargin {cols['maxmargin_version'][0]}, "
+                  f"numpy {cols['numpy_version'][0]}, numba {cols['numba_version'][0]}.", ""]
+    finals = final_rows(table)
+    paths: list[Path] = []
+    for data in dict.fromkeys(cols["data"]):
+        m = (cols["data"] == data) & (cols["status"] == "ok")
+        if not m.any():
+            continue
+        i = np.flatnonzero(m)[0]
+        sep = cols["separable"][i]
+        lines += [f"## {data}", "",
+                  f"n = {cols['n'][i]}, d = {cols['d'][i]}, R = {cols['R'][i]:.6g}, "
+                  + (f"separable (gamma* = {cols['gamma'][i]:.6g})" if sep else "not separable")
+                  + ".", ""]
+        values = list(dict.fromkeys(cols["value"][m]))
+        for what in ("subopt", "mistakes"):
+            fig = _plot(cols, data, values, grid, what)
+            if fig is None:
+                continue
+            stem = f"{_slug(data)}-{'suboptimality' if what == 'subopt' else 'mistakes'}"
+            for fmt in formats:
+                paths.append(_save(fig, figdir / f"{stem}.{fmt}", dpi))
+            lines += [f"![{stem}](figures/{stem}.{formats[0]})", ""]
+        for value in values:
+            j = np.flatnonzero(m & (cols["value"] == value))[0]
+            cert = "certified" if cols["ref_certified"][j] else "NOT certified"
+            lines += [f"### {grid} = {value:.6g}", "",
+                      f"Reference: F* = {cols['F_star'][j]:.12g} (C = {cols['C'][j]:.6g}, "
+                      f"lambda = {cols['lam'][j]:.6g}), duality gap "
+                      f"{cols['ref_duality_gap'][j]:.2e} (relative "
+                      f"{cols['ref_relative_gap'][j]:.2e}), {cert} ({cols['ref_solver'][j]}).",
+                      "",
+                      "| learner | order | seeds | " + " | ".join(h for _, h, _ in _FINAL)
+                      + " | mistake bound | held |",
+                      "|" + "---|" * (len(_FINAL) + 5)]
+            for r in finals:
+                if r["data"] != data or r["value"] != value:
+                    continue
+                held = {None: "N/A", True: "yes", False: "NO"}[r["bound_respected"]]
+                bound = "N/A" if not math.isfinite(r["bound"]) else f"{r['bound']:.1f}"
+                lines.append(f"| {r['learner']} | {r['order']} | {r['seeds']} | "
+                             + " | ".join(_mean_sd(r[k], f) for k, _, f in _FINAL)
+                             + f" | {bound} | {held} |")
+            lines.append("")
+    lines += ["Final checkpoint, mean ± standard deviation over seeds; N/A where a quantity "
+              "does not apply (objective gaps for learners that minimise this objective, "
+              "mistake bounds for the perceptron family: Novikoff's (R/gamma*)^2 when "
+              "separable, else L + R||u|| sqrt(L) + R^2 ||u||^2 with u the soft optimum). "
+              "`held` says whether every checkpoint of every seed respected the bound.", ""]
+    if failed.any():
+        lines += ["## Failed cells", ""]
+        for k in np.flatnonzero(failed):
+            lines.append(f"- {cols['data'][k]}, {grid} = {cols['value'][k]:.6g}, "
+                         f"{cols['learner'][k]}, seed {cols['seed'][k]}, {cols['order'][k]} "
+                         f"({cols['attempts'][k]} attempts): {cols['error'][k]}")
+        lines.append("")
+    report = out / "report.md"
+    atomic_write(report, "\n".join(lines).encode())
+    return [report, *paths]

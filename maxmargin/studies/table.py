@@ -1,0 +1,144 @@
+"""The study's tidy table: one row per cell and checkpoint, assembled from the cell files.
+
+Columns, in order (``None``/null: the quantity does not apply, as in
+:class:`maxmargin.RunResult`; a failed cell has one row, its numbers null):
+
+- identity: ``study``, ``spec_hash``, ``cell``, ``status``, ``attempts``, ``error``,
+  ``data``, ``grid`` ("C" or "lam"), ``value``, ``learner``, ``target``, ``seed``,
+  ``order``, ``epochs``;
+- the certified reference: ``n``, ``d``, ``C``, ``lam``, ``F_star``, ``P_star``,
+  ``ref_duality_gap``, ``ref_relative_gap``, ``ref_certified``, ``ref_solver``,
+  ``n_support``, ``R``, ``gamma``, ``separable``;
+- the learner at checkpoint ``t``: ``epoch`` (= t / n) and every array of
+  :class:`maxmargin.RunResult` (``objective``, ``subopt``, ..., ``general_bound``);
+- per run: ``kind``, ``learner_name``, ``learner_class``, ``learner_params``,
+  ``regret_G``, ``novikoff``, ``rate``, ``rate_avg``, ``theory_slope``, the three
+  ``*_respected`` flags;
+- timings: ``learn_seconds``, ``eval_seconds``, ``cell_seconds``, ``solve_seconds``,
+  ``worker``;
+- versions: ``maxmargin_version``, ``numpy_version``, ``numba_version``,
+  ``python_version``.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from .cells import ARRAYS, Plan
+from .store import Store
+
+__all__ = ["SCHEMA", "assemble", "write_table", "TIMING_COLUMNS"]
+
+_STR, _INT, _FLOAT, _BOOL = "string", "int64", "float64", "bool_"
+
+#: (column, type) of the table, in order.
+SCHEMA: tuple[tuple[str, str], ...] = (
+    ("study", _STR), ("spec_hash", _STR), ("cell", _STR), ("status", _STR),
+    ("attempts", _INT), ("error", _STR), ("data", _STR), ("grid", _STR), ("value", _FLOAT),
+    ("learner", _STR), ("target", _STR), ("seed", _INT), ("order", _STR), ("epochs", _INT),
+    ("n", _INT), ("d", _INT), ("C", _FLOAT), ("lam", _FLOAT), ("F_star", _FLOAT),
+    ("P_star", _FLOAT), ("ref_duality_gap", _FLOAT), ("ref_relative_gap", _FLOAT),
+    ("ref_certified", _BOOL), ("ref_solver", _STR), ("n_support", _INT), ("R", _FLOAT),
+    ("gamma", _FLOAT), ("separable", _BOOL),
+    ("t", _INT), ("epoch", _FLOAT), ("mistakes", _INT),
+    *((k, _FLOAT) for k in ARRAYS if k not in ("t", "mistakes")),
+    ("kind", _STR), ("learner_name", _STR), ("learner_class", _STR),
+    ("learner_params", _STR), ("regret_G", _FLOAT), ("novikoff", _FLOAT), ("rate", _FLOAT),
+    ("rate_avg", _FLOAT), ("theory_slope", _FLOAT), ("novikoff_respected", _BOOL),
+    ("general_respected", _BOOL), ("regret_respected", _BOOL),
+    ("learn_seconds", _FLOAT), ("eval_seconds", _FLOAT), ("cell_seconds", _FLOAT),
+    ("solve_seconds", _FLOAT), ("worker", _STR),
+    ("maxmargin_version", _STR), ("numpy_version", _STR), ("numba_version", _STR),
+    ("python_version", _STR),
+)
+
+#: Columns that differ between two runs of the same cells (machine, timing, attempts).
+TIMING_COLUMNS = ("learn_seconds", "eval_seconds", "cell_seconds", "solve_seconds", "worker",
+                  "attempts")
+
+
+def _rows(plan: Plan, store: Store) -> dict[str, list]:
+    spec = plan.spec
+    cols: dict[str, list] = {name: [] for name, _ in SCHEMA}
+    for cell in plan.cells:
+        rec = store.read_cell(cell.key)
+        if rec is None:
+            continue
+        ok = rec.get("status") == "ok"
+        arrays = rec.get("arrays") or {}
+        k = len(arrays.get("t") or []) if ok else 1
+        scalars = rec.get("scalars") or {}
+        vers = rec.get("versions") or {}
+        fixed = {
+            "study": spec.name, "spec_hash": spec.hash, "cell": cell.key,
+            "status": rec.get("status"), "attempts": rec.get("attempts"),
+            "error": None if ok else rec.get("error"), "data": cell.data,
+            "grid": spec.grid_kind, "value": cell.value, "learner": cell.learner,
+            "target": cell.target, "seed": cell.seed, "order": cell.order,
+            "epochs": cell.epochs, "cell_seconds": rec.get("cell_seconds"),
+            "worker": rec.get("worker"),
+            **{f"{name}_version": vers.get(name) for name in
+               ("maxmargin", "numpy", "numba", "python")},
+        }
+        n = scalars.get("n")
+        for name, _ in SCHEMA:
+            if name in fixed:
+                cols[name] += [fixed[name]] * k
+            elif name == "epoch":
+                cols[name] += ([t / n for t in arrays["t"]] if ok and n else [None] * k)
+            elif name in arrays:
+                v = arrays[name]
+                cols[name] += v if v is not None else [None] * k
+            else:
+                cols[name] += [scalars.get(name)] * k
+    return cols
+
+
+def assemble(plan: Plan, store: Store) -> Any:
+    """The table of every finished cell of ``plan`` (cells without a file are left out).
+
+    Parameters
+    ----------
+    plan : Plan
+    store : Store
+
+    Returns
+    -------
+    pyarrow.Table
+        Columns and types as :data:`SCHEMA`, rows in the plan's order, then ``t``.
+    """
+    import pyarrow as pa
+
+    cols = _rows(plan, store)
+    schema = pa.schema([(name, getattr(pa, typ)()) for name, typ in SCHEMA])
+    return pa.Table.from_pydict(cols, schema=schema)
+
+
+def write_table(table: Any, store: Store) -> list:
+    """Write ``results.parquet`` and ``results.csv`` atomically; return their paths.
+
+    Parameters
+    ----------
+    table : pyarrow.Table
+    store : Store
+
+    Returns
+    -------
+    list of Path
+    """
+    import pyarrow.csv as pacsv
+    import pyarrow.parquet as pq
+
+    from .store import atomic_write
+
+    paths = []
+    buf = io.BytesIO()
+    pq.write_table(table, buf)
+    atomic_write(store.root / "results.parquet", buf.getvalue())
+    paths.append(store.root / "results.parquet")
+    buf = io.BytesIO()
+    pacsv.write_csv(table, buf)
+    atomic_write(store.root / "results.csv", buf.getvalue())
+    paths.append(store.root / "results.csv")
+    return paths

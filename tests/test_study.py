@@ -1,0 +1,406 @@
+"""Studies: spec validation, the table against compare and numpy, resume, faults, Dask.
+
+Tiny data and few steps: the cost is starting worker processes, so one study is run
+once per module and shared. The Dask tests start a LocalCluster (marked ``dask``:
+``-m "not dask"`` deselects them; ``make test`` runs them).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import fcntl
+import io
+import json
+import math
+import os
+import shutil
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pa = pytest.importorskip("pyarrow")
+
+import maxmargin as mm  # noqa: E402
+from maxmargin.cli import main  # noqa: E402
+from maxmargin.studies import SpecError, load_spec  # noqa: E402
+from maxmargin.studies.cells import make_plan  # noqa: E402
+from maxmargin.studies.table import TIMING_COLUMNS  # noqa: E402
+
+#: A learner file for the fault tests: a Perceptron that fails its first attempt (by
+#: raising, or by killing its process) when its marker file is missing, or always.
+LEARNERS_PY = '''
+import os
+from pathlib import Path
+
+from maxmargin.online import Perceptron
+
+
+class Flaky(Perceptron):
+    def __init__(self, marker="", how="raise", intercept="augmented",
+                 intercept_scaling=1.0):
+        super().__init__(intercept=intercept, intercept_scaling=intercept_scaling)
+        self.marker = marker
+        self.how = how
+
+    def _setup(self, pk):
+        if self.how == "always":
+            raise RuntimeError("this learner always fails")
+        m = Path(self.marker)
+        if not m.exists():
+            m.write_text("first attempt")
+            if self.how == "die":
+                os._exit(3)
+            raise RuntimeError("the first attempt fails")
+        return super()._setup(pk)
+'''
+
+
+def _spec(tmp: Path, *, extra_learners=(), seeds=2, grid=(0.1, 10.0)) -> dict:
+    return {
+        "name": "tiny",
+        "problem": {"C": list(grid), "intercept": "augmented"},
+        "run": {"epochs": 2, "seeds": seeds, "orders": ["shuffle"], "checkpoints": 4},
+        "data": [{"generator": "gaussians", "params": {"n": 40, "d": 3, "seed": 1},
+                  "holdout": 0.25},
+                 {"generator": "separable", "params": {"n": 30, "d": 2}, "seeds": [0]}],
+        "learners": ["perceptron", {"name": "pegasos", "params": {"projection": "greedy"}},
+                     *extra_learners],
+    }
+
+
+def _flaky(tmp: Path, how: str, label: str) -> dict:
+    path = tmp / "learners.py"
+    if not path.exists():
+        path.write_text(LEARNERS_PY)
+    return {"class": f"{path}:Flaky", "label": label,
+            "params": {"marker": str(tmp / f"{label}.marker"), "how": how}}
+
+
+def _rows(table, **where) -> list[dict]:
+    d = table.to_pylist()
+    return [r for r in d if all(r[k] == v for k, v in where.items())]
+
+
+def _same_tables(a, b, skip=()) -> None:
+    cols = [c for c in a.column_names if c not in TIMING_COLUMNS + tuple(skip)]
+    assert a.num_rows == b.num_rows
+    for c in cols:
+        x, y = a.column(c).to_pylist(), b.column(c).to_pylist()
+        same = [u == v or (isinstance(u, float) and isinstance(v, float)
+                           and math.isnan(u) and math.isnan(v)) for u, v in zip(x, y, strict=True)]
+        assert all(same), (c, [(u, v) for u, v, s in zip(x, y, same, strict=True) if not s][:3])
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory):
+    """One local study with a learner that raises once and one whose worker dies once.
+
+    Computed once per test session: the pytest-xdist workers share its folder (under a
+    lock), so the second one finds every cell finished and only reads the files.
+    """
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # this session's folder, shared by its xdist workers
+    tmp = root / "study-base"
+    tmp.mkdir(exist_ok=True)
+    with open(tmp / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        spec = _spec(tmp, extra_learners=[_flaky(tmp, "raise", "flaky"),
+                                          _flaky(tmp, "die", "dying")])
+        res = mm.study(spec, tmp / "out", n_jobs=2)
+    return tmp, spec, res
+
+
+# --------------------------------------------------------------------------- spec
+
+
+@pytest.mark.parametrize("change, key", [
+    (lambda s: s.pop("problem"), "problem: is missing"),
+    (lambda s: s["problem"].update(lam=0.1), "problem: give exactly one of C and lam"),
+    (lambda s: s["problem"].update(C="1:0:3"), "problem.C"),
+    (lambda s: s["problem"].update(C=[1.0, -2.0]), "problem.C[1]"),
+    (lambda s: s["problem"].update(C=[1.0, 1.0]), "problem.C: has duplicate"),
+    (lambda s: s["problem"].update(intercept="free"), "problem.intercept"),
+    (lambda s: s["problem"].update(solver="NOPE"), "problem.solver"),
+    (lambda s: s["run"].update(epochs=0), "run.epochs"),
+    (lambda s: s["run"].update(seeds=[0, -1]), "run.seeds[1]"),
+    (lambda s: s["run"].update(orders=["random"]), "run.orders[0]"),
+    (lambda s: s["run"].update(checkpoints=[1, 10**6]), "run.checkpoints"),
+    (lambda s: s["run"].update(epoch=3), "run.epoch: unknown key"),
+    (lambda s: s.update(learner=[]), "learner: unknown key"),
+    (lambda s: s["data"][0].update(source="x.csv"), "data[0]: give exactly one"),
+    (lambda s: s["data"][0].update(generator="moons"), "data[0].generator"),
+    (lambda s: s["data"][0]["params"].update(size=3), "data[0].params.size"),
+    (lambda s: s["data"][0].update(holdout=1.5), "data[0].holdout"),
+    (lambda s: s["data"].append({"source": "/nonexistent/x.svm"}), "data[2].source"),
+    (lambda s: s["data"].append({"source": "builtin:nope"}), "data[2].source"),
+    (lambda s: s["data"][1].update(name="gaussians", seeds=None) or s["data"][1].pop("seeds"),
+     "data[1].name"),
+    (lambda s: s["learners"].append("percepton"), "learners[2].name"),
+    (lambda s: s["learners"].append({"name": "pegasos"}), "learners[2].label"),
+    (lambda s: s["learners"].append({"name": "pegasos", "label": "p2",
+                                     "params": {"lam": 3.0}}), "learners[2].params.lam"),
+    (lambda s: s["learners"].append({"name": "pa1", "label": "p",
+                                     "params": {"intercept": "none"}}),
+     "learners[2].params.intercept"),
+    (lambda s: s["learners"].append({"name": "pegasos", "label": "p",
+                                     "params": {"batchsize": 2}}), "learners[2]: "),
+    (lambda s: s["learners"].append({"class": "no_such_module:X"}), "learners[2]: "),
+    (lambda s: s["learners"].append({"class": "maxmargin.data:Dataset"}), "learners[2]: "),
+    (lambda s: s["learners"].append({"class": "nocolon"}), "learners[2].class"),
+])
+def test_spec_errors_name_the_key(tmp_path, change, key):
+    spec = _spec(tmp_path)
+    change(spec)
+    with pytest.raises(SpecError) as err:
+        make_plan(load_spec(spec))
+    msg = str(err.value)
+    assert key in msg and "\n" not in msg
+
+
+def test_cli_bad_spec_one_line_exit_2(tmp_path, capsys):
+    f = tmp_path / "bad.toml"
+    f.write_text('[problem]\nC = 1\n[[data]]\nsource = "builtin:separable"\n'
+                 '[[learners]]\nname = "pegasos"\n[run]\nseeds = "many"\n')
+    assert main(["study", str(f), "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "run.seeds" in err
+    f.write_text("[problem\n")
+    assert main(["study", str(f)]) == 2
+    assert "invalid TOML" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()  # validated before anything was written
+
+
+def test_missing_extra_is_one_line(tmp_path, capsys, monkeypatch):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "pyarrow" else real(name, *a))
+    f = tmp_path / "s.toml"
+    f.write_text("")
+    assert main(["study", str(f)]) == 2
+    err = capsys.readouterr().err
+    assert "maxmargin[study]" in err and err.count("\n") == 1
+
+
+def test_cli_runs_a_toml_with_relative_paths(tmp_path, capsys):
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((40, 3))
+    y = np.where(X[:, 0] + 0.3 * rng.standard_normal(40) > 0, "yes", "no")
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "train.csv").write_text(
+        "a,b,c,label\n" + "".join(f"{r[0]},{r[1]},{r[2]},{t}\n" for r, t in zip(X, y,
+                                                                                   strict=True)))
+    (tmp_path / "mine.py").write_text(LEARNERS_PY)
+    (tmp_path / "s.toml").write_text(textwrap.dedent("""\
+        [problem]
+        lam = [0.01]
+        intercept = "none"
+        [run]
+        epochs = 2
+        seeds = [4]
+        orders = ["cyclic", "sample"]
+        [[data]]
+        source = "data/train.csv"
+        label = "label"
+        holdout = 0.25
+        [[learners]]
+        name = "pa1"
+        [[learners]]
+        class = "mine.py:Flaky"
+        params = { how = "always" }
+        """))
+    rc = main(["study", str(tmp_path / "s.toml"), "--out", str(tmp_path / "o"), "--jobs", "1",
+               "--no-report"])
+    assert rc == 1  # the always-failing learner
+    out = capsys.readouterr().out
+    assert "4 cells, 4 run now, 0 already done, 2 failed" in out
+    import pyarrow.parquet as pq
+
+    t = pq.read_table(tmp_path / "o" / "results.parquet").to_pylist()
+    ok = [r for r in t if r["status"] == "ok"]
+    assert {r["order"] for r in ok} == {"cyclic", "sample"} and ok[0]["data"] == "train"
+    assert ok[0]["lam"] == 0.01 and ok[0]["n"] == 30 and ok[0]["test_error"] is not None
+    assert not (tmp_path / "o" / "report.md").exists()
+
+
+def test_progress_counts_cells_with_an_eta():
+    from maxmargin.studies.executors import StudyProgress
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    tty, pipe = Tty(), io.StringIO()
+    for stream in (tty, pipe):
+        with StudyProgress(4, "study x", stream=stream) as bar:
+            bar.update(1)
+            bar._last = 0.0
+            bar.update(1)
+    assert "2/4 cells" in tty.getvalue() and "ETA" in tty.getvalue()
+    assert pipe.getvalue() == ""
+
+
+def test_example_spec_validates():
+    spec = load_spec(Path(__file__).parents[1] / "examples" / "study.toml")
+    plan = make_plan(spec)
+    assert len(plan.cells) == (len(spec.data) * len(spec.grid) * len(spec.learners)
+                               * len(spec.seeds) * len(spec.orders))
+
+
+# --------------------------------------------------------------------------- results
+
+
+def test_table_equals_compare_and_numpy(base):
+    tmp, spec, res = base
+    table = res.table
+    assert res.failed == 0 and res.cells == 2 * 2 * 4 * 2
+    assert set(table.column("status").to_pylist()) == {"ok"}
+    s = res.spec
+    data = res.plan.data["gaussians"]
+    cmp = mm.compare(data.train, learners=[mm.make_learner("pegasos", projection="greedy",
+                                                            lam=1 / (10.0 * data.train.n))],
+                     C=10.0, epochs=2, seeds=(1,), holdout=data.holdout,
+                     checkpoints=list(data.checkpoints))
+    r = cmp.runs[0]
+    rows = _rows(table, data="gaussians", value=10.0, learner="pegasos", seed=1)
+    assert [x["t"] for x in rows] == r.t.tolist()
+    for key in ("subopt", "subopt_avg", "dual_gap", "distance", "train_error", "test_error",
+                "regret", "mistakes"):
+        np.testing.assert_allclose([x[key] for x in rows], getattr(r, key), rtol=1e-9,
+                                   atol=1e-15, err_msg=key)
+    assert rows[0]["F_star"] == pytest.approx(cmp.F_star, rel=1e-9)
+    assert rows[0]["ref_certified"] and rows[0]["spec_hash"] == s.hash
+    assert rows[0]["numpy_version"] == np.__version__
+
+    # numpy from the data: replay Pegasos and evaluate F(w_t) - F* at each checkpoint
+    lam = rows[0]["lam"]
+    tr = mm.run(mm.make_learner("pegasos", projection="greedy", lam=lam), data.train,
+                epochs=2, order="shuffle", seed=1, checkpoints=list(data.checkpoints))
+    Z = np.hstack([data.train.X, np.ones((data.train.n, 1))])
+    W = np.hstack([tr.w, tr.b[:, None]])
+    F = 0.5 * lam * (W * W).sum(1) + np.maximum(0, 1 - data.train.y[:, None] * (Z @ W.T)).mean(0)
+    np.testing.assert_allclose([x["subopt"] for x in rows], F - rows[0]["F_star"],
+                               rtol=1e-8, atol=1e-12)
+    Xh, yh = data.holdout.X, data.holdout.y
+    np.testing.assert_allclose([x["test_error"] for x in rows],
+                               ((Xh @ tr.w.T + tr.b) * yh[:, None] <= 0).mean(0))
+    # the reference: F* = lam * P(w*) recomputed from the certified solution
+    sol = mm.solve(mm.SVMProblem(data.train, C=10.0, intercept="augmented"))
+    w = np.append(sol.w, sol.b)
+    P = 0.5 * w @ w + 10.0 * np.maximum(0, 1 - data.train.y * (Z @ w)).sum()
+    assert rows[0]["F_star"] == pytest.approx(lam * P, rel=1e-7)
+
+    # the perceptron family: Novikoff on the separable set, N/A objective numbers
+    perc = _rows(table, data="separable-seed0", learner="perceptron", seed=0, value=0.1)
+    assert perc[0]["separable"] and perc[0]["subopt"] is None
+    assert perc[-1]["mistakes"] <= perc[0]["novikoff"]
+    assert perc[0]["novikoff"] == pytest.approx((perc[0]["R"] / perc[0]["gamma"]) ** 2)
+
+
+def test_faults_retried_once_and_recorded(base):
+    tmp, spec, res = base
+    table = res.table
+    for label in ("flaky", "dying"):
+        rows = _rows(table, learner=label)
+        assert {r["status"] for r in rows} == {"ok"}
+        # the retry computed the plain perceptron's numbers
+        plain = _rows(table, learner="perceptron")
+        assert [r["mistakes"] for r in rows] == [r["mistakes"] for r in plain]
+    # the marker made exactly one cell of each fail its first attempt
+    assert max(r["attempts"] for r in _rows(table, learner="flaky")) == 2
+    recs = [json.loads(p.read_text()) for p in (res.out / "cells").glob("*.json")]
+    assert sum(1 for r in recs if any("first attempt" in e for e in r["errors"])) == 1
+    assert any("worker died" in e for r in recs for e in r["errors"])
+    assert not list(res.out.rglob("*.tmp"))  # no half-written file left behind
+
+
+def test_always_failing_cell_is_recorded_and_others_finish(tmp_path):
+    spec = _spec(tmp_path, seeds=1, grid=(1.0,))
+    spec["data"] = spec["data"][1:]
+    spec["learners"] = ["perceptron", _flaky(tmp_path, "always", "broken")]
+    res = mm.study(spec, tmp_path / "out", n_jobs=2, report=True)
+    assert res.failed == 1 and res.executions == 1 + 2
+    bad = _rows(res.table, learner="broken")
+    assert len(bad) == 1 and bad[0]["status"] == "failed" and bad[0]["attempts"] == 2
+    assert "always fails" in bad[0]["error"] and bad[0]["t"] is None
+    assert {r["status"] for r in _rows(res.table, learner="perceptron")} == {"ok"}
+    assert "Failed cells" in (res.out / "report.md").read_text()
+    # a re-run tries the failed cell again, and only it
+    again = mm.study(spec, tmp_path / "out", n_jobs=2, report=False)
+    assert again.skipped == 1 and again.executions == 2
+
+
+def test_resume_skips_finished_and_reruns_only_changes(base, tmp_path):
+    tmp, spec, first = base
+    out = tmp_path / "out"
+    shutil.copytree(first.out, out)
+    again = mm.study(spec, out, n_jobs=2, report=False)
+    assert again.ran == 0 and again.skipped == first.cells
+    _same_tables(first.table, again.table)
+    # one more seed and one more C: only the new cells run
+    more = json.loads(json.dumps(spec))
+    more["run"]["seeds"] = 3
+    res = mm.study(more, out, n_jobs=2, report=False)
+    assert res.cells == 2 * 2 * 4 * 3 and res.ran == 2 * 2 * 4 * 1 == res.executions
+    # a learner's parameter changed: only that learner's cells run
+    more["learners"][1]["params"]["projection"] = "lazy"
+    res = mm.study(more, out, n_jobs=2, report=False)
+    assert res.ran == 2 * 2 * 3
+    # a half-written or corrupt cell file counts as missing
+    victim = next((out / "cells").glob("*.json"))
+    victim.write_text('{"key": "trunc')
+    res = mm.study(more, out, n_jobs=2, report=False)
+    assert res.ran == 1
+
+
+def test_report_and_files(base):
+    tmp, spec, res = base
+    names = {p.name for p in res.paths}
+    assert {"results.parquet", "results.csv", "study.json", "report.md"} <= names
+    md = (res.out / "report.md").read_text()
+    assert "## gaussians" in md and "±" in md and "figures/gaussians-suboptimality.png" in md
+    assert (res.out / "figures" / "separable-seed0-mistakes.png").stat().st_size > 1000
+    import pyarrow.csv as pacsv
+    import pyarrow.parquet as pq
+
+    assert pq.read_table(res.out / "results.parquet").num_rows == res.table.num_rows
+    assert pacsv.read_csv(res.out / "results.csv").num_rows == res.table.num_rows
+
+
+def test_compare_hard_reference_is_rechecked():
+    ds = mm.make_separable(30, 2, seed=3)
+    hard = mm.solve(mm.SVMProblem(ds, hard=True, intercept="augmented"))
+    a = mm.compare(ds, learners=["perceptron"], C=1.0, epochs=2)
+    b = mm.compare(ds, learners=["perceptron"], C=1.0, epochs=2, hard_reference=hard)
+    assert a.gamma == b.gamma and a.runs[0].novikoff == b.runs[0].novikoff
+    other = mm.make_gaussians(30, 2, seed=0, separation=0.5)
+    cert = mm.separation_certificate(other, "augmented")
+    c = mm.compare(other, learners=["perceptron"], C=1.0, epochs=2, hard_reference=cert)
+    assert not c.separable
+    with pytest.raises(mm.ParameterError, match="does not verify"):
+        mm.compare(ds, learners=["perceptron"], C=1.0, hard_reference=dataclasses.replace(
+            cert, z=np.full(30, 1 / 30)))
+    with pytest.raises(mm.ParameterError, match="hard_reference must be"):
+        mm.compare(other, learners=["perceptron"], C=1.0, hard_reference=hard)
+
+
+# --------------------------------------------------------------------------- Dask
+
+
+@pytest.mark.dask
+def test_dask_local_cluster_same_table_and_survives_a_dying_worker(base, tmp_path):
+    pytest.importorskip("distributed")
+    _, spec, res = base
+    # the same study, with fresh marker files: the same cells fail their first attempt
+    spec = json.loads(json.dumps(spec))
+    for lr in spec["learners"][2:]:
+        lr["params"]["marker"] = str(tmp_path / Path(lr["params"]["marker"]).name)
+    dres = mm.study(spec, tmp_path / "out", scheduler="local:2", report=False)
+    assert dres.failed == 0 and dres.ran == res.cells
+    assert (tmp_path / "dying.marker").exists() and (tmp_path / "flaky.marker").exists()
+    # the marker path is a learner parameter: it changes the cell keys, nothing else
+    _same_tables(res.table, dres.table, skip=("cell", "spec_hash", "learner_params"))
