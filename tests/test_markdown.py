@@ -14,12 +14,10 @@ import re
 from pathlib import Path
 
 import pytest
+from markdown_it import MarkdownIt  # the test extra has it (myst-parser's parser)
 
-markdown_it = pytest.importorskip("markdown_it")
-from markdown_it import MarkdownIt  # noqa: E402
-
-from maxmargin import Dataset, compare, make_gaussians, make_separable  # noqa: E402
-from maxmargin.path import learners_along_path, path  # noqa: E402
+from maxmargin import Dataset, compare, make_gaussians, make_separable
+from maxmargin.path import learners_along_path, path
 
 ROOT = Path(__file__).resolve().parents[1]
 MD = MarkdownIt("commonmark").enable("table")
