@@ -108,6 +108,7 @@ _SECTIONS = [
     ("maxmargin.compare", "Learners against the optimum"),
     ("maxmargin.path", "C / lambda paths"),
     ("maxmargin.estimators", "scikit-learn estimators"),
+    ("maxmargin.liblinear_model", "LIBLINEAR model files"),
     ("maxmargin.plot", "Figures"),
     ("maxmargin.plot_compare", "Figures"),
     ("maxmargin.plot_animation", "Figures"),
@@ -116,7 +117,7 @@ _SECTIONS = [
 # modules documented beyond the top-level names (their own __all__), when importable
 _EXTRA_MODULES = ["maxmargin.path", "maxmargin.estimators", "maxmargin.plot",
                   "maxmargin.plot_compare", "maxmargin.cvxpy_models",
-                  "maxmargin.plot_animation"]
+                  "maxmargin.plot_animation", "maxmargin.liblinear_model"]
 
 
 def _section_of(module: str) -> str:
