@@ -284,6 +284,7 @@ class ExactSVC(_LinearBinary):
         self.certificate_ = sol.certificate
         self.margin_ = float(sol.margin)
         self.solution_ = sol
+        self.__dict__.pop("_solution_fields", None)  # left by an unpickled earlier fit
         return self
 
     def recertify(self, X: Any, y: Any, *, tol: float | None = None) -> Certificate:
@@ -340,7 +341,7 @@ class ExactSVC(_LinearBinary):
         cert = certify(problem, self.coef_[0], self.intercept_[0], self.alpha_,
                        tol=self.certificate_.tol if tol is None else tol)
         fields = self.__dict__.pop("_solution_fields", None)
-        if fields is not None:
+        if fields is not None and "solution_" not in self.__dict__:
             self.solution_ = ExactSolution(**fields, alpha=self.alpha_, problem=problem)
         return cert
 

@@ -119,3 +119,11 @@ def test_copies_keep_the_solution():
     deep = copy.deepcopy(clf)
     assert deep.solution_ is not clf.solution_
     np.testing.assert_array_equal(deep.solution_.problem.data.X, ds.X)
+
+
+def test_refit_after_unpickling_forgets_the_pickled_solution():
+    a, b = make_separable(40, 2, seed=5), make_separable(60, 2, seed=6)
+    back = pickle.loads(pickle.dumps(ExactSVC().fit(a.X, a.y)))
+    back.fit(b.X, b.y)
+    assert back.recertify(b.X, b.y).ok and back.solution_.problem.n == 60
+    assert "_solution_fields" not in back.__dict__
