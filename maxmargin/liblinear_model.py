@@ -36,12 +36,12 @@ from __future__ import annotations
 import math
 import numbers
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from ._io import atomic_write
 from .exact import ExactSolution
 from .exceptions import DataError, ParameterError
 
@@ -151,7 +151,8 @@ def write_liblinear_model(model: Any, path: str | os.PathLike,
     path : str or path-like
         The file to write; its directory must exist. Written atomically (a temporary
         file in the same directory, then renamed): an existing file is replaced whole
-        or not at all.
+        or not at all; an unwritable target raises
+        :class:`~maxmargin.exceptions.OutputError`.
     labels : (int, int), optional
         The labels LIBLINEAR reports for the +1 and the -1 class. Default: the data's
         original labels (``Dataset.classes``, e.g. ``(1, 0)`` for data labelled 0/1;
@@ -181,22 +182,4 @@ def write_liblinear_model(model: Any, path: str | os.PathLike,
     ...     print(out.read_text().splitlines()[4])
     bias 2
     """
-    text = liblinear_model_text(model, labels)
-    path = Path(path)
-    if path.is_dir():
-        raise ParameterError(f"{path} is a directory; give a file name for the model")
-    if not path.parent.is_dir():
-        raise ParameterError(f"cannot write {path}: directory {path.parent} does not exist")
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="ascii", newline="\n") as f:
-            f.write(text)
-        # mkstemp made the file private (0600): give it the mode a plain open() would
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
+    return atomic_write(Path(path), liblinear_model_text(model, labels))

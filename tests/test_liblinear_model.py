@@ -12,7 +12,7 @@ import pytest
 import scipy.sparse as sp
 
 from maxmargin import Dataset, SVMProblem, make_gaussians, make_separable, solve
-from maxmargin.exceptions import DataError, ParameterError
+from maxmargin.exceptions import DataError, OutputError, ParameterError
 from maxmargin.liblinear_model import liblinear_model_text, write_liblinear_model
 
 
@@ -123,9 +123,9 @@ def test_bad_input_is_refused_and_the_old_file_kept(tmp_path):
     broken = sol.__class__(**{**sol.__dict__, "w": np.array([np.nan, 1.0])})
     with pytest.raises(DataError, match="non-finite"):
         write_liblinear_model(broken, out)
-    with pytest.raises(ParameterError, match="does not exist"):
+    with pytest.raises(OutputError, match="cannot write"):
         write_liblinear_model(sol, tmp_path / "missing" / "model")
-    with pytest.raises(ParameterError, match="directory"):
+    with pytest.raises(OutputError, match="directory"):
         write_liblinear_model(sol, tmp_path)
     assert out.read_text() == "old content\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["model"]  # no temporary left
