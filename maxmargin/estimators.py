@@ -19,9 +19,12 @@ Needs scikit-learn >= 1.6 (estimator tags). See ``docs/estimators.md``.
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 
 try:
     import sklearn
@@ -35,6 +38,7 @@ except ImportError as e:  # pragma: no cover - exercised only without scikit-lea
     ) from e
 
 from ._validation import check_choice, check_int, check_positive
+from .certificate import Certificate, certify
 from .data import Dataset
 from .exact import FORMS, ExactSolution, solve
 from .exceptions import DataError, ParameterError
@@ -187,10 +191,24 @@ class ExactSVC(_LinearBinary):
     margin_ : float
         The geometric margin ``1/||w~||``.
     solution_ : ExactSolution
-        Everything :func:`maxmargin.solve` returned.
+        Everything :func:`maxmargin.solve` returned. Not pickled (its problem holds the
+        training set): after unpickling, :meth:`recertify` with the training data
+        rebuilds it.
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only when X had string column names (a pandas DataFrame).
+
+    Notes
+    -----
+    **Pickles** keep what predicting and re-certifying need, not the training set:
+    ``coef_``, ``intercept_``, the support vectors (``support_``,
+    ``support_vectors_``, ``dual_coef_``), ``alpha_`` (stored by its non-zero entries:
+    after the polish it is exactly 0 off the support vectors), ``certificate_`` and
+    every field of ``solution_`` but its ``problem``. The size is O(#SV d), not
+    O(n d). A certificate needs every example (the hinge losses of the primal, the
+    stationarity ``w = sum_i alpha_i y_i x_i``): ``clf.recertify(X, y)`` re-checks the
+    optimum on the training data and restores ``solution_``. ``copy.copy`` and
+    ``copy.deepcopy`` keep everything.
 
     Examples
     --------
@@ -267,7 +285,109 @@ class ExactSVC(_LinearBinary):
         self.certificate_ = sol.certificate
         self.margin_ = float(sol.margin)
         self.solution_ = sol
+        self.__dict__.pop("_solution_fields", None)  # left by an unpickled earlier fit
         return self
+
+    def recertify(self, X: Any, y: Any, *, tol: float | None = None) -> Certificate:
+        """Re-check the fitted optimum on the training data (after unpickling, say).
+
+        Recomputes the certificate of ``(coef_, intercept_, alpha_)`` with numpy from
+        ``(X, y)``, as :func:`maxmargin.certify` does, and restores ``solution_`` when
+        it was left out of a pickle. ``(X, y)`` must be the training data, rows in the
+        same order: the rows ``support_`` must equal ``support_vectors_`` exactly.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n, d)
+            The training features.
+        y : array-like of shape (n,)
+            The training labels (from ``classes_``).
+        tol : float, optional
+            Tolerance of the certificate (default: that of ``certificate_``).
+
+        Returns
+        -------
+        Certificate
+            ``ok`` when the optimum is certified on ``(X, y)``.
+
+        Examples
+        --------
+        >>> import pickle
+        >>> X, y = [[0.0, 0.0], [0.0, 1.0], [2.0, 0.0], [2.0, 1.0]], [0, 0, 1, 1]
+        >>> clf = pickle.loads(pickle.dumps(ExactSVC(C=10.0).fit(X, y)))
+        >>> hasattr(clf, "solution_"), clf.recertify(X, y).ok, hasattr(clf, "solution_")
+        (False, True, True)
+        """
+        check_is_fitted(self)
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, reset=False)
+        check_classification_targets(y)
+        unknown = np.setdiff1d(np.unique(y), self.classes_)
+        if unknown.size:
+            raise DataError(f"labels {unknown[:10].tolist()} are not among classes_ "
+                            f"{self.classes_.tolist()}; give the training labels")
+        n = self.alpha_.shape[0]
+        if X.shape[0] != n:
+            raise DataError(f"X has {X.shape[0]} rows, but the model was fit on {n}; "
+                            "give the training data, rows in the same order")
+        y_pm = np.where(y == self.classes_[1], 1.0, -1.0)
+        rows, sv = X[self.support_], self.support_vectors_
+        rows = rows.toarray() if sp.issparse(rows) else rows
+        sv = sv.toarray() if sp.issparse(sv) else sv
+        if not (np.array_equal(rows, sv)
+                and np.array_equal(y_pm[self.support_], np.sign(self.dual_coef_[0]))):
+            raise DataError("X, y are not the training data: the rows support_ differ from "
+                            "support_vectors_ (or their labels from dual_coef_'s signs); give "
+                            "the data fit saw, rows in the same order")
+        problem = self._problem(Dataset(X, y_pm, name=type(self).__name__))
+        cert = certify(problem, self.coef_[0], self.intercept_[0], self.alpha_,
+                       tol=self.certificate_.tol if tol is None else tol)
+        fields = self.__dict__.pop("_solution_fields", None)
+        if fields is not None and "solution_" not in self.__dict__:
+            self.solution_ = ExactSolution(**fields, alpha=self.alpha_, problem=problem)
+        return cert
+
+    # Pickles: everything but the training set (see the class Notes).
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(super().__getstate__())  # a copy: the live __dict__ stays as it is
+        sol = state.pop("solution_", None)
+        if sol is not None:
+            state["_solution_fields"] = {f.name: getattr(sol, f.name)
+                                         for f in dataclasses.fields(sol)
+                                         if f.name not in ("problem", "alpha")}
+        alpha = state.pop("alpha_", None)
+        if alpha is not None:
+            nz = np.flatnonzero(alpha)
+            state["_alpha_nonzero"] = (alpha.shape[0], nz, alpha[nz])
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        state = dict(state)
+        packed = state.pop("_alpha_nonzero", None)
+        if packed is not None:
+            n, nz, values = packed
+            alpha = np.zeros(n)
+            alpha[nz] = values
+            state["alpha_"] = alpha
+        super().__setstate__(state)
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached when normal lookup fails: explain the one attribute a pickle drops.
+        if name == "solution_" and "_solution_fields" in self.__dict__:
+            raise AttributeError("solution_ is not pickled (it holds the training set); "
+                                 "call recertify(X, y) with the training data to rebuild it")
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __copy__(self) -> ExactSVC:
+        new = type(self).__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        return new
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> ExactSVC:
+        new = type(self).__new__(type(self))
+        memo[id(self)] = new
+        new.__dict__.update(copy.deepcopy(self.__dict__, memo))
+        return new
 
 
 # --------------------------------------------------------------------------- online

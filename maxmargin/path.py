@@ -729,10 +729,11 @@ class RegularizationPath:
                          + ("" if h.last_C >= h.C_star else
                             f" (the grid stops below C*; extend it past {h.C_star:.3g})"))
         hold = not np.isnan(self.holdout_error).all()
-        L += ["", "| C | lambda | ||w|| | width 2/||w|| | margin SV | bound SV | train err "
-              + ("| holdout err " if hold else "")
-              + "| sum xi | primal | rel gap | max KKT | method |",
-              "|---|---|---|---|---|---|---" + ("|---" if hold else "") + "|---|---|---|---|---|"]
+        # A bare | inside a cell ends it (GFM tables): the norm is written \|\|w\|\|.
+        head = ["C", "lambda", r"\|\|w\|\|", r"width 2/\|\|w\|\|", "margin SV", "bound SV",
+                "train err", *(["holdout err"] if hold else []), "sum xi", "primal",
+                "rel gap", "max KKT", "method"]
+        L += ["", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
         for i in range(len(self)):
             L.append(
                 f"| {self.C[i]:.4g} | {self.lam[i]:.4g} | {self.norm_w[i]:.6g} | "

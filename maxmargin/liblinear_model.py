@@ -1,0 +1,185 @@
+"""A solved problem as a LIBLINEAR model file, for LIBLINEAR's ``predict``.
+
+LIBLINEAR (``train`` / ``predict``, and its Python, MATLAB and Java bindings) stores a
+linear model as text (``save_model`` / ``load_model`` in its ``linear.cpp``)::
+
+    solver_type L2R_L1LOSS_SVC_DUAL
+    nr_class 2
+    label 1 -1
+    nr_feature 3
+    bias 1
+    w
+    0.5
+    -0.25
+    0
+    -1
+
+``label`` lists the class returned for a score ``> 0`` first (the +1 class) and then the
+other; ``w`` holds one weight per line for features ``1..nr_feature`` and, when ``bias
+>= 0``, one more: the weight of a constant feature of value ``bias``. LIBLINEAR's score is
+``f(x) = w.x + w_{d+1} bias`` and its label ``label[0]`` if ``f(x) > 0``, else ``label[1]``.
+The solver type is that of ``train -s 3`` (the L1-loss SVM dual), the problem maxmargin
+solves.
+
+The intercept, per mode:
+
+- ``augmented`` (``b = s w~_{d+1}``, regularised): ``bias s`` and the last weight
+  ``b/s``: exactly what ``train -s 3 -B s -c C`` computes, to the solver's accuracy.
+- ``free`` (``b`` not regularised, libsvm's SVC): ``bias 1`` and the last weight ``b``.
+  The file reproduces the decision function exactly; LIBLINEAR itself always
+  regularises its bias, so ``train`` on the same data would give another model.
+- ``none``: ``bias -1`` and ``d`` weights.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ._io import atomic_write
+from .exact import ExactSolution
+from .exceptions import DataError, ParameterError
+
+__all__ = ["write_liblinear_model", "liblinear_model_text"]
+
+#: LIBLINEAR's name of the solver whose problem maxmargin solves (``train -s 3``).
+SOLVER_TYPE = "L2R_L1LOSS_SVC_DUAL"
+
+
+def _int_label(value: Any, what: str) -> int:
+    """A label as LIBLINEAR stores it: an int (``fscanf("%d")``)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise ParameterError(f"LIBLINEAR labels are integers; {what} is {value!r}: pass "
+                             "labels=(label of +1, label of -1) as two integers")
+    if not float(value).is_integer() or abs(value) >= 2**31:
+        raise ParameterError(f"LIBLINEAR labels are 32-bit integers; {what} is {value!r}: "
+                             "pass labels=(label of +1, label of -1) as two integers")
+    return int(value)
+
+
+def _model_parts(model: Any) -> tuple[np.ndarray, float, str, float, tuple[Any, Any]]:
+    """``(w, b, intercept, s, (label of +1, label of -1))`` of a solution or estimator."""
+    if isinstance(model, ExactSolution):
+        p = model.problem
+        neg, pos = p.data.classes
+        return (np.asarray(model.w, float), float(model.b), p.intercept,
+                float(p.intercept_scaling), (pos, neg))
+    if all(hasattr(model, a) for a in ("coef_", "intercept_", "classes_", "intercept")):
+        # a fitted maxmargin estimator: classes_[1] is the +1 class
+        return (np.asarray(model.coef_, float).reshape(-1), float(model.intercept_[0]),
+                model.intercept, float(getattr(model, "intercept_scaling", 1.0)),
+                (model.classes_[1], model.classes_[0]))
+    raise ParameterError(f"write_liblinear_model needs an ExactSolution (maxmargin.solve) "
+                         f"or a fitted maxmargin estimator, got {type(model).__name__}")
+
+
+def liblinear_model_text(model: Any, labels: tuple[Any, Any] | None = None) -> str:
+    """The LIBLINEAR model file of ``model``, as text (see :func:`write_liblinear_model`).
+
+    Parameters
+    ----------
+    model : ExactSolution or fitted maxmargin estimator
+    labels : (int, int), optional
+        The labels of the +1 and of the -1 class.
+
+    Returns
+    -------
+    str
+        The file's content, ``\\n`` line ends, weights with 17 significant digits (as
+        LIBLINEAR's ``save_model`` writes them: they read back to the same doubles).
+
+    Examples
+    --------
+    >>> from maxmargin import Dataset, SVMProblem, solve
+    >>> sol = solve(SVMProblem(Dataset([[2.0], [-2.0]], [1, -1]), hard=True))
+    >>> print(liblinear_model_text(sol), end="")  # doctest: +NORMALIZE_WHITESPACE
+    solver_type L2R_L1LOSS_SVC_DUAL
+    nr_class 2
+    label 1 -1
+    nr_feature 1
+    bias 1
+    w
+    0.5
+    0
+    """
+    w, b, intercept, s, default = _model_parts(model)
+    if labels is None:
+        labels = default
+    try:
+        pos, neg = labels
+    except (TypeError, ValueError):
+        raise ParameterError(f"labels must be a pair (label of +1, label of -1), got "
+                             f"{labels!r}") from None
+    pos, neg = _int_label(pos, "the +1 class's label"), _int_label(neg, "the -1 class's label")
+    if pos == neg:
+        raise ParameterError(f"the two labels must differ, got {pos} twice")
+    if not (np.isfinite(w).all() and math.isfinite(b)):
+        raise DataError("the model has non-finite weights (inf or nan): LIBLINEAR cannot "
+                        "read them and no prediction would mean anything")
+    if intercept == "none":
+        bias, extra = -1.0, []
+    elif intercept == "augmented":
+        bias, extra = s, [b / s]
+    else:  # free: a constant feature 1 whose weight is b
+        bias, extra = 1.0, [b]
+    lines = [f"solver_type {SOLVER_TYPE}", "nr_class 2", f"label {pos} {neg}",
+             f"nr_feature {w.size}", f"bias {bias:.17g}", "w"]
+    lines += [f"{v + 0.0:.17g} " for v in (*w.tolist(), *extra)]  # + 0.0: no "-0"
+    return "\n".join(lines) + "\n"
+
+
+def write_liblinear_model(model: Any, path: str | os.PathLike,
+                          labels: tuple[Any, Any] | None = None) -> Path:
+    """Write ``model`` as a LIBLINEAR model file, for ``predict`` of LIBLINEAR.
+
+    The file gives LIBLINEAR's ``predict`` (and ``liblinearutil.load_model``) the same
+    decision function ``f(x) = w.x + b``: same labels wherever ``f(x) != 0``. On an
+    exact tie ``f(x) = 0`` LIBLINEAR returns the -1 class's label, as the maxmargin
+    estimators do (``ExactSolution.predict`` returns +1 there). Feature ``j`` of a
+    LIBLINEAR/svmlight file is column ``j - 1``.
+
+    Parameters
+    ----------
+    model : ExactSolution or fitted maxmargin estimator
+        A solved problem (:func:`maxmargin.solve`, ``path``'s solutions) or a fitted
+        :class:`~maxmargin.estimators.ExactSVC` (or online classifier).
+    path : str or path-like
+        The file to write; its directory must exist. Written atomically (a temporary
+        file in the same directory, then renamed): an existing file is replaced whole
+        or not at all; an unwritable target raises
+        :class:`~maxmargin.exceptions.OutputError`.
+    labels : (int, int), optional
+        The labels LIBLINEAR reports for the +1 and the -1 class. Default: the data's
+        original labels (``Dataset.classes``, e.g. ``(1, 0)`` for data labelled 0/1;
+        ``classes_[1], classes_[0]`` for an estimator). LIBLINEAR's labels are
+        integers: pass them here when the original ones are not.
+
+    Returns
+    -------
+    pathlib.Path
+        ``path``.
+
+    Notes
+    -----
+    ``bias`` and the last weight, per intercept mode: ``augmented``, ``bias = s`` and
+    ``b/s`` (LIBLINEAR's own ``-B s`` model); ``free``, ``bias = 1`` and ``b`` (exact
+    decision function, but LIBLINEAR's training always regularises its bias, so it
+    would not reproduce the solution); ``none``, ``bias = -1`` and no extra weight.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from maxmargin import Dataset, SVMProblem, solve
+    >>> sol = solve(SVMProblem(Dataset([[2.0], [-2.0]], [1, -1]), hard=True,
+    ...                        intercept="augmented", intercept_scaling=2.0))
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     out = write_liblinear_model(sol, pathlib.Path(tmp) / "model")
+    ...     print(out.read_text().splitlines()[4])
+    bias 2
+    """
+    return atomic_write(Path(path), liblinear_model_text(model, labels))
