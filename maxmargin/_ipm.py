@@ -344,8 +344,25 @@ def blas_threads(limit: int) -> Any:
 
     The IPM's BLAS calls are small (a d' x d' Cholesky, products with one vector):
     threads gain little there, and on a busy machine a BLAS thread that waits for a
-    core stalls every call (2000 x 200 beside one busy process: 4-6 s with the default
-    threads, see docs/benchmarks.md). The controller is built once (~25 ms).
+    core stalls every call (2000 x 200 on a busy 2-core machine: 0.5 s on one thread,
+    9 s with OpenBLAS's default threads; docs/benchmarks.md). The controller is built
+    once (~25 ms), each use costs ~0.1 ms.
+
+    Parameters
+    ----------
+    limit : int
+        Threads per BLAS library inside the block.
+
+    Returns
+    -------
+    context manager
+
+    Examples
+    --------
+    >>> from threadpoolctl import threadpool_info
+    >>> with blas_threads(1):
+    ...     all(p["num_threads"] == 1 for p in threadpool_info() if p["user_api"] == "blas")
+    True
     """
     global _CONTROLLER
     if _CONTROLLER is None:
