@@ -1,6 +1,6 @@
 """A primal-dual interior-point method for the linear SVM dual, with Woodbury solves.
 
-The QP (DESIGN section 1, in the space ``z_i`` the QP sees, ``V = YZ`` of shape (n, d')):
+The QP (in the space ``z_i`` the QP sees, ``V = YZ`` of shape (n, d')):
 
 .. math::
 
@@ -35,9 +35,16 @@ one iteration costs ``O(n d'^2)`` (the d' x d' Gram ``V^T D^{-1} V``, dense or s
 products) plus a d' x d' Cholesky; the equality is eliminated by its 1 x 1 Schur
 complement ``y^T (Q + D)^{-1} y``. When ``d' > n`` the Woodbury form is no cheaper, and
 this module forms ``Q + D`` (n x n) and factors it directly (``linsolve="dense"``);
-callers should only do so for small n (see :func:`suitable`). Each solve gets one step
-of iterative refinement on the full system (two products with V), which recovers the
-accuracy the Woodbury cancellation loses late in the iteration.
+callers should only do so for small n (see :func:`suitable`). Once the gap is below
+1e-6, the corrector's solve gets up to three steps of iterative refinement on the full
+system, which recover the accuracy the Woodbury cancellation loses late in the iteration.
+
+At large n the cost is passes over the n x d' rows of V, not flops: on dense rows one
+iteration reads V six times (``Q alpha``: two; the Gram together with the first halves
+of the predictor's and ``K^{-1} y``'s solves: one; their second halves: one; the
+corrector: two), each pass a compiled loop (:mod:`maxmargin._ipm_kernels`) that also
+does the elementwise work of its step, and BLAS runs on one thread (:func:`blas_threads`).
+1M x 20: ~0.1 s per iteration on one core.
 
 The iteration stops at a relative duality gap and relative residuals of ``tol``
 (1e-10 by default); the caller's active-set polish finishes the job. Hard margin on
@@ -54,6 +61,9 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
+from threadpoolctl import ThreadpoolController
+
+from . import _ipm_kernels as _k
 
 __all__ = ["IPMResult", "solve_dual", "suitable"]
 
@@ -66,6 +76,11 @@ MAX_FLOPS = 4e10
 #: Below this n d', PIQP's compiled loop beats our Python-level iteration by a few ms
 #: (measured, 2 cores: 1000 x 10 PIQP 11 ms vs IPM 15 ms; 3000 x 10 PIQP 30 vs IPM 23).
 MIN_SIZE = 20_000
+#: Largest d' whose weighted Gram is a numba pass; BLAS (syrk) in row blocks above
+#: (measured on one core, n d' = 2e7: numba 2x faster at d' = 16, even at ~160).
+NUMBA_GRAM_D = 128
+#: Rows per BLAS block of the Gram (a block of V fits in L2 at d' ~ 100).
+GRAM_BLOCK = 2048
 
 
 @dataclass
@@ -119,75 +134,157 @@ def suitable(n: int, dz: int, sparse: bool) -> bool:
     return n <= MAX_DENSE_N and n * n * (dz + n / 3) <= MAX_FLOPS
 
 
-class _KKT:
-    """Solves ``(V V^T + D) x + y nu = r, y^T x = s`` for one diagonal ``D``."""
+class _Rows:
+    """Products with ``V`` (n x d'): numba passes on dense rows, scipy on sparse ones."""
 
-    def __init__(self, V: Any, D: np.ndarray, y: np.ndarray | None, mode: str) -> None:
-        self.V, self.D, self.y, self.mode = V, D, y, mode
-        self.Dinv = 1.0 / D
-        if mode == "dense":
-            K = self._Q + np.diag(D)
+    def __init__(self, V: Any) -> None:
+        self.sparse = sp.issparse(V)
+        self.V = sp.csr_matrix(V, dtype=float) if self.sparse else \
+            np.ascontiguousarray(V, dtype=float)
+        self.n, self.d = V.shape
+
+    def gram(self, w: np.ndarray, c1: np.ndarray, c2: np.ndarray
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``V^T diag(w) V``, ``V^T (w c1)``, ``V^T (w c2)``."""
+        V, d = self.V, self.d
+        if self.sparse:
+            W = sp.csr_matrix(V.multiply(np.sqrt(w)[:, None]))
+            G = (W.T @ W).toarray()
+            return G, np.asarray(V.T @ (w * c1)).ravel(), np.asarray(V.T @ (w * c2)).ravel()
+        if d > NUMBA_GRAM_D:
+            # large G: BLAS (syrk) in row blocks, no n x d' temporary
+            G = np.zeros((d, d))
+            s = np.sqrt(w)
+            for lo in range(0, self.n, GRAM_BLOCK):
+                W = V[lo:lo + GRAM_BLOCK] * s[lo:lo + GRAM_BLOCK, None]
+                G += W.T @ W
+            return G, V.T @ (w * c1), V.T @ (w * c2)
+        return _k.gram(V, w, c1, c2)
+
+    def rmatvec(self, s: np.ndarray, r: np.ndarray) -> np.ndarray:
+        """``V^T (s r)``."""
+        if self.sparse:
+            return np.asarray(self.V.T @ (s * r)).ravel()
+        out = np.empty(self.d)
+        _k.rmatvec(self.V, s, r, out)
+        return out
+
+    def backsub(self, s: np.ndarray, r: np.ndarray, u: np.ndarray) -> np.ndarray:
+        """``s (r - V u)``."""
+        if self.sparse:
+            return s * (r - self.V @ u)
+        x = np.empty(self.n)
+        _k.backsub(self.V, s, r, u, x)
+        return x
+
+    def backsub2(self, s: np.ndarray, r1: np.ndarray, u1: np.ndarray, r2: np.ndarray,
+                 u2: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`backsub` for two right-hand sides (one pass over V)."""
+        if self.sparse:
+            return self.backsub(s, r1, u1), self.backsub(s, r2, u2)
+        x1, x2 = np.empty(self.n), np.empty(self.n)
+        _k.backsub2(self.V, s, r1, u1, r2, u2, x1, x2)
+        return x1, x2
+
+    def rmatvec1(self, x: np.ndarray) -> np.ndarray:
+        """``V^T x``."""
+        return np.asarray(self.V.T @ x).ravel()
+
+    def Qx(self, x: np.ndarray) -> np.ndarray:
+        """``V V^T x`` (Q is never formed)."""
+        return np.asarray(self.V @ self.rmatvec1(x)).ravel()
+
+    def residual(self, D: np.ndarray, Dinv: np.ndarray, x: np.ndarray, nu: float,
+                 y: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+        """``res = r - ((V V^T + D) x + nu y)``, ``V^T (Dinv res)`` and ``max |res|``."""
+        vx = self.rmatvec1(x)
+        if self.sparse:
+            res = r - (np.asarray(self.V @ vx).ravel() + D * x + nu * y)
+            return res, self.rmatvec(Dinv, res), float(np.max(np.abs(res), initial=0.0))
+        res, p = np.empty(self.n), np.empty(self.d)
+        size = _k.residual(self.V, vx, D, Dinv, x, nu, y, r, res, p)
+        return res, p, size
+
+
+class _KKT:
+    """Solves ``(V V^T + D) x + y nu = r, y^T x = s`` for one diagonal ``D``.
+
+    Woodbury on the rows of V (``rows``), or a Cholesky of ``Q + D`` (``Q`` given).
+    The factorisation also solves one first right-hand side ``r0`` (the predictor's)
+    in the same passes over V.
+    """
+
+    def __init__(self, rows: _Rows | None, Q: np.ndarray | None, D: np.ndarray,
+                 Dinv: np.ndarray, y: np.ndarray | None, r0: np.ndarray) -> None:
+        self.rows, self.Q, self.D, self.Dinv, self.y = rows, Q, D, Dinv, y
+        self.y0 = np.zeros(len(D)) if y is None else y  # nu y with nu = 0 without it
+        if Q is not None:
+            K = Q.copy()
+            K[np.diag_indices_from(K)] += D
             self.fac = _chol(K)
+            self.x0 = self._solve_K(r0)
+            if y is not None:
+                self.Ky = self._solve_K(y)
         else:
-            s = np.sqrt(self.Dinv)
-            if sp.issparse(V):
-                W = sp.csr_matrix(V.multiply(s[:, None]))
-                G = (W.T @ W).toarray()
-            else:
-                W = V * s[:, None]
-                G = W.T @ W
+            G, py, p0 = rows.gram(Dinv, self.y0, r0)
             G[np.diag_indices_from(G)] += 1.0
             self.fac = _chol(G)
+            u0 = sla.cho_solve(self.fac, p0, check_finite=False)
+            if y is None:
+                self.x0 = rows.backsub(Dinv, r0, u0)
+            else:
+                uy = sla.cho_solve(self.fac, py, check_finite=False)
+                self.x0, self.Ky = rows.backsub2(Dinv, r0, u0, y, uy)
         if y is not None:
-            self.Ky = self._solve_K(y)
             self.yKy = float(y @ self.Ky)
 
-    _Q: np.ndarray  # set by the caller in dense mode
-
-    def _solve_K(self, r: np.ndarray) -> np.ndarray:
-        """``(V V^T + D)^{-1} r`` (Woodbury, or the dense Cholesky)."""
-        if self.mode == "dense":
+    def _solve_K(self, r: np.ndarray, p: np.ndarray | None = None) -> np.ndarray:
+        """``(V V^T + D)^{-1} r``; ``p = V^T (Dinv r)`` when already known."""
+        if self.Q is not None:
             return sla.cho_solve(self.fac, r, check_finite=False)
-        t = self.Dinv * r
-        u = sla.cho_solve(self.fac, np.asarray(self.V.T @ t).ravel(), check_finite=False)
-        return t - self.Dinv * np.asarray(self.V @ u).ravel()
+        if p is None:
+            p = self.rows.rmatvec(self.Dinv, r)
+        u = sla.cho_solve(self.fac, p, check_finite=False)
+        return self.rows.backsub(self.Dinv, r, u)
 
-    def _solve_once(self, r: np.ndarray, s: float) -> tuple[np.ndarray, float]:
-        x = self._solve_K(r)
+    def _eliminate(self, x: np.ndarray, s: float) -> tuple[np.ndarray, float]:
+        """Add ``-nu K^{-1} y`` to ``x = K^{-1} r`` so that ``y^T x = s``."""
         if self.y is None:
             return x, 0.0
         nu = (float(self.y @ x) - s) / self.yKy
-        return x - nu * self.Ky, nu
+        x -= nu * self.Ky
+        return x, nu
 
-    def _apply(self, x: np.ndarray, nu: float) -> tuple[np.ndarray, float]:
-        if self.mode == "dense":
-            Kx = self._Q @ x
-        else:
-            Kx = np.asarray(self.V @ np.asarray(self.V.T @ x).ravel()).ravel()
-        Kx += self.D * x
-        if self.y is None:
-            return Kx, 0.0
-        return Kx + nu * self.y, float(self.y @ x)
+    def _residual(self, r: np.ndarray, s: float, x: np.ndarray, nu: float
+                  ) -> tuple[np.ndarray, float, np.ndarray | None, float]:
+        res_s = s - (float(self.y @ x) if self.y is not None else 0.0)
+        if self.Q is None:
+            res, p, size = self.rows.residual(self.D, self.Dinv, x, nu, self.y0, r)
+            return res, res_s, p, size + abs(res_s)
+        res = r - (self.Q @ x + self.D * x + nu * self.y0)
+        return res, res_s, None, float(np.max(np.abs(res), initial=0.0)) + abs(res_s)
 
-    def solve(self, r: np.ndarray, s: float = 0.0, refine: int = 1
+    def solve(self, r: np.ndarray, s: float = 0.0, refine: int = 1, first: bool = False
               ) -> tuple[np.ndarray, float]:
         """The Newton step, with up to ``refine`` steps of iterative refinement.
 
+        ``first``: ``r`` is the ``r0`` given at construction (its solve is done).
         Refinement stops once the residual of the full system is below ``1e-14`` of
         the right-hand side (or stops shrinking).
         """
-        x, nu = self._solve_once(r, s)
+        x, nu = self._eliminate(self.x0 if first else self._solve_K(r), s)
+        if refine <= 0:
+            return x, nu
         scale = float(np.max(np.abs(r), initial=0.0)) + abs(s)
         last = math.inf
         for _ in range(refine):
-            Kx, yx = self._apply(x, nu)
-            res, res_s = r - Kx, s - yx
-            size = float(np.max(np.abs(res), initial=0.0)) + abs(res_s)
+            res, res_s, p, size = self._residual(r, s, x, nu)
             if size <= 1e-14 * scale or size >= 0.5 * last:
                 break
             last = size
-            dx, dnu = self._solve_once(res, res_s)
-            x, nu = x + dx, nu + dnu
+            dx, dnu = self._eliminate(self._solve_K(res, p), res_s)
+            x += dx
+            nu += dnu
         return x, nu
 
 
@@ -198,13 +295,6 @@ def _chol(A: np.ndarray) -> Any:
     except np.linalg.LinAlgError:
         shift = 1e-13 * max(1.0, float(np.max(np.abs(np.diag(A)))))
         return sla.cho_factor(A + shift * np.eye(A.shape[0]), lower=True, check_finite=False)
-
-
-def _step_to_boundary(v: np.ndarray, dv: np.ndarray) -> float:
-    """Largest t <= 1 with ``v + t dv >= 0`` (v > 0)."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        r = np.where(dv < 0, v / -dv, np.inf)
-    return float(min(1.0, r.min(initial=np.inf)))
 
 
 def solve_dual(V: Any, y: np.ndarray, C: float, free: bool, *, tol: float = 1e-10,
@@ -240,35 +330,74 @@ def solve_dual(V: Any, y: np.ndarray, C: float, free: bool, *, tol: float = 1e-1
     >>> r.state, np.round(r.alpha, 8).tolist(), round(abs(r.nu), 8)
     ('optimal', [0.5, 0.5], 0.0)
     """
-    with np.errstate(all="ignore"):  # diverging hard-margin iterates overflow by design
+    # diverging hard-margin iterates overflow by design; BLAS on one thread (see
+    # :func:`blas_threads`)
+    with np.errstate(all="ignore"), blas_threads(1):
         return _solve_dual(V, y, C, free, tol=tol, max_iter=max_iter, linsolve=linsolve)
+
+
+_CONTROLLER: ThreadpoolController | None = None
+
+
+def blas_threads(limit: int) -> Any:
+    """Context manager: at most ``limit`` BLAS threads inside (threadpoolctl).
+
+    The IPM's BLAS calls are small (a d' x d' Cholesky, products with one vector):
+    threads gain little there, and on a busy machine a BLAS thread that waits for a
+    core stalls every call (2000 x 200 on a busy 2-core machine: 0.5 s on one thread,
+    9 s with OpenBLAS's default threads; docs/benchmarks.md). The controller is built
+    once (~25 ms), each use costs ~0.1 ms.
+
+    Parameters
+    ----------
+    limit : int
+        Threads per BLAS library inside the block.
+
+    Returns
+    -------
+    context manager
+
+    Examples
+    --------
+    >>> from threadpoolctl import threadpool_info
+    >>> with blas_threads(1):
+    ...     all(p["num_threads"] == 1 for p in threadpool_info() if p["user_api"] == "blas")
+    True
+    """
+    global _CONTROLLER
+    if _CONTROLLER is None:
+        _CONTROLLER = ThreadpoolController()
+    return _CONTROLLER.limit(limits=limit, user_api="blas")
 
 
 def _solve_dual(V: Any, y: np.ndarray, C: float, free: bool, *, tol: float,
                 max_iter: int, linsolve: str) -> IPMResult:
     n, dz = V.shape
-    y = np.asarray(y, float)
+    y = np.ascontiguousarray(y, dtype=float)
     hard = not math.isfinite(C)
     if linsolve == "auto":
         linsolve = "woodbury" if dz <= n else "dense"
     if sp.issparse(V) and (n * dz <= 4_000_000 or V.nnz > 0.2 * n * dz):
-        # small or not really sparse: dense BLAS beats sparse products (heart_scale: 4x)
+        # small or not really sparse: dense products beat sparse ones (heart_scale: 4x)
         V = V.toarray()
+    rows = _Rows(V)
     Q = None
     if linsolve == "dense":
         Vd = V.toarray() if sp.issparse(V) else np.asarray(V)
         Q = Vd @ Vd.T
 
     def Qx(x: np.ndarray) -> np.ndarray:
-        if Q is not None:
-            return Q @ x
-        return np.asarray(V @ np.asarray(V.T @ x).ravel()).ravel()
+        return Q @ x if Q is not None else rows.Qx(x)
 
-    e = np.ones(n)
+    Cf = 0.0 if hard else float(C)   # the kernels never read C when hard
     a, zl, zu = _start(Qx, n, C, hard)
     nu = 0.0
     m = n if hard else 2 * n
     yy = y if free else None
+    yk = y if free else np.zeros(n)  # nu stays 0 without the equality
+    rd, D, Dinv, rhs = np.empty(n), np.empty(n), np.empty(n), np.empty(n)
+    rl, ru = np.empty(n), np.empty(n)
+    ra, rs, rzl, rzu = np.empty(n), np.empty(n), np.empty(n), np.empty(n)  # reciprocals
     it = 0
     text = ""
     state = "inaccurate"
@@ -276,17 +405,13 @@ def _solve_dual(V: Any, y: np.ndarray, C: float, free: bool, *, tol: float,
     stalled = 0
     for it in range(1, max_iter + 1):
         Qa = Qx(a)
-        su = np.full(n, np.inf) if hard else C - a
-        rd = Qa - e - zl + (0.0 if hard else zu)
-        if free:
-            rd = rd + nu * y
-        rp = float(y @ a) if free else 0.0
-        comp = float(a @ zl + (0.0 if hard else su @ zu))
+        comp, aqa, asum, rdmax, qmax, amax, ya = _k.residuals(
+            Qa, a, zl, zu, yk, nu, Cf, hard, rd)
+        rp = ya if free else 0.0
         mu = comp / m
-        fval = 0.5 * float(a @ Qa) - float(a.sum())
+        fval = 0.5 * aqa - asum
         scale_f = max(1.0, abs(fval))
-        amax = float(np.max(a))
-        res_d = float(np.max(np.abs(rd))) / (1.0 + float(np.max(np.abs(Qa))))
+        res_d = rdmax / (1.0 + qmax)
         res_p = abs(rp) / (1.0 + amax)
         gap = comp / scale_f
         score = max(gap, res_d, res_p)
@@ -311,52 +436,33 @@ def _solve_dual(V: Any, y: np.ndarray, C: float, free: bool, *, tol: float,
         if not (math.isfinite(comp) and math.isfinite(fval)):
             state, text = "failed", f"non-finite iterate; {text}"
             break
-        # Iterative refinement only where the Woodbury cancellation starts to bite.
+        # Iterative refinement only where the Woodbury cancellation starts to bite, and
+        # only for the corrector: the predictor sets sigma and a second-order term, which
+        # need no more digits (same iterations and accuracy, measured, ~10% faster).
         refine = 3 if gap < 1e-6 else 0
-        D = zl / a + (0.0 if hard else zu / su)
+        _k.scaling(a, zl, zu, Cf, hard, D, Dinv, ra, rs, rzl, rzu)
+        # predictor (affine scaling: target mu = 0), solved with the factorisation
+        _k.predictor_rhs(rd, zl, zu, hard, rhs)
         try:
-            K = _KKT(V, D, yy, linsolve) if Q is None else _dense_kkt(Q, V, D, yy)
+            K = _KKT(None if Q is not None else rows, Q, D, Dinv, yy, rhs)
         except (np.linalg.LinAlgError, ValueError) as exc:
             state, text = "failed", f"factorisation failed ({exc}); {text}"
             break
-        # predictor (affine scaling: target mu = 0)
-        rhs = -rd - zl + (0.0 if hard else zu)   # rl/a - ru/su with rl = -a zl, ru = -su zu
-        dx, dnu = K.solve(rhs, -rp, refine)
-        dzl = -zl - zl * dx / a
-        dzu = np.zeros(n) if hard else -zu + zu * dx / su
-        t = _max_step(a, su, zl, zu, dx, dzl, dzu, hard)
-        comp_aff = float((a + t * dx) @ (zl + t * dzl))
-        if not hard:
-            comp_aff += float((su - t * dx) @ (zu + t * dzu))
+        dx, dnu = K.solve(rhs, -rp, 0, first=True)
+        t, comp_aff = _k.affine_step(a, zl, zu, dx, ra, rs, Cf, hard)
         sigma = min(1.0, max(0.0, comp_aff / comp)) ** 3
         # corrector: centring sigma*mu plus the second-order term
-        rl = sigma * mu - a * zl - dx * dzl
-        rhs = -rd + rl / a
-        if not hard:
-            ru = sigma * mu - su * zu + dx * dzu
-            rhs = rhs - ru / su
+        _k.corrector_rhs(a, zl, zu, dx, rd, sigma * mu, ra, rs, Cf, hard, rl, ru, rhs)
         dx, dnu = K.solve(rhs, -rp, refine)
-        dzl = (rl - zl * dx) / a
-        dzu = np.zeros(n) if hard else (ru + zu * dx) / su
-        t = _max_step(a, su, zl, zu, dx, dzl, dzu, hard)
+        t, finite = _k.corrector_step(a, zl, zu, dx, rl, ru, ra, rs, rzl, rzu, hard)
         eta = max(0.99, 1.0 - mu)
         t = min(1.0, eta * t)
-        if not (math.isfinite(t) and np.isfinite(dx).all()):
+        if not (math.isfinite(t) and finite):
             state, text = "failed", f"non-finite step; {text}"
             break
-        a = a + t * dx
+        # a += t dx, zl += t dzl, zu += t dzu, kept strictly interior against rounding
+        _k.update(a, zl, zu, dx, rl, ru, ra, rs, t, Cf, hard)
         nu = nu + t * dnu
-        zl = zl + t * dzl
-        if not hard:
-            zu = zu + t * dzu
-        # keep strictly interior against rounding
-        tiny = 1e-300
-        a = np.maximum(a, tiny)
-        if not hard:
-            a = np.minimum(a, C * (1 - 1e-16))
-        zl = np.maximum(zl, tiny)
-        if not hard:
-            zu = np.maximum(zu, tiny)
     else:
         state = "inaccurate"
         if hard:
@@ -386,18 +492,3 @@ def _start(Qx: Any, n: int, C: float, hard: bool
     zl = np.maximum(g, 0.0) + delta
     zu = np.zeros(n) if hard else np.maximum(-g, 0.0) + delta
     return a, zl, zu
-
-
-def _dense_kkt(Q: np.ndarray, V: Any, D: np.ndarray, y: np.ndarray | None) -> _KKT:
-    K = _KKT.__new__(_KKT)
-    K._Q = Q
-    K.__init__(V, D, y, "dense")
-    return K
-
-
-def _max_step(a: np.ndarray, su: np.ndarray, zl: np.ndarray, zu: np.ndarray,
-              dx: np.ndarray, dzl: np.ndarray, dzu: np.ndarray, hard: bool) -> float:
-    t = min(_step_to_boundary(a, dx), _step_to_boundary(zl, dzl))
-    if not hard:
-        t = min(t, _step_to_boundary(su, -dx), _step_to_boundary(zu, dzu))
-    return t

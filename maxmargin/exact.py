@@ -48,6 +48,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import scipy.linalg as sla
 import scipy.sparse as sp
 
 from . import _ipm
@@ -686,9 +687,10 @@ def _reduced_kkt(problem: SVMProblem, YZ: Any, M: np.ndarray, B: np.ndarray,
     G = YZ[M]
     G = G.toarray() if sp.issparse(G) else np.asarray(G)
     C = problem.C
-    wB = np.zeros(G.shape[1])
+    alpha = np.zeros(n)
     if B.size:
-        wB = C * np.asarray(YZ[B].sum(axis=0)).ravel()
+        alpha[B] = C
+    wB = np.asarray(YZ.T @ alpha).ravel()  # one product, no copy of the rows of B
     K = G @ G.T
     rhs = 1.0 - G @ wB
     free = problem.intercept == "free"
@@ -696,18 +698,35 @@ def _reduced_kkt(problem: SVMProblem, YZ: Any, M: np.ndarray, B: np.ndarray,
         yM = y[M]
         K = np.block([[K, yM[:, None]], [yM[None, :], np.zeros((1, 1))]])
         rhs = np.concatenate([rhs, [-C * y[B].sum() if B.size else 0.0]])
-    try:
-        sol = np.linalg.solve(K, rhs)
-        if not np.isfinite(sol).all():
-            raise np.linalg.LinAlgError
-    except np.linalg.LinAlgError:
-        # Degenerate active set (duplicates, more margin SVs than d'+1): min-norm solution.
-        sol = np.linalg.lstsq(K, rhs, rcond=None)[0]
-    alpha = np.zeros(n)
-    if B.size:
-        alpha[B] = C
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", sla.LinAlgWarning)
+        try:
+            lu = sla.lu_factor(K, check_finite=False)
+            sol = sla.lu_solve(lu, rhs, check_finite=False)
+            if not np.isfinite(sol).all():
+                raise np.linalg.LinAlgError
+
+            def solve_K(r: np.ndarray) -> np.ndarray:
+                return sla.lu_solve(lu, r, check_finite=False)
+        except (np.linalg.LinAlgError, sla.LinAlgWarning):
+            # Degenerate active set (duplicates, more margin SVs than d'+1): min-norm.
+            def solve_K(r: np.ndarray) -> np.ndarray:
+                return np.linalg.lstsq(K, r, rcond=None)[0]
+            sol = solve_K(rhs)
     alpha[M] = sol[:m]
-    return alpha, (float(sol[m]) if free else None)
+    b = float(sol[m]) if free else None
+    # One step of iterative refinement on the margin conditions, with w~ = (YZ)^T alpha
+    # as the certificate computes it: 1 - G wB above cancels to ~1e-16 |G wB|, which is
+    # 1e-11 when half of 10^6 points are at the bound.
+    res = 1.0 - G @ np.asarray(YZ.T @ alpha).ravel()
+    if free:
+        res = np.concatenate([res - yM * b, [-float(y @ alpha)]])
+    step = solve_K(res)
+    if np.isfinite(step).all():
+        alpha[M] += step[:m]
+        if free:
+            b += float(step[m])
+    return alpha, b
 
 
 def _polish(problem: SVMProblem, YZ: Any, w: np.ndarray, b: float, alpha: np.ndarray,
@@ -1102,7 +1121,8 @@ def _solution(problem: SVMProblem, w: np.ndarray, b: float, alpha: np.ndarray,
         bound = np.empty(0, dtype=np.int64)
     else:
         bound = np.flatnonzero(alpha >= problem.C - sv_tol)
-    margin_sv = np.setdiff1d(support, bound)
+    # (not np.setdiff1d: it sorts, 0.5 s at n = 10^6)
+    margin_sv = support if problem.hard else support[alpha[support] < problem.C - sv_tol]
     nrm = _norm(problem.to_augmented(w, b))
     margin = 1.0 / nrm if nrm > 0 else math.inf
     return ExactSolution(

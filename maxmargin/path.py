@@ -42,7 +42,6 @@ import re
 import time
 import warnings
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -1121,6 +1120,10 @@ regularization_path = path
 
 #: Learners studied along the path by default, and how each gets its parameter from lam.
 PATH_LEARNERS = ("pegasos", "subgradient", "pa1")
+#: :func:`learners_along_path` uses its worker pool only when its runs see at least this
+#: many examples in all (runs x epochs x n): starting a worker (a Python with numpy and
+#: the compiled kernels) costs ~1 s, the runs ~50-100 ns per example.
+MIN_POOL_STEPS = 50_000_000
 
 
 def _learner_params(name: str, lam: float, n: int) -> dict[str, Any]:
@@ -1132,14 +1135,31 @@ def _learner_params(name: str, lam: float, n: int) -> dict[str, Any]:
                          f"use some of pegasos, subgradient, pa1, pa2")
 
 
-def _learner_job(job: tuple) -> tuple[np.ndarray, np.ndarray, float]:
-    """Run one learner at one lambda (module-level, so a process pool can pickle it)."""
+def _idle_cores() -> int:
+    """Cores not busy with other work: ``cpu_count`` minus the 1-minute load average
+    (at least 1; all cores where the load average is unknown)."""
+    import os
+
+    cores = os.cpu_count() or 1
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return cores
+    return max(1, min(cores, int(cores - load + 0.5)))
+
+
+def _learner_job(job: tuple) -> tuple[np.ndarray, float]:
+    """Run one learner at one lambda and evaluate its lambda objective at every
+    checkpoint (module-level, so a worker can run it; the evaluation, O(n d) per
+    checkpoint, is as long as the run: it belongs in the worker too)."""
     from .online import make_learner, run
 
-    data, name, params, epochs, order, seed, ckpts = job
+    data, name, params, epochs, order, seed, ckpts, lam, scaling = job
     tr = run(make_learner(name, **params), data, epochs=epochs, order=order, seed=seed,
              checkpoints=ckpts)
-    return tr.w, tr.b, float(tr.timings.get("learn_seconds", math.nan))
+    prob = SVMProblem(data, lam=lam, intercept="augmented", intercept_scaling=scaling)
+    F = np.asarray(prob.lambda_objective(tr.w, tr.b), float)
+    return F, float(tr.timings.get("learn_seconds", math.nan))
 
 
 @dataclass(frozen=True, eq=False)
@@ -1314,21 +1334,28 @@ def learners_along_path(data: Dataset, lam: Any = None, *, C: Any = None,
               .lambda_objective(exact.w[i], exact.b[i])) for i in order_idx])
     ckpts = default_checkpoints(n, epochs)
     jobs = [(data, nm, _learner_params(nm, lam_, n), epochs, order, seed + 1009 * i + j,
-             ckpts) for i, lam_ in enumerate(lams) for j, nm in enumerate(names)]
+             ckpts, float(lam_), exact.intercept_scaling)
+            for i, lam_ in enumerate(lams) for j, nm in enumerate(names)]
     if n_jobs in (None, -1):
         workers = os.cpu_count() or 1
     else:
         workers = check_int("n_jobs", n_jobs)
     results: list[Any] = [None] * len(jobs)
+    if len(jobs) * epochs * n < MIN_POOL_STEPS:
+        workers = 1  # starting the workers would cost more than the runs
+    # a worker beside a busy core makes the pool slower than one process (measured)
+    workers = min(workers, _idle_cores())
     with Progress(len(jobs), "learners", enabled=progress) as bar:
         if workers > 1 and len(jobs) > 1:
-            import multiprocessing as mp
+            # joblib's loky workers: no `if __name__ == "__main__"` guard needed in the
+            # caller's script, reused across calls, arrays of `data` memory-mapped once
+            # instead of pickled per run, BLAS limited to cores / workers threads each.
+            from joblib import Parallel, delayed
 
-            with ProcessPoolExecutor(max_workers=min(workers, len(jobs)),
-                                     mp_context=mp.get_context("spawn")) as ex:
-                for q, res in enumerate(ex.map(_learner_job, jobs)):
-                    results[q] = res
-                    bar.update(1)
+            par = Parallel(n_jobs=min(workers, len(jobs)), return_as="generator")
+            for q, res in enumerate(par(delayed(_learner_job)(job) for job in jobs)):
+                results[q] = res
+                bar.update(1)
         else:
             for q, job in enumerate(jobs):
                 results[q] = _learner_job(job)
@@ -1337,11 +1364,8 @@ def learners_along_path(data: Dataset, lam: Any = None, *, C: Any = None,
     m = len(ckpts)
     rel = np.full((Lk, k, m), np.nan)
     secs = np.zeros((Lk, k))
-    for q, (Wt, Bt, s_) in enumerate(results):
+    for q, (F, s_) in enumerate(results):
         i, j = divmod(q, Lk)
-        prob = SVMProblem(data, lam=float(lams[i]), intercept="augmented",
-                          intercept_scaling=exact.intercept_scaling)
-        F = np.asarray(prob.lambda_objective(Wt, Bt), float)
         rel[j, i, :F.size] = (F - F_star[i]) / F_star[i]
         secs[j, i] = s_
     eps_t = tuple(float(check_positive("eps", e)) for e in eps)

@@ -176,3 +176,15 @@ def test_certified_on_random_data(n, d, seed, logC, intercept, scale):
     assert sol.certificate.ok, sol.certificate.worst()
     ref = solve(p, solver="PIQP")
     assert sol.primal_objective == pytest.approx(ref.primal_objective, rel=1e-8, abs=1e-10)
+
+
+def test_polish_refines_the_margin_conditions_with_many_bound_svs():
+    # 17255 of 20000 points at the bound: the reduced KKT's right-hand side 1 - G w_B
+    # cancels to ~1e-16 |G w_B| (6.5e-13 residual unrefined); one refinement step on the
+    # margin conditions brings the certificate to rounding level.
+    p = SVMProblem(make_gaussians(20000, 3, seed=1, separation=0.5), C=1.0)
+    sol = solve(p)
+    assert sol.solver == "IPM" and sol.polished and sol.bound_support.size > 15000
+    assert sol.certificate.max_residual() <= 1e-13
+    assert sol.margin_support.size <= 4 and not np.isin(sol.margin_support,
+                                                         sol.bound_support).any()

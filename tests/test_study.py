@@ -350,8 +350,9 @@ def test_resume_skips_finished_and_reruns_only_changes(base, tmp_path):
     more["learners"][1]["params"]["projection"] = "lazy"
     res = mm.study(more, out, n_jobs=2, report=False)
     assert res.ran == 2 * 2 * 3
-    # a half-written or corrupt cell file counts as missing
-    victim = next((out / "cells").glob("*.json"))
+    # a half-written or corrupt cell file counts as missing (the newest file is one of
+    # this spec's cells: files of the cells the change replaced stay on disk)
+    victim = max((out / "cells").glob("*.json"), key=lambda p: p.stat().st_mtime_ns)
     victim.write_text('{"key": "trunc')
     res = mm.study(more, out, n_jobs=2, report=False)
     assert res.ran == 1

@@ -1,0 +1,68 @@
+"""learners_along_path's worker pool: same numbers as serial, and no guard needed.
+
+A script that calls it without ``if __name__ == "__main__":`` used to die with
+BrokenProcessPool (spawned workers re-ran the script); joblib's loky workers do not.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+import maxmargin.path as mpath
+from maxmargin import make_gaussians
+from maxmargin.path import learners_along_path
+
+SCRIPT = """\
+import json, sys
+import maxmargin.path as mpath
+from maxmargin import make_gaussians
+mpath.MIN_POOL_STEPS = 0  # force the pool on this small study, on a busy machine too
+mpath._idle_cores = lambda: 2
+st = mpath.learners_along_path(make_gaussians(60, 2, seed=3), lam=[1e-2, 1e-1],
+                               learners=["pegasos", "pa1"], epochs=4, seed=5, n_jobs=2)
+json.dump(st.rel_subopt.tolist(), sys.stdout)
+"""
+
+
+def test_pool_equals_serial_and_needs_no_main_guard(tmp_path, monkeypatch):
+    ds = make_gaussians(60, 2, seed=3)
+    kw = dict(lam=[1e-2, 1e-1], learners=["pegasos", "pa1"], epochs=4, seed=5)
+    serial = learners_along_path(ds, n_jobs=1, **kw)
+    monkeypatch.setattr(mpath, "MIN_POOL_STEPS", 0)
+    monkeypatch.setattr(mpath, "_idle_cores", lambda: 2)
+    pooled = learners_along_path(ds, n_jobs=2, **kw)
+    np.testing.assert_array_equal(pooled.rel_subopt, serial.rel_subopt)
+    np.testing.assert_array_equal(pooled.epochs_to_eps, serial.epochs_to_eps)
+    # a script file without the guard, run as `python script.py`
+    script = tmp_path / "noguard.py"
+    script.write_text(SCRIPT)
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                         timeout=300, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr[-2000:]
+    np.testing.assert_array_equal(np.array(json.loads(out.stdout)), serial.rel_subopt)
+
+
+def test_small_studies_and_busy_machines_skip_the_pool(monkeypatch):
+    # below MIN_POOL_STEPS, or with no idle core, the runs stay in this process
+    def boom(*a, **k):
+        raise AssertionError("pool started")
+
+    import joblib
+
+    monkeypatch.setattr(joblib, "Parallel", boom)
+    monkeypatch.setattr(mpath, "_idle_cores", lambda: 2)
+    kw = dict(lam=[0.1, 1.0], learners=["pa1"], epochs=2, n_jobs=2)
+    st = learners_along_path(make_gaussians(40, 2, seed=0), **kw)
+    assert st.rel_subopt.shape[:2] == (1, 2)
+    monkeypatch.setattr(mpath, "MIN_POOL_STEPS", 0)
+    monkeypatch.setattr(mpath, "_idle_cores", lambda: 1)
+    learners_along_path(make_gaussians(40, 2, seed=0), **kw)
+
+
+def test_idle_cores_between_one_and_all():
+    assert 1 <= mpath._idle_cores() <= (os.cpu_count() or 1)
