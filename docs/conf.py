@@ -110,6 +110,7 @@ _SECTIONS = [
     ("maxmargin.trace", "Traces"),
     ("maxmargin.compare", "Learners against the optimum"),
     ("maxmargin.path", "C / lambda paths"),
+    ("maxmargin.exact_path", "C / lambda paths"),
     ("maxmargin.estimators", "scikit-learn estimators"),
     ("maxmargin.plot", "Figures"),
     ("maxmargin.plot_compare", "Figures"),

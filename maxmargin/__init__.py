@@ -15,6 +15,7 @@ from .data import (
     map_labels,
 )
 from .exact import ExactSolution, available_solvers, is_separable, separation_certificate, solve
+from .exact_path import ExactPath, PathPoint, exact_regularization_path, write_exact_path_report
 from .exceptions import (
     CertificateError,
     DataError,
@@ -95,6 +96,10 @@ __all__ = [
     "learners_along_path",
     "parse_grid",
     "write_path_report",
+    "exact_regularization_path",
+    "ExactPath",
+    "PathPoint",
+    "write_exact_path_report",
     "LEARNERS",
     "make_learner",
     "schedule",
