@@ -224,11 +224,17 @@ def _cmd_path(args: argparse.Namespace) -> int:
 
     from .path import learners_along_path, parse_grid, path, write_path_report
 
+    if args.exact and args.learners:
+        from .exceptions import ParameterError
+
+        raise ParameterError("--learners runs at the grid's lambdas: use it without --exact")
     data = _load_data(args.data, args.label)
     holdout = _load_data(args.holdout, args.label) if args.holdout else None
     grid = parse_grid(args.lam_grid if args.lam_grid else args.C_grid)
     key = "lam" if args.lam_grid else "C"
     show = not args.quiet
+    if args.exact:
+        return _exact_path(args, data, holdout, key, grid, show)
     result = path(data, intercept=args.intercept, holdout=holdout, solver=args.solver,
                   progress=show, **{key: grid})
     study = None
@@ -245,6 +251,25 @@ def _cmd_path(args: argparse.Namespace) -> int:
     if show:
         print(result.to_markdown())
         print(f"\nwrote {len(paths)} files; the report is {out / 'report.md'}")
+    return 0 if result.certified else 1
+
+
+def _exact_path(args: argparse.Namespace, data: Any, holdout: Any, key: str, grid: Any,
+                show: bool) -> int:
+    """``path --exact``: every breakpoint up to the grid's largest C; figures over its range."""
+    from .exact_path import write_exact_path_report
+    from .path import path
+
+    result = path(data, intercept=args.intercept, holdout=holdout, solver=args.solver,
+                  progress=show, exact=True, **{key: grid})
+    Cs = grid if key == "C" else 1.0 / (grid * data.n)
+    out = Path(args.out)
+    paths = write_exact_path_report(result, out, C_range=(float(min(Cs)), float(max(Cs)))
+                                    if len(grid) > 1 and min(Cs) < max(Cs) else None)
+    if show:
+        print(result.to_markdown(max_rows=40))
+        print(f"\nwrote {len(paths)} files; the report is {out / 'report.md'}, every "
+              f"breakpoint in {out / 'breakpoints.csv'}")
     return 0 if result.certified else 1
 
 
@@ -317,6 +342,9 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--lam-grid", dest="lam_grid", default=None, help="grid of lambda instead")
     p.add_argument("--intercept", choices=("free", "none", "augmented"), default="free")
     p.add_argument("--holdout", default=None, help="held-out data file (same features)")
+    p.add_argument("--exact", action="store_true",
+                   help="every breakpoint of the path, certified, from C -> 0 up to the "
+                        "grid's largest C (or the hard-margin C*)")
     p.add_argument("--learners", default=None,
                    help="also run these learners at each lambda (e.g. pegasos,subgradient,pa1)")
     p.add_argument("--epochs", type=int, default=10, help="learners' budget per lambda")

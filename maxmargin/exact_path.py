@@ -621,6 +621,8 @@ class _Tracer:
         geo = self.geo
         geo.scaled_problem(1.0)  # builds the normalised data set
         c0 = min_margin_sv_C(geo._scaled, geo.intercept, geo.s / math.sqrt(geo.sigma2))
+        if c0 > 1e12:  # 1 / (rounding of a zero sum): no margin SV ever
+            c0 = math.inf
         if 0 < c0 < math.inf:
             tries = [0.5 * c0, 0.05 * c0]  # below C_0 the elbow is empty: a clean probe
         elif c0 == math.inf:
@@ -655,31 +657,57 @@ class _Tracer:
 
     # ----------------------------------------------------------------- one step
 
-    def settle(self, st: np.ndarray, Cb: float, b_at: float, w_at: np.ndarray,
-               a_at: np.ndarray, direction: int, moved: np.ndarray,
+    def settle(self, st_prev: np.ndarray, groups: np.ndarray, moves: np.ndarray, Cb: float,
+               b_at: float, w_at: np.ndarray, a_at: np.ndarray, direction: int,
                base: _Seg | None = None) -> _Seg | None:
-        """The segment leaving ``Cb`` in ``direction`` from the sets ``st`` (already
-        updated by the breakpoint's events; ``a_at`` the multipliers at Cb), correcting
-        the sets for immediate events; None when the simple rule cannot settle it (then
-        a probe decides)."""
+        """The segment leaving the breakpoint ``Cb`` in ``direction``: the sets before it
+        (``st_prev``) changed by the binding constraints' moves (``a_at``: the
+        multipliers at Cb). None when no choice settles it (then a probe decides).
+
+        Simultaneous events are not always all real: a point can reach its bound exactly
+        when another event makes it stay. So the moves are searched: all of them first,
+        then all but one, then one at a time; and the same for the *immediate* events of
+        the resulting sets (a tied constraint that the new segment would violate at
+        once), to a small depth. A point never moves twice; the first choice whose
+        segment starts where the last one ended, with no immediate event, is taken.
+        """
+        visited: set[bytes] = set()
+        return self._search(st_prev, groups, moves, Cb, b_at, w_at, a_at, direction, base,
+                            set(), visited, 0)
+
+    def _search(self, st_prev: np.ndarray, groups: np.ndarray, moves: np.ndarray,
+                Cb: float, b_at: float, w_at: np.ndarray, a_at: np.ndarray, direction: int,
+                base: _Seg | None, moved: set[int], visited: set[bytes],
+                depth: int) -> _Seg | None:
         geo = self.geo
-        moved_set = set(int(g) for g in moved)
-        for _ in range(4):
+        k = len(groups)
+        subsets = [np.arange(k)]
+        if 1 < k <= 6:
+            subsets += [np.delete(np.arange(k), i) for i in range(k)]
+        if k > 1:
+            subsets += [np.array([i]) for i in range(min(k, 8))]
+        for sub in subsets:
+            g_sub = [int(g) for g in groups[sub]]
+            if not g_sub or any(g in moved for g in g_sub):
+                continue
+            st = st_prev.copy()
+            st[groups[sub]] = moves[sub]
+            key = st.tobytes()
+            if key in visited:
+                continue
+            visited.add(key)
             segs = self.candidates(st, Cb, direction, b_at, Cb, a_at, base)
             segs = [g for g in segs if _continuous(g.w0, w_at)]
-            if not segs:
-                return None
             for g in segs:
                 if not _scan(geo, g, direction, Cb).immediate:
                     return g
-            g = segs[0]
-            sc = _scan(geo, g, direction, Cb)
-            if any(int(k) in moved_set for k in sc.groups):
-                return None  # a point would move back: degenerate, let a probe decide
-            st = g.st.copy()
-            st[sc.groups] = sc.moves
-            moved_set.update(int(k) for k in sc.groups)
-            base = g
+            if segs and depth < 3 and len(visited) < 64:
+                g = segs[0]
+                sc = _scan(geo, g, direction, Cb)
+                out = self._search(g.st, sc.groups, sc.moves, Cb, b_at, w_at, a_at,
+                                   direction, g, moved | set(g_sub), visited, depth + 1)
+                if out is not None:
+                    return out
         return None
 
     def resolve(self, Cb: float, b_at: float, w_at: np.ndarray, spacing: float,
@@ -730,15 +758,13 @@ class _Tracer:
                     return None
                 pieces.append(low)
                 break
-            st = seg.st.copy()
-            st[sc.groups] = sc.moves
             anchor = _segment(geo, seg.st, Cl, direction=1, ref=Cl, b_anchor=seg.b(Cl),
                               base=seg)
             if anchor is None:
                 return None
             pieces.append(anchor)
-            nxt = self.settle(st, Cl, seg.b(Cl), seg.w(Cl), seg.alpha(geo, Cl), -1,
-                              sc.groups, base=seg)
+            nxt = self.settle(seg.st, sc.groups, sc.moves, Cl, seg.b(Cl), seg.w(Cl),
+                              seg.alpha(geo, Cl), -1, base=seg)
             if nxt is None:
                 return None
             seg = nxt
@@ -824,14 +850,12 @@ def _trace(tracer: _Tracer, C_max: float, progress: bool
             if len(breaks) > max_breaks:
                 raise SolverError(f"exact path: more than {max_breaks} breakpoints; the "
                                   "path is not making progress (degenerate data?)")
-            st = seg.st.copy()
-            st[sc.groups] = sc.moves
             b_at, w_at = seg.b(Cb), seg.w(Cb)
             how = "event"
             pieces: list[_Seg] | None = None
             cert = None
-            nxt = tracer.settle(st, Cb, b_at, w_at, seg.alpha(geo, Cb), 1, sc.groups,
-                                base=seg)
+            nxt = tracer.settle(seg.st, sc.groups, sc.moves, Cb, b_at, w_at,
+                                seg.alpha(geo, Cb), 1, base=seg)
             if nxt is not None:
                 cert = tracer.certify_at(nxt, Cb)
                 if cert.max_residual() <= REANCHOR_TOL:

@@ -298,7 +298,7 @@ def plot_exact_coefficients(ep: Any, ax: Any = None, max_features: int = 10,
     ax.set_title(f"Exact coefficient paths{shown}: affine in C between breakpoints",
                  fontsize=9)
     if top.size <= 10:
-        ax.legend(fontsize=7, ncol=2)
+        ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
     return ax
 
 
