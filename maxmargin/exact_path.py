@@ -1037,6 +1037,9 @@ class ExactPath:
         The certificates' tolerance.
     seconds : float
         Wall time of the whole computation.
+    snapshots : dict of int to ndarray
+        The status array (codes of :data:`SET_NAMES`, shape (n,)) of every 64th segment
+        and of the last; the others are replayed from the events.
 
     Examples
     --------
@@ -1086,7 +1089,7 @@ class ExactPath:
     d: int = 0
     tol: float = 1e-6
     seconds: float = 0.0
-    _snapshots: dict = field(default_factory=dict, repr=False)
+    snapshots: dict = field(default_factory=dict, repr=False)
 
     # ------------------------------------------------------------------ basics
 
@@ -1174,8 +1177,8 @@ class ExactPath:
     def _status(self, k: int) -> np.ndarray:
         """Status array (codes of :data:`SET_NAMES`) of segment k, replayed from the
         nearest stored one."""
-        base = max(j for j in self._snapshots if j <= k)
-        st = self._snapshots[base].copy()
+        base = max(j for j in self.snapshots if j <= k)
+        st = self.snapshots[base].copy()
         for j in range(base, k):   # breakpoint j leads from segment j to j + 1
             a, b = self.event_ptr[j], self.event_ptr[j + 1]
             st[self.event_index[a:b]] = self.event_to[a:b]
@@ -1650,7 +1653,7 @@ def _assemble(geo: _Geometry, records: list[_Record], breaks: list[_Break], reas
         max_residual=np.array([c.max_residual() for c in certs]), end_reason=reason,
         C_end=C_end, C_star=C_star, separable=separable, min_margin_sv_C=c0,
         n_merged=int(n - geo.m), intercept=geo.intercept, intercept_scaling=geo.s,
-        data=data, data_name=data.name, n=n, d=data.d, _snapshots=snaps, **kw)
+        data=data, data_name=data.name, n=n, d=data.d, snapshots=snaps, **kw)
 
 
 def exact_regularization_path(data: Dataset, intercept: str = "free", *,
