@@ -613,6 +613,26 @@ class _Tracer:
             segs.append(seg)
         return [g for g in segs if not _scan(geo, g, direction, ref).invalid]
 
+    def start_at(self, C: float) -> tuple[list[_Seg], float]:
+        """The segment leaving C upward, from the active sets of a fresh certified solve
+        at C (a path that starts at a user's ``C_min``)."""
+        geo = self.geo
+        st, bp, ag = self.probe(C)
+        segs = self.candidates(st, C, 1, bp, C, ag, None)
+        for seg in segs:
+            sc = _scan(geo, seg, 1, C)
+            if not sc.immediate and self.certify_at(seg, C).ok:
+                return [seg], C
+        for seg in segs:  # C is (numerically) a breakpoint: settle its events
+            sc = _scan(geo, seg, 1, C)
+            nxt = self.settle(seg.st, sc.groups, sc.moves, C, seg.b0, seg.w0,
+                              seg.alpha(geo, C), 1, base=seg)
+            if nxt is not None and self.certify_at(nxt, C).ok:
+                return [nxt], C
+        raise SolverError(f"exact path: the active sets of the solve at C_min = "
+                          f"{geo.C_user(C):.6g} do not start a valid segment; try another "
+                          "C_min")
+
     def first(self) -> tuple[list[_Seg], float]:
         """The first segments, from C -> 0+ up to a probe's segment (anchored at their
         lower ends; the last one is the current segment), and the probe's C."""
@@ -799,9 +819,10 @@ def _precision_end(geo: _Geometry, seg: _Seg) -> float:
     return seg.C0 + (PRECISION_LIMIT - prec) / noise if noise > 0 else math.inf
 
 
-def _trace(tracer: _Tracer, C_max: float, progress: bool
+def _trace(tracer: _Tracer, C_max: float, progress: bool, C_min: float = 0.0
            ) -> tuple[list[_Record], list[_Break], str, dict[int, np.ndarray], Certificate]:
-    """Follow the path from C -> 0+ up to ``C_max`` (internal units; inf: to the end).
+    """Follow the path from ``C_min`` (0: C -> 0+) up to ``C_max`` (internal units; inf:
+    to the end).
 
     Returns the segments, the breakpoints between them, why the path stops, and the
     status arrays of every ``_SNAPSHOT_EVERY``-th segment (and the last), and the
@@ -812,12 +833,12 @@ def _trace(tracer: _Tracer, C_max: float, progress: bool
     the margins; on non-separable data ``||w||`` grows without bound).
     """
     geo = tracer.geo
-    firsts, first_ref = tracer.first()
+    firsts, first_ref = tracer.start_at(C_min) if C_min > 0 else tracer.first()
     seg = firsts[0]
     records: list[_Record] = []
     breaks: list[_Break] = []
     snapshots = {0: seg.st.copy()}
-    lo = 0.0
+    lo = C_min
     for p in firsts[1:]:  # found walking down from the first probe
         changed = np.flatnonzero(seg.st != p.st)
         records.append(_record(seg, lo, p.C0))
@@ -963,8 +984,9 @@ class ExactPath:
     """The entire soft-margin path: every breakpoint in C, its events, and the exact
     affine pieces between them.
 
-    Segment ``k`` is ``bounds[k] < C <= bounds[k + 1]`` (``bounds[0] = 0``; the last
-    bound is ``C_end``, ``inf`` for a complete path). On it
+    Segment ``k`` is ``bounds[k] < C <= bounds[k + 1]`` (``bounds[0] = 0``, or the
+    ``C_min`` the path started at; the last bound is ``C_end``, ``inf`` for a complete
+    path). On it
 
     .. math::
 
@@ -982,7 +1004,7 @@ class ExactPath:
     lam : ndarray of shape (K,)
         ``1 / (C n)`` of each breakpoint (the lambda form).
     bounds : ndarray of shape (K + 2,)
-        ``[0, breakpoints..., C_end]``: the segments' ends.
+        ``[0 (or C_min), breakpoints..., C_end]``: the segments' ends.
     w_at, w_slope : ndarray of shape (K + 1, d)
         ``w`` at each segment's lower end and its derivative in C.
     b_at, b_slope : ndarray of shape (K + 1,)
@@ -1022,7 +1044,8 @@ class ExactPath:
         Whether the data are separable (in the intercept's sense).
     min_margin_sv_C : float
         The first breakpoint when the first segment has no margin SV (``C_0`` of
-        :func:`maxmargin.path.min_margin_sv_C`), else 0.
+        :func:`maxmargin.path.min_margin_sv_C`), else 0 (nan when the path starts at a
+        ``C_min`` with margin SVs: C_0 is below it).
     n_solves : int
         Fresh certified solves used (the first segment's probe included).
     n_merged : int
@@ -1115,6 +1138,10 @@ class ExactPath:
         Cs = np.asarray(C, dtype=float)
         if Cs.size == 0 or not np.isfinite(Cs).all() or (Cs <= 0).any():
             raise ParameterError(f"C must be finite and > 0, got {C!r}")
+        if (Cs < self.bounds[0] * (1 - 1e-12)).any():
+            raise ParameterError(
+                f"C = {float(Cs.min()):.6g} is below the start of this path (C_min = "
+                f"{self.bounds[0]:.6g}); compute it with a smaller C_min")
         if (Cs > self.C_end * (1 + 1e-12)).any():
             raise ParameterError(
                 f"C = {float(Cs.max()):.6g} is beyond the end of this path (C_end = "
@@ -1586,8 +1613,7 @@ def _assemble(geo: _Geometry, records: list[_Record], breaks: list[_Break], reas
     sig = math.sqrt(geo.sigma2)
     S, K = len(records), len(breaks)
     n, data = geo.n_orig, geo.data
-    bounds = np.array([0.0] + [b.C for b in breaks] + [records[-1].hi]) / geo.sigma2
-    bounds[0] = 0.0
+    bounds = np.array([records[0].lo] + [b.C for b in breaks] + [records[-1].hi]) / geo.sigma2
     Wl = np.array([r.w_lo for r in records]) / sig
     Ws = np.array([r.w_slope for r in records]) * sig
     if geo.intercept == "augmented":
@@ -1641,6 +1667,8 @@ def _assemble(geo: _Geometry, records: list[_Record], breaks: list[_Break], reas
         C_star = math.nan if separable else math.inf
     first_E = records[0].E.size
     c0 = float(bounds[1]) if (first_E == 0 and K) else (math.inf if first_E == 0 else 0.0)
+    if bounds[0] > 0 and first_E:
+        c0 = math.nan  # the path starts past C_0 (or margin SVs exist from C = 0 on)
     bps = bounds[1:-1].copy()
     return ExactPath(
         breakpoints=bps, lam=1.0 / (bps * n), bounds=bounds, w_at=w_at, w_slope=w_slope,
@@ -1657,7 +1685,8 @@ def _assemble(geo: _Geometry, records: list[_Record], breaks: list[_Break], reas
 
 
 def exact_regularization_path(data: Dataset, intercept: str = "free", *,
-                              C_max: float | None = None, holdout: Dataset | None = None,
+                              C_max: float | None = None, C_min: float | None = None,
+                              holdout: Dataset | None = None,
                               solver: str | None = None, intercept_scaling: float = 1.0,
                               tol: float | None = None, progress: bool = False) -> ExactPath:
     """Every breakpoint of the soft-margin path in C, with its events, certified.
@@ -1670,6 +1699,9 @@ def exact_regularization_path(data: Dataset, intercept: str = "free", *,
         Stop at this C (default: follow the path to its end -- on separable data the
         hard-margin solution, reached at ``C*``; on non-separable data the last
         breakpoint, or where double precision stops resolving the margins).
+    C_min : float > 0, optional
+        Start here, from the active sets of a fresh certified solve at ``C_min``, instead
+        of at C -> 0 (the path is then defined on ``[C_min, C_end]``).
     holdout : Dataset, optional
         Kept for the held-out error of the figures and reports (same d).
     solver : str, optional
@@ -1719,9 +1751,12 @@ def exact_regularization_path(data: Dataset, intercept: str = "free", *,
                              f"{type(data).__name__}")
     intercept = check_choice("intercept", intercept, INTERCEPTS)
     s = check_positive("intercept_scaling", intercept_scaling)
-    if C_max is not None and not (isinstance(C_max, int | float) and C_max > 0):
-        raise ParameterError(f"C_max must be a number > 0 (or None: the whole path), got "
-                             f"{C_max!r}")
+    for name, v in (("C_max", C_max), ("C_min", C_min)):
+        if v is not None and not (isinstance(v, int | float) and 0 < v < math.inf):
+            raise ParameterError(f"{name} must be a finite number > 0 (or None: the whole "
+                                 f"path), got {v!r}")
+    if C_min is not None and C_max is not None and not C_min < C_max:
+        raise ParameterError(f"C_min must be < C_max, got {C_min!r} and {C_max!r}")
     if holdout is not None:
         if not isinstance(holdout, Dataset):
             raise ParameterError(f"holdout must be a Dataset, got {type(holdout).__name__}")
@@ -1733,7 +1768,8 @@ def exact_regularization_path(data: Dataset, intercept: str = "free", *,
         geo = _Geometry(data, intercept, s)
         tracer = _Tracer(geo, solver, tol)
         cmax = math.inf if C_max is None else float(C_max) * geo.sigma2
-        records, breaks, reason, snaps, end_cert = _trace(tracer, cmax, progress)
+        cmin = 0.0 if C_min is None else float(C_min) * geo.sigma2
+        records, breaks, reason, snaps, end_cert = _trace(tracer, cmax, progress, cmin)
         return _assemble(geo, records, breaks, reason, snaps, holdout=holdout, tol=tol,
                          end_certificate=end_cert, n_solves=tracer.n_solves,
                          seconds=time.perf_counter() - t0)

@@ -958,7 +958,8 @@ def path(data: Dataset, C: Any = None, lam: Any = None, intercept: str = "free",
     With ``exact=True``, the entire path instead: every breakpoint where a support set
     changes, the events there, and the exact affine pieces between them
     (:func:`maxmargin.exact_path.exact_regularization_path`); the grid then only sets
-    where it stops (its largest C; none given: the whole path).
+    the range, from its smallest to its largest C (none given: the whole path, from
+    C -> 0).
 
     Parameters
     ----------
@@ -1042,10 +1043,11 @@ def path(data: Dataset, C: Any = None, lam: Any = None, intercept: str = "free",
     if exact:
         from .exact_path import exact_regularization_path
 
+        given = C is not None or lam is not None
         return exact_regularization_path(
-            data, intercept, C_max=None if (C is None and lam is None) else float(Cs[-1]),
-            holdout=holdout, solver=solver, intercept_scaling=intercept_scaling, tol=tol,
-            progress=progress)
+            data, intercept, C_max=float(Cs[-1]) if given else None,
+            C_min=float(Cs[0]) if given and Cs.size > 1 else None, holdout=holdout,
+            solver=solver, intercept_scaling=intercept_scaling, tol=tol, progress=progress)
     from .exact import _signed_Z
 
     solver_name = "default" if solver is None else str(solver).strip().upper()

@@ -289,13 +289,22 @@ def test_bad_input_is_a_clear_error():
         exact_regularization_path(ds, intercept="both")
 
 
-def test_path_exact_entry_stops_at_the_grid_end():
+def test_path_exact_entry_covers_the_grid_range():
     ds = make_gaussians(30, 2, seed=1)
     ep = path(ds, C="1e-2:1e1:5", exact=True)
-    assert isinstance(ep, ExactPath) and ep.C_end == 10.0 and ep.end_reason == "C_max"
+    assert isinstance(ep, ExactPath) and ep.end_reason == "C_max"
+    assert ep.bounds[0] == 1e-2 and ep.C_end == 10.0
+    full = exact_regularization_path(ds, C_max=10.0)
+    np.testing.assert_allclose(ep.breakpoints, full.breakpoints[full.breakpoints > 1e-2],
+                               rtol=1e-10)
+    Cs = np.geomspace(1e-2, 10.0, 9)
+    np.testing.assert_allclose(ep.coefficients(Cs)[0], full.coefficients(Cs)[0], rtol=1e-10,
+                               atol=1e-13)
+    with pytest.raises(ParameterError):
+        ep.solution_at(5e-3)
     ep2 = path(ds, lam=[1.0 / (30 * 10.0), 1.0], exact=True)
-    assert ep2.C_end == pytest.approx(10.0)
-    np.testing.assert_allclose(ep2.breakpoints, ep.breakpoints, rtol=1e-12)
+    assert ep2.C_end == pytest.approx(10.0) and ep2.bounds[0] == pytest.approx(1 / 30)
+    assert path(ds, exact=True).bounds[0] == 0.0   # no grid: the whole path
 
 
 def test_cli_path_exact(tmp_path, capsys):
