@@ -1273,6 +1273,52 @@ class ExactPath:
                          np.flatnonzero(st == _E), np.flatnonzero(st == _L),
                          np.flatnonzero(st == _R), k, cert)
 
+    def lambda_form(self, k: int) -> dict[str, tuple[Any, Any]]:
+        """Segment k in the scaled parametrisation of Hastie et al.: ``lambda = 1/C``.
+
+        On the segment, ``alpha / C``, ``w / C`` and ``b / C`` are affine in lambda:
+        ``v / C = p + lambda q`` with, for ``v(C) = v_k + (C - C_k) dv_k``,
+
+        .. math:: p = \\dot v_k, \\qquad q = v_k - C_k \\dot v_k.
+
+        Parameters
+        ----------
+        k : int
+            Segment index, ``0 <= k < n_segments``.
+
+        Returns
+        -------
+        dict
+            ``"alpha"``: (p, q) of shape (n,) each (1, 0 on the left set; 0, 0 on the
+            right set), ``"w"``: (p, q) of shape (d,), ``"b"``: (p, q) floats.
+
+        Examples
+        --------
+        >>> from maxmargin import Dataset
+        >>> ep = exact_regularization_path(Dataset([[1.0], [-1.0]], [1, -1]))
+        >>> f = ep.lambda_form(1)        # C >= 1/2: w = 1, so w / C = 0 + lambda * 1
+        >>> f["w"][0].tolist(), f["w"][1].tolist(), f["alpha"][1].tolist()
+        ([0.0], [1.0], [0.5, 0.5])
+        """
+        if not 0 <= k < self.n_segments:
+            raise ParameterError(f"segment index must be in [0, {self.n_segments}), got {k}")
+        Ck = float(self.bounds[k])
+        st = self._status(k)
+        ap = np.where(st == _L, 1.0, 0.0)
+        aq = np.zeros(self.n)
+        i0, i1 = self.elbow_ptr[k], self.elbow_ptr[k + 1]
+        E = self.elbow_index[i0:i1]
+        ap[E] = self.elbow_alpha_slope[i0:i1]
+        aq[E] = self.elbow_alpha_at[i0:i1] - Ck * self.elbow_alpha_slope[i0:i1]
+        return {"alpha": (ap, aq),
+                "w": (self.w_slope[k].copy(), self.w_at[k] - Ck * self.w_slope[k]),
+                "b": (float(self.b_slope[k]), float(self.b_at[k] - Ck * self.b_slope[k]))}
+
+    def __repr__(self) -> str:
+        return (f"ExactPath({self.data_name!r}, intercept={self.intercept!r}, "
+                f"{len(self)} breakpoints, C in [{self.bounds[0]:.4g}, {self.C_end:.4g}] "
+                f"({self.end_reason}), certified={self.certified})")
+
     def events_at(self, j: int) -> list[tuple[int, str, str]]:
         """The events of breakpoint ``j``: ``(example, from set, to set)``.
 

@@ -235,6 +235,35 @@ def test_breakpoints_scale_with_the_data(seed, scale, intercept):
                                ep.coefficients(Cs)[0], rtol=1e-8, atol=1e-10)
 
 
+@pytest.mark.parametrize("intercept", INTERCEPTS)
+def test_lambda_form_is_the_same_path(intercept):
+    """alpha / C, w / C, b / C are affine in lambda = 1 / C on each segment (Hastie et al.'s
+    scaled parametrisation), and give the same solution."""
+    ds = make_gaussians(25, 2, seed=8)
+    ep = exact_regularization_path(ds, intercept, C_max=20.0)
+    rng = np.random.default_rng(0)
+    for k in rng.choice(ep.n_segments, size=5, replace=False):
+        f = ep.lambda_form(int(k))
+        for C in np.linspace(ep.bounds[k], ep.bounds[k + 1], 4)[1:]:
+            lam = 1.0 / C
+            w, b = ep.coefficients(C)
+            np.testing.assert_allclose(C * (f["w"][0] + lam * f["w"][1]), w, rtol=1e-9,
+                                       atol=1e-12)
+            assert C * (f["b"][0] + lam * f["b"][1]) == pytest.approx(b, abs=1e-10)
+            np.testing.assert_allclose(C * (f["alpha"][0] + lam * f["alpha"][1]),
+                                       ep.alpha_at(C), rtol=1e-9, atol=1e-13)
+    assert "breakpoints" in repr(ep)
+
+
+def test_sparse_features_kept_sparse_give_the_same_path(monkeypatch):
+    data = mm.load_heart_scale()            # CSR
+    dense = exact_regularization_path(data, C_max=10.0)
+    monkeypatch.setattr(xp, "_DENSE_LIMIT", 0)  # keep G sparse (large data)
+    sparse = exact_regularization_path(data, C_max=10.0)
+    assert sparse.certified and len(sparse) == len(dense)
+    np.testing.assert_allclose(sparse.breakpoints, dense.breakpoints, rtol=1e-10)
+
+
 def test_norm_and_slack_are_monotone_along_the_breakpoints():
     ds = make_gaussians(40, 3, seed=9)
     ep = exact_regularization_path(ds, "augmented", C_max=100.0)
