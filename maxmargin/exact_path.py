@@ -21,12 +21,15 @@ optimal while ``0 <= alpha_E <= C c_E``, ``y_i f_i <= 1`` on L and ``>= 1`` on R
 first C where one of these affine constraints becomes tight is the next *breakpoint*,
 and the point that hit its bound changes set (E->L, E->R, L->E or R->E).
 
-Every segment is computed from its sets afresh (no incremental updates, so nothing
-accumulates), every breakpoint is certified by :func:`maxmargin.certificate.certify`, and
-every event the simple rule cannot settle -- several points at once, a singular elbow
-system, a set change that is not optimal on the next segment, a degraded certificate
--- is settled by a fresh certified solve (:func:`maxmargin.exact.solve`) just past the
-breakpoint, whose active sets the path then continues from. See ``docs/path.md``.
+Every segment is computed from its sets afresh (no incremental updates of the
+multipliers, so nothing accumulates), and every breakpoint is certified by
+:func:`maxmargin.certificate.certify`. Degenerate events are settled in two stages:
+first a small search (several points at once: all the moves, all but one, one at a time;
+a singular elbow system: its nonsingular bases, by a ratio test along its null space),
+accepted only when the next segment starts where the path is and holds for a positive
+length; else -- or when a breakpoint's certificate degrades -- a fresh certified solve
+(:func:`maxmargin.exact.solve`) just past the breakpoint, whose active sets the path
+continues from. See ``docs/path.md``.
 
 ``c`` is a per-example cost vector (``C_i = C c_i``): exact duplicates are merged into one
 example with their summed cost, which removes the commonest singular elbow system.
@@ -36,6 +39,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 import math
 import time
@@ -408,7 +412,6 @@ class _Scan:
     groups: np.ndarray          # groups whose constraint binds at u
     moves: np.ndarray           # their new sets
     immediate: bool             # u == 0: a tied constraint moves the wrong way at once
-    precision: float            # how well the margins are known at the anchor
 
 
 def _margin_precision(geo: _Geometry, seg: _Seg) -> tuple[float, float]:
@@ -482,7 +485,7 @@ def _scan(geo: _Geometry, seg: _Seg, direction: int, ref: float) -> _Scan:
     ustar = min(float(u.min()) if u.size else math.inf,
                 float(uE.min()) if uE.size else math.inf)
     if not math.isfinite(ustar):
-        out = _Scan(invalid, math.inf, np.empty(0, int), np.empty(0, np.int8), False, prec_r)
+        out = _Scan(invalid, math.inf, np.empty(0, int), np.empty(0, np.int8), False)
     else:
         window = 1e-11 * max(C0 + direction * ustar, ref) if ustar > 0 else 0.0
         hit = np.flatnonzero(u <= ustar + window)
@@ -491,7 +494,7 @@ def _scan(geo: _Geometry, seg: _Seg, direction: int, ref: float) -> _Scan:
         groups = np.concatenate([hit, E[hitE % m] if m else hitE]).astype(np.int64)
         moves = np.concatenate([np.full(hit.size, _E),
                                 np.where(hitE < m, _R, _L)]).astype(np.int8)
-        out = _Scan(invalid, ustar, groups, moves, ustar == 0.0, prec_r)
+        out = _Scan(invalid, ustar, groups, moves, ustar == 0.0)
     seg.scans[key] = out
     return out
 
@@ -685,11 +688,13 @@ class _Tracer:
         multipliers at Cb). None when no choice settles it (then a probe decides).
 
         Simultaneous events are not always all real: a point can reach its bound exactly
-        when another event makes it stay. So the moves are searched: all of them first,
-        then all but one, then one at a time; and the same for the *immediate* events of
-        the resulting sets (a tied constraint that the new segment would violate at
-        once), to a small depth. A point never moves twice; the first choice whose
-        segment starts where the last one ended, with no immediate event, is taken.
+        when another event makes it stay (on lattice data, ties by construction, several
+        sets of moves can even continue the same w(C)). So the moves are searched: every
+        subset, the largest first (all, all but one, ... for more than 10 events); and
+        the same for the *immediate* events of the resulting sets (a tied constraint that
+        the new segment would violate at once), to a small depth. A point never moves
+        twice; the first choice whose segment starts where the last one ended, with no
+        immediate event, is taken.
         """
         visited: set[bytes] = set()
         return self._search(st_prev, groups, moves, Cb, b_at, w_at, a_at, direction, base,
@@ -701,11 +706,12 @@ class _Tracer:
                 depth: int) -> _Seg | None:
         geo = self.geo
         k = len(groups)
-        subsets = [np.arange(k)]
-        if 1 < k <= 6:
-            subsets += [np.delete(np.arange(k), i) for i in range(k)]
-        if k > 1:
-            subsets += [np.array([i]) for i in range(min(k, 8))]
+        if k <= 10:  # every subset, the largest first
+            subsets = [np.array(c) for r in range(k, 0, -1)
+                       for c in itertools.combinations(range(k), r)]
+        else:
+            subsets = [np.arange(k), *(np.delete(np.arange(k), i) for i in range(k)),
+                       *(np.array([i]) for i in range(k))]
         for sub in subsets:
             g_sub = [int(g) for g in groups[sub]]
             if not g_sub or any(g in moved for g in g_sub):
@@ -1678,14 +1684,15 @@ def _assemble(geo: _Geometry, records: list[_Record], breaks: list[_Break], reas
     cE = geo.c[E_all][own]
     e_at = np.concatenate([r.a_lo for r in records])[own] / (cE * geo.sigma2)
     e_sl = np.concatenate([r.a_slope for r in records])[own] / cE
-    e_ptr = np.concatenate([[0], np.cumsum([int(geo.c[r.E].sum()) for r in records])])
+    sizes = np.diff(geo._members_bounds)    # examples per group
+    e_ptr = np.concatenate([[0], np.cumsum([int(sizes[r.E].sum()) for r in records])])
     # events, in original indices
     if breaks:
         ch = np.concatenate([b.changed for b in breaks]).astype(np.int64)
         event_index, own = geo.members(ch)
         event_from = np.concatenate([b.before for b in breaks]).astype(np.int8)[own]
         event_to = np.concatenate([b.after for b in breaks]).astype(np.int8)[own]
-        event_ptr = np.concatenate([[0], np.cumsum([int(geo.c[b.changed].sum())
+        event_ptr = np.concatenate([[0], np.cumsum([int(sizes[b.changed].sum())
                                                     for b in breaks])]).astype(np.int64)
     else:
         event_index = np.empty(0, np.int64)
