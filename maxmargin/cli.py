@@ -256,7 +256,7 @@ def _cmd_path(args: argparse.Namespace) -> int:
 
 def _exact_path(args: argparse.Namespace, data: Any, holdout: Any, key: str, grid: Any,
                 show: bool) -> int:
-    """``path --exact``: every breakpoint up to the grid's largest C; figures over its range."""
+    """``path --exact``: every breakpoint in the grid's range; figures over that range."""
     from .exact_path import write_exact_path_report
     from .path import path
 
@@ -343,8 +343,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--intercept", choices=("free", "none", "augmented"), default="free")
     p.add_argument("--holdout", default=None, help="held-out data file (same features)")
     p.add_argument("--exact", action="store_true",
-                   help="every breakpoint of the path, certified, from C -> 0 up to the "
-                        "grid's largest C (or the hard-margin C*)")
+                   help="every breakpoint of the path in the grid's range (up to the "
+                        "hard-margin C* at most), each certified")
     p.add_argument("--learners", default=None,
                    help="also run these learners at each lambda (e.g. pegasos,subgradient,pa1)")
     p.add_argument("--epochs", type=int, default=10, help="learners' budget per lambda")

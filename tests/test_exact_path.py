@@ -196,6 +196,22 @@ def test_degenerate_data_goes_through(intercept):
         _check_against_solves(ep, ds, intercept, seed=6, k=3)
 
 
+def test_a_tie_the_search_cannot_settle_goes_to_a_fresh_solve():
+    """Integer features in 3-D (seed found by a search over such data sets): one of the 15
+    breakpoints is settled by a fresh certified solve; the path still matches fresh
+    solves everywhere."""
+    rng = np.random.default_rng(193)
+    n, d = int(rng.integers(20, 80)), int(rng.integers(2, 5))
+    X = rng.integers(-3, 4, (n, d)).astype(float)
+    y = np.where(rng.random(n) < rng.uniform(0.3, 0.7), 1.0, -1.0)
+    y[0], y[1] = 1.0, -1.0
+    X = X + y[:, None] * rng.integers(0, 2, d)
+    ds = Dataset(X, y)
+    ep = exact_regularization_path(ds, C_max=100.0)
+    assert ep.certified and ep.n_solves >= 1
+    _check_against_solves(ep, ds, "free", seed=2, k=5)
+
+
 def test_fresh_solves_settle_degenerate_events_to_the_same_path(monkeypatch):
     """Forcing every breakpoint through the fresh-solve route (as a degenerate event
     would be) gives the same breakpoints, events and coefficients."""
