@@ -1537,7 +1537,12 @@ class ExactPath:
         L.append(f"- {n_solve} breakpoints settled by a fresh certified solve (degenerate "
                  f"events); {self.n_solves} solves in all; {self.n_merged} exact duplicates "
                  f"merged; {self.seconds:.2f} s")
-        if self.min_margin_sv_C > 0:
+        if self.bounds[0] > 0:
+            L.append(f"- starts at C_min = {self.bounds[0]:.6g}, from the active sets of a "
+                     "fresh certified solve"
+                     + (f"; first margin SV at C_0 = {self.min_margin_sv_C:.6g}"
+                        if math.isfinite(self.min_margin_sv_C) else ""))
+        elif self.min_margin_sv_C > 0:
             L.append(f"- first margin SV at C_0 = {self.min_margin_sv_C:.6g}: below it "
                      "every example is at its bound")
         else:
