@@ -1,36 +1,143 @@
-"""Benchmark: a 25-point C path at 10000 x 50, three ways (one run each, ratios printed).
+"""Benchmark: the exact regularization path against grid paths (ratios printed).
 
-0. ``maxmargin.path`` as used by default: a working-set warm start from the previous
-   point, and ``exact.solve``'s measured route (IPM / PIQP) where it fails.
-1. ``path(..., solver=SOLVER)``: the dual QP compiled once in cvxpy (C a DPP parameter),
-   with the same warm start (the compiled full QP only where it fails).
-2. The same compiled model without the warm start (``warm_start=False``): DPP alone.
-3. 25 fresh solves: ``maxmargin.exact.solve`` through cvxpy (model built and compiled
-   every time, same solver), and through the direct PIQP interface (the package default).
-4. A loop of scikit-learn ``SVC(kernel="linear")`` fits, stopped once it has used
-   ``--svc-budget`` seconds (libsvm slows down sharply at large C; the rest is skipped).
+Default (``--mode exact``): the exact path (every breakpoint, each certified) against
+the grid path at equal accuracy, on heart_scale (270 x 13), breast_cancer (569 x 30,
+scikit-learn's, standardised) and Gaussians 10000 x 50:
 
-Every path point is checked against the fresh cvxpy solve at the same C (relative
-primal objective difference).
+* accuracy of a grid: ``w`` linearly interpolated in C between the points of a log grid
+  of k points over [1e-3, 1e3], against the exact ``w(C)``; the largest relative error
+  ``||w_grid(C) - w(C)|| / ||w(C)||`` over the range (it is reached at a breakpoint of the
+  exact path, since both are piecewise linear in C, so it is computed exactly from the
+  breakpoints and the two grid points around each -- no grid is materialised);
+* the smallest k with that error below 1e-2, 1e-4 and 1e-6 (doubling, then bisection);
+* the time of the exact path over the same range (``C_min=1e-3, C_max=1e3``: it starts
+  from a fresh solve's active sets at 1e-3; best of ``--repeat`` runs) and of the grid
+  path with k points: measured on 3 x ``--sample`` consecutive points of the k-point grid (around
+  C = 1e-2, 1 and 1e2; warm-started as ``path`` does), scaled to k points (a grid of
+  millions of points is not run in full).
 
-Run: ``python bench/path.py [--n 10000] [--d 50] [--points 25] [--svc-budget 180]``.
+``--mode grid``: the earlier comparison of grid-path methods (a 25-point C path at
+10000 x 50: warm start, DPP model, fresh solves, scikit-learn SVC loop).
+
+Run: ``python bench/path.py [--mode exact|grid] [--repeat 3] [--sample 30]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import platform
 import time
 import warnings
 
-from maxmargin import SVMProblem, make_gaussians
+import numpy as np
+
+from maxmargin import Dataset, SVMProblem, load_heart_scale, make_gaussians
 from maxmargin.exact import solve
+from maxmargin.exact_path import exact_regularization_path
 from maxmargin.path import log_grid, path
+
+LO, HI = 1e-3, 1e3
+
+
+def interpolation_error(ep, k: int, lo: float = LO, hi: float = HI) -> float:
+    """Largest relative error of w linearly interpolated between the k points of a log
+    grid over [lo, hi], against the exact path (evaluated at every breakpoint inside)."""
+    bps = ep.breakpoints[(ep.breakpoints > lo) & (ep.breakpoints < hi)]
+    if bps.size == 0:
+        return 0.0
+    span = math.log(hi / lo)
+    j = np.clip(np.floor((k - 1) * np.log(bps / lo) / span).astype(np.int64), 0, k - 2)
+    g0 = lo * np.exp(span * j / (k - 1))
+    g1 = lo * np.exp(span * (j + 1) / (k - 1))
+    W0, W1, W = ep.coefficients(g0)[0], ep.coefficients(g1)[0], ep.coefficients(bps)[0]
+    t = ((bps - g0) / (g1 - g0))[:, None]
+    err = np.linalg.norm((1 - t) * W0 + t * W1 - W, axis=1)
+    return float((err / np.maximum(np.linalg.norm(W, axis=1), 1e-300)).max())
+
+
+def points_needed(ep, tol: float) -> int:
+    """Smallest k (doubling, then bisection) whose interpolation error is <= tol."""
+    k = 25
+    while interpolation_error(ep, k) > tol:
+        k *= 2
+        if k > 1 << 40:
+            return -1
+    lo, hi = max(2, k // 2), k
+    while hi - lo > max(1, lo // 1000):
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if interpolation_error(ep, mid) <= tol else (mid, hi)
+    return hi
+
+
+def grid_seconds_per_point(data: Dataset, k: int, sample: int) -> float:
+    """Per-point time of the warm-started grid path at the spacing of a k-point log grid,
+    on ``sample`` consecutive points around C = 1e-2, 1 and 1e2 (the first point of each
+    run is a cold solve and is not counted)."""
+    span = math.log(HI / LO)
+    total, count = 0.0, 0
+    for center in (1e-2, 1.0, 1e2):
+        j0 = int((k - 1) * math.log(center / LO) / span)
+        j = np.arange(j0, min(j0 + sample + 1, k))
+        grid = LO * np.exp(span * j / (k - 1))
+        p = path(data, C=grid, hard_limit=False)
+        assert p.certified
+        total += float(p.seconds[1:].sum())
+        count += grid.size - 1
+    return total / count
+
+
+def breast_cancer() -> Dataset:
+    from sklearn.datasets import load_breast_cancer
+
+    X, y = load_breast_cancer(return_X_y=True)
+    X = (X - X.mean(axis=0)) / X.std(axis=0)
+    return Dataset(X, np.where(y == 1, 1.0, -1.0), name="breast_cancer (standardised)")
+
+
+def exact_vs_grid(args: argparse.Namespace) -> None:
+    sets = [load_heart_scale(), breast_cancer(),
+            make_gaussians(10000, 50, separation=1.0, seed=0)]
+    load = os.getloadavg() if hasattr(os, "getloadavg") else (math.nan,) * 3
+    print(f"{os.cpu_count()} CPUs, {platform.processor() or platform.machine()}; load "
+          f"average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} (other jobs share the "
+          "machine: every time is the best of the repeats)", flush=True)
+    rows = []
+    for data in sets:
+        best, ep = math.inf, None
+        for _ in range(args.repeat if data.n < 5000 else 1):
+            t = time.perf_counter()
+            ep = exact_regularization_path(data, C_min=LO, C_max=HI)
+            best = min(best, time.perf_counter() - t)
+        assert ep is not None and ep.certified
+        e25 = interpolation_error(ep, 25)
+        print(f"\n{data.name} ({data.n} x {data.d}): exact path on [{LO:g}, {HI:g}] "
+              f"{best:.2f} s, {len(ep)} breakpoints, worst certificate residual "
+              f"{ep.max_residual.max():.1e}, {ep.n_solves} fresh solves; the default "
+              f"25-point grid's interpolation is off by {100 * e25:.1f}%", flush=True)
+        per = {}
+        for tol in (1e-2, 1e-4, 1e-6):
+            k = points_needed(ep, tol)
+            if k not in per:
+                per[k] = grid_seconds_per_point(data, k, args.sample)
+            est = k * per[k]
+            rows.append((data.name, data.n, data.d, best, len(ep), tol, k, per[k], est))
+            print(f"  interpolation within {tol:g}: {k} grid points, {1e3 * per[k]:.2f} ms "
+                  f"per point -> {est:.3g} s; grid / exact = {est / best:.3g}x", flush=True)
+    print("\n| data | n x d | exact path (s) | breakpoints | grid accuracy | grid points "
+          "| grid s/point | grid path (s, est.) | grid / exact |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for name, n, d, te, nb, tol, k, pp, est in rows:
+        print(f"| {name} | {n} x {d} | {te:.2f} | {nb} | {tol:g} | {k} | {1e3 * pp:.2f} ms "
+              f"| {est:.3g} | {est / te:.3g}x |")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--mode", choices=("exact", "grid"), default="exact")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--sample", type=int, default=30)
     ap.add_argument("--n", type=int, default=10000)
     ap.add_argument("--d", type=int, default=50)
     ap.add_argument("--points", type=int, default=25)
@@ -41,6 +148,9 @@ def main() -> None:
     ap.add_argument("--skip-fresh-direct", action="store_true")
     args = ap.parse_args()
     warnings.simplefilter("ignore")
+    if args.mode == "exact":
+        exact_vs_grid(args)
+        return
     data = make_gaussians(args.n, args.d, separation=1.0, seed=0)
     grid = log_grid(args.lo, args.hi, args.points)
     print(f"data {data.name}; grid {args.lo:g}:{args.hi:g}:{args.points}; solver "

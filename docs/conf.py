@@ -107,6 +107,7 @@ _SECTIONS = [
     ("maxmargin.trace", "Traces"),
     ("maxmargin.compare", "Learners against the optimum"),
     ("maxmargin.path", "C / lambda paths"),
+    ("maxmargin.exact_path", "C / lambda paths"),
     ("maxmargin.estimators", "scikit-learn estimators"),
     ("maxmargin.liblinear_model", "LIBLINEAR model files"),
     ("maxmargin.plot", "Figures"),

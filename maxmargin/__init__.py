@@ -15,6 +15,7 @@ from .data import (
     map_labels,
 )
 from .exact import ExactSolution, available_solvers, is_separable, separation_certificate, solve
+from .exact_path import ExactPath, PathPoint, exact_regularization_path, write_exact_path_report
 from .exceptions import (
     CertificateError,
     DataError,
@@ -102,6 +103,10 @@ __all__ = [
     "write_path_report",
     "study",
     "StudyResult",
+    "exact_regularization_path",
+    "ExactPath",
+    "PathPoint",
+    "write_exact_path_report",
     "LEARNERS",
     "make_learner",
     "schedule",

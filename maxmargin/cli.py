@@ -288,6 +288,10 @@ def _cmd_path(args: argparse.Namespace) -> int:
     from ._validation import check_int
     from .path import learners_along_path, parse_grid, path, write_path_report
 
+    if args.exact and args.learners:
+        from .exceptions import ParameterError
+
+        raise ParameterError("--learners runs at the grid's lambdas: use it without --exact")
     out = _out_dir(args)
     grid = parse_grid(args.C_grid if args.lam_grid is None else args.lam_grid)
     key = "C" if args.lam_grid is None else "lam"
@@ -300,6 +304,8 @@ def _cmd_path(args: argparse.Namespace) -> int:
     data = _load_data(args)
     holdout = _load_data(args, args.holdout) if args.holdout else None
     show = not args.quiet
+    if args.exact:
+        return _exact_path(args, data, holdout, key, grid, out, show)
     result = path(data, intercept=args.intercept, holdout=holdout, solver=args.solver,
                   progress=show, **{key: grid})
     study = None
@@ -316,6 +322,25 @@ def _cmd_path(args: argparse.Namespace) -> int:
     if show:
         print(result.to_markdown())
         print(f"\nwrote {len(paths)} files; the report is {display(out / 'report.md')}")
+    return 0 if result.certified else 1
+
+
+def _exact_path(args: argparse.Namespace, data: Any, holdout: Any, key: str, grid: Any,
+                out: Path, show: bool) -> int:
+    """``path --exact``: every breakpoint in the grid's range; figures over that range."""
+    from .exact_path import write_exact_path_report
+    from .path import path
+
+    result = path(data, intercept=args.intercept, holdout=holdout, solver=args.solver,
+                  progress=show, exact=True, **{key: grid})
+    Cs = grid if key == "C" else 1.0 / (grid * data.n)
+    paths = write_exact_path_report(result, out, C_range=(float(min(Cs)), float(max(Cs)))
+                                    if len(grid) > 1 and min(Cs) < max(Cs) else None)
+    mark_output_dir(out, "path", paths)
+    if show:
+        print(result.to_markdown(max_rows=40))
+        print(f"\nwrote {len(paths)} files; the report is {display(out / 'report.md')}, "
+              f"every breakpoint in {display(out / 'breakpoints.csv')}")
     return 0 if result.certified else 1
 
 
@@ -403,6 +428,9 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--lam-grid", dest="lam_grid", default=None, help="grid of lambda instead")
     p.add_argument("--intercept", choices=("free", "none", "augmented"), default="free")
     p.add_argument("--holdout", default=None, help="held-out data file (same features)")
+    p.add_argument("--exact", action="store_true",
+                   help="every breakpoint of the path in the grid's range (up to the "
+                        "hard-margin C* at most), each certified")
     p.add_argument("--learners", default=None,
                    help="also run these learners at each lambda (e.g. pegasos,subgradient,pa1)")
     p.add_argument("--epochs", type=int, default=10, help="learners' budget per lambda")

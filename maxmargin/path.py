@@ -44,7 +44,7 @@ import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -56,6 +56,9 @@ from .certificate import Certificate, certify
 from .data import Dataset
 from .exceptions import NotSeparableError, ParameterError, SolverError
 from .problem import INTERCEPTS, SVMProblem
+
+if TYPE_CHECKING:
+    from .exact_path import ExactPath
 
 __all__ = [
     "RegularizationPath",
@@ -957,8 +960,15 @@ def _polish_no_margin(problem: SVMProblem, YZ: Any, alpha: np.ndarray, base: Cer
 def path(data: Dataset, C: Any = None, lam: Any = None, intercept: str = "free",
          holdout: Dataset | None = None, solver: str | None = None, progress: bool = False,
          *, intercept_scaling: float = 1.0, warm_start: bool = True,
-         hard_limit: bool | None = None, tol: float | None = None) -> RegularizationPath:
+         hard_limit: bool | None = None, tol: float | None = None,
+         exact: bool = False) -> RegularizationPath | ExactPath:
     """The certified soft-margin optimum at every point of a C (or lambda) grid.
+
+    With ``exact=True``, the entire path instead: every breakpoint where a support set
+    changes, the events there, and the exact affine pieces between them
+    (:func:`maxmargin.exact_path.exact_regularization_path`); the grid then only sets
+    the range, from its smallest to its largest C (none given: the whole path, from
+    C -> 0).
 
     Parameters
     ----------
@@ -989,11 +999,14 @@ def path(data: Dataset, C: Any = None, lam: Any = None, intercept: str = "free",
         yes when ``n * d <= 2e6``.
     tol : float, optional
         Certificate tolerance (default 1e-6; warm-started points meet 1e-9).
+    exact : bool, default False
+        Compute every breakpoint (an :class:`~maxmargin.exact_path.ExactPath`) instead of
+        the grid's points; ``warm_start`` and ``hard_limit`` do not apply.
 
     Returns
     -------
-    RegularizationPath
-        Points in increasing C.
+    RegularizationPath or ExactPath
+        Points in increasing C (``exact=True``: an ExactPath).
 
     Raises
     ------
@@ -1015,6 +1028,9 @@ def path(data: Dataset, C: Any = None, lam: Any = None, intercept: str = "free",
     (True, True)
     >>> p.hard.last_equal
     True
+    >>> ep = path(make_separable(30, 2, seed=0), exact=True)
+    >>> ep.certified, ep.end_reason, float(ep.C_star) > 0
+    (True, 'end', True)
     """
     t_start = time.perf_counter()
     if not isinstance(data, Dataset):
@@ -1037,6 +1053,14 @@ def path(data: Dataset, C: Any = None, lam: Any = None, intercept: str = "free",
     check_memory(8.0 * (data.d + 1) * (8 + 2 * len(Cs)) + 16.0 * data.n * len(Cs),
                  f"the path of {data.name} (d = {data.d:,} features, {len(Cs)} points)",
                  WIDE_HINT)
+    if exact:
+        from .exact_path import exact_regularization_path
+
+        given = C is not None or lam is not None
+        return exact_regularization_path(
+            data, intercept, C_max=float(Cs[-1]) if given else None,
+            C_min=float(Cs[0]) if given and Cs.size > 1 else None, holdout=holdout,
+            solver=solver, intercept_scaling=intercept_scaling, tol=tol, progress=progress)
     from .exact import _signed_Z
 
     solver_name = "default" if solver is None else str(solver).strip().upper()

@@ -4,6 +4,10 @@ Each function draws into ``ax`` when given (else a new figure) and returns the A
 :func:`save_path_figures` writes them all as PNG and SVG. The vertical guides are the
 analytical thresholds of :mod:`maxmargin.path`: ``C_0`` (below it no margin SV) and,
 on separable data, ``C*`` (above it the soft optimum is the hard one).
+
+The ``plot_exact_*`` functions draw an :class:`~maxmargin.exact_path.ExactPath`: every
+curve is evaluated exactly (at every breakpoint in view and on a fine log grid between),
+and the breakpoints are marked by ticks along the x axis.
 """
 
 from __future__ import annotations
@@ -25,6 +29,11 @@ __all__ = [
     "plot_coefficients",
     "plot_learners_vs_lambda",
     "save_path_figures",
+    "plot_exact_coefficients",
+    "plot_exact_width",
+    "plot_exact_support_vectors",
+    "plot_exact_errors",
+    "save_exact_path_figures",
 ]
 
 
@@ -207,6 +216,256 @@ def save_path_figures(p: Any, out_dir: str | Path, *, study: Any = None,
         for fmt in formats:
             f = out / f"{nm}.{fmt}"
             atomic_write(f, lambda fh, fig=fig, fmt=fmt: fig.savefig(fh, format=fmt, dpi=120))
+            written.append(f)
+        plt.close(fig)
+    return written
+
+
+# --------------------------------------------------------------------------- exact path
+
+
+def _exact_range(ep: Any, C_range: Sequence[float] | None) -> tuple[float, float]:
+    """The C range to draw: given, else from a decade below the first breakpoint to a
+    decade past the last (or C_end)."""
+    if C_range is not None:
+        lo, hi = (float(C_range[0]), float(C_range[1]))
+        if not (0 < lo < hi):
+            raise ParameterError(f"C_range must be 0 < lo < hi, got {C_range!r}")
+        return lo, min(hi, ep.C_end)
+    bps = ep.breakpoints
+    lo = float(bps[0]) / 10 if bps.size else 1e-3
+    hi = float(bps[-1]) * 10 if bps.size else 1e3
+    return lo, min(hi, ep.C_end)
+
+
+def _exact_Cs(ep: Any, lo: float, hi: float, num: int = 400) -> np.ndarray:
+    """A fine log grid plus every breakpoint in [lo, hi]: exact polylines in C."""
+    bps = ep.breakpoints[(ep.breakpoints >= lo) & (ep.breakpoints <= hi)]
+    return np.unique(np.concatenate([np.geomspace(lo, hi, num), bps]))
+
+
+def _mark_breakpoints(ax: Any, ep: Any, lo: float, hi: float) -> None:
+    bps = ep.breakpoints[(ep.breakpoints >= lo) & (ep.breakpoints <= hi)]
+    if bps.size:
+        ax.vlines(bps, 0.0, 0.035, transform=ax.get_xaxis_transform(), color="0.35",
+                  lw=0.6, label=f"breakpoints ({bps.size} in view)")
+    c0 = ep.min_margin_sv_C
+    if 0 < c0 < math.inf and lo <= c0 <= hi:
+        ax.axvline(c0, color="0.4", ls=":", lw=1, label=f"$C_0$ = {c0:.3g} (first margin SV)")
+    if ep.separable and math.isfinite(ep.C_star) and lo <= ep.C_star <= hi:
+        ax.axvline(ep.C_star, color="C3", ls="--", lw=1,
+                   label=f"$C^*$ = {ep.C_star:.3g} (= hard margin above)")
+
+
+def plot_exact_coefficients(ep: Any, ax: Any = None, max_features: int = 10,
+                            C_range: Sequence[float] | None = None) -> Any:
+    """Coefficient paths ``w_j(C)`` and ``b(C)`` of an exact path, breakpoints marked.
+
+    Parameters
+    ----------
+    ep : ExactPath
+    ax : matplotlib Axes, optional
+    max_features : int
+        Draw the largest ``|w_j|`` at the right end of the range.
+    C_range : (float, float), optional
+        Default: a decade around the breakpoints.
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> from maxmargin import make_separable
+    >>> from maxmargin.exact_path import exact_regularization_path
+    >>> ax = plot_exact_coefficients(exact_regularization_path(make_separable(20, 2)))
+    >>> ax.get_xscale()
+    'log'
+    """
+    ax = _ax(ax)
+    lo, hi = _exact_range(ep, C_range)
+    Cs = _exact_Cs(ep, lo, hi)
+    W, B = ep.coefficients(Cs)
+    top = np.argsort(-np.abs(W[-1]))[:max_features]
+    for j in top:
+        ax.semilogx(Cs, W[:, j], lw=1, label=f"$w_{{{j + 1}}}$")
+    if ep.intercept != "none":
+        ax.semilogx(Cs, B, lw=1, ls="--", color="k", label="$b$")
+    ax.axhline(0, color="0.6", lw=0.5)
+    _mark_breakpoints(ax, ep, lo, hi)
+    ax.set_xlabel("C")
+    ax.set_ylabel("$w_j(C)$, $b(C)$")
+    shown = "" if top.size == ep.d else f" ({top.size} largest of {ep.d})"
+    ax.set_title(f"Exact coefficient paths{shown}: affine in C between breakpoints",
+                 fontsize=9)
+    if top.size <= 10:
+        ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
+    return ax
+
+
+def plot_exact_width(ep: Any, ax: Any = None, C_range: Sequence[float] | None = None) -> Any:
+    """Margin width ``2/||w(C)||`` of an exact path (log-log), breakpoints marked.
+
+    Parameters
+    ----------
+    ep : ExactPath
+    ax : matplotlib Axes, optional
+    C_range : (float, float), optional
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> from maxmargin import make_separable
+    >>> from maxmargin.exact_path import exact_regularization_path
+    >>> ax = plot_exact_width(exact_regularization_path(make_separable(20, 2)))
+    >>> ax.get_yscale()
+    'log'
+    """
+    ax = _ax(ax)
+    lo, hi = _exact_range(ep, C_range)
+    Cs = _exact_Cs(ep, lo, hi)
+    W, _ = ep.coefficients(Cs)
+    nw = np.linalg.norm(W, axis=1)
+    with np.errstate(divide="ignore"):
+        width = np.where(nw > 0, 2.0 / np.where(nw > 0, nw, 1.0), np.inf)
+    ax.loglog(Cs, width, lw=1.2, label="width $2/\\|w(C)\\|$")
+    _mark_breakpoints(ax, ep, lo, hi)
+    ax.set_xlabel("C")
+    ax.set_ylabel("margin width")
+    ax.set_title(f"Margin width along the exact path ({ep.data_name})", fontsize=9)
+    ax.legend(fontsize=7)
+    return ax
+
+
+def plot_exact_support_vectors(ep: Any, ax: Any = None,
+                               C_range: Sequence[float] | None = None) -> Any:
+    """Set sizes of an exact path: margin SVs (elbow) and bound SVs, a step per breakpoint.
+
+    Parameters
+    ----------
+    ep : ExactPath
+    ax : matplotlib Axes, optional
+    C_range : (float, float), optional
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> from maxmargin import make_separable
+    >>> from maxmargin.exact_path import exact_regularization_path
+    >>> ax = plot_exact_support_vectors(exact_regularization_path(make_separable(20, 2)))
+    >>> len(ax.get_lines()) >= 2
+    True
+    """
+    ax = _ax(ax)
+    lo, hi = _exact_range(ep, C_range)
+    k0 = ep.segment_of(lo)
+    k1 = ep.segment_of(hi)
+    xs = np.concatenate([[lo], ep.bounds[k0 + 1:k1 + 1], [hi]])
+    ne = np.concatenate([ep.n_elbow[k0:k1 + 1], [ep.n_elbow[k1]]])
+    nl = np.concatenate([ep.n_left[k0:k1 + 1], [ep.n_left[k1]]])
+    ax.step(xs, ne, where="post", lw=1, label="margin SVs (elbow, $0<\\alpha_i<C$)")
+    ax.step(xs, nl, where="post", lw=1, label="bound SVs ($\\alpha_i=C$)")
+    ax.set_xscale("log")
+    _mark_breakpoints(ax, ep, lo, hi)
+    ax.set_xlabel("C")
+    ax.set_ylabel("count")
+    ax.set_title(f"Support vectors along the exact path (n = {ep.n})", fontsize=9)
+    ax.legend(fontsize=7)
+    return ax
+
+
+def plot_exact_errors(ep: Any, ax: Any = None, holdout: Any = None,
+                      C_range: Sequence[float] | None = None) -> Any:
+    """Training (and held-out) error of an exact path, evaluated exactly on a fine grid.
+
+    Parameters
+    ----------
+    ep : ExactPath
+    ax : matplotlib Axes, optional
+    holdout : Dataset, optional
+        Default: the path's own holdout set, if any.
+    C_range : (float, float), optional
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> from maxmargin import make_gaussians
+    >>> from maxmargin.exact_path import exact_regularization_path
+    >>> ax = plot_exact_errors(exact_regularization_path(make_gaussians(30, 2), C_max=10))
+    >>> ax.get_xscale()
+    'log'
+    """
+    ax = _ax(ax)
+    lo, hi = _exact_range(ep, C_range)
+    Cs = _exact_Cs(ep, lo, hi)
+    ax.semilogx(Cs, ep.errors(Cs), lw=1, label="training error")
+    holdout = ep.holdout if holdout is None else holdout
+    if holdout is not None:
+        ax.semilogx(Cs, ep.errors(Cs, holdout), lw=1, label="held-out error")
+    _mark_breakpoints(ax, ep, lo, hi)
+    ax.set_xlabel("C")
+    ax.set_ylabel("error rate ($y f(x) \\leq 0$)")
+    ax.set_title("Error along the exact path", fontsize=9)
+    ax.legend(fontsize=7)
+    return ax
+
+
+def save_exact_path_figures(ep: Any, out_dir: str | Path, *,
+                            formats: Sequence[str] = ("png", "svg"),
+                            C_range: Sequence[float] | None = None) -> list[Path]:
+    """Write the exact path's figures: ``exact_path_coefficients``, ``exact_path_width``,
+    ``exact_path_support_vectors``, ``exact_path_errors``, one file per format.
+
+    Parameters
+    ----------
+    ep : ExactPath
+    out_dir : str or Path
+        Created when missing.
+    formats : sequence of str
+    C_range : (float, float), optional
+
+    Returns
+    -------
+    list of pathlib.Path
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from maxmargin import make_separable
+    >>> from maxmargin.exact_path import exact_regularization_path
+    >>> ep = exact_regularization_path(make_separable(20, 2, seed=0))
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     files = save_exact_path_figures(ep, tmp, formats=("png",))
+    >>> [f.name for f in files][:2]
+    ['exact_path_coefficients.png', 'exact_path_width.png']
+    """
+    formats = tuple(formats)
+    if not formats:
+        raise ParameterError("no figure format given; use e.g. formats=('png', 'svg')")
+    plt = _pyplot()
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    figs = [("exact_path_coefficients", plot_exact_coefficients),
+            ("exact_path_width", plot_exact_width),
+            ("exact_path_support_vectors", plot_exact_support_vectors),
+            ("exact_path_errors", plot_exact_errors)]
+    written = []
+    for nm, fn in figs:
+        ax = fn(ep, C_range=C_range)
+        fig = ax.figure
+        fig.tight_layout()
+        for fmt in formats:
+            f = out / f"{nm}.{fmt}"
+            fig.savefig(f, dpi=120)
             written.append(f)
         plt.close(fig)
     return written

@@ -1,0 +1,365 @@
+"""Tests of maxmargin.exact_path: every breakpoint of the C path, certified."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import maxmargin as mm
+import maxmargin.exact_path as xp
+from maxmargin import Dataset, ParameterError, SVMProblem, make_gaussians, make_separable
+from maxmargin.cli import main
+from maxmargin.exact import solve
+from maxmargin.exact_path import ExactPath, exact_regularization_path, write_exact_path_report
+from maxmargin.path import hard_margin_limit, min_margin_sv_C, path
+
+INTERCEPTS = ("free", "none", "augmented")
+
+
+def _check_against_solves(ep: ExactPath, data: Dataset, intercept: str, seed: int,
+                          k: int = 4) -> None:
+    """At random C inside random segments, ``solution_at`` equals a fresh certified solve:
+    objective to 1e-9 relative, w to 1e-7 (relative to max(1, ||w||))."""
+    rng = np.random.default_rng(seed)
+    segs = rng.choice(ep.n_segments, size=min(k, ep.n_segments), replace=False)
+    for s in segs:
+        lo, hi = ep.bounds[s], ep.bounds[s + 1]
+        hi = hi if math.isfinite(hi) else 2 * lo + 1.0
+        C = float(lo + (hi - lo) * rng.uniform(0.1, 0.9))
+        pt = ep.solution_at(C)
+        problem = SVMProblem(data, C=C, intercept=intercept)
+        sol = solve(problem)
+        assert sol.certificate.ok and pt.certificate.ok, (C, pt.certificate)
+        P = float(problem.primal_objective(pt.w, pt.b))
+        assert abs(P - sol.primal_objective) <= 1e-9 * abs(sol.primal_objective), C
+        assert np.abs(pt.w - sol.w).max() <= 1e-7 * max(1.0, np.abs(sol.w).max()), C
+        # the point is recomputed from its sets: alpha in the box, w = sum alpha y x
+        assert pt.alpha.min() >= 0 and pt.alpha.max() <= C * (1 + 1e-12)
+        assert np.allclose(problem.weights_from_dual(pt.alpha)[0], pt.w, rtol=1e-9,
+                           atol=1e-12)
+
+
+@pytest.mark.parametrize("intercept", INTERCEPTS)
+def test_solution_at_equals_a_fresh_solve(intercept):
+    ds = make_gaussians(50, 3, separation=1.5, seed=4)
+    ep = exact_regularization_path(ds, intercept, C_max=100.0)
+    assert ep.certified and ep.end_reason == "C_max" and ep.C_end == 100.0
+    assert len(ep) > 20 and ep.max_residual.max() < 1e-10
+    _check_against_solves(ep, ds, intercept, seed=1)
+    # breakpoints increase; every one has at least one event
+    assert (np.diff(ep.breakpoints) > 0).all()
+    assert (np.diff(ep.event_ptr) >= 1).all()
+
+
+@pytest.mark.parametrize("intercept", ["free", "none"])
+def test_separable_path_ends_at_the_hard_margin(intercept):
+    ds = make_separable(30, 2, margin=0.4, seed=3)
+    ep = exact_regularization_path(ds, intercept)
+    lim = hard_margin_limit(ds, intercept)
+    assert ep.complete and ep.separable and ep.C_end == math.inf
+    assert ep.C_star == pytest.approx(lim.C_star, rel=1e-6)
+    assert ep.C_star == ep.breakpoints[-1] and ep.n_left[-1] == 0
+    # beyond C*, w is constant and equals the hard-margin solution
+    w, b = ep.coefficients([ep.C_star, 10 * ep.C_star, 1e6 * ep.C_star])
+    np.testing.assert_allclose(w, np.tile(lim.w, (3, 1)), rtol=1e-7, atol=1e-9)
+    np.testing.assert_allclose(b, lim.b, atol=1e-7)
+    assert ep.solution_at(1e3 * ep.C_star).certificate.ok
+
+
+@pytest.mark.parametrize("intercept", INTERCEPTS)
+def test_first_breakpoint_is_the_analytical_C0(intercept):
+    ds = make_gaussians(40, 2, seed=2, positive_fraction=0.5)
+    ep = exact_regularization_path(ds, intercept, C_max=10.0)
+    c0 = min_margin_sv_C(ds, intercept)
+    assert 0 < c0 < math.inf
+    assert ep.min_margin_sv_C == pytest.approx(c0, rel=1e-9)
+    assert ep.breakpoints[0] == ep.min_margin_sv_C and ep.n_elbow[0] == 0
+    # below C_0 every example is at its bound: alpha = C, w = C g
+    C = 0.5 * c0
+    pt = ep.solution_at(C)
+    assert pt.left.size == ds.n and np.allclose(pt.alpha, C)
+
+
+def test_unequal_classes_have_margin_svs_for_every_C():
+    data = mm.load_heart_scale()
+    ep = exact_regularization_path(data, "free", C_max=0.01)
+    assert min_margin_sv_C(data) == 0.0 and ep.min_margin_sv_C == 0.0
+    assert ep.n_elbow[0] > 0 and ep.certified
+    # on the first segment alpha / C is constant (the face QP's beta*)
+    a1, a2 = ep.alpha_at(1e-6), ep.alpha_at(1e-4)
+    np.testing.assert_allclose(a1 / 1e-6, a2 / 1e-4, rtol=1e-9, atol=1e-12)
+    _check_against_solves(ep, data, "free", seed=3, k=3)
+
+
+@pytest.mark.parametrize("intercept", INTERCEPTS)
+def test_hand_solved_two_points(intercept):
+    """x = +-1: alpha = C, w = 2C below C = 1/2; from there alpha = 1/2, w = 1 (the hard
+    margin). For ``none`` the two signed rows are equal: one merged example."""
+    ep = exact_regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), intercept)
+    assert ep.breakpoints.tolist() == [0.5] and ep.C_star == 0.5 and ep.complete
+    assert ep.events_at(0) == [(0, "L", "E"), (1, "L", "E")]
+    assert ep.n_merged == (1 if intercept == "none" else 0)
+    for C in (0.01, 0.3, 0.5):
+        pt = ep.solution_at(C)
+        assert pt.w.tolist() == pytest.approx([2 * C]) and pt.b == pytest.approx(0, abs=1e-15)
+        assert pt.alpha.tolist() == pytest.approx([C, C])
+    for C in (0.6, 3.0, 1e9):
+        pt = ep.solution_at(C)
+        assert pt.w.tolist() == pytest.approx([1.0]) and pt.b == pytest.approx(0, abs=1e-12)
+        assert pt.alpha.tolist() == pytest.approx([0.5, 0.5])
+        assert pt.elbow.tolist() == [0, 1]
+
+
+def test_hand_solved_three_points_unequal_classes():
+    """x = (1, -1, 3), y = (+1, -1, +1), free intercept. The small-C face: beta = (1, 1, 0)
+    (g = 2), so alpha = (C, C, 0) and w = 2C up to C_0 = 2 / (2 + 2) = 1/2. b is not unique
+    there: the interval [max(2C - 1, 1 - 6C), 1 - 2C]. From C = 1/2 on: w = 1, b = 0,
+    alpha = (1/2, 1/2, 0)."""
+    ep = exact_regularization_path(Dataset([[1.0], [-1.0], [3.0]], [1, -1, 1]))
+    assert ep.breakpoints.tolist() == pytest.approx([0.5])
+    assert ep.min_margin_sv_C == pytest.approx(0.5) and ep.C_star == pytest.approx(0.5)
+    for C in (0.05, 0.2, 0.4):
+        pt = ep.solution_at(C)
+        assert pt.w[0] == pytest.approx(2 * C)
+        assert pt.alpha.tolist() == pytest.approx([C, C, 0.0])
+        assert max(2 * C - 1, 1 - 6 * C) - 1e-12 <= pt.b <= 1 - 2 * C + 1e-12
+        assert pt.certificate.ok
+    pt = ep.solution_at(5.0)
+    assert pt.w[0] == pytest.approx(1.0) and pt.b == pytest.approx(0.0, abs=1e-12)
+    assert pt.alpha.tolist() == pytest.approx([0.5, 0.5, 0.0])
+
+
+def _grid_sets(p, i):
+    """(margin SVs, bound SVs) of grid point i, by alpha relative to C."""
+    a, C = p.alpha[i], p.C[i]
+    tol = 1e-6 * C
+    bound = a >= C - tol
+    return set(np.flatnonzero((a > tol) & ~bound)), set(np.flatnonzero(bound))
+
+
+def test_breakpoints_bracket_the_grid_paths_set_changes():
+    ds = make_gaussians(30, 2, separation=1.5, seed=7)
+    ep = exact_regularization_path(ds, C_max=100.0)
+    grid = np.geomspace(ep.breakpoints[0] / 2, 50.0, 40)
+    # stay clear of breakpoints, where the sets are ambiguous at the solver's precision
+    near = np.abs(np.log(grid[:, None] / ep.breakpoints[None, :])).min(axis=1) < 1e-4
+    grid = grid[~near]
+    gp = path(ds, C=grid, hard_limit=False)
+    assert gp.certified
+    changes = 0
+    for i, C in enumerate(gp.C):
+        pt = ep.solution_at(float(C))
+        assert _grid_sets(gp, i) == (set(pt.elbow), set(pt.left)), C
+        if i:
+            between = ((ep.breakpoints > gp.C[i - 1]) & (ep.breakpoints < C)).sum()
+            same = _grid_sets(gp, i) == _grid_sets(gp, i - 1)
+            assert same or between >= 1
+            changes += not same
+    assert changes >= 5
+
+
+def _duplicated_and_lattice() -> list[Dataset]:
+    rng = np.random.default_rng(0)
+    base = make_gaussians(24, 2, seed=5)
+    X = np.vstack([base.X, base.X[:6], base.X[:3]])
+    y = np.concatenate([base.y, base.y[:6], base.y[:3]])
+    g = np.array([[i, j] for i in range(-3, 4) for j in range(-3, 4)], float)
+    s = g.sum(axis=1)
+    yl = np.where(s > 0, 1.0, -1.0)
+    yl[s == 0] = np.where(g[s == 0, 0] > 0, 1.0, -1.0)  # ties on the diagonal, by construction
+    Xi = rng.integers(-2, 3, (30, 3)).astype(float)   # integer features: many ties
+    yi = np.where(rng.random(30) < 0.5, 1.0, -1.0)
+    yi[:2] = (1.0, -1.0)
+    return [Dataset(X, y, name="duplicates"), Dataset(g, yl, name="lattice"),
+            Dataset(Xi + yi[:, None], yi, name="integers")]
+
+
+@pytest.mark.parametrize("intercept", INTERCEPTS)
+def test_degenerate_data_goes_through(intercept):
+    dup, lattice, integers = _duplicated_and_lattice()
+    ep = exact_regularization_path(dup, intercept, C_max=50.0)
+    assert ep.certified and ep.n_merged == 9
+    _check_against_solves(ep, dup, intercept, seed=5, k=3)
+    # merged duplicates share their multiplier and move together
+    a = ep.alpha_at(1.0)
+    np.testing.assert_allclose(a[24:30], a[:6], rtol=1e-12)
+    for ds in (lattice, integers):
+        ep = exact_regularization_path(ds, intercept, C_max=50.0)
+        assert ep.certified, ds.name
+        _check_against_solves(ep, ds, intercept, seed=6, k=3)
+
+
+def test_a_tie_the_search_cannot_settle_goes_to_a_fresh_solve():
+    """Integer features in 3-D (seed found by a search over such data sets): one of the 15
+    breakpoints is settled by a fresh certified solve; the path still matches fresh
+    solves everywhere."""
+    rng = np.random.default_rng(193)
+    n, d = int(rng.integers(20, 80)), int(rng.integers(2, 5))
+    X = rng.integers(-3, 4, (n, d)).astype(float)
+    y = np.where(rng.random(n) < rng.uniform(0.3, 0.7), 1.0, -1.0)
+    y[0], y[1] = 1.0, -1.0
+    X = X + y[:, None] * rng.integers(0, 2, d)
+    ds = Dataset(X, y)
+    ep = exact_regularization_path(ds, C_max=100.0)
+    assert ep.certified and ep.n_solves >= 1
+    _check_against_solves(ep, ds, "free", seed=2, k=5)
+
+
+def test_fresh_solves_settle_degenerate_events_to_the_same_path(monkeypatch):
+    """Forcing every breakpoint through the fresh-solve route (as a degenerate event
+    would be) gives the same breakpoints, events and coefficients."""
+    ds = make_gaussians(20, 2, separation=1.5, seed=3)
+    ref = exact_regularization_path(ds, C_max=10.0)
+    monkeypatch.setattr(xp._Tracer, "settle", lambda self, *a, **k: None)
+    ep = exact_regularization_path(ds, C_max=10.0)
+    assert set(ep.method) == {"solve"} and ep.n_solves >= len(ep)
+    assert ep.certified
+    np.testing.assert_allclose(ep.breakpoints, ref.breakpoints, rtol=1e-9)
+    assert [ep.events_at(j) for j in range(len(ep))] == \
+        [ref.events_at(j) for j in range(len(ref))]
+    Cs = np.geomspace(ref.breakpoints[0] / 2, 10.0, 50)
+    np.testing.assert_allclose(ep.coefficients(Cs)[0], ref.coefficients(Cs)[0], rtol=1e-9,
+                               atol=1e-12)
+
+
+@settings(max_examples=8, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), scale=st.sampled_from([1e-150, 1e-60, 1e-8, 1e7, 1e80]),
+       intercept=st.sampled_from(INTERCEPTS))
+def test_breakpoints_scale_with_the_data(seed, scale, intercept):
+    """X -> s X (and the augmented column s -> s s) gives the same path with C -> C / s^2
+    and w -> w / s: the path does not depend on the data's units."""
+    rng = np.random.default_rng(seed)
+    n = 12
+    y = np.where(rng.random(n) < 0.5, -1.0, 1.0)
+    y[:2] = (1.0, -1.0)
+    X = rng.standard_normal((n, 2)) + 0.8 * y[:, None]
+    ep = exact_regularization_path(Dataset(X, y), intercept, C_max=100.0)
+    eps = exact_regularization_path(Dataset(X * scale, y), intercept, intercept_scaling=scale,
+                                    C_max=100.0 / scale**2)
+    assert eps.certified and len(eps) == len(ep)
+    np.testing.assert_allclose(eps.breakpoints * scale**2, ep.breakpoints, rtol=1e-8)
+    Cs = np.geomspace(1e-3, 100.0, 7)
+    np.testing.assert_allclose(eps.coefficients(Cs / scale**2)[0] * scale,
+                               ep.coefficients(Cs)[0], rtol=1e-8, atol=1e-10)
+
+
+@pytest.mark.parametrize("intercept", INTERCEPTS)
+def test_lambda_form_is_the_same_path(intercept):
+    """alpha / C, w / C, b / C are affine in lambda = 1 / C on each segment (Hastie et al.'s
+    scaled parametrisation), and give the same solution."""
+    ds = make_gaussians(25, 2, seed=8)
+    ep = exact_regularization_path(ds, intercept, C_max=20.0)
+    rng = np.random.default_rng(0)
+    for k in rng.choice(ep.n_segments, size=5, replace=False):
+        f = ep.lambda_form(int(k))
+        for C in np.linspace(ep.bounds[k], ep.bounds[k + 1], 4)[1:]:
+            lam = 1.0 / C
+            w, b = ep.coefficients(C)
+            np.testing.assert_allclose(C * (f["w"][0] + lam * f["w"][1]), w, rtol=1e-9,
+                                       atol=1e-12)
+            assert C * (f["b"][0] + lam * f["b"][1]) == pytest.approx(b, abs=1e-10)
+            np.testing.assert_allclose(C * (f["alpha"][0] + lam * f["alpha"][1]),
+                                       ep.alpha_at(C), rtol=1e-9, atol=1e-13)
+    assert "breakpoints" in repr(ep)
+
+
+def test_sparse_features_kept_sparse_give_the_same_path(monkeypatch):
+    data = mm.load_heart_scale()            # CSR
+    dense = exact_regularization_path(data, C_max=10.0)
+    monkeypatch.setattr(xp, "_DENSE_LIMIT", 0)  # keep G sparse (large data)
+    sparse = exact_regularization_path(data, C_max=10.0)
+    assert sparse.certified and len(sparse) == len(dense)
+    np.testing.assert_allclose(sparse.breakpoints, dense.breakpoints, rtol=1e-10)
+
+
+def test_norm_and_slack_are_monotone_along_the_breakpoints():
+    ds = make_gaussians(40, 3, seed=9)
+    ep = exact_regularization_path(ds, "augmented", C_max=100.0)
+    w, b = ep.coefficients(ep.breakpoints)
+    pr = SVMProblem(ds, C=1.0, intercept="augmented")
+    norm = np.sqrt(pr.regularizer(w, b))
+    slack = pr.hinge(w, b).sum(axis=0)
+    assert (np.diff(norm) >= -1e-12 * norm[1:]).all()
+    assert (np.diff(slack) <= 1e-9 * slack[:-1]).all()
+
+
+def test_exports_list_every_breakpoint_and_event(tmp_path):
+    ds = make_gaussians(20, 2, seed=1)
+    ep = exact_regularization_path(ds, C_max=10.0, holdout=make_gaussians(20, 2, seed=2))
+    d = json.loads(ep.to_json(include_segments=True))
+    assert d["n_breakpoints"] == len(ep) == len(d["breakpoints"])
+    assert len(d["segments"]) == ep.n_segments
+    assert d["breakpoints"][0]["C"] == ep.breakpoints[0]
+    rows = list(csv.DictReader(io.StringIO(ep.to_csv())))
+    assert len(rows) == ep.event_index.size
+    j = int(rows[-1]["k"])
+    assert (int(rows[-1]["index"]), rows[-1]["from"], rows[-1]["to"]) == ep.events_at(j)[-1]
+    assert float(rows[0]["C"]) == ep.breakpoints[0]  # repr: the exact double
+    files = write_exact_path_report(ep, tmp_path / "rep", formats=("png",))
+    names = {f.name for f in files}
+    assert {"report.md", "report.json", "breakpoints.csv", "exact_path_errors.png"} <= names
+    assert (tmp_path / "rep" / "breakpoints.csv").read_text() == ep.to_csv()
+    assert "breakpoints" in (tmp_path / "rep" / "report.md").read_text()
+    assert not list((tmp_path / "rep").glob(".*"))  # no temporary files left behind
+    # the segments in the JSON recompute w anywhere: w(C) = w_at + (C - C_lo) w_slope
+    seg = d["segments"][3]
+    C = 0.5 * (seg["C_lo"] + seg["C_hi"])
+    w = np.array(seg["w_at"]) + (C - seg["C_lo"]) * np.array(seg["w_slope"])
+    np.testing.assert_allclose(w, ep.coefficients(C)[0], rtol=1e-12)
+
+
+def test_bad_input_is_a_clear_error():
+    ds = make_gaussians(20, 2, seed=1)
+    ep = exact_regularization_path(ds, C_max=1.0)
+    for bad in (0.0, -1.0, math.nan, 2.0):
+        with pytest.raises(ParameterError):
+            ep.solution_at(bad)
+    with pytest.raises(ParameterError):
+        ep.events_at(len(ep))
+    with pytest.raises(ParameterError):
+        exact_regularization_path(ds, C_max=-1.0)
+    with pytest.raises(ParameterError):
+        exact_regularization_path(ds.X, C_max=1.0)
+    with pytest.raises(ParameterError):
+        exact_regularization_path(ds, holdout=make_gaussians(5, 3))
+    with pytest.raises(ParameterError):
+        exact_regularization_path(ds, intercept="both")
+
+
+def test_path_exact_entry_covers_the_grid_range():
+    ds = make_gaussians(30, 2, seed=1)
+    ep = path(ds, C="1e-2:1e1:5", exact=True)
+    assert isinstance(ep, ExactPath) and ep.end_reason == "C_max"
+    assert ep.bounds[0] == 1e-2 and ep.C_end == 10.0
+    full = exact_regularization_path(ds, C_max=10.0)
+    np.testing.assert_allclose(ep.breakpoints, full.breakpoints[full.breakpoints > 1e-2],
+                               rtol=1e-10)
+    Cs = np.geomspace(1e-2, 10.0, 9)
+    np.testing.assert_allclose(ep.coefficients(Cs)[0], full.coefficients(Cs)[0], rtol=1e-10,
+                               atol=1e-13)
+    with pytest.raises(ParameterError):
+        ep.solution_at(5e-3)
+    ep2 = path(ds, lam=[1.0 / (30 * 10.0), 1.0], exact=True)
+    assert ep2.C_end == pytest.approx(10.0) and ep2.bounds[0] == pytest.approx(1 / 30)
+    assert path(ds, exact=True).bounds[0] == 0.0   # no grid: the whole path
+
+
+def test_cli_path_exact(tmp_path, capsys):
+    heart = str(mm.data._PACKAGE_DATA / "heart_scale")
+    code = main(["path", heart, "--exact", "--C-grid", "1e-3:10:3", "--out", str(tmp_path)])
+    out, _ = capsys.readouterr()
+    assert code == 0 and "breakpoints" in out
+    rows = list(csv.DictReader((tmp_path / "breakpoints.csv").open()))
+    js = json.loads((tmp_path / "report.json").read_text())
+    assert js["certified"] and js["C_end"] == 10.0 and len(rows) >= js["n_breakpoints"]
+    code = main(["path", heart, "--exact", "--learners", "pegasos", "--out", str(tmp_path)])
+    _, err = capsys.readouterr()
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "--exact" in err
