@@ -56,7 +56,7 @@ from .data import Dataset, make_separable
 from .exact import ExactSolution, is_separable, solve
 from .exceptions import CertificateError, DataError, ParameterError
 from .online import LEARNERS, ORDERS, OnlineLearner, make_learner, run, schedule
-from .online.run import default_checkpoints
+from .online.runner import default_checkpoints
 from .problem import SVMProblem
 from .trace import Trace
 

@@ -43,9 +43,9 @@ from .data import Dataset
 from .exact import FORMS, ExactSolution, solve
 from .exceptions import DataError, ParameterError
 from .online import AveragedPerceptron, Pegasos, Perceptron
-from .online._base import OnlineLearner
+from .online.base import OnlineLearner
 from .online.pa import PA, PA1, PA2
-from .online.schedule import ORDERS, _check_seed, iter_schedule
+from .online.schedules import ORDERS, _check_seed, iter_schedule
 from .online.stream import OnlineState
 from .problem import INTERCEPTS, SVMProblem
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from .._validation import check_positive
 from . import _kernels as K
-from ._base import OnlineLearner, _doc_intercept, _Packed
+from .base import OnlineLearner, _doc_intercept, _Packed
 
 __all__ = ["PassiveAggressive", "PA", "PA1", "PA2"]
 

@@ -10,7 +10,7 @@ import numpy as np
 from .._validation import check_int, check_positive
 from ..exceptions import ParameterError
 from . import _kernels as K
-from ._base import OnlineLearner, _doc_intercept, _Packed
+from .base import OnlineLearner, _doc_intercept, _Packed
 
 __all__ = ["Pegasos"]
 

@@ -15,7 +15,7 @@ import scipy.sparse as sp
 from .._validation import check_choice, check_int, check_positive
 from ..exceptions import ParameterError
 from . import _kernels as K
-from ._base import OnlineLearner, _doc_intercept, _Packed
+from .base import OnlineLearner, _doc_intercept, _Packed
 
 __all__ = [
     "Perceptron",

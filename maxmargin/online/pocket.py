@@ -9,7 +9,7 @@ import scipy.sparse as sp
 
 from .._validation import check_int
 from . import _kernels as K
-from ._base import OnlineLearner, _doc_intercept, _Packed
+from .base import OnlineLearner, _doc_intercept, _Packed
 
 __all__ = ["Pocket"]
 

@@ -20,7 +20,7 @@ import numpy as np
 
 from ..data import Dataset
 from ..exceptions import DataError, ParameterError
-from ._base import OnlineLearner, _pack
+from .base import OnlineLearner, _pack
 from .pa import PA, PA1, PA2
 from .pegasos import Pegasos
 from .perceptron import AveragedPerceptron, Perceptron

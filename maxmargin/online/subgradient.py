@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .._validation import check_positive
 from . import _kernels as K
-from ._base import _doc_intercept
+from .base import _doc_intercept
 from .pegasos import Pegasos
 
 __all__ = ["OnlineSubgradient"]

@@ -10,7 +10,7 @@ from .._validation import check_choice, check_positive
 from ..data import Dataset
 from ..exceptions import DataError, ParameterError
 from . import _kernels as K
-from ._base import OnlineLearner, _Packed
+from .base import OnlineLearner, _Packed
 
 __all__ = ["Winnow"]
 

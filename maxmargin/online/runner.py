@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 import math
 import sys
 import time
@@ -14,57 +13,11 @@ from .._validation import WIDE_HINT, check_choice, check_int, check_memory
 from ..data import Dataset
 from ..exceptions import ParameterError
 from ..trace import Trace
-from ._base import OnlineLearner, _pack
-from .pa import PA, PA1, PA2
-from .pegasos import Pegasos
-from .perceptron import AveragedPerceptron, DualPerceptron, Perceptron, VotedPerceptron
-from .pocket import Pocket
-from .schedule import ORDERS, _check_seed, iter_schedule
-from .subgradient import OnlineSubgradient
-from .winnow import Winnow
+from .base import OnlineLearner, _pack
+from .registry import make_learner
+from .schedules import ORDERS, _check_seed, iter_schedule
 
-__all__ = ["run", "LEARNERS", "make_learner", "default_checkpoints"]
-
-#: Registry: learner name -> class.
-LEARNERS: dict[str, type[OnlineLearner]] = {
-    cls.name: cls
-    for cls in (Perceptron, AveragedPerceptron, VotedPerceptron, DualPerceptron, Pocket,
-                Pegasos, OnlineSubgradient, PA, PA1, PA2, Winnow)
-}
-
-
-def make_learner(name: str, **params: Any) -> OnlineLearner:
-    """Build a learner by its registry name.
-
-    Parameters
-    ----------
-    name : str
-        One of ``LEARNERS`` (``perceptron``, ``averaged_perceptron``, ``voted_perceptron``,
-        ``dual_perceptron``, ``pocket``, ``pegasos``, ``subgradient``, ``pa``, ``pa1``,
-        ``pa2``, ``winnow``).
-    **params
-        Keyword arguments of the learner's class.
-
-    Returns
-    -------
-    OnlineLearner
-        An instance of ``LEARNERS[name]`` (hyper-parameters only; :func:`run` runs it).
-
-    Examples
-    --------
-    >>> make_learner("pegasos", lam=0.01)
-    Pegasos(lam=0.01, projection=None, batch_size=1, intercept='augmented', intercept_scaling=1.0)
-    """
-    if name not in LEARNERS:
-        raise ParameterError(f"unknown learner {name!r}; choose from {', '.join(LEARNERS)}")
-    cls = LEARNERS[name]
-    accepted = [p for p in inspect.signature(cls.__init__).parameters if p != "self"]
-    unknown = sorted(set(params) - set(accepted))
-    if unknown:
-        raise ParameterError(f"learner {name!r} has no parameter {', '.join(unknown)}; "
-                             f"it accepts {', '.join(accepted)}")
-    return cls(**params)
-
+__all__ = ["run", "default_checkpoints"]
 
 def default_checkpoints(n: int, epochs: int, per_decade: int = 10) -> np.ndarray:
     """Geometric checkpoints in ``t`` (``per_decade`` per factor 10) plus every epoch end.
