@@ -1,7 +1,8 @@
 """maxmargin: exact max-margin classifiers, certified, and online learners measured against them."""
 
+import sys as _sys
+
 from .certificate import Certificate, SeparationCertificate, certify, verify_separation
-from .compare import Comparison, RunResult, compare, demo_comparison, write_report
 from .data import (
     Dataset,
     load,
@@ -14,8 +15,23 @@ from .data import (
     make_separable,
     map_labels,
 )
+from .evaluation import comparison as _comparison
+from .evaluation.along_path import learners_along_path
+from .evaluation.comparison import Comparison, RunResult, compare, demo_comparison, write_report
+from .evaluation.exact_path import (
+    ExactPath,
+    PathPoint,
+    exact_regularization_path,
+    write_exact_path_report,
+)
+from .evaluation.grid_path import (
+    RegularizationPath,
+    parse_grid,
+    regularization_path,
+    write_path_report,
+)
+from .evaluation.limits import hard_margin_limit, min_margin_sv_C
 from .exact import ExactSolution, available_solvers, is_separable, separation_certificate, solve
-from .exact_path import ExactPath, PathPoint, exact_regularization_path, write_exact_path_report
 from .exceptions import (
     CertificateError,
     DataError,
@@ -42,19 +58,14 @@ from .online import (
     run,
     schedule,
 )
-from .path import (
-    RegularizationPath,
-    hard_margin_limit,
-    learners_along_path,
-    min_margin_sv_C,
-    parse_grid,
-    regularization_path,
-    write_path_report,
-)
 from .problem import INTERCEPTS, SVMProblem
 from .trace import Trace
 
 __version__ = "0.1.0"
+
+# The module of `compare` was `maxmargin.compare`, a name the function takes: the old path
+# stays importable (`from maxmargin.compare import ...`) without shadowing the function.
+_sys.modules[__name__ + ".compare"] = _comparison
 
 #: scikit-learn is an optional dependency: its estimators load on first use.
 _ESTIMATORS = ("ExactSVC", "PerceptronClassifier", "AveragedPerceptronClassifier",

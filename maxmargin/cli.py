@@ -236,7 +236,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
 
 def _report(cmp: Any, out: Path, quiet: bool) -> int:
-    from .compare import write_report
+    from .evaluation.comparison import write_report
 
     paths = write_report(cmp, out)
     mark_output_dir(out, "compare", paths)
@@ -253,7 +253,7 @@ def _report(cmp: Any, out: Path, quiet: bool) -> int:
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
-    from .compare import compare
+    from .evaluation.comparison import compare
     from .exceptions import ParameterError
 
     out = _out_dir(args)
@@ -272,7 +272,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
-    from .compare import demo_comparison
+    from .evaluation.comparison import demo_comparison
 
     out = _out_dir(args)
     if not args.quiet:
@@ -286,7 +286,8 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
 def _cmd_path(args: argparse.Namespace) -> int:
     from ._validation import check_int
-    from .path import learners_along_path, parse_grid, path, write_path_report
+    from .evaluation.along_path import learners_along_path
+    from .evaluation.grid_path import parse_grid, path, write_path_report
 
     if args.exact and args.learners:
         from .exceptions import ParameterError
@@ -328,8 +329,8 @@ def _cmd_path(args: argparse.Namespace) -> int:
 def _exact_path(args: argparse.Namespace, data: Any, holdout: Any, key: str, grid: Any,
                 out: Path, show: bool) -> int:
     """``path --exact``: every breakpoint in the grid's range; figures over that range."""
-    from .exact_path import write_exact_path_report
-    from .path import path
+    from .evaluation.exact_path import write_exact_path_report
+    from .evaluation.grid_path import path
 
     result = path(data, intercept=args.intercept, holdout=holdout, solver=args.solver,
                   progress=show, exact=True, **{key: grid})

@@ -77,7 +77,7 @@ def _reference(trace: Trace, data: Dataset,
 
 def _novikoff(trace: Trace, hard: ExactSolution | None) -> tuple[float, str]:
     """Novikoff's bound ``(R / gamma*)^2`` in the learner's space, or nan and why not."""
-    from .compare import PERCEPTRON_FAMILY
+    from .evaluation.comparison import PERCEPTRON_FAMILY
 
     if trace.learner not in PERCEPTRON_FAMILY:
         return math.nan, "Novikoff's bound is for the perceptron family"

@@ -20,7 +20,7 @@ from .exceptions import ParameterError
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure
 
-    from .compare import Comparison
+    from .evaluation.comparison import Comparison
 
 __all__ = [
     "plot_suboptimality",

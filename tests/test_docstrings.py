@@ -49,14 +49,14 @@ KNOWN_METHODS: set[tuple[str, str]] = {
     # serialisers of result objects: Returns and example still to write.
     ("maxmargin.certificate.SeparationCertificate.to_dict", "RT01"),
     ("maxmargin.certificate.SeparationCertificate.to_dict", "EX01"),
-    ("maxmargin.compare.RunResult.to_dict", "RT01"),
-    ("maxmargin.compare.RunResult.to_dict", "EX01"),
-    ("maxmargin.path.HardMarginLimit.to_dict", "RT01"),
-    ("maxmargin.path.HardMarginLimit.to_dict", "EX01"),
-    ("maxmargin.path.LearnerPathStudy.to_dict", "RT01"),
-    ("maxmargin.path.LearnerPathStudy.to_dict", "EX01"),
-    ("maxmargin.path.LearnerPathStudy.to_markdown", "RT01"),
-    ("maxmargin.path.LearnerPathStudy.to_markdown", "EX01"),
+    ("maxmargin.evaluation.comparison.RunResult.to_dict", "RT01"),
+    ("maxmargin.evaluation.comparison.RunResult.to_dict", "EX01"),
+    ("maxmargin.evaluation.limits.HardMarginLimit.to_dict", "RT01"),
+    ("maxmargin.evaluation.limits.HardMarginLimit.to_dict", "EX01"),
+    ("maxmargin.evaluation.along_path.LearnerPathStudy.to_dict", "RT01"),
+    ("maxmargin.evaluation.along_path.LearnerPathStudy.to_dict", "EX01"),
+    ("maxmargin.evaluation.along_path.LearnerPathStudy.to_markdown", "RT01"),
+    ("maxmargin.evaluation.along_path.LearnerPathStudy.to_markdown", "EX01"),
 }
 
 

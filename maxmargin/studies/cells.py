@@ -482,7 +482,7 @@ def cell_task(cell: CellJob, ref: Reference | str) -> dict[str, Any]:
         ``status`` ("ok" or "error"), ``arrays`` and ``scalars`` (ok) or ``error`` and
         ``traceback``, ``cell_seconds``, ``worker`` (host:pid), ``versions``.
     """
-    from ..compare import compare
+    from ..evaluation.comparison import compare
     from .learners import resolve_learner
 
     tic = time.perf_counter()

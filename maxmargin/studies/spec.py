@@ -193,7 +193,7 @@ def _kind(value: Any) -> str:
 
 
 def _grid(ck: _Checker, key: str, value: Any) -> tuple:
-    from ..path import parse_grid
+    from ..evaluation.grid_path import parse_grid
 
     if isinstance(value, str):
         try:

@@ -48,17 +48,17 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from ._io import atomic_write
-from ._progress import Progress
-from ._validation import WIDE_HINT, check_int, check_memory
-from .certificate import SeparationCertificate, certify, verify_separation
-from .data import Dataset, make_separable
-from .exact import ExactSolution, is_separable, solve
-from .exceptions import CertificateError, DataError, ParameterError
-from .online import LEARNERS, ORDERS, OnlineLearner, make_learner, run, schedule
-from .online.runner import default_checkpoints
-from .problem import SVMProblem
-from .trace import Trace
+from .._io import atomic_write
+from .._progress import Progress
+from .._validation import WIDE_HINT, check_int, check_memory
+from ..certificate import SeparationCertificate, certify, verify_separation
+from ..data import Dataset, make_separable
+from ..exact import ExactSolution, is_separable, solve
+from ..exceptions import CertificateError, DataError, ParameterError
+from ..online import LEARNERS, ORDERS, OnlineLearner, make_learner, run, schedule
+from ..online.runner import default_checkpoints
+from ..problem import SVMProblem
+from ..trace import Trace
 
 __all__ = [
     "compare",
@@ -1129,7 +1129,7 @@ def write_report(comparison: Comparison, out_dir: str | Path, *,
     >>> names[:2], "suboptimality.png" in names
     (['report.md', 'report.json'], True)
     """
-    from .plot_compare import save_figures
+    from ..plot_compare import save_figures
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
