@@ -109,15 +109,13 @@ _SECTIONS = [
     ("maxmargin.evaluation", "C / lambda paths"),
     ("maxmargin.estimators", "scikit-learn estimators"),
     ("maxmargin.liblinear_model", "LIBLINEAR model files"),
-    ("maxmargin.plot", "Figures"),
-    ("maxmargin.plot_compare", "Figures"),
-    ("maxmargin.plot_animation", "Figures"),
+    ("maxmargin.plotting", "Figures"),
     ("maxmargin.exceptions", "Exceptions"),
 ]
 # modules documented beyond the top-level names (their own __all__), when importable
-_EXTRA_MODULES = ["maxmargin.path", "maxmargin.estimators", "maxmargin.plot",
-                  "maxmargin.plot_compare", "maxmargin.cvxpy_models",
-                  "maxmargin.plot_animation", "maxmargin.liblinear_model"]
+_EXTRA_MODULES = ["maxmargin.path", "maxmargin.estimators", "maxmargin.plotting.boundary",
+                  "maxmargin.plotting.comparison", "maxmargin.cvxpy_models",
+                  "maxmargin.plotting.animation", "maxmargin.liblinear_model"]
 
 
 def _section_of(module: str) -> str:

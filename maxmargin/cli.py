@@ -205,7 +205,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     learners = [make_learner(nm, **_learner_params(args, LEARNERS[nm])) for nm in names]
     data = _load_data(args)
     if args.animate:
-        from .plot_animation import _check_target
+        from .plotting.animation import _check_target
 
         _check_target(data, args.animate)
     written: list[Path] = []
@@ -224,7 +224,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
             if not args.quiet:
                 print(f"  wrote {display(npz)} and {display(js)}")
         if args.animate:
-            from .plot_animation import animate_run
+            from .plotting.animation import animate_run
 
             gif = animate_run(trace, data, args.animate, progress=not args.quiet)
             if not args.quiet:

@@ -17,7 +17,7 @@ from maxmargin import compare, load, make_gaussians, make_separable
 from maxmargin.cli import main
 from maxmargin.exceptions import DataError, ParameterError
 from maxmargin.online import run
-from maxmargin.plot_animation import _hard, _novikoff, _reference, animate_run
+from maxmargin.plotting.animation import _hard, _novikoff, _reference, animate_run
 
 Image = pytest.importorskip("PIL.Image")
 

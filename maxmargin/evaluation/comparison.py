@@ -1129,7 +1129,7 @@ def write_report(comparison: Comparison, out_dir: str | Path, *,
     >>> names[:2], "suboptimality.png" in names
     (['report.md', 'report.json'], True)
     """
-    from ..plot_compare import save_figures
+    from ..plotting.comparison import save_figures
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)

@@ -1626,7 +1626,7 @@ def write_exact_path_report(ep: ExactPath, out_dir: str | Path, *,
     >>> names[:3]
     ['report.md', 'report.json', 'breakpoints.csv']
     """
-    from ..plot_path import save_exact_path_figures
+    from ..plotting.path import save_exact_path_figures
 
     if not isinstance(ep, ExactPath):
         raise ParameterError("write_exact_path_report needs the ExactPath of "

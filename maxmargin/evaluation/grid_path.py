@@ -880,7 +880,7 @@ def write_path_report(path_result: RegularizationPath, out_dir: str | Path, *,
     >>> names[:2], "path_width.png" in names
     (['report.md', 'report.json'], True)
     """
-    from ..plot_path import save_path_figures
+    from ..plotting.path import save_path_figures
 
     if not isinstance(path_result, RegularizationPath):
         raise ParameterError("write_path_report needs the RegularizationPath of path(), got "
