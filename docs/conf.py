@@ -110,6 +110,7 @@ _SECTIONS = [
     ("maxmargin.estimators", "scikit-learn estimators"),
     ("maxmargin.liblinear_model", "LIBLINEAR model files"),
     ("maxmargin.plotting", "Figures"),
+    ("maxmargin.report", "Reports"),
     ("maxmargin.exceptions", "Exceptions"),
 ]
 # modules documented beyond the top-level names (their own __all__), when importable

@@ -1,7 +1,9 @@
 """maxmargin: exact max-margin classifiers, certified, and online learners measured against them."""
 
 import sys as _sys
+from types import ModuleType as _ModuleType
 
+from . import report as _report
 from .certificate import Certificate, SeparationCertificate, certify, verify_separation
 from .data import (
     Dataset,
@@ -17,19 +19,9 @@ from .data import (
 )
 from .evaluation import comparison as _comparison
 from .evaluation.along_path import learners_along_path
-from .evaluation.comparison import Comparison, RunResult, compare, demo_comparison, write_report
-from .evaluation.exact_path import (
-    ExactPath,
-    PathPoint,
-    exact_regularization_path,
-    write_exact_path_report,
-)
-from .evaluation.grid_path import (
-    RegularizationPath,
-    parse_grid,
-    regularization_path,
-    write_path_report,
-)
+from .evaluation.comparison import Comparison, RunResult, compare, demo_comparison
+from .evaluation.exact_path import ExactPath, PathPoint, exact_regularization_path
+from .evaluation.grid_path import RegularizationPath, parse_grid, regularization_path
 from .evaluation.limits import hard_margin_limit, min_margin_sv_C
 from .exact import ExactSolution, available_solvers, is_separable, separation_certificate, solve
 from .exceptions import (
@@ -59,13 +51,29 @@ from .online import (
     schedule,
 )
 from .problem import INTERCEPTS, SVMProblem
+from .report import write_exact_path_report, write_path_report, write_report
 from .trace import Trace
 
 __version__ = "0.1.0"
 
-# The module of `compare` was `maxmargin.compare`, a name the function takes: the old path
-# stays importable (`from maxmargin.compare import ...`) without shadowing the function.
-_sys.modules[__name__ + ".compare"] = _comparison
+
+
+def _old_module(name: str, *sources: _ModuleType) -> None:
+    """Keep ``from maxmargin.<name> import ...`` working for a module that moved, where the
+    name is now a function of the package (``maxmargin.compare``): a module object in
+    ``sys.modules`` only, so the package attribute stays the function."""
+    def __getattr__(attr: str) -> object:
+        for src in sources:
+            if hasattr(src, attr):
+                return getattr(src, attr)
+        raise AttributeError(f"module 'maxmargin.{name}' has no attribute {attr!r}")
+
+    mod = _ModuleType(f"{__name__}.{name}", f"Moved to {sources[0].__name__}.")
+    mod.__getattr__ = __getattr__  # type: ignore[method-assign]
+    _sys.modules[mod.__name__] = mod
+
+
+_old_module("compare", _comparison, _report)
 
 #: scikit-learn is an optional dependency: its estimators load on first use.
 _ESTIMATORS = ("ExactSVC", "PerceptronClassifier", "AveragedPerceptronClassifier",

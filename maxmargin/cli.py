@@ -236,7 +236,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
 
 def _report(cmp: Any, out: Path, quiet: bool) -> int:
-    from .evaluation.comparison import write_report
+    from .report import write_report
 
     paths = write_report(cmp, out)
     mark_output_dir(out, "compare", paths)
@@ -287,7 +287,8 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 def _cmd_path(args: argparse.Namespace) -> int:
     from ._validation import check_int
     from .evaluation.along_path import learners_along_path
-    from .evaluation.grid_path import parse_grid, path, write_path_report
+    from .evaluation.grid_path import parse_grid, path
+    from .report import write_path_report
 
     if args.exact and args.learners:
         from .exceptions import ParameterError
@@ -329,8 +330,8 @@ def _cmd_path(args: argparse.Namespace) -> int:
 def _exact_path(args: argparse.Namespace, data: Any, holdout: Any, key: str, grid: Any,
                 out: Path, show: bool) -> int:
     """``path --exact``: every breakpoint in the grid's range; figures over that range."""
-    from .evaluation.exact_path import write_exact_path_report
     from .evaluation.grid_path import path
+    from .report import write_exact_path_report
 
     result = path(data, intercept=args.intercept, holdout=holdout, solver=args.solver,
                   progress=show, exact=True, **{key: grid})

@@ -1,7 +1,8 @@
 """The grid regularization path, its limits and the learners along it (compatibility module).
 
 The code lives in :mod:`maxmargin.evaluation.grid_path`,
-:mod:`maxmargin.evaluation.limits` and :mod:`maxmargin.evaluation.along_path`; this
+:mod:`maxmargin.evaluation.limits`, :mod:`maxmargin.evaluation.along_path` and
+:mod:`maxmargin.report`; this
 module keeps ``from maxmargin.path import ...`` working.
 """
 
@@ -19,9 +20,9 @@ from .evaluation.grid_path import (
     parse_grid,
     path,
     regularization_path,
-    write_path_report,
 )
 from .evaluation.limits import HardMarginLimit, hard_margin_limit, min_margin_sv_C
+from .report import write_path_report
 
 __all__ = [
     "RegularizationPath",

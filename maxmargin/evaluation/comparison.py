@@ -66,7 +66,6 @@ __all__ = [
     "RunResult",
     "feasible_dual",
     "fit_rate",
-    "write_report",
     "demo_comparison",
     "THEORY_SLOPES",
     "PERCEPTRON_FAMILY",
@@ -1099,49 +1098,6 @@ def compare(data: Dataset, problem: SVMProblem | None = None, learners: Any = No
 
 
 # --------------------------------------------------------------------------- report
-
-
-def write_report(comparison: Comparison, out_dir: str | Path, *,
-                 formats: Sequence[str] = ("png", "svg")) -> list[Path]:
-    """Write ``report.md``, ``report.json`` and the figures into ``out_dir``.
-
-    Parameters
-    ----------
-    comparison : Comparison
-    out_dir : str or Path
-        Created when missing.
-    formats : sequence of str
-        Figure formats (matplotlib's names).
-
-    Returns
-    -------
-    list of Path
-        Every file written, report.md first.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> from maxmargin import make_separable
-    >>> cmp = compare(make_separable(30, 2, seed=0), learners=["pegasos"], lam=0.1,
-    ...               epochs=2)
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     names = [p.name for p in write_report(cmp, tmp, formats=("png",))]
-    >>> names[:2], "suboptimality.png" in names
-    (['report.md', 'report.json'], True)
-    """
-    from ..plotting.comparison import save_figures
-
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    figs = save_figures(comparison, out, formats=formats)
-    md = comparison.to_markdown()
-    pngs = [p for p in figs if p.suffix == ".png"] or [p for p in figs]
-    if pngs:
-        md += "\n## Figures\n\n" + "\n".join(f"![{p.stem}]({p.name})" for p in pngs) + "\n"
-    report = atomic_write(out / "report.md", md)
-    js = out / "report.json"
-    comparison.to_json(js)
-    return [report, js, *figs]
 
 
 def demo_comparison(progress: bool = False) -> Comparison:

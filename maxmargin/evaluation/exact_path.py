@@ -58,7 +58,7 @@ from ..data import Dataset
 from ..exceptions import ParameterError, SolverError
 from ..problem import INTERCEPTS, SVMProblem
 
-__all__ = ["ExactPath", "PathPoint", "exact_regularization_path", "write_exact_path_report"]
+__all__ = ["ExactPath", "PathPoint", "exact_regularization_path"]
 
 #: Set codes of the status arrays: right (alpha = 0), elbow (margin), left (alpha = C c).
 _R, _E, _L = 0, 1, 2
@@ -1593,59 +1593,6 @@ def _write_atomic(path: Path, text: str) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-
-
-def write_exact_path_report(ep: ExactPath, out_dir: str | Path, *,
-                            formats: tuple[str, ...] = ("png", "svg"),
-                            C_range: tuple[float, float] | None = None) -> list[Path]:
-    """Write ``report.md``, ``report.json`` (with the segments), ``breakpoints.csv`` and
-    the figures of an exact path into ``out_dir`` (each file written atomically).
-
-    Parameters
-    ----------
-    ep : ExactPath
-    out_dir : str or Path
-        Created when missing.
-    formats : tuple of str
-        Figure formats.
-    C_range : (float, float), optional
-        The figures' C range (default: a decade around the breakpoints).
-
-    Returns
-    -------
-    list of pathlib.Path
-        report.md, report.json, breakpoints.csv, then the figures.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> from maxmargin import make_separable
-    >>> ep = exact_regularization_path(make_separable(20, 2, seed=0))
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     names = [f.name for f in write_exact_path_report(ep, tmp, formats=("png",))]
-    >>> names[:3]
-    ['report.md', 'report.json', 'breakpoints.csv']
-    """
-    from ..plotting.path import save_exact_path_figures
-
-    if not isinstance(ep, ExactPath):
-        raise ParameterError("write_exact_path_report needs the ExactPath of "
-                             f"exact_regularization_path(), got {type(ep).__name__}")
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    figs = save_exact_path_figures(ep, out, formats=formats, C_range=C_range)
-    md = ep.to_markdown()
-    shown = [f for f in figs if f.suffix == ".png"] or figs
-    if shown:
-        md += "\n## Figures\n\n" + "\n".join(f"![{f.stem}]({f.name})" for f in shown) + "\n"
-    md += ("\nEvery breakpoint and event is in breakpoints.csv; report.json has the affine "
-           "pieces between them. How to read and recompute them: docs/path.md in the "
-           "maxmargin repository.\n")
-    report, js, cs = out / "report.md", out / "report.json", out / "breakpoints.csv"
-    _write_atomic(report, md)
-    ep.to_json(js, include_segments=True)
-    ep.to_csv(cs)
-    return [report, js, cs, *figs]
 
 
 # --------------------------------------------------------------------------- entry

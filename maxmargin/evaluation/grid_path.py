@@ -41,7 +41,6 @@ import math
 import re
 import time
 import warnings
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -59,7 +58,6 @@ from ..problem import INTERCEPTS, SVMProblem
 from .limits import HardMarginLimit, hard_margin_limit, min_margin_sv_C
 
 if TYPE_CHECKING:
-    from .along_path import LearnerPathStudy
     from .exact_path import ExactPath
 
 __all__ = [
@@ -69,7 +67,6 @@ __all__ = [
     "regularization_path",
     "parse_grid",
     "log_grid",
-    "write_path_report",
     "DEFAULT_GRID",
 ]
 
@@ -846,59 +843,3 @@ def path(data: Dataset, C: Any = None, lam: Any = None, intercept: str = "free",
 #: re-exported at the top level (``from maxmargin import regularization_path``).
 regularization_path = path
 
-
-# --------------------------------------------------------------------------- report
-
-
-def write_path_report(path_result: RegularizationPath, out_dir: str | Path, *,
-                      study: LearnerPathStudy | None = None,
-                      formats: Sequence[str] = ("png", "svg")) -> list[Path]:
-    """Write ``report.md``, ``report.json`` and the path figures into ``out_dir``.
-
-    Parameters
-    ----------
-    path_result : RegularizationPath
-    out_dir : str or Path
-        Created when missing.
-    study : LearnerPathStudy, optional
-        Adds the learners' tables and figure.
-    formats : sequence of str
-        Figure formats.
-
-    Returns
-    -------
-    list of pathlib.Path
-        Every file written, report.md and report.json first.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> from maxmargin import make_separable
-    >>> p = path(make_separable(30, 2, seed=0), C="1e-2:1e2:4")
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     names = [f.name for f in write_path_report(p, tmp, formats=("png",))]
-    >>> names[:2], "path_width.png" in names
-    (['report.md', 'report.json'], True)
-    """
-    from ..plotting.path import save_path_figures
-
-    if not isinstance(path_result, RegularizationPath):
-        raise ParameterError("write_path_report needs the RegularizationPath of path(), got "
-                             f"{type(path_result).__name__}")
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    figs = save_path_figures(path_result, out, study=study, formats=formats)
-    md = path_result.to_markdown()
-    if study is not None:
-        md += "\n" + study.to_markdown()
-    shown = [f for f in figs if f.suffix == ".png"] or figs
-    if shown:
-        md += "\n## Figures\n\n" + "\n".join(f"![{f.stem}]({f.name})" for f in shown) + "\n"
-    md += ("\nHow to read these numbers and recompute them: see docs/path.md in the "
-           "maxmargin repository.\n")
-    report = atomic_write(out / "report.md", md)
-    d = path_result.to_dict()
-    if study is not None:
-        d["learners"] = study.to_dict()
-    js = atomic_write(out / "report.json", json.dumps(d, indent=1))
-    return [report, js, *figs]
