@@ -68,6 +68,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from ._json import json_number
 from .data import Dataset
 from .exceptions import DataError, ParameterError
 from .problem import SVMProblem
@@ -95,12 +96,6 @@ def _gamma(k: int) -> float:
     """``gamma_k = k u / (1 - k u)``: the relative error bound of a k-term sum or dot."""
     ku = k * _U
     return ku / (1.0 - ku) if ku < 0.5 else math.inf
-
-
-def _jsonable(x: float) -> float | str:
-    """Floats for JSON: non-finite values as the strings "inf"/"-inf"/"nan"."""
-    x = float(x)
-    return x if math.isfinite(x) else str(x)
 
 
 def _pow2(m: float) -> float:
@@ -301,12 +296,12 @@ class Certificate:
          'relative_gap', 'tol', 'undecided']
         """
         return {
-            "primal_objective": _jsonable(self.primal_objective),
-            "dual_objective": _jsonable(self.dual_objective),
-            "duality_gap": _jsonable(self.duality_gap),
-            "relative_gap": _jsonable(self.relative_gap),
-            "kkt": {k: _jsonable(v) for k, v in self.kkt.items()},
-            "floors": {k: _jsonable(v) for k, v in self.floors.items()},
+            "primal_objective": json_number(self.primal_objective),
+            "dual_objective": json_number(self.dual_objective),
+            "duality_gap": json_number(self.duality_gap),
+            "relative_gap": json_number(self.relative_gap),
+            "kkt": {k: json_number(v) for k, v in self.kkt.items()},
+            "floors": {k: json_number(v) for k, v in self.floors.items()},
             "tol": float(self.tol),
             "ok": bool(self.ok),
             "undecided": self.undecided,
@@ -566,7 +561,7 @@ class SeparationCertificate:
             "hull_point": None if self.hull_point is None
             else [float(t) for t in self.hull_point],
             "intercept": self.intercept,
-            "residuals": {k: _jsonable(v) for k, v in self.residuals.items()},
+            "residuals": {k: json_number(v) for k, v in self.residuals.items()},
             "tol": float(self.tol),
             "verified": bool(self.verified),
         }

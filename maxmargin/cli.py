@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import math
 import os
 import signal
 import sys
@@ -23,6 +22,7 @@ from typing import Any, NoReturn
 import numpy as np
 
 from ._io import atomic_write, check_output_dir, check_output_file, display, mark_output_dir
+from ._json import jsonable
 from .exceptions import CertificateError, MaxMarginError, NotSeparableError
 
 __all__ = ["main"]
@@ -39,25 +39,10 @@ class _Parser(argparse.ArgumentParser):
         raise _UsageError(f"{self.prog}: {message}")
 
 
-def _jsonable(obj: Any) -> Any:
-    """Plain-JSON form: arrays to lists, inf/nan to strings (JSON has no such numbers)."""
-    if isinstance(obj, dict):
-        return {str(k): _jsonable(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [_jsonable(v) for v in obj]
-    if isinstance(obj, np.ndarray):
-        return _jsonable(obj.tolist())
-    if isinstance(obj, np.generic):
-        return _jsonable(obj.item())
-    if isinstance(obj, float) and not math.isfinite(obj):
-        return "inf" if obj > 0 else ("-inf" if obj < 0 else "nan")
-    return obj
-
-
 def _write_json(payload: dict, target: str | None) -> None:
     if target is None:
         return
-    text = json.dumps(_jsonable(payload), indent=2)
+    text = json.dumps(jsonable(payload), indent=2)
     if target == "-":
         print(text)
     else:

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from ._io import atomic_write
+from ._json import jsonable
 from .exceptions import DataError
 
 __all__ = ["Trace"]
@@ -298,7 +299,7 @@ class Trace:
         meta["arrays"] = sorted(arrays)
         meta["diverged_at"] = self.diverged_at
         meta["summary"] = self.summary()
-        text = json.dumps(meta, indent=2, default=_json_default) + "\n"
+        text = json.dumps(jsonable(meta), indent=2) + "\n"
         atomic_write(npz, lambda fh: np.savez(fh, **arrays))
         atomic_write(js, text)
         return npz, js
@@ -359,11 +360,3 @@ def _arr_eq(a: Any, b: Any) -> bool:
     a, b = np.asarray(a), np.asarray(b)
     return a.shape == b.shape and a.dtype.kind == b.dtype.kind and bool(
         np.array_equal(a, b, equal_nan=a.dtype.kind == "f"))
-
-
-def _json_default(o: Any) -> Any:
-    if isinstance(o, np.generic):
-        return o.item()
-    if isinstance(o, np.ndarray):
-        return o.tolist()
-    raise TypeError(f"not JSON serialisable: {type(o).__name__}")

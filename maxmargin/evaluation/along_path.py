@@ -9,12 +9,13 @@ from typing import Any
 
 import numpy as np
 
+from .._json import json_number
 from .._progress import Progress
 from .._validation import check_int, check_positive
 from ..data import Dataset
 from ..exceptions import ParameterError
 from ..problem import SVMProblem
-from .grid_path import DEFAULT_GRID, RegularizationPath, _num, path
+from .grid_path import DEFAULT_GRID, RegularizationPath, path
 
 __all__ = ["LearnerPathStudy", "learners_along_path", "PATH_LEARNERS", "MIN_POOL_STEPS"]
 
@@ -126,12 +127,12 @@ class LearnerPathStudy:
             "t": [int(v) for v in self.t], "n": self.n,
             "F_star": [float(v) for v in self.F_star],
             "eps": [float(e) for e in self.eps],
-            "final_rel_subopt": {nm: [_num(v) for v in self.final_rel_subopt[j]]
+            "final_rel_subopt": {nm: [json_number(v) for v in self.final_rel_subopt[j]]
                                  for j, nm in enumerate(self.learners)},
-            "epochs_to_eps": {f"{e:g}": {nm: [_num(v) for v in self.epochs_to_eps[q, j]]
+            "epochs_to_eps": {f"{e:g}": {nm: [json_number(v) for v in self.epochs_to_eps[q, j]]
                                          for j, nm in enumerate(self.learners)}
                               for q, e in enumerate(self.eps)},
-            "rel_subopt": {nm: [[_num(v) for v in row] for row in self.rel_subopt[j]]
+            "rel_subopt": {nm: [[json_number(v) for v in row] for row in self.rel_subopt[j]]
                            for j, nm in enumerate(self.learners)},
         }
 

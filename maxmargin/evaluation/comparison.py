@@ -49,6 +49,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._io import atomic_write
+from .._json import jsonable
 from .._progress import Progress
 from .._validation import WIDE_HINT, check_int, check_memory
 from ..certificate import SeparationCertificate, certify, verify_separation
@@ -177,24 +178,6 @@ def fit_rate(t: Any, values: Any) -> float:
     if np.ptp(lt) == 0:
         return math.nan
     return float(np.polyfit(lt, lv, 1)[0])
-
-
-def _num(x: Any) -> Any:
-    """JSON-ready numbers: non-finite as strings, arrays as lists, None kept."""
-    if x is None:
-        return None
-    if isinstance(x, np.ndarray):
-        return [_num(v) for v in x.tolist()]
-    if isinstance(x, (list, tuple)):
-        return [_num(v) for v in x]
-    if isinstance(x, (bool, np.bool_)):
-        return bool(x)
-    if isinstance(x, (int, np.integer)):
-        return int(x)
-    if isinstance(x, (float, np.floating)):
-        x = float(x)
-        return x if math.isfinite(x) else str(x)
-    return x
 
 
 # --------------------------------------------------------------------------- results
@@ -349,10 +332,10 @@ class RunResult:
                                "order": self.order, "seed": self.seed, "kind": self.kind,
                                "params": self.trace.params}
         for k in self._ARRAYS:
-            out[k] = _num(getattr(self, k))
+            out[k] = jsonable(getattr(self, k))
         for k in ("regret_G", "novikoff", "rate", "rate_avg", "theory_slope",
                   "learn_seconds", "eval_seconds"):
-            out[k] = _num(getattr(self, k))
+            out[k] = jsonable(getattr(self, k))
         out["novikoff_respected"] = self.novikoff_respected
         out["general_respected"] = self.general_respected
         out["regret_respected"] = self.regret_respected
@@ -565,13 +548,13 @@ class Comparison:
             "intercept_scaling": p.intercept_scaling, "C": p.C, "lam": p.lam,
             "holdout": None if self.holdout is None else self.holdout.name,
             "epochs": self.epochs, "orders": list(self.orders), "seeds": list(self.seeds),
-            "F_star": _num(self.F_star), "R": _num(self.R), "gamma": _num(self.gamma),
-            "separable": self.separable, "novikoff": _num(self.novikoff),
-            "w_star": _num(self.w_star),
+            "F_star": jsonable(self.F_star), "R": jsonable(self.R), "gamma": jsonable(self.gamma),
+            "separable": self.separable, "novikoff": jsonable(self.novikoff),
+            "w_star": jsonable(self.w_star),
             "reference": sol(ref), "hard": None if self.hard is None else sol(self.hard),
-            "summary": [{k: _num(v) for k, v in row.items()} for row in self.rows],
+            "summary": [{k: jsonable(v) for k, v in row.items()} for row in self.rows],
             "runs": [r.to_dict() for r in self.runs],
-            "timings": {k: _num(v) for k, v in self.timings.items()},
+            "timings": {k: jsonable(v) for k, v in self.timings.items()},
         }
 
     def to_json(self, path: str | Path | None = None, indent: int | None = 1) -> str:

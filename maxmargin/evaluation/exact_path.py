@@ -51,6 +51,7 @@ import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
 
+from .._json import json_number
 from .._progress import Progress
 from .._validation import check_choice, check_positive
 from ..certificate import Certificate, certify
@@ -919,11 +920,6 @@ def _trace(tracer: _Tracer, C_max: float, progress: bool, C_min: float = 0.0
 # --------------------------------------------------------------------------- results
 
 
-def _num(x: Any) -> Any:
-    x = float(x)
-    return x if math.isfinite(x) else str(x)
-
-
 @dataclass(frozen=True, eq=False)
 class PathPoint:
     """The soft-margin optimum at one C, read off an :class:`ExactPath`.
@@ -1388,7 +1384,7 @@ class ExactPath:
                 "k": j, "C": float(self.breakpoints[j]), "lam": float(self.lam[j]),
                 "events": [{"index": i, "from": f, "to": t} for i, f, t in self.events_at(j)],
                 "method": self.method[j], "certified": bool(self.certificates[j].ok),
-                "max_residual": _num(self.max_residual[j]),
+                "max_residual": json_number(self.max_residual[j]),
                 "n_elbow": int(self.n_elbow[j + 1]), "n_left": int(self.n_left[j + 1]),
                 "n_right": int(self.n_right[j + 1]),
                 "norm_w": float(np.linalg.norm(w[j])), "b": float(b[j]),
@@ -1422,9 +1418,9 @@ class ExactPath:
             "data": self.data_name, "n": self.n, "d": self.d, "intercept": self.intercept,
             "intercept_scaling": self.intercept_scaling, "exact": True,
             "certified": self.certified, "n_breakpoints": len(self),
-            "end_reason": self.end_reason, "C_end": _num(self.C_end),
-            "C_star": _num(self.C_star), "separable": bool(self.separable),
-            "min_margin_sv_C": _num(self.min_margin_sv_C), "n_solves": self.n_solves,
+            "end_reason": self.end_reason, "C_end": json_number(self.C_end),
+            "C_star": json_number(self.C_star), "separable": bool(self.separable),
+            "min_margin_sv_C": json_number(self.min_margin_sv_C), "n_solves": self.n_solves,
             "n_merged": self.n_merged, "tol": self.tol, "seconds": self.seconds,
             "breakpoints": self._breakpoint_rows(),
         }
@@ -1433,7 +1429,7 @@ class ExactPath:
             for k in range(self.n_segments):
                 i0, i1 = self.elbow_ptr[k], self.elbow_ptr[k + 1]
                 segs.append({
-                    "C_lo": _num(self.bounds[k]), "C_hi": _num(self.bounds[k + 1]),
+                    "C_lo": json_number(self.bounds[k]), "C_hi": json_number(self.bounds[k + 1]),
                     "w_at": [float(t) for t in self.w_at[k]],
                     "w_slope": [float(t) for t in self.w_slope[k]],
                     "b_at": float(self.b_at[k]), "b_slope": float(self.b_slope[k]),

@@ -49,6 +49,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._io import atomic_write
+from .._json import json_number
 from .._progress import Progress
 from .._validation import WIDE_HINT, check_choice, check_int, check_memory, check_positive
 from ..certificate import Certificate, certify
@@ -201,11 +202,6 @@ def _check_grid(name: str, values: Any) -> np.ndarray:
 # --------------------------------------------------------------------------- the path
 
 
-def _num(x: Any) -> Any:
-    x = float(x)
-    return x if math.isfinite(x) else str(x)
-
-
 @dataclass(frozen=True, eq=False)
 class RegularizationPath:
     """The certified soft-margin optimum at each point of a C (lambda) grid.
@@ -339,15 +335,15 @@ class RegularizationPath:
             "data": self.data_name, "n": self.n, "d": self.d, "intercept": self.intercept,
             "intercept_scaling": self.intercept_scaling, "solver": self.solver,
             "certified": self.certified,
-            "min_margin_sv_C": _num(self.min_margin_sv_C),
+            "min_margin_sv_C": json_number(self.min_margin_sv_C),
             "compile_seconds": self.compile_seconds, "total_seconds": self.total_seconds,
         }
         for k in self._ARRAYS:
             a = getattr(self, k)
-            out[k] = [int(v) for v in a] if a.dtype.kind == "i" else [_num(v) for v in a]
+            out[k] = [int(v) for v in a] if a.dtype.kind == "i" else [json_number(v) for v in a]
         out["w"] = [[float(v) for v in row] for row in self.w]
         out["method"] = list(self.method)
-        out["kkt"] = [{k: _num(v) for k, v in c.kkt.items()} for c in self.certificates]
+        out["kkt"] = [{k: json_number(v) for k, v in c.kkt.items()} for c in self.certificates]
         out["certificate_ok"] = [bool(c.ok) for c in self.certificates]
         out["certificate_undecided"] = [c.undecided for c in self.certificates]
         out["hard"] = None if self.hard is None else self.hard.to_dict()

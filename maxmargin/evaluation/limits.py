@@ -18,17 +18,13 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from .._json import json_number
 from .._validation import check_choice, check_positive
 from ..data import Dataset
 from ..exceptions import NotSeparableError, ParameterError, SolverError
 from ..problem import INTERCEPTS, SVMProblem
 
 __all__ = ["min_margin_sv_C", "hard_margin_limit", "HardMarginLimit"]
-
-
-def _num(x: Any) -> Any:
-    x = float(x)
-    return x if math.isfinite(x) else str(x)
 
 
 def min_margin_sv_C(data: Dataset, intercept: str = "free",
@@ -210,12 +206,13 @@ class HardMarginLimit:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict (the hard solution's w, b; alpha left out)."""
         return {
-            "separable": self.separable, "C_star": _num(self.C_star),
-            "max_alpha_hard": _num(self.max_alpha_hard),
+            "separable": self.separable, "C_star": json_number(self.C_star),
+            "max_alpha_hard": json_number(self.max_alpha_hard),
             "w": None if self.w is None else [float(t) for t in self.w],
             "b": None if self.b is None else float(self.b),
-            "primal_objective": _num(self.primal_objective), "margin": _num(self.margin),
-            "last_C": _num(self.last_C), "last_rel_diff": _num(self.last_rel_diff),
+            "primal_objective": json_number(self.primal_objective),
+            "margin": json_number(self.margin),
+            "last_C": json_number(self.last_C), "last_rel_diff": json_number(self.last_rel_diff),
             "last_equal": bool(self.last_equal),
         }
 
