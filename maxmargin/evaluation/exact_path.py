@@ -51,6 +51,7 @@ import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
 
+from .._io import atomic_write
 from .._json import json_number
 from .._progress import Progress
 from .._validation import check_choice, check_positive
@@ -1463,7 +1464,7 @@ class ExactPath:
         """
         text = json.dumps(self.to_dict(include_segments), indent=1)
         if file is not None:
-            _write_atomic(Path(file), text)
+            atomic_write(file, text)
         return text
 
     def to_csv(self, file: str | Path | None = None) -> str:
@@ -1497,7 +1498,7 @@ class ExactPath:
                              f"{float(self.max_residual[j]):.3g}"])
         text = buf.getvalue()
         if file is not None:
-            _write_atomic(Path(file), text)
+            atomic_write(file, text)
         return text
 
     def to_markdown(self, max_rows: int = 200) -> str:
@@ -1573,22 +1574,6 @@ class ExactPath:
                      f"{self.n_elbow[j + 1]} | {self.n_left[j + 1]} | {self.n_right[j + 1]} | "
                      f"{self.method[j]} | {self.max_residual[j]:.1e} |")
         return "\n".join(L) + "\n"
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and a rename (never half a file)."""
-    import os
-    import tempfile
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 # --------------------------------------------------------------------------- entry

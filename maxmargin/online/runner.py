@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import math
-import sys
 import time
 from typing import Any
 
 import numpy as np
 
+from .._progress import Progress
 from .._validation import WIDE_HINT, check_choice, check_int, check_memory
 from ..data import Dataset
 from ..exceptions import ParameterError
@@ -121,7 +121,7 @@ def run(learner: OnlineLearner | str, data: Dataset, epochs: int = 1, order: str
     record = 0.0
     pos = 0  # index into ckpts
     s_true = learner._s
-    bar = _Bar(learner.name, T) if progress else None
+    bar = Progress(T, learner.name, enabled=progress)
     for e, idx in enumerate(iter_schedule(n, epochs, order, seed)):
         base = e * n
         lo = 0
@@ -160,13 +160,11 @@ def run(learner: OnlineLearner | str, data: Dataset, epochs: int = 1, order: str
             for k, v in snap.get("extra", {}).items():
                 extra.setdefault(k, []).append(v)
             record += time.perf_counter() - tic
-            if bar is not None:
-                bar.update(stop)
+            bar.update_to(stop)
             pos += 1
             if hi == n:
                 break
-    if bar is not None:
-        bar.close()
+    bar.close()
 
     state.T = T
     tic = time.perf_counter()
@@ -200,25 +198,3 @@ def run(learner: OnlineLearner | str, data: Dataset, epochs: int = 1, order: str
         timings={"learn_seconds": learn, "setup_seconds": setup, "record_seconds": record,
                  "compile_seconds": compile_s, "ns_per_step": learn / T * 1e9},
     )
-
-
-class _Bar:
-    """A minimal progress bar on stderr (only on a terminal)."""
-
-    def __init__(self, name: str, total: int) -> None:
-        self.name, self.total = name, total
-        self.tty = sys.stderr.isatty()
-        self.last = -1
-
-    def update(self, t: int) -> None:
-        pct = int(100 * t / self.total)
-        if not self.tty or pct == self.last:
-            return
-        self.last = pct
-        filled = pct * 30 // 100
-        sys.stderr.write(f"\r{self.name:>20} [{'#' * filled}{'.' * (30 - filled)}] {pct:3d}%")
-        sys.stderr.flush()
-
-    def close(self) -> None:
-        if self.tty:
-            sys.stderr.write("\n")

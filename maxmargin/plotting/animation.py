@@ -11,13 +11,13 @@ imported on first use; no pyplot state is touched.
 from __future__ import annotations
 
 import math
-import os
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._io import atomic_write
 from ..data import Dataset
 from ..exceptions import DataError, ParameterError
 
@@ -249,26 +249,19 @@ def animate_run(trace: Trace, data: Dataset, path: str | Path, *,
                        f"{trace.epoch[k]}), {mistakes[k]} mistakes, "
                        f"{wrong[:, k].sum()} misclassified now")
 
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".gif")
-    os.close(fd)
-    try:
+    with tempfile.TemporaryDirectory() as scratch:
+        # PillowWriter writes to a file name: render there, then install atomically
+        gif = Path(scratch) / "run.gif"
         # setup / finish by hand, not writer.saving(): that one finishes (writes) even
         # when a frame fails, and an empty writer then hides the error (or the Ctrl-C)
         writer = PillowWriter(fps=fps)
-        writer.setup(fig, tmp, dpi)
+        writer.setup(fig, gif, dpi)
         with Progress(len(t), "animate", enabled=progress) as bar:
             for k in range(len(t)):
                 draw(k)
                 writer.grab_frame()
                 bar.update(1)
         writer.finish()
-        # mkstemp made the file private (0600): give it the mode a plain open() would
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        atomic_write(path, gif.read_bytes())
     return path
 

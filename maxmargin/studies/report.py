@@ -152,7 +152,7 @@ def _band(ax: Any, t: np.ndarray, V: np.ndarray, color: str, label: str, ls: str
 
 
 def _save(fig: Any, path: Path, dpi: int) -> Path:
-    from .store import atomic_write
+    from .._io import atomic_write
 
     buf = io.BytesIO()
     fmt = path.suffix.lstrip(".")
@@ -230,7 +230,7 @@ def write_report(table: Any, out_dir: str | Path, *, title: str = "study",
     list of Path
         ``report.md`` first, then the figures.
     """
-    from .store import atomic_write
+    from .._io import atomic_write
 
     out = Path(out_dir)
     figdir = out / "figures"

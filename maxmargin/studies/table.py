@@ -130,7 +130,7 @@ def write_table(table: Any, store: Store) -> list:
     import pyarrow.csv as pacsv
     import pyarrow.parquet as pq
 
-    from .store import atomic_write
+    from .._io import atomic_write
 
     paths = []
     buf = io.BytesIO()
