@@ -116,7 +116,8 @@ _SECTIONS = [
 # modules documented beyond the top-level names (their own __all__), when importable
 _EXTRA_MODULES = ["maxmargin.path", "maxmargin.estimators", "maxmargin.plotting.boundary",
                   "maxmargin.plotting.comparison", "maxmargin.cvxpy_models",
-                  "maxmargin.plotting.animation", "maxmargin.liblinear_model"]
+                  "maxmargin.plotting.animation", "maxmargin.plotting.path",
+                  "maxmargin.liblinear_model"]
 
 
 def _section_of(module: str) -> str:

@@ -33,7 +33,8 @@ import maxmargin  # noqa: E402
 CHECKS = {"GL08", "PR01", "PR02", "RT01", "EX01"}
 EXTRA_MODULES = ["maxmargin.path", "maxmargin.estimators", "maxmargin.plotting.boundary",
                  "maxmargin.plotting.comparison", "maxmargin.cvxpy_models",
-                 "maxmargin.plotting.animation", "maxmargin.liblinear_model"]
+                 "maxmargin.plotting.animation", "maxmargin.plotting.path",
+                 "maxmargin.liblinear_model"]
 
 # (qualified name, code): left to fix, reported to the owners.
 KNOWN: set[tuple[str, str]] = set()

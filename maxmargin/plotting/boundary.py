@@ -1,8 +1,4 @@
-"""Matplotlib figures (matplotlib is imported lazily, inside each function).
-
-Safe without a display: when no backend was chosen yet, the non-interactive ``Agg``
-backend is selected before pyplot is imported.
-"""
+"""The figure of one solution on 2-D data: boundary, margins, support vectors."""
 
 from __future__ import annotations
 
@@ -11,20 +7,9 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import ParameterError
+from . import _mpl
 
 __all__ = ["plot_boundary"]
-
-
-def _pyplot() -> Any:
-    import os
-
-    import matplotlib
-
-    if "MPLBACKEND" not in os.environ and not os.environ.get("DISPLAY"):
-        matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
 
 
 def plot_boundary(problem: Any, solution: Any, ax: Any = None, *, title: str | None = None,
@@ -61,9 +46,7 @@ def plot_boundary(problem: Any, solution: Any, ax: Any = None, *, title: str | N
     """
     if problem.d != 2:
         raise ParameterError(f"plot_boundary draws 2-D data; this problem has d = {problem.d}")
-    plt = _pyplot()
-    if ax is None:
-        _, ax = plt.subplots(figsize=(6, 5))
+    ax = _mpl.axes(ax, figsize=(6, 5))
     X = problem.data.dense()
     y = problem.data.y
     w = np.asarray(solution.w, float)

@@ -1,8 +1,8 @@
-"""Figures of a :class:`~maxmargin.compare.Comparison` (matplotlib, imported lazily).
+"""Figures of a :class:`~maxmargin.Comparison` (matplotlib, imported lazily).
 
-Every function builds a ``matplotlib.figure.Figure`` directly (no pyplot, no GUI
-backend), so it works headless; :func:`save_figures` writes each one as PNG and SVG.
-Curves are the mean over seeds (thin lines: each seed).
+Every ``plot_*`` function draws into ``ax`` (a new figure when None) and returns the
+Axes; :func:`save_figures` writes each figure as PNG and SVG. Curves are the mean over
+seeds.
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._io import atomic_write
 from ..exceptions import ParameterError
+from . import _mpl
 
 if TYPE_CHECKING:  # pragma: no cover
-    from matplotlib.figure import Figure
+    from matplotlib.axes import Axes
 
     from ..evaluation.comparison import Comparison
 
@@ -36,15 +36,15 @@ __all__ = [
 FIGURES = ("suboptimality", "gaps", "regret", "mistakes", "boundary")
 
 
-def _figure(figsize: tuple[float, float] = (6.4, 4.4)) -> Figure:
-    try:
-        from matplotlib.figure import Figure
-    except ImportError:  # pragma: no cover - matplotlib is a dependency
-        raise ParameterError("plotting needs matplotlib: pip install matplotlib") from None
-    fig = Figure(figsize=figsize)
-    fig.subplots_adjust(left=0.13, right=0.97, bottom=0.12, top=0.92)
-    fig.add_subplot(1, 1, 1)
-    return fig
+def _new_axes(ax: Any, figsize: tuple[float, float] = (6.4, 4.4),
+              right: float = 0.97) -> Any:
+    """``ax``, or the Axes of a new figure laid out for these plots."""
+    if ax is not None:
+        return ax
+    ax = _mpl.axes(None, figsize)
+    ax.figure.subplots_adjust(left=0.13 if right > 0.9 else 0.08, right=right, bottom=0.12,
+                              top=0.92 if right > 0.9 else 0.9)
+    return ax
 
 
 def _colors(cmp: Comparison) -> dict[str, Any]:
@@ -87,7 +87,7 @@ def _positive(t: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return t[keep], v[keep]
 
 
-def plot_suboptimality(cmp: Comparison, ax: Any = None) -> Figure:
+def plot_suboptimality(cmp: Comparison, ax: Any = None) -> Axes:
     r"""Suboptimality :math:`F(w_t) - F^*` against ``t`` (log-log), with the theory slope.
 
     Solid: the averaged iterate (where the theory is about the average); dashed: the
@@ -96,25 +96,24 @@ def plot_suboptimality(cmp: Comparison, ax: Any = None) -> Figure:
     Parameters
     ----------
     cmp : Comparison
-        What :func:`~maxmargin.compare.compare` returned.
+        What :func:`~maxmargin.compare` returned.
     ax : matplotlib.axes.Axes, optional
         Draw into this axes; a new figure when None.
 
     Returns
     -------
-    matplotlib.figure.Figure
-        The figure holding the axes.
+    matplotlib.axes.Axes
+        The axes drawn into.
 
     Examples
     --------
     >>> from maxmargin import make_gaussians
-    >>> from maxmargin.compare import compare
+    >>> from maxmargin import compare
     >>> cmp = compare(make_gaussians(40, 2, seed=0), learners=["pegasos"], lam=0.1, epochs=2)
-    >>> plot_suboptimality(cmp).axes[0].get_xscale()
+    >>> plot_suboptimality(cmp).get_xscale()
     'log'
     """
-    fig = _figure() if ax is None else ax.figure
-    ax = fig.axes[0] if ax is None else ax
+    ax = _new_axes(ax)
     col = _colors(cmp)
     any_curve = False
     for lab, order, runs in _groups(cmp):
@@ -144,34 +143,33 @@ def plot_suboptimality(cmp: Comparison, ax: Any = None) -> Figure:
     else:
         ax.legend(fontsize=7, loc="lower left")
     ax.grid(True, which="major", alpha=0.3)
-    return fig
+    return ax
 
 
-def plot_gaps(cmp: Comparison, ax: Any = None) -> Figure:
+def plot_gaps(cmp: Comparison, ax: Any = None) -> Axes:
     r"""True gap :math:`F(w_t) - F^*` next to the implied-dual gap :math:`F(w_t) - \lambda D(a_t)`.
 
     Parameters
     ----------
     cmp : Comparison
-        What :func:`~maxmargin.compare.compare` returned.
+        What :func:`~maxmargin.compare` returned.
     ax : matplotlib.axes.Axes, optional
         Draw into this axes; a new figure when None.
 
     Returns
     -------
-    matplotlib.figure.Figure
-        The figure holding the axes.
+    matplotlib.axes.Axes
+        The axes drawn into.
 
     Examples
     --------
     >>> from maxmargin import make_gaussians
-    >>> from maxmargin.compare import compare
+    >>> from maxmargin import compare
     >>> cmp = compare(make_gaussians(40, 2, seed=0), learners=["pegasos"], lam=0.1, epochs=2)
-    >>> len(plot_gaps(cmp).axes[0].lines) >= 2
+    >>> len(plot_gaps(cmp).lines) >= 2
     True
     """
-    fig = _figure() if ax is None else ax.figure
-    ax = fig.axes[0] if ax is None else ax
+    ax = _new_axes(ax)
     col = _colors(cmp)
     any_curve = False
     for lab, order, runs in _groups(cmp):
@@ -192,34 +190,33 @@ def plot_gaps(cmp: Comparison, ax: Any = None) -> Figure:
     else:
         ax.legend(fontsize=7, loc="lower left")
     ax.grid(True, which="major", alpha=0.3)
-    return fig
+    return ax
 
 
-def plot_regret(cmp: Comparison, ax: Any = None) -> Figure:
+def plot_regret(cmp: Comparison, ax: Any = None) -> Axes:
     """Regret against ``w*`` against ``t`` (log x, symlog y); Pegasos' bound dotted.
 
     Parameters
     ----------
     cmp : Comparison
-        What :func:`~maxmargin.compare.compare` returned.
+        What :func:`~maxmargin.compare` returned.
     ax : matplotlib.axes.Axes, optional
         Draw into this axes; a new figure when None.
 
     Returns
     -------
-    matplotlib.figure.Figure
-        The figure holding the axes.
+    matplotlib.axes.Axes
+        The axes drawn into.
 
     Examples
     --------
     >>> from maxmargin import make_gaussians
-    >>> from maxmargin.compare import compare
+    >>> from maxmargin import compare
     >>> cmp = compare(make_gaussians(40, 2, seed=0), learners=["pegasos"], lam=0.1, epochs=2)
-    >>> plot_regret(cmp).axes[0].get_yscale()
+    >>> plot_regret(cmp).get_yscale()
     'symlog'
     """
-    fig = _figure() if ax is None else ax.figure
-    ax = fig.axes[0] if ax is None else ax
+    ax = _new_axes(ax)
     col = _colors(cmp)
     for lab, order, runs in _groups(cmp):
         reg = _mean(runs, "regret")
@@ -239,36 +236,35 @@ def plot_regret(cmp: Comparison, ax: Any = None) -> Figure:
     if ax.lines:
         ax.legend(fontsize=7, loc="lower left")
     ax.grid(True, which="major", alpha=0.3)
-    return fig
+    return ax
 
 
-def plot_mistakes(cmp: Comparison, ax: Any = None) -> Figure:
+def plot_mistakes(cmp: Comparison, ax: Any = None) -> Axes:
     r"""Cumulative mistakes against ``t``, with Novikoff's :math:`(R/\gamma^*)^2` (separable
     data) and the general bound :math:`L + R\|u\|\sqrt L + R^2\|u\|^2` (perceptron family).
 
     Parameters
     ----------
     cmp : Comparison
-        What :func:`~maxmargin.compare.compare` returned.
+        What :func:`~maxmargin.compare` returned.
     ax : matplotlib.axes.Axes, optional
         Draw into this axes; a new figure when None.
 
     Returns
     -------
-    matplotlib.figure.Figure
-        The figure holding the axes.
+    matplotlib.axes.Axes
+        The axes drawn into.
 
     Examples
     --------
     >>> from maxmargin import make_separable
-    >>> from maxmargin.compare import compare
+    >>> from maxmargin import compare
     >>> cmp = compare(make_separable(40, 2, seed=0), learners=["perceptron"], lam=0.1,
     ...               epochs=2)
-    >>> plot_mistakes(cmp).axes[0].get_yscale()
+    >>> plot_mistakes(cmp).get_yscale()
     'log'
     """
-    fig = _figure() if ax is None else ax.figure
-    ax = fig.axes[0] if ax is None else ax
+    ax = _new_axes(ax)
     col = _colors(cmp)
     bound_drawn = False
     for lab, order, runs in _groups(cmp):
@@ -291,24 +287,24 @@ def plot_mistakes(cmp: Comparison, ax: Any = None) -> Figure:
     ax.set_title("Mistakes against the mistake bounds")
     ax.legend(fontsize=7, loc="lower left")
     ax.grid(True, which="major", alpha=0.3)
-    return fig
+    return ax
 
 
-def plot_boundaries(cmp: Comparison, ax: Any = None) -> Figure:
+def plot_boundaries(cmp: Comparison, ax: Any = None) -> Axes:
     """For 2-D data: the exact boundary with its margins and SVs, and the learners' final
     boundaries (seed ``cmp.seeds[0]``, first order).
 
     Parameters
     ----------
     cmp : Comparison
-        What :func:`~maxmargin.compare.compare` returned.
+        What :func:`~maxmargin.compare` returned.
     ax : matplotlib.axes.Axes, optional
         Draw into this axes; a new figure when None.
 
     Returns
     -------
-    matplotlib.figure.Figure
-        The figure holding the axes.
+    matplotlib.axes.Axes
+        The axes drawn into.
 
     Raises
     ------
@@ -318,9 +314,9 @@ def plot_boundaries(cmp: Comparison, ax: Any = None) -> Figure:
     Examples
     --------
     >>> from maxmargin import make_separable
-    >>> from maxmargin.compare import compare
+    >>> from maxmargin import compare
     >>> cmp = compare(make_separable(40, 2, seed=0), learners=["perceptron"], lam=0.1)
-    >>> len(plot_boundaries(cmp).axes[0].lines) >= 4
+    >>> len(plot_boundaries(cmp).lines) >= 4
     True
     """
     from .boundary import _line, plot_boundary
@@ -328,10 +324,7 @@ def plot_boundaries(cmp: Comparison, ax: Any = None) -> Figure:
     p = cmp.problem
     if p.d != 2:
         raise ParameterError(f"the boundary figure needs 2-D data, got d = {p.d}")
-    fig = _figure((9.6, 4.8)) if ax is None else ax.figure
-    if ax is None:
-        fig.subplots_adjust(left=0.08, right=0.66, bottom=0.12, top=0.9)
-    ax = fig.axes[0] if ax is None else ax
+    ax = _new_axes(ax, (9.6, 4.8), right=0.66)
     plot_boundary(p, cmp.reference, ax)
     lo = np.array([ax.get_xlim()[0], ax.get_ylim()[0]])
     hi = np.array([ax.get_xlim()[1], ax.get_ylim()[1]])
@@ -351,7 +344,7 @@ def plot_boundaries(cmp: Comparison, ax: Any = None) -> Figure:
     ax.set_ylabel("x2")
     ax.set_title("Exact boundary and margins vs the learners' final boundaries", fontsize=10)
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0)
-    return fig
+    return ax
 
 
 def _empty(ax: Any, text: str) -> None:
@@ -379,12 +372,13 @@ def save_figures(cmp: Comparison, out_dir: str | Path,
     --------
     >>> import tempfile
     >>> from maxmargin import make_gaussians
-    >>> from maxmargin.compare import compare
+    >>> from maxmargin import compare
     >>> cmp = compare(make_gaussians(30, 3, seed=0), learners=["pegasos"], lam=0.1)
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     sorted(p.name for p in save_figures(cmp, tmp, formats=("svg",)))
     ['gaps.svg', 'mistakes.svg', 'regret.svg', 'suboptimality.svg']
     """
+    formats = _mpl.check_formats(formats)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     makers = {"suboptimality": plot_suboptimality, "gaps": plot_gaps,
@@ -393,9 +387,5 @@ def save_figures(cmp: Comparison, out_dir: str | Path,
         makers["boundary"] = plot_boundaries
     paths = []
     for stem, make in makers.items():
-        fig = make(cmp)
-        for fmt in formats:
-            path = out / f"{stem}.{fmt}"
-            atomic_write(path, lambda fh, fig=fig, fmt=fmt: fig.savefig(fh, format=fmt, dpi=dpi))
-            paths.append(path)
+        paths += _mpl.save(make(cmp), out, stem, formats, dpi=dpi, tight=False)
     return paths

@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from .._io import atomic_write
 from ..exceptions import ParameterError
+from . import _mpl
 
 __all__ = [
     "plot_width",
@@ -37,24 +37,6 @@ __all__ = [
 ]
 
 
-def _pyplot() -> Any:
-    import os
-
-    import matplotlib
-
-    if "MPLBACKEND" not in os.environ and not os.environ.get("DISPLAY"):
-        matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
-
-
-def _ax(ax: Any) -> Any:
-    if ax is None:
-        _, ax = _pyplot().subplots(figsize=(6.4, 4.2))
-    return ax
-
-
 def _guides(ax: Any, p: Any) -> None:
     c0 = p.min_margin_sv_C
     if 0 < c0 < math.inf and p.C[0] <= c0 <= p.C[-1]:
@@ -68,15 +50,24 @@ def _guides(ax: Any, p: Any) -> None:
 def plot_width(p: Any, ax: Any = None) -> Any:
     """Margin width ``2/||w(C)||`` against C (log-log); the hard-margin width dashed.
 
+    Parameters
+    ----------
+    p : RegularizationPath
+    ax : matplotlib.axes.Axes, optional
+        Draw into this axes; a new figure when None.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
     Examples
     --------
-    >>> from maxmargin import make_separable
-    >>> from maxmargin.path import path
-    >>> ax = plot_width(path(make_separable(20, 2, seed=0), C="1e-2:1e2:4"))
-    >>> ax.get_xscale()
-    'log'
+    >>> from maxmargin import make_separable, regularization_path
+    >>> ax = plot_width(regularization_path(make_separable(20, 2, seed=0), C="1e-2:1e2:4"))
+    >>> ax.get_xscale(), ax.get_yscale(), len(ax.lines) >= 2
+    ('log', 'log', True)
     """
-    ax = _ax(ax)
+    ax = _mpl.axes(ax, figsize=(6.4, 4.2))
     ax.loglog(p.C, p.width, "o-", ms=3, label="width $2/\\|w(C)\\|$")
     h = p.hard
     if h is not None and h.separable and h.w is not None:
@@ -92,8 +83,27 @@ def plot_width(p: Any, ax: Any = None) -> Any:
 
 
 def plot_support_vectors(p: Any, ax: Any = None) -> Any:
-    """Number of margin SVs (``0 < alpha < C``) and bound SVs (``alpha = C``) against C."""
-    ax = _ax(ax)
+    """Number of margin SVs (``0 < alpha < C``) and bound SVs (``alpha = C``) against C.
+
+    Parameters
+    ----------
+    p : RegularizationPath
+    ax : matplotlib.axes.Axes, optional
+        Draw into this axes; a new figure when None.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> from maxmargin import make_separable, regularization_path
+    >>> p = regularization_path(make_separable(20, 2, seed=0), C="1e-2:1e2:4")
+    >>> [ln.get_ydata().tolist() == p.n_bound_sv.tolist()
+    ...  for ln in plot_support_vectors(p).lines[:2]]
+    [False, True]
+    """
+    ax = _mpl.axes(ax, figsize=(6.4, 4.2))
     ax.semilogx(p.C, p.n_margin_sv, "o-", ms=3, label="margin SVs ($0<\\alpha_i<C$)")
     ax.semilogx(p.C, p.n_bound_sv, "s-", ms=3, label="bound SVs ($\\alpha_i=C$)")
     _guides(ax, p)
@@ -105,8 +115,26 @@ def plot_support_vectors(p: Any, ax: Any = None) -> Any:
 
 
 def plot_errors(p: Any, ax: Any = None) -> Any:
-    """Training (and held-out) error against C."""
-    ax = _ax(ax)
+    """Training (and held-out) error against C.
+
+    Parameters
+    ----------
+    p : RegularizationPath
+    ax : matplotlib.axes.Axes, optional
+        Draw into this axes; a new figure when None.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> from maxmargin import make_gaussians, regularization_path
+    >>> ax = plot_errors(regularization_path(make_gaussians(30, 2, seed=0), C="1e-2:1e2:3"))
+    >>> ax.get_legend_handles_labels()[1][0], ax.get_xscale()
+    ('training error', 'log')
+    """
+    ax = _mpl.axes(ax, figsize=(6.4, 4.2))
     ax.semilogx(p.C, p.train_error, "o-", ms=3, label="training error")
     if not np.isnan(p.holdout_error).all():
         ax.semilogx(p.C, p.holdout_error, "s-", ms=3, label="held-out error")
@@ -119,8 +147,29 @@ def plot_errors(p: Any, ax: Any = None) -> Any:
 
 
 def plot_coefficients(p: Any, ax: Any = None, max_features: int = 20) -> Any:
-    """Coefficient paths ``w_j(C)`` (the ``max_features`` largest at the last point)."""
-    ax = _ax(ax)
+    """Coefficient paths ``w_j(C)`` (the ``max_features`` largest at the last point).
+
+    Parameters
+    ----------
+    p : RegularizationPath
+    ax : matplotlib.axes.Axes, optional
+        Draw into this axes; a new figure when None.
+    max_features : int
+        How many coefficients to draw.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> from maxmargin import make_gaussians, regularization_path
+    >>> p = regularization_path(make_gaussians(30, 5, seed=0), C="1e-2:1e2:3")
+    >>> labels = plot_coefficients(p, max_features=3).get_legend_handles_labels()[1]
+    >>> sum(lab.startswith("$w_") for lab in labels)
+    3
+    """
+    ax = _mpl.axes(ax, figsize=(6.4, 4.2))
     top = np.argsort(-np.abs(p.w[-1]))[:max_features]
     for j in top:
         ax.semilogx(p.C, p.w[:, j], lw=1, label=f"$w_{{{j + 1}}}$")
@@ -140,8 +189,29 @@ def plot_learners_vs_lambda(study: Any, ax: Any = None, eps: float | None = None
 
     A slope -1 guide shows the ``1/(lambda T)`` rate of Pegasos; runs that never reached
     ``eps`` within the budget are drawn as open markers at the budget.
+
+    Parameters
+    ----------
+    study : LearnerPathStudy
+        What :func:`~maxmargin.learners_along_path` returned.
+    ax : matplotlib.axes.Axes, optional
+        Draw into this axes; a new figure when None.
+    eps : float, optional
+        The level of ``study.eps`` to show (the nearest one; default the first).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> from maxmargin import learners_along_path, make_gaussians
+    >>> st = learners_along_path(make_gaussians(40, 2, seed=0), lam=[0.01, 0.1],
+    ...                          learners=["pegasos"], epochs=2)
+    >>> plot_learners_vs_lambda(st).get_xlabel()
+    'lambda'
     """
-    ax = _ax(ax)
+    ax = _mpl.axes(ax, figsize=(6.4, 4.2))
     q = 0 if eps is None else int(np.argmin([abs(e - eps) for e in study.eps]))
     e = study.eps[q]
     for j, nm in enumerate(study.learners):
@@ -166,7 +236,7 @@ def plot_learners_vs_lambda(study: Any, ax: Any = None, eps: float | None = None
 
 
 def _plot_final_subopt(study: Any, ax: Any = None) -> Any:
-    ax = _ax(ax)
+    ax = _mpl.axes(ax, figsize=(6.4, 4.2))
     for j, nm in enumerate(study.learners):
         ax.loglog(study.lam, np.maximum(study.final_rel_subopt[j], 1e-16), "o-", ms=3,
                   label=nm)
@@ -185,21 +255,32 @@ def save_path_figures(p: Any, out_dir: str | Path, *, study: Any = None,
     ``path_coefficients`` (+ ``path_learners_epochs``, ``path_learners_subopt``), one
     per format.
 
+    Parameters
+    ----------
+    p : RegularizationPath
+    out_dir : str or Path
+        Created when missing.
+    study : LearnerPathStudy, optional
+        Adds the learners' two figures.
+    formats : sequence of str
+        matplotlib's format names.
+
+    Returns
+    -------
+    list of pathlib.Path
+        Every file written.
+
     Examples
     --------
     >>> import tempfile
-    >>> from maxmargin import make_separable
-    >>> from maxmargin.path import path
-    >>> p = path(make_separable(20, 2, seed=0), C="1e-2:1e2:4")
+    >>> from maxmargin import make_separable, regularization_path
+    >>> p = regularization_path(make_separable(20, 2, seed=0), C="1e-2:1e2:4")
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     files = save_path_figures(p, tmp, formats=("png", "svg"))
     >>> len(files)
     8
     """
-    formats = tuple(formats)
-    if not formats:
-        raise ParameterError("no figure format given; use e.g. formats=('png', 'svg')")
-    plt = _pyplot()
+    formats = _mpl.check_formats(formats)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     figs = [("path_width", plot_width), ("path_support_vectors", plot_support_vectors),
@@ -210,14 +291,7 @@ def save_path_figures(p: Any, out_dir: str | Path, *, study: Any = None,
                   ("path_learners_subopt", _plot_final_subopt, study)]
     written = []
     for nm, fn, obj in items:
-        ax = fn(obj)
-        fig = ax.figure
-        fig.tight_layout()
-        for fmt in formats:
-            f = out / f"{nm}.{fmt}"
-            atomic_write(f, lambda fh, fig=fig, fmt=fmt: fig.savefig(fh, format=fmt, dpi=120))
-            written.append(f)
-        plt.close(fig)
+        written += _mpl.save(fn(obj), out, nm, formats)
     return written
 
 
@@ -264,7 +338,8 @@ def plot_exact_coefficients(ep: Any, ax: Any = None, max_features: int = 10,
     Parameters
     ----------
     ep : ExactPath
-    ax : matplotlib Axes, optional
+    ax : matplotlib.axes.Axes, optional
+        Draw into this axes; a new figure when None.
     max_features : int
         Draw the largest ``|w_j|`` at the right end of the range.
     C_range : (float, float), optional
@@ -272,17 +347,17 @@ def plot_exact_coefficients(ep: Any, ax: Any = None, max_features: int = 10,
 
     Returns
     -------
-    matplotlib Axes
+    matplotlib.axes.Axes
 
     Examples
     --------
     >>> from maxmargin import make_separable
-    >>> from maxmargin.exact_path import exact_regularization_path
+    >>> from maxmargin import exact_regularization_path
     >>> ax = plot_exact_coefficients(exact_regularization_path(make_separable(20, 2)))
     >>> ax.get_xscale()
     'log'
     """
-    ax = _ax(ax)
+    ax = _mpl.axes(ax, figsize=(6.4, 4.2))
     lo, hi = _exact_range(ep, C_range)
     Cs = _exact_Cs(ep, lo, hi)
     W, B = ep.coefficients(Cs)
@@ -309,22 +384,23 @@ def plot_exact_width(ep: Any, ax: Any = None, C_range: Sequence[float] | None = 
     Parameters
     ----------
     ep : ExactPath
-    ax : matplotlib Axes, optional
+    ax : matplotlib.axes.Axes, optional
+        Draw into this axes; a new figure when None.
     C_range : (float, float), optional
 
     Returns
     -------
-    matplotlib Axes
+    matplotlib.axes.Axes
 
     Examples
     --------
     >>> from maxmargin import make_separable
-    >>> from maxmargin.exact_path import exact_regularization_path
+    >>> from maxmargin import exact_regularization_path
     >>> ax = plot_exact_width(exact_regularization_path(make_separable(20, 2)))
     >>> ax.get_yscale()
     'log'
     """
-    ax = _ax(ax)
+    ax = _mpl.axes(ax, figsize=(6.4, 4.2))
     lo, hi = _exact_range(ep, C_range)
     Cs = _exact_Cs(ep, lo, hi)
     W, _ = ep.coefficients(Cs)
@@ -347,22 +423,23 @@ def plot_exact_support_vectors(ep: Any, ax: Any = None,
     Parameters
     ----------
     ep : ExactPath
-    ax : matplotlib Axes, optional
+    ax : matplotlib.axes.Axes, optional
+        Draw into this axes; a new figure when None.
     C_range : (float, float), optional
 
     Returns
     -------
-    matplotlib Axes
+    matplotlib.axes.Axes
 
     Examples
     --------
     >>> from maxmargin import make_separable
-    >>> from maxmargin.exact_path import exact_regularization_path
+    >>> from maxmargin import exact_regularization_path
     >>> ax = plot_exact_support_vectors(exact_regularization_path(make_separable(20, 2)))
     >>> len(ax.get_lines()) >= 2
     True
     """
-    ax = _ax(ax)
+    ax = _mpl.axes(ax, figsize=(6.4, 4.2))
     lo, hi = _exact_range(ep, C_range)
     k0 = ep.segment_of(lo)
     k1 = ep.segment_of(hi)
@@ -387,24 +464,25 @@ def plot_exact_errors(ep: Any, ax: Any = None, holdout: Any = None,
     Parameters
     ----------
     ep : ExactPath
-    ax : matplotlib Axes, optional
+    ax : matplotlib.axes.Axes, optional
+        Draw into this axes; a new figure when None.
     holdout : Dataset, optional
         Default: the path's own holdout set, if any.
     C_range : (float, float), optional
 
     Returns
     -------
-    matplotlib Axes
+    matplotlib.axes.Axes
 
     Examples
     --------
     >>> from maxmargin import make_gaussians
-    >>> from maxmargin.exact_path import exact_regularization_path
+    >>> from maxmargin import exact_regularization_path
     >>> ax = plot_exact_errors(exact_regularization_path(make_gaussians(30, 2), C_max=10))
     >>> ax.get_xscale()
     'log'
     """
-    ax = _ax(ax)
+    ax = _mpl.axes(ax, figsize=(6.4, 4.2))
     lo, hi = _exact_range(ep, C_range)
     Cs = _exact_Cs(ep, lo, hi)
     ax.semilogx(Cs, ep.errors(Cs), lw=1, label="training error")
@@ -441,17 +519,14 @@ def save_exact_path_figures(ep: Any, out_dir: str | Path, *,
     --------
     >>> import tempfile
     >>> from maxmargin import make_separable
-    >>> from maxmargin.exact_path import exact_regularization_path
+    >>> from maxmargin import exact_regularization_path
     >>> ep = exact_regularization_path(make_separable(20, 2, seed=0))
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     files = save_exact_path_figures(ep, tmp, formats=("png",))
     >>> [f.name for f in files][:2]
     ['exact_path_coefficients.png', 'exact_path_width.png']
     """
-    formats = tuple(formats)
-    if not formats:
-        raise ParameterError("no figure format given; use e.g. formats=('png', 'svg')")
-    plt = _pyplot()
+    formats = _mpl.check_formats(formats)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     figs = [("exact_path_coefficients", plot_exact_coefficients),
@@ -460,12 +535,5 @@ def save_exact_path_figures(ep: Any, out_dir: str | Path, *,
             ("exact_path_errors", plot_exact_errors)]
     written = []
     for nm, fn in figs:
-        ax = fn(ep, C_range=C_range)
-        fig = ax.figure
-        fig.tight_layout()
-        for fmt in formats:
-            f = out / f"{nm}.{fmt}"
-            fig.savefig(f, dpi=120)
-            written.append(f)
-        plt.close(fig)
+        written += _mpl.save(fn(ep, C_range=C_range), out, nm, formats)
     return written
