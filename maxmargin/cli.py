@@ -147,14 +147,11 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------------- run
 
 
-def _learner_params(args: argparse.Namespace, cls: type) -> dict[str, Any]:
-    """The CLI options a learner's constructor accepts (others are for other learners)."""
-    import inspect
-
-    accepted = inspect.signature(cls.__init__).parameters
+def _learner_options(args: argparse.Namespace, cls: Any) -> dict[str, Any]:
+    """The ``run`` options a learner's constructor takes (others are for other learners)."""
     given = {"lam": args.lam, "C": args.C, "eta0": args.eta0, "intercept": args.intercept,
              "projection": args.projection, "batch_size": args.batch_size}
-    return {k: v for k, v in given.items() if v is not None and k in accepted}
+    return {k: v for k, v in given.items() if v is not None and k in cls.param_names()}
 
 
 def _learner_names(text: str, unique: bool = False) -> list[str]:
@@ -187,7 +184,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
             raise ParameterError(f"--animate draws one learner; got {len(names)} "
                                  f"({', '.join(names)})")
         check_output_file(args.animate, "--animate")
-    learners = [make_learner(nm, **_learner_params(args, LEARNERS[nm])) for nm in names]
+    learners = [make_learner(nm, **_learner_options(args, LEARNERS[nm])) for nm in names]
     data = _load_data(args)
     if args.animate:
         from .plotting.animation import _check_target

@@ -14,13 +14,16 @@ from .._progress import Progress
 from .._validation import check_int, check_positive
 from ..data import Dataset
 from ..exceptions import ParameterError
+from ..online.base import OnlineLearner
+from ..online.registry import LEARNERS, learner_for
 from ..problem import SVMProblem
 from .grid_path import DEFAULT_GRID, RegularizationPath, path
 
 __all__ = ["LearnerPathStudy", "learners_along_path", "PATH_LEARNERS", "MIN_POOL_STEPS"]
 
 
-#: Learners studied along the path by default, and how each gets its parameter from lam.
+#: Learners studied along the path by default (any learner that declares a
+#: ``problem_parameter`` can be: it is set from each lambda).
 PATH_LEARNERS = ("pegasos", "subgradient", "pa1")
 #: :func:`learners_along_path` uses its worker pool only when its runs see at least this
 #: many examples in all (runs x epochs x n): starting a worker (a Python with numpy and
@@ -28,13 +31,16 @@ PATH_LEARNERS = ("pegasos", "subgradient", "pa1")
 MIN_POOL_STEPS = 50_000_000
 
 
-def _learner_params(name: str, lam: float, n: int) -> dict[str, Any]:
-    if name in ("pegasos", "subgradient"):
-        return {"lam": float(lam)}
-    if name in ("pa1", "pa2"):
-        return {"C": 1.0 / (lam * n)}  # the SVM's C of this lambda
-    raise ParameterError(f"learner {name!r} has no lambda or C to match along the path; "
-                         f"use some of pegasos, subgradient, pa1, pa2")
+def _learner_at(name: str, data: Dataset, lam: float, scaling: float) -> OnlineLearner:
+    """Learner ``name`` built for the augmented problem at ``lam`` (its declared
+    ``problem_parameter``, lam or C = 1/(lam n), set from it)."""
+    cls = LEARNERS.get(name)
+    if cls is None or cls.problem_parameter is None:
+        usable = [nm for nm, c in LEARNERS.items() if c.problem_parameter is not None]
+        raise ParameterError(f"learner {name!r} has no lambda or C to match along the path; "
+                             f"use some of {', '.join(usable)}")
+    problem = SVMProblem(data, lam=lam, intercept="augmented", intercept_scaling=scaling)
+    return learner_for(cls, problem)
 
 
 def _idle_cores() -> int:
@@ -54,11 +60,10 @@ def _learner_job(job: tuple) -> tuple[np.ndarray, float]:
     """Run one learner at one lambda and evaluate its lambda objective at every
     checkpoint (module-level, so a worker can run it; the evaluation, O(n d) per
     checkpoint, is as long as the run: it belongs in the worker too)."""
-    from ..online import make_learner, run
+    from ..online import run
 
-    data, name, params, epochs, order, seed, ckpts, lam, scaling = job
-    tr = run(make_learner(name, **params), data, epochs=epochs, order=order, seed=seed,
-             checkpoints=ckpts)
+    data, learner, epochs, order, seed, ckpts, lam, scaling = job
+    tr = run(learner, data, epochs=epochs, order=order, seed=seed, checkpoints=ckpts)
     prob = SVMProblem(data, lam=lam, intercept="augmented", intercept_scaling=scaling)
     F = np.asarray(prob.lambda_objective(tr.w, tr.b), float)
     return F, float(tr.timings.get("learn_seconds", math.nan))
@@ -216,7 +221,7 @@ def learners_along_path(data: Dataset, lam: Any = None, *, C: Any = None,
     if not names:
         raise ParameterError("no learners given; use e.g. learners=['pegasos', 'pa1']")
     for nm in names:
-        _learner_params(nm, 1.0, data.n)
+        _learner_at(nm, data, 1.0, 1.0)
     if exact is None:
         if lam is None and C is None:
             C = DEFAULT_GRID
@@ -235,7 +240,8 @@ def learners_along_path(data: Dataset, lam: Any = None, *, C: Any = None,
                          intercept_scaling=exact.intercept_scaling)
               .lambda_objective(exact.w[i], exact.b[i])) for i in order_idx])
     ckpts = default_checkpoints(n, epochs)
-    jobs = [(data, nm, _learner_params(nm, lam_, n), epochs, order, seed + 1009 * i + j,
+    jobs = [(data, _learner_at(nm, data, float(lam_), exact.intercept_scaling), epochs, order,
+             seed + 1009 * i + j,
              ckpts, float(lam_), exact.intercept_scaling)
             for i, lam_ in enumerate(lams) for j, nm in enumerate(names)]
     if n_jobs in (None, -1):

@@ -56,7 +56,9 @@ from ..certificate import SeparationCertificate, certify, verify_separation
 from ..data import Dataset, make_separable
 from ..exact import ExactSolution, is_separable, solve
 from ..exceptions import CertificateError, DataError, ParameterError
-from ..online import LEARNERS, ORDERS, OnlineLearner, make_learner, run, schedule
+from ..online import LEARNERS, ORDERS, OnlineLearner, run, schedule
+from ..online.base import prediction_errors, scoring
+from ..online.registry import learner_for, objective_parameter
 from ..online.runner import default_checkpoints
 from ..problem import SVMProblem
 from ..trace import Trace
@@ -68,35 +70,7 @@ __all__ = [
     "feasible_dual",
     "fit_rate",
     "demo_comparison",
-    "THEORY_SLOPES",
-    "PERCEPTRON_FAMILY",
 ]
-
-#: Theoretical slope of log(suboptimality) vs log(t), for the iterate the theory is
-#: about (the average of the iterates): Pegasos ``O(log T / (lam T))``, plain online
-#: subgradient with ``eta0/sqrt(t)`` steps ``O(1/sqrt T)``.
-THEORY_SLOPES: dict[str, float] = {"pegasos": -1.0, "subgradient": -0.5}
-
-#: Learners that run the perceptron's update (zero start, ``w += y z`` on a non-positive
-#: margin) and whose ``mistakes`` are its updates: the mistake bounds apply to them.
-PERCEPTRON_FAMILY = ("perceptron", "averaged_perceptron", "voted_perceptron",
-                     "dual_perceptron", "pocket")
-
-#: What each kind of learner is scored on (the rest is N/A).
-_KINDS = {
-    "objective": "minimises the problem's lambda objective: every quantity",
-    "linear": "a linear classifier with another objective: mistakes, margin, angle, "
-              "error, regret (no objective gap)",
-    "mistakes": "not an SVM learner (Winnow): mistakes and error only",
-}
-
-
-def _kind(learner: OnlineLearner) -> str:
-    if learner.name == "winnow":
-        return "mistakes"
-    if hasattr(learner, "lam"):
-        return "objective"
-    return "linear"
 
 
 # --------------------------------------------------------------------------- helpers
@@ -198,10 +172,11 @@ class RunResult:
         repeats).
     seed : int
     kind : {"objective", "linear", "mistakes"}
-        What applies: ``objective`` learners minimise the problem's lambda objective
-        (Pegasos, subgradient) and get every quantity; ``linear`` learners (perceptron
-        family, PA) get mistakes, margin, angle, error, regret; ``mistakes`` (Winnow)
-        mistakes and error only.
+        What the run is scored on, from what its learner declares
+        (:func:`maxmargin.online.base.scoring`): ``objective`` learners minimise the
+        problem's objective (Pegasos, subgradient) and get every quantity; ``linear``
+        learners (perceptron family, PA) get mistakes, margin, angle, error, regret;
+        ``mistakes`` (Winnow) mistakes and error only.
     trace : Trace
     t : ndarray of int64
     objective, subopt, rel_subopt, objective_avg, subopt_avg, rel_subopt_avg : ndarray
@@ -229,12 +204,14 @@ class RunResult:
         ``2R`` (no projection: :math:`\lambda\|w_t\| \le R`) or
         ``R + min(R, sqrt(lam))`` (greedy projection on the :math:`1/\sqrt\lambda` ball).
     novikoff : float
-        :math:`(R/\gamma^*)^2` (perceptron family on separable data), else nan.
+        :math:`(R/\gamma^*)^2` (mistake-driven learners on separable data), else nan.
     general_bound : ndarray
         :math:`L_t + R\|u\|\sqrt{L_t} + R^2\|u\|^2` with ``u`` the soft optimum
-        (perceptron family).
+        (mistake-driven learners).
     rate, rate_avg : float
         :func:`fit_rate` of ``subopt`` and ``subopt_avg``.
+    theory_slope : float
+        The rate the learner's theory gives (its ``theory_rate``), nan when none applies.
     learn_seconds, eval_seconds : float
         Compiled learning loop; evaluation against the optimum (this module).
     diverged_at : int or None
@@ -283,17 +260,12 @@ class RunResult:
     learn_seconds: float = 0.0
     eval_seconds: float = 0.0
     diverged_at: int | None = None
+    theory_slope: float = math.nan
 
     _ARRAYS = ("t", "mistakes", "train_error", "test_error", "objective", "subopt",
                "rel_subopt", "objective_avg", "subopt_avg", "rel_subopt_avg", "dual_gap",
                "dual_gap_avg", "distance", "distance_avg", "cosine", "margin", "regret",
                "regret_bound", "general_bound")
-
-    @property
-    def theory_slope(self) -> float:
-        """The theoretical rate slope (:data:`THEORY_SLOPES`), nan when none applies."""
-        return THEORY_SLOPES.get(self.learner, math.nan) if self.kind == "objective" else \
-            math.nan
 
     @property
     def _scored(self) -> np.ndarray:
@@ -706,53 +678,46 @@ def _build_learners(learners: Any, problem: SVMProblem) -> list[tuple[str, Onlin
     if not items:
         raise ParameterError(f"the learners list is empty; give names from "
                              f"{', '.join(LEARNERS)} or OnlineLearner objects")
-    s = problem.intercept_scaling
     out: list[tuple[str, OnlineLearner]] = []
     seen: dict[str, int] = {}
     for item in items:
         if isinstance(item, str):
-            if item not in LEARNERS:
-                raise ParameterError(f"unknown learner {item!r}; choose from "
-                                     f"{', '.join(LEARNERS)}")
-            cls = LEARNERS[item]
-            if problem.intercept not in cls.supported_intercepts:
-                raise ParameterError(
-                    f"learner {item!r} supports intercept "
-                    f"{' or '.join(cls.supported_intercepts)}, but the problem has "
-                    f"intercept={problem.intercept!r}; leave it out or change the problem")
-            kw: dict[str, Any] = {"intercept": problem.intercept, "intercept_scaling": s}
-            if item in ("pegasos", "subgradient"):
-                kw["lam"] = problem.lam
-            elif item in ("pa1", "pa2"):
-                kw["C"] = problem.C
-            learner = make_learner(item, **kw)
+            learner = learner_for(item, problem)
         elif isinstance(item, OnlineLearner):
             learner = item
         else:
             raise ParameterError(f"learners must be names ({', '.join(LEARNERS)}) or "
                                  f"OnlineLearner objects, got {type(item).__name__}")
-        if learner.intercept != problem.intercept or (
-                learner.intercept == "augmented" and learner.intercept_scaling != s):
-            raise ParameterError(
-                f"{learner!r} has intercept={learner.intercept!r} (scaling "
-                f"{learner.intercept_scaling:g}) but the problem has "
-                f"intercept={problem.intercept!r} (scaling {s:g}); the learner must solve the "
-                "same problem: build it with the problem's intercept and intercept_scaling")
-        lam = getattr(learner, "lam", None)
-        if lam is not None and not math.isclose(lam, problem.lam, rel_tol=1e-9):
-            raise ParameterError(
-                f"{learner!r} minimises the lambda objective with lam={lam:g}, but the "
-                f"problem has lam={problem.lam:g} (C={problem.C:g}); build it with "
-                "lam=problem.lam or pass its name")
-        if getattr(learner, "kernel", "linear") != "linear":
-            raise ParameterError(
-                f"{learner!r} uses a non-linear kernel: it has no weight vector to measure "
-                "against the linear optimum; use kernel='linear'")
+        _check_learner(learner, problem)
         seen[learner.name] = seen.get(learner.name, 0) + 1
         label = learner.name if seen[learner.name] == 1 else \
             f"{learner.name}-{seen[learner.name]}"
         out.append((label, learner))
     return out
+
+
+def _check_learner(learner: OnlineLearner, problem: SVMProblem) -> None:
+    """Refuse a learner that does not solve ``problem`` (see its declarations)."""
+    s = problem.intercept_scaling
+    if learner.intercept != problem.intercept or (
+            learner.intercept == "augmented" and learner.intercept_scaling != s):
+        raise ParameterError(
+            f"{learner!r} has intercept={learner.intercept!r} (scaling "
+            f"{learner.intercept_scaling:g}) but the problem has "
+            f"intercept={problem.intercept!r} (scaling {s:g}); the learner must solve the "
+            "same problem: build it with the problem's intercept and intercept_scaling")
+    declared = objective_parameter(learner)
+    if declared is not None:
+        name, value = declared
+        if not math.isclose(value, getattr(problem, name), rel_tol=1e-9):
+            raise ParameterError(
+                f"{learner!r} minimises the {learner.objective} objective with "
+                f"{name}={value:g}, but the problem has lam={problem.lam:g} "
+                f"(C={problem.C:g}); build it with {name}=problem.{name} or pass its name")
+    if not learner.has_weights:
+        raise ParameterError(
+            f"{learner!r} has no weight vector to measure against the linear optimum (a "
+            "non-linear kernel); use kernel='linear'")
 
 
 def _certified(sol: ExactSolution, what: str) -> ExactSolution:
@@ -804,9 +769,12 @@ def _evaluate(label: str, learner: OnlineLearner, tr: Trace, problem: SVMProblem
             arr[j:] = np.nan
         for key in ("rate", "rate_avg"):
             res.pop(key, None)
+    scored_on = scoring(learner)
     return RunResult(label=label, learner=learner.name, order=tr.order, seed=tr.seed,
-                     kind=_kind(learner), trace=tr, t=tr.t, mistakes=mistakes,
+                     kind=scored_on, trace=tr, t=tr.t, mistakes=mistakes,
                      train_error=train, diverged_at=at,
+                     theory_slope=(learner.theory_rate if scored_on == "objective"
+                                   and learner.theory_rate is not None else math.nan),
                      learn_seconds=float(tr.timings.get("learn_seconds", tr.seconds[-1])),
                      eval_seconds=time.perf_counter() - tic, **res)
 
@@ -814,26 +782,23 @@ def _evaluate(label: str, learner: OnlineLearner, tr: Trace, problem: SVMProblem
 def _scores(learner: OnlineLearner, tr: Trace, problem: SVMProblem, w_star: np.ndarray,
             F_star: float, hinge_star: np.ndarray, holdout: Dataset | None, gamma: float,
             R: float) -> dict[str, Any]:
-    kind = _kind(learner)
+    scored_on = scoring(learner)
     lam = problem.lam
     y = problem.data.y
     t = tr.t
     Wt = tr.w_tilde()  # (k, d')
     Mg = problem.margins(tr.w, tr.b)  # (n, k): y_i f_t(x_i), one matrix product
-    if kind == "mistakes":
-        f = problem.decision_function(tr.w, tr.b)
-        train = np.mean((f > 0) != (y[:, None] > 0), axis=0)
-    else:
+    if learner.svm_space:
         train = np.mean(Mg <= 0, axis=0)
+    else:
+        f = problem.decision_function(tr.w, tr.b)
+        train = np.mean(prediction_errors(f, y, svm_space=False), axis=0)
     test = None
     if holdout is not None:
         fh = np.asarray(holdout.X @ tr.w.T) + tr.b
-        if kind == "mistakes":
-            test = np.mean((fh > 0) != (holdout.y[:, None] > 0), axis=0)
-        else:
-            test = np.mean(fh * holdout.y[:, None] <= 0, axis=0)
+        test = np.mean(prediction_errors(fh, holdout.y, learner.svm_space), axis=0)
     res: dict[str, Any] = {"test_error": test}
-    if kind != "mistakes":
+    if scored_on != "mistakes":
         nrm = np.linalg.norm(Wt, axis=1)
         ns = float(np.linalg.norm(w_star))
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -843,11 +808,11 @@ def _scores(learner: OnlineLearner, tr: Trace, problem: SVMProblem, w_star: np.n
         idx = schedule(tr.n, tr.epochs, tr.order, tr.seed)
         L = _prefix_at(hinge_star, idx, t)
         res["regret"] = 0.5 * lam * tr.sqnorm + tr.loss - (L + 0.5 * lam * t * ns * ns)
-        if learner.name in PERCEPTRON_FAMILY:
+        if learner.mistake_driven:
             if math.isfinite(gamma):
                 res["novikoff"] = (R / gamma) ** 2
             res["general_bound"] = L + R * ns * np.sqrt(L) + (R * ns) ** 2
-    if kind == "objective":
+    if scored_on == "objective":
         def objective(W: np.ndarray, M: np.ndarray) -> np.ndarray:
             return 0.5 * lam * np.einsum("kj,kj->k", W, W) + np.maximum(0.0, 1 - M).mean(0)
 
@@ -868,9 +833,8 @@ def _scores(learner: OnlineLearner, tr: Trace, problem: SVMProblem, w_star: np.n
         if tr.dual_avg is not None and tr.w_avg is not None:
             res["dual_gap_avg"] = res["objective_avg"] - lam * _dual_objective(
                 problem, feasible_dual(tr.dual_avg, problem))
-        if (learner.name == "pegasos" and getattr(learner, "batch_size", 1) == 1
-                and getattr(learner, "projection", None) in (None, "greedy")):
-            G = 2 * R if learner.projection is None else R + min(R, math.sqrt(lam))
+        G = learner.regret_lipschitz(R)
+        if G is not None:
             res["regret_G"] = G
             res["regret_bound"] = G * G * (1 + np.log(t)) / (2 * lam)
     res["train_error"] = train

@@ -1,17 +1,51 @@
-"""The pocket algorithm (Gallant 1990; seed 003)."""
+"""The pocket algorithm (Gallant 1990; the lecture notes)."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
+from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.sparse as sp
 
 from .._validation import check_int
-from . import _kernels as K
-from .base import OnlineLearner, _doc_intercept, _Packed
+from . import _kernels as kernels
+from .base import LearnerState, OnlineLearner, PackedData, Snapshot, _doc_intercept
 
 __all__ = ["Pocket"]
+
+
+@dataclass(eq=False)
+class PocketState(LearnerState):
+    """The pocket algorithm's state.
+
+    Attributes
+    ----------
+    w : ndarray of shape (d + 1,)
+        The running perceptron ``w~_t``.
+    pocket : ndarray of shape (d + 1,)
+        The weights with the fewest training errors so far.
+    scores : ndarray of shape (n,)
+        ``Z w~_t``, kept up to date through ``gram`` (when used).
+    gram : ndarray of shape (n, n) or (0, 0)
+        ``Z Z^T`` (``n <= gram_max``).
+    use_gram : bool
+    """
+
+    w: np.ndarray = field(default_factory=lambda: np.zeros(1))
+    pocket: np.ndarray = field(default_factory=lambda: np.zeros(1))
+    scores: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    gram: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
+    use_gram: bool = False
+
+    @property
+    def pocket_errors(self) -> int:
+        """Training errors of the pocket."""
+        return int(self.totals[4])
+
+    @property
+    def pocket_step(self) -> int:
+        """The step at which the pocket was last filled."""
+        return int(self.totals[5])
 
 
 @_doc_intercept
@@ -53,7 +87,8 @@ class Pocket(OnlineLearner):
     """
 
     name = "pocket"
-    reference = "Gallant (1990); seed 003"
+    reference = "Gallant (1990); the lecture notes"
+    mistake_driven = True
 
     def __init__(self, *, check_every: int = 1, gram_max: int = 4096,
                  intercept: str = "augmented", intercept_scaling: float = 1.0) -> None:
@@ -61,24 +96,27 @@ class Pocket(OnlineLearner):
         self.check_every = check_int("check_every", check_every, minimum=1)
         self.gram_max = check_int("gram_max", gram_max, minimum=0)
 
-    def _setup(self, pk: _Packed) -> SimpleNamespace:
-        use_gram = pk.n <= self.gram_max
+    def _setup(self, packed: PackedData) -> PocketState:
+        use_gram = packed.n <= self.gram_max
         if use_gram:
-            X = pk.data.X
+            X = packed.dataset.X
             G = X @ X.T
-            G = np.ascontiguousarray((G.toarray() if sp.issparse(G) else G) + pk.s * pk.s)
+            G = np.ascontiguousarray((G.toarray() if sp.issparse(G) else G)
+                                     + packed.bias_feature ** 2)
         else:
             G = np.zeros((0, 0))
-        st = K.empty_state()
-        st[4] = pk.n  # the zero vector misclassifies everything (0 counts as an error)
-        return SimpleNamespace(w=np.zeros(pk.d + 1), pw=np.zeros(pk.d + 1), F=np.zeros(pk.n),
-                               G=G, use_gram=use_gram, st=st)
+        state = PocketState(w=np.zeros(packed.d + 1), pocket=np.zeros(packed.d + 1),
+                            scores=np.zeros(packed.n), gram=G, use_gram=use_gram)
+        state.totals[4] = packed.n  # the zero vector misclassifies everything (0 is an error)
+        return state
 
-    def _advance(self, pk, st, idx, lo, hi, t0):
-        K.pocket_steps(*pk.xargs, pk.y, pk.xn2, pk.s, idx, lo, hi, t0, st.w, st.pw, st.F,
-                       st.G, st.use_gram, float(self.check_every), st.st)
+    def _advance(self, packed: PackedData, state: PocketState, idx: np.ndarray, lo: int,
+                 hi: int, t0: int) -> None:
+        kernels.pocket_steps(*packed.xargs, packed.y, packed.z_sqnorms, packed.bias_feature,
+                             idx, lo, hi, t0, state.w, state.pocket, state.scores, state.gram,
+                             state.use_gram, float(self.check_every), state.totals)
 
-    def _snapshot(self, pk, st, t):
-        return {"wt": st.pw.copy(),
-                "extra": {"pocket_errors": int(st.st[4]), "pocket_t": int(st.st[5]),
-                          "w_last": st.w[:-1].copy()}}
+    def _snapshot(self, packed: PackedData, state: PocketState, t: int) -> Snapshot:
+        return Snapshot(*packed.split(state.pocket),
+                        extras={"pocket_errors": state.pocket_errors,
+                                "pocket_t": state.pocket_step, "w_last": state.w[:-1].copy()})

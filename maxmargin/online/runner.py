@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -13,11 +15,12 @@ from .._validation import WIDE_HINT, check_choice, check_int, check_memory
 from ..data import Dataset
 from ..exceptions import ParameterError
 from ..trace import Trace
-from .base import OnlineLearner, _pack
+from .base import LearnerState, OnlineLearner, PackedData, Snapshot, prediction_errors
 from .registry import make_learner
 from .schedules import ORDERS, _check_seed, iter_schedule
 
 __all__ = ["run", "default_checkpoints"]
+
 
 def default_checkpoints(n: int, epochs: int, per_decade: int = 10) -> np.ndarray:
     """Geometric checkpoints in ``t`` (``per_decade`` per factor 10) plus every epoch end.
@@ -85,6 +88,47 @@ def run(learner: OnlineLearner | str, data: Dataset, epochs: int = 1, order: str
     >>> tr.steps, tr.order
     (810, 'shuffle')
     """
+    learner = _check_args(learner, data)
+    epochs = check_int("epochs", epochs, minimum=1)
+    order = check_choice("order", order, ORDERS)
+    seed = _check_seed(seed)
+    learner._check_data(data)
+    n, d = data.n, data.d
+    ckpts = learner._align(_checkpoints(checkpoints, n, epochs), n, epochs)
+    record_dual = bool(record_dual) and learner.has_dual
+    # the trace keeps (k, d) weights (twice while they are stacked): refuse what cannot fit
+    check_memory(8.0 * (d + 1) * (8 + 4 * len(ckpts)) + 32.0 * record_dual * len(ckpts) * n,
+                 f"running {learner.name} on {data.name} (d = {d:,} features, "
+                 f"{len(ckpts)} checkpoints)", WIDE_HINT)
+
+    timer = _Timer()
+    with timer("setup_seconds"):
+        packed = PackedData.pack(data, learner.bias_feature, record_dual)
+        state = learner._setup(packed)
+    with timer("compile_seconds"):  # compile / load the kernel
+        learner._advance(packed, state, np.zeros(1, np.int64), 0, 0, 0)
+    recorder = _Recorder()
+    with Progress(n * epochs, learner.name, enabled=progress) as bar:
+        for t, idx, lo, hi, base in _steps(n, epochs, order, seed, ckpts):
+            if hi > lo:
+                with timer("learn_seconds"):
+                    learner._advance(packed, state, idx, lo, hi, base + lo)
+            if t is not None:
+                with timer("record_seconds"), np.errstate(over="ignore", invalid="ignore"):
+                    recorder.add(t, learner._snapshot(packed, state, t), state,
+                                 timer["learn_seconds"])
+                bar.update_to(t)
+    state.steps = n * epochs
+    with timer("record_seconds"), np.errstate(over="ignore", invalid="ignore"):
+        finals = learner._final(packed, state)
+        error = _final_error(learner, packed, state, recorder)
+    timings = {k: timer[k] for k in ("learn_seconds", "setup_seconds", "record_seconds",
+                                     "compile_seconds")}
+    timings["ns_per_step"] = timings["learn_seconds"] / (n * epochs) * 1e9
+    return recorder.trace(learner, data, order, seed, epochs, finals, error, timings)
+
+
+def _check_args(learner: OnlineLearner | str, data: Dataset) -> OnlineLearner:
     if isinstance(learner, str):
         learner = make_learner(learner)
     if not isinstance(learner, OnlineLearner):
@@ -93,108 +137,91 @@ def run(learner: OnlineLearner | str, data: Dataset, epochs: int = 1, order: str
     if not isinstance(data, Dataset):
         raise ParameterError(f"data must be a maxmargin.Dataset, got {type(data).__name__}; "
                              "wrap arrays with Dataset(X, y)")
-    epochs = check_int("epochs", epochs, minimum=1)
-    order = check_choice("order", order, ORDERS)
-    seed = _check_seed(seed)
-    learner._check_data(data)
-    n, d = data.n, data.d
-    T = n * epochs
-    ckpts = learner._align(_checkpoints(checkpoints, n, epochs), n, epochs)
-    # the trace keeps (k, d) weights (twice while they are stacked): refuse what cannot fit
-    dual = bool(record_dual) and learner.has_dual
-    check_memory(8.0 * (d + 1) * (8 + 4 * len(ckpts)) + 32.0 * dual * len(ckpts) * n,
-                 f"running {learner.name} on {data.name} (d = {d:,} features, "
-                 f"{len(ckpts)} checkpoints)", WIDE_HINT)
+    return learner
 
-    tic = time.perf_counter()
-    pk = _pack(data, learner._s, bool(record_dual) and learner.has_dual)
-    state = learner._setup(pk)
-    setup = time.perf_counter() - tic
-    tic = time.perf_counter()
-    learner._advance(pk, state, np.zeros(1, np.int64), 0, 0, 0)  # compile / load the kernel
-    compile_s = time.perf_counter() - tic
 
-    rec: dict[str, list] = {k: [] for k in ("t", "w", "b", "mistakes", "loss", "sqnorm",
-                                            "seconds", "w_avg", "b_avg", "dual", "dual_avg")}
-    extra: dict[str, list] = {}
-    learn = 0.0
-    record = 0.0
+def _steps(n: int, epochs: int, order: str, seed: int,
+           ckpts: np.ndarray) -> Iterator[tuple[int | None, np.ndarray, int, int, int]]:
+    """The run cut at the checkpoints: ``(t, idx, lo, hi, base)`` means "take the steps on
+    ``idx[lo:hi]`` (the first is step ``base + lo + 1``), then record at step ``t``"
+    (``t`` None: an epoch ends between two checkpoints)."""
     pos = 0  # index into ckpts
-    s_true = learner._s
-    bar = Progress(T, learner.name, enabled=progress)
+    T = n * epochs
     for e, idx in enumerate(iter_schedule(n, epochs, order, seed)):
         base = e * n
         lo = 0
         while True:
             stop = int(ckpts[pos]) if pos < len(ckpts) else T + 1
             hi = min(stop - base, n)
-            if hi > lo:
-                tic = time.perf_counter()
-                learner._advance(pk, state, idx, lo, hi, base + lo)
-                learn += time.perf_counter() - tic
-                lo = hi
-            if stop - base > n:
+            if stop - base > n:  # the next checkpoint is in a later epoch
+                yield None, idx, lo, hi, base
                 break
-            # checkpoint at step `stop`
-            tic = time.perf_counter()
-            with np.errstate(over="ignore", invalid="ignore"):  # divergence: see the trace
-                snap = learner._snapshot(pk, state, stop)
-            if "wt" in snap:
-                w, b = snap["wt"][:-1], s_true * snap["wt"][-1]
-            else:
-                w, b = snap["w"], snap["b"]
-            mistakes, loss, sqn = learner._stats(state)
-            rec["t"].append(stop)
-            rec["w"].append(w)
-            rec["b"].append(b)
-            rec["mistakes"].append(mistakes)
-            rec["loss"].append(loss)
-            rec["sqnorm"].append(sqn)
-            rec["seconds"].append(learn)
-            if "wt_avg" in snap:
-                rec["w_avg"].append(snap["wt_avg"][:-1])
-                rec["b_avg"].append(s_true * snap["wt_avg"][-1])
-            for k in ("dual", "dual_avg"):
-                if k in snap:
-                    rec[k].append(snap[k])
-            for k, v in snap.get("extra", {}).items():
-                extra.setdefault(k, []).append(v)
-            record += time.perf_counter() - tic
-            bar.update_to(stop)
+            yield stop, idx, lo, hi, base
             pos += 1
+            lo = max(lo, hi)
             if hi == n:
                 break
-    bar.close()
 
-    state.T = T
-    tic = time.perf_counter()
-    with np.errstate(over="ignore", invalid="ignore"):
-        finals = learner._final(pk, state)
-    w_fin, b_fin = rec["w"][-1], rec["b"][-1]
-    if np.all(np.isfinite(w_fin)) or learner.name == "dual_perceptron":
-        f = learner._decision(pk, state, w_fin, b_fin)
-        if learner._zero_is_negative:
-            err = float(np.mean((f > 0) != (data.y > 0)))
-        else:
-            err = float(np.mean(data.y * f <= 0))
-    else:
-        err = math.nan
-    record += time.perf_counter() - tic
 
-    t = np.asarray(rec["t"], np.int64)
-    opt = {k: (np.asarray(rec[k], float) if rec[k] else None)
-           for k in ("w_avg", "b_avg", "dual", "dual_avg")}
-    extras = {k: np.asarray(v) for k, v in extra.items()}
-    extras.update(finals)
-    return Trace(
-        learner=learner.name, params=learner.get_params(), order=order, seed=seed,
-        data=data.name, intercept=learner.intercept,
-        intercept_scaling=learner.intercept_scaling, n=n, d=d, epochs=epochs,
-        t=t, epoch=(t + n - 1) // n, w=np.asarray(rec["w"], float).reshape(len(t), d),
-        b=np.asarray(rec["b"], float), mistakes=np.asarray(rec["mistakes"], np.int64),
-        loss=np.asarray(rec["loss"], float), sqnorm=np.asarray(rec["sqnorm"], float),
-        seconds=np.asarray(rec["seconds"], float), **opt, extras=extras,
-        final_train_error=err,
-        timings={"learn_seconds": learn, "setup_seconds": setup, "record_seconds": record,
-                 "compile_seconds": compile_s, "ns_per_step": learn / T * 1e9},
-    )
+class _Timer(dict):
+    """Seconds per phase: ``with timer("learn_seconds"): ...`` adds to that entry."""
+
+    @contextlib.contextmanager
+    def __call__(self, key: str) -> Iterator[None]:
+        tic = time.perf_counter()
+        try:
+            yield
+        finally:
+            self[key] = self.get(key, 0.0) + time.perf_counter() - tic
+
+    def __missing__(self, key: str) -> float:
+        return 0.0
+
+
+class _Recorder:
+    """The checkpoints' snapshots and running totals, stacked into a Trace at the end."""
+
+    def __init__(self) -> None:
+        self.rows: list[tuple[int, Snapshot, int, float, float, float]] = []
+
+    def add(self, t: int, snap: Snapshot, state: LearnerState, seconds: float) -> None:
+        self.rows.append((t, snap, state.mistakes, state.loss, state.sqnorm, seconds))
+
+    def last(self) -> Snapshot:
+        return self.rows[-1][1]
+
+    def trace(self, learner: OnlineLearner, data: Dataset, order: str, seed: int, epochs: int,
+              finals: dict[str, np.ndarray], error: float, timings: dict) -> Trace:
+        n, d = data.n, data.d
+        t = np.array([r[0] for r in self.rows], np.int64)
+        snaps = [r[1] for r in self.rows]
+
+        def stack(key: str) -> np.ndarray | None:
+            values = [getattr(s, key) for s in snaps]
+            return None if any(v is None for v in values) else np.asarray(values, float)
+
+        extras = {k: np.asarray([s.extras[k] for s in snaps]) for k in snaps[0].extras}
+        extras.update(finals)
+        return Trace(
+            learner=learner.name, params=learner.get_params(), order=order, seed=seed,
+            data=data.name, intercept=learner.intercept,
+            intercept_scaling=learner.intercept_scaling, n=n, d=d, epochs=epochs,
+            t=t, epoch=(t + n - 1) // n, w=np.asarray([s.w for s in snaps], float).reshape(
+                len(t), d), b=np.asarray([s.b for s in snaps], float),
+            mistakes=np.array([r[2] for r in self.rows], np.int64),
+            loss=np.array([r[3] for r in self.rows], float),
+            sqnorm=np.array([r[4] for r in self.rows], float),
+            seconds=np.array([r[5] for r in self.rows], float),
+            w_avg=stack("w_avg"), b_avg=stack("b_avg"), dual=stack("dual"),
+            dual_avg=stack("dual_avg"), extras=extras, final_train_error=error,
+            timings=timings)
+
+
+def _final_error(learner: OnlineLearner, packed: PackedData, state: LearnerState,
+                 recorder: _Recorder) -> float:
+    """Training error of the learner's final output (nan when it diverged)."""
+    last = recorder.last()
+    if learner.has_weights and not np.all(np.isfinite(last.w)):
+        return math.nan
+    f = learner._decision(packed, state, last.w, last.b)
+    return float(np.mean(prediction_errors(f, packed.y, learner.svm_space)))

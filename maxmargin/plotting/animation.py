@@ -20,6 +20,7 @@ import numpy as np
 from .._io import atomic_write
 from ..data import Dataset
 from ..exceptions import DataError, ParameterError
+from ..online.registry import LEARNERS
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..exact import ExactSolution
@@ -66,7 +67,8 @@ def _reference(trace: Trace, data: Dataset,
     from ..exact import solve
     from ..problem import SVMProblem
 
-    lam = trace.params.get("lam")
+    cls = LEARNERS.get(trace.learner)
+    lam = trace.params.get("lam") if cls is not None and cls.objective == "lambda" else None
     if lam is not None:
         return (solve(SVMProblem(data, lam=lam, **_mode(trace))),
                 rf"exact optimum, $\lambda = {lam:g}$")
@@ -77,9 +79,8 @@ def _reference(trace: Trace, data: Dataset,
 
 def _novikoff(trace: Trace, hard: ExactSolution | None) -> tuple[float, str]:
     """Novikoff's bound ``(R / gamma*)^2`` in the learner's space, or nan and why not."""
-    from ..evaluation.comparison import PERCEPTRON_FAMILY
-
-    if trace.learner not in PERCEPTRON_FAMILY:
+    cls = LEARNERS.get(trace.learner)
+    if cls is None or not cls.mistake_driven:
         return math.nan, "Novikoff's bound is for the perceptron family"
     if hard is None:
         return math.nan, "not separable: Novikoff's bound does not apply"

@@ -223,6 +223,7 @@ def _checkpoints(spec: StudySpec, ds: DataSpec, n: int) -> tuple:
 def _check_learners(spec: StudySpec, item: DataItem) -> None:
     """Build every learner for this data set's problems: refuse what would fail later."""
     from ..exceptions import MaxMarginError
+    from ..online.registry import objective_parameter
     from ..problem import SVMProblem
     from .learners import resolve_learner
 
@@ -235,12 +236,14 @@ def _check_learners(spec: StudySpec, item: DataItem) -> None:
                 learner = resolve_learner(lr.target, lr.params, problem)
             except MaxMarginError as e:
                 raise SpecError(f"{spec.source}: {lr.key}: {e}") from None
-            lam = getattr(learner, "lam", None)
-            if lam is not None and not np.isclose(lam, problem.lam, rtol=1e-9, atol=0):
-                raise SpecError(f"{spec.source}: {lr.key}.params.lam: the learner must "
-                                f"minimise the study's objective, lam = 1/(C n) is set by "
+            declared = objective_parameter(learner)
+            if declared is not None and not np.isclose(declared[1], getattr(problem, declared[0]),
+                                                        rtol=1e-9, atol=0):
+                name = declared[0]
+                raise SpecError(f"{spec.source}: {lr.key}.params.{name}: the learner must "
+                                f"minimise the study's objective, {name} is set by "
                                 "[problem]; remove it here")
-            if getattr(learner, "kernel", "linear") != "linear":
+            if not learner.has_weights:
                 raise SpecError(f"{spec.source}: {lr.key}.params.kernel: only linear "
                                 "learners have a weight vector to measure")
 
