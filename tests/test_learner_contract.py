@@ -170,3 +170,25 @@ def test_snapshot_split_is_the_bias_times_s():
     packed = PackedData.pack(SEPARABLE, 2.0, False)
     w, b = packed.split(np.array([1.0, 2.0, 3.0]))
     assert w.tolist() == [1.0, 2.0] and b == 6.0
+
+
+class _OnePass(Perceptron):
+    """A perceptron that stops after its first clean pass (``_halted``)."""
+
+    name = "one_pass"
+
+    def _align(self, checkpoints, n, epochs):
+        return np.unique(np.concatenate([checkpoints, n * np.arange(1, epochs + 1)]))
+
+    def _halted(self, state):
+        clean = state.mistakes == getattr(state, "seen", -1)
+        state.seen = state.mistakes
+        return clean
+
+
+def test_a_learner_that_halts_ends_the_run_at_that_epoch():
+    tr = run(_OnePass(), SEPARABLE, epochs=500, order="cyclic")
+    assert tr.epochs < 500 and tr.t[-1] == tr.epochs * SEPARABLE.n
+    assert tr.final_train_error == 0.0
+    full = run(Perceptron(), SEPARABLE, epochs=tr.epochs, order="cyclic")
+    np.testing.assert_array_equal(full.w[-1], tr.w[-1])

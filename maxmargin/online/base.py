@@ -39,7 +39,9 @@ learners implement it with compiled numba kernels, an implementation detail):
 4. ``_advance(packed, state, idx, lo, hi, t0)``: take the steps ``t0 + 1, ...`` on the
    examples ``idx[lo:hi]``, in place;
 5. ``_snapshot(packed, state, t) -> Snapshot`` at every checkpoint;
-6. ``_final(packed, state)`` (arrays saved once) and ``_decision(packed, state, w, b)``
+6. ``_halted(state)`` at every epoch end: True ends the run there (a learner that stops,
+   like a PLA after a clean pass);
+7. ``_final(packed, state)`` (arrays saved once) and ``_decision(packed, state, w, b)``
    (decision values on the training data, for the final error) at the end.
 
 Every learner sees the examples as ``z_i = (x_i, s)``: its weight vector ``w~`` has
@@ -429,6 +431,11 @@ class OnlineLearner:
     def _snapshot(self, packed: PackedData, state: Any, t: int) -> Snapshot:
         """The learner's output after step ``t``."""
         raise NotImplementedError
+
+    def _halted(self, state: Any) -> bool:
+        """True when the learner has stopped: the run ends with this epoch (such a learner
+        puts a checkpoint at every epoch end, in ``_align``)."""
+        return False
 
     def _final(self, packed: PackedData, state: Any) -> dict[str, np.ndarray]:
         """Extra arrays saved once at the end of the run."""

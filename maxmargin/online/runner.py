@@ -118,6 +118,9 @@ def run(learner: OnlineLearner | str, data: Dataset, epochs: int = 1, order: str
                     recorder.add(t, learner._snapshot(packed, state, t), state,
                                  timer["learn_seconds"])
                 bar.update_to(t)
+            if hi == n and learner._halted(state):  # it stopped: the run ends here
+                epochs = base // n + 1
+                break
     state.steps = n * epochs
     with timer("record_seconds"), np.errstate(over="ignore", invalid="ignore"):
         finals = learner._final(packed, state)
