@@ -36,7 +36,7 @@ print(f"heart_scale: {len(p.C)} points, all certified: {p.certified}; best held-
 sep = make_separable(100, 2, margin=0.3, seed=1)
 p2 = path(sep, C="1e-3:1e3:13", intercept="augmented")
 study = learners_along_path(sep, exact=p2, learners=("pegasos", "subgradient"), epochs=10)
-print(f"separable: soft = hard margin for C >= C* = {p2.hard.C_star:.4g}")
+print(f"separable: soft = hard margin for C >= C* = {p2.hard_margin_limit.C_star:.4g}")
 
 fig, axes = plt.subplots(2, 2, figsize=(11, 8))
 plot_width(p, axes[0, 0])

@@ -153,3 +153,28 @@ def check_memory(nbytes: float, what: str, hint: str = "") -> None:
     raise DataError(f"{what} needs about {_gb(nbytes)} of memory, more than the "
                     f"{_gb(MEMORY_MARGIN * avail)} this machine can give it "
                     f"(80% of {_gb(avail)} available){'; ' + hint if hint else ''}")
+
+
+def renamed_attribute(old: str, new: str, since: str = "0.2.0") -> property:
+    """A read-only property ``old`` that returns ``self.<new>`` with a DeprecationWarning.
+
+    Parameters
+    ----------
+    old, new : str
+        The attribute's former and current names.
+    since : str
+        The version that renamed it.
+
+    Returns
+    -------
+    property
+    """
+    import warnings
+
+    def get(self: object) -> object:
+        warnings.warn(f"{type(self).__name__}.{old} is renamed {new} (maxmargin {since}); "
+                      f"{old} will go", DeprecationWarning, stacklevel=2)
+        return getattr(self, new)
+
+    get.__doc__ = f"Deprecated name of :attr:`{new}`."
+    return property(get)

@@ -117,7 +117,11 @@ class SVMProblem:
 
     @property
     def kind(self) -> str:
-        """``"hard"`` or ``"soft"``."""
+        """``"hard"`` or ``"soft"`` (deprecated: read :attr:`hard`)."""
+        import warnings
+
+        warnings.warn("SVMProblem.kind is deprecated (maxmargin 0.2.0): read the bool "
+                      "SVMProblem.hard", DeprecationWarning, stacklevel=2)
         return "hard" if self.hard else "soft"
 
     @cached_property

@@ -330,3 +330,14 @@ def test_refuses_uncertified_reference(sep):
     bad = dataclasses.replace(sol, w=sol.w * 1.05)  # its stored certificate still says ok
     with pytest.raises(CertificateError, match="not certified"):
         compare(train, p, ["pegasos"], reference=bad)
+
+
+def test_renamed_names_still_work_with_a_warning(tmp_path):
+    cmp = compare(make_separable(20, 2, seed=0), learners=["pegasos"], lam=0.1, epochs=1)
+    with pytest.warns(DeprecationWarning, match="renamed hard_solution"):
+        assert cmp.hard is cmp.hard_solution
+    with pytest.warns(DeprecationWarning, match="to_json\\(file=...\\)"):
+        cmp.to_json(path=tmp_path / "c.json")
+    assert json.loads((tmp_path / "c.json").read_text())["n"] == 20
+    with pytest.warns(DeprecationWarning, match="SVMProblem.hard"):
+        assert cmp.problem.kind == "soft"

@@ -37,9 +37,11 @@ See ``docs/compare.md`` for why each quantity is the right one.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import time
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,7 +53,7 @@ import scipy.sparse as sp
 from .._io import atomic_write
 from .._json import jsonable
 from .._progress import Progress
-from .._validation import WIDE_HINT, check_int, check_memory
+from .._validation import WIDE_HINT, check_int, check_memory, renamed_attribute
 from ..certificate import SeparationCertificate, certify, verify_separation
 from ..data import Dataset, make_separable
 from ..exact import ExactSolution, is_separable, solve
@@ -400,9 +402,9 @@ class Comparison:
         The soft-margin reference problem (intercept ``none`` or ``augmented``).
     reference : ExactSolution
         Its certified optimum :math:`(\tilde w^*, \alpha^*)`.
-    hard : ExactSolution or None
+    hard_solution : ExactSolution or None
         The certified hard-margin optimum when the data are separable (same intercept
-        mode), giving :math:`\gamma^* = 1/\|\tilde w^*_{hard}\|`.
+        mode), giving :math:`\gamma^* = 1/\|\tilde w^*_{hard}\|` (``hard`` before 0.2).
     runs : tuple of RunResult
         One per learner x order x seed.
     rows : tuple of dict
@@ -431,7 +433,7 @@ class Comparison:
 
     problem: SVMProblem
     reference: ExactSolution
-    hard: ExactSolution | None
+    hard_solution: ExactSolution | None
     runs: tuple
     rows: tuple
     F_star: float
@@ -448,10 +450,12 @@ class Comparison:
         """:math:`\\tilde w^*` in the learners' space, shape (d',)."""
         return self.problem.to_augmented(self.reference.w, self.reference.b)
 
+    hard = renamed_attribute("hard", "hard_solution")
+
     @property
     def separable(self) -> bool:
-        """Whether the data are separable (and ``hard`` was solved)."""
-        return self.hard is not None
+        """Whether the data are separable (and ``hard_solution`` was solved)."""
+        return self.hard_solution is not None
 
     @property
     def novikoff(self) -> float:
@@ -523,21 +527,25 @@ class Comparison:
             "F_star": jsonable(self.F_star), "R": jsonable(self.R), "gamma": jsonable(self.gamma),
             "separable": self.separable, "novikoff": jsonable(self.novikoff),
             "w_star": jsonable(self.w_star),
-            "reference": sol(ref), "hard": None if self.hard is None else sol(self.hard),
+            "reference": sol(ref),
+            "hard": None if self.hard_solution is None else sol(self.hard_solution),
             "summary": [{k: jsonable(v) for k, v in row.items()} for row in self.rows],
             "runs": [r.to_dict() for r in self.runs],
             "timings": {k: jsonable(v) for k, v in self.timings.items()},
         }
 
-    def to_json(self, path: str | Path | None = None, indent: int | None = 1) -> str:
-        """The JSON text of :meth:`to_dict`; also written to ``path`` when given.
+    def to_json(self, file: str | Path | None = None, indent: int | None = 1, *,
+                path: str | Path | None = None) -> str:
+        """The JSON text of :meth:`to_dict`; also written to ``file`` when given.
 
         Parameters
         ----------
-        path : str or Path, optional
+        file : str or Path, optional
             File to write the text to.
         indent : int or None, default 1
             As for :func:`json.dumps`.
+        path : str or Path, optional
+            Deprecated name of ``file`` (a DeprecationWarning).
 
         Returns
         -------
@@ -551,9 +559,13 @@ class Comparison:
         >>> json.loads(cmp.to_json())["n"]
         30
         """
-        text = json.dumps(self.to_dict(), indent=indent) + "\n"
         if path is not None:
-            atomic_write(path, text)
+            warnings.warn("Comparison.to_json(path=...) is now to_json(file=...), as for "
+                          "every result (maxmargin 0.2.0)", DeprecationWarning, stacklevel=2)
+            file = path if file is None else file
+        text = json.dumps(self.to_dict(), indent=indent) + "\n"
+        if file is not None:
+            atomic_write(file, text)
         return text
 
     def to_markdown(self) -> str:
@@ -921,6 +933,53 @@ def compare(data: Dataset, problem: SVMProblem | None = None, learners: Any = No
     (True, True)
     """
     tic_all = time.perf_counter()
+    problem = _problem_of(data, problem, C, lam, intercept, intercept_scaling)
+    built = _build_learners(learners, problem)
+    orders, seeds = _check_orders(orders), _check_seeds(seeds)
+    epochs = check_int("epochs", epochs, minimum=1)
+    # every run's trace is kept, (k, d) weights and (k, n) dual points: refuse what cannot fit
+    k = len(default_checkpoints(data.n, epochs)) if checkpoints is None else \
+        len(np.atleast_1d(checkpoints)) + 1
+    n_runs = len(built) * len(orders) * len(seeds)
+    check_memory(8.0 * k * n_runs * (2 * (data.d + 1) + 3 * data.n),
+                 f"comparing {n_runs} runs on {data.name} (d = {data.d:,} features)",
+                 WIDE_HINT)
+    _check_holdout(holdout, data)
+
+    tic = time.perf_counter()
+    reference = _soft_reference(problem, reference, solver)
+    hard_solution = _hard_solution(problem, hard_reference, solver)
+    gamma = math.nan if hard_solution is None else float(hard_solution.margin)
+    solve_s = time.perf_counter() - tic
+
+    w_star = problem.to_augmented(reference.w, reference.b)
+    F_star = float(problem.lam * reference.certificate.primal_objective)
+    hinge_star = problem.hinge(reference.w, reference.b)
+    R = float(problem.R)
+
+    runs: list[RunResult] = []
+    with Progress(n_runs * data.n * epochs, "compare", enabled=progress) as bar:
+        for (label, learner), order, seed in itertools.product(built, orders, seeds):
+            tr = run(learner, data, epochs=epochs, order=order, seed=seed,
+                     checkpoints=checkpoints, record_dual=True)
+            runs.append(_evaluate(label, learner, tr, problem, w_star, F_star, hinge_star,
+                                  holdout, gamma, R))
+            bar.update(data.n * epochs)
+    rows = [_summary_row([r for r in runs if r.label == label and r.order == order])
+            for (label, _), order in itertools.product(built, orders)]
+    timings = {"solve_seconds": solve_s,
+               "learn_seconds": float(sum(r.learn_seconds for r in runs)),
+               "eval_seconds": float(sum(r.eval_seconds for r in runs)),
+               "total_seconds": time.perf_counter() - tic_all}
+    return Comparison(problem=problem, reference=reference, hard_solution=hard_solution,
+                      runs=tuple(runs), rows=tuple(rows), F_star=F_star, R=R, gamma=gamma,
+                      holdout=holdout, epochs=int(epochs), orders=orders, seeds=seeds,
+                      timings=timings)
+
+
+def _problem_of(data: Any, problem: SVMProblem | None, C: float | None, lam: float | None,
+                intercept: str, intercept_scaling: float) -> SVMProblem:
+    """The soft-margin problem the learners are measured on, given or built from C / lam."""
     if not isinstance(data, Dataset):
         raise ParameterError(f"data must be a maxmargin.Dataset, got {type(data).__name__}; "
                              "wrap arrays with Dataset(X, y)")
@@ -953,34 +1012,40 @@ def compare(data: Dataset, problem: SVMProblem | None = None, learners: Any = No
         raise ParameterError(
             "the problem has intercept='free', which no online learner implements (an "
             "unregularised bias changes the objective); use intercept='augmented' or 'none'")
-    built = _build_learners(learners, problem)
+    return problem
+
+
+def _check_orders(orders: Any) -> tuple:
     orders = _check_seq("orders", orders)
     for o in orders:
         if o not in ORDERS:
             raise ParameterError(f"unknown order {o!r}; choose from {', '.join(ORDERS)}")
+    return orders
+
+
+def _check_seeds(seeds: Any) -> tuple[int, ...]:
     seeds = _check_seq("seeds", seeds)
     for s in seeds:
         if isinstance(s, bool) or not isinstance(s, (int, np.integer)) or s < 0:
             raise ParameterError(f"seeds must be ints >= 0, got {s!r}")
-    seeds = tuple(int(s) for s in seeds)
-    epochs = check_int("epochs", epochs, minimum=1)
-    # every run's trace is kept, (k, d) weights and (k, n) dual points: refuse what cannot fit
-    k = len(default_checkpoints(data.n, epochs)) if checkpoints is None else \
-        len(np.atleast_1d(checkpoints)) + 1
-    n_runs = len(built) * len(orders) * len(seeds)
-    check_memory(8.0 * k * n_runs * (2 * (data.d + 1) + 3 * data.n),
-                 f"comparing {n_runs} runs on {data.name} (d = {data.d:,} features)",
-                 WIDE_HINT)
-    if holdout is not None:
-        if not isinstance(holdout, Dataset):
-            raise ParameterError(f"holdout must be a maxmargin.Dataset, got "
-                                 f"{type(holdout).__name__}")
-        if holdout.d != data.d:
-            raise DataError(f"holdout {holdout.name} has d = {holdout.d} features but the "
-                            f"training data {data.name} has d = {data.d}; they must match")
+    return tuple(int(s) for s in seeds)
 
-    # ---- the reference, solved once and certified
-    tic = time.perf_counter()
+
+def _check_holdout(holdout: Any, data: Dataset) -> None:
+    if holdout is None:
+        return
+    if not isinstance(holdout, Dataset):
+        raise ParameterError(f"holdout must be a maxmargin.Dataset, got "
+                             f"{type(holdout).__name__}")
+    if holdout.d != data.d:
+        raise DataError(f"holdout {holdout.name} has d = {holdout.d} features but the "
+                        f"training data {data.name} has d = {data.d}; they must match")
+
+
+def _soft_reference(problem: SVMProblem, reference: ExactSolution | None,
+                    solver: str | None) -> ExactSolution:
+    """The certified optimum of ``problem``: solved here, or given and re-certified."""
+    data = problem.data
     if reference is None:
         reference = solve(problem, solver=solver)
     elif not isinstance(reference, ExactSolution) or reference.problem.data is not data or (
@@ -988,16 +1053,22 @@ def compare(data: Dataset, problem: SVMProblem | None = None, learners: Any = No
             or not math.isclose(reference.problem.C, problem.C, rel_tol=1e-12)):
         raise ParameterError("reference must be the ExactSolution of this very problem "
                              "(same data, C and intercept)")
-    reference = _certified(reference, "soft-margin")
-    hard = None
-    gamma = math.nan
+    return _certified(reference, "soft-margin")
+
+
+def _hard_solution(problem: SVMProblem, hard_reference: Any,
+                   solver: str | None) -> ExactSolution | None:
+    """The certified hard-margin optimum (None: not separable), from ``hard_reference``
+    (re-checked, never trusted) or decided here by the LP and a solve."""
+    data = problem.data
     if isinstance(hard_reference, SeparationCertificate):
         if not verify_separation(data, hard_reference.z, problem.intercept,
                                  tol=hard_reference.tol).verified:
             raise ParameterError("hard_reference: the non-separability certificate does not "
                                  "verify on these data (intercept "
                                  f"{problem.intercept!r}); pass None to decide here")
-    elif hard_reference is not None:
+        return None
+    if hard_reference is not None:
         hp = getattr(hard_reference, "problem", None)
         if not isinstance(hard_reference, ExactSolution) or hp.data is not data or (
                 not hp.hard or hp.intercept != problem.intercept
@@ -1005,43 +1076,12 @@ def compare(data: Dataset, problem: SVMProblem | None = None, learners: Any = No
             raise ParameterError("hard_reference must be the hard-margin ExactSolution of "
                                  "this data (same intercept and scaling) or a "
                                  "SeparationCertificate")
-        hard = _certified(hard_reference, "hard-margin")
-        gamma = float(hard.margin)
-    elif is_separable(data, problem.intercept):
-        hp = SVMProblem(data, hard=True, intercept=problem.intercept,
-                        intercept_scaling=problem.intercept_scaling)
-        hard = _certified(solve(hp, solver=solver), "hard-margin")
-        gamma = float(hard.margin)
-    solve_s = time.perf_counter() - tic
-
-    w_star = problem.to_augmented(reference.w, reference.b)
-    F_star = float(problem.lam * reference.certificate.primal_objective)
-    hinge_star = problem.hinge(reference.w, reference.b)
-    R = float(problem.R)
-
-    runs: list[RunResult] = []
-    total = len(built) * len(orders) * len(seeds) * data.n * epochs
-    with Progress(total, "compare", enabled=progress) as bar:
-        for label, learner in built:
-            for order in orders:
-                for seed in seeds:
-                    tr = run(learner, data, epochs=epochs, order=order, seed=seed,
-                             checkpoints=checkpoints, record_dual=True)
-                    runs.append(_evaluate(label, learner, tr, problem, w_star, F_star,
-                                          hinge_star, holdout, gamma, R))
-                    bar.update(data.n * epochs)
-    rows = []
-    for label, _ in built:
-        for order in orders:
-            group = [r for r in runs if r.label == label and r.order == order]
-            rows.append(_summary_row(group))
-    timings = {"solve_seconds": solve_s,
-               "learn_seconds": float(sum(r.learn_seconds for r in runs)),
-               "eval_seconds": float(sum(r.eval_seconds for r in runs)),
-               "total_seconds": time.perf_counter() - tic_all}
-    return Comparison(problem=problem, reference=reference, hard=hard, runs=tuple(runs),
-                      rows=tuple(rows), F_star=F_star, R=R, gamma=gamma, holdout=holdout,
-                      epochs=int(epochs), orders=orders, seeds=seeds, timings=timings)
+        return _certified(hard_reference, "hard-margin")
+    if not is_separable(data, problem.intercept):
+        return None
+    hp = SVMProblem(data, hard=True, intercept=problem.intercept,
+                    intercept_scaling=problem.intercept_scaling)
+    return _certified(solve(hp, solver=solver), "hard-margin")
 
 
 # --------------------------------------------------------------------------- report

@@ -51,7 +51,14 @@ import scipy.sparse as sp
 from .._io import atomic_write
 from .._json import json_number
 from .._progress import Progress
-from .._validation import WIDE_HINT, check_choice, check_int, check_memory, check_positive
+from .._validation import (
+    WIDE_HINT,
+    check_choice,
+    check_int,
+    check_memory,
+    check_positive,
+    renamed_attribute,
+)
 from ..certificate import Certificate, certify
 from ..data import Dataset
 from ..exceptions import ParameterError, SolverError
@@ -249,8 +256,8 @@ class RegularizationPath:
     solver : str
     min_margin_sv_C : float
         :func:`min_margin_sv_C` of the data (nan when not computed).
-    hard : HardMarginLimit or None
-        The hard-margin comparison (None when not computed).
+    hard_margin_limit : HardMarginLimit or None
+        The hard-margin comparison (None when not computed; ``hard`` before 0.2).
     compile_seconds, total_seconds : float
         Building the DPP model (once) and the whole path.
     extras : dict
@@ -292,10 +299,12 @@ class RegularizationPath:
     d: int
     solver: str
     min_margin_sv_C: float = math.nan
-    hard: HardMarginLimit | None = None
+    hard_margin_limit: HardMarginLimit | None = None
     compile_seconds: float = 0.0
     total_seconds: float = 0.0
     extras: dict = field(default_factory=dict)
+
+    hard = renamed_attribute("hard", "hard_margin_limit")
 
     def __len__(self) -> int:
         return int(self.C.size)
@@ -321,7 +330,8 @@ class RegularizationPath:
         -------
         dict
             The per-point arrays as lists of length k, ``w`` as k lists of d floats,
-            ``kkt`` and ``certificate_ok`` per point, ``hard``, and the scalars.
+            ``kkt`` and ``certificate_ok`` per point, ``hard`` (the hard-margin limit), and
+            the scalars.
 
         Examples
         --------
@@ -346,7 +356,8 @@ class RegularizationPath:
         out["kkt"] = [{k: json_number(v) for k, v in c.kkt.items()} for c in self.certificates]
         out["certificate_ok"] = [bool(c.ok) for c in self.certificates]
         out["certificate_undecided"] = [c.undecided for c in self.certificates]
-        out["hard"] = None if self.hard is None else self.hard.to_dict()
+        limit = self.hard_margin_limit
+        out["hard"] = None if limit is None else limit.to_dict()
         if include_alpha:
             out["alpha"] = [[float(v) for v in row] for row in self.alpha]
         return out
@@ -416,7 +427,7 @@ class RegularizationPath:
                      + (" (margin SVs for every C > 0)" if c0 == 0 else "")
                      + (": below it every example is a bound SV" if 0 < c0 < math.inf
                         else ""))
-        h = self.hard
+        h = self.hard_margin_limit
         if h is not None:
             if not h.separable:
                 L.append("- hard-margin limit: the data are not separable (LP); the path "
@@ -727,7 +738,7 @@ def path(data: Dataset, C: Any = None, lam: Any = None, intercept: str = "free",
     >>> p = path(make_separable(30, 2, seed=0), C="1e-2:1e2:5")
     >>> p.certified, bool((p.margin[:-1] >= p.margin[1:]).all())
     (True, True)
-    >>> p.hard.last_equal
+    >>> p.hard_margin_limit.last_equal
     True
     >>> ep = path(make_separable(30, 2, seed=0), exact=True)
     >>> ep.certified, ep.end_reason, float(ep.C_star) > 0
@@ -816,10 +827,10 @@ def path(data: Dataset, C: Any = None, lam: Any = None, intercept: str = "free",
     c0 = min_margin_sv_C(data, intercept, intercept_scaling)
     if hard_limit is None:
         hard_limit = n * d <= 2_000_000
-    hard = None
+    limit = None
     if hard_limit:
-        hard = hard_margin_limit(data, intercept, intercept_scaling=intercept_scaling,
-                                 last=(float(Cs[-1]), W[-1], float(B[-1])))
+        limit = hard_margin_limit(data, intercept, intercept_scaling=intercept_scaling,
+                                  last=(float(Cs[-1]), W[-1], float(B[-1])))
     return RegularizationPath(
         C=Cs, lam=1.0 / (Cs * n), w=W, b=B, alpha=A, norm_w=norm_w, norm_reg=norm_reg,
         margin=margin, width=2.0 * margin, n_margin_sv=nm, n_bound_sv=nb,
@@ -830,7 +841,8 @@ def path(data: Dataset, C: Any = None, lam: Any = None, intercept: str = "free",
         max_kkt=np.array([max(c.kkt.values()) for c in certs]),
         certificates=tuple(certs), method=tuple(methods), seconds=secs,
         intercept=intercept, intercept_scaling=float(intercept_scaling),
-        data_name=data.name, n=n, d=d, solver=solver_name, min_margin_sv_C=c0, hard=hard,
+        data_name=data.name, n=n, d=d, solver=solver_name, min_margin_sv_C=c0,
+        hard_margin_limit=limit,
         compile_seconds=float(compile_s), total_seconds=time.perf_counter() - t_start,
     )
 

@@ -328,8 +328,9 @@ def plot_boundaries(cmp: Comparison, ax: Any = None) -> Axes:
     plot_boundary(p, cmp.reference, ax)
     lo = np.array([ax.get_xlim()[0], ax.get_ylim()[0]])
     hi = np.array([ax.get_xlim()[1], ax.get_ylim()[1]])
-    if cmp.hard is not None:
-        _line(ax, cmp.hard.w, cmp.hard.b, lo, hi, "-.", "exact hard-margin boundary",
+    if cmp.hard_solution is not None:
+        hard = cmp.hard_solution
+        _line(ax, hard.w, hard.b, lo, hi, "-.", "exact hard-margin boundary",
               color="0.5")
     col = _colors(cmp)
     for lab in cmp.labels:

@@ -41,7 +41,7 @@ def _guides(ax: Any, p: Any) -> None:
     c0 = p.min_margin_sv_C
     if 0 < c0 < math.inf and p.C[0] <= c0 <= p.C[-1]:
         ax.axvline(c0, color="0.4", ls=":", lw=1, label=f"$C_0$ = {c0:.3g} (first margin SV)")
-    h = p.hard
+    h = p.hard_margin_limit
     if h is not None and h.separable and h.C_star <= p.C[-1]:
         ax.axvline(h.C_star, color="C3", ls="--", lw=1,
                    label=f"$C^*$ = {h.C_star:.3g} (= hard margin above)")
@@ -69,7 +69,7 @@ def plot_width(p: Any, ax: Any = None) -> Any:
     """
     ax = _mpl.axes(ax, figsize=(6.4, 4.2))
     ax.loglog(p.C, p.width, "o-", ms=3, label="width $2/\\|w(C)\\|$")
-    h = p.hard
+    h = p.hard_margin_limit
     if h is not None and h.separable and h.w is not None:
         nw = float(np.linalg.norm(h.w))
         if nw > 0:

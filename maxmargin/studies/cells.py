@@ -230,7 +230,7 @@ def _check_learners(spec: StudySpec, item: DataItem) -> None:
     for value in spec.grid:
         problem = SVMProblem(item.train, intercept=spec.intercept,
                              intercept_scaling=spec.intercept_scaling,
-                             **{spec.grid_kind: value})
+                             **{spec.grid_parameter: value})
         for lr in spec.learners:
             try:
                 learner = resolve_learner(lr.target, lr.params, problem)
@@ -296,7 +296,7 @@ def make_plan(spec: StudySpec) -> Plan:
     cells: list[CellJob] = []
     for label, item in data.items():
         for value in spec.grid:
-            ref_key = _digest({"sep": item.sep_key, spec.grid_kind: value})
+            ref_key = _digest({"sep": item.sep_key, spec.grid_parameter: value})
             refs[ref_key] = RefJob(ref_key, item.sep_key, label, value)
             for lr in spec.learners:
                 for seed in spec.seeds:
@@ -374,14 +374,14 @@ def separability_task(data: Any, holdout: Any, intercept: str, intercept_scaling
     return Separability(data, holdout, hard, time.perf_counter() - tic)
 
 
-def reference_task(sep: Separability, grid_kind: str, value: float, intercept: str,
+def reference_task(sep: Separability, grid_parameter: str, value: float, intercept: str,
                    intercept_scaling: float, solver: str | None) -> Reference:
     """Solve the soft-margin problem of ``sep.data`` at one grid value (certified).
 
     Parameters
     ----------
     sep : Separability
-    grid_kind : {"C", "lam"}
+    grid_parameter : {"C", "lam"}
     value : float
     intercept : {"augmented", "none"}
     intercept_scaling : float
@@ -406,7 +406,7 @@ def reference_task(sep: Separability, grid_kind: str, value: float, intercept: s
 
     tic = time.perf_counter()
     problem = SVMProblem(sep.data, intercept=intercept, intercept_scaling=intercept_scaling,
-                         **{grid_kind: value})
+                         **{grid_parameter: value})
     soft = solve(problem, solver=solver)
     return Reference(soft, sep.hard, sep.holdout, time.perf_counter() - tic)
 

@@ -100,7 +100,7 @@ class StudySpec:
     Attributes
     ----------
     name : str
-    grid_kind : {"C", "lam"}
+    grid_parameter : {"C", "lam"}
         Which parameter the grid is of.
     grid : tuple of float
         The values, in the order written.
@@ -122,7 +122,7 @@ class StudySpec:
     """
 
     name: str
-    grid_kind: str
+    grid_parameter: str
     grid: tuple
     intercept: str
     intercept_scaling: float
@@ -158,7 +158,7 @@ class _Checker:
 
     def table(self, key: str, value: Any, allowed: tuple[str, ...]) -> dict:
         if not isinstance(value, Mapping):
-            raise self.fail(key, f"must be a table, got {_kind(value)}")
+            raise self.fail(key, f"must be a table, got {_type_name(value)}")
         unknown = [k for k in value if k not in allowed]
         if unknown:
             raise self.fail(f"{key}.{unknown[0]}" if key else unknown[0],
@@ -167,7 +167,7 @@ class _Checker:
 
     def params(self, key: str, value: Any) -> dict:
         if not isinstance(value, Mapping):
-            raise self.fail(key, f"must be a table of keyword arguments, got {_kind(value)}")
+            raise self.fail(key, f"must be a table of keyword arguments, got {_type_name(value)}")
         return dict(value)
 
     def integer(self, key: str, value: Any, minimum: int) -> int:
@@ -187,7 +187,7 @@ class _Checker:
         return float(value)
 
 
-def _kind(value: Any) -> str:
+def _type_name(value: Any) -> str:
     return {dict: "a table", list: "an array", str: "a string", bool: "a boolean",
             int: "an integer", float: "a number"}.get(type(value), type(value).__name__)
 
@@ -253,7 +253,7 @@ def _generator_params(ck: _Checker, key: str, generator: str, params: dict) -> N
             raise ck.fail(f"{key}.params.{k}",
                           f"{generator} has no such parameter; it accepts {', '.join(accepted)}")
         if isinstance(v, (dict, list)):
-            raise ck.fail(f"{key}.params.{k}", f"must be a number, got {_kind(v)}")
+            raise ck.fail(f"{key}.params.{k}", f"must be a number, got {_type_name(v)}")
 
 
 # --------------------------------------------------------------------------- load
@@ -365,7 +365,7 @@ def load_spec(spec: str | Path | Mapping) -> StudySpec:
     >>> s = load_spec({"problem": {"C": "0.1:10:3"},
     ...                "data": [{"source": "builtin:separable"}],
     ...                "learners": ["perceptron", {"name": "pegasos"}]})
-    >>> s.grid_kind, s.grid, [l.label for l in s.learners]
+    >>> s.grid_parameter, s.grid, [l.label for l in s.learners]
     ('C', (0.1, 1.0, 10.0), ['perceptron', 'pegasos'])
     """
     if isinstance(spec, Mapping):
@@ -394,8 +394,8 @@ def load_spec(spec: str | Path | Mapping) -> StudySpec:
     if ("C" in pr) == ("lam" in pr):
         raise ck.fail("problem", "give exactly one of C and lam (a number, an array, or a "
                                  "grid 'lo:hi:num')")
-    grid_kind = "C" if "C" in pr else "lam"
-    grid = _grid(ck, f"problem.{grid_kind}", pr[grid_kind])
+    grid_parameter = "C" if "C" in pr else "lam"
+    grid = _grid(ck, f"problem.{grid_parameter}", pr[grid_parameter])
     intercept = pr.get("intercept", "augmented")
     if intercept not in ("augmented", "none"):
         raise ck.fail("problem.intercept", f"must be 'augmented' or 'none' (the online "
@@ -460,7 +460,7 @@ def load_spec(spec: str | Path | Mapping) -> StudySpec:
             seen[it.label] = it.key
 
     norm = {
-        "name": name, "problem": {grid_kind: list(grid), "intercept": intercept,
+        "name": name, "problem": {grid_parameter: list(grid), "intercept": intercept,
                                   "intercept_scaling": scaling, "solver": solver},
         "run": {"epochs": epochs, "seeds": list(seeds), "orders": list(orders),
                 "checkpoints": list(checkpoints) if isinstance(checkpoints, tuple)
@@ -471,7 +471,7 @@ def load_spec(spec: str | Path | Mapping) -> StudySpec:
         "learners": [{"label": lr.label, "target": lr.target, "params": lr.params}
                      for lr in learners],
     }
-    return StudySpec(name=name, grid_kind=grid_kind, grid=grid, intercept=intercept,
+    return StudySpec(name=name, grid_parameter=grid_parameter, grid=grid, intercept=intercept,
                      intercept_scaling=scaling, solver=solver, epochs=epochs, seeds=seeds,
                      orders=tuple(orders), checkpoints=checkpoints, data=tuple(data),
                      learners=tuple(learners), source=ck.source, raw=norm)

@@ -74,7 +74,7 @@ def _rows(plan: Plan, store: Store) -> dict[str, list]:
             "study": spec.name, "spec_hash": spec.hash, "cell": cell.key,
             "status": rec.get("status"), "attempts": rec.get("attempts"),
             "error": None if ok else rec.get("error"), "data": cell.data,
-            "grid": spec.grid_kind, "value": cell.value, "learner": cell.learner,
+            "grid": spec.grid_parameter, "value": cell.value, "learner": cell.learner,
             "target": cell.target, "seed": cell.seed, "order": cell.order,
             "epochs": cell.epochs, "cell_seconds": rec.get("cell_seconds"),
             "worker": rec.get("worker"),
