@@ -300,11 +300,8 @@ class SVMProblem:
         >>> float(SVMProblem(ds, intercept="augmented").regularizer([3.0], 4.0))
         25.0
         """
-        w, b = self._wb(w, b)
-        r = np.einsum("...j,...j->...", w, w)
-        if self.intercept == "augmented":
-            r = r + (b / self.intercept_scaling) ** 2
-        return r
+        v = self.to_augmented(*self._wb(w, b))
+        return np.einsum("...j,...j->...", v, v)
 
     def primal_objective(self, w: Any, b: Any = 0.0) -> np.ndarray | float:
         """The C-form primal objective.
@@ -433,10 +430,8 @@ class SVMProblem:
         >>> w.tolist(), b
         ([1.0], 0.0)
         """
-        v = self.dual_weights(alpha)
-        if self.intercept == "augmented":
-            return v[:-1], float(v[-1] * self.intercept_scaling)
-        return v, (0.0 if self.intercept == "none" else None)
+        w, b = self.from_augmented(self.dual_weights(alpha))
+        return w, (None if self.intercept == "free" else float(b))
 
     def to_cvxpy(self, form: str = "primal", objective: str = "C") -> Any:
         """The problem as a textbook ``cvxpy.Problem``, to print, solve and teach with.

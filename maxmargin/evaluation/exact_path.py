@@ -100,6 +100,7 @@ class _Geometry:
         self.s = s
         self.free = intercept == "free"
         problem = SVMProblem(data, C=1.0, intercept=intercept, intercept_scaling=s)
+        self.unit = problem  # C = 1: its from_augmented splits a vector into (w, b)
         YZ = _signed_Z(problem)
         if sp.issparse(YZ):
             YZ = sp.csr_matrix(YZ)
@@ -164,7 +165,8 @@ class _Geometry:
         alpha = share[self.inv] / self.sigma2
         wt = w_int / math.sqrt(self.sigma2)
         if self.intercept == "augmented":
-            return wt[:-1].copy(), float(wt[-1] * self.s), alpha
+            w, b_aug = self.unit.from_augmented(wt)
+            return w.copy(), float(b_aug), alpha
         return wt, (float(b) if self.free else 0.0), alpha
 
     def problem(self, C_int: float) -> SVMProblem:
@@ -1602,8 +1604,8 @@ def _assemble(geo: _Geometry, records: list[_Record], breaks: list[_Break], reas
     Wl = np.array([r.w_lo for r in records]) / sig
     Ws = np.array([r.w_slope for r in records]) * sig
     if geo.intercept == "augmented":
-        w_at, w_slope = Wl[:, :-1], Ws[:, :-1]
-        b_at, b_slope = geo.s * Wl[:, -1], geo.s * Ws[:, -1]
+        (w_at, b_at), (w_slope, b_slope) = geo.unit.from_augmented(Wl), \
+            geo.unit.from_augmented(Ws)
     else:
         w_at, w_slope = Wl, Ws
         if geo.free:

@@ -819,9 +819,7 @@ def path(data: Dataset, C: Any = None, lam: Any = None, intercept: str = "free",
         Rh = (np.asarray(holdout.X @ W.T) + B) * holdout.y[:, None]
         hold_err = (Rh <= 0).mean(axis=0)
     norm_w = np.linalg.norm(W, axis=1)
-    norm_reg = norm_w.copy()
-    if intercept == "augmented":
-        norm_reg = np.sqrt(norm_w ** 2 + (B / intercept_scaling) ** 2)
+    norm_reg = np.linalg.norm(problems[0].to_augmented(W, B), axis=1)
     with np.errstate(divide="ignore"):
         margin = np.where(norm_w > 0, 1.0 / np.where(norm_w > 0, norm_w, 1.0), np.inf)
     c0 = min_margin_sv_C(data, intercept, intercept_scaling)
