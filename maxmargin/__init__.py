@@ -4,6 +4,7 @@ import sys as _sys
 from types import ModuleType as _ModuleType
 
 from . import report as _report
+from ._version import __version__
 from .certificate import Certificate, SeparationCertificate, certify, verify_separation
 from .data import (
     Dataset,
@@ -54,9 +55,6 @@ from .problem import INTERCEPTS, SVMProblem
 from .report import write_exact_path_report, write_path_report, write_report
 from .trace import Trace
 
-__version__ = "0.1.0"
-
-
 
 def _old_module(name: str, *sources: _ModuleType) -> None:
     """Keep ``from maxmargin.<name> import ...`` working for a module that moved, where the
@@ -80,7 +78,7 @@ _ESTIMATORS = ("ExactSVC", "PerceptronClassifier", "AveragedPerceptronClassifier
                "PegasosClassifier", "PAClassifier")
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
     if name in ("study", "StudyResult"):  # loaded on first use, like the estimators
         from . import studies
 

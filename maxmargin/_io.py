@@ -163,15 +163,15 @@ def remove_temporaries(dirs: Iterable[str | Path] = (), pid: int | None = None) 
     with _lock:
         mine = list(_pending)
         _pending.clear()
-    for tmp in mine:
+    for name in mine:
         with contextlib.suppress(OSError):
-            os.unlink(tmp)
+            os.unlink(name)
     if pid is None:
         return
     for d in dirs:
-        for tmp in Path(d).glob(f".*.{pid}.*{_TMP_SUFFIX}"):
+        for leftover in Path(d).glob(f".*.{pid}.*{_TMP_SUFFIX}"):
             with contextlib.suppress(OSError):
-                tmp.unlink()
+                leftover.unlink()
 
 
 def _probe(directory: Path, shown: str) -> None:

@@ -27,7 +27,7 @@ class Progress:
         self.label = label
         self.stream = stream if stream is not None else sys.stderr
         self.enabled = enabled and hasattr(self.stream, "isatty") and self.stream.isatty()
-        self.done = 0
+        self.done: float = 0
         self._last = 0.0
         self._start = time.perf_counter()
 

@@ -44,7 +44,7 @@ def check_int(name: str, value: object, *, minimum: int = 1) -> int:
         raise ParameterError(
             f"The {name!r} parameter must be an int >= {minimum}. Got {value!r} instead."
         )
-    v = int(value)  # type: ignore[arg-type]
+    v = int(value)  # type: ignore[arg-type, call-overload, unused-ignore]
     if v < minimum:
         raise ParameterError(
             f"The {name!r} parameter must be an int >= {minimum}. Got {value!r} instead."

@@ -49,7 +49,7 @@ def _write_json(payload: dict, target: str | None) -> None:
         atomic_write(target, text + "\n")
 
 
-def _load_data(args: argparse.Namespace, path: str | None = None):
+def _load_data(args: argparse.Namespace, path: str | None = None) -> Any:
     from .data import load
 
     return load(args.data if path is None else path, label=args.label, header=args.header,
@@ -61,7 +61,7 @@ def _out_dir(args: argparse.Namespace) -> Path:
     return check_output_dir(args.out, "--out", force=args.force)
 
 
-def _problem(args: argparse.Namespace, data):
+def _problem(args: argparse.Namespace, data: Any) -> Any:
     from .problem import SVMProblem
 
     kw: dict[str, Any] = {"intercept": args.intercept}
@@ -290,13 +290,14 @@ def _cmd_path(args: argparse.Namespace) -> int:
     show = not args.quiet
     if args.exact:
         return _exact_path(args, data, holdout, key, grid, out, show)
+    on_grid: dict[str, Any] = {key: grid}
     result = path(data, intercept=args.intercept, holdout=holdout, solver=args.solver,
-                  progress=show, **{key: grid})
+                  progress=show, **on_grid)
     study = None
     if names is not None:
         # the learners solve the augmented problem: measure them against its own path
         exact = result if args.intercept == "augmented" else path(
-            data, intercept="augmented", solver=args.solver, progress=show, **{key: grid})
+            data, intercept="augmented", solver=args.solver, progress=show, **on_grid)
         study = learners_along_path(data, learners=names, epochs=args.epochs,
                                     seed=args.seed, exact=exact,
                                     n_jobs=os.cpu_count() if args.jobs is None else args.jobs,
@@ -315,8 +316,9 @@ def _exact_path(args: argparse.Namespace, data: Any, holdout: Any, key: str, gri
     from .evaluation.grid_path import path
     from .report import write_exact_path_report
 
+    on_grid: dict[str, Any] = {key: grid}
     result = path(data, intercept=args.intercept, holdout=holdout, solver=args.solver,
-                  progress=show, exact=True, **{key: grid})
+                  progress=show, exact=True, **on_grid)
     Cs = grid if key == "C" else 1.0 / (grid * data.n)
     paths = write_exact_path_report(result, out, C_range=(float(min(Cs)), float(max(Cs)))
                                     if len(grid) > 1 and min(Cs) < max(Cs) else None)

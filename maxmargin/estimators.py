@@ -404,6 +404,8 @@ class _OnlineClassifier(_LinearBinary):
         raise NotImplementedError
 
     def _publish(self, state: OnlineState) -> None:
+        w: Any
+        b: Any
         if self._use_average() and state.w_avg is not None:
             w, b = state.w_avg, state.b_avg
         else:
@@ -667,7 +669,8 @@ class PAClassifier(_OnlineClassifier):
 
     def _learner(self) -> OnlineLearner:
         variant = check_choice("variant", self.variant, ("pa1", "pa2", "pa"))
-        kw = {"intercept": self.intercept, "intercept_scaling": self.intercept_scaling}
+        kw: dict[str, Any] = {"intercept": self.intercept,
+                              "intercept_scaling": self.intercept_scaling}
         if variant == "pa":
             return PA(**kw)
         return (PA1 if variant == "pa1" else PA2)(C=self.C, **kw)

@@ -34,7 +34,7 @@ __all__ = ["SVMProblem", "INTERCEPTS"]
 INTERCEPTS = ("free", "none", "augmented")
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, init=False)
 class SVMProblem:
     """A linear SVM problem on a :class:`Dataset`.
 
@@ -68,40 +68,43 @@ class SVMProblem:
     """
 
     data: Dataset
-    C: float | None = None
-    lam: float | None = None
-    hard: bool = False
-    intercept: str = "free"
-    intercept_scaling: float = 1.0
+    C: float
+    lam: float
+    hard: bool
+    intercept: str
+    intercept_scaling: float
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.data, Dataset):
+    def __init__(self, data: Dataset, C: float | None = None, lam: float | None = None,
+                 hard: bool = False, intercept: str = "free",
+                 intercept_scaling: float = 1.0) -> None:
+        if not isinstance(data, Dataset):
             raise ParameterError(
-                f"SVMProblem needs a maxmargin.Dataset, got {type(self.data).__name__}; "
+                f"SVMProblem needs a maxmargin.Dataset, got {type(data).__name__}; "
                 "wrap arrays with Dataset(X, y)"
             )
-        given = [k for k, v in (("C", self.C), ("lam", self.lam)) if v is not None]
-        if self.hard:
+        given = [k for k, v in (("C", C), ("lam", lam)) if v is not None]
+        if hard:
             given.append("hard")
         if len(given) > 1:
             raise ParameterError(
                 f"give only one of C, lam or hard=True (got {', '.join(given)}); "
                 "lam = 1/(C n) is derived from C and vice versa"
             )
-        check_choice("intercept", self.intercept, INTERCEPTS)
-        s = check_positive("intercept_scaling", self.intercept_scaling)
-        n = self.data.n
-        if self.hard:
+        check_choice("intercept", intercept, INTERCEPTS)
+        s = check_positive("intercept_scaling", intercept_scaling)
+        n = data.n
+        if hard:
             C, lam = math.inf, 0.0
-        elif self.lam is not None:
-            lam = check_positive("lam", self.lam)
+        elif lam is not None:
+            lam = check_positive("lam", lam)
             C = 1.0 / (lam * n)
         else:
-            C = check_positive("C", 1.0 if self.C is None else self.C)
+            C = check_positive("C", 1.0 if C is None else C)
             lam = 1.0 / (C * n)
-        object.__setattr__(self, "C", C)
-        object.__setattr__(self, "lam", lam)
-        object.__setattr__(self, "intercept_scaling", s)
+        # frozen: the fields are set once, here (C and lam always both, as floats)
+        for name, value in (("data", data), ("C", C), ("lam", lam), ("hard", bool(hard)),
+                            ("intercept", intercept), ("intercept_scaling", s)):
+            object.__setattr__(self, name, value)
 
     # ------------------------------------------------------------------ structure
 

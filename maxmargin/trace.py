@@ -133,7 +133,7 @@ class Trace:
         ndarray of bool
         """
         ok = np.isfinite(self.w).all(axis=1) & np.isfinite(self.b)
-        if self.w_avg is not None:
+        if self.w_avg is not None and self.b_avg is not None:
             ok &= np.isfinite(self.w_avg).all(axis=1) & np.isfinite(self.b_avg)
         return ok
 
@@ -201,7 +201,7 @@ class Trace:
         3
         """
         w, b = (self.w_avg, self.b_avg) if average else (self.w, self.b)
-        if w is None:
+        if w is None or b is None:
             raise DataError(f"the {self.learner} trace has no averaged iterate")
         if self.intercept != "augmented":
             return w
@@ -292,7 +292,7 @@ class Trace:
                 raise DataError(f"trace array {k!r} has dtype object; cannot save without pickle")
         npz = stem.with_name(stem.name + ".npz")
         js = stem.with_name(stem.name + ".json")
-        meta = {"format": _FORMAT}
+        meta: dict[str, Any] = {"format": _FORMAT}
         for k in _META:
             v = getattr(self, k)
             meta[k] = None if isinstance(v, float) and math.isnan(v) else v
@@ -300,7 +300,7 @@ class Trace:
         meta["diverged_at"] = self.diverged_at
         meta["summary"] = self.summary()
         text = json.dumps(jsonable(meta), indent=2) + "\n"
-        atomic_write(npz, lambda fh: np.savez(fh, **arrays))
+        atomic_write(npz, lambda fh: np.savez(fh, **arrays))  # type: ignore[arg-type]
         atomic_write(js, text)
         return npz, js
 

@@ -24,15 +24,10 @@ from maxmargin import (
     make_gaussians,
     make_separable,
 )
-from maxmargin.compare import (
-    Comparison,
-    compare,
-    feasible_dual,
-    fit_rate,
-    write_report,
-)
+from maxmargin.evaluation.comparison import Comparison, compare, feasible_dual, fit_rate
 from maxmargin.exact import solve
 from maxmargin.online import Pegasos, Perceptron, schedule
+from maxmargin.report import write_report
 
 LAM = 0.05
 

@@ -244,15 +244,27 @@ def learners_along_path(data: Dataset, lam: Any = None, *, C: Any = None,
              seed + 1009 * i + j,
              ckpts, float(lam_), exact.intercept_scaling)
             for i, lam_ in enumerate(lams) for j, nm in enumerate(names)]
-    if n_jobs in (None, -1):
-        workers = os.cpu_count() or 1
-    else:
-        workers = check_int("n_jobs", n_jobs)
-    results: list[Any] = [None] * len(jobs)
+    workers = (os.cpu_count() or 1) if n_jobs in (None, -1) else check_int("n_jobs", n_jobs)
     if len(jobs) * epochs * n < MIN_POOL_STEPS:
         workers = 1  # starting the workers would cost more than the runs
     # a worker beside a busy core makes the pool slower than one process (measured)
-    workers = min(workers, _idle_cores())
+    results = _run_jobs(jobs, min(workers, _idle_cores()), progress)
+    k, Lk = len(lams), len(names)
+    rel = np.full((Lk, k, len(ckpts)), np.nan)
+    secs = np.zeros((Lk, k))
+    for q, (F, s_) in enumerate(results):
+        i, j = divmod(q, Lk)
+        rel[j, i, :F.size] = (F - F_star[i]) / F_star[i]
+        secs[j, i] = s_
+    eps_t = tuple(float(check_positive("eps", e)) for e in eps)
+    ep = _epochs_to_eps(rel, ckpts, n, eps_t)
+    return LearnerPathStudy(lams, names, epochs, order, int(seed), ckpts, n, F_star, rel,
+                            eps_t, ep, secs)
+
+
+def _run_jobs(jobs: list[tuple], workers: int, progress: bool) -> list[tuple[np.ndarray, float]]:
+    """Every job's ``(F at the checkpoints, learning seconds)``, in order: in a pool of
+    ``workers`` processes, or here."""
     with Progress(len(jobs), "learners", enabled=progress) as bar:
         if workers > 1 and len(jobs) > 1:
             # joblib's loky workers: no `if __name__ == "__main__"` guard needed in the
@@ -261,24 +273,25 @@ def learners_along_path(data: Dataset, lam: Any = None, *, C: Any = None,
             from joblib import Parallel, delayed
 
             par = Parallel(n_jobs=min(workers, len(jobs)), return_as="generator")
-            for q, res in enumerate(par(delayed(_learner_job)(job) for job in jobs)):
-                results[q] = res
+            results = []
+            for res in par(delayed(_learner_job)(job) for job in jobs):
+                results.append(res)
                 bar.update(1)
-        else:
-            for q, job in enumerate(jobs):
-                results[q] = _learner_job(job)
-                bar.update(1)
-    k, Lk = len(lams), len(names)
-    m = len(ckpts)
-    rel = np.full((Lk, k, m), np.nan)
-    secs = np.zeros((Lk, k))
-    for q, (F, s_) in enumerate(results):
-        i, j = divmod(q, Lk)
-        rel[j, i, :F.size] = (F - F_star[i]) / F_star[i]
-        secs[j, i] = s_
-    eps_t = tuple(float(check_positive("eps", e)) for e in eps)
-    ep = np.full((len(eps_t), Lk, k), np.inf)
-    for q, e in enumerate(eps_t):
+            return results
+        results = []
+        for job in jobs:
+            results.append(_learner_job(job))
+            bar.update(1)
+        return results
+
+
+def _epochs_to_eps(rel: np.ndarray, ckpts: np.ndarray, n: int,
+                   eps: tuple[float, ...]) -> np.ndarray:
+    """For each eps, learner and lambda: the first checkpoint (in epochs) from which
+    ``rel <= eps`` holds at every later one; inf when not at the end."""
+    Lk, k, m = rel.shape
+    ep = np.full((len(eps), Lk, k), np.inf)
+    for q, e in enumerate(eps):
         above = ~(rel <= e)
         for j in range(Lk):
             for i in range(k):
@@ -286,5 +299,4 @@ def learners_along_path(data: Dataset, lam: Any = None, *, C: Any = None,
                 first = 0 if idx.size == 0 else idx[-1] + 1
                 if first < m:
                     ep[q, j, i] = ckpts[first] / n
-    return LearnerPathStudy(lams, names, epochs, order, int(seed), ckpts, n, F_star, rel,
-                            eps_t, ep, secs)
+    return ep

@@ -382,7 +382,7 @@ def _summary_row(runs: Sequence[RunResult]) -> dict[str, Any]:
         key = "subopt_avg" if r0.subopt_avg is not None else "subopt"
         row["rate_iterate"] = "average" if key == "subopt_avg" else "last"
         row["rate"] = fit_rate(r0.t, np.mean([getattr(r, key) for r in runs], axis=0))
-        row["rate_last"] = fit_rate(r0.t, np.mean([r.subopt for r in runs], axis=0))
+        row["rate_last"] = fit_rate(r0.t, np.mean([np.asarray(r.subopt) for r in runs], axis=0))
     row["learn_seconds"] = float(np.mean([r.learn_seconds for r in runs]))
     row["eval_seconds"] = float(np.mean([r.eval_seconds for r in runs]))
     gone = [r for r in runs if r.diverged_at is not None]
@@ -1070,7 +1070,7 @@ def _hard_solution(problem: SVMProblem, hard_reference: Any,
         return None
     if hard_reference is not None:
         hp = getattr(hard_reference, "problem", None)
-        if not isinstance(hard_reference, ExactSolution) or hp.data is not data or (
+        if not isinstance(hard_reference, ExactSolution) or hp is None or hp.data is not data or (
                 not hp.hard or hp.intercept != problem.intercept
                 or hp.intercept_scaling != problem.intercept_scaling):
             raise ParameterError("hard_reference must be the hard-margin ExactSolution of "

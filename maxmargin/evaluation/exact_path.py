@@ -228,6 +228,22 @@ class _Seg:
 
     __slots__ = ("st", "C0", "E", "aE0", "aE1", "w0", "w1", "b0", "b1", "r0", "r1",
                  "singular", "rcond", "gL", "prec", "scans")
+    st: np.ndarray        # set code (R, E, L) of every group
+    C0: float             # where the affine pieces are anchored
+    E: np.ndarray         # the elbow (margin) groups
+    aE0: np.ndarray
+    aE1: np.ndarray
+    w0: np.ndarray
+    w1: np.ndarray
+    b0: float
+    b1: float
+    r0: np.ndarray
+    r1: np.ndarray
+    singular: bool        # the KKT matrix was singular (min-norm solve)
+    rcond: float
+    gL: np.ndarray | None  # sum over the left set of the signed rows
+    prec: tuple[float, float] | None
+    scans: dict
 
     def alpha(self, geo: _Geometry, C: float) -> np.ndarray:
         a = np.where(self.st == _L, C * geo.c, 0.0)
@@ -646,8 +662,8 @@ class _Tracer:
         from .limits import min_margin_sv_C
 
         geo = self.geo
-        geo.scaled_problem(1.0)  # builds the normalised data set
-        c0 = min_margin_sv_C(geo._scaled, geo.intercept, geo.s / math.sqrt(geo.sigma2))
+        scaled = geo.scaled_problem(1.0).data  # the normalised data set
+        c0 = min_margin_sv_C(scaled, geo.intercept, geo.s / math.sqrt(geo.sigma2))
         if c0 > 1e12:  # 1 / (rounding of a zero sum): no margin SV ever
             c0 = math.inf
         if 0 < c0 < math.inf:
@@ -772,7 +788,7 @@ class _Tracer:
         raise SolverError(f"exact path: a degenerate breakpoint at C = "
                           f"{geo.C_user(Cb):.6g} could not be resolved by fresh solves")
 
-    def walk_down(self, segp: _Seg, down: _Scan, Cb: float, b_at: float,
+    def walk_down(self, segp: _Seg, down: _Scan, Cb: float, b_at: float | None,
                   w_at: np.ndarray) -> list[_Seg] | None:
         """From a probe's segment, follow the path downward to ``Cb``; the segments in
         increasing C (re-anchored at their lower ends), or None."""
@@ -881,26 +897,7 @@ def _trace(tracer: _Tracer, C_max: float, progress: bool, C_min: float = 0.0
             if len(breaks) > max_breaks:
                 raise SolverError(f"exact path: more than {max_breaks} breakpoints; the "
                                   "path is not making progress (degenerate data?)")
-            b_at, w_at = seg.b(Cb), seg.w(Cb)
-            how = "event"
-            pieces: list[_Seg] | None = None
-            cert = None
-            nxt = tracer.settle(seg.st, sc.groups, sc.moves, Cb, b_at, w_at,
-                                seg.alpha(geo, Cb), 1, base=seg)
-            if nxt is not None:
-                cert = tracer.certify_at(nxt, Cb)
-                if cert.max_residual() <= REANCHOR_TOL:
-                    pieces = [nxt]
-            if pieces is None:
-                try:
-                    pieces = tracer.resolve(Cb, b_at, w_at, (Cb - lo) / Cb if lo > 0 else 1.0)
-                    how, cert = "solve", None
-                except SolverError:
-                    # fresh solves could not do better than the event rule's segment,
-                    # whose certificate is degraded but within the tolerance: keep it
-                    if nxt is None or cert is None or not cert.ok:
-                        raise
-                    pieces = [nxt]
+            pieces, how, cert = _next_pieces(tracer, seg, sc, Cb, lo)
             prev, prev_lo = seg, lo
             for i, p in enumerate(pieces):
                 Cs = Cb if i == 0 else p.C0
@@ -918,6 +915,29 @@ def _trace(tracer: _Tracer, C_max: float, progress: bool, C_min: float = 0.0
             if log_span > 0:
                 bar.update(100.0 * max(0.0, math.log10(Cb) - log_lo) / log_span - bar.done)
     return records, breaks, reason, snapshots, end_cert
+
+
+def _next_pieces(tracer: _Tracer, seg: _Seg, sc: _Scan, Cb: float, lo: float
+                 ) -> tuple[list[_Seg], str, Certificate | None]:
+    """The segment(s) after the breakpoint ``Cb`` of ``seg``, how they were found (``"event"``:
+    the event rule, certified; ``"solve"``: fresh solves) and the first one's certificate
+    at ``Cb`` (None: to be computed)."""
+    b_at, w_at = seg.b(Cb), seg.w(Cb)
+    cert = None
+    nxt = tracer.settle(seg.st, sc.groups, sc.moves, Cb, b_at, w_at,
+                        seg.alpha(tracer.geo, Cb), 1, base=seg)
+    if nxt is not None:
+        cert = tracer.certify_at(nxt, Cb)
+        if cert.max_residual() <= REANCHOR_TOL:
+            return [nxt], "event", cert
+    try:
+        return tracer.resolve(Cb, b_at, w_at, (Cb - lo) / Cb if lo > 0 else 1.0), "solve", None
+    except SolverError:
+        # fresh solves could not do better than the event rule's segment, whose
+        # certificate is degraded but within the tolerance: keep it
+        if nxt is None or cert is None or not cert.ok:
+            raise
+        return [nxt], "event", cert
 
 
 # --------------------------------------------------------------------------- results
@@ -1176,7 +1196,7 @@ class ExactPath:
         k = np.clip(k, 0, self.n_segments - 1)
         return int(k) if np.ndim(C) == 0 else k
 
-    def coefficients(self, C: Any) -> tuple[np.ndarray, np.ndarray]:
+    def coefficients(self, C: Any) -> tuple[np.ndarray, Any]:
         """``w(C)`` and ``b(C)`` for one or many C (exact; no solve).
 
         Parameters

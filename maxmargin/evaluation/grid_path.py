@@ -43,7 +43,7 @@ import time
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy as np
 import scipy.sparse as sp
@@ -667,6 +667,20 @@ def _polish_no_margin(problem: SVMProblem, YZ: Any, alpha: np.ndarray, base: Cer
     if cert.max_residual() < base.max_residual():
         return w, float(b), a, cert
     return None
+
+
+@overload
+def path(data: Dataset, C: Any = ..., lam: Any = ..., intercept: str = ...,
+         holdout: Dataset | None = ..., solver: str | None = ..., progress: bool = ..., *,
+         intercept_scaling: float = ..., warm_start: bool = ..., hard_limit: bool | None = ...,
+         tol: float | None = ..., exact: Literal[False] = ...) -> RegularizationPath: ...
+
+
+@overload
+def path(data: Dataset, C: Any = ..., lam: Any = ..., intercept: str = ...,
+         holdout: Dataset | None = ..., solver: str | None = ..., progress: bool = ..., *,
+         intercept_scaling: float = ..., warm_start: bool = ..., hard_limit: bool | None = ...,
+         tol: float | None = ..., exact: Literal[True]) -> ExactPath: ...
 
 
 def path(data: Dataset, C: Any = None, lam: Any = None, intercept: str = "free",

@@ -92,12 +92,13 @@ def min_margin_sv_C(data: Dataset, intercept: str = "free",
         return 1.0 / top if top > 0 else math.inf
     n_pos = int((y > 0).sum())
     n_neg = data.n - n_pos
-    beta = np.ones(data.n)
+    beta: np.ndarray | None = np.ones(data.n)
     if n_pos != n_neg:
         maj = 1.0 if n_pos > n_neg else -1.0
         beta = _face_beta(data, maj)
         if beta is None:
             return 0.0
+    assert beta is not None
     gw = np.asarray(X.T @ (beta * y)).ravel()
     f = np.asarray(X @ gw).ravel()
     on = beta > 0.5
@@ -275,7 +276,7 @@ def hard_margin_limit(data: Dataset, intercept: str = "free", *,
         lastC, lw, lb = last
         hv = np.concatenate([sol.w, [sol.b]])
         diff = np.concatenate([np.asarray(lw, float) - sol.w, [float(lb) - sol.b]])
-        rel = float(np.linalg.norm(diff) / max(1.0, np.linalg.norm(hv)))
+        rel = float(np.linalg.norm(diff)) / max(1.0, float(np.linalg.norm(hv)))
         eq = bool(lastC >= c_star * (1 - 1e-9) and rel <= 1e-6)
     return HardMarginLimit(True, c_star, amax, sol.w, float(sol.b), sol.alpha,
                            float(sol.primal_objective), float(sol.margin), lastC, rel, eq)

@@ -82,7 +82,11 @@ def save(ax: Any, out_dir: Path, stem: str, formats: Sequence[str], dpi: int = 1
     written = []
     for fmt in formats:
         path = Path(out_dir) / f"{stem}.{fmt}"
-        atomic_write(path, lambda fh, fmt=fmt: fig.savefig(fh, format=fmt, dpi=dpi))
+
+        def draw(fh: Any, fmt: str = fmt) -> None:
+            fig.savefig(fh, format=fmt, dpi=dpi)
+
+        atomic_write(path, draw)
         written.append(path)
     pyplot().close(fig)
     return written

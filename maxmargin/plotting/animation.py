@@ -255,7 +255,7 @@ def animate_run(trace: Trace, data: Dataset, path: str | Path, *,
         gif = Path(scratch) / "run.gif"
         # setup / finish by hand, not writer.saving(): that one finishes (writes) even
         # when a frame fails, and an empty writer then hides the error (or the Ctrl-C)
-        writer = PillowWriter(fps=fps)
+        writer = PillowWriter(fps=fps)  # type: ignore[arg-type]  # any fps > 0: 1000/fps ms a frame
         writer.setup(fig, gif, dpi)
         with Progress(len(t), "animate", enabled=progress) as bar:
             for k in range(len(t)):

@@ -67,7 +67,7 @@ def plot_boundary(problem: Any, solution: Any, ax: Any = None, *, title: str | N
     lo, hi = lo - pad, hi + pad
     ax.set_xlim(lo[0], hi[0])
     ax.set_ylim(lo[1], hi[1])
-    levels = [(0.0, "-", "decision boundary")]
+    levels: list[tuple[float, str, str | None]] = [(0.0, "-", "decision boundary")]
     if show_margins:
         levels += [(1.0, "--", "margins f = +-1"), (-1.0, "--", None)]
     gamma = getattr(solution, "margin", None)

@@ -8,7 +8,7 @@ seeds.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +20,7 @@ from . import _mpl
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
 
-    from ..evaluation.comparison import Comparison
+    from ..evaluation.comparison import Comparison, RunResult
 
 __all__ = [
     "plot_suboptimality",
@@ -52,7 +52,7 @@ def _colors(cmp: Comparison) -> dict[str, Any]:
     return {lab: cycle[i % len(cycle)] for i, lab in enumerate(cmp.labels)}
 
 
-def _groups(cmp: Comparison):
+def _groups(cmp: Comparison) -> Iterator[tuple[str, str, list[RunResult]]]:
     """(label, order, runs) for each learner x order."""
     for lab in cmp.labels:
         for order in cmp.orders:
@@ -77,12 +77,16 @@ def _mean(runs: Sequence[Any], key: str) -> np.ndarray | None:
 _PLOT_MAX = 1e200
 
 
-def _finite(t: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _finite(t: np.ndarray, v: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    if v is None:  # N/A for this learner
+        return t[:0], np.zeros(0)
     keep = np.isfinite(v) & (np.abs(v) <= _PLOT_MAX)
     return t[keep], v[keep]
 
 
-def _positive(t: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _positive(t: np.ndarray, v: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    if v is None:  # N/A for this learner
+        return t[:0], np.zeros(0)
     keep = np.isfinite(v) & (v > 0) & (v <= _PLOT_MAX)
     return t[keep], v[keep]
 
@@ -270,8 +274,10 @@ def plot_mistakes(cmp: Comparison, ax: Any = None) -> Axes:
     for lab, order, runs in _groups(cmp):
         t = runs[0].t
         name = _name(cmp, lab, order)
-        ax.plot(*_finite(t, np.maximum(_mean(runs, "mistakes"), 0.5)), color=col[lab], lw=2,
-                label=name)
+        mistakes = _mean(runs, "mistakes")
+        if mistakes is None:  # pragma: no cover - every run counts its mistakes
+            continue
+        ax.plot(*_finite(t, np.maximum(mistakes, 0.5)), color=col[lab], lw=2, label=name)
         gb = _mean(runs, "general_bound")
         if gb is not None and not bound_drawn:
             ax.plot(*_finite(t, gb), color="0.4", lw=1, ls="--",

@@ -529,7 +529,7 @@ def save_exact_path_figures(ep: Any, out_dir: str | Path, *,
     formats = _mpl.check_formats(formats)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    figs = [("exact_path_coefficients", plot_exact_coefficients),
+    figs: list[tuple[str, Any]] = [("exact_path_coefficients", plot_exact_coefficients),
             ("exact_path_width", plot_exact_width),
             ("exact_path_support_vectors", plot_exact_support_vectors),
             ("exact_path_errors", plot_exact_errors)]

@@ -185,10 +185,11 @@ def _load_one(ds: DataSpec) -> tuple[Any, Any]:
     where = f"{ds.key}.{'generator' if ds.generator else 'source'}"
     try:
         if ds.generator:
-            fn = {"separable": mmdata.make_separable, "gaussians": mmdata.make_gaussians}
+            fn: dict[str, Any] = {"separable": mmdata.make_separable,
+                                  "gaussians": mmdata.make_gaussians}
             data = fn[ds.generator](**ds.params)
         else:
-            data = mmdata.load(ds.source, label=ds.label_column)
+            data = mmdata.load(str(ds.source), label=ds.label_column)
     except (MaxMarginError, TypeError, ValueError, OSError) as e:
         raise SpecError(f"{where}: {e}") from None
     holdout = None
@@ -405,8 +406,9 @@ def reference_task(sep: Separability, grid_parameter: str, value: float, interce
     from ..problem import SVMProblem
 
     tic = time.perf_counter()
+    by_grid: dict[str, Any] = {grid_parameter: value}
     problem = SVMProblem(sep.data, intercept=intercept, intercept_scaling=intercept_scaling,
-                         **{grid_parameter: value})
+                         **by_grid)
     soft = solve(problem, solver=solver)
     return Reference(soft, sep.hard, sep.holdout, time.perf_counter() - tic)
 

@@ -178,7 +178,7 @@ class _LocalRunner:
         A true return value requeues the task."""
         from joblib.externals.loky import BrokenProcessPool
 
-        normal, alone = deque(tasks), deque()
+        normal, alone = deque(tasks), deque[_Task]()
         inflight: dict[Any, _Task] = {}
         ex = self._executor()
 
@@ -207,30 +207,36 @@ class _LocalRunner:
                     continue
                 if any(isinstance(f.exception(), BrokenProcessPool) for f in done):
                     wait(list(inflight), timeout=30)  # the pool fails every other one too
-                    done = list(inflight)
-                broken, msg = [], "worker died"
-                for f in done:
-                    t = inflight.pop(f)
-                    exc = f.exception() if f.done() else BrokenProcessPool("no answer")
-                    if isinstance(exc, BrokenProcessPool):
-                        broken.append(t)
-                        msg = f"worker died ({_message(exc)})"
-                    elif (on_done(t, "ok", f.result()) if exc is None
-                          else on_done(t, "raised", exc)):
-                        normal.append(t)
-                if broken:
-                    if len(broken) == 1:
-                        if on_done(broken[0], "died", msg):
-                            alone.append(broken[0])
-                    else:
-                        for t in broken:
-                            on_done(t, "suspect", f"{msg} while {len(broken)} cells ran; "
-                                                  "rerun alone")
-                            alone.append(t)
-                    ex = self._executor()
+                    done = set(inflight)
+                if _settle(done, inflight, on_done, normal, alone):
+                    ex = self._executor()  # a worker died: the pool is broken
         except BaseException:
             ex.shutdown(wait=False, kill_workers=True)
             raise
+
+
+def _settle(done: Any, inflight: dict[Any, _Task], on_done: Callable[[_Task, str, Any], bool],
+            normal: deque, alone: deque) -> bool:
+    """Hand every finished future to ``on_done`` and requeue as it says; True when a worker
+    died (alone: its task ``died``; beside others: each ``suspect``, rerun alone)."""
+    from joblib.externals.loky import BrokenProcessPool
+
+    broken, msg = [], "worker died"
+    for f in done:
+        t = inflight.pop(f)
+        exc = f.exception() if f.done() else BrokenProcessPool("no answer")
+        if isinstance(exc, BrokenProcessPool):
+            broken.append(t)
+            msg = f"worker died ({_message(exc)})"
+        elif on_done(t, "ok", f.result()) if exc is None else on_done(t, "raised", exc):
+            normal.append(t)
+    if len(broken) == 1:
+        if on_done(broken[0], "died", msg):
+            alone.append(broken[0])
+    for t in broken if len(broken) > 1 else ():
+        on_done(t, "suspect", f"{msg} while {len(broken)} cells ran; rerun alone")
+        alone.append(t)
+    return bool(broken)
 
 
 class _SerialRunner:

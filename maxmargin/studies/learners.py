@@ -15,9 +15,12 @@ import inspect
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..exceptions import ParameterError
+
+if TYPE_CHECKING:
+    from ..online.base import OnlineLearner
 
 __all__ = ["resolve_learner", "learner_class", "learner_digest"]
 
@@ -44,7 +47,7 @@ def _file_module(path: Path) -> Any:
     return module
 
 
-def learner_class(target: str) -> type:
+def learner_class(target: str) -> type[OnlineLearner]:
     """The learner class of ``target``: a registry name, ``module:Class`` or ``file.py:Class``.
 
     Parameters

@@ -246,7 +246,7 @@ def _path(text: str, base: Path) -> str:
 def _generator_params(ck: _Checker, key: str, generator: str, params: dict) -> None:
     from .. import data as mmdata
 
-    fn = {"separable": mmdata.make_separable, "gaussians": mmdata.make_gaussians}[generator]
+    fn: Any = {"separable": mmdata.make_separable, "gaussians": mmdata.make_gaussians}[generator]
     accepted = [p for p in inspect.signature(fn).parameters]
     for k, v in params.items():
         if k not in accepted:
@@ -341,6 +341,71 @@ def _parse_learner(ck: _Checker, i: int, entry: Any, base: Path) -> LearnerSpec:
     return LearnerSpec(label=label, key=key, target=target, params=params)
 
 
+def _read(spec: str | Path | Mapping) -> tuple[_Checker, dict, Path]:
+    """The spec as a mapping, its checker and the folder relative paths start from."""
+    if isinstance(spec, Mapping):
+        return _Checker("<study>"), dict(spec), Path.cwd()
+    path = Path(spec)
+    ck = _Checker(str(path))
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ck.fail("", "no such file") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise ck.fail("", f"cannot read it ({e})") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ck.fail("", f"invalid TOML: {e}") from None
+    return ck, raw, path.resolve().parent
+
+
+def _parse_problem(ck: _Checker, value: Any) -> tuple[str, tuple, str, float, str | None]:
+    """``[problem]``: the grid (its parameter and values), intercept, scaling, solver."""
+    pr = ck.table("problem", value, _PROBLEM)
+    if ("C" in pr) == ("lam" in pr):
+        raise ck.fail("problem", "give exactly one of C and lam (a number, an array, or a "
+                                 "grid 'lo:hi:num')")
+    grid_parameter = "C" if "C" in pr else "lam"
+    grid = _grid(ck, f"problem.{grid_parameter}", pr[grid_parameter])
+    intercept = pr.get("intercept", "augmented")
+    if intercept not in ("augmented", "none"):
+        raise ck.fail("problem.intercept", f"must be 'augmented' or 'none' (the online "
+                                           f"learners' modes), got {intercept!r}")
+    scaling = ck.positive("problem.intercept_scaling", pr.get("intercept_scaling", 1.0))
+    solver = pr.get("solver")
+    if solver is not None:
+        from ..exact import available_solvers
+
+        names = available_solvers()
+        if not isinstance(solver, str) or solver.upper() not in names:
+            raise ck.fail("problem.solver", f"unknown or not installed solver {solver!r}; "
+                                            f"installed: {', '.join(names)}")
+        solver = solver.upper()
+    return grid_parameter, grid, intercept, scaling, solver
+
+
+def _orders(ck: _Checker, orders: Any) -> list[str]:
+    if isinstance(orders, str):
+        orders = [orders]
+    if not isinstance(orders, list) or not orders:
+        raise ck.fail("run.orders", f"must be a non-empty array of {', '.join(_ORDERS)}")
+    for i, o in enumerate(orders):
+        if o not in _ORDERS:
+            raise ck.fail(f"run.orders[{i}]", f"unknown order {o!r}; choose from "
+                                              f"{', '.join(_ORDERS)}")
+    if len(set(orders)) != len(orders):
+        raise ck.fail("run.orders", f"has duplicates: {orders}")
+    return orders
+
+
+def _checkpoint_spec(ck: _Checker, cp: Any) -> Any:
+    """``run.checkpoints``: steps (a sorted tuple) or a count per decade (an int)."""
+    if not isinstance(cp, list):
+        return ck.integer("run.checkpoints", cp, 1)
+    if not cp:
+        raise ck.fail("run.checkpoints", "is empty; give steps t >= 1 or a count per decade")
+    return tuple(sorted({ck.integer(f"run.checkpoints[{i}]", t, 1) for i, t in enumerate(cp)}))
+
+
 def load_spec(spec: str | Path | Mapping) -> StudySpec:
     """Read and validate a study specification (structure only; no data is loaded).
 
@@ -368,20 +433,7 @@ def load_spec(spec: str | Path | Mapping) -> StudySpec:
     >>> s.grid_parameter, s.grid, [l.label for l in s.learners]
     ('C', (0.1, 1.0, 10.0), ['perceptron', 'pegasos'])
     """
-    if isinstance(spec, Mapping):
-        ck, raw, base = _Checker("<study>"), dict(spec), Path.cwd()
-    else:
-        path = Path(spec)
-        ck = _Checker(str(path))
-        try:
-            raw = tomllib.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise ck.fail("", "no such file") from None
-        except (OSError, UnicodeDecodeError) as e:
-            raise ck.fail("", f"cannot read it ({e})") from None
-        except tomllib.TOMLDecodeError as e:
-            raise ck.fail("", f"invalid TOML: {e}") from None
-        base = path.resolve().parent
+    ck, raw, base = _read(spec)
     top = ck.table("", raw, _TOP)
     for k in ("problem", "data", "learners"):
         if k not in top:
@@ -389,51 +441,12 @@ def load_spec(spec: str | Path | Mapping) -> StudySpec:
                                              if k == "problem" else f" (at least one [[{k}]])"))
     name = ck.string("name", top["name"]) if "name" in top else (
         Path(spec).stem if not isinstance(spec, Mapping) else "study")
-
-    pr = ck.table("problem", top["problem"], _PROBLEM)
-    if ("C" in pr) == ("lam" in pr):
-        raise ck.fail("problem", "give exactly one of C and lam (a number, an array, or a "
-                                 "grid 'lo:hi:num')")
-    grid_parameter = "C" if "C" in pr else "lam"
-    grid = _grid(ck, f"problem.{grid_parameter}", pr[grid_parameter])
-    intercept = pr.get("intercept", "augmented")
-    if intercept not in ("augmented", "none"):
-        raise ck.fail("problem.intercept", f"must be 'augmented' or 'none' (the online "
-                                           f"learners' modes), got {intercept!r}")
-    scaling = ck.positive("problem.intercept_scaling", pr.get("intercept_scaling", 1.0))
-    solver = pr.get("solver")
-    if solver is not None:
-        from ..exact import available_solvers
-
-        names = available_solvers()
-        if not isinstance(solver, str) or solver.upper() not in names:
-            raise ck.fail("problem.solver", f"unknown or not installed solver {solver!r}; "
-                                            f"installed: {', '.join(names)}")
-        solver = solver.upper()
-
+    grid_parameter, grid, intercept, scaling, solver = _parse_problem(ck, top["problem"])
     ru = ck.table("run", top.get("run", {}), _RUN)
     epochs = ck.integer("run.epochs", ru.get("epochs", 10), 1)
     seeds = _seeds(ck, "run.seeds", ru.get("seeds", 1))
-    orders = ru.get("orders", ["shuffle"])
-    if isinstance(orders, str):
-        orders = [orders]
-    if not isinstance(orders, list) or not orders:
-        raise ck.fail("run.orders", f"must be a non-empty array of {', '.join(_ORDERS)}")
-    for i, o in enumerate(orders):
-        if o not in _ORDERS:
-            raise ck.fail(f"run.orders[{i}]", f"unknown order {o!r}; choose from "
-                                              f"{', '.join(_ORDERS)}")
-    if len(set(orders)) != len(orders):
-        raise ck.fail("run.orders", f"has duplicates: {orders}")
-    cp = ru.get("checkpoints", 10)
-    if isinstance(cp, list):
-        if not cp:
-            raise ck.fail("run.checkpoints", "is empty; give steps t >= 1 or a count per "
-                                             "decade")
-        checkpoints: Any = tuple(sorted({ck.integer(f"run.checkpoints[{i}]", t, 1)
-                                        for i, t in enumerate(cp)}))
-    else:
-        checkpoints = ck.integer("run.checkpoints", cp, 1)
+    orders = _orders(ck, ru.get("orders", ["shuffle"]))
+    checkpoints = _checkpoint_spec(ck, ru.get("checkpoints", 10))
     if "holdout" in ru and isinstance(ru["holdout"], str):
         raise ck.fail("run.holdout", "must be a fraction here (a holdout file belongs to a "
                                      "[[data]] entry)")
