@@ -553,7 +553,7 @@ def _solve_point(problem: SVMProblem, YZ: Any, model: _DualModel | None,
     if best is None:  # no margin SV to polish on: try the {0, C} rounding
         best = _polish_no_margin(problem, YZ, a, cert, tol)
     polished = best is not None
-    if polished:
+    if best is not None:
         w, b, a, cert = best
     return np.asarray(w, float), float(b), a, cert, polished, "qp"
 
@@ -621,7 +621,7 @@ def _sub_qp(problem: SVMProblem, YZ: Any, W: np.ndarray, B: np.ndarray
     free = problem.intercept == "free"
     if free:
         rows.append(sp.hstack([sp.csc_matrix(y[W][None, :]), sp.csc_matrix((1, dz))]))
-        rhs.append([-C * float(y[B].sum()) if B.size else 0.0])
+        rhs.append(np.array([-C * float(y[B].sum()) if B.size else 0.0]))
     A = sp.vstack(rows, format="csc")
     lb = np.concatenate([np.zeros(m), np.full(dz, -np.inf)])
     ub = np.concatenate([np.full(m, C), np.full(dz, np.inf)])
