@@ -348,7 +348,7 @@ def _cmd_study(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argparse parser of the ``maxmargin`` command."""
-    from . import __version__
+    from ._version import __version__
 
     parser = _Parser(prog="maxmargin", description=(
         "Exact, certified linear max-margin classifiers, and online learners "

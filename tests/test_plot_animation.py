@@ -22,9 +22,7 @@ from maxmargin.plotting.animation import _hard, _novikoff, _reference, animate_r
 Image = pytest.importorskip("PIL.Image")
 
 
-@pytest.fixture(scope="module")
-def separable():
-    return make_separable(30, 2, margin=0.3, seed=1)
+# the data set `separable` is a fixture of conftest.py
 
 
 def test_one_frame_per_checkpoint(separable, tmp_path):

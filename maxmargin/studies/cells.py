@@ -72,7 +72,7 @@ def versions() -> dict[str, str]:
 
     import numba
 
-    from .. import __version__
+    from .._version import __version__
 
     return {"maxmargin": __version__, "numpy": np.__version__, "numba": numba.__version__,
             "python": platform.python_version()}
@@ -278,7 +278,7 @@ def make_plan(spec: StudySpec) -> Plan:
     >>> len(plan.data), len(plan.refs), len(plan.cells)
     (1, 2, 8)
     """
-    from .. import __version__
+    from .._version import __version__
     from .learners import learner_digest
 
     code = f"maxmargin {__version__}; study cell format {CELL_FORMAT}"
