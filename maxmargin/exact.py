@@ -331,7 +331,8 @@ class ExactSolution:
         Returns
         -------
         dict
-            ``w``, ``b``, ``alpha``, the support sets, objectives, gap, ``kkt``, ``margin``,
+            ``w`` (and ``feature_names``, the data's names of its entries, or None),
+            ``b``, ``alpha``, the support sets, objectives, gap, ``kkt``, ``margin``,
             ``status``, ``solver``, ``form``, ``intercept``, ``C``, ``lam``,
             ``solve_seconds`` and more (see docs/cli.md).
 
@@ -350,6 +351,7 @@ class ExactSolution:
 
         return {
             "w": [float(t) for t in self.w],
+            "feature_names": None if p.data.feature_names is None else list(p.data.feature_names),
             "b": float(self.b),
             "alpha": [float(t) for t in self.alpha],
             "support": [int(i) for i in self.support],
