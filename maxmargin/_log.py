@@ -1,8 +1,8 @@
 """What maxmargin says about its own decisions, and whether the QP solvers print their log.
 
 maxmargin's decisions (the format a data file was read as, the base of its indices, the
-route a solve took) go to the standard :mod:`logging` logger ``"maxmargin"`` at INFO:
-silent unless the application configures logging (the command's ``-v`` does). The
+route a solve took) go to the standard :mod:`logging` logger ``"maxmargin"`` at DEBUG:
+silent unless the application asks for them (the command's ``-v`` does). The
 solvers' own iteration logs (PIQP, Clarabel, cvxpy's solvers) are silent unless
 :func:`solver_log` switches them on for the duration of a ``with`` block; they then go
 to stderr (:func:`solver_output`), so that stdout keeps only what the program prints.

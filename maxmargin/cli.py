@@ -127,7 +127,7 @@ def _verbosity(args: argparse.Namespace) -> Iterator[None]:
     handler.setFormatter(logging.Formatter("maxmargin: %(message)s"))
     level = logger.level
     logger.addHandler(handler)
-    logger.setLevel(logging.INFO)
+    logger.setLevel(logging.DEBUG)
     try:
         with solver_log():
             yield

@@ -388,8 +388,8 @@ class Dataset:
             each class must keep at least one training example).
         seed : int, default 0
         random_state : int or numpy.random.RandomState, optional
-            scikit-learn's name for ``seed`` (see
-            :func:`maxmargin._validation.seed_from_random_state`).
+            scikit-learn's name for ``seed``: an int is the seed, a RandomState draws
+            one; None (the default) uses ``seed``.
 
         Returns
         -------
@@ -674,7 +674,7 @@ def _parse_libsvm(text: str, shown: str, name: str, n_features: int | None, posi
                       UserWarning, stacklevel=3)
     why = (f"an index 0 on line {first_zero}" if zero else "no index 0") \
         if zero_based == "auto" else "as asked"
-    logger.info("%s: read as LIBSVM%s, %d rows x %d features, %s indices (%s)", shown,
+    logger.debug("%s: read as LIBSVM%s, %d rows x %d features, %s indices (%s)", shown,
                 f" ({compression})" if compression else "", X.shape[0], X.shape[1],
                 "0-based" if zero else "1-based", why)
     return _with_labels(X, np.asarray(labels), name, positive, meta={"zero_based": zero})
@@ -865,7 +865,7 @@ def _parse_csv(text: str, shown: str, name: str, label: str | int | None,
         labels = np.asarray(cells)
     feature_names = None if names is None else \
         tuple(names[j] or f"column {j + 1}" for j in feats)
-    logger.info("%s: read as CSV%s, %d rows x %d features, separator %s, %s, label column "
+    logger.debug("%s: read as CSV%s, %d rows x %d features, separator %s, %s, label column "
                 "%d", shown, f" ({compression})" if compression else "", X.shape[0],
                 X.shape[1], "tab" if delim == "\t" else repr(delim),
                 "a header row" if names is not None else "no header", col + 1)

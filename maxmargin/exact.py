@@ -1220,7 +1220,7 @@ def solve(problem: SVMProblem, form: str = "dual", solver: str | None = None,
     t = _solver_scale(problem)
     if not _INNER.get() and (t != 1.0 or (not problem.hard and
                                           _scale_free_c(problem)[1] > _HUGE_LC)):
-        logger.info("solve %s: solved as the equivalent problem with X scaled by t = %g",
+        logger.debug("solve %s: solved as the equivalent problem with X scaled by t = %g",
                     problem.data.name, t)
         return _solve_rescaled(problem, t, t0, form=form, solver=solver, polish=polish,
                                interface=interface, tol=tol)
@@ -1241,7 +1241,7 @@ def solve(problem: SVMProblem, form: str = "dual", solver: str | None = None,
                  f"{name} (d = {dz:,} features)", WIDE_HINT)
 
     def attempt(form: str, name: str, iface: str) -> _Raw:
-        logger.info("solve %s (n=%d, d'=%d): %s (%s), %s form", problem.data.name, n, dz,
+        logger.debug("solve %s (n=%d, d'=%d): %s (%s), %s form", problem.data.name, n, dz,
                     name, iface, form)
         with solver_output():
             if name == "IPM":
@@ -1252,7 +1252,7 @@ def solve(problem: SVMProblem, form: str = "dual", solver: str | None = None,
                 raw = _run_piqp(qp) if name == "PIQP" else _run_clarabel(qp)
             else:
                 raw = _run_cvxpy(problem, YZ, form, name)[0]
-        logger.info("  %s: %s", name, raw.text if raw.text.startswith(raw.state)
+        logger.debug("  %s: %s", name, raw.text if raw.text.startswith(raw.state)
                     else f"{raw.state} ({raw.text})")
         return raw
 
@@ -1319,7 +1319,7 @@ def solve(problem: SVMProblem, form: str = "dual", solver: str | None = None,
         return w, b, alpha, cert, polished
 
     w, b, alpha, cert, polished = finish(raw, form)
-    logger.info("  polished: %s; certificate %s", polished, "ok" if cert.ok else "failed")
+    logger.debug("  polished: %s; certificate %s", polished, "ok" if cert.ok else "failed")
     ipm_proved = cert.ok and (raw.state == "optimal" or max(
         cert.max_residual(), abs(cert.relative_gap)) <= 1e-8)
     if name == "IPM" and ipm_fallback and not ipm_proved:

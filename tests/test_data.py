@@ -370,3 +370,34 @@ def test_solution_json_lists_feature_names_beside_w(scale):
     assert d["feature_names"] == ["left", "right"] and len(d["w"]) == 2
     assert mm.solve(mm.SVMProblem(mm.Dataset([[1.0], [-1.0]], [1, -1]), C=1.0)
                     ).to_dict()["feature_names"] is None
+
+
+@pytest.mark.parametrize("zero_based", [True, False])
+def test_libsvm_reads_what_scikit_learn_reads_at_every_scale(tmp_path, zero_based):
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    @settings(max_examples=25, deadline=None)
+    @given(seed=st.integers(0, 2**31 - 1), exponent=st.integers(-150, 150),
+           gz=st.booleans())
+    def check(seed, exponent, gz):
+        rng = np.random.default_rng(seed)
+        n, d = int(rng.integers(2, 8)), int(rng.integers(1, 6))
+        X = rng.normal(size=(n, d)) * (rng.random((n, d)) < 0.6) * 10.0**exponent
+        y = np.r_[-1.0, 1.0, np.where(rng.random(n - 2) < 0.5, -1.0, 1.0)]
+        f = tmp_path / "p.svm"
+        sk_datasets.dump_svmlight_file(X, y, str(f), zero_based=zero_based)
+        if gz:  # scikit-learn tells gzip by the suffix only
+            f = f.rename(tmp_path / "p.svm.gz")
+            f.write_bytes(_compress("gz", f.read_bytes()))
+        ds = mm.load_libsvm(f)
+        X_sk, y_sk = sk_datasets.load_svmlight_file(str(f), zero_based="auto")
+        assert ds.X.shape[0] == n and np.array_equal(ds.y, y_sk)
+        # the same numbers in the same places (scikit-learn's d is the largest index read)
+        assert np.array_equal(ds.X.toarray()[:, :X_sk.shape[1]], X_sk.toarray())
+        assert ds.X[:, X_sk.shape[1]:].nnz == 0
+        if (X[:, 0] != 0).any() or not zero_based:  # else "auto" cannot tell (see above)
+            np.testing.assert_allclose(ds.X.toarray(), X[:, :ds.d], rtol=1e-15, atol=0)
+            assert not X[:, ds.d:].any()
+
+    check()
