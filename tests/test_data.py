@@ -173,7 +173,10 @@ def test_positive_picks_the_plus_one_label(tmp_path):
 # --------------------------------------------------------------------------- loaders
 # Files written by scikit-learn, compressed files, qid, standard input.
 
-sk_datasets = pytest.importorskip("sklearn.datasets")
+
+def _sklearn_datasets():
+    """scikit-learn is optional: only the tests against its reader need it."""
+    return pytest.importorskip("sklearn.datasets")
 
 
 def _sparse_example() -> tuple[np.ndarray, np.ndarray]:
@@ -185,6 +188,7 @@ def _sparse_example() -> tuple[np.ndarray, np.ndarray]:
 
 @pytest.mark.parametrize("zero_based", [True, False])
 def test_files_written_by_dump_svmlight_file_load_as_written(tmp_path, zero_based):
+    sk_datasets = _sklearn_datasets()
     X, y = _sparse_example()
     f = tmp_path / "sk.svm"
     sk_datasets.dump_svmlight_file(X, y, str(f), zero_based=zero_based)
@@ -198,6 +202,7 @@ def test_files_written_by_dump_svmlight_file_load_as_written(tmp_path, zero_base
 
 
 def test_zero_based_auto_is_scikit_learns_rule_and_explicit_wins(tmp_path):
+    sk_datasets = _sklearn_datasets()
     # a 0-based file whose column 0 is empty cannot be told from a 1-based one: "auto"
     # reads it 1-based, as scikit-learn does; zero_based=True reads it as written
     X, y = _sparse_example()
@@ -374,6 +379,7 @@ def test_solution_json_lists_feature_names_beside_w(scale):
 
 @pytest.mark.parametrize("zero_based", [True, False])
 def test_libsvm_reads_what_scikit_learn_reads_at_every_scale(tmp_path, zero_based):
+    sk_datasets = _sklearn_datasets()
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
