@@ -902,7 +902,8 @@ def compare(data: Dataset, problem: SVMProblem | None = None, learners: Any = No
             holdout: Dataset | None = None, checkpoints: Any = None,
             reference: ExactSolution | None = None, solver: str | None = None,
             progress: bool = False,
-            hard_reference: ExactSolution | SeparationCertificate | None = None) -> Comparison:
+            hard_reference: ExactSolution | SeparationCertificate | None = None,
+            random_state: Any = None) -> Comparison:
     r"""Run online learners and measure them against the certified exact optimum.
 
     Parameters
@@ -942,6 +943,8 @@ def compare(data: Dataset, problem: SVMProblem | None = None, learners: Any = No
         certificate that the data are not separable (re-verified with
         :func:`~maxmargin.verify_separation`). Default: solve the separation LP (and the
         hard margin when separable) here.
+    random_state : int >= 0 or numpy RandomState, optional
+        scikit-learn's name for one seed: ``random_state=s`` is ``seeds=(s,)``.
 
     Returns
     -------
@@ -1012,6 +1015,12 @@ def compare(data: Dataset, problem: SVMProblem | None = None, learners: Any = No
     for o in orders:
         if o not in ORDERS:
             raise ParameterError(f"unknown order {o!r}; choose from {', '.join(ORDERS)}")
+    if random_state is not None:  # scikit-learn's name for one seed
+        from ._validation import seed_from_random_state
+
+        given = tuple(seeds) if isinstance(seeds, (list, tuple)) else (seeds,)
+        seeds = (seed_from_random_state(random_state, given[0] if len(given) == 1 else given,
+                                        name="seeds"),)
     seeds = _check_seq("seeds", seeds)
     for s in seeds:
         if isinstance(s, bool) or not isinstance(s, (int, np.integer)) or s < 0:

@@ -97,7 +97,7 @@ def _checkpoints(checkpoints: Any, n: int, epochs: int) -> np.ndarray:
 
 def run(learner: OnlineLearner | str, data: Dataset, epochs: int = 1, order: str = "cyclic",
         seed: int = 0, checkpoints: Any = None, record_dual: bool = False,
-        progress: bool = False) -> Trace:
+        progress: bool = False, *, random_state: Any = None) -> Trace:
     """Run ``learner`` on ``data`` for ``epochs`` passes and record its trajectory.
 
     Parameters
@@ -120,6 +120,8 @@ def run(learner: OnlineLearner | str, data: Dataset, epochs: int = 1, order: str
         ignored, ``trace.dual is None``, for the others).
     progress : bool
         Draw a progress bar on stderr.
+    random_state : int >= 0 or numpy RandomState, optional
+        scikit-learn's name for ``seed``; when given, it is the seed.
 
     Returns
     -------
@@ -142,7 +144,9 @@ def run(learner: OnlineLearner | str, data: Dataset, epochs: int = 1, order: str
                              "wrap arrays with Dataset(X, y)")
     epochs = check_int("epochs", epochs, minimum=1)
     order = check_choice("order", order, ORDERS)
-    seed = _check_seed(seed)
+    from .._validation import seed_from_random_state  # scikit-learn's name for seed
+
+    seed = _check_seed(seed_from_random_state(random_state, seed))
     learner._check_data(data)
     n, d = data.n, data.d
     T = n * epochs
