@@ -71,6 +71,9 @@ class Perceptron(OnlineLearner):
     #: the update threshold and step (the margin perceptron's ``margin`` and ``eta``)
     _thr = 0.0
     _eta = 1.0
+    #: the implied dual point is ``eta`` times the number of updates on each example (the
+    #: mistake-rounds bound needs those counts; the averaged iterate's is another point)
+    _dual_counts_updates = True
 
     def _setup(self, pk: _Packed) -> SimpleNamespace:
         d1 = pk.d + 1
@@ -127,6 +130,7 @@ class AveragedPerceptron(Perceptron):
     has_dual = True
     reference = "Freund & Schapire (1999); Collins (2002); Daumé (2006)"
     _averaged = True
+    _dual_counts_updates = False
 
     def _snapshot(self, pk, st, t):
         out: dict[str, Any] = {"wt": st.w - st.u / t, "extra": {"w_last": st.w[:-1].copy()}}
@@ -425,6 +429,7 @@ class DualPerceptron(OnlineLearner):
 
     name = "dual_perceptron"
     has_dual = True
+    _dual_counts_updates = True
     reference = "Aizerman et al. (1964); Cristianini & Shawe-Taylor (2000); seed 004"
 
     def __init__(self, *, kernel: str = "linear", degree: int = 3, gamma: float | None = None,
