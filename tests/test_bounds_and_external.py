@@ -261,3 +261,19 @@ def test_margin_names():
     assert "margin 1/||w~||" in hard.summary()
     free = solve(SVMProblem(Dataset(ds.X, ds.y), hard=True))
     assert "margin 1/||w||" in free.summary()
+
+
+def test_lecture_C_without_the_half_is_twice_ours():
+    cp = pytest.importorskip("cvxpy")
+    ds = make_gaussians(30, 2, separation=1.0, seed=3)
+    X, y = ds.dense(), ds.y
+    C_lec = 3.0
+    w, b, xi = cp.Variable(2), cp.Variable(), cp.Variable(ds.n)
+    cons = [cp.multiply(y, X @ w + b) >= 1 - xi, xi >= 0]
+    lec = cp.Problem(cp.Minimize(cp.sum_squares(w) + C_lec * cp.sum(xi)), cons)
+    lec.solve()
+    sol = solve(SVMProblem(ds, C=C_lec / 2))
+    np.testing.assert_allclose(w.value, sol.w, atol=1e-5)
+    assert lec.value == pytest.approx(2 * sol.primal_objective, rel=1e-6)
+    alpha_lec = cons[0].dual_value
+    np.testing.assert_allclose(alpha_lec, 2 * sol.alpha, atol=1e-4)

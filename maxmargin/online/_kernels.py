@@ -326,7 +326,7 @@ def dual_perceptron_steps(y, idx, lo, hi, K, c, F, st):  # pragma: no cover
 
 # ------------------------------------------------------------- subgradient / Pegasos
 
-MODE_THETA = 0  # Pegasos in the seed's OMD form: w = rho * theta / (lam (tau + 1))
+MODE_THETA = 0  # Pegasos in the notes' OMD form: w = rho * theta / (lam (tau + 1))
 _FOLD = 1.0 / 64.0  # re-base w = sigma v when |sigma| leaves [1/64, 64]
 MODE_SCALED = 1  # w <- (1 - eta lam) w + eta y z (Pegasos greedy projection, OSD)
 

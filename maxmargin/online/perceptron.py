@@ -65,7 +65,7 @@ class Perceptron(OnlineLearner):
 
     name = "perceptron"
     has_dual = True
-    reference = "Rosenblatt (1958); Novikoff (1962); seeds 000, 001, 003"
+    reference = "Rosenblatt (1958); Novikoff (1962); the lecture notes' perceptron"
     _averaged = False
     _log_updates = False
     #: the update threshold and step (the margin perceptron's ``margin`` and ``eta``)
@@ -391,7 +391,7 @@ class PLA(Perceptron):
 
 @_doc_intercept
 class DualPerceptron(OnlineLearner):
-    r"""The perceptron in dual (kernel) form, keeping the counts ``c`` (seed 004).
+    r"""The perceptron in dual (kernel) form, keeping the counts ``c`` (the lecture notes).
 
     With ``K~(x, x') = k(x, x') + s^2`` (``s = 0`` for intercept ``none``) and
     ``F_i = sum_j c_j y_j K~(x_j, x_i)``:
@@ -401,7 +401,7 @@ class DualPerceptron(OnlineLearner):
         c = 0, \qquad \text{if } y_t F_{i_t} \le 0:\ c_{i_t} \mathrel{+}= 1 .
 
     For the linear kernel this is exactly the primal :class:`Perceptron`
-    (``w~ = sum_i c_i y_i z_i``); the seed's bias rule ``b += y R^2`` is intercept
+    (``w~ = sum_i c_i y_i z_i``); the notes' bias rule ``b += y R^2`` is intercept
     ``augmented`` with ``s = R``. ``F`` is updated through the precomputed kernel matrix
     in O(n) per mistake (so ``n <= max_n``). For non-linear kernels the trace's ``w`` is
     NaN (no weights on the original features exist); ``b = s^2 sum_i c_i y_i``.
@@ -430,7 +430,8 @@ class DualPerceptron(OnlineLearner):
     name = "dual_perceptron"
     has_dual = True
     _dual_counts_updates = True
-    reference = "Aizerman et al. (1964); Cristianini & Shawe-Taylor (2000); seed 004"
+    reference = ("Aizerman et al. (1964); Cristianini & Shawe-Taylor (2000); the lecture "
+                 "notes' dual perceptron")
 
     def __init__(self, *, kernel: str = "linear", degree: int = 3, gamma: float | None = None,
                  coef0: float = 1.0, max_n: int = 8192, intercept: str = "augmented",

@@ -70,8 +70,8 @@ class Pocket(OnlineLearner):
     >>> bool(tr.extras["pocket_errors"][-1] <= tr.extras["pocket_errors"][0])
     True
     >>> tr = run(Pocket(select="random_mistake"), make_gaussians(60, 2, seed=0), epochs=3)
-    >>> int(tr.mistakes[-1]) == int(tr.extras["halted_at"]) or tr.mistakes[-1] == 180
-    True
+    >>> int(tr.mistakes[-1]), int(tr.extras["halted_at"])  # every step corrects a mistake
+    (180, 0)
     """
 
     name = "pocket"
