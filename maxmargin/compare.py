@@ -228,9 +228,10 @@ def best_scale_mistake_bound(margins: Any, counts: Any, r_u: float, *,
     with ``m_i = y_i u.z_i`` and ``k_i`` the number of rounds on example ``i`` the sum
     runs over. :math:`L(c)` is piecewise linear in ``c`` (kinks at ``c = 1/m_i``): it is
     evaluated exactly by prefix sums over the sorted ``m``, on a log grid of ``c`` from
-    1e-6 to 1e6 (20 per decade), then refined by golden section around the best grid
-    point. Every ``c`` gives a valid bound, so the value returned is one whatever the
-    search finds.
+    ``1e-6 / max|m|`` to ``1e6 / max|m|`` (20 per decade: the scale of the data drops
+    out), then refined by golden section around the best grid point, and compared with
+    the limit ``c -> 0``, :math:`\sum_i k_i` (returned with ``c = 0``). Every ``c`` gives
+    a valid bound, so the value returned is one whatever the search finds.
 
     Parameters
     ----------
@@ -275,7 +276,10 @@ def best_scale_mistake_bound(margins: Any, counts: Any, r_u: float, *,
         b = B(c)[:, 0]
         c = c[:, 0]
     else:
-        grid = np.geomspace(1e-6, 1e6, 241)
+        # the grid is relative to the margins' scale, so that scaling the data by k scales
+        # the best c by 1/k and leaves the bound as it is
+        top = float(np.max(np.abs(m), initial=0.0)) or float(r_u) or 1.0
+        grid = np.geomspace(1e-6, 1e6, 241) / top
         vals = B(np.broadcast_to(grid, (K.shape[0], grid.size)))
         j = np.argmin(vals, axis=1)
         lo = grid[np.maximum(j - 1, 0)][:, None]
@@ -291,6 +295,11 @@ def best_scale_mistake_bound(margins: Any, counts: Any, r_u: float, *,
         bc = B(cand)
         best = np.argmin(bc, axis=1)
         b, c = bc[rows, best], cand[rows, best]
+        # c -> 0: every hinge tends to 1, a to 0, and B to the number of rounds, sum_i k_i
+        # (the infimum when it lies there; reported with c = 0)
+        rounds = K.sum(axis=1)
+        low = rounds <= b
+        b, c = np.where(low, rounds, b), np.where(low, 0.0, c)
     return (b[0], c[0]) if one else (b, c)
 
 

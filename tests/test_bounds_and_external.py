@@ -57,6 +57,21 @@ def test_best_scale_bound_is_valid_and_near_the_brute_force_minimum(seed, n, a1)
     assert b1 == pytest.approx(_B(1.0, m, k, a1), rel=1e-12, abs=1e-12) and b <= b1 + 1e-12
 
 
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), e=st.integers(-150, 150))
+def test_best_scale_bound_does_not_depend_on_the_data_scale(seed, e):
+    # z -> k z scales the margins y u.z and R ||u|| by k: the best c by 1/k, the bound not
+    rng = np.random.default_rng(seed)
+    m = rng.normal(0.3, 1.0, 25)
+    counts = rng.integers(0, 4, 25).astype(float)
+    a1 = float(np.abs(m).max() * rng.uniform(1.0, 5.0))  # R||u|| >= max |y u.z|
+    k = 10.0 ** e
+    b0, c0 = best_scale_mistake_bound(m, counts, a1)
+    b1, c1 = best_scale_mistake_bound(m * k, counts, a1 * k)
+    assert b1 == pytest.approx(b0, rel=1e-9)
+    assert c1 * k == pytest.approx(c0, rel=1e-6)
+
+
 def test_quadratic_root_solves_the_inequality_exactly():
     L, a = np.array([0.0, 3.0, 50.0]), np.array([2.0, 1.5, 0.1])
     M = quadratic_mistake_bound(L, a)
