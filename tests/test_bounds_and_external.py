@@ -142,6 +142,16 @@ def test_margin_perceptron_novikoff_on_separable_data():
     assert bool(pla.trace.extras["converged"]) and pla.trace.epochs < 60
 
 
+def test_pla_seeds_that_stop_at_different_epochs_make_a_report(tmp_path):
+    from maxmargin.compare import write_report
+
+    ds = make_separable(60, 2, margin=0.1, seed=3)
+    c = compare(ds, learners=[PLA()], C=1.0, epochs=30, seeds=(0, 1, 2))
+    assert len({r.trace.epochs for r in c.runs}) > 1  # ragged: each seed stops on its own
+    names = [p.name for p in write_report(c, tmp_path, formats=("png",))]
+    assert "mistakes.png" in names and c.rows[0]["bound_respected"] == "yes"
+
+
 def test_random_pocket_scored_without_order_sums():
     ds = make_gaussians(40, 2, seed=1)
     c = compare(ds, learners=[Pocket(select="random_mistake")], C=1.0, epochs=2)
