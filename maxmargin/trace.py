@@ -493,8 +493,11 @@ class Trace:
         missing = [k for k in _REQUIRED if k not in arrays]
         if missing:
             raise DataError(f"{npz}: missing arrays {missing}")
-        kw: dict[str, Any] = {k: meta.get(k) for k in _META}
-        kw["missing"] = kw["missing"] or {}  # files written before the field existed
+        absent = [k for k in _META if k not in meta and k != "missing"]
+        if absent:
+            raise DataError(f"{js}: missing metadata {absent}")
+        kw: dict[str, Any] = {k: meta[k] for k in _META if k != "missing"}
+        kw["missing"] = meta.get("missing") or {}  # files written before the field existed
         if kw["final_train_error"] is None:
             kw["final_train_error"] = math.nan
         for k in _REQUIRED + _OPTIONAL:

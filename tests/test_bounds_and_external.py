@@ -3,6 +3,7 @@ score_trace) and the names of the three margins, each recomputed here with numpy
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
@@ -28,7 +29,7 @@ from maxmargin.compare import (
     quadratic_mistake_bound,
     score_trace,
 )
-from maxmargin.online import PLA, MarginPerceptron, Pocket, schedule
+from maxmargin.online import PLA, MarginPerceptron, Perceptron, Pocket, run, schedule
 from maxmargin.path import regularization_path
 
 # --------------------------------------------------------------------- the bounds
@@ -237,6 +238,12 @@ def test_from_weights_round_trip_and_scoring_checks(tmp_path):
     assert "mistakes" not in tr.missing and tr.mistakes.tolist() == [3, 5]
     tr.save(tmp_path / "ext")
     assert Trace.load(tmp_path / "ext") == tr
+    run_trace = run(Perceptron(), ds, epochs=1)  # a file written before `missing` existed
+    _, js = run_trace.save(tmp_path / "old")
+    meta = json.loads(js.read_text())
+    del meta["missing"]
+    js.write_text(json.dumps(meta))
+    assert Trace.load(js) == run_trace and run_trace.missing == {}
     ref = solve(SVMProblem(ds, C=1.0, intercept="augmented"))
     with pytest.raises(ParameterError, match="intercept"):
         score_trace(tr, ref)  # a free-intercept trace against the augmented problem
