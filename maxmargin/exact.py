@@ -224,7 +224,8 @@ class ExactSolution:
     margin : float
         ``1 / ||w~||``: the geometric margin in the space the QP sees (for
         ``augmented`` that includes the bias coordinate ``b/s``; for free/none it is
-        ``1/||w||``). ``inf`` when ``w~ = 0``.
+        ``1/||w||``). ``inf`` when ``w~ = 0``. Also :attr:`geometric_margin` (the name
+        that says which margin it is; ``docs/numbers.md``).
     certificate : Certificate
     status : str
         ``"optimal"`` (solver converged and certificate ok), ``"optimal_inaccurate"``
@@ -265,6 +266,21 @@ class ExactSolution:
     polished: bool
     problem: SVMProblem
     interface: str = "direct"
+
+    @property
+    def geometric_margin(self) -> float:
+        """``1/||w~||`` in the QP's space (:attr:`margin` by its name; ``docs/numbers.md``).
+
+        The distance from the decision hyperplane to the hyperplanes ``f = +-1`` in the
+        space the regulariser measures: ``(x, s)`` for ``augmented``, ``x`` otherwise.
+        """
+        return self.margin
+
+    @property
+    def margin_width(self) -> float:
+        """``2/||w~||``: the distance between the hyperplanes ``f = +1`` and ``f = -1`` (the
+        lecture notes' ``M = 2/||w||``), in the QP's space."""
+        return 2.0 * self.margin
 
     def decision_function(self, X: Any) -> np.ndarray:
         """``f(x) = w.x + b`` for the rows of ``X``.
@@ -422,7 +438,8 @@ class ExactSolution:
             "  KKT residuals (scaled; see docs/certificates.md)",
             kkt,
             f"  certificate       {verdict} at tol {c.tol:.0e} (worst: {c.worst()[0]})",
-            f"  margin 1/||w||    {self.margin:.12g}",
+            (f"  margin 1/||w~||   {self.margin:.12g}" if p.intercept == "augmented"
+             else f"  margin 1/||w||    {self.margin:.12g}"),
             f"  b                 {self.b:.12g}",
             f"  support vectors   {len(self.support)} "
             f"(margin {len(self.margin_support)}, bound {len(self.bound_support)}; "

@@ -9,8 +9,10 @@ from ._base import OnlineLearner
 from .pa import PA, PA1, PA2, PassiveAggressive
 from .pegasos import Pegasos
 from .perceptron import (
+    PLA,
     AveragedPerceptron,
     DualPerceptron,
+    MarginPerceptron,
     Perceptron,
     VotedPerceptron,
     voted_decision_function,
@@ -18,6 +20,7 @@ from .perceptron import (
 from .pocket import Pocket
 from .run import LEARNERS, default_checkpoints, make_learner, run
 from .schedule import ORDERS, iter_schedule, schedule
+from .steps import Constant, InverseSqrt, PegasosStep, StepSize
 from .stream import OnlineState
 from .subgradient import OnlineSubgradient
 from .winnow import Winnow
@@ -28,6 +31,8 @@ __all__ = [
     "AveragedPerceptron",
     "VotedPerceptron",
     "DualPerceptron",
+    "MarginPerceptron",
+    "PLA",
     "voted_decision_function",
     "Pocket",
     "Pegasos",
@@ -45,4 +50,8 @@ __all__ = [
     "schedule",
     "iter_schedule",
     "OnlineState",
+    "StepSize",
+    "Constant",
+    "InverseSqrt",
+    "PegasosStep",
 ]

@@ -192,6 +192,11 @@ class OnlineLearner:
         ``extra`` (dict of per-checkpoint scalars or arrays)."""
         raise NotImplementedError
 
+    def _halted(self, st: SimpleNamespace) -> bool:
+        """True when the learner has stopped (the PLA after a clean pass): ``run`` ends the
+        run at this epoch's end."""
+        return False
+
     def _stats(self, st: SimpleNamespace) -> tuple[int, float, float]:
         return int(st.st[0]), float(st.st[1]), float(st.st[2])
 

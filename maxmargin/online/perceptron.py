@@ -1,11 +1,13 @@
-"""The perceptron family: perceptron, averaged, voted, and the dual (kernel) perceptron.
+"""The perceptron family: perceptron, averaged, voted, margin, the PLA that stops, and the
+dual (kernel) perceptron.
 
-All start from ``w = 0`` and update on ``y w.z <= 0`` (a zero score is a mistake), as in
-the lecture notes (seeds 000, 001, 003, 004).
+All start from ``w = 0`` and update on ``y w.z <= 0`` (a zero score is a mistake; the
+margin perceptron on ``y w.z <= margin``), as in the lecture notes.
 """
 
 from __future__ import annotations
 
+import math
 from types import SimpleNamespace
 from typing import Any
 
@@ -21,6 +23,8 @@ __all__ = [
     "Perceptron",
     "AveragedPerceptron",
     "VotedPerceptron",
+    "MarginPerceptron",
+    "PLA",
     "DualPerceptron",
     "voted_decision_function",
 ]
@@ -61,9 +65,15 @@ class Perceptron(OnlineLearner):
 
     name = "perceptron"
     has_dual = True
-    reference = "Rosenblatt (1958); Novikoff (1962); seeds 000, 001, 003"
+    reference = "Rosenblatt (1958); Novikoff (1962); the lecture notes' perceptron"
     _averaged = False
     _log_updates = False
+    #: the update threshold and step (the margin perceptron's ``margin`` and ``eta``)
+    _thr = 0.0
+    _eta = 1.0
+    #: the implied dual point is ``eta`` times the number of updates on each example (the
+    #: mistake-rounds bound needs those counts; the averaged iterate's is another point)
+    _dual_counts_updates = True
 
     def _setup(self, pk: _Packed) -> SimpleNamespace:
         d1 = pk.d + 1
@@ -77,7 +87,7 @@ class Perceptron(OnlineLearner):
     def _advance(self, pk, st, idx, lo, hi, t0):
         nup = K.perceptron_steps(*pk.xargs, pk.y, pk.xn2, pk.s, idx, lo, hi, t0, st.w, st.u,
                                  st.st, st.c, st.ct, st.upd, self._averaged, pk.record_dual,
-                                 self._log_updates)
+                                 self._log_updates, float(self._thr), float(self._eta))
         if nup:
             ts = st.upd[:nup].copy()
             st.upd_t.append(ts)
@@ -120,6 +130,7 @@ class AveragedPerceptron(Perceptron):
     has_dual = True
     reference = "Freund & Schapire (1999); Collins (2002); Daumé (2006)"
     _averaged = True
+    _dual_counts_updates = False
 
     def _snapshot(self, pk, st, t):
         out: dict[str, Any] = {"wt": st.w - st.u / t, "extra": {"w_last": st.w[:-1].copy()}}
@@ -247,8 +258,140 @@ def voted_decision_function(trace: Any, train: Any, X: Any) -> np.ndarray:
 
 
 @_doc_intercept
+class MarginPerceptron(Perceptron):
+    r"""The perceptron with a margin: update whenever :math:`y\, w\cdot z \le \tau`.
+
+    .. math::
+
+        w_1 = 0, \qquad
+        w_{t+1} = w_t + \eta\, y_t z_t \,\mathbb{1}[\,y_t\, w_t \cdot z_t \le \tau\,].
+
+    ``margin = 0`` is Rosenblatt's perceptron with step ``eta`` (from zero the step only
+    scales ``w``: the same mistakes, ``w`` times ``eta``); ``margin > 0`` also corrects
+    examples classified right with too small a margin, so the ratio ``margin / eta``
+    matters. The number of updates ``U`` obeys the perceptron's bounds with
+    :math:`R^2` replaced by :math:`R^2 + 2\tau/\eta` (``docs/compare.md``): on data
+    separable with margin :math:`\gamma`, :math:`U \le (R^2 + 2\tau/\eta)/\gamma^2`.
+    The trace's ``mistakes`` count :math:`y\, w_t\cdot z_t \le 0` as for every
+    learner; ``extras["updates"]`` counts the updates (:math:`\ge` mistakes).
+
+    Parameters
+    ----------
+    margin : float >= 0, default 1.0
+        The threshold :math:`\tau` on the functional margin ``y w.z``.
+    eta : float > 0, default 1.0
+        The constant step.
+    {intercept_parameters}
+
+    Notes
+    -----
+    Implied dual point: ``a_i = eta * (number of updates on i)``.
+
+    Examples
+    --------
+    >>> from maxmargin import make_separable
+    >>> from maxmargin.online import run
+    >>> tr = run(MarginPerceptron(margin=1.0), make_separable(40, 2, seed=0), epochs=20)
+    >>> bool(tr.extras["updates"][-1] >= tr.mistakes[-1])
+    True
+    """
+
+    name = "margin_perceptron"
+    reference = ("Duda & Hart (1973), the perceptron with margin; Krauth & Mezard (1987); "
+                 "Collobert & Bengio (2004)")
+
+    def __init__(self, *, margin: float = 1.0, eta: float = 1.0, intercept: str = "augmented",
+                 intercept_scaling: float = 1.0) -> None:
+        super().__init__(intercept=intercept, intercept_scaling=intercept_scaling)
+        margin = float(margin)
+        if not (math.isfinite(margin) and margin >= 0.0):
+            raise ParameterError(f"The 'margin' parameter must be a finite float >= 0. Got "
+                                 f"{margin!r} instead.")
+        self.margin = margin
+        self.eta = check_positive("eta", eta)
+
+    @property
+    def _thr(self) -> float:  # type: ignore[override]
+        return self.margin
+
+    @property
+    def _eta(self) -> float:  # type: ignore[override]
+        return self.eta
+
+    def _snapshot(self, pk, st, t):
+        out = super()._snapshot(pk, st, t)
+        out["extra"] = {"updates": int(st.st[4])}
+        return out
+
+
+@_doc_intercept
+class PLA(Perceptron):
+    r"""The perceptron learning algorithm that stops: cycle until a pass makes no mistake.
+
+    The lecture notes' PLA: run the perceptron over the data in passes (the ``cyclic``
+    order is their naive cycle, ``shuffle`` a new random cycle each pass) and stop at the
+    end of the first pass without a mistake, i.e. as soon as ``w`` classifies every
+    example right. ``epochs`` (of :func:`~maxmargin.online.run`) is the cap. Every epoch
+    end is a checkpoint; the run stops there, so the trace's ``epochs`` is the number of
+    passes made, and ``extras``: ``converged`` (True: no mistake left), ``halted_at`` (the
+    step of that clean pass's end, 0 when the cap was reached first).
+
+    On data separable with margin :math:`\gamma` it stops after at most
+    :math:`(R/\gamma)^2` mistakes, hence at most :math:`(R/\gamma)^2 + 1` passes
+    (Novikoff); on non-separable data it never does. With the ``sample`` order a pass may
+    miss examples: an epoch without a mistake then ends the run only when a full count
+    confirms ``w`` separates the data.
+
+    Parameters
+    ----------
+    {intercept_parameters}
+
+    Examples
+    --------
+    >>> from maxmargin import make_separable
+    >>> from maxmargin.online import run
+    >>> tr = run(PLA(), make_separable(40, 2, seed=0), epochs=1000, order="cyclic")
+    >>> bool(tr.extras["converged"]), tr.epochs < 1000, tr.final_train_error
+    (True, True, 0.0)
+    """
+
+    name = "pla"
+    reference = "Rosenblatt (1958); Novikoff (1962); the lecture notes' cyclic PLA"
+
+    def _align(self, ckpts, n, epochs):
+        return np.unique(np.concatenate([ckpts, n * np.arange(1, epochs + 1, dtype=np.int64)]))
+
+    def _setup(self, pk: _Packed) -> SimpleNamespace:
+        st = super()._setup(pk)
+        st.updates_at_epoch_start = 0.0
+        st.halted_at = 0
+        return st
+
+    def _advance(self, pk, st, idx, lo, hi, t0):
+        if st.halted_at:
+            return
+        super()._advance(pk, st, idx, lo, hi, t0)
+        t = t0 + hi - lo
+        if hi > lo and t % pk.n == 0:  # an epoch (pass) ends
+            clean = st.st[4] == st.updates_at_epoch_start
+            st.updates_at_epoch_start = st.st[4]
+            # a clean pass over every example (cyclic, shuffle) is the proof; a pass that
+            # missed some (sample) needs the full count
+            if clean and (np.bincount(idx, minlength=pk.n).min() > 0 or np.all(
+                    pk.y * (np.asarray(pk.data.X @ st.w[:-1]).ravel() + pk.s * st.w[-1]) > 0)):
+                st.halted_at = int(t)
+
+    def _halted(self, st: SimpleNamespace) -> bool:
+        return bool(st.halted_at)
+
+    def _final(self, pk, st):
+        return {"converged": np.asarray(bool(st.halted_at)),
+                "halted_at": np.asarray(int(st.halted_at), np.int64)}
+
+
+@_doc_intercept
 class DualPerceptron(OnlineLearner):
-    r"""The perceptron in dual (kernel) form, keeping the counts ``c`` (seed 004).
+    r"""The perceptron in dual (kernel) form, keeping the counts ``c`` (the lecture notes).
 
     With ``K~(x, x') = k(x, x') + s^2`` (``s = 0`` for intercept ``none``) and
     ``F_i = sum_j c_j y_j K~(x_j, x_i)``:
@@ -258,7 +401,7 @@ class DualPerceptron(OnlineLearner):
         c = 0, \qquad \text{if } y_t F_{i_t} \le 0:\ c_{i_t} \mathrel{+}= 1 .
 
     For the linear kernel this is exactly the primal :class:`Perceptron`
-    (``w~ = sum_i c_i y_i z_i``); the seed's bias rule ``b += y R^2`` is intercept
+    (``w~ = sum_i c_i y_i z_i``); the notes' bias rule ``b += y R^2`` is intercept
     ``augmented`` with ``s = R``. ``F`` is updated through the precomputed kernel matrix
     in O(n) per mistake (so ``n <= max_n``). For non-linear kernels the trace's ``w`` is
     NaN (no weights on the original features exist); ``b = s^2 sum_i c_i y_i``.
@@ -286,7 +429,9 @@ class DualPerceptron(OnlineLearner):
 
     name = "dual_perceptron"
     has_dual = True
-    reference = "Aizerman et al. (1964); Cristianini & Shawe-Taylor (2000); seed 004"
+    _dual_counts_updates = True
+    reference = ("Aizerman et al. (1964); Cristianini & Shawe-Taylor (2000); the lecture "
+                 "notes' dual perceptron")
 
     def __init__(self, *, kernel: str = "linear", degree: int = 3, gamma: float | None = None,
                  coef0: float = 1.0, max_n: int = 8192, intercept: str = "augmented",

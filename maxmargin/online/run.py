@@ -17,7 +17,14 @@ from ..trace import Trace
 from ._base import OnlineLearner, _pack
 from .pa import PA, PA1, PA2
 from .pegasos import Pegasos
-from .perceptron import AveragedPerceptron, DualPerceptron, Perceptron, VotedPerceptron
+from .perceptron import (
+    PLA,
+    AveragedPerceptron,
+    DualPerceptron,
+    MarginPerceptron,
+    Perceptron,
+    VotedPerceptron,
+)
 from .pocket import Pocket
 from .schedule import ORDERS, _check_seed, iter_schedule
 from .subgradient import OnlineSubgradient
@@ -29,7 +36,7 @@ __all__ = ["run", "LEARNERS", "make_learner", "default_checkpoints"]
 LEARNERS: dict[str, type[OnlineLearner]] = {
     cls.name: cls
     for cls in (Perceptron, AveragedPerceptron, VotedPerceptron, DualPerceptron, Pocket,
-                Pegasos, OnlineSubgradient, PA, PA1, PA2, Winnow)
+                Pegasos, OnlineSubgradient, PA, PA1, PA2, Winnow, MarginPerceptron, PLA)
 }
 
 
@@ -41,7 +48,7 @@ def make_learner(name: str, **params: Any) -> OnlineLearner:
     name : str
         One of ``LEARNERS`` (``perceptron``, ``averaged_perceptron``, ``voted_perceptron``,
         ``dual_perceptron``, ``pocket``, ``pegasos``, ``subgradient``, ``pa``, ``pa1``,
-        ``pa2``, ``winnow``).
+        ``pa2``, ``winnow``, ``margin_perceptron``, ``pla``).
     **params
         Keyword arguments of the learner's class.
 
@@ -216,6 +223,9 @@ def run(learner: OnlineLearner | str, data: Dataset, epochs: int = 1, order: str
             pos += 1
             if hi == n:
                 break
+        if learner._halted(state):  # it stopped (the PLA): the run ends with this epoch
+            epochs, T = e + 1, (e + 1) * n
+            break
     if bar is not None:
         bar.close()
 
