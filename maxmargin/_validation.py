@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Iterable
+from typing import Any
 
 from .exceptions import DataError, ParameterError
 
@@ -178,3 +179,100 @@ def renamed_attribute(old: str, new: str, since: str = "0.2.0") -> property:
 
     get.__doc__ = f"Deprecated name of :attr:`{new}`."
     return property(get)
+
+
+# scikit-learn's names beside maxmargin's own: random_state (seed), max_iter (epochs),
+# alpha (lam). The alias, when given, is the value; both given and different is an error.
+
+
+def resolve_alias(name: str, value: object, default: object, alias: str,
+                  alias_value: object) -> Any:
+    """The value of parameter ``name`` that scikit-learn calls ``alias``.
+
+    Parameters
+    ----------
+    name, alias : str
+        maxmargin's name (``"epochs"``) and scikit-learn's (``"max_iter"``).
+    value, default : object
+        The value given for ``name`` and its default.
+    alias_value : object
+        The value given for ``alias``; None when not given.
+
+    Returns
+    -------
+    object
+        ``alias_value`` when given, else ``value``.
+
+    Raises
+    ------
+    ParameterError
+        Both given (``value`` not its default) with different values.
+
+    Examples
+    --------
+    >>> resolve_alias("epochs", 10, 10, "max_iter", 3)
+    3
+    >>> resolve_alias("epochs", 4, 10, "max_iter", None)
+    4
+    """
+    if alias_value is None:
+        return value
+    if value != default and value != alias_value:
+        raise ParameterError(f"{name}={value!r} and {alias}={alias_value!r} disagree: give "
+                             f"one of them ({alias} is scikit-learn's name for {name})")
+    return alias_value
+
+
+def seed_from_random_state(random_state: object, seed: object = 0, *, default: object = 0,
+                           name: str = "seed") -> Any:
+    """The seed of a function that takes scikit-learn's ``random_state`` beside ``seed``.
+
+    Parameters
+    ----------
+    random_state : None, int >= 0, numpy.random.RandomState or numpy.random.Generator
+        None (the default) keeps ``seed`` (so results stay reproducible: unlike
+        scikit-learn, None does not mean fresh randomness); an int is the seed; a
+        RandomState or Generator draws one, as scikit-learn's ``SGDClassifier`` does.
+    seed : object
+        The value given for maxmargin's own parameter.
+    default : object
+        Its default: a ``seed`` other than that, given with a different
+        ``random_state``, is an error.
+    name : str
+        Its name, for the message.
+
+    Returns
+    -------
+    object
+        The seed to use (checked by the caller as before).
+
+    Raises
+    ------
+    ParameterError
+        A ``random_state`` of another type, a negative one, or one that disagrees with
+        ``seed``.
+
+    Examples
+    --------
+    >>> seed_from_random_state(None, 3), seed_from_random_state(7, 0)
+    (3, 7)
+    """
+    import numpy as np
+
+    if random_state is None:
+        return seed
+    if isinstance(random_state, np.random.RandomState):
+        value = int(random_state.randint(2**31 - 1))
+    elif isinstance(random_state, np.random.Generator):
+        value = int(random_state.integers(2**31 - 1))
+    elif (isinstance(random_state, (bool, np.bool_))
+          or not isinstance(random_state, (int, np.integer)) or random_state < 0):
+        raise ParameterError(f"The 'random_state' parameter must be None, an int >= 0, a "
+                             f"numpy RandomState or Generator. Got {random_state!r} instead.")
+    else:
+        value = int(random_state)
+    if seed != default and seed != value:
+        raise ParameterError(f"{name}={seed!r} and random_state={random_state!r} disagree: "
+                             f"give one of them (random_state is scikit-learn's name for "
+                             f"{name})")
+    return value

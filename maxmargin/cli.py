@@ -32,11 +32,27 @@ class _UsageError(Exception):
     pass
 
 
+class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Epilogs as written (the examples); every option's default in its help line."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        if (action.option_strings and not action.required and "default" not in text
+                and not any(action.default is v for v in (None, False, argparse.SUPPRESS))):
+            text += " (default: %(default)s)"
+        return text
+
+
 class _Parser(argparse.ArgumentParser):
-    """argparse that reports usage errors in one line (and exit code 2)."""
+    """argparse that reports usage errors in one line (and exit code 2), naming the help
+    of the (sub)command."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _HelpFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
-        raise _UsageError(f"{self.prog}: {message}")
+        raise _UsageError(f"{self.prog}: error: {message}; see '{self.prog} --help'")
 
 
 def _write_json(payload: dict, target: str | None) -> None:
@@ -49,16 +65,61 @@ def _write_json(payload: dict, target: str | None) -> None:
         atomic_write(target, text + "\n")
 
 
-def _load_data(args: argparse.Namespace, path: str | None = None) -> Any:
-    from .data import load
+def _load_data(args: argparse.Namespace, path: str | None = None, like: Any = None) -> Any:
+    """Load DATA (or the file ``path``, read like the Dataset ``like``: a LIBSVM holdout
+    gets the index base its DATA was read with)."""
+    from .data import _format_of, load
+    from .exceptions import ParameterError
 
+    if args.data == "-" and getattr(args, "holdout", None) == "-":
+        raise ParameterError("DATA and --holdout both read standard input ('-'); give one "
+                             "of them as a file")
+    bases: dict[str, bool | str] = {"auto": "auto", "0": True, "1": False}
+    zero_based = bases[args.index_base]
+    if like is not None:
+        if zero_based == "auto" and "zero_based" in like.meta and \
+                _format_of(path) in ("libsvm", "stdin"):
+            zero_based = like.meta["zero_based"]
     return load(args.data if path is None else path, label=args.label, header=args.header,
-                positive=args.positive)
+                positive=args.positive, zero_based=zero_based)
 
 
-def _out_dir(args: argparse.Namespace) -> Path:
+def _out_target(args: argparse.Namespace) -> str | None:
+    """``--out``, or the command's default folder (none when ``--json`` replaces it)."""
+    if getattr(args, "out", None) is not None:
+        return args.out
+    return None if getattr(args, "json", None) is not None else getattr(args, "default_out",
+                                                                        None)
+
+
+def _out_dir(args: argparse.Namespace) -> Path | None:
     """Check ``--out`` before any work (exit 2 now, not after the computing)."""
-    return check_output_dir(args.out, "--out", force=args.force)
+    target = _out_target(args)
+    return None if target is None else check_output_dir(target, "--out", force=args.force)
+
+
+@contextlib.contextmanager
+def _verbosity(args: argparse.Namespace) -> Iterator[None]:
+    """``-v``: maxmargin's decisions (logger "maxmargin") and the QP solvers' own log,
+    both on stderr (stdout keeps only what the command prints: ``--json -``)."""
+    if not getattr(args, "verbose", False):
+        yield
+        return
+    import logging
+
+    from ._log import logger, solver_log
+
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("maxmargin: %(message)s"))
+    level = logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.DEBUG)
+    try:
+        with solver_log():
+            yield
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
 
 
 def _problem(args: argparse.Namespace, data: Any) -> Any:
@@ -76,8 +137,10 @@ def _problem(args: argparse.Namespace, data: Any) -> Any:
 
 def _add_data_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("data", metavar="DATA",
-                   help="LIBSVM/svmlight file, CSV (label column named or last), .npz (X, y), "
-                        "or builtin:heart_scale|separable|gaussians")
+                   help="LIBSVM/svmlight file (0- or 1-based), CSV (label column named or "
+                        "last), .npz (X, y), gzip/bzip2 of the text ones, '-' for stdin "
+                        "(LIBSVM or CSV, told by the content), or "
+                        "builtin:heart_scale|separable|gaussians")
     p.add_argument("--label", default=None,
                    help="CSV: name or 0-based index of the label column (default: the last)")
     p.add_argument("--header", default=None, action=argparse.BooleanOptionalAction,
@@ -85,25 +148,53 @@ def _add_data_args(p: argparse.ArgumentParser) -> None:
                         "feature columns)")
     p.add_argument("--positive", default=None, metavar="LABEL",
                    help="the label that becomes +1; with more than two labels, LABEL "
-                        "against all the others")
+                        "against all the others (default: the larger of two labels)")
+    p.add_argument("--index-base", dest="index_base", choices=("auto", "0", "1"),
+                   default="auto",
+                   help="LIBSVM: feature indices start at 0 (scikit-learn's "
+                        "dump_svmlight_file) or 1 (LIBSVM); auto: 0 when some index is 0, "
+                        "as scikit-learn's load_svmlight_file (default: auto; a LIBSVM "
+                        "--holdout is read with its DATA's base)")
 
 
-def _add_out_args(p: argparse.ArgumentParser, default: str | None) -> None:
-    what = "write DIR/<learner>.npz and DIR/<learner>.json" if default is None else \
-        f"where the report goes (default {default})"
-    p.add_argument("--out", metavar="DIR", default=default, help=what)
+def _add_out_args(p: argparse.ArgumentParser, default: str | None,
+                  json: bool = False) -> None:
+    if default is None:
+        what = "write DIR/<learner>.npz and DIR/<learner>.json (default: not written)"
+    else:
+        what = f"where the report goes (default: {default}" + \
+            ("; none when --json is given without --out)" if json else ")")
+    p.add_argument("--out", metavar="DIR", default=None, help=what)
+    p.set_defaults(default_out=default)
     p.add_argument("--force", action="store_true",
                    help="write into a non-empty DIR that maxmargin did not write")
+    if json:
+        p.add_argument("--json", metavar="FILE", default=None,
+                       help="write the report's JSON (report.json) to FILE; '-': stdout, "
+                            "and nothing else is printed there (default: not written)")
+
+
+def _add_verbosity(p: argparse.ArgumentParser, quiet: str) -> None:
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("-q", "--quiet", action="store_true", help=quiet)
+    g.add_argument("-v", "--verbose", action="store_true",
+                   help="on stderr: maxmargin's decisions (how DATA was read, the solver "
+                        "route taken) and the QP solver's own log")
 
 
 def _add_problem_args(p: argparse.ArgumentParser, *, allow_hard: bool = True,
                       intercept: str = "free") -> None:
     g = p.add_mutually_exclusive_group()
     g.add_argument("--C", type=float, default=None, help="soft margin penalty (default 1)")
-    g.add_argument("--lam", type=float, default=None, help="lambda form: lam = 1/(C n)")
+    g.add_argument("--lam", type=float, default=None,
+                   help="lambda form, lam = 1/(C n), instead of C (default: the C form)")
     if allow_hard:
         g.add_argument("--hard", action="store_true", help="hard margin")
-    p.add_argument("--intercept", choices=("free", "none", "augmented"), default=intercept)
+    p.add_argument("--intercept", choices=("free", "none", "augmented"), default=intercept,
+                   help="free: b unregularised (SVC's problem); none: b = 0; augmented: "
+                        f"x -> (x, 1), b regularised (LinearSVC's) (default: {intercept}; "
+                        "compare and run use augmented: the online learners have no free "
+                        "bias)")
 
 
 # ------------------------------------------------------------------------- solve
@@ -217,16 +308,20 @@ def _cmd_run(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------------- compare / demo
 
 
-def _report(cmp: Any, out: Path, quiet: bool) -> int:
+def _report(cmp: Any, out: Path | None, quiet: bool, json_target: str | None = None) -> int:
     from .report import write_report
 
-    paths = write_report(cmp, out)
-    mark_output_dir(out, "compare", paths)
-    if not quiet:
+    paths = []
+    if out is not None:
+        paths = write_report(cmp, out)
+        mark_output_dir(out, "compare", paths)
+    if not quiet and json_target != "-":
         print(cmp.reference.summary())
         print()
         print(cmp.to_markdown())
-        print(f"\nwrote {len(paths)} files; the report is {display(out / 'report.md')}")
+        if out is not None:
+            print(f"\nwrote {len(paths)} files; the report is {display(out / 'report.md')}")
+    _write_json(cmp.to_dict(), json_target)
     for row in cmp.rows:
         if row.get("diverged"):
             warnings.warn(f"{row['label']} ({row['order']}) diverged: {row['diverged']}",
@@ -238,19 +333,21 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     from .evaluation.comparison import compare
     from .exceptions import ParameterError
 
+    if args.json is not None:
+        check_output_file(args.json, "--json")
     out = _out_dir(args)
     if args.seeds < 1:
         raise ParameterError(f"The 'seeds' parameter must be an int >= 1. Got {args.seeds}")
     names = _learner_names(args.learners)
     data = _load_data(args)
-    holdout = _load_data(args, args.holdout) if args.holdout else None
+    holdout = _load_data(args, args.holdout, like=data) if args.holdout else None
     kw: dict[str, Any] = ({"lam": args.lam} if args.lam is not None
                           else {"C": 1.0 if args.C is None else args.C})
     cmp = compare(data, learners=names, intercept=args.intercept,
                   epochs=args.epochs, orders=tuple(args.order.split(",")),
                   seeds=tuple(range(args.seeds)), holdout=holdout, solver=args.solver,
                   progress=not args.quiet, **kw)
-    return _report(cmp, out, args.quiet)
+    return _report(cmp, out, args.quiet, args.json)
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
@@ -276,6 +373,8 @@ def _cmd_path(args: argparse.Namespace) -> int:
         from .exceptions import ParameterError
 
         raise ParameterError("--learners runs at the grid's lambdas: use it without --exact")
+    if args.json is not None:
+        check_output_file(args.json, "--json")
     out = _out_dir(args)
     grid = parse_grid(args.C_grid if args.lam_grid is None else args.lam_grid)
     key = "C" if args.lam_grid is None else "lam"
@@ -286,7 +385,7 @@ def _cmd_path(args: argparse.Namespace) -> int:
         if args.jobs is not None:
             check_int("jobs", args.jobs, minimum=1)
     data = _load_data(args)
-    holdout = _load_data(args, args.holdout) if args.holdout else None
+    holdout = _load_data(args, args.holdout, like=data) if args.holdout else None
     show = not args.quiet
     if args.exact:
         return _exact_path(args, data, holdout, key, grid, out, show)
@@ -302,16 +401,23 @@ def _cmd_path(args: argparse.Namespace) -> int:
                                     seed=args.seed, exact=exact,
                                     n_jobs=os.cpu_count() if args.jobs is None else args.jobs,
                                     progress=show)
-    paths = write_path_report(result, out, study=study)
-    mark_output_dir(out, "path", paths)
-    if show:
+    if out is not None:
+        paths = write_path_report(result, out, study=study)
+        mark_output_dir(out, "path", paths)
+    if show and args.json != "-":
         print(result.to_markdown())
-        print(f"\nwrote {len(paths)} files; the report is {display(out / 'report.md')}")
+        if out is not None:
+            print(f"\nwrote {len(paths)} files; the report is {display(out / 'report.md')}")
+    if args.json is not None:
+        payload = result.to_dict()
+        if study is not None:
+            payload["learners"] = study.to_dict()
+        _write_json(payload, args.json)
     return 0 if result.certified else 1
 
 
 def _exact_path(args: argparse.Namespace, data: Any, holdout: Any, key: str, grid: Any,
-                out: Path, show: bool) -> int:
+                out: Path | None, show: bool) -> int:
     """``path --exact``: every breakpoint in the grid's range; figures over that range."""
     from .evaluation.grid_path import path
     from .report import write_exact_path_report
@@ -320,13 +426,17 @@ def _exact_path(args: argparse.Namespace, data: Any, holdout: Any, key: str, gri
     result = path(data, intercept=args.intercept, holdout=holdout, solver=args.solver,
                   progress=show, exact=True, **on_grid)
     Cs = grid if key == "C" else 1.0 / (grid * data.n)
-    paths = write_exact_path_report(result, out, C_range=(float(min(Cs)), float(max(Cs)))
-                                    if len(grid) > 1 and min(Cs) < max(Cs) else None)
-    mark_output_dir(out, "path", paths)
-    if show:
+    if out is not None:
+        paths = write_exact_path_report(result, out, C_range=(float(min(Cs)), float(max(Cs)))
+                                        if len(grid) > 1 and min(Cs) < max(Cs) else None)
+        mark_output_dir(out, "path", paths)
+    if show and args.json != "-":
         print(result.to_markdown(max_rows=40))
-        print(f"\nwrote {len(paths)} files; the report is {display(out / 'report.md')}, "
-              f"every breakpoint in {display(out / 'breakpoints.csv')}")
+        if out is not None:
+            print(f"\nwrote {len(paths)} files; the report is {display(out / 'report.md')}, "
+                  f"every breakpoint in {display(out / 'breakpoints.csv')}")
+    if args.json is not None:
+        _write_json(result.to_dict(include_segments=True), args.json)
     return 0 if result.certified else 1
 
 
@@ -346,89 +456,133 @@ def _cmd_study(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------------- parser
 
 
+def _example(*lines: str) -> str:
+    return "example:\n" + "\n".join(f"  {line}" for line in lines)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argparse parser of the ``maxmargin`` command."""
     from ._version import __version__
 
     parser = _Parser(prog="maxmargin", description=(
         "Exact, certified linear max-margin classifiers, and online learners "
-        "measured against them."))
+        "measured against them."), epilog=_example("maxmargin demo"))
     parser.add_argument("--version", action="version", version=f"maxmargin {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    p = sub.add_parser("solve", help="exact hard/soft-margin SVM with a certificate")
+    p = sub.add_parser("solve", help="exact hard/soft-margin SVM with a certificate",
+                       epilog=_example("maxmargin solve builtin:heart_scale --C 0.5 "
+                                       "--json solution.json",
+                                       "cat train.csv | maxmargin solve - --label y "
+                                       "--json - > solution.json"))
     _add_data_args(p)
     _add_problem_args(p)
-    p.add_argument("--form", choices=("primal", "dual", "both"), default="dual")
-    p.add_argument("--solver", default=None, help="cvxpy solver name (default: measured best)")
+    p.add_argument("--form", choices=("primal", "dual", "both"), default="dual",
+                   help="the QP the solver sees; both: solve each and say how far apart "
+                        "the answers are")
+    p.add_argument("--solver", default=None,
+                   help="PIQP, CLARABEL or any cvxpy QP solver (default: measured best)")
     p.add_argument("--json", metavar="FILE", default=None,
-                   help="write the JSON result ('-': stdout)")
-    p.add_argument("--quiet", action="store_true", help="no summary on stdout")
+                   help="write the result as JSON to FILE; '-': stdout, and nothing else "
+                        "is printed there (default: not written)")
+    _add_verbosity(p, "no summary on stdout")
     p.set_defaults(func=_cmd_solve)
 
-    p = sub.add_parser("run", help="run online learners and record their traces")
+    p = sub.add_parser("run", help="run online learners and record their traces",
+                       epilog=_example("maxmargin run builtin:heart_scale --learner "
+                                       "perceptron,pegasos --lam 0.01 --out traces/"))
     _add_data_args(p)
     p.add_argument("--learner", required=True,
                    help="comma-separated names (perceptron, pegasos, pa1, ...)")
-    p.add_argument("--epochs", type=int, default=1)
-    p.add_argument("--order", choices=("cyclic", "shuffle", "sample"), default="shuffle")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--lam", type=float, default=None, help="lambda of pegasos / subgradient")
-    p.add_argument("--C", type=float, default=None, help="C of pa1 / pa2")
-    p.add_argument("--eta0", type=float, default=None, help="eta0 of subgradient")
+    p.add_argument("--epochs", type=int, default=1,
+                   help="passes over the data (default: 1, as maxmargin.run; compare, path "
+                        "and the estimators default to 10)")
+    p.add_argument("--order", choices=("cyclic", "shuffle", "sample"), default="shuffle",
+                   help="example order: cyclic, shuffle (a new permutation each epoch) or "
+                        "sample (i.i.d.)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the order")
+    p.add_argument("--lam", type=float, default=None,
+                   help="lambda of pegasos / subgradient (default: each learner's own)")
+    p.add_argument("--C", type=float, default=None,
+                   help="C of pa1 / pa2 (default: each learner's own)")
+    p.add_argument("--eta0", type=float, default=None,
+                   help="eta0 of subgradient (default: the learner's own)")
     p.add_argument("--projection", default=None, choices=("lazy", "greedy"),
-                   help="pegasos: project onto the ball of radius 1/sqrt(lam)")
-    p.add_argument("--batch-size", dest="batch_size", type=int, default=None)
+                   help="pegasos: project onto the ball of radius 1/sqrt(lam) (default: "
+                        "no projection)")
+    p.add_argument("--batch-size", dest="batch_size", type=int, default=None,
+                   help="pegasos: mini-batch size (default: the learner's own, 1)")
     p.add_argument("--intercept", choices=("none", "augmented"), default=None,
-                   help="default: each learner's own (augmented for most)")
+                   help="default: each learner's own (augmented for most; the learners "
+                        "have no free bias, which solve and path default to)")
     _add_out_args(p, None)
     p.add_argument("--animate", metavar="OUT.gif", default=None,
                    help="2-D data, one learner: write an animated GIF of the run (one frame "
-                        "per checkpoint) against the exact optimum and Novikoff's bound")
-    p.add_argument("--quiet", action="store_true", help="no summary, no progress bar")
+                        "per checkpoint) against the exact optimum and Novikoff's bound "
+                        "(default: none)")
+    _add_verbosity(p, "no summary, no progress bar")
     p.set_defaults(func=_cmd_run)
 
-    p = sub.add_parser("compare", help="run learners against the certified optimum; report")
+    p = sub.add_parser("compare", help="run learners against the certified optimum; report",
+                       epilog=_example("maxmargin compare builtin:heart_scale --lam 0.01 "
+                                       "--learners pegasos,pa1 --seeds 3 --out report/"))
     _add_data_args(p)
     g = p.add_mutually_exclusive_group()
     g.add_argument("--C", type=float, default=None, help="soft margin penalty (default 1)")
-    g.add_argument("--lam", type=float, default=None, help="lambda form: lam = 1/(C n)")
+    g.add_argument("--lam", type=float, default=None,
+                   help="lambda form, lam = 1/(C n), instead of C (default: the C form)")
     p.add_argument("--intercept", choices=("augmented", "none"), default="augmented",
-                   help="the learners' modes (default augmented)")
+                   help="the learners' mode, and the problem's (default: augmented; the "
+                        "learners have no free bias, which solve and path default to)")
     p.add_argument("--learners", default="perceptron,averaged_perceptron,pegasos,subgradient,pa1",
-                   help="comma-separated learner names")
-    p.add_argument("--epochs", type=int, default=10)
+                   help="comma-separated learner names (default: perceptron, "
+                        "averaged_perceptron, pegasos, subgradient, pa1)")
+    p.add_argument("--epochs", type=int, default=10, help="passes over the data per run")
     p.add_argument("--order", default="shuffle", help="comma-separated: cyclic, shuffle, sample")
     p.add_argument("--seeds", type=int, default=1, help="number of seeds (0..K-1)")
-    p.add_argument("--holdout", default=None, help="held-out data file (same features)")
-    p.add_argument("--solver", default=None)
-    _add_out_args(p, "maxmargin-compare")
-    p.add_argument("--quiet", action="store_true")
+    p.add_argument("--holdout", default=None,
+                   help="held-out data file (same features; default: none)")
+    p.add_argument("--solver", default=None,
+                   help="QP solver of the exact reference (default: measured best)")
+    _add_out_args(p, "maxmargin-compare", json=True)
+    _add_verbosity(p, "no summary, no progress bar")
     p.set_defaults(func=_cmd_compare)
 
-    p = sub.add_parser("path", help="exact C / lambda regularization path, certified")
+    p = sub.add_parser("path", help="exact C / lambda regularization path, certified",
+                       epilog=_example("maxmargin path builtin:heart_scale --C-grid "
+                                       "1e-3:1e2:20 --out heart-path/",
+                                       "maxmargin path data.csv --exact --json - > path.json"))
     _add_data_args(p)
     g = p.add_mutually_exclusive_group()
     g.add_argument("--C-grid", dest="C_grid", default="1e-3:1e3:25",
                    help="lo:hi:num (log-spaced) or a comma list (default 1e-3:1e3:25)")
-    g.add_argument("--lam-grid", dest="lam_grid", default=None, help="grid of lambda instead")
-    p.add_argument("--intercept", choices=("free", "none", "augmented"), default="free")
-    p.add_argument("--holdout", default=None, help="held-out data file (same features)")
+    g.add_argument("--lam-grid", dest="lam_grid", default=None,
+                   help="a grid of lambda instead of C (default: the C grid)")
+    p.add_argument("--intercept", choices=("free", "none", "augmented"), default="free",
+                   help="free: b unregularised (SVC's problem); none: b = 0; augmented: "
+                        "x -> (x, 1), b regularised (LinearSVC's)")
+    p.add_argument("--holdout", default=None,
+                   help="held-out data file (same features; default: none)")
     p.add_argument("--exact", action="store_true",
                    help="every breakpoint of the path in the grid's range (up to the "
                         "hard-margin C* at most), each certified")
     p.add_argument("--learners", default=None,
-                   help="also run these learners at each lambda (e.g. pegasos,subgradient,pa1)")
+                   help="also run these learners at each lambda (e.g. pegasos,subgradient,"
+                        "pa1; default: none)")
     p.add_argument("--epochs", type=int, default=10, help="learners' budget per lambda")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--jobs", type=int, default=None, help="processes for the learners")
-    p.add_argument("--solver", default=None)
-    _add_out_args(p, "maxmargin-path")
-    p.add_argument("--quiet", action="store_true")
+    p.add_argument("--seed", type=int, default=0, help="seed of the learners' orders")
+    p.add_argument("--jobs", type=int, default=None,
+                   help="processes for the learners (default: the number of CPUs)")
+    p.add_argument("--solver", default=None,
+                   help="QP solver of the points (default: measured best)")
+    _add_out_args(p, "maxmargin-path", json=True)
+    _add_verbosity(p, "no table, no progress bar")
     p.set_defaults(func=_cmd_path)
 
     p = sub.add_parser("study", help="data sets x C x learners x seeds: resumable, local or "
-                                     "Dask; one table and a report")
+                                     "Dask; one table and a report",
+                       epilog=_example("maxmargin study examples/study.toml --out study/ "
+                                       "--jobs 4"))
     p.add_argument("spec", metavar="STUDY.toml", help="the study (see docs/study.md)")
     p.add_argument("--out", metavar="DIR", default="maxmargin-study",
                    help="output folder; finished cells found there are not run again")
@@ -439,12 +593,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="local processes (default: the number of CPUs)")
     p.add_argument("--no-report", dest="no_report", action="store_true",
                    help="write the table only (no report.md, no figures)")
-    p.add_argument("--quiet", action="store_true")
+    _add_verbosity(p, "no summary, no progress line")
     p.set_defaults(func=_cmd_study)
 
-    p = sub.add_parser("demo", help="built-in data end to end: solve + compare + figures")
+    p = sub.add_parser("demo", help="built-in data end to end: solve + compare + figures",
+                       epilog=_example("maxmargin demo --out demo/"))
     _add_out_args(p, "maxmargin-demo")
-    p.add_argument("--quiet", action="store_true")
+    _add_verbosity(p, "no summary, no progress bar")
     p.set_defaults(func=_cmd_demo)
     return parser
 
@@ -468,10 +623,10 @@ def _cli_warnings() -> Iterator[None]:
 def _execute(args: argparse.Namespace) -> int:
     """Run the parsed command; every error maxmargin knows of becomes one line on stderr."""
     try:
-        with _cli_warnings():
+        with _cli_warnings(), _verbosity(args):
             return int(args.func(args))
     except _UsageError as e:
-        print(f"{e} (see maxmargin --help)", file=sys.stderr)
+        print(e, file=sys.stderr)
         return 2
     except CertificateError as e:
         print(f"maxmargin: check failed: {e}", file=sys.stderr)
@@ -513,8 +668,9 @@ def _output_dirs(args: argparse.Namespace) -> list[tuple[Path, bool]]:
     dirs = []
     if getattr(args, "json", None) not in (None, "-"):
         dirs.append(Path(args.json).parent)
-    if getattr(args, "out", None) is not None:
-        dirs.append(Path(args.out))
+    target = _out_target(args)
+    if target is not None:
+        dirs.append(Path(target))
     return [(d, d.exists()) for d in dirs]
 
 
@@ -614,7 +770,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             args = parser.parse_args(argv)
         except _UsageError as e:
-            print(f"{e} (see maxmargin --help)", file=sys.stderr)
+            print(e, file=sys.stderr)
             return 2
         if args.command is None:
             parser.print_help()

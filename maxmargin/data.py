@@ -7,9 +7,14 @@ A :class:`Dataset` is checked once, at construction, so every other module may a
 
 from __future__ import annotations
 
+import bz2
 import csv
+import gzip
 import math
+import sys
+import warnings
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,7 +23,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._io import display
-from ._validation import check_int, check_positive
+from ._log import logger
+from ._validation import check_int, check_positive, seed_from_random_state
 from .exceptions import DataError, ParameterError
 
 __all__ = [
@@ -28,6 +34,7 @@ __all__ = [
     "load_libsvm",
     "load_csv",
     "load_npz",
+    "STDIN",
     "CSV_DELIMITERS",
     "load_heart_scale",
     "load_builtin",
@@ -126,6 +133,24 @@ def _check_finite_labels(arr: np.ndarray, prefix: str = "") -> None:
                             f"row {i}: {arr[i]}); every example needs one of two labels")
 
 
+def _check_feature_names(names: Any, d: int, name: str) -> tuple[str, ...] | None:
+    """``names`` as a tuple of d strings (or None), or a DataError saying what is wrong."""
+    if names is None:
+        return None
+    if isinstance(names, (str, bytes)) or not hasattr(names, "__iter__"):
+        raise DataError(f"{name}: feature_names must be a sequence of {d} strings, got "
+                        f"{type(names).__name__}")
+    names = tuple(names)
+    if len(names) != d:
+        raise DataError(f"{name}: {len(names)} feature names for {d} features; give one "
+                        "name per column of X")
+    bad = [v for v in names if not isinstance(v, str)]
+    if bad:
+        raise DataError(f"{name}: feature names must be strings, got {bad[0]!r} "
+                        f"({type(bad[0]).__name__})")
+    return tuple(str(v) for v in names)
+
+
 @dataclass(frozen=True, eq=False)
 class Dataset:
     """A validated binary classification data set.
@@ -147,12 +172,18 @@ class Dataset:
     require_both_classes : bool
         Reject data with one class only (the default). Streams pass False: a
         ``partial_fit`` batch may hold a single example.
+    feature_names : sequence of str of length d, optional
+        The names of the columns of ``X``. By default the column names of a pandas
+        DataFrame ``X`` when they are all strings (scikit-learn's rule for
+        ``feature_names_in_``), else None. Kept by :meth:`subset` and :meth:`split`.
 
     Examples
     --------
     >>> ds = Dataset([[0.0, 1.0], [1.0, 0.0]], [1, -1])
     >>> ds.n, ds.d, float(ds.R)
     (2, 2, 1.0)
+    >>> Dataset([[0.0, 1.0], [1.0, 0.0]], [1, -1], feature_names=["age", "dose"]).feature_names
+    ('age', 'dose')
     """
 
     X: Any
@@ -161,9 +192,16 @@ class Dataset:
     classes: tuple = (-1, 1)
     meta: dict = field(default_factory=dict)
     require_both_classes: bool = field(default=True, repr=False)
+    feature_names: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
         X = self.X
+        names = self.feature_names
+        if names is None and not sp.issparse(X):
+            columns = getattr(X, "columns", None)  # a pandas (or polars) DataFrame
+            if columns is not None and len(columns) and all(isinstance(c, str)
+                                                            for c in columns):
+                names = tuple(columns)
         complex_ = DataError(f"{self.name}: X holds complex numbers; maxmargin needs real "
                              "features (put real and imaginary parts in separate columns)")
         if sp.issparse(X):
@@ -231,6 +269,7 @@ class Dataset:
             )
         object.__setattr__(self, "X", X)
         object.__setattr__(self, "y", np.ascontiguousarray(yf))
+        object.__setattr__(self, "feature_names", _check_feature_names(names, d, self.name))
 
     @classmethod
     def from_labels(cls, X: Any, labels: Any, *, positive: Any = None, **kw: Any) -> Dataset:
@@ -324,7 +363,8 @@ class Dataset:
         Returns
         -------
         Dataset
-            ``m`` examples (``X`` of shape (m, d)), same ``classes`` and ``meta``.
+            ``m`` examples (``X`` of shape (m, d)), same ``classes``, ``meta`` and
+            ``feature_names``.
 
         Examples
         --------
@@ -334,9 +374,11 @@ class Dataset:
         """
         idx = np.asarray(index)
         return Dataset(self.X[idx], self.y[idx], name=name or self.name,
-                       classes=self.classes, meta=dict(self.meta))
+                       classes=self.classes, meta=dict(self.meta),
+                       feature_names=self.feature_names)
 
-    def split(self, test_fraction: float = 0.25, seed: int = 0) -> tuple[Dataset, Dataset]:
+    def split(self, test_fraction: float = 0.25, seed: int = 0, *,
+              random_state: Any = None) -> tuple[Dataset, Dataset]:
         """Seeded stratified split into (train, test).
 
         Parameters
@@ -345,11 +387,15 @@ class Dataset:
             Fraction of each class put in the test set (at least one example per class;
             each class must keep at least one training example).
         seed : int, default 0
+        random_state : int or numpy.random.RandomState, optional
+            scikit-learn's name for ``seed``: an int is the seed, a RandomState draws
+            one; None (the default) uses ``seed``.
 
         Returns
         -------
         train, test : Dataset
-            ``n - m`` and ``m`` examples, in their original order.
+            ``n - m`` and ``m`` examples, in their original order (both keep
+            ``classes``, ``meta`` and ``feature_names``).
 
         Examples
         --------
@@ -358,7 +404,7 @@ class Dataset:
         >>> train.n + test.n, test.X.shape[1]
         (20, 2)
         """
-        rng = np.random.default_rng(seed)
+        rng = np.random.default_rng(seed_from_random_state(random_state, seed))
         test = []
         for label in (-1.0, 1.0):
             idx = np.flatnonzero(self.y == label)
@@ -407,32 +453,98 @@ def scale_rows(X: sp.csr_matrix, v: np.ndarray) -> sp.csr_matrix:
 # --------------------------------------------------------------------------- loaders
 
 
-def _read_text(path: Path, kind: str) -> str:
-    """The file's text (UTF-8, a byte-order mark dropped), or a DataError saying why not."""
-    shown = display(path)
+#: ``load("-")`` (and every loader, and ``DATA`` on the command line) reads standard input.
+STDIN = "-"
+
+_GZIP_MAGIC = b"\x1f\x8b"
+# "BZh", the block size 1-9, then a block's magic (pi) or the end of an empty stream (sqrt pi)
+_BZ2_BLOCKS = (b"1AY&SY", b"\x17rE8P\x90")
+
+
+def _is_stdin(path: Any) -> bool:
+    return isinstance(path, (str, Path)) and str(path) == STDIN
+
+
+def _source(path: Any) -> tuple[Path | None, str, str]:
+    """(the file, or None for standard input; its name in messages; the data's name)."""
+    if _is_stdin(path):
+        return None, "<stdin>", "stdin"
+    path = Path(path)
+    return path, display(path), display(path.name)
+
+
+def _compression(raw: bytes) -> str | None:
+    """``"gzip"`` or ``"bzip2"`` by the magic bytes at the start, else None."""
+    if raw[:2] == _GZIP_MAGIC:
+        return "gzip"
+    if raw[:3] == b"BZh" and raw[3:4].isdigit() and raw[3:4] != b"0" and \
+            raw[4:10] in _BZ2_BLOCKS:
+        return "bzip2"
+    return None
+
+
+def _read_bytes(path: Path | None, shown: str) -> bytes:
+    """The raw bytes of the file (or of standard input), or a DataError saying why not."""
+    if path is None:
+        stream = sys.stdin
+        if stream is None or getattr(stream, "closed", False):
+            raise DataError("DATA is '-' but there is no standard input to read")
+        try:
+            if stream.isatty():
+                raise DataError("DATA is '-' (standard input) but stdin is a terminal; pipe "
+                                "the data in: maxmargin solve - < data.svm")
+            return stream.buffer.read() if hasattr(stream, "buffer") else \
+                stream.read().encode("utf-8")
+        except OSError as e:
+            raise DataError(f"{shown}: cannot read: {e.strerror or e}") from None
     try:
-        raw = path.read_bytes()
+        return path.read_bytes()
     except IsADirectoryError:
         raise DataError(f"{shown}: is a directory, not a data file") from None
     except OSError as e:
         raise DataError(f"{shown}: cannot read: {e.strerror or e}") from None
+
+
+def _read_text(path: Path | None, shown: str, kind: str) -> tuple[str, str | None]:
+    """The text (UTF-8, a byte-order mark dropped; gzip and bzip2 decompressed, told by
+    their magic bytes) and the compression, or a DataError saying why not."""
+    raw = _read_bytes(path, shown)
+    compression = _compression(raw)
+    if compression is not None:
+        try:
+            raw = gzip.decompress(raw) if compression == "gzip" else bz2.decompress(raw)
+        except (OSError, EOFError, ValueError, zlib.error) as e:
+            raise DataError(f"{shown}: a damaged or truncated {compression} file ({e})") \
+                from None
     if b"\0" in raw:
         raise DataError(f"{shown}: binary data, not a {kind} text file (maxmargin reads "
-                        "LIBSVM text, .csv and .npz)")
+                        "LIBSVM text, .csv and .npz, and gzip or bzip2 of the text ones)")
     try:
-        return raw.decode("utf-8-sig")
+        return raw.decode("utf-8-sig"), compression
     except UnicodeDecodeError as e:
         raise DataError(f"{shown}: not UTF-8 text (byte 0x{raw[e.start]:02x} at offset "
                         f"{e.start}); {kind} files must be UTF-8 (or ASCII) text") from None
 
 
+def _check_zero_based(zero_based: Any) -> bool | str:
+    if isinstance(zero_based, str) and zero_based == "auto":
+        return "auto"
+    if isinstance(zero_based, (bool, np.bool_)):
+        return bool(zero_based)
+    raise ParameterError(f"The 'zero_based' parameter must be 'auto', True or False. Got "
+                         f"{zero_based!r} instead.")
+
+
 def load_libsvm(path: str | Path, n_features: int | None = None, *,
-                positive: Any = None, name: str | None = None) -> Dataset:
+                positive: Any = None, name: str | None = None,
+                zero_based: bool | str = "auto") -> Dataset:
     """Load a LIBSVM / svmlight text file into a sparse :class:`Dataset`.
 
-    Lines are ``label index:value index:value ...`` with 1-based increasing indices;
-    ``#`` starts a comment; blank lines are skipped; a UTF-8 byte-order mark is ignored.
-    Labels with two values other than -1/+1 (e.g. 0/1 or 1/2) are mapped with
+    Lines are ``label index:value index:value ...`` with increasing indices; ``#``
+    starts a comment; blank lines are skipped; a UTF-8 byte-order mark is ignored; a
+    ``qid:N`` (svmlight's ranking query id) is accepted and ignored, with one warning
+    saying so. gzip and bzip2 files are decompressed (told by their first bytes, whatever
+    the name). Labels with two values other than -1/+1 (e.g. 0/1 or 1/2) are mapped with
     :func:`map_labels`. ``X`` stays sparse whatever the largest index: a file whose one
     index is 3,000,000,000 loads in kilobytes (what is then done with ``d`` features is
     checked against the memory before it starts).
@@ -440,25 +552,32 @@ def load_libsvm(path: str | Path, n_features: int | None = None, *,
     Parameters
     ----------
     path : str or Path
-        The file.
+        The file; ``"-"`` reads standard input.
     n_features : int, optional
-        Number of columns (default: the largest index seen).
+        Number of columns (default: the largest index seen, plus one when 0-based).
     positive : label, optional
         The label mapped to +1; with more than two labels, one class against the rest
         (see :func:`map_labels`).
     name : str, optional
         Name for reports (default: the file name).
+    zero_based : {"auto", True, False}
+        Whether index 0 is the first column (scikit-learn's ``dump_svmlight_file``
+        writes 0-based files by default) or index 1 is (LIBSVM's files). ``"auto"``
+        (scikit-learn's rule in ``load_svmlight_file``): 0-based when some index is 0,
+        else 1-based. With False an index 0 is an error.
 
     Returns
     -------
     Dataset
-        ``X`` a CSR matrix of shape (n, d), ``y`` of shape (n,) in {-1, +1}.
+        ``X`` a CSR matrix of shape (n, d), ``y`` of shape (n,) in {-1, +1};
+        ``meta["zero_based"]`` says which base was used (load a test file with the same:
+        ``load_libsvm(test, zero_based=train.meta["zero_based"])``).
 
     Raises
     ------
     DataError
-        With the file name and line number of a malformed line; a binary or non-UTF-8
-        file.
+        With the file name and line number of a malformed line; a binary, damaged
+        compressed or non-UTF-8 file.
 
     Examples
     --------
@@ -466,17 +585,27 @@ def load_libsvm(path: str | Path, n_features: int | None = None, *,
     >>> f = pathlib.Path(tempfile.mkdtemp()) / "tiny.svm"
     >>> _ = f.write_text("+1 1:0.5 3:1\\n-1 2:2\\n")
     >>> ds = load_libsvm(f)
-    >>> ds.X.shape, ds.y.tolist()
-    ((2, 3), [1.0, -1.0])
+    >>> ds.X.shape, ds.y.tolist(), ds.meta
+    ((2, 3), [1.0, -1.0], {'zero_based': False})
+    >>> _ = f.write_text("+1 0:0.5 2:1\\n-1 1:2\\n")  # as dump_svmlight_file writes it
+    >>> load_libsvm(f).X.toarray().tolist()
+    [[0.5, 0.0, 1.0], [0.0, 2.0, 0.0]]
     """
-    path = Path(path)
-    shown = display(path)
-    name = name or display(path.name)
+    zero_based = _check_zero_based(zero_based)
+    path_, shown, default_name = _source(path)
+    text, compression = _read_text(path_, shown, "LIBSVM")
+    return _parse_libsvm(text, shown, name or default_name, n_features, positive,
+                         zero_based, compression)
+
+
+def _parse_libsvm(text: str, shown: str, name: str, n_features: int | None, positive: Any,
+                  zero_based: bool | str, compression: str | None) -> Dataset:
     labels: list[float] = []
     indptr = [0]
     indices: list[int] = []
     values: list[float] = []
-    text = _read_text(path, "LIBSVM")
+    first_zero = 0  # the line of the first index 0
+    qid_rows = 0
     for lineno, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("#", 1)[0].strip()
         if not line:
@@ -489,9 +618,10 @@ def load_libsvm(path: str | Path, n_features: int | None = None, *,
             raise DataError(f"{shown}:{lineno}: label {label!r} is not a number") from None
         if not math.isfinite(lab):
             raise DataError(f"{shown}:{lineno}: label {label!r} is not a finite number")
-        last = 0
+        last = -1
         for tok in parts[1:]:
             if tok.startswith("qid:"):
+                qid_rows += 1
                 continue
             idx_s, sep, val_s = tok.partition(":")
             try:
@@ -503,9 +633,14 @@ def load_libsvm(path: str | Path, n_features: int | None = None, *,
                 raise DataError(
                     f"{shown}:{lineno}: malformed feature {tok!r} (expected index:value)"
                 ) from None
-            if idx < 1:
-                raise DataError(f"{shown}:{lineno}: feature index {idx} < 1 (indices are "
-                                "1-based)")
+            if idx < 0:
+                raise DataError(f"{shown}:{lineno}: feature index {idx} is negative")
+            if idx == 0:
+                if zero_based is False:
+                    raise DataError(f"{shown}:{lineno}: feature index 0 < 1 (indices are "
+                                    "1-based here: zero_based=False, --index-base 1, or a "
+                                    "--holdout read like its 1-based DATA)")
+                first_zero = first_zero or lineno
             if idx > _MAX_INDEX:
                 raise DataError(f"{shown}:{lineno}: feature index {idx} is too large (more "
                                 f"than {_MAX_INDEX:,})")
@@ -517,36 +652,71 @@ def load_libsvm(path: str | Path, n_features: int | None = None, *,
                 raise DataError(f"{shown}:{lineno}: feature {idx} is {val_s} (NaN/inf not "
                                 "allowed)")
             last = idx
-            indices.append(idx - 1)
+            indices.append(idx)
             values.append(val)
         labels.append(lab)
         indptr.append(len(indices))
     if not labels:
         raise DataError(f"{shown}: no examples found")
-    d = max(indices, default=-1) + 1
+    zero = bool(first_zero) if zero_based == "auto" else bool(zero_based)
+    columns = np.asarray(indices, np.int64) - (0 if zero else 1)
+    d = int(columns.max()) + 1 if columns.size else 0
     if n_features is not None:
         if n_features < d:
-            raise DataError(f"{shown}: has feature index {d} > n_features={n_features}")
+            raise DataError(f"{shown}: has feature index {d - 1 + (not zero)} > "
+                            f"n_features={n_features} ({'0' if zero else '1'}-based)")
         d = n_features
-    X = sp.csr_matrix((np.asarray(values, float), np.asarray(indices, np.int64),
-                       np.asarray(indptr, np.int64)), shape=(len(labels), max(d, 1)))
-    return _with_labels(X, np.asarray(labels), name, positive)
+    X = sp.csr_matrix((np.asarray(values, float), columns, np.asarray(indptr, np.int64)),
+                      shape=(len(labels), max(d, 1)))
+    if qid_rows:
+        warnings.warn(f"{shown}: qid ignored ({qid_rows} rows carry a query id); maxmargin "
+                      "trains one classifier on all the rows, not one ranking per query",
+                      UserWarning, stacklevel=3)
+    why = (f"an index 0 on line {first_zero}" if zero else "no index 0") \
+        if zero_based == "auto" else "as asked"
+    logger.debug("%s: read as LIBSVM%s, %d rows x %d features, %s indices (%s)", shown,
+                f" ({compression})" if compression else "", X.shape[0], X.shape[1],
+                "0-based" if zero else "1-based", why)
+    return _with_labels(X, np.asarray(labels), name, positive, meta={"zero_based": zero})
 
 
 #: The largest LIBSVM feature index accepted (int64 indices, with room to spare).
 _MAX_INDEX = 2**62
 
 
-def _with_labels(X: Any, labels: np.ndarray, name: str, positive: Any = None) -> Dataset:
+def _with_labels(X: Any, labels: np.ndarray, name: str, positive: Any = None, *,
+                 meta: dict | None = None, feature_names: Any = None) -> Dataset:
     _check_finite_labels(labels, f"{name}: ")
+    kw = {"name": name, "meta": dict(meta or {}), "feature_names": feature_names}
     if positive is None and labels.dtype.kind == "f" and np.isin(labels, (-1.0, 1.0)).all():
-        return Dataset(X, labels, name=name)
+        return Dataset(X, labels, **kw)
     try:
-        return Dataset.from_labels(X, labels, positive=positive, name=name)
+        return Dataset.from_labels(X, labels, positive=positive, **kw)
     except DataError as e:
         if str(e).startswith(name):
             raise
         raise DataError(f"{name}: {e}") from None
+
+
+def _sniff_format(text: str) -> str:
+    """``"libsvm"`` when the first 100 lines (comments dropped) are ``label idx:val ...``
+    (or a label alone) and one has a feature; else ``"csv"``."""
+    features = False
+    lines = 0
+    for raw in text.splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        parts = line.split()
+        if len(parts) >= 2 and all(":" in p for p in parts[1:]) and "," not in line \
+                and ";" not in line:
+            features = True
+        elif len(parts) > 1 or any(c in line for c in ",;:"):
+            return "csv"
+        lines += 1
+        if lines == 100:
+            break
+    return "libsvm" if features else "csv"
 
 
 #: Separators :func:`load_csv` recognises, in order of preference.
@@ -585,14 +755,16 @@ def load_csv(path: str | Path, label: str | int | None = None, *, header: bool |
 
     The separator is detected: comma, semicolon or tab, whichever splits every line
     into the same number (at least two) of fields (see :data:`CSV_DELIMITERS`). A UTF-8
-    byte-order mark is ignored. Labels may be numbers or strings; two values are mapped
-    to -1/+1 (see :func:`map_labels`); more than two are an error unless ``positive``
-    picks one class against the rest.
+    byte-order mark is ignored; gzip and bzip2 files are decompressed (told by their
+    first bytes). Labels may be numbers or strings; two values are mapped to -1/+1 (see
+    :func:`map_labels`); more than two are an error unless ``positive`` picks one class
+    against the rest. The header's names of the feature columns become
+    ``Dataset.feature_names``.
 
     Parameters
     ----------
     path : str or Path
-        The file.
+        The file; ``"-"`` reads standard input.
     label : str or int, optional
         The label column: a header name, or a 0-based column index (negative counts
         from the end; default: the last column).
@@ -609,14 +781,15 @@ def load_csv(path: str | Path, label: str | int | None = None, *, header: bool |
     Returns
     -------
     Dataset
-        ``X`` of shape (n, d) (every column but the label), ``y`` of shape (n,).
+        ``X`` of shape (n, d) (every column but the label), ``y`` of shape (n,);
+        ``feature_names`` from the header (None without one).
 
     Raises
     ------
     DataError
-        A binary or non-UTF-8 file, one column only, rows of different lengths, a
-        non-number among the features (file:line), a label column out of range or not
-        found, labels that are not two classes.
+        A binary, damaged compressed or non-UTF-8 file, one column only, rows of
+        different lengths, a non-number among the features (file:line), a label column
+        out of range or not found, labels that are not two classes.
 
     Examples
     --------
@@ -624,13 +797,17 @@ def load_csv(path: str | Path, label: str | int | None = None, *, header: bool |
     >>> f = pathlib.Path(tempfile.mkdtemp()) / "tiny.csv"
     >>> _ = f.write_text("a,b,cls\\n0,1,yes\\n1,0,no\\n")
     >>> ds = load_csv(f, label="cls")
-    >>> ds.X.shape, ds.y.tolist(), ds.classes
-    ((2, 2), [1.0, -1.0], ('no', 'yes'))
+    >>> ds.X.shape, ds.y.tolist(), ds.classes, ds.feature_names
+    ((2, 2), [1.0, -1.0], ('no', 'yes'), ('a', 'b'))
     """
-    path = Path(path)
-    shown = display(path)
-    name = name or display(path.name)
-    text = _read_text(path, "CSV")
+    path_, shown, default_name = _source(path)
+    text, compression = _read_text(path_, shown, "CSV")
+    return _parse_csv(text, shown, name or default_name, label, header, positive,
+                      compression)
+
+
+def _parse_csv(text: str, shown: str, name: str, label: str | int | None,
+               header: bool | None, positive: Any, compression: str | None) -> Dataset:
     lines = text.splitlines()
     delim = _sniff_delimiter([ln for ln in lines if ln.strip()][:100])
     rows: list[tuple[int, list[str]]] = []
@@ -686,7 +863,13 @@ def load_csv(path: str | Path, label: str | int | None = None, *, header: bool |
                             "finite number")
     else:
         labels = np.asarray(cells)
-    return _with_labels(X, labels, name, positive)
+    feature_names = None if names is None else \
+        tuple(names[j] or f"column {j + 1}" for j in feats)
+    logger.debug("%s: read as CSV%s, %d rows x %d features, separator %s, %s, label column "
+                "%d", shown, f" ({compression})" if compression else "", X.shape[0],
+                X.shape[1], "tab" if delim == "\t" else repr(delim),
+                "a header row" if names is not None else "no header", col + 1)
+    return _with_labels(X, labels, name, positive, feature_names=feature_names)
 
 
 def _label_column(label: str | int | None, names: list[str] | None, width: int,
@@ -723,6 +906,9 @@ def _is_number(s: str) -> bool:
 def load_npz(path: str | Path, *, positive: Any = None, name: str | None = None) -> Dataset:
     """Load an ``.npz`` archive holding arrays ``X`` (n, d) and ``y`` (n,).
 
+    An optional array ``feature_names`` (d,) of strings becomes
+    ``Dataset.feature_names``.
+
     Parameters
     ----------
     path : str or Path
@@ -751,19 +937,26 @@ def load_npz(path: str | Path, *, positive: Any = None, name: str | None = None)
     >>> load_npz(f).n
     2
     """
+    if _is_stdin(path):
+        raise DataError("an .npz archive cannot be read from standard input ('-'); give "
+                        "its file name")
     path = Path(path)
     shown = display(path)
     name = name or display(path.name)
     try:
         with path.open("rb") as f:
-            head = f.read(6)
+            head = f.read(10)
     except IsADirectoryError:
         raise DataError(f"{shown}: is a directory, not a data file") from None
     except OSError as e:
         raise DataError(f"{shown}: cannot read: {e.strerror or e}") from None
     how = "save X and y together with numpy.savez(path, X=X, y=y)"
-    if head == b"\x93NUMPY":
+    if head[:6] == b"\x93NUMPY":
         raise DataError(f"{shown}: a .npy file (one array), not an .npz archive; {how}")
+    if _compression(head) is not None:
+        raise DataError(f"{shown}: a {_compression(head)} file, not an .npz archive; .npz "
+                        "archives are read as they are (numpy.savez_compressed compresses "
+                        "inside the archive)")
     if not zipfile.is_zipfile(path):
         raise DataError(f"{shown}: not an .npz archive (not a zip file); {how}")
     try:
@@ -772,14 +965,19 @@ def load_npz(path: str | Path, *, positive: Any = None, name: str | None = None)
                 raise DataError(f"{shown}: an .npz data file needs arrays 'X' and 'y' "
                                 f"(found {sorted(z.files)}); {how}")
             X, y = z["X"], z["y"]
+            names = z["feature_names"] if "feature_names" in z.files else None
     except DataError:
         raise
     except (OSError, ValueError, EOFError, zipfile.BadZipFile) as e:
         why = ("it holds object arrays (pickles), which maxmargin does not load"
                if "pickle" in str(e) else str(e))
         raise DataError(f"{shown}: cannot read as .npz: {why}") from None
+    if names is not None and (names.ndim != 1 or names.dtype.kind != "U"):
+        raise DataError(f"{shown}: the array 'feature_names' must hold strings (d,), got "
+                        f"dtype {names.dtype} and shape {names.shape}")
     return _with_labels(X, np.asarray(y).reshape(-1) if np.ndim(y) == 2 and 1 in np.shape(y)
-                        else np.asarray(y), name, positive)
+                        else np.asarray(y), name, positive,
+                        feature_names=None if names is None else names.tolist())
 
 
 #: Built-in data sets, loadable as ``builtin:NAME`` wherever a data file is expected.
@@ -816,22 +1014,29 @@ def load_builtin(name: str) -> Dataset:
 
 
 def load(path: str | Path, *, label: str | int | None = None, header: bool | None = None,
-         positive: Any = None) -> Dataset:
+         positive: Any = None, zero_based: bool | str = "auto") -> Dataset:
     """Load a data file by its suffix: ``.csv``, ``.npz``, else LIBSVM/svmlight.
 
-    ``"builtin:NAME"`` loads a built-in data set instead (see :func:`load_builtin`).
+    A ``.gz`` or ``.bz2`` suffix is looked through (``data.csv.gz`` is CSV); compressed
+    text is recognised by its first bytes whatever the name. ``"-"`` reads standard
+    input, LIBSVM or CSV as its content says (LIBSVM when the first 100 lines are
+    ``label idx:val ...`` or a label alone, one with a feature). ``"builtin:NAME"``
+    loads a built-in data set instead (see :func:`load_builtin`).
 
     Parameters
     ----------
     path : str or Path
         The file; :func:`load_csv`, :func:`load_npz` or :func:`load_libsvm` reads it.
-        Or ``"builtin:heart_scale"``, ``"builtin:separable"``, ``"builtin:gaussians"``.
+        Or ``"-"``, or ``"builtin:heart_scale"``, ``"builtin:separable"``,
+        ``"builtin:gaussians"``.
     label : str or int, optional
         CSV only: the label column (see :func:`load_csv`).
     header : bool, optional
         CSV only: whether the first row holds column names (default: detected).
     positive : label, optional
         The label mapped to +1; with more than two labels, that class against the rest.
+    zero_based : {"auto", True, False}
+        LIBSVM only: the base of the feature indices (see :func:`load_libsvm`).
 
     Returns
     -------
@@ -843,7 +1048,8 @@ def load(path: str | Path, *, label: str | int | None = None, header: bool | Non
     DataError
         No such file, or what the format's loader refuses.
     ParameterError
-        ``label`` or ``header`` for a file that is not CSV.
+        ``label`` or ``header`` for a file that is not CSV, ``zero_based`` (other than
+        ``"auto"``) for one that is not LIBSVM.
 
     Examples
     --------
@@ -855,28 +1061,63 @@ def load(path: str | Path, *, label: str | int | None = None, header: bool | Non
     >>> load("builtin:gaussians").n
     400
     """
+    zero_based = _check_zero_based(zero_based)
     if isinstance(path, str) and path.startswith("builtin:"):
         ds = load_builtin(path.split(":", 1)[1])
         if positive is None:
             return ds
-        return Dataset.from_labels(ds.X, ds.y, positive=positive, name=ds.name, meta=ds.meta)
-    path = Path(path)
-    shown = display(path)
-    if not path.exists():
+        return Dataset.from_labels(ds.X, ds.y, positive=positive, name=ds.name, meta=ds.meta,
+                                   feature_names=ds.feature_names)
+    fmt = _format_of(path)
+    path_, shown, name = _source(path)
+    if path_ is not None and not path_.exists():
         raise DataError(f"{shown}: no such file")
-    suffix = path.suffix.lower()
-    if suffix == ".csv":
-        return load_csv(path, label=label, header=header, positive=positive)
+    text = compression = None
+    if path_ is None:
+        text, compression = _read_text(None, shown, "data")
+        if not text.strip():
+            raise DataError(f"{shown}: empty: no data was piped in")
+        fmt = _sniff_format(text)
+    if fmt == "csv":
+        if zero_based != "auto":
+            raise ParameterError(f"zero_based= (--index-base) is for LIBSVM files; {shown} "
+                                 "is read as CSV")
+        if text is not None:
+            return _parse_csv(text, shown, name, label, header, positive, compression)
+        assert path_ is not None
+        return load_csv(path_, label=label, header=header, positive=positive)
     for what, value in (("label", label), ("header", header)):
         if value is not None:
             raise ParameterError(f"{what}= (--{what}) is for CSV files; {shown} is read as "
-                                 f"{'.npz' if suffix == '.npz' else 'LIBSVM'}")
-    if suffix == ".npz":
-        return load_npz(path, positive=positive)
-    if suffix == ".npy":
+                                 f"{'.npz' if fmt == 'npz' else 'LIBSVM'}")
+    if fmt == "npz":
+        if zero_based != "auto":
+            raise ParameterError(f"zero_based= (--index-base) is for LIBSVM files; {shown} "
+                                 "is read as .npz")
+        assert path_ is not None
+        return load_npz(path_, positive=positive)
+    if fmt == "npy":
         raise DataError(f"{shown}: a .npy file holds one array; save X and y together with "
                         "numpy.savez(path, X=X, y=y) and load the .npz")
-    return load_libsvm(path, positive=positive)
+    if text is not None:
+        return _parse_libsvm(text, shown, name, None, positive, zero_based, compression)
+    assert path_ is not None
+    return load_libsvm(path_, positive=positive, zero_based=zero_based)
+
+
+def _format_of(path: Any) -> str:
+    """What :func:`load` reads ``path`` as, by its name: ``"builtin"``, ``"stdin"``
+    (decided from the content), ``"csv"``, ``"npz"``, ``"npy"`` or ``"libsvm"``; a
+    ``.gz`` / ``.bz2`` suffix is looked through."""
+    if isinstance(path, str) and path.startswith("builtin:"):
+        return "builtin"
+    if _is_stdin(path):
+        return "stdin"
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix in (".gz", ".bz2"):
+        suffix = Path(path.stem).suffix.lower()
+    return {".csv": "csv", ".npz": "npz", ".npy": "npy"}.get(suffix, "libsvm")
 
 
 def load_heart_scale() -> Dataset:
@@ -896,7 +1137,7 @@ def load_heart_scale() -> Dataset:
     >>> ds.n, ds.d
     (270, 13)
     """
-    return load_libsvm(_PACKAGE_DATA / "heart_scale", name="heart_scale")
+    return load_libsvm(_PACKAGE_DATA / "heart_scale", name="heart_scale", zero_based=False)
 
 
 # --------------------------------------------------------------------------- generators

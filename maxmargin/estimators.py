@@ -37,7 +37,13 @@ except ImportError as e:  # pragma: no cover - exercised only without scikit-lea
         "`pip install 'scikit-learn>=1.6'` (the rest of maxmargin works without it)"
     ) from e
 
-from ._validation import check_choice, check_int, check_positive
+from ._validation import (
+    check_choice,
+    check_int,
+    check_positive,
+    resolve_alias,
+    seed_from_random_state,
+)
 from .certificate import Certificate, certify
 from .data import Dataset
 from .exact import FORMS, ExactSolution, solve
@@ -233,6 +239,13 @@ class ExactSVC(_LinearBinary):
         self.solver = solver
         self.intercept_scaling = intercept_scaling
 
+    def _dataset(self, X: Any, y_pm: np.ndarray) -> Dataset:
+        """The training data, with the DataFrame's column names (``solution_.to_dict()``
+        lists them beside ``w``)."""
+        names = getattr(self, "feature_names_in_", None)
+        return Dataset(X, y_pm, name=type(self).__name__,
+                       feature_names=None if names is None else names.tolist())
+
     def _problem(self, data: Dataset) -> SVMProblem:
         if not isinstance(self.hard, (bool, np.bool_)):
             raise ParameterError(f"The 'hard' parameter must be a bool. Got {self.hard!r} "
@@ -269,7 +282,7 @@ class ExactSVC(_LinearBinary):
         """
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
         classes, y_pm = _binary_targets(self, y)
-        problem = self._problem(Dataset(X, y_pm, name=type(self).__name__))
+        problem = self._problem(self._dataset(X, y_pm))
         sol: ExactSolution = solve(problem, form=self.form, solver=self.solver)
         sup = np.asarray(sol.support, dtype=np.intp)
         sup = np.concatenate([sup[y_pm[sup] < 0], sup[y_pm[sup] > 0]])
@@ -338,7 +351,7 @@ class ExactSVC(_LinearBinary):
             raise DataError("X, y are not the training data: the rows support_ differ from "
                             "support_vectors_ (or their labels from dual_coef_'s signs); give "
                             "the data fit saw, rows in the same order")
-        problem = self._problem(Dataset(X, y_pm, name=type(self).__name__))
+        problem = self._problem(self._dataset(X, y_pm))
         cert = certify(problem, self.coef_[0], self.intercept_[0], self.alpha_,
                        tol=self.certificate_.tol if tol is None else tol)
         fields = self.__dict__.pop("_solution_fields", None)
@@ -420,7 +433,8 @@ class _OnlineClassifier(_LinearBinary):
         """Train from scratch: ``epochs`` passes over ``(X, y)`` in ``order``.
 
         The same steps as ``maxmargin.run(learner, Dataset(X, y), epochs, order, seed)``:
-        ``coef_`` and ``intercept_`` are the run's final ``w`` and ``b``.
+        ``coef_`` and ``intercept_`` are the run's final ``w`` and ``b``. ``max_iter``
+        and ``random_state``, when given, stand for ``epochs`` and ``seed``.
 
         Parameters
         ----------
@@ -434,15 +448,18 @@ class _OnlineClassifier(_LinearBinary):
         """
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
         classes, y_pm = _binary_targets(self, y)
-        epochs = check_int("epochs", self.epochs, minimum=1)
+        epochs = check_int("max_iter" if self.max_iter is not None else "epochs",
+                           resolve_alias("epochs", self.epochs, 10, "max_iter", self.max_iter),
+                           minimum=1)
         order = check_choice("order", self.order, ORDERS)
-        seed = _check_seed(self.seed)
+        seed = _check_seed(seed_from_random_state(self.random_state, self.seed))
         data = Dataset(X, y_pm, name=type(self).__name__)
         state = OnlineState(self._learner())
         for idx in iter_schedule(data.n, epochs, order, seed):
             state.update(data, idx=idx)
         self.classes_ = classes
         self._publish(state)
+        self.n_iter_ = epochs
         return self
 
     def partial_fit(self, X: Any, y: Any, classes: Any = None) -> Any:
@@ -486,6 +503,7 @@ class _OnlineClassifier(_LinearBinary):
         state.update(X, y_pm)
         self.classes_ = classes_
         self._publish(state)
+        self.n_iter_ = 1
         return self
 
 
@@ -499,7 +517,15 @@ _ONLINE_PARAMS = """epochs : int >= 1
         ``augmented``: x -> (x, s), the bias ``b = s w_{d+1}`` is learnt like a weight;
         ``none``: f(x) = w.x.
     intercept_scaling : float > 0
-        ``s``."""
+        ``s``.
+    max_iter : int >= 1, optional
+        scikit-learn's name for ``epochs`` (``SGDClassifier``, ``Perceptron``): when
+        given, it is the number of passes (``epochs`` must then be left at its default
+        or equal it).
+    random_state : int >= 0, numpy RandomState or Generator, optional
+        scikit-learn's name for ``seed``: when given, an int is the seed and a
+        RandomState draws one. None (the default) uses ``seed``, so fits are
+        reproducible (unlike scikit-learn, where None means fresh randomness)."""
 
 _ONLINE_ATTRS = """classes_ : ndarray of shape (2,)
         The labels; ``classes_[1]`` is the +1 class.
@@ -509,6 +535,9 @@ _ONLINE_ATTRS = """classes_ : ndarray of shape (2,)
         Steps taken (examples seen, over fit and every partial_fit).
     n_mistakes_ : int
         Mistakes made during training (``y_t w_t.z_t <= 0``).
+    n_iter_ : int
+        Passes over the data in the last call: ``epochs`` after :meth:`fit`, 1 after
+        :meth:`partial_fit` (as scikit-learn's ``SGDClassifier``).
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only when X had string column names."""
@@ -537,12 +566,15 @@ class PerceptronClassifier(_OnlineClassifier):
     """
 
     def __init__(self, *, epochs: int = 10, order: str = "shuffle", seed: int = 0,
-                 intercept: str = "augmented", intercept_scaling: float = 1.0) -> None:
+                 intercept: str = "augmented", intercept_scaling: float = 1.0,
+                 max_iter: int | None = None, random_state: Any = None) -> None:
         self.epochs = epochs
         self.order = order
         self.seed = seed
         self.intercept = intercept
         self.intercept_scaling = intercept_scaling
+        self.max_iter = max_iter
+        self.random_state = random_state
 
     def _learner(self) -> OnlineLearner:
         return Perceptron(intercept=self.intercept, intercept_scaling=self.intercept_scaling)
@@ -586,6 +618,9 @@ class PegasosClassifier(_OnlineClassifier):
     ----------
     lam : float > 0
         lambda (scikit-learn's SGDClassifier ``alpha``).
+    alpha : float > 0, optional
+        scikit-learn's name for ``lam`` (``SGDClassifier(alpha=...)``): when given, it
+        is lambda (``lam`` must then be left at its default or equal it).
     projection : {{None, "lazy", "greedy"}}
         Projection onto the ball of radius ``1/sqrt(lam)``.
     batch_size : int >= 1
@@ -611,7 +646,8 @@ class PegasosClassifier(_OnlineClassifier):
     def __init__(self, lam: float = 1e-4, *, projection: str | None = None,
                  batch_size: int = 1, average: bool = False, epochs: int = 10,
                  order: str = "shuffle", seed: int = 0, intercept: str = "augmented",
-                 intercept_scaling: float = 1.0) -> None:
+                 intercept_scaling: float = 1.0, alpha: float | None = None,
+                 max_iter: int | None = None, random_state: Any = None) -> None:
         self.lam = lam
         self.projection = projection
         self.batch_size = batch_size
@@ -621,12 +657,16 @@ class PegasosClassifier(_OnlineClassifier):
         self.seed = seed
         self.intercept = intercept
         self.intercept_scaling = intercept_scaling
+        self.alpha = alpha
+        self.max_iter = max_iter
+        self.random_state = random_state
 
     def _use_average(self) -> bool:
         return bool(self.average)
 
     def _learner(self) -> OnlineLearner:
-        return Pegasos(lam=self.lam, projection=self.projection, batch_size=self.batch_size,
+        lam = resolve_alias("lam", self.lam, 1e-4, "alpha", self.alpha)
+        return Pegasos(lam=lam, projection=self.projection, batch_size=self.batch_size,
                        intercept=self.intercept, intercept_scaling=self.intercept_scaling)
 
 
@@ -658,7 +698,8 @@ class PAClassifier(_OnlineClassifier):
 
     def __init__(self, C: float = 1.0, *, variant: str = "pa1", epochs: int = 10,
                  order: str = "shuffle", seed: int = 0, intercept: str = "augmented",
-                 intercept_scaling: float = 1.0) -> None:
+                 intercept_scaling: float = 1.0, max_iter: int | None = None,
+                 random_state: Any = None) -> None:
         self.C = C
         self.variant = variant
         self.epochs = epochs
@@ -666,6 +707,8 @@ class PAClassifier(_OnlineClassifier):
         self.seed = seed
         self.intercept = intercept
         self.intercept_scaling = intercept_scaling
+        self.max_iter = max_iter
+        self.random_state = random_state
 
     def _learner(self) -> OnlineLearner:
         variant = check_choice("variant", self.variant, ("pa1", "pa2", "pa"))

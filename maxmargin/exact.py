@@ -52,6 +52,7 @@ import scipy.linalg as sla
 import scipy.sparse as sp
 
 from . import _ipm
+from ._log import logger, solver_log_enabled, solver_output
 from ._validation import WIDE_HINT, check_choice, check_memory
 from .certificate import (
     DEFAULT_TOL,
@@ -223,7 +224,8 @@ class ExactSolution:
     margin : float
         ``1 / ||w~||``: the geometric margin in the space the QP sees (for
         ``augmented`` that includes the bias coordinate ``b/s``; for free/none it is
-        ``1/||w||``). ``inf`` when ``w~ = 0``.
+        ``1/||w||``). ``inf`` when ``w~ = 0``. Also :attr:`geometric_margin` (the name
+        that says which margin it is; ``docs/numbers.md``).
     certificate : Certificate
     status : str
         ``"optimal"`` (solver converged and certificate ok), ``"optimal_inaccurate"``
@@ -264,6 +266,21 @@ class ExactSolution:
     polished: bool
     problem: SVMProblem
     interface: str = "direct"
+
+    @property
+    def geometric_margin(self) -> float:
+        """``1/||w~||`` in the QP's space (:attr:`margin` by its name; ``docs/numbers.md``).
+
+        The distance from the decision hyperplane to the hyperplanes ``f = +-1`` in the
+        space the regulariser measures: ``(x, s)`` for ``augmented``, ``x`` otherwise.
+        """
+        return self.margin
+
+    @property
+    def margin_width(self) -> float:
+        """``2/||w~||``: the distance between the hyperplanes ``f = +1`` and ``f = -1`` (the
+        lecture notes' ``M = 2/||w||``), in the QP's space."""
+        return 2.0 * self.margin
 
     def decision_function(self, X: Any) -> np.ndarray:
         """``f(x) = w.x + b`` for the rows of ``X``.
@@ -331,7 +348,8 @@ class ExactSolution:
         Returns
         -------
         dict
-            ``w``, ``b``, ``alpha``, the support sets, objectives, gap, ``kkt``, ``margin``,
+            ``w`` (and ``feature_names``, the data's names of its entries, or None),
+            ``b``, ``alpha``, the support sets, objectives, gap, ``kkt``, ``margin``,
             ``status``, ``solver``, ``form``, ``intercept``, ``C``, ``lam``,
             ``solve_seconds`` and more (see docs/cli.md).
 
@@ -350,6 +368,7 @@ class ExactSolution:
 
         return {
             "w": [float(t) for t in self.w],
+            "feature_names": None if p.data.feature_names is None else list(p.data.feature_names),
             "b": float(self.b),
             "alpha": [float(t) for t in self.alpha],
             "support": [int(i) for i in self.support],
@@ -419,7 +438,8 @@ class ExactSolution:
             "  KKT residuals (scaled; see docs/certificates.md)",
             kkt,
             f"  certificate       {verdict} at tol {c.tol:.0e} (worst: {c.worst()[0]})",
-            f"  margin 1/||w||    {self.margin:.12g}",
+            (f"  margin 1/||w~||   {self.margin:.12g}" if p.intercept == "augmented"
+             else f"  margin 1/||w||    {self.margin:.12g}"),
             f"  b                 {self.b:.12g}",
             f"  support vectors   {len(self.support)} "
             f"(margin {len(self.margin_support)}, bound {len(self.bound_support)}; "
@@ -512,6 +532,7 @@ def _run_piqp(qp: _QP) -> _Raw:
     s.settings.eps_abs = 1e-9
     s.settings.eps_rel = 1e-10
     s.settings.max_iter = 500
+    s.settings.verbose = solver_log_enabled()
     h_l = None if qp.h is None else np.full(qp.h.shape, -np.inf)
     s.setup(qp.P, qp.q, qp.A, qp.c, qp.G, h_l, qp.h, qp.lb, qp.ub)
     status = s.solve()
@@ -575,7 +596,7 @@ def _run_clarabel(qp: _QP) -> _Raw:
     if m_nn:
         cones.append(clarabel.NonnegativeConeT(m_nn))
     st = clarabel.DefaultSettings()
-    st.verbose = False
+    st.verbose = solver_log_enabled()
     st.tol_gap_abs = st.tol_gap_rel = 1e-10
     st.tol_feas = 1e-10
     st.max_iter = 300
@@ -633,7 +654,8 @@ def _run_cvxpy(problem: SVMProblem, YZ: Any, form: str, solver: str) -> tuple[_R
         # Never an n x n matrix: the Hessian is (YZ)(YZ)^T only implicitly.
         prob = cp.Problem(cp.Minimize(0.5 * cp.sum_squares(YZ.T @ a) - cp.sum(a)), cons)
     try:
-        prob.solve(solver=solver, **_CVXPY_OPTIONS.get(solver, {}))
+        prob.solve(solver=solver, verbose=solver_log_enabled(),
+                   **_CVXPY_OPTIONS.get(solver, {}))
     except cp.error.SolverError as e:
         return _Raw("failed", f"cvxpy: {e}"), None
     status = prob.status
@@ -1215,6 +1237,8 @@ def solve(problem: SVMProblem, form: str = "dual", solver: str | None = None,
     t = _solver_scale(problem)
     if not _INNER.get() and (t != 1.0 or (not problem.hard and
                                           _scale_free_c(problem)[1] > _HUGE_LC)):
+        logger.debug("solve %s: solved as the equivalent problem with X scaled by t = %g",
+                    problem.data.name, t)
         return _solve_rescaled(problem, t, t0, form=form, solver=solver, polish=polish,
                                interface=interface, tol=tol)
     YZ = _signed_Z(problem)
@@ -1234,12 +1258,20 @@ def solve(problem: SVMProblem, form: str = "dual", solver: str | None = None,
                  f"{name} (d = {dz:,} features)", WIDE_HINT)
 
     def attempt(form: str, name: str, iface: str) -> _Raw:
-        if name == "IPM":
-            return _run_ipm(problem, YZ)
-        if iface == "direct":
-            qp = _build_dual(problem, YZ) if form == "dual" else _build_primal(problem, YZ)
-            return _run_piqp(qp) if name == "PIQP" else _run_clarabel(qp)
-        return _run_cvxpy(problem, YZ, form, name)[0]
+        logger.debug("solve %s (n=%d, d'=%d): %s (%s), %s form", problem.data.name, n, dz,
+                    name, iface, form)
+        with solver_output():
+            if name == "IPM":
+                raw = _run_ipm(problem, YZ)
+            elif iface == "direct":
+                qp = _build_dual(problem, YZ) if form == "dual" else \
+                    _build_primal(problem, YZ)
+                raw = _run_piqp(qp) if name == "PIQP" else _run_clarabel(qp)
+            else:
+                raw = _run_cvxpy(problem, YZ, form, name)[0]
+        logger.debug("  %s: %s", name, raw.text if raw.text.startswith(raw.state)
+                    else f"{raw.state} ({raw.text})")
+        return raw
 
     raw = attempt(form, name, iface)
     if ipm_fallback and raw.state not in ("optimal", "inaccurate", "unbounded"):
@@ -1304,6 +1336,7 @@ def solve(problem: SVMProblem, form: str = "dual", solver: str | None = None,
         return w, b, alpha, cert, polished
 
     w, b, alpha, cert, polished = finish(raw, form)
+    logger.debug("  polished: %s; certificate %s", polished, "ok" if cert.ok else "failed")
     ipm_proved = cert.ok and (raw.state == "optimal" or max(
         cert.max_residual(), abs(cert.relative_gap)) <= 1e-8)
     if name == "IPM" and ipm_fallback and not ipm_proved:

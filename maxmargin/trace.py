@@ -3,7 +3,9 @@
 A trace is what :func:`maxmargin.online.run` returns and what the comparison with the
 exact optimum consumes. Everything is recorded at checkpoints only (geometric in ``t``
 plus the end of every epoch), so recording costs little and evaluation against the
-optimum can be vectorised over checkpoints afterwards.
+optimum can be vectorised over checkpoints afterwards. Weights produced elsewhere
+(scikit-learn's ``partial_fit``, river, a paper's code) become a trace through
+:meth:`Trace.from_weights`, which records what they lack in :attr:`Trace.missing`.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import numpy as np
 
 from ._io import atomic_write
 from ._json import jsonable
-from .exceptions import DataError
+from .exceptions import DataError, ParameterError
 
 __all__ = ["Trace"]
 
@@ -26,7 +28,9 @@ _FORMAT = "maxmargin.trace/1"
 _REQUIRED = ("t", "epoch", "w", "b", "mistakes", "loss", "sqnorm", "seconds")
 _OPTIONAL = ("w_avg", "b_avg", "dual", "dual_avg")
 _META = ("learner", "params", "order", "seed", "data", "intercept", "intercept_scaling",
-         "n", "d", "epochs", "final_train_error", "timings")
+         "n", "d", "epochs", "final_train_error", "timings", "missing")
+#: why a trace built from weights alone lacks its per-step records
+_FROM_WEIGHTS = "not recorded: the trace was built from weights alone (Trace.from_weights)"
 
 
 @dataclass(frozen=True, eq=False)
@@ -36,16 +40,19 @@ class Trace:
     Parameters
     ----------
     learner : str
-        Registry name of the learner (``"perceptron"``, ``"pegasos"``, ...).
+        Registry name of the learner (``"perceptron"``, ``"pegasos"``, ...), or the name
+        given to :meth:`from_weights`.
     params : dict
         The learner's parameters (``intercept`` included).
-    order : {"cyclic", "shuffle", "sample"}
-    seed : int
+    order : {"cyclic", "shuffle", "sample", "external"}
+        ``"external"``: the weights came from elsewhere (:meth:`from_weights`); which
+        example each step saw is not known.
+    seed : int or None
         Seed of the order; ``maxmargin.online.schedule(n, epochs, order, seed)``
-        regenerates the example visited at every step.
+        regenerates the example visited at every step (None for ``external``).
     data : str
         Name of the data set.
-    intercept : {"none", "augmented"}
+    intercept : {"none", "augmented", "free"}
     intercept_scaling : float
         ``s`` of the augmented mode (the learner saw ``z = (x, s)``).
     n, d, epochs : int
@@ -81,6 +88,11 @@ class Trace:
         Training error of the final output (for the voted perceptron: of the vote).
     timings : dict of str -> float
         ``learn_seconds``, ``setup_seconds``, ``record_seconds``, ``ns_per_step``.
+    missing : dict of str -> str
+        Fields the trace does not really hold (filled with NaN), with the reason:
+        empty for :func:`~maxmargin.online.run`'s traces; ``mistakes``, ``loss``,
+        ``sqnorm`` (and ``seconds`` when not given) for :meth:`from_weights`. Scoring
+        reports what needs them as N/A, with this reason.
 
     Examples
     --------
@@ -94,7 +106,7 @@ class Trace:
     learner: str
     params: dict
     order: str
-    seed: int
+    seed: int | None
     data: str
     intercept: str
     intercept_scaling: float
@@ -116,6 +128,126 @@ class Trace:
     extras: dict = field(default_factory=dict)
     final_train_error: float = math.nan
     timings: dict = field(default_factory=dict)
+    missing: dict = field(default_factory=dict)
+
+    # ------------------------------------------------------------------ external weights
+
+    @classmethod
+    def from_weights(cls, t: Any, W: Any, b: Any = None, *, name: str, data: Any = None,
+                     n: int | None = None, d: int | None = None, intercept: str | None = None,
+                     intercept_scaling: float = 1.0, w_avg: Any = None, b_avg: Any = None,
+                     mistakes: Any = None, seconds: Any = None, params: dict | None = None,
+                     extras: dict | None = None) -> Trace:
+        r"""A trace from weights produced elsewhere, to be scored like any run.
+
+        The checkpoints are ``t`` (steps, e.g. examples seen or ``epoch * n``) and the
+        classifier there is ``f(x) = W[k] . x + b[k]``. A trajectory of weights alone
+        lacks what the compiled learners record at every step: the per-step losses
+        (regret), the online mistakes, the implied dual points. They are filled with NaN
+        and named in :attr:`missing`, so that scoring says N/A and why.
+
+        Parameters
+        ----------
+        t : array-like of shape (k,)
+            Positive integers, strictly increasing.
+        W : array-like of shape (k, d), or a sequence of k arrays of d entries each
+            The weights at the checkpoints, one row per checkpoint. A 2-D array with
+            ``k = d`` is refused: its orientation cannot be checked; pass ``list(W)``
+            (its rows, one per checkpoint) to say they are the snapshots.
+        b : array-like of shape (k,), optional
+            The intercepts; None: no intercept (all 0).
+        name : str
+            The learner's name in reports (``trace.learner``).
+        data : Dataset, optional
+            The training data (gives ``n``, ``d``, its name and the final training
+            error); else give ``n`` and ``d``.
+        n, d : int, optional
+        intercept : {"free", "augmented", "none"}, optional
+            How ``b`` relates to the objective: ``"free"`` unregularised (scikit-learn,
+            LIBSVM; the default when ``b`` is given), ``"augmented"`` regularised as the
+            weight ``b/s`` of a constant feature ``s = intercept_scaling``, ``"none"``
+            (the default without ``b``).
+        intercept_scaling : float > 0
+        w_avg, b_avg : array-like of shape (k, d) and (k,), optional
+            An averaged iterate, when the learner keeps one.
+        mistakes : array-like of shape (k,), optional
+            Cumulative online mistakes, when the learner counted them.
+        seconds : array-like of shape (k,), optional
+            Cumulative learning time.
+        params : dict, optional
+            The learner's parameters, for the record.
+        extras : dict, optional
+
+        Returns
+        -------
+        Trace
+            ``order`` ``"external"``, ``seed`` None, ``epochs`` ``ceil(t[-1] / n)``.
+
+        Raises
+        ------
+        ParameterError
+            ``t`` not positive increasing integers, shapes that do not match ``t`` and
+            ``d`` (a transposed ``W``), a square ``W`` array, neither ``data`` nor
+            ``n`` and ``d``.
+
+        Examples
+        --------
+        >>> from maxmargin import make_separable
+        >>> ds = make_separable(20, 2, seed=0)
+        >>> tr = Trace.from_weights([20, 40], [[1.0, 0.0], [1.0, 0.5]], name="mine", data=ds)
+        >>> tr.order, tr.epochs, sorted(tr.missing)
+        ('external', 2, ['loss', 'mistakes', 'seconds', 'sqnorm'])
+        """
+        if not isinstance(name, str) or not name:
+            raise ParameterError(f"name must be a non-empty string, got {name!r}")
+        n, d = _data_shape(data, n, d)
+        tt = _steps_of(t)
+        k = tt.size
+        Wm = _rows("W", W, k, d)
+        bv = np.zeros(k) if b is None else _vector("b", b, k)
+        if intercept is None:
+            intercept = "none" if b is None else "free"
+        if intercept not in ("none", "augmented", "free"):
+            raise ParameterError(f"intercept must be 'free', 'augmented' or 'none', got "
+                                 f"{intercept!r}")
+        if intercept == "none" and np.any(bv != 0):
+            raise ParameterError("intercept='none' but b is not zero; use 'free' (an "
+                                 "unregularised b) or 'augmented'")
+        s = float(intercept_scaling)
+        if not (math.isfinite(s) and s > 0):
+            raise ParameterError(f"intercept_scaling must be a finite float > 0, got {s!r}")
+        if (b_avg is not None and w_avg is None) or (
+                w_avg is not None and b is not None and b_avg is None):
+            raise ParameterError("give w_avg and b_avg together (b_avg may be left out only "
+                                 "when b is)")
+        Wa = None if w_avg is None else _rows("w_avg", w_avg, k, d)
+        ba = None if Wa is None else (np.zeros(k) if b_avg is None else _vector("b_avg", b_avg, k))
+        missing = {"loss": _FROM_WEIGHTS, "sqnorm": _FROM_WEIGHTS}
+        if mistakes is None:
+            mk = np.full(k, np.nan)
+            missing["mistakes"] = _FROM_WEIGHTS
+        else:
+            mk = _vector("mistakes", mistakes, k)
+            if np.any(mk < 0) or np.any(np.diff(mk) < 0) or np.any(mk != np.round(mk)):
+                raise ParameterError("mistakes must be cumulative counts: integers >= 0, "
+                                     "non-decreasing")
+            mk = mk.astype(np.int64)
+        if seconds is None:
+            sec = np.full(k, np.nan)
+            missing["seconds"] = _FROM_WEIGHTS
+        else:
+            sec = _vector("seconds", seconds, k)
+        err = math.nan
+        if data is not None and np.all(np.isfinite(Wm[-1])) and np.isfinite(bv[-1]):
+            f = np.asarray(data.X @ Wm[-1]).ravel() + bv[-1]
+            err = float(np.mean(data.y * f <= 0))
+        return cls(learner=name, params=dict(params or {}), order="external", seed=None,
+                   data=getattr(data, "name", ""), intercept=intercept,
+                   intercept_scaling=s, n=n, d=d, epochs=int(-(-int(tt[-1]) // n)),
+                   t=tt, epoch=(tt + n - 1) // n, w=Wm, b=bv, mistakes=mk,
+                   loss=np.full(k, np.nan), sqnorm=np.full(k, np.nan), seconds=sec,
+                   w_avg=Wa, b_avg=ba, extras=dict(extras or {}), final_train_error=err,
+                   missing=missing)
 
     # ------------------------------------------------------------------ derived
 
@@ -221,12 +353,14 @@ class Trace:
         >>> run("perceptron", make_separable(20, 2, seed=0)).summary().split(":")[0]
         'perceptron'
         """
-        head = (f"{self.learner}: {int(self.mistakes[-1]):,} mistakes in {self.steps:,} steps "
+        mist = "mistakes not recorded" if "mistakes" in self.missing else \
+            f"{int(self.mistakes[-1]):,} mistakes"
+        head = (f"{self.learner}: {mist} in {self.steps:,} steps "
                 f"({self.epochs} epoch{'s' if self.epochs != 1 else ''}, {self.order}), ")
         if self.diverged_at is not None:
             return head + f"DIVERGED: {self.divergence()}"
-        return (head + f"final training error {self.final_train_error:.2%}, "
-                f"{self.ns_per_step:,.0f} ns/step")
+        speed = "" if "seconds" in self.missing else f", {self.ns_per_step:,.0f} ns/step"
+        return head + f"final training error {self.final_train_error:.2%}" + speed
 
     # ------------------------------------------------------------------ equality
 
@@ -340,7 +474,11 @@ class Trace:
         missing = [k for k in _REQUIRED if k not in arrays]
         if missing:
             raise DataError(f"{npz}: missing arrays {missing}")
-        kw: dict[str, Any] = {k: meta[k] for k in _META}
+        absent = [k for k in _META if k not in meta and k != "missing"]
+        if absent:
+            raise DataError(f"{js}: missing metadata {absent}")
+        kw: dict[str, Any] = {k: meta[k] for k in _META if k != "missing"}
+        kw["missing"] = meta.get("missing") or {}  # files written before the field existed
         if kw["final_train_error"] is None:
             kw["final_train_error"] = math.nan
         for k in _REQUIRED + _OPTIONAL:
@@ -348,6 +486,84 @@ class Trace:
                 kw[k] = arrays[k]
         kw["extras"] = {k[6:]: v for k, v in arrays.items() if k.startswith("extra_")}
         return cls(**kw)
+
+
+def _positive_int(name: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise ParameterError(f"{name} must be an int >= 1, got {value!r}")
+    return int(value)
+
+
+def _rows(what: str, value: Any, k: int, d: int) -> np.ndarray:
+    """``value`` as a (k, d) float array of k snapshots, refusing what may be transposed."""
+    if isinstance(value, np.ndarray) or hasattr(value, "toarray"):
+        a = value.toarray() if hasattr(value, "toarray") else value
+        a = np.asarray(a, dtype=float)
+        if a.ndim < 2 or a.shape[0] != k or int(np.prod(a.shape[1:])) != d:
+            hint = " (transposed? rows must be the checkpoints)" if (
+                a.ndim == 2 and a.shape == (d, k)) else ""
+            raise ParameterError(f"{what} has shape {a.shape}; it must be (k, d) = ({k}, {d}):"
+                                 f" one row per checkpoint t (k = len(t)), d features{hint}")
+        if a.ndim == 2 and k == d:
+            raise ParameterError(
+                f"{what} is a square ({k}, {d}) array: with k = d its orientation cannot be "
+                f"checked; pass list({what}) if its rows are the {k} snapshots (one per "
+                "checkpoint)")
+        return np.ascontiguousarray(a.reshape(k, d))
+    try:
+        rows = [np.asarray(r, dtype=float).ravel() for r in value]
+    except TypeError:
+        raise ParameterError(f"{what} must be an array of shape (k, d) or a sequence of k "
+                             f"weight vectors; got {type(value).__name__}") from None
+    if len(rows) != k or any(r.size != d for r in rows):
+        sizes = sorted({r.size for r in rows})
+        raise ParameterError(f"{what} has {len(rows)} snapshot(s) of size(s) {sizes}; it "
+                             f"needs k = len(t) = {k} snapshots of d = {d} weights")
+    return np.array(rows, dtype=float).reshape(k, d)
+
+
+def _vector(what: str, value: Any, k: int) -> np.ndarray:
+    """``value`` as k floats (one per checkpoint; ``(k, 1)`` or k 1-element arrays too)."""
+    try:
+        v = np.array([np.asarray(x, dtype=float).ravel() for x in value], dtype=float)
+    except (TypeError, ValueError):
+        raise ParameterError(f"{what} must hold one number per checkpoint (k = {k})") from None
+    if v.ndim != 2 or v.shape != (k, 1):
+        raise ParameterError(f"{what} has {v.shape[0] if v.ndim else 0} entr(ies) of size "
+                             f"{v.shape[1:] if v.ndim == 2 else '?'}; it needs one number per "
+                             f"checkpoint (k = len(t) = {k})")
+    return v[:, 0]
+
+
+def _data_shape(data: Any, n: int | None, d: int | None) -> tuple[int, int]:
+    """``(n, d)`` of the data a trace from elsewhere ran on (given, or of ``data``)."""
+    if data is not None:
+        if not hasattr(data, "X") or not hasattr(data, "y"):
+            raise ParameterError(f"data must be a maxmargin.Dataset, got "
+                                 f"{type(data).__name__}")
+        for key, given, real in (("n", n, data.n), ("d", d, data.d)):
+            if given is not None and int(given) != real:
+                raise ParameterError(f"{key}={given} but data has {key} = {real}")
+        n, d = data.n, data.d
+    elif n is None or d is None:
+        raise ParameterError("give data= (the training Dataset) or both n= and d=: the "
+                             "weights are checked against d")
+    return _positive_int("n", n), _positive_int("d", d)
+
+
+def _steps_of(t: Any) -> np.ndarray:
+    """The checkpoints of a trace from elsewhere: positive increasing integers."""
+    tt = np.asarray(t)
+    if tt.ndim != 1 or tt.size == 0 or not (np.issubdtype(tt.dtype, np.integer) or (
+            np.issubdtype(tt.dtype, np.floating) and np.all(np.isfinite(tt))
+            and np.all(tt == np.round(tt)))):
+        raise ParameterError(f"t must be a 1-D array of k >= 1 integer steps; got "
+                             f"shape {tt.shape}, dtype {tt.dtype}")
+    tt = tt.astype(np.int64)
+    if tt[0] < 1 or np.any(np.diff(tt) <= 0):
+        raise ParameterError("t must be positive and strictly increasing (the steps at "
+                             f"which the weights were taken); got {tt.tolist()[:8]}")
+    return tt
 
 
 def _strip(path: Path) -> Path:

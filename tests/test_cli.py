@@ -166,3 +166,139 @@ def test_builtin_data_sets(tmp_path, capsys):
     assert 2 / last["width"][-1] == pytest.approx(1 / 0.3, rel=1e-8)  # ||w|| = 1/gamma
     code, _, err = run_cli(capsys, "solve", "builtin:nope")
     assert code == 2 and "heart_scale, separable, gaussians" in err
+
+
+# --------------------------------------------------------------------------- input / output
+# DATA from stdin, --json -, -q/-v, --help (defaults, examples), usage errors.
+
+
+class _Stdin:
+    """A piped standard input holding ``data``."""
+
+    def __init__(self, data: bytes) -> None:
+        import io
+
+        self.buffer = io.BytesIO(data)
+        self.closed = False
+
+    def isatty(self) -> bool:
+        return False
+
+
+def test_data_from_stdin_gzip_and_csv(tmp_path, capsys, monkeypatch):
+    import gzip
+
+    ref = mm.solve(mm.SVMProblem(mm.load_heart_scale(), C=1.0)).primal_objective
+    raw = (mm.data._PACKAGE_DATA / "heart_scale").read_bytes()
+    monkeypatch.setattr("sys.stdin", _Stdin(gzip.compress(raw)))
+    code, out, _ = run_cli(capsys, "solve", "-", "--json", "-")
+    js = json.loads(out)  # nothing but the JSON on stdout
+    assert code == 0 and js["primal_objective"] == pytest.approx(ref, rel=1e-9)
+    data = mm.load_heart_scale()
+    rows = ["f1,f2,y"] + [f"{a},{b},{'pos' if t > 0 else 'neg'}"
+                          for (a, b), t in zip(data.dense()[:, :2], data.y, strict=True)]
+    monkeypatch.setattr("sys.stdin", _Stdin("\n".join(rows).encode()))
+    code, out, _ = run_cli(capsys, "solve", "-", "--label", "y", "--json", "-")
+    js = json.loads(out)
+    assert code == 0 and js["feature_names"] == ["f1", "f2"] and js["d"] == 2
+
+
+@pytest.mark.parametrize("argv", [
+    ["compare", "builtin:separable", "--learners", "pegasos", "--epochs", "2", "--lam", "0.1"],
+    ["path", "builtin:separable", "--C-grid", "0.1,1"],
+    ["path", "builtin:separable", "--C-grid", "0.1:1:2", "--exact"],
+])
+def test_json_to_stdout_and_no_report_folder(tmp_path, capsys, monkeypatch, argv):
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run_cli(capsys, *argv, "--json", "-")
+    js = json.loads(out)
+    assert code == 0 and js["n"] == 200 and list(tmp_path.iterdir()) == []
+    # --json FILE with --out: both written, the same JSON
+    code, out, _ = run_cli(capsys, *argv, "--json", "r.json", "--out", "rep", "--quiet")
+    assert code == 0 and out == ""
+    file_js = json.loads((tmp_path / "r.json").read_text())
+    dir_js = json.loads((tmp_path / "rep" / "report.json").read_text())
+    assert file_js.keys() == dir_js.keys() and file_js["n"] == dir_js["n"] == 200
+
+
+def _subparsers():
+    from maxmargin.cli import build_parser
+
+    parser = build_parser()
+    action = next(a for a in parser._actions if a.choices and "solve" in a.choices)
+    return parser, action.choices
+
+
+def test_help_of_every_command_shows_defaults_and_an_example(capsys):
+    import shlex
+
+    parser, subs = _subparsers()
+    for name, sub in subs.items():
+        fmt = sub._get_formatter()
+        for action in sub._actions:
+            if not action.option_strings or action.dest == "help":
+                continue
+            text = fmt._get_help_string(action)
+            assert action.help, (name, action.dest)
+            flag = action.nargs == 0
+            assert flag or action.required or "default" in text, (name, action.dest, text)
+        help_text = sub.format_help()
+        assert "example:\n  maxmargin " + name in help_text, name
+        examples = help_text.split("example:\n", 1)[1].strip().splitlines()
+        for line in examples:
+            argv = shlex.split(line.split(" > ")[0].split("| ")[-1])[1:]
+            parsed = parser.parse_args(argv)  # every example parses
+            assert parsed.command == name
+        assert "-q, --quiet" in help_text and "-v, --verbose" in help_text
+        flat = " ".join(help_text.split())
+        intercept = sub.get_default("intercept")
+        assert intercept is None or f"(default: {intercept}" in flat, name
+
+
+@pytest.mark.parametrize("argv, prog", [
+    (["solve", HEART, "--C", "x"], "maxmargin solve"),
+    (["path", HEART, "--C-grid", "1", "--lam-grid", "1"], "maxmargin path"),
+    (["run", HEART], "maxmargin run"),
+    (["compare", HEART, "-q", "-v"], "maxmargin compare"),
+    (["frobnicate"], "maxmargin"),
+])
+def test_usage_errors_name_the_commands_help(capsys, argv, prog):
+    code, _, err = run_cli(capsys, *argv)
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert err.startswith(f"{prog}: error: ") and err.strip().endswith(f"see '{prog} --help'")
+
+
+def test_quiet_and_verbose_on_every_command():
+    parser, subs = _subparsers()
+    for name, sub in subs.items():
+        opts = {s for a in sub._actions for s in a.option_strings}
+        assert {"-q", "--quiet", "-v", "--verbose"} <= opts, name
+
+
+def test_verbose_shows_decisions_and_solver_log_on_stderr_only(tmp_path, capfd):
+    pytest.importorskip("piqp")
+    code = main(["solve", HEART, "--solver", "PIQP", "-v", "--json", "-"])
+    out, err = capfd.readouterr()
+    assert code == 0 and json.loads(out)["solver"] == "PIQP"
+    assert "heart_scale: read as LIBSVM, 270 rows x 13 features, 1-based indices" in err
+    assert "PIQP (direct), dual form" in err
+    assert "iter" in err and "prim_obj" in err  # PIQP's own table, moved to stderr
+    code = main(["solve", HEART, "--solver", "PIQP", "--json", "-"])  # and silent without -v
+    out, err = capfd.readouterr()
+    assert code == 0 and err == "" and json.loads(out)["solver"] == "PIQP"
+
+
+def test_holdout_is_read_with_the_index_base_of_data(tmp_path, capsys):
+    from maxmargin.cli import _load_data, build_parser
+
+    train, test = tmp_path / "train.svm", tmp_path / "test.svm"
+    train.write_text("1 0:1 1:2\n-1 1:1 2:3\n")  # 0-based (an index 0)
+    test.write_text("1 1:2\n-1 2:5\n")  # no index 0: alone, "auto" would read it 1-based
+    args = build_parser().parse_args(["compare", str(train), "--holdout", str(test)])
+    data = _load_data(args)
+    holdout = _load_data(args, args.holdout, like=data)
+    assert holdout.X.toarray().tolist() == [[0, 2, 0], [0, 0, 5]] and holdout.d == data.d
+    assert mm.load(test).d == 2  # what reading it on its own gives
+    code, _, err = run_cli(capsys, "compare", "-", "--holdout", "-", "--out",
+                           str(tmp_path / "o"))
+    assert code == 2 and "both read standard input" in err

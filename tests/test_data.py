@@ -29,7 +29,7 @@ def test_libsvm_comments_blank_lines_and_mapping(tmp_path):
 
 @pytest.mark.parametrize(
     "line, msg",
-    [("1 a:1", "malformed"), ("1 0:1", "1-based"), ("1 2:1 1:1", "increase"),
+    [("1 a:1", "malformed"), ("1 -1:1", "negative"), ("1 2:1 1:1", "increase"),
      ("x 1:1", "not a number"), ("1 1:nan", "NaN")],
 )
 def test_libsvm_malformed_line_names_file_and_line(tmp_path, line, msg):
@@ -168,3 +168,242 @@ def test_positive_picks_the_plus_one_label(tmp_path):
     assert mm.load(f).y.tolist() == [-1, 1, -1]
     assert mm.load(f, positive=0).y.tolist() == [1, -1, 1]
     assert mm.load(f, positive="0").y.tolist() == [1, -1, 1]  # as typed on a command line
+
+
+# --------------------------------------------------------------------------- loaders
+# Files written by scikit-learn, compressed files, qid, standard input.
+
+
+def _sklearn_datasets():
+    """scikit-learn is optional: only the tests against its reader need it."""
+    return pytest.importorskip("sklearn.datasets")
+
+
+def _sparse_example() -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(12, 5)) * (rng.random((12, 5)) < 0.5)
+    X[0, 0] = 1.5  # column 0 used, so a 0-based file has an index 0
+    return X, np.where(rng.random(12) < 0.5, -1.0, 1.0)
+
+
+@pytest.mark.parametrize("zero_based", [True, False])
+def test_files_written_by_dump_svmlight_file_load_as_written(tmp_path, zero_based):
+    sk_datasets = _sklearn_datasets()
+    X, y = _sparse_example()
+    f = tmp_path / "sk.svm"
+    sk_datasets.dump_svmlight_file(X, y, str(f), zero_based=zero_based)
+    ds = mm.load(f)
+    # dump_svmlight_file writes 16 significant digits: X to rounding, every zero in place
+    np.testing.assert_allclose(ds.X.toarray(), X, rtol=1e-15, atol=0)
+    assert np.array_equal(ds.y, y) and ds.meta["zero_based"] is zero_based
+    # and scikit-learn's own reader, with its "auto", reads the same numbers
+    X_sk, y_sk = sk_datasets.load_svmlight_file(str(f), zero_based="auto")
+    assert np.array_equal(ds.X.toarray(), X_sk.toarray()) and np.array_equal(ds.y, y_sk)
+
+
+def test_zero_based_auto_is_scikit_learns_rule_and_explicit_wins(tmp_path):
+    sk_datasets = _sklearn_datasets()
+    # a 0-based file whose column 0 is empty cannot be told from a 1-based one: "auto"
+    # reads it 1-based, as scikit-learn does; zero_based=True reads it as written
+    X, y = _sparse_example()
+    X[:, 0] = 0.0
+    f = tmp_path / "sk.svm"
+    sk_datasets.dump_svmlight_file(X, y, str(f), zero_based=True)
+    auto = mm.load_libsvm(f)
+    X_sk, _ = sk_datasets.load_svmlight_file(str(f), zero_based="auto")
+    assert np.array_equal(auto.X.toarray(), X_sk.toarray()) and auto.d == 4
+    np.testing.assert_allclose(mm.load(f, zero_based=True).X.toarray(), X, rtol=1e-15)
+    with pytest.raises(DataError, match=r"zero\.svm:1: feature index 0 < 1 .*1-based"):
+        g = tmp_path / "zero.svm"
+        g.write_text("1 0:1 2:1\n-1 1:1\n")
+        mm.load_libsvm(g, zero_based=False)
+    with pytest.raises(mm.ParameterError, match="'zero_based'"):
+        mm.load_libsvm(f, zero_based="yes")
+    csv_file = tmp_path / "d.csv"
+    csv_file.write_text("1,2,1\n3,4,-1\n")
+    with pytest.raises(mm.ParameterError, match=r"--index-base.*CSV"):
+        mm.load(csv_file, zero_based=True)
+
+
+def _compress(how: str, data: bytes) -> bytes:
+    import bz2
+    import gzip
+
+    return gzip.compress(data) if how == "gz" else bz2.compress(data)
+
+
+@pytest.mark.parametrize("how", ["gz", "bz2"])
+def test_compressed_files_by_magic_bytes_and_suffix(tmp_path, how):
+    svm = b"+1 1:0.5 3:1\n-1 2:2 # a comment\n"
+    csv_text = b"a,b,y\n1,2,yes\n3,4,no\n"
+    plain_svm = tmp_path / "p.svm"
+    plain_svm.write_bytes(svm)
+    for name in (f"d.svm.{how}", "d.svm"):  # the suffix says so, or only the bytes do
+        f = tmp_path / "c" / name
+        f.parent.mkdir(exist_ok=True)
+        f.write_bytes(_compress(how, svm))
+        ds = mm.load(f)
+        assert np.array_equal(ds.X.toarray(), mm.load(plain_svm).X.toarray())
+    f = tmp_path / f"d.csv.{how}"
+    f.write_bytes(_compress(how, csv_text))
+    ds = mm.load(f)  # .csv under the compression suffix: read as CSV
+    assert ds.X.tolist() == [[1, 2], [3, 4]] and ds.feature_names == ("a", "b")
+    damaged = tmp_path / f"bad.svm.{how}"
+    damaged.write_bytes(_compress(how, svm * 50)[:40])
+    with pytest.raises(DataError, match=rf"bad\.svm\.{how}: a damaged or truncated"):
+        mm.load(damaged)
+
+
+def test_text_starting_like_a_bzip2_header_is_text(tmp_path):
+    f = tmp_path / "b.csv"
+    f.write_text("BZh,x,y\n1,2,1\n3,4,-1\n")
+    assert mm.load(f).feature_names == ("BZh", "x")
+
+
+def test_qid_is_ignored_with_one_warning(tmp_path):
+    f = tmp_path / "rank.svm"
+    f.write_text("1 qid:1 1:0.5 2:1\n-1 qid:1 2:2\n1 qid:2 1:1\n")
+    g = tmp_path / "plain.svm"
+    g.write_text("1 1:0.5 2:1\n-1 2:2\n1 1:1\n")
+    with pytest.warns(UserWarning, match=r"rank\.svm: qid ignored \(3 rows") as record:
+        ds = mm.load(f)
+    assert len(record) == 1 and "\n" not in str(record[0].message)
+    assert np.array_equal(ds.X.toarray(), mm.load(g).X.toarray())
+
+
+class _Stdin:
+    """A piped standard input holding ``data``."""
+
+    def __init__(self, data: bytes, tty: bool = False) -> None:
+        import io
+
+        self.buffer = io.BytesIO(data)
+        self._tty = tty
+        self.closed = False
+
+    def isatty(self) -> bool:
+        return self._tty
+
+
+@pytest.mark.parametrize("compress", [False, True])
+def test_stdin_libsvm_or_csv_told_by_content(monkeypatch, compress):
+    svm = b"# comment\n+1 1:0.5 3:1\n-1 qid:3 2:2\n"
+    csv_text = b"a;b;label\n1;2;yes\n3;4;no\n"
+    wrap = (lambda b: _compress("gz", b)) if compress else (lambda b: b)
+    monkeypatch.setattr("sys.stdin", _Stdin(wrap(svm)))
+    with pytest.warns(UserWarning, match="<stdin>: qid ignored"):
+        ds = mm.load("-")
+    assert ds.X.toarray().tolist() == [[0.5, 0, 1], [0, 2, 0]] and ds.name == "stdin"
+    monkeypatch.setattr("sys.stdin", _Stdin(wrap(csv_text)))
+    ds = mm.load("-", label="label")
+    assert ds.X.tolist() == [[1, 2], [3, 4]] and ds.feature_names == ("a", "b")
+    monkeypatch.setattr("sys.stdin", _Stdin(wrap(b"1 0:1 1:2\n-1 1:1\n")))
+    assert mm.load_libsvm("-").X.toarray().tolist() == [[1, 2], [0, 1]]  # 0-based
+
+
+def test_stdin_refused_when_a_terminal_or_empty(monkeypatch):
+    monkeypatch.setattr("sys.stdin", _Stdin(b"", tty=True))
+    with pytest.raises(DataError, match="stdin is a terminal; pipe the data in"):
+        mm.load("-")
+    monkeypatch.setattr("sys.stdin", _Stdin(b"\n\n"))
+    with pytest.raises(DataError, match="<stdin>: empty"):
+        mm.load("-")
+    with pytest.raises(DataError, match="cannot be read from standard input"):
+        mm.load_npz("-")
+
+
+@pytest.mark.parametrize("text, fmt", [
+    ("1 1:2 3:4\n-1\n", "libsvm"), ("-1 qid:2 4:1\n", "libsvm"), ("1,2,3\n", "csv"),
+    ("a\tb\ty\n1\t2\t1\n", "csv"), ("x:1,y\n1,1\n", "csv"), ("1 2 3\n", "csv"),
+    ("# only a comment\n", "csv"),
+])
+def test_sniff_format(text, fmt):
+    assert mm.data._sniff_format(text) == fmt
+
+
+# --------------------------------------------------------------------------- feature names
+
+
+def test_feature_names_from_dataframes_and_kept_by_subset_and_split():
+    pd = pytest.importorskip("pandas")
+    df = pd.DataFrame({"age": [1.0, 2, 3, 4, 5, 6, 7, 8], "dose": [0.0, 1, 0, 1, 0, 1, 0, 1]})
+    y = pd.Series([1, -1, 1, -1, 1, -1, 1, -1])
+    ds = mm.Dataset(df, y)
+    assert ds.feature_names == ("age", "dose") and np.array_equal(ds.X, df.to_numpy())
+    assert mm.Dataset.from_labels(df, y.map({1: "a", -1: "b"})).feature_names == ("age", "dose")
+    assert ds.subset([0, 1]).feature_names == ("age", "dose")
+    assert all(part.feature_names == ("age", "dose") for part in ds.split(0.25))
+    # scikit-learn's rule: names only when every column name is a string
+    assert mm.Dataset(pd.DataFrame(np.eye(2)), [1, -1]).feature_names is None
+    assert mm.Dataset(df.to_numpy(), y).feature_names is None
+    # an explicit list wins over the DataFrame's
+    assert mm.Dataset(df, y, feature_names=["a", "b"]).feature_names == ("a", "b")
+
+
+@pytest.mark.parametrize("names, msg", [
+    (["a"], "1 feature names for 2 features"), (["a", 1], "must be strings"),
+    ("ab", "sequence of 2 strings"),
+])
+def test_bad_feature_names(names, msg):
+    with pytest.raises(DataError, match=msg):
+        mm.Dataset([[0.0, 1.0], [1.0, 0.0]], [1, -1], feature_names=names)
+
+
+def test_feature_names_from_csv_header_and_npz(tmp_path):
+    f = tmp_path / "h.csv"
+    f.write_text("height,label,,weight\n1,yes,5,2\n3,no,6,4\n")
+    assert mm.load(f, label="label").feature_names == ("height", "column 3", "weight")
+    g = tmp_path / "n.csv"
+    g.write_text("1,2,1\n3,4,-1\n")
+    assert mm.load(g).feature_names is None
+    np.savez(tmp_path / "d.npz", X=np.eye(2), y=np.array([1, -1]),
+             feature_names=np.array(["u", "v"]))
+    assert mm.load(tmp_path / "d.npz").feature_names == ("u", "v")
+    np.savez(tmp_path / "e.npz", X=np.eye(2), y=np.array([1, -1]),
+             feature_names=np.array([1, 2]))
+    with pytest.raises(DataError, match="'feature_names' must hold strings"):
+        mm.load(tmp_path / "e.npz")
+    assert mm.load_heart_scale().feature_names is None
+
+
+@pytest.mark.parametrize("scale", [1.0, 1e-120, 1e120])
+def test_solution_json_lists_feature_names_beside_w(scale):
+    # the rescaled routes (extreme scales) must keep the names too
+    ds = mm.Dataset([[2.0 * scale, 0.0], [-2.0 * scale, 1.0 * scale]], [1, -1],
+                    feature_names=["left", "right"])
+    d = mm.solve(mm.SVMProblem(ds, C=1.0)).to_dict()
+    assert d["feature_names"] == ["left", "right"] and len(d["w"]) == 2
+    assert mm.solve(mm.SVMProblem(mm.Dataset([[1.0], [-1.0]], [1, -1]), C=1.0)
+                    ).to_dict()["feature_names"] is None
+
+
+@pytest.mark.parametrize("zero_based", [True, False])
+def test_libsvm_reads_what_scikit_learn_reads_at_every_scale(tmp_path, zero_based):
+    sk_datasets = _sklearn_datasets()
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    @settings(max_examples=25, deadline=None)
+    @given(seed=st.integers(0, 2**31 - 1), exponent=st.integers(-150, 150),
+           gz=st.booleans())
+    def check(seed, exponent, gz):
+        rng = np.random.default_rng(seed)
+        n, d = int(rng.integers(2, 8)), int(rng.integers(1, 6))
+        X = rng.normal(size=(n, d)) * (rng.random((n, d)) < 0.6) * 10.0**exponent
+        y = np.r_[-1.0, 1.0, np.where(rng.random(n - 2) < 0.5, -1.0, 1.0)]
+        f = tmp_path / "p.svm"
+        sk_datasets.dump_svmlight_file(X, y, str(f), zero_based=zero_based)
+        if gz:  # scikit-learn tells gzip by the suffix only
+            f = f.rename(tmp_path / "p.svm.gz")
+            f.write_bytes(_compress("gz", f.read_bytes()))
+        ds = mm.load_libsvm(f)
+        X_sk, y_sk = sk_datasets.load_svmlight_file(str(f), zero_based="auto")
+        assert ds.X.shape[0] == n and np.array_equal(ds.y, y_sk)
+        # the same numbers in the same places (scikit-learn's d is the largest index read)
+        assert np.array_equal(ds.X.toarray()[:, :X_sk.shape[1]], X_sk.toarray())
+        assert ds.X[:, X_sk.shape[1]:].nnz == 0
+        if (X[:, 0] != 0).any() or not zero_based:  # else "auto" cannot tell (see above)
+            np.testing.assert_allclose(ds.X.toarray(), X[:, :ds.d], rtol=1e-15, atol=0)
+            assert not X[:, ds.d:].any()
+
+    check()

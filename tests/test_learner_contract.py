@@ -134,8 +134,13 @@ def test_scoring_and_objective_parameter_follow_the_declarations():
     assert objective_parameter(mm.Pegasos(lam=0.3)) == ("lam", 0.3)
     assert objective_parameter(mm.PA1(C=2.0)) is None
     mistake_driven = sorted(n for n, c in LEARNERS.items() if c.mistake_driven)
-    assert mistake_driven == ["averaged_perceptron", "dual_perceptron", "perceptron", "pocket",
-                              "voted_perceptron"]
+    assert mistake_driven == ["averaged_perceptron", "dual_perceptron", "margin_perceptron",
+                              "perceptron", "pla", "pocket", "voted_perceptron"]
+    # a parameter may narrow what an instance is scored on: the hinge alone has no F
+    assert scoring(mm.OnlineSubgradient(lam=None)) == "linear"
+    assert mm.OnlineSubgradient(step="constant").theory_rate is None
+    assert mm.Pegasos(step="pegasos_paper").theory_rate == -1.0
+    assert not mm.Pocket(select="random_mistake").visits_schedule
 
 
 def test_learner_for_sets_what_the_problem_fixes():

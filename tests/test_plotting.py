@@ -14,8 +14,6 @@ import maxmargin as mm
 from maxmargin.plotting import boundary, comparison
 from maxmargin.plotting import path as path_plots
 
-pytestmark = pytest.mark.filterwarnings("ignore:More than 20 figures")
-
 
 @pytest.fixture(scope="module")
 def cmp(separable):

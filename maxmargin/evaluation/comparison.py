@@ -1,4 +1,4 @@
-r"""Online learners measured against the certified exact optimum (DESIGN section 3).
+r"""Online learners measured against the certified exact optimum.
 
 :func:`compare` solves the reference once (the soft-margin problem; the hard margin too
 when the data are separable, for :math:`\gamma^*`), re-certifies it from the data and
@@ -53,13 +53,20 @@ import scipy.sparse as sp
 from .._io import atomic_write
 from .._json import jsonable
 from .._progress import Progress
-from .._validation import WIDE_HINT, check_int, check_memory, renamed_attribute
+from .._validation import (
+    WIDE_HINT,
+    check_int,
+    check_memory,
+    check_positive,
+    renamed_attribute,
+    seed_from_random_state,
+)
 from ..certificate import SeparationCertificate, certify, verify_separation
 from ..data import Dataset, make_separable
 from ..exact import ExactSolution, is_separable, solve
 from ..exceptions import CertificateError, DataError, ParameterError
 from ..online import LEARNERS, ORDERS, OnlineLearner, run, schedule
-from ..online.base import prediction_errors, scoring
+from ..online.base import SCORINGS, prediction_errors, scoring
 from ..online.registry import learner_for, objective_parameter
 from ..online.runner import default_checkpoints
 from ..problem import SVMProblem
@@ -71,6 +78,9 @@ __all__ = [
     "RunResult",
     "feasible_dual",
     "fit_rate",
+    "quadratic_mistake_bound",
+    "best_scale_mistake_bound",
+    "score_trace",
     "demo_comparison",
 ]
 
@@ -156,6 +166,138 @@ def fit_rate(t: Any, values: Any) -> float:
     return float(np.polyfit(lt, lv, 1)[0])
 
 
+def quadratic_mistake_bound(L: Any, a: Any) -> np.ndarray:
+    r"""The largest ``M`` with :math:`M \le L + a\sqrt M`: :math:`((a + \sqrt{a^2 + 4L})/2)^2`.
+
+    The perceptron's analysis ends in :math:`M \le L + a\sqrt M` (``a = ||u|| R``, ``L``
+    the hinge of ``u``, ``docs/compare.md``); this is its exact solution, equal to
+    :math:`L + a^2/2 + a\sqrt{L + a^2/4} \le L + a\sqrt L + a^2` (the textbook's
+    relaxation, :attr:`RunResult.general_bound`), and to Novikoff's :math:`a^2` when
+    ``L = 0``.
+
+    Parameters
+    ----------
+    L : array-like, >= 0
+    a : array-like, >= 0
+        Broadcast together.
+
+    Returns
+    -------
+    ndarray
+
+    Examples
+    --------
+    >>> float(quadratic_mistake_bound(0.0, 3.0))
+    9.0
+    >>> float(quadratic_mistake_bound(2.0, 1.0))
+    4.0
+    """
+    L = np.asarray(L, dtype=float)
+    a = np.asarray(a, dtype=float)
+    return ((a + np.sqrt(a * a + 4.0 * L)) / 2.0) ** 2
+
+
+def best_scale_mistake_bound(margins: Any, counts: Any, r_u: float, *,
+                             scale: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+    r"""The perceptron's mistake bound for the comparator ``c u``, at the best scale ``c > 0``.
+
+    For every ``c > 0`` (``docs/compare.md``, section 6):
+
+    .. math::
+
+        M \le B(c) = \Big(\tfrac{a + \sqrt{a^2 + 4 L(c)}}{2}\Big)^2, \quad
+        a = c\, R\|u\|, \quad L(c) = \sum_i k_i \max(0, 1 - c\, m_i),
+
+    with ``m_i = y_i u.z_i`` and ``k_i`` the number of rounds on example ``i`` the sum
+    runs over. :math:`L(c)` is piecewise linear in ``c`` (kinks at ``c = 1/m_i``): it is
+    evaluated exactly by prefix sums over the sorted ``m``, on a log grid of ``c`` from
+    ``1e-6 / max|m|`` to ``1e6 / max|m|`` (20 per decade: the scale of the data drops
+    out), then refined by golden section around the best grid point, and compared with
+    the limit ``c -> 0``, :math:`\sum_i k_i` (returned with ``c = 0``). Every ``c`` gives
+    a valid bound, so the value returned is one whatever the search finds.
+
+    Parameters
+    ----------
+    margins : array-like of shape (n,)
+        ``y_i u.z_i`` of the comparator ``u``.
+    counts : array-like of shape (n,) or (k, n)
+        ``k_i`` per example, one row per checkpoint.
+    r_u : float >= 0
+        ``R ||u||`` (with ``R`` the radius the learner's analysis uses).
+    scale : float > 0, optional
+        Evaluate at this ``c`` instead of minimising.
+
+    Returns
+    -------
+    bound, c : ndarray of shape (k,) (or scalars for 1-D ``counts``)
+
+    Examples
+    --------
+    >>> m = np.array([2.0, 2.0])  # u classifies both points with margin 2
+    >>> b, c = best_scale_mistake_bound(m, [1.0, 1.0], r_u=1.0)
+    >>> round(float(b), 9), round(float(c), 6)  # c = 1/2: L = 0, bound (R||u||/2)^2
+    (0.25, 0.5)
+    """
+    m = np.asarray(margins, dtype=float)
+    K = np.asarray(counts, dtype=float)
+    one = K.ndim == 1
+    K = np.atleast_2d(K)
+    order = np.argsort(m, kind="stable")
+    ms = m[order]
+    zero = np.zeros((K.shape[0], 1))
+    Kc = np.concatenate([zero, np.cumsum(K[:, order], axis=1)], axis=1)  # (k, n+1)
+    Sc = np.concatenate([zero, np.cumsum(K[:, order] * ms, axis=1)], axis=1)
+    rows = np.arange(K.shape[0])
+
+    def B(c: np.ndarray) -> np.ndarray:  # c of shape (k, g) -> bounds (k, g)
+        J = np.searchsorted(ms, 1.0 / c, side="left")  # m_i < 1/c: the active hinges
+        L = np.maximum(Kc[rows[:, None], J] - c * Sc[rows[:, None], J], 0.0)
+        return quadratic_mistake_bound(L, c * r_u)
+
+    if scale is not None:
+        c = np.full((K.shape[0], 1), check_positive("scale", scale))
+        b = B(c)[:, 0]
+        c = c[:, 0]
+    else:
+        # the grid is relative to the margins' scale, so that scaling the data by k scales
+        # the best c by 1/k and leaves the bound as it is
+        top = float(np.max(np.abs(m), initial=0.0)) or float(r_u) or 1.0
+        grid = np.geomspace(1e-6, 1e6, 241) / top
+        vals = B(np.broadcast_to(grid, (K.shape[0], grid.size)))
+        j = np.argmin(vals, axis=1)
+        lo = grid[np.maximum(j - 1, 0)][:, None]
+        hi = grid[np.minimum(j + 1, grid.size - 1)][:, None]
+        g = (math.sqrt(5.0) - 1.0) / 2.0  # golden section on log c
+        a, z = np.log(lo), np.log(hi)
+        for _ in range(60):
+            x1, x2 = z - g * (z - a), a + g * (z - a)
+            left = B(np.exp(x1)) <= B(np.exp(x2))
+            z = np.where(left, x2, z)
+            a = np.where(left, a, x1)
+        cand = np.concatenate([grid[j][:, None], np.exp((a + z) / 2.0)], axis=1)
+        bc = B(cand)
+        best = np.argmin(bc, axis=1)
+        b, c = bc[rows, best], cand[rows, best]
+        # c -> 0: every hinge tends to 1, a to 0, and B to the number of rounds, sum_i k_i
+        # (the infimum when it lies there; reported with c = 0)
+        rounds = K.sum(axis=1)
+        low = rounds <= b
+        b, c = np.where(low, rounds, b), np.where(low, 0.0, c)
+    return (b[0], c[0]) if one else (b, c)
+
+
+def _visit_counts(idx: np.ndarray, n: int, t: np.ndarray) -> np.ndarray:
+    """``counts[k, i]`` = visits of example ``i`` among the first ``t[k]`` steps, (k, n)."""
+    out = np.zeros((len(t), n))
+    acc = np.zeros(n)
+    prev = 0
+    for k, tk in enumerate(t):
+        acc += np.bincount(idx[prev:tk], minlength=n)
+        out[k] = acc
+        prev = int(tk)
+    return out
+
+
 # --------------------------------------------------------------------------- results
 
 
@@ -206,20 +348,35 @@ class RunResult:
         ``2R`` (no projection: :math:`\lambda\|w_t\| \le R`) or
         ``R + min(R, sqrt(lam))`` (greedy projection on the :math:`1/\sqrt\lambda` ball).
     novikoff : float
-        :math:`(R/\gamma^*)^2` (mistake-driven learners on separable data), else nan.
+        :math:`(R/\gamma^*)^2` (perceptron family on separable data), else nan; the
+        margin perceptron's :math:`(R^2 + 2\tau/\eta)/\gamma^{*2}`.
     general_bound : ndarray
-        :math:`L_t + R\|u\|\sqrt{L_t} + R^2\|u\|^2` with ``u`` the soft optimum
-        (mistake-driven learners).
+        :math:`L_t + R\|u\|\sqrt{L_t} + R^2\|u\|^2` with ``u`` the soft optimum and
+        :math:`L_t` its hinge summed over every round (perceptron family): the textbook
+        form, kept as it was.
+    general_bound_best, general_scale : ndarray
+        The same theorem solved exactly and at the best scale ``c u``:
+        :func:`best_scale_mistake_bound` over every round, and the ``c`` it used.
+    mistake_rounds_bound : ndarray
+        The theorem with the hinge of ``u`` summed over the mistake rounds only, at
+        ``c = 1`` (learners whose implied dual point counts their updates: perceptron,
+        dual perceptron, PLA, margin perceptron). Over ``c`` its infimum is the number of
+        mistakes itself, so ``c`` is not optimised (``docs/compare.md``, section 6).
     rate, rate_avg : float
         :func:`fit_rate` of ``subopt`` and ``subopt_avg``.
-    theory_slope : float
-        The rate the learner's theory gives (its ``theory_rate``), nan when none applies.
     learn_seconds, eval_seconds : float
         Compiled learning loop; evaluation against the optimum (this module).
     diverged_at : int or None
         The first checkpoint step whose weights are not finite (a step size too large
         for the data); every score from there on is nan (``mistakes`` too, as floats),
         and the bounds are checked on the finite prefix. None: the run stayed finite.
+    theory_slope : float
+        The rate the learner's theory gives for its step schedule (its ``theory_rate``:
+        -1 for ``1/(lam t)`` steps, -1/2 for ``eta0/sqrt(t)``), nan when none applies.
+    not_available : dict of str -> str
+        Quantities that would apply to this kind of learner but cannot be computed from
+        what the trace holds, with the reason (a trace from
+        :meth:`~maxmargin.Trace.from_weights` has no per-step losses, so no regret).
 
     Examples
     --------
@@ -233,7 +390,7 @@ class RunResult:
     label: str
     learner: str
     order: str
-    seed: int
+    seed: int | None
     kind: str
     trace: Trace
     t: np.ndarray
@@ -257,17 +414,29 @@ class RunResult:
     regret_G: float = math.nan
     novikoff: float = math.nan
     general_bound: np.ndarray | None = None
+    general_bound_best: np.ndarray | None = None
+    general_scale: np.ndarray | None = None
+    mistake_rounds_bound: np.ndarray | None = None
     rate: float = math.nan
     rate_avg: float = math.nan
     learn_seconds: float = 0.0
     eval_seconds: float = 0.0
     diverged_at: int | None = None
+    not_available: dict = field(default_factory=dict)
     theory_slope: float = math.nan
 
     _ARRAYS = ("t", "mistakes", "train_error", "test_error", "objective", "subopt",
                "rel_subopt", "objective_avg", "subopt_avg", "rel_subopt_avg", "dual_gap",
                "dual_gap_avg", "distance", "distance_avg", "cosine", "margin", "regret",
-               "regret_bound", "general_bound")
+               "regret_bound", "general_bound", "general_bound_best", "general_scale",
+               "mistake_rounds_bound")
+
+    @property
+    def attained_margin(self) -> np.ndarray | None:
+        r""":math:`\min_i y_i \tilde w_t\cdot z_i / \|\tilde w_t\|`: the geometric margin
+        the iterate attains on the data, in the learners' space (the same as
+        :attr:`margin`, named for what it is; ``docs/numbers.md``)."""
+        return self.margin
 
     @property
     def _scored(self) -> np.ndarray:
@@ -293,6 +462,17 @@ class RunResult:
         return bool(np.all(self.mistakes[m] <= self.general_bound[m] * (1 + 1e-12)))
 
     @property
+    def best_bound_respected(self) -> bool | None:
+        """``mistakes <=`` :attr:`general_bound_best` and :attr:`mistake_rounds_bound` at
+        every (finite) checkpoint (None: N/A)."""
+        bounds = [b for b in (self.general_bound_best, self.mistake_rounds_bound)
+                  if b is not None]
+        if not bounds:
+            return None
+        m = self._scored
+        return bool(all(np.all(self.mistakes[m] <= b[m] * (1 + 1e-12)) for b in bounds))
+
+    @property
     def regret_respected(self) -> bool | None:
         """``regret <= G^2 (1 + ln t)/(2 lam)`` at every (finite) checkpoint (None: N/A)."""
         if self.regret_bound is None or self.regret is None:
@@ -312,7 +492,9 @@ class RunResult:
             out[k] = jsonable(getattr(self, k))
         out["novikoff_respected"] = self.novikoff_respected
         out["general_respected"] = self.general_respected
+        out["best_bound_respected"] = self.best_bound_respected
         out["regret_respected"] = self.regret_respected
+        out["not_available"] = dict(self.not_available)
         out["diverged_at"] = self.diverged_at
         out["divergence"] = self.trace.divergence() or None
         return out
@@ -362,16 +544,26 @@ def _summary_row(runs: Sequence[RunResult]) -> dict[str, Any]:
                 "train_error", "test_error", "mistakes", "regret"):
         row[key] = _mean_last(runs, key)
     row["regret_per_t"] = None if row["regret"] is None else row["regret"] / row["steps"]
-    # Mistake bound: Novikoff when it applies, else the general bound (mean final).
+    # Mistake bound: the tightest that applies (Novikoff, the general bound at its best
+    # scale, the mistake-rounds form), mean final; the textbook general bound kept beside.
     nov = [r.novikoff_respected for r in runs]
     gen = [r.general_respected for r in runs]
+    best = [r.best_bound_respected for r in runs]
     row["novikoff"] = r0.novikoff if math.isfinite(r0.novikoff) else None
     row["general_bound"] = _mean_last(runs, "general_bound")
+    row["general_bound_best"] = _mean_last(runs, "general_bound_best")
+    row["mistake_rounds_bound"] = _mean_last(runs, "mistake_rounds_bound")
     row["novikoff_respected"] = None if nov[0] is None else all(nov)
     row["general_respected"] = None if gen[0] is None else all(gen)
-    row["mistake_bound"] = row["novikoff"] if row["novikoff"] is not None \
-        else row["general_bound"]
-    flags = [f for f in (row["novikoff_respected"], row["general_respected"]) if f is not None]
+    row["best_bound_respected"] = None if best[0] is None else all(best)
+    tight = {k: row[k] for k in ("novikoff", "general_bound_best", "mistake_rounds_bound",
+                                 "general_bound")
+             if row[k] is not None and not math.isnan(row[k])}
+    row["mistake_bound_kind"] = min(tight, key=tight.__getitem__) if tight else None
+    row["mistake_bound"] = tight[row["mistake_bound_kind"]] if tight else (
+        row["novikoff"] if row["novikoff"] is not None else row["general_bound"])
+    flags = [f for f in (row["novikoff_respected"], row["general_respected"],
+                         row["best_bound_respected"]) if f is not None]
     row["bound_respected"] = (("yes" if all(flags) else "NO") if flags else None)
     reg = [r.regret_respected for r in runs]
     row["regret_bound_respected"] = None if reg[0] is None else all(reg)
@@ -613,8 +805,8 @@ class Comparison:
         else:
             lines.append("- Not separable (intercept "
                          f"`{p.intercept}`): Novikoff does not apply; the perceptron family "
-                         "is held to the general bound L + R||u|| sqrt(L) + R^2 ||u||^2, "
-                         "u = w~*.")
+                         "is held to the general bound (the hinge of u = w~* summed along "
+                         "the run), at the best scale of u.")
         lines += ["", "## Learners (final checkpoint, mean over seeds)", ""]
         lines.append("| " + " | ".join(h for _, h, _ in _COLUMNS) + " |")
         lines.append("|" + "|".join("---" for _ in _COLUMNS) + "|")
@@ -638,11 +830,35 @@ class Comparison:
             "average of the iterates; `rate` is the fitted slope of log(F - F*) against "
             "log t for t >= sqrt(T), on the iterate the theory is about (the average); "
             "`dist` is ||w~_t - w~*|| / ||w~*||; `dual gap` is F(w_t) - lambda D(clip(a_t)) "
-            ">= F(w_t) - F*; `bound` is "
-            "Novikoff's (R/gamma*)^2 when separable, else the general bound; `ok` says "
-            "whether every checkpoint of every seed respected it.",
+            ">= F(w_t) - F*; `bound` is the tightest mistake bound that applies: "
+            "Novikoff's (R/gamma*)^2 when separable, the general bound for c u (u = w~*, "
+            "hinge over every round) at the best c, or the same theorem with the hinge over "
+            "the mistake rounds at c = 1; `ok` says whether every checkpoint of every seed "
+            "respected every one of them (docs/compare.md, section 6). `margin` is the "
+            "geometric margin the iterate attains, min_i y_i w~_t.z_i / ||w~_t||.",
             "",
         ]
+        for row in self.rows:
+            if row.get("mistake_bound_kind"):
+                kinds = {"novikoff": "Novikoff",
+                         "general_bound_best": "general, best scale",
+                         "mistake_rounds_bound": "mistake rounds, c = 1",
+                         "general_bound": "general, textbook"}
+                extra = "" if row.get("general_bound") is None else \
+                    f"; the textbook L + R||u|| sqrt(L) + R^2||u||^2 says " \
+                    f"{row['general_bound']:.6g}"
+                lines.append(f"Mistake bound of {row['label']} ({row['order']}): "
+                             f"{row['mistake_bound']:.6g} "
+                             f"({kinds[row['mistake_bound_kind']]}){extra}.")
+        na: dict[tuple[str, str], str] = {}
+        for r in self.runs:
+            for k, why in r.not_available.items():
+                na.setdefault((r.label, k), why)
+        if na:
+            lines.append("")
+            lines += [f"N/A for {label}: {k}: {why}." for (label, k), why in na.items()]
+        if any(r.get("mistake_bound_kind") for r in self.rows) or na:
+            lines.append("")
         for r in self.rows:
             if r.get("diverged"):
                 lines.append(f"**DIVERGED** {r['label']} ({r['order']}): {r['diverged']}. Its "
@@ -766,12 +982,17 @@ def _dual_objective(problem: SVMProblem, alpha: np.ndarray) -> np.ndarray:
     return alpha.sum(axis=-1) - 0.5 * np.einsum("kj,kj->k", v, v)
 
 
-def _evaluate(label: str, learner: OnlineLearner, tr: Trace, problem: SVMProblem,
+def _evaluate(label: str, learner: OnlineLearner | None, tr: Trace, problem: SVMProblem,
               w_star: np.ndarray, F_star: float, hinge_star: np.ndarray,
-              holdout: Dataset | None, gamma: float, R: float) -> RunResult:
+              holdout: Dataset | None, gamma: float, R: float,
+              kind: str | None = None) -> RunResult:
+    """Score one trace; ``learner`` None (a trace from elsewhere) needs ``kind``."""
     tic = time.perf_counter()
+    kind = scoring(learner) if learner is not None else kind
+    assert kind is not None
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        res = _scores(learner, tr, problem, w_star, F_star, hinge_star, holdout, gamma, R)
+        res = _scores(learner, tr, problem, w_star, F_star, hinge_star, holdout, gamma, R,
+                      kind)
     train, at = res.pop("train_error"), tr.diverged_at
     mistakes = tr.mistakes
     if at is not None:  # score the finite prefix only: nan from the first bad checkpoint on
@@ -781,26 +1002,37 @@ def _evaluate(label: str, learner: OnlineLearner, tr: Trace, problem: SVMProblem
             arr[j:] = np.nan
         for key in ("rate", "rate_avg"):
             res.pop(key, None)
-    scored_on = scoring(learner)
-    return RunResult(label=label, learner=learner.name, order=tr.order, seed=tr.seed,
-                     kind=scored_on, trace=tr, t=tr.t, mistakes=mistakes,
+    return RunResult(label=label, learner=tr.learner, order=tr.order, seed=tr.seed,
+                     kind=kind, trace=tr, t=tr.t, mistakes=mistakes,
                      train_error=train, diverged_at=at,
-                     theory_slope=(learner.theory_rate if scored_on == "objective"
-                                   and learner.theory_rate is not None else math.nan),
                      learn_seconds=float(tr.timings.get("learn_seconds", tr.seconds[-1])),
-                     eval_seconds=time.perf_counter() - tic, **res)
+                     eval_seconds=time.perf_counter() - tic,
+                     theory_slope=_theory_slope(learner, kind), **res)
 
 
-def _scores(learner: OnlineLearner, tr: Trace, problem: SVMProblem, w_star: np.ndarray,
-            F_star: float, hinge_star: np.ndarray, holdout: Dataset | None, gamma: float,
-            R: float) -> dict[str, Any]:
-    scored_on = scoring(learner)
+def _theory_slope(learner: OnlineLearner | None, kind: str) -> float:
+    """The rate the learner declares for the objective it minimises (nan: none)."""
+    rate = None if learner is None or kind != "objective" else learner.theory_rate
+    return math.nan if rate is None else float(rate)
+
+
+def _scores(learner: OnlineLearner | None, tr: Trace, problem: SVMProblem,
+            w_star: np.ndarray, F_star: float, hinge_star: np.ndarray,
+            holdout: Dataset | None, gamma: float, R: float, kind: str) -> dict[str, Any]:
     lam = problem.lam
+    na: dict[str, str] = {}  # quantity -> why it is N/A
+    if "loss" in tr.missing:
+        na["regret"] = "needs every step's loss and example; " + tr.missing["loss"]
+    if "mistakes" in tr.missing:
+        na["mistakes"] = tr.missing["mistakes"]
+    if tr.dual is None and kind == "objective" and tr.missing:
+        na["dual_gap"] = "needs the implied dual points (multipliers) of the iterates"
     y = problem.data.y
     t = tr.t
     Wt = tr.w_tilde()  # (k, d')
     Mg = problem.margins(tr.w, tr.b)  # (n, k): y_i f_t(x_i), one matrix product
-    if learner.svm_space:
+    svm_space = kind != "mistakes"  # Winnow's rule: f > 0 predicts +1, a zero score -1
+    if svm_space:
         train = np.mean(Mg <= 0, axis=0)
     else:
         f = problem.decision_function(tr.w, tr.b)
@@ -808,49 +1040,185 @@ def _scores(learner: OnlineLearner, tr: Trace, problem: SVMProblem, w_star: np.n
     test = None
     if holdout is not None:
         fh = np.asarray(holdout.X @ tr.w.T) + tr.b
-        test = np.mean(prediction_errors(fh, holdout.y, learner.svm_space), axis=0)
+        test = np.mean(prediction_errors(fh, holdout.y, svm_space), axis=0)
     res: dict[str, Any] = {"test_error": test}
-    if scored_on != "mistakes":
+    # which example every step saw: the run's schedule, unless the learner picks its own
+    on_schedule = learner is not None and learner.visits_schedule and "loss" not in na
+    if learner is None and "regret" not in na:
+        na["regret"] = ("scored without its learner (score_trace): which example each step "
+                        "saw is not known")
+    if learner is not None and not on_schedule and "regret" not in na:
+        na["regret"] = na["general_bound"] = (
+            f"{learner.name} chooses its own examples (a random current mistake), not the "
+            "run's order: sums along the order do not apply")
+    if kind != "mistakes":
         nrm = np.linalg.norm(Wt, axis=1)
         ns = float(np.linalg.norm(w_star))
         with np.errstate(invalid="ignore", divide="ignore"):
             res["cosine"] = np.where(nrm > 0, Wt @ w_star / (nrm * ns), np.nan)
             res["margin"] = np.where(nrm > 0, Mg.min(axis=0) / nrm, np.nan)
-        # regret against w*: sum_s f_s(w_s) - sum_s f_s(w*)
-        idx = schedule(tr.n, tr.epochs, tr.order, tr.seed)
-        L = _prefix_at(hinge_star, idx, t)
-        res["regret"] = 0.5 * lam * tr.sqnorm + tr.loss - (L + 0.5 * lam * t * ns * ns)
-        if learner.mistake_driven:
-            if math.isfinite(gamma):
-                res["novikoff"] = (R / gamma) ** 2
-            res["general_bound"] = L + R * ns * np.sqrt(L) + (R * ns) ** 2
-    if scored_on == "objective":
-        def objective(W: np.ndarray, M: np.ndarray) -> np.ndarray:
-            return 0.5 * lam * np.einsum("kj,kj->k", W, W) + np.maximum(0.0, 1 - M).mean(0)
-
-        F = objective(Wt, Mg)
-        res.update(objective=F, subopt=F - F_star, rel_subopt=(F - F_star) / F_star,
-                   distance=np.linalg.norm(Wt - w_star, axis=1) / np.linalg.norm(w_star))
-        res["rate"] = fit_rate(t, F - F_star)
-        if tr.w_avg is not None:
-            Wa = tr.w_tilde(average=True)
-            Fa = objective(Wa, problem.margins(tr.w_avg, tr.b_avg))
-            res.update(objective_avg=Fa, subopt_avg=Fa - F_star,
-                       rel_subopt_avg=(Fa - F_star) / F_star,
-                       distance_avg=np.linalg.norm(Wa - w_star, axis=1)
-                       / np.linalg.norm(w_star))
-            res["rate_avg"] = fit_rate(t, Fa - F_star)
-        if tr.dual is not None:
-            res["dual_gap"] = F - lam * _dual_objective(problem, feasible_dual(tr.dual, problem))
-        if tr.dual_avg is not None and tr.w_avg is not None:
-            res["dual_gap_avg"] = res["objective_avg"] - lam * _dual_objective(
-                problem, feasible_dual(tr.dual_avg, problem))
-        G = learner.regret_lipschitz(R)
-        if G is not None:
-            res["regret_G"] = G
-            res["regret_bound"] = G * G * (1 + np.log(t)) / (2 * lam)
+        if on_schedule:
+            # regret against w*: sum_s f_s(w_s) - sum_s f_s(w*)
+            idx = schedule(tr.n, tr.epochs, tr.order, int(tr.seed or 0))
+            L = _prefix_at(hinge_star, idx, t)
+            res["regret"] = 0.5 * lam * tr.sqnorm + tr.loss - (L + 0.5 * lam * t * ns * ns)
+        if learner is not None and learner.mistake_driven:
+            res.update(_mistake_bounds(learner, tr, problem, w_star, gamma, R,
+                                       (idx, L) if on_schedule else None))
+    if kind == "objective":
+        res.update(_objective_scores(learner, tr, problem, Wt, Mg, w_star, F_star, R))
+    for key in list(na):  # a quantity computed anyway (e.g. from another field) stays
+        if res.get(key) is not None:
+            del na[key]
+    res["not_available"] = na
     res["train_error"] = train
     return res
+
+
+def _objective_scores(learner: OnlineLearner | None, tr: Trace, problem: SVMProblem,
+                      Wt: np.ndarray, Mg: np.ndarray, w_star: np.ndarray, F_star: float,
+                      R: float) -> dict[str, Any]:
+    """What a learner that minimises the problem's objective is scored on: suboptimality,
+    distance, rate, implied-dual gap (of the iterate and of the average), regret bound."""
+    lam, t = problem.lam, tr.t
+    res: dict[str, Any] = {}
+
+    def objective(W: np.ndarray, M: np.ndarray) -> np.ndarray:
+        return 0.5 * lam * np.einsum("kj,kj->k", W, W) + np.maximum(0.0, 1 - M).mean(0)
+
+    F = objective(Wt, Mg)
+    res.update(objective=F, subopt=F - F_star, rel_subopt=(F - F_star) / F_star,
+               distance=np.linalg.norm(Wt - w_star, axis=1) / np.linalg.norm(w_star))
+    res["rate"] = fit_rate(t, F - F_star)
+    if tr.w_avg is not None:
+        Wa = tr.w_tilde(average=True)
+        Fa = objective(Wa, problem.margins(tr.w_avg, tr.b_avg))
+        res.update(objective_avg=Fa, subopt_avg=Fa - F_star,
+                   rel_subopt_avg=(Fa - F_star) / F_star,
+                   distance_avg=np.linalg.norm(Wa - w_star, axis=1)
+                   / np.linalg.norm(w_star))
+        res["rate_avg"] = fit_rate(t, Fa - F_star)
+    if tr.dual is not None:
+        res["dual_gap"] = F - lam * _dual_objective(problem, feasible_dual(tr.dual, problem))
+    if tr.dual_avg is not None and tr.w_avg is not None:
+        res["dual_gap_avg"] = res["objective_avg"] - lam * _dual_objective(
+            problem, feasible_dual(tr.dual_avg, problem))
+    G = None if learner is None else learner.regret_lipschitz(R)
+    if G is not None:
+        res["regret_G"] = G
+        res["regret_bound"] = G * G * (1 + np.log(t)) / (2 * lam)
+    return res
+
+
+def _mistake_bounds(learner: OnlineLearner, tr: Trace, problem: SVMProblem,
+                    w_star: np.ndarray, gamma: float, R: float,
+                    visited: tuple[np.ndarray, np.ndarray] | None) -> dict[str, Any]:
+    """Novikoff and the general bounds of ``docs/compare.md`` (section 6) for a learner of
+    the perceptron family; ``visited`` = (the examples seen, the prefix sums of ``u``'s
+    hinge at the checkpoints), None when the learner does not follow the schedule."""
+    # the margin perceptron (update on y w.z <= tau, step eta): R^2 -> R^2 + 2 tau / eta
+    tau, eta = float(learner.update_margin), float(learner.update_step)
+    Rt = R if tau == 0.0 else math.sqrt(R * R + 2.0 * tau / eta)
+    ns = float(np.linalg.norm(w_star))
+    m = problem.data.y * np.asarray(problem.Z @ w_star).ravel()  # y_i u.z_i
+    out: dict[str, Any] = {}
+    if math.isfinite(gamma):
+        out["novikoff"] = (Rt / gamma) ** 2
+    if visited is not None:
+        idx, L = visited
+        out["general_bound"] = L + Rt * ns * np.sqrt(L) + (Rt * ns) ** 2  # textbook form
+        counts = _visit_counts(idx, tr.n, tr.t)
+        out["general_bound_best"], out["general_scale"] = best_scale_mistake_bound(
+            m, counts, Rt * ns)
+    if tr.dual is not None and learner.dual_counts_updates:
+        out["mistake_rounds_bound"], _ = best_scale_mistake_bound(
+            m, tr.dual / eta, Rt * ns, scale=1.0)
+    return out
+
+
+def score_trace(trace: Trace, reference: ExactSolution, *, kind: str = "objective",
+                label: str | None = None, holdout: Dataset | None = None,
+                hard_reference: ExactSolution | None = None) -> RunResult:
+    r"""Score one trace against a certified optimum, exactly as :func:`compare` scores a run.
+
+    The trace may come from :func:`maxmargin.online.run` or from elsewhere
+    (:meth:`~maxmargin.Trace.from_weights`). There is no learner object to ask what
+    applies, so ``kind`` says it (see :class:`RunResult`); what the trace lacks
+    (:attr:`~maxmargin.Trace.missing`) is N/A, with the reason in
+    :attr:`RunResult.not_available`. This is the evaluation behind
+    ``compare(..., traces=[...])`` (not there yet).
+
+    Parameters
+    ----------
+    trace : Trace
+        On the reference's data (same ``n``, ``d``) and with its intercept mode (for an
+        ``augmented`` problem, the same ``intercept_scaling``).
+    reference : ExactSolution
+        A soft-margin optimum; re-certified here, never trusted. Any intercept, ``free``
+        included (then ``F`` leaves ``b`` unregularised, and distance and cosine are of
+        ``w``).
+    kind : {"objective", "linear", "mistakes"}
+        ``objective``: the trace minimises the reference's lambda objective (every
+        quantity); ``linear``: another linear classifier (margin, cosine, errors);
+        ``mistakes``: errors only.
+    label : str, optional
+        Default: the trace's learner name.
+    holdout : Dataset, optional
+        For the test error.
+    hard_reference : ExactSolution, optional
+        The certified hard-margin optimum (for ``gamma*``), when separable.
+
+    Returns
+    -------
+    RunResult
+
+    Examples
+    --------
+    >>> from maxmargin import Dataset, SVMProblem, Trace, make_gaussians, solve
+    >>> ds = make_gaussians(40, 2, seed=0)
+    >>> ref = solve(SVMProblem(ds, lam=0.1, intercept="none"))
+    >>> tr = Trace.from_weights([40, 80], [ref.w * 0.5, ref.w], name="mine", data=ds)
+    >>> r = score_trace(tr, ref)
+    >>> bool(r.subopt[0] > 0), abs(float(r.subopt[-1])) < 1e-9, r.regret is None
+    (True, True, True)
+    """
+    if not isinstance(trace, Trace):
+        raise ParameterError(f"trace must be a maxmargin.Trace, got {type(trace).__name__}")
+    if not isinstance(reference, ExactSolution) or reference.problem.hard:
+        raise ParameterError("reference must be the soft-margin ExactSolution (maxmargin.solve "
+                             "of an SVMProblem with C or lam) the trace is scored against")
+    if kind not in SCORINGS:
+        raise ParameterError(f"kind must be one of {', '.join(SCORINGS)}, got {kind!r}")
+    problem = reference.problem
+    if (trace.n, trace.d) != (problem.n, problem.d):
+        raise DataError(f"the trace {trace.learner!r} was recorded on (n, d) = ({trace.n}, "
+                        f"{trace.d}) but the reference's data {problem.data.name} has "
+                        f"({problem.n}, {problem.d})")
+    if trace.intercept != problem.intercept or (
+            problem.intercept == "augmented"
+            and trace.intercept_scaling != problem.intercept_scaling):
+        raise ParameterError(
+            f"the trace has intercept={trace.intercept!r} (scaling "
+            f"{trace.intercept_scaling:g}) but the reference's problem has "
+            f"intercept={problem.intercept!r} (scaling {problem.intercept_scaling:g}): score "
+            "a trace against the problem its learner solves")
+    if holdout is not None and (not isinstance(holdout, Dataset) or holdout.d != problem.d):
+        raise DataError(f"holdout must be a Dataset with d = {problem.d} features")
+    reference = _certified(reference, "soft-margin")
+    gamma = math.nan
+    if hard_reference is not None:
+        hp = getattr(hard_reference, "problem", None)
+        if not isinstance(hard_reference, ExactSolution) or hp is None or (
+                hp.data is not problem.data or not hp.hard
+                or hp.intercept != problem.intercept):
+            raise ParameterError("hard_reference must be the hard-margin ExactSolution of the "
+                                 "same data and intercept")
+        gamma = float(_certified(hard_reference, "hard-margin").margin)
+    w_star = problem.to_augmented(reference.w, reference.b)
+    F_star = float(problem.lam * reference.certificate.primal_objective)
+    hinge_star = problem.hinge(reference.w, reference.b)
+    return _evaluate(label or trace.learner, None, trace, problem, w_star, F_star, hinge_star,
+                     holdout, gamma, float(problem.R), kind=kind)
 
 
 def compare(data: Dataset, problem: SVMProblem | None = None, learners: Any = None, *,
@@ -860,7 +1228,8 @@ def compare(data: Dataset, problem: SVMProblem | None = None, learners: Any = No
             holdout: Dataset | None = None, checkpoints: Any = None,
             reference: ExactSolution | None = None, solver: str | None = None,
             progress: bool = False,
-            hard_reference: ExactSolution | SeparationCertificate | None = None) -> Comparison:
+            hard_reference: ExactSolution | SeparationCertificate | None = None,
+            random_state: Any = None) -> Comparison:
     r"""Run online learners and measure them against the certified exact optimum.
 
     Parameters
@@ -900,6 +1269,8 @@ def compare(data: Dataset, problem: SVMProblem | None = None, learners: Any = No
         certificate that the data are not separable (re-verified with
         :func:`~maxmargin.verify_separation`). Default: solve the separation LP (and the
         hard margin when separable) here.
+    random_state : int >= 0 or numpy RandomState, optional
+        scikit-learn's name for one seed: ``random_state=s`` is ``seeds=(s,)``.
 
     Returns
     -------
@@ -935,7 +1306,12 @@ def compare(data: Dataset, problem: SVMProblem | None = None, learners: Any = No
     tic_all = time.perf_counter()
     problem = _problem_of(data, problem, C, lam, intercept, intercept_scaling)
     built = _build_learners(learners, problem)
-    orders, seeds = _check_orders(orders), _check_seeds(seeds)
+    orders = _check_orders(orders)
+    if random_state is not None:  # scikit-learn's name for one seed
+        given = tuple(seeds) if isinstance(seeds, (list, tuple)) else (seeds,)
+        seeds = (seed_from_random_state(random_state, given[0] if len(given) == 1 else given,
+                                        name="seeds"),)
+    seeds = _check_seeds(seeds)
     epochs = check_int("epochs", epochs, minimum=1)
     # every run's trace is kept, (k, d) weights and (k, n) dual points: refuse what cannot fit
     k = len(default_checkpoints(data.n, epochs)) if checkpoints is None else \
@@ -1084,7 +1460,7 @@ def _hard_solution(problem: SVMProblem, hard_reference: Any,
     return _certified(solve(hp, solver=solver), "hard-margin")
 
 
-# --------------------------------------------------------------------------- report
+# --------------------------------------------------------------------------- demo
 
 
 def demo_comparison(progress: bool = False) -> Comparison:

@@ -231,7 +231,10 @@ class RegularizationPath:
         ``||w~||``, the regularized norm (``= norm_w`` except for ``augmented``, where it
         includes ``b/s``); non-decreasing in C (a theorem).
     margin, width : ndarray of shape (k,)
-        ``1/||w||`` and ``2/||w||`` (geometric, in x-space; inf when ``w = 0``).
+        ``1/||w||`` and ``2/||w||`` (geometric, in x-space, the bias left out; inf when
+        ``w = 0``); also :attr:`feature_margin` and :attr:`margin_width`, the names that
+        say which margin they are. For ``augmented`` they differ from
+        :attr:`geometric_margin` ``= 1/||w~||`` of the QP's space (``docs/numbers.md``).
     n_margin_sv, n_bound_sv : ndarray of shape (k,), int
         ``sv_tol < alpha_i < C - sv_tol`` and ``alpha_i >= C - sv_tol``, with
         ``sv_tol = 1e-8 C`` (polished) or ``1e-6 C``: relative to C, unlike
@@ -308,6 +311,27 @@ class RegularizationPath:
 
     def __len__(self) -> int:
         return int(self.C.size)
+
+    @property
+    def feature_margin(self) -> np.ndarray:
+        """``1/||w||``: from the decision hyperplane to ``f = +-1`` in the feature space
+        ``x`` (the bias left out); :attr:`margin` by its name, shape (k,)."""
+        return self.margin
+
+    @property
+    def margin_width(self) -> np.ndarray:
+        """``2/||w||``: between the hyperplanes ``f = +1`` and ``f = -1`` in ``x`` (the
+        lecture notes' ``M = 2/||w||``); :attr:`width` by its name, shape (k,)."""
+        return self.width
+
+    @property
+    def geometric_margin(self) -> np.ndarray:
+        """``1/||w~||`` in the QP's space, as :attr:`ExactSolution.geometric_margin
+        <maxmargin.ExactSolution.geometric_margin>` (``= feature_margin`` unless
+        ``augmented``), shape (k,)."""
+        with np.errstate(divide="ignore"):
+            return np.where(self.norm_reg > 0, 1.0 / np.where(self.norm_reg > 0,
+                                                             self.norm_reg, 1.0), np.inf)
 
     @property
     def certified(self) -> bool:

@@ -176,7 +176,8 @@ class HardMarginLimit:
         optimum is unique; an upper bound otherwise).
     w, b, alpha : the hard-margin solution (None when not separable).
     primal_objective, margin : float
-        ``1/2 ||w~||^2`` and ``1 / ||w~||`` of the hard solution.
+        ``1/2 ||w~||^2`` and ``1 / ||w~||`` of the hard solution (``margin`` is its
+        :attr:`geometric_margin`, in the QP's space; ``docs/numbers.md``).
     last_C : float
         The path's largest C.
     last_rel_diff : float
@@ -203,6 +204,11 @@ class HardMarginLimit:
     last_C: float = math.nan
     last_rel_diff: float = math.nan
     last_equal: bool = False
+
+    @property
+    def geometric_margin(self) -> float:
+        """``1/||w~||`` of the hard solution in the QP's space (:attr:`margin` by its name)."""
+        return self.margin
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict (the hard solution's w, b; alpha left out)."""

@@ -9,8 +9,10 @@ from .base import OnlineLearner
 from .pa import PA, PA1, PA2, PassiveAggressive
 from .pegasos import Pegasos
 from .perceptron import (
+    PLA,
     AveragedPerceptron,
     DualPerceptron,
+    MarginPerceptron,
     Perceptron,
     VotedPerceptron,
     voted_decision_function,
@@ -19,6 +21,7 @@ from .pocket import Pocket
 from .registry import LEARNERS, make_learner
 from .runner import default_checkpoints, run
 from .schedules import ORDERS, iter_schedule, schedule
+from .steps import Constant, InverseSqrt, PegasosStep, StepSize
 from .stream import OnlineState
 from .subgradient import OnlineSubgradient
 from .winnow import Winnow
@@ -29,6 +32,8 @@ __all__ = [
     "AveragedPerceptron",
     "VotedPerceptron",
     "DualPerceptron",
+    "MarginPerceptron",
+    "PLA",
     "voted_decision_function",
     "Pocket",
     "Pegasos",
@@ -46,4 +51,8 @@ __all__ = [
     "schedule",
     "iter_schedule",
     "OnlineState",
+    "StepSize",
+    "Constant",
+    "InverseSqrt",
+    "PegasosStep",
 ]

@@ -21,6 +21,8 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
+from .steps import STEP_CONSTANT, STEP_INVLAM
+
 # reassociation only: lets LLVM vectorise the dot-product reduction (results stay
 # deterministic for a given machine; they differ from a sequential sum by rounding).
 _FM = {"reassoc", "contract"}
@@ -114,16 +116,20 @@ def _ov_scale_active(X, i, w, fac):
 @njit(cache=True)
 def perceptron_steps(X, y, xn2, s, idx, lo, hi, t0,
                      w, u, st, c, ct, upd, averaged, track_dual,
-                     track_updates):  # pragma: no cover
-    """Perceptron ``if y w.z <= 0: w += y z``; optional average and update log.
+                     track_updates, thr=0.0, eta=1.0):  # pragma: no cover
+    """Perceptron ``if y w.z <= thr: w += eta y z``; optional average and update log.
 
-    ``st[3]`` = ``||w||^2``. Averaging: ``u += (t-1) y z`` so that the mean of the
-    weights after steps 1..T is ``w - u/T``. Returns the number of updates logged.
+    ``thr = 0, eta = 1`` is Rosenblatt's perceptron (and the same floating-point
+    operations as without them: ``1.0 * a`` is ``a``); ``thr > 0`` the margin perceptron.
+    ``st[3]`` = ``||w||^2``, ``st[4]`` the number of updates (= mistakes when
+    ``thr = 0``). Averaging: ``u += (t-1) eta y z`` so that the mean of the weights after
+    steps 1..T is ``w - u/T``. Returns the number of updates logged.
     """
     mistakes = st[0]
     loss = st[1]
     sqn = st[2]
     wn2 = st[3]
+    nupd = st[4]
     nup = 0
     for p in range(lo, hi):
         i = idx[p]
@@ -135,13 +141,15 @@ def perceptron_steps(X, y, xn2, s, idx, lo, hi, t0,
         sqn += wn2
         if m <= 0.0:
             mistakes += 1.0
-            _axpy(X, i, yi, w, s)
-            wn2 += 2.0 * m + xn2[i]
+        if m <= thr:
+            nupd += 1.0
+            _axpy(X, i, eta * yi, w, s)
+            wn2 += 2.0 * eta * m + eta * eta * xn2[i]
             if averaged:
-                _axpy(X, i, yi * (t - 1.0), u, s)
+                _axpy(X, i, eta * yi * (t - 1.0), u, s)
             if track_dual:
-                c[i] += 1.0
-                ct[i] += t - 1.0
+                c[i] += eta
+                ct[i] += eta * (t - 1.0)
             if track_updates:
                 upd[nup] = t
                 nup += 1
@@ -149,6 +157,7 @@ def perceptron_steps(X, y, xn2, s, idx, lo, hi, t0,
     st[1] = loss
     st[2] = sqn
     st[3] = wn2
+    st[4] = nupd
     return nup
 
 
@@ -206,6 +215,86 @@ def pocket_steps(X, y, xn2, s, idx, lo, hi, t0,
 
 
 @njit(cache=True)
+def pocket_random_steps(X, y, xn2, s, lo, hi, t0, w, pw, F, G, use_gram, check_every, st,
+                        u, mg):  # pragma: no cover
+    """The pocket algorithm as the lecture notes write it: every step corrects a *random
+    current mistake* of ``w`` (the schedule's example is not used).
+
+    Step ``t`` draws ``u[t - t0 - 1]`` in [0, 1); with ``E`` the indices ``j`` (in
+    increasing order) where ``y_j w.z_j <= 0``, it updates on ``E[floor(u |E|)]``, then
+    counts the training errors of the new ``w`` (every ``check_every``-th update) and
+    pockets it if it has fewer than ``pw``. When ``E`` is empty ``w`` separates the data
+    and the algorithm stops: ``st[8]`` = the number of steps taken (0: still running).
+    ``mg`` holds ``y_j w.z_j`` of the current ``w`` when ``st[9] = 1``; ``F = Z w``
+    through the Gram matrix when ``use_gram``. Other slots as in :func:`pocket_steps`.
+    """
+    n = y.shape[0]
+    mistakes = st[0]
+    loss = st[1]
+    sqn = st[2]
+    wn2 = st[3]
+    for p in range(lo, hi):
+        if st[8] > 0.0:
+            break
+        t = t0 + p - lo + 1
+        if st[9] == 0.0:
+            for j in range(n):
+                mg[j] = y[j] * (F[j] if use_gram else _dot(X, j, w, s))
+            st[9] = 1.0
+        errs = 0
+        for j in range(n):
+            if mg[j] <= 0.0:
+                errs += 1
+        if errs == 0:
+            st[8] = t - 1.0
+            if st[4] > 0.0:
+                st[4] = 0.0
+                st[5] = t - 1.0
+                st[7] += 1.0
+                pw[:] = w
+            break
+        k = int(u[p - lo] * errs)
+        if k >= errs:
+            k = errs - 1
+        i = 0
+        for j in range(n):
+            if mg[j] <= 0.0:
+                if k == 0:
+                    i = j
+                    break
+                k -= 1
+        yi = y[i]
+        m = mg[i]
+        loss += 1.0 - m
+        sqn += wn2
+        mistakes += 1.0
+        _axpy(X, i, yi, w, s)
+        wn2 += 2.0 * m + xn2[i]
+        st[9] = 0.0
+        st[6] += 1.0
+        if use_gram:
+            for j in range(n):
+                F[j] += yi * G[i, j]
+        if st[6] % check_every == 0:
+            for j in range(n):
+                mg[j] = y[j] * (F[j] if use_gram else _dot(X, j, w, s))
+            st[9] = 1.0
+            errs = 0
+            for j in range(n):
+                if mg[j] <= 0.0:
+                    errs += 1
+            if errs < st[4]:
+                st[4] = errs
+                st[5] = t
+                st[7] += 1.0
+                pw[:] = w
+    st[0] = mistakes
+    st[1] = loss
+    st[2] = sqn
+    st[3] = wn2
+
+
+@njit(cache=True)
 def dual_perceptron_steps(y, idx, lo, hi, K, c, F, st):  # pragma: no cover
     """Kernel perceptron: ``if y_i F_i <= 0: c_i += 1; F += y_i K[i]``, ``F = K (c*y)``.
 
@@ -237,14 +326,14 @@ def dual_perceptron_steps(y, idx, lo, hi, K, c, F, st):  # pragma: no cover
 
 # ------------------------------------------------------------- subgradient / Pegasos
 
-MODE_THETA = 0  # Pegasos in the seed's OMD form: w = rho * theta / (lam (tau + 1))
+MODE_THETA = 0  # Pegasos in the notes' OMD form: w = rho * theta / (lam (tau + 1))
 _FOLD = 1.0 / 64.0  # re-base w = sigma v when |sigma| leaves [1/64, 64]
 MODE_SCALED = 1  # w <- (1 - eta lam) w + eta y z (Pegasos greedy projection, OSD)
 
 
 @njit(cache=True)
 def sgd_steps(X, y, xn2, s, idx, lo, hi, t0,
-              v, A, st, c, cA, mbuf, mode, proj, lam, eta0, pegasos_eta, radius, k,
+              v, A, st, c, cA, mbuf, mode, proj, lam, step_mode, step_a, step_b, radius, k,
               track_dual):  # pragma: no cover
     """Online subgradient on ``f_t(w) = lam/2 ||w||^2 + hinge``; w = sigma * v.
 
@@ -253,10 +342,13 @@ def sgd_steps(X, y, xn2, s, idx, lo, hi, t0,
     The mean of the iterates is ``(S v - A) / tau``; in dual coordinates
     ``(S c - cA) / tau``.
 
-    mode THETA: v = theta; after batch tau, sigma = rho / (lam (tau + 1)), rho the
-    lazy projection factor (proj = 1) or 1.
+    mode THETA: v = theta; after batch tau, sigma = rho / (step_a (tau + step_b)), rho
+    the lazy projection factor (proj = 1) or 1 (step_a is lam: the notes' offset
+    step_b = 1, the paper's 0).
     mode SCALED: sigma *= 1 - eta lam, v += eta/(|B| sigma) sum y z, then the greedy
-    projection (proj = 2); eta = 1/(lam (tau+1)) if pegasos_eta else eta0/sqrt(tau).
+    projection (proj = 2); eta = step_a / sqrt(tau) (step_mode STEP_INVSQRT), step_a
+    (STEP_CONSTANT) or 1/(step_a (tau + step_b)) (STEP_INVLAM): see ``steps.py``.
+    ``lam = 0`` is the hinge alone (sigma never changes).
     Batches of ``k`` consecutive steps; a batch never crosses ``hi``.
     """
     d1 = v.shape[0]
@@ -284,12 +376,14 @@ def sgd_steps(X, y, xn2, s, idx, lo, hi, t0,
         inv_sigma = 1.0 / sigma  # y v.z = m / sigma for the v the margins were taken at
         if mode == MODE_THETA:
             a = 1.0 / nb
-            new_sigma = 1.0 / (lam * (tau + 1.0))
+            new_sigma = 1.0 / (step_a * (tau + step_b))
         else:
-            if pegasos_eta:
-                eta = 1.0 / (lam * (tau + 1.0))
+            if step_mode == STEP_INVLAM:
+                eta = 1.0 / (step_a * (tau + step_b))
+            elif step_mode == STEP_CONSTANT:
+                eta = step_a
             else:
-                eta = eta0 / math.sqrt(tau)
+                eta = step_a / math.sqrt(tau)
             f = 1.0 - eta * lam
             new_sigma = sigma * f
             if new_sigma == 0.0:

@@ -12,16 +12,22 @@ name to decide how to score it:
 ``problem_parameter``     the problem's parameter its constructor takes by that name
                           (``"lam"``, ``"C"`` or None): :func:`~maxmargin.compare`, the
                           path and a study build it with the problem's value
-``mistake_driven``        the perceptron's update (zero start, ``w += y z`` exactly on
-                          ``y w.z <= 0``): the mistake bounds apply to its mistakes
+``mistake_driven``        the perceptron's update (zero start, ``w += eta y z`` exactly on
+                          ``y w.z <= tau``; ``update_step`` eta and ``update_margin`` tau,
+                          1 and 0 for the perceptron): the mistake bounds apply
 ``theory_rate``           the slope of ``log(F - F*)`` against ``log t`` the theory
                           gives (for the averaged iterate where it has one), or None
 ``has_dual``              it can report an implied dual point ``a``
-                          (``w~ = sum_i a_i y_i z_i``): the implied-dual gap applies
+                          (``w~ = sum_i a_i y_i z_i``): the implied-dual gap applies;
+                          ``dual_counts_updates``: ``a`` is eta times the updates made
+                          on each example (the mistake-rounds bound applies)
 ``has_average``           its trace has an averaged iterate ``w_avg``
 ``svm_space``             its output is a classifier ``sign(w~.z)`` in the SVM's space
                           (a zero score is a mistake): margin, angle and regret apply;
                           False for Winnow (``w.x > theta``: mistakes and error only)
+``visits_schedule``       step ``t`` sees the schedule's example (the regret and the
+                          mistake bounds are recomputed along it); False for a learner
+                          that picks its examples itself
 ``resumable``             its state depends on ``d`` only, so
                           :class:`~maxmargin.online.OnlineState` can feed it batches
 ========================  ============================================================
@@ -63,8 +69,8 @@ from ..data import Dataset
 from ..exceptions import ParameterError
 from . import _kernels as kernels
 
-__all__ = ["OnlineLearner", "LearnerState", "Snapshot", "PackedData", "OBJECTIVES", "scoring",
-           "prediction_errors"]
+__all__ = ["OnlineLearner", "LearnerState", "Snapshot", "PackedData", "OBJECTIVES", "SCORINGS",
+           "scoring", "prediction_errors"]
 
 #: The objectives a learner may declare it minimises (or None).
 OBJECTIVES = ("lambda", "C")
@@ -292,14 +298,25 @@ class OnlineLearner:
         The problem's parameter its constructor takes.
     mistake_driven : bool
         The perceptron's update rule: the mistake bounds apply.
+    update_margin, update_step : float
+        A mistake-driven learner's update ``w += update_step * y z`` whenever
+        ``y w.z <= update_margin`` (the perceptron's 0 and 1); its mistake bounds use
+        ``R^2 + 2 update_margin / update_step`` for ``R^2``.
     theory_rate : float or None
         Theoretical slope of ``log(F - F*)`` against ``log t``.
     has_dual : bool
         It can record an implied dual point ``a`` with ``w~ = sum_i a_i y_i z_i``.
+    dual_counts_updates : bool
+        That dual point is ``update_step`` times the updates made on each example (so
+        the mistake bound summed over the mistake rounds applies).
     has_average : bool
         Its trace records an averaged iterate ``w_avg``.
     svm_space : bool
         Its output is ``sign(w~.z)`` in the SVM's space (margin, angle, regret apply).
+    visits_schedule : bool
+        Step ``t`` sees the example the order's schedule gives (so the regret and the
+        mistake bounds can be recomputed along it); False for a learner that picks its
+        own examples (the pocket on random current mistakes).
     resumable : bool
         Its state depends on ``d`` only (:class:`~maxmargin.online.OnlineState`).
     """
@@ -307,13 +324,19 @@ class OnlineLearner:
     name: ClassVar[str] = ""
     reference: ClassVar[str] = ""
     supported_intercepts: ClassVar[tuple[str, ...]] = ("none", "augmented")
-    objective: ClassVar[str | None] = None
-    problem_parameter: ClassVar[str | None] = None
-    mistake_driven: ClassVar[bool] = False
-    theory_rate: ClassVar[float | None] = None
+    # what the learner is scored on: declared on the class; an instance may narrow it when
+    # a parameter changes what it minimises (OnlineSubgradient(lam=None): the hinge alone)
+    objective: str | None = None
+    problem_parameter: str | None = None
+    mistake_driven: bool = False
+    update_margin: float = 0.0
+    update_step: float = 1.0
+    theory_rate: float | None = None
     has_dual: ClassVar[bool] = False
+    dual_counts_updates: ClassVar[bool] = False
     has_average: ClassVar[bool] = False
     svm_space: ClassVar[bool] = True
+    visits_schedule: bool = True
     resumable: ClassVar[bool] = False
 
     def __init__(self, *, intercept: str = "augmented", intercept_scaling: float = 1.0) -> None:
@@ -445,6 +468,10 @@ class OnlineLearner:
                   b: float) -> np.ndarray:
         """Decision values on the training data, for the final training error."""
         return np.asarray(packed.dataset.X @ w).ravel() + b
+
+
+#: What a run can be scored on (see :func:`scoring`).
+SCORINGS = ("objective", "linear", "mistakes")
 
 
 def scoring(learner: OnlineLearner | type[OnlineLearner]) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -11,6 +12,7 @@ from .._validation import check_int, check_positive
 from ..exceptions import ParameterError
 from . import _kernels as kernels
 from .base import LearnerState, OnlineLearner, PackedData, Snapshot, _doc_intercept
+from .steps import PegasosStep, StepSize, as_step
 
 __all__ = ["Pegasos"]
 
@@ -34,8 +36,6 @@ class PegasosState(LearnerState):
     mode, projection : int
         The kernel's update form (``kernels.MODE_THETA`` or ``MODE_SCALED``) and
         projection (0 none, 1 lazy, 2 greedy).
-    pegasos_steps : bool
-        Steps ``1/(lam (t+1))`` (Pegasos) rather than ``eta0/sqrt(t)``.
     """
 
     v: np.ndarray = field(default_factory=lambda: np.zeros(1))
@@ -45,7 +45,6 @@ class PegasosState(LearnerState):
     batch_margins: np.ndarray = field(default_factory=lambda: np.zeros(1))
     mode: int = 0
     projection: int = 0
-    pegasos_steps: bool = True
 
     @property
     def sigma(self) -> float:
@@ -85,8 +84,9 @@ class Pegasos(OnlineLearner):
         w_{t+1} = \frac{1}{\lambda (t+1)}\, \theta_t ,
 
     i.e. subgradient steps ``w <- (1 - eta lam) w + eta y z 1[...]`` with
-    ``eta_t = 1/(lam (t+1))`` (the lecture notes' indexing; the Pegasos paper uses
-``1/(lam t)``).
+    ``eta_t = 1/(lam (t+1))`` (the notes' indexing). The Pegasos paper's
+    ``eta_t = 1/(lam t)`` is ``step=PegasosStep(offset=0)`` (or ``"pegasos_paper"``):
+    then :math:`w_{t+1} = \theta_t / (\lambda t)`, and the first step forgets ``w_1``.
 
     Mini-batch ``k``: step ``t`` counts batches ``B_t`` of ``k`` consecutive examples
     (within an epoch; the last batch of an epoch may be smaller); all margins of a batch
@@ -96,7 +96,7 @@ class Pegasos(OnlineLearner):
     Projection onto the ball of radius :math:`1/\sqrt\lambda` (which contains the
     optimum):
 
-    - ``"lazy"`` (the lecture notes' mirror projection, dual averaging):
+    - ``"lazy"`` (the notes' mirror projection, dual averaging):
       :math:`w_{t+1} = \Pi(\theta_t / (\lambda(t+1)))`, ``theta`` itself unprojected;
     - ``"greedy"`` (the Pegasos paper):
       :math:`w_{t+1} = \Pi((1 - \eta_t\lambda) w_t + \eta_t\, y z \mathbb 1[\cdot])`.
@@ -112,6 +112,12 @@ class Pegasos(OnlineLearner):
         lambda (scikit-learn's ``alpha``; ``lam = 1/(C n)``).
     projection : {None, "lazy", "greedy"}
     batch_size : int >= 1
+    step : PegasosStep or {"pegasos", "pegasos_paper"}, optional
+        The step size :math:`1/(\lambda (t + \text{offset}))`: default (None) the notes'
+        offset 1; ``PegasosStep(offset=0)`` the paper's. Its ``lam`` must be the
+        learner's (or None); other schedules belong to
+        :class:`~maxmargin.online.OnlineSubgradient`. Listed by :meth:`get_params` only
+        when set.
     {intercept_parameters}
 
     Examples
@@ -126,23 +132,54 @@ class Pegasos(OnlineLearner):
     name = "pegasos"
     reference = ("Shalev-Shwartz, Singer, Srebro & Cotter (2011), Pegasos; the lecture "
                  "notes (SoftSVM(lambda) in OMD form)")
-    objective = "lambda"
-    problem_parameter = "lam"
-    theory_rate = -1.0  # O(log T / (lam T)) for the average
+    objective: str | None = "lambda"
+    problem_parameter: str | None = "lam"
+    theory_rate: float | None = -1.0  # O(log T / (lam T)), the average (the step's rate)
     has_dual = True
     has_average = True
     resumable = True
 
     def __init__(self, *, lam: float = 1e-4, projection: str | None = None,
                  batch_size: int = 1, intercept: str = "augmented",
-                 intercept_scaling: float = 1.0) -> None:
+                 intercept_scaling: float = 1.0, step: Any = None) -> None:
         super().__init__(intercept=intercept, intercept_scaling=intercept_scaling)
-        self.lam = check_positive("lam", lam)
+        self.lam: float | None = check_positive("lam", lam)  # None: OnlineSubgradient's hinge
         if projection not in PROJECTIONS:
             raise ParameterError(f"The 'projection' parameter must be one of None, 'lazy', "
                                  f"'greedy'. Got {projection!r} instead.")
         self.projection = projection
         self.batch_size = check_int("batch_size", batch_size, minimum=1)
+        self.step = None if step is None else as_step(step)
+        if self.step is not None and not (
+                isinstance(self.step, PegasosStep) and self.step.lam in (None, self.lam)):
+            raise ParameterError(
+                f"Pegasos takes the step 1/(lam (t + offset)) with its own lam: "
+                f"PegasosStep(offset=1 or 0), 'pegasos' or 'pegasos_paper'; got {step!r}. "
+                "Other schedules: OnlineSubgradient(step=...)")
+        self.theory_rate = self._step().theory_rate
+
+    def get_params(self) -> dict[str, Any]:
+        """The constructor's parameters (JSON types; ``step`` only when set, as a dict).
+
+        Returns
+        -------
+        dict
+            Parameter name to value; a default run records the same parameters as before
+            ``step`` existed.
+
+        Examples
+        --------
+        >>> Pegasos(lam=0.5, step="pegasos_paper").get_params()["step"]
+        {'schedule': 'pegasos', 'lam': None, 'offset': 0}
+        """
+        out = super().get_params()
+        step = out.pop("step", None)
+        if step is not None:
+            out["step"] = step.to_dict()
+        return out
+
+    def _step(self) -> StepSize:
+        return self.step if self.step is not None else PegasosStep()
 
     def regret_lipschitz(self, R: float) -> float | None:
         """``2R`` without projection (``lam ||w_t|| <= R``), ``R + min(R, sqrt(lam))`` with
@@ -162,7 +199,7 @@ class Pegasos(OnlineLearner):
         >>> Pegasos(lam=0.01, projection="greedy").regret_lipschitz(2.0)
         2.1
         """
-        if self.batch_size != 1 or self.projection == "lazy":
+        if self.batch_size != 1 or self.projection == "lazy" or self.lam is None:
             return None
         return 2 * R if self.projection is None else R + min(R, math.sqrt(self.lam))
 
@@ -175,33 +212,33 @@ class Pegasos(OnlineLearner):
         off = np.minimum(-(-off // k) * k, n)
         return np.unique(e * n + off)
 
-    def _mode(self) -> tuple[int, int, bool]:
+    def _mode(self) -> tuple[int, int]:
         if self.projection == "greedy":
-            return kernels.MODE_SCALED, 2, True
-        return kernels.MODE_THETA, (1 if self.projection == "lazy" else 0), True
+            return kernels.MODE_SCALED, 2
+        return kernels.MODE_THETA, (1 if self.projection == "lazy" else 0)
 
     def _setup(self, packed: PackedData) -> PegasosState:
-        mode, projection, pegasos_steps = self._mode()
+        mode, projection = self._mode()
         state = PegasosState(
             v=np.zeros(packed.d + 1), v_sum=np.zeros(packed.d + 1),
             dual=np.zeros(packed.n if packed.record_dual else 0),
             dual_sum=np.zeros(packed.n if packed.record_dual else 0),
-            batch_margins=np.zeros(self.batch_size), mode=mode, projection=projection,
-            pegasos_steps=pegasos_steps)
+            batch_margins=np.zeros(self.batch_size), mode=mode, projection=projection)
         # sigma: w_1 = sigma * 0
-        state.totals[4] = 1.0 / self.lam if mode == kernels.MODE_THETA else 1.0
+        theta_form = mode == kernels.MODE_THETA and self.lam is not None
+        state.totals[4] = 1.0 / self.lam if theta_form and self.lam else 1.0
         return state
-
-    def _eta0(self) -> float:
-        return 0.0
 
     def _advance(self, packed: PackedData, state: PegasosState, idx: np.ndarray, lo: int,
                  hi: int, t0: int) -> None:
+        lam = 0.0 if self.lam is None else self.lam
+        step_mode, a, b = self._step().compiled(self.lam)
+        radius = math.inf if lam == 0.0 else 1.0 / math.sqrt(lam)
         kernels.sgd_steps(*packed.xargs, packed.y, packed.z_sqnorms, packed.bias_feature, idx,
                           lo, hi, t0, state.v, state.v_sum, state.totals, state.dual,
                           state.dual_sum, state.batch_margins, state.mode, state.projection,
-                          self.lam, self._eta0(), state.pegasos_steps,
-                          1.0 / math.sqrt(self.lam), self.batch_size, packed.record_dual)
+                          lam, step_mode, float(a), float(b), radius, self.batch_size,
+                          packed.record_dual)
 
     def _snapshot(self, packed: PackedData, state: PegasosState, t: int) -> Snapshot:
         w_avg, b_avg = packed.split(state.average())

@@ -1,11 +1,13 @@
-"""The perceptron family: perceptron, averaged, voted, and the dual (kernel) perceptron.
+"""The perceptron family: perceptron, averaged, voted, margin, the PLA that stops, and the
+dual (kernel) perceptron.
 
-All start from ``w = 0`` and update on ``y w.z <= 0`` (a zero score is a mistake), as in
-the lecture notes (docs/learners.md).
+All start from ``w = 0`` and update on ``y w.z <= 0`` (a zero score is a mistake; the
+margin perceptron on ``y w.z <= margin``), as in the lecture notes.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +23,8 @@ __all__ = [
     "Perceptron",
     "AveragedPerceptron",
     "VotedPerceptron",
+    "MarginPerceptron",
+    "PLA",
     "DualPerceptron",
     "voted_decision_function",
 ]
@@ -87,9 +91,10 @@ class Perceptron(OnlineLearner):
     """
 
     name = "perceptron"
-    reference = "Rosenblatt (1958); Novikoff (1962); the lecture notes"
+    reference = "Rosenblatt (1958); Novikoff (1962); the lecture notes' perceptron"
     mistake_driven = True
     has_dual = True
+    dual_counts_updates = True
     resumable = True
     _averaged = False
     _log_updates = False
@@ -107,7 +112,8 @@ class Perceptron(OnlineLearner):
         nup = kernels.perceptron_steps(
             *packed.xargs, packed.y, packed.z_sqnorms, packed.bias_feature, idx, lo, hi, t0,
             state.w, state.w_sum, state.totals, state.dual, state.dual_sum,
-            state.update_buffer, self._averaged, packed.record_dual, self._log_updates)
+            state.update_buffer, self._averaged, packed.record_dual, self._log_updates,
+            float(self.update_margin), float(self.update_step))
         if nup:
             ts = state.update_buffer[:nup].copy()
             state.update_steps.append(ts)
@@ -146,6 +152,7 @@ class AveragedPerceptron(Perceptron):
 
     name = "averaged_perceptron"
     reference = "Freund & Schapire (1999); Collins (2002); Daumé (2006)"
+    dual_counts_updates = False  # its implied dual point is the average's
     _averaged = True
 
     def _snapshot(self, packed: PackedData, state: PerceptronState, t: int) -> Snapshot:
@@ -274,6 +281,149 @@ def voted_decision_function(trace: Any, train: Any, X: Any) -> np.ndarray:
                  int(trace.t[-1]), X)
 
 
+@_doc_intercept
+class MarginPerceptron(Perceptron):
+    r"""The perceptron with a margin: update whenever :math:`y\, w\cdot z \le \tau`.
+
+    .. math::
+
+        w_1 = 0, \qquad
+        w_{t+1} = w_t + \eta\, y_t z_t \,\mathbb{1}[\,y_t\, w_t \cdot z_t \le \tau\,].
+
+    ``margin = 0`` is Rosenblatt's perceptron with step ``eta`` (from zero the step only
+    scales ``w``: the same mistakes, ``w`` times ``eta``); ``margin > 0`` also corrects
+    examples classified right with too small a margin, so the ratio ``margin / eta``
+    matters. The number of updates ``U`` obeys the perceptron's bounds with
+    :math:`R^2` replaced by :math:`R^2 + 2\tau/\eta` (``docs/compare.md``): on data
+    separable with margin :math:`\gamma`, :math:`U \le (R^2 + 2\tau/\eta)/\gamma^2`.
+    The trace's ``mistakes`` count :math:`y\, w_t\cdot z_t \le 0` as for every
+    learner; ``extras["updates"]`` counts the updates (:math:`\ge` mistakes).
+
+    Parameters
+    ----------
+    margin : float >= 0, default 1.0
+        The threshold :math:`\tau` on the functional margin ``y w.z``.
+    eta : float > 0, default 1.0
+        The constant step.
+    {intercept_parameters}
+
+    Notes
+    -----
+    Implied dual point: ``a_i = eta * (number of updates on i)``.
+
+    Examples
+    --------
+    >>> from maxmargin import make_separable
+    >>> from maxmargin.online import run
+    >>> tr = run(MarginPerceptron(margin=1.0), make_separable(40, 2, seed=0), epochs=20)
+    >>> bool(tr.extras["updates"][-1] >= tr.mistakes[-1])
+    True
+    """
+
+    name = "margin_perceptron"
+    reference = ("Duda & Hart (1973), the perceptron with margin; Krauth & Mezard (1987); "
+                 "Collobert & Bengio (2004)")
+    resumable = True
+
+    def __init__(self, *, margin: float = 1.0, eta: float = 1.0, intercept: str = "augmented",
+                 intercept_scaling: float = 1.0) -> None:
+        super().__init__(intercept=intercept, intercept_scaling=intercept_scaling)
+        margin = float(margin)
+        if not (math.isfinite(margin) and margin >= 0.0):
+            raise ParameterError(f"The 'margin' parameter must be a finite float >= 0. Got "
+                                 f"{margin!r} instead.")
+        self.margin = margin
+        self.eta = check_positive("eta", eta)
+        self.update_margin, self.update_step = self.margin, self.eta
+
+    def _snapshot(self, packed: PackedData, state: PerceptronState, t: int) -> Snapshot:
+        return Snapshot(*packed.split(state.w),
+                        dual=state.dual.copy() if packed.record_dual else None,
+                        extras={"updates": int(state.totals[4])})
+
+
+@_doc_intercept
+class PLA(Perceptron):
+    r"""The perceptron learning algorithm that stops: cycle until a pass makes no mistake.
+
+    The lecture notes' PLA: run the perceptron over the data in passes (the ``cyclic``
+    order is their naive cycle, ``shuffle`` a new random cycle each pass) and stop at the
+    end of the first pass without a mistake, i.e. as soon as ``w`` classifies every
+    example right. ``epochs`` (of :func:`~maxmargin.online.run`) is the cap. Every epoch
+    end is a checkpoint; the run stops there, so the trace's ``epochs`` is the number of
+    passes made, and ``extras``: ``converged`` (True: no mistake left), ``halted_at`` (the
+    step of that clean pass's end, 0 when the cap was reached first).
+
+    On data separable with margin :math:`\gamma` it stops after at most
+    :math:`(R/\gamma)^2` mistakes, hence at most :math:`(R/\gamma)^2 + 1` passes
+    (Novikoff); on non-separable data it never does. With the ``sample`` order a pass may
+    miss examples: an epoch without a mistake then ends the run only when a full count
+    confirms ``w`` separates the data.
+
+    Parameters
+    ----------
+    {intercept_parameters}
+
+    Examples
+    --------
+    >>> from maxmargin import make_separable
+    >>> from maxmargin.online import run
+    >>> tr = run(PLA(), make_separable(40, 2, seed=0), epochs=1000, order="cyclic")
+    >>> bool(tr.extras["converged"]), tr.epochs < 1000, tr.final_train_error
+    (True, True, 0.0)
+    """
+
+    name = "pla"
+    reference = "Rosenblatt (1958); Novikoff (1962); the lecture notes' cyclic PLA"
+    resumable = False  # it stops on a clean pass over the whole data set
+
+    def _align(self, checkpoints: np.ndarray, n: int, epochs: int) -> np.ndarray:
+        ends = n * np.arange(1, epochs + 1, dtype=np.int64)
+        return np.unique(np.concatenate([checkpoints, ends]))
+
+    def _setup(self, packed: PackedData) -> PLAState:
+        return PLAState(**vars(super()._setup(packed)))
+
+    def _advance(self, packed: PackedData, state: PerceptronState, idx: np.ndarray, lo: int,
+                 hi: int, t0: int) -> None:
+        assert isinstance(state, PLAState)
+        if state.halted_at:
+            return
+        super()._advance(packed, state, idx, lo, hi, t0)
+        t = t0 + hi - lo
+        if hi > lo and t % packed.n == 0:  # an epoch (pass) ends
+            clean = state.totals[4] == state.updates_at_epoch_start
+            state.updates_at_epoch_start = float(state.totals[4])
+            # a clean pass over every example (cyclic, shuffle) is the proof; a pass that
+            # missed some (sample) needs the full count
+            if clean and (np.bincount(idx, minlength=packed.n).min() > 0 or np.all(
+                    self._decision(packed, state, *packed.split(state.w)) * packed.y > 0)):
+                state.halted_at = int(t)
+
+    def _halted(self, state: PLAState) -> bool:
+        return bool(state.halted_at)
+
+    def _final(self, packed: PackedData, state: PLAState) -> dict[str, np.ndarray]:
+        return {"converged": np.asarray(bool(state.halted_at)),
+                "halted_at": np.asarray(int(state.halted_at), np.int64)}
+
+
+@dataclass(eq=False)
+class PLAState(PerceptronState):
+    """The state of the PLA that stops.
+
+    Attributes
+    ----------
+    updates_at_epoch_start : float
+        Updates made before the current pass (a pass without one ends the run).
+    halted_at : int
+        The step of the clean pass's end (0: still running).
+    """
+
+    updates_at_epoch_start: float = 0.0
+    halted_at: int = 0
+
+
 @dataclass(eq=False)
 class DualPerceptronState(LearnerState):
     """The kernel perceptron's state.
@@ -305,7 +455,7 @@ class DualPerceptron(OnlineLearner):
         c = 0, \qquad \text{if } y_t F_{i_t} \le 0:\ c_{i_t} \mathrel{+}= 1 .
 
     For the linear kernel this is exactly the primal :class:`Perceptron`
-    (``w~ = sum_i c_i y_i z_i``); the lecture notes' bias rule ``b += y R^2`` is intercept
+    (``w~ = sum_i c_i y_i z_i``); the notes' bias rule ``b += y R^2`` is intercept
     ``augmented`` with ``s = R``. ``F`` is updated through the precomputed kernel matrix
     in O(n) per mistake (so ``n <= max_n``). For non-linear kernels the trace's ``w`` is
     NaN (no weights on the original features exist); ``b = s^2 sum_i c_i y_i``.
@@ -332,9 +482,11 @@ class DualPerceptron(OnlineLearner):
     """
 
     name = "dual_perceptron"
-    reference = "Aizerman et al. (1964); Cristianini & Shawe-Taylor (2000); the lecture notes"
+    reference = ("Aizerman et al. (1964); Cristianini & Shawe-Taylor (2000); the lecture "
+                 "notes' dual perceptron")
     mistake_driven = True
     has_dual = True
+    dual_counts_updates = True
 
     def __init__(self, *, kernel: str = "linear", degree: int = 3, gamma: float | None = None,
                  coef0: float = 1.0, max_n: int = 8192, intercept: str = "augmented",

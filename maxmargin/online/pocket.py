@@ -1,4 +1,4 @@
-"""The pocket algorithm (Gallant 1990; the lecture notes)."""
+"""The pocket algorithm (Gallant 1990), on the schedule or on random current mistakes."""
 
 from __future__ import annotations
 
@@ -7,11 +7,14 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.sparse as sp
 
-from .._validation import check_int
+from .._validation import check_choice, check_int
 from . import _kernels as kernels
 from .base import LearnerState, OnlineLearner, PackedData, Snapshot, _doc_intercept
+from .schedules import _check_seed
 
 __all__ = ["Pocket"]
+
+SELECTIONS = ("schedule", "random_mistake")
 
 
 @dataclass(eq=False)
@@ -29,6 +32,13 @@ class PocketState(LearnerState):
     gram : ndarray of shape (n, n) or (0, 0)
         ``Z Z^T`` (``n <= gram_max``).
     use_gram : bool
+    rng : numpy.random.Generator
+        The random choice of ``select="random_mistake"``.
+    margins : ndarray of shape (n,) or (0,)
+        Scratch of the random-mistake kernel.
+
+    ``totals`` has two slots more than the other learners': ``totals[8]`` the step at
+    which no mistake was left (random mistakes), ``totals[9]`` the kernel's own flag.
     """
 
     w: np.ndarray = field(default_factory=lambda: np.zeros(1))
@@ -36,6 +46,8 @@ class PocketState(LearnerState):
     scores: np.ndarray = field(default_factory=lambda: np.zeros(0))
     gram: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
     use_gram: bool = False
+    rng: np.random.Generator = field(default_factory=np.random.default_rng)
+    margins: np.ndarray = field(default_factory=lambda: np.zeros(0))
 
     @property
     def pocket_errors(self) -> int:
@@ -46,6 +58,11 @@ class PocketState(LearnerState):
     def pocket_step(self) -> int:
         """The step at which the pocket was last filled."""
         return int(self.totals[5])
+
+    @property
+    def halted_at(self) -> int:
+        """The step after which no mistake was left (random mistakes; 0: never)."""
+        return int(self.totals[8])
 
 
 @_doc_intercept
@@ -62,6 +79,19 @@ class Pocket(OnlineLearner):
         \hat w \leftarrow w_{t+1} \text{ if }
         E(w_{t+1}) < E(\hat w),\quad E(w) = \#\{i : y_i\, w\cdot z_i \le 0\}.
 
+    Which example step ``t`` corrects (``select``):
+
+    - ``"schedule"``: the example the run's order visits (updating only if it is a
+      mistake);
+    - ``"random_mistake"``: the lecture notes' pocket: a mistake of ``w_t`` drawn
+      uniformly among all current mistakes (``numpy.random.default_rng(seed)``, one
+      ``random()`` per step, the ``floor(u |E|)``-th mistake in index order), so every
+      step is an update. When no mistake is left ``w`` separates the data and the
+      algorithm stops (the run ends at that epoch's end; ``extras["halted_at"]`` = the
+      number of steps taken, 0 when it never stopped). The run's order is not used, so
+      quantities summed along the order (regret, the all-rounds mistake bound) do not
+      apply.
+
     The pocket starts at ``w = 0`` (``E = n``). Counting is O(n) per update through the
     Gram matrix ``Z Z^T`` when ``n <= gram_max`` (scores kept up to date), else an O(nd)
     rescan; ``check_every = k`` counts only after every k-th update (k = 1 is the
@@ -75,6 +105,9 @@ class Pocket(OnlineLearner):
     check_every : int >= 1
     gram_max : int
         Largest n for which the (n, n) Gram matrix is built.
+    select : {"schedule", "random_mistake"}, default "schedule"
+    seed : int >= 0, default 0
+        Seed of the random choice of ``"random_mistake"``.
     {intercept_parameters}
 
     Examples
@@ -84,17 +117,25 @@ class Pocket(OnlineLearner):
     >>> tr = run(Pocket(), make_gaussians(60, 2, seed=0), epochs=3)
     >>> bool(tr.extras["pocket_errors"][-1] <= tr.extras["pocket_errors"][0])
     True
+    >>> tr = run(Pocket(select="random_mistake"), make_gaussians(60, 2, seed=0), epochs=3)
+    >>> int(tr.mistakes[-1]), int(tr.extras["halted_at"])  # every step corrects a mistake
+    (180, 0)
     """
 
     name = "pocket"
-    reference = "Gallant (1990); the lecture notes"
+    reference = "Gallant (1990); the lecture notes' pocket (a random current mistake)"
     mistake_driven = True
 
     def __init__(self, *, check_every: int = 1, gram_max: int = 4096,
+                 select: str = "schedule", seed: int = 0,
                  intercept: str = "augmented", intercept_scaling: float = 1.0) -> None:
         super().__init__(intercept=intercept, intercept_scaling=intercept_scaling)
         self.check_every = check_int("check_every", check_every, minimum=1)
         self.gram_max = check_int("gram_max", gram_max, minimum=0)
+        self.select = check_choice("select", select, SELECTIONS)
+        self.seed = _check_seed(seed)
+        # random mistakes: step t is not the order's example (no sums along the order)
+        self.visits_schedule = self.select == "schedule"
 
     def _setup(self, packed: PackedData) -> PocketState:
         use_gram = packed.n <= self.gram_max
@@ -105,18 +146,38 @@ class Pocket(OnlineLearner):
                                      + packed.bias_feature ** 2)
         else:
             G = np.zeros((0, 0))
-        state = PocketState(w=np.zeros(packed.d + 1), pocket=np.zeros(packed.d + 1),
-                            scores=np.zeros(packed.n), gram=G, use_gram=use_gram)
+        random = self.select == "random_mistake"
+        state = PocketState(totals=np.zeros(10), w=np.zeros(packed.d + 1),
+                            pocket=np.zeros(packed.d + 1), scores=np.zeros(packed.n), gram=G,
+                            use_gram=use_gram, rng=np.random.default_rng(self.seed),
+                            margins=np.zeros(packed.n if random else 0))
         state.totals[4] = packed.n  # the zero vector misclassifies everything (0 is an error)
         return state
 
     def _advance(self, packed: PackedData, state: PocketState, idx: np.ndarray, lo: int,
                  hi: int, t0: int) -> None:
-        kernels.pocket_steps(*packed.xargs, packed.y, packed.z_sqnorms, packed.bias_feature,
-                             idx, lo, hi, t0, state.w, state.pocket, state.scores, state.gram,
-                             state.use_gram, float(self.check_every), state.totals)
+        if self.select == "schedule":
+            kernels.pocket_steps(*packed.xargs, packed.y, packed.z_sqnorms,
+                                 packed.bias_feature, idx, lo, hi, t0, state.w, state.pocket,
+                                 state.scores, state.gram, state.use_gram,
+                                 float(self.check_every), state.totals)
+        else:
+            u = state.rng.random(hi - lo)
+            kernels.pocket_random_steps(*packed.xargs, packed.y, packed.z_sqnorms,
+                                        packed.bias_feature, lo, hi, t0, state.w, state.pocket,
+                                        state.scores, state.gram, state.use_gram,
+                                        float(self.check_every), state.totals, u,
+                                        state.margins)
+
+    def _halted(self, state: PocketState) -> bool:
+        return state.halted_at > 0
 
     def _snapshot(self, packed: PackedData, state: PocketState, t: int) -> Snapshot:
         return Snapshot(*packed.split(state.pocket),
                         extras={"pocket_errors": state.pocket_errors,
                                 "pocket_t": state.pocket_step, "w_last": state.w[:-1].copy()})
+
+    def _final(self, packed: PackedData, state: PocketState) -> dict[str, np.ndarray]:
+        if self.select == "schedule":
+            return {}
+        return {"halted_at": np.asarray(state.halted_at, np.int64)}

@@ -9,7 +9,14 @@ from ..exceptions import ParameterError
 from .base import OnlineLearner
 from .pa import PA, PA1, PA2
 from .pegasos import Pegasos
-from .perceptron import AveragedPerceptron, DualPerceptron, Perceptron, VotedPerceptron
+from .perceptron import (
+    PLA,
+    AveragedPerceptron,
+    DualPerceptron,
+    MarginPerceptron,
+    Perceptron,
+    VotedPerceptron,
+)
 from .pocket import Pocket
 from .subgradient import OnlineSubgradient
 from .winnow import Winnow
@@ -20,7 +27,7 @@ __all__ = ["LEARNERS", "make_learner", "learner_for", "objective_parameter"]
 LEARNERS: dict[str, type[OnlineLearner]] = {
     cls.name: cls
     for cls in (Perceptron, AveragedPerceptron, VotedPerceptron, DualPerceptron, Pocket,
-                Pegasos, OnlineSubgradient, PA, PA1, PA2, Winnow)
+                Pegasos, OnlineSubgradient, PA, PA1, PA2, Winnow, MarginPerceptron, PLA)
 }
 
 
@@ -32,7 +39,7 @@ def make_learner(name: str, **params: Any) -> OnlineLearner:
     name : str
         One of ``LEARNERS`` (``perceptron``, ``averaged_perceptron``, ``voted_perceptron``,
         ``dual_perceptron``, ``pocket``, ``pegasos``, ``subgradient``, ``pa``, ``pa1``,
-        ``pa2``, ``winnow``).
+        ``pa2``, ``winnow``, ``margin_perceptron``, ``pla``).
     **params
         Keyword arguments of the learner's class.
 

@@ -11,7 +11,13 @@ from typing import Any
 import numpy as np
 
 from .._progress import Progress
-from .._validation import WIDE_HINT, check_choice, check_int, check_memory
+from .._validation import (
+    WIDE_HINT,
+    check_choice,
+    check_int,
+    check_memory,
+    seed_from_random_state,
+)
 from ..data import Dataset
 from ..exceptions import ParameterError
 from ..trace import Trace
@@ -53,7 +59,7 @@ def _checkpoints(checkpoints: Any, n: int, epochs: int) -> np.ndarray:
 
 def run(learner: OnlineLearner | str, data: Dataset, epochs: int = 1, order: str = "cyclic",
         seed: int = 0, checkpoints: Any = None, record_dual: bool = False,
-        progress: bool = False) -> Trace:
+        progress: bool = False, *, random_state: Any = None) -> Trace:
     """Run ``learner`` on ``data`` for ``epochs`` passes and record its trajectory.
 
     Parameters
@@ -76,6 +82,8 @@ def run(learner: OnlineLearner | str, data: Dataset, epochs: int = 1, order: str
         ignored, ``trace.dual is None``, for the others).
     progress : bool
         Draw a progress bar on stderr.
+    random_state : int >= 0 or numpy RandomState, optional
+        scikit-learn's name for ``seed``; when given, it is the seed.
 
     Returns
     -------
@@ -91,7 +99,7 @@ def run(learner: OnlineLearner | str, data: Dataset, epochs: int = 1, order: str
     learner = _check_args(learner, data)
     epochs = check_int("epochs", epochs, minimum=1)
     order = check_choice("order", order, ORDERS)
-    seed = _check_seed(seed)
+    seed = _check_seed(seed_from_random_state(random_state, seed))  # scikit-learn's name
     learner._check_data(data)
     n, d = data.n, data.d
     ckpts = learner._align(_checkpoints(checkpoints, n, epochs), n, epochs)

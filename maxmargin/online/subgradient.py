@@ -1,18 +1,22 @@
-"""Plain online subgradient descent on the lambda objective (the lecture notes)."""
+"""Plain online subgradient descent on the lambda objective, or on the hinge alone."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from .._validation import check_positive
+from ..exceptions import ParameterError
 from . import _kernels as kernels
-from .base import _doc_intercept
+from .base import OnlineLearner, _doc_intercept
 from .pegasos import Pegasos
+from .steps import InverseSqrt, StepSize, as_step
 
 __all__ = ["OnlineSubgradient"]
 
 
 @_doc_intercept
 class OnlineSubgradient(Pegasos):
-    r"""Online subgradient descent with step :math:`\eta_t = \eta_0/\sqrt t` (lecture notes).
+    r"""Online subgradient descent with a step-size schedule (default :math:`\eta_0/\sqrt t`).
 
     On :math:`f_t(w) = \frac\lambda2\|w\|^2 + \max(0, 1 - y_t\, w\cdot z_t)`:
 
@@ -28,10 +32,25 @@ class OnlineSubgradient(Pegasos):
     suboptimality :math:`O(1/\sqrt T)`. Kept as ``w = sigma v`` so a step costs
     O(nnz(z)); if ``eta_t lam = 1`` the scale is reset exactly.
 
+    Other schedules (``step``): ``Constant(eta)`` (the lecture notes' fixed step),
+    ``PegasosStep(offset=1 or 0)`` (Pegasos without projection). ``lam=None`` drops the
+    regulariser: :math:`f_t(w) = \max(0, 1 - y_t\, w\cdot z_t)`, the notes' SGD on the
+    hinge-loss empirical risk (with ``Constant`` or ``InverseSqrt`` steps). The notes'
+    steepest descent on :math:`\frac12\|a\|^2 + \gamma \sum \xi` with step ``Delta``,
+    :math:`a \leftarrow a - \Delta a + \Delta\gamma\, y z\, \mathbb 1[\cdot]`, is
+    ``lam = 1/gamma, step=Constant(Delta * gamma)``.
+
     Parameters
     ----------
-    lam : float > 0
+    lam : float > 0 or None
+        The regulariser's weight; None: the hinge alone (``lam = 0`` is refused so that a
+        zero cannot come in by accident, e.g. from ``C = inf``).
     eta0 : float > 0
+        The step size of the default schedule (and of ``step="constant"`` /
+        ``"invsqrt"``).
+    step : StepSize, str or dict, optional
+        The schedule (:mod:`maxmargin.online.steps`); default ``InverseSqrt(eta0)``.
+        Listed by :meth:`get_params` only when set.
     {intercept_parameters}
 
     Examples
@@ -40,16 +59,42 @@ class OnlineSubgradient(Pegasos):
     >>> from maxmargin.online import run
     >>> run(OnlineSubgradient(lam=0.01, eta0=0.5), make_gaussians(40, 2, seed=0)).w.shape[1]
     2
+    >>> from maxmargin.online import Constant
+    >>> run(OnlineSubgradient(lam=None, step=Constant(0.1)),
+    ...     make_gaussians(40, 2, seed=0)).final_train_error < 0.5
+    True
     """
 
     name = "subgradient"
-    reference = "Zinkevich (2003); the lecture notes (online subgradient, O(1/sqrt T))"
-    theory_rate = -0.5  # O(1/sqrt T) for the average
+    reference = "Zinkevich (2003); the lecture notes' online subgradient, O(1/sqrt T)"
+    theory_rate: float | None = -0.5  # O(1/sqrt T) for the average
 
-    def __init__(self, *, lam: float = 1e-4, eta0: float = 1.0, intercept: str = "augmented",
-                 intercept_scaling: float = 1.0) -> None:
-        super().__init__(lam=lam, intercept=intercept, intercept_scaling=intercept_scaling)
+    def __init__(self, *, lam: float | None = 1e-4, eta0: float = 1.0,
+                 intercept: str = "augmented", intercept_scaling: float = 1.0,
+                 step: Any = None) -> None:
+        OnlineLearner.__init__(self, intercept=intercept, intercept_scaling=intercept_scaling)
+        if lam is not None:
+            try:
+                lam = check_positive("lam", lam)
+            except ParameterError as e:
+                raise ParameterError(f"{e}; for the hinge alone (no regulariser) pass "
+                                     "lam=None") from None
+        self.lam = lam
         self.eta0 = check_positive("eta0", eta0)
+        self.projection = None
+        self.batch_size = 1
+        self.step = None if step is None else as_step(step, eta0=self.eta0)
+        if self.step is not None and lam is None:
+            try:
+                self.step.compiled(None)
+            except ParameterError as e:
+                raise ParameterError(f"lam=None: {e}") from None
+        self.theory_rate = self._step().theory_rate
+        if lam is None:  # the hinge alone: not the problem's objective, nothing to set
+            self.objective = self.problem_parameter = self.theory_rate = None
+
+    def _step(self) -> StepSize:
+        return self.step if self.step is not None else InverseSqrt(self.eta0)
 
     def regret_lipschitz(self, R: float) -> float | None:
         """None: steps ``eta0/sqrt(t)`` give an ``O(sqrt T)`` regret, not the logarithmic
@@ -71,8 +116,5 @@ class OnlineSubgradient(Pegasos):
         """
         return None
 
-    def _mode(self) -> tuple[int, int, bool]:
-        return kernels.MODE_SCALED, 0, False
-
-    def _eta0(self) -> float:
-        return self.eta0
+    def _mode(self) -> tuple[int, int]:
+        return kernels.MODE_SCALED, 0

@@ -69,7 +69,13 @@ def _mean(runs: Sequence[Any], key: str) -> np.ndarray | None:
     vals = [getattr(r, key) for r in runs]
     if any(v is None for v in vals):
         return None
-    return np.mean(vals, axis=0)
+    k = len(_t(runs))  # seeds of a learner that stops (the PLA) end at different steps
+    return np.mean([v[:k] for v in vals], axis=0)
+
+
+def _t(runs: Sequence[Any]) -> np.ndarray:
+    """The checkpoints every run of the group reached (their common prefix)."""
+    return min((r.t for r in runs), key=len)
 
 
 #: Larger values are left out of the figures: matplotlib's log-axis ticks overflow beyond
@@ -123,7 +129,7 @@ def plot_suboptimality(cmp: Comparison, ax: Any = None) -> Axes:
     for lab, order, runs in _groups(cmp):
         if runs[0].kind != "objective":
             continue
-        t = runs[0].t
+        t = _t(runs)
         avg, last = _mean(runs, "subopt_avg"), _mean(runs, "subopt")
         name = _name(cmp, lab, order)
         main = avg if avg is not None else last
@@ -179,7 +185,7 @@ def plot_gaps(cmp: Comparison, ax: Any = None) -> Axes:
     for lab, order, runs in _groups(cmp):
         if runs[0].kind != "objective" or runs[0].dual_gap is None:
             continue
-        t = runs[0].t
+        t = _t(runs)
         name = _name(cmp, lab, order)
         ax.loglog(*_positive(t, _mean(runs, "subopt")), color=col[lab], lw=2,
                   label=f"{name}: true gap F - F*")
@@ -226,7 +232,7 @@ def plot_regret(cmp: Comparison, ax: Any = None) -> Axes:
         reg = _mean(runs, "regret")
         if reg is None:
             continue
-        t = runs[0].t
+        t = _t(runs)
         ax.plot(*_finite(t, reg), color=col[lab], lw=2, label=_name(cmp, lab, order))
         bound = _mean(runs, "regret_bound")
         if bound is not None:
@@ -272,7 +278,7 @@ def plot_mistakes(cmp: Comparison, ax: Any = None) -> Axes:
     col = _colors(cmp)
     bound_drawn = False
     for lab, order, runs in _groups(cmp):
-        t = runs[0].t
+        t = _t(runs)
         name = _name(cmp, lab, order)
         mistakes = _mean(runs, "mistakes")
         if mistakes is None:  # pragma: no cover - every run counts its mistakes

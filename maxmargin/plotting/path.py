@@ -146,8 +146,10 @@ def plot_errors(p: Any, ax: Any = None) -> Any:
     return ax
 
 
-def plot_coefficients(p: Any, ax: Any = None, max_features: int = 20) -> Any:
-    """Coefficient paths ``w_j(C)`` (the ``max_features`` largest at the last point).
+def plot_coefficients(p: Any, ax: Any = None, max_features: int = 20,
+                      feature_names: Sequence[str] | None = None) -> Any:
+    """Coefficient paths ``w_j(C)`` (the ``max_features`` largest at the last point),
+    labelled by ``feature_names`` (default ``p.feature_names`` if any, else ``w_j``).
 
     Parameters
     ----------
@@ -156,6 +158,8 @@ def plot_coefficients(p: Any, ax: Any = None, max_features: int = 20) -> Any:
         Draw into this axes; a new figure when None.
     max_features : int
         How many coefficients to draw.
+    feature_names : sequence of str, optional
+        Legend labels of ``w_j``.
 
     Returns
     -------
@@ -170,9 +174,11 @@ def plot_coefficients(p: Any, ax: Any = None, max_features: int = 20) -> Any:
     3
     """
     ax = _mpl.axes(ax, figsize=(6.4, 4.2))
+    names = feature_names if feature_names is not None else getattr(p, "feature_names", None)
     top = np.argsort(-np.abs(p.w[-1]))[:max_features]
     for j in top:
-        ax.semilogx(p.C, p.w[:, j], lw=1, label=f"$w_{{{j + 1}}}$")
+        ax.semilogx(p.C, p.w[:, j], lw=1, label=f"$w_{{{j + 1}}}$" if names is None
+                    else names[j].replace("$", r"\$"))
     ax.axhline(0, color="0.6", lw=0.5)
     _guides(ax, p)
     ax.set_xlabel("C")
@@ -332,7 +338,8 @@ def _mark_breakpoints(ax: Any, ep: Any, lo: float, hi: float) -> None:
 
 
 def plot_exact_coefficients(ep: Any, ax: Any = None, max_features: int = 10,
-                            C_range: Sequence[float] | None = None) -> Any:
+                            C_range: Sequence[float] | None = None,
+                            feature_names: Sequence[str] | None = None) -> Any:
     """Coefficient paths ``w_j(C)`` and ``b(C)`` of an exact path, breakpoints marked.
 
     Parameters
@@ -344,6 +351,8 @@ def plot_exact_coefficients(ep: Any, ax: Any = None, max_features: int = 10,
         Draw the largest ``|w_j|`` at the right end of the range.
     C_range : (float, float), optional
         Default: a decade around the breakpoints.
+    feature_names : sequence of str, optional
+        Legend labels of ``w_j`` (default ``ep.feature_names`` if any, else ``w_j``).
 
     Returns
     -------
@@ -361,9 +370,11 @@ def plot_exact_coefficients(ep: Any, ax: Any = None, max_features: int = 10,
     lo, hi = _exact_range(ep, C_range)
     Cs = _exact_Cs(ep, lo, hi)
     W, B = ep.coefficients(Cs)
+    names = feature_names if feature_names is not None else getattr(ep, "feature_names", None)
     top = np.argsort(-np.abs(W[-1]))[:max_features]
     for j in top:
-        ax.semilogx(Cs, W[:, j], lw=1, label=f"$w_{{{j + 1}}}$")
+        ax.semilogx(Cs, W[:, j], lw=1, label=f"$w_{{{j + 1}}}$" if names is None
+                    else names[j].replace("$", r"\$"))
     if ep.intercept != "none":
         ax.semilogx(Cs, B, lw=1, ls="--", color="k", label="$b$")
     ax.axhline(0, color="0.6", lw=0.5)

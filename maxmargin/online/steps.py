@@ -1,0 +1,262 @@
+r"""Step-size schedules of the learners that take a step: small objects, compiled as codes.
+
+A schedule says which step size :math:`\eta_t` the ``t``-th step (batch) uses. It is a
+*parameter* of a learner (``OnlineSubgradient(step=...)``, ``Pegasos(step=...)``), never a
+learner of its own. The compiled loops do not call Python: each schedule is handed to them
+as a mode code and two constants (:meth:`StepSize.compiled`), and evaluated there with the
+same formula as :meth:`StepSize.at`.
+
+========================  ==========================================  ===================
+schedule                  :math:`\eta_t`                              where from
+========================  ==========================================  ===================
+``Constant(eta)``         :math:`\eta`                                the lecture notes'
+                                                                      constant step
+                                                                      (``Delta``)
+``InverseSqrt(eta0)``     :math:`\eta_0/\sqrt t`                      Zinkevich (2003)
+``PegasosStep(offset=1)`` :math:`1/(\lambda (t + 1))`                 the lecture notes'
+                                                                      SoftSVM(lambda)
+``PegasosStep(offset=0)`` :math:`1/(\lambda t)`                       the Pegasos paper
+========================  ==========================================  ===================
+
+The same schedules can be named by a string (``"constant"``, ``"invsqrt"``,
+``"pegasos"``, ``"pegasos_paper"``: the constants then come from the learner's ``eta0``
+and ``lam``) or by the dict :meth:`StepSize.to_dict` returns (what a learner's
+``get_params`` and a saved trace hold).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from .._validation import check_positive
+from ..exceptions import ParameterError
+
+__all__ = ["StepSize", "Constant", "InverseSqrt", "PegasosStep", "as_step", "STEP_NAMES"]
+
+# Mode codes of the compiled loops (``_kernels.sgd_steps``).
+STEP_INVSQRT = 0
+STEP_CONSTANT = 1
+STEP_INVLAM = 2
+
+
+@dataclass(frozen=True)
+class StepSize:
+    """Base class of the step-size schedules (not used directly)."""
+
+    kind: ClassVar[str] = ""
+    #: the slope of log(F - F*) against log t the theory gives the average of the iterates
+    #: with this schedule on a lam-strongly convex objective (None: no rate, e.g. a
+    #: constant step stalls at a distance proportional to the step)
+    theory_rate: ClassVar[float | None] = None
+
+    def at(self, t: int, lam: float | None = None) -> float:
+        """The step size of step ``t`` (1-based), in Python: the formula the loops compile.
+
+        Parameters
+        ----------
+        t : int >= 1
+        lam : float, optional
+            The learner's lambda (used by :class:`PegasosStep` without its own ``lam``).
+
+        Returns
+        -------
+        float
+        """
+        raise NotImplementedError
+
+    def compiled(self, lam: float | None) -> tuple[int, float, float]:
+        """``(mode, a, b)``: the code and constants the compiled loops evaluate.
+
+        Parameters
+        ----------
+        lam : float or None
+            The learner's lambda (None: no regulariser).
+
+        Returns
+        -------
+        tuple of (int, float, float)
+        """
+        raise NotImplementedError
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready description that :func:`as_step` turns back into this schedule.
+
+        Returns
+        -------
+        dict
+            ``{"schedule": kind, <field>: value, ...}``.
+
+        Examples
+        --------
+        >>> Constant(0.5).to_dict()
+        {'schedule': 'constant', 'eta': 0.5}
+        """
+        out: dict[str, Any] = {"schedule": self.kind}
+        out.update({k: v for k, v in self.__dict__.items()})
+        return out
+
+
+@dataclass(frozen=True)
+class Constant(StepSize):
+    r"""A constant step: :math:`\eta_t = \eta`.
+
+    The lecture notes' online steepest descent uses a fixed step ``Delta``; with no
+    regulariser (``lam=None``) it is their hinge-loss SGD with a constant rate.
+
+    Parameters
+    ----------
+    eta : float > 0
+
+    Examples
+    --------
+    >>> Constant(0.1).at(1000)
+    0.1
+    """
+
+    kind: ClassVar[str] = "constant"
+    eta: float
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "eta", check_positive("eta", self.eta))
+
+    def at(self, t: int, lam: float | None = None) -> float:
+        return self.eta
+
+    def compiled(self, lam: float | None) -> tuple[int, float, float]:
+        return STEP_CONSTANT, self.eta, 0.0
+
+
+@dataclass(frozen=True)
+class InverseSqrt(StepSize):
+    r""":math:`\eta_t = \eta_0/\sqrt t`: the generic online subgradient step (Zinkevich 2003).
+
+    Parameters
+    ----------
+    eta0 : float > 0
+
+    Examples
+    --------
+    >>> InverseSqrt(2.0).at(4)
+    1.0
+    """
+
+    kind: ClassVar[str] = "invsqrt"
+    theory_rate: ClassVar[float | None] = -0.5  # O(1/sqrt T)
+    eta0: float
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "eta0", check_positive("eta0", self.eta0))
+
+    def at(self, t: int, lam: float | None = None) -> float:
+        return self.eta0 / math.sqrt(t)
+
+    def compiled(self, lam: float | None) -> tuple[int, float, float]:
+        return STEP_INVSQRT, self.eta0, 0.0
+
+
+@dataclass(frozen=True)
+class PegasosStep(StepSize):
+    r""":math:`\eta_t = 1/(\lambda\,(t + \text{offset}))`: the strongly convex step.
+
+    ``offset=1`` is the lecture notes' SoftSVM(lambda), ``w_{t+1} = theta_t /
+    (lambda (t+1))``; ``offset=0`` is the Pegasos paper's ``1/(lambda t)``, whose first
+    step (``eta_1 lambda = 1``) forgets the starting point.
+
+    Parameters
+    ----------
+    lam : float > 0, optional
+        The lambda of the schedule; default: the learner's.
+    offset : {1, 0}
+
+    Examples
+    --------
+    >>> PegasosStep(offset=0).at(4, lam=0.5)
+    0.5
+    >>> PegasosStep(lam=0.5).at(4)
+    0.4
+    """
+
+    kind: ClassVar[str] = "pegasos"
+    theory_rate: ClassVar[float | None] = -1.0  # O(log T / (lam T))
+    lam: float | None = None
+    offset: int = 1
+
+    def __post_init__(self) -> None:
+        if self.lam is not None:
+            object.__setattr__(self, "lam", check_positive("lam", self.lam))
+        if isinstance(self.offset, bool) or self.offset not in (0, 1):
+            raise ParameterError(f"PegasosStep offset must be 1 (the lecture notes' "
+                                 f"1/(lam (t+1))) or 0 (the paper's 1/(lam t)); got "
+                                 f"{self.offset!r}")
+        object.__setattr__(self, "offset", int(self.offset))
+
+    def _lam(self, lam: float | None) -> float:
+        out = self.lam if self.lam is not None else lam
+        if out is None:
+            raise ParameterError("PegasosStep needs a lambda: the learner has none "
+                                 "(lam=None); give PegasosStep(lam=...)")
+        return float(out)
+
+    def at(self, t: int, lam: float | None = None) -> float:
+        return 1.0 / (self._lam(lam) * (t + float(self.offset)))
+
+    def compiled(self, lam: float | None) -> tuple[int, float, float]:
+        return STEP_INVLAM, self._lam(lam), float(self.offset)
+
+
+#: The string names :func:`as_step` accepts.
+STEP_NAMES = ("constant", "invsqrt", "pegasos", "pegasos_paper")
+
+_KINDS: dict[str, type[StepSize]] = {c.kind: c for c in (Constant, InverseSqrt, PegasosStep)}
+
+
+def as_step(value: Any, *, eta0: float | None = None) -> StepSize:
+    """Turn a schedule given as an object, a name or a dict into a :class:`StepSize`.
+
+    Parameters
+    ----------
+    value : StepSize, str or dict
+        A schedule object; one of :data:`STEP_NAMES` (``"constant"`` is
+        ``Constant(eta0)``, ``"invsqrt"`` ``InverseSqrt(eta0)``, ``"pegasos"``
+        ``PegasosStep()``, ``"pegasos_paper"`` ``PegasosStep(offset=0)``); or the dict of
+        :meth:`StepSize.to_dict`.
+    eta0 : float, optional
+        The learner's ``eta0``, for the names that need one.
+
+    Returns
+    -------
+    StepSize
+
+    Examples
+    --------
+    >>> as_step("constant", eta0=0.25)
+    Constant(eta=0.25)
+    >>> as_step({"schedule": "pegasos", "lam": None, "offset": 0})
+    PegasosStep(lam=None, offset=0)
+    """
+    if isinstance(value, StepSize):
+        return value
+    if isinstance(value, str):
+        if value in ("constant", "invsqrt"):
+            if eta0 is None:
+                raise ParameterError(f"step={value!r} takes its size from eta0, which this "
+                                     "learner does not have; give a StepSize object")
+            return Constant(eta0) if value == "constant" else InverseSqrt(eta0)
+        if value in ("pegasos", "pegasos_paper"):
+            return PegasosStep(offset=1 if value == "pegasos" else 0)
+        raise ParameterError(f"unknown step {value!r}; choose from {', '.join(STEP_NAMES)} "
+                             "or give a StepSize object (Constant, InverseSqrt, PegasosStep)")
+    if isinstance(value, dict):
+        fields = dict(value)
+        kind = fields.pop("schedule", None)
+        if kind not in _KINDS:
+            raise ParameterError(f"a step dict needs 'schedule' in {', '.join(_KINDS)}; got "
+                                 f"{value!r}")
+        try:
+            return _KINDS[kind](**fields)
+        except TypeError as e:
+            raise ParameterError(f"step {value!r}: {e}") from None
+    raise ParameterError(f"step must be a StepSize (Constant, InverseSqrt, PegasosStep), one "
+                         f"of {', '.join(STEP_NAMES)} or a dict; got {type(value).__name__}")

@@ -1,0 +1,117 @@
+"""scikit-learn's names (random_state, max_iter, alpha) beside maxmargin's own, and feature
+names through the estimators and the coefficient figure."""
+
+import numpy as np
+import pytest
+
+import maxmargin as mm
+from maxmargin import ParameterError
+
+pytest.importorskip("sklearn")
+from maxmargin.estimators import (  # noqa: E402
+    AveragedPerceptronClassifier,
+    ExactSVC,
+    PAClassifier,
+    PegasosClassifier,
+    PerceptronClassifier,
+)
+
+ONLINE = [PerceptronClassifier, AveragedPerceptronClassifier, PegasosClassifier, PAClassifier]
+
+
+def _data():
+    ds = mm.make_gaussians(60, 3, seed=2)
+    return ds.X, ds.y
+
+
+@pytest.mark.parametrize("cls", ONLINE)
+def test_random_state_and_max_iter_are_seed_and_epochs(cls):
+    X, y = _data()
+    ref = cls(epochs=3, seed=5).fit(X, y)
+    for est in (cls(max_iter=3, random_state=5), cls(epochs=3, max_iter=3, seed=5,
+                                                     random_state=5)):
+        est.fit(X, y)
+        assert np.array_equal(est.coef_, ref.coef_) and est.t_ == ref.t_ == 180
+        assert est.n_iter_ == 3
+    # the defaults (10 epochs, seed 0) when the aliases are None
+    assert cls().fit(X, y).n_iter_ == 10
+    assert np.array_equal(cls(random_state=0).fit(X, y).coef_, cls().fit(X, y).coef_)
+    # a RandomState draws a seed: two equal states give the same weights
+    a = cls(random_state=np.random.RandomState(1)).fit(X, y).coef_
+    b = cls(random_state=np.random.RandomState(1)).fit(X, y).coef_
+    assert np.array_equal(a, b)
+    assert cls().partial_fit(X, y).n_iter_ == 1
+
+
+@pytest.mark.parametrize("kw, msg", [
+    ({"epochs": 3, "max_iter": 4}, "epochs=3 and max_iter=4 disagree"),
+    ({"seed": 1, "random_state": 2}, "seed=1 and random_state=2 disagree"),
+    ({"random_state": -1}, "'random_state' parameter"),
+    ({"random_state": "x"}, "'random_state' parameter"),
+    ({"max_iter": 0}, "'max_iter' parameter must be an int >= 1"),
+])
+def test_alias_conflicts_are_parameter_errors_at_fit(kw, msg):
+    X, y = _data()
+    est = PerceptronClassifier(**kw)  # __init__ only stores (scikit-learn's rule)
+    with pytest.raises(ParameterError, match=msg):
+        est.fit(X, y)
+
+
+def test_pegasos_alpha_is_lambda():
+    X, y = _data()
+    ref = PegasosClassifier(lam=0.05, epochs=2).fit(X, y)
+    got = PegasosClassifier(alpha=0.05, max_iter=2).fit(X, y)
+    assert np.array_equal(got.coef_, ref.coef_)
+    assert "alpha" in PegasosClassifier().get_params()
+    with pytest.raises(ParameterError, match="lam=0.1 and alpha=0.05 disagree"):
+        PegasosClassifier(lam=0.1, alpha=0.05).fit(X, y)
+    # the same lambda as scikit-learn's SGDClassifier(alpha): a GridSearchCV grid over
+    # "alpha" works as it would for SGDClassifier
+    from sklearn.model_selection import GridSearchCV
+
+    search = GridSearchCV(PegasosClassifier(max_iter=2), {"alpha": [1e-3, 1e-1]}, cv=2)
+    assert search.fit(X, y).best_params_["alpha"] in (1e-3, 1e-1)
+
+
+def test_run_compare_and_split_take_random_state():
+    ds = mm.make_gaussians(40, 2, seed=0)
+    a = mm.run("pegasos", ds, epochs=2, order="shuffle", seed=4)
+    b = mm.run("pegasos", ds, epochs=2, order="shuffle", random_state=4)
+    assert np.array_equal(a.w, b.w)
+    with pytest.raises(ParameterError, match="disagree"):
+        mm.run("pegasos", ds, seed=1, random_state=2)
+    c1 = mm.compare(ds, learners=["pegasos"], lam=0.1, epochs=2, seeds=(3,))
+    c2 = mm.compare(ds, learners=["pegasos"], lam=0.1, epochs=2, random_state=3)
+    assert c2.seeds == (3,) and c1.rows[0]["subopt"] == c2.rows[0]["subopt"]
+    with pytest.raises(ParameterError, match="seeds=.* and random_state=3 disagree"):
+        mm.compare(ds, learners=["pegasos"], lam=0.1, seeds=(0, 1), random_state=3)
+    tr1, _ = ds.split(0.25, seed=7)
+    tr2, _ = ds.split(0.25, random_state=7)
+    assert np.array_equal(tr1.X, tr2.X)
+
+
+def test_exact_svc_keeps_dataframe_names_in_its_solution():
+    pd = pytest.importorskip("pandas")
+    X, y = _data()
+    df = pd.DataFrame(X, columns=["age", "dose", "weight"])
+    clf = ExactSVC(C=1.0).fit(df, y)
+    assert clf.feature_names_in_.tolist() == ["age", "dose", "weight"]
+    assert clf.solution_.to_dict()["feature_names"] == ["age", "dose", "weight"]
+    assert ExactSVC().fit(X, y).solution_.to_dict()["feature_names"] is None
+    import pickle
+
+    again = pickle.loads(pickle.dumps(clf))
+    assert again.recertify(df, y).ok
+    assert again.solution_.to_dict()["feature_names"] == ["age", "dose", "weight"]
+
+
+def test_coefficient_path_legend_uses_feature_names():
+    from maxmargin.plotting.path import plot_coefficients
+
+    ds = mm.Dataset([[1.0, 0.0], [-1.0, 0.5], [2.0, 1.0], [-2.0, -1.0]], [1, -1, 1, -1])
+    p = mm.regularization_path(ds, C=[0.1, 1.0])
+    texts = {t.get_text() for t in plot_coefficients(p, feature_names=["age", "dose $"])
+             .get_legend().get_texts()}
+    assert {"age", "dose \\$"} <= texts and "$w_{1}$" not in texts
+    texts = {t.get_text() for t in plot_coefficients(p).get_legend().get_texts()}
+    assert {"$w_{1}$", "$w_{2}$"} <= texts
