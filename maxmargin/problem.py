@@ -2,7 +2,8 @@
 
 Everything here is numpy only, so objectives can be evaluated for any (w, b, alpha).
 
-Formulas (DESIGN section 1), with ``f(x) = w.x + b`` and ``hinge_i = max(0, 1 - y_i f(x_i))``:
+Formulas (docs/formulations.md), with ``f(x) = w.x + b`` and
+``hinge_i = max(0, 1 - y_i f(x_i))``:
 
 .. math::
 

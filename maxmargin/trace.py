@@ -393,7 +393,7 @@ class Trace:
         ----------
         path : str or Path
             A directory, existing or written with a trailing ``/`` (files
-            ``DIR/<learner>.npz`` and ``.json``, DESIGN section 5), or a stem
+            ``DIR/<learner>.npz`` and ``.json``, docs/cli.md), or a stem
             (``out/run1`` -> ``out/run1.npz``, ``out/run1.json``).
 
         Returns

@@ -195,7 +195,7 @@ def test_perceptron_within_novikoff_every_order(order):
 def test_pegasos_expected_suboptimality_bound():
     r"""E[F(w_avg_T)] - F* <= G^2 (1 + ln T) / (2 lam T), G = 2R.
 
-    The seed's Pegasos is online gradient descent on f_t(w) = lam/2 |w|^2 + hinge_t with
+    The lecture notes' Pegasos is online gradient descent on f_t(w) = lam/2 |w|^2 + hinge_t with
     eta_t = 1/(lam (t+1)). Without projection w_{t+1} = theta_t / (lam (t+1)) and
     |theta_t| <= t R, so lam |w_t| < R and every subgradient lam w_t - y z 1[..] has norm
     < 2R =: G. The strongly convex OGD analysis with 1/eta_t - 1/eta_{t-1} = lam gives

@@ -1,6 +1,6 @@
 """Exact C / lambda regularization paths, their limits, and learners along them.
 
-The *path* is the certified optimum of the soft-margin SVM (DESIGN section 1) at every
+The *path* is the certified optimum of the soft-margin SVM (docs/formulations.md) at every
 point of a grid of ``C`` (equivalently ``lam = 1/(C n)``):
 
 .. math::
