@@ -484,24 +484,19 @@ class RegularizationPath:
 
 
 class _DualModel:
-    """The dual QP compiled once in cvxpy, ``C`` a DPP parameter (box upper bound)."""
+    """The dual QP of :func:`maxmargin.cvxpy_models.dual_model` compiled once in cvxpy,
+    ``C`` a DPP parameter (the box upper bound), re-solved at every grid point."""
 
-    def __init__(self, problem: SVMProblem, YZ: Any, solver: str) -> None:
-        import cvxpy as cp
+    def __init__(self, problem: SVMProblem, solver: str) -> None:
+        from ..cvxpy_models import dual_model
 
         t0 = time.perf_counter()
-        n = problem.n
         self.solver = solver
-        self.a = cp.Variable(n, nonneg=True)
-        self.C = cp.Parameter(nonneg=True, value=float(problem.C))
-        cons = [self.a <= self.C]
-        self.eq = None
-        if problem.intercept == "free":
-            self.eq = problem.data.y @ self.a == 0
-            cons.append(self.eq)
-        obj = 0.5 * cp.sum_squares(YZ.T @ self.a) - cp.sum(self.a)
-        self.prob = cp.Problem(cp.Minimize(obj), cons)
+        self.prob = dual_model(problem, C_parameter=True)
         assert self.prob.is_dpp()
+        self.alpha = self.prob.var_dict["alpha"]
+        self.C = self.prob.param_dict["C"]
+        self.eq = self.prob.constraints[-1] if problem.intercept == "free" else None
         self.compiled = False
         self.seconds = time.perf_counter() - t0
 
@@ -523,11 +518,12 @@ class _DualModel:
             st = self.prob.solver_stats
             solve_t = float(st.solve_time or 0.0) if st is not None else 0.0
             self.seconds += max(0.0, time.perf_counter() - t0 - solve_t)
-        if self.prob.status not in ("optimal", "optimal_inaccurate") or self.a.value is None:
+        if self.prob.status not in ("optimal", "optimal_inaccurate") or \
+                self.alpha.value is None:
             raise SolverError(f"path: {self.solver} returned {self.prob.status!r} at "
                               f"C={C:.6g}; try another solver (CLARABEL, PIQP)")
         b = None if self.eq is None else float(self.eq.dual_value)
-        return np.clip(np.asarray(self.a.value, float), 0.0, C), b, self.prob.status
+        return np.clip(np.asarray(self.alpha.value, float), 0.0, C), b, self.prob.status
 
 
 def _sv_counts(alpha: np.ndarray, C: float, polished: bool) -> tuple[int, int]:
@@ -823,7 +819,7 @@ def path(data: Dataset, C: Any = None, lam: Any = None, intercept: str = "free",
     # A named cvxpy solver gets the DPP model, compiled once; by default the full solves
     # take exact.solve's measured route, which is faster than any cvxpy re-solve here
     # (bench/path.py: the compiled model saves ~8% of a fresh cvxpy solve, the IPM ~85%).
-    model = None if solver is None else _DualModel(problems[0], YZ, solver_name)
+    model = None if solver is None else _DualModel(problems[0], solver_name)
     k, n, d = len(Cs), data.n, data.d
     W = np.zeros((k, d))
     B = np.zeros(k)
