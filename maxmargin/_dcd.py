@@ -167,16 +167,27 @@ def solve_qp(X: Any, y: np.ndarray, C: float, intercept: str, *,
         s = float(intercept_scaling)
     elif intercept == "free":
         # rho on the scale of Q's diagonal: the inner problem is then as well conditioned
-        # as the augmented one with s = 1 on unit rows (liblinear's default).
-        mean_sq = float(sq.mean())
-        s = math.sqrt(mean_sq) if mean_sq > 0 else 1.0
+        # as the augmented one with s = 1 on unit rows (liblinear's default). Not its
+        # mean: a row with ||x_i||^2 << rho moves alpha_i by steps ~ 1/rho only, so two
+        # such rows of opposite labels need ~ C rho sweeps to reach their bound; the
+        # 10th percentile keeps that rare. Where C is so small that every alpha sits at
+        # C (C ||x||^2 << 1/n), b moves by about rho C n per update: 1/(C n) keeps that
+        # step O(1) in margin units.
+        nz = sq[sq > 0]
+        rho0 = float(np.percentile(nz, 10)) if nz.size else 0.0
+        rho0 = max(rho0, 0.0 if hard else 1.0 / (C * n))
+        s = math.sqrt(rho0) if rho0 > 0 else 1.0
     else:
         s = 0.0
     rho = s * s
     qd = sq + rho
     alpha = np.zeros(n) if alpha0 is None else np.array(alpha0, dtype=np.float64)
+    if alpha0 is None and intercept == "free" and not hard:
+        # A zero row only sees b: alpha_i = C unless y_i b >= 1, where it drops to 0 in
+        # one step; started at 0, zero rows of both labels would climb in steps 2/rho.
+        alpha[sq == 0] = C
     w = np.zeros(d + 1)
-    if alpha0 is not None:
+    if alpha0 is not None or intercept == "free":
         w[:d] = np.asarray((alpha * y) @ X).ravel()
         w[d] = s * float(alpha @ y)
     # free: b is the centre b_k of the proximal step; alpha's own intercept is
@@ -196,6 +207,7 @@ def solve_qp(X: Any, y: np.ndarray, C: float, intercept: str, *,
     # augmented Lagrangian): loose while b still moves a lot, eps at the end.
     inner_eps = max(eps, 1e-2) if free else eps
     db = math.inf
+    drift = 0.0  # |change of b| since every coordinate was last visited
     while state == "running":
         ist[2] = 0
         while ist[2] == 0 and ist[1] < max_sweeps and ist[3] == 0:
@@ -221,16 +233,35 @@ def solve_qp(X: Any, y: np.ndarray, C: float, intercept: str, *,
         full = ist[0] == n
         if free:
             db = s * w[d]  # rho y^T alpha: the step of the multiplier
-            done = full and inner_eps <= eps and abs(db) <= eps
-            # b_{k+1} = b_k + rho y^T alpha; the shrunk coordinates stay out (their
-            # gradients move by y_i db only; the final full sweep re-checks them all)
+            eq = abs(w[d] / s)  # |y^T alpha|
+            # b settled (margin units) and the equality met (relative to alpha's size)
+            met = abs(db) <= eps and eq <= eps * float(np.max(alpha, initial=0.0))
+            done = full and inner_eps <= eps and met
+            # b_{k+1} = b_k + rho y^T alpha; the shrunk coordinates stay out while b
+            # moves by less than the shrinking thresholds (their gradients move by
+            # y_i db only; the final full sweep re-checks them all)
             b += db
             outer += 1
             if done:
                 state = "optimal"
                 break
+            drift += abs(db)
+            if ist[0] == 0 or not drift < min(fst[0], -fst[1]) < math.inf:
+                # b moved by more than the shrinking thresholds since the coordinates
+                # were last all visited (or every one is shrunk): a shrunk gradient may
+                # have changed sign, visit every coordinate again
+                ist[0] = n
+                fst[0], fst[1] = math.inf, -math.inf
+                drift = 0.0
+            if inner_eps <= eps and abs(db) <= eps and not met:
+                # b has stopped moving but y^T alpha is not 0: rho is too small for
+                # steps rho y^T alpha to matter (the usual augmented-Lagrangian
+                # safeguard: raise it; the inner problem gets stiffer, so only here)
+                s *= math.sqrt(10.0)
+                w[d] *= math.sqrt(10.0)
+                qd = sq + s * s
             inner_eps = max(eps, min(inner_eps, 0.1 * abs(db)))
-            if inner_eps > eps or abs(db) > eps:
+            if inner_eps > eps or not met:
                 continue
         elif full:
             state = "optimal"
@@ -238,6 +269,7 @@ def solve_qp(X: Any, y: np.ndarray, C: float, intercept: str, *,
         # un-shrink: the next sweeps visit every coordinate again
         ist[0] = n
         fst[0], fst[1] = math.inf, -math.inf
+        drift = 0.0
     sweeps = int(ist[1])
     viol = fst[2] - fst[3]
     passes = ist[4] / max(X.nnz if sp.issparse(X) else X.size, 1)

@@ -55,7 +55,9 @@ import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
 
-__all__ = ["IPMResult", "solve_dual", "suitable"]
+from .exceptions import SolverError
+
+__all__ = ["IPMResult", "solve_dual", "suitable", "dense_bytes"]
 
 #: Largest d' for which the dense d' x d' Gram is formed (8 MB at 1000).
 MAX_DZ = 1000
@@ -66,6 +68,9 @@ MAX_FLOPS = 4e10
 #: Below this n d', PIQP's compiled loop beats our Python-level iteration by a few ms
 #: (measured, 2 cores: 1000 x 10 PIQP 11 ms vs IPM 15 ms; 3000 x 10 PIQP 30 vs IPM 23).
 MIN_SIZE = 20_000
+#: solve_dual refuses a problem whose dense work arrays (densified V, the n x n Q or the
+#: d' x d' Gram) would exceed this: sparse 20000 x 100000 would need 15 GiB.
+MAX_DENSE_BYTES = 2 * 2**30
 
 
 @dataclass
@@ -232,6 +237,12 @@ def solve_dual(V: Any, y: np.ndarray, C: float, free: bool, *, tol: float = 1e-1
     -------
     IPMResult
 
+    Raises
+    ------
+    SolverError
+        When the dense work arrays would exceed :data:`MAX_DENSE_BYTES`
+        (:func:`dense_bytes`); the message names the DCD route.
+
     Examples
     --------
     Two points ``+-1`` (optimum ``alpha = (1/2, 1/2)``, ``b = 0``):
@@ -240,8 +251,34 @@ def solve_dual(V: Any, y: np.ndarray, C: float, free: bool, *, tol: float = 1e-1
     >>> r.state, np.round(r.alpha, 8).tolist(), round(abs(r.nu), 8)
     ('optimal', [0.5, 0.5], 0.0)
     """
+    need = dense_bytes(V)
+    if need > MAX_DENSE_BYTES:
+        n, dz = V.shape
+        raise SolverError(
+            f"the IPM would form {need / 2**30:.1f} GiB of dense matrices for this "
+            f"{n} x {dz} problem (it densifies sparse X and factors a "
+            f"{min(n, dz)} x {min(n, dz)} matrix); use solver='DCD' (dual coordinate "
+            "descent: reads sparse X as it is, made for sparse high-dimensional data)")
     with np.errstate(all="ignore"):  # diverging hard-margin iterates overflow by design
         return _solve_dual(V, y, C, free, tol=tol, max_iter=max_iter, linsolve=linsolve)
+
+
+def dense_bytes(V: Any) -> int:
+    """Bytes of the dense arrays :func:`solve_dual` forms for ``V`` (shape (n, d')).
+
+    A densified V where :func:`_solve_dual` densifies a sparse one, plus the d' x d'
+    Gram (Woodbury, ``d' <= n``) or the n x n Q (``d' > n``).
+
+    Examples
+    --------
+    >>> dense_bytes(sp.random(20000, 100000, density=1e-4, format="csr")) / 2**30 > 14
+    True
+    """
+    n, dz = V.shape
+    out = 8 * (dz * dz if dz <= n else n * n)
+    if sp.issparse(V) and (n * dz <= 4_000_000 or V.nnz > 0.2 * n * dz or dz > n):
+        out += 8 * n * dz
+    return out
 
 
 def _solve_dual(V: Any, y: np.ndarray, C: float, free: bool, *, tol: float,

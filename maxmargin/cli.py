@@ -265,7 +265,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_data_args(p)
     _add_problem_args(p)
     p.add_argument("--form", choices=("primal", "dual", "both"), default="dual")
-    p.add_argument("--solver", default=None, help="cvxpy solver name (default: measured best)")
+    p.add_argument("--solver", default=None,
+                   help="IPM, DCD (sparse high-dimensional data), PIQP, CLARABEL or a cvxpy "
+                        "QP solver (default: picked by measurement, see docs/benchmarks.md)")
     p.add_argument("--json", metavar="FILE", default=None,
                    help="write the JSON result ('-': stdout)")
     p.add_argument("--quiet", action="store_true", help="no summary on stdout")
