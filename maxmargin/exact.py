@@ -523,16 +523,22 @@ def _run_ipm(problem: SVMProblem, YZ: Any) -> _Raw:
 
 
 #: Tolerances of the DCD route (projected-gradient spread, margin units), measured on
-#: Zipf-sparse 5000 x 20000 and 20000 x 100000 (docs/benchmarks.md): at 1e-4 the polish
-#: already finds the exact active set (gap 1e-13), and sweeping to 1e-8 costs twice the
-#: sweeps. Without the polish the sweeps go to 1e-9; where the polish misses, the sweeps
-#: go on to the next tolerance and the polish is tried again.
-_DCD_EPS = 1e-4
+#: Zipf-sparse data (docs/benchmarks.md): at min(1e-4, 10/n) the polish finds the exact
+#: active set (5000 x 20000 to 100000 x 47000 at 1e-4, gap ~1e-15; at 400000 x 47000
+#: 1e-4 leaves a few dozen points on the wrong side, 2.5e-5 does not: the points within
+#: eps of the margin grow with n); sweeping on to 1e-8 would cost twice the sweeps.
+#: Without the polish the sweeps go to 1e-9; where the polish misses, the sweeps go on
+#: to the next tolerance and the polish is tried again.
 _DCD_EPS_UNPOLISHED = 1e-9
 _DCD_REFINE_EPS = (1e-6, 1e-8)
 
 
-def _run_dcd(problem: SVMProblem, eps: float = _DCD_EPS,
+def _dcd_eps(n: int) -> float:
+    """The first tolerance of the DCD route for n examples (see ``_DCD_REFINE_EPS``)."""
+    return min(1e-4, 10.0 / n)
+
+
+def _run_dcd(problem: SVMProblem, eps: float | None = None,
              start: tuple[np.ndarray, float] | None = None) -> _Raw:
     """Dual coordinate descent (:mod:`maxmargin._dcd`) in the ``_run_piqp`` contract.
 
@@ -543,6 +549,7 @@ def _run_dcd(problem: SVMProblem, eps: float = _DCD_EPS,
     from . import _dcd
 
     X, y, C = problem.data.X, problem.data.y, problem.C
+    eps = _dcd_eps(problem.n) if eps is None else eps
     kw: dict[str, Any] = {"intercept_scaling": problem.intercept_scaling, "eps": eps}
     if start is not None:
         kw.update(alpha0=start[0], b0=start[1], separable=True if problem.hard else None)
@@ -750,6 +757,51 @@ def _signed_sum(Z: Any, y: np.ndarray | None, B: np.ndarray) -> np.ndarray:
     return np.asarray(c @ Z).ravel()
 
 
+def _row_sq_norms(Z: Any, block: int = 16384) -> np.ndarray:
+    """``||z_i||^2`` per row, a block of rows at a time (no full-size temporary)."""
+    if not sp.issparse(Z):
+        return np.einsum("ij,ij->i", Z, Z)
+    out = np.empty(Z.shape[0])
+    for lo in range(0, Z.shape[0], block):
+        blk = Z[lo:lo + block]
+        out[lo:lo + block] = np.asarray(blk.multiply(blk).sum(axis=1)).ravel()
+    return out
+
+
+#: Columns the MINRES preconditioner treats exactly (the densest among the margin SVs).
+_HEAD_COLUMNS = 256
+
+
+def _head_preconditioner(ZM: Any, sM: np.ndarray, diag: np.ndarray) -> Any:
+    """``v -> P^{-1} v`` for ``P = D + G_H G_H^T``, an SPD approximation of ``G G^T``.
+
+    ``G_H``: the :data:`_HEAD_COLUMNS` columns of ``G = diag(s) Z_M`` with the most
+    entries (dense, m x k); ``D``: the diagonal of the rest, ``||z_i||^2 -
+    ||z_{i,H}||^2``. On text-like data the head columns (frequent words) carry the large
+    eigenvalues of ``G G^T``; applied by the Woodbury identity with one k x k Cholesky.
+    Measured on Zipf-sparse 100000 x 47000 (3841 margin SVs): 179 MINRES iterations
+    against 430 with the diagonal alone; 400000 x 47000: 412 against 1009. Dense or
+    small problems: the diagonal ``||z_i||^2`` alone.
+    """
+    import scipy.linalg as sla
+
+    m, dz = ZM.shape
+    k = min(_HEAD_COLUMNS, dz)
+    if not sp.issparse(ZM) or m < 4 * k:
+        return lambda v: v / diag
+    cnt = np.bincount(ZM.indices, minlength=dz)
+    H = np.argpartition(-cnt, k - 1)[:k]
+    GH = ZM[:, H].toarray() * sM[:, None]
+    D = np.maximum(diag - np.einsum("ij,ij->i", GH, GH), 1e-3 * float(diag.mean()))
+    GD = GH / D[:, None]
+    fac = sla.cho_factor(np.eye(k) + GH.T @ GD, lower=True, check_finite=False)
+
+    def apply(v: np.ndarray) -> np.ndarray:
+        return v / D - GD @ sla.cho_solve(fac, GD.T @ v, check_finite=False)
+
+    return apply
+
+
 def _reduced_kkt_minres(problem: SVMProblem, Z: Any, signed: bool, M: np.ndarray,
                         B: np.ndarray, start: tuple[np.ndarray, float] | None,
                         ) -> tuple[np.ndarray, float | None]:
@@ -758,8 +810,9 @@ def _reduced_kkt_minres(problem: SVMProblem, Z: Any, signed: bool, M: np.ndarray
     Each product costs two passes over the margin SVs' rows (``O(nnz)``); the
     (m+1) x (m+1) system is symmetric indefinite for the free intercept (MINRES), and
     positive semi-definite otherwise. It starts from ``start`` (the solver's ``alpha_M``,
-    ``b``) and is preconditioned by the diagonal ``||z_i||^2`` (1 for b's row).
-    ``signed``: multiply the rows of Z by ``y`` on the fly (no signed copy of X).
+    ``b``) and is preconditioned by :func:`_head_preconditioner` (``1/mean ||z_i||^2``
+    for b's row). ``signed``: multiply the rows of Z by ``y`` on the fly (no signed copy
+    of X).
     """
     from scipy.sparse.linalg import LinearOperator, minres
 
@@ -773,11 +826,14 @@ def _reduced_kkt_minres(problem: SVMProblem, Z: Any, signed: bool, M: np.ndarray
     yM = y[M]
     wB = C * _signed_sum(Z, y if signed else None, B) if B.size else np.zeros(Z.shape[1])
     rhs = 1.0 - sM * np.asarray(ZM @ wB).ravel()
-    diag = np.asarray(ZM.multiply(ZM).sum(axis=1)).ravel() if sp.issparse(ZM) else \
-        np.einsum("ij,ij->i", ZM, ZM)
+    diag = _row_sq_norms(ZM)
     scale = float(diag.mean()) if diag.size and diag.mean() > 0 else 1.0
-    pre = 1.0 / np.where(diag > 0, diag, scale)
+    pre_M = _head_preconditioner(ZM, sM, np.where(diag > 0, diag, scale))
     k = m + 1 if free else m
+
+    def pre(v: np.ndarray) -> np.ndarray:
+        v = np.asarray(v).ravel()
+        return np.append(pre_M(v[:m]), v[m:] / scale)
 
     def matvec(v: np.ndarray) -> np.ndarray:
         v = np.asarray(v).ravel()
@@ -792,7 +848,6 @@ def _reduced_kkt_minres(problem: SVMProblem, Z: Any, signed: bool, M: np.ndarray
 
     if free:
         rhs = np.concatenate([rhs, [-C * y[B].sum() if B.size else 0.0]])
-        pre = np.concatenate([pre, [1.0 / scale]])
     x0 = np.zeros(k)
     if start is not None:
         x0[:m] = start[0][M]
@@ -800,16 +855,16 @@ def _reduced_kkt_minres(problem: SVMProblem, Z: Any, signed: bool, M: np.ndarray
             x0[m] = start[1]
     ZMt = ZM.T  # a view (CSC): transposing inside matvec re-validates the indices
     A = LinearOperator((k, k), matvec=matvec, dtype=float)
-    Pinv = LinearOperator((k, k), matvec=lambda v: pre * np.asarray(v).ravel(), dtype=float)
-    # A right active set converges in ~100-200 iterations from the solver's point
-    # (measured, Zipf-sparse up to 20000 x 100000); a wrong one is an inconsistent
+    Pinv = LinearOperator((k, k), matvec=pre, dtype=float)
+    # A right active set converges in ~100-400 iterations from the solver's point
+    # (measured, Zipf-sparse up to 400000 x 47000); a wrong one is an inconsistent
     # system that never does: the cap bounds the cost of a wrong guess.
-    sol = minres(A, rhs, x0=x0, rtol=1e-15, maxiter=min(k + 10, 1000), M=Pinv)[0]
+    sol = minres(A, rhs, x0=x0, rtol=1e-15, maxiter=min(k + 10, 3000), M=Pinv)[0]
     # MINRES's recurrences drift from the true residual late in the run: one restart
     # from the true residual (iterative refinement) gains the last digits.
     res = rhs - matvec(sol)
     if np.max(np.abs(res)) > 1e-14 * max(1.0, float(np.max(np.abs(rhs)))):
-        sol = sol + minres(A, res, rtol=1e-15, maxiter=min(k + 10, 200), M=Pinv)[0]
+        sol = sol + minres(A, res, rtol=1e-4, maxiter=min(k + 10, 200), M=Pinv)[0]
     alpha = np.zeros(n)
     if B.size:
         alpha[B] = C
@@ -857,15 +912,20 @@ def _polish(problem: SVMProblem, YZ: Any, w: np.ndarray, b: float, alpha: np.nda
             M = np.flatnonzero((alpha > a_t) & (alpha < C - a_t))
         guesses.append((M, B))
     if from_alpha:
-        guesses = guesses[-2:]
+        # Coordinate descent: one guess, and only small corrections; where it is wrong,
+        # the caller sweeps on to a tighter tolerance instead (cheaper at scale).
+        guesses = guesses[-2:-1]
     seen = set()
     for M, B in guesses:
-        for _ in range(4):  # a few active-set corrections from the violated conditions
+        start = (alpha, b)
+        # a few active-set corrections from the violated conditions (coordinate descent:
+        # one point at a time, the worst first; its guess is off by a few points at most)
+        for _ in range(8 if from_alpha else 4):
             key = (M.tobytes(), B.tobytes())
             if key in seen:
                 break
             seen.add(key)
-            out = _reduced_kkt(problem, YZ, M, B, max_m, (alpha, b))
+            out = _reduced_kkt(problem, YZ, M, B, max_m, start)
             if out is None:
                 break
             a, bb = out
@@ -889,8 +949,22 @@ def _polish(problem: SVMProblem, YZ: Any, w: np.ndarray, b: float, alpha: np.nda
             to_bound = inM & (a > hi + 1e-12 * ascale)
             rest_bad = ~inM & ~inB & (r < 1 - 1e-12)
             bound_bad = inB & (r > 1 + 1e-12)
-            if not (to_zero.any() or to_bound.any() or rest_bad.any() or bound_bad.any()):
+            moved = int(to_zero.sum() + to_bound.sum() + rest_bad.sum() + bound_bad.sum())
+            if moved == 0 or (from_alpha and moved > max(10, M.size // 100)):
                 break
+            if from_alpha:
+                # the single worst violation (alpha's in units of its scale, r's in margin
+                # units); moving them all at once can cycle
+                viol = np.zeros(problem.n)
+                viol[to_zero] = -a[to_zero] / ascale
+                viol[to_bound] = (a[to_bound] - hi) / ascale
+                viol[rest_bad] = 1 - r[rest_bad]
+                viol[bound_bad] = r[bound_bad] - 1
+                keep = np.zeros(problem.n, bool)
+                keep[int(np.argmax(viol))] = True
+                to_zero, to_bound = to_zero & keep, to_bound & keep
+                rest_bad, bound_bad = rest_bad & keep, bound_bad & keep
+                start = (a_clip, bb if bb is not None else b)
             inM = (inM & ~to_zero & ~to_bound) | rest_bad | bound_bad
             inB = (inB & ~bound_bad) | to_bound
             M, B = np.flatnonzero(inM), np.flatnonzero(inB)
@@ -1121,7 +1195,7 @@ def solve(problem: SVMProblem, form: str = "dual", solver: str | None = None,
     def attempt(form: str, name: str, iface: str) -> _Raw:
         nonlocal YZ
         if name == "DCD":
-            return _run_dcd(problem, _DCD_EPS if polish else _DCD_EPS_UNPOLISHED)
+            return _run_dcd(problem, None if polish else _DCD_EPS_UNPOLISHED)
         if YZ is None:
             YZ = _signed_Z(problem)
         if name == "IPM":
@@ -1199,6 +1273,8 @@ def solve(problem: SVMProblem, form: str = "dual", solver: str | None = None,
         # active set; where it did not (the point misses the precision the other routes
         # reach: KKT 1e-9, gap 1e-10), sweep on to a tighter one and polish again.
         for eps in _DCD_REFINE_EPS:
+            if eps >= _dcd_eps(n):
+                continue
             if raw.state != "optimal" or (cert.max_residual() <= 1e-9
                                           and abs(cert.relative_gap) <= 1e-10):
                 break
