@@ -283,7 +283,15 @@ def solve_qp(X: Any, y: np.ndarray, C: float, intercept: str, *,
     else:
         b_out = 0.0
     if state == "inaccurate":
-        text = f"sweep cap {max_sweeps} reached; {text}"
+        if hard:
+            why = (f"coordinate descent is slow for a small hard margin: max alpha "
+                   f"{float(np.max(alpha, initial=0.0)):.3g} so far")
+        else:
+            why = (f"coordinate descent is slow where C R^2 = "
+                   f"{C * float(np.max(qd, initial=0.0)):.3g} is large and examples of "
+                   "both labels nearly coincide")
+        text = (f"sweep cap {max_sweeps} reached ({why}: the default solver or PIQP suit "
+                f"such data); {text}")
     elif state == "undecided":
         text = f"no separating iterate after {sweeps} sweeps; {text}"
     return DCDResult(state, text, alpha, float(b_out), sweeps, outer)
