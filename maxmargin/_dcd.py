@@ -271,7 +271,7 @@ def solve_qp(X: Any, y: np.ndarray, C: float, intercept: str, *,
         fst[0], fst[1] = math.inf, -math.inf
         drift = 0.0
     sweeps = int(ist[1])
-    viol = fst[2] - fst[3]
+    viol = max(fst[2], 0.0) - min(fst[3], 0.0)
     passes = ist[4] / max(X.nnz if sp.issparse(X) else X.size, 1)
     text = f"{sweeps} sweeps ({passes:.1f} passes over X), PG spread {viol:.1e}"
     if free:

@@ -173,7 +173,10 @@ def dcd_chunk(X, y, qd, C, b, s, alpha, w, index, fst, ist, rng, eps, work_limit
         ist[1] += 1
         fst[2] = pgmax
         fst[3] = pgmin
-        if pgmax - pgmin <= eps:
+        # liblinear tests pgmax - pgmin; with 0 in the range, which it nearly always
+        # is, that is the same test, and it also rejects "every PG equal but not 0"
+        # (e.g. all-zero rows of both labels, which only the intercept sees)
+        if max(pgmax, 0.0) - min(pgmin, 0.0) <= eps:
             # converged on the active coordinates; the caller un-shrinks (or, for the
             # free intercept, first moves the multiplier)
             ist[2] = 1

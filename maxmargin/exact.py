@@ -21,10 +21,11 @@ and ``u = sum_i alpha_i y_i z_i`` (d'), so the Hessian is never an n x n matrix:
 interior-point method (``solver="IPM"``, :mod:`maxmargin._ipm`: dual form only, every
 Newton system solved in ``O(n d'^2)`` by the Woodbury identity on ``Q = (YZ)(YZ)^T``),
 straight to PIQP or Clarabel as sparse matrices (``interface="direct"``: no modelling
-overhead), or through cvxpy (``interface="cvxpy"``, any cvxpy QP solver). The default
-is the IPM for the dual form where :func:`maxmargin._ipm.suitable` says its d' x d'
-(or, for d' > n, n x n) factorisation is cheap, with PIQP as the fallback when it does
-not end certified; PIQP otherwise (and for the primal form).
+overhead), through cvxpy (``interface="cvxpy"``, any cvxpy QP solver), or, for sparse
+high-dimensional data, to dual coordinate descent (``solver="DCD"``,
+:mod:`maxmargin._dcd`: dual form only, X read row by row). Without a named solver,
+:func:`_default_route` picks DCD, the IPM (with PIQP as the fallback when it does not
+end certified) or PIQP by a measured rule; the primal form goes to PIQP.
 
 After the interior-point solve, :func:`solve` *polishes*: it fixes the active set
 (margin SVs with ``y_i f_i = 1``, bound SVs with ``alpha_i = C``, the rest with
@@ -1089,15 +1090,18 @@ def _raise_not_separable(problem: SVMProblem, how: str) -> None:
 def _default_route(problem: SVMProblem, fallback: str) -> str:
     """The solver :func:`solve` uses for the dual form when none is named: the one rule.
 
-    Measured on 2 cores (bench/exact.py; docs/benchmarks.md, "Choosing the route"):
+    Measured on 2 cores (CPU seconds to a certified optimum, C = 1; docs/benchmarks.md,
+    "Choosing the route"):
 
     - ``"DCD"`` (dual coordinate descent, :mod:`maxmargin._dcd`) for sparse X with
       ``d' > 1000``: there the IPM's d' x d' Gram (or n x n Q) is dense and PIQP's sparse
-      LDL fills in (Zipf-sparse 5000 x 20000: PIQP 199 s, DCD + polish + certificate
-      well under a second);
+      LDL fills in (Zipf-sparse 2000 x 1500: DCD 0.012, PIQP 0.14, IPM 2.0; 5000 x 20000:
+      DCD 0.053, IPM 29, PIQP 519);
     - ``"IPM"`` where :func:`maxmargin._ipm.suitable` says its factorisation is cheap
-      (dense or sparse with d' <= 1000, or d' > n with n <= 3000);
-    - ``fallback`` (PIQP) otherwise.
+      (dense Gaussians 10000 x 50: IPM 0.096, PIQP 0.50, while DCD stalls: C R^2 ~ 100
+      with both labels overlapping is coordinate descent's worst case);
+    - ``fallback`` (PIQP) otherwise (tiny problems: 1000 x 10 and heart_scale within
+      2 ms of one another on every route).
     """
     n, dz = problem.n, problem.d + (problem.intercept == "augmented")
     sparse = problem.data.is_sparse

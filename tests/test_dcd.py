@@ -98,6 +98,25 @@ def test_three_points_free_intercept_hand_solved():
     assert sol.margin_support.tolist() == [0, 1]
 
 
+def test_all_zero_features():
+    # w = 0; P(0, b) = C [3 max(0, 1 - b) + 2 max(0, 1 + b)] is smallest at b = 1, P = 4C
+    # (test_exact's hand derivation). Every row is zero: only the intercept sees them,
+    # and every projected gradient is equal (not 0) on the way: the stopping test must
+    # not take that for convergence.
+    X = np.zeros((5, 3))
+    y = np.array([1, 1, 1, -1, -1])
+    sol = solve(SVMProblem(Dataset(X, y), C=1.0), solver="DCD")
+    np.testing.assert_allclose(sol.w, 0.0, atol=1e-12)
+    assert sol.b == pytest.approx(1.0, abs=1e-9) and sol.primal_objective == pytest.approx(4.0)
+    for intercept in INTERCEPTS:
+        with pytest.raises(NotSeparableError):
+            solve(SVMProblem(Dataset(X, y), hard=True, intercept=intercept), solver="DCD")
+        p = SVMProblem(Dataset(X, y), C=1e3, intercept=intercept)
+        sol = solve(p, solver="DCD")
+        assert sol.certificate.ok
+        assert sol.primal_objective == pytest.approx(solve(p, solver="PIQP").primal_objective)
+
+
 # ----------------------------------------------------------------------------- agreement
 
 
