@@ -917,6 +917,10 @@ def _polish(problem: SVMProblem, YZ: Any, w: np.ndarray, b: float, alpha: np.nda
         # the caller sweeps on to a tighter tolerance instead (cheaper at scale).
         guesses = guesses[-2:-1]
     seen = set()
+    # Solves by MINRES (large margin sets) cost up to thousands of products each: at
+    # most 3 of them for an interior-point point's guesses (coordinate descent: 8).
+    iterative_left = 8 if from_alpha else 3
+    dz = problem.d + (problem.intercept == "augmented")
     for M, B in guesses:
         start = (alpha, b)
         # a few active-set corrections from the violated conditions (coordinate descent:
@@ -926,6 +930,10 @@ def _polish(problem: SVMProblem, YZ: Any, w: np.ndarray, b: float, alpha: np.nda
             if key in seen:
                 break
             seen.add(key)
+            if M.size > max_m or (problem.data.is_sparse and M.size * dz > _DENSE_POLISH_SIZE):
+                if iterative_left == 0:
+                    return best
+                iterative_left -= 1
             out = _reduced_kkt(problem, YZ, M, B, max_m, start)
             if out is None:
                 break
