@@ -1,8 +1,9 @@
 """Benchmark of the exact solve against other routes to the same optimum.
 
-Run: ``python bench/exact.py [--sizes 1000x10,10000x50,100000x20] [--svc-limit 60]``
+Run: ``python bench/exact.py [--sizes 1000x10,10000x50,100000x20] [--svc-limit 60]
+[--sparse 5000x20000,20000x100000] [--ccat]``
 
-For each size (overlapping Gaussians, C = 1, free intercept) it prints the wall time
+**Dense** (``--sizes``; overlapping Gaussians, C = 1, free intercept): the wall time
 and the relative duality gap -- every point certified by maxmargin's own numpy
 ``certify`` -- of:
 
@@ -17,18 +18,38 @@ and the relative duality gap -- every point certified by maxmargin's own numpy
 - PIQP and Clarabel called directly (no cvxpy, no polish) on the dual QP,
 
 and each time as a ratio to maxmargin's dual solve.
+
+**Sparse** (``--sparse``; Zipf-sparse text-like data, :func:`make_zipf_sparse`: 50
+stored entries per row, rows l2-normalised, C = 1): maxmargin's default route (dual
+coordinate descent + polish + certificate, :mod:`maxmargin._dcd`) for the free and the
+augmented intercept against ``LinearSVC(loss="hinge", tol=1e-8)`` (liblinear's DCD, on
+the augmented problem with ``intercept_scaling=1``: it has no free intercept; a large
+``intercept_scaling`` approaches the free one but slows liblinear down 20-100x, see
+docs/benchmarks.md). Each route runs in its own process (best wall and CPU time of
+``--repeat`` runs, after a warm-up that loads the compiled kernels) and reports its peak
+memory above the data already loaded (``VmHWM`` after resetting it through
+``/proc/self/clear_refs``; Linux only) as a multiple of the size of X.
+
+``--ccat`` adds the size of the Pegasos paper's CCAT (800000 x 47000, 60 entries per
+row; ~2.5 GB of memory, a few minutes on 2 cores; not run by default), maxmargin only
+plus one LinearSVC run. ``--sparse ""`` or ``--sizes ""`` skips a section.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
 import time
 import warnings
 
 import numpy as np
 import scipy.sparse as sp
 
-from maxmargin import SVMProblem, make_gaussians
+from maxmargin import Dataset, SVMProblem, make_gaussians
 from maxmargin.certificate import certify
 from maxmargin.exact import solve
 
@@ -130,12 +151,199 @@ def alpha_for(problem, w, b):
     return alpha
 
 
+# --------------------------------------------------------------------------- sparse
+
+
+def make_zipf_sparse(n, d, nnz_per_row=50, *, seed=0, zipf_a=1.0, flip=0.05,
+                     block=50_000):
+    """Text-like data: feature j in a row with probability ~ 1/(j+1)^zipf_a.
+
+    Each row holds ``nnz_per_row`` distinct features (drawn with replacement from the
+    Zipf law until that many are distinct; the head features are in almost every row,
+    like stop words), exponential(1) + 0.1 values, l2-normalised. Labels: the sign of
+    ``x.w0`` (w0 standard normal) about its median, then a fraction ``flip`` flipped.
+    Built in blocks of rows so that the temporaries stay small next to X.
+    """
+    rng = np.random.default_rng(seed)
+    cdf = np.cumsum(1.0 / np.arange(1, d + 1) ** zipf_a)
+    cdf /= cdf[-1]
+    k = int(1.6 * nnz_per_row) + 8
+    indices, counts = [], []
+    for lo in range(0, n, block):
+        m = min(block, n - lo)
+        cols = np.minimum(np.searchsorted(cdf, rng.random((m, k))), d - 1).astype(np.int32)
+        cols.sort(axis=1)
+        keep = np.ones(cols.shape, bool)
+        keep[:, 1:] = cols[:, 1:] != cols[:, :-1]
+        keep &= np.cumsum(keep, axis=1) <= nnz_per_row
+        indices.append(cols[keep])
+        counts.append(keep.sum(axis=1))
+    indices = np.concatenate(indices)
+    indptr = np.concatenate([[0], np.cumsum(np.concatenate(counts))]).astype(np.int64)
+    vals = rng.exponential(1.0, indices.size) + 0.1
+    sq = np.add.reduceat(vals * vals, indptr[:-1])
+    vals /= np.repeat(np.sqrt(sq), np.diff(indptr))
+    X = sp.csr_matrix((vals, indices, indptr), shape=(n, d))
+    f = X @ rng.standard_normal(d)
+    y = np.where(f > np.median(f), 1.0, -1.0)
+    flipped = rng.random(n) < flip
+    y[flipped] = -y[flipped]
+    return X, y
+
+
+def sparse_alpha_for(problem, w, b):
+    """A dual point for a primal (w, b) on sparse data: C inside the margin, 0 outside,
+    the margin SVs by sparse least squares (LSQR) on ``w~ - w_B`` (never densified)."""
+    from scipy.sparse.linalg import lsqr
+
+    y, C = problem.data.y, problem.C
+    Z = problem.Z
+    r = y * problem.decision_function(w, b)
+    alpha = np.where(r < 1 - 1e-6, C, 0.0)
+    M = np.flatnonzero(np.abs(r - 1) <= 1e-6)
+    if M.size:
+        rest = problem.to_augmented(w, b) - np.asarray((alpha * y) @ Z).ravel()
+        GT = sp.csr_matrix(Z[M].T.multiply(y[M][None, :]))
+        alpha[M] = np.clip(lsqr(GT, rest, atol=1e-14, btol=1e-14, iter_lim=5000)[0], 0, C)
+    return alpha
+
+
+def _hwm_mb():
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmHWM"):
+                return int(line.split()[1]) / 1024.0
+    return float("nan")
+
+
+def _rss_mb():
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmRSS"):
+                return int(line.split()[1]) / 1024.0
+    return float("nan")
+
+
+def worker(route, path, repeat):
+    """One route in this process: warm up, reset the peak RSS, time ``repeat`` runs."""
+    warnings.simplefilter("ignore")
+    npz = np.load(path)
+    X = sp.csr_matrix((npz["data"], npz["indices"], npz["indptr"]), shape=tuple(npz["shape"]))
+    y = npz["y"]
+    ds = Dataset(X, y)
+    intercept = "augmented" if route in ("dcd-augmented", "liblinear") else "free"
+    prob = SVMProblem(ds, C=1.0, intercept=intercept)
+    if route == "liblinear":
+        from sklearn.svm import LinearSVC
+
+        def run():
+            clf = LinearSVC(loss="hinge", C=1.0, tol=1e-8, max_iter=1_000_000,
+                            intercept_scaling=1.0).fit(X, y)
+            return clf.coef_.ravel(), float(clf.intercept_[0]), None, "liblinear", clf.n_iter_
+        LinearSVC(loss="hinge").fit(X[:100], y[:100])
+    else:
+        def run():
+            # a fresh problem each time: nothing cached from the previous run
+            sol = solve(SVMProblem(ds, C=1.0, intercept=intercept))
+            return sol.w, sol.b, sol.certificate, sol.solver, sol.status
+        small = Dataset(X[:200], y[:200], require_both_classes=False)
+        if len(np.unique(small.y)) == 2:
+            solve(SVMProblem(small, C=1.0, intercept=intercept))
+    peak = 0.0
+    walls, cpus = [], []
+    out = None
+    for _ in range(repeat):
+        out = None  # the previous run's result is not part of this run's peak
+        base = _rss_mb()
+        try:
+            with open("/proc/self/clear_refs", "w") as f:
+                f.write("5")
+        except OSError:
+            pass
+        c, t = time.process_time(), time.perf_counter()
+        out = run()
+        walls.append(time.perf_counter() - t)
+        cpus.append(time.process_time() - c)
+        peak = max(peak, _hwm_mb() - base)
+    w, b, cert, solver, status = out
+    if cert is None:
+        cert = certify(prob, w, b, sparse_alpha_for(prob, w, b))
+    print(json.dumps({"wall": min(walls), "cpu": min(cpus), "peak_mb": peak,
+                      "gap": cert.relative_gap, "kkt": max(cert.kkt.values()),
+                      "certified": bool(cert.ok), "solver": solver, "status": str(status)}))
+
+
+def _x_mb(X):
+    return (X.data.nbytes + X.indices.nbytes + X.indptr.nbytes) / 2**20
+
+
+def sparse_rows(size, nnz, repeat, routes, tmp):
+    n, d = size
+    X, y = make_zipf_sparse(n, d, nnz)
+    path = os.path.join(tmp, f"zipf_{n}x{d}.npz")
+    np.savez(path, data=X.data, indices=X.indices, indptr=X.indptr, shape=X.shape, y=y)
+    out = []
+    for route in routes:
+        proc = subprocess.run([sys.executable, __file__, "--worker", route, path, str(repeat)],
+                              capture_output=True, text=True)
+        if proc.returncode != 0:
+            print(proc.stderr[-2000:], file=sys.stderr)
+            out.append((route, None))
+            continue
+        out.append((route, json.loads(proc.stdout.strip().splitlines()[-1])))
+    os.remove(path)
+    return (n, d, X.nnz, _x_mb(X)), out
+
+
+SPARSE_NAMES = {"dcd-free": "maxmargin solve, free intercept",
+                "dcd-augmented": "maxmargin solve, augmented (s = 1)",
+                "liblinear": "LinearSVC hinge tol=1e-8 (augmented, s = 1)"}
+
+
+def print_sparse(table):
+    (n, d, nnz, xmb), res = table
+    ref = dict(res).get("liblinear")
+    print(f"\n Zipf-sparse n = {n}, d = {d}, {nnz} stored entries (X: {xmb:.1f} MB), C = 1")
+    print(f" {'route':<45s}{'wall [s]':>9s}{'cpu [s]':>9s}{'ratio':>7s}{'peak MB':>9s}"
+          f"{'x X':>6s}{'rel. gap':>10s}{'max KKT':>9s}  status")
+    for route, r in res:
+        if r is None:
+            print(f" {SPARSE_NAMES[route]:<45s} failed")
+            continue
+        ratio = r["wall"] / ref["wall"] if ref else float("nan")
+        print(f" {SPARSE_NAMES[route]:<45s}{r['wall']:>9.3f}{r['cpu']:>9.3f}{ratio:>7.2f}"
+              f"{r['peak_mb']:>9.1f}{r['peak_mb'] / xmb:>6.2f}{r['gap']:>10.1e}"
+              f"{r['kkt']:>9.1e}  {r['solver']} {r['status']}")
+
+
 def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--worker":
+        worker(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+        return
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="1000x10,10000x50,100000x20")
     ap.add_argument("--svc-limit", type=float, default=150.0)
     ap.add_argument("--C", type=float, default=1.0)
+    ap.add_argument("--sparse", default="5000x20000,20000x100000",
+                    help="Zipf-sparse sizes n x d (50 entries per row)")
+    ap.add_argument("--repeat", type=int, default=3, help="runs per sparse route (best of)")
+    ap.add_argument("--ccat", action="store_true",
+                    help="add 800000 x 47000 with 60 entries per row (minutes)")
     args = ap.parse_args()
+    if args.sparse or args.ccat:
+        sizes = [tuple(int(t) for t in s_.split("x")) for s_ in args.sparse.split(",") if s_]
+        with tempfile.TemporaryDirectory() as tmp:
+            for size in sizes:
+                print_sparse(sparse_rows(size, 50, args.repeat,
+                                         ("dcd-free", "dcd-augmented", "liblinear"), tmp))
+            if args.ccat:
+                print_sparse(sparse_rows((800_000, 47_000), 60, 1,
+                                         ("dcd-free", "liblinear"), tmp))
+    if args.sizes:
+        dense(args)
+
+
+def dense(args) -> None:
     sizes = [tuple(int(t) for t in s.split("x")) for s in args.sizes.split(",")]
     C = args.C
     warnings.simplefilter("ignore")

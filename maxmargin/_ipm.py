@@ -64,8 +64,9 @@ import scipy.sparse as sp
 from threadpoolctl import ThreadpoolController
 
 from . import _ipm_kernels as _k
+from .exceptions import SolverError
 
-__all__ = ["IPMResult", "solve_dual", "suitable"]
+__all__ = ["IPMResult", "solve_dual", "suitable", "dense_bytes"]
 
 #: Largest d' for which the dense d' x d' Gram is formed (8 MB at 1000).
 MAX_DZ = 1000
@@ -81,6 +82,9 @@ MIN_SIZE = 20_000
 NUMBA_GRAM_D = 128
 #: Rows per BLAS block of the Gram (a block of V fits in L2 at d' ~ 100).
 GRAM_BLOCK = 2048
+#: solve_dual refuses a problem whose dense work arrays (densified V, the n x n Q or the
+#: d' x d' Gram) would exceed this: sparse 20000 x 100000 would need 15 GiB.
+MAX_DENSE_BYTES = 2 * 2**30
 
 
 @dataclass
@@ -322,6 +326,12 @@ def solve_dual(V: Any, y: np.ndarray, C: float, free: bool, *, tol: float = 1e-1
     -------
     IPMResult
 
+    Raises
+    ------
+    SolverError
+        When the dense work arrays would exceed :data:`MAX_DENSE_BYTES`
+        (:func:`dense_bytes`); the message names the DCD route.
+
     Examples
     --------
     Two points ``+-1`` (optimum ``alpha = (1/2, 1/2)``, ``b = 0``):
@@ -330,6 +340,14 @@ def solve_dual(V: Any, y: np.ndarray, C: float, free: bool, *, tol: float = 1e-1
     >>> r.state, np.round(r.alpha, 8).tolist(), round(abs(r.nu), 8)
     ('optimal', [0.5, 0.5], 0.0)
     """
+    need = dense_bytes(V)
+    if need > MAX_DENSE_BYTES:
+        n, dz = V.shape
+        raise SolverError(
+            f"the IPM would form {need / 2**30:.1f} GiB of dense matrices for this "
+            f"{n} x {dz} problem (it densifies sparse X and factors a "
+            f"{min(n, dz)} x {min(n, dz)} matrix); use solver='DCD' (dual coordinate "
+            "descent: reads sparse X as it is, made for sparse high-dimensional data)")
     # diverging hard-margin iterates overflow by design; BLAS on one thread (see
     # :func:`blas_threads`)
     with np.errstate(all="ignore"), blas_threads(1):
@@ -368,6 +386,24 @@ def blas_threads(limit: int) -> Any:
     if _CONTROLLER is None:
         _CONTROLLER = ThreadpoolController()
     return _CONTROLLER.limit(limits=limit, user_api="blas")
+
+
+def dense_bytes(V: Any) -> int:
+    """Bytes of the dense arrays :func:`solve_dual` forms for ``V`` (shape (n, d')).
+
+    A densified V where :func:`_solve_dual` densifies a sparse one, plus the d' x d'
+    Gram (Woodbury, ``d' <= n``) or the n x n Q (``d' > n``).
+
+    Examples
+    --------
+    >>> round(dense_bytes(sp.csr_matrix((20000, 100000))) / 2**30, 1)  # densified V + Q
+    17.9
+    """
+    n, dz = V.shape
+    out = 8 * (dz * dz if dz <= n else n * n)
+    if sp.issparse(V) and (n * dz <= 4_000_000 or V.nnz > 0.2 * n * dz or dz > n):
+        out += 8 * n * dz
+    return out
 
 
 def _solve_dual(V: Any, y: np.ndarray, C: float, free: bool, *, tol: float,

@@ -481,7 +481,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the QP the solver sees; both: solve each and say how far apart "
                         "the answers are")
     p.add_argument("--solver", default=None,
-                   help="PIQP, CLARABEL or any cvxpy QP solver (default: measured best)")
+                   help="IPM, DCD (sparse high-dimensional data), PIQP, CLARABEL or a cvxpy "
+                        "QP solver (default: picked by measurement, see docs/benchmarks.md)")
     p.add_argument("--json", metavar="FILE", default=None,
                    help="write the result as JSON to FILE; '-': stdout, and nothing else "
                         "is printed there (default: not written)")

@@ -1,0 +1,189 @@
+"""Compiled (numba) sweeps of :mod:`maxmargin._dcd`; imported on first use only.
+
+``X`` is the dense (n, d) array or the CSR tuple ``(indptr, indices, vals)``: the type
+picks the implementation at compile time. ``w`` has d + 1 entries; the last multiplies
+the constant ``s`` (0: no extra coordinate; ``s``: augmented; ``sqrt(rho)``: the
+penalty of the free intercept's augmented Lagrangian).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit, types
+from numba.extending import overload
+
+_FM = {"reassoc", "contract"}
+
+
+def _dot(X, i, w, s):  # pragma: no cover - replaced by the overload when compiled
+    raise NotImplementedError
+
+
+def _axpy(X, i, a, w, s):  # pragma: no cover
+    raise NotImplementedError
+
+
+def _row_nnz(X, i):  # pragma: no cover
+    raise NotImplementedError
+
+
+@overload(_dot, jit_options={"fastmath": _FM})
+def _ov_dot(X, i, w, s):
+    if isinstance(X, types.Array):
+        def dense(X, i, w, s):
+            d = w.shape[0] - 1
+            acc = 0.0
+            for j in range(d):
+                acc += X[i, j] * w[j]
+            return acc + s * w[d]
+        return dense
+
+    def sparse(X, i, w, s):
+        indptr, indices, vals = X
+        acc = 0.0
+        for p in range(indptr[i], indptr[i + 1]):
+            acc += vals[p] * w[indices[p]]
+        return acc + s * w[w.shape[0] - 1]
+    return sparse
+
+
+@overload(_axpy)
+def _ov_axpy(X, i, a, w, s):
+    if isinstance(X, types.Array):
+        def dense(X, i, a, w, s):
+            d = w.shape[0] - 1
+            for j in range(d):
+                w[j] += a * X[i, j]
+            w[d] += a * s
+        return dense
+
+    def sparse(X, i, a, w, s):
+        indptr, indices, vals = X
+        for p in range(indptr[i], indptr[i + 1]):
+            w[indices[p]] += a * vals[p]
+        w[w.shape[0] - 1] += a * s
+    return sparse
+
+
+@overload(_row_nnz)
+def _ov_row_nnz(X, i):
+    if isinstance(X, types.Array):
+        def dense(X, i):
+            return X.shape[1]
+        return dense
+
+    def sparse(X, i):
+        return X[0][i + 1] - X[0][i]
+    return sparse
+
+
+@njit(cache=True)
+def row_sq_norms(indptr, vals):  # pragma: no cover - compiled
+    """``||x_i||^2`` of CSR rows, without a temporary copy of X."""
+    n = indptr.shape[0] - 1
+    out = np.zeros(n)
+    for i in range(n):
+        acc = 0.0
+        for p in range(indptr[i], indptr[i + 1]):
+            acc += vals[p] * vals[p]
+        out[i] = acc
+    return out
+
+
+@njit(cache=True)
+def dcd_chunk(X, y, qd, C, b, s, alpha, w, index, fst, ist, rng, eps, work_limit,
+              max_sweeps):  # pragma: no cover - compiled
+    """Shrinking DCD sweeps (LIBLINEAR's ``solve_l2r_l1l2_svc``, L1 loss) until converged
+    on the active coordinates, ``work_limit`` stored entries were read or ``max_sweeps``
+    sweeps were made in all; the state lives in the arguments.
+
+    ``G_i = y_i (w.z_i + b) - 1``; ``fst = [PGmax_old, PGmin_old, PGmax, PGmin]`` of
+    the last sweep; ``ist = [active size, sweeps, converged on the active set,
+    unbounded, entries read]``. ``rng[0]`` is the state of a 64-bit LCG (Knuth's MMIX
+    constants) that shuffles the visiting order: a fraction of the cost of
+    ``np.random.randint`` per draw, and random enough for a visiting order.
+    """
+    active = ist[0]
+    pgmax_old = fst[0]
+    pgmin_old = fst[1]
+    work = 0
+    hard = C == math.inf
+    while work < work_limit and ist[1] < max_sweeps:
+        x = rng[0]
+        for k in range(active - 1):
+            x = x * np.uint64(6364136223846793005) + np.uint64(1442695040888963407)
+            j = k + np.int64((x >> np.uint64(33)) % np.uint64(active - k))
+            t = index[k]
+            index[k] = index[j]
+            index[j] = t
+        rng[0] = x
+        pgmax = -math.inf
+        pgmin = math.inf
+        k = 0
+        while k < active:
+            i = index[k]
+            yi = y[i]
+            g = yi * (_dot(X, i, w, s) + b) - 1.0
+            work += _row_nnz(X, i) + 1
+            a = alpha[i]
+            pg = 0.0
+            if a == 0.0:
+                if g > pgmax_old:
+                    active -= 1
+                    index[k] = index[active]
+                    index[active] = i
+                    continue
+                if g < 0.0:
+                    pg = g
+            elif a == C:
+                if g < pgmin_old:
+                    active -= 1
+                    index[k] = index[active]
+                    index[active] = i
+                    continue
+                if g > 0.0:
+                    pg = g
+            else:
+                pg = g
+            if pg > pgmax:
+                pgmax = pg
+            if pg < pgmin:
+                pgmin = pg
+            if pg != 0.0:
+                q = qd[i]
+                if q > 0.0:
+                    an = min(max(a - g / q, 0.0), C)
+                elif g < 0.0:
+                    # z_i = 0 with a margin it cannot meet: alpha_i = C (hard: unbounded)
+                    if hard:
+                        ist[3] = 1
+                        return
+                    an = C
+                else:
+                    an = 0.0
+                if an != a:
+                    alpha[i] = an
+                    _axpy(X, i, (an - a) * yi, w, s)
+                    if hard and an > 1e200:
+                        ist[3] = 1
+                        return
+            k += 1
+        ist[1] += 1
+        fst[2] = pgmax
+        fst[3] = pgmin
+        # liblinear tests pgmax - pgmin; with 0 in the range, which it nearly always
+        # is, that is the same test, and it also rejects "every PG equal but not 0"
+        # (e.g. all-zero rows of both labels, which only the intercept sees)
+        if max(pgmax, 0.0) - min(pgmin, 0.0) <= eps:
+            # converged on the active coordinates; the caller un-shrinks (or, for the
+            # free intercept, first moves the multiplier)
+            ist[2] = 1
+            break
+        pgmax_old = pgmax if pgmax > 0.0 else math.inf
+        pgmin_old = pgmin if pgmin < 0.0 else -math.inf
+    ist[0] = active
+    ist[4] += work
+    fst[0] = pgmax_old
+    fst[1] = pgmin_old
