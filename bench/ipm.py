@@ -26,9 +26,10 @@ import sys
 import time
 import warnings
 
-from maxmargin import SVMProblem, _ipm, make_gaussians
-from maxmargin._ipm_kernels import warm_up
+from maxmargin import SVMProblem, make_gaussians
 from maxmargin.exact import solve
+from maxmargin.solvers import ipm as _ipm
+from maxmargin.solvers._ipm_kernels import warm_up
 
 
 def best_of(repeat: int, fn):

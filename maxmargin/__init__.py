@@ -5,7 +5,7 @@ from types import ModuleType as _ModuleType
 
 from . import report as _report
 from ._version import __version__
-from .certificate import Certificate, SeparationCertificate, certify, verify_separation
+from .certificate import Certificate, certify
 from .data import (
     Dataset,
     load,
@@ -53,6 +53,7 @@ from .online import (
 )
 from .problem import INTERCEPTS, SVMProblem
 from .report import write_exact_path_report, write_path_report, write_report
+from .separation import SeparationCertificate, verify_separation
 from .trace import Trace
 
 

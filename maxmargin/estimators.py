@@ -46,7 +46,7 @@ from ._validation import (
 )
 from .certificate import Certificate, certify
 from .data import Dataset
-from .exact import FORMS, ExactSolution, solve
+from .exact import FORMS, solve
 from .exceptions import DataError, ParameterError
 from .online import AveragedPerceptron, Pegasos, Perceptron
 from .online.base import OnlineLearner
@@ -54,6 +54,7 @@ from .online.pa import PA, PA1, PA2
 from .online.schedules import ORDERS, _check_seed, iter_schedule
 from .online.stream import OnlineState
 from .problem import INTERCEPTS, SVMProblem
+from .solution import ExactSolution
 
 __all__ = [
     "ExactSVC",

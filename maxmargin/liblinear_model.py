@@ -42,8 +42,8 @@ from typing import Any
 import numpy as np
 
 from ._io import atomic_write
-from .exact import ExactSolution
 from .exceptions import DataError, ParameterError
+from .solution import ExactSolution
 
 __all__ = ["write_liblinear_model", "liblinear_model_text"]
 

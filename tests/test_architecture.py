@@ -22,7 +22,7 @@ ROOMS: list[tuple[str, ...]] = [
     ("maxmargin.problem",),
     ("maxmargin.certificate", "maxmargin.separation", "maxmargin.solution"),
     ("maxmargin.cvxpy_models",),
-    ("maxmargin.solvers", "maxmargin._ipm", "maxmargin._ipm_kernels"),
+    ("maxmargin.solvers",),
     ("maxmargin.exact",),
     ("maxmargin.trace",),
     ("maxmargin.online",),

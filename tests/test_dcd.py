@@ -1,4 +1,4 @@
-"""The DCD route (dual coordinate descent, maxmargin._dcd) and its wiring in solve.
+"""The DCD route (dual coordinate descent, maxmargin.solvers.dcd) and its wiring in solve.
 
 References: PIQP on the same problem (an independent interior-point solver), the
 certificate recomputed in numpy, hand-solved small problems, and the separation LP.
@@ -24,9 +24,11 @@ from maxmargin import (
     make_gaussians,
     make_separable,
 )
-from maxmargin._dcd import solve_qp
 from maxmargin.certificate import certify
-from maxmargin.exact import _default_route, _reduced_kkt, available_solvers, is_separable, solve
+from maxmargin.exact import available_solvers, is_separable, solve
+from maxmargin.solvers import _default_route
+from maxmargin.solvers.dcd import solve_qp
+from maxmargin.solvers.polish import _reduced_kkt
 
 INTERCEPTS = ("free", "none", "augmented")
 

@@ -48,8 +48,8 @@ KNOWN_METHODS: set[tuple[str, str]] = {
     ("maxmargin.estimators._OnlineClassifier.fit", "EX01"),
     ("maxmargin.estimators._OnlineClassifier.partial_fit", "EX01"),
     # serialisers of result objects: Returns and example still to write.
-    ("maxmargin.certificate.SeparationCertificate.to_dict", "RT01"),
-    ("maxmargin.certificate.SeparationCertificate.to_dict", "EX01"),
+    ("maxmargin.separation.SeparationCertificate.to_dict", "RT01"),
+    ("maxmargin.separation.SeparationCertificate.to_dict", "EX01"),
     ("maxmargin.evaluation.comparison.RunResult.to_dict", "RT01"),
     ("maxmargin.evaluation.comparison.RunResult.to_dict", "EX01"),
     ("maxmargin.evaluation.limits.HardMarginLimit.to_dict", "RT01"),

@@ -1,4 +1,4 @@
-"""maxmargin's own dual interior-point method (maxmargin._ipm) and its wiring in solve.
+"""maxmargin's own dual interior-point method (maxmargin.solvers.ipm) and its wiring in solve.
 
 References: PIQP and Clarabel on the same QP (independent implementations), the
 certificate recomputed in numpy, and hand-solved two-point problems.
@@ -23,9 +23,11 @@ from maxmargin import (
     make_gaussians,
     make_separable,
 )
-from maxmargin._ipm import solve_dual, suitable
-from maxmargin.certificate import certify, verify_separation
-from maxmargin.exact import _signed_Z, _wb_from_alpha, available_solvers, is_separable, solve
+from maxmargin.certificate import certify
+from maxmargin.exact import available_solvers, is_separable, solve
+from maxmargin.separation import verify_separation
+from maxmargin.solvers.ipm import solve_dual, suitable
+from maxmargin.solvers.qp import _signed_Z, _wb_from_alpha
 
 INTERCEPTS = ("free", "none", "augmented")
 

@@ -33,7 +33,8 @@ from maxmargin import (
     separation_certificate,
 )
 from maxmargin.certificate import certify
-from maxmargin.exact import _scaled_problem, _solver_scale, solve
+from maxmargin.exact import solve
+from maxmargin.solvers.scaling import _scaled_problem, _solver_scale
 
 SETTINGS = settings(max_examples=40, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])

@@ -61,7 +61,7 @@ from .._validation import (
     renamed_attribute,
     seed_from_random_state,
 )
-from ..certificate import SeparationCertificate, certify, verify_separation
+from ..certificate import certify
 from ..data import Dataset, make_separable
 from ..exact import ExactSolution, is_separable, solve
 from ..exceptions import CertificateError, DataError, ParameterError
@@ -70,6 +70,7 @@ from ..online.base import SCORINGS, prediction_errors, scoring
 from ..online.registry import learner_for, objective_parameter
 from ..online.runner import default_checkpoints
 from ..problem import SVMProblem
+from ..separation import SeparationCertificate, verify_separation
 from ..trace import Trace
 
 __all__ = [

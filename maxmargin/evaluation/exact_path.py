@@ -93,7 +93,7 @@ class _Geometry:
     """
 
     def __init__(self, data: Dataset, intercept: str, s: float) -> None:
-        from ..exact import _signed_Z
+        from ..solvers.qp import _signed_Z
 
         self.data = data
         self.intercept = intercept
@@ -1669,7 +1669,7 @@ def _assemble(geo: _Geometry, records: list[_Record], breaks: list[_Break], reas
         separable = bool(last_L == 0)
         C_star = float(bounds[-2]) if separable and K else (0.0 if separable else math.inf)
     else:
-        from ..exact import is_separable
+        from ..separation import is_separable
 
         separable = bool(is_separable(data, geo.intercept))
         C_star = math.nan if separable else math.inf

@@ -503,7 +503,7 @@ class _DualModel:
     def solve(self, C: float) -> tuple[np.ndarray, float | None, str]:
         import cvxpy as cp
 
-        from ..exact import _CVXPY_OPTIONS
+        from ..solvers.via_cvxpy import _CVXPY_OPTIONS
 
         self.C.value = float(C)
         t0 = time.perf_counter()
@@ -540,7 +540,8 @@ def _solve_point(problem: SVMProblem, YZ: Any, model: _DualModel | None,
                                                            Certificate, bool, str]:
     """One grid point: the working-set warm start from ``prev`` if it certifies, else the
     compiled full QP; polished and certified."""
-    from ..exact import _polish, _wb_from_alpha
+    from ..solvers.polish import _polish
+    from ..solvers.qp import _wb_from_alpha
 
     C = problem.C
     if prev is not None:
@@ -661,7 +662,7 @@ def _polish_no_margin(problem: SVMProblem, YZ: Any, alpha: np.ndarray, base: Cer
     """Polish a point without margin SVs: ``alpha`` rounded to {0, C}; ``b`` the middle
     of the interval where every example keeps its side (``y f <= 1`` at C, ``>= 1`` at 0).
     Returns ``(w, b, alpha, cert)`` when its certificate beats ``base``, else None."""
-    from ..exact import _wb_from_alpha
+    from ..solvers.qp import _wb_from_alpha
 
     C = problem.C
     y = problem.data.y
@@ -807,7 +808,7 @@ def path(data: Dataset, C: Any = None, lam: Any = None, intercept: str = "free",
             data, intercept, C_max=float(Cs[-1]) if given else None,
             C_min=float(Cs[0]) if given and Cs.size > 1 else None, holdout=holdout,
             solver=solver, intercept_scaling=intercept_scaling, tol=tol, progress=progress)
-    from ..exact import _signed_Z
+    from ..solvers.qp import _signed_Z
 
     solver_name = "default" if solver is None else str(solver).strip().upper()
     problems = [SVMProblem(data, C=float(c), intercept=intercept,

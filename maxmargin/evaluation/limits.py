@@ -167,7 +167,7 @@ class HardMarginLimit:
     Attributes
     ----------
     separable : bool
-        Decided by :func:`maxmargin.exact.is_separable` (an LP).
+        Decided by :func:`maxmargin.is_separable` (an LP).
     C_star : float
         ``min { max_i alpha_i : alpha hard-optimal }``: for every ``C >= C_star`` the
         soft-margin optimum is the hard one (``inf`` when not separable).
@@ -264,7 +264,8 @@ def hard_margin_limit(data: Dataset, intercept: str = "free", *,
     >>> lim.separable, round(lim.C_star, 9)
     (True, 0.5)
     """
-    from ..exact import is_separable, solve
+    from ..exact import solve
+    from ..separation import is_separable
 
     intercept = check_choice("intercept", intercept, INTERCEPTS)
     if not is_separable(data, intercept):
@@ -292,7 +293,7 @@ def _min_inf_norm_alpha(problem: SVMProblem, sol: Any) -> float:
     """LP: the smallest ``max alpha`` over the hard-optimal dual face (inf if it fails)."""
     from scipy.optimize import linprog
 
-    from ..exact import _signed_Z
+    from ..solvers.qp import _signed_Z
 
     y = problem.data.y
     r = y * problem.decision_function(sol.w, sol.b)

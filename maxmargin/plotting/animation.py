@@ -23,7 +23,7 @@ from ..exceptions import DataError, ParameterError
 from ..online.registry import LEARNERS
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..exact import ExactSolution
+    from ..solution import ExactSolution
     from ..trace import Trace
 
 __all__ = ["animate_run"]
@@ -50,8 +50,9 @@ def _check_target(data: Dataset, path: str | Path) -> Path:
 
 def _hard(trace: Trace, data: Dataset) -> ExactSolution | None:
     """The hard-margin optimum in the learner's space, or None when not separable."""
-    from ..exact import is_separable, solve
+    from ..exact import solve
     from ..problem import SVMProblem
+    from ..separation import is_separable
 
     mode = _mode(trace)
     if not is_separable(data, mode["intercept"]):

@@ -362,8 +362,9 @@ def separability_task(data: Any, holdout: Any, intercept: str, intercept_scaling
     >>> s.hard.problem.hard, s.hard.problem.data is s.data
     (True, True)
     """
-    from ..exact import separation_certificate, solve
+    from ..exact import solve
     from ..problem import SVMProblem
+    from ..separation import separation_certificate
 
     tic = time.perf_counter()
     cert = separation_certificate(data, intercept)

@@ -373,7 +373,7 @@ def _parse_problem(ck: _Checker, value: Any) -> tuple[str, tuple, str, float, st
     scaling = ck.positive("problem.intercept_scaling", pr.get("intercept_scaling", 1.0))
     solver = pr.get("solver")
     if solver is not None:
-        from ..exact import available_solvers
+        from ..solvers import available_solvers
 
         names = available_solvers()
         if not isinstance(solver, str) or solver.upper() not in names:

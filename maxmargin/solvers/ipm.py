@@ -63,8 +63,10 @@ import scipy.linalg as sla
 import scipy.sparse as sp
 from threadpoolctl import ThreadpoolController
 
+from ..exceptions import SolverError
+from ..problem import SVMProblem
 from . import _ipm_kernels as _k
-from .exceptions import SolverError
+from .result import _Raw
 
 __all__ = ["IPMResult", "solve_dual", "suitable", "dense_bytes"]
 
@@ -528,3 +530,16 @@ def _start(Qx: Any, n: int, C: float, hard: bool
     zl = np.maximum(g, 0.0) + delta
     zu = np.zeros(n) if hard else np.maximum(-g, 0.0) + delta
     return a, zl, zu
+
+
+def _run_ipm(problem: SVMProblem, YZ: Any) -> _Raw:
+    """maxmargin's own dual IPM (:mod:`maxmargin._ipm`), in the ``_run_piqp`` contract.
+
+    ``x = (alpha, u = (YZ)^T alpha)`` as in :func:`_build_dual`; ``y_eq[-1]`` is the
+    multiplier of ``y^T alpha = 0`` (the intercept, free only).
+    """
+    free = problem.intercept == "free"
+    r = solve_dual(YZ, problem.data.y, problem.C, free)
+    u = np.asarray(YZ.T @ r.alpha).ravel()
+    return _Raw(r.state, f"{r.state} ({r.iterations} iterations; {r.text})",
+                np.concatenate([r.alpha, u]), np.array([r.nu]) if free else None, None)
