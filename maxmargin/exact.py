@@ -1,6 +1,7 @@
 """The exact solve: hard/soft-margin SVM as a QP, polished, certified.
 
-Two routes to the same QP (DESIGN section 1, in the space ``z_i`` the QP sees):
+Two QPs for the same optimum (docs/formulations.md, in the space ``z_i`` the QP sees),
+built in :mod:`maxmargin.solvers.qp`:
 
 Primal, variables ``w~`` (d'), ``b`` (free only), ``xi`` (n, soft only):
 
@@ -18,25 +19,26 @@ and ``u = sum_i alpha_i y_i z_i`` (d'), so the Hessian is never an n x n matrix:
     \\text{s.t. } u = (YZ)^T \\alpha,\\ y^T \\alpha = 0 \\text{ (free)},\\ 0 \\le \\alpha \\le C
 
 (``b`` = the multiplier of ``y^T alpha = 0``). The QP goes to maxmargin's own
-interior-point method (``solver="IPM"``, :mod:`maxmargin._ipm`: dual form only, every
-Newton system solved in ``O(n d'^2)`` by the Woodbury identity on ``Q = (YZ)(YZ)^T``),
-straight to PIQP or Clarabel as sparse matrices (``interface="direct"``: no modelling
-overhead), through cvxpy (``interface="cvxpy"``, any cvxpy QP solver), or, for sparse
-high-dimensional data, to dual coordinate descent (``solver="DCD"``,
-:mod:`maxmargin._dcd`: dual form only, X read row by row). Without a named solver,
-:func:`_default_route` picks DCD, the IPM (with PIQP as the fallback when it does not
-end certified) or PIQP by a measured rule; the primal form goes to PIQP.
+interior-point method (``solver="IPM"``, :mod:`maxmargin.solvers.ipm`: dual form only,
+every Newton system solved in ``O(n d'^2)`` by the Woodbury identity on
+``Q = (YZ)(YZ)^T``), straight to PIQP or Clarabel as sparse matrices
+(``interface="direct"``: no modelling overhead), through cvxpy (``interface="cvxpy"``,
+any cvxpy QP solver), or, for sparse high-dimensional data, to dual coordinate descent
+(``solver="DCD"``, :mod:`maxmargin.solvers.dcd`: dual form only, X read row by row).
+Without a named solver, :func:`maxmargin.solvers.choose_route` picks DCD, the IPM (with
+PIQP as the fallback when it does not end certified) or PIQP by a measured rule; the
+primal form goes to PIQP.
 
-After the interior-point solve, :func:`solve` *polishes*: it fixes the active set
-(margin SVs with ``y_i f_i = 1``, bound SVs with ``alpha_i = C``, the rest with
-``alpha_i = 0``), solves the reduced KKT linear system exactly, re-certifies with
-:func:`maxmargin.certificate.certify`, and keeps the polished point only when its
+After the solve, :func:`solve` *polishes* (:func:`maxmargin.solvers.polish.polish`): it
+fixes the active set (margin SVs with ``y_i f_i = 1``, bound SVs with ``alpha_i = C``, the
+rest with ``alpha_i = 0``), solves the reduced KKT linear system exactly, re-certifies
+with :func:`maxmargin.certificate.certify`, and keeps the polished point only when its
 certificate is better (or when both are at rounding level, <= 1e-12: the polished point's
 active set is exact). Nothing is reported as optimal on the solver's word alone.
 
 Problems on extreme scales (features far from unit size, C far from 1) are handed to the
 solvers as an equivalent well-scaled problem, ``(t Z, C / t^2)`` with ``t`` a power of two,
-and mapped back exactly (:func:`solve`, Notes).
+and mapped back exactly (:mod:`maxmargin.solvers.scaling`; :func:`solve`, Notes).
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ import contextvars
 import math
 import time
 import warnings
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -56,16 +59,11 @@ from .exceptions import NotSeparableError, ParameterError, SolverError
 from .problem import SVMProblem
 from .separation import _raise_not_separable, is_separable, separation_certificate
 from .solution import ExactSolution
-from .solvers import _DIRECT, _default_route, _direct_installed, _resolve_solver, available_solvers
-from .solvers.clarabel import _run_clarabel
-from .solvers.dcd import _DCD_EPS_UNPOLISHED, _DCD_REFINE_EPS, _dcd_eps, _run_dcd
-from .solvers.ipm import _run_ipm
-from .solvers.piqp import _run_piqp
-from .solvers.polish import _polish
-from .solvers.qp import _VECTORS_OF_D, _build_dual, _build_primal, _signed_Z, _wb_from_alpha
-from .solvers.result import _Raw
-from .solvers.scaling import _HUGE_LC, _scale_free_c, _scale_hint, _scaled_problem, _solver_scale
-from .solvers.via_cvxpy import _run_cvxpy
+from .solvers import FORMS, Route, available_solvers, choose_route, hard_margin_retries
+from .solvers.polish import polish as polish_point
+from .solvers.qp import primal_point, signed_rows, weights_from_alpha
+from .solvers.result import RawResult, Status
+from .solvers.scaling import HUGE_LOG_CR2, scale_free_c, scale_hint, scaled_problem, solver_scale
 
 __all__ = [
     "ExactSolution",
@@ -75,9 +73,6 @@ __all__ = [
     "available_solvers",
     "FORMS",
 ]
-
-
-FORMS = ("primal", "dual")
 
 
 #: Set while _solve_rescaled runs its inner solves (which must not rescale again).
@@ -98,16 +93,16 @@ def _solve_rescaled(problem: SVMProblem, t: float, t0: float, **kw: Any) -> Exac
 
 def _solve_rescaled_inner(problem: SVMProblem, t: float, t0: float,
                           **kw: Any) -> ExactSolution:
-    _, lc = _scale_free_c(problem)
-    huge = not problem.hard and lc > _HUGE_LC
+    _, lc = scale_free_c(problem)
+    huge = not problem.hard and lc > HUGE_LOG_CR2
     if huge:
         sol = _soft_as_hard(problem, t, t0, kw["tol"])
         if sol is not None:
             return sol
     if not problem.hard and not math.isfinite(problem.C / (t * t)):
         raise SolverError(f"{problem.data.name}: the data are not separable, and the soft "
-                          f"margin cannot be solved in double precision{_scale_hint(problem)}")
-    scaled = _scaled_problem(problem, t)
+                          f"margin cannot be solved in double precision{scale_hint(problem)}")
+    scaled = scaled_problem(problem, t)
     tries = [kw]
     if huge and kw["form"] == "dual" and kw["solver"] is None:
         tries.append({**kw, "form": "primal", "solver": "PIQP"})
@@ -145,7 +140,7 @@ def _soft_as_hard(problem: SVMProblem, t: float, t0: float,
     the whole objective."""
     # the hard margin as the solvers should see it: unit features (t = 1/R here, since
     # C R^2 > 1), solved without a further rescaling
-    hp = _scaled_problem(problem, t, hard=True)
+    hp = scaled_problem(problem, t, as_hard_margin=True)
     if not is_separable(hp):
         return None
     try:
@@ -190,7 +185,7 @@ def _solution(problem: SVMProblem, w: np.ndarray, b: float, alpha: np.ndarray,
         warnings.warn(
             f"{problem.data.name}: the certificate of the exact solve is degraded: NOT "
             f"CERTIFIED ({_cert_trouble(cert)}; tol {cert.tol:.0e}); try an "
-            f"interior-point solver (PIQP, CLARABEL){_scale_hint(problem)}",
+            f"interior-point solver (PIQP, CLARABEL){scale_hint(problem)}",
             RuntimeWarning, stacklevel=stacklevel,
         )
     # relative to C (alpha lies in [0, C]), or to max alpha for hard margin
@@ -287,154 +282,192 @@ def solve(problem: SVMProblem, form: str = "dual", solver: str | None = None,
             "build one with SVMProblem(Dataset(X, y), C=...)"
         )
     form = check_choice("form", form, FORMS)
-    name, iface = _resolve_solver(solver, interface)
+    route = choose_route(problem, form, solver, interface)
     tol = DEFAULT_TOL if tol is None else float(tol)
-    t = _solver_scale(problem)
-    if not _INNER.get() and (t != 1.0 or (not problem.hard and
-                                          _scale_free_c(problem)[1] > _HUGE_LC)):
+    t = solver_scale(problem)
+    if _rescaled(problem, t):
         logger.debug("solve %s: solved as the equivalent problem with X scaled by t = %g",
-                    problem.data.name, t)
+                     problem.data.name, t)
         return _solve_rescaled(problem, t, t0, form=form, solver=solver, polish=polish,
                                interface=interface, tol=tol)
-    n, dz = problem.n, problem.d + (problem.intercept == "augmented")
-    free = problem.intercept == "free"
-    others = [s_ for s_ in _direct_installed() if s_ not in ("IPM", "DCD")]
-    if name in ("IPM", "DCD") and form == "primal":
-        if solver is not None:
-            raise ParameterError(f"solver {name!r} solves the dual form only; use "
-                                 f"form='dual' or another solver ({', '.join(others)})")
-        name = others[0] if others else name
-    if name == "IPM" and solver is None:
-        name = _default_route(problem, others[0] if others else "IPM")
-    # The default IPM falls back to PIQP (then Clarabel) when it does not end certified.
-    ipm_fallback = others if (name == "IPM" and solver is None) else []
-    check_memory(8.0 * dz * _VECTORS_OF_D.get(name, 8), f"solving {problem.data.name} with "
-                 f"{name} (d = {dz:,} features)", WIDE_HINT)
-    # The signed rows y_i z_i, a copy of X: only the routes that hand X to a QP solver
-    # make it (the DCD route reads X itself, and so do its polish and certificate).
-    YZ = None if name == "DCD" else _signed_Z(problem)
+    dz = problem.d + (problem.intercept == "augmented")
+    check_memory(8.0 * dz * route.vectors_of_d, f"solving {problem.data.name} with "
+                 f"{route.solver} (d = {dz:,} features)", WIDE_HINT)
+    attempts = _Attempts(problem, tol, polish)
+    point = attempts.finish(_first_answer(attempts, route))
+    point = _refined(attempts, point)
+    point = _fallback_if_uncertified(attempts, point)
+    logger.debug("  polished: %s; certificate %s", point.polished,
+                 "ok" if point.cert.ok else "failed")
+    return _accepted(problem, point, t0)
 
-    def attempt(form: str, name: str, iface: str) -> _Raw:
-        nonlocal YZ
-        logger.debug("solve %s (n=%d, d'=%d): %s (%s), %s form", problem.data.name, n, dz,
-                     name, iface, form)
+
+def _rescaled(problem: SVMProblem, t: float) -> bool:
+    """Whether :func:`solve` hands ``problem`` to the solvers rescaled (never twice)."""
+    if _INNER.get():
+        return False
+    return t != 1.0 or (not problem.hard and scale_free_c(problem)[1] > HUGE_LOG_CR2)
+
+
+@dataclass(frozen=True, eq=False)
+class _Point:
+    """A route's answer mapped to ``(w, b, alpha)``, certified, maybe polished."""
+
+    raw: RawResult
+    route: Route
+    w: np.ndarray
+    b: float
+    alpha: np.ndarray
+    cert: Certificate
+    polished: bool
+
+    @property
+    def optimal(self) -> bool:
+        """Whether the solver said optimal (the certificate decides all the same)."""
+        return self.raw.status is Status.OPTIMAL
+
+
+class _Attempts:
+    """The routes one solve tries, and the point each answer maps to.
+
+    Holds the problem and the options, and the signed rows ``YZ`` (a copy of X): formed
+    once, and only when a route hands X to a QP solver (the DCD route reads X itself, and
+    so do its polish and certificate).
+    """
+
+    def __init__(self, problem: SVMProblem, tol: float, polish: bool) -> None:
+        self.problem, self.tol, self.polish = problem, tol, polish
+        self.YZ: Any = None
+
+    def run(self, route: Route) -> tuple[RawResult, Route]:
+        """``route``'s raw answer (and the route, to keep them together)."""
+        p = self.problem
+        if route.needs_signed_rows and self.YZ is None:
+            self.YZ = signed_rows(p)
+        logger.debug("solve %s (n=%d, d'=%d): %s (%s), %s form", p.data.name, p.n,
+                     p.d + (p.intercept == "augmented"), route.solver, route.interface,
+                     route.form)
         with solver_output():
-            if name == "DCD":
-                raw = _run_dcd(problem, None if polish else _DCD_EPS_UNPOLISHED)
-            else:
-                if YZ is None:
-                    YZ = _signed_Z(problem)
-                if name == "IPM":
-                    raw = _run_ipm(problem, YZ)
-                elif iface == "direct":
-                    qp = _build_dual(problem, YZ) if form == "dual" else \
-                        _build_primal(problem, YZ)
-                    raw = _run_piqp(qp) if name == "PIQP" else _run_clarabel(qp)
-                else:
-                    raw = _run_cvxpy(problem, YZ, form, name)[0]
-        logger.debug("  %s: %s", name, raw.text if raw.text.startswith(raw.state)
-                     else f"{raw.state} ({raw.text})")
-        return raw
+            raw = route.run(p, self.YZ, self.polish)
+        logger.debug("  %s: %s", route.solver, raw.describe())
+        return raw, route
 
-    raw = attempt(form, name, iface)
-    if ipm_fallback and raw.state not in ("optimal", "inaccurate", "unbounded"):
-        name = ipm_fallback[0]
-        raw = attempt(form, name, iface)
-    if problem.hard and raw.state in ("infeasible", "infeasible_inaccurate", "unbounded",
-                                      "failed"):
-        # Primal infeasible (primal form) or dual unbounded (dual form) means not
-        # separable -- but decide by the LP, never by the status alone.
-        if separation_certificate(problem) is not None:
-            _raise_not_separable(problem, raw.text)
-        # Separable after all: tiny margins (huge ||w||) can trip a solver's
-        # infeasibility test. Fall back to the other form, then the other direct solver.
-        fallbacks = [(f, nm) for nm in (name, *[s_ for s_ in _direct_installed()
-                                                if s_ != name])
-                     for f in (form, "primal" if form == "dual" else "dual")
-                     if not (nm in ("IPM", "DCD") and f == "primal")][1:]
-        for f2, nm2 in fallbacks:
-            raw2 = attempt(f2, nm2, "direct" if nm2 in _DIRECT else "cvxpy")
-            if raw2.state == "optimal":
-                raw, form, name = raw2, f2, nm2
-                iface = "direct" if nm2 in _DIRECT else "cvxpy"
-                break
+    def finish(self, answer: tuple[RawResult, Route]) -> _Point:
+        """Map an answer to ``(w, b, alpha)``, clip ``alpha`` into its box (an
+        interior-point method stays strictly inside; this clips rounding-level
+        excursions only), certify, and polish."""
+        raw, route = answer
+        p = self.problem
+        assert raw.x is not None
+        if route.form == "dual":
+            alpha = np.asarray(raw.x[:p.n], float)
+            free = p.intercept == "free"
+            b = float(raw.y_eq[-1]) if free and raw.y_eq is not None else None
+            w, b = weights_from_alpha(p, self.YZ, alpha, b)
         else:
-            raise SolverError(
-                f"the solver reported the hard-margin problem {raw.text}, but an LP finds "
-                "the data separable (with a tiny margin, or badly scaled); standardise the "
-                "features, or use a soft margin with a large C"
-            )
-    if raw.state not in ("optimal", "inaccurate") or raw.x is None:
-        raise SolverError(
-            f"{name} ({iface}, {form} form) returned status {raw.text!r}; no optimum was "
-            f"obtained. Try another solver (installed: {', '.join(available_solvers())}) "
-            f"or the other form{_scale_hint(problem)}"
-        )
-
-    def finish(raw: _Raw, form: str) -> tuple[np.ndarray, float, np.ndarray,
-                                              Certificate, bool]:
-        x = raw.x
-        if form == "dual":
-            alpha = np.asarray(x[:n], float)
-            b = float(raw.y_eq[-1]) if (free and raw.y_eq is not None) else None
-            w, b = _wb_from_alpha(problem, YZ, alpha, b)
-        else:
-            v = np.asarray(x[:dz], float)
-            b = float(x[dz]) if free else 0.0
-            if problem.intercept == "augmented":
-                w, b = v[:-1], float(v[-1] * problem.intercept_scaling)
-            else:
-                w = v
+            w, b = primal_point(p, raw.x)
             alpha = np.asarray(raw.z_ineq, float).ravel()
-        # The IPM stays strictly inside the box; clip rounding-level excursions only.
-        hi = np.inf if problem.hard else problem.C
-        alpha = np.clip(alpha, 0.0, hi)
-        cert = certify(problem, w, b, alpha, tol=tol)
-        polished = False
-        if polish:
-            best = _polish(problem, YZ, w, b, alpha, cert, tol, from_alpha=name == "DCD")
+        alpha = np.clip(alpha, 0.0, np.inf if p.hard else p.C)
+        cert = certify(p, w, b, alpha, tol=self.tol)
+        if self.polish:
+            exact_bounds = route.backend is not None and route.backend.exact_bounds
+            best = polish_point(p, self.YZ, w, b, alpha, cert, self.tol,
+                                from_alpha=exact_bounds)
             if best is not None:
-                w, b, alpha, cert = best
-                polished = True
-        return w, b, alpha, cert, polished
+                return _Point(raw, route, *best, polished=True)
+        return _Point(raw, route, w, b, alpha, cert, polished=False)
 
-    w, b, alpha, cert, polished = finish(raw, form)
-    if name == "DCD" and polish:
-        # The sweeps stop at a loose tolerance where the polish usually finds the exact
-        # active set; where it did not (the point misses the precision the other routes
-        # reach: KKT 1e-9, gap 1e-10), sweep on to a tighter one and polish again.
-        for eps in _DCD_REFINE_EPS:
-            if eps >= _dcd_eps(n):
-                continue
-            if raw.state != "optimal" or (cert.max_residual() <= 1e-9
-                                          and abs(cert.relative_gap) <= 1e-10):
-                break
-            raw2 = _run_dcd(problem, eps, (alpha, b))
-            out2 = finish(raw2, form)
-            if raw2.state == "optimal" and out2[3].max_residual() < cert.max_residual():
-                raw = raw2
-                w, b, alpha, cert, polished = out2
-    logger.debug("  polished: %s; certificate %s", polished, "ok" if cert.ok else "failed")
-    ipm_proved = cert.ok and (raw.state == "optimal" or max(
-        cert.max_residual(), abs(cert.relative_gap)) <= 1e-8)
-    if name == "IPM" and ipm_fallback and not ipm_proved:
-        # The default IPM did not end certified (a stalled IPM whose polished point the
-        # certificate proves to 1e-8 is kept): PIQP's answer, if it certifies better.
-        raw2 = attempt(form, ipm_fallback[0], "direct")
-        if raw2.state in ("optimal", "inaccurate") and raw2.x is not None:
-            out2 = finish(raw2, form)
-            if (raw2.state == "optimal" and out2[3].ok) or \
-                    out2[3].max_residual() < cert.max_residual():
-                raw, name = raw2, ipm_fallback[0]
-                w, b, alpha, cert, polished = out2
 
-    if raw.state != "optimal" and not cert.ok:
+def _first_answer(attempts: _Attempts, route: Route) -> tuple[RawResult, Route]:
+    """The first answer with a point: ``route``'s, its first fallback's when it failed,
+    or, for a hard margin the solver calls infeasible, the separation LP's verdict."""
+    raw, route = attempts.run(route)
+    if route.fallbacks and raw.status not in (Status.OPTIMAL, Status.INACCURATE,
+                                              Status.UNBOUNDED):
+        raw, route = attempts.run(route.other(route.fallbacks[0]))
+    if attempts.problem.hard and raw.status.says_infeasible:
+        raw, route = _separable_after_all(attempts, raw, route)
+    if not raw.has_point:
         raise SolverError(
-            f"{name} ({iface}, {form} form) returned the inaccurate status "
-            f"{raw.text!r} and the certificate does not confirm optimality "
-            f"({_cert_trouble(cert)}); try another solver or the other form"
-            f"{_scale_hint(problem)}"
+            f"{route.solver} ({route.interface}, {route.form} form) returned status "
+            f"{raw.text!r}; no optimum was obtained. Try another solver (installed: "
+            f"{', '.join(available_solvers())}) or the other form"
+            f"{scale_hint(attempts.problem)}"
         )
-    return _solution(problem, w, b, alpha, cert,
-                     ("optimal" if raw.state == "optimal" else "optimal_inaccurate"),
-                     name, form, iface, polished, t0)
+    return raw, route
+
+
+def _separable_after_all(attempts: _Attempts, raw: RawResult,
+                         route: Route) -> tuple[RawResult, Route]:
+    """A hard margin called infeasible (primal form) or unbounded (dual form) is not
+    separable only by the LP's verdict, never by a status: raise with its certificate.
+    Separable after all (tiny margins, huge ``||w||``, can trip a solver's infeasibility
+    test): the other form, then the other direct solvers."""
+    problem = attempts.problem
+    if separation_certificate(problem) is not None:
+        _raise_not_separable(problem, raw.text)
+    for retry in hard_margin_retries(route):
+        raw2, _ = attempts.run(retry)
+        if raw2.status is Status.OPTIMAL:
+            return raw2, retry
+    raise SolverError(
+        f"the solver reported the hard-margin problem {raw.text}, but an LP finds "
+        "the data separable (with a tiny margin, or badly scaled); standardise the "
+        "features, or use a soft margin with a large C"
+    )
+
+
+def _precise(cert: Certificate) -> bool:
+    """The precision the interior-point routes reach: KKT 1e-9, gap 1e-10."""
+    return cert.max_residual() <= 1e-9 and abs(cert.relative_gap) <= 1e-10
+
+
+def _refined(attempts: _Attempts, point: _Point) -> _Point:
+    """A backend that stops at a loose tolerance (coordinate descent: the polish usually
+    finds the exact active set there) goes on to tighter ones from its point, polishing
+    again, while the point misses the precision the other routes reach."""
+    backend = point.route.backend
+    if backend is None or backend.resume is None or not attempts.polish:
+        return point
+    for eps in backend.tighter(attempts.problem.n):
+        if not point.optimal or _precise(point.cert):
+            break
+        raw2 = backend.resume(attempts.problem, eps, (point.alpha, point.b))
+        point2 = attempts.finish((raw2, point.route))
+        if point2.optimal and point2.cert.max_residual() < point.cert.max_residual():
+            point = point2
+    return point
+
+
+def _fallback_if_uncertified(attempts: _Attempts, point: _Point) -> _Point:
+    """The default IPM that did not end certified gives way to its fallback (PIQP) when
+    that certifies better; a stalled IPM whose polished point the certificate proves to
+    1e-8 is kept."""
+    cert = point.cert
+    proved = cert.ok and (point.optimal
+                          or max(cert.max_residual(), abs(cert.relative_gap)) <= 1e-8)
+    if proved or not point.route.fallbacks:
+        return point
+    raw2, route2 = attempts.run(point.route.other(point.route.fallbacks[0]))
+    if not raw2.has_point:
+        return point
+    point2 = attempts.finish((raw2, route2))
+    if (point2.optimal and point2.cert.ok) or \
+            point2.cert.max_residual() < cert.max_residual():
+        return point2
+    return point
+
+
+def _accepted(problem: SVMProblem, point: _Point, t0: float) -> ExactSolution:
+    """The solution, when the solver said optimal or the certificate proves it."""
+    route = point.route
+    if not point.optimal and not point.cert.ok:
+        raise SolverError(
+            f"{route.solver} ({route.interface}, {route.form} form) returned the "
+            f"inaccurate status {point.raw.text!r} and the certificate does not confirm "
+            f"optimality ({_cert_trouble(point.cert)}); try another solver or the other "
+            f"form{scale_hint(problem)}"
+        )
+    return _solution(problem, point.w, point.b, point.alpha, point.cert,
+                     "optimal" if point.optimal else "optimal_inaccurate", route.solver,
+                     route.form, route.interface, point.polished, t0)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 
+from ._json import json_number
 from .certificate import Certificate
 from .data import Dataset
 from .exceptions import ParameterError
@@ -154,7 +154,8 @@ class ExactSolution:
         return float(np.mean(r <= 0))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON of DESIGN section 5, as plain Python types.
+        """The JSON ``maxmargin solve --json`` writes, as plain Python types (docs/cli.md,
+        "maxmargin solve", lists every key).
 
         Hard margin has no C: ``"C"`` is ``null`` (and ``"hard": true``, ``"lam": 0.0``).
         Other non-finite numbers (``margin`` when ``w = 0``) are the strings
@@ -176,11 +177,7 @@ class ExactSolution:
         ([0, 1], 'free', 1.0)
         """
         p = self.problem
-
-        def num(x: float) -> float | str:
-            x = float(x)
-            return x if math.isfinite(x) else str(x)
-
+        num = json_number
         return {
             "w": [float(t) for t in self.w],
             "feature_names": None if p.data.feature_names is None else list(p.data.feature_names),

@@ -27,17 +27,17 @@ from maxmargin.certificate import certify
 from maxmargin.exact import available_solvers, is_separable, solve
 from maxmargin.separation import verify_separation
 from maxmargin.solvers.ipm import solve_dual, suitable
-from maxmargin.solvers.qp import _signed_Z, _wb_from_alpha
+from maxmargin.solvers.qp import signed_rows, weights_from_alpha
 
 INTERCEPTS = ("free", "none", "augmented")
 
 
 def _raw_ipm(problem):
     """The bare IPM point (no polish), certified by numpy."""
-    YZ = _signed_Z(problem)
+    YZ = signed_rows(problem)
     r = solve_dual(YZ, problem.data.y, problem.C, problem.intercept == "free")
     alpha = np.clip(r.alpha, 0.0, problem.C)
-    w, b = _wb_from_alpha(problem, YZ, alpha, r.nu)
+    w, b = weights_from_alpha(problem, YZ, alpha, r.nu)
     return r, certify(problem, w, b, alpha)
 
 
@@ -102,7 +102,7 @@ def test_not_separable_raises_with_verified_certificate(intercept):
     assert cert.verified
     assert verify_separation(ds, cert.z, intercept).verified
     p = SVMProblem(ds, hard=True, intercept=intercept)
-    r = solve_dual(_signed_Z(p), ds.y, p.C, intercept == "free")
+    r = solve_dual(signed_rows(p), ds.y, p.C, intercept == "free")
     assert r.state == "unbounded"
 
 
@@ -128,7 +128,7 @@ def test_d_greater_than_n_dense_q(intercept):
         assert sol.solver == "IPM" and sol.certificate.ok
         ref = solve(p, solver="PIQP").primal_objective
         assert sol.primal_objective == pytest.approx(ref, rel=1e-9)
-    r = solve_dual(_signed_Z(p), y, math.inf, intercept == "free", linsolve="woodbury")
+    r = solve_dual(signed_rows(p), y, math.inf, intercept == "free", linsolve="woodbury")
     assert r.state == "optimal"  # Woodbury also works there, only not cheaper
 
 

@@ -93,7 +93,7 @@ class _Geometry:
     """
 
     def __init__(self, data: Dataset, intercept: str, s: float) -> None:
-        from ..solvers.qp import _signed_Z
+        from ..solvers.qp import signed_rows
 
         self.data = data
         self.intercept = intercept
@@ -101,7 +101,7 @@ class _Geometry:
         self.free = intercept == "free"
         problem = SVMProblem(data, C=1.0, intercept=intercept, intercept_scaling=s)
         self.unit = problem  # C = 1: its from_augmented splits a vector into (w, b)
-        YZ = _signed_Z(problem)
+        YZ = signed_rows(problem)
         if sp.issparse(YZ):
             YZ = sp.csr_matrix(YZ)
             if YZ.shape[0] * YZ.shape[1] <= _DENSE_LIMIT:

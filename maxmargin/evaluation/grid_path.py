@@ -63,6 +63,11 @@ from ..certificate import Certificate, certify
 from ..data import Dataset
 from ..exceptions import ParameterError, SolverError
 from ..problem import INTERCEPTS, SVMProblem
+from ..solvers import piqp
+from ..solvers.polish import polish, polish_no_margin
+from ..solvers.qp import build_dual, signed_rows, weights_from_alpha
+from ..solvers.result import Status
+from ..solvers.via_cvxpy import CVXPY_OPTIONS
 from .limits import HardMarginLimit, hard_margin_limit, min_margin_sv_C
 
 if TYPE_CHECKING:
@@ -503,13 +508,12 @@ class _DualModel:
     def solve(self, C: float) -> tuple[np.ndarray, float | None, str]:
         import cvxpy as cp
 
-        from ..solvers.via_cvxpy import _CVXPY_OPTIONS
 
         self.C.value = float(C)
         t0 = time.perf_counter()
         try:
             self.prob.solve(solver=self.solver, warm_start=True,
-                            **_CVXPY_OPTIONS.get(self.solver, {}))
+                            **CVXPY_OPTIONS.get(self.solver, {}))
         except cp.error.SolverError as e:
             raise SolverError(f"path: {self.solver} failed at C={C:.6g} ({e}); try "
                               "solver='CLARABEL' or 'PIQP'") from None
@@ -540,22 +544,19 @@ def _solve_point(problem: SVMProblem, YZ: Any, model: _DualModel | None,
                                                            Certificate, bool, str]:
     """One grid point: the working-set warm start from ``prev`` if it certifies, else the
     compiled full QP; polished and certified."""
-    from ..solvers.polish import _polish
-    from ..solvers.qp import _wb_from_alpha
-
     C = problem.C
     if prev is not None:
         w0, b0 = prev[0], prev[1]
         ws = _working_set_solve(problem, YZ, w0, b0)
         if ws is not None:
             a, b_eq = ws
-            w, b = _wb_from_alpha(problem, YZ, a, b_eq)
+            w, b = weights_from_alpha(problem, YZ, a, b_eq)
             cert = certify(problem, w, b, a, tol=tol)
             polished = False
             if cert.max_residual() > 1e-11:  # polish only what is not exact already
-                best = _polish(problem, YZ, w, b, a, cert, tol)
+                best = polish(problem, YZ, w, b, a, cert, tol)
                 if best is None:
-                    best = _polish_no_margin(problem, YZ, a, cert, tol)
+                    best = polish_no_margin(problem, YZ, a, cert, tol)
                 if best is not None:
                     (w, b, a, cert), polished = best, True
             if cert.max_residual() <= ACCEPT_TOL:
@@ -568,11 +569,11 @@ def _solve_point(problem: SVMProblem, YZ: Any, model: _DualModel | None,
         return (np.asarray(sol.w, float), float(sol.b), np.asarray(sol.alpha, float),
                 sol.certificate, sol.polished, "qp")
     a, b_eq, _ = model.solve(C)
-    w, b = _wb_from_alpha(problem, YZ, a, b_eq)
+    w, b = weights_from_alpha(problem, YZ, a, b_eq)
     cert = certify(problem, w, b, a, tol=tol)
-    best = _polish(problem, YZ, w, b, a, cert, tol)
+    best = polish(problem, YZ, w, b, a, cert, tol)
     if best is None:  # no margin SV to polish on: try the {0, C} rounding
-        best = _polish_no_margin(problem, YZ, a, cert, tol)
+        best = polish_no_margin(problem, YZ, a, cert, tol)
     polished = best is not None
     if best is not None:
         w, b, a, cert = best
@@ -602,10 +603,14 @@ def _working_set_solve(problem: SVMProblem, YZ: Any, w0: np.ndarray, b0: float,
     for _ in range(max_rounds):
         W = np.flatnonzero(inW)
         atC = ~inW & (r < 1.0)
-        out = _sub_qp(problem, YZ, W, np.flatnonzero(atC))
-        if out is None:
+        # the dual on the working set W, alpha fixed at C where atC and at 0 elsewhere
+        raw = piqp.solve_qp(build_dual(problem, YZ, rows=W, at_bound=np.flatnonzero(atC)),
+                            eps_abs=1e-10, eps_rel=1e-11)
+        if raw.status is not Status.OPTIMAL or raw.x is None:
             return None
-        aW, b = out
+        aW = np.clip(raw.x[:W.size], 0.0, C)
+        b = float(raw.y_eq[-1]) if problem.intercept == "free" and raw.y_eq is not None \
+            else None
         a = np.zeros(n)
         a[atC] = C
         a[W] = aW
@@ -617,76 +622,6 @@ def _working_set_solve(problem: SVMProblem, YZ: Any, w0: np.ndarray, b0: float,
             return a, b
         inW |= bad  # the violators join the working set
         r = r_new
-    return None
-
-
-def _sub_qp(problem: SVMProblem, YZ: Any, W: np.ndarray, B: np.ndarray
-            ) -> tuple[np.ndarray, float | None] | None:
-    """The dual QP on ``W`` with ``alpha_B = C`` and the rest 0 fixed, solved by PIQP.
-
-    ``min 1/2 ||u||^2 - sum a_W  s.t.  u - (YZ_W)' a_W = C (YZ_B)' 1,
-    y_W' a_W = -C sum_B y_i (free), 0 <= a_W <= C``.
-    """
-    import piqp
-
-    C = problem.C
-    y = problem.data.y
-    m, dz = W.size, YZ.shape[1]
-    G = YZ[W]
-    G = sp.csc_matrix(G) if sp.issparse(G) else sp.csc_matrix(np.asarray(G))
-    uB = C * np.asarray(YZ[B].sum(axis=0)).ravel() if B.size else np.zeros(dz)
-    P = sp.block_diag([sp.csc_matrix((m, m)), sp.identity(dz)], format="csc")
-    q = np.concatenate([-np.ones(m), np.zeros(dz)])
-    rows = [sp.hstack([-G.T, sp.identity(dz)], format="csc")]
-    rhs = [uB]
-    free = problem.intercept == "free"
-    if free:
-        rows.append(sp.hstack([sp.csc_matrix(y[W][None, :]), sp.csc_matrix((1, dz))]))
-        rhs.append(np.array([-C * float(y[B].sum()) if B.size else 0.0]))
-    A = sp.vstack(rows, format="csc")
-    lb = np.concatenate([np.zeros(m), np.full(dz, -np.inf)])
-    ub = np.concatenate([np.full(m, C), np.full(dz, np.inf)])
-    s = piqp.SparseSolver()
-    s.settings.eps_abs = 1e-10
-    s.settings.eps_rel = 1e-11
-    s.settings.max_iter = 500
-    s.setup(P, q, A, np.concatenate(rhs), None, None, None, lb, ub)
-    if s.solve() != piqp.PIQP_SOLVED:
-        return None
-    x = np.asarray(s.result.x)
-    return np.clip(x[:m], 0.0, C), (float(np.asarray(s.result.y)[-1]) if free else None)
-
-
-def _polish_no_margin(problem: SVMProblem, YZ: Any, alpha: np.ndarray, base: Certificate,
-                      tol: float) -> tuple | None:
-    """Polish a point without margin SVs: ``alpha`` rounded to {0, C}; ``b`` the middle
-    of the interval where every example keeps its side (``y f <= 1`` at C, ``>= 1`` at 0).
-    Returns ``(w, b, alpha, cert)`` when its certificate beats ``base``, else None."""
-    from ..solvers.qp import _wb_from_alpha
-
-    C = problem.C
-    y = problem.data.y
-    a = np.where(alpha >= 0.5 * C, C, 0.0)
-    if problem.intercept == "free" and abs(float(a @ y)) > 0.5 * C:
-        return None
-    w, b = _wb_from_alpha(problem, YZ, a, 0.0)
-    if problem.intercept == "free":
-        f = np.asarray(problem.data.X @ w).ravel()
-        # y f + y b <= 1 on the bound set, >= 1 on the zero set, as bounds on b
-        at_c = a > 0
-        lo_p = (1.0 - f)[(~at_c) & (y > 0)]        # b >= 1 - f  (y=+1, alpha=0)
-        lo_n = (-1.0 - f)[at_c & (y < 0)]          # b >= -1 - f (y=-1, alpha=C)
-        hi_p = (1.0 - f)[at_c & (y > 0)]           # b <= 1 - f  (y=+1, alpha=C)
-        hi_n = (-1.0 - f)[(~at_c) & (y < 0)]       # b <= -1 - f (y=-1, alpha=0)
-        lo = max([v.max() for v in (lo_p, lo_n) if v.size], default=-np.inf)
-        hi = min([v.min() for v in (hi_p, hi_n) if v.size], default=np.inf)
-        if lo > hi:
-            return None
-        b = 0.5 * (lo + hi) if np.isfinite(lo) and np.isfinite(hi) else (
-            lo if np.isfinite(lo) else (hi if np.isfinite(hi) else 0.0))
-    cert = certify(problem, w, b, a, tol=tol)
-    if cert.max_residual() < base.max_residual():
-        return w, float(b), a, cert
     return None
 
 
@@ -808,12 +743,10 @@ def path(data: Dataset, C: Any = None, lam: Any = None, intercept: str = "free",
             data, intercept, C_max=float(Cs[-1]) if given else None,
             C_min=float(Cs[0]) if given and Cs.size > 1 else None, holdout=holdout,
             solver=solver, intercept_scaling=intercept_scaling, tol=tol, progress=progress)
-    from ..solvers.qp import _signed_Z
-
     solver_name = "default" if solver is None else str(solver).strip().upper()
     problems = [SVMProblem(data, C=float(c), intercept=intercept,
                            intercept_scaling=intercept_scaling) for c in Cs]
-    YZ = _signed_Z(problems[0])
+    YZ = signed_rows(problems[0])
     if sp.issparse(YZ):
         YZ = sp.csr_matrix(YZ)
     tol = 1e-6 if tol is None else float(tol)

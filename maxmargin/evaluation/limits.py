@@ -293,14 +293,14 @@ def _min_inf_norm_alpha(problem: SVMProblem, sol: Any) -> float:
     """LP: the smallest ``max alpha`` over the hard-optimal dual face (inf if it fails)."""
     from scipy.optimize import linprog
 
-    from ..solvers.qp import _signed_Z
+    from ..solvers.qp import signed_rows
 
     y = problem.data.y
     r = y * problem.decision_function(sol.w, sol.b)
     M = np.flatnonzero(r <= 1.0 + 1e-7)
     if M.size == 0:
         return math.inf
-    YZ = _signed_Z(problem)
+    YZ = signed_rows(problem)
     G = YZ[M]
     G = G.toarray() if sp.issparse(G) else np.asarray(G)
     wt = problem.to_augmented(sol.w, sol.b)

@@ -2,19 +2,36 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import scipy.sparse as sp
 
 from .._log import solver_log_enabled
-from .qp import _QP
-from .result import _Raw
+from .qp import QP
+from .result import RawResult, Status
+
+__all__ = ["solve_qp"]
 
 
-def _run_clarabel(qp: _QP) -> _Raw:
+def solve_qp(qp: QP) -> RawResult:
+    """Solve ``qp`` with Clarabel (the box ``lb <= x <= ub`` becomes rows of its cone).
+
+    Parameters
+    ----------
+    qp : QP
+
+    Returns
+    -------
+    RawResult
+        Clarabel's dual ``z`` (``P x + q + M'z = 0``) has the signs of maxmargin's.
+    """
     import clarabel
 
     nvar = qp.P.shape[0]
-    blocks, rhs, cones = [], [], []
+    blocks: list = []
+    rhs: list[Any] = []
+    cones: list = []
     m_eq = 0
     if qp.A is not None:
         blocks.append(qp.A)
@@ -27,13 +44,13 @@ def _run_clarabel(qp: _QP) -> _Raw:
         rhs.append(qp.h)
         m_ineq = qp.G.shape[0]
     # Variable bounds become rows (Clarabel has no native box): -x <= -lb, x <= ub.
-    I = sp.identity(nvar, format="csc")
+    eye = sp.identity(nvar, format="csc")
     fl, fu = np.isfinite(qp.lb), np.isfinite(qp.ub)
     if fl.any():
-        blocks.append(-I[np.flatnonzero(fl)])
+        blocks.append(-eye[np.flatnonzero(fl)])
         rhs.append(-qp.lb[fl])
     if fu.any():
-        blocks.append(I[np.flatnonzero(fu)])
+        blocks.append(eye[np.flatnonzero(fu)])
         rhs.append(qp.ub[fu])
     M = sp.vstack(blocks, format="csc")
     m_nn = M.shape[0] - m_eq
@@ -49,19 +66,19 @@ def _run_clarabel(qp: _QP) -> _Raw:
     text = str(sol.status)
     S = clarabel.SolverStatus
     if sol.status == S.Solved:
-        state = "optimal"
+        state = Status.OPTIMAL
     elif sol.status == S.PrimalInfeasible:
-        state = "infeasible"
+        state = Status.INFEASIBLE
     elif sol.status == S.DualInfeasible:
-        state = "unbounded"
+        state = Status.UNBOUNDED
     elif sol.status in (S.AlmostSolved, S.MaxIterations, S.InsufficientProgress,
                         S.NumericalError, S.MaxTime):
-        state = "inaccurate"
+        state = Status.INACCURATE
     elif sol.status in (S.AlmostPrimalInfeasible,):
-        state = "infeasible_inaccurate"
+        state = Status.INFEASIBLE_INACCURATE
     else:
-        state = "failed"
+        state = Status.FAILED
     z = np.array(sol.z)
     # Clarabel's dual: P x + q + M'z = 0 with z in the dual cone: our signs again.
-    return _Raw(state, text, np.array(sol.x), z[:m_eq] if qp.A is not None else None,
+    return RawResult(state, text, np.array(sol.x), z[:m_eq] if qp.A is not None else None,
                 z[m_eq:m_eq + m_ineq] if qp.G is not None else None)

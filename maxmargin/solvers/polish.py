@@ -11,15 +11,15 @@ import scipy.sparse as sp
 
 from ..certificate import Certificate, certify
 from ..problem import SVMProblem
-from .qp import _wb_from_alpha
+from .qp import weights_from_alpha
 
 #: Largest m d' for which the direct polish densifies the margin SVs' rows of a sparse
 #: YZ (32 MB); above it, and above ``max_margin_svs`` margin SVs, the reduced KKT system
 #: is solved by MINRES with products by the sparse rows (never an m x m matrix).
-_DENSE_POLISH_SIZE = 4_000_000
+DENSE_POLISH_SIZE = 4_000_000
 
 
-def _reduced_kkt(problem: SVMProblem, YZ: Any, M: np.ndarray, B: np.ndarray,
+def reduced_kkt(problem: SVMProblem, YZ: Any, M: np.ndarray, B: np.ndarray,
                  max_margin_svs: int, start: tuple[np.ndarray, float] | None = None,
                  ) -> tuple[np.ndarray, float | None] | None:
     """Solve the KKT system with the active set fixed; None when there is no margin SV.
@@ -43,7 +43,7 @@ def _reduced_kkt(problem: SVMProblem, YZ: Any, M: np.ndarray, B: np.ndarray,
     dz = Z.shape[1]
     C = problem.C
     free = problem.intercept == "free"
-    if m > max_margin_svs or (sp.issparse(Z) and m * dz > _DENSE_POLISH_SIZE):
+    if m > max_margin_svs or (sp.issparse(Z) and m * dz > DENSE_POLISH_SIZE):
         return _reduced_kkt_minres(problem, Z, YZ is None, M, B, start)
     G = Z[M]
     G = G.toarray() if sp.issparse(G) else np.asarray(G)
@@ -86,7 +86,7 @@ def _reduced_kkt(problem: SVMProblem, YZ: Any, M: np.ndarray, B: np.ndarray,
     step = solve_K(res)
     if np.isfinite(step).all():
         alpha[M] += step[:m]
-        if free:
+        if b is not None:
             b += float(step[m])
     return alpha, b
 
@@ -213,7 +213,31 @@ def _reduced_kkt_minres(problem: SVMProblem, Z: Any, signed: bool, M: np.ndarray
     return alpha, (float(sol[m]) if free else None)
 
 
-def _polish(problem: SVMProblem, YZ: Any, w: np.ndarray, b: float, alpha: np.ndarray,
+def _active_set_guesses(problem: SVMProblem, w: np.ndarray, b: float, alpha: np.ndarray,
+                        ascale: float) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Active sets ``(M, B)`` (margin SVs, bound SVs) to try, the most likely first: read
+    off the margins ``y_i f_i`` at four tolerances (an IPM stopped at ~1e-9 puts margin SVs
+    within ~1e-7 of 1), then off ``alpha`` at two (relative to ``ascale``)."""
+    C, hard = problem.C, problem.hard
+    r0 = problem.data.y * problem.decision_function(w, b)
+    guesses = []
+    for rtol in (1e-7, 1e-5, 1e-9, 1e-3):
+        if hard:
+            guesses.append((np.flatnonzero(r0 <= 1.0 + rtol), np.empty(0, int)))
+        else:
+            guesses.append((np.flatnonzero(np.abs(r0 - 1.0) <= rtol),
+                            np.flatnonzero(r0 < 1.0 - rtol)))
+    for atol in (1e-8, 1e-6):
+        a_t = atol * ascale
+        if hard:
+            guesses.append((np.flatnonzero(alpha > a_t), np.empty(0, int)))
+        else:
+            guesses.append((np.flatnonzero((alpha > a_t) & (alpha < C - a_t)),
+                            np.flatnonzero(alpha >= C - a_t)))
+    return guesses
+
+
+def polish(problem: SVMProblem, YZ: Any, w: np.ndarray, b: float, alpha: np.ndarray,
             base: Certificate, tol: float, *, from_alpha: bool = False,
             ) -> tuple[np.ndarray, float, np.ndarray, Certificate] | None:
     """Try a few active-set guesses; return the best certified point if it beats ``base``.
@@ -233,25 +257,8 @@ def _polish(problem: SVMProblem, YZ: Any, w: np.ndarray, b: float, alpha: np.nda
     # polished one: its active set is exact (alpha exactly 0 or C off the margin), which
     # an IPM that converged to ~1e-15 never gives.
     best_score = max(base.max_residual(), 1e-12)
-    r0 = y * problem.decision_function(w, b)
     ascale = C if not hard else float(alpha.max(initial=0.0))  # alpha's own scale
-    guesses = []
-    # Most likely first: an IPM stopped at ~1e-9 puts margin SVs within ~1e-7 of r = 1.
-    for rtol in (1e-7, 1e-5, 1e-9, 1e-3):
-        M = np.flatnonzero(np.abs(r0 - 1.0) <= rtol)
-        B = np.empty(0, int) if hard else np.flatnonzero(r0 < 1.0 - rtol)
-        if hard:
-            M = np.flatnonzero(r0 <= 1.0 + rtol)
-        guesses.append((M, B))
-    for atol in (1e-8, 1e-6):
-        a_t = atol * ascale
-        if hard:
-            M = np.flatnonzero(alpha > a_t)
-            B = np.empty(0, int)
-        else:
-            B = np.flatnonzero(alpha >= C - a_t)
-            M = np.flatnonzero((alpha > a_t) & (alpha < C - a_t))
-        guesses.append((M, B))
+    guesses = _active_set_guesses(problem, w, b, alpha, ascale)
     if from_alpha:
         # Coordinate descent: one guess, and only small corrections; where it is wrong,
         # the caller sweeps on to a tighter tolerance instead (cheaper at scale).
@@ -270,18 +277,18 @@ def _polish(problem: SVMProblem, YZ: Any, w: np.ndarray, b: float, alpha: np.nda
             if key in seen:
                 break
             seen.add(key)
-            if M.size > max_m or (problem.data.is_sparse and M.size * dz > _DENSE_POLISH_SIZE):
+            if M.size > max_m or (problem.data.is_sparse and M.size * dz > DENSE_POLISH_SIZE):
                 if iterative_left == 0:
                     return best
                 iterative_left -= 1
-            out = _reduced_kkt(problem, YZ, M, B, max_m, start)
+            out = reduced_kkt(problem, YZ, M, B, max_m, start)
             if out is None:
                 break
             a, bb = out
             lo = 0.0
             hi = np.inf if hard else C
             a_clip = np.clip(a, lo, hi)
-            w2, b2 = _wb_from_alpha(problem, YZ, a_clip, bb)
+            w2, b2 = weights_from_alpha(problem, YZ, a_clip, bb)
             cert = certify(problem, w2, b2, a_clip, tol=tol)
             score = cert.max_residual()
             if score < best_score:
@@ -318,3 +325,34 @@ def _polish(problem: SVMProblem, YZ: Any, w: np.ndarray, b: float, alpha: np.nda
             inB = (inB & ~bound_bad) | to_bound
             M, B = np.flatnonzero(inM), np.flatnonzero(inB)
     return best
+
+
+def polish_no_margin(problem: SVMProblem, YZ: Any, alpha: np.ndarray, base: Certificate,
+                      tol: float) -> tuple | None:
+    """Polish a point without margin SVs: ``alpha`` rounded to {0, C}; ``b`` the middle
+    of the interval where every example keeps its side (``y f <= 1`` at C, ``>= 1`` at 0).
+    Returns ``(w, b, alpha, cert)`` when its certificate beats ``base``, else None."""
+    C = problem.C
+    y = problem.data.y
+    a = np.where(alpha >= 0.5 * C, C, 0.0)
+    if problem.intercept == "free" and abs(float(a @ y)) > 0.5 * C:
+        return None
+    w, b = weights_from_alpha(problem, YZ, a, 0.0)
+    if problem.intercept == "free":
+        f = np.asarray(problem.data.X @ w).ravel()
+        # y f + y b <= 1 on the bound set, >= 1 on the zero set, as bounds on b
+        at_c = a > 0
+        lo_p = (1.0 - f)[(~at_c) & (y > 0)]        # b >= 1 - f  (y=+1, alpha=0)
+        lo_n = (-1.0 - f)[at_c & (y < 0)]          # b >= -1 - f (y=-1, alpha=C)
+        hi_p = (1.0 - f)[at_c & (y > 0)]           # b <= 1 - f  (y=+1, alpha=C)
+        hi_n = (-1.0 - f)[(~at_c) & (y < 0)]       # b <= -1 - f (y=-1, alpha=0)
+        lo = max([v.max() for v in (lo_p, lo_n) if v.size], default=-np.inf)
+        hi = min([v.min() for v in (hi_p, hi_n) if v.size], default=np.inf)
+        if lo > hi:
+            return None
+        b = 0.5 * (lo + hi) if np.isfinite(lo) and np.isfinite(hi) else (
+            lo if np.isfinite(lo) else (hi if np.isfinite(hi) else 0.0))
+    cert = certify(problem, w, b, a, tol=tol)
+    if cert.max_residual() < base.max_residual():
+        return w, float(b), a, cert
+    return None

@@ -1,4 +1,11 @@
-"""The exact power-of-two rescaling of problems on extreme scales."""
+"""The exact power-of-two rescaling of problems on extreme scales.
+
+Solvers have absolute tolerances, the certificate does not: a problem with
+``R = max ||z_i||`` or ``C`` far from 1 goes to the solvers as the equivalent
+``(t Z, C / t^2)`` (``t`` a power of two), whose solution maps back exactly:
+``w = t w', b = b', alpha = t^2 alpha'``. Only ``C R^2`` says how hard a problem is
+(docs/certificates.md, section 4).
+"""
 
 from __future__ import annotations
 
@@ -11,6 +18,8 @@ from ..certificate import _pow2, _row_norms
 from ..data import Dataset
 from ..problem import SVMProblem
 
+__all__ = ["scale_free_c", "solver_scale", "scaled_problem", "scale_hint", "HUGE_LOG_CR2"]
+
 #: Problems with ``R = max ||z_i||`` and ``C`` inside these bounds go to the solvers as
 #: given (their tolerances are tuned there; measured in bench/exact.py); any other is
 #: solved as the equivalent problem ``(t Z, C / t^2)`` with ``t`` a power of two.
@@ -20,7 +29,7 @@ _COMFORT_R = (2.0 ** -4, 2.0 ** 8)
 _COMFORT_C = (1.0, 2.0 ** 20)
 
 
-def _scale_free_c(problem: SVMProblem) -> tuple[float, float]:
+def scale_free_c(problem: SVMProblem) -> tuple[float, float]:
     """``(R, log2(C R^2))``: the radius of the z_i and the problem's one scale-free number
     (``inf`` for hard margin). ``(tZ, C/t^2)`` has the same solution up to
     ``w -> w/t, alpha -> alpha/t^2``, so only ``C R^2`` says how hard the problem is."""
@@ -36,12 +45,12 @@ def _row_norms_z(problem: SVMProblem) -> np.ndarray:
     return rn if problem.intercept != "augmented" else np.hypot(rn, problem.intercept_scaling)
 
 
-def _solver_scale(problem: SVMProblem) -> float:
+def solver_scale(problem: SVMProblem) -> float:
     """The power of two ``t`` with which the solvers see ``(t Z, C / t^2)``; 1 to solve as
     given. ``C R^2 >= 1``: ``t = 1/R`` (unit features, ``C' = C R^2``); ``C R^2 < 1``:
     ``t = sqrt(C)`` (``C' = 1``, the dual in ``beta = alpha / C``). Exact, and idempotent:
     the rescaled problem gets ``t = 1``."""
-    R, lc = _scale_free_c(problem)
+    R, lc = scale_free_c(problem)
     if not R > 0:
         return 1.0
     C = problem.C
@@ -55,21 +64,21 @@ def _solver_scale(problem: SVMProblem) -> float:
     return 1.0 if 0.25 < t < 4.0 else t
 
 
-def _scaled_problem(problem: SVMProblem, t: float, hard: bool = False) -> SVMProblem:
+def scaled_problem(problem: SVMProblem, t: float, as_hard_margin: bool = False) -> SVMProblem:
     """``(t Z, C / t^2)``: the same problem with ``w' = w/t, b' = b, alpha' = alpha/t^2``
-    (``hard=True``: its hard-margin counterpart on ``t Z``)."""
+    (``as_hard_margin=True``: its hard-margin counterpart on ``t Z``)."""
     data = problem.data
     ds = data if t == 1.0 else Dataset(data.X * t, data.y, name=data.name,
                                        classes=data.classes)
-    hard = hard or problem.hard
-    kw: dict[str, Any] = {"hard": True} if hard else {"C": problem.C / (t * t)}
+    kw: dict[str, Any] = ({"hard": True} if as_hard_margin or problem.hard
+                          else {"C": problem.C / (t * t)})
     return SVMProblem(ds, intercept=problem.intercept,
                       intercept_scaling=problem.intercept_scaling * t, **kw)
 
 
-def _scale_hint(problem: SVMProblem) -> str:
+def scale_hint(problem: SVMProblem) -> str:
     """A hint for the error messages when the problem is at an extreme of ``C R^2``."""
-    _, lc = _scale_free_c(problem)
+    _, lc = scale_free_c(problem)
     if problem.hard or not math.isfinite(lc) or abs(lc) < 40:  # 40: C R^2 ~ 1e12
         return ""
     e10 = lc * math.log10(2.0)  # C R^2 may be beyond the doubles (1e330): print 10^e10
@@ -87,4 +96,4 @@ def _scale_hint(problem: SVMProblem) -> str:
 
 #: Above this log2(C R^2) (C R^2 > 1e9) a soft margin on separable data is tried as the
 #: hard margin first, and a non-separable one in the primal form too (PIQP's dual stalls).
-_HUGE_LC = 30.0
+HUGE_LOG_CR2 = 30.0
