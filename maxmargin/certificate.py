@@ -512,3 +512,14 @@ def certify(problem: SVMProblem, w: Any, b: Any, alpha: Any, *,
 
 
 # --------------------------------------------------------------------------- separation
+
+_MOVED = ("SeparationCertificate", "verify_separation")
+
+
+def __getattr__(name: str) -> object:
+    """The old path of the separation names (now in :mod:`maxmargin.separation`)."""
+    if name in _MOVED:
+        from . import separation
+
+        return getattr(separation, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

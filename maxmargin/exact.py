@@ -241,7 +241,7 @@ def solve(problem: SVMProblem, form: str = "dual", solver: str | None = None,
     ------
     NotSeparableError
         Hard margin on non-separable data; ``.certificate`` is a verified
-        :class:`~maxmargin.certificate.SeparationCertificate`.
+        :class:`~maxmargin.separation.SeparationCertificate`.
     SolverError
         Solver not installed, failed, or an inaccurate answer the certificate cannot
         confirm.

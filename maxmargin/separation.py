@@ -136,7 +136,7 @@ def separation_certificate(data: Dataset | SVMProblem, intercept: str = "free", 
     unless ``intercept="none"``) with HiGHS on ``X / R`` (the LP is invariant to scaling
     X, its solver's tolerances are not), then refines ``z`` on its support by an exact
     least-squares solve and verifies it with
-    :func:`maxmargin.certificate.verify_separation` (``hull_distance`` relative to R).
+    :func:`maxmargin.separation.verify_separation` (``hull_distance`` relative to R).
 
     Parameters
     ----------

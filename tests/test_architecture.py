@@ -37,9 +37,12 @@ ROOMS: list[tuple[str, ...]] = [
      "maxmargin.plot_compare", "maxmargin.plot_path", "maxmargin.plot_animation"),
 ]
 
-#: Imports against the direction, each a thin facade that delegates downward, lazily.
+#: Imports against the direction (or back into the module's own room), each a thin
+#: facade that delegates, lazily.
 FACADES = {
     ("maxmargin.problem", "maxmargin.cvxpy_models"): "SVMProblem.to_cvxpy",
+    ("maxmargin.certificate", "maxmargin.separation"):
+        "maxmargin.certificate.SeparationCertificate (the old path)",
 }
 
 
@@ -147,3 +150,38 @@ def test_computation_never_draws_or_writes_reports():
         assert not bad, f"{name} imports {bad}"
         text = MODULES[name].read_text()
         assert "import matplotlib" not in text and "from matplotlib" not in text, name
+
+
+OLD_PATHS = ("maxmargin.path", "maxmargin.exact_path", "maxmargin.plot",
+             "maxmargin.plot_compare", "maxmargin.plot_path", "maxmargin.plot_animation")
+
+
+@pytest.mark.parametrize("old", OLD_PATHS)
+def test_old_module_paths_are_thin_re_exports(old):
+    import importlib
+
+    mod = importlib.import_module(old)
+    assert mod.__all__
+    for name in mod.__all__:
+        home = getattr(getattr(mod, name), "__module__", None)
+        assert home is None or (home.startswith("maxmargin.") and home != old), name
+
+
+def test_moved_names_keep_their_old_paths():
+    import importlib
+
+    import maxmargin
+    from maxmargin.certificate import SeparationCertificate, verify_separation
+    from maxmargin.exact import ExactSolution, available_solvers, is_separable, solve
+    from maxmargin.separation import SeparationCertificate as moved
+
+    old_compare = importlib.import_module("maxmargin.compare")  # a module in sys.modules only
+    compare, Comparison = old_compare.compare, old_compare.Comparison
+    write_report = old_compare.write_report
+
+    assert SeparationCertificate is moved and callable(verify_separation)
+    assert compare is maxmargin.compare and callable(maxmargin.compare)  # still the function
+    assert Comparison is maxmargin.Comparison and write_report is maxmargin.write_report
+    assert solve is maxmargin.solve and ExactSolution is maxmargin.ExactSolution
+    assert available_solvers is maxmargin.available_solvers
+    assert is_separable is maxmargin.is_separable
