@@ -508,7 +508,6 @@ class _DualModel:
     def solve(self, C: float) -> tuple[np.ndarray, float | None, str]:
         import cvxpy as cp
 
-
         self.C.value = float(C)
         t0 = time.perf_counter()
         try:
@@ -586,8 +585,9 @@ def _working_set_solve(problem: SVMProblem, YZ: Any, w0: np.ndarray, b0: float,
 
     With the previous point's margins ``r_i = y_i f_i``, examples far outside the margin
     are fixed at ``alpha = 0`` and those deep inside at ``alpha = C``; the QP is solved
-    (PIQP or Clarabel, directly) on the working set ``W`` in between, then every fixed
-    example's KKT condition is checked at the new point and violators join ``W``. Returns
+    on the working set ``W`` in between (PIQP, directly:
+    :func:`maxmargin.solvers.piqp.solve_qp`), then every fixed example's KKT condition
+    is checked at the new point and violators join ``W``. Returns
     ``(alpha, b)`` (b None unless free), or None when the sub-QP fails or the rounds run
     out (the caller then solves the full compiled QP).
     """
