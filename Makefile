@@ -30,10 +30,12 @@ demo: $(STAMP)
 
 test: $(TEST_STAMP)
 	$(BIN)/ruff check maxmargin tests examples bench tools
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -n 2
 
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check maxmargin tests examples bench tools
+	$(BIN)/mypy
 
 docs: $(DOCS_STAMP)
 	$(BIN)/sphinx-build -W -b html docs docs/_build/html

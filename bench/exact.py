@@ -21,7 +21,7 @@ and each time as a ratio to maxmargin's dual solve.
 
 **Sparse** (``--sparse``; Zipf-sparse text-like data, :func:`make_zipf_sparse`: 50
 stored entries per row, rows l2-normalised, C = 1): maxmargin's default route (dual
-coordinate descent + polish + certificate, :mod:`maxmargin._dcd`) for the free and the
+coordinate descent + polish + certificate, :mod:`maxmargin.solvers.dcd`) for the free and the
 augmented intercept against ``LinearSVC(loss="hinge", tol=1e-8)`` (liblinear's DCD, on
 the augmented problem with ``intercept_scaling=1``: it has no free intercept; a large
 ``intercept_scaling`` approaches the free one but slows liblinear down 20-100x, see

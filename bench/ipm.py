@@ -26,9 +26,10 @@ import sys
 import time
 import warnings
 
-from maxmargin import SVMProblem, _ipm, make_gaussians
-from maxmargin._ipm_kernels import warm_up
+from maxmargin import SVMProblem, make_gaussians
 from maxmargin.exact import solve
+from maxmargin.solvers import ipm
+from maxmargin.solvers._ipm_kernels import warm_up
 
 
 def best_of(repeat: int, fn):
@@ -54,14 +55,14 @@ def busy(k: int):
 
 
 def routes(prob: SVMProblem):
-    free = _ipm.blas_threads
+    free = ipm.blas_threads
 
     def default_threads():
-        _ipm.blas_threads = lambda limit: contextlib.nullcontext()
+        ipm.blas_threads = lambda limit: contextlib.nullcontext()
         try:
             return solve(prob)
         finally:
-            _ipm.blas_threads = free
+            ipm.blas_threads = free
 
     return [("solve, default route (BLAS 1 thread in the IPM)", lambda: solve(prob)),
             ("solve, default route, BLAS default threads", default_threads),

@@ -102,23 +102,25 @@ _SECTIONS = [
     ("maxmargin.problem", "Problems and objectives"),
     ("maxmargin.cvxpy_models", "Problems and objectives"),
     ("maxmargin.exact", "Exact solve"),
+    ("maxmargin.solution", "Exact solve"),
+    ("maxmargin.solvers", "Exact solve"),
     ("maxmargin.certificate", "Certificates"),
+    ("maxmargin.separation", "Certificates"),
     ("maxmargin.online", "Online learners"),
     ("maxmargin.trace", "Traces"),
-    ("maxmargin.compare", "Learners against the optimum"),
-    ("maxmargin.path", "C / lambda paths"),
-    ("maxmargin.exact_path", "C / lambda paths"),
+    ("maxmargin.evaluation.comparison", "Learners against the optimum"),
+    ("maxmargin.evaluation", "C / lambda paths"),
     ("maxmargin.estimators", "scikit-learn estimators"),
     ("maxmargin.liblinear_model", "LIBLINEAR model files"),
-    ("maxmargin.plot", "Figures"),
-    ("maxmargin.plot_compare", "Figures"),
-    ("maxmargin.plot_animation", "Figures"),
+    ("maxmargin.plotting", "Figures"),
+    ("maxmargin.report", "Reports"),
     ("maxmargin.exceptions", "Exceptions"),
 ]
 # modules documented beyond the top-level names (their own __all__), when importable
-_EXTRA_MODULES = ["maxmargin.path", "maxmargin.estimators", "maxmargin.plot",
-                  "maxmargin.plot_compare", "maxmargin.cvxpy_models",
-                  "maxmargin.plot_animation", "maxmargin.liblinear_model"]
+_EXTRA_MODULES = ["maxmargin.path", "maxmargin.estimators", "maxmargin.plotting.boundary",
+                  "maxmargin.plotting.comparison", "maxmargin.cvxpy_models",
+                  "maxmargin.plotting.animation", "maxmargin.plotting.path",
+                  "maxmargin.liblinear_model"]
 
 
 def _section_of(module: str) -> str:

@@ -17,9 +17,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
-from maxmargin import load_heart_scale, make_separable
-from maxmargin.path import learners_along_path, path
-from maxmargin.plot_path import (
+from maxmargin import learners_along_path, load_heart_scale, make_separable, regularization_path
+from maxmargin.plotting.path import (
     plot_errors,
     plot_learners_vs_lambda,
     plot_support_vectors,
@@ -28,15 +27,15 @@ from maxmargin.plot_path import (
 
 heart = load_heart_scale()
 train, test = heart.split(0.3, seed=0)
-p = path(train, C="1e-3:1e3:13", holdout=test)
+p = regularization_path(train, C="1e-3:1e3:13", holdout=test)
 best = int(p.holdout_error.argmin())
 print(f"heart_scale: {len(p.C)} points, all certified: {p.certified}; best held-out "
       f"error {p.holdout_error[best]:.3f} at C = {p.C[best]:.3g}")
 
 sep = make_separable(100, 2, margin=0.3, seed=1)
-p2 = path(sep, C="1e-3:1e3:13", intercept="augmented")
+p2 = regularization_path(sep, C="1e-3:1e3:13", intercept="augmented")
 study = learners_along_path(sep, exact=p2, learners=("pegasos", "subgradient"), epochs=10)
-print(f"separable: soft = hard margin for C >= C* = {p2.hard.C_star:.4g}")
+print(f"separable: soft = hard margin for C >= C* = {p2.hard_margin_limit.C_star:.4g}")
 
 fig, axes = plt.subplots(2, 2, figsize=(11, 8))
 plot_width(p, axes[0, 0])

@@ -20,10 +20,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 
-from maxmargin import load_heart_scale
-from maxmargin.exact_path import exact_regularization_path
-from maxmargin.path import path
-from maxmargin.plot_path import (
+from maxmargin import exact_regularization_path, load_heart_scale, regularization_path
+from maxmargin.plotting.path import (
     plot_exact_coefficients,
     plot_exact_errors,
     plot_exact_support_vectors,
@@ -46,7 +44,7 @@ print(f"best held-out error {best:.3f} for C in [{Cs[err == best].min():.3g}, "
       f"{Cs[err == best].max():.3g}]")
 
 # a 25-point grid path, interpolated linearly between its certified points
-grid = path(train, C="1e-3:1e3:25", hard_limit=False)
+grid = regularization_path(train, C="1e-3:1e3:25", hard_limit=False)
 lo, hi = 3e-2, 3.0
 inside = (grid.C >= lo / 3) & (grid.C <= hi * 3)
 j = int(np.argmax(np.abs(grid.w[-1])))

@@ -20,7 +20,7 @@ import matplotlib.pyplot as plt
 
 from maxmargin import SVMProblem, make_gaussians, make_separable
 from maxmargin.exact import solve
-from maxmargin.plot import plot_boundary
+from maxmargin.plotting.boundary import plot_boundary
 
 out = Path(sys.argv[1]) if len(sys.argv) > 1 else Path.cwd() / "plot_hard_margin_2d.png"
 

@@ -16,9 +16,8 @@ from pathlib import Path
 
 from matplotlib.figure import Figure
 
-from maxmargin import make_gaussians
-from maxmargin.compare import compare
-from maxmargin.plot_compare import plot_gaps, plot_suboptimality
+from maxmargin import compare, make_gaussians
+from maxmargin.plotting.comparison import plot_gaps, plot_suboptimality
 
 data = make_gaussians(400, 2, separation=2.0, seed=0)
 cmp = compare(data, learners=["pegasos", "subgradient"], lam=1e-2, intercept="augmented",

@@ -1,7 +1,11 @@
 """maxmargin: exact max-margin classifiers, certified, and online learners measured against them."""
 
-from .certificate import Certificate, SeparationCertificate, certify, verify_separation
-from .compare import Comparison, RunResult, compare, demo_comparison, write_report
+import sys as _sys
+from types import ModuleType as _ModuleType
+
+from . import report as _report
+from ._version import __version__
+from .certificate import Certificate, certify
 from .data import (
     Dataset,
     load,
@@ -14,8 +18,13 @@ from .data import (
     make_separable,
     map_labels,
 )
+from .evaluation import comparison as _comparison
+from .evaluation.along_path import learners_along_path
+from .evaluation.comparison import Comparison, RunResult, compare, demo_comparison
+from .evaluation.exact_path import ExactPath, PathPoint, exact_regularization_path
+from .evaluation.grid_path import RegularizationPath, parse_grid, regularization_path
+from .evaluation.limits import hard_margin_limit, min_margin_sv_C
 from .exact import ExactSolution, available_solvers, is_separable, separation_certificate, solve
-from .exact_path import ExactPath, PathPoint, exact_regularization_path, write_exact_path_report
 from .exceptions import (
     CertificateError,
     DataError,
@@ -42,26 +51,35 @@ from .online import (
     run,
     schedule,
 )
-from .path import (
-    RegularizationPath,
-    hard_margin_limit,
-    learners_along_path,
-    min_margin_sv_C,
-    parse_grid,
-    regularization_path,
-    write_path_report,
-)
 from .problem import INTERCEPTS, SVMProblem
+from .report import write_exact_path_report, write_path_report, write_report
+from .separation import SeparationCertificate, verify_separation
 from .trace import Trace
 
-__version__ = "0.1.0"
+
+def _old_module(name: str, *sources: _ModuleType) -> None:
+    """Keep ``from maxmargin.<name> import ...`` working for a module that moved, where the
+    name is now a function of the package (``maxmargin.compare``): a module object in
+    ``sys.modules`` only, so the package attribute stays the function."""
+    def __getattr__(attr: str) -> object:
+        for src in sources:
+            if hasattr(src, attr):
+                return getattr(src, attr)
+        raise AttributeError(f"module 'maxmargin.{name}' has no attribute {attr!r}")
+
+    mod = _ModuleType(f"{__name__}.{name}", f"Moved to {sources[0].__name__}.")
+    mod.__getattr__ = __getattr__  # type: ignore[method-assign]
+    _sys.modules[mod.__name__] = mod
+
+
+_old_module("compare", _comparison, _report)
 
 #: scikit-learn is an optional dependency: its estimators load on first use.
 _ESTIMATORS = ("ExactSVC", "PerceptronClassifier", "AveragedPerceptronClassifier",
                "PegasosClassifier", "PAClassifier")
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
     if name in ("study", "StudyResult"):  # loaded on first use, like the estimators
         from . import studies
 

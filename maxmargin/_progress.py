@@ -27,7 +27,7 @@ class Progress:
         self.label = label
         self.stream = stream if stream is not None else sys.stderr
         self.enabled = enabled and hasattr(self.stream, "isatty") and self.stream.isatty()
-        self.done = 0
+        self.done: float = 0
         self._last = 0.0
         self._start = time.perf_counter()
 
@@ -43,10 +43,18 @@ class Progress:
                               f"{now - self._start:6.1f}s")
             self.stream.flush()
 
+    def update_to(self, done: float) -> None:
+        """Advance to ``done`` units in all."""
+        self.update(done - self.done)
+
+    def close(self) -> None:
+        """End the bar's line (the ``with`` block does it)."""
+        if self.enabled:
+            self.stream.write("\n")
+            self.stream.flush()
+
     def __enter__(self) -> Progress:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self.enabled:
-            self.stream.write("\n")
-            self.stream.flush()
+        self.close()

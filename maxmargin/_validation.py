@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Iterable
+from typing import Any
 
 from .exceptions import DataError, ParameterError
 
@@ -44,7 +45,7 @@ def check_int(name: str, value: object, *, minimum: int = 1) -> int:
         raise ParameterError(
             f"The {name!r} parameter must be an int >= {minimum}. Got {value!r} instead."
         )
-    v = int(value)  # type: ignore[arg-type]
+    v = int(value)  # type: ignore[arg-type, call-overload, unused-ignore]
     if v < minimum:
         raise ParameterError(
             f"The {name!r} parameter must be an int >= {minimum}. Got {value!r} instead."
@@ -155,12 +156,37 @@ def check_memory(nbytes: float, what: str, hint: str = "") -> None:
                     f"(80% of {_gb(avail)} available){'; ' + hint if hint else ''}")
 
 
+def renamed_attribute(old: str, new: str, since: str = "0.2.0") -> property:
+    """A read-only property ``old`` that returns ``self.<new>`` with a DeprecationWarning.
+
+    Parameters
+    ----------
+    old, new : str
+        The attribute's former and current names.
+    since : str
+        The version that renamed it.
+
+    Returns
+    -------
+    property
+    """
+    import warnings
+
+    def get(self: object) -> object:
+        warnings.warn(f"{type(self).__name__}.{old} is renamed {new} (maxmargin {since}); "
+                      f"{old} will go", DeprecationWarning, stacklevel=2)
+        return getattr(self, new)
+
+    get.__doc__ = f"Deprecated name of :attr:`{new}`."
+    return property(get)
+
+
 # scikit-learn's names beside maxmargin's own: random_state (seed), max_iter (epochs),
 # alpha (lam). The alias, when given, is the value; both given and different is an error.
 
 
 def resolve_alias(name: str, value: object, default: object, alias: str,
-                  alias_value: object) -> object:
+                  alias_value: object) -> Any:
     """The value of parameter ``name`` that scikit-learn calls ``alias``.
 
     Parameters
@@ -198,7 +224,7 @@ def resolve_alias(name: str, value: object, default: object, alias: str,
 
 
 def seed_from_random_state(random_state: object, seed: object = 0, *, default: object = 0,
-                           name: str = "seed") -> object:
+                           name: str = "seed") -> Any:
     """The seed of a function that takes scikit-learn's ``random_state`` beside ``seed``.
 
     Parameters

@@ -68,15 +68,14 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from ._json import json_number
 from .data import Dataset
 from .exceptions import DataError, ParameterError
 from .problem import SVMProblem
 
 __all__ = [
     "Certificate",
-    "SeparationCertificate",
     "certify",
-    "verify_separation",
     "DEFAULT_TOL",
 ]
 
@@ -95,12 +94,6 @@ def _gamma(k: int) -> float:
     """``gamma_k = k u / (1 - k u)``: the relative error bound of a k-term sum or dot."""
     ku = k * _U
     return ku / (1.0 - ku) if ku < 0.5 else math.inf
-
-
-def _jsonable(x: float) -> float | str:
-    """Floats for JSON: non-finite values as the strings "inf"/"-inf"/"nan"."""
-    x = float(x)
-    return x if math.isfinite(x) else str(x)
 
 
 def _pow2(m: float) -> float:
@@ -301,12 +294,12 @@ class Certificate:
          'relative_gap', 'tol', 'undecided']
         """
         return {
-            "primal_objective": _jsonable(self.primal_objective),
-            "dual_objective": _jsonable(self.dual_objective),
-            "duality_gap": _jsonable(self.duality_gap),
-            "relative_gap": _jsonable(self.relative_gap),
-            "kkt": {k: _jsonable(v) for k, v in self.kkt.items()},
-            "floors": {k: _jsonable(v) for k, v in self.floors.items()},
+            "primal_objective": json_number(self.primal_objective),
+            "dual_objective": json_number(self.dual_objective),
+            "duality_gap": json_number(self.duality_gap),
+            "relative_gap": json_number(self.relative_gap),
+            "kkt": {k: json_number(v) for k, v in self.kkt.items()},
+            "floors": {k: json_number(v) for k, v in self.floors.items()},
             "tol": float(self.tol),
             "ok": bool(self.ok),
             "undecided": self.undecided,
@@ -520,113 +513,13 @@ def certify(problem: SVMProblem, w: Any, b: Any, alpha: Any, *,
 
 # --------------------------------------------------------------------------- separation
 
-
-@dataclass(frozen=True)
-class SeparationCertificate:
-    """Proof that no hyperplane separates the data (the hard-margin QP is infeasible).
-
-    Attributes
-    ----------
-    z : ndarray of shape (n,)
-        Convex weights with ``sum_i z_i y_i x_i = 0`` (and ``sum_i z_i y_i = 0`` unless the
-        intercept is ``none``).
-    hull_point : ndarray of shape (d,) or None
-        ``sum_{y_i=+1} z_i x_i / sum_{y_i=+1} z_i``: a point in both classes' convex hulls
-        (None for intercept ``none``, where the cones, not the hulls, meet).
-    intercept : str
-        The intercept mode the certificate is for.
-    residuals : dict of str to float
-        ``nonnegativity`` (``max(0, -min z)``), ``simplex`` (``|sum z - 1|``), ``balance``
-        (``|sum z_i y_i|``; not for ``none``), ``hull_distance``
-        (``||sum z_i y_i x_i|| / R``, ``R = max_i ||x_i||``: invariant to scaling X).
-    tol : float
-    verified : bool
-        Every residual ``<= tol``, recomputed in numpy.
-
-    Examples
-    --------
-    >>> from maxmargin import Dataset
-    >>> ds = Dataset([[0.0], [0.0]], [1, -1])   # the same point with both labels
-    >>> verify_separation(ds, [0.5, 0.5]).verified
-    True
-    """
-
-    z: np.ndarray
-    hull_point: np.ndarray | None
-    intercept: str
-    residuals: dict
-    tol: float
-    verified: bool
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict: ``z``, ``support`` (indices with z > 0), residuals, verified."""
-        return {
-            "z": [float(t) for t in self.z],
-            "support": [int(i) for i in np.flatnonzero(self.z > 0)],
-            "hull_point": None if self.hull_point is None
-            else [float(t) for t in self.hull_point],
-            "intercept": self.intercept,
-            "residuals": {k: _jsonable(v) for k, v in self.residuals.items()},
-            "tol": float(self.tol),
-            "verified": bool(self.verified),
-        }
+_MOVED = ("SeparationCertificate", "verify_separation")
 
 
-def verify_separation(data: Any, z: Any, intercept: str = "free", *,
-                      tol: float = 1e-9) -> SeparationCertificate:
-    """Check a non-separability certificate ``z`` against the data (numpy only).
+def __getattr__(name: str) -> object:
+    """The old path of the separation names (now in :mod:`maxmargin.separation`)."""
+    if name in _MOVED:
+        from . import separation
 
-    Parameters
-    ----------
-    data : Dataset or SVMProblem
-        For an ``SVMProblem`` its data and intercept mode are used. For ``augmented``
-        the conditions are those of ``free`` (the bias column forces
-        ``sum z_i y_i = 0``).
-    z : array-like of shape (n,)
-    intercept : {"free", "none", "augmented"}
-    tol : float
-        Tolerance on each residual (``hull_distance`` is relative to
-        ``R = max_i ||x_i||``, so scaling X changes nothing).
-
-    Returns
-    -------
-    SeparationCertificate
-
-    Examples
-    --------
-    >>> from maxmargin import Dataset
-    >>> ds = Dataset([[0.0], [1.0], [0.5]], [1, 1, -1])
-    >>> verify_separation(ds, [0.25, 0.25, 0.5]).verified
-    True
-    >>> verify_separation(ds, [0.5, 0.0, 0.5]).verified
-    False
-    """
-    if isinstance(data, SVMProblem):
-        intercept = data.intercept
-        data = data.data
-    if intercept not in ("free", "none", "augmented"):
-        raise ParameterError(f"unknown intercept {intercept!r}; use free, none or augmented")
-    z = np.asarray(z, dtype=float).reshape(-1)
-    if z.shape != (data.n,):
-        raise DataError(f"z must have shape ({data.n},), got {z.shape}")
-    y = data.y
-    res: dict[str, float] = {}
-    if not np.isfinite(z).all():
-        res = {k: math.inf for k in ("nonnegativity", "simplex", "balance", "hull_distance")}
-        if intercept == "none":
-            res.pop("balance")
-        return SeparationCertificate(z, None, intercept, res, tol, False)
-    res["nonnegativity"] = max(0.0, -float(z.min()))
-    res["simplex"] = abs(float(z.sum()) - 1.0)
-    if intercept != "none":
-        res["balance"] = abs(float(z @ y))
-    # sum_i z_i y_i x_i (a valid z has 0 <= z_i <= 1: no product overflows)
-    u = np.asarray((z * y) @ data.X).reshape(-1)
-    # relative to R (0 when every x_i = 0: then any balanced z is a certificate)
-    res["hull_distance"] = _ratio(_norm(u), _radius(data))
-    ok = all(math.isfinite(v) and v <= tol for v in res.values())
-    pos = np.flatnonzero((y > 0) & (z > 0))
-    hp = None
-    if intercept != "none" and z[pos].sum() > 0:
-        hp = np.asarray(data.X[pos].T @ z[pos]).reshape(-1) / z[pos].sum()
-    return SeparationCertificate(z, hp, intercept, res, tol, ok)
+        return getattr(separation, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import math
 import os
 import signal
 import sys
@@ -23,6 +22,7 @@ from typing import Any, NoReturn
 import numpy as np
 
 from ._io import atomic_write, check_output_dir, check_output_file, display, mark_output_dir
+from ._json import jsonable
 from .exceptions import CertificateError, MaxMarginError, NotSeparableError
 
 __all__ = ["main"]
@@ -55,32 +55,17 @@ class _Parser(argparse.ArgumentParser):
         raise _UsageError(f"{self.prog}: error: {message}; see '{self.prog} --help'")
 
 
-def _jsonable(obj: Any) -> Any:
-    """Plain-JSON form: arrays to lists, inf/nan to strings (JSON has no such numbers)."""
-    if isinstance(obj, dict):
-        return {str(k): _jsonable(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [_jsonable(v) for v in obj]
-    if isinstance(obj, np.ndarray):
-        return _jsonable(obj.tolist())
-    if isinstance(obj, np.generic):
-        return _jsonable(obj.item())
-    if isinstance(obj, float) and not math.isfinite(obj):
-        return "inf" if obj > 0 else ("-inf" if obj < 0 else "nan")
-    return obj
-
-
 def _write_json(payload: dict, target: str | None) -> None:
     if target is None:
         return
-    text = json.dumps(_jsonable(payload), indent=2)
+    text = json.dumps(jsonable(payload), indent=2)
     if target == "-":
         print(text)
     else:
         atomic_write(target, text + "\n")
 
 
-def _load_data(args: argparse.Namespace, path: str | None = None, like: Any = None):
+def _load_data(args: argparse.Namespace, path: str | None = None, like: Any = None) -> Any:
     """Load DATA (or the file ``path``, read like the Dataset ``like``: a LIBSVM holdout
     gets the index base its DATA was read with)."""
     from .data import _format_of, load
@@ -89,7 +74,8 @@ def _load_data(args: argparse.Namespace, path: str | None = None, like: Any = No
     if args.data == "-" and getattr(args, "holdout", None) == "-":
         raise ParameterError("DATA and --holdout both read standard input ('-'); give one "
                              "of them as a file")
-    zero_based: bool | str = {"auto": "auto", "0": True, "1": False}[args.index_base]
+    bases: dict[str, bool | str] = {"auto": "auto", "0": True, "1": False}
+    zero_based = bases[args.index_base]
     if like is not None:
         if zero_based == "auto" and "zero_based" in like.meta and \
                 _format_of(path) in ("libsvm", "stdin"):
@@ -136,7 +122,7 @@ def _verbosity(args: argparse.Namespace) -> Iterator[None]:
         logger.setLevel(level)
 
 
-def _problem(args: argparse.Namespace, data):
+def _problem(args: argparse.Namespace, data: Any) -> Any:
     from .problem import SVMProblem
 
     kw: dict[str, Any] = {"intercept": args.intercept}
@@ -252,14 +238,11 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------------- run
 
 
-def _learner_params(args: argparse.Namespace, cls: type) -> dict[str, Any]:
-    """The CLI options a learner's constructor accepts (others are for other learners)."""
-    import inspect
-
-    accepted = inspect.signature(cls.__init__).parameters
+def _learner_options(args: argparse.Namespace, cls: Any) -> dict[str, Any]:
+    """The ``run`` options a learner's constructor takes (others are for other learners)."""
     given = {"lam": args.lam, "C": args.C, "eta0": args.eta0, "intercept": args.intercept,
              "projection": args.projection, "batch_size": args.batch_size}
-    return {k: v for k, v in given.items() if v is not None and k in accepted}
+    return {k: v for k, v in given.items() if v is not None and k in cls.param_names()}
 
 
 def _learner_names(text: str, unique: bool = False) -> list[str]:
@@ -292,10 +275,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
             raise ParameterError(f"--animate draws one learner; got {len(names)} "
                                  f"({', '.join(names)})")
         check_output_file(args.animate, "--animate")
-    learners = [make_learner(nm, **_learner_params(args, LEARNERS[nm])) for nm in names]
+    learners = [make_learner(nm, **_learner_options(args, LEARNERS[nm])) for nm in names]
     data = _load_data(args)
     if args.animate:
-        from .plot_animation import _check_target
+        from .plotting.animation import _check_target
 
         _check_target(data, args.animate)
     written: list[Path] = []
@@ -314,7 +297,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
             if not args.quiet:
                 print(f"  wrote {display(npz)} and {display(js)}")
         if args.animate:
-            from .plot_animation import animate_run
+            from .plotting.animation import animate_run
 
             gif = animate_run(trace, data, args.animate, progress=not args.quiet)
             if not args.quiet:
@@ -326,7 +309,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
 
 def _report(cmp: Any, out: Path | None, quiet: bool, json_target: str | None = None) -> int:
-    from .compare import write_report
+    from .report import write_report
 
     paths = []
     if out is not None:
@@ -347,7 +330,7 @@ def _report(cmp: Any, out: Path | None, quiet: bool, json_target: str | None = N
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
-    from .compare import compare
+    from .evaluation.comparison import compare
     from .exceptions import ParameterError
 
     if args.json is not None:
@@ -368,7 +351,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
-    from .compare import demo_comparison
+    from .evaluation.comparison import demo_comparison
 
     out = _out_dir(args)
     if not args.quiet:
@@ -382,7 +365,9 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
 def _cmd_path(args: argparse.Namespace) -> int:
     from ._validation import check_int
-    from .path import learners_along_path, parse_grid, path, write_path_report
+    from .evaluation.along_path import learners_along_path
+    from .evaluation.grid_path import parse_grid, path
+    from .report import write_path_report
 
     if args.exact and args.learners:
         from .exceptions import ParameterError
@@ -404,13 +389,14 @@ def _cmd_path(args: argparse.Namespace) -> int:
     show = not args.quiet
     if args.exact:
         return _exact_path(args, data, holdout, key, grid, out, show)
+    on_grid: dict[str, Any] = {key: grid}
     result = path(data, intercept=args.intercept, holdout=holdout, solver=args.solver,
-                  progress=show, **{key: grid})
+                  progress=show, **on_grid)
     study = None
     if names is not None:
         # the learners solve the augmented problem: measure them against its own path
         exact = result if args.intercept == "augmented" else path(
-            data, intercept="augmented", solver=args.solver, progress=show, **{key: grid})
+            data, intercept="augmented", solver=args.solver, progress=show, **on_grid)
         study = learners_along_path(data, learners=names, epochs=args.epochs,
                                     seed=args.seed, exact=exact,
                                     n_jobs=os.cpu_count() if args.jobs is None else args.jobs,
@@ -433,11 +419,12 @@ def _cmd_path(args: argparse.Namespace) -> int:
 def _exact_path(args: argparse.Namespace, data: Any, holdout: Any, key: str, grid: Any,
                 out: Path | None, show: bool) -> int:
     """``path --exact``: every breakpoint in the grid's range; figures over that range."""
-    from .exact_path import write_exact_path_report
-    from .path import path
+    from .evaluation.grid_path import path
+    from .report import write_exact_path_report
 
+    on_grid: dict[str, Any] = {key: grid}
     result = path(data, intercept=args.intercept, holdout=holdout, solver=args.solver,
-                  progress=show, exact=True, **{key: grid})
+                  progress=show, exact=True, **on_grid)
     Cs = grid if key == "C" else 1.0 / (grid * data.n)
     if out is not None:
         paths = write_exact_path_report(result, out, C_range=(float(min(Cs)), float(max(Cs)))
@@ -475,7 +462,7 @@ def _example(*lines: str) -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argparse parser of the ``maxmargin`` command."""
-    from . import __version__
+    from ._version import __version__
 
     parser = _Parser(prog="maxmargin", description=(
         "Exact, certified linear max-margin classifiers, and online learners "
@@ -682,8 +669,9 @@ def _output_dirs(args: argparse.Namespace) -> list[tuple[Path, bool]]:
     dirs = []
     if getattr(args, "json", None) not in (None, "-"):
         dirs.append(Path(args.json).parent)
-    if _out_target(args) is not None:
-        dirs.append(Path(_out_target(args)))
+    target = _out_target(args)
+    if target is not None:
+        dirs.append(Path(target))
     return [(d, d.exists()) for d in dirs]
 
 

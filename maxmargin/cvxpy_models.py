@@ -124,7 +124,7 @@ def primal_model(problem: SVMProblem, objective: str = "C") -> Any:
     return cp.Problem(cp.Minimize(obj), constraints)
 
 
-def dual_model(problem: SVMProblem, objective: str = "C") -> Any:
+def dual_model(problem: SVMProblem, objective: str = "C", *, C_parameter: bool = False) -> Any:
     """The dual QP of ``problem`` as a textbook ``cvxpy.Problem``.
 
     .. math:: \\max_\\alpha\\ \\textstyle\\sum_i \\alpha_i
@@ -146,6 +146,10 @@ def dual_model(problem: SVMProblem, objective: str = "C") -> Any:
     objective : {"C", "lambda"}
         ``"C"``: the dual of the C form, optimal value ``D* = P*``; ``"lambda"``: the
         dual of ``F = P/(C n)``, optimal value ``F* = lam P*`` (soft margin only).
+    C_parameter : bool, default False
+        The box bound ``C`` as a ``cvxpy.Parameter`` (``model.param_dict["C"]``, soft
+        margin in the C form): the model is DPP, compiled once and re-solved at any C by
+        setting the parameter's value (the grid path does so).
 
     Returns
     -------
@@ -173,9 +177,13 @@ def dual_model(problem: SVMProblem, objective: str = "C") -> Any:
     # w~ = sum_i alpha_i y_i z_i as Z^T (y * alpha): a d' vector, never an n x n matrix
     w_tilde = problem.Z.T @ cp.multiply(y, alpha)
     constraints = [alpha >= 0]
+    if C_parameter and (problem.hard or objective != "C"):
+        raise ParameterError("C_parameter is for a soft margin in the C form")
     if objective == "C":
         if not problem.hard:
-            constraints.append(alpha <= problem.C)
+            C = cp.Parameter(nonneg=True, name="C", value=problem.C) if C_parameter \
+                else problem.C
+            constraints.append(alpha <= C)
         obj = cp.sum(alpha) - 0.5 * cp.sum_squares(w_tilde)
     else:
         # lam/2 ||w(alpha)||^2 with w(alpha) = w~/lam, the weights' own size: the same

@@ -151,6 +151,75 @@ def _check_feature_names(names: Any, d: int, name: str) -> tuple[str, ...] | Non
     return tuple(str(v) for v in names)
 
 
+def _checked_X(X: Any, name: str) -> Any:
+    """``X`` as float64, dense C-contiguous or CSR (sorted, no duplicates), 2-D, not empty,
+    finite; a DataError naming the first bad entry otherwise."""
+    complex_ = DataError(f"{name}: X holds complex numbers; maxmargin needs real "
+                         "features (put real and imaginary parts in separate columns)")
+    if sp.issparse(X):
+        if X.dtype.kind == "c":
+            raise complex_
+        X = sp.csr_matrix(X, dtype=np.float64)
+        X.sum_duplicates()
+        X.sort_indices()
+        values = X.data
+    else:
+        try:
+            X = np.asarray(X)
+            if X.dtype.kind != "c":
+                X = np.ascontiguousarray(X, dtype=np.float64)
+        except (TypeError, ValueError) as e:
+            raise DataError(f"{name}: X is not numeric: {e}") from None
+        if X.dtype.kind == "c":
+            raise complex_
+        values = X
+    if X.ndim != 2:
+        raise DataError(f"{name}: X must be 2-D (n, d), got shape {X.shape}")
+    n, d = X.shape
+    if n == 0:
+        raise DataError(f"{name}: the data set is empty (0 examples)")
+    if d == 0:
+        raise DataError(f"{name}: the data set has no features (d = 0)")
+    bad = ~np.isfinite(values)
+    if bad.any():
+        where = np.argwhere(bad)[0] if not sp.issparse(X) else None
+        at = f" (first at row {where[0]}, column {where[1]})" if where is not None else ""
+        raise DataError(
+            f"{name}: X contains {int(bad.sum())} NaN or infinite values{at}; "
+            "remove or impute them first"
+        )
+    return X
+
+
+def _checked_y(y: Any, n: int, name: str) -> np.ndarray:
+    """The labels as float64 in {-1, +1}, one per row; a DataError that says how to map
+    other labels otherwise."""
+    y = np.asarray(y)
+    if y.ndim != 1:
+        y = y.reshape(-1) if y.ndim == 2 and 1 in y.shape else y
+    if y.ndim != 1:
+        raise DataError(f"{name}: y must be 1-D, got shape {y.shape}")
+    if len(y) != n:
+        raise DataError(f"{name}: X has {n} rows but y has {len(y)} labels; they must match")
+    _check_finite_labels(y, f"{name}: ")
+    try:
+        yf = y.astype(np.float64)
+    except (TypeError, ValueError):
+        yf = None
+    if yf is None or not np.all(np.isin(yf, (-1.0, 1.0))):
+        values_ = np.unique(y)
+        hint = ""
+        if len(values_) == 2:
+            hint = (
+                f"; map them with maxmargin.map_labels(y) ({values_[0]!r} -> -1, "
+                f"{values_[1]!r} -> +1) or Dataset.from_labels(X, y)"
+            )
+        raise DataError(
+            f"{name}: labels must be -1 or +1, got values {values_[:10].tolist()}{hint}"
+        )
+    return yf
+
+
 @dataclass(frozen=True, eq=False)
 class Dataset:
     """A validated binary classification data set.
@@ -202,66 +271,9 @@ class Dataset:
             if columns is not None and len(columns) and all(isinstance(c, str)
                                                             for c in columns):
                 names = tuple(columns)
-        complex_ = DataError(f"{self.name}: X holds complex numbers; maxmargin needs real "
-                             "features (put real and imaginary parts in separate columns)")
-        if sp.issparse(X):
-            if X.dtype.kind == "c":
-                raise complex_
-            X = sp.csr_matrix(X, dtype=np.float64)
-            X.sum_duplicates()
-            X.sort_indices()
-            values = X.data
-        else:
-            try:
-                X = np.asarray(X)
-                if X.dtype.kind != "c":
-                    X = np.ascontiguousarray(X, dtype=np.float64)
-            except (TypeError, ValueError) as e:
-                raise DataError(f"{self.name}: X is not numeric: {e}") from None
-            if X.dtype.kind == "c":
-                raise complex_
-            values = X
-        if X.ndim != 2:
-            raise DataError(f"{self.name}: X must be 2-D (n, d), got shape {X.shape}")
+        X = _checked_X(X, self.name)
         n, d = X.shape
-        if n == 0:
-            raise DataError(f"{self.name}: the data set is empty (0 examples)")
-        if d == 0:
-            raise DataError(f"{self.name}: the data set has no features (d = 0)")
-        bad = ~np.isfinite(values)
-        if bad.any():
-            where = np.argwhere(bad)[0] if not sp.issparse(X) else None
-            at = f" (first at row {where[0]}, column {where[1]})" if where is not None else ""
-            raise DataError(
-                f"{self.name}: X contains {int(bad.sum())} NaN or infinite values{at}; "
-                "remove or impute them first"
-            )
-        y = np.asarray(self.y)
-        if y.ndim != 1:
-            y = y.reshape(-1) if y.ndim == 2 and 1 in y.shape else y
-        if y.ndim != 1:
-            raise DataError(f"{self.name}: y must be 1-D, got shape {y.shape}")
-        if len(y) != n:
-            raise DataError(
-                f"{self.name}: X has {n} rows but y has {len(y)} labels; they must match"
-            )
-        _check_finite_labels(y, f"{self.name}: ")
-        try:
-            yf = y.astype(np.float64)
-        except (TypeError, ValueError):
-            yf = None
-        if yf is None or not np.all(np.isin(yf, (-1.0, 1.0))):
-            values_ = np.unique(y)
-            hint = ""
-            if len(values_) == 2:
-                hint = (
-                    f"; map them with maxmargin.map_labels(y) ({values_[0]!r} -> -1, "
-                    f"{values_[1]!r} -> +1) or Dataset.from_labels(X, y)"
-                )
-            raise DataError(
-                f"{self.name}: labels must be -1 or +1, got values "
-                f"{values_[:10].tolist()}{hint}"
-            )
+        yf = _checked_y(self.y, n, self.name)
         if self.require_both_classes and np.unique(yf).size < 2:
             raise DataError(
                 f"{self.name}: only one class present (all labels are {yf[0]:+.0f}); "
@@ -623,34 +635,9 @@ def _parse_libsvm(text: str, shown: str, name: str, n_features: int | None, posi
             if tok.startswith("qid:"):
                 qid_rows += 1
                 continue
-            idx_s, sep, val_s = tok.partition(":")
-            try:
-                if not sep:
-                    raise ValueError
-                idx = int(idx_s)
-                val = float(val_s)
-            except ValueError:
-                raise DataError(
-                    f"{shown}:{lineno}: malformed feature {tok!r} (expected index:value)"
-                ) from None
-            if idx < 0:
-                raise DataError(f"{shown}:{lineno}: feature index {idx} is negative")
+            idx, val = _libsvm_feature(tok, last, zero_based, f"{shown}:{lineno}")
             if idx == 0:
-                if zero_based is False:
-                    raise DataError(f"{shown}:{lineno}: feature index 0 < 1 (indices are "
-                                    "1-based here: zero_based=False, --index-base 1, or a "
-                                    "--holdout read like its 1-based DATA)")
                 first_zero = first_zero or lineno
-            if idx > _MAX_INDEX:
-                raise DataError(f"{shown}:{lineno}: feature index {idx} is too large (more "
-                                f"than {_MAX_INDEX:,})")
-            if idx <= last:
-                raise DataError(
-                    f"{shown}:{lineno}: feature indices must increase ({idx} after {last})"
-                )
-            if not math.isfinite(val):
-                raise DataError(f"{shown}:{lineno}: feature {idx} is {val_s} (NaN/inf not "
-                                "allowed)")
             last = idx
             indices.append(idx)
             values.append(val)
@@ -678,6 +665,33 @@ def _parse_libsvm(text: str, shown: str, name: str, n_features: int | None, posi
                 f" ({compression})" if compression else "", X.shape[0], X.shape[1],
                 "0-based" if zero else "1-based", why)
     return _with_labels(X, np.asarray(labels), name, positive, meta={"zero_based": zero})
+
+
+def _libsvm_feature(tok: str, last: int, zero_based: bool | str,
+                    where: str) -> tuple[int, float]:
+    """``index:value`` of a LIBSVM line, checked (``last``: the line's previous index)."""
+    idx_s, sep, val_s = tok.partition(":")
+    try:
+        if not sep:
+            raise ValueError
+        idx = int(idx_s)
+        val = float(val_s)
+    except ValueError:
+        raise DataError(f"{where}: malformed feature {tok!r} (expected index:value)") from None
+    if idx < 0:
+        raise DataError(f"{where}: feature index {idx} is negative")
+    if idx == 0 and zero_based is False:
+        raise DataError(f"{where}: feature index 0 < 1 (indices are 1-based here: "
+                        "zero_based=False, --index-base 1, or a --holdout read like its "
+                        "1-based DATA)")
+    if idx > _MAX_INDEX:
+        raise DataError(f"{where}: feature index {idx} is too large (more than "
+                        f"{_MAX_INDEX:,})")
+    if idx <= last:
+        raise DataError(f"{where}: feature indices must increase ({idx} after {last})")
+    if not math.isfinite(val):
+        raise DataError(f"{where}: feature {idx} is {val_s} (NaN/inf not allowed)")
+    return idx, val
 
 
 #: The largest LIBSVM feature index accepted (int64 indices, with room to spare).
@@ -851,18 +865,7 @@ def _parse_csv(text: str, shown: str, name: str, label: str | int | None,
                 raise DataError(
                     f"{shown}:{ln}: column {j + 1} value {r[j]!r} is not a number"
                 ) from None
-    cells = [r[col].strip() for _, r in body]
-    for (ln, _), s in zip(body, cells, strict=True):
-        if not s:
-            raise DataError(f"{shown}:{ln}: the label (column {col + 1}) is empty")
-    if all(_is_number(s) for s in cells):
-        labels = np.asarray([float(s) for s in cells])
-        bad = np.flatnonzero(~np.isfinite(labels))
-        if bad.size:
-            raise DataError(f"{shown}:{body[bad[0]][0]}: label {cells[bad[0]]!r} is not a "
-                            "finite number")
-    else:
-        labels = np.asarray(cells)
+    labels = _csv_labels(body, col, shown)
     feature_names = None if names is None else \
         tuple(names[j] or f"column {j + 1}" for j in feats)
     logger.debug("%s: read as CSV%s, %d rows x %d features, separator %s, %s, label column "
@@ -870,6 +873,22 @@ def _parse_csv(text: str, shown: str, name: str, label: str | int | None,
                 X.shape[1], "tab" if delim == "\t" else repr(delim),
                 "a header row" if names is not None else "no header", col + 1)
     return _with_labels(X, labels, name, positive, feature_names=feature_names)
+
+
+def _csv_labels(body: list[tuple[int, list[str]]], col: int, shown: str) -> np.ndarray:
+    """The label column: numbers when every cell is one (finite), else the strings."""
+    cells = [r[col].strip() for _, r in body]
+    for (ln, _), s in zip(body, cells, strict=True):
+        if not s:
+            raise DataError(f"{shown}:{ln}: the label (column {col + 1}) is empty")
+    if not all(_is_number(s) for s in cells):
+        return np.asarray(cells)
+    labels = np.asarray([float(s) for s in cells])
+    bad = np.flatnonzero(~np.isfinite(labels))
+    if bad.size:
+        raise DataError(f"{shown}:{body[bad[0]][0]}: label {cells[bad[0]]!r} is not a "
+                        "finite number")
+    return labels
 
 
 def _label_column(label: str | int | None, names: list[str] | None, width: int,
@@ -1084,6 +1103,7 @@ def load(path: str | Path, *, label: str | int | None = None, header: bool | Non
                                  "is read as CSV")
         if text is not None:
             return _parse_csv(text, shown, name, label, header, positive, compression)
+        assert path_ is not None
         return load_csv(path_, label=label, header=header, positive=positive)
     for what, value in (("label", label), ("header", header)):
         if value is not None:
@@ -1093,12 +1113,14 @@ def load(path: str | Path, *, label: str | int | None = None, header: bool | Non
         if zero_based != "auto":
             raise ParameterError(f"zero_based= (--index-base) is for LIBSVM files; {shown} "
                                  "is read as .npz")
+        assert path_ is not None
         return load_npz(path_, positive=positive)
     if fmt == "npy":
         raise DataError(f"{shown}: a .npy file holds one array; save X and y together with "
                         "numpy.savez(path, X=X, y=y) and load the .npz")
     if text is not None:
         return _parse_libsvm(text, shown, name, None, positive, zero_based, compression)
+    assert path_ is not None
     return load_libsvm(path_, positive=positive, zero_based=zero_based)
 
 

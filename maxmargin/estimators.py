@@ -46,14 +46,15 @@ from ._validation import (
 )
 from .certificate import Certificate, certify
 from .data import Dataset
-from .exact import FORMS, ExactSolution, solve
+from .exact import FORMS, solve
 from .exceptions import DataError, ParameterError
 from .online import AveragedPerceptron, Pegasos, Perceptron
-from .online._base import OnlineLearner
+from .online.base import OnlineLearner
 from .online.pa import PA, PA1, PA2
-from .online.schedule import ORDERS, _check_seed, iter_schedule
+from .online.schedules import ORDERS, _check_seed, iter_schedule
 from .online.stream import OnlineState
 from .problem import INTERCEPTS, SVMProblem
+from .solution import ExactSolution
 
 __all__ = [
     "ExactSVC",
@@ -417,6 +418,8 @@ class _OnlineClassifier(_LinearBinary):
         raise NotImplementedError
 
     def _publish(self, state: OnlineState) -> None:
+        w: Any
+        b: Any
         if self._use_average() and state.w_avg is not None:
             w, b = state.w_avg, state.b_avg
         else:
@@ -710,7 +713,8 @@ class PAClassifier(_OnlineClassifier):
 
     def _learner(self) -> OnlineLearner:
         variant = check_choice("variant", self.variant, ("pa1", "pa2", "pa"))
-        kw = {"intercept": self.intercept, "intercept_scaling": self.intercept_scaling}
+        kw: dict[str, Any] = {"intercept": self.intercept,
+                              "intercept_scaling": self.intercept_scaling}
         if variant == "pa":
             return PA(**kw)
         return (PA1 if variant == "pa1" else PA2)(C=self.C, **kw)

@@ -42,8 +42,8 @@ from typing import Any
 import numpy as np
 
 from ._io import atomic_write
-from .exact import ExactSolution
 from .exceptions import DataError, ParameterError
+from .solution import ExactSolution
 
 __all__ = ["write_liblinear_model", "liblinear_model_text"]
 
@@ -56,10 +56,10 @@ def _int_label(value: Any, what: str) -> int:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise ParameterError(f"LIBLINEAR labels are integers; {what} is {value!r}: pass "
                              "labels=(label of +1, label of -1) as two integers")
-    if not float(value).is_integer() or abs(value) >= 2**31:
+    if not float(value).is_integer() or abs(float(value)) >= 2**31:
         raise ParameterError(f"LIBLINEAR labels are 32-bit integers; {what} is {value!r}: "
                              "pass labels=(label of +1, label of -1) as two integers")
-    return int(value)
+    return int(float(value))
 
 
 def _model_parts(model: Any) -> tuple[np.ndarray, float, str, float, tuple[Any, Any]]:

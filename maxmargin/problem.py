@@ -2,7 +2,8 @@
 
 Everything here is numpy only, so objectives can be evaluated for any (w, b, alpha).
 
-Formulas (DESIGN section 1), with ``f(x) = w.x + b`` and ``hinge_i = max(0, 1 - y_i f(x_i))``:
+Formulas (docs/formulations.md), with ``f(x) = w.x + b`` and
+``hinge_i = max(0, 1 - y_i f(x_i))``:
 
 .. math::
 
@@ -34,7 +35,7 @@ __all__ = ["SVMProblem", "INTERCEPTS"]
 INTERCEPTS = ("free", "none", "augmented")
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, init=False)
 class SVMProblem:
     """A linear SVM problem on a :class:`Dataset`.
 
@@ -68,40 +69,43 @@ class SVMProblem:
     """
 
     data: Dataset
-    C: float | None = None
-    lam: float | None = None
-    hard: bool = False
-    intercept: str = "free"
-    intercept_scaling: float = 1.0
+    C: float
+    lam: float
+    hard: bool
+    intercept: str
+    intercept_scaling: float
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.data, Dataset):
+    def __init__(self, data: Dataset, C: float | None = None, lam: float | None = None,
+                 hard: bool = False, intercept: str = "free",
+                 intercept_scaling: float = 1.0) -> None:
+        if not isinstance(data, Dataset):
             raise ParameterError(
-                f"SVMProblem needs a maxmargin.Dataset, got {type(self.data).__name__}; "
+                f"SVMProblem needs a maxmargin.Dataset, got {type(data).__name__}; "
                 "wrap arrays with Dataset(X, y)"
             )
-        given = [k for k, v in (("C", self.C), ("lam", self.lam)) if v is not None]
-        if self.hard:
+        given = [k for k, v in (("C", C), ("lam", lam)) if v is not None]
+        if hard:
             given.append("hard")
         if len(given) > 1:
             raise ParameterError(
                 f"give only one of C, lam or hard=True (got {', '.join(given)}); "
                 "lam = 1/(C n) is derived from C and vice versa"
             )
-        check_choice("intercept", self.intercept, INTERCEPTS)
-        s = check_positive("intercept_scaling", self.intercept_scaling)
-        n = self.data.n
-        if self.hard:
+        check_choice("intercept", intercept, INTERCEPTS)
+        s = check_positive("intercept_scaling", intercept_scaling)
+        n = data.n
+        if hard:
             C, lam = math.inf, 0.0
-        elif self.lam is not None:
-            lam = check_positive("lam", self.lam)
+        elif lam is not None:
+            lam = check_positive("lam", lam)
             C = 1.0 / (lam * n)
         else:
-            C = check_positive("C", 1.0 if self.C is None else self.C)
+            C = check_positive("C", 1.0 if C is None else C)
             lam = 1.0 / (C * n)
-        object.__setattr__(self, "C", C)
-        object.__setattr__(self, "lam", lam)
-        object.__setattr__(self, "intercept_scaling", s)
+        # frozen: the fields are set once, here (C and lam always both, as floats)
+        for name, value in (("data", data), ("C", C), ("lam", lam), ("hard", bool(hard)),
+                            ("intercept", intercept), ("intercept_scaling", s)):
+            object.__setattr__(self, name, value)
 
     # ------------------------------------------------------------------ structure
 
@@ -117,7 +121,11 @@ class SVMProblem:
 
     @property
     def kind(self) -> str:
-        """``"hard"`` or ``"soft"``."""
+        """``"hard"`` or ``"soft"`` (deprecated: read :attr:`hard`)."""
+        import warnings
+
+        warnings.warn("SVMProblem.kind is deprecated (maxmargin 0.2.0): read the bool "
+                      "SVMProblem.hard", DeprecationWarning, stacklevel=2)
         return "hard" if self.hard else "soft"
 
     @cached_property
@@ -296,11 +304,8 @@ class SVMProblem:
         >>> float(SVMProblem(ds, intercept="augmented").regularizer([3.0], 4.0))
         25.0
         """
-        w, b = self._wb(w, b)
-        r = np.einsum("...j,...j->...", w, w)
-        if self.intercept == "augmented":
-            r = r + (b / self.intercept_scaling) ** 2
-        return r
+        v = self.to_augmented(*self._wb(w, b))
+        return np.einsum("...j,...j->...", v, v)
 
     def primal_objective(self, w: Any, b: Any = 0.0) -> np.ndarray | float:
         """The C-form primal objective.
@@ -429,10 +434,8 @@ class SVMProblem:
         >>> w.tolist(), b
         ([1.0], 0.0)
         """
-        v = self.dual_weights(alpha)
-        if self.intercept == "augmented":
-            return v[:-1], float(v[-1] * self.intercept_scaling)
-        return v, (0.0 if self.intercept == "none" else None)
+        w, b = self.from_augmented(self.dual_weights(alpha))
+        return w, (None if self.intercept == "free" else float(b))
 
     def to_cvxpy(self, form: str = "primal", objective: str = "C") -> Any:
         """The problem as a textbook ``cvxpy.Problem``, to print, solve and teach with.

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from ._io import atomic_write
+from ._json import jsonable
 from .exceptions import DataError, ParameterError
 
 __all__ = ["Trace"]
@@ -105,7 +106,7 @@ class Trace:
     learner: str
     params: dict
     order: str
-    seed: int
+    seed: int | None
     data: str
     intercept: str
     intercept_scaling: float
@@ -199,28 +200,8 @@ class Trace:
         """
         if not isinstance(name, str) or not name:
             raise ParameterError(f"name must be a non-empty string, got {name!r}")
-        if data is not None:
-            if not hasattr(data, "X") or not hasattr(data, "y"):
-                raise ParameterError(f"data must be a maxmargin.Dataset, got "
-                                     f"{type(data).__name__}")
-            for key, given, real in (("n", n, data.n), ("d", d, data.d)):
-                if given is not None and int(given) != real:
-                    raise ParameterError(f"{key}={given} but data has {key} = {real}")
-            n, d = data.n, data.d
-        elif n is None or d is None:
-            raise ParameterError("give data= (the training Dataset) or both n= and d=: the "
-                                 "weights are checked against d")
-        n, d = _positive_int("n", n), _positive_int("d", d)
-        tt = np.asarray(t)
-        if tt.ndim != 1 or tt.size == 0 or not (np.issubdtype(tt.dtype, np.integer) or (
-                np.issubdtype(tt.dtype, np.floating) and np.all(np.isfinite(tt))
-                and np.all(tt == np.round(tt)))):
-            raise ParameterError(f"t must be a 1-D array of k >= 1 integer steps; got "
-                                 f"shape {tt.shape}, dtype {tt.dtype}")
-        tt = tt.astype(np.int64)
-        if tt[0] < 1 or np.any(np.diff(tt) <= 0):
-            raise ParameterError("t must be positive and strictly increasing (the steps at "
-                                 f"which the weights were taken); got {tt.tolist()[:8]}")
+        n, d = _data_shape(data, n, d)
+        tt = _steps_of(t)
         k = tt.size
         Wm = _rows("W", W, k, d)
         bv = np.zeros(k) if b is None else _vector("b", b, k)
@@ -284,7 +265,7 @@ class Trace:
         ndarray of bool
         """
         ok = np.isfinite(self.w).all(axis=1) & np.isfinite(self.b)
-        if self.w_avg is not None:
+        if self.w_avg is not None and self.b_avg is not None:
             ok &= np.isfinite(self.w_avg).all(axis=1) & np.isfinite(self.b_avg)
         return ok
 
@@ -352,7 +333,7 @@ class Trace:
         3
         """
         w, b = (self.w_avg, self.b_avg) if average else (self.w, self.b)
-        if w is None:
+        if w is None or b is None:
             raise DataError(f"the {self.learner} trace has no averaged iterate")
         if self.intercept != "augmented":
             return w
@@ -412,7 +393,7 @@ class Trace:
         ----------
         path : str or Path
             A directory, existing or written with a trailing ``/`` (files
-            ``DIR/<learner>.npz`` and ``.json``, DESIGN section 5), or a stem
+            ``DIR/<learner>.npz`` and ``.json``, docs/cli.md), or a stem
             (``out/run1`` -> ``out/run1.npz``, ``out/run1.json``).
 
         Returns
@@ -445,15 +426,15 @@ class Trace:
                 raise DataError(f"trace array {k!r} has dtype object; cannot save without pickle")
         npz = stem.with_name(stem.name + ".npz")
         js = stem.with_name(stem.name + ".json")
-        meta = {"format": _FORMAT}
+        meta: dict[str, Any] = {"format": _FORMAT}
         for k in _META:
             v = getattr(self, k)
             meta[k] = None if isinstance(v, float) and math.isnan(v) else v
         meta["arrays"] = sorted(arrays)
         meta["diverged_at"] = self.diverged_at
         meta["summary"] = self.summary()
-        text = json.dumps(meta, indent=2, default=_json_default) + "\n"
-        atomic_write(npz, lambda fh: np.savez(fh, **arrays))
+        text = json.dumps(jsonable(meta), indent=2) + "\n"
+        atomic_write(npz, lambda fh: np.savez(fh, **arrays))  # type: ignore[arg-type]
         atomic_write(js, text)
         return npz, js
 
@@ -554,6 +535,37 @@ def _vector(what: str, value: Any, k: int) -> np.ndarray:
     return v[:, 0]
 
 
+def _data_shape(data: Any, n: int | None, d: int | None) -> tuple[int, int]:
+    """``(n, d)`` of the data a trace from elsewhere ran on (given, or of ``data``)."""
+    if data is not None:
+        if not hasattr(data, "X") or not hasattr(data, "y"):
+            raise ParameterError(f"data must be a maxmargin.Dataset, got "
+                                 f"{type(data).__name__}")
+        for key, given, real in (("n", n, data.n), ("d", d, data.d)):
+            if given is not None and int(given) != real:
+                raise ParameterError(f"{key}={given} but data has {key} = {real}")
+        n, d = data.n, data.d
+    elif n is None or d is None:
+        raise ParameterError("give data= (the training Dataset) or both n= and d=: the "
+                             "weights are checked against d")
+    return _positive_int("n", n), _positive_int("d", d)
+
+
+def _steps_of(t: Any) -> np.ndarray:
+    """The checkpoints of a trace from elsewhere: positive increasing integers."""
+    tt = np.asarray(t)
+    if tt.ndim != 1 or tt.size == 0 or not (np.issubdtype(tt.dtype, np.integer) or (
+            np.issubdtype(tt.dtype, np.floating) and np.all(np.isfinite(tt))
+            and np.all(tt == np.round(tt)))):
+        raise ParameterError(f"t must be a 1-D array of k >= 1 integer steps; got "
+                             f"shape {tt.shape}, dtype {tt.dtype}")
+    tt = tt.astype(np.int64)
+    if tt[0] < 1 or np.any(np.diff(tt) <= 0):
+        raise ParameterError("t must be positive and strictly increasing (the steps at "
+                             f"which the weights were taken); got {tt.tolist()[:8]}")
+    return tt
+
+
 def _strip(path: Path) -> Path:
     return path.with_suffix("") if path.suffix in (".npz", ".json") else path
 
@@ -564,11 +576,3 @@ def _arr_eq(a: Any, b: Any) -> bool:
     a, b = np.asarray(a), np.asarray(b)
     return a.shape == b.shape and a.dtype.kind == b.dtype.kind and bool(
         np.array_equal(a, b, equal_nan=a.dtype.kind == "f"))
-
-
-def _json_default(o: Any) -> Any:
-    if isinstance(o, np.generic):
-        return o.item()
-    if isinstance(o, np.ndarray):
-        return o.tolist()
-    raise TypeError(f"not JSON serialisable: {type(o).__name__}")

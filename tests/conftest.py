@@ -1,7 +1,12 @@
+"""Shared settings and fixtures of the test suite."""
+
 import os
 
 import matplotlib
+import pytest
 from hypothesis import settings
+
+import maxmargin as mm
 
 os.environ.setdefault("MPLBACKEND", "Agg")
 matplotlib.use("Agg")
@@ -11,3 +16,25 @@ matplotlib.use("Agg")
 settings.register_profile("ci", derandomize=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+
+# --------------------------------------------------------------------------- shared data
+# Small data sets several test modules use (a Dataset is frozen: sharing is safe).
+
+
+@pytest.fixture(scope="session")
+def heart():
+    """heart_scale (270 x 13, sparse, not separable), the package's built-in data set."""
+    return mm.load_heart_scale()
+
+
+@pytest.fixture(scope="session")
+def separable():
+    """30 separable 2-D points with margin 0.3 (drawable)."""
+    return mm.make_separable(30, 2, margin=0.3, seed=1)
+
+
+@pytest.fixture(scope="session")
+def gauss():
+    """37 x 4 overlapping Gaussians: an odd n, so batches and epochs do not align."""
+    return mm.make_gaussians(37, 4, separation=1.5, seed=3)

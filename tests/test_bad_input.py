@@ -25,9 +25,10 @@ from maxmargin._io import MARKER, atomic_write
 from maxmargin.cli import main
 from maxmargin.path import path as reg_path
 
-# the package's names `compare` and `path` are functions: patch the modules themselves
-MODULES = {m: importlib.import_module(f"maxmargin.{m}") for m in ("data", "exact", "compare",
-                                                                   "path")}
+# the modules the command calls into (patched to prove nothing is computed too early)
+MODULES = {m: importlib.import_module(f"maxmargin.{mod}") for m, mod in (
+    ("data", "data"), ("exact", "exact"), ("compare", "evaluation.comparison"),
+    ("path", "evaluation.grid_path"))}
 
 HEART = str(mm.data._PACKAGE_DATA / "heart_scale")
 EXE = shutil.which("maxmargin", path=str(Path(sys.executable).parent)) or "maxmargin"

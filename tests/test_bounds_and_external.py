@@ -23,14 +23,14 @@ from maxmargin import (
     make_separable,
     solve,
 )
-from maxmargin.compare import (
+from maxmargin.evaluation.comparison import (
     best_scale_mistake_bound,
     compare,
     quadratic_mistake_bound,
     score_trace,
 )
+from maxmargin.evaluation.grid_path import regularization_path
 from maxmargin.online import PLA, MarginPerceptron, Perceptron, Pocket, run, schedule
-from maxmargin.path import regularization_path
 
 # --------------------------------------------------------------------- the bounds
 
@@ -144,7 +144,7 @@ def test_margin_perceptron_novikoff_on_separable_data():
 
 
 def test_pla_seeds_that_stop_at_different_epochs_make_a_report(tmp_path):
-    from maxmargin.compare import write_report
+    from maxmargin.report import write_report
 
     ds = make_separable(60, 2, margin=0.1, seed=3)
     c = compare(ds, learners=[PLA()], C=1.0, epochs=30, seeds=(0, 1, 2))

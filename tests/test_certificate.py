@@ -21,8 +21,9 @@ from maxmargin import (
     make_gaussians,
     make_separable,
 )
-from maxmargin.certificate import Certificate, certify, verify_separation
+from maxmargin.certificate import Certificate, certify
 from maxmargin.exact import solve
+from maxmargin.separation import verify_separation
 
 SETTINGS = settings(max_examples=25, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])

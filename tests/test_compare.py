@@ -24,15 +24,10 @@ from maxmargin import (
     make_gaussians,
     make_separable,
 )
-from maxmargin.compare import (
-    Comparison,
-    compare,
-    feasible_dual,
-    fit_rate,
-    write_report,
-)
+from maxmargin.evaluation.comparison import Comparison, compare, feasible_dual, fit_rate
 from maxmargin.exact import solve
 from maxmargin.online import Pegasos, Perceptron, schedule
+from maxmargin.report import write_report
 
 LAM = 0.05
 
@@ -200,7 +195,7 @@ def test_perceptron_within_novikoff_every_order(order):
 def test_pegasos_expected_suboptimality_bound():
     r"""E[F(w_avg_T)] - F* <= G^2 (1 + ln T) / (2 lam T), G = 2R.
 
-    The seed's Pegasos is online gradient descent on f_t(w) = lam/2 |w|^2 + hinge_t with
+    The lecture notes' Pegasos is online gradient descent on f_t(w) = lam/2 |w|^2 + hinge_t with
     eta_t = 1/(lam (t+1)). Without projection w_{t+1} = theta_t / (lam (t+1)) and
     |theta_t| <= t R, so lam |w_t| < R and every subgradient lam w_t - y z 1[..] has norm
     < 2R =: G. The strongly convex OGD analysis with 1/eta_t - 1/eta_{t-1} = lam gives
@@ -330,3 +325,14 @@ def test_refuses_uncertified_reference(sep):
     bad = dataclasses.replace(sol, w=sol.w * 1.05)  # its stored certificate still says ok
     with pytest.raises(CertificateError, match="not certified"):
         compare(train, p, ["pegasos"], reference=bad)
+
+
+def test_renamed_names_still_work_with_a_warning(tmp_path):
+    cmp = compare(make_separable(20, 2, seed=0), learners=["pegasos"], lam=0.1, epochs=1)
+    with pytest.warns(DeprecationWarning, match="renamed hard_solution"):
+        assert cmp.hard is cmp.hard_solution
+    with pytest.warns(DeprecationWarning, match="to_json\\(file=...\\)"):
+        cmp.to_json(path=tmp_path / "c.json")
+    assert json.loads((tmp_path / "c.json").read_text())["n"] == 20
+    with pytest.warns(DeprecationWarning, match="SVMProblem.hard"):
+        assert cmp.problem.kind == "soft"

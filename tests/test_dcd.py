@@ -1,4 +1,4 @@
-"""The DCD route (dual coordinate descent, maxmargin._dcd) and its wiring in solve.
+"""The DCD route (dual coordinate descent, maxmargin.solvers.dcd) and its wiring in solve.
 
 References: PIQP on the same problem (an independent interior-point solver), the
 certificate recomputed in numpy, hand-solved small problems, and the separation LP.
@@ -24,9 +24,11 @@ from maxmargin import (
     make_gaussians,
     make_separable,
 )
-from maxmargin._dcd import solve_qp
 from maxmargin.certificate import certify
-from maxmargin.exact import _default_route, _reduced_kkt, available_solvers, is_separable, solve
+from maxmargin.exact import available_solvers, is_separable, solve
+from maxmargin.solvers import choose_route
+from maxmargin.solvers.dcd import coordinate_descent
+from maxmargin.solvers.polish import reduced_kkt
 
 INTERCEPTS = ("free", "none", "augmented")
 
@@ -88,7 +90,7 @@ def test_three_points_free_intercept_hand_solved():
     # x = 0 (y = -1), 2 and 3 (y = +1): the margin is [0, 2], so w = 1, b = -1;
     # alpha_3 = 0, and y^T alpha = 0 with w = 2 alpha_2 gives alpha_0 = alpha_2 = 1/2.
     ds = Dataset([[0.0], [2.0], [3.0]], [-1, 1, 1])
-    r = solve_qp(ds.X, ds.y, math.inf, "free", eps=1e-13)
+    r = coordinate_descent(ds.X, ds.y, math.inf, "free", eps=1e-13)
     assert r.state == "optimal"
     np.testing.assert_allclose(r.alpha, [0.5, 0.5, 0.0], atol=1e-9)
     assert r.b == pytest.approx(-1.0, abs=1e-9)
@@ -158,8 +160,8 @@ def test_sparse_equals_dense():
         assert a.b == pytest.approx(b.b, abs=1e-10)
         np.testing.assert_allclose(a.alpha, b.alpha, atol=1e-10)
         # the bare sweeps too: same visiting order, same arithmetic up to rounding
-        ra = solve_qp(ds.X, ds.y, 2.0, intercept, eps=1e-10)
-        rb = solve_qp(dense.X, ds.y, 2.0, intercept, eps=1e-10)
+        ra = coordinate_descent(ds.X, ds.y, 2.0, intercept, eps=1e-10)
+        rb = coordinate_descent(dense.X, ds.y, 2.0, intercept, eps=1e-10)
         np.testing.assert_allclose(ra.alpha, rb.alpha, atol=1e-7)
 
 
@@ -179,20 +181,20 @@ def test_hard_margin_not_separable_gives_the_separation_certificate(intercept):
 
 def test_bare_sweeps_report_states():
     ds = make_gaussians(60, 2, seed=0)
-    r = solve_qp(ds.X, ds.y, math.inf, "free", decide_after=20)
+    r = coordinate_descent(ds.X, ds.y, math.inf, "free", decide_after=20)
     assert r.state == "undecided"  # not separable: the caller's LP decides
-    r = solve_qp(ds.X, ds.y, 1.0, "free", max_sweeps=2)
+    r = coordinate_descent(ds.X, ds.y, 1.0, "free", max_sweeps=2)
     assert r.state == "inaccurate" and "sweep cap" in r.text
-    r = solve_qp(ds.X, ds.y, 1.0, "free", eps=1e-12)
+    r = coordinate_descent(ds.X, ds.y, 1.0, "free", eps=1e-12)
     assert r.state == "optimal"
     c = certify(SVMProblem(ds, C=1.0), (r.alpha * ds.y) @ ds.X, r.b, r.alpha)
     assert c.max_residual() <= 1e-10
     assert ((r.alpha >= 0) & (r.alpha <= 1.0)).all()
     # a zero row that cannot meet its margin through the origin: alpha = C (soft)
     X = np.array([[0.0, 0.0], [1.0, 0.0], [-1.0, 0.0]])
-    r = solve_qp(X, np.array([1.0, 1.0, -1.0]), 0.5, "none", eps=1e-12)
+    r = coordinate_descent(X, np.array([1.0, 1.0, -1.0]), 0.5, "none", eps=1e-12)
     assert r.alpha[0] == 0.5
-    r = solve_qp(X, np.array([1.0, 1.0, -1.0]), math.inf, "none", separable=True)
+    r = coordinate_descent(X, np.array([1.0, 1.0, -1.0]), math.inf, "none", separable=True)
     assert r.state == "unbounded"
 
 
@@ -260,9 +262,9 @@ def test_iterative_polish_equals_the_direct_solve():
         sol = solve(p, solver="PIQP")
         M, B = sol.margin_support, sol.bound_support
         assert M.size > 20
-        direct = _reduced_kkt(p, None, M, B, 10**6)
+        direct = reduced_kkt(p, None, M, B, 10**6)
         start = (np.zeros(p.n), 0.0)
-        iterative = _reduced_kkt(p, None, M, B, 0, start)  # threshold 0: always MINRES
+        iterative = reduced_kkt(p, None, M, B, 0, start)  # threshold 0: always MINRES
         np.testing.assert_allclose(iterative[0], direct[0], atol=1e-9)
         if intercept == "free":
             assert iterative[1] == pytest.approx(direct[1], abs=1e-9)
@@ -285,10 +287,13 @@ def test_large_margin_set_is_polished():
 def test_routing_rule_and_names():
     assert "DCD" in available_solvers()
     sparse_wide = SVMProblem(zipf_sparse(50, 2000, 5), C=1.0)
-    assert _default_route(sparse_wide, "PIQP") == "DCD"
+    assert choose_route(sparse_wide).solver == "DCD"
     assert solve(sparse_wide).solver == "DCD"
-    assert _default_route(SVMProblem(make_gaussians(10000, 50), C=1.0), "PIQP") == "IPM"
-    assert _default_route(SVMProblem(load_heart_scale(), C=1.0), "PIQP") == "PIQP"
+    gauss = choose_route(SVMProblem(make_gaussians(10000, 50), C=1.0))
+    assert (gauss.solver, gauss.fallbacks[:1]) == ("IPM", ("PIQP",))
+    assert choose_route(SVMProblem(load_heart_scale(), C=1.0)).solver == "PIQP"
+    assert choose_route(sparse_wide, "primal").solver == "PIQP"
+    assert choose_route(sparse_wide, solver="DCD").fallbacks == ()
     assert solve(sparse_wide, solver="dcd").solver == "DCD"  # any case
     with pytest.raises(ParameterError, match="dual form only"):
         solve(sparse_wide, form="primal", solver="DCD")

@@ -319,7 +319,7 @@ def test_solution_api_and_json():
 def test_available_solvers_default_first():
     names = available_solvers()
     assert names[0] in ("IPM", "PIQP", "CLARABEL")
-    # (the IPM is the default where maxmargin._ipm.suitable holds: not at tiny sizes)
+    # (the IPM is the default where maxmargin.solvers.ipm.suitable holds: not at tiny sizes)
     assert solve(SVMProblem(make_gaussians(3000, 8), C=1.0)).solver == names[0]
 
 

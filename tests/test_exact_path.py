@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import maxmargin as mm
-import maxmargin.exact_path as xp
+import maxmargin.evaluation.exact_path as xp
 from maxmargin import Dataset, ParameterError, SVMProblem, make_gaussians, make_separable
 from maxmargin.cli import main
 from maxmargin.exact import solve

@@ -106,7 +106,7 @@ def test_exact_svc_keeps_dataframe_names_in_its_solution():
 
 
 def test_coefficient_path_legend_uses_feature_names():
-    from maxmargin.plot_path import plot_coefficients
+    from maxmargin.plotting.path import plot_coefficients
 
     ds = mm.Dataset([[1.0, 0.0], [-1.0, 0.5], [2.0, 1.0], [-2.0, -1.0]], [1, -1, 1, -1])
     p = mm.regularization_path(ds, C=[0.1, 1.0])

@@ -1,4 +1,4 @@
-"""maxmargin's own dual interior-point method (maxmargin._ipm) and its wiring in solve.
+"""maxmargin's own dual interior-point method (maxmargin.solvers.ipm) and its wiring in solve.
 
 References: PIQP and Clarabel on the same QP (independent implementations), the
 certificate recomputed in numpy, and hand-solved two-point problems.
@@ -23,19 +23,21 @@ from maxmargin import (
     make_gaussians,
     make_separable,
 )
-from maxmargin._ipm import solve_dual, suitable
-from maxmargin.certificate import certify, verify_separation
-from maxmargin.exact import _signed_Z, _wb_from_alpha, available_solvers, is_separable, solve
+from maxmargin.certificate import certify
+from maxmargin.exact import available_solvers, is_separable, solve
+from maxmargin.separation import verify_separation
+from maxmargin.solvers.ipm import solve_dual, suitable
+from maxmargin.solvers.qp import signed_rows, weights_from_alpha
 
 INTERCEPTS = ("free", "none", "augmented")
 
 
 def _raw_ipm(problem):
     """The bare IPM point (no polish), certified by numpy."""
-    YZ = _signed_Z(problem)
+    YZ = signed_rows(problem)
     r = solve_dual(YZ, problem.data.y, problem.C, problem.intercept == "free")
     alpha = np.clip(r.alpha, 0.0, problem.C)
-    w, b = _wb_from_alpha(problem, YZ, alpha, r.nu)
+    w, b = weights_from_alpha(problem, YZ, alpha, r.nu)
     return r, certify(problem, w, b, alpha)
 
 
@@ -100,7 +102,7 @@ def test_not_separable_raises_with_verified_certificate(intercept):
     assert cert.verified
     assert verify_separation(ds, cert.z, intercept).verified
     p = SVMProblem(ds, hard=True, intercept=intercept)
-    r = solve_dual(_signed_Z(p), ds.y, p.C, intercept == "free")
+    r = solve_dual(signed_rows(p), ds.y, p.C, intercept == "free")
     assert r.state == "unbounded"
 
 
@@ -126,7 +128,7 @@ def test_d_greater_than_n_dense_q(intercept):
         assert sol.solver == "IPM" and sol.certificate.ok
         ref = solve(p, solver="PIQP").primal_objective
         assert sol.primal_objective == pytest.approx(ref, rel=1e-9)
-    r = solve_dual(_signed_Z(p), y, math.inf, intercept == "free", linsolve="woodbury")
+    r = solve_dual(signed_rows(p), y, math.inf, intercept == "free", linsolve="woodbury")
     assert r.state == "optimal"  # Woodbury also works there, only not cheaper
 
 

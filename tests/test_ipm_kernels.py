@@ -1,4 +1,4 @@
-"""The compiled passes of the IPM (maxmargin._ipm_kernels) against numpy one-liners.
+"""The compiled passes of the IPM (maxmargin.solvers._ipm_kernels) against numpy one-liners.
 
 Each kernel fuses a few numpy operations into one loop; the reference is those numpy
 operations, written out. Sizes cover the 4-row unrolling's remainder (n mod 4), d' = 1,
@@ -12,8 +12,8 @@ import pytest
 import scipy.sparse as sp
 from threadpoolctl import threadpool_info
 
-from maxmargin import _ipm
-from maxmargin import _ipm_kernels as k
+from maxmargin.solvers import _ipm_kernels as k
+from maxmargin.solvers import ipm as _ipm
 
 
 def close(a, b, rtol=1e-12):

@@ -25,7 +25,6 @@ from maxmargin.online import (
     run,
     schedule,
 )
-from maxmargin.trace import Trace
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -83,29 +82,6 @@ def test_same_seed_same_trace(name):
     c = run(name, ds, epochs=2, order="sample", seed=4)
     assert not np.array_equal(schedule(50, 2, "sample", 3), schedule(50, 2, "sample", 4))
     assert c.t[-1] == a.t[-1]
-
-
-def test_schedule_orders():
-    assert schedule(5, 2).tolist() == [0, 1, 2, 3, 4] * 2
-    sh = schedule(5, 3, "shuffle", 1).reshape(3, 5)
-    assert all(sorted(r) == list(range(5)) for r in sh)
-    sa = schedule(1000, 1, "sample", 1)
-    assert len(np.unique(sa)) < 1000  # with replacement
-
-
-@pytest.mark.parametrize("name", ["perceptron", "pegasos", "voted_perceptron", "pocket"])
-def test_save_load_round_trip(tmp_path, name):
-    ds = load_heart_scale()
-    tr = run(name, ds, epochs=2, order="shuffle", seed=1, record_dual=True)
-    npz, js = tr.save(tmp_path)
-    assert npz.name == f"{name}.npz" and js.name == f"{name}.json"
-    back = Trace.load(tmp_path / name)
-    assert back == tr
-    with np.load(npz, allow_pickle=False) as z:
-        assert {"t", "w", "b", "mistakes"} <= set(z.files)
-        assert z["w"].shape == (len(tr.t), ds.d)
-    tr.save(tmp_path / "other" / "stem.npz")
-    assert Trace.load(tmp_path / "other" / "stem.json") == tr
 
 
 def test_checkpoints_and_trace_fields():

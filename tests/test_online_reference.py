@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from maxmargin import Dataset, make_gaussians
+from maxmargin import Dataset
 from maxmargin.online import (
     LEARNERS,
     DualPerceptron,
@@ -21,9 +21,7 @@ ORDERS = ["cyclic", "shuffle", "sample"]
 INTERCEPTS = ["none", "augmented"]
 
 
-@pytest.fixture(scope="module")
-def gauss():
-    return make_gaussians(37, 4, separation=1.5, seed=3)
+# the data set `gauss` is a fixture of conftest.py
 
 
 def Z_of(ds, intercept, s=1.0):

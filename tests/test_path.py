@@ -77,7 +77,7 @@ def test_monotone_norm_and_slack(seed, n, d, intercept):
 def test_large_C_end_equals_hard_margin(intercept):
     ds = make_separable(40, 3, margin=0.4, seed=3)
     p = path(ds, C="1e-2:1e3:6", intercept=intercept)
-    h = p.hard
+    h = p.hard_margin_limit
     assert h.separable and h.last_equal and h.last_rel_diff < 1e-7
     hard = solve(SVMProblem(ds, hard=True, intercept=intercept))
     np.testing.assert_allclose(p.w[-1], hard.w, rtol=1e-7, atol=1e-9)
@@ -101,8 +101,11 @@ def test_C_star_is_the_threshold():
 
 def test_hard_limit_on_non_separable_data():
     p = path(make_gaussians(60, 2, separation=0.5, seed=0), C="1e-1:1e1:3")
-    assert p.hard is not None and not p.hard.separable and p.hard.C_star == math.inf
+    h = p.hard_margin_limit
+    assert h is not None and not h.separable and h.C_star == math.inf
     assert "not separable" in p.to_markdown()
+    with pytest.warns(DeprecationWarning, match="renamed hard_margin_limit"):
+        assert p.hard is h  # the name before 0.2
 
 
 # ------------------------------------------------------------------ the analytical C_0

@@ -17,14 +17,12 @@ from maxmargin import compare, load, make_gaussians, make_separable
 from maxmargin.cli import main
 from maxmargin.exceptions import DataError, ParameterError
 from maxmargin.online import run
-from maxmargin.plot_animation import _hard, _novikoff, _reference, animate_run
+from maxmargin.plotting.animation import _hard, _novikoff, _reference, animate_run
 
 Image = pytest.importorskip("PIL.Image")
 
 
-@pytest.fixture(scope="module")
-def separable():
-    return make_separable(30, 2, margin=0.3, seed=1)
+# the data set `separable` is a fixture of conftest.py
 
 
 def test_one_frame_per_checkpoint(separable, tmp_path):

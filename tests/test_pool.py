@@ -13,13 +13,12 @@ import sys
 
 import numpy as np
 
-import maxmargin.path as mpath
-from maxmargin import make_gaussians
-from maxmargin.path import learners_along_path
+import maxmargin.evaluation.along_path as mpath
+from maxmargin import learners_along_path, make_gaussians
 
 SCRIPT = """\
 import json, sys
-import maxmargin.path as mpath
+import maxmargin.evaluation.along_path as mpath
 from maxmargin import make_gaussians
 mpath.MIN_POOL_STEPS = 0  # force the pool on this small study, on a busy machine too
 mpath._idle_cores = lambda: 2

@@ -33,7 +33,8 @@ from maxmargin import (
     separation_certificate,
 )
 from maxmargin.certificate import certify
-from maxmargin.exact import _scaled_problem, _solver_scale, solve
+from maxmargin.exact import solve
+from maxmargin.solvers.scaling import scaled_problem, solver_scale
 
 SETTINGS = settings(max_examples=40, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
@@ -177,7 +178,7 @@ def test_certificate_exactly_invariant_to_power_of_two_scaling(case, k):
     if k is None:
         return
     t = math.ldexp(1.0, k)
-    q = _scaled_problem(p, t)
+    q = scaled_problem(p, t)
     c1 = certify(p, sol.w, sol.b, sol.alpha)
     c2 = certify(q, sol.w / t, sol.b, sol.alpha / (t * t))
     assert c1.ok == c2.ok and c1.undecided == c2.undecided
@@ -190,13 +191,13 @@ def test_certificate_exactly_invariant_to_power_of_two_scaling(case, k):
 @given(case=scaled_problems())
 def test_solver_scale_is_exact_and_idempotent(case):
     p, _, _ = case
-    t = _solver_scale(p)
+    t = solver_scale(p)
     assert t == math.ldexp(1.0, math.frexp(t)[1] - 1)  # a power of two
     if not p.hard and not math.isfinite(p.C / (t * t)):
         return  # C R^2 beyond the doubles: solve says so (test_certified_means_...)
     if t != 1.0:
-        q = _scaled_problem(p, t)
-        assert _solver_scale(q) == 1.0
+        q = scaled_problem(p, t)
+        assert solver_scale(q) == 1.0
         np.testing.assert_array_equal(q.data.X / t, p.data.X)
 
 

@@ -315,7 +315,7 @@ def test_faults_retried_once_and_recorded(base):
     recs = [json.loads(p.read_text()) for p in (res.out / "cells").glob("*.json")]
     assert sum(1 for r in recs if any("first attempt" in e for e in r["errors"])) == 1
     assert any("worker died" in e for r in recs for e in r["errors"])
-    assert not list(res.out.rglob("*.tmp"))  # no half-written file left behind
+    assert not list(res.out.rglob("*maxmargin-tmp"))  # no half-written file left behind
 
 
 def test_always_failing_cell_is_recorded_and_others_finish(tmp_path):

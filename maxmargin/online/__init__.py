@@ -5,7 +5,7 @@ its compiled (numba) inner loop; :func:`run` drives it over a :func:`schedule` o
 examples and records checkpoints. See ``docs/learners.md`` for every update rule.
 """
 
-from ._base import OnlineLearner
+from .base import OnlineLearner
 from .pa import PA, PA1, PA2, PassiveAggressive
 from .pegasos import Pegasos
 from .perceptron import (
@@ -18,8 +18,9 @@ from .perceptron import (
     voted_decision_function,
 )
 from .pocket import Pocket
-from .run import LEARNERS, default_checkpoints, make_learner, run
-from .schedule import ORDERS, iter_schedule, schedule
+from .registry import LEARNERS, make_learner
+from .runner import default_checkpoints, run
+from .schedules import ORDERS, iter_schedule, schedule
 from .steps import Constant, InverseSqrt, PegasosStep, StepSize
 from .stream import OnlineState
 from .subgradient import OnlineSubgradient

@@ -2,16 +2,32 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 import numpy as np
 
 from .._validation import check_positive
-from . import _kernels as K
-from ._base import OnlineLearner, _doc_intercept, _Packed
+from . import _kernels as kernels
+from .base import LearnerState, OnlineLearner, PackedData, Snapshot, _doc_intercept
 
 __all__ = ["PassiveAggressive", "PA", "PA1", "PA2"]
+
+
+@dataclass(eq=False)
+class PAState(LearnerState):
+    """The passive-aggressive learners' state.
+
+    Attributes
+    ----------
+    w : ndarray of shape (d + 1,)
+        ``w~_t``.
+    dual : ndarray of shape (n,) or (0,)
+        Sum of the steps ``tau`` taken on each example (``record_dual``).
+    """
+
+    w: np.ndarray = field(default_factory=lambda: np.zeros(1))
+    dual: np.ndarray = field(default_factory=lambda: np.zeros(0))
 
 
 @_doc_intercept
@@ -39,27 +55,28 @@ class PassiveAggressive(OnlineLearner):
     """
 
     variant: ClassVar[int] = 0
-    has_dual = True
     reference = "Crammer, Dekel, Keshet, Shalev-Shwartz & Singer (2006)"
+    has_dual = True
+    resumable = True
 
     def __init__(self, *, C: float = 1.0, intercept: str = "augmented",
                  intercept_scaling: float = 1.0) -> None:
         super().__init__(intercept=intercept, intercept_scaling=intercept_scaling)
         self.C = check_positive("C", C)
 
-    def _setup(self, pk: _Packed) -> SimpleNamespace:
-        return SimpleNamespace(w=np.zeros(pk.d + 1), st=K.empty_state(),
-                               c=np.zeros(pk.n if pk.record_dual else 0))
+    def _setup(self, packed: PackedData) -> PAState:
+        return PAState(w=np.zeros(packed.d + 1),
+                       dual=np.zeros(packed.n if packed.record_dual else 0))
 
-    def _advance(self, pk, st, idx, lo, hi, t0):
-        K.pa_steps(*pk.xargs, pk.y, pk.xn2, pk.s, idx, lo, hi, t0, st.w, st.st, st.c,
-                   self.variant, self.C, pk.record_dual)
+    def _advance(self, packed: PackedData, state: PAState, idx: np.ndarray, lo: int, hi: int,
+                 t0: int) -> None:
+        kernels.pa_steps(*packed.xargs, packed.y, packed.z_sqnorms, packed.bias_feature, idx,
+                         lo, hi, t0, state.w, state.totals, state.dual, self.variant, self.C,
+                         packed.record_dual)
 
-    def _snapshot(self, pk, st, t):
-        out = {"wt": st.w.copy()}
-        if pk.record_dual:
-            out["dual"] = st.c.copy()
-        return out
+    def _snapshot(self, packed: PackedData, state: PAState, t: int) -> Snapshot:
+        return Snapshot(*packed.split(state.w),
+                        dual=state.dual.copy() if packed.record_dual else None)
 
 
 @_doc_intercept
@@ -103,6 +120,7 @@ class PA1(PassiveAggressive):
 
     name = "pa1"
     variant = 1
+    problem_parameter = "C"
 
 
 @_doc_intercept
@@ -123,3 +141,4 @@ class PA2(PassiveAggressive):
 
     name = "pa2"
     variant = 2
+    problem_parameter = "C"

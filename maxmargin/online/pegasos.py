@@ -1,22 +1,73 @@
-"""Online subgradient SoftSVM(lambda) in the lecture notes' OMD form ("Pegasos")."""
+"""Online subgradient SoftSVM(lambda) in the OMD form of the lecture notes ("Pegasos")."""
 
 from __future__ import annotations
 
 import math
-from types import SimpleNamespace
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from .._validation import check_int, check_positive
 from ..exceptions import ParameterError
-from . import _kernels as K
-from ._base import OnlineLearner, _doc_intercept, _Packed
+from . import _kernels as kernels
+from .base import LearnerState, OnlineLearner, PackedData, Snapshot, _doc_intercept
 from .steps import PegasosStep, StepSize, as_step
 
 __all__ = ["Pegasos"]
 
 PROJECTIONS = (None, "lazy", "greedy")
+
+
+@dataclass(eq=False)
+class PegasosState(LearnerState):
+    """The state of Pegasos and of online subgradient descent: ``w = sigma v``.
+
+    Attributes
+    ----------
+    v : ndarray of shape (d + 1,)
+        The scaled weights (``theta`` in the lazy mode).
+    v_sum : ndarray of shape (d + 1,)
+        Running sum for the average of the iterates, in ``v``'s units.
+    dual, dual_sum : ndarray of shape (n,) or (0,)
+        The implied dual point of ``v`` and its running sum (``record_dual``).
+    batch_margins : ndarray of shape (batch_size,)
+        Scratch for the margins of one mini-batch.
+    mode, projection : int
+        The kernel's update form (``kernels.MODE_THETA`` or ``MODE_SCALED``) and
+        projection (0 none, 1 lazy, 2 greedy).
+    """
+
+    v: np.ndarray = field(default_factory=lambda: np.zeros(1))
+    v_sum: np.ndarray = field(default_factory=lambda: np.zeros(1))
+    dual: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    dual_sum: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    batch_margins: np.ndarray = field(default_factory=lambda: np.zeros(1))
+    mode: int = 0
+    projection: int = 0
+
+    @property
+    def sigma(self) -> float:
+        """The scale: ``w_t = sigma v``."""
+        return float(self.totals[4])
+
+    @property
+    def sigma_sum(self) -> float:
+        """Sum of the sigmas of the iterates whose losses were taken (v's units)."""
+        return float(self.totals[5])
+
+    @property
+    def batches(self) -> float:
+        """Steps (mini-batches) taken: ``tau``."""
+        return float(self.totals[6])
+
+    def weights(self) -> np.ndarray:
+        """``w~_{t+1} = sigma v``."""
+        return self.sigma * self.v
+
+    def average(self) -> np.ndarray:
+        """The average of the iterates the losses were taken at."""
+        return (self.sigma_sum * self.v - self.v_sum) / self.batches
 
 
 @_doc_intercept
@@ -79,16 +130,20 @@ class Pegasos(OnlineLearner):
     """
 
     name = "pegasos"
+    reference = ("Shalev-Shwartz, Singer, Srebro & Cotter (2011), Pegasos; the lecture "
+                 "notes (SoftSVM(lambda) in OMD form)")
+    objective: str | None = "lambda"
+    problem_parameter: str | None = "lam"
+    theory_rate: float | None = -1.0  # O(log T / (lam T)), the average (the step's rate)
     has_dual = True
     has_average = True
-    reference = ("Shalev-Shwartz, Singer, Srebro & Cotter (2011), Pegasos; "
-                 "the lecture notes' SoftSVM(lambda) in OMD form")
+    resumable = True
 
     def __init__(self, *, lam: float = 1e-4, projection: str | None = None,
                  batch_size: int = 1, intercept: str = "augmented",
                  intercept_scaling: float = 1.0, step: Any = None) -> None:
         super().__init__(intercept=intercept, intercept_scaling=intercept_scaling)
-        self.lam = check_positive("lam", lam)
+        self.lam: float | None = check_positive("lam", lam)  # None: OnlineSubgradient's hinge
         if projection not in PROJECTIONS:
             raise ParameterError(f"The 'projection' parameter must be one of None, 'lazy', "
                                  f"'greedy'. Got {projection!r} instead.")
@@ -101,6 +156,7 @@ class Pegasos(OnlineLearner):
                 f"Pegasos takes the step 1/(lam (t + offset)) with its own lam: "
                 f"PegasosStep(offset=1 or 0), 'pegasos' or 'pegasos_paper'; got {step!r}. "
                 "Other schedules: OnlineSubgradient(step=...)")
+        self.theory_rate = self._step().theory_rate
 
     def get_params(self) -> dict[str, Any]:
         """The constructor's parameters (JSON types; ``step`` only when set, as a dict).
@@ -125,41 +181,70 @@ class Pegasos(OnlineLearner):
     def _step(self) -> StepSize:
         return self.step if self.step is not None else PegasosStep()
 
-    def _align(self, ckpts, n, epochs):
+    def regret_lipschitz(self, R: float) -> float | None:
+        """``2R`` without projection (``lam ||w_t|| <= R``), ``R + min(R, sqrt(lam))`` with
+        the greedy one; None for mini-batches or the lazy projection (not covered).
+
+        Parameters
+        ----------
+        R : float
+            ``max_i ||z_i||``.
+
+        Returns
+        -------
+        float or None
+
+        Examples
+        --------
+        >>> Pegasos(lam=0.01, projection="greedy").regret_lipschitz(2.0)
+        2.1
+        """
+        if self.batch_size != 1 or self.projection == "lazy" or self.lam is None:
+            return None
+        return 2 * R if self.projection is None else R + min(R, math.sqrt(self.lam))
+
+    def _align(self, checkpoints: np.ndarray, n: int, epochs: int) -> np.ndarray:
         k = self.batch_size
         if k == 1:
-            return ckpts
-        e = (ckpts - 1) // n  # 0-based epoch of each checkpoint
-        off = ckpts - e * n
+            return checkpoints
+        e = (checkpoints - 1) // n  # 0-based epoch of each checkpoint
+        off = checkpoints - e * n
         off = np.minimum(-(-off // k) * k, n)
         return np.unique(e * n + off)
 
     def _mode(self) -> tuple[int, int]:
         if self.projection == "greedy":
-            return K.MODE_SCALED, 2
-        return K.MODE_THETA, (1 if self.projection == "lazy" else 0)
+            return kernels.MODE_SCALED, 2
+        return kernels.MODE_THETA, (1 if self.projection == "lazy" else 0)
 
-    def _setup(self, pk: _Packed) -> SimpleNamespace:
-        mode, proj = self._mode()
-        st = K.empty_state()
-        st[4] = 1.0 / self.lam if mode == K.MODE_THETA else 1.0  # w_1 = sigma * 0
-        nd = pk.n if pk.record_dual else 0
-        return SimpleNamespace(v=np.zeros(pk.d + 1), A=np.zeros(pk.d + 1), st=st,
-                               c=np.zeros(nd), cA=np.zeros(nd),
-                               mbuf=np.zeros(self.batch_size), mode=mode, proj=proj)
+    def _setup(self, packed: PackedData) -> PegasosState:
+        mode, projection = self._mode()
+        state = PegasosState(
+            v=np.zeros(packed.d + 1), v_sum=np.zeros(packed.d + 1),
+            dual=np.zeros(packed.n if packed.record_dual else 0),
+            dual_sum=np.zeros(packed.n if packed.record_dual else 0),
+            batch_margins=np.zeros(self.batch_size), mode=mode, projection=projection)
+        # sigma: w_1 = sigma * 0
+        theta_form = mode == kernels.MODE_THETA and self.lam is not None
+        state.totals[4] = 1.0 / self.lam if theta_form and self.lam else 1.0
+        return state
 
-    def _advance(self, pk, st, idx, lo, hi, t0):
+    def _advance(self, packed: PackedData, state: PegasosState, idx: np.ndarray, lo: int,
+                 hi: int, t0: int) -> None:
         lam = 0.0 if self.lam is None else self.lam
-        mode, a, b = self._step().compiled(self.lam)
+        step_mode, a, b = self._step().compiled(self.lam)
         radius = math.inf if lam == 0.0 else 1.0 / math.sqrt(lam)
-        K.sgd_steps(*pk.xargs, pk.y, pk.xn2, pk.s, idx, lo, hi, t0, st.v, st.A, st.st, st.c,
-                    st.cA, st.mbuf, st.mode, st.proj, lam, mode, float(a), float(b), radius,
-                    self.batch_size, pk.record_dual)
+        kernels.sgd_steps(*packed.xargs, packed.y, packed.z_sqnorms, packed.bias_feature, idx,
+                          lo, hi, t0, state.v, state.v_sum, state.totals, state.dual,
+                          state.dual_sum, state.batch_margins, state.mode, state.projection,
+                          lam, step_mode, float(a), float(b), radius, self.batch_size,
+                          packed.record_dual)
 
-    def _snapshot(self, pk, st, t):
-        sigma, S, tau = st.st[4], st.st[5], st.st[6]
-        out = {"wt": sigma * st.v, "wt_avg": (S * st.v - st.A) / tau}
-        if pk.record_dual:
-            out["dual"] = sigma * st.c
-            out["dual_avg"] = (S * st.c - st.cA) / tau
-        return out
+    def _snapshot(self, packed: PackedData, state: PegasosState, t: int) -> Snapshot:
+        w_avg, b_avg = packed.split(state.average())
+        dual = dual_avg = None
+        if packed.record_dual:
+            dual = state.sigma * state.dual
+            dual_avg = (state.sigma_sum * state.dual - state.dual_sum) / state.batches
+        return Snapshot(*packed.split(state.weights()), w_avg=w_avg, b_avg=b_avg, dual=dual,
+                        dual_avg=dual_avg)

@@ -2,19 +2,67 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
+from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.sparse as sp
 
 from .._validation import check_choice, check_int
-from . import _kernels as K
-from ._base import OnlineLearner, _doc_intercept, _Packed
-from .schedule import _check_seed
+from . import _kernels as kernels
+from .base import LearnerState, OnlineLearner, PackedData, Snapshot, _doc_intercept
+from .schedules import _check_seed
 
 __all__ = ["Pocket"]
 
 SELECTIONS = ("schedule", "random_mistake")
+
+
+@dataclass(eq=False)
+class PocketState(LearnerState):
+    """The pocket algorithm's state.
+
+    Attributes
+    ----------
+    w : ndarray of shape (d + 1,)
+        The running perceptron ``w~_t``.
+    pocket : ndarray of shape (d + 1,)
+        The weights with the fewest training errors so far.
+    scores : ndarray of shape (n,)
+        ``Z w~_t``, kept up to date through ``gram`` (when used).
+    gram : ndarray of shape (n, n) or (0, 0)
+        ``Z Z^T`` (``n <= gram_max``).
+    use_gram : bool
+    rng : numpy.random.Generator
+        The random choice of ``select="random_mistake"``.
+    margins : ndarray of shape (n,) or (0,)
+        Scratch of the random-mistake kernel.
+
+    ``totals`` has two slots more than the other learners': ``totals[8]`` the step at
+    which no mistake was left (random mistakes), ``totals[9]`` the kernel's own flag.
+    """
+
+    w: np.ndarray = field(default_factory=lambda: np.zeros(1))
+    pocket: np.ndarray = field(default_factory=lambda: np.zeros(1))
+    scores: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    gram: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
+    use_gram: bool = False
+    rng: np.random.Generator = field(default_factory=np.random.default_rng)
+    margins: np.ndarray = field(default_factory=lambda: np.zeros(0))
+
+    @property
+    def pocket_errors(self) -> int:
+        """Training errors of the pocket."""
+        return int(self.totals[4])
+
+    @property
+    def pocket_step(self) -> int:
+        """The step at which the pocket was last filled."""
+        return int(self.totals[5])
+
+    @property
+    def halted_at(self) -> int:
+        """The step after which no mistake was left (random mistakes; 0: never)."""
+        return int(self.totals[8])
 
 
 @_doc_intercept
@@ -76,6 +124,7 @@ class Pocket(OnlineLearner):
 
     name = "pocket"
     reference = "Gallant (1990); the lecture notes' pocket (a random current mistake)"
+    mistake_driven = True
 
     def __init__(self, *, check_every: int = 1, gram_max: int = 4096,
                  select: str = "schedule", seed: int = 0,
@@ -85,47 +134,50 @@ class Pocket(OnlineLearner):
         self.gram_max = check_int("gram_max", gram_max, minimum=0)
         self.select = check_choice("select", select, SELECTIONS)
         self.seed = _check_seed(seed)
+        # random mistakes: step t is not the order's example (no sums along the order)
+        self.visits_schedule = self.select == "schedule"
 
-    @property
-    def visits_schedule(self) -> bool:
-        """Whether step ``t`` sees the example the run's order gives (not for
-        ``select="random_mistake"``)."""
-        return self.select == "schedule"
-
-    def _setup(self, pk: _Packed) -> SimpleNamespace:
-        use_gram = pk.n <= self.gram_max
+    def _setup(self, packed: PackedData) -> PocketState:
+        use_gram = packed.n <= self.gram_max
         if use_gram:
-            X = pk.data.X
+            X = packed.dataset.X
             G = X @ X.T
-            G = np.ascontiguousarray((G.toarray() if sp.issparse(G) else G) + pk.s * pk.s)
+            G = np.ascontiguousarray((G.toarray() if sp.issparse(G) else G)
+                                     + packed.bias_feature ** 2)
         else:
             G = np.zeros((0, 0))
-        st = np.zeros(10)  # the 8 slots of K.empty_state(), + halted_at, margins-fresh
-        st[4] = pk.n  # the zero vector misclassifies everything (0 counts as an error)
-        return SimpleNamespace(w=np.zeros(pk.d + 1), pw=np.zeros(pk.d + 1), F=np.zeros(pk.n),
-                               G=G, use_gram=use_gram, st=st,
-                               rng=np.random.default_rng(self.seed),
-                               mg=np.zeros(pk.n if self.select == "random_mistake" else 0))
+        random = self.select == "random_mistake"
+        state = PocketState(totals=np.zeros(10), w=np.zeros(packed.d + 1),
+                            pocket=np.zeros(packed.d + 1), scores=np.zeros(packed.n), gram=G,
+                            use_gram=use_gram, rng=np.random.default_rng(self.seed),
+                            margins=np.zeros(packed.n if random else 0))
+        state.totals[4] = packed.n  # the zero vector misclassifies everything (0 is an error)
+        return state
 
-    def _advance(self, pk, st, idx, lo, hi, t0):
+    def _advance(self, packed: PackedData, state: PocketState, idx: np.ndarray, lo: int,
+                 hi: int, t0: int) -> None:
         if self.select == "schedule":
-            K.pocket_steps(*pk.xargs, pk.y, pk.xn2, pk.s, idx, lo, hi, t0, st.w, st.pw, st.F,
-                           st.G, st.use_gram, float(self.check_every), st.st)
+            kernels.pocket_steps(*packed.xargs, packed.y, packed.z_sqnorms,
+                                 packed.bias_feature, idx, lo, hi, t0, state.w, state.pocket,
+                                 state.scores, state.gram, state.use_gram,
+                                 float(self.check_every), state.totals)
         else:
-            u = st.rng.random(hi - lo)
-            K.pocket_random_steps(*pk.xargs, pk.y, pk.xn2, pk.s, lo, hi, t0, st.w, st.pw,
-                                  st.F, st.G, st.use_gram, float(self.check_every), st.st,
-                                  u, st.mg)
+            u = state.rng.random(hi - lo)
+            kernels.pocket_random_steps(*packed.xargs, packed.y, packed.z_sqnorms,
+                                        packed.bias_feature, lo, hi, t0, state.w, state.pocket,
+                                        state.scores, state.gram, state.use_gram,
+                                        float(self.check_every), state.totals, u,
+                                        state.margins)
 
-    def _halted(self, st: SimpleNamespace) -> bool:
-        return bool(st.st[8] > 0)
+    def _halted(self, state: PocketState) -> bool:
+        return state.halted_at > 0
 
-    def _snapshot(self, pk, st, t):
-        return {"wt": st.pw.copy(),
-                "extra": {"pocket_errors": int(st.st[4]), "pocket_t": int(st.st[5]),
-                          "w_last": st.w[:-1].copy()}}
+    def _snapshot(self, packed: PackedData, state: PocketState, t: int) -> Snapshot:
+        return Snapshot(*packed.split(state.pocket),
+                        extras={"pocket_errors": state.pocket_errors,
+                                "pocket_t": state.pocket_step, "w_last": state.w[:-1].copy()})
 
-    def _final(self, pk, st):
+    def _final(self, packed: PackedData, state: PocketState) -> dict[str, np.ndarray]:
         if self.select == "schedule":
             return {}
-        return {"halted_at": np.asarray(int(st.st[8]), np.int64)}
+        return {"halted_at": np.asarray(state.halted_at, np.int64)}

@@ -46,6 +46,10 @@ class StepSize:
     """Base class of the step-size schedules (not used directly)."""
 
     kind: ClassVar[str] = ""
+    #: the slope of log(F - F*) against log t the theory gives the average of the iterates
+    #: with this schedule on a lam-strongly convex objective (None: no rate, e.g. a
+    #: constant step stalls at a distance proportional to the step)
+    theory_rate: ClassVar[float | None] = None
 
     def at(self, t: int, lam: float | None = None) -> float:
         """The step size of step ``t`` (1-based), in Python: the formula the loops compile.
@@ -139,6 +143,7 @@ class InverseSqrt(StepSize):
     """
 
     kind: ClassVar[str] = "invsqrt"
+    theory_rate: ClassVar[float | None] = -0.5  # O(1/sqrt T)
     eta0: float
 
     def __post_init__(self) -> None:
@@ -174,6 +179,7 @@ class PegasosStep(StepSize):
     """
 
     kind: ClassVar[str] = "pegasos"
+    theory_rate: ClassVar[float | None] = -1.0  # O(log T / (lam T))
     lam: float | None = None
     offset: int = 1
 

@@ -20,19 +20,9 @@ import numpy as np
 
 from ..data import Dataset
 from ..exceptions import DataError, ParameterError
-from ._base import OnlineLearner, _pack
-from .pa import PA, PA1, PA2
-from .pegasos import Pegasos
-from .perceptron import AveragedPerceptron, Perceptron
-from .subgradient import OnlineSubgradient
+from .base import OnlineLearner, PackedData
 
-__all__ = ["OnlineState", "RESUMABLE"]
-
-#: Learners whose state does not depend on the examples seen (only on ``d``). The others
-#: keep per-example or whole-data state: the dual perceptron its (n, n) kernel matrix,
-#: pocket its training-error checks over the data, the voted perceptron indices into it.
-RESUMABLE: tuple[type[OnlineLearner], ...] = (Perceptron, AveragedPerceptron, Pegasos,
-                                              OnlineSubgradient, PA, PA1, PA2)
+__all__ = ["OnlineState"]
 
 
 class OnlineState:
@@ -41,7 +31,9 @@ class OnlineState:
     Parameters
     ----------
     learner : OnlineLearner
-        One of :data:`RESUMABLE` (exact type).
+        A learner whose class declares ``resumable`` (its state depends on ``d`` only):
+        not the dual perceptron (its (n, n) kernel matrix), the pocket (training-error
+        checks over the data) or the voted perceptron (indices into the data).
 
     Attributes
     ----------
@@ -73,8 +65,10 @@ class OnlineState:
     """
 
     def __init__(self, learner: OnlineLearner) -> None:
-        if type(learner) not in RESUMABLE:
-            names = ", ".join(c.__name__ for c in RESUMABLE)
+        if not (isinstance(learner, OnlineLearner) and learner.resumable):
+            from .registry import LEARNERS
+
+            names = ", ".join(c.__name__ for c in LEARNERS.values() if c.resumable)
             raise ParameterError(
                 f"{type(learner).__name__} cannot be resumed batch by batch (its state "
                 f"depends on the whole data set); use one of {names}, or maxmargin.run "
@@ -121,22 +115,19 @@ class OnlineState:
             idx = np.ascontiguousarray(idx, dtype=np.int64).reshape(-1)
             if idx.size and (idx.min() < 0 or idx.max() >= data.n):
                 raise ParameterError(f"idx must index rows 0..{data.n - 1} of the batch")
-        lrn = self.learner
-        lrn._check_data(data)  # type: ignore[arg-type]
-        pk = _pack(data, lrn._s, False)  # type: ignore[arg-type]
+        learner = self.learner
+        learner._check_data(data)
+        packed = PackedData.pack(data, learner.bias_feature, False)
         if self._state is None:
-            self._state = lrn._setup(pk)
+            self._state = learner._setup(packed)
             self.d = data.d
         if idx.size:
-            lrn._advance(pk, self._state, idx, 0, int(idx.size), self.t)
+            learner._advance(packed, self._state, idx, 0, int(idx.size), self.t)
             self.t += int(idx.size)
-            snap = lrn._snapshot(pk, self._state, self.t)
-            s = lrn._s
-            self.w, self.b = snap["wt"][:-1].copy(), float(s * snap["wt"][-1])
-            if "wt_avg" in snap:
-                self.w_avg = snap["wt_avg"][:-1].copy()
-                self.b_avg = float(s * snap["wt_avg"][-1])
-            self.mistakes = lrn._stats(self._state)[0]
+            snap = learner._snapshot(packed, self._state, self.t)
+            self.w, self.b = snap.w, snap.b
+            self.w_avg, self.b_avg = snap.w_avg, snap.b_avg
+            self.mistakes = self._state.mistakes
         elif self.w is None:
             self.w = np.zeros(data.d)
         return self

@@ -6,8 +6,8 @@ from typing import Any
 
 from .._validation import check_positive
 from ..exceptions import ParameterError
-from . import _kernels as K
-from ._base import OnlineLearner, _doc_intercept
+from . import _kernels as kernels
+from .base import OnlineLearner, _doc_intercept
 from .pegasos import Pegasos
 from .steps import InverseSqrt, StepSize, as_step
 
@@ -67,6 +67,7 @@ class OnlineSubgradient(Pegasos):
 
     name = "subgradient"
     reference = "Zinkevich (2003); the lecture notes' online subgradient, O(1/sqrt T)"
+    theory_rate: float | None = -0.5  # O(1/sqrt T) for the average
 
     def __init__(self, *, lam: float | None = 1e-4, eta0: float = 1.0,
                  intercept: str = "augmented", intercept_scaling: float = 1.0,
@@ -88,9 +89,32 @@ class OnlineSubgradient(Pegasos):
                 self.step.compiled(None)
             except ParameterError as e:
                 raise ParameterError(f"lam=None: {e}") from None
+        self.theory_rate = self._step().theory_rate
+        if lam is None:  # the hinge alone: not the problem's objective, nothing to set
+            self.objective = self.problem_parameter = self.theory_rate = None
 
     def _step(self) -> StepSize:
         return self.step if self.step is not None else InverseSqrt(self.eta0)
 
-    def _mode(self):
-        return K.MODE_SCALED, 0
+    def regret_lipschitz(self, R: float) -> float | None:
+        """None: steps ``eta0/sqrt(t)`` give an ``O(sqrt T)`` regret, not the logarithmic
+        bound.
+
+        Parameters
+        ----------
+        R : float
+            ``max_i ||z_i||``.
+
+        Returns
+        -------
+        None
+
+        Examples
+        --------
+        >>> OnlineSubgradient(lam=0.1).regret_lipschitz(1.0) is None
+        True
+        """
+        return None
+
+    def _mode(self) -> tuple[int, int]:
+        return kernels.MODE_SCALED, 0

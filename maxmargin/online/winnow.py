@@ -1,25 +1,38 @@
-"""Winnow for boolean features (Littlestone 1988; seed 000)."""
+"""Winnow for boolean features (Littlestone 1988; the lecture notes)."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from .._validation import check_choice, check_positive
 from ..data import Dataset
 from ..exceptions import DataError, ParameterError
-from . import _kernels as K
-from ._base import OnlineLearner, _Packed
+from . import _kernels as kernels
+from .base import LearnerState, OnlineLearner, PackedData, Snapshot
 
 __all__ = ["Winnow"]
+
+
+@dataclass(eq=False)
+class WinnowState(LearnerState):
+    """Winnow's state.
+
+    Attributes
+    ----------
+    w : ndarray of shape (d + 1,)
+        The weights (start at 1); the last entry is fixed at 0 (no learnt bias).
+    """
+
+    w: np.ndarray = field(default_factory=lambda: np.zeros(1))
 
 
 class Winnow(OnlineLearner):
     r"""Winnow (Littlestone 1988) on features in {0, 1}.
 
     Weights start at 1 and the prediction is :math:`\hat y = +1` iff
-    :math:`w\cdot x > \theta` (default :math:`\theta = d`, the seed's ``N``). On a
+    :math:`w\cdot x > \theta` (default :math:`\theta = d`, the lecture notes' ``N``). On a
     mistake only the weights of the active features (:math:`x_j = 1`) change:
 
     .. math::
@@ -59,8 +72,8 @@ class Winnow(OnlineLearner):
 
     name = "winnow"
     supported_intercepts = ("none",)
-    reference = "Littlestone (1988); seed 000"
-    _zero_is_negative = True
+    reference = "Littlestone (1988); the lecture notes"
+    svm_space = False  # predicts w.x > theta: no SVM optimum to compare with
 
     def __init__(self, *, alpha: float = 2.0, threshold: float | None = None,
                  variant: str = "winnow2", intercept: str = "none",
@@ -85,17 +98,19 @@ class Winnow(OnlineLearner):
                             f"{int(bad.sum())} values are not{where}. Binarize first "
                             "(e.g. Dataset((X > 0).astype(float), y)) or use the perceptron")
 
-    def _theta(self, pk: _Packed) -> float:
-        return float(pk.d) if self.threshold is None else self.threshold
+    def _theta(self, packed: PackedData) -> float:
+        return float(packed.d) if self.threshold is None else self.threshold
 
-    def _setup(self, pk):
-        st = K.empty_state()
-        st[3] = float(pk.d)
-        return SimpleNamespace(w=np.append(np.ones(pk.d), 0.0), st=st)
+    def _setup(self, packed: PackedData) -> WinnowState:
+        state = WinnowState(w=np.append(np.ones(packed.d), 0.0))
+        state.totals[3] = float(packed.d)  # ||w||^2
+        return state
 
-    def _advance(self, pk, st, idx, lo, hi, t0):
-        K.winnow_steps(*pk.xargs, pk.y, idx, lo, hi, t0, st.w, st.st, self._theta(pk),
-                       self.alpha, 1 if self.variant == "winnow1" else 2)
+    def _advance(self, packed: PackedData, state: WinnowState, idx: np.ndarray, lo: int,
+                 hi: int, t0: int) -> None:
+        kernels.winnow_steps(*packed.xargs, packed.y, idx, lo, hi, t0, state.w, state.totals,
+                             self._theta(packed), self.alpha,
+                             1 if self.variant == "winnow1" else 2)
 
-    def _snapshot(self, pk, st, t):
-        return {"w": st.w[:-1].copy(), "b": -self._theta(pk)}
+    def _snapshot(self, packed: PackedData, state: WinnowState, t: int) -> Snapshot:
+        return Snapshot(state.w[:-1].copy(), -self._theta(packed))

@@ -72,7 +72,7 @@ def versions() -> dict[str, str]:
 
     import numba
 
-    from .. import __version__
+    from .._version import __version__
 
     return {"maxmargin": __version__, "numpy": np.__version__, "numba": numba.__version__,
             "python": platform.python_version()}
@@ -185,10 +185,11 @@ def _load_one(ds: DataSpec) -> tuple[Any, Any]:
     where = f"{ds.key}.{'generator' if ds.generator else 'source'}"
     try:
         if ds.generator:
-            fn = {"separable": mmdata.make_separable, "gaussians": mmdata.make_gaussians}
+            fn: dict[str, Any] = {"separable": mmdata.make_separable,
+                                  "gaussians": mmdata.make_gaussians}
             data = fn[ds.generator](**ds.params)
         else:
-            data = mmdata.load(ds.source, label=ds.label_column)
+            data = mmdata.load(str(ds.source), label=ds.label_column)
     except (MaxMarginError, TypeError, ValueError, OSError) as e:
         raise SpecError(f"{where}: {e}") from None
     holdout = None
@@ -223,24 +224,27 @@ def _checkpoints(spec: StudySpec, ds: DataSpec, n: int) -> tuple:
 def _check_learners(spec: StudySpec, item: DataItem) -> None:
     """Build every learner for this data set's problems: refuse what would fail later."""
     from ..exceptions import MaxMarginError
+    from ..online.registry import objective_parameter
     from ..problem import SVMProblem
     from .learners import resolve_learner
 
     for value in spec.grid:
         problem = SVMProblem(item.train, intercept=spec.intercept,
                              intercept_scaling=spec.intercept_scaling,
-                             **{spec.grid_kind: value})
+                             **{spec.grid_parameter: value})
         for lr in spec.learners:
             try:
                 learner = resolve_learner(lr.target, lr.params, problem)
             except MaxMarginError as e:
                 raise SpecError(f"{spec.source}: {lr.key}: {e}") from None
-            lam = getattr(learner, "lam", None)
-            if lam is not None and not np.isclose(lam, problem.lam, rtol=1e-9, atol=0):
-                raise SpecError(f"{spec.source}: {lr.key}.params.lam: the learner must "
-                                f"minimise the study's objective, lam = 1/(C n) is set by "
+            declared = objective_parameter(learner)
+            if declared is not None and not np.isclose(declared[1], getattr(problem, declared[0]),
+                                                        rtol=1e-9, atol=0):
+                name = declared[0]
+                raise SpecError(f"{spec.source}: {lr.key}.params.{name}: the learner must "
+                                f"minimise the study's objective, {name} is set by "
                                 "[problem]; remove it here")
-            if getattr(learner, "kernel", "linear") != "linear":
+            if not learner.has_weights:
                 raise SpecError(f"{spec.source}: {lr.key}.params.kernel: only linear "
                                 "learners have a weight vector to measure")
 
@@ -274,7 +278,7 @@ def make_plan(spec: StudySpec) -> Plan:
     >>> len(plan.data), len(plan.refs), len(plan.cells)
     (1, 2, 8)
     """
-    from .. import __version__
+    from .._version import __version__
     from .learners import learner_digest
 
     code = f"maxmargin {__version__}; study cell format {CELL_FORMAT}"
@@ -293,7 +297,7 @@ def make_plan(spec: StudySpec) -> Plan:
     cells: list[CellJob] = []
     for label, item in data.items():
         for value in spec.grid:
-            ref_key = _digest({"sep": item.sep_key, spec.grid_kind: value})
+            ref_key = _digest({"sep": item.sep_key, spec.grid_parameter: value})
             refs[ref_key] = RefJob(ref_key, item.sep_key, label, value)
             for lr in spec.learners:
                 for seed in spec.seeds:
@@ -358,8 +362,9 @@ def separability_task(data: Any, holdout: Any, intercept: str, intercept_scaling
     >>> s.hard.problem.hard, s.hard.problem.data is s.data
     (True, True)
     """
-    from ..exact import separation_certificate, solve
+    from ..exact import solve
     from ..problem import SVMProblem
+    from ..separation import separation_certificate
 
     tic = time.perf_counter()
     cert = separation_certificate(data, intercept)
@@ -371,14 +376,14 @@ def separability_task(data: Any, holdout: Any, intercept: str, intercept_scaling
     return Separability(data, holdout, hard, time.perf_counter() - tic)
 
 
-def reference_task(sep: Separability, grid_kind: str, value: float, intercept: str,
+def reference_task(sep: Separability, grid_parameter: str, value: float, intercept: str,
                    intercept_scaling: float, solver: str | None) -> Reference:
     """Solve the soft-margin problem of ``sep.data`` at one grid value (certified).
 
     Parameters
     ----------
     sep : Separability
-    grid_kind : {"C", "lam"}
+    grid_parameter : {"C", "lam"}
     value : float
     intercept : {"augmented", "none"}
     intercept_scaling : float
@@ -402,8 +407,9 @@ def reference_task(sep: Separability, grid_kind: str, value: float, intercept: s
     from ..problem import SVMProblem
 
     tic = time.perf_counter()
+    by_grid: dict[str, Any] = {grid_parameter: value}
     problem = SVMProblem(sep.data, intercept=intercept, intercept_scaling=intercept_scaling,
-                         **{grid_kind: value})
+                         **by_grid)
     soft = solve(problem, solver=solver)
     return Reference(soft, sep.hard, sep.holdout, time.perf_counter() - tic)
 
@@ -482,7 +488,7 @@ def cell_task(cell: CellJob, ref: Reference | str) -> dict[str, Any]:
         ``status`` ("ok" or "error"), ``arrays`` and ``scalars`` (ok) or ``error`` and
         ``traceback``, ``cell_seconds``, ``worker`` (host:pid), ``versions``.
     """
-    from ..compare import compare
+    from ..evaluation.comparison import compare
     from .learners import resolve_learner
 
     tic = time.perf_counter()

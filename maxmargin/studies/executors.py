@@ -172,13 +172,13 @@ class _LocalRunner:
                                      env=_thread_env(self.n))
 
     def run(self, tasks: list[_Task], on_done: Callable[[_Task, str, Any], bool]) -> None:
-        """Run ``tasks``; ``on_done(task, kind, value)`` with kind ``ok`` (value: the
+        """Run ``tasks``; ``on_done(task, outcome, value)`` with outcome ``ok`` (value: the
         result), ``raised`` (the exception), ``died`` (a message: it ran alone) or
         ``suspect`` (it ran beside others; it is rerun alone whatever is returned).
         A true return value requeues the task."""
         from joblib.externals.loky import BrokenProcessPool
 
-        normal, alone = deque(tasks), deque()
+        normal, alone = deque(tasks), deque[_Task]()
         inflight: dict[Any, _Task] = {}
         ex = self._executor()
 
@@ -207,30 +207,36 @@ class _LocalRunner:
                     continue
                 if any(isinstance(f.exception(), BrokenProcessPool) for f in done):
                     wait(list(inflight), timeout=30)  # the pool fails every other one too
-                    done = list(inflight)
-                broken, msg = [], "worker died"
-                for f in done:
-                    t = inflight.pop(f)
-                    exc = f.exception() if f.done() else BrokenProcessPool("no answer")
-                    if isinstance(exc, BrokenProcessPool):
-                        broken.append(t)
-                        msg = f"worker died ({_message(exc)})"
-                    elif (on_done(t, "ok", f.result()) if exc is None
-                          else on_done(t, "raised", exc)):
-                        normal.append(t)
-                if broken:
-                    if len(broken) == 1:
-                        if on_done(broken[0], "died", msg):
-                            alone.append(broken[0])
-                    else:
-                        for t in broken:
-                            on_done(t, "suspect", f"{msg} while {len(broken)} cells ran; "
-                                                  "rerun alone")
-                            alone.append(t)
-                    ex = self._executor()
+                    done = set(inflight)
+                if _settle(done, inflight, on_done, normal, alone):
+                    ex = self._executor()  # a worker died: the pool is broken
         except BaseException:
             ex.shutdown(wait=False, kill_workers=True)
             raise
+
+
+def _settle(done: Any, inflight: dict[Any, _Task], on_done: Callable[[_Task, str, Any], bool],
+            normal: deque, alone: deque) -> bool:
+    """Hand every finished future to ``on_done`` and requeue as it says; True when a worker
+    died (alone: its task ``died``; beside others: each ``suspect``, rerun alone)."""
+    from joblib.externals.loky import BrokenProcessPool
+
+    broken, msg = [], "worker died"
+    for f in done:
+        t = inflight.pop(f)
+        exc = f.exception() if f.done() else BrokenProcessPool("no answer")
+        if isinstance(exc, BrokenProcessPool):
+            broken.append(t)
+            msg = f"worker died ({_message(exc)})"
+        elif on_done(t, "ok", f.result()) if exc is None else on_done(t, "raised", exc):
+            normal.append(t)
+    if len(broken) == 1:
+        if on_done(broken[0], "died", msg):
+            alone.append(broken[0])
+    for t in broken if len(broken) > 1 else ():
+        on_done(t, "suspect", f"{msg} while {len(broken)} cells ran; rerun alone")
+        alone.append(t)
+    return bool(broken)
 
 
 class _SerialRunner:
@@ -256,14 +262,14 @@ def _stage(runner: Any, tasks: list[_Task], store: Store,
     """Run separability or reference tasks; cache each result; note each failure."""
     deaths: dict[str, int] = {}
 
-    def on_done(t: _Task, kind: str, value: Any) -> bool:
-        if kind == "ok":
+    def on_done(t: _Task, outcome: str, value: Any) -> bool:
+        if outcome == "ok":
             store.save_ref(t.ident, value)
             results[t.ident] = value
             return False
-        if kind == "suspect":
+        if outcome == "suspect":
             return True
-        if kind == "died":
+        if outcome == "died":
             deaths[t.ident] = deaths.get(t.ident, 0) + 1
             if deaths[t.ident] < MAX_ATTEMPTS:
                 return True
@@ -309,7 +315,7 @@ def run_local(plan: Plan, pending: list[CellJob], store: Store, tracker: Tracker
     _stage(runner, [_Task(sk, separability_task, (items[sk].train, items[sk].holdout, *common))
                     for sk in sep_keys if sk not in seps], store, seps, failures)
     refs: dict[str, Any] = {}
-    _stage(runner, [_Task(k, reference_task, (seps[plan.refs[k].sep_key], spec.grid_kind,
+    _stage(runner, [_Task(k, reference_task, (seps[plan.refs[k].sep_key], spec.grid_parameter,
                                               plan.refs[k].value, *common))
                     for k in missing if plan.refs[k].sep_key in seps], store, refs, failures)
     for k in missing:
@@ -317,21 +323,21 @@ def run_local(plan: Plan, pending: list[CellJob], store: Store, tracker: Tracker
         if k not in refs and k not in failures:
             failures[k] = f"separability of {plan.refs[k].data} failed: {failures.get(sk)}"
 
-    def on_cell(t: _Task, kind: str, value: Any) -> bool:
+    def on_cell(t: _Task, outcome: str, value: Any) -> bool:
         cell = t.ident
-        if kind == "ok":
+        if outcome == "ok":
             return tracker.result(cell, value)
-        if kind == "suspect":
+        if outcome == "suspect":
             tracker.suspect(cell, value)
             return True
-        if kind == "died":
+        if outcome == "died":
             return tracker.died(cell, value)
         return tracker.died(cell, _message(value))  # the pool could not run it at all
 
     tasks = []
     for cell in pending:
         if cell.ref_key in failures:
-            tracker.failed(cell, f"exact solve of {cell.data} at {spec.grid_kind} = "
+            tracker.failed(cell, f"exact solve of {cell.data} at {spec.grid_parameter} = "
                                  f"{cell.value:g} failed: {failures[cell.ref_key]}")
         else:
             tasks.append(_Task(cell, cell_task, (cell, str(store.ref_path(cell.ref_key)))))
@@ -372,8 +378,8 @@ def _client(scheduler: str) -> tuple[Any, Any]:
     import dask
     from distributed import Client, LocalCluster
 
-    kind, arg = parse_scheduler(scheduler)
-    if kind == "local":
+    mode, arg = parse_scheduler(scheduler)
+    if mode == "local":
         with dask.config.set({"distributed.scheduler.allowed-failures": MAX_ATTEMPTS - 1}):
             cluster = LocalCluster(n_workers=arg, threads_per_worker=1, processes=True,
                                    dashboard_address=None, silence_logs=logging.ERROR)
@@ -431,7 +437,7 @@ def run_dask(plan: Plan, pending: list[CellJob], store: Store, tracker: Tracker,
                                          pure=False)
             else:
                 ref_f[k] = client.submit(reference_task, sep_f[plan.refs[k].sep_key],
-                                         spec.grid_kind, plan.refs[k].value, *common,
+                                         spec.grid_parameter, plan.refs[k].value, *common,
                                          key=f"maxmargin-ref-{k}", pure=False)
                 computed[ref_f[k]] = k
         cells: dict[Any, CellJob] = {}

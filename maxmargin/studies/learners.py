@@ -15,9 +15,12 @@ import inspect
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..exceptions import ParameterError
+
+if TYPE_CHECKING:
+    from ..online.base import OnlineLearner
 
 __all__ = ["resolve_learner", "learner_class", "learner_digest"]
 
@@ -44,7 +47,7 @@ def _file_module(path: Path) -> Any:
     return module
 
 
-def learner_class(target: str) -> type:
+def learner_class(target: str) -> type[OnlineLearner]:
     """The learner class of ``target``: a registry name, ``module:Class`` or ``file.py:Class``.
 
     Parameters
@@ -123,9 +126,10 @@ def resolve_learner(target: str, params: Mapping[str, Any], problem: Any) -> Any
     """Build the learner ``target`` with ``params`` for ``problem``.
 
     The problem fixes what every learner must share with it: ``intercept`` and
-    ``intercept_scaling``; ``lam`` and ``C`` are passed to a constructor that takes them
-    unless ``params`` sets them (``lam`` must equal the problem's: :func:`maxmargin.compare`
-    checks).
+    ``intercept_scaling``, and the parameter the class declares as its
+    ``problem_parameter`` (``lam`` for Pegasos, ``C`` for PA-I) unless ``params`` sets it
+    (the objective's own must equal the problem's: :func:`maxmargin.compare` checks). See
+    :func:`maxmargin.online.registry.learner_for`.
 
     Parameters
     ----------
@@ -152,18 +156,16 @@ def resolve_learner(target: str, params: Mapping[str, Any], problem: Any) -> Any
     >>> resolve_learner("pegasos", {"projection": "greedy"}, p).lam == p.lam
     True
     """
+    from ..online.registry import learner_for
+
     cls = learner_class(target)
-    accepted = [p for p in inspect.signature(cls.__init__).parameters if p != "self"]
+    accepted = cls.param_names()
     unknown = sorted(set(params) - set(accepted))
     if unknown:
         raise ParameterError(f"learner {target!r} has no parameter {', '.join(unknown)}; it "
                              f"accepts {', '.join(accepted)}")
-    kw = {"intercept": problem.intercept, "intercept_scaling": problem.intercept_scaling,
-          "lam": problem.lam, "C": problem.C}
-    kw = {k: v for k, v in kw.items() if k in accepted}
-    kw.update(params)
     try:
-        return cls(**kw)
+        return learner_for(cls, problem, **params)
     except ParameterError:
         raise
     except Exception as e:

@@ -10,7 +10,6 @@ It reads only the table (``results.parquet``), so it can be redrawn without reru
 
 from __future__ import annotations
 
-import io
 import math
 import re
 from collections.abc import Sequence
@@ -151,16 +150,6 @@ def _band(ax: Any, t: np.ndarray, V: np.ndarray, color: str, label: str, ls: str
     return True
 
 
-def _save(fig: Any, path: Path, dpi: int) -> Path:
-    from .store import atomic_write
-
-    buf = io.BytesIO()
-    fmt = path.suffix.lstrip(".")
-    fig.savefig(buf, format=fmt, dpi=dpi)
-    atomic_write(path, buf.getvalue())
-    return path
-
-
 def _plot(cols: dict, data: str, values: list, grid: str, what: str) -> Any | None:
     """One figure for ``data``: a panel per grid value; ``what`` is subopt or mistakes."""
     fig, axes = _figure(len(values))
@@ -230,7 +219,8 @@ def write_report(table: Any, out_dir: str | Path, *, title: str = "study",
     list of Path
         ``report.md`` first, then the figures.
     """
-    from .store import atomic_write
+    from .._io import atomic_write
+    from ..plotting import _mpl
 
     out = Path(out_dir)
     figdir = out / "figures"
@@ -262,8 +252,7 @@ def write_report(table: Any, out_dir: str | Path, *, title: str = "study",
             if fig is None:
                 continue
             stem = f"{_slug(data)}-{'suboptimality' if what == 'subopt' else 'mistakes'}"
-            for fmt in formats:
-                paths.append(_save(fig, figdir / f"{stem}.{fmt}", dpi))
+            paths += _mpl.save(fig, figdir, stem, formats, dpi=dpi, tight=False)
             lines += [f"![{stem}](figures/{stem}.{formats[0]})", ""]
         for value in values:
             j = np.flatnonzero(m & (cols["value"] == value))[0]

@@ -199,7 +199,7 @@ def study(spec: str | Path | Mapping | StudySpec, out: str | Path = "maxmargin-s
         tracker = Tracker(store, bar)
         if pending and scheduler is None:
             run_local(plan, pending, store, tracker, n_jobs)
-        elif pending:
+        elif pending and scheduler is not None:
             run_dask(plan, pending, store, tracker, scheduler)
     table = assemble(plan, store)
     paths = [*write_table(table, store), store.root / "study.json"]

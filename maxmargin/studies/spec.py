@@ -100,7 +100,7 @@ class StudySpec:
     Attributes
     ----------
     name : str
-    grid_kind : {"C", "lam"}
+    grid_parameter : {"C", "lam"}
         Which parameter the grid is of.
     grid : tuple of float
         The values, in the order written.
@@ -122,7 +122,7 @@ class StudySpec:
     """
 
     name: str
-    grid_kind: str
+    grid_parameter: str
     grid: tuple
     intercept: str
     intercept_scaling: float
@@ -158,7 +158,7 @@ class _Checker:
 
     def table(self, key: str, value: Any, allowed: tuple[str, ...]) -> dict:
         if not isinstance(value, Mapping):
-            raise self.fail(key, f"must be a table, got {_kind(value)}")
+            raise self.fail(key, f"must be a table, got {_type_name(value)}")
         unknown = [k for k in value if k not in allowed]
         if unknown:
             raise self.fail(f"{key}.{unknown[0]}" if key else unknown[0],
@@ -167,7 +167,7 @@ class _Checker:
 
     def params(self, key: str, value: Any) -> dict:
         if not isinstance(value, Mapping):
-            raise self.fail(key, f"must be a table of keyword arguments, got {_kind(value)}")
+            raise self.fail(key, f"must be a table of keyword arguments, got {_type_name(value)}")
         return dict(value)
 
     def integer(self, key: str, value: Any, minimum: int) -> int:
@@ -187,13 +187,13 @@ class _Checker:
         return float(value)
 
 
-def _kind(value: Any) -> str:
+def _type_name(value: Any) -> str:
     return {dict: "a table", list: "an array", str: "a string", bool: "a boolean",
             int: "an integer", float: "a number"}.get(type(value), type(value).__name__)
 
 
 def _grid(ck: _Checker, key: str, value: Any) -> tuple:
-    from ..path import parse_grid
+    from ..evaluation.grid_path import parse_grid
 
     if isinstance(value, str):
         try:
@@ -246,14 +246,14 @@ def _path(text: str, base: Path) -> str:
 def _generator_params(ck: _Checker, key: str, generator: str, params: dict) -> None:
     from .. import data as mmdata
 
-    fn = {"separable": mmdata.make_separable, "gaussians": mmdata.make_gaussians}[generator]
+    fn: Any = {"separable": mmdata.make_separable, "gaussians": mmdata.make_gaussians}[generator]
     accepted = [p for p in inspect.signature(fn).parameters]
     for k, v in params.items():
         if k not in accepted:
             raise ck.fail(f"{key}.params.{k}",
                           f"{generator} has no such parameter; it accepts {', '.join(accepted)}")
         if isinstance(v, (dict, list)):
-            raise ck.fail(f"{key}.params.{k}", f"must be a number, got {_kind(v)}")
+            raise ck.fail(f"{key}.params.{k}", f"must be a number, got {_type_name(v)}")
 
 
 # --------------------------------------------------------------------------- load
@@ -341,6 +341,71 @@ def _parse_learner(ck: _Checker, i: int, entry: Any, base: Path) -> LearnerSpec:
     return LearnerSpec(label=label, key=key, target=target, params=params)
 
 
+def _read(spec: str | Path | Mapping) -> tuple[_Checker, dict, Path]:
+    """The spec as a mapping, its checker and the folder relative paths start from."""
+    if isinstance(spec, Mapping):
+        return _Checker("<study>"), dict(spec), Path.cwd()
+    path = Path(spec)
+    ck = _Checker(str(path))
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ck.fail("", "no such file") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise ck.fail("", f"cannot read it ({e})") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ck.fail("", f"invalid TOML: {e}") from None
+    return ck, raw, path.resolve().parent
+
+
+def _parse_problem(ck: _Checker, value: Any) -> tuple[str, tuple, str, float, str | None]:
+    """``[problem]``: the grid (its parameter and values), intercept, scaling, solver."""
+    pr = ck.table("problem", value, _PROBLEM)
+    if ("C" in pr) == ("lam" in pr):
+        raise ck.fail("problem", "give exactly one of C and lam (a number, an array, or a "
+                                 "grid 'lo:hi:num')")
+    grid_parameter = "C" if "C" in pr else "lam"
+    grid = _grid(ck, f"problem.{grid_parameter}", pr[grid_parameter])
+    intercept = pr.get("intercept", "augmented")
+    if intercept not in ("augmented", "none"):
+        raise ck.fail("problem.intercept", f"must be 'augmented' or 'none' (the online "
+                                           f"learners' modes), got {intercept!r}")
+    scaling = ck.positive("problem.intercept_scaling", pr.get("intercept_scaling", 1.0))
+    solver = pr.get("solver")
+    if solver is not None:
+        from ..solvers import available_solvers
+
+        names = available_solvers()
+        if not isinstance(solver, str) or solver.upper() not in names:
+            raise ck.fail("problem.solver", f"unknown or not installed solver {solver!r}; "
+                                            f"installed: {', '.join(names)}")
+        solver = solver.upper()
+    return grid_parameter, grid, intercept, scaling, solver
+
+
+def _orders(ck: _Checker, orders: Any) -> list[str]:
+    if isinstance(orders, str):
+        orders = [orders]
+    if not isinstance(orders, list) or not orders:
+        raise ck.fail("run.orders", f"must be a non-empty array of {', '.join(_ORDERS)}")
+    for i, o in enumerate(orders):
+        if o not in _ORDERS:
+            raise ck.fail(f"run.orders[{i}]", f"unknown order {o!r}; choose from "
+                                              f"{', '.join(_ORDERS)}")
+    if len(set(orders)) != len(orders):
+        raise ck.fail("run.orders", f"has duplicates: {orders}")
+    return orders
+
+
+def _checkpoint_spec(ck: _Checker, cp: Any) -> Any:
+    """``run.checkpoints``: steps (a sorted tuple) or a count per decade (an int)."""
+    if not isinstance(cp, list):
+        return ck.integer("run.checkpoints", cp, 1)
+    if not cp:
+        raise ck.fail("run.checkpoints", "is empty; give steps t >= 1 or a count per decade")
+    return tuple(sorted({ck.integer(f"run.checkpoints[{i}]", t, 1) for i, t in enumerate(cp)}))
+
+
 def load_spec(spec: str | Path | Mapping) -> StudySpec:
     """Read and validate a study specification (structure only; no data is loaded).
 
@@ -365,23 +430,10 @@ def load_spec(spec: str | Path | Mapping) -> StudySpec:
     >>> s = load_spec({"problem": {"C": "0.1:10:3"},
     ...                "data": [{"source": "builtin:separable"}],
     ...                "learners": ["perceptron", {"name": "pegasos"}]})
-    >>> s.grid_kind, s.grid, [l.label for l in s.learners]
+    >>> s.grid_parameter, s.grid, [l.label for l in s.learners]
     ('C', (0.1, 1.0, 10.0), ['perceptron', 'pegasos'])
     """
-    if isinstance(spec, Mapping):
-        ck, raw, base = _Checker("<study>"), dict(spec), Path.cwd()
-    else:
-        path = Path(spec)
-        ck = _Checker(str(path))
-        try:
-            raw = tomllib.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise ck.fail("", "no such file") from None
-        except (OSError, UnicodeDecodeError) as e:
-            raise ck.fail("", f"cannot read it ({e})") from None
-        except tomllib.TOMLDecodeError as e:
-            raise ck.fail("", f"invalid TOML: {e}") from None
-        base = path.resolve().parent
+    ck, raw, base = _read(spec)
     top = ck.table("", raw, _TOP)
     for k in ("problem", "data", "learners"):
         if k not in top:
@@ -389,51 +441,12 @@ def load_spec(spec: str | Path | Mapping) -> StudySpec:
                                              if k == "problem" else f" (at least one [[{k}]])"))
     name = ck.string("name", top["name"]) if "name" in top else (
         Path(spec).stem if not isinstance(spec, Mapping) else "study")
-
-    pr = ck.table("problem", top["problem"], _PROBLEM)
-    if ("C" in pr) == ("lam" in pr):
-        raise ck.fail("problem", "give exactly one of C and lam (a number, an array, or a "
-                                 "grid 'lo:hi:num')")
-    grid_kind = "C" if "C" in pr else "lam"
-    grid = _grid(ck, f"problem.{grid_kind}", pr[grid_kind])
-    intercept = pr.get("intercept", "augmented")
-    if intercept not in ("augmented", "none"):
-        raise ck.fail("problem.intercept", f"must be 'augmented' or 'none' (the online "
-                                           f"learners' modes), got {intercept!r}")
-    scaling = ck.positive("problem.intercept_scaling", pr.get("intercept_scaling", 1.0))
-    solver = pr.get("solver")
-    if solver is not None:
-        from ..exact import available_solvers
-
-        names = available_solvers()
-        if not isinstance(solver, str) or solver.upper() not in names:
-            raise ck.fail("problem.solver", f"unknown or not installed solver {solver!r}; "
-                                            f"installed: {', '.join(names)}")
-        solver = solver.upper()
-
+    grid_parameter, grid, intercept, scaling, solver = _parse_problem(ck, top["problem"])
     ru = ck.table("run", top.get("run", {}), _RUN)
     epochs = ck.integer("run.epochs", ru.get("epochs", 10), 1)
     seeds = _seeds(ck, "run.seeds", ru.get("seeds", 1))
-    orders = ru.get("orders", ["shuffle"])
-    if isinstance(orders, str):
-        orders = [orders]
-    if not isinstance(orders, list) or not orders:
-        raise ck.fail("run.orders", f"must be a non-empty array of {', '.join(_ORDERS)}")
-    for i, o in enumerate(orders):
-        if o not in _ORDERS:
-            raise ck.fail(f"run.orders[{i}]", f"unknown order {o!r}; choose from "
-                                              f"{', '.join(_ORDERS)}")
-    if len(set(orders)) != len(orders):
-        raise ck.fail("run.orders", f"has duplicates: {orders}")
-    cp = ru.get("checkpoints", 10)
-    if isinstance(cp, list):
-        if not cp:
-            raise ck.fail("run.checkpoints", "is empty; give steps t >= 1 or a count per "
-                                             "decade")
-        checkpoints: Any = tuple(sorted({ck.integer(f"run.checkpoints[{i}]", t, 1)
-                                        for i, t in enumerate(cp)}))
-    else:
-        checkpoints = ck.integer("run.checkpoints", cp, 1)
+    orders = _orders(ck, ru.get("orders", ["shuffle"]))
+    checkpoints = _checkpoint_spec(ck, ru.get("checkpoints", 10))
     if "holdout" in ru and isinstance(ru["holdout"], str):
         raise ck.fail("run.holdout", "must be a fraction here (a holdout file belongs to a "
                                      "[[data]] entry)")
@@ -460,7 +473,7 @@ def load_spec(spec: str | Path | Mapping) -> StudySpec:
             seen[it.label] = it.key
 
     norm = {
-        "name": name, "problem": {grid_kind: list(grid), "intercept": intercept,
+        "name": name, "problem": {grid_parameter: list(grid), "intercept": intercept,
                                   "intercept_scaling": scaling, "solver": solver},
         "run": {"epochs": epochs, "seeds": list(seeds), "orders": list(orders),
                 "checkpoints": list(checkpoints) if isinstance(checkpoints, tuple)
@@ -471,7 +484,7 @@ def load_spec(spec: str | Path | Mapping) -> StudySpec:
         "learners": [{"label": lr.label, "target": lr.target, "params": lr.params}
                      for lr in learners],
     }
-    return StudySpec(name=name, grid_kind=grid_kind, grid=grid, intercept=intercept,
+    return StudySpec(name=name, grid_parameter=grid_parameter, grid=grid, intercept=intercept,
                      intercept_scaling=scaling, solver=solver, epochs=epochs, seeds=seeds,
                      orders=tuple(orders), checkpoints=checkpoints, data=tuple(data),
                      learners=tuple(learners), source=ck.source, raw=norm)

@@ -18,46 +18,13 @@ from __future__ import annotations
 import json
 import os
 import pickle
-import tempfile
 from pathlib import Path
 from typing import Any
 
+from .._io import atomic_write
 from ..exceptions import ParameterError
 
-__all__ = ["Store", "atomic_write", "read_pickle"]
-
-
-def atomic_write(path: Path, data: bytes, *, durable: bool = True) -> None:
-    """Write ``data`` to ``path`` atomically (temporary file, fsync, ``os.replace``).
-
-    Parameters
-    ----------
-    path : Path
-    data : bytes
-    durable : bool, default True
-        fsync before the rename, so that the new content survives a power cut too.
-
-    Examples
-    --------
-    >>> import tempfile, pathlib
-    >>> p = pathlib.Path(tempfile.mkdtemp()) / "x.txt"
-    >>> atomic_write(p, b"hello"); p.read_bytes()
-    b'hello'
-    """
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            if durable:
-                f.flush()
-                os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+__all__ = ["Store", "read_pickle"]
 
 
 def read_pickle(path: Path) -> Any:

@@ -74,7 +74,7 @@ def _rows(plan: Plan, store: Store) -> dict[str, list]:
             "study": spec.name, "spec_hash": spec.hash, "cell": cell.key,
             "status": rec.get("status"), "attempts": rec.get("attempts"),
             "error": None if ok else rec.get("error"), "data": cell.data,
-            "grid": spec.grid_kind, "value": cell.value, "learner": cell.learner,
+            "grid": spec.grid_parameter, "value": cell.value, "learner": cell.learner,
             "target": cell.target, "seed": cell.seed, "order": cell.order,
             "epochs": cell.epochs, "cell_seconds": rec.get("cell_seconds"),
             "worker": rec.get("worker"),
@@ -130,7 +130,7 @@ def write_table(table: Any, store: Store) -> list:
     import pyarrow.csv as pacsv
     import pyarrow.parquet as pq
 
-    from .store import atomic_write
+    from .._io import atomic_write
 
     paths = []
     buf = io.BytesIO()

@@ -1,6 +1,6 @@
 """Example orders for online learning: which example is seen at every step.
 
-An *epoch* is ``n`` steps. Three orders (DESIGN section 2):
+An *epoch* is ``n`` steps. Three orders (docs/learners.md):
 
 - ``cyclic``: ``0, 1, ..., n-1`` every epoch (the seed is ignored);
 - ``shuffle``: a fresh uniformly random permutation every epoch;

@@ -63,8 +63,10 @@ import scipy.linalg as sla
 import scipy.sparse as sp
 from threadpoolctl import ThreadpoolController
 
-from . import _ipm_kernels as _k
-from .exceptions import SolverError
+from ..exceptions import SolverError
+from ..problem import SVMProblem
+from . import _ipm_kernels as kernels
+from .result import RawResult, Status
 
 __all__ = ["IPMResult", "solve_dual", "suitable", "dense_bytes"]
 
@@ -143,7 +145,7 @@ class _Rows:
 
     def __init__(self, V: Any) -> None:
         self.sparse = sp.issparse(V)
-        self.V = sp.csr_matrix(V, dtype=float) if self.sparse else \
+        self.V: Any = sp.csr_matrix(V, dtype=float) if self.sparse else \
             np.ascontiguousarray(V, dtype=float)
         self.n, self.d = V.shape
 
@@ -163,14 +165,14 @@ class _Rows:
                 W = V[lo:lo + GRAM_BLOCK] * s[lo:lo + GRAM_BLOCK, None]
                 G += W.T @ W
             return G, V.T @ (w * c1), V.T @ (w * c2)
-        return _k.gram(V, w, c1, c2)
+        return kernels.gram(V, w, c1, c2)
 
     def rmatvec(self, s: np.ndarray, r: np.ndarray) -> np.ndarray:
         """``V^T (s r)``."""
         if self.sparse:
             return np.asarray(self.V.T @ (s * r)).ravel()
         out = np.empty(self.d)
-        _k.rmatvec(self.V, s, r, out)
+        kernels.rmatvec(self.V, s, r, out)
         return out
 
     def backsub(self, s: np.ndarray, r: np.ndarray, u: np.ndarray) -> np.ndarray:
@@ -178,7 +180,7 @@ class _Rows:
         if self.sparse:
             return s * (r - self.V @ u)
         x = np.empty(self.n)
-        _k.backsub(self.V, s, r, u, x)
+        kernels.backsub(self.V, s, r, u, x)
         return x
 
     def backsub2(self, s: np.ndarray, r1: np.ndarray, u1: np.ndarray, r2: np.ndarray,
@@ -187,7 +189,7 @@ class _Rows:
         if self.sparse:
             return self.backsub(s, r1, u1), self.backsub(s, r2, u2)
         x1, x2 = np.empty(self.n), np.empty(self.n)
-        _k.backsub2(self.V, s, r1, u1, r2, u2, x1, x2)
+        kernels.backsub2(self.V, s, r1, u1, r2, u2, x1, x2)
         return x1, x2
 
     def rmatvec1(self, x: np.ndarray) -> np.ndarray:
@@ -206,7 +208,7 @@ class _Rows:
             res = r - (np.asarray(self.V @ vx).ravel() + D * x + nu * y)
             return res, self.rmatvec(Dinv, res), float(np.max(np.abs(res), initial=0.0))
         res, p = np.empty(self.n), np.empty(self.d)
-        size = _k.residual(self.V, vx, D, Dinv, x, nu, y, r, res, p)
+        size = kernels.residual(self.V, vx, D, Dinv, x, nu, y, r, res, p)
         return res, p, size
 
 
@@ -230,6 +232,7 @@ class _KKT:
             if y is not None:
                 self.Ky = self._solve_K(y)
         else:
+            assert rows is not None  # Woodbury exactly when Q is not given
             G, py, p0 = rows.gram(Dinv, self.y0, r0)
             G[np.diag_indices_from(G)] += 1.0
             self.fac = _chol(G)
@@ -246,6 +249,7 @@ class _KKT:
         """``(V V^T + D)^{-1} r``; ``p = V^T (Dinv r)`` when already known."""
         if self.Q is not None:
             return sla.cho_solve(self.fac, r, check_finite=False)
+        assert self.rows is not None
         if p is None:
             p = self.rows.rmatvec(self.Dinv, r)
         u = sla.cho_solve(self.fac, p, check_finite=False)
@@ -263,6 +267,7 @@ class _KKT:
                   ) -> tuple[np.ndarray, float, np.ndarray | None, float]:
         res_s = s - (float(self.y @ x) if self.y is not None else 0.0)
         if self.Q is None:
+            assert self.rows is not None
             res, p, size = self.rows.residual(self.D, self.Dinv, x, nu, self.y0, r)
             return res, res_s, p, size + abs(res_s)
         res = r - (self.Q @ x + self.D * x + nu * self.y0)
@@ -441,7 +446,7 @@ def _solve_dual(V: Any, y: np.ndarray, C: float, free: bool, *, tol: float,
     stalled = 0
     for it in range(1, max_iter + 1):
         Qa = Qx(a)
-        comp, aqa, asum, rdmax, qmax, amax, ya = _k.residuals(
+        comp, aqa, asum, rdmax, qmax, amax, ya = kernels.residuals(
             Qa, a, zl, zu, yk, nu, Cf, hard, rd)
         rp = ya if free else 0.0
         mu = comp / m
@@ -476,28 +481,28 @@ def _solve_dual(V: Any, y: np.ndarray, C: float, free: bool, *, tol: float,
         # only for the corrector: the predictor sets sigma and a second-order term, which
         # need no more digits (same iterations and accuracy, measured, ~10% faster).
         refine = 3 if gap < 1e-6 else 0
-        _k.scaling(a, zl, zu, Cf, hard, D, Dinv, ra, rs, rzl, rzu)
+        kernels.scaling(a, zl, zu, Cf, hard, D, Dinv, ra, rs, rzl, rzu)
         # predictor (affine scaling: target mu = 0), solved with the factorisation
-        _k.predictor_rhs(rd, zl, zu, hard, rhs)
+        kernels.predictor_rhs(rd, zl, zu, hard, rhs)
         try:
             K = _KKT(None if Q is not None else rows, Q, D, Dinv, yy, rhs)
         except (np.linalg.LinAlgError, ValueError) as exc:
             state, text = "failed", f"factorisation failed ({exc}); {text}"
             break
         dx, dnu = K.solve(rhs, -rp, 0, first=True)
-        t, comp_aff = _k.affine_step(a, zl, zu, dx, ra, rs, Cf, hard)
+        t, comp_aff = kernels.affine_step(a, zl, zu, dx, ra, rs, Cf, hard)
         sigma = min(1.0, max(0.0, comp_aff / comp)) ** 3
         # corrector: centring sigma*mu plus the second-order term
-        _k.corrector_rhs(a, zl, zu, dx, rd, sigma * mu, ra, rs, Cf, hard, rl, ru, rhs)
+        kernels.corrector_rhs(a, zl, zu, dx, rd, sigma * mu, ra, rs, Cf, hard, rl, ru, rhs)
         dx, dnu = K.solve(rhs, -rp, refine)
-        t, finite = _k.corrector_step(a, zl, zu, dx, rl, ru, ra, rs, rzl, rzu, hard)
+        t, finite = kernels.corrector_step(a, zl, zu, dx, rl, ru, ra, rs, rzl, rzu, hard)
         eta = max(0.99, 1.0 - mu)
         t = min(1.0, eta * t)
         if not (math.isfinite(t) and finite):
             state, text = "failed", f"non-finite step; {text}"
             break
         # a += t dx, zl += t dzl, zu += t dzu, kept strictly interior against rounding
-        _k.update(a, zl, zu, dx, rl, ru, ra, rs, t, Cf, hard)
+        kernels.update(a, zl, zu, dx, rl, ru, ra, rs, t, Cf, hard)
         nu = nu + t * dnu
     else:
         state = "inaccurate"
@@ -528,3 +533,26 @@ def _start(Qx: Any, n: int, C: float, hard: bool
     zl = np.maximum(g, 0.0) + delta
     zu = np.zeros(n) if hard else np.maximum(-g, 0.0) + delta
     return a, zl, zu
+
+
+def solve_qp(problem: SVMProblem, YZ: Any) -> RawResult:
+    """maxmargin's own dual IPM (:func:`solve_dual`) on ``problem``.
+
+    Parameters
+    ----------
+    problem : SVMProblem
+    YZ : ndarray or sparse matrix of shape (n, d')
+        The signed rows (:func:`~maxmargin.solvers.qp.signed_rows`).
+
+    Returns
+    -------
+    RawResult
+        ``x = (alpha, u = (YZ)^T alpha)`` as in
+        :func:`~maxmargin.solvers.qp.build_dual`; ``y_eq[-1]`` is the multiplier of
+        ``y^T alpha = 0`` (the intercept, free only).
+    """
+    free = problem.intercept == "free"
+    r = solve_dual(YZ, problem.data.y, problem.C, free)
+    u = np.asarray(YZ.T @ r.alpha).ravel()
+    return RawResult(Status(r.state), f"{r.state} ({r.iterations} iterations; {r.text})",
+                     np.concatenate([r.alpha, u]), np.array([r.nu]) if free else None, None)

@@ -55,7 +55,12 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-__all__ = ["DCDResult", "solve_qp"]
+from ..problem import SVMProblem
+from ..separation import separation_certificate
+from .result import RawResult, Status
+
+__all__ = ["DCDResult", "coordinate_descent", "solve_qp", "first_tolerance",
+           "tighter_tolerances", "EPS_UNPOLISHED", "REFINE_EPS"]
 
 #: Work (stored entries read) per compiled call: ~0.1 s, so Ctrl-C is honoured between
 #: calls (a compiled loop cannot be interrupted).
@@ -64,7 +69,7 @@ _WORK_PER_CALL = 30_000_000
 
 @dataclass(frozen=True)
 class DCDResult:
-    """What :func:`solve_qp` returns.
+    """What :func:`coordinate_descent` returns.
 
     Attributes
     ----------
@@ -101,7 +106,9 @@ def _kernels() -> Any:
     return _dcd_kernels
 
 
-def solve_qp(X: Any, y: np.ndarray, C: float, intercept: str, *,
+# One method-of-multipliers loop whose steps share alpha, w, b, s, the shrinking state and
+# the inner tolerance: cut apart, every piece would pass all of them both ways.
+def coordinate_descent(X: Any, y: np.ndarray, C: float, intercept: str, *,  # noqa: C901
              intercept_scaling: float = 1.0, eps: float = 1e-8, max_sweeps: int = 20_000,
              seed: int = 0, alpha0: np.ndarray | None = None, b0: float = 0.0,
              separable: bool | None = None, decide_after: int = 100) -> DCDResult:
@@ -144,41 +151,26 @@ def solve_qp(X: Any, y: np.ndarray, C: float, intercept: str, *,
     --------
     Two points ``x = +-1`` (optimum ``alpha = (1/2, 1/2)``, ``b = 0``):
 
-    >>> r = solve_qp(np.array([[1.0], [-1.0]]), np.array([1.0, -1.0]), math.inf, "free",
-    ...              eps=1e-12)
+    >>> r = coordinate_descent(np.array([[1.0], [-1.0]]), np.array([1.0, -1.0]), math.inf,
+    ...                        "free", eps=1e-12)
     >>> r.state, np.round(r.alpha, 9).tolist(), round(abs(r.b), 9)
     ('optimal', [0.5, 0.5], 0.0)
     """
-    K = _kernels()
+    kernels = _kernels()
     y = np.ascontiguousarray(y, dtype=np.float64)
     n = y.shape[0]
     if sp.issparse(X):
         if not (X.format == "csr" and X.has_sorted_indices):
             X = sp.csr_matrix(X)
         Xk = (X.indptr, X.indices, X.data)
-        sq = K.row_sq_norms(X.indptr, X.data)
+        sq = kernels.row_sq_norms(X.indptr, X.data)
     else:
         X = np.ascontiguousarray(X, dtype=np.float64)
         Xk = X
         sq = np.einsum("ij,ij->i", X, X)
     d = X.shape[1]
     hard = not math.isfinite(C)
-    if intercept == "augmented":
-        s = float(intercept_scaling)
-    elif intercept == "free":
-        # rho on the scale of Q's diagonal: the inner problem is then as well conditioned
-        # as the augmented one with s = 1 on unit rows (liblinear's default). Not its
-        # mean: a row with ||x_i||^2 << rho moves alpha_i by steps ~ 1/rho only, so two
-        # such rows of opposite labels need ~ C rho sweeps to reach their bound; the
-        # 10th percentile keeps that rare. Where C is so small that every alpha sits at
-        # C (C ||x||^2 << 1/n), b moves by about rho C n per update: 1/(C n) keeps that
-        # step O(1) in margin units.
-        nz = sq[sq > 0]
-        rho0 = float(np.percentile(nz, 10)) if nz.size else 0.0
-        rho0 = max(rho0, 0.0 if hard else 1.0 / (C * n))
-        s = math.sqrt(rho0) if rho0 > 0 else 1.0
-    else:
-        s = 0.0
+    s = _bias_feature(intercept, intercept_scaling, sq, C, n)
     rho = s * s
     qd = sq + rho
     alpha = np.zeros(n) if alpha0 is None else np.array(alpha0, dtype=np.float64)
@@ -212,7 +204,7 @@ def solve_qp(X: Any, y: np.ndarray, C: float, intercept: str, *,
         ist[2] = 0
         while ist[2] == 0 and ist[1] < max_sweeps and ist[3] == 0:
             cap = min(max_sweeps, next_check) if watch else max_sweeps
-            K.dcd_chunk(Xk, y, qd, C, b, s, alpha, w, index, fst, ist, rng, inner_eps,
+            kernels.dcd_chunk(Xk, y, qd, C, b, s, alpha, w, index, fst, ist, rng, inner_eps,
                         _WORK_PER_CALL, cap)
             if watch and ist[2] == 0 and ist[1] >= next_check:
                 if _separates(X, y, w, s, intercept):
@@ -278,23 +270,48 @@ def solve_qp(X: Any, y: np.ndarray, C: float, intercept: str, *,
         # alpha's own intercept (the point it is optimal for): b_k + rho y^T alpha
         b_out = b if state == "optimal" else b + s * w[d]
         text += f", {outer} multiplier updates, last change of b {abs(db):.1e}"
-    elif intercept == "augmented":
-        b_out = s * w[d]
     else:
-        b_out = 0.0
+        b_out = s * w[d]  # augmented: s w~_{d+1}; none: s = 0
+    text = _why_stopped(state, text, sweeps, max_sweeps, hard, alpha, C * float(
+        np.max(qd, initial=0.0)))
+    return DCDResult(state, text, alpha, float(b_out), sweeps, outer)
+
+
+def _bias_feature(intercept: str, intercept_scaling: float, sq: np.ndarray, C: float,
+                  n: int) -> float:
+    """``s``, the constant feature of the bias: the user's (augmented), 0 (none), or, for
+    the free intercept, the square root of the method of multipliers' penalty ``rho``."""
+    if intercept == "augmented":
+        return float(intercept_scaling)
+    if intercept != "free":
+        return 0.0
+    # rho on the scale of Q's diagonal: the inner problem is then as well conditioned as
+    # the augmented one with s = 1 on unit rows (liblinear's default). Not its mean: a
+    # row with ||x_i||^2 << rho moves alpha_i by steps ~ 1/rho only, so two such rows of
+    # opposite labels need ~ C rho sweeps to reach their bound; the 10th percentile keeps
+    # that rare. Where C is so small that every alpha sits at C (C ||x||^2 << 1/n), b
+    # moves by about rho C n per update: 1/(C n) keeps that step O(1) in margin units.
+    nz = sq[sq > 0]
+    rho0 = float(np.percentile(nz, 10)) if nz.size else 0.0
+    rho0 = max(rho0, 0.0 if not math.isfinite(C) else 1.0 / (C * n))
+    return math.sqrt(rho0) if rho0 > 0 else 1.0
+
+
+def _why_stopped(state: str, text: str, sweeps: int, max_sweeps: int, hard: bool,
+                 alpha: np.ndarray, c_r2: float) -> str:
+    """The result's one line, with why the sweeps stopped when they did not converge."""
     if state == "inaccurate":
         if hard:
             why = (f"coordinate descent is slow for a small hard margin: max alpha "
                    f"{float(np.max(alpha, initial=0.0)):.3g} so far")
         else:
-            why = (f"coordinate descent is slow where C R^2 = "
-                   f"{C * float(np.max(qd, initial=0.0)):.3g} is large and examples of "
-                   "both labels nearly coincide")
-        text = (f"sweep cap {max_sweeps} reached ({why}: the default solver or PIQP suit "
+            why = (f"coordinate descent is slow where C R^2 = {c_r2:.3g} is large and "
+                   "examples of both labels nearly coincide")
+        return (f"sweep cap {max_sweeps} reached ({why}: the default solver or PIQP suit "
                 f"such data); {text}")
-    elif state == "undecided":
-        text = f"no separating iterate after {sweeps} sweeps; {text}"
-    return DCDResult(state, text, alpha, float(b_out), sweeps, outer)
+    if state == "undecided":
+        return f"no separating iterate after {sweeps} sweeps; {text}"
+    return text
 
 
 def _separates(X: Any, y: np.ndarray, w: np.ndarray, s: float, intercept: str) -> bool:
@@ -307,3 +324,78 @@ def _separates(X: Any, y: np.ndarray, w: np.ndarray, s: float, intercept: str) -
     if intercept == "none":
         return bool(np.min(y * f) > slack)
     return bool(np.min(f[y > 0]) - np.max(f[y < 0]) > slack)
+
+
+#: Tolerances of the DCD route (projected-gradient spread, margin units), measured on
+#: Zipf-sparse data (docs/benchmarks.md): at min(1e-4, 10/n) the polish finds the exact
+#: active set (5000 x 20000 to 100000 x 47000 at 1e-4, gap ~1e-15; at 400000 x 47000
+#: 1e-4 leaves a few dozen points on the wrong side, 2.5e-5 does not: the points within
+#: eps of the margin grow with n); sweeping on to 1e-8 would cost twice the sweeps.
+#: Without the polish the sweeps go to 1e-9; where the polish misses, the sweeps go on
+#: to the next tolerance and the polish is tried again.
+EPS_UNPOLISHED = 1e-9
+REFINE_EPS = (1e-6, 1e-8)
+
+
+def first_tolerance(n: int) -> float:
+    """The first tolerance of the DCD route for n examples (see ``REFINE_EPS``).
+
+    Parameters
+    ----------
+    n : int
+
+    Returns
+    -------
+    float
+    """
+    return min(1e-4, 10.0 / n)
+
+
+def tighter_tolerances(n: int) -> tuple[float, ...]:
+    """The tolerances the route goes on to, in order, when the polish misses.
+
+    Parameters
+    ----------
+    n : int
+
+    Returns
+    -------
+    tuple of float
+    """
+    return tuple(eps for eps in REFINE_EPS if eps < first_tolerance(n))
+
+
+def solve_qp(problem: SVMProblem, eps: float | None = None,
+             start: tuple[np.ndarray, float] | None = None) -> RawResult:
+    """Dual coordinate descent (:func:`coordinate_descent`) on ``problem``.
+
+    Parameters
+    ----------
+    problem : SVMProblem
+    eps : float, optional
+        The tolerance (default :func:`first_tolerance`).
+    start : (alpha, b), optional
+        A warm start.
+
+    Returns
+    -------
+    RawResult
+        ``x = alpha`` only (nothing downstream reads ``u``; it is never formed: this
+        route reads X row by row and copies nothing); ``y_eq[-1]`` is the intercept (free
+        only). A hard margin whose iterates do not separate the classes is decided by the
+        separation LP: not separable, ``UNBOUNDED`` (the caller raises with the LP's
+        certificate); separable, the sweeps go on.
+    """
+    X, y, C = problem.data.X, problem.data.y, problem.C
+    eps = first_tolerance(problem.n) if eps is None else eps
+    kw: dict[str, Any] = {"intercept_scaling": problem.intercept_scaling, "eps": eps}
+    if start is not None:
+        kw.update(alpha0=start[0], b0=start[1], separable=True if problem.hard else None)
+    r = coordinate_descent(X, y, C, problem.intercept, **kw)
+    if r.state == "undecided":
+        if separation_certificate(problem) is not None:
+            return RawResult(Status.UNBOUNDED, r.text, r.alpha)
+        kw.update(alpha0=r.alpha, b0=r.b, separable=True)
+        r = coordinate_descent(X, y, C, problem.intercept, **kw)
+    return RawResult(Status(r.state), r.text, r.alpha,
+                     np.array([r.b]) if problem.intercept == "free" else None, None)

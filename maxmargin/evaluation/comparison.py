@@ -1,4 +1,4 @@
-r"""Online learners measured against the certified exact optimum (DESIGN section 3).
+r"""Online learners measured against the certified exact optimum.
 
 :func:`compare` solves the reference once (the soft-margin problem; the hard margin too
 when the data are separable, for :math:`\gamma^*`), re-certifies it from the data and
@@ -37,9 +37,11 @@ See ``docs/compare.md`` for why each quantity is the right one.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import time
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,17 +50,28 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from ._io import atomic_write
-from ._progress import Progress
-from ._validation import WIDE_HINT, check_int, check_memory, check_positive
-from .certificate import SeparationCertificate, certify, verify_separation
-from .data import Dataset, make_separable
-from .exact import ExactSolution, is_separable, solve
-from .exceptions import CertificateError, DataError, ParameterError
-from .online import LEARNERS, ORDERS, OnlineLearner, make_learner, run, schedule
-from .online.run import default_checkpoints
-from .problem import SVMProblem
-from .trace import Trace
+from .._io import atomic_write
+from .._json import jsonable
+from .._progress import Progress
+from .._validation import (
+    WIDE_HINT,
+    check_int,
+    check_memory,
+    check_positive,
+    renamed_attribute,
+    seed_from_random_state,
+)
+from ..certificate import certify
+from ..data import Dataset, make_separable
+from ..exact import ExactSolution, is_separable, solve
+from ..exceptions import CertificateError, DataError, ParameterError
+from ..online import LEARNERS, ORDERS, OnlineLearner, run, schedule
+from ..online.base import SCORINGS, prediction_errors, scoring
+from ..online.registry import learner_for, objective_parameter
+from ..online.runner import default_checkpoints
+from ..problem import SVMProblem
+from ..separation import SeparationCertificate, verify_separation
+from ..trace import Trace
 
 __all__ = [
     "compare",
@@ -66,40 +79,11 @@ __all__ = [
     "RunResult",
     "feasible_dual",
     "fit_rate",
-    "write_report",
-    "demo_comparison",
-    "THEORY_SLOPES",
-    "PERCEPTRON_FAMILY",
     "quadratic_mistake_bound",
     "best_scale_mistake_bound",
     "score_trace",
+    "demo_comparison",
 ]
-
-#: Theoretical slope of log(suboptimality) vs log(t), for the iterate the theory is
-#: about (the average of the iterates): Pegasos ``O(log T / (lam T))``, plain online
-#: subgradient with ``eta0/sqrt(t)`` steps ``O(1/sqrt T)``.
-THEORY_SLOPES: dict[str, float] = {"pegasos": -1.0, "subgradient": -0.5}
-
-#: Learners that run the perceptron's update (zero start, ``w += y z`` on a non-positive
-#: margin) and whose ``mistakes`` are its updates: the mistake bounds apply to them.
-PERCEPTRON_FAMILY = ("perceptron", "averaged_perceptron", "voted_perceptron",
-                     "dual_perceptron", "pocket", "pla")
-
-#: What each kind of learner is scored on (the rest is N/A).
-_KINDS = {
-    "objective": "minimises the problem's lambda objective: every quantity",
-    "linear": "a linear classifier with another objective: mistakes, margin, angle, "
-              "error, regret (no objective gap)",
-    "mistakes": "not an SVM learner (Winnow): mistakes and error only",
-}
-
-
-def _kind(learner: OnlineLearner) -> str:
-    if learner.name == "winnow":
-        return "mistakes"
-    if getattr(learner, "lam", None) is not None:  # lam=None: the hinge alone, no F
-        return "objective"
-    return "linear"
 
 
 # --------------------------------------------------------------------------- helpers
@@ -315,24 +299,6 @@ def _visit_counts(idx: np.ndarray, n: int, t: np.ndarray) -> np.ndarray:
     return out
 
 
-def _num(x: Any) -> Any:
-    """JSON-ready numbers: non-finite as strings, arrays as lists, None kept."""
-    if x is None:
-        return None
-    if isinstance(x, np.ndarray):
-        return [_num(v) for v in x.tolist()]
-    if isinstance(x, (list, tuple)):
-        return [_num(v) for v in x]
-    if isinstance(x, (bool, np.bool_)):
-        return bool(x)
-    if isinstance(x, (int, np.integer)):
-        return int(x)
-    if isinstance(x, (float, np.floating)):
-        x = float(x)
-        return x if math.isfinite(x) else str(x)
-    return x
-
-
 # --------------------------------------------------------------------------- results
 
 
@@ -351,10 +317,11 @@ class RunResult:
         repeats).
     seed : int
     kind : {"objective", "linear", "mistakes"}
-        What applies: ``objective`` learners minimise the problem's lambda objective
-        (Pegasos, subgradient) and get every quantity; ``linear`` learners (perceptron
-        family, PA) get mistakes, margin, angle, error, regret; ``mistakes`` (Winnow)
-        mistakes and error only.
+        What the run is scored on, from what its learner declares
+        (:func:`maxmargin.online.base.scoring`): ``objective`` learners minimise the
+        problem's objective (Pegasos, subgradient) and get every quantity; ``linear``
+        learners (perceptron family, PA) get mistakes, margin, angle, error, regret;
+        ``mistakes`` (Winnow) mistakes and error only.
     trace : Trace
     t : ndarray of int64
     objective, subopt, rel_subopt, objective_avg, subopt_avg, rel_subopt_avg : ndarray
@@ -404,6 +371,9 @@ class RunResult:
         The first checkpoint step whose weights are not finite (a step size too large
         for the data); every score from there on is nan (``mistakes`` too, as floats),
         and the bounds are checked on the finite prefix. None: the run stayed finite.
+    theory_slope : float
+        The rate the learner's theory gives for its step schedule (its ``theory_rate``:
+        -1 for ``1/(lam t)`` steps, -1/2 for ``eta0/sqrt(t)``), nan when none applies.
     not_available : dict of str -> str
         Quantities that would apply to this kind of learner but cannot be computed from
         what the trace holds, with the reason (a trace from
@@ -421,7 +391,7 @@ class RunResult:
     label: str
     learner: str
     order: str
-    seed: int
+    seed: int | None
     kind: str
     trace: Trace
     t: np.ndarray
@@ -454,6 +424,7 @@ class RunResult:
     eval_seconds: float = 0.0
     diverged_at: int | None = None
     not_available: dict = field(default_factory=dict)
+    theory_slope: float = math.nan
 
     _ARRAYS = ("t", "mistakes", "train_error", "test_error", "objective", "subopt",
                "rel_subopt", "objective_avg", "subopt_avg", "rel_subopt_avg", "dual_gap",
@@ -467,20 +438,6 @@ class RunResult:
         the iterate attains on the data, in the learners' space (the same as
         :attr:`margin`, named for what it is; ``docs/numbers.md``)."""
         return self.margin
-
-    @property
-    def theory_slope(self) -> float:
-        """The theoretical rate slope (:data:`THEORY_SLOPES`), nan when none applies.
-
-        The slope belongs to the default step size; another schedule (``step`` in the
-        learner's parameters) changes it: ``1/(lam (t + offset))`` gives -1, a constant
-        step no rate (it stalls at a distance proportional to the step)."""
-        if self.kind != "objective":
-            return math.nan
-        step = self.trace.params.get("step") if isinstance(self.trace.params, dict) else None
-        if isinstance(step, dict):
-            return {"pegasos": -1.0, "invsqrt": -0.5}.get(step.get("schedule"), math.nan)
-        return THEORY_SLOPES.get(self.learner, math.nan)
 
     @property
     def _scored(self) -> np.ndarray:
@@ -530,10 +487,10 @@ class RunResult:
                                "order": self.order, "seed": self.seed, "kind": self.kind,
                                "params": self.trace.params}
         for k in self._ARRAYS:
-            out[k] = _num(getattr(self, k))
+            out[k] = jsonable(getattr(self, k))
         for k in ("regret_G", "novikoff", "rate", "rate_avg", "theory_slope",
                   "learn_seconds", "eval_seconds"):
-            out[k] = _num(getattr(self, k))
+            out[k] = jsonable(getattr(self, k))
         out["novikoff_respected"] = self.novikoff_respected
         out["general_respected"] = self.general_respected
         out["best_bound_respected"] = self.best_bound_respected
@@ -618,7 +575,7 @@ def _summary_row(runs: Sequence[RunResult]) -> dict[str, Any]:
         key = "subopt_avg" if r0.subopt_avg is not None else "subopt"
         row["rate_iterate"] = "average" if key == "subopt_avg" else "last"
         row["rate"] = fit_rate(r0.t, np.mean([getattr(r, key) for r in runs], axis=0))
-        row["rate_last"] = fit_rate(r0.t, np.mean([r.subopt for r in runs], axis=0))
+        row["rate_last"] = fit_rate(r0.t, np.mean([np.asarray(r.subopt) for r in runs], axis=0))
     row["learn_seconds"] = float(np.mean([r.learn_seconds for r in runs]))
     row["eval_seconds"] = float(np.mean([r.eval_seconds for r in runs]))
     gone = [r for r in runs if r.diverged_at is not None]
@@ -638,9 +595,9 @@ class Comparison:
         The soft-margin reference problem (intercept ``none`` or ``augmented``).
     reference : ExactSolution
         Its certified optimum :math:`(\tilde w^*, \alpha^*)`.
-    hard : ExactSolution or None
+    hard_solution : ExactSolution or None
         The certified hard-margin optimum when the data are separable (same intercept
-        mode), giving :math:`\gamma^* = 1/\|\tilde w^*_{hard}\|`.
+        mode), giving :math:`\gamma^* = 1/\|\tilde w^*_{hard}\|` (``hard`` before 0.2).
     runs : tuple of RunResult
         One per learner x order x seed.
     rows : tuple of dict
@@ -669,7 +626,7 @@ class Comparison:
 
     problem: SVMProblem
     reference: ExactSolution
-    hard: ExactSolution | None
+    hard_solution: ExactSolution | None
     runs: tuple
     rows: tuple
     F_star: float
@@ -686,10 +643,12 @@ class Comparison:
         """:math:`\\tilde w^*` in the learners' space, shape (d',)."""
         return self.problem.to_augmented(self.reference.w, self.reference.b)
 
+    hard = renamed_attribute("hard", "hard_solution")
+
     @property
     def separable(self) -> bool:
-        """Whether the data are separable (and ``hard`` was solved)."""
-        return self.hard is not None
+        """Whether the data are separable (and ``hard_solution`` was solved)."""
+        return self.hard_solution is not None
 
     @property
     def novikoff(self) -> float:
@@ -758,24 +717,28 @@ class Comparison:
             "intercept_scaling": p.intercept_scaling, "C": p.C, "lam": p.lam,
             "holdout": None if self.holdout is None else self.holdout.name,
             "epochs": self.epochs, "orders": list(self.orders), "seeds": list(self.seeds),
-            "F_star": _num(self.F_star), "R": _num(self.R), "gamma": _num(self.gamma),
-            "separable": self.separable, "novikoff": _num(self.novikoff),
-            "w_star": _num(self.w_star),
-            "reference": sol(ref), "hard": None if self.hard is None else sol(self.hard),
-            "summary": [{k: _num(v) for k, v in row.items()} for row in self.rows],
+            "F_star": jsonable(self.F_star), "R": jsonable(self.R), "gamma": jsonable(self.gamma),
+            "separable": self.separable, "novikoff": jsonable(self.novikoff),
+            "w_star": jsonable(self.w_star),
+            "reference": sol(ref),
+            "hard": None if self.hard_solution is None else sol(self.hard_solution),
+            "summary": [{k: jsonable(v) for k, v in row.items()} for row in self.rows],
             "runs": [r.to_dict() for r in self.runs],
-            "timings": {k: _num(v) for k, v in self.timings.items()},
+            "timings": {k: jsonable(v) for k, v in self.timings.items()},
         }
 
-    def to_json(self, path: str | Path | None = None, indent: int | None = 1) -> str:
-        """The JSON text of :meth:`to_dict`; also written to ``path`` when given.
+    def to_json(self, file: str | Path | None = None, indent: int | None = 1, *,
+                path: str | Path | None = None) -> str:
+        """The JSON text of :meth:`to_dict`; also written to ``file`` when given.
 
         Parameters
         ----------
-        path : str or Path, optional
+        file : str or Path, optional
             File to write the text to.
         indent : int or None, default 1
             As for :func:`json.dumps`.
+        path : str or Path, optional
+            Deprecated name of ``file`` (a DeprecationWarning).
 
         Returns
         -------
@@ -789,9 +752,13 @@ class Comparison:
         >>> json.loads(cmp.to_json())["n"]
         30
         """
-        text = json.dumps(self.to_dict(), indent=indent) + "\n"
         if path is not None:
-            atomic_write(path, text)
+            warnings.warn("Comparison.to_json(path=...) is now to_json(file=...), as for "
+                          "every result (maxmargin 0.2.0)", DeprecationWarning, stacklevel=2)
+            file = path if file is None else file
+        text = json.dumps(self.to_dict(), indent=indent) + "\n"
+        if file is not None:
+            atomic_write(file, text)
         return text
 
     def to_markdown(self) -> str:
@@ -884,7 +851,7 @@ class Comparison:
                 lines.append(f"Mistake bound of {row['label']} ({row['order']}): "
                              f"{row['mistake_bound']:.6g} "
                              f"({kinds[row['mistake_bound_kind']]}){extra}.")
-        na = {}
+        na: dict[tuple[str, str], str] = {}
         for r in self.runs:
             for k, why in r.not_available.items():
                 na.setdefault((r.label, k), why)
@@ -940,53 +907,46 @@ def _build_learners(learners: Any, problem: SVMProblem) -> list[tuple[str, Onlin
     if not items:
         raise ParameterError(f"the learners list is empty; give names from "
                              f"{', '.join(LEARNERS)} or OnlineLearner objects")
-    s = problem.intercept_scaling
     out: list[tuple[str, OnlineLearner]] = []
     seen: dict[str, int] = {}
     for item in items:
         if isinstance(item, str):
-            if item not in LEARNERS:
-                raise ParameterError(f"unknown learner {item!r}; choose from "
-                                     f"{', '.join(LEARNERS)}")
-            cls = LEARNERS[item]
-            if problem.intercept not in cls.supported_intercepts:
-                raise ParameterError(
-                    f"learner {item!r} supports intercept "
-                    f"{' or '.join(cls.supported_intercepts)}, but the problem has "
-                    f"intercept={problem.intercept!r}; leave it out or change the problem")
-            kw: dict[str, Any] = {"intercept": problem.intercept, "intercept_scaling": s}
-            if item in ("pegasos", "subgradient"):
-                kw["lam"] = problem.lam
-            elif item in ("pa1", "pa2"):
-                kw["C"] = problem.C
-            learner = make_learner(item, **kw)
+            learner = learner_for(item, problem)
         elif isinstance(item, OnlineLearner):
             learner = item
         else:
             raise ParameterError(f"learners must be names ({', '.join(LEARNERS)}) or "
                                  f"OnlineLearner objects, got {type(item).__name__}")
-        if learner.intercept != problem.intercept or (
-                learner.intercept == "augmented" and learner.intercept_scaling != s):
-            raise ParameterError(
-                f"{learner!r} has intercept={learner.intercept!r} (scaling "
-                f"{learner.intercept_scaling:g}) but the problem has "
-                f"intercept={problem.intercept!r} (scaling {s:g}); the learner must solve the "
-                "same problem: build it with the problem's intercept and intercept_scaling")
-        lam = getattr(learner, "lam", None)
-        if lam is not None and not math.isclose(lam, problem.lam, rel_tol=1e-9):
-            raise ParameterError(
-                f"{learner!r} minimises the lambda objective with lam={lam:g}, but the "
-                f"problem has lam={problem.lam:g} (C={problem.C:g}); build it with "
-                "lam=problem.lam or pass its name")
-        if getattr(learner, "kernel", "linear") != "linear":
-            raise ParameterError(
-                f"{learner!r} uses a non-linear kernel: it has no weight vector to measure "
-                "against the linear optimum; use kernel='linear'")
+        _check_learner(learner, problem)
         seen[learner.name] = seen.get(learner.name, 0) + 1
         label = learner.name if seen[learner.name] == 1 else \
             f"{learner.name}-{seen[learner.name]}"
         out.append((label, learner))
     return out
+
+
+def _check_learner(learner: OnlineLearner, problem: SVMProblem) -> None:
+    """Refuse a learner that does not solve ``problem`` (see its declarations)."""
+    s = problem.intercept_scaling
+    if learner.intercept != problem.intercept or (
+            learner.intercept == "augmented" and learner.intercept_scaling != s):
+        raise ParameterError(
+            f"{learner!r} has intercept={learner.intercept!r} (scaling "
+            f"{learner.intercept_scaling:g}) but the problem has "
+            f"intercept={problem.intercept!r} (scaling {s:g}); the learner must solve the "
+            "same problem: build it with the problem's intercept and intercept_scaling")
+    declared = objective_parameter(learner)
+    if declared is not None:
+        name, value = declared
+        if not math.isclose(value, getattr(problem, name), rel_tol=1e-9):
+            raise ParameterError(
+                f"{learner!r} minimises the {learner.objective} objective with "
+                f"{name}={value:g}, but the problem has lam={problem.lam:g} "
+                f"(C={problem.C:g}); build it with {name}=problem.{name} or pass its name")
+    if not learner.has_weights:
+        raise ParameterError(
+            f"{learner!r} has no weight vector to measure against the linear optimum (a "
+            "non-linear kernel); use kernel='linear'")
 
 
 def _certified(sol: ExactSolution, what: str) -> ExactSolution:
@@ -1029,7 +989,8 @@ def _evaluate(label: str, learner: OnlineLearner | None, tr: Trace, problem: SVM
               kind: str | None = None) -> RunResult:
     """Score one trace; ``learner`` None (a trace from elsewhere) needs ``kind``."""
     tic = time.perf_counter()
-    kind = _kind(learner) if learner is not None else kind
+    kind = scoring(learner) if learner is not None else kind
+    assert kind is not None
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         res = _scores(learner, tr, problem, w_star, F_star, hinge_star, holdout, gamma, R,
                       kind)
@@ -1046,7 +1007,14 @@ def _evaluate(label: str, learner: OnlineLearner | None, tr: Trace, problem: SVM
                      kind=kind, trace=tr, t=tr.t, mistakes=mistakes,
                      train_error=train, diverged_at=at,
                      learn_seconds=float(tr.timings.get("learn_seconds", tr.seconds[-1])),
-                     eval_seconds=time.perf_counter() - tic, **res)
+                     eval_seconds=time.perf_counter() - tic,
+                     theory_slope=_theory_slope(learner, kind), **res)
+
+
+def _theory_slope(learner: OnlineLearner | None, kind: str) -> float:
+    """The rate the learner declares for the objective it minimises (nan: none)."""
+    rate = None if learner is None or kind != "objective" else learner.theory_rate
+    return math.nan if rate is None else float(rate)
 
 
 def _scores(learner: OnlineLearner | None, tr: Trace, problem: SVMProblem,
@@ -1064,22 +1032,19 @@ def _scores(learner: OnlineLearner | None, tr: Trace, problem: SVMProblem,
     t = tr.t
     Wt = tr.w_tilde()  # (k, d')
     Mg = problem.margins(tr.w, tr.b)  # (n, k): y_i f_t(x_i), one matrix product
-    if kind == "mistakes":
-        f = problem.decision_function(tr.w, tr.b)
-        train = np.mean((f > 0) != (y[:, None] > 0), axis=0)
-    else:
+    svm_space = kind != "mistakes"  # Winnow's rule: f > 0 predicts +1, a zero score -1
+    if svm_space:
         train = np.mean(Mg <= 0, axis=0)
+    else:
+        f = problem.decision_function(tr.w, tr.b)
+        train = np.mean(prediction_errors(f, y, svm_space=False), axis=0)
     test = None
     if holdout is not None:
         fh = np.asarray(holdout.X @ tr.w.T) + tr.b
-        if kind == "mistakes":
-            test = np.mean((fh > 0) != (holdout.y[:, None] > 0), axis=0)
-        else:
-            test = np.mean(fh * holdout.y[:, None] <= 0, axis=0)
+        test = np.mean(prediction_errors(fh, holdout.y, svm_space), axis=0)
     res: dict[str, Any] = {"test_error": test}
     # which example every step saw: the run's schedule, unless the learner picks its own
-    on_schedule = learner is not None and getattr(learner, "visits_schedule", True) \
-        and "loss" not in na
+    on_schedule = learner is not None and learner.visits_schedule and "loss" not in na
     if learner is None and "regret" not in na:
         na["regret"] = ("scored without its learner (score_trace): which example each step "
                         "saw is not known")
@@ -1095,45 +1060,54 @@ def _scores(learner: OnlineLearner | None, tr: Trace, problem: SVMProblem,
             res["margin"] = np.where(nrm > 0, Mg.min(axis=0) / nrm, np.nan)
         if on_schedule:
             # regret against w*: sum_s f_s(w_s) - sum_s f_s(w*)
-            idx = schedule(tr.n, tr.epochs, tr.order, tr.seed)
+            idx = schedule(tr.n, tr.epochs, tr.order, int(tr.seed or 0))
             L = _prefix_at(hinge_star, idx, t)
             res["regret"] = 0.5 * lam * tr.sqnorm + tr.loss - (L + 0.5 * lam * t * ns * ns)
-        if learner is not None and (learner.name in PERCEPTRON_FAMILY
-                                    or learner.name == "margin_perceptron"):
+        if learner is not None and learner.mistake_driven:
             res.update(_mistake_bounds(learner, tr, problem, w_star, gamma, R,
                                        (idx, L) if on_schedule else None))
     if kind == "objective":
-        def objective(W: np.ndarray, M: np.ndarray) -> np.ndarray:
-            return 0.5 * lam * np.einsum("kj,kj->k", W, W) + np.maximum(0.0, 1 - M).mean(0)
-
-        F = objective(Wt, Mg)
-        res.update(objective=F, subopt=F - F_star, rel_subopt=(F - F_star) / F_star,
-                   distance=np.linalg.norm(Wt - w_star, axis=1) / np.linalg.norm(w_star))
-        res["rate"] = fit_rate(t, F - F_star)
-        if tr.w_avg is not None:
-            Wa = tr.w_tilde(average=True)
-            Fa = objective(Wa, problem.margins(tr.w_avg, tr.b_avg))
-            res.update(objective_avg=Fa, subopt_avg=Fa - F_star,
-                       rel_subopt_avg=(Fa - F_star) / F_star,
-                       distance_avg=np.linalg.norm(Wa - w_star, axis=1)
-                       / np.linalg.norm(w_star))
-            res["rate_avg"] = fit_rate(t, Fa - F_star)
-        if tr.dual is not None:
-            res["dual_gap"] = F - lam * _dual_objective(problem, feasible_dual(tr.dual, problem))
-        if tr.dual_avg is not None and tr.w_avg is not None:
-            res["dual_gap_avg"] = res["objective_avg"] - lam * _dual_objective(
-                problem, feasible_dual(tr.dual_avg, problem))
-        if (learner is not None and learner.name == "pegasos"
-                and getattr(learner, "batch_size", 1) == 1
-                and getattr(learner, "projection", None) in (None, "greedy")):
-            G = 2 * R if learner.projection is None else R + min(R, math.sqrt(lam))
-            res["regret_G"] = G
-            res["regret_bound"] = G * G * (1 + np.log(t)) / (2 * lam)
+        res.update(_objective_scores(learner, tr, problem, Wt, Mg, w_star, F_star, R))
     for key in list(na):  # a quantity computed anyway (e.g. from another field) stays
         if res.get(key) is not None:
             del na[key]
     res["not_available"] = na
     res["train_error"] = train
+    return res
+
+
+def _objective_scores(learner: OnlineLearner | None, tr: Trace, problem: SVMProblem,
+                      Wt: np.ndarray, Mg: np.ndarray, w_star: np.ndarray, F_star: float,
+                      R: float) -> dict[str, Any]:
+    """What a learner that minimises the problem's objective is scored on: suboptimality,
+    distance, rate, implied-dual gap (of the iterate and of the average), regret bound."""
+    lam, t = problem.lam, tr.t
+    res: dict[str, Any] = {}
+
+    def objective(W: np.ndarray, M: np.ndarray) -> np.ndarray:
+        return 0.5 * lam * np.einsum("kj,kj->k", W, W) + np.maximum(0.0, 1 - M).mean(0)
+
+    F = objective(Wt, Mg)
+    res.update(objective=F, subopt=F - F_star, rel_subopt=(F - F_star) / F_star,
+               distance=np.linalg.norm(Wt - w_star, axis=1) / np.linalg.norm(w_star))
+    res["rate"] = fit_rate(t, F - F_star)
+    if tr.w_avg is not None:
+        Wa = tr.w_tilde(average=True)
+        Fa = objective(Wa, problem.margins(tr.w_avg, tr.b_avg))
+        res.update(objective_avg=Fa, subopt_avg=Fa - F_star,
+                   rel_subopt_avg=(Fa - F_star) / F_star,
+                   distance_avg=np.linalg.norm(Wa - w_star, axis=1)
+                   / np.linalg.norm(w_star))
+        res["rate_avg"] = fit_rate(t, Fa - F_star)
+    if tr.dual is not None:
+        res["dual_gap"] = F - lam * _dual_objective(problem, feasible_dual(tr.dual, problem))
+    if tr.dual_avg is not None and tr.w_avg is not None:
+        res["dual_gap_avg"] = res["objective_avg"] - lam * _dual_objective(
+            problem, feasible_dual(tr.dual_avg, problem))
+    G = None if learner is None else learner.regret_lipschitz(R)
+    if G is not None:
+        res["regret_G"] = G
+        res["regret_bound"] = G * G * (1 + np.log(t)) / (2 * lam)
     return res
 
 
@@ -1144,7 +1118,7 @@ def _mistake_bounds(learner: OnlineLearner, tr: Trace, problem: SVMProblem,
     the perceptron family; ``visited`` = (the examples seen, the prefix sums of ``u``'s
     hinge at the checkpoints), None when the learner does not follow the schedule."""
     # the margin perceptron (update on y w.z <= tau, step eta): R^2 -> R^2 + 2 tau / eta
-    tau, eta = float(getattr(learner, "_thr", 0.0)), float(getattr(learner, "_eta", 1.0))
+    tau, eta = float(learner.update_margin), float(learner.update_step)
     Rt = R if tau == 0.0 else math.sqrt(R * R + 2.0 * tau / eta)
     ns = float(np.linalg.norm(w_star))
     m = problem.data.y * np.asarray(problem.Z @ w_star).ravel()  # y_i u.z_i
@@ -1157,7 +1131,7 @@ def _mistake_bounds(learner: OnlineLearner, tr: Trace, problem: SVMProblem,
         counts = _visit_counts(idx, tr.n, tr.t)
         out["general_bound_best"], out["general_scale"] = best_scale_mistake_bound(
             m, counts, Rt * ns)
-    if tr.dual is not None and getattr(learner, "_dual_counts_updates", False):
+    if tr.dual is not None and learner.dual_counts_updates:
         out["mistake_rounds_bound"], _ = best_scale_mistake_bound(
             m, tr.dual / eta, Rt * ns, scale=1.0)
     return out
@@ -1214,8 +1188,8 @@ def score_trace(trace: Trace, reference: ExactSolution, *, kind: str = "objectiv
     if not isinstance(reference, ExactSolution) or reference.problem.hard:
         raise ParameterError("reference must be the soft-margin ExactSolution (maxmargin.solve "
                              "of an SVMProblem with C or lam) the trace is scored against")
-    if kind not in _KINDS:
-        raise ParameterError(f"kind must be one of {', '.join(_KINDS)}, got {kind!r}")
+    if kind not in SCORINGS:
+        raise ParameterError(f"kind must be one of {', '.join(SCORINGS)}, got {kind!r}")
     problem = reference.problem
     if (trace.n, trace.d) != (problem.n, problem.d):
         raise DataError(f"the trace {trace.learner!r} was recorded on (n, d) = ({trace.n}, "
@@ -1235,8 +1209,9 @@ def score_trace(trace: Trace, reference: ExactSolution, *, kind: str = "objectiv
     gamma = math.nan
     if hard_reference is not None:
         hp = getattr(hard_reference, "problem", None)
-        if not isinstance(hard_reference, ExactSolution) or hp.data is not problem.data or (
-                not hp.hard or hp.intercept != problem.intercept):
+        if not isinstance(hard_reference, ExactSolution) or hp is None or (
+                hp.data is not problem.data or not hp.hard
+                or hp.intercept != problem.intercept):
             raise ParameterError("hard_reference must be the hard-margin ExactSolution of the "
                                  "same data and intercept")
         gamma = float(_certified(hard_reference, "hard-margin").margin)
@@ -1330,6 +1305,58 @@ def compare(data: Dataset, problem: SVMProblem | None = None, learners: Any = No
     (True, True)
     """
     tic_all = time.perf_counter()
+    problem = _problem_of(data, problem, C, lam, intercept, intercept_scaling)
+    built = _build_learners(learners, problem)
+    orders = _check_orders(orders)
+    if random_state is not None:  # scikit-learn's name for one seed
+        given = tuple(seeds) if isinstance(seeds, (list, tuple)) else (seeds,)
+        seeds = (seed_from_random_state(random_state, given[0] if len(given) == 1 else given,
+                                        name="seeds"),)
+    seeds = _check_seeds(seeds)
+    epochs = check_int("epochs", epochs, minimum=1)
+    # every run's trace is kept, (k, d) weights and (k, n) dual points: refuse what cannot fit
+    k = len(default_checkpoints(data.n, epochs)) if checkpoints is None else \
+        len(np.atleast_1d(checkpoints)) + 1
+    n_runs = len(built) * len(orders) * len(seeds)
+    check_memory(8.0 * k * n_runs * (2 * (data.d + 1) + 3 * data.n),
+                 f"comparing {n_runs} runs on {data.name} (d = {data.d:,} features)",
+                 WIDE_HINT)
+    _check_holdout(holdout, data)
+
+    tic = time.perf_counter()
+    reference = _soft_reference(problem, reference, solver)
+    hard_solution = _hard_solution(problem, hard_reference, solver)
+    gamma = math.nan if hard_solution is None else float(hard_solution.margin)
+    solve_s = time.perf_counter() - tic
+
+    w_star = problem.to_augmented(reference.w, reference.b)
+    F_star = float(problem.lam * reference.certificate.primal_objective)
+    hinge_star = problem.hinge(reference.w, reference.b)
+    R = float(problem.R)
+
+    runs: list[RunResult] = []
+    with Progress(n_runs * data.n * epochs, "compare", enabled=progress) as bar:
+        for (label, learner), order, seed in itertools.product(built, orders, seeds):
+            tr = run(learner, data, epochs=epochs, order=order, seed=seed,
+                     checkpoints=checkpoints, record_dual=True)
+            runs.append(_evaluate(label, learner, tr, problem, w_star, F_star, hinge_star,
+                                  holdout, gamma, R))
+            bar.update(data.n * epochs)
+    rows = [_summary_row([r for r in runs if r.label == label and r.order == order])
+            for (label, _), order in itertools.product(built, orders)]
+    timings = {"solve_seconds": solve_s,
+               "learn_seconds": float(sum(r.learn_seconds for r in runs)),
+               "eval_seconds": float(sum(r.eval_seconds for r in runs)),
+               "total_seconds": time.perf_counter() - tic_all}
+    return Comparison(problem=problem, reference=reference, hard_solution=hard_solution,
+                      runs=tuple(runs), rows=tuple(rows), F_star=F_star, R=R, gamma=gamma,
+                      holdout=holdout, epochs=int(epochs), orders=orders, seeds=seeds,
+                      timings=timings)
+
+
+def _problem_of(data: Any, problem: SVMProblem | None, C: float | None, lam: float | None,
+                intercept: str, intercept_scaling: float) -> SVMProblem:
+    """The soft-margin problem the learners are measured on, given or built from C / lam."""
     if not isinstance(data, Dataset):
         raise ParameterError(f"data must be a maxmargin.Dataset, got {type(data).__name__}; "
                              "wrap arrays with Dataset(X, y)")
@@ -1362,40 +1389,40 @@ def compare(data: Dataset, problem: SVMProblem | None = None, learners: Any = No
         raise ParameterError(
             "the problem has intercept='free', which no online learner implements (an "
             "unregularised bias changes the objective); use intercept='augmented' or 'none'")
-    built = _build_learners(learners, problem)
+    return problem
+
+
+def _check_orders(orders: Any) -> tuple:
     orders = _check_seq("orders", orders)
     for o in orders:
         if o not in ORDERS:
             raise ParameterError(f"unknown order {o!r}; choose from {', '.join(ORDERS)}")
-    if random_state is not None:  # scikit-learn's name for one seed
-        from ._validation import seed_from_random_state
+    return orders
 
-        given = tuple(seeds) if isinstance(seeds, (list, tuple)) else (seeds,)
-        seeds = (seed_from_random_state(random_state, given[0] if len(given) == 1 else given,
-                                        name="seeds"),)
+
+def _check_seeds(seeds: Any) -> tuple[int, ...]:
     seeds = _check_seq("seeds", seeds)
     for s in seeds:
         if isinstance(s, bool) or not isinstance(s, (int, np.integer)) or s < 0:
             raise ParameterError(f"seeds must be ints >= 0, got {s!r}")
-    seeds = tuple(int(s) for s in seeds)
-    epochs = check_int("epochs", epochs, minimum=1)
-    # every run's trace is kept, (k, d) weights and (k, n) dual points: refuse what cannot fit
-    k = len(default_checkpoints(data.n, epochs)) if checkpoints is None else \
-        len(np.atleast_1d(checkpoints)) + 1
-    n_runs = len(built) * len(orders) * len(seeds)
-    check_memory(8.0 * k * n_runs * (2 * (data.d + 1) + 3 * data.n),
-                 f"comparing {n_runs} runs on {data.name} (d = {data.d:,} features)",
-                 WIDE_HINT)
-    if holdout is not None:
-        if not isinstance(holdout, Dataset):
-            raise ParameterError(f"holdout must be a maxmargin.Dataset, got "
-                                 f"{type(holdout).__name__}")
-        if holdout.d != data.d:
-            raise DataError(f"holdout {holdout.name} has d = {holdout.d} features but the "
-                            f"training data {data.name} has d = {data.d}; they must match")
+    return tuple(int(s) for s in seeds)
 
-    # ---- the reference, solved once and certified
-    tic = time.perf_counter()
+
+def _check_holdout(holdout: Any, data: Dataset) -> None:
+    if holdout is None:
+        return
+    if not isinstance(holdout, Dataset):
+        raise ParameterError(f"holdout must be a maxmargin.Dataset, got "
+                             f"{type(holdout).__name__}")
+    if holdout.d != data.d:
+        raise DataError(f"holdout {holdout.name} has d = {holdout.d} features but the "
+                        f"training data {data.name} has d = {data.d}; they must match")
+
+
+def _soft_reference(problem: SVMProblem, reference: ExactSolution | None,
+                    solver: str | None) -> ExactSolution:
+    """The certified optimum of ``problem``: solved here, or given and re-certified."""
+    data = problem.data
     if reference is None:
         reference = solve(problem, solver=solver)
     elif not isinstance(reference, ExactSolution) or reference.problem.data is not data or (
@@ -1403,106 +1430,38 @@ def compare(data: Dataset, problem: SVMProblem | None = None, learners: Any = No
             or not math.isclose(reference.problem.C, problem.C, rel_tol=1e-12)):
         raise ParameterError("reference must be the ExactSolution of this very problem "
                              "(same data, C and intercept)")
-    reference = _certified(reference, "soft-margin")
-    hard = None
-    gamma = math.nan
+    return _certified(reference, "soft-margin")
+
+
+def _hard_solution(problem: SVMProblem, hard_reference: Any,
+                   solver: str | None) -> ExactSolution | None:
+    """The certified hard-margin optimum (None: not separable), from ``hard_reference``
+    (re-checked, never trusted) or decided here by the LP and a solve."""
+    data = problem.data
     if isinstance(hard_reference, SeparationCertificate):
         if not verify_separation(data, hard_reference.z, problem.intercept,
                                  tol=hard_reference.tol).verified:
             raise ParameterError("hard_reference: the non-separability certificate does not "
                                  "verify on these data (intercept "
                                  f"{problem.intercept!r}); pass None to decide here")
-    elif hard_reference is not None:
+        return None
+    if hard_reference is not None:
         hp = getattr(hard_reference, "problem", None)
-        if not isinstance(hard_reference, ExactSolution) or hp.data is not data or (
+        if not isinstance(hard_reference, ExactSolution) or hp is None or hp.data is not data or (
                 not hp.hard or hp.intercept != problem.intercept
                 or hp.intercept_scaling != problem.intercept_scaling):
             raise ParameterError("hard_reference must be the hard-margin ExactSolution of "
                                  "this data (same intercept and scaling) or a "
                                  "SeparationCertificate")
-        hard = _certified(hard_reference, "hard-margin")
-        gamma = float(hard.margin)
-    elif is_separable(data, problem.intercept):
-        hp = SVMProblem(data, hard=True, intercept=problem.intercept,
-                        intercept_scaling=problem.intercept_scaling)
-        hard = _certified(solve(hp, solver=solver), "hard-margin")
-        gamma = float(hard.margin)
-    solve_s = time.perf_counter() - tic
-
-    w_star = problem.to_augmented(reference.w, reference.b)
-    F_star = float(problem.lam * reference.certificate.primal_objective)
-    hinge_star = problem.hinge(reference.w, reference.b)
-    R = float(problem.R)
-
-    runs: list[RunResult] = []
-    total = len(built) * len(orders) * len(seeds) * data.n * epochs
-    with Progress(total, "compare", enabled=progress) as bar:
-        for label, learner in built:
-            for order in orders:
-                for seed in seeds:
-                    tr = run(learner, data, epochs=epochs, order=order, seed=seed,
-                             checkpoints=checkpoints, record_dual=True)
-                    runs.append(_evaluate(label, learner, tr, problem, w_star, F_star,
-                                          hinge_star, holdout, gamma, R))
-                    bar.update(data.n * epochs)
-    rows = []
-    for label, _ in built:
-        for order in orders:
-            group = [r for r in runs if r.label == label and r.order == order]
-            rows.append(_summary_row(group))
-    timings = {"solve_seconds": solve_s,
-               "learn_seconds": float(sum(r.learn_seconds for r in runs)),
-               "eval_seconds": float(sum(r.eval_seconds for r in runs)),
-               "total_seconds": time.perf_counter() - tic_all}
-    return Comparison(problem=problem, reference=reference, hard=hard, runs=tuple(runs),
-                      rows=tuple(rows), F_star=F_star, R=R, gamma=gamma, holdout=holdout,
-                      epochs=int(epochs), orders=orders, seeds=seeds, timings=timings)
+        return _certified(hard_reference, "hard-margin")
+    if not is_separable(data, problem.intercept):
+        return None
+    hp = SVMProblem(data, hard=True, intercept=problem.intercept,
+                    intercept_scaling=problem.intercept_scaling)
+    return _certified(solve(hp, solver=solver), "hard-margin")
 
 
-# --------------------------------------------------------------------------- report
-
-
-def write_report(comparison: Comparison, out_dir: str | Path, *,
-                 formats: Sequence[str] = ("png", "svg")) -> list[Path]:
-    """Write ``report.md``, ``report.json`` and the figures into ``out_dir``.
-
-    Parameters
-    ----------
-    comparison : Comparison
-    out_dir : str or Path
-        Created when missing.
-    formats : sequence of str
-        Figure formats (matplotlib's names).
-
-    Returns
-    -------
-    list of Path
-        Every file written, report.md first.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> from maxmargin import make_separable
-    >>> cmp = compare(make_separable(30, 2, seed=0), learners=["pegasos"], lam=0.1,
-    ...               epochs=2)
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     names = [p.name for p in write_report(cmp, tmp, formats=("png",))]
-    >>> names[:2], "suboptimality.png" in names
-    (['report.md', 'report.json'], True)
-    """
-    from .plot_compare import save_figures
-
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    figs = save_figures(comparison, out, formats=formats)
-    md = comparison.to_markdown()
-    pngs = [p for p in figs if p.suffix == ".png"] or [p for p in figs]
-    if pngs:
-        md += "\n## Figures\n\n" + "\n".join(f"![{p.stem}]({p.name})" for p in pngs) + "\n"
-    report = atomic_write(out / "report.md", md)
-    js = out / "report.json"
-    comparison.to_json(js)
-    return [report, js, *figs]
+# --------------------------------------------------------------------------- demo
 
 
 def demo_comparison(progress: bool = False) -> Comparison:

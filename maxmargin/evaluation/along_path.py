@@ -1,0 +1,302 @@
+"""Online learners run at every lambda of a path, scored against that lambda's optimum."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .._json import json_number
+from .._progress import Progress
+from .._validation import check_int, check_positive
+from ..data import Dataset
+from ..exceptions import ParameterError
+from ..online.base import OnlineLearner
+from ..online.registry import LEARNERS, learner_for
+from ..problem import SVMProblem
+from .grid_path import DEFAULT_GRID, RegularizationPath, path
+
+__all__ = ["LearnerPathStudy", "learners_along_path", "PATH_LEARNERS", "MIN_POOL_STEPS"]
+
+
+#: Learners studied along the path by default (any learner that declares a
+#: ``problem_parameter`` can be: it is set from each lambda).
+PATH_LEARNERS = ("pegasos", "subgradient", "pa1")
+#: :func:`learners_along_path` uses its worker pool only when its runs see at least this
+#: many examples in all (runs x epochs x n): starting a worker (a Python with numpy and
+#: the compiled kernels) costs ~1 s, the runs ~50-100 ns per example.
+MIN_POOL_STEPS = 50_000_000
+
+
+def _learner_at(name: str, data: Dataset, lam: float, scaling: float) -> OnlineLearner:
+    """Learner ``name`` built for the augmented problem at ``lam`` (its declared
+    ``problem_parameter``, lam or C = 1/(lam n), set from it)."""
+    cls = LEARNERS.get(name)
+    if cls is None or cls.problem_parameter is None:
+        usable = [nm for nm, c in LEARNERS.items() if c.problem_parameter is not None]
+        raise ParameterError(f"learner {name!r} has no lambda or C to match along the path; "
+                             f"use some of {', '.join(usable)}")
+    problem = SVMProblem(data, lam=lam, intercept="augmented", intercept_scaling=scaling)
+    return learner_for(cls, problem)
+
+
+def _idle_cores() -> int:
+    """Cores not busy with other work: ``cpu_count`` minus the 1-minute load average
+    (at least 1; all cores where the load average is unknown)."""
+    import os
+
+    cores = os.cpu_count() or 1
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return cores
+    return max(1, min(cores, int(cores - load + 0.5)))
+
+
+def _learner_job(job: tuple) -> tuple[np.ndarray, float]:
+    """Run one learner at one lambda and evaluate its lambda objective at every
+    checkpoint (module-level, so a worker can run it; the evaluation, O(n d) per
+    checkpoint, is as long as the run: it belongs in the worker too)."""
+    from ..online import run
+
+    data, learner, epochs, order, seed, ckpts, lam, scaling = job
+    tr = run(learner, data, epochs=epochs, order=order, seed=seed, checkpoints=ckpts)
+    prob = SVMProblem(data, lam=lam, intercept="augmented", intercept_scaling=scaling)
+    F = np.asarray(prob.lambda_objective(tr.w, tr.b), float)
+    return F, float(tr.timings.get("learn_seconds", math.nan))
+
+
+@dataclass(frozen=True, eq=False)
+class LearnerPathStudy:
+    """Online learners run at every lambda of a grid, scored against that lambda's optimum.
+
+    Attributes
+    ----------
+    lam : ndarray of shape (k,)
+        Increasing.
+    learners : tuple of str
+    epochs : int
+    order : str
+    seed : int
+        Run ``(i, j)`` (lambda i, learner j) used seed ``seed + 1009 i + j``: the result
+        does not depend on how the runs were scheduled.
+    t : ndarray of shape (m,)
+        Checkpoints (examples seen).
+    n : int
+    F_star : ndarray of shape (k,)
+        ``F* = min F`` (lambda form, intercept ``augmented``), from the certified path.
+    rel_subopt : ndarray of shape (L, k, m)
+        ``(F(w_t) - F*) / F*`` of learner j at lambda i after t steps.
+    eps : tuple of float
+    epochs_to_eps : ndarray of shape (len(eps), L, k)
+        First checkpoint (in epochs, ``t / n``) from which ``rel_subopt <= eps`` holds at
+        every later checkpoint; inf if not so at the end of the budget.
+    seconds : ndarray of shape (L, k)
+        Learning time of each run.
+
+    Examples
+    --------
+    >>> from maxmargin import make_gaussians
+    >>> st = learners_along_path(make_gaussians(40, 2, seed=0), lam=[0.01, 0.1],
+    ...                          learners=["pegasos"], epochs=1)
+    >>> st.rel_subopt.shape[:2], st.epochs_to_eps.shape[1:]
+    ((1, 2), (1, 2))
+    """
+
+    lam: np.ndarray
+    learners: tuple
+    epochs: int
+    order: str
+    seed: int
+    t: np.ndarray
+    n: int
+    F_star: np.ndarray
+    rel_subopt: np.ndarray
+    eps: tuple
+    epochs_to_eps: np.ndarray
+    seconds: np.ndarray
+
+    @property
+    def final_rel_subopt(self) -> np.ndarray:
+        """``rel_subopt`` at the last checkpoint, shape (L, k)."""
+        return self.rel_subopt[:, :, -1]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict (the full curves included)."""
+        return {
+            "lam": [float(v) for v in self.lam], "learners": list(self.learners),
+            "epochs": self.epochs, "order": self.order, "seed": self.seed,
+            "t": [int(v) for v in self.t], "n": self.n,
+            "F_star": [float(v) for v in self.F_star],
+            "eps": [float(e) for e in self.eps],
+            "final_rel_subopt": {nm: [json_number(v) for v in self.final_rel_subopt[j]]
+                                 for j, nm in enumerate(self.learners)},
+            "epochs_to_eps": {f"{e:g}": {nm: [json_number(v) for v in self.epochs_to_eps[q, j]]
+                                         for j, nm in enumerate(self.learners)}
+                              for q, e in enumerate(self.eps)},
+            "rel_subopt": {nm: [[json_number(v) for v in row] for row in self.rel_subopt[j]]
+                           for j, nm in enumerate(self.learners)},
+        }
+
+    def to_markdown(self) -> str:
+        """Tables: final relative suboptimality and epochs to each eps, per lambda."""
+        L = [f"## Learners along the path ({self.epochs} epochs, order {self.order}, "
+             f"seed {self.seed})", "",
+             "Relative suboptimality `(F(w_T) - F*) / F*` after the budget:", "",
+             "| lambda | " + " | ".join(self.learners) + " |",
+             "|---|" + "---|" * len(self.learners)]
+        for i, lam in enumerate(self.lam):
+            L.append(f"| {lam:.3g} | " + " | ".join(
+                f"{self.final_rel_subopt[j, i]:.2e}" for j in range(len(self.learners)))
+                + " |")
+        for q, e in enumerate(self.eps):
+            L += ["", f"Epochs to reach relative suboptimality {e:g} (inf: not within "
+                  "the budget):", "", "| lambda | " + " | ".join(self.learners) + " |",
+                  "|---|" + "---|" * len(self.learners)]
+            for i, lam in enumerate(self.lam):
+                L.append(f"| {lam:.3g} | " + " | ".join(
+                    f"{self.epochs_to_eps[q, j, i]:.3g}" for j in range(len(self.learners)))
+                    + " |")
+        return "\n".join(L) + "\n"
+
+
+def learners_along_path(data: Dataset, lam: Any = None, *, C: Any = None,
+                        learners: Sequence[str] = PATH_LEARNERS, epochs: int = 10,
+                        order: str = "shuffle", seed: int = 0,
+                        eps: Sequence[float] = (1e-1, 1e-2), n_jobs: int | None = 1,
+                        exact: RegularizationPath | None = None,
+                        progress: bool = False) -> LearnerPathStudy:
+    """Run learners at each lambda for a fixed budget; suboptimality against the optimum.
+
+    Parameters
+    ----------
+    data : Dataset
+    lam, C : grid, optional
+        As for :func:`path` (default: the lambdas of ``exact``, or :data:`DEFAULT_GRID`
+        in C).
+    learners : sequence of str
+        Names from ``maxmargin.online.LEARNERS`` that have a lambda or C: ``pegasos``,
+        ``subgradient`` (``lam`` = the grid's lambda), ``pa1``, ``pa2`` (``C = 1/(lam n)``).
+    epochs : int
+        The budget, in passes over the data.
+    order : {"shuffle", "cyclic", "sample"}
+    seed : int
+    eps : sequence of float
+        Relative suboptimality levels for ``epochs_to_eps``.
+    n_jobs : int or None
+        Worker processes (``None`` or ``-1``: all cores; 1: no pool). Seeds are fixed
+        per run, so the result is the same for every ``n_jobs``.
+    exact : RegularizationPath, optional
+        A path with intercept ``augmented`` (the learners' mode) on the same grid; computed
+        when not given.
+    progress : bool
+
+    Returns
+    -------
+    LearnerPathStudy
+
+    Notes
+    -----
+    Pegasos' expected suboptimality after T steps is ``O(R^2 log T / (lam T))``, so the
+    number of epochs to reach a fixed eps grows like ``1/lam``: the study's figure shows
+    it on log-log axes next to a slope -1 guide.
+
+    Examples
+    --------
+    >>> from maxmargin import make_gaussians
+    >>> st = learners_along_path(make_gaussians(60, 2, seed=0), lam=[0.01, 0.1],
+    ...                          learners=["pegasos"], epochs=3)
+    >>> st.rel_subopt.shape[:2], bool((st.final_rel_subopt >= -1e-9).all())
+    ((1, 2), True)
+    """
+    import os
+
+    from ..online import default_checkpoints
+
+    epochs = check_int("epochs", epochs, minimum=1)
+    names = tuple(learners)
+    if not names:
+        raise ParameterError("no learners given; use e.g. learners=['pegasos', 'pa1']")
+    for nm in names:
+        _learner_at(nm, data, 1.0, 1.0)
+    if exact is None:
+        if lam is None and C is None:
+            C = DEFAULT_GRID
+        exact = path(data, C=C, lam=lam, intercept="augmented", hard_limit=False,
+                     progress=progress)
+    elif lam is not None or C is not None:
+        raise ParameterError("give either a grid or exact=, not both")
+    if exact.intercept != "augmented":
+        raise ParameterError("the learners use intercept='augmented'; compute the exact "
+                             "path with intercept='augmented'")
+    order_idx = np.argsort(exact.lam)
+    lams = exact.lam[order_idx]
+    n = data.n
+    F_star = np.array([
+        float(SVMProblem(data, C=float(exact.C[i]), intercept="augmented",
+                         intercept_scaling=exact.intercept_scaling)
+              .lambda_objective(exact.w[i], exact.b[i])) for i in order_idx])
+    ckpts = default_checkpoints(n, epochs)
+    jobs = [(data, _learner_at(nm, data, float(lam_), exact.intercept_scaling), epochs, order,
+             seed + 1009 * i + j,
+             ckpts, float(lam_), exact.intercept_scaling)
+            for i, lam_ in enumerate(lams) for j, nm in enumerate(names)]
+    workers = (os.cpu_count() or 1) if n_jobs in (None, -1) else check_int("n_jobs", n_jobs)
+    if len(jobs) * epochs * n < MIN_POOL_STEPS:
+        workers = 1  # starting the workers would cost more than the runs
+    # a worker beside a busy core makes the pool slower than one process (measured)
+    results = _run_jobs(jobs, min(workers, _idle_cores()), progress)
+    k, Lk = len(lams), len(names)
+    rel = np.full((Lk, k, len(ckpts)), np.nan)
+    secs = np.zeros((Lk, k))
+    for q, (F, s_) in enumerate(results):
+        i, j = divmod(q, Lk)
+        rel[j, i, :F.size] = (F - F_star[i]) / F_star[i]
+        secs[j, i] = s_
+    eps_t = tuple(float(check_positive("eps", e)) for e in eps)
+    ep = _epochs_to_eps(rel, ckpts, n, eps_t)
+    return LearnerPathStudy(lams, names, epochs, order, int(seed), ckpts, n, F_star, rel,
+                            eps_t, ep, secs)
+
+
+def _run_jobs(jobs: list[tuple], workers: int, progress: bool) -> list[tuple[np.ndarray, float]]:
+    """Every job's ``(F at the checkpoints, learning seconds)``, in order: in a pool of
+    ``workers`` processes, or here."""
+    with Progress(len(jobs), "learners", enabled=progress) as bar:
+        if workers > 1 and len(jobs) > 1:
+            # joblib's loky workers: no `if __name__ == "__main__"` guard needed in the
+            # caller's script, reused across calls, arrays of `data` memory-mapped once
+            # instead of pickled per run, BLAS limited to cores / workers threads each.
+            from joblib import Parallel, delayed
+
+            par = Parallel(n_jobs=min(workers, len(jobs)), return_as="generator")
+            results = []
+            for res in par(delayed(_learner_job)(job) for job in jobs):
+                results.append(res)
+                bar.update(1)
+            return results
+        results = []
+        for job in jobs:
+            results.append(_learner_job(job))
+            bar.update(1)
+        return results
+
+
+def _epochs_to_eps(rel: np.ndarray, ckpts: np.ndarray, n: int,
+                   eps: tuple[float, ...]) -> np.ndarray:
+    """For each eps, learner and lambda: the first checkpoint (in epochs) from which
+    ``rel <= eps`` holds at every later one; inf when not at the end."""
+    Lk, k, m = rel.shape
+    ep = np.full((len(eps), Lk, k), np.inf)
+    for q, e in enumerate(eps):
+        above = ~(rel <= e)
+        for j in range(Lk):
+            for i in range(k):
+                idx = np.flatnonzero(above[j, i])  # reached *and stayed* below eps
+                first = 0 if idx.size == 0 else idx[-1] + 1
+                if first < m:
+                    ep[q, j, i] = ckpts[first] / n
+    return ep

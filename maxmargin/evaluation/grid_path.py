@@ -1,0 +1,819 @@
+"""Exact C / lambda regularization paths, their limits, and learners along them.
+
+The *path* is the certified optimum of the soft-margin SVM (docs/formulations.md) at every
+point of a grid of ``C`` (equivalently ``lam = 1/(C n)``):
+
+.. math::
+
+    (w(C), b(C)) = \\arg\\min_{w, b}\\ \\tfrac12 \\|\\tilde w\\|^2
+                   + C \\textstyle\\sum_i \\max(0, 1 - y_i (w \\cdot x_i + b)).
+
+How it is computed (:func:`path`):
+
+1. The dual QP is compiled **once** in cvxpy with ``C`` a ``cp.Parameter`` (DPP: the box
+   ``0 <= alpha <= C`` is the only place C enters), so re-solving only re-maps the
+   parameter; ``warm_start=True`` is passed (used by solvers that support it).
+2. **Warm start by shrinking** (every point after the first): the previous point's
+   margins ``y_i f_i`` fix the examples far outside the margin at ``alpha = 0`` and those
+   deep inside at ``alpha = C``; a small dual QP is solved (PIQP, directly) on the
+   working set in between, every fixed example's KKT condition is checked at the new
+   point, violators join the set, and so on. The result is polished by the exact
+   module's active-set polish (reduced KKT solve) when not already exact. When it
+   certifies to :data:`ACCEPT_TOL` (1e-9) the full QP is skipped; otherwise the compiled
+   model of step 1 is solved.
+3. Every point is certified in numpy by :func:`maxmargin.certificate.certify`.
+
+Theorems used (proofs in ``docs/path.md``):
+
+* **Monotonicity.** For ``C1 < C2`` and any optima: ``sum xi(C2) <= sum xi(C1)`` and
+  ``||w~(C2)|| >= ||w~(C1)||`` (add the two optimality inequalities).
+* **Hard-margin limit.** On separable data, ``w(C) = w_hard`` for every
+  ``C >= C* = min { max_i alpha_i : alpha an optimal hard-margin dual point }``; when the
+  hard dual optimum is unique, ``C* = max_i alpha_i^hard`` (:func:`hard_margin_limit`).
+* **Smallest C with a margin SV.** For ``C <= C_0`` every example is a bound SV
+  (``alpha = C``); :func:`min_margin_sv_C` gives ``C_0`` in closed form.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import time
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, overload
+
+import numpy as np
+import scipy.sparse as sp
+
+from .._io import atomic_write
+from .._json import json_number
+from .._progress import Progress
+from .._validation import (
+    WIDE_HINT,
+    check_choice,
+    check_int,
+    check_memory,
+    check_positive,
+    renamed_attribute,
+)
+from ..certificate import Certificate, certify
+from ..data import Dataset
+from ..exceptions import ParameterError, SolverError
+from ..problem import INTERCEPTS, SVMProblem
+from ..solvers import piqp
+from ..solvers.polish import polish, polish_no_margin
+from ..solvers.qp import build_dual, signed_rows, weights_from_alpha
+from ..solvers.result import Status
+from ..solvers.via_cvxpy import CVXPY_OPTIONS
+from .limits import HardMarginLimit, hard_margin_limit, min_margin_sv_C
+
+if TYPE_CHECKING:
+    from .exact_path import ExactPath
+
+__all__ = [
+    "RegularizationPath",
+    "GridWarning",
+    "path",
+    "regularization_path",
+    "parse_grid",
+    "log_grid",
+    "DEFAULT_GRID",
+]
+
+#: Default grid: 25 points log-spaced over [1e-3, 1e3] (the CLI's ``1e-3:1e3:25``).
+DEFAULT_GRID = "1e-3:1e3:25"
+
+#: A warm-started point is accepted without the full QP when its certificate's largest
+#: residual (relative gap or scaled KKT) is at most this.
+ACCEPT_TOL = 1e-9
+
+
+class GridWarning(UserWarning):
+    """A grid was reordered or had duplicates removed (see :func:`path`)."""
+
+
+# --------------------------------------------------------------------------- grids
+
+
+def log_grid(lo: float, hi: float, num: int = 25) -> np.ndarray:
+    """``num`` values log-spaced from ``lo`` to ``hi`` (both included).
+
+    Parameters
+    ----------
+    lo, hi : float > 0
+        First and last values (exactly; ``lo == hi`` when ``num == 1``).
+    num : int >= 1, default 25
+        Number of values.
+
+    Returns
+    -------
+    ndarray of shape (num,)
+        Increasing when ``lo < hi``.
+
+    Examples
+    --------
+    >>> log_grid(1e-2, 1e2, 5).tolist()
+    [0.01, 0.1, 1.0, 10.0, 100.0]
+    """
+    lo = check_positive("lo", lo)
+    hi = check_positive("hi", hi)
+    num = check_int("num", num, minimum=1)
+    if num == 1:
+        if lo != hi:
+            raise ParameterError(f"a 1-point grid needs lo == hi, got {lo:g}:{hi:g}:1")
+        return np.array([lo])
+    g = np.logspace(math.log10(lo), math.log10(hi), num)
+    g[0], g[-1] = lo, hi  # exact end points (logspace rounds them)
+    return g
+
+
+_RANGE = re.compile(r"^\s*([^:]+):([^:]+):([^:]+)\s*$")
+
+
+def parse_grid(text: str) -> np.ndarray:
+    """Parse a grid: ``"lo:hi:num"`` (log-spaced, ends included) or ``"c1,c2,..."``.
+
+    Parameters
+    ----------
+    text : str
+        ``"1e-3:1e3:25"`` gives 25 values from 1e-3 to 1e3, equally spaced in log; a
+        comma list gives those values as written (one value is a 1-point grid).
+
+    Returns
+    -------
+    ndarray of shape (k,)
+        In the order written; :func:`path` checks positivity and order.
+
+    Raises
+    ------
+    ParameterError
+        Empty text, a non-number, ``num < 1``, or a non-positive range end.
+
+    Examples
+    --------
+    >>> parse_grid("1e-2:1e2:5").tolist()
+    [0.01, 0.1, 1.0, 10.0, 100.0]
+    >>> parse_grid("0.5, 2,8").tolist()
+    [0.5, 2.0, 8.0]
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise ParameterError("empty grid; write lo:hi:num (e.g. 1e-3:1e3:25) or a comma "
+                             "list (e.g. 0.1,1,10)")
+    m = _RANGE.match(text)
+    try:
+        if m:
+            lo, hi = float(m.group(1)), float(m.group(2))
+            num_s = m.group(3).strip()
+            num = int(float(num_s)) if float(num_s).is_integer() else None
+            if num is None or num < 1:
+                raise ParameterError(f"grid {text!r}: the number of points must be an int "
+                                     f">= 1, got {num_s!r}")
+            if not (lo > 0 and hi > 0 and math.isfinite(lo) and math.isfinite(hi)):
+                raise ParameterError(f"grid {text!r}: lo and hi must be finite and > 0 "
+                                     "(the grid is log-spaced)")
+            return log_grid(lo, hi, num)
+        parts = [p.strip() for p in text.split(",")]
+        if any(not p for p in parts):
+            raise ParameterError(f"grid {text!r} has an empty entry; write e.g. 0.1,1,10")
+        return np.array([float(p) for p in parts])
+    except ValueError:
+        raise ParameterError(f"cannot read grid {text!r}: write lo:hi:num (e.g. 1e-3:1e3:25) "
+                             "or a comma list of numbers (e.g. 0.1,1,10)") from None
+
+
+def _check_grid(name: str, values: Any) -> np.ndarray:
+    """Validate a C or lam grid; return it in increasing order (see :func:`path`)."""
+    if isinstance(values, str):
+        values = parse_grid(values)
+    try:
+        g = np.asarray(values, dtype=float).reshape(-1)
+    except (TypeError, ValueError):
+        raise ParameterError(f"the {name} grid must be numbers, got {values!r}") from None
+    if g.size == 0:
+        raise ParameterError(f"the {name} grid is empty; give at least one value, e.g. "
+                             f"{name}={DEFAULT_GRID!r}")
+    bad = ~np.isfinite(g) | (g <= 0)
+    if bad.any():
+        raise ParameterError(f"every {name} must be finite and > 0; got {g[bad][:5].tolist()} "
+                             f"(at index {np.flatnonzero(bad)[:5].tolist()})")
+    d = np.diff(g)
+    if (d > 0).all():
+        return g
+    if (d < 0).all():
+        return g[::-1].copy()
+    u = np.unique(g)
+    what = "duplicates removed" if u.size < g.size else "sorted"
+    warnings.warn(f"the {name} grid was not monotone: {what} (a path is computed in "
+                  f"increasing {name}); {g.size} values -> {u.size}", GridWarning, stacklevel=3)
+    return u
+
+
+# --------------------------------------------------------------------------- the path
+
+
+@dataclass(frozen=True, eq=False)
+class RegularizationPath:
+    """The certified soft-margin optimum at each point of a C (lambda) grid.
+
+    Every per-point array has the grid's length ``k`` as its first axis; points are in
+    increasing C (decreasing lambda).
+
+    Attributes
+    ----------
+    C, lam : ndarray of shape (k,)
+        ``lam = 1 / (C n)``.
+    w : ndarray of shape (k, d)
+        Weights on the original features.
+    b : ndarray of shape (k,)
+    alpha : ndarray of shape (k, n)
+        Dual multipliers.
+    norm_w : ndarray of shape (k,)
+        ``||w||`` (original features).
+    norm_reg : ndarray of shape (k,)
+        ``||w~||``, the regularized norm (``= norm_w`` except for ``augmented``, where it
+        includes ``b/s``); non-decreasing in C (a theorem).
+    margin, width : ndarray of shape (k,)
+        ``1/||w||`` and ``2/||w||`` (geometric, in x-space, the bias left out; inf when
+        ``w = 0``); also :attr:`feature_margin` and :attr:`margin_width`, the names that
+        say which margin they are. For ``augmented`` they differ from
+        :attr:`geometric_margin` ``= 1/||w~||`` of the QP's space (``docs/numbers.md``).
+    n_margin_sv, n_bound_sv : ndarray of shape (k,), int
+        ``sv_tol < alpha_i < C - sv_tol`` and ``alpha_i >= C - sv_tol``, with
+        ``sv_tol = 1e-8 C`` (polished) or ``1e-6 C``: relative to C, unlike
+        ``ExactSolution.sv_tol`` (``max(1, C)``), so that tiny C still has margin SVs.
+    train_error, holdout_error : ndarray of shape (k,)
+        Fraction with ``y f(x) <= 0`` (holdout: nan when no holdout set).
+    slack_sum : ndarray of shape (k,)
+        ``sum_i xi_i``; non-increasing in C (a theorem).
+    primal, dual, relative_gap, max_kkt : ndarray of shape (k,)
+        From the numpy certificate (C form); ``max_kkt`` is the largest scaled KKT
+        residual.
+    certificates : tuple of Certificate
+    method : tuple of str
+        ``"warm"`` (working-set warm start, certified to 1e-9, no full QP) or ``"qp"``
+        (the compiled full QP).
+    seconds : ndarray of shape (k,)
+        Wall time of each point (solve + polish + certificate).
+    intercept : str
+    intercept_scaling : float
+    data_name : str
+    n, d : int
+    solver : str
+    min_margin_sv_C : float
+        :func:`min_margin_sv_C` of the data (nan when not computed).
+    hard_margin_limit : HardMarginLimit or None
+        The hard-margin comparison (None when not computed; ``hard`` before 0.2).
+    compile_seconds, total_seconds : float
+        Building the DPP model (once) and the whole path.
+    extras : dict
+        Free-form additions by callers (empty from :func:`path`); not serialised.
+
+    Examples
+    --------
+    >>> from maxmargin import Dataset
+    >>> p = path(Dataset([[1.0], [-1.0], [3.0]], [1, -1, 1]), C=[0.1, 10.0])
+    >>> len(p), p.w.shape, p.alpha.shape, p.certified
+    (2, (2, 1), (2, 3), True)
+    """
+
+    C: np.ndarray
+    lam: np.ndarray
+    w: np.ndarray
+    b: np.ndarray
+    alpha: np.ndarray
+    norm_w: np.ndarray
+    norm_reg: np.ndarray
+    margin: np.ndarray
+    width: np.ndarray
+    n_margin_sv: np.ndarray
+    n_bound_sv: np.ndarray
+    train_error: np.ndarray
+    holdout_error: np.ndarray
+    slack_sum: np.ndarray
+    primal: np.ndarray
+    dual: np.ndarray
+    relative_gap: np.ndarray
+    max_kkt: np.ndarray
+    certificates: tuple
+    method: tuple
+    seconds: np.ndarray
+    intercept: str
+    intercept_scaling: float
+    data_name: str
+    n: int
+    d: int
+    solver: str
+    min_margin_sv_C: float = math.nan
+    hard_margin_limit: HardMarginLimit | None = None
+    compile_seconds: float = 0.0
+    total_seconds: float = 0.0
+    extras: dict = field(default_factory=dict)
+
+    hard = renamed_attribute("hard", "hard_margin_limit")
+
+    def __len__(self) -> int:
+        return int(self.C.size)
+
+    @property
+    def feature_margin(self) -> np.ndarray:
+        """``1/||w||``: from the decision hyperplane to ``f = +-1`` in the feature space
+        ``x`` (the bias left out); :attr:`margin` by its name, shape (k,)."""
+        return self.margin
+
+    @property
+    def margin_width(self) -> np.ndarray:
+        """``2/||w||``: between the hyperplanes ``f = +1`` and ``f = -1`` in ``x`` (the
+        lecture notes' ``M = 2/||w||``); :attr:`width` by its name, shape (k,)."""
+        return self.width
+
+    @property
+    def geometric_margin(self) -> np.ndarray:
+        """``1/||w~||`` in the QP's space, as :attr:`ExactSolution.geometric_margin
+        <maxmargin.ExactSolution.geometric_margin>` (``= feature_margin`` unless
+        ``augmented``), shape (k,)."""
+        with np.errstate(divide="ignore"):
+            return np.where(self.norm_reg > 0, 1.0 / np.where(self.norm_reg > 0,
+                                                             self.norm_reg, 1.0), np.inf)
+
+    @property
+    def certified(self) -> bool:
+        """Whether every point's certificate is ok."""
+        return all(c.ok for c in self.certificates)
+
+    _ARRAYS = ("C", "lam", "b", "norm_w", "norm_reg", "margin", "width", "n_margin_sv",
+               "n_bound_sv", "train_error", "holdout_error", "slack_sum", "primal", "dual",
+               "relative_gap", "max_kkt", "seconds")
+
+    def to_dict(self, include_alpha: bool = False) -> dict[str, Any]:
+        """Plain-Python dict (JSON-ready; non-finite numbers as strings).
+
+        Parameters
+        ----------
+        include_alpha : bool, default False
+            Add ``alpha`` as k lists of n floats.
+
+        Returns
+        -------
+        dict
+            The per-point arrays as lists of length k, ``w`` as k lists of d floats,
+            ``kkt`` and ``certificate_ok`` per point, ``hard`` (the hard-margin limit), and
+            the scalars.
+
+        Examples
+        --------
+        >>> from maxmargin import Dataset
+        >>> p = path(Dataset([[1.0], [-1.0]], [1, -1]), C=[0.1, 1.0])
+        >>> d = p.to_dict()
+        >>> d["C"], d["n_margin_sv"]
+        ([0.1, 1.0], [0, 2])
+        """
+        out: dict[str, Any] = {
+            "data": self.data_name, "n": self.n, "d": self.d, "intercept": self.intercept,
+            "intercept_scaling": self.intercept_scaling, "solver": self.solver,
+            "certified": self.certified,
+            "min_margin_sv_C": json_number(self.min_margin_sv_C),
+            "compile_seconds": self.compile_seconds, "total_seconds": self.total_seconds,
+        }
+        for k in self._ARRAYS:
+            a = getattr(self, k)
+            out[k] = [int(v) for v in a] if a.dtype.kind == "i" else [json_number(v) for v in a]
+        out["w"] = [[float(v) for v in row] for row in self.w]
+        out["method"] = list(self.method)
+        out["kkt"] = [{k: json_number(v) for k, v in c.kkt.items()} for c in self.certificates]
+        out["certificate_ok"] = [bool(c.ok) for c in self.certificates]
+        out["certificate_undecided"] = [c.undecided for c in self.certificates]
+        limit = self.hard_margin_limit
+        out["hard"] = None if limit is None else limit.to_dict()
+        if include_alpha:
+            out["alpha"] = [[float(v) for v in row] for row in self.alpha]
+        return out
+
+    def to_json(self, file: str | Path | None = None, include_alpha: bool = False) -> str:
+        """The :meth:`to_dict` as JSON text; written to ``file`` when given.
+
+        Parameters
+        ----------
+        file : str or Path, optional
+            File to write the text to.
+        include_alpha : bool, default False
+            Add ``alpha`` (shape (k, n)).
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> import json
+        >>> from maxmargin import Dataset
+        >>> p = path(Dataset([[1.0], [-1.0]], [1, -1]), C=[0.1, 1.0])
+        >>> alpha = json.loads(p.to_json(include_alpha=True))["alpha"]
+        >>> len(alpha), len(alpha[0])    # (k, n)
+        (2, 2)
+        """
+        text = json.dumps(self.to_dict(include_alpha), indent=1)
+        if file is not None:
+            atomic_write(file, text)
+        return text
+
+    def to_markdown(self) -> str:
+        """A readable report: summary, limits, one table row per grid point.
+
+        Returns
+        -------
+        str
+            Markdown text.
+
+        Examples
+        --------
+        >>> from maxmargin import Dataset
+        >>> p = path(Dataset([[1.0], [-1.0]], [1, -1]), C=[0.1, 1.0])
+        >>> print(p.to_markdown().splitlines()[0])
+        # Regularization path: data (n=2, d=1, intercept=free)
+        """
+        L = [f"# Regularization path: {self.data_name} (n={self.n}, d={self.d}, "
+             f"intercept={self.intercept})", ""]
+        ok = sum(c.ok for c in self.certificates)
+        cont = sum(m == "warm" for m in self.method)
+        L.append(f"- {len(self)} grid points, C from {self.C[0]:.4g} to {self.C[-1]:.4g} "
+                 f"(lambda = 1/(C n) from {self.lam[0]:.4g} to {self.lam[-1]:.4g})")
+        und = sum(c.undecided is not None for c in self.certificates)
+        L.append(f"- certified: {ok}/{len(self)} points (worst relative gap "
+                 f"{np.abs(self.relative_gap).max():.1e}, worst scaled KKT residual "
+                 f"{self.max_kkt.max():.1e})"
+                 + (f"; {und} not certified because double precision cannot decide them"
+                    if und else ""))
+        L.append(f"- solver {self.solver}; {cont} points warm-started on a working set "
+                 "(no full QP), "
+                 f"{len(self) - cont} by the DPP-compiled QP; model compiled once in "
+                 f"{self.compile_seconds:.2f} s; path {self.total_seconds:.2f} s")
+        c0 = self.min_margin_sv_C
+        if not math.isnan(c0):
+            L.append(f"- smallest C with a margin SV (analytical): C_0 = {c0:.6g}"
+                     + (" (margin SVs for every C > 0)" if c0 == 0 else "")
+                     + (": below it every example is a bound SV" if 0 < c0 < math.inf
+                        else ""))
+        h = self.hard_margin_limit
+        if h is not None:
+            if not h.separable:
+                L.append("- hard-margin limit: the data are not separable (LP); the path "
+                         "never reaches a zero-slack solution")
+            else:
+                L.append(f"- hard-margin limit: separable, hard margin 1/||w~|| = "
+                         f"{h.margin:.6g}; the soft optimum equals the hard one for every "
+                         f"C >= C* = {h.C_star:.6g} (max alpha_hard = "
+                         f"{h.max_alpha_hard:.6g})")
+                L.append(f"- last point C = {h.last_C:.4g}: relative distance to the hard "
+                         f"solution {h.last_rel_diff:.1e} -> "
+                         f"{'equal' if h.last_equal else 'not equal'}"
+                         + ("" if h.last_C >= h.C_star else
+                            f" (the grid stops below C*; extend it past {h.C_star:.3g})"))
+        hold = not np.isnan(self.holdout_error).all()
+        # A bare | inside a cell ends it (GFM tables): the norm is written \|\|w\|\|.
+        head = ["C", "lambda", r"\|\|w\|\|", r"width 2/\|\|w\|\|", "margin SV", "bound SV",
+                "train err", *(["holdout err"] if hold else []), "sum xi", "primal",
+                "rel gap", "max KKT", "method"]
+        L += ["", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        for i in range(len(self)):
+            L.append(
+                f"| {self.C[i]:.4g} | {self.lam[i]:.4g} | {self.norm_w[i]:.6g} | "
+                f"{self.width[i]:.6g} | {self.n_margin_sv[i]} | {self.n_bound_sv[i]} | "
+                f"{self.train_error[i]:.4f} | "
+                + (f"{self.holdout_error[i]:.4f} | " if hold else "")
+                + f"{self.slack_sum[i]:.6g} | {self.primal[i]:.10g} | "
+                f"{self.relative_gap[i]:.1e} | {self.max_kkt[i]:.1e} | {self.method[i]} |")
+        return "\n".join(L) + "\n"
+
+
+class _DualModel:
+    """The dual QP of :func:`maxmargin.cvxpy_models.dual_model` compiled once in cvxpy,
+    ``C`` a DPP parameter (the box upper bound), re-solved at every grid point."""
+
+    def __init__(self, problem: SVMProblem, solver: str) -> None:
+        from ..cvxpy_models import dual_model
+
+        t0 = time.perf_counter()
+        self.solver = solver
+        self.prob = dual_model(problem, C_parameter=True)
+        assert self.prob.is_dpp()
+        self.alpha = self.prob.var_dict["alpha"]
+        self.C = self.prob.param_dict["C"]
+        self.eq = self.prob.constraints[-1] if problem.intercept == "free" else None
+        self.compiled = False
+        self.seconds = time.perf_counter() - t0
+
+    def solve(self, C: float) -> tuple[np.ndarray, float | None, str]:
+        import cvxpy as cp
+
+        self.C.value = float(C)
+        t0 = time.perf_counter()
+        try:
+            self.prob.solve(solver=self.solver, warm_start=True,
+                            **CVXPY_OPTIONS.get(self.solver, {}))
+        except cp.error.SolverError as e:
+            raise SolverError(f"path: {self.solver} failed at C={C:.6g} ({e}); try "
+                              "solver='CLARABEL' or 'PIQP'") from None
+        if not self.compiled:  # the first call compiles; count it as build time
+            self.compiled = True
+            st = self.prob.solver_stats
+            solve_t = float(st.solve_time or 0.0) if st is not None else 0.0
+            self.seconds += max(0.0, time.perf_counter() - t0 - solve_t)
+        if self.prob.status not in ("optimal", "optimal_inaccurate") or \
+                self.alpha.value is None:
+            raise SolverError(f"path: {self.solver} returned {self.prob.status!r} at "
+                              f"C={C:.6g}; try another solver (CLARABEL, PIQP)")
+        b = None if self.eq is None else float(self.eq.dual_value)
+        return np.clip(np.asarray(self.alpha.value, float), 0.0, C), b, self.prob.status
+
+
+def _sv_counts(alpha: np.ndarray, C: float, polished: bool) -> tuple[int, int]:
+    # relative to C (alpha lies in [0, C]); exact.solve's max(1, C) would count nothing
+    # as a margin SV once C < 1e-6
+    sv_tol = (1e-8 if polished else 1e-6) * C
+    bound = alpha >= C - sv_tol
+    margin = (alpha > sv_tol) & ~bound
+    return int(margin.sum()), int(bound.sum())
+
+
+def _solve_point(problem: SVMProblem, YZ: Any, model: _DualModel | None,
+                 prev: tuple | None, tol: float) -> tuple[np.ndarray, float, np.ndarray,
+                                                           Certificate, bool, str]:
+    """One grid point: the working-set warm start from ``prev`` if it certifies, else the
+    compiled full QP; polished and certified."""
+    C = problem.C
+    if prev is not None:
+        w0, b0 = prev[0], prev[1]
+        ws = _working_set_solve(problem, YZ, w0, b0)
+        if ws is not None:
+            a, b_eq = ws
+            w, b = weights_from_alpha(problem, YZ, a, b_eq)
+            cert = certify(problem, w, b, a, tol=tol)
+            polished = False
+            if cert.max_residual() > 1e-11:  # polish only what is not exact already
+                best = polish(problem, YZ, w, b, a, cert, tol)
+                if best is None:
+                    best = polish_no_margin(problem, YZ, a, cert, tol)
+                if best is not None:
+                    (w, b, a, cert), polished = best, True
+            if cert.max_residual() <= ACCEPT_TOL:
+                return np.asarray(w, float), float(b), a, cert, polished, "warm"
+    if model is None:
+        # the measured default route (maxmargin's IPM / PIQP), polished and certified
+        from ..exact import solve
+
+        sol = solve(problem, tol=tol)
+        return (np.asarray(sol.w, float), float(sol.b), np.asarray(sol.alpha, float),
+                sol.certificate, sol.polished, "qp")
+    a, b_eq, _ = model.solve(C)
+    w, b = weights_from_alpha(problem, YZ, a, b_eq)
+    cert = certify(problem, w, b, a, tol=tol)
+    best = polish(problem, YZ, w, b, a, cert, tol)
+    if best is None:  # no margin SV to polish on: try the {0, C} rounding
+        best = polish_no_margin(problem, YZ, a, cert, tol)
+    polished = best is not None
+    if best is not None:
+        w, b, a, cert = best
+    return np.asarray(w, float), float(b), a, cert, polished, "qp"
+
+
+def _working_set_solve(problem: SVMProblem, YZ: Any, w0: np.ndarray, b0: float,
+                       max_rounds: int = 30) -> tuple[np.ndarray, float | None] | None:
+    """Warm start by shrinking: the dual QP on the examples near the previous margin.
+
+    With the previous point's margins ``r_i = y_i f_i``, examples far outside the margin
+    are fixed at ``alpha = 0`` and those deep inside at ``alpha = C``; the QP is solved
+    on the working set ``W`` in between (PIQP, directly:
+    :func:`maxmargin.solvers.piqp.solve_qp`), then every fixed example's KKT condition
+    is checked at the new point and violators join ``W``. Returns
+    ``(alpha, b)`` (b None unless free), or None when the sub-QP fails or the rounds run
+    out (the caller then solves the full compiled QP).
+    """
+    n = problem.n
+    C = problem.C
+    y = problem.data.y
+    dz = YZ.shape[1]
+    r = y * problem.decision_function(w0, b0)
+    dist = np.abs(r - 1.0)
+    size = min(n, max(8 * (dz + 1), n // 20))
+    inW = np.zeros(n, bool)
+    inW[np.argpartition(dist, size - 1)[:size]] = True
+    for _ in range(max_rounds):
+        W = np.flatnonzero(inW)
+        atC = ~inW & (r < 1.0)
+        # the dual on the working set W, alpha fixed at C where atC and at 0 elsewhere
+        raw = piqp.solve_qp(build_dual(problem, YZ, rows=W, at_bound=np.flatnonzero(atC)),
+                            eps_abs=1e-10, eps_rel=1e-11)
+        if raw.status is not Status.OPTIMAL or raw.x is None:
+            return None
+        aW = np.clip(raw.x[:W.size], 0.0, C)
+        b = float(raw.y_eq[-1]) if problem.intercept == "free" and raw.y_eq is not None \
+            else None
+        a = np.zeros(n)
+        a[atC] = C
+        a[W] = aW
+        v = np.asarray(YZ.T @ a).ravel()
+        r_new = np.asarray(YZ @ v).ravel() + (y * b if b is not None else 0.0)
+        scale = 1e-9
+        bad = (~inW) & ((atC & (r_new > 1.0 + scale)) | (~atC & (r_new < 1.0 - scale)))
+        if not bad.any():
+            return a, b
+        inW |= bad  # the violators join the working set
+        r = r_new
+    return None
+
+
+@overload
+def path(data: Dataset, C: Any = ..., lam: Any = ..., intercept: str = ...,
+         holdout: Dataset | None = ..., solver: str | None = ..., progress: bool = ..., *,
+         intercept_scaling: float = ..., warm_start: bool = ..., hard_limit: bool | None = ...,
+         tol: float | None = ..., exact: Literal[False] = ...) -> RegularizationPath: ...
+
+
+@overload
+def path(data: Dataset, C: Any = ..., lam: Any = ..., intercept: str = ...,
+         holdout: Dataset | None = ..., solver: str | None = ..., progress: bool = ..., *,
+         intercept_scaling: float = ..., warm_start: bool = ..., hard_limit: bool | None = ...,
+         tol: float | None = ..., exact: Literal[True]) -> ExactPath: ...
+
+
+def path(data: Dataset, C: Any = None, lam: Any = None, intercept: str = "free",
+         holdout: Dataset | None = None, solver: str | None = None, progress: bool = False,
+         *, intercept_scaling: float = 1.0, warm_start: bool = True,
+         hard_limit: bool | None = None, tol: float | None = None,
+         exact: bool = False) -> RegularizationPath | ExactPath:
+    """The certified soft-margin optimum at every point of a C (or lambda) grid.
+
+    With ``exact=True``, the entire path instead: every breakpoint where a support set
+    changes, the events there, and the exact affine pieces between them
+    (:func:`maxmargin.exact_path.exact_regularization_path`); the grid then only sets
+    the range, from its smallest to its largest C (none given: the whole path, from
+    C -> 0).
+
+    Parameters
+    ----------
+    data : Dataset
+    C : array-like of float > 0 or str, optional
+        The C grid (a string is read by :func:`parse_grid`, e.g. ``"1e-3:1e3:25"``).
+        Default :data:`DEFAULT_GRID`.
+    lam : array-like of float > 0 or str, optional
+        A lambda grid instead (``C = 1/(lam n)``). Giving both is an error.
+    intercept : {"free", "none", "augmented"}
+    holdout : Dataset, optional
+        Held-out examples (same d) for ``holdout_error``.
+    solver : str, optional
+        A cvxpy QP solver (``"CLARABEL"``, ``"PIQP"``, ...): the full solves then go
+        through one DPP-compiled cvxpy model (``C`` a ``cp.Parameter``), re-solved at
+        each point. Default: :func:`maxmargin.solve`'s measured route (maxmargin's
+        interior-point method or PIQP), which is faster.
+    progress : bool
+        Progress bar on a terminal (stderr).
+    intercept_scaling : float
+        ``s`` of the augmented mode.
+    warm_start : bool
+        Warm-start each point from the previous one on a working set (default; the
+        full compiled QP only where that does not certify). ``False``: the compiled QP
+        at every point (DPP re-solves only).
+    hard_limit : bool, optional
+        Compare with the hard-margin optimum (an LP decides separability first). Default:
+        yes when ``n * d <= 2e6``.
+    tol : float, optional
+        Certificate tolerance (default 1e-6; warm-started points meet 1e-9).
+    exact : bool, default False
+        Compute every breakpoint (an :class:`~maxmargin.exact_path.ExactPath`) instead of
+        the grid's points; ``warm_start`` and ``hard_limit`` do not apply.
+
+    Returns
+    -------
+    RegularizationPath or ExactPath
+        Points in increasing C (``exact=True``: an ExactPath).
+
+    Raises
+    ------
+    ParameterError
+        Both ``C`` and ``lam``; an empty grid; a value that is not finite and > 0; a
+        holdout with another number of features.
+
+    Warns
+    -----
+    GridWarning
+        A grid that is not monotone is sorted (duplicates removed). A decreasing grid
+        (e.g. ``lam`` in increasing order) is simply reversed, without a warning.
+
+    Examples
+    --------
+    >>> from maxmargin import make_separable
+    >>> p = path(make_separable(30, 2, seed=0), C="1e-2:1e2:5")
+    >>> p.certified, bool((p.margin[:-1] >= p.margin[1:]).all())
+    (True, True)
+    >>> p.hard_margin_limit.last_equal
+    True
+    >>> ep = path(make_separable(30, 2, seed=0), exact=True)
+    >>> ep.certified, ep.end_reason, float(ep.C_star) > 0
+    (True, 'end', True)
+    """
+    t_start = time.perf_counter()
+    if not isinstance(data, Dataset):
+        raise ParameterError(f"path needs a maxmargin.Dataset, got {type(data).__name__}")
+    if C is not None and lam is not None:
+        raise ParameterError("give a C grid or a lam grid, not both (lam = 1/(C n))")
+    intercept = check_choice("intercept", intercept, INTERCEPTS)
+    if lam is not None:
+        lams = _check_grid("lam", lam)[::-1]
+        Cs = 1.0 / (lams * data.n)
+    else:
+        Cs = _check_grid("C", DEFAULT_GRID if C is None else C)
+    if holdout is not None:
+        if not isinstance(holdout, Dataset):
+            raise ParameterError(f"holdout must be a Dataset, got {type(holdout).__name__}")
+        if holdout.d != data.d:
+            raise ParameterError(f"holdout has {holdout.d} features, the data {data.d}; "
+                                 "they must match")
+    # w at every grid point, plus what one solve holds: refuse what cannot fit
+    check_memory(8.0 * (data.d + 1) * (8 + 2 * len(Cs)) + 16.0 * data.n * len(Cs),
+                 f"the path of {data.name} (d = {data.d:,} features, {len(Cs)} points)",
+                 WIDE_HINT)
+    if exact:
+        from .exact_path import exact_regularization_path
+
+        given = C is not None or lam is not None
+        return exact_regularization_path(
+            data, intercept, C_max=float(Cs[-1]) if given else None,
+            C_min=float(Cs[0]) if given and Cs.size > 1 else None, holdout=holdout,
+            solver=solver, intercept_scaling=intercept_scaling, tol=tol, progress=progress)
+    solver_name = "default" if solver is None else str(solver).strip().upper()
+    problems = [SVMProblem(data, C=float(c), intercept=intercept,
+                           intercept_scaling=intercept_scaling) for c in Cs]
+    YZ = signed_rows(problems[0])
+    if sp.issparse(YZ):
+        YZ = sp.csr_matrix(YZ)
+    tol = 1e-6 if tol is None else float(tol)
+    # A named cvxpy solver gets the DPP model, compiled once; by default the full solves
+    # take exact.solve's measured route, which is faster than any cvxpy re-solve here
+    # (bench/path.py: the compiled model saves ~8% of a fresh cvxpy solve, the IPM ~85%).
+    model = None if solver is None else _DualModel(problems[0], solver_name)
+    k, n, d = len(Cs), data.n, data.d
+    W = np.zeros((k, d))
+    B = np.zeros(k)
+    A = np.zeros((k, n))
+    certs: list[Certificate] = []
+    methods: list[str] = []
+    secs = np.zeros(k)
+    nm = np.zeros(k, np.int64)
+    nb = np.zeros(k, np.int64)
+    prev = None
+    with Progress(k, "path", enabled=progress) as bar:
+        for i, pr in enumerate(problems):
+            t0 = time.perf_counter()
+            w, b, a, cert, polished, how = _solve_point(
+                pr, YZ, model, prev if warm_start else None, tol)
+            W[i], B[i], A[i] = w, b, a
+            certs.append(cert)
+            methods.append(how)
+            nm[i], nb[i] = _sv_counts(a, pr.C, polished)
+            prev = (w, b, a, pr.C)
+            secs[i] = time.perf_counter() - t0
+            bar.update(1)
+    compile_s = 0.0 if model is None else model.seconds
+    y = data.y
+    F = np.asarray(data.X @ W.T)  # (n, k)
+    R = (F + B) * y[:, None]
+    train_err = (R <= 0).mean(axis=0)
+    slack = np.maximum(0.0, 1.0 - R).sum(axis=0)
+    hold_err = np.full(k, np.nan)
+    if holdout is not None:
+        Rh = (np.asarray(holdout.X @ W.T) + B) * holdout.y[:, None]
+        hold_err = (Rh <= 0).mean(axis=0)
+    norm_w = np.linalg.norm(W, axis=1)
+    norm_reg = np.linalg.norm(problems[0].to_augmented(W, B), axis=1)
+    with np.errstate(divide="ignore"):
+        margin = np.where(norm_w > 0, 1.0 / np.where(norm_w > 0, norm_w, 1.0), np.inf)
+    c0 = min_margin_sv_C(data, intercept, intercept_scaling)
+    if hard_limit is None:
+        hard_limit = n * d <= 2_000_000
+    limit = None
+    if hard_limit:
+        limit = hard_margin_limit(data, intercept, intercept_scaling=intercept_scaling,
+                                  last=(float(Cs[-1]), W[-1], float(B[-1])))
+    return RegularizationPath(
+        C=Cs, lam=1.0 / (Cs * n), w=W, b=B, alpha=A, norm_w=norm_w, norm_reg=norm_reg,
+        margin=margin, width=2.0 * margin, n_margin_sv=nm, n_bound_sv=nb,
+        train_error=train_err, holdout_error=hold_err, slack_sum=slack,
+        primal=np.array([c.primal_objective for c in certs]),
+        dual=np.array([c.dual_objective for c in certs]),
+        relative_gap=np.array([c.relative_gap for c in certs]),
+        max_kkt=np.array([max(c.kkt.values()) for c in certs]),
+        certificates=tuple(certs), method=tuple(methods), seconds=secs,
+        intercept=intercept, intercept_scaling=float(intercept_scaling),
+        data_name=data.name, n=n, d=d, solver=solver_name, min_margin_sv_C=c0,
+        hard_margin_limit=limit,
+        compile_seconds=float(compile_s), total_seconds=time.perf_counter() - t_start,
+    )
+
+
+#: The same function under a name that does not shadow the ``maxmargin.path`` module when
+#: re-exported at the top level (``from maxmargin import regularization_path``).
+regularization_path = path
+

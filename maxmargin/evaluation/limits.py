@@ -1,0 +1,321 @@
+"""The two ends of the C path, in closed form or by one solve: ``C_0`` and ``C*``.
+
+* **Smallest C with a margin SV.** For ``C <= C_0`` every example is a bound SV
+  (``alpha = C``); :func:`min_margin_sv_C` gives ``C_0`` in closed form.
+* **Hard-margin limit.** On separable data, ``w(C) = w_hard`` for every
+  ``C >= C* = min { max_i alpha_i : alpha an optimal hard-margin dual point }``; when the
+  hard dual optimum is unique, ``C* = max_i alpha_i^hard`` (:func:`hard_margin_limit`).
+
+Proofs in ``docs/path.md``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+from .._json import json_number
+from .._validation import check_choice, check_positive
+from ..data import Dataset
+from ..exceptions import NotSeparableError, ParameterError, SolverError
+from ..problem import INTERCEPTS, SVMProblem
+
+__all__ = ["min_margin_sv_C", "hard_margin_limit", "HardMarginLimit"]
+
+
+def min_margin_sv_C(data: Dataset, intercept: str = "free",
+                    intercept_scaling: float = 1.0) -> float:
+    """The largest ``C_0`` such that for ``C <= C_0`` no example is a margin SV.
+
+    Below ``C_0`` the optimum has every example at the bound (``alpha_i = C``) or, for
+    the majority class of the ``free`` intercept with unequal classes, at 0 or C; just
+    above it a margin SV (``0 < alpha_i < C``, ``y_i f_i = 1``) appears. The analogue of
+    scikit-learn's ``l1_min_c`` for the L2-regularized hinge.
+
+    Parameters
+    ----------
+    data : Dataset
+    intercept : {"free", "none", "augmented"}
+    intercept_scaling : float
+        ``s`` of the augmented mode.
+
+    Returns
+    -------
+    float
+        ``C_0`` (``inf`` if no margin SV ever appears; ``0.0`` when margin SVs exist for
+        every ``C > 0``, which happens with ``free`` and unequal classes in general).
+
+    Notes
+    -----
+    With ``g = sum_i y_i z_i`` (``z = x``, or ``(x, s)`` for augmented):
+
+    .. math::
+
+        \\text{none, augmented:}\\quad C_0 = 1 / \\max_i\\, y_i\\, g \\cdot z_i
+
+        \\text{free, } n_+ = n_-:\\quad
+        C_0 = 2 / (\\max_{y_i = +1} g \\cdot x_i - \\min_{y_i = -1} g \\cdot x_i)
+
+    (``alpha = C 1`` gives ``w = C g``; it is optimal iff some b makes every
+    ``y_i f_i <= 1``.) With ``free`` and ``n_+ != n_-``, ``alpha = C 1`` is infeasible;
+    for small C, ``alpha = C beta*`` where ``beta*`` minimises ``||sum beta_i y_i x_i||``
+    over the minority class at 1 and the majority's ``beta`` in [0, 1] summing to the
+    minority's size (exact regularization of the LP ``max sum alpha``). If ``beta*`` has a
+    fractional entry, that example is a margin SV for every small C and ``C_0 = 0``;
+    otherwise the formula above holds with ``g = sum_{beta*_i = 1} y_i x_i`` and the max /
+    min over examples with ``beta*_i = 1``.
+
+    Examples
+    --------
+    >>> from maxmargin import Dataset
+    >>> min_margin_sv_C(Dataset([[2.0], [-2.0]], [1, -1]))   # g = 4, 2 / (8 + 8)
+    0.125
+    >>> min_margin_sv_C(Dataset([[2.0], [-2.0]], [1, -1]), intercept="none")
+    0.125
+    """
+    if not isinstance(data, Dataset):
+        raise ParameterError(f"min_margin_sv_C needs a Dataset, got {type(data).__name__}")
+    intercept = check_choice("intercept", intercept, INTERCEPTS)
+    s = check_positive("intercept_scaling", intercept_scaling)
+    y = data.y
+    X = data.X
+    if intercept != "free":
+        g = np.asarray(X.T @ y).ravel()
+        r = y * np.asarray(X @ g).ravel()
+        if intercept == "augmented":
+            r = r + y * (s * s * y.sum())
+        top = float(r.max())
+        return 1.0 / top if top > 0 else math.inf
+    n_pos = int((y > 0).sum())
+    n_neg = data.n - n_pos
+    beta: np.ndarray | None = np.ones(data.n)
+    if n_pos != n_neg:
+        maj = 1.0 if n_pos > n_neg else -1.0
+        beta = _face_beta(data, maj)
+        if beta is None:
+            return 0.0
+    assert beta is not None
+    gw = np.asarray(X.T @ (beta * y)).ravel()
+    f = np.asarray(X @ gw).ravel()
+    on = beta > 0.5
+    top = float(f[on & (y > 0)].max()) - float(f[on & (y < 0)].min())
+    return 2.0 / top if top > 0 else math.inf
+
+
+def _face_beta(data: Dataset, maj: float) -> np.ndarray | None:
+    """The small-C multipliers ``beta*`` (alpha = C beta*) for unequal classes, or None
+    when one is fractional (margin SVs for every C > 0). See :func:`min_margin_sv_C`."""
+    import clarabel
+
+    y = data.y
+    J = np.flatnonzero(y == maj)
+    K = np.flatnonzero(y != maj)
+    m = K.size
+    # beta* does not change when X is scaled; Clarabel's tolerances and the tie tests
+    # below are absolute, so they see X / R (R rounded to a power of two: exact)
+    from ..certificate import _pow2, _radius
+
+    X = data.X / _pow2(_radius(data))
+    XJ = X[J]  # stays sparse for sparse X: the QP below takes it as it is
+    gK = np.asarray(X[K].T @ y[K]).ravel()
+    # min 1/2 ||maj * XJ' beta + gK||^2, sum beta = m, 0 <= beta <= 1   (u = XJ' beta)
+    nJ, d = XJ.shape
+    P = sp.block_diag([sp.csc_matrix((nJ, nJ)), sp.identity(d)], format="csc")
+    q = np.concatenate([np.zeros(nJ), maj * gK])
+    A = sp.vstack([sp.hstack([sp.csc_matrix(XJ.T), -sp.identity(d)]),
+                   sp.hstack([sp.csc_matrix(np.ones((1, nJ))), sp.csc_matrix((1, d))])],
+                  format="csc")
+    Id = sp.identity(nJ + d, format="csc")[:nJ]
+    M = sp.vstack([A, -Id, Id], format="csc")
+    rhs = np.concatenate([np.zeros(d), [m], np.zeros(nJ), np.ones(nJ)])
+    st = clarabel.DefaultSettings()
+    st.verbose = False
+    st.tol_gap_abs = st.tol_gap_rel = st.tol_feas = 1e-10
+    sol = clarabel.DefaultSolver(P, q, M, rhs, [clarabel.ZeroConeT(d + 1),
+                                                clarabel.NonnegativeConeT(2 * nJ)],
+                                 st).solve()
+    if sol.status != clarabel.SolverStatus.Solved:  # pragma: no cover - tiny convex QP
+        raise SolverError(f"min_margin_sv_C: the small-C face QP failed ({sol.status})")
+    bJ = np.asarray(sol.x[:nJ])
+    # Round and verify the rounded point's optimality on the capped simplex: with
+    # grad_i = maj x_i . u, an integral optimum needs max_{beta=1} grad <= min_{beta=0} grad.
+    order = np.argsort(-bJ, kind="stable")
+    rounded = np.zeros(nJ)
+    rounded[order[:m]] = 1.0
+    if np.abs(bJ - rounded).max() > 1e-5:
+        return None
+    u = maj * XJ.T @ rounded + gK
+    grad = maj * XJ @ u
+    on, off = grad[rounded > 0.5], grad[rounded < 0.5]
+    if off.size and on.size and on.max() > off.min() + 1e-9 * max(1.0, abs(on.max())):
+        return None
+    if off.size and on.size and on.max() >= off.min() - 1e-12 * max(1.0, abs(on.max())):
+        return None  # a tie: the optimal face holds fractional points (degenerate)
+    beta = np.ones(data.n)
+    beta[J] = rounded
+    return beta
+
+
+@dataclass(frozen=True, eq=False)
+class HardMarginLimit:
+    """Where the soft-margin path meets the hard-margin optimum (separable data).
+
+    Attributes
+    ----------
+    separable : bool
+        Decided by :func:`maxmargin.is_separable` (an LP).
+    C_star : float
+        ``min { max_i alpha_i : alpha hard-optimal }``: for every ``C >= C_star`` the
+        soft-margin optimum is the hard one (``inf`` when not separable).
+    max_alpha_hard : float
+        ``max_i alpha_i`` of the computed hard solution (``= C_star`` when the hard dual
+        optimum is unique; an upper bound otherwise).
+    w, b, alpha : the hard-margin solution (None when not separable).
+    primal_objective, margin : float
+        ``1/2 ||w~||^2`` and ``1 / ||w~||`` of the hard solution (``margin`` is its
+        :attr:`geometric_margin`, in the QP's space; ``docs/numbers.md``).
+    last_C : float
+        The path's largest C.
+    last_rel_diff : float
+        ``||(w, b)_last - (w, b)_hard|| / max(1, ||(w, b)_hard||)``.
+    last_equal : bool
+        ``last_C >= C_star`` and ``last_rel_diff <= 1e-6``.
+
+    Examples
+    --------
+    >>> from maxmargin import Dataset
+    >>> lim = hard_margin_limit(Dataset([[1.0], [-1.0]], [1, -1]))
+    >>> lim.separable, lim.w.shape, round(lim.margin, 9)
+    (True, (1,), 1.0)
+    """
+
+    separable: bool
+    C_star: float = math.inf
+    max_alpha_hard: float = math.inf
+    w: np.ndarray | None = None
+    b: float | None = None
+    alpha: np.ndarray | None = None
+    primal_objective: float = math.nan
+    margin: float = math.nan
+    last_C: float = math.nan
+    last_rel_diff: float = math.nan
+    last_equal: bool = False
+
+    @property
+    def geometric_margin(self) -> float:
+        """``1/||w~||`` of the hard solution in the QP's space (:attr:`margin` by its name)."""
+        return self.margin
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict (the hard solution's w, b; alpha left out)."""
+        return {
+            "separable": self.separable, "C_star": json_number(self.C_star),
+            "max_alpha_hard": json_number(self.max_alpha_hard),
+            "w": None if self.w is None else [float(t) for t in self.w],
+            "b": None if self.b is None else float(self.b),
+            "primal_objective": json_number(self.primal_objective),
+            "margin": json_number(self.margin),
+            "last_C": json_number(self.last_C), "last_rel_diff": json_number(self.last_rel_diff),
+            "last_equal": bool(self.last_equal),
+        }
+
+
+def hard_margin_limit(data: Dataset, intercept: str = "free", *,
+                      solver: str | None = None, intercept_scaling: float = 1.0,
+                      last: tuple[float, Any, float] | None = None) -> HardMarginLimit:
+    """The hard-margin optimum and the threshold ``C*`` above which the path equals it.
+
+    Parameters
+    ----------
+    data : Dataset
+    intercept : {"free", "none", "augmented"}
+    solver : str, optional
+        Passed to :func:`maxmargin.exact.solve`.
+    intercept_scaling : float
+    last : (C, w, b), optional
+        A path's last point, compared with the hard solution.
+
+    Returns
+    -------
+    HardMarginLimit
+
+    Notes
+    -----
+    The soft dual is the hard dual plus the box ``alpha <= C``. A hard-optimal
+    ``alpha^h`` with ``max_i alpha^h_i <= C`` is feasible for the soft dual, and optimal
+    there (the soft feasible set is smaller), with the same value; so
+    ``(w_hard, b_hard, xi = 0)`` attains it and is the soft optimum. Conversely if the
+    soft optimum has ``xi = 0`` its dual is hard-optimal and in the box. Hence
+
+    .. math:: C^* = \\min \\{\\, \\|\\alpha\\|_\\infty : \\alpha \\text{ hard-optimal} \\}
+
+    computed by an LP over the hard-optimal face ``{alpha >= 0 on the points with
+    y_i f_i = 1, sum alpha_i y_i z_i = w~_hard, y' alpha = 0}`` (``= max alpha^h`` when the
+    hard dual optimum is unique).
+
+    Examples
+    --------
+    >>> from maxmargin import Dataset
+    >>> lim = hard_margin_limit(Dataset([[1.0], [-1.0]], [1, -1]))
+    >>> lim.separable, round(lim.C_star, 9)
+    (True, 0.5)
+    """
+    from ..exact import solve
+    from ..separation import is_separable
+
+    intercept = check_choice("intercept", intercept, INTERCEPTS)
+    if not is_separable(data, intercept):
+        return HardMarginLimit(False)
+    problem = SVMProblem(data, hard=True, intercept=intercept,
+                         intercept_scaling=intercept_scaling)
+    try:
+        sol = solve(problem, solver=solver)
+    except NotSeparableError:  # pragma: no cover - the LP said separable
+        return HardMarginLimit(False)
+    amax = float(sol.alpha.max())
+    c_star = min(amax, _min_inf_norm_alpha(problem, sol))
+    lastC, rel, eq = math.nan, math.nan, False
+    if last is not None:
+        lastC, lw, lb = last
+        hv = np.concatenate([sol.w, [sol.b]])
+        diff = np.concatenate([np.asarray(lw, float) - sol.w, [float(lb) - sol.b]])
+        rel = float(np.linalg.norm(diff)) / max(1.0, float(np.linalg.norm(hv)))
+        eq = bool(lastC >= c_star * (1 - 1e-9) and rel <= 1e-6)
+    return HardMarginLimit(True, c_star, amax, sol.w, float(sol.b), sol.alpha,
+                           float(sol.primal_objective), float(sol.margin), lastC, rel, eq)
+
+
+def _min_inf_norm_alpha(problem: SVMProblem, sol: Any) -> float:
+    """LP: the smallest ``max alpha`` over the hard-optimal dual face (inf if it fails)."""
+    from scipy.optimize import linprog
+
+    from ..solvers.qp import signed_rows
+
+    y = problem.data.y
+    r = y * problem.decision_function(sol.w, sol.b)
+    M = np.flatnonzero(r <= 1.0 + 1e-7)
+    if M.size == 0:
+        return math.inf
+    YZ = signed_rows(problem)
+    G = YZ[M]
+    G = G.toarray() if sp.issparse(G) else np.asarray(G)
+    wt = problem.to_augmented(sol.w, sol.b)
+    m = M.size
+    # variables (alpha_M, t): min t, alpha_M - t <= 0, G' alpha = w~, y_M' alpha = 0
+    A_eq = np.hstack([G.T, np.zeros((G.shape[1], 1))])
+    b_eq = wt
+    if problem.intercept == "free":
+        A_eq = np.vstack([A_eq, np.concatenate([y[M], [0.0]])])
+        b_eq = np.concatenate([b_eq, [0.0]])
+    A_ub = np.hstack([np.identity(m), -np.ones((m, 1))])
+    c = np.zeros(m + 1)
+    c[-1] = 1.0
+    res = linprog(c, A_ub=A_ub, b_ub=np.zeros(m), A_eq=A_eq, b_eq=b_eq,
+                  bounds=[(0, None)] * (m + 1), method="highs")
+    if res.status != 0 or res.x is None:
+        return math.inf
+    return float(res.x[-1])

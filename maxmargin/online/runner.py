@@ -1,0 +1,238 @@
+"""Run an online learner over a data set and record its :class:`~maxmargin.trace.Trace`."""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from .._progress import Progress
+from .._validation import (
+    WIDE_HINT,
+    check_choice,
+    check_int,
+    check_memory,
+    seed_from_random_state,
+)
+from ..data import Dataset
+from ..exceptions import ParameterError
+from ..trace import Trace
+from .base import LearnerState, OnlineLearner, PackedData, Snapshot, prediction_errors
+from .registry import make_learner
+from .schedules import ORDERS, _check_seed, iter_schedule
+
+__all__ = ["run", "default_checkpoints"]
+
+
+def default_checkpoints(n: int, epochs: int, per_decade: int = 10) -> np.ndarray:
+    """Geometric checkpoints in ``t`` (``per_decade`` per factor 10) plus every epoch end.
+
+    Examples
+    --------
+    >>> default_checkpoints(10, 2, per_decade=2).tolist()
+    [1, 3, 7, 10, 20]
+    """
+    T = n * epochs
+    num = max(2, int(math.ceil(per_decade * math.log10(max(T, 2)))) + 1)
+    geo = np.unique(np.round(np.geomspace(1, T, num)).astype(np.int64))
+    ends = np.arange(1, epochs + 1, dtype=np.int64) * n
+    return np.unique(np.concatenate([geo, ends]))
+
+
+def _checkpoints(checkpoints: Any, n: int, epochs: int) -> np.ndarray:
+    T = n * epochs
+    if checkpoints is None:
+        return default_checkpoints(n, epochs)
+    c = np.asarray(checkpoints)
+    if c.ndim != 1 or c.size == 0 or not np.issubdtype(c.dtype, np.integer):
+        raise ParameterError("checkpoints must be a 1-D sequence of integer steps in "
+                             f"[1, {T}] (epochs * n); got {checkpoints!r}")
+    if c.min() < 1 or c.max() > T:
+        raise ParameterError(f"checkpoints must lie in [1, {T}] (epochs * n = {epochs} * {n}); "
+                             f"got values from {c.min()} to {c.max()}")
+    return np.unique(np.append(c.astype(np.int64), T))
+
+
+def run(learner: OnlineLearner | str, data: Dataset, epochs: int = 1, order: str = "cyclic",
+        seed: int = 0, checkpoints: Any = None, record_dual: bool = False,
+        progress: bool = False, *, random_state: Any = None) -> Trace:
+    """Run ``learner`` on ``data`` for ``epochs`` passes and record its trajectory.
+
+    Parameters
+    ----------
+    learner : OnlineLearner or str
+        A learner instance, or a registry name (default parameters).
+    data : Dataset
+    epochs : int >= 1
+    order : {"cyclic", "shuffle", "sample"}
+        ``cyclic`` 0..n-1 each epoch; ``shuffle`` a new permutation each epoch; ``sample``
+        i.i.d. with replacement. See :func:`maxmargin.online.schedule`.
+    seed : int >= 0
+        Same seed, same trajectory, bit for bit.
+    checkpoints : sequence of int, optional
+        Steps (1..epochs*n) at which to record; the last step is always added. Default:
+        :func:`default_checkpoints` (geometric plus every epoch end). Mini-batch learners
+        move a checkpoint to the end of its batch.
+    record_dual : bool
+        Record the implied dual point at each checkpoint (learners with ``has_dual``;
+        ignored, ``trace.dual is None``, for the others).
+    progress : bool
+        Draw a progress bar on stderr.
+    random_state : int >= 0 or numpy RandomState, optional
+        scikit-learn's name for ``seed``; when given, it is the seed.
+
+    Returns
+    -------
+    Trace
+
+    Examples
+    --------
+    >>> from maxmargin import load_heart_scale
+    >>> tr = run("pegasos", load_heart_scale(), epochs=3, order="shuffle", seed=1)
+    >>> tr.steps, tr.order
+    (810, 'shuffle')
+    """
+    learner = _check_args(learner, data)
+    epochs = check_int("epochs", epochs, minimum=1)
+    order = check_choice("order", order, ORDERS)
+    seed = _check_seed(seed_from_random_state(random_state, seed))  # scikit-learn's name
+    learner._check_data(data)
+    n, d = data.n, data.d
+    ckpts = learner._align(_checkpoints(checkpoints, n, epochs), n, epochs)
+    record_dual = bool(record_dual) and learner.has_dual
+    # the trace keeps (k, d) weights (twice while they are stacked): refuse what cannot fit
+    check_memory(8.0 * (d + 1) * (8 + 4 * len(ckpts)) + 32.0 * record_dual * len(ckpts) * n,
+                 f"running {learner.name} on {data.name} (d = {d:,} features, "
+                 f"{len(ckpts)} checkpoints)", WIDE_HINT)
+
+    timer = _Timer()
+    with timer("setup_seconds"):
+        packed = PackedData.pack(data, learner.bias_feature, record_dual)
+        state = learner._setup(packed)
+    with timer("compile_seconds"):  # compile / load the kernel
+        learner._advance(packed, state, np.zeros(1, np.int64), 0, 0, 0)
+    recorder = _Recorder()
+    with Progress(n * epochs, learner.name, enabled=progress) as bar:
+        for t, idx, lo, hi, base in _steps(n, epochs, order, seed, ckpts):
+            if hi > lo:
+                with timer("learn_seconds"):
+                    learner._advance(packed, state, idx, lo, hi, base + lo)
+            if t is not None:
+                with timer("record_seconds"), np.errstate(over="ignore", invalid="ignore"):
+                    recorder.add(t, learner._snapshot(packed, state, t), state,
+                                 timer["learn_seconds"])
+                bar.update_to(t)
+            if hi == n and learner._halted(state):  # it stopped: the run ends here
+                epochs = base // n + 1
+                break
+    state.steps = n * epochs
+    with timer("record_seconds"), np.errstate(over="ignore", invalid="ignore"):
+        finals = learner._final(packed, state)
+        error = _final_error(learner, packed, state, recorder)
+    timings = {k: timer[k] for k in ("learn_seconds", "setup_seconds", "record_seconds",
+                                     "compile_seconds")}
+    timings["ns_per_step"] = timings["learn_seconds"] / (n * epochs) * 1e9
+    return recorder.trace(learner, data, order, seed, epochs, finals, error, timings)
+
+
+def _check_args(learner: OnlineLearner | str, data: Dataset) -> OnlineLearner:
+    if isinstance(learner, str):
+        learner = make_learner(learner)
+    if not isinstance(learner, OnlineLearner):
+        raise ParameterError(f"learner must be an OnlineLearner or a name in LEARNERS, got "
+                             f"{type(learner).__name__}")
+    if not isinstance(data, Dataset):
+        raise ParameterError(f"data must be a maxmargin.Dataset, got {type(data).__name__}; "
+                             "wrap arrays with Dataset(X, y)")
+    return learner
+
+
+def _steps(n: int, epochs: int, order: str, seed: int,
+           ckpts: np.ndarray) -> Iterator[tuple[int | None, np.ndarray, int, int, int]]:
+    """The run cut at the checkpoints: ``(t, idx, lo, hi, base)`` means "take the steps on
+    ``idx[lo:hi]`` (the first is step ``base + lo + 1``), then record at step ``t``"
+    (``t`` None: an epoch ends between two checkpoints)."""
+    pos = 0  # index into ckpts
+    T = n * epochs
+    for e, idx in enumerate(iter_schedule(n, epochs, order, seed)):
+        base = e * n
+        lo = 0
+        while True:
+            stop = int(ckpts[pos]) if pos < len(ckpts) else T + 1
+            hi = min(stop - base, n)
+            if stop - base > n:  # the next checkpoint is in a later epoch
+                yield None, idx, lo, hi, base
+                break
+            yield stop, idx, lo, hi, base
+            pos += 1
+            lo = max(lo, hi)
+            if hi == n:
+                break
+
+
+class _Timer(dict):
+    """Seconds per phase: ``with timer("learn_seconds"): ...`` adds to that entry."""
+
+    @contextlib.contextmanager
+    def __call__(self, key: str) -> Iterator[None]:
+        tic = time.perf_counter()
+        try:
+            yield
+        finally:
+            self[key] = self.get(key, 0.0) + time.perf_counter() - tic
+
+    def __missing__(self, key: str) -> float:
+        return 0.0
+
+
+class _Recorder:
+    """The checkpoints' snapshots and running totals, stacked into a Trace at the end."""
+
+    def __init__(self) -> None:
+        self.rows: list[tuple[int, Snapshot, int, float, float, float]] = []
+
+    def add(self, t: int, snap: Snapshot, state: LearnerState, seconds: float) -> None:
+        self.rows.append((t, snap, state.mistakes, state.loss, state.sqnorm, seconds))
+
+    def last(self) -> Snapshot:
+        return self.rows[-1][1]
+
+    def trace(self, learner: OnlineLearner, data: Dataset, order: str, seed: int, epochs: int,
+              finals: dict[str, np.ndarray], error: float, timings: dict) -> Trace:
+        n, d = data.n, data.d
+        t = np.array([r[0] for r in self.rows], np.int64)
+        snaps = [r[1] for r in self.rows]
+
+        def stack(key: str) -> np.ndarray | None:
+            values = [getattr(s, key) for s in snaps]
+            return None if any(v is None for v in values) else np.asarray(values, float)
+
+        extras = {k: np.asarray([s.extras[k] for s in snaps]) for k in snaps[0].extras}
+        extras.update(finals)
+        return Trace(
+            learner=learner.name, params=learner.get_params(), order=order, seed=seed,
+            data=data.name, intercept=learner.intercept,
+            intercept_scaling=learner.intercept_scaling, n=n, d=d, epochs=epochs,
+            t=t, epoch=(t + n - 1) // n, w=np.asarray([s.w for s in snaps], float).reshape(
+                len(t), d), b=np.asarray([s.b for s in snaps], float),
+            mistakes=np.array([r[2] for r in self.rows], np.int64),
+            loss=np.array([r[3] for r in self.rows], float),
+            sqnorm=np.array([r[4] for r in self.rows], float),
+            seconds=np.array([r[5] for r in self.rows], float),
+            w_avg=stack("w_avg"), b_avg=stack("b_avg"), dual=stack("dual"),
+            dual_avg=stack("dual_avg"), extras=extras, final_train_error=error,
+            timings=timings)
+
+
+def _final_error(learner: OnlineLearner, packed: PackedData, state: LearnerState,
+                 recorder: _Recorder) -> float:
+    """Training error of the learner's final output (nan when it diverged)."""
+    last = recorder.last()
+    if learner.has_weights and not np.all(np.isfinite(last.w)):
+        return math.nan
+    f = learner._decision(packed, state, last.w, last.b)
+    return float(np.mean(prediction_errors(f, packed.y, learner.svm_space)))

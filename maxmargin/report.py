@@ -1,0 +1,171 @@
+"""Reports: a result's markdown, its JSON and its figures written into one folder.
+
+With the command line, the only importer of :mod:`maxmargin.plotting`: the computation
+modules return results; this module turns them into files.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+from ._io import atomic_write
+from .evaluation.along_path import LearnerPathStudy
+from .evaluation.comparison import Comparison
+from .evaluation.exact_path import ExactPath
+from .evaluation.grid_path import RegularizationPath
+from .exceptions import ParameterError
+
+__all__ = ["write_report", "write_path_report", "write_exact_path_report"]
+
+
+def write_report(comparison: Comparison, out_dir: str | Path, *,
+                 formats: Sequence[str] = ("png", "svg")) -> list[Path]:
+    """Write ``report.md``, ``report.json`` and the figures into ``out_dir``.
+
+    Parameters
+    ----------
+    comparison : Comparison
+    out_dir : str or Path
+        Created when missing.
+    formats : sequence of str
+        Figure formats (matplotlib's names).
+
+    Returns
+    -------
+    list of Path
+        Every file written, report.md first.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from maxmargin import compare, make_separable
+    >>> cmp = compare(make_separable(30, 2, seed=0), learners=["pegasos"], lam=0.1,
+    ...               epochs=2)
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     names = [p.name for p in write_report(cmp, tmp, formats=("png",))]
+    >>> names[:2], "suboptimality.png" in names
+    (['report.md', 'report.json'], True)
+    """
+    from .plotting.comparison import save_figures
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    figs = save_figures(comparison, out, formats=formats)
+    md = comparison.to_markdown()
+    pngs = [p for p in figs if p.suffix == ".png"] or [p for p in figs]
+    if pngs:
+        md += "\n## Figures\n\n" + "\n".join(f"![{p.stem}]({p.name})" for p in pngs) + "\n"
+    report = atomic_write(out / "report.md", md)
+    js = out / "report.json"
+    comparison.to_json(js)
+    return [report, js, *figs]
+
+
+def write_path_report(path_result: RegularizationPath, out_dir: str | Path, *,
+                      study: LearnerPathStudy | None = None,
+                      formats: Sequence[str] = ("png", "svg")) -> list[Path]:
+    """Write ``report.md``, ``report.json`` and the path figures into ``out_dir``.
+
+    Parameters
+    ----------
+    path_result : RegularizationPath
+    out_dir : str or Path
+        Created when missing.
+    study : LearnerPathStudy, optional
+        Adds the learners' tables and figure.
+    formats : sequence of str
+        Figure formats.
+
+    Returns
+    -------
+    list of pathlib.Path
+        Every file written, report.md and report.json first.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from maxmargin import make_separable
+    >>> from maxmargin.evaluation.grid_path import path
+    >>> p = path(make_separable(30, 2, seed=0), C="1e-2:1e2:4")
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     names = [f.name for f in write_path_report(p, tmp, formats=("png",))]
+    >>> names[:2], "path_width.png" in names
+    (['report.md', 'report.json'], True)
+    """
+    from .plotting.path import save_path_figures
+
+    if not isinstance(path_result, RegularizationPath):
+        raise ParameterError("write_path_report needs the RegularizationPath of path(), got "
+                             f"{type(path_result).__name__}")
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    figs = save_path_figures(path_result, out, study=study, formats=formats)
+    md = path_result.to_markdown()
+    if study is not None:
+        md += "\n" + study.to_markdown()
+    shown = [f for f in figs if f.suffix == ".png"] or figs
+    if shown:
+        md += "\n## Figures\n\n" + "\n".join(f"![{f.stem}]({f.name})" for f in shown) + "\n"
+    md += ("\nHow to read these numbers and recompute them: see docs/path.md in the "
+           "maxmargin repository.\n")
+    report = atomic_write(out / "report.md", md)
+    d = path_result.to_dict()
+    if study is not None:
+        d["learners"] = study.to_dict()
+    js = atomic_write(out / "report.json", json.dumps(d, indent=1))
+    return [report, js, *figs]
+
+
+def write_exact_path_report(ep: ExactPath, out_dir: str | Path, *,
+                            formats: tuple[str, ...] = ("png", "svg"),
+                            C_range: tuple[float, float] | None = None) -> list[Path]:
+    """Write ``report.md``, ``report.json`` (with the segments), ``breakpoints.csv`` and
+    the figures of an exact path into ``out_dir`` (each file written atomically).
+
+    Parameters
+    ----------
+    ep : ExactPath
+    out_dir : str or Path
+        Created when missing.
+    formats : tuple of str
+        Figure formats.
+    C_range : (float, float), optional
+        The figures' C range (default: a decade around the breakpoints).
+
+    Returns
+    -------
+    list of pathlib.Path
+        report.md, report.json, breakpoints.csv, then the figures.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from maxmargin import exact_regularization_path, make_separable
+    >>> ep = exact_regularization_path(make_separable(20, 2, seed=0))
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     names = [f.name for f in write_exact_path_report(ep, tmp, formats=("png",))]
+    >>> names[:3]
+    ['report.md', 'report.json', 'breakpoints.csv']
+    """
+    from .plotting.path import save_exact_path_figures
+
+    if not isinstance(ep, ExactPath):
+        raise ParameterError("write_exact_path_report needs the ExactPath of "
+                             f"exact_regularization_path(), got {type(ep).__name__}")
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    figs = save_exact_path_figures(ep, out, formats=formats, C_range=C_range)
+    md = ep.to_markdown()
+    shown = [f for f in figs if f.suffix == ".png"] or figs
+    if shown:
+        md += "\n## Figures\n\n" + "\n".join(f"![{f.stem}]({f.name})" for f in shown) + "\n"
+    md += ("\nEvery breakpoint and event is in breakpoints.csv; report.json has the affine "
+           "pieces between them. How to read and recompute them: docs/path.md in the "
+           "maxmargin repository.\n")
+    report, js, cs = out / "report.md", out / "report.json", out / "breakpoints.csv"
+    atomic_write(report, md)
+    ep.to_json(js, include_segments=True)
+    ep.to_csv(cs)
+    return [report, js, cs, *figs]

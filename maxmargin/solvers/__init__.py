@@ -1,0 +1,367 @@
+"""The solvers of the exact QP: one module per backend, the registry, and the route rule.
+
+A *route* is a solver, the interface that reaches it and the QP form it solves. The
+interface is ``"direct"`` for the backends maxmargin drives itself (:data:`BACKENDS`:
+one module of this package each, with one function ``solve_qp(...)`` that returns a
+:class:`~maxmargin.solvers.result.RawResult`) or ``"cvxpy"`` (the QP built in cvxpy,
+for any cvxpy QP solver: :mod:`maxmargin.solvers.via_cvxpy`). :func:`choose_route` is
+the one rule that picks a route; :meth:`Route.run` hands a problem to it. Nothing here
+maps, polishes or certifies: :func:`maxmargin.exact.solve` does, with
+:mod:`~maxmargin.solvers.qp`, :mod:`~maxmargin.solvers.polish` and the certificate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .._validation import check_choice
+from ..exceptions import ParameterError, SolverError
+from ..problem import SVMProblem
+from . import clarabel, dcd, ipm, piqp, via_cvxpy
+from .qp import build_dual, build_primal
+from .result import RawResult
+
+__all__ = ["Backend", "BACKENDS", "Route", "choose_route", "available_solvers",
+           "hard_margin_retries", "FORMS"]
+
+#: The two QPs (:mod:`maxmargin.solvers.qp`).
+FORMS = ("primal", "dual")
+
+#: ``solve(problem, YZ, form, polish) -> RawResult``: ``YZ`` the signed rows (None for a
+#: backend that reads X itself), ``polish`` whether maxmargin polishes the answer.
+SolveFn = Callable[[SVMProblem, Any, str, bool], RawResult]
+
+
+@dataclass(frozen=True)
+class Backend:
+    """A solver maxmargin drives itself (``interface="direct"``).
+
+    Attributes
+    ----------
+    name : str
+        Upper case, as ``solve(solver=...)`` takes it.
+    package : str or None
+        What ``pip install`` needs (None: always installed, numpy/scipy/numba only).
+    forms : tuple of str
+        The QP forms it solves.
+    solve : callable
+        ``solve(problem, YZ, form, polish) -> RawResult``.
+    signed_rows : bool
+        Whether it needs the signed rows ``YZ`` (a copy of X); False for a backend that
+        reads ``X`` row by row itself.
+    vectors_of_d : int
+        Peak memory in vectors of d' (measured on 4 examples, d = 3e6, the larger of the
+        two forms): wide data that cannot fit are refused before anything is allocated.
+    exact_bounds : bool
+        Whether its ``alpha_i`` off the margin are exactly 0 or C (coordinate descent);
+        the polish then reads the active set off ``alpha`` only.
+    tighter : callable
+        ``tighter(n)``: the tolerances to go on to when the polish misses (empty: none).
+    resume : callable or None
+        ``resume(problem, eps, (alpha, b)) -> RawResult``: go on from a point to ``eps``.
+    """
+
+    name: str
+    package: str | None
+    forms: tuple[str, ...]
+    solve: SolveFn = field(repr=False)
+    signed_rows: bool = True
+    vectors_of_d: int = 8
+    exact_bounds: bool = False
+    tighter: Callable[[int], tuple[float, ...]] = field(default=lambda n: (), repr=False)
+    resume: Callable[[SVMProblem, float, tuple[np.ndarray, float]], RawResult] | None = \
+        field(default=None, repr=False)
+
+    def installed(self) -> bool:
+        """Whether its package imports."""
+        if self.package is None:
+            return True
+        try:
+            __import__(self.package)
+        except ImportError:
+            return False
+        return True
+
+
+def _qp(problem: SVMProblem, YZ: Any, form: str) -> Any:
+    return build_dual(problem, YZ) if form == "dual" else build_primal(problem, YZ)
+
+
+def _ipm(problem: SVMProblem, YZ: Any, form: str, polish: bool) -> RawResult:
+    return ipm.solve_qp(problem, YZ)
+
+
+def _dcd(problem: SVMProblem, YZ: Any, form: str, polish: bool) -> RawResult:
+    return dcd.solve_qp(problem, None if polish else dcd.EPS_UNPOLISHED)
+
+
+def _piqp(problem: SVMProblem, YZ: Any, form: str, polish: bool) -> RawResult:
+    return piqp.solve_qp(_qp(problem, YZ, form))
+
+
+def _clarabel(problem: SVMProblem, YZ: Any, form: str, polish: bool) -> RawResult:
+    return clarabel.solve_qp(_qp(problem, YZ, form))
+
+
+#: The backends maxmargin drives itself, by name.
+BACKENDS: dict[str, Backend] = {b.name: b for b in (
+    Backend("IPM", None, ("dual",), _ipm, vectors_of_d=8),
+    Backend("DCD", None, ("dual",), _dcd, signed_rows=False, vectors_of_d=8,
+            exact_bounds=True, tighter=dcd.tighter_tolerances, resume=dcd.solve_qp),
+    Backend("PIQP", "piqp", FORMS, _piqp, vectors_of_d=80),
+    Backend("CLARABEL", "clarabel", FORMS, _clarabel, vectors_of_d=120),
+)}
+
+#: cvxpy solvers that accept a QP (the others, e.g. SCIPY/GLPK, are LP-only).
+CVXPY_QP = ("CLARABEL", "PIQP", "OSQP", "ECOS", "SCS", "PROXQP", "QOCO", "CVXOPT",
+            "GUROBI", "MOSEK", "CPLEX", "XPRESS", "COPT", "HIGHS")
+
+#: The order of :func:`available_solvers`, by measurement (see :func:`choose_route`).
+#: First-order solvers (OSQP, SCS) come last: they rarely reach a certifiable point
+#: without the polish.
+PREFERENCE = ("IPM", "DCD", "PIQP", "CLARABEL", "ECOS", "PROXQP", "QOCO", "OSQP", "SCS")
+
+_PIP = {"PIQP": "piqp", "CLARABEL": "clarabel", "OSQP": "osqp", "SCS": "scs", "ECOS": "ecos",
+        "PROXQP": "proxsuite", "QOCO": "qoco", "CVXOPT": "cvxopt"}
+
+
+def _cvxpy_installed() -> list[str]:
+    try:
+        import cvxpy as cp
+    except ImportError:  # pragma: no cover - cvxpy is a hard dependency
+        return []
+    return [s for s in cp.installed_solvers() if s in CVXPY_QP]
+
+
+def _direct_installed() -> list[str]:
+    """The installed direct backends, in :data:`PREFERENCE` order."""
+    return [s for s in PREFERENCE if s in BACKENDS and BACKENDS[s].installed()]
+
+
+def available_solvers() -> list[str]:
+    """Names of the installed QP solvers maxmargin can use, default first.
+
+    Returns
+    -------
+    list of str
+        Upper-case names as cvxpy spells them (``"PIQP"``, ``"CLARABEL"``, ...), plus
+        ``"IPM"`` (maxmargin's own dual interior-point method) and ``"DCD"`` (dual
+        coordinate descent, for sparse high-dimensional data); the first is what
+        :func:`~maxmargin.solve` uses when ``solver=None`` (where the IPM does not
+        apply -- primal form, a d' x d' Gram too large, sparse data with d' > 1000 --
+        the route :func:`choose_route` picks).
+
+    Examples
+    --------
+    >>> "CLARABEL" in available_solvers(), available_solvers()[0]
+    (True, 'IPM')
+    """
+    names = set(_cvxpy_installed()) | set(_direct_installed())
+    ranked = [s for s in PREFERENCE if s in names]
+    return ranked + sorted(names - set(ranked))
+
+
+@dataclass(frozen=True)
+class Route:
+    """A solver, the interface that reaches it, and the form it solves.
+
+    Attributes
+    ----------
+    solver : str
+    interface : {"direct", "cvxpy"}
+    form : {"dual", "primal"}
+    fallbacks : tuple of str
+        Direct solvers to try, in order, when this route does not end certified (the
+        default IPM's PIQP and Clarabel).
+    """
+
+    solver: str
+    interface: str
+    form: str
+    fallbacks: tuple[str, ...] = ()
+
+    @property
+    def backend(self) -> Backend | None:
+        """The direct backend, or None (cvxpy)."""
+        return BACKENDS[self.solver] if self.interface == "direct" else None
+
+    @property
+    def needs_signed_rows(self) -> bool:
+        """Whether the route hands the signed rows ``YZ`` (a copy of X) to its solver."""
+        return self.backend is None or self.backend.signed_rows
+
+    @property
+    def vectors_of_d(self) -> int:
+        """Peak memory, in vectors of d' (cvxpy solvers: at least the IPM's)."""
+        return self.backend.vectors_of_d if self.backend is not None else 8
+
+    def run(self, problem: SVMProblem, YZ: Any, polish: bool) -> RawResult:
+        """Solve ``problem``'s QP on this route.
+
+        Parameters
+        ----------
+        problem : SVMProblem
+        YZ : ndarray, sparse matrix or None
+            The signed rows (:func:`~maxmargin.solvers.qp.signed_rows`); None when
+            :attr:`needs_signed_rows` is False.
+        polish : bool
+            Whether the answer will be polished (a backend may stop earlier then).
+
+        Returns
+        -------
+        RawResult
+        """
+        if self.backend is not None:
+            return self.backend.solve(problem, YZ, self.form, polish)
+        return via_cvxpy.solve_qp(problem, YZ, self.form, self.solver)
+
+    def other(self, solver: str, form: str | None = None) -> Route:
+        """The route to ``solver`` (direct when it has a direct interface)."""
+        return Route(solver, "direct" if solver in BACKENDS else "cvxpy",
+                     self.form if form is None else form)
+
+
+def choose_route(problem: SVMProblem, form: str = "dual", solver: str | None = None,
+                 interface: str = "auto") -> Route:
+    """The route :func:`~maxmargin.solve` takes: the one rule, measured.
+
+    A named solver is taken as named (checked: known, installed, solving ``form``,
+    reachable by ``interface``). Without one, measured on 2 cores (CPU seconds to a
+    certified optimum, C = 1; docs/benchmarks.md, "Choosing the route"):
+
+    - the primal form goes to PIQP (then Clarabel): the IPM and DCD solve the dual only;
+    - ``"DCD"`` (dual coordinate descent, :mod:`maxmargin.solvers.dcd`) for sparse X
+      with ``d' > 1000``: there the IPM's d' x d' Gram (or n x n Q) is dense and PIQP's
+      sparse LDL fills in (Zipf-sparse 2000 x 1500: DCD 0.012, PIQP 0.14, IPM 2.0;
+      5000 x 20000: DCD 0.053, IPM 29, PIQP 519);
+    - ``"IPM"`` where :func:`maxmargin.solvers.ipm.suitable` says its factorisation is
+      cheap (dense Gaussians 10000 x 50: IPM 0.096, PIQP 0.50, while DCD stalls:
+      C R^2 ~ 100 with both labels overlapping is coordinate descent's worst case; the
+      IPM reaches ~1e-12 before polishing), with PIQP then Clarabel as its fallbacks
+      when it does not end certified;
+    - PIQP otherwise (tiny problems: 1000 x 10 and heart_scale within 2 ms of one
+      another on every route; PIQP ~0.3-1.2 s against Clarabel ~0.5-1.3 s at
+      10000 x 50, both reaching ~1e-9 before polishing).
+
+    ``interface="cvxpy"`` without a solver takes the first cvxpy QP solver of
+    :func:`available_solvers`.
+
+    Parameters
+    ----------
+    problem : SVMProblem
+    form : {"dual", "primal"}
+    solver : str, optional
+    interface : {"auto", "direct", "cvxpy"}
+
+    Returns
+    -------
+    Route
+
+    Raises
+    ------
+    ParameterError
+        Unknown solver or interface, or a dual-only solver named for the primal form.
+    SolverError
+        The solver is not installed.
+    """
+    name, interface = _named_route(solver, interface)
+    direct = [s for s in _direct_installed() if s not in ("IPM", "DCD")]
+    backend = BACKENDS.get(name) if interface == "direct" else None
+    if backend is not None and form not in backend.forms:
+        if solver is not None:
+            raise ParameterError(f"solver {name!r} solves the {backend.forms[0]} form "
+                                 f"only; use form={backend.forms[0]!r} or another solver "
+                                 f"({', '.join(direct)})")
+        name = direct[0] if direct else name
+    if solver is not None or name != "IPM":
+        return Route(name, interface, form)
+    n, dz = problem.n, problem.d + (problem.intercept == "augmented")
+    sparse = problem.data.is_sparse
+    if sparse and dz > ipm.MAX_DZ:
+        return Route("DCD", interface, form)
+    if ipm.suitable(n, dz, sparse) or not direct:
+        return Route("IPM", interface, form, tuple(direct))
+    return Route(direct[0], interface, form)
+
+
+def _named_route(solver: str | None, interface: str) -> tuple[str, str]:
+    """``(solver, interface)`` for a named (or no) solver, checked; the interface
+    resolved from ``"auto"``."""
+    check_choice("interface", interface, ("auto", "direct", "cvxpy"))
+    if interface != "cvxpy":
+        # importing cvxpy costs seconds: skip it when a direct solver will do
+        direct = _direct_installed()
+        wanted = None if solver is None else str(solver).strip().upper()
+        if direct and (wanted is None or wanted in direct):
+            return (wanted or direct[0]), "direct"
+    installed = available_solvers()
+    if not installed:  # pragma: no cover
+        raise SolverError("no QP solver is installed; pip install clarabel piqp")
+    name = _default_solver(installed, interface) if solver is None else \
+        _checked_name(solver, installed)
+    if interface == "auto":
+        interface = "direct" if name in BACKENDS else "cvxpy"
+    elif interface == "direct" and name not in BACKENDS:
+        raise ParameterError(
+            f"solver {name} has no direct interface (direct: {', '.join(BACKENDS)}); "
+            "use interface='cvxpy'"
+        )
+    elif interface == "cvxpy" and name not in _cvxpy_installed():
+        raise SolverError(f"cvxpy does not see solver {name}; installed for cvxpy: "
+                          f"{', '.join(_cvxpy_installed())}")
+    return name, interface
+
+
+def _default_solver(installed: list[str], interface: str) -> str:
+    if interface == "direct":
+        direct = [s for s in installed if s in BACKENDS]
+        if not direct:
+            raise SolverError("no direct solver installed; pip install piqp clarabel")
+        return direct[0]
+    if interface == "cvxpy":
+        return [s for s in installed if s in _cvxpy_installed()][0]
+    return installed[0]
+
+
+def _checked_name(solver: Any, installed: list[str]) -> str:
+    if not isinstance(solver, str):
+        raise ParameterError(f"solver must be a name such as 'PIQP', got {solver!r}")
+    name = solver.strip().upper()
+    known = set(CVXPY_QP) | set(BACKENDS)
+    if name not in known:
+        raise ParameterError(
+            f"unknown solver {solver!r}; maxmargin can use {', '.join(sorted(known))} "
+            f"(installed here: {', '.join(installed)})"
+        )
+    if name not in installed:
+        pkg = _PIP.get(name, name.lower())
+        raise SolverError(
+            f"solver {name} is not installed (installed: {', '.join(installed)}); "
+            f"install it with `pip install {pkg}` or pick an installed one"
+        )
+    return name
+
+
+def hard_margin_retries(route: Route) -> list[Route]:
+    """The routes to try when ``route`` called a separable hard margin infeasible.
+
+    Tiny margins (huge ``||w||``) can trip a solver's infeasibility test: the other form
+    of the same solver first, then each other direct solver in both forms.
+
+    Parameters
+    ----------
+    route : Route
+
+    Returns
+    -------
+    list of Route
+    """
+    other_form = "primal" if route.form == "dual" else "dual"
+    names = [route.solver, *[s for s in _direct_installed() if s != route.solver]]
+    retries = [route.other(name, f) for name in names for f in (route.form, other_form)]
+    return [r for r in retries[1:]
+            if r.backend is None or r.form in r.backend.forms]

@@ -1,0 +1,54 @@
+"""PIQP on maxmargin's sparse QP matrices (no modelling layer)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._log import solver_log_enabled
+from .qp import QP
+from .result import RawResult, Status
+
+__all__ = ["solve_qp"]
+
+
+def solve_qp(qp: QP, *, eps_abs: float = 1e-9, eps_rel: float = 1e-10,
+             max_iter: int = 500) -> RawResult:
+    """Solve ``qp`` with PIQP's sparse interior-point method.
+
+    Parameters
+    ----------
+    qp : QP
+    eps_abs, eps_rel : float
+        PIQP's tolerances (tighter than its defaults: the polish takes over from ~1e-9).
+    max_iter : int
+
+    Returns
+    -------
+    RawResult
+        ``y_eq``, ``z_ineq``: PIQP's multipliers, whose Lagrangian
+        ``f + y'(Ax - c) + z_u'(Gx - h)`` has the signs of maxmargin's.
+    """
+    import piqp
+
+    s = piqp.SparseSolver()
+    s.settings.eps_abs = eps_abs
+    s.settings.eps_rel = eps_rel
+    s.settings.max_iter = max_iter
+    s.settings.verbose = solver_log_enabled()
+    h_l = None if qp.h is None else np.full(qp.h.shape, -np.inf)
+    s.setup(qp.P, qp.q, qp.A, qp.c, qp.G, h_l, qp.h, qp.lb, qp.ub)
+    status = s.solve()
+    r = s.result
+    text = str(status).split(".")[-1]
+    if status == piqp.PIQP_SOLVED:
+        state = Status.OPTIMAL
+    elif status == piqp.PIQP_PRIMAL_INFEASIBLE:
+        state = Status.INFEASIBLE
+    elif status == piqp.PIQP_DUAL_INFEASIBLE:
+        state = Status.UNBOUNDED
+    elif status in (piqp.PIQP_MAX_ITER_REACHED, piqp.PIQP_NUMERICS):
+        state = Status.INACCURATE
+    else:
+        state = Status.FAILED
+    return RawResult(state, text, np.array(r.x), None if qp.A is None else np.array(r.y),
+                None if qp.G is None else np.array(r.z_u))

@@ -1,0 +1,170 @@
+"""The QPs handed to the solvers, built as sparse matrices, and the map back to (w, b).
+
+In the space ``z_i`` the problem sees (``YZ`` the signed rows ``y_i z_i``):
+
+primal, variables ``w~`` (d'), ``b`` (free only), ``xi`` (n, soft only)::
+
+    min 1/2 ||w~||^2 + C sum_i xi_i   s.t.  y_i (z_i . w~ + b) >= 1 - xi_i,  xi >= 0
+
+dual, variables ``alpha`` (n) and ``u = (YZ)^T alpha`` (d'), so that the Hessian is
+never an n x n matrix::
+
+    min 1/2 ||u||^2 - sum_i alpha_i   s.t.  u = (YZ)^T alpha,  y^T alpha = 0 (free),
+                                            0 <= alpha <= C
+
+``alpha`` are the margin constraints' multipliers (primal form), ``b`` the multiplier of
+``y^T alpha = 0`` (dual form). docs/formulations.md, section 3.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+from ..data import scale_rows
+from ..problem import SVMProblem
+
+__all__ = ["QP", "signed_rows", "build_dual", "build_primal", "weights_from_alpha",
+           "primal_point"]
+
+
+def signed_rows(problem: SVMProblem) -> Any:
+    """``YZ``: the rows ``y_i z_i`` (dense ndarray or CSR), shape (n, d')."""
+    Z, y = problem.Z, problem.data.y
+    if sp.issparse(Z):
+        return scale_rows(Z, y)
+    return Z * y[:, None]
+
+
+@dataclass(frozen=True, eq=False)
+class QP:
+    """``min 1/2 x'Px + q'x  s.t.  A x = c,  G x <= h,  lb <= x <= ub`` (sparse CSC)."""
+
+    P: sp.csc_matrix
+    q: np.ndarray
+    A: sp.csc_matrix | None
+    c: np.ndarray | None
+    G: sp.csc_matrix | None
+    h: np.ndarray | None
+    lb: np.ndarray
+    ub: np.ndarray
+
+
+def build_dual(problem: SVMProblem, YZ: Any, rows: np.ndarray | None = None,
+               at_bound: np.ndarray | None = None) -> QP:
+    """The dual QP, variables ``x = (alpha, u)``; on a working set when ``rows`` is given.
+
+    With ``rows`` W and ``at_bound`` B (the rest fixed at 0, B at ``alpha = C``), the
+    variables are ``alpha_W`` and ``u``: ``u - (YZ_W)^T alpha_W = C (YZ_B)^T 1`` and
+    ``y_W^T alpha_W = -C sum_B y_i`` (free) -- the grid path's warm start.
+
+    Parameters
+    ----------
+    problem : SVMProblem
+    YZ : ndarray or sparse matrix of shape (n, d')
+        :func:`signed_rows` of ``problem``.
+    rows, at_bound : ndarray of int, optional
+
+    Returns
+    -------
+    QP
+    """
+    C, y = problem.C, problem.data.y
+    G = YZ if rows is None else YZ[rows]
+    m, dz = G.shape
+    u_bound, y_bound = np.zeros(dz), 0.0
+    if at_bound is not None and at_bound.size:
+        u_bound = C * np.asarray(YZ[at_bound].sum(axis=0)).ravel()
+        y_bound = C * float(y[at_bound].sum())
+    P = sp.block_diag([sp.csc_matrix((m, m)), sp.identity(dz, format="csc")], format="csc")
+    q = np.concatenate([-np.ones(m), np.zeros(dz)])
+    blocks = [sp.hstack([-sp.csc_matrix(G.T), sp.identity(dz)], format="csc")]
+    rhs = [u_bound]
+    if problem.intercept == "free":
+        y_rows = y if rows is None else y[rows]
+        blocks.append(sp.hstack([sp.csc_matrix(y_rows[None, :]), sp.csc_matrix((1, dz))],
+                                format="csc"))
+        rhs.append(np.array([-y_bound]))
+    A = sp.vstack(blocks, format="csc")
+    lb = np.concatenate([np.zeros(m), np.full(dz, -np.inf)])
+    ub = np.concatenate([np.full(m, C), np.full(dz, np.inf)])
+    return QP(P, q, A, np.concatenate(rhs), None, None, lb, ub)
+
+
+def build_primal(problem: SVMProblem, YZ: Any) -> QP:
+    """The primal QP, variables ``x = (w~, b (free only), xi (soft only))``.
+
+    Parameters
+    ----------
+    problem : SVMProblem
+    YZ : ndarray or sparse matrix of shape (n, d')
+
+    Returns
+    -------
+    QP
+    """
+    n, dz = YZ.shape
+    nb = 1 if problem.intercept == "free" else 0
+    nx = 0 if problem.hard else n
+    P = sp.block_diag([sp.identity(dz, format="csc"), sp.csc_matrix((nb + nx, nb + nx))],
+                      format="csc")
+    q = np.concatenate([np.zeros(dz + nb), np.full(nx, problem.C)])
+    blocks = [-sp.csc_matrix(YZ)]
+    if nb:
+        blocks.append(sp.csc_matrix(-problem.data.y[:, None]))
+    if nx:
+        blocks.append(-sp.identity(n, format="csc"))
+    G = sp.hstack(blocks, format="csc")
+    lb = np.concatenate([np.full(dz + nb, -np.inf), np.zeros(nx)])
+    ub = np.full(dz + nb + nx, np.inf)
+    return QP(P, q, None, None, G, -np.ones(n), lb, ub)
+
+
+def weights_from_alpha(problem: SVMProblem, YZ: Any, alpha: np.ndarray,
+                       b: float | None) -> tuple[np.ndarray, float]:
+    """``(w, b)`` of a dual point: ``w~ = (YZ)^T alpha`` split by the intercept mode.
+
+    Parameters
+    ----------
+    problem : SVMProblem
+    YZ : ndarray, sparse matrix or None
+        :func:`signed_rows`; None computes the same product from ``Z`` and ``y`` (the
+        DCD route never forms ``YZ``).
+    alpha : ndarray of shape (n,)
+    b : float or None
+        The free intercept (the equality's multiplier); ignored otherwise.
+
+    Returns
+    -------
+    w : ndarray of shape (d,)
+    b : float
+    """
+    v = problem.dual_weights(alpha) if YZ is None else np.asarray(YZ.T @ alpha).ravel()
+    w, b_aug = problem.from_augmented(v)
+    if problem.intercept == "free":
+        return w, float(b if b is not None else 0.0)
+    return w, float(b_aug)
+
+
+def primal_point(problem: SVMProblem, x: np.ndarray) -> tuple[np.ndarray, float]:
+    """``(w, b)`` of the primal QP's variables ``x = (w~, b, xi)``.
+
+    Parameters
+    ----------
+    problem : SVMProblem
+    x : ndarray
+        The primal QP's solution.
+
+    Returns
+    -------
+    w : ndarray of shape (d,)
+    b : float
+    """
+    dz = problem.d + (problem.intercept == "augmented")
+    w, b = problem.from_augmented(np.asarray(x[:dz], float))
+    if problem.intercept == "free":
+        return w, float(x[dz])
+    return w, float(b)

@@ -1,0 +1,99 @@
+"""The exact power-of-two rescaling of problems on extreme scales.
+
+Solvers have absolute tolerances, the certificate does not: a problem with
+``R = max ||z_i||`` or ``C`` far from 1 goes to the solvers as the equivalent
+``(t Z, C / t^2)`` (``t`` a power of two), whose solution maps back exactly:
+``w = t w', b = b', alpha = t^2 alpha'``. Only ``C R^2`` says how hard a problem is
+(docs/certificates.md, section 4).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from ..certificate import _pow2, _row_norms
+from ..data import Dataset
+from ..problem import SVMProblem
+
+__all__ = ["scale_free_c", "solver_scale", "scaled_problem", "scale_hint", "HUGE_LOG_CR2"]
+
+#: Problems with ``R = max ||z_i||`` and ``C`` inside these bounds go to the solvers as
+#: given (their tolerances are tuned there; measured in bench/exact.py); any other is
+#: solved as the equivalent problem ``(t Z, C / t^2)`` with ``t`` a power of two.
+_COMFORT_R = (2.0 ** -4, 2.0 ** 8)
+
+
+_COMFORT_C = (1.0, 2.0 ** 20)
+
+
+def scale_free_c(problem: SVMProblem) -> tuple[float, float]:
+    """``(R, log2(C R^2))``: the radius of the z_i and the problem's one scale-free number
+    (``inf`` for hard margin). ``(tZ, C/t^2)`` has the same solution up to
+    ``w -> w/t, alpha -> alpha/t^2``, so only ``C R^2`` says how hard the problem is."""
+    rn = _row_norms_z(problem)
+    R = float(rn.max()) if rn.size else 0.0
+    if problem.hard or not R > 0:
+        return R, math.inf
+    return R, math.log2(problem.C) + 2.0 * math.log2(R)
+
+
+def _row_norms_z(problem: SVMProblem) -> np.ndarray:
+    rn = _row_norms(problem.data)
+    return rn if problem.intercept != "augmented" else np.hypot(rn, problem.intercept_scaling)
+
+
+def solver_scale(problem: SVMProblem) -> float:
+    """The power of two ``t`` with which the solvers see ``(t Z, C / t^2)``; 1 to solve as
+    given. ``C R^2 >= 1``: ``t = 1/R`` (unit features, ``C' = C R^2``); ``C R^2 < 1``:
+    ``t = sqrt(C)`` (``C' = 1``, the dual in ``beta = alpha / C``). Exact, and idempotent:
+    the rescaled problem gets ``t = 1``."""
+    R, lc = scale_free_c(problem)
+    if not R > 0:
+        return 1.0
+    C = problem.C
+    if _COMFORT_R[0] <= R <= _COMFORT_R[1] and (
+            problem.hard or _COMFORT_C[0] <= C <= _COMFORT_C[1]):
+        return 1.0
+    if lc >= 0:
+        t = 1.0 / _pow2(R)                          # R' in [1/2, 1)
+    else:
+        t = math.ldexp(1.0, (math.frexp(C)[1] - 1) // 2)  # C' in [1, 4)
+    return 1.0 if 0.25 < t < 4.0 else t
+
+
+def scaled_problem(problem: SVMProblem, t: float, as_hard_margin: bool = False) -> SVMProblem:
+    """``(t Z, C / t^2)``: the same problem with ``w' = w/t, b' = b, alpha' = alpha/t^2``
+    (``as_hard_margin=True``: its hard-margin counterpart on ``t Z``)."""
+    data = problem.data
+    ds = data if t == 1.0 else Dataset(data.X * t, data.y, name=data.name,
+                                       classes=data.classes)
+    kw: dict[str, Any] = ({"hard": True} if as_hard_margin or problem.hard
+                          else {"C": problem.C / (t * t)})
+    return SVMProblem(ds, intercept=problem.intercept,
+                      intercept_scaling=problem.intercept_scaling * t, **kw)
+
+
+def scale_hint(problem: SVMProblem) -> str:
+    """A hint for the error messages when the problem is at an extreme of ``C R^2``."""
+    _, lc = scale_free_c(problem)
+    if problem.hard or not math.isfinite(lc) or abs(lc) < 40:  # 40: C R^2 ~ 1e12
+        return ""
+    e10 = lc * math.log10(2.0)  # C R^2 may be beyond the doubles (1e330): print 10^e10
+    cr2 = f"{10.0 ** (e10 - math.floor(e10)):.1f}e{math.floor(e10):+d}"
+    if lc > 0:
+        return (f". Note: C R^2 = {cr2} (R = max ||z_i||, and C R^2 is what matters: "
+                "scaling X by s and C by 1/s^2 gives the same problem): at so large a C "
+                "the soft margin is numerically the hard margin (if the data are "
+                "separable: use hard=True) or the minimiser of the hinge loss alone; "
+                "double precision cannot resolve both terms of the objective. Use a "
+                "smaller C")
+    return (f". Note: C R^2 = {cr2} (R = max ||z_i||): at so small a C the "
+            "weights are negligible next to the hinge term; use a larger C")
+
+
+#: Above this log2(C R^2) (C R^2 > 1e9) a soft margin on separable data is tried as the
+#: hard margin first, and a non-separable one in the primal form too (PIQP's dual stalls).
+HUGE_LOG_CR2 = 30.0

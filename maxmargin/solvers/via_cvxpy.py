@@ -1,0 +1,96 @@
+"""Any cvxpy QP solver, on the primal or the dual built in cvxpy."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._log import solver_log_enabled
+from ..problem import SVMProblem
+from .result import RawResult, Status
+
+__all__ = ["solve_qp", "CVXPY_OPTIONS"]
+
+#: Tighter than the defaults: first-order solvers stop far too early for a certificate.
+CVXPY_OPTIONS: dict[str, dict[str, Any]] = {
+    "OSQP": {"eps_abs": 1e-9, "eps_rel": 1e-9, "max_iter": 100_000, "polish": True},
+    "SCS": {"eps_abs": 1e-9, "eps_rel": 1e-9, "max_iters": 100_000},
+}
+
+
+def solve_qp(problem: SVMProblem, YZ: Any, form: str, solver: str) -> RawResult:
+    """Build the primal or the dual of ``problem`` in cvxpy and solve it with ``solver``.
+
+    Parameters
+    ----------
+    problem : SVMProblem
+    YZ : ndarray or sparse matrix of shape (n, d')
+        The signed rows (:func:`~maxmargin.solvers.qp.signed_rows`).
+    form : {"primal", "dual"}
+    solver : str
+        A cvxpy QP solver's name.
+
+    Returns
+    -------
+    RawResult
+        In the variables of :mod:`maxmargin.solvers.qp`'s QPs (``x = (alpha, u)`` for the
+        dual; ``z_ineq = alpha`` for the primal).
+    """
+    import cvxpy as cp
+
+    n, dz = YZ.shape
+    y = problem.data.y
+    if form == "primal":
+        v = cp.Variable(dz)
+        expr = YZ @ v
+        obj = 0.5 * cp.sum_squares(v)
+        b = None
+        if problem.intercept == "free":
+            b = cp.Variable()
+            expr = expr + y * b
+        if not problem.hard:
+            xi = cp.Variable(n, nonneg=True)
+            expr = expr + xi
+            obj = obj + problem.C * cp.sum(xi)
+        cons = [expr >= 1]
+        prob = cp.Problem(cp.Minimize(obj), cons)
+    else:
+        a = cp.Variable(n, nonneg=True)
+        cons = []
+        if not problem.hard:
+            cons.append(a <= problem.C)
+        eq = None
+        if problem.intercept == "free":
+            eq = y @ a == 0
+            cons.append(eq)
+        # Never an n x n matrix: the Hessian is (YZ)(YZ)^T only implicitly.
+        prob = cp.Problem(cp.Minimize(0.5 * cp.sum_squares(YZ.T @ a) - cp.sum(a)), cons)
+    try:
+        prob.solve(solver=solver, verbose=solver_log_enabled(),
+                   **CVXPY_OPTIONS.get(solver, {}))
+    except cp.error.SolverError as e:
+        return RawResult(Status.FAILED, f"cvxpy: {e}")
+    text = prob.status
+    state = _STATUS.get(text, Status.FAILED)
+    values = [v_.value for v_ in prob.variables()]
+    if not state.has_point or any(v_ is None for v_ in values):
+        return RawResult(Status.FAILED if state is Status.INACCURATE else state, text)
+    if form == "primal":
+        x = np.concatenate([v.value, [b.value] if b is not None else [],
+                            xi.value if not problem.hard else []])
+        return RawResult(state, text, x, None, np.asarray(cons[0].dual_value, float))
+    alpha = np.asarray(a.value, float)
+    u = YZ.T @ alpha
+    x = np.concatenate([alpha, np.asarray(u).ravel()])
+    # cvxpy's equality multiplier of the minimisation has the PIQP/Clarabel sign (checked).
+    yeq = None if eq is None else np.concatenate([np.zeros(dz), [float(eq.dual_value)]])
+    return RawResult(state, text, x, yeq, None)
+
+
+#: cvxpy's statuses in maxmargin's terms.
+_STATUS = {"optimal": Status.OPTIMAL, "infeasible": Status.INFEASIBLE,
+           "unbounded": Status.UNBOUNDED, "optimal_inaccurate": Status.INACCURATE,
+           "user_limit": Status.INACCURATE,
+           "infeasible_inaccurate": Status.INFEASIBLE_INACCURATE,
+           "unbounded_inaccurate": Status.UNBOUNDED}

@@ -1,0 +1,187 @@
+"""The import graph of maxmargin: no cycles, and every module imports only from above.
+
+The graph is read from the source (``ast``), with the imports inside functions (lazy
+imports are dependencies too) and without those under ``if TYPE_CHECKING:`` (annotations
+only). docs/architecture.md draws the same rooms.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "maxmargin"
+
+#: The rooms, top to bottom: a module may import from its own room and the rooms above.
+ROOMS: list[tuple[str, ...]] = [
+    ("maxmargin._version", "maxmargin.exceptions", "maxmargin._json"),
+    ("maxmargin._validation", "maxmargin._io", "maxmargin._progress", "maxmargin._log"),
+    ("maxmargin.data",),
+    ("maxmargin.problem",),
+    ("maxmargin.certificate", "maxmargin.separation", "maxmargin.solution"),
+    ("maxmargin.cvxpy_models",),
+    ("maxmargin.solvers",),
+    ("maxmargin.exact",),
+    ("maxmargin.trace",),
+    ("maxmargin.online",),
+    ("maxmargin.evaluation",),
+    ("maxmargin.plotting",),
+    ("maxmargin.report",),
+    ("maxmargin.studies",),
+    ("maxmargin.estimators", "maxmargin.liblinear_model"),
+    ("maxmargin.cli",),
+    # the package's public surface, and the old module paths kept as re-exports
+    ("maxmargin", "maxmargin.path", "maxmargin.exact_path", "maxmargin.plot",
+     "maxmargin.plot_compare", "maxmargin.plot_path", "maxmargin.plot_animation"),
+]
+
+#: Imports against the direction (or back into the module's own room), each a thin
+#: facade that delegates, lazily.
+FACADES = {
+    ("maxmargin.problem", "maxmargin.cvxpy_models"): "SVMProblem.to_cvxpy",
+    ("maxmargin.certificate", "maxmargin.separation"):
+        "maxmargin.certificate.SeparationCertificate (the old path)",
+}
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for f in PACKAGE.rglob("*.py"):
+        parts = f.with_suffix("").relative_to(PACKAGE.parent).parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        out[name] = f
+    return out
+
+
+MODULES = _modules()
+
+
+def _imports(name: str) -> set[str]:
+    """The maxmargin modules ``name`` imports (at any depth, TYPE_CHECKING excluded)."""
+    path = MODULES[name]
+    tree = ast.parse(path.read_text())
+    typing_only = {id(n) for node in ast.walk(tree)
+                   if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+                   for n in ast.walk(node)}
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.startswith("maxmargin")}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[:len(package.split(".")) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            if not target.startswith("maxmargin"):
+                continue
+            subs = {f"{target}.{a.name}" for a in node.names} & set(MODULES)
+            found |= subs or {target}
+    return {m for m in found if m in MODULES and m != name}
+
+
+GRAPH = {name: _imports(name) for name in MODULES}
+
+
+def _room(name: str) -> int:
+    best = None
+    for i, room in enumerate(ROOMS):
+        for prefix in room:
+            if name == prefix or name.startswith(prefix + "."):
+                if best is None or len(prefix) > best[1]:
+                    best = (i, len(prefix))
+    assert best is not None, f"{name} is in no room of tests/test_architecture.py"
+    return best[0]
+
+
+def test_every_module_has_a_room():
+    for name in MODULES:
+        _room(name)
+
+
+def test_imports_go_only_upward():
+    wrong = sorted(f"{a} -> {b}" for a, deps in GRAPH.items() for b in deps
+                   if _room(b) > _room(a) and (a, b) not in FACADES)
+    assert not wrong, "imports against the direction of docs/architecture.md:\n" + \
+        "\n".join(wrong)
+
+
+def test_facades_are_lazy_and_still_needed():
+    for (a, b), what in FACADES.items():
+        assert b in GRAPH[a], f"facade {what} ({a} -> {b}) is gone: remove it from FACADES"
+        tree = ast.parse(MODULES[a].read_text())
+        top_level = {n.module for n in tree.body if isinstance(n, ast.ImportFrom)}
+        assert not any(m and b.endswith(m.lstrip(".")) for m in top_level), \
+            f"{a} imports {b} at import time; the facade {what} must import it lazily"
+
+
+def test_no_cycles():
+    edges = {a: {b for b in deps if (a, b) not in FACADES} for a, deps in GRAPH.items()}
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(edges[node]):
+            if state.get(nxt) == 1:
+                cycle = stack[stack.index(nxt):] + [nxt]
+                pytest.fail("import cycle: " + " -> ".join(cycle))
+            if nxt not in state:
+                visit(nxt)
+        stack.pop()
+        state[node] = 2
+
+    for name in sorted(edges):
+        if name not in state:
+            visit(name)
+
+
+def test_computation_never_draws_or_writes_reports():
+    computing = [m for m in MODULES if _room(m) <= _room("maxmargin.evaluation")]
+    for name in computing:
+        bad = {d for d in GRAPH[name]
+               if d.startswith(("maxmargin.plotting", "maxmargin.report"))}
+        assert not bad, f"{name} imports {bad}"
+        text = MODULES[name].read_text()
+        assert "import matplotlib" not in text and "from matplotlib" not in text, name
+
+
+OLD_PATHS = ("maxmargin.path", "maxmargin.exact_path", "maxmargin.plot",
+             "maxmargin.plot_compare", "maxmargin.plot_path", "maxmargin.plot_animation")
+
+
+@pytest.mark.parametrize("old", OLD_PATHS)
+def test_old_module_paths_are_thin_re_exports(old):
+    import importlib
+
+    mod = importlib.import_module(old)
+    assert mod.__all__
+    for name in mod.__all__:
+        home = getattr(getattr(mod, name), "__module__", None)
+        assert home is None or (home.startswith("maxmargin.") and home != old), name
+
+
+def test_moved_names_keep_their_old_paths():
+    import importlib
+
+    import maxmargin
+    from maxmargin.certificate import SeparationCertificate, verify_separation
+    from maxmargin.exact import ExactSolution, available_solvers, is_separable, solve
+    from maxmargin.separation import SeparationCertificate as moved
+
+    old_compare = importlib.import_module("maxmargin.compare")  # a module in sys.modules only
+    compare, Comparison = old_compare.compare, old_compare.Comparison
+    write_report = old_compare.write_report
+
+    assert SeparationCertificate is moved and callable(verify_separation)
+    assert compare is maxmargin.compare and callable(maxmargin.compare)  # still the function
+    assert Comparison is maxmargin.Comparison and write_report is maxmargin.write_report
+    assert solve is maxmargin.solve and ExactSolution is maxmargin.ExactSolution
+    assert available_solvers is maxmargin.available_solvers
+    assert is_separable is maxmargin.is_separable

@@ -1,0 +1,91 @@
+"""maxmargin.trace: a run's arrays and metadata, derived views, files without pickles."""
+
+import dataclasses
+import json
+import math
+
+import numpy as np
+import pytest
+
+from maxmargin import DataError, OnlineSubgradient
+from maxmargin.online import run
+from maxmargin.trace import Trace
+
+
+@pytest.mark.parametrize("name", ["perceptron", "pegasos", "voted_perceptron", "pocket"])
+def test_save_load_round_trip(tmp_path, heart, name):
+    tr = run(name, heart, epochs=2, order="shuffle", seed=1, record_dual=True)
+    npz, js = tr.save(tmp_path)
+    assert npz.name == f"{name}.npz" and js.name == f"{name}.json"
+    back = Trace.load(tmp_path / name)
+    assert back == tr
+    with np.load(npz, allow_pickle=False) as z:  # arrays only: no pickle needed
+        assert {"t", "w", "b", "mistakes"} <= set(z.files)
+        assert z["w"].shape == (len(tr.t), heart.d)
+    meta = json.loads(js.read_text())
+    assert meta["format"] == "maxmargin.trace/1" and meta["learner"] == name
+    assert meta["summary"] == tr.summary()
+    tr.save(tmp_path / "other" / "stem.npz")
+    assert Trace.load(tmp_path / "other" / "stem.json") == tr
+
+
+def test_equality_compares_every_field(gauss):
+    tr = run("pegasos", gauss, epochs=1, record_dual=True)
+    assert tr == dataclasses.replace(tr, w=tr.w.copy())
+    assert tr != dataclasses.replace(tr, w=tr.w + 1.0)
+    assert tr != dataclasses.replace(tr, seed=tr.seed + 1)
+    assert tr != dataclasses.replace(tr, extras={"more": np.zeros(1)})
+    nan = dataclasses.replace(tr, final_train_error=math.nan)
+    assert nan == dataclasses.replace(tr, final_train_error=math.nan)  # nan equals nan here
+    with pytest.raises(TypeError):
+        hash(tr)
+
+
+def test_w_tilde_is_the_learner_space(gauss):
+    aug = run("perceptron", gauss, epochs=1)
+    s = 2.0
+    scaled = run(OnlineSubgradient(lam=0.1, intercept_scaling=s), gauss, epochs=1)
+    np.testing.assert_array_equal(aug.w_tilde(), np.column_stack([aug.w, aug.b]))
+    np.testing.assert_allclose(scaled.w_tilde()[:, -1] * s, scaled.b, rtol=1e-15)
+    none = run(OnlineSubgradient(lam=0.1, intercept="none"), gauss, epochs=1)
+    assert none.w_tilde().shape == (len(none.t), gauss.d)
+    assert (none.b == 0).all()
+    np.testing.assert_array_equal(scaled.w_tilde(average=True)[:, :-1], scaled.w_avg)
+    with pytest.raises(DataError, match="no averaged iterate"):
+        aug.w_tilde(average=True)
+
+
+def test_divergence_is_located_and_said(gauss):
+    tr = run(OnlineSubgradient(lam=1e6, eta0=1e6), gauss, epochs=5)
+    assert tr.diverged_at is not None
+    k = int(np.searchsorted(tr.t, tr.diverged_at))
+    assert tr.finite[:k].all() and not tr.finite[k]
+    assert f"step {tr.diverged_at:,}" in tr.divergence()
+    assert "DIVERGED" in tr.summary() and math.isnan(tr.final_train_error)
+    fine = run("perceptron", gauss, epochs=1)
+    assert fine.diverged_at is None and fine.divergence() == "" and fine.finite.all()
+
+
+def test_derived_fields(gauss):
+    tr = run("perceptron", gauss, epochs=3)
+    assert tr.steps == 3 * gauss.n == tr.t[-1]
+    assert tr.epoch.tolist() == ((tr.t + gauss.n - 1) // gauss.n).tolist()
+    assert tr.ns_per_step == pytest.approx(tr.seconds[-1] / tr.steps * 1e9)
+    assert set(tr.timings) >= {"learn_seconds", "setup_seconds", "record_seconds",
+                               "compile_seconds", "ns_per_step"}
+
+
+def test_load_refuses_what_is_not_a_trace(tmp_path, gauss):
+    with pytest.raises(DataError, match="no such trace file"):
+        Trace.load(tmp_path / "missing")
+    npz, js = run("perceptron", gauss).save(tmp_path / "t")
+    js.write_text("{not json")
+    with pytest.raises(DataError, match="not valid JSON"):
+        Trace.load(npz)
+    js.write_text(json.dumps({"format": "something/9"}))
+    with pytest.raises(DataError, match="not a maxmargin trace"):
+        Trace.load(npz)
+    tr = run("perceptron", gauss)
+    odd = dataclasses.replace(tr, extras={"objects": np.array([object()], dtype=object)})
+    with pytest.raises(DataError, match="without pickle"):
+        odd.save(tmp_path / "odd")
