@@ -28,6 +28,7 @@ from .exact import ExactSolution, available_solvers, is_separable, separation_ce
 from .exceptions import (
     CertificateError,
     DataError,
+    DependencyError,
     MaxMarginError,
     NotSeparableError,
     OutputError,
@@ -155,4 +156,5 @@ __all__ = [
     "NotSeparableError",
     "CertificateError",
     "OutputError",
+    "DependencyError",
 ]

@@ -6,6 +6,11 @@ import sys
 import time
 from typing import TextIO
 
+__all__ = ["Progress", "note"]
+
+#: Whether a bar's line is open on the terminal (drawn, not yet ended): a note ends it.
+_open_line = False
+
 
 class Progress:
     """``with Progress(total, "label") as bar: bar.update(k)``.
@@ -33,6 +38,7 @@ class Progress:
 
     def update(self, k: float = 1) -> None:
         """Advance by ``k`` units."""
+        global _open_line
         self.done += k
         now = time.perf_counter()
         if self.enabled and (now - self._last > 0.1 or self.done >= self.total):
@@ -42,6 +48,7 @@ class Progress:
             self.stream.write(f"\r{self.label} [{bar}] {100 * frac:5.1f}% "
                               f"{now - self._start:6.1f}s")
             self.stream.flush()
+            _open_line = True
 
     def update_to(self, done: float) -> None:
         """Advance to ``done`` units in all."""
@@ -49,12 +56,48 @@ class Progress:
 
     def close(self) -> None:
         """End the bar's line (the ``with`` block does it)."""
+        global _open_line
         if self.enabled:
             self.stream.write("\n")
             self.stream.flush()
+            _open_line = False
 
     def __enter__(self) -> Progress:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def note(text: str, stream: TextIO | None = None) -> bool:
+    """Say ``text`` in one line on a terminal (stderr); nothing in a pipe, a test or CI.
+
+    A bar drawing at that moment has its line ended first, so the note does not land in
+    the middle of it (the bar goes on, on the next line).
+
+    Parameters
+    ----------
+    text : str
+        One line, without its newline.
+    stream : file, optional
+        Default ``sys.stderr``.
+
+    Returns
+    -------
+    bool
+        Whether it was written.
+
+    Examples
+    --------
+    >>> import io
+    >>> note("compiling", stream=io.StringIO())   # not a terminal: silent
+    False
+    """
+    global _open_line
+    stream = stream if stream is not None else sys.stderr
+    if not (hasattr(stream, "isatty") and stream.isatty()):
+        return False
+    stream.write(("\n" if _open_line else "") + text + "\n")
+    stream.flush()
+    _open_line = False
+    return True

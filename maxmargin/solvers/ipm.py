@@ -63,12 +63,15 @@ import scipy.linalg as sla
 import scipy.sparse as sp
 from threadpoolctl import ThreadpoolController
 
+from .._deps import CompiledKernels
 from ..exceptions import SolverError
 from ..problem import SVMProblem
-from . import _ipm_kernels as kernels
 from .result import RawResult, Status
 
 __all__ = ["IPMResult", "solve_dual", "suitable", "dense_bytes"]
+
+#: The compiled loops (:mod:`._ipm_kernels`), imported at the first solve (numba).
+kernels = CompiledKernels("maxmargin.solvers._ipm_kernels", "the IPM solver")
 
 #: Largest d' for which the dense d' x d' Gram is formed (8 MB at 1000).
 MAX_DZ = 1000
