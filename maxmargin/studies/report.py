@@ -123,12 +123,12 @@ _PANEL, _LEGEND = (3.6, 3.0), 2.8
 def _figure(panels: int) -> tuple[Any, list]:
     # Fixed margins rather than constrained layout or a tight bbox: each costs a full
     # extra draw of every log-axis tick (seconds for a few panels).
-    from matplotlib.figure import Figure
+    from ..plotting import _mpl
 
     cols = min(panels, 3)
     rows = math.ceil(panels / cols)
     width, height = _PANEL[0] * cols + _LEGEND, _PANEL[1] * rows + 0.5
-    fig = Figure(figsize=(width, height))
+    fig = _mpl.figure((width, height))
     fig.subplots_adjust(left=0.8 / width, right=1 - (_LEGEND + 0.1) / width,
                         bottom=0.6 / height, top=1 - 0.65 / height, wspace=0.3,
                         hspace=0.45)
@@ -138,16 +138,10 @@ def _figure(panels: int) -> tuple[Any, list]:
 
 def _band(ax: Any, t: np.ndarray, V: np.ndarray, color: str, label: str, ls: str = "-") -> bool:
     """Median over seeds and a min-max band; only positive values (log axes)."""
-    with np.errstate(invalid="ignore"):
-        V = np.where(V > 0, V, np.nan)
-    keep = np.isfinite(V).all(axis=0)
-    if not keep.any():
-        return False
-    t, V = t[keep], V[:, keep]
-    ax.plot(t, np.median(V, axis=0), color=color, ls=ls, lw=1.6, label=label)
-    if V.shape[0] > 1:
-        ax.fill_between(t, V.min(axis=0), V.max(axis=0), color=color, alpha=0.18, lw=0)
-    return True
+    from ..plotting import _mpl
+
+    return _mpl.band(ax, t, V, positive=True, color=color, ls=ls, lw=1.6,
+                     label=label) is not None
 
 
 def _plot(cols: dict, data: str, values: list, grid: str, what: str) -> Any | None:
@@ -200,7 +194,8 @@ def _plot(cols: dict, data: str, values: list, grid: str, what: str) -> Any | No
 
 
 def write_report(table: Any, out_dir: str | Path, *, title: str = "study",
-                 formats: Sequence[str] = ("png",), dpi: int = 130) -> list[Path]:
+                 formats: Sequence[str] | str = ("png",), dpi: int = 150,
+                 figures: bool = True) -> list[Path]:
     """Write ``report.md`` and ``figures/*`` from a study's table.
 
     Parameters
@@ -210,9 +205,12 @@ def write_report(table: Any, out_dir: str | Path, *, title: str = "study",
     out_dir : str or Path
         Where ``report.md`` and ``figures/`` go (created when missing).
     title : str
-    formats : sequence of str
-        Figure formats (matplotlib's names).
+    formats : sequence of str, or str
+        Figure formats (matplotlib's names; ``"png,pdf"``).
     dpi : int
+        Resolution of the raster figures.
+    figures : bool
+        Draw the figures (without matplotlib: skipped, with one warning).
 
     Returns
     -------
@@ -222,9 +220,10 @@ def write_report(table: Any, out_dir: str | Path, *, title: str = "study",
     from .._io import atomic_write
     from ..plotting import _mpl
 
+    drawn = _mpl.to_draw(figures, formats)
     out = Path(out_dir)
     figdir = out / "figures"
-    figdir.mkdir(parents=True, exist_ok=True)
+    out.mkdir(parents=True, exist_ok=True)
     cols = _columns(table)
     n_cells = len(dict.fromkeys(cols["cell"]))
     failed = cols["status"] == "failed"
@@ -248,12 +247,13 @@ def write_report(table: Any, out_dir: str | Path, *, title: str = "study",
                   + ".", ""]
         values = list(dict.fromkeys(cols["value"][m]))
         for what in ("subopt", "mistakes"):
-            fig = _plot(cols, data, values, grid, what)
-            if fig is None:
+            if drawn is None or (fig := _plot(cols, data, values, grid, what)) is None:
                 continue
             stem = f"{_slug(data)}-{'suboptimality' if what == 'subopt' else 'mistakes'}"
-            paths += _mpl.save(fig, figdir, stem, formats, dpi=dpi, tight=False)
-            lines += [f"![{stem}](figures/{stem}.{formats[0]})", ""]
+            figdir.mkdir(exist_ok=True)
+            files = _mpl.save(fig, figdir, stem, drawn, dpi=dpi)
+            paths += files
+            lines += [*_mpl.markdown_figures(files, "figures/"), ""]
         for value in values:
             j = np.flatnonzero(m & (cols["value"] == value))[0]
             cert = "certified" if cols["ref_certified"][j] else "NOT certified"
