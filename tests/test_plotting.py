@@ -150,6 +150,8 @@ def test_mistakes_draw_novikoff_and_the_general_bound(cmp):
     np.testing.assert_array_equal(_line(ax, "perceptron").get_ydata(), np.median(V, axis=0))
     _assert_band_holds(ax, "perceptron", cmp.select(label="perceptron")[0].t, V)
     assert V.max() <= cmp.novikoff
+    labels = ax.get_legend().get_texts()  # the learners first, then the bounds
+    assert [t.get_text() for t in labels][:len(cmp.labels)] == list(cmp.labels)
 
 
 def test_each_learner_has_its_own_colour_marker_and_line_style(separable):

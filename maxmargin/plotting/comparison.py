@@ -275,7 +275,7 @@ def plot_mistakes(cmp: Comparison, ax: Any = None) -> Axes:
     'log'
     """
     ax = _mpl.axes(ax, _SIZE)
-    bound_drawn = False
+    bound = None  # the first learner's general bound, drawn after the learners (legend)
     for lab, order, runs, style in _groups(cmp):
         t = _t(runs)
         mistakes = _stack(runs, "mistakes")
@@ -284,10 +284,11 @@ def plot_mistakes(cmp: Comparison, ax: Any = None) -> Axes:
         _mpl.band(ax, t, np.maximum(mistakes, 0.5), limit=_PLOT_MAX, lw=1.6,
                   label=_name(cmp, lab, order), **style)
         gb = _stack(runs, "general_bound")
-        if gb is not None and not bound_drawn:
-            _mpl.band(ax, t, gb, limit=_PLOT_MAX, color="0.4", lw=1, ls="--",
-                      label=r"general bound $L + R\|u\|\sqrt{L} + R^2\|u\|^2$")
-            bound_drawn = True
+        if gb is not None and bound is None:
+            bound = t, gb
+    if bound is not None:
+        _mpl.band(ax, *bound, limit=_PLOT_MAX, color="0.4", lw=1, ls="--",
+                  label=r"general bound $L + R\|u\|\sqrt{L} + R^2\|u\|^2$")
     if cmp.separable:
         ax.axhline(cmp.novikoff, color="k", lw=1, ls=":",
                    label=f"Novikoff $(R/\\gamma^\\star)^2 = {cmp.novikoff:.4g}$")
