@@ -10,17 +10,21 @@ numba's kernels are compiled on their first call and cached on disk (``cache=Tru
 next to the package when it is writable, else in the user's cache directory (numba's
 rule), else, where neither can be written, in a private temporary directory that lasts
 as long as the process. The first compilation a process does is announced in one line
-on a terminal (it takes seconds); loading from the cache is silent.
+on a terminal (it takes seconds; not with the command's ``-q``), or at DEBUG on the
+``"maxmargin"`` logger when that is enabled (the command's ``-v``, whether or not on a
+terminal); loading from the cache is silent.
 """
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
+import logging
 import tempfile
 from types import ModuleType
 from typing import Any
 
+from ._log import logger
 from ._progress import note
 from .exceptions import DependencyError
 
@@ -159,8 +163,14 @@ def _in_cache(dispatcher: Any) -> bool:
 
 
 def _announce() -> None:
+    """Say once per process that kernels are being compiled: at DEBUG on maxmargin's
+    logger (the command's ``-v``) when that is on, else on a terminal (unless ``-q``)."""
     global _announced
     if not _announced:
         _announced = True
-        note("maxmargin: compiling the numba kernels (a few seconds, once: they are cached "
-             "for the next runs)")
+        text = ("compiling the numba kernels (a few seconds, once: they are cached for the "
+                "next runs)")
+        if logger.isEnabledFor(logging.DEBUG):
+            logger.debug(text)
+        else:
+            note(f"maxmargin: {text}")

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
+from collections.abc import Iterator
 from typing import TextIO
 
-__all__ = ["Progress", "note"]
+__all__ = ["Progress", "note", "notes_silenced"]
 
 #: Whether a bar's line is open on the terminal (drawn, not yet ended): a note ends it.
 _open_line = False
+#: Whether notes are silenced (the command's ``-q``).
+_silenced = False
 
 
 class Progress:
@@ -70,7 +74,8 @@ class Progress:
 
 
 def note(text: str, stream: TextIO | None = None) -> bool:
-    """Say ``text`` in one line on a terminal (stderr); nothing in a pipe, a test or CI.
+    """Say ``text`` in one line on a terminal (stderr); nothing in a pipe, a test or CI,
+    nor inside :func:`notes_silenced`.
 
     A bar drawing at that moment has its line ended first, so the note does not land in
     the middle of it (the bar goes on, on the next line).
@@ -95,9 +100,31 @@ def note(text: str, stream: TextIO | None = None) -> bool:
     """
     global _open_line
     stream = stream if stream is not None else sys.stderr
-    if not (hasattr(stream, "isatty") and stream.isatty()):
+    if _silenced or not (hasattr(stream, "isatty") and stream.isatty()):
         return False
     stream.write(("\n" if _open_line else "") + text + "\n")
     stream.flush()
     _open_line = False
     return True
+
+
+@contextlib.contextmanager
+def notes_silenced(silenced: bool = True) -> Iterator[None]:
+    """No :func:`note` inside the ``with`` block (when ``silenced``): the command's ``-q``.
+
+    Parameters
+    ----------
+    silenced : bool
+        False leaves the notes on (``with notes_silenced(args.quiet):``).
+
+    Yields
+    ------
+    None
+    """
+    global _silenced
+    before = _silenced
+    _silenced = before or silenced
+    try:
+        yield
+    finally:
+        _silenced = before

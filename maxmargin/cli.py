@@ -23,6 +23,7 @@ import numpy as np
 
 from ._io import atomic_write, check_output_dir, check_output_file, display, mark_output_dir
 from ._json import jsonable
+from ._progress import notes_silenced
 from .exceptions import CertificateError, MaxMarginError, NotSeparableError
 
 __all__ = ["main"]
@@ -674,7 +675,7 @@ def _cli_warnings() -> Iterator[None]:
 def _execute(args: argparse.Namespace) -> int:
     """Run the parsed command; every error maxmargin knows of becomes one line on stderr."""
     try:
-        with _cli_warnings(), _verbosity(args):
+        with _cli_warnings(), _verbosity(args), notes_silenced(getattr(args, "quiet", False)):
             return int(args.func(args))
     except _UsageError as e:
         print(e, file=sys.stderr)

@@ -164,12 +164,35 @@ def test_numba_kernels_work_where_no_cache_directory_can_be_written(tmp_path):
     assert (hits, misses) == ("0", "1") and "maxmargin-numba-" in where
 
 
-def test_the_first_compilation_is_announced_once_on_a_terminal(tmp_path, monkeypatch):
-    import io
+class _Terminal:
+    """A stderr that says it is a terminal, and keeps what is written."""
 
-    from maxmargin import _deps, _progress
+    def __init__(self):
+        import io
 
-    (tmp_path / "mm_tiny_kernels.py").write_text(textwrap.dedent("""
+        self.buffer = io.StringIO()
+
+    def isatty(self):
+        return True
+
+    def write(self, text):
+        return self.buffer.write(text)
+
+    def flush(self):
+        pass
+
+    def getvalue(self):
+        return self.buffer.getvalue()
+
+
+@pytest.fixture
+def tiny_kernels(tmp_path, monkeypatch):
+    """A fresh module of two cached numba kernels (its own empty cache), nothing announced
+    yet in this process."""
+    from maxmargin import _deps
+
+    name = f"mm_tiny_kernels_{tmp_path.name}"
+    (tmp_path / f"{name}.py").write_text(textwrap.dedent("""
         from numba import njit
 
         @njit(cache=True)
@@ -182,20 +205,41 @@ def test_the_first_compilation_is_announced_once_on_a_terminal(tmp_path, monkeyp
     """))
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
-
-    class Terminal(io.StringIO):
-        def isatty(self):
-            return True
-
-    term = Terminal()
-    monkeypatch.setattr(sys, "stderr", term)
     monkeypatch.setattr(_deps, "_announced", False)
+    yield _deps.CompiledKernels(name, "this test")
+    sys.modules.pop(name, None)
+
+
+def test_the_first_compilation_is_announced_once_on_a_terminal(tiny_kernels, monkeypatch):
+    from maxmargin import _progress
+
+    kernels, term = tiny_kernels, _Terminal()
+    monkeypatch.setattr(sys, "stderr", term)  # in the test: pytest's capture resets setup's
     monkeypatch.setattr(_progress, "_open_line", True)  # a progress bar is drawing
-    kernels = _deps.CompiledKernels("mm_tiny_kernels", "this test")
     assert kernels.double(2) == 4 and kernels.triple(2) == 6
     assert term.getvalue().count("\n") == 2 and term.getvalue().startswith("\n")
     assert "compiling the numba kernels" in term.getvalue()  # once, the bar's line ended
-    sys.modules.pop("mm_tiny_kernels", None)
+
+
+def test_the_compilation_note_is_silent_with_q_and_logged_with_v(tiny_kernels, caplog,
+                                                                  monkeypatch):
+    import logging
+
+    from maxmargin._progress import notes_silenced
+
+    kernels, term = tiny_kernels, _Terminal()
+    monkeypatch.setattr(sys, "stderr", term)
+    with notes_silenced():  # -q
+        assert kernels.double(2) == 4
+    assert term.getvalue() == ""
+    from maxmargin import _deps
+
+    monkeypatch.setattr(_deps, "_announced", False)
+    with caplog.at_level(logging.DEBUG, logger="maxmargin"):  # -v: the log, not the terminal
+        assert kernels.triple(2) == 6
+    assert term.getvalue() == ""
+    assert [r.getMessage() for r in caplog.records] == [
+        "compiling the numba kernels (a few seconds, once: they are cached for the next runs)"]
 
 
 def test_a_missing_package_and_a_broken_one_are_told_apart(tmp_path, monkeypatch):
