@@ -284,6 +284,25 @@ def test_every_plot_draws_into_a_given_axes(cmp):
     plt.close(fig)
 
 
+def test_in_a_callers_grid_the_legend_stays_in_its_panel_unless_the_layout_makes_room(cmp):
+    """Outside its axes, a legend of a grid's panel would fall on the next panel (or off
+    the figure): inside, framed; with constrained layout, outside (the layout makes room)."""
+    import matplotlib.pyplot as plt
+
+    for layout, inside in ((None, True), ("constrained", False)):
+        fig, axes = plt.subplots(1, 2, figsize=(8, 3), layout=layout)
+        for ax in axes:
+            comparison.plot_regret(cmp, ax=ax)
+        fig.canvas.draw()
+        for ax in axes:
+            leg, box = ax.get_legend().get_window_extent(), ax.get_window_extent()
+            within = (box.x0 <= leg.x0 and leg.x1 <= box.x1 + 1e-6 and box.y0 <= leg.y0
+                      and leg.y1 <= box.y1 + 1e-6)
+            assert within == inside, (layout, leg, box)
+            assert leg.x1 <= fig.bbox.x1 + 1e-6  # never off the figure
+        plt.close(fig)
+
+
 def test_save_figures_writes_decodable_images(cmp, tmp_path):
     files = comparison.save_figures(cmp, tmp_path, formats=("png", "svg", "pdf"), dpi=50)
     assert sorted(f.name for f in files) == sorted(

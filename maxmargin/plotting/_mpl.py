@@ -10,7 +10,9 @@ without matplotlib (the ``plot`` extra) it is a
 The house style, for figures that go into a paper as they are:
 
 - a new figure has an axes box of a fixed size in inches, and the figure grows to the
-  right to hold the legend (:func:`legend`), which never covers the data;
+  right to hold the legend (:func:`legend`), which never covers the data (in a panel of
+  the caller's figure, it goes where it covers the least, unless the figure has
+  constrained layout);
 - series are told apart by colour *and* marker *and* line style (:func:`series_style`):
   print in grey, or two curves on top of one another, and each is still visible;
 - a quantity over seeds is its median line and a min-max band (:func:`band`);
@@ -169,8 +171,11 @@ def _place(fig: Any, ax: Any, extra_right: float) -> None:
 
 
 def legend(ax: Any, *, fontsize: float = 8, after: float = 0.0, **kwargs: Any) -> Any:
-    """A legend on the right of the axes, outside the data; a figure made by :func:`axes`
-    is widened to hold it.
+    """A legend on the right of the axes, outside the data, where the figure can make
+    room for it: a figure made by :func:`axes` is widened to hold it, and a figure with
+    constrained layout makes room itself. In any other figure of the caller's (a panel
+    of a grid), the legend goes inside the axes where it covers the least data, framed:
+    outside, it would fall on the next panel or off the figure.
 
     Parameters
     ----------
@@ -189,17 +194,28 @@ def legend(ax: Any, *, fontsize: float = 8, after: float = 0.0, **kwargs: Any) -
     """
     if "handles" not in kwargs and not ax.get_legend_handles_labels()[0]:
         return None
+    fig = ax.figure
+    box = getattr(fig, "_maxmargin_box", None)
+    if box is None and not _makes_room(fig):
+        return ax.legend(loc="best", fontsize=fontsize, framealpha=0.85, **kwargs)
     leg = ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0,
                     fontsize=fontsize, frameon=False, **kwargs)
-    box = getattr(ax.figure, "_maxmargin_box", None)
-    if box is not None and hasattr(ax.figure.canvas, "get_renderer"):
+    if box is not None and hasattr(fig.canvas, "get_renderer"):
         # the legend's own size needs no drawing of the axes: measure it, widen the figure
-        fig = ax.figure
         width = leg.get_window_extent(fig.canvas.get_renderer()).width / fig.dpi
         start = after + _GAP
         leg.set_bbox_to_anchor((1.0 + start / box[2], 1.0))
         _place(fig, ax, extra_right=start + width)
     return leg
+
+
+def _makes_room(fig: Any) -> bool:
+    """Whether ``fig`` lays itself out around what sticks out of its axes (constrained
+    layout)."""
+    from matplotlib.layout_engine import ConstrainedLayoutEngine
+
+    get = getattr(fig, "get_layout_engine", None)
+    return isinstance(get() if get is not None else None, ConstrainedLayoutEngine)
 
 
 def end_labels(ax: Any, x: float, ys: Sequence[float], labels: Sequence[str],

@@ -87,9 +87,10 @@ def plot_boundary(problem: Any, solution: Any, ax: Any = None, *, title: str | N
         _line(ax, w, b - level, lo, hi, style, label)
     ax.set_xlabel("$x_1$")
     ax.set_ylabel("$x_2$")
-    # equal scales: a box of the data's aspect fits as it is; any other box (the caller's,
-    # or data too flat for a page) widens the data limits rather than leave white bands
-    fits = box is not None and abs(box[0] / box[1] - (hi[0] - lo[0]) / (hi[1] - lo[1])) < 1e-9
+    # equal scales: a box of the data's aspect fits as it is, and a caller's axes shrink
+    # to the data's aspect within their place; our box for data too flat for a page
+    # widens the data limits instead (the figure was sized for it)
+    fits = box is None or abs(box[0] / box[1] - (hi[0] - lo[0]) / (hi[1] - lo[1])) < 1e-9
     ax.set_aspect("equal", adjustable="box" if fits else "datalim")
     if title:
         ax.set_title(title, fontsize=10)
