@@ -42,7 +42,7 @@ system, which recover the accuracy the Woodbury cancellation loses late in the i
 At large n the cost is passes over the n x d' rows of V, not flops: on dense rows one
 iteration reads V six times (``Q alpha``: two; the Gram together with the first halves
 of the predictor's and ``K^{-1} y``'s solves: one; their second halves: one; the
-corrector: two), each pass a compiled loop (:mod:`maxmargin._ipm_kernels`) that also
+corrector: two), each pass a compiled loop (:mod:`maxmargin.solvers._ipm_kernels`) that also
 does the elementwise work of its step, and BLAS runs on one thread (:func:`blas_threads`).
 1M x 20: ~0.1 s per iteration on one core.
 
