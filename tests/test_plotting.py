@@ -303,6 +303,30 @@ def test_in_a_callers_grid_the_legend_stays_in_its_panel_unless_the_layout_makes
         plt.close(fig)
 
 
+def test_study_figures_tell_coinciding_learners_apart_and_draw_one_bound(tmp_path):
+    """In a study's mistakes figure the perceptron and the averaged perceptron (the same
+    mistakes) differ in colour, marker and line style, and the general bound (the same
+    for every learner on a sequence) is drawn once per panel, after the learners."""
+    pytest.importorskip("pyarrow")
+    from maxmargin.studies.report import _columns, _plot
+
+    spec = {"problem": {"C": [0.1, 1.0], "intercept": "augmented"},
+            "run": {"epochs": 1, "seeds": 2, "orders": ["shuffle"], "checkpoints": 4},
+            "data": [{"generator": "gaussians", "params": {"n": 60, "d": 3}}],
+            "learners": [{"name": "perceptron"}, {"name": "averaged_perceptron"}]}
+    res = mm.study(spec, tmp_path / "out", n_jobs=1, report=False)
+    cols = _columns(res.table)
+    fig = _plot(cols, cols["data"][0], [0.1, 1.0], "C", "mistakes")
+    for ax in fig.axes:
+        per, avg = _line(ax, "perceptron"), _line(ax, "averaged_perceptron")
+        np.testing.assert_array_equal(per.get_ydata(), avg.get_ydata())  # they coincide
+        assert per.get_color() != avg.get_color() and per.get_marker() != avg.get_marker()
+        assert per.get_linestyle() != avg.get_linestyle()
+        bounds = [ln for ln in ax.lines if ln.get_label().startswith("general bound")]
+        assert len(bounds) == 1
+        assert [ln.get_label() for ln in ax.lines][-1] == bounds[0].get_label()
+
+
 def test_save_figures_writes_decodable_images(cmp, tmp_path):
     files = comparison.save_figures(cmp, tmp_path, formats=("png", "svg", "pdf"), dpi=50)
     assert sorted(f.name for f in files) == sorted(
