@@ -747,6 +747,10 @@ def _supervise(args: argparse.Namespace) -> int:
             with contextlib.suppress(OSError):
                 os.setpgid(0, 0)
             code = _execute(args)
+        except BaseException:  # a bug: say it as Python would (os._exit would hide it)
+            import traceback
+
+            traceback.print_exc()
         finally:
             for stream in (sys.stdout, sys.stderr):
                 with contextlib.suppress(OSError, ValueError):

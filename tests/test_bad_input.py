@@ -435,6 +435,23 @@ def _children(pid):
     return kids
 
 
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="the supervising parent needs fork")
+def test_a_bug_in_the_working_child_is_shown_not_swallowed():
+    """The command's work runs in a forked child that ends with ``os._exit``: an exception
+    maxmargin does not know (a bug) must still print its traceback, as Python would."""
+    code = ("import sys\n"
+            "from maxmargin import cli\n"
+            "def bug(args):\n"
+            "    raise RuntimeError('a bug in the command')\n"
+            "cli._execute = bug\n"
+            "sys.argv = ['maxmargin', 'demo', '-q']\n"
+            "cli.main()\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 1
+    assert "Traceback" in r.stderr and "RuntimeError: a bug in the command" in r.stderr
+
+
 @pytest.mark.skipif(not hasattr(os, "fork") or not Path("/proc/self/stat").exists(),
                     reason="the supervising parent needs fork; finding it needs /proc")
 def test_ctrl_c_stops_a_compiled_solve_within_a_second(tmp_path):
