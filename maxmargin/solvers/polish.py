@@ -239,19 +239,21 @@ def _active_set_guesses(problem: SVMProblem, w: np.ndarray, b: float, alpha: np.
     C, hard = problem.costs, problem.hard
     r0 = problem.data.y * problem.decision_function(w, b)
     guesses = []
+    # an example of cost 0 is at both of its bounds (alpha_i = 0 = C_i): never in M or B
+    pos = np.ones(problem.n, bool) if hard else C > 0
     for rtol in (1e-7, 1e-5, 1e-9, 1e-3):
         if hard:
             guesses.append((np.flatnonzero(r0 <= 1.0 + rtol), np.empty(0, int)))
         else:
-            guesses.append((np.flatnonzero(np.abs(r0 - 1.0) <= rtol),
-                            np.flatnonzero(r0 < 1.0 - rtol)))
+            guesses.append((np.flatnonzero((np.abs(r0 - 1.0) <= rtol) & pos),
+                            np.flatnonzero((r0 < 1.0 - rtol) & pos)))
     for atol in (1e-8, 1e-6):
         a_t = atol * ascale
         if hard:
             guesses.append((np.flatnonzero(alpha > a_t), np.empty(0, int)))
         else:
             guesses.append((np.flatnonzero((alpha > a_t) & (alpha < C - a_t)),
-                            np.flatnonzero(alpha >= C - a_t)))
+                            np.flatnonzero((alpha >= C - a_t) & pos)))
     return guesses
 
 
@@ -322,6 +324,8 @@ def polish(problem: SVMProblem, YZ: Any, w: np.ndarray, b: float, alpha: np.ndar
             to_zero = inM & (a < -1e-12 * ascale)
             to_bound = inM & (a > hi + 1e-12 * ascale)
             rest_bad = ~inM & ~inB & (r < 1 - 1e-12)
+            if not hard:
+                rest_bad &= problem.costs > 0  # cost 0: alpha_i = 0 is its bound too
             bound_bad = inB & (r > 1 + 1e-12)
             moved = int(to_zero.sum() + to_bound.sum() + rest_bad.sum() + bound_bad.sum())
             if moved == 0 or (from_alpha and moved > max(10, M.size // 100)):
@@ -362,12 +366,14 @@ def polish_no_margin(problem: SVMProblem, YZ: Any, alpha: np.ndarray, base: Cert
     w, b = weights_from_alpha(problem, YZ, a, 0.0)
     if problem.intercept == "free":
         f = np.asarray(problem.data.X @ w).ravel()
-        # y f + y b <= 1 on the bound set, >= 1 on the zero set, as bounds on b
+        # y f + y b <= 1 on the bound set, >= 1 on the zero set, as bounds on b (an
+        # example of cost 0 is at both: it bounds nothing)
         at_c = a > 0
-        lo_p = (1.0 - f)[(~at_c) & (y > 0)]        # b >= 1 - f  (y=+1, alpha=0)
+        at_0 = ~at_c & (C > 0)
+        lo_p = (1.0 - f)[at_0 & (y > 0)]           # b >= 1 - f  (y=+1, alpha=0)
         lo_n = (-1.0 - f)[at_c & (y < 0)]          # b >= -1 - f (y=-1, alpha=C)
         hi_p = (1.0 - f)[at_c & (y > 0)]           # b <= 1 - f  (y=+1, alpha=C)
-        hi_n = (-1.0 - f)[(~at_c) & (y < 0)]       # b <= -1 - f (y=-1, alpha=0)
+        hi_n = (-1.0 - f)[at_0 & (y < 0)]          # b <= -1 - f (y=-1, alpha=0)
         lo = max([v.max() for v in (lo_p, lo_n) if v.size], default=-np.inf)
         hi = min([v.min() for v in (hi_p, hi_n) if v.size], default=np.inf)
         if lo > hi:
