@@ -36,7 +36,7 @@ from ._validation import check_choice, check_positive
 from .data import Dataset
 from .exceptions import DataError, ParameterError
 
-__all__ = ["SVMProblem", "INTERCEPTS", "combine_weights"]
+__all__ = ["SVMProblem", "INTERCEPTS", "combine_weights", "resolve_class_weight"]
 
 INTERCEPTS = ("free", "none", "augmented")
 
@@ -624,12 +624,16 @@ def combine_weights(data: Dataset, sample_weight: Any = None,
                             f"{s[bad[0]]!r}")
     resolved = None
     if class_weight is not None:
-        resolved = _class_weights(data, class_weight)
+        resolved = resolve_class_weight(data, class_weight)
         neg, pos = data.classes[0], data.classes[1]
         s = s * np.where(y > 0, resolved[pos], resolved[neg])
+    if not s.any():
+        raise DataError(f"{data.name}: every sample weight is zero; give at least one "
+                        "example of each class a positive weight")
     for label in (-1.0, 1.0):
         if not (s[y == label] > 0).any():
-            raise DataError(f"{data.name}: every example of class {label:+.0f} has weight 0; "
+            name = data.classes[0] if label < 0 else data.classes[1]
+            raise DataError(f"{data.name}: every example of class {name!r} has weight zero; "
                             "a classifier needs a positive weight in both classes")
     if np.all(s == 1.0):
         return None, resolved
@@ -637,8 +641,27 @@ def combine_weights(data: Dataset, sample_weight: Any = None,
     return s, resolved
 
 
-def _class_weights(data: Dataset, class_weight: Any) -> dict:
-    """``{original label: weight}`` for both classes (see :func:`combine_weights`)."""
+def resolve_class_weight(data: Dataset, class_weight: Any) -> dict:
+    """``{original label: weight}`` for both classes of ``data``.
+
+    Parameters
+    ----------
+    data : Dataset
+    class_weight : dict or "balanced"
+        As :func:`combine_weights` takes it.
+
+    Returns
+    -------
+    dict
+        The weight of ``data.classes[0]`` and of ``data.classes[1]``.
+
+    Examples
+    --------
+    >>> from maxmargin import Dataset
+    >>> ds = Dataset.from_labels([[0.0], [1.0], [2.0]], ["a", "b", "b"])
+    >>> resolve_class_weight(ds, {"a": 2.0}), resolve_class_weight(ds, "balanced")
+    ({'a': 2.0, 'b': 1.0}, {'a': 1.5, 'b': 0.75})
+    """
     neg, pos = data.classes[0], data.classes[1]
     y = data.y
     if isinstance(class_weight, str):

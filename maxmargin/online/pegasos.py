@@ -138,6 +138,9 @@ class Pegasos(OnlineLearner):
     has_dual = True
     has_average = True
     resumable = True
+    sample_weight_rule = ("the hinge term times the example's weight, f_t = lam/2 ||w||^2 "
+                          "+ s_i hinge (scikit-learn's SGDClassifier): it minimises "
+                          "lam/2 ||w~||^2 + (1/n) sum_i s_i hinge_i")
 
     def __init__(self, *, lam: float = 1e-4, projection: str | None = None,
                  batch_size: int = 1, intercept: str = "augmented",
@@ -238,7 +241,7 @@ class Pegasos(OnlineLearner):
                           lo, hi, t0, state.v, state.v_sum, state.totals, state.dual,
                           state.dual_sum, state.batch_margins, state.mode, state.projection,
                           lam, step_mode, float(a), float(b), radius, self.batch_size,
-                          packed.record_dual)
+                          packed.record_dual, packed.step_weights)
 
     def _snapshot(self, packed: PackedData, state: PegasosState, t: int) -> Snapshot:
         w_avg, b_avg = packed.split(state.average())
