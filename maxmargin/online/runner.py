@@ -112,8 +112,8 @@ def run(learner: OnlineLearner | str, data: Dataset, epochs: int = 1, order: str
     epochs = check_int("epochs", epochs, minimum=1)
     order = check_choice("order", order, ORDERS)
     seed = _check_seed(seed_from_random_state(random_state, seed))  # scikit-learn's name
-    learner._check_data(data)
     sw = step_weights(learner, sample_weight, data.n)
+    learner._check_data(data)
     n, d = data.n, data.d
     ckpts = learner._align(_checkpoints(checkpoints, n, epochs), n, epochs)
     record_dual = bool(record_dual) and learner.has_dual
