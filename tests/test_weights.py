@@ -11,6 +11,7 @@ weighted online rule is checked against a naive loop.
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
@@ -21,6 +22,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from maxmargin import Dataset, SVMProblem, certify, make_separable, regularization_path, solve
+from maxmargin.cli import main
+from maxmargin.data import _PACKAGE_DATA, load_heart_scale
 from maxmargin.evaluation.exact_path import exact_regularization_path
 from maxmargin.evaluation.limits import hard_margin_limit, min_margin_sv_C
 from maxmargin.exceptions import DataError, ParameterError, SolverError
@@ -464,3 +467,59 @@ def test_compare_measures_learners_against_the_weighted_optimum():
     assert peg.rel_subopt[-1] < 1e-2 and peg.dual_gap[-1] >= peg.subopt[-1] - 1e-12
     per = next(r for r in cmp.runs if r.label == "perceptron")
     assert "weighted steps" in per.not_available["novikoff"]
+
+
+# ------------------------------------------------------------------ the command line
+
+def test_cli_weights_file_is_the_weighted_problem(tmp_path, capsys):
+
+    heart = str(_PACKAGE_DATA / "heart_scale")
+    data = load_heart_scale()
+    s = np.random.default_rng(0).integers(0, 4, data.n)
+    wfile = tmp_path / "w.txt"
+    wfile.write_text("weight\n" + "\n".join(map(str, s)) + "\n")
+    out = tmp_path / "s.json"
+    assert main(["solve", heart, "--C", "0.5", "--weights", str(wfile), "--json", str(out)]) == 0
+    assert "weighted (C_i = C s_i" in capsys.readouterr().out
+    js = json.loads(out.read_text())
+    X, y = data.X.toarray(), data.y
+    w, b = np.array(js["w"]), js["b"]
+    P = 0.5 * w @ w + 0.5 * (s * np.maximum(0, 1 - y * (X @ w + b))).sum()
+    assert P == pytest.approx(js["primal_objective"], rel=1e-9)
+    assert js["weights"] == pytest.approx(s.tolist())
+    # --class-weight balanced is scikit-learn's n / (2 n_c)
+    out2 = tmp_path / "b.json"
+    assert main(["solve", heart, "--C", "0.5", "--class-weight", "balanced",
+                 "--json", str(out2)]) == 0
+    ref = solve(SVMProblem(data, C=0.5, class_weight="balanced"))
+    assert json.loads(out2.read_text())["primal_objective"] == \
+        pytest.approx(ref.primal_objective, rel=1e-9)
+
+
+@pytest.mark.parametrize("argv,match", [
+    (["--weights", "{missing}"], "cannot read"),
+    (["--weights", "{short}"], "270"),
+    (["--weights", "{negative}"], "line 270"),
+    (["--class-weight", "1:x"], "LABEL:WEIGHT"),
+    (["--class-weight", "7:2"], "7"),
+    (["--hard", "--weights", "{ok}"], "soft margin"),
+])
+def test_cli_bad_weights_one_line_exit_2(tmp_path, capsys, argv, match):
+
+    files = {"missing": tmp_path / "nope.txt", "short": tmp_path / "short.txt",
+             "negative": tmp_path / "neg.txt", "ok": tmp_path / "ok.txt"}
+    files["short"].write_text("1\n2\n")
+    files["negative"].write_text("\n".join(["1"] * 269 + ["-1"]) + "\n")
+    files["ok"].write_text("\n".join(["1"] * 270) + "\n")
+    argv = [a.format(**{k: str(v) for k, v in files.items()}) for a in argv]
+    code = main(["solve", str(_PACKAGE_DATA / "heart_scale"), *argv])
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.strip().splitlines()) == 1 and match in err, err
+
+
+def test_cli_compare_refuses_learners_without_weights_before_the_work(tmp_path, capsys):
+
+    code = main(["compare", str(_PACKAGE_DATA / "heart_scale"), "--class-weight", "balanced",
+                 "--learners", "perceptron,winnow", "--out", str(tmp_path / "out")])
+    err = capsys.readouterr().err
+    assert code == 2 and "winnow" in err and not (tmp_path / "out").exists()

@@ -1341,7 +1341,8 @@ class ExactPath:
         -------
         dict
             ``"alpha"``: (p, q) of shape (n,) each (``s_i``, 0 on the left set -- 1, 0
-            without weights; 0, 0 on the right set), ``"w"``: (p, q) of shape (d,), ``"b"``: (p, q) floats.
+            without weights; 0, 0 on the right set), ``"w"``: (p, q) of shape (d,),
+            ``"b"``: (p, q) floats.
 
         Examples
         --------

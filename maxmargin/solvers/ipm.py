@@ -7,7 +7,8 @@ The QP (in the space ``z_i`` the QP sees, ``V = YZ`` of shape (n, d')):
     \\min_\\alpha \\tfrac12 \\alpha^T Q \\alpha - 1^T \\alpha, \\quad Q = V V^T, \\qquad
     0 \\le \\alpha_i \\le C_i, \\quad y^T \\alpha = 0 \\ \\text{(free intercept only)}
 
-(``C_i = C`` without weights) ``C = inf`` for hard margin (only ``alpha >= 0``). ``Q`` is never formed when
+(``C_i = C`` without weights) ``C = inf`` for hard margin (only ``alpha >= 0``). ``Q`` is
+never formed when
 ``d' <= n``. With multipliers ``z_l >= 0`` (for ``alpha >= 0``), ``z_u >= 0`` (for
 ``alpha <= C``) and ``nu`` (for ``y^T alpha = 0``; it is the intercept ``b``) the KKT
 conditions are
@@ -519,7 +520,8 @@ def _start(Qx: Any, n: int, C: np.ndarray, hard: bool
            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Starting point: ``alpha = t e`` with t the minimiser of the objective along e.
 
-    ``t* = n / e^T Q e``, clipped to ``[1e-2 min(C_i/2, 1), C_i/2]`` per example; then ``z_l = g^+ + delta``,
+    ``t* = n / e^T Q e``, clipped to ``[1e-2 min(C_i/2, 1), C_i/2]`` per example; then
+    ``z_l = g^+ + delta``,
     ``z_u = g^- + delta`` with ``g = Q alpha - 1`` (so the dual residual is 0 for soft
     margin) and ``delta = max(1, ||g||_inf) / 10``, which keeps complementarity away from
     0. Measured on Gaussians, heart_scale and separable sets at C = 0.01..1000, this
