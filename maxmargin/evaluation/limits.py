@@ -102,8 +102,8 @@ def min_margin_sv_C(data: Dataset, intercept: str = "free",
         top = float(r.max())
         return 1.0 / top if top > 0 else math.inf
     if sw is None:
-        n_pos = int((y > 0).sum())
-        n_neg = data.n - n_pos
+        n_pos: float = int((y > 0).sum())
+        n_neg: float = data.n - n_pos
         balanced = n_pos == n_neg
         caps = np.ones(data.n)
     else:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import scipy.sparse as sp
@@ -96,8 +96,9 @@ class Perceptron(OnlineLearner):
     has_dual = True
     dual_counts_updates = True
     resumable = True
-    sample_weight_rule = ("the update scaled by the example's weight, w += s_i eta y z "
-                          "(scikit-learn's Perceptron); weight 0 never updates")
+    sample_weight_rule: ClassVar[str | None] = (
+        "the update scaled by the example's weight, w += s_i eta y z "
+        "(scikit-learn's Perceptron); weight 0 never updates")
     _averaged = False
     _log_updates = False
 

@@ -337,6 +337,7 @@ def polish(problem: SVMProblem, YZ: Any, w: np.ndarray, b: float, alpha: np.ndar
                 if hard:  # no upper bound: nothing moves to it
                     viol[to_zero] = -a[to_zero] / ascale
                 else:
+                    assert isinstance(ascale, np.ndarray) and isinstance(hi, np.ndarray)
                     viol[to_zero] = -a[to_zero] / ascale[to_zero]
                     viol[to_bound] = (a[to_bound] - hi[to_bound]) / ascale[to_bound]
                 viol[rest_bad] = 1 - r[rest_bad]
