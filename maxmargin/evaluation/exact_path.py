@@ -52,7 +52,7 @@ import scipy.linalg as sla
 import scipy.sparse as sp
 
 from .._io import atomic_write
-from .._json import json_number
+from .._json import format_header, json_number
 from .._progress import Progress
 from .._validation import check_choice, check_positive
 from ..certificate import Certificate, certify
@@ -1426,7 +1426,8 @@ class ExactPath:
         Returns
         -------
         dict
-            The summary, and ``breakpoints``: one dict per breakpoint with ``C``, ``lam``,
+            ``format`` (``"maxmargin.exact_path/1"``), ``maxmargin_version``, the
+            summary, and ``breakpoints``: one dict per breakpoint with ``C``, ``lam``,
             ``events`` (``index``, ``from``, ``to``), ``method``, ``certified``,
             ``max_residual``, set sizes after it, ``norm_w`` and ``b``.
 
@@ -1438,6 +1439,7 @@ class ExactPath:
         (0.5, {'index': 0, 'from': 'L', 'to': 'E'})
         """
         out: dict[str, Any] = {
+            **format_header("exact_path"),
             "data": self.data_name, "n": self.n, "d": self.d, "intercept": self.intercept,
             "intercept_scaling": self.intercept_scaling, "exact": True,
             "certified": self.certified, "n_breakpoints": len(self),
