@@ -54,6 +54,18 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise _UsageError(f"{self.prog}: error: {message}; see '{self.prog} --help'")
 
+    def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                   namespace: argparse.Namespace | None = None) -> argparse.Namespace:
+        """As argparse's, but an unknown option after a command names that command's help
+        (argparse leaves it to the top-level parser, which would name ``maxmargin --help``)."""
+        ns, extras = self.parse_known_args(args, namespace)
+        if extras:
+            subs = next((a.choices for a in self._actions
+                         if isinstance(a, argparse._SubParsersAction)), {})
+            owner = subs.get(getattr(ns, "command", None), self)
+            owner.error(f"unrecognized arguments: {' '.join(extras)}")
+        return ns
+
 
 def _write_json(payload: dict, target: str | None) -> None:
     if target is None:
@@ -717,10 +729,18 @@ def _execute(args: argparse.Namespace) -> int:
         remove_temporaries()
         print("maxmargin: interrupted", file=sys.stderr)
         return 130
+    except Exception as e:  # a bug: one line, not a traceback (-v shows it)
+        return _internal_error(e, getattr(args, "verbose", False))
+
+
+#: The exit code of an error maxmargin did not expect (a bug): sysexits.h's EX_SOFTWARE,
+#: apart from 1 (a check failed) and 2 (bad input).
+EXIT_INTERNAL = 70
 
 
 def _internal_error(e: Exception, verbose: bool) -> int:
-    """An exception maxmargin did not expect (a bug): one line, the traceback with -v; 1."""
+    """An exception maxmargin did not expect (a bug): one line, the traceback with -v;
+    :data:`EXIT_INTERNAL`."""
     with contextlib.suppress(OSError, ValueError):
         if verbose:
             import traceback
@@ -730,7 +750,7 @@ def _internal_error(e: Exception, verbose: bool) -> int:
         print(f"maxmargin: internal error: {type(e).__name__}: {text} (please report it to "
               "the maxmargin developers, with the command line"
               + ("" if verbose else "; -v shows the traceback") + ")", file=sys.stderr)
-    return 1
+    return EXIT_INTERNAL
 
 
 class _Stop(BaseException):
@@ -843,7 +863,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     Returns
     -------
     int
-        0 ok, 1 a certificate or check failed, 2 bad usage / data / output, 130
+        0 ok, 1 a certificate or check failed, 2 bad usage / data / output, 70 an
+        error maxmargin did not expect (a bug: one line, the traceback with ``-v``), 130
         interrupted.
     """
     try:

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import maxmargin as mm
-from maxmargin.cli import main
+from maxmargin.cli import EXIT_INTERNAL, main
 
 HEART = str(mm.data._PACKAGE_DATA / "heart_scale")
 
@@ -261,6 +261,8 @@ def test_help_of_every_command_shows_defaults_and_an_example(capsys):
     (["run", HEART], "maxmargin run"),
     (["compare", HEART, "-q", "-v"], "maxmargin compare"),
     (["frobnicate"], "maxmargin"),
+    (["path", HEART, "--bogus"], "maxmargin path"),  # unknown options: the command's help
+    (["solve", HEART, "extra", "--C", "1"], "maxmargin solve"),
 ])
 def test_usage_errors_name_the_commands_help(capsys, argv, prog):
     code, _, err = run_cli(capsys, *argv)
@@ -404,7 +406,7 @@ def test_internal_error_in_the_child_is_one_line(verbose):
               "cli.main()\n")
     p = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                        timeout=120)
-    assert p.returncode == 1 and p.stdout == ""
+    assert p.returncode == EXIT_INTERNAL == 70 and p.stdout == ""
     last = p.stderr.strip().splitlines()[-1]
     assert last.startswith("maxmargin: internal error: KeyError: 'no such\\nthing' (please "
                            "report it")
@@ -412,3 +414,17 @@ def test_internal_error_in_the_child_is_one_line(verbose):
         assert "Traceback (most recent call last)" in p.stderr and "in boom" in p.stderr
     else:
         assert p.stderr.strip() == last and "-v shows the traceback" in last
+
+
+def test_internal_error_in_process_is_one_line_and_its_own_code(capsys, monkeypatch):
+    import maxmargin.cli as cli
+
+    def boom(args):
+        raise ZeroDivisionError("float division by zero")
+
+    monkeypatch.setattr(cli, "_cmd_path", boom)
+    code, out, err = run_cli(capsys, "path", "builtin:separable")
+    assert code == EXIT_INTERNAL and out == "" and len(err.strip().splitlines()) == 1
+    assert err.startswith("maxmargin: internal error: ZeroDivisionError: float division")
+    code, _, err = run_cli(capsys, "path", "builtin:separable", "-v")
+    assert code == EXIT_INTERNAL and "Traceback" in err and "in boom" in err
