@@ -24,7 +24,7 @@ from .evaluation.comparison import Comparison, RunResult, compare, demo_comparis
 from .evaluation.exact_path import ExactPath, PathPoint, exact_regularization_path
 from .evaluation.grid_path import RegularizationPath, parse_grid, regularization_path
 from .evaluation.limits import hard_margin_limit, min_margin_sv_C
-from .evaluation.saved import SavedComparison
+from .evaluation.saved import SavedComparison, SavedExactPath
 from .exact import ExactSolution, available_solvers, is_separable, separation_certificate, solve
 from .exceptions import (
     CertificateError,
@@ -114,6 +114,7 @@ __all__ = [
     "Comparison",
     "RunResult",
     "SavedComparison",
+    "SavedExactPath",
     "write_report",
     "demo_comparison",
     "regularization_path",

@@ -31,7 +31,7 @@ FORMATS: dict[str, tuple[int, str]] = {
     "solution": (1, "ExactSolution.from_json"),
     "not_separable": (1, "json.load (it holds the separation certificate; no solution)"),
     "path": (1, "RegularizationPath.from_json"),
-    "exact_path": (1, "json.load (recompute the path to get an ExactPath)"),
+    "exact_path": (1, "ExactPath.from_json"),
     "comparison": (1, "Comparison.from_json"),
     "trace": (1, "Trace.load"),
     "study": (1, "maxmargin.study (it resumes from the folder)"),

@@ -256,8 +256,44 @@ def test_exact_path_document(separable):
     ep = mm.exact_regularization_path(separable)
     d = json.loads(ep.to_json(include_segments=True))
     assert d["format"] == "maxmargin.exact_path/1" and d["maxmargin_version"] == mm.__version__
-    with pytest.raises(DataError, match="a maxmargin exact_path document"):
+    with pytest.raises(DataError, match="a maxmargin exact_path document.*ExactPath.from_json"):
         RegularizationPath.from_json(d)
+
+
+@pytest.mark.parametrize("data", ["separable", "named"])
+def test_exact_path_round_trip(data, request, tmp_path):
+    ep = mm.exact_regularization_path(request.getfixturevalue(data))
+    ep.to_json(tmp_path / "ep.json", include_segments=True)
+    saved = mm.ExactPath.from_json(tmp_path / "ep.json")
+    assert isinstance(saved, mm.SavedExactPath) and len(saved) == len(ep) > 1
+    assert saved.to_json() == (tmp_path / "ep.json").read_text()
+    assert saved.to_csv() == ep.to_csv()
+    assert saved.breakpoints.tolist() == ep.breakpoints.tolist()
+    assert saved.method == tuple(ep.method) and saved.certified == ep.certified
+    assert all(saved.events_at(j) == ep.events_at(j) for j in range(len(ep)))
+    # w(C), b(C) from the file's segments: the path's numbers, to the bit
+    lo, hi = ep.breakpoints[0] / 4, min(ep.C_end, 1e6)
+    Cs = np.concatenate([ep.breakpoints[ep.breakpoints <= hi],
+                         np.geomspace(lo, hi, 17)])
+    (w1, b1), (w2, b2) = saved.coefficients(Cs), ep.coefficients(Cs)
+    assert np.array_equal(w1, w2) and np.array_equal(b1, b2)
+    w, b = saved.coefficients(float(Cs[3]))
+    assert np.array_equal(w, w2[3]) and b == b2[3]
+    with pytest.raises(ParameterError, match="path's range"):
+        saved.coefficients(-1.0)
+    bare = mm.ExactPath.from_json(_text(ep))  # without segments: the events only
+    assert bare.bounds is None and bare.to_csv() == ep.to_csv()
+    with pytest.raises(DataError, match="no segments"):
+        bare.coefficients(hi)
+    with pytest.raises(DataError, match="a maxmargin path document.*RegularizationPath"):
+        mm.ExactPath.from_json(mm.regularization_path(ep.data, C=[1.0]).to_dict())
+    with pytest.raises(DataError, match="exact path document: missing"):
+        mm.ExactPath.from_json({**d_without(ep.to_dict(), "breakpoints"),
+                                "format": "maxmargin.exact_path/1"})
+
+
+def d_without(d, key):
+    return {k: v for k, v in d.items() if k != key}
 
 
 # --------------------------------------------------------------------------- comparisons
