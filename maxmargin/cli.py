@@ -62,7 +62,7 @@ class _Parser(argparse.ArgumentParser):
         if extras:
             subs = next((a.choices for a in self._actions
                          if isinstance(a, argparse._SubParsersAction)), {})
-            owner = subs.get(getattr(ns, "command", None), self)
+            owner = subs.get(str(getattr(ns, "command", "")), self)
             owner.error(f"unrecognized arguments: {' '.join(extras)}")
         return ns
 
