@@ -173,3 +173,19 @@ def test_study_spec_takes_sklearn_names():
                       "data[0].params.random_state")]:
         with pytest.raises(SpecError, match=re.escape(key) + ": give .* not both"):
             load_spec(bad)
+
+
+def test_run_and_compare_take_max_iter_and_alpha():
+    ds = mm.make_separable(30, 2, seed=3)
+    a = mm.run("pegasos", ds, epochs=3, order="shuffle", seed=2)
+    b = mm.run("pegasos", ds, max_iter=3, order="shuffle", random_state=2)
+    assert a.steps == b.steps == 90 and np.array_equal(a.w, b.w)
+    with pytest.raises(ParameterError, match="epochs=2 and max_iter=3 disagree"):
+        mm.run("pegasos", ds, epochs=2, max_iter=3)
+    kw = {"learners": ["pegasos"], "intercept": "none"}
+    ours = mm.compare(ds, lam=0.05, epochs=2, seeds=(1,), **kw)
+    theirs = mm.compare(ds, alpha=0.05, max_iter=2, random_state=1, **kw)
+    assert theirs.problem.lam == ours.problem.lam and theirs.epochs == 2
+    assert np.array_equal(theirs.runs[0].subopt, ours.runs[0].subopt)
+    with pytest.raises(ParameterError, match="lam=0.1 and alpha=0.05 disagree"):
+        mm.compare(ds, lam=0.1, alpha=0.05, **kw)

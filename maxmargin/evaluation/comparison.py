@@ -59,6 +59,7 @@ from .._validation import (
     check_memory,
     check_positive,
     renamed_attribute,
+    resolve_alias,
     seed_from_random_state,
 )
 from ..certificate import certify
@@ -1333,7 +1334,8 @@ def compare(data: Dataset, problem: SVMProblem | None = None, learners: Any = No
             reference: ExactSolution | None = None, solver: str | None = None,
             progress: bool = False,
             hard_reference: ExactSolution | SeparationCertificate | None = None,
-            random_state: Any = None) -> Comparison:
+            random_state: Any = None, alpha: float | None = None,
+            max_iter: int | None = None) -> Comparison:
     r"""Run online learners and measure them against the certified exact optimum.
 
     Parameters
@@ -1375,6 +1377,10 @@ def compare(data: Dataset, problem: SVMProblem | None = None, learners: Any = No
         hard margin when separable) here.
     random_state : int >= 0 or numpy RandomState, optional
         scikit-learn's name for one seed: ``random_state=s`` is ``seeds=(s,)``.
+    alpha : float > 0, optional
+        scikit-learn's name for ``lam`` (SGDClassifier's ``alpha`` is this lambda).
+    max_iter : int >= 1, optional
+        scikit-learn's name for ``epochs`` (SGDClassifier's: passes over the data).
 
     Returns
     -------
@@ -1408,6 +1414,8 @@ def compare(data: Dataset, problem: SVMProblem | None = None, learners: Any = No
     (True, True)
     """
     tic_all = time.perf_counter()
+    lam = resolve_alias("lam", lam, None, "alpha", alpha)  # scikit-learn's names
+    epochs = resolve_alias("epochs", epochs, 10, "max_iter", max_iter)
     problem = _problem_of(data, problem, C, lam, intercept, intercept_scaling)
     built = _build_learners(learners, problem)
     orders = _check_orders(orders)

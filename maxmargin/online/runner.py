@@ -16,6 +16,7 @@ from .._validation import (
     check_choice,
     check_int,
     check_memory,
+    resolve_alias,
     seed_from_random_state,
 )
 from ..data import Dataset
@@ -59,7 +60,8 @@ def _checkpoints(checkpoints: Any, n: int, epochs: int) -> np.ndarray:
 
 def run(learner: OnlineLearner | str, data: Dataset, epochs: int = 1, order: str = "cyclic",
         seed: int = 0, checkpoints: Any = None, record_dual: bool = False,
-        progress: bool = False, *, random_state: Any = None) -> Trace:
+        progress: bool = False, *, random_state: Any = None,
+        max_iter: int | None = None) -> Trace:
     """Run ``learner`` on ``data`` for ``epochs`` passes and record its trajectory.
 
     Parameters
@@ -84,6 +86,8 @@ def run(learner: OnlineLearner | str, data: Dataset, epochs: int = 1, order: str
         Draw a progress bar on stderr.
     random_state : int >= 0 or numpy RandomState, optional
         scikit-learn's name for ``seed``; when given, it is the seed.
+    max_iter : int >= 1, optional
+        scikit-learn's name for ``epochs`` (SGDClassifier's: passes over the data).
 
     Returns
     -------
@@ -97,7 +101,8 @@ def run(learner: OnlineLearner | str, data: Dataset, epochs: int = 1, order: str
     (810, 'shuffle')
     """
     learner = _check_args(learner, data)
-    epochs = check_int("epochs", epochs, minimum=1)
+    epochs = check_int("epochs", resolve_alias("epochs", epochs, 1, "max_iter", max_iter),
+                       minimum=1)
     order = check_choice("order", order, ORDERS)
     seed = _check_seed(seed_from_random_state(random_state, seed))  # scikit-learn's name
     learner._check_data(data)
