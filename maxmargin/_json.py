@@ -35,6 +35,8 @@ FORMATS: dict[str, tuple[int, str]] = {
     "comparison": (1, "Comparison.from_json"),
     "trace": (1, "Trace.load"),
     "study": (1, "maxmargin.study (it resumes from the folder)"),
+    "study_cell": (1, "maxmargin.study (it resumes from the folder)"),
+    "output_dir": (1, "json.load (the files a command wrote into its folder)"),
 }
 
 _FORMAT_RE = re.compile(r"maxmargin\.([a-z_]+)/(\d+)")

@@ -55,8 +55,13 @@ def test_every_document_starts_with_its_format_and_version(tmp_path, separable):
     ep = mm.exact_regularization_path(separable)
     cmp = mm.compare(separable, learners=["pegasos"], lam=0.1, epochs=1)
     _, js = mm.run("perceptron", separable).save(tmp_path / "tr")
+    from maxmargin._io import mark_output_dir
+
+    (tmp_path / "o").mkdir()
+    mark_output_dir(tmp_path / "o", "path", [])
     docs = {"solution": sol.to_dict(), "path": p.to_dict(), "exact_path": ep.to_dict(),
-            "comparison": cmp.to_dict(), "trace": json.loads(js.read_text())}
+            "comparison": cmp.to_dict(), "trace": json.loads(js.read_text()),
+            "output_dir": json.loads((tmp_path / "o" / ".maxmargin").read_text())}
     for kind, d in docs.items():
         assert list(d)[:2] == ["format", "maxmargin_version"], kind
         assert d["format"] == f"maxmargin.{kind}/1" and d["maxmargin_version"] == mm.__version__

@@ -323,6 +323,7 @@ def test_faults_retried_once_and_recorded(base):
     # the marker made exactly one cell of each fail its first attempt
     assert max(r["attempts"] for r in _rows(table, learner="flaky")) == 2
     recs = [json.loads(p.read_text()) for p in (res.out / "cells").glob("*.json")]
+    assert {r["format"] for r in recs} == {"maxmargin.study_cell/1"}
     assert sum(1 for r in recs if any("first attempt" in e for e in r["errors"])) == 1
     assert any("worker died" in e for r in recs for e in r["errors"])
     assert not list(res.out.rglob("*maxmargin-tmp"))  # no half-written file left behind
