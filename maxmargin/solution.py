@@ -55,7 +55,8 @@ class ExactSolution:
     support, margin_support, bound_support : ndarray of int
         Indices with ``alpha > sv_tol``; ``sv_tol < alpha < C - sv_tol`` (on the margin,
         ``y f = 1``); ``alpha >= C - sv_tol`` (inside the margin or misclassified;
-        always empty for hard margin).
+        always empty for hard margin). With weights, example i is judged against its
+        own box: ``sv_tol s_i`` and ``C_i = C s_i`` in place of ``sv_tol`` and ``C``.
     sv_tol : float
         The support tolerance: ``1e-8 C`` after a successful polish, else ``1e-6 C``
         (hard margin: ``max alpha`` in place of C): relative, like the certificate.
@@ -225,6 +226,7 @@ class ExactSolution:
             "hard": bool(p.hard),
             "C": None if p.hard else float(p.C),
             "lam": float(p.lam),
+            "weights": None if p.weights is None else [float(t) for t in p.weights],
             "n": int(p.n),
             "d": int(p.d),
             "training_error": self.training_error,
@@ -332,6 +334,9 @@ class ExactSolution:
         """
         p, c = self.problem, self.certificate
         reg = "hard margin" if p.hard else f"C={p.C:.6g} (lam={p.lam:.6g})"
+        if p.weights is not None:
+            reg += (f", weighted (C_i = C s_i, s_i in [{p.weights.min():.4g}, "
+                    f"{p.weights.max():.4g}])")
         fl = c.floors
         kkt = "\n".join(f"    {k:<22s}{v:.3e}   (rounding bound {fl.get(k, 0.0):.1e})"
                         for k, v in c.kkt.items())
@@ -434,6 +439,8 @@ class SavedSolution:
     n, d : int
     data_name : str or None
     feature_names : tuple of str or None
+    weights : ndarray of shape (n,) or None
+        The example weights ``s_i`` of the problem (costs ``C_i = C s_i``), None without.
     document : dict
         The file's content as read; :meth:`to_dict` returns a copy of it.
 
@@ -476,6 +483,7 @@ class SavedSolution:
     d: int
     data_name: str | None
     feature_names: tuple[str, ...] | None
+    weights: np.ndarray | None
     document: dict
 
     @classmethod
@@ -525,6 +533,8 @@ class SavedSolution:
                 C=math.inf if hard else json_float(doc["C"]), lam=json_float(doc["lam"]),
                 n=n, d=d, data_name=doc.get("data"),
                 feature_names=None if names is None else tuple(map(str, names)),
+                weights=None if doc.get("weights") is None else
+                np.array([json_float(v) for v in doc["weights"]], dtype=float),
                 document=copy.deepcopy(doc))
         except KeyError as e:
             raise DataError(f"the solution has no {e.args[0]!r} key") from None
@@ -648,7 +658,8 @@ class SavedSolution:
                             f"...; {data.name} has {list(data.feature_names or ())[:5]}...")
         kw: dict[str, Any] = {"hard": True} if self.hard else {"C": self.C}
         return SVMProblem(data, intercept=self.intercept,
-                          intercept_scaling=self.intercept_scaling, **kw)
+                          intercept_scaling=self.intercept_scaling,
+                          sample_weight=self.weights, **kw)
 
     def recertify(self, data: Dataset, *, tol: float | None = None) -> ExactSolution:
         """The :class:`ExactSolution` on ``data``, its certificate recomputed with numpy.

@@ -408,3 +408,19 @@ def test_to_frame_without_pandas_says_how(monkeypatch, separable):
     monkeypatch.setattr(builtins, "__import__", no_pandas)
     with pytest.raises(ParameterError, match="pip install pandas"):
         p.to_frame()
+
+
+def test_weighted_documents_round_trip(named):
+    """The weights travel in the file: re-certifying uses them (C_i = C s_i)."""
+    s = np.linspace(0.0, 3.0, named.n)  # one weight 0, others on both sides of 1
+    sol = mm.solve(mm.SVMProblem(named, C=0.7, sample_weight=s))
+    saved = ExactSolution.from_json(_text(sol))
+    assert np.array_equal(saved.weights, sol.problem.weights)
+    again = ExactSolution.from_json(_text(sol), named)
+    assert again.certificate.ok and again.to_json() == sol.to_json()
+    assert np.array_equal(again.problem.weights, sol.problem.weights)
+    p = mm.regularization_path(named, C=[0.1, 1.0], sample_weight=s)
+    q = RegularizationPath.from_json(_text(p))
+    assert np.array_equal(q.weights, p.weights) and q.to_json() == p.to_json()
+    ep = mm.exact_regularization_path(named, sample_weight=s)
+    assert mm.ExactPath.from_json(_text(ep)).to_csv() == ep.to_csv()

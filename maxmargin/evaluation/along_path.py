@@ -62,9 +62,11 @@ def _learner_job(job: tuple) -> tuple[np.ndarray, float]:
     checkpoint, is as long as the run: it belongs in the worker too)."""
     from ..online import run
 
-    data, learner, epochs, order, seed, ckpts, lam, scaling = job
-    tr = run(learner, data, epochs=epochs, order=order, seed=seed, checkpoints=ckpts)
-    prob = SVMProblem(data, lam=lam, intercept="augmented", intercept_scaling=scaling)
+    data, learner, epochs, order, seed, ckpts, lam, scaling, weights = job
+    tr = run(learner, data, epochs=epochs, order=order, seed=seed, checkpoints=ckpts,
+             sample_weight=weights)
+    prob = SVMProblem(data, lam=lam, intercept="augmented", intercept_scaling=scaling,
+                      sample_weight=weights)
     F = np.asarray(prob.lambda_objective(tr.w, tr.b), float)
     return F, float(tr.timings.get("learn_seconds", math.nan))
 
@@ -193,7 +195,7 @@ def learners_along_path(data: Dataset, lam: Any = None, *, C: Any = None,
         per run, so the result is the same for every ``n_jobs``.
     exact : RegularizationPath, optional
         A path with intercept ``augmented`` (the learners' mode) on the same grid; computed
-        when not given.
+        when not given. A weighted path's ``weights`` go to the learners' steps.
     progress : bool
     alphas, Cs : grid, optional
         scikit-learn's names of ``lam`` and ``C`` (as in :func:`path`).
@@ -246,14 +248,15 @@ def learners_along_path(data: Dataset, lam: Any = None, *, C: Any = None,
     order_idx = np.argsort(exact.lam)
     lams = exact.lam[order_idx]
     n = data.n
+    weights = exact.weights  # the path's example weights: the learners' steps take them
     F_star = np.array([
         float(SVMProblem(data, C=float(exact.C[i]), intercept="augmented",
-                         intercept_scaling=exact.intercept_scaling)
+                         intercept_scaling=exact.intercept_scaling, sample_weight=weights)
               .lambda_objective(exact.w[i], exact.b[i])) for i in order_idx])
     ckpts = default_checkpoints(n, epochs)
     jobs = [(data, _learner_at(nm, data, float(lam_), exact.intercept_scaling), epochs, order,
              seed + 1009 * i + j,
-             ckpts, float(lam_), exact.intercept_scaling)
+             ckpts, float(lam_), exact.intercept_scaling, weights)
             for i, lam_ in enumerate(lams) for j, nm in enumerate(names)]
     workers = (os.cpu_count() or 1) if n_jobs in (None, -1) else check_int("n_jobs", n_jobs)
     if len(jobs) * epochs * n < MIN_POOL_STEPS:
