@@ -22,7 +22,8 @@ __all__ = ["write_report", "write_path_report", "write_exact_path_report"]
 
 def write_report(comparison: Comparison, out_dir: str | Path, *,
                  formats: Sequence[str] = ("png", "svg")) -> list[Path]:
-    """Write ``report.md``, ``report.json`` and the figures into ``out_dir``.
+    """Write ``report.md``, ``report.json``, ``checkpoints.csv`` (:meth:`Comparison.to_csv`)
+    and the figures into ``out_dir``.
 
     Parameters
     ----------
@@ -60,13 +61,16 @@ def write_report(comparison: Comparison, out_dir: str | Path, *,
     report = atomic_write(out / "report.md", md)
     js = out / "report.json"
     comparison.to_json(js)
-    return [report, js, *figs]
+    table = out / "checkpoints.csv"  # one row per run and checkpoint (docs/formats.md)
+    comparison.to_csv(table)
+    return [report, js, table, *figs]
 
 
 def write_path_report(path_result: RegularizationPath, out_dir: str | Path, *,
                       study: LearnerPathStudy | None = None,
                       formats: Sequence[str] = ("png", "svg")) -> list[Path]:
-    """Write ``report.md``, ``report.json`` and the path figures into ``out_dir``.
+    """Write ``report.md``, ``report.json``, ``grid.csv`` (:meth:`RegularizationPath.to_csv`)
+    and the path figures into ``out_dir``.
 
     Parameters
     ----------
@@ -115,7 +119,9 @@ def write_path_report(path_result: RegularizationPath, out_dir: str | Path, *,
     if study is not None:
         d["learners"] = study.to_dict()
     js = atomic_write(out / "report.json", json.dumps(d, indent=1))
-    return [report, js, *figs]
+    table = out / "grid.csv"  # one row per grid point (docs/formats.md)
+    path_result.to_csv(table)
+    return [report, js, table, *figs]
 
 
 def write_exact_path_report(ep: ExactPath, out_dir: str | Path, *,

@@ -17,7 +17,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "maxmargin"
 #: The rooms, top to bottom: a module may import from its own room and the rooms above.
 ROOMS: list[tuple[str, ...]] = [
     ("maxmargin._version", "maxmargin.exceptions", "maxmargin._json"),
-    ("maxmargin._validation", "maxmargin._io", "maxmargin._progress", "maxmargin._log"),
+    ("maxmargin._validation", "maxmargin._io", "maxmargin._progress", "maxmargin._log",
+     "maxmargin._table"),
     ("maxmargin.data",),
     ("maxmargin.problem",),
     ("maxmargin.certificate", "maxmargin.separation", "maxmargin.solution"),

@@ -283,6 +283,9 @@ def test_output_targets_checked_before_computing(capsys, tmp_path, no_compute):
         (["path", HEART, "--out", tmp_path / "afile"], "not a directory"),
         (["run", HEART, "--learner", "pegasos", "--out", tmp_path / "afile"], "not a directory"),
         (["demo", "--out", tmp_path / "afile" / "sub"], "is not a directory"),
+        (["path", HEART, "--csv", tmp_path / "missing" / "x.csv"], "does not exist"),
+        (["compare", HEART, "--csv", tmp_path], "is a directory"),
+        (["solve", HEART, "--liblinear-model", tmp_path / "afile" / "m"], "is not a directory"),
     ]
     for argv, msg in cases:
         refused(capsys, *argv, match=msg)
