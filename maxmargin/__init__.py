@@ -24,6 +24,7 @@ from .evaluation.comparison import Comparison, RunResult, compare, demo_comparis
 from .evaluation.exact_path import ExactPath, PathPoint, exact_regularization_path
 from .evaluation.grid_path import RegularizationPath, parse_grid, regularization_path
 from .evaluation.limits import hard_margin_limit, min_margin_sv_C
+from .evaluation.saved import SavedComparison, SavedExactPath
 from .exact import ExactSolution, available_solvers, is_separable, separation_certificate, solve
 from .exceptions import (
     CertificateError,
@@ -55,6 +56,7 @@ from .online import (
 from .problem import INTERCEPTS, SVMProblem
 from .report import write_exact_path_report, write_path_report, write_report
 from .separation import SeparationCertificate, verify_separation
+from .solution import SavedSolution
 from .trace import Trace
 
 
@@ -99,6 +101,7 @@ __all__ = [
     "INTERCEPTS",
     "solve",
     "ExactSolution",
+    "SavedSolution",
     "available_solvers",
     "is_separable",
     "separation_certificate",
@@ -111,6 +114,8 @@ __all__ = [
     "compare",
     "Comparison",
     "RunResult",
+    "SavedComparison",
+    "SavedExactPath",
     "write_report",
     "demo_comparison",
     "regularization_path",

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import IO
 
+from ._json import format_header
 from .exceptions import OutputError
 
 __all__ = ["atomic_write", "check_output_file", "check_output_dir", "mark_output_dir",
@@ -322,5 +323,6 @@ def mark_output_dir(out: str | Path, command: str, files: Iterable[str | Path]) 
         if stale.parent == out and stale.is_file():
             with contextlib.suppress(OSError):
                 stale.unlink()
-    atomic_write(marker, json.dumps({"written_by": f"maxmargin {command}",
+    atomic_write(marker, json.dumps({**format_header("output_dir"),
+                                     "written_by": f"maxmargin {command}",
                                      "files": names}, indent=1) + "\n")

@@ -1,17 +1,45 @@
-"""The one JSON sanitiser of maxmargin: what every ``to_dict`` and the command write.
+"""The one JSON sanitiser of maxmargin: what every ``to_dict`` and the command write, and
+what every loader reads back.
 
 JSON has no ``inf`` or ``nan`` and no numpy types: results say ``"inf"``, ``"-inf"`` and
 ``"nan"`` (strings, which every JSON reader accepts), and arrays become lists.
+
+Every document maxmargin writes starts with ``"format": "maxmargin.<kind>/<version>"``
+and ``"maxmargin_version"`` (:func:`format_header`); :func:`read_document` checks them
+when a file is read back (docs/formats.md lists the kinds, their keys and their loaders).
 """
 
 from __future__ import annotations
 
+import json
 import math
+import os
+import re
 from typing import Any
 
 import numpy as np
 
-__all__ = ["jsonable", "json_number"]
+from ._version import __version__
+from .exceptions import DataError
+
+__all__ = ["jsonable", "json_number", "json_float", "format_header", "read_document",
+           "FORMATS"]
+
+#: The documents maxmargin writes: kind -> (version this maxmargin writes and reads, the
+#: loader to name in messages). docs/formats.md describes each.
+FORMATS: dict[str, tuple[int, str]] = {
+    "solution": (1, "ExactSolution.from_json"),
+    "not_separable": (1, "json.load (it holds the separation certificate; no solution)"),
+    "path": (1, "RegularizationPath.from_json"),
+    "exact_path": (1, "ExactPath.from_json"),
+    "comparison": (1, "Comparison.from_json"),
+    "trace": (1, "Trace.load"),
+    "study": (1, "maxmargin.study (it resumes from the folder)"),
+    "study_cell": (1, "maxmargin.study (it resumes from the folder)"),
+    "output_dir": (1, "json.load (the files a command wrote into its folder)"),
+}
+
+_FORMAT_RE = re.compile(r"maxmargin\.([a-z_]+)/(\d+)")
 
 
 def jsonable(obj: Any) -> Any:
@@ -48,3 +76,136 @@ def json_number(x: Any) -> float | str:
     (2.0, '-inf')
     """
     return jsonable(float(x))
+
+
+def json_float(x: Any) -> float:
+    """The inverse of :func:`json_number`: a JSON number or ``"inf"`` / ``"-inf"`` /
+    ``"nan"`` as a float (``None``, N/A, as nan).
+
+    Examples
+    --------
+    >>> json_float("inf"), json_float(2), json_float(None)
+    (inf, 2.0, nan)
+    """
+    if x is None:
+        return math.nan
+    if isinstance(x, str):
+        if x in ("inf", "-inf", "nan"):
+            return float(x)
+        raise DataError(f"expected a number, got the string {x!r}")
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        raise DataError(f"expected a number, got {x!r}")
+    return float(x)
+
+
+def format_header(kind: str) -> dict[str, str]:
+    """The first two keys of every JSON document maxmargin writes.
+
+    Parameters
+    ----------
+    kind : str
+        A key of :data:`FORMATS` (``"solution"``, ``"path"``, ...).
+
+    Returns
+    -------
+    dict
+        ``{"format": "maxmargin.<kind>/<version>", "maxmargin_version": <version>}``.
+
+    Examples
+    --------
+    >>> format_header("path")["format"]
+    'maxmargin.path/1'
+    """
+    return {"format": f"maxmargin.{kind}/{FORMATS[kind][0]}", "maxmargin_version": __version__}
+
+
+def _where(source: Any) -> str:
+    if isinstance(source, (str, os.PathLike)):
+        return os.fspath(source)
+    return str(getattr(source, "name", "<JSON>"))
+
+
+def _parse(source: Any) -> dict[str, Any]:
+    """``source`` (a path, a readable text file or a dict) as a dict, or a DataError."""
+    where = _where(source)
+    if isinstance(source, dict):
+        return dict(source)
+    try:
+        if isinstance(source, (str, os.PathLike)):
+            with open(source, encoding="utf-8") as fh:
+                doc = json.load(fh)
+        elif hasattr(source, "read"):
+            doc = json.load(source)
+        else:
+            raise DataError(f"expected a JSON file (a path or an open file) or a dict, got "
+                            f"{type(source).__name__}")
+    except FileNotFoundError:
+        raise DataError(f"{where}: no such file") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise DataError(f"{where}: cannot read it ({e})") from None
+    except ValueError as e:
+        raise DataError(f"{where}: not valid JSON ({e})") from None
+    if not isinstance(doc, dict):
+        raise DataError(f"{where}: a JSON {type(doc).__name__}, not a maxmargin document "
+                        "(an object with a \"format\" key)")
+    return doc
+
+
+def read_document(source: Any, kind: str, legacy_keys: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Read a JSON document maxmargin wrote, checking that it is a ``kind``.
+
+    Parameters
+    ----------
+    source : str, path-like, readable text file, or dict
+        The file (or its parsed content).
+    kind : str
+        The kind expected (a key of :data:`FORMATS`).
+    legacy_keys : tuple of str
+        The keys that make a document without a ``"format"`` key (written by maxmargin
+        0.1, before the key existed) a ``kind``: such a document is read as version 1.
+
+    Returns
+    -------
+    dict
+        The document (its ``"format"`` and ``"maxmargin_version"`` as written; absent
+        from an old file).
+
+    Raises
+    ------
+    DataError
+        No file, not JSON, another kind of document (the message names its loader), a
+        newer version of the format, or an old file that lacks the ``legacy_keys``.
+
+    Examples
+    --------
+    >>> read_document({"format": "maxmargin.path/1"}, "path")["format"]
+    'maxmargin.path/1'
+    >>> read_document({"format": "maxmargin.path/1"}, "solution")
+    ... # doctest: +IGNORE_EXCEPTION_DETAIL
+    Traceback (most recent call last):
+    maxmargin.exceptions.DataError: <JSON>: a maxmargin path document (...), not a solution
+    """
+    doc = _parse(source)
+    where = _where(source)
+    fmt = doc.get("format")
+    if fmt is None:
+        missing = [k for k in legacy_keys if k not in doc]
+        if legacy_keys and not missing:
+            return doc  # maxmargin 0.1 wrote no "format": the keys say what it is
+        raise DataError(f"{where}: no \"format\" key: not a maxmargin {kind} document"
+                        + (f" (nor one of maxmargin 0.1: it lacks {', '.join(missing[:5])})"
+                           if legacy_keys else ""))
+    m = _FORMAT_RE.fullmatch(fmt) if isinstance(fmt, str) else None
+    if m is None:
+        raise DataError(f"{where}: format {fmt!r} is not maxmargin's: not a maxmargin "
+                        f"{kind} document")
+    found, version = m.group(1), int(m.group(2))
+    if found != kind:
+        how = FORMATS[found][1] if found in FORMATS else "a newer maxmargin"
+        raise DataError(f"{where}: a maxmargin {found} document ({fmt}), not a {kind}; "
+                        f"read it with {how}")
+    if version > FORMATS[kind][0]:
+        raise DataError(f"{where}: written by maxmargin {doc.get('maxmargin_version', '?')} "
+                        f"in format {fmt}; maxmargin {__version__} reads up to "
+                        f"maxmargin.{kind}/{FORMATS[kind][0]}: upgrade maxmargin")
+    return doc

@@ -22,7 +22,7 @@ from typing import Any, NoReturn
 import numpy as np
 
 from ._io import atomic_write, check_output_dir, check_output_file, display, mark_output_dir
-from ._json import jsonable
+from ._json import format_header, jsonable
 from ._progress import notes_silenced
 from .exceptions import CertificateError, MaxMarginError, NotSeparableError
 
@@ -55,6 +55,18 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise _UsageError(f"{self.prog}: error: {message}; see '{self.prog} --help'")
 
+    def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                   namespace: argparse.Namespace | None = None) -> argparse.Namespace:
+        """As argparse's, but an unknown option after a command names that command's help
+        (argparse leaves it to the top-level parser, which would name ``maxmargin --help``)."""
+        ns, extras = self.parse_known_args(args, namespace)
+        if extras:
+            subs = next((a.choices for a in self._actions
+                         if isinstance(a, argparse._SubParsersAction)), {})
+            owner = subs.get(str(getattr(ns, "command", "")), self)
+            owner.error(f"unrecognized arguments: {' '.join(extras)}")
+        return ns
+
 
 def _write_json(payload: dict, target: str | None) -> None:
     if target is None:
@@ -64,6 +76,33 @@ def _write_json(payload: dict, target: str | None) -> None:
         print(text)
     else:
         atomic_write(target, text + "\n")
+
+
+def _check_tables(args: argparse.Namespace) -> None:
+    """``--csv``: checked before any work; one of ``--json -`` and ``--csv -``."""
+    if args.csv is None:
+        return
+    if args.csv == "-" and getattr(args, "json", None) == "-":
+        from .exceptions import ParameterError
+
+        raise ParameterError("--json - and --csv - both write to stdout; give one of them "
+                             "a file name")
+    check_output_file(args.csv, "--csv")
+
+
+def _stdout_free(args: argparse.Namespace) -> bool:
+    """Whether the command may print its summary (stdout is not ``--json -``/``--csv -``)."""
+    return "-" not in (getattr(args, "json", None), getattr(args, "csv", None))
+
+
+def _write_table(result: Any, target: str | None) -> None:
+    """``--csv``: the result's tidy table (``to_csv``) to a file or stdout."""
+    if target is None:
+        return
+    if target == "-":
+        sys.stdout.write(result.to_csv())
+    else:
+        result.to_csv(target)
 
 
 def _load_data(args: argparse.Namespace, path: str | None = None, like: Any = None) -> Any:
@@ -86,11 +125,13 @@ def _load_data(args: argparse.Namespace, path: str | None = None, like: Any = No
 
 
 def _out_target(args: argparse.Namespace) -> str | None:
-    """``--out``, or the command's default folder (none when ``--json`` replaces it)."""
+    """``--out``, or the command's default folder (none when ``--json`` or ``--csv``
+    replaces it)."""
     if getattr(args, "out", None) is not None:
         return args.out
-    return None if getattr(args, "json", None) is not None else getattr(args, "default_out",
-                                                                        None)
+    if getattr(args, "json", None) is not None or getattr(args, "csv", None) is not None:
+        return None
+    return getattr(args, "default_out", None)
 
 
 def _out_dir(args: argparse.Namespace) -> Path | None:
@@ -223,7 +264,7 @@ def _add_out_args(p: argparse.ArgumentParser, default: str | None,
         what = "write DIR/<learner>.npz and DIR/<learner>.json (default: not written)"
     else:
         what = f"where the report goes (default: {default}" + \
-            ("; none when --json is given without --out)" if json else ")")
+            ("; none when --json or --csv is given without --out)" if json else ")")
     p.add_argument("--out", metavar="DIR", default=None, help=what)
     p.set_defaults(default_out=default)
     p.add_argument("--force", action="store_true",
@@ -303,14 +344,25 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 
     if args.json is not None:
         check_output_file(args.json, "--json")
+    if args.liblinear_model is not None:
+        if args.liblinear_model == "-":
+            from .exceptions import ParameterError
+
+            raise ParameterError("--liblinear-model needs a file name (LIBLINEAR's predict "
+                                 "reads a file)")
+        check_output_file(args.liblinear_model, "--liblinear-model")
     data = _load_data(args)
     problem = _problem(args, data)
+    if args.liblinear_model is not None:  # labels LIBLINEAR cannot store: say so now
+        from .liblinear_model import liblinear_labels
+
+        liblinear_labels(data, "--liblinear-model")
     forms = ("primal", "dual") if args.form == "both" else (args.form,)
     try:
         solutions = [solve(problem, form=f, solver=args.solver) for f in forms]
     except NotSeparableError as e:
         cert = e.certificate
-        payload = {"separable": False, "message": str(e),
+        payload = {**format_header("not_separable"), "separable": False, "message": str(e),
                    "certificate": cert.to_dict() if cert is not None else None}
         _write_json(payload, args.json)
         if args.json != "-":
@@ -330,6 +382,13 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     if len(solutions) == 2:
         payload["forms"] = {s.form: s.to_dict() for s in solutions}
     _write_json(payload, args.json)
+    if args.liblinear_model is not None:
+        from .liblinear_model import write_liblinear_model
+
+        model = write_liblinear_model(main_sol, args.liblinear_model)
+        if args.json != "-" and not args.quiet:
+            print(f"wrote {display(model)} (LIBLINEAR model: predict TEST {display(model)} "
+                  "OUT)")
     return 0 if all(s.certificate.ok for s in solutions) else 1
 
 
@@ -408,6 +467,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
 
 def _report(cmp: Any, out: Path | None, quiet: bool, json_target: str | None = None,
+            csv_target: str | None = None,
             figures: dict[str, Any] | None = None) -> int:
     from .report import write_report
 
@@ -415,13 +475,14 @@ def _report(cmp: Any, out: Path | None, quiet: bool, json_target: str | None = N
     if out is not None:
         paths = write_report(cmp, out, **(figures or {}))
         mark_output_dir(out, "compare", paths)
-    if not quiet and json_target != "-":
+    if not quiet and "-" not in (json_target, csv_target):
         print(cmp.reference.summary())
         print()
         print(cmp.to_markdown())
         if out is not None:
             print(f"\nwrote {len(paths)} files; the report is {display(out / 'report.md')}")
     _write_json(cmp.to_dict(), json_target)
+    _write_table(cmp, csv_target)
     for row in cmp.rows:
         if row.get("diverged"):
             warnings.warn(f"{row['label']} ({row['order']}) diverged: {row['diverged']}",
@@ -435,6 +496,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
 
     if args.json is not None:
         check_output_file(args.json, "--json")
+    _check_tables(args)
     out = _out_dir(args)
     if args.seeds < 1:
         raise ParameterError(f"The 'seeds' parameter must be an int >= 1. Got {args.seeds}")
@@ -453,7 +515,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
                   epochs=args.epochs, orders=tuple(args.order.split(",")),
                   seeds=tuple(range(args.seeds)), holdout=holdout, solver=args.solver,
                   progress=not args.quiet, **kw)
-    return _report(cmp, out, args.quiet, args.json, _figure_options(args))
+    return _report(cmp, out, args.quiet, args.json, args.csv, _figure_options(args))
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
@@ -482,6 +544,7 @@ def _cmd_path(args: argparse.Namespace) -> int:
         raise ParameterError("--learners runs at the grid's lambdas: use it without --exact")
     if args.json is not None:
         check_output_file(args.json, "--json")
+    _check_tables(args)
     out = _out_dir(args)
     grid = parse_grid(args.C_grid if args.lam_grid is None else args.lam_grid)
     key = "C" if args.lam_grid is None else "lam"
@@ -513,7 +576,7 @@ def _cmd_path(args: argparse.Namespace) -> int:
         paths = write_path_report(result, out, study=study, **_figure_options(args),
                                   feature_names=data.feature_names)
         mark_output_dir(out, "path", paths)
-    if show and args.json != "-":
+    if show and _stdout_free(args):
         print(result.to_markdown())
         if out is not None:
             print(f"\nwrote {len(paths)} files; the report is {display(out / 'report.md')}")
@@ -522,6 +585,7 @@ def _cmd_path(args: argparse.Namespace) -> int:
         if study is not None:
             payload["learners"] = study.to_dict()
         _write_json(payload, args.json)
+    _write_table(result, args.csv)
     return 0 if result.certified else 1
 
 
@@ -539,13 +603,14 @@ def _exact_path(args: argparse.Namespace, data: Any, holdout: Any, on_grid: dict
                                         if len(grid) > 1 and min(Cs) < max(Cs) else None,
                                         **_figure_options(args))
         mark_output_dir(out, "path", paths)
-    if show and args.json != "-":
+    if show and _stdout_free(args):
         print(result.to_markdown(max_rows=40))
         if out is not None:
             print(f"\nwrote {len(paths)} files; the report is {display(out / 'report.md')}, "
                   f"every breakpoint in {display(out / 'breakpoints.csv')}")
     if args.json is not None:
         _write_json(result.to_dict(include_segments=True), args.json)
+    _write_table(result, args.csv)  # breakpoints.csv's rows
     return 0 if result.certified else 1
 
 
@@ -597,6 +662,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", metavar="FILE", default=None,
                    help="write the result as JSON to FILE; '-': stdout, and nothing else "
                         "is printed there (default: not written)")
+    p.add_argument("--liblinear-model", dest="liblinear_model", metavar="FILE", default=None,
+                   help="write the solution as a LIBLINEAR model file, for LIBLINEAR's "
+                        "predict (integer labels; default: not written)")
     _add_verbosity(p, "no summary on stdout")
     p.set_defaults(func=_cmd_solve)
 
@@ -660,6 +728,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--solver", default=None,
                    help="QP solver of the exact reference (default: measured best)")
     _add_out_args(p, "maxmargin-compare", json=True)
+    p.add_argument("--csv", metavar="FILE", default=None,
+                   help="write one row per run and checkpoint (the report's "
+                        "checkpoints.csv) to FILE; '-': stdout (default: not written)")
     _add_figure_args(p)
     _add_verbosity(p, "no summary, no progress bar")
     p.set_defaults(func=_cmd_compare)
@@ -693,6 +764,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--solver", default=None,
                    help="QP solver of the points (default: measured best)")
     _add_out_args(p, "maxmargin-path", json=True)
+    p.add_argument("--csv", metavar="FILE", default=None,
+                   help="write one row per grid point (the report's grid.csv; with --exact "
+                        "one per event, its breakpoints.csv) to FILE; '-': stdout (default: "
+                        "not written)")
     _add_figure_args(p)
     _add_verbosity(p, "no table, no progress bar")
     p.set_defaults(func=_cmd_path)
@@ -773,6 +848,28 @@ def _execute(args: argparse.Namespace) -> int:
         remove_temporaries()
         print("maxmargin: interrupted", file=sys.stderr)
         return 130
+    except Exception as e:  # a bug: one line, not a traceback (-v shows it)
+        return _internal_error(e, getattr(args, "verbose", False))
+
+
+#: The exit code of an error maxmargin did not expect (a bug): sysexits.h's EX_SOFTWARE,
+#: apart from 1 (a check failed) and 2 (bad input).
+EXIT_INTERNAL = 70
+
+
+def _internal_error(e: Exception, verbose: bool) -> int:
+    """An exception maxmargin did not expect (a bug): one line, the traceback with -v;
+    :data:`EXIT_INTERNAL`."""
+    with contextlib.suppress(OSError, ValueError):
+        if verbose:
+            import traceback
+
+            traceback.print_exception(e, file=sys.stderr)
+        text = " ".join(str(e).split())
+        print(f"maxmargin: internal error: {type(e).__name__}: {text} (please report it to "
+              "the maxmargin developers, with the command line"
+              + ("" if verbose else "; -v shows the traceback") + ")", file=sys.stderr)
+    return EXIT_INTERNAL
 
 
 class _Stop(BaseException):
@@ -786,8 +883,9 @@ class _Stop(BaseException):
 def _output_dirs(args: argparse.Namespace) -> list[tuple[Path, bool]]:
     """The directories the command may write into, and whether each exists already."""
     dirs = []
-    if getattr(args, "json", None) not in (None, "-"):
-        dirs.append(Path(args.json).parent)
+    for option in ("json", "csv", "liblinear_model"):
+        if getattr(args, option, None) not in (None, "-"):
+            dirs.append(Path(getattr(args, option)).parent)
     target = _out_target(args)
     if target is not None:
         dirs.append(Path(target))
@@ -815,10 +913,8 @@ def _supervise(args: argparse.Namespace) -> int:
             with contextlib.suppress(OSError):
                 os.setpgid(0, 0)
             code = _execute(args)
-        except BaseException:  # a bug: say it as Python would (os._exit would hide it)
-            import traceback
-
-            traceback.print_exc()
+        except Exception as e:  # a bug: os._exit below would swallow the traceback
+            code = _internal_error(e, getattr(args, "verbose", False))
         finally:
             for stream in (sys.stdout, sys.stderr):
                 with contextlib.suppress(OSError, ValueError):
@@ -886,7 +982,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     Returns
     -------
     int
-        0 ok, 1 a certificate or check failed, 2 bad usage / data / output, 130
+        0 ok, 1 a certificate or check failed, 2 bad usage / data / output, 70 an
+        error maxmargin did not expect (a bug: one line, the traceback with ``-v``), 130
         interrupted.
     """
     try:

@@ -1164,7 +1164,8 @@ def load_heart_scale() -> Dataset:
 
 
 def make_separable(n: int = 100, d: int = 2, margin: float = 0.5, *, seed: int = 0,
-                   radius: float = 2.0, offset: float = 0.0) -> Dataset:
+                   radius: float = 2.0, offset: float = 0.0,
+                   random_state: Any = None) -> Dataset:
     """Linearly separable data whose exact hard-margin solution is known.
 
     A unit normal ``u`` is drawn at random. One pair of points ``p +- margin*u`` with the
@@ -1189,6 +1190,9 @@ def make_separable(n: int = 100, d: int = 2, margin: float = 0.5, *, seed: int =
         Scale of the spread along the hyperplane.
     offset : float
         Shift of every point along u (the true b is ``-offset/margin``).
+    random_state : int >= 0 or numpy RandomState, optional
+        scikit-learn's name for ``seed`` (its ``make_classification``'s): an int is the
+        seed, a RandomState draws one; None (the default) uses ``seed``.
 
     Returns
     -------
@@ -1204,6 +1208,7 @@ def make_separable(n: int = 100, d: int = 2, margin: float = 0.5, *, seed: int =
     n = check_int("n", n, minimum=2)
     d = check_int("d", d, minimum=1)
     margin = check_positive("margin", margin)
+    seed = seed_from_random_state(random_state, seed)
     rng = np.random.default_rng(seed)
     u = rng.standard_normal(d)
     u /= np.linalg.norm(u)
@@ -1221,7 +1226,7 @@ def make_separable(n: int = 100, d: int = 2, margin: float = 0.5, *, seed: int =
 
 
 def make_gaussians(n: int = 200, d: int = 2, *, separation: float = 2.0, seed: int = 0,
-                   positive_fraction: float = 0.5) -> Dataset:
+                   positive_fraction: float = 0.5, random_state: Any = None) -> Dataset:
     """Two overlapping isotropic Gaussian classes (usually not separable).
 
     Class +1 ~ N(+separation/2 * e, I), class -1 ~ N(-separation/2 * e, I) with ``e`` a
@@ -1239,6 +1244,9 @@ def make_gaussians(n: int = 200, d: int = 2, *, separation: float = 2.0, seed: i
         Seed of ``numpy.random.default_rng``: the same seed gives the same data.
     positive_fraction : float
         Fraction of the examples in class +1.
+    random_state : int >= 0 or numpy RandomState, optional
+        scikit-learn's name for ``seed`` (its ``make_classification``'s): an int is the
+        seed, a RandomState draws one; None (the default) uses ``seed``.
 
     Returns
     -------
@@ -1254,6 +1262,7 @@ def make_gaussians(n: int = 200, d: int = 2, *, separation: float = 2.0, seed: i
     d = check_int("d", d, minimum=1)
     if not 0 < positive_fraction < 1:
         raise DataError(f"positive_fraction must be in (0, 1), got {positive_fraction}")
+    seed = seed_from_random_state(random_state, seed)
     rng = np.random.default_rng(seed)
     e = rng.standard_normal(d)
     e /= np.linalg.norm(e)

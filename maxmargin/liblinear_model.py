@@ -42,10 +42,11 @@ from typing import Any
 import numpy as np
 
 from ._io import atomic_write
+from .data import Dataset
 from .exceptions import DataError, ParameterError
 from .solution import ExactSolution
 
-__all__ = ["write_liblinear_model", "liblinear_model_text"]
+__all__ = ["write_liblinear_model", "liblinear_model_text", "liblinear_labels"]
 
 #: LIBLINEAR's name of the solver whose problem maxmargin solves (``train -s 3``).
 SOLVER_TYPE = "L2R_L1LOSS_SVC_DUAL"
@@ -60,6 +61,46 @@ def _int_label(value: Any, what: str) -> int:
         raise ParameterError(f"LIBLINEAR labels are 32-bit integers; {what} is {value!r}: "
                              "pass labels=(label of +1, label of -1) as two integers")
     return int(float(value))
+
+
+def liblinear_labels(data: Dataset, option: str = "labels") -> tuple[int, int]:
+    """The labels a LIBLINEAR model of ``data`` stores: (label of +1, label of -1).
+
+    Checked before solving by ``maxmargin solve --liblinear-model``: LIBLINEAR's labels
+    are 32-bit integers.
+
+    Parameters
+    ----------
+    data : Dataset
+    option : str
+        Named in the message.
+
+    Returns
+    -------
+    (int, int)
+
+    Raises
+    ------
+    ParameterError
+        A label that is not an integer (``"yes"``, 0.5).
+
+    Examples
+    --------
+    >>> from maxmargin import Dataset
+    >>> liblinear_labels(Dataset.from_labels([[0.0], [1.0]], [0, 1]))
+    (1, 0)
+    >>> liblinear_labels(Dataset.from_labels([[0.0], [1.0]], ["no", "yes"]), "--liblinear-model")
+    ... # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    maxmargin.exceptions.ParameterError: --liblinear-model: LIBLINEAR labels are integers; ...
+    """
+    neg, pos = data.classes
+    try:
+        return _int_label(pos, "the +1 class's label"), _int_label(neg, "the -1 class's label")
+    except ParameterError:
+        raise ParameterError(f"{option}: LIBLINEAR labels are integers; the data's labels "
+                             f"are {pos!r} (+1) and {neg!r} (-1): map them to integers "
+                             "first (or use the Python API's labels=)") from None
 
 
 def _model_parts(model: Any) -> tuple[np.ndarray, float, str, float, tuple[Any, Any]]:

@@ -29,7 +29,8 @@ def _figures_section(figs: Sequence[Path]) -> str:
 def write_report(comparison: Comparison, out_dir: str | Path, *,
                  formats: Sequence[str] | str = ("png", "svg"), dpi: int = 150,
                  figures: bool = True) -> list[Path]:
-    """Write ``report.md``, ``report.json`` and the figures into ``out_dir``.
+    """Write ``report.md``, ``report.json``, ``checkpoints.csv`` (:meth:`Comparison.to_csv`)
+    and the figures into ``out_dir``.
 
     Parameters
     ----------
@@ -73,7 +74,9 @@ def write_report(comparison: Comparison, out_dir: str | Path, *,
     report = atomic_write(out / "report.md", md)
     js = out / "report.json"
     comparison.to_json(js)
-    return [report, js, *figs]
+    table = out / "checkpoints.csv"  # one row per run and checkpoint (docs/formats.md)
+    comparison.to_csv(table)
+    return [report, js, table, *figs]
 
 
 def write_path_report(path_result: RegularizationPath, out_dir: str | Path, *,
@@ -81,7 +84,8 @@ def write_path_report(path_result: RegularizationPath, out_dir: str | Path, *,
                       formats: Sequence[str] | str = ("png", "svg"), dpi: int = 150,
                       figures: bool = True,
                       feature_names: Sequence[str] | None = None) -> list[Path]:
-    """Write ``report.md``, ``report.json`` and the path figures into ``out_dir``.
+    """Write ``report.md``, ``report.json``, ``grid.csv`` (:meth:`RegularizationPath.to_csv`)
+    and the path figures into ``out_dir``.
 
     Parameters
     ----------
@@ -140,7 +144,9 @@ def write_path_report(path_result: RegularizationPath, out_dir: str | Path, *,
     if study is not None:
         d["learners"] = study.to_dict()
     js = atomic_write(out / "report.json", json.dumps(d, indent=1))
-    return [report, js, *figs]
+    table = out / "grid.csv"  # one row per grid point (docs/formats.md)
+    path_result.to_csv(table)
+    return [report, js, table, *figs]
 
 
 def write_exact_path_report(ep: ExactPath, out_dir: str | Path, *,

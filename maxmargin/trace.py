@@ -19,12 +19,11 @@ from typing import Any
 import numpy as np
 
 from ._io import atomic_write
-from ._json import jsonable
+from ._json import format_header, jsonable, read_document
 from .exceptions import DataError, ParameterError
 
 __all__ = ["Trace"]
 
-_FORMAT = "maxmargin.trace/1"
 _REQUIRED = ("t", "epoch", "w", "b", "mistakes", "loss", "sqnorm", "seconds")
 _OPTIONAL = ("w_avg", "b_avg", "dual", "dual_avg")
 _META = ("learner", "params", "order", "seed", "data", "intercept", "intercept_scaling",
@@ -426,7 +425,7 @@ class Trace:
                 raise DataError(f"trace array {k!r} has dtype object; cannot save without pickle")
         npz = stem.with_name(stem.name + ".npz")
         js = stem.with_name(stem.name + ".json")
-        meta: dict[str, Any] = {"format": _FORMAT}
+        meta: dict[str, Any] = format_header("trace")
         for k in _META:
             v = getattr(self, k)
             meta[k] = None if isinstance(v, float) and math.isnan(v) else v
@@ -463,12 +462,7 @@ class Trace:
         for p in (js, npz):
             if not p.exists():
                 raise DataError(f"{p}: no such trace file")
-        try:
-            meta = json.loads(js.read_text())
-        except ValueError as e:
-            raise DataError(f"{js}: not valid JSON: {e}") from None
-        if meta.get("format") != _FORMAT:
-            raise DataError(f"{js}: not a maxmargin trace (format {meta.get('format')!r})")
+        meta = read_document(js, "trace")  # a trace, in a format this maxmargin reads
         with np.load(npz, allow_pickle=False) as z:
             arrays = {k: z[k] for k in z.files}
         missing = [k for k in _REQUIRED if k not in arrays]

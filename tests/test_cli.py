@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import maxmargin as mm
-from maxmargin.cli import main
+from maxmargin.cli import EXIT_INTERNAL, main
 
 HEART = str(mm.data._PACKAGE_DATA / "heart_scale")
 
@@ -261,6 +261,8 @@ def test_help_of_every_command_shows_defaults_and_an_example(capsys):
     (["run", HEART], "maxmargin run"),
     (["compare", HEART, "-q", "-v"], "maxmargin compare"),
     (["frobnicate"], "maxmargin"),
+    (["path", HEART, "--bogus"], "maxmargin path"),  # unknown options: the command's help
+    (["solve", HEART, "extra", "--C", "1"], "maxmargin solve"),
 ])
 def test_usage_errors_name_the_commands_help(capsys, argv, prog):
     code, _, err = run_cli(capsys, *argv)
@@ -302,3 +304,130 @@ def test_holdout_is_read_with_the_index_base_of_data(tmp_path, capsys):
     code, _, err = run_cli(capsys, "compare", "-", "--holdout", "-", "--out",
                            str(tmp_path / "o"))
     assert code == 2 and "both read standard input" in err
+
+
+# --------------------------------------------------------------------------- interop
+# --csv, the report's CSV tables, --liblinear-model, and an internal error in the child.
+
+
+def _untimed(text):
+    """A grid CSV without its last column (``seconds``: the wall time of each point)."""
+    return [line.rsplit(",", 1)[0] for line in text.splitlines()]
+
+
+def test_path_csv_and_the_reports_grid_csv(tmp_path, capsys):
+    js, table = tmp_path / "p.json", tmp_path / "p.csv"
+    code, out, _ = run_cli(capsys, "path", HEART, "--C-grid", "1e-2:1:3", "--json", str(js),
+                           "--csv", str(table), "--quiet")
+    assert code == 0 and out == ""
+    assert not (tmp_path / "maxmargin-path").exists()  # --csv replaces the default folder
+    assert table.read_text() == mm.RegularizationPath.from_json(js).to_csv()
+    rows = table.read_text().splitlines()
+    assert len(rows) == 4 and rows[0].startswith("C,lam,b,w[0],")
+    code, out, _ = run_cli(capsys, "path", HEART, "--C-grid", "1e-2:1:3", "--csv", "-")
+    assert code == 0 and _untimed(out) == _untimed(table.read_text())  # nothing else
+    code, _, _ = run_cli(capsys, "path", HEART, "--C-grid", "1e-2:1:3", "--out",
+                         str(tmp_path / "rep"), "--quiet")
+    assert _untimed((tmp_path / "rep" / "grid.csv").read_text()) == _untimed(table.read_text())
+    code, out, _ = run_cli(capsys, "path", "builtin:separable", "--exact", "--csv", "-")
+    assert code == 0 and out.startswith("k,C,lam,index,from,to,method,certified")
+    code, js_out, _ = run_cli(capsys, "path", "builtin:separable", "--exact", "--json", "-")
+    saved = mm.ExactPath.from_json(json.loads(js_out))  # --json - is the document alone
+    assert code == 0 and saved.to_csv() == out and saved.bounds is not None
+
+
+def test_compare_csv_and_the_reports_checkpoints_csv(tmp_path, capsys):
+    argv = ["compare", HEART, "--lam", "0.01", "--learners", "perceptron,pegasos",
+            "--epochs", "2", "--seeds", "2"]
+    code, out, _ = run_cli(capsys, *argv, "--csv", "-", "--out", str(tmp_path / "rep"))
+    assert code == 0
+    saved = mm.Comparison.from_json(tmp_path / "rep" / "report.json")
+    assert out == saved.to_csv() == (tmp_path / "rep" / "checkpoints.csv").read_text()
+    assert out.count("\npegasos,") == 2 * len(saved.runs[0].t)
+    code, _, err = run_cli(capsys, *argv, "--csv", "-", "--json", "-")
+    assert code == 2 and "both write to stdout" in err and len(err.splitlines()) == 1
+
+
+def test_solve_writes_a_liblinear_model(tmp_path, capsys):
+    from maxmargin.liblinear_model import liblinear_model_text
+
+    model = tmp_path / "heart.model"
+    code, out, _ = run_cli(capsys, "solve", HEART, "--C", "0.5", "--intercept", "augmented",
+                           "--liblinear-model", str(model), "--json", str(tmp_path / "s.json"))
+    assert code == 0 and "LIBLINEAR model" in out
+    sol = mm.ExactSolution.from_json(tmp_path / "s.json", mm.load_heart_scale())
+    assert model.read_text() == liblinear_model_text(sol)
+    lines = model.read_text().splitlines()
+    assert lines[:5] == ["solver_type L2R_L1LOSS_SVC_DUAL", "nr_class 2", "label 1 -1",
+                         "nr_feature 13", "bias 1"]
+    # LIBLINEAR's predict from the file: sign(w.x + w_14 * bias) gives the solution's labels
+    w = np.array([float(v) for v in lines[6:]])
+    X = mm.load_heart_scale().dense()
+    assert np.array_equal(np.where(X @ w[:13] + w[13] > 0, 1.0, -1.0), sol.predict(X))
+
+
+def test_liblinear_model_refused_before_solving(tmp_path, capsys, monkeypatch):
+    import maxmargin.exact
+
+    def never(*a, **k):
+        raise AssertionError("solved before checking --liblinear-model")
+
+    monkeypatch.setattr(maxmargin.exact, "solve", never)
+    f = tmp_path / "d.csv"
+    f.write_text("x,y\n0,no\n1,yes\n2,yes\n")
+    for args, msg in [((str(f), "--liblinear-model", str(tmp_path / "m")),
+                       "LIBLINEAR labels are integers; the data's labels are 'yes' (+1)"),
+                      ((HEART, "--liblinear-model", str(tmp_path / "no" / "m")),
+                       "does not exist"),
+                      ((HEART, "--liblinear-model", "-"), "needs a file name")]:
+        code, _, err = run_cli(capsys, "solve", *args)
+        assert code == 2 and msg in err and len(err.strip().splitlines()) == 1, err
+    assert list(tmp_path.iterdir()) == [f]
+
+
+def test_not_separable_document_has_a_format(tmp_path, capsys):
+    target = tmp_path / "h.json"
+    run_cli(capsys, "solve", HEART, "--hard", "--json", str(target))
+    js = json.loads(target.read_text())
+    assert js["format"] == "maxmargin.not_separable/1" and not js["separable"]
+    with pytest.raises(mm.DataError, match="not_separable document .*not a solution"):
+        mm.ExactSolution.from_json(target)
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="the child needs fork")
+@pytest.mark.parametrize("verbose", [False, True])
+def test_internal_error_in_the_child_is_one_line(verbose):
+    import subprocess
+    import sys
+
+    argv = ["maxmargin", "solve", "builtin:separable", *(["-v"] if verbose else [])]
+    script = ("import sys, maxmargin.cli as cli\n"
+              "def boom(args):\n"
+              "    raise KeyError('no such\\nthing')\n"
+              "cli._cmd_solve = boom\n"
+              f"sys.argv = {argv!r}\n"
+              "cli.main()\n")
+    p = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                       timeout=120)
+    assert p.returncode == EXIT_INTERNAL == 70 and p.stdout == ""
+    last = p.stderr.strip().splitlines()[-1]
+    assert last.startswith("maxmargin: internal error: KeyError: 'no such\\nthing' (please "
+                           "report it")
+    if verbose:
+        assert "Traceback (most recent call last)" in p.stderr and "in boom" in p.stderr
+    else:
+        assert p.stderr.strip() == last and "-v shows the traceback" in last
+
+
+def test_internal_error_in_process_is_one_line_and_its_own_code(capsys, monkeypatch):
+    import maxmargin.cli as cli
+
+    def boom(args):
+        raise ZeroDivisionError("float division by zero")
+
+    monkeypatch.setattr(cli, "_cmd_path", boom)
+    code, out, err = run_cli(capsys, "path", "builtin:separable")
+    assert code == EXIT_INTERNAL and out == "" and len(err.strip().splitlines()) == 1
+    assert err.startswith("maxmargin: internal error: ZeroDivisionError: float division")
+    code, _, err = run_cli(capsys, "path", "builtin:separable", "-v")
+    assert code == EXIT_INTERNAL and "Traceback" in err and "in boom" in err

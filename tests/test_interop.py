@@ -1,6 +1,8 @@
 """scikit-learn's names (random_state, max_iter, alpha) beside maxmargin's own, and feature
 names through the estimators and the coefficient figure."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -113,7 +115,81 @@ def test_coefficient_path_names_its_lines_by_feature_names():
     # each line is named at its right end (the axes' texts), the names escaped for mathtext
     texts = {t.get_text() for t in plot_coefficients(p, feature_names=["age", "dose $"]).texts}
     assert texts == {"age", "dose \\$"}
-    named = mm.exact_regularization_path(mm.Dataset(ds.X, ds.y, feature_names=["age", "dose"]),
-                                         C_max=10.0)  # keeps its Dataset, with the names
-    assert {t.get_text() for t in plot_exact_coefficients(named).texts} == {"age", "dose"}
+    named = mm.Dataset(ds.X, ds.y, feature_names=["age", "dose"])  # by default: the data's
+    grid = mm.regularization_path(named, C=[0.1, 1.0])
+    assert {t.get_text() for t in plot_coefficients(grid).texts} == {"age", "dose"}
+    exact = mm.exact_regularization_path(named, C_max=10.0)
+    assert {t.get_text() for t in plot_exact_coefficients(exact).texts} == {"age", "dose"}
     assert {t.get_text() for t in plot_coefficients(p).texts} == {"$w_{1}$", "$w_{2}$"}
+
+
+def test_generators_take_random_state():
+    for make in (mm.make_separable, mm.make_gaussians):
+        a, b = make(30, 3, seed=6), make(30, 3, random_state=6)
+        assert np.array_equal(a.X, b.X) and np.array_equal(a.y, b.y) and a.name == b.name
+        c = make(30, 3, random_state=np.random.RandomState(2))
+        assert np.array_equal(c.X, make(30, 3, random_state=np.random.RandomState(2)).X)
+        with pytest.raises(ParameterError, match="seed=1 and random_state=2 disagree"):
+            make(30, 3, seed=1, random_state=2)
+
+
+def test_path_grids_take_cs_and_alphas():
+    ds = mm.make_gaussians(40, 2, seed=1)
+    ref = mm.regularization_path(ds, lam=[0.01, 0.1])
+    got = mm.regularization_path(ds, alphas=[0.01, 0.1])
+    assert np.array_equal(got.C, ref.C) and np.array_equal(got.w, ref.w)
+    assert np.array_equal(mm.regularization_path(ds, Cs=[0.5, 2.0]).C, [0.5, 2.0])
+    with pytest.raises(ParameterError, match="give lam or alphas, not both"):
+        mm.regularization_path(ds, lam=[0.1], alphas=[0.1])
+    with pytest.raises(ParameterError, match="give C or Cs, not both"):
+        mm.regularization_path(ds, C=[1.0], Cs=[1.0])
+    with pytest.raises(ParameterError, match="not both"):  # the C grid and the lam grid
+        mm.regularization_path(ds, Cs=[1.0], alphas=[0.1])
+
+
+def test_learners_along_path_take_sklearn_names():
+    ds = mm.make_gaussians(40, 2, seed=1)
+    kw = {"learners": ["pegasos"], "order": "shuffle"}
+    a = mm.learners_along_path(ds, lam=[0.01, 0.1], epochs=2, seed=3, **kw)
+    b = mm.learners_along_path(ds, alphas=[0.01, 0.1], max_iter=2, random_state=3, **kw)
+    assert np.array_equal(a.rel_subopt, b.rel_subopt) and b.epochs == 2 and b.seed == 3
+    with pytest.raises(ParameterError, match="epochs=3 and max_iter=2 disagree"):
+        mm.learners_along_path(ds, lam=[0.1], epochs=3, max_iter=2, **kw)
+
+
+def test_study_spec_takes_sklearn_names():
+    pytest.importorskip("pyarrow")
+    from maxmargin.studies import SpecError, load_spec
+
+    def spec(problem, run, params):
+        return {"problem": problem, "run": run, "learners": ["pegasos"],
+                "data": [{"generator": "gaussians", "params": {"n": 20, **params}}]}
+
+    ours = load_spec(spec({"lam": [0.1]}, {"epochs": 3}, {"seed": 4}))
+    theirs = load_spec(spec({"alpha": [0.1]}, {"max_iter": 3}, {"random_state": 4}))
+    # read as maxmargin's names: the same normalised spec, so the same cells (resume works)
+    assert theirs.hash == ours.hash and theirs.raw == ours.raw
+    assert theirs.epochs == 3 and theirs.grid_parameter == "lam"
+    assert theirs.data[0].params == {"n": 20, "seed": 4}
+    for bad, key in [(spec({"lam": [0.1], "alpha": [0.1]}, {}, {}), "problem.alpha"),
+                     (spec({"C": [1.0]}, {"epochs": 2, "max_iter": 2}, {}), "run.max_iter"),
+                     (spec({"C": [1.0]}, {}, {"seed": 1, "random_state": 1}),
+                      "data[0].params.random_state")]:
+        with pytest.raises(SpecError, match=re.escape(key) + ": give .* not both"):
+            load_spec(bad)
+
+
+def test_run_and_compare_take_max_iter_and_alpha():
+    ds = mm.make_separable(30, 2, seed=3)
+    a = mm.run("pegasos", ds, epochs=3, order="shuffle", seed=2)
+    b = mm.run("pegasos", ds, max_iter=3, order="shuffle", random_state=2)
+    assert a.steps == b.steps == 90 and np.array_equal(a.w, b.w)
+    with pytest.raises(ParameterError, match="epochs=2 and max_iter=3 disagree"):
+        mm.run("pegasos", ds, epochs=2, max_iter=3)
+    kw = {"learners": ["pegasos"], "intercept": "none"}
+    ours = mm.compare(ds, lam=0.05, epochs=2, seeds=(1,), **kw)
+    theirs = mm.compare(ds, alpha=0.05, max_iter=2, random_state=1, **kw)
+    assert theirs.problem.lam == ours.problem.lam and theirs.epochs == 2
+    assert np.array_equal(theirs.runs[0].subopt, ours.runs[0].subopt)
+    with pytest.raises(ParameterError, match="lam=0.1 and alpha=0.05 disagree"):
+        mm.compare(ds, lam=0.1, alpha=0.05, **kw)

@@ -47,13 +47,15 @@ class Flaky(Perceptron):
     def _setup(self, pk):
         if self.how == "always":
             raise RuntimeError("this learner always fails")
-        m = Path(self.marker)
-        if not m.exists():
-            m.write_text("first attempt")
-            if self.how == "die":
-                os._exit(3)
-            raise RuntimeError("the first attempt fails")
-        return super()._setup(pk)
+        try:  # one attempt creates the marker, even when two start at once
+            fd = os.open(self.marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+        except FileExistsError:
+            return super()._setup(pk)
+        os.write(fd, b"first attempt")
+        os.close(fd)
+        if self.how == "die":
+            os._exit(3)
+        raise RuntimeError("the first attempt fails")
 '''
 
 
@@ -97,8 +99,11 @@ def _same_tables(a, b, skip=()) -> None:
 def base(tmp_path_factory):
     """One local study with a learner that raises once and one whose worker dies once.
 
-    Computed once per test session: the pytest-xdist workers share its folder (under a
-    lock), so the second one finds every cell finished and only reads the files.
+    Computed once per test session: the first pytest-xdist worker runs it into a folder
+    the workers share (under a lock); every other worker copies the finished folder into
+    its own and runs the study there, finding every cell finished. No process writes
+    into a folder that another one's tests read (a re-run in place would rewrite the
+    report's figures while the other worker's tests look for half-written files).
     """
     root = tmp_path_factory.getbasetemp()
     if os.environ.get("PYTEST_XDIST_WORKER"):
@@ -109,8 +114,13 @@ def base(tmp_path_factory):
         fcntl.flock(lock, fcntl.LOCK_EX)
         spec = _spec(tmp, extra_learners=[_flaky(tmp, "raise", "flaky"),
                                           _flaky(tmp, "die", "dying")])
-        res = mm.study(spec, tmp / "out", n_jobs=2)
-    return tmp, spec, res
+        if not (tmp / "done").exists():
+            res = mm.study(spec, tmp / "out", n_jobs=2)
+            (tmp / "done").touch()
+            return tmp, spec, res
+        out = tmp_path_factory.mktemp("study-base-copy") / "out"
+        shutil.copytree(tmp / "out", out)
+    return tmp, spec, mm.study(spec, out, n_jobs=2)
 
 
 # --------------------------------------------------------------------------- spec
@@ -313,6 +323,7 @@ def test_faults_retried_once_and_recorded(base):
     # the marker made exactly one cell of each fail its first attempt
     assert max(r["attempts"] for r in _rows(table, learner="flaky")) == 2
     recs = [json.loads(p.read_text()) for p in (res.out / "cells").glob("*.json")]
+    assert {r["format"] for r in recs} == {"maxmargin.study_cell/1"}
     assert sum(1 for r in recs if any("first attempt" in e for e in r["errors"])) == 1
     assert any("worker died" in e for r in recs for e in r["errors"])
     assert not list(res.out.rglob("*maxmargin-tmp"))  # no half-written file left behind
@@ -362,6 +373,8 @@ def test_report_and_files(base):
     tmp, spec, res = base
     names = {p.name for p in res.paths}
     assert {"results.parquet", "results.csv", "study.json", "report.md"} <= names
+    head = json.loads((res.out / "study.json").read_text())
+    assert (head["format"], head["maxmargin_version"]) == ("maxmargin.study/1", mm.__version__)
     md = (res.out / "report.md").read_text()
     assert "## gaussians" in md and "±" in md and "figures/gaussians-suboptimality.png" in md
     assert (res.out / "figures" / "separable-seed0-mistakes.png").stat().st_size > 1000

@@ -11,13 +11,13 @@ import numpy as np
 
 from .._json import json_number
 from .._progress import Progress
-from .._validation import check_int, check_positive
+from .._validation import check_int, check_positive, resolve_alias, seed_from_random_state
 from ..data import Dataset
 from ..exceptions import ParameterError
 from ..online.base import OnlineLearner
 from ..online.registry import LEARNERS, learner_for
 from ..problem import SVMProblem
-from .grid_path import DEFAULT_GRID, RegularizationPath, path
+from .grid_path import DEFAULT_GRID, RegularizationPath, grid_alias, path
 
 __all__ = ["LearnerPathStudy", "learners_along_path", "PATH_LEARNERS", "MIN_POOL_STEPS"]
 
@@ -170,7 +170,9 @@ def learners_along_path(data: Dataset, lam: Any = None, *, C: Any = None,
                         order: str = "shuffle", seed: int = 0,
                         eps: Sequence[float] = (1e-1, 1e-2), n_jobs: int | None = 1,
                         exact: RegularizationPath | None = None,
-                        progress: bool = False) -> LearnerPathStudy:
+                        progress: bool = False, alphas: Any = None, Cs: Any = None,
+                        max_iter: int | None = None,
+                        random_state: Any = None) -> LearnerPathStudy:
     """Run learners at each lambda for a fixed budget; suboptimality against the optimum.
 
     Parameters
@@ -195,6 +197,12 @@ def learners_along_path(data: Dataset, lam: Any = None, *, C: Any = None,
         A path with intercept ``augmented`` (the learners' mode) on the same grid; computed
         when not given. A weighted path's ``weights`` go to the learners' steps.
     progress : bool
+    alphas, Cs : grid, optional
+        scikit-learn's names of ``lam`` and ``C`` (as in :func:`path`).
+    max_iter : int, optional
+        scikit-learn's name for ``epochs`` (SGDClassifier's: passes over the data).
+    random_state : int >= 0 or numpy RandomState, optional
+        scikit-learn's name for ``seed``.
 
     Returns
     -------
@@ -218,7 +226,10 @@ def learners_along_path(data: Dataset, lam: Any = None, *, C: Any = None,
 
     from ..online import default_checkpoints
 
-    epochs = check_int("epochs", epochs, minimum=1)
+    lam, C = grid_alias("lam", lam, "alphas", alphas), grid_alias("C", C, "Cs", Cs)
+    epochs = check_int("epochs", resolve_alias("epochs", epochs, 10, "max_iter", max_iter),
+                       minimum=1)
+    seed = seed_from_random_state(random_state, seed)
     names = tuple(learners)
     if not names:
         raise ParameterError("no learners given; use e.g. learners=['pegasos', 'pa1']")

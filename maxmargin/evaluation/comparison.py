@@ -45,13 +45,13 @@ import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import scipy.sparse as sp
 
 from .._io import atomic_write
-from .._json import jsonable
+from .._json import format_header, jsonable
 from .._progress import Progress
 from .._validation import (
     WIDE_HINT,
@@ -59,6 +59,7 @@ from .._validation import (
     check_memory,
     check_positive,
     renamed_attribute,
+    resolve_alias,
     seed_from_random_state,
 )
 from ..certificate import certify
@@ -72,6 +73,9 @@ from ..online.runner import default_checkpoints
 from ..problem import SVMProblem
 from ..separation import SeparationCertificate, verify_separation
 from ..trace import Trace
+
+if TYPE_CHECKING:
+    from .saved import SavedComparison
 
 __all__ = [
     "compare",
@@ -693,8 +697,10 @@ class Comparison:
         Returns
         -------
         dict
-            ``format`` ``"maxmargin.comparison/1"``, the problem, ``reference`` / ``hard``
-            (without alpha), ``summary`` (the :attr:`rows`), ``runs``, ``timings``.
+            ``format`` ``"maxmargin.comparison/1"``, ``maxmargin_version``, the problem,
+            ``reference`` / ``hard`` (``alpha`` by its non-zero entries,
+            ``alpha_nonzero``), ``summary`` (the :attr:`rows`), ``runs``, ``timings``
+            (docs/formats.md). :meth:`from_json` reads it back.
 
         Examples
         --------
@@ -709,11 +715,13 @@ class Comparison:
         def sol(s: ExactSolution) -> dict[str, Any]:
             d = s.to_dict()
             d.pop("alpha", None)
+            nz = np.flatnonzero(s.alpha)  # alpha by its non-zero entries: O(#SV), not O(n)
+            d["alpha_nonzero"] = {"index": nz.tolist(), "value": s.alpha[nz].tolist()}
             d["certificate"] = s.certificate.to_dict()
             return d
 
         return {
-            "format": "maxmargin.comparison/1",
+            **format_header("comparison"),
             "data": p.data.name, "n": p.n, "d": p.d, "intercept": p.intercept,
             "intercept_scaling": p.intercept_scaling, "C": p.C, "lam": p.lam,
             "weights": None if p.weights is None else jsonable(p.weights),
@@ -762,6 +770,102 @@ class Comparison:
         if file is not None:
             atomic_write(file, text)
         return text
+
+    @staticmethod
+    def from_json(source: Any) -> SavedComparison:
+        """Read a comparison written by :meth:`to_json` (``maxmargin compare --json``,
+        ``report.json``).
+
+        The file holds every number and array, but neither the data nor the traces: the
+        result is a :class:`~maxmargin.evaluation.saved.SavedComparison` (the numbers,
+        the runs' arrays, :meth:`to_csv`, ``to_json`` giving the file's text back). Its
+        ``reference`` and ``hard_solution`` are
+        :class:`~maxmargin.solution.SavedSolution`: ``reference.recertify(data)``
+        recomputes their certificates from the data.
+
+        Parameters
+        ----------
+        source : str, path-like, readable file, or dict
+            The JSON file (or its parsed content).
+
+        Returns
+        -------
+        SavedComparison
+
+        Raises
+        ------
+        DataError
+            Not a comparison file (the message names the right loader), a format newer
+            than this maxmargin reads, or a key missing.
+
+        Examples
+        --------
+        >>> import io
+        >>> from maxmargin import make_separable
+        >>> cmp = compare(make_separable(30, 2, seed=0), learners=["pegasos"], lam=0.1)
+        >>> saved = Comparison.from_json(io.StringIO(cmp.to_json()))
+        >>> saved.F_star == cmp.F_star, saved.to_json() == cmp.to_json()
+        (True, True)
+        """
+        from .saved import read_comparison
+
+        return read_comparison(source)
+
+    def to_csv(self, file: str | Path | None = None) -> str:
+        """One CSV row per run and checkpoint: ``label, learner, order, seed, kind, t``
+        and every per-checkpoint quantity of :class:`RunResult` (``mistakes``,
+        ``train_error``, ``objective``, ``subopt``, ``dual_gap``, ``regret``, ...).
+
+        A quantity that does not apply to a run's learner is an empty cell (N/A); floats
+        are written exactly (``repr``), non-finite ones as ``nan`` / ``inf``.
+
+        Parameters
+        ----------
+        file : str or Path, optional
+            Written atomically when given.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> from maxmargin import make_separable
+        >>> cmp = compare(make_separable(30, 2, seed=0), learners=["pegasos"], lam=0.1)
+        >>> cmp.to_csv().splitlines()[0].split(",")[:8]
+        ['label', 'learner', 'order', 'seed', 'kind', 't', 'mistakes', 'train_error']
+        """
+        from .._table import to_csv
+        from .saved import runs_table
+
+        return to_csv(*runs_table([r.to_dict() for r in self.runs]), file=file)
+
+    def to_frame(self) -> Any:
+        """The rows of :meth:`to_csv` as a pandas DataFrame (pandas is optional).
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per run and checkpoint; N/A as NaN.
+
+        Raises
+        ------
+        ParameterError
+            pandas is not installed.
+
+        Examples
+        --------
+        >>> from maxmargin import make_separable
+        >>> cmp = compare(make_separable(30, 2, seed=0), learners=["pegasos"], lam=0.1,
+        ...               seeds=(0, 1))
+        >>> df = cmp.to_frame()
+        >>> len(df) == 2 * len(cmp.runs[0].t), df["seed"].unique().tolist()
+        (True, [0, 1])
+        """
+        from .._table import to_frame
+        from .saved import runs_table
+
+        return to_frame(*runs_table([r.to_dict() for r in self.runs]))
 
     def to_markdown(self) -> str:
         """A Markdown report: the reference, one row per learner x order, the notes.
@@ -1249,7 +1353,8 @@ def compare(data: Dataset, problem: SVMProblem | None = None, learners: Any = No
             reference: ExactSolution | None = None, solver: str | None = None,
             progress: bool = False,
             hard_reference: ExactSolution | SeparationCertificate | None = None,
-            random_state: Any = None) -> Comparison:
+            random_state: Any = None, alpha: float | None = None,
+            max_iter: int | None = None) -> Comparison:
     r"""Run online learners and measure them against the certified exact optimum.
 
     Parameters
@@ -1291,6 +1396,10 @@ def compare(data: Dataset, problem: SVMProblem | None = None, learners: Any = No
         hard margin when separable) here.
     random_state : int >= 0 or numpy RandomState, optional
         scikit-learn's name for one seed: ``random_state=s`` is ``seeds=(s,)``.
+    alpha : float > 0, optional
+        scikit-learn's name for ``lam`` (SGDClassifier's ``alpha`` is this lambda).
+    max_iter : int >= 1, optional
+        scikit-learn's name for ``epochs`` (SGDClassifier's: passes over the data).
 
     Returns
     -------
@@ -1324,6 +1433,8 @@ def compare(data: Dataset, problem: SVMProblem | None = None, learners: Any = No
     (True, True)
     """
     tic_all = time.perf_counter()
+    lam = resolve_alias("lam", lam, None, "alpha", alpha)  # scikit-learn's names
+    epochs = resolve_alias("epochs", epochs, 10, "max_iter", max_iter)
     problem = _problem_of(data, problem, C, lam, intercept, intercept_scaling)
     built = _build_learners(learners, problem)
     orders = _check_orders(orders)

@@ -39,9 +39,7 @@ their summed cost, which removes the commonest singular elbow system. Examples o
 
 from __future__ import annotations
 
-import csv
 import dataclasses
-import io
 import itertools
 import json
 import math
@@ -55,13 +53,14 @@ import scipy.linalg as sla
 import scipy.sparse as sp
 
 from .._io import atomic_write
-from .._json import json_number
+from .._json import format_header, json_number
 from .._progress import Progress
 from .._validation import check_choice, check_positive
 from ..certificate import Certificate, certify
 from ..data import Dataset
 from ..exceptions import ParameterError, SolverError
 from ..problem import INTERCEPTS, SVMProblem, combine_weights
+from .saved import SavedExactPath, breakpoints_csv
 
 __all__ = ["ExactPath", "PathPoint", "exact_regularization_path"]
 
@@ -1453,7 +1452,8 @@ class ExactPath:
         Returns
         -------
         dict
-            The summary, and ``breakpoints``: one dict per breakpoint with ``C``, ``lam``,
+            ``format`` (``"maxmargin.exact_path/1"``), ``maxmargin_version``, the
+            summary, and ``breakpoints``: one dict per breakpoint with ``C``, ``lam``,
             ``events`` (``index``, ``from``, ``to``), ``method``, ``certified``,
             ``max_residual``, set sizes after it, ``norm_w`` and ``b``.
 
@@ -1465,6 +1465,7 @@ class ExactPath:
         (0.5, {'index': 0, 'from': 'L', 'to': 'E'})
         """
         out: dict[str, Any] = {
+            **format_header("exact_path"),
             "data": self.data_name, "n": self.n, "d": self.d, "intercept": self.intercept,
             "intercept_scaling": self.intercept_scaling, "exact": True,
             "certified": self.certified, "n_breakpoints": len(self),
@@ -1517,6 +1518,43 @@ class ExactPath:
             atomic_write(file, text)
         return text
 
+    @staticmethod
+    def from_json(source: Any) -> SavedExactPath:
+        """Read an exact path written by :meth:`to_json` (``maxmargin path --exact
+        --json``, ``report.json``).
+
+        The file holds the breakpoints and their events, not the data nor the
+        certificates' arrays: the result is a
+        :class:`~maxmargin.evaluation.saved.SavedExactPath` (its numbers, the events, and
+        with the segments, which ``--json`` and ``report.json`` write, ``coefficients(C)``
+        exactly as the path gives them; ``to_json`` gives the file's text back).
+
+        Parameters
+        ----------
+        source : str, path-like, readable file, or dict
+            The JSON file (or its parsed content).
+
+        Returns
+        -------
+        SavedExactPath
+
+        Raises
+        ------
+        DataError
+            Not an exact path's file (the message names the right loader), a format
+            newer than this maxmargin reads, or a key missing.
+
+        Examples
+        --------
+        >>> import io
+        >>> from maxmargin import Dataset
+        >>> ep = exact_regularization_path(Dataset([[1.0], [-1.0]], [1, -1]))
+        >>> saved = ExactPath.from_json(io.StringIO(ep.to_json(include_segments=True)))
+        >>> saved.coefficients(0.1)[0].tolist(), saved.to_csv() == ep.to_csv()
+        ([0.2], True)
+        """
+        return SavedExactPath.from_json(source)
+
     def to_csv(self, file: str | Path | None = None) -> str:
         """One CSV row per event: ``k, C, lam, index, from, to, method, certified,
         max_residual`` (a breakpoint with several events has several rows).
@@ -1537,19 +1575,7 @@ class ExactPath:
         >>> print(ep.to_csv().splitlines()[1])
         0,0.5,1.0,0,L,E,event,True,0
         """
-        buf = io.StringIO()
-        wr = csv.writer(buf, lineterminator="\n")
-        wr.writerow(["k", "C", "lam", "index", "from", "to", "method", "certified",
-                     "max_residual"])
-        for j in range(len(self)):
-            for i, f, t in self.events_at(j):
-                wr.writerow([j, repr(float(self.breakpoints[j])), repr(float(self.lam[j])),
-                             i, f, t, self.method[j], bool(self.certificates[j].ok),
-                             f"{float(self.max_residual[j]):.3g}"])
-        text = buf.getvalue()
-        if file is not None:
-            atomic_write(file, text)
-        return text
+        return breakpoints_csv(self._breakpoint_rows(), file)
 
     def to_markdown(self, max_rows: int = 200) -> str:
         """A readable report: summary, then a table of the breakpoints and their events.

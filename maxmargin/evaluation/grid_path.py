@@ -50,8 +50,9 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 import numpy as np
 import scipy.sparse as sp
 
+from .. import _table
 from .._io import atomic_write
-from .._json import json_number
+from .._json import format_header, json_float, json_number, read_document
 from .._progress import Progress
 from .._validation import (
     WIDE_HINT,
@@ -61,9 +62,9 @@ from .._validation import (
     check_positive,
     renamed_attribute,
 )
-from ..certificate import Certificate, certify
+from ..certificate import DEFAULT_TOL, Certificate, certify
 from ..data import Dataset
-from ..exceptions import ParameterError, SolverError
+from ..exceptions import DataError, ParameterError, SolverError
 from ..problem import INTERCEPTS, SVMProblem, combine_weights
 from ..solvers import piqp
 from ..solvers.polish import polish, polish_no_margin
@@ -186,6 +187,36 @@ def parse_grid(text: str) -> np.ndarray:
                              "or a comma list of numbers (e.g. 0.1,1,10)") from None
 
 
+def grid_alias(name: str, value: Any, alias: str, alias_value: Any) -> Any:
+    """The grid given as ``name`` or as scikit-learn's ``alias`` (``Cs``, ``alphas``).
+
+    Parameters
+    ----------
+    name, alias : str
+    value, alias_value : grid or None
+
+    Returns
+    -------
+    grid or None
+
+    Raises
+    ------
+    ParameterError
+        Both given.
+
+    Examples
+    --------
+    >>> grid_alias("lam", None, "alphas", [0.1, 1.0])
+    [0.1, 1.0]
+    """
+    if alias_value is None:
+        return value
+    if value is not None:
+        raise ParameterError(f"give {name} or {alias}, not both ({alias} is scikit-learn's "
+                             f"name for the {name} grid)")
+    return alias_value
+
+
 def _check_grid(name: str, values: Any) -> np.ndarray:
     """Validate a C or lam grid; return it in increasing order (see :func:`path`)."""
     if isinstance(values, str):
@@ -274,6 +305,9 @@ class RegularizationPath:
         Building the DPP model (once) and the whole path.
     extras : dict
         Free-form additions by callers (empty from :func:`path`); not serialised.
+    feature_names : tuple of str or None
+        The data's names of the entries of ``w`` (``Dataset.feature_names``): the
+        ``w[<name>]`` columns of :meth:`to_csv`.
     weights : ndarray of shape (n,) or None
         The example weights ``s_i`` (sample weight times class weight), None without.
 
@@ -317,6 +351,7 @@ class RegularizationPath:
     compile_seconds: float = 0.0
     total_seconds: float = 0.0
     extras: dict = field(default_factory=dict)
+    feature_names: tuple[str, ...] | None = None
     weights: np.ndarray | None = field(default=None, repr=False)
 
     hard = renamed_attribute("hard", "hard_margin_limit")
@@ -365,19 +400,27 @@ class RegularizationPath:
         Returns
         -------
         dict
-            The per-point arrays as lists of length k, ``w`` as k lists of d floats,
-            ``kkt`` and ``certificate_ok`` per point, ``hard`` (the hard-margin limit), and
-            the scalars.
+            ``format`` (``"maxmargin.path/1"``), ``maxmargin_version``, the per-point
+            arrays as lists of length k, ``w`` as k lists of d floats, ``kkt``,
+            ``certificate_ok``, ``floors`` and ``certificate_tol`` per point, ``hard`` (the
+            hard-margin limit), ``feature_names`` and the scalars (docs/formats.md).
+            :meth:`from_json` reads it back.
+
+        Raises
+        ------
+        ParameterError
+            ``include_alpha`` for a path read from a file without alpha.
 
         Examples
         --------
         >>> from maxmargin import Dataset
         >>> p = path(Dataset([[1.0], [-1.0]], [1, -1]), C=[0.1, 1.0])
         >>> d = p.to_dict()
-        >>> d["C"], d["n_margin_sv"]
-        ([0.1, 1.0], [0, 2])
+        >>> d["format"], d["C"], d["n_margin_sv"]
+        ('maxmargin.path/1', [0.1, 1.0], [0, 2])
         """
         out: dict[str, Any] = {
+            **format_header("path"),
             "data": self.data_name, "n": self.n, "d": self.d, "intercept": self.intercept,
             "intercept_scaling": self.intercept_scaling, "solver": self.solver,
             "certified": self.certified,
@@ -394,10 +437,168 @@ class RegularizationPath:
         out["certificate_undecided"] = [c.undecided for c in self.certificates]
         limit = self.hard_margin_limit
         out["hard"] = None if limit is None else limit.to_dict()
+        out["feature_names"] = None if self.feature_names is None else list(self.feature_names)
+        out["floors"] = [{k: json_number(v) for k, v in c.floors.items()}
+                         for c in self.certificates]
+        out["certificate_tol"] = [float(c.tol) for c in self.certificates]
         if include_alpha:
+            if self.alpha.shape[1] != self.n:
+                raise ParameterError("this path was read from a file without alpha: "
+                                     "include_alpha is not possible")
             out["alpha"] = [[float(v) for v in row] for row in self.alpha]
         out["weights"] = None if self.weights is None else [float(v) for v in self.weights]
         return out
+
+    @classmethod
+    def from_json(cls, source: Any) -> RegularizationPath:
+        """Read a path written by :meth:`to_json` (or ``maxmargin path --json``).
+
+        Everything the file holds comes back: the arrays, the certificates (each point's
+        objectives, residuals, rounding floors and verdict, as the file states them),
+        the hard-margin limit; ``alpha`` when the file has it (``to_json(include_alpha=
+        True)``), else an array of shape (k, 0). Not restored: :attr:`extras`, and the
+        learners a ``--learners`` run adds to the file. ``to_json`` of the result gives
+        the file's text back.
+
+        Parameters
+        ----------
+        source : str, path-like, readable file, or dict
+            The JSON file (or its parsed content).
+
+        Returns
+        -------
+        RegularizationPath
+
+        Raises
+        ------
+        DataError
+            Not a path file (the message names the right loader), a format newer than
+            this maxmargin reads, or a key missing.
+
+        Examples
+        --------
+        >>> import io
+        >>> from maxmargin import Dataset
+        >>> p = path(Dataset([[1.0], [-1.0]], [1, -1]), C=[0.1, 1.0])
+        >>> q = RegularizationPath.from_json(io.StringIO(p.to_json()))
+        >>> q.to_json() == p.to_json(), q.w.tolist() == p.w.tolist()
+        (True, True)
+        """
+        doc = read_document(source, "path", ("C", "lam", "w", "certificate_ok", "kkt"))
+        try:
+            return cls._from_document(doc)
+        except KeyError as e:
+            raise DataError(f"the path has no {e.args[0]!r} key") from None
+        except (TypeError, ValueError, IndexError) as e:
+            if isinstance(e, DataError):
+                raise
+            raise DataError(f"the path holds a value of the wrong type ({e})") from None
+
+    @classmethod
+    def _from_document(cls, doc: dict[str, Any]) -> RegularizationPath:
+        k, n, d = len(doc["C"]), int(doc["n"]), int(doc["d"])
+        arrays: dict[str, Any] = {}
+        for name in cls._ARRAYS:
+            vals = doc[name]
+            ints = all(isinstance(v, int) and not isinstance(v, bool) for v in vals)
+            arrays[name] = (np.array(vals, dtype=np.int64) if ints and vals
+                            else np.array([json_float(v) for v in vals], dtype=float))
+        floors = doc.get("floors") or [{}] * k
+        tols = doc.get("certificate_tol") or [DEFAULT_TOL] * k
+        certs = tuple(Certificate(
+            float(arrays["primal"][i]), float(arrays["dual"][i]),
+            float(arrays["primal"][i] - arrays["dual"][i]), float(arrays["relative_gap"][i]),
+            {str(a): json_float(v) for a, v in doc["kkt"][i].items()}, json_float(tols[i]),
+            bool(doc["certificate_ok"][i]),
+            {str(a): json_float(v) for a, v in floors[i].items()},
+            (doc.get("certificate_undecided") or [None] * k)[i]) for i in range(k))
+        alpha = doc.get("alpha")
+        limit = doc.get("hard")
+        names = doc.get("feature_names")
+        return cls(
+            w=np.array([[json_float(v) for v in row] for row in doc["w"]],
+                       dtype=float).reshape(k, d),
+            alpha=(np.array([[json_float(v) for v in row] for row in alpha], dtype=float)
+                   .reshape(k, n) if alpha is not None else np.zeros((k, 0))),
+            certificates=certs, method=tuple(doc["method"]),
+            intercept=str(doc["intercept"]),
+            intercept_scaling=json_float(doc.get("intercept_scaling", 1.0)),
+            data_name=str(doc.get("data", "data")), n=n, d=d, solver=str(doc.get("solver")),
+            min_margin_sv_C=json_float(doc.get("min_margin_sv_C")),
+            hard_margin_limit=None if limit is None else HardMarginLimit.from_dict(limit),
+            compile_seconds=json_float(doc.get("compile_seconds", 0.0)),
+            total_seconds=json_float(doc.get("total_seconds", 0.0)),
+            feature_names=None if names is None else tuple(map(str, names)),
+            weights=None if doc.get("weights") is None else
+            np.array([json_float(v) for v in doc["weights"]], dtype=float), **arrays)
+
+    def _table(self) -> tuple[list[str], list[list[Any]]]:
+        """One row per grid point (the columns of :meth:`to_csv`)."""
+        cols = ["C", "lam", "b", *_table.weight_columns(self.feature_names, self.d),
+                "norm_w", "norm_reg", "margin", "width", "n_margin_sv", "n_bound_sv",
+                "train_error", "holdout_error", "slack_sum", "primal", "dual",
+                "relative_gap", "max_kkt", "certified", "method", "seconds"]
+        rows = []
+        for i in range(len(self)):
+            rows.append([float(self.C[i]), float(self.lam[i]), float(self.b[i]),
+                         *map(float, self.w[i]),
+                         *(float(getattr(self, a)[i]) for a in (
+                             "norm_w", "norm_reg", "margin", "width")),
+                         int(self.n_margin_sv[i]), int(self.n_bound_sv[i]),
+                         *(float(getattr(self, a)[i]) for a in (
+                             "train_error", "holdout_error", "slack_sum", "primal", "dual",
+                             "relative_gap", "max_kkt")),
+                         bool(self.certificates[i].ok), self.method[i], float(self.seconds[i])])
+        return cols, rows
+
+    def to_csv(self, file: str | Path | None = None) -> str:
+        """One CSV row per grid point: ``C, lam, b, w[<name>]..., norm_w, norm_reg,
+        margin, width, n_margin_sv, n_bound_sv, train_error, holdout_error, slack_sum,
+        primal, dual, relative_gap, max_kkt, certified, method, seconds``.
+
+        ``w[<name>]`` uses the data's feature names (:attr:`feature_names`), ``w[0]``,
+        ``w[1]``, ... (0-based columns) without them. Floats are written exactly
+        (``repr``); ``holdout_error`` is ``nan`` without a holdout.
+
+        Parameters
+        ----------
+        file : str or Path, optional
+            Written atomically when given.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> from maxmargin import Dataset
+        >>> p = path(Dataset([[1.0], [-1.0]], [1, -1], feature_names=["age"]), C=[0.1, 1.0])
+        >>> print(p.to_csv().splitlines()[0][:40])
+        C,lam,b,w[age],norm_w,norm_reg,margin,wi
+        """
+        return _table.to_csv(*self._table(), file=file)
+
+    def to_frame(self) -> Any:
+        """The rows of :meth:`to_csv` as a pandas DataFrame (pandas is optional).
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per grid point.
+
+        Raises
+        ------
+        ParameterError
+            pandas is not installed.
+
+        Examples
+        --------
+        >>> from maxmargin import Dataset
+        >>> p = path(Dataset([[1.0], [-1.0]], [1, -1]), C=[0.1, 1.0])
+        >>> p.to_frame()[["C", "w[0]", "n_margin_sv"]].round(6).to_numpy().tolist()
+        [[0.1, 0.2, 0.0], [1.0, 1.0, 2.0]]
+        """
+        return _table.to_frame(*self._table())
 
     def to_json(self, file: str | Path | None = None, include_alpha: bool = False) -> str:
         """The :meth:`to_dict` as JSON text; written to ``file`` when given.
@@ -641,7 +842,8 @@ def _working_set_solve(problem: SVMProblem, YZ: Any, w0: np.ndarray, b0: float,
 def path(data: Dataset, C: Any = ..., lam: Any = ..., intercept: str = ...,
          holdout: Dataset | None = ..., solver: str | None = ..., progress: bool = ..., *,
          intercept_scaling: float = ..., warm_start: bool = ..., hard_limit: bool | None = ...,
-         tol: float | None = ..., exact: Literal[False] = ..., sample_weight: Any = ...,
+         tol: float | None = ..., Cs: Any = ..., alphas: Any = ...,
+         exact: Literal[False] = ..., sample_weight: Any = ...,
          class_weight: Any = ...) -> RegularizationPath: ...
 
 
@@ -649,15 +851,16 @@ def path(data: Dataset, C: Any = ..., lam: Any = ..., intercept: str = ...,
 def path(data: Dataset, C: Any = ..., lam: Any = ..., intercept: str = ...,
          holdout: Dataset | None = ..., solver: str | None = ..., progress: bool = ..., *,
          intercept_scaling: float = ..., warm_start: bool = ..., hard_limit: bool | None = ...,
-         tol: float | None = ..., exact: Literal[True], sample_weight: Any = ...,
+         tol: float | None = ..., Cs: Any = ..., alphas: Any = ...,
+         exact: Literal[True], sample_weight: Any = ...,
          class_weight: Any = ...) -> ExactPath: ...
 
 
 def path(data: Dataset, C: Any = None, lam: Any = None, intercept: str = "free",
          holdout: Dataset | None = None, solver: str | None = None, progress: bool = False,
          *, intercept_scaling: float = 1.0, warm_start: bool = True,
-         hard_limit: bool | None = None, tol: float | None = None,
-         exact: bool = False, sample_weight: Any = None,
+         hard_limit: bool | None = None, tol: float | None = None, Cs: Any = None,
+         alphas: Any = None, exact: bool = False, sample_weight: Any = None,
          class_weight: Any = None) -> RegularizationPath | ExactPath:
     """The certified soft-margin optimum at every point of a C (or lambda) grid.
 
@@ -696,6 +899,10 @@ def path(data: Dataset, C: Any = None, lam: Any = None, intercept: str = "free",
         yes when ``n * d <= 2e6``.
     tol : float, optional
         Certificate tolerance (default 1e-6; warm-started points meet 1e-9).
+    Cs, alphas : array-like or str, optional
+        scikit-learn's names of the two grids (``LogisticRegressionCV(Cs=)``,
+        ``lasso_path(alphas=)``; ``alpha`` is SGDClassifier's lambda): ``Cs`` is ``C``,
+        ``alphas`` is ``lam``. Give one name of each.
     exact : bool, default False
         Compute every breakpoint (an :class:`~maxmargin.exact_path.ExactPath`) instead of
         the grid's points; ``warm_start`` and ``hard_limit`` do not apply.
@@ -737,6 +944,7 @@ def path(data: Dataset, C: Any = None, lam: Any = None, intercept: str = "free",
     t_start = time.perf_counter()
     if not isinstance(data, Dataset):
         raise ParameterError(f"path needs a maxmargin.Dataset, got {type(data).__name__}")
+    C, lam = grid_alias("C", C, "Cs", Cs), grid_alias("lam", lam, "alphas", alphas)
     if C is not None and lam is not None:
         raise ParameterError("give a C grid or a lam grid, not both (lam = 1/(C n))")
     intercept = check_choice("intercept", intercept, INTERCEPTS)
@@ -835,6 +1043,7 @@ def path(data: Dataset, C: Any = None, lam: Any = None, intercept: str = "free",
         data_name=data.name, n=n, d=d, solver=solver_name, min_margin_sv_C=c0,
         hard_margin_limit=limit,
         compile_seconds=float(compile_s), total_seconds=time.perf_counter() - t_start,
+        feature_names=data.feature_names,
         weights=weights,
     )
 

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from .._json import json_number
+from .._json import json_float, json_number
 from .._validation import check_choice, check_positive
 from ..data import Dataset
 from ..exceptions import NotSeparableError, ParameterError, SolverError
@@ -264,6 +264,34 @@ class HardMarginLimit:
             "last_C": json_number(self.last_C), "last_rel_diff": json_number(self.last_rel_diff),
             "last_equal": bool(self.last_equal),
         }
+
+    @classmethod
+    def from_dict(cls, doc: dict[str, Any]) -> HardMarginLimit:
+        """The inverse of :meth:`to_dict` (``alpha``, not written, comes back None).
+
+        Parameters
+        ----------
+        doc : dict
+
+        Returns
+        -------
+        HardMarginLimit
+
+        Examples
+        --------
+        >>> from maxmargin import Dataset
+        >>> lim = hard_margin_limit(Dataset([[1.0], [-1.0]], [1, -1]))
+        >>> HardMarginLimit.from_dict(lim.to_dict()).to_dict() == lim.to_dict()
+        True
+        """
+        num = json_float
+        return cls(separable=bool(doc["separable"]), C_star=num(doc["C_star"]),
+                   max_alpha_hard=num(doc["max_alpha_hard"]),
+                   w=None if doc.get("w") is None else np.array([num(v) for v in doc["w"]]),
+                   b=None if doc.get("b") is None else num(doc["b"]),
+                   primal_objective=num(doc["primal_objective"]), margin=num(doc["margin"]),
+                   last_C=num(doc["last_C"]), last_rel_diff=num(doc["last_rel_diff"]),
+                   last_equal=bool(doc["last_equal"]))
 
 
 def hard_margin_limit(data: Dataset, intercept: str = "free", *,

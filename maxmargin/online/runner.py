@@ -16,6 +16,7 @@ from .._validation import (
     check_choice,
     check_int,
     check_memory,
+    resolve_alias,
     seed_from_random_state,
 )
 from ..data import Dataset
@@ -67,7 +68,7 @@ def _checkpoints(checkpoints: Any, n: int, epochs: int) -> np.ndarray:
 def run(learner: OnlineLearner | str, data: Dataset, epochs: int = 1, order: str = "cyclic",
         seed: int = 0, checkpoints: Any = None, record_dual: bool = False,
         progress: bool = False, *, random_state: Any = None,
-        sample_weight: Any = None) -> Trace:
+        max_iter: int | None = None, sample_weight: Any = None) -> Trace:
     """Run ``learner`` on ``data`` for ``epochs`` passes and record its trajectory.
 
     Parameters
@@ -92,6 +93,8 @@ def run(learner: OnlineLearner | str, data: Dataset, epochs: int = 1, order: str
         Draw a progress bar on stderr.
     random_state : int >= 0 or numpy RandomState, optional
         scikit-learn's name for ``seed``; when given, it is the seed.
+    max_iter : int >= 1, optional
+        scikit-learn's name for ``epochs`` (SGDClassifier's: passes over the data).
     sample_weight : array-like of shape (n,), optional
         Example weights ``s_i >= 0``, taken by the learner's ``sample_weight_rule``
         (learners without one refuse them); the trace's ``loss`` then sums ``s_i``
@@ -109,7 +112,8 @@ def run(learner: OnlineLearner | str, data: Dataset, epochs: int = 1, order: str
     (810, 'shuffle')
     """
     learner = _check_args(learner, data)
-    epochs = check_int("epochs", epochs, minimum=1)
+    epochs = check_int("epochs", resolve_alias("epochs", epochs, 1, "max_iter", max_iter),
+                       minimum=1)
     order = check_choice("order", order, ORDERS)
     seed = _check_seed(seed_from_random_state(random_state, seed))  # scikit-learn's name
     sw = step_weights(learner, sample_weight, data.n)

@@ -248,9 +248,8 @@ def _label_coefficients(ax: Any, Cs: np.ndarray, W: np.ndarray, top: np.ndarray,
 def plot_coefficients(p: Any, ax: Any = None, max_features: int = 15,
                       feature_names: Sequence[str] | None = None) -> Any:
     """Coefficient paths ``w_j(C)`` (the ``max_features`` largest at the last point),
-    each named at its right end by ``feature_names`` (else ``w_j``; a grid path does not
-    keep its data's names: pass ``feature_names=data.feature_names``, as the command
-    does).
+    each named at its right end by ``feature_names`` (default the path's
+    ``feature_names``, its data's, if any, else ``w_j``).
 
     Each drawn coefficient has its own colour (a qualitative palette of 20; past the
     tenth, the line is dashed too); the guides' legend is to the right of the names.

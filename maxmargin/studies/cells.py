@@ -30,13 +30,15 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from .._json import FORMATS
 from .spec import DataSpec, SpecError, StudySpec
 
 __all__ = ["Plan", "DataItem", "RefJob", "CellJob", "make_plan", "separability_task",
            "reference_task", "cell_task", "versions"]
 
-#: Bump when the cell files' content changes meaning: every cell then reruns.
-CELL_FORMAT = 1
+#: The cell files' format version (``"maxmargin.study_cell/1"`` in each): bumped in
+#: ``_json.FORMATS`` when their content changes meaning; every cell then reruns.
+CELL_FORMAT = FORMATS["study_cell"][0]
 
 #: Per-checkpoint arrays of a :class:`maxmargin.RunResult`, as table columns.
 ARRAYS = ("t", "mistakes", "train_error", "test_error", "objective", "subopt", "rel_subopt",

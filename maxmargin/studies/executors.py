@@ -25,10 +25,10 @@ from concurrent.futures import FIRST_COMPLETED, wait
 from dataclasses import dataclass
 from typing import Any
 
+from .._json import format_header
 from .._progress import Progress
 from ..exceptions import ParameterError
 from .cells import (
-    CELL_FORMAT,
     CellJob,
     Plan,
     cell_task,
@@ -79,7 +79,7 @@ class Tracker:
 
     def _finish(self, cell: CellJob, record: dict) -> None:
         self.store.write_cell(cell.key, {
-            "format": CELL_FORMAT, "attempts": self.attempts.get(cell.key, 0),
+            **format_header("study_cell"), "attempts": self.attempts.get(cell.key, 0),
             "errors": self.errors.get(cell.key, []), **record})
         self.counts[record["status"]] += 1
         self.bar.update(1)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .._json import format_header
 from ..exceptions import ParameterError
 from ..plotting._mpl import check_formats
 from .cells import Plan, make_plan, versions
@@ -202,7 +203,7 @@ def study(spec: str | Path | Mapping | StudySpec, out: str | Path = "maxmargin-s
     store = Store(out)
     pending = [c for c in plan.cells if not store.finished(c.key)]
     store.write_text("study.json", json.dumps(
-        {"format": "maxmargin.study/1", "spec_hash": spec.hash, "spec": spec.raw,
+        {**format_header("study"), "spec_hash": spec.hash, "spec": spec.raw,
          "cells": len(plan.cells), "versions": versions()}, indent=1, default=str) + "\n")
     with StudyProgress(len(pending), f"study {spec.name}", enabled=progress) as bar:
         tracker = Tracker(store, bar)

@@ -25,8 +25,13 @@ __all__ = ["SpecError", "StudySpec", "DataSpec", "LearnerSpec", "load_spec", "GE
 GENERATORS = ("separable", "gaussians")
 
 _TOP = ("name", "problem", "run", "data", "learners")
-_PROBLEM = ("C", "lam", "intercept", "intercept_scaling", "solver")
-_RUN = ("epochs", "seeds", "orders", "checkpoints", "holdout", "split_seed")
+_PROBLEM = ("C", "lam", "intercept", "intercept_scaling", "solver", "alpha")
+_RUN = ("epochs", "seeds", "orders", "checkpoints", "holdout", "split_seed", "max_iter")
+#: scikit-learn's names accepted beside maxmargin's (same meaning): section -> alias -> key.
+#: They are read as the key they stand for, so the normalised spec (and its hash, the
+#: cells' keys) is the same whichever name a spec uses.
+ALIASES = {"problem": {"alpha": "lam"}, "run": {"max_iter": "epochs"},
+           "params": {"random_state": "seed"}}
 _DATA = ("name", "source", "generator", "params", "seeds", "label", "holdout", "split_seed")
 _LEARNER = ("name", "class", "params", "label")
 _ORDERS = ("cyclic", "shuffle", "sample")
@@ -170,6 +175,19 @@ class _Checker:
             raise self.fail(key, f"must be a table of keyword arguments, got {_type_name(value)}")
         return dict(value)
 
+    def aliases(self, key: str, table: dict, section: str) -> dict:
+        """``table`` with scikit-learn's names (``max_iter``) read as maxmargin's
+        (``epochs``); both given is an error."""
+        out = dict(table)
+        for alias, name in ALIASES[section].items():
+            if alias in out:
+                if name in out:
+                    raise self.fail(f"{key}.{alias}", f"give {name} or {alias}, not both "
+                                                      f"({alias} is scikit-learn's name for "
+                                                      f"{name})")
+                out[name] = out.pop(alias)
+        return out
+
     def integer(self, key: str, value: Any, minimum: int) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
             raise self.fail(key, f"must be an integer >= {minimum}, got {value!r}")
@@ -267,6 +285,8 @@ def _parse_data(ck: _Checker, i: int, entry: Any, base: Path, default_holdout: A
         raise ck.fail(key, "give exactly one of source (a file or builtin:NAME) and "
                            f"generator ({', '.join(GENERATORS)})")
     params = ck.params(f"{key}.params", e.get("params", {}))
+    if "generator" in e:
+        params = ck.aliases(f"{key}.params", params, "params")
     holdout = _holdout(ck, f"{key}.holdout", e.get("holdout", default_holdout), base)
     split = ck.integer(f"{key}.split_seed", e.get("split_seed", default_split), 0)
     label_col = e.get("label")
@@ -299,7 +319,8 @@ def _parse_data(ck: _Checker, i: int, entry: Any, base: Path, default_holdout: A
     _generator_params(ck, key, gen, params)
     if "seeds" in e:
         if "seed" in params:
-            raise ck.fail(f"{key}.params.seed", "give seeds or params.seed, not both")
+            raise ck.fail(f"{key}.params.seed", "give seeds or params.seed (random_state), "
+                                                "not both")
         seeds = _seeds(ck, f"{key}.seeds", e["seeds"])
         return [DataSpec(label=f"{name or gen}-seed{s}", key=key, generator=gen,
                          params={**params, "seed": s}, holdout=holdout, split_seed=split)
@@ -360,7 +381,7 @@ def _read(spec: str | Path | Mapping) -> tuple[_Checker, dict, Path]:
 
 def _parse_problem(ck: _Checker, value: Any) -> tuple[str, tuple, str, float, str | None]:
     """``[problem]``: the grid (its parameter and values), intercept, scaling, solver."""
-    pr = ck.table("problem", value, _PROBLEM)
+    pr = ck.aliases("problem", ck.table("problem", value, _PROBLEM), "problem")
     if ("C" in pr) == ("lam" in pr):
         raise ck.fail("problem", "give exactly one of C and lam (a number, an array, or a "
                                  "grid 'lo:hi:num')")
@@ -442,7 +463,7 @@ def load_spec(spec: str | Path | Mapping) -> StudySpec:
     name = ck.string("name", top["name"]) if "name" in top else (
         Path(spec).stem if not isinstance(spec, Mapping) else "study")
     grid_parameter, grid, intercept, scaling, solver = _parse_problem(ck, top["problem"])
-    ru = ck.table("run", top.get("run", {}), _RUN)
+    ru = ck.aliases("run", ck.table("run", top.get("run", {}), _RUN), "run")
     epochs = ck.integer("run.epochs", ru.get("epochs", 10), 1)
     seeds = _seeds(ck, "run.seeds", ru.get("seeds", 1))
     orders = _orders(ck, ru.get("orders", ["shuffle"]))
