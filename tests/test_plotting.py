@@ -382,9 +382,12 @@ def test_coefficients_have_distinct_colours_and_their_names_at_the_line_ends(hea
     names = [f"feature {j}" for j in range(heart.d)]
     data = mm.Dataset(heart.X, heart.y, feature_names=names, name="heart")
     p = mm.regularization_path(data, C="1e-2:1e1:4")
-    ax = path_plots.plot_coefficients(p)  # a path keeps no names: w_j
+    ax = path_plots.plot_coefficients(p)  # the path keeps its data's names
+    assert {t.get_text() for t in ax.texts} == set(names)
+    unnamed = mm.regularization_path(heart, C="1e-2:1e1:4")
+    ax = path_plots.plot_coefficients(unnamed)  # none: w_j
     assert {t.get_text() for t in ax.texts} == {f"$w_{{{j + 1}}}$" for j in range(p.d)}
-    ax = path_plots.plot_coefficients(p, feature_names=names)
+    ax = path_plots.plot_coefficients(unnamed, feature_names=names)
     drawn = [ln for ln in ax.lines if ln.get_label() in names]
     assert len(drawn) == heart.d == 13
     assert len({ln.get_color() for ln in drawn}) == 13  # no colour repeats
@@ -401,7 +404,7 @@ def test_coefficients_have_distinct_colours_and_their_names_at_the_line_ends(hea
     assert all(a.y1 <= b.y0 + 0.5 for a, b in zip(boxes, boxes[1:], strict=False))
     few = path_plots.plot_coefficients(p, max_features=3)
     top = np.argsort(-np.abs(p.w[-1]))[:3]
-    assert [ln.get_label() for ln in few.lines[:3]] == [f"$w_{{{j + 1}}}$" for j in top]
+    assert [ln.get_label() for ln in few.lines[:3]] == [names[j] for j in top]
 
 
 def test_the_best_held_out_C_is_marked_at_the_argmin_of_the_holdout_error(gauss):
@@ -498,7 +501,7 @@ def test_cli_writes_the_figure_formats_and_dpi_asked_for(tmp_path, capsys):
     code = main(["path", "builtin:separable", "--C-grid", "1e-2:1e2:3", "-q", "--no-figures",
                  "--out", str(bare)])
     assert code == 0 and sorted(p.name for p in bare.iterdir() if p.name[0] != ".") == [
-        "report.json", "report.md"]
+        "grid.csv", "report.json", "report.md"]  # no figure
     capsys.readouterr()
     code = main(["compare", "builtin:separable", "--format", "png,gif",
                  "--out", str(tmp_path / "never")])
@@ -513,6 +516,7 @@ def test_a_pdf_only_report_links_its_figures(tmp_path):
     cmp = mm.compare(mm.make_separable(30, 2, seed=0), learners=["pegasos"], lam=0.1,
                      epochs=1)
     files = mm.write_report(cmp, tmp_path, formats="pdf")
-    assert {f.suffix for f in files[2:]} == {".pdf"}
+    assert [f.name for f in files[:3]] == ["report.md", "report.json", "checkpoints.csv"]
+    assert {f.suffix for f in files[3:]} == {".pdf"}
     md = (tmp_path / "report.md").read_text()
     assert "[regret](regret.pdf) (pdf)" in md and "![" not in md
