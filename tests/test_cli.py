@@ -109,9 +109,16 @@ def test_compare_writes_report(tmp_path, capsys):
     assert code == 2 and "at least one" in err
 
 
-def test_compare_rejects_free_intercept_usage(capsys):
-    code, _, err = run_cli(capsys, "compare", HEART, "--intercept", "free")
-    assert code == 2 and "invalid choice" in err
+def test_compare_scores_a_free_intercept_and_says_so(capsys):
+    code, out, _ = run_cli(capsys, "compare", HEART, "--intercept", "free", "--learners",
+                           "perceptron,subgradient", "--epochs", "2", "--json", "-", "-q")
+    js = json.loads(out)
+    assert code == 0 and js["intercept"] == "free"
+    assert "intercept free (b unregularised)" in js["scored_against"]
+    assert all(row["scored_against"] == js["scored_against"] for row in js["summary"])
+    code, _, err = run_cli(capsys, "compare", HEART, "--intercept", "free", "--learners",
+                           "winnow")
+    assert code == 2 and "supports intercept none" in err
 
 
 def test_demo_end_to_end(tmp_path, capsys):
