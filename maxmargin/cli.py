@@ -445,7 +445,10 @@ def _load_trace(path: str, data: Any, intercept: str) -> Any:
     from .trace import Trace
 
     p = Path(path)
-    stem = p.with_suffix("") if p.suffix in (".npz", ".json") else p
+    if p.suffix not in (".npz", ".json") and (p.suffix or p.is_file()):
+        raise DataError(f"--trace {path}: give a .npz file (or the .json beside one that "
+                        "Trace.save wrote)")
+    stem = p.with_suffix("") if p.suffix else p
     if stem.with_suffix(".json").exists() and stem.with_suffix(".npz").exists():
         return Trace.load(stem)
     npz = stem.with_suffix(".npz")
@@ -465,7 +468,7 @@ def _load_trace(path: str, data: Any, intercept: str) -> Any:
     try:
         return Trace.from_weights(
             arrays["t"], arrays["W"], b, name=stem.name, data=data,
-            intercept=intercept if b is not None else None, w_avg=arrays.get("w_avg"),
+            intercept=intercept, w_avg=arrays.get("w_avg"),
             b_avg=arrays.get("b_avg"), mistakes=arrays.get("mistakes"), kind=kind)
     except ParameterError as e:
         raise ParameterError(f"--trace {path}: {e}") from None

@@ -1127,7 +1127,10 @@ def _scores(decl: Any, tr: Trace, opt: _Optimum, kind: str) -> dict[str, Any]:
         na["regret"] = "needs every step's loss and example; " + tr.missing["loss"]
     if "mistakes" in tr.missing:
         na["mistakes"] = tr.missing["mistakes"]
-    if tr.dual is None and kind == "objective" and tr.missing:
+    if tr.dual is None and kind == "objective" and decl.has_dual:
+        na["dual_gap"] = ("needs the implied dual points of the iterates, which the run did "
+                          "not record (run(..., record_dual=True) does)")
+    elif tr.dual is None and kind == "objective" and tr.missing:
         na["dual_gap"] = "needs the implied dual points (multipliers) of the iterates"
     y = problem.data.y
     t = tr.t

@@ -37,6 +37,7 @@ learners' (:class:`~maxmargin.online.OnlineLearner`); every one is optional:
                           ``y w.x <= update_margin``: the mistake bounds apply
 ``theory_rate``           the slope of ``log(F - F*)`` against ``log t`` its theory gives
 ``regret_G``              the ``G`` of a proven regret bound ``G^2 (1 + ln t)/(2 lam)``
+                          (or a method ``regret_lipschitz(R)``, ``R = max ||z_i||``)
 ``has_average``           ``average()`` returns an averaged iterate (like ``weights()``)
 ``has_dual``              ``dual()`` returns an implied dual point ``a`` of shape (n,)
                           (``w~ = sum_i a_i y_i z_i``); such a learner is started with
@@ -341,6 +342,11 @@ class PythonLearner(OnlineLearner):
         self.learner = learner
         for key, value in _declared(learner).items():
             setattr(self, key, value)  # before the intercept is checked against them
+        if intercept not in self.supported_intercepts:
+            raise ParameterError(
+                f"{type(learner).__name__} supports intercept "
+                f"{' or '.join(map(repr, self.supported_intercepts))}, not {intercept!r} "
+                "(it declares supported_intercepts)")
         super().__init__(intercept=intercept, intercept_scaling=intercept_scaling)
         self.name = str(getattr(learner, "name", "")  # type: ignore[misc]
                         or type(learner).__name__)
@@ -384,17 +390,20 @@ class PythonLearner(OnlineLearner):
                 f"intercept_scaling={self.intercept_scaling!r})")
 
     def regret_lipschitz(self, R: float) -> float | None:
-        """The learner's declared ``regret_G`` (None: no regret bound).
+        """The learner's ``regret_lipschitz(R)`` when it has that method, else its declared
+        ``regret_G`` (None: no regret bound).
 
         Parameters
         ----------
         R : float
+            ``max_i ||z_i||`` on the data of the run (the bound's ``G`` often depends on it).
 
         Returns
         -------
         float or None
         """
-        G = getattr(self.learner, "regret_G", None)
+        own = getattr(self.learner, "regret_lipschitz", None)
+        G = own(R) if callable(own) else getattr(self.learner, "regret_G", None)
         return None if G is None else float(G)
 
     # ------------------------------------------------------------------ the run protocol
