@@ -332,12 +332,38 @@ def _ratio(num: float, den: float) -> float:
     return 0.0 if num == 0 else math.inf
 
 
+def _box_violation(alpha: np.ndarray, lo: np.ndarray, costs: np.ndarray) -> float:
+    """``max_i max(0, -alpha_i, alpha_i - C_i) / C_i``: each multiplier's excursion as a
+    fraction of its own box. An example of weight 0 has the box ``{0}``: a non-zero
+    ``alpha_i`` there is infinitely far out (``inf``, exactly: a decided failure), a
+    zero one does not count."""
+    viol = np.maximum(lo, alpha - costs)
+    zero = costs == 0
+    if zero.any():
+        if np.any(alpha[zero] != 0):
+            return math.inf
+        viol, costs = viol[~zero], costs[~zero]
+    return _maxabs(viol / costs) if viol.size else 0.0
+
+
+def _fraction_of_box(alpha: np.ndarray, costs: np.ndarray) -> np.ndarray:
+    """``|C_i - alpha_i| / C_i`` per example (0 where ``C_i = 0``: such an ``alpha_i``
+    is 0 or caught by the box test, and its example costs nothing)."""
+    out = np.zeros(alpha.shape)
+    pos = costs > 0
+    out[pos] = np.abs(costs[pos] - alpha[pos]) / costs[pos]
+    return out
+
+
 def _verdict(values: dict[str, float], floors: dict[str, float],
              tol: float) -> tuple[bool, str | None]:
-    """``(ok, undecided)`` from each test's value and rounding floor."""
+    """``(ok, undecided)`` from each test's value and rounding floor. A value of
+    ``inf`` with a floor of 0 is exactly infinite (not an overflow): decided."""
     undecided = None
     for k, v in values.items():
         f = floors[k]
+        if v == math.inf and f == 0.0 and k == "dual_feasibility":
+            return False, None
         if not (math.isfinite(v) and math.isfinite(f)):
             # overflow (or 0/0 that cannot be scaled): nothing can be decided
             undecided = undecided or (
@@ -449,14 +475,16 @@ def certify(problem: SVMProblem, w: Any, b: Any, alpha: Any, *,
         # ---- objectives
         nwt, nv = _norm(wt), _norm(v)
         H = 0.5 * nwt * nwt
-        S = float(xi.sum())
+        sw = problem.weights  # None: every s_i = 1 (and the sums as before, bit for bit)
+        S = float(xi.sum()) if sw is None else float(sw @ xi)  # sum_i s_i xi_i
         P = H if hard else H + C * S
         V2 = nv * nv
         D = float(alpha.sum()) - 0.5 * V2
         gap = P - D
         eP = _gamma(dz + 4) * H + 8 * _ETA  # _ETA: the squares may be subnormal
         if not hard:
-            eP += C * (_gamma(n + 2) * S + float(exi[hinge_near].sum())) + _U * P
+            ex = exi if sw is None else sw * exi
+            eP += C * (_gamma(n + 2) * S + float(ex[hinge_near].sum())) + _U * P
         eD = (_gamma(n + 1) * asum + nv * ev + 0.5 * ev * ev + _gamma(dz + 4) * V2
               + _U * abs(D) + 8 * _ETA)
         egap = eP + eD + _U * abs(gap)
@@ -486,10 +514,14 @@ def certify(problem: SVMProblem, w: Any, b: Any, alpha: Any, *,
             kkt["primal_feasibility"] = float(xi.max())
             hi = float((xi + exi)[hinge_near].max()) if hinge_near.any() else 0.0
             floors["primal_feasibility"] = max(0.0, hi - kkt["primal_feasibility"])
-        else:
+        elif sw is None:
             hi_c = np.maximum(0.0, alpha - C)
             kkt["dual_feasibility"] = _maxabs(np.maximum(lo, hi_c)) / C
+        else:
+            kkt["dual_feasibility"] = _box_violation(alpha, lo, problem.costs)
         floors["dual_feasibility"] = 2 * _U * kkt["dual_feasibility"]
+        if kkt["dual_feasibility"] == math.inf and sw is not None:
+            floors["dual_feasibility"] = 0.0  # exactly infinite: see _box_violation
         # ---- complementarity: |alpha_i| max(0, r_i - 1) <= tol max|alpha|
         excess = np.maximum(0.0, -one_minus_r)
         kkt["complementary_alpha"] = _ratio(_maxabs(abs_alpha * excess), amax)
@@ -498,7 +530,10 @@ def certify(problem: SVMProblem, w: Any, b: Any, alpha: Any, *,
         floors["complementary_alpha"] = max(0.0, _ratio(hi, amax) * (1 + 4 * _U)
                                             - kkt["complementary_alpha"])
         if not hard:
-            slack_w = np.abs(C - alpha) / C
+            # |C_i - alpha_i| / C_i: a fraction of the example's own box (weight 0 with
+            # alpha_i = 0: the example does not count, 0)
+            slack_w = (np.abs(C - alpha) / C if sw is None else
+                       _fraction_of_box(alpha, problem.costs))
             kkt["complementary_xi"] = _maxabs(slack_w * xi)
             hi = _maxabs((slack_w * (xi + exi))[hinge_near]) if hinge_near.any() else 0.0
             floors["complementary_xi"] = max(0.0, hi * (1 + 4 * _U)

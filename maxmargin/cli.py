@@ -125,7 +125,7 @@ def _verbosity(args: argparse.Namespace) -> Iterator[None]:
 def _problem(args: argparse.Namespace, data: Any) -> Any:
     from .problem import SVMProblem
 
-    kw: dict[str, Any] = {"intercept": args.intercept}
+    kw: dict[str, Any] = {"intercept": args.intercept, **_weights(args, data)}
     if getattr(args, "hard", False):
         kw["hard"] = True
     elif getattr(args, "lam", None) is not None:
@@ -133,6 +133,66 @@ def _problem(args: argparse.Namespace, data: Any) -> Any:
     else:
         kw["C"] = 1.0 if getattr(args, "C", None) is None else args.C
     return SVMProblem(data, **kw)
+
+
+def _weights(args: argparse.Namespace, data: Any) -> dict[str, Any]:
+    """``--weights FILE`` and ``--class-weight`` as ``sample_weight=`` / ``class_weight=``
+    (only those given)."""
+    from .data import load_weights
+
+    kw: dict[str, Any] = {}
+    if getattr(args, "weights", None) is not None:
+        kw["sample_weight"] = load_weights(args.weights, n=data.n)
+    if getattr(args, "class_weight", None) is not None:
+        kw["class_weight"] = args.class_weight
+    return kw
+
+
+def _check_weighted(args: argparse.Namespace, names: list[str] | None) -> None:
+    """With weights, every learner must take them: say so before the long work."""
+    if names is None or (getattr(args, "weights", None) is None
+                         and getattr(args, "class_weight", None) is None):
+        return
+    from .exceptions import ParameterError
+    from .online.registry import learner_class
+
+    refuse = [nm for nm in names
+              if getattr(learner_class(nm), "sample_weight_rule", None) is None]
+    if refuse:
+        raise ParameterError(f"{', '.join(refuse)} take(s) no example weights; with "
+                             "--weights/--class-weight use learners that do (perceptron, "
+                             "averaged_perceptron, pegasos, subgradient, pa1, pa2, ...)")
+
+
+def _class_weight(text: str) -> Any:
+    """``balanced`` or ``LABEL:W,LABEL:W`` (argparse type)."""
+    if text.strip() == "balanced":
+        return "balanced"
+    out: dict[str, float] = {}
+    for item in text.split(","):
+        label, sep, value = item.strip().rpartition(":")
+        try:
+            if not (sep and label):
+                raise ValueError
+            out[label.strip()] = float(value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{item.strip()!r} is not LABEL:WEIGHT (give 'balanced' or e.g. "
+                "'1:5,-1:1')") from None
+    return out
+
+
+def _add_weight_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--weights", metavar="FILE", default=None,
+                   help="example weights, one number per line in the data's order (a "
+                        "header line and # comments are skipped): example i costs "
+                        "C_i = C w_i (weight 0 leaves it out; soft margin only; default: "
+                        "every weight 1)")
+    p.add_argument("--class-weight", dest="class_weight", type=_class_weight, default=None,
+                   metavar="balanced|LABEL:W,...",
+                   help="weights by class, multiplied into --weights: 'balanced' (n / (2 "
+                        "n_class), as scikit-learn) or the data's labels, e.g. '1:5,-1:1' "
+                        "(a label left out weighs 1; default: none)")
 
 
 def _add_data_args(p: argparse.ArgumentParser) -> None:
@@ -488,11 +548,12 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     text = args.learners if args.learners is not None or args.trace else DEFAULT_COMPARE
     targets = [] if text is None else _learner_targets(text, "--learners")
     params = _learner_params(args, targets) if targets else []
+    _check_weighted(args, targets)
     data = _load_data(args)
     holdout = _load_data(args, args.holdout, like=data) if args.holdout else None
     kw: dict[str, Any] = ({"lam": args.lam} if args.lam is not None
                           else {"C": 1.0 if args.C is None else args.C})
-    problem = SVMProblem(data, intercept=args.intercept, **kw)
+    problem = SVMProblem(data, intercept=args.intercept, **kw, **_weights(args, data))
     learners = [learner_for(t, problem, **p) for t, p in zip(targets, params, strict=True)]
     traces = [_load_trace(path, data, args.intercept) for path in args.trace or []]
     cmp = compare(data, problem, learners=learners or None, traces=traces or None,
@@ -531,6 +592,7 @@ def _cmd_path(args: argparse.Namespace) -> int:
     grid = parse_grid(args.C_grid if args.lam_grid is None else args.lam_grid)
     key = "C" if args.lam_grid is None else "lam"
     targets = None if args.learners is None else _learner_targets(args.learners, "--learners")
+    _check_weighted(args, targets)
     entries = None if targets is None else list(
         zip(targets, _learner_params(args, targets), strict=True))
     if entries is not None:  # the learners run after the whole path: check their options now
@@ -541,9 +603,9 @@ def _cmd_path(args: argparse.Namespace) -> int:
     data = _load_data(args)
     holdout = _load_data(args, args.holdout, like=data) if args.holdout else None
     show = not args.quiet
+    on_grid: dict[str, Any] = {key: grid, **_weights(args, data)}
     if args.exact:
-        return _exact_path(args, data, holdout, key, grid, out, show)
-    on_grid: dict[str, Any] = {key: grid}
+        return _exact_path(args, data, holdout, on_grid, grid, out, show)
     result = path(data, intercept=args.intercept, holdout=holdout, solver=args.solver,
                   progress=show, **on_grid)
     study = None
@@ -569,16 +631,15 @@ def _cmd_path(args: argparse.Namespace) -> int:
     return 0 if result.certified else 1
 
 
-def _exact_path(args: argparse.Namespace, data: Any, holdout: Any, key: str, grid: Any,
-                out: Path | None, show: bool) -> int:
+def _exact_path(args: argparse.Namespace, data: Any, holdout: Any, on_grid: dict[str, Any],
+                grid: Any, out: Path | None, show: bool) -> int:
     """``path --exact``: every breakpoint in the grid's range; figures over that range."""
     from .evaluation.grid_path import path
     from .report import write_exact_path_report
 
-    on_grid: dict[str, Any] = {key: grid}
     result = path(data, intercept=args.intercept, holdout=holdout, solver=args.solver,
                   progress=show, exact=True, **on_grid)
-    Cs = grid if key == "C" else 1.0 / (grid * data.n)
+    Cs = grid if "C" in on_grid else 1.0 / (grid * data.n)
     if out is not None:
         paths = write_exact_path_report(result, out, C_range=(float(min(Cs)), float(max(Cs)))
                                         if len(grid) > 1 and min(Cs) < max(Cs) else None)
@@ -630,6 +691,7 @@ def build_parser() -> argparse.ArgumentParser:
                                        "--json - > solution.json"))
     _add_data_args(p)
     _add_problem_args(p)
+    _add_weight_args(p)
     p.add_argument("--form", choices=("primal", "dual", "both"), default="dual",
                    help="the QP the solver sees; both: solve each and say how far apart "
                         "the answers are")
@@ -693,6 +755,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the problem's, and the learners' mode: augmented (the bias a "
                         "regularised weight), none, or free (b unregularised, the SVM of "
                         "solve and path; the learners update it without shrinking it)")
+    _add_weight_args(p)
     p.add_argument("--learners", default=None,
                    help="comma-separated learners: names, module:Class or "
                         "path/file.py:Class (default: perceptron, averaged_perceptron, "
@@ -726,6 +789,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--intercept", choices=("free", "none", "augmented"), default="free",
                    help="free: b unregularised (SVC's problem); none: b = 0; augmented: "
                         "x -> (x, 1), b regularised (LinearSVC's)")
+    _add_weight_args(p)
     p.add_argument("--holdout", default=None,
                    help="held-out data file (same features; default: none)")
     p.add_argument("--exact", action="store_true",

@@ -23,9 +23,12 @@ The models, with ``f(x) = w.x + b`` and ``z_i``, ``w~`` as in
         \\quad\\text{s.t.}\\quad 0 \\le \\alpha_i \\le C,\\ \\textstyle\\sum_i \\alpha_i y_i = 0
 
 The hard margin drops ``xi`` (and the upper bound ``C``); the equality exists for the
-``free`` intercept only. The lambda form is the C form divided by ``C n``
-(``lam = 1/(C n)``): objective ``F = lam/2 ||w~||^2 + (1/n) sum_i xi_i = P/(C n)``; its
-multipliers are ``alpha_lam = lam * alpha`` (box ``[0, 1/n]``) and its dual is
+``free`` intercept only. With weights, ``C`` becomes the per-example cost ``C_i = C s_i``
+(``C sum_i xi_i`` becomes ``sum_i C_i xi_i``, the box ``alpha_i <= C_i``). The lambda
+form is the C form divided by ``C n`` (``lam = 1/(C n)``): objective
+``F = lam/2 ||w~||^2 + (1/n) sum_i s_i xi_i = P/(C n)``; its multipliers are
+``alpha_lam = lam * alpha`` (box ``[0, s_i/n]``, ``[0, 1/n]`` without weights) and its
+dual is
 ``max sum_i alpha_i - lam/2 ||w(alpha)||^2`` with ``w(alpha) = (1/lam) sum_i alpha_i y_i
 z_i``, and optimal value ``F* = lam P*``.
 """
@@ -58,12 +61,12 @@ def _check(problem: Any, objective: str) -> str:
 def primal_model(problem: SVMProblem, objective: str = "C") -> Any:
     """The primal QP of ``problem`` as a textbook ``cvxpy.Problem``.
 
-    .. math:: \\min_{w, b, \\xi}\\ \\tfrac12 \\|\\tilde w\\|^2 + C \\textstyle\\sum_i \\xi_i
+    .. math:: \\min_{w, b, \\xi}\\ \\tfrac12 \\|\\tilde w\\|^2 + \\textstyle\\sum_i C_i \\xi_i
               \\quad\\text{s.t.}\\quad y_i (w \\cdot x_i + b) \\ge 1 - \\xi_i,\\quad
               \\xi_i \\ge 0
 
-    (``objective="lambda"``: ``lam/2 ||w~||^2 + (1/n) sum_i xi_i``, the same problem
-    divided by ``C n``).
+    (``C_i = C s_i``, ``C`` without weights; ``objective="lambda"``:
+    ``lam/2 ||w~||^2 + (1/n) sum_i s_i xi_i``, the same problem divided by ``C n``).
 
     Parameters
     ----------
@@ -83,7 +86,7 @@ def primal_model(problem: SVMProblem, objective: str = "C") -> Any:
         vectorised margin constraint ``y * (X @ w + b) >= 1 - xi``: after a solve, its
         ``dual_value`` (shape (n,)) is ``alpha`` (``lam * alpha`` in the lambda form).
         ``model.constraints[1]`` (soft margin) is ``xi >= 0``, with multipliers
-        ``mu = C - alpha`` (``1/n - lam * alpha``).
+        ``mu = C_i - alpha`` (``s_i/n - lam * alpha``).
 
     Examples
     --------
@@ -117,10 +120,11 @@ def primal_model(problem: SVMProblem, objective: str = "C") -> Any:
     else:
         xi = cp.Variable(n, name="xi")
         constraints = [cp.multiply(y, f) >= 1 - xi, xi >= 0]
+        sw = problem.weights
         if objective == "C":
-            obj = 0.5 * reg + problem.C * cp.sum(xi)
+            obj = 0.5 * reg + (problem.C * cp.sum(xi) if sw is None else problem.costs @ xi)
         else:
-            obj = 0.5 * problem.lam * reg + cp.sum(xi) / n
+            obj = 0.5 * problem.lam * reg + (cp.sum(xi) if sw is None else sw @ xi) / n
     return cp.Problem(cp.Minimize(obj), constraints)
 
 
@@ -129,12 +133,12 @@ def dual_model(problem: SVMProblem, objective: str = "C", *, C_parameter: bool =
 
     .. math:: \\max_\\alpha\\ \\textstyle\\sum_i \\alpha_i
               - \\tfrac12 \\|\\sum_i \\alpha_i y_i z_i\\|^2
-              \\quad\\text{s.t.}\\quad 0 \\le \\alpha_i \\le C,\\quad
+              \\quad\\text{s.t.}\\quad 0 \\le \\alpha_i \\le C_i,\\quad
               \\textstyle\\sum_i \\alpha_i y_i = 0
 
-    (hard margin: no upper bound; the equality for intercept ``free`` only;
-    ``objective="lambda"``: ``max sum_i alpha_i - lam/2 ||w(alpha)||^2`` with
-    ``w(alpha) = (1/lam) sum_i alpha_i y_i z_i``, over ``0 <= alpha_i <= 1/n``, whose
+    (``C_i = C s_i``; hard margin: no upper bound; the equality for intercept ``free``
+    only; ``objective="lambda"``: ``max sum_i alpha_i - lam/2 ||w(alpha)||^2`` with
+    ``w(alpha) = (1/lam) sum_i alpha_i y_i z_i``, over ``0 <= alpha_i <= s_i/n``, whose
     ``alpha`` is ``lam`` times the C form's).
 
     Parameters
@@ -155,7 +159,7 @@ def dual_model(problem: SVMProblem, objective: str = "C", *, C_parameter: bool =
     -------
     cvxpy.Problem
         One variable ``alpha`` of shape (n,) (``model.var_dict["alpha"]``). Constraints,
-        in order: ``alpha >= 0``; ``alpha <= C`` (soft margin; ``1/n`` in the lambda
+        in order: ``alpha >= 0``; ``alpha <= C_i`` (soft margin; ``s_i/n`` in the lambda
         form); ``y @ alpha == 0`` (intercept ``free``), whose ``dual_value`` is ``b``.
         ``w~ = sum_i alpha_i y_i z_i`` (divided by ``lam`` in the lambda form) maps the
         optimum back to the primal: :meth:`SVMProblem.weights_from_dual`.
@@ -179,16 +183,18 @@ def dual_model(problem: SVMProblem, objective: str = "C", *, C_parameter: bool =
     constraints = [alpha >= 0]
     if C_parameter and (problem.hard or objective != "C"):
         raise ParameterError("C_parameter is for a soft margin in the C form")
+    sw = problem.weights
     if objective == "C":
         if not problem.hard:
             C = cp.Parameter(nonneg=True, name="C", value=problem.C) if C_parameter \
                 else problem.C
-            constraints.append(alpha <= C)
+            # C s_i: a parameter times constants keeps the model DPP
+            constraints.append(alpha <= (C if sw is None else C * sw))
         obj = cp.sum(alpha) - 0.5 * cp.sum_squares(w_tilde)
     else:
         # lam/2 ||w(alpha)||^2 with w(alpha) = w~/lam, the weights' own size: the same
         # value as ||w~||^2 / (2 lam), which overflows first when lam is large
-        constraints.append(alpha <= 1.0 / n)
+        constraints.append(alpha <= (1.0 / n if sw is None else sw / n))
         obj = cp.sum(alpha) - 0.5 * problem.lam * cp.sum_squares(w_tilde / problem.lam)
     if problem.intercept == "free":
         constraints.append(y @ alpha == 0)

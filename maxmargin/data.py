@@ -34,6 +34,7 @@ __all__ = [
     "load_libsvm",
     "load_csv",
     "load_npz",
+    "load_weights",
     "STDIN",
     "CSV_DELIMITERS",
     "load_heart_scale",
@@ -1262,3 +1263,65 @@ def make_gaussians(n: int = 200, d: int = 2, *, separation: float = 2.0, seed: i
     X = rng.standard_normal((n, d)) + np.outer(y * separation / 2, e)
     return Dataset(X, y, name=f"gaussians(n={n}, d={d}, separation={separation:g}, seed={seed})",
                    meta={"direction": e, "separation": separation})
+
+
+def load_weights(path: str | Path, n: int | None = None) -> np.ndarray:
+    """Example weights from a text file: one number per line, in the order of the data.
+
+    Blank lines and lines starting with ``#`` are skipped; a first line that is not a
+    number is a header (so a one-column CSV reads as well); gzip and bzip2 are read as
+    the data files are.
+
+    Parameters
+    ----------
+    path : str or Path
+    n : int, optional
+        The number of examples the weights are for (checked).
+
+    Returns
+    -------
+    ndarray of shape (n,)
+        Finite and ``>= 0`` (:class:`~maxmargin.SVMProblem` checks the rest).
+
+    Raises
+    ------
+    DataError
+        A line that is not a number, a weight that is negative or not finite, or not
+        ``n`` of them.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     f = os.path.join(tmp, "w.txt")
+    ...     _ = open(f, "w").write("weight\\n1\\n2.5\\n# a comment\\n0\\n")
+    ...     load_weights(f, n=3).tolist()
+    [1.0, 2.5, 0.0]
+    """
+    file, shown, _ = _source(path)
+    if file is None:
+        raise DataError("the weights cannot be read from standard input ('-'); give a file")
+    text, _ = _read_text(file, shown, "weights")
+    values: list[float] = []
+    first = True
+    for lineno, line in enumerate(text.splitlines(), 1):
+        item = line.strip().strip(",").strip()
+        if not item or item.startswith("#"):
+            continue
+        try:
+            v = float(item)
+        except ValueError:
+            if first:  # a header
+                first = False
+                continue
+            raise DataError(f"{shown} line {lineno}: {item[:40]!r} is not a number (one "
+                            "weight per line)") from None
+        first = False
+        if not (math.isfinite(v) and v >= 0):
+            raise DataError(f"{shown} line {lineno}: weight {item[:40]!r}; weights must be "
+                            "finite and >= 0")
+        values.append(v)
+    if n is not None and len(values) != n:
+        raise DataError(f"{shown} has {len(values)} weights, but the data have {n} examples "
+                        "(one weight per example, in the data's order)")
+    return np.asarray(values, dtype=float)

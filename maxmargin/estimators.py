@@ -53,7 +53,7 @@ from .online.base import OnlineLearner
 from .online.pa import PA, PA1, PA2
 from .online.schedules import ORDERS, _check_seed, iter_schedule
 from .online.stream import OnlineState
-from .problem import INTERCEPTS, SVMProblem
+from .problem import INTERCEPTS, SVMProblem, combine_weights, resolve_class_weight
 from .solution import ExactSolution
 
 __all__ = [
@@ -97,6 +97,27 @@ def _binary_targets(est: BaseEstimator, y: np.ndarray,
         raise DataError(f"labels {unknown[:10].tolist()} are not in classes "
                         f"{labels.tolist()}; pass every label in `classes` on the first call")
     return labels, np.where(y == labels[1], 1.0, -1.0)
+
+
+def _labels(classes: np.ndarray) -> tuple:
+    """``classes_`` as a Dataset's ``classes`` (plain Python labels)."""
+    return tuple(c.item() if isinstance(c, np.generic) else c for c in classes)
+
+
+def _check_sample_weight(sample_weight: Any, X: Any) -> np.ndarray | None:
+    """``sample_weight`` as a float array of shape (n,) (None stays None), checked the
+    way scikit-learn does: a ValueError that says what is wrong."""
+    if sample_weight is None:
+        return None
+    try:
+        sw = np.array(sample_weight, dtype=np.float64)  # a copy: never written back
+    except (TypeError, ValueError):
+        raise DataError("sample_weight must be an array of numbers") from None
+    n = X.shape[0]
+    if sw.ndim != 1 or sw.shape[0] != n:
+        raise DataError(f"sample_weight must have shape ({n},), one weight per row of X; "
+                        f"got {sw.shape}")
+    return sw
 
 
 class _LinearBinary(ClassifierMixin, BaseEstimator):
@@ -171,6 +192,11 @@ class ExactSVC(_LinearBinary):
         A QP solver name (``"PIQP"``, ``"CLARABEL"``, ...); default the fastest installed.
     intercept_scaling : float > 0
         ``s`` of the augmented mode.
+    class_weight : dict or "balanced", optional
+        Per-class weights multiplied into ``fit``'s ``sample_weight``, as ``SVC``:
+        ``{label: weight}`` (a label left out weighs 1) or ``"balanced"``
+        (``n / (2 n_c)``). Example i then costs ``C_i = C sample_weight_i
+        class_weight[y_i]`` (soft margin only).
 
     Attributes
     ----------
@@ -232,22 +258,23 @@ class ExactSVC(_LinearBinary):
 
     def __init__(self, C: float = 1.0, *, hard: bool = False, intercept: str = "free",
                  form: str = "dual", solver: str | None = None,
-                 intercept_scaling: float = 1.0) -> None:
+                 intercept_scaling: float = 1.0, class_weight: Any = None) -> None:
         self.C = C
         self.hard = hard
         self.intercept = intercept
         self.form = form
         self.solver = solver
         self.intercept_scaling = intercept_scaling
+        self.class_weight = class_weight
 
-    def _dataset(self, X: Any, y_pm: np.ndarray) -> Dataset:
+    def _dataset(self, X: Any, y_pm: np.ndarray, classes: np.ndarray) -> Dataset:
         """The training data, with the DataFrame's column names (``solution_.to_dict()``
-        lists them beside ``w``)."""
+        lists them beside ``w``) and the labels (``class_weight`` names them)."""
         names = getattr(self, "feature_names_in_", None)
-        return Dataset(X, y_pm, name=type(self).__name__,
+        return Dataset(X, y_pm, name=type(self).__name__, classes=_labels(classes),
                        feature_names=None if names is None else names.tolist())
 
-    def _problem(self, data: Dataset) -> SVMProblem:
+    def _problem(self, data: Dataset, sample_weight: Any = None) -> SVMProblem:
         if not isinstance(self.hard, (bool, np.bool_)):
             raise ParameterError(f"The 'hard' parameter must be a bool. Got {self.hard!r} "
                                  "instead.")
@@ -258,11 +285,13 @@ class ExactSVC(_LinearBinary):
                                  f"as 'PIQP'. Got {self.solver!r} instead.")
         s = check_positive("intercept_scaling", self.intercept_scaling)
         if self.hard:
-            return SVMProblem(data, hard=True, intercept=self.intercept, intercept_scaling=s)
+            return SVMProblem(data, hard=True, intercept=self.intercept, intercept_scaling=s,
+                              sample_weight=sample_weight, class_weight=self.class_weight)
         return SVMProblem(data, C=check_positive("C", self.C), intercept=self.intercept,
-                          intercept_scaling=s)
+                          intercept_scaling=s, sample_weight=sample_weight,
+                          class_weight=self.class_weight)
 
-    def fit(self, X: Any, y: Any) -> ExactSVC:
+    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> ExactSVC:
         """Solve the SVM on ``(X, y)`` exactly and certify the optimum.
 
         Parameters
@@ -270,6 +299,11 @@ class ExactSVC(_LinearBinary):
         X : array-like or sparse matrix of shape (n, d)
         y : array-like of shape (n,)
             Two distinct labels (numbers or strings).
+        sample_weight : array-like of shape (n,), optional
+            Per-example weights ``>= 0``: example i costs ``C_i = C sample_weight_i``
+            (times its ``class_weight``) per unit of slack, as ``SVC``; weight 0 leaves
+            the example out (``alpha_i = 0``). Integer weights give exactly the fit of
+            the data with repeated rows. Soft margin only.
 
         Returns
         -------
@@ -283,7 +317,8 @@ class ExactSVC(_LinearBinary):
         """
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
         classes, y_pm = _binary_targets(self, y)
-        problem = self._problem(self._dataset(X, y_pm))
+        sample_weight = _check_sample_weight(sample_weight, X)
+        problem = self._problem(self._dataset(X, y_pm, classes), sample_weight)
         sol: ExactSolution = solve(problem, form=self.form, solver=self.solver)
         sup = np.asarray(sol.support, dtype=np.intp)
         sup = np.concatenate([sup[y_pm[sup] < 0], sup[y_pm[sup] > 0]])
@@ -302,7 +337,8 @@ class ExactSVC(_LinearBinary):
         self.__dict__.pop("_solution_fields", None)  # left by an unpickled earlier fit
         return self
 
-    def recertify(self, X: Any, y: Any, *, tol: float | None = None) -> Certificate:
+    def recertify(self, X: Any, y: Any, *, sample_weight: Any = None,
+                  tol: float | None = None) -> Certificate:
         """Re-check the fitted optimum on the training data (after unpickling, say).
 
         Recomputes the certificate of ``(coef_, intercept_, alpha_)`` with numpy from
@@ -316,6 +352,8 @@ class ExactSVC(_LinearBinary):
             The training features.
         y : array-like of shape (n,)
             The training labels (from ``classes_``).
+        sample_weight : array-like of shape (n,), optional
+            The ``sample_weight`` fit was given (the estimator does not keep it).
         tol : float, optional
             Tolerance of the certificate (default: that of ``certificate_``).
 
@@ -352,7 +390,8 @@ class ExactSVC(_LinearBinary):
             raise DataError("X, y are not the training data: the rows support_ differ from "
                             "support_vectors_ (or their labels from dual_coef_'s signs); give "
                             "the data fit saw, rows in the same order")
-        problem = self._problem(self._dataset(X, y_pm))
+        problem = self._problem(self._dataset(X, y_pm, self.classes_),
+                                _check_sample_weight(sample_weight, X))
         cert = certify(problem, self.coef_[0], self.intercept_[0], self.alpha_,
                        tol=self.certificate_.tol if tol is None else tol)
         fields = self.__dict__.pop("_solution_fields", None)
@@ -410,6 +449,25 @@ class ExactSVC(_LinearBinary):
 class _OnlineClassifier(_LinearBinary):
     """Shared ``fit``/``partial_fit`` of the online estimators (not used directly)."""
 
+    class_weight: Any = None
+
+    def _batch_weights(self, X: Any, y_pm: np.ndarray, classes: np.ndarray,
+                       sample_weight: Any) -> np.ndarray | None:
+        """A batch's weights: ``sample_weight`` times the weight of each row's class (a
+        batch may hold one class, so nothing asks for both here)."""
+        sw = _check_sample_weight(sample_weight, X)
+        if self.class_weight is None:
+            return sw
+        if isinstance(self.class_weight, str) and self.class_weight == "balanced":
+            raise ParameterError("class_weight='balanced' needs the class counts of all the "
+                                 "data, which partial_fit does not see; use fit, or give "
+                                 "class_weight as a dict {label: weight}")
+        batch = Dataset(X, y_pm, name=type(self).__name__, classes=_labels(classes),
+                        require_both_classes=False)
+        cw = resolve_class_weight(batch, self.class_weight)
+        factor = np.where(y_pm > 0, cw[batch.classes[1]], cw[batch.classes[0]])
+        return factor if sw is None else sw * factor
+
     def _use_average(self) -> bool:
         """Report the averaged iterate (learners with ``has_average``), not the last."""
         return False
@@ -430,7 +488,7 @@ class _OnlineClassifier(_LinearBinary):
         self.n_mistakes_ = int(state.mistakes)
         self._state = state
 
-    def fit(self, X: Any, y: Any) -> Any:
+    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> Any:
         """Train from scratch: ``epochs`` passes over ``(X, y)`` in ``order``.
 
         The same steps as ``maxmargin.run(learner, Dataset(X, y), epochs, order, seed)``:
@@ -442,6 +500,11 @@ class _OnlineClassifier(_LinearBinary):
         X : array-like or sparse matrix of shape (n, d)
         y : array-like of shape (n,)
             Two distinct labels.
+        sample_weight : array-like of shape (n,), optional
+            Example weights ``>= 0`` (times ``class_weight``), taken by the learner's
+            rule (``sample_weight_rule`` of :mod:`maxmargin.online`: the step scaled by
+            the weight, as scikit-learn's ``Perceptron`` and ``SGDClassifier``; PA's
+            ``C_i = C s_i``). The plain ``"pa"`` variant has no C and refuses them.
 
         Returns
         -------
@@ -454,16 +517,19 @@ class _OnlineClassifier(_LinearBinary):
                            minimum=1)
         order = check_choice("order", self.order, ORDERS)
         seed = _check_seed(seed_from_random_state(self.random_state, self.seed))
-        data = Dataset(X, y_pm, name=type(self).__name__)
+        data = Dataset(X, y_pm, name=type(self).__name__, classes=_labels(classes))
+        sw, _ = combine_weights(data, _check_sample_weight(sample_weight, X),
+                                self.class_weight)
         state = OnlineState(self._learner())
         for idx in iter_schedule(data.n, epochs, order, seed):
-            state.update(data, idx=idx)
+            state.update(data, idx=idx, sample_weight=sw)
         self.classes_ = classes
         self._publish(state)
         self.n_iter_ = epochs
         return self
 
-    def partial_fit(self, X: Any, y: Any, classes: Any = None) -> Any:
+    def partial_fit(self, X: Any, y: Any, classes: Any = None,
+                    sample_weight: Any = None) -> Any:
         """One pass over the batch ``(X, y)``, rows in the given order, continuing.
 
         The first call (on an unfitted estimator) starts the learner from zero; later
@@ -479,6 +545,9 @@ class _OnlineClassifier(_LinearBinary):
         classes : array-like of shape (2,), optional
             The two labels. Needed on the first call when that batch does not show both;
             later, when given, must equal ``classes_``.
+        sample_weight : array-like of shape (m,), optional
+            Weights of the batch's rows (as :meth:`fit`); ``class_weight="balanced"``
+            is not available here (the class counts of the whole stream are unknown).
 
         Returns
         -------
@@ -500,8 +569,9 @@ class _OnlineClassifier(_LinearBinary):
                 raise DataError(f"labels {unknown[:10].tolist()} are not among classes_ "
                                 f"{classes_.tolist()}")
         y_pm = np.where(y == classes_[1], 1.0, -1.0)
+        sw = self._batch_weights(X, y_pm, classes_, sample_weight)
         state = OnlineState(self._learner()) if first else self._state
-        state.update(X, y_pm)
+        state.update(X, y_pm, sample_weight=sw)
         self.classes_ = classes_
         self._publish(state)
         self.n_iter_ = 1
@@ -526,7 +596,11 @@ _ONLINE_PARAMS = """epochs : int >= 1
     random_state : int >= 0, numpy RandomState or Generator, optional
         scikit-learn's name for ``seed``: when given, an int is the seed and a
         RandomState draws one. None (the default) uses ``seed``, so fits are
-        reproducible (unlike scikit-learn, where None means fresh randomness)."""
+        reproducible (unlike scikit-learn, where None means fresh randomness).
+    class_weight : dict or "balanced", optional
+        Per-class weights multiplied into ``sample_weight`` (``{label: weight}``, a
+        label left out weighing 1, or ``"balanced"``: ``n / (2 n_c)``, :meth:`fit`
+        only)."""
 
 _ONLINE_ATTRS = """classes_ : ndarray of shape (2,)
         The labels; ``classes_[1]`` is the +1 class.
@@ -568,7 +642,8 @@ class PerceptronClassifier(_OnlineClassifier):
 
     def __init__(self, *, epochs: int = 10, order: str = "shuffle", seed: int = 0,
                  intercept: str = "augmented", intercept_scaling: float = 1.0,
-                 max_iter: int | None = None, random_state: Any = None) -> None:
+                 max_iter: int | None = None, random_state: Any = None,
+                 class_weight: Any = None) -> None:
         self.epochs = epochs
         self.order = order
         self.seed = seed
@@ -576,6 +651,7 @@ class PerceptronClassifier(_OnlineClassifier):
         self.intercept_scaling = intercept_scaling
         self.max_iter = max_iter
         self.random_state = random_state
+        self.class_weight = class_weight
 
     def _learner(self) -> OnlineLearner:
         return Perceptron(intercept=self.intercept, intercept_scaling=self.intercept_scaling)
@@ -648,7 +724,8 @@ class PegasosClassifier(_OnlineClassifier):
                  batch_size: int = 1, average: bool = False, epochs: int = 10,
                  order: str = "shuffle", seed: int = 0, intercept: str = "augmented",
                  intercept_scaling: float = 1.0, alpha: float | None = None,
-                 max_iter: int | None = None, random_state: Any = None) -> None:
+                 max_iter: int | None = None, random_state: Any = None,
+                 class_weight: Any = None) -> None:
         self.lam = lam
         self.projection = projection
         self.batch_size = batch_size
@@ -661,6 +738,7 @@ class PegasosClassifier(_OnlineClassifier):
         self.alpha = alpha
         self.max_iter = max_iter
         self.random_state = random_state
+        self.class_weight = class_weight
 
     def _use_average(self) -> bool:
         return bool(self.average)
@@ -700,7 +778,7 @@ class PAClassifier(_OnlineClassifier):
     def __init__(self, C: float = 1.0, *, variant: str = "pa1", epochs: int = 10,
                  order: str = "shuffle", seed: int = 0, intercept: str = "augmented",
                  intercept_scaling: float = 1.0, max_iter: int | None = None,
-                 random_state: Any = None) -> None:
+                 random_state: Any = None, class_weight: Any = None) -> None:
         self.C = C
         self.variant = variant
         self.epochs = epochs
@@ -710,6 +788,7 @@ class PAClassifier(_OnlineClassifier):
         self.intercept_scaling = intercept_scaling
         self.max_iter = max_iter
         self.random_state = random_state
+        self.class_weight = class_weight
 
     def _learner(self) -> OnlineLearner:
         variant = check_choice("variant", self.variant, ("pa1", "pa2", "pa"))

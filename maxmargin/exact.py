@@ -150,7 +150,7 @@ def _soft_as_hard(problem: SVMProblem, t: float, t0: float,
     except (SolverError, NotSeparableError):
         return None
     w, b, alpha = sol.w * t, sol.b, sol.alpha * (t * t)
-    if not sol.certificate.ok or float(alpha.max(initial=0.0)) > problem.C:
+    if not sol.certificate.ok or np.any(alpha > problem.costs):
         return None
     y = problem.data.y
     r = y * problem.decision_function(w, b)
@@ -188,16 +188,23 @@ def _solution(problem: SVMProblem, w: np.ndarray, b: float, alpha: np.ndarray,
             f"interior-point solver (PIQP, CLARABEL){scale_hint(problem)}",
             RuntimeWarning, stacklevel=stacklevel,
         )
-    # relative to C (alpha lies in [0, C]), or to max alpha for hard margin
+    # relative to C (alpha lies in [0, C]), or to max alpha for hard margin; with weights
+    # to each example's own box [0, C_i] (the tolerance sv_tol s_i)
     scale = problem.C if not problem.hard else float(alpha.max(initial=0.0))
     sv_tol = (1e-8 if polished else 1e-6) * scale
-    support = np.flatnonzero(alpha > sv_tol)
+    tols: Any = sv_tol if problem.weights is None else sv_tol * problem.weights
+    support = np.flatnonzero(alpha > tols)
     if problem.hard:
         bound = np.empty(0, dtype=np.int64)
     else:
-        bound = np.flatnonzero(alpha >= problem.C - sv_tol)
+        bound = np.flatnonzero(alpha >= problem.costs - tols)
     # (not np.setdiff1d: it sorts, 0.5 s at n = 10^6)
-    margin_sv = support if problem.hard else support[alpha[support] < problem.C - sv_tol]
+    if problem.hard:
+        margin_sv = support
+    elif problem.weights is None:
+        margin_sv = support[alpha[support] < problem.C - sv_tol]
+    else:
+        margin_sv = support[alpha[support] < (problem.costs - tols)[support]]
     nrm = _norm(problem.to_augmented(w, b))
     margin = 1.0 / nrm if nrm > 0 else math.inf
     return ExactSolution(
@@ -284,6 +291,9 @@ def solve(problem: SVMProblem, form: str = "dual", solver: str | None = None,
     form = check_choice("form", form, FORMS)
     route = choose_route(problem, form, solver, interface)
     tol = DEFAULT_TOL if tol is None else float(tol)
+    if problem.weights is not None and not problem.costs.all():
+        return _solve_without_zero_costs(problem, t0, form=form, solver=solver,
+                                         polish=polish, interface=interface, tol=tol)
     t = solver_scale(problem)
     if _rescaled(problem, t):
         logger.debug("solve %s: solved as the equivalent problem with X scaled by t = %g",
@@ -300,6 +310,29 @@ def solve(problem: SVMProblem, form: str = "dual", solver: str | None = None,
     logger.debug("  polished: %s; certificate %s", point.polished,
                  "ok" if point.cert.ok else "failed")
     return _accepted(problem, point, t0)
+
+
+def _solve_without_zero_costs(problem: SVMProblem, t0: float, **kw: Any) -> ExactSolution:
+    """The examples of weight 0 do not count (their box is ``{0}``): solve without them,
+    put ``alpha_i = 0`` back, and certify on ``problem`` itself."""
+    keep = np.flatnonzero(problem.costs > 0)
+    data = problem.data
+    sub = SVMProblem(data.subset(keep), C=problem.C, intercept=problem.intercept,
+                     intercept_scaling=problem.intercept_scaling,
+                     sample_weight=problem.weights[keep])  # type: ignore[index]
+    logger.debug("solve %s: %d examples of weight 0 left out", data.name,
+                 problem.n - keep.size)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        sol = solve(sub, **kw)
+    for wn in caught:  # the verdict is redone on `problem` below
+        if "certificate of the exact solve" not in str(wn.message):
+            warnings.warn_explicit(wn.message, wn.category, wn.filename, wn.lineno)
+    alpha = np.zeros(problem.n)
+    alpha[keep] = sol.alpha
+    cert = certify(problem, sol.w, sol.b, alpha, tol=kw["tol"])
+    return _solution(problem, sol.w, sol.b, alpha, cert, sol.status, sol.solver, sol.form,
+                     sol.interface, sol.polished, t0, stacklevel=4)
 
 
 def _rescaled(problem: SVMProblem, t: float) -> bool:
@@ -367,7 +400,7 @@ class _Attempts:
         else:
             w, b = primal_point(p, raw.x)
             alpha = np.asarray(raw.z_ineq, float).ravel()
-        alpha = np.clip(alpha, 0.0, np.inf if p.hard else p.C)
+        alpha = np.clip(alpha, 0.0, np.inf if p.hard else p.costs)
         cert = certify(p, w, b, alpha, tol=self.tol)
         if self.polish:
             exact_bounds = route.backend is not None and route.backend.exact_bounds

@@ -2,18 +2,24 @@
 
 Everything here is numpy only, so objectives can be evaluated for any (w, b, alpha).
 
-Formulas (docs/formulations.md), with ``f(x) = w.x + b`` and
-``hinge_i = max(0, 1 - y_i f(x_i))``:
+Formulas (docs/formulations.md), with ``f(x) = w.x + b``,
+``hinge_i = max(0, 1 - y_i f(x_i))`` and per-example costs ``C_i = C s_i`` (``s_i``
+the example's weight: ``sample_weight_i`` times the weight of its class; 1 without
+weights):
 
 .. math::
 
-    P(w, b) &= \\tfrac12 \\|\\tilde w\\|^2 + C \\sum_i \\mathrm{hinge}_i \\\\
-    F(w, b) &= \\tfrac{\\lambda}{2} \\|\\tilde w\\|^2 + \\tfrac1n \\sum_i \\mathrm{hinge}_i
+    P(w, b) &= \\tfrac12 \\|\\tilde w\\|^2 + \\sum_i C_i\\, \\mathrm{hinge}_i \\\\
+    F(w, b) &= \\tfrac{\\lambda}{2} \\|\\tilde w\\|^2
+             + \\tfrac1n \\sum_i s_i\\, \\mathrm{hinge}_i
              = P / (C n), \\qquad \\lambda = 1/(C n) \\\\
-    D(\\alpha) &= \\sum_i \\alpha_i - \\tfrac12 \\|\\sum_i \\alpha_i y_i z_i\\|^2
+    D(\\alpha) &= \\sum_i \\alpha_i - \\tfrac12 \\|\\sum_i \\alpha_i y_i z_i\\|^2,
+    \\qquad 0 \\le \\alpha_i \\le C_i
 
 where ``w~ = w`` for intercept ``free`` and ``none`` and ``w~ = (w, b/s)`` for
-``augmented`` (z_i = (x_i, s)); otherwise ``z_i = x_i``.
+``augmented`` (z_i = (x_i, s)); otherwise ``z_i = x_i``. The lambda form weighs the
+losses as scikit-learn's ``SGDClassifier`` does (each loss times its weight, divided by
+``n``, the number of rows given), so ``lam = 1/(C n)`` with or without weights.
 """
 
 from __future__ import annotations
@@ -30,7 +36,7 @@ from ._validation import check_choice, check_positive
 from .data import Dataset
 from .exceptions import DataError, ParameterError
 
-__all__ = ["SVMProblem", "INTERCEPTS"]
+__all__ = ["SVMProblem", "INTERCEPTS", "combine_weights", "resolve_class_weight"]
 
 INTERCEPTS = ("free", "none", "augmented")
 
@@ -57,6 +63,24 @@ class SVMProblem:
         ``b = s * w_{d+1}`` is regularized (liblinear's intercept_scaling).
     intercept_scaling : float > 0
         The constant ``s`` of the augmented mode.
+    sample_weight : array-like of shape (n,), optional
+        Per-example weights ``>= 0``, finite: example i costs ``C_i = C sample_weight_i``
+        per unit of slack (LIBSVM's ``-W``, scikit-learn's ``fit(sample_weight=...)``).
+        A weight of 0 takes the example out of the problem (``alpha_i = 0``). Soft
+        margin only.
+    class_weight : dict or "balanced", optional
+        Weights by class, multiplied into ``sample_weight`` (LIBSVM's ``-wi``):
+        ``{label: weight}`` with the data's original labels (``data.classes``; a label
+        left out weighs 1), or ``"balanced"``: ``n / (2 n_c)`` for class c, as
+        scikit-learn. Soft margin only.
+
+    Attributes
+    ----------
+    weights : ndarray of shape (n,) or None
+        The weights ``s_i`` the costs are made of (``sample_weight`` times the class
+        weight); None when there are none (or every one is exactly 1).
+    class_weight : dict or None
+        The weight of each original label, as resolved from ``class_weight``.
 
     Examples
     --------
@@ -66,6 +90,9 @@ class SVMProblem:
     0.25
     >>> float(p.primal_objective([1.0], 0.0))
     0.5
+    >>> q = SVMProblem(Dataset([[1.0], [-1.0]], [1, -1]), C=2.0, sample_weight=[3.0, 1.0])
+    >>> q.costs.tolist(), float(q.primal_objective([0.5], 0.0))  # 0.125 + 6 * 0.5
+    ([6.0, 2.0], 4.125)
     """
 
     data: Dataset
@@ -74,10 +101,13 @@ class SVMProblem:
     hard: bool
     intercept: str
     intercept_scaling: float
+    weights: np.ndarray | None
+    class_weight: dict | None
 
     def __init__(self, data: Dataset, C: float | None = None, lam: float | None = None,
                  hard: bool = False, intercept: str = "free",
-                 intercept_scaling: float = 1.0) -> None:
+                 intercept_scaling: float = 1.0, *, sample_weight: Any = None,
+                 class_weight: Any = None) -> None:
         if not isinstance(data, Dataset):
             raise ParameterError(
                 f"SVMProblem needs a maxmargin.Dataset, got {type(data).__name__}; "
@@ -102,9 +132,19 @@ class SVMProblem:
         else:
             C = check_positive("C", 1.0 if C is None else C)
             lam = 1.0 / (C * n)
+        if hard and (sample_weight is not None or class_weight is not None):
+            raise ParameterError(
+                "sample_weight and class_weight are costs of the soft margin (C_i = C s_i); "
+                "the hard margin has none: give C (or lam), or drop the examples to leave "
+                "out")
+        weights, classes = combine_weights(data, sample_weight, class_weight)
+        if weights is not None and not math.isfinite(C * float(weights.max())):
+            raise DataError(f"the costs C_i = C * weight_i overflow (C = {C!r}, largest "
+                            f"weight {float(weights.max())!r}); scale the weights down")
         # frozen: the fields are set once, here (C and lam always both, as floats)
         for name, value in (("data", data), ("C", C), ("lam", lam), ("hard", bool(hard)),
-                            ("intercept", intercept), ("intercept_scaling", s)):
+                            ("intercept", intercept), ("intercept_scaling", s),
+                            ("weights", weights), ("class_weight", classes)):
             object.__setattr__(self, name, value)
 
     # ------------------------------------------------------------------ structure
@@ -118,6 +158,20 @@ class SVMProblem:
     def d(self) -> int:
         """Number of original features."""
         return self.data.d
+
+    @property
+    def weighted(self) -> bool:
+        """Whether the examples have weights (``weights`` is not None)."""
+        return self.weights is not None
+
+    @cached_property
+    def costs(self) -> np.ndarray:
+        """The per-example costs ``C_i = C s_i``, shape (n,): the dual box is
+        ``0 <= alpha_i <= C_i`` (``inf`` for hard margin; ``C`` everywhere without
+        weights)."""
+        if self.weights is None:
+            return np.full(self.n, self.C)
+        return self.C * self.weights
 
     @property
     def kind(self) -> str:
@@ -310,9 +364,10 @@ class SVMProblem:
     def primal_objective(self, w: Any, b: Any = 0.0) -> np.ndarray | float:
         """The C-form primal objective.
 
-        .. math:: P(w, b) = \\tfrac12 \\|\\tilde w\\|^2 + C \\textstyle\\sum_i \\xi_i
+        .. math:: P(w, b) = \\tfrac12 \\|\\tilde w\\|^2 + \\textstyle\\sum_i C_i \\xi_i
 
-        (hard margin: ``1/2 ||w~||^2``; its feasibility is checked by ``certify``).
+        (``C_i = C s_i``, ``C`` without weights; hard margin: ``1/2 ||w~||^2``, its
+        feasibility is checked by ``certify``).
 
         Parameters
         ----------
@@ -334,13 +389,22 @@ class SVMProblem:
         half = 0.5 * self.regularizer(w, b)
         if self.hard:
             return half
-        return half + self.C * self.hinge(w, b).sum(axis=0)
+        return half + self.C * self._weighted_sum(self.hinge(w, b))
+
+    def _weighted_sum(self, v: np.ndarray) -> Any:
+        """``sum_i s_i v_i`` over axis 0 (``sum_i v_i`` without weights, as before)."""
+        if self.weights is None:
+            return v.sum(axis=0)
+        return self.weights @ v
 
     def lambda_objective(self, w: Any, b: Any = 0.0) -> np.ndarray | float:
         """The lambda-form objective (soft margin only).
 
         .. math:: F(w, b) = \\tfrac{\\lambda}{2} \\|\\tilde w\\|^2
-                  + \\tfrac1n \\textstyle\\sum_i \\xi_i = P / (C n)
+                  + \\tfrac1n \\textstyle\\sum_i s_i \\xi_i = P / (C n)
+
+        (``s_i = 1`` without weights; with them, each loss times its weight over the
+        ``n`` rows, as scikit-learn's ``SGDClassifier``).
 
         Parameters
         ----------
@@ -361,7 +425,9 @@ class SVMProblem:
         if self.hard:
             raise ParameterError("the lambda form exists for soft margin only (hard has lam = 0)")
         self._check_b(b)
-        return 0.5 * self.lam * self.regularizer(w, b) + self.hinge(w, b).mean(axis=0)
+        hinge = self.hinge(w, b)
+        loss = hinge.mean(axis=0) if self.weights is None else self.weights @ hinge / self.n
+        return 0.5 * self.lam * self.regularizer(w, b) + loss
 
     def dual_weights(self, alpha: Any) -> np.ndarray:
         """The dual map ``v = sum_i alpha_i y_i z_i`` (in Z-space).
@@ -491,4 +557,152 @@ class SVMProblem:
 
     def __repr__(self) -> str:
         form = "hard" if self.hard else f"C={self.C:.6g}, lam={self.lam:.6g}"
+        if self.weights is not None:
+            form += ", weighted"
         return f"SVMProblem({self.data.name!r}, {form}, intercept={self.intercept!r})"
+
+
+def combine_weights(data: Dataset, sample_weight: Any = None,
+                    class_weight: Any = None) -> tuple[np.ndarray | None, dict | None]:
+    """The example weights ``s_i = sample_weight_i * class_weight[y_i]``, checked.
+
+    Parameters
+    ----------
+    data : Dataset
+    sample_weight : array-like of shape (n,), optional
+        Finite, ``>= 0``.
+    class_weight : dict or "balanced", optional
+        ``{label: weight}`` keyed by the original labels (``data.classes``; the labels
+        -1/+1 are accepted too), each weight finite and ``>= 0``, a missing label
+        weighing 1; or ``"balanced"``: ``n / (2 n_c)`` (scikit-learn's rule, from the
+        class counts).
+
+    Returns
+    -------
+    weights : ndarray of shape (n,) or None
+        None when neither is given, or when every weight is exactly 1 (then every
+        computation is the unweighted one, bit for bit).
+    class_weight : dict or None
+        The weight of each original label (negative class first).
+
+    Raises
+    ------
+    DataError
+        A weight that is negative or not finite, the wrong length, or no positive
+        weight left in one of the classes.
+    ParameterError
+        A ``class_weight`` that is not a dict or ``"balanced"``, or names a label the
+        data do not have.
+
+    Examples
+    --------
+    >>> from maxmargin import Dataset
+    >>> ds = Dataset([[0.0], [1.0], [2.0]], [-1, 1, 1])
+    >>> w, cw = combine_weights(ds, class_weight="balanced")
+    >>> w.tolist(), cw
+    ([1.5, 0.75, 0.75], {-1: 1.5, 1: 0.75})
+    >>> combine_weights(ds, [2.0, 1.0, 0.0], {1: 3.0})[0].tolist()
+    [2.0, 3.0, 0.0]
+    """
+    if sample_weight is None and class_weight is None:
+        return None, None
+    y = data.y
+    n = data.n
+    if sample_weight is None:
+        s = np.ones(n)
+    else:
+        try:
+            s = np.array(sample_weight, dtype=float)
+        except (TypeError, ValueError):
+            raise DataError("sample_weight must be an array of numbers") from None
+        if s.shape != (n,):
+            raise DataError(f"sample_weight must have shape ({n},) (one weight per "
+                            f"example), got {s.shape}")
+        bad = np.flatnonzero(~np.isfinite(s) | (s < 0))
+        if bad.size:
+            raise DataError(f"sample_weight must be finite and >= 0; example {bad[0]} has "
+                            f"{s[bad[0]]!r}")
+    resolved = None
+    if class_weight is not None:
+        resolved = resolve_class_weight(data, class_weight)
+        neg, pos = data.classes[0], data.classes[1]
+        s = s * np.where(y > 0, resolved[pos], resolved[neg])
+    if not s.any():
+        raise DataError(f"{data.name}: every sample weight is zero; give at least one "
+                        "example of each class a positive weight")
+    for label in (-1.0, 1.0):
+        if not (s[y == label] > 0).any():
+            name = data.classes[0] if label < 0 else data.classes[1]
+            raise DataError(f"{data.name}: every example of class {name!r} has weight zero; "
+                            "a classifier needs a positive weight in both classes")
+    if np.all(s == 1.0):
+        return None, resolved
+    s.setflags(write=False)
+    return s, resolved
+
+
+def resolve_class_weight(data: Dataset, class_weight: Any) -> dict:
+    """``{original label: weight}`` for both classes of ``data``.
+
+    Parameters
+    ----------
+    data : Dataset
+    class_weight : dict or "balanced"
+        As :func:`combine_weights` takes it.
+
+    Returns
+    -------
+    dict
+        The weight of ``data.classes[0]`` and of ``data.classes[1]``.
+
+    Examples
+    --------
+    >>> from maxmargin import Dataset
+    >>> ds = Dataset.from_labels([[0.0], [1.0], [2.0]], ["a", "b", "b"])
+    >>> resolve_class_weight(ds, {"a": 2.0}), resolve_class_weight(ds, "balanced")
+    ({'a': 2.0, 'b': 1.0}, {'a': 1.5, 'b': 0.75})
+    """
+    neg, pos = data.classes[0], data.classes[1]
+    y = data.y
+    if isinstance(class_weight, str):
+        if class_weight != "balanced":
+            raise ParameterError(f"class_weight must be a dict or 'balanced', got "
+                                 f"{class_weight!r}")
+        n_pos = int((y > 0).sum())
+        return {neg: data.n / (2.0 * (data.n - n_pos)), pos: data.n / (2.0 * n_pos)}
+    if not isinstance(class_weight, dict):
+        raise ParameterError(f"class_weight must be a dict {{label: weight}} or 'balanced', "
+                             f"got {type(class_weight).__name__}")
+    out = {neg: 1.0, pos: 1.0}
+    for key, value in class_weight.items():
+        label = _class_label(data, key)
+        try:
+            v = float(value)
+        except (TypeError, ValueError):
+            raise ParameterError(f"class_weight[{key!r}] must be a number, got "
+                                 f"{value!r}") from None
+        if not (math.isfinite(v) and v >= 0):
+            raise DataError(f"class_weight[{key!r}] must be finite and >= 0, got {value!r}")
+        out[label] = v
+    return out
+
+
+def _class_label(data: Dataset, key: Any) -> Any:
+    """The original label ``key`` names: one of ``data.classes``, or -1/+1 (a label
+    given as text, ``"1"``, matches a numeric label)."""
+    neg, pos = data.classes[0], data.classes[1]
+    for label in (neg, pos):
+        if key == label or (isinstance(key, str) and not isinstance(label, str)
+                            and _same_number(key, label)):
+            return label
+    if not isinstance(key, bool) and key in (-1, 1) and (neg, pos) != (-1, 1):
+        return neg if key == -1 else pos
+    raise ParameterError(f"class_weight names the label {key!r}, which {data.name} does "
+                         f"not have; its labels are {neg!r} and {pos!r}")
+
+
+def _same_number(text: str, label: Any) -> bool:
+    try:
+        return float(text) == float(label)
+    except (TypeError, ValueError):
+        return False

@@ -30,7 +30,8 @@ class ExactSolution:
     support, margin_support, bound_support : ndarray of int
         Indices with ``alpha > sv_tol``; ``sv_tol < alpha < C - sv_tol`` (on the margin,
         ``y f = 1``); ``alpha >= C - sv_tol`` (inside the margin or misclassified;
-        always empty for hard margin).
+        always empty for hard margin). With weights, example i is judged against its
+        own box: ``sv_tol s_i`` and ``C_i = C s_i`` in place of ``sv_tol`` and ``C``.
     sv_tol : float
         The support tolerance: ``1e-8 C`` after a successful polish, else ``1e-6 C``
         (hard margin: ``max alpha`` in place of C): relative, like the certificate.
@@ -205,6 +206,7 @@ class ExactSolution:
             "hard": bool(p.hard),
             "C": None if p.hard else float(p.C),
             "lam": float(p.lam),
+            "weights": None if p.weights is None else [float(t) for t in p.weights],
             "n": int(p.n),
             "d": int(p.d),
             "training_error": self.training_error,
@@ -229,6 +231,9 @@ class ExactSolution:
         """
         p, c = self.problem, self.certificate
         reg = "hard margin" if p.hard else f"C={p.C:.6g} (lam={p.lam:.6g})"
+        if p.weights is not None:
+            reg += (f", weighted (C_i = C s_i, s_i in [{p.weights.min():.4g}, "
+                    f"{p.weights.max():.4g}])")
         fl = c.floors
         kkt = "\n".join(f"    {k:<22s}{v:.3e}   (rounding bound {fl.get(k, 0.0):.1e})"
                         for k, v in c.kkt.items())

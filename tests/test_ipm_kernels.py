@@ -79,13 +79,14 @@ def _ratio_test(v, dv):
 @pytest.mark.parametrize("hard", [False, True])
 def test_elementwise_steps(hard):
     rng = np.random.default_rng(1 + hard)
-    n, C = 257, 2.0
+    n = 257
+    C = np.full(n, 2.0) if hard else rng.uniform(2.0, 3.0, n)  # per-example boxes C_i
     a = rng.uniform(0.01, 1.99, n)
     zl, zu = rng.random(n) + 1e-3, (np.zeros(n) if hard else rng.random(n) + 1e-3)
     y = np.where(rng.random(n) < 0.5, -1.0, 1.0)
     Qa, dx, rd = rng.standard_normal(n), rng.standard_normal(n), rng.standard_normal(n)
     su = np.full(n, np.inf) if hard else C - a
-    Cf = 0.0 if hard else C
+    Cf = np.zeros(n) if hard else C
 
     out = np.empty(n)
     comp, aqa, asum, rdmax, qmax, amax, ya = k.residuals(Qa, a, zl, zu, y, 0.7, Cf, hard, out)

@@ -253,3 +253,23 @@ def test_a_trace_from_elsewhere_is_drawn_beside_the_learners():
     labels = [ln.get_label() for ln in plot_suboptimality(cmp).get_lines()]
     assert "external: last iterate" in labels and "pegasos: last iterate" in labels
     np.testing.assert_array_equal(cmp.runs[1].subopt, cmp.runs[0].subopt)
+
+
+@pytest.mark.parametrize("make, lam, eta", [
+    (lambda: Pegasos(lam=0.05, intercept="free"), 0.05, None),
+    (lambda: OnlineSubgradient(lam=0.05, step=Constant(0.1), intercept="free"), 0.05, 0.1),
+])
+def test_weighted_free_intercept_steps_equal_a_naive_loop(make, lam, eta):
+    from maxmargin.online import schedule
+
+    data = make_gaussians(80, 3, separation=1.0, seed=4)
+    X, y = data.dense(), data.y
+    sw = np.random.default_rng(0).uniform(0, 2, data.n)
+    tr = run(make(), data, epochs=3, order="shuffle", seed=7, sample_weight=sw)
+    w, b = np.zeros(3), 0.0
+    for t, i in enumerate(schedule(data.n, 3, "shuffle", 7), 1):
+        e = eta if eta is not None else 1 / (lam * (t + 1))
+        active = y[i] * (w @ X[i] + b) < 1
+        w = (1 - e * lam) * w + (e * sw[i] * y[i] * X[i] if active else 0.0)
+        b = b + (e * sw[i] * y[i] if active else 0.0)
+    assert np.abs(tr.w[-1] - w).max() <= 1e-12 and abs(tr.b[-1] - b) <= 1e-12

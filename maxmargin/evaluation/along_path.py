@@ -82,9 +82,11 @@ def _learner_job(job: tuple) -> tuple[np.ndarray, float]:
     checkpoint, is as long as the run: it belongs in the worker too)."""
     from ..online import run
 
-    data, learner, epochs, order, seed, ckpts, lam, intercept, scaling = job
-    tr = run(learner, data, epochs=epochs, order=order, seed=seed, checkpoints=ckpts)
-    prob = SVMProblem(data, lam=lam, intercept=intercept, intercept_scaling=scaling)
+    data, learner, epochs, order, seed, ckpts, lam, intercept, scaling, weights = job
+    tr = run(learner, data, epochs=epochs, order=order, seed=seed, checkpoints=ckpts,
+             sample_weight=weights)
+    prob = SVMProblem(data, lam=lam, intercept=intercept, intercept_scaling=scaling,
+                      sample_weight=weights)
     F = np.asarray(prob.lambda_objective(tr.w, tr.b), float)
     return F, float(tr.timings.get("learn_seconds", math.nan))
 
@@ -235,7 +237,8 @@ def learners_along_path(data: Dataset, lam: Any = None, *, C: Any = None,
     exact : RegularizationPath, optional
         The exact path on the same grid: the learners are built with its intercept and
         scored against its optima (``free`` included: they update an unregularised
-        bias). Computed when not given, with ``intercept``.
+        bias). Computed when not given, with ``intercept``. A weighted path's
+        ``weights`` go to the learners' steps.
     progress : bool
     intercept : {"augmented", "free", "none"}
         The intercept of the path computed here (when ``exact`` is not given).
@@ -280,12 +283,14 @@ def learners_along_path(data: Dataset, lam: Any = None, *, C: Any = None,
     order_idx = np.argsort(exact.lam)
     lams = exact.lam[order_idx]
     n, s = data.n, exact.intercept_scaling
+    weights = exact.weights  # the path's example weights: the learners' steps take them
     F_star = np.array([
-        float(SVMProblem(data, C=float(exact.C[i]), intercept=mode, intercept_scaling=s)
+        float(SVMProblem(data, C=float(exact.C[i]), intercept=mode, intercept_scaling=s,
+                         sample_weight=weights)
               .lambda_objective(exact.w[i], exact.b[i])) for i in order_idx])
     ckpts = default_checkpoints(n, epochs)
     jobs = [(data, _learner_at(target, data, float(lam_), mode, s), epochs, order,
-             seed + 1009 * i + j, ckpts, float(lam_), mode, s)
+             seed + 1009 * i + j, ckpts, float(lam_), mode, s, weights)
             for i, lam_ in enumerate(lams) for j, target in enumerate(targets)]
     workers = (os.cpu_count() or 1) if n_jobs in (None, -1) else check_int("n_jobs", n_jobs)
     if len(jobs) * epochs * n < MIN_POOL_STEPS:

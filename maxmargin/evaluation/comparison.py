@@ -93,7 +93,8 @@ __all__ = [
 def feasible_dual(alpha: Any, problem: SVMProblem) -> np.ndarray:
     r"""Make dual points feasible for ``problem`` (C form), so that ``D`` bounds ``P*``.
 
-    Clips into the box :math:`0 \le \alpha_i \le C`; for intercept ``free`` it then
+    Clips into the box :math:`0 \le \alpha_i \le C_i` (``C_i = C s_i`` with weights);
+    for intercept ``free`` it then
     restores :math:`\sum_i \alpha_i y_i = 0` by scaling down the class with the larger
     total (which stays in the box). Any feasible point gives weak duality
     :math:`D(\alpha) \le P^* \le P(w, b)`, so :math:`F(w) - \lambda D(\alpha) \ge
@@ -120,7 +121,7 @@ def feasible_dual(alpha: Any, problem: SVMProblem) -> np.ndarray:
     a = np.nan_to_num(np.asarray(alpha, dtype=float), nan=0.0, posinf=0.0, neginf=0.0)
     if problem.hard:
         raise ParameterError("feasible_dual needs a soft-margin problem (C or lam)")
-    a = np.clip(a, 0.0, problem.C)
+    a = np.clip(a, 0.0, problem.C if problem.weights is None else problem.costs)
     if problem.intercept == "free":
         y = problem.data.y
         pos = (a * (y > 0)).sum(axis=-1, keepdims=True)
@@ -721,6 +722,7 @@ class Comparison:
             "data": p.data.name, "n": p.n, "d": p.d, "intercept": p.intercept,
             "scored_against": _scored_against(p),
             "intercept_scaling": p.intercept_scaling, "C": p.C, "lam": p.lam,
+            "weights": None if p.weights is None else jsonable(p.weights),
             "holdout": None if self.holdout is None else self.holdout.name,
             "epochs": self.epochs, "orders": list(self.orders), "seeds": list(self.seeds),
             "F_star": jsonable(self.F_star), "R": jsonable(self.R), "gamma": jsonable(self.gamma),
@@ -787,8 +789,10 @@ class Comparison:
         lines = [
             f"# {p.data.name}: online learners against the exact optimum",
             "",
-            f"Problem: soft margin, C = {p.C:.6g} (lambda = {p.lam:.6g}), intercept "
-            f"`{p.intercept}`, n = {p.n}, d = {p.d}; {self.epochs} epoch(s), orders "
+            f"Problem: soft margin, C = {p.C:.6g} (lambda = {p.lam:.6g})"
+            + ("" if p.weights is None else ", weighted (C_i = C s_i; the learners' steps "
+               "take the weights)")
+            + f", intercept `{p.intercept}`, n = {p.n}, d = {p.d}; {self.epochs} epoch(s), orders "
             f"{', '.join(self.orders)}, seeds {', '.join(map(str, self.seeds))}"
             + (f"; holdout {self.holdout.name}"
                if self.holdout is not None else "") + ".",
@@ -1025,6 +1029,13 @@ def _certified(sol: ExactSolution, what: str) -> ExactSolution:
     return sol
 
 
+def _weighted_hinge(problem: SVMProblem, reference: ExactSolution) -> np.ndarray:
+    """The optimum's loss on each example, ``s_i hinge_i`` (the trace's ``loss`` sums the
+    same with the learner's iterates: the regret compares the two)."""
+    hinge = problem.hinge(reference.w, reference.b)
+    return hinge if problem.weights is None else problem.weights * hinge
+
+
 def _prefix_at(values: np.ndarray, idx: np.ndarray, t: np.ndarray) -> np.ndarray:
     """``sum_{s <= t} values[idx[s-1]]`` at each checkpoint ``t``."""
     c = np.cumsum(values[idx])
@@ -1065,7 +1076,7 @@ class _Optimum:
         self.problem, self.solution, self.hard, self.holdout = problem, solution, hard, holdout
         self.w_star = problem.to_augmented(solution.w, solution.b)
         self.F_star = float(problem.lam * solution.certificate.primal_objective)
-        self.hinge_star = problem.hinge(solution.w, solution.b)
+        self.hinge_star = _weighted_hinge(problem, solution)
 
     def space(self, s: float) -> tuple[float, float, np.ndarray, float]:
         r"""``(R, ||u||, m, gamma)`` in the learners' space, where the mistake bounds live.
@@ -1150,6 +1161,10 @@ def _scores(decl: Any, tr: Trace, opt: _Optimum, kind: str) -> dict[str, Any]:
     R, u_norm, u_margins, gamma = opt.space(tr.intercept_scaling)
     # which example every step saw: the run's schedule, unless the learner picks its own
     on_schedule = decl.visits_schedule and "loss" not in tr.missing and tr.order in ORDERS
+    weighted = problem.weights is not None
+    if weighted and decl.mistake_driven:
+        na["novikoff"] = na["general_bound"] = na["mistake_rounds_bound"] = (
+            "weighted steps: the mistake bounds are for unit steps")
     if not decl.visits_schedule and "regret" not in na:
         na["regret"] = na["general_bound"] = (
             f"{decl.name} chooses its own examples (a random current mistake), not the "
@@ -1165,7 +1180,7 @@ def _scores(decl: Any, tr: Trace, opt: _Optimum, kind: str) -> dict[str, Any]:
             idx = schedule(tr.n, tr.epochs, tr.order, int(tr.seed or 0))
             L = _prefix_at(opt.hinge_star, idx, t)
             res["regret"] = 0.5 * lam * tr.sqnorm + tr.loss - (L + 0.5 * lam * t * ns * ns)
-        if decl.mistake_driven:
+        if decl.mistake_driven and not weighted:
             res.update(_mistake_bounds(decl, tr, (R, u_norm, u_margins, gamma),
                                        (idx, L) if on_schedule else None))
     if kind == "objective":
@@ -1186,8 +1201,12 @@ def _objective_scores(decl: Any, tr: Trace, opt: _Optimum, Wt: np.ndarray, Mg: n
     lam, t = problem.lam, tr.t
     res: dict[str, Any] = {}
 
+    sw = problem.weights
+
     def objective(W: np.ndarray, M: np.ndarray) -> np.ndarray:
-        return 0.5 * lam * np.einsum("kj,kj->k", W, W) + np.maximum(0.0, 1 - M).mean(0)
+        hinge = np.maximum(0.0, 1 - M)
+        loss = hinge.mean(0) if sw is None else sw @ hinge / problem.n  # F's (1/n) sum s_i
+        return 0.5 * lam * np.einsum("kj,kj->k", W, W) + loss
 
     F = objective(Wt, Mg)
     res.update(objective=F, subopt=F - F_star, rel_subopt=(F - F_star) / F_star,
@@ -1206,7 +1225,7 @@ def _objective_scores(decl: Any, tr: Trace, opt: _Optimum, Wt: np.ndarray, Mg: n
     if tr.dual_avg is not None and tr.w_avg is not None:
         res["dual_gap_avg"] = res["objective_avg"] - lam * _dual_objective(
             problem, feasible_dual(tr.dual_avg, problem))
-    G = decl.regret_lipschitz(R)
+    G = None if sw is not None else decl.regret_lipschitz(R)
     if G is not None:
         res["regret_G"] = G
         res["regret_bound"] = G * G * (1 + np.log(t)) / (2 * lam)
@@ -1441,7 +1460,8 @@ def compare(data: Dataset, problem: SVMProblem | None = None, learners: Any = No
     with Progress(n_runs * data.n * epochs, "compare", enabled=progress) as bar:
         for (name, learner), order, seed in itertools.product(built, orders, seeds):
             tr = run(learner, data, epochs=epochs, order=order, seed=seed,
-                     checkpoints=checkpoints, record_dual=True)
+                     checkpoints=checkpoints, record_dual=True,
+                     sample_weight=problem.weights)
             runs.append(_evaluate(name, learner, tr, opt))
             bar.update(data.n * epochs)
     runs += [_evaluate(name, decl, tr, opt) for name, decl, tr in given]

@@ -31,13 +31,16 @@ length; else -- or when a breakpoint's certificate degrades -- a fresh certified
 (:func:`maxmargin.exact.solve`) just past the breakpoint, whose active sets the path
 continues from. See ``docs/path.md``.
 
-``c`` is a per-example cost vector (``C_i = C c_i``): exact duplicates are merged into one
-example with their summed cost, which removes the commonest singular elbow system.
+``c`` is a per-example cost vector (``C_i = C c_i``): the example weights ``s_i``
+(:attr:`SVMProblem.weights`; 1 without), and exact duplicates merged into one example with
+their summed cost, which removes the commonest singular elbow system. Examples of weight
+0 never enter the path (their ``alpha_i`` is 0 everywhere, in the right set).
 """
 
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import itertools
 import json
@@ -58,7 +61,7 @@ from .._validation import check_choice, check_positive
 from ..certificate import Certificate, certify
 from ..data import Dataset
 from ..exceptions import ParameterError, SolverError
-from ..problem import INTERCEPTS, SVMProblem
+from ..problem import INTERCEPTS, SVMProblem, combine_weights
 
 __all__ = ["ExactPath", "PathPoint", "exact_regularization_path"]
 
@@ -92,10 +95,18 @@ class _Geometry:
     so every tolerance below is in units that do not depend on the data's scale.
     """
 
-    def __init__(self, data: Dataset, intercept: str, s: float) -> None:
+    def __init__(self, data: Dataset, intercept: str, s: float,
+                 weights: np.ndarray | None = None) -> None:
         from ..solvers.qp import signed_rows
 
         self.data = data
+        # positive weights (the caller leaves out the zeros) or None; the path runs on
+        # s_i / ws (ws a power of two near the largest) and C ws: costs, and every
+        # tolerance below, independent of the weights' own scale
+        self.weights = weights
+        self.ws = 1.0 if weights is None else math.ldexp(
+            1.0, math.frexp(float(weights.max()))[1] - 1)
+        self.unit_w = None if weights is None else weights / self.ws
         self.intercept = intercept
         self.s = s
         self.free = intercept == "free"
@@ -113,6 +124,7 @@ class _Geometry:
             raise ParameterError("every example is the zero vector: the path is constant "
                                  "(w = 0) and has no breakpoint")
         self.sigma2 = sigma * sigma
+        self.cscale = self.sigma2 * self.ws  # internal C = user C * cscale
         y = np.asarray(data.y, float)
         # the same signed row is the same example to the QP, except that the free
         # intercept's y_i b tells the labels apart
@@ -120,7 +132,10 @@ class _Geometry:
         self.inv = inv                       # original index -> group
         self.n_orig = y.size
         self.y = y[rep]
-        self.c = np.bincount(inv, minlength=rep.size).astype(float)  # unit costs, summed
+        if self.unit_w is None:
+            self.c = np.bincount(inv, minlength=rep.size).astype(float)  # unit costs, summed
+        else:
+            self.c = np.bincount(inv, weights=self.unit_w, minlength=rep.size)
         G = YZ[rep] / sigma
         self.G = sp.csr_matrix(G) if sp.issparse(G) else np.ascontiguousarray(G)
         self.m = rep.size
@@ -156,13 +171,16 @@ class _Geometry:
 
     # user <-> internal units
     def C_user(self, C: float) -> float:
-        return C / self.sigma2
+        return C / self.cscale
 
     def user_point(self, alpha_g: np.ndarray, w_int: np.ndarray, b: float
                    ) -> tuple[np.ndarray, float, np.ndarray]:
         """(w, b, alpha) in the user's units from the internal group values."""
         share = alpha_g / self.c                    # every member's share (unit costs)
-        alpha = share[self.inv] / self.sigma2
+        if self.unit_w is None:
+            alpha = share[self.inv] / self.sigma2
+        else:  # in proportion to the members' costs
+            alpha = share[self.inv] * self.unit_w / self.sigma2
         wt = w_int / math.sqrt(self.sigma2)
         if self.intercept == "augmented":
             w, b_aug = self.unit.from_augmented(wt)
@@ -172,7 +190,7 @@ class _Geometry:
     def problem(self, C_int: float) -> SVMProblem:
         """The user's problem at internal C (for the certificates)."""
         return SVMProblem(self.data, C=self.C_user(C_int), intercept=self.intercept,
-                          intercept_scaling=self.s)
+                          intercept_scaling=self.s, sample_weight=self.weights)
 
     def scaled_problem(self, C_int: float) -> SVMProblem:
         """The same problem on ``z / sigma`` at ``C sigma^2``: the probes solve it, since
@@ -183,7 +201,8 @@ class _Geometry:
             Xs = X.multiply(1.0 / sig).tocsr() if sp.issparse(X) else X / sig
             self._scaled = Dataset(Xs, self.data.y, name=self.data.name)
         return SVMProblem(self._scaled, C=C_int, intercept=self.intercept,
-                          intercept_scaling=self.s / math.sqrt(self.sigma2))
+                          intercept_scaling=self.s / math.sqrt(self.sigma2),
+                          sample_weight=self.unit_w)
 
 
 def _duplicate_groups(YZ: Any, key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -663,7 +682,8 @@ class _Tracer:
 
         geo = self.geo
         scaled = geo.scaled_problem(1.0).data  # the normalised data set
-        c0 = min_margin_sv_C(scaled, geo.intercept, geo.s / math.sqrt(geo.sigma2))
+        c0 = min_margin_sv_C(scaled, geo.intercept, geo.s / math.sqrt(geo.sigma2),
+                             sample_weight=geo.unit_w)
         if c0 > 1e12:  # 1 / (rounding of a zero sum): no margin SV ever
             c0 = math.inf
         if 0 < c0 < math.inf:
@@ -1016,11 +1036,12 @@ class ExactPath:
     .. math::
 
         w(C) = w_k + (C - C_k) \\dot w_k, \\quad b(C) = b_k + (C - C_k) \\dot b_k,
-        \\quad \\alpha_i(C) = \\begin{cases} C & i \\in L_k \\\\
+        \\quad \\alpha_i(C) = \\begin{cases} C s_i & i \\in L_k \\\\
         a_{ik} + (C - C_k) \\dot a_{ik} & i \\in E_k \\\\ 0 & i \\in R_k \\end{cases}
 
-    with ``C_k = bounds[k]``; equivalently ``alpha / C``, ``w / C``, ``b / C`` are affine
-    in ``lambda = 1/C`` (Hastie et al.'s scaled parametrisation).
+    with ``C_k = bounds[k]`` (``s_i`` the example weights, 1 without); equivalently
+    ``alpha / C``, ``w / C``, ``b / C`` are affine in ``lambda = 1/C`` (Hastie et al.'s
+    scaled parametrisation).
 
     Attributes
     ----------
@@ -1088,6 +1109,9 @@ class ExactPath:
     snapshots : dict of int to ndarray
         The status array (codes of :data:`SET_NAMES`, shape (n,)) of every 64th segment
         and of the last; the others are replayed from the events.
+    weights : ndarray of shape (n,) or None
+        The example weights ``s_i`` (costs ``C_i = C s_i``); None without. Examples of
+        weight 0 stay in the right set (``alpha_i = 0``) along the whole path.
 
     Examples
     --------
@@ -1138,6 +1162,7 @@ class ExactPath:
     tol: float = 1e-6
     seconds: float = 0.0
     snapshots: dict = field(default_factory=dict, repr=False)
+    weights: np.ndarray | None = field(default=None, repr=False)
 
     # ------------------------------------------------------------------ basics
 
@@ -1256,7 +1281,7 @@ class ExactPath:
         """
         k = self.segment_of(float(C))
         st = self._status(k)
-        a = np.where(st == _L, float(C), 0.0)
+        a = np.where(st == _L, float(C) if self.weights is None else C * self.weights, 0.0)
         i0, i1 = self.elbow_ptr[k], self.elbow_ptr[k + 1]
         t = float(C) - self.bounds[k]
         a[self.elbow_index[i0:i1]] = self.elbow_alpha_at[i0:i1] + t * self.elbow_alpha_slope[i0:i1]
@@ -1292,7 +1317,8 @@ class ExactPath:
         w, b = self.coefficients(C)
         alpha = self.alpha_at(C)
         problem = SVMProblem(self.data, C=C, intercept=self.intercept,
-                             intercept_scaling=self.intercept_scaling)
+                             intercept_scaling=self.intercept_scaling,
+                             sample_weight=self.weights)
         cert = certify(problem, w, b, alpha, tol=self.tol)
         return PathPoint(C, 1.0 / (C * self.n), np.asarray(w, float), float(b), alpha,
                          np.flatnonzero(st == _E), np.flatnonzero(st == _L),
@@ -1314,8 +1340,9 @@ class ExactPath:
         Returns
         -------
         dict
-            ``"alpha"``: (p, q) of shape (n,) each (1, 0 on the left set; 0, 0 on the
-            right set), ``"w"``: (p, q) of shape (d,), ``"b"``: (p, q) floats.
+            ``"alpha"``: (p, q) of shape (n,) each (``s_i``, 0 on the left set -- 1, 0
+            without weights; 0, 0 on the right set), ``"w"``: (p, q) of shape (d,),
+            ``"b"``: (p, q) floats.
 
         Examples
         --------
@@ -1329,7 +1356,7 @@ class ExactPath:
             raise ParameterError(f"segment index must be in [0, {self.n_segments}), got {k}")
         Ck = float(self.bounds[k])
         st = self._status(k)
-        ap = np.where(st == _L, 1.0, 0.0)
+        ap = np.where(st == _L, 1.0 if self.weights is None else self.weights, 0.0)
         aq = np.zeros(self.n)
         i0, i1 = self.elbow_ptr[k], self.elbow_ptr[k + 1]
         E = self.elbow_index[i0:i1]
@@ -1446,6 +1473,7 @@ class ExactPath:
             "min_margin_sv_C": json_number(self.min_margin_sv_C), "n_solves": self.n_solves,
             "n_merged": self.n_merged, "tol": self.tol, "seconds": self.seconds,
             "breakpoints": self._breakpoint_rows(),
+            "weights": None if self.weights is None else [float(t) for t in self.weights],
         }
         if include_segments:
             segs = []
@@ -1620,9 +1648,11 @@ def _assemble(geo: _Geometry, records: list[_Record], breaks: list[_Break], reas
     sig = math.sqrt(geo.sigma2)
     S, K = len(records), len(breaks)
     n, data = geo.n_orig, geo.data
-    bounds = np.array([records[0].lo] + [b.C for b in breaks] + [records[-1].hi]) / geo.sigma2
+    bounds = np.array([records[0].lo] + [b.C for b in breaks] + [records[-1].hi]) / geo.cscale
     Wl = np.array([r.w_lo for r in records]) / sig
     Ws = np.array([r.w_slope for r in records]) * sig
+    if geo.ws != 1.0:
+        Ws = Ws * geo.ws
     if geo.intercept == "augmented":
         (w_at, b_at), (w_slope, b_slope) = geo.unit.from_augmented(Wl), \
             geo.unit.from_augmented(Ws)
@@ -1630,7 +1660,7 @@ def _assemble(geo: _Geometry, records: list[_Record], breaks: list[_Break], reas
         w_at, w_slope = Wl, Ws
         if geo.free:
             b_at = np.array([r.b_lo for r in records])
-            b_slope = np.array([r.b_slope for r in records]) * geo.sigma2
+            b_slope = np.array([r.b_slope for r in records]) * geo.cscale
         else:
             b_at, b_slope = np.zeros(S), np.zeros(S)
     # elbows, in original indices (every member of a merged group gets an equal share)
@@ -1639,6 +1669,9 @@ def _assemble(geo: _Geometry, records: list[_Record], breaks: list[_Break], reas
     cE = geo.c[E_all][own]
     e_at = np.concatenate([r.a_lo for r in records])[own] / (cE * geo.sigma2)
     e_sl = np.concatenate([r.a_slope for r in records])[own] / cE
+    if geo.unit_w is not None:  # each member's share, in proportion to its cost
+        e_at = e_at * geo.unit_w[e_idx]
+        e_sl = e_sl * geo.weights[e_idx]  # type: ignore[index]
     sizes = np.diff(geo._members_bounds)    # examples per group
     e_ptr = np.concatenate([[0], np.cumsum([int(sizes[r.E].sum()) for r in records])])
     # events, in original indices
@@ -1671,7 +1704,7 @@ def _assemble(geo: _Geometry, records: list[_Record], breaks: list[_Break], reas
     else:
         from ..separation import is_separable
 
-        separable = bool(is_separable(data, geo.intercept))
+        separable = bool(is_separable(data, geo.intercept))  # (weight 0: left out before)
         C_star = math.nan if separable else math.inf
     first_E = records[0].E.size
     c0 = float(bounds[1]) if (first_E == 0 and K) else (math.inf if first_E == 0 else 0.0)
@@ -1689,14 +1722,17 @@ def _assemble(geo: _Geometry, records: list[_Record], breaks: list[_Break], reas
         max_residual=np.array([c.max_residual() for c in certs]), end_reason=reason,
         C_end=C_end, C_star=C_star, separable=separable, min_margin_sv_C=c0,
         n_merged=int(n - geo.m), intercept=geo.intercept, intercept_scaling=geo.s,
-        data=data, data_name=data.name, n=n, d=data.d, snapshots=snaps, **kw)
+        data=data, data_name=data.name, n=n, d=data.d, snapshots=snaps,
+        weights=geo.weights, **kw)
 
 
 def exact_regularization_path(data: Dataset, intercept: str = "free", *,
                               C_max: float | None = None, C_min: float | None = None,
                               holdout: Dataset | None = None,
                               solver: str | None = None, intercept_scaling: float = 1.0,
-                              tol: float | None = None, progress: bool = False) -> ExactPath:
+                              tol: float | None = None, progress: bool = False,
+                              sample_weight: Any = None,
+                              class_weight: Any = None) -> ExactPath:
     """Every breakpoint of the soft-margin path in C, with its events, certified.
 
     Parameters
@@ -1721,6 +1757,12 @@ def exact_regularization_path(data: Dataset, intercept: str = "free", *,
         1e-13).
     progress : bool
         Progress bar on a terminal (needs a finite ``C_max``).
+    sample_weight : array-like of shape (n,), optional
+        Example weights: costs ``C_i = C s_i`` (:class:`~maxmargin.SVMProblem`); the
+        left set's ``alpha_i`` is ``C s_i``. Examples of weight 0 are left out of the
+        computation and stay in the right set.
+    class_weight : dict or "balanced", optional
+        Weights by class, multiplied into ``sample_weight``.
 
     Returns
     -------
@@ -1772,12 +1814,36 @@ def exact_regularization_path(data: Dataset, intercept: str = "free", *,
             raise ParameterError(f"holdout has {holdout.d} features, the data {data.d}; "
                                  "they must match")
     tol = 1e-6 if tol is None else check_positive("tol", tol)
+    weights, _ = combine_weights(data, sample_weight, class_weight)
+    keep = None if weights is None or weights.all() else np.flatnonzero(weights > 0)
     with _single_blas_thread():
-        geo = _Geometry(data, intercept, s)
+        if keep is None:
+            geo = _Geometry(data, intercept, s, weights)
+        else:  # weight 0: not in the path at all
+            geo = _Geometry(data.subset(keep), intercept, s, weights[keep])  # type: ignore[index]
         tracer = _Tracer(geo, solver, tol)
-        cmax = math.inf if C_max is None else float(C_max) * geo.sigma2
-        cmin = 0.0 if C_min is None else float(C_min) * geo.sigma2
+        cmax = math.inf if C_max is None else float(C_max) * geo.cscale
+        cmin = 0.0 if C_min is None else float(C_min) * geo.cscale
         records, breaks, reason, snaps, end_cert = _trace(tracer, cmax, progress, cmin)
-        return _assemble(geo, records, breaks, reason, snaps, holdout=holdout, tol=tol,
-                         end_certificate=end_cert, n_solves=tracer.n_solves,
-                         seconds=time.perf_counter() - t0)
+        ep = _assemble(geo, records, breaks, reason, snaps, holdout=holdout, tol=tol,
+                       end_certificate=end_cert, n_solves=tracer.n_solves,
+                       seconds=time.perf_counter() - t0)
+    if keep is not None:
+        ep = _widen(ep, data, weights, keep)  # type: ignore[arg-type]
+    return ep
+
+
+def _widen(ep: ExactPath, data: Dataset, weights: np.ndarray, keep: np.ndarray) -> ExactPath:
+    """The path traced without the examples of weight 0, on all of ``data``: those stay
+    in the right set (``alpha_i = 0``). The certificates carry over as they are: an
+    example with ``alpha_i = 0`` and ``C_i = 0`` adds exactly 0 to every test."""
+    n = data.n
+    snaps = {}
+    for k, st in ep.snapshots.items():
+        full = np.full(n, _R, np.int8)
+        full[keep] = st
+        snaps[k] = full
+    return dataclasses.replace(
+        ep, elbow_index=keep[ep.elbow_index], event_index=keep[ep.event_index],
+        n_right=ep.n_right + (n - keep.size), snapshots=snaps, data=data,
+        data_name=data.name, n=n, lam=1.0 / (ep.breakpoints * n), weights=weights)

@@ -6,7 +6,9 @@ point of a grid of ``C`` (equivalently ``lam = 1/(C n)``):
 .. math::
 
     (w(C), b(C)) = \\arg\\min_{w, b}\\ \\tfrac12 \\|\\tilde w\\|^2
-                   + C \\textstyle\\sum_i \\max(0, 1 - y_i (w \\cdot x_i + b)).
+                   + C \\textstyle\\sum_i s_i \\max(0, 1 - y_i (w \\cdot x_i + b))
+
+(``s_i`` the example weights, 1 without).
 
 How it is computed (:func:`path`):
 
@@ -62,7 +64,7 @@ from .._validation import (
 from ..certificate import Certificate, certify
 from ..data import Dataset
 from ..exceptions import ParameterError, SolverError
-from ..problem import INTERCEPTS, SVMProblem
+from ..problem import INTERCEPTS, SVMProblem, combine_weights
 from ..solvers import piqp
 from ..solvers.polish import polish, polish_no_margin
 from ..solvers.qp import build_dual, signed_rows, weights_from_alpha
@@ -244,10 +246,12 @@ class RegularizationPath:
         ``sv_tol < alpha_i < C - sv_tol`` and ``alpha_i >= C - sv_tol``, with
         ``sv_tol = 1e-8 C`` (polished) or ``1e-6 C``: relative to C, unlike
         ``ExactSolution.sv_tol`` (``max(1, C)``), so that tiny C still has margin SVs.
+        With weights, ``C_i = C s_i`` and ``sv_tol s_i`` for example i.
     train_error, holdout_error : ndarray of shape (k,)
-        Fraction with ``y f(x) <= 0`` (holdout: nan when no holdout set).
+        Fraction with ``y f(x) <= 0`` (holdout: nan when no holdout set); unweighted.
     slack_sum : ndarray of shape (k,)
-        ``sum_i xi_i``; non-increasing in C (a theorem).
+        ``sum_i s_i xi_i`` (``sum_i xi_i`` without weights: the loss term of
+        ``P = 1/2 ||w~||^2 + C slack_sum``); non-increasing in C (a theorem).
     primal, dual, relative_gap, max_kkt : ndarray of shape (k,)
         From the numpy certificate (C form); ``max_kkt`` is the largest scaled KKT
         residual.
@@ -270,6 +274,8 @@ class RegularizationPath:
         Building the DPP model (once) and the whole path.
     extras : dict
         Free-form additions by callers (empty from :func:`path`); not serialised.
+    weights : ndarray of shape (n,) or None
+        The example weights ``s_i`` (sample weight times class weight), None without.
 
     Examples
     --------
@@ -311,6 +317,7 @@ class RegularizationPath:
     compile_seconds: float = 0.0
     total_seconds: float = 0.0
     extras: dict = field(default_factory=dict)
+    weights: np.ndarray | None = field(default=None, repr=False)
 
     hard = renamed_attribute("hard", "hard_margin_limit")
 
@@ -389,6 +396,7 @@ class RegularizationPath:
         out["hard"] = None if limit is None else limit.to_dict()
         if include_alpha:
             out["alpha"] = [[float(v) for v in row] for row in self.alpha]
+        out["weights"] = None if self.weights is None else [float(v) for v in self.weights]
         return out
 
     def to_json(self, file: str | Path | None = None, include_alpha: bool = False) -> str:
@@ -505,7 +513,7 @@ class _DualModel:
         self.compiled = False
         self.seconds = time.perf_counter() - t0
 
-    def solve(self, C: float) -> tuple[np.ndarray, float | None, str]:
+    def solve(self, C: float, costs: np.ndarray) -> tuple[np.ndarray, float | None, str]:
         import cvxpy as cp
 
         self.C.value = float(C)
@@ -526,12 +534,12 @@ class _DualModel:
             raise SolverError(f"path: {self.solver} returned {self.prob.status!r} at "
                               f"C={C:.6g}; try another solver (CLARABEL, PIQP)")
         b = None if self.eq is None else float(self.eq.dual_value)
-        return np.clip(np.asarray(self.alpha.value, float), 0.0, C), b, self.prob.status
+        return np.clip(np.asarray(self.alpha.value, float), 0.0, costs), b, self.prob.status
 
 
-def _sv_counts(alpha: np.ndarray, C: float, polished: bool) -> tuple[int, int]:
-    # relative to C (alpha lies in [0, C]); exact.solve's max(1, C) would count nothing
-    # as a margin SV once C < 1e-6
+def _sv_counts(alpha: np.ndarray, C: Any, polished: bool) -> tuple[int, int]:
+    # relative to C (alpha lies in [0, C]; with weights, C_i per example); exact.solve's
+    # max(1, C) would count nothing as a margin SV once C < 1e-6
     sv_tol = (1e-8 if polished else 1e-6) * C
     bound = alpha >= C - sv_tol
     margin = (alpha > sv_tol) & ~bound
@@ -567,7 +575,7 @@ def _solve_point(problem: SVMProblem, YZ: Any, model: _DualModel | None,
         sol = solve(problem, tol=tol)
         return (np.asarray(sol.w, float), float(sol.b), np.asarray(sol.alpha, float),
                 sol.certificate, sol.polished, "qp")
-    a, b_eq, _ = model.solve(C)
+    a, b_eq, _ = model.solve(C, problem.costs)
     w, b = weights_from_alpha(problem, YZ, a, b_eq)
     cert = certify(problem, w, b, a, tol=tol)
     best = polish(problem, YZ, w, b, a, cert, tol)
@@ -584,7 +592,7 @@ def _working_set_solve(problem: SVMProblem, YZ: Any, w0: np.ndarray, b0: float,
     """Warm start by shrinking: the dual QP on the examples near the previous margin.
 
     With the previous point's margins ``r_i = y_i f_i``, examples far outside the margin
-    are fixed at ``alpha = 0`` and those deep inside at ``alpha = C``; the QP is solved
+    are fixed at ``alpha = 0`` and those deep inside at ``alpha_i = C_i``; the QP is solved
     on the working set ``W`` in between (PIQP, directly:
     :func:`maxmargin.solvers.piqp.solve_qp`), then every fixed example's KKT condition
     is checked at the new point and violators join ``W``. Returns
@@ -592,14 +600,17 @@ def _working_set_solve(problem: SVMProblem, YZ: Any, w0: np.ndarray, b0: float,
     out (the caller then solves the full compiled QP).
     """
     n = problem.n
-    C = problem.C
+    C = problem.costs
     y = problem.data.y
     dz = YZ.shape[1]
     r = y * problem.decision_function(w0, b0)
     dist = np.abs(r - 1.0)
     size = min(n, max(8 * (dz + 1), n // 20))
+    counts = C > 0  # an example of cost 0 sits at alpha_i = 0 = C_i: never in W
+    dist = np.where(counts, dist, np.inf)
     inW = np.zeros(n, bool)
     inW[np.argpartition(dist, size - 1)[:size]] = True
+    inW &= counts
     for _ in range(max_rounds):
         W = np.flatnonzero(inW)
         atC = ~inW & (r < 1.0)
@@ -608,16 +619,17 @@ def _working_set_solve(problem: SVMProblem, YZ: Any, w0: np.ndarray, b0: float,
                             eps_abs=1e-10, eps_rel=1e-11)
         if raw.status is not Status.OPTIMAL or raw.x is None:
             return None
-        aW = np.clip(raw.x[:W.size], 0.0, C)
+        aW = np.clip(raw.x[:W.size], 0.0, C[W])
         b = float(raw.y_eq[-1]) if problem.intercept == "free" and raw.y_eq is not None \
             else None
         a = np.zeros(n)
-        a[atC] = C
+        a[atC] = C[atC]
         a[W] = aW
         v = np.asarray(YZ.T @ a).ravel()
         r_new = np.asarray(YZ @ v).ravel() + (y * b if b is not None else 0.0)
         scale = 1e-9
-        bad = (~inW) & ((atC & (r_new > 1.0 + scale)) | (~atC & (r_new < 1.0 - scale)))
+        bad = (~inW) & counts & ((atC & (r_new > 1.0 + scale))
+                                 | (~atC & (r_new < 1.0 - scale)))
         if not bad.any():
             return a, b
         inW |= bad  # the violators join the working set
@@ -629,21 +641,24 @@ def _working_set_solve(problem: SVMProblem, YZ: Any, w0: np.ndarray, b0: float,
 def path(data: Dataset, C: Any = ..., lam: Any = ..., intercept: str = ...,
          holdout: Dataset | None = ..., solver: str | None = ..., progress: bool = ..., *,
          intercept_scaling: float = ..., warm_start: bool = ..., hard_limit: bool | None = ...,
-         tol: float | None = ..., exact: Literal[False] = ...) -> RegularizationPath: ...
+         tol: float | None = ..., exact: Literal[False] = ..., sample_weight: Any = ...,
+         class_weight: Any = ...) -> RegularizationPath: ...
 
 
 @overload
 def path(data: Dataset, C: Any = ..., lam: Any = ..., intercept: str = ...,
          holdout: Dataset | None = ..., solver: str | None = ..., progress: bool = ..., *,
          intercept_scaling: float = ..., warm_start: bool = ..., hard_limit: bool | None = ...,
-         tol: float | None = ..., exact: Literal[True]) -> ExactPath: ...
+         tol: float | None = ..., exact: Literal[True], sample_weight: Any = ...,
+         class_weight: Any = ...) -> ExactPath: ...
 
 
 def path(data: Dataset, C: Any = None, lam: Any = None, intercept: str = "free",
          holdout: Dataset | None = None, solver: str | None = None, progress: bool = False,
          *, intercept_scaling: float = 1.0, warm_start: bool = True,
          hard_limit: bool | None = None, tol: float | None = None,
-         exact: bool = False) -> RegularizationPath | ExactPath:
+         exact: bool = False, sample_weight: Any = None,
+         class_weight: Any = None) -> RegularizationPath | ExactPath:
     """The certified soft-margin optimum at every point of a C (or lambda) grid.
 
     With ``exact=True``, the entire path instead: every breakpoint where a support set
@@ -684,6 +699,11 @@ def path(data: Dataset, C: Any = None, lam: Any = None, intercept: str = "free",
     exact : bool, default False
         Compute every breakpoint (an :class:`~maxmargin.exact_path.ExactPath`) instead of
         the grid's points; ``warm_start`` and ``hard_limit`` do not apply.
+    sample_weight : array-like of shape (n,), optional
+        Example weights (costs ``C_i = C s_i`` at every grid point; see
+        :class:`~maxmargin.SVMProblem`).
+    class_weight : dict or "balanced", optional
+        Weights by class, multiplied into ``sample_weight``.
 
     Returns
     -------
@@ -731,6 +751,7 @@ def path(data: Dataset, C: Any = None, lam: Any = None, intercept: str = "free",
         if holdout.d != data.d:
             raise ParameterError(f"holdout has {holdout.d} features, the data {data.d}; "
                                  "they must match")
+    weights, _ = combine_weights(data, sample_weight, class_weight)
     # w at every grid point, plus what one solve holds: refuse what cannot fit
     check_memory(8.0 * (data.d + 1) * (8 + 2 * len(Cs)) + 16.0 * data.n * len(Cs),
                  f"the path of {data.name} (d = {data.d:,} features, {len(Cs)} points)",
@@ -742,10 +763,12 @@ def path(data: Dataset, C: Any = None, lam: Any = None, intercept: str = "free",
         return exact_regularization_path(
             data, intercept, C_max=float(Cs[-1]) if given else None,
             C_min=float(Cs[0]) if given and Cs.size > 1 else None, holdout=holdout,
-            solver=solver, intercept_scaling=intercept_scaling, tol=tol, progress=progress)
+            solver=solver, intercept_scaling=intercept_scaling, tol=tol, progress=progress,
+            sample_weight=weights)
     solver_name = "default" if solver is None else str(solver).strip().upper()
     problems = [SVMProblem(data, C=float(c), intercept=intercept,
-                           intercept_scaling=intercept_scaling) for c in Cs]
+                           intercept_scaling=intercept_scaling, sample_weight=weights)
+                for c in Cs]
     YZ = signed_rows(problems[0])
     if sp.issparse(YZ):
         YZ = sp.csr_matrix(YZ)
@@ -772,7 +795,7 @@ def path(data: Dataset, C: Any = None, lam: Any = None, intercept: str = "free",
             W[i], B[i], A[i] = w, b, a
             certs.append(cert)
             methods.append(how)
-            nm[i], nb[i] = _sv_counts(a, pr.C, polished)
+            nm[i], nb[i] = _sv_counts(a, pr.C if weights is None else pr.costs, polished)
             prev = (w, b, a, pr.C)
             secs[i] = time.perf_counter() - t0
             bar.update(1)
@@ -781,7 +804,8 @@ def path(data: Dataset, C: Any = None, lam: Any = None, intercept: str = "free",
     F = np.asarray(data.X @ W.T)  # (n, k)
     R = (F + B) * y[:, None]
     train_err = (R <= 0).mean(axis=0)
-    slack = np.maximum(0.0, 1.0 - R).sum(axis=0)
+    slack = np.maximum(0.0, 1.0 - R)
+    slack = slack.sum(axis=0) if weights is None else weights @ slack
     hold_err = np.full(k, np.nan)
     if holdout is not None:
         Rh = (np.asarray(holdout.X @ W.T) + B) * holdout.y[:, None]
@@ -790,13 +814,14 @@ def path(data: Dataset, C: Any = None, lam: Any = None, intercept: str = "free",
     norm_reg = np.linalg.norm(problems[0].to_augmented(W, B), axis=1)
     with np.errstate(divide="ignore"):
         margin = np.where(norm_w > 0, 1.0 / np.where(norm_w > 0, norm_w, 1.0), np.inf)
-    c0 = min_margin_sv_C(data, intercept, intercept_scaling)
+    c0 = min_margin_sv_C(data, intercept, intercept_scaling, sample_weight=weights)
     if hard_limit is None:
         hard_limit = n * d <= 2_000_000
     limit = None
     if hard_limit:
         limit = hard_margin_limit(data, intercept, intercept_scaling=intercept_scaling,
-                                  last=(float(Cs[-1]), W[-1], float(B[-1])))
+                                  last=(float(Cs[-1]), W[-1], float(B[-1])),
+                                  sample_weight=weights)
     return RegularizationPath(
         C=Cs, lam=1.0 / (Cs * n), w=W, b=B, alpha=A, norm_w=norm_w, norm_reg=norm_reg,
         margin=margin, width=2.0 * margin, n_margin_sv=nm, n_bound_sv=nb,
@@ -810,6 +835,7 @@ def path(data: Dataset, C: Any = None, lam: Any = None, intercept: str = "free",
         data_name=data.name, n=n, d=d, solver=solver_name, min_margin_sv_C=c0,
         hard_margin_limit=limit,
         compile_seconds=float(compile_s), total_seconds=time.perf_counter() - t_start,
+        weights=weights,
     )
 
 

@@ -6,7 +6,10 @@
   ``C >= C* = min { max_i alpha_i : alpha an optimal hard-margin dual point }``; when the
   hard dual optimum is unique, ``C* = max_i alpha_i^hard`` (:func:`hard_margin_limit`).
 
-Proofs in ``docs/path.md``.
+With example weights ``s_i`` (costs ``C_i = C s_i``) both take them: every example is at
+its own bound ``alpha_i = C s_i`` below ``C_0``, and ``C* = min max_i alpha_i / s_i``;
+examples of weight 0 do not count (they are left out of both). Proofs in
+``docs/path.md``.
 """
 
 from __future__ import annotations
@@ -28,7 +31,8 @@ __all__ = ["min_margin_sv_C", "hard_margin_limit", "HardMarginLimit"]
 
 
 def min_margin_sv_C(data: Dataset, intercept: str = "free",
-                    intercept_scaling: float = 1.0) -> float:
+                    intercept_scaling: float = 1.0, *,
+                    sample_weight: Any = None) -> float:
     """The largest ``C_0`` such that for ``C <= C_0`` no example is a margin SV.
 
     Below ``C_0`` the optimum has every example at the bound (``alpha_i = C``) or, for
@@ -42,6 +46,9 @@ def min_margin_sv_C(data: Dataset, intercept: str = "free",
     intercept : {"free", "none", "augmented"}
     intercept_scaling : float
         ``s`` of the augmented mode.
+    sample_weight : array-like of shape (n,), optional
+        The example weights ``s_i`` (costs ``C_i = C s_i``; :attr:`SVMProblem.weights`,
+        class weights included).
 
     Returns
     -------
@@ -51,7 +58,9 @@ def min_margin_sv_C(data: Dataset, intercept: str = "free",
 
     Notes
     -----
-    With ``g = sum_i y_i z_i`` (``z = x``, or ``(x, s)`` for augmented):
+    With ``g = sum_i y_i z_i`` (``z = x``, or ``(x, s)`` for augmented; with weights
+    ``g = sum_i s_i y_i z_i``, the classes' sizes become their total weights and the
+    capped simplex below caps ``beta_i`` at ``s_i``):
 
     .. math::
 
@@ -81,48 +90,74 @@ def min_margin_sv_C(data: Dataset, intercept: str = "free",
         raise ParameterError(f"min_margin_sv_C needs a Dataset, got {type(data).__name__}")
     intercept = check_choice("intercept", intercept, INTERCEPTS)
     s = check_positive("intercept_scaling", intercept_scaling)
+    data, sw = _positive_part(data, sample_weight)
     y = data.y
     X = data.X
     if intercept != "free":
-        g = np.asarray(X.T @ y).ravel()
+        sy = y if sw is None else sw * y
+        g = np.asarray(X.T @ sy).ravel()
         r = y * np.asarray(X @ g).ravel()
         if intercept == "augmented":
-            r = r + y * (s * s * y.sum())
+            r = r + y * (s * s * sy.sum())
         top = float(r.max())
         return 1.0 / top if top > 0 else math.inf
-    n_pos = int((y > 0).sum())
-    n_neg = data.n - n_pos
-    beta: np.ndarray | None = np.ones(data.n)
-    if n_pos != n_neg:
+    if sw is None:
+        n_pos: float = int((y > 0).sum())
+        n_neg: float = data.n - n_pos
+        balanced = n_pos == n_neg
+        caps = np.ones(data.n)
+    else:
+        n_pos, n_neg = float(sw[y > 0].sum()), float(sw[y < 0].sum())
+        # the total weights of the classes, equal up to their rounding (class_weight=
+        # "balanced" makes them n/2 each)
+        balanced = abs(n_pos - n_neg) <= 1e-12 * max(n_pos, n_neg)
+        caps = sw
+    beta: np.ndarray | None = caps
+    if not balanced:
         maj = 1.0 if n_pos > n_neg else -1.0
-        beta = _face_beta(data, maj)
+        beta = _face_beta(data, maj, caps)
         if beta is None:
             return 0.0
     assert beta is not None
     gw = np.asarray(X.T @ (beta * y)).ravel()
     f = np.asarray(X @ gw).ravel()
-    on = beta > 0.5
+    on = beta > 0.5 * caps
     top = float(f[on & (y > 0)].max()) - float(f[on & (y < 0)].min())
     return 2.0 / top if top > 0 else math.inf
 
 
-def _face_beta(data: Dataset, maj: float) -> np.ndarray | None:
+def _positive_part(data: Dataset, sample_weight: Any) -> tuple[Dataset, np.ndarray | None]:
+    """The examples of positive weight and their weights (None: unweighted, as given)."""
+    if sample_weight is None:
+        return data, None
+    sw = np.asarray(sample_weight, dtype=float)
+    if sw.shape != (data.n,):
+        raise ParameterError(f"sample_weight must have shape ({data.n},), got {sw.shape}")
+    keep = sw > 0
+    if keep.all():
+        return data, sw
+    return data.subset(np.flatnonzero(keep)), sw[keep]
+
+
+def _face_beta(data: Dataset, maj: float, caps: np.ndarray) -> np.ndarray | None:
     """The small-C multipliers ``beta*`` (alpha = C beta*) for unequal classes, or None
-    when one is fractional (margin SVs for every C > 0). See :func:`min_margin_sv_C`."""
+    when one is fractional (margin SVs for every C > 0). ``caps``: the upper bounds of
+    beta (the weights; 1 without). See :func:`min_margin_sv_C`."""
     import clarabel
 
     y = data.y
     J = np.flatnonzero(y == maj)
     K = np.flatnonzero(y != maj)
-    m = K.size
+    cJ = caps[J]
+    m = float(caps[K].sum())
     # beta* does not change when X is scaled; Clarabel's tolerances and the tie tests
     # below are absolute, so they see X / R (R rounded to a power of two: exact)
     from ..certificate import _pow2, _radius
 
     X = data.X / _pow2(_radius(data))
     XJ = X[J]  # stays sparse for sparse X: the QP below takes it as it is
-    gK = np.asarray(X[K].T @ y[K]).ravel()
-    # min 1/2 ||maj * XJ' beta + gK||^2, sum beta = m, 0 <= beta <= 1   (u = XJ' beta)
+    gK = np.asarray(X[K].T @ (caps[K] * y[K])).ravel()
+    # min 1/2 ||maj * XJ' beta + gK||^2, sum beta = m, 0 <= beta <= caps  (u = XJ' beta)
     nJ, d = XJ.shape
     P = sp.block_diag([sp.csc_matrix((nJ, nJ)), sp.identity(d)], format="csc")
     q = np.concatenate([np.zeros(nJ), maj * gK])
@@ -131,7 +166,7 @@ def _face_beta(data: Dataset, maj: float) -> np.ndarray | None:
                   format="csc")
     Id = sp.identity(nJ + d, format="csc")[:nJ]
     M = sp.vstack([A, -Id, Id], format="csc")
-    rhs = np.concatenate([np.zeros(d), [m], np.zeros(nJ), np.ones(nJ)])
+    rhs = np.concatenate([np.zeros(d), [m], np.zeros(nJ), cJ])
     st = clarabel.DefaultSettings()
     st.verbose = False
     st.tol_gap_abs = st.tol_gap_rel = st.tol_feas = 1e-10
@@ -140,23 +175,28 @@ def _face_beta(data: Dataset, maj: float) -> np.ndarray | None:
                                  st).solve()
     if sol.status != clarabel.SolverStatus.Solved:  # pragma: no cover - tiny convex QP
         raise SolverError(f"min_margin_sv_C: the small-C face QP failed ({sol.status})")
-    bJ = np.asarray(sol.x[:nJ])
+    bJ = np.asarray(sol.x[:nJ]) / cJ  # each beta_i as a fraction of its cap
     # Round and verify the rounded point's optimality on the capped simplex: with
-    # grad_i = maj x_i . u, an integral optimum needs max_{beta=1} grad <= min_{beta=0} grad.
+    # grad_i = maj x_i . u, an integral optimum needs max_{beta=cap} grad <= min_{beta=0}
+    # grad, and the caps of the first ones in order must add up to m exactly
     order = np.argsort(-bJ, kind="stable")
+    filled = np.cumsum(cJ[order])
+    k = int(np.searchsorted(filled, m * (1 - 1e-12)))  # the caps filled up to m
+    if k >= nJ or abs(filled[k] - m) > 1e-12 * m:
+        return None  # no set of whole caps adds up to m: one beta is fractional
     rounded = np.zeros(nJ)
-    rounded[order[:m]] = 1.0
+    rounded[order[:k + 1]] = 1.0
     if np.abs(bJ - rounded).max() > 1e-5:
         return None
-    u = maj * XJ.T @ rounded + gK
+    u = maj * XJ.T @ (rounded * cJ) + gK
     grad = maj * XJ @ u
     on, off = grad[rounded > 0.5], grad[rounded < 0.5]
     if off.size and on.size and on.max() > off.min() + 1e-9 * max(1.0, abs(on.max())):
         return None
     if off.size and on.size and on.max() >= off.min() - 1e-12 * max(1.0, abs(on.max())):
         return None  # a tie: the optimal face holds fractional points (degenerate)
-    beta = np.ones(data.n)
-    beta[J] = rounded
+    beta = caps.copy()
+    beta[J] = rounded * cJ
     return beta
 
 
@@ -170,10 +210,12 @@ class HardMarginLimit:
         Decided by :func:`maxmargin.is_separable` (an LP).
     C_star : float
         ``min { max_i alpha_i : alpha hard-optimal }``: for every ``C >= C_star`` the
-        soft-margin optimum is the hard one (``inf`` when not separable).
+        soft-margin optimum is the hard one (``inf`` when not separable). With weights
+        ``s_i``: ``min max_i alpha_i / s_i``.
     max_alpha_hard : float
-        ``max_i alpha_i`` of the computed hard solution (``= C_star`` when the hard dual
-        optimum is unique; an upper bound otherwise).
+        ``max_i alpha_i`` (with weights ``max_i alpha_i / s_i``) of the computed hard
+        solution (``= C_star`` when the hard dual optimum is unique; an upper bound
+        otherwise).
     w, b, alpha : the hard-margin solution (None when not separable).
     primal_objective, margin : float
         ``1/2 ||w~||^2`` and ``1 / ||w~||`` of the hard solution (``margin`` is its
@@ -226,7 +268,8 @@ class HardMarginLimit:
 
 def hard_margin_limit(data: Dataset, intercept: str = "free", *,
                       solver: str | None = None, intercept_scaling: float = 1.0,
-                      last: tuple[float, Any, float] | None = None) -> HardMarginLimit:
+                      last: tuple[float, Any, float] | None = None,
+                      sample_weight: Any = None) -> HardMarginLimit:
     """The hard-margin optimum and the threshold ``C*`` above which the path equals it.
 
     Parameters
@@ -238,10 +281,15 @@ def hard_margin_limit(data: Dataset, intercept: str = "free", *,
     intercept_scaling : float
     last : (C, w, b), optional
         A path's last point, compared with the hard solution.
+    sample_weight : array-like of shape (n,), optional
+        The example weights ``s_i`` (:attr:`SVMProblem.weights`): the hard margin
+        ignores them, except that examples of weight 0 are left out; ``C*`` is the
+        smallest ``C`` with ``alpha_i <= C s_i``.
 
     Returns
     -------
     HardMarginLimit
+        ``alpha`` has one entry per example of ``data`` (0 where the weight is 0).
 
     Notes
     -----
@@ -268,6 +316,9 @@ def hard_margin_limit(data: Dataset, intercept: str = "free", *,
     from ..separation import is_separable
 
     intercept = check_choice("intercept", intercept, INTERCEPTS)
+    n_all = data.n
+    keep = None if sample_weight is None else np.flatnonzero(np.asarray(sample_weight) > 0)
+    data, sw = _positive_part(data, sample_weight)
     if not is_separable(data, intercept):
         return HardMarginLimit(False)
     problem = SVMProblem(data, hard=True, intercept=intercept,
@@ -276,8 +327,12 @@ def hard_margin_limit(data: Dataset, intercept: str = "free", *,
         sol = solve(problem, solver=solver)
     except NotSeparableError:  # pragma: no cover - the LP said separable
         return HardMarginLimit(False)
-    amax = float(sol.alpha.max())
-    c_star = min(amax, _min_inf_norm_alpha(problem, sol))
+    amax = float(sol.alpha.max() if sw is None else (sol.alpha / sw).max())
+    c_star = min(amax, _min_inf_norm_alpha(problem, sol, sw))
+    alpha = sol.alpha
+    if keep is not None and keep.size < n_all:
+        alpha = np.zeros(n_all)
+        alpha[keep] = sol.alpha
     lastC, rel, eq = math.nan, math.nan, False
     if last is not None:
         lastC, lw, lb = last
@@ -285,12 +340,13 @@ def hard_margin_limit(data: Dataset, intercept: str = "free", *,
         diff = np.concatenate([np.asarray(lw, float) - sol.w, [float(lb) - sol.b]])
         rel = float(np.linalg.norm(diff)) / max(1.0, float(np.linalg.norm(hv)))
         eq = bool(lastC >= c_star * (1 - 1e-9) and rel <= 1e-6)
-    return HardMarginLimit(True, c_star, amax, sol.w, float(sol.b), sol.alpha,
+    return HardMarginLimit(True, c_star, amax, sol.w, float(sol.b), alpha,
                            float(sol.primal_objective), float(sol.margin), lastC, rel, eq)
 
 
-def _min_inf_norm_alpha(problem: SVMProblem, sol: Any) -> float:
-    """LP: the smallest ``max alpha`` over the hard-optimal dual face (inf if it fails)."""
+def _min_inf_norm_alpha(problem: SVMProblem, sol: Any, sw: np.ndarray | None = None) -> float:
+    """LP: the smallest ``max alpha_i / s_i`` over the hard-optimal dual face (inf if it
+    fails; ``s_i = 1`` without weights)."""
     from scipy.optimize import linprog
 
     from ..solvers.qp import signed_rows
@@ -305,13 +361,13 @@ def _min_inf_norm_alpha(problem: SVMProblem, sol: Any) -> float:
     G = G.toarray() if sp.issparse(G) else np.asarray(G)
     wt = problem.to_augmented(sol.w, sol.b)
     m = M.size
-    # variables (alpha_M, t): min t, alpha_M - t <= 0, G' alpha = w~, y_M' alpha = 0
+    # variables (alpha_M, t): min t, alpha_M - t s_M <= 0, G' alpha = w~, y_M' alpha = 0
     A_eq = np.hstack([G.T, np.zeros((G.shape[1], 1))])
     b_eq = wt
     if problem.intercept == "free":
         A_eq = np.vstack([A_eq, np.concatenate([y[M], [0.0]])])
         b_eq = np.concatenate([b_eq, [0.0]])
-    A_ub = np.hstack([np.identity(m), -np.ones((m, 1))])
+    A_ub = np.hstack([np.identity(m), -(np.ones((m, 1)) if sw is None else sw[M, None])])
     c = np.zeros(m + 1)
     c[-1] = 1.0
     res = linprog(c, A_ub=A_ub, b_ub=np.zeros(m), A_eq=A_eq, b_eq=b_eq,

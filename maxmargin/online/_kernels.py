@@ -13,6 +13,10 @@ leaves it out, and the subgradient steps do not shrink it.
 Running statistics live in a float64 array ``st``:
 ``st[0]`` mistakes, ``st[1]`` cumulative hinge, ``st[2]`` cumulative ``||w~_t||^2``
 (both evaluated before each update), then learner-specific scalars.
+
+Example weights: the kernels that take ``sw`` (an array of shape (n,), or None for no
+weights, which compiles to the unweighted loop itself) scale example i's step by its
+weight (and its hinge in ``st[1]``); a step of weight 0 changes nothing.
 """
 
 from __future__ import annotations
@@ -118,8 +122,10 @@ def _ov_scale_active(X, i, w, fac):
 @njit(cache=True)
 def perceptron_steps(X, y, xn2, s, idx, lo, hi, t0,
                      w, u, st, c, ct, upd, averaged, track_dual,
-                     track_updates, thr=0.0, eta=1.0, free=False):  # pragma: no cover
+                     track_updates, thr=0.0, eta=1.0, sw=None,
+                     free=False):  # pragma: no cover
     """Perceptron ``if y w.z <= thr: w += eta y z``; optional average and update log.
+    Weighted: ``w += eta sw_i y z`` (no update where ``sw_i = 0``).
 
     ``thr = 0, eta = 1`` is Rosenblatt's perceptron (and the same floating-point
     operations as without them: ``1.0 * a`` is ``a``); ``thr > 0`` the margin perceptron.
@@ -139,20 +145,25 @@ def perceptron_steps(X, y, xn2, s, idx, lo, hi, t0,
         t = t0 + p - lo + 1
         yi = y[i]
         m = yi * _dot(X, i, w, s)
+        e = eta
+        skip = False
+        if sw is not None:
+            e = eta * sw[i]
+            skip = e == 0.0
         if m < 1.0:
-            loss += 1.0 - m
+            loss += 1.0 - m if sw is None else sw[i] * (1.0 - m)
         sqn += wn2 - w[last] * w[last] if free else wn2
         if m <= 0.0:
             mistakes += 1.0
-        if m <= thr:
+        if m <= thr and not skip:
             nupd += 1.0
-            _axpy(X, i, eta * yi, w, s)
-            wn2 += 2.0 * eta * m + eta * eta * xn2[i]
+            _axpy(X, i, e * yi, w, s)
+            wn2 += 2.0 * e * m + e * e * xn2[i]
             if averaged:
-                _axpy(X, i, eta * yi * (t - 1.0), u, s)
+                _axpy(X, i, e * yi * (t - 1.0), u, s)
             if track_dual:
-                c[i] += eta
-                ct[i] += eta * (t - 1.0)
+                c[i] += e
+                ct[i] += e * (t - 1.0)
             if track_updates:
                 upd[nup] = t
                 nup += 1
@@ -343,8 +354,9 @@ MODE_SCALED = 1  # w <- (1 - eta lam) w + eta y z (Pegasos greedy projection, OS
 @njit(cache=True)
 def sgd_steps(X, y, xn2, s, idx, lo, hi, t0,
               v, A, st, c, cA, mbuf, mode, proj, lam, step_mode, step_a, step_b, radius, k,
-              track_dual, free=False):  # pragma: no cover
+              track_dual, sw=None, free=False):  # pragma: no cover
     """Online subgradient on ``f_t(w) = lam/2 ||w||^2 + hinge``; w = sigma * v.
+    Weighted: ``f_t(w) = lam/2 ||w||^2 + sw_i hinge`` (the hinge's step times ``sw_i``).
 
     ``st[3]`` ``||v||^2``, ``st[4]`` sigma, ``st[5]`` S (sum of the sigmas of the
     iterates whose losses were taken, in v's units), ``st[6]`` tau (batches done).
@@ -390,7 +402,7 @@ def sgd_steps(X, y, xn2, s, idx, lo, hi, t0,
                 y[i] * sigma * _dot(X, i, v, s)
             mbuf[q] = m
             if m < 1.0:
-                loss += 1.0 - m
+                loss += 1.0 - m if sw is None else sw[i] * (1.0 - m)
             if m <= 0.0:
                 mistakes += 1.0
             sqn += sigma * sigma * vn2
@@ -428,18 +440,22 @@ def sgd_steps(X, y, xn2, s, idx, lo, hi, t0,
             if m < 1.0:
                 i = idx[p + q]
                 yi = y[i]
+                ai = a
+                if sw is not None:
+                    ai = a * sw[i]
                 if nb == 1:
                     # ||v + a y z||^2 = ||v||^2 + 2 a y v.z + a^2 ||z||^2, y v.z = m/sigma
                     if free:  # v.x and ||x||^2: the bias is not in v's norm
-                        vn2 += 2.0 * a * (m - yi * bs) * inv_sigma + a * a * (xn2[i] - s * s)
+                        vn2 += 2.0 * ai * (m - yi * bs) * inv_sigma + \
+                            ai * ai * (xn2[i] - s * s)
                     else:
-                        vn2 += 2.0 * a * m * inv_sigma + a * a * xn2[i]
-                _axpy(X, i, a * yi, v, sv)
-                _axpy(X, i, S * a * yi, A, sv)
-                gb += yi
+                        vn2 += 2.0 * ai * m * inv_sigma + ai * ai * xn2[i]
+                _axpy(X, i, ai * yi, v, sv)
+                _axpy(X, i, S * ai * yi, A, sv)
+                gb += yi if sw is None else yi * sw[i]
                 if track_dual:
-                    c[i] += a
-                    cA[i] += S * a
+                    c[i] += ai
+                    cA[i] += S * ai
         if free:
             v[d1 - 1] += eta * s * gb / nb
         if nb > 1:
@@ -481,10 +497,10 @@ def sgd_steps(X, y, xn2, s, idx, lo, hi, t0,
 
 @njit(cache=True)
 def pa_steps(X, y, xn2, s, idx, lo, hi, t0,
-             w, st, c, variant, C, track_dual, free=False):  # pragma: no cover
+             w, st, c, variant, C, track_dual, sw=None, free=False):  # pragma: no cover
     """PA (variant 0), PA-I (1), PA-II (2): ``w += tau y z`` with ``tau`` from the loss.
 
-    ``st[3]`` = ``||w||^2``.
+    ``st[3]`` = ``||w||^2``. Weighted (PA-I, PA-II): example i's ``C_i = C sw_i``.
     """
     mistakes = st[0]
     loss = st[1]
@@ -500,14 +516,21 @@ def pa_steps(X, y, xn2, s, idx, lo, hi, t0,
             mistakes += 1.0
         if m < 1.0:
             ell = 1.0 - m
-            loss += ell
+            Ci = C
+            if sw is not None:
+                Ci = C * sw[i]
+                loss += sw[i] * ell
+            else:
+                loss += ell
             q = xn2[i]
             if variant == 0:
                 tau = ell / q if q > 0.0 else 0.0
             elif variant == 1:
-                tau = min(C, ell / q) if q > 0.0 else 0.0
+                tau = min(Ci, ell / q) if q > 0.0 else 0.0
+            elif Ci > 0.0:
+                tau = ell / (q + 0.5 / Ci)
             else:
-                tau = ell / (q + 0.5 / C)
+                tau = 0.0
             if tau > 0.0:
                 _axpy(X, i, tau * yi, w, s)
                 wn2 += 2.0 * tau * m + tau * tau * q

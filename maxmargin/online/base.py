@@ -30,6 +30,8 @@ name to decide how to score it:
                           that picks its examples itself
 ``resumable``             its state depends on ``d`` only, so
                           :class:`~maxmargin.online.OnlineState` can feed it batches
+``sample_weight_rule``    how it takes example weights (``run(sample_weight=...)``), in
+                          words; None: it refuses them
 ========================  ============================================================
 
 and :meth:`OnlineLearner.regret_lipschitz` gives the constant of a logarithmic regret
@@ -73,11 +75,11 @@ import scipy.sparse as sp
 
 from .._validation import check_positive
 from ..data import Dataset
-from ..exceptions import ParameterError
+from ..exceptions import DataError, ParameterError
 from . import _kernels as kernels
 
 __all__ = ["OnlineLearner", "LearnerState", "Snapshot", "PackedData", "OBJECTIVES", "SCORINGS",
-           "DECLARATIONS", "Declared", "scoring", "prediction_errors"]
+           "DECLARATIONS", "Declared", "scoring", "prediction_errors", "step_weights"]
 
 #: The objectives a learner may declare it minimises (or None).
 OBJECTIVES = ("lambda", "C")
@@ -118,6 +120,45 @@ def _doc_intercept(cls: type) -> type:
     raise AssertionError(f"{cls.__name__}.__doc__ has no {_MARKER} line")
 
 
+def step_weights(learner: OnlineLearner, sample_weight: Any, n: int) -> np.ndarray | None:
+    """``sample_weight`` checked for ``learner``: an array of shape (n,), finite and
+    ``>= 0``, or None (no weights, or every weight exactly 1: the unweighted run).
+
+    Parameters
+    ----------
+    learner : OnlineLearner
+    sample_weight : array-like of shape (n,) or None
+    n : int
+
+    Returns
+    -------
+    ndarray of shape (n,) or None
+
+    Raises
+    ------
+    ParameterError
+        The learner declares no ``sample_weight_rule``.
+    DataError
+        The wrong shape, a negative or non-finite weight.
+    """
+    if sample_weight is None:
+        return None
+    if learner.sample_weight_rule is None:
+        raise ParameterError(f"{type(learner).__name__} takes no example weights (it "
+                             "declares no sample_weight_rule); the perceptrons, Pegasos, "
+                             "the online subgradient, PA-I and PA-II do")
+    try:
+        sw = np.array(sample_weight, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise DataError("sample_weight must be an array of numbers") from None
+    if sw.shape != (n,):
+        raise DataError(f"sample_weight must have shape ({n},), one weight per example; "
+                        f"got {sw.shape}")
+    if not (np.isfinite(sw).all() and (sw >= 0).all()):
+        raise DataError("sample_weight must be finite and >= 0")
+    return None if np.all(sw == 1.0) else sw
+
+
 @dataclass(eq=False)
 class PackedData:
     """The data in the one shape every compiled kernel takes (see ``_kernels``).
@@ -138,6 +179,9 @@ class PackedData:
     record_dual : bool
         Whether the learner records its implied dual point.
     dataset : Dataset
+    step_weights : ndarray of shape (n,) or None
+        The example weights the steps are scaled by (None: unweighted; the kernels then
+        run their unweighted loop).
     """
 
     X_dense: np.ndarray
@@ -152,9 +196,11 @@ class PackedData:
     d: int
     record_dual: bool
     dataset: Dataset
+    step_weights: np.ndarray | None = None
 
     @classmethod
-    def pack(cls, dataset: Dataset, bias_feature: float, record_dual: bool) -> PackedData:
+    def pack(cls, dataset: Dataset, bias_feature: float, record_dual: bool,
+             step_weights: np.ndarray | None = None) -> PackedData:
         """Pack ``dataset`` for a learner with constant feature ``bias_feature``.
 
         Parameters
@@ -163,6 +209,8 @@ class PackedData:
         bias_feature : float
             ``s`` (0.0 for intercept ``none``).
         record_dual : bool
+        step_weights : ndarray of shape (n,), optional
+            Example weights, checked (:func:`step_weights`).
 
         Returns
         -------
@@ -182,7 +230,9 @@ class PackedData:
         z_sqnorms = dataset.row_norms() ** 2 + bias_feature * bias_feature
         return cls(X_dense, indptr, indices, values, sp.issparse(X), dataset.y,
                    np.ascontiguousarray(z_sqnorms), float(bias_feature), dataset.n,
-                   dataset.d, bool(record_dual), dataset)
+                   dataset.d, bool(record_dual), dataset,
+                   None if step_weights is None else np.ascontiguousarray(step_weights,
+                                                                           dtype=np.float64))
 
     @property
     def xargs(self) -> tuple:
@@ -335,6 +385,9 @@ class OnlineLearner:
         own examples (the pocket on random current mistakes).
     resumable : bool
         Its state depends on ``d`` only (:class:`~maxmargin.online.OnlineState`).
+    sample_weight_rule : str or None
+        How its steps take example weights ``s_i`` (one line, for the docs and the
+        messages); None: it refuses weights.
     """
 
     name: ClassVar[str] = ""
@@ -354,6 +407,7 @@ class OnlineLearner:
     svm_space: ClassVar[bool] = True
     visits_schedule: bool = True
     resumable: ClassVar[bool] = False
+    sample_weight_rule: ClassVar[str | None] = None
 
     def __init__(self, *, intercept: str = "augmented", intercept_scaling: float = 1.0) -> None:
         if intercept not in self.supported_intercepts:

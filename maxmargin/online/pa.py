@@ -72,7 +72,7 @@ class PassiveAggressive(OnlineLearner):
                  t0: int) -> None:
         kernels.pa_steps(*packed.xargs, packed.y, packed.z_sqnorms, packed.bias_feature, idx,
                          lo, hi, t0, state.w, state.totals, state.dual, self.variant, self.C,
-                         packed.record_dual, self.intercept == "free")
+                         packed.record_dual, packed.step_weights, self.intercept == "free")
 
     def _snapshot(self, packed: PackedData, state: PAState, t: int) -> Snapshot:
         return Snapshot(*packed.split(state.w),
@@ -121,6 +121,7 @@ class PA1(PassiveAggressive):
     name = "pa1"
     variant = 1
     problem_parameter = "C"
+    sample_weight_rule = "C_i = C s_i: the step tau = min(C s_i, loss / ||z||^2)"
 
 
 @_doc_intercept
@@ -142,3 +143,4 @@ class PA2(PassiveAggressive):
     name = "pa2"
     variant = 2
     problem_parameter = "C"
+    sample_weight_rule = "C_i = C s_i: the step tau = loss / (||z||^2 + 1/(2 C s_i))"

@@ -110,7 +110,8 @@ class Pegasos(OnlineLearner):
     y_i w_t.z_i < 1} y_i z_i``.
 
     Projection onto the ball of radius :math:`1/\sqrt\lambda` (which contains the
-    optimum):
+    optimum; with example weights :math:`\sqrt{\bar s/\lambda}`, :math:`\bar s` their
+    mean over the data of the call):
 
     - ``"lazy"`` (the notes' mirror projection, dual averaging):
       :math:`w_{t+1} = \Pi(\theta_t / (\lambda(t+1)))`, ``theta`` itself unprojected;
@@ -154,6 +155,9 @@ class Pegasos(OnlineLearner):
     has_dual = True
     has_average = True
     resumable = True
+    sample_weight_rule = ("the hinge term times the example's weight, f_t = lam/2 ||w||^2 "
+                          "+ s_i hinge (scikit-learn's SGDClassifier): it minimises "
+                          "lam/2 ||w~||^2 + (1/n) sum_i s_i hinge_i")
 
     def __init__(self, *, lam: float = 1e-4, projection: str | None = None,
                  batch_size: int = 1, intercept: str = "augmented",
@@ -260,11 +264,15 @@ class Pegasos(OnlineLearner):
         lam = 0.0 if self.lam is None else self.lam
         step_mode, a, b = self._step().compiled(self.lam)
         radius = math.inf if lam == 0.0 else 1.0 / math.sqrt(lam)
+        if packed.step_weights is not None and lam != 0.0:
+            # the weighted optimum lies in the ball of radius sqrt(mean(s) / lam): its dual
+            # has 0 <= alpha_i <= s_i / n and lam ||w*||^2 <= sum_i alpha_i
+            radius = math.sqrt(float(packed.step_weights.mean()) / lam)
         kernels.sgd_steps(*packed.xargs, packed.y, packed.z_sqnorms, packed.bias_feature, idx,
                           lo, hi, t0, state.v, state.v_sum, state.totals, state.dual,
                           state.dual_sum, state.batch_margins, state.mode, state.projection,
                           lam, step_mode, float(a), float(b), radius, self.batch_size,
-                          packed.record_dual, state.free)
+                          packed.record_dual, packed.step_weights, state.free)
 
     def _snapshot(self, packed: PackedData, state: PegasosState, t: int) -> Snapshot:
         w_avg, b_avg = packed.split(state.average())

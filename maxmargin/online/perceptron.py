@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import scipy.sparse as sp
@@ -96,6 +96,9 @@ class Perceptron(OnlineLearner):
     has_dual = True
     dual_counts_updates = True
     resumable = True
+    sample_weight_rule: ClassVar[str | None] = (
+        "the update scaled by the example's weight, w += s_i eta y z "
+        "(scikit-learn's Perceptron); weight 0 never updates")
     _averaged = False
     _log_updates = False
 
@@ -113,7 +116,8 @@ class Perceptron(OnlineLearner):
             *packed.xargs, packed.y, packed.z_sqnorms, packed.bias_feature, idx, lo, hi, t0,
             state.w, state.w_sum, state.totals, state.dual, state.dual_sum,
             state.update_buffer, self._averaged, packed.record_dual, self._log_updates,
-            float(self.update_margin), float(self.update_step), self.intercept == "free")
+            float(self.update_margin), float(self.update_step), packed.step_weights,
+            self.intercept == "free")
         if nup:
             ts = state.update_buffer[:nup].copy()
             state.update_steps.append(ts)
@@ -195,6 +199,7 @@ class VotedPerceptron(Perceptron):
     reference = "Freund & Schapire (1999)"
     has_average = True
     resumable = False  # the vote keeps indices into the data
+    sample_weight_rule = None  # the vote is rebuilt from unit updates
     _averaged = True
     _log_updates = True
 

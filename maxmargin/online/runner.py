@@ -21,7 +21,15 @@ from .._validation import (
 from ..data import Dataset
 from ..exceptions import ParameterError
 from ..trace import Trace
-from .base import Declared, LearnerState, OnlineLearner, PackedData, Snapshot, prediction_errors
+from .base import (
+    Declared,
+    LearnerState,
+    OnlineLearner,
+    PackedData,
+    Snapshot,
+    prediction_errors,
+    step_weights,
+)
 from .protocol import as_learner
 from .registry import learner_class, make_learner
 from .schedules import ORDERS, _check_seed, iter_schedule
@@ -60,7 +68,8 @@ def _checkpoints(checkpoints: Any, n: int, epochs: int) -> np.ndarray:
 
 def run(learner: Any, data: Dataset, epochs: int = 1, order: str = "cyclic",
         seed: int = 0, checkpoints: Any = None, record_dual: bool = False,
-        progress: bool = False, *, random_state: Any = None) -> Trace:
+        progress: bool = False, *, random_state: Any = None,
+        sample_weight: Any = None) -> Trace:
     """Run ``learner`` on ``data`` for ``epochs`` passes and record its trajectory.
 
     Parameters
@@ -87,6 +96,10 @@ def run(learner: Any, data: Dataset, epochs: int = 1, order: str = "cyclic",
         Draw a progress bar on stderr.
     random_state : int >= 0 or numpy RandomState, optional
         scikit-learn's name for ``seed``; when given, it is the seed.
+    sample_weight : array-like of shape (n,), optional
+        Example weights ``s_i >= 0``, taken by the learner's ``sample_weight_rule``
+        (learners without one refuse them); the trace's ``loss`` then sums ``s_i``
+        times each hinge.
 
     Returns
     -------
@@ -103,6 +116,7 @@ def run(learner: Any, data: Dataset, epochs: int = 1, order: str = "cyclic",
     epochs = check_int("epochs", epochs, minimum=1)
     order = check_choice("order", order, ORDERS)
     seed = _check_seed(seed_from_random_state(random_state, seed))  # scikit-learn's name
+    sw = step_weights(learner, sample_weight, data.n)
     learner._check_data(data)
     n, d = data.n, data.d
     ckpts = learner._align(_checkpoints(checkpoints, n, epochs), n, epochs)
@@ -114,7 +128,7 @@ def run(learner: Any, data: Dataset, epochs: int = 1, order: str = "cyclic",
 
     timer = _Timer()
     with timer("setup_seconds"):
-        packed = PackedData.pack(data, learner.bias_feature, record_dual)
+        packed = PackedData.pack(data, learner.bias_feature, record_dual, sw)
         state = learner._setup(packed)
     with timer("compile_seconds"):  # compile / load the kernel
         learner._advance(packed, state, np.zeros(1, np.int64), 0, 0, 0)

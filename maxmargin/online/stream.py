@@ -20,7 +20,7 @@ import numpy as np
 
 from ..data import Dataset
 from ..exceptions import DataError, ParameterError
-from .base import OnlineLearner, PackedData
+from .base import OnlineLearner, PackedData, step_weights
 
 __all__ = ["OnlineState"]
 
@@ -83,7 +83,8 @@ class OnlineState:
         self.mistakes = 0
         self._state: Any = None
 
-    def update(self, data: Any, y: Any = None, idx: Any = None) -> OnlineState:
+    def update(self, data: Any, y: Any = None, idx: Any = None, *,
+               sample_weight: Any = None) -> OnlineState:
         """Take one step per entry of ``idx`` (default: every row of the batch in order).
 
         Parameters
@@ -95,6 +96,8 @@ class OnlineState:
             batch may hold a single class.
         idx : array-like of int, optional
             Rows of the batch to visit, in order (repeats allowed).
+        sample_weight : array-like of shape (n,), optional
+            Weights of the batch's rows, taken by the learner's ``sample_weight_rule``.
 
         Returns
         -------
@@ -117,7 +120,8 @@ class OnlineState:
                 raise ParameterError(f"idx must index rows 0..{data.n - 1} of the batch")
         learner = self.learner
         learner._check_data(data)
-        packed = PackedData.pack(data, learner.bias_feature, False)
+        packed = PackedData.pack(data, learner.bias_feature, False,
+                                 step_weights(learner, sample_weight, data.n))
         if self._state is None:
             self._state = learner._setup(packed)
             self.d = data.d

@@ -99,6 +99,7 @@ def dcd_chunk(X, y, qd, C, b, s, alpha, w, index, fst, ist, rng, eps, work_limit
     on the active coordinates, ``work_limit`` stored entries were read or ``max_sweeps``
     sweeps were made in all; the state lives in the arguments.
 
+    ``C`` holds the box bound of every coordinate (``inf``: hard margin);
     ``G_i = y_i (w.z_i + b) - 1``; ``fst = [PGmax_old, PGmin_old, PGmax, PGmin]`` of
     the last sweep; ``ist = [active size, sweeps, converged on the active set,
     unbounded, entries read]``. ``rng[0]`` is the state of a 64-bit LCG (Knuth's MMIX
@@ -109,7 +110,6 @@ def dcd_chunk(X, y, qd, C, b, s, alpha, w, index, fst, ist, rng, eps, work_limit
     pgmax_old = fst[0]
     pgmin_old = fst[1]
     work = 0
-    hard = C == math.inf
     while work < work_limit and ist[1] < max_sweeps:
         x = rng[0]
         for k in range(active - 1):
@@ -128,6 +128,7 @@ def dcd_chunk(X, y, qd, C, b, s, alpha, w, index, fst, ist, rng, eps, work_limit
             g = yi * (_dot(X, i, w, s) + b) - 1.0
             work += _row_nnz(X, i) + 1
             a = alpha[i]
+            Ci = C[i]
             pg = 0.0
             if a == 0.0:
                 if g > pgmax_old:
@@ -137,7 +138,7 @@ def dcd_chunk(X, y, qd, C, b, s, alpha, w, index, fst, ist, rng, eps, work_limit
                     continue
                 if g < 0.0:
                     pg = g
-            elif a == C:
+            elif a == Ci:
                 if g < pgmin_old:
                     active -= 1
                     index[k] = index[active]
@@ -154,19 +155,19 @@ def dcd_chunk(X, y, qd, C, b, s, alpha, w, index, fst, ist, rng, eps, work_limit
             if pg != 0.0:
                 q = qd[i]
                 if q > 0.0:
-                    an = min(max(a - g / q, 0.0), C)
+                    an = min(max(a - g / q, 0.0), Ci)
                 elif g < 0.0:
                     # z_i = 0 with a margin it cannot meet: alpha_i = C (hard: unbounded)
-                    if hard:
+                    if Ci == math.inf:
                         ist[3] = 1
                         return
-                    an = C
+                    an = Ci
                 else:
                     an = 0.0
                 if an != a:
                     alpha[i] = an
                     _axpy(X, i, (an - a) * yi, w, s)
-                    if hard and an > 1e200:
+                    if an > 1e200 and Ci == math.inf:
                         ist[3] = 1
                         return
             k += 1

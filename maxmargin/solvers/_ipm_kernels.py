@@ -13,7 +13,8 @@ a single loop over the rows.
 - the elementwise steps of Mehrotra's predictor-corrector (residuals, step to the
   boundary, corrector right-hand side, update), each one loop over the n-vectors.
 
-``hard`` (no upper bound ``C``) is a flag: then ``zu`` is all zeros and ``C - a`` is
+``C`` is the array of upper bounds ``C_i`` (the per-example costs; all equal without
+weights). ``hard`` (no upper bound) is a flag: then ``zu`` is all zeros and ``C - a`` is
 never formed. Reductions run with reassociation allowed (vectorised sums); results are
 deterministic on a given machine and differ from numpy's by rounding only.
 """
@@ -156,7 +157,7 @@ def residuals(Qa, a, zl, zu, y, nu, C, hard, rd):  # pragma: no cover - compiled
         c = ai * zl[i]
         if not hard:
             r += zu[i]
-            c += (C - ai) * zu[i]
+            c += (C[i] - ai) * zu[i]
         rd[i] = r
         comp += c
         aqa += ai * Qa[i]
@@ -185,7 +186,7 @@ def scaling(a, zl, zu, C, hard, D, Dinv, ra, rs, rzl, rzu):  # pragma: no cover
             rs[i] = 0.0
             rzu[i] = 0.0
         else:
-            rs[i] = 1.0 / (C - a[i])
+            rs[i] = 1.0 / (C[i] - a[i])
             rzu[i] = 1.0 / zu[i]
             di += zu[i] * rs[i]
         D[i] = di
@@ -226,7 +227,7 @@ def affine_step(a, zl, zu, dx, ra, rs, C, hard):  # pragma: no cover - compiled
         comp += a[i] * zl[i] * (1.0 + t * p) * (1.0 - t * (1.0 + p))
         if not hard:
             s = dx[i] * rs[i]
-            comp += (C - a[i]) * zu[i] * (1.0 - t * s) * (1.0 - t * (1.0 - s))
+            comp += (C[i] - a[i]) * zu[i] * (1.0 - t * s) * (1.0 - t * (1.0 - s))
     return t, comp
 
 
@@ -241,7 +242,7 @@ def corrector_rhs(a, zl, zu, dx, rd, smu, ra, rs, C, hard, rl, ru, out):  # prag
         v = -rd[i] + r_l * ra[i]
         if not hard:
             dzu = -zu[i] * (1.0 - dx[i] * rs[i])
-            r_u = smu - (C - a[i]) * zu[i] + dx[i] * dzu
+            r_u = smu - (C[i] - a[i]) * zu[i] + dx[i] * dzu
             ru[i] = r_u
             v -= r_u * rs[i]
         out[i] = v
@@ -268,13 +269,12 @@ def corrector_step(a, zl, zu, dx, rl, ru, ra, rs, rzl, rzu, hard):  # pragma: no
 def update(a, zl, zu, dx, rl, ru, ra, rs, t, C, hard):  # pragma: no cover - compiled
     """``a += t dx``, ``zl += t dzl``, ``zu += t dzu``, kept strictly interior."""
     tiny = 1e-300
-    top = C * (1.0 - 1e-16)
     for i in range(a.shape[0]):
         zl[i] = max(zl[i] + t * (rl[i] - zl[i] * dx[i]) * ra[i], tiny)
         a_new = max(a[i] + t * dx[i], tiny)
         if not hard:
             zu[i] = max(zu[i] + t * (ru[i] + zu[i] * dx[i]) * rs[i], tiny)
-            a_new = min(a_new, top)
+            a_new = min(a_new, C[i] * (1.0 - 1e-16))
         a[i] = a_new
 
 
@@ -288,12 +288,13 @@ def warm_up() -> None:
     backsub(V, v, v, p, v.copy())
     backsub2(V, v, v, p, v, p, v.copy(), v.copy())
     residual(V, p, v, v, v, 0.0, v, v, v.copy(), p.copy())
+    c = np.full(5, 2.0)
     for hard in (False, True):
         o = [v.copy() for _ in range(6)]
-        residuals(v, v, v, v, v, 0.0, 2.0, hard, o[0])
-        scaling(v, v, v, 2.0, hard, *o)
+        residuals(v, v, v, v, v, 0.0, c, hard, o[0])
+        scaling(v, v, v, c, hard, *o)
         predictor_rhs(v, v, v, hard, o[0])
-        affine_step(v, v, v, v, v, v, 2.0, hard)
-        corrector_rhs(v, v, v, v, v, 0.1, v, v, 2.0, hard, o[0], o[1], o[2])
+        affine_step(v, v, v, v, v, v, c, hard)
+        corrector_rhs(v, v, v, v, v, 0.1, v, v, c, hard, o[0], o[1], o[2])
         corrector_step(v, v, v, v, v, v, v, v, v, v, hard)
-        update(o[0], o[1], o[2], v, v, v, v, v, 0.5, 2.0, hard)
+        update(o[0], o[1], o[2], v, v, v, v, v, 0.5, c, hard)

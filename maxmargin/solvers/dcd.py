@@ -10,11 +10,11 @@ The dual QP (see :mod:`maxmargin.exact`), with ``z_i`` the features the QP sees 
 .. math::
 
     \\min_\\alpha \\tfrac12 \\alpha^T Q \\alpha - 1^T \\alpha, \\qquad
-    0 \\le \\alpha \\le C, \\qquad y^T \\alpha = 0 \\ \\text{(free intercept only)}
+    0 \\le \\alpha_i \\le C_i, \\qquad y^T \\alpha = 0 \\ \\text{(free intercept only)}
 
-``C = inf`` for hard margin. Coordinate ``i`` is minimised exactly, with ``w = sum_j
-alpha_j y_j z_j`` kept up to date: ``G_i = y_i w.z_i - 1``,
-``alpha_i <- clip(alpha_i - G_i / ||z_i||^2, 0, C)``, ``w += (new - old) y_i z_i``.
+(``C_i = C`` without weights) ``C = inf`` for hard margin. Coordinate ``i`` is minimised
+exactly, with ``w = sum_j alpha_j y_j z_j`` kept up to date: ``G_i = y_i w.z_i - 1``,
+``alpha_i <- clip(alpha_i - G_i / ||z_i||^2, 0, C_i)``, ``w += (new - old) y_i z_i``.
 Sweeps visit the active coordinates in a random order and *shrink* (drop) coordinates
 at a bound whose gradient points out of the box by more than the last sweep's largest
 violation; the iteration stops when the projected gradients' spread
@@ -108,7 +108,7 @@ def _kernels() -> Any:
 
 # One method-of-multipliers loop whose steps share alpha, w, b, s, the shrinking state and
 # the inner tolerance: cut apart, every piece would pass all of them both ways.
-def coordinate_descent(X: Any, y: np.ndarray, C: float, intercept: str, *,  # noqa: C901
+def coordinate_descent(X: Any, y: np.ndarray, C: Any, intercept: str, *,  # noqa: C901
              intercept_scaling: float = 1.0, eps: float = 1e-8, max_sweeps: int = 20_000,
              seed: int = 0, alpha0: np.ndarray | None = None, b0: float = 0.0,
              separable: bool | None = None, decide_after: int = 100) -> DCDResult:
@@ -120,8 +120,9 @@ def coordinate_descent(X: Any, y: np.ndarray, C: float, intercept: str, *,  # no
         The examples (CSR is read as is; other sparse formats are converted once).
     y : ndarray of shape (n,)
         Labels in {-1, +1}.
-    C : float
-        Box bound (``math.inf``: hard margin).
+    C : float or ndarray of shape (n,)
+        Box bound, or one per example (the costs ``C_i > 0``); ``math.inf``: hard
+        margin.
     intercept : {"free", "none", "augmented"}
     intercept_scaling : float
         ``s`` of the augmented mode.
@@ -169,15 +170,18 @@ def coordinate_descent(X: Any, y: np.ndarray, C: float, intercept: str, *,  # no
         Xk = X
         sq = np.einsum("ij,ij->i", X, X)
     d = X.shape[1]
-    hard = not math.isfinite(C)
-    s = _bias_feature(intercept, intercept_scaling, sq, C, n)
+    Cv = np.ascontiguousarray(np.broadcast_to(np.asarray(C, dtype=np.float64), (n,)))
+    hard = not np.isfinite(Cv).all()
+    # sum_i C_i: C n without weights, as it always was computed
+    c_sum = C * n if np.ndim(C) == 0 else float(Cv.sum())
+    s = _bias_feature(intercept, intercept_scaling, sq, c_sum)
     rho = s * s
     qd = sq + rho
     alpha = np.zeros(n) if alpha0 is None else np.array(alpha0, dtype=np.float64)
     if alpha0 is None and intercept == "free" and not hard:
         # A zero row only sees b: alpha_i = C unless y_i b >= 1, where it drops to 0 in
         # one step; started at 0, zero rows of both labels would climb in steps 2/rho.
-        alpha[sq == 0] = C
+        alpha[sq == 0] = Cv[sq == 0]
     w = np.zeros(d + 1)
     if alpha0 is not None or intercept == "free":
         w[:d] = np.asarray((alpha * y) @ X).ravel()
@@ -204,7 +208,7 @@ def coordinate_descent(X: Any, y: np.ndarray, C: float, intercept: str, *,  # no
         ist[2] = 0
         while ist[2] == 0 and ist[1] < max_sweeps and ist[3] == 0:
             cap = min(max_sweeps, next_check) if watch else max_sweeps
-            kernels.dcd_chunk(Xk, y, qd, C, b, s, alpha, w, index, fst, ist, rng, inner_eps,
+            kernels.dcd_chunk(Xk, y, qd, Cv, b, s, alpha, w, index, fst, ist, rng, inner_eps,
                         _WORK_PER_CALL, cap)
             if watch and ist[2] == 0 and ist[1] >= next_check:
                 if _separates(X, y, w, s, intercept):
@@ -272,13 +276,13 @@ def coordinate_descent(X: Any, y: np.ndarray, C: float, intercept: str, *,  # no
         text += f", {outer} multiplier updates, last change of b {abs(db):.1e}"
     else:
         b_out = s * w[d]  # augmented: s w~_{d+1}; none: s = 0
-    text = _why_stopped(state, text, sweeps, max_sweeps, hard, alpha, C * float(
-        np.max(qd, initial=0.0)))
+    text = _why_stopped(state, text, sweeps, max_sweeps, hard, alpha, float(
+        np.max(Cv, initial=0.0)) * float(np.max(qd, initial=0.0)))
     return DCDResult(state, text, alpha, float(b_out), sweeps, outer)
 
 
-def _bias_feature(intercept: str, intercept_scaling: float, sq: np.ndarray, C: float,
-                  n: int) -> float:
+def _bias_feature(intercept: str, intercept_scaling: float, sq: np.ndarray,
+                  c_sum: float) -> float:
     """``s``, the constant feature of the bias: the user's (augmented), 0 (none), or, for
     the free intercept, the square root of the method of multipliers' penalty ``rho``."""
     if intercept == "augmented":
@@ -290,10 +294,11 @@ def _bias_feature(intercept: str, intercept_scaling: float, sq: np.ndarray, C: f
     # row with ||x_i||^2 << rho moves alpha_i by steps ~ 1/rho only, so two such rows of
     # opposite labels need ~ C rho sweeps to reach their bound; the 10th percentile keeps
     # that rare. Where C is so small that every alpha sits at C (C ||x||^2 << 1/n), b
-    # moves by about rho C n per update: 1/(C n) keeps that step O(1) in margin units.
+    # moves by about rho C n (rho sum_i C_i) per update: 1/(C n) keeps that step O(1) in
+    # margin units.
     nz = sq[sq > 0]
     rho0 = float(np.percentile(nz, 10)) if nz.size else 0.0
-    rho0 = max(rho0, 0.0 if not math.isfinite(C) else 1.0 / (C * n))
+    rho0 = max(rho0, 0.0 if not math.isfinite(c_sum) else 1.0 / c_sum)
     return math.sqrt(rho0) if rho0 > 0 else 1.0
 
 
@@ -386,7 +391,8 @@ def solve_qp(problem: SVMProblem, eps: float | None = None,
         separation LP: not separable, ``UNBOUNDED`` (the caller raises with the LP's
         certificate); separable, the sweeps go on.
     """
-    X, y, C = problem.data.X, problem.data.y, problem.C
+    X, y = problem.data.X, problem.data.y
+    C = problem.C if problem.weights is None else problem.costs
     eps = first_tolerance(problem.n) if eps is None else eps
     kw: dict[str, Any] = {"intercept_scaling": problem.intercept_scaling, "eps": eps}
     if start is not None:

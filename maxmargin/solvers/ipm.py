@@ -5,9 +5,10 @@ The QP (in the space ``z_i`` the QP sees, ``V = YZ`` of shape (n, d')):
 .. math::
 
     \\min_\\alpha \\tfrac12 \\alpha^T Q \\alpha - 1^T \\alpha, \\quad Q = V V^T, \\qquad
-    0 \\le \\alpha \\le C, \\quad y^T \\alpha = 0 \\ \\text{(free intercept only)}
+    0 \\le \\alpha_i \\le C_i, \\quad y^T \\alpha = 0 \\ \\text{(free intercept only)}
 
-``C = inf`` for hard margin (only ``alpha >= 0``). ``Q`` is never formed when
+(``C_i = C`` without weights) ``C = inf`` for hard margin (only ``alpha >= 0``). ``Q`` is
+never formed when
 ``d' <= n``. With multipliers ``z_l >= 0`` (for ``alpha >= 0``), ``z_u >= 0`` (for
 ``alpha <= C``) and ``nu`` (for ``y^T alpha = 0``; it is the intercept ``b``) the KKT
 conditions are
@@ -306,7 +307,7 @@ def _chol(A: np.ndarray) -> Any:
         return sla.cho_factor(A + shift * np.eye(A.shape[0]), lower=True, check_finite=False)
 
 
-def solve_dual(V: Any, y: np.ndarray, C: float, free: bool, *, tol: float = 1e-10,
+def solve_dual(V: Any, y: np.ndarray, C: Any, free: bool, *, tol: float = 1e-10,
                max_iter: int = 100, linsolve: str = "auto") -> IPMResult:
     """Mehrotra predictor-corrector on the SVM dual QP with ``Q = V V^T`` (implicit).
 
@@ -316,8 +317,9 @@ def solve_dual(V: Any, y: np.ndarray, C: float, free: bool, *, tol: float = 1e-1
         ``YZ``: the rows ``y_i z_i``.
     y : ndarray of shape (n,)
         Labels in {-1, +1}.
-    C : float
-        Upper bound (``math.inf`` for hard margin).
+    C : float or ndarray of shape (n,)
+        Upper bound, or one per example (the costs ``C_i``); ``math.inf`` for hard
+        margin.
     free : bool
         Whether the equality ``y^T alpha = 0`` is present (free intercept).
     tol : float
@@ -411,11 +413,12 @@ def dense_bytes(V: Any) -> int:
     return out
 
 
-def _solve_dual(V: Any, y: np.ndarray, C: float, free: bool, *, tol: float,
+def _solve_dual(V: Any, y: np.ndarray, C: Any, free: bool, *, tol: float,
                 max_iter: int, linsolve: str) -> IPMResult:
     n, dz = V.shape
     y = np.ascontiguousarray(y, dtype=float)
-    hard = not math.isfinite(C)
+    C = np.broadcast_to(np.asarray(C, dtype=float), (n,))
+    hard = not np.isfinite(C).all()
     if linsolve == "auto":
         linsolve = "woodbury" if dz <= n else "dense"
     if sp.issparse(V) and (n * dz <= 4_000_000 or V.nnz > 0.2 * n * dz):
@@ -430,8 +433,8 @@ def _solve_dual(V: Any, y: np.ndarray, C: float, free: bool, *, tol: float,
     def Qx(x: np.ndarray) -> np.ndarray:
         return Q @ x if Q is not None else rows.Qx(x)
 
-    Cf = 0.0 if hard else float(C)   # the kernels never read C when hard
-    a, zl, zu = _start(Qx, n, C, hard)
+    Cf = np.zeros(n) if hard else np.ascontiguousarray(C)  # never read when hard
+    a, zl, zu = _start(Qx, n, Cf, hard)
     nu = 0.0
     m = n if hard else 2 * n
     yy = y if free else None
@@ -513,11 +516,12 @@ def _solve_dual(V: Any, y: np.ndarray, C: float, free: bool, *, tol: float,
     return IPMResult(state, text, a, float(nu) if free else 0.0, it)
 
 
-def _start(Qx: Any, n: int, C: float, hard: bool
+def _start(Qx: Any, n: int, C: np.ndarray, hard: bool
            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Starting point: ``alpha = t e`` with t the minimiser of the objective along e.
 
-    ``t* = n / e^T Q e``, clipped to ``[1e-2 min(C/2, 1), C/2]``; then ``z_l = g^+ + delta``,
+    ``t* = n / e^T Q e``, clipped to ``[1e-2 min(C_i/2, 1), C_i/2]`` per example; then
+    ``z_l = g^+ + delta``,
     ``z_u = g^- + delta`` with ``g = Q alpha - 1`` (so the dual residual is 0 for soft
     margin) and ``delta = max(1, ||g||_inf) / 10``, which keeps complementarity away from
     0. Measured on Gaussians, heart_scale and separable sets at C = 0.01..1000, this
@@ -526,8 +530,11 @@ def _start(Qx: Any, n: int, C: float, hard: bool
     e = np.ones(n)
     qe = float(e @ Qx(e))
     tstar = n / qe if qe > 0 else 1.0
-    top = 0.5 * C if not hard else math.inf
-    a = np.full(n, min(top, max(tstar, 1e-2 * min(top, 1.0))))
+    if hard:
+        a = np.full(n, max(tstar, 1e-2))
+    else:
+        top = 0.5 * C
+        a = np.minimum(top, np.maximum(tstar, 1e-2 * np.minimum(top, 1.0)))
     g = Qx(a) - e
     delta = 0.1 * max(1.0, float(np.max(np.abs(g))))
     zl = np.maximum(g, 0.0) + delta
@@ -552,7 +559,7 @@ def solve_qp(problem: SVMProblem, YZ: Any) -> RawResult:
         ``y^T alpha = 0`` (the intercept, free only).
     """
     free = problem.intercept == "free"
-    r = solve_dual(YZ, problem.data.y, problem.C, free)
+    r = solve_dual(YZ, problem.data.y, problem.costs, free)
     u = np.asarray(YZ.T @ r.alpha).ravel()
     return RawResult(Status(r.state), f"{r.state} ({r.iterations} iterations; {r.text})",
                      np.concatenate([r.alpha, u]), np.array([r.nu]) if free else None, None)

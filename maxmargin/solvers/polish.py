@@ -24,11 +24,11 @@ def reduced_kkt(problem: SVMProblem, YZ: Any, M: np.ndarray, B: np.ndarray,
                  ) -> tuple[np.ndarray, float | None] | None:
     """Solve the KKT system with the active set fixed; None when there is no margin SV.
 
-    With ``G = (YZ)_M`` and ``w_B = C (YZ)_B^T 1`` the margin conditions
-    ``y_i (z_i.w~ + b) = 1`` on M and ``w~ = G^T alpha_M + w_B`` give
+    With ``G = (YZ)_M`` and ``w_B = (YZ)_B^T C_B`` (``alpha_i = C_i`` on B) the margin
+    conditions ``y_i (z_i.w~ + b) = 1`` on M and ``w~ = G^T alpha_M + w_B`` give
 
-        [G G^T   y_M] [alpha_M]   [1 - G w_B     ]
-        [y_M^T    0 ] [   b   ] = [-C sum_B y_i  ]     (free; drop b's row/column else)
+        [G G^T   y_M] [alpha_M]   [1 - G w_B         ]
+        [y_M^T    0 ] [   b   ] = [-sum_B C_i y_i    ]     (free; drop b's row/column else)
 
     Solved densely (``G G^T`` formed, m x m) when ``m <= max_margin_svs`` and G is dense
     or small; otherwise by :func:`_reduced_kkt_minres` from ``start = (alpha, b)``.
@@ -41,7 +41,6 @@ def reduced_kkt(problem: SVMProblem, YZ: Any, M: np.ndarray, B: np.ndarray,
     y = problem.data.y
     Z = problem.Z if YZ is None else YZ
     dz = Z.shape[1]
-    C = problem.C
     free = problem.intercept == "free"
     if m > max_margin_svs or (sp.issparse(Z) and m * dz > DENSE_POLISH_SIZE):
         return _reduced_kkt_minres(problem, Z, YZ is None, M, B, start)
@@ -51,7 +50,7 @@ def reduced_kkt(problem: SVMProblem, YZ: Any, M: np.ndarray, B: np.ndarray,
         G = G * y[M, None]
     alpha = np.zeros(n)
     if B.size:
-        alpha[B] = C
+        alpha[B] = problem.costs[B]
     signs = y if YZ is None else 1.0
     wB = np.asarray((alpha * signs) @ Z).ravel()  # one product, no copy of the rows of B
     K = G @ G.T
@@ -59,7 +58,7 @@ def reduced_kkt(problem: SVMProblem, YZ: Any, M: np.ndarray, B: np.ndarray,
     if free:
         yM = y[M]
         K = np.block([[K, yM[:, None]], [yM[None, :], np.zeros((1, 1))]])
-        rhs = np.concatenate([rhs, [-C * y[B].sum() if B.size else 0.0]])
+        rhs = np.concatenate([rhs, [-_bound_balance(problem, B)]])
     with warnings.catch_warnings():
         warnings.simplefilter("error", sla.LinAlgWarning)
         try:
@@ -91,10 +90,24 @@ def reduced_kkt(problem: SVMProblem, YZ: Any, M: np.ndarray, B: np.ndarray,
     return alpha, b
 
 
-def _signed_sum(Z: Any, y: np.ndarray | None, B: np.ndarray) -> np.ndarray:
-    """``sum_{i in B} y_i z_i`` (``y`` None: the rows of Z are signed already)."""
+def _bound_balance(problem: SVMProblem, B: np.ndarray) -> float:
+    """``sum_{i in B} C_i y_i``: the bound SVs' share of ``y^T alpha``."""
+    if not B.size:
+        return 0.0
+    y = problem.data.y
+    if problem.weights is None:
+        return problem.C * y[B].sum()
+    return float(problem.costs[B] @ y[B])
+
+
+def _signed_sum(Z: Any, y: np.ndarray | None, B: np.ndarray,
+                coef: np.ndarray | None = None) -> np.ndarray:
+    """``sum_{i in B} coef_i y_i z_i`` (``y`` None: the rows of Z are signed already;
+    ``coef`` None: 1)."""
     c = np.zeros(Z.shape[0])
     c[B] = 1.0 if y is None else y[B]
+    if coef is not None:
+        c[B] *= coef
     return np.asarray(c @ Z).ravel()
 
 
@@ -160,12 +173,16 @@ def _reduced_kkt_minres(problem: SVMProblem, Z: Any, signed: bool, M: np.ndarray
     n = problem.n
     m = M.size
     y = problem.data.y
-    C = problem.C
     free = problem.intercept == "free"
     ZM = Z[M]
     sM = y[M] if signed else np.ones(m)
     yM = y[M]
-    wB = C * _signed_sum(Z, y if signed else None, B) if B.size else np.zeros(Z.shape[1])
+    if not B.size:
+        wB = np.zeros(Z.shape[1])
+    elif problem.weights is None:
+        wB = problem.C * _signed_sum(Z, y if signed else None, B)
+    else:
+        wB = _signed_sum(Z, y if signed else None, B, problem.costs[B])
     rhs = 1.0 - sM * np.asarray(ZM @ wB).ravel()
     diag = _row_sq_norms(ZM)
     scale = float(diag.mean()) if diag.size and diag.mean() > 0 else 1.0
@@ -188,7 +205,7 @@ def _reduced_kkt_minres(problem: SVMProblem, Z: Any, signed: bool, M: np.ndarray
         return out
 
     if free:
-        rhs = np.concatenate([rhs, [-C * y[B].sum() if B.size else 0.0]])
+        rhs = np.concatenate([rhs, [-_bound_balance(problem, B)]])
     x0 = np.zeros(k)
     if start is not None:
         x0[:m] = start[0][M]
@@ -208,32 +225,35 @@ def _reduced_kkt_minres(problem: SVMProblem, Z: Any, signed: bool, M: np.ndarray
         sol = sol + minres(A, res, rtol=1e-4, maxiter=min(k + 10, 200), M=Pinv)[0]
     alpha = np.zeros(n)
     if B.size:
-        alpha[B] = C
+        alpha[B] = problem.costs[B]
     alpha[M] = sol[:m]
     return alpha, (float(sol[m]) if free else None)
 
 
 def _active_set_guesses(problem: SVMProblem, w: np.ndarray, b: float, alpha: np.ndarray,
-                        ascale: float) -> list[tuple[np.ndarray, np.ndarray]]:
+                        ascale: Any) -> list[tuple[np.ndarray, np.ndarray]]:
     """Active sets ``(M, B)`` (margin SVs, bound SVs) to try, the most likely first: read
     off the margins ``y_i f_i`` at four tolerances (an IPM stopped at ~1e-9 puts margin SVs
-    within ~1e-7 of 1), then off ``alpha`` at two (relative to ``ascale``)."""
-    C, hard = problem.C, problem.hard
+    within ~1e-7 of 1), then off ``alpha`` at two (relative to ``ascale``: each
+    example's cost ``C_i``, or ``max alpha`` for hard margin)."""
+    C, hard = problem.costs, problem.hard
     r0 = problem.data.y * problem.decision_function(w, b)
     guesses = []
+    # an example of cost 0 is at both of its bounds (alpha_i = 0 = C_i): never in M or B
+    pos = np.ones(problem.n, bool) if hard else C > 0
     for rtol in (1e-7, 1e-5, 1e-9, 1e-3):
         if hard:
             guesses.append((np.flatnonzero(r0 <= 1.0 + rtol), np.empty(0, int)))
         else:
-            guesses.append((np.flatnonzero(np.abs(r0 - 1.0) <= rtol),
-                            np.flatnonzero(r0 < 1.0 - rtol)))
+            guesses.append((np.flatnonzero((np.abs(r0 - 1.0) <= rtol) & pos),
+                            np.flatnonzero((r0 < 1.0 - rtol) & pos)))
     for atol in (1e-8, 1e-6):
         a_t = atol * ascale
         if hard:
             guesses.append((np.flatnonzero(alpha > a_t), np.empty(0, int)))
         else:
             guesses.append((np.flatnonzero((alpha > a_t) & (alpha < C - a_t)),
-                            np.flatnonzero(alpha >= C - a_t)))
+                            np.flatnonzero((alpha >= C - a_t) & pos)))
     return guesses
 
 
@@ -249,7 +269,6 @@ def polish(problem: SVMProblem, YZ: Any, w: np.ndarray, b: float, alpha: np.ndar
     each wrong guess costs a reduced KKT solve).
     """
     y = problem.data.y
-    C = problem.C
     hard = problem.hard
     max_m = 3000
     best = None
@@ -257,7 +276,8 @@ def polish(problem: SVMProblem, YZ: Any, w: np.ndarray, b: float, alpha: np.ndar
     # polished one: its active set is exact (alpha exactly 0 or C off the margin), which
     # an IPM that converged to ~1e-15 never gives.
     best_score = max(base.max_residual(), 1e-12)
-    ascale = C if not hard else float(alpha.max(initial=0.0))  # alpha's own scale
+    # alpha's own scale: its box C_i, or max alpha for hard margin
+    ascale = problem.costs if not hard else float(alpha.max(initial=0.0))
     guesses = _active_set_guesses(problem, w, b, alpha, ascale)
     if from_alpha:
         # Coordinate descent: one guess, and only small corrections; where it is wrong,
@@ -286,7 +306,7 @@ def polish(problem: SVMProblem, YZ: Any, w: np.ndarray, b: float, alpha: np.ndar
                 break
             a, bb = out
             lo = 0.0
-            hi = np.inf if hard else C
+            hi = np.inf if hard else problem.costs
             a_clip = np.clip(a, lo, hi)
             w2, b2 = weights_from_alpha(problem, YZ, a_clip, bb)
             cert = certify(problem, w2, b2, a_clip, tol=tol)
@@ -304,6 +324,8 @@ def polish(problem: SVMProblem, YZ: Any, w: np.ndarray, b: float, alpha: np.ndar
             to_zero = inM & (a < -1e-12 * ascale)
             to_bound = inM & (a > hi + 1e-12 * ascale)
             rest_bad = ~inM & ~inB & (r < 1 - 1e-12)
+            if not hard:
+                rest_bad &= problem.costs > 0  # cost 0: alpha_i = 0 is its bound too
             bound_bad = inB & (r > 1 + 1e-12)
             moved = int(to_zero.sum() + to_bound.sum() + rest_bad.sum() + bound_bad.sum())
             if moved == 0 or (from_alpha and moved > max(10, M.size // 100)):
@@ -312,8 +334,12 @@ def polish(problem: SVMProblem, YZ: Any, w: np.ndarray, b: float, alpha: np.ndar
                 # the single worst violation (alpha's in units of its scale, r's in margin
                 # units); moving them all at once can cycle
                 viol = np.zeros(problem.n)
-                viol[to_zero] = -a[to_zero] / ascale
-                viol[to_bound] = (a[to_bound] - hi) / ascale
+                if hard:  # no upper bound: nothing moves to it
+                    viol[to_zero] = -a[to_zero] / ascale
+                else:
+                    assert isinstance(ascale, np.ndarray) and isinstance(hi, np.ndarray)
+                    viol[to_zero] = -a[to_zero] / ascale[to_zero]
+                    viol[to_bound] = (a[to_bound] - hi[to_bound]) / ascale[to_bound]
                 viol[rest_bad] = 1 - r[rest_bad]
                 viol[bound_bad] = r[bound_bad] - 1
                 keep = np.zeros(problem.n, bool)
@@ -329,23 +355,26 @@ def polish(problem: SVMProblem, YZ: Any, w: np.ndarray, b: float, alpha: np.ndar
 
 def polish_no_margin(problem: SVMProblem, YZ: Any, alpha: np.ndarray, base: Certificate,
                       tol: float) -> tuple | None:
-    """Polish a point without margin SVs: ``alpha`` rounded to {0, C}; ``b`` the middle
-    of the interval where every example keeps its side (``y f <= 1`` at C, ``>= 1`` at 0).
-    Returns ``(w, b, alpha, cert)`` when its certificate beats ``base``, else None."""
-    C = problem.C
+    """Polish a point without margin SVs: ``alpha_i`` rounded to {0, C_i}; ``b`` the
+    middle of the interval where every example keeps its side (``y f <= 1`` at C_i,
+    ``>= 1`` at 0). Returns ``(w, b, alpha, cert)`` when its certificate beats ``base``,
+    else None."""
+    C = problem.costs
     y = problem.data.y
     a = np.where(alpha >= 0.5 * C, C, 0.0)
-    if problem.intercept == "free" and abs(float(a @ y)) > 0.5 * C:
+    if problem.intercept == "free" and abs(float(a @ y)) > 0.5 * float(C.max(initial=0.0)):
         return None
     w, b = weights_from_alpha(problem, YZ, a, 0.0)
     if problem.intercept == "free":
         f = np.asarray(problem.data.X @ w).ravel()
-        # y f + y b <= 1 on the bound set, >= 1 on the zero set, as bounds on b
+        # y f + y b <= 1 on the bound set, >= 1 on the zero set, as bounds on b (an
+        # example of cost 0 is at both: it bounds nothing)
         at_c = a > 0
-        lo_p = (1.0 - f)[(~at_c) & (y > 0)]        # b >= 1 - f  (y=+1, alpha=0)
+        at_0 = ~at_c & (C > 0)
+        lo_p = (1.0 - f)[at_0 & (y > 0)]           # b >= 1 - f  (y=+1, alpha=0)
         lo_n = (-1.0 - f)[at_c & (y < 0)]          # b >= -1 - f (y=-1, alpha=C)
         hi_p = (1.0 - f)[at_c & (y > 0)]           # b <= 1 - f  (y=+1, alpha=C)
-        hi_n = (-1.0 - f)[(~at_c) & (y < 0)]       # b <= -1 - f (y=-1, alpha=0)
+        hi_n = (-1.0 - f)[at_0 & (y < 0)]          # b <= -1 - f (y=-1, alpha=0)
         lo = max([v.max() for v in (lo_p, lo_n) if v.size], default=-np.inf)
         hi = min([v.min() for v in (hi_p, hi_n) if v.size], default=np.inf)
         if lo > hi:

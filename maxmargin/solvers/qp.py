@@ -4,14 +4,15 @@ In the space ``z_i`` the problem sees (``YZ`` the signed rows ``y_i z_i``):
 
 primal, variables ``w~`` (d'), ``b`` (free only), ``xi`` (n, soft only)::
 
-    min 1/2 ||w~||^2 + C sum_i xi_i   s.t.  y_i (z_i . w~ + b) >= 1 - xi_i,  xi >= 0
+    min 1/2 ||w~||^2 + sum_i C_i xi_i   s.t.  y_i (z_i . w~ + b) >= 1 - xi_i,  xi >= 0
 
 dual, variables ``alpha`` (n) and ``u = (YZ)^T alpha`` (d'), so that the Hessian is
 never an n x n matrix::
 
     min 1/2 ||u||^2 - sum_i alpha_i   s.t.  u = (YZ)^T alpha,  y^T alpha = 0 (free),
-                                            0 <= alpha <= C
+                                            0 <= alpha_i <= C_i
 
+(``C_i = C s_i``, the per-example costs ``problem.costs``; ``C`` without weights).
 ``alpha`` are the margin constraints' multipliers (primal form), ``b`` the multiplier of
 ``y^T alpha = 0`` (dual form). docs/formulations.md, section 3.
 """
@@ -57,9 +58,9 @@ def build_dual(problem: SVMProblem, YZ: Any, rows: np.ndarray | None = None,
                at_bound: np.ndarray | None = None) -> QP:
     """The dual QP, variables ``x = (alpha, u)``; on a working set when ``rows`` is given.
 
-    With ``rows`` W and ``at_bound`` B (the rest fixed at 0, B at ``alpha = C``), the
-    variables are ``alpha_W`` and ``u``: ``u - (YZ_W)^T alpha_W = C (YZ_B)^T 1`` and
-    ``y_W^T alpha_W = -C sum_B y_i`` (free) -- the grid path's warm start.
+    With ``rows`` W and ``at_bound`` B (the rest fixed at 0, B at ``alpha_i = C_i``),
+    the variables are ``alpha_W`` and ``u``: ``u - (YZ_W)^T alpha_W = (YZ_B)^T C_B`` and
+    ``y_W^T alpha_W = -sum_B C_i y_i`` (free) -- the grid path's warm start.
 
     Parameters
     ----------
@@ -77,8 +78,13 @@ def build_dual(problem: SVMProblem, YZ: Any, rows: np.ndarray | None = None,
     m, dz = G.shape
     u_bound, y_bound = np.zeros(dz), 0.0
     if at_bound is not None and at_bound.size:
-        u_bound = C * np.asarray(YZ[at_bound].sum(axis=0)).ravel()
-        y_bound = C * float(y[at_bound].sum())
+        if problem.weights is None:
+            u_bound = C * np.asarray(YZ[at_bound].sum(axis=0)).ravel()
+            y_bound = C * float(y[at_bound].sum())
+        else:
+            cB = problem.costs[at_bound]
+            u_bound = np.asarray(cB @ YZ[at_bound]).ravel()
+            y_bound = float(cB @ y[at_bound])
     P = sp.block_diag([sp.csc_matrix((m, m)), sp.identity(dz, format="csc")], format="csc")
     q = np.concatenate([-np.ones(m), np.zeros(dz)])
     blocks = [sp.hstack([-sp.csc_matrix(G.T), sp.identity(dz)], format="csc")]
@@ -90,7 +96,8 @@ def build_dual(problem: SVMProblem, YZ: Any, rows: np.ndarray | None = None,
         rhs.append(np.array([-y_bound]))
     A = sp.vstack(blocks, format="csc")
     lb = np.concatenate([np.zeros(m), np.full(dz, -np.inf)])
-    ub = np.concatenate([np.full(m, C), np.full(dz, np.inf)])
+    costs = problem.costs if rows is None else problem.costs[rows]
+    ub = np.concatenate([costs, np.full(dz, np.inf)])
     return QP(P, q, A, np.concatenate(rhs), None, None, lb, ub)
 
 
@@ -111,7 +118,7 @@ def build_primal(problem: SVMProblem, YZ: Any) -> QP:
     nx = 0 if problem.hard else n
     P = sp.block_diag([sp.identity(dz, format="csc"), sp.csc_matrix((nb + nx, nb + nx))],
                       format="csc")
-    q = np.concatenate([np.zeros(dz + nb), np.full(nx, problem.C)])
+    q = np.concatenate([np.zeros(dz + nb), problem.costs if nx else np.zeros(0)])
     blocks = [-sp.csc_matrix(YZ)]
     if nb:
         blocks.append(sp.csc_matrix(-problem.data.y[:, None]))

@@ -4,7 +4,8 @@ Solvers have absolute tolerances, the certificate does not: a problem with
 ``R = max ||z_i||`` or ``C`` far from 1 goes to the solvers as the equivalent
 ``(t Z, C / t^2)`` (``t`` a power of two), whose solution maps back exactly:
 ``w = t w', b = b', alpha = t^2 alpha'``. Only ``C R^2`` says how hard a problem is
-(docs/certificates.md, section 4).
+(docs/certificates.md, section 4). With weights, ``C`` stands for the largest cost
+``max_i C_i`` throughout (the weights themselves go along unchanged: ``C_i / t^2``).
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from ..certificate import _pow2, _row_norms
 from ..data import Dataset
 from ..problem import SVMProblem
 
-__all__ = ["scale_free_c", "solver_scale", "scaled_problem", "scale_hint", "HUGE_LOG_CR2"]
+__all__ = ["scale_free_c", "solver_scale", "scaled_problem", "scale_hint", "max_cost",
+           "HUGE_LOG_CR2"]
 
 #: Problems with ``R = max ||z_i||`` and ``C`` inside these bounds go to the solvers as
 #: given (their tolerances are tuned there; measured in bench/exact.py); any other is
@@ -37,7 +39,15 @@ def scale_free_c(problem: SVMProblem) -> tuple[float, float]:
     R = float(rn.max()) if rn.size else 0.0
     if problem.hard or not R > 0:
         return R, math.inf
-    return R, math.log2(problem.C) + 2.0 * math.log2(R)
+    return R, math.log2(max_cost(problem)) + 2.0 * math.log2(R)
+
+
+def max_cost(problem: SVMProblem) -> float:
+    """The largest per-example cost ``max_i C_i`` (``C`` without weights; inf for hard
+    margin): the C that sets the problem's scale."""
+    if problem.weights is None:
+        return problem.C
+    return float(problem.costs.max())
 
 
 def _row_norms_z(problem: SVMProblem) -> np.ndarray:
@@ -53,7 +63,7 @@ def solver_scale(problem: SVMProblem) -> float:
     R, lc = scale_free_c(problem)
     if not R > 0:
         return 1.0
-    C = problem.C
+    C = max_cost(problem)
     if _COMFORT_R[0] <= R <= _COMFORT_R[1] and (
             problem.hard or _COMFORT_C[0] <= C <= _COMFORT_C[1]):
         return 1.0
@@ -70,8 +80,9 @@ def scaled_problem(problem: SVMProblem, t: float, as_hard_margin: bool = False) 
     data = problem.data
     ds = data if t == 1.0 else Dataset(data.X * t, data.y, name=data.name,
                                        classes=data.classes)
+    # the hard margin has no costs (every example that reaches the solvers counts)
     kw: dict[str, Any] = ({"hard": True} if as_hard_margin or problem.hard
-                          else {"C": problem.C / (t * t)})
+                          else {"C": problem.C / (t * t), "sample_weight": problem.weights})
     return SVMProblem(ds, intercept=problem.intercept,
                       intercept_scaling=problem.intercept_scaling * t, **kw)
 

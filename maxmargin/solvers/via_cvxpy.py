@@ -52,14 +52,15 @@ def solve_qp(problem: SVMProblem, YZ: Any, form: str, solver: str) -> RawResult:
         if not problem.hard:
             xi = cp.Variable(n, nonneg=True)
             expr = expr + xi
-            obj = obj + problem.C * cp.sum(xi)
+            obj = obj + (problem.C * cp.sum(xi) if problem.weights is None
+                         else problem.costs @ xi)
         cons = [expr >= 1]
         prob = cp.Problem(cp.Minimize(obj), cons)
     else:
         a = cp.Variable(n, nonneg=True)
         cons = []
         if not problem.hard:
-            cons.append(a <= problem.C)
+            cons.append(a <= (problem.C if problem.weights is None else problem.costs))
         eq = None
         if problem.intercept == "free":
             eq = y @ a == 0
