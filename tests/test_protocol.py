@@ -273,3 +273,43 @@ def test_weighted_free_intercept_steps_equal_a_naive_loop(make, lam, eta):
         w = (1 - e * lam) * w + (e * sw[i] * y[i] * X[i] if active else 0.0)
         b = b + (e * sw[i] * y[i] if active else 0.0)
     assert np.abs(tr.w[-1] - w).max() <= 1e-12 and abs(tr.b[-1] - b) <= 1e-12
+
+
+class CountingPerceptron:
+    """The perceptron with its implied dual point: c_i = the updates on example i."""
+
+    mistake_driven = True
+    has_dual = True
+    dual_counts_updates = True
+
+    def start(self, d, n):
+        self.w, self.c = np.zeros(d), np.zeros(n)
+
+    def step(self, x, y, t, i):
+        if y * (self.w @ x) <= 0:
+            self.w += y * x
+            self.c[i] += 1
+
+    def weights(self):
+        return self.w
+
+    def dual(self):
+        return self.c
+
+
+def test_a_learner_with_a_dual_point_is_scored_as_the_built_in_one():
+    data = make_gaussians(100, 3, separation=1.0, seed=6)
+    cmp = compare(data, C=1.0, intercept="augmented",
+                  learners=["perceptron", CountingPerceptron()], epochs=3,
+                  orders=("shuffle",))
+    ref, mine = cmp.runs
+    _same_trajectory(ref.trace, mine.trace)
+    np.testing.assert_array_equal(mine.trace.dual, ref.trace.dual)
+    for k in ("general_bound", "general_bound_best", "mistake_rounds_bound", "regret"):
+        np.testing.assert_allclose(getattr(mine, k), getattr(ref, k), rtol=1e-12, atol=0)
+    assert cmp.rows[1]["bound_respected"] == "yes"
+    with pytest.raises(ParameterError, match=r"dual\(\) returned shape"):
+        class Short(CountingPerceptron):
+            def dual(self):
+                return self.c[:-1]
+        compare(data, C=1.0, intercept="augmented", learners=[Short()], epochs=1)
