@@ -3,9 +3,10 @@
 Prints ns/step for every learner (one epoch, cyclic and shuffled order, and their
 ratio), sklearn's SGDClassifier(hinge) (partial_fit, one epoch) and Perceptron (fit,
 max_iter=1), the bandwidth floor (bytes of X per step / stream bandwidth of a numpy sum
-over X), the random-read floor (ns per row to copy X's rows in a shuffled order, numpy
-``take`` in 1 MB blocks: what any shuffled pass pays before it computes anything) and
-the overhead of checkpoint recording (default checkpoints vs only the last step).
+over X), the random-read floor (ns per row to copy X's rows in a shuffled order into a
+1 MB buffer, a compiled loop: what any shuffled pass pays before it computes anything;
+docs/benchmarks.md, "Shuffled order") and the overhead of checkpoint recording (default
+checkpoints vs only the last step).
 
     python bench/online.py            # n = 1e6 x d = 100 and 1e5 x 1000
     python bench/online.py --scale 0.1
@@ -18,6 +19,7 @@ import time
 import warnings
 
 import numpy as np
+from numba import njit
 
 from maxmargin import Dataset
 from maxmargin.online import make_learner, run
@@ -37,6 +39,16 @@ def best(f, repeat=3):
     return min(out)
 
 
+@njit(cache=False)
+def copy_rows(X, idx, buf):
+    """``buf[p % len(buf)] = X[idx[p]]`` for every p: X's rows read in the order idx."""
+    rows, d = buf.shape
+    for p in range(idx.size):
+        i, r = idx[p], p % rows
+        for j in range(d):
+            buf[r, j] = X[i, j]
+
+
 def bench(n: int, d: int) -> None:
     rng = np.random.default_rng(0)
     X = rng.standard_normal((n, d))
@@ -47,13 +59,8 @@ def bench(n: int, d: int) -> None:
     perm = rng.permutation(n)
     rows = max(1, 2**20 // (8 * d))
     buf = np.empty((rows, d))
-
-    def gather():
-        for lo in range(0, n, rows):
-            sel = perm[lo:lo + rows]
-            np.take(X, sel, axis=0, out=buf[:sel.size], mode="clip")
-
-    rfloor = best(gather) / n * 1e9
+    copy_rows(X, perm[:10], buf)  # compile outside timing
+    rfloor = best(lambda: copy_rows(X, perm, buf)) / n * 1e9
     print(f"\n## n = {n:,} x d = {d}: stream bandwidth {bw / 1e9:.1f} GB/s, "
           f"floor {floor:.0f} ns/step (8 d bytes / bandwidth); random-read floor "
           f"{rfloor:.0f} ns/row\n")
