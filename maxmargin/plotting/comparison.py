@@ -53,12 +53,9 @@ def _colors(cmp: Comparison) -> dict[str, Any]:
 
 
 def _groups(cmp: Comparison) -> Iterator[tuple[str, str, list[RunResult]]]:
-    """(label, order, runs) for each learner x order."""
-    for lab in cmp.labels:
-        for order in cmp.orders:
-            runs = cmp.select(label=lab, order=order)
-            if runs:
-                yield lab, order, runs
+    """(label, order, runs) for each learner x order, and each trace (its own order)."""
+    for lab, order in dict.fromkeys((r.label, r.order) for r in cmp.runs):
+        yield lab, order, cmp.select(label=lab, order=order)
 
 
 def _name(cmp: Comparison, lab: str, order: str) -> str:
