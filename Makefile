@@ -44,6 +44,7 @@ docs: $(DOCS_STAMP)
 bench: $(TEST_STAMP)
 	$(BIN)/python bench/exact.py
 	$(BIN)/python bench/online.py
+	$(BIN)/python bench/own_learner.py
 	$(BIN)/python bench/path.py
 	$(BIN)/python bench/compare.py
 

@@ -20,7 +20,7 @@ from .data import (
 )
 from .evaluation import comparison as _comparison
 from .evaluation.along_path import learners_along_path
-from .evaluation.comparison import Comparison, RunResult, compare, demo_comparison
+from .evaluation.comparison import Comparison, RunResult, compare, demo_comparison, score_trace
 from .evaluation.exact_path import ExactPath, PathPoint, exact_regularization_path
 from .evaluation.grid_path import RegularizationPath, parse_grid, regularization_path
 from .evaluation.limits import hard_margin_limit, min_margin_sv_C
@@ -41,8 +41,11 @@ from .online import (
     PA,
     PA1,
     PA2,
+    PLA,
     AveragedPerceptron,
     DualPerceptron,
+    Learner,
+    MarginPerceptron,
     OnlineSubgradient,
     Pegasos,
     Perceptron,
@@ -112,6 +115,7 @@ __all__ = [
     "run",
     "Trace",
     "compare",
+    "score_trace",
     "Comparison",
     "RunResult",
     "SavedComparison",
@@ -134,7 +138,10 @@ __all__ = [
     "LEARNERS",
     "make_learner",
     "schedule",
+    "Learner",
     "Perceptron",
+    "MarginPerceptron",
+    "PLA",
     "AveragedPerceptron",
     "VotedPerceptron",
     "DualPerceptron",

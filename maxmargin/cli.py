@@ -196,9 +196,10 @@ def _check_weighted(args: argparse.Namespace, names: list[str] | None) -> None:
                          and getattr(args, "class_weight", None) is None):
         return
     from .exceptions import ParameterError
-    from .online import LEARNERS
+    from .online.registry import learner_class
 
-    refuse = [nm for nm in names if nm in LEARNERS and LEARNERS[nm].sample_weight_rule is None]
+    refuse = [nm for nm in names
+              if getattr(learner_class(nm), "sample_weight_rule", None) is None]
     if refuse:
         raise ParameterError(f"{', '.join(refuse)} take(s) no example weights; with "
                              "--weights/--class-weight use learners that do (perceptron, "
@@ -275,6 +276,18 @@ def _add_out_args(p: argparse.ArgumentParser, default: str | None,
                             "and nothing else is printed there (default: not written)")
 
 
+def _add_learner_param_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--learner-param", dest="learner_param", action="append", default=None,
+                   metavar="KEY=VALUE",
+                   help="a constructor parameter of the learners that take KEY (repeatable; "
+                        "VALUE read as JSON when it parses, else as a string; default: none)")
+    p.add_argument("--step", default=None, metavar="SCHEDULE",
+                   help="step-size schedule of the learners that take one: constant, "
+                        "invsqrt (with the learner's eta0), constant:ETA, invsqrt:ETA0, "
+                        "pegasos, pegasos_paper, or a JSON object (default: each learner's "
+                        "own)")
+
+
 def _add_verbosity(p: argparse.ArgumentParser, quiet: str) -> None:
     g = p.add_mutually_exclusive_group()
     g.add_argument("-q", "--quiet", action="store_true", help=quiet)
@@ -331,9 +344,7 @@ def _add_problem_args(p: argparse.ArgumentParser, *, allow_hard: bool = True,
         g.add_argument("--hard", action="store_true", help="hard margin")
     p.add_argument("--intercept", choices=("free", "none", "augmented"), default=intercept,
                    help="free: b unregularised (SVC's problem); none: b = 0; augmented: "
-                        f"x -> (x, 1), b regularised (LinearSVC's) (default: {intercept}; "
-                        "compare and run use augmented: the online learners have no free "
-                        "bias)")
+                        f"x -> (x, 1), b regularised (LinearSVC's) (default: {intercept})")
 
 
 # ------------------------------------------------------------------------- solve
@@ -397,42 +408,135 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 
 def _learner_options(args: argparse.Namespace, cls: Any) -> dict[str, Any]:
     """The ``run`` options a learner's constructor takes (others are for other learners)."""
+    from .online.protocol import learner_params
+
     given = {"lam": args.lam, "C": args.C, "eta0": args.eta0, "intercept": args.intercept,
              "projection": args.projection, "batch_size": args.batch_size}
-    return {k: v for k, v in given.items() if v is not None and k in cls.param_names()}
+    return {k: v for k, v in given.items() if v is not None and k in learner_params(cls)}
 
 
-def _learner_names(text: str, unique: bool = False) -> list[str]:
+def _learner_targets(text: str | None, option: str = "--learner") -> list[str]:
+    """The learners a comma-separated option names: registry names, ``module:Class`` or
+    ``path/file.py:Class``, each resolved now (exit 2 before any work)."""
     from .exceptions import ParameterError
-    from .online import LEARNERS
+    from .online.registry import learner_class
 
-    names = [s.strip() for s in text.split(",") if s.strip()]
-    if not names:
-        raise ParameterError("--learner needs at least one name")
-    if unique and len(set(names)) < len(names):
-        twice = sorted({s for s in names if names.count(s) > 1})
+    targets = [t.strip() for t in (text or "").split(",") if t.strip()]
+    if not targets:
+        raise ParameterError(f"{option} needs at least one learner (a name such as "
+                             "perceptron, or module:Class, or path/file.py:Class)")
+    for target in targets:
+        learner_class(target)
+    return targets
+
+
+def _parse_value(text: str) -> Any:
+    """A ``--learner-param`` value: JSON when it parses (numbers, true, null, lists,
+    objects), else the string itself."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def _parse_step(text: str) -> Any:
+    """``--step``: a schedule name (``constant``, ``invsqrt``: the learner's eta0;
+    ``pegasos``, ``pegasos_paper``), ``constant:ETA`` / ``invsqrt:ETA0``, or the JSON of
+    ``StepSize.to_dict()``."""
+    from .exceptions import ParameterError
+    from .online.steps import STEP_NAMES, as_step
+
+    text = text.strip()
+    if text.startswith("{"):
+        value = _parse_value(text)
+        if not isinstance(value, dict):
+            raise ParameterError(f"--step {text!r} is not a JSON object")
+        return as_step(value)
+    name, sep, size = text.partition(":")
+    if not sep:
+        if name not in STEP_NAMES:
+            raise ParameterError(f"unknown --step {name!r}; choose from "
+                                 f"{', '.join(STEP_NAMES)} (constant:ETA, invsqrt:ETA0) or a "
+                                 "JSON object")
+        return name
+    try:
+        eta = float(size)
+    except ValueError:
+        raise ParameterError(f"--step {text!r}: {size!r} is not a number") from None
+    if name not in ("constant", "invsqrt"):
+        raise ParameterError(f"--step {text!r}: only constant:ETA and invsqrt:ETA0 take a "
+                             "size")
+    return as_step(name, eta0=eta)
+
+
+def _learner_params(args: argparse.Namespace, targets: list[str]) -> list[dict[str, Any]]:
+    """Per learner: the ``--learner-param`` and ``--step`` values its constructor takes;
+    a key no learner takes is an error."""
+    from .exceptions import ParameterError
+    from .online.protocol import learner_params
+    from .online.registry import learner_class
+
+    given: dict[str, Any] = {}
+    for item in getattr(args, "learner_param", None) or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip().isidentifier():
+            raise ParameterError(f"--learner-param {item!r} is not KEY=VALUE")
+        given[key.strip()] = _parse_value(value)
+    if getattr(args, "step", None) is not None:
+        given["step"] = _parse_step(args.step)
+    accepted = [set(learner_params(learner_class(t))) for t in targets]
+    for key in given:
+        if not any(key in acc for acc in accepted):
+            option = "--step" if key == "step" else f"--learner-param {key}"
+            takes = "; ".join(f"{t}: {', '.join(sorted(acc)) or 'nothing'}"
+                              for t, acc in zip(targets, accepted, strict=True))
+            raise ParameterError(f"{option}: no learner given takes {key!r} ({takes})")
+    return [{k: v for k, v in given.items() if k in acc} for acc in accepted]
+
+
+def _run_learners(args: argparse.Namespace, targets: list[str]) -> list[Any]:
+    """The learners of ``run``: each built with the options its constructor takes; a
+    learner of the public protocol wrapped with ``--intercept`` (default: its own)."""
+    from .exceptions import ParameterError
+    from .online import OnlineLearner
+    from .online.protocol import as_learner
+    from .online.registry import learner_class
+
+    learners = []
+    for target, params in zip(targets, _learner_params(args, targets), strict=True):
+        cls = learner_class(target)
+        kw = {**_learner_options(args, cls), **params}
+        try:
+            if issubclass(cls, OnlineLearner):
+                learners.append(cls(**kw))
+            else:
+                learners.append(as_learner(cls(**kw), intercept=args.intercept))
+        except ParameterError:
+            raise
+        except Exception as e:
+            raise ParameterError(f"building learner {target!r} failed: {type(e).__name__}: "
+                                 f"{e}") from None
+    names = [lr.name for lr in learners]
+    twice = sorted({nm for nm in names if names.count(nm) > 1})
+    if twice:
         raise ParameterError(f"learner {', '.join(map(repr, twice))} given twice; each "
                              "writes one trace")
-    unknown = [s for s in names if s not in LEARNERS]
-    if unknown:
-        raise ParameterError(f"unknown learner {', '.join(map(repr, unknown))}; "
-                             f"choose from {', '.join(LEARNERS)}")
-    return names
+    return learners
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    from .online import LEARNERS, make_learner, run
+    from .online import run
 
     out = None if args.out is None else _out_dir(args)
-    names = _learner_names(args.learner, unique=True)
+    targets = _learner_targets(args.learner)
     if args.animate:
         from .exceptions import ParameterError
 
-        if len(names) != 1:
-            raise ParameterError(f"--animate draws one learner; got {len(names)} "
-                                 f"({', '.join(names)})")
+        if len(targets) != 1:
+            raise ParameterError(f"--animate draws one learner; got {len(targets)} "
+                                 f"({', '.join(targets)})")
         check_output_file(args.animate, "--animate")
-    learners = [make_learner(nm, **_learner_options(args, LEARNERS[nm])) for nm in names]
+    learners = _run_learners(args, targets)
     data = _load_data(args)
     if args.animate:
         from .plotting.animation import _check_target
@@ -490,9 +594,53 @@ def _report(cmp: Any, out: Path | None, quiet: bool, json_target: str | None = N
     return 0
 
 
+#: ``compare``'s learners when neither ``--learners`` nor ``--trace`` is given.
+DEFAULT_COMPARE = "perceptron,averaged_perceptron,pegasos,subgradient,pa1"
+
+
+def _load_trace(path: str, data: Any, intercept: str) -> Any:
+    """A trajectory file: what ``Trace.save`` writes (``.npz`` beside its ``.json``, either
+    given), or a plain ``.npz`` with ``t``, ``W`` and optionally ``b``, ``w_avg``,
+    ``b_avg``, ``mistakes`` and ``kind`` (read as ``Trace.from_weights`` reads them, with
+    the problem's ``intercept``)."""
+    from .exceptions import DataError, ParameterError
+    from .trace import Trace
+
+    p = Path(path)
+    if p.suffix not in (".npz", ".json") and (p.suffix or p.is_file()):
+        raise DataError(f"--trace {path}: give a .npz file (or the .json beside one that "
+                        "Trace.save wrote)")
+    stem = p.with_suffix("") if p.suffix else p
+    if stem.with_suffix(".json").exists() and stem.with_suffix(".npz").exists():
+        return Trace.load(stem)
+    npz = stem.with_suffix(".npz")
+    if not npz.exists():
+        raise DataError(f"--trace {path}: no such file")
+    try:
+        with np.load(npz, allow_pickle=False) as z:
+            arrays = {k: z[k] for k in z.files}
+    except (OSError, ValueError) as e:
+        raise DataError(f"--trace {path}: not a readable .npz ({e})") from None
+    absent = [k for k in ("t", "W") if k not in arrays]
+    if absent:
+        raise DataError(f"--trace {path}: a plain .npz needs arrays t and W (and optionally "
+                        f"b, w_avg, b_avg, mistakes, kind); it lacks {', '.join(absent)}")
+    b = arrays.get("b")
+    kind = str(arrays["kind"]) if "kind" in arrays else "objective"
+    try:
+        return Trace.from_weights(
+            arrays["t"], arrays["W"], b, name=stem.name, data=data,
+            intercept=intercept, w_avg=arrays.get("w_avg"),
+            b_avg=arrays.get("b_avg"), mistakes=arrays.get("mistakes"), kind=kind)
+    except ParameterError as e:
+        raise ParameterError(f"--trace {path}: {e}") from None
+
+
 def _cmd_compare(args: argparse.Namespace) -> int:
     from .evaluation.comparison import compare
     from .exceptions import ParameterError
+    from .online.registry import learner_for
+    from .problem import SVMProblem
 
     if args.json is not None:
         check_output_file(args.json, "--json")
@@ -500,21 +648,21 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     out = _out_dir(args)
     if args.seeds < 1:
         raise ParameterError(f"The 'seeds' parameter must be an int >= 1. Got {args.seeds}")
-    names = _learner_names(args.learners)
-    _check_weighted(args, names)
+    text = args.learners if args.learners is not None or args.trace else DEFAULT_COMPARE
+    targets = [] if text is None else _learner_targets(text, "--learners")
+    params = _learner_params(args, targets) if targets else []
+    _check_weighted(args, targets)
     data = _load_data(args)
     holdout = _load_data(args, args.holdout, like=data) if args.holdout else None
     kw: dict[str, Any] = ({"lam": args.lam} if args.lam is not None
                           else {"C": 1.0 if args.C is None else args.C})
-    weights = _weights(args, data)
-    if weights:  # a weighted problem: compare takes it as it is
-        from .problem import SVMProblem
-
-        kw = {"problem": SVMProblem(data, intercept=args.intercept, **kw, **weights)}
-    cmp = compare(data, learners=names, intercept=args.intercept,
+    problem = SVMProblem(data, intercept=args.intercept, **kw, **_weights(args, data))
+    learners = [learner_for(t, problem, **p) for t, p in zip(targets, params, strict=True)]
+    traces = [_load_trace(path, data, args.intercept) for path in args.trace or []]
+    cmp = compare(data, problem, learners=learners or None, traces=traces or None,
                   epochs=args.epochs, orders=tuple(args.order.split(",")),
                   seeds=tuple(range(args.seeds)), holdout=holdout, solver=args.solver,
-                  progress=not args.quiet, **kw)
+                  progress=not args.quiet)
     return _report(cmp, out, args.quiet, args.json, args.csv, _figure_options(args))
 
 
@@ -548,9 +696,11 @@ def _cmd_path(args: argparse.Namespace) -> int:
     out = _out_dir(args)
     grid = parse_grid(args.C_grid if args.lam_grid is None else args.lam_grid)
     key = "C" if args.lam_grid is None else "lam"
-    names = None if args.learners is None else _learner_names(args.learners)
-    _check_weighted(args, names)
-    if names is not None:  # the learners run after the whole path: check their options now
+    targets = None if args.learners is None else _learner_targets(args.learners, "--learners")
+    _check_weighted(args, targets)
+    entries = None if targets is None else list(
+        zip(targets, _learner_params(args, targets), strict=True))
+    if entries is not None:  # the learners run after the whole path: check their options now
         check_int("epochs", args.epochs, minimum=1)
         check_int("seed", args.seed, minimum=0)
         if args.jobs is not None:
@@ -564,12 +714,11 @@ def _cmd_path(args: argparse.Namespace) -> int:
     result = path(data, intercept=args.intercept, holdout=holdout, solver=args.solver,
                   progress=show, **on_grid)
     study = None
-    if names is not None:
-        # the learners solve the augmented problem: measure them against its own path
-        exact = result if args.intercept == "augmented" else path(
-            data, intercept="augmented", solver=args.solver, progress=show, **on_grid)
-        study = learners_along_path(data, learners=names, epochs=args.epochs,
-                                    seed=args.seed, exact=exact,
+    if entries is not None:
+        # the learners are built with the path's intercept (free: an unregularised bias)
+        # and scored against the very optima of the table
+        study = learners_along_path(data, learners=entries, epochs=args.epochs,
+                                    seed=args.seed, exact=result,
                                     n_jobs=os.cpu_count() if args.jobs is None else args.jobs,
                                     progress=show)
     if out is not None:
@@ -673,7 +822,9 @@ def build_parser() -> argparse.ArgumentParser:
                                        "perceptron,pegasos --lam 0.01 --out traces/"))
     _add_data_args(p)
     p.add_argument("--learner", required=True,
-                   help="comma-separated names (perceptron, pegasos, pa1, ...)")
+                   help="comma-separated learners: names (perceptron, pegasos, pa1, ...), "
+                        "module:Class or path/file.py:Class (a learner of your own, "
+                        "docs/own-learner.md)")
     p.add_argument("--epochs", type=int, default=1,
                    help="passes over the data (default: 1, as maxmargin.run; compare, path "
                         "and the estimators default to 10)")
@@ -692,9 +843,11 @@ def build_parser() -> argparse.ArgumentParser:
                         "no projection)")
     p.add_argument("--batch-size", dest="batch_size", type=int, default=None,
                    help="pegasos: mini-batch size (default: the learner's own, 1)")
-    p.add_argument("--intercept", choices=("none", "augmented"), default=None,
-                   help="default: each learner's own (augmented for most; the learners "
-                        "have no free bias, which solve and path default to)")
+    p.add_argument("--intercept", choices=("none", "augmented", "free"), default=None,
+                   help="augmented: the bias is the weight of a constant feature, "
+                        "regularised; free: the same bias, unregularised (default: each "
+                        "learner's own, augmented for most)")
+    _add_learner_param_args(p)
     _add_out_args(p, None)
     p.add_argument("--animate", metavar="OUT.gif", default=None,
                    help="2-D data, one learner: write an animated GIF of the run (one frame "
@@ -713,13 +866,20 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--C", type=float, default=None, help="soft margin penalty (default 1)")
     g.add_argument("--lam", type=float, default=None,
                    help="lambda form, lam = 1/(C n), instead of C (default: the C form)")
-    p.add_argument("--intercept", choices=("augmented", "none"), default="augmented",
-                   help="the learners' mode, and the problem's (default: augmented; the "
-                        "learners have no free bias, which solve and path default to)")
+    p.add_argument("--intercept", choices=("augmented", "none", "free"), default="augmented",
+                   help="the problem's, and the learners' mode: augmented (the bias a "
+                        "regularised weight), none, or free (b unregularised, the SVM of "
+                        "solve and path; the learners update it without shrinking it)")
     _add_weight_args(p)
-    p.add_argument("--learners", default="perceptron,averaged_perceptron,pegasos,subgradient,pa1",
-                   help="comma-separated learner names (default: perceptron, "
-                        "averaged_perceptron, pegasos, subgradient, pa1)")
+    p.add_argument("--learners", default=None,
+                   help="comma-separated learners: names, module:Class or "
+                        "path/file.py:Class (default: perceptron, averaged_perceptron, "
+                        "pegasos, subgradient, pa1; none when --trace is given)")
+    p.add_argument("--trace", action="append", default=None, metavar="FILE.npz",
+                   help="score a saved trajectory too (repeatable): what 'run --out' or "
+                        "Trace.save writes, or a plain .npz with t, W (and b); see "
+                        "docs/cli.md (default: none)")
+    _add_learner_param_args(p)
     p.add_argument("--epochs", type=int, default=10, help="passes over the data per run")
     p.add_argument("--order", default="shuffle", help="comma-separated: cyclic, shuffle, sample")
     p.add_argument("--seeds", type=int, default=1, help="number of seeds (0..K-1)")
@@ -755,8 +915,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="every breakpoint of the path in the grid's range (up to the "
                         "hard-margin C* at most), each certified")
     p.add_argument("--learners", default=None,
-                   help="also run these learners at each lambda (e.g. pegasos,subgradient,"
-                        "pa1; default: none)")
+                   help="also run these learners at each lambda, with the path's intercept "
+                        "(names such as pegasos,subgradient,pa1, module:Class or "
+                        "path/file.py:Class; default: none)")
+    _add_learner_param_args(p)
     p.add_argument("--epochs", type=int, default=10, help="learners' budget per lambda")
     p.add_argument("--seed", type=int, default=0, help="seed of the learners' orders")
     p.add_argument("--jobs", type=int, default=None,

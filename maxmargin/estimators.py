@@ -584,8 +584,9 @@ _ONLINE_PARAMS = """epochs : int >= 1
         Example order of :meth:`fit` (see :func:`maxmargin.online.schedule`).
     seed : int >= 0
         Seed of the random orders; same seed, same weights.
-    intercept : {"augmented", "none"}
+    intercept : {"augmented", "none", "free"}
         ``augmented``: x -> (x, s), the bias ``b = s w_{d+1}`` is learnt like a weight;
+        ``free``: the same bias, unregularised (never shrunk or projected: SGDClassifier's);
         ``none``: f(x) = w.x.
     intercept_scaling : float > 0
         ``s``.

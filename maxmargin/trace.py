@@ -27,7 +27,9 @@ __all__ = ["Trace"]
 _REQUIRED = ("t", "epoch", "w", "b", "mistakes", "loss", "sqnorm", "seconds")
 _OPTIONAL = ("w_avg", "b_avg", "dual", "dual_avg")
 _META = ("learner", "params", "order", "seed", "data", "intercept", "intercept_scaling",
-         "n", "d", "epochs", "final_train_error", "timings", "missing")
+         "n", "d", "epochs", "final_train_error", "timings", "missing", "declares")
+#: metadata a file written by an older maxmargin may lack (read as empty)
+_LATER = ("missing", "declares")
 #: why a trace built from weights alone lacks its per-step records
 _FROM_WEIGHTS = "not recorded: the trace was built from weights alone (Trace.from_weights)"
 
@@ -92,6 +94,11 @@ class Trace:
         empty for :func:`~maxmargin.online.run`'s traces; ``mistakes``, ``loss``,
         ``sqnorm`` (and ``seconds`` when not given) for :meth:`from_weights`. Scoring
         reports what needs them as N/A, with this reason.
+    declares : dict
+        What the learner declared (its objective, whether it is mistake-driven, its rate,
+        ...: :class:`maxmargin.online.base.Declared`), so that the trace can be scored as
+        its run was without the learner object; ``{"objective": ...}`` and ``svm_space``
+        only for :meth:`from_weights` (its ``kind``); empty when unknown.
 
     Examples
     --------
@@ -128,6 +135,7 @@ class Trace:
     final_train_error: float = math.nan
     timings: dict = field(default_factory=dict)
     missing: dict = field(default_factory=dict)
+    declares: dict = field(default_factory=dict)
 
     # ------------------------------------------------------------------ external weights
 
@@ -136,7 +144,7 @@ class Trace:
                      n: int | None = None, d: int | None = None, intercept: str | None = None,
                      intercept_scaling: float = 1.0, w_avg: Any = None, b_avg: Any = None,
                      mistakes: Any = None, seconds: Any = None, params: dict | None = None,
-                     extras: dict | None = None) -> Trace:
+                     extras: dict | None = None, kind: str = "objective") -> Trace:
         r"""A trace from weights produced elsewhere, to be scored like any run.
 
         The checkpoints are ``t`` (steps, e.g. examples seen or ``epoch * n``) and the
@@ -176,6 +184,10 @@ class Trace:
         params : dict, optional
             The learner's parameters, for the record.
         extras : dict, optional
+        kind : {"objective", "linear", "mistakes"}, default "objective"
+            What the weights are scored on (:attr:`declares`): ``objective``, they
+            minimise the problem's objective (every quantity); ``linear``, another linear
+            classifier (margin, cosine, errors); ``mistakes``, errors only.
 
         Returns
         -------
@@ -199,6 +211,9 @@ class Trace:
         """
         if not isinstance(name, str) or not name:
             raise ParameterError(f"name must be a non-empty string, got {name!r}")
+        if kind not in ("objective", "linear", "mistakes"):
+            raise ParameterError(f"kind must be 'objective', 'linear' or 'mistakes', got "
+                                 f"{kind!r}")
         n, d = _data_shape(data, n, d)
         tt = _steps_of(t)
         k = tt.size
@@ -246,7 +261,9 @@ class Trace:
                    t=tt, epoch=(tt + n - 1) // n, w=Wm, b=bv, mistakes=mk,
                    loss=np.full(k, np.nan), sqnorm=np.full(k, np.nan), seconds=sec,
                    w_avg=Wa, b_avg=ba, extras=dict(extras or {}), final_train_error=err,
-                   missing=missing)
+                   missing=missing, declares={"name": name, "objective": "lambda" if kind ==
+                                              "objective" else None,
+                                              "svm_space": kind != "mistakes"})
 
     # ------------------------------------------------------------------ derived
 
@@ -468,11 +485,12 @@ class Trace:
         missing = [k for k in _REQUIRED if k not in arrays]
         if missing:
             raise DataError(f"{npz}: missing arrays {missing}")
-        absent = [k for k in _META if k not in meta and k != "missing"]
+        absent = [k for k in _META if k not in meta and k not in _LATER]
         if absent:
             raise DataError(f"{js}: missing metadata {absent}")
-        kw: dict[str, Any] = {k: meta[k] for k in _META if k != "missing"}
-        kw["missing"] = meta.get("missing") or {}  # files written before the field existed
+        kw: dict[str, Any] = {k: meta[k] for k in _META if k not in _LATER}
+        for k in _LATER:  # files written before the field existed
+            kw[k] = meta.get(k) or {}
         if kw["final_train_error"] is None:
             kw["final_train_error"] = math.nan
         for k in _REQUIRED + _OPTIONAL:

@@ -258,10 +258,12 @@ def test_score_trace_equals_compare_on_a_run():
     ds = make_gaussians(50, 3, seed=2)
     c = compare(ds, learners=["pegasos"], lam=0.05, epochs=3, seeds=(0,))
     r0 = c.runs[0]
-    r = score_trace(r0.trace, c.reference)
-    for k in ("subopt", "subopt_avg", "dual_gap", "distance", "cosine", "margin"):
+    r = score_trace(r0.trace, c.reference)  # the trace says what its learner declared
+    for k in ("subopt", "subopt_avg", "dual_gap", "distance", "cosine", "margin", "regret",
+              "regret_bound"):
         np.testing.assert_array_equal(getattr(r, k), getattr(r0, k))
-    assert r.regret is None and "score_trace" in r.not_available["regret"]
+    assert r.kind == r0.kind == "objective" and r.theory_slope == r0.theory_slope == -1.0
+    assert score_trace(r0.trace, c.reference, kind="linear").subopt is None
 
 
 # ------------------------------------------------------------------ the three margins

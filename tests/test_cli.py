@@ -109,9 +109,16 @@ def test_compare_writes_report(tmp_path, capsys):
     assert code == 2 and "at least one" in err
 
 
-def test_compare_rejects_free_intercept_usage(capsys):
-    code, _, err = run_cli(capsys, "compare", HEART, "--intercept", "free")
-    assert code == 2 and "invalid choice" in err
+def test_compare_scores_a_free_intercept_and_says_so(capsys):
+    code, out, _ = run_cli(capsys, "compare", HEART, "--intercept", "free", "--learners",
+                           "perceptron,subgradient", "--epochs", "2", "--json", "-", "-q")
+    js = json.loads(out)
+    assert code == 0 and js["intercept"] == "free"
+    assert "intercept free (b unregularised)" in js["scored_against"]
+    assert all(row["scored_against"] == js["scored_against"] for row in js["summary"])
+    code, _, err = run_cli(capsys, "compare", HEART, "--intercept", "free", "--learners",
+                           "winnow")
+    assert code == 2 and "supports intercept none" in err
 
 
 def test_demo_end_to_end(tmp_path, capsys):
@@ -431,3 +438,141 @@ def test_internal_error_in_process_is_one_line_and_its_own_code(capsys, monkeypa
     assert err.startswith("maxmargin: internal error: ZeroDivisionError: float division")
     code, _, err = run_cli(capsys, "path", "builtin:separable", "-v")
     assert code == EXIT_INTERNAL and "Traceback" in err and "in boom" in err
+
+
+# ------------------------------------------------- learners of your own, saved traces
+
+MY_LEARNERS = '''
+import numpy as np
+
+
+class MyPegasos:
+    objective = "lambda"
+    problem_parameter = "lam"
+    theory_rate = -1.0
+
+    def __init__(self, lam=1e-4):
+        self.lam = lam
+
+    def start(self, d):
+        self.theta, self.w = np.zeros(d), np.zeros(d)
+
+    def step(self, x, y, t):
+        if y * (self.w @ x) < 1:
+            self.theta += y * x
+        self.w = self.theta / (self.lam * (t + 1))
+
+    def weights(self):
+        return self.w
+'''
+
+
+@pytest.fixture
+def learner_file(tmp_path):
+    f = tmp_path / "my_learners.py"
+    f.write_text(MY_LEARNERS)
+    return f
+
+
+def test_learner_of_your_own_on_run_compare_and_path(tmp_path, capsys, learner_file,
+                                                      monkeypatch):
+    target = f"{learner_file}:MyPegasos"
+    code, out, _ = run_cli(capsys, "run", HEART, "--learner", f"pegasos,{target}", "--lam",
+                           "0.01", "--epochs", "2", "--out", str(tmp_path / "runs"))
+    assert code == 0 and "MyPegasos:" in out
+    with np.load(tmp_path / "runs" / "pegasos.npz") as a, \
+            np.load(tmp_path / "runs" / "MyPegasos.npz") as b:
+        assert np.abs(a["w"] - b["w"]).max() <= 1e-12 and np.abs(a["b"] - b["b"]).max() <= 1e-12
+    monkeypatch.syspath_prepend(str(tmp_path))  # the importable module:Class form
+    code, out, _ = run_cli(capsys, "compare", HEART, "--lam", "0.01", "--learners",
+                           "pegasos,my_learners:MyPegasos", "--epochs", "2", "--json", "-",
+                           "-q")
+    rows = json.loads(out)["summary"]
+    assert code == 0 and [r["label"] for r in rows] == ["pegasos", "MyPegasos"]
+    assert rows[1]["subopt"] == pytest.approx(rows[0]["subopt"], rel=1e-9)
+    assert rows[1]["theory_slope"] == -1.0
+    code, out, err = run_cli(capsys, "path", HEART, "--C-grid", "1e-1:1e1:3", "--learners",
+                             target, "--intercept", "free", "--epochs", "1", "--json", "-")
+    assert code == 2 and "'MyPegasos' supports intercept none or augmented" in err
+    assert not out  # refused before the path is computed
+    studies = []
+    for learners in (target, "pegasos"):  # the same seeds: the same runs
+        code, out, _ = run_cli(capsys, "path", HEART, "--C-grid", "1e-1:1e1:3", "--learners",
+                               learners, "--intercept", "augmented", "--epochs", "1",
+                               "--json", "-", "-q", "--jobs", "1")
+        assert code == 0
+        studies.append(json.loads(out)["learners"])
+    assert studies[0]["learners"] == ["MyPegasos"]
+    assert "intercept augmented" in studies[0]["scored_against"]
+    np.testing.assert_allclose(studies[0]["rel_subopt"]["MyPegasos"],
+                               studies[1]["rel_subopt"]["pegasos"], rtol=1e-9)
+
+
+def test_compare_scores_saved_traces(tmp_path, capsys):
+    code, _, _ = run_cli(capsys, "run", HEART, "--learner", "pegasos", "--lam", "0.01",
+                         "--epochs", "2", "--out", str(tmp_path / "runs"), "-q")
+    saved = tmp_path / "runs" / "pegasos.npz"
+    with np.load(saved) as z:
+        np.savez(tmp_path / "plain.npz", t=z["t"], W=z["w"], b=z["b"])
+        np.savez(tmp_path / "flipped.npz", t=z["t"], W=z["w"].T, b=z["b"])
+    code, out, _ = run_cli(capsys, "compare", HEART, "--lam", "0.01", "--learners", "pegasos",
+                           "--epochs", "2", "--trace", str(saved), "--trace",
+                           str(tmp_path / "plain.npz"), "--json", "-", "-q")
+    js = json.loads(out)
+    rows = {r["label"]: r for r in js["summary"]}
+    assert code == 0 and set(rows) == {"pegasos", "pegasos-2", "plain"}
+    # the run's own file is scored as its learner declared: the same numbers as the run
+    for key in ("subopt", "subopt_avg", "regret", "regret_bound_respected", "mistakes"):
+        assert rows["pegasos-2"][key] == pytest.approx(rows["pegasos"][key], rel=1e-12), key
+    saved_run = next(r for r in js["runs"] if r["label"] == "pegasos-2")
+    assert rows["pegasos-2"]["dual_gap"] is None  # run --out does not record dual points
+    assert "did not record" in saved_run["not_available"]["dual_gap"]
+    # plain weights: the same suboptimality, recomputed with numpy; no regret, and why
+    data = mm.load_heart_scale()
+    X, y, lam = data.X.toarray(), data.y, 0.01
+    ref = mm.solve(mm.SVMProblem(data, lam=lam, intercept="augmented"))
+    with np.load(tmp_path / "plain.npz") as z:
+        w, b = z["W"][-1], z["b"][-1]
+
+    def F(w, b):
+        return lam / 2 * (w @ w + b * b) + np.maximum(0, 1 - y * (X @ w + b)).mean()
+
+    assert rows["plain"]["subopt"] == pytest.approx(F(w, b) - F(ref.w, ref.b), rel=1e-7)
+    assert rows["plain"]["regret"] is None
+    plain = next(r for r in js["runs"] if r["label"] == "plain")
+    assert "Trace.from_weights" in plain["not_available"]["regret"]
+    code, _, err = run_cli(capsys, "compare", HEART, "--lam", "0.01", "--trace",
+                           str(tmp_path / "flipped.npz"))
+    assert code == 2 and "transposed" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("argv, msg", [
+    (["run", HEART, "--learner", "/no/such/file.py:X"], "cannot read"),
+    (["run", HEART, "--learner", "maxmargin:NoSuchLearner"], "has no 'NoSuchLearner'"),
+    (["run", HEART, "--learner", "json:JSONDecoder"], "neither"),
+    (["run", HEART, "--learner", "no_such_module_xyz:A"], "cannot import module"),
+    (["compare", HEART, "--learners", "pegasos", "--learner-param", "bogus=1"],
+     "no learner given takes 'bogus'"),
+    (["compare", HEART, "--learners", "perceptron", "--intercept", "free", "--learners",
+      "winnow"], "supports intercept"),
+    (["path", HEART, "--learners", "perceptron"], "no lambda or C"),
+    (["compare", HEART, "--trace", "/no/such/trace.npz"], "no such file"),
+    (["compare", HEART, "--trace", HEART], "give a .npz file"),
+])
+def test_bad_learners_and_traces_exit_2(capsys, argv, msg):
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 2
+    assert msg in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_bad_learner_files_and_trace_files_exit_2(tmp_path, capsys):
+    broken = tmp_path / "broken.py"
+    broken.write_text("raise RuntimeError('half written')\n")
+    code, _, err = run_cli(capsys, "run", HEART, "--learner", f"{broken}:X")
+    assert code == 2 and "importing" in err and "half written" in err
+    np.savez(tmp_path / "no_w.npz", t=np.arange(1, 4))
+    code, _, err = run_cli(capsys, "compare", HEART, "--trace", str(tmp_path / "no_w.npz"))
+    assert code == 2 and "lacks W" in err and len(err.strip().splitlines()) == 1
+    (tmp_path / "junk.npz").write_bytes(b"not a zip")
+    code, _, err = run_cli(capsys, "compare", HEART, "--trace", str(tmp_path / "junk.npz"))
+    assert code == 2 and "not a readable .npz" in err

@@ -305,8 +305,8 @@ def test_bad_input(sep):
     with pytest.raises(DataError, match="d = 2"):
         compare(train, learners=["pegasos"], lam=LAM, intercept="none",
                 holdout=Dataset(np.eye(2), [1, -1]))
-    with pytest.raises(ParameterError, match="augmented"):
-        compare(train, learners=["pegasos"], lam=LAM, intercept="free")
+    with pytest.raises(ParameterError, match="supports intercept none"):
+        compare(train, learners=["winnow"], lam=LAM, intercept="free")
     with pytest.raises(ParameterError, match="intercept"):
         compare(train, learners=[Perceptron()], lam=LAM, intercept="none")
     with pytest.raises(ParameterError, match="lam=0.1"):

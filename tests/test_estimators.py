@@ -361,7 +361,7 @@ def test_partial_fit_errors_say_what_to_do():
     with pytest.raises(ParameterError, match="'order'"):
         PerceptronClassifier(order="random").fit(X, y)
     with pytest.raises(ParameterError, match="intercept"):
-        PerceptronClassifier(intercept="free").fit(X, y)
+        PerceptronClassifier(intercept="bias").fit(X, y)
 
 
 @pytest.mark.parametrize("intercept", ["none", "augmented"])

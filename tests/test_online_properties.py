@@ -125,8 +125,8 @@ def test_bad_inputs():
         run("perceptron", ds, seed=-1)
     with pytest.raises(DataError, match=r"\{0, 1\}"):
         run(Winnow(), ds)
-    with pytest.raises(ParameterError, match="supports intercept 'none' or 'augmented'"):
-        Perceptron(intercept="free")
+    with pytest.raises(ParameterError, match="'augmented' or 'free', not 'bias'"):
+        Perceptron(intercept="bias")
     with pytest.raises(ParameterError, match="supports intercept 'none'"):
         Winnow(intercept="augmented")
     with pytest.raises(ParameterError, match="unknown learner"):

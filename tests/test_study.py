@@ -132,7 +132,7 @@ def base(tmp_path_factory):
     (lambda s: s["problem"].update(C="1:0:3"), "problem.C"),
     (lambda s: s["problem"].update(C=[1.0, -2.0]), "problem.C[1]"),
     (lambda s: s["problem"].update(C=[1.0, 1.0]), "problem.C: has duplicate"),
-    (lambda s: s["problem"].update(intercept="free"), "problem.intercept"),
+    (lambda s: s["problem"].update(intercept="bias"), "problem.intercept"),
     (lambda s: s["problem"].update(solver="NOPE"), "problem.solver"),
     (lambda s: s["run"].update(epochs=0), "run.epochs"),
     (lambda s: s["run"].update(seeds=[0, -1]), "run.seeds[1]"),

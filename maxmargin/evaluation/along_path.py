@@ -15,7 +15,7 @@ from .._validation import check_int, check_positive, resolve_alias, seed_from_ra
 from ..data import Dataset
 from ..exceptions import ParameterError
 from ..online.base import OnlineLearner
-from ..online.registry import LEARNERS, learner_for
+from ..online.registry import LEARNERS, learner_class, learner_for
 from ..problem import SVMProblem
 from .grid_path import DEFAULT_GRID, RegularizationPath, grid_alias, path
 
@@ -23,7 +23,7 @@ __all__ = ["LearnerPathStudy", "learners_along_path", "PATH_LEARNERS", "MIN_POOL
 
 
 #: Learners studied along the path by default (any learner that declares a
-#: ``problem_parameter`` can be: it is set from each lambda).
+#: ``problem_parameter`` can be, a learner of your own too: it is set from each lambda).
 PATH_LEARNERS = ("pegasos", "subgradient", "pa1")
 #: :func:`learners_along_path` uses its worker pool only when its runs see at least this
 #: many examples in all (runs x epochs x n): starting a worker (a Python with numpy and
@@ -31,16 +31,36 @@ PATH_LEARNERS = ("pegasos", "subgradient", "pa1")
 MIN_POOL_STEPS = 50_000_000
 
 
-def _learner_at(name: str, data: Dataset, lam: float, scaling: float) -> OnlineLearner:
-    """Learner ``name`` built for the augmented problem at ``lam`` (its declared
+def _entry(entry: Any) -> tuple[Any, dict[str, Any]]:
+    """``(target, params)`` of a learner entry: a target, or a pair (target, params)."""
+    if isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[1], dict):
+        return entry[0], dict(entry[1])
+    return entry, {}
+
+
+def _learner_at(entry: Any, data: Dataset, lam: float, intercept: str,
+                scaling: float) -> OnlineLearner:
+    """Learner ``entry`` (a name, ``module:Class`` or a class, or such a target with its
+    parameters) built for the problem at ``lam`` with ``intercept`` (its declared
     ``problem_parameter``, lam or C = 1/(lam n), set from it)."""
-    cls = LEARNERS.get(name)
-    if cls is None or cls.problem_parameter is None:
+    target, params = _entry(entry)
+    cls = learner_class(target)
+    if getattr(cls, "problem_parameter", None) is None:
         usable = [nm for nm, c in LEARNERS.items() if c.problem_parameter is not None]
-        raise ParameterError(f"learner {name!r} has no lambda or C to match along the path; "
-                             f"use some of {', '.join(usable)}")
-    problem = SVMProblem(data, lam=lam, intercept="augmented", intercept_scaling=scaling)
-    return learner_for(cls, problem)
+        raise ParameterError(f"learner {_name(target)!r} has no lambda or C to match along "
+                             f"the path (it declares no problem_parameter); use some of "
+                             f"{', '.join(usable)}")
+    problem = SVMProblem(data, lam=lam, intercept=intercept, intercept_scaling=scaling)
+    return learner_for(cls, problem, **params)
+
+
+def _name(entry: Any) -> str:
+    """A learner's name in the study: its registry name, or its class's ``name``."""
+    target, _ = _entry(entry)
+    if isinstance(target, str) and ":" not in target:
+        return target
+    cls = learner_class(target)
+    return str(getattr(cls, "name", "") or cls.__name__)
 
 
 def _idle_cores() -> int:
@@ -62,10 +82,10 @@ def _learner_job(job: tuple) -> tuple[np.ndarray, float]:
     checkpoint, is as long as the run: it belongs in the worker too)."""
     from ..online import run
 
-    data, learner, epochs, order, seed, ckpts, lam, scaling, weights = job
+    data, learner, epochs, order, seed, ckpts, lam, intercept, scaling, weights = job
     tr = run(learner, data, epochs=epochs, order=order, seed=seed, checkpoints=ckpts,
              sample_weight=weights)
-    prob = SVMProblem(data, lam=lam, intercept="augmented", intercept_scaling=scaling,
+    prob = SVMProblem(data, lam=lam, intercept=intercept, intercept_scaling=scaling,
                       sample_weight=weights)
     F = np.asarray(prob.lambda_objective(tr.w, tr.b), float)
     return F, float(tr.timings.get("learn_seconds", math.nan))
@@ -89,7 +109,7 @@ class LearnerPathStudy:
         Checkpoints (examples seen).
     n : int
     F_star : ndarray of shape (k,)
-        ``F* = min F`` (lambda form, intercept ``augmented``), from the certified path.
+        ``F* = min F`` (lambda form, the path's intercept), from the certified path.
     rel_subopt : ndarray of shape (L, k, m)
         ``(F(w_t) - F*) / F*`` of learner j at lambda i after t steps.
     eps : tuple of float
@@ -98,6 +118,10 @@ class LearnerPathStudy:
         every later checkpoint; inf if not so at the end of the budget.
     seconds : ndarray of shape (L, k)
         Learning time of each run.
+    intercept : str
+        The intercept of the problem every run is scored against (the exact path's);
+        the learners were built with it (``free``: they update an unregularised bias).
+    intercept_scaling : float
 
     Examples
     --------
@@ -120,6 +144,18 @@ class LearnerPathStudy:
     eps: tuple
     epochs_to_eps: np.ndarray
     seconds: np.ndarray
+    intercept: str = "augmented"
+    intercept_scaling: float = 1.0
+
+    @property
+    def scored_against(self) -> str:
+        """The problem every run is scored against, in words."""
+        how = {"free": "intercept free (b unregularised; the learners update b without "
+                       "shrinking it)",
+               "augmented": f"intercept augmented (b = s w~_(d+1) regularised, s = "
+                            f"{self.intercept_scaling:g})",
+               "none": "intercept none (b = 0)"}[self.intercept]
+        return f"the soft-margin optimum at each lambda of the path, {how}"
 
     @property
     def final_rel_subopt(self) -> np.ndarray:
@@ -130,6 +166,8 @@ class LearnerPathStudy:
         """JSON-ready dict (the full curves included)."""
         return {
             "lam": [float(v) for v in self.lam], "learners": list(self.learners),
+            "intercept": self.intercept, "intercept_scaling": self.intercept_scaling,
+            "scored_against": self.scored_against,
             "epochs": self.epochs, "order": self.order, "seed": self.seed,
             "t": [int(v) for v in self.t], "n": self.n,
             "F_star": [float(v) for v in self.F_star],
@@ -147,6 +185,7 @@ class LearnerPathStudy:
         """Tables: final relative suboptimality and epochs to each eps, per lambda."""
         L = [f"## Learners along the path ({self.epochs} epochs, order {self.order}, "
              f"seed {self.seed})", "",
+             f"Every run is scored against {self.scored_against}.", "",
              "Relative suboptimality `(F(w_T) - F*) / F*` after the budget:", "",
              "| lambda | " + " | ".join(self.learners) + " |",
              "|---|" + "---|" * len(self.learners)]
@@ -166,12 +205,12 @@ class LearnerPathStudy:
 
 
 def learners_along_path(data: Dataset, lam: Any = None, *, C: Any = None,
-                        learners: Sequence[str] = PATH_LEARNERS, epochs: int = 10,
+                        learners: Sequence[Any] = PATH_LEARNERS, epochs: int = 10,
                         order: str = "shuffle", seed: int = 0,
                         eps: Sequence[float] = (1e-1, 1e-2), n_jobs: int | None = 1,
                         exact: RegularizationPath | None = None,
-                        progress: bool = False, alphas: Any = None, Cs: Any = None,
-                        max_iter: int | None = None,
+                        progress: bool = False, intercept: str = "augmented",
+                        alphas: Any = None, Cs: Any = None, max_iter: int | None = None,
                         random_state: Any = None) -> LearnerPathStudy:
     """Run learners at each lambda for a fixed budget; suboptimality against the optimum.
 
@@ -181,9 +220,12 @@ def learners_along_path(data: Dataset, lam: Any = None, *, C: Any = None,
     lam, C : grid, optional
         As for :func:`path` (default: the lambdas of ``exact``, or :data:`DEFAULT_GRID`
         in C).
-    learners : sequence of str
-        Names from ``maxmargin.online.LEARNERS`` that have a lambda or C: ``pegasos``,
-        ``subgradient`` (``lam`` = the grid's lambda), ``pa1``, ``pa2`` (``C = 1/(lam n)``).
+    learners : sequence of str, class or (str or class, dict)
+        Learners that have a lambda or C (their class declares ``problem_parameter``):
+        names from ``maxmargin.online.LEARNERS`` (``pegasos``, ``subgradient``: ``lam`` =
+        the grid's lambda; ``pa1``, ``pa2``: ``C = 1/(lam n)``), ``module:Class`` /
+        ``path/file.py:Class`` targets or classes, learners of your own included; a pair
+        ``(target, params)`` gives the constructor's other parameters.
     epochs : int
         The budget, in passes over the data.
     order : {"shuffle", "cyclic", "sample"}
@@ -194,9 +236,13 @@ def learners_along_path(data: Dataset, lam: Any = None, *, C: Any = None,
         Worker processes (``None`` or ``-1``: all cores; 1: no pool). Seeds are fixed
         per run, so the result is the same for every ``n_jobs``.
     exact : RegularizationPath, optional
-        A path with intercept ``augmented`` (the learners' mode) on the same grid; computed
-        when not given. A weighted path's ``weights`` go to the learners' steps.
+        The exact path on the same grid: the learners are built with its intercept and
+        scored against its optima (``free`` included: they update an unregularised
+        bias). Computed when not given, with ``intercept``. A weighted path's
+        ``weights`` go to the learners' steps.
     progress : bool
+    intercept : {"augmented", "free", "none"}
+        The intercept of the path computed here (when ``exact`` is not given).
     alphas, Cs : grid, optional
         scikit-learn's names of ``lam`` and ``C`` (as in :func:`path`).
     max_iter : int, optional
@@ -230,34 +276,32 @@ def learners_along_path(data: Dataset, lam: Any = None, *, C: Any = None,
     epochs = check_int("epochs", resolve_alias("epochs", epochs, 10, "max_iter", max_iter),
                        minimum=1)
     seed = seed_from_random_state(random_state, seed)
-    names = tuple(learners)
-    if not names:
+    targets = tuple(learners)
+    if not targets:
         raise ParameterError("no learners given; use e.g. learners=['pegasos', 'pa1']")
-    for nm in names:
-        _learner_at(nm, data, 1.0, 1.0)
+    mode = exact.intercept if exact is not None else intercept
+    for target in targets:  # refuse a learner that cannot run before the path is computed
+        _learner_at(target, data, 1.0, mode, 1.0 if exact is None else exact.intercept_scaling)
+    names = tuple(_name(target) for target in targets)
     if exact is None:
         if lam is None and C is None:
             C = DEFAULT_GRID
-        exact = path(data, C=C, lam=lam, intercept="augmented", hard_limit=False,
+        exact = path(data, C=C, lam=lam, intercept=intercept, hard_limit=False,
                      progress=progress)
     elif lam is not None or C is not None:
         raise ParameterError("give either a grid or exact=, not both")
-    if exact.intercept != "augmented":
-        raise ParameterError("the learners use intercept='augmented'; compute the exact "
-                             "path with intercept='augmented'")
     order_idx = np.argsort(exact.lam)
     lams = exact.lam[order_idx]
-    n = data.n
+    n, s = data.n, exact.intercept_scaling
     weights = exact.weights  # the path's example weights: the learners' steps take them
     F_star = np.array([
-        float(SVMProblem(data, C=float(exact.C[i]), intercept="augmented",
-                         intercept_scaling=exact.intercept_scaling, sample_weight=weights)
+        float(SVMProblem(data, C=float(exact.C[i]), intercept=mode, intercept_scaling=s,
+                         sample_weight=weights)
               .lambda_objective(exact.w[i], exact.b[i])) for i in order_idx])
     ckpts = default_checkpoints(n, epochs)
-    jobs = [(data, _learner_at(nm, data, float(lam_), exact.intercept_scaling), epochs, order,
-             seed + 1009 * i + j,
-             ckpts, float(lam_), exact.intercept_scaling, weights)
-            for i, lam_ in enumerate(lams) for j, nm in enumerate(names)]
+    jobs = [(data, _learner_at(target, data, float(lam_), mode, s), epochs, order,
+             seed + 1009 * i + j, ckpts, float(lam_), mode, s, weights)
+            for i, lam_ in enumerate(lams) for j, target in enumerate(targets)]
     workers = (os.cpu_count() or 1) if n_jobs in (None, -1) else check_int("n_jobs", n_jobs)
     if len(jobs) * epochs * n < MIN_POOL_STEPS:
         workers = 1  # starting the workers would cost more than the runs
@@ -273,7 +317,7 @@ def learners_along_path(data: Dataset, lam: Any = None, *, C: Any = None,
     eps_t = tuple(float(check_positive("eps", e)) for e in eps)
     ep = _epochs_to_eps(rel, ckpts, n, eps_t)
     return LearnerPathStudy(lams, names, epochs, order, int(seed), ckpts, n, F_star, rel,
-                            eps_t, ep, secs)
+                            eps_t, ep, secs, intercept=mode, intercept_scaling=float(s))
 
 
 def _run_jobs(jobs: list[tuple], workers: int, progress: bool) -> list[tuple[np.ndarray, float]]:

@@ -67,7 +67,8 @@ from ..data import Dataset, make_separable
 from ..exact import ExactSolution, is_separable, solve
 from ..exceptions import CertificateError, DataError, ParameterError
 from ..online import LEARNERS, ORDERS, OnlineLearner, run, schedule
-from ..online.base import SCORINGS, prediction_errors, scoring
+from ..online.base import SCORINGS, Declared, prediction_errors, scoring
+from ..online.protocol import as_learner, is_learner
 from ..online.registry import learner_for, objective_parameter
 from ..online.runner import default_checkpoints
 from ..problem import SVMProblem
@@ -597,23 +598,27 @@ class Comparison:
     Attributes
     ----------
     problem : SVMProblem
-        The soft-margin reference problem (intercept ``none`` or ``augmented``).
+        The soft-margin reference problem (any intercept): every run is scored against
+        it (``rows[i]["scored_against"]`` says it in words).
     reference : ExactSolution
         Its certified optimum :math:`(\tilde w^*, \alpha^*)`.
     hard_solution : ExactSolution or None
         The certified hard-margin optimum when the data are separable (same intercept
         mode), giving :math:`\gamma^* = 1/\|\tilde w^*_{hard}\|` (``hard`` before 0.2).
     runs : tuple of RunResult
-        One per learner x order x seed.
+        One per learner x order x seed, then one per trace given.
     rows : tuple of dict
-        One summary row per learner x order (final values, mean over seeds); keys as in
-        :meth:`to_markdown` (None = N/A).
+        One summary row per learner (or trace) x order (final values, mean over seeds);
+        keys as in :meth:`to_markdown` (None = N/A).
     F_star : float
         :math:`F^* = \lambda P(\tilde w^*)` (lambda form).
     R : float
-        :math:`\max_i \|z_i\|` in the learners' space.
+        :math:`\max_i \|z_i\|` in the learners' space (``z = (x, s)`` for ``augmented``
+        and, the bias feature the learners update, ``free``).
     gamma : float
-        :math:`\gamma^*` (nan when not separable).
+        :math:`\gamma^*` (nan when not separable): the hard-margin optimum's margin in
+        the learners' space, what Novikoff's bound uses (for ``free``, of
+        :math:`(w_h, b_h/s)`).
     holdout : Dataset or None
     epochs : int
     orders, seeds : tuple
@@ -723,6 +728,7 @@ class Comparison:
         return {
             **format_header("comparison"),
             "data": p.data.name, "n": p.n, "d": p.d, "intercept": p.intercept,
+            "scored_against": _scored_against(p),
             "intercept_scaling": p.intercept_scaling, "C": p.C, "lam": p.lam,
             "weights": None if p.weights is None else jsonable(p.weights),
             "holdout": None if self.holdout is None else self.holdout.name,
@@ -895,6 +901,9 @@ class Comparison:
             + (f"; holdout {self.holdout.name}"
                if self.holdout is not None else "") + ".",
             "",
+            f"Every learner and trace below is scored against this problem: "
+            f"{_scored_against(p)}." + _space_note(p),
+            "",
             "## Reference (certified)",
             "",
             f"- F* = {self.F_star:.12g} (lambda form; P* = {ref.primal_objective:.12g}), "
@@ -903,14 +912,16 @@ class Comparison:
             f"{'certified' if cert.ok else 'NOT certified'}"
             + (f" (undecided: {cert.undecided})" if cert.undecided else "")
             + f"; solver {ref.solver}.",
-            f"- ||w~*|| = {np.linalg.norm(self.w_star):.6g}, support vectors "
+            f"- ||{'w' if p.intercept == 'free' else 'w~'}*|| = "
+            f"{np.linalg.norm(self.w_star):.6g}, support vectors "
             f"{len(ref.support)} (margin {len(ref.margin_support)}, bound "
             f"{len(ref.bound_support)}), training error {ref.training_error:.4f}.",
             f"- R = max ||z_i|| = {self.R:.6g} (in the learners' space).",
         ]
         if self.separable:
-            lines.append(f"- Separable: gamma* = {self.gamma:.6g} (certified hard margin), "
-                         f"Novikoff bound (R/gamma*)^2 = {self.novikoff:.6g}.")
+            where = " in the learners' space, of (w_h, b_h/s)" if p.intercept == "free" else ""
+            lines.append(f"- Separable: gamma* = {self.gamma:.6g} (certified hard margin"
+                         f"{where}), Novikoff bound (R/gamma*)^2 = {self.novikoff:.6g}.")
         else:
             lines.append("- Not separable (intercept "
                          f"`{p.intercept}`): Novikoff does not apply; the perceptron family "
@@ -1008,28 +1019,40 @@ def _check_seq(name: str, value: Any) -> tuple:
     return out
 
 
-def _build_learners(learners: Any, problem: SVMProblem) -> list[tuple[str, OnlineLearner]]:
-    if learners is None or isinstance(learners, (str, OnlineLearner)):
-        learners = [] if learners is None else [learners]
-    items = list(learners)
-    if not items:
-        raise ParameterError(f"the learners list is empty; give names from "
-                             f"{', '.join(LEARNERS)} or OnlineLearner objects")
-    out: list[tuple[str, OnlineLearner]] = []
+def _labels() -> Any:
+    """A labeller: the name, then ``name-2``, ``name-3`` for repeats."""
     seen: dict[str, int] = {}
-    for item in items:
-        if isinstance(item, str):
+
+    def label(name: str) -> str:
+        seen[name] = seen.get(name, 0) + 1
+        return name if seen[name] == 1 else f"{name}-{seen[name]}"
+    return label
+
+
+def _build_learners(learners: Any, problem: SVMProblem,
+                    label: Any) -> list[tuple[str, OnlineLearner]]:
+    """The learners to run: names or ``module:Class`` targets and classes built for the
+    problem, built-in learners as given, learners of the public protocol wrapped."""
+    if learners is None:
+        return []
+    if isinstance(learners, (str, type, OnlineLearner)) or is_learner(learners):
+        learners = [learners]
+    out: list[tuple[str, OnlineLearner]] = []
+    for item in learners:
+        if isinstance(item, (str, type)):
             learner = learner_for(item, problem)
         elif isinstance(item, OnlineLearner):
             learner = item
+        elif is_learner(item):
+            learner = as_learner(item, intercept=problem.intercept,
+                                 intercept_scaling=problem.intercept_scaling)
         else:
-            raise ParameterError(f"learners must be names ({', '.join(LEARNERS)}) or "
-                                 f"OnlineLearner objects, got {type(item).__name__}")
+            raise ParameterError(
+                f"learners must be names ({', '.join(LEARNERS)}, or module:Class), learner "
+                f"classes, OnlineLearner objects or objects with start, step and weights "
+                f"(docs/own-learner.md); got {type(item).__name__}")
         _check_learner(learner, problem)
-        seen[learner.name] = seen.get(learner.name, 0) + 1
-        label = learner.name if seen[learner.name] == 1 else \
-            f"{learner.name}-{seen[learner.name]}"
-        out.append((label, learner))
+        out.append((label(learner.name), learner))
     return out
 
 
@@ -1037,7 +1060,7 @@ def _check_learner(learner: OnlineLearner, problem: SVMProblem) -> None:
     """Refuse a learner that does not solve ``problem`` (see its declarations)."""
     s = problem.intercept_scaling
     if learner.intercept != problem.intercept or (
-            learner.intercept == "augmented" and learner.intercept_scaling != s):
+            learner.intercept != "none" and learner.intercept_scaling != s):
         raise ParameterError(
             f"{learner!r} has intercept={learner.intercept!r} (scaling "
             f"{learner.intercept_scaling:g}) but the problem has "
@@ -1055,6 +1078,44 @@ def _check_learner(learner: OnlineLearner, problem: SVMProblem) -> None:
         raise ParameterError(
             f"{learner!r} has no weight vector to measure against the linear optimum (a "
             "non-linear kernel); use kernel='linear'")
+
+
+def _declared_of(trace: Trace, kind: str | None = None) -> Declared:
+    """What a trace is scored on: ``kind`` when given, else what its learner declared
+    (recorded by :func:`~maxmargin.online.run`), else the objective."""
+    if kind is not None:
+        return Declared.of_kind(kind, trace.learner)
+    if trace.declares:
+        return Declared.from_dict(trace.declares)
+    return Declared.of_kind("objective", trace.learner)
+
+
+def _check_trace(trace: Any, problem: SVMProblem, decl: Declared) -> None:
+    """Refuse a trace that was not recorded on ``problem``'s data and intercept, or that
+    minimised another objective."""
+    if not isinstance(trace, Trace):
+        raise ParameterError(f"traces must be maxmargin.Trace objects (Trace.from_weights, "
+                             f"Trace.load, run); got {type(trace).__name__}")
+    if (trace.n, trace.d) != (problem.n, problem.d):
+        raise DataError(f"the trace {trace.learner!r} was recorded on (n, d) = ({trace.n}, "
+                        f"{trace.d}) but the problem's data {problem.data.name} has "
+                        f"({problem.n}, {problem.d})")
+    if trace.intercept != problem.intercept or (
+            problem.intercept == "augmented"
+            and trace.intercept_scaling != problem.intercept_scaling):
+        raise ParameterError(
+            f"the trace {trace.learner!r} has intercept={trace.intercept!r} (scaling "
+            f"{trace.intercept_scaling:g}) but the problem has "
+            f"intercept={problem.intercept!r} (scaling {problem.intercept_scaling:g}): score "
+            "a trace against the problem its learner solves")
+    if decl.objective is not None:
+        name = "lam" if decl.objective == "lambda" else "C"
+        value = trace.params.get(name)
+        if isinstance(value, (int, float)) and not math.isclose(
+                float(value), getattr(problem, name), rel_tol=1e-9):
+            raise ParameterError(
+                f"the trace {trace.learner!r} minimised the {decl.objective} objective with "
+                f"{name}={value:g}, but the problem has lam={problem.lam:g} (C={problem.C:g})")
 
 
 def _certified(sol: ExactSolution, what: str) -> ExactSolution:
@@ -1098,17 +1159,58 @@ def _dual_objective(problem: SVMProblem, alpha: np.ndarray) -> np.ndarray:
     return alpha.sum(axis=-1) - 0.5 * np.einsum("kj,kj->k", v, v)
 
 
-def _evaluate(label: str, learner: OnlineLearner | None, tr: Trace, problem: SVMProblem,
-              w_star: np.ndarray, F_star: float, hinge_star: np.ndarray,
-              holdout: Dataset | None, gamma: float, R: float,
-              kind: str | None = None) -> RunResult:
-    """Score one trace; ``learner`` None (a trace from elsewhere) needs ``kind``."""
+class _Optimum:
+    """The certified optimum and what the scoring reads of it.
+
+    Attributes
+    ----------
+    problem : SVMProblem
+    solution : ExactSolution
+    hard : ExactSolution or None
+        The certified hard margin (separable data).
+    holdout : Dataset or None
+    w_star : ndarray of shape (d',)
+        The optimum in the problem's regularised space (``w~*``; ``w*`` for ``free``).
+    F_star : float
+    hinge_star : ndarray of shape (n,)
+    """
+
+    def __init__(self, problem: SVMProblem, solution: ExactSolution,
+                 hard: ExactSolution | None, holdout: Dataset | None) -> None:
+        self.problem, self.solution, self.hard, self.holdout = problem, solution, hard, holdout
+        self.w_star = problem.to_augmented(solution.w, solution.b)
+        self.F_star = float(problem.lam * solution.certificate.primal_objective)
+        self.hinge_star = _weighted_hinge(problem, solution)
+
+    def space(self, s: float) -> tuple[float, float, np.ndarray, float]:
+        r"""``(R, ||u||, m, gamma)`` in the learners' space, where the mistake bounds live.
+
+        ``R = max ||z_i||``, ``u`` the optimum in that space, ``m_i = y_i u.z_i`` and
+        ``gamma`` the margin of the hard-margin optimum there (nan: not separable). The
+        learners' space is the problem's for ``none`` and ``augmented``; with a free
+        intercept the learners see ``z = (x, s)`` (their bias feature ``s``) and the
+        optimum is :math:`u = (w^*, b^*/s)`, the comparator the perceptron's analysis
+        takes in that space.
+        """
+        p = self.problem
+        if p.intercept != "free":
+            m = p.data.y * np.asarray(p.Z @ self.w_star).ravel()
+            gamma = math.nan if self.hard is None else float(self.hard.margin)
+            return float(p.R), float(np.linalg.norm(self.w_star)), m, gamma
+        R = math.sqrt(float(np.max(p.data.row_norms() ** 2, initial=0.0)) + s * s)
+        u = np.append(self.solution.w, self.solution.b / s)
+        gamma = math.nan if self.hard is None else \
+            1.0 / float(np.linalg.norm(np.append(self.hard.w, self.hard.b / s)))
+        return R, float(np.linalg.norm(u)), p.margins(self.solution.w, self.solution.b), gamma
+
+
+def _evaluate(label: str, decl: Any, tr: Trace, opt: _Optimum) -> RunResult:
+    """Score one trace; ``decl`` is its learner, or what the learner declared
+    (:class:`~maxmargin.online.base.Declared`)."""
     tic = time.perf_counter()
-    kind = scoring(learner) if learner is not None else kind
-    assert kind is not None
+    kind = scoring(decl)
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        res = _scores(learner, tr, problem, w_star, F_star, hinge_star, holdout, gamma, R,
-                      kind)
+        res = _scores(decl, tr, opt, kind)
     train, at = res.pop("train_error"), tr.diverged_at
     mistakes = tr.mistakes
     if at is not None:  # score the finite prefix only: nan from the first bad checkpoint on
@@ -1123,25 +1225,27 @@ def _evaluate(label: str, learner: OnlineLearner | None, tr: Trace, problem: SVM
                      train_error=train, diverged_at=at,
                      learn_seconds=float(tr.timings.get("learn_seconds", tr.seconds[-1])),
                      eval_seconds=time.perf_counter() - tic,
-                     theory_slope=_theory_slope(learner, kind), **res)
+                     theory_slope=_theory_slope(decl, kind), **res)
 
 
-def _theory_slope(learner: OnlineLearner | None, kind: str) -> float:
+def _theory_slope(decl: Any, kind: str) -> float:
     """The rate the learner declares for the objective it minimises (nan: none)."""
-    rate = None if learner is None or kind != "objective" else learner.theory_rate
+    rate = None if kind != "objective" else decl.theory_rate
     return math.nan if rate is None else float(rate)
 
 
-def _scores(learner: OnlineLearner | None, tr: Trace, problem: SVMProblem,
-            w_star: np.ndarray, F_star: float, hinge_star: np.ndarray,
-            holdout: Dataset | None, gamma: float, R: float, kind: str) -> dict[str, Any]:
+def _scores(decl: Any, tr: Trace, opt: _Optimum, kind: str) -> dict[str, Any]:
+    problem, w_star = opt.problem, opt.w_star
     lam = problem.lam
     na: dict[str, str] = {}  # quantity -> why it is N/A
     if "loss" in tr.missing:
         na["regret"] = "needs every step's loss and example; " + tr.missing["loss"]
     if "mistakes" in tr.missing:
         na["mistakes"] = tr.missing["mistakes"]
-    if tr.dual is None and kind == "objective" and tr.missing:
+    if tr.dual is None and kind == "objective" and decl.has_dual:
+        na["dual_gap"] = ("needs the implied dual points of the iterates, which the run did "
+                          "not record (run(..., record_dual=True) does)")
+    elif tr.dual is None and kind == "objective" and tr.missing:
         na["dual_gap"] = "needs the implied dual points (multipliers) of the iterates"
     y = problem.data.y
     t = tr.t
@@ -1154,22 +1258,20 @@ def _scores(learner: OnlineLearner | None, tr: Trace, problem: SVMProblem,
         f = problem.decision_function(tr.w, tr.b)
         train = np.mean(prediction_errors(f, y, svm_space=False), axis=0)
     test = None
-    if holdout is not None:
-        fh = np.asarray(holdout.X @ tr.w.T) + tr.b
-        test = np.mean(prediction_errors(fh, holdout.y, svm_space), axis=0)
+    if opt.holdout is not None:
+        fh = np.asarray(opt.holdout.X @ tr.w.T) + tr.b
+        test = np.mean(prediction_errors(fh, opt.holdout.y, svm_space), axis=0)
     res: dict[str, Any] = {"test_error": test}
+    R, u_norm, u_margins, gamma = opt.space(tr.intercept_scaling)
     # which example every step saw: the run's schedule, unless the learner picks its own
-    on_schedule = learner is not None and learner.visits_schedule and "loss" not in na
-    if learner is None and "regret" not in na:
-        na["regret"] = ("scored without its learner (score_trace): which example each step "
-                        "saw is not known")
+    on_schedule = decl.visits_schedule and "loss" not in tr.missing and tr.order in ORDERS
     weighted = problem.weights is not None
-    if weighted and learner is not None and learner.mistake_driven:
+    if weighted and decl.mistake_driven:
         na["novikoff"] = na["general_bound"] = na["mistake_rounds_bound"] = (
             "weighted steps: the mistake bounds are for unit steps")
-    if learner is not None and not on_schedule and "regret" not in na:
+    if not decl.visits_schedule and "regret" not in na:
         na["regret"] = na["general_bound"] = (
-            f"{learner.name} chooses its own examples (a random current mistake), not the "
+            f"{decl.name} chooses its own examples (a random current mistake), not the "
             "run's order: sums along the order do not apply")
     if kind != "mistakes":
         nrm = np.linalg.norm(Wt, axis=1)
@@ -1180,13 +1282,13 @@ def _scores(learner: OnlineLearner | None, tr: Trace, problem: SVMProblem,
         if on_schedule:
             # regret against w*: sum_s f_s(w_s) - sum_s f_s(w*)
             idx = schedule(tr.n, tr.epochs, tr.order, int(tr.seed or 0))
-            L = _prefix_at(hinge_star, idx, t)
+            L = _prefix_at(opt.hinge_star, idx, t)
             res["regret"] = 0.5 * lam * tr.sqnorm + tr.loss - (L + 0.5 * lam * t * ns * ns)
-        if learner is not None and learner.mistake_driven and not weighted:
-            res.update(_mistake_bounds(learner, tr, problem, w_star, gamma, R,
+        if decl.mistake_driven and not weighted:
+            res.update(_mistake_bounds(decl, tr, (R, u_norm, u_margins, gamma),
                                        (idx, L) if on_schedule else None))
     if kind == "objective":
-        res.update(_objective_scores(learner, tr, problem, Wt, Mg, w_star, F_star, R))
+        res.update(_objective_scores(decl, tr, opt, Wt, Mg, R))
     for key in list(na):  # a quantity computed anyway (e.g. from another field) stays
         if res.get(key) is not None:
             del na[key]
@@ -1195,11 +1297,11 @@ def _scores(learner: OnlineLearner | None, tr: Trace, problem: SVMProblem,
     return res
 
 
-def _objective_scores(learner: OnlineLearner | None, tr: Trace, problem: SVMProblem,
-                      Wt: np.ndarray, Mg: np.ndarray, w_star: np.ndarray, F_star: float,
+def _objective_scores(decl: Any, tr: Trace, opt: _Optimum, Wt: np.ndarray, Mg: np.ndarray,
                       R: float) -> dict[str, Any]:
     """What a learner that minimises the problem's objective is scored on: suboptimality,
     distance, rate, implied-dual gap (of the iterate and of the average), regret bound."""
+    problem, w_star, F_star = opt.problem, opt.w_star, opt.F_star
     lam, t = problem.lam, tr.t
     res: dict[str, Any] = {}
 
@@ -1227,24 +1329,23 @@ def _objective_scores(learner: OnlineLearner | None, tr: Trace, problem: SVMProb
     if tr.dual_avg is not None and tr.w_avg is not None:
         res["dual_gap_avg"] = res["objective_avg"] - lam * _dual_objective(
             problem, feasible_dual(tr.dual_avg, problem))
-    G = None if learner is None or sw is not None else learner.regret_lipschitz(R)
+    G = None if sw is not None else decl.regret_lipschitz(R)
     if G is not None:
         res["regret_G"] = G
         res["regret_bound"] = G * G * (1 + np.log(t)) / (2 * lam)
     return res
 
 
-def _mistake_bounds(learner: OnlineLearner, tr: Trace, problem: SVMProblem,
-                    w_star: np.ndarray, gamma: float, R: float,
+def _mistake_bounds(decl: Any, tr: Trace, space: tuple[float, float, np.ndarray, float],
                     visited: tuple[np.ndarray, np.ndarray] | None) -> dict[str, Any]:
     """Novikoff and the general bounds of ``docs/compare.md`` (section 6) for a learner of
-    the perceptron family; ``visited`` = (the examples seen, the prefix sums of ``u``'s
+    the perceptron family, in its space (``space`` = ``(R, ||u||, m, gamma)``, see
+    :meth:`_Optimum.space`); ``visited`` = (the examples seen, the prefix sums of ``u``'s
     hinge at the checkpoints), None when the learner does not follow the schedule."""
+    R, ns, m, gamma = space
     # the margin perceptron (update on y w.z <= tau, step eta): R^2 -> R^2 + 2 tau / eta
-    tau, eta = float(learner.update_margin), float(learner.update_step)
+    tau, eta = float(decl.update_margin), float(decl.update_step)
     Rt = R if tau == 0.0 else math.sqrt(R * R + 2.0 * tau / eta)
-    ns = float(np.linalg.norm(w_star))
-    m = problem.data.y * np.asarray(problem.Z @ w_star).ravel()  # y_i u.z_i
     out: dict[str, Any] = {}
     if math.isfinite(gamma):
         out["novikoff"] = (Rt / gamma) ** 2
@@ -1254,23 +1355,22 @@ def _mistake_bounds(learner: OnlineLearner, tr: Trace, problem: SVMProblem,
         counts = _visit_counts(idx, tr.n, tr.t)
         out["general_bound_best"], out["general_scale"] = best_scale_mistake_bound(
             m, counts, Rt * ns)
-    if tr.dual is not None and learner.dual_counts_updates:
+    if tr.dual is not None and decl.dual_counts_updates:
         out["mistake_rounds_bound"], _ = best_scale_mistake_bound(
             m, tr.dual / eta, Rt * ns, scale=1.0)
     return out
 
 
-def score_trace(trace: Trace, reference: ExactSolution, *, kind: str = "objective",
+def score_trace(trace: Trace, reference: ExactSolution, *, kind: str | None = None,
                 label: str | None = None, holdout: Dataset | None = None,
                 hard_reference: ExactSolution | None = None) -> RunResult:
     r"""Score one trace against a certified optimum, exactly as :func:`compare` scores a run.
 
-    The trace may come from :func:`maxmargin.online.run` or from elsewhere
-    (:meth:`~maxmargin.Trace.from_weights`). There is no learner object to ask what
-    applies, so ``kind`` says it (see :class:`RunResult`); what the trace lacks
-    (:attr:`~maxmargin.Trace.missing`) is N/A, with the reason in
-    :attr:`RunResult.not_available`. This is the evaluation behind
-    ``compare(..., traces=[...])`` (not there yet).
+    The trace may come from :func:`maxmargin.online.run` (it records what its learner
+    declared, :attr:`~maxmargin.Trace.declares`, so it is scored as its run was) or from
+    elsewhere (:meth:`~maxmargin.Trace.from_weights`, whose ``kind`` says what applies).
+    What the trace lacks (:attr:`~maxmargin.Trace.missing`) is N/A, with the reason in
+    :attr:`RunResult.not_available`. ``compare(..., traces=[...])`` scores its traces so.
 
     Parameters
     ----------
@@ -1281,10 +1381,11 @@ def score_trace(trace: Trace, reference: ExactSolution, *, kind: str = "objectiv
         A soft-margin optimum; re-certified here, never trusted. Any intercept, ``free``
         included (then ``F`` leaves ``b`` unregularised, and distance and cosine are of
         ``w``).
-    kind : {"objective", "linear", "mistakes"}
-        ``objective``: the trace minimises the reference's lambda objective (every
-        quantity); ``linear``: another linear classifier (margin, cosine, errors);
-        ``mistakes``: errors only.
+    kind : {"objective", "linear", "mistakes"}, optional
+        Overrides what the trace declares: ``objective``, the trace minimises the
+        reference's lambda objective (every quantity); ``linear``, another linear
+        classifier (margin, cosine, errors); ``mistakes``, errors only. Default: the
+        trace's declarations (``objective`` for a trace that has none).
     label : str, optional
         Default: the trace's learner name.
     holdout : Dataset, optional
@@ -1311,25 +1412,15 @@ def score_trace(trace: Trace, reference: ExactSolution, *, kind: str = "objectiv
     if not isinstance(reference, ExactSolution) or reference.problem.hard:
         raise ParameterError("reference must be the soft-margin ExactSolution (maxmargin.solve "
                              "of an SVMProblem with C or lam) the trace is scored against")
-    if kind not in SCORINGS:
+    if kind is not None and kind not in SCORINGS:
         raise ParameterError(f"kind must be one of {', '.join(SCORINGS)}, got {kind!r}")
     problem = reference.problem
-    if (trace.n, trace.d) != (problem.n, problem.d):
-        raise DataError(f"the trace {trace.learner!r} was recorded on (n, d) = ({trace.n}, "
-                        f"{trace.d}) but the reference's data {problem.data.name} has "
-                        f"({problem.n}, {problem.d})")
-    if trace.intercept != problem.intercept or (
-            problem.intercept == "augmented"
-            and trace.intercept_scaling != problem.intercept_scaling):
-        raise ParameterError(
-            f"the trace has intercept={trace.intercept!r} (scaling "
-            f"{trace.intercept_scaling:g}) but the reference's problem has "
-            f"intercept={problem.intercept!r} (scaling {problem.intercept_scaling:g}): score "
-            "a trace against the problem its learner solves")
+    decl = _declared_of(trace, kind)
+    _check_trace(trace, problem, decl)
     if holdout is not None and (not isinstance(holdout, Dataset) or holdout.d != problem.d):
         raise DataError(f"holdout must be a Dataset with d = {problem.d} features")
     reference = _certified(reference, "soft-margin")
-    gamma = math.nan
+    hard = None
     if hard_reference is not None:
         hp = getattr(hard_reference, "problem", None)
         if not isinstance(hard_reference, ExactSolution) or hp is None or (
@@ -1337,12 +1428,9 @@ def score_trace(trace: Trace, reference: ExactSolution, *, kind: str = "objectiv
                 or hp.intercept != problem.intercept):
             raise ParameterError("hard_reference must be the hard-margin ExactSolution of the "
                                  "same data and intercept")
-        gamma = float(_certified(hard_reference, "hard-margin").margin)
-    w_star = problem.to_augmented(reference.w, reference.b)
-    F_star = float(problem.lam * reference.certificate.primal_objective)
-    hinge_star = _weighted_hinge(problem, reference)
-    return _evaluate(label or trace.learner, None, trace, problem, w_star, F_star, hinge_star,
-                     holdout, gamma, float(problem.R), kind=kind)
+        hard = _certified(hard_reference, "hard-margin")
+    return _evaluate(label or trace.learner, decl, trace,
+                     _Optimum(problem, reference, hard, holdout))
 
 
 def compare(data: Dataset, problem: SVMProblem | None = None, learners: Any = None, *,
@@ -1354,7 +1442,7 @@ def compare(data: Dataset, problem: SVMProblem | None = None, learners: Any = No
             progress: bool = False,
             hard_reference: ExactSolution | SeparationCertificate | None = None,
             random_state: Any = None, alpha: float | None = None,
-            max_iter: int | None = None) -> Comparison:
+            max_iter: int | None = None, traces: Any = None) -> Comparison:
     r"""Run online learners and measure them against the certified exact optimum.
 
     Parameters
@@ -1362,19 +1450,23 @@ def compare(data: Dataset, problem: SVMProblem | None = None, learners: Any = No
     data : Dataset
         The training data.
     problem : SVMProblem, optional
-        A soft-margin problem on ``data`` with intercept ``none`` or ``augmented`` (the
-        modes the learners have). Give either ``problem`` or ``C`` / ``lam`` (default
-        ``C = 1``).
-    learners : sequence of str or OnlineLearner
-        Names from :data:`maxmargin.online.LEARNERS` (built with the problem's
-        intercept, ``lam`` for ``pegasos``/``subgradient``, ``C`` for ``pa1``/``pa2``) or
-        learner objects, which must match the problem's intercept (and ``lam``).
+        A soft-margin problem on ``data``, any intercept: ``augmented`` and ``none`` as
+        the learners see them, ``free`` with the learners updating an unregularised bias.
+        Give either ``problem`` or ``C`` / ``lam`` (default ``C = 1``).
+    learners : sequence, optional
+        Each a name of :data:`maxmargin.online.LEARNERS` or ``module:Class`` /
+        ``path/file.py:Class``, or a learner class (built with the problem's intercept,
+        ``lam`` for ``pegasos``/``subgradient``, ``C`` for ``pa1``/``pa2``: the
+        parameter the class declares), or a learner object: an
+        :class:`~maxmargin.online.OnlineLearner`, which must match the problem's
+        intercept (and ``lam``), or an object with ``start``, ``step`` and ``weights``
+        (docs/own-learner.md), run with the problem's intercept.
     C, lam : float, optional
         The soft-margin parameter, one of them (when ``problem`` is not given).
-    intercept : {"augmented", "none"}
+    intercept : {"augmented", "none", "free"}
         Intercept mode of the problem built from ``C`` / ``lam``.
     intercept_scaling : float
-        ``s`` of the augmented mode.
+        ``s`` of the bias feature the learners see (``augmented``, ``free``).
     epochs : int
     orders : sequence of {"cyclic", "shuffle", "sample"}
     seeds : sequence of int
@@ -1400,6 +1492,11 @@ def compare(data: Dataset, problem: SVMProblem | None = None, learners: Any = No
         scikit-learn's name for ``lam`` (SGDClassifier's ``alpha`` is this lambda).
     max_iter : int >= 1, optional
         scikit-learn's name for ``epochs`` (SGDClassifier's: passes over the data).
+    traces : sequence of Trace, optional
+        Trajectories recorded elsewhere (:meth:`~maxmargin.Trace.from_weights`,
+        :meth:`~maxmargin.Trace.load`), scored as :func:`score_trace` scores them, beside
+        or instead of the learners: one run each, with their own order; what a trace
+        lacks is N/A with the reason.
 
     Returns
     -------
@@ -1408,10 +1505,11 @@ def compare(data: Dataset, problem: SVMProblem | None = None, learners: Any = No
     Raises
     ------
     ParameterError
-        Empty or unknown learners, both ``C`` and ``lam`` (or with ``problem``), a hard or
-        ``free``-intercept problem, a learner whose intercept or ``lam`` differs.
+        Neither learners nor traces, unknown learners, both ``C`` and ``lam`` (or with
+        ``problem``), a hard-margin problem, a learner or trace whose intercept or
+        ``lam`` differs.
     DataError
-        A holdout whose ``d`` differs.
+        A holdout or trace whose ``d`` differs.
     CertificateError
         The optimum's certificate fails.
 
@@ -1436,12 +1534,21 @@ def compare(data: Dataset, problem: SVMProblem | None = None, learners: Any = No
     lam = resolve_alias("lam", lam, None, "alpha", alpha)  # scikit-learn's names
     epochs = resolve_alias("epochs", epochs, 10, "max_iter", max_iter)
     problem = _problem_of(data, problem, C, lam, intercept, intercept_scaling)
-    built = _build_learners(learners, problem)
+    label = _labels()
+    built = _build_learners(learners, problem, label)
+    given = _given_traces(traces, problem, label)
+    if not built and not given:
+        empty = "the learners list is empty and no traces were given" \
+            if learners is not None else "no learners and no traces"
+        raise ParameterError(f"{empty}: give learners (names such as "
+                             f"{', '.join(list(LEARNERS)[:3])}, module:Class, classes or "
+                             "learner objects) or traces (Trace objects), or both")
     orders = _check_orders(orders)
     if random_state is not None:  # scikit-learn's name for one seed
-        given = tuple(seeds) if isinstance(seeds, (list, tuple)) else (seeds,)
-        seeds = (seed_from_random_state(random_state, given[0] if len(given) == 1 else given,
-                                        name="seeds"),)
+        given_seeds = tuple(seeds) if isinstance(seeds, (list, tuple)) else (seeds,)
+        seeds = (seed_from_random_state(
+            random_state, given_seeds[0] if len(given_seeds) == 1 else given_seeds,
+            name="seeds"),)
     seeds = _check_seeds(seeds)
     epochs = check_int("epochs", epochs, minimum=1)
     # every run's trace is kept, (k, d) weights and (k, n) dual points: refuse what cannot fit
@@ -1456,33 +1563,71 @@ def compare(data: Dataset, problem: SVMProblem | None = None, learners: Any = No
     tic = time.perf_counter()
     reference = _soft_reference(problem, reference, solver)
     hard_solution = _hard_solution(problem, hard_reference, solver)
-    gamma = math.nan if hard_solution is None else float(hard_solution.margin)
     solve_s = time.perf_counter() - tic
-
-    w_star = problem.to_augmented(reference.w, reference.b)
-    F_star = float(problem.lam * reference.certificate.primal_objective)
-    hinge_star = _weighted_hinge(problem, reference)
-    R = float(problem.R)
+    opt = _Optimum(problem, reference, hard_solution, holdout)
+    R, _, _, gamma = opt.space(problem.intercept_scaling)
 
     runs: list[RunResult] = []
     with Progress(n_runs * data.n * epochs, "compare", enabled=progress) as bar:
-        for (label, learner), order, seed in itertools.product(built, orders, seeds):
+        for (name, learner), order, seed in itertools.product(built, orders, seeds):
             tr = run(learner, data, epochs=epochs, order=order, seed=seed,
                      checkpoints=checkpoints, record_dual=True,
                      sample_weight=problem.weights)
-            runs.append(_evaluate(label, learner, tr, problem, w_star, F_star, hinge_star,
-                                  holdout, gamma, R))
+            runs.append(_evaluate(name, learner, tr, opt))
             bar.update(data.n * epochs)
-    rows = [_summary_row([r for r in runs if r.label == label and r.order == order])
-            for (label, _), order in itertools.product(built, orders)]
+    runs += [_evaluate(name, decl, tr, opt) for name, decl, tr in given]
+    keys = list(dict.fromkeys((r.label, r.order) for r in runs))
+    rows = [_summary_row([r for r in runs if (r.label, r.order) == key]) for key in keys]
+    for row in rows:
+        row["scored_against"] = _scored_against(problem)
     timings = {"solve_seconds": solve_s,
-               "learn_seconds": float(sum(r.learn_seconds for r in runs)),
+               "learn_seconds": float(sum(r.learn_seconds for r in runs
+                                          if math.isfinite(r.learn_seconds))),
                "eval_seconds": float(sum(r.eval_seconds for r in runs)),
                "total_seconds": time.perf_counter() - tic_all}
     return Comparison(problem=problem, reference=reference, hard_solution=hard_solution,
-                      runs=tuple(runs), rows=tuple(rows), F_star=F_star, R=R, gamma=gamma,
+                      runs=tuple(runs), rows=tuple(rows), F_star=opt.F_star, R=R, gamma=gamma,
                       holdout=holdout, epochs=int(epochs), orders=orders, seeds=seeds,
                       timings=timings)
+
+
+def _given_traces(traces: Any, problem: SVMProblem,
+                  label: Any) -> list[tuple[str, Declared, Trace]]:
+    """The traces to score, checked, with their labels and declarations."""
+    if traces is None:
+        return []
+    if isinstance(traces, Trace):
+        traces = [traces]
+    try:
+        items = list(traces)
+    except TypeError:
+        raise ParameterError(f"traces must be a sequence of Trace objects, got "
+                             f"{type(traces).__name__}") from None
+    out = []
+    for tr in items:
+        decl = _declared_of(tr) if isinstance(tr, Trace) else Declared()
+        _check_trace(tr, problem, decl)
+        out.append((label(tr.learner), decl, tr))
+    return out
+
+
+def _space_note(problem: SVMProblem) -> str:
+    """How the scores relate to the learners' space, for a free intercept."""
+    if problem.intercept != "free":
+        return ""
+    return (" The learners update their bias b = s w~_(d+1) without shrinking it; F, its "
+            "gaps and the errors are of (w, b), distance, cosine and margin of w; the "
+            "mistake bounds live in the learners' space z = (x, s), s = "
+            f"{problem.intercept_scaling:g}, with u = (w*, b*/s).")
+
+
+def _scored_against(problem: SVMProblem) -> str:
+    """The problem every run is scored against, in words (report and JSON)."""
+    how = {"free": "intercept free (b unregularised)",
+           "augmented": f"intercept augmented (b = s w~_(d+1) regularised, s = "
+                        f"{problem.intercept_scaling:g})",
+           "none": "intercept none (b = 0)"}[problem.intercept]
+    return f"soft margin, C = {problem.C:.6g} (lambda = {problem.lam:.6g}), {how}"
 
 
 def _problem_of(data: Any, problem: SVMProblem | None, C: float | None, lam: float | None,
@@ -1505,21 +1650,12 @@ def _problem_of(data: Any, problem: SVMProblem | None, C: float | None, lam: flo
         if C is not None and lam is not None:
             raise ParameterError(f"give only one of C and lam (got C={C!r}, lam={lam!r}); "
                                  "lam = 1/(C n)")
-        if intercept == "free":
-            raise ParameterError(
-                "the online learners have no unregularised bias: use intercept='augmented' "
-                "(the bias b = s w_{d+1} is regularised, the perceptron's w0 += y rule) or "
-                "'none'")
         problem = SVMProblem(data, C=C, lam=lam, intercept=intercept,
                              intercept_scaling=intercept_scaling)
     if problem.hard:
         raise ParameterError("compare measures learners against a soft-margin optimum; give "
                              "C or lam (the hard margin is solved as well when the data are "
                              "separable)")
-    if problem.intercept == "free":
-        raise ParameterError(
-            "the problem has intercept='free', which no online learner implements (an "
-            "unregularised bias changes the objective); use intercept='augmented' or 'none'")
     return problem
 
 

@@ -2,7 +2,9 @@
 
 Every learner is the algorithm as written in the lecture notes and the literature, with
 its compiled (numba) inner loop; :func:`run` drives it over a :func:`schedule` of
-examples and records checkpoints. See ``docs/learners.md`` for every update rule.
+examples and records checkpoints. See ``docs/learners.md`` for every update rule. A
+learner of your own is a plain Python object with ``start``, ``step`` and ``weights``
+(:mod:`maxmargin.online.protocol`, ``docs/own-learner.md``).
 """
 
 from .base import OnlineLearner
@@ -18,7 +20,8 @@ from .perceptron import (
     voted_decision_function,
 )
 from .pocket import Pocket
-from .registry import LEARNERS, make_learner
+from .protocol import Learner, PythonLearner, as_learner
+from .registry import LEARNERS, learner_class, make_learner
 from .runner import default_checkpoints, run
 from .schedules import ORDERS, iter_schedule, schedule
 from .steps import Constant, InverseSqrt, PegasosStep, StepSize
@@ -28,6 +31,10 @@ from .winnow import Winnow
 
 __all__ = [
     "OnlineLearner",
+    "Learner",
+    "PythonLearner",
+    "as_learner",
+    "learner_class",
     "Perceptron",
     "AveragedPerceptron",
     "VotedPerceptron",

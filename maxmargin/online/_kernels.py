@@ -6,7 +6,9 @@ Every kernel advances one learner over the steps ``lo <= p < hi`` of an index ar
 learning alone. ``X`` is the dense (n, d) array or the CSR tuple
 ``(indptr, indices, vals)``. The learners see ``z_i = (x_i, s)``: the last entry
 of every weight vector multiplies the constant ``s`` (``s = 0`` for intercept
-``none``, so that entry stays exactly 0). ``xn2[i] = ||z_i||^2``.
+``none``, so that entry stays exactly 0). ``xn2[i] = ||z_i||^2``. With ``free``
+(intercept ``free``) the last entry is an unregularised bias: the running ``||w~_t||^2``
+leaves it out, and the subgradient steps do not shrink it.
 
 Running statistics live in a float64 array ``st``:
 ``st[0]`` mistakes, ``st[1]`` cumulative hinge, ``st[2]`` cumulative ``||w~_t||^2``
@@ -120,7 +122,8 @@ def _ov_scale_active(X, i, w, fac):
 @njit(cache=True)
 def perceptron_steps(X, y, xn2, s, idx, lo, hi, t0,
                      w, u, st, c, ct, upd, averaged, track_dual,
-                     track_updates, thr=0.0, eta=1.0, sw=None):  # pragma: no cover
+                     track_updates, thr=0.0, eta=1.0, sw=None,
+                     free=False):  # pragma: no cover
     """Perceptron ``if y w.z <= thr: w += eta y z``; optional average and update log.
     Weighted: ``w += eta sw_i y z`` (no update where ``sw_i = 0``).
 
@@ -136,6 +139,7 @@ def perceptron_steps(X, y, xn2, s, idx, lo, hi, t0,
     wn2 = st[3]
     nupd = st[4]
     nup = 0
+    last = w.shape[0] - 1
     for p in range(lo, hi):
         i = idx[p]
         t = t0 + p - lo + 1
@@ -148,7 +152,7 @@ def perceptron_steps(X, y, xn2, s, idx, lo, hi, t0,
             skip = e == 0.0
         if m < 1.0:
             loss += 1.0 - m if sw is None else sw[i] * (1.0 - m)
-        sqn += wn2
+        sqn += wn2 - w[last] * w[last] if free else wn2
         if m <= 0.0:
             mistakes += 1.0
         if m <= thr and not skip:
@@ -173,7 +177,7 @@ def perceptron_steps(X, y, xn2, s, idx, lo, hi, t0,
 
 @njit(cache=True)
 def pocket_steps(X, y, xn2, s, idx, lo, hi, t0,
-                 w, pw, F, G, use_gram, check_every, st):  # pragma: no cover
+                 w, pw, F, G, use_gram, check_every, st, free=False):  # pragma: no cover
     """Perceptron plus pocket: after an update, count the training errors of ``w``
     (every ``check_every``-th update) and pocket it if it has fewer than ``pw``.
 
@@ -187,6 +191,7 @@ def pocket_steps(X, y, xn2, s, idx, lo, hi, t0,
     loss = st[1]
     sqn = st[2]
     wn2 = st[3]
+    last = w.shape[0] - 1
     for p in range(lo, hi):
         i = idx[p]
         t = t0 + p - lo + 1
@@ -194,7 +199,7 @@ def pocket_steps(X, y, xn2, s, idx, lo, hi, t0,
         m = yi * _dot(X, i, w, s)
         if m < 1.0:
             loss += 1.0 - m
-        sqn += wn2
+        sqn += wn2 - w[last] * w[last] if free else wn2
         if m <= 0.0:
             mistakes += 1.0
             _axpy(X, i, yi, w, s)
@@ -226,7 +231,7 @@ def pocket_steps(X, y, xn2, s, idx, lo, hi, t0,
 
 @njit(cache=True)
 def pocket_random_steps(X, y, xn2, s, lo, hi, t0, w, pw, F, G, use_gram, check_every, st,
-                        u, mg):  # pragma: no cover
+                        u, mg, free=False):  # pragma: no cover
     """The pocket algorithm as the lecture notes write it: every step corrects a *random
     current mistake* of ``w`` (the schedule's example is not used).
 
@@ -276,7 +281,7 @@ def pocket_random_steps(X, y, xn2, s, lo, hi, t0, w, pw, F, G, use_gram, check_e
         yi = y[i]
         m = mg[i]
         loss += 1.0 - m
-        sqn += wn2
+        sqn += wn2 - w[w.shape[0] - 1] ** 2 if free else wn2
         mistakes += 1.0
         _axpy(X, i, yi, w, s)
         wn2 += 2.0 * m + xn2[i]
@@ -305,26 +310,30 @@ def pocket_random_steps(X, y, xn2, s, lo, hi, t0, w, pw, F, G, use_gram, check_e
 
 
 @njit(cache=True)
-def dual_perceptron_steps(y, idx, lo, hi, K, c, F, st):  # pragma: no cover
+def dual_perceptron_steps(y, idx, lo, hi, K, c, F, st, free_s2=0.0):  # pragma: no cover
     """Kernel perceptron: ``if y_i F_i <= 0: c_i += 1; F += y_i K[i]``, ``F = K (c*y)``.
 
-    ``st[3]`` = ``||w~||^2 = (c*y)' K (c*y)``.
+    ``st[3]`` = ``||w~||^2 = (c*y)' K (c*y)``; ``st[4]`` = ``sum_i c_i y_i``, the bias
+    weight over ``s`` (``free_s2 = s^2`` for a free bias, whose square ``s^2 st[4]^2``
+    the running ``||w||^2`` leaves out; 0 otherwise).
     """
     n = y.shape[0]
     mistakes = st[0]
     loss = st[1]
     sqn = st[2]
     wn2 = st[3]
+    cy = st[4]
     for p in range(lo, hi):
         i = idx[p]
         yi = y[i]
         m = yi * F[i]
         if m < 1.0:
             loss += 1.0 - m
-        sqn += wn2
+        sqn += wn2 - free_s2 * cy * cy
         if m <= 0.0:
             mistakes += 1.0
             c[i] += 1.0
+            cy += yi
             wn2 += 2.0 * m + K[i, i]
             for j in range(n):
                 F[j] += yi * K[i, j]
@@ -332,6 +341,7 @@ def dual_perceptron_steps(y, idx, lo, hi, K, c, F, st):  # pragma: no cover
     st[1] = loss
     st[2] = sqn
     st[3] = wn2
+    st[4] = cy
 
 
 # ------------------------------------------------------------- subgradient / Pegasos
@@ -344,7 +354,7 @@ MODE_SCALED = 1  # w <- (1 - eta lam) w + eta y z (Pegasos greedy projection, OS
 @njit(cache=True)
 def sgd_steps(X, y, xn2, s, idx, lo, hi, t0,
               v, A, st, c, cA, mbuf, mode, proj, lam, step_mode, step_a, step_b, radius, k,
-              track_dual, sw=None):  # pragma: no cover
+              track_dual, sw=None, free=False):  # pragma: no cover
     """Online subgradient on ``f_t(w) = lam/2 ||w||^2 + hinge``; w = sigma * v.
     Weighted: ``f_t(w) = lam/2 ||w||^2 + sw_i hinge`` (the hinge's step times ``sw_i``).
 
@@ -361,8 +371,16 @@ def sgd_steps(X, y, xn2, s, idx, lo, hi, t0,
     (STEP_CONSTANT) or 1/(step_a (tau + step_b)) (STEP_INVLAM): see ``steps.py``.
     ``lam = 0`` is the hinge alone (sigma never changes).
     Batches of ``k`` consecutive steps; a batch never crosses ``hi``.
+
+    ``free``: the last entry is an unregularised bias ``beta`` (``b = s beta``), kept
+    unscaled in ``v[d]``: the same step without the shrinkage,
+    ``beta += eta/|B| sum y s`` (mode THETA: ``eta = 1/(step_a (tau + step_b))``), never
+    projected, left out of ``||v||^2``; ``A[d]`` is the sum of the betas of the iterates
+    whose losses were taken (their mean is ``A[d] / tau``).
     """
     d1 = v.shape[0]
+    dw = d1 - 1 if free else d1  # the entries sigma scales (not a free bias)
+    sv = 0.0 if free else s  # the constant feature inside the scaled part
     mistakes = st[0]
     loss = st[1]
     sqn = st[2]
@@ -375,9 +393,13 @@ def sgd_steps(X, y, xn2, s, idx, lo, hi, t0,
         nb = min(k, hi - p)
         tau += 1.0
         S += sigma
+        bs = s * v[d1 - 1] if free else 0.0  # the free bias's part of every score
+        if free:
+            A[d1 - 1] += v[d1 - 1]
         for q in range(nb):
             i = idx[p + q]
-            m = y[i] * sigma * _dot(X, i, v, s)
+            m = y[i] * (sigma * _dot(X, i, v, sv) + bs) if free else \
+                y[i] * sigma * _dot(X, i, v, s)
             mbuf[q] = m
             if m < 1.0:
                 loss += 1.0 - m if sw is None else sw[i] * (1.0 - m)
@@ -388,6 +410,7 @@ def sgd_steps(X, y, xn2, s, idx, lo, hi, t0,
         if mode == MODE_THETA:
             a = 1.0 / nb
             new_sigma = 1.0 / (step_a * (tau + step_b))
+            eta = new_sigma
         else:
             if step_mode == STEP_INVLAM:
                 eta = 1.0 / (step_a * (tau + step_b))
@@ -399,7 +422,7 @@ def sgd_steps(X, y, xn2, s, idx, lo, hi, t0,
             new_sigma = sigma * f
             if new_sigma == 0.0:
                 # w_{t+1} = 0 + eta y z: restart the representation at v = 0, sigma = 1
-                for j in range(d1):
+                for j in range(dw):
                     A[j] -= S * v[j]
                     v[j] = 0.0
                 if track_dual:
@@ -411,6 +434,7 @@ def sgd_steps(X, y, xn2, s, idx, lo, hi, t0,
                 new_sigma = 1.0
                 inv_sigma = 0.0
             a = eta / (nb * new_sigma)
+        gb = 0.0  # sum of y over the active examples (the free bias's step)
         for q in range(nb):
             m = mbuf[q]
             if m < 1.0:
@@ -421,15 +445,22 @@ def sgd_steps(X, y, xn2, s, idx, lo, hi, t0,
                     ai = a * sw[i]
                 if nb == 1:
                     # ||v + a y z||^2 = ||v||^2 + 2 a y v.z + a^2 ||z||^2, y v.z = m/sigma
-                    vn2 += 2.0 * ai * m * inv_sigma + ai * ai * xn2[i]
-                _axpy(X, i, ai * yi, v, s)
-                _axpy(X, i, S * ai * yi, A, s)
+                    if free:  # v.x and ||x||^2: the bias is not in v's norm
+                        vn2 += 2.0 * ai * (m - yi * bs) * inv_sigma + \
+                            ai * ai * (xn2[i] - s * s)
+                    else:
+                        vn2 += 2.0 * ai * m * inv_sigma + ai * ai * xn2[i]
+                _axpy(X, i, ai * yi, v, sv)
+                _axpy(X, i, S * ai * yi, A, sv)
+                gb += yi if sw is None else yi * sw[i]
                 if track_dual:
                     c[i] += ai
                     cA[i] += S * ai
+        if free:
+            v[d1 - 1] += eta * s * gb / nb
         if nb > 1:
             vn2 = 0.0
-            for j in range(d1):
+            for j in range(dw):
                 vn2 += v[j] * v[j]
         if proj != 0:
             nrm = abs(new_sigma) * math.sqrt(max(vn2, 0.0))
@@ -439,7 +470,7 @@ def sgd_steps(X, y, xn2, s, idx, lo, hi, t0,
         if mode != MODE_THETA and (abs(sigma) < _FOLD or abs(sigma) > 1.0 / _FOLD):
             # fold: v' = sigma v, sigma' = 1, A' = -(S v - A), S' = 0. Keeps the average
             # (S v - A) free of cancellation when sigma drifts far from 1.
-            for j in range(d1):
+            for j in range(dw):
                 q = S * v[j] - A[j]
                 v[j] *= sigma
                 A[j] = -q
@@ -466,7 +497,7 @@ def sgd_steps(X, y, xn2, s, idx, lo, hi, t0,
 
 @njit(cache=True)
 def pa_steps(X, y, xn2, s, idx, lo, hi, t0,
-             w, st, c, variant, C, track_dual, sw=None):  # pragma: no cover
+             w, st, c, variant, C, track_dual, sw=None, free=False):  # pragma: no cover
     """PA (variant 0), PA-I (1), PA-II (2): ``w += tau y z`` with ``tau`` from the loss.
 
     ``st[3]`` = ``||w||^2``. Weighted (PA-I, PA-II): example i's ``C_i = C sw_i``.
@@ -475,11 +506,12 @@ def pa_steps(X, y, xn2, s, idx, lo, hi, t0,
     loss = st[1]
     sqn = st[2]
     wn2 = st[3]
+    last = w.shape[0] - 1
     for p in range(lo, hi):
         i = idx[p]
         yi = y[i]
         m = yi * _dot(X, i, w, s)
-        sqn += wn2
+        sqn += wn2 - w[last] * w[last] if free else wn2
         if m <= 0.0:
             mistakes += 1.0
         if m < 1.0:

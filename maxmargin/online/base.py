@@ -53,8 +53,15 @@ learners implement it with compiled numba kernels, an implementation detail):
    (decision values on the training data, for the final error) at the end.
 
 Every learner sees the examples as ``z_i = (x_i, s)``: its weight vector ``w~`` has
-``d + 1`` entries, ``s = intercept_scaling`` for intercept ``augmented`` and ``s = 0`` for
-``none`` (so the last entry never moves). :meth:`PackedData.split` gives ``(w, b)``.
+``d + 1`` entries, ``s = intercept_scaling`` for intercepts ``augmented`` and ``free`` and
+``s = 0`` for ``none`` (so the last entry never moves). :meth:`PackedData.split` gives
+``(w, b)``. With ``free`` the last entry is an unregularised bias: the learner takes the
+same steps on it, without the shrinkage a regulariser puts on the weights, and the run is
+scored against the problem whose ``b`` is free.
+
+A learner written in plain Python (``start``, ``step``, ``weights``: the public protocol
+of :mod:`maxmargin.online.protocol`) is run through an adapter that implements this run
+protocol for it.
 """
 
 from __future__ import annotations
@@ -72,21 +79,29 @@ from ..exceptions import DataError, ParameterError
 from ._compiled import kernels
 
 __all__ = ["OnlineLearner", "LearnerState", "Snapshot", "PackedData", "OBJECTIVES", "SCORINGS",
-           "scoring", "prediction_errors", "step_weights"]
+           "DECLARATIONS", "Declared", "scoring", "prediction_errors", "step_weights"]
 
 #: The objectives a learner may declare it minimises (or None).
 OBJECTIVES = ("lambda", "C")
 
+#: What a learner declares, by name: the class attributes of :class:`OnlineLearner` and of
+#: the public protocol (:mod:`maxmargin.online.protocol`) alike.
+DECLARATIONS = ("objective", "problem_parameter", "mistake_driven", "update_margin",
+                "update_step", "theory_rate", "has_dual", "dual_counts_updates", "has_average",
+                "svm_space", "visits_schedule", "resumable", "supported_intercepts")
+
 #: The Parameters entries of the inherited ``intercept`` / ``intercept_scaling``, shared by
 #: the learners' docstrings through :func:`_doc_intercept`.
 INTERCEPT_PARAMETERS = """\
-intercept : {"augmented", "none"}, default "augmented"
+intercept : {"augmented", "free", "none"}, default "augmented"
     ``"augmented"`` learns the bias as one more weight: each example ``x`` of shape (d,)
     is seen as ``z = (x, s)`` of shape (d + 1,), and ``b = s * w[d]`` (the perceptron's
-    ``w0 += y s`` rule); ``"none"`` fits ``f(x) = w.x`` without a bias. ``"free"`` (an
-    unregularised bias) is refused: it would change the problem the learner solves.
+    ``w0 += y s`` rule), regularised like the weights; ``"free"`` takes the same steps
+    on ``b`` but leaves it unregularised (no shrinkage, no projection: the SVM of the
+    textbooks and of scikit-learn's SGDClassifier), and is scored against the problem
+    with a free ``b``; ``"none"`` fits ``f(x) = w.x`` without a bias.
 intercept_scaling : float > 0, default 1.0
-    The constant ``s`` of the augmented feature (unused with ``"none"``)."""
+    The constant ``s`` of the bias feature (unused with ``"none"``)."""
 
 _MARKER = "{intercept_parameters}"
 
@@ -329,11 +344,12 @@ class OnlineLearner:
     Parameters
     ----------
     intercept : str
-        One of the learner's ``supported_intercepts``: ``"none"`` (f(x) = w.x) or
+        One of the learner's ``supported_intercepts``: ``"none"`` (f(x) = w.x),
         ``"augmented"`` (x -> (x, s); the bias ``b = s w_{d+1}`` is learnt like any
-        weight, the perceptron's ``w0 += y s`` rule).
+        weight, the perceptron's ``w0 += y s`` rule) or ``"free"`` (the same bias
+        feature, unregularised).
     intercept_scaling : float > 0
-        The constant ``s`` of the augmented mode.
+        The constant ``s`` of the bias feature.
 
     Attributes
     ----------
@@ -376,7 +392,7 @@ class OnlineLearner:
 
     name: ClassVar[str] = ""
     reference: ClassVar[str] = ""
-    supported_intercepts: ClassVar[tuple[str, ...]] = ("none", "augmented")
+    supported_intercepts: ClassVar[tuple[str, ...]] = ("none", "augmented", "free")
     # what the learner is scored on: declared on the class; an instance may narrow it when
     # a parameter changes what it minimises (OnlineSubgradient(lam=None): the hinge alone)
     objective: str | None = None
@@ -397,10 +413,7 @@ class OnlineLearner:
         if intercept not in self.supported_intercepts:
             raise ParameterError(
                 f"{type(self).__name__} supports intercept "
-                f"{' or '.join(map(repr, self.supported_intercepts))}, not {intercept!r}"
-                + ("; 'free' (an unregularised bias) would change the problem it solves"
-                   if intercept == "free" else "")
-            )
+                f"{' or '.join(map(repr, self.supported_intercepts))}, not {intercept!r}")
         self.intercept = intercept
         self.intercept_scaling = check_positive("intercept_scaling", intercept_scaling)
 
@@ -454,7 +467,7 @@ class OnlineLearner:
     @property
     def bias_feature(self) -> float:
         """``s``: the constant feature appended to every example (0.0 for ``none``)."""
-        return self.intercept_scaling if self.intercept == "augmented" else 0.0
+        return 0.0 if self.intercept == "none" else self.intercept_scaling
 
     @property
     def has_weights(self) -> bool:
@@ -528,7 +541,132 @@ class OnlineLearner:
 SCORINGS = ("objective", "linear", "mistakes")
 
 
-def scoring(learner: OnlineLearner | type[OnlineLearner]) -> str:
+@dataclass(frozen=True)
+class Declared:
+    """What a learner declared, kept with its trace (:attr:`~maxmargin.Trace.declares`).
+
+    Enough to score a trace as its run was scored, without the learner object: a trace
+    saved by ``maxmargin run`` and read back, or weights from elsewhere
+    (:meth:`~maxmargin.Trace.from_weights`, which says only its ``kind``).
+
+    Attributes
+    ----------
+    name : str
+    objective : {"lambda", "C"} or None
+    mistake_driven : bool
+    update_margin, update_step : float
+    theory_rate : float or None
+    has_dual, dual_counts_updates, has_average, svm_space, visits_schedule : bool
+        As on :class:`OnlineLearner`.
+    regret_G : float or None
+        :meth:`OnlineLearner.regret_lipschitz` at the run's ``R = max ||z_i||``.
+
+    Examples
+    --------
+    >>> from maxmargin.online import Perceptron
+    >>> d = Declared.of(Perceptron(), R=2.0)
+    >>> d.mistake_driven, scoring(d), Declared.from_dict(d.to_dict()) == d
+    (True, 'linear', True)
+    """
+
+    name: str = ""
+    objective: str | None = None
+    mistake_driven: bool = False
+    update_margin: float = 0.0
+    update_step: float = 1.0
+    theory_rate: float | None = None
+    has_dual: bool = False
+    dual_counts_updates: bool = False
+    has_average: bool = False
+    svm_space: bool = True
+    visits_schedule: bool = True
+    regret_G: float | None = None
+
+    @classmethod
+    def of(cls, learner: OnlineLearner, R: float) -> Declared:
+        """The declarations of ``learner`` (instance values: it may narrow them).
+
+        Parameters
+        ----------
+        learner : OnlineLearner
+        R : float
+            ``max_i ||z_i||`` of the data it runs on (for the regret bound's constant).
+
+        Returns
+        -------
+        Declared
+        """
+        G = learner.regret_lipschitz(R)
+        return cls(name=learner.name, objective=learner.objective,
+                   mistake_driven=bool(learner.mistake_driven),
+                   update_margin=float(learner.update_margin),
+                   update_step=float(learner.update_step),
+                   theory_rate=None if learner.theory_rate is None else
+                   float(learner.theory_rate),
+                   has_dual=bool(learner.has_dual),
+                   dual_counts_updates=bool(learner.dual_counts_updates),
+                   has_average=bool(learner.has_average), svm_space=bool(learner.svm_space),
+                   visits_schedule=bool(learner.visits_schedule),
+                   regret_G=None if G is None else float(G))
+
+    @classmethod
+    def of_kind(cls, kind: str, name: str = "") -> Declared:
+        """The declarations that give the scoring ``kind`` (weights from elsewhere).
+
+        Parameters
+        ----------
+        kind : {"objective", "linear", "mistakes"}
+        name : str
+
+        Returns
+        -------
+        Declared
+        """
+        if kind not in SCORINGS:
+            raise ParameterError(f"kind must be one of {', '.join(SCORINGS)}, got {kind!r}")
+        return cls(name=name, objective="lambda" if kind == "objective" else None,
+                   svm_space=kind != "mistakes")
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Declared:
+        """Inverse of :meth:`to_dict` (unknown keys are ignored: newer files).
+
+        Parameters
+        ----------
+        d : dict
+
+        Returns
+        -------
+        Declared
+        """
+        known = {f for f in cls.__dataclass_fields__}
+        return cls(**{k: v for k, v in d.items() if k in known})
+
+    def to_dict(self) -> dict[str, Any]:
+        """The declarations as JSON types.
+
+        Returns
+        -------
+        dict
+        """
+        return {f: getattr(self, f) for f in self.__dataclass_fields__}
+
+    def regret_lipschitz(self, R: float) -> float | None:
+        """The recorded ``G`` (the trace is scored on the data it ran on).
+
+        Parameters
+        ----------
+        R : float
+            Unused: ``G`` was computed at the run's ``R``.
+
+        Returns
+        -------
+        float or None
+        """
+        return self.regret_G
+
+
+def scoring(learner: OnlineLearner | type[OnlineLearner] | Declared) -> str:
     """What a learner is scored on, from its declarations.
 
     ``"objective"`` (it minimises the problem's objective: every quantity), ``"linear"``
@@ -537,7 +675,7 @@ def scoring(learner: OnlineLearner | type[OnlineLearner]) -> str:
 
     Parameters
     ----------
-    learner : OnlineLearner or its class
+    learner : OnlineLearner, its class, or Declared
 
     Returns
     -------

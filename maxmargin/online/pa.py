@@ -72,7 +72,7 @@ class PassiveAggressive(OnlineLearner):
                  t0: int) -> None:
         kernels.pa_steps(*packed.xargs, packed.y, packed.z_sqnorms, packed.bias_feature, idx,
                          lo, hi, t0, state.w, state.totals, state.dual, self.variant, self.C,
-                         packed.record_dual, packed.step_weights)
+                         packed.record_dual, packed.step_weights, self.intercept == "free")
 
     def _snapshot(self, packed: PackedData, state: PAState, t: int) -> Snapshot:
         return Snapshot(*packed.split(state.w),

@@ -36,6 +36,9 @@ class PegasosState(LearnerState):
     mode, projection : int
         The kernel's update form (``kernels.MODE_THETA`` or ``MODE_SCALED``) and
         projection (0 none, 1 lazy, 2 greedy).
+    free : bool
+        Intercept ``free``: ``v[d]`` is the unregularised bias weight itself (not scaled
+        by sigma) and ``v_sum[d]`` the sum of its values at the iterates.
     """
 
     v: np.ndarray = field(default_factory=lambda: np.zeros(1))
@@ -45,6 +48,7 @@ class PegasosState(LearnerState):
     batch_margins: np.ndarray = field(default_factory=lambda: np.zeros(1))
     mode: int = 0
     projection: int = 0
+    free: bool = False
 
     @property
     def sigma(self) -> float:
@@ -62,12 +66,18 @@ class PegasosState(LearnerState):
         return float(self.totals[6])
 
     def weights(self) -> np.ndarray:
-        """``w~_{t+1} = sigma v``."""
-        return self.sigma * self.v
+        """``w~_{t+1} = sigma v`` (a free bias weight: ``v[d]`` itself)."""
+        w = self.sigma * self.v
+        if self.free:
+            w[-1] = self.v[-1]
+        return w
 
     def average(self) -> np.ndarray:
         """The average of the iterates the losses were taken at."""
-        return (self.sigma_sum * self.v - self.v_sum) / self.batches
+        avg = (self.sigma_sum * self.v - self.v_sum) / self.batches
+        if self.free:
+            avg[-1] = self.v_sum[-1] / self.batches
+        return avg
 
 
 @_doc_intercept
@@ -87,6 +97,12 @@ class Pegasos(OnlineLearner):
     ``eta_t = 1/(lam (t+1))`` (the notes' indexing). The Pegasos paper's
     ``eta_t = 1/(lam t)`` is ``step=PegasosStep(offset=0)`` (or ``"pegasos_paper"``):
     then :math:`w_{t+1} = \theta_t / (\lambda t)`, and the first step forgets ``w_1``.
+
+    With ``intercept="free"`` the bias takes the same steps without the shrinkage (as
+    scikit-learn's SGDClassifier): :math:`b_{t+1} = b_t + \eta_t\, y_t s^2\,
+    \mathbb{1}[y_t (w_t\cdot x_t + b_t) < 1]`, never projected, and the run is scored
+    against the problem with a free ``b`` (no theory rate or regret bound: the objective
+    is not strongly convex in ``b``).
 
     Mini-batch ``k``: step ``t`` counts batches ``B_t`` of ``k`` consecutive examples
     (within an epoch; the last batch of an epoch may be smaller); all margins of a batch
@@ -160,7 +176,14 @@ class Pegasos(OnlineLearner):
                 f"Pegasos takes the step 1/(lam (t + offset)) with its own lam: "
                 f"PegasosStep(offset=1 or 0), 'pegasos' or 'pegasos_paper'; got {step!r}. "
                 "Other schedules: OnlineSubgradient(step=...)")
-        self.theory_rate = self._step().theory_rate
+        self.theory_rate = self._rate()
+
+    def _rate(self) -> float | None:
+        """The step schedule's rate; None for ``1/(lam t)`` steps with a free bias (their
+        rate needs a strongly convex objective, and the bias is not regularised)."""
+        rate = self._step().theory_rate
+        return None if self.intercept == "free" and isinstance(self._step(), PegasosStep) \
+            else rate
 
     def get_params(self) -> dict[str, Any]:
         """The constructor's parameters (JSON types; ``step`` only when set, as a dict).
@@ -187,7 +210,8 @@ class Pegasos(OnlineLearner):
 
     def regret_lipschitz(self, R: float) -> float | None:
         """``2R`` without projection (``lam ||w_t|| <= R``), ``R + min(R, sqrt(lam))`` with
-        the greedy one; None for mini-batches or the lazy projection (not covered).
+        the greedy one; None for mini-batches, the lazy projection or a free bias (not
+        covered: the bias makes the losses not strongly convex).
 
         Parameters
         ----------
@@ -203,7 +227,8 @@ class Pegasos(OnlineLearner):
         >>> Pegasos(lam=0.01, projection="greedy").regret_lipschitz(2.0)
         2.1
         """
-        if self.batch_size != 1 or self.projection == "lazy" or self.lam is None:
+        if self.batch_size != 1 or self.projection == "lazy" or self.lam is None or \
+                self.intercept == "free":
             return None
         return 2 * R if self.projection is None else R + min(R, math.sqrt(self.lam))
 
@@ -227,7 +252,8 @@ class Pegasos(OnlineLearner):
             v=np.zeros(packed.d + 1), v_sum=np.zeros(packed.d + 1),
             dual=np.zeros(packed.n if packed.record_dual else 0),
             dual_sum=np.zeros(packed.n if packed.record_dual else 0),
-            batch_margins=np.zeros(self.batch_size), mode=mode, projection=projection)
+            batch_margins=np.zeros(self.batch_size), mode=mode, projection=projection,
+            free=self.intercept == "free")
         # sigma: w_1 = sigma * 0
         theta_form = mode == kernels.MODE_THETA and self.lam is not None
         state.totals[4] = 1.0 / self.lam if theta_form and self.lam else 1.0
@@ -246,7 +272,7 @@ class Pegasos(OnlineLearner):
                           lo, hi, t0, state.v, state.v_sum, state.totals, state.dual,
                           state.dual_sum, state.batch_margins, state.mode, state.projection,
                           lam, step_mode, float(a), float(b), radius, self.batch_size,
-                          packed.record_dual, packed.step_weights)
+                          packed.record_dual, packed.step_weights, state.free)
 
     def _snapshot(self, packed: PackedData, state: PegasosState, t: int) -> Snapshot:
         w_avg, b_avg = packed.split(state.average())

@@ -116,7 +116,8 @@ class Perceptron(OnlineLearner):
             *packed.xargs, packed.y, packed.z_sqnorms, packed.bias_feature, idx, lo, hi, t0,
             state.w, state.w_sum, state.totals, state.dual, state.dual_sum,
             state.update_buffer, self._averaged, packed.record_dual, self._log_updates,
-            float(self.update_margin), float(self.update_step), packed.step_weights)
+            float(self.update_margin), float(self.update_step), packed.step_weights,
+            self.intercept == "free")
         if nup:
             ts = state.update_buffer[:nup].copy()
             state.update_steps.append(ts)
@@ -532,7 +533,9 @@ class DualPerceptron(OnlineLearner):
     def _advance(self, packed: PackedData, state: DualPerceptronState, idx: np.ndarray,
                  lo: int, hi: int, t0: int) -> None:
         kernels.dual_perceptron_steps(packed.y, idx, lo, hi, state.gram, state.counts,
-                                      state.scores, state.totals)
+                                      state.scores, state.totals,
+                                      packed.bias_feature ** 2 if self.intercept == "free"
+                                      else 0.0)
 
     def _snapshot(self, packed: PackedData, state: DualPerceptronState, t: int) -> Snapshot:
         cy = state.counts * packed.y

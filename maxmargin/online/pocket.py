@@ -160,14 +160,15 @@ class Pocket(OnlineLearner):
             kernels.pocket_steps(*packed.xargs, packed.y, packed.z_sqnorms,
                                  packed.bias_feature, idx, lo, hi, t0, state.w, state.pocket,
                                  state.scores, state.gram, state.use_gram,
-                                 float(self.check_every), state.totals)
+                                 float(self.check_every), state.totals,
+                                 self.intercept == "free")
         else:
             u = state.rng.random(hi - lo)
             kernels.pocket_random_steps(*packed.xargs, packed.y, packed.z_sqnorms,
                                         packed.bias_feature, lo, hi, t0, state.w, state.pocket,
                                         state.scores, state.gram, state.use_gram,
                                         float(self.check_every), state.totals, u,
-                                        state.margins)
+                                        state.margins, self.intercept == "free")
 
     def _halted(self, state: PocketState) -> bool:
         return state.halted_at > 0

@@ -1,8 +1,16 @@
-"""The registry of the built-in learners: name -> class, and :func:`make_learner`."""
+"""The registry of the built-in learners (name -> class, :func:`make_learner`), and the one
+place that turns a learner's name into a class (:func:`learner_class`: a registry name,
+``module:Class`` or ``path/file.py:Class``) and a class into a learner for a problem
+(:func:`learner_for`)."""
 
 from __future__ import annotations
 
+import hashlib
+import importlib
+import importlib.util
 import inspect
+import sys
+from pathlib import Path
 from typing import Any
 
 from ..exceptions import ParameterError
@@ -18,10 +26,11 @@ from .perceptron import (
     VotedPerceptron,
 )
 from .pocket import Pocket
+from .protocol import as_learner, is_learner, learner_params
 from .subgradient import OnlineSubgradient
 from .winnow import Winnow
 
-__all__ = ["LEARNERS", "make_learner", "learner_for", "objective_parameter"]
+__all__ = ["LEARNERS", "make_learner", "learner_for", "learner_class", "objective_parameter"]
 
 #: Registry: learner name -> class.
 LEARNERS: dict[str, type[OnlineLearner]] = {
@@ -65,19 +74,104 @@ def make_learner(name: str, **params: Any) -> OnlineLearner:
     return cls(**params)
 
 
-def learner_for(learner: str | type[OnlineLearner], problem: Any,
-                **params: Any) -> OnlineLearner:
+def _file_module(path: Path) -> Any:
+    """Import ``path`` once per process under a name that changes with its content."""
+    try:
+        content = path.read_bytes()
+    except OSError as e:
+        raise ParameterError(f"cannot read {path}: {e.strerror or e}") from None
+    name = "_maxmargin_learner_" + hashlib.sha256(str(path).encode() + content).hexdigest()[:16]
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise ParameterError(f"{path} is not an importable Python file")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # before exec: dataclasses and pickle look it up
+    try:
+        spec.loader.exec_module(module)
+    except Exception as e:
+        del sys.modules[name]
+        raise ParameterError(f"importing {path} failed: {type(e).__name__}: {e}") from None
+    return module
+
+
+def learner_class(target: str | type) -> type:
+    """The learner class ``target`` names: a registry name, ``module:Class`` or
+    ``path/file.py:Class``.
+
+    The one resolution every entry point uses (:func:`~maxmargin.compare`, the path, a
+    study, the command's ``--learner``).
+
+    Parameters
+    ----------
+    target : str or type
+        A name of :data:`LEARNERS`, an importable ``module:Class``, a file
+        ``path/file.py:Class``, or a class (returned as it is).
+
+    Returns
+    -------
+    type
+        A subclass of :class:`~maxmargin.online.OnlineLearner`, or a class of the public
+        protocol (``start``, ``step``, ``weights``: :mod:`maxmargin.online.protocol`).
+
+    Raises
+    ------
+    ParameterError
+        Unknown name, a module or file that does not import, no such class, or a class
+        that is neither.
+
+    Examples
+    --------
+    >>> learner_class("pegasos").__name__, learner_class("maxmargin.online:PA1").__name__
+    ('Pegasos', 'PA1')
+    """
+    if isinstance(target, type):
+        cls: Any = target
+    elif not isinstance(target, str):
+        raise ParameterError(f"a learner is named by a string (a built-in name, module:Class "
+                             f"or file.py:Class) or given as a class; got {target!r}")
+    elif ":" not in target:
+        if target not in LEARNERS:
+            raise ParameterError(f"unknown learner {target!r}; choose from "
+                                 f"{', '.join(LEARNERS)}, or give module:Class or "
+                                 "path/file.py:Class")
+        return LEARNERS[target]
+    else:
+        where, _, name = target.rpartition(":")
+        if where.endswith(".py"):
+            module = _file_module(Path(where))
+        else:
+            try:
+                module = importlib.import_module(where)
+            except Exception as e:
+                raise ParameterError(f"cannot import module {where!r}: {type(e).__name__}: "
+                                     f"{e} (is it on PYTHONPATH?)") from None
+        cls = getattr(module, name, None)
+        if cls is None:
+            raise ParameterError(f"{where} has no {name!r}")
+    if not (isinstance(cls, type) and (issubclass(cls, OnlineLearner) or is_learner(cls))):
+        raise ParameterError(f"{target!r} is neither a maxmargin.online.OnlineLearner nor a "
+                             "class with start(d), step(x, y, t) and weights() "
+                             "(docs/own-learner.md)")
+    return cls
+
+
+def learner_for(learner: str | type, problem: Any, **params: Any) -> OnlineLearner:
     """Build a learner to be measured against ``problem``'s optimum.
 
     The problem fixes what the learner must share with it: ``intercept`` and
     ``intercept_scaling``, and the parameter the class declares in ``problem_parameter``
     (``lam`` for Pegasos, ``C`` for PA-I); ``params`` give the others (and may set a
-    ``problem_parameter`` that is not the objective's, e.g. PA-I's aggressiveness).
+    ``problem_parameter`` that is not the objective's, e.g. PA-I's aggressiveness). A
+    class of the public protocol is built with its own parameters and wrapped
+    (:class:`~maxmargin.online.protocol.PythonLearner`) with the problem's intercept.
 
     Parameters
     ----------
-    learner : str or OnlineLearner subclass
-        A name of :data:`LEARNERS`, or a class.
+    learner : str or type
+        What :func:`learner_class` resolves: a name of :data:`LEARNERS`,
+        ``module:Class``, ``path/file.py:Class``, or a class.
     problem : SVMProblem
     **params
         Other keyword arguments of the class.
@@ -93,29 +187,36 @@ def learner_for(learner: str | type[OnlineLearner], problem: Any,
     >>> learner_for("pa1", p)
     PA1(C=2.0, intercept='none', intercept_scaling=1.0)
     """
-    if isinstance(learner, str):
-        if learner not in LEARNERS:
-            raise ParameterError(f"unknown learner {learner!r}; choose from "
-                                 f"{', '.join(LEARNERS)}")
-        cls = LEARNERS[learner]
-    else:
-        cls = learner
-    if problem.intercept not in cls.supported_intercepts:
+    cls: Any = learner_class(learner)
+    label = getattr(cls, "name", "") or cls.__name__
+    supported = tuple(getattr(cls, "supported_intercepts", ("none", "augmented")))
+    if problem.intercept not in supported:
         raise ParameterError(
-            f"learner {cls.name or cls.__name__!r} supports intercept "
-            f"{' or '.join(cls.supported_intercepts)}, but the problem has "
-            f"intercept={problem.intercept!r}; leave it out or change the problem")
-    kw: dict[str, Any] = {"intercept": problem.intercept,
-                          "intercept_scaling": problem.intercept_scaling}
-    if cls.problem_parameter is not None:
-        kw[cls.problem_parameter] = getattr(problem, cls.problem_parameter)
+            f"learner {label!r} supports intercept {' or '.join(supported)}, but the problem "
+            f"has intercept={problem.intercept!r}; leave it out or change the problem")
+    plain = not issubclass(cls, OnlineLearner)
+    kw: dict[str, Any] = {} if plain else {"intercept": problem.intercept,
+                                           "intercept_scaling": problem.intercept_scaling}
+    declared = getattr(cls, "problem_parameter", None)
+    if declared is not None:
+        kw[declared] = getattr(problem, declared)
     kw.update(params)
-    accepted = cls.param_names()
+    accepted = learner_params(cls)
     unknown = sorted(set(kw) - set(accepted))
     if unknown:
-        raise ParameterError(f"learner {cls.name or cls.__name__!r} has no parameter "
-                             f"{', '.join(unknown)}; it accepts {', '.join(accepted)}")
-    return cls(**kw)
+        raise ParameterError(f"learner {label!r} has no parameter {', '.join(unknown)}; it "
+                             f"accepts {', '.join(accepted) or 'none'}")
+    try:
+        built = cls(**kw)
+    except ParameterError:
+        raise
+    except Exception as e:
+        raise ParameterError(f"building learner {label!r} failed: {type(e).__name__}: "
+                             f"{e}") from None
+    if not plain:
+        return built
+    return as_learner(built, intercept=problem.intercept,
+                      intercept_scaling=problem.intercept_scaling)
 
 
 def objective_parameter(learner: OnlineLearner) -> tuple[str, float] | None:

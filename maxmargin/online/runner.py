@@ -23,6 +23,7 @@ from ..data import Dataset
 from ..exceptions import ParameterError
 from ..trace import Trace
 from .base import (
+    Declared,
     LearnerState,
     OnlineLearner,
     PackedData,
@@ -30,7 +31,8 @@ from .base import (
     prediction_errors,
     step_weights,
 )
-from .registry import make_learner
+from .protocol import as_learner
+from .registry import learner_class, make_learner
 from .schedules import ORDERS, _check_seed, iter_schedule
 
 __all__ = ["run", "default_checkpoints"]
@@ -65,7 +67,7 @@ def _checkpoints(checkpoints: Any, n: int, epochs: int) -> np.ndarray:
     return np.unique(np.append(c.astype(np.int64), T))
 
 
-def run(learner: OnlineLearner | str, data: Dataset, epochs: int = 1, order: str = "cyclic",
+def run(learner: Any, data: Dataset, epochs: int = 1, order: str = "cyclic",
         seed: int = 0, checkpoints: Any = None, record_dual: bool = False,
         progress: bool = False, *, random_state: Any = None,
         max_iter: int | None = None, sample_weight: Any = None) -> Trace:
@@ -73,8 +75,10 @@ def run(learner: OnlineLearner | str, data: Dataset, epochs: int = 1, order: str
 
     Parameters
     ----------
-    learner : OnlineLearner or str
-        A learner instance, or a registry name (default parameters).
+    learner : OnlineLearner, a learner of the public protocol, or str
+        A learner instance (a built-in one, or an object with ``start``, ``step`` and
+        ``weights``: :mod:`maxmargin.online.protocol`, run through its adapter), or a
+        registry name or ``module:Class`` (default parameters).
     data : Dataset
     epochs : int >= 1
     order : {"cyclic", "shuffle", "sample"}
@@ -153,15 +157,16 @@ def run(learner: OnlineLearner | str, data: Dataset, epochs: int = 1, order: str
     timings = {k: timer[k] for k in ("learn_seconds", "setup_seconds", "record_seconds",
                                      "compile_seconds")}
     timings["ns_per_step"] = timings["learn_seconds"] / (n * epochs) * 1e9
-    return recorder.trace(learner, data, order, seed, epochs, finals, error, timings)
+    R = float(np.sqrt(packed.z_sqnorms.max(initial=0.0)))
+    return recorder.trace(learner, data, order, seed, epochs, finals, error, timings,
+                          Declared.of(learner, R).to_dict())
 
 
-def _check_args(learner: OnlineLearner | str, data: Dataset) -> OnlineLearner:
+def _check_args(learner: Any, data: Dataset) -> OnlineLearner:
     if isinstance(learner, str):
-        learner = make_learner(learner)
-    if not isinstance(learner, OnlineLearner):
-        raise ParameterError(f"learner must be an OnlineLearner or a name in LEARNERS, got "
-                             f"{type(learner).__name__}")
+        learner = make_learner(learner) if ":" not in learner else \
+            as_learner(learner_class(learner)())
+    learner = as_learner(learner)  # a learner of the public protocol gets the adapter
     if not isinstance(data, Dataset):
         raise ParameterError(f"data must be a maxmargin.Dataset, got {type(data).__name__}; "
                              "wrap arrays with Dataset(X, y)")
@@ -219,7 +224,8 @@ class _Recorder:
         return self.rows[-1][1]
 
     def trace(self, learner: OnlineLearner, data: Dataset, order: str, seed: int, epochs: int,
-              finals: dict[str, np.ndarray], error: float, timings: dict) -> Trace:
+              finals: dict[str, np.ndarray], error: float, timings: dict,
+              declares: dict) -> Trace:
         n, d = data.n, data.d
         t = np.array([r[0] for r in self.rows], np.int64)
         snaps = [r[1] for r in self.rows]
@@ -242,7 +248,7 @@ class _Recorder:
             seconds=np.array([r[5] for r in self.rows], float),
             w_avg=stack("w_avg"), b_avg=stack("b_avg"), dual=stack("dual"),
             dual_avg=stack("dual_avg"), extras=extras, final_train_error=error,
-            timings=timings)
+            timings=timings, declares=declares)
 
 
 def _final_error(learner: OnlineLearner, packed: PackedData, state: LearnerState,

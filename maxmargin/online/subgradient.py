@@ -40,6 +40,11 @@ class OnlineSubgradient(Pegasos):
     :math:`a \leftarrow a - \Delta a + \Delta\gamma\, y z\, \mathbb 1[\cdot]`, is
     ``lam = 1/gamma, step=Constant(Delta * gamma)``.
 
+    ``intercept="free"``: the bias takes the same steps without the shrinkage,
+    :math:`b_{t+1} = b_t + \eta_t\, y_t s^2\, \mathbb{1}[y_t (w_t\cdot x_t + b_t) < 1]`;
+    with ``lam=None`` this is the notes' subgradient descent on the hinge risk
+    :math:`R_{emp}(w, w_0)` with its bias :math:`w_0`.
+
     Parameters
     ----------
     lam : float > 0 or None
@@ -89,7 +94,7 @@ class OnlineSubgradient(Pegasos):
                 self.step.compiled(None)
             except ParameterError as e:
                 raise ParameterError(f"lam=None: {e}") from None
-        self.theory_rate = self._step().theory_rate
+        self.theory_rate = self._rate()
         if lam is None:  # the hinge alone: not the problem's objective, nothing to set
             self.objective = self.problem_parameter = self.theory_rate = None
 

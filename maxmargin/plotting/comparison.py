@@ -48,18 +48,13 @@ _T_LABEL = r"step $t$ (examples seen)"
 
 
 def _groups(cmp: Comparison) -> Iterator[tuple[str, str, list[RunResult], dict[str, Any]]]:
-    """(label, order, runs, style) for each learner x order; the style is the same in
-    every figure (by the group's position in the comparison)."""
-    i = 0
-    for lab in cmp.labels:
-        for order in cmp.orders:
-            runs = cmp.select(label=lab, order=order)
-            if runs:
-                style = _mpl.series_style(i)
-                style["markevery"] = _mpl.markevery(i)
-                style["markersize"] = 4.5
-                yield lab, order, runs, style
-                i += 1
+    """(label, order, runs, style) for each learner x order, and each trace (its own
+    order); the style is the same in every figure (by the group's position)."""
+    for i, (lab, order) in enumerate(dict.fromkeys((r.label, r.order) for r in cmp.runs)):
+        style = _mpl.series_style(i)
+        style["markevery"] = _mpl.markevery(i)
+        style["markersize"] = 4.5
+        yield lab, order, cmp.select(label=lab, order=order), style
 
 
 def _name(cmp: Comparison, lab: str, order: str) -> str:

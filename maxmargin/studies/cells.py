@@ -449,13 +449,19 @@ def _array(v: Any) -> list | None:
     return None if v is None else np.asarray(v).tolist()
 
 
+def _class_name(learner: Any) -> str:
+    """The learner's class (a learner of the public protocol's own, not its adapter's)."""
+    cls = type(getattr(learner, "learner", learner))
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
 def _run_columns(cmp: Any, learner: Any, ref: Reference) -> tuple[dict, dict]:
     r = cmp.runs[0]
     sol = cmp.reference
     arrays = {k: _array(getattr(r, k)) for k in ARRAYS}
     scalars = {
         "kind": r.kind, "learner_name": learner.name,
-        "learner_class": f"{type(learner).__module__}.{type(learner).__qualname__}",
+        "learner_class": _class_name(learner),
         "learner_params": json.dumps(learner.get_params(), sort_keys=True, default=str),
         "regret_G": float(r.regret_G), "novikoff": float(r.novikoff), "rate": float(r.rate),
         "rate_avg": float(r.rate_avg), "theory_slope": float(r.theory_slope),

@@ -109,7 +109,7 @@ class StudySpec:
         Which parameter the grid is of.
     grid : tuple of float
         The values, in the order written.
-    intercept : {"augmented", "none"}
+    intercept : {"augmented", "none", "free"}
     intercept_scaling : float
     solver : str or None
         QP solver of the exact solves (default: maxmargin's choice).
@@ -388,9 +388,9 @@ def _parse_problem(ck: _Checker, value: Any) -> tuple[str, tuple, str, float, st
     grid_parameter = "C" if "C" in pr else "lam"
     grid = _grid(ck, f"problem.{grid_parameter}", pr[grid_parameter])
     intercept = pr.get("intercept", "augmented")
-    if intercept not in ("augmented", "none"):
-        raise ck.fail("problem.intercept", f"must be 'augmented' or 'none' (the online "
-                                           f"learners' modes), got {intercept!r}")
+    if intercept not in ("augmented", "none", "free"):
+        raise ck.fail("problem.intercept", f"must be 'augmented', 'none' or 'free', got "
+                                           f"{intercept!r}")
     scaling = ck.positive("problem.intercept_scaling", pr.get("intercept_scaling", 1.0))
     solver = pr.get("solver")
     if solver is not None:

@@ -1,0 +1,633 @@
+r"""Your own learner, in plain Python: the public learner protocol.
+
+A learner is any object with three methods and a few class attributes::
+
+    class MyPerceptron:
+        mistake_driven = True              # what it is scored on (see below)
+
+        def start(self, d):                # a fresh state: called at the start of every run
+            self.w = np.zeros(d)
+
+        def step(self, x, y, t):           # one example: x of shape (d,), y = +1 or -1,
+            if y * (self.w @ x) <= 0:      # t = 1, 2, ... (the step number)
+                self.w += y * x
+
+        def weights(self):                 # the current classifier
+            return self.w
+
+``x`` lives in the space the problem defines. With intercept ``"none"`` it is the
+example's features (``d`` of them) and ``weights()`` returns ``w``; with ``"augmented"``
+it is ``z = (x, s)`` (``d + 1`` entries, ``s = intercept_scaling``) and ``weights()``
+returns ``w~ = (w, b/s)``, the bias being one more weight the learner regularises like
+the others; with ``"free"`` (an unregularised bias: the SVM of the textbooks and of
+scikit-learn) ``x`` has the ``d`` features again and ``weights()`` returns the pair
+``(w, b)``. ``start(d)`` receives the length of ``x``. The learner says which of these it
+implements in ``supported_intercepts`` (default ``("none", "augmented")``: the learner
+never sees a bias of its own).
+
+Its class attributes say what it is scored on, by the same names as the built-in
+learners' (:class:`~maxmargin.online.OnlineLearner`); every one is optional:
+
+========================  ==============================================================
+``name``                  the name in reports (default: the class name)
+``objective``             ``"lambda"`` (it minimises ``F``), ``"C"`` (``P``) or None
+``problem_parameter``     ``"lam"`` or ``"C"``: the constructor parameter the problem
+                          sets (``compare``, ``path --learners``, a study)
+``mistake_driven``        zero start, ``w += update_step * y x`` exactly when
+                          ``y w.x <= update_margin``: the mistake bounds apply
+``theory_rate``           the slope of ``log(F - F*)`` against ``log t`` its theory gives
+``regret_G``              the ``G`` of a proven regret bound ``G^2 (1 + ln t)/(2 lam)``
+                          (or a method ``regret_lipschitz(R)``, ``R = max ||z_i||``)
+``has_average``           ``average()`` returns an averaged iterate (like ``weights()``)
+``has_dual``              ``dual()`` returns an implied dual point ``a`` of shape (n,)
+                          (``w~ = sum_i a_i y_i z_i``); such a learner is started with
+                          ``start(d, n)`` and stepped with ``step(x, y, t, i)``
+``dual_counts_updates``   that ``a`` is ``update_step`` times the updates on each example
+``svm_space``             it classifies by ``sign(w.x + b)`` (default True)
+``resumable``             its state depends on ``d`` only (batch by batch,
+                          :class:`~maxmargin.online.OnlineState`)
+``supported_intercepts``  see above
+========================  ==============================================================
+
+:func:`as_learner` wraps such an object into :class:`PythonLearner`, the adapter that
+implements the run protocol of :mod:`maxmargin.online.base` for it (the built-in learners
+implement that protocol with compiled kernels). ``run``, ``compare``, the path and a
+study wrap what they are given: a learner of yours gets everything a built-in one gets.
+The adapter itself measures the online mistakes, the hinge loss and ``||w||^2`` of each
+predicting iterate, from ``weights()`` before every step, so the learner need not count
+anything.
+
+Speed: a step in Python costs microseconds (``docs/benchmarks.md``). A learner opts into
+numba with ``compiled_step``, an ``@njit`` function ``compiled_step(x, y, t, *arrays)``
+(``(x, y, t, i, *arrays)`` with ``has_dual``) that updates in place the arrays its
+``state()`` method returns: the first is the weight vector ``weights()`` returns, and a
+free-bias learner's second is its bias, an array of one entry. The whole loop over the
+examples then runs compiled.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import numpy as np
+import scipy.sparse as sp
+
+from .._validation import check_memory
+from ..exceptions import ParameterError
+from .base import (
+    DECLARATIONS,
+    OBJECTIVES,
+    LearnerState,
+    OnlineLearner,
+    PackedData,
+    Snapshot,
+)
+
+__all__ = ["Learner", "PythonLearner", "as_learner", "is_learner", "learner_params"]
+
+#: The methods every learner of the protocol has.
+METHODS = ("start", "step", "weights")
+
+
+class Learner:
+    """Optional base class of a learner written in plain Python (the defaults, documented).
+
+    Deriving from it is not required: any object with ``start``, ``step`` and
+    ``weights`` is a learner (:func:`is_learner`). See the module's docstring and
+    ``docs/own-learner.md``.
+
+    Attributes
+    ----------
+    name : str
+        Its name in reports; empty: the class name.
+    objective : {"lambda", "C"} or None
+    problem_parameter : {"lam", "C"} or None
+    mistake_driven : bool
+    update_margin, update_step : float
+    theory_rate : float or None
+    regret_G : float or None
+    has_average, has_dual, dual_counts_updates, svm_space, resumable : bool
+    supported_intercepts : tuple of str
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from maxmargin import make_separable
+    >>> from maxmargin.online import run
+    >>> class MyPerceptron(Learner):
+    ...     mistake_driven = True
+    ...     def start(self, d):
+    ...         self.w = np.zeros(d)
+    ...     def step(self, x, y, t):
+    ...         if y * (self.w @ x) <= 0:
+    ...             self.w += y * x
+    ...     def weights(self):
+    ...         return self.w
+    >>> tr = run(MyPerceptron(), make_separable(40, 2, seed=0), epochs=5)
+    >>> tr.learner, tr.final_train_error
+    ('MyPerceptron', 0.0)
+    """
+
+    name: ClassVar[str] = ""
+    objective: ClassVar[str | None] = None
+    problem_parameter: ClassVar[str | None] = None
+    mistake_driven: ClassVar[bool] = False
+    update_margin: ClassVar[float] = 0.0
+    update_step: ClassVar[float] = 1.0
+    theory_rate: ClassVar[float | None] = None
+    regret_G: ClassVar[float | None] = None
+    has_average: ClassVar[bool] = False
+    has_dual: ClassVar[bool] = False
+    dual_counts_updates: ClassVar[bool] = False
+    svm_space: ClassVar[bool] = True
+    resumable: ClassVar[bool] = False
+    supported_intercepts: ClassVar[tuple[str, ...]] = ("none", "augmented")
+
+    def start(self, d: int) -> None:
+        """Set a fresh state for examples of length ``d`` (called at every run's start).
+
+        Parameters
+        ----------
+        d : int
+            The length of the ``x`` that :meth:`step` will see.
+
+        Examples
+        --------
+        >>> Learner().start(3)
+        Traceback (most recent call last):
+        NotImplementedError: write start(d) in your learner
+        """
+        raise NotImplementedError("write start(d) in your learner")
+
+    def step(self, x: np.ndarray, y: float, t: int) -> None:
+        """Take one step on the example ``(x, y)``.
+
+        Parameters
+        ----------
+        x : ndarray of shape (d,)
+            Read-only.
+        y : float
+            +1.0 or -1.0.
+        t : int
+            The step number, 1 for the first.
+
+        Examples
+        --------
+        >>> Learner().step(np.zeros(3), 1.0, 1)
+        Traceback (most recent call last):
+        NotImplementedError: write step(x, y, t) in your learner
+        """
+        raise NotImplementedError("write step(x, y, t) in your learner")
+
+    def weights(self) -> Any:
+        """The current classifier: ``w`` (of the length of ``x``), or ``(w, b)`` for a
+        free bias.
+
+        Returns
+        -------
+        ndarray or (ndarray, float)
+
+        Examples
+        --------
+        >>> Learner().weights()
+        Traceback (most recent call last):
+        NotImplementedError: write weights() in your learner
+        """
+        raise NotImplementedError("write weights() in your learner")
+
+
+def is_learner(obj: Any) -> bool:
+    """Whether ``obj`` (an instance or a class) has the protocol's methods.
+
+    Parameters
+    ----------
+    obj : object
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> is_learner(Learner), is_learner(object())
+    (True, False)
+    """
+    return all(callable(getattr(obj, m, None)) for m in METHODS)
+
+
+def learner_params(cls: type) -> tuple[str, ...]:
+    """The keyword parameters of a learner class's constructor.
+
+    A built-in learner's include ``intercept`` and ``intercept_scaling``; a plain-Python
+    learner's are its own (the adapter holds the intercept).
+
+    Parameters
+    ----------
+    cls : type
+
+    Returns
+    -------
+    tuple of str
+
+    Examples
+    --------
+    >>> from maxmargin.online import PA1
+    >>> learner_params(PA1), learner_params(Learner)
+    (('C', 'intercept', 'intercept_scaling'), ())
+    """
+    if isinstance(cls, type) and issubclass(cls, OnlineLearner):
+        return cls.param_names()
+    init = cls.__init__
+    if init is object.__init__:
+        return ()
+    return tuple(p.name for p in inspect.signature(init).parameters.values()
+                 if p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD))
+
+
+def _declared(learner: Any) -> dict[str, Any]:
+    """The learner's declarations, checked, with the protocol's defaults."""
+    defaults = {k: getattr(Learner, k) for k in DECLARATIONS if hasattr(Learner, k)}
+    defaults["visits_schedule"] = True
+    out = {k: getattr(learner, k, v) for k, v in defaults.items()}
+    who = type(learner).__name__
+    if out["objective"] not in (None, *OBJECTIVES):
+        raise ParameterError(f"{who}.objective must be one of {OBJECTIVES} or None, not "
+                             f"{out['objective']!r}")
+    pp = out["problem_parameter"]
+    if pp not in (None, "lam", "C"):
+        raise ParameterError(f"{who}.problem_parameter must be 'lam', 'C' or None, not {pp!r}")
+    if pp is not None and not hasattr(learner, pp):
+        raise ParameterError(f"{who} declares problem_parameter {pp!r} but has no attribute "
+                             f"{pp!r} (store the constructor's {pp} as self.{pp})")
+    obj = out["objective"]
+    if obj is not None and not hasattr(learner, "lam" if obj == "lambda" else "C"):
+        name = "lam" if obj == "lambda" else "C"
+        raise ParameterError(f"{who} minimises the {obj} objective but has no attribute "
+                             f"{name!r}: store the parameter of its objective as self.{name}")
+    ints = tuple(out["supported_intercepts"])
+    if not ints or any(i not in ("none", "augmented", "free") for i in ints):
+        raise ParameterError(f"{who}.supported_intercepts must name some of 'none', "
+                             f"'augmented', 'free'; got {ints!r}")
+    out["supported_intercepts"] = ints
+    for meth, flag in (("average", "has_average"), ("dual", "has_dual")):
+        if out[flag] and not callable(getattr(learner, meth, None)):
+            raise ParameterError(f"{who} declares {flag} but has no method {meth}()")
+    return out
+
+
+@dataclass(eq=False)
+class PythonState(LearnerState):
+    """The adapter's state: the examples as the learner sees them (the learner keeps its
+    own state).
+
+    Attributes
+    ----------
+    rows : ndarray of shape (n, d'), read-only
+        ``x`` (``none``, ``free``) or ``z = (x, s)`` (``augmented``), dense.
+    source : PackedData or None
+        The data the rows are of (a resumed learner gets new batches).
+    arrays : tuple of ndarray
+        A compiled learner's ``state()``.
+    """
+
+    rows: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
+    source: PackedData | None = None
+    arrays: tuple = ()
+
+
+class PythonLearner(OnlineLearner):
+    """The adapter: a learner written in plain Python, run like a built-in.
+
+    It implements the run protocol of :class:`~maxmargin.online.OnlineLearner` for the
+    object it wraps, and copies that object's declarations (its class attributes), so
+    that everything that scores a learner reads them as for any built-in.
+
+    Parameters
+    ----------
+    learner : object
+        An object with ``start``, ``step`` and ``weights`` (see the module's docstring).
+    intercept : {"none", "augmented", "free"}
+        The problem's intercept mode; one of the learner's ``supported_intercepts``.
+    intercept_scaling : float > 0
+        ``s`` of the bias feature (``augmented``: the last entry of ``x``).
+
+    Attributes
+    ----------
+    learner : object
+        The wrapped learner (which holds its own state).
+
+    Examples
+    --------
+    >>> from maxmargin.online import Learner
+    >>> class Nothing(Learner):
+    ...     def start(self, d): self.w = np.zeros(d)
+    ...     def step(self, x, y, t): pass
+    ...     def weights(self): return self.w
+    >>> PythonLearner(Nothing(), intercept="none")
+    PythonLearner(Nothing(), intercept='none', intercept_scaling=1.0)
+    """
+
+    reference = "a learner written against the public protocol (maxmargin.online.protocol)"
+
+    def __init__(self, learner: Any, *, intercept: str = "augmented",
+                 intercept_scaling: float = 1.0) -> None:
+        if isinstance(learner, OnlineLearner) or not is_learner(learner) or \
+                isinstance(learner, type):
+            raise ParameterError(
+                f"PythonLearner wraps a learner object with start(d), step(x, y, t) and "
+                f"weights() (docs/own-learner.md); got {learner!r}")
+        self.learner = learner
+        for key, value in _declared(learner).items():
+            setattr(self, key, value)  # before the intercept is checked against them
+        if intercept not in self.supported_intercepts:
+            raise ParameterError(
+                f"{type(learner).__name__} supports intercept "
+                f"{' or '.join(map(repr, self.supported_intercepts))}, not {intercept!r} "
+                "(it declares supported_intercepts)")
+        super().__init__(intercept=intercept, intercept_scaling=intercept_scaling)
+        self.name = str(getattr(learner, "name", "")  # type: ignore[misc]
+                        or type(learner).__name__)
+        compiled = getattr(learner, "compiled_step", None)
+        if compiled is not None and not (hasattr(compiled, "py_func")
+                                         and callable(getattr(learner, "state", None))):
+            raise ParameterError(
+                f"{type(learner).__name__}.compiled_step must be a numba @njit function, "
+                "and the learner must have a state() method returning the arrays it updates")
+        self._compiled = compiled
+
+    def __getattr__(self, key: str) -> Any:
+        # the wrapped learner's own attributes (its lam or C, read by the scoring)
+        if key.startswith("__") or key in ("learner", "_compiled"):
+            raise AttributeError(key)
+        return getattr(self.learner, key)
+
+    def get_params(self) -> dict[str, Any]:
+        """The wrapped learner's parameters, then ``intercept`` and ``intercept_scaling``.
+
+        Returns
+        -------
+        dict
+            Its ``get_params()`` when it has one, else the constructor's parameters
+            stored under their own names (the scikit-learn convention).
+        """
+        own = getattr(self.learner, "get_params", None)
+        if callable(own):
+            params = dict(own())
+        else:
+            params = {p: getattr(self.learner, p) for p in learner_params(type(self.learner))
+                      if hasattr(self.learner, p)}
+        params.update(intercept=self.intercept, intercept_scaling=self.intercept_scaling)
+        return params
+
+    def __repr__(self) -> str:
+        own = {k: v for k, v in self.get_params().items()
+               if k not in ("intercept", "intercept_scaling")}
+        inner = f"{type(self.learner).__name__}({', '.join(f'{k}={v!r}' for k, v in own.items())})"
+        return (f"PythonLearner({inner}, intercept={self.intercept!r}, "
+                f"intercept_scaling={self.intercept_scaling!r})")
+
+    def regret_lipschitz(self, R: float) -> float | None:
+        """The learner's ``regret_lipschitz(R)`` when it has that method, else its declared
+        ``regret_G`` (None: no regret bound).
+
+        Parameters
+        ----------
+        R : float
+            ``max_i ||z_i||`` on the data of the run (the bound's ``G`` often depends on it).
+
+        Returns
+        -------
+        float or None
+        """
+        own = getattr(self.learner, "regret_lipschitz", None)
+        G = own(R) if callable(own) else getattr(self.learner, "regret_G", None)
+        return None if G is None else float(G)
+
+    # ------------------------------------------------------------------ the run protocol
+
+    def _dim(self, packed: PackedData) -> int:
+        return packed.d + (self.intercept == "augmented")
+
+    def _rows(self, packed: PackedData) -> np.ndarray:
+        """The examples as the learner sees them: dense, read-only, (n, d')."""
+        d1 = self._dim(packed)
+        if packed.sparse:
+            check_memory(8.0 * packed.n * d1, f"densifying {packed.dataset.name} for "
+                         f"{self.name} (a Python learner sees dense rows)")
+        X = packed.dataset.X
+        X = X.toarray() if sp.issparse(X) else np.asarray(X, dtype=float)
+        if self.intercept == "augmented":
+            X = np.hstack([X, np.full((packed.n, 1), self.intercept_scaling)])
+        rows = np.ascontiguousarray(X, dtype=float)
+        if rows is packed.dataset.X:
+            rows = rows.view()
+        rows.flags.writeable = False
+        return rows
+
+    def _setup(self, packed: PackedData) -> PythonState:
+        d1 = self._dim(packed)
+        if self.has_dual:
+            self.learner.start(d1, packed.n)
+        else:
+            self.learner.start(d1)
+        state = PythonState(rows=self._rows(packed), source=packed)
+        self._split(self.learner.weights(), packed, "weights")  # refuse a wrong shape now
+        if self._compiled is not None:
+            state.arrays = self._state_arrays(d1)
+        return state
+
+    def _state_arrays(self, d1: int) -> tuple:
+        arrays = tuple(self.learner.state())
+        free = self.intercept == "free"
+        who = type(self.learner).__name__
+        if not arrays or not all(isinstance(a, np.ndarray) for a in arrays):
+            raise ParameterError(f"{who}.state() must return a tuple of numpy arrays")
+        if arrays[0].shape != (d1,) or arrays[0].dtype != np.float64:
+            raise ParameterError(f"{who}.state()[0] must be its float64 weight vector of "
+                                 f"shape ({d1},); got {arrays[0].dtype} {arrays[0].shape}")
+        if free and (len(arrays) < 2 or arrays[1].shape != (1,)):
+            raise ParameterError(f"{who}.state()[1] must be its free bias, a float64 array "
+                                 "of shape (1,)")
+        return arrays
+
+    def _advance(self, packed: PackedData, state: PythonState, idx: np.ndarray, lo: int,
+                 hi: int, t0: int) -> None:
+        if state.source is not packed:  # a new batch (OnlineState)
+            state.rows, state.source = self._rows(packed), packed
+        if self._compiled is not None:
+            self._advance_compiled(packed, state, idx, lo, hi, t0)
+            return
+        learner, rows, y, tot = self.learner, state.rows, packed.y, state.totals
+        step, weights = learner.step, learner.weights
+        free, indexed = self.intercept == "free", self.has_dual
+        mistakes, loss, sqn = float(tot[0]), float(tot[1]), float(tot[2])
+        for p in range(lo, hi):
+            i = int(idx[p])
+            x = rows[i]
+            yi = float(y[i])
+            out = weights()
+            w, b = out if free else (out, 0.0)
+            m = yi * (float(np.dot(w, x)) + b)
+            if m < 1.0:
+                loss += 1.0 - m
+            if m <= 0.0:
+                mistakes += 1.0
+            sqn += float(np.dot(w, w))
+            if indexed:
+                step(x, yi, t0 + p - lo + 1, i)
+            else:
+                step(x, yi, t0 + p - lo + 1)
+        tot[0], tot[1], tot[2] = mistakes, loss, sqn
+
+    def _advance_compiled(self, packed: PackedData, state: PythonState, idx: np.ndarray,
+                          lo: int, hi: int, t0: int) -> None:
+        loop, loop_indexed = _compiled_loops()
+        arrays = state.arrays
+        free = self.intercept == "free"
+        bias = arrays[1] if free else np.zeros(1)
+        run = loop_indexed if self.has_dual else loop
+        run(self._compiled, state.rows, packed.y, idx, lo, hi, t0, arrays[0], bias, free,
+            arrays, state.totals)
+
+    def _split(self, out: Any, packed: PackedData, what: str) -> tuple[np.ndarray, float]:
+        """``(w, b)`` on the original features from what ``weights()`` returned."""
+        d1 = self._dim(packed)
+        who = f"{type(self.learner).__name__}.{what}()"
+        pair = isinstance(out, tuple) and len(out) == 2
+        if self.intercept == "free" and not pair:
+            raise ParameterError(f"{who} must return the pair (w, b) with intercept 'free' "
+                                 f"(an unregularised bias); got {type(out).__name__}")
+        if self.intercept != "free" and pair:
+            raise ParameterError(
+                f"{who} returned a pair (w, b), the form of intercept 'free'; with intercept "
+                f"{self.intercept!r} return the weight vector alone (augmented: the bias is "
+                "its last entry, over s)")
+        w, b = out if pair else (out, 0.0)
+        w = np.array(w, dtype=float)
+        if w.shape != (d1,):
+            space = {"none": "x", "augmented": "z = (x, s)", "free": "x"}[self.intercept]
+            raise ParameterError(f"{who} returned shape {w.shape}; with intercept "
+                                 f"{self.intercept!r} it must be ({d1},), the length of {space}")
+        try:
+            b = float(b)
+        except (TypeError, ValueError):
+            raise ParameterError(f"{who} returned a bias that is not a number: {b!r}") from None
+        if self.intercept == "augmented":
+            return w[:-1].copy(), float(self.intercept_scaling * w[-1])
+        return w, b
+
+    def _snapshot(self, packed: PackedData, state: PythonState, t: int) -> Snapshot:
+        w, b = self._split(self.learner.weights(), packed, "weights")
+        w_avg = b_avg = None
+        if self.has_average:
+            w_avg, b_avg = self._split(self.learner.average(), packed, "average")
+        dual = None
+        if packed.record_dual and self.has_dual:
+            dual = np.array(self.learner.dual(), dtype=float).reshape(-1)
+            if dual.shape != (packed.n,):
+                raise ParameterError(f"{type(self.learner).__name__}.dual() returned shape "
+                                     f"{dual.shape}; it must be (n,) = ({packed.n},)")
+        return Snapshot(w, b, w_avg=w_avg, b_avg=b_avg, dual=dual)
+
+
+def as_learner(obj: Any, *, intercept: str | None = None,
+               intercept_scaling: float = 1.0) -> OnlineLearner:
+    """``obj`` as a learner :func:`~maxmargin.online.run` can drive.
+
+    Parameters
+    ----------
+    obj : OnlineLearner or object
+        A built-in learner (returned as it is) or an object of the protocol (wrapped).
+    intercept : {"none", "augmented", "free"}, optional
+        For a wrapped object: the problem's intercept mode. Default: the object's own
+        ``intercept`` attribute if it has one, else ``"augmented"`` when it supports it,
+        else the first of its ``supported_intercepts``.
+    intercept_scaling : float > 0
+
+    Returns
+    -------
+    OnlineLearner
+
+    Raises
+    ------
+    ParameterError
+        ``obj`` is neither.
+
+    Examples
+    --------
+    >>> from maxmargin.online import Perceptron
+    >>> p = Perceptron()
+    >>> as_learner(p) is p
+    True
+    """
+    if isinstance(obj, OnlineLearner):
+        return obj
+    if isinstance(obj, type) or not is_learner(obj):
+        what = f"the class {obj.__name__} (give an instance)" if isinstance(obj, type) \
+            else type(obj).__name__
+        raise ParameterError(
+            f"a learner must be an OnlineLearner or an object with start(d), step(x, y, t) "
+            f"and weights() (docs/own-learner.md); got {what}")
+    if intercept is None:
+        own = getattr(obj, "intercept", None)
+        ints = tuple(getattr(obj, "supported_intercepts", Learner.supported_intercepts))
+        intercept = own if isinstance(own, str) else (
+            "augmented" if "augmented" in ints else (ints[0] if ints else "augmented"))
+    return PythonLearner(obj, intercept=intercept, intercept_scaling=intercept_scaling)
+
+
+@functools.lru_cache(maxsize=1)
+def _compiled_loops() -> tuple[Any, Any]:
+    """The compiled loops that drive a ``compiled_step`` (numba imported on first use)."""
+    from .._deps import require
+
+    njit = require("numba", "a learner's compiled_step").njit
+
+    @njit
+    def loop(step, rows, y, idx, lo, hi, t0, w, bias, free, arrays,  # type: ignore[no-untyped-def]
+             tot):  # pragma: no cover - compiled
+        mistakes, loss, sqn = tot[0], tot[1], tot[2]
+        for p in range(lo, hi):
+            i = idx[p]
+            x = rows[i]
+            yi = y[i]
+            f = bias[0] if free else 0.0
+            nw = 0.0
+            for j in range(w.shape[0]):
+                f += w[j] * x[j]
+                nw += w[j] * w[j]
+            m = yi * f
+            if m < 1.0:
+                loss += 1.0 - m
+            if m <= 0.0:
+                mistakes += 1.0
+            sqn += nw
+            step(x, yi, t0 + p - lo + 1, *arrays)
+        tot[0], tot[1], tot[2] = mistakes, loss, sqn
+
+    @njit
+    def loop_indexed(step, rows, y, idx, lo, hi, t0, w, bias, free,  # type: ignore[no-untyped-def]
+                     arrays, tot):  # pragma: no cover - compiled
+        mistakes, loss, sqn = tot[0], tot[1], tot[2]
+        for p in range(lo, hi):
+            i = idx[p]
+            x = rows[i]
+            yi = y[i]
+            f = bias[0] if free else 0.0
+            nw = 0.0
+            for j in range(w.shape[0]):
+                f += w[j] * x[j]
+                nw += w[j] * w[j]
+            m = yi * f
+            if m < 1.0:
+                loss += 1.0 - m
+            if m <= 0.0:
+                mistakes += 1.0
+            sqn += nw
+            step(x, yi, t0 + p - lo + 1, i, *arrays)
+        tot[0], tot[1], tot[2] = mistakes, loss, sqn
+
+    return loop, loop_indexed

@@ -1,0 +1,315 @@
+"""The public learner protocol (maxmargin.online.protocol): learners written in plain
+Python, from docs/own-learner.md alone, reproduce the built-in ones and are scored alike;
+the free-intercept kernels against naive loops; what the adapter refuses."""
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from maxmargin import SVMProblem, Trace, compare, make_gaussians, make_separable, score_trace
+from maxmargin.exceptions import ParameterError
+from maxmargin.online import (
+    Constant,
+    OnlineSubgradient,
+    Pegasos,
+    Perceptron,
+    PythonLearner,
+    as_learner,
+    run,
+)
+
+DOC = Path(__file__).resolve().parents[1] / "docs" / "own-learner.md"
+
+
+@pytest.fixture(scope="module")
+def doc():
+    """Every python block of docs/own-learner.md, run in order in one namespace."""
+    ns: dict = {}
+    for block in re.findall(r"```python\n(.*?)```", DOC.read_text(), re.S):
+        exec(compile(block, str(DOC), "exec"), ns)  # noqa: S102 - the page's own code
+    return ns
+
+
+def _same_trajectory(a, b, tol=1e-12):
+    assert np.array_equal(a.t, b.t)
+    scale = max(1.0, float(np.abs(a.w).max()))
+    assert np.abs(a.w - b.w).max() <= tol * scale
+    assert np.abs(a.b - b.b).max() <= tol * scale
+    assert np.array_equal(a.mistakes, b.mistakes)
+    np.testing.assert_allclose(b.loss, a.loss, rtol=tol, atol=tol)
+    np.testing.assert_allclose(b.sqnorm, a.sqnorm, rtol=1e-10, atol=tol)
+
+
+def test_the_pages_perceptron_is_the_built_in_one(doc):
+    data = doc["data"]
+    for intercept in ("none", "augmented"):
+        mine = run(as_learner(doc["MyPerceptron"](), intercept=intercept), data, epochs=4,
+                   order="shuffle", seed=5)
+        ref = run(Perceptron(intercept=intercept), data, epochs=4, order="shuffle", seed=5)
+        _same_trajectory(ref, mine)
+    # the free-bias form (w, b) = the built-in perceptron with a free intercept
+    mine = run(as_learner(doc["MyFreePerceptron"](), intercept="free"), data, epochs=4,
+               order="sample", seed=2)
+    ref = run(Perceptron(intercept="free"), data, epochs=4, order="sample", seed=2)
+    _same_trajectory(ref, mine)
+    fast = doc["fast"]  # the numba opt-in: the same trajectory
+    _same_trajectory(run(Perceptron(), data, epochs=5, order="shuffle", seed=1), fast)
+
+
+def test_the_pages_pegasos_is_scored_as_the_built_in_one(doc):
+    cmp = doc["cmp"]
+    ref, mine = cmp.runs[0], cmp.runs[1]
+    assert (ref.learner, mine.learner) == ("pegasos", "MyPegasos")
+    _same_trajectory(ref.trace, mine.trace)
+    for k in ("subopt", "rel_subopt", "distance", "cosine", "margin", "regret",
+              "regret_bound", "train_error"):
+        np.testing.assert_allclose(getattr(mine, k), getattr(ref, k), rtol=1e-9, atol=1e-12)
+    assert mine.kind == "objective" and mine.theory_slope == -1.0
+    # what the built-in declares (an average, a dual point) and the page's learner does not
+    # is N/A: it does not apply (not_available is for what a recorded trace lacks)
+    assert ref.subopt_avg is not None and ref.dual_gap is not None
+    assert mine.subopt_avg is None and mine.dual_gap is None and not mine.not_available
+    perc = cmp.runs[2]
+    assert perc.kind == "linear" and perc.subopt is None
+    assert np.isfinite(perc.general_bound_best).all()
+    assert cmp.rows[2]["bound_respected"] == "yes"
+    assert "intercept augmented" in cmp.rows[1]["scored_against"]
+
+
+def test_the_pages_sgdclassifier_trace(doc):
+    r, data = doc["r"], doc["data"]
+    sgd = doc["sgd"]
+    X, y, lam = data.dense(), data.y, doc["lam"]
+    ref = doc["scored"].reference
+    F = lam / 2 * sgd.w @ sgd.w.T
+    F = np.diag(F) + np.maximum(0.0, 1 - y * (X @ sgd.w.T + sgd.b).T).mean(axis=1)
+    F_star = lam / 2 * ref.w @ ref.w + np.maximum(0.0, 1 - y * (X @ ref.w + ref.b)).mean()
+    np.testing.assert_allclose(r.subopt, F - F_star, rtol=1e-9, atol=1e-12)
+    assert r.regret is None and "Trace.from_weights" in r.not_available["regret"]
+
+
+def test_a_trace_saved_and_read_back_is_scored_as_its_run(doc, tmp_path):
+    cmp = doc["cmp"]
+    tr = cmp.runs[1].trace
+    tr.save(tmp_path / "mine")
+    back = Trace.load(tmp_path / "mine")
+    assert back.declares == tr.declares and back.declares["objective"] == "lambda"
+    r = score_trace(back, cmp.reference)
+    for k in ("subopt", "regret", "regret_bound", "distance"):
+        np.testing.assert_array_equal(getattr(r, k), getattr(cmp.runs[1], k))
+
+
+# --------------------------------------------------------- free intercept: naive loops
+
+
+class NaiveFreeSGD:
+    """``w <- (1 - eta lam) w + eta y x 1[m < 1]``, ``b <- b + eta y 1[m < 1]`` (s = 1),
+    with Pegasos' ``eta = 1/(lam (t + 1))`` or a constant; lam None: the hinge alone."""
+
+    supported_intercepts = ("free",)
+    has_average = True
+
+    def __init__(self, lam, eta=None):
+        self.lam, self.eta = lam, eta
+
+    def start(self, d):
+        self.w, self.b = np.zeros(d), 0.0
+        self.sw, self.sb, self.k = np.zeros(d), 0.0, 0
+
+    def step(self, x, y, t):
+        self.sw, self.sb, self.k = self.sw + self.w, self.sb + self.b, self.k + 1
+        eta = self.eta if self.eta is not None else 1.0 / (self.lam * (t + 1))
+        active = y * (self.w @ x + self.b) < 1
+        shrink = 1.0 - eta * self.lam if self.lam is not None else 1.0
+        self.w = shrink * self.w + (eta * y * x if active else 0.0)
+        self.b = self.b + (eta * y if active else 0.0)
+
+    def weights(self):
+        return self.w, self.b
+
+    def average(self):
+        return self.sw / max(self.k, 1), self.sb / max(self.k, 1)
+
+
+@pytest.mark.parametrize("built, naive", [
+    (lambda: Pegasos(lam=0.05, intercept="free"), lambda: NaiveFreeSGD(0.05)),
+    (lambda: OnlineSubgradient(lam=None, step=Constant(0.1), intercept="free"),
+     lambda: NaiveFreeSGD(None, eta=0.1)),
+    (lambda: OnlineSubgradient(lam=0.05, step=Constant(0.1), intercept="free"),
+     lambda: NaiveFreeSGD(0.05, eta=0.1)),
+])
+def test_free_intercept_kernels_equal_a_naive_loop(built, naive):
+    data = make_gaussians(80, 3, separation=1.0, seed=4)
+    a = run(built(), data, epochs=3, order="shuffle", seed=7)
+    b = run(as_learner(naive(), intercept="free"), data, epochs=3, order="shuffle", seed=7)
+    _same_trajectory(a, b, tol=1e-11)
+    np.testing.assert_allclose(a.w_avg, b.w_avg, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(a.b_avg, b.b_avg, rtol=1e-10, atol=1e-12)
+
+
+def test_free_intercept_is_scored_against_the_free_optimum():
+    data = make_gaussians(120, 3, separation=1.5, seed=1)
+    cmp = compare(data, lam=0.02, intercept="free", learners=["pegasos", "perceptron"],
+                  epochs=5, orders=("shuffle",))
+    p = SVMProblem(data, lam=0.02, intercept="free")
+    F_star = p.lambda_objective(cmp.reference.w, cmp.reference.b)
+    r = cmp.runs[0]
+    F = [p.lambda_objective(w, b) for w, b in zip(r.trace.w, r.trace.b, strict=True)]
+    np.testing.assert_allclose(r.subopt, np.array(F) - F_star, rtol=1e-9, atol=1e-12)
+    # no 1/t rate or regret bound: the objective is not strongly convex in the free b
+    assert r.regret_bound is None and np.isnan(r.theory_slope)
+    assert "intercept free" in cmp.to_markdown()
+
+
+# ------------------------------------------------------------------ what is refused
+
+
+class _Base:
+    def __init__(self, out=None):
+        self.out = out
+
+    def start(self, d):
+        self.d = d
+
+    def step(self, x, y, t):
+        pass
+
+    def weights(self):
+        return np.zeros(self.d) if self.out is None else self.out
+
+
+def test_protocol_violations_are_one_line_errors():
+    data = make_separable(30, 2, seed=0)
+    with pytest.raises(ParameterError, match=r"returned shape \(2,\).*\(3,\)"):
+        run(_Base(np.zeros(2)), data)
+    with pytest.raises(ParameterError, match="pair"):
+        run(_Base((np.zeros(3), 0.0)), data)
+    class Free(_Base):
+        supported_intercepts = ("free",)
+
+    with pytest.raises(ParameterError, match="must return the pair"):
+        run(as_learner(Free(np.zeros(2)), intercept="free"), data)
+
+    class NoLam(_Base):
+        objective = "lambda"
+
+    with pytest.raises(ParameterError, match="self.lam"):
+        as_learner(NoLam())
+
+    class NoDual(_Base):
+        has_dual = True
+
+    with pytest.raises(ParameterError, match="dual()"):
+        as_learner(NoDual())
+
+    class Bad(_Base):
+        objective = "hinge"
+
+    with pytest.raises(ParameterError, match="objective must be"):
+        as_learner(Bad())
+    with pytest.raises(ParameterError, match="_Base supports intercept 'none' or 'augmented'"):
+        as_learner(_Base(), intercept="free")
+    with pytest.raises(ParameterError, match="give an instance"):
+        run(_Base, data)
+    with pytest.raises(ParameterError, match="start"):
+        run(object(), data)
+
+    class NotCompiled(_Base):
+        compiled_step = staticmethod(lambda x, y, t, w: None)
+
+        def state(self):
+            return (np.zeros(self.d),)
+
+    with pytest.raises(ParameterError, match="njit"):
+        PythonLearner(NotCompiled())
+
+
+def test_compare_traces_alone_and_their_checks():
+    data = make_gaussians(60, 2, seed=3)
+    tr = run(Pegasos(lam=0.1, intercept="free"), data, epochs=2)
+    cmp = compare(data, lam=0.1, intercept="free", traces=[tr])
+    assert [r.label for r in cmp.runs] == ["pegasos"] and cmp.runs[0].subopt is not None
+    with pytest.raises(ParameterError, match="intercept"):
+        compare(data, lam=0.1, intercept="augmented", traces=[tr])
+    with pytest.raises(ParameterError, match="lam=0.1"):
+        compare(data, lam=0.2, intercept="free", traces=[tr])
+    with pytest.raises(ParameterError, match="no learners and no traces"):
+        compare(data, lam=0.1)
+    with pytest.raises(ParameterError, match="Trace objects"):
+        compare(data, lam=0.1, traces=["x.npz"])
+
+
+def test_a_trace_from_elsewhere_is_drawn_beside_the_learners():
+    from maxmargin.plotting.comparison import plot_suboptimality
+
+    data = make_gaussians(60, 2, seed=3)
+    tr = run(Pegasos(lam=0.1), data, epochs=2)
+    ext = Trace.from_weights(tr.t, tr.w, tr.b, name="external", data=data,
+                             intercept="augmented", params={"lam": 0.1})
+    cmp = compare(data, lam=0.1, learners=["pegasos"], traces=[ext], epochs=2,
+                  orders=("cyclic",))
+    labels = [ln.get_label() for ln in plot_suboptimality(cmp).get_lines()]
+    assert "external: last iterate" in labels and "pegasos: last iterate" in labels
+    np.testing.assert_array_equal(cmp.runs[1].subopt, cmp.runs[0].subopt)
+
+
+@pytest.mark.parametrize("make, lam, eta", [
+    (lambda: Pegasos(lam=0.05, intercept="free"), 0.05, None),
+    (lambda: OnlineSubgradient(lam=0.05, step=Constant(0.1), intercept="free"), 0.05, 0.1),
+])
+def test_weighted_free_intercept_steps_equal_a_naive_loop(make, lam, eta):
+    from maxmargin.online import schedule
+
+    data = make_gaussians(80, 3, separation=1.0, seed=4)
+    X, y = data.dense(), data.y
+    sw = np.random.default_rng(0).uniform(0, 2, data.n)
+    tr = run(make(), data, epochs=3, order="shuffle", seed=7, sample_weight=sw)
+    w, b = np.zeros(3), 0.0
+    for t, i in enumerate(schedule(data.n, 3, "shuffle", 7), 1):
+        e = eta if eta is not None else 1 / (lam * (t + 1))
+        active = y[i] * (w @ X[i] + b) < 1
+        w = (1 - e * lam) * w + (e * sw[i] * y[i] * X[i] if active else 0.0)
+        b = b + (e * sw[i] * y[i] if active else 0.0)
+    assert np.abs(tr.w[-1] - w).max() <= 1e-12 and abs(tr.b[-1] - b) <= 1e-12
+
+
+class CountingPerceptron:
+    """The perceptron with its implied dual point: c_i = the updates on example i."""
+
+    mistake_driven = True
+    has_dual = True
+    dual_counts_updates = True
+
+    def start(self, d, n):
+        self.w, self.c = np.zeros(d), np.zeros(n)
+
+    def step(self, x, y, t, i):
+        if y * (self.w @ x) <= 0:
+            self.w += y * x
+            self.c[i] += 1
+
+    def weights(self):
+        return self.w
+
+    def dual(self):
+        return self.c
+
+
+def test_a_learner_with_a_dual_point_is_scored_as_the_built_in_one():
+    data = make_gaussians(100, 3, separation=1.0, seed=6)
+    cmp = compare(data, C=1.0, intercept="augmented",
+                  learners=["perceptron", CountingPerceptron()], epochs=3,
+                  orders=("shuffle",))
+    ref, mine = cmp.runs
+    _same_trajectory(ref.trace, mine.trace)
+    np.testing.assert_array_equal(mine.trace.dual, ref.trace.dual)
+    for k in ("general_bound", "general_bound_best", "mistake_rounds_bound", "regret"):
+        np.testing.assert_allclose(getattr(mine, k), getattr(ref, k), rtol=1e-12, atol=0)
+    assert cmp.rows[1]["bound_respected"] == "yes"
+    with pytest.raises(ParameterError, match=r"dual\(\) returned shape"):
+        class Short(CountingPerceptron):
+            def dual(self):
+                return self.c[:-1]
+        compare(data, C=1.0, intercept="augmented", learners=[Short()], epochs=1)
