@@ -14,15 +14,15 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(STAMP): $(BIN)/python pyproject.toml
-	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m pip install --quiet -e ".[plot]"
 	touch $@
 
 $(TEST_STAMP): $(BIN)/python pyproject.toml
-	$(BIN)/python -m pip install --quiet -e ".[test,study]"
+	$(BIN)/python -m pip install --quiet -e ".[test,study,plot]"
 	touch $@ $(STAMP)
 
 $(DOCS_STAMP): $(BIN)/python pyproject.toml
-	$(BIN)/python -m pip install --quiet -e ".[docs,test,study]"
+	$(BIN)/python -m pip install --quiet -e ".[docs,test,study,plot]"
 	touch $@ $(STAMP) $(TEST_STAMP)
 
 demo: $(STAMP)

@@ -29,6 +29,7 @@ from .exact import ExactSolution, available_solvers, is_separable, separation_ce
 from .exceptions import (
     CertificateError,
     DataError,
+    DependencyError,
     MaxMarginError,
     NotSeparableError,
     OutputError,
@@ -167,4 +168,5 @@ __all__ = [
     "NotSeparableError",
     "CertificateError",
     "OutputError",
+    "DependencyError",
 ]

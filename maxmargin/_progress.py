@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
+from collections.abc import Iterator
 from typing import TextIO
+
+__all__ = ["Progress", "note", "notes_silenced"]
+
+#: Whether a bar's line is open on the terminal (drawn, not yet ended): a note ends it.
+_open_line = False
+#: Whether notes are silenced (the command's ``-q``).
+_silenced = False
 
 
 class Progress:
@@ -33,6 +42,7 @@ class Progress:
 
     def update(self, k: float = 1) -> None:
         """Advance by ``k`` units."""
+        global _open_line
         self.done += k
         now = time.perf_counter()
         if self.enabled and (now - self._last > 0.1 or self.done >= self.total):
@@ -42,6 +52,7 @@ class Progress:
             self.stream.write(f"\r{self.label} [{bar}] {100 * frac:5.1f}% "
                               f"{now - self._start:6.1f}s")
             self.stream.flush()
+            _open_line = True
 
     def update_to(self, done: float) -> None:
         """Advance to ``done`` units in all."""
@@ -49,12 +60,71 @@ class Progress:
 
     def close(self) -> None:
         """End the bar's line (the ``with`` block does it)."""
+        global _open_line
         if self.enabled:
             self.stream.write("\n")
             self.stream.flush()
+            _open_line = False
 
     def __enter__(self) -> Progress:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def note(text: str, stream: TextIO | None = None) -> bool:
+    """Say ``text`` in one line on a terminal (stderr); nothing in a pipe, a test or CI,
+    nor inside :func:`notes_silenced`.
+
+    A bar drawing at that moment has its line ended first, so the note does not land in
+    the middle of it (the bar goes on, on the next line).
+
+    Parameters
+    ----------
+    text : str
+        One line, without its newline.
+    stream : file, optional
+        Default ``sys.stderr``.
+
+    Returns
+    -------
+    bool
+        Whether it was written.
+
+    Examples
+    --------
+    >>> import io
+    >>> note("compiling", stream=io.StringIO())   # not a terminal: silent
+    False
+    """
+    global _open_line
+    stream = stream if stream is not None else sys.stderr
+    if _silenced or not (hasattr(stream, "isatty") and stream.isatty()):
+        return False
+    stream.write(("\n" if _open_line else "") + text + "\n")
+    stream.flush()
+    _open_line = False
+    return True
+
+
+@contextlib.contextmanager
+def notes_silenced(silenced: bool = True) -> Iterator[None]:
+    """No :func:`note` inside the ``with`` block (when ``silenced``): the command's ``-q``.
+
+    Parameters
+    ----------
+    silenced : bool
+        False leaves the notes on (``with notes_silenced(args.quiet):``).
+
+    Yields
+    ------
+    None
+    """
+    global _silenced
+    before = _silenced
+    _silenced = before or silenced
+    try:
+        yield
+    finally:
+        _silenced = before

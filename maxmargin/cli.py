@@ -23,6 +23,7 @@ import numpy as np
 
 from ._io import atomic_write, check_output_dir, check_output_file, display, mark_output_dir
 from ._json import format_header, jsonable
+from ._progress import notes_silenced
 from .exceptions import CertificateError, MaxMarginError, NotSeparableError
 
 __all__ = ["main"]
@@ -295,6 +296,44 @@ def _add_verbosity(p: argparse.ArgumentParser, quiet: str) -> None:
                         "route taken) and the QP solver's own log")
 
 
+def _figure_formats(text: str) -> tuple[str, ...]:
+    from .plotting._mpl import check_formats
+
+    try:
+        return check_formats(text)
+    except MaxMarginError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}")
+    return value
+
+
+def _add_figure_args(p: argparse.ArgumentParser, formats: str = "png,svg",
+                     dpi: int = 150) -> None:
+    """``--format``, ``--dpi``, ``--no-figures``: how a report's figures are written."""
+    g = p.add_argument_group("figures (need matplotlib: pip install 'maxmargin[plot]')")
+    g.add_argument("--format", dest="figure_formats", metavar="FMT[,FMT]",
+                   type=_figure_formats, default=_figure_formats(formats),
+                   help=f"figure formats, comma-separated: png, pdf, svg, eps, ... "
+                        f"(default: {formats})")
+    g.add_argument("--dpi", type=_positive_int, default=dpi,
+                   help=f"resolution of the raster figures (default: {dpi})")
+    g.add_argument("--no-figures", dest="no_figures", action="store_true",
+                   help="write report.md and report.json only")
+
+
+def _figure_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The figure arguments of the report writers, from ``_add_figure_args``."""
+    return {"formats": args.figure_formats, "dpi": args.dpi, "figures": not args.no_figures}
+
+
 def _add_problem_args(p: argparse.ArgumentParser, *, allow_hard: bool = True,
                       intercept: str = "free") -> None:
     g = p.add_mutually_exclusive_group()
@@ -521,7 +560,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
         if args.animate:
             from .plotting.animation import animate_run
 
-            gif = animate_run(trace, data, args.animate, progress=not args.quiet)
+            gif = animate_run(trace, data, args.animate, dpi=args.dpi,
+                              progress=not args.quiet)
             if not args.quiet:
                 print(f"  wrote {display(gif)} ({len(trace.t)} frames, one per checkpoint)")
     return 0
@@ -531,12 +571,13 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
 
 def _report(cmp: Any, out: Path | None, quiet: bool, json_target: str | None = None,
-            csv_target: str | None = None) -> int:
+            csv_target: str | None = None,
+            figures: dict[str, Any] | None = None) -> int:
     from .report import write_report
 
     paths = []
     if out is not None:
-        paths = write_report(cmp, out)
+        paths = write_report(cmp, out, **(figures or {}))
         mark_output_dir(out, "compare", paths)
     if not quiet and "-" not in (json_target, csv_target):
         print(cmp.reference.summary())
@@ -622,7 +663,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
                   epochs=args.epochs, orders=tuple(args.order.split(",")),
                   seeds=tuple(range(args.seeds)), holdout=holdout, solver=args.solver,
                   progress=not args.quiet)
-    return _report(cmp, out, args.quiet, args.json, args.csv)
+    return _report(cmp, out, args.quiet, args.json, args.csv, _figure_options(args))
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
@@ -632,7 +673,8 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     if not args.quiet:
         print("maxmargin demo: exact soft-margin SVM on built-in 2-D data, then five online "
               "learners measured against it", flush=True)
-    return _report(demo_comparison(progress=not args.quiet), out, args.quiet)
+    return _report(demo_comparison(progress=not args.quiet), out, args.quiet,
+                   figures=_figure_options(args))
 
 
 # ------------------------------------------------------------------------- path
@@ -680,7 +722,8 @@ def _cmd_path(args: argparse.Namespace) -> int:
                                     n_jobs=os.cpu_count() if args.jobs is None else args.jobs,
                                     progress=show)
     if out is not None:
-        paths = write_path_report(result, out, study=study)
+        paths = write_path_report(result, out, study=study, **_figure_options(args),
+                                  feature_names=data.feature_names)
         mark_output_dir(out, "path", paths)
     if show and _stdout_free(args):
         print(result.to_markdown())
@@ -706,7 +749,8 @@ def _exact_path(args: argparse.Namespace, data: Any, holdout: Any, on_grid: dict
     Cs = grid if "C" in on_grid else 1.0 / (grid * data.n)
     if out is not None:
         paths = write_exact_path_report(result, out, C_range=(float(min(Cs)), float(max(Cs)))
-                                        if len(grid) > 1 and min(Cs) < max(Cs) else None)
+                                        if len(grid) > 1 and min(Cs) < max(Cs) else None,
+                                        **_figure_options(args))
         mark_output_dir(out, "path", paths)
     if show and _stdout_free(args):
         print(result.to_markdown(max_rows=40))
@@ -726,7 +770,8 @@ def _cmd_study(args: argparse.Namespace) -> int:
     from .studies import study
 
     result = study(args.spec, args.out, scheduler=args.scheduler, n_jobs=args.jobs,
-                   progress=not args.quiet, report=not args.no_report)
+                   progress=not args.quiet, report=not args.no_report,
+                   **_figure_options(args))
     if not args.quiet:
         print(result.summary())
     return 1 if result.failed else 0
@@ -808,6 +853,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="2-D data, one learner: write an animated GIF of the run (one frame "
                         "per checkpoint) against the exact optimum and Novikoff's bound "
                         "(default: none)")
+    p.add_argument("--dpi", type=_positive_int, default=100,
+                   help="--animate: resolution of the frames (default: 100)")
     _add_verbosity(p, "no summary, no progress bar")
     p.set_defaults(func=_cmd_run)
 
@@ -844,6 +891,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--csv", metavar="FILE", default=None,
                    help="write one row per run and checkpoint (the report's "
                         "checkpoints.csv) to FILE; '-': stdout (default: not written)")
+    _add_figure_args(p)
     _add_verbosity(p, "no summary, no progress bar")
     p.set_defaults(func=_cmd_compare)
 
@@ -882,6 +930,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="write one row per grid point (the report's grid.csv; with --exact "
                         "one per event, its breakpoints.csv) to FILE; '-': stdout (default: "
                         "not written)")
+    _add_figure_args(p)
     _add_verbosity(p, "no table, no progress bar")
     p.set_defaults(func=_cmd_path)
 
@@ -899,12 +948,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help="local processes (default: the number of CPUs)")
     p.add_argument("--no-report", dest="no_report", action="store_true",
                    help="write the table only (no report.md, no figures)")
+    _add_figure_args(p, formats="png")
     _add_verbosity(p, "no summary, no progress line")
     p.set_defaults(func=_cmd_study)
 
     p = sub.add_parser("demo", help="built-in data end to end: solve + compare + figures",
                        epilog=_example("maxmargin demo --out demo/"))
     _add_out_args(p, "maxmargin-demo")
+    _add_figure_args(p)
     _add_verbosity(p, "no summary, no progress bar")
     p.set_defaults(func=_cmd_demo)
     return parser
@@ -929,7 +980,7 @@ def _cli_warnings() -> Iterator[None]:
 def _execute(args: argparse.Namespace) -> int:
     """Run the parsed command; every error maxmargin knows of becomes one line on stderr."""
     try:
-        with _cli_warnings(), _verbosity(args):
+        with _cli_warnings(), _verbosity(args), notes_silenced(getattr(args, "quiet", False)):
             return int(args.func(args))
     except _UsageError as e:
         print(e, file=sys.stderr)

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ._deps import require
 from ._validation import check_choice
 from .exceptions import ParameterError
 from .problem import SVMProblem
@@ -101,7 +102,7 @@ def primal_model(problem: SVMProblem, objective: str = "C") -> Any:
     >>> model.constraints[0].dual_value.round(6).tolist()
     [0.5, 0.5]
     """
-    import cvxpy as cp
+    cp = require("cvxpy", "a cvxpy model")
 
     objective = _check(problem, objective)
     data = problem.data
@@ -173,7 +174,7 @@ def dual_model(problem: SVMProblem, objective: str = "C", *, C_parameter: bool =
     >>> model.var_dict["alpha"].value.round(6).tolist()
     [0.5, 0.5]
     """
-    import cvxpy as cp
+    cp = require("cvxpy", "a cvxpy model")
 
     objective = _check(problem, objective)
     n, y = problem.n, problem.data.y

@@ -63,7 +63,14 @@ from .solvers import FORMS, Route, available_solvers, choose_route, hard_margin_
 from .solvers.polish import polish as polish_point
 from .solvers.qp import primal_point, signed_rows, weights_from_alpha
 from .solvers.result import RawResult, Status
-from .solvers.scaling import HUGE_LOG_CR2, scale_free_c, scale_hint, scaled_problem, solver_scale
+from .solvers.scaling import (
+    HUGE_LOG_CR2,
+    max_cost,
+    scale_free_c,
+    scale_hint,
+    scaled_problem,
+    solver_scale,
+)
 
 __all__ = [
     "ExactSolution",
@@ -99,7 +106,7 @@ def _solve_rescaled_inner(problem: SVMProblem, t: float, t0: float,
         sol = _soft_as_hard(problem, t, t0, kw["tol"])
         if sol is not None:
             return sol
-    if not problem.hard and not math.isfinite(problem.C / (t * t)):
+    if not problem.hard and not math.isfinite(max_cost(problem) / (t * t)):  # C_i = C s_i
         raise SolverError(f"{problem.data.name}: the data are not separable, and the soft "
                           f"margin cannot be solved in double precision{scale_hint(problem)}")
     scaled = scaled_problem(problem, t)

@@ -18,6 +18,7 @@ __all__ = [
     "NotSeparableError",
     "CertificateError",
     "OutputError",
+    "DependencyError",
 ]
 
 
@@ -72,4 +73,13 @@ class OutputError(MaxMarginError, OSError):
     """An output file or directory cannot be written (missing, not writable, not a file).
 
     Also an ``OSError``, so ``except OSError`` keeps working around file output.
+    """
+
+
+class DependencyError(MaxMarginError, ImportError):
+    """An optional package that this feature needs is not installed.
+
+    The message names the package and the ``pip install`` that brings it (matplotlib for
+    figures, numba for the compiled learners, the IPM and DCD, cvxpy for its models).
+    Also an ``ImportError``, so ``except ImportError`` keeps working.
     """

@@ -16,12 +16,19 @@ from .evaluation.comparison import Comparison
 from .evaluation.exact_path import ExactPath
 from .evaluation.grid_path import RegularizationPath
 from .exceptions import ParameterError
+from .plotting import _mpl
 
 __all__ = ["write_report", "write_path_report", "write_exact_path_report"]
 
 
+def _figures_section(figs: Sequence[Path]) -> str:
+    lines = _mpl.markdown_figures(figs)
+    return "\n## Figures\n\n" + "\n".join(lines) + "\n" if lines else ""
+
+
 def write_report(comparison: Comparison, out_dir: str | Path, *,
-                 formats: Sequence[str] = ("png", "svg")) -> list[Path]:
+                 formats: Sequence[str] | str = ("png", "svg"), dpi: int = 150,
+                 figures: bool = True) -> list[Path]:
     """Write ``report.md``, ``report.json``, ``checkpoints.csv`` (:meth:`Comparison.to_csv`)
     and the figures into ``out_dir``.
 
@@ -30,8 +37,14 @@ def write_report(comparison: Comparison, out_dir: str | Path, *,
     comparison : Comparison
     out_dir : str or Path
         Created when missing.
-    formats : sequence of str
-        Figure formats (matplotlib's names).
+    formats : sequence of str, or str
+        Figure formats (matplotlib's names: ``png``, ``pdf``, ``svg``, ...; or
+        ``"png,pdf"``).
+    dpi : int
+        Resolution of the raster figures.
+    figures : bool
+        Draw the figures. Without matplotlib (``pip install 'maxmargin[plot]'``) they
+        are skipped with one warning, and the rest is written.
 
     Returns
     -------
@@ -49,15 +62,15 @@ def write_report(comparison: Comparison, out_dir: str | Path, *,
     >>> names[:2], "suboptimality.png" in names
     (['report.md', 'report.json'], True)
     """
-    from .plotting.comparison import save_figures
-
+    drawn = _mpl.to_draw(figures, formats)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    figs = save_figures(comparison, out, formats=formats)
-    md = comparison.to_markdown()
-    pngs = [p for p in figs if p.suffix == ".png"] or [p for p in figs]
-    if pngs:
-        md += "\n## Figures\n\n" + "\n".join(f"![{p.stem}]({p.name})" for p in pngs) + "\n"
+    figs: list[Path] = []
+    if drawn is not None:
+        from .plotting.comparison import save_figures
+
+        figs = save_figures(comparison, out, formats=drawn, dpi=dpi)
+    md = comparison.to_markdown() + _figures_section(figs)
     report = atomic_write(out / "report.md", md)
     js = out / "report.json"
     comparison.to_json(js)
@@ -68,7 +81,9 @@ def write_report(comparison: Comparison, out_dir: str | Path, *,
 
 def write_path_report(path_result: RegularizationPath, out_dir: str | Path, *,
                       study: LearnerPathStudy | None = None,
-                      formats: Sequence[str] = ("png", "svg")) -> list[Path]:
+                      formats: Sequence[str] | str = ("png", "svg"), dpi: int = 150,
+                      figures: bool = True,
+                      feature_names: Sequence[str] | None = None) -> list[Path]:
     """Write ``report.md``, ``report.json``, ``grid.csv`` (:meth:`RegularizationPath.to_csv`)
     and the path figures into ``out_dir``.
 
@@ -79,8 +94,16 @@ def write_path_report(path_result: RegularizationPath, out_dir: str | Path, *,
         Created when missing.
     study : LearnerPathStudy, optional
         Adds the learners' tables and figure.
-    formats : sequence of str
-        Figure formats.
+    formats : sequence of str, or str
+        Figure formats (matplotlib's names: ``png``, ``pdf``, ``svg``, ...; or
+        ``"png,pdf"``).
+    dpi : int
+        Resolution of the raster figures.
+    figures : bool
+        Draw the figures. Without matplotlib (``pip install 'maxmargin[plot]'``) they
+        are skipped with one warning, and the rest is written.
+    feature_names : sequence of str, optional
+        Names of the coefficients in their figure (the data's ``feature_names``).
 
     Returns
     -------
@@ -98,20 +121,22 @@ def write_path_report(path_result: RegularizationPath, out_dir: str | Path, *,
     >>> names[:2], "path_width.png" in names
     (['report.md', 'report.json'], True)
     """
-    from .plotting.path import save_path_figures
-
     if not isinstance(path_result, RegularizationPath):
         raise ParameterError("write_path_report needs the RegularizationPath of path(), got "
                              f"{type(path_result).__name__}")
+    drawn = _mpl.to_draw(figures, formats)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    figs = save_path_figures(path_result, out, study=study, formats=formats)
+    figs: list[Path] = []
+    if drawn is not None:
+        from .plotting.path import save_path_figures
+
+        figs = save_path_figures(path_result, out, study=study, formats=drawn, dpi=dpi,
+                                 feature_names=feature_names)
     md = path_result.to_markdown()
     if study is not None:
         md += "\n" + study.to_markdown()
-    shown = [f for f in figs if f.suffix == ".png"] or figs
-    if shown:
-        md += "\n## Figures\n\n" + "\n".join(f"![{f.stem}]({f.name})" for f in shown) + "\n"
+    md += _figures_section(figs)
     md += ("\nHow to read these numbers and recompute them: see docs/path.md in the "
            "maxmargin repository.\n")
     report = atomic_write(out / "report.md", md)
@@ -125,8 +150,9 @@ def write_path_report(path_result: RegularizationPath, out_dir: str | Path, *,
 
 
 def write_exact_path_report(ep: ExactPath, out_dir: str | Path, *,
-                            formats: tuple[str, ...] = ("png", "svg"),
-                            C_range: tuple[float, float] | None = None) -> list[Path]:
+                            formats: Sequence[str] | str = ("png", "svg"),
+                            C_range: tuple[float, float] | None = None, dpi: int = 150,
+                            figures: bool = True) -> list[Path]:
     """Write ``report.md``, ``report.json`` (with the segments), ``breakpoints.csv`` and
     the figures of an exact path into ``out_dir`` (each file written atomically).
 
@@ -135,10 +161,16 @@ def write_exact_path_report(ep: ExactPath, out_dir: str | Path, *,
     ep : ExactPath
     out_dir : str or Path
         Created when missing.
-    formats : tuple of str
-        Figure formats.
     C_range : (float, float), optional
         The figures' C range (default: a decade around the breakpoints).
+    formats : sequence of str, or str
+        Figure formats (matplotlib's names: ``png``, ``pdf``, ``svg``, ...; or
+        ``"png,pdf"``).
+    dpi : int
+        Resolution of the raster figures.
+    figures : bool
+        Draw the figures. Without matplotlib (``pip install 'maxmargin[plot]'``) they
+        are skipped with one warning, and the rest is written.
 
     Returns
     -------
@@ -155,18 +187,18 @@ def write_exact_path_report(ep: ExactPath, out_dir: str | Path, *,
     >>> names[:3]
     ['report.md', 'report.json', 'breakpoints.csv']
     """
-    from .plotting.path import save_exact_path_figures
-
     if not isinstance(ep, ExactPath):
         raise ParameterError("write_exact_path_report needs the ExactPath of "
                              f"exact_regularization_path(), got {type(ep).__name__}")
+    drawn = _mpl.to_draw(figures, formats)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    figs = save_exact_path_figures(ep, out, formats=formats, C_range=C_range)
-    md = ep.to_markdown()
-    shown = [f for f in figs if f.suffix == ".png"] or figs
-    if shown:
-        md += "\n## Figures\n\n" + "\n".join(f"![{f.stem}]({f.name})" for f in shown) + "\n"
+    figs: list[Path] = []
+    if drawn is not None:
+        from .plotting.path import save_exact_path_figures
+
+        figs = save_exact_path_figures(ep, out, formats=drawn, C_range=C_range, dpi=dpi)
+    md = ep.to_markdown() + _figures_section(figs)
     md += ("\nEvery breakpoint and event is in breakpoints.csv; report.json has the affine "
            "pieces between them. How to read and recompute them: docs/path.md in the "
            "maxmargin repository.\n")
@@ -175,3 +207,4 @@ def write_exact_path_report(ep: ExactPath, out_dir: str | Path, *,
     ep.to_json(js, include_segments=True)
     ep.to_csv(cs)
     return [report, js, cs, *figs]
+

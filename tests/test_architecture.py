@@ -18,7 +18,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "maxmargin"
 ROOMS: list[tuple[str, ...]] = [
     ("maxmargin._version", "maxmargin.exceptions", "maxmargin._json"),
     ("maxmargin._validation", "maxmargin._io", "maxmargin._progress", "maxmargin._log",
-     "maxmargin._table"),
+     "maxmargin._deps", "maxmargin._table"),
     ("maxmargin.data",),
     ("maxmargin.problem",),
     ("maxmargin.certificate", "maxmargin.separation", "maxmargin.solution"),

@@ -107,16 +107,20 @@ def test_exact_svc_keeps_dataframe_names_in_its_solution():
     assert again.solution_.to_dict()["feature_names"] == ["age", "dose", "weight"]
 
 
-def test_coefficient_path_legend_uses_feature_names():
-    from maxmargin.plotting.path import plot_coefficients
+def test_coefficient_path_names_its_lines_by_feature_names():
+    from maxmargin.plotting.path import plot_coefficients, plot_exact_coefficients
 
     ds = mm.Dataset([[1.0, 0.0], [-1.0, 0.5], [2.0, 1.0], [-2.0, -1.0]], [1, -1, 1, -1])
     p = mm.regularization_path(ds, C=[0.1, 1.0])
-    texts = {t.get_text() for t in plot_coefficients(p, feature_names=["age", "dose $"])
-             .get_legend().get_texts()}
-    assert {"age", "dose \\$"} <= texts and "$w_{1}$" not in texts
-    texts = {t.get_text() for t in plot_coefficients(p).get_legend().get_texts()}
-    assert {"$w_{1}$", "$w_{2}$"} <= texts
+    # each line is named at its right end (the axes' texts), the names escaped for mathtext
+    texts = {t.get_text() for t in plot_coefficients(p, feature_names=["age", "dose $"]).texts}
+    assert texts == {"age", "dose \\$"}
+    named = mm.Dataset(ds.X, ds.y, feature_names=["age", "dose"])  # by default: the data's
+    grid = mm.regularization_path(named, C=[0.1, 1.0])
+    assert {t.get_text() for t in plot_coefficients(grid).texts} == {"age", "dose"}
+    exact = mm.exact_regularization_path(named, C_max=10.0)
+    assert {t.get_text() for t in plot_exact_coefficients(exact).texts} == {"age", "dose"}
+    assert {t.get_text() for t in plot_coefficients(p).texts} == {"$w_{1}$", "$w_{2}$"}
 
 
 def test_generators_take_random_state():

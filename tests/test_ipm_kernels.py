@@ -154,7 +154,8 @@ def test_blas_threads_limit_inside_the_ipm(monkeypatch):
                      if lib["user_api"] == "blas"])
         return gram(*args)
 
-    monkeypatch.setattr(k, "gram", spy)
+    # on the IPM's handle of the kernels (loaded at first use, each name kept once read)
+    monkeypatch.setattr(_ipm.kernels, "gram", spy)
     rng = np.random.default_rng(0)
     V = rng.standard_normal((200, 4))
     r = _ipm.solve_dual(V, np.where(rng.random(200) < 0.5, -1.0, 1.0), 1.0, True)

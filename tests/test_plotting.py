@@ -27,25 +27,53 @@ def _line(ax, label):
     return found[0]
 
 
-def _mean(cmp, label, key):
-    return np.mean([getattr(r, key) for r in cmp.select(label=label)], axis=0)
+def _seeds(cmp, label, key):
+    """(seeds, k): one row per seed, on the checkpoints every seed reached."""
+    runs = cmp.select(label=label)
+    k = min(len(r.t) for r in runs)
+    return np.array([np.asarray(getattr(r, key), float)[:k] for r in runs])
 
 
-def _positive(t, v):
-    keep = np.isfinite(v) & (v > 0)
-    return t[keep], v[keep]
+def _median(cmp, label, key):
+    return np.median(_seeds(cmp, label, key), axis=0)
 
 
-def test_suboptimality_draws_the_mean_curves_and_the_theory_slope(cmp):
+def _positive(t, V):
+    """The checkpoints where every seed is positive (a log axis), and the median there."""
+    V = np.atleast_2d(V)
+    keep = (np.isfinite(V) & (V > 0)).all(axis=0)
+    return t[keep], np.median(V[:, keep], axis=0)
+
+
+def _band(ax, label):
+    found = [c for c in ax.collections if c.get_label() == f"_band {label}"]
+    assert len(found) == 1, [c.get_label() for c in ax.collections]
+    return found[0]
+
+
+def _assert_band_holds(ax, label, t, V):
+    """The min-max band of ``label`` spans every seed's value at every checkpoint drawn."""
+    verts = _band(ax, label).get_paths()[0].vertices
+    for x, column in zip(t, V.T, strict=True):
+        ys = verts[np.isclose(verts[:, 0], x, rtol=0, atol=0), 1]
+        if ys.size == 0:
+            continue  # a checkpoint left out (not positive on a log axis)
+        assert ys.min() <= column.min() * (1 + 1e-12) and ys.max() >= column.max() * (
+            1 - 1e-12), (label, x, ys, column)
+        np.testing.assert_allclose([ys.min(), ys.max()], [column.min(), column.max()])
+
+
+def test_suboptimality_draws_the_median_the_band_and_the_theory_slope(cmp):
     ax = comparison.plot_suboptimality(cmp)
     assert (ax.get_xscale(), ax.get_yscale()) == ("log", "log")
     for lab, slope in (("pegasos", -1.0), ("subgradient", -0.5)):
         t = cmp.select(label=lab)[0].t
-        x, y = _line(ax, f"{lab}: average").get_data()
-        np.testing.assert_array_equal((x, y), _positive(t, _mean(cmp, lab, "subopt_avg")))
-        x, y = _line(ax, f"{lab}: last iterate").get_data()
-        np.testing.assert_array_equal((x, y), _positive(t, _mean(cmp, lab, "subopt")))
-        guides = [ln for ln in ax.lines if ln.get_label() == f"theory slope {slope:g}"]
+        for key, name in (("subopt_avg", "average"), ("subopt", "last iterate")):
+            V = _seeds(cmp, lab, key)
+            x, y = _line(ax, f"{lab}: {name}").get_data()
+            np.testing.assert_array_equal((x, y), _positive(t[:V.shape[1]], V))
+            _assert_band_holds(ax, f"{lab}: {name}", t[:V.shape[1]], V)
+        guides = [ln for ln in ax.lines if ln.get_label() == f"theory slope ${slope:g}$"]
         assert len(guides) == 1
         gx, gy = guides[0].get_data()
         fitted = np.polyfit(np.log(gx), np.log(gy), 1)[0]
@@ -54,40 +82,138 @@ def test_suboptimality_draws_the_mean_curves_and_the_theory_slope(cmp):
     assert len(ax.lines) == 6 and ax.get_legend() is not None
 
 
+def test_one_seed_draws_that_seed_and_no_band(separable):
+    one = mm.compare(separable, learners=["pegasos"], lam=0.05, epochs=2)
+    ax = comparison.plot_regret(one)
+    np.testing.assert_array_equal(_line(ax, "pegasos").get_ydata(), one.runs[0].regret)
+    assert not [c for c in ax.collections if c.get_label().startswith("_band")]
+
+
 def test_gaps_draw_the_true_and_the_implied_dual_gap(cmp):
     ax = comparison.plot_gaps(cmp)
     t = cmp.select(label="pegasos")[0].t
-    x, y = _line(ax, "pegasos: true gap F - F*").get_data()
-    np.testing.assert_array_equal((x, y), _positive(t, _mean(cmp, "pegasos", "subopt")))
-    _, dual = _line(ax, "pegasos: implied-dual gap F - lam D(clip a)").get_data()
-    _, true = _positive(t, _mean(cmp, "pegasos", "subopt"))
-    assert len(dual) == len(true) and (dual >= true * (1 - 1e-9)).all()  # weak duality
+    true_label = "pegasos: true gap $F - F^\\star$"
+    dual_label = "pegasos: implied-dual gap $F - \\lambda D(\\mathrm{clip}\\,a)$"
+    x, y = _line(ax, true_label).get_data()
+    np.testing.assert_array_equal((x, y), _positive(t, _seeds(cmp, "pegasos", "subopt")))
+    _, dual = _line(ax, dual_label).get_data()
+    # weak duality holds seed by seed, hence for the medians
+    assert len(dual) == len(y) and (dual >= y * (1 - 1e-9)).all()
+    _assert_band_holds(ax, dual_label, t, _seeds(cmp, "pegasos", "dual_gap"))
     assert (ax.get_xscale(), ax.get_yscale()) == ("log", "log")
 
 
-def test_regret_draws_each_learner_and_pegasos_bound(cmp):
+def test_regret_draws_each_learner_and_pegasos_bound_on_the_data_range(cmp):
     ax = comparison.plot_regret(cmp)
     assert (ax.get_xscale(), ax.get_yscale()) == ("log", "symlog")
+    drawn = []
     for lab in ("perceptron", "pegasos", "subgradient"):
-        np.testing.assert_array_equal(_line(ax, lab).get_ydata(),
-                                      _mean(cmp, lab, "regret"))
-    bound = _line(ax, "pegasos: G^2(1+ln t)/(2 lam)").get_ydata()
-    np.testing.assert_array_equal(bound, _mean(cmp, "pegasos", "regret_bound"))
-    assert (_line(ax, "pegasos").get_ydata() <= bound).all()
+        V = _seeds(cmp, lab, "regret")
+        np.testing.assert_array_equal(_line(ax, lab).get_ydata(), np.median(V, axis=0))
+        _assert_band_holds(ax, lab, cmp.select(label=lab)[0].t[:V.shape[1]], V)
+        drawn.append(V)
+    bound = _line(ax, "pegasos: $G^2(1 + \\ln t)/(2\\lambda)$").get_ydata()
+    np.testing.assert_array_equal(bound, _median(cmp, "pegasos", "regret_bound"))
+    assert (_seeds(cmp, "pegasos", "regret") <= _seeds(cmp, "pegasos", "regret_bound")).all()
     assert len(ax.lines) == 4  # the subgradient has no logarithmic bound
+    lo, hi = ax.get_ylim()
+    values = np.concatenate([v.ravel() for v in drawn] + [bound])
+    assert lo <= values.min() and hi >= values.max()  # everything in view ...
+    if values.min() >= 0:
+        assert lo == 0.0  # ... and no empty negative half
+    else:
+        assert lo < 0
+
+
+def test_regret_shows_its_negative_half_only_when_a_value_is_negative():
+    import matplotlib.pyplot as plt
+
+    from maxmargin.plotting import _mpl
+
+    fig, ax = plt.subplots()
+    ax.set_yscale("symlog", linthresh=1.0)
+    _mpl.fit_limits(ax, [np.array([0.5, 10.0, 300.0])])
+    assert ax.get_ylim()[0] == 0.0 and ax.get_ylim()[1] > 300.0
+    _mpl.fit_limits(ax, [np.array([-20.0, 10.0, 300.0])])
+    assert -1e3 < ax.get_ylim()[0] < -20.0
+    plt.close(fig)
 
 
 def test_mistakes_draw_novikoff_and_the_general_bound(cmp):
     ax = comparison.plot_mistakes(cmp)
     assert cmp.separable and (ax.get_xscale(), ax.get_yscale()) == ("log", "log")
-    nov = _line(ax, f"Novikoff (R/gamma*)^2 = {cmp.novikoff:.4g}")
+    nov = _line(ax, f"Novikoff $(R/\\gamma^\\star)^2 = {cmp.novikoff:.4g}$")
     assert set(nov.get_ydata()) == {cmp.novikoff}
-    general = _line(ax, "general bound L + R|u| sqrt(L) + R^2 |u|^2").get_ydata()
-    np.testing.assert_array_equal(general, _mean(cmp, "perceptron", "general_bound"))
-    mistakes = _line(ax, "perceptron").get_ydata()
-    np.testing.assert_array_equal(mistakes,
-                                  np.maximum(_mean(cmp, "perceptron", "mistakes"), 0.5))
-    assert mistakes.max() <= cmp.novikoff
+    general = _line(ax, r"general bound $L + R\|u\|\sqrt{L} + R^2\|u\|^2$").get_ydata()
+    np.testing.assert_array_equal(general, _median(cmp, "perceptron", "general_bound"))
+    V = np.maximum(_seeds(cmp, "perceptron", "mistakes"), 0.5)
+    np.testing.assert_array_equal(_line(ax, "perceptron").get_ydata(), np.median(V, axis=0))
+    _assert_band_holds(ax, "perceptron", cmp.select(label="perceptron")[0].t, V)
+    assert V.max() <= cmp.novikoff
+    labels = ax.get_legend().get_texts()  # the learners first, then the bounds
+    assert [t.get_text() for t in labels][:len(cmp.labels)] == list(cmp.labels)
+
+
+def test_each_learner_has_its_own_colour_marker_and_line_style(separable):
+    """The perceptron and the averaged perceptron make the same mistakes: their curves
+    coincide, and only distinct styles keep both visible."""
+    both = mm.compare(separable, learners=["perceptron", "averaged_perceptron"], lam=0.05,
+                      epochs=2)
+    ax = comparison.plot_mistakes(both)
+    a, b = _line(ax, "perceptron"), _line(ax, "averaged_perceptron")
+    np.testing.assert_array_equal(a.get_ydata(), b.get_ydata())
+    for get in ("get_color", "get_marker", "get_linestyle"):
+        assert getattr(a, get)() != getattr(b, get)(), get
+    assert a.get_markevery() != b.get_markevery()  # markers not on the same points
+    ax2 = comparison.plot_regret(both)  # the same style in every figure
+    assert _line(ax2, "averaged_perceptron").get_marker() == b.get_marker()
+
+
+def _legend_outside(ax):
+    leg = ax.get_legend()
+    assert leg is not None
+    # the legend's place needs its own layout only, not a drawing of the figure
+    box = leg.get_window_extent(ax.figure.canvas.get_renderer())
+    data = ax.get_window_extent()
+    assert box.x0 >= data.x1 - 1e-6, (box, data)  # right of the data area, no overlap
+    fig = ax.figure.bbox
+    assert box.x1 <= fig.x1 + 1e-6 and box.y0 >= fig.y0 - 1e-6  # and inside the figure
+
+
+def test_legends_are_outside_the_data_and_inside_the_figure(cmp, grid_path):
+    for fn in (comparison.plot_suboptimality, comparison.plot_gaps, comparison.plot_regret,
+               comparison.plot_mistakes, comparison.plot_boundaries):
+        _legend_outside(fn(cmp))
+    for fn in (path_plots.plot_width, path_plots.plot_errors, path_plots.plot_objective,
+               path_plots.plot_tradeoff, path_plots.plot_support_vectors):
+        _legend_outside(fn(grid_path))
+
+
+def _ascii_math(text):
+    """Formula written in ASCII outside ``$...$`` (``sum_s``, ``R^2``, ``||w||``, ...)."""
+    import re
+
+    plain = " ".join(text.split("$")[::2])
+    return re.search(r"\^|\|\||\+-|\\|\b(sum|sqrt|gamma|lambda|lam|ln)\b", plain)
+
+
+def _math(text):
+    return text.count("$") >= 2 and text.count("$") % 2 == 0
+
+
+def test_labels_are_mathtext(cmp, grid_path):
+    for fn in (comparison.plot_suboptimality, comparison.plot_gaps, comparison.plot_regret,
+               comparison.plot_mistakes, comparison.plot_boundaries):
+        ax = fn(cmp)
+        assert _math(ax.get_xlabel()) and _math(ax.get_ylabel()), fn.__name__
+        labels = [ax.get_xlabel(), ax.get_ylabel(), *ax.get_legend_handles_labels()[1]]
+        assert not [lab for lab in labels if _ascii_math(lab)], labels
+    ax = comparison.plot_regret(cmp)
+    assert "\\sum" in ax.get_ylabel()
+    for fn in (path_plots.plot_width, path_plots.plot_errors, path_plots.plot_objective,
+               path_plots.plot_tradeoff, path_plots.plot_coefficients):
+        ax = fn(grid_path)
+        assert _math(ax.get_xlabel()) and _math(ax.get_ylabel()), fn.__name__
 
 
 def _on_line(line, w, c):
@@ -101,15 +227,34 @@ def test_boundaries_are_the_solutions_lines(cmp):
     ax = comparison.plot_boundaries(cmp)
     ref, hard = cmp.reference, cmp.hard_solution
     gamma = ref.margin
-    _on_line(_line(ax, f"decision boundary (margin 1/||w|| = {gamma:.4g})"), ref.w, ref.b)
-    _on_line(_line(ax, "margins f = +-1"), ref.w, ref.b - 1.0)
+    _on_line(_line(ax, f"decision boundary (margin $1/\\|w\\| = {gamma:.4g}$)"), ref.w,
+             ref.b)
+    _on_line(_line(ax, "margins $f = \\pm 1$"), ref.w, ref.b - 1.0)
     _on_line(_line(ax, "exact hard-margin boundary"), hard.w, hard.b)
     for lab in ("perceptron", "pegasos", "subgradient"):
         tr = cmp.select(label=lab, seed=0)[0].trace
         _on_line(_line(ax, f"{lab} (final)"), tr.w[-1], tr.b[-1])
     points = sum(len(c.get_offsets()) for c in ax.collections[:2])
     assert points == cmp.problem.n  # both classes scattered
-    assert ax.figure.get_size_inches().tolist() == [9.6, 4.8]
+
+
+def test_boundary_limits_are_the_data_with_a_margin_and_little_white(separable):
+    p = mm.SVMProblem(separable, hard=True)
+    ax = boundary.plot_boundary(p, mm.solve(p))
+    X = separable.X
+    lo, hi = X.min(axis=0), X.max(axis=0)
+    pad = 0.05 * (hi - lo)
+    np.testing.assert_allclose(ax.get_xlim(), (lo[0] - pad[0], hi[0] + pad[0]))
+    np.testing.assert_allclose(ax.get_ylim(), (lo[1] - pad[1], hi[1] + pad[1]))
+    ax.figure.canvas.draw()  # the equal aspect applied: the box keeps the data's shape
+    box = ax.get_window_extent()
+    aspect = (hi[0] - lo[0]) / (hi[1] - lo[1])
+    if 2.2 / 3.6 <= aspect <= 6.5 / 3.6:
+        assert box.width / box.height == pytest.approx(aspect, rel=0.02)
+    legend = ax.get_legend().get_window_extent()
+    fig = ax.figure.bbox
+    # the axes and the legend fill the figure's width, but for the margins
+    assert (box.width + legend.width) / fig.width > 0.75
 
 
 def test_plot_boundary_rings_the_support_vectors(separable):
@@ -139,15 +284,62 @@ def test_every_plot_draws_into_a_given_axes(cmp):
     plt.close(fig)
 
 
+def test_in_a_callers_grid_the_legend_stays_in_its_panel_unless_the_layout_makes_room(cmp):
+    """Outside its axes, a legend of a grid's panel would fall on the next panel (or off
+    the figure): inside, framed; with constrained layout, outside (the layout makes room)."""
+    import matplotlib.pyplot as plt
+
+    for layout, inside in ((None, True), ("constrained", False)):
+        fig, axes = plt.subplots(1, 2, figsize=(8, 3), layout=layout)
+        for ax in axes:
+            comparison.plot_regret(cmp, ax=ax)
+        fig.canvas.draw()
+        for ax in axes:
+            leg, box = ax.get_legend().get_window_extent(), ax.get_window_extent()
+            within = (box.x0 <= leg.x0 and leg.x1 <= box.x1 + 1e-6 and box.y0 <= leg.y0
+                      and leg.y1 <= box.y1 + 1e-6)
+            assert within == inside, (layout, leg, box)
+            assert leg.x1 <= fig.bbox.x1 + 1e-6  # never off the figure
+        plt.close(fig)
+
+
+def test_study_figures_tell_coinciding_learners_apart_and_draw_one_bound(tmp_path):
+    """In a study's mistakes figure the perceptron and the averaged perceptron (the same
+    mistakes) differ in colour, marker and line style, and the general bound (the same
+    for every learner on a sequence) is drawn once per panel, after the learners."""
+    pytest.importorskip("pyarrow")
+    from maxmargin.studies.report import _columns, _plot
+
+    spec = {"problem": {"C": [0.1, 1.0], "intercept": "augmented"},
+            "run": {"epochs": 1, "seeds": 2, "orders": ["shuffle"], "checkpoints": 4},
+            "data": [{"generator": "gaussians", "params": {"n": 60, "d": 3}}],
+            "learners": [{"name": "perceptron"}, {"name": "averaged_perceptron"}]}
+    res = mm.study(spec, tmp_path / "out", n_jobs=1, report=False)
+    cols = _columns(res.table)
+    fig = _plot(cols, cols["data"][0], [0.1, 1.0], "C", "mistakes")
+    for ax in fig.axes:
+        per, avg = _line(ax, "perceptron"), _line(ax, "averaged_perceptron")
+        np.testing.assert_array_equal(per.get_ydata(), avg.get_ydata())  # they coincide
+        assert per.get_color() != avg.get_color() and per.get_marker() != avg.get_marker()
+        assert per.get_linestyle() != avg.get_linestyle()
+        bounds = [ln for ln in ax.lines if ln.get_label().startswith("general bound")]
+        assert len(bounds) == 1
+        assert [ln.get_label() for ln in ax.lines][-1] == bounds[0].get_label()
+
+
 def test_save_figures_writes_decodable_images(cmp, tmp_path):
-    files = comparison.save_figures(cmp, tmp_path, formats=("png", "svg"), dpi=50)
+    files = comparison.save_figures(cmp, tmp_path, formats=("png", "svg", "pdf"), dpi=50)
     assert sorted(f.name for f in files) == sorted(
-        f"{stem}.{fmt}" for stem in comparison.FIGURES for fmt in ("png", "svg"))
+        f"{stem}.{fmt}" for stem in comparison.FIGURES for fmt in ("png", "svg", "pdf"))
     img = matplotlib.image.imread(tmp_path / "boundary.png")
-    assert img.shape[:2] == (round(4.8 * 50), round(9.6 * 50))
+    width, height = comparison.plot_boundaries(cmp).figure.get_size_inches()
+    assert abs(img.shape[0] - height * 50) <= 1 and abs(img.shape[1] - width * 50) <= 1
     assert (tmp_path / "gaps.svg").read_text().lstrip().startswith("<?xml")
+    assert (tmp_path / "gaps.pdf").read_bytes().startswith(b"%PDF")
     with pytest.raises(mm.ParameterError, match="no figure format"):
         comparison.save_figures(cmp, tmp_path, formats=())
+    with pytest.raises(mm.ParameterError, match="unknown figure format 'gif'"):
+        comparison.save_figures(cmp, tmp_path, formats=("png", "gif"))
 
 
 # --------------------------------------------------------------------------- paths
@@ -165,9 +357,9 @@ def test_path_figures_draw_the_path_arrays(grid_path):
     np.testing.assert_array_equal(x, p.C)
     np.testing.assert_array_equal(y, p.width)
     hard = p.hard_margin_limit
-    assert set(_line(ax, "hard-margin width").get_ydata()) == {
+    assert set(_line(ax, "hard-margin width $2/\\|w^\\star\\|$").get_ydata()) == {
         2.0 / np.linalg.norm(hard.w)}
-    cstar = _line(ax, f"$C^*$ = {hard.C_star:.3g} (= hard margin above)")
+    cstar = _line(ax, f"$C^\\star$ = {hard.C_star:.3g} (= hard margin above)")
     assert set(cstar.get_xdata()) == {hard.C_star}
     ax = path_plots.plot_support_vectors(p)
     np.testing.assert_array_equal(ax.lines[0].get_ydata(), p.n_margin_sv)
@@ -178,6 +370,63 @@ def test_path_figures_draw_the_path_arrays(grid_path):
     ax = path_plots.plot_coefficients(p)
     for j in range(p.d):
         np.testing.assert_array_equal(_line(ax, f"$w_{{{j + 1}}}$").get_ydata(), p.w[:, j])
+    ax = path_plots.plot_objective(p)
+    np.testing.assert_allclose(ax.lines[0].get_ydata(), p.primal, rtol=1e-9)
+    ax = path_plots.plot_tradeoff(p)
+    x, y = ax.lines[0].get_data()
+    np.testing.assert_allclose(x, p.norm_reg ** 2)
+    np.testing.assert_array_equal(y, p.slack_sum)
+
+
+def test_coefficients_have_distinct_colours_and_their_names_at_the_line_ends(heart):
+    names = [f"feature {j}" for j in range(heart.d)]
+    data = mm.Dataset(heart.X, heart.y, feature_names=names, name="heart")
+    p = mm.regularization_path(data, C="1e-2:1e1:4")
+    ax = path_plots.plot_coefficients(p)  # the path keeps its data's names
+    assert {t.get_text() for t in ax.texts} == set(names)
+    unnamed = mm.regularization_path(heart, C="1e-2:1e1:4")
+    ax = path_plots.plot_coefficients(unnamed)  # none: w_j
+    assert {t.get_text() for t in ax.texts} == {f"$w_{{{j + 1}}}$" for j in range(p.d)}
+    ax = path_plots.plot_coefficients(unnamed, feature_names=names)
+    drawn = [ln for ln in ax.lines if ln.get_label() in names]
+    assert len(drawn) == heart.d == 13
+    assert len({ln.get_color() for ln in drawn}) == 13  # no colour repeats
+    labels = {t.get_text(): t for t in ax.texts}
+    assert set(labels) == set(names)
+    for ln in drawn:  # each name sits at its line's right end, in its colour
+        text = labels[ln.get_label()]
+        assert text.xy == (p.C[-1], ln.get_ydata()[-1])
+        assert text.get_color() == ln.get_color()
+    ax.figure.canvas.draw()  # the names do not overlap one another
+    from matplotlib.text import Text
+
+    boxes = sorted((Text.get_window_extent(t) for t in ax.texts), key=lambda b: b.y0)
+    assert all(a.y1 <= b.y0 + 0.5 for a, b in zip(boxes, boxes[1:], strict=False))
+    few = path_plots.plot_coefficients(p, max_features=3)
+    top = np.argsort(-np.abs(p.w[-1]))[:3]
+    assert [ln.get_label() for ln in few.lines[:3]] == [names[j] for j in top]
+
+
+def test_the_best_held_out_C_is_marked_at_the_argmin_of_the_holdout_error(gauss):
+    train, test = gauss.split(0.4, seed=1)
+    p = mm.regularization_path(train, C="1e-3:1e2:9", holdout=test)
+    best = int(np.argmin(p.holdout_error))  # numpy's argmin: the first, the smallest C
+    assert path_plots.best_holdout_C(p.C, p.holdout_error) == best
+    label = f"best held-out $C$ = {p.C[best]:.3g} (error {p.holdout_error[best]:.3g})"
+    for fn in (path_plots.plot_width, path_plots.plot_errors, path_plots.plot_objective,
+               path_plots.plot_coefficients, path_plots.plot_support_vectors):
+        ax = fn(p)
+        assert set(_line(ax, label).get_xdata()) == {p.C[best]}, fn.__name__
+    star = _line(path_plots.plot_errors(p), "_best")
+    assert (star.get_xdata()[0], star.get_ydata()[0]) == (p.C[best], p.holdout_error[best])
+    assert star.get_marker() == "*"
+    tradeoff = path_plots.plot_tradeoff(p)
+    x, y = _line(tradeoff, label).get_data()
+    assert (x[0], y[0]) == (p.norm_reg[best] ** 2, p.slack_sum[best])
+    none = mm.regularization_path(train, C="1e-2:1e1:3")
+    assert path_plots.best_holdout_C(none.C, none.holdout_error) is None
+    assert not [ln for ln in path_plots.plot_errors(none).lines
+                if ln.get_label().startswith("best")]
 
 
 def test_learners_figure_draws_epochs_to_eps(separable):
@@ -206,3 +455,68 @@ def test_exact_path_figures_draw_the_exact_curves(separable):
     assert (ax.get_xscale(), ax.get_yscale()) == ("log", "log")
     ax = path_plots.plot_exact_support_vectors(ep)
     assert ax.lines[0].get_drawstyle() == "steps-post"
+    ax = path_plots.plot_exact_objective(ep, C_range=(1e-3, 1e2))
+    x, y = ax.lines[0].get_data()
+    W, B = ep.coefficients(x)
+    problem = mm.SVMProblem(separable, C=1.0, intercept=ep.intercept)
+    for k in (0, len(x) // 2):  # P(C) as the problem computes it, at C
+        at = mm.SVMProblem(separable, C=float(x[k]), intercept=ep.intercept)
+        assert y[k] == pytest.approx(float(at.primal_objective(W[k], B[k])), rel=1e-9)
+    assert problem.C == 1.0
+
+
+def test_exact_path_marks_its_best_held_out_C(gauss):
+    train, test = gauss.split(0.4, seed=1)
+    ep = mm.exact_regularization_path(train, holdout=test, C_max=100)
+    ax = path_plots.plot_exact_errors(ep, C_range=(1e-3, 1e2))
+    x, err = _line(ax, "held-out error").get_data()
+    k = int(np.argmin(err))
+    star = _line(ax, "_best")
+    assert (star.get_xdata()[0], star.get_ydata()[0]) == (x[k], err[k])
+
+
+# --------------------------------------------------------------------------- the command
+
+
+def test_cli_writes_the_figure_formats_and_dpi_asked_for(tmp_path, capsys):
+    from maxmargin.cli import main
+
+    out = tmp_path / "c"
+    code = main(["compare", "builtin:separable", "--learners", "pegasos", "--epochs", "1",
+                 "-q", "--format", "pdf,png", "--dpi", "40", "--out", str(out)])
+    assert code == 0
+    pngs = sorted(p.name for p in out.glob("*.png"))
+    assert pngs == sorted(f"{s}.png" for s in comparison.FIGURES)
+    assert sorted(p.stem for p in out.glob("*.pdf")) == sorted(comparison.FIGURES)
+    assert not list(out.glob("*.svg"))
+    from maxmargin.plotting import _mpl
+
+    img = matplotlib.image.imread(out / "regret.png")
+    height = _mpl._MARGINS[1] + comparison._SIZE[1] + _mpl._MARGINS[3]  # inches
+    assert abs(img.shape[0] - height * 40) <= 1  # 40 dpi, not the default 150
+    md = (out / "report.md").read_text()
+    assert "![regret](regret.png)" in md and "regret.pdf" not in md
+
+    bare = tmp_path / "bare"
+    code = main(["path", "builtin:separable", "--C-grid", "1e-2:1e2:3", "-q", "--no-figures",
+                 "--out", str(bare)])
+    assert code == 0 and sorted(p.name for p in bare.iterdir() if p.name[0] != ".") == [
+        "grid.csv", "report.json", "report.md"]  # no figure
+    capsys.readouterr()
+    code = main(["compare", "builtin:separable", "--format", "png,gif",
+                 "--out", str(tmp_path / "never")])
+    err = capsys.readouterr().err
+    assert code == 2 and "unknown figure format 'gif'" in err and "--format" in err
+    assert not (tmp_path / "never").exists()  # refused before any work
+    code = main(["demo", "--dpi", "0"])
+    assert code == 2 and "--dpi" in capsys.readouterr().err
+
+
+def test_a_pdf_only_report_links_its_figures(tmp_path):
+    cmp = mm.compare(mm.make_separable(30, 2, seed=0), learners=["pegasos"], lam=0.1,
+                     epochs=1)
+    files = mm.write_report(cmp, tmp_path, formats="pdf")
+    assert [f.name for f in files[:3]] == ["report.md", "report.json", "checkpoints.csv"]
+    assert {f.suffix for f in files[3:]} == {".pdf"}
+    md = (tmp_path / "report.md").read_text()
+    assert "[regret](regret.pdf) (pdf)" in md and "![" not in md

@@ -76,7 +76,7 @@ import scipy.sparse as sp
 from .._validation import check_positive
 from ..data import Dataset
 from ..exceptions import DataError, ParameterError
-from . import _kernels as kernels
+from ._compiled import kernels
 
 __all__ = ["OnlineLearner", "LearnerState", "Snapshot", "PackedData", "OBJECTIVES", "SCORINGS",
            "DECLARATIONS", "Declared", "scoring", "prediction_errors", "step_weights"]
@@ -286,7 +286,7 @@ class LearnerState:
         Steps taken (set by :func:`~maxmargin.online.run` at the end).
     """
 
-    totals: np.ndarray = field(default_factory=kernels.empty_state)
+    totals: np.ndarray = field(default_factory=lambda: kernels.empty_state())
     steps: int = 0
 
     @property

@@ -8,7 +8,7 @@ from typing import ClassVar
 import numpy as np
 
 from .._validation import check_positive
-from . import _kernels as kernels
+from ._compiled import kernels
 from .base import LearnerState, OnlineLearner, PackedData, Snapshot, _doc_intercept
 
 __all__ = ["PassiveAggressive", "PA", "PA1", "PA2"]

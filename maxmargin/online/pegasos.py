@@ -10,7 +10,7 @@ import numpy as np
 
 from .._validation import check_int, check_positive
 from ..exceptions import ParameterError
-from . import _kernels as kernels
+from ._compiled import kernels
 from .base import LearnerState, OnlineLearner, PackedData, Snapshot, _doc_intercept
 from .steps import PegasosStep, StepSize, as_step
 

@@ -16,7 +16,7 @@ import scipy.sparse as sp
 
 from .._validation import check_choice, check_int, check_positive
 from ..exceptions import ParameterError
-from . import _kernels as kernels
+from ._compiled import kernels
 from .base import LearnerState, OnlineLearner, PackedData, Snapshot, _doc_intercept
 
 __all__ = [

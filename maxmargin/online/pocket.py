@@ -8,7 +8,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._validation import check_choice, check_int
-from . import _kernels as kernels
+from ._compiled import kernels
 from .base import LearnerState, OnlineLearner, PackedData, Snapshot, _doc_intercept
 from .schedules import _check_seed
 

@@ -582,7 +582,9 @@ def as_learner(obj: Any, *, intercept: str | None = None,
 @functools.lru_cache(maxsize=1)
 def _compiled_loops() -> tuple[Any, Any]:
     """The compiled loops that drive a ``compiled_step`` (numba imported on first use)."""
-    from numba import njit
+    from .._deps import require
+
+    njit = require("numba", "a learner's compiled_step").njit
 
     @njit
     def loop(step, rows, y, idx, lo, hi, t0, w, bias, free, arrays,  # type: ignore[no-untyped-def]

@@ -6,7 +6,7 @@ from typing import Any
 
 from .._validation import check_positive
 from ..exceptions import ParameterError
-from . import _kernels as kernels
+from ._compiled import kernels
 from .base import OnlineLearner, _doc_intercept
 from .pegasos import Pegasos
 from .steps import InverseSqrt, StepSize, as_step

@@ -9,7 +9,7 @@ import numpy as np
 from .._validation import check_choice, check_positive
 from ..data import Dataset
 from ..exceptions import DataError, ParameterError
-from . import _kernels as kernels
+from ._compiled import kernels
 from .base import LearnerState, OnlineLearner, PackedData, Snapshot
 
 __all__ = ["Winnow"]

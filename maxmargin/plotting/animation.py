@@ -21,6 +21,7 @@ from .._io import atomic_write
 from ..data import Dataset
 from ..exceptions import DataError, ParameterError
 from ..online.registry import LEARNERS
+from . import _mpl
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..solution import ExactSolution
@@ -30,8 +31,9 @@ __all__ = ["animate_run"]
 
 
 def _check_target(data: Dataset, path: str | Path) -> Path:
-    """The checks that must pass before any learning starts (2-D data, a .gif in an
-    existing directory); returns the path."""
+    """The checks that must pass before any learning starts (matplotlib and Pillow
+    installed, 2-D data, a .gif in an existing directory); returns the path."""
+    _mpl.matplotlib(pillow=True)
     if data.d != 2:
         raise DataError(f"the animation draws 2-D data; {data.name} has d = {data.d} features "
                         "(select two features first)")
@@ -149,6 +151,8 @@ def animate_run(trace: Trace, data: Dataset, path: str | Path, *,
         When the data are not 2-D, or not the data of the trace.
     ParameterError
         When ``path`` is not a ``.gif`` in an existing directory.
+    DependencyError
+        matplotlib or Pillow is not installed (``pip install 'maxmargin[plot]'``).
 
     Examples
     --------
@@ -164,12 +168,12 @@ def animate_run(trace: Trace, data: Dataset, path: str | Path, *,
     ...     Image.open(gif).n_frames
     4
     """
+    from .._progress import Progress
+
+    _mpl.matplotlib(pillow=True)
     from matplotlib.animation import PillowWriter
     from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
     from matplotlib.ticker import FuncFormatter, NullFormatter
-
-    from .._progress import Progress
 
     path = _check_target(data, path)
     if (trace.n, trace.d) != (data.n, data.d):
@@ -186,7 +190,7 @@ def animate_run(trace: Trace, data: Dataset, path: str | Path, *,
     t, mistakes = trace.t, trace.mistakes
     wrong = (np.asarray(X @ trace.w.T) + trace.b) * y[:, None] <= 0  # (n, k)
 
-    fig = Figure(figsize=(9.4, 4.8))
+    fig = _mpl.figure((9.4, 4.8))
     # one canvas for all frames: its renderer keeps the typeset labels (mathtext) cached;
     # a canvas-less figure gets a new renderer, and retypesets everything, at each frame
     FigureCanvasAgg(fig)

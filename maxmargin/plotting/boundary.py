@@ -13,9 +13,13 @@ __all__ = ["plot_boundary"]
 
 
 def plot_boundary(problem: Any, solution: Any, ax: Any = None, *, title: str | None = None,
-                  show_margins: bool = True, annotate: bool = True) -> Any:
+                  show_margins: bool = True, annotate: bool = True,
+                  legend: bool = True) -> Any:
     """Draw 2-D data, the decision boundary ``w.x + b = 0``, the margins ``w.x + b = +-1``
     and the support vectors (margin SVs ringed, bound SVs crossed).
+
+    The axes span the data with a 5% margin, at equal scales (distances and angles are
+    true); a new figure is sized to the data's aspect ratio, so it is not mostly white.
 
     Parameters
     ----------
@@ -30,6 +34,8 @@ def plot_boundary(problem: Any, solution: Any, ax: Any = None, *, title: str | N
         Draw the two margin lines ``f = +-1``.
     annotate : bool
         Put the margin ``1/||w||`` and the support-vector counts in the legend.
+    legend : bool
+        Draw the legend (on the right of the axes).
 
     Returns
     -------
@@ -46,42 +52,59 @@ def plot_boundary(problem: Any, solution: Any, ax: Any = None, *, title: str | N
     """
     if problem.d != 2:
         raise ParameterError(f"plot_boundary draws 2-D data; this problem has d = {problem.d}")
-    ax = _mpl.axes(ax, figsize=(6, 5))
     X = problem.data.dense()
     y = problem.data.y
+    lo, hi = X.min(axis=0), X.max(axis=0)
+    span = np.maximum(hi - lo, 1e-12 * max(1.0, float(np.abs(X).max())))
+    lo, hi = lo - 0.05 * span, hi + 0.05 * span
+    box = None
+    if ax is None:
+        box = _box(hi - lo)
+        ax = _mpl.axes(None, box)
     w = np.asarray(solution.w, float)
     b = float(solution.b)
-    ax.scatter(X[y > 0, 0], X[y > 0, 1], c="tab:blue", s=18, label="y = +1", zorder=2)
-    ax.scatter(X[y < 0, 0], X[y < 0, 1], c="tab:red", s=18, marker="s", label="y = -1",
-               zorder=2)
+    ax.scatter(X[y > 0, 0], X[y > 0, 1], c="tab:blue", s=16, label="$y = +1$", zorder=2,
+               alpha=0.8, lw=0)
+    ax.scatter(X[y < 0, 0], X[y < 0, 1], c="tab:red", s=16, marker="s", label="$y = -1$",
+               zorder=2, alpha=0.8, lw=0)
     ms = np.asarray(getattr(solution, "margin_support", []), int)
     bs = np.asarray(getattr(solution, "bound_support", []), int)
     if ms.size:
-        ax.scatter(X[ms, 0], X[ms, 1], s=140, facecolors="none", edgecolors="k",
-                   linewidths=1.4, label=f"margin SVs ({ms.size})", zorder=3)
+        ax.scatter(X[ms, 0], X[ms, 1], s=110, facecolors="none", edgecolors="k",
+                   linewidths=1.2, label=f"margin SVs ({ms.size})", zorder=3)
     if bs.size:
-        ax.scatter(X[bs, 0], X[bs, 1], s=90, marker="x", c="k", linewidths=1.4,
+        ax.scatter(X[bs, 0], X[bs, 1], s=60, marker="x", c="k", linewidths=1.2,
                    label=f"bound SVs ({bs.size})", zorder=3)
-    lo, hi = X.min(axis=0), X.max(axis=0)
-    pad = 0.08 * np.maximum(hi - lo, 1e-12)
-    lo, hi = lo - pad, hi + pad
     ax.set_xlim(lo[0], hi[0])
     ax.set_ylim(lo[1], hi[1])
     levels: list[tuple[float, str, str | None]] = [(0.0, "-", "decision boundary")]
     if show_margins:
-        levels += [(1.0, "--", "margins f = +-1"), (-1.0, "--", None)]
+        levels += [(1.0, "--", "margins $f = \\pm 1$"), (-1.0, "--", None)]
     gamma = getattr(solution, "margin", None)
     for level, style, label in levels:
         if annotate and level == 0.0 and gamma is not None and np.isfinite(gamma):
-            label = f"{label} (margin 1/||w|| = {gamma:.4g})"
+            label = f"{label} (margin $1/\\|w\\| = {gamma:.4g}$)"
         _line(ax, w, b - level, lo, hi, style, label)
-    ax.set_xlabel("x1")
-    ax.set_ylabel("x2")
-    ax.set_aspect("equal", adjustable="box")
+    ax.set_xlabel("$x_1$")
+    ax.set_ylabel("$x_2$")
+    # equal scales: a box of the data's aspect fits as it is, and a caller's axes shrink
+    # to the data's aspect within their place; our box for data too flat for a page
+    # widens the data limits instead (the figure was sized for it)
+    fits = box is None or abs(box[0] / box[1] - (hi[0] - lo[0]) / (hi[1] - lo[1])) < 1e-9
+    ax.set_aspect("equal", adjustable="box" if fits else "datalim")
     if title:
-        ax.set_title(title)
-    ax.legend(loc="best", fontsize=8, framealpha=0.85)
+        ax.set_title(title, fontsize=10)
+    if legend:
+        _mpl.legend(ax)
     return ax
+
+
+def _box(span: np.ndarray, height: float = 3.6) -> tuple[float, float]:
+    """The axes box (inches) of a new figure: the data's aspect ratio, ``height`` tall,
+    the width kept within 2.2 to 6.5 inches (then the height follows, down to 1.8)."""
+    ratio = float(span[0] / span[1])
+    width = min(max(height * ratio, 2.2), 6.5)
+    return width, min(max(width / ratio, 1.8), height)
 
 
 def _line(ax: Any, w: np.ndarray, c: float, lo: np.ndarray, hi: np.ndarray, style: str,
@@ -95,4 +118,4 @@ def _line(ax: Any, w: np.ndarray, c: float, lo: np.ndarray, hi: np.ndarray, styl
         xs = -(w[1] * ys + c) / w[0]
     else:  # w = 0: no boundary; an empty line keeps the legend honest
         xs = ys = np.array([])
-    ax.plot(xs, ys, style, color=color, lw=1.2, label=label)
+    ax.plot(xs, ys, linestyle=style, color=color, lw=1.2, label=label)

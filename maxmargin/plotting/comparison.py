@@ -1,8 +1,10 @@
 """Figures of a :class:`~maxmargin.Comparison` (matplotlib, imported lazily).
 
 Every ``plot_*`` function draws into ``ax`` (a new figure when None) and returns the
-Axes; :func:`save_figures` writes each figure as PNG and SVG. Curves are the mean over
-seeds.
+Axes; :func:`save_figures` writes each figure in the formats asked for. A quantity over
+seeds is drawn as its median (the line) and the band from its minimum to its maximum
+over the seeds (every seed's curve lies in the band); with one seed, the line is that
+seed's curve. Each learner keeps its colour and marker in every figure.
 """
 
 from __future__ import annotations
@@ -35,39 +37,28 @@ __all__ = [
 #: The figures :func:`save_figures` writes (file stem -> function name).
 FIGURES = ("suboptimality", "gaps", "regret", "mistakes", "boundary")
 
+#: The axes box of the comparison figures, in inches (the legend goes to its right).
+_SIZE = (5.0, 3.4)
 
-def _new_axes(ax: Any, figsize: tuple[float, float] = (6.4, 4.4),
-              right: float = 0.97) -> Any:
-    """``ax``, or the Axes of a new figure laid out for these plots."""
-    if ax is not None:
-        return ax
-    ax = _mpl.axes(None, figsize)
-    ax.figure.subplots_adjust(left=0.13 if right > 0.9 else 0.08, right=right, bottom=0.12,
-                              top=0.92 if right > 0.9 else 0.9)
-    return ax
+#: Larger values are left out of the figures: matplotlib's log-axis ticks overflow beyond
+#: about 1e250, and only a diverging learner gets there (the report says where).
+_PLOT_MAX = 1e200
+
+_T_LABEL = r"step $t$ (examples seen)"
 
 
-def _colors(cmp: Comparison) -> dict[str, Any]:
-    cycle = ["C0", "C1", "C2", "C3", "C4", "C5", "C6", "C7", "C8", "C9"]
-    return {lab: cycle[i % len(cycle)] for i, lab in enumerate(cmp.labels)}
-
-
-def _groups(cmp: Comparison) -> Iterator[tuple[str, str, list[RunResult]]]:
-    """(label, order, runs) for each learner x order, and each trace (its own order)."""
-    for lab, order in dict.fromkeys((r.label, r.order) for r in cmp.runs):
-        yield lab, order, cmp.select(label=lab, order=order)
+def _groups(cmp: Comparison) -> Iterator[tuple[str, str, list[RunResult], dict[str, Any]]]:
+    """(label, order, runs, style) for each learner x order, and each trace (its own
+    order); the style is the same in every figure (by the group's position)."""
+    for i, (lab, order) in enumerate(dict.fromkeys((r.label, r.order) for r in cmp.runs)):
+        style = _mpl.series_style(i)
+        style["markevery"] = _mpl.markevery(i)
+        style["markersize"] = 4.5
+        yield lab, order, cmp.select(label=lab, order=order), style
 
 
 def _name(cmp: Comparison, lab: str, order: str) -> str:
     return lab if len(cmp.orders) == 1 else f"{lab} ({order})"
-
-
-def _mean(runs: Sequence[Any], key: str) -> np.ndarray | None:
-    vals = [getattr(r, key) for r in runs]
-    if any(v is None for v in vals):
-        return None
-    k = len(_t(runs))  # seeds of a learner that stops (the PLA) end at different steps
-    return np.mean([v[:k] for v in vals], axis=0)
 
 
 def _t(runs: Sequence[Any]) -> np.ndarray:
@@ -75,23 +66,20 @@ def _t(runs: Sequence[Any]) -> np.ndarray:
     return min((r.t for r in runs), key=len)
 
 
-#: Larger values are left out of the figures: matplotlib's log-axis ticks overflow beyond
-#: about 1e250, and only a diverging learner gets there (the report says where).
-_PLOT_MAX = 1e200
+def _stack(runs: Sequence[Any], key: str) -> np.ndarray | None:
+    """``key`` of every run (seed) on the common checkpoints: shape (seeds, k), or None
+    when it is N/A for this learner."""
+    vals = [getattr(r, key) for r in runs]
+    if any(v is None for v in vals):
+        return None
+    k = len(_t(runs))  # seeds of a learner that stops (the PLA) end at different steps
+    return np.array([np.asarray(v, float)[:k] for v in vals])
 
 
-def _finite(t: np.ndarray, v: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-    if v is None:  # N/A for this learner
-        return t[:0], np.zeros(0)
-    keep = np.isfinite(v) & (np.abs(v) <= _PLOT_MAX)
-    return t[keep], v[keep]
-
-
-def _positive(t: np.ndarray, v: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-    if v is None:  # N/A for this learner
-        return t[:0], np.zeros(0)
-    keep = np.isfinite(v) & (v > 0) & (v <= _PLOT_MAX)
-    return t[keep], v[keep]
+def _solid(style: dict[str, Any], **more: Any) -> dict[str, Any]:
+    """The learner's colour and marker, on a solid line (the line style then says which
+    quantity it is)."""
+    return {**style, "linestyle": "-", **more}
 
 
 def plot_suboptimality(cmp: Comparison, ax: Any = None) -> Axes:
@@ -120,35 +108,38 @@ def plot_suboptimality(cmp: Comparison, ax: Any = None) -> Axes:
     >>> plot_suboptimality(cmp).get_xscale()
     'log'
     """
-    ax = _new_axes(ax)
-    col = _colors(cmp)
+    ax = _mpl.axes(ax, _SIZE)
     any_curve = False
-    for lab, order, runs in _groups(cmp):
+    for lab, order, runs, style in _groups(cmp):
         if runs[0].kind != "objective":
             continue
         t = _t(runs)
-        avg, last = _mean(runs, "subopt_avg"), _mean(runs, "subopt")
+        avg, last = _stack(runs, "subopt_avg"), _stack(runs, "subopt")
         name = _name(cmp, lab, order)
-        main = avg if avg is not None else last
+        main = None
         if avg is not None:
-            ax.loglog(*_positive(t, avg), color=col[lab], lw=2, label=f"{name}: average")
-        ax.loglog(*_positive(t, last), color=col[lab], lw=1.2, ls="--",
-                  label=f"{name}: last iterate")
+            main = _mpl.band(ax, t, avg, positive=True, limit=_PLOT_MAX, lw=1.8,
+                             label=f"{name}: average", **_solid(style))
+        line = _mpl.band(ax, t, last, positive=True, limit=_PLOT_MAX, lw=1.1,
+                         label=f"{name}: last iterate", **_solid(style, linestyle="--"))
+        main = main if main is not None else line
         slope = runs[0].theory_slope
-        tt, vv = _positive(t, main)
-        if math.isfinite(slope) and tt.size:
+        if main is not None and math.isfinite(slope):
+            tt, vv = main.get_data()
             ref = vv[-1] * (t / tt[-1]) ** slope
             keep = t >= math.sqrt(t[-1])
-            ax.loglog(t[keep], ref[keep], color=col[lab], lw=1, ls=":",
-                      label=f"theory slope {slope:g}")
+            ax.plot(t[keep], ref[keep], color=style["color"], lw=1, ls=":",
+                    label=f"theory slope ${slope:g}$")
         any_curve = True
-    ax.set_xlabel("t (examples seen)")
-    ax.set_ylabel("F(w_t) - F*  (lambda form)")
-    ax.set_title("Suboptimality against the certified optimum")
+    ax.set_xlabel(_T_LABEL)
+    ax.set_ylabel(r"$F(\tilde w_t) - F^\star$ ($\lambda$ form)")
+    ax.set_title("Suboptimality against the certified optimum", fontsize=10)
     if not any_curve:
         _empty(ax, "no learner minimises this objective")
     else:
-        ax.legend(fontsize=7, loc="lower left")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        _mpl.legend(ax)
     ax.grid(True, which="major", alpha=0.3)
     return ax
 
@@ -176,26 +167,28 @@ def plot_gaps(cmp: Comparison, ax: Any = None) -> Axes:
     >>> len(plot_gaps(cmp).lines) >= 2
     True
     """
-    ax = _new_axes(ax)
-    col = _colors(cmp)
+    ax = _mpl.axes(ax, _SIZE)
     any_curve = False
-    for lab, order, runs in _groups(cmp):
+    for lab, order, runs, style in _groups(cmp):
         if runs[0].kind != "objective" or runs[0].dual_gap is None:
             continue
         t = _t(runs)
         name = _name(cmp, lab, order)
-        ax.loglog(*_positive(t, _mean(runs, "subopt")), color=col[lab], lw=2,
-                  label=f"{name}: true gap F - F*")
-        ax.loglog(*_positive(t, _mean(runs, "dual_gap")), color=col[lab], lw=1.2, ls="--",
-                  label=f"{name}: implied-dual gap F - lam D(clip a)")
+        _mpl.band(ax, t, _stack(runs, "subopt"), positive=True, limit=_PLOT_MAX, lw=1.8,
+                  label=f"{name}: true gap $F - F^\\star$", **_solid(style))
+        _mpl.band(ax, t, _stack(runs, "dual_gap"), positive=True, limit=_PLOT_MAX, lw=1.1,
+                  label=f"{name}: implied-dual gap $F - \\lambda D(\\mathrm{{clip}}\\,a)$",
+                  **_solid(style, linestyle="--"))
         any_curve = True
-    ax.set_xlabel("t (examples seen)")
-    ax.set_ylabel("gap (lambda form)")
-    ax.set_title("True gap vs the learner's own duality gap (an upper bound)")
+    ax.set_xlabel(_T_LABEL)
+    ax.set_ylabel(r"gap ($\lambda$ form)")
+    ax.set_title("True gap and the learner's own duality gap (an upper bound)", fontsize=10)
     if not any_curve:
         _empty(ax, "no learner with an implied dual point minimises this objective")
     else:
-        ax.legend(fontsize=7, loc="lower left")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        _mpl.legend(ax)
     ax.grid(True, which="major", alpha=0.3)
     return ax
 
@@ -223,25 +216,30 @@ def plot_regret(cmp: Comparison, ax: Any = None) -> Axes:
     >>> plot_regret(cmp).get_yscale()
     'symlog'
     """
-    ax = _new_axes(ax)
-    col = _colors(cmp)
-    for lab, order, runs in _groups(cmp):
-        reg = _mean(runs, "regret")
+    ax = _mpl.axes(ax, _SIZE)
+    ax.set_xscale("log")
+    ax.set_yscale("symlog", linthresh=1.0)
+    drawn: list[np.ndarray] = []
+    for lab, order, runs, style in _groups(cmp):
+        reg = _stack(runs, "regret")
         if reg is None:
             continue
         t = _t(runs)
-        ax.plot(*_finite(t, reg), color=col[lab], lw=2, label=_name(cmp, lab, order))
-        bound = _mean(runs, "regret_bound")
+        name = _name(cmp, lab, order)
+        if _mpl.band(ax, t, reg, limit=_PLOT_MAX, lw=1.6, label=name, **style) is None:
+            continue
+        drawn.append(reg[:, np.abs(reg).max(axis=0) <= _PLOT_MAX])
+        bound = _stack(runs, "regret_bound")
         if bound is not None:
-            ax.plot(*_finite(t, bound), color=col[lab], lw=1, ls=":",
-                    label=f"{_name(cmp, lab, order)}: G^2(1+ln t)/(2 lam)")
-    ax.set_xscale("log")
-    ax.set_yscale("symlog", linthresh=1.0)
-    ax.set_xlabel("t (examples seen)")
-    ax.set_ylabel("sum_s f_s(w_s) - sum_s f_s(w*)")
-    ax.set_title("Regret against the exact optimum")
-    if ax.lines:
-        ax.legend(fontsize=7, loc="lower left")
+            line = _mpl.band(ax, t, bound, limit=_PLOT_MAX, color=style["color"], lw=1,
+                             ls=":", label=f"{name}: $G^2(1 + \\ln t)/(2\\lambda)$")
+            if line is not None:
+                drawn.append(line.get_ydata())
+    _mpl.fit_limits(ax, drawn)
+    ax.set_xlabel(_T_LABEL)
+    ax.set_ylabel(r"${\sum}_{s \leq t} f_s(w_s) - {\sum}_{s \leq t} f_s(w^\star)$")
+    ax.set_title("Regret against the exact optimum", fontsize=10)
+    _mpl.legend(ax)
     ax.grid(True, which="major", alpha=0.3)
     return ax
 
@@ -271,30 +269,30 @@ def plot_mistakes(cmp: Comparison, ax: Any = None) -> Axes:
     >>> plot_mistakes(cmp).get_yscale()
     'log'
     """
-    ax = _new_axes(ax)
-    col = _colors(cmp)
-    bound_drawn = False
-    for lab, order, runs in _groups(cmp):
+    ax = _mpl.axes(ax, _SIZE)
+    bound = None  # the first learner's general bound, drawn after the learners (legend)
+    for lab, order, runs, style in _groups(cmp):
         t = _t(runs)
-        name = _name(cmp, lab, order)
-        mistakes = _mean(runs, "mistakes")
+        mistakes = _stack(runs, "mistakes")
         if mistakes is None:  # pragma: no cover - every run counts its mistakes
             continue
-        ax.plot(*_finite(t, np.maximum(mistakes, 0.5)), color=col[lab], lw=2, label=name)
-        gb = _mean(runs, "general_bound")
-        if gb is not None and not bound_drawn:
-            ax.plot(*_finite(t, gb), color="0.4", lw=1, ls="--",
-                    label="general bound L + R|u| sqrt(L) + R^2 |u|^2")
-            bound_drawn = True
+        _mpl.band(ax, t, np.maximum(mistakes, 0.5), limit=_PLOT_MAX, lw=1.6,
+                  label=_name(cmp, lab, order), **style)
+        gb = _stack(runs, "general_bound")
+        if gb is not None and bound is None:
+            bound = t, gb
+    if bound is not None:
+        _mpl.band(ax, *bound, limit=_PLOT_MAX, color="0.4", lw=1, ls="--",
+                  label=r"general bound $L + R\|u\|\sqrt{L} + R^2\|u\|^2$")
     if cmp.separable:
         ax.axhline(cmp.novikoff, color="k", lw=1, ls=":",
-                   label=f"Novikoff (R/gamma*)^2 = {cmp.novikoff:.4g}")
+                   label=f"Novikoff $(R/\\gamma^\\star)^2 = {cmp.novikoff:.4g}$")
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.set_xlabel("t (examples seen)")
-    ax.set_ylabel("cumulative mistakes")
-    ax.set_title("Mistakes against the mistake bounds")
-    ax.legend(fontsize=7, loc="lower left")
+    ax.set_xlabel(_T_LABEL)
+    ax.set_ylabel(r"cumulative mistakes $M_t$")
+    ax.set_title("Mistakes against the mistake bounds", fontsize=10)
+    _mpl.legend(ax)
     ax.grid(True, which="major", alpha=0.3)
     return ax
 
@@ -333,38 +331,34 @@ def plot_boundaries(cmp: Comparison, ax: Any = None) -> Axes:
     p = cmp.problem
     if p.d != 2:
         raise ParameterError(f"the boundary figure needs 2-D data, got d = {p.d}")
-    ax = _new_axes(ax, (9.6, 4.8), right=0.66)
-    plot_boundary(p, cmp.reference, ax)
+    ax = plot_boundary(p, cmp.reference, ax, annotate=True, legend=False)
     lo = np.array([ax.get_xlim()[0], ax.get_ylim()[0]])
     hi = np.array([ax.get_xlim()[1], ax.get_ylim()[1]])
     if cmp.hard_solution is not None:
         hard = cmp.hard_solution
         _line(ax, hard.w, hard.b, lo, hi, "-.", "exact hard-margin boundary",
               color="0.5")
-    col = _colors(cmp)
-    for lab in cmp.labels:
-        runs = cmp.select(label=lab, order=cmp.orders[0], seed=cmp.seeds[0])
-        if not runs or runs[0].kind == "mistakes":
+    for lab, order, runs, style in _groups(cmp):
+        if order != cmp.orders[0]:
             continue
-        tr = runs[0].trace
-        if runs[0].diverged_at is not None:  # no final boundary to draw
-            continue
-        _line(ax, tr.w[-1], float(tr.b[-1]), lo, hi, "-", f"{lab} (final)", color=col[lab])
-    ax.set_xlabel("x1")
-    ax.set_ylabel("x2")
-    ax.set_title("Exact boundary and margins vs the learners' final boundaries", fontsize=10)
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0)
+        run = next((r for r in runs if r.seed == cmp.seeds[0]), None)
+        if run is None or run.kind == "mistakes" or run.diverged_at is not None:
+            continue  # no boundary in x-space, or no final one
+        tr = run.trace
+        _line(ax, tr.w[-1], float(tr.b[-1]), lo, hi, style["linestyle"], f"{lab} (final)",
+              color=style["color"])
+    ax.set_title("Exact boundary and margins, and the learners' final boundaries",
+                 fontsize=10)
+    _mpl.legend(ax)
     return ax
 
 
 def _empty(ax: Any, text: str) -> None:
     ax.text(0.5, 0.5, text, ha="center", va="center", transform=ax.transAxes, fontsize=9)
-    ax.set_xscale("linear")
-    ax.set_yscale("linear")
 
 
 def save_figures(cmp: Comparison, out_dir: str | Path,
-                 formats: Sequence[str] = ("png", "svg"), dpi: int = 120) -> list[Path]:
+                 formats: Sequence[str] = ("png", "svg"), dpi: int = 150) -> list[Path]:
     """Write every figure of :data:`FIGURES` that applies (``boundary`` for 2-D only).
 
     Parameters
@@ -372,7 +366,9 @@ def save_figures(cmp: Comparison, out_dir: str | Path,
     cmp : Comparison
     out_dir : str or Path
     formats : sequence of str
+        matplotlib's format names (:data:`maxmargin.plotting._mpl.FORMATS`).
     dpi : int
+        Resolution of the raster formats.
 
     Returns
     -------
@@ -397,5 +393,5 @@ def save_figures(cmp: Comparison, out_dir: str | Path,
         makers["boundary"] = plot_boundaries
     paths = []
     for stem, make in makers.items():
-        paths += _mpl.save(make(cmp), out, stem, formats, dpi=dpi, tight=False)
+        paths += _mpl.save(make(cmp), out, stem, formats, dpi=dpi)
     return paths

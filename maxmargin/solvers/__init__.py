@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from .._deps import installed as _package_installed
 from .._validation import check_choice
 from ..exceptions import ParameterError, SolverError
 from ..problem import SVMProblem
@@ -45,7 +46,7 @@ class Backend:
     name : str
         Upper case, as ``solve(solver=...)`` takes it.
     package : str or None
-        What ``pip install`` needs (None: always installed, numpy/scipy/numba only).
+        What ``pip install`` needs (None: always installed, numpy/scipy only).
     forms : tuple of str
         The QP forms it solves.
     solve : callable
@@ -77,14 +78,9 @@ class Backend:
         field(default=None, repr=False)
 
     def installed(self) -> bool:
-        """Whether its package imports."""
-        if self.package is None:
-            return True
-        try:
-            __import__(self.package)
-        except ImportError:
-            return False
-        return True
+        """Whether its package is installed (looked up, not imported: numba's import
+        costs ~0.5 s that the other routes should not pay)."""
+        return self.package is None or _package_installed(self.package)
 
 
 def _qp(problem: SVMProblem, YZ: Any, form: str) -> Any:
@@ -109,8 +105,8 @@ def _clarabel(problem: SVMProblem, YZ: Any, form: str, polish: bool) -> RawResul
 
 #: The backends maxmargin drives itself, by name.
 BACKENDS: dict[str, Backend] = {b.name: b for b in (
-    Backend("IPM", None, ("dual",), _ipm, vectors_of_d=8),
-    Backend("DCD", None, ("dual",), _dcd, signed_rows=False, vectors_of_d=8,
+    Backend("IPM", "numba", ("dual",), _ipm, vectors_of_d=8),
+    Backend("DCD", "numba", ("dual",), _dcd, signed_rows=False, vectors_of_d=8,
             exact_bounds=True, tighter=dcd.tighter_tolerances, resume=dcd.solve_qp),
     Backend("PIQP", "piqp", FORMS, _piqp, vectors_of_d=80),
     Backend("CLARABEL", "clarabel", FORMS, _clarabel, vectors_of_d=120),
@@ -125,14 +121,14 @@ CVXPY_QP = ("CLARABEL", "PIQP", "OSQP", "ECOS", "SCS", "PROXQP", "QOCO", "CVXOPT
 #: without the polish.
 PREFERENCE = ("IPM", "DCD", "PIQP", "CLARABEL", "ECOS", "PROXQP", "QOCO", "OSQP", "SCS")
 
-_PIP = {"PIQP": "piqp", "CLARABEL": "clarabel", "OSQP": "osqp", "SCS": "scs", "ECOS": "ecos",
-        "PROXQP": "proxsuite", "QOCO": "qoco", "CVXOPT": "cvxopt"}
+_PIP = {"IPM": "numba", "DCD": "numba", "PIQP": "piqp", "CLARABEL": "clarabel", "OSQP": "osqp",
+        "SCS": "scs", "ECOS": "ecos", "PROXQP": "proxsuite", "QOCO": "qoco", "CVXOPT": "cvxopt"}
 
 
 def _cvxpy_installed() -> list[str]:
     try:
         import cvxpy as cp
-    except ImportError:  # pragma: no cover - cvxpy is a hard dependency
+    except ImportError:  # cvxpy is a dependency, but a broken or partial install happens
         return []
     return [s for s in cp.installed_solvers() if s in CVXPY_QP]
 
@@ -292,6 +288,9 @@ def _named_route(solver: str | None, interface: str) -> tuple[str, str]:
     """``(solver, interface)`` for a named (or no) solver, checked; the interface
     resolved from ``"auto"``."""
     check_choice("interface", interface, ("auto", "direct", "cvxpy"))
+    if interface == "cvxpy" and not _package_installed("cvxpy"):
+        raise SolverError("interface='cvxpy' needs cvxpy, which is not installed: "
+                          "pip install cvxpy")
     if interface != "cvxpy":
         # importing cvxpy costs seconds: skip it when a direct solver will do
         direct = _direct_installed()
@@ -338,12 +337,21 @@ def _checked_name(solver: Any, installed: list[str]) -> str:
             f"(installed here: {', '.join(installed)})"
         )
     if name not in installed:
-        pkg = _PIP.get(name, name.lower())
-        raise SolverError(
-            f"solver {name} is not installed (installed: {', '.join(installed)}); "
-            f"install it with `pip install {pkg}` or pick an installed one"
-        )
+        raise SolverError(_not_installed(name, installed))
     return name
+
+
+def _not_installed(name: str, installed: list[str]) -> str:
+    """Why solver ``name`` cannot be used here, and the ``pip install`` that fixes it: its
+    own package, or cvxpy when that package is there but reached through cvxpy only."""
+    pkg = _PIP.get(name, name.lower())
+    there = f"(installed: {', '.join(installed)})"
+    if name not in BACKENDS and not _package_installed("cvxpy"):
+        both = "cvxpy" if _package_installed(pkg) else f"cvxpy {pkg}"
+        return (f"solver {name} is reached through cvxpy, which is not installed: "
+                f"pip install {both} {there}")
+    return (f"solver {name} needs {pkg}, which is not installed: pip install {pkg} "
+            f"(or pick an installed solver: {', '.join(installed)})")
 
 
 def hard_margin_retries(route: Route) -> list[Route]:

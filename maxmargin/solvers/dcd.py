@@ -55,12 +55,17 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from .._deps import CompiledKernels
 from ..problem import SVMProblem
 from ..separation import separation_certificate
 from .result import RawResult, Status
 
 __all__ = ["DCDResult", "coordinate_descent", "solve_qp", "first_tolerance",
            "tighter_tolerances", "EPS_UNPOLISHED", "REFINE_EPS"]
+
+#: The compiled sweeps (:mod:`._dcd_kernels`), imported on first use: numba's import and
+#: cache load cost ~0.5 s, which the other routes should not pay.
+kernels = CompiledKernels("maxmargin.solvers._dcd_kernels", "the DCD solver")
 
 #: Work (stored entries read) per compiled call: ~0.1 s, so Ctrl-C is honoured between
 #: calls (a compiled loop cannot be interrupted).
@@ -96,14 +101,6 @@ class DCDResult:
     b: float
     sweeps: int
     outer: int
-
-
-def _kernels() -> Any:
-    """The compiled kernels, imported on first use (numba's import and cache load cost
-    ~0.5 s, which the other routes should not pay)."""
-    from . import _dcd_kernels
-
-    return _dcd_kernels
 
 
 # One method-of-multipliers loop whose steps share alpha, w, b, s, the shrinking state and
@@ -157,7 +154,6 @@ def coordinate_descent(X: Any, y: np.ndarray, C: Any, intercept: str, *,  # noqa
     >>> r.state, np.round(r.alpha, 9).tolist(), round(abs(r.b), 9)
     ('optimal', [0.5, 0.5], 0.0)
     """
-    kernels = _kernels()
     y = np.ascontiguousarray(y, dtype=np.float64)
     n = y.shape[0]
     if sp.issparse(X):

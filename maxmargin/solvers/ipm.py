@@ -43,7 +43,7 @@ system, which recover the accuracy the Woodbury cancellation loses late in the i
 At large n the cost is passes over the n x d' rows of V, not flops: on dense rows one
 iteration reads V six times (``Q alpha``: two; the Gram together with the first halves
 of the predictor's and ``K^{-1} y``'s solves: one; their second halves: one; the
-corrector: two), each pass a compiled loop (:mod:`maxmargin._ipm_kernels`) that also
+corrector: two), each pass a compiled loop (:mod:`maxmargin.solvers._ipm_kernels`) that also
 does the elementwise work of its step, and BLAS runs on one thread (:func:`blas_threads`).
 1M x 20: ~0.1 s per iteration on one core.
 
@@ -64,12 +64,15 @@ import scipy.linalg as sla
 import scipy.sparse as sp
 from threadpoolctl import ThreadpoolController
 
+from .._deps import CompiledKernels
 from ..exceptions import SolverError
 from ..problem import SVMProblem
-from . import _ipm_kernels as kernels
 from .result import RawResult, Status
 
 __all__ = ["IPMResult", "solve_dual", "suitable", "dense_bytes"]
+
+#: The compiled loops (:mod:`._ipm_kernels`), imported at the first solve (numba).
+kernels = CompiledKernels("maxmargin.solvers._ipm_kernels", "the IPM solver")
 
 #: Largest d' for which the dense d' x d' Gram is formed (8 MB at 1000).
 MAX_DZ = 1000

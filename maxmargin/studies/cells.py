@@ -72,9 +72,10 @@ def versions() -> dict[str, str]:
     """
     import platform
 
-    import numba
-
+    from .._deps import require
     from .._version import __version__
+
+    numba = require("numba", "a study (its learners)")
 
     return {"maxmargin": __version__, "numpy": np.__version__, "numba": numba.__version__,
             "python": platform.python_version()}

@@ -20,8 +20,6 @@ import numpy as np
 
 __all__ = ["write_report", "final_rows"]
 
-_CYCLE = ("C0", "C1", "C2", "C3", "C4", "C5", "C6", "C7", "C8", "C9")
-
 
 def _columns(table: Any) -> dict[str, np.ndarray]:
     return {name: np.asarray(table.column(name).to_pylist(), dtype=object)
@@ -123,12 +121,12 @@ _PANEL, _LEGEND = (3.6, 3.0), 2.8
 def _figure(panels: int) -> tuple[Any, list]:
     # Fixed margins rather than constrained layout or a tight bbox: each costs a full
     # extra draw of every log-axis tick (seconds for a few panels).
-    from matplotlib.figure import Figure
+    from ..plotting import _mpl
 
     cols = min(panels, 3)
     rows = math.ceil(panels / cols)
     width, height = _PANEL[0] * cols + _LEGEND, _PANEL[1] * rows + 0.5
-    fig = Figure(figsize=(width, height))
+    fig = _mpl.figure((width, height))
     fig.subplots_adjust(left=0.8 / width, right=1 - (_LEGEND + 0.1) / width,
                         bottom=0.6 / height, top=1 - 0.65 / height, wspace=0.3,
                         hspace=0.45)
@@ -136,49 +134,59 @@ def _figure(panels: int) -> tuple[Any, list]:
     return fig, axes
 
 
-def _band(ax: Any, t: np.ndarray, V: np.ndarray, color: str, label: str, ls: str = "-") -> bool:
+def _band(ax: Any, t: np.ndarray, V: np.ndarray, label: str, style: dict[str, Any]) -> bool:
     """Median over seeds and a min-max band; only positive values (log axes)."""
-    with np.errstate(invalid="ignore"):
-        V = np.where(V > 0, V, np.nan)
-    keep = np.isfinite(V).all(axis=0)
-    if not keep.any():
-        return False
-    t, V = t[keep], V[:, keep]
-    ax.plot(t, np.median(V, axis=0), color=color, ls=ls, lw=1.6, label=label)
-    if V.shape[0] > 1:
-        ax.fill_between(t, V.min(axis=0), V.max(axis=0), color=color, alpha=0.18, lw=0)
-    return True
+    from ..plotting import _mpl
+
+    return _mpl.band(ax, t, V, positive=True, label=label, **{"lw": 1.6, **style}) is not None
+
+
+def _styles(labels: list[str]) -> dict[str, dict[str, Any]]:
+    """Each learner's colour, marker and line style (the same in every panel and figure):
+    two learners whose curves coincide (the perceptron and the averaged perceptron make
+    the same mistakes) both stay visible."""
+    from ..plotting import _mpl
+
+    styles = {}
+    for i, lab in enumerate(labels):
+        style = _mpl.series_style(i)
+        styles[lab] = {**style, "markevery": _mpl.markevery(i), "markersize": 4}
+    return styles
 
 
 def _plot(cols: dict, data: str, values: list, grid: str, what: str) -> Any | None:
     """One figure for ``data``: a panel per grid value; ``what`` is subopt or mistakes."""
     fig, axes = _figure(len(values))
-    labels = list(dict.fromkeys(cols["learner"][cols["data"] == data]))
-    color = {lab: _CYCLE[i % len(_CYCLE)] for i, lab in enumerate(labels)}
+    styles = _styles(list(dict.fromkeys(cols["learner"][cols["data"] == data])))
     drawn = False
     handles: dict[str, Any] = {}
     for ax, value in zip(axes, values, strict=True):
         mask = (cols["data"] == data) & (cols["value"] == value)
         groups = _runs(cols, mask)
         orders = {o for _, o in groups}
+        bounds: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # per order: one sequence
         for (learner, order), g in groups.items():
             name = learner if len(orders) == 1 else f"{learner} ({order})"
-            kind = cols["kind"][g["rows"][0][0]]
-            c = color[learner]
-            if what == "subopt" and kind == "objective":
-                drawn |= _band(ax, g["t"], _stack(cols, g, "subopt"), c, f"{name}: last")
-                if cols["subopt_avg"][g["rows"][0][0]] is not None:
-                    drawn |= _band(ax, g["t"], _stack(cols, g, "subopt_avg"), c,
-                                   f"{name}: average", ls="--")
-            elif what == "mistakes" and cols["general_bound"][g["rows"][0][0]] is not None:
-                drawn |= _band(ax, g["t"], _stack(cols, g, "mistakes"), c, f"{name}")
-                nov = cols["novikoff"][g["rows"][0][0]]
+            first = g["rows"][0][0]
+            style = styles[learner]
+            if what == "subopt" and cols["kind"][first] == "objective":
+                drawn |= _band(ax, g["t"], _stack(cols, g, "subopt"), f"{name}: last",
+                               {**style, "linestyle": "-"})
+                if cols["subopt_avg"][first] is not None:
+                    drawn |= _band(ax, g["t"], _stack(cols, g, "subopt_avg"),
+                                   f"{name}: average", {**style, "linestyle": "--"})
+            elif what == "mistakes" and cols["general_bound"][first] is not None:
+                drawn |= _band(ax, g["t"], _stack(cols, g, "mistakes"), name, style)
+                nov = cols["novikoff"][first]
                 if nov is not None and math.isfinite(nov):
                     ax.axhline(nov, color="k", ls=":", lw=1,
                                label=r"Novikoff $(R/\gamma^\star)^2$")
-                else:
-                    _band(ax, g["t"], _stack(cols, g, "general_bound"), c,
-                          f"{name}: bound " + r"$L + R\|u\|\sqrt{L} + R^2\|u\|^2$", ls=":")
+                else:  # the bound of the order's sequence, the same for every learner
+                    bounds.setdefault(order, (g["t"], _stack(cols, g, "general_bound")))
+        for order, (t, V) in bounds.items():
+            suffix = "" if len(orders) == 1 else f" ({order})"
+            _band(ax, t, V, r"general bound $L + R\|u\|\sqrt{L} + R^2\|u\|^2$" + suffix,
+                  {"color": "0.4", "linestyle": "--", "lw": 1.0})
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_title(_value_tex(grid, value), fontsize=10)
@@ -200,7 +208,8 @@ def _plot(cols: dict, data: str, values: list, grid: str, what: str) -> Any | No
 
 
 def write_report(table: Any, out_dir: str | Path, *, title: str = "study",
-                 formats: Sequence[str] = ("png",), dpi: int = 130) -> list[Path]:
+                 formats: Sequence[str] | str = ("png",), dpi: int = 150,
+                 figures: bool = True) -> list[Path]:
     """Write ``report.md`` and ``figures/*`` from a study's table.
 
     Parameters
@@ -210,9 +219,12 @@ def write_report(table: Any, out_dir: str | Path, *, title: str = "study",
     out_dir : str or Path
         Where ``report.md`` and ``figures/`` go (created when missing).
     title : str
-    formats : sequence of str
-        Figure formats (matplotlib's names).
+    formats : sequence of str, or str
+        Figure formats (matplotlib's names; ``"png,pdf"``).
     dpi : int
+        Resolution of the raster figures.
+    figures : bool
+        Draw the figures (without matplotlib: skipped, with one warning).
 
     Returns
     -------
@@ -222,9 +234,10 @@ def write_report(table: Any, out_dir: str | Path, *, title: str = "study",
     from .._io import atomic_write
     from ..plotting import _mpl
 
+    drawn = _mpl.to_draw(figures, formats)
     out = Path(out_dir)
     figdir = out / "figures"
-    figdir.mkdir(parents=True, exist_ok=True)
+    out.mkdir(parents=True, exist_ok=True)
     cols = _columns(table)
     n_cells = len(dict.fromkeys(cols["cell"]))
     failed = cols["status"] == "failed"
@@ -248,12 +261,13 @@ def write_report(table: Any, out_dir: str | Path, *, title: str = "study",
                   + ".", ""]
         values = list(dict.fromkeys(cols["value"][m]))
         for what in ("subopt", "mistakes"):
-            fig = _plot(cols, data, values, grid, what)
-            if fig is None:
+            if drawn is None or (fig := _plot(cols, data, values, grid, what)) is None:
                 continue
             stem = f"{_slug(data)}-{'suboptimality' if what == 'subopt' else 'mistakes'}"
-            paths += _mpl.save(fig, figdir, stem, formats, dpi=dpi, tight=False)
-            lines += [f"![{stem}](figures/{stem}.{formats[0]})", ""]
+            figdir.mkdir(exist_ok=True)
+            files = _mpl.save(fig, figdir, stem, drawn, dpi=dpi)
+            paths += files
+            lines += [*_mpl.markdown_figures(files, "figures/"), ""]
         for value in values:
             j = np.flatnonzero(m & (cols["value"] == value))[0]
             cert = "certified" if cols["ref_certified"][j] else "NOT certified"

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .._json import format_header
 from ..exceptions import ParameterError
+from ..plotting._mpl import check_formats
 from .cells import Plan, make_plan, versions
 from .executors import StudyProgress, Tracker, parse_scheduler, run_dask, run_local
 from .spec import StudySpec, load_spec
@@ -128,7 +129,8 @@ class StudyResult:
 
 def study(spec: str | Path | Mapping | StudySpec, out: str | Path = "maxmargin-study", *,
           scheduler: str | None = None, n_jobs: int | None = None, progress: bool = False,
-          report: bool = True) -> StudyResult:
+          report: bool = True, formats: Sequence[str] | str = ("png",), dpi: int = 150,
+          figures: bool = True) -> StudyResult:
     """Run a study: data sets x C (or lambda) x learners x seeds x orders, resumably.
 
     Each cell (data set, grid value, learner, seed, order) is one :func:`maxmargin.compare`
@@ -158,6 +160,12 @@ def study(spec: str | Path | Mapping | StudySpec, out: str | Path = "maxmargin-s
         Cells done / total and an ETA on a terminal (silent when not a TTY).
     report : bool
         Also write ``report.md`` and the figures.
+    formats : sequence of str, or str
+        The figures' formats (matplotlib's names; ``"png,pdf"``), checked first.
+    dpi : int
+        Resolution of the raster figures.
+    figures : bool
+        Draw the report's figures (without matplotlib: skipped, with one warning).
 
     Returns
     -------
@@ -184,6 +192,7 @@ def study(spec: str | Path | Mapping | StudySpec, out: str | Path = "maxmargin-s
     8
     """
     require_extra(scheduler)
+    formats = check_formats(formats)
     if scheduler is not None:
         parse_scheduler(scheduler)
     if n_jobs is not None and (isinstance(n_jobs, bool) or not isinstance(n_jobs, int)
@@ -207,7 +216,8 @@ def study(spec: str | Path | Mapping | StudySpec, out: str | Path = "maxmargin-s
     if report:
         from .report import write_report
 
-        paths += write_report(table, store.root, title=spec.name)
+        paths += write_report(table, store.root, title=spec.name, formats=formats, dpi=dpi,
+                              figures=figures)
     failed = table.column("status").to_pylist().count("failed")  # one row per failed cell
     return StudyResult(spec=spec, plan=plan, out=store.root, table=table,
                        cells=len(plan.cells), skipped=len(plan.cells) - len(pending),
