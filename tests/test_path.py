@@ -162,6 +162,16 @@ def test_parse_grid():
             parse_grid(bad)
 
 
+@pytest.mark.parametrize(("grid", "says"), [
+    ("1e-3:1e-1:1", "1-point grid needs lo == hi"),
+    ("1e-3:1e-1:0", "number of points must be an int >= 1"),
+    ("1:10:2.5", "number of points must be an int >= 1"),
+])
+def test_parse_grid_says_what_is_wrong(grid, says):
+    with pytest.raises(ParameterError, match=says):
+        parse_grid(grid)
+
+
 @pytest.mark.parametrize("grid", [[], [1.0, 0.0], [1.0, -2.0], [1.0, np.nan], [np.inf],
                                   "", "1,-1"])
 def test_bad_grids(grid):

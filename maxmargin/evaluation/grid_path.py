@@ -182,6 +182,8 @@ def parse_grid(text: str) -> np.ndarray:
         if any(not p for p in parts):
             raise ParameterError(f"grid {text!r} has an empty entry; write e.g. 0.1,1,10")
         return np.array([float(p) for p in parts])
+    except ParameterError:
+        raise  # already says what is wrong (a ValueError too: keep it from the generic one)
     except ValueError:
         raise ParameterError(f"cannot read grid {text!r}: write lo:hi:num (e.g. 1e-3:1e3:25) "
                              "or a comma list of numbers (e.g. 0.1,1,10)") from None
@@ -962,6 +964,7 @@ def path(data: Dataset, C: Any = None, lam: Any = None, intercept: str = "free",
     weights, _ = combine_weights(data, sample_weight, class_weight)
     # w at every grid point, plus what one solve holds: refuse what cannot fit
     check_memory(8.0 * (data.d + 1) * (8 + 2 * len(Cs)) + 16.0 * data.n * len(Cs),
+                 f"the exact path of {data.name} (d = {data.d:,} features)" if exact else
                  f"the path of {data.name} (d = {data.d:,} features, {len(Cs)} points)",
                  WIDE_HINT)
     if exact:
