@@ -239,3 +239,20 @@ def test_learners_along_path_deterministic_and_parallel():
     assert a.epochs_to_eps.shape == (2, 2, 2)
     with pytest.raises(ParameterError):
         learners_along_path(ds, lam=[0.1], learners=["perceptron"])
+
+
+def test_every_warm_point_is_as_exact_as_a_fresh_solve():
+    # heart_scale at tiny C: a working-set point certified with a tiny residual had the
+    # wrong support sets (112 margin / 158 bound SVs at C = 1e-8 instead of 3 / 238)
+    import maxmargin as mm
+    from maxmargin import SVMProblem
+    from maxmargin.exact import solve
+
+    ds = mm.load(str(mm.data._PACKAGE_DATA / "heart_scale"))
+    p = path(ds, C="1e-9:1e-3:7")
+    for i, C in enumerate(p.C):
+        sol = solve(SVMProblem(ds, C=float(C)))
+        nm, nb = (int(((sol.alpha > 1e-8 * C) & (sol.alpha < C - 1e-8 * C)).sum()),
+                  int((sol.alpha >= C - 1e-8 * C).sum()))
+        assert (p.n_margin_sv[i], p.n_bound_sv[i]) == (nm, nb), (C, p.method[i])
+        assert np.abs(p.w[i] - sol.w).max() <= 1e-9 * np.abs(sol.w).max(), C

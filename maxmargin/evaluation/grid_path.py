@@ -762,15 +762,14 @@ def _solve_point(problem: SVMProblem, YZ: Any, model: _DualModel | None,
             a, b_eq = ws
             w, b = weights_from_alpha(problem, YZ, a, b_eq)
             cert = certify(problem, w, b, a, tol=tol)
-            polished = False
-            if cert.max_residual() > 1e-11:  # polish only what is not exact already
-                best = polish(problem, YZ, w, b, a, cert, tol)
-                if best is None:
-                    best = polish_no_margin(problem, YZ, a, cert, tol)
-                if best is not None:
-                    (w, b, a, cert), polished = best, True
-            if cert.max_residual() <= ACCEPT_TOL:
-                return np.asarray(w, float), float(b), a, cert, polished, "warm"
+            # always polish: a small residual does not mean the right support sets (at tiny
+            # C it is tiny whatever alpha is); a point that does not settle gets the full QP
+            best = polish(problem, YZ, w, b, a, cert, tol)
+            if best is None:
+                best = polish_no_margin(problem, YZ, a, cert, tol)
+            if best is not None and best[3].max_residual() <= ACCEPT_TOL:
+                w, b, a, cert = best
+                return np.asarray(w, float), float(b), a, cert, True, "warm"
     if model is None:
         # the measured default route (maxmargin's IPM / PIQP), polished and certified
         from ..exact import solve
