@@ -256,3 +256,16 @@ def test_every_warm_point_is_as_exact_as_a_fresh_solve():
                   int((sol.alpha >= C - 1e-8 * C).sum()))
         assert (p.n_margin_sv[i], p.n_bound_sv[i]) == (nm, nb), (C, p.method[i])
         assert np.abs(p.w[i] - sol.w).max() <= 1e-9 * np.abs(sol.w).max(), C
+
+
+def test_integer_weights_equal_repeated_rows_along_the_path():
+    # every point polished: the weighted and the repeated-rows paths agree to rounding
+    from maxmargin import Dataset, make_gaussians
+
+    ds = make_gaussians(40, 3, seed=2)
+    k = np.random.default_rng(0).integers(1, 4, ds.n)
+    rep = Dataset(np.repeat(np.asarray(ds.X), k, axis=0), np.repeat(np.asarray(ds.y), k))
+    a = path(ds, C="1e-3:1e2:9", sample_weight=k)
+    b = path(rep, C="1e-3:1e2:9")
+    assert np.abs(a.w - b.w).max() <= 1e-12 * np.abs(b.w).max()
+    np.testing.assert_allclose(a.b, b.b, rtol=0, atol=1e-12 * max(1.0, np.abs(b.b).max()))
