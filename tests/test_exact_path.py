@@ -50,8 +50,9 @@ def _check_against_solves(ep: ExactPath, data: Dataset, intercept: str, seed: in
 def test_solution_at_equals_a_fresh_solve(intercept):
     ds = make_gaussians(50, 3, separation=1.5, seed=4)
     ep = exact_regularization_path(ds, intercept, C_max=100.0)
-    assert ep.certified and ep.end_reason == "C_max" and ep.C_end == 100.0
-    assert len(ep) > 20 and ep.max_residual.max() < 1e-10
+    # the last event is below C_max: the last segment is exact for every larger C
+    assert ep.certified and ep.end_reason == "end" and ep.C_end == math.inf
+    assert ep.breakpoints[-1] < 100.0 and len(ep) > 20 and ep.max_residual.max() < 1e-10
     _check_against_solves(ep, ds, intercept, seed=1)
     # breakpoints increase; every one has at least one event
     assert (np.diff(ep.breakpoints) > 0).all()
@@ -71,6 +72,18 @@ def test_separable_path_ends_at_the_hard_margin(intercept):
     np.testing.assert_allclose(w, np.tile(lim.w, (3, 1)), rtol=1e-7, atol=1e-9)
     np.testing.assert_allclose(b, lim.b, atol=1e-7)
     assert ep.solution_at(1e3 * ep.C_star).certificate.ok
+
+
+@pytest.mark.parametrize("intercept", INTERCEPTS)
+def test_separable_path_reaches_the_hard_margin_under_a_finite_C_max(intercept):
+    # the last segment has no further event: it is exact for every C, C_max or not (the
+    # CLI always passes a C_max)
+    ds = mm.load("builtin:separable")
+    ep = exact_regularization_path(ds, intercept, C_max=1e6)
+    lim = hard_margin_limit(ds, intercept)
+    assert ep.end_reason == "end" and ep.complete and ep.C_end == math.inf
+    assert ep.C_star == pytest.approx(lim.C_star, rel=1e-6)
+    assert ep.C_star == ep.breakpoints[-1] and ep.n_left[-1] == 0
 
 
 @pytest.mark.parametrize("intercept", INTERCEPTS)
@@ -337,8 +350,9 @@ def test_bad_input_is_a_clear_error():
 def test_path_exact_entry_covers_the_grid_range():
     ds = make_gaussians(30, 2, seed=1)
     ep = path(ds, C="1e-2:1e1:5", exact=True)
-    assert isinstance(ep, ExactPath) and ep.end_reason == "C_max"
-    assert ep.bounds[0] == 1e-2 and ep.C_end == 10.0
+    # the last event is below the grid's top: the path covers every larger C too
+    assert isinstance(ep, ExactPath) and ep.end_reason == "end"
+    assert ep.bounds[0] == 1e-2 and ep.C_end == math.inf
     full = exact_regularization_path(ds, C_max=10.0)
     np.testing.assert_allclose(ep.breakpoints, full.breakpoints[full.breakpoints > 1e-2],
                                rtol=1e-10)
@@ -348,7 +362,7 @@ def test_path_exact_entry_covers_the_grid_range():
     with pytest.raises(ParameterError):
         ep.solution_at(5e-3)
     ep2 = path(ds, lam=[1.0 / (30 * 10.0), 1.0], exact=True)
-    assert ep2.C_end == pytest.approx(10.0) and ep2.bounds[0] == pytest.approx(1 / 30)
+    assert ep2.C_end == math.inf and ep2.bounds[0] == pytest.approx(1 / 30)
     assert path(ds, exact=True).bounds[0] == 0.0   # no grid: the whole path
 
 
@@ -359,7 +373,7 @@ def test_cli_path_exact(tmp_path, capsys):
     assert code == 0 and "breakpoints" in out
     rows = list(csv.DictReader((tmp_path / "breakpoints.csv").open()))
     js = json.loads((tmp_path / "report.json").read_text())
-    assert js["certified"] and js["C_end"] == 10.0 and len(rows) >= js["n_breakpoints"]
+    assert js["certified"] and js["end_reason"] == "end" and len(rows) >= js["n_breakpoints"]
     code = main(["path", heart, "--exact", "--learners", "pegasos", "--out", str(tmp_path)])
     _, err = capsys.readouterr()
     assert code == 2 and len(err.strip().splitlines()) == 1 and "--exact" in err

@@ -162,6 +162,16 @@ def test_parse_grid():
             parse_grid(bad)
 
 
+@pytest.mark.parametrize(("grid", "says"), [
+    ("1e-3:1e-1:1", "1-point grid needs lo == hi"),
+    ("1e-3:1e-1:0", "number of points must be an int >= 1"),
+    ("1:10:2.5", "number of points must be an int >= 1"),
+])
+def test_parse_grid_says_what_is_wrong(grid, says):
+    with pytest.raises(ParameterError, match=says):
+        parse_grid(grid)
+
+
 @pytest.mark.parametrize("grid", [[], [1.0, 0.0], [1.0, -2.0], [1.0, np.nan], [np.inf],
                                   "", "1,-1"])
 def test_bad_grids(grid):
@@ -229,3 +239,33 @@ def test_learners_along_path_deterministic_and_parallel():
     assert a.epochs_to_eps.shape == (2, 2, 2)
     with pytest.raises(ParameterError):
         learners_along_path(ds, lam=[0.1], learners=["perceptron"])
+
+
+def test_every_warm_point_is_as_exact_as_a_fresh_solve():
+    # heart_scale at tiny C: a working-set point certified with a tiny residual had the
+    # wrong support sets (112 margin / 158 bound SVs at C = 1e-8 instead of 3 / 238)
+    import maxmargin as mm
+    from maxmargin import SVMProblem
+    from maxmargin.exact import solve
+
+    ds = mm.load(str(mm.data._PACKAGE_DATA / "heart_scale"))
+    p = path(ds, C="1e-9:1e-3:7")
+    for i, C in enumerate(p.C):
+        sol = solve(SVMProblem(ds, C=float(C)))
+        nm, nb = (int(((sol.alpha > 1e-8 * C) & (sol.alpha < C - 1e-8 * C)).sum()),
+                  int((sol.alpha >= C - 1e-8 * C).sum()))
+        assert (p.n_margin_sv[i], p.n_bound_sv[i]) == (nm, nb), (C, p.method[i])
+        assert np.abs(p.w[i] - sol.w).max() <= 1e-9 * np.abs(sol.w).max(), C
+
+
+def test_integer_weights_equal_repeated_rows_along_the_path():
+    # every point polished: the weighted and the repeated-rows paths agree to rounding
+    from maxmargin import Dataset, make_gaussians
+
+    ds = make_gaussians(40, 3, seed=2)
+    k = np.random.default_rng(0).integers(1, 4, ds.n)
+    rep = Dataset(np.repeat(np.asarray(ds.X), k, axis=0), np.repeat(np.asarray(ds.y), k))
+    a = path(ds, C="1e-3:1e2:9", sample_weight=k)
+    b = path(rep, C="1e-3:1e2:9")
+    assert np.abs(a.w - b.w).max() <= 1e-12 * np.abs(b.w).max()
+    np.testing.assert_allclose(a.b, b.b, rtol=0, atol=1e-12 * max(1.0, np.abs(b.b).max()))

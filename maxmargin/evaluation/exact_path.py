@@ -902,7 +902,7 @@ def _trace(tracer: _Tracer, C_max: float, progress: bool, C_min: float = 0.0
             Cb = seg.C0 + sc.u
             C_prec = _precision_end(geo, seg)
             if not math.isfinite(Cb) or Cb >= min(C_max, C_prec):
-                if not math.isfinite(Cb) and not math.isfinite(C_max):
+                if not math.isfinite(Cb):  # no event ever again: exact for every C, C_max or not
                     reason, end = "end", math.inf
                 elif C_max <= C_prec:
                     reason, end = "C_max", C_max

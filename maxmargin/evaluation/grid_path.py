@@ -182,6 +182,8 @@ def parse_grid(text: str) -> np.ndarray:
         if any(not p for p in parts):
             raise ParameterError(f"grid {text!r} has an empty entry; write e.g. 0.1,1,10")
         return np.array([float(p) for p in parts])
+    except ParameterError:
+        raise  # already says what is wrong (a ValueError too: keep it from the generic one)
     except ValueError:
         raise ParameterError(f"cannot read grid {text!r}: write lo:hi:num (e.g. 1e-3:1e3:25) "
                              "or a comma list of numbers (e.g. 0.1,1,10)") from None
@@ -760,15 +762,14 @@ def _solve_point(problem: SVMProblem, YZ: Any, model: _DualModel | None,
             a, b_eq = ws
             w, b = weights_from_alpha(problem, YZ, a, b_eq)
             cert = certify(problem, w, b, a, tol=tol)
-            polished = False
-            if cert.max_residual() > 1e-11:  # polish only what is not exact already
-                best = polish(problem, YZ, w, b, a, cert, tol)
-                if best is None:
-                    best = polish_no_margin(problem, YZ, a, cert, tol)
-                if best is not None:
-                    (w, b, a, cert), polished = best, True
-            if cert.max_residual() <= ACCEPT_TOL:
-                return np.asarray(w, float), float(b), a, cert, polished, "warm"
+            # always polish: a small residual does not mean the right support sets (at tiny
+            # C it is tiny whatever alpha is); a point that does not settle gets the full QP
+            best = polish(problem, YZ, w, b, a, cert, tol)
+            if best is None:
+                best = polish_no_margin(problem, YZ, a, cert, tol)
+            if best is not None and best[3].max_residual() <= ACCEPT_TOL:
+                w, b, a, cert = best
+                return np.asarray(w, float), float(b), a, cert, True, "warm"
     if model is None:
         # the measured default route (maxmargin's IPM / PIQP), polished and certified
         from ..exact import solve
@@ -962,6 +963,7 @@ def path(data: Dataset, C: Any = None, lam: Any = None, intercept: str = "free",
     weights, _ = combine_weights(data, sample_weight, class_weight)
     # w at every grid point, plus what one solve holds: refuse what cannot fit
     check_memory(8.0 * (data.d + 1) * (8 + 2 * len(Cs)) + 16.0 * data.n * len(Cs),
+                 f"the exact path of {data.name} (d = {data.d:,} features)" if exact else
                  f"the path of {data.name} (d = {data.d:,} features, {len(Cs)} points)",
                  WIDE_HINT)
     if exact:
