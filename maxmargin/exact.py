@@ -182,6 +182,13 @@ def _cert_trouble(cert: Certificate) -> str:
     return f"relative gap {cert.relative_gap:.2e}, worst KKT residual {k} = {v:.2e}"
 
 
+def _other_solvers_hint(tried: str) -> str:
+    """Advice after solver ``tried`` gave a degraded certificate: the interior-point
+    solvers it was not (PIQP, CLARABEL), or, when it was one of them, the other."""
+    others = [s for s in ("PIQP", "CLARABEL") if s != tried.upper()]
+    return f"try another interior-point solver ({', '.join(others)})"
+
+
 def _solution(problem: SVMProblem, w: np.ndarray, b: float, alpha: np.ndarray,
               cert: Certificate, status: str, name: str, form: str, iface: str,
               polished: bool, t0: float, stacklevel: int = 3) -> ExactSolution:
@@ -191,8 +198,8 @@ def _solution(problem: SVMProblem, w: np.ndarray, b: float, alpha: np.ndarray,
         status = "uncertified"
         warnings.warn(
             f"{problem.data.name}: the certificate of the exact solve is degraded: NOT "
-            f"CERTIFIED ({_cert_trouble(cert)}; tol {cert.tol:.0e}); try an "
-            f"interior-point solver (PIQP, CLARABEL){scale_hint(problem)}",
+            f"CERTIFIED ({_cert_trouble(cert)}; tol {cert.tol:.0e}); "
+            f"{_other_solvers_hint(name)}{scale_hint(problem)}",
             RuntimeWarning, stacklevel=stacklevel,
         )
     # relative to C (alpha lies in [0, C]), or to max alpha for hard margin; with weights
@@ -237,8 +244,11 @@ def solve(problem: SVMProblem, form: str = "dual", solver: str | None = None,
         Which QP the solver sees. Both give the same optimum (to the polish's accuracy).
     solver : str, optional
         ``"PIQP"``, ``"CLARABEL"``, or any QP solver cvxpy has installed (``"OSQP"``,
-        ``"SCS"``, ...). Default: the first of :func:`available_solvers` (chosen by
-        measurement).
+        ``"SCS"``, ...), ``"IPM"`` (the own Woodbury interior point) or ``"DCD"`` (dual
+        coordinate descent, sparse data). Default: chosen per problem by
+        :func:`~maxmargin.solvers.choose_route`: the IPM where it suits the shape, DCD for
+        sparse data wider than the IPM takes (falling back to PIQP when DCD does not
+        converge), else the first direct solver; see docs/solvers.md.
     polish : bool
         Run the active-set polish (reduced KKT solve) after the interior-point solve.
     interface : {"auto", "direct", "cvxpy"}
@@ -480,7 +490,7 @@ def _refined(attempts: _Attempts, point: _Point) -> _Point:
 
 
 def _fallback_if_uncertified(attempts: _Attempts, point: _Point) -> _Point:
-    """The default IPM that did not end certified gives way to its fallback (PIQP) when
+    """The default IPM or DCD that did not end certified gives way to its fallback (PIQP) when
     that certifies better; a stalled IPM whose polished point the certificate proves to
     1e-8 is kept."""
     cert = point.cert

@@ -621,7 +621,7 @@ def combine_weights(data: Dataset, sample_weight: Any = None,
         bad = np.flatnonzero(~np.isfinite(s) | (s < 0))
         if bad.size:
             raise DataError(f"sample_weight must be finite and >= 0; example {bad[0]} has "
-                            f"{s[bad[0]]!r}")
+                            f"{float(s[bad[0]])}")
     resolved = None
     if class_weight is not None:
         resolved = resolve_class_weight(data, class_weight)

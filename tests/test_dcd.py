@@ -305,7 +305,7 @@ def test_ipm_refuses_to_densify_and_names_dcd():
     X = sp.csr_matrix((rng.random(40000), (rows, rng.integers(0, 100000, 40000))),
                       shape=(20000, 100000))
     y = np.where(rng.random(20000) < 0.5, -1.0, 1.0)
-    with pytest.raises(SolverError, match="solver='DCD'"):
+    with pytest.raises(SolverError, match=r"solver='DCD' \(--solver DCD"):
         solve(SVMProblem(Dataset(X, y), C=1.0), solver="IPM")
 
 
@@ -333,3 +333,25 @@ def test_property_hard_margin(n, d, seed, intercept, scale):
     assert sol.certificate.ok, sol.certificate.worst()
     ref = solve(p, solver="PIQP")
     assert sol.primal_objective == pytest.approx(ref.primal_objective, rel=1e-8)
+
+
+def _tiny_hard_margin(n=40, d=1200, eps=1e-3):
+    """Sparse, wide (d' > 1000: the DCD route), separable only by a tiny margin: pairs
+    of rows that differ by +-eps in the last feature, of opposite labels (alpha ~ 1e4:
+    coordinate descent reaches its sweep cap in ~2 s)."""
+    rng = np.random.default_rng(0)
+    m = n // 2
+    A = sp.random(m, d, density=0.01, random_state=rng, format="csr") \
+        + sp.csr_matrix((np.ones(m), (np.arange(m), np.arange(m))), shape=(m, d))
+    pert = sp.csr_matrix((np.full(m, eps), (np.arange(m), np.full(m, d - 1))), shape=(m, d))
+    X = sp.vstack([A + pert, A - pert]).tocsr()
+    return Dataset(X, np.r_[np.ones(m), -np.ones(m)], name="tiny-margin")
+
+
+def test_default_route_falls_back_to_piqp_where_dcd_stalls():
+    p = SVMProblem(_tiny_hard_margin(), hard=True, intercept="augmented")
+    assert choose_route(p).solver == "DCD"
+    with pytest.raises(SolverError, match=r"sweep cap .*solver='PIQP', --solver PIQP"):
+        solve(p, solver="DCD")  # named: no fallback, and the advice is not "the default"
+    sol = solve(p)
+    assert sol.solver == "PIQP" and sol.status == "optimal" and sol.certificate.ok

@@ -13,6 +13,7 @@ import pytest
 import scipy.sparse as sp
 
 from maxmargin import (
+    DataError,
     Dataset,
     NotSeparableError,
     ParameterError,
@@ -356,3 +357,20 @@ def test_tiny_margin_is_solved_not_called_infeasible(solver):
     sol = solve(SVMProblem(ds, hard=True), solver=solver)
     assert sol.margin == pytest.approx(1e-4, rel=1e-7)
     assert sol.certificate.ok
+
+
+def test_uncertified_advice_names_only_solvers_not_tried():
+    # PIQP ran and ended uncertified: the advice names Clarabel, not PIQP again
+    with pytest.warns(RuntimeWarning, match="NOT CERTIFIED") as rec:
+        sol = solve(SVMProblem(load_heart_scale(), C=1e12))
+    assert sol.solver == "PIQP" and sol.status == "uncertified"
+    text = " ".join(str(w.message) for w in rec)
+    assert "interior-point solver (CLARABEL)" in text and "(PIQP" not in text
+
+
+def test_negative_weight_message_prints_the_plain_number():
+    ds = load_heart_scale()
+    w = np.ones(len(ds.y))
+    w[3] = -1.0
+    with pytest.raises(DataError, match=r"example 3 has -1\.0$"):
+        SVMProblem(ds, C=1.0, sample_weight=w)

@@ -233,7 +233,9 @@ def choose_route(problem: SVMProblem, form: str = "dual", solver: str | None = N
     - ``"DCD"`` (dual coordinate descent, :mod:`maxmargin.solvers.dcd`) for sparse X
       with ``d' > 1000``: there the IPM's d' x d' Gram (or n x n Q) is dense and PIQP's
       sparse LDL fills in (Zipf-sparse 2000 x 1500: DCD 0.012, PIQP 0.14, IPM 2.0;
-      5000 x 20000: DCD 0.053, IPM 29, PIQP 519);
+      5000 x 20000: DCD 0.053, IPM 29, PIQP 519), with PIQP then Clarabel as its
+      fallbacks when it stops uncertified (a hard or nearly hard margin, where its
+      sweeps stall);
     - ``"IPM"`` where :func:`maxmargin.solvers.ipm.suitable` says its factorisation is
       cheap (dense Gaussians 10000 x 50: IPM 0.096, PIQP 0.50, while DCD stalls:
       C R^2 ~ 100 with both labels overlapping is coordinate descent's worst case; the
@@ -278,7 +280,9 @@ def choose_route(problem: SVMProblem, form: str = "dual", solver: str | None = N
     n, dz = problem.n, problem.d + (problem.intercept == "augmented")
     sparse = problem.data.is_sparse
     if sparse and dz > ipm.MAX_DZ:
-        return Route("DCD", interface, form)
+        # PIQP keeps sparse X sparse: the fallback where DCD stalls (a hard or nearly
+        # hard margin: coordinate descent's slow regime)
+        return Route("DCD", interface, form, tuple(direct))
     if ipm.suitable(n, dz, sparse) or not direct:
         return Route("IPM", interface, form, tuple(direct))
     return Route(direct[0], interface, form)

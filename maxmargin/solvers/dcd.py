@@ -308,8 +308,8 @@ def _why_stopped(state: str, text: str, sweeps: int, max_sweeps: int, hard: bool
         else:
             why = (f"coordinate descent is slow where C R^2 = {c_r2:.3g} is large and "
                    "examples of both labels nearly coincide")
-        return (f"sweep cap {max_sweeps} reached ({why}: the default solver or PIQP suit "
-                f"such data); {text}")
+        return (f"sweep cap {max_sweeps} reached ({why}: an interior-point solver suits "
+                f"such data: solver='PIQP', --solver PIQP); {text}")
     if state == "undecided":
         return f"no separating iterate after {sweeps} sweeps; {text}"
     return text

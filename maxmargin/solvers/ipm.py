@@ -356,8 +356,8 @@ def solve_dual(V: Any, y: np.ndarray, C: Any, free: bool, *, tol: float = 1e-10,
         raise SolverError(
             f"the IPM would form {need / 2**30:.1f} GiB of dense matrices for this "
             f"{n} x {dz} problem (it densifies sparse X and factors a "
-            f"{min(n, dz)} x {min(n, dz)} matrix); use solver='DCD' (dual coordinate "
-            "descent: reads sparse X as it is, made for sparse high-dimensional data)")
+            f"{min(n, dz)} x {min(n, dz)} matrix); use solver='DCD' (--solver DCD: dual "
+            "coordinate descent: reads sparse X as it is, made for sparse high-dimensional data)")
     # diverging hard-margin iterates overflow by design; BLAS on one thread (see
     # :func:`blas_threads`)
     with np.errstate(all="ignore"), blas_threads(1):
