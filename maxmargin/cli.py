@@ -994,6 +994,10 @@ def _execute(args: argparse.Namespace) -> int:
         print(f"maxmargin: check failed: {e}", file=sys.stderr)
         return 1
     except MaxMarginError as e:
+        if getattr(args, "verbose", False) and e.__cause__ is not None:  # a learner's own bug
+            import traceback
+
+            traceback.print_exception(e.__cause__, file=sys.stderr)
         print(f"maxmargin: error: {e}", file=sys.stderr)
         return 2
     except MemoryError:

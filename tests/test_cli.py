@@ -601,3 +601,19 @@ def test_verbose_label_column_is_0_based(tmp_path, capsys, caplog):
     with caplog.at_level(logging.DEBUG, logger="maxmargin"):
         load_csv(str(csv))
     assert "label column 2 (0-based)" in caplog.text
+
+
+@pytest.mark.parametrize("command", [["run"], ["compare", "--lam", "0.01"]])
+def test_a_learners_own_bug_is_one_line_exit_2(tmp_path, capsys, command):
+    mine = tmp_path / "ml.py"
+    mine.write_text("import numpy as np\n"
+                    "class MyPegasos:\n"
+                    "    def start(self, d): self.w = np.zeros(d)\n"
+                    "    def step(self, x, y, t):\n"
+                    "        if t == 17: raise ValueError('my bug')\n"
+                    "    def weights(self): return self.w\n")
+    flag = "--learner" if command[0] == "run" else "--learners"
+    code, _, err = run_cli(capsys, command[0], HEART, *command[1:], flag, f"{mine}:MyPegasos",
+                           "--out", str(tmp_path / "o"))
+    assert code == 2 and "internal error" not in err and len(err.strip().splitlines()) == 1
+    assert "learner 'MyPegasos' raised ValueError in step() at step 17: my bug" in err
