@@ -187,7 +187,8 @@ def _probe(directory: Path, shown: str) -> None:
     os.unlink(tmp)
 
 
-def check_output_file(target: str | Path, option: str = "output") -> Path | None:
+def check_output_file(target: str | Path, option: str = "output",
+                      example: str = "result.json") -> Path | None:
     """Check, before any work, that ``target`` can be written as a file.
 
     Parameters
@@ -196,6 +197,9 @@ def check_output_file(target: str | Path, option: str = "output") -> Path | None
         A file path, or ``"-"`` (stdout: nothing to check).
     option : str
         The option's name for the message (``"--json"``).
+    example : str
+        A file name that fits the option, suggested when ``target`` is a directory
+        (``"animation.gif"`` for a GIF option).
 
     Returns
     -------
@@ -220,7 +224,7 @@ def check_output_file(target: str | Path, option: str = "output") -> Path | None
     shown = f"{option} {display(path)}"
     if path.is_dir():
         raise OutputError(f"{shown}: is a directory; give a file name "
-                          f"(e.g. {display(path / 'result.json')})")
+                          f"(e.g. {display(path / example)})")
     if path.exists() and not path.is_file():
         raise OutputError(f"{shown}: not a regular file (a device or a pipe); give a file "
                           "name, or '-' for stdout")

@@ -87,7 +87,7 @@ def _check_tables(args: argparse.Namespace) -> None:
 
         raise ParameterError("--json - and --csv - both write to stdout; give one of them "
                              "a file name")
-    check_output_file(args.csv, "--csv")
+    check_output_file(args.csv, "--csv", example="result.csv")
 
 
 def _stdout_free(args: argparse.Namespace) -> bool:
@@ -361,7 +361,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 
             raise ParameterError("--liblinear-model needs a file name (LIBLINEAR's predict "
                                  "reads a file)")
-        check_output_file(args.liblinear_model, "--liblinear-model")
+        check_output_file(args.liblinear_model, "--liblinear-model", example="model.txt")
     data = _load_data(args)
     problem = _problem(args, data)
     if args.liblinear_model is not None:  # labels LIBLINEAR cannot store: say so now
@@ -535,7 +535,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         if len(targets) != 1:
             raise ParameterError(f"--animate draws one learner; got {len(targets)} "
                                  f"({', '.join(targets)})")
-        check_output_file(args.animate, "--animate")
+        check_output_file(args.animate, "--animate", example="animation.gif")
     learners = _run_learners(args, targets)
     data = _load_data(args)
     if args.animate:
@@ -615,6 +615,11 @@ def _load_trace(path: str, data: Any, intercept: str) -> Any:
         return Trace.load(stem)
     npz = stem.with_suffix(".npz")
     if not npz.exists():
+        if p.exists():  # e.g. a run's report.json: not a trajectory
+            raise DataError(f"--trace {path}: a .json is read only beside the .npz Trace.save "
+                            f"wrote with it, and {display(npz)} does not exist; give a "
+                            "trajectory .npz (`run --out DIR` writes DIR/<learner>.npz), or a "
+                            "plain .npz with arrays t and W")
         raise DataError(f"--trace {path}: no such file")
     try:
         with np.load(npz, allow_pickle=False) as z:
@@ -989,6 +994,10 @@ def _execute(args: argparse.Namespace) -> int:
         print(f"maxmargin: check failed: {e}", file=sys.stderr)
         return 1
     except MaxMarginError as e:
+        if getattr(args, "verbose", False) and e.__cause__ is not None:  # a learner's own bug
+            import traceback
+
+            traceback.print_exception(e.__cause__, file=sys.stderr)
         print(f"maxmargin: error: {e}", file=sys.stderr)
         return 2
     except MemoryError:

@@ -870,9 +870,9 @@ def _parse_csv(text: str, shown: str, name: str, label: str | int | None,
     feature_names = None if names is None else \
         tuple(names[j] or f"column {j + 1}" for j in feats)
     logger.debug("%s: read as CSV%s, %d rows x %d features, separator %s, %s, label column "
-                "%d", shown, f" ({compression})" if compression else "", X.shape[0],
+                "%d (0-based)", shown, f" ({compression})" if compression else "", X.shape[0],
                 X.shape[1], "tab" if delim == "\t" else repr(delim),
-                "a header row" if names is not None else "no header", col + 1)
+                "a header row" if names is not None else "no header", col)
     return _with_labels(X, labels, name, positive, feature_names=feature_names)
 
 

@@ -576,3 +576,44 @@ def test_bad_learner_files_and_trace_files_exit_2(tmp_path, capsys):
     (tmp_path / "junk.npz").write_bytes(b"not a zip")
     code, _, err = run_cli(capsys, "compare", HEART, "--trace", str(tmp_path / "junk.npz"))
     assert code == 2 and "not a readable .npz" in err
+
+
+def test_trace_given_a_report_json_says_what_is_expected(tmp_path, capsys):
+    report = tmp_path / "report.json"
+    report.write_text("{}")
+    code, _, err = run_cli(capsys, "compare", HEART, "--trace", str(report))
+    assert code == 2 and "no such file" not in err and "report.npz does not exist" in err
+    assert "trajectory .npz" in err and len(err.strip().splitlines()) == 1
+
+
+def test_animate_into_a_directory_suggests_a_gif(tmp_path, capsys):
+    code, _, err = run_cli(capsys, "run", HEART, "--learner", "perceptron", "--animate",
+                           str(tmp_path))
+    assert code == 2 and "animation.gif" in err and "result.json" not in err
+
+
+def test_verbose_label_column_is_0_based(tmp_path, capsys, caplog):
+    import logging
+
+    from maxmargin.data import load_csv
+    csv = tmp_path / "d.csv"
+    csv.write_text("1,2,1\n2,1,-1\n3,3,1\n0,1,-1\n")
+    with caplog.at_level(logging.DEBUG, logger="maxmargin"):
+        load_csv(str(csv))
+    assert "label column 2 (0-based)" in caplog.text
+
+
+@pytest.mark.parametrize("command", [["run"], ["compare", "--lam", "0.01"]])
+def test_a_learners_own_bug_is_one_line_exit_2(tmp_path, capsys, command):
+    mine = tmp_path / "ml.py"
+    mine.write_text("import numpy as np\n"
+                    "class MyPegasos:\n"
+                    "    def start(self, d): self.w = np.zeros(d)\n"
+                    "    def step(self, x, y, t):\n"
+                    "        if t == 17: raise ValueError('my bug')\n"
+                    "    def weights(self): return self.w\n")
+    flag = "--learner" if command[0] == "run" else "--learners"
+    code, _, err = run_cli(capsys, command[0], HEART, *command[1:], flag, f"{mine}:MyPegasos",
+                           "--out", str(tmp_path / "o"))
+    assert code == 2 and "internal error" not in err and len(err.strip().splitlines()) == 1
+    assert "learner 'MyPegasos' raised ValueError in step() at step 17: my bug" in err

@@ -313,3 +313,47 @@ def test_a_learner_with_a_dual_point_is_scored_as_the_built_in_one():
             def dual(self):
                 return self.c[:-1]
         compare(data, C=1.0, intercept="augmented", learners=[Short()], epochs=1)
+
+
+class _Buggy:
+    """A learner with a bug of its own at step 17."""
+
+    def __init__(self, lam=1e-4):
+        self.lam = lam
+
+    def start(self, d):
+        self.w = np.zeros(d)
+
+    def step(self, x, y, t):
+        if t == 17:
+            raise ValueError("my bug")
+        self.w = self.w * (1 - self.lam)
+
+    def weights(self):
+        return self.w
+
+
+def test_a_learners_own_bug_is_blamed_on_the_learner():
+    from maxmargin.online import LearnerError, run
+
+    data = make_separable(40, 3, seed=0)
+    with pytest.raises(LearnerError, match=r"'_Buggy' raised ValueError in step\(\) at step "
+                       r"17: my bug") as info:
+        run(_Buggy(), data)
+    assert isinstance(info.value.__cause__, ValueError)
+    with pytest.raises(LearnerError, match="raised TypeError in step"):
+        run(_Buggy(lam="abc"), data)
+
+
+def test_a_compiled_step_that_does_not_compile_is_blamed_on_the_learner():
+    numba = pytest.importorskip("numba")
+    from maxmargin.online import LearnerError, run
+
+    class WrongSignature(_Buggy):
+        compiled_step = staticmethod(numba.njit(lambda x, y: None))
+
+        def state(self):
+            return (self.w,)
+
+    with pytest.raises(LearnerError, match=r"'WrongSignature' raised \w+ in compiled_step"):
+        run(WrongSignature(), make_separable(20, 3, seed=0))

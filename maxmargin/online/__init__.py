@@ -20,7 +20,7 @@ from .perceptron import (
     voted_decision_function,
 )
 from .pocket import Pocket
-from .protocol import Learner, PythonLearner, as_learner
+from .protocol import Learner, LearnerError, PythonLearner, as_learner
 from .registry import LEARNERS, learner_class, make_learner
 from .runner import default_checkpoints, run
 from .schedules import ORDERS, iter_schedule, schedule
@@ -32,6 +32,7 @@ from .winnow import Winnow
 __all__ = [
     "OnlineLearner",
     "Learner",
+    "LearnerError",
     "PythonLearner",
     "as_learner",
     "learner_class",

@@ -67,8 +67,10 @@ examples then runs compiled.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -76,7 +78,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._validation import check_memory
-from ..exceptions import ParameterError
+from ..exceptions import MaxMarginError, ParameterError
 from .base import (
     DECLARATIONS,
     OBJECTIVES,
@@ -278,6 +280,27 @@ def _declared(learner: Any) -> dict[str, Any]:
     return out
 
 
+class LearnerError(ParameterError):
+    """A user's learner raised (in ``start``, ``step``, ``weights`` ... or its
+    ``compiled_step`` failed to compile): its own bug, not maxmargin's. The message names
+    the learner, the method and the step; the learner's exception is chained
+    (``__cause__``)."""
+
+
+@contextlib.contextmanager
+def _blame(learner: Any, what: str, at: Callable[[], str] = lambda: "") -> Iterator[None]:
+    """Re-raise an exception of ``learner``'s own code as a :class:`LearnerError`."""
+    try:
+        yield
+    except (MaxMarginError, KeyboardInterrupt):
+        raise
+    except Exception as e:
+        name = getattr(learner, "name", "") or type(learner).__name__
+        text = " ".join(str(e).split("\n", 1)[0].split())
+        raise LearnerError(f"learner {name!r} raised {type(e).__name__} in {what}{at()}: "
+                           f"{text} (-v shows the traceback)") from e
+
+
 @dataclass(eq=False)
 class PythonState(LearnerState):
     """The adapter's state: the examples as the learner sees them (the learner keeps its
@@ -429,14 +452,18 @@ class PythonLearner(OnlineLearner):
 
     def _setup(self, packed: PackedData) -> PythonState:
         d1 = self._dim(packed)
-        if self.has_dual:
-            self.learner.start(d1, packed.n)
-        else:
-            self.learner.start(d1)
+        with _blame(self.learner, "start()"):
+            if self.has_dual:
+                self.learner.start(d1, packed.n)
+            else:
+                self.learner.start(d1)
         state = PythonState(rows=self._rows(packed), source=packed)
-        self._split(self.learner.weights(), packed, "weights")  # refuse a wrong shape now
+        with _blame(self.learner, "weights()"):
+            out = self.learner.weights()
+        self._split(out, packed, "weights")  # refuse a wrong shape now
         if self._compiled is not None:
-            state.arrays = self._state_arrays(d1)
+            with _blame(self.learner, "state()"):
+                state.arrays = self._state_arrays(d1)
         return state
 
     def _state_arrays(self, d1: int) -> tuple:
@@ -464,22 +491,24 @@ class PythonLearner(OnlineLearner):
         step, weights = learner.step, learner.weights
         free, indexed = self.intercept == "free", self.has_dual
         mistakes, loss, sqn = float(tot[0]), float(tot[1]), float(tot[2])
-        for p in range(lo, hi):
-            i = int(idx[p])
-            x = rows[i]
-            yi = float(y[i])
-            out = weights()
-            w, b = out if free else (out, 0.0)
-            m = yi * (float(np.dot(w, x)) + b)
-            if m < 1.0:
-                loss += 1.0 - m
-            if m <= 0.0:
-                mistakes += 1.0
-            sqn += float(np.dot(w, w))
-            if indexed:
-                step(x, yi, t0 + p - lo + 1, i)
-            else:
-                step(x, yi, t0 + p - lo + 1)
+        p = lo
+        with _blame(learner, "step()", lambda: f" at step {t0 + p - lo + 1}"):
+            for p in range(lo, hi):
+                i = int(idx[p])
+                x = rows[i]
+                yi = float(y[i])
+                out = weights()
+                w, b = out if free else (out, 0.0)
+                m = yi * (float(np.dot(w, x)) + b)
+                if m < 1.0:
+                    loss += 1.0 - m
+                if m <= 0.0:
+                    mistakes += 1.0
+                sqn += float(np.dot(w, w))
+                if indexed:
+                    step(x, yi, t0 + p - lo + 1, i)
+                else:
+                    step(x, yi, t0 + p - lo + 1)
         tot[0], tot[1], tot[2] = mistakes, loss, sqn
 
     def _advance_compiled(self, packed: PackedData, state: PythonState, idx: np.ndarray,
@@ -489,8 +518,11 @@ class PythonLearner(OnlineLearner):
         free = self.intercept == "free"
         bias = arrays[1] if free else np.zeros(1)
         run = loop_indexed if self.has_dual else loop
-        run(self._compiled, state.rows, packed.y, idx, lo, hi, t0, arrays[0], bias, free,
-            arrays, state.totals)
+        what = "compiled_step" + (" (compiling it)" if hi == lo else "")
+        with _blame(self.learner, what,
+                    lambda: f" within steps {t0 + 1}..{t0 + hi - lo}" if hi > lo else ""):
+            run(self._compiled, state.rows, packed.y, idx, lo, hi, t0, arrays[0], bias, free,
+                arrays, state.totals)
 
     def _split(self, out: Any, packed: PackedData, what: str) -> tuple[np.ndarray, float]:
         """``(w, b)`` on the original features from what ``weights()`` returned."""
@@ -520,13 +552,17 @@ class PythonLearner(OnlineLearner):
         return w, b
 
     def _snapshot(self, packed: PackedData, state: PythonState, t: int) -> Snapshot:
-        w, b = self._split(self.learner.weights(), packed, "weights")
+        with _blame(self.learner, "weights()", lambda: f" at step {t}"):
+            out = self.learner.weights()
+            avg = self.learner.average() if self.has_average else None
+            raw = self.learner.dual() if packed.record_dual and self.has_dual else None
+        w, b = self._split(out, packed, "weights")
         w_avg = b_avg = None
         if self.has_average:
-            w_avg, b_avg = self._split(self.learner.average(), packed, "average")
+            w_avg, b_avg = self._split(avg, packed, "average")
         dual = None
-        if packed.record_dual and self.has_dual:
-            dual = np.array(self.learner.dual(), dtype=float).reshape(-1)
+        if raw is not None:
+            dual = np.array(raw, dtype=float).reshape(-1)
             if dual.shape != (packed.n,):
                 raise ParameterError(f"{type(self.learner).__name__}.dual() returned shape "
                                      f"{dual.shape}; it must be (n,) = ({packed.n},)")
