@@ -328,7 +328,7 @@ def test_the_pages_commands_run(doc, tmp_path, monkeypatch):
     data = doc["data"]
     (tmp_path / "data.txt").write_text("".join(
         f"{int(t):+d} " + " ".join(f"{j + 1}:{float(v)!r}" for j, v in enumerate(x)) + "\n"
-        for x, t in zip(data.dense(), data.y)))
+        for x, t in zip(data.dense(), data.y, strict=True)))
     console = re.search(r"```console\n(.*?)```", text, re.S).group(1).replace("\\\n", " ")
     commands = [line[2:].split()[1:] for line in console.splitlines() if line.startswith("$ ")]
     assert any(c[0] == "path" for c in commands)
