@@ -336,3 +336,16 @@ def test_renamed_names_still_work_with_a_warning(tmp_path):
     assert json.loads((tmp_path / "c.json").read_text())["n"] == 20
     with pytest.warns(DeprecationWarning, match="SVMProblem.hard"):
         assert cmp.problem.kind == "soft"
+
+
+def test_rate_footnote_names_the_iterate_of_each_row():
+    """The rate is fitted on the average only where a learner keeps one."""
+    from maxmargin import compare, make_gaussians
+
+    cmp = compare(make_gaussians(80, 2, separation=1.5, seed=0), lam=0.05,
+                  learners=["pegasos", "subgradient"], epochs=2, seeds=[0])
+    md = cmp.to_markdown()
+    for row in cmp.rows:
+        if row.get("rate_iterate"):
+            assert f"{row['label']}: {row['rate_iterate']}" in md
+    assert "(the average)" not in md

@@ -520,3 +520,18 @@ def test_a_pdf_only_report_links_its_figures(tmp_path):
     assert {f.suffix for f in files[3:]} == {".pdf"}
     md = (tmp_path / "report.md").read_text()
     assert "[regret](regret.pdf) (pdf)" in md and "![" not in md
+
+
+def test_boundary_legend_margin_is_the_drawn_distance():
+    """The legend's 1/||w|| is of the feature weights (the dashed lines' distance)."""
+    import numpy as np
+
+    from maxmargin import SVMProblem, make_separable
+    from maxmargin.exact import solve
+    from maxmargin.plotting.boundary import plot_boundary
+
+    p = SVMProblem(make_separable(30, 2, seed=1), hard=True, intercept="augmented")
+    sol = solve(p)
+    ax = plot_boundary(p, sol)
+    labels = " ".join(ax.get_legend_handles_labels()[1])
+    assert f"{1 / np.linalg.norm(sol.w):.4g}" in labels

@@ -357,3 +357,24 @@ def test_a_compiled_step_that_does_not_compile_is_blamed_on_the_learner():
 
     with pytest.raises(LearnerError, match=r"'WrongSignature' raised \w+ in compiled_step"):
         run(WrongSignature(), make_separable(20, 3, seed=0))
+
+
+def test_the_pages_commands_run(doc, tmp_path, monkeypatch):
+    """The console block of docs/own-learner.md, run as written (exit 0)."""
+    from maxmargin.cli import main
+
+    text = DOC.read_text()
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    head = "import numpy as np\n"
+    (tmp_path / "my_learners.py").write_text(head + "\n".join(
+        b for b in blocks if "class MyPegasos" in b or "class MyPerceptron" in b))
+    monkeypatch.chdir(tmp_path)
+    data = doc["data"]
+    (tmp_path / "data.txt").write_text("".join(
+        f"{int(t):+d} " + " ".join(f"{j + 1}:{float(v)!r}" for j, v in enumerate(x)) + "\n"
+        for x, t in zip(data.dense(), data.y, strict=True)))
+    console = re.search(r"```console\n(.*?)```", text, re.S).group(1).replace("\\\n", " ")
+    commands = [line[2:].split()[1:] for line in console.splitlines() if line.startswith("$ ")]
+    assert any(c[0] == "path" for c in commands)
+    for argv in commands:
+        assert main(argv) == 0, argv

@@ -137,6 +137,12 @@ def feasible_dual(alpha: Any, problem: SVMProblem) -> np.ndarray:
     return a
 
 
+def _rate_iterates(rows: Sequence[dict]) -> str:
+    """Which iterate each row's rate was fitted on, e.g. ``"pegasos: average"``."""
+    fitted = [f"{r['label']}: {r['rate_iterate']}" for r in rows if r.get("rate_iterate")]
+    return "; ".join(fitted) or "no rate was fitted"
+
+
 def fit_rate(t: Any, values: Any) -> float:
     r"""Slope of ``log(values)`` against ``log(t)`` over the second half of the run.
 
@@ -948,7 +954,8 @@ class Comparison:
             "subgradient); mistake bounds for the perceptron family; Winnow is scored on "
             "mistakes and error only. `F - F*` is the last iterate, `F(avg) - F*` the "
             "average of the iterates; `rate` is the fitted slope of log(F - F*) against "
-            "log t for t >= sqrt(T), on the iterate the theory is about (the average); "
+            "log t for t >= sqrt(T), on the average of the iterates when the learner "
+            "keeps one, otherwise on the last iterate (" + _rate_iterates(self.rows) + "); "
             "`dist` is ||w~_t - w~*|| / ||w~*||; `dual gap` is F(w_t) - lambda D(clip(a_t)) "
             ">= F(w_t) - F*; `bound` is the tightest mistake bound that applies: "
             "Novikoff's (R/gamma*)^2 when separable, the general bound for c u (u = w~*, "

@@ -80,7 +80,10 @@ def plot_boundary(problem: Any, solution: Any, ax: Any = None, *, title: str | N
     levels: list[tuple[float, str, str | None]] = [(0.0, "-", "decision boundary")]
     if show_margins:
         levels += [(1.0, "--", "margins $f = \\pm 1$"), (-1.0, "--", None)]
-    gamma = getattr(solution, "margin", None)
+    # 1/||w|| of the feature weights: the distance from the boundary to the dashed lines
+    # drawn (solution.margin is 1/||w~|| on an augmented problem, a different number)
+    norm = float(np.linalg.norm(w))
+    gamma = 1.0 / norm if norm > 0 else None
     for level, style, label in levels:
         if annotate and level == 0.0 and gamma is not None and np.isfinite(gamma):
             label = f"{label} (margin $1/\\|w\\| = {gamma:.4g}$)"
