@@ -418,3 +418,35 @@ def test_dask_local_cluster_same_table_and_survives_a_dying_worker(base, tmp_pat
     assert (tmp_path / "dying.marker").exists() and (tmp_path / "flaky.marker").exists()
     # the marker path is a learner parameter: it changes the cell keys, nothing else
     _same_tables(res.table, dres.table, skip=("cell", "spec_hash", "learner_params"))
+
+
+def test_cli_jobs_2_leaves_no_raw_warning(tmp_path):
+    """The loky pool is shut down by the study, not at exit: no "leaked semlock" warning."""
+    import subprocess
+    import sys
+
+    rng = np.random.default_rng(1)
+    X = rng.standard_normal((30, 2))
+    y = np.where(X[:, 0] > 0, "a", "b")
+    (tmp_path / "d.csv").write_text("u,v,label\n" + "".join(
+        f"{r[0]},{r[1]},{t}\n" for r, t in zip(X, y, strict=True)))
+    (tmp_path / "s.toml").write_text(textwrap.dedent("""\
+        [problem]
+        lam = [0.1]
+        intercept = "none"
+        [run]
+        epochs = 1
+        seeds = [0, 1]
+        [[data]]
+        source = "d.csv"
+        label = "label"
+        [[learners]]
+        name = "pa1"
+        """))
+    r = subprocess.run([sys.executable, "-c", "import sys; from maxmargin.cli import main; "
+                        "sys.exit(main(sys.argv[1:]))", "study", str(tmp_path / "s.toml"),
+                        "--out", str(tmp_path / "o"), "--jobs", "2", "--no-report"],
+                       capture_output=True, text=True, timeout=120,
+                       env={**os.environ, "PYTHONWARNINGS": "default"})
+    assert r.returncode == 0, r.stderr
+    assert "Warning" not in r.stderr and "leaked" not in r.stderr, r.stderr

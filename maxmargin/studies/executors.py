@@ -213,6 +213,9 @@ class _LocalRunner:
         except BaseException:
             ex.shutdown(wait=False, kill_workers=True)
             raise
+        # Shut the pool down now, not at interpreter exit: loky's exit hook races the
+        # resource tracker, which then warns about "leaked semlock objects".
+        ex.shutdown(wait=True)
 
 
 def _settle(done: Any, inflight: dict[Any, _Task], on_done: Callable[[_Task, str, Any], bool],
