@@ -226,7 +226,7 @@ def _on_line(line, w, c):
 def test_boundaries_are_the_solutions_lines(cmp):
     ax = comparison.plot_boundaries(cmp)
     ref, hard = cmp.reference, cmp.hard_solution
-    gamma = ref.margin
+    gamma = 1.0 / np.linalg.norm(ref.w)  # the distance drawn (1/||w~|| in augmented)
     _on_line(_line(ax, f"decision boundary (margin $1/\\|w\\| = {gamma:.4g}$)"), ref.w,
              ref.b)
     _on_line(_line(ax, "margins $f = \\pm 1$"), ref.w, ref.b - 1.0)
