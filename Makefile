@@ -30,11 +30,13 @@ demo: $(STAMP)
 
 test: $(TEST_STAMP)
 	$(BIN)/ruff check maxmargin tests examples bench tools
+	$(BIN)/ruff format --check maxmargin tests examples bench tools
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -n 2
 
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check maxmargin tests examples bench tools
+	$(BIN)/ruff format --check maxmargin tests examples bench tools
 	$(BIN)/mypy
 
 docs: $(DOCS_STAMP)

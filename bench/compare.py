@@ -45,8 +45,10 @@ def main() -> None:
     ap.add_argument("--every", type=int, default=1000)
     ap.add_argument("--lam", type=float, default=1e-4)
     args = ap.parse_args()
-    print(f"{'n x d':>12} {'T':>9} {'learn s':>9} {'naive s':>9} {'ratio':>7} "
-          f"{'ckpt F s':>9} {'ratio':>7} {'all s':>8} {'ratio':>7} {'k':>5}")
+    print(
+        f"{'n x d':>12} {'T':>9} {'learn s':>9} {'naive s':>9} {'ratio':>7} "
+        f"{'ckpt F s':>9} {'ratio':>7} {'all s':>8} {'ratio':>7} {'k':>5}"
+    )
     for size in args.sizes.split(","):
         n, d = (int(v) for v in size.lower().split("x"))
         data = make_gaussians(n, d, separation=1.0, seed=0)
@@ -69,11 +71,12 @@ def main() -> None:
         ws = p.to_augmented(ref.w, ref.b)
         Fs = p.lam * ref.primal_objective
         hs = p.hinge(ref.w, ref.b)
-        res, all_s = timed(_evaluate, "pegasos", learner, tr, p, ws, Fs, hs, None, np.nan,
-                           p.R)
-        print(f"{size:>12} {T:>9,} {learn:>9.3f} {naive_s:>9.3f} {naive_s / learn:>6.1f}x "
-              f"{ckpt_s:>9.3f} {ckpt_s / learn:>6.2f}x {all_s:>8.3f} {all_s / learn:>6.2f}x "
-              f"{len(tr.t):>5}")
+        res, all_s = timed(_evaluate, "pegasos", learner, tr, p, ws, Fs, hs, None, np.nan, p.R)
+        print(
+            f"{size:>12} {T:>9,} {learn:>9.3f} {naive_s:>9.3f} {naive_s / learn:>6.1f}x "
+            f"{ckpt_s:>9.3f} {ckpt_s / learn:>6.2f}x {all_s:>8.3f} {all_s / learn:>6.2f}x "
+            f"{len(tr.t):>5}"
+        )
 
 
 if __name__ == "__main__":

@@ -67,14 +67,26 @@ def direct_piqp(X, y, C):
     YX = X * y[:, None]
     P = sp.block_diag([sp.csc_matrix((n, n)), sp.identity(d)], format="csc")
     c = np.concatenate([-np.ones(n), np.zeros(d)])
-    A = sp.vstack([sp.hstack([-sp.csc_matrix(YX.T), sp.identity(d)]),
-                   sp.hstack([sp.csc_matrix(y[None, :]), sp.csc_matrix((1, d))])],
-                  format="csc")
+    A = sp.vstack(
+        [
+            sp.hstack([-sp.csc_matrix(YX.T), sp.identity(d)]),
+            sp.hstack([sp.csc_matrix(y[None, :]), sp.csc_matrix((1, d))]),
+        ],
+        format="csc",
+    )
     s = piqp.SparseSolver()
     s.settings.eps_abs, s.settings.eps_rel = 1e-9, 1e-10
-    s.setup(P, c, A, np.zeros(d + 1), None, None, None,
-            np.concatenate([np.zeros(n), np.full(d, -np.inf)]),
-            np.concatenate([np.full(n, C), np.full(d, np.inf)]))
+    s.setup(
+        P,
+        c,
+        A,
+        np.zeros(d + 1),
+        None,
+        None,
+        None,
+        np.concatenate([np.zeros(n), np.full(d, -np.inf)]),
+        np.concatenate([np.full(n, C), np.full(d, np.inf)]),
+    )
     s.solve()
     alpha = np.array(s.result.x[:n])
     return YX.T @ alpha, float(s.result.y[-1]), alpha
@@ -89,15 +101,26 @@ def direct_clarabel(X, y, C):
     q = np.concatenate([-np.ones(n), np.zeros(d)])
     I = sp.identity(n, format="csc")
     Z = sp.csc_matrix((n, d))
-    A = sp.vstack([sp.hstack([-sp.csc_matrix(YX.T), sp.identity(d)]),
-                   sp.hstack([sp.csc_matrix(y[None, :]), sp.csc_matrix((1, d))]),
-                   sp.hstack([-I, Z]), sp.hstack([I, Z])], format="csc")
+    A = sp.vstack(
+        [
+            sp.hstack([-sp.csc_matrix(YX.T), sp.identity(d)]),
+            sp.hstack([sp.csc_matrix(y[None, :]), sp.csc_matrix((1, d))]),
+            sp.hstack([-I, Z]),
+            sp.hstack([I, Z]),
+        ],
+        format="csc",
+    )
     b = np.concatenate([np.zeros(d + 1), np.zeros(n), np.full(n, C)])
     st = clarabel.DefaultSettings()
     st.verbose = False
-    sol = clarabel.DefaultSolver(sp.triu(P, format="csc"), q, A, b,
-                                 [clarabel.ZeroConeT(d + 1), clarabel.NonnegativeConeT(2 * n)],
-                                 st).solve()
+    sol = clarabel.DefaultSolver(
+        sp.triu(P, format="csc"),
+        q,
+        A,
+        b,
+        [clarabel.ZeroConeT(d + 1), clarabel.NonnegativeConeT(2 * n)],
+        st,
+    ).solve()
     alpha = np.array(sol.x[:n])
     return YX.T @ alpha, float(sol.z[d]), alpha
 
@@ -108,8 +131,9 @@ def naive_cvxpy_dense(X, y, C):
     YX = X * y[:, None]
     Q = YX @ YX.T + 1e-12 * np.eye(len(y))  # PSD up to rounding
     a = cp.Variable(len(y))
-    prob = cp.Problem(cp.Maximize(cp.sum(a) - 0.5 * cp.quad_form(a, cp.psd_wrap(Q))),
-                      [a >= 0, a <= C, y @ a == 0])
+    prob = cp.Problem(
+        cp.Maximize(cp.sum(a) - 0.5 * cp.quad_form(a, cp.psd_wrap(Q))), [a >= 0, a <= C, y @ a == 0]
+    )
     prob.solve(solver="CLARABEL")
     alpha = np.asarray(a.value)
     eq = prob.constraints[2].dual_value
@@ -128,8 +152,9 @@ def svc(X, y, C, tol):
 def linearsvc_aug(X, y, C):
     from sklearn.svm import LinearSVC
 
-    clf = LinearSVC(loss="hinge", C=C, tol=1e-10, max_iter=100_000, dual=True,
-                    intercept_scaling=1.0).fit(X, y)
+    clf = LinearSVC(
+        loss="hinge", C=C, tol=1e-10, max_iter=100_000, dual=True, intercept_scaling=1.0
+    ).fit(X, y)
     # liblinear's dual variables are not exposed; certify with alpha recovered from the
     # margins (alpha = C inside the margin, 0 outside, and the margin SVs by least
     # squares) -- the gap then measures how far (w, b) is from the optimum.
@@ -154,8 +179,7 @@ def alpha_for(problem, w, b):
 # --------------------------------------------------------------------------- sparse
 
 
-def make_zipf_sparse(n, d, nnz_per_row=50, *, seed=0, zipf_a=1.0, flip=0.05,
-                     block=50_000):
+def make_zipf_sparse(n, d, nnz_per_row=50, *, seed=0, zipf_a=1.0, flip=0.05, block=50_000):
     """Text-like data: feature j in a row with probability ~ 1/(j+1)^zipf_a.
 
     Each row holds ``nnz_per_row`` distinct features (drawn with replacement from the
@@ -237,15 +261,19 @@ def worker(route, path, repeat):
         from sklearn.svm import LinearSVC
 
         def run():
-            clf = LinearSVC(loss="hinge", C=1.0, tol=1e-8, max_iter=1_000_000,
-                            intercept_scaling=1.0).fit(X, y)
+            clf = LinearSVC(
+                loss="hinge", C=1.0, tol=1e-8, max_iter=1_000_000, intercept_scaling=1.0
+            ).fit(X, y)
             return clf.coef_.ravel(), float(clf.intercept_[0]), None, "liblinear", clf.n_iter_
+
         LinearSVC(loss="hinge").fit(X[:100], y[:100])
     else:
+
         def run():
             # a fresh problem each time: nothing cached from the previous run
             sol = solve(SVMProblem(ds, C=1.0, intercept=intercept))
             return sol.w, sol.b, sol.certificate, sol.solver, sol.status
+
         small = Dataset(X[:200], y[:200], require_both_classes=False)
         if len(np.unique(small.y)) == 2:
             solve(SVMProblem(small, C=1.0, intercept=intercept))
@@ -268,9 +296,20 @@ def worker(route, path, repeat):
     w, b, cert, solver, status = out
     if cert is None:
         cert = certify(prob, w, b, sparse_alpha_for(prob, w, b))
-    print(json.dumps({"wall": min(walls), "cpu": min(cpus), "peak_mb": peak,
-                      "gap": cert.relative_gap, "kkt": max(cert.kkt.values()),
-                      "certified": bool(cert.ok), "solver": solver, "status": str(status)}))
+    print(
+        json.dumps(
+            {
+                "wall": min(walls),
+                "cpu": min(cpus),
+                "peak_mb": peak,
+                "gap": cert.relative_gap,
+                "kkt": max(cert.kkt.values()),
+                "certified": bool(cert.ok),
+                "solver": solver,
+                "status": str(status),
+            }
+        )
+    )
 
 
 def _x_mb(X):
@@ -284,8 +323,11 @@ def sparse_rows(size, nnz, repeat, routes, tmp):
     np.savez(path, data=X.data, indices=X.indices, indptr=X.indptr, shape=X.shape, y=y)
     out = []
     for route in routes:
-        proc = subprocess.run([sys.executable, __file__, "--worker", route, path, str(repeat)],
-                              capture_output=True, text=True)
+        proc = subprocess.run(
+            [sys.executable, __file__, "--worker", route, path, str(repeat)],
+            capture_output=True,
+            text=True,
+        )
         if proc.returncode != 0:
             print(proc.stderr[-2000:], file=sys.stderr)
             out.append((route, None))
@@ -295,25 +337,31 @@ def sparse_rows(size, nnz, repeat, routes, tmp):
     return (n, d, X.nnz, _x_mb(X)), out
 
 
-SPARSE_NAMES = {"dcd-free": "maxmargin solve, free intercept",
-                "dcd-augmented": "maxmargin solve, augmented (s = 1)",
-                "liblinear": "LinearSVC hinge tol=1e-8 (augmented, s = 1)"}
+SPARSE_NAMES = {
+    "dcd-free": "maxmargin solve, free intercept",
+    "dcd-augmented": "maxmargin solve, augmented (s = 1)",
+    "liblinear": "LinearSVC hinge tol=1e-8 (augmented, s = 1)",
+}
 
 
 def print_sparse(table):
     (n, d, nnz, xmb), res = table
     ref = dict(res).get("liblinear")
     print(f"\n Zipf-sparse n = {n}, d = {d}, {nnz} stored entries (X: {xmb:.1f} MB), C = 1")
-    print(f" {'route':<45s}{'wall [s]':>9s}{'cpu [s]':>9s}{'ratio':>7s}{'peak MB':>9s}"
-          f"{'x X':>6s}{'rel. gap':>10s}{'max KKT':>9s}  status")
+    print(
+        f" {'route':<45s}{'wall [s]':>9s}{'cpu [s]':>9s}{'ratio':>7s}{'peak MB':>9s}"
+        f"{'x X':>6s}{'rel. gap':>10s}{'max KKT':>9s}  status"
+    )
     for route, r in res:
         if r is None:
             print(f" {SPARSE_NAMES[route]:<45s} failed")
             continue
         ratio = r["wall"] / ref["wall"] if ref else float("nan")
-        print(f" {SPARSE_NAMES[route]:<45s}{r['wall']:>9.3f}{r['cpu']:>9.3f}{ratio:>7.2f}"
-              f"{r['peak_mb']:>9.1f}{r['peak_mb'] / xmb:>6.2f}{r['gap']:>10.1e}"
-              f"{r['kkt']:>9.1e}  {r['solver']} {r['status']}")
+        print(
+            f" {SPARSE_NAMES[route]:<45s}{r['wall']:>9.3f}{r['cpu']:>9.3f}{ratio:>7.2f}"
+            f"{r['peak_mb']:>9.1f}{r['peak_mb'] / xmb:>6.2f}{r['gap']:>10.1e}"
+            f"{r['kkt']:>9.1e}  {r['solver']} {r['status']}"
+        )
 
 
 def main() -> None:
@@ -324,21 +372,27 @@ def main() -> None:
     ap.add_argument("--sizes", default="1000x10,10000x50,100000x20")
     ap.add_argument("--svc-limit", type=float, default=150.0)
     ap.add_argument("--C", type=float, default=1.0)
-    ap.add_argument("--sparse", default="5000x20000,20000x100000",
-                    help="Zipf-sparse sizes n x d (50 entries per row)")
+    ap.add_argument(
+        "--sparse",
+        default="5000x20000,20000x100000",
+        help="Zipf-sparse sizes n x d (50 entries per row)",
+    )
     ap.add_argument("--repeat", type=int, default=3, help="runs per sparse route (best of)")
-    ap.add_argument("--ccat", action="store_true",
-                    help="add 800000 x 47000 with 60 entries per row (minutes)")
+    ap.add_argument(
+        "--ccat", action="store_true", help="add 800000 x 47000 with 60 entries per row (minutes)"
+    )
     args = ap.parse_args()
     if args.sparse or args.ccat:
         sizes = [tuple(int(t) for t in s_.split("x")) for s_ in args.sparse.split(",") if s_]
         with tempfile.TemporaryDirectory() as tmp:
             for size in sizes:
-                print_sparse(sparse_rows(size, 50, args.repeat,
-                                         ("dcd-free", "dcd-augmented", "liblinear"), tmp))
+                print_sparse(
+                    sparse_rows(
+                        size, 50, args.repeat, ("dcd-free", "dcd-augmented", "liblinear"), tmp
+                    )
+                )
             if args.ccat:
-                print_sparse(sparse_rows((800_000, 47_000), 60, 1,
-                                         ("dcd-free", "liblinear"), tmp))
+                print_sparse(sparse_rows((800_000, 47_000), 60, 1, ("dcd-free", "liblinear"), tmp))
     if args.sizes:
         dense(args)
 
@@ -361,11 +415,18 @@ def dense(args) -> None:
         for form, solver in (("dual", None), ("primal", None), ("dual", "PIQP")):
             sol, t = timed(solve, prob, form=form, solver=solver)
             how = "default " if solver is None else "solver="
-            res.append((f"maxmargin {form} ({how}{sol.solver}"
-                        f"{', polished' if sol.polished else ''})",
-                        t, sol.certificate.relative_gap, max(sol.certificate.kkt.values())))
-        for name, fn in (("PIQP dual, direct (no polish)", direct_piqp),
-                         ("Clarabel dual, direct (no polish)", direct_clarabel)):
+            res.append(
+                (
+                    f"maxmargin {form} ({how}{sol.solver}{', polished' if sol.polished else ''})",
+                    t,
+                    sol.certificate.relative_gap,
+                    max(sol.certificate.kkt.values()),
+                )
+            )
+        for name, fn in (
+            ("PIQP dual, direct (no polish)", direct_piqp),
+            ("Clarabel dual, direct (no polish)", direct_clarabel),
+        ):
             (w, b, a), t = timed(fn, X, y, C)
             c = certify(prob, w, b, np.clip(a, 0, C))
             res.append((name, t, c.relative_gap, max(c.kkt.values())))
@@ -380,12 +441,19 @@ def dense(args) -> None:
             c = certify(prob, w, b, a)
             res.append(("sklearn SVC linear tol=1e-8", t, c.relative_gap, max(c.kkt.values())))
         else:
-            res.append((f"sklearn SVC linear (skipped: ~{predicted:.0f} s predicted)",
-                        float("nan"), float("nan"), float("nan")))
+            res.append(
+                (
+                    f"sklearn SVC linear (skipped: ~{predicted:.0f} s predicted)",
+                    float("nan"),
+                    float("nan"),
+                    float("nan"),
+                )
+            )
         (w, b), t = timed(linearsvc_aug, X, y, C)
         c = certify(aug, w, b, alpha_for(aug, w, b))
-        res.append(("LinearSVC hinge tol=1e-10 (augmented)", t, c.relative_gap,
-                    max(c.kkt.values())))
+        res.append(
+            ("LinearSVC hinge tol=1e-10 (augmented)", t, c.relative_gap, max(c.kkt.values()))
+        )
         rows.append(((n, d), res))
 
     for (n, d), res in rows:

@@ -64,9 +64,11 @@ def routes(prob: SVMProblem):
         finally:
             ipm.blas_threads = free
 
-    return [("solve, default route (BLAS 1 thread in the IPM)", lambda: solve(prob)),
-            ("solve, default route, BLAS default threads", default_threads),
-            ("solve(solver='PIQP')", lambda: solve(prob, solver="PIQP"))]
+    return [
+        ("solve, default route (BLAS 1 thread in the IPM)", lambda: solve(prob)),
+        ("solve, default route, BLAS default threads", default_threads),
+        ("solve(solver='PIQP')", lambda: solve(prob, solver="PIQP")),
+    ]
 
 
 def main() -> None:
@@ -74,14 +76,20 @@ def main() -> None:
     ap.add_argument("--sizes", default="1000000x20,2000x200")
     ap.add_argument("--busy", default="0,1", help="numbers of busy processes, e.g. 0,1")
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--skip-piqp-above", type=int, default=200_000,
-                    help="skip PIQP above this n (minutes at 10^6)")
+    ap.add_argument(
+        "--skip-piqp-above",
+        type=int,
+        default=200_000,
+        help="skip PIQP above this n (minutes at 10^6)",
+    )
     args = ap.parse_args()
     warnings.simplefilter("ignore")
     warm_up()  # the compiled kernels load once per process (~0.3 s): not in the timings
     solve(SVMProblem(make_gaussians(3000, 8, seed=0), C=1.0))
-    print(f"{os.cpu_count()} CPUs; best of {args.repeat}; 1-minute load average before: "
-          f"{os.getloadavg()[0]:.1f}")
+    print(
+        f"{os.cpu_count()} CPUs; best of {args.repeat}; 1-minute load average before: "
+        f"{os.getloadavg()[0]:.1f}"
+    )
     for size in args.sizes.split(","):
         n, d = (int(t) for t in size.split("x"))
         prob = SVMProblem(make_gaussians(n, d, seed=0, separation=1.5), C=1.0)
@@ -93,14 +101,16 @@ def main() -> None:
                         continue
                     sol, t = best_of(args.repeat, fn)
                     c = sol.certificate
-                    rows.append((f"{name} [{sol.solver}]", t, c.relative_gap,
-                                 c.max_residual(), c.ok))
+                    rows.append(
+                        (f"{name} [{sol.solver}]", t, c.relative_gap, c.max_residual(), c.ok)
+                    )
             print(f"\n n = {n}, d = {d}, C = 1, {k} busy process(es)")
-            print(f" {'route':<62s}{'time [s]':>9s}{'ratio':>7s}{'rel. gap':>10s}"
-                  f"{'max res.':>10s}")
+            print(f" {'route':<62s}{'time [s]':>9s}{'ratio':>7s}{'rel. gap':>10s}{'max res.':>10s}")
             for name, t, g, r, ok in rows:
-                print(f" {name:<62s}{t:>9.2f}{t / rows[0][1]:>7.2f}{g:>10.1e}{r:>10.1e}"
-                      f"{'' if ok else '  NOT CERTIFIED'}")
+                print(
+                    f" {name:<62s}{t:>9.2f}{t / rows[0][1]:>7.2f}{g:>10.1e}{r:>10.1e}"
+                    f"{'' if ok else '  NOT CERTIFIED'}"
+                )
 
 
 if __name__ == "__main__":

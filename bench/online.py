@@ -24,10 +24,18 @@ from numba import njit
 from maxmargin import Dataset
 from maxmargin.online import make_learner, run
 
-LEARNERS = [("perceptron", {}), ("averaged_perceptron", {}), ("voted_perceptron", {}),
-            ("pocket", {"check_every": 1000}), ("pegasos", {"lam": 1e-4}),
-            ("pegasos", {"lam": 1e-4, "projection": "greedy"}),
-            ("subgradient", {"lam": 1e-4}), ("pa", {}), ("pa1", {}), ("pa2", {})]
+LEARNERS = [
+    ("perceptron", {}),
+    ("averaged_perceptron", {}),
+    ("voted_perceptron", {}),
+    ("pocket", {"check_every": 1000}),
+    ("pegasos", {"lam": 1e-4}),
+    ("pegasos", {"lam": 1e-4, "projection": "greedy"}),
+    ("subgradient", {"lam": 1e-4}),
+    ("pa", {}),
+    ("pa1", {}),
+    ("pa2", {}),
+]
 
 
 def best(f, repeat=3):
@@ -61,23 +69,31 @@ def bench(n: int, d: int) -> None:
     buf = np.empty((rows, d))
     copy_rows(X, perm[:10], buf)  # compile outside timing
     rfloor = best(lambda: copy_rows(X, perm, buf)) / n * 1e9
-    print(f"\n## n = {n:,} x d = {d}: stream bandwidth {bw / 1e9:.1f} GB/s, "
-          f"floor {floor:.0f} ns/step (8 d bytes / bandwidth); random-read floor "
-          f"{rfloor:.0f} ns/row\n")
-    print("| learner | cyclic ns/step | x floor | shuffle ns/step | shuffle / cyclic | "
-          "recording overhead |")
+    print(
+        f"\n## n = {n:,} x d = {d}: stream bandwidth {bw / 1e9:.1f} GB/s, "
+        f"floor {floor:.0f} ns/step (8 d bytes / bandwidth); random-read floor "
+        f"{rfloor:.0f} ns/row\n"
+    )
+    print(
+        "| learner | cyclic ns/step | x floor | shuffle ns/step | shuffle / cyclic | "
+        "recording overhead |"
+    )
     print("|---|---|---|---|---|---|")
     for name, kw in LEARNERS:
         lab = name + ("(" + ",".join(f"{k}={v}" for k, v in kw.items()) + ")" if kw else "")
         run(make_learner(name, **kw), ds.subset(np.arange(100)))  # compile outside timing
-        cyc = min(run(make_learner(name, **kw), ds, checkpoints=[n]).ns_per_step
-                  for _ in range(2))
+        cyc = min(run(make_learner(name, **kw), ds, checkpoints=[n]).ns_per_step for _ in range(2))
         rec = min(run(make_learner(name, **kw), ds).ns_per_step for _ in range(2))
-        shf = min(run(make_learner(name, **kw), ds, order="shuffle",
-                      checkpoints=[n]).ns_per_step for _ in range(2))
-        print(f"| {lab} | {cyc:.0f} | {cyc / floor:.2f} | {shf:.0f} | {shf / cyc:.2f} | "
-              f"{100 * (rec - cyc) / cyc:+.0f}% |")
+        shf = min(
+            run(make_learner(name, **kw), ds, order="shuffle", checkpoints=[n]).ns_per_step
+            for _ in range(2)
+        )
+        print(
+            f"| {lab} | {cyc:.0f} | {cyc / floor:.2f} | {shf:.0f} | {shf / cyc:.2f} | "
+            f"{100 * (rec - cyc) / cyc:+.0f}% |"
+        )
     from sklearn.linear_model import Perceptron, SGDClassifier
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         sgd = SGDClassifier(loss="hinge", alpha=1e-4, shuffle=False, random_state=0)
@@ -86,8 +102,10 @@ def bench(n: int, d: int) -> None:
         t_fit = best(lambda: sgd2.fit(X, y), 2) / n * 1e9
         per = Perceptron(max_iter=1, tol=None, random_state=0, shuffle=False)
         t_per = best(lambda: per.fit(X, y), 2) / n * 1e9
-    print(f"| sklearn SGDClassifier(hinge).partial_fit (1 epoch) | {t_pf:.0f} | "
-          f"{t_pf / floor:.2f} | | | |")
+    print(
+        f"| sklearn SGDClassifier(hinge).partial_fit (1 epoch) | {t_pf:.0f} | "
+        f"{t_pf / floor:.2f} | | | |"
+    )
     print(f"| sklearn SGDClassifier(hinge).fit(max_iter=1, shuffle) | | | {t_fit:.0f} | | |")
     print(f"| sklearn Perceptron.fit(max_iter=1) | {t_per:.0f} | {t_per / floor:.2f} | | | |")
 

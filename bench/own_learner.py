@@ -86,12 +86,18 @@ def bench(n: int, d: int) -> None:
     X = rng.standard_normal((n, d))
     y = np.where(X @ rng.standard_normal(d) + 0.3 * rng.standard_normal(n) > 0, 1.0, -1.0)
     data = Dataset(X, y, name=f"gauss{n}x{d}")
-    cases = [("perceptron", Perceptron(), [("python", PyPerceptron()),
-                                           ("python + compiled_step", NumbaPerceptron())]),
-             ("pegasos(lam=1e-4)", Pegasos(lam=1e-4), [("python", PyPegasos(1e-4))])]
+    cases = [
+        (
+            "perceptron",
+            Perceptron(),
+            [("python", PyPerceptron()), ("python + compiled_step", NumbaPerceptron())],
+        ),
+        ("pegasos(lam=1e-4)", Pegasos(lam=1e-4), [("python", PyPegasos(1e-4))]),
+    ]
     print(f"n = {n:,} x d = {d}, one shuffled epoch, ns/step (best of 3)")
     print("| learner | built-in | python | python + compiled_step |")
     print("|---|---|---|---|")
+
     def go(lr):
         return run(lr, data, epochs=1, order="shuffle", seed=0, checkpoints=[n])
 

@@ -97,12 +97,14 @@ def breast_cancer() -> Dataset:
 
 
 def exact_vs_grid(args: argparse.Namespace) -> None:
-    sets = [load_heart_scale(), breast_cancer(),
-            make_gaussians(10000, 50, separation=1.0, seed=0)]
+    sets = [load_heart_scale(), breast_cancer(), make_gaussians(10000, 50, separation=1.0, seed=0)]
     load = os.getloadavg() if hasattr(os, "getloadavg") else (math.nan,) * 3
-    print(f"{os.cpu_count()} CPUs, {platform.processor() or platform.machine()}; load "
-          f"average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} (other jobs share the "
-          "machine: every time is the best of the repeats)", flush=True)
+    print(
+        f"{os.cpu_count()} CPUs, {platform.processor() or platform.machine()}; load "
+        f"average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} (other jobs share the "
+        "machine: every time is the best of the repeats)",
+        flush=True,
+    )
     rows = []
     for data in sets:
         best, ep = math.inf, None
@@ -112,10 +114,13 @@ def exact_vs_grid(args: argparse.Namespace) -> None:
             best = min(best, time.perf_counter() - t)
         assert ep is not None and ep.certified
         e25 = interpolation_error(ep, 25)
-        print(f"\n{data.name} ({data.n} x {data.d}): exact path on [{LO:g}, {HI:g}] "
-              f"{best:.2f} s, {len(ep)} breakpoints, worst certificate residual "
-              f"{ep.max_residual.max():.1e}, {ep.n_solves} fresh solves; the default "
-              f"25-point grid's interpolation is off by {100 * e25:.1f}%", flush=True)
+        print(
+            f"\n{data.name} ({data.n} x {data.d}): exact path on [{LO:g}, {HI:g}] "
+            f"{best:.2f} s, {len(ep)} breakpoints, worst certificate residual "
+            f"{ep.max_residual.max():.1e}, {ep.n_solves} fresh solves; the default "
+            f"25-point grid's interpolation is off by {100 * e25:.1f}%",
+            flush=True,
+        )
         per = {}
         for tol in (1e-2, 1e-4, 1e-6):
             k = points_needed(ep, tol)
@@ -123,14 +128,21 @@ def exact_vs_grid(args: argparse.Namespace) -> None:
                 per[k] = grid_seconds_per_point(data, k, args.sample)
             est = k * per[k]
             rows.append((data.name, data.n, data.d, best, len(ep), tol, k, per[k], est))
-            print(f"  interpolation within {tol:g}: {k} grid points, {1e3 * per[k]:.2f} ms "
-                  f"per point -> {est:.3g} s; grid / exact = {est / best:.3g}x", flush=True)
-    print("\n| data | n x d | exact path (s) | breakpoints | grid accuracy | grid points "
-          "| grid s/point | grid path (s, est.) | grid / exact |")
+            print(
+                f"  interpolation within {tol:g}: {k} grid points, {1e3 * per[k]:.2f} ms "
+                f"per point -> {est:.3g} s; grid / exact = {est / best:.3g}x",
+                flush=True,
+            )
+    print(
+        "\n| data | n x d | exact path (s) | breakpoints | grid accuracy | grid points "
+        "| grid s/point | grid path (s, est.) | grid / exact |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     for name, n, d, te, nb, tol, k, pp, est in rows:
-        print(f"| {name} | {n} x {d} | {te:.2f} | {nb} | {tol:g} | {k} | {1e3 * pp:.2f} ms "
-              f"| {est:.3g} | {est / te:.3g}x |")
+        print(
+            f"| {name} | {n} x {d} | {te:.2f} | {nb} | {tol:g} | {k} | {1e3 * pp:.2f} ms "
+            f"| {est:.3g} | {est / te:.3g}x |"
+        )
 
 
 def main() -> None:
@@ -153,41 +165,64 @@ def main() -> None:
         return
     data = make_gaussians(args.n, args.d, separation=1.0, seed=0)
     grid = log_grid(args.lo, args.hi, args.points)
-    print(f"data {data.name}; grid {args.lo:g}:{args.hi:g}:{args.points}; solver "
-          f"{args.solver}; {os.cpu_count()} CPUs, {platform.processor() or platform.machine()}")
+    print(
+        f"data {data.name}; grid {args.lo:g}:{args.hi:g}:{args.points}; solver "
+        f"{args.solver}; {os.cpu_count()} CPUs, {platform.processor() or platform.machine()}"
+    )
     rows = []
 
     t = time.perf_counter()
     default = path(data, C=grid, hard_limit=False)
-    rows.append(("path (default): working-set warm start + exact.solve's route",
-                 time.perf_counter() - t,
-                 f"{default.method.count('warm')} points without the full QP; "
-                 f"certified {default.certified}"))
+    rows.append(
+        (
+            "path (default): working-set warm start + exact.solve's route",
+            time.perf_counter() - t,
+            f"{default.method.count('warm')} points without the full QP; "
+            f"certified {default.certified}",
+        )
+    )
     print(rows[-1], flush=True)
 
     t = time.perf_counter()
     warm = path(data, C=grid, solver=args.solver, hard_limit=False)
     t_warm = time.perf_counter() - t
     n_cont = warm.method.count("warm")
-    rows.append(("path: DPP + working-set warm start", t_warm,
-                 f"{n_cont} points without the full QP; compile {warm.compile_seconds:.2f} s; "
-                 f"certified {warm.certified}"))
+    rows.append(
+        (
+            "path: DPP + working-set warm start",
+            t_warm,
+            f"{n_cont} points without the full QP; compile {warm.compile_seconds:.2f} s; "
+            f"certified {warm.certified}",
+        )
+    )
     print(rows[-1], flush=True)
 
     t = time.perf_counter()
     dpp = path(data, C=grid, solver=args.solver, hard_limit=False, warm_start=False)
     t_dpp = time.perf_counter() - t
-    rows.append(("path: DPP only (warm_start=False)", t_dpp,
-                 f"compile {dpp.compile_seconds:.2f} s; certified {dpp.certified}"))
+    rows.append(
+        (
+            "path: DPP only (warm_start=False)",
+            t_dpp,
+            f"compile {dpp.compile_seconds:.2f} s; certified {dpp.certified}",
+        )
+    )
     print(rows[-1], flush=True)
 
     t = time.perf_counter()
     fresh = [solve(SVMProblem(data, C=c), solver=args.solver, interface="cvxpy") for c in grid]
     t_fresh = time.perf_counter() - t
-    rel = max(abs(p - f.primal_objective) / abs(f.primal_objective)
-              for p, f in zip(warm.primal, fresh, strict=True))
-    rows.append((f"25 fresh solves (exact.solve, cvxpy, {args.solver})", t_fresh,
-                 f"max rel objective diff vs path {rel:.1e}"))
+    rel = max(
+        abs(p - f.primal_objective) / abs(f.primal_objective)
+        for p, f in zip(warm.primal, fresh, strict=True)
+    )
+    rows.append(
+        (
+            f"25 fresh solves (exact.solve, cvxpy, {args.solver})",
+            t_fresh,
+            f"max rel objective diff vs path {rel:.1e}",
+        )
+    )
     print(rows[-1], flush=True)
 
     t_direct = None
@@ -195,10 +230,17 @@ def main() -> None:
         t = time.perf_counter()
         direct = [solve(SVMProblem(data, C=c)) for c in grid]
         t_direct = time.perf_counter() - t
-        rel2 = max(abs(p - f.primal_objective) / abs(f.primal_objective)
-                   for p, f in zip(warm.primal, direct, strict=True))
-        rows.append((f"25 fresh solves (exact.solve, direct {direct[0].solver})", t_direct,
-                     f"max rel objective diff vs path {rel2:.1e}"))
+        rel2 = max(
+            abs(p - f.primal_objective) / abs(f.primal_objective)
+            for p, f in zip(warm.primal, direct, strict=True)
+        )
+        rows.append(
+            (
+                f"25 fresh solves (exact.solve, direct {direct[0].solver})",
+                t_direct,
+                f"max rel objective diff vs path {rel2:.1e}",
+            )
+        )
         print(rows[-1], flush=True)
 
     from sklearn.svm import SVC
@@ -212,9 +254,12 @@ def main() -> None:
         SVC(kernel="linear", C=float(c), tol=1e-3).fit(X, y)
         done += 1
     t_svc = time.perf_counter() - t
-    note = (f"all {len(grid)} fits" if done == len(grid) else
-            f"stopped after {done}/{len(grid)} fits (C up to {grid[done - 1]:.3g}) at the "
-            f"{args.svc_budget:g} s budget; the rest skipped")
+    note = (
+        f"all {len(grid)} fits"
+        if done == len(grid)
+        else f"stopped after {done}/{len(grid)} fits (C up to {grid[done - 1]:.3g}) at the "
+        f"{args.svc_budget:g} s budget; the rest skipped"
+    )
     rows.append(("sklearn SVC(kernel='linear') loop", t_svc, note))
     print(rows[-1], flush=True)
 
@@ -225,12 +270,16 @@ def main() -> None:
         print(f"| {name} | {sec:.2f} | {sec / t_warm:.2f}x | {note} |")
     print()
     print(f"fresh cvxpy solves / warm path = {t_fresh / t_warm:.2f}x (target >= 3x)")
-    print(f"DPP only / warm path = {t_dpp / t_warm:.2f}x; fresh cvxpy / DPP only = "
-          f"{t_fresh / t_dpp:.2f}x")
+    print(
+        f"DPP only / warm path = {t_dpp / t_warm:.2f}x; fresh cvxpy / DPP only = "
+        f"{t_fresh / t_dpp:.2f}x"
+    )
     t_default = rows[0][1]
     if t_direct is not None:
-        print(f"fresh direct solves / warm path = {t_direct / t_warm:.2f}x; "
-              f"fresh default-route solves / default path = {t_direct / t_default:.2f}x")
+        print(
+            f"fresh direct solves / warm path = {t_direct / t_warm:.2f}x; "
+            f"fresh default-route solves / default path = {t_direct / t_default:.2f}x"
+        )
 
 
 if __name__ == "__main__":

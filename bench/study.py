@@ -29,13 +29,28 @@ from pathlib import Path
 import maxmargin as mm
 
 
-def spec(n: int, d: int, epochs: int, seeds: list[int], learner: str = "pegasos",
-         grid: tuple = (0.1, 1.0), separation: float = 1.0) -> dict:
-    return {"name": "bench", "problem": {"C": list(grid)},
-            "run": {"epochs": epochs, "seeds": seeds},
-            "data": [{"generator": "gaussians", "name": "g",
-                      "params": {"n": n, "d": d, "separation": separation, "seed": 0}}],
-            "learners": [learner]}
+def spec(
+    n: int,
+    d: int,
+    epochs: int,
+    seeds: list[int],
+    learner: str = "pegasos",
+    grid: tuple = (0.1, 1.0),
+    separation: float = 1.0,
+) -> dict:
+    return {
+        "name": "bench",
+        "problem": {"C": list(grid)},
+        "run": {"epochs": epochs, "seeds": seeds},
+        "data": [
+            {
+                "generator": "gaussians",
+                "name": "g",
+                "params": {"n": n, "d": d, "separation": separation, "seed": 0},
+            }
+        ],
+        "learners": [learner],
+    }
 
 
 def timed_study(s: dict, refs: Path | None, **kw) -> tuple[float, mm.StudyResult]:
@@ -66,53 +81,65 @@ def main() -> None:
     args = ap.parse_args()
     from maxmargin.studies.executors import usable_cpus
 
-    blas = {k: os.environ[k] for k in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS")
-            if k in os.environ}
-    print(f"{usable_cpus()} usable CPUs (of {os.cpu_count()}); load average "
-          f"{os.getloadavg()[0]:.1f} at start; BLAS threads {blas or 'default'}")
+    blas = {
+        k: os.environ[k] for k in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS") if k in os.environ
+    }
+    print(
+        f"{usable_cpus()} usable CPUs (of {os.cpu_count()}); load average "
+        f"{os.getloadavg()[0]:.1f} at start; BLAS threads {blas or 'default'}"
+    )
 
     # ---- 1. throughput on cells >= 0.5 s
     prime = Path(tempfile.mkdtemp(prefix="mm-bench-prime-"))
     tic = time.perf_counter()
     mm.study(spec(args.n, args.d, 1, [10**6]), prime, n_jobs=1, report=False)
-    print(f"exact solves (separation LP + 2 soft-margin QPs, {args.n} x {args.d}): "
-          f"{time.perf_counter() - tic:.2f} s, once, cached for every route below")
+    print(
+        f"exact solves (separation LP + 2 soft-margin QPs, {args.n} x {args.d}): "
+        f"{time.perf_counter() - tic:.2f} s, once, cached for every route below"
+    )
     tic = time.perf_counter()
     mm.study(spec(200, 5, 1, [0, 1, 2, 3]), prime / "warm", n_jobs=2, report=False)
-    print(f"starting 2 loky workers (imports, compiled kernels): "
-          f"{time.perf_counter() - tic:.2f} s, once per process")
+    print(
+        f"starting 2 loky workers (imports, compiled kernels): "
+        f"{time.perf_counter() - tic:.2f} s, once per process"
+    )
     s = spec(args.n, args.d, args.epochs, list(range(args.seeds)))
     serial, res = best(args.repeat, s, prime / "refs", n_jobs=1)
     cells = res.cells
     cell_s = res.table.to_pandas().drop_duplicates("cell")["cell_seconds"]
     par, _ = best(args.repeat, s, prime / "refs", n_jobs=2)
-    print(f"\n{cells} cells of Pegasos, {args.epochs} epochs on {args.n} x {args.d}: "
-          f"{cell_s.min():.2f}-{cell_s.max():.2f} s each (median {cell_s.median():.2f} s)")
+    print(
+        f"\n{cells} cells of Pegasos, {args.epochs} epochs on {args.n} x {args.d}: "
+        f"{cell_s.min():.2f}-{cell_s.max():.2f} s each (median {cell_s.median():.2f} s)"
+    )
     print(f"{'route':>26} {'wall s':>8} {'cells/s':>8} {'speed-up':>9}")
     print(f"{'serial loop (n_jobs=1)':>26} {serial:>8.2f} {cells / serial:>8.2f} {1:>8.2f}x")
     print(f"{'2 loky workers':>26} {par:>8.2f} {cells / par:>8.2f} {serial / par:>8.2f}x")
     if not args.no_dask:
         dask, _ = best(args.repeat, s, prime / "refs", scheduler="local:2")
-        print(f"{'Dask local:2 (with start)':>26} {dask:>8.2f} {cells / dask:>8.2f} "
-              f"{serial / dask:>8.2f}x")
+        print(
+            f"{'Dask local:2 (with start)':>26} {dask:>8.2f} {cells / dask:>8.2f} "
+            f"{serial / dask:>8.2f}x"
+        )
     shutil.rmtree(prime, ignore_errors=True)
 
     # ---- 2. overhead per cell: tiny cells, two study sizes, slope and intercept
-    print("\nper-cell cost of tiny cells (perceptron, 1 epoch, 200 x 5): "
-          "slope = seconds per extra cell, intercept = fixed cost")
-    print(f"{'route':>26} {'20 cells s':>11} {'120 cells s':>12} {'s/cell':>9} "
-          f"{'fixed s':>8}")
+    print(
+        "\nper-cell cost of tiny cells (perceptron, 1 epoch, 200 x 5): "
+        "slope = seconds per extra cell, intercept = fixed cost"
+    )
+    print(f"{'route':>26} {'20 cells s':>11} {'120 cells s':>12} {'s/cell':>9} {'fixed s':>8}")
     routes = [("in-process (n_jobs=1)", {"n_jobs": 1}), ("2 loky workers", {"n_jobs": 2})]
     if not args.no_dask:
         routes.append(("Dask local:2", {"scheduler": "local:2"}))
     for name, kw in routes:
-        small, _ = best(args.repeat, spec(200, 5, 1, list(range(10)), "perceptron"), None,
-                        **kw)
-        large, _ = best(args.repeat, spec(200, 5, 1, list(range(60)), "perceptron"), None,
-                        **kw)
+        small, _ = best(args.repeat, spec(200, 5, 1, list(range(10)), "perceptron"), None, **kw)
+        large, _ = best(args.repeat, spec(200, 5, 1, list(range(60)), "perceptron"), None, **kw)
         slope = (large - small) / 100
-        print(f"{name:>26} {small:>11.2f} {large:>12.2f} {slope * 1e3:>7.1f}ms "
-              f"{small - 20 * slope:>8.2f}")
+        print(
+            f"{name:>26} {small:>11.2f} {large:>12.2f} {slope * 1e3:>7.1f}ms "
+            f"{small - 20 * slope:>8.2f}"
+        )
     print(f"\nload average {os.getloadavg()[0]:.1f} at the end")
 
 

@@ -29,8 +29,10 @@ heart = load_heart_scale()
 train, test = heart.split(0.3, seed=0)
 p = regularization_path(train, C="1e-3:1e3:13", holdout=test)
 best = int(p.holdout_error.argmin())
-print(f"heart_scale: {len(p.C)} points, all certified: {p.certified}; best held-out "
-      f"error {p.holdout_error[best]:.3f} at C = {p.C[best]:.3g}")
+print(
+    f"heart_scale: {len(p.C)} points, all certified: {p.certified}; best held-out "
+    f"error {p.holdout_error[best]:.3f} at C = {p.C[best]:.3g}"
+)
 
 sep = make_separable(100, 2, margin=0.3, seed=1)
 p2 = regularization_path(sep, C="1e-3:1e3:13", intercept="augmented")

@@ -80,8 +80,10 @@ b_dual = float(dual.constraints[-1].dual_value)  # the multiplier of y @ alpha =
 v = X.T @ (alpha * y)  # sum_i alpha_i y_i x_i
 D = alpha.sum() - 0.5 * v @ v
 print(f"\ndual:    D = {D:.10f} (numpy)   {D_cvxpy:.10f} (cvxpy)")
-print(f"primal multipliers = dual alpha:  max |alpha_primal - alpha| = "
-      f"{np.abs(alpha_primal - alpha).max():.1e}")
+print(
+    f"primal multipliers = dual alpha:  max |alpha_primal - alpha| = "
+    f"{np.abs(alpha_primal - alpha).max():.1e}"
+)
 print(f"b from the dual's equality multiplier: {b_dual:.6f}  (primal b {b:.6f})")
 
 # %%
@@ -104,9 +106,11 @@ def kkt_residuals(w, b, alpha):
     return {
         "strong duality   (P - D) / P": (P - D) / P,
         "primal feas.     max(0, 1 - xi - y f, -xi)": np.maximum(
-            0, np.maximum(1 - xi - r, -xi)).max(),
+            0, np.maximum(1 - xi - r, -xi)
+        ).max(),
         "dual feas.       max(0, -alpha, alpha - C)": np.maximum(
-            0, np.maximum(-alpha, alpha - C)).max(),
+            0, np.maximum(-alpha, alpha - C)
+        ).max(),
         "stationarity     max |w - sum alpha y x|": np.abs(w - v).max(),
         "stationarity     |sum alpha y|": abs(alpha @ y),
         "compl. slackness max |alpha (y f - 1 + xi)|": np.abs(alpha * (r - 1 + xi)).max(),
@@ -119,8 +123,10 @@ cvx, cert = kkt_residuals(w, b, alpha), kkt_residuals(sol.w, sol.b, sol.alpha)
 print(f"{'condition':<46s}{'cvxpy':>10s}{'certified':>11s}")
 for name in cvx:
     print(f"{name:<46s}{cvx[name]:10.1e}{cert[name]:11.1e}")
-print(f"{'stationarity     max |alpha + mu - C| (cvxpy)':<46s}"
-      f"{np.abs(alpha_primal + mu - C).max():10.1e}")
+print(
+    f"{'stationarity     max |alpha + mu - C| (cvxpy)':<46s}"
+    f"{np.abs(alpha_primal + mu - C).max():10.1e}"
+)
 assert all(abs(value) <= TOL for value in cvx.values())
 assert np.abs(alpha_primal + mu - C).max() <= TOL
 
@@ -141,10 +147,14 @@ xi_s = np.maximum(0.0, 1.0 - r_s)
 P_s = 0.5 * w_s @ w_s + C * xi_s.sum()
 gap = cert["strong duality   (P - D) / P"] * P_s
 print(f"certified: P = {P_s:.15f} (numpy), {sol.primal_objective:.15f} (solve)")
-print(f"           P - D = {gap:.1e} = {gap / (eps * P_s):+.1f} eps * P   (solve: "
-      f"{sol.duality_gap:.1e})")
-print(f"           |w - w_cvxpy| = {np.abs(w_s - w).max():.1e}, |b - b_cvxpy| = "
-      f"{abs(b_s - b):.1e}, |alpha - alpha_cvxpy| = {np.abs(a_s - alpha).max():.1e}")
+print(
+    f"           P - D = {gap:.1e} = {gap / (eps * P_s):+.1f} eps * P   (solve: "
+    f"{sol.duality_gap:.1e})"
+)
+print(
+    f"           |w - w_cvxpy| = {np.abs(w_s - w).max():.1e}, |b - b_cvxpy| = "
+    f"{abs(b_s - b):.1e}, |alpha - alpha_cvxpy| = {np.abs(a_s - alpha).max():.1e}"
+)
 assert abs(gap) <= 64 * eps * P_s and max(abs(v) for v in cert.values()) <= 1e-12
 
 # %%
@@ -166,11 +176,13 @@ def sets(a, C, tol):
 
 zero, between, bound = sets(a_s, C, 1e-8)
 cvxpy_sets = sets(alpha, C, TOL)
-assert all(np.array_equal(s1, s2) for s1, s2 in zip(cvxpy_sets, (zero, between, bound),
-                                                    strict=True))
+assert all(
+    np.array_equal(s1, s2) for s1, s2 in zip(cvxpy_sets, (zero, between, bound), strict=True)
+)
 print(f"alpha = 0: {len(zero)} points (all with y f >= 1: {bool(np.all(r_s[zero] >= 1 - 1e-9))})")
-print(f"0 < alpha < C: {len(between)} margin SVs, |y f - 1| <= "
-      f"{np.abs(r_s[between] - 1).max():.1e}")
+print(
+    f"0 < alpha < C: {len(between)} margin SVs, |y f - 1| <= {np.abs(r_s[between] - 1).max():.1e}"
+)
 print(f"alpha = C: {len(bound)} bound SVs, slacks {np.array2string(xi_s[bound], precision=3)}")
 
 SET_STYLE = {  # how the support vectors are marked, in every figure
@@ -187,13 +199,22 @@ def draw(ax, w, b, a, C, *, annotate=False, legend=False):
     for label, style in CLASS_STYLE.items():
         m = y == label
         ax.scatter(X[m, 0], X[m, 1], s=26, zorder=2, label=f"$y_i = {label:+d}$", **style)
-    ax.scatter(X[between, 0], X[between, 1], zorder=3,
-               label=r"margin SV, $0 < \alpha_i < C$", **SET_STYLE["between"])
-    ax.scatter(X[bound, 0], X[bound, 1], zorder=3, label=r"bound SV, $\alpha_i = C$",
-               **SET_STYLE["bound"])
+    ax.scatter(
+        X[between, 0],
+        X[between, 1],
+        zorder=3,
+        label=r"margin SV, $0 < \alpha_i < C$",
+        **SET_STYLE["between"],
+    )
+    ax.scatter(
+        X[bound, 0], X[bound, 1], zorder=3, label=r"bound SV, $\alpha_i = C$", **SET_STYLE["bound"]
+    )
     xs = np.array([lo[0], hi[0]])
-    for level, style, label in ((0, "-", r"boundary $w^\top x + b = 0$"),
-                                (1, "--", r"margins $w^\top x + b = \pm 1$"), (-1, "--", None)):
+    for level, style, label in (
+        (0, "-", r"boundary $w^\top x + b = 0$"),
+        (1, "--", r"margins $w^\top x + b = \pm 1$"),
+        (-1, "--", None),
+    ):
         ax.plot(xs, (level - b - w[0] * xs) / w[1], style, c="k", lw=1.1, label=label)
     ax.set_xlim(lo[0], hi[0])
     ax.set_ylim(lo[1], hi[1])
@@ -202,9 +223,17 @@ def draw(ax, w, b, a, C, *, annotate=False, legend=False):
         ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=8, frameon=False)
     if annotate:
         xi_a = np.maximum(0.0, 1.0 - y * (X @ w + b))
-        texts = [(r"$\alpha$=0" if i in zero else r"$\alpha$=C" if i in bound
-                  else rf"$\alpha$={a[i]:.2f}")
-                 + ("" if xi_a[i] <= 1e-9 else rf", $\xi$={xi_a[i]:.2f}") for i in range(n)]
+        texts = [
+            (
+                r"$\alpha$=0"
+                if i in zero
+                else r"$\alpha$=C"
+                if i in bound
+                else rf"$\alpha$={a[i]:.2f}"
+            )
+            + ("" if xi_a[i] <= 1e-9 else rf", $\xi$={xi_a[i]:.2f}")
+            for i in range(n)
+        ]
         place_labels(ax, X, texts)
 
 
@@ -217,22 +246,42 @@ def place_labels(ax, points, texts):
     renderer = fig.canvas.get_renderer()
     pts = ax.transData.transform(points)
     taken = []  # bounding boxes (x0, y0, x1, y1) of the labels placed so far
-    near_offsets = [(5, 3, "left", "bottom"), (5, -3, "left", "top"),
-                    (-5, 3, "right", "bottom"), (-5, -3, "right", "top"),
-                    (0, 7, "center", "bottom"), (0, -7, "center", "top")]
+    near_offsets = [
+        (5, 3, "left", "bottom"),
+        (5, -3, "left", "top"),
+        (-5, 3, "right", "bottom"),
+        (-5, -3, "right", "top"),
+        (0, 7, "center", "bottom"),
+        (0, -7, "center", "top"),
+    ]
     # then the same directions farther out, for crowded spots (a small penalty each)
-    offsets = [(dx * k, dy * k, ha, va, 20.0 * (k > 1)) for k in (1, 2.5)
-               for dx, dy, ha, va in near_offsets]
+    offsets = [
+        (dx * k, dy * k, ha, va, 20.0 * (k > 1))
+        for k in (1, 2.5)
+        for dx, dy, ha, va in near_offsets
+    ]
     for i in np.argsort(points[:, 0]):
         best = None
         for dx, dy, ha, va, penalty in offsets:
-            t = ax.annotate(texts[i], points[i], xytext=(dx, dy), textcoords="offset points",
-                            ha=ha, va=va, fontsize=7, color="0.2")
+            t = ax.annotate(
+                texts[i],
+                points[i],
+                xytext=(dx, dy),
+                textcoords="offset points",
+                ha=ha,
+                va=va,
+                fontsize=7,
+                color="0.2",
+            )
             bb = t.get_window_extent(renderer).expanded(1.05, 1.1)
             box = np.array([bb.x0, bb.y0, bb.x1, bb.y1])
             cost = penalty + sum(_overlap(box, o) for o in taken)
-            near = (pts[:, 0] > box[0] - 4) & (pts[:, 0] < box[2] + 4) & \
-                (pts[:, 1] > box[1] - 4) & (pts[:, 1] < box[3] + 4)
+            near = (
+                (pts[:, 0] > box[0] - 4)
+                & (pts[:, 0] < box[2] + 4)
+                & (pts[:, 1] > box[1] - 4)
+                & (pts[:, 1] < box[3] + 4)
+            )
             cost += 200.0 * near.sum()
             if best is None or cost < best[0]:
                 if best is not None:
@@ -253,10 +302,18 @@ def _overlap(a, b):
 fig, ax = plt.subplots(figsize=(8.2, 5.4))
 ax.set_xlabel("$x_1$")
 ax.set_ylabel("$x_2$")
-ax.set_title(rf"Soft margin, $C = {C:g}$: $P = D = {P_s:.4f}$; "
-             rf"{len(between)} margin SVs, {len(bound)} bound SVs")
-ax.text(1.02, 0.02, "labels: $\\alpha_i$ and slack $\\xi_i$\n(no $\\xi$: $\\xi_i = 0$)",
-        transform=ax.transAxes, fontsize=8, va="bottom")
+ax.set_title(
+    rf"Soft margin, $C = {C:g}$: $P = D = {P_s:.4f}$; "
+    rf"{len(between)} margin SVs, {len(bound)} bound SVs"
+)
+ax.text(
+    1.02,
+    0.02,
+    "labels: $\\alpha_i$ and slack $\\xi_i$\n(no $\\xi$: $\\xi_i = 0$)",
+    transform=ax.transAxes,
+    fontsize=8,
+    va="bottom",
+)
 draw(ax, w_s, b_s, a_s, C, annotate=True, legend=True)
 fig.tight_layout()
 fig.savefig("duality_walkthrough.png", dpi=150)
@@ -275,8 +332,10 @@ solutions = [solve(SVMProblem(ds, C=c)) for c in Cs]
 assert all(s.certificate.ok for s in solutions)
 NAMES = ("0", "between", "C")
 previous = None
-print(f"\n{'C':>7s} {'alpha=0':>8s} {'between':>8s} {'alpha=C':>8s} {'2/||w||':>9s} "
-      f"{'|gap|/P':>8s}  moved")
+print(
+    f"\n{'C':>7s} {'alpha=0':>8s} {'between':>8s} {'alpha=C':>8s} {'2/||w||':>9s} "
+    f"{'|gap|/P':>8s}  moved"
+)
 for c, s in zip(Cs, solutions, strict=True):
     groups = sets(s.alpha, c, 1e-8)
     label = np.empty(n, dtype=object)
@@ -287,24 +346,33 @@ for c, s in zip(Cs, solutions, strict=True):
     v_c = X.T @ (s.alpha * y)
     P_c = 0.5 * s.w @ s.w + c * xi_c.sum()
     gap = abs(P_c - (s.alpha.sum() - 0.5 * v_c @ v_c)) / P_c
-    moved = "" if previous is None else ", ".join(
-        f"{i}: {previous[i]}->{label[i]}" for i in np.flatnonzero(label != previous))
-    print(f"{c:7g} {len(groups[0]):8d} {len(groups[1]):8d} {len(groups[2]):8d} "
-          f"{2 / np.linalg.norm(s.w):9.4f} {gap:8.1e}  {moved}")
+    moved = (
+        ""
+        if previous is None
+        else ", ".join(f"{i}: {previous[i]}->{label[i]}" for i in np.flatnonzero(label != previous))
+    )
+    print(
+        f"{c:7g} {len(groups[0]):8d} {len(groups[1]):8d} {len(groups[2]):8d} "
+        f"{2 / np.linalg.norm(s.w):9.4f} {gap:8.1e}  {moved}"
+    )
     previous = label
 
 fig, axes = plt.subplots(2, 3, figsize=(11, 7.4), sharex=True, sharey=True)
 for ax, c, s in zip(axes.flat, Cs, solutions, strict=True):
     draw(ax, s.w, s.b, s.alpha, c)
     groups = sets(s.alpha, c, 1e-8)
-    ax.set_title(rf"$C = {c:g}$" + "\n" + f"{len(groups[0])} not SV, {len(groups[1])} margin, "
-                 f"{len(groups[2])} bound", fontsize=10)
+    ax.set_title(
+        rf"$C = {c:g}$" + "\n" + f"{len(groups[0])} not SV, {len(groups[1])} margin, "
+        f"{len(groups[2])} bound",
+        fontsize=10,
+    )
 for ax in axes[-1]:
     ax.set_xlabel("$x_1$")
 for ax in axes[:, 0]:
     ax.set_ylabel("$x_2$")
-fig.legend(*axes.flat[0].get_legend_handles_labels(), loc="lower center", ncol=6,
-           fontsize=9, frameon=False)
+fig.legend(
+    *axes.flat[0].get_legend_handles_labels(), loc="lower center", ncol=6, fontsize=9, frameon=False
+)
 fig.tight_layout(rect=(0, 0.05, 1, 1))
 fig.savefig("duality_walkthrough_C.png", dpi=150)
 
@@ -332,10 +400,20 @@ ax.set_xlabel("$C$")
 ax.set_ylabel(r"$\alpha_i / C$")
 ax.set_ylim(-0.04, 1.04)
 ax.axhspan(0, 1, color="0.94", zorder=0)
-for level, text in ((1, r"bound SV, $\alpha_i = C$"), (0.5, r"margin SV, $0 < \alpha_i < C$"),
-                    (0, r"not an SV, $\alpha_i = 0$")):
-    ax.annotate(text, (1, level), xycoords=("axes fraction", "data"), xytext=(8, 0),
-                textcoords="offset points", va="center", fontsize=9)
+for level, text in (
+    (1, r"bound SV, $\alpha_i = C$"),
+    (0.5, r"margin SV, $0 < \alpha_i < C$"),
+    (0, r"not an SV, $\alpha_i = 0$"),
+):
+    ax.annotate(
+        text,
+        (1, level),
+        xycoords=("axes fraction", "data"),
+        xytext=(8, 0),
+        textcoords="offset points",
+        va="center",
+        fontsize=9,
+    )
 ax.set_title(r"Each point's $\alpha_i / C$ along $C$ (each optimum certified)", fontsize=10)
 ax.legend(loc="lower left", bbox_to_anchor=(1.0, 0.62), frameon=False, fontsize=9)
 fig.tight_layout()

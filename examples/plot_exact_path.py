@@ -30,18 +30,24 @@ from maxmargin.plotting.path import (
 heart = load_heart_scale()
 train, test = heart.split(0.3, seed=0)
 ep = exact_regularization_path(train, C_max=1e3, holdout=test)
-print(f"{len(ep)} breakpoints between C -> 0 and C = {ep.C_end:g}; all certified: "
-      f"{ep.certified} (worst residual {ep.max_residual.max():.1e})")
+print(
+    f"{len(ep)} breakpoints between C -> 0 and C = {ep.C_end:g}; all certified: "
+    f"{ep.certified} (worst residual {ep.max_residual.max():.1e})"
+)
 for j in range(3):
-    print(f"  C = {ep.breakpoints[j]:.6g}: " + ", ".join(
-        f"example {i} {a}->{b}" for i, a, b in ep.events_at(j)))
+    print(
+        f"  C = {ep.breakpoints[j]:.6g}: "
+        + ", ".join(f"example {i} {a}->{b}" for i, a, b in ep.events_at(j))
+    )
 
 # the held-out error is exact on a fine grid: report where it is smallest
 Cs = np.geomspace(1e-3, 1e3, 2000)
 err = ep.errors(Cs, test)
 best = err.min()
-print(f"best held-out error {best:.3f} for C in [{Cs[err == best].min():.3g}, "
-      f"{Cs[err == best].max():.3g}]")
+print(
+    f"best held-out error {best:.3f} for C in [{Cs[err == best].min():.3g}, "
+    f"{Cs[err == best].max():.3g}]"
+)
 
 # a 25-point grid path, interpolated linearly between its certified points
 grid = regularization_path(train, C="1e-3:1e3:25", hard_limit=False)
@@ -51,8 +57,10 @@ j = int(np.argmax(np.abs(grid.w[-1])))
 fine = np.geomspace(lo, hi, 600)
 w_exact = ep.coefficients(fine)[0][:, j]
 w_grid = np.interp(fine, grid.C, grid.w[:, j])
-print(f"w_{j + 1}: the 25-point grid's interpolation is off by up to "
-      f"{np.abs(w_grid - w_exact).max() / np.abs(w_exact).max():.1%} on [{lo:g}, {hi:g}]")
+print(
+    f"w_{j + 1}: the 25-point grid's interpolation is off by up to "
+    f"{np.abs(w_grid - w_exact).max() / np.abs(w_exact).max():.1%} on [{lo:g}, {hi:g}]"
+)
 
 fig, axes = plt.subplots(2, 2, figsize=(12, 8))
 plot_exact_coefficients(ep, axes[0, 0], max_features=6, C_range=(1e-3, 1e3))
@@ -63,8 +71,15 @@ ax.semilogx(fine, w_exact, lw=1.5, label="exact path")
 ax.semilogx(fine, w_grid, "--", lw=1, label="25-point grid, interpolated")
 ax.semilogx(grid.C[inside], grid.w[inside, j], "o", ms=4, color="C1")
 bps = ep.breakpoints[(ep.breakpoints >= lo) & (ep.breakpoints <= hi)]
-ax.vlines(bps, 0, 0.04, transform=ax.get_xaxis_transform(), color="0.35", lw=0.6,
-          label=f"breakpoints ({bps.size})")
+ax.vlines(
+    bps,
+    0,
+    0.04,
+    transform=ax.get_xaxis_transform(),
+    color="0.35",
+    lw=0.6,
+    label=f"breakpoints ({bps.size})",
+)
 ax.set_xlim(lo, hi)
 ax.set_xlabel("C")
 ax.set_ylabel(f"$w_{{{j + 1}}}(C)$")

@@ -52,8 +52,10 @@ for C in Cs:
     alpha[sk.support_] = np.abs(sk.dual_coef_[0])
     cert = certify(svc.solution_.problem, sk.coef_[0], float(sk.intercept_[0]), alpha)
     gap_sk.append(abs(cert.relative_gap))
-    print(f"C = {C:8.3g}: {n_sv[-1]:3d} SVs, certified relative gap {gap_mm[-1]:.1e} "
-          f"(SVC at tol=1e-3: {gap_sk[-1]:.1e}), certified: {svc.certificate_.ok}")
+    print(
+        f"C = {C:8.3g}: {n_sv[-1]:3d} SVs, certified relative gap {gap_mm[-1]:.1e} "
+        f"(SVC at tol=1e-3: {gap_sk[-1]:.1e}), certified: {svc.certificate_.ok}"
+    )
 
 fig = Figure(figsize=(11, 4.2))
 left, right = fig.subplots(1, 2)
@@ -64,8 +66,13 @@ left.legend(loc="lower right")
 floor = 1e-17  # a gap of exactly 0 would vanish from a log axis
 right.plot(Cs, np.maximum(gap_mm, floor), "o-", label="ExactSVC (certified optimum)")
 right.plot(Cs, np.maximum(gap_sk, floor), "s--", label="SVC(kernel='linear'), tol=1e-3")
-right.set(xscale="log", yscale="log", xlabel="C", ylabel="|P - D| / max(1, |P|)",
-          title="Relative duality gap, recomputed by maxmargin.certify")
+right.set(
+    xscale="log",
+    yscale="log",
+    xlabel="C",
+    ylabel="|P - D| / max(1, |P|)",
+    title="Relative duality gap, recomputed by maxmargin.certify",
+)
 right.legend(loc="center right")
 fig.subplots_adjust(left=0.07, right=0.98, bottom=0.13, top=0.91, wspace=0.25)
 out = Path("exact_svc_pipeline.png")

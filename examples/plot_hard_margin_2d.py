@@ -31,8 +31,9 @@ for sol in (sol_hard, sol_soft):
     print(sol.summary(), end="\n\n")
 
 fig, axes = plt.subplots(1, 2, figsize=(12, 5))
-plot_boundary(hard, sol_hard, ax=axes[0],
-              title=f"hard margin: gamma = {sol_hard.margin:.6f} (true 0.4)")
+plot_boundary(
+    hard, sol_hard, ax=axes[0], title=f"hard margin: gamma = {sol_hard.margin:.6f} (true 0.4)"
+)
 plot_boundary(soft, sol_soft, ax=axes[1], title="soft margin, C = 1")
 fig.tight_layout()
 fig.savefig(out, dpi=120)

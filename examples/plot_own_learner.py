@@ -53,24 +53,36 @@ data = make_gaussians(400, 5, separation=1.5, seed=0)
 lam, epochs = 1e-2, 20
 problem = SVMProblem(data, lam=lam, intercept="free")
 
-clf = SGDClassifier(loss="hinge", alpha=lam, learning_rate="optimal", shuffle=False,
-                    random_state=0)
+clf = SGDClassifier(loss="hinge", alpha=lam, learning_rate="optimal", shuffle=False, random_state=0)
 t, W, b = [], [], []
 for epoch in range(1, epochs + 1):
     clf.partial_fit(data.dense(), data.y, classes=[-1.0, 1.0])
     t.append(epoch * data.n)
     W.append(clf.coef_.ravel().copy())
     b.append(float(clf.intercept_[0]))
-sgd = Trace.from_weights(t, np.array(W), np.array(b), name="SGDClassifier", data=data,
-                         intercept="free", params={"lam": lam})
+sgd = Trace.from_weights(
+    t,
+    np.array(W),
+    np.array(b),
+    name="SGDClassifier",
+    data=data,
+    intercept="free",
+    params={"lam": lam},
+)
 
-cmp = compare(data, problem, learners=["pegasos", HalfStepPegasos], traces=[sgd],
-              epochs=epochs, orders=("cyclic",), seeds=(0,))
+cmp = compare(
+    data,
+    problem,
+    learners=["pegasos", HalfStepPegasos],
+    traces=[sgd],
+    epochs=epochs,
+    orders=("cyclic",),
+    seeds=(0,),
+)
 print(f"every run is scored against: {cmp.rows[0]['scored_against']}")
 for r in cmp.runs:
     regret = "N/A" if r.regret is None else f"{r.regret[-1]:.3g}"
-    print(f"{r.label:>16}: F - F* = {r.subopt[-1]:.2e} after {epochs} epochs, "
-          f"regret {regret}")
+    print(f"{r.label:>16}: F - F* = {r.subopt[-1]:.2e} after {epochs} epochs, regret {regret}")
 print(f"SGDClassifier regret: N/A, {cmp.runs[-1].not_available['regret']}")
 
 fig = Figure(figsize=(12, 4.4))

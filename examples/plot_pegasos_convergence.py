@@ -20,13 +20,22 @@ from maxmargin import compare, make_gaussians
 from maxmargin.plotting.comparison import plot_gaps, plot_suboptimality
 
 data = make_gaussians(400, 2, separation=2.0, seed=0)
-cmp = compare(data, learners=["pegasos", "subgradient"], lam=1e-2, intercept="augmented",
-              epochs=25, orders=("shuffle",), seeds=(0, 1, 2))
+cmp = compare(
+    data,
+    learners=["pegasos", "subgradient"],
+    lam=1e-2,
+    intercept="augmented",
+    epochs=25,
+    orders=("shuffle",),
+    seeds=(0, 1, 2),
+)
 
 for row in cmp.rows:
-    print(f"{row['label']:>12}: F(avg) - F* = {row['subopt_avg']:.2e}, fitted slope "
-          f"{row['rate']:.2f} (theory {row['theory_slope']:g}), implied-dual gap "
-          f"{row['dual_gap']:.2e}")
+    print(
+        f"{row['label']:>12}: F(avg) - F* = {row['subopt_avg']:.2e}, fitted slope "
+        f"{row['rate']:.2f} (theory {row['theory_slope']:g}), implied-dual gap "
+        f"{row['dual_gap']:.2e}"
+    )
 
 fig = Figure(figsize=(12, 4.4))
 left, right = fig.subplots(1, 2)

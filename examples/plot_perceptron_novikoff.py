@@ -24,11 +24,23 @@ epochs = 20
 
 fig, ax = plt.subplots(figsize=(6, 4))
 for seed in range(8):
-    tr = run(Perceptron(intercept="none"), ds, epochs=epochs, order="shuffle", seed=seed,
-             checkpoints=np.arange(1, epochs * ds.n + 1))
+    tr = run(
+        Perceptron(intercept="none"),
+        ds,
+        epochs=epochs,
+        order="shuffle",
+        seed=seed,
+        checkpoints=np.arange(1, epochs * ds.n + 1),
+    )
     assert tr.mistakes[-1] <= bound
-    ax.step(tr.t, tr.mistakes, where="post", lw=1, alpha=0.8,
-            label="shuffle, 8 seeds" if seed == 0 else None)
+    ax.step(
+        tr.t,
+        tr.mistakes,
+        where="post",
+        lw=1,
+        alpha=0.8,
+        label="shuffle, 8 seeds" if seed == 0 else None,
+    )
 ax.axhline(bound, color="k", ls="--", label=f"Novikoff bound (R/gamma)^2 = {bound:.0f}")
 ax.set_xscale("log")
 ax.set_xlabel("step t")

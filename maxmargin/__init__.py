@@ -67,6 +67,7 @@ def _old_module(name: str, *sources: _ModuleType) -> None:
     """Keep ``from maxmargin.<name> import ...`` working for a module that moved, where the
     name is now a function of the package (``maxmargin.compare``): a module object in
     ``sys.modules`` only, so the package attribute stays the function."""
+
     def __getattr__(attr: str) -> object:
         for src in sources:
             if hasattr(src, attr):
@@ -81,8 +82,13 @@ def _old_module(name: str, *sources: _ModuleType) -> None:
 _old_module("compare", _comparison, _report)
 
 #: scikit-learn is an optional dependency: its estimators load on first use.
-_ESTIMATORS = ("ExactSVC", "PerceptronClassifier", "AveragedPerceptronClassifier",
-               "PegasosClassifier", "PAClassifier")
+_ESTIMATORS = (
+    "ExactSVC",
+    "PerceptronClassifier",
+    "AveragedPerceptronClassifier",
+    "PegasosClassifier",
+    "PAClassifier",
+)
 
 
 def __getattr__(name: str) -> object:
@@ -95,6 +101,7 @@ def __getattr__(name: str) -> object:
 
         return getattr(estimators, name)
     raise AttributeError(f"module 'maxmargin' has no attribute {name!r}")
+
 
 __all__ = [
     "__version__",

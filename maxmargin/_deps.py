@@ -93,10 +93,12 @@ def require(module: str, what: str, pip: str | None = None) -> ModuleType:
         return importlib.import_module(module)
     except ImportError as e:
         if e.name is not None and e.name.partition(".")[0] != top:
-            raise DependencyError(f"{what} needs {top}, which is installed but does not "
-                                  f"import: {e}") from e
-        raise DependencyError(f"{what} needs {top}, which is not installed: "
-                              f"pip install {pip or top}") from None
+            raise DependencyError(
+                f"{what} needs {top}, which is installed but does not import: {e}"
+            ) from e
+        raise DependencyError(
+            f"{what} needs {top}, which is not installed: pip install {pip or top}"
+        ) from None
 
 
 #: Whether this process has announced a compilation already (once per process).
@@ -168,8 +170,9 @@ def _announce() -> None:
     global _announced
     if not _announced:
         _announced = True
-        text = ("compiling the numba kernels (a few seconds, once: they are cached for the "
-                "next runs)")
+        text = (
+            "compiling the numba kernels (a few seconds, once: they are cached for the next runs)"
+        )
         if logger.isEnabledFor(logging.DEBUG):
             logger.debug(text)
         else:

@@ -27,8 +27,15 @@ from typing import IO
 from ._json import format_header
 from .exceptions import OutputError
 
-__all__ = ["atomic_write", "check_output_file", "check_output_dir", "mark_output_dir",
-           "display", "remove_temporaries", "MARKER"]
+__all__ = [
+    "atomic_write",
+    "check_output_file",
+    "check_output_dir",
+    "mark_output_dir",
+    "display",
+    "remove_temporaries",
+    "MARKER",
+]
 
 #: The file that marks a directory maxmargin wrote (so a rerun may write into it again).
 MARKER = ".maxmargin"
@@ -66,16 +73,20 @@ def display(path: object) -> str:
     >>> display("caf\\udce9.csv")
     'caf\\ufffd.csv'
     """
-    return os.fsencode(os.fspath(path)).decode("utf-8", "replace") if isinstance(
-        path, (str, os.PathLike)) else str(path)
+    return (
+        os.fsencode(os.fspath(path)).decode("utf-8", "replace")
+        if isinstance(path, (str, os.PathLike))
+        else str(path)
+    )
 
 
 def _why(e: OSError) -> str:
     return e.strerror or str(e)
 
 
-def atomic_write(path: str | Path, data: str | bytes | Callable[[IO[bytes]], object], *,
-                 durable: bool = True) -> Path:
+def atomic_write(
+    path: str | Path, data: str | bytes | Callable[[IO[bytes]], object], *, durable: bool = True
+) -> Path:
     """Write ``data`` to ``path`` through a temporary file and ``os.replace``.
 
     The one writer of maxmargin's output files: a reader sees the old file or the new one,
@@ -117,11 +128,11 @@ def atomic_write(path: str | Path, data: str | bytes | Callable[[IO[bytes]], obj
     if path.exists() and not path.is_file():
         raise OutputError(f"{shown}: not a regular file (a device or a pipe); write to a file")
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=_TMP_SUFFIX,
-                                   dir=path.parent)
+        fd, tmp = tempfile.mkstemp(
+            prefix=f".{path.name}.{os.getpid()}.", suffix=_TMP_SUFFIX, dir=path.parent
+        )
     except OSError as e:
-        raise OutputError(f"{shown}: cannot write into {display(path.parent)}: {_why(e)}") \
-            from None
+        raise OutputError(f"{shown}: cannot write into {display(path.parent)}: {_why(e)}") from None
     with _lock:
         _pending.add(tmp)
     try:
@@ -129,8 +140,9 @@ def atomic_write(path: str | Path, data: str | bytes | Callable[[IO[bytes]], obj
             if callable(data):
                 data(fh)
             else:
-                fh.write(data.encode("utf-8", "backslashreplace") if isinstance(data, str)
-                         else data)
+                fh.write(
+                    data.encode("utf-8", "backslashreplace") if isinstance(data, str) else data
+                )
             if durable:
                 fh.flush()
                 os.fsync(fh.fileno())
@@ -178,17 +190,18 @@ def remove_temporaries(dirs: Iterable[str | Path] = (), pid: int | None = None) 
 def _probe(directory: Path, shown: str) -> None:
     """Create and delete a file in ``directory``: the only reliable writability test."""
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".probe.{os.getpid()}.", suffix=_TMP_SUFFIX,
-                                   dir=directory)
+        fd, tmp = tempfile.mkstemp(
+            prefix=f".probe.{os.getpid()}.", suffix=_TMP_SUFFIX, dir=directory
+        )
     except OSError as e:
-        raise OutputError(f"{shown}: cannot write into {display(directory)}: {_why(e)}") \
-            from None
+        raise OutputError(f"{shown}: cannot write into {display(directory)}: {_why(e)}") from None
     os.close(fd)
     os.unlink(tmp)
 
 
-def check_output_file(target: str | Path, option: str = "output",
-                      example: str = "result.json") -> Path | None:
+def check_output_file(
+    target: str | Path, option: str = "output", example: str = "result.json"
+) -> Path | None:
     """Check, before any work, that ``target`` can be written as a file.
 
     Parameters
@@ -223,23 +236,23 @@ def check_output_file(target: str | Path, option: str = "output",
     path = Path(target)
     shown = f"{option} {display(path)}"
     if path.is_dir():
-        raise OutputError(f"{shown}: is a directory; give a file name "
-                          f"(e.g. {display(path / example)})")
+        raise OutputError(
+            f"{shown}: is a directory; give a file name (e.g. {display(path / example)})"
+        )
     if path.exists() and not path.is_file():
-        raise OutputError(f"{shown}: not a regular file (a device or a pipe); give a file "
-                          "name, or '-' for stdout")
+        raise OutputError(
+            f"{shown}: not a regular file (a device or a pipe); give a file name, or '-' for stdout"
+        )
     parent = path.parent
     if not parent.exists():
-        raise OutputError(f"{shown}: directory {display(parent)} does not exist; create it "
-                          "first")
+        raise OutputError(f"{shown}: directory {display(parent)} does not exist; create it first")
     if not parent.is_dir():
         raise OutputError(f"{shown}: {display(parent)} is not a directory")
     _probe(parent, shown)
     return path
 
 
-def check_output_dir(target: str | Path, option: str = "--out", *,
-                     force: bool = False) -> Path:
+def check_output_dir(target: str | Path, option: str = "--out", *, force: bool = False) -> Path:
     """Check, before any work, that ``target`` can receive a report.
 
     The directory may be missing (it is created when the report is written), empty,
@@ -285,10 +298,11 @@ def check_output_dir(target: str | Path, option: str = "--out", *,
         except OSError as e:
             raise OutputError(f"{shown}: cannot list: {_why(e)}") from None
         if entries and not force and MARKER not in entries:
-            few = ", ".join(display(e) for e in entries[:3]) + (", ..." if len(entries) > 3
-                                                                 else "")
-            raise OutputError(f"{shown}: directory is not empty ({few}) and maxmargin did not "
-                              "write it; give a new directory, or --force to write into it")
+            few = ", ".join(display(e) for e in entries[:3]) + (", ..." if len(entries) > 3 else "")
+            raise OutputError(
+                f"{shown}: directory is not empty ({few}) and maxmargin did not "
+                "write it; give a new directory, or --force to write into it"
+            )
         _probe(path, shown)
         return path
     ancestor = path.parent
@@ -327,6 +341,11 @@ def mark_output_dir(out: str | Path, command: str, files: Iterable[str | Path]) 
         if stale.parent == out and stale.is_file():
             with contextlib.suppress(OSError):
                 stale.unlink()
-    atomic_write(marker, json.dumps({**format_header("output_dir"),
-                                     "written_by": f"maxmargin {command}",
-                                     "files": names}, indent=1) + "\n")
+    atomic_write(
+        marker,
+        json.dumps(
+            {**format_header("output_dir"), "written_by": f"maxmargin {command}", "files": names},
+            indent=1,
+        )
+        + "\n",
+    )

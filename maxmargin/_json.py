@@ -22,8 +22,7 @@ import numpy as np
 from ._version import __version__
 from .exceptions import DataError
 
-__all__ = ["jsonable", "json_number", "json_float", "format_header", "read_document",
-           "FORMATS"]
+__all__ = ["jsonable", "json_number", "json_float", "format_header", "read_document", "FORMATS"]
 
 #: The documents maxmargin writes: kind -> (version this maxmargin writes and reads, the
 #: loader to name in messages). docs/formats.md describes each.
@@ -137,8 +136,10 @@ def _parse(source: Any) -> dict[str, Any]:
         elif hasattr(source, "read"):
             doc = json.load(source)
         else:
-            raise DataError(f"expected a JSON file (a path or an open file) or a dict, got "
-                            f"{type(source).__name__}")
+            raise DataError(
+                f"expected a JSON file (a path or an open file) or a dict, got "
+                f"{type(source).__name__}"
+            )
     except FileNotFoundError:
         raise DataError(f"{where}: no such file") from None
     except (OSError, UnicodeDecodeError) as e:
@@ -146,8 +147,10 @@ def _parse(source: Any) -> dict[str, Any]:
     except ValueError as e:
         raise DataError(f"{where}: not valid JSON ({e})") from None
     if not isinstance(doc, dict):
-        raise DataError(f"{where}: a JSON {type(doc).__name__}, not a maxmargin document "
-                        "(an object with a \"format\" key)")
+        raise DataError(
+            f"{where}: a JSON {type(doc).__name__}, not a maxmargin document "
+            '(an object with a "format" key)'
+        )
     return doc
 
 
@@ -192,20 +195,29 @@ def read_document(source: Any, kind: str, legacy_keys: tuple[str, ...] = ()) -> 
         missing = [k for k in legacy_keys if k not in doc]
         if legacy_keys and not missing:
             return doc  # maxmargin 0.1 wrote no "format": the keys say what it is
-        raise DataError(f"{where}: no \"format\" key: not a maxmargin {kind} document"
-                        + (f" (nor one of maxmargin 0.1: it lacks {', '.join(missing[:5])})"
-                           if legacy_keys else ""))
+        raise DataError(
+            f'{where}: no "format" key: not a maxmargin {kind} document'
+            + (
+                f" (nor one of maxmargin 0.1: it lacks {', '.join(missing[:5])})"
+                if legacy_keys
+                else ""
+            )
+        )
     m = _FORMAT_RE.fullmatch(fmt) if isinstance(fmt, str) else None
     if m is None:
-        raise DataError(f"{where}: format {fmt!r} is not maxmargin's: not a maxmargin "
-                        f"{kind} document")
+        raise DataError(
+            f"{where}: format {fmt!r} is not maxmargin's: not a maxmargin {kind} document"
+        )
     found, version = m.group(1), int(m.group(2))
     if found != kind:
         how = FORMATS[found][1] if found in FORMATS else "a newer maxmargin"
-        raise DataError(f"{where}: a maxmargin {found} document ({fmt}), not a {kind}; "
-                        f"read it with {how}")
+        raise DataError(
+            f"{where}: a maxmargin {found} document ({fmt}), not a {kind}; read it with {how}"
+        )
     if version > FORMATS[kind][0]:
-        raise DataError(f"{where}: written by maxmargin {doc.get('maxmargin_version', '?')} "
-                        f"in format {fmt}; maxmargin {__version__} reads up to "
-                        f"maxmargin.{kind}/{FORMATS[kind][0]}: upgrade maxmargin")
+        raise DataError(
+            f"{where}: written by maxmargin {doc.get('maxmargin_version', '?')} "
+            f"in format {fmt}; maxmargin {__version__} reads up to "
+            f"maxmargin.{kind}/{FORMATS[kind][0]}: upgrade maxmargin"
+        )
     return doc

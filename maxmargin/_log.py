@@ -22,8 +22,9 @@ __all__ = ["logger", "solver_log", "solver_log_enabled", "solver_output"]
 #: The logger of maxmargin's decisions (``logging.getLogger("maxmargin")``).
 logger = logging.getLogger("maxmargin")
 
-_SOLVER_LOG: contextvars.ContextVar[bool] = contextvars.ContextVar("maxmargin_solver_log",
-                                                                   default=False)
+_SOLVER_LOG: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "maxmargin_solver_log", default=False
+)
 
 
 def solver_log_enabled() -> bool:

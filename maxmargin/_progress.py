@@ -30,8 +30,9 @@ class Progress:
     3
     """
 
-    def __init__(self, total: float, label: str = "", *, enabled: bool = True,
-                 stream: TextIO | None = None) -> None:
+    def __init__(
+        self, total: float, label: str = "", *, enabled: bool = True, stream: TextIO | None = None
+    ) -> None:
         self.total = max(float(total), 1.0)
         self.label = label
         self.stream = stream if stream is not None else sys.stderr
@@ -49,8 +50,9 @@ class Progress:
             self._last = now
             frac = min(self.done / self.total, 1.0)
             bar = "#" * int(30 * frac) + "-" * (30 - int(30 * frac))
-            self.stream.write(f"\r{self.label} [{bar}] {100 * frac:5.1f}% "
-                              f"{now - self._start:6.1f}s")
+            self.stream.write(
+                f"\r{self.label} [{bar}] {100 * frac:5.1f}% {now - self._start:6.1f}s"
+            )
             self.stream.flush()
             _open_line = True
 

@@ -47,13 +47,17 @@ def _cell(v: Any) -> Any:
     if v is None:
         return ""
     if isinstance(v, float):
-        return repr(v) if math.isfinite(v) else ("nan" if math.isnan(v) else
-                                                  ("inf" if v > 0 else "-inf"))
+        return (
+            repr(v)
+            if math.isfinite(v)
+            else ("nan" if math.isnan(v) else ("inf" if v > 0 else "-inf"))
+        )
     return v
 
 
-def to_csv(columns: Sequence[str], rows: Sequence[Sequence[Any]],
-           file: str | Path | None = None) -> str:
+def to_csv(
+    columns: Sequence[str], rows: Sequence[Sequence[Any]], file: str | Path | None = None
+) -> str:
     """The table as CSV text (header first); written atomically to ``file`` when given.
 
     Parameters
@@ -109,6 +113,8 @@ def to_frame(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> Any:
     try:
         import pandas as pd
     except ImportError:
-        raise ParameterError("to_frame needs pandas: pip install pandas (or "
-                             "pip install 'maxmargin[pandas]'); to_csv needs nothing") from None
+        raise ParameterError(
+            "to_frame needs pandas: pip install pandas (or "
+            "pip install 'maxmargin[pandas]'); to_csv needs nothing"
+        ) from None
     return pd.DataFrame.from_records([list(r) for r in rows], columns=list(columns))

@@ -39,8 +39,10 @@ def check_choice(name: str, value: object, choices: Iterable[str]) -> str:
 
 def check_int(name: str, value: object, *, minimum: int = 1) -> int:
     """Return ``value`` as an int >= ``minimum``, or raise ParameterError."""
-    if isinstance(value, bool) or not isinstance(value, (int,)) and not (
-        hasattr(value, "__index__")
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int,))
+        and not (hasattr(value, "__index__"))
     ):
         raise ParameterError(
             f"The {name!r} parameter must be an int >= {minimum}. Got {value!r} instead."
@@ -59,9 +61,11 @@ MEMORY_MARGIN = 0.8
 
 
 #: What to do about data too wide for memory (the usual cause: one huge feature index).
-WIDE_HINT = ("d is the largest feature index; a LIBSVM file with one index of 3,000,000,000 "
-             "has d = 3e9 and weight vectors of 24 GB: renumber the features, or drop the "
-             "wide ones")
+WIDE_HINT = (
+    "d is the largest feature index; a LIBSVM file with one index of 3,000,000,000 "
+    "has d = 3e9 and weight vectors of 24 GB: renumber the features, or drop the "
+    "wide ones"
+)
 
 
 def _meminfo_available() -> int | None:
@@ -80,9 +84,13 @@ def _meminfo_available() -> int | None:
 
 def _cgroup_headroom() -> int | None:
     """Bytes left under this process's cgroup memory limit (v2, then v1), if any."""
-    for limit_f, usage_f in (("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),
-                             ("/sys/fs/cgroup/memory/memory.limit_in_bytes",
-                              "/sys/fs/cgroup/memory/memory.usage_in_bytes")):
+    for limit_f, usage_f in (
+        ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),
+        (
+            "/sys/fs/cgroup/memory/memory.limit_in_bytes",
+            "/sys/fs/cgroup/memory/memory.usage_in_bytes",
+        ),
+    ):
         try:
             with open(limit_f) as f:
                 text = f.read().strip()
@@ -151,9 +159,11 @@ def check_memory(nbytes: float, what: str, hint: str = "") -> None:
     avail = available_memory()
     if avail is None or nbytes <= MEMORY_MARGIN * avail:
         return
-    raise DataError(f"{what} needs about {_gb(nbytes)} of memory, more than the "
-                    f"{_gb(MEMORY_MARGIN * avail)} this machine can give it "
-                    f"(80% of {_gb(avail)} available){'; ' + hint if hint else ''}")
+    raise DataError(
+        f"{what} needs about {_gb(nbytes)} of memory, more than the "
+        f"{_gb(MEMORY_MARGIN * avail)} this machine can give it "
+        f"(80% of {_gb(avail)} available){'; ' + hint if hint else ''}"
+    )
 
 
 def renamed_attribute(old: str, new: str, since: str = "0.2.0") -> property:
@@ -173,8 +183,11 @@ def renamed_attribute(old: str, new: str, since: str = "0.2.0") -> property:
     import warnings
 
     def get(self: object) -> object:
-        warnings.warn(f"{type(self).__name__}.{old} is renamed {new} (maxmargin {since}); "
-                      f"{old} will go", DeprecationWarning, stacklevel=2)
+        warnings.warn(
+            f"{type(self).__name__}.{old} is renamed {new} (maxmargin {since}); {old} will go",
+            DeprecationWarning,
+            stacklevel=2,
+        )
         return getattr(self, new)
 
     get.__doc__ = f"Deprecated name of :attr:`{new}`."
@@ -185,8 +198,9 @@ def renamed_attribute(old: str, new: str, since: str = "0.2.0") -> property:
 # alpha (lam). The alias, when given, is the value; both given and different is an error.
 
 
-def resolve_alias(name: str, value: object, default: object, alias: str,
-                  alias_value: object) -> Any:
+def resolve_alias(
+    name: str, value: object, default: object, alias: str, alias_value: object
+) -> Any:
     """The value of parameter ``name`` that scikit-learn calls ``alias``.
 
     Parameters
@@ -218,13 +232,16 @@ def resolve_alias(name: str, value: object, default: object, alias: str,
     if alias_value is None:
         return value
     if value != default and value != alias_value:
-        raise ParameterError(f"{name}={value!r} and {alias}={alias_value!r} disagree: give "
-                             f"one of them ({alias} is scikit-learn's name for {name})")
+        raise ParameterError(
+            f"{name}={value!r} and {alias}={alias_value!r} disagree: give "
+            f"one of them ({alias} is scikit-learn's name for {name})"
+        )
     return alias_value
 
 
-def seed_from_random_state(random_state: object, seed: object = 0, *, default: object = 0,
-                           name: str = "seed") -> Any:
+def seed_from_random_state(
+    random_state: object, seed: object = 0, *, default: object = 0, name: str = "seed"
+) -> Any:
     """The seed of a function that takes scikit-learn's ``random_state`` beside ``seed``.
 
     Parameters
@@ -265,14 +282,21 @@ def seed_from_random_state(random_state: object, seed: object = 0, *, default: o
         value = int(random_state.randint(2**31 - 1))
     elif isinstance(random_state, np.random.Generator):
         value = int(random_state.integers(2**31 - 1))
-    elif (isinstance(random_state, (bool, np.bool_))
-          or not isinstance(random_state, (int, np.integer)) or random_state < 0):
-        raise ParameterError(f"The 'random_state' parameter must be None, an int >= 0, a "
-                             f"numpy RandomState or Generator. Got {random_state!r} instead.")
+    elif (
+        isinstance(random_state, (bool, np.bool_))
+        or not isinstance(random_state, (int, np.integer))
+        or random_state < 0
+    ):
+        raise ParameterError(
+            f"The 'random_state' parameter must be None, an int >= 0, a "
+            f"numpy RandomState or Generator. Got {random_state!r} instead."
+        )
     else:
         value = int(random_state)
     if seed != default and seed != value:
-        raise ParameterError(f"{name}={seed!r} and random_state={random_state!r} disagree: "
-                             f"give one of them (random_state is scikit-learn's name for "
-                             f"{name})")
+        raise ParameterError(
+            f"{name}={seed!r} and random_state={random_state!r} disagree: "
+            f"give one of them (random_state is scikit-learn's name for "
+            f"{name})"
+        )
     return value

@@ -83,11 +83,11 @@ __all__ = [
 DEFAULT_TOL = 1e-6
 
 #: Unit roundoff of IEEE double precision.
-_U = 2.0 ** -53
+_U = 2.0**-53
 #: Smallest normal double (a generous bound on the error of a subnormal dot product).
-_TINY = 2.0 ** -1022
+_TINY = 2.0**-1022
 #: Smallest subnormal: the absolute error of one operation whose result underflows.
-_ETA = 2.0 ** -1074
+_ETA = 2.0**-1074
 
 
 def _gamma(k: int) -> float:
@@ -227,8 +227,10 @@ class Certificate:
         True
         """
         eps = self.tol if eps is None else float(eps)
-        return all(math.isfinite(v) and math.isfinite(f) and v + f <= eps
-                   for v, f in self._bounds().values())
+        return all(
+            math.isfinite(v) and math.isfinite(f) and v + f <= eps
+            for v, f in self._bounds().values()
+        )
 
     def worst(self) -> tuple[str, float]:
         """The largest scaled KKT residual as ``(name, value)`` (ties: first in order).
@@ -308,8 +310,10 @@ class Certificate:
     def __str__(self) -> str:
         kkt = ", ".join(f"{k}={v:.2e}" for k, v in self.kkt.items())
         und = f", undecided: {self.undecided}" if self.undecided else ""
-        return (f"Certificate(ok={self.ok}, P={self.primal_objective:.12g}, "
-                f"D={self.dual_objective:.12g}, rel_gap={self.relative_gap:.2e}, {kkt}{und})")
+        return (
+            f"Certificate(ok={self.ok}, P={self.primal_objective:.12g}, "
+            f"D={self.dual_objective:.12g}, rel_gap={self.relative_gap:.2e}, {kkt}{und})"
+        )
 
 
 def _kkt_names(problem: SVMProblem) -> list[str]:
@@ -355,8 +359,9 @@ def _fraction_of_box(alpha: np.ndarray, costs: np.ndarray) -> np.ndarray:
     return out
 
 
-def _verdict(values: dict[str, float], floors: dict[str, float],
-             tol: float) -> tuple[bool, str | None]:
+def _verdict(
+    values: dict[str, float], floors: dict[str, float], tol: float
+) -> tuple[bool, str | None]:
     """``(ok, undecided)`` from each test's value and rounding floor. A value of
     ``inf`` with a floor of 0 is exactly infinite (not an overflow): decided."""
     undecided = None
@@ -368,18 +373,22 @@ def _verdict(values: dict[str, float], floors: dict[str, float],
             # overflow (or 0/0 that cannot be scaled): nothing can be decided
             undecided = undecided or (
                 f"{k} is not representable in double precision (value {v:.3g}, rounding "
-                f"bound {f:.3g}); rescale the data")
+                f"bound {f:.3g}); rescale the data"
+            )
             continue
         if v - f > tol:
             return False, None  # provably above tol: a decided NOT CERTIFIED
         if v + f > tol and undecided is None:
-            undecided = (f"{k} = {v:.2e} is within its rounding bound {f:.1e} of tol "
-                         f"{tol:.0e}: double precision cannot decide it")
+            undecided = (
+                f"{k} = {v:.2e} is within its rounding bound {f:.1e} of tol "
+                f"{tol:.0e}: double precision cannot decide it"
+            )
     return undecided is None, undecided
 
 
-def certify(problem: SVMProblem, w: Any, b: Any, alpha: Any, *,
-            tol: float | None = None) -> Certificate:
+def certify(
+    problem: SVMProblem, w: Any, b: Any, alpha: Any, *, tol: float | None = None
+) -> Certificate:
     """Certify ``(w, b, alpha)`` for ``problem`` from the data alone (numpy only).
 
     Parameters
@@ -444,8 +453,17 @@ def certify(problem: SVMProblem, w: Any, b: Any, alpha: Any, *,
     if not (np.isfinite(w).all() and np.isfinite(alpha).all() and math.isfinite(b)):
         # Undefined, not zero: nothing can be certified from non-finite numbers.
         inf = math.inf
-        return Certificate(inf, -inf, inf, inf, {k: inf for k in names}, tol, False,
-                           {k: inf for k in ("relative_gap", *names)}, None)
+        return Certificate(
+            inf,
+            -inf,
+            inf,
+            inf,
+            {k: inf for k in names},
+            tol,
+            False,
+            {k: inf for k in ("relative_gap", *names)},
+            None,
+        )
 
     y = problem.data.y
     C = problem.C
@@ -464,8 +482,8 @@ def certify(problem: SVMProblem, w: Any, b: Any, alpha: Any, *,
         xi = np.maximum(0.0, one_minus_r)
         ef = _gamma(d + 3) * (rn * _norm(w) + abs(b)) + (d + 3) * _TINY * pw
         exi = ef + _U * np.abs(one_minus_r)  # bound on |xi^ - xi| and on max(0, r - 1)
-        hinge_near = one_minus_r > -exi      # xi may be > 0 here
-        margin_near = one_minus_r < exi      # r - 1 may be > 0 here
+        hinge_near = one_minus_r > -exi  # xi may be > 0 here
+        margin_near = one_minus_r < exi  # r - 1 may be > 0 here
         # ---- v = sum alpha_i y_i z_i and its rounding bound (2-norm)
         pa = _pow2(_maxabs(alpha))
         v = pa * np.asarray(((alpha / pa) * y) @ problem.Z).reshape(-1)
@@ -485,13 +503,20 @@ def certify(problem: SVMProblem, w: Any, b: Any, alpha: Any, *,
         if not hard:
             ex = exi if sw is None else sw * exi
             eP += C * (_gamma(n + 2) * S + float(ex[hinge_near].sum())) + _U * P
-        eD = (_gamma(n + 1) * asum + nv * ev + 0.5 * ev * ev + _gamma(dz + 4) * V2
-              + _U * abs(D) + 8 * _ETA)
+        eD = (
+            _gamma(n + 1) * asum
+            + nv * ev
+            + 0.5 * ev * ev
+            + _gamma(dz + 4) * V2
+            + _U * abs(D)
+            + 8 * _ETA
+        )
         egap = eP + eD + _U * abs(gap)
         rel = _ratio(gap, P) if gap >= 0 else -_ratio(-gap, P)
         # P's own error can shrink the denominator: (|gap| + egap) / (P - eP) - |rel|
-        floors = {"relative_gap": (_ratio(abs(gap) + egap, P - eP) - abs(rel)
-                                   if P > eP else math.inf)}
+        floors = {
+            "relative_gap": (_ratio(abs(gap) + egap, P - eP) - abs(rel) if P > eP else math.inf)
+        }
         kkt: dict[str, float] = {}
         # ---- stationarity: w~ - v in units of sqrt(2P) (the gap bounds ||w~ - w~*|| by
         # sqrt(2 (P - D)), so this is the unit in which the objective measures weights)
@@ -499,8 +524,9 @@ def certify(problem: SVMProblem, w: Any, b: Any, alpha: Any, *,
         den = math.sqrt(2.0 * P) if P > 0 else 0.0
         kkt["stationarity"] = _ratio(num, den)
         den_lo = math.sqrt(2.0 * (P - eP)) if P > eP else 0.0
-        floors["stationarity"] = (_ratio(num * (1 + _U) + ev, den_lo)
-                                  - kkt["stationarity"]) if (num or ev) else 0.0
+        floors["stationarity"] = (
+            (_ratio(num * (1 + _U) + ev, den_lo) - kkt["stationarity"]) if (num or ev) else 0.0
+        )
         amax = _maxabs(alpha)
         if problem.intercept == "free":
             # weak duality with sum alpha_i y_i = e != 0 only gives D <= P* + |b*| |e|:
@@ -525,25 +551,24 @@ def certify(problem: SVMProblem, w: Any, b: Any, alpha: Any, *,
         # ---- complementarity: |alpha_i| max(0, r_i - 1) <= tol max|alpha|
         excess = np.maximum(0.0, -one_minus_r)
         kkt["complementary_alpha"] = _ratio(_maxabs(abs_alpha * excess), amax)
-        hi = (_maxabs((abs_alpha * (excess + exi))[margin_near]) if margin_near.any()
-              else 0.0)
-        floors["complementary_alpha"] = max(0.0, _ratio(hi, amax) * (1 + 4 * _U)
-                                            - kkt["complementary_alpha"])
+        hi = _maxabs((abs_alpha * (excess + exi))[margin_near]) if margin_near.any() else 0.0
+        floors["complementary_alpha"] = max(
+            0.0, _ratio(hi, amax) * (1 + 4 * _U) - kkt["complementary_alpha"]
+        )
         if not hard:
             # |C_i - alpha_i| / C_i: a fraction of the example's own box (weight 0 with
             # alpha_i = 0: the example does not count, 0)
-            slack_w = (np.abs(C - alpha) / C if sw is None else
-                       _fraction_of_box(alpha, problem.costs))
+            slack_w = (
+                np.abs(C - alpha) / C if sw is None else _fraction_of_box(alpha, problem.costs)
+            )
             kkt["complementary_xi"] = _maxabs(slack_w * xi)
             hi = _maxabs((slack_w * (xi + exi))[hinge_near]) if hinge_near.any() else 0.0
-            floors["complementary_xi"] = max(0.0, hi * (1 + 4 * _U)
-                                             - kkt["complementary_xi"])
+            floors["complementary_xi"] = max(0.0, hi * (1 + 4 * _U) - kkt["complementary_xi"])
     kkt = {k: (x if math.isfinite(x) else math.inf) for k, x in kkt.items()}
     floors = {k: (x if math.isfinite(x) else math.inf) for k, x in floors.items()}
     values = {"relative_gap": abs(rel), **kkt}
     ok, undecided = _verdict(values, floors, tol)
-    return Certificate(float(P), float(D), float(gap), float(rel), kkt, tol, ok, floors,
-                       undecided)
+    return Certificate(float(P), float(D), float(gap), float(rel), kkt, tol, ok, floors, undecided)
 
 
 # --------------------------------------------------------------------------- separation

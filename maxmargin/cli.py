@@ -38,8 +38,12 @@ class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
 
     def _get_help_string(self, action: argparse.Action) -> str:
         text = action.help or ""
-        if (action.option_strings and not action.required and "default" not in text
-                and not any(action.default is v for v in (None, False, argparse.SUPPRESS))):
+        if (
+            action.option_strings
+            and not action.required
+            and "default" not in text
+            and not any(action.default is v for v in (None, False, argparse.SUPPRESS))
+        ):
             text += " (default: %(default)s)"
         return text
 
@@ -55,14 +59,18 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise _UsageError(f"{self.prog}: error: {message}; see '{self.prog} --help'")
 
-    def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
-                   namespace: argparse.Namespace | None = None) -> argparse.Namespace:
+    def parse_args(  # type: ignore[override]
+        self,
+        args: Sequence[str] | None = None,
+        namespace: argparse.Namespace | None = None,
+    ) -> argparse.Namespace:
         """As argparse's, but an unknown option after a command names that command's help
         (argparse leaves it to the top-level parser, which would name ``maxmargin --help``)."""
         ns, extras = self.parse_known_args(args, namespace)
         if extras:
-            subs = next((a.choices for a in self._actions
-                         if isinstance(a, argparse._SubParsersAction)), {})
+            subs = next(
+                (a.choices for a in self._actions if isinstance(a, argparse._SubParsersAction)), {}
+            )
             owner = subs.get(str(getattr(ns, "command", "")), self)
             owner.error(f"unrecognized arguments: {' '.join(extras)}")
         return ns
@@ -85,8 +93,9 @@ def _check_tables(args: argparse.Namespace) -> None:
     if args.csv == "-" and getattr(args, "json", None) == "-":
         from .exceptions import ParameterError
 
-        raise ParameterError("--json - and --csv - both write to stdout; give one of them "
-                             "a file name")
+        raise ParameterError(
+            "--json - and --csv - both write to stdout; give one of them a file name"
+        )
     check_output_file(args.csv, "--csv", example="result.csv")
 
 
@@ -112,16 +121,25 @@ def _load_data(args: argparse.Namespace, path: str | None = None, like: Any = No
     from .exceptions import ParameterError
 
     if args.data == "-" and getattr(args, "holdout", None) == "-":
-        raise ParameterError("DATA and --holdout both read standard input ('-'); give one "
-                             "of them as a file")
+        raise ParameterError(
+            "DATA and --holdout both read standard input ('-'); give one of them as a file"
+        )
     bases: dict[str, bool | str] = {"auto": "auto", "0": True, "1": False}
     zero_based = bases[args.index_base]
     if like is not None:
-        if zero_based == "auto" and "zero_based" in like.meta and \
-                _format_of(path) in ("libsvm", "stdin"):
+        if (
+            zero_based == "auto"
+            and "zero_based" in like.meta
+            and _format_of(path) in ("libsvm", "stdin")
+        ):
             zero_based = like.meta["zero_based"]
-    return load(args.data if path is None else path, label=args.label, header=args.header,
-                positive=args.positive, zero_based=zero_based)
+    return load(
+        args.data if path is None else path,
+        label=args.label,
+        header=args.header,
+        positive=args.positive,
+        zero_based=zero_based,
+    )
 
 
 def _out_target(args: argparse.Namespace) -> str | None:
@@ -192,18 +210,20 @@ def _weights(args: argparse.Namespace, data: Any) -> dict[str, Any]:
 
 def _check_weighted(args: argparse.Namespace, names: list[str] | None) -> None:
     """With weights, every learner must take them: say so before the long work."""
-    if names is None or (getattr(args, "weights", None) is None
-                         and getattr(args, "class_weight", None) is None):
+    if names is None or (
+        getattr(args, "weights", None) is None and getattr(args, "class_weight", None) is None
+    ):
         return
     from .exceptions import ParameterError
     from .online.registry import learner_class
 
-    refuse = [nm for nm in names
-              if getattr(learner_class(nm), "sample_weight_rule", None) is None]
+    refuse = [nm for nm in names if getattr(learner_class(nm), "sample_weight_rule", None) is None]
     if refuse:
-        raise ParameterError(f"{', '.join(refuse)} take(s) no example weights; with "
-                             "--weights/--class-weight use learners that do (perceptron, "
-                             "averaged_perceptron, pegasos, subgradient, pa1, pa2, ...)")
+        raise ParameterError(
+            f"{', '.join(refuse)} take(s) no example weights; with "
+            "--weights/--class-weight use learners that do (perceptron, "
+            "averaged_perceptron, pegasos, subgradient, pa1, pa2, ...)"
+        )
 
 
 def _class_weight(text: str) -> Any:
@@ -219,81 +239,127 @@ def _class_weight(text: str) -> Any:
             out[label.strip()] = float(value)
         except ValueError:
             raise argparse.ArgumentTypeError(
-                f"{item.strip()!r} is not LABEL:WEIGHT (give 'balanced' or e.g. "
-                "'1:5,-1:1')") from None
+                f"{item.strip()!r} is not LABEL:WEIGHT (give 'balanced' or e.g. '1:5,-1:1')"
+            ) from None
     return out
 
 
 def _add_weight_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--weights", metavar="FILE", default=None,
-                   help="example weights, one number per line in the data's order (a "
-                        "header line and # comments are skipped): example i costs "
-                        "C_i = C w_i (weight 0 leaves it out; soft margin only; default: "
-                        "every weight 1)")
-    p.add_argument("--class-weight", dest="class_weight", type=_class_weight, default=None,
-                   metavar="balanced|LABEL:W,...",
-                   help="weights by class, multiplied into --weights: 'balanced' (n / (2 "
-                        "n_class), as scikit-learn) or the data's labels, e.g. '1:5,-1:1' "
-                        "(a label left out weighs 1; default: none)")
+    p.add_argument(
+        "--weights",
+        metavar="FILE",
+        default=None,
+        help="example weights, one number per line in the data's order (a "
+        "header line and # comments are skipped): example i costs "
+        "C_i = C w_i (weight 0 leaves it out; soft margin only; default: "
+        "every weight 1)",
+    )
+    p.add_argument(
+        "--class-weight",
+        dest="class_weight",
+        type=_class_weight,
+        default=None,
+        metavar="balanced|LABEL:W,...",
+        help="weights by class, multiplied into --weights: 'balanced' (n / (2 "
+        "n_class), as scikit-learn) or the data's labels, e.g. '1:5,-1:1' "
+        "(a label left out weighs 1; default: none)",
+    )
 
 
 def _add_data_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("data", metavar="DATA",
-                   help="LIBSVM/svmlight file (0- or 1-based), CSV (label column named or "
-                        "last), .npz (X, y), gzip/bzip2 of the text ones, '-' for stdin "
-                        "(LIBSVM or CSV, told by the content), or "
-                        "builtin:heart_scale|separable|gaussians")
-    p.add_argument("--label", default=None,
-                   help="CSV: name or 0-based index of the label column (default: the last)")
-    p.add_argument("--header", default=None, action=argparse.BooleanOptionalAction,
-                   help="CSV: the first row is (not) a header (default: detected from the "
-                        "feature columns)")
-    p.add_argument("--positive", default=None, metavar="LABEL",
-                   help="the label that becomes +1; with more than two labels, LABEL "
-                        "against all the others (default: the larger of two labels)")
-    p.add_argument("--index-base", dest="index_base", choices=("auto", "0", "1"),
-                   default="auto",
-                   help="LIBSVM: feature indices start at 0 (scikit-learn's "
-                        "dump_svmlight_file) or 1 (LIBSVM); auto: 0 when some index is 0, "
-                        "as scikit-learn's load_svmlight_file (default: auto; a LIBSVM "
-                        "--holdout is read with its DATA's base)")
+    p.add_argument(
+        "data",
+        metavar="DATA",
+        help="LIBSVM/svmlight file (0- or 1-based), CSV (label column named or "
+        "last), .npz (X, y), gzip/bzip2 of the text ones, '-' for stdin "
+        "(LIBSVM or CSV, told by the content), or "
+        "builtin:heart_scale|separable|gaussians",
+    )
+    p.add_argument(
+        "--label",
+        default=None,
+        help="CSV: name or 0-based index of the label column (default: the last)",
+    )
+    p.add_argument(
+        "--header",
+        default=None,
+        action=argparse.BooleanOptionalAction,
+        help="CSV: the first row is (not) a header (default: detected from the feature columns)",
+    )
+    p.add_argument(
+        "--positive",
+        default=None,
+        metavar="LABEL",
+        help="the label that becomes +1; with more than two labels, LABEL "
+        "against all the others (default: the larger of two labels)",
+    )
+    p.add_argument(
+        "--index-base",
+        dest="index_base",
+        choices=("auto", "0", "1"),
+        default="auto",
+        help="LIBSVM: feature indices start at 0 (scikit-learn's "
+        "dump_svmlight_file) or 1 (LIBSVM); auto: 0 when some index is 0, "
+        "as scikit-learn's load_svmlight_file (default: auto; a LIBSVM "
+        "--holdout is read with its DATA's base)",
+    )
 
 
-def _add_out_args(p: argparse.ArgumentParser, default: str | None,
-                  json: bool = False) -> None:
+def _add_out_args(p: argparse.ArgumentParser, default: str | None, json: bool = False) -> None:
     if default is None:
         what = "write DIR/<learner>.npz and DIR/<learner>.json (default: not written)"
     else:
-        what = f"where the report goes (default: {default}" + \
-            ("; none when --json or --csv is given without --out)" if json else ")")
+        what = f"where the report goes (default: {default}" + (
+            "; none when --json or --csv is given without --out)" if json else ")"
+        )
     p.add_argument("--out", metavar="DIR", default=None, help=what)
     p.set_defaults(default_out=default)
-    p.add_argument("--force", action="store_true",
-                   help="write into a non-empty DIR that maxmargin did not write")
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="write into a non-empty DIR that maxmargin did not write",
+    )
     if json:
-        p.add_argument("--json", metavar="FILE", default=None,
-                       help="write the report's JSON (report.json) to FILE; '-': stdout, "
-                            "and nothing else is printed there (default: not written)")
+        p.add_argument(
+            "--json",
+            metavar="FILE",
+            default=None,
+            help="write the report's JSON (report.json) to FILE; '-': stdout, "
+            "and nothing else is printed there (default: not written)",
+        )
 
 
 def _add_learner_param_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--learner-param", dest="learner_param", action="append", default=None,
-                   metavar="KEY=VALUE",
-                   help="a constructor parameter of the learners that take KEY (repeatable; "
-                        "VALUE read as JSON when it parses, else as a string; default: none)")
-    p.add_argument("--step", default=None, metavar="SCHEDULE",
-                   help="step-size schedule of the learners that take one: constant, "
-                        "invsqrt (with the learner's eta0), constant:ETA, invsqrt:ETA0, "
-                        "pegasos, pegasos_paper, or a JSON object (default: each learner's "
-                        "own)")
+    p.add_argument(
+        "--learner-param",
+        dest="learner_param",
+        action="append",
+        default=None,
+        metavar="KEY=VALUE",
+        help="a constructor parameter of the learners that take KEY (repeatable; "
+        "VALUE read as JSON when it parses, else as a string; default: none)",
+    )
+    p.add_argument(
+        "--step",
+        default=None,
+        metavar="SCHEDULE",
+        help="step-size schedule of the learners that take one: constant, "
+        "invsqrt (with the learner's eta0), constant:ETA, invsqrt:ETA0, "
+        "pegasos, pegasos_paper, or a JSON object (default: each learner's "
+        "own)",
+    )
 
 
 def _add_verbosity(p: argparse.ArgumentParser, quiet: str) -> None:
     g = p.add_mutually_exclusive_group()
     g.add_argument("-q", "--quiet", action="store_true", help=quiet)
-    g.add_argument("-v", "--verbose", action="store_true",
-                   help="on stderr: maxmargin's decisions (how DATA was read, the solver "
-                        "route taken) and the QP solver's own log")
+    g.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="on stderr: maxmargin's decisions (how DATA was read, the solver "
+        "route taken) and the QP solver's own log",
+    )
 
 
 def _figure_formats(text: str) -> tuple[str, ...]:
@@ -315,18 +381,29 @@ def _positive_int(text: str) -> int:
     return value
 
 
-def _add_figure_args(p: argparse.ArgumentParser, formats: str = "png,svg",
-                     dpi: int = 150) -> None:
+def _add_figure_args(p: argparse.ArgumentParser, formats: str = "png,svg", dpi: int = 150) -> None:
     """``--format``, ``--dpi``, ``--no-figures``: how a report's figures are written."""
     g = p.add_argument_group("figures (need matplotlib: pip install 'maxmargin[plot]')")
-    g.add_argument("--format", dest="figure_formats", metavar="FMT[,FMT]",
-                   type=_figure_formats, default=_figure_formats(formats),
-                   help=f"figure formats, comma-separated: png, pdf, svg, eps, ... "
-                        f"(default: {formats})")
-    g.add_argument("--dpi", type=_positive_int, default=dpi,
-                   help=f"resolution of the raster figures (default: {dpi})")
-    g.add_argument("--no-figures", dest="no_figures", action="store_true",
-                   help="write report.md and report.json only")
+    g.add_argument(
+        "--format",
+        dest="figure_formats",
+        metavar="FMT[,FMT]",
+        type=_figure_formats,
+        default=_figure_formats(formats),
+        help=f"figure formats, comma-separated: png, pdf, svg, eps, ... (default: {formats})",
+    )
+    g.add_argument(
+        "--dpi",
+        type=_positive_int,
+        default=dpi,
+        help=f"resolution of the raster figures (default: {dpi})",
+    )
+    g.add_argument(
+        "--no-figures",
+        dest="no_figures",
+        action="store_true",
+        help="write report.md and report.json only",
+    )
 
 
 def _figure_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -334,17 +411,26 @@ def _figure_options(args: argparse.Namespace) -> dict[str, Any]:
     return {"formats": args.figure_formats, "dpi": args.dpi, "figures": not args.no_figures}
 
 
-def _add_problem_args(p: argparse.ArgumentParser, *, allow_hard: bool = True,
-                      intercept: str = "free") -> None:
+def _add_problem_args(
+    p: argparse.ArgumentParser, *, allow_hard: bool = True, intercept: str = "free"
+) -> None:
     g = p.add_mutually_exclusive_group()
     g.add_argument("--C", type=float, default=None, help="soft margin penalty (default 1)")
-    g.add_argument("--lam", type=float, default=None,
-                   help="lambda form, lam = 1/(C n), instead of C (default: the C form)")
+    g.add_argument(
+        "--lam",
+        type=float,
+        default=None,
+        help="lambda form, lam = 1/(C n), instead of C (default: the C form)",
+    )
     if allow_hard:
         g.add_argument("--hard", action="store_true", help="hard margin")
-    p.add_argument("--intercept", choices=("free", "none", "augmented"), default=intercept,
-                   help="free: b unregularised (SVC's problem); none: b = 0; augmented: "
-                        f"x -> (x, 1), b regularised (LinearSVC's) (default: {intercept})")
+    p.add_argument(
+        "--intercept",
+        choices=("free", "none", "augmented"),
+        default=intercept,
+        help="free: b unregularised (SVC's problem); none: b = 0; augmented: "
+        f"x -> (x, 1), b regularised (LinearSVC's) (default: {intercept})",
+    )
 
 
 # ------------------------------------------------------------------------- solve
@@ -359,8 +445,9 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         if args.liblinear_model == "-":
             from .exceptions import ParameterError
 
-            raise ParameterError("--liblinear-model needs a file name (LIBLINEAR's predict "
-                                 "reads a file)")
+            raise ParameterError(
+                "--liblinear-model needs a file name (LIBLINEAR's predict reads a file)"
+            )
         check_output_file(args.liblinear_model, "--liblinear-model", example="model.txt")
     data = _load_data(args)
     problem = _problem(args, data)
@@ -373,8 +460,12 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         solutions = [solve(problem, form=f, solver=args.solver) for f in forms]
     except NotSeparableError as e:
         cert = e.certificate
-        payload = {**format_header("not_separable"), "separable": False, "message": str(e),
-                   "certificate": cert.to_dict() if cert is not None else None}
+        payload = {
+            **format_header("not_separable"),
+            "separable": False,
+            "message": str(e),
+            "certificate": cert.to_dict() if cert is not None else None,
+        }
         _write_json(payload, args.json)
         if args.json != "-":
             print(f"not separable: {e}")
@@ -385,10 +476,13 @@ def _cmd_solve(args: argparse.Namespace) -> int:
             print(sol.summary())
         if len(solutions) == 2:
             a, b = solutions
-            diff = (abs(a.primal_objective - b.primal_objective)
-                    / max(abs(a.primal_objective), np.finfo(float).tiny))
-            print(f"primal vs dual form: relative objective difference {diff:.2e}, "
-                  f"||w_primal - w_dual|| = {np.linalg.norm(a.w - b.w):.2e}")
+            diff = abs(a.primal_objective - b.primal_objective) / max(
+                abs(a.primal_objective), np.finfo(float).tiny
+            )
+            print(
+                f"primal vs dual form: relative objective difference {diff:.2e}, "
+                f"||w_primal - w_dual|| = {np.linalg.norm(a.w - b.w):.2e}"
+            )
     payload = main_sol.to_dict()
     if len(solutions) == 2:
         payload["forms"] = {s.form: s.to_dict() for s in solutions}
@@ -398,8 +492,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 
         model = write_liblinear_model(main_sol, args.liblinear_model)
         if args.json != "-" and not args.quiet:
-            print(f"wrote {display(model)} (LIBLINEAR model: predict TEST {display(model)} "
-                  "OUT)")
+            print(f"wrote {display(model)} (LIBLINEAR model: predict TEST {display(model)} OUT)")
     return 0 if all(s.certificate.ok for s in solutions) else 1
 
 
@@ -410,8 +503,14 @@ def _learner_options(args: argparse.Namespace, cls: Any) -> dict[str, Any]:
     """The ``run`` options a learner's constructor takes (others are for other learners)."""
     from .online.protocol import learner_params
 
-    given = {"lam": args.lam, "C": args.C, "eta0": args.eta0, "intercept": args.intercept,
-             "projection": args.projection, "batch_size": args.batch_size}
+    given = {
+        "lam": args.lam,
+        "C": args.C,
+        "eta0": args.eta0,
+        "intercept": args.intercept,
+        "projection": args.projection,
+        "batch_size": args.batch_size,
+    }
     return {k: v for k, v in given.items() if v is not None and k in learner_params(cls)}
 
 
@@ -423,8 +522,10 @@ def _learner_targets(text: str | None, option: str = "--learner") -> list[str]:
 
     targets = [t.strip() for t in (text or "").split(",") if t.strip()]
     if not targets:
-        raise ParameterError(f"{option} needs at least one learner (a name such as "
-                             "perceptron, or module:Class, or path/file.py:Class)")
+        raise ParameterError(
+            f"{option} needs at least one learner (a name such as "
+            "perceptron, or module:Class, or path/file.py:Class)"
+        )
     for target in targets:
         learner_class(target)
     return targets
@@ -455,17 +556,18 @@ def _parse_step(text: str) -> Any:
     name, sep, size = text.partition(":")
     if not sep:
         if name not in STEP_NAMES:
-            raise ParameterError(f"unknown --step {name!r}; choose from "
-                                 f"{', '.join(STEP_NAMES)} (constant:ETA, invsqrt:ETA0) or a "
-                                 "JSON object")
+            raise ParameterError(
+                f"unknown --step {name!r}; choose from "
+                f"{', '.join(STEP_NAMES)} (constant:ETA, invsqrt:ETA0) or a "
+                "JSON object"
+            )
         return name
     try:
         eta = float(size)
     except ValueError:
         raise ParameterError(f"--step {text!r}: {size!r} is not a number") from None
     if name not in ("constant", "invsqrt"):
-        raise ParameterError(f"--step {text!r}: only constant:ETA and invsqrt:ETA0 take a "
-                             "size")
+        raise ParameterError(f"--step {text!r}: only constant:ETA and invsqrt:ETA0 take a size")
     return as_step(name, eta0=eta)
 
 
@@ -488,8 +590,10 @@ def _learner_params(args: argparse.Namespace, targets: list[str]) -> list[dict[s
     for key in given:
         if not any(key in acc for acc in accepted):
             option = "--step" if key == "step" else f"--learner-param {key}"
-            takes = "; ".join(f"{t}: {', '.join(sorted(acc)) or 'nothing'}"
-                              for t, acc in zip(targets, accepted, strict=True))
+            takes = "; ".join(
+                f"{t}: {', '.join(sorted(acc)) or 'nothing'}"
+                for t, acc in zip(targets, accepted, strict=True)
+            )
             raise ParameterError(f"{option}: no learner given takes {key!r} ({takes})")
     return [{k: v for k, v in given.items() if k in acc} for acc in accepted]
 
@@ -514,13 +618,15 @@ def _run_learners(args: argparse.Namespace, targets: list[str]) -> list[Any]:
         except ParameterError:
             raise
         except Exception as e:
-            raise ParameterError(f"building learner {target!r} failed: {type(e).__name__}: "
-                                 f"{e}") from None
+            raise ParameterError(
+                f"building learner {target!r} failed: {type(e).__name__}: {e}"
+            ) from None
     names = [lr.name for lr in learners]
     twice = sorted({nm for nm in names if names.count(nm) > 1})
     if twice:
-        raise ParameterError(f"learner {', '.join(map(repr, twice))} given twice; each "
-                             "writes one trace")
+        raise ParameterError(
+            f"learner {', '.join(map(repr, twice))} given twice; each writes one trace"
+        )
     return learners
 
 
@@ -533,8 +639,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
         from .exceptions import ParameterError
 
         if len(targets) != 1:
-            raise ParameterError(f"--animate draws one learner; got {len(targets)} "
-                                 f"({', '.join(targets)})")
+            raise ParameterError(
+                f"--animate draws one learner; got {len(targets)} ({', '.join(targets)})"
+            )
         check_output_file(args.animate, "--animate", example="animation.gif")
     learners = _run_learners(args, targets)
     data = _load_data(args)
@@ -544,8 +651,14 @@ def _cmd_run(args: argparse.Namespace) -> int:
         _check_target(data, args.animate)
     written: list[Path] = []
     for learner in learners:
-        trace = run(learner, data, epochs=args.epochs, order=args.order, seed=args.seed,
-                    progress=not args.quiet)
+        trace = run(
+            learner,
+            data,
+            epochs=args.epochs,
+            order=args.order,
+            seed=args.seed,
+            progress=not args.quiet,
+        )
         if not args.quiet:
             print(trace.summary())
         if trace.diverged_at is not None:
@@ -560,8 +673,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         if args.animate:
             from .plotting.animation import animate_run
 
-            gif = animate_run(trace, data, args.animate, dpi=args.dpi,
-                              progress=not args.quiet)
+            gif = animate_run(trace, data, args.animate, dpi=args.dpi, progress=not args.quiet)
             if not args.quiet:
                 print(f"  wrote {display(gif)} ({len(trace.t)} frames, one per checkpoint)")
     return 0
@@ -570,9 +682,14 @@ def _cmd_run(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------------- compare / demo
 
 
-def _report(cmp: Any, out: Path | None, quiet: bool, json_target: str | None = None,
-            csv_target: str | None = None,
-            figures: dict[str, Any] | None = None) -> int:
+def _report(
+    cmp: Any,
+    out: Path | None,
+    quiet: bool,
+    json_target: str | None = None,
+    csv_target: str | None = None,
+    figures: dict[str, Any] | None = None,
+) -> int:
     from .report import write_report
 
     paths = []
@@ -589,8 +706,9 @@ def _report(cmp: Any, out: Path | None, quiet: bool, json_target: str | None = N
     _write_table(cmp, csv_target)
     for row in cmp.rows:
         if row.get("diverged"):
-            warnings.warn(f"{row['label']} ({row['order']}) diverged: {row['diverged']}",
-                          stacklevel=1)
+            warnings.warn(
+                f"{row['label']} ({row['order']}) diverged: {row['diverged']}", stacklevel=1
+            )
     return 0
 
 
@@ -608,18 +726,21 @@ def _load_trace(path: str, data: Any, intercept: str) -> Any:
 
     p = Path(path)
     if p.suffix not in (".npz", ".json") and (p.suffix or p.is_file()):
-        raise DataError(f"--trace {path}: give a .npz file (or the .json beside one that "
-                        "Trace.save wrote)")
+        raise DataError(
+            f"--trace {path}: give a .npz file (or the .json beside one that Trace.save wrote)"
+        )
     stem = p.with_suffix("") if p.suffix else p
     if stem.with_suffix(".json").exists() and stem.with_suffix(".npz").exists():
         return Trace.load(stem)
     npz = stem.with_suffix(".npz")
     if not npz.exists():
         if p.exists():  # e.g. a run's report.json: not a trajectory
-            raise DataError(f"--trace {path}: a .json is read only beside the .npz Trace.save "
-                            f"wrote with it, and {display(npz)} does not exist; give a "
-                            "trajectory .npz (`run --out DIR` writes DIR/<learner>.npz), or a "
-                            "plain .npz with arrays t and W")
+            raise DataError(
+                f"--trace {path}: a .json is read only beside the .npz Trace.save "
+                f"wrote with it, and {display(npz)} does not exist; give a "
+                "trajectory .npz (`run --out DIR` writes DIR/<learner>.npz), or a "
+                "plain .npz with arrays t and W"
+            )
         raise DataError(f"--trace {path}: no such file")
     try:
         with np.load(npz, allow_pickle=False) as z:
@@ -628,15 +749,25 @@ def _load_trace(path: str, data: Any, intercept: str) -> Any:
         raise DataError(f"--trace {path}: not a readable .npz ({e})") from None
     absent = [k for k in ("t", "W") if k not in arrays]
     if absent:
-        raise DataError(f"--trace {path}: a plain .npz needs arrays t and W (and optionally "
-                        f"b, w_avg, b_avg, mistakes, kind); it lacks {', '.join(absent)}")
+        raise DataError(
+            f"--trace {path}: a plain .npz needs arrays t and W (and optionally "
+            f"b, w_avg, b_avg, mistakes, kind); it lacks {', '.join(absent)}"
+        )
     b = arrays.get("b")
     kind = str(arrays["kind"]) if "kind" in arrays else "objective"
     try:
         return Trace.from_weights(
-            arrays["t"], arrays["W"], b, name=stem.name, data=data,
-            intercept=intercept, w_avg=arrays.get("w_avg"),
-            b_avg=arrays.get("b_avg"), mistakes=arrays.get("mistakes"), kind=kind)
+            arrays["t"],
+            arrays["W"],
+            b,
+            name=stem.name,
+            data=data,
+            intercept=intercept,
+            w_avg=arrays.get("w_avg"),
+            b_avg=arrays.get("b_avg"),
+            mistakes=arrays.get("mistakes"),
+            kind=kind,
+        )
     except ParameterError as e:
         raise ParameterError(f"--trace {path}: {e}") from None
 
@@ -659,15 +790,24 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     _check_weighted(args, targets)
     data = _load_data(args)
     holdout = _load_data(args, args.holdout, like=data) if args.holdout else None
-    kw: dict[str, Any] = ({"lam": args.lam} if args.lam is not None
-                          else {"C": 1.0 if args.C is None else args.C})
+    kw: dict[str, Any] = (
+        {"lam": args.lam} if args.lam is not None else {"C": 1.0 if args.C is None else args.C}
+    )
     problem = SVMProblem(data, intercept=args.intercept, **kw, **_weights(args, data))
     learners = [learner_for(t, problem, **p) for t, p in zip(targets, params, strict=True)]
     traces = [_load_trace(path, data, args.intercept) for path in args.trace or []]
-    cmp = compare(data, problem, learners=learners or None, traces=traces or None,
-                  epochs=args.epochs, orders=tuple(args.order.split(",")),
-                  seeds=tuple(range(args.seeds)), holdout=holdout, solver=args.solver,
-                  progress=not args.quiet)
+    cmp = compare(
+        data,
+        problem,
+        learners=learners or None,
+        traces=traces or None,
+        epochs=args.epochs,
+        orders=tuple(args.order.split(",")),
+        seeds=tuple(range(args.seeds)),
+        holdout=holdout,
+        solver=args.solver,
+        progress=not args.quiet,
+    )
     return _report(cmp, out, args.quiet, args.json, args.csv, _figure_options(args))
 
 
@@ -676,10 +816,14 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
     out = _out_dir(args)
     if not args.quiet:
-        print("maxmargin demo: exact soft-margin SVM on built-in 2-D data, then five online "
-              "learners measured against it", flush=True)
-    return _report(demo_comparison(progress=not args.quiet), out, args.quiet,
-                   figures=_figure_options(args))
+        print(
+            "maxmargin demo: exact soft-margin SVM on built-in 2-D data, then five online "
+            "learners measured against it",
+            flush=True,
+        )
+    return _report(
+        demo_comparison(progress=not args.quiet), out, args.quiet, figures=_figure_options(args)
+    )
 
 
 # ------------------------------------------------------------------------- path
@@ -703,8 +847,9 @@ def _cmd_path(args: argparse.Namespace) -> int:
     key = "C" if args.lam_grid is None else "lam"
     targets = None if args.learners is None else _learner_targets(args.learners, "--learners")
     _check_weighted(args, targets)
-    entries = None if targets is None else list(
-        zip(targets, _learner_params(args, targets), strict=True))
+    entries = (
+        None if targets is None else list(zip(targets, _learner_params(args, targets), strict=True))
+    )
     if entries is not None:  # the learners run after the whole path: check their options now
         check_int("epochs", args.epochs, minimum=1)
         check_int("seed", args.seed, minimum=0)
@@ -716,19 +861,31 @@ def _cmd_path(args: argparse.Namespace) -> int:
     on_grid: dict[str, Any] = {key: grid, **_weights(args, data)}
     if args.exact:
         return _exact_path(args, data, holdout, on_grid, grid, out, show)
-    result = path(data, intercept=args.intercept, holdout=holdout, solver=args.solver,
-                  progress=show, **on_grid)
+    result = path(
+        data,
+        intercept=args.intercept,
+        holdout=holdout,
+        solver=args.solver,
+        progress=show,
+        **on_grid,
+    )
     study = None
     if entries is not None:
         # the learners are built with the path's intercept (free: an unregularised bias)
         # and scored against the very optima of the table
-        study = learners_along_path(data, learners=entries, epochs=args.epochs,
-                                    seed=args.seed, exact=result,
-                                    n_jobs=os.cpu_count() if args.jobs is None else args.jobs,
-                                    progress=show)
+        study = learners_along_path(
+            data,
+            learners=entries,
+            epochs=args.epochs,
+            seed=args.seed,
+            exact=result,
+            n_jobs=os.cpu_count() if args.jobs is None else args.jobs,
+            progress=show,
+        )
     if out is not None:
-        paths = write_path_report(result, out, study=study, **_figure_options(args),
-                                  feature_names=data.feature_names)
+        paths = write_path_report(
+            result, out, study=study, **_figure_options(args), feature_names=data.feature_names
+        )
         mark_output_dir(out, "path", paths)
     if show and _stdout_free(args):
         print(result.to_markdown())
@@ -743,25 +900,46 @@ def _cmd_path(args: argparse.Namespace) -> int:
     return 0 if result.certified else 1
 
 
-def _exact_path(args: argparse.Namespace, data: Any, holdout: Any, on_grid: dict[str, Any],
-                grid: Any, out: Path | None, show: bool) -> int:
+def _exact_path(
+    args: argparse.Namespace,
+    data: Any,
+    holdout: Any,
+    on_grid: dict[str, Any],
+    grid: Any,
+    out: Path | None,
+    show: bool,
+) -> int:
     """``path --exact``: every breakpoint in the grid's range; figures over that range."""
     from .evaluation.grid_path import path
     from .report import write_exact_path_report
 
-    result = path(data, intercept=args.intercept, holdout=holdout, solver=args.solver,
-                  progress=show, exact=True, **on_grid)
+    result = path(
+        data,
+        intercept=args.intercept,
+        holdout=holdout,
+        solver=args.solver,
+        progress=show,
+        exact=True,
+        **on_grid,
+    )
     Cs = grid if "C" in on_grid else 1.0 / (grid * data.n)
     if out is not None:
-        paths = write_exact_path_report(result, out, C_range=(float(min(Cs)), float(max(Cs)))
-                                        if len(grid) > 1 and min(Cs) < max(Cs) else None,
-                                        **_figure_options(args))
+        paths = write_exact_path_report(
+            result,
+            out,
+            C_range=(float(min(Cs)), float(max(Cs)))
+            if len(grid) > 1 and min(Cs) < max(Cs)
+            else None,
+            **_figure_options(args),
+        )
         mark_output_dir(out, "path", paths)
     if show and _stdout_free(args):
         print(result.to_markdown(max_rows=40))
         if out is not None:
-            print(f"\nwrote {len(paths)} files; the report is {display(out / 'report.md')}, "
-                  f"every breakpoint in {display(out / 'breakpoints.csv')}")
+            print(
+                f"\nwrote {len(paths)} files; the report is {display(out / 'report.md')}, "
+                f"every breakpoint in {display(out / 'breakpoints.csv')}"
+            )
     if args.json is not None:
         _write_json(result.to_dict(include_segments=True), args.json)
     _write_table(result, args.csv)  # breakpoints.csv's rows
@@ -774,9 +952,15 @@ def _exact_path(args: argparse.Namespace, data: Any, holdout: Any, on_grid: dict
 def _cmd_study(args: argparse.Namespace) -> int:
     from .studies import study
 
-    result = study(args.spec, args.out, scheduler=args.scheduler, n_jobs=args.jobs,
-                   progress=not args.quiet, report=not args.no_report,
-                   **_figure_options(args))
+    result = study(
+        args.spec,
+        args.out,
+        scheduler=args.scheduler,
+        n_jobs=args.jobs,
+        progress=not args.quiet,
+        report=not args.no_report,
+        **_figure_options(args),
+    )
     if not args.quiet:
         print(result.summary())
     return 1 if result.failed else 0
@@ -793,172 +977,311 @@ def build_parser() -> argparse.ArgumentParser:
     """The argparse parser of the ``maxmargin`` command."""
     from ._version import __version__
 
-    parser = _Parser(prog="maxmargin", description=(
-        "Exact, certified linear max-margin classifiers, and online learners "
-        "measured against them."), epilog=_example("maxmargin demo"))
+    parser = _Parser(
+        prog="maxmargin",
+        description=(
+            "Exact, certified linear max-margin classifiers, and online learners "
+            "measured against them."
+        ),
+        epilog=_example("maxmargin demo"),
+    )
     parser.add_argument("--version", action="version", version=f"maxmargin {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    p = sub.add_parser("solve", help="exact hard/soft-margin SVM with a certificate",
-                       epilog=_example("maxmargin solve builtin:heart_scale --C 0.5 "
-                                       "--json solution.json",
-                                       "cat train.csv | maxmargin solve - --label y "
-                                       "--json - > solution.json"))
+    p = sub.add_parser(
+        "solve",
+        help="exact hard/soft-margin SVM with a certificate",
+        epilog=_example(
+            "maxmargin solve builtin:heart_scale --C 0.5 --json solution.json",
+            "cat train.csv | maxmargin solve - --label y --json - > solution.json",
+        ),
+    )
     _add_data_args(p)
     _add_problem_args(p)
     _add_weight_args(p)
-    p.add_argument("--form", choices=("primal", "dual", "both"), default="dual",
-                   help="the QP the solver sees; both: solve each and say how far apart "
-                        "the answers are")
-    p.add_argument("--solver", default=None,
-                   help="IPM, DCD (sparse high-dimensional data), PIQP, CLARABEL or a cvxpy "
-                        "QP solver (default: picked by measurement, see docs/benchmarks.md)")
-    p.add_argument("--json", metavar="FILE", default=None,
-                   help="write the result as JSON to FILE; '-': stdout, and nothing else "
-                        "is printed there (default: not written)")
-    p.add_argument("--liblinear-model", dest="liblinear_model", metavar="FILE", default=None,
-                   help="write the solution as a LIBLINEAR model file, for LIBLINEAR's "
-                        "predict (integer labels; default: not written)")
+    p.add_argument(
+        "--form",
+        choices=("primal", "dual", "both"),
+        default="dual",
+        help="the QP the solver sees; both: solve each and say how far apart the answers are",
+    )
+    p.add_argument(
+        "--solver",
+        default=None,
+        help="IPM, DCD (sparse high-dimensional data), PIQP, CLARABEL or a cvxpy "
+        "QP solver (default: picked by measurement, see docs/benchmarks.md)",
+    )
+    p.add_argument(
+        "--json",
+        metavar="FILE",
+        default=None,
+        help="write the result as JSON to FILE; '-': stdout, and nothing else "
+        "is printed there (default: not written)",
+    )
+    p.add_argument(
+        "--liblinear-model",
+        dest="liblinear_model",
+        metavar="FILE",
+        default=None,
+        help="write the solution as a LIBLINEAR model file, for LIBLINEAR's "
+        "predict (integer labels; default: not written)",
+    )
     _add_verbosity(p, "no summary on stdout")
     p.set_defaults(func=_cmd_solve)
 
-    p = sub.add_parser("run", help="run online learners and record their traces",
-                       epilog=_example("maxmargin run builtin:heart_scale --learner "
-                                       "perceptron,pegasos --lam 0.01 --out traces/"))
+    p = sub.add_parser(
+        "run",
+        help="run online learners and record their traces",
+        epilog=_example(
+            "maxmargin run builtin:heart_scale --learner "
+            "perceptron,pegasos --lam 0.01 --out traces/"
+        ),
+    )
     _add_data_args(p)
-    p.add_argument("--learner", required=True,
-                   help="comma-separated learners: names (perceptron, pegasos, pa1, ...), "
-                        "module:Class or path/file.py:Class (a learner of your own, "
-                        "docs/own-learner.md)")
-    p.add_argument("--epochs", type=int, default=1,
-                   help="passes over the data (default: 1, as maxmargin.run; compare, path "
-                        "and the estimators default to 10)")
-    p.add_argument("--order", choices=("cyclic", "shuffle", "sample"), default="shuffle",
-                   help="example order: cyclic, shuffle (a new permutation each epoch) or "
-                        "sample (i.i.d.)")
+    p.add_argument(
+        "--learner",
+        required=True,
+        help="comma-separated learners: names (perceptron, pegasos, pa1, ...), "
+        "module:Class or path/file.py:Class (a learner of your own, "
+        "docs/own-learner.md)",
+    )
+    p.add_argument(
+        "--epochs",
+        type=int,
+        default=1,
+        help="passes over the data (default: 1, as maxmargin.run; compare, path "
+        "and the estimators default to 10)",
+    )
+    p.add_argument(
+        "--order",
+        choices=("cyclic", "shuffle", "sample"),
+        default="shuffle",
+        help="example order: cyclic, shuffle (a new permutation each epoch) or sample (i.i.d.)",
+    )
     p.add_argument("--seed", type=int, default=0, help="seed of the order")
-    p.add_argument("--lam", type=float, default=None,
-                   help="lambda of pegasos / subgradient (default: each learner's own)")
-    p.add_argument("--C", type=float, default=None,
-                   help="C of pa1 / pa2 (default: each learner's own)")
-    p.add_argument("--eta0", type=float, default=None,
-                   help="eta0 of subgradient (default: the learner's own)")
-    p.add_argument("--projection", default=None, choices=("lazy", "greedy"),
-                   help="pegasos: project onto the ball of radius 1/sqrt(lam) (default: "
-                        "no projection)")
-    p.add_argument("--batch-size", dest="batch_size", type=int, default=None,
-                   help="pegasos: mini-batch size (default: the learner's own, 1)")
-    p.add_argument("--intercept", choices=("none", "augmented", "free"), default=None,
-                   help="augmented: the bias is the weight of a constant feature, "
-                        "regularised; free: the same bias, unregularised (default: each "
-                        "learner's own, augmented for most)")
+    p.add_argument(
+        "--lam",
+        type=float,
+        default=None,
+        help="lambda of pegasos / subgradient (default: each learner's own)",
+    )
+    p.add_argument(
+        "--C", type=float, default=None, help="C of pa1 / pa2 (default: each learner's own)"
+    )
+    p.add_argument(
+        "--eta0", type=float, default=None, help="eta0 of subgradient (default: the learner's own)"
+    )
+    p.add_argument(
+        "--projection",
+        default=None,
+        choices=("lazy", "greedy"),
+        help="pegasos: project onto the ball of radius 1/sqrt(lam) (default: no projection)",
+    )
+    p.add_argument(
+        "--batch-size",
+        dest="batch_size",
+        type=int,
+        default=None,
+        help="pegasos: mini-batch size (default: the learner's own, 1)",
+    )
+    p.add_argument(
+        "--intercept",
+        choices=("none", "augmented", "free"),
+        default=None,
+        help="augmented: the bias is the weight of a constant feature, "
+        "regularised; free: the same bias, unregularised (default: each "
+        "learner's own, augmented for most)",
+    )
     _add_learner_param_args(p)
     _add_out_args(p, None)
-    p.add_argument("--animate", metavar="OUT.gif", default=None,
-                   help="2-D data, one learner: write an animated GIF of the run (one frame "
-                        "per checkpoint) against the exact optimum and Novikoff's bound "
-                        "(default: none)")
-    p.add_argument("--dpi", type=_positive_int, default=100,
-                   help="--animate: resolution of the frames (default: 100)")
+    p.add_argument(
+        "--animate",
+        metavar="OUT.gif",
+        default=None,
+        help="2-D data, one learner: write an animated GIF of the run (one frame "
+        "per checkpoint) against the exact optimum and Novikoff's bound "
+        "(default: none)",
+    )
+    p.add_argument(
+        "--dpi",
+        type=_positive_int,
+        default=100,
+        help="--animate: resolution of the frames (default: 100)",
+    )
     _add_verbosity(p, "no summary, no progress bar")
     p.set_defaults(func=_cmd_run)
 
-    p = sub.add_parser("compare", help="run learners against the certified optimum; report",
-                       epilog=_example("maxmargin compare builtin:heart_scale --lam 0.01 "
-                                       "--learners pegasos,pa1 --seeds 3 --out report/"))
+    p = sub.add_parser(
+        "compare",
+        help="run learners against the certified optimum; report",
+        epilog=_example(
+            "maxmargin compare builtin:heart_scale --lam 0.01 "
+            "--learners pegasos,pa1 --seeds 3 --out report/"
+        ),
+    )
     _add_data_args(p)
     g = p.add_mutually_exclusive_group()
     g.add_argument("--C", type=float, default=None, help="soft margin penalty (default 1)")
-    g.add_argument("--lam", type=float, default=None,
-                   help="lambda form, lam = 1/(C n), instead of C (default: the C form)")
-    p.add_argument("--intercept", choices=("augmented", "none", "free"), default="augmented",
-                   help="the problem's, and the learners' mode: augmented (the bias a "
-                        "regularised weight), none, or free (b unregularised, the SVM of "
-                        "solve and path; the learners update it without shrinking it)")
+    g.add_argument(
+        "--lam",
+        type=float,
+        default=None,
+        help="lambda form, lam = 1/(C n), instead of C (default: the C form)",
+    )
+    p.add_argument(
+        "--intercept",
+        choices=("augmented", "none", "free"),
+        default="augmented",
+        help="the problem's, and the learners' mode: augmented (the bias a "
+        "regularised weight), none, or free (b unregularised, the SVM of "
+        "solve and path; the learners update it without shrinking it)",
+    )
     _add_weight_args(p)
-    p.add_argument("--learners", default=None,
-                   help="comma-separated learners: names, module:Class or "
-                        "path/file.py:Class (default: perceptron, averaged_perceptron, "
-                        "pegasos, subgradient, pa1; none when --trace is given)")
-    p.add_argument("--trace", action="append", default=None, metavar="FILE.npz",
-                   help="score a saved trajectory too (repeatable): what 'run --out' or "
-                        "Trace.save writes, or a plain .npz with t, W (and b); see "
-                        "docs/cli.md (default: none)")
+    p.add_argument(
+        "--learners",
+        default=None,
+        help="comma-separated learners: names, module:Class or "
+        "path/file.py:Class (default: perceptron, averaged_perceptron, "
+        "pegasos, subgradient, pa1; none when --trace is given)",
+    )
+    p.add_argument(
+        "--trace",
+        action="append",
+        default=None,
+        metavar="FILE.npz",
+        help="score a saved trajectory too (repeatable): what 'run --out' or "
+        "Trace.save writes, or a plain .npz with t, W (and b); see "
+        "docs/cli.md (default: none)",
+    )
     _add_learner_param_args(p)
     p.add_argument("--epochs", type=int, default=10, help="passes over the data per run")
     p.add_argument("--order", default="shuffle", help="comma-separated: cyclic, shuffle, sample")
     p.add_argument("--seeds", type=int, default=1, help="number of seeds (0..K-1)")
-    p.add_argument("--holdout", default=None,
-                   help="held-out data file (same features; default: none)")
-    p.add_argument("--solver", default=None,
-                   help="QP solver of the exact reference (default: measured best)")
+    p.add_argument(
+        "--holdout", default=None, help="held-out data file (same features; default: none)"
+    )
+    p.add_argument(
+        "--solver", default=None, help="QP solver of the exact reference (default: measured best)"
+    )
     _add_out_args(p, "maxmargin-compare", json=True)
-    p.add_argument("--csv", metavar="FILE", default=None,
-                   help="write one row per run and checkpoint (the report's "
-                        "checkpoints.csv) to FILE; '-': stdout (default: not written)")
+    p.add_argument(
+        "--csv",
+        metavar="FILE",
+        default=None,
+        help="write one row per run and checkpoint (the report's "
+        "checkpoints.csv) to FILE; '-': stdout (default: not written)",
+    )
     _add_figure_args(p)
     _add_verbosity(p, "no summary, no progress bar")
     p.set_defaults(func=_cmd_compare)
 
-    p = sub.add_parser("path", help="exact C / lambda regularization path, certified",
-                       epilog=_example("maxmargin path builtin:heart_scale --C-grid "
-                                       "1e-3:1e2:20 --out heart-path/",
-                                       "maxmargin path data.csv --exact --json - > path.json"))
+    p = sub.add_parser(
+        "path",
+        help="exact C / lambda regularization path, certified",
+        epilog=_example(
+            "maxmargin path builtin:heart_scale --C-grid 1e-3:1e2:20 --out heart-path/",
+            "maxmargin path data.csv --exact --json - > path.json",
+        ),
+    )
     _add_data_args(p)
     g = p.add_mutually_exclusive_group()
-    g.add_argument("--C-grid", dest="C_grid", default="1e-3:1e3:25",
-                   help="lo:hi:num (log-spaced) or a comma list (default 1e-3:1e3:25)")
-    g.add_argument("--lam-grid", dest="lam_grid", default=None,
-                   help="a grid of lambda instead of C (default: the C grid)")
-    p.add_argument("--intercept", choices=("free", "none", "augmented"), default="free",
-                   help="free: b unregularised (SVC's problem); none: b = 0; augmented: "
-                        "x -> (x, 1), b regularised (LinearSVC's)")
+    g.add_argument(
+        "--C-grid",
+        dest="C_grid",
+        default="1e-3:1e3:25",
+        help="lo:hi:num (log-spaced) or a comma list (default 1e-3:1e3:25)",
+    )
+    g.add_argument(
+        "--lam-grid",
+        dest="lam_grid",
+        default=None,
+        help="a grid of lambda instead of C (default: the C grid)",
+    )
+    p.add_argument(
+        "--intercept",
+        choices=("free", "none", "augmented"),
+        default="free",
+        help="free: b unregularised (SVC's problem); none: b = 0; augmented: "
+        "x -> (x, 1), b regularised (LinearSVC's)",
+    )
     _add_weight_args(p)
-    p.add_argument("--holdout", default=None,
-                   help="held-out data file (same features; default: none)")
-    p.add_argument("--exact", action="store_true",
-                   help="every breakpoint of the path in the grid's range (up to the "
-                        "hard-margin C* at most), each certified")
-    p.add_argument("--learners", default=None,
-                   help="also run these learners at each lambda, with the path's intercept "
-                        "(names such as pegasos,subgradient,pa1, module:Class or "
-                        "path/file.py:Class; default: none)")
+    p.add_argument(
+        "--holdout", default=None, help="held-out data file (same features; default: none)"
+    )
+    p.add_argument(
+        "--exact",
+        action="store_true",
+        help="every breakpoint of the path in the grid's range (up to the "
+        "hard-margin C* at most), each certified",
+    )
+    p.add_argument(
+        "--learners",
+        default=None,
+        help="also run these learners at each lambda, with the path's intercept "
+        "(names such as pegasos,subgradient,pa1, module:Class or "
+        "path/file.py:Class; default: none)",
+    )
     _add_learner_param_args(p)
     p.add_argument("--epochs", type=int, default=10, help="learners' budget per lambda")
     p.add_argument("--seed", type=int, default=0, help="seed of the learners' orders")
-    p.add_argument("--jobs", type=int, default=None,
-                   help="processes for the learners (default: the number of CPUs)")
-    p.add_argument("--solver", default=None,
-                   help="QP solver of the points (default: measured best)")
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        help="processes for the learners (default: the number of CPUs)",
+    )
+    p.add_argument(
+        "--solver", default=None, help="QP solver of the points (default: measured best)"
+    )
     _add_out_args(p, "maxmargin-path", json=True)
-    p.add_argument("--csv", metavar="FILE", default=None,
-                   help="write one row per grid point (the report's grid.csv; with --exact "
-                        "one per event, its breakpoints.csv) to FILE; '-': stdout (default: "
-                        "not written)")
+    p.add_argument(
+        "--csv",
+        metavar="FILE",
+        default=None,
+        help="write one row per grid point (the report's grid.csv; with --exact "
+        "one per event, its breakpoints.csv) to FILE; '-': stdout (default: "
+        "not written)",
+    )
     _add_figure_args(p)
     _add_verbosity(p, "no table, no progress bar")
     p.set_defaults(func=_cmd_path)
 
-    p = sub.add_parser("study", help="data sets x C x learners x seeds: resumable, local or "
-                                     "Dask; one table and a report",
-                       epilog=_example("maxmargin study examples/study.toml --out study/ "
-                                       "--jobs 4"))
+    p = sub.add_parser(
+        "study",
+        help="data sets x C x learners x seeds: resumable, local or Dask; one table and a report",
+        epilog=_example("maxmargin study examples/study.toml --out study/ --jobs 4"),
+    )
     p.add_argument("spec", metavar="STUDY.toml", help="the study (see docs/study.md)")
-    p.add_argument("--out", metavar="DIR", default="maxmargin-study",
-                   help="output folder; finished cells found there are not run again")
-    p.add_argument("--scheduler", default=None,
-                   help="tcp://HOST:PORT of a Dask scheduler, or local:N for N local Dask "
-                        "workers (default: local processes)")
-    p.add_argument("--jobs", type=int, default=None,
-                   help="local processes (default: the number of CPUs)")
-    p.add_argument("--no-report", dest="no_report", action="store_true",
-                   help="write the table only (no report.md, no figures)")
+    p.add_argument(
+        "--out",
+        metavar="DIR",
+        default="maxmargin-study",
+        help="output folder; finished cells found there are not run again",
+    )
+    p.add_argument(
+        "--scheduler",
+        default=None,
+        help="tcp://HOST:PORT of a Dask scheduler, or local:N for N local Dask "
+        "workers (default: local processes)",
+    )
+    p.add_argument(
+        "--jobs", type=int, default=None, help="local processes (default: the number of CPUs)"
+    )
+    p.add_argument(
+        "--no-report",
+        dest="no_report",
+        action="store_true",
+        help="write the table only (no report.md, no figures)",
+    )
     _add_figure_args(p, formats="png")
     _add_verbosity(p, "no summary, no progress line")
     p.set_defaults(func=_cmd_study)
 
-    p = sub.add_parser("demo", help="built-in data end to end: solve + compare + figures",
-                       epilog=_example("maxmargin demo --out demo/"))
+    p = sub.add_parser(
+        "demo",
+        help="built-in data end to end: solve + compare + figures",
+        epilog=_example("maxmargin demo --out demo/"),
+    )
     _add_out_args(p, "maxmargin-demo")
     _add_figure_args(p)
     _add_verbosity(p, "no summary, no progress bar")
@@ -966,8 +1289,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _show_warning(message: Warning | str, category: type[Warning], filename: str,
-                  lineno: int, file: Any = None, line: str | None = None) -> None:
+def _show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: Any = None,
+    line: str | None = None,
+) -> None:
     """One ``maxmargin: warning: ...`` line instead of Python's two with the source line."""
     with contextlib.suppress(OSError, ValueError, AttributeError):
         text = " ".join(str(message).split())
@@ -1001,8 +1330,10 @@ def _execute(args: argparse.Namespace) -> int:
         print(f"maxmargin: error: {e}", file=sys.stderr)
         return 2
     except MemoryError:
-        print("maxmargin: error: out of memory (the data are too large for this machine)",
-              file=sys.stderr)
+        print(
+            "maxmargin: error: out of memory (the data are too large for this machine)",
+            file=sys.stderr,
+        )
         return 2
     except BrokenPipeError:
         # the reader (e.g. `| head`) went away: not an error of ours
@@ -1037,9 +1368,13 @@ def _internal_error(e: Exception, verbose: bool) -> int:
 
             traceback.print_exception(e, file=sys.stderr)
         text = " ".join(str(e).split())
-        print(f"maxmargin: internal error: {type(e).__name__}: {text} (please report it to "
-              "the maxmargin developers, with the command line"
-              + ("" if verbose else "; -v shows the traceback") + ")", file=sys.stderr)
+        print(
+            f"maxmargin: internal error: {type(e).__name__}: {text} (please report it to "
+            "the maxmargin developers, with the command line"
+            + ("" if verbose else "; -v shows the traceback")
+            + ")",
+            file=sys.stderr,
+        )
     return EXIT_INTERNAL
 
 
@@ -1105,8 +1440,12 @@ def _supervise(args: argparse.Namespace) -> int:
         _kill(pid, dirs)
         if sys.stderr.isatty():
             sys.stderr.write("\n")
-        print("maxmargin: interrupted" if signum == signal.SIGINT
-              else f"maxmargin: stopped by {signal.Signals(signum).name}", file=sys.stderr)
+        print(
+            "maxmargin: interrupted"
+            if signum == signal.SIGINT
+            else f"maxmargin: stopped by {signal.Signals(signum).name}",
+            file=sys.stderr,
+        )
         return 128 + signum
     finally:
         for sig, handler in previous.items():
@@ -1115,8 +1454,10 @@ def _supervise(args: argparse.Namespace) -> int:
     if code < 0:  # the child was killed (the kernel's out-of-memory killer sends SIGKILL)
         _kill(pid, dirs, wait=False)
         why = " (out of memory?)" if -code == signal.SIGKILL else ""
-        print(f"maxmargin: error: the computation was killed by "
-              f"{signal.Signals(-code).name}{why}", file=sys.stderr)
+        print(
+            f"maxmargin: error: the computation was killed by {signal.Signals(-code).name}{why}",
+            file=sys.stderr,
+        )
         return 128 - code
     return code
 

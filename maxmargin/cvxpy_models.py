@@ -50,12 +50,14 @@ OBJECTIVES = ("C", "lambda")
 
 def _check(problem: Any, objective: str) -> str:
     if not isinstance(problem, SVMProblem):
-        raise ParameterError(f"a cvxpy model needs a maxmargin.SVMProblem, got "
-                             f"{type(problem).__name__}")
+        raise ParameterError(
+            f"a cvxpy model needs a maxmargin.SVMProblem, got {type(problem).__name__}"
+        )
     objective = check_choice("objective", objective, OBJECTIVES)
     if objective == "lambda" and problem.hard:
-        raise ParameterError("the lambda form exists for soft margin only (hard has lam = 0); "
-                             "use objective='C'")
+        raise ParameterError(
+            "the lambda form exists for soft margin only (hard has lam = 0); use objective='C'"
+        )
     return objective
 
 
@@ -187,8 +189,7 @@ def dual_model(problem: SVMProblem, objective: str = "C", *, C_parameter: bool =
     sw = problem.weights
     if objective == "C":
         if not problem.hard:
-            C = cp.Parameter(nonneg=True, name="C", value=problem.C) if C_parameter \
-                else problem.C
+            C = cp.Parameter(nonneg=True, name="C", value=problem.C) if C_parameter else problem.C
             # C s_i: a parameter times constants keeps the model DPP
             constraints.append(alpha <= (C if sw is None else C * sw))
         obj = cp.sum(alpha) - 0.5 * cp.sum_squares(w_tilde)
@@ -200,4 +201,3 @@ def dual_model(problem: SVMProblem, objective: str = "C", *, C_parameter: bool =
     if problem.intercept == "free":
         constraints.append(y @ alpha == 0)
     return cp.Problem(cp.Maximize(obj), constraints)
-

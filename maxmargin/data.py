@@ -95,15 +95,20 @@ def map_labels(y: Any, positive: Any = None) -> tuple[np.ndarray, tuple[Any, Any
             except (TypeError, ValueError):
                 found = []
             if not found:
-                raise DataError(f"positive label {positive!r} is not one of "
-                                f"{_show(values)}")
+                raise DataError(f"positive label {positive!r} is not one of {_show(values)}")
             positive = found[0]
         y_pm = np.where(arr == positive, 1.0, -1.0)
         rest = tuple(_item(v) for v in values if v != positive)
         return y_pm, (rest[0] if len(rest) == 1 else rest, _item(positive))
     if len(values) != 2:
-        hint = ("; choose one class to train against the rest: positive=LABEL (on the "
-                "command line --positive LABEL)") if len(values) > 2 else ""
+        hint = (
+            (
+                "; choose one class to train against the rest: positive=LABEL (on the "
+                "command line --positive LABEL)"
+            )
+            if len(values) > 2
+            else ""
+        )
         raise DataError(
             f"labels must take exactly two values for a binary SVM, got {len(values)}: "
             f"{_show(values)}{hint}"
@@ -130,8 +135,10 @@ def _check_finite_labels(arr: np.ndarray, prefix: str = "") -> None:
         bad = ~np.isfinite(arr.astype(np.float64))
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
-            raise DataError(f"{prefix}{int(bad.sum())} label(s) are NaN or infinite (first at "
-                            f"row {i}: {arr[i]}); every example needs one of two labels")
+            raise DataError(
+                f"{prefix}{int(bad.sum())} label(s) are NaN or infinite (first at "
+                f"row {i}: {arr[i]}); every example needs one of two labels"
+            )
 
 
 def _check_feature_names(names: Any, d: int, name: str) -> tuple[str, ...] | None:
@@ -139,24 +146,29 @@ def _check_feature_names(names: Any, d: int, name: str) -> tuple[str, ...] | Non
     if names is None:
         return None
     if isinstance(names, (str, bytes)) or not hasattr(names, "__iter__"):
-        raise DataError(f"{name}: feature_names must be a sequence of {d} strings, got "
-                        f"{type(names).__name__}")
+        raise DataError(
+            f"{name}: feature_names must be a sequence of {d} strings, got {type(names).__name__}"
+        )
     names = tuple(names)
     if len(names) != d:
-        raise DataError(f"{name}: {len(names)} feature names for {d} features; give one "
-                        "name per column of X")
+        raise DataError(
+            f"{name}: {len(names)} feature names for {d} features; give one name per column of X"
+        )
     bad = [v for v in names if not isinstance(v, str)]
     if bad:
-        raise DataError(f"{name}: feature names must be strings, got {bad[0]!r} "
-                        f"({type(bad[0]).__name__})")
+        raise DataError(
+            f"{name}: feature names must be strings, got {bad[0]!r} ({type(bad[0]).__name__})"
+        )
     return tuple(str(v) for v in names)
 
 
 def _checked_X(X: Any, name: str) -> Any:
     """``X`` as float64, dense C-contiguous or CSR (sorted, no duplicates), 2-D, not empty,
     finite; a DataError naming the first bad entry otherwise."""
-    complex_ = DataError(f"{name}: X holds complex numbers; maxmargin needs real "
-                         "features (put real and imaginary parts in separate columns)")
+    complex_ = DataError(
+        f"{name}: X holds complex numbers; maxmargin needs real "
+        "features (put real and imaginary parts in separate columns)"
+    )
     if sp.issparse(X):
         if X.dtype.kind == "c":
             raise complex_
@@ -269,8 +281,7 @@ class Dataset:
         names = self.feature_names
         if names is None and not sp.issparse(X):
             columns = getattr(X, "columns", None)  # a pandas (or polars) DataFrame
-            if columns is not None and len(columns) and all(isinstance(c, str)
-                                                            for c in columns):
+            if columns is not None and len(columns) and all(isinstance(c, str) for c in columns):
                 names = tuple(columns)
         X = _checked_X(X, self.name)
         n, d = X.shape
@@ -386,12 +397,18 @@ class Dataset:
         (2, 1)
         """
         idx = np.asarray(index)
-        return Dataset(self.X[idx], self.y[idx], name=name or self.name,
-                       classes=self.classes, meta=dict(self.meta),
-                       feature_names=self.feature_names)
+        return Dataset(
+            self.X[idx],
+            self.y[idx],
+            name=name or self.name,
+            classes=self.classes,
+            meta=dict(self.meta),
+            feature_names=self.feature_names,
+        )
 
-    def split(self, test_fraction: float = 0.25, seed: int = 0, *,
-              random_state: Any = None) -> tuple[Dataset, Dataset]:
+    def split(
+        self, test_fraction: float = 0.25, seed: int = 0, *, random_state: Any = None
+    ) -> tuple[Dataset, Dataset]:
         """Seeded stratified split into (train, test).
 
         Parameters
@@ -427,14 +444,18 @@ class Dataset:
             test.append(rng.permutation(idx)[:k])
         test_idx = np.sort(np.concatenate(test))
         train_idx = np.setdiff1d(np.arange(self.n), test_idx)
-        return (self.subset(train_idx, f"{self.name}[train]"),
-                self.subset(test_idx, f"{self.name}[test]"))
+        return (
+            self.subset(train_idx, f"{self.name}[train]"),
+            self.subset(test_idx, f"{self.name}[test]"),
+        )
 
     def __repr__(self) -> str:
         kind = "sparse" if self.is_sparse else "dense"
         n_pos = int((self.y > 0).sum())
-        return (f"Dataset(name={self.name!r}, n={self.n}, d={self.d}, {kind}, "
-                f"+1: {n_pos}, -1: {self.n - n_pos})")
+        return (
+            f"Dataset(name={self.name!r}, n={self.n}, d={self.d}, {kind}, "
+            f"+1: {n_pos}, -1: {self.n - n_pos})"
+        )
 
 
 def scale_rows(X: sp.csr_matrix, v: np.ndarray) -> sp.csr_matrix:
@@ -459,8 +480,9 @@ def scale_rows(X: sp.csr_matrix, v: np.ndarray) -> sp.csr_matrix:
            [ 0.,  6.]])
     """
     X = sp.csr_matrix(X)
-    return sp.csr_matrix((X.data * np.repeat(v, np.diff(X.indptr)), X.indices.copy(),
-                          X.indptr.copy()), shape=X.shape)
+    return sp.csr_matrix(
+        (X.data * np.repeat(v, np.diff(X.indptr)), X.indices.copy(), X.indptr.copy()), shape=X.shape
+    )
 
 
 # --------------------------------------------------------------------------- loaders
@@ -490,8 +512,7 @@ def _compression(raw: bytes) -> str | None:
     """``"gzip"`` or ``"bzip2"`` by the magic bytes at the start, else None."""
     if raw[:2] == _GZIP_MAGIC:
         return "gzip"
-    if raw[:3] == b"BZh" and raw[3:4].isdigit() and raw[3:4] != b"0" and \
-            raw[4:10] in _BZ2_BLOCKS:
+    if raw[:3] == b"BZh" and raw[3:4].isdigit() and raw[3:4] != b"0" and raw[4:10] in _BZ2_BLOCKS:
         return "bzip2"
     return None
 
@@ -504,10 +525,13 @@ def _read_bytes(path: Path | None, shown: str) -> bytes:
             raise DataError("DATA is '-' but there is no standard input to read")
         try:
             if stream.isatty():
-                raise DataError("DATA is '-' (standard input) but stdin is a terminal; pipe "
-                                "the data in: maxmargin solve - < data.svm")
-            return stream.buffer.read() if hasattr(stream, "buffer") else \
-                stream.read().encode("utf-8")
+                raise DataError(
+                    "DATA is '-' (standard input) but stdin is a terminal; pipe "
+                    "the data in: maxmargin solve - < data.svm"
+                )
+            return (
+                stream.buffer.read() if hasattr(stream, "buffer") else stream.read().encode("utf-8")
+            )
         except OSError as e:
             raise DataError(f"{shown}: cannot read: {e.strerror or e}") from None
     try:
@@ -527,16 +551,19 @@ def _read_text(path: Path | None, shown: str, kind: str) -> tuple[str, str | Non
         try:
             raw = gzip.decompress(raw) if compression == "gzip" else bz2.decompress(raw)
         except (OSError, EOFError, ValueError, zlib.error) as e:
-            raise DataError(f"{shown}: a damaged or truncated {compression} file ({e})") \
-                from None
+            raise DataError(f"{shown}: a damaged or truncated {compression} file ({e})") from None
     if b"\0" in raw:
-        raise DataError(f"{shown}: binary data, not a {kind} text file (maxmargin reads "
-                        "LIBSVM text, .csv and .npz, and gzip or bzip2 of the text ones)")
+        raise DataError(
+            f"{shown}: binary data, not a {kind} text file (maxmargin reads "
+            "LIBSVM text, .csv and .npz, and gzip or bzip2 of the text ones)"
+        )
     try:
         return raw.decode("utf-8-sig"), compression
     except UnicodeDecodeError as e:
-        raise DataError(f"{shown}: not UTF-8 text (byte 0x{raw[e.start]:02x} at offset "
-                        f"{e.start}); {kind} files must be UTF-8 (or ASCII) text") from None
+        raise DataError(
+            f"{shown}: not UTF-8 text (byte 0x{raw[e.start]:02x} at offset "
+            f"{e.start}); {kind} files must be UTF-8 (or ASCII) text"
+        ) from None
 
 
 def _check_zero_based(zero_based: Any) -> bool | str:
@@ -544,13 +571,19 @@ def _check_zero_based(zero_based: Any) -> bool | str:
         return "auto"
     if isinstance(zero_based, (bool, np.bool_)):
         return bool(zero_based)
-    raise ParameterError(f"The 'zero_based' parameter must be 'auto', True or False. Got "
-                         f"{zero_based!r} instead.")
+    raise ParameterError(
+        f"The 'zero_based' parameter must be 'auto', True or False. Got {zero_based!r} instead."
+    )
 
 
-def load_libsvm(path: str | Path, n_features: int | None = None, *,
-                positive: Any = None, name: str | None = None,
-                zero_based: bool | str = "auto") -> Dataset:
+def load_libsvm(
+    path: str | Path,
+    n_features: int | None = None,
+    *,
+    positive: Any = None,
+    name: str | None = None,
+    zero_based: bool | str = "auto",
+) -> Dataset:
     """Load a LIBSVM / svmlight text file into a sparse :class:`Dataset`.
 
     Lines are ``label index:value index:value ...`` with increasing indices; ``#``
@@ -607,12 +640,20 @@ def load_libsvm(path: str | Path, n_features: int | None = None, *,
     zero_based = _check_zero_based(zero_based)
     path_, shown, default_name = _source(path)
     text, compression = _read_text(path_, shown, "LIBSVM")
-    return _parse_libsvm(text, shown, name or default_name, n_features, positive,
-                         zero_based, compression)
+    return _parse_libsvm(
+        text, shown, name or default_name, n_features, positive, zero_based, compression
+    )
 
 
-def _parse_libsvm(text: str, shown: str, name: str, n_features: int | None, positive: Any,
-                  zero_based: bool | str, compression: str | None) -> Dataset:
+def _parse_libsvm(
+    text: str,
+    shown: str,
+    name: str,
+    n_features: int | None,
+    positive: Any,
+    zero_based: bool | str,
+    compression: str | None,
+) -> Dataset:
     labels: list[float] = []
     indptr = [0]
     indices: list[int] = []
@@ -651,25 +692,40 @@ def _parse_libsvm(text: str, shown: str, name: str, n_features: int | None, posi
     d = int(columns.max()) + 1 if columns.size else 0
     if n_features is not None:
         if n_features < d:
-            raise DataError(f"{shown}: has feature index {d - 1 + (not zero)} > "
-                            f"n_features={n_features} ({'0' if zero else '1'}-based)")
+            raise DataError(
+                f"{shown}: has feature index {d - 1 + (not zero)} > "
+                f"n_features={n_features} ({'0' if zero else '1'}-based)"
+            )
         d = n_features
-    X = sp.csr_matrix((np.asarray(values, float), columns, np.asarray(indptr, np.int64)),
-                      shape=(len(labels), max(d, 1)))
+    X = sp.csr_matrix(
+        (np.asarray(values, float), columns, np.asarray(indptr, np.int64)),
+        shape=(len(labels), max(d, 1)),
+    )
     if qid_rows:
-        warnings.warn(f"{shown}: qid ignored ({qid_rows} rows carry a query id); maxmargin "
-                      "trains one classifier on all the rows, not one ranking per query",
-                      UserWarning, stacklevel=3)
-    why = (f"an index 0 on line {first_zero}" if zero else "no index 0") \
-        if zero_based == "auto" else "as asked"
-    logger.debug("%s: read as LIBSVM%s, %d rows x %d features, %s indices (%s)", shown,
-                f" ({compression})" if compression else "", X.shape[0], X.shape[1],
-                "0-based" if zero else "1-based", why)
+        warnings.warn(
+            f"{shown}: qid ignored ({qid_rows} rows carry a query id); maxmargin "
+            "trains one classifier on all the rows, not one ranking per query",
+            UserWarning,
+            stacklevel=3,
+        )
+    why = (
+        (f"an index 0 on line {first_zero}" if zero else "no index 0")
+        if zero_based == "auto"
+        else "as asked"
+    )
+    logger.debug(
+        "%s: read as LIBSVM%s, %d rows x %d features, %s indices (%s)",
+        shown,
+        f" ({compression})" if compression else "",
+        X.shape[0],
+        X.shape[1],
+        "0-based" if zero else "1-based",
+        why,
+    )
     return _with_labels(X, np.asarray(labels), name, positive, meta={"zero_based": zero})
 
 
-def _libsvm_feature(tok: str, last: int, zero_based: bool | str,
-                    where: str) -> tuple[int, float]:
+def _libsvm_feature(tok: str, last: int, zero_based: bool | str, where: str) -> tuple[int, float]:
     """``index:value`` of a LIBSVM line, checked (``last``: the line's previous index)."""
     idx_s, sep, val_s = tok.partition(":")
     try:
@@ -682,12 +738,13 @@ def _libsvm_feature(tok: str, last: int, zero_based: bool | str,
     if idx < 0:
         raise DataError(f"{where}: feature index {idx} is negative")
     if idx == 0 and zero_based is False:
-        raise DataError(f"{where}: feature index 0 < 1 (indices are 1-based here: "
-                        "zero_based=False, --index-base 1, or a --holdout read like its "
-                        "1-based DATA)")
+        raise DataError(
+            f"{where}: feature index 0 < 1 (indices are 1-based here: "
+            "zero_based=False, --index-base 1, or a --holdout read like its "
+            "1-based DATA)"
+        )
     if idx > _MAX_INDEX:
-        raise DataError(f"{where}: feature index {idx} is too large (more than "
-                        f"{_MAX_INDEX:,})")
+        raise DataError(f"{where}: feature index {idx} is too large (more than {_MAX_INDEX:,})")
     if idx <= last:
         raise DataError(f"{where}: feature indices must increase ({idx} after {last})")
     if not math.isfinite(val):
@@ -699,8 +756,15 @@ def _libsvm_feature(tok: str, last: int, zero_based: bool | str,
 _MAX_INDEX = 2**62
 
 
-def _with_labels(X: Any, labels: np.ndarray, name: str, positive: Any = None, *,
-                 meta: dict | None = None, feature_names: Any = None) -> Dataset:
+def _with_labels(
+    X: Any,
+    labels: np.ndarray,
+    name: str,
+    positive: Any = None,
+    *,
+    meta: dict | None = None,
+    feature_names: Any = None,
+) -> Dataset:
     _check_finite_labels(labels, f"{name}: ")
     kw = {"name": name, "meta": dict(meta or {}), "feature_names": feature_names}
     if positive is None and labels.dtype.kind == "f" and np.isin(labels, (-1.0, 1.0)).all():
@@ -723,8 +787,12 @@ def _sniff_format(text: str) -> str:
         if not line:
             continue
         parts = line.split()
-        if len(parts) >= 2 and all(":" in p for p in parts[1:]) and "," not in line \
-                and ";" not in line:
+        if (
+            len(parts) >= 2
+            and all(":" in p for p in parts[1:])
+            and "," not in line
+            and ";" not in line
+        ):
             features = True
         elif len(parts) > 1 or any(c in line for c in ",;:"):
             return "csv"
@@ -764,8 +832,14 @@ def _is_int(s: str) -> bool:
     return True
 
 
-def load_csv(path: str | Path, label: str | int | None = None, *, header: bool | None = None,
-             positive: Any = None, name: str | None = None) -> Dataset:
+def load_csv(
+    path: str | Path,
+    label: str | int | None = None,
+    *,
+    header: bool | None = None,
+    positive: Any = None,
+    name: str | None = None,
+) -> Dataset:
     """Load a CSV file: one column is the label (by header name or index; default last).
 
     The separator is detected: comma, semicolon or tab, whichever splits every line
@@ -817,12 +891,18 @@ def load_csv(path: str | Path, label: str | int | None = None, *, header: bool |
     """
     path_, shown, default_name = _source(path)
     text, compression = _read_text(path_, shown, "CSV")
-    return _parse_csv(text, shown, name or default_name, label, header, positive,
-                      compression)
+    return _parse_csv(text, shown, name or default_name, label, header, positive, compression)
 
 
-def _parse_csv(text: str, shown: str, name: str, label: str | int | None,
-               header: bool | None, positive: Any, compression: str | None) -> Dataset:
+def _parse_csv(
+    text: str,
+    shown: str,
+    name: str,
+    label: str | int | None,
+    header: bool | None,
+    positive: Any,
+    compression: str | None,
+) -> Dataset:
     lines = text.splitlines()
     delim = _sniff_delimiter([ln for ln in lines if ln.strip()][:100])
     rows: list[tuple[int, list[str]]] = []
@@ -838,23 +918,32 @@ def _parse_csv(text: str, shown: str, name: str, label: str | int | None,
     first_line, first = rows[0]
     width = len(first)
     if width < 2:
-        raise DataError(f"{shown}:{first_line}: one column only: no comma, semicolon or tab "
-                        f"separates the values ({first[0][:40]!r}); a CSV data file needs "
-                        "feature columns and a label column")
+        raise DataError(
+            f"{shown}:{first_line}: one column only: no comma, semicolon or tab "
+            f"separates the values ({first[0][:40]!r}); a CSV data file needs "
+            "feature columns and a label column"
+        )
     by_name = isinstance(label, str) and not _is_int(label)
     if header is None:
-        header = by_name or (len(rows) > 1 and any(
-            c.strip() and not _is_number(c)
-            and all(j < len(r) and _is_number(r[j]) for _, r in rows[1:])
-            for j, c in enumerate(first)))
+        header = by_name or (
+            len(rows) > 1
+            and any(
+                c.strip()
+                and not _is_number(c)
+                and all(j < len(r) and _is_number(r[j]) for _, r in rows[1:])
+                for j, c in enumerate(first)
+            )
+        )
     names = [c.strip() for c in first] if header else None
     body = rows[1:] if header else rows
     if not body:
         raise DataError(f"{shown}: no data rows after the header")
     for ln, r in body:
         if len(r) != width:
-            raise DataError(f"{shown}:{ln}: {len(r)} columns, expected {width} (separator "
-                            f"{'tab' if delim == chr(9) else repr(delim)})")
+            raise DataError(
+                f"{shown}:{ln}: {len(r)} columns, expected {width} (separator "
+                f"{'tab' if delim == chr(9) else repr(delim)})"
+            )
     col = _label_column(label, names, width, shown)
     feats = [j for j in range(width) if j != col]
     X = np.empty((len(body), len(feats)))
@@ -867,12 +956,17 @@ def _parse_csv(text: str, shown: str, name: str, label: str | int | None,
                     f"{shown}:{ln}: column {j + 1} value {r[j]!r} is not a number"
                 ) from None
     labels = _csv_labels(body, col, shown)
-    feature_names = None if names is None else \
-        tuple(names[j] or f"column {j + 1}" for j in feats)
-    logger.debug("%s: read as CSV%s, %d rows x %d features, separator %s, %s, label column "
-                "%d (0-based)", shown, f" ({compression})" if compression else "", X.shape[0],
-                X.shape[1], "tab" if delim == "\t" else repr(delim),
-                "a header row" if names is not None else "no header", col)
+    feature_names = None if names is None else tuple(names[j] or f"column {j + 1}" for j in feats)
+    logger.debug(
+        "%s: read as CSV%s, %d rows x %d features, separator %s, %s, label column %d (0-based)",
+        shown,
+        f" ({compression})" if compression else "",
+        X.shape[0],
+        X.shape[1],
+        "tab" if delim == "\t" else repr(delim),
+        "a header row" if names is not None else "no header",
+        col,
+    )
     return _with_labels(X, labels, name, positive, feature_names=feature_names)
 
 
@@ -887,31 +981,36 @@ def _csv_labels(body: list[tuple[int, list[str]]], col: int, shown: str) -> np.n
     labels = np.asarray([float(s) for s in cells])
     bad = np.flatnonzero(~np.isfinite(labels))
     if bad.size:
-        raise DataError(f"{shown}:{body[bad[0]][0]}: label {cells[bad[0]]!r} is not a "
-                        "finite number")
+        raise DataError(
+            f"{shown}:{body[bad[0]][0]}: label {cells[bad[0]]!r} is not a finite number"
+        )
     return labels
 
 
-def _label_column(label: str | int | None, names: list[str] | None, width: int,
-                  shown: str) -> int:
+def _label_column(label: str | int | None, names: list[str] | None, width: int, shown: str) -> int:
     if label is None:
         return width - 1
     if isinstance(label, (int, np.integer)) or _is_int(str(label)):
         i = int(label)
         if not -width <= i < width:
-            raise DataError(f"{shown}: label column {i} is out of range: the file has {width} "
-                            f"columns (0 to {width - 1}; -1 is the last)")
+            raise DataError(
+                f"{shown}: label column {i} is out of range: the file has {width} "
+                f"columns (0 to {width - 1}; -1 is the last)"
+            )
         return i % width
     if names is None:
-        raise DataError(f"{shown}: no header row, so no column named {label!r}; give the "
-                        f"label column's index (0 to {width - 1}), or header=True "
-                        "(--header) if the first row holds the names")
+        raise DataError(
+            f"{shown}: no header row, so no column named {label!r}; give the "
+            f"label column's index (0 to {width - 1}), or header=True "
+            "(--header) if the first row holds the names"
+        )
     if label not in names:
-        raise DataError(f"{shown}: no column named {label!r} (columns: "
-                        f"{', '.join(names)})")
+        raise DataError(f"{shown}: no column named {label!r} (columns: {', '.join(names)})")
     if names.count(label) > 1:
-        raise DataError(f"{shown}: {names.count(label)} columns are named {label!r}; give "
-                        "the label column's index instead")
+        raise DataError(
+            f"{shown}: {names.count(label)} columns are named {label!r}; give "
+            "the label column's index instead"
+        )
     return names.index(label)
 
 
@@ -958,8 +1057,9 @@ def load_npz(path: str | Path, *, positive: Any = None, name: str | None = None)
     2
     """
     if _is_stdin(path):
-        raise DataError("an .npz archive cannot be read from standard input ('-'); give "
-                        "its file name")
+        raise DataError(
+            "an .npz archive cannot be read from standard input ('-'); give its file name"
+        )
     path = Path(path)
     shown = display(path)
     name = name or display(path.name)
@@ -974,30 +1074,43 @@ def load_npz(path: str | Path, *, positive: Any = None, name: str | None = None)
     if head[:6] == b"\x93NUMPY":
         raise DataError(f"{shown}: a .npy file (one array), not an .npz archive; {how}")
     if _compression(head) is not None:
-        raise DataError(f"{shown}: a {_compression(head)} file, not an .npz archive; .npz "
-                        "archives are read as they are (numpy.savez_compressed compresses "
-                        "inside the archive)")
+        raise DataError(
+            f"{shown}: a {_compression(head)} file, not an .npz archive; .npz "
+            "archives are read as they are (numpy.savez_compressed compresses "
+            "inside the archive)"
+        )
     if not zipfile.is_zipfile(path):
         raise DataError(f"{shown}: not an .npz archive (not a zip file); {how}")
     try:
         with np.load(path, allow_pickle=False) as z:
             if "X" not in z.files or "y" not in z.files:
-                raise DataError(f"{shown}: an .npz data file needs arrays 'X' and 'y' "
-                                f"(found {sorted(z.files)}); {how}")
+                raise DataError(
+                    f"{shown}: an .npz data file needs arrays 'X' and 'y' "
+                    f"(found {sorted(z.files)}); {how}"
+                )
             X, y = z["X"], z["y"]
             names = z["feature_names"] if "feature_names" in z.files else None
     except DataError:
         raise
     except (OSError, ValueError, EOFError, zipfile.BadZipFile) as e:
-        why = ("it holds object arrays (pickles), which maxmargin does not load"
-               if "pickle" in str(e) else str(e))
+        why = (
+            "it holds object arrays (pickles), which maxmargin does not load"
+            if "pickle" in str(e)
+            else str(e)
+        )
         raise DataError(f"{shown}: cannot read as .npz: {why}") from None
     if names is not None and (names.ndim != 1 or names.dtype.kind != "U"):
-        raise DataError(f"{shown}: the array 'feature_names' must hold strings (d,), got "
-                        f"dtype {names.dtype} and shape {names.shape}")
-    return _with_labels(X, np.asarray(y).reshape(-1) if np.ndim(y) == 2 and 1 in np.shape(y)
-                        else np.asarray(y), name, positive,
-                        feature_names=None if names is None else names.tolist())
+        raise DataError(
+            f"{shown}: the array 'feature_names' must hold strings (d,), got "
+            f"dtype {names.dtype} and shape {names.shape}"
+        )
+    return _with_labels(
+        X,
+        np.asarray(y).reshape(-1) if np.ndim(y) == 2 and 1 in np.shape(y) else np.asarray(y),
+        name,
+        positive,
+        feature_names=None if names is None else names.tolist(),
+    )
 
 
 #: Built-in data sets, loadable as ``builtin:NAME`` wherever a data file is expected.
@@ -1033,8 +1146,14 @@ def load_builtin(name: str) -> Dataset:
     raise DataError(f"no built-in data set {name!r}; choose from {', '.join(BUILTIN)}")
 
 
-def load(path: str | Path, *, label: str | int | None = None, header: bool | None = None,
-         positive: Any = None, zero_based: bool | str = "auto") -> Dataset:
+def load(
+    path: str | Path,
+    *,
+    label: str | int | None = None,
+    header: bool | None = None,
+    positive: Any = None,
+    zero_based: bool | str = "auto",
+) -> Dataset:
     """Load a data file by its suffix: ``.csv``, ``.npz``, else LIBSVM/svmlight.
 
     A ``.gz`` or ``.bz2`` suffix is looked through (``data.csv.gz`` is CSV); compressed
@@ -1086,8 +1205,14 @@ def load(path: str | Path, *, label: str | int | None = None, header: bool | Non
         ds = load_builtin(path.split(":", 1)[1])
         if positive is None:
             return ds
-        return Dataset.from_labels(ds.X, ds.y, positive=positive, name=ds.name, meta=ds.meta,
-                                   feature_names=ds.feature_names)
+        return Dataset.from_labels(
+            ds.X,
+            ds.y,
+            positive=positive,
+            name=ds.name,
+            meta=ds.meta,
+            feature_names=ds.feature_names,
+        )
     fmt = _format_of(path)
     path_, shown, name = _source(path)
     if path_ is not None and not path_.exists():
@@ -1100,25 +1225,31 @@ def load(path: str | Path, *, label: str | int | None = None, header: bool | Non
         fmt = _sniff_format(text)
     if fmt == "csv":
         if zero_based != "auto":
-            raise ParameterError(f"zero_based= (--index-base) is for LIBSVM files; {shown} "
-                                 "is read as CSV")
+            raise ParameterError(
+                f"zero_based= (--index-base) is for LIBSVM files; {shown} is read as CSV"
+            )
         if text is not None:
             return _parse_csv(text, shown, name, label, header, positive, compression)
         assert path_ is not None
         return load_csv(path_, label=label, header=header, positive=positive)
     for what, value in (("label", label), ("header", header)):
         if value is not None:
-            raise ParameterError(f"{what}= (--{what}) is for CSV files; {shown} is read as "
-                                 f"{'.npz' if fmt == 'npz' else 'LIBSVM'}")
+            raise ParameterError(
+                f"{what}= (--{what}) is for CSV files; {shown} is read as "
+                f"{'.npz' if fmt == 'npz' else 'LIBSVM'}"
+            )
     if fmt == "npz":
         if zero_based != "auto":
-            raise ParameterError(f"zero_based= (--index-base) is for LIBSVM files; {shown} "
-                                 "is read as .npz")
+            raise ParameterError(
+                f"zero_based= (--index-base) is for LIBSVM files; {shown} is read as .npz"
+            )
         assert path_ is not None
         return load_npz(path_, positive=positive)
     if fmt == "npy":
-        raise DataError(f"{shown}: a .npy file holds one array; save X and y together with "
-                        "numpy.savez(path, X=X, y=y) and load the .npz")
+        raise DataError(
+            f"{shown}: a .npy file holds one array; save X and y together with "
+            "numpy.savez(path, X=X, y=y) and load the .npz"
+        )
     if text is not None:
         return _parse_libsvm(text, shown, name, None, positive, zero_based, compression)
     assert path_ is not None
@@ -1163,9 +1294,16 @@ def load_heart_scale() -> Dataset:
 # --------------------------------------------------------------------------- generators
 
 
-def make_separable(n: int = 100, d: int = 2, margin: float = 0.5, *, seed: int = 0,
-                   radius: float = 2.0, offset: float = 0.0,
-                   random_state: Any = None) -> Dataset:
+def make_separable(
+    n: int = 100,
+    d: int = 2,
+    margin: float = 0.5,
+    *,
+    seed: int = 0,
+    radius: float = 2.0,
+    offset: float = 0.0,
+    random_state: Any = None,
+) -> Dataset:
     """Linearly separable data whose exact hard-margin solution is known.
 
     A unit normal ``u`` is drawn at random. One pair of points ``p +- margin*u`` with the
@@ -1221,12 +1359,18 @@ def make_separable(n: int = 100, d: int = 2, margin: float = 0.5, *, seed: int =
     perp[1] = perp[0]
     X = perp + np.outer(y * dist + offset, u)
     meta = {"w": u / margin, "b": -offset / margin, "margin": margin}
-    return Dataset(X, y, name=f"separable(n={n}, d={d}, margin={margin:g}, seed={seed})",
-                   meta=meta)
+    return Dataset(X, y, name=f"separable(n={n}, d={d}, margin={margin:g}, seed={seed})", meta=meta)
 
 
-def make_gaussians(n: int = 200, d: int = 2, *, separation: float = 2.0, seed: int = 0,
-                   positive_fraction: float = 0.5, random_state: Any = None) -> Dataset:
+def make_gaussians(
+    n: int = 200,
+    d: int = 2,
+    *,
+    separation: float = 2.0,
+    seed: int = 0,
+    positive_fraction: float = 0.5,
+    random_state: Any = None,
+) -> Dataset:
     """Two overlapping isotropic Gaussian classes (usually not separable).
 
     Class +1 ~ N(+separation/2 * e, I), class -1 ~ N(-separation/2 * e, I) with ``e`` a
@@ -1270,8 +1414,12 @@ def make_gaussians(n: int = 200, d: int = 2, *, separation: float = 2.0, seed: i
     y = np.concatenate([np.ones(n_pos), -np.ones(n - n_pos)])
     y = y[rng.permutation(n)]
     X = rng.standard_normal((n, d)) + np.outer(y * separation / 2, e)
-    return Dataset(X, y, name=f"gaussians(n={n}, d={d}, separation={separation:g}, seed={seed})",
-                   meta={"direction": e, "separation": separation})
+    return Dataset(
+        X,
+        y,
+        name=f"gaussians(n={n}, d={d}, separation={separation:g}, seed={seed})",
+        meta={"direction": e, "separation": separation},
+    )
 
 
 def load_weights(path: str | Path, n: int | None = None) -> np.ndarray:
@@ -1323,14 +1471,18 @@ def load_weights(path: str | Path, n: int | None = None) -> np.ndarray:
             if first:  # a header
                 first = False
                 continue
-            raise DataError(f"{shown} line {lineno}: {item[:40]!r} is not a number (one "
-                            "weight per line)") from None
+            raise DataError(
+                f"{shown} line {lineno}: {item[:40]!r} is not a number (one weight per line)"
+            ) from None
         first = False
         if not (math.isfinite(v) and v >= 0):
-            raise DataError(f"{shown} line {lineno}: weight {item[:40]!r}; weights must be "
-                            "finite and >= 0")
+            raise DataError(
+                f"{shown} line {lineno}: weight {item[:40]!r}; weights must be finite and >= 0"
+            )
         values.append(v)
     if n is not None and len(values) != n:
-        raise DataError(f"{shown} has {len(values)} weights, but the data have {n} examples "
-                        "(one weight per example, in the data's order)")
+        raise DataError(
+            f"{shown} has {len(values)} weights, but the data have {n} examples "
+            "(one weight per example, in the data's order)"
+        )
     return np.asarray(values, dtype=float)

@@ -75,8 +75,9 @@ if _SK_VERSION < (1, 6):  # pragma: no cover
 # --------------------------------------------------------------------------- shared
 
 
-def _binary_targets(est: BaseEstimator, y: np.ndarray,
-                    classes: Any = None) -> tuple[np.ndarray, np.ndarray]:
+def _binary_targets(
+    est: BaseEstimator, y: np.ndarray, classes: Any = None
+) -> tuple[np.ndarray, np.ndarray]:
     """``classes_`` (sorted, 2) and the labels as -1/+1 (``classes_[1]`` is +1)."""
     check_classification_targets(y)
     name = type(est).__name__
@@ -94,8 +95,10 @@ def _binary_targets(est: BaseEstimator, y: np.ndarray,
         )
     unknown = np.setdiff1d(np.unique(y), labels)
     if unknown.size:
-        raise DataError(f"labels {unknown[:10].tolist()} are not in classes "
-                        f"{labels.tolist()}; pass every label in `classes` on the first call")
+        raise DataError(
+            f"labels {unknown[:10].tolist()} are not in classes "
+            f"{labels.tolist()}; pass every label in `classes` on the first call"
+        )
     return labels, np.where(y == labels[1], 1.0, -1.0)
 
 
@@ -115,8 +118,9 @@ def _check_sample_weight(sample_weight: Any, X: Any) -> np.ndarray | None:
         raise DataError("sample_weight must be an array of numbers") from None
     n = X.shape[0]
     if sw.ndim != 1 or sw.shape[0] != n:
-        raise DataError(f"sample_weight must have shape ({n},), one weight per row of X; "
-                        f"got {sw.shape}")
+        raise DataError(
+            f"sample_weight must have shape ({n},), one weight per row of X; got {sw.shape}"
+        )
     return sw
 
 
@@ -256,9 +260,17 @@ class ExactSVC(_LinearBinary):
     ([[-0.25, -0.25, 0.25, 0.25]], [0, 1, 2, 3], [2, 2])
     """
 
-    def __init__(self, C: float = 1.0, *, hard: bool = False, intercept: str = "free",
-                 form: str = "dual", solver: str | None = None,
-                 intercept_scaling: float = 1.0, class_weight: Any = None) -> None:
+    def __init__(
+        self,
+        C: float = 1.0,
+        *,
+        hard: bool = False,
+        intercept: str = "free",
+        form: str = "dual",
+        solver: str | None = None,
+        intercept_scaling: float = 1.0,
+        class_weight: Any = None,
+    ) -> None:
         self.C = C
         self.hard = hard
         self.intercept = intercept
@@ -271,25 +283,42 @@ class ExactSVC(_LinearBinary):
         """The training data, with the DataFrame's column names (``solution_.to_dict()``
         lists them beside ``w``) and the labels (``class_weight`` names them)."""
         names = getattr(self, "feature_names_in_", None)
-        return Dataset(X, y_pm, name=type(self).__name__, classes=_labels(classes),
-                       feature_names=None if names is None else names.tolist())
+        return Dataset(
+            X,
+            y_pm,
+            name=type(self).__name__,
+            classes=_labels(classes),
+            feature_names=None if names is None else names.tolist(),
+        )
 
     def _problem(self, data: Dataset, sample_weight: Any = None) -> SVMProblem:
         if not isinstance(self.hard, (bool, np.bool_)):
-            raise ParameterError(f"The 'hard' parameter must be a bool. Got {self.hard!r} "
-                                 "instead.")
+            raise ParameterError(f"The 'hard' parameter must be a bool. Got {self.hard!r} instead.")
         check_choice("intercept", self.intercept, INTERCEPTS)
         check_choice("form", self.form, FORMS)
         if self.solver is not None and not isinstance(self.solver, str):
-            raise ParameterError(f"The 'solver' parameter must be None or a solver name such "
-                                 f"as 'PIQP'. Got {self.solver!r} instead.")
+            raise ParameterError(
+                f"The 'solver' parameter must be None or a solver name such "
+                f"as 'PIQP'. Got {self.solver!r} instead."
+            )
         s = check_positive("intercept_scaling", self.intercept_scaling)
         if self.hard:
-            return SVMProblem(data, hard=True, intercept=self.intercept, intercept_scaling=s,
-                              sample_weight=sample_weight, class_weight=self.class_weight)
-        return SVMProblem(data, C=check_positive("C", self.C), intercept=self.intercept,
-                          intercept_scaling=s, sample_weight=sample_weight,
-                          class_weight=self.class_weight)
+            return SVMProblem(
+                data,
+                hard=True,
+                intercept=self.intercept,
+                intercept_scaling=s,
+                sample_weight=sample_weight,
+                class_weight=self.class_weight,
+            )
+        return SVMProblem(
+            data,
+            C=check_positive("C", self.C),
+            intercept=self.intercept,
+            intercept_scaling=s,
+            sample_weight=sample_weight,
+            class_weight=self.class_weight,
+        )
 
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> ExactSVC:
         """Solve the SVM on ``(X, y)`` exactly and certify the optimum.
@@ -329,16 +358,16 @@ class ExactSVC(_LinearBinary):
         self.support_ = sup.astype(np.int32)
         self.support_vectors_ = X[sup]
         self.dual_coef_ = (y_pm[sup] * self.alpha_[sup]).reshape(1, -1)
-        self.n_support_ = np.array([(y_pm[sup] < 0).sum(), (y_pm[sup] > 0).sum()],
-                                   dtype=np.int32)
+        self.n_support_ = np.array([(y_pm[sup] < 0).sum(), (y_pm[sup] > 0).sum()], dtype=np.int32)
         self.certificate_ = sol.certificate
         self.margin_ = float(sol.margin)
         self.solution_ = sol
         self.__dict__.pop("_solution_fields", None)  # left by an unpickled earlier fit
         return self
 
-    def recertify(self, X: Any, y: Any, *, sample_weight: Any = None,
-                  tol: float | None = None) -> Certificate:
+    def recertify(
+        self, X: Any, y: Any, *, sample_weight: Any = None, tol: float | None = None
+    ) -> Certificate:
         """Re-check the fitted optimum on the training data (after unpickling, say).
 
         Recomputes the certificate of ``(coef_, intercept_, alpha_)`` with numpy from
@@ -375,25 +404,39 @@ class ExactSVC(_LinearBinary):
         check_classification_targets(y)
         unknown = np.setdiff1d(np.unique(y), self.classes_)
         if unknown.size:
-            raise DataError(f"labels {unknown[:10].tolist()} are not among classes_ "
-                            f"{self.classes_.tolist()}; give the training labels")
+            raise DataError(
+                f"labels {unknown[:10].tolist()} are not among classes_ "
+                f"{self.classes_.tolist()}; give the training labels"
+            )
         n = self.alpha_.shape[0]
         if X.shape[0] != n:
-            raise DataError(f"X has {X.shape[0]} rows, but the model was fit on {n}; "
-                            "give the training data, rows in the same order")
+            raise DataError(
+                f"X has {X.shape[0]} rows, but the model was fit on {n}; "
+                "give the training data, rows in the same order"
+            )
         y_pm = np.where(y == self.classes_[1], 1.0, -1.0)
         rows, sv = X[self.support_], self.support_vectors_
         rows = rows.toarray() if sp.issparse(rows) else rows
         sv = sv.toarray() if sp.issparse(sv) else sv
-        if not (np.array_equal(rows, sv)
-                and np.array_equal(y_pm[self.support_], np.sign(self.dual_coef_[0]))):
-            raise DataError("X, y are not the training data: the rows support_ differ from "
-                            "support_vectors_ (or their labels from dual_coef_'s signs); give "
-                            "the data fit saw, rows in the same order")
-        problem = self._problem(self._dataset(X, y_pm, self.classes_),
-                                _check_sample_weight(sample_weight, X))
-        cert = certify(problem, self.coef_[0], self.intercept_[0], self.alpha_,
-                       tol=self.certificate_.tol if tol is None else tol)
+        if not (
+            np.array_equal(rows, sv)
+            and np.array_equal(y_pm[self.support_], np.sign(self.dual_coef_[0]))
+        ):
+            raise DataError(
+                "X, y are not the training data: the rows support_ differ from "
+                "support_vectors_ (or their labels from dual_coef_'s signs); give "
+                "the data fit saw, rows in the same order"
+            )
+        problem = self._problem(
+            self._dataset(X, y_pm, self.classes_), _check_sample_weight(sample_weight, X)
+        )
+        cert = certify(
+            problem,
+            self.coef_[0],
+            self.intercept_[0],
+            self.alpha_,
+            tol=self.certificate_.tol if tol is None else tol,
+        )
         fields = self.__dict__.pop("_solution_fields", None)
         if fields is not None and "solution_" not in self.__dict__:
             self.solution_ = ExactSolution(**fields, alpha=self.alpha_, problem=problem)
@@ -405,9 +448,11 @@ class ExactSVC(_LinearBinary):
         state = dict(super().__getstate__())  # a copy: the live __dict__ stays as it is
         sol = state.pop("solution_", None)
         if sol is not None:
-            state["_solution_fields"] = {f.name: getattr(sol, f.name)
-                                         for f in dataclasses.fields(sol)
-                                         if f.name not in ("problem", "alpha")}
+            state["_solution_fields"] = {
+                f.name: getattr(sol, f.name)
+                for f in dataclasses.fields(sol)
+                if f.name not in ("problem", "alpha")
+            }
         alpha = state.pop("alpha_", None)
         if alpha is not None:
             nz = np.flatnonzero(alpha)
@@ -427,8 +472,10 @@ class ExactSVC(_LinearBinary):
     def __getattr__(self, name: str) -> Any:
         # Only reached when normal lookup fails: explain the one attribute a pickle drops.
         if name == "solution_" and "_solution_fields" in self.__dict__:
-            raise AttributeError("solution_ is not pickled (it holds the training set); "
-                                 "call recertify(X, y) with the training data to rebuild it")
+            raise AttributeError(
+                "solution_ is not pickled (it holds the training set); "
+                "call recertify(X, y) with the training data to rebuild it"
+            )
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def __copy__(self) -> ExactSVC:
@@ -451,19 +498,23 @@ class _OnlineClassifier(_LinearBinary):
 
     class_weight: Any = None
 
-    def _batch_weights(self, X: Any, y_pm: np.ndarray, classes: np.ndarray,
-                       sample_weight: Any) -> np.ndarray | None:
+    def _batch_weights(
+        self, X: Any, y_pm: np.ndarray, classes: np.ndarray, sample_weight: Any
+    ) -> np.ndarray | None:
         """A batch's weights: ``sample_weight`` times the weight of each row's class (a
         batch may hold one class, so nothing asks for both here)."""
         sw = _check_sample_weight(sample_weight, X)
         if self.class_weight is None:
             return sw
         if isinstance(self.class_weight, str) and self.class_weight == "balanced":
-            raise ParameterError("class_weight='balanced' needs the class counts of all the "
-                                 "data, which partial_fit does not see; use fit, or give "
-                                 "class_weight as a dict {label: weight}")
-        batch = Dataset(X, y_pm, name=type(self).__name__, classes=_labels(classes),
-                        require_both_classes=False)
+            raise ParameterError(
+                "class_weight='balanced' needs the class counts of all the "
+                "data, which partial_fit does not see; use fit, or give "
+                "class_weight as a dict {label: weight}"
+            )
+        batch = Dataset(
+            X, y_pm, name=type(self).__name__, classes=_labels(classes), require_both_classes=False
+        )
         cw = resolve_class_weight(batch, self.class_weight)
         factor = np.where(y_pm > 0, cw[batch.classes[1]], cw[batch.classes[0]])
         return factor if sw is None else sw * factor
@@ -512,14 +563,15 @@ class _OnlineClassifier(_LinearBinary):
         """
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
         classes, y_pm = _binary_targets(self, y)
-        epochs = check_int("max_iter" if self.max_iter is not None else "epochs",
-                           resolve_alias("epochs", self.epochs, 10, "max_iter", self.max_iter),
-                           minimum=1)
+        epochs = check_int(
+            "max_iter" if self.max_iter is not None else "epochs",
+            resolve_alias("epochs", self.epochs, 10, "max_iter", self.max_iter),
+            minimum=1,
+        )
         order = check_choice("order", self.order, ORDERS)
         seed = _check_seed(seed_from_random_state(self.random_state, self.seed))
         data = Dataset(X, y_pm, name=type(self).__name__, classes=_labels(classes))
-        sw, _ = combine_weights(data, _check_sample_weight(sample_weight, X),
-                                self.class_weight)
+        sw, _ = combine_weights(data, _check_sample_weight(sample_weight, X), self.class_weight)
         state = OnlineState(self._learner())
         for idx in iter_schedule(data.n, epochs, order, seed):
             state.update(data, idx=idx, sample_weight=sw)
@@ -528,8 +580,7 @@ class _OnlineClassifier(_LinearBinary):
         self.n_iter_ = epochs
         return self
 
-    def partial_fit(self, X: Any, y: Any, classes: Any = None,
-                    sample_weight: Any = None) -> Any:
+    def partial_fit(self, X: Any, y: Any, classes: Any = None, sample_weight: Any = None) -> Any:
         """One pass over the batch ``(X, y)``, rows in the given order, continuing.
 
         The first call (on an unfitted estimator) starts the learner from zero; later
@@ -561,13 +612,16 @@ class _OnlineClassifier(_LinearBinary):
             check_classification_targets(y)
             classes_ = self.classes_
             if classes is not None and not np.array_equal(np.unique(classes), classes_):
-                raise DataError(f"classes={np.unique(classes).tolist()} differs from the "
-                                f"classes_ {classes_.tolist()} of the earlier calls; call fit "
-                                "(or clone the estimator) to start again")
+                raise DataError(
+                    f"classes={np.unique(classes).tolist()} differs from the "
+                    f"classes_ {classes_.tolist()} of the earlier calls; call fit "
+                    "(or clone the estimator) to start again"
+                )
             unknown = np.setdiff1d(np.unique(y), classes_)
             if unknown.size:
-                raise DataError(f"labels {unknown[:10].tolist()} are not among classes_ "
-                                f"{classes_.tolist()}")
+                raise DataError(
+                    f"labels {unknown[:10].tolist()} are not among classes_ {classes_.tolist()}"
+                )
         y_pm = np.where(y == classes_[1], 1.0, -1.0)
         sw = self._batch_weights(X, y_pm, classes_, sample_weight)
         state = OnlineState(self._learner()) if first else self._state
@@ -641,10 +695,18 @@ class PerceptronClassifier(_OnlineClassifier):
     (['a', 'b'], 1.0)
     """
 
-    def __init__(self, *, epochs: int = 10, order: str = "shuffle", seed: int = 0,
-                 intercept: str = "augmented", intercept_scaling: float = 1.0,
-                 max_iter: int | None = None, random_state: Any = None,
-                 class_weight: Any = None) -> None:
+    def __init__(
+        self,
+        *,
+        epochs: int = 10,
+        order: str = "shuffle",
+        seed: int = 0,
+        intercept: str = "augmented",
+        intercept_scaling: float = 1.0,
+        max_iter: int | None = None,
+        random_state: Any = None,
+        class_weight: Any = None,
+    ) -> None:
         self.epochs = epochs
         self.order = order
         self.seed = seed
@@ -682,8 +744,9 @@ class AveragedPerceptronClassifier(PerceptronClassifier):
     """
 
     def _learner(self) -> OnlineLearner:
-        return AveragedPerceptron(intercept=self.intercept,
-                                  intercept_scaling=self.intercept_scaling)
+        return AveragedPerceptron(
+            intercept=self.intercept, intercept_scaling=self.intercept_scaling
+        )
 
 
 class PegasosClassifier(_OnlineClassifier):
@@ -721,12 +784,23 @@ class PegasosClassifier(_OnlineClassifier):
     (1.0, 40)
     """
 
-    def __init__(self, lam: float = 1e-4, *, projection: str | None = None,
-                 batch_size: int = 1, average: bool = False, epochs: int = 10,
-                 order: str = "shuffle", seed: int = 0, intercept: str = "augmented",
-                 intercept_scaling: float = 1.0, alpha: float | None = None,
-                 max_iter: int | None = None, random_state: Any = None,
-                 class_weight: Any = None) -> None:
+    def __init__(
+        self,
+        lam: float = 1e-4,
+        *,
+        projection: str | None = None,
+        batch_size: int = 1,
+        average: bool = False,
+        epochs: int = 10,
+        order: str = "shuffle",
+        seed: int = 0,
+        intercept: str = "augmented",
+        intercept_scaling: float = 1.0,
+        alpha: float | None = None,
+        max_iter: int | None = None,
+        random_state: Any = None,
+        class_weight: Any = None,
+    ) -> None:
         self.lam = lam
         self.projection = projection
         self.batch_size = batch_size
@@ -746,8 +820,13 @@ class PegasosClassifier(_OnlineClassifier):
 
     def _learner(self) -> OnlineLearner:
         lam = resolve_alias("lam", self.lam, 1e-4, "alpha", self.alpha)
-        return Pegasos(lam=lam, projection=self.projection, batch_size=self.batch_size,
-                       intercept=self.intercept, intercept_scaling=self.intercept_scaling)
+        return Pegasos(
+            lam=lam,
+            projection=self.projection,
+            batch_size=self.batch_size,
+            intercept=self.intercept,
+            intercept_scaling=self.intercept_scaling,
+        )
 
 
 class PAClassifier(_OnlineClassifier):
@@ -776,10 +855,20 @@ class PAClassifier(_OnlineClassifier):
     1.0
     """
 
-    def __init__(self, C: float = 1.0, *, variant: str = "pa1", epochs: int = 10,
-                 order: str = "shuffle", seed: int = 0, intercept: str = "augmented",
-                 intercept_scaling: float = 1.0, max_iter: int | None = None,
-                 random_state: Any = None, class_weight: Any = None) -> None:
+    def __init__(
+        self,
+        C: float = 1.0,
+        *,
+        variant: str = "pa1",
+        epochs: int = 10,
+        order: str = "shuffle",
+        seed: int = 0,
+        intercept: str = "augmented",
+        intercept_scaling: float = 1.0,
+        max_iter: int | None = None,
+        random_state: Any = None,
+        class_weight: Any = None,
+    ) -> None:
         self.C = C
         self.variant = variant
         self.epochs = epochs
@@ -793,8 +882,10 @@ class PAClassifier(_OnlineClassifier):
 
     def _learner(self) -> OnlineLearner:
         variant = check_choice("variant", self.variant, ("pa1", "pa2", "pa"))
-        kw: dict[str, Any] = {"intercept": self.intercept,
-                              "intercept_scaling": self.intercept_scaling}
+        kw: dict[str, Any] = {
+            "intercept": self.intercept,
+            "intercept_scaling": self.intercept_scaling,
+        }
         if variant == "pa":
             return PA(**kw)
         return (PA1 if variant == "pa1" else PA2)(C=self.C, **kw)

@@ -83,8 +83,9 @@ __all__ = [
 
 
 #: Set while _solve_rescaled runs its inner solves (which must not rescale again).
-_INNER: contextvars.ContextVar[bool] = contextvars.ContextVar("maxmargin_inner_solve",
-                                                              default=False)
+_INNER: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "maxmargin_inner_solve", default=False
+)
 
 
 def _solve_rescaled(problem: SVMProblem, t: float, t0: float, **kw: Any) -> ExactSolution:
@@ -98,8 +99,7 @@ def _solve_rescaled(problem: SVMProblem, t: float, t0: float, **kw: Any) -> Exac
         _INNER.reset(token)
 
 
-def _solve_rescaled_inner(problem: SVMProblem, t: float, t0: float,
-                          **kw: Any) -> ExactSolution:
+def _solve_rescaled_inner(problem: SVMProblem, t: float, t0: float, **kw: Any) -> ExactSolution:
     _, lc = scale_free_c(problem)
     huge = not problem.hard and lc > HUGE_LOG_CR2
     if huge:
@@ -107,8 +107,10 @@ def _solve_rescaled_inner(problem: SVMProblem, t: float, t0: float,
         if sol is not None:
             return sol
     if not problem.hard and not math.isfinite(max_cost(problem) / (t * t)):  # C_i = C s_i
-        raise SolverError(f"{problem.data.name}: the data are not separable, and the soft "
-                          f"margin cannot be solved in double precision{scale_hint(problem)}")
+        raise SolverError(
+            f"{problem.data.name}: the data are not separable, and the soft "
+            f"margin cannot be solved in double precision{scale_hint(problem)}"
+        )
     scaled = scaled_problem(problem, t)
     tries = [kw]
     if huge and kw["form"] == "dual" and kw["solver"] is None:
@@ -134,12 +136,23 @@ def _solve_rescaled_inner(problem: SVMProblem, t: float, t0: float,
     for wn in caught:  # re-issue all but the verdict, which is redone on `problem` below
         if "certificate of the exact solve" not in str(wn.message):
             warnings.warn_explicit(wn.message, wn.category, wn.filename, wn.lineno)
-    return _solution(problem, w, b, alpha, cert, sol.status, sol.solver, sol.form,
-                     sol.interface, sol.polished, t0, stacklevel=5)
+    return _solution(
+        problem,
+        w,
+        b,
+        alpha,
+        cert,
+        sol.status,
+        sol.solver,
+        sol.form,
+        sol.interface,
+        sol.polished,
+        t0,
+        stacklevel=5,
+    )
 
 
-def _soft_as_hard(problem: SVMProblem, t: float, t0: float,
-                  tol: float) -> ExactSolution | None:
+def _soft_as_hard(problem: SVMProblem, t: float, t0: float, tol: float) -> ExactSolution | None:
     """The soft-margin optimum from the hard margin, when the data are separable and
     ``C >= max alpha_hard`` (then the hard optimum satisfies the soft KKT conditions); None
     otherwise. ``(w, b)`` is stretched by ``1 + delta`` so that every ``y_i f_i`` exceeds
@@ -161,8 +174,7 @@ def _soft_as_hard(problem: SVMProblem, t: float, t0: float,
         return None
     y = problem.data.y
     r = y * problem.decision_function(w, b)
-    rnd = (problem.d + 3) * 2.0 ** -52 * float(
-        (_row_norms(problem.data) * _norm(w) + abs(b)).max())
+    rnd = (problem.d + 3) * 2.0**-52 * float((_row_norms(problem.data) * _norm(w) + abs(b)).max())
     delta = 4.0 * rnd + 2.0 * max(0.0, 1.0 - float(r.min()))
     if delta > 0.01 * tol:  # the stretch costs 2 delta of the objective
         return None
@@ -170,8 +182,20 @@ def _soft_as_hard(problem: SVMProblem, t: float, t0: float,
     cert = certify(problem, w, b, alpha, tol=tol)
     if not cert.ok:
         return None
-    return _solution(problem, w, b, alpha, cert, sol.status, sol.solver, sol.form,
-                     sol.interface, sol.polished, t0, stacklevel=5)
+    return _solution(
+        problem,
+        w,
+        b,
+        alpha,
+        cert,
+        sol.status,
+        sol.solver,
+        sol.form,
+        sol.interface,
+        sol.polished,
+        t0,
+        stacklevel=5,
+    )
 
 
 def _cert_trouble(cert: Certificate) -> str:
@@ -189,9 +213,20 @@ def _other_solvers_hint(tried: str) -> str:
     return f"try another interior-point solver ({', '.join(others)})"
 
 
-def _solution(problem: SVMProblem, w: np.ndarray, b: float, alpha: np.ndarray,
-              cert: Certificate, status: str, name: str, form: str, iface: str,
-              polished: bool, t0: float, stacklevel: int = 3) -> ExactSolution:
+def _solution(
+    problem: SVMProblem,
+    w: np.ndarray,
+    b: float,
+    alpha: np.ndarray,
+    cert: Certificate,
+    status: str,
+    name: str,
+    form: str,
+    iface: str,
+    polished: bool,
+    t0: float,
+    stacklevel: int = 3,
+) -> ExactSolution:
     """The :class:`ExactSolution`; ``status`` becomes ``"uncertified"`` (with a warning)
     when the certificate is not ok."""
     if not cert.ok:
@@ -200,7 +235,8 @@ def _solution(problem: SVMProblem, w: np.ndarray, b: float, alpha: np.ndarray,
             f"{problem.data.name}: the certificate of the exact solve is degraded: NOT "
             f"CERTIFIED ({_cert_trouble(cert)}; tol {cert.tol:.0e}); "
             f"{_other_solvers_hint(name)}{scale_hint(problem)}",
-            RuntimeWarning, stacklevel=stacklevel,
+            RuntimeWarning,
+            stacklevel=stacklevel,
         )
     # relative to C (alpha lies in [0, C]), or to max alpha for hard margin; with weights
     # to each example's own box [0, C_i] (the tolerance sv_tol s_i)
@@ -222,18 +258,37 @@ def _solution(problem: SVMProblem, w: np.ndarray, b: float, alpha: np.ndarray,
     nrm = _norm(problem.to_augmented(w, b))
     margin = 1.0 / nrm if nrm > 0 else math.inf
     return ExactSolution(
-        w=np.asarray(w, float), b=float(b), alpha=alpha, support=support,
-        margin_support=margin_sv, bound_support=bound, sv_tol=float(sv_tol),
-        primal_objective=cert.primal_objective, dual_objective=cert.dual_objective,
-        duality_gap=cert.duality_gap, margin=margin, certificate=cert, status=status,
-        solver=name, form=form, solve_seconds=time.perf_counter() - t0, polished=polished,
-        problem=problem, interface=iface,
+        w=np.asarray(w, float),
+        b=float(b),
+        alpha=alpha,
+        support=support,
+        margin_support=margin_sv,
+        bound_support=bound,
+        sv_tol=float(sv_tol),
+        primal_objective=cert.primal_objective,
+        dual_objective=cert.dual_objective,
+        duality_gap=cert.duality_gap,
+        margin=margin,
+        certificate=cert,
+        status=status,
+        solver=name,
+        form=form,
+        solve_seconds=time.perf_counter() - t0,
+        polished=polished,
+        problem=problem,
+        interface=iface,
     )
 
 
-def solve(problem: SVMProblem, form: str = "dual", solver: str | None = None,
-          polish: bool = True, *, interface: str = "auto",
-          tol: float | None = None) -> ExactSolution:
+def solve(
+    problem: SVMProblem,
+    form: str = "dual",
+    solver: str | None = None,
+    polish: bool = True,
+    *,
+    interface: str = "auto",
+    tol: float | None = None,
+) -> ExactSolution:
     """Solve ``problem`` exactly, polish, and certify.
 
     Parameters
@@ -309,23 +364,32 @@ def solve(problem: SVMProblem, form: str = "dual", solver: str | None = None,
     route = choose_route(problem, form, solver, interface)
     tol = DEFAULT_TOL if tol is None else float(tol)
     if problem.weights is not None and not problem.costs.all():
-        return _solve_without_zero_costs(problem, t0, form=form, solver=solver,
-                                         polish=polish, interface=interface, tol=tol)
+        return _solve_without_zero_costs(
+            problem, t0, form=form, solver=solver, polish=polish, interface=interface, tol=tol
+        )
     t = solver_scale(problem)
     if _rescaled(problem, t):
-        logger.debug("solve %s: solved as the equivalent problem with X scaled by t = %g",
-                     problem.data.name, t)
-        return _solve_rescaled(problem, t, t0, form=form, solver=solver, polish=polish,
-                               interface=interface, tol=tol)
+        logger.debug(
+            "solve %s: solved as the equivalent problem with X scaled by t = %g",
+            problem.data.name,
+            t,
+        )
+        return _solve_rescaled(
+            problem, t, t0, form=form, solver=solver, polish=polish, interface=interface, tol=tol
+        )
     dz = problem.d + (problem.intercept == "augmented")
-    check_memory(8.0 * dz * route.vectors_of_d, f"solving {problem.data.name} with "
-                 f"{route.solver} (d = {dz:,} features)", WIDE_HINT)
+    check_memory(
+        8.0 * dz * route.vectors_of_d,
+        f"solving {problem.data.name} with {route.solver} (d = {dz:,} features)",
+        WIDE_HINT,
+    )
     attempts = _Attempts(problem, tol, polish)
     point = attempts.finish(_first_answer(attempts, route))
     point = _refined(attempts, point)
     point = _fallback_if_uncertified(attempts, point)
-    logger.debug("  polished: %s; certificate %s", point.polished,
-                 "ok" if point.cert.ok else "failed")
+    logger.debug(
+        "  polished: %s; certificate %s", point.polished, "ok" if point.cert.ok else "failed"
+    )
     return _accepted(problem, point, t0)
 
 
@@ -334,11 +398,14 @@ def _solve_without_zero_costs(problem: SVMProblem, t0: float, **kw: Any) -> Exac
     put ``alpha_i = 0`` back, and certify on ``problem`` itself."""
     keep = np.flatnonzero(problem.costs > 0)
     data = problem.data
-    sub = SVMProblem(data.subset(keep), C=problem.C, intercept=problem.intercept,
-                     intercept_scaling=problem.intercept_scaling,
-                     sample_weight=problem.weights[keep])  # type: ignore[index]
-    logger.debug("solve %s: %d examples of weight 0 left out", data.name,
-                 problem.n - keep.size)
+    sub = SVMProblem(
+        data.subset(keep),
+        C=problem.C,
+        intercept=problem.intercept,
+        intercept_scaling=problem.intercept_scaling,
+        sample_weight=problem.weights[keep],  # type: ignore[index]
+    )
+    logger.debug("solve %s: %d examples of weight 0 left out", data.name, problem.n - keep.size)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         sol = solve(sub, **kw)
@@ -348,8 +415,20 @@ def _solve_without_zero_costs(problem: SVMProblem, t0: float, **kw: Any) -> Exac
     alpha = np.zeros(problem.n)
     alpha[keep] = sol.alpha
     cert = certify(problem, sol.w, sol.b, alpha, tol=kw["tol"])
-    return _solution(problem, sol.w, sol.b, alpha, cert, sol.status, sol.solver, sol.form,
-                     sol.interface, sol.polished, t0, stacklevel=4)
+    return _solution(
+        problem,
+        sol.w,
+        sol.b,
+        alpha,
+        cert,
+        sol.status,
+        sol.solver,
+        sol.form,
+        sol.interface,
+        sol.polished,
+        t0,
+        stacklevel=4,
+    )
 
 
 def _rescaled(problem: SVMProblem, t: float) -> bool:
@@ -394,9 +473,15 @@ class _Attempts:
         p = self.problem
         if route.needs_signed_rows and self.YZ is None:
             self.YZ = signed_rows(p)
-        logger.debug("solve %s (n=%d, d'=%d): %s (%s), %s form", p.data.name, p.n,
-                     p.d + (p.intercept == "augmented"), route.solver, route.interface,
-                     route.form)
+        logger.debug(
+            "solve %s (n=%d, d'=%d): %s (%s), %s form",
+            p.data.name,
+            p.n,
+            p.d + (p.intercept == "augmented"),
+            route.solver,
+            route.interface,
+            route.form,
+        )
         with solver_output():
             raw = route.run(p, self.YZ, self.polish)
         logger.debug("  %s: %s", route.solver, raw.describe())
@@ -410,7 +495,7 @@ class _Attempts:
         p = self.problem
         assert raw.x is not None
         if route.form == "dual":
-            alpha = np.asarray(raw.x[:p.n], float)
+            alpha = np.asarray(raw.x[: p.n], float)
             free = p.intercept == "free"
             b = float(raw.y_eq[-1]) if free and raw.y_eq is not None else None
             w, b = weights_from_alpha(p, self.YZ, alpha, b)
@@ -421,8 +506,7 @@ class _Attempts:
         cert = certify(p, w, b, alpha, tol=self.tol)
         if self.polish:
             exact_bounds = route.backend is not None and route.backend.exact_bounds
-            best = polish_point(p, self.YZ, w, b, alpha, cert, self.tol,
-                                from_alpha=exact_bounds)
+            best = polish_point(p, self.YZ, w, b, alpha, cert, self.tol, from_alpha=exact_bounds)
             if best is not None:
                 return _Point(raw, route, *best, polished=True)
         return _Point(raw, route, w, b, alpha, cert, polished=False)
@@ -432,8 +516,7 @@ def _first_answer(attempts: _Attempts, route: Route) -> tuple[RawResult, Route]:
     """The first answer with a point: ``route``'s, its first fallback's when it failed,
     or, for a hard margin the solver calls infeasible, the separation LP's verdict."""
     raw, route = attempts.run(route)
-    if route.fallbacks and raw.status not in (Status.OPTIMAL, Status.INACCURATE,
-                                              Status.UNBOUNDED):
+    if route.fallbacks and raw.status not in (Status.OPTIMAL, Status.INACCURATE, Status.UNBOUNDED):
         raw, route = attempts.run(route.other(route.fallbacks[0]))
     if attempts.problem.hard and raw.status.says_infeasible:
         raw, route = _separable_after_all(attempts, raw, route)
@@ -447,8 +530,9 @@ def _first_answer(attempts: _Attempts, route: Route) -> tuple[RawResult, Route]:
     return raw, route
 
 
-def _separable_after_all(attempts: _Attempts, raw: RawResult,
-                         route: Route) -> tuple[RawResult, Route]:
+def _separable_after_all(
+    attempts: _Attempts, raw: RawResult, route: Route
+) -> tuple[RawResult, Route]:
     """A hard margin called infeasible (primal form) or unbounded (dual form) is not
     separable only by the LP's verdict, never by a status: raise with its certificate.
     Separable after all (tiny margins, huge ``||w||``, can trip a solver's infeasibility
@@ -494,16 +578,14 @@ def _fallback_if_uncertified(attempts: _Attempts, point: _Point) -> _Point:
     that certifies better; a stalled IPM whose polished point the certificate proves to
     1e-8 is kept."""
     cert = point.cert
-    proved = cert.ok and (point.optimal
-                          or max(cert.max_residual(), abs(cert.relative_gap)) <= 1e-8)
+    proved = cert.ok and (point.optimal or max(cert.max_residual(), abs(cert.relative_gap)) <= 1e-8)
     if proved or not point.route.fallbacks:
         return point
     raw2, route2 = attempts.run(point.route.other(point.route.fallbacks[0]))
     if not raw2.has_point:
         return point
     point2 = attempts.finish((raw2, route2))
-    if (point2.optimal and point2.cert.ok) or \
-            point2.cert.max_residual() < cert.max_residual():
+    if (point2.optimal and point2.cert.ok) or point2.cert.max_residual() < cert.max_residual():
         return point2
     return point
 
@@ -518,6 +600,16 @@ def _accepted(problem: SVMProblem, point: _Point, t0: float) -> ExactSolution:
             f"optimality ({_cert_trouble(point.cert)}); try another solver or the other "
             f"form{scale_hint(problem)}"
         )
-    return _solution(problem, point.w, point.b, point.alpha, point.cert,
-                     "optimal" if point.optimal else "optimal_inaccurate", route.solver,
-                     route.form, route.interface, point.polished, t0)
+    return _solution(
+        problem,
+        point.w,
+        point.b,
+        point.alpha,
+        point.cert,
+        "optimal" if point.optimal else "optimal_inaccurate",
+        route.solver,
+        route.form,
+        route.interface,
+        point.polished,
+        t0,
+    )

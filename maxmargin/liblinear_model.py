@@ -55,11 +55,15 @@ SOLVER_TYPE = "L2R_L1LOSS_SVC_DUAL"
 def _int_label(value: Any, what: str) -> int:
     """A label as LIBLINEAR stores it: an int (``fscanf("%d")``)."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise ParameterError(f"LIBLINEAR labels are integers; {what} is {value!r}: pass "
-                             "labels=(label of +1, label of -1) as two integers")
+        raise ParameterError(
+            f"LIBLINEAR labels are integers; {what} is {value!r}: pass "
+            "labels=(label of +1, label of -1) as two integers"
+        )
     if not float(value).is_integer() or abs(float(value)) >= 2**31:
-        raise ParameterError(f"LIBLINEAR labels are 32-bit integers; {what} is {value!r}: "
-                             "pass labels=(label of +1, label of -1) as two integers")
+        raise ParameterError(
+            f"LIBLINEAR labels are 32-bit integers; {what} is {value!r}: "
+            "pass labels=(label of +1, label of -1) as two integers"
+        )
     return int(float(value))
 
 
@@ -98,9 +102,11 @@ def liblinear_labels(data: Dataset, option: str = "labels") -> tuple[int, int]:
     try:
         return _int_label(pos, "the +1 class's label"), _int_label(neg, "the -1 class's label")
     except ParameterError:
-        raise ParameterError(f"{option}: LIBLINEAR labels are integers; the data's labels "
-                             f"are {pos!r} (+1) and {neg!r} (-1): map them to integers "
-                             "first (or use the Python API's labels=)") from None
+        raise ParameterError(
+            f"{option}: LIBLINEAR labels are integers; the data's labels "
+            f"are {pos!r} (+1) and {neg!r} (-1): map them to integers "
+            "first (or use the Python API's labels=)"
+        ) from None
 
 
 def _model_parts(model: Any) -> tuple[np.ndarray, float, str, float, tuple[Any, Any]]:
@@ -108,15 +114,26 @@ def _model_parts(model: Any) -> tuple[np.ndarray, float, str, float, tuple[Any, 
     if isinstance(model, ExactSolution):
         p = model.problem
         neg, pos = p.data.classes
-        return (np.asarray(model.w, float), float(model.b), p.intercept,
-                float(p.intercept_scaling), (pos, neg))
+        return (
+            np.asarray(model.w, float),
+            float(model.b),
+            p.intercept,
+            float(p.intercept_scaling),
+            (pos, neg),
+        )
     if all(hasattr(model, a) for a in ("coef_", "intercept_", "classes_", "intercept")):
         # a fitted maxmargin estimator: classes_[1] is the +1 class
-        return (np.asarray(model.coef_, float).reshape(-1), float(model.intercept_[0]),
-                model.intercept, float(getattr(model, "intercept_scaling", 1.0)),
-                (model.classes_[1], model.classes_[0]))
-    raise ParameterError(f"write_liblinear_model needs an ExactSolution (maxmargin.solve) "
-                         f"or a fitted maxmargin estimator, got {type(model).__name__}")
+        return (
+            np.asarray(model.coef_, float).reshape(-1),
+            float(model.intercept_[0]),
+            model.intercept,
+            float(getattr(model, "intercept_scaling", 1.0)),
+            (model.classes_[1], model.classes_[0]),
+        )
+    raise ParameterError(
+        f"write_liblinear_model needs an ExactSolution (maxmargin.solve) "
+        f"or a fitted maxmargin estimator, got {type(model).__name__}"
+    )
 
 
 def liblinear_model_text(model: Any, labels: tuple[Any, Any] | None = None) -> str:
@@ -154,28 +171,38 @@ def liblinear_model_text(model: Any, labels: tuple[Any, Any] | None = None) -> s
     try:
         pos, neg = labels
     except (TypeError, ValueError):
-        raise ParameterError(f"labels must be a pair (label of +1, label of -1), got "
-                             f"{labels!r}") from None
+        raise ParameterError(
+            f"labels must be a pair (label of +1, label of -1), got {labels!r}"
+        ) from None
     pos, neg = _int_label(pos, "the +1 class's label"), _int_label(neg, "the -1 class's label")
     if pos == neg:
         raise ParameterError(f"the two labels must differ, got {pos} twice")
     if not (np.isfinite(w).all() and math.isfinite(b)):
-        raise DataError("the model has non-finite weights (inf or nan): LIBLINEAR cannot "
-                        "read them and no prediction would mean anything")
+        raise DataError(
+            "the model has non-finite weights (inf or nan): LIBLINEAR cannot "
+            "read them and no prediction would mean anything"
+        )
     if intercept == "none":
         bias, extra = -1.0, []
     elif intercept == "augmented":
         bias, extra = s, [b / s]
     else:  # free: a constant feature 1 whose weight is b
         bias, extra = 1.0, [b]
-    lines = [f"solver_type {SOLVER_TYPE}", "nr_class 2", f"label {pos} {neg}",
-             f"nr_feature {w.size}", f"bias {bias:.17g}", "w"]
+    lines = [
+        f"solver_type {SOLVER_TYPE}",
+        "nr_class 2",
+        f"label {pos} {neg}",
+        f"nr_feature {w.size}",
+        f"bias {bias:.17g}",
+        "w",
+    ]
     lines += [f"{v + 0.0:.17g} " for v in (*w.tolist(), *extra)]  # + 0.0: no "-0"
     return "\n".join(lines) + "\n"
 
 
-def write_liblinear_model(model: Any, path: str | os.PathLike,
-                          labels: tuple[Any, Any] | None = None) -> Path:
+def write_liblinear_model(
+    model: Any, path: str | os.PathLike, labels: tuple[Any, Any] | None = None
+) -> Path:
     """Write ``model`` as a LIBLINEAR model file, for ``predict`` of LIBLINEAR.
 
     The file gives LIBLINEAR's ``predict`` (and ``liblinearutil.load_model``) the same

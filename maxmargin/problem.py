@@ -104,10 +104,18 @@ class SVMProblem:
     weights: np.ndarray | None
     class_weight: dict | None
 
-    def __init__(self, data: Dataset, C: float | None = None, lam: float | None = None,
-                 hard: bool = False, intercept: str = "free",
-                 intercept_scaling: float = 1.0, *, sample_weight: Any = None,
-                 class_weight: Any = None) -> None:
+    def __init__(
+        self,
+        data: Dataset,
+        C: float | None = None,
+        lam: float | None = None,
+        hard: bool = False,
+        intercept: str = "free",
+        intercept_scaling: float = 1.0,
+        *,
+        sample_weight: Any = None,
+        class_weight: Any = None,
+    ) -> None:
         if not isinstance(data, Dataset):
             raise ParameterError(
                 f"SVMProblem needs a maxmargin.Dataset, got {type(data).__name__}; "
@@ -136,15 +144,25 @@ class SVMProblem:
             raise ParameterError(
                 "sample_weight and class_weight are costs of the soft margin (C_i = C s_i); "
                 "the hard margin has none: give C (or lam), or drop the examples to leave "
-                "out")
+                "out"
+            )
         weights, classes = combine_weights(data, sample_weight, class_weight)
         if weights is not None and not math.isfinite(C * float(weights.max())):
-            raise DataError(f"the costs C_i = C * weight_i overflow (C = {C!r}, largest "
-                            f"weight {float(weights.max())!r}); scale the weights down")
+            raise DataError(
+                f"the costs C_i = C * weight_i overflow (C = {C!r}, largest "
+                f"weight {float(weights.max())!r}); scale the weights down"
+            )
         # frozen: the fields are set once, here (C and lam always both, as floats)
-        for name, value in (("data", data), ("C", C), ("lam", lam), ("hard", bool(hard)),
-                            ("intercept", intercept), ("intercept_scaling", s),
-                            ("weights", weights), ("class_weight", classes)):
+        for name, value in (
+            ("data", data),
+            ("C", C),
+            ("lam", lam),
+            ("hard", bool(hard)),
+            ("intercept", intercept),
+            ("intercept_scaling", s),
+            ("weights", weights),
+            ("class_weight", classes),
+        ):
             object.__setattr__(self, name, value)
 
     # ------------------------------------------------------------------ structure
@@ -178,8 +196,11 @@ class SVMProblem:
         """``"hard"`` or ``"soft"`` (deprecated: read :attr:`hard`)."""
         import warnings
 
-        warnings.warn("SVMProblem.kind is deprecated (maxmargin 0.2.0): read the bool "
-                      "SVMProblem.hard", DeprecationWarning, stacklevel=2)
+        warnings.warn(
+            "SVMProblem.kind is deprecated (maxmargin 0.2.0): read the bool SVMProblem.hard",
+            DeprecationWarning,
+            stacklevel=2,
+        )
         return "hard" if self.hard else "soft"
 
     @cached_property
@@ -201,7 +222,7 @@ class SVMProblem:
         """``max_i ||z_i||``: the radius of the features the learner sees."""
         r2 = self.data.row_norms() ** 2
         if self.intercept == "augmented":
-            r2 = r2 + self.intercept_scaling ** 2
+            r2 = r2 + self.intercept_scaling**2
         return float(np.sqrt(r2.max()))
 
     def to_augmented(self, w: Any, b: Any) -> np.ndarray:
@@ -547,8 +568,9 @@ class SVMProblem:
     def _alpha(self, alpha: Any) -> np.ndarray:
         alpha = np.asarray(alpha, dtype=float)
         if alpha.shape[-1:] != (self.n,) or alpha.ndim > 2:
-            raise DataError(f"alpha must have shape (n,) or (k, n) with n = {self.n}, "
-                            f"got {alpha.shape}")
+            raise DataError(
+                f"alpha must have shape (n,) or (k, n) with n = {self.n}, got {alpha.shape}"
+            )
         return alpha
 
     def _check_b(self, b: Any) -> None:
@@ -562,8 +584,9 @@ class SVMProblem:
         return f"SVMProblem({self.data.name!r}, {form}, intercept={self.intercept!r})"
 
 
-def combine_weights(data: Dataset, sample_weight: Any = None,
-                    class_weight: Any = None) -> tuple[np.ndarray | None, dict | None]:
+def combine_weights(
+    data: Dataset, sample_weight: Any = None, class_weight: Any = None
+) -> tuple[np.ndarray | None, dict | None]:
     """The example weights ``s_i = sample_weight_i * class_weight[y_i]``, checked.
 
     Parameters
@@ -616,25 +639,31 @@ def combine_weights(data: Dataset, sample_weight: Any = None,
         except (TypeError, ValueError):
             raise DataError("sample_weight must be an array of numbers") from None
         if s.shape != (n,):
-            raise DataError(f"sample_weight must have shape ({n},) (one weight per "
-                            f"example), got {s.shape}")
+            raise DataError(
+                f"sample_weight must have shape ({n},) (one weight per example), got {s.shape}"
+            )
         bad = np.flatnonzero(~np.isfinite(s) | (s < 0))
         if bad.size:
-            raise DataError(f"sample_weight must be finite and >= 0; example {bad[0]} has "
-                            f"{float(s[bad[0]])}")
+            raise DataError(
+                f"sample_weight must be finite and >= 0; example {bad[0]} has {float(s[bad[0]])}"
+            )
     resolved = None
     if class_weight is not None:
         resolved = resolve_class_weight(data, class_weight)
         neg, pos = data.classes[0], data.classes[1]
         s = s * np.where(y > 0, resolved[pos], resolved[neg])
     if not s.any():
-        raise DataError(f"{data.name}: every sample weight is zero; give at least one "
-                        "example of each class a positive weight")
+        raise DataError(
+            f"{data.name}: every sample weight is zero; give at least one "
+            "example of each class a positive weight"
+        )
     for label in (-1.0, 1.0):
         if not (s[y == label] > 0).any():
             name = data.classes[0] if label < 0 else data.classes[1]
-            raise DataError(f"{data.name}: every example of class {name!r} has weight zero; "
-                            "a classifier needs a positive weight in both classes")
+            raise DataError(
+                f"{data.name}: every example of class {name!r} has weight zero; "
+                "a classifier needs a positive weight in both classes"
+            )
     if np.all(s == 1.0):
         return None, resolved
     s.setflags(write=False)
@@ -666,21 +695,21 @@ def resolve_class_weight(data: Dataset, class_weight: Any) -> dict:
     y = data.y
     if isinstance(class_weight, str):
         if class_weight != "balanced":
-            raise ParameterError(f"class_weight must be a dict or 'balanced', got "
-                                 f"{class_weight!r}")
+            raise ParameterError(f"class_weight must be a dict or 'balanced', got {class_weight!r}")
         n_pos = int((y > 0).sum())
         return {neg: data.n / (2.0 * (data.n - n_pos)), pos: data.n / (2.0 * n_pos)}
     if not isinstance(class_weight, dict):
-        raise ParameterError(f"class_weight must be a dict {{label: weight}} or 'balanced', "
-                             f"got {type(class_weight).__name__}")
+        raise ParameterError(
+            f"class_weight must be a dict {{label: weight}} or 'balanced', "
+            f"got {type(class_weight).__name__}"
+        )
     out = {neg: 1.0, pos: 1.0}
     for key, value in class_weight.items():
         label = _class_label(data, key)
         try:
             v = float(value)
         except (TypeError, ValueError):
-            raise ParameterError(f"class_weight[{key!r}] must be a number, got "
-                                 f"{value!r}") from None
+            raise ParameterError(f"class_weight[{key!r}] must be a number, got {value!r}") from None
         if not (math.isfinite(v) and v >= 0):
             raise DataError(f"class_weight[{key!r}] must be finite and >= 0, got {value!r}")
         out[label] = v
@@ -692,13 +721,16 @@ def _class_label(data: Dataset, key: Any) -> Any:
     given as text, ``"1"``, matches a numeric label)."""
     neg, pos = data.classes[0], data.classes[1]
     for label in (neg, pos):
-        if key == label or (isinstance(key, str) and not isinstance(label, str)
-                            and _same_number(key, label)):
+        if key == label or (
+            isinstance(key, str) and not isinstance(label, str) and _same_number(key, label)
+        ):
             return label
     if not isinstance(key, bool) and key in (-1, 1) and (neg, pos) != (-1, 1):
         return neg if key == -1 else pos
-    raise ParameterError(f"class_weight names the label {key!r}, which {data.name} does "
-                         f"not have; its labels are {neg!r} and {pos!r}")
+    raise ParameterError(
+        f"class_weight names the label {key!r}, which {data.name} does "
+        f"not have; its labels are {neg!r} and {pos!r}"
+    )
 
 
 def _same_number(text: str, label: Any) -> bool:

@@ -26,9 +26,14 @@ def _figures_section(figs: Sequence[Path]) -> str:
     return "\n## Figures\n\n" + "\n".join(lines) + "\n" if lines else ""
 
 
-def write_report(comparison: Comparison, out_dir: str | Path, *,
-                 formats: Sequence[str] | str = ("png", "svg"), dpi: int = 150,
-                 figures: bool = True) -> list[Path]:
+def write_report(
+    comparison: Comparison,
+    out_dir: str | Path,
+    *,
+    formats: Sequence[str] | str = ("png", "svg"),
+    dpi: int = 150,
+    figures: bool = True,
+) -> list[Path]:
     """Write ``report.md``, ``report.json``, ``checkpoints.csv`` (:meth:`Comparison.to_csv`)
     and the figures into ``out_dir``.
 
@@ -79,11 +84,16 @@ def write_report(comparison: Comparison, out_dir: str | Path, *,
     return [report, js, table, *figs]
 
 
-def write_path_report(path_result: RegularizationPath, out_dir: str | Path, *,
-                      study: LearnerPathStudy | None = None,
-                      formats: Sequence[str] | str = ("png", "svg"), dpi: int = 150,
-                      figures: bool = True,
-                      feature_names: Sequence[str] | None = None) -> list[Path]:
+def write_path_report(
+    path_result: RegularizationPath,
+    out_dir: str | Path,
+    *,
+    study: LearnerPathStudy | None = None,
+    formats: Sequence[str] | str = ("png", "svg"),
+    dpi: int = 150,
+    figures: bool = True,
+    feature_names: Sequence[str] | None = None,
+) -> list[Path]:
     """Write ``report.md``, ``report.json``, ``grid.csv`` (:meth:`RegularizationPath.to_csv`)
     and the path figures into ``out_dir``.
 
@@ -122,8 +132,10 @@ def write_path_report(path_result: RegularizationPath, out_dir: str | Path, *,
     (['report.md', 'report.json'], True)
     """
     if not isinstance(path_result, RegularizationPath):
-        raise ParameterError("write_path_report needs the RegularizationPath of path(), got "
-                             f"{type(path_result).__name__}")
+        raise ParameterError(
+            "write_path_report needs the RegularizationPath of path(), got "
+            f"{type(path_result).__name__}"
+        )
     drawn = _mpl.to_draw(figures, formats)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -131,14 +143,17 @@ def write_path_report(path_result: RegularizationPath, out_dir: str | Path, *,
     if drawn is not None:
         from .plotting.path import save_path_figures
 
-        figs = save_path_figures(path_result, out, study=study, formats=drawn, dpi=dpi,
-                                 feature_names=feature_names)
+        figs = save_path_figures(
+            path_result, out, study=study, formats=drawn, dpi=dpi, feature_names=feature_names
+        )
     md = path_result.to_markdown()
     if study is not None:
         md += "\n" + study.to_markdown()
     md += _figures_section(figs)
-    md += ("\nHow to read these numbers and recompute them: see docs/path.md in the "
-           "maxmargin repository.\n")
+    md += (
+        "\nHow to read these numbers and recompute them: see docs/path.md in the "
+        "maxmargin repository.\n"
+    )
     report = atomic_write(out / "report.md", md)
     d = path_result.to_dict()
     if study is not None:
@@ -149,10 +164,15 @@ def write_path_report(path_result: RegularizationPath, out_dir: str | Path, *,
     return [report, js, table, *figs]
 
 
-def write_exact_path_report(ep: ExactPath, out_dir: str | Path, *,
-                            formats: Sequence[str] | str = ("png", "svg"),
-                            C_range: tuple[float, float] | None = None, dpi: int = 150,
-                            figures: bool = True) -> list[Path]:
+def write_exact_path_report(
+    ep: ExactPath,
+    out_dir: str | Path,
+    *,
+    formats: Sequence[str] | str = ("png", "svg"),
+    C_range: tuple[float, float] | None = None,
+    dpi: int = 150,
+    figures: bool = True,
+) -> list[Path]:
     """Write ``report.md``, ``report.json`` (with the segments), ``breakpoints.csv`` and
     the figures of an exact path into ``out_dir`` (each file written atomically).
 
@@ -188,8 +208,10 @@ def write_exact_path_report(ep: ExactPath, out_dir: str | Path, *,
     ['report.md', 'report.json', 'breakpoints.csv']
     """
     if not isinstance(ep, ExactPath):
-        raise ParameterError("write_exact_path_report needs the ExactPath of "
-                             f"exact_regularization_path(), got {type(ep).__name__}")
+        raise ParameterError(
+            "write_exact_path_report needs the ExactPath of "
+            f"exact_regularization_path(), got {type(ep).__name__}"
+        )
     drawn = _mpl.to_draw(figures, formats)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -199,12 +221,13 @@ def write_exact_path_report(ep: ExactPath, out_dir: str | Path, *,
 
         figs = save_exact_path_figures(ep, out, formats=drawn, C_range=C_range, dpi=dpi)
     md = ep.to_markdown() + _figures_section(figs)
-    md += ("\nEvery breakpoint and event is in breakpoints.csv; report.json has the affine "
-           "pieces between them. How to read and recompute them: docs/path.md in the "
-           "maxmargin repository.\n")
+    md += (
+        "\nEvery breakpoint and event is in breakpoints.csv; report.json has the affine "
+        "pieces between them. How to read and recompute them: docs/path.md in the "
+        "maxmargin repository.\n"
+    )
     report, js, cs = out / "report.md", out / "report.json", out / "breakpoints.csv"
     atomic_write(report, md)
     ep.to_json(js, include_segments=True)
     ep.to_csv(cs)
     return [report, js, cs, *figs]
-

@@ -59,8 +59,7 @@ class SeparationCertificate:
         return {
             "z": [float(t) for t in self.z],
             "support": [int(i) for i in np.flatnonzero(self.z > 0)],
-            "hull_point": None if self.hull_point is None
-            else [float(t) for t in self.hull_point],
+            "hull_point": None if self.hull_point is None else [float(t) for t in self.hull_point],
             "intercept": self.intercept,
             "residuals": {k: json_number(v) for k, v in self.residuals.items()},
             "tol": float(self.tol),
@@ -68,8 +67,9 @@ class SeparationCertificate:
         }
 
 
-def verify_separation(data: Any, z: Any, intercept: str = "free", *,
-                      tol: float = 1e-9) -> SeparationCertificate:
+def verify_separation(
+    data: Any, z: Any, intercept: str = "free", *, tol: float = 1e-9
+) -> SeparationCertificate:
     """Check a non-separability certificate ``z`` against the data (numpy only).
 
     Parameters
@@ -128,8 +128,9 @@ def verify_separation(data: Any, z: Any, intercept: str = "free", *,
     return SeparationCertificate(z, hp, intercept, res, tol, ok)
 
 
-def separation_certificate(data: Dataset | SVMProblem, intercept: str = "free", *,
-                           tol: float = 1e-9) -> SeparationCertificate | None:
+def separation_certificate(
+    data: Dataset | SVMProblem, intercept: str = "free", *, tol: float = 1e-9
+) -> SeparationCertificate | None:
     """Find and verify ``z`` proving the data are not separable, or None if they are.
 
     Solves the LP ``z >= 0, sum z = 1, sum z_i y_i x_i = 0`` (plus ``sum z_i y_i = 0``
@@ -184,8 +185,10 @@ def separation_certificate(data: Dataset | SVMProblem, intercept: str = "free", 
     if res.status == 2:  # infeasible LP: the classes are separable
         return None
     if res.status != 0 or res.x is None:
-        raise SolverError(f"separation LP failed ({res.message}); the data may be "
-                          "badly scaled: standardise the features and retry")
+        raise SolverError(
+            f"separation LP failed ({res.message}); the data may be "
+            "badly scaled: standardise the features and retry"
+        )
     z = np.maximum(res.x, 0.0)
     cert = verify_separation(data, z, intercept, tol=tol)
     S = np.flatnonzero(z > 0)
@@ -236,8 +239,10 @@ def _raise_not_separable(problem: SVMProblem, how: str) -> None:
     if cert is None:  # pragma: no cover - callers check first
         raise SolverError(f"hard margin reported {how} but the data are separable")
     pos = np.flatnonzero(cert.z > 0)
-    msg = (f"{problem.data.name}: the classes are not linearly separable "
-           f"(intercept={problem.intercept}): a convex combination of {pos.size} examples "
-           f"lies in both classes' hulls (certificate verified={cert.verified}); "
-           "use a soft margin (C or lam) instead of hard=True")
+    msg = (
+        f"{problem.data.name}: the classes are not linearly separable "
+        f"(intercept={problem.intercept}): a convex combination of {pos.size} examples "
+        f"lies in both classes' hulls (certificate verified={cert.verified}); "
+        "use a soft margin (C or lam) instead of hard=True"
+    )
     raise NotSeparableError(msg, cert)

@@ -199,7 +199,8 @@ class ExactSolution:
         p = self.problem
         num = json_number
         out = {
-            **format_header("solution"), "data": p.data.name,
+            **format_header("solution"),
+            "data": p.data.name,
             "w": [float(t) for t in self.w],
             "feature_names": None if p.data.feature_names is None else list(p.data.feature_names),
             "b": float(self.b),
@@ -262,17 +263,18 @@ class ExactSolution:
 
     @overload
     @classmethod
-    def from_json(cls, source: Any, data: None = ..., *,
-                  tol: float | None = ...) -> SavedSolution: ...
+    def from_json(
+        cls, source: Any, data: None = ..., *, tol: float | None = ...
+    ) -> SavedSolution: ...
 
     @overload
     @classmethod
-    def from_json(cls, source: Any, data: Dataset, *,
-                  tol: float | None = ...) -> ExactSolution: ...
+    def from_json(cls, source: Any, data: Dataset, *, tol: float | None = ...) -> ExactSolution: ...
 
     @classmethod
-    def from_json(cls, source: Any, data: Dataset | None = None, *,
-                  tol: float | None = None) -> ExactSolution | SavedSolution:
+    def from_json(
+        cls, source: Any, data: Dataset | None = None, *, tol: float | None = None
+    ) -> ExactSolution | SavedSolution:
         """Read a solution written by :meth:`to_json` (or ``maxmargin solve --json``).
 
         A file is not a proof: with the data, the certificate is recomputed from them
@@ -335,43 +337,52 @@ class ExactSolution:
         p, c = self.problem, self.certificate
         reg = "hard margin" if p.hard else f"C={p.C:.6g} (lam={p.lam:.6g})"
         if p.weights is not None:
-            reg += (f", weighted (C_i = C s_i, s_i in [{p.weights.min():.4g}, "
-                    f"{p.weights.max():.4g}])")
+            reg += (
+                f", weighted (C_i = C s_i, s_i in [{p.weights.min():.4g}, {p.weights.max():.4g}])"
+            )
         fl = c.floors
-        kkt = "\n".join(f"    {k:<22s}{v:.3e}   (rounding bound {fl.get(k, 0.0):.1e})"
-                        for k, v in c.kkt.items())
+        kkt = "\n".join(
+            f"    {k:<22s}{v:.3e}   (rounding bound {fl.get(k, 0.0):.1e})" for k, v in c.kkt.items()
+        )
         verdict = "CERTIFIED OPTIMAL" if c.ok else "NOT CERTIFIED"
         if c.undecided:
             verdict += f" (double precision cannot decide: {c.undecided})"
         rounding = f"; rounding bound {fl.get('relative_gap', 0.0):.1e}"
         if self.duality_gap < 0 and c.gap_at_rounding:
             rounding += ": the gap is negative by rounding only, i.e. zero"
-        return "\n".join([
-            f"maxmargin exact solve: {p.data.name} (n={p.n}, d={p.d}), {reg}, "
-            f"intercept={p.intercept}",
-            f"  solver            {self.solver} ({self.interface}), {self.form} form, "
-            f"status {self.status}, polished={self.polished}",
-            f"  primal objective  {self.primal_objective:.15g}",
-            f"  dual objective    {self.dual_objective:.15g}",
-            f"  duality gap       {self.duality_gap:.3e} (relative {c.relative_gap:.3e}"
-            f"{rounding})",
-            "  KKT residuals (scaled; see docs/certificates.md)",
-            kkt,
-            f"  certificate       {verdict} at tol {c.tol:.0e} (worst: {c.worst()[0]})",
-            (f"  margin 1/||w~||   {self.margin:.12g}" if p.intercept == "augmented"
-             else f"  margin 1/||w||    {self.margin:.12g}"),
-            f"  b                 {self.b:.12g}",
-            f"  support vectors   {len(self.support)} "
-            f"(margin {len(self.margin_support)}, bound {len(self.bound_support)}; "
-            f"sv_tol {self.sv_tol:.1e})",
-            f"  training error    {self.training_error:.4f}",
-            f"  time              {self.solve_seconds:.3f} s",
-        ])
+        return "\n".join(
+            [
+                f"maxmargin exact solve: {p.data.name} (n={p.n}, d={p.d}), {reg}, "
+                f"intercept={p.intercept}",
+                f"  solver            {self.solver} ({self.interface}), {self.form} form, "
+                f"status {self.status}, polished={self.polished}",
+                f"  primal objective  {self.primal_objective:.15g}",
+                f"  dual objective    {self.dual_objective:.15g}",
+                f"  duality gap       {self.duality_gap:.3e} (relative {c.relative_gap:.3e}"
+                f"{rounding})",
+                "  KKT residuals (scaled; see docs/certificates.md)",
+                kkt,
+                f"  certificate       {verdict} at tol {c.tol:.0e} (worst: {c.worst()[0]})",
+                (
+                    f"  margin 1/||w~||   {self.margin:.12g}"
+                    if p.intercept == "augmented"
+                    else f"  margin 1/||w||    {self.margin:.12g}"
+                ),
+                f"  b                 {self.b:.12g}",
+                f"  support vectors   {len(self.support)} "
+                f"(margin {len(self.margin_support)}, bound {len(self.bound_support)}; "
+                f"sv_tol {self.sv_tol:.1e})",
+                f"  training error    {self.training_error:.4f}",
+                f"  time              {self.solve_seconds:.3f} s",
+            ]
+        )
 
     def __repr__(self) -> str:
-        return (f"ExactSolution(status={self.status!r}, P={self.primal_objective:.10g}, "
-                f"gap={self.duality_gap:.2e}, certified={self.certificate.ok}, "
-                f"n_sv={len(self.support)}, solver={self.solver!r}, form={self.form!r})")
+        return (
+            f"ExactSolution(status={self.status!r}, P={self.primal_objective:.10g}, "
+            f"gap={self.duality_gap:.2e}, certified={self.certificate.ok}, "
+            f"n_sv={len(self.support)}, solver={self.solver!r}, form={self.form!r})"
+        )
 
 
 def _ints(values: Any) -> np.ndarray:
@@ -395,17 +406,26 @@ def _certificate_of(doc: dict[str, Any]) -> Certificate:
     whole under ``certificate``; a solution flat, beside the point)."""
     c = doc.get("certificate") or {
         "primal_objective": doc.get("primal_objective"),
-        "dual_objective": doc.get("dual_objective"), "duality_gap": doc.get("duality_gap"),
-        "relative_gap": doc.get("relative_gap"), "kkt": doc.get("kkt") or {},
-        "floors": doc.get("floors") or {}, "ok": doc.get("certified", False),
-        "undecided": doc.get("undecided"), "tol": doc.get("tol", DEFAULT_TOL)}
+        "dual_objective": doc.get("dual_objective"),
+        "duality_gap": doc.get("duality_gap"),
+        "relative_gap": doc.get("relative_gap"),
+        "kkt": doc.get("kkt") or {},
+        "floors": doc.get("floors") or {},
+        "ok": doc.get("certified", False),
+        "undecided": doc.get("undecided"),
+        "tol": doc.get("tol", DEFAULT_TOL),
+    }
     return Certificate(
-        json_float(c["primal_objective"]), json_float(c["dual_objective"]),
-        json_float(c["duality_gap"]), json_float(c["relative_gap"]),
+        json_float(c["primal_objective"]),
+        json_float(c["dual_objective"]),
+        json_float(c["duality_gap"]),
+        json_float(c["relative_gap"]),
         {str(k): json_float(v) for k, v in (c.get("kkt") or {}).items()},
-        json_float(c.get("tol", DEFAULT_TOL)), bool(c.get("ok")),
+        json_float(c.get("tol", DEFAULT_TOL)),
+        bool(c.get("ok")),
         {str(k): json_float(v) for k, v in (c.get("floors") or {}).items()},
-        c.get("undecided"))
+        c.get("undecided"),
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -515,27 +535,39 @@ class SavedSolution:
             hard = bool(doc["hard"])
             names = doc.get("feature_names")
             return cls(
-                w=np.array([json_float(v) for v in doc["w"]], dtype=float), b=json_float(doc["b"]),
-                alpha=_alpha_of(doc, n), support=_ints(doc["support"]),
+                w=np.array([json_float(v) for v in doc["w"]], dtype=float),
+                b=json_float(doc["b"]),
+                alpha=_alpha_of(doc, n),
+                support=_ints(doc["support"]),
                 margin_support=_ints(doc.get("margin_support")),
                 bound_support=_ints(doc.get("bound_support")),
                 sv_tol=json_float(doc.get("sv_tol")),
                 primal_objective=json_float(doc["primal_objective"]),
                 dual_objective=json_float(doc["dual_objective"]),
-                duality_gap=json_float(doc["duality_gap"]), margin=json_float(doc["margin"]),
+                duality_gap=json_float(doc["duality_gap"]),
+                margin=json_float(doc["margin"]),
                 training_error=json_float(doc.get("training_error")),
-                certificate=_certificate_of(doc), status=str(doc["status"]),
-                solver=str(doc.get("solver")), interface=str(doc.get("interface", "direct")),
-                form=str(doc.get("form")), polished=bool(doc.get("polished")),
+                certificate=_certificate_of(doc),
+                status=str(doc["status"]),
+                solver=str(doc.get("solver")),
+                interface=str(doc.get("interface", "direct")),
+                form=str(doc.get("form")),
+                polished=bool(doc.get("polished")),
                 solve_seconds=json_float(doc.get("solve_seconds")),
                 intercept=str(doc["intercept"]),
-                intercept_scaling=json_float(doc.get("intercept_scaling", 1.0)), hard=hard,
-                C=math.inf if hard else json_float(doc["C"]), lam=json_float(doc["lam"]),
-                n=n, d=d, data_name=doc.get("data"),
+                intercept_scaling=json_float(doc.get("intercept_scaling", 1.0)),
+                hard=hard,
+                C=math.inf if hard else json_float(doc["C"]),
+                lam=json_float(doc["lam"]),
+                n=n,
+                d=d,
+                data_name=doc.get("data"),
                 feature_names=None if names is None else tuple(map(str, names)),
-                weights=None if doc.get("weights") is None else
-                np.array([json_float(v) for v in doc["weights"]], dtype=float),
-                document=copy.deepcopy(doc))
+                weights=None
+                if doc.get("weights") is None
+                else np.array([json_float(v) for v in doc["weights"]], dtype=float),
+                document=copy.deepcopy(doc),
+            )
         except KeyError as e:
             raise DataError(f"the solution has no {e.args[0]!r} key") from None
         except (TypeError, ValueError) as e:
@@ -649,17 +681,27 @@ class SavedSolution:
         if not isinstance(data, Dataset):
             raise ParameterError(f"data must be a maxmargin.Dataset, got {type(data).__name__}")
         if (data.n, data.d) != (self.n, self.d):
-            raise DataError(f"the solution is of data with n={self.n}, d={self.d}; "
-                            f"{data.name} has n={data.n}, d={data.d}: give the data it was "
-                            "solved on")
-        if None not in (self.feature_names, data.feature_names) and \
-                tuple(data.feature_names or ()) != self.feature_names:
-            raise DataError(f"the solution's features are {list(self.feature_names or ())[:5]}"
-                            f"...; {data.name} has {list(data.feature_names or ())[:5]}...")
+            raise DataError(
+                f"the solution is of data with n={self.n}, d={self.d}; "
+                f"{data.name} has n={data.n}, d={data.d}: give the data it was "
+                "solved on"
+            )
+        if (
+            None not in (self.feature_names, data.feature_names)
+            and tuple(data.feature_names or ()) != self.feature_names
+        ):
+            raise DataError(
+                f"the solution's features are {list(self.feature_names or ())[:5]}"
+                f"...; {data.name} has {list(data.feature_names or ())[:5]}..."
+            )
         kw: dict[str, Any] = {"hard": True} if self.hard else {"C": self.C}
-        return SVMProblem(data, intercept=self.intercept,
-                          intercept_scaling=self.intercept_scaling,
-                          sample_weight=self.weights, **kw)
+        return SVMProblem(
+            data,
+            intercept=self.intercept,
+            intercept_scaling=self.intercept_scaling,
+            sample_weight=self.weights,
+            **kw,
+        )
 
     def recertify(self, data: Dataset, *, tol: float | None = None) -> ExactSolution:
         """The :class:`ExactSolution` on ``data``, its certificate recomputed with numpy.
@@ -694,31 +736,52 @@ class SavedSolution:
         """
         problem = self.problem(data)
         if self.alpha is None:
-            raise DataError("the file has no alpha (a comparison written by maxmargin 0.1): "
-                            "it cannot be re-certified; solve the problem again")
-        cert = certify(problem, self.w, self.b, self.alpha,
-                       tol=self.certificate.tol if tol is None else tol)
+            raise DataError(
+                "the file has no alpha (a comparison written by maxmargin 0.1): "
+                "it cannot be re-certified; solve the problem again"
+            )
+        cert = certify(
+            problem, self.w, self.b, self.alpha, tol=self.certificate.tol if tol is None else tol
+        )
         status = self.status
         if not cert.ok:
             status = "uncertified"
-            warnings.warn(f"{data.name}: the solution read from the file is NOT CERTIFIED on "
-                          f"these data (relative gap {cert.relative_gap:.2e}, worst KKT "
-                          f"residual {cert.worst()[0]} = {cert.worst()[1]:.2e}): are they the "
-                          "data it was solved on?", RuntimeWarning, stacklevel=2)
+            warnings.warn(
+                f"{data.name}: the solution read from the file is NOT CERTIFIED on "
+                f"these data (relative gap {cert.relative_gap:.2e}, worst KKT "
+                f"residual {cert.worst()[0]} = {cert.worst()[1]:.2e}): are they the "
+                "data it was solved on?",
+                RuntimeWarning,
+                stacklevel=2,
+            )
         elif status == "uncertified":
             status = "optimal_inaccurate"  # the file's solve was not certified; this is
         nrm = _norm(problem.to_augmented(self.w, self.b))  # as exact.solve computes it
         return ExactSolution(
-            w=self.w.copy(), b=self.b, alpha=self.alpha.copy(), support=self.support.copy(),
+            w=self.w.copy(),
+            b=self.b,
+            alpha=self.alpha.copy(),
+            support=self.support.copy(),
             margin_support=self.margin_support.copy(),
-            bound_support=self.bound_support.copy(), sv_tol=self.sv_tol,
-            primal_objective=cert.primal_objective, dual_objective=cert.dual_objective,
-            duality_gap=cert.duality_gap, margin=1.0 / nrm if nrm > 0 else math.inf,
-            certificate=cert, status=status, solver=self.solver, form=self.form,
-            solve_seconds=self.solve_seconds, polished=self.polished, problem=problem,
-            interface=self.interface)
+            bound_support=self.bound_support.copy(),
+            sv_tol=self.sv_tol,
+            primal_objective=cert.primal_objective,
+            dual_objective=cert.dual_objective,
+            duality_gap=cert.duality_gap,
+            margin=1.0 / nrm if nrm > 0 else math.inf,
+            certificate=cert,
+            status=status,
+            solver=self.solver,
+            form=self.form,
+            solve_seconds=self.solve_seconds,
+            polished=self.polished,
+            problem=problem,
+            interface=self.interface,
+        )
 
     def __repr__(self) -> str:
-        return (f"SavedSolution(status={self.status!r}, P={self.primal_objective:.10g}, "
-                f"certified (as the file says)={self.certificate.ok}, n_sv={len(self.support)}, "
-                f"n={self.n}, d={self.d})")
+        return (
+            f"SavedSolution(status={self.status!r}, P={self.primal_objective:.10g}, "
+            f"certified (as the file says)={self.certificate.ok}, n_sv={len(self.support)}, "
+            f"n={self.n}, d={self.d})"
+        )

@@ -26,8 +26,22 @@ __all__ = ["Trace"]
 
 _REQUIRED = ("t", "epoch", "w", "b", "mistakes", "loss", "sqnorm", "seconds")
 _OPTIONAL = ("w_avg", "b_avg", "dual", "dual_avg")
-_META = ("learner", "params", "order", "seed", "data", "intercept", "intercept_scaling",
-         "n", "d", "epochs", "final_train_error", "timings", "missing", "declares")
+_META = (
+    "learner",
+    "params",
+    "order",
+    "seed",
+    "data",
+    "intercept",
+    "intercept_scaling",
+    "n",
+    "d",
+    "epochs",
+    "final_train_error",
+    "timings",
+    "missing",
+    "declares",
+)
 #: metadata a file written by an older maxmargin may lack (read as empty)
 _LATER = ("missing", "declares")
 #: why a trace built from weights alone lacks its per-step records
@@ -140,11 +154,26 @@ class Trace:
     # ------------------------------------------------------------------ external weights
 
     @classmethod
-    def from_weights(cls, t: Any, W: Any, b: Any = None, *, name: str, data: Any = None,
-                     n: int | None = None, d: int | None = None, intercept: str | None = None,
-                     intercept_scaling: float = 1.0, w_avg: Any = None, b_avg: Any = None,
-                     mistakes: Any = None, seconds: Any = None, params: dict | None = None,
-                     extras: dict | None = None, kind: str = "objective") -> Trace:
+    def from_weights(
+        cls,
+        t: Any,
+        W: Any,
+        b: Any = None,
+        *,
+        name: str,
+        data: Any = None,
+        n: int | None = None,
+        d: int | None = None,
+        intercept: str | None = None,
+        intercept_scaling: float = 1.0,
+        w_avg: Any = None,
+        b_avg: Any = None,
+        mistakes: Any = None,
+        seconds: Any = None,
+        params: dict | None = None,
+        extras: dict | None = None,
+        kind: str = "objective",
+    ) -> Trace:
         r"""A trace from weights produced elsewhere, to be scored like any run.
 
         The checkpoints are ``t`` (steps, e.g. examples seen or ``epoch * n``) and the
@@ -212,8 +241,7 @@ class Trace:
         if not isinstance(name, str) or not name:
             raise ParameterError(f"name must be a non-empty string, got {name!r}")
         if kind not in ("objective", "linear", "mistakes"):
-            raise ParameterError(f"kind must be 'objective', 'linear' or 'mistakes', got "
-                                 f"{kind!r}")
+            raise ParameterError(f"kind must be 'objective', 'linear' or 'mistakes', got {kind!r}")
         n, d = _data_shape(data, n, d)
         tt = _steps_of(t)
         k = tt.size
@@ -222,18 +250,22 @@ class Trace:
         if intercept is None:
             intercept = "none" if b is None else "free"
         if intercept not in ("none", "augmented", "free"):
-            raise ParameterError(f"intercept must be 'free', 'augmented' or 'none', got "
-                                 f"{intercept!r}")
+            raise ParameterError(
+                f"intercept must be 'free', 'augmented' or 'none', got {intercept!r}"
+            )
         if intercept == "none" and np.any(bv != 0):
-            raise ParameterError("intercept='none' but b is not zero; use 'free' (an "
-                                 "unregularised b) or 'augmented'")
+            raise ParameterError(
+                "intercept='none' but b is not zero; use 'free' (an unregularised b) or 'augmented'"
+            )
         s = float(intercept_scaling)
         if not (math.isfinite(s) and s > 0):
             raise ParameterError(f"intercept_scaling must be a finite float > 0, got {s!r}")
         if (b_avg is not None and w_avg is None) or (
-                w_avg is not None and b is not None and b_avg is None):
-            raise ParameterError("give w_avg and b_avg together (b_avg may be left out only "
-                                 "when b is)")
+            w_avg is not None and b is not None and b_avg is None
+        ):
+            raise ParameterError(
+                "give w_avg and b_avg together (b_avg may be left out only when b is)"
+            )
         Wa = None if w_avg is None else _rows("w_avg", w_avg, k, d)
         ba = None if Wa is None else (np.zeros(k) if b_avg is None else _vector("b_avg", b_avg, k))
         missing = {"loss": _FROM_WEIGHTS, "sqnorm": _FROM_WEIGHTS}
@@ -243,8 +275,9 @@ class Trace:
         else:
             mk = _vector("mistakes", mistakes, k)
             if np.any(mk < 0) or np.any(np.diff(mk) < 0) or np.any(mk != np.round(mk)):
-                raise ParameterError("mistakes must be cumulative counts: integers >= 0, "
-                                     "non-decreasing")
+                raise ParameterError(
+                    "mistakes must be cumulative counts: integers >= 0, non-decreasing"
+                )
             mk = mk.astype(np.int64)
         if seconds is None:
             sec = np.full(k, np.nan)
@@ -255,15 +288,36 @@ class Trace:
         if data is not None and np.all(np.isfinite(Wm[-1])) and np.isfinite(bv[-1]):
             f = np.asarray(data.X @ Wm[-1]).ravel() + bv[-1]
             err = float(np.mean(data.y * f <= 0))
-        return cls(learner=name, params=dict(params or {}), order="external", seed=None,
-                   data=getattr(data, "name", ""), intercept=intercept,
-                   intercept_scaling=s, n=n, d=d, epochs=int(-(-int(tt[-1]) // n)),
-                   t=tt, epoch=(tt + n - 1) // n, w=Wm, b=bv, mistakes=mk,
-                   loss=np.full(k, np.nan), sqnorm=np.full(k, np.nan), seconds=sec,
-                   w_avg=Wa, b_avg=ba, extras=dict(extras or {}), final_train_error=err,
-                   missing=missing, declares={"name": name, "objective": "lambda" if kind ==
-                                              "objective" else None,
-                                              "svm_space": kind != "mistakes"})
+        return cls(
+            learner=name,
+            params=dict(params or {}),
+            order="external",
+            seed=None,
+            data=getattr(data, "name", ""),
+            intercept=intercept,
+            intercept_scaling=s,
+            n=n,
+            d=d,
+            epochs=int(-(-int(tt[-1]) // n)),
+            t=tt,
+            epoch=(tt + n - 1) // n,
+            w=Wm,
+            b=bv,
+            mistakes=mk,
+            loss=np.full(k, np.nan),
+            sqnorm=np.full(k, np.nan),
+            seconds=sec,
+            w_avg=Wa,
+            b_avg=ba,
+            extras=dict(extras or {}),
+            final_train_error=err,
+            missing=missing,
+            declares={
+                "name": name,
+                "objective": "lambda" if kind == "objective" else None,
+                "svm_space": kind != "mistakes",
+            },
+        )
 
     # ------------------------------------------------------------------ derived
 
@@ -318,10 +372,15 @@ class Trace:
         if at is None:
             return ""
         k = int(np.searchsorted(self.t, at))
-        last = f"; finite up to step {int(self.t[k - 1]):,}" if k > 0 else \
-            "; not finite at the first checkpoint"
-        return (f"the weights are not finite (overflow) at step {at:,} of "
-                f"{self.steps:,}{last} (a step size too large for the data?)")
+        last = (
+            f"; finite up to step {int(self.t[k - 1]):,}"
+            if k > 0
+            else "; not finite at the first checkpoint"
+        )
+        return (
+            f"the weights are not finite (overflow) at step {at:,} of "
+            f"{self.steps:,}{last} (a step size too large for the data?)"
+        )
 
     @property
     def ns_per_step(self) -> float:
@@ -369,10 +428,15 @@ class Trace:
         >>> run("perceptron", make_separable(20, 2, seed=0)).summary().split(":")[0]
         'perceptron'
         """
-        mist = "mistakes not recorded" if "mistakes" in self.missing else \
-            f"{int(self.mistakes[-1]):,} mistakes"
-        head = (f"{self.learner}: {mist} in {self.steps:,} steps "
-                f"({self.epochs} epoch{'s' if self.epochs != 1 else ''}, {self.order}), ")
+        mist = (
+            "mistakes not recorded"
+            if "mistakes" in self.missing
+            else f"{int(self.mistakes[-1]):,} mistakes"
+        )
+        head = (
+            f"{self.learner}: {mist} in {self.steps:,} steps "
+            f"({self.epochs} epoch{'s' if self.epochs != 1 else ''}, {self.order}), "
+        )
         if self.diverged_at is not None:
             return head + f"DIVERGED: {self.divergence()}"
         speed = "" if "seconds" in self.missing else f", {self.ns_per_step:,.0f} ns/step"
@@ -512,25 +576,35 @@ def _rows(what: str, value: Any, k: int, d: int) -> np.ndarray:
         a = value.toarray() if hasattr(value, "toarray") else value
         a = np.asarray(a, dtype=float)
         if a.ndim < 2 or a.shape[0] != k or int(np.prod(a.shape[1:])) != d:
-            hint = " (transposed? rows must be the checkpoints)" if (
-                a.ndim == 2 and a.shape == (d, k)) else ""
-            raise ParameterError(f"{what} has shape {a.shape}; it must be (k, d) = ({k}, {d}):"
-                                 f" one row per checkpoint t (k = len(t)), d features{hint}")
+            hint = (
+                " (transposed? rows must be the checkpoints)"
+                if (a.ndim == 2 and a.shape == (d, k))
+                else ""
+            )
+            raise ParameterError(
+                f"{what} has shape {a.shape}; it must be (k, d) = ({k}, {d}):"
+                f" one row per checkpoint t (k = len(t)), d features{hint}"
+            )
         if a.ndim == 2 and k == d:
             raise ParameterError(
                 f"{what} is a square ({k}, {d}) array: with k = d its orientation cannot be "
                 f"checked; pass list({what}) if its rows are the {k} snapshots (one per "
-                "checkpoint)")
+                "checkpoint)"
+            )
         return np.ascontiguousarray(a.reshape(k, d))
     try:
         rows = [np.asarray(r, dtype=float).ravel() for r in value]
     except TypeError:
-        raise ParameterError(f"{what} must be an array of shape (k, d) or a sequence of k "
-                             f"weight vectors; got {type(value).__name__}") from None
+        raise ParameterError(
+            f"{what} must be an array of shape (k, d) or a sequence of k "
+            f"weight vectors; got {type(value).__name__}"
+        ) from None
     if len(rows) != k or any(r.size != d for r in rows):
         sizes = sorted({r.size for r in rows})
-        raise ParameterError(f"{what} has {len(rows)} snapshot(s) of size(s) {sizes}; it "
-                             f"needs k = len(t) = {k} snapshots of d = {d} weights")
+        raise ParameterError(
+            f"{what} has {len(rows)} snapshot(s) of size(s) {sizes}; it "
+            f"needs k = len(t) = {k} snapshots of d = {d} weights"
+        )
     return np.array(rows, dtype=float).reshape(k, d)
 
 
@@ -541,9 +615,11 @@ def _vector(what: str, value: Any, k: int) -> np.ndarray:
     except (TypeError, ValueError):
         raise ParameterError(f"{what} must hold one number per checkpoint (k = {k})") from None
     if v.ndim != 2 or v.shape != (k, 1):
-        raise ParameterError(f"{what} has {v.shape[0] if v.ndim else 0} entr(ies) of size "
-                             f"{v.shape[1:] if v.ndim == 2 else '?'}; it needs one number per "
-                             f"checkpoint (k = len(t) = {k})")
+        raise ParameterError(
+            f"{what} has {v.shape[0] if v.ndim else 0} entr(ies) of size "
+            f"{v.shape[1:] if v.ndim == 2 else '?'}; it needs one number per "
+            f"checkpoint (k = len(t) = {k})"
+        )
     return v[:, 0]
 
 
@@ -551,30 +627,42 @@ def _data_shape(data: Any, n: int | None, d: int | None) -> tuple[int, int]:
     """``(n, d)`` of the data a trace from elsewhere ran on (given, or of ``data``)."""
     if data is not None:
         if not hasattr(data, "X") or not hasattr(data, "y"):
-            raise ParameterError(f"data must be a maxmargin.Dataset, got "
-                                 f"{type(data).__name__}")
+            raise ParameterError(f"data must be a maxmargin.Dataset, got {type(data).__name__}")
         for key, given, real in (("n", n, data.n), ("d", d, data.d)):
             if given is not None and int(given) != real:
                 raise ParameterError(f"{key}={given} but data has {key} = {real}")
         n, d = data.n, data.d
     elif n is None or d is None:
-        raise ParameterError("give data= (the training Dataset) or both n= and d=: the "
-                             "weights are checked against d")
+        raise ParameterError(
+            "give data= (the training Dataset) or both n= and d=: the weights are checked against d"
+        )
     return _positive_int("n", n), _positive_int("d", d)
 
 
 def _steps_of(t: Any) -> np.ndarray:
     """The checkpoints of a trace from elsewhere: positive increasing integers."""
     tt = np.asarray(t)
-    if tt.ndim != 1 or tt.size == 0 or not (np.issubdtype(tt.dtype, np.integer) or (
-            np.issubdtype(tt.dtype, np.floating) and np.all(np.isfinite(tt))
-            and np.all(tt == np.round(tt)))):
-        raise ParameterError(f"t must be a 1-D array of k >= 1 integer steps; got "
-                             f"shape {tt.shape}, dtype {tt.dtype}")
+    if (
+        tt.ndim != 1
+        or tt.size == 0
+        or not (
+            np.issubdtype(tt.dtype, np.integer)
+            or (
+                np.issubdtype(tt.dtype, np.floating)
+                and np.all(np.isfinite(tt))
+                and np.all(tt == np.round(tt))
+            )
+        )
+    ):
+        raise ParameterError(
+            f"t must be a 1-D array of k >= 1 integer steps; got shape {tt.shape}, dtype {tt.dtype}"
+        )
     tt = tt.astype(np.int64)
     if tt[0] < 1 or np.any(np.diff(tt) <= 0):
-        raise ParameterError("t must be positive and strictly increasing (the steps at "
-                             f"which the weights were taken); got {tt.tolist()[:8]}")
+        raise ParameterError(
+            "t must be positive and strictly increasing (the steps at "
+            f"which the weights were taken); got {tt.tolist()[:8]}"
+        )
     return tt
 
 
@@ -586,5 +674,8 @@ def _arr_eq(a: Any, b: Any) -> bool:
     if a is None or b is None:
         return a is None and b is None
     a, b = np.asarray(a), np.asarray(b)
-    return a.shape == b.shape and a.dtype.kind == b.dtype.kind and bool(
-        np.array_equal(a, b, equal_nan=a.dtype.kind == "f"))
+    return (
+        a.shape == b.shape
+        and a.dtype.kind == b.dtype.kind
+        and bool(np.array_equal(a, b, equal_nan=a.dtype.kind == "f"))
+    )

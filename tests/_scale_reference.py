@@ -43,7 +43,7 @@ def objective_units(Z, y, w, b, C, hard, intercept, s0, unit):
     half = 0.5 * (robust_norm(wt) / math.sqrt(unit)) ** 2
     if hard:
         return half
-    X = Z[:, :w.size] if intercept == "augmented" else Z
+    X = Z[:, : w.size] if intercept == "augmented" else Z
     m = robust_norm(w) or 1.0
     f = m * (X @ (w / m)) + b
     xi = float(np.maximum(0.0, 1.0 - y * f).sum())
@@ -88,15 +88,17 @@ def _clarabel_primal(Zs, y, q, hard, free):
     A = sp.hstack(rows, format="csc")
     h = -np.ones(n)
     if nx:
-        A = sp.vstack([A, sp.hstack([sp.csc_matrix((nx, dz + nb)), -sp.identity(nx)])],
-                      format="csc")
+        A = sp.vstack(
+            [A, sp.hstack([sp.csc_matrix((nx, dz + nb)), -sp.identity(nx)])], format="csc"
+        )
         h = np.concatenate([h, np.zeros(nx)])
     st = clarabel.DefaultSettings()
     st.verbose = False
     st.tol_gap_abs = st.tol_gap_rel = st.tol_feas = 1e-12
     st.max_iter = 200
-    sol = clarabel.DefaultSolver(sp.triu(P, format="csc"), c, A, h,
-                                 [clarabel.NonnegativeConeT(A.shape[0])], st).solve()
+    sol = clarabel.DefaultSolver(
+        sp.triu(P, format="csc"), c, A, h, [clarabel.NonnegativeConeT(A.shape[0])], st
+    ).solve()
     if str(sol.status) not in ("Solved", "AlmostSolved"):
         return None
     x = np.asarray(sol.x)
@@ -141,9 +143,9 @@ def reference(X, y, C, hard, intercept, s0=1.0):
         L0 = 2.0 * min((y > 0).sum(), (y < 0).sum()) if free else float(n)
         return L0 - 0.5 * n * n * math.exp(lc), L0, C
     if lc >= 0:
-        Zs, q = Z / R, math.exp(-lc)     # obj = 1/(2 C R^2) ||w'||^2 + sum xi
+        Zs, q = Z / R, math.exp(-lc)  # obj = 1/(2 C R^2) ||w'||^2 + sum xi
     else:
-        Zs, q = Z * math.sqrt(C), 1.0    # obj = 1/2 ||w'||^2 + sum xi
+        Zs, q = Z * math.sqrt(C), 1.0  # obj = 1/2 ||w'||^2 + sum xi
     out = None if q < 1e-12 else _clarabel_primal(Zs, y, q, False, free)
     if out is None:
         # C R^2 huge: an LP in all but name. Separable data with C >= max alpha_hard

@@ -17,8 +17,14 @@ PACKAGE = Path(__file__).resolve().parent.parent / "maxmargin"
 #: The rooms, top to bottom: a module may import from its own room and the rooms above.
 ROOMS: list[tuple[str, ...]] = [
     ("maxmargin._version", "maxmargin.exceptions", "maxmargin._json"),
-    ("maxmargin._validation", "maxmargin._io", "maxmargin._progress", "maxmargin._log",
-     "maxmargin._deps", "maxmargin._table"),
+    (
+        "maxmargin._validation",
+        "maxmargin._io",
+        "maxmargin._progress",
+        "maxmargin._log",
+        "maxmargin._deps",
+        "maxmargin._table",
+    ),
     ("maxmargin.data",),
     ("maxmargin.problem",),
     ("maxmargin.certificate", "maxmargin.separation", "maxmargin.solution"),
@@ -34,16 +40,25 @@ ROOMS: list[tuple[str, ...]] = [
     ("maxmargin.estimators", "maxmargin.liblinear_model"),
     ("maxmargin.cli",),
     # the package's public surface, and the old module paths kept as re-exports
-    ("maxmargin", "maxmargin.path", "maxmargin.exact_path", "maxmargin.plot",
-     "maxmargin.plot_compare", "maxmargin.plot_path", "maxmargin.plot_animation"),
+    (
+        "maxmargin",
+        "maxmargin.path",
+        "maxmargin.exact_path",
+        "maxmargin.plot",
+        "maxmargin.plot_compare",
+        "maxmargin.plot_path",
+        "maxmargin.plot_animation",
+    ),
 ]
 
 #: Imports against the direction (or back into the module's own room), each a thin
 #: facade that delegates, lazily.
 FACADES = {
     ("maxmargin.problem", "maxmargin.cvxpy_models"): "SVMProblem.to_cvxpy",
-    ("maxmargin.certificate", "maxmargin.separation"):
-        "maxmargin.certificate.SeparationCertificate (the old path)",
+    (
+        "maxmargin.certificate",
+        "maxmargin.separation",
+    ): "maxmargin.certificate.SeparationCertificate (the old path)",
 }
 
 
@@ -63,9 +78,12 @@ def _imports(name: str) -> set[str]:
     """The maxmargin modules ``name`` imports (at any depth, TYPE_CHECKING excluded)."""
     path = MODULES[name]
     tree = ast.parse(path.read_text())
-    typing_only = {id(n) for node in ast.walk(tree)
-                   if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
-                   for n in ast.walk(node)}
+    typing_only = {
+        id(n)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+        for n in ast.walk(node)
+    }
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = set()
     for node in ast.walk(tree):
@@ -75,7 +93,7 @@ def _imports(name: str) -> set[str]:
             found |= {a.name for a in node.names if a.name.startswith("maxmargin")}
         elif isinstance(node, ast.ImportFrom):
             if node.level:
-                base = package.split(".")[:len(package.split(".")) - node.level + 1]
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
                 target = ".".join(base + ([node.module] if node.module else []))
             else:
                 target = node.module or ""
@@ -106,10 +124,13 @@ def test_every_module_has_a_room():
 
 
 def test_imports_go_only_upward():
-    wrong = sorted(f"{a} -> {b}" for a, deps in GRAPH.items() for b in deps
-                   if _room(b) > _room(a) and (a, b) not in FACADES)
-    assert not wrong, "imports against the direction of docs/architecture.md:\n" + \
-        "\n".join(wrong)
+    wrong = sorted(
+        f"{a} -> {b}"
+        for a, deps in GRAPH.items()
+        for b in deps
+        if _room(b) > _room(a) and (a, b) not in FACADES
+    )
+    assert not wrong, "imports against the direction of docs/architecture.md:\n" + "\n".join(wrong)
 
 
 def test_facades_are_lazy_and_still_needed():
@@ -117,8 +138,9 @@ def test_facades_are_lazy_and_still_needed():
         assert b in GRAPH[a], f"facade {what} ({a} -> {b}) is gone: remove it from FACADES"
         tree = ast.parse(MODULES[a].read_text())
         top_level = {n.module for n in tree.body if isinstance(n, ast.ImportFrom)}
-        assert not any(m and b.endswith(m.lstrip(".")) for m in top_level), \
+        assert not any(m and b.endswith(m.lstrip(".")) for m in top_level), (
             f"{a} imports {b} at import time; the facade {what} must import it lazily"
+        )
 
 
 def test_no_cycles():
@@ -131,7 +153,7 @@ def test_no_cycles():
         stack.append(node)
         for nxt in sorted(edges[node]):
             if state.get(nxt) == 1:
-                cycle = stack[stack.index(nxt):] + [nxt]
+                cycle = stack[stack.index(nxt) :] + [nxt]
                 pytest.fail("import cycle: " + " -> ".join(cycle))
             if nxt not in state:
                 visit(nxt)
@@ -146,15 +168,20 @@ def test_no_cycles():
 def test_computation_never_draws_or_writes_reports():
     computing = [m for m in MODULES if _room(m) <= _room("maxmargin.evaluation")]
     for name in computing:
-        bad = {d for d in GRAPH[name]
-               if d.startswith(("maxmargin.plotting", "maxmargin.report"))}
+        bad = {d for d in GRAPH[name] if d.startswith(("maxmargin.plotting", "maxmargin.report"))}
         assert not bad, f"{name} imports {bad}"
         text = MODULES[name].read_text()
         assert "import matplotlib" not in text and "from matplotlib" not in text, name
 
 
-OLD_PATHS = ("maxmargin.path", "maxmargin.exact_path", "maxmargin.plot",
-             "maxmargin.plot_compare", "maxmargin.plot_path", "maxmargin.plot_animation")
+OLD_PATHS = (
+    "maxmargin.path",
+    "maxmargin.exact_path",
+    "maxmargin.plot",
+    "maxmargin.plot_compare",
+    "maxmargin.plot_path",
+    "maxmargin.plot_animation",
+)
 
 
 @pytest.mark.parametrize("old", OLD_PATHS)

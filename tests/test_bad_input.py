@@ -26,13 +26,18 @@ from maxmargin.cli import main
 from maxmargin.path import path as reg_path
 
 # the modules the command calls into (patched to prove nothing is computed too early)
-MODULES = {m: importlib.import_module(f"maxmargin.{mod}") for m, mod in (
-    ("data", "data"), ("exact", "exact"), ("compare", "evaluation.comparison"),
-    ("path", "evaluation.grid_path"))}
+MODULES = {
+    m: importlib.import_module(f"maxmargin.{mod}")
+    for m, mod in (
+        ("data", "data"),
+        ("exact", "exact"),
+        ("compare", "evaluation.comparison"),
+        ("path", "evaluation.grid_path"),
+    )
+}
 
 HEART = str(mm.data._PACKAGE_DATA / "heart_scale")
 EXE = shutil.which("maxmargin", path=str(Path(sys.executable).parent)) or "maxmargin"
-
 
 
 def cli(capsys, *argv):
@@ -75,9 +80,11 @@ def files(tmp_path):
     np.save(tmp_path / "x.npy", np.eye(2))
     (tmp_path / "x.npy").rename(tmp_path / "npy.npz")
     f["npy.npz"] = tmp_path / "npy.npz"
-    for name, X, y in [("nanlab.npz", np.eye(3), np.array([1.0, np.nan, -1.0])),
-                       ("inflab.npz", np.eye(2), np.array([np.inf, -np.inf])),
-                       ("complex.npz", np.eye(2) * (1 + 2j), np.array([1, -1]))]:
+    for name, X, y in [
+        ("nanlab.npz", np.eye(3), np.array([1.0, np.nan, -1.0])),
+        ("inflab.npz", np.eye(2), np.array([np.inf, -np.inf])),
+        ("complex.npz", np.eye(2) * (1 + 2j), np.array([1, -1])),
+    ]:
         np.savez(tmp_path / name, X=X, y=y)
         f[name] = tmp_path / name
     return f
@@ -144,8 +151,9 @@ def test_csv_label_column_out_of_range(capsys, files, label):
 
 
 def test_csv_label_by_name_needs_a_header(capsys, files):
-    refused(capsys, "solve", files["strlab.csv"], "--label", "cls", "--no-header",
-            match="no header row")
+    refused(
+        capsys, "solve", files["strlab.csv"], "--label", "cls", "--no-header", match="no header row"
+    )
     refused(capsys, "solve", files["semi.csv"], "--label", "nope", match="no column named")
 
 
@@ -203,22 +211,31 @@ def eight_gib(monkeypatch):
     monkeypatch.setattr(v, "available_memory", lambda: 8 * 2**30)
 
 
-@pytest.mark.parametrize("argv", [
-    ["solve"], ["solve", "--solver", "PIQP"], ["run", "--learner", "perceptron"],
-    ["compare", "--learners", "pegasos"], ["path", "--C-grid", "0.1,1"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["solve"],
+        ["solve", "--solver", "PIQP"],
+        ["run", "--learner", "perceptron"],
+        ["compare", "--learners", "pegasos"],
+        ["path", "--C-grid", "0.1,1"],
+    ],
+)
 def test_wide_data_refused_before_allocating(capsys, files, tmp_path, eight_gib, argv):
     extra = ["--out", tmp_path / "out"] if argv[0] in ("compare", "path") else []
-    refused(capsys, argv[0], files["wide.svm"], *argv[1:], *extra,
-            match="d = 3,000,000,000 features")
+    refused(
+        capsys, argv[0], files["wide.svm"], *argv[1:], *extra, match="d = 3,000,000,000 features"
+    )
 
 
 def test_wide_data_refused_by_the_api(files, eight_gib):
     ds = mm.load(files["wide.svm"])
-    for call in (lambda: mm.solve(mm.SVMProblem(ds, C=1.0)),
-                 lambda: mm.run("perceptron", ds),
-                 lambda: mm.compare(ds, learners=["pegasos"], C=1.0),
-                 lambda: reg_path(ds, C=[0.1, 1.0])):
+    for call in (
+        lambda: mm.solve(mm.SVMProblem(ds, C=1.0)),
+        lambda: mm.run("perceptron", ds),
+        lambda: mm.compare(ds, learners=["pegasos"], C=1.0),
+        lambda: reg_path(ds, C=[0.1, 1.0]),
+    ):
         with pytest.raises(DataError, match=r"needs about .* GiB of memory"):
             call()
 
@@ -240,12 +257,31 @@ def test_zero_is_not_the_default(capsys, tmp_path, monkeypatch):
         mm.compare(mm.load_heart_scale(), learners=["pegasos"], C=0)
     monkeypatch.setattr(MODULES["compare"], "compare", never)
     monkeypatch.setattr(MODULES["path"], "path", never)
-    refused(capsys, "path", HEART, "--learners", "pegasos", "--jobs", "0", "--out",
-            tmp_path / "p", match="'jobs'")
-    refused(capsys, "path", HEART, "--learners", "pegasos", "--epochs", "0", "--out",
-            tmp_path / "p", match="'epochs'")
-    refused(capsys, "compare", HEART, "--seeds", "0", "--out", tmp_path / "c",
-            match="'seeds'")
+    refused(
+        capsys,
+        "path",
+        HEART,
+        "--learners",
+        "pegasos",
+        "--jobs",
+        "0",
+        "--out",
+        tmp_path / "p",
+        match="'jobs'",
+    )
+    refused(
+        capsys,
+        "path",
+        HEART,
+        "--learners",
+        "pegasos",
+        "--epochs",
+        "0",
+        "--out",
+        tmp_path / "p",
+        match="'epochs'",
+    )
+    refused(capsys, "compare", HEART, "--seeds", "0", "--out", tmp_path / "c", match="'seeds'")
 
 
 def test_compare_epochs_checked_before_the_solve(monkeypatch):
@@ -264,11 +300,17 @@ def test_duplicate_learner_in_run(capsys):
 @pytest.fixture
 def no_compute(monkeypatch):
     """Fail the test if anything is loaded or solved: outputs are checked first."""
+
     def never(*a, **k):
         raise AssertionError("computed before checking the outputs")
 
-    for mod, name in (("data", "load"), ("exact", "solve"), ("compare", "compare"),
-                      ("path", "path"), ("compare", "demo_comparison")):
+    for mod, name in (
+        ("data", "load"),
+        ("exact", "solve"),
+        ("compare", "compare"),
+        ("path", "path"),
+        ("compare", "demo_comparison"),
+    ):
         monkeypatch.setattr(MODULES[mod], name, never)
 
 
@@ -317,8 +359,17 @@ def test_out_dir_of_the_user_is_not_overwritten(capsys, tmp_path):
     out = tmp_path / "mine"
     out.mkdir()
     (out / "report.md").write_text("my own notes\n")
-    argv = ["compare", "builtin:separable", "--learners", "pegasos", "--epochs", "1",
-            "--quiet", "--out", out]
+    argv = [
+        "compare",
+        "builtin:separable",
+        "--learners",
+        "pegasos",
+        "--epochs",
+        "1",
+        "--quiet",
+        "--out",
+        out,
+    ]
     refused(capsys, *argv, match="--force")
     assert (out / "report.md").read_text() == "my own notes\n"
     code, _, _ = cli(capsys, *argv, "--force")
@@ -326,8 +377,9 @@ def test_out_dir_of_the_user_is_not_overwritten(capsys, tmp_path):
     assert (out / MARKER).exists() and (out / "boundary.png").exists()
     # a directory maxmargin wrote takes a rerun; a 13-feature rerun has no boundary
     # figure, and the 2-D run's must not stay behind
-    code, _, _ = cli(capsys, "compare", HEART, "--learners", "pegasos", "--epochs", "1",
-                     "--quiet", "--out", out)
+    code, _, _ = cli(
+        capsys, "compare", HEART, "--learners", "pegasos", "--epochs", "1", "--quiet", "--out", out
+    )
     assert code == 0 and not (out / "boundary.png").exists()
     names = json.loads((out / MARKER).read_text())["files"]
     assert sorted(p.name for p in out.iterdir() if p.name != MARKER) == names
@@ -360,11 +412,25 @@ def test_atomic_write_keeps_the_old_file_on_failure(tmp_path):
 
 def test_diverging_learner_is_a_finding(capsys, tmp_path):
     out = tmp_path / "c"
-    code, stdout, err = cli(capsys, "compare", HEART, "--C", "1e-6", "--learners",
-                            "subgradient,pegasos", "--epochs", "2", "--out", out)
+    code, stdout, err = cli(
+        capsys,
+        "compare",
+        HEART,
+        "--C",
+        "1e-6",
+        "--learners",
+        "subgradient,pegasos",
+        "--epochs",
+        "2",
+        "--out",
+        out,
+    )
     assert code == 0 and "Traceback" not in err
-    assert err.strip().splitlines() == [line for line in err.strip().splitlines()
-                                        if line.startswith("maxmargin: warning: subgradient")]
+    assert err.strip().splitlines() == [
+        line
+        for line in err.strip().splitlines()
+        if line.startswith("maxmargin: warning: subgradient")
+    ]
     assert "DIVERGED" in stdout and "DIVERGED" in (out / "report.md").read_text()
     for fig in ("suboptimality.png", "gaps.png", "regret.png", "mistakes.png"):
         assert (out / fig).stat().st_size > 0
@@ -385,11 +451,14 @@ def test_diverging_run_api_and_trace_files(capsys, tmp_path):
     tr = mm.run(mm.make_learner("subgradient", lam=1e3), mm.load_heart_scale())
     assert tr.diverged_at is not None and "DIVERGED" in tr.summary()
     assert np.isfinite(tr.w[tr.t < tr.diverged_at]).all()
-    code, out, err = cli(capsys, "run", HEART, "--learner", "subgradient", "--lam", "1e3",
-                         "--out", tmp_path / "r")
+    code, out, err = cli(
+        capsys, "run", HEART, "--learner", "subgradient", "--lam", "1e3", "--out", tmp_path / "r"
+    )
     assert code == 0 and "DIVERGED" in out and "nan%" not in out
-    assert err.startswith("maxmargin: warning: subgradient diverged") and \
-        len(err.strip().splitlines()) == 1
+    assert (
+        err.startswith("maxmargin: warning: subgradient diverged")
+        and len(err.strip().splitlines()) == 1
+    )
     meta = json.loads((tmp_path / "r" / "subgradient.json").read_text())
     assert meta["diverged_at"] == tr.diverged_at
 
@@ -398,8 +467,16 @@ def test_diverging_run_api_and_trace_files(capsys, tmp_path):
 
 
 def test_warnings_are_one_line(capsys, tmp_path):
-    code, _, err = cli(capsys, "path", "builtin:separable", "--C-grid", "1,0.1,10,1",
-                       "--quiet", "--out", tmp_path / "p")
+    code, _, err = cli(
+        capsys,
+        "path",
+        "builtin:separable",
+        "--C-grid",
+        "1,0.1,10,1",
+        "--quiet",
+        "--out",
+        tmp_path / "p",
+    )
     assert code == 0
     lines = err.strip().splitlines()
     assert lines and all(line.startswith("maxmargin: warning: ") for line in lines), err
@@ -410,8 +487,9 @@ def test_non_utf8_file_names(capsys, tmp_path):
     data = Path(os.fsdecode(os.fsencode(tmp_path) + b"/caf\xe9.svm"))
     shutil.copy(HEART, data)
     out = Path(os.fsdecode(os.fsencode(tmp_path) + b"/out\xe9"))
-    code, stdout, err = cli(capsys, "compare", data, "--learners", "pegasos", "--epochs", "1",
-                            "--out", out)
+    code, stdout, err = cli(
+        capsys, "compare", data, "--learners", "pegasos", "--epochs", "1", "--out", out
+    )
     assert code == 0, err
     assert "caf\ufffd.svm" in stdout and "out\ufffd" in stdout
     (out / "report.md").read_text(encoding="utf-8")  # valid UTF-8
@@ -438,15 +516,27 @@ def _children(pid):
     return kids
 
 
-@pytest.mark.skipif(not hasattr(os, "fork") or not Path("/proc/self/stat").exists(),
-                    reason="the supervising parent needs fork; finding it needs /proc")
+@pytest.mark.skipif(
+    not hasattr(os, "fork") or not Path("/proc/self/stat").exists(),
+    reason="the supervising parent needs fork; finding it needs /proc",
+)
 def test_ctrl_c_stops_a_compiled_solve_within_a_second(tmp_path):
     # PIQP's C++ solve holds the interpreter: only the supervising parent can stop it
     ds = mm.make_gaussians(100_000, 40, separation=0.5, seed=0)
     np.savez(tmp_path / "big.npz", X=ds.X, y=ds.y)
-    p = subprocess.Popen([EXE, "solve", str(tmp_path / "big.npz"), "--solver", "PIQP",
-                          "--json", str(tmp_path / "s.json")],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p = subprocess.Popen(
+        [
+            EXE,
+            "solve",
+            str(tmp_path / "big.npz"),
+            "--solver",
+            "PIQP",
+            "--json",
+            str(tmp_path / "s.json"),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     deadline = time.monotonic() + 60
     while not _children(p.pid) and p.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)  # Python's imports come first (a second, more on a busy machine)

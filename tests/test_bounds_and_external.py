@@ -66,7 +66,7 @@ def test_best_scale_bound_does_not_depend_on_the_data_scale(seed, e):
     m = rng.normal(0.3, 1.0, 25)
     counts = rng.integers(0, 4, 25).astype(float)
     a1 = float(np.abs(m).max() * rng.uniform(1.0, 5.0))  # R||u|| >= max |y u.z|
-    k = 10.0 ** e
+    k = 10.0**e
     b0, c0 = best_scale_mistake_bound(m, counts, a1)
     b1, c1 = best_scale_mistake_bound(m * k, counts, a1 * k)
     assert b1 == pytest.approx(b0, rel=1e-9)
@@ -82,9 +82,13 @@ def test_quadratic_root_solves_the_inequality_exactly():
 
 @pytest.fixture(scope="module")
 def heart():
-    return compare(load_heart_scale(), learners=["perceptron", MarginPerceptron(),
-                                                  MarginPerceptron(margin=0.5, eta=0.1)],
-                   C=1.0, epochs=3, seeds=(0, 1))
+    return compare(
+        load_heart_scale(),
+        learners=["perceptron", MarginPerceptron(), MarginPerceptron(margin=0.5, eta=0.1)],
+        C=1.0,
+        epochs=3,
+        seeds=(0, 1),
+    )
 
 
 def test_bounds_on_heart_scale_recomputed(heart):
@@ -132,12 +136,17 @@ def test_best_scale_over_mistake_rounds_is_the_mistake_count(heart):
 def test_margin_perceptron_novikoff_on_separable_data():
     ds = make_separable(40, 2, margin=0.2, seed=4, offset=0.0)
     tau, eta = 2.0, 0.5
-    c = compare(ds, learners=[MarginPerceptron(margin=tau, eta=eta, intercept="none"),
-                              PLA(intercept="none")],
-                C=10.0, intercept="none", epochs=60, seeds=(0,))
+    c = compare(
+        ds,
+        learners=[MarginPerceptron(margin=tau, eta=eta, intercept="none"), PLA(intercept="none")],
+        C=10.0,
+        intercept="none",
+        epochs=60,
+        seeds=(0,),
+    )
     mp, pla = c.runs
     gamma = c.gamma
-    assert mp.novikoff == pytest.approx((c.R ** 2 + 2 * tau / eta) / gamma ** 2)
+    assert mp.novikoff == pytest.approx((c.R**2 + 2 * tau / eta) / gamma**2)
     assert mp.trace.extras["updates"][-1] <= mp.novikoff
     assert pla.novikoff == pytest.approx((c.R / gamma) ** 2) and pla.novikoff_respected
     assert bool(pla.trace.extras["converged"]) and pla.trace.epochs < 60
@@ -175,9 +184,15 @@ def test_sgdclassifier_trace_suboptimality(fit_intercept):
     ds = make_gaussians(120, 4, separation=1.0, seed=5)
     X, y = ds.dense(), ds.y
     lam = 0.01
-    clf = sklearn.SGDClassifier(loss="hinge", penalty="l2", alpha=lam,
-                                fit_intercept=fit_intercept, learning_rate="optimal",
-                                shuffle=False, random_state=0)
+    clf = sklearn.SGDClassifier(
+        loss="hinge",
+        penalty="l2",
+        alpha=lam,
+        fit_intercept=fit_intercept,
+        learning_rate="optimal",
+        shuffle=False,
+        random_state=0,
+    )
     ts, Ws, bs = [], [], []
     for epoch in range(1, 9):
         clf.partial_fit(X, y, classes=[-1.0, 1.0])
@@ -185,8 +200,15 @@ def test_sgdclassifier_trace_suboptimality(fit_intercept):
         Ws.append(clf.coef_.copy())  # shape (1, d): a list of rows
         bs.append(clf.intercept_.copy())  # shape (1,)
     intercept = "free" if fit_intercept else "none"
-    tr = Trace.from_weights(ts, Ws, bs if fit_intercept else None, name="sgdclassifier",
-                            data=ds, intercept=intercept, params={"alpha": lam})
+    tr = Trace.from_weights(
+        ts,
+        Ws,
+        bs if fit_intercept else None,
+        name="sgdclassifier",
+        data=ds,
+        intercept=intercept,
+        params={"alpha": lam},
+    )
     assert tr.intercept == intercept and tr.w.shape == (8, 4)
     ref = solve(SVMProblem(ds, lam=lam, intercept=intercept))
     r = score_trace(tr, ref)
@@ -195,8 +217,7 @@ def test_sgdclassifier_trace_suboptimality(fit_intercept):
     F_star = _hinge_F(X, y, ref.w, ref.b, lam)
     for j in range(len(ts)):
         w, b = np.asarray(Ws[j]).ravel(), float(np.ravel(bs[j])[0]) if fit_intercept else 0.0
-        assert r.subopt[j] == pytest.approx(_hinge_F(X, y, w, b, lam) - F_star, rel=1e-9,
-                                            abs=1e-12)
+        assert r.subopt[j] == pytest.approx(_hinge_F(X, y, w, b, lam) - F_star, rel=1e-9, abs=1e-12)
         assert r.train_error[j] == np.mean(y * (X @ w + b) <= 0)
     assert np.all(r.subopt >= -1e-12)
     assert r.regret is None and r.dual_gap is None
@@ -233,8 +254,15 @@ def test_from_weights_checks_orientation():
 
 def test_from_weights_round_trip_and_scoring_checks(tmp_path):
     ds = make_gaussians(30, 3, seed=0)
-    tr = Trace.from_weights([30, 60], np.ones((2, 3)), [0.5, 0.25], name="ext", data=ds,
-                            mistakes=[3, 5], seconds=[0.1, 0.2])
+    tr = Trace.from_weights(
+        [30, 60],
+        np.ones((2, 3)),
+        [0.5, 0.25],
+        name="ext",
+        data=ds,
+        mistakes=[3, 5],
+        seconds=[0.1, 0.2],
+    )
     assert "mistakes" not in tr.missing and tr.mistakes.tolist() == [3, 5]
     tr.save(tmp_path / "ext")
     assert Trace.load(tmp_path / "ext") == tr
@@ -259,8 +287,16 @@ def test_score_trace_equals_compare_on_a_run():
     c = compare(ds, learners=["pegasos"], lam=0.05, epochs=3, seeds=(0,))
     r0 = c.runs[0]
     r = score_trace(r0.trace, c.reference)  # the trace says what its learner declared
-    for k in ("subopt", "subopt_avg", "dual_gap", "distance", "cosine", "margin", "regret",
-              "regret_bound"):
+    for k in (
+        "subopt",
+        "subopt_avg",
+        "dual_gap",
+        "distance",
+        "cosine",
+        "margin",
+        "regret",
+        "regret_bound",
+    ):
         np.testing.assert_array_equal(getattr(r, k), getattr(r0, k))
     assert r.kind == r0.kind == "objective" and r.theory_slope == r0.theory_slope == -1.0
     assert score_trace(r0.trace, c.reference, kind="linear").subopt is None
@@ -279,16 +315,17 @@ def test_margin_names():
     Z = np.hstack([ds.dense(), np.full((ds.n, 1), s)])
     # at the hard optimum the attained margin is the geometric one
     assert min(ds.y * (Z @ wt)) / np.linalg.norm(wt) == pytest.approx(hard.geometric_margin)
-    p = regularization_path(ds, C=[0.1, 10.0], intercept="augmented", intercept_scaling=s,
-                            hard_limit=False)
+    p = regularization_path(
+        ds, C=[0.1, 10.0], intercept="augmented", intercept_scaling=s, hard_limit=False
+    )
     np.testing.assert_array_equal(p.feature_margin, 1 / np.linalg.norm(p.w, axis=1))
     np.testing.assert_array_equal(p.margin_width, p.width)
     wts = np.hstack([p.w, p.b[:, None] / s])
-    np.testing.assert_allclose(p.geometric_margin, 1 / np.linalg.norm(wts, axis=1),
-                               rtol=1e-14)
+    np.testing.assert_allclose(p.geometric_margin, 1 / np.linalg.norm(wts, axis=1), rtol=1e-14)
     assert np.all(p.geometric_margin < p.feature_margin)  # the bias coordinate counts
-    c = compare(ds, learners=["perceptron"], C=1.0, intercept="augmented",
-                intercept_scaling=s, epochs=3)
+    c = compare(
+        ds, learners=["perceptron"], C=1.0, intercept="augmented", intercept_scaling=s, epochs=3
+    )
     r = c.runs[0]
     assert r.attained_margin is r.margin
     assert c.gamma == pytest.approx(hard.geometric_margin, rel=1e-9)

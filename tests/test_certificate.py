@@ -25,8 +25,7 @@ from maxmargin.certificate import Certificate, certify
 from maxmargin.exact import solve
 from maxmargin.separation import verify_separation
 
-SETTINGS = settings(max_examples=25, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @st.composite
@@ -121,14 +120,32 @@ def test_residual_names_per_mode():
     ds = make_gaussians(20, 2, seed=0)
     a = np.zeros(20)
     names = {
-        ("free", False): {"stationarity", "equality", "dual_feasibility",
-                          "complementary_alpha", "complementary_xi"},
-        ("none", False): {"stationarity", "dual_feasibility", "complementary_alpha",
-                          "complementary_xi"},
-        ("free", True): {"stationarity", "equality", "dual_feasibility",
-                         "primal_feasibility", "complementary_alpha"},
-        ("augmented", True): {"stationarity", "dual_feasibility", "primal_feasibility",
-                              "complementary_alpha"},
+        ("free", False): {
+            "stationarity",
+            "equality",
+            "dual_feasibility",
+            "complementary_alpha",
+            "complementary_xi",
+        },
+        ("none", False): {
+            "stationarity",
+            "dual_feasibility",
+            "complementary_alpha",
+            "complementary_xi",
+        },
+        ("free", True): {
+            "stationarity",
+            "equality",
+            "dual_feasibility",
+            "primal_feasibility",
+            "complementary_alpha",
+        },
+        ("augmented", True): {
+            "stationarity",
+            "dual_feasibility",
+            "primal_feasibility",
+            "complementary_alpha",
+        },
     }
     for (inter, hard), expect in names.items():
         kw = {"hard": True} if hard else {"C": 1.0}
@@ -228,8 +245,7 @@ def test_scaled_optimum_perturbations_rejected(scale):
     p = SVMProblem(Dataset(ds.X * scale, ds.y), hard=True)
     sol = solve(p)
     assert sol.certificate.ok
-    assert sol.margin == pytest.approx(solve(SVMProblem(ds, hard=True)).margin * scale,
-                                       rel=1e-9)
+    assert sol.margin == pytest.approx(solve(SVMProblem(ds, hard=True)).margin * scale, rel=1e-9)
     w, b, a = sol.w, sol.b, sol.alpha
     # the two: (w, b, alpha) * 1.0004 at scale 100, 10 w* with alpha = 0 at 1e150
     assert not certify(p, w * 1.0004, b * 1.0004, a * 1.0004).ok

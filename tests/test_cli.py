@@ -22,9 +22,26 @@ def test_solve_heart_scale_json_contract(tmp_path, capsys):
     code, out, _ = run_cli(capsys, "solve", HEART, "--C", "1", "--json", str(target))
     assert code == 0 and "CERTIFIED" in out
     js = json.loads(target.read_text())
-    for key in ("w", "b", "alpha", "support", "margin_support", "bound_support",
-                "primal_objective", "dual_objective", "duality_gap", "kkt", "margin",
-                "status", "solver", "form", "intercept", "C", "lam", "solve_seconds"):
+    for key in (
+        "w",
+        "b",
+        "alpha",
+        "support",
+        "margin_support",
+        "bound_support",
+        "primal_objective",
+        "dual_objective",
+        "duality_gap",
+        "kkt",
+        "margin",
+        "status",
+        "solver",
+        "form",
+        "intercept",
+        "C",
+        "lam",
+        "solve_seconds",
+    ):
         assert key in js, key
     # recompute the primal objective from the data with plain numpy
     data = mm.load_heart_scale()
@@ -40,8 +57,9 @@ def test_solve_heart_scale_json_contract(tmp_path, capsys):
 
 
 def test_solve_both_forms_agree(capsys):
-    code, out, _ = run_cli(capsys, "solve", HEART, "--lam", "0.01", "--form", "both",
-                           "--intercept", "augmented")
+    code, out, _ = run_cli(
+        capsys, "solve", HEART, "--lam", "0.01", "--form", "both", "--intercept", "augmented"
+    )
     assert code == 0 and "primal vs dual form" in out
 
 
@@ -86,8 +104,19 @@ def test_bad_data_file_exit_2(tmp_path, capsys):
 
 
 def test_run_writes_traces(tmp_path, capsys):
-    code, out, _ = run_cli(capsys, "run", HEART, "--learner", "perceptron,pegasos",
-                           "--epochs", "2", "--lam", "0.01", "--out", str(tmp_path))
+    code, out, _ = run_cli(
+        capsys,
+        "run",
+        HEART,
+        "--learner",
+        "perceptron,pegasos",
+        "--epochs",
+        "2",
+        "--lam",
+        "0.01",
+        "--out",
+        str(tmp_path),
+    )
     assert code == 0 and "perceptron:" in out and "pegasos:" in out
     with np.load(tmp_path / "perceptron.npz", allow_pickle=False) as z:
         assert z["w"].shape[1] == 13 and z["t"][-1] == 540
@@ -98,9 +127,20 @@ def test_run_writes_traces(tmp_path, capsys):
 
 
 def test_compare_writes_report(tmp_path, capsys):
-    code, out, _ = run_cli(capsys, "compare", HEART, "--lam", "0.01", "--learners",
-                           "perceptron,pegasos", "--epochs", "3", "--out", str(tmp_path),
-                           "--quiet")
+    code, out, _ = run_cli(
+        capsys,
+        "compare",
+        HEART,
+        "--lam",
+        "0.01",
+        "--learners",
+        "perceptron,pegasos",
+        "--epochs",
+        "3",
+        "--out",
+        str(tmp_path),
+        "--quiet",
+    )
     assert code == 0
     js = json.loads((tmp_path / "report.json").read_text())
     assert (tmp_path / "report.md").exists() and (tmp_path / "suboptimality.png").exists()
@@ -110,28 +150,47 @@ def test_compare_writes_report(tmp_path, capsys):
 
 
 def test_compare_scores_a_free_intercept_and_says_so(capsys):
-    code, out, _ = run_cli(capsys, "compare", HEART, "--intercept", "free", "--learners",
-                           "perceptron,subgradient", "--epochs", "2", "--json", "-", "-q")
+    code, out, _ = run_cli(
+        capsys,
+        "compare",
+        HEART,
+        "--intercept",
+        "free",
+        "--learners",
+        "perceptron,subgradient",
+        "--epochs",
+        "2",
+        "--json",
+        "-",
+        "-q",
+    )
     js = json.loads(out)
     assert code == 0 and js["intercept"] == "free"
     assert "intercept free (b unregularised)" in js["scored_against"]
     assert all(row["scored_against"] == js["scored_against"] for row in js["summary"])
-    code, _, err = run_cli(capsys, "compare", HEART, "--intercept", "free", "--learners",
-                           "winnow")
+    code, _, err = run_cli(capsys, "compare", HEART, "--intercept", "free", "--learners", "winnow")
     assert code == 2 and "supports intercept none" in err
 
 
 def test_demo_end_to_end(tmp_path, capsys):
     code, out, _ = run_cli(capsys, "demo", "--out", str(tmp_path / "demo"))
     assert code == 0 and "CERTIFIED" in out and "report.md" in out
-    for name in ("report.md", "report.json", "suboptimality.png", "boundary.png",
-                 "mistakes.png", "regret.png", "gaps.png"):
+    for name in (
+        "report.md",
+        "report.json",
+        "suboptimality.png",
+        "boundary.png",
+        "mistakes.png",
+        "regret.png",
+        "gaps.png",
+    ):
         assert (tmp_path / "demo" / name).stat().st_size > 0, name
 
 
 def test_path_heart_scale(tmp_path, capsys):
-    code, out, _ = run_cli(capsys, "path", HEART, "--C-grid", "1e-2:1e2:5", "--out",
-                           str(tmp_path), "--quiet")
+    code, out, _ = run_cli(
+        capsys, "path", HEART, "--C-grid", "1e-2:1e2:5", "--out", str(tmp_path), "--quiet"
+    )
     assert code == 0
     js = json.loads((tmp_path / "report.json").read_text())
     assert (tmp_path / "path_width.png").exists()
@@ -150,8 +209,9 @@ def test_path_heart_scale(tmp_path, capsys):
         assert js["lam"][k] == pytest.approx(1 / (C * data.n))
     # and the point at C = 1 is the independent exact solve's
     k = js["C"].index(1.0)
-    assert js["primal"][k] == pytest.approx(mm.solve(mm.SVMProblem(data, C=1.0)).primal_objective,
-                                            rel=1e-9)
+    assert js["primal"][k] == pytest.approx(
+        mm.solve(mm.SVMProblem(data, C=1.0)).primal_objective, rel=1e-9
+    )
 
 
 @pytest.mark.parametrize("grid, msg", [("", "grid"), ("1:0:5", ""), ("-1,2", "")])
@@ -166,8 +226,16 @@ def test_builtin_data_sets(tmp_path, capsys):
     code, _, _ = run_cli(capsys, "solve", "builtin:separable", "--hard", "--json", str(target))
     js = json.loads(target.read_text())
     assert code == 0 and js["margin"] == pytest.approx(0.3, rel=1e-9)
-    code, _, _ = run_cli(capsys, "path", "builtin:separable", "--C-grid", "1e-1:1e3:5",
-                         "--out", str(tmp_path / "p"), "--quiet")
+    code, _, _ = run_cli(
+        capsys,
+        "path",
+        "builtin:separable",
+        "--C-grid",
+        "1e-1:1e3:5",
+        "--out",
+        str(tmp_path / "p"),
+        "--quiet",
+    )
     assert code == 0
     last = json.loads((tmp_path / "p" / "report.json").read_text())
     assert 2 / last["width"][-1] == pytest.approx(1 / 0.3, rel=1e-8)  # ||w|| = 1/gamma
@@ -202,19 +270,24 @@ def test_data_from_stdin_gzip_and_csv(tmp_path, capsys, monkeypatch):
     js = json.loads(out)  # nothing but the JSON on stdout
     assert code == 0 and js["primal_objective"] == pytest.approx(ref, rel=1e-9)
     data = mm.load_heart_scale()
-    rows = ["f1,f2,y"] + [f"{a},{b},{'pos' if t > 0 else 'neg'}"
-                          for (a, b), t in zip(data.dense()[:, :2], data.y, strict=True)]
+    rows = ["f1,f2,y"] + [
+        f"{a},{b},{'pos' if t > 0 else 'neg'}"
+        for (a, b), t in zip(data.dense()[:, :2], data.y, strict=True)
+    ]
     monkeypatch.setattr("sys.stdin", _Stdin("\n".join(rows).encode()))
     code, out, _ = run_cli(capsys, "solve", "-", "--label", "y", "--json", "-")
     js = json.loads(out)
     assert code == 0 and js["feature_names"] == ["f1", "f2"] and js["d"] == 2
 
 
-@pytest.mark.parametrize("argv", [
-    ["compare", "builtin:separable", "--learners", "pegasos", "--epochs", "2", "--lam", "0.1"],
-    ["path", "builtin:separable", "--C-grid", "0.1,1"],
-    ["path", "builtin:separable", "--C-grid", "0.1:1:2", "--exact"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["compare", "builtin:separable", "--learners", "pegasos", "--epochs", "2", "--lam", "0.1"],
+        ["path", "builtin:separable", "--C-grid", "0.1,1"],
+        ["path", "builtin:separable", "--C-grid", "0.1:1:2", "--exact"],
+    ],
+)
 def test_json_to_stdout_and_no_report_folder(tmp_path, capsys, monkeypatch, argv):
     monkeypatch.chdir(tmp_path)
     code, out, _ = run_cli(capsys, *argv, "--json", "-")
@@ -262,15 +335,18 @@ def test_help_of_every_command_shows_defaults_and_an_example(capsys):
         assert intercept is None or f"(default: {intercept}" in flat, name
 
 
-@pytest.mark.parametrize("argv, prog", [
-    (["solve", HEART, "--C", "x"], "maxmargin solve"),
-    (["path", HEART, "--C-grid", "1", "--lam-grid", "1"], "maxmargin path"),
-    (["run", HEART], "maxmargin run"),
-    (["compare", HEART, "-q", "-v"], "maxmargin compare"),
-    (["frobnicate"], "maxmargin"),
-    (["path", HEART, "--bogus"], "maxmargin path"),  # unknown options: the command's help
-    (["solve", HEART, "extra", "--C", "1"], "maxmargin solve"),
-])
+@pytest.mark.parametrize(
+    "argv, prog",
+    [
+        (["solve", HEART, "--C", "x"], "maxmargin solve"),
+        (["path", HEART, "--C-grid", "1", "--lam-grid", "1"], "maxmargin path"),
+        (["run", HEART], "maxmargin run"),
+        (["compare", HEART, "-q", "-v"], "maxmargin compare"),
+        (["frobnicate"], "maxmargin"),
+        (["path", HEART, "--bogus"], "maxmargin path"),  # unknown options: the command's help
+        (["solve", HEART, "extra", "--C", "1"], "maxmargin solve"),
+    ],
+)
 def test_usage_errors_name_the_commands_help(capsys, argv, prog):
     code, _, err = run_cli(capsys, *argv)
     assert code == 2 and len(err.strip().splitlines()) == 1
@@ -308,8 +384,7 @@ def test_holdout_is_read_with_the_index_base_of_data(tmp_path, capsys):
     holdout = _load_data(args, args.holdout, like=data)
     assert holdout.X.toarray().tolist() == [[0, 2, 0], [0, 0, 5]] and holdout.d == data.d
     assert mm.load(test).d == 2  # what reading it on its own gives
-    code, _, err = run_cli(capsys, "compare", "-", "--holdout", "-", "--out",
-                           str(tmp_path / "o"))
+    code, _, err = run_cli(capsys, "compare", "-", "--holdout", "-", "--out", str(tmp_path / "o"))
     assert code == 2 and "both read standard input" in err
 
 
@@ -324,8 +399,18 @@ def _untimed(text):
 
 def test_path_csv_and_the_reports_grid_csv(tmp_path, capsys):
     js, table = tmp_path / "p.json", tmp_path / "p.csv"
-    code, out, _ = run_cli(capsys, "path", HEART, "--C-grid", "1e-2:1:3", "--json", str(js),
-                           "--csv", str(table), "--quiet")
+    code, out, _ = run_cli(
+        capsys,
+        "path",
+        HEART,
+        "--C-grid",
+        "1e-2:1:3",
+        "--json",
+        str(js),
+        "--csv",
+        str(table),
+        "--quiet",
+    )
     assert code == 0 and out == ""
     assert not (tmp_path / "maxmargin-path").exists()  # --csv replaces the default folder
     assert table.read_text() == mm.RegularizationPath.from_json(js).to_csv()
@@ -333,8 +418,9 @@ def test_path_csv_and_the_reports_grid_csv(tmp_path, capsys):
     assert len(rows) == 4 and rows[0].startswith("C,lam,b,w[0],")
     code, out, _ = run_cli(capsys, "path", HEART, "--C-grid", "1e-2:1:3", "--csv", "-")
     assert code == 0 and _untimed(out) == _untimed(table.read_text())  # nothing else
-    code, _, _ = run_cli(capsys, "path", HEART, "--C-grid", "1e-2:1:3", "--out",
-                         str(tmp_path / "rep"), "--quiet")
+    code, _, _ = run_cli(
+        capsys, "path", HEART, "--C-grid", "1e-2:1:3", "--out", str(tmp_path / "rep"), "--quiet"
+    )
     assert _untimed((tmp_path / "rep" / "grid.csv").read_text()) == _untimed(table.read_text())
     code, out, _ = run_cli(capsys, "path", "builtin:separable", "--exact", "--csv", "-")
     assert code == 0 and out.startswith("k,C,lam,index,from,to,method,certified")
@@ -344,8 +430,18 @@ def test_path_csv_and_the_reports_grid_csv(tmp_path, capsys):
 
 
 def test_compare_csv_and_the_reports_checkpoints_csv(tmp_path, capsys):
-    argv = ["compare", HEART, "--lam", "0.01", "--learners", "perceptron,pegasos",
-            "--epochs", "2", "--seeds", "2"]
+    argv = [
+        "compare",
+        HEART,
+        "--lam",
+        "0.01",
+        "--learners",
+        "perceptron,pegasos",
+        "--epochs",
+        "2",
+        "--seeds",
+        "2",
+    ]
     code, out, _ = run_cli(capsys, *argv, "--csv", "-", "--out", str(tmp_path / "rep"))
     assert code == 0
     saved = mm.Comparison.from_json(tmp_path / "rep" / "report.json")
@@ -359,14 +455,30 @@ def test_solve_writes_a_liblinear_model(tmp_path, capsys):
     from maxmargin.liblinear_model import liblinear_model_text
 
     model = tmp_path / "heart.model"
-    code, out, _ = run_cli(capsys, "solve", HEART, "--C", "0.5", "--intercept", "augmented",
-                           "--liblinear-model", str(model), "--json", str(tmp_path / "s.json"))
+    code, out, _ = run_cli(
+        capsys,
+        "solve",
+        HEART,
+        "--C",
+        "0.5",
+        "--intercept",
+        "augmented",
+        "--liblinear-model",
+        str(model),
+        "--json",
+        str(tmp_path / "s.json"),
+    )
     assert code == 0 and "LIBLINEAR model" in out
     sol = mm.ExactSolution.from_json(tmp_path / "s.json", mm.load_heart_scale())
     assert model.read_text() == liblinear_model_text(sol)
     lines = model.read_text().splitlines()
-    assert lines[:5] == ["solver_type L2R_L1LOSS_SVC_DUAL", "nr_class 2", "label 1 -1",
-                         "nr_feature 13", "bias 1"]
+    assert lines[:5] == [
+        "solver_type L2R_L1LOSS_SVC_DUAL",
+        "nr_class 2",
+        "label 1 -1",
+        "nr_feature 13",
+        "bias 1",
+    ]
     # LIBLINEAR's predict from the file: sign(w.x + w_14 * bias) gives the solution's labels
     w = np.array([float(v) for v in lines[6:]])
     X = mm.load_heart_scale().dense()
@@ -382,11 +494,14 @@ def test_liblinear_model_refused_before_solving(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(maxmargin.exact, "solve", never)
     f = tmp_path / "d.csv"
     f.write_text("x,y\n0,no\n1,yes\n2,yes\n")
-    for args, msg in [((str(f), "--liblinear-model", str(tmp_path / "m")),
-                       "LIBLINEAR labels are integers; the data's labels are 'yes' (+1)"),
-                      ((HEART, "--liblinear-model", str(tmp_path / "no" / "m")),
-                       "does not exist"),
-                      ((HEART, "--liblinear-model", "-"), "needs a file name")]:
+    for args, msg in [
+        (
+            (str(f), "--liblinear-model", str(tmp_path / "m")),
+            "LIBLINEAR labels are integers; the data's labels are 'yes' (+1)",
+        ),
+        ((HEART, "--liblinear-model", str(tmp_path / "no" / "m")), "does not exist"),
+        ((HEART, "--liblinear-model", "-"), "needs a file name"),
+    ]:
         code, _, err = run_cli(capsys, "solve", *args)
         assert code == 2 and msg in err and len(err.strip().splitlines()) == 1, err
     assert list(tmp_path.iterdir()) == [f]
@@ -408,18 +523,20 @@ def test_internal_error_in_the_child_is_one_line(verbose):
     import sys
 
     argv = ["maxmargin", "solve", "builtin:separable", *(["-v"] if verbose else [])]
-    script = ("import sys, maxmargin.cli as cli\n"
-              "def boom(args):\n"
-              "    raise KeyError('no such\\nthing')\n"
-              "cli._cmd_solve = boom\n"
-              f"sys.argv = {argv!r}\n"
-              "cli.main()\n")
-    p = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                       timeout=120)
+    script = (
+        "import sys, maxmargin.cli as cli\n"
+        "def boom(args):\n"
+        "    raise KeyError('no such\\nthing')\n"
+        "cli._cmd_solve = boom\n"
+        f"sys.argv = {argv!r}\n"
+        "cli.main()\n"
+    )
+    p = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert p.returncode == EXIT_INTERNAL == 70 and p.stdout == ""
     last = p.stderr.strip().splitlines()[-1]
-    assert last.startswith("maxmargin: internal error: KeyError: 'no such\\nthing' (please "
-                           "report it")
+    assert last.startswith(
+        "maxmargin: internal error: KeyError: 'no such\\nthing' (please report it"
+    )
     if verbose:
         assert "Traceback (most recent call last)" in p.stderr and "in boom" in p.stderr
     else:
@@ -442,7 +559,7 @@ def test_internal_error_in_process_is_one_line_and_its_own_code(capsys, monkeypa
 
 # ------------------------------------------------- learners of your own, saved traces
 
-MY_LEARNERS = '''
+MY_LEARNERS = """
 import numpy as np
 
 
@@ -464,7 +581,7 @@ class MyPegasos:
 
     def weights(self):
         return self.w
-'''
+"""
 
 
 @pytest.fixture
@@ -474,50 +591,129 @@ def learner_file(tmp_path):
     return f
 
 
-def test_learner_of_your_own_on_run_compare_and_path(tmp_path, capsys, learner_file,
-                                                      monkeypatch):
+def test_learner_of_your_own_on_run_compare_and_path(tmp_path, capsys, learner_file, monkeypatch):
     target = f"{learner_file}:MyPegasos"
-    code, out, _ = run_cli(capsys, "run", HEART, "--learner", f"pegasos,{target}", "--lam",
-                           "0.01", "--epochs", "2", "--out", str(tmp_path / "runs"))
+    code, out, _ = run_cli(
+        capsys,
+        "run",
+        HEART,
+        "--learner",
+        f"pegasos,{target}",
+        "--lam",
+        "0.01",
+        "--epochs",
+        "2",
+        "--out",
+        str(tmp_path / "runs"),
+    )
     assert code == 0 and "MyPegasos:" in out
-    with np.load(tmp_path / "runs" / "pegasos.npz") as a, \
-            np.load(tmp_path / "runs" / "MyPegasos.npz") as b:
+    with (
+        np.load(tmp_path / "runs" / "pegasos.npz") as a,
+        np.load(tmp_path / "runs" / "MyPegasos.npz") as b,
+    ):
         assert np.abs(a["w"] - b["w"]).max() <= 1e-12 and np.abs(a["b"] - b["b"]).max() <= 1e-12
     monkeypatch.syspath_prepend(str(tmp_path))  # the importable module:Class form
-    code, out, _ = run_cli(capsys, "compare", HEART, "--lam", "0.01", "--learners",
-                           "pegasos,my_learners:MyPegasos", "--epochs", "2", "--json", "-",
-                           "-q")
+    code, out, _ = run_cli(
+        capsys,
+        "compare",
+        HEART,
+        "--lam",
+        "0.01",
+        "--learners",
+        "pegasos,my_learners:MyPegasos",
+        "--epochs",
+        "2",
+        "--json",
+        "-",
+        "-q",
+    )
     rows = json.loads(out)["summary"]
     assert code == 0 and [r["label"] for r in rows] == ["pegasos", "MyPegasos"]
     assert rows[1]["subopt"] == pytest.approx(rows[0]["subopt"], rel=1e-9)
     assert rows[1]["theory_slope"] == -1.0
-    code, out, err = run_cli(capsys, "path", HEART, "--C-grid", "1e-1:1e1:3", "--learners",
-                             target, "--intercept", "free", "--epochs", "1", "--json", "-")
+    code, out, err = run_cli(
+        capsys,
+        "path",
+        HEART,
+        "--C-grid",
+        "1e-1:1e1:3",
+        "--learners",
+        target,
+        "--intercept",
+        "free",
+        "--epochs",
+        "1",
+        "--json",
+        "-",
+    )
     assert code == 2 and "'MyPegasos' supports intercept none or augmented" in err
     assert not out  # refused before the path is computed
     studies = []
     for learners in (target, "pegasos"):  # the same seeds: the same runs
-        code, out, _ = run_cli(capsys, "path", HEART, "--C-grid", "1e-1:1e1:3", "--learners",
-                               learners, "--intercept", "augmented", "--epochs", "1",
-                               "--json", "-", "-q", "--jobs", "1")
+        code, out, _ = run_cli(
+            capsys,
+            "path",
+            HEART,
+            "--C-grid",
+            "1e-1:1e1:3",
+            "--learners",
+            learners,
+            "--intercept",
+            "augmented",
+            "--epochs",
+            "1",
+            "--json",
+            "-",
+            "-q",
+            "--jobs",
+            "1",
+        )
         assert code == 0
         studies.append(json.loads(out)["learners"])
     assert studies[0]["learners"] == ["MyPegasos"]
     assert "intercept augmented" in studies[0]["scored_against"]
-    np.testing.assert_allclose(studies[0]["rel_subopt"]["MyPegasos"],
-                               studies[1]["rel_subopt"]["pegasos"], rtol=1e-9)
+    np.testing.assert_allclose(
+        studies[0]["rel_subopt"]["MyPegasos"], studies[1]["rel_subopt"]["pegasos"], rtol=1e-9
+    )
 
 
 def test_compare_scores_saved_traces(tmp_path, capsys):
-    code, _, _ = run_cli(capsys, "run", HEART, "--learner", "pegasos", "--lam", "0.01",
-                         "--epochs", "2", "--out", str(tmp_path / "runs"), "-q")
+    code, _, _ = run_cli(
+        capsys,
+        "run",
+        HEART,
+        "--learner",
+        "pegasos",
+        "--lam",
+        "0.01",
+        "--epochs",
+        "2",
+        "--out",
+        str(tmp_path / "runs"),
+        "-q",
+    )
     saved = tmp_path / "runs" / "pegasos.npz"
     with np.load(saved) as z:
         np.savez(tmp_path / "plain.npz", t=z["t"], W=z["w"], b=z["b"])
         np.savez(tmp_path / "flipped.npz", t=z["t"], W=z["w"].T, b=z["b"])
-    code, out, _ = run_cli(capsys, "compare", HEART, "--lam", "0.01", "--learners", "pegasos",
-                           "--epochs", "2", "--trace", str(saved), "--trace",
-                           str(tmp_path / "plain.npz"), "--json", "-", "-q")
+    code, out, _ = run_cli(
+        capsys,
+        "compare",
+        HEART,
+        "--lam",
+        "0.01",
+        "--learners",
+        "pegasos",
+        "--epochs",
+        "2",
+        "--trace",
+        str(saved),
+        "--trace",
+        str(tmp_path / "plain.npz"),
+        "--json",
+        "-",
+        "-q",
+    )
     js = json.loads(out)
     rows = {r["label"]: r for r in js["summary"]}
     assert code == 0 and set(rows) == {"pegasos", "pegasos-2", "plain"}
@@ -541,24 +737,41 @@ def test_compare_scores_saved_traces(tmp_path, capsys):
     assert rows["plain"]["regret"] is None
     plain = next(r for r in js["runs"] if r["label"] == "plain")
     assert "Trace.from_weights" in plain["not_available"]["regret"]
-    code, _, err = run_cli(capsys, "compare", HEART, "--lam", "0.01", "--trace",
-                           str(tmp_path / "flipped.npz"))
+    code, _, err = run_cli(
+        capsys, "compare", HEART, "--lam", "0.01", "--trace", str(tmp_path / "flipped.npz")
+    )
     assert code == 2 and "transposed" in err and len(err.strip().splitlines()) == 1
 
 
-@pytest.mark.parametrize("argv, msg", [
-    (["run", HEART, "--learner", "/no/such/file.py:X"], "cannot read"),
-    (["run", HEART, "--learner", "maxmargin:NoSuchLearner"], "has no 'NoSuchLearner'"),
-    (["run", HEART, "--learner", "json:JSONDecoder"], "neither"),
-    (["run", HEART, "--learner", "no_such_module_xyz:A"], "cannot import module"),
-    (["compare", HEART, "--learners", "pegasos", "--learner-param", "bogus=1"],
-     "no learner given takes 'bogus'"),
-    (["compare", HEART, "--learners", "perceptron", "--intercept", "free", "--learners",
-      "winnow"], "supports intercept"),
-    (["path", HEART, "--learners", "perceptron"], "no lambda or C"),
-    (["compare", HEART, "--trace", "/no/such/trace.npz"], "no such file"),
-    (["compare", HEART, "--trace", HEART], "give a .npz file"),
-])
+@pytest.mark.parametrize(
+    "argv, msg",
+    [
+        (["run", HEART, "--learner", "/no/such/file.py:X"], "cannot read"),
+        (["run", HEART, "--learner", "maxmargin:NoSuchLearner"], "has no 'NoSuchLearner'"),
+        (["run", HEART, "--learner", "json:JSONDecoder"], "neither"),
+        (["run", HEART, "--learner", "no_such_module_xyz:A"], "cannot import module"),
+        (
+            ["compare", HEART, "--learners", "pegasos", "--learner-param", "bogus=1"],
+            "no learner given takes 'bogus'",
+        ),
+        (
+            [
+                "compare",
+                HEART,
+                "--learners",
+                "perceptron",
+                "--intercept",
+                "free",
+                "--learners",
+                "winnow",
+            ],
+            "supports intercept",
+        ),
+        (["path", HEART, "--learners", "perceptron"], "no lambda or C"),
+        (["compare", HEART, "--trace", "/no/such/trace.npz"], "no such file"),
+        (["compare", HEART, "--trace", HEART], "give a .npz file"),
+    ],
+)
 def test_bad_learners_and_traces_exit_2(capsys, argv, msg):
     code, out, err = run_cli(capsys, *argv)
     assert code == 2
@@ -587,8 +800,9 @@ def test_trace_given_a_report_json_says_what_is_expected(tmp_path, capsys):
 
 
 def test_animate_into_a_directory_suggests_a_gif(tmp_path, capsys):
-    code, _, err = run_cli(capsys, "run", HEART, "--learner", "perceptron", "--animate",
-                           str(tmp_path))
+    code, _, err = run_cli(
+        capsys, "run", HEART, "--learner", "perceptron", "--animate", str(tmp_path)
+    )
     assert code == 2 and "animation.gif" in err and "result.json" not in err
 
 
@@ -596,6 +810,7 @@ def test_verbose_label_column_is_0_based(tmp_path, capsys, caplog):
     import logging
 
     from maxmargin.data import load_csv
+
     csv = tmp_path / "d.csv"
     csv.write_text("1,2,1\n2,1,-1\n3,3,1\n0,1,-1\n")
     with caplog.at_level(logging.DEBUG, logger="maxmargin"):
@@ -606,14 +821,24 @@ def test_verbose_label_column_is_0_based(tmp_path, capsys, caplog):
 @pytest.mark.parametrize("command", [["run"], ["compare", "--lam", "0.01"]])
 def test_a_learners_own_bug_is_one_line_exit_2(tmp_path, capsys, command):
     mine = tmp_path / "ml.py"
-    mine.write_text("import numpy as np\n"
-                    "class MyPegasos:\n"
-                    "    def start(self, d): self.w = np.zeros(d)\n"
-                    "    def step(self, x, y, t):\n"
-                    "        if t == 17: raise ValueError('my bug')\n"
-                    "    def weights(self): return self.w\n")
+    mine.write_text(
+        "import numpy as np\n"
+        "class MyPegasos:\n"
+        "    def start(self, d): self.w = np.zeros(d)\n"
+        "    def step(self, x, y, t):\n"
+        "        if t == 17: raise ValueError('my bug')\n"
+        "    def weights(self): return self.w\n"
+    )
     flag = "--learner" if command[0] == "run" else "--learners"
-    code, _, err = run_cli(capsys, command[0], HEART, *command[1:], flag, f"{mine}:MyPegasos",
-                           "--out", str(tmp_path / "o"))
+    code, _, err = run_cli(
+        capsys,
+        command[0],
+        HEART,
+        *command[1:],
+        flag,
+        f"{mine}:MyPegasos",
+        "--out",
+        str(tmp_path / "o"),
+    )
     assert code == 2 and "internal error" not in err and len(err.strip().splitlines()) == 1
     assert "learner 'MyPegasos' raised ValueError in step() at step 17: my bug" in err

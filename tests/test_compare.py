@@ -41,17 +41,30 @@ def sep():
 @pytest.fixture(scope="module")
 def cmp(sep):
     train, test = sep
-    return compare(train, learners=["perceptron", "averaged_perceptron", "pegasos",
-                                     "subgradient", "pa1"],
-                   lam=LAM, intercept="none", epochs=6, orders=("cyclic", "shuffle", "sample"),
-                   seeds=(0, 1), holdout=test)
+    return compare(
+        train,
+        learners=["perceptron", "averaged_perceptron", "pegasos", "subgradient", "pa1"],
+        lam=LAM,
+        intercept="none",
+        epochs=6,
+        orders=("cyclic", "shuffle", "sample"),
+        seeds=(0, 1),
+        holdout=test,
+    )
 
 
 @pytest.fixture(scope="module")
 def cmp_aug():
     data = make_gaussians(50, 2, separation=1.5, seed=2)
-    return compare(data, learners=["perceptron", "pegasos", "subgradient"], C=0.5,
-                   intercept="augmented", intercept_scaling=2.0, epochs=4, seeds=(0,))
+    return compare(
+        data,
+        learners=["perceptron", "pegasos", "subgradient"],
+        C=0.5,
+        intercept="augmented",
+        intercept_scaling=2.0,
+        epochs=4,
+        seeds=(0,),
+    )
 
 
 # ----------------------------------------------------------------------- independent
@@ -108,8 +121,7 @@ def _check_run(r, c: Comparison):
             assert r.rel_subopt[j] == pytest.approx((F - Fs) / Fs, rel=1e-9, abs=1e-12)
             assert r.distance[j] == pytest.approx(np.linalg.norm(wt - ws) / np.linalg.norm(ws))
             wa = _wt(tr.w_avg[j], tr.b_avg[j], s)
-            assert r.subopt_avg[j] == pytest.approx(_F(wa, Z, y, lam) - Fs, rel=1e-9,
-                                                    abs=1e-13)
+            assert r.subopt_avg[j] == pytest.approx(_F(wa, Z, y, lam) - Fs, rel=1e-9, abs=1e-13)
             a = np.clip(tr.dual[j], 0.0, C)
             u = (a * y) @ Z
             D = a.sum() - 0.5 * u @ u
@@ -150,7 +162,8 @@ def test_regret_from_a_replayed_perceptron(cmp):
         for t, i in enumerate(idx, start=1):
             m = y[i] * X[i] @ w
             reg += (0.5 * LAM * w @ w + max(0.0, 1 - m)) - (
-                0.5 * LAM * ws @ ws + max(0.0, 1 - y[i] * X[i] @ ws))
+                0.5 * LAM * ws @ ws + max(0.0, 1 - y[i] * X[i] @ ws)
+            )
             if m <= 0:
                 w = w + y[i] * X[i]
                 mistakes += 1
@@ -180,8 +193,15 @@ def test_summary_rows_are_final_means(cmp):
 @pytest.mark.parametrize("order", ["cyclic", "shuffle", "sample"])
 def test_perceptron_within_novikoff_every_order(order):
     data = make_separable(80, 4, margin=0.2, seed=5)  # intercept none, offset 0
-    c = compare(data, learners=[Perceptron(intercept="none")], lam=0.01, intercept="none",
-                epochs=8, orders=(order,), seeds=(0, 1, 2, 3))
+    c = compare(
+        data,
+        learners=[Perceptron(intercept="none")],
+        lam=0.01,
+        intercept="none",
+        epochs=8,
+        orders=(order,),
+        seeds=(0, 1, 2, 3),
+    )
     gamma = data.meta["margin"]
     assert c.gamma == pytest.approx(gamma, rel=1e-6)
     R = np.linalg.norm(data.X, axis=1).max()
@@ -206,13 +226,20 @@ def test_pegasos_expected_suboptimality_bound():
     """
     data = make_gaussians(80, 3, separation=1.5, seed=4)
     lam = 0.02
-    c = compare(data, learners=["pegasos"], lam=lam, intercept="augmented", epochs=10,
-                orders=("sample",), seeds=tuple(range(8)))
+    c = compare(
+        data,
+        learners=["pegasos"],
+        lam=lam,
+        intercept="augmented",
+        epochs=10,
+        orders=("sample",),
+        seeds=tuple(range(8)),
+    )
     R = np.sqrt((np.linalg.norm(data.X, axis=1) ** 2 + 1.0).max())
     G = 2 * R
     t = c.runs[0].t
     mean_avg = np.mean([r.subopt_avg for r in c.runs], axis=0)
-    bound = G ** 2 * (1 + np.log(t)) / (2 * lam * t)
+    bound = G**2 * (1 + np.log(t)) / (2 * lam * t)
     assert np.all(mean_avg <= bound)
     assert np.all(mean_avg > -1e-12)
     for r in c.runs:  # the deterministic regret bound behind it, every seed
@@ -222,8 +249,15 @@ def test_pegasos_expected_suboptimality_bound():
 
 def test_pegasos_regret_sublinear():
     data = make_gaussians(100, 2, separation=1.0, seed=6)
-    c = compare(data, learners=["pegasos"], lam=0.01, intercept="augmented", epochs=20,
-                orders=("shuffle",), seeds=(3,))
+    c = compare(
+        data,
+        learners=["pegasos"],
+        lam=0.01,
+        intercept="augmented",
+        epochs=20,
+        orders=("shuffle",),
+        seeds=(3,),
+    )
     r = c.runs[0]
     ends = np.isin(r.t, np.arange(1, 21) * data.n)
     per_t = r.regret[ends] / r.t[ends]
@@ -241,8 +275,9 @@ def test_implied_dual_gap_bounds_true_gap(cmp, cmp_aug):
 
 
 def test_general_bound_on_non_separable_data():
-    c = compare(load_heart_scale(), learners=["perceptron", "pegasos"], lam=0.01, epochs=2,
-                seeds=(0,))
+    c = compare(
+        load_heart_scale(), learners=["perceptron", "pegasos"], lam=0.01, epochs=2, seeds=(0,)
+    )
     assert not c.separable and math.isnan(c.novikoff)
     perc = c.select(label="perceptron")[0]
     assert perc.novikoff_respected is None and perc.general_respected
@@ -266,7 +301,7 @@ def test_feasible_dual_free_intercept():
 
 def test_fit_rate():
     t = np.geomspace(1, 1e4, 30)
-    assert fit_rate(t, 5 * t ** -0.5) == pytest.approx(-0.5)
+    assert fit_rate(t, 5 * t**-0.5) == pytest.approx(-0.5)
     assert math.isnan(fit_rate([1, 2], [1.0, 0.5]))
 
 
@@ -285,7 +320,8 @@ def test_report_files(tmp_path, cmp_aug):
     assert js["summary"][0]["subopt"] is None
     assert js["summary"][1]["learner"] == "pegasos"
     assert len(js["runs"]) == 3 and js["runs"][1]["subopt"][-1] == pytest.approx(
-        float(cmp_aug.runs[1].subopt[-1]))
+        float(cmp_aug.runs[1].subopt[-1])
+    )
 
 
 # ----------------------------------------------------------------------- bad input
@@ -303,15 +339,19 @@ def test_bad_input(sep):
     with pytest.raises(ParameterError, match="not both"):
         compare(train, p, ["pegasos"], C=1.0)
     with pytest.raises(DataError, match="d = 2"):
-        compare(train, learners=["pegasos"], lam=LAM, intercept="none",
-                holdout=Dataset(np.eye(2), [1, -1]))
+        compare(
+            train,
+            learners=["pegasos"],
+            lam=LAM,
+            intercept="none",
+            holdout=Dataset(np.eye(2), [1, -1]),
+        )
     with pytest.raises(ParameterError, match="supports intercept none"):
         compare(train, learners=["winnow"], lam=LAM, intercept="free")
     with pytest.raises(ParameterError, match="intercept"):
         compare(train, learners=[Perceptron()], lam=LAM, intercept="none")
     with pytest.raises(ParameterError, match="lam=0.1"):
-        compare(train, learners=[Pegasos(lam=0.1, intercept="none")], lam=LAM,
-                intercept="none")
+        compare(train, learners=[Pegasos(lam=0.1, intercept="none")], lam=LAM, intercept="none")
     with pytest.raises(ParameterError, match="soft-margin"):
         compare(train, SVMProblem(train, hard=True, intercept="none"), ["perceptron"])
     with pytest.raises(ParameterError, match="order"):
@@ -342,8 +382,13 @@ def test_rate_footnote_names_the_iterate_of_each_row():
     """The rate is fitted on the average only where a learner keeps one."""
     from maxmargin import compare, make_gaussians
 
-    cmp = compare(make_gaussians(80, 2, separation=1.5, seed=0), lam=0.05,
-                  learners=["pegasos", "subgradient"], epochs=2, seeds=[0])
+    cmp = compare(
+        make_gaussians(80, 2, separation=1.5, seed=0),
+        lam=0.05,
+        learners=["pegasos", "subgradient"],
+        epochs=2,
+        seeds=[0],
+    )
     md = cmp.to_markdown()
     for row in cmp.rows:
         if row.get("rate_iterate"):

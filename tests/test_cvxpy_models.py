@@ -130,10 +130,10 @@ def test_primal_model_gives_the_certified_optimum(kind, intercept, solver):
     if kind != "hard":
         # the multipliers of xi >= 0 are mu = C - alpha (d L / d xi = 0)
         mu = model.constraints[1].dual_value / scale
-        np.testing.assert_allclose(mu, problem.C - alpha, rtol=0,
-                                   atol=VAR_TOL * max(1.0, problem.C))
-        np.testing.assert_allclose(v["xi"].value, problem.hinge(w, b), rtol=0,
-                                   atol=VAR_TOL)
+        np.testing.assert_allclose(
+            mu, problem.C - alpha, rtol=0, atol=VAR_TOL * max(1.0, problem.C)
+        )
+        np.testing.assert_allclose(v["xi"].value, problem.hinge(w, b), rtol=0, atol=VAR_TOL)
 
 
 @pytest.mark.parametrize("solver", SOLVERS)
@@ -174,25 +174,31 @@ def test_degenerate_alpha_is_checked_through_the_certificate():
     assert not _alpha_unique(problem, sol)
     model = problem.to_cvxpy("primal")
     value = model.solve(solver=SOLVERS[0])
-    _check_against_reference(problem, sol, value, model.var_dict["w"].value, 0.0,
-                             model.constraints[0].dual_value, "hard")
+    _check_against_reference(
+        problem, sol, value, model.var_dict["w"].value, 0.0, model.constraints[0].dual_value, "hard"
+    )
 
 
 def _random_problem(seed: int, kind: str, intercept: str, x_exp: int, c_exp: int):
     rng = np.random.default_rng(seed)
     n, d = 12, 3
-    X = rng.standard_normal((n, d)) * 10.0 ** x_exp
+    X = rng.standard_normal((n, d)) * 10.0**x_exp
     y = np.where(rng.standard_normal(n) > 0, 1, -1)
     y[:2] = (1, -1)
     s = 10.0 ** rng.uniform(-2, 2)
-    kw = ({"hard": True} if kind == "hard" else {"C": 10.0 ** c_exp} if kind == "C"
-          else {"lam": 10.0 ** c_exp})
+    kw = (
+        {"hard": True}
+        if kind == "hard"
+        else {"C": 10.0**c_exp}
+        if kind == "C"
+        else {"lam": 10.0**c_exp}
+    )
     problem = SVMProblem(Dataset(X, y), intercept=intercept, intercept_scaling=s, **kw)
     # a point of the natural size at that scale: f = w.x + b of order one
-    w = rng.standard_normal(d) * 10.0 ** -x_exp
+    w = rng.standard_normal(d) * 10.0**-x_exp
     b = 0.0 if intercept == "none" else float(rng.standard_normal())
     # a dual point of the natural size, balanced (sum_i alpha_i y_i = 0) as at an optimum
-    alpha = rng.uniform(0.1, 1, n) * 10.0 ** -x_exp
+    alpha = rng.uniform(0.1, 1, n) * 10.0**-x_exp
     alpha[y > 0] *= alpha[y < 0].sum() / alpha[y > 0].sum()
     return problem, w, b, alpha
 
@@ -200,9 +206,13 @@ def _random_problem(seed: int, kind: str, intercept: str, x_exp: int, c_exp: int
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 # v = sum alpha_i y_i z_i is rounding noise here (balanced alpha ~ 1e126, s-column)
 @example(seed=0, kind="lambda", intercept="augmented", x_exp=-126, c_exp=30)
-@given(seed=st.integers(0, 2**16), kind=st.sampled_from(KINDS),
-       intercept=st.sampled_from(INTERCEPTS), x_exp=st.integers(-150, 150),
-       c_exp=st.integers(-30, 30))
+@given(
+    seed=st.integers(0, 2**16),
+    kind=st.sampled_from(KINDS),
+    intercept=st.sampled_from(INTERCEPTS),
+    x_exp=st.integers(-150, 150),
+    c_exp=st.integers(-30, 30),
+)
 def test_models_are_the_problems_own_functions(seed, kind, intercept, x_exp, c_exp):
     """At any (w, b, xi = hinge) and any alpha, the models' objectives are P (or F) and
     D (or lam D), and the margin constraint is y f >= 1 - xi: no solver, every scale."""
@@ -214,8 +224,9 @@ def test_models_are_the_problems_own_functions(seed, kind, intercept, x_exp, c_e
         primal.var_dict["b"].value = b
     if "xi" in primal.var_dict:
         primal.var_dict["xi"].value = problem.hinge(w, b)
-        expected = problem.lambda_objective(w, b) if kind == "lambda" else \
-            problem.primal_objective(w, b)
+        expected = (
+            problem.lambda_objective(w, b) if kind == "lambda" else problem.primal_objective(w, b)
+        )
         slack = problem.hinge(w, b)
     else:
         expected = problem.primal_objective(w, b)
@@ -224,8 +235,9 @@ def test_models_are_the_problems_own_functions(seed, kind, intercept, x_exp, c_e
     # the margin constraint is y f >= 1 - xi: its violation is max(0, 1 - y f - xi)
     r = problem.margins(w, b)
     violation = primal.constraints[0].violation()
-    np.testing.assert_allclose(violation, np.maximum(0, 1 - r - slack), rtol=1e-12,
-                               atol=1e-12 * max(1, np.abs(r).max()))
+    np.testing.assert_allclose(
+        violation, np.maximum(0, 1 - r - slack), rtol=1e-12, atol=1e-12 * max(1, np.abs(r).max())
+    )
 
     dual = problem.to_cvxpy("dual", objective)
     dual.var_dict["alpha"].value = scale * alpha
@@ -234,12 +246,15 @@ def test_models_are_the_problems_own_functions(seed, kind, intercept, x_exp, c_e
     # D is a difference, and v = sum_i alpha_i y_i z_i may cancel (balanced alpha, the
     # constant column): two summation orders differ by the rounding bound of
     # sum_i alpha_i - 1/2 ||v||^2, with |dv| <= delta = n eps sum_i alpha_i ||z_i||
-    znorm = np.sqrt(problem.data.row_norms() ** 2
-                    + (problem.intercept_scaling ** 2 if intercept == "augmented" else 0))
+    znorm = np.sqrt(
+        problem.data.row_norms() ** 2
+        + (problem.intercept_scaling**2 if intercept == "augmented" else 0)
+    )
     eps, n = np.finfo(float).eps, problem.n
     delta = n * eps * float(alpha @ znorm)
-    size = 1e4 * (n * eps * (alpha.sum() + float(v @ v)) + np.linalg.norm(v) * delta
-                  + delta * delta)
+    size = 1e4 * (
+        n * eps * (alpha.sum() + float(v @ v)) + np.linalg.norm(v) * delta + delta * delta
+    )
     assert abs(dual.objective.value - scale * D) <= scale * size
 
 
@@ -254,6 +269,5 @@ def test_bad_arguments_are_refused():
 
 
 def test_importing_problem_and_certificate_stays_numpy_only():
-    code = ("import sys, maxmargin.problem, maxmargin.certificate; "
-            "sys.exit('cvxpy' in sys.modules)")
+    code = "import sys, maxmargin.problem, maxmargin.certificate; sys.exit('cvxpy' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code]).returncode == 0

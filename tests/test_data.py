@@ -29,8 +29,13 @@ def test_libsvm_comments_blank_lines_and_mapping(tmp_path):
 
 @pytest.mark.parametrize(
     "line, msg",
-    [("1 a:1", "malformed"), ("1 -1:1", "negative"), ("1 2:1 1:1", "increase"),
-     ("x 1:1", "not a number"), ("1 1:nan", "NaN")],
+    [
+        ("1 a:1", "malformed"),
+        ("1 -1:1", "negative"),
+        ("1 2:1 1:1", "increase"),
+        ("x 1:1", "not a number"),
+        ("1 1:nan", "NaN"),
+    ],
 )
 def test_libsvm_malformed_line_names_file_and_line(tmp_path, line, msg):
     f = tmp_path / "bad.svm"
@@ -312,11 +317,18 @@ def test_stdin_refused_when_a_terminal_or_empty(monkeypatch):
         mm.load_npz("-")
 
 
-@pytest.mark.parametrize("text, fmt", [
-    ("1 1:2 3:4\n-1\n", "libsvm"), ("-1 qid:2 4:1\n", "libsvm"), ("1,2,3\n", "csv"),
-    ("a\tb\ty\n1\t2\t1\n", "csv"), ("x:1,y\n1,1\n", "csv"), ("1 2 3\n", "csv"),
-    ("# only a comment\n", "csv"),
-])
+@pytest.mark.parametrize(
+    "text, fmt",
+    [
+        ("1 1:2 3:4\n-1\n", "libsvm"),
+        ("-1 qid:2 4:1\n", "libsvm"),
+        ("1,2,3\n", "csv"),
+        ("a\tb\ty\n1\t2\t1\n", "csv"),
+        ("x:1,y\n1,1\n", "csv"),
+        ("1 2 3\n", "csv"),
+        ("# only a comment\n", "csv"),
+    ],
+)
 def test_sniff_format(text, fmt):
     assert mm.data._sniff_format(text) == fmt
 
@@ -340,10 +352,14 @@ def test_feature_names_from_dataframes_and_kept_by_subset_and_split():
     assert mm.Dataset(df, y, feature_names=["a", "b"]).feature_names == ("a", "b")
 
 
-@pytest.mark.parametrize("names, msg", [
-    (["a"], "1 feature names for 2 features"), (["a", 1], "must be strings"),
-    ("ab", "sequence of 2 strings"),
-])
+@pytest.mark.parametrize(
+    "names, msg",
+    [
+        (["a"], "1 feature names for 2 features"),
+        (["a", 1], "must be strings"),
+        ("ab", "sequence of 2 strings"),
+    ],
+)
 def test_bad_feature_names(names, msg):
     with pytest.raises(DataError, match=msg):
         mm.Dataset([[0.0, 1.0], [1.0, 0.0]], [1, -1], feature_names=names)
@@ -356,11 +372,11 @@ def test_feature_names_from_csv_header_and_npz(tmp_path):
     g = tmp_path / "n.csv"
     g.write_text("1,2,1\n3,4,-1\n")
     assert mm.load(g).feature_names is None
-    np.savez(tmp_path / "d.npz", X=np.eye(2), y=np.array([1, -1]),
-             feature_names=np.array(["u", "v"]))
+    np.savez(
+        tmp_path / "d.npz", X=np.eye(2), y=np.array([1, -1]), feature_names=np.array(["u", "v"])
+    )
     assert mm.load(tmp_path / "d.npz").feature_names == ("u", "v")
-    np.savez(tmp_path / "e.npz", X=np.eye(2), y=np.array([1, -1]),
-             feature_names=np.array([1, 2]))
+    np.savez(tmp_path / "e.npz", X=np.eye(2), y=np.array([1, -1]), feature_names=np.array([1, 2]))
     with pytest.raises(DataError, match="'feature_names' must hold strings"):
         mm.load(tmp_path / "e.npz")
     assert mm.load_heart_scale().feature_names is None
@@ -369,12 +385,17 @@ def test_feature_names_from_csv_header_and_npz(tmp_path):
 @pytest.mark.parametrize("scale", [1.0, 1e-120, 1e120])
 def test_solution_json_lists_feature_names_beside_w(scale):
     # the rescaled routes (extreme scales) must keep the names too
-    ds = mm.Dataset([[2.0 * scale, 0.0], [-2.0 * scale, 1.0 * scale]], [1, -1],
-                    feature_names=["left", "right"])
+    ds = mm.Dataset(
+        [[2.0 * scale, 0.0], [-2.0 * scale, 1.0 * scale]], [1, -1], feature_names=["left", "right"]
+    )
     d = mm.solve(mm.SVMProblem(ds, C=1.0)).to_dict()
     assert d["feature_names"] == ["left", "right"] and len(d["w"]) == 2
-    assert mm.solve(mm.SVMProblem(mm.Dataset([[1.0], [-1.0]], [1, -1]), C=1.0)
-                    ).to_dict()["feature_names"] is None
+    assert (
+        mm.solve(mm.SVMProblem(mm.Dataset([[1.0], [-1.0]], [1, -1]), C=1.0)).to_dict()[
+            "feature_names"
+        ]
+        is None
+    )
 
 
 @pytest.mark.parametrize("zero_based", [True, False])
@@ -384,8 +405,7 @@ def test_libsvm_reads_what_scikit_learn_reads_at_every_scale(tmp_path, zero_base
     from hypothesis import strategies as st
 
     @settings(max_examples=25, deadline=None)
-    @given(seed=st.integers(0, 2**31 - 1), exponent=st.integers(-150, 150),
-           gz=st.booleans())
+    @given(seed=st.integers(0, 2**31 - 1), exponent=st.integers(-150, 150), gz=st.booleans())
     def check(seed, exponent, gz):
         rng = np.random.default_rng(seed)
         n, d = int(rng.integers(2, 8)), int(rng.integers(1, 6))
@@ -400,10 +420,10 @@ def test_libsvm_reads_what_scikit_learn_reads_at_every_scale(tmp_path, zero_base
         X_sk, y_sk = sk_datasets.load_svmlight_file(str(f), zero_based="auto")
         assert ds.X.shape[0] == n and np.array_equal(ds.y, y_sk)
         # the same numbers in the same places (scikit-learn's d is the largest index read)
-        assert np.array_equal(ds.X.toarray()[:, :X_sk.shape[1]], X_sk.toarray())
-        assert ds.X[:, X_sk.shape[1]:].nnz == 0
+        assert np.array_equal(ds.X.toarray()[:, : X_sk.shape[1]], X_sk.toarray())
+        assert ds.X[:, X_sk.shape[1] :].nnz == 0
         if (X[:, 0] != 0).any() or not zero_based:  # else "auto" cannot tell (see above)
-            np.testing.assert_allclose(ds.X.toarray(), X[:, :ds.d], rtol=1e-15, atol=0)
-            assert not X[:, ds.d:].any()
+            np.testing.assert_allclose(ds.X.toarray(), X[:, : ds.d], rtol=1e-15, atol=0)
+            assert not X[:, ds.d :].any()
 
     check()

@@ -125,10 +125,12 @@ def test_all_zero_features():
 @pytest.mark.parametrize("intercept", INTERCEPTS)
 @pytest.mark.parametrize("name", ["gaussians", "heart_scale", "separable", "zipf"])
 def test_agrees_with_piqp_soft(name, intercept):
-    ds = {"gaussians": lambda: make_gaussians(150, 4, seed=7),
-          "heart_scale": load_heart_scale,
-          "separable": lambda: make_separable(80, 3, margin=0.3, seed=2),
-          "zipf": lambda: zipf_sparse(200, 400, 12)}[name]()
+    ds = {
+        "gaussians": lambda: make_gaussians(150, 4, seed=7),
+        "heart_scale": load_heart_scale,
+        "separable": lambda: make_separable(80, 3, margin=0.3, seed=2),
+        "zipf": lambda: zipf_sparse(200, 400, 12),
+    }[name]()
     p = SVMProblem(ds, C=0.7, intercept=intercept)
     sol = solve(p, solver="DCD")
     assert sol.solver == "DCD" and sol.polished
@@ -202,9 +204,15 @@ def test_bare_sweeps_report_states():
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(n=st.integers(4, 40), d=st.integers(1, 30), seed=st.integers(0, 10_000),
-       density=st.sampled_from([0.2, 0.6, 1.0]), logC=st.floats(-3, 1.5),
-       intercept=st.sampled_from(INTERCEPTS), scale=st.sampled_from([1e-3, 1.0, 1e3]))
+@given(
+    n=st.integers(4, 40),
+    d=st.integers(1, 30),
+    seed=st.integers(0, 10_000),
+    density=st.sampled_from([0.2, 0.6, 1.0]),
+    logC=st.floats(-3, 1.5),
+    intercept=st.sampled_from(INTERCEPTS),
+    scale=st.sampled_from([1e-3, 1.0, 1e3]),
+)
 def test_property_matches_piqp(n, d, seed, density, logC, intercept, scale):
     # C R^2 in [1e-3, 30] (R = max ||z_i||): (s X, C) is (X, C s^2), and coordinate
     # descent is made for moderate C R^2 (test_stiff_problem_is_certified_or_an_error...)
@@ -215,7 +223,7 @@ def test_property_matches_piqp(n, d, seed, density, logC, intercept, scale):
     # augmented: the bias column scaled with X (s = scale), else it dominates z_i
     kw = {"intercept": intercept, "intercept_scaling": scale}
     R = SVMProblem(Dataset(X, y), **kw).R
-    p = SVMProblem(Dataset(X, y), C=10.0**logC / max(R, 1e-300)**2, **kw)
+    p = SVMProblem(Dataset(X, y), C=10.0**logC / max(R, 1e-300) ** 2, **kw)
     sol = solve(p, solver="DCD")
     assert sol.certificate.ok, sol.certificate.worst()
     ref = solve(p, solver="PIQP")
@@ -302,16 +310,22 @@ def test_routing_rule_and_names():
 def test_ipm_refuses_to_densify_and_names_dcd():
     rng = np.random.default_rng(0)
     rows = np.repeat(np.arange(20000), 2)
-    X = sp.csr_matrix((rng.random(40000), (rows, rng.integers(0, 100000, 40000))),
-                      shape=(20000, 100000))
+    X = sp.csr_matrix(
+        (rng.random(40000), (rows, rng.integers(0, 100000, 40000))), shape=(20000, 100000)
+    )
     y = np.where(rng.random(20000) < 0.5, -1.0, 1.0)
     with pytest.raises(SolverError, match=r"solver='DCD' \(--solver DCD"):
         solve(SVMProblem(Dataset(X, y), C=1.0), solver="IPM")
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(n=st.integers(4, 30), d=st.integers(1, 30), seed=st.integers(0, 10_000),
-       intercept=st.sampled_from(INTERCEPTS), scale=st.sampled_from([1e-3, 1.0, 1e3]))
+@given(
+    n=st.integers(4, 30),
+    d=st.integers(1, 30),
+    seed=st.integers(0, 10_000),
+    intercept=st.sampled_from(INTERCEPTS),
+    scale=st.sampled_from([1e-3, 1.0, 1e3]),
+)
 def test_property_hard_margin(n, d, seed, intercept, scale):
     # Certified and equal to PIQP where separable, else the verified separation
     # certificate; never a wrong answer. A tiny margin (alpha ~ 1/margin^2 in the 1e4s)
@@ -341,8 +355,9 @@ def _tiny_hard_margin(n=40, d=1200, eps=1e-3):
     coordinate descent reaches its sweep cap in ~2 s)."""
     rng = np.random.default_rng(0)
     m = n // 2
-    A = sp.random(m, d, density=0.01, random_state=rng, format="csr") \
-        + sp.csr_matrix((np.ones(m), (np.arange(m), np.arange(m))), shape=(m, d))
+    A = sp.random(m, d, density=0.01, random_state=rng, format="csr") + sp.csr_matrix(
+        (np.ones(m), (np.arange(m), np.arange(m))), shape=(m, d)
+    )
     pert = sp.csr_matrix((np.full(m, eps), (np.arange(m), np.full(m, d - 1))), shape=(m, d))
     X = sp.vstack([A + pert, A - pert]).tocsr()
     return Dataset(X, np.r_[np.ones(m), -np.ones(m)], name="tiny-margin")

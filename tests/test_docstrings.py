@@ -31,10 +31,16 @@ docscrape = pytest.importorskip("numpydoc.docscrape")
 import maxmargin  # noqa: E402
 
 CHECKS = {"GL08", "PR01", "PR02", "RT01", "EX01"}
-EXTRA_MODULES = ["maxmargin.path", "maxmargin.estimators", "maxmargin.plotting.boundary",
-                 "maxmargin.plotting.comparison", "maxmargin.cvxpy_models",
-                 "maxmargin.plotting.animation", "maxmargin.plotting.path",
-                 "maxmargin.liblinear_model"]
+EXTRA_MODULES = [
+    "maxmargin.path",
+    "maxmargin.estimators",
+    "maxmargin.plotting.boundary",
+    "maxmargin.plotting.comparison",
+    "maxmargin.cvxpy_models",
+    "maxmargin.plotting.animation",
+    "maxmargin.plotting.path",
+    "maxmargin.liblinear_model",
+]
 
 # (qualified name, code): left to fix, reported to the owners.
 KNOWN: set[tuple[str, str]] = set()
@@ -88,8 +94,11 @@ def _violations(obj) -> list[tuple[str, str]]:
     attrs: set[str] = set()
     if inspect.isclass(obj) and obj.__doc__:
         doc = docscrape.ClassDoc(obj, config={"show_class_members": False})
-        attrs = {name.strip() for p in [*doc["Attributes"], *doc["Parameters"]]
-                 for name in p.name.split(",")}  # "lo, hi : float" documents both
+        attrs = {
+            name.strip()
+            for p in [*doc["Attributes"], *doc["Parameters"]]
+            for name in p.name.split(",")
+        }  # "lo, hi : float" documents both
     found = []
     for code, message in result["errors"]:
         if code not in CHECKS:

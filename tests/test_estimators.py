@@ -45,10 +45,14 @@ from maxmargin.exceptions import (  # noqa: E402
 from maxmargin.online import AveragedPerceptron, Pegasos, Perceptron  # noqa: E402
 from maxmargin.online.pa import PA2  # noqa: E402
 
-ESTIMATORS = [ExactSVC(), PerceptronClassifier(), AveragedPerceptronClassifier(),
-              PegasosClassifier(), PAClassifier()]
-ONLINE = [PerceptronClassifier, AveragedPerceptronClassifier, PegasosClassifier,
-          PAClassifier]
+ESTIMATORS = [
+    ExactSVC(),
+    PerceptronClassifier(),
+    AveragedPerceptronClassifier(),
+    PegasosClassifier(),
+    PAClassifier(),
+]
+ONLINE = [PerceptronClassifier, AveragedPerceptronClassifier, PegasosClassifier, PAClassifier]
 
 
 def _check_name(check) -> str:
@@ -77,8 +81,13 @@ def _array_api_in_subprocess(jobs: str) -> dict:
     """Run check_array_api_input for every estimator in one interpreter with
     SCIPY_ARRAY_API=1 (scipy reads it at import time, so it cannot be set here)."""
     env = dict(os.environ, SCIPY_ARRAY_API="1")
-    out = subprocess.run([sys.executable, "-c", _ARRAY_API_SCRIPT, jobs], env=env,
-                         capture_output=True, text=True, timeout=300)
+    out = subprocess.run(
+        [sys.executable, "-c", _ARRAY_API_SCRIPT, jobs],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert out.returncode == 0, out.stderr[-3000:]
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -97,14 +106,15 @@ _NOT_REPEATED_ROWS = "a weighted online step is not k repeated steps"
 def _expected_failures(est) -> dict:
     if isinstance(est, ExactSVC):
         return {}
-    return {"check_sample_weight_equivalence_on_dense_data": _NOT_REPEATED_ROWS,
-            "check_sample_weight_equivalence_on_sparse_data": _NOT_REPEATED_ROWS}
+    return {
+        "check_sample_weight_equivalence_on_dense_data": _NOT_REPEATED_ROWS,
+        "check_sample_weight_equivalence_on_sparse_data": _NOT_REPEATED_ROWS,
+    }
 
 
 @parametrize_with_checks(ESTIMATORS, expected_failed_checks=_expected_failures)
 def test_sklearn_estimator_checks(estimator, check):
-    if (_check_name(check) == "check_array_api_input"
-            and os.environ.get("SCIPY_ARRAY_API") != "1"):
+    if _check_name(check) == "check_array_api_input" and os.environ.get("SCIPY_ARRAY_API") != "1":
         kw = dict(getattr(check, "keywords", {}))
         jobs = json.dumps({type(e).__name__: kw for e in ESTIMATORS}, sort_keys=True)
         err = _array_api_in_subprocess(jobs)[type(estimator).__name__]
@@ -136,7 +146,8 @@ def _iris2():
     X, y = skd.load_iris(return_X_y=True)
     keep = y > 0  # versicolor vs virginica: overlapping classes
     return StandardScaler().fit_transform(X[keep]), np.array(["versicolor", "virginica"])[
-        y[keep] - 1]
+        y[keep] - 1
+    ]
 
 
 def _wine2():
@@ -145,9 +156,16 @@ def _wine2():
     return StandardScaler().fit_transform(X[keep]), y[keep]
 
 
-@pytest.mark.parametrize("name,make,C", [("cancer", _cancer, 0.1), ("cancer", _cancer, 1.0),
-                                         ("iris2", _iris2, 1.0), ("iris2", _iris2, 10.0),
-                                         ("wine2", _wine2, 0.05)])
+@pytest.mark.parametrize(
+    "name,make,C",
+    [
+        ("cancer", _cancer, 0.1),
+        ("cancer", _cancer, 1.0),
+        ("iris2", _iris2, 1.0),
+        ("iris2", _iris2, 10.0),
+        ("wine2", _wine2, 0.05),
+    ],
+)
 def test_exact_svc_matches_libsvm(name, make, C):
     X, y = make()
     sk = SVC(kernel="linear", C=C, tol=1e-10).fit(X, y)
@@ -177,8 +195,9 @@ def test_exact_svc_matches_libsvm(name, make, C):
 def test_exact_svc_augmented_matches_liblinear():
     X, y = _iris2()
     C = 1.0
-    lin = LinearSVC(C=C, loss="hinge", intercept_scaling=2.0, tol=1e-10, max_iter=100_000,
-                    dual=True).fit(X, y)
+    lin = LinearSVC(
+        C=C, loss="hinge", intercept_scaling=2.0, tol=1e-10, max_iter=100_000, dual=True
+    ).fit(X, y)
     mm = ExactSVC(C=C, intercept="augmented", intercept_scaling=2.0).fit(X, y)
     assert np.linalg.norm(mm.coef_) > 1e-2
     np.testing.assert_allclose(mm.coef_, lin.coef_, atol=1e-7)
@@ -212,9 +231,14 @@ def test_exact_svc_modes_sparse_hard():
 
 def test_exact_svc_bad_parameters_say_what_to_do():
     X, y = _wine2()
-    for params, match in [({"C": -1.0}, "'C'"), ({"intercept": "bias"}, "'intercept'"),
-                          ({"form": "both"}, "'form'"), ({"hard": "yes"}, "'hard'"),
-                          ({"solver": 3}, "'solver'"), ({"solver": "NOPE"}, "NOPE")]:
+    for params, match in [
+        ({"C": -1.0}, "'C'"),
+        ({"intercept": "bias"}, "'intercept'"),
+        ({"form": "both"}, "'form'"),
+        ({"hard": "yes"}, "'hard'"),
+        ({"solver": 3}, "'solver'"),
+        ({"solver": "NOPE"}, "NOPE"),
+    ]:
         with pytest.raises(MaxMarginError, match=match):
             ExactSVC(**params).fit(X, y)
     ExactSVC(C=-1.0, hard=True).fit(X, y)  # C is ignored by the hard margin
@@ -248,10 +272,11 @@ def test_get_set_params_round_trip(est):
     params = est.get_params()
     other = clone(est).set_params(**params)
     assert other.get_params() == params
-    changed = {"ExactSVC": {"C": 3.0, "intercept": "none", "form": "primal"},
-               "PegasosClassifier": {"lam": 0.01, "projection": "lazy", "batch_size": 4,
-                                     "average": True},
-               "PAClassifier": {"C": 0.5, "variant": "pa2"}}.get(type(est).__name__, {})
+    changed = {
+        "ExactSVC": {"C": 3.0, "intercept": "none", "form": "primal"},
+        "PegasosClassifier": {"lam": 0.01, "projection": "lazy", "batch_size": 4, "average": True},
+        "PAClassifier": {"C": 0.5, "variant": "pa2"},
+    }.get(type(est).__name__, {})
     changed = {**changed, **({"epochs": 3, "seed": 7} if "epochs" in params else {})}
     est2 = clone(est).set_params(**changed)
     for k, v in changed.items():
@@ -300,22 +325,40 @@ def _gauss():
     return X, y
 
 
-@pytest.mark.parametrize("make_est,learner,use_avg", [
-    (lambda: PerceptronClassifier(epochs=3, order="shuffle", seed=5),
-     Perceptron(), False),
-    (lambda: AveragedPerceptronClassifier(epochs=2, order="sample", seed=1),
-     AveragedPerceptron(), False),
-    (lambda: PegasosClassifier(lam=0.05, batch_size=4, projection="greedy", epochs=3, seed=2),
-     Pegasos(lam=0.05, batch_size=4, projection="greedy"), False),
-    (lambda: PegasosClassifier(lam=0.05, average=True, epochs=2, intercept="none"),
-     Pegasos(lam=0.05, intercept="none"), True),
-    (lambda: PAClassifier(C=0.3, variant="pa2", epochs=2, seed=3), PA2(C=0.3), False),
-])
+@pytest.mark.parametrize(
+    "make_est,learner,use_avg",
+    [
+        (lambda: PerceptronClassifier(epochs=3, order="shuffle", seed=5), Perceptron(), False),
+        (
+            lambda: AveragedPerceptronClassifier(epochs=2, order="sample", seed=1),
+            AveragedPerceptron(),
+            False,
+        ),
+        (
+            lambda: PegasosClassifier(
+                lam=0.05, batch_size=4, projection="greedy", epochs=3, seed=2
+            ),
+            Pegasos(lam=0.05, batch_size=4, projection="greedy"),
+            False,
+        ),
+        (
+            lambda: PegasosClassifier(lam=0.05, average=True, epochs=2, intercept="none"),
+            Pegasos(lam=0.05, intercept="none"),
+            True,
+        ),
+        (lambda: PAClassifier(C=0.3, variant="pa2", epochs=2, seed=3), PA2(C=0.3), False),
+    ],
+)
 def test_fit_reproduces_run(make_est, learner, use_avg):
     X, y = _gauss()
     est = make_est().fit(X, y)
-    tr = run(learner, Dataset(X, np.where(y == 1, 1.0, -1.0)), epochs=est.epochs,
-             order=est.order, seed=est.seed)
+    tr = run(
+        learner,
+        Dataset(X, np.where(y == 1, 1.0, -1.0)),
+        epochs=est.epochs,
+        order=est.order,
+        seed=est.seed,
+    )
     w, b = (tr.w_avg[-1], tr.b_avg[-1]) if use_avg else (tr.w[-1], tr.b[-1])
     np.testing.assert_allclose(est.coef_[0], w, rtol=1e-12, atol=1e-12)
     assert est.intercept_[0] == pytest.approx(b, rel=1e-12, abs=1e-12)
@@ -328,7 +371,7 @@ def test_partial_fit_streams_like_one_cyclic_pass(cls):
     full = cls(epochs=1, order="cyclic").fit(X, y)
     stream = cls()
     for lo in range(0, len(y), 40):  # 3 batches; the middle one holds both classes
-        stream.partial_fit(X[lo:lo + 40], y[lo:lo + 40], classes=[0, 1])
+        stream.partial_fit(X[lo : lo + 40], y[lo : lo + 40], classes=[0, 1])
     np.testing.assert_allclose(stream.coef_, full.coef_, rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(stream.intercept_, full.intercept_, rtol=1e-12, atol=1e-12)
     assert stream.t_ == len(y)
@@ -386,8 +429,15 @@ def test_perceptron_and_pa_match_sklearn_step_for_step(intercept):
     np.testing.assert_allclose(mm.intercept_, sk.intercept_, atol=1e-12)
     if intercept == "none":
         for variant in ("pa1", "pa2"):
-            sk = SGDClassifier(loss="hinge", penalty=None, learning_rate=variant, eta0=0.3,
-                               fit_intercept=False, shuffle=False, max_iter=3, tol=None)
-            mm = PAClassifier(C=0.3, variant=variant, intercept="none", order="cyclic",
-                              epochs=3)
+            sk = SGDClassifier(
+                loss="hinge",
+                penalty=None,
+                learning_rate=variant,
+                eta0=0.3,
+                fit_intercept=False,
+                shuffle=False,
+                max_iter=3,
+                tol=None,
+            )
+            mm = PAClassifier(C=0.3, variant=variant, intercept="none", order="cyclic", epochs=3)
             np.testing.assert_allclose(mm.fit(X, y).coef_, sk.fit(X, y).coef_, rtol=1e-10)

@@ -44,8 +44,15 @@ def test_round_trip_predicts_identically(big):
     back = pickle.loads(pickle.dumps(clf))
     np.testing.assert_array_equal(back.decision_function(X), clf.decision_function(X))
     np.testing.assert_array_equal(back.predict(X), clf.predict(X))
-    for name in ("coef_", "intercept_", "alpha_", "support_", "dual_coef_", "n_support_",
-                 "classes_"):
+    for name in (
+        "coef_",
+        "intercept_",
+        "alpha_",
+        "support_",
+        "dual_coef_",
+        "n_support_",
+        "classes_",
+    ):
         np.testing.assert_array_equal(getattr(back, name), getattr(clf, name))
     np.testing.assert_array_equal(back.support_vectors_, clf.support_vectors_)
     assert back.certificate_ == clf.certificate_ and back.margin_ == clf.margin_
@@ -98,9 +105,14 @@ def test_alpha_round_trip_is_lossless_when_dense():
     np.testing.assert_array_equal(pickle.loads(pickle.dumps(clf)).alpha_, clf.alpha_)
 
 
-@pytest.mark.parametrize("kw", [dict(hard=True), dict(intercept="augmented",
-                                                      intercept_scaling=2.0),
-                                dict(intercept="none", C=0.1)])
+@pytest.mark.parametrize(
+    "kw",
+    [
+        dict(hard=True),
+        dict(intercept="augmented", intercept_scaling=2.0),
+        dict(intercept="none", C=0.1),
+    ],
+)
 def test_recertify_every_problem_kind_and_sparse(kw):
     ds = make_separable(80, 3, seed=2)
     X = sp.csr_matrix(ds.X)

@@ -25,9 +25,14 @@ from maxmargin import (
 )
 from maxmargin.exact import available_solvers, is_separable, solve
 
-ROUTES = [("dual", "PIQP", "direct"), ("primal", "PIQP", "direct"),
-          ("dual", "CLARABEL", "direct"), ("primal", "CLARABEL", "direct"),
-          ("dual", "CLARABEL", "cvxpy"), ("primal", "CLARABEL", "cvxpy")]
+ROUTES = [
+    ("dual", "PIQP", "direct"),
+    ("primal", "PIQP", "direct"),
+    ("dual", "CLARABEL", "direct"),
+    ("primal", "CLARABEL", "direct"),
+    ("dual", "CLARABEL", "cvxpy"),
+    ("primal", "CLARABEL", "cvxpy"),
+]
 
 
 def np_primal(X, y, w, b, C):
@@ -193,8 +198,9 @@ def test_heart_scale_certified():
         assert abs(sol.certificate.relative_gap) <= 1e-10
         assert max(sol.certificate.kkt.values()) <= 1e-9
         X = ds.dense()
-        assert np_primal(X, ds.y, sol.w, sol.b, 1.0) == pytest.approx(sol.primal_objective,
-                                                                      rel=1e-12)
+        assert np_primal(X, ds.y, sol.w, sol.b, 1.0) == pytest.approx(
+            sol.primal_objective, rel=1e-12
+        )
         assert 0 < len(sol.margin_support) < len(sol.support) < ds.n
 
 
@@ -299,17 +305,42 @@ def test_solution_api_and_json():
     ds = make_gaussians(60, 2, seed=0)
     sol = solve(SVMProblem(ds, C=1.0))
     d = sol.to_dict()
-    for key in ("w", "b", "alpha", "support", "margin_support", "bound_support",
-                "primal_objective", "dual_objective", "duality_gap", "kkt", "margin",
-                "status", "solver", "form", "intercept", "C", "lam", "solve_seconds"):
+    for key in (
+        "w",
+        "b",
+        "alpha",
+        "support",
+        "margin_support",
+        "bound_support",
+        "primal_objective",
+        "dual_objective",
+        "duality_gap",
+        "kkt",
+        "margin",
+        "status",
+        "solver",
+        "form",
+        "intercept",
+        "C",
+        "lam",
+        "solve_seconds",
+    ):
         assert key in d
     json.dumps(d)
     assert set(d["support"]) == set(d["margin_support"]) | set(d["bound_support"])
     np.testing.assert_allclose(sol.decision_function(ds.X), ds.X @ sol.w + sol.b)
     assert set(np.unique(sol.predict(ds.X))) <= {-1.0, 1.0}
     text = sol.summary()
-    for word in ("primal objective", "dual objective", "duality gap", "KKT", "margin",
-                 "support vectors", "training error", "time"):
+    for word in (
+        "primal objective",
+        "dual objective",
+        "duality gap",
+        "KKT",
+        "margin",
+        "support vectors",
+        "training error",
+        "time",
+    ):
         assert word in text
     hard = solve(SVMProblem(make_separable(20, 2, seed=0), hard=True)).to_dict()
     assert hard["C"] is None and hard["hard"] is True

@@ -23,8 +23,9 @@ from maxmargin.path import hard_margin_limit, min_margin_sv_C, path
 INTERCEPTS = ("free", "none", "augmented")
 
 
-def _check_against_solves(ep: ExactPath, data: Dataset, intercept: str, seed: int,
-                          k: int = 4) -> None:
+def _check_against_solves(
+    ep: ExactPath, data: Dataset, intercept: str, seed: int, k: int = 4
+) -> None:
     """At random C inside random segments, ``solution_at`` equals a fresh certified solve:
     objective to 1e-9 relative, w to 1e-7 (relative to max(1, ||w||))."""
     rng = np.random.default_rng(seed)
@@ -42,8 +43,7 @@ def _check_against_solves(ep: ExactPath, data: Dataset, intercept: str, seed: in
         assert np.abs(pt.w - sol.w).max() <= 1e-7 * max(1.0, np.abs(sol.w).max()), C
         # the point is recomputed from its sets: alpha in the box, w = sum alpha y x
         assert pt.alpha.min() >= 0 and pt.alpha.max() <= C * (1 + 1e-12)
-        assert np.allclose(problem.weights_from_dual(pt.alpha)[0], pt.w, rtol=1e-9,
-                           atol=1e-12)
+        assert np.allclose(problem.weights_from_dual(pt.alpha)[0], pt.w, rtol=1e-9, atol=1e-12)
 
 
 @pytest.mark.parametrize("intercept", INTERCEPTS)
@@ -187,11 +187,14 @@ def _duplicated_and_lattice() -> list[Dataset]:
     s = g.sum(axis=1)
     yl = np.where(s > 0, 1.0, -1.0)
     yl[s == 0] = np.where(g[s == 0, 0] > 0, 1.0, -1.0)  # ties on the diagonal, by construction
-    Xi = rng.integers(-2, 3, (30, 3)).astype(float)   # integer features: many ties
+    Xi = rng.integers(-2, 3, (30, 3)).astype(float)  # integer features: many ties
     yi = np.where(rng.random(30) < 0.5, 1.0, -1.0)
     yi[:2] = (1.0, -1.0)
-    return [Dataset(X, y, name="duplicates"), Dataset(g, yl, name="lattice"),
-            Dataset(Xi + yi[:, None], yi, name="integers")]
+    return [
+        Dataset(X, y, name="duplicates"),
+        Dataset(g, yl, name="lattice"),
+        Dataset(Xi + yi[:, None], yi, name="integers"),
+    ]
 
 
 @pytest.mark.parametrize("intercept", INTERCEPTS)
@@ -235,17 +238,21 @@ def test_fresh_solves_settle_degenerate_events_to_the_same_path(monkeypatch):
     assert set(ep.method) == {"solve"} and ep.n_solves >= len(ep)
     assert ep.certified
     np.testing.assert_allclose(ep.breakpoints, ref.breakpoints, rtol=1e-9)
-    assert [ep.events_at(j) for j in range(len(ep))] == \
-        [ref.events_at(j) for j in range(len(ref))]
+    assert [ep.events_at(j) for j in range(len(ep))] == [ref.events_at(j) for j in range(len(ref))]
     Cs = np.geomspace(ref.breakpoints[0] / 2, 10.0, 50)
-    np.testing.assert_allclose(ep.coefficients(Cs)[0], ref.coefficients(Cs)[0], rtol=1e-9,
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        ep.coefficients(Cs)[0], ref.coefficients(Cs)[0], rtol=1e-9, atol=1e-12
+    )
 
 
-@settings(max_examples=8, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 10_000), scale=st.sampled_from([1e-150, 1e-60, 1e-8, 1e7, 1e80]),
-       intercept=st.sampled_from(INTERCEPTS))
+@settings(
+    max_examples=8, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
+@given(
+    seed=st.integers(0, 10_000),
+    scale=st.sampled_from([1e-150, 1e-60, 1e-8, 1e7, 1e80]),
+    intercept=st.sampled_from(INTERCEPTS),
+)
 def test_breakpoints_scale_with_the_data(seed, scale, intercept):
     """X -> s X (and the augmented column s -> s s) gives the same path with C -> C / s^2
     and w -> w / s: the path does not depend on the data's units."""
@@ -255,13 +262,15 @@ def test_breakpoints_scale_with_the_data(seed, scale, intercept):
     y[:2] = (1.0, -1.0)
     X = rng.standard_normal((n, 2)) + 0.8 * y[:, None]
     ep = exact_regularization_path(Dataset(X, y), intercept, C_max=100.0)
-    eps = exact_regularization_path(Dataset(X * scale, y), intercept, intercept_scaling=scale,
-                                    C_max=100.0 / scale**2)
+    eps = exact_regularization_path(
+        Dataset(X * scale, y), intercept, intercept_scaling=scale, C_max=100.0 / scale**2
+    )
     assert eps.certified and len(eps) == len(ep)
     np.testing.assert_allclose(eps.breakpoints * scale**2, ep.breakpoints, rtol=1e-8)
     Cs = np.geomspace(1e-3, 100.0, 7)
-    np.testing.assert_allclose(eps.coefficients(Cs / scale**2)[0] * scale,
-                               ep.coefficients(Cs)[0], rtol=1e-8, atol=1e-10)
+    np.testing.assert_allclose(
+        eps.coefficients(Cs / scale**2)[0] * scale, ep.coefficients(Cs)[0], rtol=1e-8, atol=1e-10
+    )
 
 
 @pytest.mark.parametrize("intercept", INTERCEPTS)
@@ -276,16 +285,16 @@ def test_lambda_form_is_the_same_path(intercept):
         for C in np.linspace(ep.bounds[k], ep.bounds[k + 1], 4)[1:]:
             lam = 1.0 / C
             w, b = ep.coefficients(C)
-            np.testing.assert_allclose(C * (f["w"][0] + lam * f["w"][1]), w, rtol=1e-9,
-                                       atol=1e-12)
+            np.testing.assert_allclose(C * (f["w"][0] + lam * f["w"][1]), w, rtol=1e-9, atol=1e-12)
             assert C * (f["b"][0] + lam * f["b"][1]) == pytest.approx(b, abs=1e-10)
-            np.testing.assert_allclose(C * (f["alpha"][0] + lam * f["alpha"][1]),
-                                       ep.alpha_at(C), rtol=1e-9, atol=1e-13)
+            np.testing.assert_allclose(
+                C * (f["alpha"][0] + lam * f["alpha"][1]), ep.alpha_at(C), rtol=1e-9, atol=1e-13
+            )
     assert "breakpoints" in repr(ep)
 
 
 def test_sparse_features_kept_sparse_give_the_same_path(monkeypatch):
-    data = mm.load_heart_scale()            # CSR
+    data = mm.load_heart_scale()  # CSR
     dense = exact_regularization_path(data, C_max=10.0)
     monkeypatch.setattr(xp, "_DENSE_LIMIT", 0)  # keep G sparse (large data)
     sparse = exact_regularization_path(data, C_max=10.0)
@@ -354,16 +363,18 @@ def test_path_exact_entry_covers_the_grid_range():
     assert isinstance(ep, ExactPath) and ep.end_reason == "end"
     assert ep.bounds[0] == 1e-2 and ep.C_end == math.inf
     full = exact_regularization_path(ds, C_max=10.0)
-    np.testing.assert_allclose(ep.breakpoints, full.breakpoints[full.breakpoints > 1e-2],
-                               rtol=1e-10)
+    np.testing.assert_allclose(
+        ep.breakpoints, full.breakpoints[full.breakpoints > 1e-2], rtol=1e-10
+    )
     Cs = np.geomspace(1e-2, 10.0, 9)
-    np.testing.assert_allclose(ep.coefficients(Cs)[0], full.coefficients(Cs)[0], rtol=1e-10,
-                               atol=1e-13)
+    np.testing.assert_allclose(
+        ep.coefficients(Cs)[0], full.coefficients(Cs)[0], rtol=1e-10, atol=1e-13
+    )
     with pytest.raises(ParameterError):
         ep.solution_at(5e-3)
     ep2 = path(ds, lam=[1.0 / (30 * 10.0), 1.0], exact=True)
     assert ep2.C_end == math.inf and ep2.bounds[0] == pytest.approx(1 / 30)
-    assert path(ds, exact=True).bounds[0] == 0.0   # no grid: the whole path
+    assert path(ds, exact=True).bounds[0] == 0.0  # no grid: the whole path
 
 
 def test_cli_path_exact(tmp_path, capsys):

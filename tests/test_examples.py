@@ -23,8 +23,7 @@ import pytest
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 SCRIPTS = sorted(EXAMPLES.glob("plot_*.py"))
 BUDGET_S = 15.0
-THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
-               "NUMBA_NUM_THREADS")
+THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS")
 
 
 def test_there_are_examples():
@@ -45,12 +44,19 @@ def test_example_runs(script, tmp_path):
     env = {**os.environ, "MPLBACKEND": "Agg", **{v: "1" for v in THREAD_VARS}}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    proc = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=180)
+    proc = subprocess.run(
+        [sys.executable, str(script)],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     assert proc.returncode == 0, f"{script.name} failed:\n{proc.stdout}\n{proc.stderr}"
     assert list(tmp_path.glob("*.png")), f"{script.name} wrote no PNG into its cwd"
-    assert cpu < BUDGET_S, (f"{script.name} used {cpu:.1f} s of CPU ({wall:.1f} s wall; "
-                            f"budget {BUDGET_S} s)")
+    assert cpu < BUDGET_S, (
+        f"{script.name} used {cpu:.1f} s of CPU ({wall:.1f} s wall; budget {BUDGET_S} s)"
+    )

@@ -35,8 +35,9 @@ def _same(a, b) -> bool:
     if a is None or b is None:
         return a is None and b is None
     a, b = np.asarray(a), np.asarray(b)
-    return a.shape == b.shape and bool(np.all((a == b) | (np.isnan(a.astype(float))
-                                                          & np.isnan(b.astype(float)))))
+    return a.shape == b.shape and bool(
+        np.all((a == b) | (np.isnan(a.astype(float)) & np.isnan(b.astype(float))))
+    )
 
 
 @pytest.fixture(scope="module")
@@ -59,9 +60,14 @@ def test_every_document_starts_with_its_format_and_version(tmp_path, separable):
 
     (tmp_path / "o").mkdir()
     mark_output_dir(tmp_path / "o", "path", [])
-    docs = {"solution": sol.to_dict(), "path": p.to_dict(), "exact_path": ep.to_dict(),
-            "comparison": cmp.to_dict(), "trace": json.loads(js.read_text()),
-            "output_dir": json.loads((tmp_path / "o" / ".maxmargin").read_text())}
+    docs = {
+        "solution": sol.to_dict(),
+        "path": p.to_dict(),
+        "exact_path": ep.to_dict(),
+        "comparison": cmp.to_dict(),
+        "trace": json.loads(js.read_text()),
+        "output_dir": json.loads((tmp_path / "o" / ".maxmargin").read_text()),
+    }
     for kind, d in docs.items():
         assert list(d)[:2] == ["format", "maxmargin_version"], kind
         assert d["format"] == f"maxmargin.{kind}/1" and d["maxmargin_version"] == mm.__version__
@@ -70,18 +76,22 @@ def test_every_document_starts_with_its_format_and_version(tmp_path, separable):
 
 def test_read_document_refuses_with_one_clear_line(tmp_path):
     path_doc = {**format_header("path"), "C": []}
-    with pytest.raises(DataError, match="a maxmargin path document .*not a solution; read "
-                                        "it with RegularizationPath.from_json"):
+    with pytest.raises(
+        DataError,
+        match="a maxmargin path document .*not a solution; read "
+        "it with RegularizationPath.from_json",
+    ):
         ExactSolution.from_json(path_doc)
-    with pytest.raises(DataError, match="a maxmargin solution document .*"
-                                        "ExactSolution.from_json"):
+    with pytest.raises(DataError, match="a maxmargin solution document .*ExactSolution.from_json"):
         RegularizationPath.from_json({**format_header("solution")})
-    with pytest.raises(DataError, match="maxmargin.path/7; maxmargin .* reads up to "
-                                        "maxmargin.path/1: upgrade maxmargin"):
+    with pytest.raises(
+        DataError,
+        match="maxmargin.path/7; maxmargin .* reads up to maxmargin.path/1: upgrade maxmargin",
+    ):
         RegularizationPath.from_json({"format": "maxmargin.path/7", "maxmargin_version": "9"})
     with pytest.raises(DataError, match="format 'sklearn/1' is not maxmargin's"):
         Comparison.from_json({"format": "sklearn/1"})
-    with pytest.raises(DataError, match="no \"format\" key: not a maxmargin solution .*lacks"):
+    with pytest.raises(DataError, match='no "format" key: not a maxmargin solution .*lacks'):
         ExactSolution.from_json({"w": [1.0]})
     f = tmp_path / "x.json"
     with pytest.raises(DataError, match="x.json: no such file"):
@@ -107,9 +117,15 @@ def test_trace_load_names_a_newer_format(tmp_path, separable):
 # --------------------------------------------------------------------------- solutions
 
 
-@pytest.mark.parametrize("kw", [{"C": 0.5}, {"hard": True},
-                                {"C": 2.0, "intercept": "augmented", "intercept_scaling": 3.0},
-                                {"C": 1.0, "intercept": "none"}])
+@pytest.mark.parametrize(
+    "kw",
+    [
+        {"C": 0.5},
+        {"hard": True},
+        {"C": 2.0, "intercept": "augmented", "intercept_scaling": 3.0},
+        {"C": 1.0, "intercept": "none"},
+    ],
+)
 def test_solution_round_trip_with_and_without_the_data(separable, named, kw):
     data = separable if kw.get("hard") else named
     sol = mm.solve(mm.SVMProblem(data, **kw))
@@ -120,8 +136,15 @@ def test_solution_round_trip_with_and_without_the_data(separable, named, kw):
     # the numbers and arrays, to the bit
     for name in ("w", "alpha", "support", "margin_support", "bound_support"):
         assert np.array_equal(getattr(saved, name), getattr(sol, name)), name
-    for name in ("b", "primal_objective", "dual_objective", "duality_gap", "margin",
-                 "sv_tol", "training_error"):
+    for name in (
+        "b",
+        "primal_objective",
+        "dual_objective",
+        "duality_gap",
+        "margin",
+        "sv_tol",
+        "training_error",
+    ):
         assert getattr(saved, name) == getattr(sol, name), name
     assert saved.certificate.kkt == sol.certificate.kkt and saved.certificate.ok
     assert saved.certificate.floors == sol.certificate.floors
@@ -173,8 +196,11 @@ def test_recertify_checks_feature_names_and_keeps_sparse_data(named):
 def test_solution_of_maxmargin_0_1_loads(separable):
     """Before the format key: no format, version, data, intercept_scaling, tol."""
     sol = mm.solve(mm.SVMProblem(separable, C=1.0))
-    old = {k: v for k, v in sol.to_dict().items()
-           if k not in ("format", "maxmargin_version", "data", "intercept_scaling", "tol")}
+    old = {
+        k: v
+        for k, v in sol.to_dict().items()
+        if k not in ("format", "maxmargin_version", "data", "intercept_scaling", "tol")
+    }
     saved = ExactSolution.from_json(old)
     assert saved.intercept_scaling == 1.0 and saved.certificate.tol == 1e-6
     assert saved.to_dict() == old
@@ -201,8 +227,13 @@ def test_path_round_trip(named, include_alpha):
         with pytest.raises(ParameterError, match="without alpha"):
             q.to_dict(include_alpha=True)
     for a, b in zip(q.certificates, p.certificates, strict=True):
-        assert (a.ok, a.kkt, a.floors, a.tol, a.undecided) == (b.ok, b.kkt, b.floors, b.tol,
-                                                              b.undecided)
+        assert (a.ok, a.kkt, a.floors, a.tol, a.undecided) == (
+            b.ok,
+            b.kkt,
+            b.floors,
+            b.tol,
+            b.undecided,
+        )
         assert a.relative_gap == b.relative_gap and a.primal_objective == b.primal_objective
     assert q.feature_names == ("age", "dose", "w,eight") and q.method == p.method
     assert q.to_csv() == p.to_csv() and q.certified == p.certified
@@ -214,8 +245,11 @@ def test_path_hard_limit_and_old_files(separable):
     h, g = q.hard_margin_limit, p.hard_margin_limit
     assert h.separable and h.C_star == g.C_star and np.array_equal(h.w, g.w)
     assert h.alpha is None and h.last_equal == g.last_equal
-    old = {k: v for k, v in p.to_dict().items() if k not in (
-        "format", "maxmargin_version", "feature_names", "floors", "certificate_tol")}
+    old = {
+        k: v
+        for k, v in p.to_dict().items()
+        if k not in ("format", "maxmargin_version", "feature_names", "floors", "certificate_tol")
+    }
     r = RegularizationPath.from_json(old)
     assert r.certified and r.feature_names is None and r.certificates[0].floors == {}
     new = r.to_dict()  # written again in today's format: the old keys unchanged
@@ -237,9 +271,17 @@ def test_path_csv_holds_every_number_exactly(named):
         assert float(row["holdout_error"]) == p.holdout_error[i]
         assert row["certified"] == "True" and row["method"] == p.method[i]
     # recomputed from the data: the training error of each row's (w, b)
-    err = [np.mean(named.y * (named.X @ np.array([float(r[f"w[{n}]"]) for n in
-                                                  named.feature_names]) + float(r["b"])) <= 0)
-           for r in rows]
+    err = [
+        np.mean(
+            named.y
+            * (
+                named.X @ np.array([float(r[f"w[{n}]"]) for n in named.feature_names])
+                + float(r["b"])
+            )
+            <= 0
+        )
+        for r in rows
+    ]
     assert err == [float(r["train_error"]) for r in rows]
     # without names: 0-based columns
     q = mm.regularization_path(mm.Dataset(named.X, named.y), C=[1.0])
@@ -253,8 +295,7 @@ def test_path_frame(named):
     assert list(df.columns) == next(csv.reader(io.StringIO(p.to_csv())))
     assert df["w[dose]"].tolist() == p.w[:, 1].tolist()
     assert df["n_margin_sv"].dtype.kind == "i" and df["holdout_error"].isna().all()
-    pd.testing.assert_frame_equal(df, pd.read_csv(io.StringIO(p.to_csv())),
-                                  check_dtype=False)
+    pd.testing.assert_frame_equal(df, pd.read_csv(io.StringIO(p.to_csv())), check_dtype=False)
 
 
 def test_exact_path_document(separable):
@@ -278,8 +319,7 @@ def test_exact_path_round_trip(data, request, tmp_path):
     assert all(saved.events_at(j) == ep.events_at(j) for j in range(len(ep)))
     # w(C), b(C) from the file's segments: the path's numbers, to the bit
     lo, hi = ep.breakpoints[0] / 4, min(ep.C_end, 1e6)
-    Cs = np.concatenate([ep.breakpoints[ep.breakpoints <= hi],
-                         np.geomspace(lo, hi, 17)])
+    Cs = np.concatenate([ep.breakpoints[ep.breakpoints <= hi], np.geomspace(lo, hi, 17)])
     (w1, b1), (w2, b2) = saved.coefficients(Cs), ep.coefficients(Cs)
     assert np.array_equal(w1, w2) and np.array_equal(b1, b2)
     w, b = saved.coefficients(float(Cs[3]))
@@ -293,8 +333,9 @@ def test_exact_path_round_trip(data, request, tmp_path):
     with pytest.raises(DataError, match="a maxmargin path document.*RegularizationPath"):
         mm.ExactPath.from_json(mm.regularization_path(ep.data, C=[1.0]).to_dict())
     with pytest.raises(DataError, match="exact path document: missing"):
-        mm.ExactPath.from_json({**d_without(ep.to_dict(), "breakpoints"),
-                                "format": "maxmargin.exact_path/1"})
+        mm.ExactPath.from_json(
+            {**d_without(ep.to_dict(), "breakpoints"), "format": "maxmargin.exact_path/1"}
+        )
 
 
 def d_without(d, key):
@@ -307,8 +348,14 @@ def d_without(d, key):
 @pytest.fixture(scope="module")
 def cmp(separable):
     holdout = mm.make_separable(10, 2, margin=0.3, seed=2)
-    return mm.compare(separable, learners=["perceptron", "pegasos", "pa1"], lam=0.05,
-                      epochs=2, seeds=(0, 1), holdout=holdout)
+    return mm.compare(
+        separable,
+        learners=["perceptron", "pegasos", "pa1"],
+        lam=0.05,
+        epochs=2,
+        seeds=(0, 1),
+        holdout=holdout,
+    )
 
 
 def test_comparison_round_trip(cmp, tmp_path):
@@ -318,7 +365,13 @@ def test_comparison_round_trip(cmp, tmp_path):
     assert isinstance(saved, SavedComparison)
     assert saved.to_json() == f.read_text() and saved.to_dict() == cmp.to_dict()
     assert (saved.F_star, saved.R, saved.gamma, saved.C, saved.lam, saved.epochs) == (
-        cmp.F_star, cmp.R, cmp.gamma, cmp.problem.C, cmp.problem.lam, cmp.epochs)
+        cmp.F_star,
+        cmp.R,
+        cmp.gamma,
+        cmp.problem.C,
+        cmp.problem.lam,
+        cmp.epochs,
+    )
     assert saved.seeds == cmp.seeds and saved.labels == cmp.labels and saved.separable
     assert np.array_equal(saved.w_star, cmp.w_star)
     for a, b in zip(saved.runs, cmp.runs, strict=True):
@@ -330,8 +383,9 @@ def test_comparison_round_trip(cmp, tmp_path):
     for a, b in zip(saved.rows, cmp.rows, strict=True):
         assert a.keys() == b.keys()
         for k in a:
-            assert a[k] == b[k] or (isinstance(b[k], float) and math.isnan(b[k])
-                                    and math.isnan(a[k])), k
+            assert a[k] == b[k] or (
+                isinstance(b[k], float) and math.isnan(b[k]) and math.isnan(a[k])
+            ), k
 
 
 def test_comparison_solutions_recertify_from_the_data(cmp, separable):
@@ -353,8 +407,14 @@ def test_comparison_of_maxmargin_0_1_loads(cmp, separable):
         old.pop(key)
     old["format"] = "maxmargin.comparison/1"
     for sol in (old["reference"], old["hard"]):
-        for key in ("alpha_nonzero", "format", "maxmargin_version", "intercept_scaling",
-                    "data", "tol"):
+        for key in (
+            "alpha_nonzero",
+            "format",
+            "maxmargin_version",
+            "intercept_scaling",
+            "data",
+            "tol",
+        ):
             sol.pop(key)
     saved = Comparison.from_json(old)
     assert saved.to_dict() == old and saved.reference.alpha is None

@@ -30,8 +30,7 @@ def _data():
 def test_random_state_and_max_iter_are_seed_and_epochs(cls):
     X, y = _data()
     ref = cls(epochs=3, seed=5).fit(X, y)
-    for est in (cls(max_iter=3, random_state=5), cls(epochs=3, max_iter=3, seed=5,
-                                                     random_state=5)):
+    for est in (cls(max_iter=3, random_state=5), cls(epochs=3, max_iter=3, seed=5, random_state=5)):
         est.fit(X, y)
         assert np.array_equal(est.coef_, ref.coef_) and est.t_ == ref.t_ == 180
         assert est.n_iter_ == 3
@@ -45,13 +44,16 @@ def test_random_state_and_max_iter_are_seed_and_epochs(cls):
     assert cls().partial_fit(X, y).n_iter_ == 1
 
 
-@pytest.mark.parametrize("kw, msg", [
-    ({"epochs": 3, "max_iter": 4}, "epochs=3 and max_iter=4 disagree"),
-    ({"seed": 1, "random_state": 2}, "seed=1 and random_state=2 disagree"),
-    ({"random_state": -1}, "'random_state' parameter"),
-    ({"random_state": "x"}, "'random_state' parameter"),
-    ({"max_iter": 0}, "'max_iter' parameter must be an int >= 1"),
-])
+@pytest.mark.parametrize(
+    "kw, msg",
+    [
+        ({"epochs": 3, "max_iter": 4}, "epochs=3 and max_iter=4 disagree"),
+        ({"seed": 1, "random_state": 2}, "seed=1 and random_state=2 disagree"),
+        ({"random_state": -1}, "'random_state' parameter"),
+        ({"random_state": "x"}, "'random_state' parameter"),
+        ({"max_iter": 0}, "'max_iter' parameter must be an int >= 1"),
+    ],
+)
 def test_alias_conflicts_are_parameter_errors_at_fit(kw, msg):
     X, y = _data()
     est = PerceptronClassifier(**kw)  # __init__ only stores (scikit-learn's rule)
@@ -162,8 +164,12 @@ def test_study_spec_takes_sklearn_names():
     from maxmargin.studies import SpecError, load_spec
 
     def spec(problem, run, params):
-        return {"problem": problem, "run": run, "learners": ["pegasos"],
-                "data": [{"generator": "gaussians", "params": {"n": 20, **params}}]}
+        return {
+            "problem": problem,
+            "run": run,
+            "learners": ["pegasos"],
+            "data": [{"generator": "gaussians", "params": {"n": 20, **params}}],
+        }
 
     ours = load_spec(spec({"lam": [0.1]}, {"epochs": 3}, {"seed": 4}))
     theirs = load_spec(spec({"alpha": [0.1]}, {"max_iter": 3}, {"random_state": 4}))
@@ -171,10 +177,11 @@ def test_study_spec_takes_sklearn_names():
     assert theirs.hash == ours.hash and theirs.raw == ours.raw
     assert theirs.epochs == 3 and theirs.grid_parameter == "lam"
     assert theirs.data[0].params == {"n": 20, "seed": 4}
-    for bad, key in [(spec({"lam": [0.1], "alpha": [0.1]}, {}, {}), "problem.alpha"),
-                     (spec({"C": [1.0]}, {"epochs": 2, "max_iter": 2}, {}), "run.max_iter"),
-                     (spec({"C": [1.0]}, {}, {"seed": 1, "random_state": 1}),
-                      "data[0].params.random_state")]:
+    for bad, key in [
+        (spec({"lam": [0.1], "alpha": [0.1]}, {}, {}), "problem.alpha"),
+        (spec({"C": [1.0]}, {"epochs": 2, "max_iter": 2}, {}), "run.max_iter"),
+        (spec({"C": [1.0]}, {}, {"seed": 1, "random_state": 1}), "data[0].params.random_state"),
+    ]:
         with pytest.raises(SpecError, match=re.escape(key) + ": give .* not both"):
             load_spec(bad)
 

@@ -54,8 +54,7 @@ def test_matches_piqp_and_clarabel(intercept, C):
         assert cert.primal_objective == pytest.approx(P, rel=1e-9)
     sol = solve(p, solver="IPM")
     assert sol.solver == "IPM" and sol.certificate.ok
-    assert sol.primal_objective == pytest.approx(solve(p, solver="PIQP").primal_objective,
-                                                 rel=1e-9)
+    assert sol.primal_objective == pytest.approx(solve(p, solver="PIQP").primal_objective, rel=1e-9)
 
 
 @pytest.mark.parametrize("intercept", INTERCEPTS)
@@ -142,8 +141,9 @@ def test_sparse_input(intercept):
     sol = solve(p, solver="IPM")
     assert sol.solver == "IPM" and sol.certificate.ok
     dense = SVMProblem(Dataset(hs.dense(), hs.y), C=1.0, intercept=intercept)
-    assert sol.primal_objective == pytest.approx(solve(dense, solver="PIQP").primal_objective,
-                                                 rel=1e-9)
+    assert sol.primal_objective == pytest.approx(
+        solve(dense, solver="PIQP").primal_objective, rel=1e-9
+    )
 
 
 def test_all_zero_features_and_degenerate():
@@ -158,9 +158,14 @@ def test_all_zero_features_and_degenerate():
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(n=st.integers(2, 40), d=st.integers(1, 8), seed=st.integers(0, 10_000),
-       logC=st.one_of(st.none(), st.floats(-2, 2)), intercept=st.sampled_from(INTERCEPTS),
-       scale=st.sampled_from([1e-2, 1.0, 30.0]))
+@given(
+    n=st.integers(2, 40),
+    d=st.integers(1, 8),
+    seed=st.integers(0, 10_000),
+    logC=st.one_of(st.none(), st.floats(-2, 2)),
+    intercept=st.sampled_from(INTERCEPTS),
+    scale=st.sampled_from([1e-2, 1.0, 30.0]),
+)
 def test_certified_on_random_data(n, d, seed, logC, intercept, scale):
     # logC None: hard margin (certified optimum if separable, else a verified certificate)
     rng = np.random.default_rng(seed)
@@ -188,5 +193,4 @@ def test_polish_refines_the_margin_conditions_with_many_bound_svs():
     sol = solve(p)
     assert sol.solver == "IPM" and sol.polished and sol.bound_support.size > 15000
     assert sol.certificate.max_residual() <= 1e-13
-    assert sol.margin_support.size <= 4 and not np.isin(sol.margin_support,
-                                                         sol.bound_support).any()
+    assert sol.margin_support.size <= 4 and not np.isin(sol.margin_support, sol.bound_support).any()

@@ -21,8 +21,9 @@ def close(a, b, rtol=1e-12):
     np.testing.assert_allclose(a, b, rtol=rtol, atol=rtol * max(1.0, float(np.abs(b).max())))
 
 
-@pytest.fixture(params=[(1, 1), (7, 3), (64, 20), (203, 5), (301, 130)],
-                ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.fixture(
+    params=[(1, 1), (7, 3), (64, 20), (203, 5), (301, 130)], ids=lambda s: f"{s[0]}x{s[1]}"
+)
 def data(request):
     n, d = request.param
     rng = np.random.default_rng(n * 1000 + d)
@@ -64,8 +65,9 @@ def test_sparse_rows_agree_with_dense():
     close(a.rmatvec(w, c), b.rmatvec(w, c))
     close(a.backsub(w, c, u), b.backsub(w, c, u))
     close(a.Qx(c), b.Qx(c))
-    for x, y in zip(a.residual(1 / w, w, c, 0.5, c, c), b.residual(1 / w, w, c, 0.5, c, c),
-                    strict=True):
+    for x, y in zip(
+        a.residual(1 / w, w, c, 0.5, c, c), b.residual(1 / w, w, c, 0.5, c, c), strict=True
+    ):
         close(x, y, 1e-10)
 
 
@@ -92,9 +94,18 @@ def test_elementwise_steps(hard):
     comp, aqa, asum, rdmax, qmax, amax, ya = k.residuals(Qa, a, zl, zu, y, 0.7, Cf, hard, out)
     ref_rd = Qa - 1 - zl + (0 if hard else zu) + 0.7 * y
     close(out, ref_rd)
-    close([comp, aqa, asum, rdmax, qmax, amax, ya],
-          [a @ zl + (0 if hard else su @ zu), a @ Qa, a.sum(), np.abs(ref_rd).max(),
-           np.abs(Qa).max(), a.max(), y @ a])
+    close(
+        [comp, aqa, asum, rdmax, qmax, amax, ya],
+        [
+            a @ zl + (0 if hard else su @ zu),
+            a @ Qa,
+            a.sum(),
+            np.abs(ref_rd).max(),
+            np.abs(Qa).max(),
+            a.max(),
+            y @ a,
+        ],
+    )
 
     D, Dinv, ra, rs, rzl, rzu = (np.empty(n) for _ in range(6))
     k.scaling(a, zl, zu, Cf, hard, D, Dinv, ra, rs, rzl, rzu)
@@ -150,8 +161,7 @@ def test_blas_threads_limit_inside_the_ipm(monkeypatch):
     gram = k.gram
 
     def spy(*args):
-        seen.append([lib["num_threads"] for lib in threadpool_info()
-                     if lib["user_api"] == "blas"])
+        seen.append([lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"])
         return gram(*args)
 
     # on the IPM's handle of the kernels (loaded at first use, each name kept once read)

@@ -29,19 +29,31 @@ def _renamed(cls: type) -> type:
 
 def _scores(run_result):
     r = run_result
-    return (r.kind, math.isfinite(r.novikoff), r.general_bound is not None,
-            r.regret_bound is not None, r.theory_slope if math.isfinite(r.theory_slope)
-            else None, r.subopt is not None, r.dual_gap is not None, r.margin is not None)
+    return (
+        r.kind,
+        math.isfinite(r.novikoff),
+        r.general_bound is not None,
+        r.regret_bound is not None,
+        r.theory_slope if math.isfinite(r.theory_slope) else None,
+        r.subopt is not None,
+        r.dual_gap is not None,
+        r.margin is not None,
+    )
 
 
-@pytest.mark.parametrize("name", [n for n, c in LEARNERS.items()
-                                  if n not in ("winnow",)])
+@pytest.mark.parametrize("name", [n for n, c in LEARNERS.items() if n not in ("winnow",)])
 def test_a_renamed_learner_is_scored_like_the_original(name):
     problem = mm.SVMProblem(SEPARABLE, C=1.0, intercept="augmented")
     original = learner_for(name, problem)
-    renamed = learner_for(_renamed(type(original)), problem, **{
-        k: v for k, v in original.get_params().items()
-        if k not in ("intercept", "intercept_scaling")})
+    renamed = learner_for(
+        _renamed(type(original)),
+        problem,
+        **{
+            k: v
+            for k, v in original.get_params().items()
+            if k not in ("intercept", "intercept_scaling")
+        },
+    )
     cmp = mm.compare(SEPARABLE, problem, [original, renamed], epochs=2)
     a, b = cmp.runs
     assert b.learner == f"renamed_{name}"
@@ -75,8 +87,9 @@ class PlainSGD(OnlineLearner):
     theory_rate = -1.0
     resumable = True
 
-    def __init__(self, *, lam: float = 0.1, intercept: str = "augmented",
-                 intercept_scaling: float = 1.0) -> None:
+    def __init__(
+        self, *, lam: float = 0.1, intercept: str = "augmented", intercept_scaling: float = 1.0
+    ) -> None:
         super().__init__(intercept=intercept, intercept_scaling=intercept_scaling)
         self.lam = lam
 
@@ -112,8 +125,9 @@ def test_a_learner_written_against_the_contract_gets_every_quantity():
     assert r.novikoff != r.novikoff and r.general_bound is None  # not mistake-driven
     # the objective recomputed with numpy from the trace
     tr = r.trace
-    F = 0.5 * 0.05 * (np.sum(tr.w ** 2, axis=1) + tr.b ** 2) + np.maximum(
-        0.0, 1.0 - data.y[:, None] * (data.X @ tr.w.T + tr.b)).mean(axis=0)
+    F = 0.5 * 0.05 * (np.sum(tr.w**2, axis=1) + tr.b**2) + np.maximum(
+        0.0, 1.0 - data.y[:, None] * (data.X @ tr.w.T + tr.b)
+    ).mean(axis=0)
     np.testing.assert_allclose(r.objective, F, rtol=1e-12)
     # and it resumes batch by batch
     state = mm.online.OnlineState(PlainSGD(lam=0.05))
@@ -130,12 +144,23 @@ def test_declarations_are_checked_on_the_class():
 
 def test_scoring_and_objective_parameter_follow_the_declarations():
     assert [scoring(LEARNERS[n]) for n in ("pegasos", "perceptron", "pa1", "winnow")] == [
-        "objective", "linear", "linear", "mistakes"]
+        "objective",
+        "linear",
+        "linear",
+        "mistakes",
+    ]
     assert objective_parameter(mm.Pegasos(lam=0.3)) == ("lam", 0.3)
     assert objective_parameter(mm.PA1(C=2.0)) is None
     mistake_driven = sorted(n for n, c in LEARNERS.items() if c.mistake_driven)
-    assert mistake_driven == ["averaged_perceptron", "dual_perceptron", "margin_perceptron",
-                              "perceptron", "pla", "pocket", "voted_perceptron"]
+    assert mistake_driven == [
+        "averaged_perceptron",
+        "dual_perceptron",
+        "margin_perceptron",
+        "perceptron",
+        "pla",
+        "pocket",
+        "voted_perceptron",
+    ]
     # a parameter may narrow what an instance is scored on: the hinge alone has no F
     assert scoring(mm.OnlineSubgradient(lam=None)) == "linear"
     assert mm.OnlineSubgradient(step="constant").theory_rate is None
@@ -148,8 +173,10 @@ def test_learner_for_sets_what_the_problem_fixes():
     peg = learner_for("pegasos", p, projection="greedy")
     assert (peg.lam, peg.intercept_scaling, peg.projection) == (p.lam, 2.0, "greedy")
     assert learner_for("pa1", p).C == 4.0 and learner_for("pa1", p, C=0.5).C == 0.5
-    assert learner_for(Perceptron, p).get_params() == {"intercept": "augmented",
-                                                       "intercept_scaling": 2.0}
+    assert learner_for(Perceptron, p).get_params() == {
+        "intercept": "augmented",
+        "intercept_scaling": 2.0,
+    }
     with pytest.raises(mm.ParameterError, match="supports intercept"):
         learner_for("winnow", p)
     with pytest.raises(mm.ParameterError, match="no parameter eta0"):
@@ -167,8 +194,7 @@ def test_prediction_errors_zero_score_conventions():
     f = np.array([[0.0, 1.0], [0.0, -1.0]])
     y = np.array([1.0, -1.0])
     assert prediction_errors(f, y).tolist() == [[True, False], [True, False]]
-    assert prediction_errors(f, y, svm_space=False).tolist() == [[True, False],
-                                                                 [False, False]]
+    assert prediction_errors(f, y, svm_space=False).tolist() == [[True, False], [False, False]]
 
 
 def test_snapshot_split_is_the_bias_times_s():

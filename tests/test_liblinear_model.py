@@ -37,12 +37,12 @@ def load_like_liblinear(text: str) -> dict:
         elif cmd == "bias":
             model["bias"], i = float(tok[i]), i + 1
         elif cmd == "label":
-            model["label"] = [int(t) for t in tok[i:i + model["nr_class"]]]
+            model["label"] = [int(t) for t in tok[i : i + model["nr_class"]]]
             i += model["nr_class"]
         else:
             raise AssertionError(f"LIBLINEAR would reject the model: unknown text {cmd!r}")
     n = model["nr_feature"] + (1 if model["bias"] >= 0 else 0)
-    model["w"] = np.array([float(t) for t in tok[i:i + n]])
+    model["w"] = np.array([float(t) for t in tok[i : i + n]])
     assert len(tok) == i + n, "trailing text after the weights"
     return model
 
@@ -82,7 +82,13 @@ def test_original_labels_and_header_order(tmp_path):
     text = liblinear_model_text(sol)
     # LIBLINEAR's save_model order: solver_type, nr_class, label, nr_feature, bias, w
     assert [ln.split()[0] for ln in text.splitlines()[:6]] == [
-        "solver_type", "nr_class", "label", "nr_feature", "bias", "w"]
+        "solver_type",
+        "nr_class",
+        "label",
+        "nr_feature",
+        "bias",
+        "w",
+    ]
     model = load_like_liblinear(text)
     assert model["label"] == [7, 0]
     labels, _ = predict_like_liblinear(model, ds.X)
@@ -97,8 +103,10 @@ def test_a_fitted_estimator(tmp_path):
     ds = make_gaussians(150, 4, seed=3)
     y = np.where(ds.y > 0, 2, 1)
     X = sp.csr_matrix(ds.X)
-    for clf in (ExactSVC(C=2.0, intercept="augmented", intercept_scaling=0.5).fit(X, y),
-                PegasosClassifier(lam=0.01, epochs=3).fit(X, y)):
+    for clf in (
+        ExactSVC(C=2.0, intercept="augmented", intercept_scaling=0.5).fit(X, y),
+        PegasosClassifier(lam=0.01, epochs=3).fit(X, y),
+    ):
         model = load_like_liblinear(write_liblinear_model(clf, tmp_path / "m").read_text())
         assert model["label"] == [2, 1]
         labels, dec = predict_like_liblinear(model, ds.X)
@@ -114,8 +122,13 @@ def test_bad_input_is_refused_and_the_old_file_kept(tmp_path):
     sol = solve(SVMProblem(make_separable(20, 2, seed=4), C=1.0))
     out = tmp_path / "model"
     out.write_text("old content\n")
-    for bad in [dict(labels=(1, 1)), dict(labels=(1.5, 0)), dict(labels=("a", "b")),
-                dict(labels=(True, False)), dict(labels=(1,))]:
+    for bad in [
+        dict(labels=(1, 1)),
+        dict(labels=(1.5, 0)),
+        dict(labels=("a", "b")),
+        dict(labels=(True, False)),
+        dict(labels=(1,)),
+    ]:
         with pytest.raises(ParameterError):
             write_liblinear_model(sol, out, **bad)
     with pytest.raises(ParameterError, match="ExactSolution"):
@@ -138,11 +151,13 @@ def test_bad_input_is_refused_and_the_old_file_kept(tmp_path):
 
 # --------------------------------------------------------------------------- LIBLINEAR
 
+
 def _liblinear():
     return pytest.importorskip(
         "liblinear.liblinearutil",
         reason="LIBLINEAR's Python bindings (pip install liblinear-official; an sdist, "
-               "built with a C++ compiler) are not installed")
+        "built with a C++ compiler) are not installed",
+    )
 
 
 @pytest.mark.parametrize("intercept", ["free", "augmented", "none"])

@@ -63,8 +63,9 @@ def table_problems(text: str) -> tuple[int, list[str]]:
             for i in range(start + 1, end):
                 n = len(_cells(lines[i]))
                 if n != n_head:
-                    problems.append(f"line {i + 1}: {n} cells, header has {n_head}: "
-                                    f"{lines[i].strip()[:100]}")
+                    problems.append(
+                        f"line {i + 1}: {n} cells, header has {n_head}: {lines[i].strip()[:100]}"
+                    )
     for i, line in enumerate(lines):
         if line.lstrip().startswith("|") and i not in covered:
             problems.append(f"line {i + 1}: not part of any table: {line.strip()[:100]}")
@@ -135,14 +136,20 @@ def test_path_report_renders():
 
 def test_compare_report_renders():
     data = make_separable(40, 2, seed=0)
-    cmp = compare(data, learners=["perceptron", "pegasos", "pa1"], lam=0.1, epochs=2,
-                  holdout=make_separable(20, 2, seed=1))
+    cmp = compare(
+        data,
+        learners=["perceptron", "pegasos", "pa1"],
+        lam=0.1,
+        epochs=2,
+        holdout=make_separable(20, 2, seed=1),
+    )
     check(cmp.to_markdown())
 
 
 def test_learner_path_study_renders():
-    study = learners_along_path(make_gaussians(40, 2, seed=3), lam=[1e-2, 1e-1],
-                                learners=["pegasos", "pa1"], epochs=2)
+    study = learners_along_path(
+        make_gaussians(40, 2, seed=3), lam=[1e-2, 1e-1], learners=["pegasos", "pa1"], epochs=2
+    )
     check(study.to_markdown(), min_tables=3)  # final suboptimality + one per eps
 
 

@@ -28,9 +28,12 @@ from maxmargin.online import (
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data_seed=st.integers(0, 10_000), seed=st.integers(0, 2**31),
-       order=st.sampled_from(["cyclic", "shuffle", "sample"]),
-       margin=st.sampled_from([0.2, 0.5, 1.0]))
+@given(
+    data_seed=st.integers(0, 10_000),
+    seed=st.integers(0, 2**31),
+    order=st.sampled_from(["cyclic", "shuffle", "sample"]),
+    margin=st.sampled_from([0.2, 0.5, 1.0]),
+)
 def test_novikoff_bound(data_seed, seed, order, margin):
     # intercept none with offset 0: gamma is exactly meta["margin"] for the raw features
     ds = make_separable(30, 3, margin=margin, seed=data_seed, offset=0.0)

@@ -63,8 +63,9 @@ def ref_pegasos(Z, y, idx, lam, proj, n, k=1):
     theta = np.zeros_like(w)
     r = 1 / np.sqrt(lam)
     iterates, L, Q = [], 0.0, 0.0
-    batches = [idx[e * n:(e + 1) * n][j:j + k] for e in range(len(idx) // n)
-               for j in range(0, n, k)]
+    batches = [
+        idx[e * n : (e + 1) * n][j : j + k] for e in range(len(idx) // n) for j in range(0, n, k)
+    ]
     for t, B in enumerate(batches, start=1):
         iterates.append(w.copy())
         g = np.zeros_like(w)
@@ -126,8 +127,10 @@ def test_perceptron_family(gauss, order, intercept):
     close(wt_of(av), wbar)
     close(Z.T @ (av.dual[-1] * y), wbar)
     vo = run(make_learner("voted_perceptron", intercept=intercept), gauss, **kw)
-    close(vo.w_tilde(average=True)[-1] if intercept == "augmented"
-          else np.append(vo.w_avg[-1], 0), wbar)
+    close(
+        vo.w_tilde(average=True)[-1] if intercept == "augmented" else np.append(vo.w_avg[-1], 0),
+        wbar,
+    )
     du = run(DualPerceptron(intercept=intercept), gauss, **kw)
     close(wt_of(du), w)
     np.testing.assert_array_equal(du.dual[-1], tr.dual[-1])
@@ -146,8 +149,13 @@ def test_voted_vote_matches_naive(gauss, intercept):
         else:
             cs[-1] += 1
     vote = sum(c * np.sign(Z @ v) for v, c in zip(vs, cs, strict=True))
-    tr = run(make_learner("voted_perceptron", intercept=intercept), gauss, epochs=2,
-             order="shuffle", seed=2)
+    tr = run(
+        make_learner("voted_perceptron", intercept=intercept),
+        gauss,
+        epochs=2,
+        order="shuffle",
+        seed=2,
+    )
     close(voted_decision_function(tr, gauss, gauss.X), vote)
     assert tr.final_train_error == np.mean(y * vote <= 0)
 
@@ -160,8 +168,7 @@ def test_dual_perceptron_rbf(gauss):
     for i in schedule(gauss.n, EPOCHS, "shuffle", 1):
         if y[i] * (K[i] @ (c * y)) <= 0:
             c[i] += 1
-    tr = run(DualPerceptron(kernel="rbf", gamma=0.5), gauss, epochs=EPOCHS, order="shuffle",
-             seed=1)
+    tr = run(DualPerceptron(kernel="rbf", gamma=0.5), gauss, epochs=EPOCHS, order="shuffle", seed=1)
     np.testing.assert_array_equal(tr.dual[-1], c)
     assert np.isnan(tr.w).all()
     close(tr.b[-1], (c * y).sum())
@@ -178,8 +185,9 @@ def test_pocket(gauss, intercept, gram_max):
             err = int(np.sum(y * (Z @ w) <= 0))
             if err < best_err:
                 best, best_err = w.copy(), err
-    tr = run(Pocket(intercept=intercept, gram_max=gram_max), gauss, epochs=EPOCHS,
-             order="sample", seed=4)
+    tr = run(
+        Pocket(intercept=intercept, gram_max=gram_max), gauss, epochs=EPOCHS, order="sample", seed=4
+    )
     close(wt_of(tr), best)
     assert tr.extras["pocket_errors"][-1] == best_err
     assert tr.final_train_error == best_err / gauss.n
@@ -193,11 +201,19 @@ def test_pegasos(gauss, proj, order, intercept):
     Z, y = Z_of(gauss, intercept), gauss.y
     idx = schedule(gauss.n, EPOCHS, order, seed=7)
     w, wbar, L, Q = ref_pegasos(Z, y, idx, lam, proj, gauss.n)
-    tr = run(Pegasos(lam=lam, projection=proj, intercept=intercept), gauss, epochs=EPOCHS,
-             order=order, seed=7, record_dual=True)
+    tr = run(
+        Pegasos(lam=lam, projection=proj, intercept=intercept),
+        gauss,
+        epochs=EPOCHS,
+        order=order,
+        seed=7,
+        record_dual=True,
+    )
     close(wt_of(tr), w)
-    close(tr.w_tilde(average=True)[-1] if intercept == "augmented"
-          else np.append(tr.w_avg[-1], 0), wbar)
+    close(
+        tr.w_tilde(average=True)[-1] if intercept == "augmented" else np.append(tr.w_avg[-1], 0),
+        wbar,
+    )
     close(tr.loss[-1], L)
     close(tr.sqnorm[-1], Q)
     close(Z.T @ (tr.dual[-1] * y), w)
@@ -211,8 +227,14 @@ def test_pegasos_minibatch(gauss, proj, k):
     Z, y = Z_of(gauss, "augmented"), gauss.y
     idx = schedule(gauss.n, EPOCHS, "shuffle", seed=3)
     w, wbar, L, Q = ref_pegasos(Z, y, idx, lam, proj, gauss.n, k=k)
-    tr = run(Pegasos(lam=lam, projection=proj, batch_size=k), gauss, epochs=EPOCHS,
-             order="shuffle", seed=3, record_dual=True)
+    tr = run(
+        Pegasos(lam=lam, projection=proj, batch_size=k),
+        gauss,
+        epochs=EPOCHS,
+        order="shuffle",
+        seed=3,
+        record_dual=True,
+    )
     close(tr.w_tilde()[-1], w)
     close(tr.w_tilde(average=True)[-1], wbar)
     close(tr.loss[-1], L)
@@ -226,11 +248,19 @@ def test_subgradient(gauss, intercept, eta0, lam):
     Z, y = Z_of(gauss, intercept), gauss.y
     idx = schedule(gauss.n, EPOCHS, "shuffle", seed=9)
     w, wbar = ref_osd(Z, y, idx, lam, eta0)
-    tr = run(make_learner("subgradient", lam=lam, eta0=eta0, intercept=intercept), gauss,
-             epochs=EPOCHS, order="shuffle", seed=9, record_dual=True)
+    tr = run(
+        make_learner("subgradient", lam=lam, eta0=eta0, intercept=intercept),
+        gauss,
+        epochs=EPOCHS,
+        order="shuffle",
+        seed=9,
+        record_dual=True,
+    )
     close(wt_of(tr), w)
-    close(tr.w_tilde(average=True)[-1] if intercept == "augmented"
-          else np.append(tr.w_avg[-1], 0), wbar)
+    close(
+        tr.w_tilde(average=True)[-1] if intercept == "augmented" else np.append(tr.w_avg[-1], 0),
+        wbar,
+    )
     close(Z.T @ (tr.dual[-1] * y), w)
 
 
@@ -243,8 +273,14 @@ def test_pa(gauss, variant, order, intercept):
     C = 0.2
     w = ref_pa(Z, y, idx, variant, C)
     params = {} if variant == "pa" else {"C": C}
-    tr = run(make_learner(variant, intercept=intercept, **params), gauss, epochs=EPOCHS,
-             order=order, seed=11, record_dual=True)
+    tr = run(
+        make_learner(variant, intercept=intercept, **params),
+        gauss,
+        epochs=EPOCHS,
+        order=order,
+        seed=11,
+        record_dual=True,
+    )
     close(wt_of(tr), w)
     close(Z.T @ (tr.dual[-1] * y), w)
 
@@ -281,8 +317,9 @@ def test_sparse_equals_dense(gauss, name):
 def test_intermediate_checkpoints_match_reference(gauss):
     Z, y = Z_of(gauss, "augmented"), gauss.y
     idx = schedule(gauss.n, EPOCHS, "shuffle", 5)
-    tr = run("perceptron", gauss, epochs=EPOCHS, order="shuffle", seed=5,
-             checkpoints=[1, 5, 50, 74])
+    tr = run(
+        "perceptron", gauss, epochs=EPOCHS, order="shuffle", seed=5, checkpoints=[1, 5, 50, 74]
+    )
     assert tr.t.tolist() == [1, 5, 50, 74, EPOCHS * gauss.n]
     for k, t in enumerate(tr.t):
         w, _, M, _, _ = ref_perceptron(Z, y, idx[:t])

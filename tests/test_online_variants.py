@@ -87,8 +87,14 @@ def test_subgradient_schedules(gauss, step, lam, intercept):
     idx = schedule(gauss.n, EPOCHS, "shuffle", seed=9)
     w, wbar = ref_sgd(Z, y, idx, lam or 0.0, eta)
     for ds in both(gauss):
-        tr = run(OnlineSubgradient(lam=lam, step=obj, intercept=intercept), ds,
-                 epochs=EPOCHS, order="shuffle", seed=9, record_dual=True)
+        tr = run(
+            OnlineSubgradient(lam=lam, step=obj, intercept=intercept),
+            ds,
+            epochs=EPOCHS,
+            order="shuffle",
+            seed=9,
+            record_dual=True,
+        )
         close(wt_of(tr), w)
         close(wt_of(tr, average=True), wbar)
         close(Z.T @ (tr.dual[-1] * y), w)
@@ -98,8 +104,11 @@ def test_subgradient_step_by_name(gauss):
     kw = dict(epochs=2, order="shuffle", seed=1)
     a = run(OnlineSubgradient(lam=0.05, eta0=0.2, step="constant"), gauss, **kw)
     b = run(OnlineSubgradient(lam=0.05, step=Constant(0.2)), gauss, **kw)
-    c = run(make_learner("subgradient", lam=0.05, step={"schedule": "constant", "eta": 0.2}),
-            gauss, **kw)
+    c = run(
+        make_learner("subgradient", lam=0.05, step={"schedule": "constant", "eta": 0.2}),
+        gauss,
+        **kw,
+    )
     assert np.array_equal(a.w, b.w) and np.array_equal(a.w, c.w)
     # the default schedule, named, is the default bit for bit
     d = run(OnlineSubgradient(lam=0.05, eta0=0.2, step="invsqrt"), gauss, **kw)
@@ -124,8 +133,12 @@ def test_lecture_delta_step(gauss, Delta, gamma):
     idx = schedule(gauss.n, EPOCHS, "cyclic")
     a = ref_delta(gauss.dense(), gauss.y, idx, Delta, gamma)
     for ds in both(gauss):
-        tr = run(OnlineSubgradient(lam=1 / gamma, step=Constant(Delta * gamma),
-                                   intercept="none"), ds, epochs=EPOCHS, order="cyclic")
+        tr = run(
+            OnlineSubgradient(lam=1 / gamma, step=Constant(Delta * gamma), intercept="none"),
+            ds,
+            epochs=EPOCHS,
+            order="cyclic",
+        )
         close(tr.w[-1], a)
 
 
@@ -163,16 +176,25 @@ def test_pegasos_paper_and_notes_steps(gauss, proj, offset, intercept):
     idx = schedule(gauss.n, EPOCHS, "sample", seed=7)
     w, wbar = ref_pegasos(Z, y, idx, lam, proj, offset)
     for ds in both(gauss):
-        tr = run(Pegasos(lam=lam, projection=proj, step=PegasosStep(offset=offset),
-                         intercept=intercept), ds, epochs=EPOCHS, order="sample", seed=7,
-                 record_dual=True)
+        tr = run(
+            Pegasos(lam=lam, projection=proj, step=PegasosStep(offset=offset), intercept=intercept),
+            ds,
+            epochs=EPOCHS,
+            order="sample",
+            seed=7,
+            record_dual=True,
+        )
         close(wt_of(tr), w)
         close(wt_of(tr, average=True), wbar)
         close(Z.T @ (tr.dual[-1] * y), w)
         if proj is None:  # the same method as online subgradient with that schedule
-            sg = run(OnlineSubgradient(lam=lam, step=PegasosStep(offset=offset),
-                                       intercept=intercept), ds, epochs=EPOCHS,
-                     order="sample", seed=7)
+            sg = run(
+                OnlineSubgradient(lam=lam, step=PegasosStep(offset=offset), intercept=intercept),
+                ds,
+                epochs=EPOCHS,
+                order="sample",
+                seed=7,
+            )
             close(wt_of(sg), w)
 
 
@@ -212,14 +234,19 @@ def test_margin_perceptron(gauss, tau, eta, intercept):
     idx = schedule(gauss.n, EPOCHS, "shuffle", seed=4)
     w, M, U, c = ref_margin_perceptron(Z, y, idx, tau, eta)
     for ds in both(gauss):
-        tr = run(MarginPerceptron(margin=tau, eta=eta, intercept=intercept), ds,
-                 epochs=EPOCHS, order="shuffle", seed=4, record_dual=True)
+        tr = run(
+            MarginPerceptron(margin=tau, eta=eta, intercept=intercept),
+            ds,
+            epochs=EPOCHS,
+            order="shuffle",
+            seed=4,
+            record_dual=True,
+        )
         close(wt_of(tr), w)
         assert tr.mistakes[-1] == M and tr.extras["updates"][-1] == U
         close(tr.dual[-1], c)
     if tau == 0.0:  # from zero the step only scales w: the perceptron's mistakes
-        p = run(Perceptron(intercept=intercept), gauss, epochs=EPOCHS, order="shuffle",
-                seed=4)
+        p = run(Perceptron(intercept=intercept), gauss, epochs=EPOCHS, order="shuffle", seed=4)
         assert np.array_equal(p.mistakes, tr.mistakes)
         close(eta * wt_of(p), wt_of(tr))
 
@@ -295,12 +322,23 @@ def ref_random_pocket(Z, y, T, seed, check_every=1):
 @pytest.mark.parametrize("intercept", ["none", "augmented"])
 def test_pocket_random_mistake(gauss, gram_max, check_every, intercept):
     Z, y = Z_of(gauss, intercept), gauss.y
-    pocket, best, steps, halted = ref_random_pocket(Z, y, EPOCHS * gauss.n, seed=8,
-                                                   check_every=check_every)
+    pocket, best, steps, halted = ref_random_pocket(
+        Z, y, EPOCHS * gauss.n, seed=8, check_every=check_every
+    )
     for ds in both(gauss):
-        tr = run(Pocket(select="random_mistake", seed=8, gram_max=gram_max,
-                        check_every=check_every, intercept=intercept), ds, epochs=EPOCHS,
-                 order="shuffle", seed=123)  # the run's order is not used
+        tr = run(
+            Pocket(
+                select="random_mistake",
+                seed=8,
+                gram_max=gram_max,
+                check_every=check_every,
+                intercept=intercept,
+            ),
+            ds,
+            epochs=EPOCHS,
+            order="shuffle",
+            seed=123,
+        )  # the run's order is not used
         close(wt_of(tr), pocket)
         assert tr.extras["pocket_errors"][-1] == best
         assert tr.mistakes[-1] == steps and int(tr.extras["halted_at"]) == halted

@@ -24,16 +24,24 @@ import maxmargin as mm
 PACKAGE = Path(mm.__file__).resolve().parent
 
 
-def _python(code: str, *, missing: tuple[str, ...] = (), cwd: Path | None = None,
-            env: dict | None = None) -> subprocess.CompletedProcess:
+def _python(
+    code: str, *, missing: tuple[str, ...] = (), cwd: Path | None = None, env: dict | None = None
+) -> subprocess.CompletedProcess:
     shim = "".join(f"sys.modules[{m!r}] = None\n" for m in missing)
     script = "import sys\n" + shim + textwrap.dedent(code)
-    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          cwd=cwd, env=env, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        timeout=300,
+    )
 
 
 def test_import_and_exact_solves_without_numba_matplotlib_or_cvxpy():
-    r = _python("""
+    r = _python(
+        """
         import maxmargin as mm
         assert not any(m.startswith(("numba", "matplotlib", "cvxpy"))
                        for m, mod in sys.modules.items() if mod is not None)
@@ -54,55 +62,79 @@ def test_import_and_exact_solves_without_numba_matplotlib_or_cvxpy():
         except mm.DependencyError as e:
             assert isinstance(e, ImportError)
             print("error run", e)
-    """, missing=("numba", "matplotlib", "cvxpy"))
+    """,
+        missing=("numba", "matplotlib", "cvxpy"),
+    )
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
     assert lines[0] == "routes PIQP PIQP CLARABEL"
     errors = "\n".join(lines[1:])
-    assert "{'solver': 'IPM'} solver IPM needs numba, which is not installed: pip install numba" \
+    assert (
+        "{'solver': 'IPM'} solver IPM needs numba, which is not installed: pip install numba"
         in errors
+    )
     assert "solver DCD needs numba" in errors
     # osqp is installed here: the package to install is cvxpy, not osqp
-    assert "solver OSQP is reached through cvxpy, which is not installed: pip install cvxpy " \
-        in errors and "pip install osqp" not in errors
+    assert (
+        "solver OSQP is reached through cvxpy, which is not installed: pip install cvxpy " in errors
+        and "pip install osqp" not in errors
+    )
     assert "interface='cvxpy' needs cvxpy, which is not installed: pip install cvxpy" in errors
-    assert "error run an online learner needs numba, which is not installed: " \
+    assert (
+        "error run an online learner needs numba, which is not installed: "
         "pip install numba" in errors
+    )
 
 
 def test_commands_without_numba_say_so_in_one_line(tmp_path):
-    r = _python(f"""
+    r = _python(
+        f"""
         from maxmargin.cli import main
         print(main(["solve", "builtin:heart_scale", "-q", "--json",
-                    {str(tmp_path / 's.json')!r}]))
-        print(main(["compare", "builtin:separable", "--out", {str(tmp_path / 'c')!r}]))
-    """, missing=("numba",))
+                    {str(tmp_path / "s.json")!r}]))
+        print(main(["compare", "builtin:separable", "--out", {str(tmp_path / "c")!r}]))
+    """,
+        missing=("numba",),
+    )
     assert r.stdout.split() == ["0", "2"], r.stderr
     assert json.loads((tmp_path / "s.json").read_text())["certified"]
     assert r.stderr.strip().splitlines() == [
-        "maxmargin: error: an online learner needs numba, which is not installed: "
-        "pip install numba"]
+        "maxmargin: error: an online learner needs numba, which is not installed: pip install numba"
+    ]
 
 
 def test_reports_without_matplotlib_skip_the_figures_in_one_line(tmp_path):
     out = {k: str(tmp_path / k) for k in ("compare", "path", "exact", "demo")}
     gif = str(tmp_path / "run.gif")
-    r = _python(f"""
+    r = _python(
+        f"""
         from maxmargin.cli import main
         sep = "builtin:separable"
         for argv in (["compare", sep, "--learners", "pegasos", "--epochs", "1",
-                      "--out", {out['compare']!r}, "-q"],
-                     ["path", sep, "--C-grid", "1e-2:1e2:3", "--out", {out['path']!r}, "-q"],
-                     ["path", sep, "--exact", "--out", {out['exact']!r}, "-q"],
+                      "--out", {out["compare"]!r}, "-q"],
+                     ["path", sep, "--C-grid", "1e-2:1e2:3", "--out", {out["path"]!r}, "-q"],
+                     ["path", sep, "--exact", "--out", {out["exact"]!r}, "-q"],
                      ["run", sep, "--learner", "perceptron", "--animate", {gif!r}, "-q"]):
             print(main(argv), file=sys.stderr)
-    """, missing=("matplotlib",))
+    """,
+        missing=("matplotlib",),
+    )
     err = r.stderr.strip().splitlines()
-    skipped = ("maxmargin: warning: figures skipped: drawing figures needs matplotlib, which "
-               "is not installed: pip install 'maxmargin[plot]'")
-    assert err == [skipped, "0", skipped, "0", skipped, "0",
-                   "maxmargin: error: drawing figures needs matplotlib, which is not "
-                   "installed: pip install 'maxmargin[plot]'", "2"], r.stderr
+    skipped = (
+        "maxmargin: warning: figures skipped: drawing figures needs matplotlib, which "
+        "is not installed: pip install 'maxmargin[plot]'"
+    )
+    assert err == [
+        skipped,
+        "0",
+        skipped,
+        "0",
+        skipped,
+        "0",
+        "maxmargin: error: drawing figures needs matplotlib, which is not "
+        "installed: pip install 'maxmargin[plot]'",
+        "2",
+    ], r.stderr
     for name in ("compare", "path", "exact"):
         files = sorted(p.name for p in Path(out[name]).iterdir() if p.name[0] != ".")
         assert {"report.md", "report.json"} <= set(files), files
@@ -114,8 +146,7 @@ def test_reports_without_matplotlib_skip_the_figures_in_one_line(tmp_path):
 def _copy_package(root: Path) -> Path:
     """maxmargin copied as an installed package would be: its bytecode (valid: the times
     are kept), no numba cache."""
-    shutil.copytree(PACKAGE, root / "maxmargin",
-                    ignore=shutil.ignore_patterns("*.nbi", "*.nbc"))
+    shutil.copytree(PACKAGE, root / "maxmargin", ignore=shutil.ignore_patterns("*.nbi", "*.nbc"))
     return root
 
 
@@ -155,8 +186,12 @@ def test_numba_kernels_work_where_no_cache_directory_can_be_written(tmp_path):
     cache.write_text("")
     blocked = tmp_path / "blocked"
     blocked.write_text("")
-    env = {**os.environ, "PYTHONPATH": str(site), "XDG_CACHE_HOME": str(blocked / "x"),
-           "HOME": str(blocked)}
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(site),
+        "XDG_CACHE_HOME": str(blocked / "x"),
+        "HOME": str(blocked),
+    }
     env.pop("NUMBA_CACHE_DIR", None)
     r = _python(_KERNEL, cwd=tmp_path, env=env)
     assert r.returncode == 0, r.stderr
@@ -192,7 +227,8 @@ def tiny_kernels(tmp_path, monkeypatch):
     from maxmargin import _deps
 
     name = f"mm_tiny_kernels_{tmp_path.name}"
-    (tmp_path / f"{name}.py").write_text(textwrap.dedent("""
+    (tmp_path / f"{name}.py").write_text(
+        textwrap.dedent("""
         from numba import njit
 
         @njit(cache=True)
@@ -202,7 +238,8 @@ def tiny_kernels(tmp_path, monkeypatch):
         @njit(cache=True)
         def triple(x):
             return 3 * x
-    """))
+    """)
+    )
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(_deps, "_announced", False)
@@ -221,8 +258,7 @@ def test_the_first_compilation_is_announced_once_on_a_terminal(tiny_kernels, mon
     assert "compiling the numba kernels" in term.getvalue()  # once, the bar's line ended
 
 
-def test_the_compilation_note_is_silent_with_q_and_logged_with_v(tiny_kernels, caplog,
-                                                                  monkeypatch):
+def test_the_compilation_note_is_silent_with_q_and_logged_with_v(tiny_kernels, caplog, monkeypatch):
     import logging
 
     from maxmargin._progress import notes_silenced
@@ -239,18 +275,23 @@ def test_the_compilation_note_is_silent_with_q_and_logged_with_v(tiny_kernels, c
         assert kernels.triple(2) == 6
     assert term.getvalue() == ""
     assert [r.getMessage() for r in caplog.records] == [
-        "compiling the numba kernels (a few seconds, once: they are cached for the next runs)"]
+        "compiling the numba kernels (a few seconds, once: they are cached for the next runs)"
+    ]
 
 
 def test_a_missing_package_and_a_broken_one_are_told_apart(tmp_path, monkeypatch):
     from maxmargin._deps import installed, require
 
     assert installed("numpy") and not installed("maxmargin_no_such_module")
-    with pytest.raises(mm.DependencyError, match="needs maxmargin_no_such, which is not "
-                                                 "installed: pip install maxmargin_no_such"):
+    with pytest.raises(
+        mm.DependencyError,
+        match="needs maxmargin_no_such, which is not installed: pip install maxmargin_no_such",
+    ):
         require("maxmargin_no_such", "this test")
     (tmp_path / "mm_broken_pkg.py").write_text("import mm_its_missing_dependency\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    with pytest.raises(mm.DependencyError, match="mm_broken_pkg, which is installed but "
-                                                 "does not import: No module named"):
+    with pytest.raises(
+        mm.DependencyError,
+        match="mm_broken_pkg, which is installed but does not import: No module named",
+    ):
         require("mm_broken_pkg", "this test")

@@ -36,10 +36,10 @@ def test_each_point_equals_a_fresh_solve(intercept):
         assert np.allclose(p.w[i], sol.w, rtol=1e-6, atol=1e-7)
         # the stored numbers are the certificate's, recomputed from (w, b, alpha)
         pr = SVMProblem(ds, C=float(C), intercept=intercept)
-        assert math.isclose(p.primal[i], float(pr.primal_objective(p.w[i], p.b[i])),
-                            rel_tol=1e-12)
-        assert math.isclose(p.slack_sum[i], float(pr.hinge(p.w[i], p.b[i]).sum()),
-                            rel_tol=1e-9, abs_tol=1e-12)
+        assert math.isclose(p.primal[i], float(pr.primal_objective(p.w[i], p.b[i])), rel_tol=1e-12)
+        assert math.isclose(
+            p.slack_sum[i], float(pr.hinge(p.w[i], p.b[i]).sum()), rel_tol=1e-9, abs_tol=1e-12
+        )
 
 
 def test_warm_and_cold_paths_agree():
@@ -50,10 +50,17 @@ def test_warm_and_cold_paths_agree():
     np.testing.assert_allclose(warm.primal, cold.primal, rtol=1e-9)
 
 
-@settings(max_examples=12, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(seed=st.integers(0, 10_000), n=st.integers(6, 24), d=st.integers(1, 3),
-       intercept=st.sampled_from(["free", "none", "augmented"]))
+@settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(
+    seed=st.integers(0, 10_000),
+    n=st.integers(6, 24),
+    d=st.integers(1, 3),
+    intercept=st.sampled_from(["free", "none", "augmented"]),
+)
 @example(seed=851, n=9, d=2, intercept="free")
 def test_monotone_norm_and_slack(seed, n, d, intercept):
     """||w~|| non-decreasing and sum xi non-increasing in C (a theorem, docs/path.md)."""
@@ -61,8 +68,7 @@ def test_monotone_norm_and_slack(seed, n, d, intercept):
     y = np.where(rng.random(n) < 0.5, -1.0, 1.0)
     y[:2] = (1.0, -1.0)
     X = rng.standard_normal((n, d)) + 0.7 * y[:, None]
-    p = path(Dataset(X, y), C=np.geomspace(1e-2, 1e2, 7), intercept=intercept,
-             hard_limit=False)
+    p = path(Dataset(X, y), C=np.geomspace(1e-2, 1e2, 7), intercept=intercept, hard_limit=False)
     assert p.certified
     # The certificate guarantees w to its tolerance (1e-6, scaled): at a degenerate optimum
     # the polish may not apply (e.g. w* = 0 with every example at the margin or the bound,
@@ -162,18 +168,20 @@ def test_parse_grid():
             parse_grid(bad)
 
 
-@pytest.mark.parametrize(("grid", "says"), [
-    ("1e-3:1e-1:1", "1-point grid needs lo == hi"),
-    ("1e-3:1e-1:0", "number of points must be an int >= 1"),
-    ("1:10:2.5", "number of points must be an int >= 1"),
-])
+@pytest.mark.parametrize(
+    ("grid", "says"),
+    [
+        ("1e-3:1e-1:1", "1-point grid needs lo == hi"),
+        ("1e-3:1e-1:0", "number of points must be an int >= 1"),
+        ("1:10:2.5", "number of points must be an int >= 1"),
+    ],
+)
 def test_parse_grid_says_what_is_wrong(grid, says):
     with pytest.raises(ParameterError, match=says):
         parse_grid(grid)
 
 
-@pytest.mark.parametrize("grid", [[], [1.0, 0.0], [1.0, -2.0], [1.0, np.nan], [np.inf],
-                                  "", "1,-1"])
+@pytest.mark.parametrize("grid", [[], [1.0, 0.0], [1.0, -2.0], [1.0, np.nan], [np.inf], "", "1,-1"])
 def test_bad_grids(grid):
     ds = make_gaussians(20, 2, seed=0)
     with pytest.raises(ParameterError):
@@ -218,8 +226,15 @@ def test_report_files_json_and_holdout(tmp_path):
     assert np.isfinite(p.holdout_error).all()
     files = write_path_report(p, tmp_path, formats=("png", "svg"))
     names = {f.name for f in files}
-    assert {"report.md", "report.json", "path_width.png", "path_width.svg",
-            "path_support_vectors.png", "path_errors.svg", "path_coefficients.png"} <= names
+    assert {
+        "report.md",
+        "report.json",
+        "path_width.png",
+        "path_width.svg",
+        "path_support_vectors.png",
+        "path_errors.svg",
+        "path_coefficients.png",
+    } <= names
     d = json.loads((tmp_path / "report.json").read_text())
     assert d["C"] == pytest.approx(p.C.tolist()) and len(d["w"]) == 4
     assert d["certified"] is True
@@ -252,8 +267,10 @@ def test_every_warm_point_is_as_exact_as_a_fresh_solve():
     p = path(ds, C="1e-9:1e-3:7")
     for i, C in enumerate(p.C):
         sol = solve(SVMProblem(ds, C=float(C)))
-        nm, nb = (int(((sol.alpha > 1e-8 * C) & (sol.alpha < C - 1e-8 * C)).sum()),
-                  int((sol.alpha >= C - 1e-8 * C).sum()))
+        nm, nb = (
+            int(((sol.alpha > 1e-8 * C) & (sol.alpha < C - 1e-8 * C)).sum()),
+            int((sol.alpha >= C - 1e-8 * C).sum()),
+        )
         assert (p.n_margin_sv[i], p.n_bound_sv[i]) == (nm, nb), (C, p.method[i])
         assert np.abs(p.w[i] - sol.w).max() <= 1e-9 * np.abs(sol.w).max(), C
 

@@ -26,8 +26,14 @@ Image = pytest.importorskip("PIL.Image")
 
 
 def test_one_frame_per_checkpoint(separable, tmp_path):
-    trace = run("perceptron", separable, epochs=3, order="shuffle", seed=2,
-                checkpoints=[1, 2, 5, 10, 30, 60])
+    trace = run(
+        "perceptron",
+        separable,
+        epochs=3,
+        order="shuffle",
+        seed=2,
+        checkpoints=[1, 2, 5, 10, 30, 60],
+    )
     gif = animate_run(trace, separable, tmp_path / "perceptron.gif", dpi=40)
     assert gif == tmp_path / "perceptron.gif"
     with Image.open(gif) as im:
@@ -105,8 +111,9 @@ def test_cli_run_animate_writes_one_frame_per_checkpoint(separable, tmp_path, ca
     data_file = tmp_path / "sep.npz"
     np.savez(data_file, X=separable.dense(), y=separable.y)
     gif = tmp_path / "run.gif"
-    code = main(["run", str(data_file), "--learner", "perceptron", "--epochs", "1",
-                 "--animate", str(gif)])
+    code = main(
+        ["run", str(data_file), "--learner", "perceptron", "--epochs", "1", "--animate", str(gif)]
+    )
     out, err = capsys.readouterr()
     assert code == 0, err
     trace = run("perceptron", load(str(data_file)), epochs=1, order="shuffle", seed=0)
@@ -115,15 +122,17 @@ def test_cli_run_animate_writes_one_frame_per_checkpoint(separable, tmp_path, ca
         assert im.n_frames == len(trace.t)
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["--learner", "perceptron"], "2-D data; heart_scale has d = 13"),
-    (["--learner", "perceptron,pegasos"], "one learner; got 2"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--learner", "perceptron"], "2-D data; heart_scale has d = 13"),
+        (["--learner", "perceptron,pegasos"], "one learner; got 2"),
+    ],
+)
 def test_cli_refuses_before_computing(argv, message, tmp_path, capsys):
     out_dir = tmp_path / "traces"
     data = "builtin:heart_scale" if "2-D" in message else "builtin:separable"
-    code = main(["run", data, *argv, "--out", str(out_dir), "--animate",
-                 str(tmp_path / "a.gif")])
+    code = main(["run", data, *argv, "--out", str(out_dir), "--animate", str(tmp_path / "a.gif")])
     out, err = capsys.readouterr()
     assert code == 2
     assert message in err and len(err.strip().splitlines()) == 1
@@ -133,8 +142,9 @@ def test_cli_refuses_before_computing(argv, message, tmp_path, capsys):
 def test_gif_mode_follows_the_umask(separable, tmp_path):
     old = os.umask(0o022)
     try:
-        gif = animate_run(run("perceptron", separable, checkpoints=[30]), separable,
-                          tmp_path / "m.gif", dpi=30)
+        gif = animate_run(
+            run("perceptron", separable, checkpoints=[30]), separable, tmp_path / "m.gif", dpi=30
+        )
     finally:
         os.umask(old)
     assert stat.S_IMODE(gif.stat().st_mode) == 0o644

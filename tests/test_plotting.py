@@ -17,8 +17,13 @@ from maxmargin.plotting import path as path_plots
 
 @pytest.fixture(scope="module")
 def cmp(separable):
-    return mm.compare(separable, learners=["perceptron", "pegasos", "subgradient"],
-                      lam=0.05, epochs=4, seeds=(0, 1))
+    return mm.compare(
+        separable,
+        learners=["perceptron", "pegasos", "subgradient"],
+        lam=0.05,
+        epochs=4,
+        seeds=(0, 1),
+    )
 
 
 def _line(ax, label):
@@ -58,8 +63,12 @@ def _assert_band_holds(ax, label, t, V):
         ys = verts[np.isclose(verts[:, 0], x, rtol=0, atol=0), 1]
         if ys.size == 0:
             continue  # a checkpoint left out (not positive on a log axis)
-        assert ys.min() <= column.min() * (1 + 1e-12) and ys.max() >= column.max() * (
-            1 - 1e-12), (label, x, ys, column)
+        assert ys.min() <= column.min() * (1 + 1e-12) and ys.max() >= column.max() * (1 - 1e-12), (
+            label,
+            x,
+            ys,
+            column,
+        )
         np.testing.assert_allclose([ys.min(), ys.max()], [column.min(), column.max()])
 
 
@@ -71,8 +80,8 @@ def test_suboptimality_draws_the_median_the_band_and_the_theory_slope(cmp):
         for key, name in (("subopt_avg", "average"), ("subopt", "last iterate")):
             V = _seeds(cmp, lab, key)
             x, y = _line(ax, f"{lab}: {name}").get_data()
-            np.testing.assert_array_equal((x, y), _positive(t[:V.shape[1]], V))
-            _assert_band_holds(ax, f"{lab}: {name}", t[:V.shape[1]], V)
+            np.testing.assert_array_equal((x, y), _positive(t[: V.shape[1]], V))
+            _assert_band_holds(ax, f"{lab}: {name}", t[: V.shape[1]], V)
         guides = [ln for ln in ax.lines if ln.get_label() == f"theory slope ${slope:g}$"]
         assert len(guides) == 1
         gx, gy = guides[0].get_data()
@@ -110,7 +119,7 @@ def test_regret_draws_each_learner_and_pegasos_bound_on_the_data_range(cmp):
     for lab in ("perceptron", "pegasos", "subgradient"):
         V = _seeds(cmp, lab, "regret")
         np.testing.assert_array_equal(_line(ax, lab).get_ydata(), np.median(V, axis=0))
-        _assert_band_holds(ax, lab, cmp.select(label=lab)[0].t[:V.shape[1]], V)
+        _assert_band_holds(ax, lab, cmp.select(label=lab)[0].t[: V.shape[1]], V)
         drawn.append(V)
     bound = _line(ax, "pegasos: $G^2(1 + \\ln t)/(2\\lambda)$").get_ydata()
     np.testing.assert_array_equal(bound, _median(cmp, "pegasos", "regret_bound"))
@@ -151,14 +160,13 @@ def test_mistakes_draw_novikoff_and_the_general_bound(cmp):
     _assert_band_holds(ax, "perceptron", cmp.select(label="perceptron")[0].t, V)
     assert V.max() <= cmp.novikoff
     labels = ax.get_legend().get_texts()  # the learners first, then the bounds
-    assert [t.get_text() for t in labels][:len(cmp.labels)] == list(cmp.labels)
+    assert [t.get_text() for t in labels][: len(cmp.labels)] == list(cmp.labels)
 
 
 def test_each_learner_has_its_own_colour_marker_and_line_style(separable):
     """The perceptron and the averaged perceptron make the same mistakes: their curves
     coincide, and only distinct styles keep both visible."""
-    both = mm.compare(separable, learners=["perceptron", "averaged_perceptron"], lam=0.05,
-                      epochs=2)
+    both = mm.compare(separable, learners=["perceptron", "averaged_perceptron"], lam=0.05, epochs=2)
     ax = comparison.plot_mistakes(both)
     a, b = _line(ax, "perceptron"), _line(ax, "averaged_perceptron")
     np.testing.assert_array_equal(a.get_ydata(), b.get_ydata())
@@ -181,11 +189,21 @@ def _legend_outside(ax):
 
 
 def test_legends_are_outside_the_data_and_inside_the_figure(cmp, grid_path):
-    for fn in (comparison.plot_suboptimality, comparison.plot_gaps, comparison.plot_regret,
-               comparison.plot_mistakes, comparison.plot_boundaries):
+    for fn in (
+        comparison.plot_suboptimality,
+        comparison.plot_gaps,
+        comparison.plot_regret,
+        comparison.plot_mistakes,
+        comparison.plot_boundaries,
+    ):
         _legend_outside(fn(cmp))
-    for fn in (path_plots.plot_width, path_plots.plot_errors, path_plots.plot_objective,
-               path_plots.plot_tradeoff, path_plots.plot_support_vectors):
+    for fn in (
+        path_plots.plot_width,
+        path_plots.plot_errors,
+        path_plots.plot_objective,
+        path_plots.plot_tradeoff,
+        path_plots.plot_support_vectors,
+    ):
         _legend_outside(fn(grid_path))
 
 
@@ -202,16 +220,26 @@ def _math(text):
 
 
 def test_labels_are_mathtext(cmp, grid_path):
-    for fn in (comparison.plot_suboptimality, comparison.plot_gaps, comparison.plot_regret,
-               comparison.plot_mistakes, comparison.plot_boundaries):
+    for fn in (
+        comparison.plot_suboptimality,
+        comparison.plot_gaps,
+        comparison.plot_regret,
+        comparison.plot_mistakes,
+        comparison.plot_boundaries,
+    ):
         ax = fn(cmp)
         assert _math(ax.get_xlabel()) and _math(ax.get_ylabel()), fn.__name__
         labels = [ax.get_xlabel(), ax.get_ylabel(), *ax.get_legend_handles_labels()[1]]
         assert not [lab for lab in labels if _ascii_math(lab)], labels
     ax = comparison.plot_regret(cmp)
     assert "\\sum" in ax.get_ylabel()
-    for fn in (path_plots.plot_width, path_plots.plot_errors, path_plots.plot_objective,
-               path_plots.plot_tradeoff, path_plots.plot_coefficients):
+    for fn in (
+        path_plots.plot_width,
+        path_plots.plot_errors,
+        path_plots.plot_objective,
+        path_plots.plot_tradeoff,
+        path_plots.plot_coefficients,
+    ):
         ax = fn(grid_path)
         assert _math(ax.get_xlabel()) and _math(ax.get_ylabel()), fn.__name__
 
@@ -227,8 +255,7 @@ def test_boundaries_are_the_solutions_lines(cmp):
     ax = comparison.plot_boundaries(cmp)
     ref, hard = cmp.reference, cmp.hard_solution
     gamma = 1.0 / np.linalg.norm(ref.w)  # the distance drawn (1/||w~|| in augmented)
-    _on_line(_line(ax, f"decision boundary (margin $1/\\|w\\| = {gamma:.4g}$)"), ref.w,
-             ref.b)
+    _on_line(_line(ax, f"decision boundary (margin $1/\\|w\\| = {gamma:.4g}$)"), ref.w, ref.b)
     _on_line(_line(ax, "margins $f = \\pm 1$"), ref.w, ref.b - 1.0)
     _on_line(_line(ax, "exact hard-margin boundary"), hard.w, hard.b)
     for lab in ("perceptron", "pegasos", "subgradient"):
@@ -278,8 +305,16 @@ def test_every_plot_draws_into_a_given_axes(cmp):
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(1, 4)
-    for ax, fn in zip(axes, (comparison.plot_suboptimality, comparison.plot_gaps,
-                             comparison.plot_regret, comparison.plot_mistakes), strict=True):
+    for ax, fn in zip(
+        axes,
+        (
+            comparison.plot_suboptimality,
+            comparison.plot_gaps,
+            comparison.plot_regret,
+            comparison.plot_mistakes,
+        ),
+        strict=True,
+    ):
         assert fn(cmp, ax=ax) is ax and ax.lines
     plt.close(fig)
 
@@ -296,8 +331,12 @@ def test_in_a_callers_grid_the_legend_stays_in_its_panel_unless_the_layout_makes
         fig.canvas.draw()
         for ax in axes:
             leg, box = ax.get_legend().get_window_extent(), ax.get_window_extent()
-            within = (box.x0 <= leg.x0 and leg.x1 <= box.x1 + 1e-6 and box.y0 <= leg.y0
-                      and leg.y1 <= box.y1 + 1e-6)
+            within = (
+                box.x0 <= leg.x0
+                and leg.x1 <= box.x1 + 1e-6
+                and box.y0 <= leg.y0
+                and leg.y1 <= box.y1 + 1e-6
+            )
             assert within == inside, (layout, leg, box)
             assert leg.x1 <= fig.bbox.x1 + 1e-6  # never off the figure
         plt.close(fig)
@@ -310,10 +349,12 @@ def test_study_figures_tell_coinciding_learners_apart_and_draw_one_bound(tmp_pat
     pytest.importorskip("pyarrow")
     from maxmargin.studies.report import _columns, _plot
 
-    spec = {"problem": {"C": [0.1, 1.0], "intercept": "augmented"},
-            "run": {"epochs": 1, "seeds": 2, "orders": ["shuffle"], "checkpoints": 4},
-            "data": [{"generator": "gaussians", "params": {"n": 60, "d": 3}}],
-            "learners": [{"name": "perceptron"}, {"name": "averaged_perceptron"}]}
+    spec = {
+        "problem": {"C": [0.1, 1.0], "intercept": "augmented"},
+        "run": {"epochs": 1, "seeds": 2, "orders": ["shuffle"], "checkpoints": 4},
+        "data": [{"generator": "gaussians", "params": {"n": 60, "d": 3}}],
+        "learners": [{"name": "perceptron"}, {"name": "averaged_perceptron"}],
+    }
     res = mm.study(spec, tmp_path / "out", n_jobs=1, report=False)
     cols = _columns(res.table)
     fig = _plot(cols, cols["data"][0], [0.1, 1.0], "C", "mistakes")
@@ -330,7 +371,8 @@ def test_study_figures_tell_coinciding_learners_apart_and_draw_one_bound(tmp_pat
 def test_save_figures_writes_decodable_images(cmp, tmp_path):
     files = comparison.save_figures(cmp, tmp_path, formats=("png", "svg", "pdf"), dpi=50)
     assert sorted(f.name for f in files) == sorted(
-        f"{stem}.{fmt}" for stem in comparison.FIGURES for fmt in ("png", "svg", "pdf"))
+        f"{stem}.{fmt}" for stem in comparison.FIGURES for fmt in ("png", "svg", "pdf")
+    )
     img = matplotlib.image.imread(tmp_path / "boundary.png")
     width, height = comparison.plot_boundaries(cmp).figure.get_size_inches()
     assert abs(img.shape[0] - height * 50) <= 1 and abs(img.shape[1] - width * 50) <= 1
@@ -358,7 +400,8 @@ def test_path_figures_draw_the_path_arrays(grid_path):
     np.testing.assert_array_equal(y, p.width)
     hard = p.hard_margin_limit
     assert set(_line(ax, "hard-margin width $2/\\|w^\\star\\|$").get_ydata()) == {
-        2.0 / np.linalg.norm(hard.w)}
+        2.0 / np.linalg.norm(hard.w)
+    }
     cstar = _line(ax, f"$C^\\star$ = {hard.C_star:.3g} (= hard margin above)")
     assert set(cstar.get_xdata()) == {hard.C_star}
     ax = path_plots.plot_support_vectors(p)
@@ -374,7 +417,7 @@ def test_path_figures_draw_the_path_arrays(grid_path):
     np.testing.assert_allclose(ax.lines[0].get_ydata(), p.primal, rtol=1e-9)
     ax = path_plots.plot_tradeoff(p)
     x, y = ax.lines[0].get_data()
-    np.testing.assert_allclose(x, p.norm_reg ** 2)
+    np.testing.assert_allclose(x, p.norm_reg**2)
     np.testing.assert_array_equal(y, p.slack_sum)
 
 
@@ -413,8 +456,13 @@ def test_the_best_held_out_C_is_marked_at_the_argmin_of_the_holdout_error(gauss)
     best = int(np.argmin(p.holdout_error))  # numpy's argmin: the first, the smallest C
     assert path_plots.best_holdout_C(p.C, p.holdout_error) == best
     label = f"best held-out $C$ = {p.C[best]:.3g} (error {p.holdout_error[best]:.3g})"
-    for fn in (path_plots.plot_width, path_plots.plot_errors, path_plots.plot_objective,
-               path_plots.plot_coefficients, path_plots.plot_support_vectors):
+    for fn in (
+        path_plots.plot_width,
+        path_plots.plot_errors,
+        path_plots.plot_objective,
+        path_plots.plot_coefficients,
+        path_plots.plot_support_vectors,
+    ):
         ax = fn(p)
         assert set(_line(ax, label).get_xdata()) == {p.C[best]}, fn.__name__
     star = _line(path_plots.plot_errors(p), "_best")
@@ -425,13 +473,15 @@ def test_the_best_held_out_C_is_marked_at_the_argmin_of_the_holdout_error(gauss)
     assert (x[0], y[0]) == (p.norm_reg[best] ** 2, p.slack_sum[best])
     none = mm.regularization_path(train, C="1e-2:1e1:3")
     assert path_plots.best_holdout_C(none.C, none.holdout_error) is None
-    assert not [ln for ln in path_plots.plot_errors(none).lines
-                if ln.get_label().startswith("best")]
+    assert not [
+        ln for ln in path_plots.plot_errors(none).lines if ln.get_label().startswith("best")
+    ]
 
 
 def test_learners_figure_draws_epochs_to_eps(separable):
-    st = mm.learners_along_path(separable, lam=[0.01, 0.1, 1.0], learners=["pegasos"],
-                                epochs=3, eps=(0.5,))
+    st = mm.learners_along_path(
+        separable, lam=[0.01, 0.1, 1.0], learners=["pegasos"], epochs=3, eps=(0.5,)
+    )
     ax = path_plots.plot_learners_vs_lambda(st)
     ok = np.isfinite(st.epochs_to_eps[0, 0])
     line = _line(ax, "pegasos")
@@ -482,8 +532,23 @@ def test_cli_writes_the_figure_formats_and_dpi_asked_for(tmp_path, capsys):
     from maxmargin.cli import main
 
     out = tmp_path / "c"
-    code = main(["compare", "builtin:separable", "--learners", "pegasos", "--epochs", "1",
-                 "-q", "--format", "pdf,png", "--dpi", "40", "--out", str(out)])
+    code = main(
+        [
+            "compare",
+            "builtin:separable",
+            "--learners",
+            "pegasos",
+            "--epochs",
+            "1",
+            "-q",
+            "--format",
+            "pdf,png",
+            "--dpi",
+            "40",
+            "--out",
+            str(out),
+        ]
+    )
     assert code == 0
     pngs = sorted(p.name for p in out.glob("*.png"))
     assert pngs == sorted(f"{s}.png" for s in comparison.FIGURES)
@@ -498,13 +563,27 @@ def test_cli_writes_the_figure_formats_and_dpi_asked_for(tmp_path, capsys):
     assert "![regret](regret.png)" in md and "regret.pdf" not in md
 
     bare = tmp_path / "bare"
-    code = main(["path", "builtin:separable", "--C-grid", "1e-2:1e2:3", "-q", "--no-figures",
-                 "--out", str(bare)])
+    code = main(
+        [
+            "path",
+            "builtin:separable",
+            "--C-grid",
+            "1e-2:1e2:3",
+            "-q",
+            "--no-figures",
+            "--out",
+            str(bare),
+        ]
+    )
     assert code == 0 and sorted(p.name for p in bare.iterdir() if p.name[0] != ".") == [
-        "grid.csv", "report.json", "report.md"]  # no figure
+        "grid.csv",
+        "report.json",
+        "report.md",
+    ]  # no figure
     capsys.readouterr()
-    code = main(["compare", "builtin:separable", "--format", "png,gif",
-                 "--out", str(tmp_path / "never")])
+    code = main(
+        ["compare", "builtin:separable", "--format", "png,gif", "--out", str(tmp_path / "never")]
+    )
     err = capsys.readouterr().err
     assert code == 2 and "unknown figure format 'gif'" in err and "--format" in err
     assert not (tmp_path / "never").exists()  # refused before any work
@@ -513,8 +592,7 @@ def test_cli_writes_the_figure_formats_and_dpi_asked_for(tmp_path, capsys):
 
 
 def test_a_pdf_only_report_links_its_figures(tmp_path):
-    cmp = mm.compare(mm.make_separable(30, 2, seed=0), learners=["pegasos"], lam=0.1,
-                     epochs=1)
+    cmp = mm.compare(mm.make_separable(30, 2, seed=0), learners=["pegasos"], lam=0.1, epochs=1)
     files = mm.write_report(cmp, tmp_path, formats="pdf")
     assert [f.name for f in files[:3]] == ["report.md", "report.json", "checkpoints.csv"]
     assert {f.suffix for f in files[3:]} == {".pdf"}

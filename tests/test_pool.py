@@ -40,8 +40,9 @@ def test_pool_equals_serial_and_needs_no_main_guard(tmp_path, monkeypatch):
     # a script file without the guard, run as `python script.py`
     script = tmp_path / "noguard.py"
     script.write_text(SCRIPT)
-    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
-                         timeout=300, cwd=tmp_path)
+    out = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=300, cwd=tmp_path
+    )
     assert out.returncode == 0, out.stderr[-2000:]
     np.testing.assert_array_equal(np.array(json.loads(out.stdout)), serial.rel_subopt)
 

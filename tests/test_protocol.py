@@ -45,13 +45,23 @@ def _same_trajectory(a, b, tol=1e-12):
 def test_the_pages_perceptron_is_the_built_in_one(doc):
     data = doc["data"]
     for intercept in ("none", "augmented"):
-        mine = run(as_learner(doc["MyPerceptron"](), intercept=intercept), data, epochs=4,
-                   order="shuffle", seed=5)
+        mine = run(
+            as_learner(doc["MyPerceptron"](), intercept=intercept),
+            data,
+            epochs=4,
+            order="shuffle",
+            seed=5,
+        )
         ref = run(Perceptron(intercept=intercept), data, epochs=4, order="shuffle", seed=5)
         _same_trajectory(ref, mine)
     # the free-bias form (w, b) = the built-in perceptron with a free intercept
-    mine = run(as_learner(doc["MyFreePerceptron"](), intercept="free"), data, epochs=4,
-               order="sample", seed=2)
+    mine = run(
+        as_learner(doc["MyFreePerceptron"](), intercept="free"),
+        data,
+        epochs=4,
+        order="sample",
+        seed=2,
+    )
     ref = run(Perceptron(intercept="free"), data, epochs=4, order="sample", seed=2)
     _same_trajectory(ref, mine)
     fast = doc["fast"]  # the numba opt-in: the same trajectory
@@ -63,8 +73,16 @@ def test_the_pages_pegasos_is_scored_as_the_built_in_one(doc):
     ref, mine = cmp.runs[0], cmp.runs[1]
     assert (ref.learner, mine.learner) == ("pegasos", "MyPegasos")
     _same_trajectory(ref.trace, mine.trace)
-    for k in ("subopt", "rel_subopt", "distance", "cosine", "margin", "regret",
-              "regret_bound", "train_error"):
+    for k in (
+        "subopt",
+        "rel_subopt",
+        "distance",
+        "cosine",
+        "margin",
+        "regret",
+        "regret_bound",
+        "train_error",
+    ):
         np.testing.assert_allclose(getattr(mine, k), getattr(ref, k), rtol=1e-9, atol=1e-12)
     assert mine.kind == "objective" and mine.theory_slope == -1.0
     # what the built-in declares (an average, a dual point) and the page's learner does not
@@ -133,13 +151,20 @@ class NaiveFreeSGD:
         return self.sw / max(self.k, 1), self.sb / max(self.k, 1)
 
 
-@pytest.mark.parametrize("built, naive", [
-    (lambda: Pegasos(lam=0.05, intercept="free"), lambda: NaiveFreeSGD(0.05)),
-    (lambda: OnlineSubgradient(lam=None, step=Constant(0.1), intercept="free"),
-     lambda: NaiveFreeSGD(None, eta=0.1)),
-    (lambda: OnlineSubgradient(lam=0.05, step=Constant(0.1), intercept="free"),
-     lambda: NaiveFreeSGD(0.05, eta=0.1)),
-])
+@pytest.mark.parametrize(
+    "built, naive",
+    [
+        (lambda: Pegasos(lam=0.05, intercept="free"), lambda: NaiveFreeSGD(0.05)),
+        (
+            lambda: OnlineSubgradient(lam=None, step=Constant(0.1), intercept="free"),
+            lambda: NaiveFreeSGD(None, eta=0.1),
+        ),
+        (
+            lambda: OnlineSubgradient(lam=0.05, step=Constant(0.1), intercept="free"),
+            lambda: NaiveFreeSGD(0.05, eta=0.1),
+        ),
+    ],
+)
 def test_free_intercept_kernels_equal_a_naive_loop(built, naive):
     data = make_gaussians(80, 3, separation=1.0, seed=4)
     a = run(built(), data, epochs=3, order="shuffle", seed=7)
@@ -151,8 +176,14 @@ def test_free_intercept_kernels_equal_a_naive_loop(built, naive):
 
 def test_free_intercept_is_scored_against_the_free_optimum():
     data = make_gaussians(120, 3, separation=1.5, seed=1)
-    cmp = compare(data, lam=0.02, intercept="free", learners=["pegasos", "perceptron"],
-                  epochs=5, orders=("shuffle",))
+    cmp = compare(
+        data,
+        lam=0.02,
+        intercept="free",
+        learners=["pegasos", "perceptron"],
+        epochs=5,
+        orders=("shuffle",),
+    )
     p = SVMProblem(data, lam=0.02, intercept="free")
     F_star = p.lambda_objective(cmp.reference.w, cmp.reference.b)
     r = cmp.runs[0]
@@ -186,6 +217,7 @@ def test_protocol_violations_are_one_line_errors():
         run(_Base(np.zeros(2)), data)
     with pytest.raises(ParameterError, match="pair"):
         run(_Base((np.zeros(3), 0.0)), data)
+
     class Free(_Base):
         supported_intercepts = ("free",)
 
@@ -246,19 +278,22 @@ def test_a_trace_from_elsewhere_is_drawn_beside_the_learners():
 
     data = make_gaussians(60, 2, seed=3)
     tr = run(Pegasos(lam=0.1), data, epochs=2)
-    ext = Trace.from_weights(tr.t, tr.w, tr.b, name="external", data=data,
-                             intercept="augmented", params={"lam": 0.1})
-    cmp = compare(data, lam=0.1, learners=["pegasos"], traces=[ext], epochs=2,
-                  orders=("cyclic",))
+    ext = Trace.from_weights(
+        tr.t, tr.w, tr.b, name="external", data=data, intercept="augmented", params={"lam": 0.1}
+    )
+    cmp = compare(data, lam=0.1, learners=["pegasos"], traces=[ext], epochs=2, orders=("cyclic",))
     labels = [ln.get_label() for ln in plot_suboptimality(cmp).get_lines()]
     assert "external: last iterate" in labels and "pegasos: last iterate" in labels
     np.testing.assert_array_equal(cmp.runs[1].subopt, cmp.runs[0].subopt)
 
 
-@pytest.mark.parametrize("make, lam, eta", [
-    (lambda: Pegasos(lam=0.05, intercept="free"), 0.05, None),
-    (lambda: OnlineSubgradient(lam=0.05, step=Constant(0.1), intercept="free"), 0.05, 0.1),
-])
+@pytest.mark.parametrize(
+    "make, lam, eta",
+    [
+        (lambda: Pegasos(lam=0.05, intercept="free"), 0.05, None),
+        (lambda: OnlineSubgradient(lam=0.05, step=Constant(0.1), intercept="free"), 0.05, 0.1),
+    ],
+)
 def test_weighted_free_intercept_steps_equal_a_naive_loop(make, lam, eta):
     from maxmargin.online import schedule
 
@@ -299,9 +334,14 @@ class CountingPerceptron:
 
 def test_a_learner_with_a_dual_point_is_scored_as_the_built_in_one():
     data = make_gaussians(100, 3, separation=1.0, seed=6)
-    cmp = compare(data, C=1.0, intercept="augmented",
-                  learners=["perceptron", CountingPerceptron()], epochs=3,
-                  orders=("shuffle",))
+    cmp = compare(
+        data,
+        C=1.0,
+        intercept="augmented",
+        learners=["perceptron", CountingPerceptron()],
+        epochs=3,
+        orders=("shuffle",),
+    )
     ref, mine = cmp.runs
     _same_trajectory(ref.trace, mine.trace)
     np.testing.assert_array_equal(mine.trace.dual, ref.trace.dual)
@@ -309,9 +349,11 @@ def test_a_learner_with_a_dual_point_is_scored_as_the_built_in_one():
         np.testing.assert_allclose(getattr(mine, k), getattr(ref, k), rtol=1e-12, atol=0)
     assert cmp.rows[1]["bound_respected"] == "yes"
     with pytest.raises(ParameterError, match=r"dual\(\) returned shape"):
+
         class Short(CountingPerceptron):
             def dual(self):
                 return self.c[:-1]
+
         compare(data, C=1.0, intercept="augmented", learners=[Short()], epochs=1)
 
 
@@ -337,8 +379,11 @@ def test_a_learners_own_bug_is_blamed_on_the_learner():
     from maxmargin.online import LearnerError, run
 
     data = make_separable(40, 3, seed=0)
-    with pytest.raises(LearnerError, match=r"'_Buggy' raised ValueError in step\(\) at step "
-                       r"17: my bug") as info:
+    with pytest.raises(
+        LearnerError,
+        match=r"'_Buggy' raised ValueError in step\(\) at step "
+        r"17: my bug",
+    ) as info:
         run(_Buggy(), data)
     assert isinstance(info.value.__cause__, ValueError)
     with pytest.raises(LearnerError, match="raised TypeError in step"):
@@ -366,13 +411,17 @@ def test_the_pages_commands_run(doc, tmp_path, monkeypatch):
     text = DOC.read_text()
     blocks = re.findall(r"```python\n(.*?)```", text, re.S)
     head = "import numpy as np\n"
-    (tmp_path / "my_learners.py").write_text(head + "\n".join(
-        b for b in blocks if "class MyPegasos" in b or "class MyPerceptron" in b))
+    (tmp_path / "my_learners.py").write_text(
+        head + "\n".join(b for b in blocks if "class MyPegasos" in b or "class MyPerceptron" in b)
+    )
     monkeypatch.chdir(tmp_path)
     data = doc["data"]
-    (tmp_path / "data.txt").write_text("".join(
-        f"{int(t):+d} " + " ".join(f"{j + 1}:{float(v)!r}" for j, v in enumerate(x)) + "\n"
-        for x, t in zip(data.dense(), data.y, strict=True)))
+    (tmp_path / "data.txt").write_text(
+        "".join(
+            f"{int(t):+d} " + " ".join(f"{j + 1}:{float(v)!r}" for j, v in enumerate(x)) + "\n"
+            for x, t in zip(data.dense(), data.y, strict=True)
+        )
+    )
     console = re.search(r"```console\n(.*?)```", text, re.S).group(1).replace("\\\n", " ")
     commands = [line[2:].split()[1:] for line in console.splitlines() if line.startswith("$ ")]
     assert any(c[0] == "path" for c in commands)

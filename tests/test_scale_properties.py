@@ -36,8 +36,7 @@ from maxmargin.certificate import certify
 from maxmargin.exact import solve
 from maxmargin.solvers.scaling import scaled_problem, solver_scale
 
-SETTINGS = settings(max_examples=40, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def make_data(rng, n, d, hard, intercept):
@@ -73,10 +72,13 @@ def scaled_problems(draw):
         data = (np.array([[1.0], [2.0], [-1.0], [-2.0]]), np.array([1.0, 1, -1, -1]))
     X0, y = data
     j = draw(st.sampled_from([0, -30, 30, -12, 12, -6, 6]) | st.integers(-30, 30))
-    k = draw(st.sampled_from([0, -150, 150, -100, 100, -12, 12, -3, 3]) | st.integers(-150, 150)
-             | st.integers(-3, 3).map(lambda e: max(-150, min(150, -j // 2 + e))))
-    s = 10.0 ** k
-    kw = {"hard": True} if hard else {"C": 10.0 ** j}
+    k = draw(
+        st.sampled_from([0, -150, 150, -100, 100, -12, 12, -3, 3])
+        | st.integers(-150, 150)
+        | st.integers(-3, 3).map(lambda e: max(-150, min(150, -j // 2 + e)))
+    )
+    s = 10.0**k
+    kw = {"hard": True} if hard else {"C": 10.0**j}
     # augmented: the bias column scales with X, so that the problem stays the same one
     p = SVMProblem(Dataset(X0 * s, y), intercept=intercept, intercept_scaling=s, **kw)
     return p, k, j
@@ -95,10 +97,16 @@ def _perturbed(p, w, b, a, eps, rng):
 
 
 @SETTINGS
-@example(case=(SVMProblem(Dataset([[1e-150], [2e-150], [-1e-150], [-3e-150]],
-                                  [1, 1, -1, -1]), C=1e-30), -150, -30), eps=1e-2, seed=0)
-@given(case=scaled_problems(), eps=st.sampled_from([1e-4, 1e-2, 0.3]),
-       seed=st.integers(0, 2**16))
+@example(
+    case=(
+        SVMProblem(Dataset([[1e-150], [2e-150], [-1e-150], [-3e-150]], [1, 1, -1, -1]), C=1e-30),
+        -150,
+        -30,
+    ),
+    eps=1e-2,
+    seed=0,
+)
+@given(case=scaled_problems(), eps=st.sampled_from([1e-4, 1e-2, 0.3]), seed=st.integers(0, 2**16))
 def test_certified_means_optimal_at_every_scale(case, eps, seed):
     p, k, j = case
     X, y = p.data.X, p.data.y
@@ -151,14 +159,25 @@ def _clip_to_normal_range(k, p, sol):
     after ``X -> 2^k X`` (subnormals round differently, so exact invariance needs this):
     ``alpha, C, P, w^2`` scale as ``2^-2k``, X as ``2^k``, ``alpha x`` as ``2^-k``."""
     lo, hi = -870, 870  # 150 bits of headroom: rounding-level factors (2^-53) times n
-    m2 = np.concatenate([_e(sol.alpha), _e(sol.w) * 2, _e([sol.primal_objective]),
-                         _e([p.C]) if not p.hard else []])
+    m2 = np.concatenate(
+        [_e(sol.alpha), _e(sol.w) * 2, _e([sol.primal_objective]), _e([p.C]) if not p.hard else []]
+    )
     x = _e(p.Z if not hasattr(p.Z, "toarray") else p.Z.toarray())
-    ax = (np.add.outer(_e(sol.alpha), x).ravel() if sol.alpha.any() else np.zeros(0))
-    kmin = max([np.ceil((m2.max() - hi) / 2) if m2.size else -1e9, lo - x.min(),
-                (ax.max() - hi) if ax.size else -1e9])
-    kmax = min([np.floor((m2.min() - lo) / 2) if m2.size else 1e9, hi - x.max(),
-                (ax.min() - lo) if ax.size else 1e9])
+    ax = np.add.outer(_e(sol.alpha), x).ravel() if sol.alpha.any() else np.zeros(0)
+    kmin = max(
+        [
+            np.ceil((m2.max() - hi) / 2) if m2.size else -1e9,
+            lo - x.min(),
+            (ax.max() - hi) if ax.size else -1e9,
+        ]
+    )
+    kmax = min(
+        [
+            np.floor((m2.min() - lo) / 2) if m2.size else 1e9,
+            hi - x.max(),
+            (ax.min() - lo) if ax.size else 1e9,
+        ]
+    )
     if not kmin <= 0 <= kmax:  # the problem as given is already at the edge
         return None
     return int(min(max(k, kmin), kmax))
@@ -202,26 +221,32 @@ def test_solver_scale_is_exact_and_idempotent(case):
 
 
 @settings(max_examples=25, deadline=None)
-@given(n=st.integers(6, 40), d=st.integers(1, 6), k=st.integers(-150, 150),
-       intercept=st.sampled_from(["free", "none", "augmented"]), seed=st.integers(0, 2**16))
+@given(
+    n=st.integers(6, 40),
+    d=st.integers(1, 6),
+    k=st.integers(-150, 150),
+    intercept=st.sampled_from(["free", "none", "augmented"]),
+    seed=st.integers(0, 2**16),
+)
 def test_scaled_separable_data_never_called_non_separable(n, d, k, intercept, seed):
     data = make_data(np.random.default_rng(seed), n, d, True, intercept)
     if data is None:
         return
     X, y = data
-    ds = Dataset(X * 10.0 ** k, y)
+    ds = Dataset(X * 10.0**k, y)
     assert is_separable(ds, intercept)
     assert separation_certificate(ds, intercept) is None
 
 
 @settings(max_examples=25, deadline=None)
-@given(n=st.integers(6, 40), d=st.integers(1, 6), k=st.integers(-150, 150),
-       seed=st.integers(0, 2**16))
+@given(
+    n=st.integers(6, 40), d=st.integers(1, 6), k=st.integers(-150, 150), seed=st.integers(0, 2**16)
+)
 def test_verified_non_separability_stays_verified_under_scaling(n, d, k, seed):
     rng = np.random.default_rng(seed)
     X = rng.standard_normal((n, d))
     X[1] = X[0]  # the same point with both labels: never separable
     y = np.where(rng.random(n) < 0.5, -1.0, 1.0)
     y[0], y[1] = 1.0, -1.0
-    cert = separation_certificate(Dataset(X * 10.0 ** k, y))
+    cert = separation_certificate(Dataset(X * 10.0**k, y))
     assert cert is not None and cert.verified, cert

@@ -48,10 +48,17 @@ def test_schedule_is_what_run_visits(gauss, order):
     assert run(Perceptron(), gauss, epochs=3, order=order, seed=5).mistakes[-1] == mistakes
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    ({"n": 0}, "'n'"), ({"epochs": 0}, "'epochs'"), ({"order": "random"}, "'order'"),
-    ({"seed": -1}, "'seed'"), ({"seed": 1.5}, "'seed'"), ({"seed": True}, "'seed'"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"n": 0}, "'n'"),
+        ({"epochs": 0}, "'epochs'"),
+        ({"order": "random"}, "'order'"),
+        ({"seed": -1}, "'seed'"),
+        ({"seed": 1.5}, "'seed'"),
+        ({"seed": True}, "'seed'"),
+    ],
+)
 def test_bad_arguments(kwargs, match):
     args = {"n": 5, "epochs": 1, "order": "shuffle", "seed": 0, **kwargs}
     with pytest.raises(ParameterError, match=match):

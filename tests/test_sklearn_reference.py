@@ -46,8 +46,13 @@ def _heart():
     return ds.dense(), ds.y
 
 
-CASES = {"iris": (_iris, 1.0), "wine": (_wine, 0.3), "cancer": (_cancer, 0.5),
-         "gaussians": (_gauss, 2.0), "heart": (_heart, 1.0)}
+CASES = {
+    "iris": (_iris, 1.0),
+    "wine": (_wine, 0.3),
+    "cancer": (_cancer, 0.5),
+    "gaussians": (_gauss, 2.0),
+    "heart": (_heart, 1.0),
+}
 
 
 def primal(X, y, w, b, C):

@@ -50,7 +50,7 @@ def test_each_backend_bare_reaches_the_optimum(soft, name, intercept):
     raw = route.run(p, YZ, polish=False)
     assert isinstance(raw, RawResult) and raw.status is Status.OPTIMAL and raw.has_point
     b = raw.y_eq[-1] if intercept == "free" else None
-    w, b = weights_from_alpha(p, YZ, np.clip(raw.x[:p.n], 0, p.C), b)
+    w, b = weights_from_alpha(p, YZ, np.clip(raw.x[: p.n], 0, p.C), b)
     ref = solve(p)
     assert np.allclose(w, ref.w, atol=1e-6) and abs(b - ref.b) < 1e-6
 
@@ -78,7 +78,7 @@ def test_dual_qp_on_a_working_set_fixes_the_rest(soft):
     assert r.status is Status.OPTIMAL
     alpha = np.zeros(soft.n)
     alpha[at_bound] = soft.C
-    alpha[rows] = r.x[:rows.size]
+    alpha[rows] = r.x[: rows.size]
     assert np.allclose(alpha, sol.alpha, atol=1e-6)
     assert build_primal(soft, YZ).G.shape == (soft.n, soft.d + 1 + soft.n)
 
@@ -115,8 +115,13 @@ def test_hard_margin_retries_other_form_first_never_a_dual_only_primal():
 def test_status_says_what_solve_may_do_with_it():
     assert {s for s in Status if s.has_point} == {Status.OPTIMAL, Status.INACCURATE}
     assert {s for s in Status if s.says_infeasible} == {
-        Status.INFEASIBLE, Status.INFEASIBLE_INACCURATE, Status.UNBOUNDED, Status.FAILED}
+        Status.INFEASIBLE,
+        Status.INFEASIBLE_INACCURATE,
+        Status.UNBOUNDED,
+        Status.FAILED,
+    }
     assert not RawResult(Status.OPTIMAL, "solved").has_point  # no x
     assert RawResult(Status.INACCURATE, "max iter").describe() == "inaccurate (max iter)"
-    assert RawResult(Status.OPTIMAL, "optimal (12 iterations)").describe() == \
-        "optimal (12 iterations)"
+    assert (
+        RawResult(Status.OPTIMAL, "optimal (12 iterations)").describe() == "optimal (12 iterations)"
+    )

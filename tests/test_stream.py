@@ -11,7 +11,7 @@ def _batches(data, sizes):
     """(X, y) batches of the given sizes, in order (a batch may hold one class)."""
     X, lo = data.dense(), 0
     for k in sizes:
-        yield X[lo:lo + k], data.y[lo:lo + k]
+        yield X[lo : lo + k], data.y[lo : lo + k]
         lo += k
 
 
@@ -34,7 +34,7 @@ def test_batches_give_one_cyclic_run(gauss, name):
 
 def test_idx_and_arrays(gauss):
     state = OnlineState(make_learner("perceptron"))
-    order = np.r_[5:gauss.n, 0:5]
+    order = np.r_[5 : gauss.n, 0:5]
     state.update(gauss.dense(), gauss.y, idx=order)  # arrays and a visiting order
     X, y = gauss.dense()[order], gauss.y[order]
     ref = run("perceptron", Dataset(X, y), order="cyclic")

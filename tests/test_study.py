@@ -30,7 +30,7 @@ from maxmargin.studies.table import TIMING_COLUMNS  # noqa: E402
 
 #: A learner file for the fault tests: a Perceptron that fails its first attempt (by
 #: raising, or by killing its process) when its marker file is missing, or always.
-LEARNERS_PY = '''
+LEARNERS_PY = """
 import os
 from pathlib import Path
 
@@ -56,7 +56,7 @@ class Flaky(Perceptron):
         if self.how == "die":
             os._exit(3)
         raise RuntimeError("the first attempt fails")
-'''
+"""
 
 
 def _spec(tmp: Path, *, extra_learners=(), seeds=2, grid=(0.1, 10.0)) -> dict:
@@ -64,11 +64,15 @@ def _spec(tmp: Path, *, extra_learners=(), seeds=2, grid=(0.1, 10.0)) -> dict:
         "name": "tiny",
         "problem": {"C": list(grid), "intercept": "augmented"},
         "run": {"epochs": 2, "seeds": seeds, "orders": ["shuffle"], "checkpoints": 4},
-        "data": [{"generator": "gaussians", "params": {"n": 40, "d": 3, "seed": 1},
-                  "holdout": 0.25},
-                 {"generator": "separable", "params": {"n": 30, "d": 2}, "seeds": [0]}],
-        "learners": ["perceptron", {"name": "pegasos", "params": {"projection": "greedy"}},
-                     *extra_learners],
+        "data": [
+            {"generator": "gaussians", "params": {"n": 40, "d": 3, "seed": 1}, "holdout": 0.25},
+            {"generator": "separable", "params": {"n": 30, "d": 2}, "seeds": [0]},
+        ],
+        "learners": [
+            "perceptron",
+            {"name": "pegasos", "params": {"projection": "greedy"}},
+            *extra_learners,
+        ],
     }
 
 
@@ -76,8 +80,11 @@ def _flaky(tmp: Path, how: str, label: str) -> dict:
     path = tmp / "learners.py"
     if not path.exists():
         path.write_text(LEARNERS_PY)
-    return {"class": f"{path}:Flaky", "label": label,
-            "params": {"marker": str(tmp / f"{label}.marker"), "how": how}}
+    return {
+        "class": f"{path}:Flaky",
+        "label": label,
+        "params": {"marker": str(tmp / f"{label}.marker"), "how": how},
+    }
 
 
 def _rows(table, **where) -> list[dict]:
@@ -90,8 +97,11 @@ def _same_tables(a, b, skip=()) -> None:
     assert a.num_rows == b.num_rows
     for c in cols:
         x, y = a.column(c).to_pylist(), b.column(c).to_pylist()
-        same = [u == v or (isinstance(u, float) and isinstance(v, float)
-                           and math.isnan(u) and math.isnan(v)) for u, v in zip(x, y, strict=True)]
+        same = [
+            u == v
+            or (isinstance(u, float) and isinstance(v, float) and math.isnan(u) and math.isnan(v))
+            for u, v in zip(x, y, strict=True)
+        ]
         assert all(same), (c, [(u, v) for u, v, s in zip(x, y, same, strict=True) if not s][:3])
 
 
@@ -112,8 +122,9 @@ def base(tmp_path_factory):
     tmp.mkdir(exist_ok=True)
     with open(tmp / "lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        spec = _spec(tmp, extra_learners=[_flaky(tmp, "raise", "flaky"),
-                                          _flaky(tmp, "die", "dying")])
+        spec = _spec(
+            tmp, extra_learners=[_flaky(tmp, "raise", "flaky"), _flaky(tmp, "die", "dying")]
+        )
         if not (tmp / "done").exists():
             res = mm.study(spec, tmp / "out", n_jobs=2)
             (tmp / "done").touch()
@@ -126,41 +137,59 @@ def base(tmp_path_factory):
 # --------------------------------------------------------------------------- spec
 
 
-@pytest.mark.parametrize("change, key", [
-    (lambda s: s.pop("problem"), "problem: is missing"),
-    (lambda s: s["problem"].update(lam=0.1), "problem: give exactly one of C and lam"),
-    (lambda s: s["problem"].update(C="1:0:3"), "problem.C"),
-    (lambda s: s["problem"].update(C=[1.0, -2.0]), "problem.C[1]"),
-    (lambda s: s["problem"].update(C=[1.0, 1.0]), "problem.C: has duplicate"),
-    (lambda s: s["problem"].update(intercept="bias"), "problem.intercept"),
-    (lambda s: s["problem"].update(solver="NOPE"), "problem.solver"),
-    (lambda s: s["run"].update(epochs=0), "run.epochs"),
-    (lambda s: s["run"].update(seeds=[0, -1]), "run.seeds[1]"),
-    (lambda s: s["run"].update(orders=["random"]), "run.orders[0]"),
-    (lambda s: s["run"].update(checkpoints=[1, 10**6]), "run.checkpoints"),
-    (lambda s: s["run"].update(epoch=3), "run.epoch: unknown key"),
-    (lambda s: s.update(learner=[]), "learner: unknown key"),
-    (lambda s: s["data"][0].update(source="x.csv"), "data[0]: give exactly one"),
-    (lambda s: s["data"][0].update(generator="moons"), "data[0].generator"),
-    (lambda s: s["data"][0]["params"].update(size=3), "data[0].params.size"),
-    (lambda s: s["data"][0].update(holdout=1.5), "data[0].holdout"),
-    (lambda s: s["data"].append({"source": "/nonexistent/x.svm"}), "data[2].source"),
-    (lambda s: s["data"].append({"source": "builtin:nope"}), "data[2].source"),
-    (lambda s: s["data"][1].update(name="gaussians", seeds=None) or s["data"][1].pop("seeds"),
-     "data[1].name"),
-    (lambda s: s["learners"].append("percepton"), "learners[2].name"),
-    (lambda s: s["learners"].append({"name": "pegasos"}), "learners[2].label"),
-    (lambda s: s["learners"].append({"name": "pegasos", "label": "p2",
-                                     "params": {"lam": 3.0}}), "learners[2].params.lam"),
-    (lambda s: s["learners"].append({"name": "pa1", "label": "p",
-                                     "params": {"intercept": "none"}}),
-     "learners[2].params.intercept"),
-    (lambda s: s["learners"].append({"name": "pegasos", "label": "p",
-                                     "params": {"batchsize": 2}}), "learners[2]: "),
-    (lambda s: s["learners"].append({"class": "no_such_module:X"}), "learners[2]: "),
-    (lambda s: s["learners"].append({"class": "maxmargin.data:Dataset"}), "learners[2]: "),
-    (lambda s: s["learners"].append({"class": "nocolon"}), "learners[2].class"),
-])
+@pytest.mark.parametrize(
+    "change, key",
+    [
+        (lambda s: s.pop("problem"), "problem: is missing"),
+        (lambda s: s["problem"].update(lam=0.1), "problem: give exactly one of C and lam"),
+        (lambda s: s["problem"].update(C="1:0:3"), "problem.C"),
+        (lambda s: s["problem"].update(C=[1.0, -2.0]), "problem.C[1]"),
+        (lambda s: s["problem"].update(C=[1.0, 1.0]), "problem.C: has duplicate"),
+        (lambda s: s["problem"].update(intercept="bias"), "problem.intercept"),
+        (lambda s: s["problem"].update(solver="NOPE"), "problem.solver"),
+        (lambda s: s["run"].update(epochs=0), "run.epochs"),
+        (lambda s: s["run"].update(seeds=[0, -1]), "run.seeds[1]"),
+        (lambda s: s["run"].update(orders=["random"]), "run.orders[0]"),
+        (lambda s: s["run"].update(checkpoints=[1, 10**6]), "run.checkpoints"),
+        (lambda s: s["run"].update(epoch=3), "run.epoch: unknown key"),
+        (lambda s: s.update(learner=[]), "learner: unknown key"),
+        (lambda s: s["data"][0].update(source="x.csv"), "data[0]: give exactly one"),
+        (lambda s: s["data"][0].update(generator="moons"), "data[0].generator"),
+        (lambda s: s["data"][0]["params"].update(size=3), "data[0].params.size"),
+        (lambda s: s["data"][0].update(holdout=1.5), "data[0].holdout"),
+        (lambda s: s["data"].append({"source": "/nonexistent/x.svm"}), "data[2].source"),
+        (lambda s: s["data"].append({"source": "builtin:nope"}), "data[2].source"),
+        (
+            lambda s: (
+                s["data"][1].update(name="gaussians", seeds=None) or s["data"][1].pop("seeds")
+            ),
+            "data[1].name",
+        ),
+        (lambda s: s["learners"].append("percepton"), "learners[2].name"),
+        (lambda s: s["learners"].append({"name": "pegasos"}), "learners[2].label"),
+        (
+            lambda s: s["learners"].append(
+                {"name": "pegasos", "label": "p2", "params": {"lam": 3.0}}
+            ),
+            "learners[2].params.lam",
+        ),
+        (
+            lambda s: s["learners"].append(
+                {"name": "pa1", "label": "p", "params": {"intercept": "none"}}
+            ),
+            "learners[2].params.intercept",
+        ),
+        (
+            lambda s: s["learners"].append(
+                {"name": "pegasos", "label": "p", "params": {"batchsize": 2}}
+            ),
+            "learners[2]: ",
+        ),
+        (lambda s: s["learners"].append({"class": "no_such_module:X"}), "learners[2]: "),
+        (lambda s: s["learners"].append({"class": "maxmargin.data:Dataset"}), "learners[2]: "),
+        (lambda s: s["learners"].append({"class": "nocolon"}), "learners[2].class"),
+    ],
+)
 def test_spec_errors_name_the_key(tmp_path, change, key):
     spec = _spec(tmp_path)
     change(spec)
@@ -172,8 +201,10 @@ def test_spec_errors_name_the_key(tmp_path, change, key):
 
 def test_cli_bad_spec_one_line_exit_2(tmp_path, capsys):
     f = tmp_path / "bad.toml"
-    f.write_text('[problem]\nC = 1\n[[data]]\nsource = "builtin:separable"\n'
-                 '[[learners]]\nname = "pegasos"\n[run]\nseeds = "many"\n')
+    f.write_text(
+        '[problem]\nC = 1\n[[data]]\nsource = "builtin:separable"\n'
+        '[[learners]]\nname = "pegasos"\n[run]\nseeds = "many"\n'
+    )
     assert main(["study", str(f), "--out", str(tmp_path / "o")]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "run.seeds" in err
@@ -187,8 +218,9 @@ def test_missing_extra_is_one_line(tmp_path, capsys, monkeypatch):
     import importlib.util
 
     real = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec",
-                        lambda name, *a: None if name == "pyarrow" else real(name, *a))
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "pyarrow" else real(name, *a)
+    )
     f = tmp_path / "s.toml"
     f.write_text("")
     assert main(["study", str(f)]) == 2
@@ -202,10 +234,11 @@ def test_cli_runs_a_toml_with_relative_paths(tmp_path, capsys):
     y = np.where(X[:, 0] + 0.3 * rng.standard_normal(40) > 0, "yes", "no")
     (tmp_path / "data").mkdir()
     (tmp_path / "data" / "train.csv").write_text(
-        "a,b,c,label\n" + "".join(f"{r[0]},{r[1]},{r[2]},{t}\n" for r, t in zip(X, y,
-                                                                                   strict=True)))
+        "a,b,c,label\n" + "".join(f"{r[0]},{r[1]},{r[2]},{t}\n" for r, t in zip(X, y, strict=True))
+    )
     (tmp_path / "mine.py").write_text(LEARNERS_PY)
-    (tmp_path / "s.toml").write_text(textwrap.dedent("""\
+    (tmp_path / "s.toml").write_text(
+        textwrap.dedent("""\
         [problem]
         lam = [0.01]
         intercept = "none"
@@ -222,9 +255,19 @@ def test_cli_runs_a_toml_with_relative_paths(tmp_path, capsys):
         [[learners]]
         class = "mine.py:Flaky"
         params = { how = "always" }
-        """))
-    rc = main(["study", str(tmp_path / "s.toml"), "--out", str(tmp_path / "o"), "--jobs", "1",
-               "--no-report"])
+        """)
+    )
+    rc = main(
+        [
+            "study",
+            str(tmp_path / "s.toml"),
+            "--out",
+            str(tmp_path / "o"),
+            "--jobs",
+            "1",
+            "--no-report",
+        ]
+    )
     assert rc == 1  # the always-failing learner
     out = capsys.readouterr().out
     assert "4 cells, 4 run now, 0 already done, 2 failed" in out
@@ -257,8 +300,9 @@ def test_progress_counts_cells_with_an_eta():
 def test_example_spec_validates():
     spec = load_spec(Path(__file__).parents[1] / "examples" / "study.toml")
     plan = make_plan(spec)
-    assert len(plan.cells) == (len(spec.data) * len(spec.grid) * len(spec.learners)
-                               * len(spec.seeds) * len(spec.orders))
+    assert len(plan.cells) == (
+        len(spec.data) * len(spec.grid) * len(spec.learners) * len(spec.seeds) * len(spec.orders)
+    )
 
 
 # --------------------------------------------------------------------------- results
@@ -271,33 +315,55 @@ def test_table_equals_compare_and_numpy(base):
     assert set(table.column("status").to_pylist()) == {"ok"}
     s = res.spec
     data = res.plan.data["gaussians"]
-    cmp = mm.compare(data.train, learners=[mm.make_learner("pegasos", projection="greedy",
-                                                            lam=1 / (10.0 * data.train.n))],
-                     C=10.0, epochs=2, seeds=(1,), holdout=data.holdout,
-                     checkpoints=list(data.checkpoints))
+    cmp = mm.compare(
+        data.train,
+        learners=[mm.make_learner("pegasos", projection="greedy", lam=1 / (10.0 * data.train.n))],
+        C=10.0,
+        epochs=2,
+        seeds=(1,),
+        holdout=data.holdout,
+        checkpoints=list(data.checkpoints),
+    )
     r = cmp.runs[0]
     rows = _rows(table, data="gaussians", value=10.0, learner="pegasos", seed=1)
     assert [x["t"] for x in rows] == r.t.tolist()
-    for key in ("subopt", "subopt_avg", "dual_gap", "distance", "train_error", "test_error",
-                "regret", "mistakes"):
-        np.testing.assert_allclose([x[key] for x in rows], getattr(r, key), rtol=1e-9,
-                                   atol=1e-15, err_msg=key)
+    for key in (
+        "subopt",
+        "subopt_avg",
+        "dual_gap",
+        "distance",
+        "train_error",
+        "test_error",
+        "regret",
+        "mistakes",
+    ):
+        np.testing.assert_allclose(
+            [x[key] for x in rows], getattr(r, key), rtol=1e-9, atol=1e-15, err_msg=key
+        )
     assert rows[0]["F_star"] == pytest.approx(cmp.F_star, rel=1e-9)
     assert rows[0]["ref_certified"] and rows[0]["spec_hash"] == s.hash
     assert rows[0]["numpy_version"] == np.__version__
 
     # numpy from the data: replay Pegasos and evaluate F(w_t) - F* at each checkpoint
     lam = rows[0]["lam"]
-    tr = mm.run(mm.make_learner("pegasos", projection="greedy", lam=lam), data.train,
-                epochs=2, order="shuffle", seed=1, checkpoints=list(data.checkpoints))
+    tr = mm.run(
+        mm.make_learner("pegasos", projection="greedy", lam=lam),
+        data.train,
+        epochs=2,
+        order="shuffle",
+        seed=1,
+        checkpoints=list(data.checkpoints),
+    )
     Z = np.hstack([data.train.X, np.ones((data.train.n, 1))])
     W = np.hstack([tr.w, tr.b[:, None]])
     F = 0.5 * lam * (W * W).sum(1) + np.maximum(0, 1 - data.train.y[:, None] * (Z @ W.T)).mean(0)
-    np.testing.assert_allclose([x["subopt"] for x in rows], F - rows[0]["F_star"],
-                               rtol=1e-8, atol=1e-12)
+    np.testing.assert_allclose(
+        [x["subopt"] for x in rows], F - rows[0]["F_star"], rtol=1e-8, atol=1e-12
+    )
     Xh, yh = data.holdout.X, data.holdout.y
-    np.testing.assert_allclose([x["test_error"] for x in rows],
-                               ((Xh @ tr.w.T + tr.b) * yh[:, None] <= 0).mean(0))
+    np.testing.assert_allclose(
+        [x["test_error"] for x in rows], ((Xh @ tr.w.T + tr.b) * yh[:, None] <= 0).mean(0)
+    )
     # the reference: F* = lam * P(w*) recomputed from the certified solution
     sol = mm.solve(mm.SVMProblem(data.train, C=10.0, intercept="augmented"))
     w = np.append(sol.w, sol.b)
@@ -396,8 +462,12 @@ def test_compare_hard_reference_is_rechecked():
     c = mm.compare(other, learners=["perceptron"], C=1.0, epochs=2, hard_reference=cert)
     assert not c.separable
     with pytest.raises(mm.ParameterError, match="does not verify"):
-        mm.compare(ds, learners=["perceptron"], C=1.0, hard_reference=dataclasses.replace(
-            cert, z=np.full(30, 1 / 30)))
+        mm.compare(
+            ds,
+            learners=["perceptron"],
+            C=1.0,
+            hard_reference=dataclasses.replace(cert, z=np.full(30, 1 / 30)),
+        )
     with pytest.raises(mm.ParameterError, match="hard_reference must be"):
         mm.compare(other, learners=["perceptron"], C=1.0, hard_reference=hard)
 
@@ -428,9 +498,11 @@ def test_cli_jobs_2_leaves_no_raw_warning(tmp_path):
     rng = np.random.default_rng(1)
     X = rng.standard_normal((30, 2))
     y = np.where(X[:, 0] > 0, "a", "b")
-    (tmp_path / "d.csv").write_text("u,v,label\n" + "".join(
-        f"{r[0]},{r[1]},{t}\n" for r, t in zip(X, y, strict=True)))
-    (tmp_path / "s.toml").write_text(textwrap.dedent("""\
+    (tmp_path / "d.csv").write_text(
+        "u,v,label\n" + "".join(f"{r[0]},{r[1]},{t}\n" for r, t in zip(X, y, strict=True))
+    )
+    (tmp_path / "s.toml").write_text(
+        textwrap.dedent("""\
         [problem]
         lam = [0.1]
         intercept = "none"
@@ -442,11 +514,25 @@ def test_cli_jobs_2_leaves_no_raw_warning(tmp_path):
         label = "label"
         [[learners]]
         name = "pa1"
-        """))
-    r = subprocess.run([sys.executable, "-c", "import sys; from maxmargin.cli import main; "
-                        "sys.exit(main(sys.argv[1:]))", "study", str(tmp_path / "s.toml"),
-                        "--out", str(tmp_path / "o"), "--jobs", "2", "--no-report"],
-                       capture_output=True, text=True, timeout=120,
-                       env={**os.environ, "PYTHONWARNINGS": "default"})
+        """)
+    )
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from maxmargin.cli import main; sys.exit(main(sys.argv[1:]))",
+            "study",
+            str(tmp_path / "s.toml"),
+            "--out",
+            str(tmp_path / "o"),
+            "--jobs",
+            "2",
+            "--no-report",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONWARNINGS": "default"},
+    )
     assert r.returncode == 0, r.stderr
     assert "Warning" not in r.stderr and "leaked" not in r.stderr, r.stderr

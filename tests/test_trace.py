@@ -71,8 +71,13 @@ def test_derived_fields(gauss):
     assert tr.steps == 3 * gauss.n == tr.t[-1]
     assert tr.epoch.tolist() == ((tr.t + gauss.n - 1) // gauss.n).tolist()
     assert tr.ns_per_step == pytest.approx(tr.seconds[-1] / tr.steps * 1e9)
-    assert set(tr.timings) >= {"learn_seconds", "setup_seconds", "record_seconds",
-                               "compile_seconds", "ns_per_step"}
+    assert set(tr.timings) >= {
+        "learn_seconds",
+        "setup_seconds",
+        "record_seconds",
+        "compile_seconds",
+        "ns_per_step",
+    }
 
 
 def test_load_refuses_what_is_not_a_trace(tmp_path, gauss):

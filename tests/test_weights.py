@@ -58,11 +58,13 @@ def _same_optimum(a, r, rep, n, *, w_tol=1e-9, alpha=True):
     assert a.b == pytest.approx(r.b, abs=w_tol * scale)
     if alpha:
         summed = np.bincount(rep, weights=r.alpha, minlength=n)
-        np.testing.assert_allclose(a.alpha, summed, rtol=0,
-                                   atol=1e-9 * max(1.0, float(summed.max())))
+        np.testing.assert_allclose(
+            a.alpha, summed, rtol=0, atol=1e-9 * max(1.0, float(summed.max()))
+        )
 
 
 # ------------------------------------------------------------------ the problem
+
 
 def test_costs_objectives_and_the_lambda_form():
     ds = Dataset([[1.0], [-1.0], [2.0]], [1, -1, 1])
@@ -73,7 +75,8 @@ def test_costs_objectives_and_the_lambda_form():
     # F = P / (C n), lam = 1/(C n) as without weights (scikit-learn's SGDClassifier)
     assert p.lam == 1 / 6
     assert float(p.lambda_objective([0.5], 0.0)) == pytest.approx(
-        float(p.primal_objective([0.5], 0.0)) / (2.0 * 3))
+        float(p.primal_objective([0.5], 0.0)) / (2.0 * 3)
+    )
     # weights all exactly 1 are no weights: the unweighted computation, bit for bit
     q = SVMProblem(ds, C=2.0, sample_weight=np.ones(3))
     assert q.weights is None and not q.weighted
@@ -90,18 +93,21 @@ def test_class_weight_as_scikit_learn():
     assert combine_weights(num, class_weight={"5": 2.0})[0].tolist() == [1.0, 2.0]  # CLI text
 
 
-@pytest.mark.parametrize("kw,match", [
-    ({"sample_weight": [1.0, -1.0, 1.0]}, "finite and >= 0"),
-    ({"sample_weight": [1.0, np.nan, 1.0]}, "finite and >= 0"),
-    ({"sample_weight": [1.0, 1.0]}, r"shape \(3,\)"),
-    ({"sample_weight": [0.0, 0.0, 0.0]}, "every sample weight is zero"),
-    ({"sample_weight": [1.0, 0.0, 1.0]}, "class -1 has weight zero"),
-    ({"class_weight": {7: 2.0}}, "does not have"),
-    ({"class_weight": "heavy"}, "'balanced'"),
-    ({"class_weight": {1: -2.0}}, "finite and >= 0"),
-    ({"sample_weight": [1e300, 1.0, 1.0], "C": 1e10}, "overflow"),
-    ({"sample_weight": [1.0, 2.0, 1.0], "hard": True}, "soft margin"),
-])
+@pytest.mark.parametrize(
+    "kw,match",
+    [
+        ({"sample_weight": [1.0, -1.0, 1.0]}, "finite and >= 0"),
+        ({"sample_weight": [1.0, np.nan, 1.0]}, "finite and >= 0"),
+        ({"sample_weight": [1.0, 1.0]}, r"shape \(3,\)"),
+        ({"sample_weight": [0.0, 0.0, 0.0]}, "every sample weight is zero"),
+        ({"sample_weight": [1.0, 0.0, 1.0]}, "class -1 has weight zero"),
+        ({"class_weight": {7: 2.0}}, "does not have"),
+        ({"class_weight": "heavy"}, "'balanced'"),
+        ({"class_weight": {1: -2.0}}, "finite and >= 0"),
+        ({"sample_weight": [1e300, 1.0, 1.0], "C": 1e10}, "overflow"),
+        ({"sample_weight": [1.0, 2.0, 1.0], "hard": True}, "soft margin"),
+    ],
+)
 def test_bad_weights_say_what_is_wrong(kw, match):
     ds = Dataset([[1.0], [-1.0], [2.0]], [1, -1, 1])
     with pytest.raises((DataError, ParameterError), match=match):
@@ -110,14 +116,14 @@ def test_bad_weights_say_what_is_wrong(kw, match):
 
 # ------------------------------------------------------------------ the certificate
 
+
 def test_certificate_judges_each_example_against_its_own_box():
     ds = Dataset([[1.0], [-1.0], [3.0]], [1, -1, 1])
     p = SVMProblem(ds, C=1.0, sample_weight=[2.0, 2.0, 0.0])
     sol = solve(p)
     assert sol.certificate.ok and sol.alpha[2] == 0.0
     # alpha_1 = 1.5 C is inside [0, C_1 = 2C], but outside the unweighted box [0, C]
-    c = certify(SVMProblem(ds, C=1.0, sample_weight=[2.0, 2.0, 1.0]), [1.0], 0.0,
-                [1.5, 1.5, 0.0])
+    c = certify(SVMProblem(ds, C=1.0, sample_weight=[2.0, 2.0, 1.0]), [1.0], 0.0, [1.5, 1.5, 0.0])
     assert c.kkt["dual_feasibility"] == 0.0
     c = certify(SVMProblem(ds, C=1.0), [1.0], 0.0, [1.5, 1.5, 0.0])
     assert c.kkt["dual_feasibility"] == 0.5
@@ -125,8 +131,10 @@ def test_certificate_judges_each_example_against_its_own_box():
     bad = certify(p, sol.w, sol.b, sol.alpha + np.array([0.0, 0.0, 1e-300]))
     assert bad.kkt["dual_feasibility"] == math.inf and not bad.ok and bad.undecided is None
     # and the slack of an example of weight 0 costs nothing
-    assert certify(p, sol.w, sol.b, sol.alpha).kkt["complementary_xi"] == \
-        sol.certificate.kkt["complementary_xi"]
+    assert (
+        certify(p, sol.w, sol.b, sol.alpha).kkt["complementary_xi"]
+        == sol.certificate.kkt["complementary_xi"]
+    )
 
 
 @settings(max_examples=25, deadline=None)
@@ -140,10 +148,12 @@ def test_certificate_exactly_invariant_to_scaling_weights_and_data(k, m, seed):
     k = max(-400, min(400, k))
     t = math.ldexp(1.0, k // 2)
     q = scaled_problem(p, t)
-    r = SVMProblem(ds, C=0.7 * 2.0 ** m, sample_weight=w * 0.3 * 2.0 ** -m)
+    r = SVMProblem(ds, C=0.7 * 2.0**m, sample_weight=w * 0.3 * 2.0**-m)
     c1 = certify(p, sol.w, sol.b, sol.alpha)
-    for c2 in (certify(q, sol.w / t, sol.b, sol.alpha / (t * t)),
-               certify(r, sol.w, sol.b, sol.alpha)):
+    for c2 in (
+        certify(q, sol.w / t, sol.b, sol.alpha / (t * t)),
+        certify(r, sol.w, sol.b, sol.alpha),
+    ):
         assert c1.ok == c2.ok and c1.kkt == c2.kkt and c1.relative_gap == c2.relative_gap
 
 
@@ -161,29 +171,37 @@ def weighted_scaled(draw):
     m = rng.integers(0, 4, n).astype(float)
     m[np.flatnonzero(y > 0)[0]] = m[np.flatnonzero(y < 0)[0]] = 1.0
     j = draw(st.sampled_from([0, -30, 30, -6, 6]) | st.integers(-30, 30))
-    k = draw(st.sampled_from([0, -150, 150, -50, 50]) | st.integers(-150, 150)
-             | st.integers(-3, 3).map(lambda e: max(-150, min(150, -j // 2 + e))))
+    k = draw(
+        st.sampled_from([0, -150, 150, -50, 50])
+        | st.integers(-150, 150)
+        | st.integers(-3, 3).map(lambda e: max(-150, min(150, -j // 2 + e)))
+    )
     c = draw(st.sampled_from([0, -10, 10]) | st.integers(-10, 10))
     return X, y, m, k, j, c
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(case=weighted_scaled(), intercept=st.sampled_from(INTERCEPTS),
-       eps=st.sampled_from([1e-4, 1e-2, 0.3]), seed=st.integers(0, 2**16))
+@given(
+    case=weighted_scaled(),
+    intercept=st.sampled_from(INTERCEPTS),
+    eps=st.sampled_from([1e-4, 1e-2, 0.3]),
+    seed=st.integers(0, 2**16),
+)
 def test_certified_means_optimal_with_weights_at_every_scale(case, intercept, eps, seed):
     # weights m 10^c with integers m: the problem is the repeated rows' at C' = C 10^c,
     # whose optimum the independent reference brackets; whenever certify says ok, the
     # point's P and D must lie within O(tol) of it (the solution and perturbed points)
     X0, y, m, k, j, c = case
-    X = X0 * 10.0 ** k
-    C, s = 10.0 ** j, m * 10.0 ** c
+    X = X0 * 10.0**k
+    C, s = 10.0**j, m * 10.0**c
     try:
-        p = SVMProblem(Dataset(X, y), C=C, intercept=intercept, sample_weight=s,
-                       intercept_scaling=10.0 ** k)
+        p = SVMProblem(
+            Dataset(X, y), C=C, intercept=intercept, sample_weight=s, intercept_scaling=10.0**k
+        )
     except DataError:
         return  # C s_i beyond the doubles: refused, as it must be
     rep = np.repeat(np.arange(len(y)), m.astype(int))
-    Cr = C * 10.0 ** c
+    Cr = C * 10.0**c
     Zr = features(X[rep], intercept, p.intercept_scaling)
     ref = reference(X[rep], y[rep], Cr, False, intercept, p.intercept_scaling)
     if ref is not None and (ref[1] - ref[0]) > 1e-9 * ref[0]:
@@ -202,19 +220,19 @@ def test_certified_means_optimal_with_weights_at_every_scale(case, intercept, ep
     slack_ref = (hi - lo) / lo
     rng = np.random.default_rng(seed)
     Z = features(X, intercept, p.intercept_scaling)
-    points = [("solution", sol.w, sol.b, sol.alpha),
-              ("w*(1+eps)", sol.w * (1 + eps), sol.b, sol.alpha),
-              ("alpha*(1+eps)", sol.w, sol.b, sol.alpha * (1 + eps)),
-              ("alpha permuted", sol.w, sol.b, rng.permutation(sol.alpha)),
-              ("all times (1+eps)", sol.w * (1 + eps), sol.b * (1 + eps),
-               sol.alpha * (1 + eps))]
+    points = [
+        ("solution", sol.w, sol.b, sol.alpha),
+        ("w*(1+eps)", sol.w * (1 + eps), sol.b, sol.alpha),
+        ("alpha*(1+eps)", sol.w, sol.b, sol.alpha * (1 + eps)),
+        ("alpha permuted", sol.w, sol.b, rng.permutation(sol.alpha)),
+        ("all times (1+eps)", sol.w * (1 + eps), sol.b * (1 + eps), sol.alpha * (1 + eps)),
+    ]
     for name, w, b, a in points:
         for tol in (1e-6, 1e-9):
             cert = certify(p, w, b, a, tol=tol)
             if not cert.ok:
                 continue
-            P = objective_units(Zr, y[rep], w, b, Cr, False, intercept,
-                                p.intercept_scaling, unit)
+            P = objective_units(Zr, y[rep], w, b, Cr, False, intercept, p.intercept_scaling, unit)
             D = dual_units(Z, y, a, unit)
             slack = 10 * tol + slack_ref + 1e-12
             ctx = (name, tol, k, j, c, lo, hi, P, D, cert)
@@ -224,10 +242,16 @@ def test_certified_means_optimal_with_weights_at_every_scale(case, intercept, ep
 
 # ------------------------------------------------------------------ every exact route
 
-ROUTES = [("IPM", "dual", "auto"), ("PIQP", "dual", "auto"), ("PIQP", "primal", "auto"),
-          ("CLARABEL", "dual", "auto"), ("CLARABEL", "primal", "auto"),
-          ("DCD", "dual", "auto"), ("CLARABEL", "dual", "cvxpy"),
-          ("CLARABEL", "primal", "cvxpy")]
+ROUTES = [
+    ("IPM", "dual", "auto"),
+    ("PIQP", "dual", "auto"),
+    ("PIQP", "primal", "auto"),
+    ("CLARABEL", "dual", "auto"),
+    ("CLARABEL", "primal", "auto"),
+    ("DCD", "dual", "auto"),
+    ("CLARABEL", "dual", "cvxpy"),
+    ("CLARABEL", "primal", "cvxpy"),
+]
 
 
 @pytest.mark.parametrize("solver,form,interface", ROUTES)
@@ -264,7 +288,8 @@ def test_the_cvxpy_models_take_the_weights():
     for form in ("primal", "dual"):
         assert float(p.to_cvxpy(form).solve(solver="CLARABEL")) == pytest.approx(P, rel=1e-7)
         assert float(p.to_cvxpy(form, "lambda").solve(solver="CLARABEL")) == pytest.approx(
-            p.lam * P, rel=1e-7)
+            p.lam * P, rel=1e-7
+        )
 
 
 def test_extreme_weights_are_rescaled_exactly():
@@ -272,11 +297,11 @@ def test_extreme_weights_are_rescaled_exactly():
     ds, w = _noisy(seed=4)
     a = solve(SVMProblem(ds, C=1e-12, sample_weight=w * 1e12))
     b = solve(SVMProblem(ds, C=1.0, sample_weight=w))
-    assert a.certificate.ok and a.primal_objective == pytest.approx(b.primal_objective,
-                                                                    rel=1e-10)
+    assert a.certificate.ok and a.primal_objective == pytest.approx(b.primal_objective, rel=1e-10)
 
 
 # ------------------------------------------------------------------ paths and their ends
+
 
 @pytest.mark.parametrize("intercept", INTERCEPTS)
 def test_paths_with_integer_weights_are_the_repeated_rows_paths(intercept):
@@ -315,7 +340,8 @@ def test_limits_with_weights(intercept):
     w[np.flatnonzero(ds.y > 0)[0]] = w[np.flatnonzero(ds.y < 0)[0]] = 1.0
     dr, _ = _repeated(ds, w)
     assert min_margin_sv_C(ds, intercept, sample_weight=w) == pytest.approx(
-        min_margin_sv_C(dr, intercept), rel=1e-9)
+        min_margin_sv_C(dr, intercept), rel=1e-9
+    )
     hw, hr = hard_margin_limit(ds, intercept, sample_weight=w), hard_margin_limit(dr, intercept)
     assert hw.C_star == pytest.approx(hr.C_star, rel=1e-6)
     assert hw.alpha.shape == (30,) and (hw.alpha[w == 0] == 0).all()
@@ -330,6 +356,7 @@ def test_limits_with_weights(intercept):
 
 
 # ------------------------------------------------------------------ scikit-learn
+
 
 def test_svc_with_sample_weight_and_class_weight_is_the_reference():
     pytest.importorskip("sklearn")
@@ -374,18 +401,23 @@ def test_online_estimators_take_weights():
     # PA-I with weights s: C_i = C s_i, so weights 2 are C doubled
     np.testing.assert_allclose(
         PAClassifier(C=0.3, order="cyclic").fit(X, y, sample_weight=np.full(50, 2.0)).coef_,
-        PAClassifier(C=0.6, order="cyclic").fit(X, y).coef_, rtol=1e-13)
+        PAClassifier(C=0.6, order="cyclic").fit(X, y).coef_,
+        rtol=1e-13,
+    )
     # Pegasos: the hinge term times 2 is lambda halved (the same steps)
     np.testing.assert_allclose(
         PegasosClassifier(lam=0.1, order="cyclic").fit(X, y, sample_weight=np.full(50, 2.0)).coef_,
-        PegasosClassifier(lam=0.05, order="cyclic").fit(X, y).coef_, rtol=1e-12)
+        PegasosClassifier(lam=0.05, order="cyclic").fit(X, y).coef_,
+        rtol=1e-12,
+    )
     # a weight-0 row never updates the perceptron: the fit without it
     keep = np.ones(50, bool)
     keep[[3, 9]] = False
     sw = keep.astype(float)
     np.testing.assert_array_equal(
         PerceptronClassifier(order="cyclic").fit(X, y, sample_weight=sw).coef_,
-        PerceptronClassifier(order="cyclic").fit(X[keep], y[keep]).coef_)
+        PerceptronClassifier(order="cyclic").fit(X[keep], y[keep]).coef_,
+    )
     # class_weight multiplies in; partial_fit cannot know the counts 'balanced' needs
     a = PerceptronClassifier(order="cyclic", class_weight={1.0: 2.0}).fit(X, y)
     b = PerceptronClassifier(order="cyclic").fit(X, y, sample_weight=np.where(y > 0, 2.0, 1.0))
@@ -397,6 +429,7 @@ def test_online_estimators_take_weights():
 
 
 # ------------------------------------------------------------------ weighted online rules
+
 
 def _Z(ds):
     return np.hstack([ds.X, np.ones((ds.n, 1))])
@@ -420,8 +453,15 @@ def test_weighted_steps_match_naive_loops():
         if m <= 0 and s[i] > 0:
             w = w + s[i] * y[i] * Z[i]
         ws.append(w.copy())
-    tr = run(AveragedPerceptron(), ds, epochs=3, order="shuffle", seed=4, sample_weight=s,
-             record_dual=True)
+    tr = run(
+        AveragedPerceptron(),
+        ds,
+        epochs=3,
+        order="shuffle",
+        seed=4,
+        sample_weight=s,
+        record_dual=True,
+    )
     _close(tr.w_tilde()[-1], np.mean(ws, axis=0))  # its trace reports the average
     _close(tr.loss[-1], L)
     # Pegasos (greedy projection onto the ball of radius sqrt(mean(s) / lam))
@@ -434,19 +474,29 @@ def test_weighted_steps_match_naive_loops():
         r = math.sqrt(s.mean() / lam)
         if np.linalg.norm(w) > r:
             w = w * r / np.linalg.norm(w)
-    tr = run(Pegasos(lam=lam, projection="greedy"), ds, epochs=3, order="shuffle", seed=4,
-             sample_weight=s, record_dual=True)
+    tr = run(
+        Pegasos(lam=lam, projection="greedy"),
+        ds,
+        epochs=3,
+        order="shuffle",
+        seed=4,
+        sample_weight=s,
+        record_dual=True,
+    )
     _close(tr.w_tilde()[-1], w)
     _close(Z.T @ (tr.dual[-1] * y), w)  # the implied dual point carries the weights
     # PA-I and PA-II with C_i = C s_i
-    for cls, step in ((PA1, lambda ell, q, Ci: min(Ci, ell / q)),
-                      (PA2, lambda ell, q, Ci: ell / (q + 1 / (2 * Ci)) if Ci > 0 else 0.0)):
+    for cls, step in (
+        (PA1, lambda ell, q, Ci: min(Ci, ell / q)),
+        (PA2, lambda ell, q, Ci: ell / (q + 1 / (2 * Ci)) if Ci > 0 else 0.0),
+    ):
         w = np.zeros(4)
         for i in idx:
             ell = max(0.0, 1 - y[i] * (w @ Z[i]))
             w = w + step(ell, Z[i] @ Z[i], 0.3 * s[i]) * y[i] * Z[i]
-        _close(run(cls(C=0.3), ds, epochs=3, order="shuffle", seed=4,
-                   sample_weight=s).w_tilde()[-1], w)
+        _close(
+            run(cls(C=0.3), ds, epochs=3, order="shuffle", seed=4, sample_weight=s).w_tilde()[-1], w
+        )
 
 
 def test_learners_without_a_weight_rule_refuse_weights():
@@ -471,6 +521,7 @@ def test_compare_measures_learners_against_the_weighted_optimum():
 
 # ------------------------------------------------------------------ the command line
 
+
 def test_cli_weights_file_is_the_weighted_problem(tmp_path, capsys):
 
     heart = str(_PACKAGE_DATA / "heart_scale")
@@ -489,25 +540,34 @@ def test_cli_weights_file_is_the_weighted_problem(tmp_path, capsys):
     assert js["weights"] == pytest.approx(s.tolist())
     # --class-weight balanced is scikit-learn's n / (2 n_c)
     out2 = tmp_path / "b.json"
-    assert main(["solve", heart, "--C", "0.5", "--class-weight", "balanced",
-                 "--json", str(out2)]) == 0
+    assert (
+        main(["solve", heart, "--C", "0.5", "--class-weight", "balanced", "--json", str(out2)]) == 0
+    )
     ref = solve(SVMProblem(data, C=0.5, class_weight="balanced"))
-    assert json.loads(out2.read_text())["primal_objective"] == \
-        pytest.approx(ref.primal_objective, rel=1e-9)
+    assert json.loads(out2.read_text())["primal_objective"] == pytest.approx(
+        ref.primal_objective, rel=1e-9
+    )
 
 
-@pytest.mark.parametrize("argv,match", [
-    (["--weights", "{missing}"], "cannot read"),
-    (["--weights", "{short}"], "270"),
-    (["--weights", "{negative}"], "line 270"),
-    (["--class-weight", "1:x"], "LABEL:WEIGHT"),
-    (["--class-weight", "7:2"], "7"),
-    (["--hard", "--weights", "{ok}"], "soft margin"),
-])
+@pytest.mark.parametrize(
+    "argv,match",
+    [
+        (["--weights", "{missing}"], "cannot read"),
+        (["--weights", "{short}"], "270"),
+        (["--weights", "{negative}"], "line 270"),
+        (["--class-weight", "1:x"], "LABEL:WEIGHT"),
+        (["--class-weight", "7:2"], "7"),
+        (["--hard", "--weights", "{ok}"], "soft margin"),
+    ],
+)
 def test_cli_bad_weights_one_line_exit_2(tmp_path, capsys, argv, match):
 
-    files = {"missing": tmp_path / "nope.txt", "short": tmp_path / "short.txt",
-             "negative": tmp_path / "neg.txt", "ok": tmp_path / "ok.txt"}
+    files = {
+        "missing": tmp_path / "nope.txt",
+        "short": tmp_path / "short.txt",
+        "negative": tmp_path / "neg.txt",
+        "ok": tmp_path / "ok.txt",
+    }
     files["short"].write_text("1\n2\n")
     files["negative"].write_text("\n".join(["1"] * 269 + ["-1"]) + "\n")
     files["ok"].write_text("\n".join(["1"] * 270) + "\n")
@@ -519,7 +579,17 @@ def test_cli_bad_weights_one_line_exit_2(tmp_path, capsys, argv, match):
 
 def test_cli_compare_refuses_learners_without_weights_before_the_work(tmp_path, capsys):
 
-    code = main(["compare", str(_PACKAGE_DATA / "heart_scale"), "--class-weight", "balanced",
-                 "--learners", "perceptron,winnow", "--out", str(tmp_path / "out")])
+    code = main(
+        [
+            "compare",
+            str(_PACKAGE_DATA / "heart_scale"),
+            "--class-weight",
+            "balanced",
+            "--learners",
+            "perceptron,winnow",
+            "--out",
+            str(tmp_path / "out"),
+        ]
+    )
     err = capsys.readouterr().err
     assert code == 2 and "winnow" in err and not (tmp_path / "out").exists()

@@ -61,12 +61,24 @@ def shoot(out: Path) -> list[Path]:
             continue
         png = out / f"{name}.png"
         with tempfile.TemporaryDirectory() as profile:
-            cmd = [exe, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                   "--no-first-run", "--disable-background-networking",
-                   "--disable-component-update", "--disable-sync", "--hide-scrollbars",
-                   "--allow-file-access-from-files",
-                   f"--user-data-dir={profile}", "--virtual-time-budget=8000",
-                   f"--screenshot={png}", f"--window-size={size}", target.as_uri()]
+            cmd = [
+                exe,
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--hide-scrollbars",
+                "--allow-file-access-from-files",
+                f"--user-data-dir={profile}",
+                "--virtual-time-budget=8000",
+                f"--screenshot={png}",
+                f"--window-size={size}",
+                target.as_uri(),
+            ]
             subprocess.run(cmd, check=True, capture_output=True, timeout=120)
         print(f"wrote {png}")
         shots.append(png)

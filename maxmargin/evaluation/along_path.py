@@ -38,8 +38,9 @@ def _entry(entry: Any) -> tuple[Any, dict[str, Any]]:
     return entry, {}
 
 
-def _learner_at(entry: Any, data: Dataset, lam: float, intercept: str,
-                scaling: float) -> OnlineLearner:
+def _learner_at(
+    entry: Any, data: Dataset, lam: float, intercept: str, scaling: float
+) -> OnlineLearner:
     """Learner ``entry`` (a name, ``module:Class`` or a class, or such a target with its
     parameters) built for the problem at ``lam`` with ``intercept`` (its declared
     ``problem_parameter``, lam or C = 1/(lam n), set from it)."""
@@ -47,9 +48,11 @@ def _learner_at(entry: Any, data: Dataset, lam: float, intercept: str,
     cls = learner_class(target)
     if getattr(cls, "problem_parameter", None) is None:
         usable = [nm for nm, c in LEARNERS.items() if c.problem_parameter is not None]
-        raise ParameterError(f"learner {_name(target)!r} has no lambda or C to match along "
-                             f"the path (it declares no problem_parameter); use some of "
-                             f"{', '.join(usable)}")
+        raise ParameterError(
+            f"learner {_name(target)!r} has no lambda or C to match along "
+            f"the path (it declares no problem_parameter); use some of "
+            f"{', '.join(usable)}"
+        )
     problem = SVMProblem(data, lam=lam, intercept=intercept, intercept_scaling=scaling)
     return learner_for(cls, problem, **params)
 
@@ -83,10 +86,18 @@ def _learner_job(job: tuple) -> tuple[np.ndarray, float]:
     from ..online import run
 
     data, learner, epochs, order, seed, ckpts, lam, intercept, scaling, weights = job
-    tr = run(learner, data, epochs=epochs, order=order, seed=seed, checkpoints=ckpts,
-             sample_weight=weights)
-    prob = SVMProblem(data, lam=lam, intercept=intercept, intercept_scaling=scaling,
-                      sample_weight=weights)
+    tr = run(
+        learner,
+        data,
+        epochs=epochs,
+        order=order,
+        seed=seed,
+        checkpoints=ckpts,
+        sample_weight=weights,
+    )
+    prob = SVMProblem(
+        data, lam=lam, intercept=intercept, intercept_scaling=scaling, sample_weight=weights
+    )
     F = np.asarray(prob.lambda_objective(tr.w, tr.b), float)
     return F, float(tr.timings.get("learn_seconds", math.nan))
 
@@ -150,11 +161,12 @@ class LearnerPathStudy:
     @property
     def scored_against(self) -> str:
         """The problem every run is scored against, in words."""
-        how = {"free": "intercept free (b unregularised; the learners update b without "
-                       "shrinking it)",
-               "augmented": f"intercept augmented (b = s w~_(d+1) regularised, s = "
-                            f"{self.intercept_scaling:g})",
-               "none": "intercept none (b = 0)"}[self.intercept]
+        how = {
+            "free": "intercept free (b unregularised; the learners update b without shrinking it)",
+            "augmented": f"intercept augmented (b = s w~_(d+1) regularised, s = "
+            f"{self.intercept_scaling:g})",
+            "none": "intercept none (b = 0)",
+        }[self.intercept]
         return f"the soft-margin optimum at each lambda of the path, {how}"
 
     @property
@@ -165,53 +177,94 @@ class LearnerPathStudy:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict (the full curves included)."""
         return {
-            "lam": [float(v) for v in self.lam], "learners": list(self.learners),
-            "intercept": self.intercept, "intercept_scaling": self.intercept_scaling,
+            "lam": [float(v) for v in self.lam],
+            "learners": list(self.learners),
+            "intercept": self.intercept,
+            "intercept_scaling": self.intercept_scaling,
             "scored_against": self.scored_against,
-            "epochs": self.epochs, "order": self.order, "seed": self.seed,
-            "t": [int(v) for v in self.t], "n": self.n,
+            "epochs": self.epochs,
+            "order": self.order,
+            "seed": self.seed,
+            "t": [int(v) for v in self.t],
+            "n": self.n,
             "F_star": [float(v) for v in self.F_star],
             "eps": [float(e) for e in self.eps],
-            "final_rel_subopt": {nm: [json_number(v) for v in self.final_rel_subopt[j]]
-                                 for j, nm in enumerate(self.learners)},
-            "epochs_to_eps": {f"{e:g}": {nm: [json_number(v) for v in self.epochs_to_eps[q, j]]
-                                         for j, nm in enumerate(self.learners)}
-                              for q, e in enumerate(self.eps)},
-            "rel_subopt": {nm: [[json_number(v) for v in row] for row in self.rel_subopt[j]]
-                           for j, nm in enumerate(self.learners)},
+            "final_rel_subopt": {
+                nm: [json_number(v) for v in self.final_rel_subopt[j]]
+                for j, nm in enumerate(self.learners)
+            },
+            "epochs_to_eps": {
+                f"{e:g}": {
+                    nm: [json_number(v) for v in self.epochs_to_eps[q, j]]
+                    for j, nm in enumerate(self.learners)
+                }
+                for q, e in enumerate(self.eps)
+            },
+            "rel_subopt": {
+                nm: [[json_number(v) for v in row] for row in self.rel_subopt[j]]
+                for j, nm in enumerate(self.learners)
+            },
         }
 
     def to_markdown(self) -> str:
         """Tables: final relative suboptimality and epochs to each eps, per lambda."""
-        L = [f"## Learners along the path ({self.epochs} epochs, order {self.order}, "
-             f"seed {self.seed})", "",
-             f"Every run is scored against {self.scored_against}.", "",
-             "Relative suboptimality `(F(w_T) - F*) / F*` after the budget:", "",
-             "| lambda | " + " | ".join(self.learners) + " |",
-             "|---|" + "---|" * len(self.learners)]
+        L = [
+            f"## Learners along the path ({self.epochs} epochs, order {self.order}, "
+            f"seed {self.seed})",
+            "",
+            f"Every run is scored against {self.scored_against}.",
+            "",
+            "Relative suboptimality `(F(w_T) - F*) / F*` after the budget:",
+            "",
+            "| lambda | " + " | ".join(self.learners) + " |",
+            "|---|" + "---|" * len(self.learners),
+        ]
         for i, lam in enumerate(self.lam):
-            L.append(f"| {lam:.3g} | " + " | ".join(
-                f"{self.final_rel_subopt[j, i]:.2e}" for j in range(len(self.learners)))
-                + " |")
+            L.append(
+                f"| {lam:.3g} | "
+                + " | ".join(
+                    f"{self.final_rel_subopt[j, i]:.2e}" for j in range(len(self.learners))
+                )
+                + " |"
+            )
         for q, e in enumerate(self.eps):
-            L += ["", f"Epochs to reach relative suboptimality {e:g} (inf: not within "
-                  "the budget):", "", "| lambda | " + " | ".join(self.learners) + " |",
-                  "|---|" + "---|" * len(self.learners)]
+            L += [
+                "",
+                f"Epochs to reach relative suboptimality {e:g} (inf: not within the budget):",
+                "",
+                "| lambda | " + " | ".join(self.learners) + " |",
+                "|---|" + "---|" * len(self.learners),
+            ]
             for i, lam in enumerate(self.lam):
-                L.append(f"| {lam:.3g} | " + " | ".join(
-                    f"{self.epochs_to_eps[q, j, i]:.3g}" for j in range(len(self.learners)))
-                    + " |")
+                L.append(
+                    f"| {lam:.3g} | "
+                    + " | ".join(
+                        f"{self.epochs_to_eps[q, j, i]:.3g}" for j in range(len(self.learners))
+                    )
+                    + " |"
+                )
         return "\n".join(L) + "\n"
 
 
-def learners_along_path(data: Dataset, lam: Any = None, *, C: Any = None,
-                        learners: Sequence[Any] = PATH_LEARNERS, epochs: int = 10,
-                        order: str = "shuffle", seed: int = 0,
-                        eps: Sequence[float] = (1e-1, 1e-2), n_jobs: int | None = 1,
-                        exact: RegularizationPath | None = None,
-                        progress: bool = False, intercept: str = "augmented",
-                        alphas: Any = None, Cs: Any = None, max_iter: int | None = None,
-                        random_state: Any = None) -> LearnerPathStudy:
+def learners_along_path(
+    data: Dataset,
+    lam: Any = None,
+    *,
+    C: Any = None,
+    learners: Sequence[Any] = PATH_LEARNERS,
+    epochs: int = 10,
+    order: str = "shuffle",
+    seed: int = 0,
+    eps: Sequence[float] = (1e-1, 1e-2),
+    n_jobs: int | None = 1,
+    exact: RegularizationPath | None = None,
+    progress: bool = False,
+    intercept: str = "augmented",
+    alphas: Any = None,
+    Cs: Any = None,
+    max_iter: int | None = None,
+    random_state: Any = None,
+) -> LearnerPathStudy:
     """Run learners at each lambda for a fixed budget; suboptimality against the optimum.
 
     Parameters
@@ -273,8 +326,9 @@ def learners_along_path(data: Dataset, lam: Any = None, *, C: Any = None,
     from ..online import default_checkpoints
 
     lam, C = grid_alias("lam", lam, "alphas", alphas), grid_alias("C", C, "Cs", Cs)
-    epochs = check_int("epochs", resolve_alias("epochs", epochs, 10, "max_iter", max_iter),
-                       minimum=1)
+    epochs = check_int(
+        "epochs", resolve_alias("epochs", epochs, 10, "max_iter", max_iter), minimum=1
+    )
     seed = seed_from_random_state(random_state, seed)
     targets = tuple(learners)
     if not targets:
@@ -286,22 +340,44 @@ def learners_along_path(data: Dataset, lam: Any = None, *, C: Any = None,
     if exact is None:
         if lam is None and C is None:
             C = DEFAULT_GRID
-        exact = path(data, C=C, lam=lam, intercept=intercept, hard_limit=False,
-                     progress=progress)
+        exact = path(data, C=C, lam=lam, intercept=intercept, hard_limit=False, progress=progress)
     elif lam is not None or C is not None:
         raise ParameterError("give either a grid or exact=, not both")
     order_idx = np.argsort(exact.lam)
     lams = exact.lam[order_idx]
     n, s = data.n, exact.intercept_scaling
     weights = exact.weights  # the path's example weights: the learners' steps take them
-    F_star = np.array([
-        float(SVMProblem(data, C=float(exact.C[i]), intercept=mode, intercept_scaling=s,
-                         sample_weight=weights)
-              .lambda_objective(exact.w[i], exact.b[i])) for i in order_idx])
+    F_star = np.array(
+        [
+            float(
+                SVMProblem(
+                    data,
+                    C=float(exact.C[i]),
+                    intercept=mode,
+                    intercept_scaling=s,
+                    sample_weight=weights,
+                ).lambda_objective(exact.w[i], exact.b[i])
+            )
+            for i in order_idx
+        ]
+    )
     ckpts = default_checkpoints(n, epochs)
-    jobs = [(data, _learner_at(target, data, float(lam_), mode, s), epochs, order,
-             seed + 1009 * i + j, ckpts, float(lam_), mode, s, weights)
-            for i, lam_ in enumerate(lams) for j, target in enumerate(targets)]
+    jobs = [
+        (
+            data,
+            _learner_at(target, data, float(lam_), mode, s),
+            epochs,
+            order,
+            seed + 1009 * i + j,
+            ckpts,
+            float(lam_),
+            mode,
+            s,
+            weights,
+        )
+        for i, lam_ in enumerate(lams)
+        for j, target in enumerate(targets)
+    ]
     workers = (os.cpu_count() or 1) if n_jobs in (None, -1) else check_int("n_jobs", n_jobs)
     if len(jobs) * epochs * n < MIN_POOL_STEPS:
         workers = 1  # starting the workers would cost more than the runs
@@ -312,12 +388,26 @@ def learners_along_path(data: Dataset, lam: Any = None, *, C: Any = None,
     secs = np.zeros((Lk, k))
     for q, (F, s_) in enumerate(results):
         i, j = divmod(q, Lk)
-        rel[j, i, :F.size] = (F - F_star[i]) / F_star[i]
+        rel[j, i, : F.size] = (F - F_star[i]) / F_star[i]
         secs[j, i] = s_
     eps_t = tuple(float(check_positive("eps", e)) for e in eps)
     ep = _epochs_to_eps(rel, ckpts, n, eps_t)
-    return LearnerPathStudy(lams, names, epochs, order, int(seed), ckpts, n, F_star, rel,
-                            eps_t, ep, secs, intercept=mode, intercept_scaling=float(s))
+    return LearnerPathStudy(
+        lams,
+        names,
+        epochs,
+        order,
+        int(seed),
+        ckpts,
+        n,
+        F_star,
+        rel,
+        eps_t,
+        ep,
+        secs,
+        intercept=mode,
+        intercept_scaling=float(s),
+    )
 
 
 def _run_jobs(jobs: list[tuple], workers: int, progress: bool) -> list[tuple[np.ndarray, float]]:
@@ -343,8 +433,9 @@ def _run_jobs(jobs: list[tuple], workers: int, progress: bool) -> list[tuple[np.
         return results
 
 
-def _epochs_to_eps(rel: np.ndarray, ckpts: np.ndarray, n: int,
-                   eps: tuple[float, ...]) -> np.ndarray:
+def _epochs_to_eps(
+    rel: np.ndarray, ckpts: np.ndarray, n: int, eps: tuple[float, ...]
+) -> np.ndarray:
     """For each eps, learner and lambda: the first checkpoint (in epochs) from which
     ``rel <= eps`` holds at every later one; inf when not at the end."""
     Lk, k, m = rel.shape

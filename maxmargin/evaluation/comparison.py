@@ -210,8 +210,9 @@ def quadratic_mistake_bound(L: Any, a: Any) -> np.ndarray:
     return ((a + np.sqrt(a * a + 4.0 * L)) / 2.0) ** 2
 
 
-def best_scale_mistake_bound(margins: Any, counts: Any, r_u: float, *,
-                             scale: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+def best_scale_mistake_bound(
+    margins: Any, counts: Any, r_u: float, *, scale: float | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     r"""The perceptron's mistake bound for the comparator ``c u``, at the best scale ``c > 0``.
 
     For every ``c > 0`` (``docs/compare.md``, section 6):
@@ -438,11 +439,30 @@ class RunResult:
     not_available: dict = field(default_factory=dict)
     theory_slope: float = math.nan
 
-    _ARRAYS = ("t", "mistakes", "train_error", "test_error", "objective", "subopt",
-               "rel_subopt", "objective_avg", "subopt_avg", "rel_subopt_avg", "dual_gap",
-               "dual_gap_avg", "distance", "distance_avg", "cosine", "margin", "regret",
-               "regret_bound", "general_bound", "general_bound_best", "general_scale",
-               "mistake_rounds_bound")
+    _ARRAYS = (
+        "t",
+        "mistakes",
+        "train_error",
+        "test_error",
+        "objective",
+        "subopt",
+        "rel_subopt",
+        "objective_avg",
+        "subopt_avg",
+        "rel_subopt_avg",
+        "dual_gap",
+        "dual_gap_avg",
+        "distance",
+        "distance_avg",
+        "cosine",
+        "margin",
+        "regret",
+        "regret_bound",
+        "general_bound",
+        "general_bound_best",
+        "general_scale",
+        "mistake_rounds_bound",
+    )
 
     @property
     def attained_margin(self) -> np.ndarray | None:
@@ -454,8 +474,7 @@ class RunResult:
     @property
     def _scored(self) -> np.ndarray:
         """The checkpoints before divergence (all of them when the run stayed finite)."""
-        return np.ones(len(self.t), bool) if self.diverged_at is None else \
-            self.t < self.diverged_at
+        return np.ones(len(self.t), bool) if self.diverged_at is None else self.t < self.diverged_at
 
     @property
     def novikoff_respected(self) -> bool | None:
@@ -478,8 +497,7 @@ class RunResult:
     def best_bound_respected(self) -> bool | None:
         """``mistakes <=`` :attr:`general_bound_best` and :attr:`mistake_rounds_bound` at
         every (finite) checkpoint (None: N/A)."""
-        bounds = [b for b in (self.general_bound_best, self.mistake_rounds_bound)
-                  if b is not None]
+        bounds = [b for b in (self.general_bound_best, self.mistake_rounds_bound) if b is not None]
         if not bounds:
             return None
         m = self._scored
@@ -495,13 +513,25 @@ class RunResult:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict of the per-checkpoint arrays and the scalars."""
-        out: dict[str, Any] = {"label": self.label, "learner": self.learner,
-                               "order": self.order, "seed": self.seed, "kind": self.kind,
-                               "params": self.trace.params}
+        out: dict[str, Any] = {
+            "label": self.label,
+            "learner": self.learner,
+            "order": self.order,
+            "seed": self.seed,
+            "kind": self.kind,
+            "params": self.trace.params,
+        }
         for k in self._ARRAYS:
             out[k] = jsonable(getattr(self, k))
-        for k in ("regret_G", "novikoff", "rate", "rate_avg", "theory_slope",
-                  "learn_seconds", "eval_seconds"):
+        for k in (
+            "regret_G",
+            "novikoff",
+            "rate",
+            "rate_avg",
+            "theory_slope",
+            "learn_seconds",
+            "eval_seconds",
+        ):
             out[k] = jsonable(getattr(self, k))
         out["novikoff_respected"] = self.novikoff_respected
         out["general_respected"] = self.general_respected
@@ -550,11 +580,30 @@ def _mean_last(runs: Sequence[RunResult], key: str) -> float | None:
 
 def _summary_row(runs: Sequence[RunResult]) -> dict[str, Any]:
     r0 = runs[0]
-    row: dict[str, Any] = {"label": r0.label, "learner": r0.learner, "order": r0.order,
-                           "seeds": len(runs), "kind": r0.kind, "steps": int(r0.t[-1])}
-    for key in ("subopt", "subopt_avg", "rel_subopt", "rel_subopt_avg", "dual_gap",
-                "dual_gap_avg", "distance", "distance_avg", "cosine", "margin",
-                "train_error", "test_error", "mistakes", "regret"):
+    row: dict[str, Any] = {
+        "label": r0.label,
+        "learner": r0.learner,
+        "order": r0.order,
+        "seeds": len(runs),
+        "kind": r0.kind,
+        "steps": int(r0.t[-1]),
+    }
+    for key in (
+        "subopt",
+        "subopt_avg",
+        "rel_subopt",
+        "rel_subopt_avg",
+        "dual_gap",
+        "dual_gap_avg",
+        "distance",
+        "distance_avg",
+        "cosine",
+        "margin",
+        "train_error",
+        "test_error",
+        "mistakes",
+        "regret",
+    ):
         row[key] = _mean_last(runs, key)
     row["regret_per_t"] = None if row["regret"] is None else row["regret"] / row["steps"]
     # Mistake bound: the tightest that applies (Novikoff, the general bound at its best
@@ -569,15 +618,23 @@ def _summary_row(runs: Sequence[RunResult]) -> dict[str, Any]:
     row["novikoff_respected"] = None if nov[0] is None else all(nov)
     row["general_respected"] = None if gen[0] is None else all(gen)
     row["best_bound_respected"] = None if best[0] is None else all(best)
-    tight = {k: row[k] for k in ("novikoff", "general_bound_best", "mistake_rounds_bound",
-                                 "general_bound")
-             if row[k] is not None and not math.isnan(row[k])}
+    tight = {
+        k: row[k]
+        for k in ("novikoff", "general_bound_best", "mistake_rounds_bound", "general_bound")
+        if row[k] is not None and not math.isnan(row[k])
+    }
     row["mistake_bound_kind"] = min(tight, key=tight.__getitem__) if tight else None
-    row["mistake_bound"] = tight[row["mistake_bound_kind"]] if tight else (
-        row["novikoff"] if row["novikoff"] is not None else row["general_bound"])
-    flags = [f for f in (row["novikoff_respected"], row["general_respected"],
-                         row["best_bound_respected"]) if f is not None]
-    row["bound_respected"] = (("yes" if all(flags) else "NO") if flags else None)
+    row["mistake_bound"] = (
+        tight[row["mistake_bound_kind"]]
+        if tight
+        else (row["novikoff"] if row["novikoff"] is not None else row["general_bound"])
+    )
+    flags = [
+        f
+        for f in (row["novikoff_respected"], row["general_respected"], row["best_bound_respected"])
+        if f is not None
+    ]
+    row["bound_respected"] = ("yes" if all(flags) else "NO") if flags else None
     reg = [r.regret_respected for r in runs]
     row["regret_bound_respected"] = None if reg[0] is None else all(reg)
     # Rate: fit on the mean-over-seeds curve of the iterate the theory is about.
@@ -671,8 +728,9 @@ class Comparison:
         """:math:`(R/\\gamma^*)^2`, nan when not separable."""
         return (self.R / self.gamma) ** 2 if self.separable else math.nan
 
-    def select(self, label: str | None = None, order: str | None = None,
-               seed: int | None = None) -> list[RunResult]:
+    def select(
+        self, label: str | None = None, order: str | None = None, seed: int | None = None
+    ) -> list[RunResult]:
         """The runs matching the given label / order / seed (None matches any).
 
         Parameters
@@ -693,9 +751,13 @@ class Comparison:
         >>> [r.seed for r in cmp.select(label="pegasos", seed=1)]
         [1]
         """
-        return [r for r in self.runs
-                if (label is None or r.label == label) and (order is None or r.order == order)
-                and (seed is None or r.seed == seed)]
+        return [
+            r
+            for r in self.runs
+            if (label is None or r.label == label)
+            and (order is None or r.order == order)
+            and (seed is None or r.seed == seed)
+        ]
 
     @property
     def labels(self) -> list[str]:
@@ -733,14 +795,24 @@ class Comparison:
 
         return {
             **format_header("comparison"),
-            "data": p.data.name, "n": p.n, "d": p.d, "intercept": p.intercept,
+            "data": p.data.name,
+            "n": p.n,
+            "d": p.d,
+            "intercept": p.intercept,
             "scored_against": _scored_against(p),
-            "intercept_scaling": p.intercept_scaling, "C": p.C, "lam": p.lam,
+            "intercept_scaling": p.intercept_scaling,
+            "C": p.C,
+            "lam": p.lam,
             "weights": None if p.weights is None else jsonable(p.weights),
             "holdout": None if self.holdout is None else self.holdout.name,
-            "epochs": self.epochs, "orders": list(self.orders), "seeds": list(self.seeds),
-            "F_star": jsonable(self.F_star), "R": jsonable(self.R), "gamma": jsonable(self.gamma),
-            "separable": self.separable, "novikoff": jsonable(self.novikoff),
+            "epochs": self.epochs,
+            "orders": list(self.orders),
+            "seeds": list(self.seeds),
+            "F_star": jsonable(self.F_star),
+            "R": jsonable(self.R),
+            "gamma": jsonable(self.gamma),
+            "separable": self.separable,
+            "novikoff": jsonable(self.novikoff),
             "w_star": jsonable(self.w_star),
             "reference": sol(ref),
             "hard": None if self.hard_solution is None else sol(self.hard_solution),
@@ -749,8 +821,13 @@ class Comparison:
             "timings": {k: jsonable(v) for k, v in self.timings.items()},
         }
 
-    def to_json(self, file: str | Path | None = None, indent: int | None = 1, *,
-                path: str | Path | None = None) -> str:
+    def to_json(
+        self,
+        file: str | Path | None = None,
+        indent: int | None = 1,
+        *,
+        path: str | Path | None = None,
+    ) -> str:
         """The JSON text of :meth:`to_dict`; also written to ``file`` when given.
 
         Parameters
@@ -775,8 +852,12 @@ class Comparison:
         30
         """
         if path is not None:
-            warnings.warn("Comparison.to_json(path=...) is now to_json(file=...), as for "
-                          "every result (maxmargin 0.2.0)", DeprecationWarning, stacklevel=2)
+            warnings.warn(
+                "Comparison.to_json(path=...) is now to_json(file=...), as for "
+                "every result (maxmargin 0.2.0)",
+                DeprecationWarning,
+                stacklevel=2,
+            )
             file = path if file is None else file
         text = json.dumps(self.to_dict(), indent=indent) + "\n"
         if file is not None:
@@ -900,12 +981,15 @@ class Comparison:
             f"# {p.data.name}: online learners against the exact optimum",
             "",
             f"Problem: soft margin, C = {p.C:.6g} (lambda = {p.lam:.6g})"
-            + ("" if p.weights is None else ", weighted (C_i = C s_i; the learners' steps "
-               "take the weights)")
+            + (
+                ""
+                if p.weights is None
+                else ", weighted (C_i = C s_i; the learners' steps take the weights)"
+            )
             + f", intercept `{p.intercept}`, n = {p.n}, d = {p.d}; {self.epochs} epoch(s), orders "
             f"{', '.join(self.orders)}, seeds {', '.join(map(str, self.seeds))}"
-            + (f"; holdout {self.holdout.name}"
-               if self.holdout is not None else "") + ".",
+            + (f"; holdout {self.holdout.name}" if self.holdout is not None else "")
+            + ".",
             "",
             f"Every learner and trace below is scored against this problem: "
             f"{_scored_against(p)}." + _space_note(p),
@@ -926,13 +1010,17 @@ class Comparison:
         ]
         if self.separable:
             where = " in the learners' space, of (w_h, b_h/s)" if p.intercept == "free" else ""
-            lines.append(f"- Separable: gamma* = {self.gamma:.6g} (certified hard margin"
-                         f"{where}), Novikoff bound (R/gamma*)^2 = {self.novikoff:.6g}.")
+            lines.append(
+                f"- Separable: gamma* = {self.gamma:.6g} (certified hard margin"
+                f"{where}), Novikoff bound (R/gamma*)^2 = {self.novikoff:.6g}."
+            )
         else:
-            lines.append("- Not separable (intercept "
-                         f"`{p.intercept}`): Novikoff does not apply; the perceptron family "
-                         "is held to the general bound (the hinge of u = w~* summed along "
-                         "the run), at the best scale of u.")
+            lines.append(
+                "- Not separable (intercept "
+                f"`{p.intercept}`): Novikoff does not apply; the perceptron family "
+                "is held to the general bound (the hinge of u = w~* summed along "
+                "the run), at the best scale of u."
+            )
         lines += ["", "## Learners (final checkpoint, mean over seeds)", ""]
         lines.append("| " + " | ".join(h for _, h, _ in _COLUMNS) + " |")
         lines.append("|" + "|".join("---" for _ in _COLUMNS) + "|")
@@ -967,16 +1055,23 @@ class Comparison:
         ]
         for row in self.rows:
             if row.get("mistake_bound_kind"):
-                kinds = {"novikoff": "Novikoff",
-                         "general_bound_best": "general, best scale",
-                         "mistake_rounds_bound": "mistake rounds, c = 1",
-                         "general_bound": "general, textbook"}
-                extra = "" if row.get("general_bound") is None else \
-                    f"; the textbook L + R||u|| sqrt(L) + R^2||u||^2 says " \
+                kinds = {
+                    "novikoff": "Novikoff",
+                    "general_bound_best": "general, best scale",
+                    "mistake_rounds_bound": "mistake rounds, c = 1",
+                    "general_bound": "general, textbook",
+                }
+                extra = (
+                    ""
+                    if row.get("general_bound") is None
+                    else f"; the textbook L + R||u|| sqrt(L) + R^2||u||^2 says "
                     f"{row['general_bound']:.6g}"
-                lines.append(f"Mistake bound of {row['label']} ({row['order']}): "
-                             f"{row['mistake_bound']:.6g} "
-                             f"({kinds[row['mistake_bound_kind']]}){extra}.")
+                )
+                lines.append(
+                    f"Mistake bound of {row['label']} ({row['order']}): "
+                    f"{row['mistake_bound']:.6g} "
+                    f"({kinds[row['mistake_bound_kind']]}){extra}."
+                )
         na: dict[tuple[str, str], str] = {}
         for r in self.runs:
             for k, why in r.not_available.items():
@@ -988,27 +1083,37 @@ class Comparison:
             lines.append("")
         for r in self.rows:
             if r.get("diverged"):
-                lines.append(f"**DIVERGED** {r['label']} ({r['order']}): {r['diverged']}. Its "
-                             "scores stop at the last finite checkpoint (the final values "
-                             "are N/A); the figures show the finite part.")
+                lines.append(
+                    f"**DIVERGED** {r['label']} ({r['order']}): {r['diverged']}. Its "
+                    "scores stop at the last finite checkpoint (the final values "
+                    "are N/A); the figures show the finite part."
+                )
                 lines.append("")
         reg = [r for r in self.rows if r.get("regret_bound_respected") is not None]
         if reg:
-            lines.append("Pegasos regret bound G^2 (1 + ln t)/(2 lambda): " + ", ".join(
-                f"{r['label']}/{r['order']}: "
-                f"{'respected' if r['regret_bound_respected'] else 'VIOLATED'}" for r in reg)
-                + ".")
+            lines.append(
+                "Pegasos regret bound G^2 (1 + ln t)/(2 lambda): "
+                + ", ".join(
+                    f"{r['label']}/{r['order']}: "
+                    f"{'respected' if r['regret_bound_respected'] else 'VIOLATED'}"
+                    for r in reg
+                )
+                + "."
+            )
             lines.append("")
         tm = self.timings
         lines.append(
             f"Time: exact solve {tm.get('solve_seconds', 0):.3f} s, learning "
             f"{tm.get('learn_seconds', 0):.3f} s, evaluation against the optimum "
-            f"{tm.get('eval_seconds', 0):.3f} s, total {tm.get('total_seconds', 0):.3f} s.")
+            f"{tm.get('eval_seconds', 0):.3f} s, total {tm.get('total_seconds', 0):.3f} s."
+        )
         return "\n".join(lines) + "\n"
 
     def __repr__(self) -> str:
-        return (f"Comparison({self.problem!r}, F*={self.F_star:.6g}, "
-                f"learners={self.labels}, runs={len(self.runs)})")
+        return (
+            f"Comparison({self.problem!r}, F*={self.F_star:.6g}, "
+            f"learners={self.labels}, runs={len(self.runs)})"
+        )
 
 
 # --------------------------------------------------------------------------- compare
@@ -1033,11 +1138,13 @@ def _labels() -> Any:
     def label(name: str) -> str:
         seen[name] = seen.get(name, 0) + 1
         return name if seen[name] == 1 else f"{name}-{seen[name]}"
+
     return label
 
 
-def _build_learners(learners: Any, problem: SVMProblem,
-                    label: Any) -> list[tuple[str, OnlineLearner]]:
+def _build_learners(
+    learners: Any, problem: SVMProblem, label: Any
+) -> list[tuple[str, OnlineLearner]]:
     """The learners to run: names or ``module:Class`` targets and classes built for the
     problem, built-in learners as given, learners of the public protocol wrapped."""
     if learners is None:
@@ -1051,13 +1158,15 @@ def _build_learners(learners: Any, problem: SVMProblem,
         elif isinstance(item, OnlineLearner):
             learner = item
         elif is_learner(item):
-            learner = as_learner(item, intercept=problem.intercept,
-                                 intercept_scaling=problem.intercept_scaling)
+            learner = as_learner(
+                item, intercept=problem.intercept, intercept_scaling=problem.intercept_scaling
+            )
         else:
             raise ParameterError(
                 f"learners must be names ({', '.join(LEARNERS)}, or module:Class), learner "
                 f"classes, OnlineLearner objects or objects with start, step and weights "
-                f"(docs/own-learner.md); got {type(item).__name__}")
+                f"(docs/own-learner.md); got {type(item).__name__}"
+            )
         _check_learner(learner, problem)
         out.append((label(learner.name), learner))
     return out
@@ -1067,12 +1176,14 @@ def _check_learner(learner: OnlineLearner, problem: SVMProblem) -> None:
     """Refuse a learner that does not solve ``problem`` (see its declarations)."""
     s = problem.intercept_scaling
     if learner.intercept != problem.intercept or (
-            learner.intercept != "none" and learner.intercept_scaling != s):
+        learner.intercept != "none" and learner.intercept_scaling != s
+    ):
         raise ParameterError(
             f"{learner!r} has intercept={learner.intercept!r} (scaling "
             f"{learner.intercept_scaling:g}) but the problem has "
             f"intercept={problem.intercept!r} (scaling {s:g}); the learner must solve the "
-            "same problem: build it with the problem's intercept and intercept_scaling")
+            "same problem: build it with the problem's intercept and intercept_scaling"
+        )
     declared = objective_parameter(learner)
     if declared is not None:
         name, value = declared
@@ -1080,11 +1191,13 @@ def _check_learner(learner: OnlineLearner, problem: SVMProblem) -> None:
             raise ParameterError(
                 f"{learner!r} minimises the {learner.objective} objective with "
                 f"{name}={value:g}, but the problem has lam={problem.lam:g} "
-                f"(C={problem.C:g}); build it with {name}=problem.{name} or pass its name")
+                f"(C={problem.C:g}); build it with {name}=problem.{name} or pass its name"
+            )
     if not learner.has_weights:
         raise ParameterError(
             f"{learner!r} has no weight vector to measure against the linear optimum (a "
-            "non-linear kernel); use kernel='linear'")
+            "non-linear kernel); use kernel='linear'"
+        )
 
 
 def _declared_of(trace: Trace, kind: str | None = None) -> Declared:
@@ -1101,28 +1214,35 @@ def _check_trace(trace: Any, problem: SVMProblem, decl: Declared) -> None:
     """Refuse a trace that was not recorded on ``problem``'s data and intercept, or that
     minimised another objective."""
     if not isinstance(trace, Trace):
-        raise ParameterError(f"traces must be maxmargin.Trace objects (Trace.from_weights, "
-                             f"Trace.load, run); got {type(trace).__name__}")
+        raise ParameterError(
+            f"traces must be maxmargin.Trace objects (Trace.from_weights, "
+            f"Trace.load, run); got {type(trace).__name__}"
+        )
     if (trace.n, trace.d) != (problem.n, problem.d):
-        raise DataError(f"the trace {trace.learner!r} was recorded on (n, d) = ({trace.n}, "
-                        f"{trace.d}) but the problem's data {problem.data.name} has "
-                        f"({problem.n}, {problem.d})")
+        raise DataError(
+            f"the trace {trace.learner!r} was recorded on (n, d) = ({trace.n}, "
+            f"{trace.d}) but the problem's data {problem.data.name} has "
+            f"({problem.n}, {problem.d})"
+        )
     if trace.intercept != problem.intercept or (
-            problem.intercept == "augmented"
-            and trace.intercept_scaling != problem.intercept_scaling):
+        problem.intercept == "augmented" and trace.intercept_scaling != problem.intercept_scaling
+    ):
         raise ParameterError(
             f"the trace {trace.learner!r} has intercept={trace.intercept!r} (scaling "
             f"{trace.intercept_scaling:g}) but the problem has "
             f"intercept={problem.intercept!r} (scaling {problem.intercept_scaling:g}): score "
-            "a trace against the problem its learner solves")
+            "a trace against the problem its learner solves"
+        )
     if decl.objective is not None:
         name = "lam" if decl.objective == "lambda" else "C"
         value = trace.params.get(name)
         if isinstance(value, (int, float)) and not math.isclose(
-                float(value), getattr(problem, name), rel_tol=1e-9):
+            float(value), getattr(problem, name), rel_tol=1e-9
+        ):
             raise ParameterError(
                 f"the trace {trace.learner!r} minimised the {decl.objective} objective with "
-                f"{name}={value:g}, but the problem has lam={problem.lam:g} (C={problem.C:g})")
+                f"{name}={value:g}, but the problem has lam={problem.lam:g} (C={problem.C:g})"
+            )
 
 
 def _certified(sol: ExactSolution, what: str) -> ExactSolution:
@@ -1130,13 +1250,17 @@ def _certified(sol: ExactSolution, what: str) -> ExactSolution:
     cert = certify(sol.problem, sol.w, sol.b, sol.alpha)
     if not cert.ok:
         k, v = cert.worst()
-        why = (f"double precision cannot decide: {cert.undecided}" if cert.undecided else
-               f"relative gap {cert.relative_gap:.2e}, worst KKT residual {k} = {v:.2e} > "
-               f"tol {cert.tol:.0e}")
+        why = (
+            f"double precision cannot decide: {cert.undecided}"
+            if cert.undecided
+            else f"relative gap {cert.relative_gap:.2e}, worst KKT residual {k} = {v:.2e} > "
+            f"tol {cert.tol:.0e}"
+        )
         raise CertificateError(
             f"{sol.problem.data.name}: the {what} optimum is not certified ({why}); "
             "refusing to measure learners against it. Try another "
-            "solver= (PIQP, CLARABEL), standardise the features, or a smaller C")
+            "solver= (PIQP, CLARABEL), standardise the features, or a smaller C"
+        )
     return sol
 
 
@@ -1182,8 +1306,13 @@ class _Optimum:
     hinge_star : ndarray of shape (n,)
     """
 
-    def __init__(self, problem: SVMProblem, solution: ExactSolution,
-                 hard: ExactSolution | None, holdout: Dataset | None) -> None:
+    def __init__(
+        self,
+        problem: SVMProblem,
+        solution: ExactSolution,
+        hard: ExactSolution | None,
+        holdout: Dataset | None,
+    ) -> None:
         self.problem, self.solution, self.hard, self.holdout = problem, solution, hard, holdout
         self.w_star = problem.to_augmented(solution.w, solution.b)
         self.F_star = float(problem.lam * solution.certificate.primal_objective)
@@ -1206,8 +1335,11 @@ class _Optimum:
             return float(p.R), float(np.linalg.norm(self.w_star)), m, gamma
         R = math.sqrt(float(np.max(p.data.row_norms() ** 2, initial=0.0)) + s * s)
         u = np.append(self.solution.w, self.solution.b / s)
-        gamma = math.nan if self.hard is None else \
-            1.0 / float(np.linalg.norm(np.append(self.hard.w, self.hard.b / s)))
+        gamma = (
+            math.nan
+            if self.hard is None
+            else 1.0 / float(np.linalg.norm(np.append(self.hard.w, self.hard.b / s)))
+        )
         return R, float(np.linalg.norm(u)), p.margins(self.solution.w, self.solution.b), gamma
 
 
@@ -1227,12 +1359,22 @@ def _evaluate(label: str, decl: Any, tr: Trace, opt: _Optimum) -> RunResult:
             arr[j:] = np.nan
         for key in ("rate", "rate_avg"):
             res.pop(key, None)
-    return RunResult(label=label, learner=tr.learner, order=tr.order, seed=tr.seed,
-                     kind=kind, trace=tr, t=tr.t, mistakes=mistakes,
-                     train_error=train, diverged_at=at,
-                     learn_seconds=float(tr.timings.get("learn_seconds", tr.seconds[-1])),
-                     eval_seconds=time.perf_counter() - tic,
-                     theory_slope=_theory_slope(decl, kind), **res)
+    return RunResult(
+        label=label,
+        learner=tr.learner,
+        order=tr.order,
+        seed=tr.seed,
+        kind=kind,
+        trace=tr,
+        t=tr.t,
+        mistakes=mistakes,
+        train_error=train,
+        diverged_at=at,
+        learn_seconds=float(tr.timings.get("learn_seconds", tr.seconds[-1])),
+        eval_seconds=time.perf_counter() - tic,
+        theory_slope=_theory_slope(decl, kind),
+        **res,
+    )
 
 
 def _theory_slope(decl: Any, kind: str) -> float:
@@ -1250,8 +1392,10 @@ def _scores(decl: Any, tr: Trace, opt: _Optimum, kind: str) -> dict[str, Any]:
     if "mistakes" in tr.missing:
         na["mistakes"] = tr.missing["mistakes"]
     if tr.dual is None and kind == "objective" and decl.has_dual:
-        na["dual_gap"] = ("needs the implied dual points of the iterates, which the run did "
-                          "not record (run(..., record_dual=True) does)")
+        na["dual_gap"] = (
+            "needs the implied dual points of the iterates, which the run did "
+            "not record (run(..., record_dual=True) does)"
+        )
     elif tr.dual is None and kind == "objective" and tr.missing:
         na["dual_gap"] = "needs the implied dual points (multipliers) of the iterates"
     y = problem.data.y
@@ -1275,11 +1419,13 @@ def _scores(decl: Any, tr: Trace, opt: _Optimum, kind: str) -> dict[str, Any]:
     weighted = problem.weights is not None
     if weighted and decl.mistake_driven:
         na["novikoff"] = na["general_bound"] = na["mistake_rounds_bound"] = (
-            "weighted steps: the mistake bounds are for unit steps")
+            "weighted steps: the mistake bounds are for unit steps"
+        )
     if not decl.visits_schedule and "regret" not in na:
         na["regret"] = na["general_bound"] = (
             f"{decl.name} chooses its own examples (a random current mistake), not the "
-            "run's order: sums along the order do not apply")
+            "run's order: sums along the order do not apply"
+        )
     if kind != "mistakes":
         nrm = np.linalg.norm(Wt, axis=1)
         ns = float(np.linalg.norm(w_star))
@@ -1292,8 +1438,11 @@ def _scores(decl: Any, tr: Trace, opt: _Optimum, kind: str) -> dict[str, Any]:
             L = _prefix_at(opt.hinge_star, idx, t)
             res["regret"] = 0.5 * lam * tr.sqnorm + tr.loss - (L + 0.5 * lam * t * ns * ns)
         if decl.mistake_driven and not weighted:
-            res.update(_mistake_bounds(decl, tr, (R, u_norm, u_margins, gamma),
-                                       (idx, L) if on_schedule else None))
+            res.update(
+                _mistake_bounds(
+                    decl, tr, (R, u_norm, u_margins, gamma), (idx, L) if on_schedule else None
+                )
+            )
     if kind == "objective":
         res.update(_objective_scores(decl, tr, opt, Wt, Mg, R))
     for key in list(na):  # a quantity computed anyway (e.g. from another field) stays
@@ -1304,8 +1453,9 @@ def _scores(decl: Any, tr: Trace, opt: _Optimum, kind: str) -> dict[str, Any]:
     return res
 
 
-def _objective_scores(decl: Any, tr: Trace, opt: _Optimum, Wt: np.ndarray, Mg: np.ndarray,
-                      R: float) -> dict[str, Any]:
+def _objective_scores(
+    decl: Any, tr: Trace, opt: _Optimum, Wt: np.ndarray, Mg: np.ndarray, R: float
+) -> dict[str, Any]:
     """What a learner that minimises the problem's objective is scored on: suboptimality,
     distance, rate, implied-dual gap (of the iterate and of the average), regret bound."""
     problem, w_star, F_star = opt.problem, opt.w_star, opt.F_star
@@ -1320,22 +1470,29 @@ def _objective_scores(decl: Any, tr: Trace, opt: _Optimum, Wt: np.ndarray, Mg: n
         return 0.5 * lam * np.einsum("kj,kj->k", W, W) + loss
 
     F = objective(Wt, Mg)
-    res.update(objective=F, subopt=F - F_star, rel_subopt=(F - F_star) / F_star,
-               distance=np.linalg.norm(Wt - w_star, axis=1) / np.linalg.norm(w_star))
+    res.update(
+        objective=F,
+        subopt=F - F_star,
+        rel_subopt=(F - F_star) / F_star,
+        distance=np.linalg.norm(Wt - w_star, axis=1) / np.linalg.norm(w_star),
+    )
     res["rate"] = fit_rate(t, F - F_star)
     if tr.w_avg is not None:
         Wa = tr.w_tilde(average=True)
         Fa = objective(Wa, problem.margins(tr.w_avg, tr.b_avg))
-        res.update(objective_avg=Fa, subopt_avg=Fa - F_star,
-                   rel_subopt_avg=(Fa - F_star) / F_star,
-                   distance_avg=np.linalg.norm(Wa - w_star, axis=1)
-                   / np.linalg.norm(w_star))
+        res.update(
+            objective_avg=Fa,
+            subopt_avg=Fa - F_star,
+            rel_subopt_avg=(Fa - F_star) / F_star,
+            distance_avg=np.linalg.norm(Wa - w_star, axis=1) / np.linalg.norm(w_star),
+        )
         res["rate_avg"] = fit_rate(t, Fa - F_star)
     if tr.dual is not None:
         res["dual_gap"] = F - lam * _dual_objective(problem, feasible_dual(tr.dual, problem))
     if tr.dual_avg is not None and tr.w_avg is not None:
         res["dual_gap_avg"] = res["objective_avg"] - lam * _dual_objective(
-            problem, feasible_dual(tr.dual_avg, problem))
+            problem, feasible_dual(tr.dual_avg, problem)
+        )
     G = None if sw is not None else decl.regret_lipschitz(R)
     if G is not None:
         res["regret_G"] = G
@@ -1343,8 +1500,12 @@ def _objective_scores(decl: Any, tr: Trace, opt: _Optimum, Wt: np.ndarray, Mg: n
     return res
 
 
-def _mistake_bounds(decl: Any, tr: Trace, space: tuple[float, float, np.ndarray, float],
-                    visited: tuple[np.ndarray, np.ndarray] | None) -> dict[str, Any]:
+def _mistake_bounds(
+    decl: Any,
+    tr: Trace,
+    space: tuple[float, float, np.ndarray, float],
+    visited: tuple[np.ndarray, np.ndarray] | None,
+) -> dict[str, Any]:
     """Novikoff and the general bounds of ``docs/compare.md`` (section 6) for a learner of
     the perceptron family, in its space (``space`` = ``(R, ||u||, m, gamma)``, see
     :meth:`_Optimum.space`); ``visited`` = (the examples seen, the prefix sums of ``u``'s
@@ -1361,16 +1522,24 @@ def _mistake_bounds(decl: Any, tr: Trace, space: tuple[float, float, np.ndarray,
         out["general_bound"] = L + Rt * ns * np.sqrt(L) + (Rt * ns) ** 2  # textbook form
         counts = _visit_counts(idx, tr.n, tr.t)
         out["general_bound_best"], out["general_scale"] = best_scale_mistake_bound(
-            m, counts, Rt * ns)
+            m, counts, Rt * ns
+        )
     if tr.dual is not None and decl.dual_counts_updates:
         out["mistake_rounds_bound"], _ = best_scale_mistake_bound(
-            m, tr.dual / eta, Rt * ns, scale=1.0)
+            m, tr.dual / eta, Rt * ns, scale=1.0
+        )
     return out
 
 
-def score_trace(trace: Trace, reference: ExactSolution, *, kind: str | None = None,
-                label: str | None = None, holdout: Dataset | None = None,
-                hard_reference: ExactSolution | None = None) -> RunResult:
+def score_trace(
+    trace: Trace,
+    reference: ExactSolution,
+    *,
+    kind: str | None = None,
+    label: str | None = None,
+    holdout: Dataset | None = None,
+    hard_reference: ExactSolution | None = None,
+) -> RunResult:
     r"""Score one trace against a certified optimum, exactly as :func:`compare` scores a run.
 
     The trace may come from :func:`maxmargin.online.run` (it records what its learner
@@ -1417,8 +1586,10 @@ def score_trace(trace: Trace, reference: ExactSolution, *, kind: str | None = No
     if not isinstance(trace, Trace):
         raise ParameterError(f"trace must be a maxmargin.Trace, got {type(trace).__name__}")
     if not isinstance(reference, ExactSolution) or reference.problem.hard:
-        raise ParameterError("reference must be the soft-margin ExactSolution (maxmargin.solve "
-                             "of an SVMProblem with C or lam) the trace is scored against")
+        raise ParameterError(
+            "reference must be the soft-margin ExactSolution (maxmargin.solve "
+            "of an SVMProblem with C or lam) the trace is scored against"
+        )
     if kind is not None and kind not in SCORINGS:
         raise ParameterError(f"kind must be one of {', '.join(SCORINGS)}, got {kind!r}")
     problem = reference.problem
@@ -1430,26 +1601,44 @@ def score_trace(trace: Trace, reference: ExactSolution, *, kind: str | None = No
     hard = None
     if hard_reference is not None:
         hp = getattr(hard_reference, "problem", None)
-        if not isinstance(hard_reference, ExactSolution) or hp is None or (
-                hp.data is not problem.data or not hp.hard
-                or hp.intercept != problem.intercept):
-            raise ParameterError("hard_reference must be the hard-margin ExactSolution of the "
-                                 "same data and intercept")
+        if (
+            not isinstance(hard_reference, ExactSolution)
+            or hp is None
+            or (hp.data is not problem.data or not hp.hard or hp.intercept != problem.intercept)
+        ):
+            raise ParameterError(
+                "hard_reference must be the hard-margin ExactSolution of the "
+                "same data and intercept"
+            )
         hard = _certified(hard_reference, "hard-margin")
-    return _evaluate(label or trace.learner, decl, trace,
-                     _Optimum(problem, reference, hard, holdout))
+    return _evaluate(
+        label or trace.learner, decl, trace, _Optimum(problem, reference, hard, holdout)
+    )
 
 
-def compare(data: Dataset, problem: SVMProblem | None = None, learners: Any = None, *,
-            C: float | None = None, lam: float | None = None, intercept: str = "augmented",
-            intercept_scaling: float = 1.0, epochs: int = 10,
-            orders: Sequence[str] | str = ("shuffle",), seeds: Sequence[int] | int = (0,),
-            holdout: Dataset | None = None, checkpoints: Any = None,
-            reference: ExactSolution | None = None, solver: str | None = None,
-            progress: bool = False,
-            hard_reference: ExactSolution | SeparationCertificate | None = None,
-            random_state: Any = None, alpha: float | None = None,
-            max_iter: int | None = None, traces: Any = None) -> Comparison:
+def compare(
+    data: Dataset,
+    problem: SVMProblem | None = None,
+    learners: Any = None,
+    *,
+    C: float | None = None,
+    lam: float | None = None,
+    intercept: str = "augmented",
+    intercept_scaling: float = 1.0,
+    epochs: int = 10,
+    orders: Sequence[str] | str = ("shuffle",),
+    seeds: Sequence[int] | int = (0,),
+    holdout: Dataset | None = None,
+    checkpoints: Any = None,
+    reference: ExactSolution | None = None,
+    solver: str | None = None,
+    progress: bool = False,
+    hard_reference: ExactSolution | SeparationCertificate | None = None,
+    random_state: Any = None,
+    alpha: float | None = None,
+    max_iter: int | None = None,
+    traces: Any = None,
+) -> Comparison:
     r"""Run online learners and measure them against the certified exact optimum.
 
     Parameters
@@ -1545,26 +1734,38 @@ def compare(data: Dataset, problem: SVMProblem | None = None, learners: Any = No
     built = _build_learners(learners, problem, label)
     given = _given_traces(traces, problem, label)
     if not built and not given:
-        empty = "the learners list is empty and no traces were given" \
-            if learners is not None else "no learners and no traces"
-        raise ParameterError(f"{empty}: give learners (names such as "
-                             f"{', '.join(list(LEARNERS)[:3])}, module:Class, classes or "
-                             "learner objects) or traces (Trace objects), or both")
+        empty = (
+            "the learners list is empty and no traces were given"
+            if learners is not None
+            else "no learners and no traces"
+        )
+        raise ParameterError(
+            f"{empty}: give learners (names such as "
+            f"{', '.join(list(LEARNERS)[:3])}, module:Class, classes or "
+            "learner objects) or traces (Trace objects), or both"
+        )
     orders = _check_orders(orders)
     if random_state is not None:  # scikit-learn's name for one seed
         given_seeds = tuple(seeds) if isinstance(seeds, (list, tuple)) else (seeds,)
-        seeds = (seed_from_random_state(
-            random_state, given_seeds[0] if len(given_seeds) == 1 else given_seeds,
-            name="seeds"),)
+        seeds = (
+            seed_from_random_state(
+                random_state, given_seeds[0] if len(given_seeds) == 1 else given_seeds, name="seeds"
+            ),
+        )
     seeds = _check_seeds(seeds)
     epochs = check_int("epochs", epochs, minimum=1)
     # every run's trace is kept, (k, d) weights and (k, n) dual points: refuse what cannot fit
-    k = len(default_checkpoints(data.n, epochs)) if checkpoints is None else \
-        len(np.atleast_1d(checkpoints)) + 1
+    k = (
+        len(default_checkpoints(data.n, epochs))
+        if checkpoints is None
+        else len(np.atleast_1d(checkpoints)) + 1
+    )
     n_runs = len(built) * len(orders) * len(seeds)
-    check_memory(8.0 * k * n_runs * (2 * (data.d + 1) + 3 * data.n),
-                 f"comparing {n_runs} runs on {data.name} (d = {data.d:,} features)",
-                 WIDE_HINT)
+    check_memory(
+        8.0 * k * n_runs * (2 * (data.d + 1) + 3 * data.n),
+        f"comparing {n_runs} runs on {data.name} (d = {data.d:,} features)",
+        WIDE_HINT,
+    )
     _check_holdout(holdout, data)
 
     tic = time.perf_counter()
@@ -1577,9 +1778,16 @@ def compare(data: Dataset, problem: SVMProblem | None = None, learners: Any = No
     runs: list[RunResult] = []
     with Progress(n_runs * data.n * epochs, "compare", enabled=progress) as bar:
         for (name, learner), order, seed in itertools.product(built, orders, seeds):
-            tr = run(learner, data, epochs=epochs, order=order, seed=seed,
-                     checkpoints=checkpoints, record_dual=True,
-                     sample_weight=problem.weights)
+            tr = run(
+                learner,
+                data,
+                epochs=epochs,
+                order=order,
+                seed=seed,
+                checkpoints=checkpoints,
+                record_dual=True,
+                sample_weight=problem.weights,
+            )
             runs.append(_evaluate(name, learner, tr, opt))
             bar.update(data.n * epochs)
     runs += [_evaluate(name, decl, tr, opt) for name, decl, tr in given]
@@ -1587,19 +1795,34 @@ def compare(data: Dataset, problem: SVMProblem | None = None, learners: Any = No
     rows = [_summary_row([r for r in runs if (r.label, r.order) == key]) for key in keys]
     for row in rows:
         row["scored_against"] = _scored_against(problem)
-    timings = {"solve_seconds": solve_s,
-               "learn_seconds": float(sum(r.learn_seconds for r in runs
-                                          if math.isfinite(r.learn_seconds))),
-               "eval_seconds": float(sum(r.eval_seconds for r in runs)),
-               "total_seconds": time.perf_counter() - tic_all}
-    return Comparison(problem=problem, reference=reference, hard_solution=hard_solution,
-                      runs=tuple(runs), rows=tuple(rows), F_star=opt.F_star, R=R, gamma=gamma,
-                      holdout=holdout, epochs=int(epochs), orders=orders, seeds=seeds,
-                      timings=timings)
+    timings = {
+        "solve_seconds": solve_s,
+        "learn_seconds": float(
+            sum(r.learn_seconds for r in runs if math.isfinite(r.learn_seconds))
+        ),
+        "eval_seconds": float(sum(r.eval_seconds for r in runs)),
+        "total_seconds": time.perf_counter() - tic_all,
+    }
+    return Comparison(
+        problem=problem,
+        reference=reference,
+        hard_solution=hard_solution,
+        runs=tuple(runs),
+        rows=tuple(rows),
+        F_star=opt.F_star,
+        R=R,
+        gamma=gamma,
+        holdout=holdout,
+        epochs=int(epochs),
+        orders=orders,
+        seeds=seeds,
+        timings=timings,
+    )
 
 
-def _given_traces(traces: Any, problem: SVMProblem,
-                  label: Any) -> list[tuple[str, Declared, Trace]]:
+def _given_traces(
+    traces: Any, problem: SVMProblem, label: Any
+) -> list[tuple[str, Declared, Trace]]:
     """The traces to score, checked, with their labels and declarations."""
     if traces is None:
         return []
@@ -1608,8 +1831,9 @@ def _given_traces(traces: Any, problem: SVMProblem,
     try:
         items = list(traces)
     except TypeError:
-        raise ParameterError(f"traces must be a sequence of Trace objects, got "
-                             f"{type(traces).__name__}") from None
+        raise ParameterError(
+            f"traces must be a sequence of Trace objects, got {type(traces).__name__}"
+        ) from None
     out = []
     for tr in items:
         decl = _declared_of(tr) if isinstance(tr, Trace) else Declared()
@@ -1622,47 +1846,65 @@ def _space_note(problem: SVMProblem) -> str:
     """How the scores relate to the learners' space, for a free intercept."""
     if problem.intercept != "free":
         return ""
-    return (" The learners update their bias b = s w~_(d+1) without shrinking it; F, its "
-            "gaps and the errors are of (w, b), distance, cosine and margin of w; the "
-            "mistake bounds live in the learners' space z = (x, s), s = "
-            f"{problem.intercept_scaling:g}, with u = (w*, b*/s).")
+    return (
+        " The learners update their bias b = s w~_(d+1) without shrinking it; F, its "
+        "gaps and the errors are of (w, b), distance, cosine and margin of w; the "
+        "mistake bounds live in the learners' space z = (x, s), s = "
+        f"{problem.intercept_scaling:g}, with u = (w*, b*/s)."
+    )
 
 
 def _scored_against(problem: SVMProblem) -> str:
     """The problem every run is scored against, in words (report and JSON)."""
-    how = {"free": "intercept free (b unregularised)",
-           "augmented": f"intercept augmented (b = s w~_(d+1) regularised, s = "
-                        f"{problem.intercept_scaling:g})",
-           "none": "intercept none (b = 0)"}[problem.intercept]
+    how = {
+        "free": "intercept free (b unregularised)",
+        "augmented": f"intercept augmented (b = s w~_(d+1) regularised, s = "
+        f"{problem.intercept_scaling:g})",
+        "none": "intercept none (b = 0)",
+    }[problem.intercept]
     return f"soft margin, C = {problem.C:.6g} (lambda = {problem.lam:.6g}), {how}"
 
 
-def _problem_of(data: Any, problem: SVMProblem | None, C: float | None, lam: float | None,
-                intercept: str, intercept_scaling: float) -> SVMProblem:
+def _problem_of(
+    data: Any,
+    problem: SVMProblem | None,
+    C: float | None,
+    lam: float | None,
+    intercept: str,
+    intercept_scaling: float,
+) -> SVMProblem:
     """The soft-margin problem the learners are measured on, given or built from C / lam."""
     if not isinstance(data, Dataset):
-        raise ParameterError(f"data must be a maxmargin.Dataset, got {type(data).__name__}; "
-                             "wrap arrays with Dataset(X, y)")
+        raise ParameterError(
+            f"data must be a maxmargin.Dataset, got {type(data).__name__}; "
+            "wrap arrays with Dataset(X, y)"
+        )
     if problem is not None:
         if C is not None or lam is not None:
-            raise ParameterError("give either problem= or C=/lam=, not both (the problem "
-                                 "already fixes C and lam)")
+            raise ParameterError(
+                "give either problem= or C=/lam=, not both (the problem already fixes C and lam)"
+            )
         if not isinstance(problem, SVMProblem):
-            raise ParameterError(f"problem must be an SVMProblem, got "
-                                 f"{type(problem).__name__}")
+            raise ParameterError(f"problem must be an SVMProblem, got {type(problem).__name__}")
         if problem.data is not data:
-            raise ParameterError("problem was built on another Dataset than data; pass the "
-                                 "problem's own data, or C=/lam= instead of problem")
+            raise ParameterError(
+                "problem was built on another Dataset than data; pass the "
+                "problem's own data, or C=/lam= instead of problem"
+            )
     else:
         if C is not None and lam is not None:
-            raise ParameterError(f"give only one of C and lam (got C={C!r}, lam={lam!r}); "
-                                 "lam = 1/(C n)")
-        problem = SVMProblem(data, C=C, lam=lam, intercept=intercept,
-                             intercept_scaling=intercept_scaling)
+            raise ParameterError(
+                f"give only one of C and lam (got C={C!r}, lam={lam!r}); lam = 1/(C n)"
+            )
+        problem = SVMProblem(
+            data, C=C, lam=lam, intercept=intercept, intercept_scaling=intercept_scaling
+        )
     if problem.hard:
-        raise ParameterError("compare measures learners against a soft-margin optimum; give "
-                             "C or lam (the hard margin is solved as well when the data are "
-                             "separable)")
+        raise ParameterError(
+            "compare measures learners against a soft-margin optimum; give "
+            "C or lam (the hard margin is solved as well when the data are "
+            "separable)"
+        )
     return problem
 
 
@@ -1686,52 +1928,75 @@ def _check_holdout(holdout: Any, data: Dataset) -> None:
     if holdout is None:
         return
     if not isinstance(holdout, Dataset):
-        raise ParameterError(f"holdout must be a maxmargin.Dataset, got "
-                             f"{type(holdout).__name__}")
+        raise ParameterError(f"holdout must be a maxmargin.Dataset, got {type(holdout).__name__}")
     if holdout.d != data.d:
-        raise DataError(f"holdout {holdout.name} has d = {holdout.d} features but the "
-                        f"training data {data.name} has d = {data.d}; they must match")
+        raise DataError(
+            f"holdout {holdout.name} has d = {holdout.d} features but the "
+            f"training data {data.name} has d = {data.d}; they must match"
+        )
 
 
-def _soft_reference(problem: SVMProblem, reference: ExactSolution | None,
-                    solver: str | None) -> ExactSolution:
+def _soft_reference(
+    problem: SVMProblem, reference: ExactSolution | None, solver: str | None
+) -> ExactSolution:
     """The certified optimum of ``problem``: solved here, or given and re-certified."""
     data = problem.data
     if reference is None:
         reference = solve(problem, solver=solver)
-    elif not isinstance(reference, ExactSolution) or reference.problem.data is not data or (
-            reference.problem.hard or reference.problem.intercept != problem.intercept
-            or not math.isclose(reference.problem.C, problem.C, rel_tol=1e-12)):
-        raise ParameterError("reference must be the ExactSolution of this very problem "
-                             "(same data, C and intercept)")
+    elif (
+        not isinstance(reference, ExactSolution)
+        or reference.problem.data is not data
+        or (
+            reference.problem.hard
+            or reference.problem.intercept != problem.intercept
+            or not math.isclose(reference.problem.C, problem.C, rel_tol=1e-12)
+        )
+    ):
+        raise ParameterError(
+            "reference must be the ExactSolution of this very problem (same data, C and intercept)"
+        )
     return _certified(reference, "soft-margin")
 
 
-def _hard_solution(problem: SVMProblem, hard_reference: Any,
-                   solver: str | None) -> ExactSolution | None:
+def _hard_solution(
+    problem: SVMProblem, hard_reference: Any, solver: str | None
+) -> ExactSolution | None:
     """The certified hard-margin optimum (None: not separable), from ``hard_reference``
     (re-checked, never trusted) or decided here by the LP and a solve."""
     data = problem.data
     if isinstance(hard_reference, SeparationCertificate):
-        if not verify_separation(data, hard_reference.z, problem.intercept,
-                                 tol=hard_reference.tol).verified:
-            raise ParameterError("hard_reference: the non-separability certificate does not "
-                                 "verify on these data (intercept "
-                                 f"{problem.intercept!r}); pass None to decide here")
+        if not verify_separation(
+            data, hard_reference.z, problem.intercept, tol=hard_reference.tol
+        ).verified:
+            raise ParameterError(
+                "hard_reference: the non-separability certificate does not "
+                "verify on these data (intercept "
+                f"{problem.intercept!r}); pass None to decide here"
+            )
         return None
     if hard_reference is not None:
         hp = getattr(hard_reference, "problem", None)
-        if not isinstance(hard_reference, ExactSolution) or hp is None or hp.data is not data or (
-                not hp.hard or hp.intercept != problem.intercept
-                or hp.intercept_scaling != problem.intercept_scaling):
-            raise ParameterError("hard_reference must be the hard-margin ExactSolution of "
-                                 "this data (same intercept and scaling) or a "
-                                 "SeparationCertificate")
+        if (
+            not isinstance(hard_reference, ExactSolution)
+            or hp is None
+            or hp.data is not data
+            or (
+                not hp.hard
+                or hp.intercept != problem.intercept
+                or hp.intercept_scaling != problem.intercept_scaling
+            )
+        ):
+            raise ParameterError(
+                "hard_reference must be the hard-margin ExactSolution of "
+                "this data (same intercept and scaling) or a "
+                "SeparationCertificate"
+            )
         return _certified(hard_reference, "hard-margin")
     if not is_separable(data, problem.intercept):
         return None
-    hp = SVMProblem(data, hard=True, intercept=problem.intercept,
-                    intercept_scaling=problem.intercept_scaling)
+    hp = SVMProblem(
+        data, hard=True, intercept=problem.intercept, intercept_scaling=problem.intercept_scaling
+    )
     return _certified(solve(hp, solver=solver), "hard-margin")
 
 
@@ -1768,7 +2033,14 @@ def demo_comparison(progress: bool = False) -> Comparison:
     full = make_separable(600, 2, margin=0.15, seed=7, offset=0.4)
     train = full.subset(np.arange(300), name="demo: separable 2-D (n=300)")
     test = full.subset(np.arange(300, 600), name="demo holdout (n=300)")
-    return compare(train, learners=["perceptron", "averaged_perceptron", "pegasos",
-                                    "subgradient", "pa1"],
-                   C=0.5, intercept="augmented", epochs=30, orders=("shuffle",),
-                   seeds=(0, 1, 2), holdout=test, progress=progress)
+    return compare(
+        train,
+        learners=["perceptron", "averaged_perceptron", "pegasos", "subgradient", "pa1"],
+        C=0.5,
+        intercept="augmented",
+        epochs=30,
+        orders=("shuffle",),
+        seeds=(0, 1, 2),
+        holdout=test,
+        progress=progress,
+    )

@@ -94,8 +94,9 @@ class _Geometry:
     so every tolerance below is in units that do not depend on the data's scale.
     """
 
-    def __init__(self, data: Dataset, intercept: str, s: float,
-                 weights: np.ndarray | None = None) -> None:
+    def __init__(
+        self, data: Dataset, intercept: str, s: float, weights: np.ndarray | None = None
+    ) -> None:
         from ..solvers.qp import signed_rows
 
         self.data = data
@@ -103,8 +104,9 @@ class _Geometry:
         # s_i / ws (ws a power of two near the largest) and C ws: costs, and every
         # tolerance below, independent of the weights' own scale
         self.weights = weights
-        self.ws = 1.0 if weights is None else math.ldexp(
-            1.0, math.frexp(float(weights.max()))[1] - 1)
+        self.ws = (
+            1.0 if weights is None else math.ldexp(1.0, math.frexp(float(weights.max()))[1] - 1)
+        )
         self.unit_w = None if weights is None else weights / self.ws
         self.intercept = intercept
         self.s = s
@@ -116,19 +118,24 @@ class _Geometry:
             YZ = sp.csr_matrix(YZ)
             if YZ.shape[0] * YZ.shape[1] <= _DENSE_LIMIT:
                 YZ = YZ.toarray()
-        norms = (np.sqrt(np.asarray(YZ.multiply(YZ).sum(axis=1)).ravel()) if sp.issparse(YZ)
-                 else np.linalg.norm(YZ, axis=1))
+        norms = (
+            np.sqrt(np.asarray(YZ.multiply(YZ).sum(axis=1)).ravel())
+            if sp.issparse(YZ)
+            else np.linalg.norm(YZ, axis=1)
+        )
         sigma = float(norms.max())
         if not (sigma > 0 and math.isfinite(sigma)):
-            raise ParameterError("every example is the zero vector: the path is constant "
-                                 "(w = 0) and has no breakpoint")
+            raise ParameterError(
+                "every example is the zero vector: the path is constant "
+                "(w = 0) and has no breakpoint"
+            )
         self.sigma2 = sigma * sigma
         self.cscale = self.sigma2 * self.ws  # internal C = user C * cscale
         y = np.asarray(data.y, float)
         # the same signed row is the same example to the QP, except that the free
         # intercept's y_i b tells the labels apart
         rep, inv = _duplicate_groups(YZ, y if self.free else np.zeros_like(y))
-        self.inv = inv                       # original index -> group
+        self.inv = inv  # original index -> group
         self.n_orig = y.size
         self.y = y[rep]
         if self.unit_w is None:
@@ -172,10 +179,11 @@ class _Geometry:
     def C_user(self, C: float) -> float:
         return C / self.cscale
 
-    def user_point(self, alpha_g: np.ndarray, w_int: np.ndarray, b: float
-                   ) -> tuple[np.ndarray, float, np.ndarray]:
+    def user_point(
+        self, alpha_g: np.ndarray, w_int: np.ndarray, b: float
+    ) -> tuple[np.ndarray, float, np.ndarray]:
         """(w, b, alpha) in the user's units from the internal group values."""
-        share = alpha_g / self.c                    # every member's share (unit costs)
+        share = alpha_g / self.c  # every member's share (unit costs)
         if self.unit_w is None:
             alpha = share[self.inv] / self.sigma2
         else:  # in proportion to the members' costs
@@ -188,8 +196,13 @@ class _Geometry:
 
     def problem(self, C_int: float) -> SVMProblem:
         """The user's problem at internal C (for the certificates)."""
-        return SVMProblem(self.data, C=self.C_user(C_int), intercept=self.intercept,
-                          intercept_scaling=self.s, sample_weight=self.weights)
+        return SVMProblem(
+            self.data,
+            C=self.C_user(C_int),
+            intercept=self.intercept,
+            intercept_scaling=self.s,
+            sample_weight=self.weights,
+        )
 
     def scaled_problem(self, C_int: float) -> SVMProblem:
         """The same problem on ``z / sigma`` at ``C sigma^2``: the probes solve it, since
@@ -199,9 +212,13 @@ class _Geometry:
             X = self.data.X
             Xs = X.multiply(1.0 / sig).tocsr() if sp.issparse(X) else X / sig
             self._scaled = Dataset(Xs, self.data.y, name=self.data.name)
-        return SVMProblem(self._scaled, C=C_int, intercept=self.intercept,
-                          intercept_scaling=self.s / math.sqrt(self.sigma2),
-                          sample_weight=self.unit_w)
+        return SVMProblem(
+            self._scaled,
+            C=C_int,
+            intercept=self.intercept,
+            intercept_scaling=self.s / math.sqrt(self.sigma2),
+            sample_weight=self.unit_w,
+        )
 
 
 def _duplicate_groups(YZ: Any, key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -244,11 +261,27 @@ class _Seg:
     ``y_i f_i`` likewise (kept only while the segment is the current one).
     """
 
-    __slots__ = ("st", "C0", "E", "aE0", "aE1", "w0", "w1", "b0", "b1", "r0", "r1",
-                 "singular", "rcond", "gL", "prec", "scans")
-    st: np.ndarray        # set code (R, E, L) of every group
-    C0: float             # where the affine pieces are anchored
-    E: np.ndarray         # the elbow (margin) groups
+    __slots__ = (
+        "st",
+        "C0",
+        "E",
+        "aE0",
+        "aE1",
+        "w0",
+        "w1",
+        "b0",
+        "b1",
+        "r0",
+        "r1",
+        "singular",
+        "rcond",
+        "gL",
+        "prec",
+        "scans",
+    )
+    st: np.ndarray  # set code (R, E, L) of every group
+    C0: float  # where the affine pieces are anchored
+    E: np.ndarray  # the elbow (margin) groups
     aE0: np.ndarray
     aE1: np.ndarray
     w0: np.ndarray
@@ -257,7 +290,7 @@ class _Seg:
     b1: float
     r0: np.ndarray
     r1: np.ndarray
-    singular: bool        # the KKT matrix was singular (min-norm solve)
+    singular: bool  # the KKT matrix was singular (min-norm solve)
     rcond: float
     gL: np.ndarray | None  # sum over the left set of the signed rows
     prec: tuple[float, float] | None
@@ -308,9 +341,16 @@ def _left_sum(geo: _Geometry, st: np.ndarray, base: _Seg | None) -> np.ndarray:
     return geo.Gt(np.where(st == _L, geo.c, 0.0))
 
 
-def _segment(geo: _Geometry, st: np.ndarray, C0: float, *, direction: int = 1,
-             b_anchor: float | None = None, ref: float, base: _Seg | None = None
-             ) -> _Seg | None:
+def _segment(
+    geo: _Geometry,
+    st: np.ndarray,
+    C0: float,
+    *,
+    direction: int = 1,
+    b_anchor: float | None = None,
+    ref: float,
+    base: _Seg | None = None,
+) -> _Seg | None:
     """The affine solution for the sets ``st`` anchored at ``C0``; None if the sets admit
     no solution (an inconsistent singular system, or an empty intercept interval).
     ``base``: a neighbouring segment whose ``g_L`` can be updated."""
@@ -359,8 +399,9 @@ def _segment(geo: _Geometry, st: np.ndarray, C0: float, *, direction: int = 1,
         # (the residual of a backward-stable solve is a few eps times the magnitudes;
         # an inconsistent least-squares split misses by far more)
         prec, noise = _margin_precision(geo, seg)
-        if (np.abs(seg.r0[E] - 1.0).max() > max(1e-12, 1e4 * prec)
-                or np.abs(seg.r1[E]).max() > max(1e-12 / max(ref, 1e-300), 1e4 * noise)):
+        if np.abs(seg.r0[E] - 1.0).max() > max(1e-12, 1e4 * prec) or np.abs(seg.r1[E]).max() > max(
+            1e-12 / max(ref, 1e-300), 1e4 * noise
+        ):
             return None
     elif geo.free:
         out = _empty_elbow_intercept(geo, st, seg.r0, seg.r1, C0, direction, b_anchor, ref)
@@ -372,9 +413,16 @@ def _segment(geo: _Geometry, st: np.ndarray, C0: float, *, direction: int = 1,
     return seg
 
 
-def _empty_elbow_intercept(geo: _Geometry, st: np.ndarray, q0: np.ndarray, q1: np.ndarray,
-                           C0: float, direction: int, b_anchor: float | None, ref: float
-                           ) -> tuple[float, float] | None:
+def _empty_elbow_intercept(
+    geo: _Geometry,
+    st: np.ndarray,
+    q0: np.ndarray,
+    q1: np.ndarray,
+    C0: float,
+    direction: int,
+    b_anchor: float | None,
+    ref: float,
+) -> tuple[float, float] | None:
     """``b(C)`` for a free intercept with an empty elbow (alpha in {0, C c}).
 
     Each example bounds b: with ``v_i = y_i (1 - q_i)`` (``q_i = y_i x_i.w``), L examples
@@ -386,7 +434,7 @@ def _empty_elbow_intercept(geo: _Geometry, st: np.ndarray, q0: np.ndarray, q1: n
     """
     y = geo.y
     v0 = y * (1.0 - q0)
-    v1 = -y * q1 * direction        # slope per unit of u = |C - C0| in the direction
+    v1 = -y * q1 * direction  # slope per unit of u = |C - C0| in the direction
     lo = (st == _L) == (y < 0)
     hi = ~lo
     if not lo.any() or not hi.any():  # pragma: no cover - excluded by y' alpha = 0
@@ -421,7 +469,7 @@ def _empty_elbow_intercept(geo: _Geometry, st: np.ndarray, q0: np.ndarray, q1: n
         top, bot = vl.max(), vh.min()
         tl = vl >= top - 1e-13 * (1.0 + abs(top))
         th = vh <= bot + 1e-13 * (1.0 + abs(bot))
-        sl = v1lo[tl].min()   # just left of u the smallest slope is the max
+        sl = v1lo[tl].min()  # just left of u the smallest slope is the max
         sh = v1hi[th].max()
         g = bot - top
         if g >= -1e-13 * (1.0 + abs(top)) or sh - sl >= 0:
@@ -445,11 +493,11 @@ def _empty_elbow_intercept(geo: _Geometry, st: np.ndarray, q0: np.ndarray, q1: n
 class _Scan:
     """The constraints of a segment seen in one direction."""
 
-    invalid: bool               # a constraint is violated at the anchor
-    u: float                    # distance (in C) to the next event; inf if none
-    groups: np.ndarray          # groups whose constraint binds at u
-    moves: np.ndarray           # their new sets
-    immediate: bool             # u == 0: a tied constraint moves the wrong way at once
+    invalid: bool  # a constraint is violated at the anchor
+    u: float  # distance (in C) to the next event; inf if none
+    groups: np.ndarray  # groups whose constraint binds at u
+    moves: np.ndarray  # their new sets
+    immediate: bool  # u == 0: a tied constraint moves the wrong way at once
 
 
 def _margin_precision(geo: _Geometry, seg: _Seg) -> tuple[float, float]:
@@ -466,8 +514,10 @@ def _margin_precision(geo: _Geometry, seg: _Seg) -> tuple[float, float]:
         cL2 = float(cL @ cL)
         t0 = math.sqrt(float(seg.aE0 @ seg.aE0) + seg.C0 * seg.C0 * cL2)
         t1 = math.sqrt(float(seg.aE1 @ seg.aE1) + cL2)
-        seg.prec = (16 * eps * (float(np.linalg.norm(seg.w0)) + abs(seg.b0) + 1.0 + t0),
-                    16 * eps * (float(np.linalg.norm(seg.w1)) + abs(seg.b1) + t1))
+        seg.prec = (
+            16 * eps * (float(np.linalg.norm(seg.w0)) + abs(seg.b0) + 1.0 + t0),
+            16 * eps * (float(np.linalg.norm(seg.w1)) + abs(seg.b1) + t1),
+        )
     return seg.prec
 
 
@@ -520,8 +570,7 @@ def _scan(geo: _Geometry, seg: _Seg, direction: int, ref: float) -> _Scan:
         uE[mv & (hE <= tie_a)] = 0.0
     else:
         uE = np.empty(0)
-    ustar = min(float(u.min()) if u.size else math.inf,
-                float(uE.min()) if uE.size else math.inf)
+    ustar = min(float(u.min()) if u.size else math.inf, float(uE.min()) if uE.size else math.inf)
     if not math.isfinite(ustar):
         out = _Scan(invalid, math.inf, np.empty(0, int), np.empty(0, np.int8), False)
     else:
@@ -530,8 +579,7 @@ def _scan(geo: _Geometry, seg: _Seg, direction: int, ref: float) -> _Scan:
         hitE = np.flatnonzero(uE <= ustar + window)
         m = E.size
         groups = np.concatenate([hit, E[hitE % m] if m else hitE]).astype(np.int64)
-        moves = np.concatenate([np.full(hit.size, _E),
-                                np.where(hitE < m, _R, _L)]).astype(np.int8)
+        moves = np.concatenate([np.full(hit.size, _E), np.where(hitE < m, _R, _L)]).astype(np.int8)
         out = _Scan(invalid, ustar, groups, moves, ustar == 0.0)
     seg.scans[key] = out
     return out
@@ -557,12 +605,23 @@ class _Record:
 
 
 def _record(seg: _Seg, lo: float, hi: float) -> _Record:
-    return _Record(lo, hi, seg.E, seg.aE0 + (lo - seg.C0) * seg.aE1, seg.aE1.copy(),
-                   seg.w(lo), seg.w1.copy(), seg.b(lo), float(seg.b1), seg.singular)
+    return _Record(
+        lo,
+        hi,
+        seg.E,
+        seg.aE0 + (lo - seg.C0) * seg.aE1,
+        seg.aE1.copy(),
+        seg.w(lo),
+        seg.w1.copy(),
+        seg.b(lo),
+        float(seg.b1),
+        seg.singular,
+    )
 
 
-def _bases(geo: _Geometry, st: np.ndarray, a: np.ndarray, C: float, limit: int = 8,
-           depth: int = 0) -> list[np.ndarray]:
+def _bases(
+    geo: _Geometry, st: np.ndarray, a: np.ndarray, C: float, limit: int = 8, depth: int = 0
+) -> list[np.ndarray]:
     """Nonsingular elbows for a singular one (more margin SVs than the system can pin).
 
     The null space of ``[G_E^T; y_E^T]`` changes alpha_E without changing w or b. From the
@@ -637,8 +696,16 @@ class _Tracer:
             st[rg > 1 + 1e-6] = _R
         return st, float(sol.b), ag
 
-    def candidates(self, st: np.ndarray, C: float, direction: int, b_anchor: float | None,
-                   ref: float, a_at: np.ndarray | None, base: _Seg | None) -> list[_Seg]:
+    def candidates(
+        self,
+        st: np.ndarray,
+        C: float,
+        direction: int,
+        b_anchor: float | None,
+        ref: float,
+        a_at: np.ndarray | None,
+        base: _Seg | None,
+    ) -> list[_Seg]:
         """Segments for the sets ``st`` at C, not invalid there; a singular elbow is
         replaced by its nonsingular bases (:func:`_bases`), the min-norm split last."""
         geo = self.geo
@@ -646,8 +713,9 @@ class _Tracer:
         segs = []
         if seg is not None and seg.singular and a_at is not None:
             for st2 in _bases(geo, st, a_at, C):
-                s2 = _segment(geo, st2, C, direction=direction, b_anchor=b_anchor, ref=ref,
-                              base=base)
+                s2 = _segment(
+                    geo, st2, C, direction=direction, b_anchor=b_anchor, ref=ref, base=base
+                )
                 if s2 is not None and not s2.singular:
                     segs.append(s2)
         if seg is not None:
@@ -666,13 +734,16 @@ class _Tracer:
                 return [seg], C
         for seg in segs:  # C is (numerically) a breakpoint: settle its events
             sc = _scan(geo, seg, 1, C)
-            nxt = self.settle(seg.st, sc.groups, sc.moves, C, seg.b0, seg.w0,
-                              seg.alpha(geo, C), 1, base=seg)
+            nxt = self.settle(
+                seg.st, sc.groups, sc.moves, C, seg.b0, seg.w0, seg.alpha(geo, C), 1, base=seg
+            )
             if nxt is not None and self.certify_at(nxt, C).ok:
                 return [nxt], C
-        raise SolverError(f"exact path: the active sets of the solve at C_min = "
-                          f"{geo.C_user(C):.6g} do not start a valid segment; try another "
-                          "C_min")
+        raise SolverError(
+            f"exact path: the active sets of the solve at C_min = "
+            f"{geo.C_user(C):.6g} do not start a valid segment; try another "
+            "C_min"
+        )
 
     def first(self) -> tuple[list[_Seg], float]:
         """The first segments, from C -> 0+ up to a probe's segment (anchored at their
@@ -681,8 +752,9 @@ class _Tracer:
 
         geo = self.geo
         scaled = geo.scaled_problem(1.0).data  # the normalised data set
-        c0 = min_margin_sv_C(scaled, geo.intercept, geo.s / math.sqrt(geo.sigma2),
-                             sample_weight=geo.unit_w)
+        c0 = min_margin_sv_C(
+            scaled, geo.intercept, geo.s / math.sqrt(geo.sigma2), sample_weight=geo.unit_w
+        )
         if c0 > 1e12:  # 1 / (rounding of a zero sum): no margin SV ever
             c0 = math.inf
         if 0 < c0 < math.inf:
@@ -700,16 +772,19 @@ class _Tracer:
                     seg0 = _segment(geo, segp.st, 0.0, ref=Cs, base=segp)
                     if seg0 is not None:
                         sc = _scan(geo, seg0, 1, Cs)
-                        if (not sc.invalid and not sc.immediate
-                                and self.certify_at(seg0, Cs).ok):
+                        if not sc.invalid and not sc.immediate and self.certify_at(seg0, Cs).ok:
                             return [seg0], Cs
                     continue
                 walk = self.walk_down(segp, down, 0.0, None, np.zeros(geo.dz))
-                if walk is not None and self.certify_at(walk[0], min(Cs, walk[-1].C0)
-                                                        if len(walk) > 1 else Cs).ok:
+                if (
+                    walk is not None
+                    and self.certify_at(walk[0], min(Cs, walk[-1].C0) if len(walk) > 1 else Cs).ok
+                ):
                     return walk, Cs
-        raise SolverError("exact path: could not find the sets of the first segment "
-                          "(C -> 0); the data may be degenerate beyond repair")
+        raise SolverError(
+            "exact path: could not find the sets of the first segment "
+            "(C -> 0); the data may be degenerate beyond repair"
+        )
 
     def certify_at(self, seg: _Seg, C: float) -> Certificate:
         """The numpy certificate of the segment's point at internal C."""
@@ -719,9 +794,18 @@ class _Tracer:
 
     # ----------------------------------------------------------------- one step
 
-    def settle(self, st_prev: np.ndarray, groups: np.ndarray, moves: np.ndarray, Cb: float,
-               b_at: float, w_at: np.ndarray, a_at: np.ndarray, direction: int,
-               base: _Seg | None = None) -> _Seg | None:
+    def settle(
+        self,
+        st_prev: np.ndarray,
+        groups: np.ndarray,
+        moves: np.ndarray,
+        Cb: float,
+        b_at: float,
+        w_at: np.ndarray,
+        a_at: np.ndarray,
+        direction: int,
+        base: _Seg | None = None,
+    ) -> _Seg | None:
         """The segment leaving the breakpoint ``Cb`` in ``direction``: the sets before it
         (``st_prev``) changed by the binding constraints' moves (``a_at``: the
         multipliers at Cb). None when no choice settles it (then a probe decides).
@@ -736,21 +820,37 @@ class _Tracer:
         immediate event, is taken.
         """
         visited: set[bytes] = set()
-        return self._search(st_prev, groups, moves, Cb, b_at, w_at, a_at, direction, base,
-                            set(), visited, 0)
+        return self._search(
+            st_prev, groups, moves, Cb, b_at, w_at, a_at, direction, base, set(), visited, 0
+        )
 
-    def _search(self, st_prev: np.ndarray, groups: np.ndarray, moves: np.ndarray,
-                Cb: float, b_at: float, w_at: np.ndarray, a_at: np.ndarray, direction: int,
-                base: _Seg | None, moved: set[int], visited: set[bytes],
-                depth: int) -> _Seg | None:
+    def _search(
+        self,
+        st_prev: np.ndarray,
+        groups: np.ndarray,
+        moves: np.ndarray,
+        Cb: float,
+        b_at: float,
+        w_at: np.ndarray,
+        a_at: np.ndarray,
+        direction: int,
+        base: _Seg | None,
+        moved: set[int],
+        visited: set[bytes],
+        depth: int,
+    ) -> _Seg | None:
         geo = self.geo
         k = len(groups)
         if k <= 10:  # every subset, the largest first
-            subsets = [np.array(c) for r in range(k, 0, -1)
-                       for c in itertools.combinations(range(k), r)]
+            subsets = [
+                np.array(c) for r in range(k, 0, -1) for c in itertools.combinations(range(k), r)
+            ]
         else:
-            subsets = [np.arange(k), *(np.delete(np.arange(k), i) for i in range(k)),
-                       *(np.array([i]) for i in range(k))]
+            subsets = [
+                np.arange(k),
+                *(np.delete(np.arange(k), i) for i in range(k)),
+                *(np.array([i]) for i in range(k)),
+            ]
         for sub in subsets:
             g_sub = [int(g) for g in groups[sub]]
             if not g_sub or any(g in moved for g in g_sub):
@@ -769,14 +869,27 @@ class _Tracer:
             if segs and depth < 3 and len(visited) < 64:
                 g = segs[0]
                 sc = _scan(geo, g, direction, Cb)
-                out = self._search(g.st, sc.groups, sc.moves, Cb, b_at, w_at, a_at,
-                                   direction, g, moved | set(g_sub), visited, depth + 1)
+                out = self._search(
+                    g.st,
+                    sc.groups,
+                    sc.moves,
+                    Cb,
+                    b_at,
+                    w_at,
+                    a_at,
+                    direction,
+                    g,
+                    moved | set(g_sub),
+                    visited,
+                    depth + 1,
+                )
                 if out is not None:
                     return out
         return None
 
-    def resolve(self, Cb: float, b_at: float, w_at: np.ndarray, spacing: float,
-                depth: int = 0) -> list[_Seg]:
+    def resolve(
+        self, Cb: float, b_at: float, w_at: np.ndarray, spacing: float, depth: int = 0
+    ) -> list[_Seg]:
         """Segments from ``Cb`` upward, read off fresh solves just above ``Cb``.
 
         ``spacing`` is the relative length of the previous segment (the probe stays well
@@ -791,8 +904,7 @@ class _Tracer:
                 down = _scan(geo, segp, -1, Cp)
                 if Cp - down.u <= Cb + 1e-10 * Cb:
                     # valid down to Cb: re-anchor there
-                    seg = _segment(geo, segp.st, Cb, direction=1, b_anchor=b_at, ref=Cb,
-                                   base=segp)
+                    seg = _segment(geo, segp.st, Cb, direction=1, b_anchor=b_at, ref=Cb, base=segp)
                     if seg is None or seg.singular and not _continuous(seg.w0, w_at):
                         continue
                     up = _scan(geo, seg, 1, Cb)
@@ -804,11 +916,14 @@ class _Tracer:
                     walk = self.walk_down(segp, down, Cb, b_at, w_at)
                     if walk is not None:
                         return walk
-        raise SolverError(f"exact path: a degenerate breakpoint at C = "
-                          f"{geo.C_user(Cb):.6g} could not be resolved by fresh solves")
+        raise SolverError(
+            f"exact path: a degenerate breakpoint at C = "
+            f"{geo.C_user(Cb):.6g} could not be resolved by fresh solves"
+        )
 
-    def walk_down(self, segp: _Seg, down: _Scan, Cb: float, b_at: float | None,
-                  w_at: np.ndarray) -> list[_Seg] | None:
+    def walk_down(
+        self, segp: _Seg, down: _Scan, Cb: float, b_at: float | None, w_at: np.ndarray
+    ) -> list[_Seg] | None:
         """From a probe's segment, follow the path downward to ``Cb``; the segments in
         increasing C (re-anchored at their lower ends), or None."""
         geo = self.geo
@@ -817,19 +932,34 @@ class _Tracer:
         for _ in range(1000):
             Cl = seg.C0 - sc.u
             if Cl <= Cb + 1e-10 * Cb:
-                low = _segment(geo, seg.st, Cb, direction=1, b_anchor=b_at,
-                               ref=Cb if Cb > 0 else seg.C0, base=seg)
+                low = _segment(
+                    geo,
+                    seg.st,
+                    Cb,
+                    direction=1,
+                    b_anchor=b_at,
+                    ref=Cb if Cb > 0 else seg.C0,
+                    base=seg,
+                )
                 if low is None or not _continuous(low.w0, w_at):
                     return None
                 pieces.append(low)
                 break
-            anchor = _segment(geo, seg.st, Cl, direction=1, ref=Cl, b_anchor=seg.b(Cl),
-                              base=seg)
+            anchor = _segment(geo, seg.st, Cl, direction=1, ref=Cl, b_anchor=seg.b(Cl), base=seg)
             if anchor is None:
                 return None
             pieces.append(anchor)
-            nxt = self.settle(seg.st, sc.groups, sc.moves, Cl, seg.b(Cl), seg.w(Cl),
-                              seg.alpha(geo, Cl), -1, base=seg)
+            nxt = self.settle(
+                seg.st,
+                sc.groups,
+                sc.moves,
+                Cl,
+                seg.b(Cl),
+                seg.w(Cl),
+                seg.alpha(geo, Cl),
+                -1,
+                base=seg,
+            )
             if nxt is None:
                 return None
             seg = nxt
@@ -851,9 +981,9 @@ class _Break:
     C: float
     how: str
     cert: Certificate
-    changed: np.ndarray     # groups whose set changed
-    before: np.ndarray      # their old sets
-    after: np.ndarray       # their new sets
+    changed: np.ndarray  # groups whose set changed
+    before: np.ndarray  # their old sets
+    after: np.ndarray  # their new sets
 
 
 def _precision_end(geo: _Geometry, seg: _Seg) -> float:
@@ -864,8 +994,9 @@ def _precision_end(geo: _Geometry, seg: _Seg) -> float:
     return seg.C0 + (PRECISION_LIMIT - prec) / noise if noise > 0 else math.inf
 
 
-def _trace(tracer: _Tracer, C_max: float, progress: bool, C_min: float = 0.0
-           ) -> tuple[list[_Record], list[_Break], str, dict[int, np.ndarray], Certificate]:
+def _trace(
+    tracer: _Tracer, C_max: float, progress: bool, C_min: float = 0.0
+) -> tuple[list[_Record], list[_Break], str, dict[int, np.ndarray], Certificate]:
     """Follow the path from ``C_min`` (0: C -> 0+) up to ``C_max`` (internal units; inf:
     to the end).
 
@@ -887,8 +1018,11 @@ def _trace(tracer: _Tracer, C_max: float, progress: bool, C_min: float = 0.0
     for p in firsts[1:]:  # found walking down from the first probe
         changed = np.flatnonzero(seg.st != p.st)
         records.append(_record(seg, lo, p.C0))
-        breaks.append(_Break(p.C0, "event", tracer.certify_at(p, p.C0), changed,
-                             seg.st[changed], p.st[changed]))
+        breaks.append(
+            _Break(
+                p.C0, "event", tracer.certify_at(p, p.C0), changed, seg.st[changed], p.st[changed]
+            )
+        )
         if len(records) % _SNAPSHOT_EVERY == 0:
             snapshots[len(records)] = p.st.copy()
         seg, lo = p, p.C0
@@ -914,8 +1048,10 @@ def _trace(tracer: _Tracer, C_max: float, progress: bool, C_min: float = 0.0
                 end_cert = tracer.certify_at(seg, C_cert)
                 break
             if len(breaks) > max_breaks:
-                raise SolverError(f"exact path: more than {max_breaks} breakpoints; the "
-                                  "path is not making progress (degenerate data?)")
+                raise SolverError(
+                    f"exact path: more than {max_breaks} breakpoints; the "
+                    "path is not making progress (degenerate data?)"
+                )
             pieces, how, cert = _next_pieces(tracer, seg, sc, Cb, lo)
             prev, prev_lo = seg, lo
             for i, p in enumerate(pieces):
@@ -926,8 +1062,7 @@ def _trace(tracer: _Tracer, C_max: float, progress: bool, C_min: float = 0.0
                     if len(records) % _SNAPSHOT_EVERY == 0:
                         snapshots[len(records)] = p.st.copy()
                     pc = cert if (i == 0 and cert is not None) else tracer.certify_at(p, Cs)
-                    breaks.append(_Break(Cs, how, pc, changed, prev.st[changed],
-                                         p.st[changed]))
+                    breaks.append(_Break(Cs, how, pc, changed, prev.st[changed], p.st[changed]))
                     prev_lo = Cs
                 prev = p
             seg, lo = prev, prev_lo
@@ -936,15 +1071,17 @@ def _trace(tracer: _Tracer, C_max: float, progress: bool, C_min: float = 0.0
     return records, breaks, reason, snapshots, end_cert
 
 
-def _next_pieces(tracer: _Tracer, seg: _Seg, sc: _Scan, Cb: float, lo: float
-                 ) -> tuple[list[_Seg], str, Certificate | None]:
+def _next_pieces(
+    tracer: _Tracer, seg: _Seg, sc: _Scan, Cb: float, lo: float
+) -> tuple[list[_Seg], str, Certificate | None]:
     """The segment(s) after the breakpoint ``Cb`` of ``seg``, how they were found (``"event"``:
     the event rule, certified; ``"solve"``: fresh solves) and the first one's certificate
     at ``Cb`` (None: to be computed)."""
     b_at, w_at = seg.b(Cb), seg.w(Cb)
     cert = None
-    nxt = tracer.settle(seg.st, sc.groups, sc.moves, Cb, b_at, w_at,
-                        seg.alpha(tracer.geo, Cb), 1, base=seg)
+    nxt = tracer.settle(
+        seg.st, sc.groups, sc.moves, Cb, b_at, w_at, seg.alpha(tracer.geo, Cb), 1, base=seg
+    )
     if nxt is not None:
         cert = tracer.certify_at(nxt, Cb)
         if cert.max_residual() <= REANCHOR_TOL:
@@ -1016,11 +1153,18 @@ class PathPoint:
         >>> ep.solution_at(0.1).to_dict()["left"]
         [0, 1]
         """
-        return {"C": float(self.C), "lam": float(self.lam), "w": [float(t) for t in self.w],
-                "b": float(self.b), "alpha": [float(t) for t in self.alpha],
-                "elbow": [int(i) for i in self.elbow], "left": [int(i) for i in self.left],
-                "right": [int(i) for i in self.right], "segment": int(self.segment),
-                "certificate": self.certificate.to_dict()}
+        return {
+            "C": float(self.C),
+            "lam": float(self.lam),
+            "w": [float(t) for t in self.w],
+            "b": float(self.b),
+            "alpha": [float(t) for t in self.alpha],
+            "elbow": [int(i) for i in self.elbow],
+            "left": [int(i) for i in self.left],
+            "right": [int(i) for i in self.right],
+            "segment": int(self.segment),
+            "certificate": self.certificate.to_dict(),
+        }
 
 
 @dataclass(frozen=True, eq=False)
@@ -1190,11 +1334,13 @@ class ExactPath:
         if (Cs < self.bounds[0] * (1 - 1e-12)).any():
             raise ParameterError(
                 f"C = {float(Cs.min()):.6g} is below the start of this path (C_min = "
-                f"{self.bounds[0]:.6g}); compute it with a smaller C_min")
+                f"{self.bounds[0]:.6g}); compute it with a smaller C_min"
+            )
         if (Cs > self.C_end * (1 + 1e-12)).any():
             raise ParameterError(
                 f"C = {float(Cs.max()):.6g} is beyond the end of this path (C_end = "
-                f"{self.C_end:.6g}, {self.end_reason}); compute it with a larger C_max")
+                f"{self.C_end:.6g}, {self.end_reason}); compute it with a larger C_max"
+            )
         return Cs
 
     def segment_of(self, C: Any) -> Any:
@@ -1241,8 +1387,9 @@ class ExactPath:
         ([0.2, 1.0], [0.0, 0.0])
         """
         Cs = self._check_C(C)
-        k = np.clip(np.searchsorted(self.bounds, Cs.ravel(), side="left") - 1, 0,
-                    self.n_segments - 1)
+        k = np.clip(
+            np.searchsorted(self.bounds, Cs.ravel(), side="left") - 1, 0, self.n_segments - 1
+        )
         t = Cs.ravel() - self.bounds[k]
         w = self.w_at[k] + t[:, None] * self.w_slope[k]
         b = self.b_at[k] + t * self.b_slope[k]
@@ -1255,7 +1402,7 @@ class ExactPath:
         nearest stored one."""
         base = max(j for j in self.snapshots if j <= k)
         st = self.snapshots[base].copy()
-        for j in range(base, k):   # breakpoint j leads from segment j to j + 1
+        for j in range(base, k):  # breakpoint j leads from segment j to j + 1
             a, b = self.event_ptr[j], self.event_ptr[j + 1]
             st[self.event_index[a:b]] = self.event_to[a:b]
         return st
@@ -1315,13 +1462,26 @@ class ExactPath:
         st = self._status(k)
         w, b = self.coefficients(C)
         alpha = self.alpha_at(C)
-        problem = SVMProblem(self.data, C=C, intercept=self.intercept,
-                             intercept_scaling=self.intercept_scaling,
-                             sample_weight=self.weights)
+        problem = SVMProblem(
+            self.data,
+            C=C,
+            intercept=self.intercept,
+            intercept_scaling=self.intercept_scaling,
+            sample_weight=self.weights,
+        )
         cert = certify(problem, w, b, alpha, tol=self.tol)
-        return PathPoint(C, 1.0 / (C * self.n), np.asarray(w, float), float(b), alpha,
-                         np.flatnonzero(st == _E), np.flatnonzero(st == _L),
-                         np.flatnonzero(st == _R), k, cert)
+        return PathPoint(
+            C,
+            1.0 / (C * self.n),
+            np.asarray(w, float),
+            float(b),
+            alpha,
+            np.flatnonzero(st == _E),
+            np.flatnonzero(st == _L),
+            np.flatnonzero(st == _R),
+            k,
+            cert,
+        )
 
     def lambda_form(self, k: int) -> dict[str, tuple[Any, Any]]:
         """Segment k in the scaled parametrisation of Hastie et al.: ``lambda = 1/C``.
@@ -1361,14 +1521,18 @@ class ExactPath:
         E = self.elbow_index[i0:i1]
         ap[E] = self.elbow_alpha_slope[i0:i1]
         aq[E] = self.elbow_alpha_at[i0:i1] - Ck * self.elbow_alpha_slope[i0:i1]
-        return {"alpha": (ap, aq),
-                "w": (self.w_slope[k].copy(), self.w_at[k] - Ck * self.w_slope[k]),
-                "b": (float(self.b_slope[k]), float(self.b_at[k] - Ck * self.b_slope[k]))}
+        return {
+            "alpha": (ap, aq),
+            "w": (self.w_slope[k].copy(), self.w_at[k] - Ck * self.w_slope[k]),
+            "b": (float(self.b_slope[k]), float(self.b_at[k] - Ck * self.b_slope[k])),
+        }
 
     def __repr__(self) -> str:
-        return (f"ExactPath({self.data_name!r}, intercept={self.intercept!r}, "
-                f"{len(self)} breakpoints, C in [{self.bounds[0]:.4g}, {self.C_end:.4g}] "
-                f"({self.end_reason}), certified={self.certified})")
+        return (
+            f"ExactPath({self.data_name!r}, intercept={self.intercept!r}, "
+            f"{len(self)} breakpoints, C in [{self.bounds[0]:.4g}, {self.C_end:.4g}] "
+            f"({self.end_reason}), certified={self.certified})"
+        )
 
     def events_at(self, j: int) -> list[tuple[int, str, str]]:
         """The events of breakpoint ``j``: ``(example, from set, to set)``.
@@ -1393,9 +1557,12 @@ class ExactPath:
         if not 0 <= j < len(self):
             raise ParameterError(f"breakpoint index must be in [0, {len(self)}), got {j}")
         a, b = self.event_ptr[j], self.event_ptr[j + 1]
-        return [(int(i), SET_NAMES[f], SET_NAMES[t]) for i, f, t in
-                zip(self.event_index[a:b], self.event_from[a:b], self.event_to[a:b],
-                    strict=True)]
+        return [
+            (int(i), SET_NAMES[f], SET_NAMES[t])
+            for i, f, t in zip(
+                self.event_index[a:b], self.event_from[a:b], self.event_to[a:b], strict=True
+            )
+        ]
 
     def errors(self, C: Any, data: Dataset | None = None) -> np.ndarray:
         """Error rates ``mean(y f(x) <= 0)`` of ``w(C), b(C)`` on ``data`` (default: the
@@ -1425,19 +1592,29 @@ class ExactPath:
     # ------------------------------------------------------------------ export
 
     def _breakpoint_rows(self) -> list[dict[str, Any]]:
-        w, b = (self.coefficients(self.breakpoints) if len(self)
-                else (np.zeros((0, self.d)), np.zeros(0)))
+        w, b = (
+            self.coefficients(self.breakpoints)
+            if len(self)
+            else (np.zeros((0, self.d)), np.zeros(0))
+        )
         rows = []
         for j in range(len(self)):
-            rows.append({
-                "k": j, "C": float(self.breakpoints[j]), "lam": float(self.lam[j]),
-                "events": [{"index": i, "from": f, "to": t} for i, f, t in self.events_at(j)],
-                "method": self.method[j], "certified": bool(self.certificates[j].ok),
-                "max_residual": json_number(self.max_residual[j]),
-                "n_elbow": int(self.n_elbow[j + 1]), "n_left": int(self.n_left[j + 1]),
-                "n_right": int(self.n_right[j + 1]),
-                "norm_w": float(np.linalg.norm(w[j])), "b": float(b[j]),
-            })
+            rows.append(
+                {
+                    "k": j,
+                    "C": float(self.breakpoints[j]),
+                    "lam": float(self.lam[j]),
+                    "events": [{"index": i, "from": f, "to": t} for i, f, t in self.events_at(j)],
+                    "method": self.method[j],
+                    "certified": bool(self.certificates[j].ok),
+                    "max_residual": json_number(self.max_residual[j]),
+                    "n_elbow": int(self.n_elbow[j + 1]),
+                    "n_left": int(self.n_left[j + 1]),
+                    "n_right": int(self.n_right[j + 1]),
+                    "norm_w": float(np.linalg.norm(w[j])),
+                    "b": float(b[j]),
+                }
+            )
         return rows
 
     def to_dict(self, include_segments: bool = False) -> dict[str, Any]:
@@ -1466,13 +1643,23 @@ class ExactPath:
         """
         out: dict[str, Any] = {
             **format_header("exact_path"),
-            "data": self.data_name, "n": self.n, "d": self.d, "intercept": self.intercept,
-            "intercept_scaling": self.intercept_scaling, "exact": True,
-            "certified": self.certified, "n_breakpoints": len(self),
-            "end_reason": self.end_reason, "C_end": json_number(self.C_end),
-            "C_star": json_number(self.C_star), "separable": bool(self.separable),
-            "min_margin_sv_C": json_number(self.min_margin_sv_C), "n_solves": self.n_solves,
-            "n_merged": self.n_merged, "tol": self.tol, "seconds": self.seconds,
+            "data": self.data_name,
+            "n": self.n,
+            "d": self.d,
+            "intercept": self.intercept,
+            "intercept_scaling": self.intercept_scaling,
+            "exact": True,
+            "certified": self.certified,
+            "n_breakpoints": len(self),
+            "end_reason": self.end_reason,
+            "C_end": json_number(self.C_end),
+            "C_star": json_number(self.C_star),
+            "separable": bool(self.separable),
+            "min_margin_sv_C": json_number(self.min_margin_sv_C),
+            "n_solves": self.n_solves,
+            "n_merged": self.n_merged,
+            "tol": self.tol,
+            "seconds": self.seconds,
             "breakpoints": self._breakpoint_rows(),
             "weights": None if self.weights is None else [float(t) for t in self.weights],
         }
@@ -1480,16 +1667,21 @@ class ExactPath:
             segs = []
             for k in range(self.n_segments):
                 i0, i1 = self.elbow_ptr[k], self.elbow_ptr[k + 1]
-                segs.append({
-                    "C_lo": json_number(self.bounds[k]), "C_hi": json_number(self.bounds[k + 1]),
-                    "w_at": [float(t) for t in self.w_at[k]],
-                    "w_slope": [float(t) for t in self.w_slope[k]],
-                    "b_at": float(self.b_at[k]), "b_slope": float(self.b_slope[k]),
-                    "elbow": [int(i) for i in self.elbow_index[i0:i1]],
-                    "alpha_at": [float(t) for t in self.elbow_alpha_at[i0:i1]],
-                    "alpha_slope": [float(t) for t in self.elbow_alpha_slope[i0:i1]],
-                    "n_left": int(self.n_left[k]), "n_right": int(self.n_right[k]),
-                })
+                segs.append(
+                    {
+                        "C_lo": json_number(self.bounds[k]),
+                        "C_hi": json_number(self.bounds[k + 1]),
+                        "w_at": [float(t) for t in self.w_at[k]],
+                        "w_slope": [float(t) for t in self.w_slope[k]],
+                        "b_at": float(self.b_at[k]),
+                        "b_slope": float(self.b_slope[k]),
+                        "elbow": [int(i) for i in self.elbow_index[i0:i1]],
+                        "alpha_at": [float(t) for t in self.elbow_alpha_at[i0:i1]],
+                        "alpha_slope": [float(t) for t in self.elbow_alpha_slope[i0:i1]],
+                        "n_left": int(self.n_left[k]),
+                        "n_right": int(self.n_right[k]),
+                    }
+                )
             out["segments"] = segs
         return out
 
@@ -1598,57 +1790,85 @@ class ExactPath:
         # Exact regularization path: data (n=2, d=1, intercept=free)
         """
         K = len(self)
-        L = [f"# Exact regularization path: {self.data_name} (n={self.n}, d={self.d}, "
-             f"intercept={self.intercept})", ""]
+        L = [
+            f"# Exact regularization path: {self.data_name} (n={self.n}, d={self.d}, "
+            f"intercept={self.intercept})",
+            "",
+        ]
         ok = sum(c.ok for c in self.certificates)
-        L.append(f"- {K} breakpoints, {self.n_segments} affine segments in C; every "
-                 "set change (E = margin SVs, L = alpha at C, R = alpha at 0) listed below")
+        L.append(
+            f"- {K} breakpoints, {self.n_segments} affine segments in C; every "
+            "set change (E = margin SVs, L = alpha at C, R = alpha at 0) listed below"
+        )
         worst = float(self.max_residual.max()) if K else 0.0
-        L.append(f"- certified: {ok}/{K} breakpoints (numpy certificate at tol "
-                 f"{self.tol:.0e}; worst residual {worst:.1e})")
+        L.append(
+            f"- certified: {ok}/{K} breakpoints (numpy certificate at tol "
+            f"{self.tol:.0e}; worst residual {worst:.1e})"
+        )
         n_solve = sum(m == "solve" for m in self.method)
-        L.append(f"- {n_solve} breakpoints settled by a fresh certified solve (degenerate "
-                 f"events); {self.n_solves} solves in all; {self.n_merged} exact duplicates "
-                 f"merged; {self.seconds:.2f} s")
+        L.append(
+            f"- {n_solve} breakpoints settled by a fresh certified solve (degenerate "
+            f"events); {self.n_solves} solves in all; {self.n_merged} exact duplicates "
+            f"merged; {self.seconds:.2f} s"
+        )
         if self.bounds[0] > 0:
-            L.append(f"- starts at C_min = {self.bounds[0]:.6g}, from the active sets of a "
-                     "fresh certified solve"
-                     + (f"; first margin SV at C_0 = {self.min_margin_sv_C:.6g}"
-                        if math.isfinite(self.min_margin_sv_C) else ""))
+            L.append(
+                f"- starts at C_min = {self.bounds[0]:.6g}, from the active sets of a "
+                "fresh certified solve"
+                + (
+                    f"; first margin SV at C_0 = {self.min_margin_sv_C:.6g}"
+                    if math.isfinite(self.min_margin_sv_C)
+                    else ""
+                )
+            )
         elif self.min_margin_sv_C > 0:
-            L.append(f"- first margin SV at C_0 = {self.min_margin_sv_C:.6g}: below it "
-                     "every example is at its bound")
+            L.append(
+                f"- first margin SV at C_0 = {self.min_margin_sv_C:.6g}: below it "
+                "every example is at its bound"
+            )
         else:
-            L.append("- margin SVs for every C > 0 (C_0 = 0: free intercept, unequal "
-                     "classes)")
+            L.append("- margin SVs for every C > 0 (C_0 = 0: free intercept, unequal classes)")
         if self.end_reason == "end":
             if self.separable:
-                L.append(f"- separable: the solution is the hard-margin one for every "
-                         f"C >= C* = {self.C_star:.6g} (last breakpoint)")
+                L.append(
+                    f"- separable: the solution is the hard-margin one for every "
+                    f"C >= C* = {self.C_star:.6g} (last breakpoint)"
+                )
             else:
-                L.append("- complete: after the last breakpoint the sets never change "
-                         "(the last segment is exact for every larger C)")
+                L.append(
+                    "- complete: after the last breakpoint the sets never change "
+                    "(the last segment is exact for every larger C)"
+                )
         elif self.end_reason == "C_max":
-            L.append(f"- stopped at C_max = {self.C_end:.6g}"
-                     + (" (separable: C* lies beyond)" if self.separable else
-                        " (not separable)"))
+            L.append(
+                f"- stopped at C_max = {self.C_end:.6g}"
+                + (" (separable: C* lies beyond)" if self.separable else " (not separable)")
+            )
         else:
-            L.append(f"- stopped at C = {self.C_end:.6g}: beyond, double precision no "
-                     "longer resolves the margins (not separable: ||w|| grows with C)")
-        L += ["", "| k | C | lambda | events | E | L | R | method | max residual |",
-              "|---|---|---|---|---|---|---|---|---|"]
+            L.append(
+                f"- stopped at C = {self.C_end:.6g}: beyond, double precision no "
+                "longer resolves the margins (not separable: ||w|| grows with C)"
+            )
+        L += [
+            "",
+            "| k | C | lambda | events | E | L | R | method | max residual |",
+            "|---|---|---|---|---|---|---|---|---|",
+        ]
         idx = list(range(K))
         if K > max_rows:
-            idx = idx[:max_rows // 2] + [-1] + idx[K - max_rows // 2:]
+            idx = idx[: max_rows // 2] + [-1] + idx[K - max_rows // 2 :]
         for j in idx:
             if j < 0:
-                L.append(f"| ... | | | {K - 2 * (max_rows // 2)} more (see breakpoints.csv) "
-                         "| | | | | |")
+                L.append(
+                    f"| ... | | | {K - 2 * (max_rows // 2)} more (see breakpoints.csv) | | | | | |"
+                )
                 continue
             ev = ", ".join(f"{i}: {f}->{t}" for i, f, t in self.events_at(j))
-            L.append(f"| {j} | {self.breakpoints[j]:.6g} | {self.lam[j]:.4g} | {ev} | "
-                     f"{self.n_elbow[j + 1]} | {self.n_left[j + 1]} | {self.n_right[j + 1]} | "
-                     f"{self.method[j]} | {self.max_residual[j]:.1e} |")
+            L.append(
+                f"| {j} | {self.breakpoints[j]:.6g} | {self.lam[j]:.4g} | {ev} | "
+                f"{self.n_elbow[j + 1]} | {self.n_left[j + 1]} | {self.n_right[j + 1]} | "
+                f"{self.method[j]} | {self.max_residual[j]:.1e} |"
+            )
         return "\n".join(L) + "\n"
 
 
@@ -1668,8 +1888,14 @@ def _single_blas_thread() -> Any:
     return threadpool_limits(1, user_api="blas")
 
 
-def _assemble(geo: _Geometry, records: list[_Record], breaks: list[_Break], reason: str,
-              snapshots: dict[int, np.ndarray], **kw: Any) -> ExactPath:
+def _assemble(
+    geo: _Geometry,
+    records: list[_Record],
+    breaks: list[_Break],
+    reason: str,
+    snapshots: dict[int, np.ndarray],
+    **kw: Any,
+) -> ExactPath:
     """The user-unit :class:`ExactPath` from the traced (internal) segments."""
     sig = math.sqrt(geo.sigma2)
     S, K = len(records), len(breaks)
@@ -1680,8 +1906,7 @@ def _assemble(geo: _Geometry, records: list[_Record], breaks: list[_Break], reas
     if geo.ws != 1.0:
         Ws = Ws * geo.ws
     if geo.intercept == "augmented":
-        (w_at, b_at), (w_slope, b_slope) = geo.unit.from_augmented(Wl), \
-            geo.unit.from_augmented(Ws)
+        (w_at, b_at), (w_slope, b_slope) = geo.unit.from_augmented(Wl), geo.unit.from_augmented(Ws)
     else:
         w_at, w_slope = Wl, Ws
         if geo.free:
@@ -1698,7 +1923,7 @@ def _assemble(geo: _Geometry, records: list[_Record], breaks: list[_Break], reas
     if geo.unit_w is not None:  # each member's share, in proportion to its cost
         e_at = e_at * geo.unit_w[e_idx]
         e_sl = e_sl * geo.weights[e_idx]  # type: ignore[index]
-    sizes = np.diff(geo._members_bounds)    # examples per group
+    sizes = np.diff(geo._members_bounds)  # examples per group
     e_ptr = np.concatenate([[0], np.cumsum([int(sizes[r.E].sum()) for r in records])])
     # events, in original indices
     if breaks:
@@ -1706,8 +1931,9 @@ def _assemble(geo: _Geometry, records: list[_Record], breaks: list[_Break], reas
         event_index, own = geo.members(ch)
         event_from = np.concatenate([b.before for b in breaks]).astype(np.int8)[own]
         event_to = np.concatenate([b.after for b in breaks]).astype(np.int8)[own]
-        event_ptr = np.concatenate([[0], np.cumsum([int(sizes[b.changed].sum())
-                                                    for b in breaks])]).astype(np.int64)
+        event_ptr = np.concatenate(
+            [[0], np.cumsum([int(sizes[b.changed].sum()) for b in breaks])]
+        ).astype(np.int64)
     else:
         event_index = np.empty(0, np.int64)
         event_from = event_to = np.empty(0, np.int8)
@@ -1738,27 +1964,59 @@ def _assemble(geo: _Geometry, records: list[_Record], breaks: list[_Break], reas
         c0 = math.nan  # the path starts past C_0 (or margin SVs exist from C = 0 on)
     bps = bounds[1:-1].copy()
     return ExactPath(
-        breakpoints=bps, lam=1.0 / (bps * n), bounds=bounds, w_at=w_at, w_slope=w_slope,
-        b_at=np.asarray(b_at, float), b_slope=np.asarray(b_slope, float),
-        elbow_ptr=np.asarray(e_ptr, np.int64), elbow_index=e_idx,
-        elbow_alpha_at=np.asarray(e_at, float), elbow_alpha_slope=np.asarray(e_sl, float),
-        n_elbow=counts[:, _E], n_left=counts[:, _L], n_right=counts[:, _R],
-        event_ptr=event_ptr, event_index=event_index, event_from=event_from,
-        event_to=event_to, method=tuple(b.how for b in breaks), certificates=certs,
-        max_residual=np.array([c.max_residual() for c in certs]), end_reason=reason,
-        C_end=C_end, C_star=C_star, separable=separable, min_margin_sv_C=c0,
-        n_merged=int(n - geo.m), intercept=geo.intercept, intercept_scaling=geo.s,
-        data=data, data_name=data.name, n=n, d=data.d, snapshots=snaps,
-        weights=geo.weights, **kw)
+        breakpoints=bps,
+        lam=1.0 / (bps * n),
+        bounds=bounds,
+        w_at=w_at,
+        w_slope=w_slope,
+        b_at=np.asarray(b_at, float),
+        b_slope=np.asarray(b_slope, float),
+        elbow_ptr=np.asarray(e_ptr, np.int64),
+        elbow_index=e_idx,
+        elbow_alpha_at=np.asarray(e_at, float),
+        elbow_alpha_slope=np.asarray(e_sl, float),
+        n_elbow=counts[:, _E],
+        n_left=counts[:, _L],
+        n_right=counts[:, _R],
+        event_ptr=event_ptr,
+        event_index=event_index,
+        event_from=event_from,
+        event_to=event_to,
+        method=tuple(b.how for b in breaks),
+        certificates=certs,
+        max_residual=np.array([c.max_residual() for c in certs]),
+        end_reason=reason,
+        C_end=C_end,
+        C_star=C_star,
+        separable=separable,
+        min_margin_sv_C=c0,
+        n_merged=int(n - geo.m),
+        intercept=geo.intercept,
+        intercept_scaling=geo.s,
+        data=data,
+        data_name=data.name,
+        n=n,
+        d=data.d,
+        snapshots=snaps,
+        weights=geo.weights,
+        **kw,
+    )
 
 
-def exact_regularization_path(data: Dataset, intercept: str = "free", *,
-                              C_max: float | None = None, C_min: float | None = None,
-                              holdout: Dataset | None = None,
-                              solver: str | None = None, intercept_scaling: float = 1.0,
-                              tol: float | None = None, progress: bool = False,
-                              sample_weight: Any = None,
-                              class_weight: Any = None) -> ExactPath:
+def exact_regularization_path(
+    data: Dataset,
+    intercept: str = "free",
+    *,
+    C_max: float | None = None,
+    C_min: float | None = None,
+    holdout: Dataset | None = None,
+    solver: str | None = None,
+    intercept_scaling: float = 1.0,
+    tol: float | None = None,
+    progress: bool = False,
+    sample_weight: Any = None,
+    class_weight: Any = None,
+) -> ExactPath:
     """Every breakpoint of the soft-margin path in C, with its events, certified.
 
     Parameters
@@ -1823,22 +2081,23 @@ def exact_regularization_path(data: Dataset, intercept: str = "free", *,
     """
     t0 = time.perf_counter()
     if not isinstance(data, Dataset):
-        raise ParameterError(f"the exact path needs a maxmargin.Dataset, got "
-                             f"{type(data).__name__}")
+        raise ParameterError(f"the exact path needs a maxmargin.Dataset, got {type(data).__name__}")
     intercept = check_choice("intercept", intercept, INTERCEPTS)
     s = check_positive("intercept_scaling", intercept_scaling)
     for name, v in (("C_max", C_max), ("C_min", C_min)):
         if v is not None and not (isinstance(v, int | float) and 0 < v < math.inf):
-            raise ParameterError(f"{name} must be a finite number > 0 (or None: the whole "
-                                 f"path), got {v!r}")
+            raise ParameterError(
+                f"{name} must be a finite number > 0 (or None: the whole path), got {v!r}"
+            )
     if C_min is not None and C_max is not None and not C_min < C_max:
         raise ParameterError(f"C_min must be < C_max, got {C_min!r} and {C_max!r}")
     if holdout is not None:
         if not isinstance(holdout, Dataset):
             raise ParameterError(f"holdout must be a Dataset, got {type(holdout).__name__}")
         if holdout.d != data.d:
-            raise ParameterError(f"holdout has {holdout.d} features, the data {data.d}; "
-                                 "they must match")
+            raise ParameterError(
+                f"holdout has {holdout.d} features, the data {data.d}; they must match"
+            )
     tol = 1e-6 if tol is None else check_positive("tol", tol)
     weights, _ = combine_weights(data, sample_weight, class_weight)
     keep = None if weights is None or weights.all() else np.flatnonzero(weights > 0)
@@ -1851,9 +2110,18 @@ def exact_regularization_path(data: Dataset, intercept: str = "free", *,
         cmax = math.inf if C_max is None else float(C_max) * geo.cscale
         cmin = 0.0 if C_min is None else float(C_min) * geo.cscale
         records, breaks, reason, snaps, end_cert = _trace(tracer, cmax, progress, cmin)
-        ep = _assemble(geo, records, breaks, reason, snaps, holdout=holdout, tol=tol,
-                       end_certificate=end_cert, n_solves=tracer.n_solves,
-                       seconds=time.perf_counter() - t0)
+        ep = _assemble(
+            geo,
+            records,
+            breaks,
+            reason,
+            snaps,
+            holdout=holdout,
+            tol=tol,
+            end_certificate=end_cert,
+            n_solves=tracer.n_solves,
+            seconds=time.perf_counter() - t0,
+        )
     if keep is not None:
         ep = _widen(ep, data, weights, keep)  # type: ignore[arg-type]
     return ep
@@ -1870,6 +2138,14 @@ def _widen(ep: ExactPath, data: Dataset, weights: np.ndarray, keep: np.ndarray) 
         full[keep] = st
         snaps[k] = full
     return dataclasses.replace(
-        ep, elbow_index=keep[ep.elbow_index], event_index=keep[ep.event_index],
-        n_right=ep.n_right + (n - keep.size), snapshots=snaps, data=data,
-        data_name=data.name, n=n, lam=1.0 / (ep.breakpoints * n), weights=weights)
+        ep,
+        elbow_index=keep[ep.elbow_index],
+        event_index=keep[ep.event_index],
+        n_right=ep.n_right + (n - keep.size),
+        snapshots=snaps,
+        data=data,
+        data_name=data.name,
+        n=n,
+        lam=1.0 / (ep.breakpoints * n),
+        weights=weights,
+    )

@@ -163,8 +163,9 @@ def parse_grid(text: str) -> np.ndarray:
     [0.5, 2.0, 8.0]
     """
     if not isinstance(text, str) or not text.strip():
-        raise ParameterError("empty grid; write lo:hi:num (e.g. 1e-3:1e3:25) or a comma "
-                             "list (e.g. 0.1,1,10)")
+        raise ParameterError(
+            "empty grid; write lo:hi:num (e.g. 1e-3:1e3:25) or a comma list (e.g. 0.1,1,10)"
+        )
     m = _RANGE.match(text)
     try:
         if m:
@@ -172,11 +173,13 @@ def parse_grid(text: str) -> np.ndarray:
             num_s = m.group(3).strip()
             num = int(float(num_s)) if float(num_s).is_integer() else None
             if num is None or num < 1:
-                raise ParameterError(f"grid {text!r}: the number of points must be an int "
-                                     f">= 1, got {num_s!r}")
+                raise ParameterError(
+                    f"grid {text!r}: the number of points must be an int >= 1, got {num_s!r}"
+                )
             if not (lo > 0 and hi > 0 and math.isfinite(lo) and math.isfinite(hi)):
-                raise ParameterError(f"grid {text!r}: lo and hi must be finite and > 0 "
-                                     "(the grid is log-spaced)")
+                raise ParameterError(
+                    f"grid {text!r}: lo and hi must be finite and > 0 (the grid is log-spaced)"
+                )
             return log_grid(lo, hi, num)
         parts = [p.strip() for p in text.split(",")]
         if any(not p for p in parts):
@@ -185,8 +188,10 @@ def parse_grid(text: str) -> np.ndarray:
     except ParameterError:
         raise  # already says what is wrong (a ValueError too: keep it from the generic one)
     except ValueError:
-        raise ParameterError(f"cannot read grid {text!r}: write lo:hi:num (e.g. 1e-3:1e3:25) "
-                             "or a comma list of numbers (e.g. 0.1,1,10)") from None
+        raise ParameterError(
+            f"cannot read grid {text!r}: write lo:hi:num (e.g. 1e-3:1e3:25) "
+            "or a comma list of numbers (e.g. 0.1,1,10)"
+        ) from None
 
 
 def grid_alias(name: str, value: Any, alias: str, alias_value: Any) -> Any:
@@ -214,8 +219,9 @@ def grid_alias(name: str, value: Any, alias: str, alias_value: Any) -> Any:
     if alias_value is None:
         return value
     if value is not None:
-        raise ParameterError(f"give {name} or {alias}, not both ({alias} is scikit-learn's "
-                             f"name for the {name} grid)")
+        raise ParameterError(
+            f"give {name} or {alias}, not both ({alias} is scikit-learn's name for the {name} grid)"
+        )
     return alias_value
 
 
@@ -228,12 +234,15 @@ def _check_grid(name: str, values: Any) -> np.ndarray:
     except (TypeError, ValueError):
         raise ParameterError(f"the {name} grid must be numbers, got {values!r}") from None
     if g.size == 0:
-        raise ParameterError(f"the {name} grid is empty; give at least one value, e.g. "
-                             f"{name}={DEFAULT_GRID!r}")
+        raise ParameterError(
+            f"the {name} grid is empty; give at least one value, e.g. {name}={DEFAULT_GRID!r}"
+        )
     bad = ~np.isfinite(g) | (g <= 0)
     if bad.any():
-        raise ParameterError(f"every {name} must be finite and > 0; got {g[bad][:5].tolist()} "
-                             f"(at index {np.flatnonzero(bad)[:5].tolist()})")
+        raise ParameterError(
+            f"every {name} must be finite and > 0; got {g[bad][:5].tolist()} "
+            f"(at index {np.flatnonzero(bad)[:5].tolist()})"
+        )
     d = np.diff(g)
     if (d > 0).all():
         return g
@@ -241,8 +250,12 @@ def _check_grid(name: str, values: Any) -> np.ndarray:
         return g[::-1].copy()
     u = np.unique(g)
     what = "duplicates removed" if u.size < g.size else "sorted"
-    warnings.warn(f"the {name} grid was not monotone: {what} (a path is computed in "
-                  f"increasing {name}); {g.size} values -> {u.size}", GridWarning, stacklevel=3)
+    warnings.warn(
+        f"the {name} grid was not monotone: {what} (a path is computed in "
+        f"increasing {name}); {g.size} values -> {u.size}",
+        GridWarning,
+        stacklevel=3,
+    )
     return u
 
 
@@ -379,17 +392,34 @@ class RegularizationPath:
         <maxmargin.ExactSolution.geometric_margin>` (``= feature_margin`` unless
         ``augmented``), shape (k,)."""
         with np.errstate(divide="ignore"):
-            return np.where(self.norm_reg > 0, 1.0 / np.where(self.norm_reg > 0,
-                                                             self.norm_reg, 1.0), np.inf)
+            return np.where(
+                self.norm_reg > 0, 1.0 / np.where(self.norm_reg > 0, self.norm_reg, 1.0), np.inf
+            )
 
     @property
     def certified(self) -> bool:
         """Whether every point's certificate is ok."""
         return all(c.ok for c in self.certificates)
 
-    _ARRAYS = ("C", "lam", "b", "norm_w", "norm_reg", "margin", "width", "n_margin_sv",
-               "n_bound_sv", "train_error", "holdout_error", "slack_sum", "primal", "dual",
-               "relative_gap", "max_kkt", "seconds")
+    _ARRAYS = (
+        "C",
+        "lam",
+        "b",
+        "norm_w",
+        "norm_reg",
+        "margin",
+        "width",
+        "n_margin_sv",
+        "n_bound_sv",
+        "train_error",
+        "holdout_error",
+        "slack_sum",
+        "primal",
+        "dual",
+        "relative_gap",
+        "max_kkt",
+        "seconds",
+    )
 
     def to_dict(self, include_alpha: bool = False) -> dict[str, Any]:
         """Plain-Python dict (JSON-ready; non-finite numbers as strings).
@@ -423,11 +453,16 @@ class RegularizationPath:
         """
         out: dict[str, Any] = {
             **format_header("path"),
-            "data": self.data_name, "n": self.n, "d": self.d, "intercept": self.intercept,
-            "intercept_scaling": self.intercept_scaling, "solver": self.solver,
+            "data": self.data_name,
+            "n": self.n,
+            "d": self.d,
+            "intercept": self.intercept,
+            "intercept_scaling": self.intercept_scaling,
+            "solver": self.solver,
             "certified": self.certified,
             "min_margin_sv_C": json_number(self.min_margin_sv_C),
-            "compile_seconds": self.compile_seconds, "total_seconds": self.total_seconds,
+            "compile_seconds": self.compile_seconds,
+            "total_seconds": self.total_seconds,
         }
         for k in self._ARRAYS:
             a = getattr(self, k)
@@ -440,13 +475,15 @@ class RegularizationPath:
         limit = self.hard_margin_limit
         out["hard"] = None if limit is None else limit.to_dict()
         out["feature_names"] = None if self.feature_names is None else list(self.feature_names)
-        out["floors"] = [{k: json_number(v) for k, v in c.floors.items()}
-                         for c in self.certificates]
+        out["floors"] = [
+            {k: json_number(v) for k, v in c.floors.items()} for c in self.certificates
+        ]
         out["certificate_tol"] = [float(c.tol) for c in self.certificates]
         if include_alpha:
             if self.alpha.shape[1] != self.n:
-                raise ParameterError("this path was read from a file without alpha: "
-                                     "include_alpha is not possible")
+                raise ParameterError(
+                    "this path was read from a file without alpha: include_alpha is not possible"
+                )
             out["alpha"] = [[float(v) for v in row] for row in self.alpha]
         out["weights"] = None if self.weights is None else [float(v) for v in self.weights]
         return out
@@ -503,54 +540,113 @@ class RegularizationPath:
         for name in cls._ARRAYS:
             vals = doc[name]
             ints = all(isinstance(v, int) and not isinstance(v, bool) for v in vals)
-            arrays[name] = (np.array(vals, dtype=np.int64) if ints and vals
-                            else np.array([json_float(v) for v in vals], dtype=float))
+            arrays[name] = (
+                np.array(vals, dtype=np.int64)
+                if ints and vals
+                else np.array([json_float(v) for v in vals], dtype=float)
+            )
         floors = doc.get("floors") or [{}] * k
         tols = doc.get("certificate_tol") or [DEFAULT_TOL] * k
-        certs = tuple(Certificate(
-            float(arrays["primal"][i]), float(arrays["dual"][i]),
-            float(arrays["primal"][i] - arrays["dual"][i]), float(arrays["relative_gap"][i]),
-            {str(a): json_float(v) for a, v in doc["kkt"][i].items()}, json_float(tols[i]),
-            bool(doc["certificate_ok"][i]),
-            {str(a): json_float(v) for a, v in floors[i].items()},
-            (doc.get("certificate_undecided") or [None] * k)[i]) for i in range(k))
+        certs = tuple(
+            Certificate(
+                float(arrays["primal"][i]),
+                float(arrays["dual"][i]),
+                float(arrays["primal"][i] - arrays["dual"][i]),
+                float(arrays["relative_gap"][i]),
+                {str(a): json_float(v) for a, v in doc["kkt"][i].items()},
+                json_float(tols[i]),
+                bool(doc["certificate_ok"][i]),
+                {str(a): json_float(v) for a, v in floors[i].items()},
+                (doc.get("certificate_undecided") or [None] * k)[i],
+            )
+            for i in range(k)
+        )
         alpha = doc.get("alpha")
         limit = doc.get("hard")
         names = doc.get("feature_names")
         return cls(
-            w=np.array([[json_float(v) for v in row] for row in doc["w"]],
-                       dtype=float).reshape(k, d),
-            alpha=(np.array([[json_float(v) for v in row] for row in alpha], dtype=float)
-                   .reshape(k, n) if alpha is not None else np.zeros((k, 0))),
-            certificates=certs, method=tuple(doc["method"]),
+            w=np.array([[json_float(v) for v in row] for row in doc["w"]], dtype=float).reshape(
+                k, d
+            ),
+            alpha=(
+                np.array([[json_float(v) for v in row] for row in alpha], dtype=float).reshape(k, n)
+                if alpha is not None
+                else np.zeros((k, 0))
+            ),
+            certificates=certs,
+            method=tuple(doc["method"]),
             intercept=str(doc["intercept"]),
             intercept_scaling=json_float(doc.get("intercept_scaling", 1.0)),
-            data_name=str(doc.get("data", "data")), n=n, d=d, solver=str(doc.get("solver")),
+            data_name=str(doc.get("data", "data")),
+            n=n,
+            d=d,
+            solver=str(doc.get("solver")),
             min_margin_sv_C=json_float(doc.get("min_margin_sv_C")),
             hard_margin_limit=None if limit is None else HardMarginLimit.from_dict(limit),
             compile_seconds=json_float(doc.get("compile_seconds", 0.0)),
             total_seconds=json_float(doc.get("total_seconds", 0.0)),
             feature_names=None if names is None else tuple(map(str, names)),
-            weights=None if doc.get("weights") is None else
-            np.array([json_float(v) for v in doc["weights"]], dtype=float), **arrays)
+            weights=None
+            if doc.get("weights") is None
+            else np.array([json_float(v) for v in doc["weights"]], dtype=float),
+            **arrays,
+        )
 
     def _table(self) -> tuple[list[str], list[list[Any]]]:
         """One row per grid point (the columns of :meth:`to_csv`)."""
-        cols = ["C", "lam", "b", *_table.weight_columns(self.feature_names, self.d),
-                "norm_w", "norm_reg", "margin", "width", "n_margin_sv", "n_bound_sv",
-                "train_error", "holdout_error", "slack_sum", "primal", "dual",
-                "relative_gap", "max_kkt", "certified", "method", "seconds"]
+        cols = [
+            "C",
+            "lam",
+            "b",
+            *_table.weight_columns(self.feature_names, self.d),
+            "norm_w",
+            "norm_reg",
+            "margin",
+            "width",
+            "n_margin_sv",
+            "n_bound_sv",
+            "train_error",
+            "holdout_error",
+            "slack_sum",
+            "primal",
+            "dual",
+            "relative_gap",
+            "max_kkt",
+            "certified",
+            "method",
+            "seconds",
+        ]
         rows = []
         for i in range(len(self)):
-            rows.append([float(self.C[i]), float(self.lam[i]), float(self.b[i]),
-                         *map(float, self.w[i]),
-                         *(float(getattr(self, a)[i]) for a in (
-                             "norm_w", "norm_reg", "margin", "width")),
-                         int(self.n_margin_sv[i]), int(self.n_bound_sv[i]),
-                         *(float(getattr(self, a)[i]) for a in (
-                             "train_error", "holdout_error", "slack_sum", "primal", "dual",
-                             "relative_gap", "max_kkt")),
-                         bool(self.certificates[i].ok), self.method[i], float(self.seconds[i])])
+            rows.append(
+                [
+                    float(self.C[i]),
+                    float(self.lam[i]),
+                    float(self.b[i]),
+                    *map(float, self.w[i]),
+                    *(
+                        float(getattr(self, a)[i])
+                        for a in ("norm_w", "norm_reg", "margin", "width")
+                    ),
+                    int(self.n_margin_sv[i]),
+                    int(self.n_bound_sv[i]),
+                    *(
+                        float(getattr(self, a)[i])
+                        for a in (
+                            "train_error",
+                            "holdout_error",
+                            "slack_sum",
+                            "primal",
+                            "dual",
+                            "relative_gap",
+                            "max_kkt",
+                        )
+                    ),
+                    bool(self.certificates[i].ok),
+                    self.method[i],
+                    float(self.seconds[i]),
+                ]
+            )
         return cols, rows
 
     def to_csv(self, file: str | Path | None = None) -> str:
@@ -645,48 +741,78 @@ class RegularizationPath:
         >>> print(p.to_markdown().splitlines()[0])
         # Regularization path: data (n=2, d=1, intercept=free)
         """
-        L = [f"# Regularization path: {self.data_name} (n={self.n}, d={self.d}, "
-             f"intercept={self.intercept})", ""]
+        L = [
+            f"# Regularization path: {self.data_name} (n={self.n}, d={self.d}, "
+            f"intercept={self.intercept})",
+            "",
+        ]
         ok = sum(c.ok for c in self.certificates)
         cont = sum(m == "warm" for m in self.method)
-        L.append(f"- {len(self)} grid points, C from {self.C[0]:.4g} to {self.C[-1]:.4g} "
-                 f"(lambda = 1/(C n) from {self.lam[0]:.4g} to {self.lam[-1]:.4g})")
+        L.append(
+            f"- {len(self)} grid points, C from {self.C[0]:.4g} to {self.C[-1]:.4g} "
+            f"(lambda = 1/(C n) from {self.lam[0]:.4g} to {self.lam[-1]:.4g})"
+        )
         und = sum(c.undecided is not None for c in self.certificates)
-        L.append(f"- certified: {ok}/{len(self)} points (worst relative gap "
-                 f"{np.abs(self.relative_gap).max():.1e}, worst scaled KKT residual "
-                 f"{self.max_kkt.max():.1e})"
-                 + (f"; {und} not certified because double precision cannot decide them"
-                    if und else ""))
-        L.append(f"- solver {self.solver}; {cont} points warm-started on a working set "
-                 "(no full QP), "
-                 f"{len(self) - cont} by the DPP-compiled QP; model compiled once in "
-                 f"{self.compile_seconds:.2f} s; path {self.total_seconds:.2f} s")
+        L.append(
+            f"- certified: {ok}/{len(self)} points (worst relative gap "
+            f"{np.abs(self.relative_gap).max():.1e}, worst scaled KKT residual "
+            f"{self.max_kkt.max():.1e})"
+            + (f"; {und} not certified because double precision cannot decide them" if und else "")
+        )
+        L.append(
+            f"- solver {self.solver}; {cont} points warm-started on a working set "
+            "(no full QP), "
+            f"{len(self) - cont} by the DPP-compiled QP; model compiled once in "
+            f"{self.compile_seconds:.2f} s; path {self.total_seconds:.2f} s"
+        )
         c0 = self.min_margin_sv_C
         if not math.isnan(c0):
-            L.append(f"- smallest C with a margin SV (analytical): C_0 = {c0:.6g}"
-                     + (" (margin SVs for every C > 0)" if c0 == 0 else "")
-                     + (": below it every example is a bound SV" if 0 < c0 < math.inf
-                        else ""))
+            L.append(
+                f"- smallest C with a margin SV (analytical): C_0 = {c0:.6g}"
+                + (" (margin SVs for every C > 0)" if c0 == 0 else "")
+                + (": below it every example is a bound SV" if 0 < c0 < math.inf else "")
+            )
         h = self.hard_margin_limit
         if h is not None:
             if not h.separable:
-                L.append("- hard-margin limit: the data are not separable (LP); the path "
-                         "never reaches a zero-slack solution")
+                L.append(
+                    "- hard-margin limit: the data are not separable (LP); the path "
+                    "never reaches a zero-slack solution"
+                )
             else:
-                L.append(f"- hard-margin limit: separable, hard margin 1/||w~|| = "
-                         f"{h.margin:.6g}; the soft optimum equals the hard one for every "
-                         f"C >= C* = {h.C_star:.6g} (max alpha_hard = "
-                         f"{h.max_alpha_hard:.6g})")
-                L.append(f"- last point C = {h.last_C:.4g}: relative distance to the hard "
-                         f"solution {h.last_rel_diff:.1e} -> "
-                         f"{'equal' if h.last_equal else 'not equal'}"
-                         + ("" if h.last_C >= h.C_star else
-                            f" (the grid stops below C*; extend it past {h.C_star:.3g})"))
+                L.append(
+                    f"- hard-margin limit: separable, hard margin 1/||w~|| = "
+                    f"{h.margin:.6g}; the soft optimum equals the hard one for every "
+                    f"C >= C* = {h.C_star:.6g} (max alpha_hard = "
+                    f"{h.max_alpha_hard:.6g})"
+                )
+                L.append(
+                    f"- last point C = {h.last_C:.4g}: relative distance to the hard "
+                    f"solution {h.last_rel_diff:.1e} -> "
+                    f"{'equal' if h.last_equal else 'not equal'}"
+                    + (
+                        ""
+                        if h.last_C >= h.C_star
+                        else f" (the grid stops below C*; extend it past {h.C_star:.3g})"
+                    )
+                )
         hold = not np.isnan(self.holdout_error).all()
         # A bare | inside a cell ends it (GFM tables): the norm is written \|\|w\|\|.
-        head = ["C", "lambda", r"\|\|w\|\|", r"width 2/\|\|w\|\|", "margin SV", "bound SV",
-                "train err", *(["holdout err"] if hold else []), "sum xi", "primal",
-                "rel gap", "max KKT", "method"]
+        head = [
+            "C",
+            "lambda",
+            r"\|\|w\|\|",
+            r"width 2/\|\|w\|\|",
+            "margin SV",
+            "bound SV",
+            "train err",
+            *(["holdout err"] if hold else []),
+            "sum xi",
+            "primal",
+            "rel gap",
+            "max KKT",
+            "method",
+        ]
         L += ["", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
         for i in range(len(self)):
             L.append(
@@ -695,7 +821,8 @@ class RegularizationPath:
                 f"{self.train_error[i]:.4f} | "
                 + (f"{self.holdout_error[i]:.4f} | " if hold else "")
                 + f"{self.slack_sum[i]:.6g} | {self.primal[i]:.10g} | "
-                f"{self.relative_gap[i]:.1e} | {self.max_kkt[i]:.1e} | {self.method[i]} |")
+                f"{self.relative_gap[i]:.1e} | {self.max_kkt[i]:.1e} | {self.method[i]} |"
+            )
         return "\n".join(L) + "\n"
 
 
@@ -722,20 +849,23 @@ class _DualModel:
         self.C.value = float(C)
         t0 = time.perf_counter()
         try:
-            self.prob.solve(solver=self.solver, warm_start=True,
-                            **CVXPY_OPTIONS.get(self.solver, {}))
+            self.prob.solve(
+                solver=self.solver, warm_start=True, **CVXPY_OPTIONS.get(self.solver, {})
+            )
         except cp.error.SolverError as e:
-            raise SolverError(f"path: {self.solver} failed at C={C:.6g} ({e}); try "
-                              "solver='CLARABEL' or 'PIQP'") from None
+            raise SolverError(
+                f"path: {self.solver} failed at C={C:.6g} ({e}); try solver='CLARABEL' or 'PIQP'"
+            ) from None
         if not self.compiled:  # the first call compiles; count it as build time
             self.compiled = True
             st = self.prob.solver_stats
             solve_t = float(st.solve_time or 0.0) if st is not None else 0.0
             self.seconds += max(0.0, time.perf_counter() - t0 - solve_t)
-        if self.prob.status not in ("optimal", "optimal_inaccurate") or \
-                self.alpha.value is None:
-            raise SolverError(f"path: {self.solver} returned {self.prob.status!r} at "
-                              f"C={C:.6g}; try another solver (CLARABEL, PIQP)")
+        if self.prob.status not in ("optimal", "optimal_inaccurate") or self.alpha.value is None:
+            raise SolverError(
+                f"path: {self.solver} returned {self.prob.status!r} at "
+                f"C={C:.6g}; try another solver (CLARABEL, PIQP)"
+            )
         b = None if self.eq is None else float(self.eq.dual_value)
         return np.clip(np.asarray(self.alpha.value, float), 0.0, costs), b, self.prob.status
 
@@ -749,9 +879,9 @@ def _sv_counts(alpha: np.ndarray, C: Any, polished: bool) -> tuple[int, int]:
     return int(margin.sum()), int(bound.sum())
 
 
-def _solve_point(problem: SVMProblem, YZ: Any, model: _DualModel | None,
-                 prev: tuple | None, tol: float) -> tuple[np.ndarray, float, np.ndarray,
-                                                           Certificate, bool, str]:
+def _solve_point(
+    problem: SVMProblem, YZ: Any, model: _DualModel | None, prev: tuple | None, tol: float
+) -> tuple[np.ndarray, float, np.ndarray, Certificate, bool, str]:
     """One grid point: the working-set warm start from ``prev`` if it certifies, else the
     compiled full QP; polished and certified."""
     C = problem.C
@@ -775,8 +905,14 @@ def _solve_point(problem: SVMProblem, YZ: Any, model: _DualModel | None,
         from ..exact import solve
 
         sol = solve(problem, tol=tol)
-        return (np.asarray(sol.w, float), float(sol.b), np.asarray(sol.alpha, float),
-                sol.certificate, sol.polished, "qp")
+        return (
+            np.asarray(sol.w, float),
+            float(sol.b),
+            np.asarray(sol.alpha, float),
+            sol.certificate,
+            sol.polished,
+            "qp",
+        )
     a, b_eq, _ = model.solve(C, problem.costs)
     w, b = weights_from_alpha(problem, YZ, a, b_eq)
     cert = certify(problem, w, b, a, tol=tol)
@@ -789,8 +925,9 @@ def _solve_point(problem: SVMProblem, YZ: Any, model: _DualModel | None,
     return np.asarray(w, float), float(b), a, cert, polished, "qp"
 
 
-def _working_set_solve(problem: SVMProblem, YZ: Any, w0: np.ndarray, b0: float,
-                       max_rounds: int = 30) -> tuple[np.ndarray, float | None] | None:
+def _working_set_solve(
+    problem: SVMProblem, YZ: Any, w0: np.ndarray, b0: float, max_rounds: int = 30
+) -> tuple[np.ndarray, float | None] | None:
     """Warm start by shrinking: the dual QP on the examples near the previous margin.
 
     With the previous point's margins ``r_i = y_i f_i``, examples far outside the margin
@@ -817,21 +954,22 @@ def _working_set_solve(problem: SVMProblem, YZ: Any, w0: np.ndarray, b0: float,
         W = np.flatnonzero(inW)
         atC = ~inW & (r < 1.0)
         # the dual on the working set W, alpha fixed at C where atC and at 0 elsewhere
-        raw = piqp.solve_qp(build_dual(problem, YZ, rows=W, at_bound=np.flatnonzero(atC)),
-                            eps_abs=1e-10, eps_rel=1e-11)
+        raw = piqp.solve_qp(
+            build_dual(problem, YZ, rows=W, at_bound=np.flatnonzero(atC)),
+            eps_abs=1e-10,
+            eps_rel=1e-11,
+        )
         if raw.status is not Status.OPTIMAL or raw.x is None:
             return None
-        aW = np.clip(raw.x[:W.size], 0.0, C[W])
-        b = float(raw.y_eq[-1]) if problem.intercept == "free" and raw.y_eq is not None \
-            else None
+        aW = np.clip(raw.x[: W.size], 0.0, C[W])
+        b = float(raw.y_eq[-1]) if problem.intercept == "free" and raw.y_eq is not None else None
         a = np.zeros(n)
         a[atC] = C[atC]
         a[W] = aW
         v = np.asarray(YZ.T @ a).ravel()
         r_new = np.asarray(YZ @ v).ravel() + (y * b if b is not None else 0.0)
         scale = 1e-9
-        bad = (~inW) & counts & ((atC & (r_new > 1.0 + scale))
-                                 | (~atC & (r_new < 1.0 - scale)))
+        bad = (~inW) & counts & ((atC & (r_new > 1.0 + scale)) | (~atC & (r_new < 1.0 - scale)))
         if not bad.any():
             return a, b
         inW |= bad  # the violators join the working set
@@ -840,29 +978,68 @@ def _working_set_solve(problem: SVMProblem, YZ: Any, w0: np.ndarray, b0: float,
 
 
 @overload
-def path(data: Dataset, C: Any = ..., lam: Any = ..., intercept: str = ...,
-         holdout: Dataset | None = ..., solver: str | None = ..., progress: bool = ..., *,
-         intercept_scaling: float = ..., warm_start: bool = ..., hard_limit: bool | None = ...,
-         tol: float | None = ..., Cs: Any = ..., alphas: Any = ...,
-         exact: Literal[False] = ..., sample_weight: Any = ...,
-         class_weight: Any = ...) -> RegularizationPath: ...
+def path(
+    data: Dataset,
+    C: Any = ...,
+    lam: Any = ...,
+    intercept: str = ...,
+    holdout: Dataset | None = ...,
+    solver: str | None = ...,
+    progress: bool = ...,
+    *,
+    intercept_scaling: float = ...,
+    warm_start: bool = ...,
+    hard_limit: bool | None = ...,
+    tol: float | None = ...,
+    Cs: Any = ...,
+    alphas: Any = ...,
+    exact: Literal[False] = ...,
+    sample_weight: Any = ...,
+    class_weight: Any = ...,
+) -> RegularizationPath: ...
 
 
 @overload
-def path(data: Dataset, C: Any = ..., lam: Any = ..., intercept: str = ...,
-         holdout: Dataset | None = ..., solver: str | None = ..., progress: bool = ..., *,
-         intercept_scaling: float = ..., warm_start: bool = ..., hard_limit: bool | None = ...,
-         tol: float | None = ..., Cs: Any = ..., alphas: Any = ...,
-         exact: Literal[True], sample_weight: Any = ...,
-         class_weight: Any = ...) -> ExactPath: ...
+def path(
+    data: Dataset,
+    C: Any = ...,
+    lam: Any = ...,
+    intercept: str = ...,
+    holdout: Dataset | None = ...,
+    solver: str | None = ...,
+    progress: bool = ...,
+    *,
+    intercept_scaling: float = ...,
+    warm_start: bool = ...,
+    hard_limit: bool | None = ...,
+    tol: float | None = ...,
+    Cs: Any = ...,
+    alphas: Any = ...,
+    exact: Literal[True],
+    sample_weight: Any = ...,
+    class_weight: Any = ...,
+) -> ExactPath: ...
 
 
-def path(data: Dataset, C: Any = None, lam: Any = None, intercept: str = "free",
-         holdout: Dataset | None = None, solver: str | None = None, progress: bool = False,
-         *, intercept_scaling: float = 1.0, warm_start: bool = True,
-         hard_limit: bool | None = None, tol: float | None = None, Cs: Any = None,
-         alphas: Any = None, exact: bool = False, sample_weight: Any = None,
-         class_weight: Any = None) -> RegularizationPath | ExactPath:
+def path(
+    data: Dataset,
+    C: Any = None,
+    lam: Any = None,
+    intercept: str = "free",
+    holdout: Dataset | None = None,
+    solver: str | None = None,
+    progress: bool = False,
+    *,
+    intercept_scaling: float = 1.0,
+    warm_start: bool = True,
+    hard_limit: bool | None = None,
+    tol: float | None = None,
+    Cs: Any = None,
+    alphas: Any = None,
+    exact: bool = False,
+    sample_weight: Any = None,
+    class_weight: Any = None,
+) -> RegularizationPath | ExactPath:
     """The certified soft-margin optimum at every point of a C (or lambda) grid.
 
     With ``exact=True``, the entire path instead: every breakpoint where a support set
@@ -958,27 +1135,45 @@ def path(data: Dataset, C: Any = None, lam: Any = None, intercept: str = "free",
         if not isinstance(holdout, Dataset):
             raise ParameterError(f"holdout must be a Dataset, got {type(holdout).__name__}")
         if holdout.d != data.d:
-            raise ParameterError(f"holdout has {holdout.d} features, the data {data.d}; "
-                                 "they must match")
+            raise ParameterError(
+                f"holdout has {holdout.d} features, the data {data.d}; they must match"
+            )
     weights, _ = combine_weights(data, sample_weight, class_weight)
     # w at every grid point, plus what one solve holds: refuse what cannot fit
-    check_memory(8.0 * (data.d + 1) * (8 + 2 * len(Cs)) + 16.0 * data.n * len(Cs),
-                 f"the exact path of {data.name} (d = {data.d:,} features)" if exact else
-                 f"the path of {data.name} (d = {data.d:,} features, {len(Cs)} points)",
-                 WIDE_HINT)
+    check_memory(
+        8.0 * (data.d + 1) * (8 + 2 * len(Cs)) + 16.0 * data.n * len(Cs),
+        f"the exact path of {data.name} (d = {data.d:,} features)"
+        if exact
+        else f"the path of {data.name} (d = {data.d:,} features, {len(Cs)} points)",
+        WIDE_HINT,
+    )
     if exact:
         from .exact_path import exact_regularization_path
 
         given = C is not None or lam is not None
         return exact_regularization_path(
-            data, intercept, C_max=float(Cs[-1]) if given else None,
-            C_min=float(Cs[0]) if given and Cs.size > 1 else None, holdout=holdout,
-            solver=solver, intercept_scaling=intercept_scaling, tol=tol, progress=progress,
-            sample_weight=weights)
+            data,
+            intercept,
+            C_max=float(Cs[-1]) if given else None,
+            C_min=float(Cs[0]) if given and Cs.size > 1 else None,
+            holdout=holdout,
+            solver=solver,
+            intercept_scaling=intercept_scaling,
+            tol=tol,
+            progress=progress,
+            sample_weight=weights,
+        )
     solver_name = "default" if solver is None else str(solver).strip().upper()
-    problems = [SVMProblem(data, C=float(c), intercept=intercept,
-                           intercept_scaling=intercept_scaling, sample_weight=weights)
-                for c in Cs]
+    problems = [
+        SVMProblem(
+            data,
+            C=float(c),
+            intercept=intercept,
+            intercept_scaling=intercept_scaling,
+            sample_weight=weights,
+        )
+        for c in Cs
+    ]
     YZ = signed_rows(problems[0])
     if sp.issparse(YZ):
         YZ = sp.csr_matrix(YZ)
@@ -1001,7 +1196,8 @@ def path(data: Dataset, C: Any = None, lam: Any = None, intercept: str = "free",
         for i, pr in enumerate(problems):
             t0 = time.perf_counter()
             w, b, a, cert, polished, how = _solve_point(
-                pr, YZ, model, prev if warm_start else None, tol)
+                pr, YZ, model, prev if warm_start else None, tol
+            )
             W[i], B[i], A[i] = w, b, a
             certs.append(cert)
             methods.append(how)
@@ -1029,22 +1225,45 @@ def path(data: Dataset, C: Any = None, lam: Any = None, intercept: str = "free",
         hard_limit = n * d <= 2_000_000
     limit = None
     if hard_limit:
-        limit = hard_margin_limit(data, intercept, intercept_scaling=intercept_scaling,
-                                  last=(float(Cs[-1]), W[-1], float(B[-1])),
-                                  sample_weight=weights)
+        limit = hard_margin_limit(
+            data,
+            intercept,
+            intercept_scaling=intercept_scaling,
+            last=(float(Cs[-1]), W[-1], float(B[-1])),
+            sample_weight=weights,
+        )
     return RegularizationPath(
-        C=Cs, lam=1.0 / (Cs * n), w=W, b=B, alpha=A, norm_w=norm_w, norm_reg=norm_reg,
-        margin=margin, width=2.0 * margin, n_margin_sv=nm, n_bound_sv=nb,
-        train_error=train_err, holdout_error=hold_err, slack_sum=slack,
+        C=Cs,
+        lam=1.0 / (Cs * n),
+        w=W,
+        b=B,
+        alpha=A,
+        norm_w=norm_w,
+        norm_reg=norm_reg,
+        margin=margin,
+        width=2.0 * margin,
+        n_margin_sv=nm,
+        n_bound_sv=nb,
+        train_error=train_err,
+        holdout_error=hold_err,
+        slack_sum=slack,
         primal=np.array([c.primal_objective for c in certs]),
         dual=np.array([c.dual_objective for c in certs]),
         relative_gap=np.array([c.relative_gap for c in certs]),
         max_kkt=np.array([max(c.kkt.values()) for c in certs]),
-        certificates=tuple(certs), method=tuple(methods), seconds=secs,
-        intercept=intercept, intercept_scaling=float(intercept_scaling),
-        data_name=data.name, n=n, d=d, solver=solver_name, min_margin_sv_C=c0,
+        certificates=tuple(certs),
+        method=tuple(methods),
+        seconds=secs,
+        intercept=intercept,
+        intercept_scaling=float(intercept_scaling),
+        data_name=data.name,
+        n=n,
+        d=d,
+        solver=solver_name,
+        min_margin_sv_C=c0,
         hard_margin_limit=limit,
-        compile_seconds=float(compile_s), total_seconds=time.perf_counter() - t_start,
+        compile_seconds=float(compile_s),
+        total_seconds=time.perf_counter() - t_start,
         feature_names=data.feature_names,
         weights=weights,
     )
@@ -1053,4 +1272,3 @@ def path(data: Dataset, C: Any = None, lam: Any = None, intercept: str = "free",
 #: The same function under a name that does not shadow the ``maxmargin.path`` module when
 #: re-exported at the top level (``from maxmargin import regularization_path``).
 regularization_path = path
-

@@ -30,9 +30,13 @@ from ..problem import INTERCEPTS, SVMProblem
 __all__ = ["min_margin_sv_C", "hard_margin_limit", "HardMarginLimit"]
 
 
-def min_margin_sv_C(data: Dataset, intercept: str = "free",
-                    intercept_scaling: float = 1.0, *,
-                    sample_weight: Any = None) -> float:
+def min_margin_sv_C(
+    data: Dataset,
+    intercept: str = "free",
+    intercept_scaling: float = 1.0,
+    *,
+    sample_weight: Any = None,
+) -> float:
     """The largest ``C_0`` such that for ``C <= C_0`` no example is a margin SV.
 
     Below ``C_0`` the optimum has every example at the bound (``alpha_i = C``) or, for
@@ -161,18 +165,22 @@ def _face_beta(data: Dataset, maj: float, caps: np.ndarray) -> np.ndarray | None
     nJ, d = XJ.shape
     P = sp.block_diag([sp.csc_matrix((nJ, nJ)), sp.identity(d)], format="csc")
     q = np.concatenate([np.zeros(nJ), maj * gK])
-    A = sp.vstack([sp.hstack([sp.csc_matrix(XJ.T), -sp.identity(d)]),
-                   sp.hstack([sp.csc_matrix(np.ones((1, nJ))), sp.csc_matrix((1, d))])],
-                  format="csc")
+    A = sp.vstack(
+        [
+            sp.hstack([sp.csc_matrix(XJ.T), -sp.identity(d)]),
+            sp.hstack([sp.csc_matrix(np.ones((1, nJ))), sp.csc_matrix((1, d))]),
+        ],
+        format="csc",
+    )
     Id = sp.identity(nJ + d, format="csc")[:nJ]
     M = sp.vstack([A, -Id, Id], format="csc")
     rhs = np.concatenate([np.zeros(d), [m], np.zeros(nJ), cJ])
     st = clarabel.DefaultSettings()
     st.verbose = False
     st.tol_gap_abs = st.tol_gap_rel = st.tol_feas = 1e-10
-    sol = clarabel.DefaultSolver(P, q, M, rhs, [clarabel.ZeroConeT(d + 1),
-                                                clarabel.NonnegativeConeT(2 * nJ)],
-                                 st).solve()
+    sol = clarabel.DefaultSolver(
+        P, q, M, rhs, [clarabel.ZeroConeT(d + 1), clarabel.NonnegativeConeT(2 * nJ)], st
+    ).solve()
     if sol.status != clarabel.SolverStatus.Solved:  # pragma: no cover - tiny convex QP
         raise SolverError(f"min_margin_sv_C: the small-C face QP failed ({sol.status})")
     bJ = np.asarray(sol.x[:nJ]) / cJ  # each beta_i as a fraction of its cap
@@ -185,7 +193,7 @@ def _face_beta(data: Dataset, maj: float, caps: np.ndarray) -> np.ndarray | None
     if k >= nJ or abs(filled[k] - m) > 1e-12 * m:
         return None  # no set of whole caps adds up to m: one beta is fractional
     rounded = np.zeros(nJ)
-    rounded[order[:k + 1]] = 1.0
+    rounded[order[: k + 1]] = 1.0
     if np.abs(bJ - rounded).max() > 1e-5:
         return None
     u = maj * XJ.T @ (rounded * cJ) + gK
@@ -255,13 +263,15 @@ class HardMarginLimit:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict (the hard solution's w, b; alpha left out)."""
         return {
-            "separable": self.separable, "C_star": json_number(self.C_star),
+            "separable": self.separable,
+            "C_star": json_number(self.C_star),
             "max_alpha_hard": json_number(self.max_alpha_hard),
             "w": None if self.w is None else [float(t) for t in self.w],
             "b": None if self.b is None else float(self.b),
             "primal_objective": json_number(self.primal_objective),
             "margin": json_number(self.margin),
-            "last_C": json_number(self.last_C), "last_rel_diff": json_number(self.last_rel_diff),
+            "last_C": json_number(self.last_C),
+            "last_rel_diff": json_number(self.last_rel_diff),
             "last_equal": bool(self.last_equal),
         }
 
@@ -285,19 +295,29 @@ class HardMarginLimit:
         True
         """
         num = json_float
-        return cls(separable=bool(doc["separable"]), C_star=num(doc["C_star"]),
-                   max_alpha_hard=num(doc["max_alpha_hard"]),
-                   w=None if doc.get("w") is None else np.array([num(v) for v in doc["w"]]),
-                   b=None if doc.get("b") is None else num(doc["b"]),
-                   primal_objective=num(doc["primal_objective"]), margin=num(doc["margin"]),
-                   last_C=num(doc["last_C"]), last_rel_diff=num(doc["last_rel_diff"]),
-                   last_equal=bool(doc["last_equal"]))
+        return cls(
+            separable=bool(doc["separable"]),
+            C_star=num(doc["C_star"]),
+            max_alpha_hard=num(doc["max_alpha_hard"]),
+            w=None if doc.get("w") is None else np.array([num(v) for v in doc["w"]]),
+            b=None if doc.get("b") is None else num(doc["b"]),
+            primal_objective=num(doc["primal_objective"]),
+            margin=num(doc["margin"]),
+            last_C=num(doc["last_C"]),
+            last_rel_diff=num(doc["last_rel_diff"]),
+            last_equal=bool(doc["last_equal"]),
+        )
 
 
-def hard_margin_limit(data: Dataset, intercept: str = "free", *,
-                      solver: str | None = None, intercept_scaling: float = 1.0,
-                      last: tuple[float, Any, float] | None = None,
-                      sample_weight: Any = None) -> HardMarginLimit:
+def hard_margin_limit(
+    data: Dataset,
+    intercept: str = "free",
+    *,
+    solver: str | None = None,
+    intercept_scaling: float = 1.0,
+    last: tuple[float, Any, float] | None = None,
+    sample_weight: Any = None,
+) -> HardMarginLimit:
     """The hard-margin optimum and the threshold ``C*`` above which the path equals it.
 
     Parameters
@@ -349,8 +369,7 @@ def hard_margin_limit(data: Dataset, intercept: str = "free", *,
     data, sw = _positive_part(data, sample_weight)
     if not is_separable(data, intercept):
         return HardMarginLimit(False)
-    problem = SVMProblem(data, hard=True, intercept=intercept,
-                         intercept_scaling=intercept_scaling)
+    problem = SVMProblem(data, hard=True, intercept=intercept, intercept_scaling=intercept_scaling)
     try:
         sol = solve(problem, solver=solver)
     except NotSeparableError:  # pragma: no cover - the LP said separable
@@ -368,8 +387,19 @@ def hard_margin_limit(data: Dataset, intercept: str = "free", *,
         diff = np.concatenate([np.asarray(lw, float) - sol.w, [float(lb) - sol.b]])
         rel = float(np.linalg.norm(diff)) / max(1.0, float(np.linalg.norm(hv)))
         eq = bool(lastC >= c_star * (1 - 1e-9) and rel <= 1e-6)
-    return HardMarginLimit(True, c_star, amax, sol.w, float(sol.b), alpha,
-                           float(sol.primal_objective), float(sol.margin), lastC, rel, eq)
+    return HardMarginLimit(
+        True,
+        c_star,
+        amax,
+        sol.w,
+        float(sol.b),
+        alpha,
+        float(sol.primal_objective),
+        float(sol.margin),
+        lastC,
+        rel,
+        eq,
+    )
 
 
 def _min_inf_norm_alpha(problem: SVMProblem, sol: Any, sw: np.ndarray | None = None) -> float:
@@ -398,8 +428,15 @@ def _min_inf_norm_alpha(problem: SVMProblem, sol: Any, sw: np.ndarray | None = N
     A_ub = np.hstack([np.identity(m), -(np.ones((m, 1)) if sw is None else sw[M, None])])
     c = np.zeros(m + 1)
     c[-1] = 1.0
-    res = linprog(c, A_ub=A_ub, b_ub=np.zeros(m), A_eq=A_eq, b_eq=b_eq,
-                  bounds=[(0, None)] * (m + 1), method="highs")
+    res = linprog(
+        c,
+        A_ub=A_ub,
+        b_ub=np.zeros(m),
+        A_eq=A_eq,
+        b_eq=b_eq,
+        bounds=[(0, None)] * (m + 1),
+        method="highs",
+    )
     if res.status != 0 or res.x is None:
         return math.inf
     return float(res.x[-1])

@@ -29,15 +29,29 @@ from .._json import json_float, read_document
 from ..exceptions import DataError, ParameterError
 from ..solution import SavedSolution
 
-__all__ = ["SavedComparison", "SavedRun", "SavedExactPath", "read_comparison", "runs_table",
-           "breakpoints_csv"]
+__all__ = [
+    "SavedComparison",
+    "SavedRun",
+    "SavedExactPath",
+    "read_comparison",
+    "runs_table",
+    "breakpoints_csv",
+]
 
 #: What makes a JSON without a "format" key (maxmargin 0.1) a comparison.
 LEGACY_KEYS = ("reference", "summary", "runs", "F_star", "epochs")
 
 #: Summary-row keys whose values are text (the others are numbers, flags or None).
-_TEXT = ("label", "learner", "order", "kind", "mistake_bound_kind", "bound_respected",
-         "rate_iterate", "diverged")
+_TEXT = (
+    "label",
+    "learner",
+    "order",
+    "kind",
+    "mistake_bound_kind",
+    "bound_respected",
+    "rate_iterate",
+    "diverged",
+)
 
 #: The run keys that say which run it is (the tidy table's first columns).
 _IDENTITY = ("label", "learner", "order", "seed", "kind")
@@ -61,8 +75,7 @@ def _array_keys(run: dict[str, Any]) -> list[str]:
     """The per-checkpoint keys of a run's dict: lists as long as ``t``, and the N/A ones
     (None) of the same names in other runs are found by the caller."""
     k = len(run["t"])
-    return [key for key, v in run.items()
-            if key != "t" and isinstance(v, list) and len(v) == k]
+    return [key for key, v in run.items() if key != "t" and isinstance(v, list) and len(v) == k]
 
 
 def runs_table(runs: Sequence[dict[str, Any]]) -> tuple[list[str], list[list[Any]]]:
@@ -177,10 +190,17 @@ class SavedRun:
                 scalars[key] = None  # N/A (a per-checkpoint quantity or a per-run one)
             else:
                 scalars[key] = _value(v) if not isinstance(v, dict) else dict(v)
-        return cls(label=str(run["label"]), learner=str(run["learner"]),
-                   order=str(run["order"]), seed=run.get("seed"), kind=str(run["kind"]),
-                   params=dict(run.get("params") or {}), t=arrays["t"], arrays=arrays,
-                   scalars=scalars)
+        return cls(
+            label=str(run["label"]),
+            learner=str(run["learner"]),
+            order=str(run["order"]),
+            seed=run.get("seed"),
+            kind=str(run["kind"]),
+            params=dict(run.get("params") or {}),
+            t=arrays["t"],
+            arrays=arrays,
+            scalars=scalars,
+        )
 
     def __getattr__(self, name: str) -> Any:
         # only reached when normal lookup fails: the file's quantities by name
@@ -305,28 +325,42 @@ class SavedComparison:
         reference = solution(doc["reference"])
         assert reference is not None
         return cls(
-            data_name=str(doc["data"]), n=int(doc["n"]), d=int(doc["d"]),
-            intercept=str(doc["intercept"]), intercept_scaling=s, C=json_float(doc["C"]),
-            lam=json_float(doc["lam"]), holdout_name=doc.get("holdout"),
-            epochs=int(doc["epochs"]), orders=tuple(doc["orders"]),
-            seeds=tuple(doc["seeds"]), F_star=json_float(doc["F_star"]),
-            R=json_float(doc["R"]), gamma=json_float(doc["gamma"]),
-            novikoff=json_float(doc["novikoff"]), separable=bool(doc["separable"]),
-            w_star=_array(doc["w_star"]).astype(float), reference=reference,
+            data_name=str(doc["data"]),
+            n=int(doc["n"]),
+            d=int(doc["d"]),
+            intercept=str(doc["intercept"]),
+            intercept_scaling=s,
+            C=json_float(doc["C"]),
+            lam=json_float(doc["lam"]),
+            holdout_name=doc.get("holdout"),
+            epochs=int(doc["epochs"]),
+            orders=tuple(doc["orders"]),
+            seeds=tuple(doc["seeds"]),
+            F_star=json_float(doc["F_star"]),
+            R=json_float(doc["R"]),
+            gamma=json_float(doc["gamma"]),
+            novikoff=json_float(doc["novikoff"]),
+            separable=bool(doc["separable"]),
+            w_star=_array(doc["w_star"]).astype(float),
+            reference=reference,
             hard_solution=solution(doc.get("hard")),
-            rows=tuple({k: v if k in _TEXT else _value(v) for k, v in row.items()}
-                       for row in doc["summary"]),
+            rows=tuple(
+                {k: v if k in _TEXT else _value(v) for k, v in row.items()}
+                for row in doc["summary"]
+            ),
             runs=tuple(SavedRun.from_dict(r) for r in doc["runs"]),
             timings={k: json_float(v) for k, v in (doc.get("timings") or {}).items()},
-            document=copy.deepcopy(doc))
+            document=copy.deepcopy(doc),
+        )
 
     @property
     def labels(self) -> list[str]:
         """The learners' labels, in the order of the runs."""
         return list(dict.fromkeys(r.label for r in self.runs))
 
-    def select(self, label: str | None = None, order: str | None = None,
-               seed: int | None = None) -> list[SavedRun]:
+    def select(
+        self, label: str | None = None, order: str | None = None, seed: int | None = None
+    ) -> list[SavedRun]:
         """The runs matching the given label / order / seed (None matches any).
 
         Parameters
@@ -346,9 +380,13 @@ class SavedComparison:
         >>> [r.seed for r in SavedComparison.from_dict(cmp.to_dict()).select(seed=1)]
         [1]
         """
-        return [r for r in self.runs
-                if (label is None or r.label == label) and (order is None or r.order == order)
-                and (seed is None or r.seed == seed)]
+        return [
+            r
+            for r in self.runs
+            if (label is None or r.label == label)
+            and (order is None or r.order == order)
+            and (seed is None or r.seed == seed)
+        ]
 
     def to_dict(self) -> dict[str, Any]:
         """The document as read (a copy): what :meth:`Comparison.to_dict
@@ -432,8 +470,10 @@ class SavedComparison:
         return _table.to_frame(*runs_table(self.document["runs"]))
 
     def __repr__(self) -> str:
-        return (f"SavedComparison({self.data_name!r}, n={self.n}, d={self.d}, "
-                f"F*={self.F_star:.6g}, learners={self.labels}, runs={len(self.runs)})")
+        return (
+            f"SavedComparison({self.data_name!r}, n={self.n}, d={self.d}, "
+            f"F*={self.F_star:.6g}, learners={self.labels}, runs={len(self.runs)})"
+        )
 
 
 def read_comparison(source: Any) -> SavedComparison:
@@ -544,21 +584,30 @@ class SavedExactPath:
         rows, segs = doc["breakpoints"], doc.get("segments")
         d = int(doc["d"])
         seg: dict[str, np.ndarray | None] = dict.fromkeys(
-            ("bounds", "w_at", "w_slope", "b_at", "b_slope"))
+            ("bounds", "w_at", "w_slope", "b_at", "b_slope")
+        )
         if segs:
-            seg["bounds"] = np.array([json_float(s["C_lo"]) for s in segs]
-                                     + [json_float(segs[-1]["C_hi"])])
+            seg["bounds"] = np.array(
+                [json_float(s["C_lo"]) for s in segs] + [json_float(segs[-1]["C_hi"])]
+            )
             for key in ("w_at", "w_slope"):
-                seg[key] = np.array([[json_float(v) for v in s[key]] for s in segs],
-                                    dtype=float).reshape(len(segs), d)
+                seg[key] = np.array(
+                    [[json_float(v) for v in s[key]] for s in segs], dtype=float
+                ).reshape(len(segs), d)
             for key in ("b_at", "b_slope"):
                 seg[key] = np.array([json_float(s[key]) for s in segs])
-        return cls(data_name=str(doc["data"]), n=int(doc["n"]), d=d,
-                   intercept=str(doc["intercept"]), certified=bool(doc["certified"]),
-                   breakpoints=np.array([json_float(r["C"]) for r in rows], dtype=float),
-                   lam=np.array([json_float(r["lam"]) for r in rows], dtype=float),
-                   method=tuple(str(r["method"]) for r in rows),
-                   document=copy.deepcopy(doc), **seg)
+        return cls(
+            data_name=str(doc["data"]),
+            n=int(doc["n"]),
+            d=d,
+            intercept=str(doc["intercept"]),
+            certified=bool(doc["certified"]),
+            breakpoints=np.array([json_float(r["C"]) for r in rows], dtype=float),
+            lam=np.array([json_float(r["lam"]) for r in rows], dtype=float),
+            method=tuple(str(r["method"]) for r in rows),
+            document=copy.deepcopy(doc),
+            **seg,
+        )
 
     def __len__(self) -> int:
         return len(self.breakpoints)
@@ -585,8 +634,10 @@ class SavedExactPath:
         """
         if not 0 <= j < len(self):
             raise ParameterError(f"breakpoint index must be in [0, {len(self)}), got {j}")
-        return [(int(e["index"]), str(e["from"]), str(e["to"]))
-                for e in self.document["breakpoints"][j]["events"]]
+        return [
+            (int(e["index"]), str(e["from"]), str(e["to"]))
+            for e in self.document["breakpoints"][j]["events"]
+        ]
 
     def coefficients(self, C: Any) -> tuple[np.ndarray, Any]:
         """``w(C)`` and ``b(C)`` from the file's segments, as :meth:`ExactPath.coefficients
@@ -617,17 +668,28 @@ class SavedExactPath:
         >>> saved.coefficients([0.1, 1.0])[0].ravel().tolist()
         [0.2, 1.0]
         """
-        if self.bounds is None or self.w_at is None or self.w_slope is None \
-                or self.b_at is None or self.b_slope is None:
-            raise DataError("this exact path's file has no segments (written with "
-                            "include_segments=False): w(C) needs them; maxmargin path "
-                            "--exact --json and report.json have them")
+        if (
+            self.bounds is None
+            or self.w_at is None
+            or self.w_slope is None
+            or self.b_at is None
+            or self.b_slope is None
+        ):
+            raise DataError(
+                "this exact path's file has no segments (written with "
+                "include_segments=False): w(C) needs them; maxmargin path "
+                "--exact --json and report.json have them"
+            )
         Cs = np.atleast_1d(np.asarray(C, dtype=float))
         lo, hi = float(self.bounds[0]), json_float(self.document["C_end"])
-        if Cs.size == 0 or Cs.ndim != 1 or not np.isfinite(Cs).all() \
-                or (Cs < lo * (1 - 1e-12)).any() or (Cs > hi * (1 + 1e-12)).any():
-            raise ParameterError(f"C must lie in the path's range [{lo:.6g}, {hi:.6g}], "
-                                 f"got {C!r}")
+        if (
+            Cs.size == 0
+            or Cs.ndim != 1
+            or not np.isfinite(Cs).all()
+            or (Cs < lo * (1 - 1e-12)).any()
+            or (Cs > hi * (1 + 1e-12)).any()
+        ):
+            raise ParameterError(f"C must lie in the path's range [{lo:.6g}, {hi:.6g}], got {C!r}")
         S = len(self.b_at)
         k = np.clip(np.searchsorted(self.bounds, Cs, side="left") - 1, 0, S - 1)
         t = Cs - self.bounds[k]
@@ -701,8 +763,10 @@ class SavedExactPath:
         return breakpoints_csv(self.document["breakpoints"], file)
 
     def __repr__(self) -> str:
-        return (f"SavedExactPath({self.data_name!r}, intercept={self.intercept!r}, "
-                f"{len(self)} breakpoints, certified={self.certified})")
+        return (
+            f"SavedExactPath({self.data_name!r}, intercept={self.intercept!r}, "
+            f"{len(self)} breakpoints, certified={self.certified})"
+        )
 
 
 def breakpoints_csv(rows: Sequence[dict[str, Any]], file: str | Path | None = None) -> str:
@@ -729,13 +793,22 @@ def breakpoints_csv(rows: Sequence[dict[str, Any]], file: str | Path | None = No
     """
     buf = io.StringIO()
     wr = csv.writer(buf, lineterminator="\n")
-    wr.writerow(["k", "C", "lam", "index", "from", "to", "method", "certified",
-                 "max_residual"])
+    wr.writerow(["k", "C", "lam", "index", "from", "to", "method", "certified", "max_residual"])
     for r in rows:
         for e in r["events"]:
-            wr.writerow([r["k"], repr(json_float(r["C"])), repr(json_float(r["lam"])),
-                         e["index"], e["from"], e["to"], r["method"], bool(r["certified"]),
-                         f"{json_float(r['max_residual']):.3g}"])
+            wr.writerow(
+                [
+                    r["k"],
+                    repr(json_float(r["C"])),
+                    repr(json_float(r["lam"])),
+                    e["index"],
+                    e["from"],
+                    e["to"],
+                    r["method"],
+                    bool(r["certified"]),
+                    f"{json_float(r['max_residual']):.3g}",
+                ]
+            )
     text = buf.getvalue()
     if file is not None:
         atomic_write(file, text)

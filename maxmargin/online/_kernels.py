@@ -54,12 +54,14 @@ def _scale_active(X, i, w, fac):  # pragma: no cover
 @overload(_dot, jit_options={"fastmath": _FM})
 def _ov_dot(X, i, w, s):
     if isinstance(X, types.Array):
+
         def dense(X, i, w, s):
             d = w.shape[0] - 1
             acc = 0.0
             for j in range(d):
                 acc += X[i, j] * w[j]
             return acc + s * w[d]
+
         return dense
 
     def sparse(X, i, w, s):
@@ -68,17 +70,20 @@ def _ov_dot(X, i, w, s):
         for p in range(indptr[i], indptr[i + 1]):
             acc += vals[p] * w[indices[p]]
         return acc + s * w[w.shape[0] - 1]
+
     return sparse
 
 
 @overload(_axpy)
 def _ov_axpy(X, i, a, w, s):
     if isinstance(X, types.Array):
+
         def dense(X, i, a, w, s):
             d = w.shape[0] - 1
             for j in range(d):
                 w[j] += a * X[i, j]
             w[d] += a * s
+
         return dense
 
     def sparse(X, i, a, w, s):
@@ -86,6 +91,7 @@ def _ov_axpy(X, i, a, w, s):
         for p in range(indptr[i], indptr[i + 1]):
             w[indices[p]] += a * vals[p]
         w[w.shape[0] - 1] += a * s
+
     return sparse
 
 
@@ -93,6 +99,7 @@ def _ov_axpy(X, i, a, w, s):
 def _ov_scale_active(X, i, w, fac):
     """Multiply w_j by fac where x_ij != 0; return the change of ||w||^2."""
     if isinstance(X, types.Array):
+
         def dense(X, i, w, fac):
             dn = 0.0
             for j in range(X.shape[1]):
@@ -101,6 +108,7 @@ def _ov_scale_active(X, i, w, fac):
                     w[j] = old * fac
                     dn += w[j] * w[j] - old * old
             return dn
+
         return dense
 
     def sparse(X, i, w, fac):
@@ -113,6 +121,7 @@ def _ov_scale_active(X, i, w, fac):
                 w[j] = old * fac
                 dn += w[j] * w[j] - old * old
         return dn
+
     return sparse
 
 
@@ -120,10 +129,29 @@ def _ov_scale_active(X, i, w, fac):
 
 
 @njit(cache=True)
-def perceptron_steps(X, y, xn2, s, idx, lo, hi, t0,
-                     w, u, st, c, ct, upd, averaged, track_dual,
-                     track_updates, thr=0.0, eta=1.0, sw=None,
-                     free=False):  # pragma: no cover
+def perceptron_steps(
+    X,
+    y,
+    xn2,
+    s,
+    idx,
+    lo,
+    hi,
+    t0,
+    w,
+    u,
+    st,
+    c,
+    ct,
+    upd,
+    averaged,
+    track_dual,
+    track_updates,
+    thr=0.0,
+    eta=1.0,
+    sw=None,
+    free=False,
+):  # pragma: no cover
     """Perceptron ``if y w.z <= thr: w += eta y z``; optional average and update log.
     Weighted: ``w += eta sw_i y z`` (no update where ``sw_i = 0``).
 
@@ -176,8 +204,9 @@ def perceptron_steps(X, y, xn2, s, idx, lo, hi, t0,
 
 
 @njit(cache=True)
-def pocket_steps(X, y, xn2, s, idx, lo, hi, t0,
-                 w, pw, F, G, use_gram, check_every, st, free=False):  # pragma: no cover
+def pocket_steps(
+    X, y, xn2, s, idx, lo, hi, t0, w, pw, F, G, use_gram, check_every, st, free=False
+):  # pragma: no cover
     """Perceptron plus pocket: after an update, count the training errors of ``w``
     (every ``check_every``-th update) and pocket it if it has fewer than ``pw``.
 
@@ -230,8 +259,9 @@ def pocket_steps(X, y, xn2, s, idx, lo, hi, t0,
 
 
 @njit(cache=True)
-def pocket_random_steps(X, y, xn2, s, lo, hi, t0, w, pw, F, G, use_gram, check_every, st,
-                        u, mg, free=False):  # pragma: no cover
+def pocket_random_steps(
+    X, y, xn2, s, lo, hi, t0, w, pw, F, G, use_gram, check_every, st, u, mg, free=False
+):  # pragma: no cover
     """The pocket algorithm as the lecture notes write it: every step corrects a *random
     current mistake* of ``w`` (the schedule's example is not used).
 
@@ -352,9 +382,33 @@ MODE_SCALED = 1  # w <- (1 - eta lam) w + eta y z (Pegasos greedy projection, OS
 
 
 @njit(cache=True)
-def sgd_steps(X, y, xn2, s, idx, lo, hi, t0,
-              v, A, st, c, cA, mbuf, mode, proj, lam, step_mode, step_a, step_b, radius, k,
-              track_dual, sw=None, free=False):  # pragma: no cover
+def sgd_steps(
+    X,
+    y,
+    xn2,
+    s,
+    idx,
+    lo,
+    hi,
+    t0,
+    v,
+    A,
+    st,
+    c,
+    cA,
+    mbuf,
+    mode,
+    proj,
+    lam,
+    step_mode,
+    step_a,
+    step_b,
+    radius,
+    k,
+    track_dual,
+    sw=None,
+    free=False,
+):  # pragma: no cover
     """Online subgradient on ``f_t(w) = lam/2 ||w||^2 + hinge``; w = sigma * v.
     Weighted: ``f_t(w) = lam/2 ||w||^2 + sw_i hinge`` (the hinge's step times ``sw_i``).
 
@@ -398,8 +452,7 @@ def sgd_steps(X, y, xn2, s, idx, lo, hi, t0,
             A[d1 - 1] += v[d1 - 1]
         for q in range(nb):
             i = idx[p + q]
-            m = y[i] * (sigma * _dot(X, i, v, sv) + bs) if free else \
-                y[i] * sigma * _dot(X, i, v, s)
+            m = y[i] * (sigma * _dot(X, i, v, sv) + bs) if free else y[i] * sigma * _dot(X, i, v, s)
             mbuf[q] = m
             if m < 1.0:
                 loss += 1.0 - m if sw is None else sw[i] * (1.0 - m)
@@ -446,8 +499,7 @@ def sgd_steps(X, y, xn2, s, idx, lo, hi, t0,
                 if nb == 1:
                     # ||v + a y z||^2 = ||v||^2 + 2 a y v.z + a^2 ||z||^2, y v.z = m/sigma
                     if free:  # v.x and ||x||^2: the bias is not in v's norm
-                        vn2 += 2.0 * ai * (m - yi * bs) * inv_sigma + \
-                            ai * ai * (xn2[i] - s * s)
+                        vn2 += 2.0 * ai * (m - yi * bs) * inv_sigma + ai * ai * (xn2[i] - s * s)
                     else:
                         vn2 += 2.0 * ai * m * inv_sigma + ai * ai * xn2[i]
                 _axpy(X, i, ai * yi, v, sv)
@@ -496,8 +548,9 @@ def sgd_steps(X, y, xn2, s, idx, lo, hi, t0,
 
 
 @njit(cache=True)
-def pa_steps(X, y, xn2, s, idx, lo, hi, t0,
-             w, st, c, variant, C, track_dual, sw=None, free=False):  # pragma: no cover
+def pa_steps(
+    X, y, xn2, s, idx, lo, hi, t0, w, st, c, variant, C, track_dual, sw=None, free=False
+):  # pragma: no cover
     """PA (variant 0), PA-I (1), PA-II (2): ``w += tau y z`` with ``tau`` from the loss.
 
     ``st[3]`` = ``||w||^2``. Weighted (PA-I, PA-II): example i's ``C_i = C sw_i``.

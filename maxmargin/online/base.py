@@ -78,17 +78,40 @@ from ..data import Dataset
 from ..exceptions import DataError, ParameterError
 from ._compiled import kernels
 
-__all__ = ["OnlineLearner", "LearnerState", "Snapshot", "PackedData", "OBJECTIVES", "SCORINGS",
-           "DECLARATIONS", "Declared", "scoring", "prediction_errors", "step_weights"]
+__all__ = [
+    "OnlineLearner",
+    "LearnerState",
+    "Snapshot",
+    "PackedData",
+    "OBJECTIVES",
+    "SCORINGS",
+    "DECLARATIONS",
+    "Declared",
+    "scoring",
+    "prediction_errors",
+    "step_weights",
+]
 
 #: The objectives a learner may declare it minimises (or None).
 OBJECTIVES = ("lambda", "C")
 
 #: What a learner declares, by name: the class attributes of :class:`OnlineLearner` and of
 #: the public protocol (:mod:`maxmargin.online.protocol`) alike.
-DECLARATIONS = ("objective", "problem_parameter", "mistake_driven", "update_margin",
-                "update_step", "theory_rate", "has_dual", "dual_counts_updates", "has_average",
-                "svm_space", "visits_schedule", "resumable", "supported_intercepts")
+DECLARATIONS = (
+    "objective",
+    "problem_parameter",
+    "mistake_driven",
+    "update_margin",
+    "update_step",
+    "theory_rate",
+    "has_dual",
+    "dual_counts_updates",
+    "has_average",
+    "svm_space",
+    "visits_schedule",
+    "resumable",
+    "supported_intercepts",
+)
 
 #: The Parameters entries of the inherited ``intercept`` / ``intercept_scaling``, shared by
 #: the learners' docstrings through :func:`_doc_intercept`.
@@ -113,8 +136,9 @@ def _doc_intercept(cls: type) -> type:
     for line in doc.splitlines():
         if line.strip() == _MARKER:
             indent = line[: len(line) - len(line.lstrip())]
-            text = "\n".join(indent + part if part else part
-                             for part in INTERCEPT_PARAMETERS.splitlines())
+            text = "\n".join(
+                indent + part if part else part for part in INTERCEPT_PARAMETERS.splitlines()
+            )
             cls.__doc__ = doc.replace(line, text, 1)
             return cls
     raise AssertionError(f"{cls.__name__}.__doc__ has no {_MARKER} line")
@@ -144,16 +168,19 @@ def step_weights(learner: OnlineLearner, sample_weight: Any, n: int) -> np.ndarr
     if sample_weight is None:
         return None
     if learner.sample_weight_rule is None:
-        raise ParameterError(f"{type(learner).__name__} takes no example weights (it "
-                             "declares no sample_weight_rule); the perceptrons, Pegasos, "
-                             "the online subgradient, PA-I and PA-II do")
+        raise ParameterError(
+            f"{type(learner).__name__} takes no example weights (it "
+            "declares no sample_weight_rule); the perceptrons, Pegasos, "
+            "the online subgradient, PA-I and PA-II do"
+        )
     try:
         sw = np.array(sample_weight, dtype=np.float64)
     except (TypeError, ValueError):
         raise DataError("sample_weight must be an array of numbers") from None
     if sw.shape != (n,):
-        raise DataError(f"sample_weight must have shape ({n},), one weight per example; "
-                        f"got {sw.shape}")
+        raise DataError(
+            f"sample_weight must have shape ({n},), one weight per example; got {sw.shape}"
+        )
     if not (np.isfinite(sw).all() and (sw >= 0).all()):
         raise DataError("sample_weight must be finite and >= 0")
     return None if np.all(sw == 1.0) else sw
@@ -199,8 +226,13 @@ class PackedData:
     step_weights: np.ndarray | None = None
 
     @classmethod
-    def pack(cls, dataset: Dataset, bias_feature: float, record_dual: bool,
-             step_weights: np.ndarray | None = None) -> PackedData:
+    def pack(
+        cls,
+        dataset: Dataset,
+        bias_feature: float,
+        record_dual: bool,
+        step_weights: np.ndarray | None = None,
+    ) -> PackedData:
         """Pack ``dataset`` for a learner with constant feature ``bias_feature``.
 
         Parameters
@@ -228,11 +260,21 @@ class PackedData:
             indices = np.zeros(0, np.int64)
             values = np.zeros(0)
         z_sqnorms = dataset.row_norms() ** 2 + bias_feature * bias_feature
-        return cls(X_dense, indptr, indices, values, sp.issparse(X), dataset.y,
-                   np.ascontiguousarray(z_sqnorms), float(bias_feature), dataset.n,
-                   dataset.d, bool(record_dual), dataset,
-                   None if step_weights is None else np.ascontiguousarray(step_weights,
-                                                                           dtype=np.float64))
+        return cls(
+            X_dense,
+            indptr,
+            indices,
+            values,
+            sp.issparse(X),
+            dataset.y,
+            np.ascontiguousarray(z_sqnorms),
+            float(bias_feature),
+            dataset.n,
+            dataset.d,
+            bool(record_dual),
+            dataset,
+            None if step_weights is None else np.ascontiguousarray(step_weights, dtype=np.float64),
+        )
 
     @property
     def xargs(self) -> tuple:
@@ -413,18 +455,23 @@ class OnlineLearner:
         if intercept not in self.supported_intercepts:
             raise ParameterError(
                 f"{type(self).__name__} supports intercept "
-                f"{' or '.join(map(repr, self.supported_intercepts))}, not {intercept!r}")
+                f"{' or '.join(map(repr, self.supported_intercepts))}, not {intercept!r}"
+            )
         self.intercept = intercept
         self.intercept_scaling = check_positive("intercept_scaling", intercept_scaling)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if cls.objective not in (None, *OBJECTIVES):
-            raise TypeError(f"{cls.__name__}.objective must be one of {OBJECTIVES} or None, "
-                            f"not {cls.objective!r}")
+            raise TypeError(
+                f"{cls.__name__}.objective must be one of {OBJECTIVES} or None, "
+                f"not {cls.objective!r}"
+            )
         if cls.problem_parameter not in (None, "lam", "C"):
-            raise TypeError(f"{cls.__name__}.problem_parameter must be 'lam', 'C' or None, "
-                            f"not {cls.problem_parameter!r}")
+            raise TypeError(
+                f"{cls.__name__}.problem_parameter must be 'lam', 'C' or None, "
+                f"not {cls.problem_parameter!r}"
+            )
 
     # ------------------------------------------------------------------ parameters
 
@@ -513,8 +560,9 @@ class OnlineLearner:
         """A fresh state for ``packed``."""
         raise NotImplementedError
 
-    def _advance(self, packed: PackedData, state: Any, idx: np.ndarray, lo: int, hi: int,
-                 t0: int) -> None:
+    def _advance(
+        self, packed: PackedData, state: Any, idx: np.ndarray, lo: int, hi: int, t0: int
+    ) -> None:
         """Take steps ``t0 + 1, ..., t0 + hi - lo`` on the examples ``idx[lo:hi]``."""
         raise NotImplementedError
 
@@ -531,8 +579,7 @@ class OnlineLearner:
         """Extra arrays saved once at the end of the run."""
         return {}
 
-    def _decision(self, packed: PackedData, state: Any, w: np.ndarray,
-                  b: float) -> np.ndarray:
+    def _decision(self, packed: PackedData, state: Any, w: np.ndarray, b: float) -> np.ndarray:
         """Decision values on the training data, for the final training error."""
         return np.asarray(packed.dataset.X @ w).ravel() + b
 
@@ -597,17 +644,20 @@ class Declared:
         Declared
         """
         G = learner.regret_lipschitz(R)
-        return cls(name=learner.name, objective=learner.objective,
-                   mistake_driven=bool(learner.mistake_driven),
-                   update_margin=float(learner.update_margin),
-                   update_step=float(learner.update_step),
-                   theory_rate=None if learner.theory_rate is None else
-                   float(learner.theory_rate),
-                   has_dual=bool(learner.has_dual),
-                   dual_counts_updates=bool(learner.dual_counts_updates),
-                   has_average=bool(learner.has_average), svm_space=bool(learner.svm_space),
-                   visits_schedule=bool(learner.visits_schedule),
-                   regret_G=None if G is None else float(G))
+        return cls(
+            name=learner.name,
+            objective=learner.objective,
+            mistake_driven=bool(learner.mistake_driven),
+            update_margin=float(learner.update_margin),
+            update_step=float(learner.update_step),
+            theory_rate=None if learner.theory_rate is None else float(learner.theory_rate),
+            has_dual=bool(learner.has_dual),
+            dual_counts_updates=bool(learner.dual_counts_updates),
+            has_average=bool(learner.has_average),
+            svm_space=bool(learner.svm_space),
+            visits_schedule=bool(learner.visits_schedule),
+            regret_G=None if G is None else float(G),
+        )
 
     @classmethod
     def of_kind(cls, kind: str, name: str = "") -> Declared:
@@ -624,8 +674,11 @@ class Declared:
         """
         if kind not in SCORINGS:
             raise ParameterError(f"kind must be one of {', '.join(SCORINGS)}, got {kind!r}")
-        return cls(name=name, objective="lambda" if kind == "objective" else None,
-                   svm_space=kind != "mistakes")
+        return cls(
+            name=name,
+            objective="lambda" if kind == "objective" else None,
+            svm_space=kind != "mistakes",
+        )
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Declared:

@@ -59,24 +59,43 @@ class PassiveAggressive(OnlineLearner):
     has_dual = True
     resumable = True
 
-    def __init__(self, *, C: float = 1.0, intercept: str = "augmented",
-                 intercept_scaling: float = 1.0) -> None:
+    def __init__(
+        self, *, C: float = 1.0, intercept: str = "augmented", intercept_scaling: float = 1.0
+    ) -> None:
         super().__init__(intercept=intercept, intercept_scaling=intercept_scaling)
         self.C = check_positive("C", C)
 
     def _setup(self, packed: PackedData) -> PAState:
-        return PAState(w=np.zeros(packed.d + 1),
-                       dual=np.zeros(packed.n if packed.record_dual else 0))
+        return PAState(
+            w=np.zeros(packed.d + 1), dual=np.zeros(packed.n if packed.record_dual else 0)
+        )
 
-    def _advance(self, packed: PackedData, state: PAState, idx: np.ndarray, lo: int, hi: int,
-                 t0: int) -> None:
-        kernels.pa_steps(*packed.xargs, packed.y, packed.z_sqnorms, packed.bias_feature, idx,
-                         lo, hi, t0, state.w, state.totals, state.dual, self.variant, self.C,
-                         packed.record_dual, packed.step_weights, self.intercept == "free")
+    def _advance(
+        self, packed: PackedData, state: PAState, idx: np.ndarray, lo: int, hi: int, t0: int
+    ) -> None:
+        kernels.pa_steps(
+            *packed.xargs,
+            packed.y,
+            packed.z_sqnorms,
+            packed.bias_feature,
+            idx,
+            lo,
+            hi,
+            t0,
+            state.w,
+            state.totals,
+            state.dual,
+            self.variant,
+            self.C,
+            packed.record_dual,
+            packed.step_weights,
+            self.intercept == "free",
+        )
 
     def _snapshot(self, packed: PackedData, state: PAState, t: int) -> Snapshot:
-        return Snapshot(*packed.split(state.w),
-                        dual=state.dual.copy() if packed.record_dual else None)
+        return Snapshot(
+            *packed.split(state.w), dual=state.dual.copy() if packed.record_dual else None
+        )
 
 
 @_doc_intercept

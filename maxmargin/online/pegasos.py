@@ -147,43 +147,57 @@ class Pegasos(OnlineLearner):
     """
 
     name = "pegasos"
-    reference = ("Shalev-Shwartz, Singer, Srebro & Cotter (2011), Pegasos; the lecture "
-                 "notes (SoftSVM(lambda) in OMD form)")
+    reference = (
+        "Shalev-Shwartz, Singer, Srebro & Cotter (2011), Pegasos; the lecture "
+        "notes (SoftSVM(lambda) in OMD form)"
+    )
     objective: str | None = "lambda"
     problem_parameter: str | None = "lam"
     theory_rate: float | None = -1.0  # O(log T / (lam T)), the average (the step's rate)
     has_dual = True
     has_average = True
     resumable = True
-    sample_weight_rule = ("the hinge term times the example's weight, f_t = lam/2 ||w||^2 "
-                          "+ s_i hinge (scikit-learn's SGDClassifier): it minimises "
-                          "lam/2 ||w~||^2 + (1/n) sum_i s_i hinge_i")
+    sample_weight_rule = (
+        "the hinge term times the example's weight, f_t = lam/2 ||w||^2 "
+        "+ s_i hinge (scikit-learn's SGDClassifier): it minimises "
+        "lam/2 ||w~||^2 + (1/n) sum_i s_i hinge_i"
+    )
 
-    def __init__(self, *, lam: float = 1e-4, projection: str | None = None,
-                 batch_size: int = 1, intercept: str = "augmented",
-                 intercept_scaling: float = 1.0, step: Any = None) -> None:
+    def __init__(
+        self,
+        *,
+        lam: float = 1e-4,
+        projection: str | None = None,
+        batch_size: int = 1,
+        intercept: str = "augmented",
+        intercept_scaling: float = 1.0,
+        step: Any = None,
+    ) -> None:
         super().__init__(intercept=intercept, intercept_scaling=intercept_scaling)
         self.lam: float | None = check_positive("lam", lam)  # None: OnlineSubgradient's hinge
         if projection not in PROJECTIONS:
-            raise ParameterError(f"The 'projection' parameter must be one of None, 'lazy', "
-                                 f"'greedy'. Got {projection!r} instead.")
+            raise ParameterError(
+                f"The 'projection' parameter must be one of None, 'lazy', "
+                f"'greedy'. Got {projection!r} instead."
+            )
         self.projection = projection
         self.batch_size = check_int("batch_size", batch_size, minimum=1)
         self.step = None if step is None else as_step(step)
         if self.step is not None and not (
-                isinstance(self.step, PegasosStep) and self.step.lam in (None, self.lam)):
+            isinstance(self.step, PegasosStep) and self.step.lam in (None, self.lam)
+        ):
             raise ParameterError(
                 f"Pegasos takes the step 1/(lam (t + offset)) with its own lam: "
                 f"PegasosStep(offset=1 or 0), 'pegasos' or 'pegasos_paper'; got {step!r}. "
-                "Other schedules: OnlineSubgradient(step=...)")
+                "Other schedules: OnlineSubgradient(step=...)"
+            )
         self.theory_rate = self._rate()
 
     def _rate(self) -> float | None:
         """The step schedule's rate; None for ``1/(lam t)`` steps with a free bias (their
         rate needs a strongly convex objective, and the bias is not regularised)."""
         rate = self._step().theory_rate
-        return None if self.intercept == "free" and isinstance(self._step(), PegasosStep) \
-            else rate
+        return None if self.intercept == "free" and isinstance(self._step(), PegasosStep) else rate
 
     def get_params(self) -> dict[str, Any]:
         """The constructor's parameters (JSON types; ``step`` only when set, as a dict).
@@ -227,8 +241,12 @@ class Pegasos(OnlineLearner):
         >>> Pegasos(lam=0.01, projection="greedy").regret_lipschitz(2.0)
         2.1
         """
-        if self.batch_size != 1 or self.projection == "lazy" or self.lam is None or \
-                self.intercept == "free":
+        if (
+            self.batch_size != 1
+            or self.projection == "lazy"
+            or self.lam is None
+            or self.intercept == "free"
+        ):
             return None
         return 2 * R if self.projection is None else R + min(R, math.sqrt(self.lam))
 
@@ -249,18 +267,23 @@ class Pegasos(OnlineLearner):
     def _setup(self, packed: PackedData) -> PegasosState:
         mode, projection = self._mode()
         state = PegasosState(
-            v=np.zeros(packed.d + 1), v_sum=np.zeros(packed.d + 1),
+            v=np.zeros(packed.d + 1),
+            v_sum=np.zeros(packed.d + 1),
             dual=np.zeros(packed.n if packed.record_dual else 0),
             dual_sum=np.zeros(packed.n if packed.record_dual else 0),
-            batch_margins=np.zeros(self.batch_size), mode=mode, projection=projection,
-            free=self.intercept == "free")
+            batch_margins=np.zeros(self.batch_size),
+            mode=mode,
+            projection=projection,
+            free=self.intercept == "free",
+        )
         # sigma: w_1 = sigma * 0
         theta_form = mode == kernels.MODE_THETA and self.lam is not None
         state.totals[4] = 1.0 / self.lam if theta_form and self.lam else 1.0
         return state
 
-    def _advance(self, packed: PackedData, state: PegasosState, idx: np.ndarray, lo: int,
-                 hi: int, t0: int) -> None:
+    def _advance(
+        self, packed: PackedData, state: PegasosState, idx: np.ndarray, lo: int, hi: int, t0: int
+    ) -> None:
         lam = 0.0 if self.lam is None else self.lam
         step_mode, a, b = self._step().compiled(self.lam)
         radius = math.inf if lam == 0.0 else 1.0 / math.sqrt(lam)
@@ -268,11 +291,33 @@ class Pegasos(OnlineLearner):
             # the weighted optimum lies in the ball of radius sqrt(mean(s) / lam): its dual
             # has 0 <= alpha_i <= s_i / n and lam ||w*||^2 <= sum_i alpha_i
             radius = math.sqrt(float(packed.step_weights.mean()) / lam)
-        kernels.sgd_steps(*packed.xargs, packed.y, packed.z_sqnorms, packed.bias_feature, idx,
-                          lo, hi, t0, state.v, state.v_sum, state.totals, state.dual,
-                          state.dual_sum, state.batch_margins, state.mode, state.projection,
-                          lam, step_mode, float(a), float(b), radius, self.batch_size,
-                          packed.record_dual, packed.step_weights, state.free)
+        kernels.sgd_steps(
+            *packed.xargs,
+            packed.y,
+            packed.z_sqnorms,
+            packed.bias_feature,
+            idx,
+            lo,
+            hi,
+            t0,
+            state.v,
+            state.v_sum,
+            state.totals,
+            state.dual,
+            state.dual_sum,
+            state.batch_margins,
+            state.mode,
+            state.projection,
+            lam,
+            step_mode,
+            float(a),
+            float(b),
+            radius,
+            self.batch_size,
+            packed.record_dual,
+            packed.step_weights,
+            state.free,
+        )
 
     def _snapshot(self, packed: PackedData, state: PegasosState, t: int) -> Snapshot:
         w_avg, b_avg = packed.split(state.average())
@@ -280,5 +325,6 @@ class Pegasos(OnlineLearner):
         if packed.record_dual:
             dual = state.sigma * state.dual
             dual_avg = (state.sigma_sum * state.dual - state.dual_sum) / state.batches
-        return Snapshot(*packed.split(state.weights()), w_avg=w_avg, b_avg=b_avg, dual=dual,
-                        dual_avg=dual_avg)
+        return Snapshot(
+            *packed.split(state.weights()), w_avg=w_avg, b_avg=b_avg, dual=dual, dual_avg=dual_avg
+        )

@@ -98,7 +98,8 @@ class Perceptron(OnlineLearner):
     resumable = True
     sample_weight_rule: ClassVar[str | None] = (
         "the update scaled by the example's weight, w += s_i eta y z "
-        "(scikit-learn's Perceptron); weight 0 never updates")
+        "(scikit-learn's Perceptron); weight 0 never updates"
+    )
     _averaged = False
     _log_updates = False
 
@@ -106,26 +107,48 @@ class Perceptron(OnlineLearner):
         d1 = packed.d + 1
         nd = packed.n if packed.record_dual else 0
         return PerceptronState(
-            w=np.zeros(d1), w_sum=np.zeros(d1 if self._averaged else 1),
-            dual=np.zeros(nd), dual_sum=np.zeros(nd),
-            update_buffer=np.zeros(packed.n if self._log_updates else 0, np.int64))
+            w=np.zeros(d1),
+            w_sum=np.zeros(d1 if self._averaged else 1),
+            dual=np.zeros(nd),
+            dual_sum=np.zeros(nd),
+            update_buffer=np.zeros(packed.n if self._log_updates else 0, np.int64),
+        )
 
-    def _advance(self, packed: PackedData, state: PerceptronState, idx: np.ndarray, lo: int,
-                 hi: int, t0: int) -> None:
+    def _advance(
+        self, packed: PackedData, state: PerceptronState, idx: np.ndarray, lo: int, hi: int, t0: int
+    ) -> None:
         nup = kernels.perceptron_steps(
-            *packed.xargs, packed.y, packed.z_sqnorms, packed.bias_feature, idx, lo, hi, t0,
-            state.w, state.w_sum, state.totals, state.dual, state.dual_sum,
-            state.update_buffer, self._averaged, packed.record_dual, self._log_updates,
-            float(self.update_margin), float(self.update_step), packed.step_weights,
-            self.intercept == "free")
+            *packed.xargs,
+            packed.y,
+            packed.z_sqnorms,
+            packed.bias_feature,
+            idx,
+            lo,
+            hi,
+            t0,
+            state.w,
+            state.w_sum,
+            state.totals,
+            state.dual,
+            state.dual_sum,
+            state.update_buffer,
+            self._averaged,
+            packed.record_dual,
+            self._log_updates,
+            float(self.update_margin),
+            float(self.update_step),
+            packed.step_weights,
+            self.intercept == "free",
+        )
         if nup:
             ts = state.update_buffer[:nup].copy()
             state.update_steps.append(ts)
             state.update_examples.append(idx[ts - t0 - 1 + lo])
 
     def _snapshot(self, packed: PackedData, state: PerceptronState, t: int) -> Snapshot:
-        return Snapshot(*packed.split(state.w),
-                        dual=state.dual.copy() if packed.record_dual else None)
+        return Snapshot(
+            *packed.split(state.w), dual=state.dual.copy() if packed.record_dual else None
+        )
 
 
 @_doc_intercept
@@ -160,9 +183,11 @@ class AveragedPerceptron(Perceptron):
     _averaged = True
 
     def _snapshot(self, packed: PackedData, state: PerceptronState, t: int) -> Snapshot:
-        return Snapshot(*packed.split(state.w - state.w_sum / t),
-                        dual=state.dual - state.dual_sum / t if packed.record_dual else None,
-                        extras={"w_last": state.w[:-1].copy()})
+        return Snapshot(
+            *packed.split(state.w - state.w_sum / t),
+            dual=state.dual - state.dual_sum / t if packed.record_dual else None,
+            extras={"w_last": state.w[:-1].copy()},
+        )
 
 
 @_doc_intercept
@@ -205,18 +230,25 @@ class VotedPerceptron(Perceptron):
 
     def _snapshot(self, packed: PackedData, state: PerceptronState, t: int) -> Snapshot:
         w_avg, b_avg = packed.split(state.w - state.w_sum / t)
-        return Snapshot(*packed.split(state.w), w_avg=w_avg, b_avg=b_avg,
-                        dual=state.dual.copy() if packed.record_dual else None)
+        return Snapshot(
+            *packed.split(state.w),
+            w_avg=w_avg,
+            b_avg=b_avg,
+            dual=state.dual.copy() if packed.record_dual else None,
+        )
 
     def _final(self, packed: PackedData, state: PerceptronState) -> dict[str, np.ndarray]:
         def cat(a: list) -> np.ndarray:
             return np.concatenate(a) if a else np.zeros(0, np.int64)
 
-        return {"update_t": cat(state.update_steps).astype(np.int64),
-                "update_i": cat(state.update_examples).astype(np.int64)}
+        return {
+            "update_t": cat(state.update_steps).astype(np.int64),
+            "update_i": cat(state.update_examples).astype(np.int64),
+        }
 
-    def _decision(self, packed: PackedData, state: PerceptronState, w: np.ndarray,
-                  b: float) -> np.ndarray:
+    def _decision(
+        self, packed: PackedData, state: PerceptronState, w: np.ndarray, b: float
+    ) -> np.ndarray:
         f = self._final(packed, state)
         T = state.steps
         X = packed.dataset.X
@@ -239,12 +271,12 @@ def _vote(train: Any, s: float, ts: np.ndarray, ii: np.ndarray, T: int, X: Any) 
     yu = train.y[ii]
     chunk = max(1, int(4_000_000 // M))
     for a in range(0, m, chunk):
-        Xa = Xq[a:a + chunk]
+        Xa = Xq[a : a + chunk]
         G = Xa @ Zu.T
         G = G.toarray() if sp.issparse(G) else np.asarray(G)
         G = (G + s * s) * yu  # v_k.z = sum_{j<=k} y_j z_j.z
         Sc = np.cumsum(G, axis=1)
-        out[a:a + chunk] = (np.sign(Sc) * counts).sum(axis=1)
+        out[a : a + chunk] = (np.sign(Sc) * counts).sum(axis=1)
     return out
 
 
@@ -274,16 +306,18 @@ def voted_decision_function(trace: Any, train: Any, X: Any) -> np.ndarray:
     True
     """
     if trace.learner != "voted_perceptron":
-        raise ParameterError(f"voted_decision_function needs a voted_perceptron trace, "
-                             f"got {trace.learner!r}")
+        raise ParameterError(
+            f"voted_decision_function needs a voted_perceptron trace, got {trace.learner!r}"
+        )
     if train.n != trace.n or train.d != trace.d:
-        raise ParameterError(f"train has shape ({train.n}, {train.d}) but the trace was run on "
-                             f"({trace.n}, {trace.d}); pass the same Dataset")
+        raise ParameterError(
+            f"train has shape ({train.n}, {train.d}) but the trace was run on "
+            f"({trace.n}, {trace.d}); pass the same Dataset"
+        )
     s = trace.intercept_scaling if trace.intercept == "augmented" else 0.0
     if not sp.issparse(X):
         X = np.asarray(X, dtype=float)
-    return _vote(train, s, trace.extras["update_t"], trace.extras["update_i"],
-                 int(trace.t[-1]), X)
+    return _vote(train, s, trace.extras["update_t"], trace.extras["update_i"], int(trace.t[-1]), X)
 
 
 @_doc_intercept
@@ -326,25 +360,36 @@ class MarginPerceptron(Perceptron):
     """
 
     name = "margin_perceptron"
-    reference = ("Duda & Hart (1973), the perceptron with margin; Krauth & Mezard (1987); "
-                 "Collobert & Bengio (2004)")
+    reference = (
+        "Duda & Hart (1973), the perceptron with margin; Krauth & Mezard (1987); "
+        "Collobert & Bengio (2004)"
+    )
     resumable = True
 
-    def __init__(self, *, margin: float = 1.0, eta: float = 1.0, intercept: str = "augmented",
-                 intercept_scaling: float = 1.0) -> None:
+    def __init__(
+        self,
+        *,
+        margin: float = 1.0,
+        eta: float = 1.0,
+        intercept: str = "augmented",
+        intercept_scaling: float = 1.0,
+    ) -> None:
         super().__init__(intercept=intercept, intercept_scaling=intercept_scaling)
         margin = float(margin)
         if not (math.isfinite(margin) and margin >= 0.0):
-            raise ParameterError(f"The 'margin' parameter must be a finite float >= 0. Got "
-                                 f"{margin!r} instead.")
+            raise ParameterError(
+                f"The 'margin' parameter must be a finite float >= 0. Got {margin!r} instead."
+            )
         self.margin = margin
         self.eta = check_positive("eta", eta)
         self.update_margin, self.update_step = self.margin, self.eta
 
     def _snapshot(self, packed: PackedData, state: PerceptronState, t: int) -> Snapshot:
-        return Snapshot(*packed.split(state.w),
-                        dual=state.dual.copy() if packed.record_dual else None,
-                        extras={"updates": int(state.totals[4])})
+        return Snapshot(
+            *packed.split(state.w),
+            dual=state.dual.copy() if packed.record_dual else None,
+            extras={"updates": int(state.totals[4])},
+        )
 
 
 @_doc_intercept
@@ -389,8 +434,9 @@ class PLA(Perceptron):
     def _setup(self, packed: PackedData) -> PLAState:
         return PLAState(**vars(super()._setup(packed)))
 
-    def _advance(self, packed: PackedData, state: PerceptronState, idx: np.ndarray, lo: int,
-                 hi: int, t0: int) -> None:
+    def _advance(
+        self, packed: PackedData, state: PerceptronState, idx: np.ndarray, lo: int, hi: int, t0: int
+    ) -> None:
         assert isinstance(state, PLAState)
         if state.halted_at:
             return
@@ -401,16 +447,20 @@ class PLA(Perceptron):
             state.updates_at_epoch_start = float(state.totals[4])
             # a clean pass over every example (cyclic, shuffle) is the proof; a pass that
             # missed some (sample) needs the full count
-            if clean and (np.bincount(idx, minlength=packed.n).min() > 0 or np.all(
-                    self._decision(packed, state, *packed.split(state.w)) * packed.y > 0)):
+            if clean and (
+                np.bincount(idx, minlength=packed.n).min() > 0
+                or np.all(self._decision(packed, state, *packed.split(state.w)) * packed.y > 0)
+            ):
                 state.halted_at = int(t)
 
     def _halted(self, state: PLAState) -> bool:
         return bool(state.halted_at)
 
     def _final(self, packed: PackedData, state: PLAState) -> dict[str, np.ndarray]:
-        return {"converged": np.asarray(bool(state.halted_at)),
-                "halted_at": np.asarray(int(state.halted_at), np.int64)}
+        return {
+            "converged": np.asarray(bool(state.halted_at)),
+            "halted_at": np.asarray(int(state.halted_at), np.int64),
+        }
 
 
 @dataclass(eq=False)
@@ -487,15 +537,25 @@ class DualPerceptron(OnlineLearner):
     """
 
     name = "dual_perceptron"
-    reference = ("Aizerman et al. (1964); Cristianini & Shawe-Taylor (2000); the lecture "
-                 "notes' dual perceptron")
+    reference = (
+        "Aizerman et al. (1964); Cristianini & Shawe-Taylor (2000); the lecture "
+        "notes' dual perceptron"
+    )
     mistake_driven = True
     has_dual = True
     dual_counts_updates = True
 
-    def __init__(self, *, kernel: str = "linear", degree: int = 3, gamma: float | None = None,
-                 coef0: float = 1.0, max_n: int = 8192, intercept: str = "augmented",
-                 intercept_scaling: float = 1.0) -> None:
+    def __init__(
+        self,
+        *,
+        kernel: str = "linear",
+        degree: int = 3,
+        gamma: float | None = None,
+        coef0: float = 1.0,
+        max_n: int = 8192,
+        intercept: str = "augmented",
+        intercept_scaling: float = 1.0,
+    ) -> None:
         super().__init__(intercept=intercept, intercept_scaling=intercept_scaling)
         self.kernel = check_choice("kernel", kernel, ("linear", "poly", "rbf"))
         self.degree = check_int("degree", degree, minimum=1)
@@ -519,33 +579,50 @@ class DualPerceptron(OnlineLearner):
             g = self.gamma if self.gamma is not None else 1.0 / packed.d
             sq = np.diag(G).copy()
             G = np.exp(-g * np.maximum(sq[:, None] + sq[None, :] - 2 * G, 0.0))
-        return np.ascontiguousarray(G + packed.bias_feature ** 2)
+        return np.ascontiguousarray(G + packed.bias_feature**2)
 
     def _setup(self, packed: PackedData) -> DualPerceptronState:
         if packed.n > self.max_n:
             raise ParameterError(
                 f"dual_perceptron builds an (n, n) kernel matrix and n = {packed.n} > max_n = "
                 f"{self.max_n}; use 'perceptron' (identical for the linear kernel) or raise "
-                "max_n if memory allows")
-        return DualPerceptronState(gram=self._kernel_matrix(packed), counts=np.zeros(packed.n),
-                                   scores=np.zeros(packed.n))
+                "max_n if memory allows"
+            )
+        return DualPerceptronState(
+            gram=self._kernel_matrix(packed), counts=np.zeros(packed.n), scores=np.zeros(packed.n)
+        )
 
-    def _advance(self, packed: PackedData, state: DualPerceptronState, idx: np.ndarray,
-                 lo: int, hi: int, t0: int) -> None:
-        kernels.dual_perceptron_steps(packed.y, idx, lo, hi, state.gram, state.counts,
-                                      state.scores, state.totals,
-                                      packed.bias_feature ** 2 if self.intercept == "free"
-                                      else 0.0)
+    def _advance(
+        self,
+        packed: PackedData,
+        state: DualPerceptronState,
+        idx: np.ndarray,
+        lo: int,
+        hi: int,
+        t0: int,
+    ) -> None:
+        kernels.dual_perceptron_steps(
+            packed.y,
+            idx,
+            lo,
+            hi,
+            state.gram,
+            state.counts,
+            state.scores,
+            state.totals,
+            packed.bias_feature**2 if self.intercept == "free" else 0.0,
+        )
 
     def _snapshot(self, packed: PackedData, state: DualPerceptronState, t: int) -> Snapshot:
         cy = state.counts * packed.y
-        b = packed.bias_feature ** 2 * float(cy.sum())
+        b = packed.bias_feature**2 * float(cy.sum())
         if self.has_weights:
             w = np.asarray(packed.dataset.X.T @ cy, dtype=float).ravel()
         else:
             w = np.full(packed.d, np.nan)
         return Snapshot(w, b, dual=state.counts.copy())
 
-    def _decision(self, packed: PackedData, state: DualPerceptronState, w: np.ndarray,
-                  b: float) -> np.ndarray:
+    def _decision(
+        self, packed: PackedData, state: DualPerceptronState, w: np.ndarray, b: float
+    ) -> np.ndarray:
         return state.scores.copy()

@@ -126,9 +126,16 @@ class Pocket(OnlineLearner):
     reference = "Gallant (1990); the lecture notes' pocket (a random current mistake)"
     mistake_driven = True
 
-    def __init__(self, *, check_every: int = 1, gram_max: int = 4096,
-                 select: str = "schedule", seed: int = 0,
-                 intercept: str = "augmented", intercept_scaling: float = 1.0) -> None:
+    def __init__(
+        self,
+        *,
+        check_every: int = 1,
+        gram_max: int = 4096,
+        select: str = "schedule",
+        seed: int = 0,
+        intercept: str = "augmented",
+        intercept_scaling: float = 1.0,
+    ) -> None:
         super().__init__(intercept=intercept, intercept_scaling=intercept_scaling)
         self.check_every = check_int("check_every", check_every, minimum=1)
         self.gram_max = check_int("gram_max", gram_max, minimum=0)
@@ -142,41 +149,81 @@ class Pocket(OnlineLearner):
         if use_gram:
             X = packed.dataset.X
             G = X @ X.T
-            G = np.ascontiguousarray((G.toarray() if sp.issparse(G) else G)
-                                     + packed.bias_feature ** 2)
+            G = np.ascontiguousarray(
+                (G.toarray() if sp.issparse(G) else G) + packed.bias_feature**2
+            )
         else:
             G = np.zeros((0, 0))
         random = self.select == "random_mistake"
-        state = PocketState(totals=np.zeros(10), w=np.zeros(packed.d + 1),
-                            pocket=np.zeros(packed.d + 1), scores=np.zeros(packed.n), gram=G,
-                            use_gram=use_gram, rng=np.random.default_rng(self.seed),
-                            margins=np.zeros(packed.n if random else 0))
+        state = PocketState(
+            totals=np.zeros(10),
+            w=np.zeros(packed.d + 1),
+            pocket=np.zeros(packed.d + 1),
+            scores=np.zeros(packed.n),
+            gram=G,
+            use_gram=use_gram,
+            rng=np.random.default_rng(self.seed),
+            margins=np.zeros(packed.n if random else 0),
+        )
         state.totals[4] = packed.n  # the zero vector misclassifies everything (0 is an error)
         return state
 
-    def _advance(self, packed: PackedData, state: PocketState, idx: np.ndarray, lo: int,
-                 hi: int, t0: int) -> None:
+    def _advance(
+        self, packed: PackedData, state: PocketState, idx: np.ndarray, lo: int, hi: int, t0: int
+    ) -> None:
         if self.select == "schedule":
-            kernels.pocket_steps(*packed.xargs, packed.y, packed.z_sqnorms,
-                                 packed.bias_feature, idx, lo, hi, t0, state.w, state.pocket,
-                                 state.scores, state.gram, state.use_gram,
-                                 float(self.check_every), state.totals,
-                                 self.intercept == "free")
+            kernels.pocket_steps(
+                *packed.xargs,
+                packed.y,
+                packed.z_sqnorms,
+                packed.bias_feature,
+                idx,
+                lo,
+                hi,
+                t0,
+                state.w,
+                state.pocket,
+                state.scores,
+                state.gram,
+                state.use_gram,
+                float(self.check_every),
+                state.totals,
+                self.intercept == "free",
+            )
         else:
             u = state.rng.random(hi - lo)
-            kernels.pocket_random_steps(*packed.xargs, packed.y, packed.z_sqnorms,
-                                        packed.bias_feature, lo, hi, t0, state.w, state.pocket,
-                                        state.scores, state.gram, state.use_gram,
-                                        float(self.check_every), state.totals, u,
-                                        state.margins, self.intercept == "free")
+            kernels.pocket_random_steps(
+                *packed.xargs,
+                packed.y,
+                packed.z_sqnorms,
+                packed.bias_feature,
+                lo,
+                hi,
+                t0,
+                state.w,
+                state.pocket,
+                state.scores,
+                state.gram,
+                state.use_gram,
+                float(self.check_every),
+                state.totals,
+                u,
+                state.margins,
+                self.intercept == "free",
+            )
 
     def _halted(self, state: PocketState) -> bool:
         return state.halted_at > 0
 
     def _snapshot(self, packed: PackedData, state: PocketState, t: int) -> Snapshot:
-        return Snapshot(*packed.split(state.pocket),
-                        extras={"pocket_errors": state.pocket_errors,
-                                "pocket_t": state.pocket_step, "w_last": state.w[:-1].copy()})
+        return Snapshot(
+            *packed.split(state.pocket),
+            extras={
+                "pocket_errors": state.pocket_errors,
+                "pocket_t": state.pocket_step,
+                "w_last": state.w[:-1].copy(),
+            },
+        )
 
     def _final(self, packed: PackedData, state: PocketState) -> dict[str, np.ndarray]:
         if self.select == "schedule":

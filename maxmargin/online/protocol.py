@@ -245,8 +245,11 @@ def learner_params(cls: type) -> tuple[str, ...]:
     init = cls.__init__
     if init is object.__init__:
         return ()
-    return tuple(p.name for p in inspect.signature(init).parameters.values()
-                 if p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD))
+    return tuple(
+        p.name
+        for p in inspect.signature(init).parameters.values()
+        if p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+    )
 
 
 def _declared(learner: Any) -> dict[str, Any]:
@@ -256,23 +259,30 @@ def _declared(learner: Any) -> dict[str, Any]:
     out = {k: getattr(learner, k, v) for k, v in defaults.items()}
     who = type(learner).__name__
     if out["objective"] not in (None, *OBJECTIVES):
-        raise ParameterError(f"{who}.objective must be one of {OBJECTIVES} or None, not "
-                             f"{out['objective']!r}")
+        raise ParameterError(
+            f"{who}.objective must be one of {OBJECTIVES} or None, not {out['objective']!r}"
+        )
     pp = out["problem_parameter"]
     if pp not in (None, "lam", "C"):
         raise ParameterError(f"{who}.problem_parameter must be 'lam', 'C' or None, not {pp!r}")
     if pp is not None and not hasattr(learner, pp):
-        raise ParameterError(f"{who} declares problem_parameter {pp!r} but has no attribute "
-                             f"{pp!r} (store the constructor's {pp} as self.{pp})")
+        raise ParameterError(
+            f"{who} declares problem_parameter {pp!r} but has no attribute "
+            f"{pp!r} (store the constructor's {pp} as self.{pp})"
+        )
     obj = out["objective"]
     if obj is not None and not hasattr(learner, "lam" if obj == "lambda" else "C"):
         name = "lam" if obj == "lambda" else "C"
-        raise ParameterError(f"{who} minimises the {obj} objective but has no attribute "
-                             f"{name!r}: store the parameter of its objective as self.{name}")
+        raise ParameterError(
+            f"{who} minimises the {obj} objective but has no attribute "
+            f"{name!r}: store the parameter of its objective as self.{name}"
+        )
     ints = tuple(out["supported_intercepts"])
     if not ints or any(i not in ("none", "augmented", "free") for i in ints):
-        raise ParameterError(f"{who}.supported_intercepts must name some of 'none', "
-                             f"'augmented', 'free'; got {ints!r}")
+        raise ParameterError(
+            f"{who}.supported_intercepts must name some of 'none', "
+            f"'augmented', 'free'; got {ints!r}"
+        )
     out["supported_intercepts"] = ints
     for meth, flag in (("average", "has_average"), ("dual", "has_dual")):
         if out[flag] and not callable(getattr(learner, meth, None)):
@@ -297,8 +307,10 @@ def _blame(learner: Any, what: str, at: Callable[[], str] = lambda: "") -> Itera
     except Exception as e:
         name = getattr(learner, "name", "") or type(learner).__name__
         text = " ".join(str(e).split("\n", 1)[0].split())
-        raise LearnerError(f"learner {name!r} raised {type(e).__name__} in {what}{at()}: "
-                           f"{text} (-v shows the traceback)") from e
+        raise LearnerError(
+            f"learner {name!r} raised {type(e).__name__} in {what}{at()}: "
+            f"{text} (-v shows the traceback)"
+        ) from e
 
 
 @dataclass(eq=False)
@@ -355,13 +367,18 @@ class PythonLearner(OnlineLearner):
 
     reference = "a learner written against the public protocol (maxmargin.online.protocol)"
 
-    def __init__(self, learner: Any, *, intercept: str = "augmented",
-                 intercept_scaling: float = 1.0) -> None:
-        if isinstance(learner, OnlineLearner) or not is_learner(learner) or \
-                isinstance(learner, type):
+    def __init__(
+        self, learner: Any, *, intercept: str = "augmented", intercept_scaling: float = 1.0
+    ) -> None:
+        if (
+            isinstance(learner, OnlineLearner)
+            or not is_learner(learner)
+            or isinstance(learner, type)
+        ):
             raise ParameterError(
                 f"PythonLearner wraps a learner object with start(d), step(x, y, t) and "
-                f"weights() (docs/own-learner.md); got {learner!r}")
+                f"weights() (docs/own-learner.md); got {learner!r}"
+            )
         self.learner = learner
         for key, value in _declared(learner).items():
             setattr(self, key, value)  # before the intercept is checked against them
@@ -369,16 +386,20 @@ class PythonLearner(OnlineLearner):
             raise ParameterError(
                 f"{type(learner).__name__} supports intercept "
                 f"{' or '.join(map(repr, self.supported_intercepts))}, not {intercept!r} "
-                "(it declares supported_intercepts)")
+                "(it declares supported_intercepts)"
+            )
         super().__init__(intercept=intercept, intercept_scaling=intercept_scaling)
-        self.name = str(getattr(learner, "name", "")  # type: ignore[misc]
-                        or type(learner).__name__)
+        self.name = str(  # type: ignore[misc]
+            getattr(learner, "name", "") or type(learner).__name__
+        )
         compiled = getattr(learner, "compiled_step", None)
-        if compiled is not None and not (hasattr(compiled, "py_func")
-                                         and callable(getattr(learner, "state", None))):
+        if compiled is not None and not (
+            hasattr(compiled, "py_func") and callable(getattr(learner, "state", None))
+        ):
             raise ParameterError(
                 f"{type(learner).__name__}.compiled_step must be a numba @njit function, "
-                "and the learner must have a state() method returning the arrays it updates")
+                "and the learner must have a state() method returning the arrays it updates"
+            )
         self._compiled = compiled
 
     def __getattr__(self, key: str) -> Any:
@@ -400,17 +421,25 @@ class PythonLearner(OnlineLearner):
         if callable(own):
             params = dict(own())
         else:
-            params = {p: getattr(self.learner, p) for p in learner_params(type(self.learner))
-                      if hasattr(self.learner, p)}
+            params = {
+                p: getattr(self.learner, p)
+                for p in learner_params(type(self.learner))
+                if hasattr(self.learner, p)
+            }
         params.update(intercept=self.intercept, intercept_scaling=self.intercept_scaling)
         return params
 
     def __repr__(self) -> str:
-        own = {k: v for k, v in self.get_params().items()
-               if k not in ("intercept", "intercept_scaling")}
+        own = {
+            k: v
+            for k, v in self.get_params().items()
+            if k not in ("intercept", "intercept_scaling")
+        }
         inner = f"{type(self.learner).__name__}({', '.join(f'{k}={v!r}' for k, v in own.items())})"
-        return (f"PythonLearner({inner}, intercept={self.intercept!r}, "
-                f"intercept_scaling={self.intercept_scaling!r})")
+        return (
+            f"PythonLearner({inner}, intercept={self.intercept!r}, "
+            f"intercept_scaling={self.intercept_scaling!r})"
+        )
 
     def regret_lipschitz(self, R: float) -> float | None:
         """The learner's ``regret_lipschitz(R)`` when it has that method, else its declared
@@ -438,8 +467,11 @@ class PythonLearner(OnlineLearner):
         """The examples as the learner sees them: dense, read-only, (n, d')."""
         d1 = self._dim(packed)
         if packed.sparse:
-            check_memory(8.0 * packed.n * d1, f"densifying {packed.dataset.name} for "
-                         f"{self.name} (a Python learner sees dense rows)")
+            check_memory(
+                8.0 * packed.n * d1,
+                f"densifying {packed.dataset.name} for "
+                f"{self.name} (a Python learner sees dense rows)",
+            )
         X = packed.dataset.X
         X = X.toarray() if sp.issparse(X) else np.asarray(X, dtype=float)
         if self.intercept == "augmented":
@@ -473,15 +505,19 @@ class PythonLearner(OnlineLearner):
         if not arrays or not all(isinstance(a, np.ndarray) for a in arrays):
             raise ParameterError(f"{who}.state() must return a tuple of numpy arrays")
         if arrays[0].shape != (d1,) or arrays[0].dtype != np.float64:
-            raise ParameterError(f"{who}.state()[0] must be its float64 weight vector of "
-                                 f"shape ({d1},); got {arrays[0].dtype} {arrays[0].shape}")
+            raise ParameterError(
+                f"{who}.state()[0] must be its float64 weight vector of "
+                f"shape ({d1},); got {arrays[0].dtype} {arrays[0].shape}"
+            )
         if free and (len(arrays) < 2 or arrays[1].shape != (1,)):
-            raise ParameterError(f"{who}.state()[1] must be its free bias, a float64 array "
-                                 "of shape (1,)")
+            raise ParameterError(
+                f"{who}.state()[1] must be its free bias, a float64 array of shape (1,)"
+            )
         return arrays
 
-    def _advance(self, packed: PackedData, state: PythonState, idx: np.ndarray, lo: int,
-                 hi: int, t0: int) -> None:
+    def _advance(
+        self, packed: PackedData, state: PythonState, idx: np.ndarray, lo: int, hi: int, t0: int
+    ) -> None:
         if state.source is not packed:  # a new batch (OnlineState)
             state.rows, state.source = self._rows(packed), packed
         if self._compiled is not None:
@@ -511,18 +547,32 @@ class PythonLearner(OnlineLearner):
                     step(x, yi, t0 + p - lo + 1)
         tot[0], tot[1], tot[2] = mistakes, loss, sqn
 
-    def _advance_compiled(self, packed: PackedData, state: PythonState, idx: np.ndarray,
-                          lo: int, hi: int, t0: int) -> None:
+    def _advance_compiled(
+        self, packed: PackedData, state: PythonState, idx: np.ndarray, lo: int, hi: int, t0: int
+    ) -> None:
         loop, loop_indexed = _compiled_loops()
         arrays = state.arrays
         free = self.intercept == "free"
         bias = arrays[1] if free else np.zeros(1)
         run = loop_indexed if self.has_dual else loop
         what = "compiled_step" + (" (compiling it)" if hi == lo else "")
-        with _blame(self.learner, what,
-                    lambda: f" within steps {t0 + 1}..{t0 + hi - lo}" if hi > lo else ""):
-            run(self._compiled, state.rows, packed.y, idx, lo, hi, t0, arrays[0], bias, free,
-                arrays, state.totals)
+        with _blame(
+            self.learner, what, lambda: f" within steps {t0 + 1}..{t0 + hi - lo}" if hi > lo else ""
+        ):
+            run(
+                self._compiled,
+                state.rows,
+                packed.y,
+                idx,
+                lo,
+                hi,
+                t0,
+                arrays[0],
+                bias,
+                free,
+                arrays,
+                state.totals,
+            )
 
     def _split(self, out: Any, packed: PackedData, what: str) -> tuple[np.ndarray, float]:
         """``(w, b)`` on the original features from what ``weights()`` returned."""
@@ -530,19 +580,24 @@ class PythonLearner(OnlineLearner):
         who = f"{type(self.learner).__name__}.{what}()"
         pair = isinstance(out, tuple) and len(out) == 2
         if self.intercept == "free" and not pair:
-            raise ParameterError(f"{who} must return the pair (w, b) with intercept 'free' "
-                                 f"(an unregularised bias); got {type(out).__name__}")
+            raise ParameterError(
+                f"{who} must return the pair (w, b) with intercept 'free' "
+                f"(an unregularised bias); got {type(out).__name__}"
+            )
         if self.intercept != "free" and pair:
             raise ParameterError(
                 f"{who} returned a pair (w, b), the form of intercept 'free'; with intercept "
                 f"{self.intercept!r} return the weight vector alone (augmented: the bias is "
-                "its last entry, over s)")
+                "its last entry, over s)"
+            )
         w, b = out if pair else (out, 0.0)
         w = np.array(w, dtype=float)
         if w.shape != (d1,):
             space = {"none": "x", "augmented": "z = (x, s)", "free": "x"}[self.intercept]
-            raise ParameterError(f"{who} returned shape {w.shape}; with intercept "
-                                 f"{self.intercept!r} it must be ({d1},), the length of {space}")
+            raise ParameterError(
+                f"{who} returned shape {w.shape}; with intercept "
+                f"{self.intercept!r} it must be ({d1},), the length of {space}"
+            )
         try:
             b = float(b)
         except (TypeError, ValueError):
@@ -564,13 +619,16 @@ class PythonLearner(OnlineLearner):
         if raw is not None:
             dual = np.array(raw, dtype=float).reshape(-1)
             if dual.shape != (packed.n,):
-                raise ParameterError(f"{type(self.learner).__name__}.dual() returned shape "
-                                     f"{dual.shape}; it must be (n,) = ({packed.n},)")
+                raise ParameterError(
+                    f"{type(self.learner).__name__}.dual() returned shape "
+                    f"{dual.shape}; it must be (n,) = ({packed.n},)"
+                )
         return Snapshot(w, b, w_avg=w_avg, b_avg=b_avg, dual=dual)
 
 
-def as_learner(obj: Any, *, intercept: str | None = None,
-               intercept_scaling: float = 1.0) -> OnlineLearner:
+def as_learner(
+    obj: Any, *, intercept: str | None = None, intercept_scaling: float = 1.0
+) -> OnlineLearner:
     """``obj`` as a learner :func:`~maxmargin.online.run` can drive.
 
     Parameters
@@ -602,16 +660,23 @@ def as_learner(obj: Any, *, intercept: str | None = None,
     if isinstance(obj, OnlineLearner):
         return obj
     if isinstance(obj, type) or not is_learner(obj):
-        what = f"the class {obj.__name__} (give an instance)" if isinstance(obj, type) \
+        what = (
+            f"the class {obj.__name__} (give an instance)"
+            if isinstance(obj, type)
             else type(obj).__name__
+        )
         raise ParameterError(
             f"a learner must be an OnlineLearner or an object with start(d), step(x, y, t) "
-            f"and weights() (docs/own-learner.md); got {what}")
+            f"and weights() (docs/own-learner.md); got {what}"
+        )
     if intercept is None:
         own = getattr(obj, "intercept", None)
         ints = tuple(getattr(obj, "supported_intercepts", Learner.supported_intercepts))
-        intercept = own if isinstance(own, str) else (
-            "augmented" if "augmented" in ints else (ints[0] if ints else "augmented"))
+        intercept = (
+            own
+            if isinstance(own, str)
+            else ("augmented" if "augmented" in ints else (ints[0] if ints else "augmented"))
+        )
     return PythonLearner(obj, intercept=intercept, intercept_scaling=intercept_scaling)
 
 
@@ -623,8 +688,20 @@ def _compiled_loops() -> tuple[Any, Any]:
     njit = require("numba", "a learner's compiled_step").njit
 
     @njit
-    def loop(step, rows, y, idx, lo, hi, t0, w, bias, free, arrays,  # type: ignore[no-untyped-def]
-             tot):  # pragma: no cover - compiled
+    def loop(  # type: ignore[no-untyped-def]
+        step,
+        rows,
+        y,
+        idx,
+        lo,
+        hi,
+        t0,
+        w,
+        bias,
+        free,
+        arrays,
+        tot,
+    ):  # pragma: no cover - compiled
         mistakes, loss, sqn = tot[0], tot[1], tot[2]
         for p in range(lo, hi):
             i = idx[p]
@@ -645,8 +722,20 @@ def _compiled_loops() -> tuple[Any, Any]:
         tot[0], tot[1], tot[2] = mistakes, loss, sqn
 
     @njit
-    def loop_indexed(step, rows, y, idx, lo, hi, t0, w, bias, free,  # type: ignore[no-untyped-def]
-                     arrays, tot):  # pragma: no cover - compiled
+    def loop_indexed(  # type: ignore[no-untyped-def]
+        step,
+        rows,
+        y,
+        idx,
+        lo,
+        hi,
+        t0,
+        w,
+        bias,
+        free,
+        arrays,
+        tot,
+    ):  # pragma: no cover - compiled
         mistakes, loss, sqn = tot[0], tot[1], tot[2]
         for p in range(lo, hi):
             i = idx[p]

@@ -35,8 +35,21 @@ __all__ = ["LEARNERS", "make_learner", "learner_for", "learner_class", "objectiv
 #: Registry: learner name -> class.
 LEARNERS: dict[str, type[OnlineLearner]] = {
     cls.name: cls
-    for cls in (Perceptron, AveragedPerceptron, VotedPerceptron, DualPerceptron, Pocket,
-                Pegasos, OnlineSubgradient, PA, PA1, PA2, Winnow, MarginPerceptron, PLA)
+    for cls in (
+        Perceptron,
+        AveragedPerceptron,
+        VotedPerceptron,
+        DualPerceptron,
+        Pocket,
+        Pegasos,
+        OnlineSubgradient,
+        PA,
+        PA1,
+        PA2,
+        Winnow,
+        MarginPerceptron,
+        PLA,
+    )
 }
 
 
@@ -69,8 +82,10 @@ def make_learner(name: str, **params: Any) -> OnlineLearner:
     accepted = [p for p in inspect.signature(cls.__init__).parameters if p != "self"]
     unknown = sorted(set(params) - set(accepted))
     if unknown:
-        raise ParameterError(f"learner {name!r} has no parameter {', '.join(unknown)}; "
-                             f"it accepts {', '.join(accepted)}")
+        raise ParameterError(
+            f"learner {name!r} has no parameter {', '.join(unknown)}; "
+            f"it accepts {', '.join(accepted)}"
+        )
     return cls(**params)
 
 
@@ -129,13 +144,17 @@ def learner_class(target: str | type) -> type:
     if isinstance(target, type):
         cls: Any = target
     elif not isinstance(target, str):
-        raise ParameterError(f"a learner is named by a string (a built-in name, module:Class "
-                             f"or file.py:Class) or given as a class; got {target!r}")
+        raise ParameterError(
+            f"a learner is named by a string (a built-in name, module:Class "
+            f"or file.py:Class) or given as a class; got {target!r}"
+        )
     elif ":" not in target:
         if target not in LEARNERS:
-            raise ParameterError(f"unknown learner {target!r}; choose from "
-                                 f"{', '.join(LEARNERS)}, or give module:Class or "
-                                 "path/file.py:Class")
+            raise ParameterError(
+                f"unknown learner {target!r}; choose from "
+                f"{', '.join(LEARNERS)}, or give module:Class or "
+                "path/file.py:Class"
+            )
         return LEARNERS[target]
     else:
         where, _, name = target.rpartition(":")
@@ -145,15 +164,19 @@ def learner_class(target: str | type) -> type:
             try:
                 module = importlib.import_module(where)
             except Exception as e:
-                raise ParameterError(f"cannot import module {where!r}: {type(e).__name__}: "
-                                     f"{e} (is it on PYTHONPATH?)") from None
+                raise ParameterError(
+                    f"cannot import module {where!r}: {type(e).__name__}: "
+                    f"{e} (is it on PYTHONPATH?)"
+                ) from None
         cls = getattr(module, name, None)
         if cls is None:
             raise ParameterError(f"{where} has no {name!r}")
     if not (isinstance(cls, type) and (issubclass(cls, OnlineLearner) or is_learner(cls))):
-        raise ParameterError(f"{target!r} is neither a maxmargin.online.OnlineLearner nor a "
-                             "class with start(d), step(x, y, t) and weights() "
-                             "(docs/own-learner.md)")
+        raise ParameterError(
+            f"{target!r} is neither a maxmargin.online.OnlineLearner nor a "
+            "class with start(d), step(x, y, t) and weights() "
+            "(docs/own-learner.md)"
+        )
     return cls
 
 
@@ -193,10 +216,14 @@ def learner_for(learner: str | type, problem: Any, **params: Any) -> OnlineLearn
     if problem.intercept not in supported:
         raise ParameterError(
             f"learner {label!r} supports intercept {' or '.join(supported)}, but the problem "
-            f"has intercept={problem.intercept!r}; leave it out or change the problem")
+            f"has intercept={problem.intercept!r}; leave it out or change the problem"
+        )
     plain = not issubclass(cls, OnlineLearner)
-    kw: dict[str, Any] = {} if plain else {"intercept": problem.intercept,
-                                           "intercept_scaling": problem.intercept_scaling}
+    kw: dict[str, Any] = (
+        {}
+        if plain
+        else {"intercept": problem.intercept, "intercept_scaling": problem.intercept_scaling}
+    )
     declared = getattr(cls, "problem_parameter", None)
     if declared is not None:
         kw[declared] = getattr(problem, declared)
@@ -204,19 +231,23 @@ def learner_for(learner: str | type, problem: Any, **params: Any) -> OnlineLearn
     accepted = learner_params(cls)
     unknown = sorted(set(kw) - set(accepted))
     if unknown:
-        raise ParameterError(f"learner {label!r} has no parameter {', '.join(unknown)}; it "
-                             f"accepts {', '.join(accepted) or 'none'}")
+        raise ParameterError(
+            f"learner {label!r} has no parameter {', '.join(unknown)}; it "
+            f"accepts {', '.join(accepted) or 'none'}"
+        )
     try:
         built = cls(**kw)
     except ParameterError:
         raise
     except Exception as e:
-        raise ParameterError(f"building learner {label!r} failed: {type(e).__name__}: "
-                             f"{e}") from None
+        raise ParameterError(
+            f"building learner {label!r} failed: {type(e).__name__}: {e}"
+        ) from None
     if not plain:
         return built
-    return as_learner(built, intercept=problem.intercept,
-                      intercept_scaling=problem.intercept_scaling)
+    return as_learner(
+        built, intercept=problem.intercept, intercept_scaling=problem.intercept_scaling
+    )
 
 
 def objective_parameter(learner: OnlineLearner) -> tuple[str, float] | None:

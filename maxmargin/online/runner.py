@@ -59,18 +59,32 @@ def _checkpoints(checkpoints: Any, n: int, epochs: int) -> np.ndarray:
         return default_checkpoints(n, epochs)
     c = np.asarray(checkpoints)
     if c.ndim != 1 or c.size == 0 or not np.issubdtype(c.dtype, np.integer):
-        raise ParameterError("checkpoints must be a 1-D sequence of integer steps in "
-                             f"[1, {T}] (epochs * n); got {checkpoints!r}")
+        raise ParameterError(
+            "checkpoints must be a 1-D sequence of integer steps in "
+            f"[1, {T}] (epochs * n); got {checkpoints!r}"
+        )
     if c.min() < 1 or c.max() > T:
-        raise ParameterError(f"checkpoints must lie in [1, {T}] (epochs * n = {epochs} * {n}); "
-                             f"got values from {c.min()} to {c.max()}")
+        raise ParameterError(
+            f"checkpoints must lie in [1, {T}] (epochs * n = {epochs} * {n}); "
+            f"got values from {c.min()} to {c.max()}"
+        )
     return np.unique(np.append(c.astype(np.int64), T))
 
 
-def run(learner: Any, data: Dataset, epochs: int = 1, order: str = "cyclic",
-        seed: int = 0, checkpoints: Any = None, record_dual: bool = False,
-        progress: bool = False, *, random_state: Any = None,
-        max_iter: int | None = None, sample_weight: Any = None) -> Trace:
+def run(
+    learner: Any,
+    data: Dataset,
+    epochs: int = 1,
+    order: str = "cyclic",
+    seed: int = 0,
+    checkpoints: Any = None,
+    record_dual: bool = False,
+    progress: bool = False,
+    *,
+    random_state: Any = None,
+    max_iter: int | None = None,
+    sample_weight: Any = None,
+) -> Trace:
     """Run ``learner`` on ``data`` for ``epochs`` passes and record its trajectory.
 
     Parameters
@@ -116,8 +130,9 @@ def run(learner: Any, data: Dataset, epochs: int = 1, order: str = "cyclic",
     (810, 'shuffle')
     """
     learner = _check_args(learner, data)
-    epochs = check_int("epochs", resolve_alias("epochs", epochs, 1, "max_iter", max_iter),
-                       minimum=1)
+    epochs = check_int(
+        "epochs", resolve_alias("epochs", epochs, 1, "max_iter", max_iter), minimum=1
+    )
     order = check_choice("order", order, ORDERS)
     seed = _check_seed(seed_from_random_state(random_state, seed))  # scikit-learn's name
     sw = step_weights(learner, sample_weight, data.n)
@@ -126,9 +141,11 @@ def run(learner: Any, data: Dataset, epochs: int = 1, order: str = "cyclic",
     ckpts = learner._align(_checkpoints(checkpoints, n, epochs), n, epochs)
     record_dual = bool(record_dual) and learner.has_dual
     # the trace keeps (k, d) weights (twice while they are stacked): refuse what cannot fit
-    check_memory(8.0 * (d + 1) * (8 + 4 * len(ckpts)) + 32.0 * record_dual * len(ckpts) * n,
-                 f"running {learner.name} on {data.name} (d = {d:,} features, "
-                 f"{len(ckpts)} checkpoints)", WIDE_HINT)
+    check_memory(
+        8.0 * (d + 1) * (8 + 4 * len(ckpts)) + 32.0 * record_dual * len(ckpts) * n,
+        f"running {learner.name} on {data.name} (d = {d:,} features, {len(ckpts)} checkpoints)",
+        WIDE_HINT,
+    )
 
     timer = _Timer()
     with timer("setup_seconds"):
@@ -144,8 +161,9 @@ def run(learner: Any, data: Dataset, epochs: int = 1, order: str = "cyclic",
                     learner._advance(packed, state, idx, lo, hi, base + lo)
             if t is not None:
                 with timer("record_seconds"), np.errstate(over="ignore", invalid="ignore"):
-                    recorder.add(t, learner._snapshot(packed, state, t), state,
-                                 timer["learn_seconds"])
+                    recorder.add(
+                        t, learner._snapshot(packed, state, t), state, timer["learn_seconds"]
+                    )
                 bar.update_to(t)
             if hi == n and learner._halted(state):  # it stopped: the run ends here
                 epochs = base // n + 1
@@ -154,27 +172,41 @@ def run(learner: Any, data: Dataset, epochs: int = 1, order: str = "cyclic",
     with timer("record_seconds"), np.errstate(over="ignore", invalid="ignore"):
         finals = learner._final(packed, state)
         error = _final_error(learner, packed, state, recorder)
-    timings = {k: timer[k] for k in ("learn_seconds", "setup_seconds", "record_seconds",
-                                     "compile_seconds")}
+    timings = {
+        k: timer[k] for k in ("learn_seconds", "setup_seconds", "record_seconds", "compile_seconds")
+    }
     timings["ns_per_step"] = timings["learn_seconds"] / (n * epochs) * 1e9
     R = float(np.sqrt(packed.z_sqnorms.max(initial=0.0)))
-    return recorder.trace(learner, data, order, seed, epochs, finals, error, timings,
-                          Declared.of(learner, R).to_dict())
+    return recorder.trace(
+        learner,
+        data,
+        order,
+        seed,
+        epochs,
+        finals,
+        error,
+        timings,
+        Declared.of(learner, R).to_dict(),
+    )
 
 
 def _check_args(learner: Any, data: Dataset) -> OnlineLearner:
     if isinstance(learner, str):
-        learner = make_learner(learner) if ":" not in learner else \
-            as_learner(learner_class(learner)())
+        learner = (
+            make_learner(learner) if ":" not in learner else as_learner(learner_class(learner)())
+        )
     learner = as_learner(learner)  # a learner of the public protocol gets the adapter
     if not isinstance(data, Dataset):
-        raise ParameterError(f"data must be a maxmargin.Dataset, got {type(data).__name__}; "
-                             "wrap arrays with Dataset(X, y)")
+        raise ParameterError(
+            f"data must be a maxmargin.Dataset, got {type(data).__name__}; "
+            "wrap arrays with Dataset(X, y)"
+        )
     return learner
 
 
-def _steps(n: int, epochs: int, order: str, seed: int,
-           ckpts: np.ndarray) -> Iterator[tuple[int | None, np.ndarray, int, int, int]]:
+def _steps(
+    n: int, epochs: int, order: str, seed: int, ckpts: np.ndarray
+) -> Iterator[tuple[int | None, np.ndarray, int, int, int]]:
     """The run cut at the checkpoints: ``(t, idx, lo, hi, base)`` means "take the steps on
     ``idx[lo:hi]`` (the first is step ``base + lo + 1``), then record at step ``t``"
     (``t`` None: an epoch ends between two checkpoints)."""
@@ -223,9 +255,18 @@ class _Recorder:
     def last(self) -> Snapshot:
         return self.rows[-1][1]
 
-    def trace(self, learner: OnlineLearner, data: Dataset, order: str, seed: int, epochs: int,
-              finals: dict[str, np.ndarray], error: float, timings: dict,
-              declares: dict) -> Trace:
+    def trace(
+        self,
+        learner: OnlineLearner,
+        data: Dataset,
+        order: str,
+        seed: int,
+        epochs: int,
+        finals: dict[str, np.ndarray],
+        error: float,
+        timings: dict,
+        declares: dict,
+    ) -> Trace:
         n, d = data.n, data.d
         t = np.array([r[0] for r in self.rows], np.int64)
         snaps = [r[1] for r in self.rows]
@@ -237,22 +278,38 @@ class _Recorder:
         extras = {k: np.asarray([s.extras[k] for s in snaps]) for k in snaps[0].extras}
         extras.update(finals)
         return Trace(
-            learner=learner.name, params=learner.get_params(), order=order, seed=seed,
-            data=data.name, intercept=learner.intercept,
-            intercept_scaling=learner.intercept_scaling, n=n, d=d, epochs=epochs,
-            t=t, epoch=(t + n - 1) // n, w=np.asarray([s.w for s in snaps], float).reshape(
-                len(t), d), b=np.asarray([s.b for s in snaps], float),
+            learner=learner.name,
+            params=learner.get_params(),
+            order=order,
+            seed=seed,
+            data=data.name,
+            intercept=learner.intercept,
+            intercept_scaling=learner.intercept_scaling,
+            n=n,
+            d=d,
+            epochs=epochs,
+            t=t,
+            epoch=(t + n - 1) // n,
+            w=np.asarray([s.w for s in snaps], float).reshape(len(t), d),
+            b=np.asarray([s.b for s in snaps], float),
             mistakes=np.array([r[2] for r in self.rows], np.int64),
             loss=np.array([r[3] for r in self.rows], float),
             sqnorm=np.array([r[4] for r in self.rows], float),
             seconds=np.array([r[5] for r in self.rows], float),
-            w_avg=stack("w_avg"), b_avg=stack("b_avg"), dual=stack("dual"),
-            dual_avg=stack("dual_avg"), extras=extras, final_train_error=error,
-            timings=timings, declares=declares)
+            w_avg=stack("w_avg"),
+            b_avg=stack("b_avg"),
+            dual=stack("dual"),
+            dual_avg=stack("dual_avg"),
+            extras=extras,
+            final_train_error=error,
+            timings=timings,
+            declares=declares,
+        )
 
 
-def _final_error(learner: OnlineLearner, packed: PackedData, state: LearnerState,
-                 recorder: _Recorder) -> float:
+def _final_error(
+    learner: OnlineLearner, packed: PackedData, state: LearnerState, recorder: _Recorder
+) -> float:
     """Training error of the learner's final output (nan when it diverged)."""
     last = recorder.last()
     if learner.has_weights and not np.all(np.isfinite(last.w)):

@@ -27,14 +27,13 @@ ORDERS = ("cyclic", "shuffle", "sample")
 
 def _check_seed(seed: object) -> int:
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or int(seed) < 0:
-        raise ParameterError(
-            f"The 'seed' parameter must be an int >= 0. Got {seed!r} instead."
-        )
+        raise ParameterError(f"The 'seed' parameter must be an int >= 0. Got {seed!r} instead.")
     return int(seed)
 
 
-def iter_schedule(n: int, epochs: int = 1, order: str = "cyclic",
-                  seed: int = 0) -> Iterator[np.ndarray]:
+def iter_schedule(
+    n: int, epochs: int = 1, order: str = "cyclic", seed: int = 0
+) -> Iterator[np.ndarray]:
     """Yield the example indices of each epoch in turn.
 
     Parameters

@@ -187,16 +187,20 @@ class PegasosStep(StepSize):
         if self.lam is not None:
             object.__setattr__(self, "lam", check_positive("lam", self.lam))
         if isinstance(self.offset, bool) or self.offset not in (0, 1):
-            raise ParameterError(f"PegasosStep offset must be 1 (the lecture notes' "
-                                 f"1/(lam (t+1))) or 0 (the paper's 1/(lam t)); got "
-                                 f"{self.offset!r}")
+            raise ParameterError(
+                f"PegasosStep offset must be 1 (the lecture notes' "
+                f"1/(lam (t+1))) or 0 (the paper's 1/(lam t)); got "
+                f"{self.offset!r}"
+            )
         object.__setattr__(self, "offset", int(self.offset))
 
     def _lam(self, lam: float | None) -> float:
         out = self.lam if self.lam is not None else lam
         if out is None:
-            raise ParameterError("PegasosStep needs a lambda: the learner has none "
-                                 "(lam=None); give PegasosStep(lam=...)")
+            raise ParameterError(
+                "PegasosStep needs a lambda: the learner has none "
+                "(lam=None); give PegasosStep(lam=...)"
+            )
         return float(out)
 
     def at(self, t: int, lam: float | None = None) -> float:
@@ -241,22 +245,29 @@ def as_step(value: Any, *, eta0: float | None = None) -> StepSize:
     if isinstance(value, str):
         if value in ("constant", "invsqrt"):
             if eta0 is None:
-                raise ParameterError(f"step={value!r} takes its size from eta0, which this "
-                                     "learner does not have; give a StepSize object")
+                raise ParameterError(
+                    f"step={value!r} takes its size from eta0, which this "
+                    "learner does not have; give a StepSize object"
+                )
             return Constant(eta0) if value == "constant" else InverseSqrt(eta0)
         if value in ("pegasos", "pegasos_paper"):
             return PegasosStep(offset=1 if value == "pegasos" else 0)
-        raise ParameterError(f"unknown step {value!r}; choose from {', '.join(STEP_NAMES)} "
-                             "or give a StepSize object (Constant, InverseSqrt, PegasosStep)")
+        raise ParameterError(
+            f"unknown step {value!r}; choose from {', '.join(STEP_NAMES)} "
+            "or give a StepSize object (Constant, InverseSqrt, PegasosStep)"
+        )
     if isinstance(value, dict):
         fields = dict(value)
         kind = fields.pop("schedule", None)
         if kind not in _KINDS:
-            raise ParameterError(f"a step dict needs 'schedule' in {', '.join(_KINDS)}; got "
-                                 f"{value!r}")
+            raise ParameterError(
+                f"a step dict needs 'schedule' in {', '.join(_KINDS)}; got {value!r}"
+            )
         try:
             return _KINDS[kind](**fields)
         except TypeError as e:
             raise ParameterError(f"step {value!r}: {e}") from None
-    raise ParameterError(f"step must be a StepSize (Constant, InverseSqrt, PegasosStep), one "
-                         f"of {', '.join(STEP_NAMES)} or a dict; got {type(value).__name__}")
+    raise ParameterError(
+        f"step must be a StepSize (Constant, InverseSqrt, PegasosStep), one "
+        f"of {', '.join(STEP_NAMES)} or a dict; got {type(value).__name__}"
+    )

@@ -72,7 +72,8 @@ class OnlineState:
             raise ParameterError(
                 f"{type(learner).__name__} cannot be resumed batch by batch (its state "
                 f"depends on the whole data set); use one of {names}, or maxmargin.run "
-                "on the full data")
+                "on the full data"
+            )
         self.learner = learner
         self.t = 0
         self.d: int | None = None
@@ -83,8 +84,9 @@ class OnlineState:
         self.mistakes = 0
         self._state: Any = None
 
-    def update(self, data: Any, y: Any = None, idx: Any = None, *,
-               sample_weight: Any = None) -> OnlineState:
+    def update(
+        self, data: Any, y: Any = None, idx: Any = None, *, sample_weight: Any = None
+    ) -> OnlineState:
         """Take one step per entry of ``idx`` (default: every row of the batch in order).
 
         Parameters
@@ -107,11 +109,16 @@ class OnlineState:
         if not isinstance(data, Dataset):
             if y is None:
                 raise ParameterError("give the batch as a maxmargin.Dataset, or as X and y")
-            data = data if isinstance(data, Dataset) else Dataset(
-                data, y, name="batch", require_both_classes=False)
+            data = (
+                data
+                if isinstance(data, Dataset)
+                else Dataset(data, y, name="batch", require_both_classes=False)
+            )
         if self.d is not None and data.d != self.d:
-            raise DataError(f"this state was started on {self.d} features, the batch has "
-                            f"{data.d}; every batch must have the same columns")
+            raise DataError(
+                f"this state was started on {self.d} features, the batch has "
+                f"{data.d}; every batch must have the same columns"
+            )
         if idx is None:
             idx = np.arange(data.n, dtype=np.int64)
         else:
@@ -120,8 +127,9 @@ class OnlineState:
                 raise ParameterError(f"idx must index rows 0..{data.n - 1} of the batch")
         learner = self.learner
         learner._check_data(data)
-        packed = PackedData.pack(data, learner.bias_feature, False,
-                                 step_weights(learner, sample_weight, data.n))
+        packed = PackedData.pack(
+            data, learner.bias_feature, False, step_weights(learner, sample_weight, data.n)
+        )
         if self._state is None:
             self._state = learner._setup(packed)
             self.d = data.d

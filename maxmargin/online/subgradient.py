@@ -74,16 +74,23 @@ class OnlineSubgradient(Pegasos):
     reference = "Zinkevich (2003); the lecture notes' online subgradient, O(1/sqrt T)"
     theory_rate: float | None = -0.5  # O(1/sqrt T) for the average
 
-    def __init__(self, *, lam: float | None = 1e-4, eta0: float = 1.0,
-                 intercept: str = "augmented", intercept_scaling: float = 1.0,
-                 step: Any = None) -> None:
+    def __init__(
+        self,
+        *,
+        lam: float | None = 1e-4,
+        eta0: float = 1.0,
+        intercept: str = "augmented",
+        intercept_scaling: float = 1.0,
+        step: Any = None,
+    ) -> None:
         OnlineLearner.__init__(self, intercept=intercept, intercept_scaling=intercept_scaling)
         if lam is not None:
             try:
                 lam = check_positive("lam", lam)
             except ParameterError as e:
-                raise ParameterError(f"{e}; for the hinge alone (no regulariser) pass "
-                                     "lam=None") from None
+                raise ParameterError(
+                    f"{e}; for the hinge alone (no regulariser) pass lam=None"
+                ) from None
         self.lam = lam
         self.eta0 = check_positive("eta0", eta0)
         self.projection = None

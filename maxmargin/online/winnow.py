@@ -75,14 +75,21 @@ class Winnow(OnlineLearner):
     reference = "Littlestone (1988); the lecture notes"
     svm_space = False  # predicts w.x > theta: no SVM optimum to compare with
 
-    def __init__(self, *, alpha: float = 2.0, threshold: float | None = None,
-                 variant: str = "winnow2", intercept: str = "none",
-                 intercept_scaling: float = 1.0) -> None:
+    def __init__(
+        self,
+        *,
+        alpha: float = 2.0,
+        threshold: float | None = None,
+        variant: str = "winnow2",
+        intercept: str = "none",
+        intercept_scaling: float = 1.0,
+    ) -> None:
         super().__init__(intercept=intercept, intercept_scaling=intercept_scaling)
         self.alpha = check_positive("alpha", alpha)
         if self.alpha <= 1.0:
-            raise ParameterError(f"The 'alpha' parameter must be > 1 (promotion factor). "
-                                 f"Got {alpha!r} instead.")
+            raise ParameterError(
+                f"The 'alpha' parameter must be > 1 (promotion factor). Got {alpha!r} instead."
+            )
         self.threshold = None if threshold is None else check_positive("threshold", threshold)
         self.variant = check_choice("variant", variant, ("winnow2", "winnow1"))
 
@@ -94,9 +101,11 @@ class Winnow(OnlineLearner):
             if not data.is_sparse:
                 r, c = np.argwhere(bad)[0]
                 where = f" (first at row {r}, column {c}: {data.X[r, c]!r})"
-            raise DataError(f"{data.name}: Winnow needs features in {{0, 1}}; "
-                            f"{int(bad.sum())} values are not{where}. Binarize first "
-                            "(e.g. Dataset((X > 0).astype(float), y)) or use the perceptron")
+            raise DataError(
+                f"{data.name}: Winnow needs features in {{0, 1}}; "
+                f"{int(bad.sum())} values are not{where}. Binarize first "
+                "(e.g. Dataset((X > 0).astype(float), y)) or use the perceptron"
+            )
 
     def _theta(self, packed: PackedData) -> float:
         return float(packed.d) if self.threshold is None else self.threshold
@@ -106,11 +115,22 @@ class Winnow(OnlineLearner):
         state.totals[3] = float(packed.d)  # ||w||^2
         return state
 
-    def _advance(self, packed: PackedData, state: WinnowState, idx: np.ndarray, lo: int,
-                 hi: int, t0: int) -> None:
-        kernels.winnow_steps(*packed.xargs, packed.y, idx, lo, hi, t0, state.w, state.totals,
-                             self._theta(packed), self.alpha,
-                             1 if self.variant == "winnow1" else 2)
+    def _advance(
+        self, packed: PackedData, state: WinnowState, idx: np.ndarray, lo: int, hi: int, t0: int
+    ) -> None:
+        kernels.winnow_steps(
+            *packed.xargs,
+            packed.y,
+            idx,
+            lo,
+            hi,
+            t0,
+            state.w,
+            state.totals,
+            self._theta(packed),
+            self.alpha,
+            1 if self.variant == "winnow1" else 2,
+        )
 
     def _snapshot(self, packed: PackedData, state: WinnowState, t: int) -> Snapshot:
         return Snapshot(state.w[:-1].copy(), -self._theta(packed))

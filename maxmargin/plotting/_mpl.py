@@ -34,10 +34,25 @@ from .._deps import PLOT_EXTRA, require
 from .._io import atomic_write
 from ..exceptions import DependencyError, ParameterError
 
-__all__ = ["matplotlib", "pyplot", "figure", "axes", "resize", "legend", "end_labels",
-           "series_style",
-           "colors", "markevery", "band", "fit_limits", "save", "check_formats",
-           "to_draw", "markdown_figures", "FORMATS"]
+__all__ = [
+    "matplotlib",
+    "pyplot",
+    "figure",
+    "axes",
+    "resize",
+    "legend",
+    "end_labels",
+    "series_style",
+    "colors",
+    "markevery",
+    "band",
+    "fit_limits",
+    "save",
+    "check_formats",
+    "to_draw",
+    "markdown_figures",
+    "FORMATS",
+]
 
 #: The figure formats maxmargin writes (matplotlib's names; jpg/tif/webp need Pillow).
 FORMATS = ("png", "pdf", "svg", "eps", "ps", "jpg", "jpeg", "tif", "tiff", "webp", "pgf")
@@ -52,12 +67,36 @@ _GAP = 0.12
 
 #: Colours of the series: matplotlib's qualitative tab10, then the dark shades of tab20b
 #: (readable as text too, unlike tab20's light ones): 20 distinct colours.
-_COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
-           "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939", "#8c6d31", "#843c39",
-           "#7b4173", "#5254a3", "#8ca252", "#bd9e39", "#ad494a", "#a55194")
+_COLORS = (
+    "#1f77b4",
+    "#ff7f0e",
+    "#2ca02c",
+    "#d62728",
+    "#9467bd",
+    "#8c564b",
+    "#e377c2",
+    "#7f7f7f",
+    "#bcbd22",
+    "#17becf",
+    "#393b79",
+    "#637939",
+    "#8c6d31",
+    "#843c39",
+    "#7b4173",
+    "#5254a3",
+    "#8ca252",
+    "#bd9e39",
+    "#ad494a",
+    "#a55194",
+)
 _MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">", "h")
-_DASHES: tuple[Any, ...] = ("-", (0, (5, 2)), (0, (1.2, 1.2)), (0, (6, 2, 1.2, 2)),
-                            (0, (3, 1.5, 1, 1.5, 1, 1.5)))
+_DASHES: tuple[Any, ...] = (
+    "-",
+    (0, (5, 2)),
+    (0, (1.2, 1.2)),
+    (0, (6, 2, 1.2, 2)),
+    (0, (3, 1.5, 1, 1.5, 1, 1.5)),
+)
 
 
 def matplotlib(pillow: bool = False) -> Any:
@@ -82,8 +121,11 @@ def matplotlib(pillow: bool = False) -> Any:
     mpl = require("matplotlib", "drawing figures", pip=PLOT_EXTRA)
     if pillow:
         require("PIL", "writing a GIF", pip=PLOT_EXTRA)
-    if "MPLBACKEND" not in os.environ and not os.environ.get("DISPLAY") and \
-            "matplotlib.pyplot" not in sys.modules:
+    if (
+        "MPLBACKEND" not in os.environ
+        and not os.environ.get("DISPLAY")
+        and "matplotlib.pyplot" not in sys.modules
+    ):
         mpl.use("Agg")
     return mpl
 
@@ -198,8 +240,14 @@ def legend(ax: Any, *, fontsize: float = 8, after: float = 0.0, **kwargs: Any) -
     box = getattr(fig, "_maxmargin_box", None)
     if box is None and not _makes_room(fig):
         return ax.legend(loc="best", fontsize=fontsize, framealpha=0.85, **kwargs)
-    leg = ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0,
-                    fontsize=fontsize, frameon=False, **kwargs)
+    leg = ax.legend(
+        loc="upper left",
+        bbox_to_anchor=(1.02, 1.0),
+        borderaxespad=0.0,
+        fontsize=fontsize,
+        frameon=False,
+        **kwargs,
+    )
     if box is not None and hasattr(fig.canvas, "get_renderer"):
         # the legend's own size needs no drawing of the axes: measure it, widen the figure
         width = leg.get_window_extent(fig.canvas.get_renderer()).width / fig.dpi
@@ -218,8 +266,15 @@ def _makes_room(fig: Any) -> bool:
     return isinstance(get() if get is not None else None, ConstrainedLayoutEngine)
 
 
-def end_labels(ax: Any, x: float, ys: Sequence[float], labels: Sequence[str],
-               colors: Sequence[Any], *, fontsize: float = 7) -> float:
+def end_labels(
+    ax: Any,
+    x: float,
+    ys: Sequence[float],
+    labels: Sequence[str],
+    colors: Sequence[Any],
+    *,
+    fontsize: float = 7,
+) -> float:
     """Name curves at their right end: one label per curve, just outside the axes, at the
     height of the curve's last value, moved apart where they would overlap (a thin line
     then joins label and curve).
@@ -263,12 +318,28 @@ def end_labels(ax: Any, x: float, ys: Sequence[float], labels: Sequence[str],
     where = blended_transform_factory(ax.transAxes, ax.transData)
     texts = []
     for k, j in enumerate(order):
-        texts.append(ax.annotate(
-            labels[j], xy=(x, ys[j]), xycoords="data", xytext=(1.03, pos[k]),
-            textcoords=where, va="center", ha="left", fontsize=fontsize, color=colors[j],
-            annotation_clip=False,
-            arrowprops={"arrowstyle": "-", "color": colors[j], "lw": 0.5, "alpha": 0.6,
-                        "shrinkA": 1, "shrinkB": 1}))
+        texts.append(
+            ax.annotate(
+                labels[j],
+                xy=(x, ys[j]),
+                xycoords="data",
+                xytext=(1.03, pos[k]),
+                textcoords=where,
+                va="center",
+                ha="left",
+                fontsize=fontsize,
+                color=colors[j],
+                annotation_clip=False,
+                arrowprops={
+                    "arrowstyle": "-",
+                    "color": colors[j],
+                    "lw": 0.5,
+                    "alpha": 0.6,
+                    "shrinkA": 1,
+                    "shrinkB": 1,
+                },
+            )
+        )
     if not hasattr(fig.canvas, "get_renderer"):
         return 0.0
     renderer = fig.canvas.get_renderer()
@@ -298,8 +369,11 @@ def series_style(i: int) -> dict[str, Any]:
     >>> series_style(0)["marker"] != series_style(1)["marker"]
     True
     """
-    return {"color": _COLORS[i % len(_COLORS)], "marker": _MARKERS[i % len(_MARKERS)],
-            "linestyle": _DASHES[i % len(_DASHES)]}
+    return {
+        "color": _COLORS[i % len(_COLORS)],
+        "marker": _MARKERS[i % len(_MARKERS)],
+        "linestyle": _DASHES[i % len(_DASHES)],
+    }
 
 
 def colors(k: int) -> list[str]:
@@ -332,8 +406,16 @@ def markevery(i: int) -> tuple[float, float]:
     return (0.02 + 0.023 * (i % 5), 0.12)
 
 
-def band(ax: Any, t: np.ndarray, V: np.ndarray | None, *, label: str,
-         positive: bool = False, limit: float = 1e200, **style: Any) -> Any:
+def band(
+    ax: Any,
+    t: np.ndarray,
+    V: np.ndarray | None,
+    *,
+    label: str,
+    positive: bool = False,
+    limit: float = 1e200,
+    **style: Any,
+) -> Any:
     """The median over runs as a line, and the band from their minimum to their maximum.
 
     Parameters
@@ -369,10 +451,18 @@ def band(ax: Any, t: np.ndarray, V: np.ndarray | None, *, label: str,
     if not keep.any():
         return None
     t, V = np.asarray(t)[keep], V[:, keep]
-    line, = ax.plot(t, np.median(V, axis=0), label=label, **style)
+    (line,) = ax.plot(t, np.median(V, axis=0), label=label, **style)
     if V.shape[0] > 1:
-        ax.fill_between(t, V.min(axis=0), V.max(axis=0), color=line.get_color(), alpha=0.16,
-                        lw=0, label=f"_band {label}", zorder=line.get_zorder() - 0.5)
+        ax.fill_between(
+            t,
+            V.min(axis=0),
+            V.max(axis=0),
+            color=line.get_color(),
+            alpha=0.16,
+            lw=0,
+            label=f"_band {label}",
+            zorder=line.get_zorder() - 0.5,
+        )
     return line
 
 
@@ -397,15 +487,19 @@ def fit_limits(ax: Any, values: Sequence[np.ndarray], *, pad: float = 0.04) -> N
     lo_t, hi_t = tr.transform([[lo], [hi]])[:, 0] if ax.get_yscale() != "linear" else (lo, hi)
     span = hi_t - lo_t if hi_t > lo_t else 1.0
     inv = tr.inverted()
-    new_lo, new_hi = ((lo_t - pad * span, hi_t + pad * span) if ax.get_yscale() == "linear"
-                      else inv.transform([[lo_t - pad * span], [hi_t + pad * span]])[:, 0])
+    new_lo, new_hi = (
+        (lo_t - pad * span, hi_t + pad * span)
+        if ax.get_yscale() == "linear"
+        else inv.transform([[lo_t - pad * span], [hi_t + pad * span]])[:, 0]
+    )
     if lo >= 0 and ax.get_yscale() == "symlog":
         new_lo = 0.0  # nothing negative: no negative half
     ax.set_ylim(float(new_lo), float(new_hi))
 
 
-def save(ax: Any, out_dir: Path, stem: str, formats: Sequence[str], dpi: int = 150,
-         tight: bool = False) -> list[Path]:
+def save(
+    ax: Any, out_dir: Path, stem: str, formats: Sequence[str], dpi: int = 150, tight: bool = False
+) -> list[Path]:
     """Write the figure of ``ax`` as ``out_dir/stem.<format>`` (atomically), then close it.
 
     Parameters
@@ -495,8 +589,10 @@ def check_formats(formats: Sequence[str] | str) -> tuple[str, ...]:
         raise ParameterError("no figure format given; use e.g. formats=('png', 'svg')")
     unknown = [f for f in out if f not in FORMATS]
     if unknown:
-        raise ParameterError(f"unknown figure format {', '.join(map(repr, unknown))}; "
-                             f"choose from {', '.join(FORMATS)}")
+        raise ParameterError(
+            f"unknown figure format {', '.join(map(repr, unknown))}; "
+            f"choose from {', '.join(FORMATS)}"
+        )
     return out
 
 

@@ -35,16 +35,20 @@ def _check_target(data: Dataset, path: str | Path) -> Path:
     installed, 2-D data, a .gif in an existing directory); returns the path."""
     _mpl.matplotlib(pillow=True)
     if data.d != 2:
-        raise DataError(f"the animation draws 2-D data; {data.name} has d = {data.d} features "
-                        "(select two features first)")
+        raise DataError(
+            f"the animation draws 2-D data; {data.name} has d = {data.d} features "
+            "(select two features first)"
+        )
     path = Path(path)
     if path.suffix.lower() != ".gif":
-        raise ParameterError(f"the animation is a GIF: give a file name ending in .gif, "
-                             f"got {str(path)!r}")
+        raise ParameterError(
+            f"the animation is a GIF: give a file name ending in .gif, got {str(path)!r}"
+        )
     parent = path.parent if str(path.parent) else Path(".")
     if not parent.is_dir():
-        raise ParameterError(f"cannot write {str(path)!r}: directory {str(parent)!r} "
-                             "does not exist")
+        raise ParameterError(
+            f"cannot write {str(path)!r}: directory {str(parent)!r} does not exist"
+        )
     if path.is_dir():
         raise ParameterError(f"cannot write {str(path)!r}: it is a directory")
     return path
@@ -62,8 +66,9 @@ def _hard(trace: Trace, data: Dataset) -> ExactSolution | None:
     return solve(SVMProblem(data, hard=True, **mode))
 
 
-def _reference(trace: Trace, data: Dataset,
-               hard: ExactSolution | None) -> tuple[ExactSolution, str]:
+def _reference(
+    trace: Trace, data: Dataset, hard: ExactSolution | None
+) -> tuple[ExactSolution, str]:
     """The exact optimum to draw, and its label: the learner's own lambda-optimum when it
     has a lambda, else the hard margin when the data are separable, else the soft
     margin at C = 1 (all in the learner's intercept mode)."""
@@ -73,8 +78,10 @@ def _reference(trace: Trace, data: Dataset,
     cls = LEARNERS.get(trace.learner)
     lam = trace.params.get("lam") if cls is not None and cls.objective == "lambda" else None
     if lam is not None:
-        return (solve(SVMProblem(data, lam=lam, **_mode(trace))),
-                rf"exact optimum, $\lambda = {lam:g}$")
+        return (
+            solve(SVMProblem(data, lam=lam, **_mode(trace))),
+            rf"exact optimum, $\lambda = {lam:g}$",
+        )
     if hard is not None:
         return hard, "exact max-margin hyperplane"
     return solve(SVMProblem(data, C=1.0, **_mode(trace))), "exact soft margin, $C = 1$"
@@ -107,9 +114,16 @@ def _segment(w: np.ndarray, c: float, lo: np.ndarray, hi: np.ndarray) -> tuple[A
     return [], []
 
 
-def animate_run(trace: Trace, data: Dataset, path: str | Path, *,
-                reference: ExactSolution | None = None, fps: float = 4.0, dpi: int = 100,
-                progress: bool = False) -> Path:
+def animate_run(
+    trace: Trace,
+    data: Dataset,
+    path: str | Path,
+    *,
+    reference: ExactSolution | None = None,
+    fps: float = 4.0,
+    dpi: int = 100,
+    progress: bool = False,
+) -> Path:
     """Write an animated GIF of an online run on 2-D data, one frame per checkpoint.
 
     Left: the data, the learner's hyperplane ``w_t.x + b_t = 0`` at the checkpoint, the
@@ -177,11 +191,14 @@ def animate_run(trace: Trace, data: Dataset, path: str | Path, *,
 
     path = _check_target(data, path)
     if (trace.n, trace.d) != (data.n, data.d):
-        raise DataError(f"the trace ran on n = {trace.n}, d = {trace.d} but {data.name} has "
-                        f"n = {data.n}, d = {data.d}; pass the data the learner saw")
+        raise DataError(
+            f"the trace ran on n = {trace.n}, d = {trace.d} but {data.name} has "
+            f"n = {data.n}, d = {data.d}; pass the data the learner saw"
+        )
     hard = _hard(trace, data)
-    ref, ref_label = (_reference(trace, data, hard) if reference is None
-                      else (reference, "exact optimum"))
+    ref, ref_label = (
+        _reference(trace, data, hard) if reference is None else (reference, "exact optimum")
+    )
     novikoff, why_not = _novikoff(trace, hard)
     X, y = data.dense(), data.y
     lo, hi = X.min(axis=0), X.max(axis=0)
@@ -194,22 +211,38 @@ def animate_run(trace: Trace, data: Dataset, path: str | Path, *,
     # one canvas for all frames: its renderer keeps the typeset labels (mathtext) cached;
     # a canvas-less figure gets a new renderer, and retypesets everything, at each frame
     FigureCanvasAgg(fig)
-    grid = fig.add_gridspec(1, 2, width_ratios=(1.0, 1.2), left=0.07, right=0.97, bottom=0.25,
-                            top=0.89, wspace=0.25)
+    grid = fig.add_gridspec(
+        1, 2, width_ratios=(1.0, 1.2), left=0.07, right=0.97, bottom=0.25, top=0.89, wspace=0.25
+    )
     ax, axm = fig.add_subplot(grid[0]), fig.add_subplot(grid[1])
     for label, colour, marker in ((+1, "tab:blue", "o"), (-1, "tab:red", "s")):
         m = y == label
-        ax.scatter(X[m, 0], X[m, 1], s=16, c=colour, marker=marker, zorder=2,
-                   label=f"$y_i = {label:+d}$")
-    missed = ax.scatter([], [], s=90, facecolors="none", edgecolors="tab:orange",
-                        linewidths=1.5, zorder=3, label=r"misclassified by $w_t$ now")
+        ax.scatter(
+            X[m, 0], X[m, 1], s=16, c=colour, marker=marker, zorder=2, label=f"$y_i = {label:+d}$"
+        )
+    missed = ax.scatter(
+        [],
+        [],
+        s=90,
+        facecolors="none",
+        edgecolors="tab:orange",
+        linewidths=1.5,
+        zorder=3,
+        label=r"misclassified by $w_t$ now",
+    )
     w_ref, b_ref = np.asarray(ref.w, float), float(ref.b)
     ax.plot(*_segment(w_ref, b_ref, lo, hi), "-", c="0.35", lw=1.4, label=ref_label)
     for level in (1.0, -1.0):
-        ax.plot(*_segment(w_ref, b_ref - level, lo, hi), ":", c="0.35", lw=1.0,
-                label="its margins $f = \\pm 1$" if level > 0 else None)
-    learner_line, = ax.plot([], [], "-", c="tab:green", lw=2.0,
-                            label=rf"{trace.learner}: $w_t^\top x + b_t = 0$")
+        ax.plot(
+            *_segment(w_ref, b_ref - level, lo, hi),
+            ":",
+            c="0.35",
+            lw=1.0,
+            label="its margins $f = \\pm 1$" if level > 0 else None,
+        )
+    (learner_line,) = ax.plot(
+        [], [], "-", c="tab:green", lw=2.0, label=rf"{trace.learner}: $w_t^\top x + b_t = 0$"
+    )
     ax.set_xlim(lo[0], hi[0])
     ax.set_ylim(lo[1], hi[1])
     ax.set_aspect("equal", adjustable="box")
@@ -217,17 +250,22 @@ def animate_run(trace: Trace, data: Dataset, path: str | Path, *,
     ax.set_ylabel("$x_2$")
 
     axm.plot(t, mistakes, drawstyle="steps-post", c="tab:green", alpha=0.2, lw=1.0)
-    mistakes_line, = axm.plot([], [], drawstyle="steps-post", c="tab:green", lw=1.8,
-                              label=r"mistakes so far $M_t$")
-    now, = axm.plot([], [], "o", c="tab:green", ms=5)
+    (mistakes_line,) = axm.plot(
+        [], [], drawstyle="steps-post", c="tab:green", lw=1.8, label=r"mistakes so far $M_t$"
+    )
+    (now,) = axm.plot([], [], "o", c="tab:green", ms=5)
     top = max(float(mistakes[-1]), 1.0)
     if math.isfinite(novikoff):
-        axm.axhline(novikoff, c="k", ls="--", lw=1.2,
-                    label=rf"Novikoff bound $(R/\gamma^*)^2 = {novikoff:.4g}$")
+        axm.axhline(
+            novikoff,
+            c="k",
+            ls="--",
+            lw=1.2,
+            label=rf"Novikoff bound $(R/\gamma^*)^2 = {novikoff:.4g}$",
+        )
         top = max(top, novikoff)
     else:
-        axm.text(0.03, 0.95, why_not, transform=axm.transAxes, va="top", fontsize=8,
-                 color="0.3")
+        axm.text(0.03, 0.95, why_not, transform=axm.transAxes, va="top", fontsize=8, color="0.3")
     axm.set_xscale("log")
     axm.set_yscale("symlog", linthresh=1.0)  # the bound and a few mistakes, both visible
     # plain tick labels: mathtext ones (10^k) are re-typeset at every frame, a third of
@@ -242,18 +280,26 @@ def animate_run(trace: Trace, data: Dataset, path: str | Path, *,
     axm.set_ylabel("cumulative mistakes (symlog scale)")
     handles = ax.get_legend_handles_labels()
     more = axm.get_legend_handles_labels()
-    fig.legend(handles[0] + more[0], handles[1] + more[1], loc="lower center", ncol=4,
-               fontsize=8, frameon=False)
+    fig.legend(
+        handles[0] + more[0],
+        handles[1] + more[1],
+        loc="lower center",
+        ncol=4,
+        fontsize=8,
+        frameon=False,
+    )
     title = fig.suptitle("", fontsize=11)
 
     def draw(k: int) -> None:
         learner_line.set_data(*_segment(trace.w[k], float(trace.b[k]), lo, hi))
         missed.set_offsets(X[wrong[:, k]] if wrong[:, k].any() else np.empty((0, 2)))
-        mistakes_line.set_data(t[:k + 1], mistakes[:k + 1])
+        mistakes_line.set_data(t[: k + 1], mistakes[: k + 1])
         now.set_data([t[k]], [mistakes[k]])
-        title.set_text(f"{trace.learner} on {data.name}: step t = {t[k]} (epoch "
-                       f"{trace.epoch[k]}), {mistakes[k]} mistakes, "
-                       f"{wrong[:, k].sum()} misclassified now")
+        title.set_text(
+            f"{trace.learner} on {data.name}: step t = {t[k]} (epoch "
+            f"{trace.epoch[k]}), {mistakes[k]} mistakes, "
+            f"{wrong[:, k].sum()} misclassified now"
+        )
 
     with tempfile.TemporaryDirectory() as scratch:
         # PillowWriter writes to a file name: render there, then install atomically
@@ -270,4 +316,3 @@ def animate_run(trace: Trace, data: Dataset, path: str | Path, *,
         writer.finish()
         atomic_write(path, gif.read_bytes())
     return path
-

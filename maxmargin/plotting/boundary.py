@@ -12,9 +12,16 @@ from . import _mpl
 __all__ = ["plot_boundary"]
 
 
-def plot_boundary(problem: Any, solution: Any, ax: Any = None, *, title: str | None = None,
-                  show_margins: bool = True, annotate: bool = True,
-                  legend: bool = True) -> Any:
+def plot_boundary(
+    problem: Any,
+    solution: Any,
+    ax: Any = None,
+    *,
+    title: str | None = None,
+    show_margins: bool = True,
+    annotate: bool = True,
+    legend: bool = True,
+) -> Any:
     """Draw 2-D data, the decision boundary ``w.x + b = 0``, the margins ``w.x + b = +-1``
     and the support vectors (margin SVs ringed, bound SVs crossed).
 
@@ -63,18 +70,44 @@ def plot_boundary(problem: Any, solution: Any, ax: Any = None, *, title: str | N
         ax = _mpl.axes(None, box)
     w = np.asarray(solution.w, float)
     b = float(solution.b)
-    ax.scatter(X[y > 0, 0], X[y > 0, 1], c="tab:blue", s=16, label="$y = +1$", zorder=2,
-               alpha=0.8, lw=0)
-    ax.scatter(X[y < 0, 0], X[y < 0, 1], c="tab:red", s=16, marker="s", label="$y = -1$",
-               zorder=2, alpha=0.8, lw=0)
+    ax.scatter(
+        X[y > 0, 0], X[y > 0, 1], c="tab:blue", s=16, label="$y = +1$", zorder=2, alpha=0.8, lw=0
+    )
+    ax.scatter(
+        X[y < 0, 0],
+        X[y < 0, 1],
+        c="tab:red",
+        s=16,
+        marker="s",
+        label="$y = -1$",
+        zorder=2,
+        alpha=0.8,
+        lw=0,
+    )
     ms = np.asarray(getattr(solution, "margin_support", []), int)
     bs = np.asarray(getattr(solution, "bound_support", []), int)
     if ms.size:
-        ax.scatter(X[ms, 0], X[ms, 1], s=110, facecolors="none", edgecolors="k",
-                   linewidths=1.2, label=f"margin SVs ({ms.size})", zorder=3)
+        ax.scatter(
+            X[ms, 0],
+            X[ms, 1],
+            s=110,
+            facecolors="none",
+            edgecolors="k",
+            linewidths=1.2,
+            label=f"margin SVs ({ms.size})",
+            zorder=3,
+        )
     if bs.size:
-        ax.scatter(X[bs, 0], X[bs, 1], s=60, marker="x", c="k", linewidths=1.2,
-                   label=f"bound SVs ({bs.size})", zorder=3)
+        ax.scatter(
+            X[bs, 0],
+            X[bs, 1],
+            s=60,
+            marker="x",
+            c="k",
+            linewidths=1.2,
+            label=f"bound SVs ({bs.size})",
+            zorder=3,
+        )
     ax.set_xlim(lo[0], hi[0])
     ax.set_ylim(lo[1], hi[1])
     levels: list[tuple[float, str, str | None]] = [(0.0, "-", "decision boundary")]
@@ -110,8 +143,16 @@ def _box(span: np.ndarray, height: float = 3.6) -> tuple[float, float]:
     return width, min(max(width / ratio, 1.8), height)
 
 
-def _line(ax: Any, w: np.ndarray, c: float, lo: np.ndarray, hi: np.ndarray, style: str,
-          label: str | None, color: Any = "k") -> None:
+def _line(
+    ax: Any,
+    w: np.ndarray,
+    c: float,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    style: str,
+    label: str | None,
+    color: Any = "k",
+) -> None:
     """Draw ``w.x + c = 0`` across the box [lo, hi] (always adds one line)."""
     if abs(w[1]) >= abs(w[0]) and w[1] != 0:
         xs = np.array([lo[0], hi[0]])

@@ -118,18 +118,40 @@ def plot_suboptimality(cmp: Comparison, ax: Any = None) -> Axes:
         name = _name(cmp, lab, order)
         main = None
         if avg is not None:
-            main = _mpl.band(ax, t, avg, positive=True, limit=_PLOT_MAX, lw=1.8,
-                             label=f"{name}: average", **_solid(style))
-        line = _mpl.band(ax, t, last, positive=True, limit=_PLOT_MAX, lw=1.1,
-                         label=f"{name}: last iterate", **_solid(style, linestyle="--"))
+            main = _mpl.band(
+                ax,
+                t,
+                avg,
+                positive=True,
+                limit=_PLOT_MAX,
+                lw=1.8,
+                label=f"{name}: average",
+                **_solid(style),
+            )
+        line = _mpl.band(
+            ax,
+            t,
+            last,
+            positive=True,
+            limit=_PLOT_MAX,
+            lw=1.1,
+            label=f"{name}: last iterate",
+            **_solid(style, linestyle="--"),
+        )
         main = main if main is not None else line
         slope = runs[0].theory_slope
         if main is not None and math.isfinite(slope):
             tt, vv = main.get_data()
             ref = vv[-1] * (t / tt[-1]) ** slope
             keep = t >= math.sqrt(t[-1])
-            ax.plot(t[keep], ref[keep], color=style["color"], lw=1, ls=":",
-                    label=f"theory slope ${slope:g}$")
+            ax.plot(
+                t[keep],
+                ref[keep],
+                color=style["color"],
+                lw=1,
+                ls=":",
+                label=f"theory slope ${slope:g}$",
+            )
         any_curve = True
     ax.set_xlabel(_T_LABEL)
     ax.set_ylabel(r"$F(\tilde w_t) - F^\star$ ($\lambda$ form)")
@@ -174,11 +196,26 @@ def plot_gaps(cmp: Comparison, ax: Any = None) -> Axes:
             continue
         t = _t(runs)
         name = _name(cmp, lab, order)
-        _mpl.band(ax, t, _stack(runs, "subopt"), positive=True, limit=_PLOT_MAX, lw=1.8,
-                  label=f"{name}: true gap $F - F^\\star$", **_solid(style))
-        _mpl.band(ax, t, _stack(runs, "dual_gap"), positive=True, limit=_PLOT_MAX, lw=1.1,
-                  label=f"{name}: implied-dual gap $F - \\lambda D(\\mathrm{{clip}}\\,a)$",
-                  **_solid(style, linestyle="--"))
+        _mpl.band(
+            ax,
+            t,
+            _stack(runs, "subopt"),
+            positive=True,
+            limit=_PLOT_MAX,
+            lw=1.8,
+            label=f"{name}: true gap $F - F^\\star$",
+            **_solid(style),
+        )
+        _mpl.band(
+            ax,
+            t,
+            _stack(runs, "dual_gap"),
+            positive=True,
+            limit=_PLOT_MAX,
+            lw=1.1,
+            label=f"{name}: implied-dual gap $F - \\lambda D(\\mathrm{{clip}}\\,a)$",
+            **_solid(style, linestyle="--"),
+        )
         any_curve = True
     ax.set_xlabel(_T_LABEL)
     ax.set_ylabel(r"gap ($\lambda$ form)")
@@ -231,8 +268,16 @@ def plot_regret(cmp: Comparison, ax: Any = None) -> Axes:
         drawn.append(reg[:, np.abs(reg).max(axis=0) <= _PLOT_MAX])
         bound = _stack(runs, "regret_bound")
         if bound is not None:
-            line = _mpl.band(ax, t, bound, limit=_PLOT_MAX, color=style["color"], lw=1,
-                             ls=":", label=f"{name}: $G^2(1 + \\ln t)/(2\\lambda)$")
+            line = _mpl.band(
+                ax,
+                t,
+                bound,
+                limit=_PLOT_MAX,
+                color=style["color"],
+                lw=1,
+                ls=":",
+                label=f"{name}: $G^2(1 + \\ln t)/(2\\lambda)$",
+            )
             if line is not None:
                 drawn.append(line.get_ydata())
     _mpl.fit_limits(ax, drawn)
@@ -276,17 +321,36 @@ def plot_mistakes(cmp: Comparison, ax: Any = None) -> Axes:
         mistakes = _stack(runs, "mistakes")
         if mistakes is None:  # pragma: no cover - every run counts its mistakes
             continue
-        _mpl.band(ax, t, np.maximum(mistakes, 0.5), limit=_PLOT_MAX, lw=1.6,
-                  label=_name(cmp, lab, order), **style)
+        _mpl.band(
+            ax,
+            t,
+            np.maximum(mistakes, 0.5),
+            limit=_PLOT_MAX,
+            lw=1.6,
+            label=_name(cmp, lab, order),
+            **style,
+        )
         gb = _stack(runs, "general_bound")
         if gb is not None and bound is None:
             bound = t, gb
     if bound is not None:
-        _mpl.band(ax, *bound, limit=_PLOT_MAX, color="0.4", lw=1, ls="--",
-                  label=r"general bound $L + R\|u\|\sqrt{L} + R^2\|u\|^2$")
+        _mpl.band(
+            ax,
+            *bound,
+            limit=_PLOT_MAX,
+            color="0.4",
+            lw=1,
+            ls="--",
+            label=r"general bound $L + R\|u\|\sqrt{L} + R^2\|u\|^2$",
+        )
     if cmp.separable:
-        ax.axhline(cmp.novikoff, color="k", lw=1, ls=":",
-                   label=f"Novikoff $(R/\\gamma^\\star)^2 = {cmp.novikoff:.4g}$")
+        ax.axhline(
+            cmp.novikoff,
+            color="k",
+            lw=1,
+            ls=":",
+            label=f"Novikoff $(R/\\gamma^\\star)^2 = {cmp.novikoff:.4g}$",
+        )
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel(_T_LABEL)
@@ -336,8 +400,7 @@ def plot_boundaries(cmp: Comparison, ax: Any = None) -> Axes:
     hi = np.array([ax.get_xlim()[1], ax.get_ylim()[1]])
     if cmp.hard_solution is not None:
         hard = cmp.hard_solution
-        _line(ax, hard.w, hard.b, lo, hi, "-.", "exact hard-margin boundary",
-              color="0.5")
+        _line(ax, hard.w, hard.b, lo, hi, "-.", "exact hard-margin boundary", color="0.5")
     for lab, order, runs, style in _groups(cmp):
         if order != cmp.orders[0]:
             continue
@@ -345,10 +408,17 @@ def plot_boundaries(cmp: Comparison, ax: Any = None) -> Axes:
         if run is None or run.kind == "mistakes" or run.diverged_at is not None:
             continue  # no boundary in x-space, or no final one
         tr = run.trace
-        _line(ax, tr.w[-1], float(tr.b[-1]), lo, hi, style["linestyle"], f"{lab} (final)",
-              color=style["color"])
-    ax.set_title("Exact boundary and margins, and the learners' final boundaries",
-                 fontsize=10)
+        _line(
+            ax,
+            tr.w[-1],
+            float(tr.b[-1]),
+            lo,
+            hi,
+            style["linestyle"],
+            f"{lab} (final)",
+            color=style["color"],
+        )
+    ax.set_title("Exact boundary and margins, and the learners' final boundaries", fontsize=10)
     _mpl.legend(ax)
     return ax
 
@@ -357,8 +427,9 @@ def _empty(ax: Any, text: str) -> None:
     ax.text(0.5, 0.5, text, ha="center", va="center", transform=ax.transAxes, fontsize=9)
 
 
-def save_figures(cmp: Comparison, out_dir: str | Path,
-                 formats: Sequence[str] = ("png", "svg"), dpi: int = 150) -> list[Path]:
+def save_figures(
+    cmp: Comparison, out_dir: str | Path, formats: Sequence[str] = ("png", "svg"), dpi: int = 150
+) -> list[Path]:
     """Write every figure of :data:`FIGURES` that applies (``boundary`` for 2-D only).
 
     Parameters
@@ -387,8 +458,12 @@ def save_figures(cmp: Comparison, out_dir: str | Path,
     formats = _mpl.check_formats(formats)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    makers = {"suboptimality": plot_suboptimality, "gaps": plot_gaps,
-              "regret": plot_regret, "mistakes": plot_mistakes}
+    makers = {
+        "suboptimality": plot_suboptimality,
+        "gaps": plot_gaps,
+        "regret": plot_regret,
+        "mistakes": plot_mistakes,
+    }
     if cmp.problem.d == 2:
         makers["boundary"] = plot_boundaries
     paths = []

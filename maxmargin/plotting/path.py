@@ -81,8 +81,13 @@ def _guides(ax: Any, p: Any) -> None:
         ax.axvline(c0, color="0.4", ls=":", lw=1, label=f"$C_0$ = {c0:.3g} (first margin SV)")
     h = p.hard_margin_limit
     if h is not None and h.separable and h.C_star <= p.C[-1]:
-        ax.axvline(h.C_star, color="C3", ls="--", lw=1,
-                   label=f"$C^\\star$ = {h.C_star:.3g} (= hard margin above)")
+        ax.axvline(
+            h.C_star,
+            color="C3",
+            ls="--",
+            lw=1,
+            label=f"$C^\\star$ = {h.C_star:.3g} (= hard margin above)",
+        )
     best = best_holdout_C(p.C, p.holdout_error)
     if best is not None:
         ax.axvline(p.C[best], **_BEST, label=_best_label(p.C[best], p.holdout_error[best]))
@@ -94,8 +99,18 @@ def _best_label(C: float, err: float) -> str:
 
 def _star(ax: Any, x: float, y: float) -> None:
     """The best held-out C's point on a curve."""
-    ax.plot([x], [y], marker="*", ms=11, color=_BEST["color"], mec="k", mew=0.5, ls="none",
-            zorder=5, label="_best")
+    ax.plot(
+        [x],
+        [y],
+        marker="*",
+        ms=11,
+        color=_BEST["color"],
+        mec="k",
+        mew=0.5,
+        ls="none",
+        zorder=5,
+        label="_best",
+    )
 
 
 def _finish(ax: Any, title: str, xlabel: str = "$C$") -> None:
@@ -131,8 +146,13 @@ def plot_width(p: Any, ax: Any = None) -> Any:
     if h is not None and h.separable and h.w is not None:
         nw = float(np.linalg.norm(h.w))
         if nw > 0:
-            ax.axhline(2.0 / nw, color="C3", lw=0.8, alpha=0.6,
-                       label="hard-margin width $2/\\|w^\\star\\|$")
+            ax.axhline(
+                2.0 / nw,
+                color="C3",
+                lw=0.8,
+                alpha=0.6,
+                label="hard-margin width $2/\\|w^\\star\\|$",
+            )
     _guides(ax, p)
     best = best_holdout_C(p.C, p.holdout_error)
     if best is not None and np.isfinite(p.width[best]):
@@ -216,37 +236,38 @@ def _feature_names(obj: Any, given: Sequence[str] | None) -> Sequence[str] | Non
     return names
 
 
-def _coefficient_lines(ax: Any, Cs: np.ndarray, W: np.ndarray, max_features: int,
-                       names: Sequence[str] | None) -> tuple[np.ndarray, list[str],
-                                                            list[str]]:
+def _coefficient_lines(
+    ax: Any, Cs: np.ndarray, W: np.ndarray, max_features: int, names: Sequence[str] | None
+) -> tuple[np.ndarray, list[str], list[str]]:
     """Draw the ``max_features`` largest ``w_j(C)`` (by ``|w_j|`` at the right end), each
     in its own colour (and a dashed line past the tenth); return their indices, labels
     and colours."""
     top = np.argsort(-np.abs(W[-1]), kind="stable")[:max_features]
-    labels = [f"$w_{{{j + 1}}}$" if names is None else str(names[j]).replace("$", r"\$")
-              for j in top]
+    labels = [
+        f"$w_{{{j + 1}}}$" if names is None else str(names[j]).replace("$", r"\$") for j in top
+    ]
     colors = _mpl.colors(len(top))
     for k, (j, lab) in enumerate(zip(top, labels, strict=True)):
-        ax.semilogx(Cs, W[:, j], lw=1.2, color=colors[k], ls="-" if k < 10 else "--",
-                    label=lab)
+        ax.semilogx(Cs, W[:, j], lw=1.2, color=colors[k], ls="-" if k < 10 else "--", label=lab)
     ax.axhline(0, color="0.6", lw=0.5)
     return top, labels, colors
 
 
-def _label_coefficients(ax: Any, Cs: np.ndarray, W: np.ndarray, top: np.ndarray,
-                        labels: list[str], colors: list[str]) -> None:
+def _label_coefficients(
+    ax: Any, Cs: np.ndarray, W: np.ndarray, top: np.ndarray, labels: list[str], colors: list[str]
+) -> None:
     """Name each drawn coefficient at its right end; the guides' legend goes after."""
     ax.set_xlim(ax.get_xlim())  # the labels must not move the limits
     width = _mpl.end_labels(ax, float(Cs[-1]), W[-1, top].tolist(), labels, colors)
     handles, names = ax.get_legend_handles_labels()
     guides = [(h, n) for h, n in zip(handles, names, strict=True) if n not in labels]
     if guides:
-        _mpl.legend(ax, after=width, handles=[h for h, _ in guides],
-                    labels=[n for _, n in guides])
+        _mpl.legend(ax, after=width, handles=[h for h, _ in guides], labels=[n for _, n in guides])
 
 
-def plot_coefficients(p: Any, ax: Any = None, max_features: int = 15,
-                      feature_names: Sequence[str] | None = None) -> Any:
+def plot_coefficients(
+    p: Any, ax: Any = None, max_features: int = 15, feature_names: Sequence[str] | None = None
+) -> Any:
     """Coefficient paths ``w_j(C)`` (the ``max_features`` largest at the last point),
     each named at its right end by ``feature_names`` (default the path's
     ``feature_names``, its data's, if any, else ``w_j``).
@@ -294,10 +315,14 @@ def _objective_lines(ax: Any, Cs: np.ndarray, reg: np.ndarray, slack: np.ndarray
     half = 0.5 * np.asarray(reg, float)
     paid = Cs * np.asarray(slack, float)
     for values, style, label in (
-            (half + paid, {"lw": 1.8, "ls": "-", "color": "k"},
-             r"$P(C) = \frac{1}{2}\|\tilde w\|^2 + C {\sum}_i \xi_i$"),
-            (half, {"lw": 1.2, "ls": "--", "color": "C0"}, r"$\frac{1}{2}\|\tilde w\|^2$"),
-            (paid, {"lw": 1.2, "ls": ":", "color": "C1"}, r"$C {\sum}_i \xi_i$")):
+        (
+            half + paid,
+            {"lw": 1.8, "ls": "-", "color": "k"},
+            r"$P(C) = \frac{1}{2}\|\tilde w\|^2 + C {\sum}_i \xi_i$",
+        ),
+        (half, {"lw": 1.2, "ls": "--", "color": "C0"}, r"$\frac{1}{2}\|\tilde w\|^2$"),
+        (paid, {"lw": 1.2, "ls": ":", "color": "C1"}, r"$C {\sum}_i \xi_i$"),
+    ):
         keep = values > 0  # a zero part (no slack past C*) has no place on a log axis
         ax.loglog(Cs[keep], values[keep], label=label, **style)
 
@@ -329,24 +354,42 @@ def plot_objective(p: Any, ax: Any = None) -> Any:
     True
     """
     ax = _mpl.axes(ax, _SIZE)
-    _objective_lines(ax, p.C, p.norm_reg ** 2, p.slack_sum)
+    _objective_lines(ax, p.C, p.norm_reg**2, p.slack_sum)
     _guides(ax, p)
     ax.set_ylabel("objective ($C$ form)")
     _finish(ax, "The optimal objective and its two parts")
     return ax
 
 
-def _tradeoff_line(ax: Any, Cs: np.ndarray, reg: np.ndarray, slack: np.ndarray,
-                   marker: str | None) -> None:
-    ax.plot(reg, slack, marker=marker, ms=3, lw=1.4, color="k",
-            label=r"$(\|\tilde w(C)\|^2, {\sum}_i \xi_i(C))$")
+def _tradeoff_line(
+    ax: Any, Cs: np.ndarray, reg: np.ndarray, slack: np.ndarray, marker: str | None
+) -> None:
+    ax.plot(
+        reg,
+        slack,
+        marker=marker,
+        ms=3,
+        lw=1.4,
+        color="k",
+        label=r"$(\|\tilde w(C)\|^2, {\sum}_i \xi_i(C))$",
+    )
     ax.set_xscale("log")
     # the ends (slack falls as the norm grows): each label on the outer side of its point
     ax.margins(x=0.04, y=0.1)
-    for k, offset, ha, va in ((0, (4, 4), "left", "bottom"),
-                              (Cs.size - 1, (-4, -4), "right", "top")):
-        ax.annotate(f"$C$ = {Cs[k]:.3g}", (reg[k], slack[k]), xytext=offset, ha=ha, va=va,
-                    textcoords="offset points", fontsize=7, color="0.3")
+    for k, offset, ha, va in (
+        (0, (4, 4), "left", "bottom"),
+        (Cs.size - 1, (-4, -4), "right", "top"),
+    ):
+        ax.annotate(
+            f"$C$ = {Cs[k]:.3g}",
+            (reg[k], slack[k]),
+            xytext=offset,
+            ha=ha,
+            va=va,
+            textcoords="offset points",
+            fontsize=7,
+            color="0.3",
+        )
 
 
 def plot_tradeoff(p: Any, ax: Any = None) -> Any:
@@ -378,9 +421,18 @@ def plot_tradeoff(p: Any, ax: Any = None) -> Any:
     _tradeoff_line(ax, p.C, reg, p.slack_sum, "o")
     best = best_holdout_C(p.C, p.holdout_error)
     if best is not None:
-        ax.plot([reg[best]], [p.slack_sum[best]], marker="*", ms=11, color=_BEST["color"],
-                mec="k", mew=0.5, ls="none", zorder=5,
-                label=_best_label(p.C[best], p.holdout_error[best]))
+        ax.plot(
+            [reg[best]],
+            [p.slack_sum[best]],
+            marker="*",
+            ms=11,
+            color=_BEST["color"],
+            mec="k",
+            mew=0.5,
+            ls="none",
+            zorder=5,
+            label=_best_label(p.C[best], p.holdout_error[best]),
+        )
     ax.set_ylabel(r"total slack ${\sum}_i \xi_i$")
     _finish(ax, "Slack against norm along the path", xlabel=r"$\|\tilde w\|^2$")
     return ax
@@ -422,15 +474,21 @@ def plot_learners_vs_lambda(study: Any, ax: Any = None, eps: float | None = None
         ok = np.isfinite(ep)
         ax.loglog(study.lam[ok], ep[ok], ms=4, label=nm, **style)
         if (~ok).any():
-            ax.loglog(study.lam[~ok], np.full((~ok).sum(), study.epochs), ls="none",
-                      marker=style["marker"], ms=5, mfc="none", color=style["color"],
-                      label=f"_{nm} not reached")
+            ax.loglog(
+                study.lam[~ok],
+                np.full((~ok).sum(), study.epochs),
+                ls="none",
+                marker=style["marker"],
+                ms=5,
+                mfc="none",
+                color=style["color"],
+                label=f"_{nm} not reached",
+            )
     finite = np.isfinite(study.epochs_to_eps[q])
     if finite.any():
         j, i = np.argwhere(finite)[0]
         ref = study.epochs_to_eps[q, j, i] * study.lam[i] / study.lam
-        ax.loglog(study.lam, ref, color="0.5", ls=":", lw=0.8,
-                  label=r"slope $-1$ ($1/\lambda$)")
+        ax.loglog(study.lam, ref, color="0.5", ls=":", lw=0.8, label=r"slope $-1$ ($1/\lambda$)")
     ax.axhline(study.epochs, color="0.7", lw=0.6, label=f"budget ({study.epochs} epochs)")
     ax.set_ylabel(f"epochs to relative suboptimality ${e:g}$")
     _finish(ax, "Learners along the path (open: not reached)", xlabel=r"$\lambda$")
@@ -440,16 +498,27 @@ def plot_learners_vs_lambda(study: Any, ax: Any = None, eps: float | None = None
 def _plot_final_subopt(study: Any, ax: Any = None) -> Any:
     ax = _mpl.axes(ax, _SIZE)
     for j, nm in enumerate(study.learners):
-        ax.loglog(study.lam, np.maximum(study.final_rel_subopt[j], 1e-16), ms=3, label=nm,
-                  **_mpl.series_style(j))
+        ax.loglog(
+            study.lam,
+            np.maximum(study.final_rel_subopt[j], 1e-16),
+            ms=3,
+            label=nm,
+            **_mpl.series_style(j),
+        )
     ax.set_ylabel(r"$(F(\tilde w_T) - F^\star)/F^\star$")
     _finish(ax, f"Relative suboptimality after {study.epochs} epochs", xlabel=r"$\lambda$")
     return ax
 
 
-def save_path_figures(p: Any, out_dir: str | Path, *, study: Any = None,
-                      formats: Sequence[str] = ("png", "svg"), dpi: int = 150,
-                      feature_names: Sequence[str] | None = None) -> list[Path]:
+def save_path_figures(
+    p: Any,
+    out_dir: str | Path,
+    *,
+    study: Any = None,
+    formats: Sequence[str] = ("png", "svg"),
+    dpi: int = 150,
+    feature_names: Sequence[str] | None = None,
+) -> list[Path]:
     """Write every path figure (and the learners' figures with ``study``).
 
     Files: ``path_width``, ``path_support_vectors``, ``path_errors``,
@@ -489,15 +558,19 @@ def save_path_figures(p: Any, out_dir: str | Path, *, study: Any = None,
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     figs: list[tuple[str, Any]] = [
-        ("path_width", plot_width), ("path_support_vectors", plot_support_vectors),
+        ("path_width", plot_width),
+        ("path_support_vectors", plot_support_vectors),
         ("path_errors", plot_errors),
-        ("path_coefficients",
-         lambda q: plot_coefficients(q, feature_names=feature_names)),
-        ("path_objective", plot_objective), ("path_tradeoff", plot_tradeoff)]
+        ("path_coefficients", lambda q: plot_coefficients(q, feature_names=feature_names)),
+        ("path_objective", plot_objective),
+        ("path_tradeoff", plot_tradeoff),
+    ]
     items: list[tuple[str, Any, Any]] = [(nm, fn, p) for nm, fn in figs]
     if study is not None:
-        items += [("path_learners_epochs", plot_learners_vs_lambda, study),
-                  ("path_learners_subopt", _plot_final_subopt, study)]
+        items += [
+            ("path_learners_epochs", plot_learners_vs_lambda, study),
+            ("path_learners_subopt", _plot_final_subopt, study),
+        ]
     written = []
     for nm, fn, obj in items:
         written += _mpl.save(fn(obj), out, nm, formats, dpi=dpi)
@@ -530,21 +603,32 @@ def _exact_Cs(ep: Any, lo: float, hi: float, num: int = 400) -> np.ndarray:
 def _mark_breakpoints(ax: Any, ep: Any, lo: float, hi: float) -> None:
     bps = ep.breakpoints[(ep.breakpoints >= lo) & (ep.breakpoints <= hi)]
     if bps.size:
-        ax.vlines(bps, 0.0, 0.035, transform=ax.get_xaxis_transform(), color="0.35",
-                  lw=0.6, label=f"breakpoints ({bps.size} in view)")
+        ax.vlines(
+            bps,
+            0.0,
+            0.035,
+            transform=ax.get_xaxis_transform(),
+            color="0.35",
+            lw=0.6,
+            label=f"breakpoints ({bps.size} in view)",
+        )
     c0 = ep.min_margin_sv_C
     if 0 < c0 < math.inf and lo <= c0 <= hi:
         ax.axvline(c0, color="0.4", ls=":", lw=1, label=f"$C_0$ = {c0:.3g} (first margin SV)")
     if ep.separable and math.isfinite(ep.C_star) and lo <= ep.C_star <= hi:
-        ax.axvline(ep.C_star, color="C3", ls="--", lw=1,
-                   label=f"$C^\\star$ = {ep.C_star:.3g} (= hard margin above)")
+        ax.axvline(
+            ep.C_star,
+            color="C3",
+            ls="--",
+            lw=1,
+            label=f"$C^\\star$ = {ep.C_star:.3g} (= hard margin above)",
+        )
     best = _exact_best(ep, lo, hi)
     if best is not None:
         ax.axvline(best[0], **_BEST, label=_best_label(*best))
 
 
-def _exact_best(ep: Any, lo: float, hi: float, holdout: Any = None
-                ) -> tuple[float, float] | None:
+def _exact_best(ep: Any, lo: float, hi: float, holdout: Any = None) -> tuple[float, float] | None:
     """The best held-out C in [lo, hi] on the fine grid (with every breakpoint) and its
     error, or None without a held-out set."""
     holdout = ep.holdout if holdout is None else holdout
@@ -556,9 +640,13 @@ def _exact_best(ep: Any, lo: float, hi: float, holdout: Any = None
     return None if k is None else (float(Cs[k]), float(err[k]))
 
 
-def plot_exact_coefficients(ep: Any, ax: Any = None, max_features: int = 15,
-                            C_range: Sequence[float] | None = None,
-                            feature_names: Sequence[str] | None = None) -> Any:
+def plot_exact_coefficients(
+    ep: Any,
+    ax: Any = None,
+    max_features: int = 15,
+    C_range: Sequence[float] | None = None,
+    feature_names: Sequence[str] | None = None,
+) -> Any:
     """Coefficient paths ``w_j(C)`` and ``b(C)`` of an exact path, breakpoints marked;
     each coefficient named at its right end (see :func:`plot_coefficients`).
 
@@ -591,8 +679,9 @@ def plot_exact_coefficients(ep: Any, ax: Any = None, max_features: int = 15,
     lo, hi = _exact_range(ep, C_range)
     Cs = _exact_Cs(ep, lo, hi)
     W, B = ep.coefficients(Cs)
-    top, labels, colors = _coefficient_lines(ax, Cs, W, max_features,
-                                             _feature_names(ep, feature_names))
+    top, labels, colors = _coefficient_lines(
+        ax, Cs, W, max_features, _feature_names(ep, feature_names)
+    )
     if ep.intercept != "none":
         ax.semilogx(Cs, B, lw=1.2, ls="--", color="k", label="intercept $b$")
     _mark_breakpoints(ax, ep, lo, hi)
@@ -641,8 +730,9 @@ def plot_exact_width(ep: Any, ax: Any = None, C_range: Sequence[float] | None = 
     return ax
 
 
-def plot_exact_support_vectors(ep: Any, ax: Any = None,
-                               C_range: Sequence[float] | None = None) -> Any:
+def plot_exact_support_vectors(
+    ep: Any, ax: Any = None, C_range: Sequence[float] | None = None
+) -> Any:
     """Set sizes of an exact path: margin SVs (elbow) and bound SVs, a step per breakpoint.
 
     Parameters
@@ -668,9 +758,9 @@ def plot_exact_support_vectors(ep: Any, ax: Any = None,
     lo, hi = _exact_range(ep, C_range)
     k0 = ep.segment_of(lo)
     k1 = ep.segment_of(hi)
-    xs = np.concatenate([[lo], ep.bounds[k0 + 1:k1 + 1], [hi]])
-    ne = np.concatenate([ep.n_elbow[k0:k1 + 1], [ep.n_elbow[k1]]])
-    nl = np.concatenate([ep.n_left[k0:k1 + 1], [ep.n_left[k1]]])
+    xs = np.concatenate([[lo], ep.bounds[k0 + 1 : k1 + 1], [hi]])
+    ne = np.concatenate([ep.n_elbow[k0 : k1 + 1], [ep.n_elbow[k1]]])
+    nl = np.concatenate([ep.n_left[k0 : k1 + 1], [ep.n_left[k1]]])
     ax.step(xs, ne, where="post", lw=1.2, label="margin SVs (elbow, $0<\\alpha_i<C$)")
     ax.step(xs, nl, where="post", lw=1.2, ls="--", label="bound SVs ($\\alpha_i=C$)")
     ax.set_xscale("log")
@@ -680,8 +770,9 @@ def plot_exact_support_vectors(ep: Any, ax: Any = None,
     return ax
 
 
-def plot_exact_errors(ep: Any, ax: Any = None, holdout: Any = None,
-                      C_range: Sequence[float] | None = None) -> Any:
+def plot_exact_errors(
+    ep: Any, ax: Any = None, holdout: Any = None, C_range: Sequence[float] | None = None
+) -> Any:
     """Training (and held-out) error of an exact path, evaluated exactly on a fine grid.
 
     Parameters
@@ -726,13 +817,13 @@ def _exact_objective_parts(ep: Any, Cs: np.ndarray) -> tuple[np.ndarray, np.ndar
     from ..problem import SVMProblem
 
     W, B = ep.coefficients(Cs)
-    prob = SVMProblem(ep.data, C=1.0, intercept=ep.intercept,
-                      intercept_scaling=ep.intercept_scaling)
+    prob = SVMProblem(
+        ep.data, C=1.0, intercept=ep.intercept, intercept_scaling=ep.intercept_scaling
+    )
     return np.asarray(prob.regularizer(W, B)), prob.hinge(W, B).sum(axis=0)
 
 
-def plot_exact_objective(ep: Any, ax: Any = None,
-                         C_range: Sequence[float] | None = None) -> Any:
+def plot_exact_objective(ep: Any, ax: Any = None, C_range: Sequence[float] | None = None) -> Any:
     r"""The optimal objective :math:`P(C)` of an exact path and its two parts
     (:func:`plot_objective`), evaluated exactly on a fine grid, breakpoints marked.
 
@@ -765,8 +856,7 @@ def plot_exact_objective(ep: Any, ax: Any = None,
     return ax
 
 
-def plot_exact_tradeoff(ep: Any, ax: Any = None,
-                        C_range: Sequence[float] | None = None) -> Any:
+def plot_exact_tradeoff(ep: Any, ax: Any = None, C_range: Sequence[float] | None = None) -> Any:
     r"""Total slack :math:`{\sum}_i \xi_i` against :math:`\|\tilde w\|^2` along an exact
     path (:func:`plot_tradeoff`); a dot at each breakpoint in view.
 
@@ -796,22 +886,43 @@ def plot_exact_tradeoff(ep: Any, ax: Any = None,
     _tradeoff_line(ax, Cs, reg, slack, None)
     at = np.isin(Cs, ep.breakpoints)
     if at.any():
-        ax.plot(reg[at], slack[at], "o", ms=3, color="0.35",
-                label=f"breakpoints ({int(at.sum())} in view)")
+        ax.plot(
+            reg[at],
+            slack[at],
+            "o",
+            ms=3,
+            color="0.35",
+            label=f"breakpoints ({int(at.sum())} in view)",
+        )
     best = _exact_best(ep, lo, hi)
     if best is not None:
         k = int(np.searchsorted(Cs, best[0]))
-        ax.plot([reg[k]], [slack[k]], marker="*", ms=11, color=_BEST["color"], mec="k",
-                mew=0.5, ls="none", zorder=5, label=_best_label(*best))
+        ax.plot(
+            [reg[k]],
+            [slack[k]],
+            marker="*",
+            ms=11,
+            color=_BEST["color"],
+            mec="k",
+            mew=0.5,
+            ls="none",
+            zorder=5,
+            label=_best_label(*best),
+        )
     ax.set_ylabel(r"total slack ${\sum}_i \xi_i$")
     _finish(ax, "Slack against norm along the exact path", xlabel=r"$\|\tilde w\|^2$")
     return ax
 
 
-def save_exact_path_figures(ep: Any, out_dir: str | Path, *,
-                            formats: Sequence[str] = ("png", "svg"),
-                            C_range: Sequence[float] | None = None, dpi: int = 150,
-                            feature_names: Sequence[str] | None = None) -> list[Path]:
+def save_exact_path_figures(
+    ep: Any,
+    out_dir: str | Path,
+    *,
+    formats: Sequence[str] = ("png", "svg"),
+    C_range: Sequence[float] | None = None,
+    dpi: int = 150,
+    feature_names: Sequence[str] | None = None,
+) -> list[Path]:
     """Write the exact path's figures: ``exact_path_coefficients``, ``exact_path_width``,
     ``exact_path_support_vectors``, ``exact_path_errors``, ``exact_path_objective``,
     ``exact_path_tradeoff``, one file per format.
@@ -847,13 +958,16 @@ def save_exact_path_figures(ep: Any, out_dir: str | Path, *,
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     figs: list[tuple[str, Any]] = [
-        ("exact_path_coefficients",
-         lambda e, **kw: plot_exact_coefficients(e, feature_names=feature_names, **kw)),
+        (
+            "exact_path_coefficients",
+            lambda e, **kw: plot_exact_coefficients(e, feature_names=feature_names, **kw),
+        ),
         ("exact_path_width", plot_exact_width),
         ("exact_path_support_vectors", plot_exact_support_vectors),
         ("exact_path_errors", plot_exact_errors),
         ("exact_path_objective", plot_exact_objective),
-        ("exact_path_tradeoff", plot_exact_tradeoff)]
+        ("exact_path_tradeoff", plot_exact_tradeoff),
+    ]
     written = []
     for nm, fn in figs:
         written += _mpl.save(fn(ep, C_range=C_range), out, nm, formats, dpi=dpi)

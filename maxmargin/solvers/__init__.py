@@ -26,8 +26,15 @@ from . import clarabel, dcd, ipm, piqp, via_cvxpy
 from .qp import build_dual, build_primal
 from .result import RawResult
 
-__all__ = ["Backend", "BACKENDS", "Route", "choose_route", "available_solvers",
-           "hard_margin_retries", "FORMS"]
+__all__ = [
+    "Backend",
+    "BACKENDS",
+    "Route",
+    "choose_route",
+    "available_solvers",
+    "hard_margin_retries",
+    "FORMS",
+]
 
 #: The two QPs (:mod:`maxmargin.solvers.qp`).
 FORMS = ("primal", "dual")
@@ -74,8 +81,9 @@ class Backend:
     vectors_of_d: int = 8
     exact_bounds: bool = False
     tighter: Callable[[int], tuple[float, ...]] = field(default=lambda n: (), repr=False)
-    resume: Callable[[SVMProblem, float, tuple[np.ndarray, float]], RawResult] | None = \
-        field(default=None, repr=False)
+    resume: Callable[[SVMProblem, float, tuple[np.ndarray, float]], RawResult] | None = field(
+        default=None, repr=False
+    )
 
     def installed(self) -> bool:
         """Whether its package is installed (looked up, not imported: numba's import
@@ -104,25 +112,61 @@ def _clarabel(problem: SVMProblem, YZ: Any, form: str, polish: bool) -> RawResul
 
 
 #: The backends maxmargin drives itself, by name.
-BACKENDS: dict[str, Backend] = {b.name: b for b in (
-    Backend("IPM", "numba", ("dual",), _ipm, vectors_of_d=8),
-    Backend("DCD", "numba", ("dual",), _dcd, signed_rows=False, vectors_of_d=8,
-            exact_bounds=True, tighter=dcd.tighter_tolerances, resume=dcd.solve_qp),
-    Backend("PIQP", "piqp", FORMS, _piqp, vectors_of_d=80),
-    Backend("CLARABEL", "clarabel", FORMS, _clarabel, vectors_of_d=120),
-)}
+BACKENDS: dict[str, Backend] = {
+    b.name: b
+    for b in (
+        Backend("IPM", "numba", ("dual",), _ipm, vectors_of_d=8),
+        Backend(
+            "DCD",
+            "numba",
+            ("dual",),
+            _dcd,
+            signed_rows=False,
+            vectors_of_d=8,
+            exact_bounds=True,
+            tighter=dcd.tighter_tolerances,
+            resume=dcd.solve_qp,
+        ),
+        Backend("PIQP", "piqp", FORMS, _piqp, vectors_of_d=80),
+        Backend("CLARABEL", "clarabel", FORMS, _clarabel, vectors_of_d=120),
+    )
+}
 
 #: cvxpy solvers that accept a QP (the others, e.g. SCIPY/GLPK, are LP-only).
-CVXPY_QP = ("CLARABEL", "PIQP", "OSQP", "ECOS", "SCS", "PROXQP", "QOCO", "CVXOPT",
-            "GUROBI", "MOSEK", "CPLEX", "XPRESS", "COPT", "HIGHS")
+CVXPY_QP = (
+    "CLARABEL",
+    "PIQP",
+    "OSQP",
+    "ECOS",
+    "SCS",
+    "PROXQP",
+    "QOCO",
+    "CVXOPT",
+    "GUROBI",
+    "MOSEK",
+    "CPLEX",
+    "XPRESS",
+    "COPT",
+    "HIGHS",
+)
 
 #: The order of :func:`available_solvers`, by measurement (see :func:`choose_route`).
 #: First-order solvers (OSQP, SCS) come last: they rarely reach a certifiable point
 #: without the polish.
 PREFERENCE = ("IPM", "DCD", "PIQP", "CLARABEL", "ECOS", "PROXQP", "QOCO", "OSQP", "SCS")
 
-_PIP = {"IPM": "numba", "DCD": "numba", "PIQP": "piqp", "CLARABEL": "clarabel", "OSQP": "osqp",
-        "SCS": "scs", "ECOS": "ecos", "PROXQP": "proxsuite", "QOCO": "qoco", "CVXOPT": "cvxopt"}
+_PIP = {
+    "IPM": "numba",
+    "DCD": "numba",
+    "PIQP": "piqp",
+    "CLARABEL": "clarabel",
+    "OSQP": "osqp",
+    "SCS": "scs",
+    "ECOS": "ecos",
+    "PROXQP": "proxsuite",
+    "QOCO": "qoco",
+    "CVXOPT": "cvxopt",
+}
 
 
 def _cvxpy_installed() -> list[str]:
@@ -217,12 +261,14 @@ class Route:
 
     def other(self, solver: str, form: str | None = None) -> Route:
         """The route to ``solver`` (direct when it has a direct interface)."""
-        return Route(solver, "direct" if solver in BACKENDS else "cvxpy",
-                     self.form if form is None else form)
+        return Route(
+            solver, "direct" if solver in BACKENDS else "cvxpy", self.form if form is None else form
+        )
 
 
-def choose_route(problem: SVMProblem, form: str = "dual", solver: str | None = None,
-                 interface: str = "auto") -> Route:
+def choose_route(
+    problem: SVMProblem, form: str = "dual", solver: str | None = None, interface: str = "auto"
+) -> Route:
     """The route :func:`~maxmargin.solve` takes: the one rule, measured.
 
     A named solver is taken as named (checked: known, installed, solving ``form``,
@@ -271,9 +317,11 @@ def choose_route(problem: SVMProblem, form: str = "dual", solver: str | None = N
     backend = BACKENDS.get(name) if interface == "direct" else None
     if backend is not None and form not in backend.forms:
         if solver is not None:
-            raise ParameterError(f"solver {name!r} solves the {backend.forms[0]} form "
-                                 f"only; use form={backend.forms[0]!r} or another solver "
-                                 f"({', '.join(direct)})")
+            raise ParameterError(
+                f"solver {name!r} solves the {backend.forms[0]} form "
+                f"only; use form={backend.forms[0]!r} or another solver "
+                f"({', '.join(direct)})"
+            )
         name = direct[0] if direct else name
     if solver is not None or name != "IPM":
         return Route(name, interface, form)
@@ -293,8 +341,9 @@ def _named_route(solver: str | None, interface: str) -> tuple[str, str]:
     resolved from ``"auto"``."""
     check_choice("interface", interface, ("auto", "direct", "cvxpy"))
     if interface == "cvxpy" and not _package_installed("cvxpy"):
-        raise SolverError("interface='cvxpy' needs cvxpy, which is not installed: "
-                          "pip install cvxpy")
+        raise SolverError(
+            "interface='cvxpy' needs cvxpy, which is not installed: pip install cvxpy"
+        )
     if interface != "cvxpy":
         # importing cvxpy costs seconds: skip it when a direct solver will do
         direct = _direct_installed()
@@ -304,8 +353,11 @@ def _named_route(solver: str | None, interface: str) -> tuple[str, str]:
     installed = available_solvers()
     if not installed:  # pragma: no cover
         raise SolverError("no QP solver is installed; pip install clarabel piqp")
-    name = _default_solver(installed, interface) if solver is None else \
-        _checked_name(solver, installed)
+    name = (
+        _default_solver(installed, interface)
+        if solver is None
+        else _checked_name(solver, installed)
+    )
     if interface == "auto":
         interface = "direct" if name in BACKENDS else "cvxpy"
     elif interface == "direct" and name not in BACKENDS:
@@ -314,8 +366,10 @@ def _named_route(solver: str | None, interface: str) -> tuple[str, str]:
             "use interface='cvxpy'"
         )
     elif interface == "cvxpy" and name not in _cvxpy_installed():
-        raise SolverError(f"cvxpy does not see solver {name}; installed for cvxpy: "
-                          f"{', '.join(_cvxpy_installed())}")
+        raise SolverError(
+            f"cvxpy does not see solver {name}; installed for cvxpy: "
+            f"{', '.join(_cvxpy_installed())}"
+        )
     return name, interface
 
 
@@ -352,10 +406,14 @@ def _not_installed(name: str, installed: list[str]) -> str:
     there = f"(installed: {', '.join(installed)})"
     if name not in BACKENDS and not _package_installed("cvxpy"):
         both = "cvxpy" if _package_installed(pkg) else f"cvxpy {pkg}"
-        return (f"solver {name} is reached through cvxpy, which is not installed: "
-                f"pip install {both} {there}")
-    return (f"solver {name} needs {pkg}, which is not installed: pip install {pkg} "
-            f"(or pick an installed solver: {', '.join(installed)})")
+        return (
+            f"solver {name} is reached through cvxpy, which is not installed: "
+            f"pip install {both} {there}"
+        )
+    return (
+        f"solver {name} needs {pkg}, which is not installed: pip install {pkg} "
+        f"(or pick an installed solver: {', '.join(installed)})"
+    )
 
 
 def hard_margin_retries(route: Route) -> list[Route]:
@@ -375,5 +433,4 @@ def hard_margin_retries(route: Route) -> list[Route]:
     other_form = "primal" if route.form == "dual" else "dual"
     names = [route.solver, *[s for s in _direct_installed() if s != route.solver]]
     retries = [route.other(name, f) for name in names for f in (route.form, other_form)]
-    return [r for r in retries[1:]
-            if r.backend is None or r.form in r.backend.forms]
+    return [r for r in retries[1:] if r.backend is None or r.form in r.backend.forms]

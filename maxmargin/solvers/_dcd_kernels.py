@@ -32,12 +32,14 @@ def _row_nnz(X, i):  # pragma: no cover
 @overload(_dot, jit_options={"fastmath": _FM})
 def _ov_dot(X, i, w, s):
     if isinstance(X, types.Array):
+
         def dense(X, i, w, s):
             d = w.shape[0] - 1
             acc = 0.0
             for j in range(d):
                 acc += X[i, j] * w[j]
             return acc + s * w[d]
+
         return dense
 
     def sparse(X, i, w, s):
@@ -46,17 +48,20 @@ def _ov_dot(X, i, w, s):
         for p in range(indptr[i], indptr[i + 1]):
             acc += vals[p] * w[indices[p]]
         return acc + s * w[w.shape[0] - 1]
+
     return sparse
 
 
 @overload(_axpy)
 def _ov_axpy(X, i, a, w, s):
     if isinstance(X, types.Array):
+
         def dense(X, i, a, w, s):
             d = w.shape[0] - 1
             for j in range(d):
                 w[j] += a * X[i, j]
             w[d] += a * s
+
         return dense
 
     def sparse(X, i, a, w, s):
@@ -64,18 +69,22 @@ def _ov_axpy(X, i, a, w, s):
         for p in range(indptr[i], indptr[i + 1]):
             w[indices[p]] += a * vals[p]
         w[w.shape[0] - 1] += a * s
+
     return sparse
 
 
 @overload(_row_nnz)
 def _ov_row_nnz(X, i):
     if isinstance(X, types.Array):
+
         def dense(X, i):
             return X.shape[1]
+
         return dense
 
     def sparse(X, i):
         return X[0][i + 1] - X[0][i]
+
     return sparse
 
 
@@ -93,8 +102,9 @@ def row_sq_norms(indptr, vals):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def dcd_chunk(X, y, qd, C, b, s, alpha, w, index, fst, ist, rng, eps, work_limit,
-              max_sweeps):  # pragma: no cover - compiled
+def dcd_chunk(
+    X, y, qd, C, b, s, alpha, w, index, fst, ist, rng, eps, work_limit, max_sweeps
+):  # pragma: no cover - compiled
     """Shrinking DCD sweeps (LIBLINEAR's ``solve_l2r_l1l2_svc``, L1 loss) until converged
     on the active coordinates, ``work_limit`` stored entries were read or ``max_sweeps``
     sweeps were made in all; the state lives in the arguments.

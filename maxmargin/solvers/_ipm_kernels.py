@@ -59,8 +59,7 @@ def gram(V, w, c1, c2):  # pragma: no cover - compiled
             a2 = w2 * V[i + 2, j]
             a3 = w3 * V[i + 3, j]
             for k in range(j + 1):
-                G[j, k] += (a0 * V[i, k] + a1 * V[i + 1, k]
-                            + a2 * V[i + 2, k] + a3 * V[i + 3, k])
+                G[j, k] += a0 * V[i, k] + a1 * V[i + 1, k] + a2 * V[i + 2, k] + a3 * V[i + 3, k]
     for i in range(n4, n):
         for j in range(d):
             a = w[i] * V[i, j]

@@ -61,8 +61,9 @@ def solve_qp(qp: QP) -> RawResult:
     st.tol_gap_abs = st.tol_gap_rel = 1e-10
     st.tol_feas = 1e-10
     st.max_iter = 300
-    sol = clarabel.DefaultSolver(sp.triu(qp.P, format="csc"), qp.q, M, np.concatenate(rhs),
-                                 cones, st).solve()
+    sol = clarabel.DefaultSolver(
+        sp.triu(qp.P, format="csc"), qp.q, M, np.concatenate(rhs), cones, st
+    ).solve()
     text = str(sol.status)
     S = clarabel.SolverStatus
     if sol.status == S.Solved:
@@ -71,8 +72,13 @@ def solve_qp(qp: QP) -> RawResult:
         state = Status.INFEASIBLE
     elif sol.status == S.DualInfeasible:
         state = Status.UNBOUNDED
-    elif sol.status in (S.AlmostSolved, S.MaxIterations, S.InsufficientProgress,
-                        S.NumericalError, S.MaxTime):
+    elif sol.status in (
+        S.AlmostSolved,
+        S.MaxIterations,
+        S.InsufficientProgress,
+        S.NumericalError,
+        S.MaxTime,
+    ):
         state = Status.INACCURATE
     elif sol.status in (S.AlmostPrimalInfeasible,):
         state = Status.INFEASIBLE_INACCURATE
@@ -80,5 +86,10 @@ def solve_qp(qp: QP) -> RawResult:
         state = Status.FAILED
     z = np.array(sol.z)
     # Clarabel's dual: P x + q + M'z = 0 with z in the dual cone: our signs again.
-    return RawResult(state, text, np.array(sol.x), z[:m_eq] if qp.A is not None else None,
-                z[m_eq:m_eq + m_ineq] if qp.G is not None else None)
+    return RawResult(
+        state,
+        text,
+        np.array(sol.x),
+        z[:m_eq] if qp.A is not None else None,
+        z[m_eq : m_eq + m_ineq] if qp.G is not None else None,
+    )

@@ -60,8 +60,15 @@ from ..problem import SVMProblem
 from ..separation import separation_certificate
 from .result import RawResult, Status
 
-__all__ = ["DCDResult", "coordinate_descent", "solve_qp", "first_tolerance",
-           "tighter_tolerances", "EPS_UNPOLISHED", "REFINE_EPS"]
+__all__ = [
+    "DCDResult",
+    "coordinate_descent",
+    "solve_qp",
+    "first_tolerance",
+    "tighter_tolerances",
+    "EPS_UNPOLISHED",
+    "REFINE_EPS",
+]
 
 #: The compiled sweeps (:mod:`._dcd_kernels`), imported on first use: numba's import and
 #: cache load cost ~0.5 s, which the other routes should not pay.
@@ -105,10 +112,21 @@ class DCDResult:
 
 # One method-of-multipliers loop whose steps share alpha, w, b, s, the shrinking state and
 # the inner tolerance: cut apart, every piece would pass all of them both ways.
-def coordinate_descent(X: Any, y: np.ndarray, C: Any, intercept: str, *,  # noqa: C901
-             intercept_scaling: float = 1.0, eps: float = 1e-8, max_sweeps: int = 20_000,
-             seed: int = 0, alpha0: np.ndarray | None = None, b0: float = 0.0,
-             separable: bool | None = None, decide_after: int = 100) -> DCDResult:
+def coordinate_descent(  # noqa: C901
+    X: Any,
+    y: np.ndarray,
+    C: Any,
+    intercept: str,
+    *,
+    intercept_scaling: float = 1.0,
+    eps: float = 1e-8,
+    max_sweeps: int = 20_000,
+    seed: int = 0,
+    alpha0: np.ndarray | None = None,
+    b0: float = 0.0,
+    separable: bool | None = None,
+    decide_after: int = 100,
+) -> DCDResult:
     """Solve the SVM dual by dual coordinate descent with shrinking.
 
     Parameters
@@ -204,8 +222,9 @@ def coordinate_descent(X: Any, y: np.ndarray, C: Any, intercept: str, *,  # noqa
         ist[2] = 0
         while ist[2] == 0 and ist[1] < max_sweeps and ist[3] == 0:
             cap = min(max_sweeps, next_check) if watch else max_sweeps
-            kernels.dcd_chunk(Xk, y, qd, Cv, b, s, alpha, w, index, fst, ist, rng, inner_eps,
-                        _WORK_PER_CALL, cap)
+            kernels.dcd_chunk(
+                Xk, y, qd, Cv, b, s, alpha, w, index, fst, ist, rng, inner_eps, _WORK_PER_CALL, cap
+            )
             if watch and ist[2] == 0 and ist[1] >= next_check:
                 if _separates(X, y, w, s, intercept):
                     watch = False
@@ -272,13 +291,19 @@ def coordinate_descent(X: Any, y: np.ndarray, C: Any, intercept: str, *,  # noqa
         text += f", {outer} multiplier updates, last change of b {abs(db):.1e}"
     else:
         b_out = s * w[d]  # augmented: s w~_{d+1}; none: s = 0
-    text = _why_stopped(state, text, sweeps, max_sweeps, hard, alpha, float(
-        np.max(Cv, initial=0.0)) * float(np.max(qd, initial=0.0)))
+    text = _why_stopped(
+        state,
+        text,
+        sweeps,
+        max_sweeps,
+        hard,
+        alpha,
+        float(np.max(Cv, initial=0.0)) * float(np.max(qd, initial=0.0)),
+    )
     return DCDResult(state, text, alpha, float(b_out), sweeps, outer)
 
 
-def _bias_feature(intercept: str, intercept_scaling: float, sq: np.ndarray,
-                  c_sum: float) -> float:
+def _bias_feature(intercept: str, intercept_scaling: float, sq: np.ndarray, c_sum: float) -> float:
     """``s``, the constant feature of the bias: the user's (augmented), 0 (none), or, for
     the free intercept, the square root of the method of multipliers' penalty ``rho``."""
     if intercept == "augmented":
@@ -298,18 +323,25 @@ def _bias_feature(intercept: str, intercept_scaling: float, sq: np.ndarray,
     return math.sqrt(rho0) if rho0 > 0 else 1.0
 
 
-def _why_stopped(state: str, text: str, sweeps: int, max_sweeps: int, hard: bool,
-                 alpha: np.ndarray, c_r2: float) -> str:
+def _why_stopped(
+    state: str, text: str, sweeps: int, max_sweeps: int, hard: bool, alpha: np.ndarray, c_r2: float
+) -> str:
     """The result's one line, with why the sweeps stopped when they did not converge."""
     if state == "inaccurate":
         if hard:
-            why = (f"coordinate descent is slow for a small hard margin: max alpha "
-                   f"{float(np.max(alpha, initial=0.0)):.3g} so far")
+            why = (
+                f"coordinate descent is slow for a small hard margin: max alpha "
+                f"{float(np.max(alpha, initial=0.0)):.3g} so far"
+            )
         else:
-            why = (f"coordinate descent is slow where C R^2 = {c_r2:.3g} is large and "
-                   "examples of both labels nearly coincide")
-        return (f"sweep cap {max_sweeps} reached ({why}: an interior-point solver suits "
-                f"such data: solver='PIQP', --solver PIQP); {text}")
+            why = (
+                f"coordinate descent is slow where C R^2 = {c_r2:.3g} is large and "
+                "examples of both labels nearly coincide"
+            )
+        return (
+            f"sweep cap {max_sweeps} reached ({why}: an interior-point solver suits "
+            f"such data: solver='PIQP', --solver PIQP); {text}"
+        )
     if state == "undecided":
         return f"no separating iterate after {sweeps} sweeps; {text}"
     return text
@@ -366,8 +398,9 @@ def tighter_tolerances(n: int) -> tuple[float, ...]:
     return tuple(eps for eps in REFINE_EPS if eps < first_tolerance(n))
 
 
-def solve_qp(problem: SVMProblem, eps: float | None = None,
-             start: tuple[np.ndarray, float] | None = None) -> RawResult:
+def solve_qp(
+    problem: SVMProblem, eps: float | None = None, start: tuple[np.ndarray, float] | None = None
+) -> RawResult:
     """Dual coordinate descent (:func:`coordinate_descent`) on ``problem``.
 
     Parameters
@@ -399,5 +432,10 @@ def solve_qp(problem: SVMProblem, eps: float | None = None,
             return RawResult(Status.UNBOUNDED, r.text, r.alpha)
         kw.update(alpha0=r.alpha, b0=r.b, separable=True)
         r = coordinate_descent(X, y, C, problem.intercept, **kw)
-    return RawResult(Status(r.state), r.text, r.alpha,
-                     np.array([r.b]) if problem.intercept == "free" else None, None)
+    return RawResult(
+        Status(r.state),
+        r.text,
+        r.alpha,
+        np.array([r.b]) if problem.intercept == "free" else None,
+        None,
+    )

@@ -149,12 +149,14 @@ class _Rows:
 
     def __init__(self, V: Any) -> None:
         self.sparse = sp.issparse(V)
-        self.V: Any = sp.csr_matrix(V, dtype=float) if self.sparse else \
-            np.ascontiguousarray(V, dtype=float)
+        self.V: Any = (
+            sp.csr_matrix(V, dtype=float) if self.sparse else np.ascontiguousarray(V, dtype=float)
+        )
         self.n, self.d = V.shape
 
-    def gram(self, w: np.ndarray, c1: np.ndarray, c2: np.ndarray
-             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def gram(
+        self, w: np.ndarray, c1: np.ndarray, c2: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``V^T diag(w) V``, ``V^T (w c1)``, ``V^T (w c2)``."""
         V, d = self.V, self.d
         if self.sparse:
@@ -166,7 +168,7 @@ class _Rows:
             G = np.zeros((d, d))
             s = np.sqrt(w)
             for lo in range(0, self.n, GRAM_BLOCK):
-                W = V[lo:lo + GRAM_BLOCK] * s[lo:lo + GRAM_BLOCK, None]
+                W = V[lo : lo + GRAM_BLOCK] * s[lo : lo + GRAM_BLOCK, None]
                 G += W.T @ W
             return G, V.T @ (w * c1), V.T @ (w * c2)
         return kernels.gram(V, w, c1, c2)
@@ -187,8 +189,9 @@ class _Rows:
         kernels.backsub(self.V, s, r, u, x)
         return x
 
-    def backsub2(self, s: np.ndarray, r1: np.ndarray, u1: np.ndarray, r2: np.ndarray,
-                 u2: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def backsub2(
+        self, s: np.ndarray, r1: np.ndarray, u1: np.ndarray, r2: np.ndarray, u2: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`backsub` for two right-hand sides (one pass over V)."""
         if self.sparse:
             return self.backsub(s, r1, u1), self.backsub(s, r2, u2)
@@ -204,8 +207,15 @@ class _Rows:
         """``V V^T x`` (Q is never formed)."""
         return np.asarray(self.V @ self.rmatvec1(x)).ravel()
 
-    def residual(self, D: np.ndarray, Dinv: np.ndarray, x: np.ndarray, nu: float,
-                 y: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    def residual(
+        self,
+        D: np.ndarray,
+        Dinv: np.ndarray,
+        x: np.ndarray,
+        nu: float,
+        y: np.ndarray,
+        r: np.ndarray,
+    ) -> tuple[np.ndarray, np.ndarray, float]:
         """``res = r - ((V V^T + D) x + nu y)``, ``V^T (Dinv res)`` and ``max |res|``."""
         vx = self.rmatvec1(x)
         if self.sparse:
@@ -224,8 +234,15 @@ class _KKT:
     in the same passes over V.
     """
 
-    def __init__(self, rows: _Rows | None, Q: np.ndarray | None, D: np.ndarray,
-                 Dinv: np.ndarray, y: np.ndarray | None, r0: np.ndarray) -> None:
+    def __init__(
+        self,
+        rows: _Rows | None,
+        Q: np.ndarray | None,
+        D: np.ndarray,
+        Dinv: np.ndarray,
+        y: np.ndarray | None,
+        r0: np.ndarray,
+    ) -> None:
         self.rows, self.Q, self.D, self.Dinv, self.y = rows, Q, D, Dinv, y
         self.y0 = np.zeros(len(D)) if y is None else y  # nu y with nu = 0 without it
         if Q is not None:
@@ -267,8 +284,9 @@ class _KKT:
         x -= nu * self.Ky
         return x, nu
 
-    def _residual(self, r: np.ndarray, s: float, x: np.ndarray, nu: float
-                  ) -> tuple[np.ndarray, float, np.ndarray | None, float]:
+    def _residual(
+        self, r: np.ndarray, s: float, x: np.ndarray, nu: float
+    ) -> tuple[np.ndarray, float, np.ndarray | None, float]:
         res_s = s - (float(self.y @ x) if self.y is not None else 0.0)
         if self.Q is None:
             assert self.rows is not None
@@ -277,8 +295,9 @@ class _KKT:
         res = r - (self.Q @ x + self.D * x + nu * self.y0)
         return res, res_s, None, float(np.max(np.abs(res), initial=0.0)) + abs(res_s)
 
-    def solve(self, r: np.ndarray, s: float = 0.0, refine: int = 1, first: bool = False
-              ) -> tuple[np.ndarray, float]:
+    def solve(
+        self, r: np.ndarray, s: float = 0.0, refine: int = 1, first: bool = False
+    ) -> tuple[np.ndarray, float]:
         """The Newton step, with up to ``refine`` steps of iterative refinement.
 
         ``first``: ``r`` is the ``r0`` given at construction (its solve is done).
@@ -310,8 +329,16 @@ def _chol(A: np.ndarray) -> Any:
         return sla.cho_factor(A + shift * np.eye(A.shape[0]), lower=True, check_finite=False)
 
 
-def solve_dual(V: Any, y: np.ndarray, C: Any, free: bool, *, tol: float = 1e-10,
-               max_iter: int = 100, linsolve: str = "auto") -> IPMResult:
+def solve_dual(
+    V: Any,
+    y: np.ndarray,
+    C: Any,
+    free: bool,
+    *,
+    tol: float = 1e-10,
+    max_iter: int = 100,
+    linsolve: str = "auto",
+) -> IPMResult:
     """Mehrotra predictor-corrector on the SVM dual QP with ``Q = V V^T`` (implicit).
 
     Parameters
@@ -357,7 +384,8 @@ def solve_dual(V: Any, y: np.ndarray, C: Any, free: bool, *, tol: float = 1e-10,
             f"the IPM would form {need / 2**30:.1f} GiB of dense matrices for this "
             f"{n} x {dz} problem (it densifies sparse X and factors a "
             f"{min(n, dz)} x {min(n, dz)} matrix); use solver='DCD' (--solver DCD: dual "
-            "coordinate descent: reads sparse X as it is, made for sparse high-dimensional data)")
+            "coordinate descent: reads sparse X as it is, made for sparse high-dimensional data)"
+        )
     # diverging hard-margin iterates overflow by design; BLAS on one thread (see
     # :func:`blas_threads`)
     with np.errstate(all="ignore"), blas_threads(1):
@@ -416,8 +444,9 @@ def dense_bytes(V: Any) -> int:
     return out
 
 
-def _solve_dual(V: Any, y: np.ndarray, C: Any, free: bool, *, tol: float,
-                max_iter: int, linsolve: str) -> IPMResult:
+def _solve_dual(
+    V: Any, y: np.ndarray, C: Any, free: bool, *, tol: float, max_iter: int, linsolve: str
+) -> IPMResult:
     n, dz = V.shape
     y = np.ascontiguousarray(y, dtype=float)
     C = np.broadcast_to(np.asarray(C, dtype=float), (n,))
@@ -453,7 +482,8 @@ def _solve_dual(V: Any, y: np.ndarray, C: Any, free: bool, *, tol: float,
     for it in range(1, max_iter + 1):
         Qa = Qx(a)
         comp, aqa, asum, rdmax, qmax, amax, ya = kernels.residuals(
-            Qa, a, zl, zu, yk, nu, Cf, hard, rd)
+            Qa, a, zl, zu, yk, nu, Cf, hard, rd
+        )
         rp = ya if free else 0.0
         mu = comp / m
         fval = 0.5 * aqa - asum
@@ -466,8 +496,7 @@ def _solve_dual(V: Any, y: np.ndarray, C: Any, free: bool, *, tol: float,
             best, stalled = (score, a.copy(), nu), 0
         else:
             stalled += 1
-        text = (f"iter {it - 1}: rel. gap {gap:.1e}, dual res {res_d:.1e}, "
-                f"primal res {res_p:.1e}")
+        text = f"iter {it - 1}: rel. gap {gap:.1e}, dual res {res_d:.1e}, primal res {res_p:.1e}"
         if gap <= tol and res_d <= tol and res_p <= tol:
             state = "optimal"
             break
@@ -478,8 +507,9 @@ def _solve_dual(V: Any, y: np.ndarray, C: Any, free: bool, *, tol: float,
             break
         if hard and amax > 1e13:
             # dual unbounded: no separating hyperplane (or a margin < ~1e-6.5 of the data)
-            return IPMResult("unbounded", f"dual diverges (max alpha {amax:.1e}); {text}",
-                             a, nu, it - 1)
+            return IPMResult(
+                "unbounded", f"dual diverges (max alpha {amax:.1e}); {text}", a, nu, it - 1
+            )
         if not (math.isfinite(comp) and math.isfinite(fval)):
             state, text = "failed", f"non-finite iterate; {text}"
             break
@@ -519,8 +549,7 @@ def _solve_dual(V: Any, y: np.ndarray, C: Any, free: bool, *, tol: float,
     return IPMResult(state, text, a, float(nu) if free else 0.0, it)
 
 
-def _start(Qx: Any, n: int, C: np.ndarray, hard: bool
-           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _start(Qx: Any, n: int, C: np.ndarray, hard: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Starting point: ``alpha = t e`` with t the minimiser of the objective along e.
 
     ``t* = n / e^T Q e``, clipped to ``[1e-2 min(C_i/2, 1), C_i/2]`` per example; then
@@ -564,5 +593,10 @@ def solve_qp(problem: SVMProblem, YZ: Any) -> RawResult:
     free = problem.intercept == "free"
     r = solve_dual(YZ, problem.data.y, problem.costs, free)
     u = np.asarray(YZ.T @ r.alpha).ravel()
-    return RawResult(Status(r.state), f"{r.state} ({r.iterations} iterations; {r.text})",
-                     np.concatenate([r.alpha, u]), np.array([r.nu]) if free else None, None)
+    return RawResult(
+        Status(r.state),
+        f"{r.state} ({r.iterations} iterations; {r.text})",
+        np.concatenate([r.alpha, u]),
+        np.array([r.nu]) if free else None,
+        None,
+    )

@@ -11,8 +11,9 @@ from .result import RawResult, Status
 __all__ = ["solve_qp"]
 
 
-def solve_qp(qp: QP, *, eps_abs: float = 1e-9, eps_rel: float = 1e-10,
-             max_iter: int = 500) -> RawResult:
+def solve_qp(
+    qp: QP, *, eps_abs: float = 1e-9, eps_rel: float = 1e-10, max_iter: int = 500
+) -> RawResult:
     """Solve ``qp`` with PIQP's sparse interior-point method.
 
     Parameters
@@ -50,5 +51,10 @@ def solve_qp(qp: QP, *, eps_abs: float = 1e-9, eps_rel: float = 1e-10,
         state = Status.INACCURATE
     else:
         state = Status.FAILED
-    return RawResult(state, text, np.array(r.x), None if qp.A is None else np.array(r.y),
-                None if qp.G is None else np.array(r.z_u))
+    return RawResult(
+        state,
+        text,
+        np.array(r.x),
+        None if qp.A is None else np.array(r.y),
+        None if qp.G is None else np.array(r.z_u),
+    )

@@ -19,9 +19,14 @@ from .qp import weights_from_alpha
 DENSE_POLISH_SIZE = 4_000_000
 
 
-def reduced_kkt(problem: SVMProblem, YZ: Any, M: np.ndarray, B: np.ndarray,
-                 max_margin_svs: int, start: tuple[np.ndarray, float] | None = None,
-                 ) -> tuple[np.ndarray, float | None] | None:
+def reduced_kkt(
+    problem: SVMProblem,
+    YZ: Any,
+    M: np.ndarray,
+    B: np.ndarray,
+    max_margin_svs: int,
+    start: tuple[np.ndarray, float] | None = None,
+) -> tuple[np.ndarray, float | None] | None:
     """Solve the KKT system with the active set fixed; None when there is no margin SV.
 
     With ``G = (YZ)_M`` and ``w_B = (YZ)_B^T C_B`` (``alpha_i = C_i`` on B) the margin
@@ -73,6 +78,7 @@ def reduced_kkt(problem: SVMProblem, YZ: Any, M: np.ndarray, B: np.ndarray,
             # Degenerate active set (duplicates, more margin SVs than d'+1): min-norm.
             def solve_K(r: np.ndarray) -> np.ndarray:
                 return np.linalg.lstsq(K, r, rcond=None)[0]
+
             sol = solve_K(rhs)
     alpha[M] = sol[:m]
     b = float(sol[m]) if free else None
@@ -100,8 +106,9 @@ def _bound_balance(problem: SVMProblem, B: np.ndarray) -> float:
     return float(problem.costs[B] @ y[B])
 
 
-def _signed_sum(Z: Any, y: np.ndarray | None, B: np.ndarray,
-                coef: np.ndarray | None = None) -> np.ndarray:
+def _signed_sum(
+    Z: Any, y: np.ndarray | None, B: np.ndarray, coef: np.ndarray | None = None
+) -> np.ndarray:
     """``sum_{i in B} coef_i y_i z_i`` (``y`` None: the rows of Z are signed already;
     ``coef`` None: 1)."""
     c = np.zeros(Z.shape[0])
@@ -117,8 +124,8 @@ def _row_sq_norms(Z: Any, block: int = 16384) -> np.ndarray:
         return np.einsum("ij,ij->i", Z, Z)
     out = np.empty(Z.shape[0])
     for lo in range(0, Z.shape[0], block):
-        blk = Z[lo:lo + block]
-        out[lo:lo + block] = np.asarray(blk.multiply(blk).sum(axis=1)).ravel()
+        blk = Z[lo : lo + block]
+        out[lo : lo + block] = np.asarray(blk.multiply(blk).sum(axis=1)).ravel()
     return out
 
 
@@ -156,9 +163,14 @@ def _head_preconditioner(ZM: Any, sM: np.ndarray, diag: np.ndarray) -> Any:
     return apply
 
 
-def _reduced_kkt_minres(problem: SVMProblem, Z: Any, signed: bool, M: np.ndarray,
-                        B: np.ndarray, start: tuple[np.ndarray, float] | None,
-                        ) -> tuple[np.ndarray, float | None]:
+def _reduced_kkt_minres(
+    problem: SVMProblem,
+    Z: Any,
+    signed: bool,
+    M: np.ndarray,
+    B: np.ndarray,
+    start: tuple[np.ndarray, float] | None,
+) -> tuple[np.ndarray, float | None]:
     """The reduced KKT system of :func:`_reduced_kkt` by MINRES, never forming ``G G^T``.
 
     Each product costs two passes over the margin SVs' rows (``O(nnz)``); the
@@ -230,8 +242,9 @@ def _reduced_kkt_minres(problem: SVMProblem, Z: Any, signed: bool, M: np.ndarray
     return alpha, (float(sol[m]) if free else None)
 
 
-def _active_set_guesses(problem: SVMProblem, w: np.ndarray, b: float, alpha: np.ndarray,
-                        ascale: Any) -> list[tuple[np.ndarray, np.ndarray]]:
+def _active_set_guesses(
+    problem: SVMProblem, w: np.ndarray, b: float, alpha: np.ndarray, ascale: Any
+) -> list[tuple[np.ndarray, np.ndarray]]:
     """Active sets ``(M, B)`` (margin SVs, bound SVs) to try, the most likely first: read
     off the margins ``y_i f_i`` at four tolerances (an IPM stopped at ~1e-9 puts margin SVs
     within ~1e-7 of 1), then off ``alpha`` at two (relative to ``ascale``: each
@@ -245,21 +258,37 @@ def _active_set_guesses(problem: SVMProblem, w: np.ndarray, b: float, alpha: np.
         if hard:
             guesses.append((np.flatnonzero(r0 <= 1.0 + rtol), np.empty(0, int)))
         else:
-            guesses.append((np.flatnonzero((np.abs(r0 - 1.0) <= rtol) & pos),
-                            np.flatnonzero((r0 < 1.0 - rtol) & pos)))
+            guesses.append(
+                (
+                    np.flatnonzero((np.abs(r0 - 1.0) <= rtol) & pos),
+                    np.flatnonzero((r0 < 1.0 - rtol) & pos),
+                )
+            )
     for atol in (1e-8, 1e-6):
         a_t = atol * ascale
         if hard:
             guesses.append((np.flatnonzero(alpha > a_t), np.empty(0, int)))
         else:
-            guesses.append((np.flatnonzero((alpha > a_t) & (alpha < C - a_t)),
-                            np.flatnonzero((alpha >= C - a_t) & pos)))
+            guesses.append(
+                (
+                    np.flatnonzero((alpha > a_t) & (alpha < C - a_t)),
+                    np.flatnonzero((alpha >= C - a_t) & pos),
+                )
+            )
     return guesses
 
 
-def polish(problem: SVMProblem, YZ: Any, w: np.ndarray, b: float, alpha: np.ndarray,
-            base: Certificate, tol: float, *, from_alpha: bool = False,
-            ) -> tuple[np.ndarray, float, np.ndarray, Certificate] | None:
+def polish(
+    problem: SVMProblem,
+    YZ: Any,
+    w: np.ndarray,
+    b: float,
+    alpha: np.ndarray,
+    base: Certificate,
+    tol: float,
+    *,
+    from_alpha: bool = False,
+) -> tuple[np.ndarray, float, np.ndarray, Certificate] | None:
     """Try a few active-set guesses; return the best certified point if it beats ``base``.
 
     "Beats" means a smaller :meth:`Certificate.max_residual`, or both at rounding level
@@ -353,8 +382,9 @@ def polish(problem: SVMProblem, YZ: Any, w: np.ndarray, b: float, alpha: np.ndar
     return best
 
 
-def polish_no_margin(problem: SVMProblem, YZ: Any, alpha: np.ndarray, base: Certificate,
-                      tol: float) -> tuple | None:
+def polish_no_margin(
+    problem: SVMProblem, YZ: Any, alpha: np.ndarray, base: Certificate, tol: float
+) -> tuple | None:
     """Polish a point without margin SVs: ``alpha_i`` rounded to {0, C_i}; ``b`` the
     middle of the interval where every example keeps its side (``y f <= 1`` at C_i,
     ``>= 1`` at 0). Returns ``(w, b, alpha, cert)`` when its certificate beats ``base``,
@@ -371,16 +401,19 @@ def polish_no_margin(problem: SVMProblem, YZ: Any, alpha: np.ndarray, base: Cert
         # example of cost 0 is at both: it bounds nothing)
         at_c = a > 0
         at_0 = ~at_c & (C > 0)
-        lo_p = (1.0 - f)[at_0 & (y > 0)]           # b >= 1 - f  (y=+1, alpha=0)
-        lo_n = (-1.0 - f)[at_c & (y < 0)]          # b >= -1 - f (y=-1, alpha=C)
-        hi_p = (1.0 - f)[at_c & (y > 0)]           # b <= 1 - f  (y=+1, alpha=C)
-        hi_n = (-1.0 - f)[at_0 & (y < 0)]          # b <= -1 - f (y=-1, alpha=0)
+        lo_p = (1.0 - f)[at_0 & (y > 0)]  # b >= 1 - f  (y=+1, alpha=0)
+        lo_n = (-1.0 - f)[at_c & (y < 0)]  # b >= -1 - f (y=-1, alpha=C)
+        hi_p = (1.0 - f)[at_c & (y > 0)]  # b <= 1 - f  (y=+1, alpha=C)
+        hi_n = (-1.0 - f)[at_0 & (y < 0)]  # b <= -1 - f (y=-1, alpha=0)
         lo = max([v.max() for v in (lo_p, lo_n) if v.size], default=-np.inf)
         hi = min([v.min() for v in (hi_p, hi_n) if v.size], default=np.inf)
         if lo > hi:
             return None
-        b = 0.5 * (lo + hi) if np.isfinite(lo) and np.isfinite(hi) else (
-            lo if np.isfinite(lo) else (hi if np.isfinite(hi) else 0.0))
+        b = (
+            0.5 * (lo + hi)
+            if np.isfinite(lo) and np.isfinite(hi)
+            else (lo if np.isfinite(lo) else (hi if np.isfinite(hi) else 0.0))
+        )
     cert = certify(problem, w, b, a, tol=tol)
     if cert.max_residual() < base.max_residual():
         return w, float(b), a, cert

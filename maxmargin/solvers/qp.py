@@ -28,8 +28,7 @@ import scipy.sparse as sp
 from ..data import scale_rows
 from ..problem import SVMProblem
 
-__all__ = ["QP", "signed_rows", "build_dual", "build_primal", "weights_from_alpha",
-           "primal_point"]
+__all__ = ["QP", "signed_rows", "build_dual", "build_primal", "weights_from_alpha", "primal_point"]
 
 
 def signed_rows(problem: SVMProblem) -> Any:
@@ -54,8 +53,9 @@ class QP:
     ub: np.ndarray
 
 
-def build_dual(problem: SVMProblem, YZ: Any, rows: np.ndarray | None = None,
-               at_bound: np.ndarray | None = None) -> QP:
+def build_dual(
+    problem: SVMProblem, YZ: Any, rows: np.ndarray | None = None, at_bound: np.ndarray | None = None
+) -> QP:
     """The dual QP, variables ``x = (alpha, u)``; on a working set when ``rows`` is given.
 
     With ``rows`` W and ``at_bound`` B (the rest fixed at 0, B at ``alpha_i = C_i``),
@@ -91,8 +91,9 @@ def build_dual(problem: SVMProblem, YZ: Any, rows: np.ndarray | None = None,
     rhs = [u_bound]
     if problem.intercept == "free":
         y_rows = y if rows is None else y[rows]
-        blocks.append(sp.hstack([sp.csc_matrix(y_rows[None, :]), sp.csc_matrix((1, dz))],
-                                format="csc"))
+        blocks.append(
+            sp.hstack([sp.csc_matrix(y_rows[None, :]), sp.csc_matrix((1, dz))], format="csc")
+        )
         rhs.append(np.array([-y_bound]))
     A = sp.vstack(blocks, format="csc")
     lb = np.concatenate([np.zeros(m), np.full(dz, -np.inf)])
@@ -116,8 +117,9 @@ def build_primal(problem: SVMProblem, YZ: Any) -> QP:
     n, dz = YZ.shape
     nb = 1 if problem.intercept == "free" else 0
     nx = 0 if problem.hard else n
-    P = sp.block_diag([sp.identity(dz, format="csc"), sp.csc_matrix((nb + nx, nb + nx))],
-                      format="csc")
+    P = sp.block_diag(
+        [sp.identity(dz, format="csc"), sp.csc_matrix((nb + nx, nb + nx))], format="csc"
+    )
     q = np.concatenate([np.zeros(dz + nb), problem.costs if nx else np.zeros(0)])
     blocks = [-sp.csc_matrix(YZ)]
     if nb:
@@ -130,8 +132,9 @@ def build_primal(problem: SVMProblem, YZ: Any) -> QP:
     return QP(P, q, None, None, G, -np.ones(n), lb, ub)
 
 
-def weights_from_alpha(problem: SVMProblem, YZ: Any, alpha: np.ndarray,
-                       b: float | None) -> tuple[np.ndarray, float]:
+def weights_from_alpha(
+    problem: SVMProblem, YZ: Any, alpha: np.ndarray, b: float | None
+) -> tuple[np.ndarray, float]:
     """``(w, b)`` of a dual point: ``w~ = (YZ)^T alpha`` split by the intercept mode.
 
     Parameters

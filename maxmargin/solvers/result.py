@@ -37,8 +37,12 @@ class Status(enum.Enum):
     def says_infeasible(self) -> bool:
         """Whether the solver reports the hard-margin problem infeasible (or gave up),
         which the separation LP then decides."""
-        return self in (Status.INFEASIBLE, Status.INFEASIBLE_INACCURATE, Status.UNBOUNDED,
-                        Status.FAILED)
+        return self in (
+            Status.INFEASIBLE,
+            Status.INFEASIBLE_INACCURATE,
+            Status.UNBOUNDED,
+            Status.FAILED,
+        )
 
 
 @dataclass(frozen=True, eq=False)

@@ -19,16 +19,22 @@ from ..certificate import _pow2, _row_norms
 from ..data import Dataset
 from ..problem import SVMProblem
 
-__all__ = ["scale_free_c", "solver_scale", "scaled_problem", "scale_hint", "max_cost",
-           "HUGE_LOG_CR2"]
+__all__ = [
+    "scale_free_c",
+    "solver_scale",
+    "scaled_problem",
+    "scale_hint",
+    "max_cost",
+    "HUGE_LOG_CR2",
+]
 
 #: Problems with ``R = max ||z_i||`` and ``C`` inside these bounds go to the solvers as
 #: given (their tolerances are tuned there; measured in bench/exact.py); any other is
 #: solved as the equivalent problem ``(t Z, C / t^2)`` with ``t`` a power of two.
-_COMFORT_R = (2.0 ** -4, 2.0 ** 8)
+_COMFORT_R = (2.0**-4, 2.0**8)
 
 
-_COMFORT_C = (1.0, 2.0 ** 20)
+_COMFORT_C = (1.0, 2.0**20)
 
 
 def scale_free_c(problem: SVMProblem) -> tuple[float, float]:
@@ -65,10 +71,11 @@ def solver_scale(problem: SVMProblem) -> float:
         return 1.0
     C = max_cost(problem)
     if _COMFORT_R[0] <= R <= _COMFORT_R[1] and (
-            problem.hard or _COMFORT_C[0] <= C <= _COMFORT_C[1]):
+        problem.hard or _COMFORT_C[0] <= C <= _COMFORT_C[1]
+    ):
         return 1.0
     if lc >= 0:
-        t = 1.0 / _pow2(R)                          # R' in [1/2, 1)
+        t = 1.0 / _pow2(R)  # R' in [1/2, 1)
     else:
         t = math.ldexp(1.0, (math.frexp(C)[1] - 1) // 2)  # C' in [1, 4)
     return 1.0 if 0.25 < t < 4.0 else t
@@ -78,13 +85,16 @@ def scaled_problem(problem: SVMProblem, t: float, as_hard_margin: bool = False) 
     """``(t Z, C / t^2)``: the same problem with ``w' = w/t, b' = b, alpha' = alpha/t^2``
     (``as_hard_margin=True``: its hard-margin counterpart on ``t Z``)."""
     data = problem.data
-    ds = data if t == 1.0 else Dataset(data.X * t, data.y, name=data.name,
-                                       classes=data.classes)
+    ds = data if t == 1.0 else Dataset(data.X * t, data.y, name=data.name, classes=data.classes)
     # the hard margin has no costs (every example that reaches the solvers counts)
-    kw: dict[str, Any] = ({"hard": True} if as_hard_margin or problem.hard
-                          else {"C": problem.C / (t * t), "sample_weight": problem.weights})
-    return SVMProblem(ds, intercept=problem.intercept,
-                      intercept_scaling=problem.intercept_scaling * t, **kw)
+    kw: dict[str, Any] = (
+        {"hard": True}
+        if as_hard_margin or problem.hard
+        else {"C": problem.C / (t * t), "sample_weight": problem.weights}
+    )
+    return SVMProblem(
+        ds, intercept=problem.intercept, intercept_scaling=problem.intercept_scaling * t, **kw
+    )
 
 
 def scale_hint(problem: SVMProblem) -> str:
@@ -95,14 +105,18 @@ def scale_hint(problem: SVMProblem) -> str:
     e10 = lc * math.log10(2.0)  # C R^2 may be beyond the doubles (1e330): print 10^e10
     cr2 = f"{10.0 ** (e10 - math.floor(e10)):.1f}e{math.floor(e10):+d}"
     if lc > 0:
-        return (f". Note: C R^2 = {cr2} (R = max ||z_i||, and C R^2 is what matters: "
-                "scaling X by s and C by 1/s^2 gives the same problem): at so large a C "
-                "the soft margin is numerically the hard margin (if the data are "
-                "separable: use hard=True) or the minimiser of the hinge loss alone; "
-                "double precision cannot resolve both terms of the objective. Use a "
-                "smaller C")
-    return (f". Note: C R^2 = {cr2} (R = max ||z_i||): at so small a C the "
-            "weights are negligible next to the hinge term; use a larger C")
+        return (
+            f". Note: C R^2 = {cr2} (R = max ||z_i||, and C R^2 is what matters: "
+            "scaling X by s and C by 1/s^2 gives the same problem): at so large a C "
+            "the soft margin is numerically the hard margin (if the data are "
+            "separable: use hard=True) or the minimiser of the hinge loss alone; "
+            "double precision cannot resolve both terms of the objective. Use a "
+            "smaller C"
+        )
+    return (
+        f". Note: C R^2 = {cr2} (R = max ||z_i||): at so small a C the "
+        "weights are negligible next to the hinge term; use a larger C"
+    )
 
 
 #: Above this log2(C R^2) (C R^2 > 1e9) a soft margin on separable data is tried as the

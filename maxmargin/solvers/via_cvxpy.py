@@ -52,8 +52,7 @@ def solve_qp(problem: SVMProblem, YZ: Any, form: str, solver: str) -> RawResult:
         if not problem.hard:
             xi = cp.Variable(n, nonneg=True)
             expr = expr + xi
-            obj = obj + (problem.C * cp.sum(xi) if problem.weights is None
-                         else problem.costs @ xi)
+            obj = obj + (problem.C * cp.sum(xi) if problem.weights is None else problem.costs @ xi)
         cons = [expr >= 1]
         prob = cp.Problem(cp.Minimize(obj), cons)
     else:
@@ -68,8 +67,7 @@ def solve_qp(problem: SVMProblem, YZ: Any, form: str, solver: str) -> RawResult:
         # Never an n x n matrix: the Hessian is (YZ)(YZ)^T only implicitly.
         prob = cp.Problem(cp.Minimize(0.5 * cp.sum_squares(YZ.T @ a) - cp.sum(a)), cons)
     try:
-        prob.solve(solver=solver, verbose=solver_log_enabled(),
-                   **CVXPY_OPTIONS.get(solver, {}))
+        prob.solve(solver=solver, verbose=solver_log_enabled(), **CVXPY_OPTIONS.get(solver, {}))
     except cp.error.SolverError as e:
         return RawResult(Status.FAILED, f"cvxpy: {e}")
     text = prob.status
@@ -78,8 +76,9 @@ def solve_qp(problem: SVMProblem, YZ: Any, form: str, solver: str) -> RawResult:
     if not state.has_point or any(v_ is None for v_ in values):
         return RawResult(Status.FAILED if state is Status.INACCURATE else state, text)
     if form == "primal":
-        x = np.concatenate([v.value, [b.value] if b is not None else [],
-                            xi.value if not problem.hard else []])
+        x = np.concatenate(
+            [v.value, [b.value] if b is not None else [], xi.value if not problem.hard else []]
+        )
         return RawResult(state, text, x, None, np.asarray(cons[0].dual_value, float))
     alpha = np.asarray(a.value, float)
     u = YZ.T @ alpha
@@ -90,8 +89,12 @@ def solve_qp(problem: SVMProblem, YZ: Any, form: str, solver: str) -> RawResult:
 
 
 #: cvxpy's statuses in maxmargin's terms.
-_STATUS = {"optimal": Status.OPTIMAL, "infeasible": Status.INFEASIBLE,
-           "unbounded": Status.UNBOUNDED, "optimal_inaccurate": Status.INACCURATE,
-           "user_limit": Status.INACCURATE,
-           "infeasible_inaccurate": Status.INFEASIBLE_INACCURATE,
-           "unbounded_inaccurate": Status.UNBOUNDED}
+_STATUS = {
+    "optimal": Status.OPTIMAL,
+    "infeasible": Status.INFEASIBLE,
+    "unbounded": Status.UNBOUNDED,
+    "optimal_inaccurate": Status.INACCURATE,
+    "user_limit": Status.INACCURATE,
+    "infeasible_inaccurate": Status.INFEASIBLE_INACCURATE,
+    "unbounded_inaccurate": Status.UNBOUNDED,
+}

@@ -33,28 +33,81 @@ import scipy.sparse as sp
 from .._json import FORMATS
 from .spec import DataSpec, SpecError, StudySpec
 
-__all__ = ["Plan", "DataItem", "RefJob", "CellJob", "make_plan", "separability_task",
-           "reference_task", "cell_task", "versions"]
+__all__ = [
+    "Plan",
+    "DataItem",
+    "RefJob",
+    "CellJob",
+    "make_plan",
+    "separability_task",
+    "reference_task",
+    "cell_task",
+    "versions",
+]
 
 #: The cell files' format version (``"maxmargin.study_cell/1"`` in each): bumped in
 #: ``_json.FORMATS`` when their content changes meaning; every cell then reruns.
 CELL_FORMAT = FORMATS["study_cell"][0]
 
 #: Per-checkpoint arrays of a :class:`maxmargin.RunResult`, as table columns.
-ARRAYS = ("t", "mistakes", "train_error", "test_error", "objective", "subopt", "rel_subopt",
-          "objective_avg", "subopt_avg", "rel_subopt_avg", "dual_gap", "dual_gap_avg",
-          "distance", "distance_avg", "cosine", "margin", "regret", "regret_bound",
-          "general_bound")
+ARRAYS = (
+    "t",
+    "mistakes",
+    "train_error",
+    "test_error",
+    "objective",
+    "subopt",
+    "rel_subopt",
+    "objective_avg",
+    "subopt_avg",
+    "rel_subopt_avg",
+    "dual_gap",
+    "dual_gap_avg",
+    "distance",
+    "distance_avg",
+    "cosine",
+    "margin",
+    "regret",
+    "regret_bound",
+    "general_bound",
+)
 
 #: Per-run scalars of a :class:`maxmargin.RunResult`.
-RUN_SCALARS = ("kind", "learner_name", "learner_class", "learner_params", "regret_G",
-               "novikoff", "rate", "rate_avg", "theory_slope", "novikoff_respected",
-               "general_respected", "regret_respected", "learn_seconds", "eval_seconds")
+RUN_SCALARS = (
+    "kind",
+    "learner_name",
+    "learner_class",
+    "learner_params",
+    "regret_G",
+    "novikoff",
+    "rate",
+    "rate_avg",
+    "theory_slope",
+    "novikoff_respected",
+    "general_respected",
+    "regret_respected",
+    "learn_seconds",
+    "eval_seconds",
+)
 
 #: The certified reference of the cell, from :class:`maxmargin.Comparison`.
-REF_SCALARS = ("n", "d", "C", "lam", "F_star", "P_star", "ref_duality_gap",
-               "ref_relative_gap", "ref_certified", "ref_solver", "n_support", "R", "gamma",
-               "separable", "solve_seconds")
+REF_SCALARS = (
+    "n",
+    "d",
+    "C",
+    "lam",
+    "F_star",
+    "P_star",
+    "ref_duality_gap",
+    "ref_relative_gap",
+    "ref_certified",
+    "ref_solver",
+    "n_support",
+    "R",
+    "gamma",
+    "separable",
+    "solve_seconds",
+)
 
 
 def versions() -> dict[str, str]:
@@ -77,8 +130,12 @@ def versions() -> dict[str, str]:
 
     numba = require("numba", "a study (its learners)")
 
-    return {"maxmargin": __version__, "numpy": np.__version__, "numba": numba.__version__,
-            "python": platform.python_version()}
+    return {
+        "maxmargin": __version__,
+        "numpy": np.__version__,
+        "numba": numba.__version__,
+        "python": platform.python_version(),
+    }
 
 
 def _digest(obj: Any) -> str:
@@ -188,8 +245,10 @@ def _load_one(ds: DataSpec) -> tuple[Any, Any]:
     where = f"{ds.key}.{'generator' if ds.generator else 'source'}"
     try:
         if ds.generator:
-            fn: dict[str, Any] = {"separable": mmdata.make_separable,
-                                  "gaussians": mmdata.make_gaussians}
+            fn: dict[str, Any] = {
+                "separable": mmdata.make_separable,
+                "gaussians": mmdata.make_gaussians,
+            }
             data = fn[ds.generator](**ds.params)
         else:
             data = mmdata.load(str(ds.source), label=ds.label_column)
@@ -206,8 +265,10 @@ def _load_one(ds: DataSpec) -> tuple[Any, Any]:
     except (MaxMarginError, ValueError, OSError) as e:
         raise SpecError(f"{where}: {e}") from None
     if holdout is not None and holdout.d != data.d:
-        raise SpecError(f"{ds.key}.holdout: it has d = {holdout.d} features but the data have "
-                        f"d = {data.d}; they must match")
+        raise SpecError(
+            f"{ds.key}.holdout: it has d = {holdout.d} features but the data have "
+            f"d = {data.d}; they must match"
+        )
     return data, holdout
 
 
@@ -218,9 +279,11 @@ def _checkpoints(spec: StudySpec, ds: DataSpec, n: int) -> tuple:
     if isinstance(spec.checkpoints, int):
         return tuple(int(t) for t in default_checkpoints(n, spec.epochs, spec.checkpoints))
     if spec.checkpoints[-1] > T:
-        raise SpecError(f"{spec.source}: run.checkpoints: step {spec.checkpoints[-1]} is past "
-                        f"the last step epochs * n = {spec.epochs} * {n} = {T} of {ds.label} "
-                        f"({ds.key})")
+        raise SpecError(
+            f"{spec.source}: run.checkpoints: step {spec.checkpoints[-1]} is past "
+            f"the last step epochs * n = {spec.epochs} * {n} = {T} of {ds.label} "
+            f"({ds.key})"
+        )
     return tuple(sorted(set(spec.checkpoints) | {T}))
 
 
@@ -232,24 +295,32 @@ def _check_learners(spec: StudySpec, item: DataItem) -> None:
     from .learners import resolve_learner
 
     for value in spec.grid:
-        problem = SVMProblem(item.train, intercept=spec.intercept,
-                             intercept_scaling=spec.intercept_scaling,
-                             **{spec.grid_parameter: value})
+        problem = SVMProblem(
+            item.train,
+            intercept=spec.intercept,
+            intercept_scaling=spec.intercept_scaling,
+            **{spec.grid_parameter: value},
+        )
         for lr in spec.learners:
             try:
                 learner = resolve_learner(lr.target, lr.params, problem)
             except MaxMarginError as e:
                 raise SpecError(f"{spec.source}: {lr.key}: {e}") from None
             declared = objective_parameter(learner)
-            if declared is not None and not np.isclose(declared[1], getattr(problem, declared[0]),
-                                                        rtol=1e-9, atol=0):
+            if declared is not None and not np.isclose(
+                declared[1], getattr(problem, declared[0]), rtol=1e-9, atol=0
+            ):
                 name = declared[0]
-                raise SpecError(f"{spec.source}: {lr.key}.params.{name}: the learner must "
-                                f"minimise the study's objective, {name} is set by "
-                                "[problem]; remove it here")
+                raise SpecError(
+                    f"{spec.source}: {lr.key}.params.{name}: the learner must "
+                    f"minimise the study's objective, {name} is set by "
+                    "[problem]; remove it here"
+                )
             if not learner.has_weights:
-                raise SpecError(f"{spec.source}: {lr.key}.params.kernel: only linear "
-                                "learners have a weight vector to measure")
+                raise SpecError(
+                    f"{spec.source}: {lr.key}.params.kernel: only linear "
+                    "learners have a weight vector to measure"
+                )
 
 
 def make_plan(spec: StudySpec) -> Plan:
@@ -289,11 +360,18 @@ def make_plan(spec: StudySpec) -> Plan:
     for ds in spec.data:
         train, holdout = _load_one(ds)
         digest = data_digest(train, holdout)
-        sep_key = _digest({"code": code, "data": digest, "intercept": spec.intercept,
-                           "intercept_scaling": spec.intercept_scaling,
-                           "solver": spec.solver})
-        data[ds.label] = DataItem(ds, train, holdout, digest, sep_key,
-                                  _checkpoints(spec, ds, train.n))
+        sep_key = _digest(
+            {
+                "code": code,
+                "data": digest,
+                "intercept": spec.intercept,
+                "intercept_scaling": spec.intercept_scaling,
+                "solver": spec.solver,
+            }
+        )
+        data[ds.label] = DataItem(
+            ds, train, holdout, digest, sep_key, _checkpoints(spec, ds, train.n)
+        )
         _check_learners(spec, data[ds.label])
     digests = {lr.label: learner_digest(lr.target) for lr in spec.learners}
     refs: dict[str, RefJob] = {}
@@ -305,13 +383,34 @@ def make_plan(spec: StudySpec) -> Plan:
             for lr in spec.learners:
                 for seed in spec.seeds:
                     for order in spec.orders:
-                        key = _digest({"ref": ref_key, "learner": lr.target,
-                                       "params": lr.params, "code": digests[lr.label],
-                                       "seed": seed, "order": order, "epochs": spec.epochs,
-                                       "checkpoints": list(item.checkpoints)})
-                        cells.append(CellJob(key, ref_key, label, value, lr.label, lr.target,
-                                             lr.params, seed, order, spec.epochs,
-                                             item.checkpoints, spec.solver))
+                        key = _digest(
+                            {
+                                "ref": ref_key,
+                                "learner": lr.target,
+                                "params": lr.params,
+                                "code": digests[lr.label],
+                                "seed": seed,
+                                "order": order,
+                                "epochs": spec.epochs,
+                                "checkpoints": list(item.checkpoints),
+                            }
+                        )
+                        cells.append(
+                            CellJob(
+                                key,
+                                ref_key,
+                                label,
+                                value,
+                                lr.label,
+                                lr.target,
+                                lr.params,
+                                seed,
+                                order,
+                                spec.epochs,
+                                item.checkpoints,
+                                spec.solver,
+                            )
+                        )
     return Plan(spec, data, refs, tuple(cells))
 
 
@@ -343,8 +442,9 @@ class Reference:
     seconds: float
 
 
-def separability_task(data: Any, holdout: Any, intercept: str, intercept_scaling: float,
-                      solver: str | None) -> Separability:
+def separability_task(
+    data: Any, holdout: Any, intercept: str, intercept_scaling: float, solver: str | None
+) -> Separability:
     """Decide separability of ``data`` once: the LP, then the hard margin if separable.
 
     Parameters
@@ -372,15 +472,23 @@ def separability_task(data: Any, holdout: Any, intercept: str, intercept_scaling
     tic = time.perf_counter()
     cert = separation_certificate(data, intercept)
     if cert is None:
-        hard: Any = solve(SVMProblem(data, hard=True, intercept=intercept,
-                                     intercept_scaling=intercept_scaling), solver=solver)
+        hard: Any = solve(
+            SVMProblem(data, hard=True, intercept=intercept, intercept_scaling=intercept_scaling),
+            solver=solver,
+        )
     else:
         hard = cert if cert.verified else None
     return Separability(data, holdout, hard, time.perf_counter() - tic)
 
 
-def reference_task(sep: Separability, grid_parameter: str, value: float, intercept: str,
-                   intercept_scaling: float, solver: str | None) -> Reference:
+def reference_task(
+    sep: Separability,
+    grid_parameter: str,
+    value: float,
+    intercept: str,
+    intercept_scaling: float,
+    solver: str | None,
+) -> Reference:
     """Solve the soft-margin problem of ``sep.data`` at one grid value (certified).
 
     Parameters
@@ -411,8 +519,9 @@ def reference_task(sep: Separability, grid_parameter: str, value: float, interce
 
     tic = time.perf_counter()
     by_grid: dict[str, Any] = {grid_parameter: value}
-    problem = SVMProblem(sep.data, intercept=intercept, intercept_scaling=intercept_scaling,
-                         **by_grid)
+    problem = SVMProblem(
+        sep.data, intercept=intercept, intercept_scaling=intercept_scaling, **by_grid
+    )
     soft = solve(problem, solver=solver)
     return Reference(soft, sep.hard, sep.holdout, time.perf_counter() - tic)
 
@@ -460,21 +569,35 @@ def _run_columns(cmp: Any, learner: Any, ref: Reference) -> tuple[dict, dict]:
     sol = cmp.reference
     arrays = {k: _array(getattr(r, k)) for k in ARRAYS}
     scalars = {
-        "kind": r.kind, "learner_name": learner.name,
+        "kind": r.kind,
+        "learner_name": learner.name,
         "learner_class": _class_name(learner),
         "learner_params": json.dumps(learner.get_params(), sort_keys=True, default=str),
-        "regret_G": float(r.regret_G), "novikoff": float(r.novikoff), "rate": float(r.rate),
-        "rate_avg": float(r.rate_avg), "theory_slope": float(r.theory_slope),
-        "novikoff_respected": r.novikoff_respected, "general_respected": r.general_respected,
-        "regret_respected": r.regret_respected, "learn_seconds": float(r.learn_seconds),
+        "regret_G": float(r.regret_G),
+        "novikoff": float(r.novikoff),
+        "rate": float(r.rate),
+        "rate_avg": float(r.rate_avg),
+        "theory_slope": float(r.theory_slope),
+        "novikoff_respected": r.novikoff_respected,
+        "general_respected": r.general_respected,
+        "regret_respected": r.regret_respected,
+        "learn_seconds": float(r.learn_seconds),
         "eval_seconds": float(r.eval_seconds),
-        "n": int(cmp.problem.n), "d": int(cmp.problem.d), "C": float(cmp.problem.C),
-        "lam": float(cmp.problem.lam), "F_star": float(cmp.F_star),
-        "P_star": float(sol.primal_objective), "ref_duality_gap": float(sol.duality_gap),
+        "n": int(cmp.problem.n),
+        "d": int(cmp.problem.d),
+        "C": float(cmp.problem.C),
+        "lam": float(cmp.problem.lam),
+        "F_star": float(cmp.F_star),
+        "P_star": float(sol.primal_objective),
+        "ref_duality_gap": float(sol.duality_gap),
         "ref_relative_gap": float(sol.certificate.relative_gap),
-        "ref_certified": bool(sol.certificate.ok), "ref_solver": str(sol.solver),
-        "n_support": int(len(sol.support)), "R": float(cmp.R), "gamma": float(cmp.gamma),
-        "separable": bool(cmp.separable), "solve_seconds": float(ref.seconds),
+        "ref_certified": bool(sol.certificate.ok),
+        "ref_solver": str(sol.solver),
+        "n_support": int(len(sol.support)),
+        "R": float(cmp.R),
+        "gamma": float(cmp.gamma),
+        "separable": bool(cmp.separable),
+        "solve_seconds": float(ref.seconds),
     }
     return arrays, scalars
 
@@ -501,21 +624,34 @@ def cell_task(cell: CellJob, ref: Reference | str) -> dict[str, Any]:
     from .learners import resolve_learner
 
     tic = time.perf_counter()
-    out: dict[str, Any] = {"worker": f"{socket.gethostname()}:{os.getpid()}",
-                           "versions": versions()}
+    out: dict[str, Any] = {
+        "worker": f"{socket.gethostname()}:{os.getpid()}",
+        "versions": versions(),
+    }
     try:
         reference = _reference(ref)
         problem = reference.soft.problem
         learner = resolve_learner(cell.target, cell.params, problem)
-        cmp = compare(problem.data, problem, [learner], epochs=cell.epochs,
-                      orders=(cell.order,), seeds=(cell.seed,), holdout=reference.holdout,
-                      checkpoints=np.asarray(cell.checkpoints, dtype=np.int64),
-                      reference=reference.soft, hard_reference=reference.hard,
-                      solver=cell.solver)
+        cmp = compare(
+            problem.data,
+            problem,
+            [learner],
+            epochs=cell.epochs,
+            orders=(cell.order,),
+            seeds=(cell.seed,),
+            holdout=reference.holdout,
+            checkpoints=np.asarray(cell.checkpoints, dtype=np.int64),
+            reference=reference.soft,
+            hard_reference=reference.hard,
+            solver=cell.solver,
+        )
         out["arrays"], out["scalars"] = _run_columns(cmp, learner, reference)
         out["status"] = "ok"
     except Exception as e:  # recorded and retried by the caller
-        out.update(status="error", error=" ".join(f"{type(e).__name__}: {e}".split()),
-                   traceback=traceback.format_exc())
+        out.update(
+            status="error",
+            error=" ".join(f"{type(e).__name__}: {e}".split()),
+            traceback=traceback.format_exc(),
+        )
     out["cell_seconds"] = time.perf_counter() - tic
     return out

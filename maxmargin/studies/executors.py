@@ -56,8 +56,9 @@ class StudyProgress(Progress):
             bar = "#" * int(30 * frac) + "-" * (30 - int(30 * frac))
             spent = now - self._start
             eta = f"ETA {spent * (1 - frac) / frac:6.0f}s" if frac > 0 else "ETA      ?"
-            self.stream.write(f"\r{self.label} [{bar}] {self.done:.0f}/{self.total:.0f} cells "
-                              f"{spent:6.0f}s {eta}")
+            self.stream.write(
+                f"\r{self.label} [{bar}] {self.done:.0f}/{self.total:.0f} cells {spent:6.0f}s {eta}"
+            )
             self.stream.flush()
 
 
@@ -78,9 +79,15 @@ class Tracker:
         self.counts = {"ok": 0, "failed": 0, "retried": 0}
 
     def _finish(self, cell: CellJob, record: dict) -> None:
-        self.store.write_cell(cell.key, {
-            **format_header("study_cell"), "attempts": self.attempts.get(cell.key, 0),
-            "errors": self.errors.get(cell.key, []), **record})
+        self.store.write_cell(
+            cell.key,
+            {
+                **format_header("study_cell"),
+                "attempts": self.attempts.get(cell.key, 0),
+                "errors": self.errors.get(cell.key, []),
+                **record,
+            },
+        )
         self.counts[record["status"]] += 1
         self.bar.update(1)
 
@@ -151,8 +158,10 @@ def usable_cpus() -> int:
 def _thread_env(n_workers: int) -> dict[str, str]:
     """One BLAS thread share per worker (the workers are the parallelism)."""
     per = str(max(1, usable_cpus() // n_workers))
-    return {k: os.environ.get(k, per) for k in
-            ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")}
+    return {
+        k: os.environ.get(k, per)
+        for k in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+    }
 
 
 class _LocalRunner:
@@ -168,8 +177,7 @@ class _LocalRunner:
     def _executor(self) -> Any:
         from joblib.externals.loky import get_reusable_executor
 
-        return get_reusable_executor(max_workers=self.n, timeout=60,
-                                     env=_thread_env(self.n))
+        return get_reusable_executor(max_workers=self.n, timeout=60, env=_thread_env(self.n))
 
     def run(self, tasks: list[_Task], on_done: Callable[[_Task, str, Any], bool]) -> None:
         """Run ``tasks``; ``on_done(task, outcome, value)`` with outcome ``ok`` (value: the
@@ -218,8 +226,13 @@ class _LocalRunner:
         ex.shutdown(wait=True)
 
 
-def _settle(done: Any, inflight: dict[Any, _Task], on_done: Callable[[_Task, str, Any], bool],
-            normal: deque, alone: deque) -> bool:
+def _settle(
+    done: Any,
+    inflight: dict[Any, _Task],
+    on_done: Callable[[_Task, str, Any], bool],
+    normal: deque,
+    alone: deque,
+) -> bool:
     """Hand every finished future to ``on_done`` and requeue as it says; True when a worker
     died (alone: its task ``died``; beside others: each ``suspect``, rerun alone)."""
     from joblib.externals.loky import BrokenProcessPool
@@ -260,8 +273,7 @@ class _SerialRunner:
                 queue.append(t)
 
 
-def _stage(runner: Any, tasks: list[_Task], store: Store,
-           results: dict, failures: dict) -> None:
+def _stage(runner: Any, tasks: list[_Task], store: Store, results: dict, failures: dict) -> None:
     """Run separability or reference tasks; cache each result; note each failure."""
     deaths: dict[str, int] = {}
 
@@ -284,8 +296,9 @@ def _stage(runner: Any, tasks: list[_Task], store: Store,
     runner.run(tasks, on_done)
 
 
-def run_local(plan: Plan, pending: list[CellJob], store: Store, tracker: Tracker,
-              n_jobs: int | None) -> None:
+def run_local(
+    plan: Plan, pending: list[CellJob], store: Store, tracker: Tracker, n_jobs: int | None
+) -> None:
     """Run ``pending`` cells (and the exact solves they need) on local processes.
 
     Parameters
@@ -315,12 +328,33 @@ def run_local(plan: Plan, pending: list[CellJob], store: Store, tracker: Tracker
             seps[sk] = cached
     items = {it.sep_key: it for it in plan.data.values()}
     common = (spec.intercept, spec.intercept_scaling, spec.solver)
-    _stage(runner, [_Task(sk, separability_task, (items[sk].train, items[sk].holdout, *common))
-                    for sk in sep_keys if sk not in seps], store, seps, failures)
+    _stage(
+        runner,
+        [
+            _Task(sk, separability_task, (items[sk].train, items[sk].holdout, *common))
+            for sk in sep_keys
+            if sk not in seps
+        ],
+        store,
+        seps,
+        failures,
+    )
     refs: dict[str, Any] = {}
-    _stage(runner, [_Task(k, reference_task, (seps[plan.refs[k].sep_key], spec.grid_parameter,
-                                              plan.refs[k].value, *common))
-                    for k in missing if plan.refs[k].sep_key in seps], store, refs, failures)
+    _stage(
+        runner,
+        [
+            _Task(
+                k,
+                reference_task,
+                (seps[plan.refs[k].sep_key], spec.grid_parameter, plan.refs[k].value, *common),
+            )
+            for k in missing
+            if plan.refs[k].sep_key in seps
+        ],
+        store,
+        refs,
+        failures,
+    )
     for k in missing:
         sk = plan.refs[k].sep_key
         if k not in refs and k not in failures:
@@ -340,8 +374,11 @@ def run_local(plan: Plan, pending: list[CellJob], store: Store, tracker: Tracker
     tasks = []
     for cell in pending:
         if cell.ref_key in failures:
-            tracker.failed(cell, f"exact solve of {cell.data} at {spec.grid_parameter} = "
-                                 f"{cell.value:g} failed: {failures[cell.ref_key]}")
+            tracker.failed(
+                cell,
+                f"exact solve of {cell.data} at {spec.grid_parameter} = "
+                f"{cell.value:g} failed: {failures[cell.ref_key]}",
+            )
         else:
             tasks.append(_Task(cell, cell_task, (cell, str(store.ref_path(cell.ref_key)))))
     runner.run(tasks, on_cell)
@@ -372,8 +409,10 @@ def parse_scheduler(text: str) -> tuple[str, Any]:
             raise ParameterError(f"--scheduler {text!r}: write local:N with N >= 1 workers")
         return "local", int(n)
     if "://" not in text:
-        raise ParameterError(f"--scheduler {text!r}: give tcp://HOST:PORT of a running Dask "
-                             "scheduler, or local:N to start N local workers")
+        raise ParameterError(
+            f"--scheduler {text!r}: give tcp://HOST:PORT of a running Dask "
+            "scheduler, or local:N to start N local workers"
+        )
     return "address", text
 
 
@@ -384,18 +423,25 @@ def _client(scheduler: str) -> tuple[Any, Any]:
     mode, arg = parse_scheduler(scheduler)
     if mode == "local":
         with dask.config.set({"distributed.scheduler.allowed-failures": MAX_ATTEMPTS - 1}):
-            cluster = LocalCluster(n_workers=arg, threads_per_worker=1, processes=True,
-                                   dashboard_address=None, silence_logs=logging.ERROR)
+            cluster = LocalCluster(
+                n_workers=arg,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+                silence_logs=logging.ERROR,
+            )
         return Client(cluster), cluster
     try:
         return Client(arg, timeout="10s"), None
     except (OSError, TimeoutError) as e:
-        raise ParameterError(f"--scheduler {arg}: cannot reach a Dask scheduler there "
-                             f"({_message(e)})") from None
+        raise ParameterError(
+            f"--scheduler {arg}: cannot reach a Dask scheduler there ({_message(e)})"
+        ) from None
 
 
-def run_dask(plan: Plan, pending: list[CellJob], store: Store, tracker: Tracker,
-             scheduler: str) -> None:
+def run_dask(
+    plan: Plan, pending: list[CellJob], store: Store, tracker: Tracker, scheduler: str
+) -> None:
     """Run ``pending`` cells on a Dask cluster: one graph, the solves as dependencies.
 
     Parameters
@@ -430,24 +476,40 @@ def run_dask(plan: Plan, pending: list[CellJob], store: Store, tracker: Tracker,
                 sep_f[sk] = client.submit(given, sep, key=f"maxmargin-sep-{sk}", pure=False)
                 continue
             item = next(it for it in plan.data.values() if it.sep_key == sk)
-            sep_f[sk] = client.submit(separability_task, item.train, item.holdout, *common,
-                                      key=f"maxmargin-sep-{sk}", pure=False)
+            sep_f[sk] = client.submit(
+                separability_task,
+                item.train,
+                item.holdout,
+                *common,
+                key=f"maxmargin-sep-{sk}",
+                pure=False,
+            )
             computed[sep_f[sk]] = sk
         ref_f: dict[str, Any] = {}
         for k in ref_keys:
             if k in cached:
-                ref_f[k] = client.submit(given, cached[k], key=f"maxmargin-ref-{k}",
-                                         pure=False)
+                ref_f[k] = client.submit(given, cached[k], key=f"maxmargin-ref-{k}", pure=False)
             else:
-                ref_f[k] = client.submit(reference_task, sep_f[plan.refs[k].sep_key],
-                                         spec.grid_parameter, plan.refs[k].value, *common,
-                                         key=f"maxmargin-ref-{k}", pure=False)
+                ref_f[k] = client.submit(
+                    reference_task,
+                    sep_f[plan.refs[k].sep_key],
+                    spec.grid_parameter,
+                    plan.refs[k].value,
+                    *common,
+                    key=f"maxmargin-ref-{k}",
+                    pure=False,
+                )
                 computed[ref_f[k]] = k
         cells: dict[Any, CellJob] = {}
 
         def submit(cell: CellJob, attempt: int) -> Any:
-            f = client.submit(cell_task, cell, ref_f[cell.ref_key], pure=False,
-                              key=f"maxmargin-cell-{cell.key}-{attempt}")
+            f = client.submit(
+                cell_task,
+                cell,
+                ref_f[cell.ref_key],
+                pure=False,
+                key=f"maxmargin-cell-{cell.key}-{attempt}",
+            )
             cells[f] = cell
             return f
 
@@ -464,8 +526,12 @@ def run_dask(plan: Plan, pending: list[CellJob], store: Store, tracker: Tracker,
                 if tracker.result(cell, value):
                     ac.add(submit(cell, tracker.attempts[cell.key] + 1))
             else:
-                tracker.failed(cell, _message(value) if isinstance(value, BaseException)
-                               else f"the Dask task was {f.status}")
+                tracker.failed(
+                    cell,
+                    _message(value)
+                    if isinstance(value, BaseException)
+                    else f"the Dask task was {f.status}",
+                )
             f.release()
     except BaseException:
         client.cancel(futures)

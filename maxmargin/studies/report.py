@@ -22,8 +22,10 @@ __all__ = ["write_report", "final_rows"]
 
 
 def _columns(table: Any) -> dict[str, np.ndarray]:
-    return {name: np.asarray(table.column(name).to_pylist(), dtype=object)
-            for name in table.column_names}
+    return {
+        name: np.asarray(table.column(name).to_pylist(), dtype=object)
+        for name in table.column_names
+    }
 
 
 def _float(v: Any) -> np.ndarray:
@@ -63,10 +65,16 @@ def _mean_sd(v: np.ndarray, fmt: str) -> str:
 
 
 #: Columns of the final-numbers tables: (column, header, format).
-_FINAL = (("subopt", "F − F*", ".3e"), ("subopt_avg", "F(avg) − F*", ".3e"),
-          ("dual_gap", "dual gap", ".3e"), ("distance", "dist", ".3f"),
-          ("train_error", "train err", ".4f"), ("test_error", "test err", ".4f"),
-          ("mistakes", "mistakes", ".1f"), ("regret", "regret", ".4g"))
+_FINAL = (
+    ("subopt", "F − F*", ".3e"),
+    ("subopt_avg", "F(avg) − F*", ".3e"),
+    ("dual_gap", "dual gap", ".3e"),
+    ("distance", "dist", ".3f"),
+    ("train_error", "train err", ".4f"),
+    ("test_error", "test err", ".4f"),
+    ("mistakes", "mistakes", ".1f"),
+    ("regret", "regret", ".4g"),
+)
 
 
 def final_rows(table: Any) -> list[dict[str, Any]]:
@@ -89,18 +97,30 @@ def final_rows(table: Any) -> list[dict[str, Any]]:
         for value in dict.fromkeys(cols["value"][cols["data"] == data]):
             mask = (cols["data"] == data) & (cols["value"] == value)
             for (learner, order), g in _runs(cols, mask).items():
-                row: dict[str, Any] = {"data": data, "value": value, "learner": learner,
-                                       "order": order, "seeds": len(g["rows"])}
+                row: dict[str, Any] = {
+                    "data": data,
+                    "value": value,
+                    "learner": learner,
+                    "order": order,
+                    "seeds": len(g["rows"]),
+                }
                 for key, _, _ in _FINAL:
                     row[key] = _stack(cols, g, key)[:, -1]
                 first = g["rows"][0][0]
                 nov = cols["novikoff"][first]
-                row["bound"] = (float(nov) if nov is not None and math.isfinite(nov)
-                                else float(np.nanmean(_stack(cols, g, "general_bound")[:, -1]))
-                                if cols["general_bound"][first] is not None else math.nan)
-                flags = [cols[k][r[0]] for r in g["rows"]
-                         for k in ("novikoff_respected", "general_respected")
-                         if cols[k][r[0]] is not None]
+                row["bound"] = (
+                    float(nov)
+                    if nov is not None and math.isfinite(nov)
+                    else float(np.nanmean(_stack(cols, g, "general_bound")[:, -1]))
+                    if cols["general_bound"][first] is not None
+                    else math.nan
+                )
+                flags = [
+                    cols[k][r[0]]
+                    for r in g["rows"]
+                    for k in ("novikoff_respected", "general_respected")
+                    if cols[k][r[0]] is not None
+                ]
                 row["bound_respected"] = None if not flags else all(flags)
                 out.append(row)
     return out
@@ -127,9 +147,14 @@ def _figure(panels: int) -> tuple[Any, list]:
     rows = math.ceil(panels / cols)
     width, height = _PANEL[0] * cols + _LEGEND, _PANEL[1] * rows + 0.5
     fig = _mpl.figure((width, height))
-    fig.subplots_adjust(left=0.8 / width, right=1 - (_LEGEND + 0.1) / width,
-                        bottom=0.6 / height, top=1 - 0.65 / height, wspace=0.3,
-                        hspace=0.45)
+    fig.subplots_adjust(
+        left=0.8 / width,
+        right=1 - (_LEGEND + 0.1) / width,
+        bottom=0.6 / height,
+        top=1 - 0.65 / height,
+        wspace=0.3,
+        hspace=0.45,
+    )
     axes = [fig.add_subplot(rows, cols, i + 1) for i in range(panels)]
     return fig, axes
 
@@ -170,23 +195,37 @@ def _plot(cols: dict, data: str, values: list, grid: str, what: str) -> Any | No
             first = g["rows"][0][0]
             style = styles[learner]
             if what == "subopt" and cols["kind"][first] == "objective":
-                drawn |= _band(ax, g["t"], _stack(cols, g, "subopt"), f"{name}: last",
-                               {**style, "linestyle": "-"})
+                drawn |= _band(
+                    ax,
+                    g["t"],
+                    _stack(cols, g, "subopt"),
+                    f"{name}: last",
+                    {**style, "linestyle": "-"},
+                )
                 if cols["subopt_avg"][first] is not None:
-                    drawn |= _band(ax, g["t"], _stack(cols, g, "subopt_avg"),
-                                   f"{name}: average", {**style, "linestyle": "--"})
+                    drawn |= _band(
+                        ax,
+                        g["t"],
+                        _stack(cols, g, "subopt_avg"),
+                        f"{name}: average",
+                        {**style, "linestyle": "--"},
+                    )
             elif what == "mistakes" and cols["general_bound"][first] is not None:
                 drawn |= _band(ax, g["t"], _stack(cols, g, "mistakes"), name, style)
                 nov = cols["novikoff"][first]
                 if nov is not None and math.isfinite(nov):
-                    ax.axhline(nov, color="k", ls=":", lw=1,
-                               label=r"Novikoff $(R/\gamma^\star)^2$")
+                    ax.axhline(nov, color="k", ls=":", lw=1, label=r"Novikoff $(R/\gamma^\star)^2$")
                 else:  # the bound of the order's sequence, the same for every learner
                     bounds.setdefault(order, (g["t"], _stack(cols, g, "general_bound")))
         for order, (t, V) in bounds.items():
             suffix = "" if len(orders) == 1 else f" ({order})"
-            _band(ax, t, V, r"general bound $L + R\|u\|\sqrt{L} + R^2\|u\|^2$" + suffix,
-                  {"color": "0.4", "linestyle": "--", "lw": 1.0})
+            _band(
+                ax,
+                t,
+                V,
+                r"general bound $L + R\|u\|\sqrt{L} + R^2\|u\|^2$" + suffix,
+                {"color": "0.4", "linestyle": "--", "lw": 1.0},
+            )
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_title(_value_tex(grid, value), fontsize=10)
@@ -196,20 +235,38 @@ def _plot(cols: dict, data: str, values: list, grid: str, what: str) -> Any | No
             handles.setdefault(lab, h)
     if not drawn:
         return None
-    axes[0].set_ylabel(r"$F(\tilde w_t) - F^\star$" if what == "subopt"
-                       else r"mistakes $M_t$")
+    axes[0].set_ylabel(r"$F(\tilde w_t) - F^\star$" if what == "subopt" else r"mistakes $M_t$")
     right = fig.subplotpars.right
-    fig.legend(list(handles.values()), list(handles), loc="center left", fontsize=8,
-               frameon=False, bbox_to_anchor=(right + 0.01, 0.5))
-    fig.suptitle(f"{data}: " + ("suboptimality against the certified optimum"
-                                if what == "subopt" else "mistakes against their bound")
-                 + " (median over seeds, band: min to max)", fontsize=10)
+    fig.legend(
+        list(handles.values()),
+        list(handles),
+        loc="center left",
+        fontsize=8,
+        frameon=False,
+        bbox_to_anchor=(right + 0.01, 0.5),
+    )
+    fig.suptitle(
+        f"{data}: "
+        + (
+            "suboptimality against the certified optimum"
+            if what == "subopt"
+            else "mistakes against their bound"
+        )
+        + " (median over seeds, band: min to max)",
+        fontsize=10,
+    )
     return fig
 
 
-def write_report(table: Any, out_dir: str | Path, *, title: str = "study",
-                 formats: Sequence[str] | str = ("png",), dpi: int = 150,
-                 figures: bool = True) -> list[Path]:
+def write_report(
+    table: Any,
+    out_dir: str | Path,
+    *,
+    title: str = "study",
+    formats: Sequence[str] | str = ("png",),
+    dpi: int = 150,
+    figures: bool = True,
+) -> list[Path]:
     """Write ``report.md`` and ``figures/*`` from a study's table.
 
     Parameters
@@ -244,9 +301,12 @@ def write_report(table: Any, out_dir: str | Path, *, title: str = "study",
     grid = cols["grid"][0] if len(cols["grid"]) else "C"
     lines = [f"# Study {title}", ""]
     if len(cols["cell"]):
-        lines += [f"Spec hash `{cols['spec_hash'][0]}`; {n_cells} cells, "
-                  f"{int(failed.sum())} failed; maxmargin {cols['maxmargin_version'][0]}, "
-                  f"numpy {cols['numpy_version'][0]}, numba {cols['numba_version'][0]}.", ""]
+        lines += [
+            f"Spec hash `{cols['spec_hash'][0]}`; {n_cells} cells, "
+            f"{int(failed.sum())} failed; maxmargin {cols['maxmargin_version'][0]}, "
+            f"numpy {cols['numpy_version'][0]}, numba {cols['numba_version'][0]}.",
+            "",
+        ]
     finals = final_rows(table)
     paths: list[Path] = []
     for data in dict.fromkeys(cols["data"]):
@@ -255,10 +315,14 @@ def write_report(table: Any, out_dir: str | Path, *, title: str = "study",
             continue
         i = np.flatnonzero(m)[0]
         sep = cols["separable"][i]
-        lines += [f"## {data}", "",
-                  f"n = {cols['n'][i]}, d = {cols['d'][i]}, R = {cols['R'][i]:.6g}, "
-                  + (f"separable (gamma* = {cols['gamma'][i]:.6g})" if sep else "not separable")
-                  + ".", ""]
+        lines += [
+            f"## {data}",
+            "",
+            f"n = {cols['n'][i]}, d = {cols['d'][i]}, R = {cols['R'][i]:.6g}, "
+            + (f"separable (gamma* = {cols['gamma'][i]:.6g})" if sep else "not separable")
+            + ".",
+            "",
+        ]
         values = list(dict.fromkeys(cols["value"][m]))
         for what in ("subopt", "mistakes"):
             if drawn is None or (fig := _plot(cols, data, values, grid, what)) is None:
@@ -271,35 +335,46 @@ def write_report(table: Any, out_dir: str | Path, *, title: str = "study",
         for value in values:
             j = np.flatnonzero(m & (cols["value"] == value))[0]
             cert = "certified" if cols["ref_certified"][j] else "NOT certified"
-            lines += [f"### {grid} = {value:.6g}", "",
-                      f"Reference: F* = {cols['F_star'][j]:.12g} (C = {cols['C'][j]:.6g}, "
-                      f"lambda = {cols['lam'][j]:.6g}), duality gap "
-                      f"{cols['ref_duality_gap'][j]:.2e} (relative "
-                      f"{cols['ref_relative_gap'][j]:.2e}), {cert} ({cols['ref_solver'][j]}).",
-                      "",
-                      "| learner | order | seeds | " + " | ".join(h for _, h, _ in _FINAL)
-                      + " | mistake bound | held |",
-                      "|" + "---|" * (len(_FINAL) + 5)]
+            lines += [
+                f"### {grid} = {value:.6g}",
+                "",
+                f"Reference: F* = {cols['F_star'][j]:.12g} (C = {cols['C'][j]:.6g}, "
+                f"lambda = {cols['lam'][j]:.6g}), duality gap "
+                f"{cols['ref_duality_gap'][j]:.2e} (relative "
+                f"{cols['ref_relative_gap'][j]:.2e}), {cert} ({cols['ref_solver'][j]}).",
+                "",
+                "| learner | order | seeds | "
+                + " | ".join(h for _, h, _ in _FINAL)
+                + " | mistake bound | held |",
+                "|" + "---|" * (len(_FINAL) + 5),
+            ]
             for r in finals:
                 if r["data"] != data or r["value"] != value:
                     continue
                 held = {None: "N/A", True: "yes", False: "NO"}[r["bound_respected"]]
                 bound = "N/A" if not math.isfinite(r["bound"]) else f"{r['bound']:.1f}"
-                lines.append(f"| {r['learner']} | {r['order']} | {r['seeds']} | "
-                             + " | ".join(_mean_sd(r[k], f) for k, _, f in _FINAL)
-                             + f" | {bound} | {held} |")
+                lines.append(
+                    f"| {r['learner']} | {r['order']} | {r['seeds']} | "
+                    + " | ".join(_mean_sd(r[k], f) for k, _, f in _FINAL)
+                    + f" | {bound} | {held} |"
+                )
             lines.append("")
-    lines += ["Final checkpoint, mean ± standard deviation over seeds; N/A where a quantity "
-              "does not apply (objective gaps for learners that minimise this objective, "
-              "mistake bounds for the perceptron family: Novikoff's (R/gamma*)^2 when "
-              "separable, else L + R||u|| sqrt(L) + R^2 ||u||^2 with u the soft optimum). "
-              "`held` says whether every checkpoint of every seed respected the bound.", ""]
+    lines += [
+        "Final checkpoint, mean ± standard deviation over seeds; N/A where a quantity "
+        "does not apply (objective gaps for learners that minimise this objective, "
+        "mistake bounds for the perceptron family: Novikoff's (R/gamma*)^2 when "
+        "separable, else L + R||u|| sqrt(L) + R^2 ||u||^2 with u the soft optimum). "
+        "`held` says whether every checkpoint of every seed respected the bound.",
+        "",
+    ]
     if failed.any():
         lines += ["## Failed cells", ""]
         for k in np.flatnonzero(failed):
-            lines.append(f"- {cols['data'][k]}, {grid} = {cols['value'][k]:.6g}, "
-                         f"{cols['learner'][k]}, seed {cols['seed'][k]}, {cols['order'][k]} "
-                         f"({cols['attempts'][k]} attempts): {cols['error'][k]}")
+            lines.append(
+                f"- {cols['data'][k]}, {grid} = {cols['value'][k]:.6g}, "
+                f"{cols['learner'][k]}, seed {cols['seed'][k]}, {cols['order'][k]} "
+                f"({cols['attempts'][k]} attempts): {cols['error'][k]}"
+            )
         lines.append("")
     report = out / "report.md"
     atomic_write(report, "\n".join(lines).encode())

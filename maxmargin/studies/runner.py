@@ -38,8 +38,9 @@ def require_extra(scheduler: str | None = None) -> None:
     need = ["pyarrow"] + (["distributed"] if scheduler else [])
     missing = [m for m in need if importlib.util.find_spec(m) is None]
     if missing:
-        raise ParameterError(f"studies need {' and '.join(missing)}: "
-                             "pip install 'maxmargin[study]'")
+        raise ParameterError(
+            f"studies need {' and '.join(missing)}: pip install 'maxmargin[study]'"
+        )
 
 
 @dataclass(frozen=True, eq=False)
@@ -122,15 +123,25 @@ class StudyResult:
         >>> study(spec, tempfile.mkdtemp(), n_jobs=1, report=False).summary()[:47]
         'study study: 1 cells, 1 run now, 0 already done'
         """
-        return (f"study {self.spec.name}: {self.cells} cells, {self.ran} run now, "
-                f"{self.skipped} already done, {self.failed} failed; table "
-                f"{self.out / 'results.parquet'}")
+        return (
+            f"study {self.spec.name}: {self.cells} cells, {self.ran} run now, "
+            f"{self.skipped} already done, {self.failed} failed; table "
+            f"{self.out / 'results.parquet'}"
+        )
 
 
-def study(spec: str | Path | Mapping | StudySpec, out: str | Path = "maxmargin-study", *,
-          scheduler: str | None = None, n_jobs: int | None = None, progress: bool = False,
-          report: bool = True, formats: Sequence[str] | str = ("png",), dpi: int = 150,
-          figures: bool = True) -> StudyResult:
+def study(
+    spec: str | Path | Mapping | StudySpec,
+    out: str | Path = "maxmargin-study",
+    *,
+    scheduler: str | None = None,
+    n_jobs: int | None = None,
+    progress: bool = False,
+    report: bool = True,
+    formats: Sequence[str] | str = ("png",),
+    dpi: int = 150,
+    figures: bool = True,
+) -> StudyResult:
     """Run a study: data sets x C (or lambda) x learners x seeds x orders, resumably.
 
     Each cell (data set, grid value, learner, seed, order) is one :func:`maxmargin.compare`
@@ -195,16 +206,29 @@ def study(spec: str | Path | Mapping | StudySpec, out: str | Path = "maxmargin-s
     formats = check_formats(formats)
     if scheduler is not None:
         parse_scheduler(scheduler)
-    if n_jobs is not None and (isinstance(n_jobs, bool) or not isinstance(n_jobs, int)
-                               or n_jobs < 1):
+    if n_jobs is not None and (
+        isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or n_jobs < 1
+    ):
         raise ParameterError(f"n_jobs must be an int >= 1, got {n_jobs!r}")
     spec = spec if isinstance(spec, StudySpec) else load_spec(spec)
     plan = make_plan(spec)
     store = Store(out)
     pending = [c for c in plan.cells if not store.finished(c.key)]
-    store.write_text("study.json", json.dumps(
-        {**format_header("study"), "spec_hash": spec.hash, "spec": spec.raw,
-         "cells": len(plan.cells), "versions": versions()}, indent=1, default=str) + "\n")
+    store.write_text(
+        "study.json",
+        json.dumps(
+            {
+                **format_header("study"),
+                "spec_hash": spec.hash,
+                "spec": spec.raw,
+                "cells": len(plan.cells),
+                "versions": versions(),
+            },
+            indent=1,
+            default=str,
+        )
+        + "\n",
+    )
     with StudyProgress(len(pending), f"study {spec.name}", enabled=progress) as bar:
         tracker = Tracker(store, bar)
         if pending and scheduler is None:
@@ -216,10 +240,19 @@ def study(spec: str | Path | Mapping | StudySpec, out: str | Path = "maxmargin-s
     if report:
         from .report import write_report
 
-        paths += write_report(table, store.root, title=spec.name, formats=formats, dpi=dpi,
-                              figures=figures)
+        paths += write_report(
+            table, store.root, title=spec.name, formats=formats, dpi=dpi, figures=figures
+        )
     failed = table.column("status").to_pylist().count("failed")  # one row per failed cell
-    return StudyResult(spec=spec, plan=plan, out=store.root, table=table,
-                       cells=len(plan.cells), skipped=len(plan.cells) - len(pending),
-                       ran=tracker.counts["ok"] + tracker.counts["failed"],
-                       executions=sum(tracker.attempts.values()), failed=failed, paths=paths)
+    return StudyResult(
+        spec=spec,
+        plan=plan,
+        out=store.root,
+        table=table,
+        cells=len(plan.cells),
+        skipped=len(plan.cells) - len(pending),
+        ran=tracker.counts["ok"] + tracker.counts["failed"],
+        executions=sum(tracker.attempts.values()),
+        failed=failed,
+        paths=paths,
+    )

@@ -30,8 +30,11 @@ _RUN = ("epochs", "seeds", "orders", "checkpoints", "holdout", "split_seed", "ma
 #: scikit-learn's names accepted beside maxmargin's (same meaning): section -> alias -> key.
 #: They are read as the key they stand for, so the normalised spec (and its hash, the
 #: cells' keys) is the same whichever name a spec uses.
-ALIASES = {"problem": {"alpha": "lam"}, "run": {"max_iter": "epochs"},
-           "params": {"random_state": "seed"}}
+ALIASES = {
+    "problem": {"alpha": "lam"},
+    "run": {"max_iter": "epochs"},
+    "params": {"random_state": "seed"},
+}
 _DATA = ("name", "source", "generator", "params", "seeds", "label", "holdout", "split_seed")
 _LEARNER = ("name", "class", "params", "label")
 _ORDERS = ("cyclic", "shuffle", "sample")
@@ -166,8 +169,10 @@ class _Checker:
             raise self.fail(key, f"must be a table, got {_type_name(value)}")
         unknown = [k for k in value if k not in allowed]
         if unknown:
-            raise self.fail(f"{key}.{unknown[0]}" if key else unknown[0],
-                            f"unknown key; allowed here: {', '.join(allowed)}")
+            raise self.fail(
+                f"{key}.{unknown[0]}" if key else unknown[0],
+                f"unknown key; allowed here: {', '.join(allowed)}",
+            )
         return dict(value)
 
     def params(self, key: str, value: Any) -> dict:
@@ -182,9 +187,12 @@ class _Checker:
         for alias, name in ALIASES[section].items():
             if alias in out:
                 if name in out:
-                    raise self.fail(f"{key}.{alias}", f"give {name} or {alias}, not both "
-                                                      f"({alias} is scikit-learn's name for "
-                                                      f"{name})")
+                    raise self.fail(
+                        f"{key}.{alias}",
+                        f"give {name} or {alias}, not both "
+                        f"({alias} is scikit-learn's name for "
+                        f"{name})",
+                    )
                 out[name] = out.pop(alias)
         return out
 
@@ -199,15 +207,24 @@ class _Checker:
         return value.strip()
 
     def positive(self, key: str, value: Any) -> float:
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not (
-                math.isfinite(value) and value > 0):
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, (int, float))
+            or not (math.isfinite(value) and value > 0)
+        ):
             raise self.fail(key, f"must be a finite number > 0, got {value!r}")
         return float(value)
 
 
 def _type_name(value: Any) -> str:
-    return {dict: "a table", list: "an array", str: "a string", bool: "a boolean",
-            int: "an integer", float: "a number"}.get(type(value), type(value).__name__)
+    return {
+        dict: "a table",
+        list: "an array",
+        str: "a string",
+        bool: "a boolean",
+        int: "an integer",
+        float: "a number",
+    }.get(type(value), type(value).__name__)
 
 
 def _grid(ck: _Checker, key: str, value: Any) -> tuple:
@@ -234,8 +251,11 @@ def _seeds(ck: _Checker, key: str, value: Any) -> tuple:
     if isinstance(value, int) and not isinstance(value, bool):
         return tuple(range(ck.integer(key, value, 1)))
     if not isinstance(value, list) or not value:
-        raise ck.fail(key, f"must be a count (3 means 0, 1, 2) or a non-empty array of "
-                           f"integers >= 0, got {value!r}")
+        raise ck.fail(
+            key,
+            f"must be a count (3 means 0, 1, 2) or a non-empty array of "
+            f"integers >= 0, got {value!r}",
+        )
     out = tuple(ck.integer(f"{key}[{i}]", s, 0) for i, s in enumerate(value))
     if len(set(out)) != len(out):
         raise ck.fail(key, f"has duplicate seeds: {list(out)}")
@@ -268,8 +288,10 @@ def _generator_params(ck: _Checker, key: str, generator: str, params: dict) -> N
     accepted = [p for p in inspect.signature(fn).parameters]
     for k, v in params.items():
         if k not in accepted:
-            raise ck.fail(f"{key}.params.{k}",
-                          f"{generator} has no such parameter; it accepts {', '.join(accepted)}")
+            raise ck.fail(
+                f"{key}.params.{k}",
+                f"{generator} has no such parameter; it accepts {', '.join(accepted)}",
+            )
         if isinstance(v, (dict, list)):
             raise ck.fail(f"{key}.params.{k}", f"must be a number, got {_type_name(v)}")
 
@@ -277,56 +299,92 @@ def _generator_params(ck: _Checker, key: str, generator: str, params: dict) -> N
 # --------------------------------------------------------------------------- load
 
 
-def _parse_data(ck: _Checker, i: int, entry: Any, base: Path, default_holdout: Any,
-                default_split: int) -> list[DataSpec]:
+def _parse_data(
+    ck: _Checker, i: int, entry: Any, base: Path, default_holdout: Any, default_split: int
+) -> list[DataSpec]:
     key = f"data[{i}]"
     e = ck.table(key, entry, _DATA)
     if ("source" in e) == ("generator" in e):
-        raise ck.fail(key, "give exactly one of source (a file or builtin:NAME) and "
-                           f"generator ({', '.join(GENERATORS)})")
+        raise ck.fail(
+            key,
+            "give exactly one of source (a file or builtin:NAME) and "
+            f"generator ({', '.join(GENERATORS)})",
+        )
     params = ck.params(f"{key}.params", e.get("params", {}))
     if "generator" in e:
         params = ck.aliases(f"{key}.params", params, "params")
     holdout = _holdout(ck, f"{key}.holdout", e.get("holdout", default_holdout), base)
     split = ck.integer(f"{key}.split_seed", e.get("split_seed", default_split), 0)
     label_col = e.get("label")
-    if label_col is not None and (isinstance(label_col, bool) or
-                                  not isinstance(label_col, (str, int))):
+    if label_col is not None and (
+        isinstance(label_col, bool) or not isinstance(label_col, (str, int))
+    ):
         raise ck.fail(f"{key}.label", f"must be a column name or index, got {label_col!r}")
     name = ck.string(f"{key}.name", e["name"]) if "name" in e else None
     if "source" in e:
         if "seeds" in e or params:
-            raise ck.fail(f"{key}.{'seeds' if 'seeds' in e else 'params'}",
-                          "only a generator takes seeds and params")
+            raise ck.fail(
+                f"{key}.{'seeds' if 'seeds' in e else 'params'}",
+                "only a generator takes seeds and params",
+            )
         src = ck.string(f"{key}.source", e["source"])
         if src.startswith("builtin:"):
             from ..data import BUILTIN
 
             if src.split(":", 1)[1] not in BUILTIN:
-                raise ck.fail(f"{key}.source", f"no built-in data set {src!r}; choose from "
-                                               f"{', '.join('builtin:' + b for b in BUILTIN)}")
+                raise ck.fail(
+                    f"{key}.source",
+                    f"no built-in data set {src!r}; choose from "
+                    f"{', '.join('builtin:' + b for b in BUILTIN)}",
+                )
             default = src.split(":", 1)[1]
         else:
             default = Path(src).stem
-        return [DataSpec(label=name or default, key=key, source=_path(src, base),
-                         label_column=label_col, holdout=holdout, split_seed=split)]
+        return [
+            DataSpec(
+                label=name or default,
+                key=key,
+                source=_path(src, base),
+                label_column=label_col,
+                holdout=holdout,
+                split_seed=split,
+            )
+        ]
     gen = ck.string(f"{key}.generator", e["generator"])
     if gen not in GENERATORS:
-        raise ck.fail(f"{key}.generator", f"unknown generator {gen!r}; choose from "
-                                          f"{', '.join(GENERATORS)}")
+        raise ck.fail(
+            f"{key}.generator", f"unknown generator {gen!r}; choose from {', '.join(GENERATORS)}"
+        )
     if label_col is not None:
         raise ck.fail(f"{key}.label", "only a CSV source has a label column")
     _generator_params(ck, key, gen, params)
     if "seeds" in e:
         if "seed" in params:
-            raise ck.fail(f"{key}.params.seed", "give seeds or params.seed (random_state), "
-                                                "not both")
+            raise ck.fail(
+                f"{key}.params.seed", "give seeds or params.seed (random_state), not both"
+            )
         seeds = _seeds(ck, f"{key}.seeds", e["seeds"])
-        return [DataSpec(label=f"{name or gen}-seed{s}", key=key, generator=gen,
-                         params={**params, "seed": s}, holdout=holdout, split_seed=split)
-                for s in seeds]
-    return [DataSpec(label=name or gen, key=key, generator=gen, params=params,
-                     holdout=holdout, split_seed=split)]
+        return [
+            DataSpec(
+                label=f"{name or gen}-seed{s}",
+                key=key,
+                generator=gen,
+                params={**params, "seed": s},
+                holdout=holdout,
+                split_seed=split,
+            )
+            for s in seeds
+        ]
+    return [
+        DataSpec(
+            label=name or gen,
+            key=key,
+            generator=gen,
+            params=params,
+            holdout=holdout,
+            split_seed=split,
+        )
+    ]
 
 
 def _parse_learner(ck: _Checker, i: int, entry: Any, base: Path) -> LearnerSpec:
@@ -337,27 +395,34 @@ def _parse_learner(ck: _Checker, i: int, entry: Any, base: Path) -> LearnerSpec:
         entry = {"name": entry}
     e = ck.table(key, entry, _LEARNER)
     if ("name" in e) == ("class" in e):
-        raise ck.fail(key, "give exactly one of name (a built-in learner) and class "
-                           "(module:Class or path/file.py:Class)")
+        raise ck.fail(
+            key,
+            "give exactly one of name (a built-in learner) and class "
+            "(module:Class or path/file.py:Class)",
+        )
     params = ck.params(f"{key}.params", e.get("params", {}))
     if "name" in e:
         target = ck.string(f"{key}.name", e["name"])
         if target not in LEARNERS:
-            raise ck.fail(f"{key}.name", f"unknown learner {target!r}; choose from "
-                                         f"{', '.join(LEARNERS)} (or use class = ...)")
+            raise ck.fail(
+                f"{key}.name",
+                f"unknown learner {target!r}; choose from "
+                f"{', '.join(LEARNERS)} (or use class = ...)",
+            )
         default = target
     else:
         text = ck.string(f"{key}.class", e["class"])
         mod, sep, cls = text.rpartition(":")
         if not sep or not mod or not cls.isidentifier():
-            raise ck.fail(f"{key}.class", f"{text!r} is not module:Class or "
-                                          "path/file.py:Class")
+            raise ck.fail(f"{key}.class", f"{text!r} is not module:Class or path/file.py:Class")
         target = f"{_path(mod, base)}:{cls}" if mod.endswith(".py") else text
         default = cls
     for k in ("intercept", "intercept_scaling"):
         if k in params:
-            raise ck.fail(f"{key}.params.{k}", "is set by [problem] (every learner solves "
-                                               "the study's problem); remove it here")
+            raise ck.fail(
+                f"{key}.params.{k}",
+                "is set by [problem] (every learner solves the study's problem); remove it here",
+            )
     label = ck.string(f"{key}.label", e["label"]) if "label" in e else default
     return LearnerSpec(label=label, key=key, target=target, params=params)
 
@@ -383,14 +448,16 @@ def _parse_problem(ck: _Checker, value: Any) -> tuple[str, tuple, str, float, st
     """``[problem]``: the grid (its parameter and values), intercept, scaling, solver."""
     pr = ck.aliases("problem", ck.table("problem", value, _PROBLEM), "problem")
     if ("C" in pr) == ("lam" in pr):
-        raise ck.fail("problem", "give exactly one of C and lam (a number, an array, or a "
-                                 "grid 'lo:hi:num')")
+        raise ck.fail(
+            "problem", "give exactly one of C and lam (a number, an array, or a grid 'lo:hi:num')"
+        )
     grid_parameter = "C" if "C" in pr else "lam"
     grid = _grid(ck, f"problem.{grid_parameter}", pr[grid_parameter])
     intercept = pr.get("intercept", "augmented")
     if intercept not in ("augmented", "none", "free"):
-        raise ck.fail("problem.intercept", f"must be 'augmented', 'none' or 'free', got "
-                                           f"{intercept!r}")
+        raise ck.fail(
+            "problem.intercept", f"must be 'augmented', 'none' or 'free', got {intercept!r}"
+        )
     scaling = ck.positive("problem.intercept_scaling", pr.get("intercept_scaling", 1.0))
     solver = pr.get("solver")
     if solver is not None:
@@ -398,8 +465,10 @@ def _parse_problem(ck: _Checker, value: Any) -> tuple[str, tuple, str, float, st
 
         names = available_solvers()
         if not isinstance(solver, str) or solver.upper() not in names:
-            raise ck.fail("problem.solver", f"unknown or not installed solver {solver!r}; "
-                                            f"installed: {', '.join(names)}")
+            raise ck.fail(
+                "problem.solver",
+                f"unknown or not installed solver {solver!r}; installed: {', '.join(names)}",
+            )
         solver = solver.upper()
     return grid_parameter, grid, intercept, scaling, solver
 
@@ -411,8 +480,9 @@ def _orders(ck: _Checker, orders: Any) -> list[str]:
         raise ck.fail("run.orders", f"must be a non-empty array of {', '.join(_ORDERS)}")
     for i, o in enumerate(orders):
         if o not in _ORDERS:
-            raise ck.fail(f"run.orders[{i}]", f"unknown order {o!r}; choose from "
-                                              f"{', '.join(_ORDERS)}")
+            raise ck.fail(
+                f"run.orders[{i}]", f"unknown order {o!r}; choose from {', '.join(_ORDERS)}"
+            )
     if len(set(orders)) != len(orders):
         raise ck.fail("run.orders", f"has duplicates: {orders}")
     return orders
@@ -458,10 +528,20 @@ def load_spec(spec: str | Path | Mapping) -> StudySpec:
     top = ck.table("", raw, _TOP)
     for k in ("problem", "data", "learners"):
         if k not in top:
-            raise ck.fail(k, "is missing" + (" (a [problem] table with C or lam)"
-                                             if k == "problem" else f" (at least one [[{k}]])"))
-    name = ck.string("name", top["name"]) if "name" in top else (
-        Path(spec).stem if not isinstance(spec, Mapping) else "study")
+            raise ck.fail(
+                k,
+                "is missing"
+                + (
+                    " (a [problem] table with C or lam)"
+                    if k == "problem"
+                    else f" (at least one [[{k}]])"
+                ),
+            )
+    name = (
+        ck.string("name", top["name"])
+        if "name" in top
+        else (Path(spec).stem if not isinstance(spec, Mapping) else "study")
+    )
     grid_parameter, grid, intercept, scaling, solver = _parse_problem(ck, top["problem"])
     ru = ck.aliases("run", ck.table("run", top.get("run", {}), _RUN), "run")
     epochs = ck.integer("run.epochs", ru.get("epochs", 10), 1)
@@ -469,8 +549,9 @@ def load_spec(spec: str | Path | Mapping) -> StudySpec:
     orders = _orders(ck, ru.get("orders", ["shuffle"]))
     checkpoints = _checkpoint_spec(ck, ru.get("checkpoints", 10))
     if "holdout" in ru and isinstance(ru["holdout"], str):
-        raise ck.fail("run.holdout", "must be a fraction here (a holdout file belongs to a "
-                                     "[[data]] entry)")
+        raise ck.fail(
+            "run.holdout", "must be a fraction here (a holdout file belongs to a [[data]] entry)"
+        )
     run_holdout = _holdout(ck, "run.holdout", ru.get("holdout"), base)
     run_split = ck.integer("run.split_seed", ru.get("split_seed", 0), 0)
 
@@ -488,24 +569,56 @@ def load_spec(spec: str | Path | Mapping) -> StudySpec:
         seen: dict[str, str] = {}
         for it in items:
             if it.label in seen:
-                raise ck.fail(f"{it.key}.name" if what == "data" else f"{it.key}.label",
-                              f"{it.label!r} is already the name of {seen[it.label]}; "
-                              "give each a distinct name")
+                raise ck.fail(
+                    f"{it.key}.name" if what == "data" else f"{it.key}.label",
+                    f"{it.label!r} is already the name of {seen[it.label]}; "
+                    "give each a distinct name",
+                )
             seen[it.label] = it.key
 
     norm = {
-        "name": name, "problem": {grid_parameter: list(grid), "intercept": intercept,
-                                  "intercept_scaling": scaling, "solver": solver},
-        "run": {"epochs": epochs, "seeds": list(seeds), "orders": list(orders),
-                "checkpoints": list(checkpoints) if isinstance(checkpoints, tuple)
-                else checkpoints},
-        "data": [{"label": d.label, "source": d.source, "generator": d.generator,
-                  "params": d.params, "label_column": d.label_column, "holdout": d.holdout,
-                  "split_seed": d.split_seed} for d in data],
-        "learners": [{"label": lr.label, "target": lr.target, "params": lr.params}
-                     for lr in learners],
+        "name": name,
+        "problem": {
+            grid_parameter: list(grid),
+            "intercept": intercept,
+            "intercept_scaling": scaling,
+            "solver": solver,
+        },
+        "run": {
+            "epochs": epochs,
+            "seeds": list(seeds),
+            "orders": list(orders),
+            "checkpoints": list(checkpoints) if isinstance(checkpoints, tuple) else checkpoints,
+        },
+        "data": [
+            {
+                "label": d.label,
+                "source": d.source,
+                "generator": d.generator,
+                "params": d.params,
+                "label_column": d.label_column,
+                "holdout": d.holdout,
+                "split_seed": d.split_seed,
+            }
+            for d in data
+        ],
+        "learners": [
+            {"label": lr.label, "target": lr.target, "params": lr.params} for lr in learners
+        ],
     }
-    return StudySpec(name=name, grid_parameter=grid_parameter, grid=grid, intercept=intercept,
-                     intercept_scaling=scaling, solver=solver, epochs=epochs, seeds=seeds,
-                     orders=tuple(orders), checkpoints=checkpoints, data=tuple(data),
-                     learners=tuple(learners), source=ck.source, raw=norm)
+    return StudySpec(
+        name=name,
+        grid_parameter=grid_parameter,
+        grid=grid,
+        intercept=intercept,
+        intercept_scaling=scaling,
+        solver=solver,
+        epochs=epochs,
+        seeds=seeds,
+        orders=tuple(orders),
+        checkpoints=checkpoints,
+        data=tuple(data),
+        learners=tuple(learners),
+        source=ck.source,
+        raw=norm,
+    )

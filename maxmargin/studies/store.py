@@ -57,8 +57,9 @@ class Store:
             probe.write_bytes(b"")
             probe.unlink()
         except OSError as e:
-            raise ParameterError(f"cannot write the study's output folder {self.root}: "
-                                 f"{e.strerror or e}") from None
+            raise ParameterError(
+                f"cannot write the study's output folder {self.root}: {e.strerror or e}"
+            ) from None
 
     # ---------------------------------------------------------------- cells
 
@@ -84,8 +85,9 @@ class Store:
         # No fsync (it cost 5 ms a cell, as much as a small cell): a process crash cannot
         # tear the file (rename), and a power cut at worst leaves a file that does not
         # read, which counts as missing: the cell runs again.
-        atomic_write(self.cell_path(key), json.dumps({**record, "key": key}).encode(),
-                     durable=False)
+        atomic_write(
+            self.cell_path(key), json.dumps({**record, "key": key}).encode(), durable=False
+        )
 
     # ---------------------------------------------------------------- references
 

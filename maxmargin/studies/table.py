@@ -34,28 +34,70 @@ _STR, _INT, _FLOAT, _BOOL = "string", "int64", "float64", "bool_"
 
 #: (column, type) of the table, in order.
 SCHEMA: tuple[tuple[str, str], ...] = (
-    ("study", _STR), ("spec_hash", _STR), ("cell", _STR), ("status", _STR),
-    ("attempts", _INT), ("error", _STR), ("data", _STR), ("grid", _STR), ("value", _FLOAT),
-    ("learner", _STR), ("target", _STR), ("seed", _INT), ("order", _STR), ("epochs", _INT),
-    ("n", _INT), ("d", _INT), ("C", _FLOAT), ("lam", _FLOAT), ("F_star", _FLOAT),
-    ("P_star", _FLOAT), ("ref_duality_gap", _FLOAT), ("ref_relative_gap", _FLOAT),
-    ("ref_certified", _BOOL), ("ref_solver", _STR), ("n_support", _INT), ("R", _FLOAT),
-    ("gamma", _FLOAT), ("separable", _BOOL),
-    ("t", _INT), ("epoch", _FLOAT), ("mistakes", _INT),
+    ("study", _STR),
+    ("spec_hash", _STR),
+    ("cell", _STR),
+    ("status", _STR),
+    ("attempts", _INT),
+    ("error", _STR),
+    ("data", _STR),
+    ("grid", _STR),
+    ("value", _FLOAT),
+    ("learner", _STR),
+    ("target", _STR),
+    ("seed", _INT),
+    ("order", _STR),
+    ("epochs", _INT),
+    ("n", _INT),
+    ("d", _INT),
+    ("C", _FLOAT),
+    ("lam", _FLOAT),
+    ("F_star", _FLOAT),
+    ("P_star", _FLOAT),
+    ("ref_duality_gap", _FLOAT),
+    ("ref_relative_gap", _FLOAT),
+    ("ref_certified", _BOOL),
+    ("ref_solver", _STR),
+    ("n_support", _INT),
+    ("R", _FLOAT),
+    ("gamma", _FLOAT),
+    ("separable", _BOOL),
+    ("t", _INT),
+    ("epoch", _FLOAT),
+    ("mistakes", _INT),
     *((k, _FLOAT) for k in ARRAYS if k not in ("t", "mistakes")),
-    ("kind", _STR), ("learner_name", _STR), ("learner_class", _STR),
-    ("learner_params", _STR), ("regret_G", _FLOAT), ("novikoff", _FLOAT), ("rate", _FLOAT),
-    ("rate_avg", _FLOAT), ("theory_slope", _FLOAT), ("novikoff_respected", _BOOL),
-    ("general_respected", _BOOL), ("regret_respected", _BOOL),
-    ("learn_seconds", _FLOAT), ("eval_seconds", _FLOAT), ("cell_seconds", _FLOAT),
-    ("solve_seconds", _FLOAT), ("worker", _STR),
-    ("maxmargin_version", _STR), ("numpy_version", _STR), ("numba_version", _STR),
+    ("kind", _STR),
+    ("learner_name", _STR),
+    ("learner_class", _STR),
+    ("learner_params", _STR),
+    ("regret_G", _FLOAT),
+    ("novikoff", _FLOAT),
+    ("rate", _FLOAT),
+    ("rate_avg", _FLOAT),
+    ("theory_slope", _FLOAT),
+    ("novikoff_respected", _BOOL),
+    ("general_respected", _BOOL),
+    ("regret_respected", _BOOL),
+    ("learn_seconds", _FLOAT),
+    ("eval_seconds", _FLOAT),
+    ("cell_seconds", _FLOAT),
+    ("solve_seconds", _FLOAT),
+    ("worker", _STR),
+    ("maxmargin_version", _STR),
+    ("numpy_version", _STR),
+    ("numba_version", _STR),
     ("python_version", _STR),
 )
 
 #: Columns that differ between two runs of the same cells (machine, timing, attempts).
-TIMING_COLUMNS = ("learn_seconds", "eval_seconds", "cell_seconds", "solve_seconds", "worker",
-                  "attempts")
+TIMING_COLUMNS = (
+    "learn_seconds",
+    "eval_seconds",
+    "cell_seconds",
+    "solve_seconds",
+    "worker",
+    "attempts",
+)
 
 
 def _rows(plan: Plan, store: Store) -> dict[str, list]:
@@ -71,22 +113,33 @@ def _rows(plan: Plan, store: Store) -> dict[str, list]:
         scalars = rec.get("scalars") or {}
         vers = rec.get("versions") or {}
         fixed = {
-            "study": spec.name, "spec_hash": spec.hash, "cell": cell.key,
-            "status": rec.get("status"), "attempts": rec.get("attempts"),
-            "error": None if ok else rec.get("error"), "data": cell.data,
-            "grid": spec.grid_parameter, "value": cell.value, "learner": cell.learner,
-            "target": cell.target, "seed": cell.seed, "order": cell.order,
-            "epochs": cell.epochs, "cell_seconds": rec.get("cell_seconds"),
+            "study": spec.name,
+            "spec_hash": spec.hash,
+            "cell": cell.key,
+            "status": rec.get("status"),
+            "attempts": rec.get("attempts"),
+            "error": None if ok else rec.get("error"),
+            "data": cell.data,
+            "grid": spec.grid_parameter,
+            "value": cell.value,
+            "learner": cell.learner,
+            "target": cell.target,
+            "seed": cell.seed,
+            "order": cell.order,
+            "epochs": cell.epochs,
+            "cell_seconds": rec.get("cell_seconds"),
             "worker": rec.get("worker"),
-            **{f"{name}_version": vers.get(name) for name in
-               ("maxmargin", "numpy", "numba", "python")},
+            **{
+                f"{name}_version": vers.get(name)
+                for name in ("maxmargin", "numpy", "numba", "python")
+            },
         }
         n = scalars.get("n")
         for name, _ in SCHEMA:
             if name in fixed:
                 cols[name] += [fixed[name]] * k
             elif name == "epoch":
-                cols[name] += ([t / n for t in arrays["t"]] if ok and n else [None] * k)
+                cols[name] += [t / n for t in arrays["t"]] if ok and n else [None] * k
             elif name in arrays:
                 v = arrays[name]
                 cols[name] += v if v is not None else [None] * k
