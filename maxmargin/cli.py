@@ -514,6 +514,23 @@ def _learner_options(args: argparse.Namespace, cls: Any) -> dict[str, Any]:
     return {k: v for k, v in given.items() if v is not None and k in learner_params(cls)}
 
 
+def _check_options_apply(args: argparse.Namespace, classes: list[Any], targets: list[str]) -> None:
+    """An option given explicitly that no chosen learner takes is an error, not ignored."""
+    from .exceptions import ParameterError
+    from .online import LEARNERS
+    from .online.protocol import learner_params
+
+    for key in ("lam", "C", "eta0", "projection", "batch_size"):
+        if getattr(args, key) is None or any(key in learner_params(c) for c in classes):
+            continue
+        takers = [name for name, c in LEARNERS.items() if key in learner_params(c)]
+        option = "--" + key.replace("_", "-")
+        raise ParameterError(
+            f"{option} applies to none of the learners given ({', '.join(targets)}); "
+            f"it is for {', '.join(takers)}"
+        )
+
+
 def _learner_targets(text: str | None, option: str = "--learner") -> list[str]:
     """The learners a comma-separated option names: registry names, ``module:Class`` or
     ``path/file.py:Class``, each resolved now (exit 2 before any work)."""
@@ -606,6 +623,7 @@ def _run_learners(args: argparse.Namespace, targets: list[str]) -> list[Any]:
     from .online.protocol import as_learner
     from .online.registry import learner_class
 
+    _check_options_apply(args, [learner_class(t) for t in targets], targets)
     learners = []
     for target, params in zip(targets, _learner_params(args, targets), strict=True):
         cls = learner_class(target)

@@ -842,3 +842,32 @@ def test_a_learners_own_bug_is_one_line_exit_2(tmp_path, capsys, command):
     )
     assert code == 2 and "internal error" not in err and len(err.strip().splitlines()) == 1
     assert "learner 'MyPegasos' raised ValueError in step() at step 17: my bug" in err
+
+
+@pytest.mark.parametrize(
+    "argv, msg",
+    [
+        (["--learner", "subgradient", "--C", "1e-6"], "--C applies to none of the learners given"),
+        (["--learner", "perceptron", "--lam", "0.5"], "it is for pegasos, subgradient"),
+    ],
+)
+def test_run_refuses_options_no_learner_takes(capsys, argv, msg):
+    code, out, err = run_cli(capsys, "run", HEART, *argv)
+    assert code == 2 and msg in err and len(err.strip().splitlines()) == 1 and out == ""
+
+
+def test_run_options_go_to_the_learners_that_take_them(capsys):
+    code, out, _ = run_cli(
+        capsys,
+        "run",
+        HEART,
+        "--learner",
+        "pegasos,pa1",
+        "--lam",
+        "0.01",
+        "--C",
+        "2",
+        "--epochs",
+        "1",
+    )
+    assert code == 0 and "pegasos" in out and "pa1" in out
