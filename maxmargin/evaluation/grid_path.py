@@ -594,30 +594,20 @@ class RegularizationPath:
 
     def _table(self) -> tuple[list[str], list[list[Any]]]:
         """One row per grid point (the columns of :meth:`to_csv`)."""
+        per_point = self._ARRAYS[3:-1]  # norm_w ... max_kkt, as stored
         cols = [
             "C",
             "lam",
             "b",
             *_table.weight_columns(self.feature_names, self.d),
-            "norm_w",
-            "norm_reg",
-            "margin",
-            "width",
-            "n_margin_sv",
-            "n_bound_sv",
-            "train_error",
-            "holdout_error",
-            "slack_sum",
-            "primal",
-            "dual",
-            "relative_gap",
-            "max_kkt",
+            *per_point,
             "certified",
             "method",
             "seconds",
         ]
         rows = []
         for i in range(len(self)):
+            values = [getattr(self, a)[i] for a in per_point]
             rows.append(
                 [
                     float(self.C[i]),
@@ -625,22 +615,8 @@ class RegularizationPath:
                     float(self.b[i]),
                     *map(float, self.w[i]),
                     *(
-                        float(getattr(self, a)[i])
-                        for a in ("norm_w", "norm_reg", "margin", "width")
-                    ),
-                    int(self.n_margin_sv[i]),
-                    int(self.n_bound_sv[i]),
-                    *(
-                        float(getattr(self, a)[i])
-                        for a in (
-                            "train_error",
-                            "holdout_error",
-                            "slack_sum",
-                            "primal",
-                            "dual",
-                            "relative_gap",
-                            "max_kkt",
-                        )
+                        int(v) if a.startswith("n_") else float(v)
+                        for a, v in zip(per_point, values, strict=True)
                     ),
                     bool(self.certificates[i].ok),
                     self.method[i],
