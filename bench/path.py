@@ -43,7 +43,8 @@ LO, HI = 1e-3, 1e3
 
 def interpolation_error(ep, k: int, lo: float = LO, hi: float = HI) -> float:
     """Largest relative error of w linearly interpolated between the k points of a log
-    grid over [lo, hi], against the exact path (evaluated at every breakpoint inside)."""
+    grid over [lo, hi], against the exact path (evaluated at every breakpoint inside).
+    """
     bps = ep.breakpoints[(ep.breakpoints > lo) & (ep.breakpoints < hi)]
     if bps.size == 0:
         return 0.0
@@ -74,7 +75,8 @@ def points_needed(ep, tol: float) -> int:
 def grid_seconds_per_point(data: Dataset, k: int, sample: int) -> float:
     """Per-point time of the warm-started grid path at the spacing of a k-point log grid,
     on ``sample`` consecutive points around C = 1e-2, 1 and 1e2 (the first point of each
-    run is a cold solve and is not counted)."""
+    run is a cold solve and is not counted).
+    """
     span = math.log(HI / LO)
     total, count = 0.0, 0
     for center in (1e-2, 1.0, 1e2):

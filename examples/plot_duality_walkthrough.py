@@ -239,7 +239,8 @@ def draw(ax, w, b, a, C, *, annotate=False, legend=False):
 
 def place_labels(ax, points, texts):
     """Put each label at the candidate offset that overlaps least with the points and
-    the labels placed before it (a greedy placement, in display coordinates)."""
+    the labels placed before it (a greedy placement, in display coordinates).
+    """
     fig = ax.figure
     fig.tight_layout()  # place in the final layout
     fig.canvas.draw()

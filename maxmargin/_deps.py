@@ -157,7 +157,8 @@ class CompiledKernels:
 
 def _in_cache(dispatcher: Any) -> bool:
     """Whether numba's cache holds a compiled version of ``dispatcher`` for this source
-    (numba's own index file; True when it cannot be told, so nothing is announced)."""
+    (numba's own index file; True when it cannot be told, so nothing is announced).
+    """
     try:
         return bool(dispatcher._cache._cache_file._load_index())
     except Exception:  # numba's internals moved: say nothing rather than fail
@@ -166,7 +167,8 @@ def _in_cache(dispatcher: Any) -> bool:
 
 def _announce() -> None:
     """Say once per process that kernels are being compiled: at DEBUG on maxmargin's
-    logger (the command's ``-v``) when that is on, else on a terminal (unless ``-q``)."""
+    logger (the command's ``-v``) when that is on, else on a terminal (unless ``-q``).
+    """
     global _announced
     if not _announced:
         _announced = True

@@ -98,7 +98,8 @@ def _gamma(k: int) -> float:
 
 def _pow2(m: float) -> float:
     """A power of two within a factor 2 of ``m > 0`` (1 for 0 or non-finite): dividing by
-    it is exact, and brings ``m`` into [0.5, 1)."""
+    it is exact, and brings ``m`` into [0.5, 1).
+    """
     if not (m > 0 and math.isfinite(m)):
         return 1.0
     return math.ldexp(1.0, math.frexp(m)[1])
@@ -111,7 +112,8 @@ def _maxabs(u: Any) -> float:
 
 def _norm(u: Any) -> float:
     """Euclidean norm without spurious under/overflow (``np.linalg.norm`` of a 1e-180
-    vector is 0: its squares underflow)."""
+    vector is 0: its squares underflow).
+    """
     m = _maxabs(u)
     if not (m > 0 and math.isfinite(m)):
         return m
@@ -340,7 +342,8 @@ def _box_violation(alpha: np.ndarray, lo: np.ndarray, costs: np.ndarray) -> floa
     """``max_i max(0, -alpha_i, alpha_i - C_i) / C_i``: each multiplier's excursion as a
     fraction of its own box. An example of weight 0 has the box ``{0}``: a non-zero
     ``alpha_i`` there is infinitely far out (``inf``, exactly: a decided failure), a
-    zero one does not count."""
+    zero one does not count.
+    """
     viol = np.maximum(lo, alpha - costs)
     zero = costs == 0
     if zero.any():
@@ -352,7 +355,8 @@ def _box_violation(alpha: np.ndarray, lo: np.ndarray, costs: np.ndarray) -> floa
 
 def _fraction_of_box(alpha: np.ndarray, costs: np.ndarray) -> np.ndarray:
     """``|C_i - alpha_i| / C_i`` per example (0 where ``C_i = 0``: such an ``alpha_i``
-    is 0 or caught by the box test, and its example costs nothing)."""
+    is 0 or caught by the box test, and its example costs nothing).
+    """
     out = np.zeros(alpha.shape)
     pos = costs > 0
     out[pos] = np.abs(costs[pos] - alpha[pos]) / costs[pos]
@@ -363,7 +367,8 @@ def _verdict(
     values: dict[str, float], floors: dict[str, float], tol: float
 ) -> tuple[bool, str | None]:
     """``(ok, undecided)`` from each test's value and rounding floor. A value of
-    ``inf`` with a floor of 0 is exactly infinite (not an overflow): decided."""
+    ``inf`` with a floor of 0 is exactly infinite (not an overflow): decided.
+    """
     undecided = None
     for k, v in values.items():
         f = floors[k]

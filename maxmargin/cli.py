@@ -50,7 +50,8 @@ class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
 
 class _Parser(argparse.ArgumentParser):
     """argparse that reports usage errors in one line (and exit code 2), naming the help
-    of the (sub)command."""
+    of the (sub)command.
+    """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", _HelpFormatter)
@@ -65,7 +66,8 @@ class _Parser(argparse.ArgumentParser):
         namespace: argparse.Namespace | None = None,
     ) -> argparse.Namespace:
         """As argparse's, but an unknown option after a command names that command's help
-        (argparse leaves it to the top-level parser, which would name ``maxmargin --help``)."""
+        (argparse leaves it to the top-level parser, which would name ``maxmargin --help``).
+        """
         ns, extras = self.parse_known_args(args, namespace)
         if extras:
             subs = next(
@@ -116,7 +118,8 @@ def _write_table(result: Any, target: str | None) -> None:
 
 def _load_data(args: argparse.Namespace, path: str | None = None, like: Any = None) -> Any:
     """Load DATA (or the file ``path``, read like the Dataset ``like``: a LIBSVM holdout
-    gets the index base its DATA was read with)."""
+    gets the index base its DATA was read with).
+    """
     from .data import _format_of, load
     from .exceptions import ParameterError
 
@@ -144,7 +147,8 @@ def _load_data(args: argparse.Namespace, path: str | None = None, like: Any = No
 
 def _out_target(args: argparse.Namespace) -> str | None:
     """``--out``, or the command's default folder (none when ``--json`` or ``--csv``
-    replaces it)."""
+    replaces it).
+    """
     if getattr(args, "out", None) is not None:
         return args.out
     if getattr(args, "json", None) is not None or getattr(args, "csv", None) is not None:
@@ -161,7 +165,8 @@ def _out_dir(args: argparse.Namespace) -> Path | None:
 @contextlib.contextmanager
 def _verbosity(args: argparse.Namespace) -> Iterator[None]:
     """``-v``: maxmargin's decisions (logger "maxmargin") and the QP solvers' own log,
-    both on stderr (stdout keeps only what the command prints: ``--json -``)."""
+    both on stderr (stdout keeps only what the command prints: ``--json -``).
+    """
     if not getattr(args, "verbose", False):
         yield
         return
@@ -197,7 +202,8 @@ def _problem(args: argparse.Namespace, data: Any) -> Any:
 
 def _weights(args: argparse.Namespace, data: Any) -> dict[str, Any]:
     """``--weights FILE`` and ``--class-weight`` as ``sample_weight=`` / ``class_weight=``
-    (only those given)."""
+    (only those given).
+    """
     from .data import load_weights
 
     kw: dict[str, Any] = {}
@@ -533,7 +539,8 @@ def _check_options_apply(args: argparse.Namespace, classes: list[Any], targets: 
 
 def _learner_targets(text: str | None, option: str = "--learner") -> list[str]:
     """The learners a comma-separated option names: registry names, ``module:Class`` or
-    ``path/file.py:Class``, each resolved now (exit 2 before any work)."""
+    ``path/file.py:Class``, each resolved now (exit 2 before any work).
+    """
     from .exceptions import ParameterError
     from .online.registry import learner_class
 
@@ -550,7 +557,8 @@ def _learner_targets(text: str | None, option: str = "--learner") -> list[str]:
 
 def _parse_value(text: str) -> Any:
     """A ``--learner-param`` value: JSON when it parses (numbers, true, null, lists,
-    objects), else the string itself."""
+    objects), else the string itself.
+    """
     try:
         return json.loads(text)
     except ValueError:
@@ -560,7 +568,8 @@ def _parse_value(text: str) -> Any:
 def _parse_step(text: str) -> Any:
     """``--step``: a schedule name (``constant``, ``invsqrt``: the learner's eta0;
     ``pegasos``, ``pegasos_paper``), ``constant:ETA`` / ``invsqrt:ETA0``, or the JSON of
-    ``StepSize.to_dict()``."""
+    ``StepSize.to_dict()``.
+    """
     from .exceptions import ParameterError
     from .online.steps import STEP_NAMES, as_step
 
@@ -590,7 +599,8 @@ def _parse_step(text: str) -> Any:
 
 def _learner_params(args: argparse.Namespace, targets: list[str]) -> list[dict[str, Any]]:
     """Per learner: the ``--learner-param`` and ``--step`` values its constructor takes;
-    a key no learner takes is an error."""
+    a key no learner takes is an error.
+    """
     from .exceptions import ParameterError
     from .online.protocol import learner_params
     from .online.registry import learner_class
@@ -617,7 +627,8 @@ def _learner_params(args: argparse.Namespace, targets: list[str]) -> list[dict[s
 
 def _run_learners(args: argparse.Namespace, targets: list[str]) -> list[Any]:
     """The learners of ``run``: each built with the options its constructor takes; a
-    learner of the public protocol wrapped with ``--intercept`` (default: its own)."""
+    learner of the public protocol wrapped with ``--intercept`` (default: its own).
+    """
     from .exceptions import ParameterError
     from .online import OnlineLearner
     from .online.protocol import as_learner
@@ -738,7 +749,8 @@ def _load_trace(path: str, data: Any, intercept: str) -> Any:
     """A trajectory file: what ``Trace.save`` writes (``.npz`` beside its ``.json``, either
     given), or a plain ``.npz`` with ``t``, ``W`` and optionally ``b``, ``w_avg``,
     ``b_avg``, ``mistakes`` and ``kind`` (read as ``Trace.from_weights`` reads them, with
-    the problem's ``intercept``)."""
+    the problem's ``intercept``).
+    """
     from .exceptions import DataError, ParameterError
     from .trace import Trace
 
@@ -1379,7 +1391,8 @@ EXIT_INTERNAL = 70
 
 def _internal_error(e: Exception, verbose: bool) -> int:
     """An exception maxmargin did not expect (a bug): one line, the traceback with -v;
-    :data:`EXIT_INTERNAL`."""
+    :data:`EXIT_INTERNAL`.
+    """
     with contextlib.suppress(OSError, ValueError):
         if verbose:
             import traceback

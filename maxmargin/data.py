@@ -164,7 +164,8 @@ def _check_feature_names(names: Any, d: int, name: str) -> tuple[str, ...] | Non
 
 def _checked_X(X: Any, name: str) -> Any:
     """``X`` as float64, dense C-contiguous or CSR (sorted, no duplicates), 2-D, not empty,
-    finite; a DataError naming the first bad entry otherwise."""
+    finite; a DataError naming the first bad entry otherwise.
+    """
     complex_ = DataError(
         f"{name}: X holds complex numbers; maxmargin needs real "
         "features (put real and imaginary parts in separate columns)"
@@ -206,7 +207,8 @@ def _checked_X(X: Any, name: str) -> Any:
 
 def _checked_y(y: Any, n: int, name: str) -> np.ndarray:
     """The labels as float64 in {-1, +1}, one per row; a DataError that says how to map
-    other labels otherwise."""
+    other labels otherwise.
+    """
     y = np.asarray(y)
     if y.ndim != 1:
         y = y.reshape(-1) if y.ndim == 2 and 1 in y.shape else y
@@ -544,7 +546,8 @@ def _read_bytes(path: Path | None, shown: str) -> bytes:
 
 def _read_text(path: Path | None, shown: str, kind: str) -> tuple[str, str | None]:
     """The text (UTF-8, a byte-order mark dropped; gzip and bzip2 decompressed, told by
-    their magic bytes) and the compression, or a DataError saying why not."""
+    their magic bytes) and the compression, or a DataError saying why not.
+    """
     raw = _read_bytes(path, shown)
     compression = _compression(raw)
     if compression is not None:
@@ -779,7 +782,8 @@ def _with_labels(
 
 def _sniff_format(text: str) -> str:
     """``"libsvm"`` when the first 100 lines (comments dropped) are ``label idx:val ...``
-    (or a label alone) and one has a feature; else ``"csv"``."""
+    (or a label alone) and one has a feature; else ``"csv"``.
+    """
     features = False
     lines = 0
     for raw in text.splitlines():
@@ -808,7 +812,8 @@ CSV_DELIMITERS = (",", ";", "\t")
 
 def _sniff_delimiter(lines: list[str]) -> str:
     """The separator that splits every line into the same number (>= 2) of fields; among
-    several, the one giving the most numbers, then the first of :data:`CSV_DELIMITERS`."""
+    several, the one giving the most numbers, then the first of :data:`CSV_DELIMITERS`.
+    """
     best, best_score = ",", -1
     for delim in CSV_DELIMITERS:
         try:
@@ -1259,7 +1264,8 @@ def load(
 def _format_of(path: Any) -> str:
     """What :func:`load` reads ``path`` as, by its name: ``"builtin"``, ``"stdin"``
     (decided from the content), ``"csv"``, ``"npz"``, ``"npy"`` or ``"libsvm"``; a
-    ``.gz`` / ``.bz2`` suffix is looked through."""
+    ``.gz`` / ``.bz2`` suffix is looked through.
+    """
     if isinstance(path, str) and path.startswith("builtin:"):
         return "builtin"
     if _is_stdin(path):

@@ -109,7 +109,8 @@ def _labels(classes: np.ndarray) -> tuple:
 
 def _check_sample_weight(sample_weight: Any, X: Any) -> np.ndarray | None:
     """``sample_weight`` as a float array of shape (n,) (None stays None), checked the
-    way scikit-learn does: a ValueError that says what is wrong."""
+    way scikit-learn does: a ValueError that says what is wrong.
+    """
     if sample_weight is None:
         return None
     try:
@@ -281,7 +282,8 @@ class ExactSVC(_LinearBinary):
 
     def _dataset(self, X: Any, y_pm: np.ndarray, classes: np.ndarray) -> Dataset:
         """The training data, with the DataFrame's column names (``solution_.to_dict()``
-        lists them beside ``w``) and the labels (``class_weight`` names them)."""
+        lists them beside ``w``) and the labels (``class_weight`` names them).
+        """
         names = getattr(self, "feature_names_in_", None)
         return Dataset(
             X,
@@ -502,7 +504,8 @@ class _OnlineClassifier(_LinearBinary):
         self, X: Any, y_pm: np.ndarray, classes: np.ndarray, sample_weight: Any
     ) -> np.ndarray | None:
         """A batch's weights: ``sample_weight`` times the weight of each row's class (a
-        batch may hold one class, so nothing asks for both here)."""
+        batch may hold one class, so nothing asks for both here).
+        """
         sw = _check_sample_weight(sample_weight, X)
         if self.class_weight is None:
             return sw

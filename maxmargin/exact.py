@@ -91,7 +91,8 @@ _INNER: contextvars.ContextVar[bool] = contextvars.ContextVar(
 def _solve_rescaled(problem: SVMProblem, t: float, t0: float, **kw: Any) -> ExactSolution:
     """:func:`solve` on ``(t Z, C / t^2)``, mapped back exactly and certified on
     ``problem`` itself. At a huge ``C R^2`` the soft margin is tried as the hard margin
-    (separable data) or in the primal form."""
+    (separable data) or in the primal form.
+    """
     token = _INNER.set(True)
     try:
         return _solve_rescaled_inner(problem, t, t0, **kw)
@@ -157,7 +158,8 @@ def _soft_as_hard(problem: SVMProblem, t: float, t0: float, tol: float) -> Exact
     ``C >= max alpha_hard`` (then the hard optimum satisfies the soft KKT conditions); None
     otherwise. ``(w, b)`` is stretched by ``1 + delta`` so that every ``y_i f_i`` exceeds
     1 by more than its rounding error: at this C a slack of 1e-16 would cost more than
-    the whole objective."""
+    the whole objective.
+    """
     # the hard margin as the solvers should see it: unit features (t = 1/R here, since
     # C R^2 > 1), solved without a further rescaling
     hp = scaled_problem(problem, t, as_hard_margin=True)
@@ -208,7 +210,8 @@ def _cert_trouble(cert: Certificate) -> str:
 
 def _other_solvers_hint(tried: str) -> str:
     """Advice after solver ``tried`` gave a degraded certificate: the interior-point
-    solvers it was not (PIQP, CLARABEL), or, when it was one of them, the other."""
+    solvers it was not (PIQP, CLARABEL), or, when it was one of them, the other.
+    """
     others = [s for s in ("PIQP", "CLARABEL") if s != tried.upper()]
     return f"try another interior-point solver ({', '.join(others)})"
 
@@ -228,7 +231,8 @@ def _solution(
     stacklevel: int = 3,
 ) -> ExactSolution:
     """The :class:`ExactSolution`; ``status`` becomes ``"uncertified"`` (with a warning)
-    when the certificate is not ok."""
+    when the certificate is not ok.
+    """
     if not cert.ok:
         status = "uncertified"
         warnings.warn(
@@ -395,7 +399,8 @@ def solve(
 
 def _solve_without_zero_costs(problem: SVMProblem, t0: float, **kw: Any) -> ExactSolution:
     """The examples of weight 0 do not count (their box is ``{0}``): solve without them,
-    put ``alpha_i = 0`` back, and certify on ``problem`` itself."""
+    put ``alpha_i = 0`` back, and certify on ``problem`` itself.
+    """
     keep = np.flatnonzero(problem.costs > 0)
     data = problem.data
     sub = SVMProblem(
@@ -490,7 +495,8 @@ class _Attempts:
     def finish(self, answer: tuple[RawResult, Route]) -> _Point:
         """Map an answer to ``(w, b, alpha)``, clip ``alpha`` into its box (an
         interior-point method stays strictly inside; this clips rounding-level
-        excursions only), certify, and polish."""
+        excursions only), certify, and polish.
+        """
         raw, route = answer
         p = self.problem
         assert raw.x is not None
@@ -514,7 +520,8 @@ class _Attempts:
 
 def _first_answer(attempts: _Attempts, route: Route) -> tuple[RawResult, Route]:
     """The first answer with a point: ``route``'s, its first fallback's when it failed,
-    or, for a hard margin the solver calls infeasible, the separation LP's verdict."""
+    or, for a hard margin the solver calls infeasible, the separation LP's verdict.
+    """
     raw, route = attempts.run(route)
     if route.fallbacks and raw.status not in (Status.OPTIMAL, Status.INACCURATE, Status.UNBOUNDED):
         raw, route = attempts.run(route.other(route.fallbacks[0]))
@@ -536,7 +543,8 @@ def _separable_after_all(
     """A hard margin called infeasible (primal form) or unbounded (dual form) is not
     separable only by the LP's verdict, never by a status: raise with its certificate.
     Separable after all (tiny margins, huge ``||w||``, can trip a solver's infeasibility
-    test): the other form, then the other direct solvers."""
+    test): the other form, then the other direct solvers.
+    """
     problem = attempts.problem
     if separation_certificate(problem) is not None:
         _raise_not_separable(problem, raw.text)
@@ -559,7 +567,8 @@ def _precise(cert: Certificate) -> bool:
 def _refined(attempts: _Attempts, point: _Point) -> _Point:
     """A backend that stops at a loose tolerance (coordinate descent: the polish usually
     finds the exact active set there) goes on to tighter ones from its point, polishing
-    again, while the point misses the precision the other routes reach."""
+    again, while the point misses the precision the other routes reach.
+    """
     backend = point.route.backend
     if backend is None or backend.resume is None or not attempts.polish:
         return point
@@ -576,7 +585,8 @@ def _refined(attempts: _Attempts, point: _Point) -> _Point:
 def _fallback_if_uncertified(attempts: _Attempts, point: _Point) -> _Point:
     """The default IPM or DCD that did not end certified gives way to its fallback (PIQP) when
     that certifies better; a stalled IPM whose polished point the certificate proves to
-    1e-8 is kept."""
+    1e-8 is kept.
+    """
     cert = point.cert
     proved = cert.ok and (point.optimal or max(cert.max_residual(), abs(cert.relative_gap)) <= 1e-8)
     if proved or not point.route.fallbacks:

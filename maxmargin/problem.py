@@ -186,7 +186,8 @@ class SVMProblem:
     def costs(self) -> np.ndarray:
         """The per-example costs ``C_i = C s_i``, shape (n,): the dual box is
         ``0 <= alpha_i <= C_i`` (``inf`` for hard margin; ``C`` everywhere without
-        weights)."""
+        weights).
+        """
         if self.weights is None:
             return np.full(self.n, self.C)
         return self.C * self.weights
@@ -718,7 +719,8 @@ def resolve_class_weight(data: Dataset, class_weight: Any) -> dict:
 
 def _class_label(data: Dataset, key: Any) -> Any:
     """The original label ``key`` names: one of ``data.classes``, or -1/+1 (a label
-    given as text, ``"1"``, matches a numeric label)."""
+    given as text, ``"1"``, matches a numeric label).
+    """
     neg, pos = data.classes[0], data.classes[1]
     for label in (neg, pos):
         if key == label or (

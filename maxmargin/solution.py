@@ -1,5 +1,6 @@
 """The certified optimum of an SVMProblem: ExactSolution; and SavedSolution, one read back
-from its JSON without the data."""
+from its JSON without the data.
+"""
 
 from __future__ import annotations
 
@@ -120,7 +121,8 @@ class ExactSolution:
     @property
     def margin_width(self) -> float:
         """``2/||w~||``: the distance between the hyperplanes ``f = +1`` and ``f = -1`` (the
-        lecture notes' ``M = 2/||w||``), in the QP's space."""
+        lecture notes' ``M = 2/||w||``), in the QP's space.
+        """
         return 2.0 * self.margin
 
     def decision_function(self, X: Any) -> np.ndarray:
@@ -403,7 +405,8 @@ def _alpha_of(doc: dict[str, Any], n: int) -> np.ndarray | None:
 
 def _certificate_of(doc: dict[str, Any]) -> Certificate:
     """The certificate as the document states it (a comparison's reference holds it
-    whole under ``certificate``; a solution flat, beside the point)."""
+    whole under ``certificate``; a solution flat, beside the point).
+    """
     c = doc.get("certificate") or {
         "primal_objective": doc.get("primal_objective"),
         "dual_objective": doc.get("dual_objective"),

@@ -1,5 +1,6 @@
 """The mistake bounds at their best scale, external trajectories (Trace.from_weights,
-score_trace) and the names of the three margins, each recomputed here with numpy."""
+score_trace) and the names of the three margins, each recomputed here with numpy.
+"""
 
 from __future__ import annotations
 

@@ -352,7 +352,8 @@ def test_property_hard_margin(n, d, seed, intercept, scale):
 def _tiny_hard_margin(n=40, d=1200, eps=1e-3):
     """Sparse, wide (d' > 1000: the DCD route), separable only by a tiny margin: pairs
     of rows that differ by +-eps in the last feature, of opposite labels (alpha ~ 1e4:
-    coordinate descent reaches its sweep cap in ~2 s)."""
+    coordinate descent reaches its sweep cap in ~2 s).
+    """
     rng = np.random.default_rng(0)
     m = n // 2
     A = sp.random(m, d, density=0.01, random_state=rng, format="csr") + sp.csr_matrix(

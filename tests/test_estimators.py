@@ -79,7 +79,8 @@ print(json.dumps(out))
 @functools.cache
 def _array_api_in_subprocess(jobs: str) -> dict:
     """Run check_array_api_input for every estimator in one interpreter with
-    SCIPY_ARRAY_API=1 (scipy reads it at import time, so it cannot be set here)."""
+    SCIPY_ARRAY_API=1 (scipy reads it at import time, so it cannot be set here).
+    """
     env = dict(os.environ, SCIPY_ARRAY_API="1")
     out = subprocess.run(
         [sys.executable, "-c", _ARRAY_API_SCRIPT, jobs],

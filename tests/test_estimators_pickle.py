@@ -1,5 +1,6 @@
 """Pickles of ExactSVC: O(#SV) in size, exact predictions after a round trip, and a
-re-certification on the training data (``recertify``) that passes, and fails on other data."""
+re-certification on the training data (``recertify``) that passes, and fails on other data.
+"""
 
 from __future__ import annotations
 

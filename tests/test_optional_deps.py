@@ -145,7 +145,8 @@ def test_reports_without_matplotlib_skip_the_figures_in_one_line(tmp_path):
 
 def _copy_package(root: Path) -> Path:
     """maxmargin copied as an installed package would be: its bytecode (valid: the times
-    are kept), no numba cache."""
+    are kept), no numba cache.
+    """
     shutil.copytree(PACKAGE, root / "maxmargin", ignore=shutil.ignore_patterns("*.nbi", "*.nbc"))
     return root
 
@@ -179,7 +180,8 @@ def test_numba_kernels_work_where_no_cache_directory_can_be_written(tmp_path):
     """A read-only package and no writable user cache: numba cannot cache (and refuses
     ``cache=True`` functions outright); maxmargin compiles into a private temporary
     directory instead of failing. (Read-only is simulated: a file where each directory
-    would go, which even root cannot write into.)"""
+    would go, which even root cannot write into.)
+    """
     site = _copy_package(tmp_path / "site")
     cache = site / "maxmargin" / "solvers" / "__pycache__"  # where numba would cache
     shutil.rmtree(cache, ignore_errors=True)
@@ -223,7 +225,8 @@ class _Terminal:
 @pytest.fixture
 def tiny_kernels(tmp_path, monkeypatch):
     """A fresh module of two cached numba kernels (its own empty cache), nothing announced
-    yet in this process."""
+    yet in this process.
+    """
     from maxmargin import _deps
 
     name = f"mm_tiny_kernels_{tmp_path.name}"

@@ -41,7 +41,8 @@ SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[Healt
 
 def make_data(rng, n, d, hard, intercept):
     """Gaussian features; labels from a random hyperplane (through the origin for
-    ``none``). Hard: points within 0.2 of it dropped (a margin), soft: label noise."""
+    ``none``). Hard: points within 0.2 of it dropped (a margin), soft: label noise.
+    """
     X = rng.standard_normal((n, d))
     u = rng.standard_normal(d)
     u /= np.linalg.norm(u)
@@ -61,7 +62,8 @@ def make_data(rng, n, d, hard, intercept):
 @st.composite
 def scaled_problems(draw):
     """``(problem, k, j)``: data times ``10^k``, ``C = 10^j`` (the extremes and a few
-    landmarks on purpose, any value, or ``C R^2`` near 1 with ``k ~ -j/2``)."""
+    landmarks on purpose, any value, or ``C R^2`` near 1 with ``k ~ -j/2``).
+    """
     n = draw(st.integers(10, 60))
     d = draw(st.integers(1, 8))
     hard = draw(st.booleans())
@@ -157,7 +159,8 @@ def _e(values):
 def _clip_to_normal_range(k, p, sol):
     """``k`` moved so that every quantity the certificate forms stays a normal double
     after ``X -> 2^k X`` (subnormals round differently, so exact invariance needs this):
-    ``alpha, C, P, w^2`` scale as ``2^-2k``, X as ``2^k``, ``alpha x`` as ``2^-k``."""
+    ``alpha, C, P, w^2`` scale as ``2^-2k``, X as ``2^k``, ``alpha x`` as ``2^-k``.
+    """
     lo, hi = -870, 870  # 150 bits of headroom: rounding-level factors (2^-53) times n
     m2 = np.concatenate(
         [_e(sol.alpha), _e(sol.w) * 2, _e([sol.primal_objective]), _e([p.C]) if not p.hard else []]

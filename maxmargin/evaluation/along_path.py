@@ -43,7 +43,8 @@ def _learner_at(
 ) -> OnlineLearner:
     """Learner ``entry`` (a name, ``module:Class`` or a class, or such a target with its
     parameters) built for the problem at ``lam`` with ``intercept`` (its declared
-    ``problem_parameter``, lam or C = 1/(lam n), set from it)."""
+    ``problem_parameter``, lam or C = 1/(lam n), set from it).
+    """
     target, params = _entry(entry)
     cls = learner_class(target)
     if getattr(cls, "problem_parameter", None) is None:
@@ -68,7 +69,8 @@ def _name(entry: Any) -> str:
 
 def _idle_cores() -> int:
     """Cores not busy with other work: ``cpu_count`` minus the 1-minute load average
-    (at least 1; all cores where the load average is unknown)."""
+    (at least 1; all cores where the load average is unknown).
+    """
     import os
 
     cores = os.cpu_count() or 1
@@ -82,7 +84,8 @@ def _idle_cores() -> int:
 def _learner_job(job: tuple) -> tuple[np.ndarray, float]:
     """Run one learner at one lambda and evaluate its lambda objective at every
     checkpoint (module-level, so a worker can run it; the evaluation, O(n d) per
-    checkpoint, is as long as the run: it belongs in the worker too)."""
+    checkpoint, is as long as the run: it belongs in the worker too).
+    """
     from ..online import run
 
     data, learner, epochs, order, seed, ckpts, lam, intercept, scaling, weights = job
@@ -412,7 +415,8 @@ def learners_along_path(
 
 def _run_jobs(jobs: list[tuple], workers: int, progress: bool) -> list[tuple[np.ndarray, float]]:
     """Every job's ``(F at the checkpoints, learning seconds)``, in order: in a pool of
-    ``workers`` processes, or here."""
+    ``workers`` processes, or here.
+    """
     with Progress(len(jobs), "learners", enabled=progress) as bar:
         if workers > 1 and len(jobs) > 1:
             # joblib's loky workers: no `if __name__ == "__main__"` guard needed in the
@@ -437,7 +441,8 @@ def _epochs_to_eps(
     rel: np.ndarray, ckpts: np.ndarray, n: int, eps: tuple[float, ...]
 ) -> np.ndarray:
     """For each eps, learner and lambda: the first checkpoint (in epochs) from which
-    ``rel <= eps`` holds at every later one; inf when not at the end."""
+    ``rel <= eps`` holds at every later one; inf when not at the end.
+    """
     Lk, k, m = rel.shape
     ep = np.full((len(eps), Lk, k), np.inf)
     for q, e in enumerate(eps):

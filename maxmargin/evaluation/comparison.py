@@ -468,7 +468,8 @@ class RunResult:
     def attained_margin(self) -> np.ndarray | None:
         r""":math:`\min_i y_i \tilde w_t\cdot z_i / \|\tilde w_t\|`: the geometric margin
         the iterate attains on the data, in the learners' space (the same as
-        :attr:`margin`, named for what it is; ``docs/numbers.md``)."""
+        :attr:`margin`, named for what it is; ``docs/numbers.md``).
+        """
         return self.margin
 
     @property
@@ -487,7 +488,8 @@ class RunResult:
     @property
     def general_respected(self) -> bool | None:
         """``mistakes <= L + R||u|| sqrt(L) + R^2 ||u||^2`` at every (finite) checkpoint
-        (None: N/A)."""
+        (None: N/A).
+        """
         if self.general_bound is None:
             return None
         m = self._scored
@@ -496,7 +498,8 @@ class RunResult:
     @property
     def best_bound_respected(self) -> bool | None:
         """``mistakes <=`` :attr:`general_bound_best` and :attr:`mistake_rounds_bound` at
-        every (finite) checkpoint (None: N/A)."""
+        every (finite) checkpoint (None: N/A).
+        """
         bounds = [b for b in (self.general_bound_best, self.mistake_rounds_bound) if b is not None]
         if not bounds:
             return None
@@ -1146,7 +1149,8 @@ def _build_learners(
     learners: Any, problem: SVMProblem, label: Any
 ) -> list[tuple[str, OnlineLearner]]:
     """The learners to run: names or ``module:Class`` targets and classes built for the
-    problem, built-in learners as given, learners of the public protocol wrapped."""
+    problem, built-in learners as given, learners of the public protocol wrapped.
+    """
     if learners is None:
         return []
     if isinstance(learners, (str, type, OnlineLearner)) or is_learner(learners):
@@ -1202,7 +1206,8 @@ def _check_learner(learner: OnlineLearner, problem: SVMProblem) -> None:
 
 def _declared_of(trace: Trace, kind: str | None = None) -> Declared:
     """What a trace is scored on: ``kind`` when given, else what its learner declared
-    (recorded by :func:`~maxmargin.online.run`), else the objective."""
+    (recorded by :func:`~maxmargin.online.run`), else the objective.
+    """
     if kind is not None:
         return Declared.of_kind(kind, trace.learner)
     if trace.declares:
@@ -1212,7 +1217,8 @@ def _declared_of(trace: Trace, kind: str | None = None) -> Declared:
 
 def _check_trace(trace: Any, problem: SVMProblem, decl: Declared) -> None:
     """Refuse a trace that was not recorded on ``problem``'s data and intercept, or that
-    minimised another objective."""
+    minimised another objective.
+    """
     if not isinstance(trace, Trace):
         raise ParameterError(
             f"traces must be maxmargin.Trace objects (Trace.from_weights, "
@@ -1266,7 +1272,8 @@ def _certified(sol: ExactSolution, what: str) -> ExactSolution:
 
 def _weighted_hinge(problem: SVMProblem, reference: ExactSolution) -> np.ndarray:
     """The optimum's loss on each example, ``s_i hinge_i`` (the trace's ``loss`` sums the
-    same with the learner's iterates: the regret compares the two)."""
+    same with the learner's iterates: the regret compares the two).
+    """
     hinge = problem.hinge(reference.w, reference.b)
     return hinge if problem.weights is None else problem.weights * hinge
 
@@ -1345,7 +1352,8 @@ class _Optimum:
 
 def _evaluate(label: str, decl: Any, tr: Trace, opt: _Optimum) -> RunResult:
     """Score one trace; ``decl`` is its learner, or what the learner declared
-    (:class:`~maxmargin.online.base.Declared`)."""
+    (:class:`~maxmargin.online.base.Declared`).
+    """
     tic = time.perf_counter()
     kind = scoring(decl)
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
@@ -1457,7 +1465,8 @@ def _objective_scores(
     decl: Any, tr: Trace, opt: _Optimum, Wt: np.ndarray, Mg: np.ndarray, R: float
 ) -> dict[str, Any]:
     """What a learner that minimises the problem's objective is scored on: suboptimality,
-    distance, rate, implied-dual gap (of the iterate and of the average), regret bound."""
+    distance, rate, implied-dual gap (of the iterate and of the average), regret bound.
+    """
     problem, w_star, F_star = opt.problem, opt.w_star, opt.F_star
     lam, t = problem.lam, tr.t
     res: dict[str, Any] = {}
@@ -1509,7 +1518,8 @@ def _mistake_bounds(
     """Novikoff and the general bounds of ``docs/compare.md`` (section 6) for a learner of
     the perceptron family, in its space (``space`` = ``(R, ||u||, m, gamma)``, see
     :meth:`_Optimum.space`); ``visited`` = (the examples seen, the prefix sums of ``u``'s
-    hinge at the checkpoints), None when the learner does not follow the schedule."""
+    hinge at the checkpoints), None when the learner does not follow the schedule.
+    """
     R, ns, m, gamma = space
     # the margin perceptron (update on y w.z <= tau, step eta): R^2 -> R^2 + 2 tau / eta
     tau, eta = float(decl.update_margin), float(decl.update_step)
@@ -1962,7 +1972,8 @@ def _hard_solution(
     problem: SVMProblem, hard_reference: Any, solver: str | None
 ) -> ExactSolution | None:
     """The certified hard-margin optimum (None: not separable), from ``hard_reference``
-    (re-checked, never trusted) or decided here by the LP and a solve."""
+    (re-checked, never trusted) or decided here by the LP and a solve.
+    """
     data = problem.data
     if isinstance(hard_reference, SeparationCertificate):
         if not verify_separation(

@@ -154,7 +154,8 @@ class _Geometry:
 
     def members(self, g: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Original indices of the groups ``g``, and for each the position in ``g`` of
-        its group (groups in the order given, members in increasing index)."""
+        its group (groups in the order given, members in increasing index).
+        """
         g = np.asarray(g, np.int64)
         if self.m == self.n_orig:  # no duplicates: group k is example k
             return g.copy(), np.arange(g.size)
@@ -206,7 +207,8 @@ class _Geometry:
 
     def scaled_problem(self, C_int: float) -> SVMProblem:
         """The same problem on ``z / sigma`` at ``C sigma^2``: the probes solve it, since
-        a solver's absolute tolerances are not scale-invariant while the sets are."""
+        a solver's absolute tolerances are not scale-invariant while the sets are.
+        """
         if self._scaled is None:
             sig = math.sqrt(self.sigma2)
             X = self.data.X
@@ -223,7 +225,8 @@ class _Geometry:
 
 def _duplicate_groups(YZ: Any, key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Exact duplicates of the rows ``(y_i z_i, key_i)``: representatives (first
-    occurrence) and, for each example, its group."""
+    occurrence) and, for each example, its group.
+    """
     n = key.size
     if sp.issparse(YZ):
         A = sp.csr_matrix(YZ)
@@ -328,7 +331,8 @@ def _solve_kkt(M: np.ndarray, R: np.ndarray) -> tuple[np.ndarray, bool, float]:
 def _left_sum(geo: _Geometry, st: np.ndarray, base: _Seg | None) -> np.ndarray:
     """``g_L = sum_{i in L} c_i y_i z_i``: updated from ``base`` by the examples whose
     membership of L changed (a few rows, not a product with all of G); recomputed from
-    scratch when many changed, so rounding cannot accumulate for long."""
+    scratch when many changed, so rounding cannot accumulate for long.
+    """
     if not (st == _L).any():
         return np.zeros(geo.dz)  # exactly: the hard-margin end has constant w
     if base is not None and base.gL is not None and geo.gl_updates < 256:
@@ -353,7 +357,8 @@ def _segment(
 ) -> _Seg | None:
     """The affine solution for the sets ``st`` anchored at ``C0``; None if the sets admit
     no solution (an inconsistent singular system, or an empty intercept interval).
-    ``base``: a neighbouring segment whose ``g_L`` can be updated."""
+    ``base``: a neighbouring segment whose ``g_L`` can be updated.
+    """
     seg = _Seg()
     seg.st, seg.C0, seg.prec, seg.scans = st, C0, None, {}
     E = np.flatnonzero(st == _E)
@@ -707,7 +712,8 @@ class _Tracer:
         base: _Seg | None,
     ) -> list[_Seg]:
         """Segments for the sets ``st`` at C, not invalid there; a singular elbow is
-        replaced by its nonsingular bases (:func:`_bases`), the min-norm split last."""
+        replaced by its nonsingular bases (:func:`_bases`), the min-norm split last.
+        """
         geo = self.geo
         seg = _segment(geo, st, C, direction=direction, b_anchor=b_anchor, ref=ref, base=base)
         segs = []
@@ -724,7 +730,8 @@ class _Tracer:
 
     def start_at(self, C: float) -> tuple[list[_Seg], float]:
         """The segment leaving C upward, from the active sets of a fresh certified solve
-        at C (a path that starts at a user's ``C_min``)."""
+        at C (a path that starts at a user's ``C_min``).
+        """
         geo = self.geo
         st, bp, ag = self.probe(C)
         segs = self.candidates(st, C, 1, bp, C, ag, None)
@@ -747,7 +754,8 @@ class _Tracer:
 
     def first(self) -> tuple[list[_Seg], float]:
         """The first segments, from C -> 0+ up to a probe's segment (anchored at their
-        lower ends; the last one is the current segment), and the probe's C."""
+        lower ends; the last one is the current segment), and the probe's C.
+        """
         from .limits import min_margin_sv_C
 
         geo = self.geo
@@ -925,7 +933,8 @@ class _Tracer:
         self, segp: _Seg, down: _Scan, Cb: float, b_at: float | None, w_at: np.ndarray
     ) -> list[_Seg] | None:
         """From a probe's segment, follow the path downward to ``Cb``; the segments in
-        increasing C (re-anchored at their lower ends), or None."""
+        increasing C (re-anchored at their lower ends), or None.
+        """
         geo = self.geo
         pieces = []
         seg, sc = segp, down
@@ -1076,7 +1085,8 @@ def _next_pieces(
 ) -> tuple[list[_Seg], str, Certificate | None]:
     """The segment(s) after the breakpoint ``Cb`` of ``seg``, how they were found (``"event"``:
     the event rule, certified; ``"solve"``: fresh solves) and the first one's certificate
-    at ``Cb`` (None: to be computed)."""
+    at ``Cb`` (None: to be computed).
+    """
     b_at, w_at = seg.b(Cb), seg.w(Cb)
     cert = None
     nxt = tracer.settle(
@@ -1399,7 +1409,8 @@ class ExactPath:
 
     def _status(self, k: int) -> np.ndarray:
         """Status array (codes of :data:`SET_NAMES`) of segment k, replayed from the
-        nearest stored one."""
+        nearest stored one.
+        """
         base = max(j for j in self.snapshots if j <= k)
         st = self.snapshots[base].copy()
         for j in range(base, k):  # breakpoint j leads from segment j to j + 1
@@ -1878,7 +1889,8 @@ class ExactPath:
 def _single_blas_thread() -> Any:
     """Limit BLAS to one thread while tracing: the path is a long sequence of small
     products, and multi-threaded gemv on a busy machine is ~100x slower
-    (docs/benchmarks.md)."""
+    (docs/benchmarks.md).
+    """
     try:
         from threadpoolctl import threadpool_limits
     except ImportError:  # pragma: no cover - a declared dependency
@@ -2130,7 +2142,8 @@ def exact_regularization_path(
 def _widen(ep: ExactPath, data: Dataset, weights: np.ndarray, keep: np.ndarray) -> ExactPath:
     """The path traced without the examples of weight 0, on all of ``data``: those stay
     in the right set (``alpha_i = 0``). The certificates carry over as they are: an
-    example with ``alpha_i = 0`` and ``C_i = 0`` adds exactly 0 to every test."""
+    example with ``alpha_i = 0`` and ``C_i = 0`` adds exactly 0 to every test.
+    """
     n = data.n
     snaps = {}
     for k, st in ep.snapshots.items():

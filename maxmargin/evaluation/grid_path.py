@@ -377,20 +377,23 @@ class RegularizationPath:
     @property
     def feature_margin(self) -> np.ndarray:
         """``1/||w||``: from the decision hyperplane to ``f = +-1`` in the feature space
-        ``x`` (the bias left out); :attr:`margin` by its name, shape (k,)."""
+        ``x`` (the bias left out); :attr:`margin` by its name, shape (k,).
+        """
         return self.margin
 
     @property
     def margin_width(self) -> np.ndarray:
         """``2/||w||``: between the hyperplanes ``f = +1`` and ``f = -1`` in ``x`` (the
-        lecture notes' ``M = 2/||w||``); :attr:`width` by its name, shape (k,)."""
+        lecture notes' ``M = 2/||w||``); :attr:`width` by its name, shape (k,).
+        """
         return self.width
 
     @property
     def geometric_margin(self) -> np.ndarray:
         """``1/||w~||`` in the QP's space, as :attr:`ExactSolution.geometric_margin
         <maxmargin.ExactSolution.geometric_margin>` (``= feature_margin`` unless
-        ``augmented``), shape (k,)."""
+        ``augmented``), shape (k,).
+        """
         with np.errstate(divide="ignore"):
             return np.where(
                 self.norm_reg > 0, 1.0 / np.where(self.norm_reg > 0, self.norm_reg, 1.0), np.inf
@@ -804,7 +807,8 @@ class RegularizationPath:
 
 class _DualModel:
     """The dual QP of :func:`maxmargin.cvxpy_models.dual_model` compiled once in cvxpy,
-    ``C`` a DPP parameter (the box upper bound), re-solved at every grid point."""
+    ``C`` a DPP parameter (the box upper bound), re-solved at every grid point.
+    """
 
     def __init__(self, problem: SVMProblem, solver: str) -> None:
         from ..cvxpy_models import dual_model
@@ -859,7 +863,8 @@ def _solve_point(
     problem: SVMProblem, YZ: Any, model: _DualModel | None, prev: tuple | None, tol: float
 ) -> tuple[np.ndarray, float, np.ndarray, Certificate, bool, str]:
     """One grid point: the working-set warm start from ``prev`` if it certifies, else the
-    compiled full QP; polished and certified."""
+    compiled full QP; polished and certified.
+    """
     C = problem.C
     if prev is not None:
         w0, b0 = prev[0], prev[1]

@@ -146,7 +146,8 @@ def _positive_part(data: Dataset, sample_weight: Any) -> tuple[Dataset, np.ndarr
 def _face_beta(data: Dataset, maj: float, caps: np.ndarray) -> np.ndarray | None:
     """The small-C multipliers ``beta*`` (alpha = C beta*) for unequal classes, or None
     when one is fractional (margin SVs for every C > 0). ``caps``: the upper bounds of
-    beta (the weights; 1 without). See :func:`min_margin_sv_C`."""
+    beta (the weights; 1 without). See :func:`min_margin_sv_C`.
+    """
     import clarabel
 
     y = data.y
@@ -404,7 +405,8 @@ def hard_margin_limit(
 
 def _min_inf_norm_alpha(problem: SVMProblem, sol: Any, sw: np.ndarray | None = None) -> float:
     """LP: the smallest ``max alpha_i / s_i`` over the hard-optimal dual face (inf if it
-    fails; ``s_i = 1`` without weights)."""
+    fails; ``s_i = 1`` without weights).
+    """
     from scipy.optimize import linprog
 
     from ..solvers.qp import signed_rows

@@ -73,7 +73,8 @@ def _value(v: Any) -> Any:
 
 def _array_keys(run: dict[str, Any]) -> list[str]:
     """The per-checkpoint keys of a run's dict: lists as long as ``t``, and the N/A ones
-    (None) of the same names in other runs are found by the caller."""
+    (None) of the same names in other runs are found by the caller.
+    """
     k = len(run["t"])
     return [key for key, v in run.items() if key != "t" and isinstance(v, list) and len(v) == k]
 

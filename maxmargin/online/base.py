@@ -131,7 +131,8 @@ _MARKER = "{intercept_parameters}"
 
 def _doc_intercept(cls: type) -> type:
     """Class decorator: put :data:`INTERCEPT_PARAMETERS` where the docstring says
-    ``{intercept_parameters}``, at that line's indentation."""
+    ``{intercept_parameters}``, at that line's indentation.
+    """
     doc = cls.__doc__ or ""
     for line in doc.splitlines():
         if line.strip() == _MARKER:
@@ -520,7 +521,8 @@ class OnlineLearner:
     def has_weights(self) -> bool:
         """Whether the learner's output is a weight vector on the features (a kernel
         perceptron with a non-linear kernel has none: it cannot be measured against the
-        linear optimum)."""
+        linear optimum).
+        """
         return True
 
     def regret_lipschitz(self, R: float) -> float | None:
@@ -572,7 +574,8 @@ class OnlineLearner:
 
     def _halted(self, state: Any) -> bool:
         """True when the learner has stopped: the run ends with this epoch (such a learner
-        puts a checkpoint at every epoch end, in ``_align``)."""
+        puts a checkpoint at every epoch end, in ``_align``).
+        """
         return False
 
     def _final(self, packed: PackedData, state: Any) -> dict[str, np.ndarray]:

@@ -195,7 +195,8 @@ class Pegasos(OnlineLearner):
 
     def _rate(self) -> float | None:
         """The step schedule's rate; None for ``1/(lam t)`` steps with a free bias (their
-        rate needs a strongly convex objective, and the bias is not regularised)."""
+        rate needs a strongly convex objective, and the bias is not regularised).
+        """
         rate = self._step().theory_rate
         return None if self.intercept == "free" and isinstance(self._step(), PegasosStep) else rate
 

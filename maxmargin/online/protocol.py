@@ -294,7 +294,8 @@ class LearnerError(ParameterError):
     """A user's learner raised (in ``start``, ``step``, ``weights`` ... or its
     ``compiled_step`` failed to compile): its own bug, not maxmargin's. The message names
     the learner, the method and the step; the learner's exception is chained
-    (``__cause__``)."""
+    (``__cause__``).
+    """
 
 
 @contextlib.contextmanager

@@ -1,7 +1,8 @@
 """The registry of the built-in learners (name -> class, :func:`make_learner`), and the one
 place that turns a learner's name into a class (:func:`learner_class`: a registry name,
 ``module:Class`` or ``path/file.py:Class``) and a class into a learner for a problem
-(:func:`learner_for`)."""
+(:func:`learner_for`).
+"""
 
 from __future__ import annotations
 

@@ -209,7 +209,8 @@ def _steps(
 ) -> Iterator[tuple[int | None, np.ndarray, int, int, int]]:
     """The run cut at the checkpoints: ``(t, idx, lo, hi, base)`` means "take the steps on
     ``idx[lo:hi]`` (the first is step ``base + lo + 1``), then record at step ``t``"
-    (``t`` None: an epoch ends between two checkpoints)."""
+    (``t`` None: an epoch ends between two checkpoints).
+    """
     pos = 0  # index into ckpts
     T = n * epochs
     for e, idx in enumerate(iter_schedule(n, epochs, order, seed)):

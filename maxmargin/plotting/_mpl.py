@@ -259,7 +259,8 @@ def legend(ax: Any, *, fontsize: float = 8, after: float = 0.0, **kwargs: Any) -
 
 def _makes_room(fig: Any) -> bool:
     """Whether ``fig`` lays itself out around what sticks out of its axes (constrained
-    layout)."""
+    layout).
+    """
     from matplotlib.layout_engine import ConstrainedLayoutEngine
 
     get = getattr(fig, "get_layout_engine", None)

@@ -32,7 +32,8 @@ __all__ = ["animate_run"]
 
 def _check_target(data: Dataset, path: str | Path) -> Path:
     """The checks that must pass before any learning starts (matplotlib and Pillow
-    installed, 2-D data, a .gif in an existing directory); returns the path."""
+    installed, 2-D data, a .gif in an existing directory); returns the path.
+    """
     _mpl.matplotlib(pillow=True)
     if data.d != 2:
         raise DataError(
@@ -71,7 +72,8 @@ def _reference(
 ) -> tuple[ExactSolution, str]:
     """The exact optimum to draw, and its label: the learner's own lambda-optimum when it
     has a lambda, else the hard margin when the data are separable, else the soft
-    margin at C = 1 (all in the learner's intercept mode)."""
+    margin at C = 1 (all in the learner's intercept mode).
+    """
     from ..exact import solve
     from ..problem import SVMProblem
 

@@ -137,7 +137,8 @@ def plot_boundary(
 
 def _box(span: np.ndarray, height: float = 3.6) -> tuple[float, float]:
     """The axes box (inches) of a new figure: the data's aspect ratio, ``height`` tall,
-    the width kept within 2.2 to 6.5 inches (then the height follows, down to 1.8)."""
+    the width kept within 2.2 to 6.5 inches (then the height follows, down to 1.8).
+    """
     ratio = float(span[0] / span[1])
     width = min(max(height * ratio, 2.2), 6.5)
     return width, min(max(width / ratio, 1.8), height)

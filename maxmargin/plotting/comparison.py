@@ -49,7 +49,8 @@ _T_LABEL = r"step $t$ (examples seen)"
 
 def _groups(cmp: Comparison) -> Iterator[tuple[str, str, list[RunResult], dict[str, Any]]]:
     """(label, order, runs, style) for each learner x order, and each trace (its own
-    order); the style is the same in every figure (by the group's position)."""
+    order); the style is the same in every figure (by the group's position).
+    """
     for i, (lab, order) in enumerate(dict.fromkeys((r.label, r.order) for r in cmp.runs)):
         style = _mpl.series_style(i)
         style["markevery"] = _mpl.markevery(i)
@@ -68,7 +69,8 @@ def _t(runs: Sequence[Any]) -> np.ndarray:
 
 def _stack(runs: Sequence[Any], key: str) -> np.ndarray | None:
     """``key`` of every run (seed) on the common checkpoints: shape (seeds, k), or None
-    when it is N/A for this learner."""
+    when it is N/A for this learner.
+    """
     vals = [getattr(r, key) for r in runs]
     if any(v is None for v in vals):
         return None
@@ -78,7 +80,8 @@ def _stack(runs: Sequence[Any], key: str) -> np.ndarray | None:
 
 def _solid(style: dict[str, Any], **more: Any) -> dict[str, Any]:
     """The learner's colour and marker, on a solid line (the line style then says which
-    quantity it is)."""
+    quantity it is).
+    """
     return {**style, "linestyle": "-", **more}
 
 

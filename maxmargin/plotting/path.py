@@ -227,7 +227,8 @@ def plot_errors(p: Any, ax: Any = None) -> Any:
 
 def _feature_names(obj: Any, given: Sequence[str] | None) -> Sequence[str] | None:
     """``given``, else the result's ``feature_names``, else its data's (an exact path
-    keeps its Dataset), else None."""
+    keeps its Dataset), else None.
+    """
     if given is not None:
         return given
     names = getattr(obj, "feature_names", None)
@@ -241,7 +242,8 @@ def _coefficient_lines(
 ) -> tuple[np.ndarray, list[str], list[str]]:
     """Draw the ``max_features`` largest ``w_j(C)`` (by ``|w_j|`` at the right end), each
     in its own colour (and a dashed line past the tenth); return their indices, labels
-    and colours."""
+    and colours.
+    """
     top = np.argsort(-np.abs(W[-1]), kind="stable")[:max_features]
     labels = [
         f"$w_{{{j + 1}}}$" if names is None else str(names[j]).replace("$", r"\$") for j in top
@@ -582,7 +584,8 @@ def save_path_figures(
 
 def _exact_range(ep: Any, C_range: Sequence[float] | None) -> tuple[float, float]:
     """The C range to draw: given, else from a decade below the first breakpoint to a
-    decade past the last (or C_end)."""
+    decade past the last (or C_end).
+    """
     if C_range is not None:
         lo, hi = (float(C_range[0]), float(C_range[1]))
         if not (0 < lo < hi):
@@ -630,7 +633,8 @@ def _mark_breakpoints(ax: Any, ep: Any, lo: float, hi: float) -> None:
 
 def _exact_best(ep: Any, lo: float, hi: float, holdout: Any = None) -> tuple[float, float] | None:
     """The best held-out C in [lo, hi] on the fine grid (with every breakpoint) and its
-    error, or None without a held-out set."""
+    error, or None without a held-out set.
+    """
     holdout = ep.holdout if holdout is None else holdout
     if holdout is None:
         return None

@@ -87,7 +87,8 @@ class Backend:
 
     def installed(self) -> bool:
         """Whether its package is installed (looked up, not imported: numba's import
-        costs ~0.5 s that the other routes should not pay)."""
+        costs ~0.5 s that the other routes should not pay).
+        """
         return self.package is None or _package_installed(self.package)
 
 
@@ -338,7 +339,8 @@ def choose_route(
 
 def _named_route(solver: str | None, interface: str) -> tuple[str, str]:
     """``(solver, interface)`` for a named (or no) solver, checked; the interface
-    resolved from ``"auto"``."""
+    resolved from ``"auto"``.
+    """
     check_choice("interface", interface, ("auto", "direct", "cvxpy"))
     if interface == "cvxpy" and not _package_installed("cvxpy"):
         raise SolverError(
@@ -401,7 +403,8 @@ def _checked_name(solver: Any, installed: list[str]) -> str:
 
 def _not_installed(name: str, installed: list[str]) -> str:
     """Why solver ``name`` cannot be used here, and the ``pip install`` that fixes it: its
-    own package, or cvxpy when that package is there but reached through cvxpy only."""
+    own package, or cvxpy when that package is there but reached through cvxpy only.
+    """
     pkg = _PIP.get(name, name.lower())
     there = f"(installed: {', '.join(installed)})"
     if name not in BACKENDS and not _package_installed("cvxpy"):

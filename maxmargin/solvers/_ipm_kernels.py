@@ -233,7 +233,8 @@ def affine_step(a, zl, zu, dx, ra, rs, C, hard):  # pragma: no cover - compiled
 @njit(cache=True, fastmath=_FM)
 def corrector_rhs(a, zl, zu, dx, rd, smu, ra, rs, C, hard, rl, ru, out):  # pragma: no cover
     """Mehrotra's corrector: ``rl = smu - a zl - dx dzl``, ``ru = smu - su zu + dx dzu``
-    (``dzl, dzu`` of the affine direction ``dx``), ``out = -rd + rl / a - ru / su``."""
+    (``dzl, dzu`` of the affine direction ``dx``), ``out = -rd + rl / a - ru / su``.
+    """
     for i in range(a.shape[0]):
         dzl = -zl[i] * (1.0 + dx[i] * ra[i])
         r_l = smu - a[i] * zl[i] - dx[i] * dzl
@@ -251,7 +252,8 @@ def corrector_rhs(a, zl, zu, dx, rd, smu, ra, rs, C, hard, rl, ru, out):  # prag
 def corrector_step(a, zl, zu, dx, rl, ru, ra, rs, rzl, rzu, hard):  # pragma: no cover
     """Step ``t <= 1`` to the boundary with ``dzl = (rl - zl dx) / a``,
     ``dzu = (ru + zu dx) / su`` (branch-free, as :func:`affine_step`); and whether
-    every ``dx`` is finite."""
+    every ``dx`` is finite.
+    """
     q = 1.0
     finite = True
     for i in range(a.shape[0]):

@@ -305,7 +305,8 @@ def coordinate_descent(  # noqa: C901
 
 def _bias_feature(intercept: str, intercept_scaling: float, sq: np.ndarray, c_sum: float) -> float:
     """``s``, the constant feature of the bias: the user's (augmented), 0 (none), or, for
-    the free intercept, the square root of the method of multipliers' penalty ``rho``."""
+    the free intercept, the square root of the method of multipliers' penalty ``rho``.
+    """
     if intercept == "augmented":
         return float(intercept_scaling)
     if intercept != "free":
@@ -349,7 +350,8 @@ def _why_stopped(
 
 def _separates(X: Any, y: np.ndarray, w: np.ndarray, s: float, intercept: str) -> bool:
     """Whether the iterate ``w`` strictly separates the classes (a proof of separability:
-    with the intercept ``none`` through the origin, otherwise with some ``b``)."""
+    with the intercept ``none`` through the origin, otherwise with some ``b``).
+    """
     f = np.asarray(X @ w[:-1]).ravel()
     if intercept == "augmented":
         f = f + s * w[-1]

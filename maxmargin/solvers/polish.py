@@ -110,7 +110,8 @@ def _signed_sum(
     Z: Any, y: np.ndarray | None, B: np.ndarray, coef: np.ndarray | None = None
 ) -> np.ndarray:
     """``sum_{i in B} coef_i y_i z_i`` (``y`` None: the rows of Z are signed already;
-    ``coef`` None: 1)."""
+    ``coef`` None: 1).
+    """
     c = np.zeros(Z.shape[0])
     c[B] = 1.0 if y is None else y[B]
     if coef is not None:
@@ -248,7 +249,8 @@ def _active_set_guesses(
     """Active sets ``(M, B)`` (margin SVs, bound SVs) to try, the most likely first: read
     off the margins ``y_i f_i`` at four tolerances (an IPM stopped at ~1e-9 puts margin SVs
     within ~1e-7 of 1), then off ``alpha`` at two (relative to ``ascale``: each
-    example's cost ``C_i``, or ``max alpha`` for hard margin)."""
+    example's cost ``C_i``, or ``max alpha`` for hard margin).
+    """
     C, hard = problem.costs, problem.hard
     r0 = problem.data.y * problem.decision_function(w, b)
     guesses = []
@@ -388,7 +390,8 @@ def polish_no_margin(
     """Polish a point without margin SVs: ``alpha_i`` rounded to {0, C_i}; ``b`` the
     middle of the interval where every example keeps its side (``y f <= 1`` at C_i,
     ``>= 1`` at 0). Returns ``(w, b, alpha, cert)`` when its certificate beats ``base``,
-    else None."""
+    else None.
+    """
     C = problem.costs
     y = problem.data.y
     a = np.where(alpha >= 0.5 * C, C, 0.0)

@@ -36,7 +36,8 @@ class Status(enum.Enum):
     @property
     def says_infeasible(self) -> bool:
         """Whether the solver reports the hard-margin problem infeasible (or gave up),
-        which the separation LP then decides."""
+        which the separation LP then decides.
+        """
         return self in (
             Status.INFEASIBLE,
             Status.INFEASIBLE_INACCURATE,

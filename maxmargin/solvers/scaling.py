@@ -40,7 +40,8 @@ _COMFORT_C = (1.0, 2.0**20)
 def scale_free_c(problem: SVMProblem) -> tuple[float, float]:
     """``(R, log2(C R^2))``: the radius of the z_i and the problem's one scale-free number
     (``inf`` for hard margin). ``(tZ, C/t^2)`` has the same solution up to
-    ``w -> w/t, alpha -> alpha/t^2``, so only ``C R^2`` says how hard the problem is."""
+    ``w -> w/t, alpha -> alpha/t^2``, so only ``C R^2`` says how hard the problem is.
+    """
     rn = _row_norms_z(problem)
     R = float(rn.max()) if rn.size else 0.0
     if problem.hard or not R > 0:
@@ -50,7 +51,8 @@ def scale_free_c(problem: SVMProblem) -> tuple[float, float]:
 
 def max_cost(problem: SVMProblem) -> float:
     """The largest per-example cost ``max_i C_i`` (``C`` without weights; inf for hard
-    margin): the C that sets the problem's scale."""
+    margin): the C that sets the problem's scale.
+    """
     if problem.weights is None:
         return problem.C
     return float(problem.costs.max())
@@ -65,7 +67,8 @@ def solver_scale(problem: SVMProblem) -> float:
     """The power of two ``t`` with which the solvers see ``(t Z, C / t^2)``; 1 to solve as
     given. ``C R^2 >= 1``: ``t = 1/R`` (unit features, ``C' = C R^2``); ``C R^2 < 1``:
     ``t = sqrt(C)`` (``C' = 1``, the dual in ``beta = alpha / C``). Exact, and idempotent:
-    the rescaled problem gets ``t = 1``."""
+    the rescaled problem gets ``t = 1``.
+    """
     R, lc = scale_free_c(problem)
     if not R > 0:
         return 1.0
@@ -83,7 +86,8 @@ def solver_scale(problem: SVMProblem) -> float:
 
 def scaled_problem(problem: SVMProblem, t: float, as_hard_margin: bool = False) -> SVMProblem:
     """``(t Z, C / t^2)``: the same problem with ``w' = w/t, b' = b, alpha' = alpha/t^2``
-    (``as_hard_margin=True``: its hard-margin counterpart on ``t Z``)."""
+    (``as_hard_margin=True``: its hard-margin counterpart on ``t Z``).
+    """
     data = problem.data
     ds = data if t == 1.0 else Dataset(data.X * t, data.y, name=data.name, classes=data.classes)
     # the hard margin has no costs (every example that reaches the solvers counts)

@@ -183,7 +183,8 @@ class _LocalRunner:
         """Run ``tasks``; ``on_done(task, outcome, value)`` with outcome ``ok`` (value: the
         result), ``raised`` (the exception), ``died`` (a message: it ran alone) or
         ``suspect`` (it ran beside others; it is rerun alone whatever is returned).
-        A true return value requeues the task."""
+        A true return value requeues the task.
+        """
         from joblib.externals.loky import BrokenProcessPool
 
         normal, alone = deque(tasks), deque[_Task]()
@@ -234,7 +235,8 @@ def _settle(
     alone: deque,
 ) -> bool:
     """Hand every finished future to ``on_done`` and requeue as it says; True when a worker
-    died (alone: its task ``died``; beside others: each ``suspect``, rerun alone)."""
+    died (alone: its task ``died``; beside others: each ``suspect``, rerun alone).
+    """
     from joblib.externals.loky import BrokenProcessPool
 
     broken, msg = [], "worker died"

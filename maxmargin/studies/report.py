@@ -169,7 +169,8 @@ def _band(ax: Any, t: np.ndarray, V: np.ndarray, label: str, style: dict[str, An
 def _styles(labels: list[str]) -> dict[str, dict[str, Any]]:
     """Each learner's colour, marker and line style (the same in every panel and figure):
     two learners whose curves coincide (the perceptron and the averaged perceptron make
-    the same mistakes) both stay visible."""
+    the same mistakes) both stay visible.
+    """
     from ..plotting import _mpl
 
     styles = {}

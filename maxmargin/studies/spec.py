@@ -182,7 +182,8 @@ class _Checker:
 
     def aliases(self, key: str, table: dict, section: str) -> dict:
         """``table`` with scikit-learn's names (``max_iter``) read as maxmargin's
-        (``epochs``); both given is an error."""
+        (``epochs``); both given is an error.
+        """
         out = dict(table)
         for alias, name in ALIASES[section].items():
             if alias in out:
