@@ -64,9 +64,11 @@ from .trace import Trace
 
 
 def _old_module(name: str, *sources: _ModuleType) -> None:
-    """Keep ``from maxmargin.<name> import ...`` working for a module that moved, where the
-    name is now a function of the package (``maxmargin.compare``): a module object in
-    ``sys.modules`` only, so the package attribute stays the function.
+    """Keep ``from maxmargin.<name> import ...`` working for a module that moved.
+
+    For a moved module whose name is now a function of the package
+    (``maxmargin.compare``): a module object in ``sys.modules`` only, so the package
+    attribute stays the function.
     """
 
     def __getattr__(attr: str) -> object:

@@ -156,8 +156,9 @@ class CompiledKernels:
 
 
 def _in_cache(dispatcher: Any) -> bool:
-    """Whether numba's cache holds a compiled version of ``dispatcher`` for this source
-    (numba's own index file; True when it cannot be told, so nothing is announced).
+    """Whether numba's cache holds a compiled version of ``dispatcher`` for this source.
+
+    Read from numba's own index file; True when it cannot be told, so nothing is announced.
     """
     try:
         return bool(dispatcher._cache._cache_file._load_index())
@@ -166,8 +167,10 @@ def _in_cache(dispatcher: Any) -> bool:
 
 
 def _announce() -> None:
-    """Say once per process that kernels are being compiled: at DEBUG on maxmargin's
-    logger (the command's ``-v``) when that is on, else on a terminal (unless ``-q``).
+    """Say once per process that kernels are being compiled.
+
+    At DEBUG on maxmargin's logger (the command's ``-v``) when that is on, else on a
+    terminal (unless ``-q``).
     """
     global _announced
     if not _announced:

@@ -55,7 +55,7 @@ _UMASK = _umask()
 
 
 def display(path: object) -> str:
-    """``path`` as printable text: bytes a file name holds that are not UTF-8 become U+FFFD.
+    r"""``path`` as printable text: bytes a file name holds that are not UTF-8 become U+FFFD.
 
     Python keeps such bytes as lone surrogates (``surrogateescape``), which a UTF-8
     stream or file refuses; every name maxmargin prints or writes goes through here.
@@ -70,8 +70,8 @@ def display(path: object) -> str:
 
     Examples
     --------
-    >>> display("caf\\udce9.csv")
-    'caf\\ufffd.csv'
+    >>> display("caf\udce9.csv")
+    'caf\ufffd.csv'
     """
     return (
         os.fsencode(os.fspath(path)).decode("utf-8", "replace")
@@ -87,7 +87,7 @@ def _why(e: OSError) -> str:
 def atomic_write(
     path: str | Path, data: str | bytes | Callable[[IO[bytes]], object], *, durable: bool = True
 ) -> Path:
-    """Write ``data`` to ``path`` through a temporary file and ``os.replace``.
+    r"""Write ``data`` to ``path`` through a temporary file and ``os.replace``.
 
     The one writer of maxmargin's output files: a reader sees the old file or the new one,
     never half of one; Ctrl-C (see :func:`remove_temporaries`) leaves no temporary file.
@@ -118,8 +118,8 @@ def atomic_write(
     --------
     >>> import tempfile, pathlib
     >>> f = pathlib.Path(tempfile.mkdtemp()) / "note.txt"
-    >>> atomic_write(f, "hello\\n").read_text()
-    'hello\\n'
+    >>> atomic_write(f, "hello\n").read_text()
+    'hello\n'
     """
     path = Path(path)
     shown = display(path)

@@ -76,8 +76,9 @@ class Progress:
 
 
 def note(text: str, stream: TextIO | None = None) -> bool:
-    """Say ``text`` in one line on a terminal (stderr); nothing in a pipe, a test or CI,
-    nor inside :func:`notes_silenced`.
+    """Say ``text`` in one line on a terminal (stderr).
+
+    Nothing in a pipe, a test or CI, nor inside :func:`notes_silenced`.
 
     A bar drawing at that moment has its line ended first, so the note does not land in
     the middle of it (the bar goes on, on the next line).

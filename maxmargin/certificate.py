@@ -1,4 +1,4 @@
-"""Certificates: optimality of a (w, b, alpha) triple, and non-separability of data.
+r"""Certificates: optimality of a (w, b, alpha) triple, and non-separability of data.
 
 Numpy only, so that anyone can check a solution that came from anywhere (maxmargin's
 own solver, scikit-learn, an online learner) against the data alone. Nothing here
@@ -10,9 +10,9 @@ Optimality. With ``z_i`` the features the QP sees (``x_i``, or ``(x_i, s)`` for 
 
 .. math::
 
-    P &= \\tfrac12 \\|\\tilde w\\|^2 + C \\sum_i \\xi_i, \\qquad
-    D = \\sum_i \\alpha_i - \\tfrac12 \\|v\\|^2 \\\\
-    \\text{gap} &= P - D, \\qquad \\text{relative gap} = (P - D) / P
+    P &= \tfrac12 \|\tilde w\|^2 + C \sum_i \xi_i, \qquad
+    D = \sum_i \alpha_i - \tfrac12 \|v\|^2 \\
+    \text{gap} &= P - D, \qquad \text{relative gap} = (P - D) / P
 
 (``P > 0`` for every point: ``P = 0`` needs ``w~ = 0`` and every ``r_i >= 1``, impossible
 with both classes present). The KKT residuals, each the max over its entries divided by
@@ -97,8 +97,9 @@ def _gamma(k: int) -> float:
 
 
 def _pow2(m: float) -> float:
-    """A power of two within a factor 2 of ``m > 0`` (1 for 0 or non-finite): dividing by
-    it is exact, and brings ``m`` into [0.5, 1).
+    """A power of two within a factor 2 of ``m > 0`` (1 for 0 or non-finite).
+
+    Dividing by it is exact, and brings ``m`` into [0.5, 1).
     """
     if not (m > 0 and math.isfinite(m)):
         return 1.0
@@ -111,8 +112,9 @@ def _maxabs(u: Any) -> float:
 
 
 def _norm(u: Any) -> float:
-    """Euclidean norm without spurious under/overflow (``np.linalg.norm`` of a 1e-180
-    vector is 0: its squares underflow).
+    """Euclidean norm without spurious under/overflow.
+
+    ``np.linalg.norm`` of a 1e-180 vector is 0: its squares underflow.
     """
     m = _maxabs(u)
     if not (m > 0 and math.isfinite(m)):
@@ -339,10 +341,11 @@ def _ratio(num: float, den: float) -> float:
 
 
 def _box_violation(alpha: np.ndarray, lo: np.ndarray, costs: np.ndarray) -> float:
-    """``max_i max(0, -alpha_i, alpha_i - C_i) / C_i``: each multiplier's excursion as a
-    fraction of its own box. An example of weight 0 has the box ``{0}``: a non-zero
-    ``alpha_i`` there is infinitely far out (``inf``, exactly: a decided failure), a
-    zero one does not count.
+    """Each multiplier's excursion as a fraction of its own box.
+
+    ``max_i max(0, -alpha_i, alpha_i - C_i) / C_i``. An example of weight 0 has the box
+    ``{0}``: a non-zero ``alpha_i`` there is infinitely far out (``inf``, exactly: a
+    decided failure), a zero one does not count.
     """
     viol = np.maximum(lo, alpha - costs)
     zero = costs == 0
@@ -354,8 +357,10 @@ def _box_violation(alpha: np.ndarray, lo: np.ndarray, costs: np.ndarray) -> floa
 
 
 def _fraction_of_box(alpha: np.ndarray, costs: np.ndarray) -> np.ndarray:
-    """``|C_i - alpha_i| / C_i`` per example (0 where ``C_i = 0``: such an ``alpha_i``
-    is 0 or caught by the box test, and its example costs nothing).
+    """``|C_i - alpha_i| / C_i`` per example.
+
+    0 where ``C_i = 0``: such an ``alpha_i`` is 0 or caught by the box test, and its
+    example costs nothing.
     """
     out = np.zeros(alpha.shape)
     pos = costs > 0
@@ -366,8 +371,9 @@ def _fraction_of_box(alpha: np.ndarray, costs: np.ndarray) -> np.ndarray:
 def _verdict(
     values: dict[str, float], floors: dict[str, float], tol: float
 ) -> tuple[bool, str | None]:
-    """``(ok, undecided)`` from each test's value and rounding floor. A value of
-    ``inf`` with a floor of 0 is exactly infinite (not an overflow): decided.
+    """``(ok, undecided)`` from each test's value and rounding floor.
+
+    A value of ``inf`` with a floor of 0 is exactly infinite (not an overflow): decided.
     """
     undecided = None
     for k, v in values.items():
@@ -394,7 +400,7 @@ def _verdict(
 def certify(
     problem: SVMProblem, w: Any, b: Any, alpha: Any, *, tol: float | None = None
 ) -> Certificate:
-    """Certify ``(w, b, alpha)`` for ``problem`` from the data alone (numpy only).
+    r"""Certify ``(w, b, alpha)`` for ``problem`` from the data alone (numpy only).
 
     Parameters
     ----------
@@ -420,7 +426,7 @@ def certify(
     -----
     .. math::
 
-        P - D \\ge 0 \\text{ for any feasible pair; } P = D \\iff \\text{both optimal.}
+        P - D \ge 0 \text{ for any feasible pair; } P = D \iff \text{both optimal.}
 
     See the module docstring for each test, its scale, and the rounding floors. Every
     test is invariant to ``X -> sX, C -> C/s^2``.

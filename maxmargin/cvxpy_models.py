@@ -1,4 +1,4 @@
-"""The textbook primal and dual of an :class:`~maxmargin.problem.SVMProblem` in cvxpy.
+r"""The textbook primal and dual of an :class:`~maxmargin.problem.SVMProblem` in cvxpy.
 
 These models are for reading, solving and teaching: each is a plain ``cvxpy.Problem``
 written as a textbook writes it, with named variables (``w``, ``b``, ``xi`` in the
@@ -15,12 +15,12 @@ The models, with ``f(x) = w.x + b`` and ``z_i``, ``w~`` as in
 
 .. math::
 
-    \\text{primal (C form):}\\quad & \\min_{w, b, \\xi}\\ \\tfrac12 \\|\\tilde w\\|^2
-        + C \\textstyle\\sum_i \\xi_i
-        \\quad\\text{s.t.}\\quad y_i f(x_i) \\ge 1 - \\xi_i,\\ \\xi_i \\ge 0 \\\\
-    \\text{dual (C form):}\\quad & \\max_\\alpha\\ \\textstyle\\sum_i \\alpha_i
-        - \\tfrac12 \\|\\sum_i \\alpha_i y_i z_i\\|^2
-        \\quad\\text{s.t.}\\quad 0 \\le \\alpha_i \\le C,\\ \\textstyle\\sum_i \\alpha_i y_i = 0
+    \text{primal (C form):}\quad & \min_{w, b, \xi}\ \tfrac12 \|\tilde w\|^2
+        + C \textstyle\sum_i \xi_i
+        \quad\text{s.t.}\quad y_i f(x_i) \ge 1 - \xi_i,\ \xi_i \ge 0 \\
+    \text{dual (C form):}\quad & \max_\alpha\ \textstyle\sum_i \alpha_i
+        - \tfrac12 \|\sum_i \alpha_i y_i z_i\|^2
+        \quad\text{s.t.}\quad 0 \le \alpha_i \le C,\ \textstyle\sum_i \alpha_i y_i = 0
 
 The hard margin drops ``xi`` (and the upper bound ``C``); the equality exists for the
 ``free`` intercept only. With weights, ``C`` becomes the per-example cost ``C_i = C s_i``
@@ -62,11 +62,11 @@ def _check(problem: Any, objective: str) -> str:
 
 
 def primal_model(problem: SVMProblem, objective: str = "C") -> Any:
-    """The primal QP of ``problem`` as a textbook ``cvxpy.Problem``.
+    r"""The primal QP of ``problem`` as a textbook ``cvxpy.Problem``.
 
-    .. math:: \\min_{w, b, \\xi}\\ \\tfrac12 \\|\\tilde w\\|^2 + \\textstyle\\sum_i C_i \\xi_i
-              \\quad\\text{s.t.}\\quad y_i (w \\cdot x_i + b) \\ge 1 - \\xi_i,\\quad
-              \\xi_i \\ge 0
+    .. math:: \min_{w, b, \xi}\ \tfrac12 \|\tilde w\|^2 + \textstyle\sum_i C_i \xi_i
+              \quad\text{s.t.}\quad y_i (w \cdot x_i + b) \ge 1 - \xi_i,\quad
+              \xi_i \ge 0
 
     (``C_i = C s_i``, ``C`` without weights; ``objective="lambda"``:
     ``lam/2 ||w~||^2 + (1/n) sum_i s_i xi_i``, the same problem divided by ``C n``).
@@ -132,12 +132,12 @@ def primal_model(problem: SVMProblem, objective: str = "C") -> Any:
 
 
 def dual_model(problem: SVMProblem, objective: str = "C", *, C_parameter: bool = False) -> Any:
-    """The dual QP of ``problem`` as a textbook ``cvxpy.Problem``.
+    r"""The dual QP of ``problem`` as a textbook ``cvxpy.Problem``.
 
-    .. math:: \\max_\\alpha\\ \\textstyle\\sum_i \\alpha_i
-              - \\tfrac12 \\|\\sum_i \\alpha_i y_i z_i\\|^2
-              \\quad\\text{s.t.}\\quad 0 \\le \\alpha_i \\le C_i,\\quad
-              \\textstyle\\sum_i \\alpha_i y_i = 0
+    .. math:: \max_\alpha\ \textstyle\sum_i \alpha_i
+              - \tfrac12 \|\sum_i \alpha_i y_i z_i\|^2
+              \quad\text{s.t.}\quad 0 \le \alpha_i \le C_i,\quad
+              \textstyle\sum_i \alpha_i y_i = 0
 
     (``C_i = C s_i``; hard margin: no upper bound; the equality for intercept ``free``
     only; ``objective="lambda"``: ``max sum_i alpha_i - lam/2 ||w(alpha)||^2`` with

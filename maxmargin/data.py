@@ -163,8 +163,10 @@ def _check_feature_names(names: Any, d: int, name: str) -> tuple[str, ...] | Non
 
 
 def _checked_X(X: Any, name: str) -> Any:
-    """``X`` as float64, dense C-contiguous or CSR (sorted, no duplicates), 2-D, not empty,
-    finite; a DataError naming the first bad entry otherwise.
+    """``X`` as float64, dense C-contiguous or CSR, checked.
+
+    CSR with sorted indices and no duplicates; 2-D, not empty, finite; a DataError naming
+    the first bad entry otherwise.
     """
     complex_ = DataError(
         f"{name}: X holds complex numbers; maxmargin needs real "
@@ -206,8 +208,9 @@ def _checked_X(X: Any, name: str) -> Any:
 
 
 def _checked_y(y: Any, n: int, name: str) -> np.ndarray:
-    """The labels as float64 in {-1, +1}, one per row; a DataError that says how to map
-    other labels otherwise.
+    """The labels as float64 in {-1, +1}, one per row.
+
+    A DataError that says how to map other labels otherwise.
     """
     y = np.asarray(y)
     if y.ndim != 1:
@@ -545,8 +548,10 @@ def _read_bytes(path: Path | None, shown: str) -> bytes:
 
 
 def _read_text(path: Path | None, shown: str, kind: str) -> tuple[str, str | None]:
-    """The text (UTF-8, a byte-order mark dropped; gzip and bzip2 decompressed, told by
-    their magic bytes) and the compression, or a DataError saying why not.
+    """The text and the compression, or a DataError saying why not.
+
+    The text is UTF-8, a byte-order mark dropped; gzip and bzip2 are decompressed, told by
+    their magic bytes.
     """
     raw = _read_bytes(path, shown)
     compression = _compression(raw)
@@ -587,7 +592,7 @@ def load_libsvm(
     name: str | None = None,
     zero_based: bool | str = "auto",
 ) -> Dataset:
-    """Load a LIBSVM / svmlight text file into a sparse :class:`Dataset`.
+    r"""Load a LIBSVM / svmlight text file into a sparse :class:`Dataset`.
 
     Lines are ``label index:value index:value ...`` with increasing indices; ``#``
     starts a comment; blank lines are skipped; a UTF-8 byte-order mark is ignored; a
@@ -632,11 +637,11 @@ def load_libsvm(
     --------
     >>> import tempfile, pathlib
     >>> f = pathlib.Path(tempfile.mkdtemp()) / "tiny.svm"
-    >>> _ = f.write_text("+1 1:0.5 3:1\\n-1 2:2\\n")
+    >>> _ = f.write_text("+1 1:0.5 3:1\n-1 2:2\n")
     >>> ds = load_libsvm(f)
     >>> ds.X.shape, ds.y.tolist(), ds.meta
     ((2, 3), [1.0, -1.0], {'zero_based': False})
-    >>> _ = f.write_text("+1 0:0.5 2:1\\n-1 1:2\\n")  # as dump_svmlight_file writes it
+    >>> _ = f.write_text("+1 0:0.5 2:1\n-1 1:2\n")  # as dump_svmlight_file writes it
     >>> load_libsvm(f).X.toarray().tolist()
     [[0.5, 0.0, 1.0], [0.0, 2.0, 0.0]]
     """
@@ -781,8 +786,10 @@ def _with_labels(
 
 
 def _sniff_format(text: str) -> str:
-    """``"libsvm"`` when the first 100 lines (comments dropped) are ``label idx:val ...``
-    (or a label alone) and one has a feature; else ``"csv"``.
+    """``"libsvm"`` or ``"csv"``: the format the content looks like.
+
+    ``"libsvm"`` when the first 100 lines (comments dropped) are ``label idx:val ...`` (or
+    a label alone) and one has a feature; else ``"csv"``.
     """
     features = False
     lines = 0
@@ -811,8 +818,10 @@ CSV_DELIMITERS = (",", ";", "\t")
 
 
 def _sniff_delimiter(lines: list[str]) -> str:
-    """The separator that splits every line into the same number (>= 2) of fields; among
-    several, the one giving the most numbers, then the first of :data:`CSV_DELIMITERS`.
+    """The separator that splits every line into the same number (>= 2) of fields.
+
+    Among several, the one giving the most numbers, then the first of
+    :data:`CSV_DELIMITERS`.
     """
     best, best_score = ",", -1
     for delim in CSV_DELIMITERS:
@@ -845,7 +854,7 @@ def load_csv(
     positive: Any = None,
     name: str | None = None,
 ) -> Dataset:
-    """Load a CSV file: one column is the label (by header name or index; default last).
+    r"""Load a CSV file: one column is the label (by header name or index; default last).
 
     The separator is detected: comma, semicolon or tab, whichever splits every line
     into the same number (at least two) of fields (see :data:`CSV_DELIMITERS`). A UTF-8
@@ -889,7 +898,7 @@ def load_csv(
     --------
     >>> import tempfile, pathlib
     >>> f = pathlib.Path(tempfile.mkdtemp()) / "tiny.csv"
-    >>> _ = f.write_text("a,b,cls\\n0,1,yes\\n1,0,no\\n")
+    >>> _ = f.write_text("a,b,cls\n0,1,yes\n1,0,no\n")
     >>> ds = load_csv(f, label="cls")
     >>> ds.X.shape, ds.y.tolist(), ds.classes, ds.feature_names
     ((2, 2), [1.0, -1.0], ('no', 'yes'), ('a', 'b'))
@@ -1159,7 +1168,7 @@ def load(
     positive: Any = None,
     zero_based: bool | str = "auto",
 ) -> Dataset:
-    """Load a data file by its suffix: ``.csv``, ``.npz``, else LIBSVM/svmlight.
+    r"""Load a data file by its suffix: ``.csv``, ``.npz``, else LIBSVM/svmlight.
 
     A ``.gz`` or ``.bz2`` suffix is looked through (``data.csv.gz`` is CSV); compressed
     text is recognised by its first bytes whatever the name. ``"-"`` reads standard
@@ -1199,7 +1208,7 @@ def load(
     --------
     >>> import tempfile, pathlib
     >>> f = pathlib.Path(tempfile.mkdtemp()) / "tiny.csv"
-    >>> _ = f.write_text("1,2,1\\n3,4,-1\\n")
+    >>> _ = f.write_text("1,2,1\n3,4,-1\n")
     >>> load(f).X.tolist()
     [[1.0, 2.0], [3.0, 4.0]]
     >>> load("builtin:gaussians").n
@@ -1262,9 +1271,10 @@ def load(
 
 
 def _format_of(path: Any) -> str:
-    """What :func:`load` reads ``path`` as, by its name: ``"builtin"``, ``"stdin"``
-    (decided from the content), ``"csv"``, ``"npz"``, ``"npy"`` or ``"libsvm"``; a
-    ``.gz`` / ``.bz2`` suffix is looked through.
+    """What :func:`load` reads ``path`` as, by its name.
+
+    ``"builtin"``, ``"stdin"`` (decided from the content), ``"csv"``, ``"npz"``, ``"npy"``
+    or ``"libsvm"``; a ``.gz`` / ``.bz2`` suffix is looked through.
     """
     if isinstance(path, str) and path.startswith("builtin:"):
         return "builtin"
@@ -1310,15 +1320,15 @@ def make_separable(
     offset: float = 0.0,
     random_state: Any = None,
 ) -> Dataset:
-    """Linearly separable data whose exact hard-margin solution is known.
+    r"""Linearly separable data whose exact hard-margin solution is known.
 
     A unit normal ``u`` is drawn at random. One pair of points ``p +- margin*u`` with the
     same component orthogonal to ``u`` is placed on the two margin hyperplanes; no
     separating hyperplane can do better than half their distance, so the max-margin
     solution (intercept ``free`` or, with ``offset=0``, ``none``) is exactly
 
-    .. math:: w^* = u / \\gamma, \\quad b^* = -\\mathrm{offset}/\\gamma,
-              \\quad \\gamma = \\mathrm{margin}.
+    .. math:: w^* = u / \gamma, \quad b^* = -\mathrm{offset}/\gamma,
+              \quad \gamma = \mathrm{margin}.
 
     The other points are uniform in a ball of ``radius`` with ``|u.x| - margin`` drawn
     uniform in ``(0.05 margin, radius)`` so they lie strictly outside the margin.
@@ -1429,7 +1439,7 @@ def make_gaussians(
 
 
 def load_weights(path: str | Path, n: int | None = None) -> np.ndarray:
-    """Example weights from a text file: one number per line, in the order of the data.
+    r"""Example weights from a text file: one number per line, in the order of the data.
 
     Blank lines and lines starting with ``#`` are skipped; a first line that is not a
     number is a header (so a one-column CSV reads as well); gzip and bzip2 are read as
@@ -1457,7 +1467,7 @@ def load_weights(path: str | Path, n: int | None = None) -> np.ndarray:
     >>> import tempfile, os
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     f = os.path.join(tmp, "w.txt")
-    ...     _ = open(f, "w").write("weight\\n1\\n2.5\\n# a comment\\n0\\n")
+    ...     _ = open(f, "w").write("weight\n1\n2.5\n# a comment\n0\n")
     ...     load_weights(f, n=3).tolist()
     [1.0, 2.5, 0.0]
     """

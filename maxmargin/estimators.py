@@ -108,8 +108,9 @@ def _labels(classes: np.ndarray) -> tuple:
 
 
 def _check_sample_weight(sample_weight: Any, X: Any) -> np.ndarray | None:
-    """``sample_weight`` as a float array of shape (n,) (None stays None), checked the
-    way scikit-learn does: a ValueError that says what is wrong.
+    """``sample_weight`` as a float array of shape (n,) (None stays None).
+
+    Checked the way scikit-learn does: a ValueError that says what is wrong.
     """
     if sample_weight is None:
         return None
@@ -281,8 +282,10 @@ class ExactSVC(_LinearBinary):
         self.class_weight = class_weight
 
     def _dataset(self, X: Any, y_pm: np.ndarray, classes: np.ndarray) -> Dataset:
-        """The training data, with the DataFrame's column names (``solution_.to_dict()``
-        lists them beside ``w``) and the labels (``class_weight`` names them).
+        """The training data, with the DataFrame's column names and the labels.
+
+        ``solution_.to_dict()`` lists the column names beside ``w``; ``class_weight``
+        names the labels.
         """
         names = getattr(self, "feature_names_in_", None)
         return Dataset(
@@ -503,8 +506,9 @@ class _OnlineClassifier(_LinearBinary):
     def _batch_weights(
         self, X: Any, y_pm: np.ndarray, classes: np.ndarray, sample_weight: Any
     ) -> np.ndarray | None:
-        """A batch's weights: ``sample_weight`` times the weight of each row's class (a
-        batch may hold one class, so nothing asks for both here).
+        """A batch's weights: ``sample_weight`` times the weight of each row's class.
+
+        A batch may hold one class, so nothing asks for both here.
         """
         sw = _check_sample_weight(sample_weight, X)
         if self.class_weight is None:
@@ -676,7 +680,7 @@ _ONLINE_ATTRS = """classes_ : ndarray of shape (2,)
         Only when X had string column names."""
 
 
-class PerceptronClassifier(_OnlineClassifier):
+class PerceptronClassifier(_OnlineClassifier):  # noqa: D101 (__doc__: an f-string, below)
     __doc__ = f"""The perceptron (:class:`maxmargin.online.Perceptron`) as an estimator.
 
     ``w += y z`` on every ``y w.z <= 0``, from ``w = 0``.
@@ -723,7 +727,7 @@ class PerceptronClassifier(_OnlineClassifier):
         return Perceptron(intercept=self.intercept, intercept_scaling=self.intercept_scaling)
 
 
-class AveragedPerceptronClassifier(PerceptronClassifier):
+class AveragedPerceptronClassifier(PerceptronClassifier):  # noqa: D101 (__doc__: an f-string, below)
     __doc__ = f"""The averaged perceptron (:class:`maxmargin.online.AveragedPerceptron`).
 
     Runs the perceptron and reports the mean of its iterates over every step taken
@@ -752,7 +756,7 @@ class AveragedPerceptronClassifier(PerceptronClassifier):
         )
 
 
-class PegasosClassifier(_OnlineClassifier):
+class PegasosClassifier(_OnlineClassifier):  # noqa: D101 (__doc__: an f-string, below)
     __doc__ = f"""Online subgradient SoftSVM(lambda) (:class:`maxmargin.online.Pegasos`).
 
     Minimises ``lam/2 ||w~||^2 + (1/n) sum_i hinge_i`` (the SVM with ``C = 1/(lam n)``)
@@ -832,7 +836,7 @@ class PegasosClassifier(_OnlineClassifier):
         )
 
 
-class PAClassifier(_OnlineClassifier):
+class PAClassifier(_OnlineClassifier):  # noqa: D101 (__doc__: an f-string, below)
     __doc__ = f"""Passive-aggressive classification (:mod:`maxmargin.online.pa`).
 
     ``w += tau y z`` with ``tau = l / ||z||^2`` (``"pa"``), ``min(C, l / ||z||^2)``

@@ -137,7 +137,7 @@ def _model_parts(model: Any) -> tuple[np.ndarray, float, str, float, tuple[Any, 
 
 
 def liblinear_model_text(model: Any, labels: tuple[Any, Any] | None = None) -> str:
-    """The LIBLINEAR model file of ``model``, as text (see :func:`write_liblinear_model`).
+    r"""The LIBLINEAR model file of ``model``, as text (see :func:`write_liblinear_model`).
 
     Parameters
     ----------
@@ -148,7 +148,7 @@ def liblinear_model_text(model: Any, labels: tuple[Any, Any] | None = None) -> s
     Returns
     -------
     str
-        The file's content, ``\\n`` line ends, weights with 17 significant digits (as
+        The file's content, ``\n`` line ends, weights with 17 significant digits (as
         LIBLINEAR's ``save_model`` writes them: they read back to the same doubles).
 
     Examples

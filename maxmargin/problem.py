@@ -1,4 +1,4 @@
-"""The SVM problem: data + (hard margin | C | lambda) + intercept mode, and its objectives.
+r"""The SVM problem: data + (hard margin | C | lambda) + intercept mode, and its objectives.
 
 Everything here is numpy only, so objectives can be evaluated for any (w, b, alpha).
 
@@ -9,12 +9,12 @@ weights):
 
 .. math::
 
-    P(w, b) &= \\tfrac12 \\|\\tilde w\\|^2 + \\sum_i C_i\\, \\mathrm{hinge}_i \\\\
-    F(w, b) &= \\tfrac{\\lambda}{2} \\|\\tilde w\\|^2
-             + \\tfrac1n \\sum_i s_i\\, \\mathrm{hinge}_i
-             = P / (C n), \\qquad \\lambda = 1/(C n) \\\\
-    D(\\alpha) &= \\sum_i \\alpha_i - \\tfrac12 \\|\\sum_i \\alpha_i y_i z_i\\|^2,
-    \\qquad 0 \\le \\alpha_i \\le C_i
+    P(w, b) &= \tfrac12 \|\tilde w\|^2 + \sum_i C_i\, \mathrm{hinge}_i \\
+    F(w, b) &= \tfrac{\lambda}{2} \|\tilde w\|^2
+             + \tfrac1n \sum_i s_i\, \mathrm{hinge}_i
+             = P / (C n), \qquad \lambda = 1/(C n) \\
+    D(\alpha) &= \sum_i \alpha_i - \tfrac12 \|\sum_i \alpha_i y_i z_i\|^2,
+    \qquad 0 \le \alpha_i \le C_i
 
 where ``w~ = w`` for intercept ``free`` and ``none`` and ``w~ = (w, b/s)`` for
 ``augmented`` (z_i = (x_i, s)); otherwise ``z_i = x_i``. The lambda form weighs the
@@ -184,9 +184,10 @@ class SVMProblem:
 
     @cached_property
     def costs(self) -> np.ndarray:
-        """The per-example costs ``C_i = C s_i``, shape (n,): the dual box is
-        ``0 <= alpha_i <= C_i`` (``inf`` for hard margin; ``C`` everywhere without
-        weights).
+        """The per-example costs ``C_i = C s_i``, shape (n,).
+
+        The dual box is ``0 <= alpha_i <= C_i`` (``inf`` for hard margin; ``C`` everywhere
+        without weights).
         """
         if self.weights is None:
             return np.full(self.n, self.C)
@@ -384,9 +385,9 @@ class SVMProblem:
         return np.einsum("...j,...j->...", v, v)
 
     def primal_objective(self, w: Any, b: Any = 0.0) -> np.ndarray | float:
-        """The C-form primal objective.
+        r"""The C-form primal objective.
 
-        .. math:: P(w, b) = \\tfrac12 \\|\\tilde w\\|^2 + \\textstyle\\sum_i C_i \\xi_i
+        .. math:: P(w, b) = \tfrac12 \|\tilde w\|^2 + \textstyle\sum_i C_i \xi_i
 
         (``C_i = C s_i``, ``C`` without weights; hard margin: ``1/2 ||w~||^2``, its
         feasibility is checked by ``certify``).
@@ -420,10 +421,10 @@ class SVMProblem:
         return self.weights @ v
 
     def lambda_objective(self, w: Any, b: Any = 0.0) -> np.ndarray | float:
-        """The lambda-form objective (soft margin only).
+        r"""The lambda-form objective (soft margin only).
 
-        .. math:: F(w, b) = \\tfrac{\\lambda}{2} \\|\\tilde w\\|^2
-                  + \\tfrac1n \\textstyle\\sum_i s_i \\xi_i = P / (C n)
+        .. math:: F(w, b) = \tfrac{\lambda}{2} \|\tilde w\|^2
+                  + \tfrac1n \textstyle\sum_i s_i \xi_i = P / (C n)
 
         (``s_i = 1`` without weights; with them, each loss times its weight over the
         ``n`` rows, as scikit-learn's ``SGDClassifier``).
@@ -474,10 +475,10 @@ class SVMProblem:
         return np.asarray((alpha * self.data.y) @ self.Z)
 
     def dual_objective(self, alpha: Any) -> np.ndarray | float:
-        """The dual objective.
+        r"""The dual objective.
 
-        .. math:: D(\\alpha) = \\textstyle\\sum_i \\alpha_i
-                  - \\tfrac12 \\|\\sum_i \\alpha_i y_i z_i\\|^2
+        .. math:: D(\alpha) = \textstyle\sum_i \alpha_i
+                  - \tfrac12 \|\sum_i \alpha_i y_i z_i\|^2
 
         Feasibility (box, equality) is not checked here: see ``certify``.
 
@@ -718,8 +719,9 @@ def resolve_class_weight(data: Dataset, class_weight: Any) -> dict:
 
 
 def _class_label(data: Dataset, key: Any) -> Any:
-    """The original label ``key`` names: one of ``data.classes``, or -1/+1 (a label
-    given as text, ``"1"``, matches a numeric label).
+    """The original label ``key`` names: one of ``data.classes``, or -1/+1.
+
+    A label given as text, ``"1"``, matches a numeric label.
     """
     neg, pos = data.classes[0], data.classes[1]
     for label in (neg, pos):

@@ -180,10 +180,11 @@ class _LocalRunner:
         return get_reusable_executor(max_workers=self.n, timeout=60, env=_thread_env(self.n))
 
     def run(self, tasks: list[_Task], on_done: Callable[[_Task, str, Any], bool]) -> None:
-        """Run ``tasks``; ``on_done(task, outcome, value)`` with outcome ``ok`` (value: the
-        result), ``raised`` (the exception), ``died`` (a message: it ran alone) or
-        ``suspect`` (it ran beside others; it is rerun alone whatever is returned).
-        A true return value requeues the task.
+        """Run ``tasks``, calling ``on_done(task, outcome, value)`` as each finishes.
+
+        The outcome is ``ok`` (value: the result), ``raised`` (the exception), ``died``
+        (a message: it ran alone) or ``suspect`` (it ran beside others; it is rerun alone
+        whatever is returned). A true return value of ``on_done`` requeues the task.
         """
         from joblib.externals.loky import BrokenProcessPool
 
@@ -234,8 +235,10 @@ def _settle(
     normal: deque,
     alone: deque,
 ) -> bool:
-    """Hand every finished future to ``on_done`` and requeue as it says; True when a worker
-    died (alone: its task ``died``; beside others: each ``suspect``, rerun alone).
+    """Hand every finished future to ``on_done`` and requeue as it says.
+
+    True when a worker died (alone: its task ``died``; beside others: each ``suspect``,
+    rerun alone).
     """
     from joblib.externals.loky import BrokenProcessPool
 

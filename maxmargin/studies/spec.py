@@ -181,8 +181,9 @@ class _Checker:
         return dict(value)
 
     def aliases(self, key: str, table: dict, section: str) -> dict:
-        """``table`` with scikit-learn's names (``max_iter``) read as maxmargin's
-        (``epochs``); both given is an error.
+        """``table`` with scikit-learn's names (``max_iter``) read as maxmargin's (``epochs``).
+
+        Both given is an error.
         """
         out = dict(table)
         for alias, name in ALIASES[section].items():
