@@ -41,9 +41,11 @@ def _entry(entry: Any) -> tuple[Any, dict[str, Any]]:
 def _learner_at(
     entry: Any, data: Dataset, lam: float, intercept: str, scaling: float
 ) -> OnlineLearner:
-    """Learner ``entry`` (a name, ``module:Class`` or a class, or such a target with its
-    parameters) built for the problem at ``lam`` with ``intercept`` (its declared
-    ``problem_parameter``, lam or C = 1/(lam n), set from it).
+    """Learner ``entry`` built for the problem at ``lam`` with ``intercept``.
+
+    ``entry`` is a name, ``module:Class`` or a class, or such a target with its
+    parameters; the learner's declared ``problem_parameter``, lam or C = 1/(lam n), is set
+    from ``lam``.
     """
     target, params = _entry(entry)
     cls = learner_class(target)
@@ -68,8 +70,9 @@ def _name(entry: Any) -> str:
 
 
 def _idle_cores() -> int:
-    """Cores not busy with other work: ``cpu_count`` minus the 1-minute load average
-    (at least 1; all cores where the load average is unknown).
+    """Cores not busy with other work: ``cpu_count`` minus the 1-minute load average.
+
+    At least 1; all cores where the load average is unknown.
     """
     import os
 
@@ -82,9 +85,10 @@ def _idle_cores() -> int:
 
 
 def _learner_job(job: tuple) -> tuple[np.ndarray, float]:
-    """Run one learner at one lambda and evaluate its lambda objective at every
-    checkpoint (module-level, so a worker can run it; the evaluation, O(n d) per
-    checkpoint, is as long as the run: it belongs in the worker too).
+    """Run one learner at one lambda and evaluate its lambda objective at every checkpoint.
+
+    Module-level, so a worker can run it; the evaluation, O(n d) per checkpoint, is as
+    long as the run: it belongs in the worker too.
     """
     from ..online import run
 
@@ -414,8 +418,9 @@ def learners_along_path(
 
 
 def _run_jobs(jobs: list[tuple], workers: int, progress: bool) -> list[tuple[np.ndarray, float]]:
-    """Every job's ``(F at the checkpoints, learning seconds)``, in order: in a pool of
-    ``workers`` processes, or here.
+    """Every job's ``(F at the checkpoints, learning seconds)``, in order.
+
+    Run in a pool of ``workers`` processes, or here.
     """
     with Progress(len(jobs), "learners", enabled=progress) as bar:
         if workers > 1 and len(jobs) > 1:
@@ -440,8 +445,10 @@ def _run_jobs(jobs: list[tuple], workers: int, progress: bool) -> list[tuple[np.
 def _epochs_to_eps(
     rel: np.ndarray, ckpts: np.ndarray, n: int, eps: tuple[float, ...]
 ) -> np.ndarray:
-    """For each eps, learner and lambda: the first checkpoint (in epochs) from which
-    ``rel <= eps`` holds at every later one; inf when not at the end.
+    """For each eps, learner and lambda: the epoch from which ``rel <= eps`` stays true.
+
+    The first checkpoint (in epochs) from which ``rel <= eps`` holds at every later one;
+    inf when not at the end.
     """
     Lk, k, m = rel.shape
     ep = np.full((len(eps), Lk, k), np.inf)

@@ -1,4 +1,4 @@
-"""The exact regularization path of the linear SVM: every breakpoint in C, certified.
+r"""The exact regularization path of the linear SVM: every breakpoint in C, certified.
 
 For fixed sets (the *elbow* ``E`` of margin SVs, ``y_i f_i = 1``; the *left* set ``L``
 with ``alpha_i = C c_i``; the *right* set ``R`` with ``alpha_i = 0``) the KKT conditions
@@ -10,11 +10,11 @@ parametrisation of Hastie, Rosset, Tibshirani & Zhu (JMLR 2004), ``alpha / C``,
 
 .. math::
 
-    \\begin{bmatrix} G_E G_E^T & y_E \\\\ y_E^T & 0 \\end{bmatrix}
-    \\begin{bmatrix} \\alpha_E \\\\ b \\end{bmatrix}
-    = \\begin{bmatrix} 1 \\\\ 0 \\end{bmatrix}
-    - C \\begin{bmatrix} G_E g_L \\\\ y_L^T c_L \\end{bmatrix},
-    \\qquad \\tilde w = G_E^T \\alpha_E + C g_L
+    \begin{bmatrix} G_E G_E^T & y_E \\ y_E^T & 0 \end{bmatrix}
+    \begin{bmatrix} \alpha_E \\ b \end{bmatrix}
+    = \begin{bmatrix} 1 \\ 0 \end{bmatrix}
+    - C \begin{bmatrix} G_E g_L \\ y_L^T c_L \end{bmatrix},
+    \qquad \tilde w = G_E^T \alpha_E + C g_L
 
 (``free``; ``none`` and ``augmented`` drop the last row and column). The sets stay
 optimal while ``0 <= alpha_E <= C c_E``, ``y_i f_i <= 1`` on L and ``>= 1`` on R; the
@@ -153,8 +153,10 @@ class _Geometry:
         self._members_order, self._members_bounds = order, bounds
 
     def members(self, g: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Original indices of the groups ``g``, and for each the position in ``g`` of
-        its group (groups in the order given, members in increasing index).
+        """Original indices of the groups ``g``, and for each the position of its group.
+
+        The position is in ``g``; groups come in the order given, members in increasing
+        index.
         """
         g = np.asarray(g, np.int64)
         if self.m == self.n_orig:  # no duplicates: group k is example k
@@ -206,8 +208,10 @@ class _Geometry:
         )
 
     def scaled_problem(self, C_int: float) -> SVMProblem:
-        """The same problem on ``z / sigma`` at ``C sigma^2``: the probes solve it, since
-        a solver's absolute tolerances are not scale-invariant while the sets are.
+        """The same problem on ``z / sigma`` at ``C sigma^2``.
+
+        The probes solve it, since a solver's absolute tolerances are not scale-invariant
+        while the sets are.
         """
         if self._scaled is None:
             sig = math.sqrt(self.sigma2)
@@ -224,8 +228,9 @@ class _Geometry:
 
 
 def _duplicate_groups(YZ: Any, key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Exact duplicates of the rows ``(y_i z_i, key_i)``: representatives (first
-    occurrence) and, for each example, its group.
+    """Exact duplicates of the rows ``(y_i z_i, key_i)``.
+
+    Returns the representatives (first occurrence) and, for each example, its group.
     """
     n = key.size
     if sp.issparse(YZ):
@@ -313,6 +318,7 @@ class _Seg:
 
 def _solve_kkt(M: np.ndarray, R: np.ndarray) -> tuple[np.ndarray, bool, float]:
     """Solve ``M X = R``; min-norm least squares (flagged singular) when M is singular.
+
     Returns X, the flag and the reciprocal condition number (of the part solved).
 
     LAPACK's ``gesv`` and ``gecon`` are called directly: on a small system the generic
@@ -329,9 +335,11 @@ def _solve_kkt(M: np.ndarray, R: np.ndarray) -> tuple[np.ndarray, bool, float]:
 
 
 def _left_sum(geo: _Geometry, st: np.ndarray, base: _Seg | None) -> np.ndarray:
-    """``g_L = sum_{i in L} c_i y_i z_i``: updated from ``base`` by the examples whose
-    membership of L changed (a few rows, not a product with all of G); recomputed from
-    scratch when many changed, so rounding cannot accumulate for long.
+    """``g_L = sum_{i in L} c_i y_i z_i``, updated from ``base`` where that is cheap.
+
+    Updated by the examples whose membership of L changed (a few rows, not a product
+    with all of G); recomputed from scratch when many changed, so rounding cannot
+    accumulate for long.
     """
     if not (st == _L).any():
         return np.zeros(geo.dz)  # exactly: the hard-margin end has constant w
@@ -355,9 +363,10 @@ def _segment(
     ref: float,
     base: _Seg | None = None,
 ) -> _Seg | None:
-    """The affine solution for the sets ``st`` anchored at ``C0``; None if the sets admit
-    no solution (an inconsistent singular system, or an empty intercept interval).
-    ``base``: a neighbouring segment whose ``g_L`` can be updated.
+    """The affine solution for the sets ``st`` anchored at ``C0``; None if there is none.
+
+    None when the sets admit no solution (an inconsistent singular system, or an empty
+    intercept interval). ``base``: a neighbouring segment whose ``g_L`` can be updated.
     """
     seg = _Seg()
     seg.st, seg.C0, seg.prec, seg.scans = st, C0, None, {}
@@ -527,9 +536,10 @@ def _margin_precision(geo: _Geometry, seg: _Seg) -> tuple[float, float]:
 
 
 def _scan(geo: _Geometry, seg: _Seg, direction: int, ref: float) -> _Scan:
-    """Every constraint of the sets as an affine function ``h0 + u s`` of the distance
-    ``u = |C - C0|`` in ``direction``: the next event is the smallest ``u`` where one of
-    them reaches zero.
+    """Every constraint of the sets as an affine function ``h0 + u s``.
+
+    ``u = |C - C0|`` is the distance in ``direction``: the next event is the smallest
+    ``u`` where one of them reaches zero.
 
     Tolerances: a constraint is *tied* within what double precision knows of it (margins:
     see :func:`_margin_precision`, at least 1e-12; alpha: 1e-12 of its bound); a slope
@@ -711,8 +721,10 @@ class _Tracer:
         a_at: np.ndarray | None,
         base: _Seg | None,
     ) -> list[_Seg]:
-        """Segments for the sets ``st`` at C, not invalid there; a singular elbow is
-        replaced by its nonsingular bases (:func:`_bases`), the min-norm split last.
+        """Segments for the sets ``st`` at C, not invalid there.
+
+        A singular elbow is replaced by its nonsingular bases (:func:`_bases`), the
+        min-norm split last.
         """
         geo = self.geo
         seg = _segment(geo, st, C, direction=direction, b_anchor=b_anchor, ref=ref, base=base)
@@ -729,8 +741,9 @@ class _Tracer:
         return [g for g in segs if not _scan(geo, g, direction, ref).invalid]
 
     def start_at(self, C: float) -> tuple[list[_Seg], float]:
-        """The segment leaving C upward, from the active sets of a fresh certified solve
-        at C (a path that starts at a user's ``C_min``).
+        """The segment leaving C upward, from the active sets of a fresh certified solve.
+
+        The solve is at C (a path that starts at a user's ``C_min``).
         """
         geo = self.geo
         st, bp, ag = self.probe(C)
@@ -753,8 +766,10 @@ class _Tracer:
         )
 
     def first(self) -> tuple[list[_Seg], float]:
-        """The first segments, from C -> 0+ up to a probe's segment (anchored at their
-        lower ends; the last one is the current segment), and the probe's C.
+        """The first segments, from C -> 0+ up to a probe's segment, and the probe's C.
+
+        The segments are anchored at their lower ends; the last one is the current
+        segment.
         """
         from .limits import min_margin_sv_C
 
@@ -814,9 +829,11 @@ class _Tracer:
         direction: int,
         base: _Seg | None = None,
     ) -> _Seg | None:
-        """The segment leaving the breakpoint ``Cb`` in ``direction``: the sets before it
-        (``st_prev``) changed by the binding constraints' moves (``a_at``: the
-        multipliers at Cb). None when no choice settles it (then a probe decides).
+        """The segment leaving the breakpoint ``Cb`` in ``direction``, or None.
+
+        Its sets are the sets before it (``st_prev``) changed by the binding constraints'
+        moves (``a_at``: the multipliers at Cb). None when no choice settles it (then a
+        probe decides).
 
         Simultaneous events are not always all real: a point can reach its bound exactly
         when another event makes it stay (on lattice data, ties by construction, several
@@ -932,8 +949,9 @@ class _Tracer:
     def walk_down(
         self, segp: _Seg, down: _Scan, Cb: float, b_at: float | None, w_at: np.ndarray
     ) -> list[_Seg] | None:
-        """From a probe's segment, follow the path downward to ``Cb``; the segments in
-        increasing C (re-anchored at their lower ends), or None.
+        """From a probe's segment, follow the path downward to ``Cb``.
+
+        Returns the segments in increasing C (re-anchored at their lower ends), or None.
         """
         geo = self.geo
         pieces = []
@@ -1006,8 +1024,9 @@ def _precision_end(geo: _Geometry, seg: _Seg) -> float:
 def _trace(
     tracer: _Tracer, C_max: float, progress: bool, C_min: float = 0.0
 ) -> tuple[list[_Record], list[_Break], str, dict[int, np.ndarray], Certificate]:
-    """Follow the path from ``C_min`` (0: C -> 0+) up to ``C_max`` (internal units; inf:
-    to the end).
+    """Follow the path from ``C_min`` up to ``C_max``.
+
+    ``C_min`` 0 means C -> 0+; ``C_max`` is in internal units (inf: to the end).
 
     Returns the segments, the breakpoints between them, why the path stops, and the
     status arrays of every ``_SNAPSHOT_EVERY``-th segment (and the last), and the
@@ -1083,9 +1102,10 @@ def _trace(
 def _next_pieces(
     tracer: _Tracer, seg: _Seg, sc: _Scan, Cb: float, lo: float
 ) -> tuple[list[_Seg], str, Certificate | None]:
-    """The segment(s) after the breakpoint ``Cb`` of ``seg``, how they were found (``"event"``:
-    the event rule, certified; ``"solve"``: fresh solves) and the first one's certificate
-    at ``Cb`` (None: to be computed).
+    """The segment(s) after the breakpoint ``Cb`` of ``seg``, how found, and a certificate.
+
+    How they were found: ``"event"`` (the event rule, certified) or ``"solve"`` (fresh
+    solves); the certificate is the first one's at ``Cb`` (None: to be computed).
     """
     b_at, w_at = seg.b(Cb), seg.w(Cb)
     cert = None
@@ -1179,8 +1199,7 @@ class PathPoint:
 
 @dataclass(frozen=True, eq=False)
 class ExactPath:
-    """The entire soft-margin path: every breakpoint in C, its events, and the exact
-    affine pieces between them.
+    r"""The entire soft-margin path: every breakpoint in C, its events, the affine pieces.
 
     Segment ``k`` is ``bounds[k] < C <= bounds[k + 1]`` (``bounds[0] = 0``, or the
     ``C_min`` the path started at; the last bound is ``C_end``, ``inf`` for a complete
@@ -1188,9 +1207,9 @@ class ExactPath:
 
     .. math::
 
-        w(C) = w_k + (C - C_k) \\dot w_k, \\quad b(C) = b_k + (C - C_k) \\dot b_k,
-        \\quad \\alpha_i(C) = \\begin{cases} C s_i & i \\in L_k \\\\
-        a_{ik} + (C - C_k) \\dot a_{ik} & i \\in E_k \\\\ 0 & i \\in R_k \\end{cases}
+        w(C) = w_k + (C - C_k) \dot w_k, \quad b(C) = b_k + (C - C_k) \dot b_k,
+        \quad \alpha_i(C) = \begin{cases} C s_i & i \in L_k \\
+        a_{ik} + (C - C_k) \dot a_{ik} & i \in E_k \\ 0 & i \in R_k \end{cases}
 
     with ``C_k = bounds[k]`` (``s_i`` the example weights, 1 without); equivalently
     ``alpha / C``, ``w / C``, ``b / C`` are affine in ``lambda = 1/C`` (Hastie et al.'s
@@ -1408,8 +1427,9 @@ class ExactPath:
         return w, b
 
     def _status(self, k: int) -> np.ndarray:
-        """Status array (codes of :data:`SET_NAMES`) of segment k, replayed from the
-        nearest stored one.
+        """Status array (codes of :data:`SET_NAMES`) of segment k.
+
+        Replayed from the nearest stored one.
         """
         base = max(j for j in self.snapshots if j <= k)
         st = self.snapshots[base].copy()
@@ -1495,12 +1515,12 @@ class ExactPath:
         )
 
     def lambda_form(self, k: int) -> dict[str, tuple[Any, Any]]:
-        """Segment k in the scaled parametrisation of Hastie et al.: ``lambda = 1/C``.
+        r"""Segment k in the scaled parametrisation of Hastie et al.: ``lambda = 1/C``.
 
         On the segment, ``alpha / C``, ``w / C`` and ``b / C`` are affine in lambda:
         ``v / C = p + lambda q`` with, for ``v(C) = v_k + (C - C_k) dv_k``,
 
-        .. math:: p = \\dot v_k, \\qquad q = v_k - C_k \\dot v_k.
+        .. math:: p = \dot v_k, \qquad q = v_k - C_k \dot v_k.
 
         Parameters
         ----------
@@ -1576,8 +1596,9 @@ class ExactPath:
         ]
 
     def errors(self, C: Any, data: Dataset | None = None) -> np.ndarray:
-        """Error rates ``mean(y f(x) <= 0)`` of ``w(C), b(C)`` on ``data`` (default: the
-        training data).
+        """Error rates ``mean(y f(x) <= 0)`` of ``w(C), b(C)`` on ``data``.
+
+        ``data`` defaults to the training data.
 
         Parameters
         ----------
@@ -1723,8 +1744,9 @@ class ExactPath:
 
     @staticmethod
     def from_json(source: Any) -> SavedExactPath:
-        """Read an exact path written by :meth:`to_json` (``maxmargin path --exact
-        --json``, ``report.json``).
+        """Read an exact path written by :meth:`to_json`.
+
+        Such as ``maxmargin path --exact --json`` and ``report.json`` write.
 
         The file holds the breakpoints and their events, not the data nor the
         certificates' arrays: the result is a
@@ -1759,8 +1781,9 @@ class ExactPath:
         return SavedExactPath.from_json(source)
 
     def to_csv(self, file: str | Path | None = None) -> str:
-        """One CSV row per event: ``k, C, lam, index, from, to, method, certified,
-        max_residual`` (a breakpoint with several events has several rows).
+        """One CSV row per event (a breakpoint with several events has several rows).
+
+        The columns: ``k, C, lam, index, from, to, method, certified, max_residual``.
 
         Parameters
         ----------
@@ -1887,9 +1910,10 @@ class ExactPath:
 
 
 def _single_blas_thread() -> Any:
-    """Limit BLAS to one thread while tracing: the path is a long sequence of small
-    products, and multi-threaded gemv on a busy machine is ~100x slower
-    (docs/benchmarks.md).
+    """Limit BLAS to one thread while tracing.
+
+    The path is a long sequence of small products, and multi-threaded gemv on a busy
+    machine is ~100x slower (docs/benchmarks.md).
     """
     try:
         from threadpoolctl import threadpool_limits
@@ -2140,9 +2164,11 @@ def exact_regularization_path(
 
 
 def _widen(ep: ExactPath, data: Dataset, weights: np.ndarray, keep: np.ndarray) -> ExactPath:
-    """The path traced without the examples of weight 0, on all of ``data``: those stay
-    in the right set (``alpha_i = 0``). The certificates carry over as they are: an
-    example with ``alpha_i = 0`` and ``C_i = 0`` adds exactly 0 to every test.
+    """The path traced without the examples of weight 0, on all of ``data``.
+
+    Those examples stay in the right set (``alpha_i = 0``). The certificates carry over as
+    they are: an example with ``alpha_i = 0`` and ``C_i = 0`` adds exactly 0 to every
+    test.
     """
     n = data.n
     snaps = {}

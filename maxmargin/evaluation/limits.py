@@ -37,7 +37,7 @@ def min_margin_sv_C(
     *,
     sample_weight: Any = None,
 ) -> float:
-    """The largest ``C_0`` such that for ``C <= C_0`` no example is a margin SV.
+    r"""The largest ``C_0`` such that for ``C <= C_0`` no example is a margin SV.
 
     Below ``C_0`` the optimum has every example at the bound (``alpha_i = C``) or, for
     the majority class of the ``free`` intercept with unequal classes, at 0 or C; just
@@ -68,10 +68,10 @@ def min_margin_sv_C(
 
     .. math::
 
-        \\text{none, augmented:}\\quad C_0 = 1 / \\max_i\\, y_i\\, g \\cdot z_i
+        \text{none, augmented:}\quad C_0 = 1 / \max_i\, y_i\, g \cdot z_i
 
-        \\text{free, } n_+ = n_-:\\quad
-        C_0 = 2 / (\\max_{y_i = +1} g \\cdot x_i - \\min_{y_i = -1} g \\cdot x_i)
+        \text{free, } n_+ = n_-:\quad
+        C_0 = 2 / (\max_{y_i = +1} g \cdot x_i - \min_{y_i = -1} g \cdot x_i)
 
     (``alpha = C 1`` gives ``w = C g``; it is optimal iff some b makes every
     ``y_i f_i <= 1``.) With ``free`` and ``n_+ != n_-``, ``alpha = C 1`` is infeasible;
@@ -144,8 +144,9 @@ def _positive_part(data: Dataset, sample_weight: Any) -> tuple[Dataset, np.ndarr
 
 
 def _face_beta(data: Dataset, maj: float, caps: np.ndarray) -> np.ndarray | None:
-    """The small-C multipliers ``beta*`` (alpha = C beta*) for unequal classes, or None
-    when one is fractional (margin SVs for every C > 0). ``caps``: the upper bounds of
+    """The small-C multipliers ``beta*`` (alpha = C beta*) for unequal classes, or None.
+
+    None when one is fractional (margin SVs for every C > 0). ``caps``: the upper bounds of
     beta (the weights; 1 without). See :func:`min_margin_sv_C`.
     """
     import clarabel
@@ -319,7 +320,7 @@ def hard_margin_limit(
     last: tuple[float, Any, float] | None = None,
     sample_weight: Any = None,
 ) -> HardMarginLimit:
-    """The hard-margin optimum and the threshold ``C*`` above which the path equals it.
+    r"""The hard-margin optimum and the threshold ``C*`` above which the path equals it.
 
     Parameters
     ----------
@@ -348,7 +349,7 @@ def hard_margin_limit(
     ``(w_hard, b_hard, xi = 0)`` attains it and is the soft optimum. Conversely if the
     soft optimum has ``xi = 0`` its dual is hard-optimal and in the box. Hence
 
-    .. math:: C^* = \\min \\{\\, \\|\\alpha\\|_\\infty : \\alpha \\text{ hard-optimal} \\}
+    .. math:: C^* = \min \{\, \|\alpha\|_\infty : \alpha \text{ hard-optimal} \}
 
     computed by an LP over the hard-optimal face ``{alpha >= 0 on the points with
     y_i f_i = 1, sum alpha_i y_i z_i = w~_hard, y' alpha = 0}`` (``= max alpha^h`` when the
@@ -404,8 +405,9 @@ def hard_margin_limit(
 
 
 def _min_inf_norm_alpha(problem: SVMProblem, sol: Any, sw: np.ndarray | None = None) -> float:
-    """LP: the smallest ``max alpha_i / s_i`` over the hard-optimal dual face (inf if it
-    fails; ``s_i = 1`` without weights).
+    """LP: the smallest ``max alpha_i / s_i`` over the hard-optimal dual face.
+
+    inf if the LP fails; ``s_i = 1`` without weights.
     """
     from scipy.optimize import linprog
 
