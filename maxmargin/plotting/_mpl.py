@@ -1,5 +1,6 @@
-"""The one way maxmargin reaches matplotlib: a lazy import, new axes, the house style, saved
-figures.
+r"""The one way maxmargin reaches matplotlib.
+
+A lazy import, new axes, the house style, saved figures.
 
 Every ``plot_*`` function takes ``ax=None`` and returns the Axes it drew into: given an
 Axes it draws there (a panel of the caller's figure), else it makes a new figure through
@@ -16,7 +17,7 @@ The house style, for figures that go into a paper as they are:
 - series are told apart by colour *and* marker *and* line style (:func:`series_style`):
   print in grey, or two curves on top of one another, and each is still visible;
 - a quantity over seeds is its median line and a min-max band (:func:`band`);
-- every label is mathtext (``$\\sum_s f_s(w_s)$``), not ASCII.
+- every label is mathtext (``$\sum_s f_s(w_s)$``), not ASCII.
 """
 
 from __future__ import annotations
@@ -100,8 +101,9 @@ _DASHES: tuple[Any, ...] = (
 
 
 def matplotlib(pillow: bool = False) -> Any:
-    """``matplotlib`` (with the Agg backend where there is no display), or the error that
-    says how to install it.
+    """``matplotlib``, or the error that says how to install it.
+
+    With the Agg backend where there is no display.
 
     Parameters
     ----------
@@ -213,11 +215,12 @@ def _place(fig: Any, ax: Any, extra_right: float) -> None:
 
 
 def legend(ax: Any, *, fontsize: float = 8, after: float = 0.0, **kwargs: Any) -> Any:
-    """A legend on the right of the axes, outside the data, where the figure can make
-    room for it: a figure made by :func:`axes` is widened to hold it, and a figure with
-    constrained layout makes room itself. In any other figure of the caller's (a panel
-    of a grid), the legend goes inside the axes where it covers the least data, framed:
-    outside, it would fall on the next panel or off the figure.
+    """A legend on the right of the axes, outside the data, where the figure can make room.
+
+    A figure made by :func:`axes` is widened to hold it, and a figure with constrained layout
+    makes room itself. In any other figure of the caller's (a panel of a grid), the legend goes
+    inside the axes where it covers the least data, framed: outside, it would fall on the next
+    panel or off the figure.
 
     Parameters
     ----------
@@ -258,8 +261,9 @@ def legend(ax: Any, *, fontsize: float = 8, after: float = 0.0, **kwargs: Any) -
 
 
 def _makes_room(fig: Any) -> bool:
-    """Whether ``fig`` lays itself out around what sticks out of its axes (constrained
-    layout).
+    """Whether ``fig`` lays itself out around what sticks out of its axes.
+
+    That is, constrained layout.
     """
     from matplotlib.layout_engine import ConstrainedLayoutEngine
 
@@ -276,9 +280,10 @@ def end_labels(
     *,
     fontsize: float = 7,
 ) -> float:
-    """Name curves at their right end: one label per curve, just outside the axes, at the
-    height of the curve's last value, moved apart where they would overlap (a thin line
-    then joins label and curve).
+    """Name curves at their right end.
+
+    One label per curve, just outside the axes, at the height of the curve's last value,
+    moved apart where they would overlap (a thin line then joins label and curve).
 
     Call it once the y limits are final. A figure made by :func:`axes` is widened to
     hold the labels.
@@ -353,8 +358,10 @@ def end_labels(
 
 
 def series_style(i: int) -> dict[str, Any]:
-    """Colour, marker and line style of the ``i``-th series: all three differ between
-    neighbours, so two curves that overlap, or a grey print, stay legible.
+    """Colour, marker and line style of the ``i``-th series.
+
+    All three differ between neighbours, so two curves that overlap, or a grey print, stay
+    legible.
 
     Parameters
     ----------
@@ -392,8 +399,9 @@ def colors(k: int) -> list[str]:
 
 
 def markevery(i: int) -> tuple[float, float]:
-    """Markers spaced evenly along the curve in display space, shifted for series ``i``
-    so that overlapping curves do not put their markers on the same spot.
+    """Markers spaced evenly along the curve in display space, shifted for series ``i``.
+
+    The shift keeps overlapping curves from putting their markers on the same spot.
 
     Parameters
     ----------
@@ -540,8 +548,10 @@ def save(
 
 
 def to_draw(figures: bool, formats: Sequence[str] | str) -> tuple[str, ...] | None:
-    """The figure formats a report writes (checked), or None for none: not asked for, or
-    matplotlib missing (then one warning says how to get it, and the report goes on).
+    """The figure formats a report writes (checked), or None for none.
+
+    None when not asked for, or when matplotlib is missing (then one warning says how to
+    get it, and the report goes on).
 
     Parameters
     ----------
@@ -598,8 +608,10 @@ def check_formats(formats: Sequence[str] | str) -> tuple[str, ...]:
 
 
 def markdown_figures(files: Sequence[Path], prefix: str = "") -> list[str]:
-    """Markdown lines for the figures written: one per figure, shown inline in the first
-    format a viewer displays (png, svg, ...), else linked (pdf, eps, ...).
+    """Markdown lines for the figures written, one per figure.
+
+    Each is shown inline in the first format a viewer displays (png, svg, ...), else
+    linked (pdf, eps, ...).
 
     Parameters
     ----------

@@ -31,8 +31,9 @@ __all__ = ["animate_run"]
 
 
 def _check_target(data: Dataset, path: str | Path) -> Path:
-    """The checks that must pass before any learning starts (matplotlib and Pillow
-    installed, 2-D data, a .gif in an existing directory); returns the path.
+    """The checks that must pass before any learning starts; returns the path.
+
+    matplotlib and Pillow installed, 2-D data, a .gif in an existing directory.
     """
     _mpl.matplotlib(pillow=True)
     if data.d != 2:
@@ -70,9 +71,11 @@ def _hard(trace: Trace, data: Dataset) -> ExactSolution | None:
 def _reference(
     trace: Trace, data: Dataset, hard: ExactSolution | None
 ) -> tuple[ExactSolution, str]:
-    """The exact optimum to draw, and its label: the learner's own lambda-optimum when it
-    has a lambda, else the hard margin when the data are separable, else the soft
-    margin at C = 1 (all in the learner's intercept mode).
+    """The exact optimum to draw, and its label.
+
+    The learner's own lambda-optimum when it has a lambda, else the hard margin when the
+    data are separable, else the soft margin at C = 1 (all in the learner's intercept
+    mode).
     """
     from ..exact import solve
     from ..problem import SVMProblem

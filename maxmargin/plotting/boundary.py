@@ -22,8 +22,10 @@ def plot_boundary(
     annotate: bool = True,
     legend: bool = True,
 ) -> Any:
-    """Draw 2-D data, the decision boundary ``w.x + b = 0``, the margins ``w.x + b = +-1``
-    and the support vectors (margin SVs ringed, bound SVs crossed).
+    """Draw 2-D data, the decision boundary, the margins and the support vectors.
+
+    The boundary is ``w.x + b = 0``, the margins ``w.x + b = +-1``; margin SVs are ringed,
+    bound SVs crossed.
 
     The axes span the data with a 5% margin, at equal scales (distances and angles are
     true); a new figure is sized to the data's aspect ratio, so it is not mostly white.
@@ -136,8 +138,9 @@ def plot_boundary(
 
 
 def _box(span: np.ndarray, height: float = 3.6) -> tuple[float, float]:
-    """The axes box (inches) of a new figure: the data's aspect ratio, ``height`` tall,
-    the width kept within 2.2 to 6.5 inches (then the height follows, down to 1.8).
+    """The axes box (inches) of a new figure: the data's aspect ratio, ``height`` tall.
+
+    The width is kept within 2.2 to 6.5 inches (then the height follows, down to 1.8).
     """
     ratio = float(span[0] / span[1])
     width = min(max(height * ratio, 2.2), 6.5)

@@ -49,8 +49,9 @@ _BEST = {"color": "C2", "ls": "-.", "lw": 1.0}
 
 
 def best_holdout_C(C: np.ndarray, holdout_error: np.ndarray) -> int | None:
-    """The index of the best held-out C: the smallest C with the least held-out error
-    (ties go to the most regularised model), or None without held-out errors.
+    """The index of the best held-out C, or None without held-out errors.
+
+    The smallest C with the least held-out error (ties go to the most regularised model).
 
     Parameters
     ----------
@@ -226,8 +227,9 @@ def plot_errors(p: Any, ax: Any = None) -> Any:
 
 
 def _feature_names(obj: Any, given: Sequence[str] | None) -> Sequence[str] | None:
-    """``given``, else the result's ``feature_names``, else its data's (an exact path
-    keeps its Dataset), else None.
+    """``given``, else the result's ``feature_names``, else its data's, else None.
+
+    An exact path keeps its Dataset, hence its data's names.
     """
     if given is not None:
         return given
@@ -240,9 +242,10 @@ def _feature_names(obj: Any, given: Sequence[str] | None) -> Sequence[str] | Non
 def _coefficient_lines(
     ax: Any, Cs: np.ndarray, W: np.ndarray, max_features: int, names: Sequence[str] | None
 ) -> tuple[np.ndarray, list[str], list[str]]:
-    """Draw the ``max_features`` largest ``w_j(C)`` (by ``|w_j|`` at the right end), each
-    in its own colour (and a dashed line past the tenth); return their indices, labels
-    and colours.
+    """Draw the ``max_features`` largest ``w_j(C)``; return their indices, labels, colours.
+
+    Largest by ``|w_j|`` at the right end; each is drawn in its own colour (and a dashed
+    line past the tenth).
     """
     top = np.argsort(-np.abs(W[-1]), kind="stable")[:max_features]
     labels = [
@@ -270,9 +273,11 @@ def _label_coefficients(
 def plot_coefficients(
     p: Any, ax: Any = None, max_features: int = 15, feature_names: Sequence[str] | None = None
 ) -> Any:
-    """Coefficient paths ``w_j(C)`` (the ``max_features`` largest at the last point),
-    each named at its right end by ``feature_names`` (default the path's
-    ``feature_names``, its data's, if any, else ``w_j``).
+    """Coefficient paths ``w_j(C)``, each named at its right end.
+
+    The ``max_features`` largest at the last point are drawn, each named by
+    ``feature_names`` (default the path's ``feature_names``, its data's, if any, else
+    ``w_j``).
 
     Each drawn coefficient has its own colour (a qualitative palette of 20; past the
     tenth, the line is dashed too); the guides' legend is to the right of the names.
@@ -330,8 +335,9 @@ def _objective_lines(ax: Any, Cs: np.ndarray, reg: np.ndarray, slack: np.ndarray
 
 
 def plot_objective(p: Any, ax: Any = None) -> Any:
-    r"""The optimal objective :math:`P(C) = \tfrac12\|\tilde w\|^2 + C{\sum}_i \xi_i` against
-    C, with its two parts (log-log).
+    r"""The optimal objective :math:`P(C)` against C, with its two parts (log-log).
+
+    :math:`P(C) = \tfrac12\|\tilde w\|^2 + C{\sum}_i \xi_i`.
 
     The regularizer grows with C and the slack term trades against it; on separable
     data the slack term vanishes from ``C*`` on and ``P`` is the hard-margin
@@ -395,9 +401,11 @@ def _tradeoff_line(
 
 
 def plot_tradeoff(p: Any, ax: Any = None) -> Any:
-    r"""The trade-off the path walks: the total slack :math:`{\sum}_i \xi_i` against
-    :math:`\|\tilde w\|^2`, one point per C (C grows to the right: the norm is
-    non-decreasing and the slack non-increasing in C, both theorems).
+    r"""The trade-off the path walks: total slack against squared norm, one point per C.
+
+    The total slack :math:`{\sum}_i \xi_i` against :math:`\|\tilde w\|^2`, one point per
+    C (C grows to the right: the norm is non-decreasing and the slack non-increasing in
+    C, both theorems).
 
     Parameters
     ----------
@@ -441,7 +449,7 @@ def plot_tradeoff(p: Any, ax: Any = None) -> Any:
 
 
 def plot_learners_vs_lambda(study: Any, ax: Any = None, eps: float | None = None) -> Any:
-    """Epochs to reach relative suboptimality ``eps`` against lambda (log-log).
+    r"""Epochs to reach relative suboptimality ``eps`` against lambda (log-log).
 
     A slope -1 guide shows the ``1/(lambda T)`` rate of Pegasos; runs that never reached
     ``eps`` within the budget are drawn as open markers at the budget.
@@ -465,7 +473,7 @@ def plot_learners_vs_lambda(study: Any, ax: Any = None, eps: float | None = None
     >>> st = learners_along_path(make_gaussians(40, 2, seed=0), lam=[0.01, 0.1],
     ...                          learners=["pegasos"], epochs=2)
     >>> print(plot_learners_vs_lambda(st).get_xlabel())
-    $\\lambda$
+    $\lambda$
     """
     ax = _mpl.axes(ax, _SIZE)
     q = 0 if eps is None else int(np.argmin([abs(e - eps) for e in study.eps]))
@@ -583,8 +591,10 @@ def save_path_figures(
 
 
 def _exact_range(ep: Any, C_range: Sequence[float] | None) -> tuple[float, float]:
-    """The C range to draw: given, else from a decade below the first breakpoint to a
-    decade past the last (or C_end).
+    """The C range to draw.
+
+    Given, else from a decade below the first breakpoint to a decade past the last (or
+    C_end).
     """
     if C_range is not None:
         lo, hi = (float(C_range[0]), float(C_range[1]))
@@ -632,8 +642,9 @@ def _mark_breakpoints(ax: Any, ep: Any, lo: float, hi: float) -> None:
 
 
 def _exact_best(ep: Any, lo: float, hi: float, holdout: Any = None) -> tuple[float, float] | None:
-    """The best held-out C in [lo, hi] on the fine grid (with every breakpoint) and its
-    error, or None without a held-out set.
+    """The best held-out C in [lo, hi] and its error, or None without a held-out set.
+
+    Searched on the fine grid (with every breakpoint).
     """
     holdout = ep.holdout if holdout is None else holdout
     if holdout is None:
@@ -651,8 +662,9 @@ def plot_exact_coefficients(
     C_range: Sequence[float] | None = None,
     feature_names: Sequence[str] | None = None,
 ) -> Any:
-    """Coefficient paths ``w_j(C)`` and ``b(C)`` of an exact path, breakpoints marked;
-    each coefficient named at its right end (see :func:`plot_coefficients`).
+    """Coefficient paths ``w_j(C)`` and ``b(C)`` of an exact path, breakpoints marked.
+
+    Each coefficient is named at its right end (see :func:`plot_coefficients`).
 
     Parameters
     ----------
@@ -828,8 +840,9 @@ def _exact_objective_parts(ep: Any, Cs: np.ndarray) -> tuple[np.ndarray, np.ndar
 
 
 def plot_exact_objective(ep: Any, ax: Any = None, C_range: Sequence[float] | None = None) -> Any:
-    r"""The optimal objective :math:`P(C)` of an exact path and its two parts
-    (:func:`plot_objective`), evaluated exactly on a fine grid, breakpoints marked.
+    r"""The optimal objective :math:`P(C)` of an exact path and its two parts.
+
+    As :func:`plot_objective`, evaluated exactly on a fine grid, breakpoints marked.
 
     Parameters
     ----------
@@ -861,8 +874,10 @@ def plot_exact_objective(ep: Any, ax: Any = None, C_range: Sequence[float] | Non
 
 
 def plot_exact_tradeoff(ep: Any, ax: Any = None, C_range: Sequence[float] | None = None) -> Any:
-    r"""Total slack :math:`{\sum}_i \xi_i` against :math:`\|\tilde w\|^2` along an exact
-    path (:func:`plot_tradeoff`); a dot at each breakpoint in view.
+    r"""Total slack against squared norm along an exact path; a dot at each breakpoint.
+
+    :math:`{\sum}_i \xi_i` against :math:`\|\tilde w\|^2` (:func:`plot_tradeoff`); a dot
+    at each breakpoint in view.
 
     Parameters
     ----------
@@ -927,9 +942,10 @@ def save_exact_path_figures(
     dpi: int = 150,
     feature_names: Sequence[str] | None = None,
 ) -> list[Path]:
-    """Write the exact path's figures: ``exact_path_coefficients``, ``exact_path_width``,
-    ``exact_path_support_vectors``, ``exact_path_errors``, ``exact_path_objective``,
-    ``exact_path_tradeoff``, one file per format.
+    """Write the exact path's figures, one file per format.
+
+    ``exact_path_coefficients``, ``exact_path_width``, ``exact_path_support_vectors``,
+    ``exact_path_errors``, ``exact_path_objective``, ``exact_path_tradeoff``.
 
     Parameters
     ----------
