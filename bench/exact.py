@@ -216,8 +216,10 @@ def make_zipf_sparse(n, d, nnz_per_row=50, *, seed=0, zipf_a=1.0, flip=0.05, blo
 
 
 def sparse_alpha_for(problem, w, b):
-    """A dual point for a primal (w, b) on sparse data: C inside the margin, 0 outside,
-    the margin SVs by sparse least squares (LSQR) on ``w~ - w_B`` (never densified).
+    """A dual point for a primal (w, b) on sparse data.
+
+    C inside the margin, 0 outside, the margin SVs by sparse least squares (LSQR) on
+    ``w~ - w_B`` (never densified).
     """
     from scipy.sparse.linalg import lsqr
 

@@ -42,8 +42,10 @@ LO, HI = 1e-3, 1e3
 
 
 def interpolation_error(ep, k: int, lo: float = LO, hi: float = HI) -> float:
-    """Largest relative error of w linearly interpolated between the k points of a log
-    grid over [lo, hi], against the exact path (evaluated at every breakpoint inside).
+    """Largest relative error of w interpolated on a k-point log grid, against the exact path.
+
+    w is linearly interpolated between the k points of a log grid over [lo, hi]; the
+    error is evaluated at every breakpoint inside.
     """
     bps = ep.breakpoints[(ep.breakpoints > lo) & (ep.breakpoints < hi)]
     if bps.size == 0:
@@ -73,9 +75,10 @@ def points_needed(ep, tol: float) -> int:
 
 
 def grid_seconds_per_point(data: Dataset, k: int, sample: int) -> float:
-    """Per-point time of the warm-started grid path at the spacing of a k-point log grid,
-    on ``sample`` consecutive points around C = 1e-2, 1 and 1e2 (the first point of each
-    run is a cold solve and is not counted).
+    """Per-point time of the warm-started grid path at the spacing of a k-point log grid.
+
+    Measured on ``sample`` consecutive points around C = 1e-2, 1 and 1e2 (the first point of
+    each run is a cold solve and is not counted).
     """
     span = math.log(HI / LO)
     total, count = 0.0, 0

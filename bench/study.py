@@ -1,5 +1,6 @@
-"""Benchmark: a study's cells per second on 2 local workers vs the same cells in one loop,
-and the per-cell overhead of each route (in-process loop, loky processes, Dask).
+"""Benchmark: a study's cells per second on 2 local workers vs the same cells in one loop.
+
+Also the per-cell overhead of each route (in-process loop, loky processes, Dask).
 
 Run: ``python bench/study.py [--n 20000] [--d 50] [--epochs 100] [--seeds 8] [--repeat 3]``
 

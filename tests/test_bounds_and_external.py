@@ -1,4 +1,6 @@
-"""The mistake bounds at their best scale, external trajectories (Trace.from_weights,
+"""Mistake bounds, external trajectories and the names of the three margins.
+
+The mistake bounds at their best scale, external trajectories (Trace.from_weights,
 score_trace) and the names of the three margins, each recomputed here with numpy.
 """
 

@@ -73,8 +73,9 @@ def _scale(problem: SVMProblem, kind: str) -> float:
 
 
 def _alpha_unique(problem: SVMProblem, sol) -> bool:
-    """alpha is unique iff the columns (y_i z_i, y_i) of the points on the margin are
-    independent (off the margin, complementary slackness fixes alpha_i to 0 or C).
+    """Alpha is unique iff the columns (y_i z_i, y_i) of the margin points are independent.
+
+    Off the margin, complementary slackness fixes alpha_i to 0 or C.
     """
     on = np.flatnonzero(np.abs(problem.margins(sol.w, sol.b) - 1) <= 1e-7)
     Z = problem.Z[on]
@@ -215,8 +216,10 @@ def _random_problem(seed: int, kind: str, intercept: str, x_exp: int, c_exp: int
     c_exp=st.integers(-30, 30),
 )
 def test_models_are_the_problems_own_functions(seed, kind, intercept, x_exp, c_exp):
-    """At any (w, b, xi = hinge) and any alpha, the models' objectives are P (or F) and
-    D (or lam D), and the margin constraint is y f >= 1 - xi: no solver, every scale.
+    """At any (w, b, xi = hinge) and alpha, the models' objectives and constraint are right.
+
+    The objectives are P (or F) and D (or lam D), and the margin constraint is
+    y f >= 1 - xi: no solver, every scale.
     """
     problem, w, b, alpha = _random_problem(seed, kind, intercept, x_exp, c_exp)
     objective, scale = _objective(kind), _scale(problem, kind)

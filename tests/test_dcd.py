@@ -350,8 +350,9 @@ def test_property_hard_margin(n, d, seed, intercept, scale):
 
 
 def _tiny_hard_margin(n=40, d=1200, eps=1e-3):
-    """Sparse, wide (d' > 1000: the DCD route), separable only by a tiny margin: pairs
-    of rows that differ by +-eps in the last feature, of opposite labels (alpha ~ 1e4:
+    """Sparse, wide (d' > 1000: the DCD route), separable only by a tiny margin.
+
+    Pairs of rows that differ by +-eps in the last feature, of opposite labels (alpha ~ 1e4:
     coordinate descent reaches its sweep cap in ~2 s).
     """
     rng = np.random.default_rng(0)

@@ -78,8 +78,9 @@ print(json.dumps(out))
 
 @functools.cache
 def _array_api_in_subprocess(jobs: str) -> dict:
-    """Run check_array_api_input for every estimator in one interpreter with
-    SCIPY_ARRAY_API=1 (scipy reads it at import time, so it cannot be set here).
+    """Run check_array_api_input for every estimator in one interpreter with SCIPY_ARRAY_API=1.
+
+    scipy reads it at import time, so it cannot be set here.
     """
     env = dict(os.environ, SCIPY_ARRAY_API="1")
     out = subprocess.run(

@@ -1,5 +1,7 @@
-"""Pickles of ExactSVC: O(#SV) in size, exact predictions after a round trip, and a
-re-certification on the training data (``recertify``) that passes, and fails on other data.
+"""Pickles of ExactSVC: size, predictions after a round trip, and re-certification.
+
+O(#SV) in size, exact predictions after a round trip, and a re-certification on the
+training data (``recertify``) that passes, and fails on other data.
 """
 
 from __future__ import annotations

@@ -26,8 +26,9 @@ INTERCEPTS = ("free", "none", "augmented")
 def _check_against_solves(
     ep: ExactPath, data: Dataset, intercept: str, seed: int, k: int = 4
 ) -> None:
-    """At random C inside random segments, ``solution_at`` equals a fresh certified solve:
-    objective to 1e-9 relative, w to 1e-7 (relative to max(1, ||w||)).
+    """At random C inside random segments, ``solution_at`` equals a fresh certified solve.
+
+    Objective to 1e-9 relative, w to 1e-7 (relative to max(1, ||w||)).
     """
     rng = np.random.default_rng(seed)
     segs = rng.choice(ep.n_segments, size=min(k, ep.n_segments), replace=False)
@@ -114,8 +115,10 @@ def test_unequal_classes_have_margin_svs_for_every_C():
 
 @pytest.mark.parametrize("intercept", INTERCEPTS)
 def test_hand_solved_two_points(intercept):
-    """x = +-1: alpha = C, w = 2C below C = 1/2; from there alpha = 1/2, w = 1 (the hard
-    margin). For ``none`` the two signed rows are equal: one merged example.
+    """x = +-1: alpha = C, w = 2C below C = 1/2; from there alpha = 1/2, w = 1.
+
+    w = 1 is the hard margin. For ``none`` the two signed rows are equal: one merged
+    example.
     """
     ep = exact_regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), intercept)
     assert ep.breakpoints.tolist() == [0.5] and ep.C_star == 0.5 and ep.complete
@@ -133,10 +136,11 @@ def test_hand_solved_two_points(intercept):
 
 
 def test_hand_solved_three_points_unequal_classes():
-    """x = (1, -1, 3), y = (+1, -1, +1), free intercept. The small-C face: beta = (1, 1, 0)
-    (g = 2), so alpha = (C, C, 0) and w = 2C up to C_0 = 2 / (2 + 2) = 1/2. b is not unique
-    there: the interval [max(2C - 1, 1 - 6C), 1 - 2C]. From C = 1/2 on: w = 1, b = 0,
-    alpha = (1/2, 1/2, 0).
+    """x = (1, -1, 3), y = (+1, -1, +1), free intercept.
+
+    The small-C face: beta = (1, 1, 0) (g = 2), so alpha = (C, C, 0) and w = 2C up to
+    C_0 = 2 / (2 + 2) = 1/2. b is not unique there: the interval
+    [max(2C - 1, 1 - 6C), 1 - 2C]. From C = 1/2 on: w = 1, b = 0, alpha = (1/2, 1/2, 0).
     """
     ep = exact_regularization_path(Dataset([[1.0], [-1.0], [3.0]], [1, -1, 1]))
     assert ep.breakpoints.tolist() == pytest.approx([0.5])
@@ -216,9 +220,10 @@ def test_degenerate_data_goes_through(intercept):
 
 
 def test_a_tie_the_search_cannot_settle_goes_to_a_fresh_solve():
-    """Integer features in 3-D (seed found by a search over such data sets): one of the 15
-    breakpoints is settled by a fresh certified solve; the path still matches fresh
-    solves everywhere.
+    """Integer features in 3-D: a breakpoint settled by a fresh solve, the path still exact.
+
+    The seed was found by a search over such data sets: one of the 15 breakpoints is settled by
+    a fresh certified solve; the path still matches fresh solves everywhere.
     """
     rng = np.random.default_rng(193)
     n, d = int(rng.integers(20, 80)), int(rng.integers(2, 5))
@@ -233,8 +238,10 @@ def test_a_tie_the_search_cannot_settle_goes_to_a_fresh_solve():
 
 
 def test_fresh_solves_settle_degenerate_events_to_the_same_path(monkeypatch):
-    """Forcing every breakpoint through the fresh-solve route (as a degenerate event
-    would be) gives the same breakpoints, events and coefficients.
+    """Every breakpoint through the fresh-solve route gives the same path.
+
+    Forcing every breakpoint through the fresh-solve route (as a degenerate event would
+    be) gives the same breakpoints, events and coefficients.
     """
     ds = make_gaussians(20, 2, separation=1.5, seed=3)
     ref = exact_regularization_path(ds, C_max=10.0)
@@ -259,8 +266,9 @@ def test_fresh_solves_settle_degenerate_events_to_the_same_path(monkeypatch):
     intercept=st.sampled_from(INTERCEPTS),
 )
 def test_breakpoints_scale_with_the_data(seed, scale, intercept):
-    """X -> s X (and the augmented column s -> s s) gives the same path with C -> C / s^2
-    and w -> w / s: the path does not depend on the data's units.
+    """X -> s X gives the same path with C -> C / s^2 and w -> w / s.
+
+    The augmented column goes s -> s s too: the path does not depend on the data's units.
     """
     rng = np.random.default_rng(seed)
     n = 12
@@ -281,8 +289,9 @@ def test_breakpoints_scale_with_the_data(seed, scale, intercept):
 
 @pytest.mark.parametrize("intercept", INTERCEPTS)
 def test_lambda_form_is_the_same_path(intercept):
-    """alpha / C, w / C, b / C are affine in lambda = 1 / C on each segment (Hastie et al.'s
-    scaled parametrisation), and give the same solution.
+    """alpha / C, w / C, b / C are affine in lambda = 1 / C on each segment.
+
+    That is Hastie et al.'s scaled parametrisation; it gives the same solution.
     """
     ds = make_gaussians(25, 2, seed=8)
     ep = exact_regularization_path(ds, intercept, C_max=20.0)

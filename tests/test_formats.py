@@ -1,6 +1,7 @@
-"""The JSON documents maxmargin writes (docs/formats.md): their format and version keys,
-their loaders (to_json -> from_json -> to_json gives the same text), what the loaders
-refuse, files of maxmargin 0.1, and the tidy CSV / DataFrame exports.
+"""The JSON documents maxmargin writes (docs/formats.md), their loaders and CSV exports.
+
+Their format and version keys, their loaders (to_json -> from_json -> to_json gives the same
+text), what the loaders refuse, files of maxmargin 0.1, and the tidy CSV / DataFrame exports.
 """
 
 import csv

@@ -1,5 +1,6 @@
-"""scikit-learn's names (random_state, max_iter, alpha) beside maxmargin's own, and feature
-names through the estimators and the coefficient figure.
+"""scikit-learn's names (random_state, max_iter, alpha) beside maxmargin's own.
+
+Also feature names through the estimators and the coefficient figure.
 """
 
 import re

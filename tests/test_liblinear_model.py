@@ -1,6 +1,7 @@
-"""LIBLINEAR model files: the format of LIBLINEAR's save_model, read back the way its
-load_model / predict do, and (when the liblinear-official bindings are installed) by
-LIBLINEAR itself.
+"""LIBLINEAR model files: written as save_model does, read back as load_model does.
+
+The format of LIBLINEAR's save_model, read back the way its load_model / predict do, and (when
+the liblinear-official bindings are installed) by LIBLINEAR itself.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
-"""Every Markdown table the project writes or ships renders as a table, with no cell lost.
+r"""Every Markdown table the project writes or ships renders as a table, with no cell lost.
 
 Rendered with a CommonMark + tables parser (markdown-it-py, the parser under myst-parser
 and close to GitHub's): a ``|`` inside a cell, even inside backticks, ends the cell unless
-escaped as ``\\|``, and the parser then silently drops the extra cells; a header row with
+escaped as ``\|``, and the parser then silently drops the extra cells; a header row with
 more cells than the delimiter row is no table at all. Both are caught here: every row
 must split into as many cells as its header (counted independently of the parser), and
 every line that starts with ``|`` outside a code block must belong to a parsed table.
@@ -24,9 +24,9 @@ MD = MarkdownIt("commonmark").enable("table")
 
 
 def _cells(line: str) -> list[str]:
-    """Split a table row the GFM way: on every ``|`` not escaped by a backslash.
+    r"""Split a table row the GFM way: on every ``|`` not escaped by a backslash.
 
-    Pipes inside backticks split too (GFM spec, example 200): write ``\\|`` there.
+    Pipes inside backticks split too (GFM spec, example 200): write ``\|`` there.
     """
     s = line.strip()
     if s.startswith("|"):

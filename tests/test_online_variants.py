@@ -61,8 +61,10 @@ def wt_of(tr, k=-1, average=False):
 
 
 def ref_sgd(Z, y, idx, lam, eta):
-    """Lecture: ``w^{t+1} = w^t - eta_t g_t``, g_t a subgradient of
-    ``lam/2 ||w||^2 + max(0, 1 - y w.z)`` at w^t (lam = 0: the hinge alone).
+    """Lecture: ``w^{t+1} = w^t - eta_t g_t``.
+
+    g_t is a subgradient of ``lam/2 ||w||^2 + max(0, 1 - y w.z)`` at w^t (lam = 0: the
+    hinge alone).
     """
     w = np.zeros(Z.shape[1])
     iterates = []
@@ -118,7 +120,8 @@ def test_subgradient_step_by_name(gauss):
 
 
 def ref_delta(X, y, idx, Delta, gamma):
-    """The notes' online steepest descent on ``1/2 a.a + gamma sum_mu z_mu``:
+    """The notes' online steepest descent on ``1/2 a.a + gamma sum_mu z_mu``.
+
     ``a <- a - Delta a`` if ``y (x.a) > 1``, else ``a - Delta a + Delta gamma y x``.
     """
     a = np.zeros(X.shape[1])
@@ -148,9 +151,10 @@ def test_lecture_delta_step(gauss, Delta, gamma):
 
 
 def ref_pegasos(Z, y, idx, lam, proj, offset):
-    """Pegasos: ``eta_t = 1/(lam (t + offset))``; ``w <- (1 - eta lam) w + eta y z 1[...]``
-    then the projection on the 1/sqrt(lam) ball (greedy), or ``w = Pi(theta_t /
-    (lam (t + offset)))`` with theta unprojected (lazy).
+    """Pegasos, greedy or lazy projection, with ``eta_t = 1/(lam (t + offset))``.
+
+    ``w <- (1 - eta lam) w + eta y z 1[...]`` then the projection on the 1/sqrt(lam) ball
+    (greedy), or ``w = Pi(theta_t / (lam (t + offset)))`` with theta unprojected (lazy).
     """
     w = np.zeros(Z.shape[1])
     theta = np.zeros_like(w)
@@ -299,8 +303,10 @@ def test_pla_cap_reached_on_non_separable():
 
 
 def ref_random_pocket(Z, y, T, seed, check_every=1):
-    """The notes' pocket: find a (random) mistake of w_t, correct it, keep w_{t+1} in the
-    pocket if it makes fewer mistakes than the pocket; stop when no mistake is left.
+    """The notes' pocket algorithm.
+
+    Find a (random) mistake of w_t, correct it, keep w_{t+1} in the pocket if it makes
+    fewer mistakes than the pocket; stop when no mistake is left.
     """
     rng = np.random.default_rng(seed)
     w = np.zeros(Z.shape[1])

@@ -144,8 +144,9 @@ def test_reports_without_matplotlib_skip_the_figures_in_one_line(tmp_path):
 
 
 def _copy_package(root: Path) -> Path:
-    """maxmargin copied as an installed package would be: its bytecode (valid: the times
-    are kept), no numba cache.
+    """maxmargin copied as an installed package would be.
+
+    With its bytecode (valid: the times are kept), no numba cache.
     """
     shutil.copytree(PACKAGE, root / "maxmargin", ignore=shutil.ignore_patterns("*.nbi", "*.nbc"))
     return root
@@ -177,7 +178,9 @@ def test_numba_kernels_are_cached_next_to_an_installed_package(tmp_path):
 
 
 def test_numba_kernels_work_where_no_cache_directory_can_be_written(tmp_path):
-    """A read-only package and no writable user cache: numba cannot cache (and refuses
+    """Without a writable cache, maxmargin compiles into a private temporary directory.
+
+    A read-only package and no writable user cache: numba cannot cache (and refuses
     ``cache=True`` functions outright); maxmargin compiles into a private temporary
     directory instead of failing. (Read-only is simulated: a file where each directory
     would go, which even root cannot write into.)
@@ -224,8 +227,9 @@ class _Terminal:
 
 @pytest.fixture
 def tiny_kernels(tmp_path, monkeypatch):
-    """A fresh module of two cached numba kernels (its own empty cache), nothing announced
-    yet in this process.
+    """A fresh module of two cached numba kernels, nothing announced yet in this process.
+
+    The module has its own empty cache.
     """
     from maxmargin import _deps
 

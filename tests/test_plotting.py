@@ -164,7 +164,9 @@ def test_mistakes_draw_novikoff_and_the_general_bound(cmp):
 
 
 def test_each_learner_has_its_own_colour_marker_and_line_style(separable):
-    """The perceptron and the averaged perceptron make the same mistakes: their curves
+    """Two curves that coincide stay visible through distinct styles.
+
+    The perceptron and the averaged perceptron make the same mistakes: their curves
     coincide, and only distinct styles keep both visible.
     """
     both = mm.compare(separable, learners=["perceptron", "averaged_perceptron"], lam=0.05, epochs=2)
@@ -321,8 +323,10 @@ def test_every_plot_draws_into_a_given_axes(cmp):
 
 
 def test_in_a_callers_grid_the_legend_stays_in_its_panel_unless_the_layout_makes_room(cmp):
-    """Outside its axes, a legend of a grid's panel would fall on the next panel (or off
-    the figure): inside, framed; with constrained layout, outside (the layout makes room).
+    """A grid panel's legend goes inside, framed; with constrained layout, outside.
+
+    Outside its axes, a legend of a grid's panel would fall on the next panel (or off
+    the figure); with constrained layout the layout makes room.
     """
     import matplotlib.pyplot as plt
 
@@ -345,9 +349,11 @@ def test_in_a_callers_grid_the_legend_stays_in_its_panel_unless_the_layout_makes
 
 
 def test_study_figures_tell_coinciding_learners_apart_and_draw_one_bound(tmp_path):
-    """In a study's mistakes figure the perceptron and the averaged perceptron (the same
-    mistakes) differ in colour, marker and line style, and the general bound (the same
-    for every learner on a sequence) is drawn once per panel, after the learners.
+    """In a study's mistakes figure, series differ in style and the bound is drawn once.
+
+    The perceptron and the averaged perceptron (the same mistakes) differ in colour, marker and
+    line style, and the general bound (the same for every learner on a sequence) is drawn once
+    per panel, after the learners.
     """
     pytest.importorskip("pyarrow")
     from maxmargin.studies.report import _columns, _plot

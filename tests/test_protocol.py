@@ -1,6 +1,7 @@
-"""The public learner protocol (maxmargin.online.protocol): learners written in plain
-Python, from docs/own-learner.md alone, reproduce the built-in ones and are scored alike;
-the free-intercept kernels against naive loops; what the adapter refuses.
+"""The public learner protocol (maxmargin.online.protocol).
+
+Learners written in plain Python, from docs/own-learner.md alone, reproduce the built-in ones
+and are scored alike; the free-intercept kernels against naive loops; what the adapter refuses.
 """
 
 import re
@@ -124,8 +125,9 @@ def test_a_trace_saved_and_read_back_is_scored_as_its_run(doc, tmp_path):
 
 
 class NaiveFreeSGD:
-    """``w <- (1 - eta lam) w + eta y x 1[m < 1]``, ``b <- b + eta y 1[m < 1]`` (s = 1),
-    with Pegasos' ``eta = 1/(lam (t + 1))`` or a constant; lam None: the hinge alone.
+    """``w <- (1 - eta lam) w + eta y x 1[m < 1]``, ``b <- b + eta y 1[m < 1]`` (s = 1).
+
+    With Pegasos' ``eta = 1/(lam (t + 1))`` or a constant; lam None: the hinge alone.
     """
 
     supported_intercepts = ("free",)

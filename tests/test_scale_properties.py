@@ -40,8 +40,10 @@ SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[Healt
 
 
 def make_data(rng, n, d, hard, intercept):
-    """Gaussian features; labels from a random hyperplane (through the origin for
-    ``none``). Hard: points within 0.2 of it dropped (a margin), soft: label noise.
+    """Gaussian features; labels from a random hyperplane.
+
+    The hyperplane goes through the origin for ``none``. Hard: points within 0.2 of it
+    dropped (a margin), soft: label noise.
     """
     X = rng.standard_normal((n, d))
     u = rng.standard_normal(d)
@@ -61,8 +63,10 @@ def make_data(rng, n, d, hard, intercept):
 
 @st.composite
 def scaled_problems(draw):
-    """``(problem, k, j)``: data times ``10^k``, ``C = 10^j`` (the extremes and a few
-    landmarks on purpose, any value, or ``C R^2`` near 1 with ``k ~ -j/2``).
+    """``(problem, k, j)``: data times ``10^k``, ``C = 10^j``.
+
+    The extremes and a few landmarks on purpose, any value, or ``C R^2`` near 1 with
+    ``k ~ -j/2``.
     """
     n = draw(st.integers(10, 60))
     d = draw(st.integers(1, 8))
@@ -157,8 +161,9 @@ def _e(values):
 
 
 def _clip_to_normal_range(k, p, sol):
-    """``k`` moved so that every quantity the certificate forms stays a normal double
-    after ``X -> 2^k X`` (subnormals round differently, so exact invariance needs this):
+    """``k`` moved so that every quantity the certificate forms stays a normal double.
+
+    After ``X -> 2^k X`` (subnormals round differently, so exact invariance needs this):
     ``alpha, C, P, w^2`` scale as ``2^-2k``, X as ``2^k``, ``alpha x`` as ``2^-k``.
     """
     lo, hi = -870, 870  # 150 bits of headroom: rounding-level factors (2^-53) times n

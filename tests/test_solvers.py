@@ -1,6 +1,8 @@
-"""The solvers room (maxmargin.solvers): the registry, the route rule, each backend's
-solve_qp and RawResult. The solves end to end are in test_exact.py, test_ipm.py and
-test_dcd.py; here each backend is called bare, as solve() calls it.
+"""The solvers room (maxmargin.solvers), each backend called bare.
+
+The registry, the route rule, each backend's solve_qp and RawResult. The solves end to end are
+in test_exact.py, test_ipm.py and test_dcd.py; here each backend is called bare, as solve()
+calls it.
 """
 
 import numpy as np
@@ -67,8 +69,10 @@ def test_primal_qp_maps_back_to_the_same_optimum(soft, intercept):
 
 
 def test_dual_qp_on_a_working_set_fixes_the_rest(soft):
-    """build_dual(rows, at_bound) is the full dual with alpha fixed at C on at_bound and
-    at 0 elsewhere: on the optimum's own sets it returns the optimum.
+    """build_dual(rows, at_bound) is the full dual with alpha fixed at C or 0.
+
+    Fixed at C on at_bound and at 0 elsewhere: on the optimum's own sets it returns the
+    optimum.
     """
     sol = solve(soft)
     at_bound = sol.bound_support

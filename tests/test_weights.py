@@ -49,8 +49,9 @@ def _repeated(ds, w):
 
 
 def _same_optimum(a, r, rep, n, *, w_tol=1e-9, alpha=True):
-    """``a`` (weighted) and ``r`` (repeated rows): the same objective, w, b, and alpha of
-    each example the sum of its copies'.
+    """``a`` (weighted) and ``r`` (repeated rows) agree.
+
+    The same objective, w, b, and alpha of each example the sum of its copies'.
     """
     assert a.certificate.ok and r.certificate.ok
     assert a.primal_objective == pytest.approx(r.primal_objective, rel=1e-12)
@@ -160,9 +161,7 @@ def test_certificate_exactly_invariant_to_scaling_weights_and_data(k, m, seed):
 
 @st.composite
 def weighted_scaled(draw):
-    """``(X, y, m, k, j, c)``: integer weights m (0..3) times 10^c, data times 10^k,
-    C = 10^j.
-    """
+    """``(X, y, m, k, j, c)``: integer weights m (0..3) times 10^c, data times 10^k, C = 10^j."""
     n = draw(st.integers(8, 30))
     d = draw(st.integers(1, 5))
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))

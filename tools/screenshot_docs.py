@@ -1,4 +1,4 @@
-"""Build the docs and look at them as a person would: screenshots in headless Chromium.
+r"""Build the docs and look at them as a person would: screenshots in headless Chromium.
 
     python tools/screenshot_docs.py [--no-build] [--out DIR]
 
@@ -9,7 +9,7 @@ each into ``--out`` (default ``docs/_build/screenshots``, ignored by git):
     index, formulations (the math), the gallery index (thumbnails), one gallery example,
     the API reference, one API page.
 
-Then look at the PNGs: is the math typeset (no raw ``$`` or ``\\frac``), does every gallery
+Then look at the PNGs: is the math typeset (no raw ``$`` or ``\frac``), does every gallery
 thumbnail show its figure, is the navigation there? The site carries its own MathJax
 (``_static/mathjax``, from the docs extra's sphinx-mathjax-offline), so the math
 typesets without network.
