@@ -145,6 +145,14 @@ class _LinearBinary(ClassifierMixin, BaseEstimator):
         Returns
         -------
         ndarray of shape (m,)
+
+        Examples
+        --------
+        >>> from maxmargin.estimators import ExactSVC
+        >>> X = [[0.0, 0.0], [0.0, 1.0], [2.0, 0.0], [2.0, 1.0]]
+        >>> clf = ExactSVC(C=10.0).fit(X, ["no", "no", "yes", "yes"])
+        >>> clf.decision_function([[0.0, 0.5], [3.0, 0.5]]).round(6).tolist()
+        [-1.0, 2.0]
         """
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
@@ -161,6 +169,14 @@ class _LinearBinary(ClassifierMixin, BaseEstimator):
         -------
         ndarray of shape (m,)
             Labels from ``classes_``.
+
+        Examples
+        --------
+        >>> from maxmargin.estimators import ExactSVC
+        >>> X = [[0.0, 0.0], [0.0, 1.0], [2.0, 0.0], [2.0, 1.0]]
+        >>> clf = ExactSVC(C=10.0).fit(X, ["no", "no", "yes", "yes"])
+        >>> clf.predict([[0.5, 0.0], [3.0, 0.5]]).tolist()
+        ['no', 'yes']
         """
         scores = self.decision_function(X)  # checks fitted first
         return self.classes_[(scores > 0).astype(int)]
@@ -567,6 +583,14 @@ class _OnlineClassifier(_LinearBinary):
         Returns
         -------
         self
+
+        Examples
+        --------
+        >>> from maxmargin.estimators import PerceptronClassifier
+        >>> X = [[0.0, 0.0], [0.0, 1.0], [2.0, 0.0], [2.0, 1.0]]
+        >>> clf = PerceptronClassifier(epochs=5, order="cyclic").fit(X, [0, 0, 1, 1])
+        >>> clf.coef_.tolist(), clf.intercept_.tolist(), clf.n_mistakes_, clf.t_
+        ([[2.0, 0.0]], [-1.0], 3, 20)
         """
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
         classes, y_pm = _binary_targets(self, y)
@@ -610,6 +634,20 @@ class _OnlineClassifier(_LinearBinary):
         Returns
         -------
         self
+
+        Examples
+        --------
+        Two batches of one class each reach the weights of one cyclic epoch over both:
+
+        >>> from maxmargin.estimators import PerceptronClassifier
+        >>> X = [[0.0, 0.0], [0.0, 1.0], [2.0, 0.0], [2.0, 1.0]]
+        >>> clf = PerceptronClassifier().partial_fit(X[:2], [0, 0], classes=[0, 1])
+        >>> clf = clf.partial_fit(X[2:], [1, 1])
+        >>> clf.t_, clf.coef_.tolist(), clf.intercept_.tolist()
+        (4, [[2.0, 0.0]], [0.0])
+        >>> once = PerceptronClassifier(epochs=1, order="cyclic").fit(X, [0, 0, 1, 1])
+        >>> once.coef_.tolist(), once.intercept_.tolist()
+        ([[2.0, 0.0]], [0.0])
         """
         first = not hasattr(self, "_state")
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, reset=first)

@@ -55,7 +55,22 @@ class SeparationCertificate:
     verified: bool
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict: ``z``, ``support`` (indices with z > 0), residuals, verified."""
+        """JSON-ready dict: ``z``, ``support`` (indices with z > 0), residuals, verified.
+
+        Returns
+        -------
+        dict
+            ``z``, ``support``, ``hull_point`` (None for intercept ``none``),
+            ``intercept``, ``residuals``, ``tol``, ``verified``; non-finite numbers as
+            strings (docs/formats.md).
+
+        Examples
+        --------
+        >>> from maxmargin import Dataset
+        >>> doc = verify_separation(Dataset([[0.0], [0.0]], [1, -1]), [0.5, 0.5]).to_dict()
+        >>> doc["support"], doc["hull_point"], doc["verified"]
+        ([0, 1], [0.0], True)
+        """
         return {
             "z": [float(t) for t in self.z],
             "support": [int(i) for i in np.flatnonzero(self.z > 0)],

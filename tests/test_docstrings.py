@@ -47,23 +47,9 @@ KNOWN: set[tuple[str, str]] = set()
 
 # Methods of the public classes (see ``_methods``): (qualified name, code) left to fix.
 KNOWN_METHODS: set[tuple[str, str]] = {
-    # scikit-learn estimator methods: documented (sklearn conventions); the class's
-    # example shows fit / predict; a per-method example still to write.
-    ("maxmargin.estimators._LinearBinary.decision_function", "EX01"),
-    ("maxmargin.estimators._LinearBinary.predict", "EX01"),
-    ("maxmargin.estimators._OnlineClassifier.fit", "EX01"),
-    ("maxmargin.estimators._OnlineClassifier.partial_fit", "EX01"),
     # serialisers of result objects: Returns and example still to write.
-    ("maxmargin.separation.SeparationCertificate.to_dict", "RT01"),
-    ("maxmargin.separation.SeparationCertificate.to_dict", "EX01"),
     ("maxmargin.evaluation.comparison.RunResult.to_dict", "RT01"),
     ("maxmargin.evaluation.comparison.RunResult.to_dict", "EX01"),
-    ("maxmargin.evaluation.limits.HardMarginLimit.to_dict", "RT01"),
-    ("maxmargin.evaluation.limits.HardMarginLimit.to_dict", "EX01"),
-    ("maxmargin.evaluation.along_path.LearnerPathStudy.to_dict", "RT01"),
-    ("maxmargin.evaluation.along_path.LearnerPathStudy.to_dict", "EX01"),
-    ("maxmargin.evaluation.along_path.LearnerPathStudy.to_markdown", "RT01"),
-    ("maxmargin.evaluation.along_path.LearnerPathStudy.to_markdown", "EX01"),
 }
 
 

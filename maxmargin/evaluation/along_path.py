@@ -182,7 +182,24 @@ class LearnerPathStudy:
         return self.rel_subopt[:, :, -1]
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict (the full curves included)."""
+        """JSON-ready dict (the full curves included).
+
+        Returns
+        -------
+        dict
+            The study's parameters, ``F_star``, ``final_rel_subopt`` and ``rel_subopt``
+            (per learner: per lambda, per checkpoint) and ``epochs_to_eps`` (per eps, per
+            learner, per lambda); non-finite numbers as strings (docs/formats.md).
+
+        Examples
+        --------
+        >>> from maxmargin import make_gaussians
+        >>> st = learners_along_path(make_gaussians(40, 2, seed=0), lam=[0.01, 0.1],
+        ...                          learners=["pegasos"], epochs=1)
+        >>> doc = st.to_dict()
+        >>> doc["lam"], len(doc["rel_subopt"]["pegasos"]), sorted(doc["epochs_to_eps"])
+        ([0.01, 0.1], 2, ['0.01', '0.1'])
+        """
         return {
             "lam": [float(v) for v in self.lam],
             "learners": list(self.learners),
@@ -214,7 +231,23 @@ class LearnerPathStudy:
         }
 
     def to_markdown(self) -> str:
-        """Tables: final relative suboptimality and epochs to each eps, per lambda."""
+        """Tables: final relative suboptimality and epochs to each eps, per lambda.
+
+        Returns
+        -------
+        str
+            Markdown: a heading, what the runs are scored against, then one table of
+            the final relative suboptimality and one of epochs to each eps (a row per
+            lambda, a column per learner).
+
+        Examples
+        --------
+        >>> from maxmargin import make_gaussians
+        >>> st = learners_along_path(make_gaussians(40, 2, seed=0), lam=[0.01, 0.1],
+        ...                          learners=["pegasos"], epochs=1)
+        >>> print(st.to_markdown().splitlines()[0])
+        ## Learners along the path (1 epochs, order shuffle, seed 0)
+        """
         L = [
             f"## Learners along the path ({self.epochs} epochs, order {self.order}, "
             f"seed {self.seed})",

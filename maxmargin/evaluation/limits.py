@@ -263,7 +263,21 @@ class HardMarginLimit:
         return self.margin
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict (the hard solution's w, b; alpha left out)."""
+        """JSON-ready dict (the hard solution's w, b; alpha left out).
+
+        Returns
+        -------
+        dict
+            Every field but ``alpha``, arrays as lists; non-finite numbers as strings
+            (``"inf"``, ``"nan"``: docs/formats.md). :meth:`from_dict` reads it back.
+
+        Examples
+        --------
+        >>> from maxmargin import Dataset
+        >>> doc = hard_margin_limit(Dataset([[1.0], [-1.0]], [1, -1])).to_dict()
+        >>> doc["separable"], doc["C_star"], doc["w"], doc["last_C"], "alpha" in doc
+        (True, 0.5, [1.0], 'nan', False)
+        """
         return {
             "separable": self.separable,
             "C_star": json_number(self.C_star),
