@@ -17,12 +17,19 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..exceptions import ParameterError
 from . import _mpl
+
+if TYPE_CHECKING:  # pragma: no cover
+    from matplotlib.axes import Axes
+
+    from ..evaluation.along_path import LearnerPathStudy
+    from ..evaluation.exact_path import ExactPath
+    from ..evaluation.grid_path import RegularizationPath
 
 __all__ = [
     "plot_width",
@@ -121,7 +128,7 @@ def _finish(ax: Any, title: str, xlabel: str = "$C$") -> None:
     _mpl.legend(ax)
 
 
-def plot_width(p: Any, ax: Any = None) -> Any:
+def plot_width(p: RegularizationPath, ax: Axes | None = None) -> Axes:
     """Margin width ``2/||w(C)||`` against C (log-log); the hard-margin width dashed.
 
     Parameters
@@ -163,7 +170,7 @@ def plot_width(p: Any, ax: Any = None) -> Any:
     return ax
 
 
-def plot_support_vectors(p: Any, ax: Any = None) -> Any:
+def plot_support_vectors(p: RegularizationPath, ax: Axes | None = None) -> Axes:
     """Number of margin SVs (``0 < alpha < C``) and bound SVs (``alpha = C``) against C.
 
     Parameters
@@ -193,7 +200,7 @@ def plot_support_vectors(p: Any, ax: Any = None) -> Any:
     return ax
 
 
-def plot_errors(p: Any, ax: Any = None) -> Any:
+def plot_errors(p: RegularizationPath, ax: Axes | None = None) -> Axes:
     """Training (and held-out) error against C.
 
     Parameters
@@ -271,8 +278,11 @@ def _label_coefficients(
 
 
 def plot_coefficients(
-    p: Any, ax: Any = None, max_features: int = 15, feature_names: Sequence[str] | None = None
-) -> Any:
+    p: RegularizationPath,
+    ax: Axes | None = None,
+    max_features: int = 15,
+    feature_names: Sequence[str] | None = None,
+) -> Axes:
     """Coefficient paths ``w_j(C)``, each named at its right end.
 
     The ``max_features`` largest at the last point are drawn, each named by
@@ -334,7 +344,7 @@ def _objective_lines(ax: Any, Cs: np.ndarray, reg: np.ndarray, slack: np.ndarray
         ax.loglog(Cs[keep], values[keep], label=label, **style)
 
 
-def plot_objective(p: Any, ax: Any = None) -> Any:
+def plot_objective(p: RegularizationPath, ax: Axes | None = None) -> Axes:
     r"""The optimal objective :math:`P(C)` against C, with its two parts (log-log).
 
     :math:`P(C) = \tfrac12\|\tilde w\|^2 + C{\sum}_i \xi_i`.
@@ -400,7 +410,7 @@ def _tradeoff_line(
         )
 
 
-def plot_tradeoff(p: Any, ax: Any = None) -> Any:
+def plot_tradeoff(p: RegularizationPath, ax: Axes | None = None) -> Axes:
     r"""The trade-off the path walks: total slack against squared norm, one point per C.
 
     The total slack :math:`{\sum}_i \xi_i` against :math:`\|\tilde w\|^2`, one point per
@@ -448,7 +458,9 @@ def plot_tradeoff(p: Any, ax: Any = None) -> Any:
     return ax
 
 
-def plot_learners_vs_lambda(study: Any, ax: Any = None, eps: float | None = None) -> Any:
+def plot_learners_vs_lambda(
+    study: LearnerPathStudy, ax: Axes | None = None, eps: float | None = None
+) -> Axes:
     r"""Epochs to reach relative suboptimality ``eps`` against lambda (log-log).
 
     A slope -1 guide shows the ``1/(lambda T)`` rate of Pegasos; runs that never reached
@@ -521,10 +533,10 @@ def _plot_final_subopt(study: Any, ax: Any = None) -> Any:
 
 
 def save_path_figures(
-    p: Any,
+    p: RegularizationPath,
     out_dir: str | Path,
     *,
-    study: Any = None,
+    study: LearnerPathStudy | None = None,
     formats: Sequence[str] = ("png", "svg"),
     dpi: int = 150,
     feature_names: Sequence[str] | None = None,
@@ -656,12 +668,12 @@ def _exact_best(ep: Any, lo: float, hi: float, holdout: Any = None) -> tuple[flo
 
 
 def plot_exact_coefficients(
-    ep: Any,
-    ax: Any = None,
+    ep: ExactPath,
+    ax: Axes | None = None,
     max_features: int = 15,
     C_range: Sequence[float] | None = None,
     feature_names: Sequence[str] | None = None,
-) -> Any:
+) -> Axes:
     """Coefficient paths ``w_j(C)`` and ``b(C)`` of an exact path, breakpoints marked.
 
     Each coefficient is named at its right end (see :func:`plot_coefficients`).
@@ -710,7 +722,9 @@ def plot_exact_coefficients(
     return ax
 
 
-def plot_exact_width(ep: Any, ax: Any = None, C_range: Sequence[float] | None = None) -> Any:
+def plot_exact_width(
+    ep: ExactPath, ax: Axes | None = None, C_range: Sequence[float] | None = None
+) -> Axes:
     """Margin width ``2/||w(C)||`` of an exact path (log-log), breakpoints marked.
 
     Parameters
@@ -747,8 +761,8 @@ def plot_exact_width(ep: Any, ax: Any = None, C_range: Sequence[float] | None = 
 
 
 def plot_exact_support_vectors(
-    ep: Any, ax: Any = None, C_range: Sequence[float] | None = None
-) -> Any:
+    ep: ExactPath, ax: Axes | None = None, C_range: Sequence[float] | None = None
+) -> Axes:
     """Set sizes of an exact path: margin SVs (elbow) and bound SVs, a step per breakpoint.
 
     Parameters
@@ -787,8 +801,11 @@ def plot_exact_support_vectors(
 
 
 def plot_exact_errors(
-    ep: Any, ax: Any = None, holdout: Any = None, C_range: Sequence[float] | None = None
-) -> Any:
+    ep: ExactPath,
+    ax: Axes | None = None,
+    holdout: Any = None,
+    C_range: Sequence[float] | None = None,
+) -> Axes:
     """Training (and held-out) error of an exact path, evaluated exactly on a fine grid.
 
     Parameters
@@ -839,7 +856,9 @@ def _exact_objective_parts(ep: Any, Cs: np.ndarray) -> tuple[np.ndarray, np.ndar
     return np.asarray(prob.regularizer(W, B)), prob.hinge(W, B).sum(axis=0)
 
 
-def plot_exact_objective(ep: Any, ax: Any = None, C_range: Sequence[float] | None = None) -> Any:
+def plot_exact_objective(
+    ep: ExactPath, ax: Axes | None = None, C_range: Sequence[float] | None = None
+) -> Axes:
     r"""The optimal objective :math:`P(C)` of an exact path and its two parts.
 
     As :func:`plot_objective`, evaluated exactly on a fine grid, breakpoints marked.
@@ -873,7 +892,9 @@ def plot_exact_objective(ep: Any, ax: Any = None, C_range: Sequence[float] | Non
     return ax
 
 
-def plot_exact_tradeoff(ep: Any, ax: Any = None, C_range: Sequence[float] | None = None) -> Any:
+def plot_exact_tradeoff(
+    ep: ExactPath, ax: Axes | None = None, C_range: Sequence[float] | None = None
+) -> Axes:
     r"""Total slack against squared norm along an exact path; a dot at each breakpoint.
 
     :math:`{\sum}_i \xi_i` against :math:`\|\tilde w\|^2` (:func:`plot_tradeoff`); a dot
@@ -934,7 +955,7 @@ def plot_exact_tradeoff(ep: Any, ax: Any = None, C_range: Sequence[float] | None
 
 
 def save_exact_path_figures(
-    ep: Any,
+    ep: ExactPath,
     out_dir: str | Path,
     *,
     formats: Sequence[str] = ("png", "svg"),
