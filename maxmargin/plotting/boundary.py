@@ -2,26 +2,31 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..exceptions import ParameterError
 from . import _mpl
 
+if TYPE_CHECKING:  # pragma: no cover
+    from matplotlib.axes import Axes
+
+    from ..problem import SVMProblem
+
 __all__ = ["plot_boundary"]
 
 
 def plot_boundary(
-    problem: Any,
+    problem: SVMProblem,
     solution: Any,
-    ax: Any = None,
+    ax: Axes | None = None,
     *,
     title: str | None = None,
     show_margins: bool = True,
     annotate: bool = True,
     legend: bool = True,
-) -> Any:
+) -> Axes:
     """Draw 2-D data, the decision boundary, the margins and the support vectors.
 
     The boundary is ``w.x + b = 0``, the margins ``w.x + b = +-1``; margin SVs are ringed,
