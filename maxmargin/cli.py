@@ -22,7 +22,7 @@ from typing import Any, NoReturn
 import numpy as np
 
 from ._io import atomic_write, check_output_dir, check_output_file, display, mark_output_dir
-from ._json import format_header, jsonable
+from ._json import dumps, format_header
 from ._progress import notes_silenced
 from .exceptions import CertificateError, MaxMarginError, NotSeparableError
 
@@ -65,23 +65,52 @@ class _Parser(argparse.ArgumentParser):
         args: Sequence[str] | None = None,
         namespace: argparse.Namespace | None = None,
     ) -> argparse.Namespace:
-        """As argparse's, but an unknown option after a command names that command's help
-        (argparse leaves it to the top-level parser, which would name ``maxmargin --help``).
+        """Parse as argparse does, naming the help of the parser an unknown option is given to.
+
+        An unknown option after a command names that command's help (argparse leaves it
+        to the top-level parser, which would name ``maxmargin --help``); one before the
+        command names ``maxmargin --help`` (argparse would hand it to the command), or,
+        when it is an option of the command, says to put it after the command.
         """
-        ns, extras = self.parse_known_args(args, namespace)
+        argv = list(sys.argv[1:] if args is None else args)
+        subs: dict[str, argparse.ArgumentParser] = next(
+            (a.choices for a in self._actions if isinstance(a, argparse._SubParsersAction)), {}
+        )
+        if subs:
+            self._check_before_command(argv, subs)
+        ns, extras = self.parse_known_args(argv, namespace)
         if extras:
-            subs = next(
-                (a.choices for a in self._actions if isinstance(a, argparse._SubParsersAction)), {}
-            )
             owner = subs.get(str(getattr(ns, "command", "")), self)
             owner.error(f"unrecognized arguments: {' '.join(extras)}")
         return ns
+
+    def _check_before_command(
+        self, argv: list[str], subs: dict[str, argparse.ArgumentParser]
+    ) -> None:
+        """Refuse an option before the command that is not the top level's."""
+        command = next((a for a in argv if a in subs), None)
+        for arg in argv:
+            if arg == command or arg == "--":
+                return
+            if not arg.startswith("-") or arg == "-":
+                continue
+            name = arg.split("=", 1)[0]
+            if name in self._option_string_actions:
+                continue  # the top level's options (--help, --version) take no value
+            owner = subs.get(command or "")
+            if owner is not None and name in owner._option_string_actions:
+                raise _UsageError(
+                    f"{self.prog}: error: {name} is an option of '{owner.prog}', given "
+                    f"before the command: write '{owner.prog} {name} ...'; see "
+                    f"'{owner.prog} --help'"
+                )
+            self.error(f"unrecognized arguments: {arg}")
 
 
 def _write_json(payload: dict, target: str | None) -> None:
     if target is None:
         return
-    text = json.dumps(jsonable(payload), indent=2)
+    text = dumps(payload, indent=2)
     if target == "-":
         print(text)
     else:
@@ -735,9 +764,8 @@ def _report(
     _write_table(cmp, csv_target)
     for row in cmp.rows:
         if row.get("diverged"):
-            warnings.warn(
-                f"{row['label']} ({row['order']}) diverged: {row['diverged']}", stacklevel=1
-            )
+            what = ":" if row["order"] == "external" else " diverged:"  # a trace from elsewhere
+            warnings.warn(f"{row['label']} ({row['order']}){what} {row['diverged']}", stacklevel=1)
     return 0
 
 

@@ -38,7 +38,6 @@ See ``docs/compare.md`` for why each quantity is the right one.
 from __future__ import annotations
 
 import itertools
-import json
 import math
 import time
 import warnings
@@ -51,7 +50,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._io import atomic_write
-from .._json import format_header, jsonable
+from .._json import dumps, format_header, jsonable
 from .._progress import Progress
 from .._validation import (
     WIDE_HINT,
@@ -651,7 +650,12 @@ def _summary_row(runs: Sequence[RunResult]) -> dict[str, Any]:
     row["learn_seconds"] = float(np.mean([r.learn_seconds for r in runs]))
     row["eval_seconds"] = float(np.mean([r.eval_seconds for r in runs]))
     gone = [r for r in runs if r.diverged_at is not None]
-    row["diverged"] = "; ".join(f"seed {r.seed}: {r.trace.divergence()}" for r in gone) or None
+    row["diverged"] = (
+        "; ".join(
+            (f"seed {r.seed}: " if r.seed is not None else "") + r.trace.divergence() for r in gone
+        )
+        or None
+    )
     if gone:
         row["rate"] = row["rate_last"] = math.nan
     return row
@@ -862,7 +866,7 @@ class Comparison:
                 stacklevel=2,
             )
             file = path if file is None else file
-        text = json.dumps(self.to_dict(), indent=indent) + "\n"
+        text = dumps(self.to_dict(), indent=indent) + "\n"
         if file is not None:
             atomic_write(file, text)
         return text
@@ -1086,8 +1090,10 @@ class Comparison:
             lines.append("")
         for r in self.rows:
             if r.get("diverged"):
+                # a learner's run diverged; weights from elsewhere are only not finite
+                what = "NOT FINITE" if r["order"] == "external" else "DIVERGED"
                 lines.append(
-                    f"**DIVERGED** {r['label']} ({r['order']}): {r['diverged']}. Its "
+                    f"**{what}** {r['label']} ({r['order']}): {r['diverged']}. Its "
                     "scores stop at the last finite checkpoint (the final values "
                     "are N/A); the figures show the finite part."
                 )
@@ -1866,13 +1872,35 @@ def _space_note(problem: SVMProblem) -> str:
 
 def _scored_against(problem: SVMProblem) -> str:
     """The problem every run is scored against, in words (report and JSON)."""
+    return scored_against(problem.C, problem.lam, problem.intercept, problem.intercept_scaling)
+
+
+def scored_against(C: float, lam: float, intercept: str, intercept_scaling: float) -> str:
+    """The soft-margin problem runs are scored against, in words (the reports and JSON).
+
+    Parameters
+    ----------
+    C, lam : float
+        The problem's parameters (``lam = 1/(C n)``).
+    intercept : {"free", "augmented", "none"}
+    intercept_scaling : float
+        ``s`` of ``augmented``.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> scored_against(1.0, 0.01, "free", 1.0)
+    'soft margin, C = 1 (lambda = 0.01), intercept free (b unregularised)'
+    """
     how = {
         "free": "intercept free (b unregularised)",
-        "augmented": f"intercept augmented (b = s w~_(d+1) regularised, s = "
-        f"{problem.intercept_scaling:g})",
+        "augmented": f"intercept augmented (b = s w~_(d+1) regularised, s = {intercept_scaling:g})",
         "none": "intercept none (b = 0)",
-    }[problem.intercept]
-    return f"soft margin, C = {problem.C:.6g} (lambda = {problem.lam:.6g}), {how}"
+    }[intercept]
+    return f"soft margin, C = {C:.6g} (lambda = {lam:.6g}), {how}"
 
 
 def _problem_of(

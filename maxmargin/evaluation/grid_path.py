@@ -19,10 +19,11 @@ How it is computed (:func:`path`):
    margins ``y_i f_i`` fix the examples far outside the margin at ``alpha = 0`` and those
    deep inside at ``alpha = C``; a small dual QP is solved (PIQP, directly) on the
    working set in between, every fixed example's KKT condition is checked at the new
-   point, violators join the set, and so on. The result is polished by the exact
-   module's active-set polish (reduced KKT solve) when not already exact. When it
-   certifies to :data:`ACCEPT_TOL` (1e-9) the full QP is skipped; otherwise the compiled
-   model of step 1 is solved.
+   point, violators join the set, and so on. The result always goes through the exact
+   module's active-set polish (reduced KKT solve; with no margin SV, the ``{0, C}``
+   rounding), even when it already certifies: a small residual does not mean the
+   right support sets. When it certifies to :data:`ACCEPT_TOL` (1e-9) the full QP is
+   skipped; otherwise the compiled model of step 1 is solved.
 3. Every point is certified in numpy by :func:`maxmargin.certificate.certify`.
 
 Theorems used (proofs in ``docs/path.md``):
@@ -38,7 +39,6 @@ Theorems used (proofs in ``docs/path.md``):
 
 from __future__ import annotations
 
-import json
 import math
 import re
 import time
@@ -52,7 +52,7 @@ import scipy.sparse as sp
 
 from .. import _table
 from .._io import atomic_write
-from .._json import format_header, json_float, json_number, read_document
+from .._json import dumps, format_header, json_float, json_number, read_document
 from .._progress import Progress
 from .._validation import (
     WIDE_HINT,
@@ -376,23 +376,33 @@ class RegularizationPath:
 
     @property
     def feature_margin(self) -> np.ndarray:
-        """``1/||w||``: from the decision hyperplane to ``f = +-1`` in the feature space
-        ``x`` (the bias left out); :attr:`margin` by its name, shape (k,).
+        """``1/||w||`` at each point, the margin in the feature space ``x``, shape (k,).
+
+        From the decision boundary to the lines ``f = +-1`` in ``x`` (the bias left
+        out); :attr:`margin` by its name, and the same quantity as
+        :attr:`ExactSolution.feature_margin <maxmargin.ExactSolution.feature_margin>`
+        (docs/formulations.md, "Three margins").
         """
         return self.margin
 
     @property
     def margin_width(self) -> np.ndarray:
-        """``2/||w||``: between the hyperplanes ``f = +1`` and ``f = -1`` in ``x`` (the
-        lecture notes' ``M = 2/||w||``); :attr:`width` by its name, shape (k,).
+        """``2/||w||`` at each point, the width of the band ``|f| <= 1`` in ``x``, shape (k,).
+
+        Between the hyperplanes ``f = +1`` and ``f = -1`` in the feature space (the
+        lecture notes' ``M = 2/||w||``); :attr:`width` by its name, and the same
+        quantity as :attr:`ExactSolution.margin_width
+        <maxmargin.ExactSolution.margin_width>`.
         """
         return self.width
 
     @property
     def geometric_margin(self) -> np.ndarray:
-        """``1/||w~||`` in the QP's space, as :attr:`ExactSolution.geometric_margin
-        <maxmargin.ExactSolution.geometric_margin>` (``= feature_margin`` unless
-        ``augmented``), shape (k,).
+        """``1/||w~||`` at each point, the margin in the QP's space, shape (k,).
+
+        ``w~ = (w, b/s)`` for ``augmented``, ``w`` otherwise (so it equals
+        :attr:`feature_margin` unless ``augmented``); the same quantity as
+        :attr:`ExactSolution.geometric_margin <maxmargin.ExactSolution.geometric_margin>`.
         """
         with np.errstate(divide="ignore"):
             return np.where(
@@ -700,7 +710,7 @@ class RegularizationPath:
         >>> len(alpha), len(alpha[0])    # (k, n)
         (2, 2)
         """
-        text = json.dumps(self.to_dict(include_alpha), indent=1)
+        text = dumps(self.to_dict(include_alpha), indent=1)
         if file is not None:
             atomic_write(file, text)
         return text

@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 import csv
 import io
-import json
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,7 +25,7 @@ import numpy as np
 
 from .. import _table
 from .._io import atomic_write
-from .._json import json_float, read_document
+from .._json import dumps, json_float, read_document
 from ..exceptions import DataError, ParameterError
 from ..solution import SavedSolution
 
@@ -56,16 +56,27 @@ _TEXT = (
 #: The run keys that say which run it is (the tidy table's first columns).
 _IDENTITY = ("label", "learner", "order", "seed", "kind")
 
+#: A run's per-run numbers (RunResult.to_dict): ``null`` there is NaN (not available).
+_RUN_NUMBERS = (
+    "regret_G",
+    "novikoff",
+    "rate",
+    "rate_avg",
+    "theory_slope",
+    "learn_seconds",
+    "eval_seconds",
+)
+
 
 def _array(values: list) -> np.ndarray:
-    """A JSON list as int64 (all ints) or float64 (``"nan"`` / ``"inf"`` strings too)."""
+    """A JSON list as int64 (all ints) or float64 (``null`` as NaN, ``"inf"`` strings)."""
     if values and all(isinstance(v, int) and not isinstance(v, bool) for v in values):
         return np.array(values, dtype=np.int64)
     return np.array([json_float(v) for v in values], dtype=float)
 
 
 def _value(v: Any) -> Any:
-    """A JSON scalar back as Python: ``"inf"`` / ``"-inf"`` / ``"nan"`` as floats."""
+    """A JSON scalar back as Python: ``"inf"`` / ``"-inf"`` (and an old ``"nan"``) as floats."""
     if isinstance(v, str) and v in ("inf", "-inf", "nan"):
         return float(v)
     return v
@@ -77,6 +88,10 @@ def _array_keys(run: dict[str, Any]) -> list[str]:
     """
     k = len(run["t"])
     return [key for key, v in run.items() if key != "t" and isinstance(v, list) and len(v) == k]
+
+
+def _cell(v: Any) -> Any:
+    return math.nan if v is None else _value(v)
 
 
 def runs_table(runs: Sequence[dict[str, Any]]) -> tuple[list[str], list[list[Any]]]:
@@ -116,7 +131,9 @@ def runs_table(runs: Sequence[dict[str, Any]]) -> tuple[list[str], list[list[Any
         ident = [run.get(k) for k in _IDENTITY]
         cols = [run.get(key) if isinstance(run.get(key), list) else None for key in keys]
         for i, t in enumerate(run["t"]):
-            rows.append([*ident, t, *(None if c is None else _value(c[i]) for c in cols)])
+            # a null inside a per-checkpoint list is a NaN (the CSV's "nan"); a whole
+            # quantity that does not apply is None (an empty cell)
+            rows.append([*ident, t, *(None if c is None else _cell(c[i]) for c in cols)])
     return columns, rows
 
 
@@ -139,8 +156,9 @@ class SavedRun:
     arrays : dict of str to ndarray
         The per-checkpoint quantities the run has, by name (``t`` included).
     scalars : dict
-        The per-run numbers and flags by name (``"inf"`` / ``"nan"`` as floats), and
-        None for every quantity, per run or per checkpoint, that does not apply.
+        The per-run numbers and flags by name (``"inf"`` as a float; a number not
+        available, ``null`` in the file, as NaN, as on the run), and None for every
+        other quantity, per run or per checkpoint, that does not apply.
 
     Examples
     --------
@@ -188,7 +206,9 @@ class SavedRun:
             if key in keys:
                 arrays[key] = _array(v)
             elif v is None:
-                scalars[key] = None  # N/A (a per-checkpoint quantity or a per-run one)
+                # a per-run number not available is NaN, as on RunResult; any other null
+                # is N/A (a per-checkpoint quantity, a flag)
+                scalars[key] = math.nan if key in _RUN_NUMBERS else None
             else:
                 scalars[key] = _value(v) if not isinstance(v, dict) else dict(v)
         return cls(
@@ -427,7 +447,7 @@ class SavedComparison:
         >>> SavedComparison.from_dict(cmp.to_dict()).to_json() == cmp.to_json()
         True
         """
-        text = json.dumps(self.document, indent=indent) + "\n"
+        text = dumps(self.document, indent=indent) + "\n"
         if file is not None:
             atomic_write(file, text)
         return text
@@ -736,7 +756,7 @@ class SavedExactPath:
         >>> SavedExactPath.from_json(ep.to_dict()).to_json() == ep.to_json()
         True
         """
-        text = json.dumps(self.document, indent=1)
+        text = dumps(self.document, indent=1)
         if file is not None:
             atomic_write(file, text)
         return text
