@@ -34,8 +34,10 @@ def write_report(
     dpi: int = 150,
     figures: bool = True,
 ) -> list[Path]:
-    """Write ``report.md``, ``report.json``, ``checkpoints.csv`` (:meth:`Comparison.to_csv`)
-    and the figures into ``out_dir``.
+    """Write a comparison's report, JSON, table and figures into ``out_dir``.
+
+    ``report.md``, ``report.json``, ``checkpoints.csv`` (:meth:`Comparison.to_csv`) and the
+    figures.
 
     Parameters
     ----------
@@ -103,8 +105,10 @@ def write_path_report(
     figures: bool = True,
     feature_names: Sequence[str] | None = None,
 ) -> list[Path]:
-    """Write ``report.md``, ``report.json``, ``grid.csv`` (:meth:`RegularizationPath.to_csv`)
-    and the path figures into ``out_dir``.
+    """Write a path's report, JSON, table and figures into ``out_dir``.
+
+    ``report.md``, ``report.json``, ``grid.csv`` (:meth:`RegularizationPath.to_csv`) and the
+    path figures.
 
     Parameters
     ----------
@@ -182,8 +186,10 @@ def write_exact_path_report(
     dpi: int = 150,
     figures: bool = True,
 ) -> list[Path]:
-    """Write ``report.md``, ``report.json`` (with the segments), ``breakpoints.csv`` and
-    the figures of an exact path into ``out_dir`` (each file written atomically).
+    """Write an exact path's report, JSON, table and figures into ``out_dir``.
+
+    ``report.md``, ``report.json`` (with the segments), ``breakpoints.csv`` and the figures,
+    each file written atomically.
 
     Parameters
     ----------

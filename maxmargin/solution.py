@@ -1,5 +1,6 @@
-"""The certified optimum of an SVMProblem: ExactSolution; and SavedSolution, one read back
-from its JSON without the data.
+"""The certified optimum of an SVMProblem: ExactSolution; and SavedSolution.
+
+SavedSolution: one read back from its JSON without the data.
 """
 
 from __future__ import annotations
@@ -196,8 +197,9 @@ class ExactSolution:
         return float(np.mean(r <= 0))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON ``maxmargin solve --json`` writes, as plain Python types (docs/cli.md,
-        "maxmargin solve", lists every key).
+        """The JSON ``maxmargin solve --json`` writes, as plain Python types.
+
+        docs/cli.md, "maxmargin solve", lists every key.
 
         Hard margin has no C: ``"C"`` is ``null`` (and ``"hard": true``, ``"lam": 0.0``).
         Infinite numbers (``margin`` when ``w = 0``) are the strings ``"inf"`` /
@@ -426,8 +428,10 @@ def _alpha_of(doc: dict[str, Any], n: int) -> np.ndarray | None:
 
 
 def _certificate_of(doc: dict[str, Any]) -> Certificate:
-    """The certificate as the document states it (a comparison's reference holds it
-    whole under ``certificate``; a solution flat, beside the point).
+    """The certificate as the document states it.
+
+    A comparison's reference holds it whole under ``certificate``; a solution flat, beside the
+    point.
     """
     c = doc.get("certificate") or {
         "primal_objective": doc.get("primal_objective"),

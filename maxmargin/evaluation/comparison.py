@@ -465,9 +465,10 @@ class RunResult:
 
     @property
     def attained_margin(self) -> np.ndarray | None:
-        r""":math:`\min_i y_i \tilde w_t\cdot z_i / \|\tilde w_t\|`: the geometric margin
-        the iterate attains on the data, in the learners' space (the same as
-        :attr:`margin`, named for what it is; ``docs/numbers.md``).
+        r"""The geometric margin the iterate attains on the data, in the learners' space.
+
+        :math:`\min_i y_i \tilde w_t\cdot z_i / \|\tilde w_t\|`: the same as :attr:`margin`,
+        named for what it is (``docs/numbers.md``).
         """
         return self.margin
 
@@ -486,8 +487,9 @@ class RunResult:
 
     @property
     def general_respected(self) -> bool | None:
-        """``mistakes <= L + R||u|| sqrt(L) + R^2 ||u||^2`` at every (finite) checkpoint
-        (None: N/A).
+        """``mistakes <= L + R||u|| sqrt(L) + R^2 ||u||^2`` at every (finite) checkpoint.
+
+        None: N/A.
         """
         if self.general_bound is None:
             return None
@@ -496,8 +498,9 @@ class RunResult:
 
     @property
     def best_bound_respected(self) -> bool | None:
-        """``mistakes <=`` :attr:`general_bound_best` and :attr:`mistake_rounds_bound` at
-        every (finite) checkpoint (None: N/A).
+        """``mistakes <=`` the best-scale and mistake-rounds bounds at every finite checkpoint.
+
+        :attr:`general_bound_best` and :attr:`mistake_rounds_bound`; None: N/A.
         """
         bounds = [b for b in (self.general_bound_best, self.mistake_rounds_bound) if b is not None]
         if not bounds:
@@ -720,7 +723,7 @@ class Comparison:
 
     @property
     def w_star(self) -> np.ndarray:
-        """:math:`\\tilde w^*` in the learners' space, shape (d',)."""
+        r""":math:`\tilde w^*` in the learners' space, shape (d',)."""
         return self.problem.to_augmented(self.reference.w, self.reference.b)
 
     hard = renamed_attribute("hard", "hard_solution")
@@ -732,7 +735,7 @@ class Comparison:
 
     @property
     def novikoff(self) -> float:
-        """:math:`(R/\\gamma^*)^2`, nan when not separable."""
+        r""":math:`(R/\gamma^*)^2`, nan when not separable."""
         return (self.R / self.gamma) ** 2 if self.separable else math.nan
 
     def select(
@@ -873,8 +876,9 @@ class Comparison:
 
     @staticmethod
     def from_json(source: Any) -> SavedComparison:
-        """Read a comparison written by :meth:`to_json` (``maxmargin compare --json``,
-        ``report.json``).
+        """Read a comparison written by :meth:`to_json`.
+
+        What ``maxmargin compare --json`` and ``report.json`` hold.
 
         The file holds every number and array, but neither the data nor the traces: the
         result is a :class:`~maxmargin.evaluation.saved.SavedComparison` (the numbers,
@@ -912,9 +916,11 @@ class Comparison:
         return read_comparison(source)
 
     def to_csv(self, file: str | Path | None = None) -> str:
-        """One CSV row per run and checkpoint: ``label, learner, order, seed, kind, t``
-        and every per-checkpoint quantity of :class:`RunResult` (``mistakes``,
-        ``train_error``, ``objective``, ``subopt``, ``dual_gap``, ``regret``, ...).
+        """One CSV row per run and checkpoint, every per-checkpoint quantity a column.
+
+        The columns: ``label, learner, order, seed, kind, t`` and every per-checkpoint
+        quantity of :class:`RunResult` (``mistakes``, ``train_error``, ``objective``,
+        ``subopt``, ``dual_gap``, ``regret``, ...).
 
         A quantity that does not apply to a run's learner is an empty cell (N/A); floats
         are written exactly (``repr``), non-finite ones as ``nan`` / ``inf``.
@@ -1154,8 +1160,10 @@ def _labels() -> Any:
 def _build_learners(
     learners: Any, problem: SVMProblem, label: Any
 ) -> list[tuple[str, OnlineLearner]]:
-    """The learners to run: names or ``module:Class`` targets and classes built for the
-    problem, built-in learners as given, learners of the public protocol wrapped.
+    """The learners to run, built for the problem.
+
+    Names or ``module:Class`` targets and classes are built for the problem, built-in learners
+    taken as given, learners of the public protocol wrapped.
     """
     if learners is None:
         return []
@@ -1211,8 +1219,10 @@ def _check_learner(learner: OnlineLearner, problem: SVMProblem) -> None:
 
 
 def _declared_of(trace: Trace, kind: str | None = None) -> Declared:
-    """What a trace is scored on: ``kind`` when given, else what its learner declared
-    (recorded by :func:`~maxmargin.online.run`), else the objective.
+    """What a trace is scored on.
+
+    ``kind`` when given, else what its learner declared (recorded by
+    :func:`~maxmargin.online.run`), else the objective.
     """
     if kind is not None:
         return Declared.of_kind(kind, trace.learner)
@@ -1222,9 +1232,7 @@ def _declared_of(trace: Trace, kind: str | None = None) -> Declared:
 
 
 def _check_trace(trace: Any, problem: SVMProblem, decl: Declared) -> None:
-    """Refuse a trace that was not recorded on ``problem``'s data and intercept, or that
-    minimised another objective.
-    """
+    """Refuse a trace not recorded on ``problem``'s data and intercept, or of another objective."""
     if not isinstance(trace, Trace):
         raise ParameterError(
             f"traces must be maxmargin.Trace objects (Trace.from_weights, "
@@ -1277,8 +1285,9 @@ def _certified(sol: ExactSolution, what: str) -> ExactSolution:
 
 
 def _weighted_hinge(problem: SVMProblem, reference: ExactSolution) -> np.ndarray:
-    """The optimum's loss on each example, ``s_i hinge_i`` (the trace's ``loss`` sums the
-    same with the learner's iterates: the regret compares the two).
+    """The optimum's loss on each example, ``s_i hinge_i``.
+
+    The trace's ``loss`` sums the same with the learner's iterates: the regret compares the two.
     """
     hinge = problem.hinge(reference.w, reference.b)
     return hinge if problem.weights is None else problem.weights * hinge
@@ -1357,7 +1366,9 @@ class _Optimum:
 
 
 def _evaluate(label: str, decl: Any, tr: Trace, opt: _Optimum) -> RunResult:
-    """Score one trace; ``decl`` is its learner, or what the learner declared
+    """Score one trace.
+
+    ``decl`` is its learner, or what the learner declared
     (:class:`~maxmargin.online.base.Declared`).
     """
     tic = time.perf_counter()
@@ -1470,8 +1481,10 @@ def _scores(decl: Any, tr: Trace, opt: _Optimum, kind: str) -> dict[str, Any]:
 def _objective_scores(
     decl: Any, tr: Trace, opt: _Optimum, Wt: np.ndarray, Mg: np.ndarray, R: float
 ) -> dict[str, Any]:
-    """What a learner that minimises the problem's objective is scored on: suboptimality,
-    distance, rate, implied-dual gap (of the iterate and of the average), regret bound.
+    """What a learner that minimises the problem's objective is scored on.
+
+    Suboptimality, distance, rate, implied-dual gap (of the iterate and of the average), regret
+    bound.
     """
     problem, w_star, F_star = opt.problem, opt.w_star, opt.F_star
     lam, t = problem.lam, tr.t
@@ -1521,10 +1534,12 @@ def _mistake_bounds(
     space: tuple[float, float, np.ndarray, float],
     visited: tuple[np.ndarray, np.ndarray] | None,
 ) -> dict[str, Any]:
-    """Novikoff and the general bounds of ``docs/compare.md`` (section 6) for a learner of
-    the perceptron family, in its space (``space`` = ``(R, ||u||, m, gamma)``, see
-    :meth:`_Optimum.space`); ``visited`` = (the examples seen, the prefix sums of ``u``'s
-    hinge at the checkpoints), None when the learner does not follow the schedule.
+    """Novikoff's and the general mistake bounds for a learner of the perceptron family.
+
+    The bounds of ``docs/compare.md`` (section 6), in the learner's space (``space`` = ``(R,
+    ||u||, m, gamma)``, see :meth:`_Optimum.space`); ``visited`` = (the examples seen, the
+    prefix sums of ``u``'s hinge at the checkpoints), None when the learner does not follow the
+    schedule.
     """
     R, ns, m, gamma = space
     # the margin perceptron (update on y w.z <= tau, step eta): R^2 -> R^2 + 2 tau / eta
@@ -1999,8 +2014,9 @@ def _soft_reference(
 def _hard_solution(
     problem: SVMProblem, hard_reference: Any, solver: str | None
 ) -> ExactSolution | None:
-    """The certified hard-margin optimum (None: not separable), from ``hard_reference``
-    (re-checked, never trusted) or decided here by the LP and a solve.
+    """The certified hard-margin optimum (None: not separable).
+
+    From ``hard_reference`` (re-checked, never trusted) or decided here by the LP and a solve.
     """
     data = problem.data
     if isinstance(hard_reference, SeparationCertificate):

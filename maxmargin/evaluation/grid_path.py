@@ -1,12 +1,12 @@
-"""Exact C / lambda regularization paths, their limits, and learners along them.
+r"""Exact C / lambda regularization paths, their limits, and learners along them.
 
 The *path* is the certified optimum of the soft-margin SVM (docs/formulations.md) at every
 point of a grid of ``C`` (equivalently ``lam = 1/(C n)``):
 
 .. math::
 
-    (w(C), b(C)) = \\arg\\min_{w, b}\\ \\tfrac12 \\|\\tilde w\\|^2
-                   + C \\textstyle\\sum_i s_i \\max(0, 1 - y_i (w \\cdot x_i + b))
+    (w(C), b(C)) = \arg\min_{w, b}\ \tfrac12 \|\tilde w\|^2
+                   + C \textstyle\sum_i s_i \max(0, 1 - y_i (w \cdot x_i + b))
 
 (``s_i`` the example weights, 1 without).
 
@@ -639,9 +639,11 @@ class RegularizationPath:
         return cols, rows
 
     def to_csv(self, file: str | Path | None = None) -> str:
-        """One CSV row per grid point: ``C, lam, b, w[<name>]..., norm_w, norm_reg,
-        margin, width, n_margin_sv, n_bound_sv, train_error, holdout_error, slack_sum,
-        primal, dual, relative_gap, max_kkt, certified, method, seconds``.
+        """One CSV row per grid point.
+
+        The columns: ``C, lam, b, w[<name>]..., norm_w, norm_reg, margin, width,
+        n_margin_sv, n_bound_sv, train_error, holdout_error, slack_sum, primal, dual,
+        relative_gap, max_kkt, certified, method, seconds``.
 
         ``w[<name>]`` uses the data's feature names (:attr:`feature_names`), ``w[0]``,
         ``w[1]``, ... (0-based columns) without them. Floats are written exactly
@@ -816,8 +818,10 @@ class RegularizationPath:
 
 
 class _DualModel:
-    """The dual QP of :func:`maxmargin.cvxpy_models.dual_model` compiled once in cvxpy,
-    ``C`` a DPP parameter (the box upper bound), re-solved at every grid point.
+    """The dual QP compiled once in cvxpy, re-solved at every grid point.
+
+    The dual of :func:`maxmargin.cvxpy_models.dual_model`, ``C`` a DPP parameter (the box upper
+    bound).
     """
 
     def __init__(self, problem: SVMProblem, solver: str) -> None:
@@ -872,8 +876,9 @@ def _sv_counts(alpha: np.ndarray, C: Any, polished: bool) -> tuple[int, int]:
 def _solve_point(
     problem: SVMProblem, YZ: Any, model: _DualModel | None, prev: tuple | None, tol: float
 ) -> tuple[np.ndarray, float, np.ndarray, Certificate, bool, str]:
-    """One grid point: the working-set warm start from ``prev`` if it certifies, else the
-    compiled full QP; polished and certified.
+    """One grid point, polished and certified.
+
+    The working-set warm start from ``prev`` if it certifies, else the compiled full QP.
     """
     C = problem.C
     if prev is not None:

@@ -1,6 +1,7 @@
-"""Results read back from their JSON: a comparison (SavedComparison, SavedRun) and an
-exact path (SavedExactPath); and the tidy table of a comparison's runs, shared by
-:class:`~maxmargin.Comparison` and SavedComparison.
+"""Results read back from their JSON: a comparison and an exact path.
+
+A comparison (SavedComparison, SavedRun) and an exact path (SavedExactPath); and the tidy table of a
+comparison's runs, shared by :class:`~maxmargin.Comparison` and SavedComparison.
 
 A comparison's JSON (``Comparison.to_json``, ``maxmargin compare --json``, ``report.json``)
 holds every number and array the comparison computed, but neither the data nor the
@@ -83,8 +84,9 @@ def _value(v: Any) -> Any:
 
 
 def _array_keys(run: dict[str, Any]) -> list[str]:
-    """The per-checkpoint keys of a run's dict: lists as long as ``t``, and the N/A ones
-    (None) of the same names in other runs are found by the caller.
+    """The per-checkpoint keys of a run's dict: lists as long as ``t``.
+
+    The N/A ones (None) of the same names in other runs are found by the caller.
     """
     k = len(run["t"])
     return [key for key, v in run.items() if key != "t" and isinstance(v, list) and len(v) == k]
@@ -139,8 +141,9 @@ def runs_table(runs: Sequence[dict[str, Any]]) -> tuple[list[str], list[list[Any
 
 @dataclass(frozen=True, eq=False)
 class SavedRun:
-    """One run of a :class:`SavedComparison`: :class:`~maxmargin.RunResult`'s numbers,
-    without its trace.
+    """One run of a :class:`SavedComparison`: :class:`~maxmargin.RunResult`'s numbers.
+
+    Without its trace.
 
     Every per-checkpoint quantity of the file is an attribute (``run.subopt``,
     ``run.mistakes``: ndarray, or None where it does not apply), and so is every
@@ -234,9 +237,10 @@ class SavedRun:
 
 @dataclass(frozen=True, eq=False)
 class SavedComparison:
-    """A :class:`~maxmargin.Comparison` read from its JSON (:meth:`Comparison.from_json
-    <maxmargin.Comparison.from_json>`): every number and array, without the data and the
-    traces.
+    """A :class:`~maxmargin.Comparison` read from its JSON.
+
+    What :meth:`Comparison.from_json <maxmargin.Comparison.from_json>` returns: every number and
+    array, without the data and the traces.
 
     Attributes
     ----------
@@ -410,8 +414,9 @@ class SavedComparison:
         ]
 
     def to_dict(self) -> dict[str, Any]:
-        """The document as read (a copy): what :meth:`Comparison.to_dict
-        <maxmargin.Comparison.to_dict>` wrote.
+        """The document as read (a copy).
+
+        What :meth:`Comparison.to_dict <maxmargin.Comparison.to_dict>` wrote.
 
         Returns
         -------
@@ -427,8 +432,9 @@ class SavedComparison:
         return copy.deepcopy(self.document)
 
     def to_json(self, file: str | Path | None = None, indent: int | None = 1) -> str:
-        """The JSON text of :meth:`to_dict`, as :meth:`Comparison.to_json
-        <maxmargin.Comparison.to_json>` writes it.
+        """The JSON text of :meth:`to_dict`.
+
+        As :meth:`Comparison.to_json <maxmargin.Comparison.to_json>` writes it.
 
         Parameters
         ----------
@@ -453,8 +459,9 @@ class SavedComparison:
         return text
 
     def to_csv(self, file: str | Path | None = None) -> str:
-        """One CSV row per run and checkpoint, as :meth:`Comparison.to_csv
-        <maxmargin.Comparison.to_csv>` (the same text).
+        """One CSV row per run and checkpoint.
+
+        As :meth:`Comparison.to_csv <maxmargin.Comparison.to_csv>` (the same text).
 
         Parameters
         ----------
@@ -498,8 +505,9 @@ class SavedComparison:
 
 
 def read_comparison(source: Any) -> SavedComparison:
-    """Read a comparison's JSON (what :meth:`Comparison.from_json
-    <maxmargin.Comparison.from_json>` does).
+    """Read a comparison's JSON.
+
+    What :meth:`Comparison.from_json <maxmargin.Comparison.from_json>` does.
 
     Parameters
     ----------
@@ -521,9 +529,10 @@ def read_comparison(source: Any) -> SavedComparison:
 
 @dataclass(frozen=True, eq=False)
 class SavedExactPath:
-    """An exact regularization path read back from its JSON
-    (:meth:`ExactPath.from_json <maxmargin.ExactPath.from_json>`): the breakpoints, their
-    events and, where the file has its segments, ``w(C)`` and ``b(C)`` exactly.
+    """An exact regularization path read back from its JSON.
+
+    What :meth:`ExactPath.from_json <maxmargin.ExactPath.from_json>` returns: the breakpoints,
+    their events and, where the file has its segments, ``w(C)`` and ``b(C)`` exactly.
 
     The file holds neither the data nor the certificates' arrays: to re-certify, compute
     the path again from the data (it is exact, and cheap next to a grid).
@@ -634,8 +643,9 @@ class SavedExactPath:
         return len(self.breakpoints)
 
     def events_at(self, j: int) -> list[tuple[int, str, str]]:
-        """The events of breakpoint ``j``, as :meth:`ExactPath.events_at
-        <maxmargin.ExactPath.events_at>`: ``(example, from set, to set)``.
+        """The events of breakpoint ``j``: ``(example, from set, to set)``.
+
+        As :meth:`ExactPath.events_at <maxmargin.ExactPath.events_at>`.
 
         Parameters
         ----------
@@ -661,8 +671,10 @@ class SavedExactPath:
         ]
 
     def coefficients(self, C: Any) -> tuple[np.ndarray, Any]:
-        """``w(C)`` and ``b(C)`` from the file's segments, as :meth:`ExactPath.coefficients
-        <maxmargin.ExactPath.coefficients>` computes them (the same numbers).
+        """``w(C)`` and ``b(C)`` from the file's segments.
+
+        As :meth:`ExactPath.coefficients <maxmargin.ExactPath.coefficients>` computes them
+        (the same numbers).
 
         Parameters
         ----------
@@ -737,8 +749,9 @@ class SavedExactPath:
         return copy.deepcopy(self.document)
 
     def to_json(self, file: str | Path | None = None) -> str:
-        """The JSON text of :meth:`to_dict`, as :meth:`ExactPath.to_json
-        <maxmargin.ExactPath.to_json>` writes it (the file's text).
+        """The JSON text of :meth:`to_dict` (the file's text).
+
+        As :meth:`ExactPath.to_json <maxmargin.ExactPath.to_json>` writes it.
 
         Parameters
         ----------
@@ -762,8 +775,9 @@ class SavedExactPath:
         return text
 
     def to_csv(self, file: str | Path | None = None) -> str:
-        """One CSV row per event, as :meth:`ExactPath.to_csv <maxmargin.ExactPath.to_csv>`
-        (the same text).
+        """One CSV row per event.
+
+        As :meth:`ExactPath.to_csv <maxmargin.ExactPath.to_csv>` (the same text).
 
         Parameters
         ----------
@@ -791,8 +805,9 @@ class SavedExactPath:
 
 
 def breakpoints_csv(rows: Sequence[dict[str, Any]], file: str | Path | None = None) -> str:
-    """The CSV of :meth:`ExactPath.to_csv <maxmargin.ExactPath.to_csv>` (one row per event)
-    from the breakpoints of :meth:`ExactPath.to_dict <maxmargin.ExactPath.to_dict>`.
+    """The CSV of :meth:`ExactPath.to_csv <maxmargin.ExactPath.to_csv>`, one row per event.
+
+    From the breakpoints of :meth:`ExactPath.to_dict <maxmargin.ExactPath.to_dict>`.
 
     Parameters
     ----------

@@ -49,8 +49,9 @@ _T_LABEL = r"step $t$ (examples seen)"
 
 
 def _groups(cmp: Comparison) -> Iterator[tuple[str, str, list[RunResult], dict[str, Any]]]:
-    """(label, order, runs, style) for each learner x order, and each trace (its own
-    order); the style is the same in every figure (by the group's position).
+    """(label, order, runs, style) for each learner x order, and each trace.
+
+    A trace is its own order; the style is the same in every figure (by the group's position).
     """
     for i, (lab, order) in enumerate(dict.fromkeys((r.label, r.order) for r in cmp.runs)):
         style = _mpl.series_style(i)
@@ -69,8 +70,9 @@ def _t(runs: Sequence[Any]) -> np.ndarray:
 
 
 def _stack(runs: Sequence[Any], key: str) -> np.ndarray | None:
-    """``key`` of every run (seed) on the common checkpoints: shape (seeds, k), or None
-    when it is N/A for this learner.
+    """``key`` of every run (seed) on the common checkpoints, shape (seeds, k).
+
+    None when it is N/A for this learner.
     """
     vals = [getattr(r, key) for r in runs]
     if any(v is None for v in vals):
@@ -152,8 +154,9 @@ def figures_left_out(cmp: Comparison) -> dict[str, str]:
 
 
 def _solid(style: dict[str, Any], **more: Any) -> dict[str, Any]:
-    """The learner's colour and marker, on a solid line (the line style then says which
-    quantity it is).
+    """The learner's colour and marker, on a solid line.
+
+    The line style then says which quantity it is.
     """
     return {**style, "linestyle": "-", **more}
 
@@ -366,8 +369,10 @@ def plot_regret(cmp: Comparison, ax: Any = None) -> Axes:
 
 
 def plot_mistakes(cmp: Comparison, ax: Any = None) -> Axes:
-    r"""Cumulative mistakes against ``t``, with Novikoff's :math:`(R/\gamma^*)^2` (separable
-    data) and the general bound :math:`L + R\|u\|\sqrt L + R^2\|u\|^2` (perceptron family).
+    r"""Cumulative mistakes against ``t``, with the mistake bounds.
+
+    Novikoff's :math:`(R/\gamma^*)^2` (separable data) and the general bound :math:`L +
+    R\|u\|\sqrt L + R^2\|u\|^2` (perceptron family).
 
     Parameters
     ----------
@@ -438,8 +443,9 @@ def plot_mistakes(cmp: Comparison, ax: Any = None) -> Axes:
 
 
 def plot_boundaries(cmp: Comparison, ax: Any = None) -> Axes:
-    """For 2-D data: the exact boundary with its margins and SVs, and the learners' final
-    boundaries (seed ``cmp.seeds[0]``, first order).
+    """For 2-D data: the exact boundary, its margins and SVs, and the learners' boundaries.
+
+    The learners' final boundaries, of seed ``cmp.seeds[0]`` and the first order.
 
     Parameters
     ----------

@@ -128,9 +128,10 @@ def final_rows(table: Any) -> list[dict[str, Any]]:
 
 
 def _intercept(cols: dict, rows: np.ndarray) -> tuple[str, float] | None:
-    """The intercept mode (and ``s``) the rows' learners ran with: the problem's, which
-    :func:`maxmargin.compare` checks them against; None when no learner's parameters
-    say it (a learner of one's own may not).
+    """The intercept mode (and ``s``) the rows' learners ran with: the problem's.
+
+    The problem's, which :func:`maxmargin.compare` checks them against; None when no learner's
+    parameters say it (a learner of one's own may not).
     """
     for k in rows:
         try:
@@ -199,9 +200,10 @@ def _band(ax: Any, t: np.ndarray, V: np.ndarray, label: str, style: dict[str, An
 
 
 def _styles(labels: list[str]) -> dict[str, dict[str, Any]]:
-    """Each learner's colour, marker and line style (the same in every panel and figure):
-    two learners whose curves coincide (the perceptron and the averaged perceptron make
-    the same mistakes) both stay visible.
+    """Each learner's colour, marker and line style, the same in every panel and figure.
+
+    Two learners whose curves coincide (the perceptron and the averaged perceptron make the same
+    mistakes) both stay visible.
     """
     from ..plotting import _mpl
 
