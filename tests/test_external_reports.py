@@ -213,6 +213,7 @@ def test_non_finite_trace_says_what_is_true(traces_only):
     assert msg.startswith("the weights are not finite from checkpoint 3 of 4 on (step 30")
     assert "finite up to step 10" in msg
     md = traces_only.to_markdown()
+    assert "n = 60, d = 3; 2 trace(s) from elsewhere, no learner run." in md  # no epochs
     assert "**NOT FINITE** nanny (external): the weights are not finite" in md
     assert "DIVERGED" not in md
 

@@ -973,6 +973,17 @@ class Comparison:
 
         return to_frame(*runs_table([r.to_dict() for r in self.runs]))
 
+    def _budget(self) -> str:
+        """The learners' epochs, orders and seeds, in words (none when only traces ran)."""
+        traces = sum(r.order == "external" for r in self.runs)
+        if traces == len(self.runs):
+            return f"{traces} trace(s) from elsewhere, no learner run"
+        return (
+            f"{self.epochs} epoch(s), orders {', '.join(self.orders)}, seeds "
+            f"{', '.join(map(str, self.seeds))}"
+            + (f"; and {traces} trace(s) from elsewhere" if traces else "")
+        )
+
     def to_markdown(self) -> str:
         """A Markdown report: the reference, one row per learner x order, the notes.
 
@@ -999,8 +1010,8 @@ class Comparison:
                 if p.weights is None
                 else ", weighted (C_i = C s_i; the learners' steps take the weights)"
             )
-            + f", intercept `{p.intercept}`, n = {p.n}, d = {p.d}; {self.epochs} epoch(s), orders "
-            f"{', '.join(self.orders)}, seeds {', '.join(map(str, self.seeds))}"
+            + f", intercept `{p.intercept}`, n = {p.n}, d = {p.d}; "
+            + self._budget()
             + (f"; holdout {self.holdout.name}" if self.holdout is not None else "")
             + ".",
             "",
