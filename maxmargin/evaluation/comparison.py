@@ -380,8 +380,10 @@ class RunResult:
     learn_seconds, eval_seconds : float
         Compiled learning loop; evaluation against the optimum (this module).
     diverged_at : int or None
-        The first checkpoint step whose weights are not finite (a step size too large
-        for the data); every score from there on is nan (``mistakes`` too, as floats),
+        The first checkpoint step whose weights are not finite (a learner's step size
+        too large for the data, or weights from elsewhere that hold a NaN or an inf:
+        ``trace.divergence()`` says which); every score from there on is nan
+        (``mistakes`` too, as floats; ``null`` in the JSON),
         and the bounds are checked on the finite prefix. None: the run stayed finite.
     theory_slope : float
         The rate the learner's theory gives for its step schedule (its ``theory_rate``:
