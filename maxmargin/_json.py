@@ -1,8 +1,11 @@
-"""The one JSON sanitiser of maxmargin: what every ``to_dict`` and the command write, and
-what every loader reads back.
+"""The one JSON sanitiser of maxmargin.
 
-JSON has no ``inf`` or ``nan`` and no numpy types: results say ``"inf"``, ``"-inf"`` and
-``"nan"`` (strings, which every JSON reader accepts), and arrays become lists.
+What every ``to_dict`` and the command write, and what every loader reads back. JSON has
+no ``inf`` or ``nan`` and no numpy types: results say ``"inf"`` and ``"-inf"`` (strings,
+which every JSON reader accepts), a NaN, which maxmargin uses for "not available", is
+``null`` (as is any other quantity that does not apply), and arrays become lists.
+:func:`dumps` writes strict JSON (no ``NaN`` / ``Infinity`` tokens); :func:`json_float`
+reads ``null`` back as NaN.
 
 Every document maxmargin writes starts with ``"format": "maxmargin.<kind>/<version>"``
 and ``"maxmargin_version"`` (:func:`format_header`); :func:`read_document` checks them
@@ -22,7 +25,16 @@ import numpy as np
 from ._version import __version__
 from .exceptions import DataError
 
-__all__ = ["jsonable", "json_number", "json_float", "format_header", "read_document", "FORMATS"]
+__all__ = [
+    "jsonable",
+    "json_number",
+    "json_float",
+    "dumps",
+    "loads_strict",
+    "format_header",
+    "read_document",
+    "FORMATS",
+]
 
 #: The documents maxmargin writes: kind -> (version this maxmargin writes and reads, the
 #: loader to name in messages). docs/formats.md describes each.
@@ -45,13 +57,23 @@ def jsonable(obj: Any) -> Any:
     """``obj`` in plain JSON types, recursively.
 
     numpy arrays and tuples become lists, numpy scalars Python numbers, dict keys strings,
-    non-finite floats the strings ``"inf"``, ``"-inf"``, ``"nan"``; ``None``, ``bool``,
-    ``int`` and ``str`` are kept.
+    infinite floats the strings ``"inf"``, ``"-inf"``, NaN (N/A) ``None`` (JSON ``null``);
+    ``None``, ``bool``, ``int`` and ``str`` are kept.
+
+    Parameters
+    ----------
+    obj : Any
+        A result's values: dicts, lists, tuples, numpy arrays and scalars, numbers, str.
+
+    Returns
+    -------
+    Any
+        The same structure in JSON types.
 
     Examples
     --------
     >>> jsonable({"a": np.array([1.0, np.inf]), 2: (np.int64(3), None, float("nan"))})
-    {'a': [1.0, 'inf'], '2': [3, None, 'nan']}
+    {'a': [1.0, 'inf'], '2': [3, None, None]}
     """
     if isinstance(obj, dict):
         return {str(k): jsonable(v) for k, v in obj.items()}
@@ -62,24 +84,48 @@ def jsonable(obj: Any) -> Any:
     if isinstance(obj, np.generic):
         return jsonable(obj.item())
     if isinstance(obj, float) and not math.isfinite(obj):
-        return "inf" if obj > 0 else ("-inf" if obj < 0 else "nan")
+        return None if math.isnan(obj) else ("inf" if obj > 0 else "-inf")
     return obj
 
 
-def json_number(x: Any) -> float | str:
-    """``float(x)`` for JSON: a float, or ``"inf"`` / ``"-inf"`` / ``"nan"``.
+def json_number(x: Any) -> float | str | None:
+    """``float(x)`` for JSON: a float, ``"inf"`` / ``"-inf"``, or ``None`` for NaN (N/A).
+
+    Parameters
+    ----------
+    x : float-like
+
+    Returns
+    -------
+    float, str or None
 
     Examples
     --------
-    >>> json_number(np.float64(2)), json_number(-np.inf)
-    (2.0, '-inf')
+    >>> json_number(np.float64(2)), json_number(-np.inf), json_number(np.nan)
+    (2.0, '-inf', None)
     """
     return jsonable(float(x))
 
 
 def json_float(x: Any) -> float:
-    """The inverse of :func:`json_number`: a JSON number or ``"inf"`` / ``"-inf"`` /
-    ``"nan"`` as a float (``None``, N/A, as nan).
+    """The inverse of :func:`json_number`: a JSON number, ``"inf"`` / ``"-inf"`` or ``null``.
+
+    ``None`` (``null``, N/A) is read as NaN; so is the string ``"nan"`` that maxmargin
+    0.2 and earlier wrote.
+
+    Parameters
+    ----------
+    x : int, float, str or None
+        A value of a parsed JSON document.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    DataError
+        Any other string, or a value that is not a number.
 
     Examples
     --------
@@ -95,6 +141,62 @@ def json_float(x: Any) -> float:
     if isinstance(x, bool) or not isinstance(x, (int, float)):
         raise DataError(f"expected a number, got {x!r}")
     return float(x)
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def dumps(obj: Any, indent: int | None = None, **kwargs: Any) -> str:
+    """``obj`` as strict JSON text: :func:`jsonable`, then :func:`json.dumps`.
+
+    Every JSON maxmargin writes goes through here, so no ``NaN`` or ``Infinity`` token
+    (which strict parsers refuse) can reach a file.
+
+    Parameters
+    ----------
+    obj : Any
+        What :func:`jsonable` takes.
+    indent : int or None
+        As for :func:`json.dumps`.
+    **kwargs
+        Passed to :func:`json.dumps` (``sort_keys``, ``separators``, ...).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> dumps({"gap": float("nan"), "C": float("inf")})
+    '{"gap": null, "C": "inf"}'
+    """
+    return json.dumps(jsonable(obj), indent=indent, allow_nan=False, **kwargs)
+
+
+def loads_strict(text: str) -> Any:
+    """Parse ``text`` as strict JSON: ``NaN``, ``Infinity`` and ``-Infinity`` are refused.
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    Any
+        The parsed document.
+
+    Raises
+    ------
+    ValueError
+        Not JSON, or one of the non-standard constants.
+
+    Examples
+    --------
+    >>> loads_strict('{"a": null}')
+    {'a': None}
+    """
+    return json.loads(text, parse_constant=_refuse_constant)
 
 
 def format_header(kind: str) -> dict[str, str]:

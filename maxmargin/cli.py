@@ -22,7 +22,7 @@ from typing import Any, NoReturn
 import numpy as np
 
 from ._io import atomic_write, check_output_dir, check_output_file, display, mark_output_dir
-from ._json import format_header, jsonable
+from ._json import dumps, format_header
 from ._progress import notes_silenced
 from .exceptions import CertificateError, MaxMarginError, NotSeparableError
 
@@ -49,8 +49,9 @@ class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse that reports usage errors in one line (and exit code 2), naming the help
-    of the (sub)command.
+    """argparse that reports usage errors in one line, with exit code 2.
+
+    Each error names the help of the (sub)command it concerns.
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -65,23 +66,52 @@ class _Parser(argparse.ArgumentParser):
         args: Sequence[str] | None = None,
         namespace: argparse.Namespace | None = None,
     ) -> argparse.Namespace:
-        """As argparse's, but an unknown option after a command names that command's help
-        (argparse leaves it to the top-level parser, which would name ``maxmargin --help``).
+        """Parse as argparse does, naming the help of the parser an unknown option is given to.
+
+        An unknown option after a command names that command's help (argparse leaves it
+        to the top-level parser, which would name ``maxmargin --help``); one before the
+        command names ``maxmargin --help`` (argparse would hand it to the command), or,
+        when it is an option of the command, says to put it after the command.
         """
-        ns, extras = self.parse_known_args(args, namespace)
+        argv = list(sys.argv[1:] if args is None else args)
+        subs: dict[str, argparse.ArgumentParser] = next(
+            (a.choices for a in self._actions if isinstance(a, argparse._SubParsersAction)), {}
+        )
+        if subs:
+            self._check_before_command(argv, subs)
+        ns, extras = self.parse_known_args(argv, namespace)
         if extras:
-            subs = next(
-                (a.choices for a in self._actions if isinstance(a, argparse._SubParsersAction)), {}
-            )
             owner = subs.get(str(getattr(ns, "command", "")), self)
             owner.error(f"unrecognized arguments: {' '.join(extras)}")
         return ns
+
+    def _check_before_command(
+        self, argv: list[str], subs: dict[str, argparse.ArgumentParser]
+    ) -> None:
+        """Refuse an option before the command that is not the top level's."""
+        command = next((a for a in argv if a in subs), None)
+        for arg in argv:
+            if arg == command or arg == "--":
+                return
+            if not arg.startswith("-") or arg == "-":
+                continue
+            name = arg.split("=", 1)[0]
+            if name in self._option_string_actions:
+                continue  # the top level's options (--help, --version) take no value
+            owner = subs.get(command or "")
+            if owner is not None and name in owner._option_string_actions:
+                raise _UsageError(
+                    f"{self.prog}: error: {name} is an option of '{owner.prog}', given "
+                    f"before the command: write '{owner.prog} {name} ...'; see "
+                    f"'{owner.prog} --help'"
+                )
+            self.error(f"unrecognized arguments: {arg}")
 
 
 def _write_json(payload: dict, target: str | None) -> None:
     if target is None:
         return
-    text = json.dumps(jsonable(payload), indent=2)
+    text = dumps(payload, indent=2)
     if target == "-":
         print(text)
     else:
@@ -117,8 +147,9 @@ def _write_table(result: Any, target: str | None) -> None:
 
 
 def _load_data(args: argparse.Namespace, path: str | None = None, like: Any = None) -> Any:
-    """Load DATA (or the file ``path``, read like the Dataset ``like``: a LIBSVM holdout
-    gets the index base its DATA was read with).
+    """Load DATA, or the file ``path`` read like the Dataset ``like``.
+
+    A LIBSVM holdout gets the index base its DATA was read with.
     """
     from .data import _format_of, load
     from .exceptions import ParameterError
@@ -146,8 +177,9 @@ def _load_data(args: argparse.Namespace, path: str | None = None, like: Any = No
 
 
 def _out_target(args: argparse.Namespace) -> str | None:
-    """``--out``, or the command's default folder (none when ``--json`` or ``--csv``
-    replaces it).
+    """``--out``, or the command's default folder.
+
+    None when ``--json`` or ``--csv`` replaces it.
     """
     if getattr(args, "out", None) is not None:
         return args.out
@@ -164,8 +196,10 @@ def _out_dir(args: argparse.Namespace) -> Path | None:
 
 @contextlib.contextmanager
 def _verbosity(args: argparse.Namespace) -> Iterator[None]:
-    """``-v``: maxmargin's decisions (logger "maxmargin") and the QP solvers' own log,
-    both on stderr (stdout keeps only what the command prints: ``--json -``).
+    """``-v``: maxmargin's decisions and the QP solvers' own log, on stderr.
+
+    maxmargin's decisions go to the logger "maxmargin"; stdout keeps only what the command
+    prints (``--json -``).
     """
     if not getattr(args, "verbose", False):
         yield
@@ -201,8 +235,9 @@ def _problem(args: argparse.Namespace, data: Any) -> Any:
 
 
 def _weights(args: argparse.Namespace, data: Any) -> dict[str, Any]:
-    """``--weights FILE`` and ``--class-weight`` as ``sample_weight=`` / ``class_weight=``
-    (only those given).
+    """``--weights FILE`` and ``--class-weight`` as ``sample_weight=`` / ``class_weight=``.
+
+    Only those given.
     """
     from .data import load_weights
 
@@ -538,8 +573,10 @@ def _check_options_apply(args: argparse.Namespace, classes: list[Any], targets: 
 
 
 def _learner_targets(text: str | None, option: str = "--learner") -> list[str]:
-    """The learners a comma-separated option names: registry names, ``module:Class`` or
-    ``path/file.py:Class``, each resolved now (exit 2 before any work).
+    """The learners a comma-separated option names, each resolved now.
+
+    Registry names, ``module:Class`` or ``path/file.py:Class``; a bad one exits 2 before any
+    work.
     """
     from .exceptions import ParameterError
     from .online.registry import learner_class
@@ -556,8 +593,9 @@ def _learner_targets(text: str | None, option: str = "--learner") -> list[str]:
 
 
 def _parse_value(text: str) -> Any:
-    """A ``--learner-param`` value: JSON when it parses (numbers, true, null, lists,
-    objects), else the string itself.
+    """A ``--learner-param`` value: JSON when it parses, else the string itself.
+
+    JSON: numbers, true, null, lists, objects.
     """
     try:
         return json.loads(text)
@@ -566,9 +604,10 @@ def _parse_value(text: str) -> Any:
 
 
 def _parse_step(text: str) -> Any:
-    """``--step``: a schedule name (``constant``, ``invsqrt``: the learner's eta0;
-    ``pegasos``, ``pegasos_paper``), ``constant:ETA`` / ``invsqrt:ETA0``, or the JSON of
-    ``StepSize.to_dict()``.
+    """``--step``: a schedule name, ``constant:ETA`` / ``invsqrt:ETA0``, or JSON.
+
+    A name: ``constant``, ``invsqrt`` (the learner's eta0), ``pegasos``, ``pegasos_paper``;
+    JSON: that of ``StepSize.to_dict()``.
     """
     from .exceptions import ParameterError
     from .online.steps import STEP_NAMES, as_step
@@ -598,8 +637,9 @@ def _parse_step(text: str) -> Any:
 
 
 def _learner_params(args: argparse.Namespace, targets: list[str]) -> list[dict[str, Any]]:
-    """Per learner: the ``--learner-param`` and ``--step`` values its constructor takes;
-    a key no learner takes is an error.
+    """Per learner: the ``--learner-param`` and ``--step`` values its constructor takes.
+
+    A key no learner takes is an error.
     """
     from .exceptions import ParameterError
     from .online.protocol import learner_params
@@ -626,8 +666,9 @@ def _learner_params(args: argparse.Namespace, targets: list[str]) -> list[dict[s
 
 
 def _run_learners(args: argparse.Namespace, targets: list[str]) -> list[Any]:
-    """The learners of ``run``: each built with the options its constructor takes; a
-    learner of the public protocol wrapped with ``--intercept`` (default: its own).
+    """The learners of ``run``, each built with the options its constructor takes.
+
+    A learner of the public protocol is wrapped with ``--intercept`` (default: its own).
     """
     from .exceptions import ParameterError
     from .online import OnlineLearner
@@ -735,9 +776,8 @@ def _report(
     _write_table(cmp, csv_target)
     for row in cmp.rows:
         if row.get("diverged"):
-            warnings.warn(
-                f"{row['label']} ({row['order']}) diverged: {row['diverged']}", stacklevel=1
-            )
+            what = ":" if row["order"] == "external" else " diverged:"  # a trace from elsewhere
+            warnings.warn(f"{row['label']} ({row['order']}){what} {row['diverged']}", stacklevel=1)
     return 0
 
 
@@ -746,10 +786,11 @@ DEFAULT_COMPARE = "perceptron,averaged_perceptron,pegasos,subgradient,pa1"
 
 
 def _load_trace(path: str, data: Any, intercept: str) -> Any:
-    """A trajectory file: what ``Trace.save`` writes (``.npz`` beside its ``.json``, either
-    given), or a plain ``.npz`` with ``t``, ``W`` and optionally ``b``, ``w_avg``,
-    ``b_avg``, ``mistakes`` and ``kind`` (read as ``Trace.from_weights`` reads them, with
-    the problem's ``intercept``).
+    """A trajectory file: what ``Trace.save`` writes, or a plain ``.npz`` of weights.
+
+    ``Trace.save`` writes a ``.npz`` beside its ``.json`` (either may be given); a plain
+    ``.npz`` holds ``t``, ``W`` and optionally ``b``, ``w_avg``, ``b_avg``, ``mistakes`` and
+    ``kind``, read as ``Trace.from_weights`` reads them, with the problem's ``intercept``.
     """
     from .exceptions import DataError, ParameterError
     from .trace import Trace
@@ -1390,8 +1431,9 @@ EXIT_INTERNAL = 70
 
 
 def _internal_error(e: Exception, verbose: bool) -> int:
-    """An exception maxmargin did not expect (a bug): one line, the traceback with -v;
-    :data:`EXIT_INTERNAL`.
+    """An exception maxmargin did not expect (a bug): :data:`EXIT_INTERNAL`.
+
+    One line; the traceback with -v.
     """
     with contextlib.suppress(OSError, ValueError):
         if verbose:

@@ -6,11 +6,11 @@ modules return results; this module turns them into files.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 
 from ._io import atomic_write
+from ._json import dumps
 from .evaluation.along_path import LearnerPathStudy
 from .evaluation.comparison import Comparison
 from .evaluation.exact_path import ExactPath
@@ -34,10 +34,10 @@ def write_report(
     dpi: int = 150,
     figures: bool = True,
 ) -> list[Path]:
-    """Write a comparison's report files and figures into ``out_dir``.
+    """Write a comparison's report, JSON, table and figures into ``out_dir``.
 
-    ``report.md``, ``report.json``, ``checkpoints.csv`` (:meth:`Comparison.to_csv`) and
-    the figures.
+    ``report.md``, ``report.json``, ``checkpoints.csv`` (:meth:`Comparison.to_csv`) and the
+    figures.
 
     Parameters
     ----------
@@ -73,11 +73,20 @@ def write_report(
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     figs: list[Path] = []
+    left_out = ""
     if drawn is not None:
-        from .plotting.comparison import save_figures
+        from .plotting.comparison import figures_left_out, save_figures
 
         figs = save_figures(comparison, out, formats=drawn, dpi=dpi)
-    md = comparison.to_markdown() + _figures_section(figs)
+        skipped = figures_left_out(comparison)
+        skipped.pop("boundary", None)  # a 2-D figure only: nothing missing elsewhere
+        if skipped:
+            left_out = (
+                "\nFigures left out (nothing to show): "
+                + "; ".join(f"{stem}: {why}" for stem, why in skipped.items())
+                + ".\n"
+            )
+    md = comparison.to_markdown() + _figures_section(figs) + left_out
     report = atomic_write(out / "report.md", md)
     js = out / "report.json"
     comparison.to_json(js)
@@ -96,10 +105,10 @@ def write_path_report(
     figures: bool = True,
     feature_names: Sequence[str] | None = None,
 ) -> list[Path]:
-    """Write a regularization path's report files and figures into ``out_dir``.
+    """Write a path's report, JSON, table and figures into ``out_dir``.
 
-    ``report.md``, ``report.json``, ``grid.csv`` (:meth:`RegularizationPath.to_csv`) and
-    the path figures.
+    ``report.md``, ``report.json``, ``grid.csv`` (:meth:`RegularizationPath.to_csv`) and the
+    path figures.
 
     Parameters
     ----------
@@ -162,7 +171,7 @@ def write_path_report(
     d = path_result.to_dict()
     if study is not None:
         d["learners"] = study.to_dict()
-    js = atomic_write(out / "report.json", json.dumps(d, indent=1))
+    js = atomic_write(out / "report.json", dumps(d, indent=1))
     table = out / "grid.csv"  # one row per grid point (docs/formats.md)
     path_result.to_csv(table)
     return [report, js, table, *figs]
@@ -177,10 +186,10 @@ def write_exact_path_report(
     dpi: int = 150,
     figures: bool = True,
 ) -> list[Path]:
-    """Write an exact path's report files and figures into ``out_dir``.
+    """Write an exact path's report, JSON, table and figures into ``out_dir``.
 
-    ``report.md``, ``report.json`` (with the segments), ``breakpoints.csv`` and the
-    figures, each file written atomically.
+    ``report.md``, ``report.json`` (with the segments), ``breakpoints.csv`` and the figures,
+    each file written atomically.
 
     Parameters
     ----------

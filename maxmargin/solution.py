@@ -1,11 +1,11 @@
-"""The certified optimum of an SVMProblem: ExactSolution; and SavedSolution, one read back
-from its JSON without the data.
+"""The certified optimum of an SVMProblem: ExactSolution; and SavedSolution.
+
+SavedSolution: one read back from its JSON without the data.
 """
 
 from __future__ import annotations
 
 import copy
-import json
 import math
 import warnings
 from dataclasses import dataclass
@@ -16,7 +16,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._io import atomic_write
-from ._json import format_header, json_float, json_number, read_document
+from ._json import dumps, format_header, json_float, json_number, read_document
 from .certificate import DEFAULT_TOL, Certificate, _norm, certify
 from .data import Dataset
 from .exceptions import DataError, ParameterError
@@ -67,7 +67,9 @@ class ExactSolution:
         ``1 / ||w~||``: the geometric margin in the space the QP sees (for
         ``augmented`` that includes the bias coordinate ``b/s``; for free/none it is
         ``1/||w||``). ``inf`` when ``w~ = 0``. Also :attr:`geometric_margin` (the name
-        that says which margin it is; ``docs/numbers.md``).
+        that says which margin it is); :attr:`feature_margin` ``1/||w||`` and
+        :attr:`margin_width` ``2/||w||`` are the feature space's (docs/formulations.md,
+        "Three margins").
     certificate : Certificate
     status : str
         ``"optimal"`` (solver converged and certificate ok), ``"optimal_inaccurate"``
@@ -111,19 +113,40 @@ class ExactSolution:
 
     @property
     def geometric_margin(self) -> float:
-        """``1/||w~||`` in the QP's space (:attr:`margin` by its name; ``docs/numbers.md``).
+        """``1/||w~||``, the margin in the QP's space (:attr:`margin` by its name).
 
         The distance from the decision hyperplane to the hyperplanes ``f = +-1`` in the
-        space the regulariser measures: ``(x, s)`` for ``augmented``, ``x`` otherwise.
+        space the regulariser measures, with ``w~ = (w, b/s)`` for ``augmented`` (the
+        space ``z = (x, s)``) and ``w~ = w`` otherwise; ``inf`` when ``w~ = 0``. The
+        same quantity as :attr:`RegularizationPath.geometric_margin
+        <maxmargin.RegularizationPath.geometric_margin>` (docs/formulations.md, "Three
+        margins").
         """
         return self.margin
 
     @property
-    def margin_width(self) -> float:
-        """``2/||w~||``: the distance between the hyperplanes ``f = +1`` and ``f = -1`` (the
-        lecture notes' ``M = 2/||w||``), in the QP's space.
+    def feature_margin(self) -> float:
+        """``1/||w||``, the margin in the feature space ``x`` (the bias left out).
+
+        The distance from the decision boundary ``w.x + b = 0`` to the lines ``f = +-1``
+        drawn in ``x``; equal to :attr:`geometric_margin` unless ``augmented``, where it
+        is larger (``||w|| <= ||w~||``); ``inf`` when ``w = 0``. The same quantity as
+        :attr:`RegularizationPath.feature_margin
+        <maxmargin.RegularizationPath.feature_margin>`.
         """
-        return 2.0 * self.margin
+        nrm = float(np.linalg.norm(self.w))
+        return 1.0 / nrm if nrm > 0 else math.inf
+
+    @property
+    def margin_width(self) -> float:
+        """``2/||w||``, the width of the band between ``f = +1`` and ``f = -1`` in ``x``.
+
+        The lecture notes' ``M = 2/||w||``: twice :attr:`feature_margin`, in the feature
+        space (the bias left out), as :attr:`RegularizationPath.margin_width
+        <maxmargin.RegularizationPath.margin_width>`. In the QP's space the width is
+        ``2 * geometric_margin`` (the same unless ``augmented``).
+        """
+        return 2.0 * self.feature_margin
 
     def decision_function(self, X: Any) -> np.ndarray:
         """``f(x) = w.x + b`` for the rows of ``X``.
@@ -174,12 +197,13 @@ class ExactSolution:
         return float(np.mean(r <= 0))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON ``maxmargin solve --json`` writes, as plain Python types (docs/cli.md,
-        "maxmargin solve", lists every key).
+        """The JSON ``maxmargin solve --json`` writes, as plain Python types.
+
+        docs/cli.md, "maxmargin solve", lists every key.
 
         Hard margin has no C: ``"C"`` is ``null`` (and ``"hard": true``, ``"lam": 0.0``).
-        Other non-finite numbers (``margin`` when ``w = 0``) are the strings
-        ``"inf"``/``"nan"``.
+        Infinite numbers (``margin`` when ``w = 0``) are the strings ``"inf"`` /
+        ``"-inf"``; a NaN (a number not available) is ``null`` (docs/formats.md).
 
         Returns
         -------
@@ -258,7 +282,7 @@ class ExactSolution:
         >>> sol.to_json().splitlines()[1]
         '  "format": "maxmargin.solution/1",'
         """
-        text = json.dumps(self.to_dict(), indent=2) + "\n"
+        text = dumps(self.to_dict(), indent=2) + "\n"
         if file is not None:
             atomic_write(file, text)
         return text
@@ -404,8 +428,10 @@ def _alpha_of(doc: dict[str, Any], n: int) -> np.ndarray | None:
 
 
 def _certificate_of(doc: dict[str, Any]) -> Certificate:
-    """The certificate as the document states it (a comparison's reference holds it
-    whole under ``certificate``; a solution flat, beside the point).
+    """The certificate as the document states it.
+
+    A comparison's reference holds it whole under ``certificate``; a solution flat, beside the
+    point.
     """
     c = doc.get("certificate") or {
         "primal_objective": doc.get("primal_objective"),
@@ -613,7 +639,7 @@ class SavedSolution:
         >>> SavedSolution.from_dict(sol.to_dict()).to_json() == sol.to_json()
         True
         """
-        text = json.dumps(self.document, indent=2) + "\n"
+        text = dumps(self.document, indent=2) + "\n"
         if file is not None:
             atomic_write(file, text)
         return text

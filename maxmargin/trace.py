@@ -10,7 +10,6 @@ optimum can be vectorised over checkpoints afterwards. Weights produced elsewher
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -19,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from ._io import atomic_write
-from ._json import format_header, jsonable, read_document
+from ._json import dumps, format_header, json_float, read_document
 from .exceptions import DataError, ParameterError
 
 __all__ = ["Trace"]
@@ -44,6 +43,8 @@ _META = (
 )
 #: metadata a file written by an older maxmargin may lack (read as empty)
 _LATER = ("missing", "declares")
+#: the parameters that set a learner's step size (a divergence names them when present)
+_STEP_PARAMS = ("eta", "eta0", "step")
 #: why a trace built from weights alone lacks its per-step records
 _FROM_WEIGHTS = "not recorded: the trace was built from weights alone (Trace.from_weights)"
 
@@ -344,8 +345,9 @@ class Trace:
         """The first checkpoint step ``t`` whose weights are not finite (None: never).
 
         A learner whose step size is too large for the data (``subgradient`` with a
-        large ``lam``) overflows to inf and then NaN. Every checkpoint from this one on
-        is meaningless; :meth:`divergence` says it in words.
+        large ``lam``) overflows to inf and then NaN; weights from elsewhere may hold
+        NaN for their own reasons. Every checkpoint from this one on is meaningless;
+        :meth:`divergence` says it in words.
 
         Returns
         -------
@@ -356,6 +358,11 @@ class Trace:
 
     def divergence(self) -> str:
         """Where the run diverged, in words ("" when it did not).
+
+        The first checkpoint whose weights are not finite and the last finite one; the
+        step-size hint only for a learner whose parameters set a step size (``eta``,
+        ``eta0``, ``step``): weights from elsewhere, or a learner without one, may not
+        be finite for another reason.
 
         Returns
         -------
@@ -375,12 +382,16 @@ class Trace:
         last = (
             f"; finite up to step {int(self.t[k - 1]):,}"
             if k > 0
-            else "; not finite at the first checkpoint"
+            else " (the first checkpoint; no finite one)"
         )
-        return (
-            f"the weights are not finite (overflow) at step {at:,} of "
-            f"{self.steps:,}{last} (a step size too large for the data?)"
+        text = (
+            f"the weights are not finite from checkpoint {k + 1} of {self.t.size} on "
+            f"(step {at:,} of {self.steps:,}){last}"
         )
+        steps = [f"{key} = {self.params[key]!r}" for key in _STEP_PARAMS if key in self.params]
+        if steps:  # only a learner with a step size can blame it
+            text += f" (overflow: a step size too large for the data? {', '.join(steps)})"
+        return text
 
     @property
     def ns_per_step(self) -> float:
@@ -513,7 +524,7 @@ class Trace:
         meta["arrays"] = sorted(arrays)
         meta["diverged_at"] = self.diverged_at
         meta["summary"] = self.summary()
-        text = json.dumps(jsonable(meta), indent=2) + "\n"
+        text = dumps(meta, indent=2) + "\n"
         atomic_write(npz, lambda fh: np.savez(fh, **arrays))  # type: ignore[arg-type]
         atomic_write(js, text)
         return npz, js
@@ -555,8 +566,10 @@ class Trace:
         kw: dict[str, Any] = {k: meta[k] for k in _META if k not in _LATER}
         for k in _LATER:  # files written before the field existed
             kw[k] = meta.get(k) or {}
-        if kw["final_train_error"] is None:
-            kw["final_train_error"] = math.nan
+        # null (a NaN written as N/A, or "nan" by maxmargin 0.2) back as NaN
+        kw["final_train_error"] = json_float(kw["final_train_error"])
+        kw["intercept_scaling"] = json_float(kw["intercept_scaling"])
+        kw["timings"] = {str(k): json_float(v) for k, v in (kw["timings"] or {}).items()}
         for k in _REQUIRED + _OPTIONAL:
             if k in arrays:
                 kw[k] = arrays[k]

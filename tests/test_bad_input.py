@@ -440,9 +440,9 @@ def test_diverging_learner_is_a_finding(capsys, tmp_path):
     assert isinstance(at, int) and "not finite" in sub["divergence"]
     k = sub["t"].index(at)
     assert any(isinstance(v, float) for v in sub["objective"][:k])  # the finite prefix
-    assert all(v == "nan" for v in sub["objective"][k:] + sub["train_error"][k:])
+    assert all(v is None for v in sub["objective"][k:] + sub["train_error"][k:])  # NaN: null
     row = next(r for r in js["summary"] if r["label"] == "subgradient")
-    assert row["diverged"] and row["subopt"] == "nan"
+    assert row["diverged"] and row["subopt"] is None
     peg = next(r for r in js["runs"] if r["learner"] == "pegasos")
     assert peg["diverged_at"] is None
 

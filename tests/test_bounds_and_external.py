@@ -314,7 +314,8 @@ def test_margin_names():
     hard = solve(SVMProblem(ds, hard=True, intercept="augmented", intercept_scaling=s))
     wt = np.append(hard.w, hard.b / s)
     assert hard.geometric_margin == hard.margin == pytest.approx(1 / np.linalg.norm(wt))
-    assert hard.margin_width == 2 * hard.geometric_margin
+    assert hard.feature_margin == 1 / np.linalg.norm(hard.w)  # the features' space
+    assert hard.margin_width == 2 * hard.feature_margin > 2 * hard.geometric_margin
     Z = np.hstack([ds.dense(), np.full((ds.n, 1), s)])
     # at the hard optimum the attained margin is the geometric one
     assert min(ds.y * (Z @ wt)) / np.linalg.norm(wt) == pytest.approx(hard.geometric_margin)

@@ -443,6 +443,10 @@ def test_report_and_files(base):
     assert (head["format"], head["maxmargin_version"]) == ("maxmargin.study/1", mm.__version__)
     md = (res.out / "report.md").read_text()
     assert "## gaussians" in md and "±" in md and "figures/gaussians-suboptimality.png" in md
+    # every grid value's table says which problem its learners are scored against
+    said = md.count("Every learner below is scored against this problem: soft margin, C = ")
+    assert said == md.count("### C = ") > 0
+    assert "intercept augmented (b = s w~_(d+1) regularised, s = 1)" in md
     assert (res.out / "figures" / "separable-seed0-mistakes.png").stat().st_size > 1000
     import pyarrow.csv as pacsv
     import pyarrow.parquet as pq

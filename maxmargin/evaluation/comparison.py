@@ -38,7 +38,6 @@ See ``docs/compare.md`` for why each quantity is the right one.
 from __future__ import annotations
 
 import itertools
-import json
 import math
 import time
 import warnings
@@ -51,7 +50,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._io import atomic_write
-from .._json import format_header, jsonable
+from .._json import dumps, format_header, jsonable
 from .._progress import Progress
 from .._validation import (
     WIDE_HINT,
@@ -381,8 +380,10 @@ class RunResult:
     learn_seconds, eval_seconds : float
         Compiled learning loop; evaluation against the optimum (this module).
     diverged_at : int or None
-        The first checkpoint step whose weights are not finite (a step size too large
-        for the data); every score from there on is nan (``mistakes`` too, as floats),
+        The first checkpoint step whose weights are not finite (a learner's step size
+        too large for the data, or weights from elsewhere that hold a NaN or an inf:
+        ``trace.divergence()`` says which); every score from there on is nan
+        (``mistakes`` too, as floats; ``null`` in the JSON),
         and the bounds are checked on the finite prefix. None: the run stayed finite.
     theory_slope : float
         The rate the learner's theory gives for its step schedule (its ``theory_rate``:
@@ -466,9 +467,10 @@ class RunResult:
 
     @property
     def attained_margin(self) -> np.ndarray | None:
-        r""":math:`\min_i y_i \tilde w_t\cdot z_i / \|\tilde w_t\|`: the geometric margin
-        the iterate attains on the data, in the learners' space (the same as
-        :attr:`margin`, named for what it is; ``docs/numbers.md``).
+        r"""The geometric margin the iterate attains on the data, in the learners' space.
+
+        :math:`\min_i y_i \tilde w_t\cdot z_i / \|\tilde w_t\|`: the same as :attr:`margin`,
+        named for what it is (``docs/numbers.md``).
         """
         return self.margin
 
@@ -487,8 +489,9 @@ class RunResult:
 
     @property
     def general_respected(self) -> bool | None:
-        """``mistakes <= L + R||u|| sqrt(L) + R^2 ||u||^2`` at every (finite) checkpoint
-        (None: N/A).
+        """``mistakes <= L + R||u|| sqrt(L) + R^2 ||u||^2`` at every (finite) checkpoint.
+
+        None: N/A.
         """
         if self.general_bound is None:
             return None
@@ -497,8 +500,9 @@ class RunResult:
 
     @property
     def best_bound_respected(self) -> bool | None:
-        """``mistakes <=`` :attr:`general_bound_best` and :attr:`mistake_rounds_bound` at
-        every (finite) checkpoint (None: N/A).
+        """``mistakes <=`` the best-scale and mistake-rounds bounds at every finite checkpoint.
+
+        :attr:`general_bound_best` and :attr:`mistake_rounds_bound`; None: N/A.
         """
         bounds = [b for b in (self.general_bound_best, self.mistake_rounds_bound) if b is not None]
         if not bounds:
@@ -651,7 +655,12 @@ def _summary_row(runs: Sequence[RunResult]) -> dict[str, Any]:
     row["learn_seconds"] = float(np.mean([r.learn_seconds for r in runs]))
     row["eval_seconds"] = float(np.mean([r.eval_seconds for r in runs]))
     gone = [r for r in runs if r.diverged_at is not None]
-    row["diverged"] = "; ".join(f"seed {r.seed}: {r.trace.divergence()}" for r in gone) or None
+    row["diverged"] = (
+        "; ".join(
+            (f"seed {r.seed}: " if r.seed is not None else "") + r.trace.divergence() for r in gone
+        )
+        or None
+    )
     if gone:
         row["rate"] = row["rate_last"] = math.nan
     return row
@@ -716,7 +725,7 @@ class Comparison:
 
     @property
     def w_star(self) -> np.ndarray:
-        """:math:`\\tilde w^*` in the learners' space, shape (d',)."""
+        r""":math:`\tilde w^*` in the learners' space, shape (d',)."""
         return self.problem.to_augmented(self.reference.w, self.reference.b)
 
     hard = renamed_attribute("hard", "hard_solution")
@@ -728,7 +737,7 @@ class Comparison:
 
     @property
     def novikoff(self) -> float:
-        """:math:`(R/\\gamma^*)^2`, nan when not separable."""
+        r""":math:`(R/\gamma^*)^2`, nan when not separable."""
         return (self.R / self.gamma) ** 2 if self.separable else math.nan
 
     def select(
@@ -862,15 +871,16 @@ class Comparison:
                 stacklevel=2,
             )
             file = path if file is None else file
-        text = json.dumps(self.to_dict(), indent=indent) + "\n"
+        text = dumps(self.to_dict(), indent=indent) + "\n"
         if file is not None:
             atomic_write(file, text)
         return text
 
     @staticmethod
     def from_json(source: Any) -> SavedComparison:
-        """Read a comparison written by :meth:`to_json` (``maxmargin compare --json``,
-        ``report.json``).
+        """Read a comparison written by :meth:`to_json`.
+
+        What ``maxmargin compare --json`` and ``report.json`` hold.
 
         The file holds every number and array, but neither the data nor the traces: the
         result is a :class:`~maxmargin.evaluation.saved.SavedComparison` (the numbers,
@@ -908,9 +918,11 @@ class Comparison:
         return read_comparison(source)
 
     def to_csv(self, file: str | Path | None = None) -> str:
-        """One CSV row per run and checkpoint: ``label, learner, order, seed, kind, t``
-        and every per-checkpoint quantity of :class:`RunResult` (``mistakes``,
-        ``train_error``, ``objective``, ``subopt``, ``dual_gap``, ``regret``, ...).
+        """One CSV row per run and checkpoint, every per-checkpoint quantity a column.
+
+        The columns: ``label, learner, order, seed, kind, t`` and every per-checkpoint
+        quantity of :class:`RunResult` (``mistakes``, ``train_error``, ``objective``,
+        ``subopt``, ``dual_gap``, ``regret``, ...).
 
         A quantity that does not apply to a run's learner is an empty cell (N/A); floats
         are written exactly (``repr``), non-finite ones as ``nan`` / ``inf``.
@@ -963,6 +975,17 @@ class Comparison:
 
         return to_frame(*runs_table([r.to_dict() for r in self.runs]))
 
+    def _budget(self) -> str:
+        """The learners' epochs, orders and seeds, in words (none when only traces ran)."""
+        traces = sum(r.order == "external" for r in self.runs)
+        if traces == len(self.runs):
+            return f"{traces} trace(s) from elsewhere, no learner run"
+        return (
+            f"{self.epochs} epoch(s), orders {', '.join(self.orders)}, seeds "
+            f"{', '.join(map(str, self.seeds))}"
+            + (f"; and {traces} trace(s) from elsewhere" if traces else "")
+        )
+
     def to_markdown(self) -> str:
         """A Markdown report: the reference, one row per learner x order, the notes.
 
@@ -989,8 +1012,8 @@ class Comparison:
                 if p.weights is None
                 else ", weighted (C_i = C s_i; the learners' steps take the weights)"
             )
-            + f", intercept `{p.intercept}`, n = {p.n}, d = {p.d}; {self.epochs} epoch(s), orders "
-            f"{', '.join(self.orders)}, seeds {', '.join(map(str, self.seeds))}"
+            + f", intercept `{p.intercept}`, n = {p.n}, d = {p.d}; "
+            + self._budget()
             + (f"; holdout {self.holdout.name}" if self.holdout is not None else "")
             + ".",
             "",
@@ -1086,8 +1109,10 @@ class Comparison:
             lines.append("")
         for r in self.rows:
             if r.get("diverged"):
+                # a learner's run diverged; weights from elsewhere are only not finite
+                what = "NOT FINITE" if r["order"] == "external" else "DIVERGED"
                 lines.append(
-                    f"**DIVERGED** {r['label']} ({r['order']}): {r['diverged']}. Its "
+                    f"**{what}** {r['label']} ({r['order']}): {r['diverged']}. Its "
                     "scores stop at the last finite checkpoint (the final values "
                     "are N/A); the figures show the finite part."
                 )
@@ -1148,8 +1173,10 @@ def _labels() -> Any:
 def _build_learners(
     learners: Any, problem: SVMProblem, label: Any
 ) -> list[tuple[str, OnlineLearner]]:
-    """The learners to run: names or ``module:Class`` targets and classes built for the
-    problem, built-in learners as given, learners of the public protocol wrapped.
+    """The learners to run, built for the problem.
+
+    Names or ``module:Class`` targets and classes are built for the problem, built-in learners
+    taken as given, learners of the public protocol wrapped.
     """
     if learners is None:
         return []
@@ -1205,8 +1232,10 @@ def _check_learner(learner: OnlineLearner, problem: SVMProblem) -> None:
 
 
 def _declared_of(trace: Trace, kind: str | None = None) -> Declared:
-    """What a trace is scored on: ``kind`` when given, else what its learner declared
-    (recorded by :func:`~maxmargin.online.run`), else the objective.
+    """What a trace is scored on.
+
+    ``kind`` when given, else what its learner declared (recorded by
+    :func:`~maxmargin.online.run`), else the objective.
     """
     if kind is not None:
         return Declared.of_kind(kind, trace.learner)
@@ -1216,9 +1245,7 @@ def _declared_of(trace: Trace, kind: str | None = None) -> Declared:
 
 
 def _check_trace(trace: Any, problem: SVMProblem, decl: Declared) -> None:
-    """Refuse a trace that was not recorded on ``problem``'s data and intercept, or that
-    minimised another objective.
-    """
+    """Refuse a trace not recorded on ``problem``'s data and intercept, or of another objective."""
     if not isinstance(trace, Trace):
         raise ParameterError(
             f"traces must be maxmargin.Trace objects (Trace.from_weights, "
@@ -1271,8 +1298,9 @@ def _certified(sol: ExactSolution, what: str) -> ExactSolution:
 
 
 def _weighted_hinge(problem: SVMProblem, reference: ExactSolution) -> np.ndarray:
-    """The optimum's loss on each example, ``s_i hinge_i`` (the trace's ``loss`` sums the
-    same with the learner's iterates: the regret compares the two).
+    """The optimum's loss on each example, ``s_i hinge_i``.
+
+    The trace's ``loss`` sums the same with the learner's iterates: the regret compares the two.
     """
     hinge = problem.hinge(reference.w, reference.b)
     return hinge if problem.weights is None else problem.weights * hinge
@@ -1351,7 +1379,9 @@ class _Optimum:
 
 
 def _evaluate(label: str, decl: Any, tr: Trace, opt: _Optimum) -> RunResult:
-    """Score one trace; ``decl`` is its learner, or what the learner declared
+    """Score one trace.
+
+    ``decl`` is its learner, or what the learner declared
     (:class:`~maxmargin.online.base.Declared`).
     """
     tic = time.perf_counter()
@@ -1464,8 +1494,10 @@ def _scores(decl: Any, tr: Trace, opt: _Optimum, kind: str) -> dict[str, Any]:
 def _objective_scores(
     decl: Any, tr: Trace, opt: _Optimum, Wt: np.ndarray, Mg: np.ndarray, R: float
 ) -> dict[str, Any]:
-    """What a learner that minimises the problem's objective is scored on: suboptimality,
-    distance, rate, implied-dual gap (of the iterate and of the average), regret bound.
+    """What a learner that minimises the problem's objective is scored on.
+
+    Suboptimality, distance, rate, implied-dual gap (of the iterate and of the average), regret
+    bound.
     """
     problem, w_star, F_star = opt.problem, opt.w_star, opt.F_star
     lam, t = problem.lam, tr.t
@@ -1515,10 +1547,12 @@ def _mistake_bounds(
     space: tuple[float, float, np.ndarray, float],
     visited: tuple[np.ndarray, np.ndarray] | None,
 ) -> dict[str, Any]:
-    """Novikoff and the general bounds of ``docs/compare.md`` (section 6) for a learner of
-    the perceptron family, in its space (``space`` = ``(R, ||u||, m, gamma)``, see
-    :meth:`_Optimum.space`); ``visited`` = (the examples seen, the prefix sums of ``u``'s
-    hinge at the checkpoints), None when the learner does not follow the schedule.
+    """Novikoff's and the general mistake bounds for a learner of the perceptron family.
+
+    The bounds of ``docs/compare.md`` (section 6), in the learner's space (``space`` = ``(R,
+    ||u||, m, gamma)``, see :meth:`_Optimum.space`); ``visited`` = (the examples seen, the
+    prefix sums of ``u``'s hinge at the checkpoints), None when the learner does not follow the
+    schedule.
     """
     R, ns, m, gamma = space
     # the margin perceptron (update on y w.z <= tau, step eta): R^2 -> R^2 + 2 tau / eta
@@ -1866,13 +1900,35 @@ def _space_note(problem: SVMProblem) -> str:
 
 def _scored_against(problem: SVMProblem) -> str:
     """The problem every run is scored against, in words (report and JSON)."""
+    return scored_against(problem.C, problem.lam, problem.intercept, problem.intercept_scaling)
+
+
+def scored_against(C: float, lam: float, intercept: str, intercept_scaling: float) -> str:
+    """The soft-margin problem runs are scored against, in words (the reports and JSON).
+
+    Parameters
+    ----------
+    C, lam : float
+        The problem's parameters (``lam = 1/(C n)``).
+    intercept : {"free", "augmented", "none"}
+    intercept_scaling : float
+        ``s`` of ``augmented``.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> scored_against(1.0, 0.01, "free", 1.0)
+    'soft margin, C = 1 (lambda = 0.01), intercept free (b unregularised)'
+    """
     how = {
         "free": "intercept free (b unregularised)",
-        "augmented": f"intercept augmented (b = s w~_(d+1) regularised, s = "
-        f"{problem.intercept_scaling:g})",
+        "augmented": f"intercept augmented (b = s w~_(d+1) regularised, s = {intercept_scaling:g})",
         "none": "intercept none (b = 0)",
-    }[problem.intercept]
-    return f"soft margin, C = {problem.C:.6g} (lambda = {problem.lam:.6g}), {how}"
+    }[intercept]
+    return f"soft margin, C = {C:.6g} (lambda = {lam:.6g}), {how}"
 
 
 def _problem_of(
@@ -1971,8 +2027,9 @@ def _soft_reference(
 def _hard_solution(
     problem: SVMProblem, hard_reference: Any, solver: str | None
 ) -> ExactSolution | None:
-    """The certified hard-margin optimum (None: not separable), from ``hard_reference``
-    (re-checked, never trusted) or decided here by the LP and a solve.
+    """The certified hard-margin optimum (None: not separable).
+
+    From ``hard_reference`` (re-checked, never trusted) or decided here by the LP and a solve.
     """
     data = problem.data
     if isinstance(hard_reference, SeparationCertificate):

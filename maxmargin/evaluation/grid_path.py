@@ -1,12 +1,12 @@
-"""Exact C / lambda regularization paths, their limits, and learners along them.
+r"""Exact C / lambda regularization paths, their limits, and learners along them.
 
 The *path* is the certified optimum of the soft-margin SVM (docs/formulations.md) at every
 point of a grid of ``C`` (equivalently ``lam = 1/(C n)``):
 
 .. math::
 
-    (w(C), b(C)) = \\arg\\min_{w, b}\\ \\tfrac12 \\|\\tilde w\\|^2
-                   + C \\textstyle\\sum_i s_i \\max(0, 1 - y_i (w \\cdot x_i + b))
+    (w(C), b(C)) = \arg\min_{w, b}\ \tfrac12 \|\tilde w\|^2
+                   + C \textstyle\sum_i s_i \max(0, 1 - y_i (w \cdot x_i + b))
 
 (``s_i`` the example weights, 1 without).
 
@@ -19,10 +19,11 @@ How it is computed (:func:`path`):
    margins ``y_i f_i`` fix the examples far outside the margin at ``alpha = 0`` and those
    deep inside at ``alpha = C``; a small dual QP is solved (PIQP, directly) on the
    working set in between, every fixed example's KKT condition is checked at the new
-   point, violators join the set, and so on. The result is polished by the exact
-   module's active-set polish (reduced KKT solve) when not already exact. When it
-   certifies to :data:`ACCEPT_TOL` (1e-9) the full QP is skipped; otherwise the compiled
-   model of step 1 is solved.
+   point, violators join the set, and so on. The result always goes through the exact
+   module's active-set polish (reduced KKT solve; with no margin SV, the ``{0, C}``
+   rounding), even when it already certifies: a small residual does not mean the
+   right support sets. When it certifies to :data:`ACCEPT_TOL` (1e-9) the full QP is
+   skipped; otherwise the compiled model of step 1 is solved.
 3. Every point is certified in numpy by :func:`maxmargin.certificate.certify`.
 
 Theorems used (proofs in ``docs/path.md``):
@@ -38,7 +39,6 @@ Theorems used (proofs in ``docs/path.md``):
 
 from __future__ import annotations
 
-import json
 import math
 import re
 import time
@@ -52,7 +52,7 @@ import scipy.sparse as sp
 
 from .. import _table
 from .._io import atomic_write
-from .._json import format_header, json_float, json_number, read_document
+from .._json import dumps, format_header, json_float, json_number, read_document
 from .._progress import Progress
 from .._validation import (
     WIDE_HINT,
@@ -376,23 +376,33 @@ class RegularizationPath:
 
     @property
     def feature_margin(self) -> np.ndarray:
-        """``1/||w||``: from the decision hyperplane to ``f = +-1`` in the feature space
-        ``x`` (the bias left out); :attr:`margin` by its name, shape (k,).
+        """``1/||w||`` at each point, the margin in the feature space ``x``, shape (k,).
+
+        From the decision boundary to the lines ``f = +-1`` in ``x`` (the bias left
+        out); :attr:`margin` by its name, and the same quantity as
+        :attr:`ExactSolution.feature_margin <maxmargin.ExactSolution.feature_margin>`
+        (docs/formulations.md, "Three margins").
         """
         return self.margin
 
     @property
     def margin_width(self) -> np.ndarray:
-        """``2/||w||``: between the hyperplanes ``f = +1`` and ``f = -1`` in ``x`` (the
-        lecture notes' ``M = 2/||w||``); :attr:`width` by its name, shape (k,).
+        """``2/||w||`` at each point, the width of the band ``|f| <= 1`` in ``x``, shape (k,).
+
+        Between the hyperplanes ``f = +1`` and ``f = -1`` in the feature space (the
+        lecture notes' ``M = 2/||w||``); :attr:`width` by its name, and the same
+        quantity as :attr:`ExactSolution.margin_width
+        <maxmargin.ExactSolution.margin_width>`.
         """
         return self.width
 
     @property
     def geometric_margin(self) -> np.ndarray:
-        """``1/||w~||`` in the QP's space, as :attr:`ExactSolution.geometric_margin
-        <maxmargin.ExactSolution.geometric_margin>` (``= feature_margin`` unless
-        ``augmented``), shape (k,).
+        """``1/||w~||`` at each point, the margin in the QP's space, shape (k,).
+
+        ``w~ = (w, b/s)`` for ``augmented``, ``w`` otherwise (so it equals
+        :attr:`feature_margin` unless ``augmented``); the same quantity as
+        :attr:`ExactSolution.geometric_margin <maxmargin.ExactSolution.geometric_margin>`.
         """
         with np.errstate(divide="ignore"):
             return np.where(
@@ -629,9 +639,11 @@ class RegularizationPath:
         return cols, rows
 
     def to_csv(self, file: str | Path | None = None) -> str:
-        """One CSV row per grid point: ``C, lam, b, w[<name>]..., norm_w, norm_reg,
-        margin, width, n_margin_sv, n_bound_sv, train_error, holdout_error, slack_sum,
-        primal, dual, relative_gap, max_kkt, certified, method, seconds``.
+        """One CSV row per grid point.
+
+        The columns: ``C, lam, b, w[<name>]..., norm_w, norm_reg, margin, width,
+        n_margin_sv, n_bound_sv, train_error, holdout_error, slack_sum, primal, dual,
+        relative_gap, max_kkt, certified, method, seconds``.
 
         ``w[<name>]`` uses the data's feature names (:attr:`feature_names`), ``w[0]``,
         ``w[1]``, ... (0-based columns) without them. Floats are written exactly
@@ -700,7 +712,7 @@ class RegularizationPath:
         >>> len(alpha), len(alpha[0])    # (k, n)
         (2, 2)
         """
-        text = json.dumps(self.to_dict(include_alpha), indent=1)
+        text = dumps(self.to_dict(include_alpha), indent=1)
         if file is not None:
             atomic_write(file, text)
         return text
@@ -806,8 +818,10 @@ class RegularizationPath:
 
 
 class _DualModel:
-    """The dual QP of :func:`maxmargin.cvxpy_models.dual_model` compiled once in cvxpy,
-    ``C`` a DPP parameter (the box upper bound), re-solved at every grid point.
+    """The dual QP compiled once in cvxpy, re-solved at every grid point.
+
+    The dual of :func:`maxmargin.cvxpy_models.dual_model`, ``C`` a DPP parameter (the box upper
+    bound).
     """
 
     def __init__(self, problem: SVMProblem, solver: str) -> None:
@@ -862,8 +876,9 @@ def _sv_counts(alpha: np.ndarray, C: Any, polished: bool) -> tuple[int, int]:
 def _solve_point(
     problem: SVMProblem, YZ: Any, model: _DualModel | None, prev: tuple | None, tol: float
 ) -> tuple[np.ndarray, float, np.ndarray, Certificate, bool, str]:
-    """One grid point: the working-set warm start from ``prev`` if it certifies, else the
-    compiled full QP; polished and certified.
+    """One grid point, polished and certified.
+
+    The working-set warm start from ``prev`` if it certifies, else the compiled full QP.
     """
     C = problem.C
     if prev is not None:

@@ -1,6 +1,7 @@
-"""Results read back from their JSON: a comparison (SavedComparison, SavedRun) and an
-exact path (SavedExactPath); and the tidy table of a comparison's runs, shared by
-:class:`~maxmargin.Comparison` and SavedComparison.
+"""Results read back from their JSON: a comparison and an exact path.
+
+A comparison (SavedComparison, SavedRun) and an exact path (SavedExactPath); and the tidy table of a
+comparison's runs, shared by :class:`~maxmargin.Comparison` and SavedComparison.
 
 A comparison's JSON (``Comparison.to_json``, ``maxmargin compare --json``, ``report.json``)
 holds every number and array the comparison computed, but neither the data nor the
@@ -15,7 +16,7 @@ from __future__ import annotations
 import copy
 import csv
 import io
-import json
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,7 +26,7 @@ import numpy as np
 
 from .. import _table
 from .._io import atomic_write
-from .._json import json_float, read_document
+from .._json import dumps, json_float, read_document
 from ..exceptions import DataError, ParameterError
 from ..solution import SavedSolution
 
@@ -56,27 +57,43 @@ _TEXT = (
 #: The run keys that say which run it is (the tidy table's first columns).
 _IDENTITY = ("label", "learner", "order", "seed", "kind")
 
+#: A run's per-run numbers (RunResult.to_dict): ``null`` there is NaN (not available).
+_RUN_NUMBERS = (
+    "regret_G",
+    "novikoff",
+    "rate",
+    "rate_avg",
+    "theory_slope",
+    "learn_seconds",
+    "eval_seconds",
+)
+
 
 def _array(values: list) -> np.ndarray:
-    """A JSON list as int64 (all ints) or float64 (``"nan"`` / ``"inf"`` strings too)."""
+    """A JSON list as int64 (all ints) or float64 (``null`` as NaN, ``"inf"`` strings)."""
     if values and all(isinstance(v, int) and not isinstance(v, bool) for v in values):
         return np.array(values, dtype=np.int64)
     return np.array([json_float(v) for v in values], dtype=float)
 
 
 def _value(v: Any) -> Any:
-    """A JSON scalar back as Python: ``"inf"`` / ``"-inf"`` / ``"nan"`` as floats."""
+    """A JSON scalar back as Python: ``"inf"`` / ``"-inf"`` (and an old ``"nan"``) as floats."""
     if isinstance(v, str) and v in ("inf", "-inf", "nan"):
         return float(v)
     return v
 
 
 def _array_keys(run: dict[str, Any]) -> list[str]:
-    """The per-checkpoint keys of a run's dict: lists as long as ``t``, and the N/A ones
-    (None) of the same names in other runs are found by the caller.
+    """The per-checkpoint keys of a run's dict: lists as long as ``t``.
+
+    The N/A ones (None) of the same names in other runs are found by the caller.
     """
     k = len(run["t"])
     return [key for key, v in run.items() if key != "t" and isinstance(v, list) and len(v) == k]
+
+
+def _cell(v: Any) -> Any:
+    return math.nan if v is None else _value(v)
 
 
 def runs_table(runs: Sequence[dict[str, Any]]) -> tuple[list[str], list[list[Any]]]:
@@ -116,14 +133,17 @@ def runs_table(runs: Sequence[dict[str, Any]]) -> tuple[list[str], list[list[Any
         ident = [run.get(k) for k in _IDENTITY]
         cols = [run.get(key) if isinstance(run.get(key), list) else None for key in keys]
         for i, t in enumerate(run["t"]):
-            rows.append([*ident, t, *(None if c is None else _value(c[i]) for c in cols)])
+            # a null inside a per-checkpoint list is a NaN (the CSV's "nan"); a whole
+            # quantity that does not apply is None (an empty cell)
+            rows.append([*ident, t, *(None if c is None else _cell(c[i]) for c in cols)])
     return columns, rows
 
 
 @dataclass(frozen=True, eq=False)
 class SavedRun:
-    """One run of a :class:`SavedComparison`: :class:`~maxmargin.RunResult`'s numbers,
-    without its trace.
+    """One run of a :class:`SavedComparison`: :class:`~maxmargin.RunResult`'s numbers.
+
+    Without its trace.
 
     Every per-checkpoint quantity of the file is an attribute (``run.subopt``,
     ``run.mistakes``: ndarray, or None where it does not apply), and so is every
@@ -139,8 +159,9 @@ class SavedRun:
     arrays : dict of str to ndarray
         The per-checkpoint quantities the run has, by name (``t`` included).
     scalars : dict
-        The per-run numbers and flags by name (``"inf"`` / ``"nan"`` as floats), and
-        None for every quantity, per run or per checkpoint, that does not apply.
+        The per-run numbers and flags by name (``"inf"`` as a float; a number not
+        available, ``null`` in the file, as NaN, as on the run), and None for every
+        other quantity, per run or per checkpoint, that does not apply.
 
     Examples
     --------
@@ -188,7 +209,9 @@ class SavedRun:
             if key in keys:
                 arrays[key] = _array(v)
             elif v is None:
-                scalars[key] = None  # N/A (a per-checkpoint quantity or a per-run one)
+                # a per-run number not available is NaN, as on RunResult; any other null
+                # is N/A (a per-checkpoint quantity, a flag)
+                scalars[key] = math.nan if key in _RUN_NUMBERS else None
             else:
                 scalars[key] = _value(v) if not isinstance(v, dict) else dict(v)
         return cls(
@@ -214,9 +237,10 @@ class SavedRun:
 
 @dataclass(frozen=True, eq=False)
 class SavedComparison:
-    """A :class:`~maxmargin.Comparison` read from its JSON (:meth:`Comparison.from_json
-    <maxmargin.Comparison.from_json>`): every number and array, without the data and the
-    traces.
+    """A :class:`~maxmargin.Comparison` read from its JSON.
+
+    What :meth:`Comparison.from_json <maxmargin.Comparison.from_json>` returns: every number and
+    array, without the data and the traces.
 
     Attributes
     ----------
@@ -390,8 +414,9 @@ class SavedComparison:
         ]
 
     def to_dict(self) -> dict[str, Any]:
-        """The document as read (a copy): what :meth:`Comparison.to_dict
-        <maxmargin.Comparison.to_dict>` wrote.
+        """The document as read (a copy).
+
+        What :meth:`Comparison.to_dict <maxmargin.Comparison.to_dict>` wrote.
 
         Returns
         -------
@@ -407,8 +432,9 @@ class SavedComparison:
         return copy.deepcopy(self.document)
 
     def to_json(self, file: str | Path | None = None, indent: int | None = 1) -> str:
-        """The JSON text of :meth:`to_dict`, as :meth:`Comparison.to_json
-        <maxmargin.Comparison.to_json>` writes it.
+        """The JSON text of :meth:`to_dict`.
+
+        As :meth:`Comparison.to_json <maxmargin.Comparison.to_json>` writes it.
 
         Parameters
         ----------
@@ -427,14 +453,15 @@ class SavedComparison:
         >>> SavedComparison.from_dict(cmp.to_dict()).to_json() == cmp.to_json()
         True
         """
-        text = json.dumps(self.document, indent=indent) + "\n"
+        text = dumps(self.document, indent=indent) + "\n"
         if file is not None:
             atomic_write(file, text)
         return text
 
     def to_csv(self, file: str | Path | None = None) -> str:
-        """One CSV row per run and checkpoint, as :meth:`Comparison.to_csv
-        <maxmargin.Comparison.to_csv>` (the same text).
+        """One CSV row per run and checkpoint.
+
+        As :meth:`Comparison.to_csv <maxmargin.Comparison.to_csv>` (the same text).
 
         Parameters
         ----------
@@ -478,8 +505,9 @@ class SavedComparison:
 
 
 def read_comparison(source: Any) -> SavedComparison:
-    """Read a comparison's JSON (what :meth:`Comparison.from_json
-    <maxmargin.Comparison.from_json>` does).
+    """Read a comparison's JSON.
+
+    What :meth:`Comparison.from_json <maxmargin.Comparison.from_json>` does.
 
     Parameters
     ----------
@@ -501,9 +529,10 @@ def read_comparison(source: Any) -> SavedComparison:
 
 @dataclass(frozen=True, eq=False)
 class SavedExactPath:
-    """An exact regularization path read back from its JSON
-    (:meth:`ExactPath.from_json <maxmargin.ExactPath.from_json>`): the breakpoints, their
-    events and, where the file has its segments, ``w(C)`` and ``b(C)`` exactly.
+    """An exact regularization path read back from its JSON.
+
+    What :meth:`ExactPath.from_json <maxmargin.ExactPath.from_json>` returns: the breakpoints,
+    their events and, where the file has its segments, ``w(C)`` and ``b(C)`` exactly.
 
     The file holds neither the data nor the certificates' arrays: to re-certify, compute
     the path again from the data (it is exact, and cheap next to a grid).
@@ -614,8 +643,9 @@ class SavedExactPath:
         return len(self.breakpoints)
 
     def events_at(self, j: int) -> list[tuple[int, str, str]]:
-        """The events of breakpoint ``j``, as :meth:`ExactPath.events_at
-        <maxmargin.ExactPath.events_at>`: ``(example, from set, to set)``.
+        """The events of breakpoint ``j``: ``(example, from set, to set)``.
+
+        As :meth:`ExactPath.events_at <maxmargin.ExactPath.events_at>`.
 
         Parameters
         ----------
@@ -641,8 +671,10 @@ class SavedExactPath:
         ]
 
     def coefficients(self, C: Any) -> tuple[np.ndarray, Any]:
-        """``w(C)`` and ``b(C)`` from the file's segments, as :meth:`ExactPath.coefficients
-        <maxmargin.ExactPath.coefficients>` computes them (the same numbers).
+        """``w(C)`` and ``b(C)`` from the file's segments.
+
+        As :meth:`ExactPath.coefficients <maxmargin.ExactPath.coefficients>` computes them
+        (the same numbers).
 
         Parameters
         ----------
@@ -717,8 +749,9 @@ class SavedExactPath:
         return copy.deepcopy(self.document)
 
     def to_json(self, file: str | Path | None = None) -> str:
-        """The JSON text of :meth:`to_dict`, as :meth:`ExactPath.to_json
-        <maxmargin.ExactPath.to_json>` writes it (the file's text).
+        """The JSON text of :meth:`to_dict` (the file's text).
+
+        As :meth:`ExactPath.to_json <maxmargin.ExactPath.to_json>` writes it.
 
         Parameters
         ----------
@@ -736,14 +769,15 @@ class SavedExactPath:
         >>> SavedExactPath.from_json(ep.to_dict()).to_json() == ep.to_json()
         True
         """
-        text = json.dumps(self.document, indent=1)
+        text = dumps(self.document, indent=1)
         if file is not None:
             atomic_write(file, text)
         return text
 
     def to_csv(self, file: str | Path | None = None) -> str:
-        """One CSV row per event, as :meth:`ExactPath.to_csv <maxmargin.ExactPath.to_csv>`
-        (the same text).
+        """One CSV row per event.
+
+        As :meth:`ExactPath.to_csv <maxmargin.ExactPath.to_csv>` (the same text).
 
         Parameters
         ----------
@@ -771,8 +805,9 @@ class SavedExactPath:
 
 
 def breakpoints_csv(rows: Sequence[dict[str, Any]], file: str | Path | None = None) -> str:
-    """The CSV of :meth:`ExactPath.to_csv <maxmargin.ExactPath.to_csv>` (one row per event)
-    from the breakpoints of :meth:`ExactPath.to_dict <maxmargin.ExactPath.to_dict>`.
+    """The CSV of :meth:`ExactPath.to_csv <maxmargin.ExactPath.to_csv>`, one row per event.
+
+    From the breakpoints of :meth:`ExactPath.to_dict <maxmargin.ExactPath.to_dict>`.
 
     Parameters
     ----------

@@ -31,6 +31,7 @@ __all__ = [
     "plot_mistakes",
     "plot_boundaries",
     "save_figures",
+    "figures_left_out",
     "FIGURES",
 ]
 
@@ -48,8 +49,9 @@ _T_LABEL = r"step $t$ (examples seen)"
 
 
 def _groups(cmp: Comparison) -> Iterator[tuple[str, str, list[RunResult], dict[str, Any]]]:
-    """(label, order, runs, style) for each learner x order, and each trace (its own
-    order); the style is the same in every figure (by the group's position).
+    """(label, order, runs, style) for each learner x order, and each trace.
+
+    A trace is its own order; the style is the same in every figure (by the group's position).
     """
     for i, (lab, order) in enumerate(dict.fromkeys((r.label, r.order) for r in cmp.runs)):
         style = _mpl.series_style(i)
@@ -68,8 +70,9 @@ def _t(runs: Sequence[Any]) -> np.ndarray:
 
 
 def _stack(runs: Sequence[Any], key: str) -> np.ndarray | None:
-    """``key`` of every run (seed) on the common checkpoints: shape (seeds, k), or None
-    when it is N/A for this learner.
+    """``key`` of every run (seed) on the common checkpoints, shape (seeds, k).
+
+    None when it is N/A for this learner.
     """
     vals = [getattr(r, key) for r in runs]
     if any(v is None for v in vals):
@@ -78,9 +81,82 @@ def _stack(runs: Sequence[Any], key: str) -> np.ndarray | None:
     return np.array([np.asarray(v, float)[:k] for v in vals])
 
 
+def _drawable(runs: Sequence[Any], key: str, positive: bool = False) -> bool:
+    """Whether ``key`` of the group has a point :func:`_mpl.band` would draw."""
+    V = _stack(runs, key)
+    if V is None:
+        return False
+    with np.errstate(invalid="ignore"):
+        keep = np.isfinite(V).all(axis=0) & (np.abs(V) <= _PLOT_MAX).all(axis=0)
+        if positive:
+            keep &= (V > 0).all(axis=0)
+    return bool(keep.any())
+
+
+def figures_left_out(cmp: Comparison) -> dict[str, str]:
+    """The figures of :data:`FIGURES` with nothing to show, each with the reason.
+
+    A figure is drawn when at least one learner or trace has a finite point of its
+    quantity: ``suboptimality`` (``F - F* > 0``, learners that minimise the objective),
+    ``gaps`` (those that also have implied dual points), ``regret`` (every step's loss
+    recorded), ``mistakes`` (mistakes counted); ``boundary`` always has the exact
+    boundary (2-D data only: the reason otherwise). Weights from elsewhere
+    (:meth:`~maxmargin.Trace.from_weights`) have no regret and, unless given, no
+    mistakes.
+
+    Parameters
+    ----------
+    cmp : Comparison
+        What :func:`~maxmargin.compare` returned.
+
+    Returns
+    -------
+    dict of str to str
+        Figure stem -> why it is left out, in the order of :data:`FIGURES`; empty when
+        every figure is drawn.
+
+    Examples
+    --------
+    >>> from maxmargin import make_gaussians
+    >>> from maxmargin import compare
+    >>> cmp = compare(make_gaussians(30, 3, seed=0), learners=["perceptron"], lam=0.1)
+    >>> figures_left_out(cmp)["suboptimality"]
+    'no learner or trace minimises this objective'
+    """
+    groups = [runs for _, _, runs, _ in _groups(cmp)]
+    objective = [g for g in groups if g[0].kind == "objective"]
+    dual = [g for g in objective if g[0].dual_gap is not None]
+    out: dict[str, str] = {}
+    if not objective:
+        out["suboptimality"] = "no learner or trace minimises this objective"
+    elif not any(_drawable(g, k, True) for g in objective for k in ("subopt", "subopt_avg")):
+        out["suboptimality"] = "no finite F - F* > 0 to draw on its log scale"
+    if not dual:
+        out["gaps"] = (
+            "no learner or trace that minimises this objective has implied dual points "
+            "(multipliers)"
+        )
+    elif not any(_drawable(g, k, True) for g in dual for k in ("subopt", "dual_gap")):
+        out["gaps"] = "no finite gap > 0 to draw on its log scale"
+    if not any(_drawable(g, "regret") for g in groups):
+        out["regret"] = (
+            "no learner or trace with every step's loss and example recorded (weights "
+            "alone have none)"
+        )
+    if not any(_drawable(g, "mistakes") for g in groups):
+        out["mistakes"] = (
+            "no learner or trace with its mistakes counted (weights alone have none: "
+            "Trace.from_weights(mistakes=...))"
+        )
+    if cmp.problem.d != 2:
+        out["boundary"] = f"the data are not 2-D (d = {cmp.problem.d})"
+    return out
+
+
 def _solid(style: dict[str, Any], **more: Any) -> dict[str, Any]:
-    """The learner's colour and marker, on a solid line (the line style then says which
-    quantity it is).
+    """The learner's colour and marker, on a solid line.
+
+    The line style then says which quantity it is.
     """
     return {**style, "linestyle": "-", **more}
 
@@ -293,8 +369,10 @@ def plot_regret(cmp: Comparison, ax: Any = None) -> Axes:
 
 
 def plot_mistakes(cmp: Comparison, ax: Any = None) -> Axes:
-    r"""Cumulative mistakes against ``t``, with Novikoff's :math:`(R/\gamma^*)^2` (separable
-    data) and the general bound :math:`L + R\|u\|\sqrt L + R^2\|u\|^2` (perceptron family).
+    r"""Cumulative mistakes against ``t``, with the mistake bounds.
+
+    Novikoff's :math:`(R/\gamma^*)^2` (separable data) and the general bound :math:`L +
+    R\|u\|\sqrt L + R^2\|u\|^2` (perceptron family).
 
     Parameters
     ----------
@@ -365,8 +443,9 @@ def plot_mistakes(cmp: Comparison, ax: Any = None) -> Axes:
 
 
 def plot_boundaries(cmp: Comparison, ax: Any = None) -> Axes:
-    """For 2-D data: the exact boundary with its margins and SVs, and the learners' final
-    boundaries (seed ``cmp.seeds[0]``, first order).
+    """For 2-D data: the exact boundary, its margins and SVs, and the learners' boundaries.
+
+    The learners' final boundaries, of seed ``cmp.seeds[0]`` and the first order.
 
     Parameters
     ----------
@@ -433,7 +512,10 @@ def _empty(ax: Any, text: str) -> None:
 def save_figures(
     cmp: Comparison, out_dir: str | Path, formats: Sequence[str] = ("png", "svg"), dpi: int = 150
 ) -> list[Path]:
-    """Write every figure of :data:`FIGURES` that applies (``boundary`` for 2-D only).
+    """Write every figure of :data:`FIGURES` that has something to show.
+
+    The others (:func:`figures_left_out` says which and why; ``boundary`` for 2-D data
+    only) are not written: no empty figure.
 
     Parameters
     ----------
@@ -466,10 +548,11 @@ def save_figures(
         "gaps": plot_gaps,
         "regret": plot_regret,
         "mistakes": plot_mistakes,
+        "boundary": plot_boundaries,
     }
-    if cmp.problem.d == 2:
-        makers["boundary"] = plot_boundaries
+    skip = figures_left_out(cmp)
     paths = []
     for stem, make in makers.items():
-        paths += _mpl.save(make(cmp), out, stem, formats, dpi=dpi)
+        if stem not in skip:
+            paths += _mpl.save(make(cmp), out, stem, formats, dpi=dpi)
     return paths

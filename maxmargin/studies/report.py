@@ -10,6 +10,7 @@ It reads only the table (``results.parquet``), so it can be redrawn without reru
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Sequence
@@ -126,6 +127,38 @@ def final_rows(table: Any) -> list[dict[str, Any]]:
     return out
 
 
+def _intercept(cols: dict, rows: np.ndarray) -> tuple[str, float] | None:
+    """The intercept mode (and ``s``) the rows' learners ran with: the problem's.
+
+    The problem's, which :func:`maxmargin.compare` checks them against; None when no learner's
+    parameters say it (a learner of one's own may not).
+    """
+    for k in rows:
+        try:
+            params = json.loads(cols["learner_params"][k])
+        except (TypeError, ValueError):
+            continue
+        if isinstance(params, dict) and params.get("intercept") in ("free", "augmented", "none"):
+            return str(params["intercept"]), float(params.get("intercept_scaling", 1.0))
+    return None
+
+
+def _scored_sentence(cols: dict, rows: np.ndarray) -> str:
+    """The sentence that says which problem the rows' learners are scored against."""
+    from ..evaluation.comparison import scored_against
+
+    j = rows[0]
+    found = _intercept(cols, rows)
+    if found is None:
+        return (
+            f"Every learner below is scored against the soft margin, C = {cols['C'][j]:.6g} "
+            f"(lambda = {cols['lam'][j]:.6g}), with the study's intercept (no learner's "
+            "parameters record it)."
+        )
+    what = scored_against(float(cols["C"][j]), float(cols["lam"][j]), *found)
+    return f"Every learner below is scored against this problem: {what}."
+
+
 def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", str(text)).strip("_") or "data"
 
@@ -167,9 +200,10 @@ def _band(ax: Any, t: np.ndarray, V: np.ndarray, label: str, style: dict[str, An
 
 
 def _styles(labels: list[str]) -> dict[str, dict[str, Any]]:
-    """Each learner's colour, marker and line style (the same in every panel and figure):
-    two learners whose curves coincide (the perceptron and the averaged perceptron make
-    the same mistakes) both stay visible.
+    """Each learner's colour, marker and line style, the same in every panel and figure.
+
+    Two learners whose curves coincide (the perceptron and the averaged perceptron make the same
+    mistakes) both stay visible.
     """
     from ..plotting import _mpl
 
@@ -334,7 +368,8 @@ def write_report(
             paths += files
             lines += [*_mpl.markdown_figures(files, "figures/"), ""]
         for value in values:
-            j = np.flatnonzero(m & (cols["value"] == value))[0]
+            rows = np.flatnonzero(m & (cols["value"] == value))
+            j = rows[0]
             cert = "certified" if cols["ref_certified"][j] else "NOT certified"
             lines += [
                 f"### {grid} = {value:.6g}",
@@ -343,6 +378,8 @@ def write_report(
                 f"lambda = {cols['lam'][j]:.6g}), duality gap "
                 f"{cols['ref_duality_gap'][j]:.2e} (relative "
                 f"{cols['ref_relative_gap'][j]:.2e}), {cert} ({cols['ref_solver'][j]}).",
+                "",
+                _scored_sentence(cols, rows),
                 "",
                 "| learner | order | seeds | "
                 + " | ".join(h for _, h, _ in _FINAL)
