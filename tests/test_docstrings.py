@@ -46,11 +46,7 @@ EXTRA_MODULES = [
 KNOWN: set[tuple[str, str]] = set()
 
 # Methods of the public classes (see ``_methods``): (qualified name, code) left to fix.
-KNOWN_METHODS: set[tuple[str, str]] = {
-    # serialisers of result objects: Returns and example still to write.
-    ("maxmargin.evaluation.comparison.RunResult.to_dict", "RT01"),
-    ("maxmargin.evaluation.comparison.RunResult.to_dict", "EX01"),
-}
+KNOWN_METHODS: set[tuple[str, str]] = set()
 
 
 def _public():

@@ -519,7 +519,24 @@ class RunResult:
         return bool(np.all(self.regret[m] <= self.regret_bound[m] * (1 + 1e-9) + 1e-9))
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict of the per-checkpoint arrays and the scalars."""
+        """JSON-ready dict of the per-checkpoint arrays and the scalars.
+
+        Returns
+        -------
+        dict
+            ``label``, ``learner``, ``order``, ``seed``, ``kind``, ``params``, every
+            per-checkpoint array, the rates, bounds and timings (N/A as null), and which
+            bounds were respected (docs/formats.md).
+
+        Examples
+        --------
+        >>> import maxmargin as mm
+        >>> ds = mm.make_separable(30, 2, seed=0)
+        >>> cmp = mm.compare(ds, C=1.0, learners=["perceptron"], epochs=2)
+        >>> d = cmp.runs[0].to_dict()
+        >>> d["learner"], len(d["t"]) == len(cmp.runs[0].t)
+        ('perceptron', True)
+        """
         out: dict[str, Any] = {
             "label": self.label,
             "learner": self.learner,

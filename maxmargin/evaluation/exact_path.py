@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import json
 import math
 import time
 from dataclasses import dataclass, field
@@ -53,7 +52,7 @@ import scipy.linalg as sla
 import scipy.sparse as sp
 
 from .._io import atomic_write
-from .._json import format_header, json_number
+from .._json import dumps, format_header, json_number
 from .._progress import Progress
 from .._validation import check_choice, check_positive
 from ..certificate import Certificate, certify
@@ -1737,7 +1736,7 @@ class ExactPath:
         >>> json.loads(ep.to_json())["n_breakpoints"]
         1
         """
-        text = json.dumps(self.to_dict(include_segments), indent=1)
+        text = dumps(self.to_dict(include_segments), indent=1)
         if file is not None:
             atomic_write(file, text)
         return text
