@@ -268,15 +268,15 @@ class HardMarginLimit:
         Returns
         -------
         dict
-            Every field but ``alpha``, arrays as lists; non-finite numbers as strings
-            (``"inf"``, ``"nan"``: docs/formats.md). :meth:`from_dict` reads it back.
+            Every field but ``alpha``, arrays as lists; infinities as ``"inf"``, N/A
+            (NaN) as None (docs/formats.md). :meth:`from_dict` reads it back.
 
         Examples
         --------
         >>> from maxmargin import Dataset
         >>> doc = hard_margin_limit(Dataset([[1.0], [-1.0]], [1, -1])).to_dict()
         >>> doc["separable"], doc["C_star"], doc["w"], doc["last_C"], "alpha" in doc
-        (True, 0.5, [1.0], 'nan', False)
+        (True, 0.5, [1.0], None, False)
         """
         return {
             "separable": self.separable,
