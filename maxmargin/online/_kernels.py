@@ -153,6 +153,7 @@ def perceptron_steps(
     free=False,
 ):  # pragma: no cover
     """Perceptron ``if y w.z <= thr: w += eta y z``; optional average and update log.
+
     Weighted: ``w += eta sw_i y z`` (no update where ``sw_i = 0``).
 
     ``thr = 0, eta = 1`` is Rosenblatt's perceptron (and the same floating-point
@@ -207,8 +208,10 @@ def perceptron_steps(
 def pocket_steps(
     X, y, xn2, s, idx, lo, hi, t0, w, pw, F, G, use_gram, check_every, st, free=False
 ):  # pragma: no cover
-    """Perceptron plus pocket: after an update, count the training errors of ``w``
-    (every ``check_every``-th update) and pocket it if it has fewer than ``pw``.
+    """Perceptron plus pocket: keep the ``w`` with the fewest training errors so far.
+
+    After an update, count the training errors of ``w`` (every ``check_every``-th update)
+    and pocket it if it has fewer than ``pw``.
 
     ``F = Z w`` is kept up to date through the Gram matrix ``G = Z Z^T`` (O(n) per
     update) when ``use_gram``, else the count rescans the data (O(nd)).
@@ -262,8 +265,10 @@ def pocket_steps(
 def pocket_random_steps(
     X, y, xn2, s, lo, hi, t0, w, pw, F, G, use_gram, check_every, st, u, mg, free=False
 ):  # pragma: no cover
-    """The pocket algorithm as the lecture notes write it: every step corrects a *random
-    current mistake* of ``w`` (the schedule's example is not used).
+    """The pocket algorithm as the lecture notes write it.
+
+    Every step corrects a *random current mistake* of ``w`` (the schedule's example is not
+    used).
 
     Step ``t`` draws ``u[t - t0 - 1]`` in [0, 1); with ``E`` the indices ``j`` (in
     increasing order) where ``y_j w.z_j <= 0``, it updates on ``E[floor(u |E|)]``, then
@@ -410,6 +415,7 @@ def sgd_steps(
     free=False,
 ):  # pragma: no cover
     """Online subgradient on ``f_t(w) = lam/2 ||w||^2 + hinge``; w = sigma * v.
+
     Weighted: ``f_t(w) = lam/2 ||w||^2 + sw_i hinge`` (the hinge's step times ``sw_i``).
 
     ``st[3]`` ``||v||^2``, ``st[4]`` sigma, ``st[5]`` S (sum of the sigmas of the
@@ -600,9 +606,11 @@ def pa_steps(
 
 @njit(cache=True)
 def winnow_steps(X, y, idx, lo, hi, t0, w, st, theta, alpha, variant):  # pragma: no cover
-    """Winnow on {0,1} features: predict +1 iff ``w.x > theta``; on a mistake
-    multiply (y = +1) or divide (y = -1, variant 2) / zero (variant 1) the active
-    weights by ``alpha``. ``w`` has a last slot fixed at 0; ``st[3]`` = ``||w||^2``.
+    """Winnow on {0,1} features: predict +1 iff ``w.x > theta``.
+
+    On a mistake multiply (y = +1) or divide (y = -1, variant 2) / zero (variant 1) the
+    active weights by ``alpha``. ``w`` has a last slot fixed at 0; ``st[3]`` =
+    ``||w||^2``.
     """
     mistakes = st[0]
     loss = st[1]

@@ -130,8 +130,10 @@ _MARKER = "{intercept_parameters}"
 
 
 def _doc_intercept(cls: type) -> type:
-    """Class decorator: put :data:`INTERCEPT_PARAMETERS` where the docstring says
-    ``{intercept_parameters}``, at that line's indentation.
+    """Class decorator: put :data:`INTERCEPT_PARAMETERS` into the class's docstring.
+
+    It goes where the docstring says ``{intercept_parameters}``, at that line's
+    indentation.
     """
     doc = cls.__doc__ or ""
     for line in doc.splitlines():
@@ -146,8 +148,10 @@ def _doc_intercept(cls: type) -> type:
 
 
 def step_weights(learner: OnlineLearner, sample_weight: Any, n: int) -> np.ndarray | None:
-    """``sample_weight`` checked for ``learner``: an array of shape (n,), finite and
-    ``>= 0``, or None (no weights, or every weight exactly 1: the unweighted run).
+    """``sample_weight`` checked for ``learner``.
+
+    An array of shape (n,), finite and ``>= 0``, or None (no weights, or every weight
+    exactly 1: the unweighted run).
 
     Parameters
     ----------
@@ -519,9 +523,10 @@ class OnlineLearner:
 
     @property
     def has_weights(self) -> bool:
-        """Whether the learner's output is a weight vector on the features (a kernel
-        perceptron with a non-linear kernel has none: it cannot be measured against the
-        linear optimum).
+        """Whether the learner's output is a weight vector on the features.
+
+        A kernel perceptron with a non-linear kernel has none: it cannot be measured
+        against the linear optimum.
         """
         return True
 
@@ -573,8 +578,9 @@ class OnlineLearner:
         raise NotImplementedError
 
     def _halted(self, state: Any) -> bool:
-        """True when the learner has stopped: the run ends with this epoch (such a learner
-        puts a checkpoint at every epoch end, in ``_align``).
+        """True when the learner has stopped: the run ends with this epoch.
+
+        Such a learner puts a checkpoint at every epoch end, in ``_align``.
         """
         return False
 
@@ -749,9 +755,10 @@ def scoring(learner: OnlineLearner | type[OnlineLearner] | Declared) -> str:
 
 
 def prediction_errors(f: np.ndarray, y: np.ndarray, svm_space: bool = True) -> np.ndarray:
-    """Which decision values are errors: ``y f <= 0`` in the SVM's space (a zero score is
-    a mistake, the perceptron's convention), else ``f > 0`` predicts +1 (Winnow's
-    ``w.x > theta``).
+    """Which decision values are errors.
+
+    ``y f <= 0`` in the SVM's space (a zero score is a mistake, the perceptron's
+    convention), else ``f > 0`` predicts +1 (Winnow's ``w.x > theta``).
 
     Parameters
     ----------

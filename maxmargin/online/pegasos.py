@@ -194,8 +194,9 @@ class Pegasos(OnlineLearner):
         self.theory_rate = self._rate()
 
     def _rate(self) -> float | None:
-        """The step schedule's rate; None for ``1/(lam t)`` steps with a free bias (their
-        rate needs a strongly convex objective, and the bias is not regularised).
+        """The step schedule's rate; None for ``1/(lam t)`` steps with a free bias.
+
+        Their rate needs a strongly convex objective, and the bias is not regularised.
         """
         rate = self._step().theory_rate
         return None if self.intercept == "free" and isinstance(self._step(), PegasosStep) else rate
@@ -224,7 +225,9 @@ class Pegasos(OnlineLearner):
         return self.step if self.step is not None else PegasosStep()
 
     def regret_lipschitz(self, R: float) -> float | None:
-        """``2R`` without projection (``lam ||w_t|| <= R``), ``R + min(R, sqrt(lam))`` with
+        """``G`` of the regret bound: ``2R`` or ``R + min(R, sqrt(lam))``, or None.
+
+        ``2R`` without projection (``lam ||w_t|| <= R``), ``R + min(R, sqrt(lam))`` with
         the greedy one; None for mini-batches, the lazy projection or a free bias (not
         covered: the bias makes the losses not strongly convex).
 

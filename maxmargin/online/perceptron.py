@@ -1,5 +1,6 @@
-"""The perceptron family: perceptron, averaged, voted, margin, the PLA that stops, and the
-dual (kernel) perceptron.
+"""The perceptron family: perceptron, averaged, voted, margin, PLA, kernel perceptron.
+
+The PLA is the perceptron that stops; the kernel perceptron is the dual one.
 
 All start from ``w = 0`` and update on ``y w.z <= 0`` (a zero score is a mistake; the
 margin perceptron on ``y w.z <= margin``), as in the lecture notes.

@@ -185,8 +185,9 @@ class Learner:
         raise NotImplementedError("write step(x, y, t) in your learner")
 
     def weights(self) -> Any:
-        """The current classifier: ``w`` (of the length of ``x``), or ``(w, b)`` for a
-        free bias.
+        """The current classifier: ``w`` (of the length of ``x``), or ``(w, b)``.
+
+        ``(w, b)`` for a free bias.
 
         Returns
         -------
@@ -291,10 +292,11 @@ def _declared(learner: Any) -> dict[str, Any]:
 
 
 class LearnerError(ParameterError):
-    """A user's learner raised (in ``start``, ``step``, ``weights`` ... or its
-    ``compiled_step`` failed to compile): its own bug, not maxmargin's. The message names
-    the learner, the method and the step; the learner's exception is chained
-    (``__cause__``).
+    """A user's learner raised: its own bug, not maxmargin's.
+
+    It raised in ``start``, ``step``, ``weights`` ... or its ``compiled_step`` failed to
+    compile. The message names the learner, the method and the step; the learner's
+    exception is chained (``__cause__``).
     """
 
 
@@ -316,8 +318,9 @@ def _blame(learner: Any, what: str, at: Callable[[], str] = lambda: "") -> Itera
 
 @dataclass(eq=False)
 class PythonState(LearnerState):
-    """The adapter's state: the examples as the learner sees them (the learner keeps its
-    own state).
+    """The adapter's state: the examples as the learner sees them.
+
+    The learner keeps its own state.
 
     Attributes
     ----------
@@ -443,8 +446,10 @@ class PythonLearner(OnlineLearner):
         )
 
     def regret_lipschitz(self, R: float) -> float | None:
-        """The learner's ``regret_lipschitz(R)`` when it has that method, else its declared
-        ``regret_G`` (None: no regret bound).
+        """The learner's ``regret_lipschitz(R)``, else its declared ``regret_G``.
+
+        ``regret_lipschitz(R)`` when the learner has that method, else ``regret_G``
+        (None: no regret bound).
 
         Parameters
         ----------

@@ -1,5 +1,7 @@
-"""The registry of the built-in learners (name -> class, :func:`make_learner`), and the one
-place that turns a learner's name into a class (:func:`learner_class`: a registry name,
+"""The registry of the built-in learners, and where a name becomes a class and a learner.
+
+The registry maps names to classes (:func:`make_learner`). This is also the one place
+that turns a learner's name into a class (:func:`learner_class`: a registry name,
 ``module:Class`` or ``path/file.py:Class``) and a class into a learner for a problem
 (:func:`learner_for`).
 """
@@ -113,8 +115,9 @@ def _file_module(path: Path) -> Any:
 
 
 def learner_class(target: str | type) -> type:
-    """The learner class ``target`` names: a registry name, ``module:Class`` or
-    ``path/file.py:Class``.
+    """The learner class ``target`` names.
+
+    ``target`` is a registry name, ``module:Class`` or ``path/file.py:Class``.
 
     The one resolution every entry point uses (:func:`~maxmargin.compare`, the path, a
     study, the command's ``--learner``).

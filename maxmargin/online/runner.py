@@ -207,9 +207,11 @@ def _check_args(learner: Any, data: Dataset) -> OnlineLearner:
 def _steps(
     n: int, epochs: int, order: str, seed: int, ckpts: np.ndarray
 ) -> Iterator[tuple[int | None, np.ndarray, int, int, int]]:
-    """The run cut at the checkpoints: ``(t, idx, lo, hi, base)`` means "take the steps on
-    ``idx[lo:hi]`` (the first is step ``base + lo + 1``), then record at step ``t``"
-    (``t`` None: an epoch ends between two checkpoints).
+    """The run cut at the checkpoints, as tuples ``(t, idx, lo, hi, base)``.
+
+    ``(t, idx, lo, hi, base)`` means "take the steps on ``idx[lo:hi]`` (the first is step
+    ``base + lo + 1``), then record at step ``t``" (``t`` None: an epoch ends between two
+    checkpoints).
     """
     pos = 0  # index into ckpts
     T = n * epochs

@@ -122,9 +122,25 @@ class Constant(StepSize):
         object.__setattr__(self, "eta", check_positive("eta", self.eta))
 
     def at(self, t: int, lam: float | None = None) -> float:
+        """The step size of step ``t``: ``eta``, the same at every step.
+
+        Parameters as :meth:`StepSize.at`.
+
+        Returns
+        -------
+        float
+        """
         return self.eta
 
     def compiled(self, lam: float | None) -> tuple[int, float, float]:
+        """``(mode, a, b)`` of the constant step: its code, ``eta`` and 0.
+
+        Parameters as :meth:`StepSize.compiled`.
+
+        Returns
+        -------
+        tuple of (int, float, float)
+        """
         return STEP_CONSTANT, self.eta, 0.0
 
 
@@ -150,9 +166,25 @@ class InverseSqrt(StepSize):
         object.__setattr__(self, "eta0", check_positive("eta0", self.eta0))
 
     def at(self, t: int, lam: float | None = None) -> float:
+        """The step size of step ``t``: ``eta0 / sqrt(t)``.
+
+        Parameters as :meth:`StepSize.at`.
+
+        Returns
+        -------
+        float
+        """
         return self.eta0 / math.sqrt(t)
 
     def compiled(self, lam: float | None) -> tuple[int, float, float]:
+        """``(mode, a, b)`` of the ``eta0/sqrt(t)`` step: its code, ``eta0`` and 0.
+
+        Parameters as :meth:`StepSize.compiled`.
+
+        Returns
+        -------
+        tuple of (int, float, float)
+        """
         return STEP_INVSQRT, self.eta0, 0.0
 
 
@@ -204,9 +236,26 @@ class PegasosStep(StepSize):
         return float(out)
 
     def at(self, t: int, lam: float | None = None) -> float:
+        """The step size of step ``t``: ``1 / (lam (t + offset))``.
+
+        ``lam`` is the schedule's own when set, else the learner's (``lam`` here).
+        Parameters as :meth:`StepSize.at`.
+
+        Returns
+        -------
+        float
+        """
         return 1.0 / (self._lam(lam) * (t + float(self.offset)))
 
     def compiled(self, lam: float | None) -> tuple[int, float, float]:
+        """``(mode, a, b)`` of the strongly convex step: its code, lambda and ``offset``.
+
+        Parameters as :meth:`StepSize.compiled`.
+
+        Returns
+        -------
+        tuple of (int, float, float)
+        """
         return STEP_INVLAM, self._lam(lam), float(self.offset)
 
 

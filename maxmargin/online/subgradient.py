@@ -109,8 +109,7 @@ class OnlineSubgradient(Pegasos):
         return self.step if self.step is not None else InverseSqrt(self.eta0)
 
     def regret_lipschitz(self, R: float) -> float | None:
-        """None: steps ``eta0/sqrt(t)`` give an ``O(sqrt T)`` regret, not the logarithmic
-        bound.
+        """None: steps ``eta0/sqrt(t)`` give an ``O(sqrt T)`` regret, not the logarithmic bound.
 
         Parameters
         ----------
