@@ -86,8 +86,10 @@ class Backend:
     )
 
     def installed(self) -> bool:
-        """Whether its package is installed (looked up, not imported: numba's import
-        costs ~0.5 s that the other routes should not pay).
+        """Whether its package is installed.
+
+        Looked up, not imported: numba's import costs ~0.5 s that the other routes should
+        not pay.
         """
         return self.package is None or _package_installed(self.package)
 
@@ -338,8 +340,9 @@ def choose_route(
 
 
 def _named_route(solver: str | None, interface: str) -> tuple[str, str]:
-    """``(solver, interface)`` for a named (or no) solver, checked; the interface
-    resolved from ``"auto"``.
+    """``(solver, interface)`` for a named (or no) solver, checked.
+
+    The interface is resolved from ``"auto"``.
     """
     check_choice("interface", interface, ("auto", "direct", "cvxpy"))
     if interface == "cvxpy" and not _package_installed("cvxpy"):
@@ -402,8 +405,9 @@ def _checked_name(solver: Any, installed: list[str]) -> str:
 
 
 def _not_installed(name: str, installed: list[str]) -> str:
-    """Why solver ``name`` cannot be used here, and the ``pip install`` that fixes it: its
-    own package, or cvxpy when that package is there but reached through cvxpy only.
+    """Why solver ``name`` cannot be used here, and the ``pip install`` that fixes it.
+
+    Its own package, or cvxpy when that package is there but reached through cvxpy only.
     """
     pkg = _PIP.get(name, name.lower())
     there = f"(installed: {', '.join(installed)})"

@@ -1,11 +1,11 @@
-"""A primal-dual interior-point method for the linear SVM dual, with Woodbury solves.
+r"""A primal-dual interior-point method for the linear SVM dual, with Woodbury solves.
 
 The QP (in the space ``z_i`` the QP sees, ``V = YZ`` of shape (n, d')):
 
 .. math::
 
-    \\min_\\alpha \\tfrac12 \\alpha^T Q \\alpha - 1^T \\alpha, \\quad Q = V V^T, \\qquad
-    0 \\le \\alpha_i \\le C_i, \\quad y^T \\alpha = 0 \\ \\text{(free intercept only)}
+    \min_\alpha \tfrac12 \alpha^T Q \alpha - 1^T \alpha, \quad Q = V V^T, \qquad
+    0 \le \alpha_i \le C_i, \quad y^T \alpha = 0 \ \text{(free intercept only)}
 
 (``C_i = C`` without weights) ``C = inf`` for hard margin (only ``alpha >= 0``). ``Q`` is
 never formed when
@@ -15,16 +15,16 @@ conditions are
 
 .. math::
 
-    Q\\alpha - 1 + y\\nu - z_l + z_u = 0,\\quad y^T\\alpha = 0,\\quad
-    \\alpha_i z_{l,i} = 0,\\quad (C - \\alpha_i) z_{u,i} = 0.
+    Q\alpha - 1 + y\nu - z_l + z_u = 0,\quad y^T\alpha = 0,\quad
+    \alpha_i z_{l,i} = 0,\quad (C - \alpha_i) z_{u,i} = 0.
 
 Mehrotra's predictor-corrector keeps ``0 < alpha < C`` and ``z > 0`` and solves, twice per
 iteration with the same factorisation,
 
 .. math::
 
-    (Q + D)\\,\\Delta\\alpha + y\\,\\Delta\\nu = r, \\qquad y^T\\Delta\\alpha = s, \\qquad
-    D = \\mathrm{diag}\\Big(\\frac{z_l}{\\alpha} + \\frac{z_u}{C - \\alpha}\\Big) > 0.
+    (Q + D)\,\Delta\alpha + y\,\Delta\nu = r, \qquad y^T\Delta\alpha = s, \qquad
+    D = \mathrm{diag}\Big(\frac{z_l}{\alpha} + \frac{z_u}{C - \alpha}\Big) > 0.
 
 By the Woodbury identity
 
