@@ -582,12 +582,14 @@ def _refined(attempts: _Attempts, point: _Point) -> _Point:
     again, while the point misses the precision the other routes reach.
     """
     backend = point.route.backend
-    if backend is None or backend.resume is None or not attempts.polish:
+    if backend is None or not backend.resumes or not attempts.polish:
         return point
     for eps in backend.tighter(attempts.problem.n):
         if not point.optimal or _precise(point.cert):
             break
-        raw2 = backend.resume(attempts.problem, eps, (point.alpha, point.b))
+        raw2 = point.route.run(
+            attempts.problem, attempts.YZ, True, eps=eps, start=(point.alpha, point.b)
+        )
         point2 = attempts.finish((raw2, point.route))
         if point2.optimal and point2.cert.max_residual() < point.cert.max_residual():
             point = point2

@@ -56,8 +56,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._deps import CompiledKernels
-from ..problem import SVMProblem
 from ..separation import separation_certificate
+from .qp import QPTask
 from .result import RawResult, Status
 
 __all__ = [
@@ -405,13 +405,14 @@ def tighter_tolerances(n: int) -> tuple[float, ...]:
 
 
 def solve_qp(
-    problem: SVMProblem, eps: float | None = None, start: tuple[np.ndarray, float] | None = None
+    task: QPTask, *, eps: float | None = None, start: tuple[np.ndarray, float] | None = None
 ) -> RawResult:
-    """Dual coordinate descent (:func:`coordinate_descent`) on ``problem``.
+    """Dual coordinate descent (:func:`coordinate_descent`) on ``task.problem``.
 
     Parameters
     ----------
-    problem : SVMProblem
+    task : QPTask
+        The whole dual (``task.YZ`` is not read: this route reads X row by row).
     eps : float, optional
         The tolerance (default :func:`first_tolerance`).
     start : (alpha, b), optional
@@ -426,6 +427,7 @@ def solve_qp(
         separation LP: not separable, ``UNBOUNDED`` (the caller raises with the LP's
         certificate); separable, the sweeps go on.
     """
+    problem = task.whole("DCD")
     X, y = problem.data.X, problem.data.y
     C = problem.C if problem.weights is None else problem.costs
     eps = first_tolerance(problem.n) if eps is None else eps

@@ -66,7 +66,7 @@ from threadpoolctl import ThreadpoolController
 
 from .._deps import CompiledKernels
 from ..exceptions import SolverError
-from ..problem import SVMProblem
+from .qp import QPTask
 from .result import RawResult, Status
 
 __all__ = ["IPMResult", "solve_dual", "suitable", "dense_bytes"]
@@ -574,14 +574,14 @@ def _start(Qx: Any, n: int, C: np.ndarray, hard: bool) -> tuple[np.ndarray, np.n
     return a, zl, zu
 
 
-def solve_qp(problem: SVMProblem, YZ: Any) -> RawResult:
-    """maxmargin's own dual IPM (:func:`solve_dual`) on ``problem``.
+def solve_qp(task: QPTask) -> RawResult:
+    """maxmargin's own dual IPM (:func:`solve_dual`) on ``task.problem``.
 
     Parameters
     ----------
-    problem : SVMProblem
-    YZ : ndarray or sparse matrix of shape (n, d')
-        The signed rows (:func:`~maxmargin.solvers.qp.signed_rows`).
+    task : QPTask
+        The whole dual, with the signed rows ``task.YZ``
+        (:func:`~maxmargin.solvers.qp.signed_rows`).
 
     Returns
     -------
@@ -590,6 +590,7 @@ def solve_qp(problem: SVMProblem, YZ: Any) -> RawResult:
         :func:`~maxmargin.solvers.qp.build_dual`; ``y_eq[-1]`` is the multiplier of
         ``y^T alpha = 0`` (the intercept, free only).
     """
+    problem, YZ = task.whole("IPM"), task.YZ
     free = problem.intercept == "free"
     r = solve_dual(YZ, problem.data.y, problem.costs, free)
     u = np.asarray(YZ.T @ r.alpha).ravel()
