@@ -1,4 +1,4 @@
-"""The exact solve: hard/soft-margin SVM as a QP, polished, certified.
+r"""The exact solve: hard/soft-margin SVM as a QP, polished, certified.
 
 Two QPs for the same optimum (docs/formulations.md, in the space ``z_i`` the QP sees),
 built in :mod:`maxmargin.solvers.qp`:
@@ -7,16 +7,16 @@ Primal, variables ``w~`` (d'), ``b`` (free only), ``xi`` (n, soft only):
 
 .. math::
 
-    \\min \\tfrac12 \\|\\tilde w\\|^2 + C \\textstyle\\sum_i \\xi_i \\quad
-    \\text{s.t. } y_i (z_i \\cdot \\tilde w + b) \\ge 1 - \\xi_i,\\ \\xi_i \\ge 0
+    \min \tfrac12 \|\tilde w\|^2 + C \textstyle\sum_i \xi_i \quad
+    \text{s.t. } y_i (z_i \cdot \tilde w + b) \ge 1 - \xi_i,\ \xi_i \ge 0
 
 (``alpha`` = the multipliers of the margin constraints). Dual, variables ``alpha`` (n)
 and ``u = sum_i alpha_i y_i z_i`` (d'), so the Hessian is never an n x n matrix:
 
 .. math::
 
-    \\min \\tfrac12 \\|u\\|^2 - \\textstyle\\sum_i \\alpha_i \\quad
-    \\text{s.t. } u = (YZ)^T \\alpha,\\ y^T \\alpha = 0 \\text{ (free)},\\ 0 \\le \\alpha \\le C
+    \min \tfrac12 \|u\|^2 - \textstyle\sum_i \alpha_i \quad
+    \text{s.t. } u = (YZ)^T \alpha,\ y^T \alpha = 0 \text{ (free)},\ 0 \le \alpha \le C
 
 (``b`` = the multiplier of ``y^T alpha = 0``). The QP goes to maxmargin's own
 interior-point method (``solver="IPM"``, :mod:`maxmargin.solvers.ipm`: dual form only,
@@ -89,8 +89,9 @@ _INNER: contextvars.ContextVar[bool] = contextvars.ContextVar(
 
 
 def _solve_rescaled(problem: SVMProblem, t: float, t0: float, **kw: Any) -> ExactSolution:
-    """:func:`solve` on ``(t Z, C / t^2)``, mapped back exactly and certified on
-    ``problem`` itself. At a huge ``C R^2`` the soft margin is tried as the hard margin
+    """:func:`solve` on ``(t Z, C / t^2)``, mapped back exactly.
+
+    Certified on ``problem`` itself. At a huge ``C R^2`` the soft margin is tried as the hard margin
     (separable data) or in the primal form.
     """
     token = _INNER.set(True)
@@ -154,11 +155,12 @@ def _solve_rescaled_inner(problem: SVMProblem, t: float, t0: float, **kw: Any) -
 
 
 def _soft_as_hard(problem: SVMProblem, t: float, t0: float, tol: float) -> ExactSolution | None:
-    """The soft-margin optimum from the hard margin, when the data are separable and
-    ``C >= max alpha_hard`` (then the hard optimum satisfies the soft KKT conditions); None
-    otherwise. ``(w, b)`` is stretched by ``1 + delta`` so that every ``y_i f_i`` exceeds
-    1 by more than its rounding error: at this C a slack of 1e-16 would cost more than
-    the whole objective.
+    """The soft-margin optimum from the hard margin, or None.
+
+    Found when the data are separable and ``C >= max alpha_hard`` (then the hard optimum
+    satisfies the soft KKT conditions); None otherwise. ``(w, b)`` is stretched by
+    ``1 + delta`` so that every ``y_i f_i`` exceeds 1 by more than its rounding error: at
+    this C a slack of 1e-16 would cost more than the whole objective.
     """
     # the hard margin as the solvers should see it: unit features (t = 1/R here, since
     # C R^2 > 1), solved without a further rescaling
@@ -209,8 +211,9 @@ def _cert_trouble(cert: Certificate) -> str:
 
 
 def _other_solvers_hint(tried: str) -> str:
-    """Advice after solver ``tried`` gave a degraded certificate: the interior-point
-    solvers it was not (PIQP, CLARABEL), or, when it was one of them, the other.
+    """Advice after solver ``tried`` gave a degraded certificate.
+
+    The interior-point solvers it was not (PIQP, CLARABEL), or, when it was one of them, the other.
     """
     others = [s for s in ("PIQP", "CLARABEL") if s != tried.upper()]
     return f"try another interior-point solver ({', '.join(others)})"
@@ -230,8 +233,9 @@ def _solution(
     t0: float,
     stacklevel: int = 3,
 ) -> ExactSolution:
-    """The :class:`ExactSolution`; ``status`` becomes ``"uncertified"`` (with a warning)
-    when the certificate is not ok.
+    """The :class:`ExactSolution`.
+
+    ``status`` becomes ``"uncertified"`` (with a warning) when the certificate is not ok.
     """
     if not cert.ok:
         status = "uncertified"
@@ -293,7 +297,7 @@ def solve(
     interface: str = "auto",
     tol: float | None = None,
 ) -> ExactSolution:
-    """Solve ``problem`` exactly, polish, and certify.
+    r"""Solve ``problem`` exactly, polish, and certify.
 
     Parameters
     ----------
@@ -337,8 +341,8 @@ def solve(
     free intercept) or a primal variable; ``alpha`` are the margin constraints'
     multipliers (primal form). The polish then solves, with margin SVs M, bound SVs B:
 
-    .. math:: y_i (z_i \\cdot \\tilde w + b) = 1\\ (i \\in M),\\ \\alpha_B = C,\\
-              \\alpha_{\\text{rest}} = 0,\\ y^T\\alpha = 0.
+    .. math:: y_i (z_i \cdot \tilde w + b) = 1\ (i \in M),\ \alpha_B = C,\
+              \alpha_{\text{rest}} = 0,\ y^T\alpha = 0.
 
     Solvers have absolute tolerances, the certificate does not: a problem with
     ``R = max ||z_i||`` or ``C`` far from 1 is solved as the equivalent ``(t Z, C/t^2)``
@@ -398,8 +402,9 @@ def solve(
 
 
 def _solve_without_zero_costs(problem: SVMProblem, t0: float, **kw: Any) -> ExactSolution:
-    """The examples of weight 0 do not count (their box is ``{0}``): solve without them,
-    put ``alpha_i = 0`` back, and certify on ``problem`` itself.
+    """The examples of weight 0 do not count (their box is ``{0}``).
+
+    Solve without them, put ``alpha_i = 0`` back, and certify on ``problem`` itself.
     """
     keep = np.flatnonzero(problem.costs > 0)
     data = problem.data
@@ -493,9 +498,10 @@ class _Attempts:
         return raw, route
 
     def finish(self, answer: tuple[RawResult, Route]) -> _Point:
-        """Map an answer to ``(w, b, alpha)``, clip ``alpha`` into its box (an
-        interior-point method stays strictly inside; this clips rounding-level
-        excursions only), certify, and polish.
+        """Map an answer to ``(w, b, alpha)``, clip, certify and polish.
+
+        ``alpha`` is clipped into its box (an interior-point method stays strictly inside;
+        this clips rounding-level excursions only), then certified and polished.
         """
         raw, route = answer
         p = self.problem
@@ -519,8 +525,10 @@ class _Attempts:
 
 
 def _first_answer(attempts: _Attempts, route: Route) -> tuple[RawResult, Route]:
-    """The first answer with a point: ``route``'s, its first fallback's when it failed,
-    or, for a hard margin the solver calls infeasible, the separation LP's verdict.
+    """The first answer with a point.
+
+    ``route``'s, its first fallback's when it failed, or, for a hard margin the solver
+    calls infeasible, the separation LP's verdict.
     """
     raw, route = attempts.run(route)
     if route.fallbacks and raw.status not in (Status.OPTIMAL, Status.INACCURATE, Status.UNBOUNDED):
@@ -540,7 +548,9 @@ def _first_answer(attempts: _Attempts, route: Route) -> tuple[RawResult, Route]:
 def _separable_after_all(
     attempts: _Attempts, raw: RawResult, route: Route
 ) -> tuple[RawResult, Route]:
-    """A hard margin called infeasible (primal form) or unbounded (dual form) is not
+    """Decide a hard margin a solver called infeasible (primal) or unbounded (dual).
+
+    A hard margin called infeasible (primal form) or unbounded (dual form) is not
     separable only by the LP's verdict, never by a status: raise with its certificate.
     Separable after all (tiny margins, huge ``||w||``, can trip a solver's infeasibility
     test): the other form, then the other direct solvers.
@@ -565,17 +575,21 @@ def _precise(cert: Certificate) -> bool:
 
 
 def _refined(attempts: _Attempts, point: _Point) -> _Point:
-    """A backend that stops at a loose tolerance (coordinate descent: the polish usually
+    """Tighten a backend that stops at a loose tolerance.
+
+    A backend that stops at a loose tolerance (coordinate descent: the polish usually
     finds the exact active set there) goes on to tighter ones from its point, polishing
     again, while the point misses the precision the other routes reach.
     """
     backend = point.route.backend
-    if backend is None or backend.resume is None or not attempts.polish:
+    if backend is None or not backend.resumes or not attempts.polish:
         return point
     for eps in backend.tighter(attempts.problem.n):
         if not point.optimal or _precise(point.cert):
             break
-        raw2 = backend.resume(attempts.problem, eps, (point.alpha, point.b))
+        raw2 = point.route.run(
+            attempts.problem, attempts.YZ, True, eps=eps, start=(point.alpha, point.b)
+        )
         point2 = attempts.finish((raw2, point.route))
         if point2.optimal and point2.cert.max_residual() < point.cert.max_residual():
             point = point2
@@ -583,7 +597,9 @@ def _refined(attempts: _Attempts, point: _Point) -> _Point:
 
 
 def _fallback_if_uncertified(attempts: _Attempts, point: _Point) -> _Point:
-    """The default IPM or DCD that did not end certified gives way to its fallback (PIQP) when
+    """Fall back from an uncertified default IPM or DCD.
+
+    The default IPM or DCD that did not end certified gives way to its fallback (PIQP) when
     that certifies better; a stalled IPM whose polished point the certificate proves to
     1e-8 is kept.
     """

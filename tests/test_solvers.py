@@ -5,10 +5,13 @@ in test_exact.py, test_ipm.py and test_dcd.py; here each backend is called bare,
 calls it.
 """
 
+import importlib.util
+import inspect
+
 import numpy as np
 import pytest
 
-from maxmargin import ParameterError, SolverError, SVMProblem, make_gaussians, solve
+from maxmargin import Dataset, ParameterError, SolverError, SVMProblem, make_gaussians, solve
 from maxmargin.certificate import certify
 from maxmargin.solvers import (
     BACKENDS,
@@ -16,10 +19,13 @@ from maxmargin.solvers import (
     Route,
     available_solvers,
     choose_route,
+    dcd,
     hard_margin_retries,
     piqp,
+    via_cvxpy,
 )
 from maxmargin.solvers.qp import (
+    QPTask,
     build_dual,
     build_primal,
     primal_point,
@@ -39,7 +45,9 @@ def test_registry_lists_each_backend_once_with_its_forms():
     assert BACKENDS["IPM"].forms == BACKENDS["DCD"].forms == ("dual",)
     assert BACKENDS["PIQP"].forms == BACKENDS["CLARABEL"].forms == FORMS
     assert not BACKENDS["DCD"].signed_rows and BACKENDS["DCD"].exact_bounds
-    assert BACKENDS["DCD"].resume is not None and BACKENDS["IPM"].resume is None
+    assert BACKENDS["DCD"].resumes and not BACKENDS["IPM"].resumes
+    assert BACKENDS["DCD"].unpolished == {"eps": dcd.EPS_UNPOLISHED}  # no polish: solve on
+    assert all(not b.unpolished for name, b in BACKENDS.items() if name != "DCD")
     assert all(b.installed() for b in BACKENDS.values())  # the test extra has them all
     assert available_solvers()[:4] == ["IPM", "DCD", "PIQP", "CLARABEL"]
 
@@ -68,6 +76,58 @@ def test_primal_qp_maps_back_to_the_same_optimum(soft, intercept):
     assert certify(p, w, b, alpha, tol=1e-6).ok
 
 
+_MODULES = {**{name: b.module for name, b in BACKENDS.items()}, "cvxpy": via_cvxpy}
+
+
+@pytest.mark.parametrize("name", sorted(_MODULES))
+def test_every_backend_module_solves_a_task_with_its_own_keywords(name):
+    """One signature for every backend: ``solve_qp(task, *, <its own settings>)``."""
+    params = list(inspect.signature(_MODULES[name].solve_qp).parameters.values())
+    assert params[0].name == "task" and params[0].kind is inspect.Parameter.POSITIONAL_OR_KEYWORD
+    kinds = {p.kind for p in params[1:]}
+    assert kinds <= {inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.VAR_KEYWORD}
+    assert inspect.signature(_MODULES[name].solve_qp).return_annotation == "RawResult"
+
+
+@pytest.mark.parametrize("name", sorted(_MODULES))
+def test_each_installed_backend_solves_a_tiny_problem_through_its_module(name):
+    """x = -1, 1, 3 (y = -1, 1, 1), C = 10: by hand w = 1, b = 0, alpha = (1/2, 1/2, 0).
+
+    The margin is 1 on the first two (w + b = 1, w - b = 1), the third is outside it, and
+    ``w = sum alpha_i y_i x_i = alpha_1 + alpha_2``, ``y^T alpha = 0``.
+    """
+    backend = BACKENDS.get(name)
+    if importlib.util.find_spec("cvxpy" if backend is None else backend.package) is None:
+        pytest.skip(f"{name} is not installed")
+    p = SVMProblem(Dataset(np.array([[-1.0], [1.0], [3.0]]), np.array([-1.0, 1.0, 1.0])), C=10.0)
+    settings = {"solver": "CLARABEL"} if backend is None else {}
+    forms = FORMS if backend is None else backend.forms
+    for form in forms:
+        YZ = signed_rows(p) if backend is None or backend.signed_rows else None
+        raw = _MODULES[name].solve_qp(QPTask(p, form, YZ), **settings)
+        assert raw.status is Status.OPTIMAL, raw.describe()
+        if form == "dual":
+            alpha = raw.x[: p.n]
+            w, b = weights_from_alpha(p, YZ, alpha, raw.y_eq[-1])
+        else:
+            (w, b), alpha = primal_point(p, raw.x), raw.z_ineq
+        assert np.allclose(alpha, [0.5, 0.5, 0.0], atol=1e-6), (form, alpha)
+        assert np.allclose(w, [1.0], atol=1e-6) and abs(b) < 1e-6, (form, w, b)
+
+
+def test_a_task_refuses_what_its_backend_does_not_solve(soft):
+    YZ = signed_rows(soft)
+    rows = np.arange(5)
+    with pytest.raises(ValueError, match="dual form only"):
+        QPTask(soft, "primal", YZ, rows=rows)
+    with pytest.raises(ValueError, match="not a working set"):
+        BACKENDS["IPM"].module.solve_qp(QPTask(soft, "dual", YZ, rows=rows))
+    with pytest.raises(ValueError, match="dual form, not primal"):
+        BACKENDS["DCD"].module.solve_qp(QPTask(soft, "primal"))
+    task = QPTask(soft, "dual", YZ)
+    assert task.qp is task.qp  # built once
+
+
 def test_dual_qp_on_a_working_set_fixes_the_rest(soft):
     """build_dual(rows, at_bound) is the full dual with alpha fixed at C or 0.
 
@@ -80,7 +140,7 @@ def test_dual_qp_on_a_working_set_fixes_the_rest(soft):
     YZ = signed_rows(soft)
     full, sub = build_dual(soft, YZ), build_dual(soft, YZ, rows=rows, at_bound=at_bound)
     assert full.P.shape[0] == soft.n + soft.d and sub.P.shape[0] == rows.size + soft.d
-    r = piqp.solve_qp(sub)
+    r = piqp.solve_qp(QPTask(soft, "dual", YZ, rows=rows, at_bound=at_bound))
     assert r.status is Status.OPTIMAL
     alpha = np.zeros(soft.n)
     alpha[at_bound] = soft.C

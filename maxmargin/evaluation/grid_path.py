@@ -68,7 +68,7 @@ from ..exceptions import DataError, ParameterError, SolverError
 from ..problem import INTERCEPTS, SVMProblem, combine_weights
 from ..solvers import piqp
 from ..solvers.polish import polish, polish_no_margin
-from ..solvers.qp import build_dual, signed_rows, weights_from_alpha
+from ..solvers.qp import QPTask, signed_rows, weights_from_alpha
 from ..solvers.result import Status
 from ..solvers.via_cvxpy import CVXPY_OPTIONS
 from .limits import HardMarginLimit, hard_margin_limit, min_margin_sv_C
@@ -951,7 +951,7 @@ def _working_set_solve(
         atC = ~inW & (r < 1.0)
         # the dual on the working set W, alpha fixed at C where atC and at 0 elsewhere
         raw = piqp.solve_qp(
-            build_dual(problem, YZ, rows=W, at_bound=np.flatnonzero(atC)),
+            QPTask(problem, "dual", YZ, rows=W, at_bound=np.flatnonzero(atC)),
             eps_abs=1e-10,
             eps_rel=1e-11,
         )

@@ -2,9 +2,12 @@
 
 A *route* is a solver, the interface that reaches it and the QP form it solves. The
 interface is ``"direct"`` for the backends maxmargin drives itself (:data:`BACKENDS`:
-one module of this package each, with one function ``solve_qp(...)`` that returns a
-:class:`~maxmargin.solvers.result.RawResult`) or ``"cvxpy"`` (the QP built in cvxpy,
-for any cvxpy QP solver: :mod:`maxmargin.solvers.via_cvxpy`). :func:`choose_route` is
+one module of this package each) or ``"cvxpy"`` (the QP built in cvxpy, for any cvxpy QP
+solver: :mod:`maxmargin.solvers.via_cvxpy`). Every backend module has the same function
+``solve_qp(task, **settings)``: ``task`` a :class:`~maxmargin.solvers.qp.QPTask` (the
+problem, the form, the signed rows, the QP matrices built on first use), ``settings``
+the backend's own keywords (DCD's ``eps``, cvxpy's ``solver``), and it returns a
+:class:`~maxmargin.solvers.result.RawResult`. :func:`choose_route` is
 the one rule that picks a route; :meth:`Route.run` hands a problem to it. Nothing here
 maps, polishes or certifies: :func:`maxmargin.exact.solve` does, with
 :mod:`~maxmargin.solvers.qp`, :mod:`~maxmargin.solvers.polish` and the certificate.
@@ -12,18 +15,17 @@ maps, polishes or certifies: :func:`maxmargin.exact.solve` does, with
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
-
-import numpy as np
 
 from .._deps import installed as _package_installed
 from .._validation import check_choice
 from ..exceptions import ParameterError, SolverError
 from ..problem import SVMProblem
 from . import clarabel, dcd, ipm, piqp, via_cvxpy
-from .qp import build_dual, build_primal
+from .qp import QPTask
 from .result import RawResult
 
 __all__ = [
@@ -39,10 +41,6 @@ __all__ = [
 #: The two QPs (:mod:`maxmargin.solvers.qp`).
 FORMS = ("primal", "dual")
 
-#: ``solve(problem, YZ, form, polish) -> RawResult``: ``YZ`` the signed rows (None for a
-#: backend that reads X itself), ``polish`` whether maxmargin polishes the answer.
-SolveFn = Callable[[SVMProblem, Any, str, bool], RawResult]
-
 
 @dataclass(frozen=True)
 class Backend:
@@ -56,8 +54,9 @@ class Backend:
         What ``pip install`` needs (None: always installed, numpy/scipy only).
     forms : tuple of str
         The QP forms it solves.
-    solve : callable
-        ``solve(problem, YZ, form, polish) -> RawResult``.
+    module : module
+        Its module, whose ``solve_qp(task, **settings) -> RawResult`` solves a
+        :class:`~maxmargin.solvers.qp.QPTask`.
     signed_rows : bool
         Whether it needs the signed rows ``YZ`` (a copy of X); False for a backend that
         reads ``X`` row by row itself.
@@ -69,67 +68,53 @@ class Backend:
         the polish then reads the active set off ``alpha`` only.
     tighter : callable
         ``tighter(n)``: the tolerances to go on to when the polish misses (empty: none).
-    resume : callable or None
-        ``resume(problem, eps, (alpha, b)) -> RawResult``: go on from a point to ``eps``.
+    unpolished : mapping
+        The settings of its ``solve_qp`` when the answer will not be polished (it may stop
+        earlier then).
+    resumes : bool
+        Whether its ``solve_qp`` takes ``eps`` and ``start=(alpha, b)``: go on from a
+        point to a tighter tolerance (see ``tighter``).
     """
 
     name: str
     package: str | None
     forms: tuple[str, ...]
-    solve: SolveFn = field(repr=False)
+    module: ModuleType = field(repr=False)
     signed_rows: bool = True
     vectors_of_d: int = 8
     exact_bounds: bool = False
     tighter: Callable[[int], tuple[float, ...]] = field(default=lambda n: (), repr=False)
-    resume: Callable[[SVMProblem, float, tuple[np.ndarray, float]], RawResult] | None = field(
-        default=None, repr=False
-    )
+    unpolished: Mapping[str, Any] = field(default_factory=dict, repr=False, hash=False)
+    resumes: bool = False
 
     def installed(self) -> bool:
-        """Whether its package is installed (looked up, not imported: numba's import
-        costs ~0.5 s that the other routes should not pay).
+        """Whether its package is installed.
+
+        Looked up, not imported: numba's import costs ~0.5 s that the other routes should
+        not pay.
         """
         return self.package is None or _package_installed(self.package)
-
-
-def _qp(problem: SVMProblem, YZ: Any, form: str) -> Any:
-    return build_dual(problem, YZ) if form == "dual" else build_primal(problem, YZ)
-
-
-def _ipm(problem: SVMProblem, YZ: Any, form: str, polish: bool) -> RawResult:
-    return ipm.solve_qp(problem, YZ)
-
-
-def _dcd(problem: SVMProblem, YZ: Any, form: str, polish: bool) -> RawResult:
-    return dcd.solve_qp(problem, None if polish else dcd.EPS_UNPOLISHED)
-
-
-def _piqp(problem: SVMProblem, YZ: Any, form: str, polish: bool) -> RawResult:
-    return piqp.solve_qp(_qp(problem, YZ, form))
-
-
-def _clarabel(problem: SVMProblem, YZ: Any, form: str, polish: bool) -> RawResult:
-    return clarabel.solve_qp(_qp(problem, YZ, form))
 
 
 #: The backends maxmargin drives itself, by name.
 BACKENDS: dict[str, Backend] = {
     b.name: b
     for b in (
-        Backend("IPM", "numba", ("dual",), _ipm, vectors_of_d=8),
+        Backend("IPM", "numba", ("dual",), ipm, vectors_of_d=8),
         Backend(
             "DCD",
             "numba",
             ("dual",),
-            _dcd,
+            dcd,
             signed_rows=False,
             vectors_of_d=8,
             exact_bounds=True,
             tighter=dcd.tighter_tolerances,
-            resume=dcd.solve_qp,
+            unpolished={"eps": dcd.EPS_UNPOLISHED},
+            resumes=True,
         ),
-        Backend("PIQP", "piqp", FORMS, _piqp, vectors_of_d=80),
-        Backend("CLARABEL", "clarabel", FORMS, _clarabel, vectors_of_d=120),
+        Backend("PIQP", "piqp", FORMS, piqp, vectors_of_d=80),
+        Backend("CLARABEL", "clarabel", FORMS, clarabel, vectors_of_d=120),
     )
 }
 
@@ -240,8 +225,8 @@ class Route:
         """Peak memory, in vectors of d' (cvxpy solvers: at least the IPM's)."""
         return self.backend.vectors_of_d if self.backend is not None else 8
 
-    def run(self, problem: SVMProblem, YZ: Any, polish: bool) -> RawResult:
-        """Solve ``problem``'s QP on this route.
+    def run(self, problem: SVMProblem, YZ: Any, polish: bool, **settings: Any) -> RawResult:
+        """Solve ``problem``'s QP on this route: its module's ``solve_qp(task, **settings)``.
 
         Parameters
         ----------
@@ -250,15 +235,20 @@ class Route:
             The signed rows (:func:`~maxmargin.solvers.qp.signed_rows`); None when
             :attr:`needs_signed_rows` is False.
         polish : bool
-            Whether the answer will be polished (a backend may stop earlier then).
+            Whether the answer will be polished (a backend may stop earlier otherwise:
+            :attr:`Backend.unpolished`).
+        **settings
+            The backend's own keywords, over those.
 
         Returns
         -------
         RawResult
         """
-        if self.backend is not None:
-            return self.backend.solve(problem, YZ, self.form, polish)
-        return via_cvxpy.solve_qp(problem, YZ, self.form, self.solver)
+        task = QPTask(problem, self.form, YZ)
+        if self.backend is None:
+            return via_cvxpy.solve_qp(task, solver=self.solver, **settings)
+        base = {} if polish else self.backend.unpolished
+        return self.backend.module.solve_qp(task, **{**base, **settings})
 
     def other(self, solver: str, form: str | None = None) -> Route:
         """The route to ``solver`` (direct when it has a direct interface)."""
@@ -338,8 +328,9 @@ def choose_route(
 
 
 def _named_route(solver: str | None, interface: str) -> tuple[str, str]:
-    """``(solver, interface)`` for a named (or no) solver, checked; the interface
-    resolved from ``"auto"``.
+    """``(solver, interface)`` for a named (or no) solver, checked.
+
+    The interface is resolved from ``"auto"``.
     """
     check_choice("interface", interface, ("auto", "direct", "cvxpy"))
     if interface == "cvxpy" and not _package_installed("cvxpy"):
@@ -402,8 +393,9 @@ def _checked_name(solver: Any, installed: list[str]) -> str:
 
 
 def _not_installed(name: str, installed: list[str]) -> str:
-    """Why solver ``name`` cannot be used here, and the ``pip install`` that fixes it: its
-    own package, or cvxpy when that package is there but reached through cvxpy only.
+    """Why solver ``name`` cannot be used here, and the ``pip install`` that fixes it.
+
+    Its own package, or cvxpy when that package is there but reached through cvxpy only.
     """
     pkg = _PIP.get(name, name.lower())
     there = f"(installed: {', '.join(installed)})"

@@ -105,9 +105,10 @@ def row_sq_norms(indptr, vals):  # pragma: no cover - compiled
 def dcd_chunk(
     X, y, qd, C, b, s, alpha, w, index, fst, ist, rng, eps, work_limit, max_sweeps
 ):  # pragma: no cover - compiled
-    """Shrinking DCD sweeps (LIBLINEAR's ``solve_l2r_l1l2_svc``, L1 loss) until converged
-    on the active coordinates, ``work_limit`` stored entries were read or ``max_sweeps``
-    sweeps were made in all; the state lives in the arguments.
+    """Shrinking DCD sweeps (LIBLINEAR's ``solve_l2r_l1l2_svc``, L1 loss).
+
+    Sweeps until converged on the active coordinates, ``work_limit`` stored entries were
+    read or ``max_sweeps`` sweeps were made in all; the state lives in the arguments.
 
     ``C`` holds the box bound of every coordinate (``inf``: hard margin);
     ``G_i = y_i (w.z_i + b) - 1``; ``fst = [PGmax_old, PGmin_old, PGmax, PGmin]`` of

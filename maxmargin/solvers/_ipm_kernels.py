@@ -111,7 +111,9 @@ def backsub2(V, s, r1, u1, r2, u2, x1, x2):  # pragma: no cover - compiled
 
 @njit(cache=True, fastmath=_FM)
 def residual(V, vx, D, Dinv, x, nu, y, r, res, p):  # pragma: no cover - compiled
-    """``res = r - (V vx + D x + nu y)`` (``vx = V^T x``: the KKT residual of ``x``)
+    """The KKT residual ``res`` of ``x`` and ``p = V^T (Dinv res)``, in one pass.
+
+    ``res = r - (V vx + D x + nu y)`` (``vx = V^T x``: the KKT residual of ``x``)
     and ``p = V^T (Dinv res)`` (the first half of its Woodbury solve), one pass.
 
     Returns ``max |res|``.
@@ -170,8 +172,9 @@ def residuals(Qa, a, zl, zu, y, nu, C, hard, rd):  # pragma: no cover - compiled
 
 @njit(cache=True, fastmath=_FM)
 def scaling(a, zl, zu, C, hard, D, Dinv, ra, rs, rzl, rzu):  # pragma: no cover
-    """``D = zl / a + zu / (C - a)``, ``Dinv = 1 / D`` and the reciprocals
-    ``1/a, 1/(C - a), 1/zl, 1/zu`` (0 for the upper ones when hard).
+    """``D = zl / a + zu / (C - a)``, ``Dinv = 1 / D`` and the reciprocals.
+
+    The reciprocals are ``1/a, 1/(C - a), 1/zl, 1/zu`` (0 for the upper ones when hard).
 
     The only divisions of an iteration: the steps below multiply by these, and their
     step-length tests are branch-free maxima (a ratio test with a branch per entry
@@ -204,8 +207,9 @@ def predictor_rhs(rd, zl, zu, hard, out):  # pragma: no cover - compiled
 
 @njit(cache=True, fastmath=_FM)
 def affine_step(a, zl, zu, dx, ra, rs, C, hard):  # pragma: no cover - compiled
-    """Step ``t <= 1`` to the boundary along the affine direction, and the
-    complementarity ``(a + t dx).(zl + t dzl) + (su - t dx).(zu + t dzu)`` after it.
+    """Step ``t <= 1`` to the boundary along the affine direction, and the gap after it.
+
+    The gap is the complementarity ``(a + t dx).(zl + t dzl) + (su - t dx).(zu + t dzu)``.
 
     With ``p = dx / a`` and ``s = dx / su`` (``su = C - a``) the affine multipliers are
     ``dzl = -zl (1 + p)``, ``dzu = -zu (1 - s)``; ``v + t dv >= 0`` for all four reads
@@ -232,8 +236,10 @@ def affine_step(a, zl, zu, dx, ra, rs, C, hard):  # pragma: no cover - compiled
 
 @njit(cache=True, fastmath=_FM)
 def corrector_rhs(a, zl, zu, dx, rd, smu, ra, rs, C, hard, rl, ru, out):  # pragma: no cover
-    """Mehrotra's corrector: ``rl = smu - a zl - dx dzl``, ``ru = smu - su zu + dx dzu``
-    (``dzl, dzu`` of the affine direction ``dx``), ``out = -rd + rl / a - ru / su``.
+    """Mehrotra's corrector ``out`` (and ``rl``, ``ru``).
+
+    ``rl = smu - a zl - dx dzl``, ``ru = smu - su zu + dx dzu`` (``dzl, dzu`` of the affine
+    direction ``dx``), ``out = -rd + rl / a - ru / su``.
     """
     for i in range(a.shape[0]):
         dzl = -zl[i] * (1.0 + dx[i] * ra[i])
@@ -250,9 +256,10 @@ def corrector_rhs(a, zl, zu, dx, rd, smu, ra, rs, C, hard, rl, ru, out):  # prag
 
 @njit(cache=True, fastmath=_FM)
 def corrector_step(a, zl, zu, dx, rl, ru, ra, rs, rzl, rzu, hard):  # pragma: no cover
-    """Step ``t <= 1`` to the boundary with ``dzl = (rl - zl dx) / a``,
-    ``dzu = (ru + zu dx) / su`` (branch-free, as :func:`affine_step`); and whether
-    every ``dx`` is finite.
+    """Step ``t <= 1`` to the boundary, and whether every ``dx`` is finite.
+
+    Along ``dzl = (rl - zl dx) / a``, ``dzu = (ru + zu dx) / su`` (branch-free, as
+    :func:`affine_step`).
     """
     q = 1.0
     finite = True

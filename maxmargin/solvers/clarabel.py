@@ -8,18 +8,21 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._log import solver_log_enabled
-from .qp import QP
+from .qp import QPTask
 from .result import RawResult, Status
 
 __all__ = ["solve_qp"]
 
 
-def solve_qp(qp: QP) -> RawResult:
-    """Solve ``qp`` with Clarabel (the box ``lb <= x <= ub`` becomes rows of its cone).
+def solve_qp(task: QPTask) -> RawResult:
+    """Solve ``task``'s QP matrices with Clarabel (the box becomes rows of its cone).
+
+    The box ``lb <= x <= ub`` of :attr:`QPTask.qp` becomes rows of Clarabel's cone.
 
     Parameters
     ----------
-    qp : QP
+    task : QPTask
+        Either form, or a working set of the dual: Clarabel solves :attr:`QPTask.qp`.
 
     Returns
     -------
@@ -28,6 +31,7 @@ def solve_qp(qp: QP) -> RawResult:
     """
     import clarabel
 
+    qp = task.qp
     nvar = qp.P.shape[0]
     blocks: list = []
     rhs: list[Any] = []

@@ -1,4 +1,4 @@
-"""Dual coordinate descent for the linear SVM dual (Hsieh et al. 2008, LIBLINEAR's method).
+r"""Dual coordinate descent for the linear SVM dual (Hsieh et al. 2008, LIBLINEAR's method).
 
 The route for sparse, high-dimensional data: one pass over the data costs ``O(nnz(X))``,
 ``X`` is read row by row (CSR or dense) and never copied or densified, and the only
@@ -9,8 +9,8 @@ The dual QP (see :mod:`maxmargin.exact`), with ``z_i`` the features the QP sees 
 
 .. math::
 
-    \\min_\\alpha \\tfrac12 \\alpha^T Q \\alpha - 1^T \\alpha, \\qquad
-    0 \\le \\alpha_i \\le C_i, \\qquad y^T \\alpha = 0 \\ \\text{(free intercept only)}
+    \min_\alpha \tfrac12 \alpha^T Q \alpha - 1^T \alpha, \qquad
+    0 \le \alpha_i \le C_i, \qquad y^T \alpha = 0 \ \text{(free intercept only)}
 
 (``C_i = C`` without weights) ``C = inf`` for hard margin. Coordinate ``i`` is minimised
 exactly, with ``w = sum_j alpha_j y_j z_j`` kept up to date: ``G_i = y_i w.z_i - 1``,
@@ -27,8 +27,8 @@ intercept ``b``: the inner problem
 
 .. math::
 
-    \\min_{0 \\le \\alpha \\le C}\\ \\tfrac12 \\alpha^T Q \\alpha - 1^T \\alpha
-    + b_k\\, y^T \\alpha + \\tfrac\\rho2 (y^T \\alpha)^2
+    \min_{0 \le \alpha \le C}\ \tfrac12 \alpha^T Q \alpha - 1^T \alpha
+    + b_k\, y^T \alpha + \tfrac\rho2 (y^T \alpha)^2
 
 is the ``augmented`` problem with ``s = sqrt(rho)`` and every decision value shifted by
 ``b_k`` (coordinate ``i`` sees ``G_i = y_i (w.x_i + b_k + rho y^T alpha) - 1``), solved by
@@ -56,8 +56,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._deps import CompiledKernels
-from ..problem import SVMProblem
 from ..separation import separation_certificate
+from .qp import QPTask
 from .result import RawResult, Status
 
 __all__ = [
@@ -304,8 +304,10 @@ def coordinate_descent(  # noqa: C901
 
 
 def _bias_feature(intercept: str, intercept_scaling: float, sq: np.ndarray, c_sum: float) -> float:
-    """``s``, the constant feature of the bias: the user's (augmented), 0 (none), or, for
-    the free intercept, the square root of the method of multipliers' penalty ``rho``.
+    """``s``, the constant feature of the bias.
+
+    The user's (augmented), 0 (none), or, for the free intercept, the square root of the
+    method of multipliers' penalty ``rho``.
     """
     if intercept == "augmented":
         return float(intercept_scaling)
@@ -349,8 +351,10 @@ def _why_stopped(
 
 
 def _separates(X: Any, y: np.ndarray, w: np.ndarray, s: float, intercept: str) -> bool:
-    """Whether the iterate ``w`` strictly separates the classes (a proof of separability:
-    with the intercept ``none`` through the origin, otherwise with some ``b``).
+    """Whether the iterate ``w`` strictly separates the classes.
+
+    A proof of separability: with the intercept ``none`` through the origin, otherwise
+    with some ``b``.
     """
     f = np.asarray(X @ w[:-1]).ravel()
     if intercept == "augmented":
@@ -401,13 +405,14 @@ def tighter_tolerances(n: int) -> tuple[float, ...]:
 
 
 def solve_qp(
-    problem: SVMProblem, eps: float | None = None, start: tuple[np.ndarray, float] | None = None
+    task: QPTask, *, eps: float | None = None, start: tuple[np.ndarray, float] | None = None
 ) -> RawResult:
-    """Dual coordinate descent (:func:`coordinate_descent`) on ``problem``.
+    """Dual coordinate descent (:func:`coordinate_descent`) on ``task.problem``.
 
     Parameters
     ----------
-    problem : SVMProblem
+    task : QPTask
+        The whole dual (``task.YZ`` is not read: this route reads X row by row).
     eps : float, optional
         The tolerance (default :func:`first_tolerance`).
     start : (alpha, b), optional
@@ -422,6 +427,7 @@ def solve_qp(
         separation LP: not separable, ``UNBOUNDED`` (the caller raises with the LP's
         certificate); separable, the sweeps go on.
     """
+    problem = task.whole("DCD")
     X, y = problem.data.X, problem.data.y
     C = problem.C if problem.weights is None else problem.costs
     eps = first_tolerance(problem.n) if eps is None else eps

@@ -1,11 +1,11 @@
-"""A primal-dual interior-point method for the linear SVM dual, with Woodbury solves.
+r"""A primal-dual interior-point method for the linear SVM dual, with Woodbury solves.
 
 The QP (in the space ``z_i`` the QP sees, ``V = YZ`` of shape (n, d')):
 
 .. math::
 
-    \\min_\\alpha \\tfrac12 \\alpha^T Q \\alpha - 1^T \\alpha, \\quad Q = V V^T, \\qquad
-    0 \\le \\alpha_i \\le C_i, \\quad y^T \\alpha = 0 \\ \\text{(free intercept only)}
+    \min_\alpha \tfrac12 \alpha^T Q \alpha - 1^T \alpha, \quad Q = V V^T, \qquad
+    0 \le \alpha_i \le C_i, \quad y^T \alpha = 0 \ \text{(free intercept only)}
 
 (``C_i = C`` without weights) ``C = inf`` for hard margin (only ``alpha >= 0``). ``Q`` is
 never formed when
@@ -15,16 +15,16 @@ conditions are
 
 .. math::
 
-    Q\\alpha - 1 + y\\nu - z_l + z_u = 0,\\quad y^T\\alpha = 0,\\quad
-    \\alpha_i z_{l,i} = 0,\\quad (C - \\alpha_i) z_{u,i} = 0.
+    Q\alpha - 1 + y\nu - z_l + z_u = 0,\quad y^T\alpha = 0,\quad
+    \alpha_i z_{l,i} = 0,\quad (C - \alpha_i) z_{u,i} = 0.
 
 Mehrotra's predictor-corrector keeps ``0 < alpha < C`` and ``z > 0`` and solves, twice per
 iteration with the same factorisation,
 
 .. math::
 
-    (Q + D)\\,\\Delta\\alpha + y\\,\\Delta\\nu = r, \\qquad y^T\\Delta\\alpha = s, \\qquad
-    D = \\mathrm{diag}\\Big(\\frac{z_l}{\\alpha} + \\frac{z_u}{C - \\alpha}\\Big) > 0.
+    (Q + D)\,\Delta\alpha + y\,\Delta\nu = r, \qquad y^T\Delta\alpha = s, \qquad
+    D = \mathrm{diag}\Big(\frac{z_l}{\alpha} + \frac{z_u}{C - \alpha}\Big) > 0.
 
 By the Woodbury identity
 
@@ -66,7 +66,7 @@ from threadpoolctl import ThreadpoolController
 
 from .._deps import CompiledKernels
 from ..exceptions import SolverError
-from ..problem import SVMProblem
+from .qp import QPTask
 from .result import RawResult, Status
 
 __all__ = ["IPMResult", "solve_dual", "suitable", "dense_bytes"]
@@ -574,14 +574,14 @@ def _start(Qx: Any, n: int, C: np.ndarray, hard: bool) -> tuple[np.ndarray, np.n
     return a, zl, zu
 
 
-def solve_qp(problem: SVMProblem, YZ: Any) -> RawResult:
-    """maxmargin's own dual IPM (:func:`solve_dual`) on ``problem``.
+def solve_qp(task: QPTask) -> RawResult:
+    """maxmargin's own dual IPM (:func:`solve_dual`) on ``task.problem``.
 
     Parameters
     ----------
-    problem : SVMProblem
-    YZ : ndarray or sparse matrix of shape (n, d')
-        The signed rows (:func:`~maxmargin.solvers.qp.signed_rows`).
+    task : QPTask
+        The whole dual, with the signed rows ``task.YZ``
+        (:func:`~maxmargin.solvers.qp.signed_rows`).
 
     Returns
     -------
@@ -590,6 +590,7 @@ def solve_qp(problem: SVMProblem, YZ: Any) -> RawResult:
         :func:`~maxmargin.solvers.qp.build_dual`; ``y_eq[-1]`` is the multiplier of
         ``y^T alpha = 0`` (the intercept, free only).
     """
+    problem, YZ = task.whole("IPM"), task.YZ
     free = problem.intercept == "free"
     r = solve_dual(YZ, problem.data.y, problem.costs, free)
     u = np.asarray(YZ.T @ r.alpha).ravel()

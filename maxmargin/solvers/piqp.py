@@ -5,20 +5,21 @@ from __future__ import annotations
 import numpy as np
 
 from .._log import solver_log_enabled
-from .qp import QP
+from .qp import QPTask
 from .result import RawResult, Status
 
 __all__ = ["solve_qp"]
 
 
 def solve_qp(
-    qp: QP, *, eps_abs: float = 1e-9, eps_rel: float = 1e-10, max_iter: int = 500
+    task: QPTask, *, eps_abs: float = 1e-9, eps_rel: float = 1e-10, max_iter: int = 500
 ) -> RawResult:
-    """Solve ``qp`` with PIQP's sparse interior-point method.
+    """Solve ``task``'s QP matrices with PIQP's sparse interior-point method.
 
     Parameters
     ----------
-    qp : QP
+    task : QPTask
+        Either form, or a working set of the dual: PIQP solves :attr:`QPTask.qp`.
     eps_abs, eps_rel : float
         PIQP's tolerances (tighter than its defaults: the polish takes over from ~1e-9).
     max_iter : int
@@ -31,6 +32,7 @@ def solve_qp(
     """
     import piqp
 
+    qp = task.qp
     s = piqp.SparseSolver()
     s.settings.eps_abs = eps_abs
     s.settings.eps_rel = eps_rel

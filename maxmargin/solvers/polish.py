@@ -109,8 +109,9 @@ def _bound_balance(problem: SVMProblem, B: np.ndarray) -> float:
 def _signed_sum(
     Z: Any, y: np.ndarray | None, B: np.ndarray, coef: np.ndarray | None = None
 ) -> np.ndarray:
-    """``sum_{i in B} coef_i y_i z_i`` (``y`` None: the rows of Z are signed already;
-    ``coef`` None: 1).
+    """``sum_{i in B} coef_i y_i z_i``.
+
+    ``y`` None: the rows of Z are signed already; ``coef`` None: 1.
     """
     c = np.zeros(Z.shape[0])
     c[B] = 1.0 if y is None else y[B]
@@ -246,8 +247,9 @@ def _reduced_kkt_minres(
 def _active_set_guesses(
     problem: SVMProblem, w: np.ndarray, b: float, alpha: np.ndarray, ascale: Any
 ) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Active sets ``(M, B)`` (margin SVs, bound SVs) to try, the most likely first: read
-    off the margins ``y_i f_i`` at four tolerances (an IPM stopped at ~1e-9 puts margin SVs
+    """Active sets ``(M, B)`` (margin SVs, bound SVs) to try, the most likely first.
+
+    Read off the margins ``y_i f_i`` at four tolerances (an IPM stopped at ~1e-9 puts margin SVs
     within ~1e-7 of 1), then off ``alpha`` at two (relative to ``ascale``: each
     example's cost ``C_i``, or ``max alpha`` for hard margin).
     """
@@ -387,10 +389,11 @@ def polish(
 def polish_no_margin(
     problem: SVMProblem, YZ: Any, alpha: np.ndarray, base: Certificate, tol: float
 ) -> tuple | None:
-    """Polish a point without margin SVs: ``alpha_i`` rounded to {0, C_i}; ``b`` the
-    middle of the interval where every example keeps its side (``y f <= 1`` at C_i,
-    ``>= 1`` at 0). Returns ``(w, b, alpha, cert)`` when its certificate beats ``base``,
-    else None.
+    """Polish a point without margin SVs.
+
+    ``alpha_i`` rounded to {0, C_i}; ``b`` the middle of the interval where every example
+    keeps its side (``y f <= 1`` at C_i, ``>= 1`` at 0). Returns ``(w, b, alpha, cert)``
+    when its certificate beats ``base``, else None.
     """
     C = problem.costs
     y = problem.data.y

@@ -20,6 +20,7 @@ never an n x n matrix::
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -28,7 +29,15 @@ import scipy.sparse as sp
 from ..data import scale_rows
 from ..problem import SVMProblem
 
-__all__ = ["QP", "signed_rows", "build_dual", "build_primal", "weights_from_alpha", "primal_point"]
+__all__ = [
+    "QP",
+    "QPTask",
+    "signed_rows",
+    "build_dual",
+    "build_primal",
+    "weights_from_alpha",
+    "primal_point",
+]
 
 
 def signed_rows(problem: SVMProblem) -> Any:
@@ -51,6 +60,57 @@ class QP:
     h: np.ndarray | None
     lb: np.ndarray
     ub: np.ndarray
+
+
+@dataclass(frozen=True, eq=False)
+class QPTask:
+    """One QP to solve: what every backend's ``solve_qp(task, **settings)`` takes.
+
+    A backend made for the SVM reads :attr:`problem` (and :attr:`YZ`); a general QP
+    solver reads :attr:`qp`, the matrices built on first use and kept.
+
+    Attributes
+    ----------
+    problem : SVMProblem
+    form : {"dual", "primal"}
+    YZ : ndarray, sparse matrix of shape (n, d') or None
+        :func:`signed_rows` of ``problem``; None for a backend that reads ``X`` itself
+        (DCD).
+    rows, at_bound : ndarray of int, optional
+        A working set of the dual (:func:`build_dual`): for the matrix backends only (the
+        grid path's warm start).
+    """
+
+    problem: SVMProblem
+    form: str = "dual"
+    YZ: Any = None
+    rows: np.ndarray | None = None
+    at_bound: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        if self.form != "dual" and (self.rows is not None or self.at_bound is not None):
+            raise ValueError("a working set is of the dual form only")
+
+    @cached_property
+    def qp(self) -> QP:
+        """:func:`build_dual` or :func:`build_primal` of the task, built once."""
+        if self.form == "dual":
+            return build_dual(self.problem, self.YZ, self.rows, self.at_bound)
+        return build_primal(self.problem, self.YZ)
+
+    def whole(self, backend: str, forms: tuple[str, ...] = ("dual",)) -> SVMProblem:
+        """:attr:`problem`, for a backend that solves the whole problem in ``forms`` only.
+
+        Raises
+        ------
+        ValueError
+            The task is a working set, or in another form.
+        """
+        if self.rows is not None or self.at_bound is not None:
+            raise ValueError(f"{backend} solves the whole problem, not a working set")
+        if self.form not in forms:
+            raise ValueError(f"{backend} solves the {' or '.join(forms)} form, not {self.form}")
+        return self.problem
 
 
 def build_dual(

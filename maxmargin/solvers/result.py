@@ -35,8 +35,9 @@ class Status(enum.Enum):
 
     @property
     def says_infeasible(self) -> bool:
-        """Whether the solver reports the hard-margin problem infeasible (or gave up),
-        which the separation LP then decides.
+        """Whether the solver reports the hard-margin problem infeasible (or gave up).
+
+        The separation LP then decides.
         """
         return self in (
             Status.INFEASIBLE,

@@ -38,8 +38,9 @@ _COMFORT_C = (1.0, 2.0**20)
 
 
 def scale_free_c(problem: SVMProblem) -> tuple[float, float]:
-    """``(R, log2(C R^2))``: the radius of the z_i and the problem's one scale-free number
-    (``inf`` for hard margin). ``(tZ, C/t^2)`` has the same solution up to
+    """``(R, log2(C R^2))``: the radius of the z_i and the problem's one scale-free number.
+
+    ``log2(C R^2)`` is ``inf`` for hard margin. ``(tZ, C/t^2)`` has the same solution up to
     ``w -> w/t, alpha -> alpha/t^2``, so only ``C R^2`` says how hard the problem is.
     """
     rn = _row_norms_z(problem)
@@ -50,8 +51,9 @@ def scale_free_c(problem: SVMProblem) -> tuple[float, float]:
 
 
 def max_cost(problem: SVMProblem) -> float:
-    """The largest per-example cost ``max_i C_i`` (``C`` without weights; inf for hard
-    margin): the C that sets the problem's scale.
+    """The largest per-example cost ``max_i C_i``: the C that sets the problem's scale.
+
+    ``C`` without weights; inf for hard margin.
     """
     if problem.weights is None:
         return problem.C
@@ -64,8 +66,9 @@ def _row_norms_z(problem: SVMProblem) -> np.ndarray:
 
 
 def solver_scale(problem: SVMProblem) -> float:
-    """The power of two ``t`` with which the solvers see ``(t Z, C / t^2)``; 1 to solve as
-    given. ``C R^2 >= 1``: ``t = 1/R`` (unit features, ``C' = C R^2``); ``C R^2 < 1``:
+    """The power of two ``t`` with which the solvers see ``(t Z, C / t^2)``.
+
+    1 to solve as given. ``C R^2 >= 1``: ``t = 1/R`` (unit features, ``C' = C R^2``); ``C R^2 < 1``:
     ``t = sqrt(C)`` (``C' = 1``, the dual in ``beta = alpha / C``). Exact, and idempotent:
     the rescaled problem gets ``t = 1``.
     """
@@ -85,8 +88,9 @@ def solver_scale(problem: SVMProblem) -> float:
 
 
 def scaled_problem(problem: SVMProblem, t: float, as_hard_margin: bool = False) -> SVMProblem:
-    """``(t Z, C / t^2)``: the same problem with ``w' = w/t, b' = b, alpha' = alpha/t^2``
-    (``as_hard_margin=True``: its hard-margin counterpart on ``t Z``).
+    """``(t Z, C / t^2)``: the same problem with ``w' = w/t, b' = b, alpha' = alpha/t^2``.
+
+    ``as_hard_margin=True``: its hard-margin counterpart on ``t Z``.
     """
     data = problem.data
     ds = data if t == 1.0 else Dataset(data.X * t, data.y, name=data.name, classes=data.classes)

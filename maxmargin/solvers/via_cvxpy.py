@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from .._log import solver_log_enabled
-from ..problem import SVMProblem
+from .qp import QPTask
 from .result import RawResult, Status
 
 __all__ = ["solve_qp", "CVXPY_OPTIONS"]
@@ -19,15 +19,14 @@ CVXPY_OPTIONS: dict[str, dict[str, Any]] = {
 }
 
 
-def solve_qp(problem: SVMProblem, YZ: Any, form: str, solver: str) -> RawResult:
-    """Build the primal or the dual of ``problem`` in cvxpy and solve it with ``solver``.
+def solve_qp(task: QPTask, *, solver: str) -> RawResult:
+    """Build ``task``'s primal or dual in cvxpy and solve it with ``solver``.
 
     Parameters
     ----------
-    problem : SVMProblem
-    YZ : ndarray or sparse matrix of shape (n, d')
-        The signed rows (:func:`~maxmargin.solvers.qp.signed_rows`).
-    form : {"primal", "dual"}
+    task : QPTask
+        The whole problem in either form, with the signed rows ``task.YZ``
+        (:func:`~maxmargin.solvers.qp.signed_rows`).
     solver : str
         A cvxpy QP solver's name.
 
@@ -39,6 +38,7 @@ def solve_qp(problem: SVMProblem, YZ: Any, form: str, solver: str) -> RawResult:
     """
     import cvxpy as cp
 
+    problem, YZ, form = task.whole("cvxpy", ("dual", "primal")), task.YZ, task.form
     n, dz = YZ.shape
     y = problem.data.y
     if form == "primal":
