@@ -182,9 +182,9 @@ class Pegasos(OnlineLearner):
             )
         self.projection = projection
         self.batch_size = check_int("batch_size", batch_size, minimum=1)
-        self.step = None if step is None else as_step(step)
-        if self.step is not None and not (
-            isinstance(self.step, PegasosStep) and self.step.lam in (None, self.lam)
+        self.step_size = None if step is None else as_step(step)
+        if self.step_size is not None and not (
+            isinstance(self.step_size, PegasosStep) and self.step_size.lam in (None, self.lam)
         ):
             raise ParameterError(
                 f"Pegasos takes the step 1/(lam (t + offset)) with its own lam: "
@@ -215,13 +215,14 @@ class Pegasos(OnlineLearner):
         {'schedule': 'pegasos', 'lam': None, 'offset': 0}
         """
         out = super().get_params()
-        step = out.pop("step", None)
+        out.pop("step", None)  # the protocol's step method; the schedule is step_size
+        step = self.step_size
         if step is not None:
             out["step"] = step.to_dict()
         return out
 
     def _step(self) -> StepSize:
-        return self.step if self.step is not None else PegasosStep()
+        return self.step_size if self.step_size is not None else PegasosStep()
 
     def regret_lipschitz(self, R: float) -> float | None:
         """``2R`` without projection (``lam ||w_t|| <= R``), ``R + min(R, sqrt(lam))`` with
