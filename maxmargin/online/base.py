@@ -554,7 +554,7 @@ class OnlineLearner(Learner):
 
     #: Why the learner cannot be stepped one example at a time (None: it can, where it
     #: implements ``start``, ``step`` and ``weights``).
-    _no_steps: ClassVar[str | None] = None
+    _no_steps: str | None = None
 
     def _steppable(self) -> None:
         """Raise ParameterError where the learner refuses to be stepped by hand."""
@@ -563,6 +563,18 @@ class OnlineLearner(Learner):
                 f"{type(self).__name__} cannot be stepped one example at a time: "
                 f"{self._no_steps}; run it with maxmargin.online.run"
             )
+
+    def _started(self) -> None:
+        """Raise ParameterError unless ``start(d)`` came first (and stepping is allowed)."""
+        self._steppable()
+        if "_w" not in vars(self):
+            raise ParameterError(f"{type(self).__name__}: call start(d) before step or weights")
+
+    def _protocol_weights(self, w: np.ndarray, beta: float) -> Any:
+        """``w`` (a copy), or ``(w, s beta)`` with a free bias: what ``weights()`` returns."""
+        if self.intercept == "free":
+            return w.copy(), float(self.intercept_scaling * beta)
+        return w.copy()
 
     def start(self, d: int) -> None:
         """Set a fresh state for examples of length ``d`` (the public protocol).
