@@ -77,6 +77,7 @@ from .._validation import check_positive
 from ..data import Dataset
 from ..exceptions import DataError, ParameterError
 from ._compiled import kernels
+from .learner import Learner
 
 __all__ = [
     "OnlineLearner",
@@ -380,7 +381,7 @@ class Snapshot:
     extras: dict[str, Any] = field(default_factory=dict)
 
 
-class OnlineLearner:
+class OnlineLearner(Learner):
     """Base class of the online learners (not used directly).
 
     A learner holds its hyper-parameters only; :func:`maxmargin.online.run` creates its
@@ -553,6 +554,105 @@ class OnlineLearner:
         (4.0, None)
         """
         return None
+
+    # ------------------------------------------------------------------ the public protocol
+
+    #: Why the learner cannot be stepped one example at a time (None: it can, where it
+    #: implements ``start``, ``step`` and ``weights``).
+    _no_steps: str | None = None
+
+    def _steppable(self) -> None:
+        """Raise ParameterError where the learner refuses to be stepped by hand."""
+        if self._no_steps is not None:
+            raise ParameterError(
+                f"{type(self).__name__} cannot be stepped one example at a time: "
+                f"{self._no_steps}; run it with maxmargin.online.run"
+            )
+
+    def _started(self) -> None:
+        """Raise ParameterError unless ``start(d)`` came first (and stepping is allowed)."""
+        self._steppable()
+        if "_w" not in vars(self):
+            raise ParameterError(f"{type(self).__name__}: call start(d) before step or weights")
+
+    def _protocol_weights(self, w: np.ndarray, beta: float) -> Any:
+        """``w`` (a copy), or ``(w, s beta)`` with a free bias: what ``weights()`` returns."""
+        if self.intercept == "free":
+            return w.copy(), float(self.intercept_scaling * beta)
+        return w.copy()
+
+    def start(self, d: int) -> None:
+        """Set a fresh state for examples of length ``d`` (the public protocol).
+
+        Parameters
+        ----------
+        d : int
+            The length of the ``x`` that :meth:`step` will see: ``d`` features, plus one
+            (the bias feature ``s``) with intercept ``"augmented"``.
+
+        Raises
+        ------
+        ParameterError
+            The learner cannot be stepped one example at a time (it says why).
+        NotImplementedError
+            The learner implements the run protocol only.
+
+        Examples
+        --------
+        >>> OnlineLearner().start(3)
+        Traceback (most recent call last):
+        NotImplementedError: OnlineLearner cannot be stepped by hand: use maxmargin.online.run
+        """
+        self._steppable()
+        raise NotImplementedError(
+            f"{type(self).__name__} cannot be stepped by hand: use maxmargin.online.run"
+        )
+
+    def step(self, x: np.ndarray, y: float, t: int) -> None:
+        """Take one step on the example ``(x, y)`` (the public protocol).
+
+        Parameters
+        ----------
+        x : ndarray of shape (d,)
+        y : float
+            +1.0 or -1.0.
+        t : int
+            The step number, 1 for the first.
+
+        Raises
+        ------
+        ParameterError, NotImplementedError
+            As :meth:`start`.
+
+        Examples
+        --------
+        >>> OnlineLearner().step(np.zeros(3), 1.0, 1)
+        Traceback (most recent call last):
+        NotImplementedError: OnlineLearner cannot be stepped by hand: use maxmargin.online.run
+        """
+        self.start(0)
+
+    def weights(self) -> Any:
+        """The current classifier (the public protocol).
+
+        Returns
+        -------
+        ndarray or (ndarray, float)
+            ``w`` (``w~ = (w, b/s)`` with intercept ``"augmented"``), or ``(w, b)`` with
+            ``"free"``.
+
+        Raises
+        ------
+        ParameterError, NotImplementedError
+            As :meth:`start`.
+
+        Examples
+        --------
+        >>> OnlineLearner().weights()
+        Traceback (most recent call last):
+        NotImplementedError: OnlineLearner cannot be stepped by hand: use maxmargin.online.run
+        """
+        self.start(0)
 
     # ------------------------------------------------------------------ the run protocol
 

@@ -123,6 +123,7 @@ class Pocket(OnlineLearner):
     """
 
     name = "pocket"
+    _no_steps = "after each update it counts the training errors on the whole data set"
     reference = "Gallant (1990); the lecture notes' pocket (a random current mistake)"
     mistake_driven = True
 

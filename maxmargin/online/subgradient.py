@@ -95,10 +95,10 @@ class OnlineSubgradient(Pegasos):
         self.eta0 = check_positive("eta0", eta0)
         self.projection = None
         self.batch_size = 1
-        self.step = None if step is None else as_step(step, eta0=self.eta0)
-        if self.step is not None and lam is None:
+        self.step_size = None if step is None else as_step(step, eta0=self.eta0)
+        if self.step_size is not None and lam is None:
             try:
-                self.step.compiled(None)
+                self.step_size.compiled(None)
             except ParameterError as e:
                 raise ParameterError(f"lam=None: {e}") from None
         self.theory_rate = self._rate()
@@ -106,7 +106,7 @@ class OnlineSubgradient(Pegasos):
             self.objective = self.problem_parameter = self.theory_rate = None
 
     def _step(self) -> StepSize:
-        return self.step if self.step is not None else InverseSqrt(self.eta0)
+        return self.step_size if self.step_size is not None else InverseSqrt(self.eta0)
 
     def regret_lipschitz(self, R: float) -> float | None:
         """None: steps ``eta0/sqrt(t)`` give an ``O(sqrt T)`` regret, not the logarithmic bound.

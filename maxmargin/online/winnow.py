@@ -107,6 +107,85 @@ class Winnow(OnlineLearner):
                 "(e.g. Dataset((X > 0).astype(float), y)) or use the perceptron"
             )
 
+    # ------------------------------------------------------------ the public protocol
+    # The same rule as kernels.winnow_steps, one example at a time in numpy.
+
+    def start(self, d: int) -> None:
+        """Start from ``w = 1`` (every weight) for ``d`` features (the public protocol).
+
+        The threshold is ``threshold``, or ``d`` by default.
+
+        Parameters
+        ----------
+        d : int
+            The number of features (Winnow supports intercept ``"none"`` only).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> wn = Winnow()
+        >>> wn.start(4)
+        >>> wn.step(np.array([1.0, 0.0, 1.0, 0.0]), 1.0, 1)
+        >>> wn.weights()
+        array([2., 1., 2., 1.])
+        """
+        self._steppable()
+        self._w = np.ones(d)
+        self._theta_d = float(d) if self.threshold is None else self.threshold
+
+    def step(self, x: np.ndarray, y: float, t: int) -> None:
+        """On a mistake (``+1`` iff ``w.x > theta``) promote or demote the active weights.
+
+        ``y = +1``: ``w_j *= alpha`` where ``x_j != 0``; ``y = -1``: ``w_j /= alpha``
+        (Winnow2) or ``w_j = 0`` (Winnow1) there.
+
+        Parameters
+        ----------
+        x : ndarray of shape (d,)
+            Features in {0, 1}.
+        y : float
+            +1.0 or -1.0.
+        t : int
+            The step number (unused).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> wn = Winnow(variant="winnow1", threshold=0.5)
+        >>> wn.start(2)
+        >>> wn.step(np.array([1.0, 0.0]), -1.0, 1)
+        >>> wn.weights()
+        array([0., 1.])
+        """
+        self._started()
+        pred = 1.0 if float(self._w @ x) - self._theta_d > 0.0 else -1.0
+        if pred == y:
+            return
+        if y > 0.0:
+            fac = self.alpha
+        else:
+            fac = 0.0 if self.variant == "winnow1" else 1.0 / self.alpha
+        active = x != 0.0
+        self._w[active] *= fac
+
+    def weights(self) -> np.ndarray:
+        """The current weights ``w`` (the classifier is ``w.x > theta``: ``b = -theta``).
+
+        Returns
+        -------
+        ndarray of shape (d,)
+            A copy.
+
+        Examples
+        --------
+        >>> wn = Winnow()
+        >>> wn.start(2)
+        >>> wn.weights()
+        array([1., 1.])
+        """
+        self._started()
+        return self._w.copy()
+
     def _theta(self, packed: PackedData) -> float:
         return float(packed.d) if self.threshold is None else self.threshold
 

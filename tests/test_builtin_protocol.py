@@ -1,0 +1,183 @@
+"""The built-in learners are learners of the public protocol (issue 10).
+
+Stepped by hand (``start``, ``step``, ``weights``, ``average``: numpy, one example at a
+time) over the examples in the order ``run(order="cyclic")`` visits them, each gives the
+weights of ``run``'s final checkpoint (its compiled kernel) to 1e-12.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from maxmargin import Dataset, make_gaussians
+from maxmargin.exceptions import ParameterError
+from maxmargin.online import (
+    LEARNERS,
+    PA,
+    PA1,
+    PA2,
+    PLA,
+    AveragedPerceptron,
+    DualPerceptron,
+    Learner,
+    MarginPerceptron,
+    OnlineSubgradient,
+    Pegasos,
+    Perceptron,
+    Pocket,
+    VotedPerceptron,
+    Winnow,
+    run,
+)
+from maxmargin.online.protocol import is_learner
+
+EPOCHS = 3
+S = 2.0  # intercept_scaling: exercises the bias feature
+
+# (factory, which iterate the trace's w is: "weights" or "average", whether it has w_avg)
+CASES: dict[str, tuple[Any, str, bool]] = {
+    "perceptron": (lambda i: Perceptron(intercept=i, intercept_scaling=S), "weights", False),
+    "margin_perceptron": (
+        lambda i: MarginPerceptron(margin=0.5, eta=0.3, intercept=i, intercept_scaling=S),
+        "weights",
+        False,
+    ),
+    "averaged_perceptron": (
+        lambda i: AveragedPerceptron(intercept=i, intercept_scaling=S),
+        "average",
+        False,
+    ),
+    "voted_perceptron": (
+        lambda i: VotedPerceptron(intercept=i, intercept_scaling=S),
+        "weights",
+        True,
+    ),
+    "pa": (lambda i: PA(intercept=i, intercept_scaling=S), "weights", False),
+    "pa1": (lambda i: PA1(C=0.1, intercept=i, intercept_scaling=S), "weights", False),
+    "pa2": (lambda i: PA2(C=0.5, intercept=i, intercept_scaling=S), "weights", False),
+    "pegasos": (lambda i: Pegasos(lam=0.1, intercept=i, intercept_scaling=S), "weights", True),
+    "pegasos_paper": (
+        lambda i: Pegasos(lam=0.1, step="pegasos_paper", intercept=i, intercept_scaling=S),
+        "weights",
+        True,
+    ),
+    "pegasos_lazy": (
+        lambda i: Pegasos(lam=2.0, projection="lazy", intercept=i, intercept_scaling=S),
+        "weights",
+        True,
+    ),
+    "pegasos_greedy": (
+        lambda i: Pegasos(lam=2.0, projection="greedy", intercept=i, intercept_scaling=S),
+        "weights",
+        True,
+    ),
+    "subgradient": (
+        lambda i: OnlineSubgradient(lam=0.1, eta0=0.5, intercept=i, intercept_scaling=S),
+        "weights",
+        True,
+    ),
+    "subgradient_hinge_constant": (
+        lambda i: OnlineSubgradient(
+            lam=None, step="constant", eta0=0.05, intercept=i, intercept_scaling=S
+        ),
+        "weights",
+        True,
+    ),
+}
+
+INTERCEPTS = ("none", "augmented", "free")
+
+
+def _wb(learner: Any, out: Any, intercept: str) -> tuple[np.ndarray, float]:
+    """(w, b) on the original features from what the protocol returned."""
+    if intercept == "free":
+        w, b = out
+        return np.asarray(w), float(b)
+    w = np.asarray(out)
+    if intercept == "augmented":
+        return w[:-1], S * float(w[-1])
+    return w, 0.0
+
+
+def _by_hand(learner: Any, data: Dataset, intercept: str) -> Any:
+    X = np.asarray(data.X, dtype=float)
+    if intercept == "augmented":
+        X = np.hstack([X, np.full((data.n, 1), S)])
+    learner.start(X.shape[1])
+    t = 0
+    for _ in range(EPOCHS):
+        for i in range(data.n):
+            t += 1
+            learner.step(X[i], float(data.y[i]), t)
+    return learner
+
+
+@pytest.fixture(scope="module")
+def data() -> Dataset:
+    return make_gaussians(25, 3, separation=1.5, seed=3)
+
+
+@pytest.mark.parametrize("intercept", INTERCEPTS)
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_stepping_by_hand_gives_the_run(case: str, intercept: str, data: Dataset) -> None:
+    make, output, has_avg = CASES[case]
+    tr = run(make(intercept), data, epochs=EPOCHS, order="cyclic")
+    assert tr.t[-1] == EPOCHS * data.n
+    learner = _by_hand(make(intercept), data, intercept)
+    w, b = _wb(learner, getattr(learner, output)(), intercept)
+    np.testing.assert_allclose(w, tr.w[-1], rtol=1e-12, atol=1e-12)
+    assert b == pytest.approx(tr.b[-1], rel=1e-12, abs=1e-12)
+    if has_avg:
+        w_avg, b_avg = _wb(learner, learner.average(), intercept)
+        np.testing.assert_allclose(w_avg, tr.w_avg[-1], rtol=1e-12, atol=1e-12)
+        assert b_avg == pytest.approx(tr.b_avg[-1], rel=1e-12, abs=1e-12)
+    assert np.any(w != 0.0)  # the run learnt something: the comparison can fail
+
+
+@pytest.mark.parametrize("variant", ["winnow1", "winnow2"])
+def test_winnow_by_hand(variant: str) -> None:
+    rng = np.random.default_rng(0)
+    X = (rng.random((40, 8)) < 0.4).astype(float)
+    y = np.where(X[:, 0] + X[:, 3] > 0, 1.0, -1.0)
+    ds = Dataset(X, y)
+    tr = run(Winnow(variant=variant), ds, epochs=EPOCHS, order="cyclic")
+    wn = _by_hand(Winnow(variant=variant), ds, "none")
+    np.testing.assert_allclose(wn.weights(), tr.w[-1], rtol=1e-12, atol=0)
+    assert tr.b[-1] == -8.0
+    assert not np.all(wn.weights() == 1.0)
+
+
+def test_every_registered_learner_is_a_learner_of_the_protocol() -> None:
+    for cls in LEARNERS.values():
+        assert issubclass(cls, Learner), cls
+        assert is_learner(cls), cls
+    assert isinstance(Perceptron(), Learner) and is_learner(Pegasos(lam=0.1))
+
+
+@pytest.mark.parametrize(
+    "learner, why",
+    [
+        (Pocket(), "training errors"),
+        (PLA(), "pass without a mistake"),
+        (DualPerceptron(), "kernel matrix"),
+        (Pegasos(lam=0.1, batch_size=4), "batches of 4"),
+    ],
+)
+def test_learners_that_cannot_be_stepped_say_why(learner: Any, why: str) -> None:
+    for call in (lambda: learner.start(3), lambda: learner.step(np.zeros(3), 1.0, 1)):
+        with pytest.raises(ParameterError, match=why):
+            call()
+    with pytest.raises(ParameterError, match="maxmargin.online.run"):
+        learner.weights()
+
+
+def test_the_run_path_is_unchanged_by_stepping(data: Dataset) -> None:
+    """Stepping an instance by hand leaves what run() gives with it untouched."""
+    p = Perceptron()
+    before = run(p, data, epochs=2, order="cyclic")
+    _by_hand(p, data, "augmented")
+    after = run(p, data, epochs=2, order="cyclic")
+    np.testing.assert_array_equal(before.w, after.w)
