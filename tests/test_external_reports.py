@@ -18,7 +18,7 @@ from maxmargin._json import dumps, json_float, jsonable, loads_strict
 from maxmargin.cli import main
 from maxmargin.evaluation.comparison import RunResult
 from maxmargin.evaluation.grid_path import RegularizationPath, regularization_path
-from maxmargin.evaluation.saved import _RUN_NUMBERS
+from maxmargin.evaluation.saved import RUN_NUMBERS
 
 
 def _refuse(name):
@@ -155,7 +155,7 @@ def test_comparison_json_strict_and_round_trip(traces_only, setup):
                     assert getattr(back, key) is None and raw[key] is None
                 else:
                     np.testing.assert_array_equal(getattr(back, key), a, err_msg=key)
-            for key in _RUN_NUMBERS:
+            for key in RUN_NUMBERS:
                 assert same(getattr(back, key), float(getattr(run, key))), key
                 if math.isnan(getattr(run, key)):
                     assert raw[key] is None

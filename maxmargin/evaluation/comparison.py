@@ -73,6 +73,7 @@ from ..online.runner import default_checkpoints
 from ..problem import SVMProblem
 from ..separation import SeparationCertificate, verify_separation
 from ..trace import Trace
+from .saved import RUN_NUMBERS
 
 if TYPE_CHECKING:
     from .saved import SavedComparison
@@ -547,15 +548,7 @@ class RunResult:
         }
         for k in self._ARRAYS:
             out[k] = jsonable(getattr(self, k))
-        for k in (
-            "regret_G",
-            "novikoff",
-            "rate",
-            "rate_avg",
-            "theory_slope",
-            "learn_seconds",
-            "eval_seconds",
-        ):
+        for k in RUN_NUMBERS:
             out[k] = jsonable(getattr(self, k))
         out["novikoff_respected"] = self.novikoff_respected
         out["general_respected"] = self.general_respected

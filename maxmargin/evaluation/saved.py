@@ -58,7 +58,7 @@ _TEXT = (
 _IDENTITY = ("label", "learner", "order", "seed", "kind")
 
 #: A run's per-run numbers (RunResult.to_dict): ``null`` there is NaN (not available).
-_RUN_NUMBERS = (
+RUN_NUMBERS = (
     "regret_G",
     "novikoff",
     "rate",
@@ -211,7 +211,7 @@ class SavedRun:
             elif v is None:
                 # a per-run number not available is NaN, as on RunResult; any other null
                 # is N/A (a per-checkpoint quantity, a flag)
-                scalars[key] = math.nan if key in _RUN_NUMBERS else None
+                scalars[key] = math.nan if key in RUN_NUMBERS else None
             else:
                 scalars[key] = _value(v) if not isinstance(v, dict) else dict(v)
         return cls(
