@@ -575,6 +575,11 @@ class OnlineLearner(Learner):
         if "_w" not in vars(self):
             raise ParameterError(f"{type(self).__name__}: call start(d) before step or weights")
 
+    def _hand_margin(self, w: np.ndarray, beta: float, x: np.ndarray, y: float) -> float:
+        """``y (w.x + s beta)``: the margin a hand step tests (``beta`` only when free)."""
+        bias = self.intercept_scaling * beta if self.intercept == "free" else 0.0
+        return y * (float(w @ x) + bias)
+
     def _protocol_weights(self, w: np.ndarray, beta: float) -> Any:
         """``w`` (a copy), or ``(w, s beta)`` with a free bias: what ``weights()`` returns."""
         if self.intercept == "free":

@@ -115,7 +115,7 @@ class PassiveAggressive(OnlineLearner):
         self._started()
         s = self.intercept_scaling
         free = self.intercept == "free"
-        m = y * (float(self._w @ x) + (s * self._beta if free else 0.0))
+        m = self._hand_margin(self._w, self._beta, x, y)
         if m >= 1.0:
             return
         ell = 1.0 - m

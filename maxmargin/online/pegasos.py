@@ -262,7 +262,7 @@ class Pegasos(OnlineLearner):
         s = self.intercept_scaling
         free = self.intercept == "free"
         lam = 0.0 if self.lam is None else self.lam
-        m = y * (float(self._w @ x) + (s * self._beta if free else 0.0))
+        m = self._hand_margin(self._w, self._beta, x, y)
         self._w_sum += self._w  # the average is of the iterates the losses were taken at
         self._beta_sum += self._beta
         self._k += 1

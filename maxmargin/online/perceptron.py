@@ -155,7 +155,7 @@ class Perceptron(OnlineLearner):
         self._started()
         s = self.intercept_scaling
         free = self.intercept == "free"
-        m = y * (float(self._w @ x) + (s * self._beta if free else 0.0))
+        m = self._hand_margin(self._w, self._beta, x, y)
         self._t = t
         if m <= self.update_margin:
             e = self.update_step
