@@ -47,6 +47,7 @@ FORMATS: dict[str, tuple[int, str]] = {
     "trace": (1, "Trace.load"),
     "study": (1, "maxmargin.study (it resumes from the folder)"),
     "study_cell": (1, "maxmargin.study (it resumes from the folder)"),
+    "study_ref": (1, "maxmargin.study (a cache in its refs/ folder)"),
     "output_dir": (1, "json.load (the files a command wrote into its folder)"),
 }
 

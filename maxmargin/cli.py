@@ -21,7 +21,7 @@ from typing import Any, NoReturn
 
 import numpy as np
 
-from ._io import atomic_write, check_output_dir, check_output_file, display, mark_output_dir
+from ._io import OutputPlan, atomic_write, check_outputs, display
 from ._json import dumps, format_header
 from ._progress import notes_silenced
 from .exceptions import CertificateError, MaxMarginError, NotSeparableError
@@ -118,19 +118,6 @@ def _write_json(payload: dict, target: str | None) -> None:
         atomic_write(target, text + "\n")
 
 
-def _check_tables(args: argparse.Namespace) -> None:
-    """``--csv``: checked before any work; one of ``--json -`` and ``--csv -``."""
-    if args.csv is None:
-        return
-    if args.csv == "-" and getattr(args, "json", None) == "-":
-        from .exceptions import ParameterError
-
-        raise ParameterError(
-            "--json - and --csv - both write to stdout; give one of them a file name"
-        )
-    check_output_file(args.csv, "--csv", example="result.csv")
-
-
 def _stdout_free(args: argparse.Namespace) -> bool:
     """Whether the command may print its summary (stdout is not ``--json -``/``--csv -``)."""
     return "-" not in (getattr(args, "json", None), getattr(args, "csv", None))
@@ -188,10 +175,52 @@ def _out_target(args: argparse.Namespace) -> str | None:
     return getattr(args, "default_out", None)
 
 
-def _out_dir(args: argparse.Namespace) -> Path | None:
-    """Check ``--out`` before any work (exit 2 now, not after the computing)."""
-    target = _out_target(args)
-    return None if target is None else check_output_dir(target, "--out", force=args.force)
+_INPUTS = (("DATA", "data"), ("--holdout", "holdout"), ("--weights", "weights"))
+_TRACE = (".npz", ".json")
+_FILES = (("--json", "json"), ("--csv", "csv"), ("--liblinear-model", "liblinear_model"))
+
+
+def _inputs(args: argparse.Namespace) -> list[tuple[str, str | None]]:
+    """Every file the command reads: DATA, --holdout, --weights, --trace, learner files.
+
+    A ``--trace`` stands for the ``.npz`` and the ``.json`` beside it (``Trace.load``
+    reads both); a learner ``path/file.py:Class`` for its file.
+    """
+    found = [(name, getattr(args, attr, None)) for name, attr in _INPUTS]
+    for t in getattr(args, "trace", None) or []:
+        stem = Path(t).with_suffix("") if Path(t).suffix else Path(t)
+        found += [("--trace", t)] + [("--trace", str(stem.with_suffix(s))) for s in _TRACE]
+    for option in ("learner", "learners"):
+        for target in (getattr(args, option, None) or "").split(","):
+            path, sep, _ = target.strip().rpartition(":")
+            if sep and path.endswith(".py"):
+                found.append((f"--{option}", path))
+    return found
+
+
+def _outputs(args: argparse.Namespace, writes: Sequence[str] = ()) -> OutputPlan:
+    """Check every output before any work (exit 2 now, not after the computing).
+
+    Each file option and ``--out`` alone, and that none is an input or another output
+    (:func:`maxmargin._io.check_outputs`); ``writes``: what the command writes into
+    ``--out`` (``report.md``, ``*.png``, ...).
+    """
+    files = {name: getattr(args, attr, None) for name, attr in _FILES}
+    files["--animate"] = getattr(args, "animate", None)
+    return check_outputs(
+        args.command,
+        files,
+        folder=_out_target(args),
+        writes=writes,
+        inputs=_inputs(args),
+        force=getattr(args, "force", False),
+    )
+
+
+def _report_files(args: argparse.Namespace, *tables: str) -> list[str]:
+    """What a report writes into ``--out``: report.md/.json, ``tables``, the figures."""
+    figures = () if getattr(args, "no_figures", False) else args.figure_formats
+    return ["report.md", "report.json", *tables, *(f"*.{fmt}" for fmt in figures)]
 
 
 @contextlib.contextmanager
@@ -480,16 +509,13 @@ def _add_problem_args(
 def _cmd_solve(args: argparse.Namespace) -> int:
     from .exact import solve
 
-    if args.json is not None:
-        check_output_file(args.json, "--json")
-    if args.liblinear_model is not None:
-        if args.liblinear_model == "-":
-            from .exceptions import ParameterError
+    if args.liblinear_model == "-":
+        from .exceptions import ParameterError
 
-            raise ParameterError(
-                "--liblinear-model needs a file name (LIBLINEAR's predict reads a file)"
-            )
-        check_output_file(args.liblinear_model, "--liblinear-model", example="model.txt")
+        raise ParameterError(
+            "--liblinear-model needs a file name (LIBLINEAR's predict reads a file)"
+        )
+    _outputs(args)
     data = _load_data(args)
     problem = _problem(args, data)
     if args.liblinear_model is not None:  # labels LIBLINEAR cannot store: say so now
@@ -703,49 +729,44 @@ def _run_learners(args: argparse.Namespace, targets: list[str]) -> list[Any]:
 def _cmd_run(args: argparse.Namespace) -> int:
     from .online import run
 
-    out = None if args.out is None else _out_dir(args)
     targets = _learner_targets(args.learner)
-    if args.animate:
+    if args.animate and len(targets) != 1:
         from .exceptions import ParameterError
 
-        if len(targets) != 1:
-            raise ParameterError(
-                f"--animate draws one learner; got {len(targets)} ({', '.join(targets)})"
-            )
-        check_output_file(args.animate, "--animate", example="animation.gif")
+        raise ParameterError(
+            f"--animate draws one learner; got {len(targets)} ({', '.join(targets)})"
+        )
     learners = _run_learners(args, targets)
+    plan = _outputs(args, [f"{lr.name}{s}" for lr in learners for s in (".npz", ".json")])
     data = _load_data(args)
     if args.animate:
         from .plotting.animation import _check_target
 
         _check_target(data, args.animate)
-    written: list[Path] = []
-    for learner in learners:
-        trace = run(
-            learner,
-            data,
-            epochs=args.epochs,
-            order=args.order,
-            seed=args.seed,
-            progress=not args.quiet,
-        )
-        if not args.quiet:
-            print(trace.summary())
-        if trace.diverged_at is not None:
-            warnings.warn(f"{learner.name} diverged: {trace.divergence()}", stacklevel=1)
-        if out is not None:
-            out.mkdir(parents=True, exist_ok=True)
-            npz, js = trace.save(out / learner.name)
-            written += [npz, js]
-            mark_output_dir(out, "run", written)
+    with plan.staged() if plan.folder is not None else contextlib.nullcontext() as stage:
+        for learner in learners:
+            trace = run(
+                learner,
+                data,
+                epochs=args.epochs,
+                order=args.order,
+                seed=args.seed,
+                progress=not args.quiet,
+            )
             if not args.quiet:
-                print(f"  wrote {display(npz)} and {display(js)}")
-        if args.animate:
-            from .plotting.animation import animate_run
+                print(trace.summary())
+            if trace.diverged_at is not None:
+                warnings.warn(f"{learner.name} diverged: {trace.divergence()}", stacklevel=1)
+            if stage is not None:
+                trace.save(stage.path / learner.name)
+            if args.animate:
+                from .plotting.animation import animate_run
 
-            gif = animate_run(trace, data, args.animate, dpi=args.dpi, progress=not args.quiet)
-            if not args.quiet:
-                print(f"  wrote {display(gif)} ({len(trace.t)} frames, one per checkpoint)")
+                gif = animate_run(trace, data, args.animate, dpi=args.dpi, progress=not args.quiet)
+                if not args.quiet:
+                    print(f"  wrote {display(gif)} ({len(trace.t)} frames, one per checkpoint)")
+    if stage is not None and not args.quiet:
+        print(f"wrote {', '.join(display(f) for f in stage.files)}")
     return 0
 
 
@@ -754,7 +775,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
 def _report(
     cmp: Any,
-    out: Path | None,
+    plan: OutputPlan,
     quiet: bool,
     json_target: str | None = None,
     csv_target: str | None = None,
@@ -762,10 +783,11 @@ def _report(
 ) -> int:
     from .report import write_report
 
-    paths = []
+    out, paths = plan.folder, []
     if out is not None:
-        paths = write_report(cmp, out, **(figures or {}))
-        mark_output_dir(out, "compare", paths)
+        with plan.staged() as stage:
+            write_report(cmp, stage.path, **(figures or {}))
+        paths = stage.files
     if not quiet and "-" not in (json_target, csv_target):
         print(cmp.reference.summary())
         print()
@@ -849,10 +871,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     from .online.registry import learner_for
     from .problem import SVMProblem
 
-    if args.json is not None:
-        check_output_file(args.json, "--json")
-    _check_tables(args)
-    out = _out_dir(args)
+    plan = _outputs(args, _report_files(args, "checkpoints.csv"))
     if args.seeds < 1:
         raise ParameterError(f"The 'seeds' parameter must be an int >= 1. Got {args.seeds}")
     text = args.learners if args.learners is not None or args.trace else DEFAULT_COMPARE
@@ -879,13 +898,13 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         solver=args.solver,
         progress=not args.quiet,
     )
-    return _report(cmp, out, args.quiet, args.json, args.csv, _figure_options(args))
+    return _report(cmp, plan, args.quiet, args.json, args.csv, _figure_options(args))
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
     from .evaluation.comparison import demo_comparison
 
-    out = _out_dir(args)
+    plan = _outputs(args, _report_files(args, "checkpoints.csv"))
     if not args.quiet:
         print(
             "maxmargin demo: exact soft-margin SVM on built-in 2-D data, then five online "
@@ -893,7 +912,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
             flush=True,
         )
     return _report(
-        demo_comparison(progress=not args.quiet), out, args.quiet, figures=_figure_options(args)
+        demo_comparison(progress=not args.quiet), plan, args.quiet, figures=_figure_options(args)
     )
 
 
@@ -910,10 +929,8 @@ def _cmd_path(args: argparse.Namespace) -> int:
         from .exceptions import ParameterError
 
         raise ParameterError("--learners runs at the grid's lambdas: use it without --exact")
-    if args.json is not None:
-        check_output_file(args.json, "--json")
-    _check_tables(args)
-    out = _out_dir(args)
+    plan = _outputs(args, _report_files(args, "grid.csv", "breakpoints.csv"))
+    out = plan.folder
     grid = parse_grid(args.C_grid if args.lam_grid is None else args.lam_grid)
     key = "C" if args.lam_grid is None else "lam"
     targets = None if args.learners is None else _learner_targets(args.learners, "--learners")
@@ -931,7 +948,7 @@ def _cmd_path(args: argparse.Namespace) -> int:
     show = not args.quiet
     on_grid: dict[str, Any] = {key: grid, **_weights(args, data)}
     if args.exact:
-        return _exact_path(args, data, holdout, on_grid, grid, out, show)
+        return _exact_path(args, data, holdout, on_grid, grid, plan, show)
     result = path(
         data,
         intercept=args.intercept,
@@ -953,11 +970,17 @@ def _cmd_path(args: argparse.Namespace) -> int:
             n_jobs=os.cpu_count() if args.jobs is None else args.jobs,
             progress=show,
         )
+    paths: list[Path] = []
     if out is not None:
-        paths = write_path_report(
-            result, out, study=study, **_figure_options(args), feature_names=data.feature_names
-        )
-        mark_output_dir(out, "path", paths)
+        with plan.staged() as stage:
+            write_path_report(
+                result,
+                stage.path,
+                study=study,
+                **_figure_options(args),
+                feature_names=data.feature_names,
+            )
+        paths = stage.files
     if show and _stdout_free(args):
         print(result.to_markdown())
         if out is not None:
@@ -977,7 +1000,7 @@ def _exact_path(
     holdout: Any,
     on_grid: dict[str, Any],
     grid: Any,
-    out: Path | None,
+    plan: OutputPlan,
     show: bool,
 ) -> int:
     """``path --exact``: every breakpoint in the grid's range; figures over that range."""
@@ -994,16 +1017,18 @@ def _exact_path(
         **on_grid,
     )
     Cs = grid if "C" in on_grid else 1.0 / (grid * data.n)
+    out, paths = plan.folder, []
     if out is not None:
-        paths = write_exact_path_report(
-            result,
-            out,
-            C_range=(float(min(Cs)), float(max(Cs)))
-            if len(grid) > 1 and min(Cs) < max(Cs)
-            else None,
-            **_figure_options(args),
-        )
-        mark_output_dir(out, "path", paths)
+        with plan.staged() as stage:
+            write_exact_path_report(
+                result,
+                stage.path,
+                C_range=(float(min(Cs)), float(max(Cs)))
+                if len(grid) > 1 and min(Cs) < max(Cs)
+                else None,
+                **_figure_options(args),
+            )
+        paths = stage.files
     if show and _stdout_free(args):
         print(result.to_markdown(max_rows=40))
         if out is not None:
@@ -1026,6 +1051,7 @@ def _cmd_study(args: argparse.Namespace) -> int:
     result = study(
         args.spec,
         args.out,
+        force=args.force,
         scheduler=args.scheduler,
         n_jobs=args.jobs,
         progress=not args.quiet,
@@ -1328,6 +1354,11 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="DIR",
         default="maxmargin-study",
         help="output folder; finished cells found there are not run again",
+    )
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="write into a non-empty DIR that maxmargin did not write",
     )
     p.add_argument(
         "--scheduler",

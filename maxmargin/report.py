@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from ._io import atomic_write
+from ._io import atomic_write, make_dir
 from ._json import dumps
 from .evaluation.along_path import LearnerPathStudy
 from .evaluation.comparison import Comparison
@@ -58,6 +58,11 @@ def write_report(
     list of Path
         Every file written, report.md first.
 
+    Raises
+    ------
+    OutputError
+        ``out_dir`` is a file, or cannot be created or written.
+
     Examples
     --------
     >>> import tempfile
@@ -69,9 +74,12 @@ def write_report(
     >>> names[:2], "suboptimality.png" in names
     (['report.md', 'report.json'], True)
     """
+    if not isinstance(comparison, Comparison):
+        raise ParameterError(
+            f"write_report needs the Comparison of compare(), got {type(comparison).__name__}"
+        )
     drawn = _mpl.to_draw(figures, formats)
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    out = make_dir(out_dir)
     figs: list[Path] = []
     left_out = ""
     if drawn is not None:
@@ -150,8 +158,7 @@ def write_path_report(
             f"{type(path_result).__name__}"
         )
     drawn = _mpl.to_draw(figures, formats)
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    out = make_dir(out_dir)
     figs: list[Path] = []
     if drawn is not None:
         from .plotting.path import save_path_figures
@@ -228,8 +235,7 @@ def write_exact_path_report(
             f"exact_regularization_path(), got {type(ep).__name__}"
         )
     drawn = _mpl.to_draw(figures, formats)
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    out = make_dir(out_dir)
     figs: list[Path] = []
     if drawn is not None:
         from .plotting.path import save_exact_path_figures

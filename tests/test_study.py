@@ -540,3 +540,144 @@ def test_cli_jobs_2_leaves_no_raw_warning(tmp_path):
     )
     assert r.returncode == 0, r.stderr
     assert "Warning" not in r.stderr and "leaked" not in r.stderr, r.stderr
+
+
+# --------------------------------------------------------------------------- safe resume
+
+#: Two data sets (one separable: a hard-margin reference; one not, with a holdout: a
+#: separation certificate), two C: four cached references, two separability results.
+MINI = {
+    "name": "mini",
+    "problem": {"C": [0.5, 2.0], "intercept": "augmented"},
+    "run": {"epochs": 1, "seeds": 1, "checkpoints": 3},
+    "data": [
+        {"generator": "separable", "params": {"n": 20, "d": 2, "seed": 1}},
+        {
+            "generator": "gaussians",
+            "params": {"n": 24, "d": 2, "seed": 0, "separation": 0.5},
+            "holdout": 0.25,
+        },
+    ],
+    "learners": ["perceptron", "pa1"],
+}
+
+
+@pytest.fixture
+def mini(tmp_path, monkeypatch):
+    """A finished mini study, and a counter of the exact solves each later run makes."""
+    from maxmargin.studies import executors
+
+    res = mm.study(MINI, tmp_path / "out", n_jobs=1, report=False)
+    solves = []
+    real = executors.reference_task
+    monkeypatch.setattr(
+        executors, "reference_task", lambda *a: solves.append(1) or real(*a), raising=True
+    )
+    return res, solves
+
+
+def test_cached_references_round_trip_without_pickle(mini):
+    from maxmargin.studies.store import Reference, Separability, read_ref
+
+    res, _ = mini
+    plan = res.plan
+    assert not list((res.out / "refs").glob("*.pkl"))
+    kinds = set()
+    for key, job in plan.refs.items():
+        ref = read_ref(res.out / "refs" / f"{key}.npz", key, plan.data[job.data].digest)
+        assert isinstance(ref, Reference) and ref.soft.certificate.ok
+        kinds.add(type(ref.hard).__name__)
+        assert ref.soft.problem.data.n == plan.data[job.data].train.n
+        assert (ref.holdout is None) == (plan.data[job.data].holdout is None)
+        again = mm.solve(ref.soft.problem)
+        assert again.primal_objective == pytest.approx(ref.soft.primal_objective, rel=1e-9)
+    assert kinds == {"ExactSolution", "SeparationCertificate"}
+    for item in plan.data.values():
+        sep = read_ref(res.out / "refs" / f"{item.sep_key}.npz", item.sep_key, item.digest)
+        assert isinstance(sep, Separability)
+        assert np.array_equal(sep.data.y, item.train.y) and sep.data.name == item.train.name
+        # the key and the data are checked: another task's file, or other data, do not load
+        assert read_ref(res.out / "refs" / f"{item.sep_key}.npz", "other", item.digest) is None
+        assert read_ref(res.out / "refs" / f"{item.sep_key}.npz", item.sep_key, "0" * 64) is None
+
+
+def test_a_crafted_pickle_in_the_cache_runs_nothing(mini, tmp_path):
+    import pickle
+
+    res, solves = mini
+    pwned = tmp_path / "pwned"
+
+    class Evil:
+        def __reduce__(self):
+            return (os.mkdir, (str(pwned),))
+
+    refs = res.out / "refs"
+    for key in [*res.plan.refs, *(it.sep_key for it in res.plan.data.values())]:
+        (refs / f"{key}.pkl").write_bytes(pickle.dumps(Evil()))  # where maxmargin 0.2 read
+        np.savez(refs / f"{key}.npz", meta=np.array([Evil()], dtype=object))
+    shutil.rmtree(res.out / "cells")
+    again = mm.study(MINI, res.out, n_jobs=1, report=False)
+    assert not pwned.exists()
+    assert again.ran == res.cells and len(solves) == len(res.plan.refs)
+    _same_tables(res.table, again.table)
+
+
+def _damage(path: Path, how: str) -> None:
+    rec = json.loads(path.read_text())
+    if how == "unequal arrays":
+        rec["arrays"]["train_error"] = rec["arrays"]["train_error"][:-1]
+    elif how == "missing scalar":
+        del rec["scalars"]["n"]
+    elif how == "missing array":
+        del rec["arrays"]["t"]
+    elif how == "wrong type":
+        rec["arrays"]["t"] = [str(t) for t in rec["arrays"]["t"]]
+    elif how == "huge int":
+        rec["scalars"]["n"] = 2**70
+    elif how == "arrays not a dict":
+        rec["arrays"] = [1, 2]
+    elif how == "failed with arrays":
+        rec["status"] = "failed"
+    path.write_text(json.dumps(rec))
+    if how == "deeply nested":
+        path.write_text("[" * 100_000)
+
+
+DAMAGES = (
+    "unequal arrays",
+    "missing scalar",
+    "missing array",
+    "wrong type",
+    "huge int",
+    "arrays not a dict",
+    "failed with arrays",
+    "deeply nested",
+)
+
+
+def test_inconsistent_cell_records_and_caches_are_recomputed(mini):
+    res, solves = mini
+    cells = sorted((res.out / "cells").glob("*.json"))
+    assert len(cells) == res.cells == 8
+    for path, how in zip(cells, DAMAGES, strict=True):
+        _damage(path, how)
+    again = mm.study(MINI, res.out, n_jobs=1, report=False)
+    assert again.ran == len(cells) and again.failed == 0 and solves == []
+    _same_tables(res.table, again.table)
+    # damaged caches: truncated, not a zip, tampered numbers or data, another format
+    refs = sorted((res.out / "refs").glob("*.npz"))
+    ref_keys = set(res.plan.refs)
+    damaged = [p for p in refs if p.stem in ref_keys]
+    z = dict(np.load(damaged[0], allow_pickle=False))
+    damaged[0].write_bytes(damaged[0].read_bytes()[:200])
+    damaged[1].write_text("not a zip")
+    meta = json.loads(str(z["meta"]))
+    meta["soft"]["alpha"] = [a * 3 + 1 for a in meta["soft"]["alpha"]]  # no longer optimal
+    np.savez(damaged[2], **{**z, "meta": np.array(json.dumps(meta))})
+    z3 = dict(np.load(damaged[3], allow_pickle=False))
+    z3["data.y"] = -z3["data.y"]  # other data than the key's
+    np.savez(damaged[3], **z3)
+    shutil.rmtree(res.out / "cells")
+    again = mm.study(MINI, res.out, n_jobs=1, report=False)
+    assert again.ran == res.cells and len(solves) == 4
+    _same_tables(res.table, again.table)

@@ -28,10 +28,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import scipy.sparse as sp
 
 from .._json import FORMATS
 from .spec import DataSpec, SpecError, StudySpec
+from .store import Reference, Separability, data_digest, read_ref
 
 __all__ = [
     "Plan",
@@ -141,48 +141,6 @@ def versions() -> dict[str, str]:
 def _digest(obj: Any) -> str:
     text = json.dumps(obj, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(text.encode()).hexdigest()
-
-
-def _array_digest(h: Any, a: np.ndarray) -> None:
-    a = np.ascontiguousarray(a)
-    h.update(f"{a.dtype.str}{a.shape}".encode())
-    h.update(a.tobytes())
-
-
-def data_digest(*datasets: Any) -> str:
-    """SHA-256 of the examples and labels of ``datasets`` (None entries allowed).
-
-    Parameters
-    ----------
-    *datasets : Dataset or None
-
-    Returns
-    -------
-    str
-        Hex digest; equal data give equal digests whatever their name or source.
-
-    Examples
-    --------
-    >>> from maxmargin import make_separable
-    >>> data_digest(make_separable(10, seed=1)) == data_digest(make_separable(10, seed=1))
-    True
-    """
-    h = hashlib.sha256()
-    for ds in datasets:
-        if ds is None:
-            h.update(b"none")
-            continue
-        X = ds.X
-        if sp.issparse(X):
-            X = sp.csr_matrix(X)
-            X.sort_indices()
-            h.update(b"csr")
-            for part in (X.indptr, X.indices, X.data, np.asarray(X.shape)):
-                _array_digest(h, part)
-        else:
-            _array_digest(h, np.asarray(X, dtype=float))
-        _array_digest(h, ds.y)
-    return h.hexdigest()
 
 
 # --------------------------------------------------------------------------- the plan
@@ -417,31 +375,6 @@ def make_plan(spec: StudySpec) -> Plan:
 # --------------------------------------------------------------------------- tasks
 
 
-@dataclass(frozen=True, eq=False)
-class Separability:
-    """A data set with what decides its separability (one pickle keeps them one object).
-
-    ``hard`` is the certified hard-margin :class:`~maxmargin.ExactSolution` (separable), a
-    verified :class:`~maxmargin.SeparationCertificate` (not separable), or None (an
-    unverified certificate: :func:`maxmargin.compare` decides again).
-    """
-
-    data: Any
-    holdout: Any
-    hard: Any
-    seconds: float
-
-
-@dataclass(frozen=True, eq=False)
-class Reference:
-    """The certified soft-margin optimum of one data set and grid value, with its data."""
-
-    soft: Any
-    hard: Any
-    holdout: Any
-    seconds: float
-
-
 def separability_task(
     data: Any, holdout: Any, intercept: str, intercept_scaling: float, solver: str | None
 ) -> Separability:
@@ -545,9 +478,10 @@ def _reference(ref: Reference | str) -> Reference:
     if not isinstance(ref, str):
         return ref
     if ref not in _LOADED:
-        from .store import read_pickle
-
-        _LOADED[ref] = read_pickle(Path(ref))
+        loaded = read_ref(Path(ref), Path(ref).stem)
+        if not isinstance(loaded, Reference):
+            raise RuntimeError(f"the cached reference {ref} does not read")
+        _LOADED[ref] = loaded
         while len(_LOADED) > 4:
             _LOADED.popitem(last=False)
     _LOADED.move_to_end(ref)
@@ -612,7 +546,7 @@ def cell_task(cell: CellJob, ref: Reference | str) -> dict[str, Any]:
     ----------
     cell : CellJob
     ref : Reference or str
-        The reference, or the path of its pickle (loaded once per worker process).
+        The reference, or the path of its cache file (read once per worker process).
 
     Returns
     -------

@@ -301,6 +301,12 @@ def _stage(runner: Any, tasks: list[_Task], store: Store, results: dict, failure
     runner.run(tasks, on_done)
 
 
+def _digests(plan: Plan) -> dict[str, str]:
+    """The data digest each separability and reference key's cache must hold."""
+    by_sep = {it.sep_key: it.digest for it in plan.data.values()}
+    return {**by_sep, **{k: by_sep[r.sep_key] for k, r in plan.refs.items()}}
+
+
 def run_local(
     plan: Plan, pending: list[CellJob], store: Store, tracker: Tracker, n_jobs: int | None
 ) -> None:
@@ -322,13 +328,14 @@ def run_local(
     else:
         runner = _LocalRunner(min(n_jobs or usable_cpus(), len(pending)))
     ref_keys = list(dict.fromkeys(c.ref_key for c in pending))
-    # a cached reference that does not load (another Python, a damaged file) is redone
-    missing = [k for k in ref_keys if store.load_ref(k) is None]
+    digest = _digests(plan)
+    # a cached reference that does not load (a damaged file, other data) is redone
+    missing = [k for k in ref_keys if store.load_ref(k, digest[k]) is None]
     seps: dict[str, Any] = {}
     failures: dict[str, str] = {}
     sep_keys = list(dict.fromkeys(plan.refs[k].sep_key for k in missing))
     for sk in sep_keys:
-        cached = store.load_ref(sk)
+        cached = store.load_ref(sk, digest[sk])
         if cached is not None:
             seps[sk] = cached
     items = {it.sep_key: it for it in plan.data.values()}
@@ -466,7 +473,8 @@ def run_dask(
     futures: list[Any] = []
     try:
         ref_keys = list(dict.fromkeys(c.ref_key for c in pending))
-        cached = {k: store.load_ref(k) for k in ref_keys if store.ref_path(k).exists()}
+        digest = _digests(plan)
+        cached = {k: store.load_ref(k, digest[k]) for k in ref_keys if store.ref_path(k).exists()}
         cached = {k: v for k, v in cached.items() if v is not None}
         # Everything the driver holds goes into the graph as an argument (never
         # `scatter`ed): the scheduler can then recompute what a dying worker held.
@@ -476,7 +484,7 @@ def run_dask(
             sk = plan.refs[k].sep_key
             if k in cached or sk in sep_f:
                 continue
-            sep = store.load_ref(sk)
+            sep = store.load_ref(sk, digest[sk]) if store.ref_path(sk).exists() else None
             if sep is not None:
                 sep_f[sk] = client.submit(given, sep, key=f"maxmargin-sep-{sk}", pure=False)
                 continue

@@ -323,13 +323,12 @@ def write_report(
     list of Path
         ``report.md`` first, then the figures.
     """
-    from .._io import atomic_write
+    from .._io import atomic_write, make_dir
     from ..plotting import _mpl
 
     drawn = _mpl.to_draw(figures, formats)
-    out = Path(out_dir)
+    out = make_dir(out_dir)
     figdir = out / "figures"
-    out.mkdir(parents=True, exist_ok=True)
     cols = _columns(table)
     n_cells = len(dict.fromkeys(cols["cell"]))
     failed = cols["status"] == "failed"
@@ -363,7 +362,7 @@ def write_report(
             if drawn is None or (fig := _plot(cols, data, values, grid, what)) is None:
                 continue
             stem = f"{_slug(data)}-{'suboptimality' if what == 'subopt' else 'mistakes'}"
-            figdir.mkdir(exist_ok=True)
+            make_dir(figdir)
             files = _mpl.save(fig, figdir, stem, drawn, dpi=dpi)
             paths += files
             lines += [*_mpl.markdown_figures(files, "figures/"), ""]

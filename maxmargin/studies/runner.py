@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .._io import MARKER, OutputPlan, check_outputs, mark_output_dir
 from .._json import format_header
 from ..exceptions import ParameterError
 from ..plotting._mpl import check_formats
@@ -15,7 +17,7 @@ from .cells import Plan, make_plan, versions
 from .executors import StudyProgress, Tracker, parse_scheduler, run_dask, run_local
 from .spec import StudySpec, load_spec
 from .store import Store
-from .table import assemble, write_table
+from .table import assemble, read_record, write_table
 
 __all__ = ["study", "StudyResult", "require_extra"]
 
@@ -130,10 +132,43 @@ class StudyResult:
         )
 
 
+#: What a study writes into its folder (``fnmatch`` patterns): an input there is refused.
+WRITES = (
+    "study.json",
+    "results.parquet",
+    "results.csv",
+    "report.md",
+    "figures/*",
+    "cells/*",
+    "refs/*",
+)
+
+
+def _check_out(spec: StudySpec, given: Any, out: Any, force: bool) -> OutputPlan:
+    """Check ``out`` before anything runs: writable, maxmargin's (or ``force``), no input.
+
+    The inputs: the spec file, the data files it names, the learners' ``.py`` files.
+    """
+    if not isinstance(out, (str, os.PathLike)):
+        raise ParameterError(f"out must be a folder (str or Path), got {type(out).__name__}")
+    inputs: list[tuple[str, Any]] = []
+    if isinstance(given, (str, os.PathLike)):
+        inputs.append(("study spec", given))
+    for ds in spec.data:
+        inputs += [(f"{ds.key}.source", ds.source), (f"{ds.key}.holdout", ds.holdout)]
+    for lr in spec.learners:
+        path, sep, _ = lr.target.rpartition(":")
+        if sep and path.endswith(".py"):
+            inputs.append((f"{lr.key}.class", path))
+    inputs = [(what, p) for what, p in inputs if isinstance(p, (str, os.PathLike))]
+    return check_outputs("study", folder=Path(out), writes=WRITES, inputs=inputs, force=force)
+
+
 def study(
     spec: str | Path | Mapping | StudySpec,
     out: str | Path = "maxmargin-study",
     *,
+    force: bool = False,
     scheduler: str | None = None,
     n_jobs: int | None = None,
     progress: bool = False,
@@ -158,7 +193,11 @@ def study(
     out : str or Path, default "maxmargin-study"
         Output folder: ``cells/`` (one file per finished cell), ``refs/`` (cached
         exact solutions), ``results.parquet``, ``results.csv``, ``study.json``,
-        ``report.md`` and ``figures/``.
+        ``report.md`` and ``figures/``. New, empty, or one a study wrote (it holds a
+        ``.maxmargin`` marker); the table and the report are swapped in whole at the end,
+        so an interrupted study leaves the previous ones.
+    force : bool
+        Write into a non-empty folder maxmargin did not write.
     scheduler : str, optional
         ``tcp://HOST:PORT`` of a Dask scheduler, or ``local:N`` to start a local Dask
         cluster of N workers. Default: local processes (joblib's loky).
@@ -187,7 +226,11 @@ def study(
     SpecError
         An invalid spec (the message names the key).
     ParameterError
-        The ``study`` extra is missing, ``out`` is not writable, a bad ``scheduler``.
+        The ``study`` extra is missing, a bad ``scheduler``, ``spec`` or ``out`` of
+        another type.
+    OutputError
+        ``out`` cannot be written, is a folder maxmargin did not write (without
+        ``force``), or a file the study writes there is one of its inputs.
 
     Examples
     --------
@@ -210,10 +253,20 @@ def study(
         isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or n_jobs < 1
     ):
         raise ParameterError(f"n_jobs must be an int >= 1, got {n_jobs!r}")
-    spec = spec if isinstance(spec, StudySpec) else load_spec(spec)
+    if not isinstance(spec, (str, os.PathLike, Mapping, StudySpec)):
+        raise ParameterError(
+            "spec must be a TOML file (str or Path), a mapping or a StudySpec, got "
+            f"{type(spec).__name__}"
+        )
+    given, spec = spec, spec if isinstance(spec, StudySpec) else load_spec(spec)
+    outputs = _check_out(spec, given, out, force)
     plan = make_plan(spec)
     store = Store(out)
-    pending = [c for c in plan.cells if not store.finished(c.key)]
+    if not (store.root / MARKER).exists():  # a rerun after an interrupt finds it maxmargin's
+        mark_output_dir(store.root, "study", [])
+    pending = [
+        c for c in plan.cells if (r := read_record(store, c.key)) is None or r["status"] != "ok"
+    ]
     store.write_text(
         "study.json",
         json.dumps(
@@ -236,13 +289,15 @@ def study(
         elif pending and scheduler is not None:
             run_dask(plan, pending, store, tracker, scheduler)
     table = assemble(plan, store)
-    paths = [*write_table(table, store), store.root / "study.json"]
-    if report:
-        from .report import write_report
+    with outputs.staged() as stage:  # the table and the report: the old ones or new ones
+        write_table(table, stage.path)
+        if report:
+            from .report import write_report
 
-        paths += write_report(
-            table, store.root, title=spec.name, formats=formats, dpi=dpi, figures=figures
-        )
+            write_report(
+                table, stage.path, title=spec.name, formats=formats, dpi=dpi, figures=figures
+            )
+    paths = [*stage.files, store.root / "study.json"]
     failed = table.column("status").to_pylist().count("failed")  # one row per failed cell
     return StudyResult(
         spec=spec,

@@ -3,7 +3,7 @@
 Layout of ``DIR``::
 
     cells/<key>.json     one per cell that finished (ok or failed), written atomically
-    refs/<key>.pkl       exact solutions shared by cells (a cache: safe to delete)
+    refs/<key>.npz       exact solutions shared by cells (a cache: safe to delete)
     results.parquet      the table, assembled from the cell files of the current spec
     results.csv
     study.json           the normalised spec, its hash, the versions
@@ -11,26 +11,264 @@ Layout of ``DIR``::
 Every file is written to a temporary name in the same folder and renamed over the
 target (``os.replace``, atomic on POSIX and Windows), so a crash leaves either the old
 file or the new one, never half of one.
+
+Nothing read back can run code: a cached reference is an ``.npz`` of plain arrays (read
+with ``allow_pickle=False``) and strict JSON, re-certified on its data when read. A file
+that does not parse, or whose content does not fit (a cell record with arrays of unequal
+lengths, a reference of other data, a certificate that no longer holds), counts as
+missing: the task runs again.
 """
 
 from __future__ import annotations
 
+import hashlib
+import io
 import json
+import math
 import os
-import pickle
+import warnings
+import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .._io import atomic_write
-from ..exceptions import ParameterError
+import numpy as np
+import scipy.sparse as sp
 
-__all__ = ["Store", "read_pickle"]
+from .._io import atomic_write, make_dir
+from .._json import FORMATS, dumps, loads_strict
+from ..exceptions import OutputError
+
+__all__ = ["Store", "Separability", "Reference", "read_ref", "data_digest"]
 
 
-def read_pickle(path: Path) -> Any:
-    """Load a pickle written by :class:`Store` (a reference, read by a worker)."""
-    with open(path, "rb") as f:
-        return pickle.load(f)
+@dataclass(frozen=True, eq=False)
+class Separability:
+    """A data set with what decides its separability.
+
+    ``hard`` is the certified hard-margin :class:`~maxmargin.ExactSolution` (separable), a
+    verified :class:`~maxmargin.SeparationCertificate` (not separable), or None (an
+    unverified certificate: :func:`maxmargin.compare` decides again).
+    """
+
+    data: Any
+    holdout: Any
+    hard: Any
+    seconds: float
+
+
+@dataclass(frozen=True, eq=False)
+class Reference:
+    """The certified soft-margin optimum of one data set and grid value, with its data."""
+
+    soft: Any
+    hard: Any
+    holdout: Any
+    seconds: float
+
+
+def _array_digest(h: Any, a: np.ndarray) -> None:
+    a = np.ascontiguousarray(a)
+    h.update(f"{a.dtype.str}{a.shape}".encode())
+    h.update(a.tobytes())
+
+
+def data_digest(*datasets: Any) -> str:
+    """SHA-256 of the examples and labels of ``datasets`` (None entries allowed).
+
+    Parameters
+    ----------
+    *datasets : Dataset or None
+
+    Returns
+    -------
+    str
+        Hex digest; equal data give equal digests whatever their name or source.
+
+    Examples
+    --------
+    >>> from maxmargin import make_separable
+    >>> data_digest(make_separable(10, seed=1)) == data_digest(make_separable(10, seed=1))
+    True
+    """
+    h = hashlib.sha256()
+    for ds in datasets:
+        if ds is None:
+            h.update(b"none")
+            continue
+        X = ds.X
+        if sp.issparse(X):
+            X = sp.csr_matrix(X)
+            X.sort_indices()
+            h.update(b"csr")
+            for part in (X.indptr, X.indices, X.data, np.asarray(X.shape)):
+                _array_digest(h, part)
+        else:
+            _array_digest(h, np.asarray(X, dtype=float))
+        _array_digest(h, ds.y)
+    return h.hexdigest()
+
+
+# --------------------------------------------------------------------------- references
+
+_REF_FORMAT = f"maxmargin.study_ref/{FORMATS['study_ref'][0]}"
+
+
+def _data_arrays(prefix: str, ds: Any) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """A Dataset as plain arrays (CSR as its three parts) and the JSON of its names."""
+    arrays: dict[str, np.ndarray] = {f"{prefix}.y": np.asarray(ds.y, dtype=float)}
+    if sp.issparse(ds.X):
+        X = sp.csr_matrix(ds.X)
+        for part in ("data", "indices", "indptr"):
+            arrays[f"{prefix}.X.{part}"] = getattr(X, part)
+        arrays[f"{prefix}.X.shape"] = np.asarray(X.shape, dtype=np.int64)
+    else:
+        arrays[f"{prefix}.X"] = np.asarray(ds.X, dtype=float)
+    classes = [c if isinstance(c, (str, int, float)) else str(c) for c in ds.classes]
+    names = None if ds.feature_names is None else list(ds.feature_names)
+    return arrays, {"name": ds.name, "classes": classes, "feature_names": names}
+
+
+def _dataset(prefix: str, arrays: Any, doc: dict[str, Any]) -> Any:
+    from ..data import Dataset
+
+    if f"{prefix}.X.shape" in arrays:
+        shape = tuple(int(v) for v in arrays[f"{prefix}.X.shape"])
+        parts = (arrays[f"{prefix}.X.{p}"] for p in ("data", "indices", "indptr"))
+        X: Any = sp.csr_matrix(tuple(parts), shape=shape)
+    else:
+        X = arrays[f"{prefix}.X"]
+    names = doc["feature_names"]
+    return Dataset(
+        X,
+        arrays[f"{prefix}.y"],
+        name=str(doc["name"]),
+        classes=tuple(doc["classes"]),
+        feature_names=None if names is None else tuple(names),
+    )
+
+
+def _hard_doc(hard: Any) -> dict[str, Any] | None:
+    from ..separation import SeparationCertificate
+
+    if hard is None:
+        return None
+    if isinstance(hard, SeparationCertificate):
+        return {"separation": {"z": hard.z, "intercept": hard.intercept, "tol": hard.tol}}
+    return {"solution": hard.to_dict()}
+
+
+def _solution(doc: Any, data: Any) -> Any:
+    """The solution ``doc`` re-certified on ``data``; ValueError when the verdict changed."""
+    from ..solution import SavedSolution
+
+    saved = SavedSolution.from_dict(doc)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # an uncertified reference was said so when solved
+        sol = saved.recertify(data)
+    if sol.certificate.ok != saved.certificate.ok:
+        raise ValueError("the certificate does not say what the cache says")
+    return sol
+
+
+def _hard(doc: Any, data: Any) -> Any:
+    from ..separation import verify_separation
+
+    if doc is None:
+        return None
+    if "separation" in doc:
+        s = doc["separation"]
+        cert = verify_separation(data, s["z"], s["intercept"], tol=float(s["tol"]))
+        if not cert.verified:
+            raise ValueError("the separation certificate does not verify")
+        return cert
+    return _solution(doc["solution"], data)
+
+
+def write_ref(path: Path, key: str, obj: Separability | Reference) -> None:
+    """Write a separability or reference result as plain arrays and strict JSON.
+
+    Parameters
+    ----------
+    path : Path
+    key : str
+        The task's key, stored to be checked when read.
+    obj : Separability or Reference
+    """
+    data = obj.data if isinstance(obj, Separability) else obj.soft.problem.data
+    arrays, data_doc = _data_arrays("data", data)
+    doc: dict[str, Any] = {
+        "format": _REF_FORMAT,
+        "key": key,
+        "kind": type(obj).__name__.lower(),
+        "digest": data_digest(data, obj.holdout),
+        "seconds": obj.seconds,
+        "data": data_doc,
+        "holdout": None,
+        "hard": _hard_doc(obj.hard),
+        "soft": obj.soft.to_dict() if isinstance(obj, Reference) else None,
+    }
+    if obj.holdout is not None:
+        more, doc["holdout"] = _data_arrays("holdout", obj.holdout)
+        arrays.update(more)
+    buf = io.BytesIO()
+    members: dict[str, Any] = {"meta": np.array(dumps(doc)), **arrays}
+    np.savez(buf, **members)  # stored, not compressed: read back no larger than the file
+    atomic_write(path, buf.getvalue(), durable=False)
+
+
+def _read_arrays(path: Path) -> dict[str, np.ndarray]:
+    """The arrays of an ``.npz`` maxmargin wrote: plain arrays only, as large as the file."""
+    size = path.stat().st_size
+    with zipfile.ZipFile(path) as z:
+        if sum(i.file_size for i in z.infolist()) > size:  # compressed: not ours
+            raise ValueError("a compressed archive")
+    with np.load(path, allow_pickle=False) as z:
+        return {k: z[k] for k in z.files}
+
+
+def read_ref(path: Path, key: str, digest: str | None = None) -> Separability | Reference | None:
+    """The result cached in ``path``, or None when it does not read or does not fit.
+
+    Parameters
+    ----------
+    path : Path
+    key : str
+        The task it must be the result of.
+    digest : str, optional
+        The :func:`data_digest` its data must have (the plan's); the data in the file
+        must hash to the digest recorded there in any case.
+
+    Returns
+    -------
+    Separability or Reference or None
+        With every solution re-certified on the file's data (the verdict must be the one
+        recorded) and a separation certificate verified again.
+    """
+    try:
+        arrays = _read_arrays(path)
+        meta = arrays.pop("meta")
+        if meta.dtype.kind != "U" or meta.ndim != 0:
+            return None
+        doc = loads_strict(str(meta))
+        if doc.get("format") != _REF_FORMAT or doc.get("key") != key:
+            return None
+        data = _dataset("data", arrays, doc["data"])
+        holdout = None if doc["holdout"] is None else _dataset("holdout", arrays, doc["holdout"])
+        found = data_digest(data, holdout)
+        if found != doc["digest"] or (digest is not None and found != digest):
+            return None
+        seconds = float(doc["seconds"])
+        if not math.isfinite(seconds):
+            return None
+        hard = _hard(doc["hard"], data)
+        if doc["kind"] == "separability":
+            return Separability(data, holdout, hard, seconds)
+        if doc["kind"] == "reference":
+            return Reference(_solution(doc["soft"], data), hard, holdout, seconds)
+    except Exception:  # whatever a damaged or crafted file makes the readers raise
+        return None
+    return None
 
 
 class Store:
@@ -42,7 +280,7 @@ class Store:
 
     Raises
     ------
-    ParameterError
+    OutputError
         The folder cannot be created or written (checked before anything runs).
     """
 
@@ -50,14 +288,14 @@ class Store:
         self.root = Path(root)
         self.cells = self.root / "cells"
         self.refs = self.root / "refs"
+        for d in (self.root, self.cells, self.refs):
+            make_dir(d)
         try:
-            for d in (self.root, self.cells, self.refs):
-                d.mkdir(parents=True, exist_ok=True)
             probe = self.root / f".write-test-{os.getpid()}"
             probe.write_bytes(b"")
             probe.unlink()
         except OSError as e:
-            raise ParameterError(
+            raise OutputError(
                 f"cannot write the study's output folder {self.root}: {e.strerror or e}"
             ) from None
 
@@ -68,17 +306,16 @@ class Store:
         return self.cells / f"{key}.json"
 
     def read_cell(self, key: str) -> dict | None:
-        """The record of a finished cell, or None (missing or unreadable: run it again)."""
+        """The record of a finished cell, or None (missing or unreadable: run it again).
+
+        Whether it holds what the table needs is :func:`maxmargin.studies.table.read_record`'s
+        to say.
+        """
         try:
             record = json.loads(self.cell_path(key).read_text())
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
             return None
         return record if isinstance(record, dict) and record.get("key") == key else None
-
-    def finished(self, key: str) -> bool:
-        """Whether cell ``key`` finished successfully (failed cells run again)."""
-        rec = self.read_cell(key)
-        return rec is not None and rec.get("status") == "ok"
 
     def write_cell(self, key: str, record: dict) -> None:
         """Write the record of a finished cell (atomically; NaN and inf kept)."""
@@ -92,20 +329,17 @@ class Store:
     # ---------------------------------------------------------------- references
 
     def ref_path(self, key: str) -> Path:
-        """Where the pickle of task ``key`` (separability or reference) lives."""
-        return self.refs / f"{key}.pkl"
+        """Where the result of task ``key`` (separability or reference) is cached."""
+        return self.refs / f"{key}.npz"
 
-    def load_ref(self, key: str) -> Any:
-        """The cached object of ``key``, or None (missing or unreadable)."""
-        try:
-            return read_pickle(self.ref_path(key))
-        except Exception:
-            return None
+    def load_ref(self, key: str, digest: str) -> Any:
+        """The cached result of ``key`` on data of ``digest``, or None (see :func:`read_ref`)."""
+        return read_ref(self.ref_path(key), key, digest)
 
-    def save_ref(self, key: str, obj: Any) -> Path:
+    def save_ref(self, key: str, obj: Separability | Reference) -> Path:
         """Cache ``obj`` under ``key`` (atomically); return its path."""
         path = self.ref_path(key)
-        atomic_write(path, pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL))
+        write_ref(path, key, obj)
         return path
 
     def write_text(self, name: str, text: str) -> Path:

@@ -23,12 +23,13 @@ Columns, in order (``None``/null: the quantity does not apply, as in
 from __future__ import annotations
 
 import io
+from pathlib import Path
 from typing import Any
 
-from .cells import ARRAYS, Plan
+from .cells import ARRAYS, REF_SCALARS, RUN_SCALARS, Plan
 from .store import Store
 
-__all__ = ["SCHEMA", "assemble", "write_table", "TIMING_COLUMNS"]
+__all__ = ["SCHEMA", "assemble", "read_record", "write_table", "TIMING_COLUMNS"]
 
 _STR, _INT, _FLOAT, _BOOL = "string", "int64", "float64", "bool_"
 
@@ -100,11 +101,84 @@ TIMING_COLUMNS = (
 )
 
 
+#: The JSON values of each column type; None (null) fits every column.
+_TYPES: dict[str, tuple[type, ...]] = {
+    _STR: (str,),
+    _INT: (int,),
+    _FLOAT: (int, float),
+    _BOOL: (bool,),
+}
+
+
+def _fits(value: Any, kind: str) -> bool:
+    if value is None:
+        return True
+    if isinstance(value, bool) and kind != _BOOL:
+        return False
+    if isinstance(value, int) and kind in (_INT, _FLOAT) and abs(value) >= 2**63:
+        return False
+    return isinstance(value, _TYPES[kind])
+
+
+def _usable(record: dict) -> bool:
+    """Whether a cell record holds what the table needs, each of its type and length.
+
+    An ok record: every array of :data:`ARRAYS` (``t`` non-empty; the others null or one
+    value per checkpoint) and every scalar; a failed one: no arrays. Anything else (a
+    damaged or hand-edited file) counts as missing: the cell runs again.
+    """
+    types = dict(SCHEMA)
+    status = record.get("status")
+    head = {"attempts": _INT, "error": _STR, "cell_seconds": _FLOAT, "worker": _STR}
+    versions = record.get("versions", {})
+    arrays, scalars = record.get("arrays"), record.get("scalars", {})
+    if (
+        status not in ("ok", "failed")
+        or not all(_fits(record.get(k), kind) for k, kind in head.items())
+        or not isinstance(versions, dict)
+        or not all(_fits(v, _STR) for v in versions.values())
+        or not isinstance(scalars, dict)
+        or not all(_fits(scalars.get(k), types[k]) for k in (*RUN_SCALARS, *REF_SCALARS))
+    ):
+        return False
+    if status == "failed":
+        return arrays in (None, {})
+    if not isinstance(arrays, dict) or not isinstance(arrays.get("t"), list) or not arrays["t"]:
+        return False
+    if not all(k in scalars for k in (*RUN_SCALARS, *REF_SCALARS)):
+        return False
+    k = len(arrays["t"])
+    return all(
+        (v is None and name != "t")
+        or (isinstance(v, list) and len(v) == k and all(_fits(x, types[name]) for x in v))
+        for name in ARRAYS
+        for v in [arrays.get(name, "missing")]
+    )
+
+
+def read_record(store: Store, key: str) -> dict | None:
+    """The record of cell ``key`` when it holds what the table needs, else None.
+
+    Parameters
+    ----------
+    store : Store
+    key : str
+
+    Returns
+    -------
+    dict or None
+        None: missing, unreadable, or inconsistent (a column missing, of another type,
+        or arrays of unequal lengths); the cell then runs again.
+    """
+    record = store.read_cell(key)
+    return record if record is not None and _usable(record) else None
+
+
 def _rows(plan: Plan, store: Store) -> dict[str, list]:
     spec = plan.spec
     cols: dict[str, list] = {name: [] for name, _ in SCHEMA}
     for cell in plan.cells:
-        rec = store.read_cell(cell.key)
+        rec = read_record(store, cell.key)
         if rec is None:
             continue
         ok = rec.get("status") == "ok"
@@ -168,13 +242,14 @@ def assemble(plan: Plan, store: Store) -> Any:
     return pa.Table.from_pydict(cols, schema=schema)
 
 
-def write_table(table: Any, store: Store) -> list:
-    """Write ``results.parquet`` and ``results.csv`` atomically; return their paths.
+def write_table(table: Any, root: Path) -> list:
+    """Write ``root/results.parquet`` and ``root/results.csv`` atomically; return their paths.
 
     Parameters
     ----------
     table : pyarrow.Table
-    store : Store
+    root : Path
+        The folder (the study's, or the staging folder of its report).
 
     Returns
     -------
@@ -188,10 +263,10 @@ def write_table(table: Any, store: Store) -> list:
     paths = []
     buf = io.BytesIO()
     pq.write_table(table, buf)
-    atomic_write(store.root / "results.parquet", buf.getvalue())
-    paths.append(store.root / "results.parquet")
+    atomic_write(root / "results.parquet", buf.getvalue())
+    paths.append(root / "results.parquet")
     buf = io.BytesIO()
     pacsv.write_csv(table, buf)
-    atomic_write(store.root / "results.csv", buf.getvalue())
-    paths.append(store.root / "results.csv")
+    atomic_write(root / "results.csv", buf.getvalue())
+    paths.append(root / "results.csv")
     return paths
