@@ -41,6 +41,7 @@ __all__ = [
     "check_output_file",
     "check_output_dir",
     "check_outputs",
+    "clear_dead_temporaries",
     "OutputPlan",
     "Staging",
     "make_dir",
@@ -316,14 +317,18 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def _clear_dead(folder: Path) -> None:
+def clear_dead_temporaries(folder: str | Path) -> None:
     """Finish or remove what a process that no longer runs left in ``folder``.
 
     Its half-written files and staging folders go; a commit it had started is finished
     (:func:`_roll_forward`). What a running process writes is left alone.
+
+    Parameters
+    ----------
+    folder : str or Path
     """
     with contextlib.suppress(OSError):
-        for entry in folder.iterdir():
+        for entry in Path(folder).iterdir():
             m = _TMP_NAME.match(entry.name)
             if m and not _alive(int(m.group(1))):
                 _clean(entry)
@@ -372,7 +377,7 @@ def check_output_dir(target: str | Path, option: str = "--out", *, force: bool =
     if path.exists():
         if not path.is_dir():
             raise OutputError(f"{shown}: exists and is not a directory")
-        _clear_dead(path)
+        clear_dead_temporaries(path)
         try:
             entries = sorted(p.name for p in path.iterdir())
         except OSError as e:

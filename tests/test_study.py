@@ -681,3 +681,22 @@ def test_inconsistent_cell_records_and_caches_are_recomputed(mini):
     again = mm.study(MINI, res.out, n_jobs=1, report=False)
     assert again.ran == res.cells and len(solves) == 4
     _same_tables(res.table, again.table)
+
+
+def test_what_a_killed_study_left_is_cleared(mini):
+    res, _ = mini
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - a process that is gone by the time the study runs
+        os._exit(0)
+    os.waitpid(pid, 0)
+    left = [
+        res.out / "cells" / f".x.json.{pid}.abc123.maxmargin-tmp",
+        res.out / "refs" / f".y.npz.{pid}.abc123.maxmargin-tmp",
+        res.out / f".stage.{pid}.abc123.maxmargin-tmp" / "figures" / "a.png",
+    ]
+    for p in left:
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text("half")
+    again = mm.study(MINI, res.out, n_jobs=1, report=False)
+    assert again.ran == 0
+    assert not [p for p in res.out.rglob("*") if "maxmargin-tmp" in p.name]

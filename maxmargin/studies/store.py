@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from .._io import atomic_write, make_dir
+from .._io import atomic_write, clear_dead_temporaries, make_dir
 from .._json import FORMATS, dumps, loads_strict
 from ..exceptions import OutputError
 
@@ -290,6 +290,7 @@ class Store:
         self.refs = self.root / "refs"
         for d in (self.root, self.cells, self.refs):
             make_dir(d)
+            clear_dead_temporaries(d)  # what a killed study left half-written
         try:
             probe = self.root / f".write-test-{os.getpid()}"
             probe.write_bytes(b"")
