@@ -54,13 +54,14 @@ import numpy as np
 
 from ._log import logger, solver_output
 from ._validation import WIDE_HINT, check_choice, check_memory
-from .certificate import DEFAULT_TOL, Certificate, _norm, _row_norms, certify
+from .certificate import DEFAULT_TOL, Certificate, _norm, certify, margins, support_sets
 from .exceptions import NotSeparableError, ParameterError, SolverError
 from .problem import SVMProblem
 from .separation import _raise_not_separable, is_separable, separation_certificate
 from .solution import ExactSolution
 from .solvers import FORMS, Route, available_solvers, choose_route, hard_margin_retries
 from .solvers.polish import polish as polish_point
+from .solvers.polish import stretch_needed
 from .solvers.qp import primal_point, signed_rows, weights_from_alpha
 from .solvers.result import RawResult, Status
 from .solvers.scaling import (
@@ -159,8 +160,9 @@ def _soft_as_hard(problem: SVMProblem, t: float, t0: float, tol: float) -> Exact
 
     Found when the data are separable and ``C >= max alpha_hard`` (then the hard optimum
     satisfies the soft KKT conditions); None otherwise. ``(w, b)`` is stretched by
-    ``1 + delta`` so that every ``y_i f_i`` exceeds 1 by more than its rounding error: at
-    this C a slack of 1e-16 would cost more than the whole objective.
+    ``1 + delta`` so that every ``y_i f_i`` exceeds 1 by more than its rounding error
+    (:func:`~maxmargin.solvers.polish.stretch_needed`): at this C a slack of 1e-16 would
+    cost more than the whole objective.
     """
     # the hard margin as the solvers should see it: unit features (t = 1/R here, since
     # C R^2 > 1), solved without a further rescaling
@@ -176,10 +178,7 @@ def _soft_as_hard(problem: SVMProblem, t: float, t0: float, tol: float) -> Exact
     w, b, alpha = sol.w * t, sol.b, sol.alpha * (t * t)
     if not sol.certificate.ok or np.any(alpha > problem.costs):
         return None
-    y = problem.data.y
-    r = y * problem.decision_function(w, b)
-    rnd = (problem.d + 3) * 2.0**-52 * float((_row_norms(problem.data) * _norm(w) + abs(b)).max())
-    delta = 4.0 * rnd + 2.0 * max(0.0, 1.0 - float(r.min()))
+    delta = stretch_needed(*margins(problem, w, b))
     if delta > 0.01 * tol:  # the stretch costs 2 delta of the objective
         return None
     w, b = w * (1.0 + delta), b * (1.0 + delta)
@@ -246,23 +245,7 @@ def _solution(
             RuntimeWarning,
             stacklevel=stacklevel,
         )
-    # relative to C (alpha lies in [0, C]), or to max alpha for hard margin; with weights
-    # to each example's own box [0, C_i] (the tolerance sv_tol s_i)
-    scale = problem.C if not problem.hard else float(alpha.max(initial=0.0))
-    sv_tol = (1e-8 if polished else 1e-6) * scale
-    tols: Any = sv_tol if problem.weights is None else sv_tol * problem.weights
-    support = np.flatnonzero(alpha > tols)
-    if problem.hard:
-        bound = np.empty(0, dtype=np.int64)
-    else:
-        bound = np.flatnonzero(alpha >= problem.costs - tols)
-    # (not np.setdiff1d: it sorts, 0.5 s at n = 10^6)
-    if problem.hard:
-        margin_sv = support
-    elif problem.weights is None:
-        margin_sv = support[alpha[support] < problem.C - sv_tol]
-    else:
-        margin_sv = support[alpha[support] < (problem.costs - tols)[support]]
+    support, margin_sv, bound, sv_tol = support_sets(problem, alpha, cert)
     nrm = _norm(problem.to_augmented(w, b))
     margin = 1.0 / nrm if nrm > 0 else math.inf
     return ExactSolution(
