@@ -61,7 +61,7 @@ from .separation import _raise_not_separable, is_separable, separation_certifica
 from .solution import ExactSolution
 from .solvers import FORMS, Route, available_solvers, choose_route, hard_margin_retries
 from .solvers.polish import polish as polish_point
-from .solvers.polish import stretch_needed
+from .solvers.polish import stretch_needed, stretched
 from .solvers.qp import primal_point, signed_rows, weights_from_alpha
 from .solvers.result import RawResult, Status
 from .solvers.scaling import (
@@ -164,6 +164,8 @@ def _soft_as_hard(problem: SVMProblem, t: float, t0: float, tol: float) -> Exact
     (:func:`~maxmargin.solvers.polish.stretch_needed`): at this C a slack of 1e-16 would
     cost more than the whole objective.
     """
+    if _HARD_AS_SOFT.get():  # this soft margin stands for a hard one that failed
+        return None
     # the hard margin as the solvers should see it: unit features (t = 1/R here, since
     # C R^2 > 1), solved without a further rescaling
     hp = scaled_problem(problem, t, as_hard_margin=True)
@@ -354,6 +356,24 @@ def solve(
     form = check_choice("form", form, FORMS)
     route = choose_route(problem, form, solver, interface)
     tol = DEFAULT_TOL if tol is None else float(tol)
+    kw = {"form": form, "solver": solver, "polish": polish, "interface": interface, "tol": tol}
+    if problem.hard and solver is None and not _INNER.get() and not _HARD_AS_SOFT.get():
+        return _hard_with_fallback(problem, route, t0, **kw)
+    return _solve(problem, route, t0, **kw)
+
+
+def _solve(
+    problem: SVMProblem,
+    route: Route,
+    t0: float,
+    *,
+    form: str,
+    solver: str | None,
+    polish: bool,
+    interface: str,
+    tol: float,
+) -> ExactSolution:
+    """:func:`solve` once its arguments are checked."""
     if problem.weights is not None and not problem.costs.all():
         return _solve_without_zero_costs(
             problem, t0, form=form, solver=solver, polish=polish, interface=interface, tol=tol
@@ -382,6 +402,92 @@ def solve(
         "  polished: %s; certificate %s", point.polished, "ok" if point.cert.ok else "failed"
     )
     return _accepted(problem, point, t0)
+
+
+#: Set while _hard_as_soft solves its soft margin (which must not turn into a hard one).
+_HARD_AS_SOFT: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "maxmargin_hard_as_soft", default=False
+)
+
+
+def _hard_with_fallback(problem: SVMProblem, route: Route, t0: float, **kw: Any) -> ExactSolution:
+    """A hard margin the default routes could not certify, solved as a soft margin.
+
+    The hard-margin dual of separable data with a margin tiny next to the features'
+    scale (wine with its columns scaled by 10^-3..10^3) can defeat every route: PIQP
+    and the IPM call it infeasible, Clarabel ends far from feasible. The soft margin at
+    a large C is the same problem with a bounded dual and solves there
+    (:func:`_hard_as_soft`). Otherwise the first answer stands, warnings and all.
+    """
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            sol, error = _solve(problem, route, t0, **kw), None
+        except SolverError as e:
+            sol, error = None, e
+    if sol is None or not sol.certificate.ok:
+        alt = _hard_as_soft(problem, t0, kw["tol"])
+        if alt is not None:
+            return alt
+    for wn in caught:
+        warnings.warn_explicit(wn.message, wn.category, wn.filename, wn.lineno)
+    if sol is None:
+        raise error  # type: ignore[misc]
+    return sol
+
+
+def _hard_as_soft(problem: SVMProblem, t0: float, tol: float) -> ExactSolution | None:
+    """The hard-margin optimum as the soft margin's at ``C R^2 = 2^40`` or ``2^50``, or None.
+
+    A soft-margin optimum with every ``y_i f_i >= 1`` satisfies the hard margin's KKT
+    conditions (``C`` above ``max alpha``): certified on ``problem`` itself, the hard
+    margin, or not taken.
+    """
+    R, _ = scale_free_c(problem)
+    if not (R > 0 and math.isfinite(R)):
+        return None
+    token = _HARD_AS_SOFT.set(True)
+    try:
+        for k in (40, 50):
+            e = math.frexp(R)[1]  # C = 2^k / R^2 without overflow: R in [2^(e-1), 2^e)
+            C = math.ldexp(1.0, k - 2 * e)
+            if not 0.0 < C < math.inf:
+                continue
+            soft = SVMProblem(
+                problem.data,
+                C=C,
+                intercept=problem.intercept,
+                intercept_scaling=problem.intercept_scaling,
+            )
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    sol = solve(soft, tol=tol)
+            except SolverError:
+                continue
+            w, b = sol.w, sol.b
+            cert = certify(problem, w, b, sol.alpha, tol=tol)
+            st = stretched(problem, w, b, sol.alpha, cert, tol)  # provably feasible
+            if st is not None:
+                w, b, cert = st
+            logger.debug("  hard margin as the soft margin at C R^2 = 2^%d: %s", k, cert.ok)
+            if cert.ok:
+                return _solution(
+                    problem,
+                    w,
+                    b,
+                    sol.alpha,
+                    cert,
+                    sol.status,
+                    sol.solver,
+                    sol.form,
+                    sol.interface,
+                    sol.polished,
+                    t0,
+                )
+    finally:
+        _HARD_AS_SOFT.reset(token)
+    return None
 
 
 def _solve_without_zero_costs(problem: SVMProblem, t0: float, **kw: Any) -> ExactSolution:

@@ -406,3 +406,43 @@ def test_negative_weight_message_prints_the_plain_number():
     w[3] = -1.0
     with pytest.raises(DataError, match=r"example 3 has -1\.0$"):
         SVMProblem(ds, C=1.0, sample_weight=w)
+
+
+def _raw_wine():
+    datasets = pytest.importorskip("sklearn.datasets")
+    wn = datasets.load_wine()
+    keep = wn.target < 2
+    return wn.data[keep], np.where(wn.target[keep] == 0, 1.0, -1.0)
+
+
+@pytest.mark.parametrize("intercept", ["none", "augmented", "free"])
+def test_hard_margin_point_is_feasible_to_rounding_on_raw_wine(intercept):
+    # raw wine (features 0.1 .. 1.7e3): y f >= 1 was violated by up to 2.5e-9 (none), a
+    # negative relative gap of -2e-9 and a margin 1e-9 too large. Now the certificate
+    # proves every y_i f_i >= 1 for the stored (w, b): violation 0 with rounding bound 0,
+    # so 1/||w~|| cannot exceed the optimal margin.
+    X, y = _raw_wine()
+    sol = solve(SVMProblem(Dataset(X, y), hard=True, intercept=intercept))
+    cert = sol.certificate
+    assert cert.ok and sol.polished
+    assert cert.kkt["primal_feasibility"] == 0.0 == cert.floors["primal_feasibility"]
+    r = y * (X @ sol.w + sol.b)
+    assert r.min() >= 1.0  # and in plain numpy too
+    assert -cert.floors["relative_gap"] <= cert.relative_gap <= 1e-10
+
+
+def test_hard_margin_every_route_fails_on_is_solved_as_a_soft_margin():
+    # wine with its columns scaled by 10^-2..10^3: the hard-margin dual defeats PIQP and
+    # the IPM (both call it infeasible) and Clarabel (its point misses y f >= 1 by 3.4).
+    # The soft margin at a large C has the same optimum and a bounded dual.
+    X, y = _raw_wine()
+    X = X / X.std(axis=0) * 10.0 ** np.array([-2.0, 0, 0, 0, 3, 0, 1, 0, -2, 0, 1, 0, 1])
+    ds = Dataset(X, y)
+    sol = solve(SVMProblem(ds, hard=True, intercept="none"))
+    cert = sol.certificate
+    assert cert.ok and cert.kkt["primal_feasibility"] == 0.0
+    assert sol.bound_support.size == 0 and sol.status == "optimal"
+    soft = solve(SVMProblem(ds, C=1e9, intercept="none"))  # C far above max alpha
+    assert soft.certificate.ok and soft.bound_support.size == 0
+    assert sol.margin == pytest.approx(soft.margin, rel=1e-9)
+    assert sol.support.tolist() == soft.support.tolist()

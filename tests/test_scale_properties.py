@@ -290,6 +290,13 @@ def _wine(raw=False):
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# hard margins every route failed on (PIQP and the IPM: "infeasible"; Clarabel: far off)
+@example(exps=[-2.0, 0, 0, 0, 3.0, 0, 1.0, 0, -2.0, 0, 1.0, 0, 1.0], C=math.inf, intercept="none")
+@example(
+    exps=[-2.76, 2.9, -2.55, -2.85, -1.71, -2.18, 1.77, -2.09, -0.96, -2.92, 2.59, -1.07, 2.06],
+    C=math.inf,
+    intercept="augmented",
+)
 @given(
     exps=st.lists(st.floats(-3, 3), min_size=13, max_size=13),
     C=st.sampled_from([1e-2, 1.0, 1e2, 1e4, 1e6, math.inf]),
