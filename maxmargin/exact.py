@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import contextvars
 import math
+import sys
 import time
 import warnings
 from dataclasses import dataclass
@@ -356,6 +357,7 @@ def solve(
     form = check_choice("form", form, FORMS)
     route = choose_route(problem, form, solver, interface)
     tol = DEFAULT_TOL if tol is None else float(tol)
+    _check_normal_costs(problem)
     kw = {"form": form, "solver": solver, "polish": polish, "interface": interface, "tol": tol}
     if problem.hard and solver is None and not _INNER.get() and not _HARD_AS_SOFT.get():
         return _hard_with_fallback(problem, route, t0, **kw)
@@ -402,6 +404,40 @@ def _solve(
         "  polished: %s; certificate %s", point.polished, "ok" if point.cert.ok else "failed"
     )
     return _accepted(problem, point, t0)
+
+
+def _check_normal_costs(problem: SVMProblem) -> None:
+    """Refuse a cost ``C_i`` below the smallest normal double (2.2e-308).
+
+    The multipliers ``0 <= alpha_i <= C_i`` would be subnormal numbers with fewer
+    significant bits (``C = 1e-320`` has 11, ``5e-324`` one): at ``C = 1e-320`` no
+    point satisfies ``sum_i alpha_i y_i = 0`` to 1e-6 (heart_scale: 6e-5 at best),
+    while ``C = 1e-300`` certifies to rounding. The rule is the simplest honest one:
+    no subnormal cost.
+
+    Raises
+    ------
+    ParameterError
+        Naming C (and lambda, or the smallest weighted cost).
+    """
+    if problem.hard:
+        return
+    costs = problem.costs
+    pos = costs[costs > 0]
+    low = float(pos.min()) if pos.size else math.inf
+    if low >= sys.float_info.min:
+        return
+    if problem.weights is None:
+        what = f"C = {problem.C:.3g}"
+    else:
+        what = f"the smallest cost C s_i = {low:.3g} (C = {problem.C:.3g})"
+    bits = math.frexp(low)[1] + 1074  # a subnormal's significant bits
+    raise ParameterError(
+        f"{what} is below the smallest normal double, 2.2e-308: the multipliers alpha_i "
+        f"in [0, C] would be subnormal numbers, with at most {bits} significant bits "
+        "instead of 53, and are not solved for. Only C R^2 matters (X "
+        "times s with C / s^2 is the same problem): scale the features down and C up"
+    )
 
 
 #: Set while _hard_as_soft solves its soft margin (which must not turn into a hard one).

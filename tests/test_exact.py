@@ -446,3 +446,22 @@ def test_hard_margin_every_route_fails_on_is_solved_as_a_soft_margin():
     assert soft.certificate.ok and soft.bound_support.size == 0
     assert sol.margin == pytest.approx(soft.margin, rel=1e-9)
     assert sol.support.tolist() == soft.support.tolist()
+
+
+@pytest.mark.parametrize("C", [1e-310, 1e-320, 5e-324])
+def test_subnormal_C_is_refused_naming_C(heart, C):
+    # C = 1e-320 ended NOT CERTIFIED (alpha in [0, C] has 11 significant bits: the
+    # equality could not be met to 1e-6) while 1e-300 certifies: below the smallest
+    # normal double C is refused, before any solve, with what to do instead
+    with pytest.raises(ParameterError, match=r"^C = .* smallest normal double.*scale the"):
+        solve(SVMProblem(heart, C=C))
+    w = np.ones(heart.n)
+    w[0] = 1e-300  # a weighted cost C s_i below it: the same
+    with pytest.raises(ParameterError, match=r"smallest cost C s_i"):
+        solve(SVMProblem(heart, C=1e-10, sample_weight=w))
+
+
+def test_smallest_normal_C_still_certifies(heart):
+    for C in (1e-300, 2.2250738585072014e-308):
+        sol = solve(SVMProblem(heart, C=C))
+        assert sol.certificate.ok and sol.status == "optimal", C
