@@ -72,6 +72,7 @@ from .solvers.scaling import (
     scale_hint,
     scaled_problem,
     solver_scale,
+    times_inv_t2,
 )
 
 __all__ = [
@@ -110,7 +111,7 @@ def _solve_rescaled_inner(problem: SVMProblem, t: float, t0: float, **kw: Any) -
         sol = _soft_as_hard(problem, t, t0, kw["tol"])
         if sol is not None:
             return sol
-    if not problem.hard and not math.isfinite(max_cost(problem) / (t * t)):  # C_i = C s_i
+    if not problem.hard and not math.isfinite(times_inv_t2(max_cost(problem), t)):  # C s_i
         raise SolverError(
             f"{problem.data.name}: the data are not separable, and the soft "
             f"margin cannot be solved in double precision{scale_hint(problem)}"
@@ -128,7 +129,7 @@ def _solve_rescaled_inner(problem: SVMProblem, t: float, t0: float, **kw: Any) -
             except SolverError as e:
                 error = error or e
                 continue
-        w, b, alpha = sol.w * t, sol.b, sol.alpha * (t * t)
+        w, b, alpha = sol.w * t, sol.b, times_inv_t2(sol.alpha, 1.0 / t)
         cert = certify(problem, w, b, alpha, tol=kw["tol"])
         if best is None or (cert.ok and not best[3].ok):
             best = (sol, w, b, cert, alpha, caught)
@@ -178,7 +179,7 @@ def _soft_as_hard(problem: SVMProblem, t: float, t0: float, tol: float) -> Exact
             sol = solve(hp)
     except (SolverError, NotSeparableError):
         return None
-    w, b, alpha = sol.w * t, sol.b, sol.alpha * (t * t)
+    w, b, alpha = sol.w * t, sol.b, times_inv_t2(sol.alpha, 1.0 / t)
     if not sol.certificate.ok or np.any(alpha > problem.costs):
         return None
     delta = stretch_needed(*margins(problem, w, b))
