@@ -359,7 +359,13 @@ def solve(
     route = choose_route(problem, form, solver, interface)
     tol = DEFAULT_TOL if tol is None else float(tol)
     _check_normal_costs(problem)
-    kw = {"form": form, "solver": solver, "polish": polish, "interface": interface, "tol": tol}
+    kw: dict[str, Any] = {
+        "form": form,
+        "solver": solver,
+        "polish": polish,
+        "interface": interface,
+        "tol": tol,
+    }
     if problem.hard and solver is None and not _INNER.get() and not _HARD_AS_SOFT.get():
         return _hard_with_fallback(problem, route, t0, **kw)
     return _solve(problem, route, t0, **kw)
