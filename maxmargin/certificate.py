@@ -334,8 +334,9 @@ class Certificate:
 
         Examples
         --------
-        >>> Certificate(1.0, 1.0, 0.0, 1e-9, {"stationarity": 1e-7},
-        ...             floors={"relative_gap": 1e-15, "stationarity": 1e-9}).accuracy()
+        >>> c = Certificate(1.0, 1.0, 0.0, 1e-9, {"stationarity": 1e-7},
+        ...                 floors={"relative_gap": 1e-15, "stationarity": 1e-9})
+        >>> round(c.accuracy(), 15)
         1.01e-07
         """
         vals = [v + f for v, f in self._bounds().values()]

@@ -314,8 +314,8 @@ def test_gap_at_rounding_level_on_column_scalings(exps, C, intercept):
     cert = sol.certificate
     assert cert.ok and sol.polished, cert
     assert abs(cert.relative_gap) <= _rounding_level(p, sol), (cert, _rounding_level(p, sol))
-    if p.hard:  # feasible, provably: y_i f_i >= 1 for the stored (w, b)
-        assert cert.kkt["primal_feasibility"] == 0.0 == cert.floors["primal_feasibility"]
+    if p.hard:  # feasible to rounding: any violation of y_i f_i >= 1 within its bound
+        assert cert.kkt["primal_feasibility"] <= cert.floors["primal_feasibility"]
 
 
 @pytest.mark.parametrize("intercept", ["none", "augmented", "free"])

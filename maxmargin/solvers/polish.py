@@ -303,13 +303,15 @@ def stretched(
     it, :func:`~maxmargin.certificate.margins`), every such slack is provably 0 and the
     stretch costs ``delta sum_M alpha_i <= 2 delta P`` of the objective. Returns ``(w, b,
     certificate)`` of the stretched point when it is the better one: for the hard
-    margin whenever it does not lose the certificate (feasibility is the point), for
+    margin when some ``y_i f_i`` is below 1 by more than its rounding bound and the
+    stretch does not lose the certificate (feasibility is the point; a point feasible
+    to rounding, such as a hand-solvable one with exact margins, is left as it is), for
     the soft margin when it proves more (:meth:`Certificate.accuracy`); None otherwise.
     """
     r, e = margins(problem, w, b)
     near = r >= 1.0 - MAX_STRETCH
-    if problem.hard and not near.all():
-        return None
+    if problem.hard and (not near.all() or bool(np.all(r >= 1.0 - e))):
+        return None  # beyond a stretch, or feasible to rounding already (2.0 stays 2.0)
     delta = stretch_needed(r[near], e[near])
     if not 0.0 < delta <= MAX_STRETCH:
         return None
