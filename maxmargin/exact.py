@@ -462,21 +462,31 @@ def _hard_with_fallback(problem: SVMProblem, route: Route, t0: float, **kw: Any)
     a large C is the same problem with a bounded dual and solves there
     (:func:`_hard_as_soft`). Otherwise the first answer stands, warnings and all.
     """
+    sol: ExactSolution | None = None
+    error: SolverError | None = None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            sol, error = _solve(problem, route, t0, **kw), None
+            sol = _solve(problem, route, t0, **kw)
         except SolverError as e:
-            sol, error = None, e
+            error = e
+        except BaseException:  # NotSeparableError, Ctrl-C: with the warnings so far
+            _reissue(caught)
+            raise
     if sol is None or not sol.certificate.ok:
         alt = _hard_as_soft(problem, t0, kw["tol"])
         if alt is not None:
             return alt
-    for wn in caught:
-        warnings.warn_explicit(wn.message, wn.category, wn.filename, wn.lineno)
+    _reissue(caught)
     if sol is None:
         raise error  # type: ignore[misc]
     return sol
+
+
+def _reissue(caught: list[warnings.WarningMessage]) -> None:
+    """Issue recorded warnings again, as they were."""
+    for wn in caught:
+        warnings.warn_explicit(wn.message, wn.category, wn.filename, wn.lineno)
 
 
 def _hard_as_soft(problem: SVMProblem, t0: float, tol: float) -> ExactSolution | None:
