@@ -42,7 +42,9 @@ out of the dict; ``0/0`` (e.g. ``alpha = 0``) counts as 0.
 Rounding. Each test also gets a rigorous bound on the rounding error of its computed
 value (:attr:`Certificate.floors`, same scale), from the standard bounds
 ``|fl(sum_k a_k) - sum_k a_k| <= gamma_m sum_k |a_k|`` (``gamma_m ~ m u``, ``u = 2^-53``):
-the decision values are off by at most ``gamma_{d+3} (||x_i|| ||w|| + |b|)``, ``v`` by at
+the decision values are off by at most ``gamma_{d+3} (sum_j |x_ij| |w_j| + |b|)`` (the
+sum bounded by the smaller of ``||x_i|| ||w||`` and ``||x_i / c|| ||c w||``, ``c`` the
+columns' scales: tight on badly scaled columns), ``v`` by at
 most ``gamma_{n+2} sum_i |alpha_i| ||z_i||`` (in the 2-norm), and these propagate to
 ``P``, ``D`` and each residual. A test passes when ``value + floor <= tol`` (the exact
 value is then within the tolerance), fails when ``value - floor > tol``, and otherwise
@@ -76,6 +78,7 @@ from .problem import SVMProblem
 __all__ = [
     "Certificate",
     "certify",
+    "support_sets",
     "DEFAULT_TOL",
 ]
 
@@ -145,6 +148,54 @@ def _row_norms(data: Dataset) -> np.ndarray:
         rn = _row_norms_robust(data.X)
         _ROW_NORMS[data] = rn
     return rn
+
+
+_COLUMN_SCALED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _column_scaled(data: Dataset) -> tuple[np.ndarray, np.ndarray]:
+    """``(c, rc)``: column scales and the row norms of ``X diag(1/c)`` (cached).
+
+    ``c_j`` is the power of two within a factor 2 of ``max_i |x_ij|`` (1 for a zero
+    column), so ``X / c`` has entries in [-1, 1] and is formed exactly. ``rc`` is padded
+    by ``sqrt(d) 2^-511``: the squares of entries below ``2^-511`` may underflow, and the
+    padding keeps ``rc_i >= ||x_i / c||`` all the same.
+    """
+    out = _COLUMN_SCALED.get(data)
+    if out is None:
+        X = data.X
+        if sp.issparse(X):
+            cmax = np.asarray(abs(X).max(axis=0).toarray()).ravel()
+        else:
+            cmax = np.max(np.abs(X), axis=0, initial=0.0)
+        c = np.array([_pow2(float(m)) for m in cmax])
+        Xc = X @ sp.diags(1.0 / c) if sp.issparse(X) else X / c
+        rc = _row_norms_robust(Xc) + math.sqrt(X.shape[1]) * 2.0**-511
+        out = (c, rc)
+        _COLUMN_SCALED[data] = out
+    return out
+
+
+def _dot_bounds(data: Dataset, w: np.ndarray) -> np.ndarray:
+    """A bound on ``sum_j |x_ij| |w_j|`` for every row, for the rounding of ``X w``.
+
+    The smaller of two Cauchy-Schwarz bounds: ``||x_i|| ||w||``, and ``||x_i / c||
+    ||c w||`` with the column scales ``c`` (:func:`_column_scaled`). The second is the
+    tight one on badly scaled columns (features from 0.1 to 1e3, say), where the weights
+    are small on the large columns: there ``||x_i|| ||w||`` is off by the ratio of the
+    column scales.
+    """
+    rn = _row_norms(data)
+    c, rc = _column_scaled(data)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return np.minimum(rn * _norm(w), rc * _norm(c * w))
+
+
+def _dot_bounds_z(problem: SVMProblem, u: np.ndarray) -> np.ndarray:
+    """:func:`_dot_bounds` in the space ``z_i`` of the QP (``u`` of length d')."""
+    if problem.intercept != "augmented":
+        return _dot_bounds(problem.data, u)
+    return _dot_bounds(problem.data, u[:-1]) + problem.intercept_scaling * abs(float(u[-1]))
 
 
 def _radius(data: Dataset) -> float:
@@ -269,6 +320,26 @@ class Certificate:
         1e-07
         """
         vals = [abs(self.relative_gap), *self.kkt.values()]
+        return float(max(vals)) if all(math.isfinite(v) for v in vals) else math.inf
+
+    def accuracy(self) -> float:
+        """What the certificate proves: the largest test's value plus its rounding floor.
+
+        Every exact test value (``|relative_gap|`` and each KKT residual) is at most this.
+
+        Returns
+        -------
+        float
+            ``inf`` when any value or floor is not finite.
+
+        Examples
+        --------
+        >>> c = Certificate(1.0, 1.0, 0.0, 1e-9, {"stationarity": 1e-7},
+        ...                 floors={"relative_gap": 1e-15, "stationarity": 1e-9})
+        >>> round(c.accuracy(), 15)
+        1.01e-07
+        """
+        vals = [v + f for v, f in self._bounds().values()]
         return float(max(vals)) if all(math.isfinite(v) for v in vals) else math.inf
 
     @property
@@ -397,6 +468,21 @@ def _verdict(
     return undecided is None, undecided
 
 
+def margins(problem: SVMProblem, w: np.ndarray, b: float) -> tuple[np.ndarray, np.ndarray]:
+    """The margins ``r_i = y_i f(x_i)`` as :func:`certify` computes them, and their rounding.
+
+    Returns ``(r, e)``, ``e_i`` a rigorous bound on the rounding error of ``r_i`` (margin
+    units). ``f = X w + b`` is computed after scaling ``w`` by a power of two (exact), so that
+    neither the products nor the sum under- or overflow needlessly.
+    """
+    with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+        pw = _pow2(_maxabs(w))
+        f = pw * np.asarray(problem.data.X @ (w / pw)).reshape(-1) + b
+        d = problem.d
+        e = _gamma(d + 3) * (_dot_bounds(problem.data, w) + abs(b)) + (d + 3) * _TINY * pw
+    return problem.data.y * f, e
+
+
 def certify(
     problem: SVMProblem, w: Any, b: Any, alpha: Any, *, tol: float | None = None
 ) -> Certificate:
@@ -478,7 +564,7 @@ def certify(
 
     y = problem.data.y
     C = problem.C
-    n, d = problem.n, problem.d
+    n = problem.n
     hard = problem.hard
     with np.errstate(over="ignore", invalid="ignore", under="ignore", divide="ignore"):
         wt = problem.to_augmented(w, b)
@@ -486,12 +572,9 @@ def certify(
         # ---- decision values, slacks, and their rounding bounds (margin units)
         rn = _row_norms(problem.data)
         zn = rn if problem.intercept != "augmented" else np.hypot(rn, problem.intercept_scaling)
-        pw = _pow2(_maxabs(w))
-        f = pw * np.asarray(problem.data.X @ (w / pw)).reshape(-1) + b
-        r = y * f
+        r, ef = margins(problem, w, b)
         one_minus_r = 1.0 - r
         xi = np.maximum(0.0, one_minus_r)
-        ef = _gamma(d + 3) * (rn * _norm(w) + abs(b)) + (d + 3) * _TINY * pw
         exi = ef + _U * np.abs(one_minus_r)  # bound on |xi^ - xi| and on max(0, r - 1)
         hinge_near = one_minus_r > -exi  # xi may be > 0 here
         margin_near = one_minus_r < exi  # r - 1 may be > 0 here
@@ -514,9 +597,14 @@ def certify(
         if not hard:
             ex = exi if sw is None else sw * exi
             eP += C * (_gamma(n + 2) * S + float(ex[hinge_near].sum())) + _U * P
+        # ||fl(v)||^2 - ||v||^2 = 2 fl(v).e - ||e||^2 with e = fl(v) - v, |e_j| <= gamma_{n+2}
+        # sum_i |alpha_i| |z_ij|: so |fl(v).e| <= gamma_{n+2} sum_i |alpha_i| (|z_i|.|v|),
+        # far below ||v|| ||e|| when v is small on the large columns
+        ve = _gamma(n + 2) * float(abs_alpha @ _dot_bounds_z(problem, v))
+        ve += n * _TINY * pa * math.sqrt(dz) * nv
         eD = (
             _gamma(n + 1) * asum
-            + nv * ev
+            + min(nv * ev, ve)
             + 0.5 * ev * ev
             + _gamma(dz + 4) * V2
             + _U * abs(D)
@@ -580,6 +668,74 @@ def certify(
     values = {"relative_gap": abs(rel), **kkt}
     ok, undecided = _verdict(values, floors, tol)
     return Certificate(float(P), float(D), float(gap), float(rel), kkt, tol, ok, floors, undecided)
+
+
+def support_sets(
+    problem: SVMProblem, alpha: np.ndarray, cert: Certificate
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """The support vectors of a certified point: ``(support, margin, bound, sv_tol)``.
+
+    The sets of docs/formulations.md (section 2): margin SVs ``0 < alpha_i < C_i``, bound
+    SVs ``alpha_i = C_i``, the rest ``alpha_i = 0``, read off ``alpha`` to the accuracy
+    the certificate proves. With ``kappa`` = :meth:`Certificate.accuracy` (clamped to
+    ``[2^-52, 1e-6]``) and ``tau = sqrt(kappa)``, ``A = max_i alpha_i``:
+
+    - bound SV: ``alpha_i >= (1 - tau) C_i`` (soft margin only),
+    - support vector: ``alpha_i > tau min(A, C_i)`` (``tau A`` for the hard margin),
+    - margin SV: a support vector that is not a bound SV.
+
+    Scale-free (``X -> sX, C -> C/s^2`` scales alpha and both thresholds alike) and
+    relative to alpha's own size, never to C alone: C far above ``max alpha`` (the
+    hard-margin regime) leaves the sets as they are. ``sqrt(kappa)`` is where the KKT
+    conditions decide (without weights): complementary slackness, certified to
+    ``kappa``, gives ``alpha_i <= tau A`` wherever ``y_i f_i > 1 + tau`` and
+    ``alpha_i >= (1 - tau) C`` wherever ``y_i f_i < 1 - tau``, so the sets read off
+    alpha agree with the margins ``y_i f_i`` except within ``tau`` of the margin. An
+    example of weight 0 (box ``{0}``) is in no set.
+
+    Parameters
+    ----------
+    problem : SVMProblem
+    alpha : ndarray of shape (n,)
+    cert : Certificate
+        The certificate of the point ``alpha`` belongs to.
+
+    Returns
+    -------
+    support, margin, bound : ndarray of int
+        Sorted indices; ``margin`` and ``bound`` partition ``support``.
+    sv_tol : float
+        ``tau A``: alpha's threshold (without weights; example i's is ``tau min(A,
+        C_i)``), and ``tau = sv_tol / max alpha``.
+
+    Examples
+    --------
+    >>> from maxmargin import Dataset, SVMProblem
+    >>> p = SVMProblem(Dataset([[1.0], [-1.0], [3.0]], [1, -1, 1]), C=1e9)
+    >>> alpha = np.array([0.5, 0.5, 0.0])
+    >>> s, m, b, _ = support_sets(p, alpha, certify(p, [1.0], 0.0, alpha))
+    >>> s.tolist(), m.tolist(), b.tolist()
+    ([0, 1], [0, 1], [])
+    """
+    alpha = np.asarray(alpha, dtype=float)
+    kappa = cert.accuracy()
+    kappa = min(max(kappa, 2.0**-52), 1e-6) if math.isfinite(kappa) else 1e-6
+    tau = math.sqrt(kappa)
+    amax = float(alpha.max(initial=0.0))
+    if problem.hard:
+        support = np.flatnonzero(alpha > tau * amax) if amax > 0 else np.empty(0, np.int64)
+        return support, support, np.empty(0, np.int64), tau * amax
+    costs = problem.costs
+    pos = costs > 0
+    bound_mask = pos & (alpha >= (1.0 - tau) * costs)
+    support_mask = pos & (alpha > tau * np.minimum(amax, costs))
+    support = np.flatnonzero(support_mask)
+    return (
+        support,
+        np.flatnonzero(support_mask & ~bound_mask),
+        np.flatnonzero(bound_mask),
+        tau * amax,
+    )
 
 
 # --------------------------------------------------------------------------- separation

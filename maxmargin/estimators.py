@@ -229,7 +229,7 @@ class ExactSVC(_LinearBinary):
     intercept_ : ndarray of shape (1,)
         ``b``.
     support_ : ndarray of shape (n_SV,), int
-        Indices of the support vectors (``alpha_i > sv_tol``), class ``classes_[0]``
+        Indices of the support vectors (``ExactSolution.support``), class ``classes_[0]``
         first, each class in index order (SVC's order).
     support_vectors_ : ndarray or sparse of shape (n_SV, d)
         ``X[support_]``.

@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import contextvars
 import math
+import sys
 import time
 import warnings
 from dataclasses import dataclass
@@ -54,13 +55,14 @@ import numpy as np
 
 from ._log import logger, solver_output
 from ._validation import WIDE_HINT, check_choice, check_memory
-from .certificate import DEFAULT_TOL, Certificate, _norm, _row_norms, certify
+from .certificate import DEFAULT_TOL, Certificate, _norm, certify, margins, support_sets
 from .exceptions import NotSeparableError, ParameterError, SolverError
 from .problem import SVMProblem
 from .separation import _raise_not_separable, is_separable, separation_certificate
 from .solution import ExactSolution
 from .solvers import FORMS, Route, available_solvers, choose_route, hard_margin_retries
 from .solvers.polish import polish as polish_point
+from .solvers.polish import stretch_needed, stretched
 from .solvers.qp import primal_point, signed_rows, weights_from_alpha
 from .solvers.result import RawResult, Status
 from .solvers.scaling import (
@@ -70,6 +72,7 @@ from .solvers.scaling import (
     scale_hint,
     scaled_problem,
     solver_scale,
+    times_inv_t2,
 )
 
 __all__ = [
@@ -108,7 +111,7 @@ def _solve_rescaled_inner(problem: SVMProblem, t: float, t0: float, **kw: Any) -
         sol = _soft_as_hard(problem, t, t0, kw["tol"])
         if sol is not None:
             return sol
-    if not problem.hard and not math.isfinite(max_cost(problem) / (t * t)):  # C_i = C s_i
+    if not problem.hard and not math.isfinite(times_inv_t2(max_cost(problem), t)):  # C s_i
         raise SolverError(
             f"{problem.data.name}: the data are not separable, and the soft "
             f"margin cannot be solved in double precision{scale_hint(problem)}"
@@ -126,7 +129,7 @@ def _solve_rescaled_inner(problem: SVMProblem, t: float, t0: float, **kw: Any) -
             except SolverError as e:
                 error = error or e
                 continue
-        w, b, alpha = sol.w * t, sol.b, sol.alpha * (t * t)
+        w, b, alpha = sol.w * t, sol.b, times_inv_t2(sol.alpha, 1.0 / t)
         cert = certify(problem, w, b, alpha, tol=kw["tol"])
         if best is None or (cert.ok and not best[3].ok):
             best = (sol, w, b, cert, alpha, caught)
@@ -159,9 +162,12 @@ def _soft_as_hard(problem: SVMProblem, t: float, t0: float, tol: float) -> Exact
 
     Found when the data are separable and ``C >= max alpha_hard`` (then the hard optimum
     satisfies the soft KKT conditions); None otherwise. ``(w, b)`` is stretched by
-    ``1 + delta`` so that every ``y_i f_i`` exceeds 1 by more than its rounding error: at
-    this C a slack of 1e-16 would cost more than the whole objective.
+    ``1 + delta`` so that every ``y_i f_i`` exceeds 1 by more than its rounding error
+    (:func:`~maxmargin.solvers.polish.stretch_needed`): at this C a slack of 1e-16 would
+    cost more than the whole objective.
     """
+    if _HARD_AS_SOFT.get():  # this soft margin stands for a hard one that failed
+        return None
     # the hard margin as the solvers should see it: unit features (t = 1/R here, since
     # C R^2 > 1), solved without a further rescaling
     hp = scaled_problem(problem, t, as_hard_margin=True)
@@ -173,13 +179,10 @@ def _soft_as_hard(problem: SVMProblem, t: float, t0: float, tol: float) -> Exact
             sol = solve(hp)
     except (SolverError, NotSeparableError):
         return None
-    w, b, alpha = sol.w * t, sol.b, sol.alpha * (t * t)
+    w, b, alpha = sol.w * t, sol.b, times_inv_t2(sol.alpha, 1.0 / t)
     if not sol.certificate.ok or np.any(alpha > problem.costs):
         return None
-    y = problem.data.y
-    r = y * problem.decision_function(w, b)
-    rnd = (problem.d + 3) * 2.0**-52 * float((_row_norms(problem.data) * _norm(w) + abs(b)).max())
-    delta = 4.0 * rnd + 2.0 * max(0.0, 1.0 - float(r.min()))
+    delta = stretch_needed(*margins(problem, w, b))
     if delta > 0.01 * tol:  # the stretch costs 2 delta of the objective
         return None
     w, b = w * (1.0 + delta), b * (1.0 + delta)
@@ -246,23 +249,7 @@ def _solution(
             RuntimeWarning,
             stacklevel=stacklevel,
         )
-    # relative to C (alpha lies in [0, C]), or to max alpha for hard margin; with weights
-    # to each example's own box [0, C_i] (the tolerance sv_tol s_i)
-    scale = problem.C if not problem.hard else float(alpha.max(initial=0.0))
-    sv_tol = (1e-8 if polished else 1e-6) * scale
-    tols: Any = sv_tol if problem.weights is None else sv_tol * problem.weights
-    support = np.flatnonzero(alpha > tols)
-    if problem.hard:
-        bound = np.empty(0, dtype=np.int64)
-    else:
-        bound = np.flatnonzero(alpha >= problem.costs - tols)
-    # (not np.setdiff1d: it sorts, 0.5 s at n = 10^6)
-    if problem.hard:
-        margin_sv = support
-    elif problem.weights is None:
-        margin_sv = support[alpha[support] < problem.C - sv_tol]
-    else:
-        margin_sv = support[alpha[support] < (problem.costs - tols)[support]]
+    support, margin_sv, bound, sv_tol = support_sets(problem, alpha, cert)
     nrm = _norm(problem.to_augmented(w, b))
     margin = 1.0 / nrm if nrm > 0 else math.inf
     return ExactSolution(
@@ -371,6 +358,31 @@ def solve(
     form = check_choice("form", form, FORMS)
     route = choose_route(problem, form, solver, interface)
     tol = DEFAULT_TOL if tol is None else float(tol)
+    _check_normal_costs(problem)
+    kw: dict[str, Any] = {
+        "form": form,
+        "solver": solver,
+        "polish": polish,
+        "interface": interface,
+        "tol": tol,
+    }
+    if problem.hard and solver is None and not _INNER.get() and not _HARD_AS_SOFT.get():
+        return _hard_with_fallback(problem, route, t0, **kw)
+    return _solve(problem, route, t0, **kw)
+
+
+def _solve(
+    problem: SVMProblem,
+    route: Route,
+    t0: float,
+    *,
+    form: str,
+    solver: str | None,
+    polish: bool,
+    interface: str,
+    tol: float,
+) -> ExactSolution:
+    """:func:`solve` once its arguments are checked."""
     if problem.weights is not None and not problem.costs.all():
         return _solve_without_zero_costs(
             problem, t0, form=form, solver=solver, polish=polish, interface=interface, tol=tol
@@ -399,6 +411,136 @@ def solve(
         "  polished: %s; certificate %s", point.polished, "ok" if point.cert.ok else "failed"
     )
     return _accepted(problem, point, t0)
+
+
+def _check_normal_costs(problem: SVMProblem) -> None:
+    """Refuse a cost ``C_i`` below the smallest normal double (2.2e-308).
+
+    The multipliers ``0 <= alpha_i <= C_i`` would be subnormal numbers with fewer
+    significant bits (``C = 1e-320`` has 11, ``5e-324`` one): at ``C = 1e-320`` no
+    point satisfies ``sum_i alpha_i y_i = 0`` to 1e-6 (heart_scale: 6e-5 at best),
+    while ``C = 1e-300`` certifies to rounding. The rule is the simplest honest one:
+    no subnormal cost.
+
+    Raises
+    ------
+    ParameterError
+        Naming C (and lambda, or the smallest weighted cost).
+    """
+    if problem.hard:
+        return
+    costs = problem.costs
+    pos = costs[costs > 0]
+    low = float(pos.min()) if pos.size else math.inf
+    if low >= sys.float_info.min:
+        return
+    if problem.weights is None:
+        what = f"C = {problem.C:.3g}"
+    else:
+        what = f"the smallest cost C s_i = {low:.3g} (C = {problem.C:.3g})"
+    bits = math.frexp(low)[1] + 1074  # a subnormal's significant bits
+    raise ParameterError(
+        f"{what} is below the smallest normal double, 2.2e-308: the multipliers alpha_i "
+        f"in [0, C] would be subnormal numbers, with at most {bits} significant bits "
+        "instead of 53, and are not solved for. Only C R^2 matters (X "
+        "times s with C / s^2 is the same problem): scale the features down and C up"
+    )
+
+
+#: Set while _hard_as_soft solves its soft margin (which must not turn into a hard one).
+_HARD_AS_SOFT: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "maxmargin_hard_as_soft", default=False
+)
+
+
+def _hard_with_fallback(problem: SVMProblem, route: Route, t0: float, **kw: Any) -> ExactSolution:
+    """A hard margin the default routes could not certify, solved as a soft margin.
+
+    The hard-margin dual of separable data with a margin tiny next to the features'
+    scale (wine with its columns scaled by 10^-3..10^3) can defeat every route: PIQP
+    and the IPM call it infeasible, Clarabel ends far from feasible. The soft margin at
+    a large C is the same problem with a bounded dual and solves there
+    (:func:`_hard_as_soft`). Otherwise the first answer stands, warnings and all.
+    """
+    sol: ExactSolution | None = None
+    error: SolverError | None = None
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            sol = _solve(problem, route, t0, **kw)
+        except SolverError as e:
+            error = e
+        except BaseException:  # NotSeparableError, Ctrl-C: with the warnings so far
+            _reissue(caught)
+            raise
+    if sol is None or not sol.certificate.ok:
+        alt = _hard_as_soft(problem, t0, kw["tol"])
+        if alt is not None:
+            return alt
+    _reissue(caught)
+    if sol is None:
+        raise error  # type: ignore[misc]
+    return sol
+
+
+def _reissue(caught: list[warnings.WarningMessage]) -> None:
+    """Issue recorded warnings again, as they were."""
+    for wn in caught:
+        warnings.warn_explicit(wn.message, wn.category, wn.filename, wn.lineno)
+
+
+def _hard_as_soft(problem: SVMProblem, t0: float, tol: float) -> ExactSolution | None:
+    """The hard-margin optimum as the soft margin's at ``C R^2 = 2^40`` or ``2^50``, or None.
+
+    A soft-margin optimum with every ``y_i f_i >= 1`` satisfies the hard margin's KKT
+    conditions (``C`` above ``max alpha``): certified on ``problem`` itself, the hard
+    margin, or not taken.
+    """
+    R, _ = scale_free_c(problem)
+    if not (R > 0 and math.isfinite(R)):
+        return None
+    token = _HARD_AS_SOFT.set(True)
+    try:
+        for k in (40, 50):
+            e = math.frexp(R)[1]  # C = 2^k / R^2 without overflow: R in [2^(e-1), 2^e)
+            C = math.ldexp(1.0, k - 2 * e)
+            if not 0.0 < C < math.inf:
+                continue
+            soft = SVMProblem(
+                problem.data,
+                C=C,
+                intercept=problem.intercept,
+                intercept_scaling=problem.intercept_scaling,
+            )
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    sol = solve(soft, tol=tol)
+            except SolverError:
+                continue
+            w, b = sol.w, sol.b
+            cert = certify(problem, w, b, sol.alpha, tol=tol)
+            st = stretched(problem, w, b, sol.alpha, cert, tol)  # provably feasible
+            if st is not None:
+                w, b, cert = st
+            logger.debug("  hard margin as the soft margin at C R^2 = 2^%d: %s", k, cert.ok)
+            if cert.ok:
+                return _solution(
+                    problem,
+                    w,
+                    b,
+                    sol.alpha,
+                    cert,
+                    sol.status,
+                    sol.solver,
+                    sol.form,
+                    sol.interface,
+                    sol.polished,
+                    t0,
+                )
+    finally:
+        _HARD_AS_SOFT.reset(token)
+    return None
 
 
 def _solve_without_zero_costs(problem: SVMProblem, t0: float, **kw: Any) -> ExactSolution:
@@ -582,17 +724,22 @@ def _refined(attempts: _Attempts, point: _Point) -> _Point:
     again, while the point misses the precision the other routes reach.
     """
     backend = point.route.backend
-    if backend is None or not backend.resumes or not attempts.polish:
+    if backend is None or not backend.resumes or not attempts.polish or not point.optimal:
         return point
     for eps in backend.tighter(attempts.problem.n):
-        if not point.optimal or _precise(point.cert):
+        if _precise(point.cert):
             break
         raw2 = point.route.run(
             attempts.problem, attempts.YZ, True, eps=eps, start=(point.alpha, point.b)
         )
         point2 = attempts.finish((raw2, point.route))
-        if point2.optimal and point2.cert.max_residual() < point.cert.max_residual():
+        # the certificate decides, not the status: sweeps that reached their cap with a
+        # better point are kept and go on (DCD, free intercept, C R^2 ~ 1e-3: capped at
+        # 1e-6 with residual 4e-7 from 4e-5, then polished to 1e-16 from 1e-8)
+        if point2.cert.max_residual() < point.cert.max_residual():
             point = point2
+        elif not point2.optimal:
+            break
     return point
 
 

@@ -54,13 +54,14 @@ class ExactSolution:
     alpha : ndarray of shape (n,)
         Dual multipliers.
     support, margin_support, bound_support : ndarray of int
-        Indices with ``alpha > sv_tol``; ``sv_tol < alpha < C - sv_tol`` (on the margin,
-        ``y f = 1``); ``alpha >= C - sv_tol`` (inside the margin or misclassified;
-        always empty for hard margin). With weights, example i is judged against its
-        own box: ``sv_tol s_i`` and ``C_i = C s_i`` in place of ``sv_tol`` and ``C``.
+        The support vectors ``alpha > 0``; those on the margin (``0 < alpha < C``,
+        ``y f = 1``); those at the bound (``alpha = C``: inside the margin or
+        misclassified; always empty for hard margin), read off alpha to the accuracy
+        the certificate proves (:func:`maxmargin.certificate.support_sets`).
     sv_tol : float
-        The support tolerance: ``1e-8 C`` after a successful polish, else ``1e-6 C``
-        (hard margin: ``max alpha`` in place of C): relative, like the certificate.
+        ``tau max(alpha)``: alpha's threshold for a support vector, ``tau`` the square
+        root of the certificate's accuracy (between 1.5e-8 and 1e-3); a bound SV has
+        ``alpha_i >= (1 - tau) C_i``. Relative to alpha's own size, never to C alone.
     primal_objective, dual_objective, duality_gap : float
         Recomputed in numpy by the certificate (C form).
     margin : float

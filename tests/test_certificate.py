@@ -75,6 +75,21 @@ def test_weak_duality_random_feasible_pairs(case):
     assert c.duality_gap >= -1e-9 * max(1, abs(P))
 
 
+def test_a_shift_just_past_the_optimal_intercepts_shows_in_the_gap():
+    # x = +-1, C = 0.1: alpha = (C, C), w = 0.2, and every b in [-0.8, 0.8] is optimal
+    # (P is flat there, slope C beyond). A b just past 0.8 is optimal to ~1e-12: the
+    # certificate must neither flag it beyond that nor hide the rise (its gap >= rise).
+    p = SVMProblem(Dataset([[1.0], [-1.0]], [1, -1]), C=0.1)
+    at = certify(p, [0.2], 0.8, [0.1, 0.1])
+    assert at.ok and at.duality_gap == pytest.approx(0.0, abs=1e-15)
+    for excess in (1e-13, 1e-11, 1e-9, 1e-3):
+        bad = certify(p, [0.2], 0.8 + excess, [0.1, 0.1])
+        rise = bad.primal_objective - at.primal_objective
+        assert rise == pytest.approx(0.1 * excess, rel=1e-2, abs=1e-16)
+        assert bad.duality_gap >= rise - 1e-16
+        assert bad.ok == (excess < 1e-6)
+
+
 @SETTINGS
 @given(problems(), st.floats(1e-4, 1e-1), st.integers(0, 2))
 def test_kkt_zero_at_optimum_positive_when_perturbed(case, eps, which):
@@ -98,10 +113,17 @@ def test_kkt_zero_at_optimum_positive_when_perturbed(case, eps, which):
             b = b + eps * max(1.0, abs(b))
         bad = certify(p, w, b, a)
         rise = bad.primal_objective - c.primal_objective
-        if abs(rise) <= 1e-12 * max(1.0, abs(c.primal_objective)):
+        scale = max(1.0, abs(c.primal_objective))
+        # weak duality, D(a) <= P*: the shifted point's gap is at least its rise
+        assert bad.duality_gap >= rise - abs(c.duality_gap) - 1e-12 * scale, (rise, bad)
+        if abs(rise) <= 1e-12 * scale:
             # b is not unique here (e.g. every example at the bound, sum y_i alpha_i
             # unchanged by b): the shifted point is optimal too, and must certify as such.
             assert bad.ok, (rise, bad)
+            return
+        if rise <= 1e-10 * scale:
+            # the shift barely left the interval of optimal b (P is piecewise linear in
+            # b): the point is optimal to 1e-10, and only the gap's bound above applies
             return
     # A perturbed point is detectably not optimal: some residual or the gap moved.
     assert max(bad.kkt.values()) > 1e-10 or abs(bad.relative_gap) > 1e-10

@@ -11,7 +11,7 @@ import math
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from maxmargin import (
@@ -213,6 +213,10 @@ def test_bare_sweeps_report_states():
     intercept=st.sampled_from(INTERCEPTS),
     scale=st.sampled_from([1e-3, 1.0, 1e3]),
 )
+# the sweeps reach their cap at 1e-6 with a better point (residual 4e-7 from 4e-5),
+# which the refinement used to drop; polished from the 1e-8 sweeps it is exact
+@example(n=37, d=9, seed=131, density=1.0, logC=-2.75, intercept="free", scale=1e-3)
+@example(n=38, d=9, seed=28, density=1.0, logC=-2.75, intercept="free", scale=1e-3)
 def test_property_matches_piqp(n, d, seed, density, logC, intercept, scale):
     # C R^2 in [1e-3, 30] (R = max ||z_i||): (s X, C) is (X, C s^2), and coordinate
     # descent is made for moderate C R^2 (test_stiff_problem_is_certified_or_an_error...)

@@ -391,9 +391,10 @@ def test_tiny_margin_is_solved_not_called_infeasible(solver):
 
 
 def test_uncertified_advice_names_only_solvers_not_tried():
-    # PIQP ran and ended uncertified: the advice names Clarabel, not PIQP again
+    # PIQP ran and ended uncertified (at C = 1e12 the stationarity's rounding bound, 6e-7,
+    # is far above tol 1e-9: undecided): the advice names Clarabel, not PIQP again
     with pytest.warns(RuntimeWarning, match="NOT CERTIFIED") as rec:
-        sol = solve(SVMProblem(load_heart_scale(), C=1e12))
+        sol = solve(SVMProblem(load_heart_scale(), C=1e12), tol=1e-9)
     assert sol.solver == "PIQP" and sol.status == "uncertified"
     text = " ".join(str(w.message) for w in rec)
     assert "interior-point solver (CLARABEL)" in text and "(PIQP" not in text
@@ -405,3 +406,61 @@ def test_negative_weight_message_prints_the_plain_number():
     w[3] = -1.0
     with pytest.raises(DataError, match=r"example 3 has -1\.0$"):
         SVMProblem(ds, C=1.0, sample_weight=w)
+
+
+def _raw_wine():
+    datasets = pytest.importorskip("sklearn.datasets")
+    wn = datasets.load_wine()
+    keep = wn.target < 2
+    return wn.data[keep], np.where(wn.target[keep] == 0, 1.0, -1.0)
+
+
+@pytest.mark.parametrize("intercept", ["none", "augmented", "free"])
+def test_hard_margin_point_is_feasible_to_rounding_on_raw_wine(intercept):
+    # raw wine (features 0.1 .. 1.7e3): y f >= 1 was violated by up to 2.5e-9 (none), a
+    # negative relative gap of -2e-9 and a margin 1e-9 too large. Now any violation is
+    # within its rounding bound (the certificate's, ~1e-13 here), and so is the gap.
+    X, y = _raw_wine()
+    sol = solve(SVMProblem(Dataset(X, y), hard=True, intercept=intercept))
+    cert = sol.certificate
+    assert cert.ok and sol.polished
+    assert cert.kkt["primal_feasibility"] <= cert.floors["primal_feasibility"] <= 1e-12
+    r = y * (X @ sol.w + sol.b)
+    assert r.min() >= 1.0 - 1e-13  # and in plain numpy too
+    assert abs(cert.relative_gap) <= cert.floors["relative_gap"] <= 1e-11
+
+
+def test_hard_margin_every_route_fails_on_is_solved_as_a_soft_margin():
+    # wine with its columns scaled by 10^-2..10^3: the hard-margin dual defeats PIQP and
+    # the IPM (both call it infeasible) and Clarabel (its point misses y f >= 1 by 3.4).
+    # The soft margin at a large C has the same optimum and a bounded dual.
+    X, y = _raw_wine()
+    X = X / X.std(axis=0) * 10.0 ** np.array([-2.0, 0, 0, 0, 3, 0, 1, 0, -2, 0, 1, 0, 1])
+    ds = Dataset(X, y)
+    sol = solve(SVMProblem(ds, hard=True, intercept="none"))
+    cert = sol.certificate
+    assert cert.ok and cert.kkt["primal_feasibility"] <= cert.floors["primal_feasibility"]
+    assert sol.bound_support.size == 0 and sol.status == "optimal"
+    soft = solve(SVMProblem(ds, C=1e9, intercept="none"))  # C far above max alpha
+    assert soft.certificate.ok and soft.bound_support.size == 0
+    assert sol.margin == pytest.approx(soft.margin, rel=1e-9)
+    assert sol.support.tolist() == soft.support.tolist()
+
+
+@pytest.mark.parametrize("C", [1e-310, 1e-320, 5e-324])
+def test_subnormal_C_is_refused_naming_C(heart, C):
+    # C = 1e-320 ended NOT CERTIFIED (alpha in [0, C] has 11 significant bits: the
+    # equality could not be met to 1e-6) while 1e-300 certifies: below the smallest
+    # normal double C is refused, before any solve, with what to do instead
+    with pytest.raises(ParameterError, match=r"^C = .* smallest normal double.*scale the"):
+        solve(SVMProblem(heart, C=C))
+    w = np.ones(heart.n)
+    w[0] = 1e-300  # a weighted cost C s_i below it: the same
+    with pytest.raises(ParameterError, match=r"smallest cost C s_i"):
+        solve(SVMProblem(heart, C=1e-10, sample_weight=w))
+
+
+def test_smallest_normal_C_still_certifies(heart):
+    for C in (1e-300, 2.2250738585072014e-308):
+        sol = solve(SVMProblem(heart, C=C))
+        assert sol.certificate.ok and sol.status == "optimal", C

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from _scale_reference import dual_units, features, log_c, objective_units, reference
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from maxmargin import Dataset, SVMProblem, certify, make_separable, regularization_path, solve
@@ -182,6 +182,21 @@ def weighted_scaled(draw):
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# C = 1e8 with weights of 1e-10 and X times 1e150: C / t^2 overflowed where the costs
+# C s_i / t^2 did not (scaled_problem now moves the weights' scale into C)
+@example(
+    case=(
+        np.array([[0.126], [-0.132], [0.640], [0.105], [-0.536], [0.362], [1.304], [0.947]]),
+        np.array([-1.0, -1, -1, -1, 1, -1, -1, -1]),
+        np.array([1.0, 2, 0, 1, 1, 1, 1, 0]),
+        150,
+        8,
+        -10,
+    ),
+    intercept="none",
+    eps=1e-4,
+    seed=0,
+)
 @given(
     case=weighted_scaled(),
     intercept=st.sampled_from(INTERCEPTS),
@@ -594,3 +609,16 @@ def test_cli_compare_refuses_learners_without_weights_before_the_work(tmp_path, 
     )
     err = capsys.readouterr().err
     assert code == 2 and "winnow" in err and not (tmp_path / "out").exists()
+
+
+def test_scaled_problem_keeps_every_cost_exact_and_C_finite():
+    # (t X, C / t^2) with t a power of two: the costs C s_i / t^2 bit for bit, also where
+    # C / t^2 alone is beyond the doubles (the weights' scale goes into C)
+    ds = make_separable(12, 2, margin=0.2, seed=0)
+    w = np.linspace(1.0, 3.0, 12) * 1e-300
+    p = SVMProblem(ds, C=1e300, sample_weight=w)
+    for k in (-500, -200, 0, 200):
+        t = math.ldexp(1.0, k)
+        q = scaled_problem(p, t)
+        assert math.isfinite(q.C)
+        np.testing.assert_array_equal(q.costs, np.ldexp(p.costs, -2 * k))

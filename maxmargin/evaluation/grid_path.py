@@ -62,7 +62,7 @@ from .._validation import (
     check_positive,
     renamed_attribute,
 )
-from ..certificate import DEFAULT_TOL, Certificate, certify
+from ..certificate import DEFAULT_TOL, Certificate, certify, support_sets
 from ..data import Dataset
 from ..exceptions import DataError, ParameterError, SolverError
 from ..problem import INTERCEPTS, SVMProblem, combine_weights
@@ -289,10 +289,10 @@ class RegularizationPath:
         say which margin they are. For ``augmented`` they differ from
         :attr:`geometric_margin` ``= 1/||w~||`` of the QP's space (``docs/numbers.md``).
     n_margin_sv, n_bound_sv : ndarray of shape (k,), int
-        ``sv_tol < alpha_i < C - sv_tol`` and ``alpha_i >= C - sv_tol``, with
-        ``sv_tol = 1e-8 C`` (polished) or ``1e-6 C``: relative to C, unlike
-        ``ExactSolution.sv_tol`` (``max(1, C)``), so that tiny C still has margin SVs.
-        With weights, ``C_i = C s_i`` and ``sv_tol s_i`` for example i.
+        The margin and bound SVs of each point, as
+        :func:`maxmargin.certificate.support_sets` reads them off ``alpha`` (the same
+        rule as ``ExactSolution``: relative to ``max alpha`` and the certificate's
+        accuracy, never to C alone).
     train_error, holdout_error : ndarray of shape (k,)
         Fraction with ``y f(x) <= 0`` (holdout: nan when no holdout set); unweighted.
     slack_sum : ndarray of shape (k,)
@@ -864,19 +864,10 @@ class _DualModel:
         return np.clip(np.asarray(self.alpha.value, float), 0.0, costs), b, self.prob.status
 
 
-def _sv_counts(alpha: np.ndarray, C: Any, polished: bool) -> tuple[int, int]:
-    # relative to C (alpha lies in [0, C]; with weights, C_i per example); exact.solve's
-    # max(1, C) would count nothing as a margin SV once C < 1e-6
-    sv_tol = (1e-8 if polished else 1e-6) * C
-    bound = alpha >= C - sv_tol
-    margin = (alpha > sv_tol) & ~bound
-    return int(margin.sum()), int(bound.sum())
-
-
 def _solve_point(
     problem: SVMProblem, YZ: Any, model: _DualModel | None, prev: tuple | None, tol: float
-) -> tuple[np.ndarray, float, np.ndarray, Certificate, bool, str]:
-    """One grid point, polished and certified.
+) -> tuple[np.ndarray, float, np.ndarray, Certificate, str]:
+    """One grid point, polished and certified: ``(w, b, alpha, certificate, method)``.
 
     The working-set warm start from ``prev`` if it certifies, else the compiled full QP.
     """
@@ -895,7 +886,7 @@ def _solve_point(
                 best = polish_no_margin(problem, YZ, a, cert, tol)
             if best is not None and best[3].max_residual() <= ACCEPT_TOL:
                 w, b, a, cert = best
-                return np.asarray(w, float), float(b), a, cert, True, "warm"
+                return np.asarray(w, float), float(b), a, cert, "warm"
     if model is None:
         # the measured default route (maxmargin's IPM / PIQP), polished and certified
         from ..exact import solve
@@ -906,7 +897,6 @@ def _solve_point(
             float(sol.b),
             np.asarray(sol.alpha, float),
             sol.certificate,
-            sol.polished,
             "qp",
         )
     a, b_eq, _ = model.solve(C, problem.costs)
@@ -915,10 +905,9 @@ def _solve_point(
     best = polish(problem, YZ, w, b, a, cert, tol)
     if best is None:  # no margin SV to polish on: try the {0, C} rounding
         best = polish_no_margin(problem, YZ, a, cert, tol)
-    polished = best is not None
     if best is not None:
         w, b, a, cert = best
-    return np.asarray(w, float), float(b), a, cert, polished, "qp"
+    return np.asarray(w, float), float(b), a, cert, "qp"
 
 
 def _working_set_solve(
@@ -1191,13 +1180,12 @@ def path(
     with Progress(k, "path", enabled=progress) as bar:
         for i, pr in enumerate(problems):
             t0 = time.perf_counter()
-            w, b, a, cert, polished, how = _solve_point(
-                pr, YZ, model, prev if warm_start else None, tol
-            )
+            w, b, a, cert, how = _solve_point(pr, YZ, model, prev if warm_start else None, tol)
             W[i], B[i], A[i] = w, b, a
             certs.append(cert)
             methods.append(how)
-            nm[i], nb[i] = _sv_counts(a, pr.C if weights is None else pr.costs, polished)
+            _, margin_sv, bound_sv, _ = support_sets(pr, a, cert)
+            nm[i], nb[i] = margin_sv.size, bound_sv.size
             prev = (w, b, a, pr.C)
             secs[i] = time.perf_counter() - t0
             bar.update(1)

@@ -9,7 +9,7 @@ import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
 
-from ..certificate import Certificate, certify
+from ..certificate import Certificate, certify, margins
 from ..problem import SVMProblem
 from .qp import weights_from_alpha
 
@@ -26,7 +26,7 @@ def reduced_kkt(
     B: np.ndarray,
     max_margin_svs: int,
     start: tuple[np.ndarray, float] | None = None,
-) -> tuple[np.ndarray, float | None] | None:
+) -> tuple[np.ndarray, float | None, np.ndarray | None] | None:
     """Solve the KKT system with the active set fixed; None when there is no margin SV.
 
     With ``G = (YZ)_M`` and ``w_B = (YZ)_B^T C_B`` (``alpha_i = C_i`` on B) the margin
@@ -38,6 +38,14 @@ def reduced_kkt(
     Solved densely (``G G^T`` formed, m x m) when ``m <= max_margin_svs`` and G is dense
     or small; otherwise by :func:`_reduced_kkt_minres` from ``start = (alpha, b)``.
     ``YZ`` may be None (the DCD route): rows of ``problem.Z`` times ``y`` are used.
+
+    Returns ``(alpha, b, w~)``: ``b`` None unless the intercept is free; ``w~`` (the
+    weights in the QP's space) from the dense solve, None from MINRES (then
+    ``w~ = (YZ)^T alpha``). The dense solve refines ``w~`` itself, not only ``alpha``:
+    ``(YZ)^T alpha`` computed afresh carries the cancellation error ``u sum_i alpha_i
+    |z_ij|`` in every column j, and on badly scaled columns (wine: features from 0.1 to
+    1.7e3) that moves ``y_i f_i`` on the margin by 1e-9 where the refined ``w~`` keeps
+    it at 1e-15.
     """
     n = problem.n
     m = M.size
@@ -82,18 +90,31 @@ def reduced_kkt(
             sol = solve_K(rhs)
     alpha[M] = sol[:m]
     b = float(sol[m]) if free else None
-    # One step of iterative refinement on the margin conditions, with w~ = (YZ)^T alpha
-    # as the certificate computes it: 1 - G wB above cancels to ~1e-16 |G wB|, which is
-    # 1e-11 when half of 10^6 points are at the bound.
-    res = 1.0 - G @ np.asarray((alpha * signs) @ Z).ravel()
-    if free:
-        res = np.concatenate([res - yM * b, [-float(y @ alpha)]])
-    step = solve_K(res)
-    if np.isfinite(step).all():
+    # Iterative refinement on the margin conditions, the steps applied to w~ itself: 1 -
+    # G wB above cancels to ~1e-16 |G wB| (1e-11 when half of 10^6 points are at the
+    # bound), and the products by G, G^T of a small step add only a small error. Each
+    # step gains a factor ~cond(G)^2 u: at cond(G) = 3e6 (columns scaled 1e-3..1e3) the
+    # first solve is off by 1e-3, the third by 1e-15; steps go on while they gain.
+    wt = np.asarray((alpha * signs) @ Z).ravel()
+    best = (np.inf, alpha[M].copy(), b, wt)
+    for _ in range(8):
+        res = 1.0 - G @ wt
+        if free:
+            res = np.concatenate([res - yM * b, [-float(y @ alpha)]])
+        # progress in margin units (the equality's row is in alpha's, and at rounding)
+        size = float(np.max(np.abs(res[:m]), initial=0.0))
+        if not size < best[0]:
+            break  # the last step made it worse: undo it
+        best = (size, alpha[M].copy(), b, wt)
+        step = solve_K(res)
+        if not (np.isfinite(step).all() and size > 0):
+            break
         alpha[M] += step[:m]
+        wt = wt + G.T @ step[:m]
         if b is not None:
             b += float(step[m])
-    return alpha, b
+    _, alpha[M], b, wt = best
+    return alpha, b, wt
 
 
 def _bound_balance(problem: SVMProblem, B: np.ndarray) -> float:
@@ -172,7 +193,7 @@ def _reduced_kkt_minres(
     M: np.ndarray,
     B: np.ndarray,
     start: tuple[np.ndarray, float] | None,
-) -> tuple[np.ndarray, float | None]:
+) -> tuple[np.ndarray, float | None, None]:
     """The reduced KKT system of :func:`_reduced_kkt` by MINRES, never forming ``G G^T``.
 
     Each product costs two passes over the margin SVs' rows (``O(nnz)``); the
@@ -241,7 +262,97 @@ def _reduced_kkt_minres(
     if B.size:
         alpha[B] = problem.costs[B]
     alpha[M] = sol[:m]
-    return alpha, (float(sol[m]) if free else None)
+    return alpha, (float(sol[m]) if free else None), None
+
+
+#: The largest relative stretch :func:`stretched` makes: a point whose margins need more
+#: is not at rounding level, and stretching it would cost more than it gains.
+MAX_STRETCH = 1e-10
+
+
+def stretch_needed(r: np.ndarray, e: np.ndarray) -> float:
+    """The smallest ``delta >= 0`` (padded) that puts every ``(1 + delta) r_i`` above 1.
+
+    Above ``1 + 3 e_i`` even after the rounding of the stretched point's own margins:
+    ``(1 + delta)(r_i - e_i) >= 1 + 4 e_i``, ``e_i`` the rounding bound of ``r_i``
+    (:func:`~maxmargin.certificate.margins`); padded by ``2^-10`` of itself for the
+    rounding of the product ``(1 + delta) w``. ``inf`` when some ``r_i <= e_i``.
+    """
+    if not r.size:
+        return 0.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        need = np.where(r > e, (1.0 + 4.0 * e) / (r - e) - 1.0, np.inf)
+    return max(0.0, float(need.max())) * (1.0 + 2.0**-10)
+
+
+def stretched(
+    problem: SVMProblem,
+    w: np.ndarray,
+    b: float,
+    alpha: np.ndarray,
+    cert: Certificate,
+    tol: float,
+) -> tuple[np.ndarray, float, Certificate] | None:
+    """``(1 + delta) (w, b)``, with every margin near 1 above 1 by more than its rounding.
+
+    A polished point has ``y_i f_i = 1`` on its margin SVs to rounding, either side of
+    1: a hard margin just infeasible there, and a soft one paying ``C_i xi_i`` for
+    rounding-level slacks, which at large C (digits 3 vs 8, C = 1e4) is a relative gap
+    of 1e-8. Stretched by the smallest ``delta`` that puts each margin within
+    ``MAX_STRETCH`` of 1 above ``1 + 3 e_i`` (``e_i`` the certificate's rounding bound on
+    it, :func:`~maxmargin.certificate.margins`), every such slack is provably 0 and the
+    stretch costs ``delta sum_M alpha_i <= 2 delta P`` of the objective. Returns ``(w, b,
+    certificate)`` of the stretched point when it is the better one: for the hard
+    margin when some ``y_i f_i`` is below 1 by more than its rounding bound and the
+    stretch does not lose the certificate (feasibility is the point; a point feasible
+    to rounding, such as a hand-solvable one with exact margins, is left as it is), for
+    the soft margin when it proves more (:meth:`Certificate.accuracy`); None otherwise.
+    """
+    r, e = margins(problem, w, b)
+    near = r >= 1.0 - MAX_STRETCH
+    if problem.hard and (not near.all() or bool(np.all(r >= 1.0 - e))):
+        return None  # beyond a stretch, or feasible to rounding already (2.0 stays 2.0)
+    delta = stretch_needed(r[near], e[near])
+    if not 0.0 < delta <= MAX_STRETCH:
+        return None
+    if not problem.hard:
+        # worth a certificate only when the slacks it removes outweigh its cost
+        C = problem.costs
+        gain = float(C[near] @ (np.maximum(0.0, 1.0 - r[near]) + e[near]))
+        if gain <= 2.0 * delta * cert.primal_objective:
+            return None
+    w2, b2 = w * (1.0 + delta), b * (1.0 + delta)
+    cert2 = certify(problem, w2, b2, alpha, tol=tol)
+    if problem.hard:
+        better = cert2.ok or not cert.ok
+    else:
+        better = cert2.accuracy() < cert.accuracy()
+    return (w2, float(b2), cert2) if better else None
+
+
+def _candidate(
+    problem: SVMProblem,
+    YZ: Any,
+    out: tuple[np.ndarray, float | None, np.ndarray | None],
+    tol: float,
+) -> tuple[np.ndarray, float, np.ndarray, Certificate]:
+    """The point of one reduced KKT solution ``out``, certified (and maybe :func:`stretched`).
+
+    ``alpha`` clipped into its box; ``w~`` the solve's own (refined) one unless the clip
+    moved alpha, else ``(YZ)^T alpha``.
+    """
+    a, bb, wt = out
+    a_clip = np.clip(a, 0.0, np.inf if problem.hard else problem.costs)
+    if wt is not None and np.array_equal(a_clip, a):
+        w, b_aug = problem.from_augmented(wt)
+        b = float(bb if bb is not None else 0.0) if problem.intercept == "free" else float(b_aug)
+    else:
+        w, b = weights_from_alpha(problem, YZ, a_clip, bb)
+    cert = certify(problem, w, b, a_clip, tol=tol)
+    st = stretched(problem, w, b, a_clip, cert, tol)
+    if st is not None:
+        w, b, cert = st
+    return w, b, a_clip, cert
 
 
 def _active_set_guesses(
@@ -309,8 +420,10 @@ def polish(
     # polished one: its active set is exact (alpha exactly 0 or C off the margin), which
     # an IPM that converged to ~1e-15 never gives.
     best_score = max(base.max_residual(), 1e-12)
-    # alpha's own scale: its box C_i, or max alpha for hard margin
-    ascale = problem.costs if not hard else float(alpha.max(initial=0.0))
+    # alpha's own scale: max alpha, or its box C_i where that is smaller (never C alone:
+    # at C far above max alpha every alpha_i would look like 0)
+    amax = float(alpha.max(initial=0.0))
+    ascale = amax if hard else np.minimum(problem.costs, amax)
     guesses = _active_set_guesses(problem, w, b, alpha, ascale)
     if from_alpha:
         # Coordinate descent: one guess, and only small corrections; where it is wrong,
@@ -337,12 +450,9 @@ def polish(
             out = reduced_kkt(problem, YZ, M, B, max_m, start)
             if out is None:
                 break
-            a, bb = out
-            lo = 0.0
+            a, bb, _ = out
             hi = np.inf if hard else problem.costs
-            a_clip = np.clip(a, lo, hi)
-            w2, b2 = weights_from_alpha(problem, YZ, a_clip, bb)
-            cert = certify(problem, w2, b2, a_clip, tol=tol)
+            w2, b2, a_clip, cert = _candidate(problem, YZ, out, tol)
             score = cert.max_residual()
             if score < best_score:
                 best, best_score = (w2, b2, a_clip, cert), score

@@ -25,6 +25,7 @@ __all__ = [
     "scaled_problem",
     "scale_hint",
     "max_cost",
+    "times_inv_t2",
     "HUGE_LOG_CR2",
 ]
 
@@ -95,14 +96,29 @@ def scaled_problem(problem: SVMProblem, t: float, as_hard_margin: bool = False) 
     data = problem.data
     ds = data if t == 1.0 else Dataset(data.X * t, data.y, name=data.name, classes=data.classes)
     # the hard margin has no costs (every example that reaches the solvers counts)
-    kw: dict[str, Any] = (
-        {"hard": True}
-        if as_hard_margin or problem.hard
-        else {"C": problem.C / (t * t), "sample_weight": problem.weights}
-    )
+    kw: dict[str, Any] = {"hard": True}
+    if not (as_hard_margin or problem.hard):
+        kw = {"C": times_inv_t2(problem.C, t), "sample_weight": problem.weights}
+        if problem.weights is not None:
+            # the weights' scale moved into C (both by a power of two: C_i / t^2 exactly),
+            # so that C / t^2 stays finite wherever the costs C s_i / t^2 are
+            p = _pow2(float(problem.weights.max()))
+            kw = {"C": times_inv_t2(problem.C * p, t), "sample_weight": problem.weights / p}
     return SVMProblem(
         ds, intercept=problem.intercept, intercept_scaling=problem.intercept_scaling * t, **kw
     )
+
+
+def times_inv_t2(x: Any, t: float) -> Any:
+    """``x / t^2`` for a power of two ``t``, exactly and without overflow in ``t^2``.
+
+    ``t^2`` itself underflows to 0 below ``t = 2^-537`` (features near 1e161); the
+    exponent arithmetic of ``ldexp`` does not. ``inf`` where the result overflows.
+    """
+    k = math.frexp(t)[1] - 1  # t = 2^k
+    with np.errstate(over="ignore", under="ignore"):  # inf or 0 when beyond the doubles
+        out = np.ldexp(x, -2 * k)
+    return out if isinstance(x, np.ndarray) else float(out)
 
 
 def scale_hint(problem: SVMProblem) -> str:
