@@ -673,24 +673,16 @@ def _run_learners(args: argparse.Namespace, targets: list[str]) -> list[Any]:
     from .exceptions import ParameterError
     from .online import OnlineLearner
     from .online.protocol import as_learner
-    from .online.registry import learner_class
+    from .online.registry import build, learner_class
 
     _check_options_apply(args, [learner_class(t) for t in targets], targets)
     learners = []
     for target, params in zip(targets, _learner_params(args, targets), strict=True):
         cls = learner_class(target)
-        kw = {**_learner_options(args, cls), **params}
-        try:
-            if issubclass(cls, OnlineLearner):
-                learners.append(cls(**kw))
-            else:
-                learners.append(as_learner(cls(**kw), intercept=args.intercept))
-        except ParameterError:
-            raise
-        except Exception as e:
-            raise ParameterError(
-                f"building learner {target!r} failed: {type(e).__name__}: {e}"
-            ) from None
+        built = build(cls, target, **{**_learner_options(args, cls), **params})
+        learners.append(
+            built if issubclass(cls, OnlineLearner) else as_learner(built, intercept=args.intercept)
+        )
     names = [lr.name for lr in learners]
     twice = sorted({nm for nm in names if names.count(nm) > 1})
     if twice:
