@@ -183,6 +183,10 @@ def _command(argv, pids, cwd):
     finally:
         p.kill()
         groups = {st[1] for f in pids.glob("[0-9]*") if (st := _stat(f.name)) is not None}
+        groups.discard(os.getpgrp())  # (a recycled process id: never the tests' own group)
+        for group in groups:  # a whole group at once: a parent left could start more
+            with contextlib.suppress(OSError):
+                os.killpg(group, signal.SIGKILL)
         for pid in _related(str(cwd), groups):
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
