@@ -124,24 +124,24 @@ def _live(pids):
     return alive
 
 
-def _related(marker, groups=()):
-    """Running processes whose command line has ``marker``, or of one of ``groups``.
+def _ours(tag):
+    """The running processes started with ``MM_PIDS=tag`` in their environment.
 
-    The supervisor, its child and the child's guard share the command line (forks);
-    the workers of a study have the child's process group.
+    The supervisor, its child and the child's guard (forks), a study's workers (started
+    with the child's environment): this test's processes, and no one else's, even when
+    another takes the number of one that ended.
     """
+    mark = f"MM_PIDS={tag}\0".encode()
     found = {}
     for entry in PROC.iterdir():
         if not entry.name.isdigit():
             continue
         try:
-            cmdline = (entry / "cmdline").read_bytes()
+            environ = (entry / "environ").read_bytes()
         except OSError:
             continue
         st = _stat(entry.name)
-        if st is None or st[0] in "ZX":
-            continue
-        if marker.encode() in cmdline or st[1] in groups:
+        if mark in environ and st is not None and st[0] not in "ZX":
             found[int(entry.name)] = st[2]
     return found
 
@@ -168,8 +168,7 @@ def learners(tmp_path):
 def _command(argv, pids, cwd):
     """The installed command, started; afterwards, whatever happened, none of it is left.
 
-    Its processes are those with the test's folder ``cwd`` on their command line and
-    those of the learners' process groups.
+    Its processes are those started with this test's ``MM_PIDS`` (:func:`_ours`).
     """
     p = subprocess.Popen(
         [EXE, *map(str, argv)],
@@ -182,12 +181,12 @@ def _command(argv, pids, cwd):
         yield p
     finally:
         p.kill()
-        groups = {st[1] for f in pids.glob("[0-9]*") if (st := _stat(f.name)) is not None}
-        groups.discard(os.getpgrp())  # (a recycled process id: never the tests' own group)
-        for group in groups:  # a whole group at once: a parent left could start more
+        left = _ours(pids)
+        groups = {st[1] for pid, t in left.items() if (st := _stat(pid)) and st[2] == t}
+        for group in groups - {os.getpgrp()}:  # at once: a parent left could start more
             with contextlib.suppress(OSError):
                 os.killpg(group, signal.SIGKILL)
-        for pid in _related(str(cwd), groups):
+        for pid in left:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
         p.communicate(timeout=HANG_GUARD_S)  # (a child left alive would hold its pipes)
@@ -216,7 +215,7 @@ def test_ctrl_c_stops_a_child_stuck_in_compiled_code(learners, tmp_path):
     argv = ["run", "builtin:separable", "--learner", f"{file}:Stuck", "--out", tmp_path / "o"]
     with _command(argv, pids, tmp_path) as p:
         [child] = _started(p, pids)
-        group = _related(str(file), {child})
+        group = _ours(pids)
         p.send_signal(signal.SIGINT)
         _, err = p.communicate(timeout=HANG_GUARD_S)
         assert p.returncode == 130 and err.decode().strip() == "maxmargin: interrupted"
@@ -231,12 +230,12 @@ def test_sigkill_of_the_command_kills_its_child(learner, learners, tmp_path):
     argv = ["run", "builtin:separable", "--learner", f"{file}:{learner}"]
     with _command(argv, pids, tmp_path) as p:
         [child] = _started(p, pids)
-        group = _related(str(file), {child})
+        group = _ours(pids)
         assert child in group and len(group) == 3, group  # the supervisor, child, guard
         p.kill()  # SIGKILL: the supervisor can do nothing more
         p.wait()
         _wait_for(lambda: not _live(group), f"still running: {_live(group)}")
-        assert not _related(str(file), {child})  # nothing of it is left to write
+        assert not _ours(pids)  # nothing of it is left to write
 
 
 @needs_supervisor
@@ -248,7 +247,7 @@ def test_sigkill_of_the_command_leaves_no_temporary_file(learners, tmp_path):
     with _command(argv, pids, tmp_path) as p:
         [child] = _started(p, pids)
         assert [f.name.endswith(".maxmargin-tmp") for f in (tmp_path / "out").iterdir()] == [True]
-        group = _related(str(file), {child})
+        group = _ours(pids)
         p.kill()
         p.wait()
         _wait_for(lambda: not _live(group), f"still running: {_live(group)}")
@@ -278,13 +277,13 @@ def test_sigkill_of_the_command_kills_its_workers(learners, tmp_path):
     with _command(argv, pids, tmp_path) as p:
         workers = _started(p, pids, count=2)
         child = _stat(workers[0])[1]  # the workers are in the child's process group
-        group = _related(str(out), {child})
+        group = _ours(pids)
         try:
             assert set(workers) <= set(group) and child in group, (workers, group)
             p.kill()
             p.wait()
             _wait_for(lambda: not _live(group), f"still running: {_live(group)}")
-            assert not _related(str(out), {child})
+            assert not _ours(pids)
         finally:
             for sem in Path("/dev/shm").glob(f"sem.loky-{child}-*"):  # killed, loky leaks them
                 sem.unlink(missing_ok=True)
@@ -293,14 +292,14 @@ def test_sigkill_of_the_command_kills_its_workers(learners, tmp_path):
 @needs_supervisor
 def test_a_finished_command_leaves_no_process(tmp_path):
     # the child's guard goes when the supervisor has waited for the child
-    out = tmp_path / "marker-out"
     p = subprocess.run(
-        [EXE, "run", "builtin:separable", "--learner", "perceptron", "--out", str(out)],
+        [EXE, "run", "builtin:separable", "--learner", "perceptron"],
+        env={**os.environ, "MM_PIDS": str(tmp_path)},
         capture_output=True,
         timeout=HANG_GUARD_S,
     )
     assert p.returncode == 0, p.stderr
-    _wait_for(lambda: not _related(str(out)), "a process of the command still runs")
+    _wait_for(lambda: not _ours(tmp_path), "a process of the command still runs")
 
 
 # ------------------------------------------------------- a child without its result
