@@ -3,6 +3,7 @@
 import sys as _sys
 from types import ModuleType as _ModuleType
 
+from . import _startup as _startup  # first: Ctrl-C while the command imports is one line
 from . import report as _report
 from ._version import __version__
 from .certificate import Certificate, certify

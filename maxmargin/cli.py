@@ -699,24 +699,16 @@ def _run_learners(args: argparse.Namespace, targets: list[str]) -> list[Any]:
     from .exceptions import ParameterError
     from .online import OnlineLearner
     from .online.protocol import as_learner
-    from .online.registry import learner_class
+    from .online.registry import build, learner_class
 
     _check_options_apply(args, [learner_class(t) for t in targets], targets)
     learners = []
     for target, params in zip(targets, _learner_params(args, targets), strict=True):
         cls = learner_class(target)
-        kw = {**_learner_options(args, cls), **params}
-        try:
-            if issubclass(cls, OnlineLearner):
-                learners.append(cls(**kw))
-            else:
-                learners.append(as_learner(cls(**kw), intercept=args.intercept))
-        except ParameterError:
-            raise
-        except Exception as e:
-            raise ParameterError(
-                f"building learner {target!r} failed: {type(e).__name__}: {e}"
-            ) from None
+        built = build(cls, target, **{**_learner_options(args, cls), **params})
+        learners.append(
+            built if issubclass(cls, OnlineLearner) else as_learner(built, intercept=args.intercept)
+        )
     names = [lr.name for lr in learners]
     twice = sorted({nm for nm in names if names.count(nm) > 1})
     if twice:
@@ -1461,21 +1453,21 @@ def _execute(args: argparse.Namespace) -> int:
 EXIT_INTERNAL = 70
 
 
-def _internal_error(e: Exception, verbose: bool) -> int:
+def _internal_error(e: Exception | str, verbose: bool) -> int:
     """An exception maxmargin did not expect (a bug): :data:`EXIT_INTERNAL`.
 
-    One line; the traceback with -v.
+    One line; the traceback with -v. ``e`` may be the text of the line instead.
     """
     with contextlib.suppress(OSError, ValueError):
-        if verbose:
+        if verbose and isinstance(e, Exception):
             import traceback
 
             traceback.print_exception(e, file=sys.stderr)
-        text = " ".join(str(e).split())
+        text = e if isinstance(e, str) else f"{type(e).__name__}: {' '.join(str(e).split())}"
         print(
-            f"maxmargin: internal error: {type(e).__name__}: {text} (please report it to "
-            "the maxmargin developers, with the command line"
-            + ("" if verbose else "; -v shows the traceback")
+            f"maxmargin: internal error: {text} (please report it to the maxmargin "
+            "developers, with the command line"
+            + ("" if verbose or isinstance(e, str) else "; -v shows the traceback")
             + ")",
             file=sys.stderr,
         )
@@ -1511,36 +1503,115 @@ def _supervise(args: argparse.Namespace) -> int:
     the child's process group, removes the temporary files the child left, prints one line
     and exits 130 (143, 129). The child has its own process group, so the terminal's
     Ctrl-C reaches the parent only, and the kill reaches the learners' worker processes.
+
+    Two pipes tie the child to this process. The child's guard (:func:`_guard`) holds the
+    read end of ``tie``, whose write end only this process has: if this process dies
+    without a word (SIGKILL), the guard sees the pipe close and kills the child's group.
+    The child writes its exit code to ``result`` when it has one: a child that ends
+    without (a learner's ``os._exit``) is an error, not a silent success.
     """
     dirs = _output_dirs(args)
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError, ValueError):
             stream.flush()
-    pid = os.fork()
-    if pid == 0:  # the child: do the work
-        code = 1
-        try:
-            with contextlib.suppress(OSError):
-                os.setpgid(0, 0)
-            code = _execute(args)
-        except Exception as e:  # a bug: os._exit below would swallow the traceback
-            code = _internal_error(e, getattr(args, "verbose", False))
-        finally:
-            for stream in (sys.stdout, sys.stderr):
-                with contextlib.suppress(OSError, ValueError):
-                    stream.flush()
-            os._exit(code)
+    lifeline, tie = os.pipe()
+    result_r, result_w = os.pipe()
+    try:
+        pid = os.fork()
+    except OSError:  # no process to spare: work here (Ctrl-C waits for compiled code)
+        for fd in (lifeline, tie, result_r, result_w):
+            os.close(fd)
+        return _execute(args)
+    if pid == 0:
+        os.close(tie)
+        os.close(result_r)
+        _child(args, lifeline, result_w, dirs)
+    os.close(lifeline)
+    os.close(result_w)
+    try:
+        code = _wait(args, pid, dirs, result_r)
+    finally:
+        os.close(result_r)
+    # the child is gone and its group killed: the guard may go (an exception above leaves
+    # the tie to close with this process, and the guard to finish the kill)
     with contextlib.suppress(OSError):
-        os.setpgid(pid, pid)
+        os.write(tie, b".")
+    os.close(tie)
+    return code
+
+
+def _child(
+    args: argparse.Namespace, lifeline: int, result: int, dirs: list[tuple[Path, bool]]
+) -> NoReturn:
+    """The child's life: its process group, its guard, the work, its exit code written."""
+    code = None
+    try:
+        with contextlib.suppress(OSError):
+            os.setpgid(0, 0)
+        _guard(lifeline, result, dirs)
+        code = _execute(args)
+    except Exception as e:  # a bug: os._exit below would swallow the traceback
+        code = _internal_error(e, getattr(args, "verbose", False))
+    finally:  # (a SystemExit from code not maxmargin's: no result, the parent says so)
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError, ValueError):
+                stream.flush()
+        if code is not None:
+            with contextlib.suppress(OSError):
+                os.write(result, bytes([code & 0xFF]))
+        os._exit(1 if code is None else code)
+
+
+def _guard(lifeline: int, result: int, dirs: list[tuple[Path, bool]]) -> None:
+    """Fork the guard: it kills this process's group if the supervisor dies first.
+
+    The guard waits on ``lifeline``, a pipe whose write end only the supervisor holds:
+    the supervisor writes one byte once it has waited for the child (or killed it); end
+    of file without that byte means it was killed (SIGKILL), so the guard kills the child
+    and its workers and removes their temporary files as the supervisor would. Portable
+    (no ``prctl(PR_SET_PDEATHSIG)``, which Linux alone has and which would spare the
+    workers), and it works while the child is stuck in compiled code. The guard has its
+    own process group, so that it survives the kill it sends.
+    """
+    child = os.getpid()
+    try:
+        guard = os.fork()
+    except OSError:  # no process to spare: the work goes on unguarded
+        guard = 1
+    if guard != 0:
+        os.close(lifeline)
+        return
+    try:
+        os.close(result)
+        null = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):  # not the caller's pipes: they end with the command
+            os.dup2(null, fd)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        os.setpgid(0, 0)
+        if not os.read(lifeline, 1):
+            _kill(child, dirs, wait=False)
+    finally:
+        os._exit(0)
+
+
+def _wait(args: argparse.Namespace, pid: int, dirs: list[tuple[Path, bool]], result: int) -> int:
+    """Wait for the child; on SIGINT, SIGTERM or SIGHUP kill it. Its exit code."""
 
     def stop(signum: int, frame: Any) -> None:
         raise _Stop(signum)
 
-    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGHUP)}
     try:
-        _, status = os.waitpid(pid, 0)
+        with contextlib.suppress(OSError):
+            os.setpgid(pid, pid)
+        previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGHUP)}
+        try:
+            _, status = os.waitpid(pid, 0)
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
     except (KeyboardInterrupt, _Stop) as e:
         signum = e.signum if isinstance(e, _Stop) else signal.SIGINT
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C: the kill goes on
         _kill(pid, dirs)
         if sys.stderr.isatty():
             sys.stderr.write("\n")
@@ -1551,9 +1622,6 @@ def _supervise(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 128 + signum
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
     code = os.waitstatus_to_exitcode(status)
     if code < 0:  # the child was killed (the kernel's out-of-memory killer sends SIGKILL)
         _kill(pid, dirs, wait=False)
@@ -1563,17 +1631,44 @@ def _supervise(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 128 - code
-    return code
+    os.set_blocking(result, False)
+    try:
+        delivered = bool(os.read(result, 1))
+    except BlockingIOError:  # a process the child forked still holds the write end
+        delivered = False
+    if delivered:
+        return code
+    _kill(pid, dirs, wait=False)
+    what = f"the computation ended without a result (exit status {code})"
+    mine = [
+        t.strip()
+        for option in ("learner", "learners")
+        for t in (getattr(args, option, None) or "").split(",")
+        if ":" in t
+    ]
+    if not mine:
+        return _internal_error(what, getattr(args, "verbose", False))
+    print(
+        f"maxmargin: error: {what}: did the learner {' or '.join(map(repr, mine))} call os._exit?",
+        file=sys.stderr,
+    )
+    return 2
 
 
 def _kill(pid: int, dirs: list[tuple[Path, bool]], wait: bool = True) -> None:
+    """Kill process group ``pid``, remove its temporary files and the folders it made.
+
+    With ``wait``, ``pid`` is a child of this process not yet waited for: it is killed
+    (were it not its group's leader yet) and waited for. Without, it may have been
+    waited for already, and its number may be another process's: the group only.
+    """
     from ._io import remove_temporaries
 
     with contextlib.suppress(OSError):
         os.killpg(pid, signal.SIGKILL)
-    with contextlib.suppress(OSError):
-        os.kill(pid, signal.SIGKILL)
     if wait:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
         with contextlib.suppress(OSError):
             os.waitpid(pid, 0)
     remove_temporaries([d for d, _ in dirs], pid)
@@ -1603,6 +1698,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         interrupted.
     """
     try:
+        from ._startup import started
+
+        started()  # Ctrl-C raises KeyboardInterrupt again, handled here and below
         parser = build_parser()
         try:
             args = parser.parse_args(argv)

@@ -12,10 +12,11 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 matplotlib.use("Agg")
 
 # CI replays the same examples every run (a red CI must be reproducible); a developer's
-# run explores new ones. A case found locally is pinned with @example in its test.
-settings.register_profile("ci", derandomize=True)
-if os.environ.get("CI"):
-    settings.load_profile("ci")
+# run explores new ones. A case found locally is pinned with @example in its test. No
+# deadline in either: an example is never too slow, whatever the machine's load.
+settings.register_profile("local", deadline=None)
+settings.register_profile("ci", derandomize=True, deadline=None)
+settings.load_profile("ci" if os.environ.get("CI") else "local")
 
 
 # --------------------------------------------------------------------------- shared data

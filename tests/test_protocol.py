@@ -5,6 +5,7 @@ and are scored alike; the free-intercept kernels against naive loops; what the a
 """
 
 import re
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -392,6 +393,170 @@ def test_a_learners_own_bug_is_blamed_on_the_learner():
     assert isinstance(info.value.__cause__, ValueError)
     with pytest.raises(LearnerError, match="raised TypeError in step"):
         run(_Buggy(lam="abc"), data)
+
+
+class _Exits(_Base):
+    """Calls ``sys.exit`` in the method ``where``."""
+
+    def __init__(self, where):
+        super().__init__()
+        self.where = where
+
+    def start(self, d):
+        super().start(d)
+        if self.where == "start":
+            sys.exit(3)
+
+    def step(self, x, y, t):
+        if self.where == "step" and t == 5:
+            sys.exit()
+
+    def weights(self):
+        if self.where == "weights":
+            sys.exit("bye")
+        return super().weights()
+
+
+@pytest.mark.parametrize(
+    "where, said",
+    [
+        ("start", r"called sys.exit\(3\) in start\(\)$"),
+        ("step", r"called sys.exit\(\) in step\(\) at step 5$"),
+        ("weights", r"called sys.exit\('bye'\) in weights\(\)$"),
+    ],
+)
+def test_a_learner_calling_sys_exit_is_a_learner_error(where, said):
+    # uncaught, SystemExit would end the command's child silently (exit 1, no message)
+    from maxmargin.online import LearnerError
+
+    with pytest.raises(LearnerError, match="learner '_Exits' " + said) as info:
+        run(_Exits(where), make_separable(20, 2, seed=0))
+    assert isinstance(info.value.__cause__, SystemExit)
+
+
+@pytest.mark.parametrize(
+    "out, intercept, said",
+    [
+        (["a", "b", "c"], "augmented", r"weights\(\) returned list \['a', 'b', 'c'\]; it must "),
+        ("abc", "augmented", r"weights\(\) returned str 'abc'"),
+        ((np.zeros(3), "b", 3), "augmented", r"weights\(\) returned tuple \(array"),
+        ([[1.0], [1.0, 2.0]], "none", r"weights\(\) returned list"),
+        (None, "none", r"weights\(\) returned NoneType None"),
+        ({"w": 1.0}, "none", r"weights\(\) returned dict"),
+        ((np.zeros(2), "b"), "free", r"weights\(\) returned a bias that is not a number: str 'b'"),
+        ((["x", "y"], 0.0), "free", r"weights\(\) returned tuple \(\['x', 'y'\], 0.0\)"),
+        (
+            (np.zeros(2), np.array([0.5])),
+            "free",
+            r"weights\(\) returned a bias that is not a number: ndarray array\(\[0.5\]\)",
+        ),
+        (
+            (np.zeros(2), [1.0, 2.0]),
+            "free",
+            r"weights\(\) returned a bias that is not a number: list \[1.0, 2.0\]",
+        ),
+    ],
+)
+def test_weights_that_are_not_numbers_are_a_learner_error(out, intercept, said):
+    from maxmargin.online import LearnerError
+
+    class Odd(_Base):
+        supported_intercepts = ("none", "augmented", "free")
+
+        def weights(self):
+            return out
+
+    with pytest.raises(LearnerError, match=r"^learner 'Odd': " + said):
+        run(as_learner(Odd(), intercept=intercept), make_separable(20, 2, seed=0))
+
+
+def test_numbers_in_other_forms_are_weights():
+    # what np.asarray makes numbers of: a list, a tuple, ints, bools; a bias array of one
+    data = make_separable(20, 2, seed=0)
+    for out in ([0, 0, 0], (0.0, 1.0, 0.0), np.zeros(3, dtype=np.float32), [True, False, 0]):
+        assert run(_Base(out), data, epochs=1).w.shape[-1] == 2
+
+    class Free(_Base):
+        supported_intercepts = ("free",)
+
+    for bias in (1, np.float32(0.5), np.array(0.5), True):
+        tr = run(as_learner(Free((np.ones(2), bias)), intercept="free"), data, epochs=1)
+        assert tr.b[-1] == float(bias)
+
+
+def test_a_dual_that_is_not_numbers_is_a_learner_error():
+    from maxmargin.online import LearnerError
+
+    class Dual(_Base):
+        has_dual = True
+
+        def start(self, d, n):
+            super().start(d)
+
+        def step(self, x, y, t, i):
+            pass
+
+        def dual(self):
+            return ["a"] * 20
+
+    with pytest.raises(LearnerError, match=r"learner 'Dual': dual\(\) returned list"):
+        run(Dual(), make_separable(20, 2, seed=0), record_dual=True)
+
+
+EXITS_ON_IMPORT = "import sys\nsys.exit(4)\nclass A:\n    pass\n"
+
+
+def test_a_learner_module_calling_sys_exit_on_import_is_a_learner_error(tmp_path, monkeypatch):
+    from maxmargin.online import LearnerError
+    from maxmargin.online.registry import learner_class
+
+    (tmp_path / "exits_on_import.py").write_text(EXITS_ON_IMPORT)
+    target = f"{tmp_path / 'exits_on_import.py'}:A"
+    with pytest.raises(LearnerError, match=r"called sys.exit\(4\); a learner's module"):
+        learner_class(target)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(LearnerError, match="'exits_on_import:A': importing exits_on_import "):
+        learner_class("exits_on_import:A")
+
+
+def test_a_learner_constructor_calling_sys_exit_is_a_learner_error():
+    from maxmargin.online import LearnerError
+    from maxmargin.online.registry import learner_for
+
+    class Quits(_Base):
+        def __init__(self):  # noqa: D107 - ruff would ask for a docstring
+            sys.exit(0)
+
+    p = SVMProblem(make_separable(20, 2, seed=0), C=1.0, intercept="none")
+    with pytest.raises(LearnerError, match=r"'Quits': its constructor called sys.exit\(0\)"):
+        learner_for(Quits, p)
+
+
+@pytest.mark.parametrize(
+    "body, said",
+    [
+        ("    def step(self, x, y, t): sys.exit(0)\n", "learner 'L' called sys.exit(0) in step()"),
+        ("    def __init__(self): sys.exit(1)\n", "its constructor called sys.exit(1)"),
+        ("    def weights(self): return ['1', '2', '3']\n", "returned list ['1', '2', '3']"),
+        ("    def weights(self): return (1, 'a')\n", "returned a pair (w, b)"),
+    ],
+)
+def test_the_command_names_the_learner_that_exits_or_returns_no_numbers(
+    body, said, tmp_path, capsys
+):
+    from maxmargin.cli import main
+
+    base = "import sys\nimport numpy as np\nclass L:\n"
+    base += "    def start(self, d): self.w = np.zeros(d)\n"
+    base += "    def step(self, x, y, t): pass\n    def weights(self): return self.w\n"
+    (tmp_path / "l.py").write_text(base + body)
+    for argv in (["run", "--learner"], ["compare", "--epochs", "1", "--learners"]):
+        code = main([argv[0], "builtin:separable", *argv[1:], f"{tmp_path / 'l.py'}:L"])
+        out, err = capsys.readouterr()
+        assert code == 2 and len(err.strip().splitlines()) == 1 and said in err, err
+    (tmp_path / "exits.py").write_text(EXITS_ON_IMPORT)
+    assert main(["run", "builtin:separable", "--learner", f"{tmp_path / 'exits.py'}:A"]) == 2
+    assert "called sys.exit(4)" in capsys.readouterr().err
 
 
 def test_a_compiled_step_that_does_not_compile_is_blamed_on_the_learner():

@@ -185,27 +185,56 @@ def _declared(learner: Any) -> dict[str, Any]:
 
 
 class LearnerError(ParameterError):
-    """A user's learner raised: its own bug, not maxmargin's.
+    """A user's learner failed: its own bug, not maxmargin's.
 
-    It raised in ``start``, ``step``, ``weights`` ... or its ``compiled_step`` failed to
-    compile. The message names the learner, the method and the step; the learner's
-    exception is chained (``__cause__``).
+    It raised (or called ``sys.exit``) in ``start``, ``step``, ``weights`` ..., its
+    ``compiled_step`` failed to compile, or ``weights()`` returned something that is not
+    a weight vector. The message names the learner, the method and the step; the
+    learner's exception is chained (``__cause__``).
     """
+
+
+def failure(e: BaseException) -> str:
+    r"""What a user's code did, for a one-line message: ``raised ValueError ...``.
+
+    ``sys.exit`` (``SystemExit``) is named as such: it would end the command silently.
+
+    Parameters
+    ----------
+    e : BaseException
+
+    Returns
+    -------
+    str
+        ``raised TYPE: first line of the message`` or ``called sys.exit(CODE)``.
+
+    Examples
+    --------
+    >>> failure(ValueError("my\nbug")), failure(SystemExit(3))
+    ('raised ValueError: my', 'called sys.exit(3)')
+    """
+    if isinstance(e, SystemExit):
+        return f"called sys.exit({'' if e.code is None else repr(e.code)})"
+    text = " ".join(str(e).split("\n", 1)[0].split())
+    return f"raised {type(e).__name__}: {text}"
 
 
 @contextlib.contextmanager
 def _blame(learner: Any, what: str, at: Callable[[], str] = lambda: "") -> Iterator[None]:
-    """Re-raise an exception of ``learner``'s own code as a :class:`LearnerError`."""
+    """Re-raise an exception of ``learner``'s own code as a :class:`LearnerError`.
+
+    ``sys.exit`` too: in the command's child process it would end the command silently.
+    """
     try:
         yield
     except (MaxMarginError, KeyboardInterrupt):
         raise
-    except Exception as e:
+    except (Exception, SystemExit) as e:
         name = getattr(learner, "name", "") or type(learner).__name__
-        text = " ".join(str(e).split("\n", 1)[0].split())
+        did, _, text = failure(e).partition(": ")
         raise LearnerError(
-            f"learner {name!r} raised {type(e).__name__} in {what}{at()}: "
-            f"{text} (-v shows the traceback)"
+            f"learner {name!r} {did} in {what}{at()}"
+            + ("" if isinstance(e, SystemExit) else f": {text} (-v shows the traceback)")
         ) from e
 
 
@@ -509,34 +538,37 @@ class PythonLearner(OnlineLearner):
     def _split(self, out: Any, packed: PackedData, what: str) -> tuple[np.ndarray, float]:
         """``(w, b)`` on the original features from what ``weights()`` returned."""
         d1 = self._dim(packed)
-        who = f"{type(self.learner).__name__}.{what}()"
+        who = f"learner {self.name!r}: {what}()"
         pair = isinstance(out, tuple) and len(out) == 2
         if self.intercept == "free" and not pair:
-            raise ParameterError(
+            raise LearnerError(
                 f"{who} must return the pair (w, b) with intercept 'free' "
-                f"(an unregularised bias); got {type(out).__name__}"
+                f"(an unregularised bias); got {_shown(out)}"
             )
         if self.intercept != "free" and pair:
-            raise ParameterError(
+            raise LearnerError(
                 f"{who} returned a pair (w, b), the form of intercept 'free'; with intercept "
                 f"{self.intercept!r} return the weight vector alone (augmented: the bias is "
                 "its last entry, over s)"
             )
         w, b = out if pair else (out, 0.0)
-        w = np.array(w, dtype=float)
+        w = _numbers(w)
+        if w is None:
+            raise LearnerError(f"{who} returned {_shown(out)}; it must return an array of numbers")
         if w.shape != (d1,):
             space = {"none": "x", "augmented": "z = (x, s)", "free": "x"}[self.intercept]
-            raise ParameterError(
+            raise LearnerError(
                 f"{who} returned shape {w.shape}; with intercept "
                 f"{self.intercept!r} it must be ({d1},), the length of {space}"
             )
-        try:
-            b = float(b)
-        except (TypeError, ValueError):
-            raise ParameterError(f"{who} returned a bias that is not a number: {b!r}") from None
+        bias = _numbers(b)
+        # an array of one entry: a compiled learner's bias (its state); the Python loop
+        # adds the bias to floats and needs a number
+        if bias is None or bias.size != 1 or (bias.ndim and self._compiled is None):
+            raise LearnerError(f"{who} returned a bias that is not a number: {_shown(b)}")
         if self.intercept == "augmented":
             return w[:-1].copy(), float(self.intercept_scaling * w[-1])
-        return w, b
+        return w, float(bias.reshape(()))
 
     def _snapshot(self, packed: PackedData, state: PythonState, t: int) -> Snapshot:
         with _blame(self.learner, "weights()", lambda: f" at step {t}"):
@@ -549,13 +581,34 @@ class PythonLearner(OnlineLearner):
             w_avg, b_avg = self._split(avg, packed, "average")
         dual = None
         if raw is not None:
-            dual = np.array(raw, dtype=float).reshape(-1)
-            if dual.shape != (packed.n,):
-                raise ParameterError(
-                    f"{type(self.learner).__name__}.dual() returned shape "
-                    f"{dual.shape}; it must be (n,) = ({packed.n},)"
+            dual = _numbers(raw)
+            if dual is None or dual.size != packed.n:
+                got = _shown(raw) if dual is None else f"shape {dual.shape}"
+                raise LearnerError(
+                    f"learner {self.name!r}: dual() returned {got}; it must be numbers of "
+                    f"shape (n,) = ({packed.n},)"
                 )
+            dual = dual.reshape(-1)
         return Snapshot(w, b, w_avg=w_avg, b_avg=b_avg, dual=dual)
+
+
+def _numbers(value: Any) -> np.ndarray | None:
+    """``value`` as a new float array; None when it is not numbers (strings, objects ...).
+
+    Not ``np.array(value, dtype=float)`` alone: that parses strings (``"1"``).
+    """
+    try:
+        kind = np.asarray(value).dtype.kind
+        return np.array(value, dtype=float) if kind in "biuf" else None
+    except Exception:  # a ragged list, an object whose __array__ raises ...
+        return None
+
+
+def _shown(value: Any) -> str:
+    """``value``'s type and a short repr, for a message about what a learner returned."""
+    import reprlib
+
+    return f"{type(value).__name__} {reprlib.repr(value)}"
 
 
 def as_learner(

@@ -29,11 +29,18 @@ from .perceptron import (
     VotedPerceptron,
 )
 from .pocket import Pocket
-from .protocol import as_learner, is_learner, learner_params
+from .protocol import LearnerError, as_learner, failure, is_learner, learner_params
 from .subgradient import OnlineSubgradient
 from .winnow import Winnow
 
-__all__ = ["LEARNERS", "make_learner", "learner_for", "learner_class", "objective_parameter"]
+__all__ = [
+    "LEARNERS",
+    "build",
+    "make_learner",
+    "learner_for",
+    "learner_class",
+    "objective_parameter",
+]
 
 #: Registry: learner name -> class.
 LEARNERS: dict[str, type[OnlineLearner]] = {
@@ -108,10 +115,31 @@ def _file_module(path: Path) -> Any:
     sys.modules[name] = module  # before exec: dataclasses and pickle look it up
     try:
         spec.loader.exec_module(module)
-    except Exception as e:
+    except BaseException:
         del sys.modules[name]
-        raise ParameterError(f"importing {path} failed: {type(e).__name__}: {e}") from None
+        raise
     return module
+
+
+def _import(target: str, where: str) -> Any:
+    """The module of ``target`` (``where``: a ``.py`` file or a module name), imported."""
+    try:
+        if where.endswith(".py"):
+            return _file_module(Path(where))
+        return importlib.import_module(where)
+    except ParameterError:
+        raise
+    except SystemExit as e:  # uncaught, it would end the command silently
+        raise LearnerError(
+            f"learner {target!r}: importing {where} {failure(e)}; a learner's module must not exit"
+        ) from None
+    except Exception as e:
+        why = failure(e).removeprefix("raised ")
+        if where.endswith(".py"):
+            raise ParameterError(f"importing {where} failed: {why}") from None
+        raise ParameterError(
+            f"cannot import module {where!r}: {why} (is it on PYTHONPATH?)"
+        ) from None
 
 
 def learner_class(target: str | type) -> type:
@@ -162,16 +190,7 @@ def learner_class(target: str | type) -> type:
         return LEARNERS[target]
     else:
         where, _, name = target.rpartition(":")
-        if where.endswith(".py"):
-            module = _file_module(Path(where))
-        else:
-            try:
-                module = importlib.import_module(where)
-            except Exception as e:
-                raise ParameterError(
-                    f"cannot import module {where!r}: {type(e).__name__}: "
-                    f"{e} (is it on PYTHONPATH?)"
-                ) from None
+        module = _import(target, where)
         cls = getattr(module, name, None)
         if cls is None:
             raise ParameterError(f"{where} has no {name!r}")
@@ -239,19 +258,51 @@ def learner_for(learner: str | type, problem: Any, **params: Any) -> OnlineLearn
             f"learner {label!r} has no parameter {', '.join(unknown)}; it "
             f"accepts {', '.join(accepted) or 'none'}"
         )
-    try:
-        built = cls(**kw)
-    except ParameterError:
-        raise
-    except Exception as e:
-        raise ParameterError(
-            f"building learner {label!r} failed: {type(e).__name__}: {e}"
-        ) from None
+    built = build(cls, label, **kw)
     if not plain:
         return built
     return as_learner(
         built, intercept=problem.intercept, intercept_scaling=problem.intercept_scaling
     )
+
+
+def build(cls: Any, label: str, **params: Any) -> Any:
+    """``cls(**params)``; a constructor of the user's that fails is a :class:`ParameterError`.
+
+    Parameters
+    ----------
+    cls : type
+        A learner class (:func:`learner_class`).
+    label : str
+        The learner's name in the message.
+    **params
+        The constructor's keyword arguments.
+
+    Returns
+    -------
+    object
+        The instance.
+
+    Raises
+    ------
+    ParameterError
+        The constructor raised; a :class:`~maxmargin.online.LearnerError` when it called
+        ``sys.exit`` (uncaught, it would end the command silently).
+
+    Examples
+    --------
+    >>> build(LEARNERS["pa1"], "pa1", C=2.0)
+    PA1(C=2.0, intercept='augmented', intercept_scaling=1.0)
+    """
+    try:
+        return cls(**params)
+    except ParameterError:
+        raise
+    except SystemExit as e:
+        raise LearnerError(f"building learner {label!r}: its constructor {failure(e)}") from None
+    except Exception as e:
+        why = failure(e).removeprefix("raised ")
+        raise ParameterError(f"building learner {label!r} failed: {why}") from None
 
 
 def objective_parameter(learner: OnlineLearner) -> tuple[str, float] | None:

@@ -1,0 +1,41 @@
+"""Ctrl-C while the ``maxmargin`` command starts up: one line and exit 130, no traceback.
+
+The package imports this module first, so that its SIGINT handler is in place before the
+imports of numpy, scipy and maxmargin's own modules (a second or two) and until
+:func:`maxmargin.cli.main` takes over (:func:`started`). Only in the command: a program
+that imports maxmargin keeps Python's KeyboardInterrupt.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+from pathlib import PurePath
+from types import FrameType
+
+
+def _interrupted(signum: int, frame: FrameType | None) -> None:
+    """Nothing is computed or written yet: end now, with the command's one line."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        sys.stderr.write("maxmargin: interrupted\n")
+        sys.stderr.flush()
+    os._exit(130)
+
+
+def started() -> None:
+    """Give Ctrl-C back to Python's KeyboardInterrupt, which the command handles."""
+    if signal.getsignal(signal.SIGINT) is _interrupted:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def _command() -> bool:
+    """Whether this process is the ``maxmargin`` command (the console script)."""
+    argv = getattr(sys, "argv", None) or [""]
+    return PurePath(str(argv[0])).stem in ("maxmargin", "maxmargin-script")
+
+
+if _command() and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+    with contextlib.suppress(ValueError):  # not the main thread: leave it
+        signal.signal(signal.SIGINT, _interrupted)
