@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_choice
-from ..certificate import DEFAULT_TOL, Certificate
+from ..certificate import DEFAULT_TOL, Certificate, _pow2
 from ..exceptions import NotSeparableError, ParameterError, SolverError
 from ..kernel_certificate import certify_kernel
 from ..kernel_problem import KernelProblem
@@ -44,6 +44,9 @@ ROUTES = ("auto", "dense", "smo")
 
 #: Largest n the ``auto`` route solves densely (measured: SMO is faster above it).
 DENSE_MAX = 300
+
+#: Largest n the ``auto`` route solves densely when SMO did not converge.
+DENSE_FALLBACK = 3000
 
 #: SMO's first stopping tolerance (margin units), and the smallest it goes to.
 _EPS_START = 1e-3
@@ -176,7 +179,8 @@ def solve_kernel_dual(
     ----------
     problem : KernelProblem
     route : {"auto", "dense", "smo"}
-        ``auto``: dense up to :data:`DENSE_MAX` points, SMO above.
+        ``auto``: dense up to :data:`DENSE_MAX` points, SMO above (and dense after
+        all, up to :data:`DENSE_FALLBACK` points, where SMO does not converge).
     solver : {"piqp", "clarabel"}
         The interior-point solver of the dense route.
     tol : float, optional
@@ -220,7 +224,14 @@ def solve_kernel_dual(
     with blas_threads(1):
         if route == "dense" or (route == "auto" and problem.n <= DENSE_MAX):
             return _dense(problem, solver, tol, t0)
-        return _smo(problem, tol, cache_bytes, t0)
+        try:
+            return _smo(problem, tol, cache_bytes, t0)
+        except SolverError:
+            # SMO's steps stall on an ill-conditioned Gram with a large C (its rate is
+            # the conditioning's); the interior-point method is not troubled by it
+            if route == "smo" or problem.n > DENSE_FALLBACK:
+                raise
+            return _dense(problem, solver, tol, t0)
 
 
 def _smo(problem: KernelProblem, tol: float, cache_bytes: int, t0: float) -> KernelSolution:
@@ -255,18 +266,23 @@ def _dense_qp(problem: KernelProblem, K: np.ndarray, solver: str) -> tuple[np.nd
     """The dual QP on the dense Gram by PIQP (dense) or Clarabel: ``(alpha, iterations)``."""
     y = problem.data.y
     n = problem.n
-    Q = K * np.outer(y, y)
+    # K / s and C s with s a power of two near max |K_ij| (exact): the QP the solver
+    # sees is in units where the Gram is ~1 whatever the data's scale (alpha = x / s)
+    s = _pow2(float(np.max(np.abs(K), initial=0.0)))
+    Q = (K / s) * np.outer(y, y)
     free = problem.intercept == "free"
-    ub = problem.costs
+    with np.errstate(over="ignore"):
+        ub = problem.costs * s
+    ub = np.where(ub < 1e300, ub, np.inf)
     if solver == "piqp":
         import piqp
 
-        s = piqp.DenseSolver()
-        s.settings.eps_abs = 1e-10
-        s.settings.eps_rel = 1e-11
-        s.settings.max_iter = 500
+        solver_ = piqp.DenseSolver()
+        solver_.settings.eps_abs = 1e-10
+        solver_.settings.eps_rel = 1e-11
+        solver_.settings.max_iter = 500
         A = np.asfortranarray(y[None, :]) if free else None
-        s.setup(
+        solver_.setup(
             np.asfortranarray(Q),
             -np.ones(n),
             A,
@@ -277,12 +293,12 @@ def _dense_qp(problem: KernelProblem, K: np.ndarray, solver: str) -> tuple[np.nd
             np.zeros(n),
             np.where(np.isfinite(ub), ub, 1e300),  # PIQP's "no bound"
         )
-        status = s.solve()
-        if status == piqp.PIQP_DUAL_INFEASIBLE:
+        status = solver_.solve()
+        if status == piqp.PIQP_DUAL_INFEASIBLE and problem.hard:
             raise _not_separable(problem)
         if status not in (piqp.PIQP_SOLVED, piqp.PIQP_MAX_ITER_REACHED, piqp.PIQP_NUMERICS):
             raise SolverError(f"PIQP failed on the kernel dual: {status}")
-        return np.asarray(s.result.x, dtype=float), int(s.result.info.iter)
+        return np.asarray(solver_.result.x, dtype=float) / s, int(solver_.result.info.iter)
     import clarabel
     import scipy.sparse as sp
 
@@ -300,11 +316,11 @@ def _dense_qp(problem: KernelProblem, K: np.ndarray, solver: str) -> tuple[np.nd
     sol = clarabel.DefaultSolver(sp.triu(sp.csc_matrix(Q), format="csc"), -np.ones(n), M, h,
                                  cones, st).solve()  # fmt: skip
     S = clarabel.SolverStatus
-    if sol.status in (S.DualInfeasible, S.AlmostDualInfeasible):
+    if sol.status in (S.DualInfeasible, S.AlmostDualInfeasible) and problem.hard:
         raise _not_separable(problem)
     if sol.status not in (S.Solved, S.AlmostSolved, S.MaxIterations, S.InsufficientProgress):
         raise SolverError(f"Clarabel failed on the kernel dual: {sol.status}")
-    return np.asarray(sol.x, dtype=float), int(sol.iterations)
+    return np.asarray(sol.x, dtype=float) / s, int(sol.iterations)
 
 
 def _not_separable(problem: KernelProblem) -> NotSeparableError:
@@ -320,7 +336,20 @@ def _dense(problem: KernelProblem, solver: str, tol: float, t0: float) -> Kernel
     y = problem.data.y
     C = problem.costs
     K = problem.gram.block(np.arange(n))
-    x, iters = _dense_qp(problem, K, solver)
+    try:
+        x, iters = _dense_qp(problem, K, solver)
+    except SolverError as first:
+        # the interior-point methods fail differently on an ill-conditioned Gram with a
+        # large C: the other one, before giving up
+        solver = "clarabel" if solver == "piqp" else "piqp"
+        try:
+            x, iters = _dense_qp(problem, K, solver)
+        except SolverError:
+            raise SolverError(
+                f"{first}; {solver} failed too. The Gram is ill-conditioned for C = "
+                f"{problem.C:.3g} (multipliers far above the objective): try a smaller C, "
+                "or a kernel parameter that separates the points more (a larger gamma)"
+            ) from None
     alpha = np.clip(x, 0.0, C)
     q = K @ (alpha * y)
     scale: Any = C if not problem.hard else max(float(alpha.max(initial=0.0)), 1e-300)
