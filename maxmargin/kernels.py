@@ -74,9 +74,9 @@ CALLABLE_GRAM_BYTES = 2 * 1024**3
 _BLOCK_ENTRIES = 4_000_000
 
 #: Columns summed by one BLAS call in :meth:`GramOperator.matvec`: the error bound of a
-#: sum of k terms grows like k, so chunks of k and a sum of the m/k partial results
-#: bound the error by ``gamma_{k + m/k}``, not ``gamma_m``.
-_SUM_CHUNK = 128
+#: sum of k terms grows like k, so chunks of k and a pairwise sum of the m/k partial
+#: results bound the error by ``gamma_{k + log2(m/k)}``, not ``gamma_m``.
+_SUM_CHUNK = 32
 
 _U = 2.0**-53
 _ETA = 2.0**-1074
@@ -517,12 +517,14 @@ class GramOperator:
         sq = self.sqnorms if rows is None else self.sqnorms[rows]
         return np.sqrt(sq * (1.0 + _gamma_k(d + 2))) * (1.0 + 2 * _U) + _TINY
 
-    def entry_bounds(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    def entry_bounds(
+        self, rows: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, float]:
         r"""A bound on the rounding of the computed entries of rows ``rows``.
 
-        ``|fl(K_ij) - K_ij| <= A_i |fl(K_ij)| + B_i beta_j + E`` for every column j, with
-        ``K_ij`` the exact kernel of the stored rows (for ``rbf``: of the data before
-        centring, the kernel being translation-invariant).
+        ``|fl(K_ij) - K_ij| <= |fl(K_ij)| sum_t A_it W_jt + B_i beta_j + E`` for every
+        column j, with ``K_ij`` the exact kernel of the stored rows (for ``rbf``: of the
+        data before centring, the kernel being translation-invariant).
 
         Parameters
         ----------
@@ -530,7 +532,10 @@ class GramOperator:
 
         Returns
         -------
-        A, B : ndarray of shape (p,)
+        A : ndarray of shape (p, t)
+        W : ndarray of shape (n, t)
+            Column weights (``W[:, 0] = 1``).
+        B : ndarray of shape (p,)
         beta : ndarray of shape (n,)
         E : float
 
@@ -542,7 +547,8 @@ class GramOperator:
         - rbf: the squared distance is off by ``Delta_ij <= gamma_{d+5} (n_i + n_j)^2``
           (the expanded formula, and the centring ``fl(x - mu)``), so ``log fl(K_ij)``
           is off by ``eta <= gamma Delta_ij + u gamma D_ij + 2.1 u`` and
-          ``|fl(K) - K| <= fl(K) eta e^eta``, with ``fl(K) gamma D <= 1/e``;
+          ``|fl(K) - K| <= fl(K) eta e^eta``, with ``fl(K) gamma D <= 1/e``; the
+          weights ``W = (1, n_j, n_j^2)`` expand ``(n_i + n_j)^2``;
         - poly: ``s = gamma x.z + coef0`` is off by ``delta <= gamma_{d+2} (gamma n_i
           n_max + |coef0|)`` and ``|s^p - t^p| <= p max(|s|, |t|)^(p-1) |s - t|``, plus
           ``4u`` of the power;
@@ -552,34 +558,37 @@ class GramOperator:
         n = self.n
         p = rows.size
         zeros = np.zeros(p)
+        ones = np.ones((n, 1))
         if self.gram is not None:
-            return zeros, zeros, np.zeros(n), 0.0
+            return np.zeros((p, 1)), ones, zeros, np.zeros(n), 0.0
         d = self.X.shape[1]  # type: ignore[union-attr]
         nb = self._norm_bounds()
         ni = nb[rows]
         nmax = float(nb.max()) if n else 0.0
         if name == "linear":
-            return zeros, _gamma_k(d) * ni, nb, 0.0
+            return np.zeros((p, 1)), ones, _gamma_k(d) * ni, nb, 0.0
         g = self.gamma
         if name == "rbf":
-            delta = g * _gamma_k(d + 5) * (ni + nmax) ** 2 * (1 + 4 * _U)
-            eta = delta + 750.0 * _U + 2.1 * _U  # g D >= 745 gives exp(-g D) = 0 exactly
-            grow = np.exp(eta) * (1 + 4 * _U)
-            A = grow * (delta + 2.1 * _U)
-            # the u g D fl(K) term: fl(K) g D <= 1/e; and an exact K below the smallest
+            gd = g * _gamma_k(d + 5) * (1 + 4 * _U)
+            # e^eta with eta at its largest over all pairs (g D >= 745 gives exactly 0)
+            grow = math.exp(gd * 4 * nmax * nmax + 752.1 * _U) * (1 + 4 * _U)
+            A = np.column_stack(
+                [grow * (gd * ni * ni + 2.1 * _U), grow * 2 * gd * ni, np.full(p, grow * gd)]
+            )
+            W = np.column_stack([np.ones(n), nb, nb * nb])
+            # the u g D fl(K) term: fl(K) g D <= 1/e; an exact K below the smallest
             # subnormal where fl(K) underflows to 0
-            E = float(np.max(grow, initial=1.0)) * 0.37 * _U + 2 * _ETA
-            return A, zeros, np.zeros(n), E
+            return A, W, zeros, np.zeros(n), grow * 0.37 * _U + 2 * _ETA
         c0 = abs(self.kernel.coef0)
         S = g * ni * nmax + c0
         dl = _gamma_k(d + 2) * (S * (1 + 4 * _U)) + _ETA
         if name == "poly":
             deg = self.kernel.degree
             if deg == 0:
-                return zeros, zeros, np.zeros(n), 0.0
+                return np.zeros((p, 1)), ones, zeros, np.zeros(n), 0.0
             B = deg * (S + dl) ** (deg - 1) * dl * (1 + (deg + 4) * _U)
-            return np.full(p, 4 * _U), B, np.ones(n), 0.0
-        return np.full(p, 2.1 * _U), dl * (1 + 2 * _U), np.ones(n), 0.0
+            return np.full((p, 1), 4 * _U), ones, B, np.ones(n), 0.0
+        return np.full((p, 1), 2.1 * _U), ones, dl * (1 + 2 * _U), np.ones(n), 0.0
 
     def matvec(
         self,
@@ -610,61 +619,74 @@ class GramOperator:
 
         Notes
         -----
-        The columns are summed in chunks of :data:`_SUM_CHUNK` by BLAS, whatever order it
-        sums them in, and the m/k partial sums added in turn, so
-        ``|fl(q)_i - (fl(K) c)_i| <= gamma_{k + m/k + 1} (|fl(K)| |c|)_i`` plus the
-        underflow of the products; ``c`` is scaled by a power of two (exact) first, so
-        a tiny or huge ``c`` neither underflows nor overflows.
+        The columns are summed in chunks of k = :data:`_SUM_CHUNK` by BLAS, whatever
+        order it sums them in, and the partial sums added pairwise (a tree of depth
+        ``L = ceil(log2(m/k + 1))``), so ``|fl(q)_i - (fl(K) c)_i| <= gamma_{k + L}
+        (|fl(K)| |c|)_i`` plus the underflow of the products; ``c`` is scaled by a power
+        of two (exact) first, so a tiny or huge ``c`` neither underflows nor overflows.
         """
         n = self.n
         rows_ = np.arange(n) if rows is None else np.asarray(rows)
         cols_ = np.flatnonzero(c) if cols is None else np.asarray(cols)
         p, m = rows_.size, cols_.size
         q = np.zeros(p)
-        err = np.zeros(p) if bound else None
         if m == 0 or p == 0:
-            return q, err
+            return q, (np.zeros(p) if bound else None)
         pc = _pow2(float(np.max(np.abs(c[cols_]))))
         cs = c[cols_] / pc
-        k = _SUM_CHUNK
-        nchunk = -(-m // k)
-        rhs = np.column_stack([cs, np.abs(cs)]) if bound else cs[:, None]
-        nonneg = self.kernel.name == "rbf"
+        if not bound:
+            rhs = cs[:, None]
+        else:
+            A, W, B, beta, E = self.entry_bounds(rows_)
+            rhs = np.column_stack([cs, np.abs(cs)[:, None] * W[cols_]])
+        nonneg = self.kernel.name == "rbf"  # K >= 0: |K| |c| from the same product
+        acc = np.zeros((p, rhs.shape[1]))
         step = max(1, _BLOCK_ENTRIES // m)
         for lo in range(0, p, step):
-            r = rows_[lo : lo + step]
-            Kb = self.block(r, cols_)
-            if bound and not nonneg:
-                acc = np.zeros((r.size, 2))
-                absK = np.abs(Kb)
-                for s in range(0, m, k):
-                    acc[:, 0] += Kb[:, s : s + k] @ rhs[s : s + k, 0]
-                    acc[:, 1] += absK[:, s : s + k] @ rhs[s : s + k, 1]
+            Kb = self.block(rows_[lo : lo + step], cols_)
+            if not bound or nonneg:
+                acc[lo : lo + step] = _chunked_product(Kb, rhs)
             else:
-                acc = np.zeros((r.size, rhs.shape[1]))
-                for s in range(0, m, k):
-                    acc += Kb[:, s : s + k] @ rhs[s : s + k]
-            q[lo : lo + step] = acc[:, 0]
-            if bound:
-                assert err is not None
-                err[lo : lo + step] = acc[:, 1]
-        q *= pc
+                acc[lo : lo + step, :1] = _chunked_product(Kb, rhs[:, :1])
+                acc[lo : lo + step, 1:] = _chunked_product(np.abs(Kb), rhs[:, 1:])
+        q = acc[:, 0] * pc
         if not bound:
             return q, None
-        assert err is not None
-        absK_c = err * pc  # (|fl K| |c|)_i
-        A, B, beta, E = self.entry_bounds(rows_)
+        absK_c = acc[:, 1] * pc  # (|fl K| |c|)_i
         ac = np.abs(c[cols_])
-        sum_ac = float(ac.sum())
-        ent = A * absK_c + B * float(beta[cols_] @ ac) + E * sum_ac
-        g = _gamma_k(min(k, m) + nchunk + 1)
-        # rounding of the products, their underflow, and the entry bounds' own rounding
-        # absK_c is itself computed: the exact |K||c| is at most (1 + g) times it
+        ent = (A * acc[:, 1:]).sum(axis=1) * pc + B * float(beta[cols_] @ ac) + E * float(ac.sum())
+        k = min(_SUM_CHUNK, m)
+        g = _gamma_k(k + math.ceil(math.log2(m / k + 1)) + 1)
+        # absK_c and ent are computed too: their exact values are at most (1 + g) and
+        # (1 + gamma_{m+4}) times theirs
         out = g * (1 + g) * absK_c + (m + 2) * _TINY * pc + ent * (1 + _gamma_k(m + 4))
         out *= 1 + 4 * _U
         if self.psd_slack:
             out = out + self.psd_slack * np.abs(c[rows_]) * (1 + 2 * _U)
         return q, out
+
+
+def _chunked_product(K: np.ndarray, R: np.ndarray) -> np.ndarray:
+    """``K @ R`` summed in chunks of :data:`_SUM_CHUNK` columns, added pairwise.
+
+    ``K`` (r, m) C-contiguous, ``R`` (m, t); one batched matmul (BLAS per chunk) and a
+    tree of additions: the rounding bound of :meth:`GramOperator.matvec`.
+    """
+    r, m = K.shape
+    k = _SUM_CHUNK
+    h = m // k
+    parts = []
+    if h:
+        K3 = K[:, : h * k].reshape(r, h, k).transpose(1, 0, 2)  # views: no copy
+        parts.append(np.matmul(K3, R[: h * k].reshape(h, k, -1)))
+    if h * k < m:
+        parts.append((K[:, h * k :] @ R[h * k :])[None])
+    P = np.concatenate(parts) if len(parts) > 1 else parts[0]
+    while P.shape[0] > 1:
+        half = P.shape[0] // 2
+        top = P[: 2 * half : 2] + P[1 : 2 * half : 2]
+        P = np.concatenate([top, P[2 * half :]]) if P.shape[0] % 2 else top
+    return P[0]
 
 
 def _symmetrized(G: np.ndarray) -> tuple[np.ndarray, float]:
