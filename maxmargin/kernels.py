@@ -237,10 +237,30 @@ def make_kernel(
     return Kernel(kernel, gamma, degree, coef0)
 
 
-def _power(base: np.ndarray, degree: int) -> np.ndarray:
-    """``base ** degree`` in place (scikit-learn's ``K **= degree``)."""
-    base **= degree
-    return base
+def _from_dots(
+    kernel: Kernel, gamma: float, dot: np.ndarray, sqa: Any = None, sqb: Any = None
+) -> np.ndarray:
+    """The kernel's values from the dot products ``A B^T`` (in place), as scikit-learn.
+
+    ``sqa``, ``sqb``: the squared norms of the rows of A and B (``rbf`` only).
+    """
+    name = kernel.name
+    if name == "linear":
+        return dot
+    if name == "rbf":
+        # (||a||^2 + ||b||^2) - 2 a.b: the sum first, so that K(A, A) is symmetric
+        sq = sqa[:, None] + sqb[None, :]
+        dot *= -2.0
+        dot += sq
+        np.maximum(dot, 0.0, out=dot)
+        dot *= -gamma
+        return np.exp(dot, out=dot)
+    dot *= gamma
+    dot += kernel.coef0
+    if name == "poly":
+        dot **= kernel.degree  # scikit-learn's K **= degree
+        return dot
+    return np.tanh(dot, out=dot)
 
 
 def kernel_block(kernel: Kernel, gamma: float, A: Any, B: Any) -> np.ndarray:
@@ -270,22 +290,10 @@ def kernel_block(kernel: Kernel, gamma: float, A: Any, B: Any) -> np.ndarray:
     A = np.asarray(A.toarray() if sp.issparse(A) else A, dtype=float)
     B = np.asarray(B.toarray() if sp.issparse(B) else B, dtype=float)
     if kernel.name == "callable":
-        assert kernel.function is not None
         return _call(kernel, A, B)
-    dot = A @ B.T
-    if kernel.name == "linear":
-        return np.asarray(dot, dtype=float)
-    if kernel.name == "rbf":
-        sq = np.einsum("ij,ij->i", A, A)[:, None] + np.einsum("ij,ij->i", B, B)[None, :]
-        sq -= 2.0 * dot
-        np.maximum(sq, 0.0, out=sq)
-        sq *= -gamma
-        return np.exp(sq, out=sq)
-    dot *= gamma
-    dot += kernel.coef0
-    if kernel.name == "poly":
-        return _power(dot, kernel.degree)
-    return np.tanh(dot, out=dot)
+    sqa = np.einsum("ij,ij->i", A, A)
+    sqb = np.einsum("ij,ij->i", B, B)
+    return _from_dots(kernel, gamma, np.asarray(A @ B.T, dtype=float), sqa, sqb)
 
 
 def _call(kernel: Kernel, A: np.ndarray, B: np.ndarray) -> np.ndarray:
@@ -442,25 +450,9 @@ class GramOperator:
             G = self.gram[rows]
             return G if cols is None else G[:, cols]
         assert self.X is not None and self.sqnorms is not None
-        A = self.X[rows]
-        B = self.X if cols is None else self.X[cols]
-        dot = A @ B.T
-        name = self.kernel.name
-        if name == "linear":
-            return dot
-        if name == "rbf":
-            sq = self.sqnorms[rows][:, None] + (
-                self.sqnorms if cols is None else self.sqnorms[cols]
-            )
-            sq -= 2.0 * dot
-            np.maximum(sq, 0.0, out=sq)
-            sq *= -self.gamma
-            return np.exp(sq, out=sq)
-        dot *= self.gamma
-        dot += self.kernel.coef0
-        if name == "poly":
-            return _power(dot, self.kernel.degree)
-        return np.tanh(dot, out=dot)
+        sq = self.sqnorms
+        dot = self.X[rows] @ (self.X if cols is None else self.X[cols]).T
+        return _from_dots(self.kernel, self.gamma, dot, sq[rows], sq if cols is None else sq[cols])
 
     def diag(self) -> np.ndarray:
         """``K_ii`` for every training row, shape (n,)."""
@@ -472,8 +464,7 @@ class GramOperator:
             return self.sqnorms.copy()
         if name == "rbf":
             return np.ones(self.n)
-        t = self.gamma * self.sqnorms + self.kernel.coef0
-        return _power(t, self.kernel.degree) if name == "poly" else np.tanh(t)
+        return _from_dots(self.kernel, self.gamma, self.sqnorms.copy())
 
     def cross(self, Xnew: Any, cols: np.ndarray | None = None) -> np.ndarray:
         """``k(Xnew, X[cols])``: new rows against training rows (for decision values).

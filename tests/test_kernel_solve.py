@@ -343,3 +343,60 @@ def test_rbf_certificate_invariant_to_scaling_the_data_and_gamma():
         assert c.relative_gap == pytest.approx(sol.certificate.relative_gap, abs=1e-13)
         ss = solve_kernel_dual(q, route="smo")
         assert ss.certificate.ok and np.allclose(ss.alpha, sol.alpha, atol=1e-9)
+
+
+# --------------------------------------------------------------------------- SMO details
+
+
+def test_smo_with_a_two_row_cache_and_without_shrinking_finds_the_same_point():
+    from maxmargin.solvers.smo import SMO
+
+    X, y = _xor(seed=11, n=150, d=3)
+    p = KernelProblem(Dataset(X, y), "rbf", C=2.0)
+    ref = solve_kernel_dual(p, route="smo")
+    tiny = solve_kernel_dual(p, route="smo", cache_bytes=1)
+    assert tiny.certificate.ok and np.allclose(tiny.alpha, ref.alpha, atol=1e-10)
+    smo = SMO(p, cache_bytes=1, shrinking=False)
+    assert smo.cached_rows == 2
+    assert smo.run(1e-8) < 1e-8
+    assert np.allclose(smo.alpha, ref.alpha, atol=1e-5)
+    assert smo.kernel_rows[0] > 2  # rows were evicted and computed again
+
+
+def test_smo_route_never_forms_the_n_by_n_gram():
+    import tracemalloc
+
+    from sklearn.datasets import make_classification
+
+    n = 6000
+    X, y01 = make_classification(n_samples=n, n_features=10, random_state=0)
+    p = KernelProblem(Dataset(X, 2.0 * y01 - 1.0), "rbf", C=1.0)
+    tracemalloc.start()
+    sol = solve_kernel_dual(p, route="smo", cache_bytes=8 * 2**20)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert sol.certificate.ok
+    assert peak < 8 * n * n / 2, f"{peak / 2**20:.0f} MiB"
+
+
+def test_auto_route_solves_densely_where_smo_does_not_converge(monkeypatch):
+    from maxmargin.solvers import kernel as kernel_module
+
+    def stall(self, eps):
+        raise SolverError("SMO did not reach a violation of 1e-03")
+
+    monkeypatch.setattr(kernel_module.SMO, "run", stall)
+    X, y = _xor(seed=12, n=kernel_module.DENSE_MAX + 20)
+    p = KernelProblem(Dataset(X, y), "rbf", C=1.0)
+    assert solve_kernel_dual(p).route == "dense-piqp"
+    with pytest.raises(SolverError, match="SMO did not reach"):
+        solve_kernel_dual(p, route="smo")
+
+
+def test_a_callable_gram_too_large_for_memory_is_refused(monkeypatch):
+    import maxmargin.kernels as kernels_module
+
+    monkeypatch.setattr(kernels_module, "CALLABLE_GRAM_BYTES", 1000)
+    X, y = _xor(n=20)
+    with pytest.raises(ParameterError, match="use a named kernel"):
+        KernelProblem(Dataset(X, y), lambda A, B: A @ B.T)
