@@ -258,6 +258,8 @@ def gram_problems(draw):
     if not (1e-300 < C < 1e300):
         C = 1.0 / t
     intercept = draw(st.sampled_from(["free", "none"]))
+    if draw(st.integers(0, 4)) == 0:
+        C = math.inf  # hard margin: an RBF Gram of distinct points separates anything
     return K, y, t, C, intercept
 
 
@@ -275,7 +277,9 @@ def _reference(K, y, costs, hard, alpha, b):
     out = {"relative_gap": abs((P - D) / P)}
     amax = np.max(np.abs(a))
     out["complementary_alpha"] = np.max(np.abs(a) * np.maximum(L(0), r - 1)) / amax
-    if not hard:
+    if hard:
+        out["primal_feasibility"] = np.max(xi)
+    else:
         Cl = costs.astype(L)
         out["complementary_xi"] = np.max(np.abs(Cl - a) / Cl * xi)
     return {k: float(v) for k, v in out.items()}
@@ -289,7 +293,9 @@ def test_certified_means_optimal_at_every_scale(case, eps, how):
     For the solution and for points perturbed by ``eps`` (around the tolerance).
     """
     K, y, t, C, intercept = case
-    p = KernelProblem(Dataset(K * t, y), "precomputed", C=C, intercept=intercept)
+    hard = C == math.inf
+    kw = {"hard": True} if hard else {"C": C}
+    p = KernelProblem(Dataset(K * t, y), "precomputed", intercept=intercept, **kw)
     try:
         sol = solve_kernel_dual(p, tol=1e-9)
     except SolverError as e:  # extreme C times an ill-conditioned Gram: say what to do
@@ -303,11 +309,11 @@ def test_certified_means_optimal_at_every_scale(case, eps, how):
         b = b + eps * max(1.0, abs(b))
     elif how == 3:
         i = int(rng.integers(p.n))
-        alpha[i] = min(p.costs[i], alpha[i] + eps * p.C)
+        alpha[i] = min(p.costs[i], alpha[i] + eps * (alpha.max() if hard else p.C))
     for tol in (1e-6, 1e-9):
         cert = certify_kernel(p, alpha, b, tol=tol)
         if cert.ok:
-            ref = _reference(K * t, y, p.costs, False, alpha, b)
+            ref = _reference(K * t, y, p.costs, hard, alpha, b)
             for k, v in ref.items():
                 assert v <= tol * (1 + 1e-6), (k, v, tol, cert)
             if intercept == "free":
