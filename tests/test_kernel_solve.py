@@ -106,6 +106,7 @@ def test_sigmoid_callable_and_precomputed_against_cvxpy():
         {"kernel": "rbf", "gamma": "scale"},
         {"kernel": "poly", "degree": 3, "gamma": 0.4, "coef0": 1.0},
         {"kernel": "sigmoid", "gamma": 0.01, "coef0": 0.0},
+        {"kernel": "linear"},
     ],
 )
 def test_against_sklearn_svc_at_tol_1e10(kw, route):
@@ -113,6 +114,9 @@ def test_against_sklearn_svc_at_tol_1e10(kw, route):
     if kw["kernel"] == "sigmoid":  # PSD only with fewer points than features
         X = rng.standard_normal((15, 30))
         y = np.where(X[:, 0] + 0.5 * rng.standard_normal(15) > 0, 1.0, -1.0)
+    elif kw["kernel"] == "linear":  # a linear signal: unique multipliers
+        X = rng.standard_normal((70, 3))
+        y = np.where(X @ [1.0, -2.0, 0.5] + 0.8 * rng.standard_normal(70) > 0, 1.0, -1.0)
     else:
         X, y = _xor(seed=3, n=70)
     clf = SVC(C=2.0, tol=1e-10, **kw).fit(X, y)
