@@ -1,0 +1,391 @@
+r"""The kernel SVM dual solved exactly and certified: a dense route and an SMO route.
+
+Both routes solve the dual of :mod:`maxmargin.kernel_problem`, polish the point on its
+active set (:mod:`maxmargin.solvers.kernel_polish`) and certify it from the data
+(:func:`maxmargin.kernel_certificate.certify_kernel`); the polished point is kept only
+when its certificate is better.
+
+``dense`` (small n): the Gram ``K`` formed (n x n), the QP
+``min 1/2 a'Qa - 1'a, 0 <= a <= C, y'a = 0`` handed to PIQP's dense interior-point
+solver (or Clarabel), then polished from a few guesses of the active set read off
+``alpha`` at tolerances relative to ``C_i``.
+
+``smo`` (large n): :class:`~maxmargin.solvers.smo.SMO` (LIBSVM's second-order working
+sets, shrinking, a kernel-row cache in a budget of bytes; never an n x n array for a
+named kernel) to a violation ``eps`` of 1e-3 in margin units, then polish and certify;
+while the certificate fails, ``eps`` shrinks 100-fold and SMO goes on from where it was.
+
+This is the engine of the kernel SVM; its public form (``SVMProblem(kernel=...)``,
+``ExactSVC(kernel=...)``, the command line) comes later.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .._validation import check_choice
+from ..certificate import DEFAULT_TOL, Certificate, _pow2
+from ..exceptions import NotSeparableError, ParameterError, SolverError
+from ..kernel_certificate import certify_kernel
+from ..kernel_problem import KernelProblem
+from .ipm import blas_threads
+from .kernel_polish import polish_kernel
+from .smo import DEFAULT_CACHE_BYTES, SMO
+
+__all__ = ["KernelSolution", "solve_kernel_dual", "ROUTES", "DENSE_MAX"]
+
+#: The routes of :func:`solve_kernel_dual`.
+ROUTES = ("auto", "dense", "smo")
+
+#: Largest n the ``auto`` route solves densely (measured: SMO is faster above it).
+DENSE_MAX = 300
+
+#: Largest n the ``auto`` route solves densely when SMO did not converge.
+DENSE_FALLBACK = 3000
+
+#: SMO's first stopping tolerance (margin units), and the smallest it goes to.
+_EPS_START = 1e-3
+_EPS_MIN = 1e-13
+
+#: A certificate at this level is rounding: a polished point there wins outright.
+_ROUNDING = 1e-12
+
+
+@dataclass(frozen=True, eq=False)
+class KernelSolution:
+    """A solved and certified kernel SVM dual.
+
+    Attributes
+    ----------
+    alpha : ndarray of shape (n,)
+        The dual multipliers.
+    b : float
+        The intercept (0 for intercept ``none``).
+    support : ndarray of int
+        ``alpha_i > 0`` (polished: exactly; else above ``1e-6 C_i``).
+    free_support : ndarray of int
+        The support vectors strictly inside the box (on their margin).
+    bound_support : ndarray of int
+        ``alpha_i = C_i`` (empty for hard margin).
+    dual_coef : ndarray of shape (len(support),)
+        ``alpha_i y_i`` on the support (scikit-learn's ``dual_coef_[0]``).
+    certificate : Certificate
+        :func:`~maxmargin.kernel_certificate.certify_kernel` of ``(alpha, b)``.
+    status : {"optimal", "uncertified"}
+    route : str
+        ``"dense-piqp"``, ``"dense-clarabel"`` or ``"smo"``.
+    iterations : int
+        SMO steps, or the interior-point method's iterations.
+    polished : bool
+        Whether the point is the polish's (else the solver's own).
+    solve_seconds : float
+    problem : KernelProblem
+    """
+
+    alpha: np.ndarray
+    b: float
+    support: np.ndarray
+    free_support: np.ndarray
+    bound_support: np.ndarray
+    dual_coef: np.ndarray
+    certificate: Certificate
+    status: str
+    route: str
+    iterations: int
+    polished: bool
+    solve_seconds: float
+    problem: KernelProblem
+
+    def decision_function(self, X: Any) -> np.ndarray:
+        """``f(x) = sum_{i in support} alpha_i y_i k(x, x_i) + b`` for new rows.
+
+        Parameters
+        ----------
+        X : array-like of shape (p, d)
+            For ``precomputed``: ``K(new, train)`` of shape (p, n).
+
+        Returns
+        -------
+        ndarray of shape (p,)
+        """
+        p = self.problem
+        if p.kernel.name == "callable":
+            assert p.kernel.function is not None
+            Xs = np.asarray(p.data.X.toarray() if hasattr(p.data.X, "toarray") else p.data.X)
+            Kx = np.asarray(p.kernel.function(np.asarray(X, float), Xs[self.support]), float)
+        else:
+            Kx = p.gram.cross(X, self.support)
+        return Kx @ self.dual_coef + self.b
+
+
+def _better(a: Certificate, b: Certificate) -> bool:
+    """Whether certificate ``a`` beats ``b`` (rounding-level ``a`` always does)."""
+    return a.max_residual() < max(b.max_residual(), _ROUNDING)
+
+
+def _solution(
+    problem: KernelProblem,
+    alpha: np.ndarray,
+    b: float,
+    cert: Certificate,
+    route: str,
+    iterations: int,
+    polished: bool,
+    t0: float,
+) -> KernelSolution:
+    C = problem.costs
+    if polished:
+        support = np.flatnonzero(alpha > 0)
+        bound = np.flatnonzero((alpha >= C) & np.isfinite(C))
+    else:
+        scale = C if not problem.hard else float(alpha.max(initial=0.0))
+        tol = 1e-6 * scale
+        support = np.flatnonzero(alpha > tol)
+        bound = np.flatnonzero((alpha >= C - tol) & np.isfinite(C) & (alpha > tol))
+    free = np.setdiff1d(support, bound, assume_unique=True)
+    return KernelSolution(
+        alpha=alpha,
+        b=float(b),
+        support=support,
+        free_support=free,
+        bound_support=bound,
+        dual_coef=alpha[support] * problem.data.y[support],
+        certificate=cert,
+        status="optimal" if cert.ok else "uncertified",
+        route=route,
+        iterations=int(iterations),
+        polished=polished,
+        solve_seconds=time.perf_counter() - t0,
+        problem=problem,
+    )
+
+
+def solve_kernel_dual(
+    problem: KernelProblem,
+    *,
+    route: str = "auto",
+    solver: str = "piqp",
+    tol: float | None = None,
+    cache_bytes: int = DEFAULT_CACHE_BYTES,
+) -> KernelSolution:
+    r"""Solve a kernel SVM's dual exactly, polish it, and certify it.
+
+    Parameters
+    ----------
+    problem : KernelProblem
+    route : {"auto", "dense", "smo"}
+        ``auto``: dense up to :data:`DENSE_MAX` points, SMO above (and dense after
+        all, up to :data:`DENSE_FALLBACK` points, where SMO does not converge).
+    solver : {"piqp", "clarabel"}
+        The interior-point solver of the dense route.
+    tol : float, optional
+        The certificate's tolerance (default 1e-6); the SMO route tightens until the
+        certificate is ok at it.
+    cache_bytes : int
+        SMO's kernel-row cache budget.
+
+    Returns
+    -------
+    KernelSolution
+        ``status`` "uncertified" when no point reached ``tol``.
+
+    Raises
+    ------
+    NotSeparableError
+        Hard margin on data no function of the kernel separates (dense route).
+    SolverError
+        The solver failed, or SMO did not converge.
+
+    Examples
+    --------
+    >>> from maxmargin import Dataset
+    >>> ds = Dataset([[0.0], [1.0], [3.0], [4.0]], [-1, -1, 1, 1])
+    >>> sol = solve_kernel_dual(KernelProblem(ds, "linear", hard=True))
+    >>> sol.certificate.ok, round(sol.b, 12), sol.support.tolist()
+    (True, -2.0, [1, 2])
+    """
+    if not isinstance(problem, KernelProblem):
+        raise ParameterError(
+            f"solve_kernel_dual needs a KernelProblem, got {type(problem).__name__}"
+        )
+    check_choice("route", route, ROUTES)
+    check_choice("solver", solver, ("piqp", "clarabel"))
+    tol = DEFAULT_TOL if tol is None else float(tol)
+    if not (tol > 0 and math.isfinite(tol)):
+        raise ParameterError(f"tol must be a finite float > 0, got {tol!r}")
+    t0 = time.perf_counter()
+    # one BLAS thread: the blocks are many and mid-sized, and on a busy machine a BLAS
+    # thread waiting for a core stalls every call (see solvers.ipm.blas_threads)
+    with blas_threads(1):
+        if route == "dense" or (route == "auto" and problem.n <= DENSE_MAX):
+            return _dense(problem, solver, tol, t0)
+        try:
+            return _smo(problem, tol, cache_bytes, t0)
+        except SolverError:
+            # SMO's steps stall on an ill-conditioned Gram with a large C (its rate is
+            # the conditioning's); the interior-point method is not troubled by it
+            if route == "smo" or problem.n > DENSE_FALLBACK:
+                raise
+            return _dense(problem, solver, tol, t0)
+
+
+def _smo(problem: KernelProblem, tol: float, cache_bytes: int, t0: float) -> KernelSolution:
+    y = problem.data.y
+    smo = SMO(problem, cache_bytes=cache_bytes)
+    eps = _EPS_START
+    best: tuple[np.ndarray, float, Certificate] | None = None
+    while True:
+        smo.run(eps)
+        out = polish_kernel(problem, smo.alpha, y * (smo.G + 1.0), smo.intercept())
+        if out is not None:
+            a, b = out
+            cert = certify_kernel(problem, a, b, tol=tol)
+            if best is None or _better(cert, best[2]):
+                best = (a, b, cert)
+            if cert.ok and cert.max_residual() <= _ROUNDING:
+                return _solution(problem, a, b, cert, "smo", smo.iterations, True, t0)
+        if eps <= _EPS_MIN:
+            break
+        if best is not None and best[2].ok:
+            break
+        eps = max(eps * 1e-2, _EPS_MIN)
+    a0 = smo.alpha.copy()
+    b0 = smo.intercept()
+    base = certify_kernel(problem, a0, b0, tol=tol)
+    if best is not None and _better(best[2], base):
+        return _solution(problem, best[0], best[1], best[2], "smo", smo.iterations, True, t0)
+    return _solution(problem, a0, b0, base, "smo", smo.iterations, False, t0)
+
+
+def _dense_qp(problem: KernelProblem, K: np.ndarray, solver: str) -> tuple[np.ndarray, int]:
+    """The dual QP on the dense Gram by PIQP (dense) or Clarabel: ``(alpha, iterations)``."""
+    y = problem.data.y
+    n = problem.n
+    # K / s and C s with s a power of two near max |K_ij| (exact): the QP the solver
+    # sees is in units where the Gram is ~1 whatever the data's scale (alpha = x / s)
+    s = _pow2(float(np.max(np.abs(K), initial=0.0)))
+    Q = (K / s) * np.outer(y, y)
+    free = problem.intercept == "free"
+    with np.errstate(over="ignore"):
+        ub = problem.costs * s
+    ub = np.where(ub < 1e300, ub, np.inf)
+    if solver == "piqp":
+        import piqp
+
+        solver_ = piqp.DenseSolver()
+        solver_.settings.eps_abs = 1e-10
+        solver_.settings.eps_rel = 1e-11
+        solver_.settings.max_iter = 500
+        A = np.asfortranarray(y[None, :]) if free else None
+        solver_.setup(
+            np.asfortranarray(Q),
+            -np.ones(n),
+            A,
+            np.zeros(1) if free else None,
+            None,
+            None,
+            None,
+            np.zeros(n),
+            np.where(np.isfinite(ub), ub, 1e300),  # PIQP's "no bound"
+        )
+        status = solver_.solve()
+        if status == piqp.PIQP_DUAL_INFEASIBLE and problem.hard:
+            raise _not_separable(problem)
+        if status not in (piqp.PIQP_SOLVED, piqp.PIQP_MAX_ITER_REACHED, piqp.PIQP_NUMERICS):
+            raise SolverError(f"PIQP failed on the kernel dual: {status}")
+        return np.asarray(solver_.result.x, dtype=float) / s, int(solver_.result.info.iter)
+    import clarabel
+    import scipy.sparse as sp
+
+    rows = [sp.csc_matrix(y[None, :])] if free else []
+    rows += [-sp.identity(n, format="csc")]
+    fin = np.flatnonzero(np.isfinite(ub))
+    if fin.size:
+        rows.append(sp.identity(n, format="csc")[fin])
+    M = sp.vstack(rows, format="csc")
+    h = np.concatenate([np.zeros(1 if free else 0), np.zeros(n), ub[fin]])
+    cones = ([clarabel.ZeroConeT(1)] if free else []) + [clarabel.NonnegativeConeT(n + fin.size)]
+    st = clarabel.DefaultSettings()
+    st.verbose = False
+    st.tol_gap_abs = st.tol_gap_rel = st.tol_feas = 1e-10
+    sol = clarabel.DefaultSolver(sp.triu(sp.csc_matrix(Q), format="csc"), -np.ones(n), M, h,
+                                 cones, st).solve()  # fmt: skip
+    S = clarabel.SolverStatus
+    if sol.status in (S.DualInfeasible, S.AlmostDualInfeasible) and problem.hard:
+        raise _not_separable(problem)
+    if sol.status not in (S.Solved, S.AlmostSolved, S.MaxIterations, S.InsufficientProgress):
+        raise SolverError(f"Clarabel failed on the kernel dual: {sol.status}")
+    return np.asarray(sol.x, dtype=float) / s, int(sol.iterations)
+
+
+def _not_separable(problem: KernelProblem) -> NotSeparableError:
+    return NotSeparableError(
+        f"{problem.data.name}: hard margin is infeasible: no function of the "
+        f"{problem.kernel.name} kernel separates the two classes (the dual is unbounded); "
+        "use a soft margin (C)"
+    )
+
+
+def _dense(problem: KernelProblem, solver: str, tol: float, t0: float) -> KernelSolution:
+    n = problem.n
+    y = problem.data.y
+    C = problem.costs
+    K = problem.gram.block(np.arange(n))
+    try:
+        x, iters = _dense_qp(problem, K, solver)
+    except SolverError as first:
+        # the interior-point methods fail differently on an ill-conditioned Gram with a
+        # large C: the other one, before giving up
+        solver = "clarabel" if solver == "piqp" else "piqp"
+        try:
+            x, iters = _dense_qp(problem, K, solver)
+        except SolverError:
+            raise SolverError(
+                f"{first}; {solver} failed too. The Gram is ill-conditioned for C = "
+                f"{problem.C:.3g} (multipliers far above the objective): try a smaller C, "
+                "or a kernel parameter that separates the points more (a larger gamma)"
+            ) from None
+    alpha = np.clip(x, 0.0, C)
+    q = K @ (alpha * y)
+    scale: Any = C if not problem.hard else max(float(alpha.max(initial=0.0)), 1e-300)
+    b0 = _free_mean_intercept(problem, alpha, q, 1e-6 * scale)
+    route = f"dense-{solver}"
+    base = certify_kernel(problem, alpha, b0, tol=tol)
+    best: tuple[np.ndarray, float, Certificate] | None = None
+    seen: set[bytes] = set()
+    for rel in (1e-8, 1e-6, 1e-10, 1e-4):
+        atol = rel * scale
+        key = np.packbits(np.concatenate([alpha <= atol, alpha >= C - atol])).tobytes()
+        if key in seen:
+            continue
+        seen.add(key)
+        out = polish_kernel(problem, alpha, q, b0, atol=atol)
+        if out is None:
+            continue
+        cert = certify_kernel(problem, out[0], out[1], tol=tol)
+        if best is None or _better(cert, best[2]):
+            best = (out[0], out[1], cert)
+        if cert.ok and cert.max_residual() <= _ROUNDING:
+            break
+    if best is not None and _better(best[2], base):
+        return _solution(problem, best[0], best[1], best[2], route, iters, True, t0)
+    return _solution(problem, alpha, b0, base, route, iters, False, t0)
+
+
+def _free_mean_intercept(
+    problem: KernelProblem, alpha: np.ndarray, q: np.ndarray, atol: Any
+) -> float:
+    """``b``: the mean of ``y_i - q_i`` over the points clearly inside the box."""
+    if problem.intercept != "free":
+        return 0.0
+    y = problem.data.y
+    free = (alpha > atol) & (alpha < problem.costs - atol)
+    if free.any():
+        return float(np.mean((y - q)[free]))
+    sv = alpha > atol
+    return float(np.mean((y - q)[sv])) if sv.any() else 0.0
