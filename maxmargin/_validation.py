@@ -166,6 +166,114 @@ def check_memory(nbytes: float, what: str, hint: str = "") -> None:
     )
 
 
+def check_count(
+    name: str,
+    value: int,
+    each: float,
+    unit: str,
+    *,
+    detail: str = "",
+    base: float = 0.0,
+    hint: str = "",
+) -> None:
+    """Refuse, before allocating, a count whose memory cannot fit; say how many would.
+
+    Raises when ``base + each * value`` bytes exceed :data:`MEMORY_MARGIN` (80 %) of
+    :func:`available_memory`; does nothing when the available memory is unknown.
+
+    Parameters
+    ----------
+    name : str
+        The parameter that gives the count (``"seeds"``; ``--seeds`` on the command line).
+    value : int
+        The count given.
+    each : float
+        Bytes each unit of the count needs.
+    unit : str
+        What is counted, plural (``"seeds"``, ``"grid points"``).
+    detail : str
+        What the units hold, for the message (``"5 learners x 1 order each"``).
+    base : float
+        Bytes needed whatever the count.
+    hint : str
+        What to do about it, appended to the message.
+
+    Raises
+    ------
+    ParameterError
+        With the count, the memory it needs, the memory available and the largest
+        count that fits.
+
+    Examples
+    --------
+    >>> check_count("seeds", 3, 1e3, "seeds")  # kilobytes fit anywhere
+    """
+    avail = available_memory()
+    need = base + each * float(value)
+    if avail is None or need <= MEMORY_MARGIN * avail:
+        return
+    fits = max(0, int((MEMORY_MARGIN * avail - base) // each)) if each > 0 else 0
+    raise ParameterError(
+        f"The {name!r} parameter gives too many {unit}: {value:,} {unit}"
+        f"{' (' + detail + ')' if detail else ''} need about {_gb(need)} of memory, more "
+        f"than the {_gb(MEMORY_MARGIN * avail)} this machine can give (80% of "
+        f"{_gb(avail)} available); at most {fits:,} {unit} fit{'; ' + hint if hint else ''}"
+    )
+
+
+def reciprocal_form(name: str, value: float, n: int, other: str) -> float:
+    """``1 / (value n)``: C from lam or lam from C, refused when it is not a finite double.
+
+    Parameters
+    ----------
+    name : str
+        The parameter given (``"C"`` or ``"lam"``), named in the message.
+    value : float
+        Its value, already checked finite and > 0.
+    n : int
+        The number of examples.
+    other : str
+        The parameter derived (``"lam"`` or ``"C"``).
+
+    Returns
+    -------
+    float
+        ``1 / (value n)``, finite and > 0.
+
+    Raises
+    ------
+    ParameterError
+        When ``value n`` overflows (the derived value would be 0) or ``1 / (value n)``
+        does (it would be inf): the message gives the range of ``name`` for this ``n``.
+
+    Examples
+    --------
+    >>> reciprocal_form("C", 0.5, 4, "lam")
+    0.5
+    """
+
+    def inverse(v: float) -> float:
+        return math.inf if v * n == 0.0 else 1.0 / (v * n)
+
+    derived = inverse(value)
+    if 0.0 < derived < math.inf:
+        return derived
+    # the range where 1 / (value n) is a finite double > 0, to the last bit (the
+    # estimates below are within an ulp or two of its ends)
+    big = float.fromhex("0x1.fffffffffffffp+1023")
+    lo, hi = 1.0 / big / n, big / n
+    while not 0.0 < inverse(lo) < math.inf:
+        lo = math.nextafter(lo, math.inf)
+    while not 0.0 < inverse(hi) < math.inf:
+        hi = math.nextafter(hi, 0.0)
+    how = "overflows to inf" if derived == math.inf else "underflows to 0"
+    raise ParameterError(
+        f"The {name!r} parameter must be a float in the range [{lo:.3g}, {hi:.3g}] "
+        f"with n = {n:,}: {other} = 1/({name} n) {how} in double precision. "
+        f"Got {value!r} instead."
+    )
+
+
 def renamed_attribute(old: str, new: str, since: str = "0.2.0") -> property:
     """A read-only property ``old`` that returns ``self.<new>`` with a DeprecationWarning.
 

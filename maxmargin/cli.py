@@ -844,7 +844,7 @@ def _load_trace(path: str, data: Any, intercept: str) -> Any:
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
-    from .evaluation.comparison import compare
+    from .evaluation.comparison import _check_steps, compare
     from .exceptions import ParameterError
     from .online.registry import learner_for
     from .problem import SVMProblem
@@ -866,6 +866,8 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     )
     problem = SVMProblem(data, intercept=args.intercept, **kw, **_weights(args, data))
     learners = [learner_for(t, problem, **p) for t, p in zip(targets, params, strict=True)]
+    for learner in learners:  # their lam comes from the option given: name that one
+        _check_steps(learner, problem, data.n, args.epochs, "C" if args.lam is None else "lam")
     traces = [_load_trace(path, data, args.intercept) for path in args.trace or []]
     cmp = compare(
         data,
@@ -874,7 +876,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         traces=traces or None,
         epochs=args.epochs,
         orders=tuple(args.order.split(",")),
-        seeds=tuple(range(args.seeds)),
+        seeds=range(args.seeds),  # counted before it is listed
         holdout=holdout,
         solver=args.solver,
         progress=not args.quiet,

@@ -57,9 +57,11 @@ from .._progress import Progress
 from .._validation import (
     WIDE_HINT,
     check_choice,
+    check_count,
     check_int,
     check_memory,
     check_positive,
+    reciprocal_form,
     renamed_attribute,
 )
 from ..certificate import DEFAULT_TOL, Certificate, certify
@@ -124,6 +126,8 @@ def log_grid(lo: float, hi: float, num: int = 25) -> np.ndarray:
     lo = check_positive("lo", lo)
     hi = check_positive("hi", hi)
     num = check_int("num", num, minimum=1)
+    # numpy's geomspace holds a few temporaries of the grid's size
+    check_count("num", num, 32.0, "grid points")
     if num == 1:
         if lo != hi:
             raise ParameterError(f"a 1-point grid needs lo == hi, got {lo:g}:{hi:g}:1")
@@ -223,6 +227,16 @@ def grid_alias(name: str, value: Any, alias: str, alias_value: Any) -> Any:
             f"give {name} or {alias}, not both ({alias} is scikit-learn's name for the {name} grid)"
         )
     return alias_value
+
+
+def _reciprocal_grid(name: str, grid: np.ndarray, n: int, other: str) -> np.ndarray:
+    """``1 / (grid n)``: the other form of every grid point, each a finite double > 0."""
+    with np.errstate(over="ignore", divide="ignore"):
+        out = 1.0 / (grid * n)
+    bad = np.flatnonzero(~((out > 0) & np.isfinite(out)))
+    if bad.size:
+        reciprocal_form(name, float(grid[bad[0]]), n, other)  # raises, naming the range
+    return out
 
 
 def _check_grid(name: str, values: Any) -> np.ndarray:
@@ -1124,9 +1138,10 @@ def path(
     intercept = check_choice("intercept", intercept, INTERCEPTS)
     if lam is not None:
         lams = _check_grid("lam", lam)[::-1]
-        Cs = 1.0 / (lams * data.n)
+        Cs = _reciprocal_grid("lam", lams, data.n, "C")
     else:
         Cs = _check_grid("C", DEFAULT_GRID if C is None else C)
+        _reciprocal_grid("C", Cs, data.n, "lam")
     if holdout is not None:
         if not isinstance(holdout, Dataset):
             raise ParameterError(f"holdout must be a Dataset, got {type(holdout).__name__}")
@@ -1136,12 +1151,18 @@ def path(
             )
     weights, _ = combine_weights(data, sample_weight, class_weight)
     # w at every grid point, plus what one solve holds: refuse what cannot fit
+    per_point, base = 16.0 * (data.d + 1) + 16.0 * data.n, 64.0 * (data.d + 1)
+    what = "exact path" if exact else "path"
     check_memory(
-        8.0 * (data.d + 1) * (8 + 2 * len(Cs)) + 16.0 * data.n * len(Cs),
-        f"the exact path of {data.name} (d = {data.d:,} features)"
-        if exact
-        else f"the path of {data.name} (d = {data.d:,} features, {len(Cs)} points)",
-        WIDE_HINT,
+        base + per_point, f"the {what} of {data.name} (d = {data.d:,} features)", WIDE_HINT
+    )
+    check_count(
+        "lam" if lam is not None else "C",
+        len(Cs),
+        per_point,
+        "grid points",
+        detail=f"the {what} of {data.name}, n = {data.n:,}, d = {data.d:,}",
+        base=base,
     )
     if exact:
         from .exact_path import exact_regularization_path
