@@ -133,7 +133,9 @@ def available_memory() -> int | None:
 
 
 def _gb(nbytes: float) -> str:
-    return f"{nbytes / 2**30:,.1f} GiB" if nbytes >= 2**28 else f"{nbytes / 2**20:,.0f} MiB"
+    if nbytes >= 2**28:
+        return f"{nbytes / 2**30:,.1f} GiB"
+    return f"{nbytes / 2**20:,.0f} MiB" if nbytes >= 2**20 else f"{nbytes / 2**10:,.0f} KiB"
 
 
 def check_memory(nbytes: float, what: str, hint: str = "") -> None:
