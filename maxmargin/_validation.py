@@ -7,6 +7,8 @@ import os
 from collections.abc import Iterable
 from typing import Any
 
+import numpy as np
+
 from .exceptions import DataError, ParameterError
 
 
@@ -14,14 +16,53 @@ def check_positive(name: str, value: object, *, allow_inf: bool = False) -> floa
     """Return ``value`` as a float > 0, or raise ParameterError in sklearn's message shape."""
     try:
         v = float(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise ParameterError(
-            f"The {name!r} parameter must be a positive float. Got {value!r} instead."
+            f"The {name!r} parameter must be a positive float. Got {_short(value)} instead."
         ) from None
     if math.isnan(v) or v <= 0 or (math.isinf(v) and not allow_inf):
         rng = "(0, inf]" if allow_inf else "(0, inf)"
         raise ParameterError(
-            f"The {name!r} parameter must be a float in the range {rng}. Got {value!r} instead."
+            f"The {name!r} parameter must be a float in the range {rng}. "
+            f"Got {_short(value)} instead."
+        )
+    return v
+
+
+def _short(value: object) -> str:
+    """``repr(value)``, cut to one line of at most 80 characters (an array, say)."""
+    text = " ".join(repr(value).split())
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def as_floats(name: str, value: object) -> np.ndarray:
+    """``value`` as a flat float array, or a DataError saying it holds no numbers."""
+    try:
+        return np.asarray(value, dtype=float).reshape(-1)
+    except (TypeError, ValueError, OverflowError):
+        raise DataError(f"{name} must be an array of numbers, got {_short(value)}") from None
+
+
+def check_finite(name: str, value: object) -> float:
+    """Return ``value`` as a finite float, or raise ParameterError."""
+    try:
+        v = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError, OverflowError):
+        v = math.nan
+    if not math.isfinite(v):
+        raise ParameterError(
+            f"The {name!r} parameter must be a finite float. Got {_short(value)} instead."
+        )
+    return v
+
+
+def check_fraction(name: str, value: object) -> float:
+    """Return ``value`` as a float in the open interval (0, 1), or raise ParameterError."""
+    v = check_finite(name, value)
+    if not 0.0 < v < 1.0:
+        raise ParameterError(
+            f"The {name!r} parameter must be a float in the range (0, 1). "
+            f"Got {_short(value)} instead."
         )
     return v
 
@@ -29,28 +70,55 @@ def check_positive(name: str, value: object, *, allow_inf: bool = False) -> floa
 def check_choice(name: str, value: object, choices: Iterable[str]) -> str:
     """Return ``value`` if it is one of ``choices``, else raise ParameterError."""
     choices = tuple(choices)
-    if value not in choices:
+    if not isinstance(value, str) or value not in choices:
         raise ParameterError(
             f"The {name!r} parameter must be one of {', '.join(map(repr, choices))}. "
-            f"Got {value!r} instead."
+            f"Got {_short(value)} instead."
         )
     return str(value)
 
 
-def check_int(name: str, value: object, *, minimum: int = 1) -> int:
-    """Return ``value`` as an int >= ``minimum``, or raise ParameterError."""
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, (int,))
-        and not (hasattr(value, "__index__"))
-    ):
+def check_int(name: str, value: object, *, minimum: int = 1, maximum: int | None = None) -> int:
+    """Return ``value`` as an int in ``[minimum, maximum]``, or raise ParameterError.
+
+    Python and numpy integers are ints; bools, floats and arrays are not.
+    """
+    import operator
+
+    rng = f">= {minimum}" if maximum is None else f"in [{minimum}, {maximum:,}]"
+    try:
+        if isinstance(value, bool):
+            raise TypeError
+        v = operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        v = None
+    if v is None or v < minimum or (maximum is not None and v > maximum):
         raise ParameterError(
-            f"The {name!r} parameter must be an int >= {minimum}. Got {value!r} instead."
+            f"The {name!r} parameter must be an int {rng}. Got {_short(value)} instead."
         )
-    v = int(value)  # type: ignore[arg-type, call-overload, unused-ignore]
-    if v < minimum:
+    return v
+
+
+def check_bool(name: str, value: object) -> bool:
+    """Return ``value`` as a bool (a Python or numpy bool), or raise ParameterError."""
+    if not isinstance(value, (bool, np.bool_)):
         raise ParameterError(
-            f"The {name!r} parameter must be an int >= {minimum}. Got {value!r} instead."
+            f"The {name!r} parameter must be True or False. Got {_short(value)} instead."
+        )
+    return bool(value)
+
+
+#: The largest scale whose square is a finite double (``intercept_scaling``).
+MAX_SQUARABLE = math.sqrt(float.fromhex("0x1.fffffffffffffp+1023"))
+
+
+def check_scale(name: str, value: object) -> float:
+    """Return ``value`` as a float in ``(0, MAX_SQUARABLE]``: a scale whose square is finite."""
+    v = check_positive(name, value)
+    if v > MAX_SQUARABLE:
+        raise ParameterError(
+            f"The {name!r} parameter must be a float in the range (0, {MAX_SQUARABLE:.4g}] "
+            f"(its square must be a finite double). Got {value!r} instead."
         )
     return v
 

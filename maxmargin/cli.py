@@ -412,13 +412,19 @@ def _figure_formats(text: str) -> tuple[str, ...]:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
-def _positive_int(text: str) -> int:
+#: The largest ``--dpi``: a report's largest figures (about 12 x 10 inches) are then
+#: 14,400 x 12,000 pixels, 700 MB as they are drawn; matplotlib refuses 2**23 pixels a side.
+MAX_DPI = 1200
+
+
+def _dpi(text: str) -> int:
+    """``--dpi``: an int in [1, MAX_DPI] (argparse type)."""
     try:
         value = int(text)
     except ValueError:
         value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}")
+    if not 1 <= value <= MAX_DPI:
+        raise argparse.ArgumentTypeError(f"expected an integer from 1 to {MAX_DPI}, got {text!r}")
     return value
 
 
@@ -435,7 +441,7 @@ def _add_figure_args(p: argparse.ArgumentParser, formats: str = "png,svg", dpi: 
     )
     g.add_argument(
         "--dpi",
-        type=_positive_int,
+        type=_dpi,
         default=dpi,
         help=f"resolution of the raster figures (default: {dpi})",
     )
@@ -1177,7 +1183,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--dpi",
-        type=_positive_int,
+        type=_dpi,
         default=100,
         help="--animate: resolution of the frames (default: 100)",
     )

@@ -22,7 +22,16 @@ from . import _textdata
 from ._io import display
 from ._textdata import TextSource, compression_of, parse_csv, parse_libsvm
 from ._textdata import sniff_format as _sniff_format
-from ._validation import check_int, check_memory, check_positive, seed_from_random_state
+from ._validation import (
+    _short,
+    check_count,
+    check_finite,
+    check_fraction,
+    check_int,
+    check_memory,
+    check_positive,
+    seed_from_random_state,
+)
 from .exceptions import DataError, ParameterError
 
 __all__ = [
@@ -400,6 +409,17 @@ class Dataset:
         (2, 1)
         """
         idx = np.asarray(index)
+        if idx.ndim != 1 or not (
+            idx.dtype.kind in "iu" or (idx.dtype.kind == "b" and idx.shape == (self.n,))
+        ):
+            raise ParameterError(
+                f"index must be a 1-D array of ints, or of {self.n} bools; got {_short(index)}"
+            )
+        if idx.dtype.kind in "iu" and idx.size and not -self.n <= idx.min() <= idx.max() < self.n:
+            raise ParameterError(
+                f"index holds {idx.min() if idx.min() < -self.n else idx.max()}, out of "
+                f"range for {self.n} examples"
+            )
         return Dataset(
             self.X[idx],
             self.y[idx],
@@ -437,7 +457,9 @@ class Dataset:
         >>> train.n + test.n, test.X.shape[1]
         (20, 2)
         """
-        rng = np.random.default_rng(seed_from_random_state(random_state, seed))
+        test_fraction = check_fraction("test_fraction", test_fraction)
+        seed = check_int("seed", seed_from_random_state(random_state, seed), minimum=0)
+        rng = np.random.default_rng(seed)
         test = []
         for label in (-1.0, 1.0):
             idx = np.flatnonzero(self.y == label)
@@ -595,7 +617,7 @@ def _libsvm_dataset(
     source: TextSource, name: str, n_features: int | None, positive: Any, zero_based: bool | str
 ) -> Dataset:
     if n_features is not None:
-        n_features = check_int("n_features", n_features, minimum=1)
+        n_features = check_int("n_features", n_features, minimum=1, maximum=_textdata.MAX_INDEX + 1)
     X, labels, zero = parse_libsvm(source, n_features, zero_based)
     return _with_labels(X, labels, name, positive, meta={"zero_based": zero})
 
@@ -741,11 +763,11 @@ def load_npz(path: str | Path, *, positive: Any = None, name: str | None = None)
         raise DataError(
             "an .npz archive cannot be read from standard input ('-'); give its file name"
         )
-    path = Path(path)
-    shown = display(path)
-    name = name or display(path.name)
+    file, shown, _ = _source(path)
+    assert file is not None
+    name = name or display(file.name)
     try:
-        with path.open("rb") as f:
+        with file.open("rb") as f:
             head = f.read(10)
     except IsADirectoryError:
         raise DataError(f"{shown}: is a directory, not a data file") from None
@@ -760,10 +782,10 @@ def load_npz(path: str | Path, *, positive: Any = None, name: str | None = None)
             "archives are read as they are (numpy.savez_compressed compresses "
             "inside the archive)"
         )
-    if not zipfile.is_zipfile(path):
+    if not zipfile.is_zipfile(file):
         raise DataError(f"{shown}: not an .npz archive (not a zip file); {how}")
     try:
-        with np.load(path, allow_pickle=False) as z:
+        with np.load(file, allow_pickle=False) as z:
             if "X" not in z.files or "y" not in z.files:
                 raise DataError(
                     f"{shown}: an .npz data file needs arrays 'X' and 'y' "
@@ -1002,6 +1024,15 @@ def load_heart_scale() -> Dataset:
 # --------------------------------------------------------------------------- generators
 
 
+def _check_shape(n: Any, d: Any) -> tuple[int, int]:
+    """``n`` and ``d`` of a generator: ints, refused before allocating when too large."""
+    n, d = check_int("n", n, minimum=2), check_int("d", d, minimum=1)
+    # X and two more (n, d) arrays while it is made
+    check_count("d", d, 64.0, "features", detail="of 2 examples")
+    check_count("n", n, 32.0 * (d + 2), "examples", detail=f"of d = {d:,} features")
+    return n, d
+
+
 def make_separable(
     n: int = 100,
     d: int = 2,
@@ -1051,10 +1082,16 @@ def make_separable(
     >>> float(ds.meta["margin"])
     0.3
     """
-    n = check_int("n", n, minimum=2)
-    d = check_int("d", d, minimum=1)
+    n, d = _check_shape(n, d)
     margin = check_positive("margin", margin)
-    seed = seed_from_random_state(random_state, seed)
+    radius = check_positive("radius", radius)
+    if margin >= 20 * radius:  # the other points lie (0.05 margin, radius) beyond it
+        raise ParameterError(
+            f"The 'margin' parameter must be below 20 radius = {20 * radius:g} (the other "
+            f"points lie 0.05 margin to radius beyond the margin). Got {margin!r} instead."
+        )
+    offset = check_finite("offset", offset)
+    seed = check_int("seed", seed_from_random_state(random_state, seed), minimum=0)
     rng = np.random.default_rng(seed)
     u = rng.standard_normal(d)
     u /= np.linalg.norm(u)
@@ -1110,11 +1147,10 @@ def make_gaussians(
     >>> make_gaussians(50, 3, seed=0).d
     3
     """
-    n = check_int("n", n, minimum=2)
-    d = check_int("d", d, minimum=1)
-    if not 0 < positive_fraction < 1:
-        raise DataError(f"positive_fraction must be in (0, 1), got {positive_fraction}")
-    seed = seed_from_random_state(random_state, seed)
+    n, d = _check_shape(n, d)
+    separation = check_finite("separation", separation)
+    positive_fraction = check_fraction("positive_fraction", positive_fraction)
+    seed = check_int("seed", seed_from_random_state(random_state, seed), minimum=0)
     rng = np.random.default_rng(seed)
     e = rng.standard_normal(d)
     e /= np.linalg.norm(e)

@@ -53,8 +53,8 @@ from typing import Any
 import numpy as np
 
 from ._log import logger, solver_output
-from ._validation import WIDE_HINT, check_choice, check_memory
-from .certificate import DEFAULT_TOL, Certificate, _norm, _row_norms, certify
+from ._validation import WIDE_HINT, check_bool, check_choice, check_memory
+from .certificate import Certificate, _norm, _row_norms, certify, check_tol
 from .exceptions import NotSeparableError, ParameterError, SolverError
 from .problem import SVMProblem
 from .separation import _raise_not_separable, is_separable, separation_certificate
@@ -370,7 +370,8 @@ def solve(
         )
     form = check_choice("form", form, FORMS)
     route = choose_route(problem, form, solver, interface)
-    tol = DEFAULT_TOL if tol is None else float(tol)
+    tol = check_tol(tol)
+    polish = check_bool("polish", polish)
     if problem.weights is not None and not problem.costs.all():
         return _solve_without_zero_costs(
             problem, t0, form=form, solver=solver, polish=polish, interface=interface, tol=tol

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from ._validation import check_choice, check_positive, reciprocal_form
+from ._validation import check_bool, check_choice, check_positive, check_scale, reciprocal_form
 from .data import Dataset
 from .exceptions import DataError, ParameterError
 
@@ -124,6 +124,7 @@ class SVMProblem:
                 "wrap arrays with Dataset(X, y)"
             )
         given = [k for k, v in (("C", C), ("lam", lam)) if v is not None]
+        hard = check_bool("hard", hard)
         if hard:
             given.append("hard")
         if len(given) > 1:
@@ -132,7 +133,7 @@ class SVMProblem:
                 "lam = 1/(C n) is derived from C and vice versa"
             )
         check_choice("intercept", intercept, INTERCEPTS)
-        s = check_positive("intercept_scaling", intercept_scaling)
+        s = check_scale("intercept_scaling", intercept_scaling)
         n = data.n
         if hard:
             C, lam = math.inf, 0.0

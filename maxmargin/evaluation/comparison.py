@@ -1193,8 +1193,15 @@ def _build_learners(
         return []
     if isinstance(learners, (str, type, OnlineLearner)) or is_learner(learners):
         learners = [learners]
+    try:
+        items = list(learners)
+    except TypeError:
+        raise ParameterError(
+            f"learners must be a sequence of learners (names, classes or objects), got "
+            f"{type(learners).__name__}"
+        ) from None
     out: list[tuple[str, OnlineLearner]] = []
-    for item in learners:
+    for item in items:
         if isinstance(item, (str, type)):
             learner = learner_for(item, problem)
         elif isinstance(item, OnlineLearner):

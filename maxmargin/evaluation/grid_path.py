@@ -56,6 +56,7 @@ from .._json import dumps, format_header, json_float, json_number, read_document
 from .._progress import Progress
 from .._validation import (
     WIDE_HINT,
+    check_bool,
     check_choice,
     check_count,
     check_int,
@@ -1136,6 +1137,9 @@ def path(
     if C is not None and lam is not None:
         raise ParameterError("give a C grid or a lam grid, not both (lam = 1/(C n))")
     intercept = check_choice("intercept", intercept, INTERCEPTS)
+    exact, warm_start = check_bool("exact", exact), check_bool("warm_start", warm_start)
+    if hard_limit is not None:
+        hard_limit = check_bool("hard_limit", hard_limit)
     if lam is not None:
         lams = _check_grid("lam", lam)[::-1]
         Cs = _reciprocal_grid("lam", lams, data.n, "C")
@@ -1194,7 +1198,7 @@ def path(
     YZ = signed_rows(problems[0])
     if sp.issparse(YZ):
         YZ = sp.csr_matrix(YZ)
-    tol = 1e-6 if tol is None else float(tol)
+    tol = 1e-6 if tol is None else check_positive("tol", tol)
     # A named cvxpy solver gets the DPP model, compiled once; by default the full solves
     # take exact.solve's measured route, which is faster than any cvxpy re-solve here
     # (bench/path.py: the compiled model saves ~8% of a fresh cvxpy solve, the IPM ~85%).

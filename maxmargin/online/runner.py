@@ -13,6 +13,7 @@ import numpy as np
 from .._progress import Progress
 from .._validation import (
     WIDE_HINT,
+    check_bool,
     check_choice,
     check_count,
     check_int,
@@ -153,7 +154,7 @@ def run(
     learner._check_data(data)
     n, d = data.n, data.d
     check_steps(learner, n, epochs)
-    record_dual = bool(record_dual) and learner.has_dual
+    record_dual = check_bool("record_dual", record_dual) and learner.has_dual
     # the trace keeps (k, d) weights (twice while they are stacked), the dual points with
     # record_dual, and a few Python objects per checkpoint: refuse what cannot fit
     each = 32.0 * (d + 1) + 32.0 * record_dual * n + CHECKPOINT_OVERHEAD
