@@ -41,7 +41,9 @@ BAD = {
 def world(tmp_path_factory):
     """Small valid arguments every call starts from."""
     tmp = tmp_path_factory.mktemp("api")
-    ds = mm.Dataset([[2.0, 0.0], [0.0, 2.0], [-2.0, 0.0], [0.0, -1.5], [1.0, 1.0]], [1, 1, -1, -1, 1])
+    ds = mm.Dataset(
+        [[2.0, 0.0], [0.0, 2.0], [-2.0, 0.0], [0.0, -1.5], [1.0, 1.0]], [1, 1, -1, -1, 1]
+    )
     p = mm.SVMProblem(ds, C=1.0)
     sol = mm.solve(p)
     csv = tmp / "d.csv"
@@ -192,7 +194,9 @@ def test_every_bad_argument_is_a_maxmargin_error_of_one_line(world):
                 except mm.MaxMarginError as e:
                     msg = str(e)
                     if not msg.strip() or "\n" in msg:
-                        wrong.append(f"{place} = {what}: a message of {msg.count(chr(10)) + 1} lines")
+                        wrong.append(
+                            f"{place} = {what}: a message of {msg.count(chr(10)) + 1} lines"
+                        )
                 except Exception as e:  # noqa: BLE001 -- what this test looks for
                     wrong.append(f"{place} = {what}: {type(e).__name__}: {e}")
     assert not wrong, "\n".join(wrong)
