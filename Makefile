@@ -49,6 +49,7 @@ bench: $(TEST_STAMP)
 	$(BIN)/python bench/own_learner.py
 	$(BIN)/python bench/path.py
 	$(BIN)/python bench/compare.py
+	$(BIN)/python bench/load.py
 
 clean:
 	rm -rf $(VENV) maxmargin-demo .pytest_cache .ruff_cache \

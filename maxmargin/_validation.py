@@ -7,6 +7,8 @@ import os
 from collections.abc import Iterable
 from typing import Any
 
+import numpy as np
+
 from .exceptions import DataError, ParameterError
 
 
@@ -14,14 +16,53 @@ def check_positive(name: str, value: object, *, allow_inf: bool = False) -> floa
     """Return ``value`` as a float > 0, or raise ParameterError in sklearn's message shape."""
     try:
         v = float(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise ParameterError(
-            f"The {name!r} parameter must be a positive float. Got {value!r} instead."
+            f"The {name!r} parameter must be a positive float. Got {_short(value)} instead."
         ) from None
     if math.isnan(v) or v <= 0 or (math.isinf(v) and not allow_inf):
         rng = "(0, inf]" if allow_inf else "(0, inf)"
         raise ParameterError(
-            f"The {name!r} parameter must be a float in the range {rng}. Got {value!r} instead."
+            f"The {name!r} parameter must be a float in the range {rng}. "
+            f"Got {_short(value)} instead."
+        )
+    return v
+
+
+def _short(value: object) -> str:
+    """``repr(value)``, cut to one line of at most 80 characters (an array, say)."""
+    text = " ".join(repr(value).split())
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def as_floats(name: str, value: object) -> np.ndarray:
+    """``value`` as a flat float array, or a DataError saying it holds no numbers."""
+    try:
+        return np.asarray(value, dtype=float).reshape(-1)
+    except (TypeError, ValueError, OverflowError):
+        raise DataError(f"{name} must be an array of numbers, got {_short(value)}") from None
+
+
+def check_finite(name: str, value: object) -> float:
+    """Return ``value`` as a finite float, or raise ParameterError."""
+    try:
+        v = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError, OverflowError):
+        v = math.nan
+    if not math.isfinite(v):
+        raise ParameterError(
+            f"The {name!r} parameter must be a finite float. Got {_short(value)} instead."
+        )
+    return v
+
+
+def check_fraction(name: str, value: object) -> float:
+    """Return ``value`` as a float in the open interval (0, 1), or raise ParameterError."""
+    v = check_finite(name, value)
+    if not 0.0 < v < 1.0:
+        raise ParameterError(
+            f"The {name!r} parameter must be a float in the range (0, 1). "
+            f"Got {_short(value)} instead."
         )
     return v
 
@@ -29,28 +70,55 @@ def check_positive(name: str, value: object, *, allow_inf: bool = False) -> floa
 def check_choice(name: str, value: object, choices: Iterable[str]) -> str:
     """Return ``value`` if it is one of ``choices``, else raise ParameterError."""
     choices = tuple(choices)
-    if value not in choices:
+    if not isinstance(value, str) or value not in choices:
         raise ParameterError(
             f"The {name!r} parameter must be one of {', '.join(map(repr, choices))}. "
-            f"Got {value!r} instead."
+            f"Got {_short(value)} instead."
         )
     return str(value)
 
 
-def check_int(name: str, value: object, *, minimum: int = 1) -> int:
-    """Return ``value`` as an int >= ``minimum``, or raise ParameterError."""
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, (int,))
-        and not (hasattr(value, "__index__"))
-    ):
+def check_int(name: str, value: object, *, minimum: int = 1, maximum: int | None = None) -> int:
+    """Return ``value`` as an int in ``[minimum, maximum]``, or raise ParameterError.
+
+    Python and numpy integers are ints; bools, floats and arrays are not.
+    """
+    import operator
+
+    rng = f">= {minimum}" if maximum is None else f"in [{minimum}, {maximum:,}]"
+    try:
+        if isinstance(value, bool):
+            raise TypeError
+        v = operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        v = None
+    if v is None or v < minimum or (maximum is not None and v > maximum):
         raise ParameterError(
-            f"The {name!r} parameter must be an int >= {minimum}. Got {value!r} instead."
+            f"The {name!r} parameter must be an int {rng}. Got {_short(value)} instead."
         )
-    v = int(value)  # type: ignore[arg-type, call-overload, unused-ignore]
-    if v < minimum:
+    return v
+
+
+def check_bool(name: str, value: object) -> bool:
+    """Return ``value`` as a bool (a Python or numpy bool), or raise ParameterError."""
+    if not isinstance(value, (bool, np.bool_)):
         raise ParameterError(
-            f"The {name!r} parameter must be an int >= {minimum}. Got {value!r} instead."
+            f"The {name!r} parameter must be True or False. Got {_short(value)} instead."
+        )
+    return bool(value)
+
+
+#: The largest scale whose square is a finite double (``intercept_scaling``).
+MAX_SQUARABLE = math.sqrt(float.fromhex("0x1.fffffffffffffp+1023"))
+
+
+def check_scale(name: str, value: object) -> float:
+    """Return ``value`` as a float in ``(0, MAX_SQUARABLE]``: a scale whose square is finite."""
+    v = check_positive(name, value)
+    if v > MAX_SQUARABLE:
+        raise ParameterError(
+            f"The {name!r} parameter must be a float in the range (0, {MAX_SQUARABLE:.4g}] "
+            f"(its square must be a finite double). Got {value!r} instead."
         )
     return v
 
@@ -133,7 +201,9 @@ def available_memory() -> int | None:
 
 
 def _gb(nbytes: float) -> str:
-    return f"{nbytes / 2**30:,.1f} GiB" if nbytes >= 2**28 else f"{nbytes / 2**20:,.0f} MiB"
+    if nbytes >= 2**28:
+        return f"{nbytes / 2**30:,.1f} GiB"
+    return f"{nbytes / 2**20:,.0f} MiB" if nbytes >= 2**20 else f"{nbytes / 2**10:,.0f} KiB"
 
 
 def check_memory(nbytes: float, what: str, hint: str = "") -> None:
@@ -163,6 +233,114 @@ def check_memory(nbytes: float, what: str, hint: str = "") -> None:
         f"{what} needs about {_gb(nbytes)} of memory, more than the "
         f"{_gb(MEMORY_MARGIN * avail)} this machine can give it "
         f"(80% of {_gb(avail)} available){'; ' + hint if hint else ''}"
+    )
+
+
+def check_count(
+    name: str,
+    value: int,
+    each: float,
+    unit: str,
+    *,
+    detail: str = "",
+    base: float = 0.0,
+    hint: str = "",
+) -> None:
+    """Refuse, before allocating, a count whose memory cannot fit; say how many would.
+
+    Raises when ``base + each * value`` bytes exceed :data:`MEMORY_MARGIN` (80 %) of
+    :func:`available_memory`; does nothing when the available memory is unknown.
+
+    Parameters
+    ----------
+    name : str
+        The parameter that gives the count (``"seeds"``; ``--seeds`` on the command line).
+    value : int
+        The count given.
+    each : float
+        Bytes each unit of the count needs.
+    unit : str
+        What is counted, plural (``"seeds"``, ``"grid points"``).
+    detail : str
+        What the units hold, for the message (``"5 learners x 1 order each"``).
+    base : float
+        Bytes needed whatever the count.
+    hint : str
+        What to do about it, appended to the message.
+
+    Raises
+    ------
+    ParameterError
+        With the count, the memory it needs, the memory available and the largest
+        count that fits.
+
+    Examples
+    --------
+    >>> check_count("seeds", 3, 1e3, "seeds")  # kilobytes fit anywhere
+    """
+    avail = available_memory()
+    need = base + each * float(value)
+    if avail is None or need <= MEMORY_MARGIN * avail:
+        return
+    fits = max(0, int((MEMORY_MARGIN * avail - base) // each)) if each > 0 else 0
+    raise ParameterError(
+        f"The {name!r} parameter gives too many {unit}: {value:,} {unit}"
+        f"{' (' + detail + ')' if detail else ''} need about {_gb(need)} of memory, more "
+        f"than the {_gb(MEMORY_MARGIN * avail)} this machine can give (80% of "
+        f"{_gb(avail)} available); at most {fits:,} {unit} fit{'; ' + hint if hint else ''}"
+    )
+
+
+def reciprocal_form(name: str, value: float, n: int, other: str) -> float:
+    """``1 / (value n)``: C from lam or lam from C, refused when it is not a finite double.
+
+    Parameters
+    ----------
+    name : str
+        The parameter given (``"C"`` or ``"lam"``), named in the message.
+    value : float
+        Its value, already checked finite and > 0.
+    n : int
+        The number of examples.
+    other : str
+        The parameter derived (``"lam"`` or ``"C"``).
+
+    Returns
+    -------
+    float
+        ``1 / (value n)``, finite and > 0.
+
+    Raises
+    ------
+    ParameterError
+        When ``value n`` overflows (the derived value would be 0) or ``1 / (value n)``
+        does (it would be inf): the message gives the range of ``name`` for this ``n``.
+
+    Examples
+    --------
+    >>> reciprocal_form("C", 0.5, 4, "lam")
+    0.5
+    """
+
+    def inverse(v: float) -> float:
+        return math.inf if v * n == 0.0 else 1.0 / (v * n)
+
+    derived = inverse(value)
+    if 0.0 < derived < math.inf:
+        return derived
+    # the range where 1 / (value n) is a finite double > 0, to the last bit (the
+    # estimates below are within an ulp or two of its ends)
+    big = float.fromhex("0x1.fffffffffffffp+1023")
+    lo, hi = 1.0 / big / n, big / n
+    while not 0.0 < inverse(lo) < math.inf:
+        lo = math.nextafter(lo, math.inf)
+    while not 0.0 < inverse(hi) < math.inf:
+        hi = math.nextafter(hi, 0.0)
+    how = "overflows to inf" if derived == math.inf else "underflows to 0"
+    raise ParameterError(
+        f"The {name!r} parameter must be a float in the range [{lo:.3g}, {hi:.3g}] "
+        f"with n = {n:,}: {other} = 1/({name} n) {how} in double precision. "
+        f"Got {value!r} instead."
     )
 
 

@@ -71,6 +71,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._json import json_number
+from ._validation import _short, as_floats, check_positive
 from .data import Dataset
 from .exceptions import DataError, ParameterError
 from .problem import SVMProblem
@@ -483,6 +484,31 @@ def margins(problem: SVMProblem, w: np.ndarray, b: float) -> tuple[np.ndarray, n
     return problem.data.y * f, e
 
 
+def check_tol(tol: Any) -> float:
+    """``tol`` of :func:`certify` (and of the solves that certify): a float > 0, finite.
+
+    Parameters
+    ----------
+    tol : float or None
+        None: :data:`DEFAULT_TOL`.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ParameterError
+        Not a finite float > 0.
+
+    Examples
+    --------
+    >>> check_tol(None) == DEFAULT_TOL, check_tol(1e-6)
+    (True, 1e-06)
+    """
+    return DEFAULT_TOL if tol is None else check_positive("tol", tol)
+
+
 def certify(
     problem: SVMProblem, w: Any, b: Any, alpha: Any, *, tol: float | None = None
 ) -> Certificate:
@@ -530,19 +556,17 @@ def certify(
     """
     if not isinstance(problem, SVMProblem):
         raise ParameterError(f"certify needs an SVMProblem, got {type(problem).__name__}")
-    tol = DEFAULT_TOL if tol is None else float(tol)
-    if not (tol > 0 and math.isfinite(tol)):
-        raise ParameterError(f"tol must be a finite float > 0, got {tol!r}")
-    w = np.asarray(w, dtype=float).reshape(-1)
-    alpha = np.asarray(alpha, dtype=float).reshape(-1)
+    tol = check_tol(tol)
+    w = as_floats("w", w)
+    alpha = as_floats("alpha", alpha)
     if w.shape != (problem.d,):
         raise DataError(f"w must have shape ({problem.d},), got {w.shape}")
     if alpha.shape != (problem.n,):
         raise DataError(f"alpha must have shape ({problem.n},), got {alpha.shape}")
     try:
         b = float(b if b is not None else 0.0)
-    except (TypeError, ValueError):
-        raise DataError(f"b must be a number, got {b!r}") from None
+    except (TypeError, ValueError, OverflowError):
+        raise DataError(f"b must be a number, got {_short(b)}") from None
     if problem.intercept == "none" and b != 0.0:
         raise ParameterError(f"intercept='none' fixes b = 0; got b = {b!r}")
 

@@ -441,13 +441,19 @@ def _figure_formats(text: str) -> tuple[str, ...]:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
-def _positive_int(text: str) -> int:
+#: The largest ``--dpi``: a report's largest figures (about 12 x 10 inches) are then
+#: 14,400 x 12,000 pixels, 700 MB as they are drawn; matplotlib refuses 2**23 pixels a side.
+MAX_DPI = 1200
+
+
+def _dpi(text: str) -> int:
+    """``--dpi``: an int in [1, MAX_DPI] (argparse type)."""
     try:
         value = int(text)
     except ValueError:
         value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}")
+    if not 1 <= value <= MAX_DPI:
+        raise argparse.ArgumentTypeError(f"expected an integer from 1 to {MAX_DPI}, got {text!r}")
     return value
 
 
@@ -464,7 +470,7 @@ def _add_figure_args(p: argparse.ArgumentParser, formats: str = "png,svg", dpi: 
     )
     g.add_argument(
         "--dpi",
-        type=_positive_int,
+        type=_dpi,
         default=dpi,
         help=f"resolution of the raster figures (default: {dpi})",
     )
@@ -858,7 +864,7 @@ def _load_trace(path: str, data: Any, intercept: str) -> Any:
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
-    from .evaluation.comparison import compare
+    from .evaluation.comparison import _check_steps, compare
     from .exceptions import ParameterError
     from .online.registry import learner_for
     from .problem import SVMProblem
@@ -877,6 +883,8 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     )
     problem = SVMProblem(data, intercept=args.intercept, **kw, **_weights(args, data))
     learners = [learner_for(t, problem, **p) for t, p in zip(targets, params, strict=True)]
+    for learner in learners:  # their lam comes from the option given: name that one
+        _check_steps(learner, problem, data.n, args.epochs, "C" if args.lam is None else "lam")
     traces = [_load_trace(path, data, args.intercept) for path in args.trace or []]
     cmp = compare(
         data,
@@ -885,7 +893,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         traces=traces or None,
         epochs=args.epochs,
         orders=tuple(args.order.split(",")),
-        seeds=tuple(range(args.seeds)),
+        seeds=range(args.seeds),  # counted before it is listed
         holdout=holdout,
         solver=args.solver,
         progress=not args.quiet,
@@ -1193,7 +1201,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--dpi",
-        type=_positive_int,
+        type=_dpi,
         default=100,
         help="--animate: resolution of the frames (default: 100)",
     )

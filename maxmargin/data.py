@@ -7,14 +7,10 @@ A :class:`Dataset` is checked once, at construction, so every other module may a
 
 from __future__ import annotations
 
-import bz2
-import csv
-import gzip
 import math
-import sys
-import warnings
+import os
 import zipfile
-import zlib
+from array import array
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,9 +18,20 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from . import _textdata
 from ._io import display
-from ._log import logger
-from ._validation import check_int, check_positive, seed_from_random_state
+from ._textdata import TextSource, compression_of, parse_csv, parse_libsvm
+from ._textdata import sniff_format as _sniff_format
+from ._validation import (
+    _short,
+    check_count,
+    check_finite,
+    check_fraction,
+    check_int,
+    check_memory,
+    check_positive,
+    seed_from_random_state,
+)
 from .exceptions import DataError, ParameterError
 
 __all__ = [
@@ -402,6 +409,17 @@ class Dataset:
         (2, 1)
         """
         idx = np.asarray(index)
+        if idx.ndim != 1 or not (
+            idx.dtype.kind in "iu" or (idx.dtype.kind == "b" and idx.shape == (self.n,))
+        ):
+            raise ParameterError(
+                f"index must be a 1-D array of ints, or of {self.n} bools; got {_short(index)}"
+            )
+        if idx.dtype.kind in "iu" and idx.size and not -self.n <= idx.min() <= idx.max() < self.n:
+            raise ParameterError(
+                f"index holds {idx.min() if idx.min() < -self.n else idx.max()}, out of "
+                f"range for {self.n} examples"
+            )
         return Dataset(
             self.X[idx],
             self.y[idx],
@@ -439,7 +457,9 @@ class Dataset:
         >>> train.n + test.n, test.X.shape[1]
         (20, 2)
         """
-        rng = np.random.default_rng(seed_from_random_state(random_state, seed))
+        test_fraction = check_fraction("test_fraction", test_fraction)
+        seed = check_int("seed", seed_from_random_state(random_state, seed), minimum=0)
+        rng = np.random.default_rng(seed)
         test = []
         for label in (-1.0, 1.0):
             idx = np.flatnonzero(self.y == label)
@@ -496,9 +516,8 @@ def scale_rows(X: sp.csr_matrix, v: np.ndarray) -> sp.csr_matrix:
 #: ``load("-")`` (and every loader, and ``DATA`` on the command line) reads standard input.
 STDIN = "-"
 
-_GZIP_MAGIC = b"\x1f\x8b"
-# "BZh", the block size 1-9, then a block's magic (pi) or the end of an empty stream (sqrt pi)
-_BZ2_BLOCKS = (b"1AY&SY", b"\x17rE8P\x90")
+#: Separators :func:`load_csv` recognises, in order of preference.
+CSV_DELIMITERS = _textdata.CSV_DELIMITERS
 
 
 def _is_stdin(path: Any) -> bool:
@@ -509,69 +528,12 @@ def _source(path: Any) -> tuple[Path | None, str, str]:
     """(the file, or None for standard input; its name in messages; the data's name)."""
     if _is_stdin(path):
         return None, "<stdin>", "stdin"
+    if not isinstance(path, (str, os.PathLike)):
+        raise ParameterError(
+            f"path must be a file name (str or pathlib.Path), got {type(path).__name__}"
+        )
     path = Path(path)
     return path, display(path), display(path.name)
-
-
-def _compression(raw: bytes) -> str | None:
-    """``"gzip"`` or ``"bzip2"`` by the magic bytes at the start, else None."""
-    if raw[:2] == _GZIP_MAGIC:
-        return "gzip"
-    if raw[:3] == b"BZh" and raw[3:4].isdigit() and raw[3:4] != b"0" and raw[4:10] in _BZ2_BLOCKS:
-        return "bzip2"
-    return None
-
-
-def _read_bytes(path: Path | None, shown: str) -> bytes:
-    """The raw bytes of the file (or of standard input), or a DataError saying why not."""
-    if path is None:
-        stream = sys.stdin
-        if stream is None or getattr(stream, "closed", False):
-            raise DataError("DATA is '-' but there is no standard input to read")
-        try:
-            if stream.isatty():
-                raise DataError(
-                    "DATA is '-' (standard input) but stdin is a terminal; pipe "
-                    "the data in: maxmargin solve - < data.svm"
-                )
-            return (
-                stream.buffer.read() if hasattr(stream, "buffer") else stream.read().encode("utf-8")
-            )
-        except OSError as e:
-            raise DataError(f"{shown}: cannot read: {e.strerror or e}") from None
-    try:
-        return path.read_bytes()
-    except IsADirectoryError:
-        raise DataError(f"{shown}: is a directory, not a data file") from None
-    except OSError as e:
-        raise DataError(f"{shown}: cannot read: {e.strerror or e}") from None
-
-
-def _read_text(path: Path | None, shown: str, kind: str) -> tuple[str, str | None]:
-    """The text and the compression, or a DataError saying why not.
-
-    The text is UTF-8, a byte-order mark dropped; gzip and bzip2 are decompressed, told by
-    their magic bytes.
-    """
-    raw = _read_bytes(path, shown)
-    compression = _compression(raw)
-    if compression is not None:
-        try:
-            raw = gzip.decompress(raw) if compression == "gzip" else bz2.decompress(raw)
-        except (OSError, EOFError, ValueError, zlib.error) as e:
-            raise DataError(f"{shown}: a damaged or truncated {compression} file ({e})") from None
-    if b"\0" in raw:
-        raise DataError(
-            f"{shown}: binary data, not a {kind} text file (maxmargin reads "
-            "LIBSVM text, .csv and .npz, and gzip or bzip2 of the text ones)"
-        )
-    try:
-        return raw.decode("utf-8-sig"), compression
-    except UnicodeDecodeError as e:
-        raise DataError(
-            f"{shown}: not UTF-8 text (byte 0x{raw[e.start]:02x} at offset "
-            f"{e.start}); {kind} files must be UTF-8 (or ASCII) text"
-        ) from None
 
 
 def _check_zero_based(zero_based: Any) -> bool | str:
@@ -647,121 +609,17 @@ def load_libsvm(
     """
     zero_based = _check_zero_based(zero_based)
     path_, shown, default_name = _source(path)
-    text, compression = _read_text(path_, shown, "LIBSVM")
-    return _parse_libsvm(
-        text, shown, name or default_name, n_features, positive, zero_based, compression
-    )
+    with TextSource(path_, shown, "LIBSVM") as source:
+        return _libsvm_dataset(source, name or default_name, n_features, positive, zero_based)
 
 
-def _parse_libsvm(
-    text: str,
-    shown: str,
-    name: str,
-    n_features: int | None,
-    positive: Any,
-    zero_based: bool | str,
-    compression: str | None,
+def _libsvm_dataset(
+    source: TextSource, name: str, n_features: int | None, positive: Any, zero_based: bool | str
 ) -> Dataset:
-    labels: list[float] = []
-    indptr = [0]
-    indices: list[int] = []
-    values: list[float] = []
-    first_zero = 0  # the line of the first index 0
-    qid_rows = 0
-    for lineno, raw in enumerate(text.splitlines(), start=1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        parts = line.split()
-        label = parts[0]
-        try:
-            lab = float(label)
-        except ValueError:
-            raise DataError(f"{shown}:{lineno}: label {label!r} is not a number") from None
-        if not math.isfinite(lab):
-            raise DataError(f"{shown}:{lineno}: label {label!r} is not a finite number")
-        last = -1
-        for tok in parts[1:]:
-            if tok.startswith("qid:"):
-                qid_rows += 1
-                continue
-            idx, val = _libsvm_feature(tok, last, zero_based, f"{shown}:{lineno}")
-            if idx == 0:
-                first_zero = first_zero or lineno
-            last = idx
-            indices.append(idx)
-            values.append(val)
-        labels.append(lab)
-        indptr.append(len(indices))
-    if not labels:
-        raise DataError(f"{shown}: no examples found")
-    zero = bool(first_zero) if zero_based == "auto" else bool(zero_based)
-    columns = np.asarray(indices, np.int64) - (0 if zero else 1)
-    d = int(columns.max()) + 1 if columns.size else 0
     if n_features is not None:
-        if n_features < d:
-            raise DataError(
-                f"{shown}: has feature index {d - 1 + (not zero)} > "
-                f"n_features={n_features} ({'0' if zero else '1'}-based)"
-            )
-        d = n_features
-    X = sp.csr_matrix(
-        (np.asarray(values, float), columns, np.asarray(indptr, np.int64)),
-        shape=(len(labels), max(d, 1)),
-    )
-    if qid_rows:
-        warnings.warn(
-            f"{shown}: qid ignored ({qid_rows} rows carry a query id); maxmargin "
-            "trains one classifier on all the rows, not one ranking per query",
-            UserWarning,
-            stacklevel=3,
-        )
-    why = (
-        (f"an index 0 on line {first_zero}" if zero else "no index 0")
-        if zero_based == "auto"
-        else "as asked"
-    )
-    logger.debug(
-        "%s: read as LIBSVM%s, %d rows x %d features, %s indices (%s)",
-        shown,
-        f" ({compression})" if compression else "",
-        X.shape[0],
-        X.shape[1],
-        "0-based" if zero else "1-based",
-        why,
-    )
-    return _with_labels(X, np.asarray(labels), name, positive, meta={"zero_based": zero})
-
-
-def _libsvm_feature(tok: str, last: int, zero_based: bool | str, where: str) -> tuple[int, float]:
-    """``index:value`` of a LIBSVM line, checked (``last``: the line's previous index)."""
-    idx_s, sep, val_s = tok.partition(":")
-    try:
-        if not sep:
-            raise ValueError
-        idx = int(idx_s)
-        val = float(val_s)
-    except ValueError:
-        raise DataError(f"{where}: malformed feature {tok!r} (expected index:value)") from None
-    if idx < 0:
-        raise DataError(f"{where}: feature index {idx} is negative")
-    if idx == 0 and zero_based is False:
-        raise DataError(
-            f"{where}: feature index 0 < 1 (indices are 1-based here: "
-            "zero_based=False, --index-base 1, or a --holdout read like its "
-            "1-based DATA)"
-        )
-    if idx > _MAX_INDEX:
-        raise DataError(f"{where}: feature index {idx} is too large (more than {_MAX_INDEX:,})")
-    if idx <= last:
-        raise DataError(f"{where}: feature indices must increase ({idx} after {last})")
-    if not math.isfinite(val):
-        raise DataError(f"{where}: feature {idx} is {val_s} (NaN/inf not allowed)")
-    return idx, val
-
-
-#: The largest LIBSVM feature index accepted (int64 indices, with room to spare).
-_MAX_INDEX = 2**62
+        n_features = check_int("n_features", n_features, minimum=1, maximum=_textdata.MAX_INDEX + 1)
+    X, labels, zero = parse_libsvm(source, n_features, zero_based)
+    return _with_labels(X, labels, name, positive, meta={"zero_based": zero})
 
 
 def _with_labels(
@@ -783,67 +641,6 @@ def _with_labels(
         if str(e).startswith(name):
             raise
         raise DataError(f"{name}: {e}") from None
-
-
-def _sniff_format(text: str) -> str:
-    """``"libsvm"`` or ``"csv"``: the format the content looks like.
-
-    ``"libsvm"`` when the first 100 lines (comments dropped) are ``label idx:val ...`` (or
-    a label alone) and one has a feature; else ``"csv"``.
-    """
-    features = False
-    lines = 0
-    for raw in text.splitlines():
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        parts = line.split()
-        if (
-            len(parts) >= 2
-            and all(":" in p for p in parts[1:])
-            and "," not in line
-            and ";" not in line
-        ):
-            features = True
-        elif len(parts) > 1 or any(c in line for c in ",;:"):
-            return "csv"
-        lines += 1
-        if lines == 100:
-            break
-    return "libsvm" if features else "csv"
-
-
-#: Separators :func:`load_csv` recognises, in order of preference.
-CSV_DELIMITERS = (",", ";", "\t")
-
-
-def _sniff_delimiter(lines: list[str]) -> str:
-    """The separator that splits every line into the same number (>= 2) of fields.
-
-    Among several, the one giving the most numbers, then the first of
-    :data:`CSV_DELIMITERS`.
-    """
-    best, best_score = ",", -1
-    for delim in CSV_DELIMITERS:
-        try:
-            rows = list(csv.reader(lines, delimiter=delim))
-        except csv.Error:
-            continue
-        widths = {len(r) for r in rows}
-        if len(widths) != 1 or min(widths) < 2:
-            continue
-        score = sum(_is_number(c) for r in rows for c in r)
-        if score > best_score:
-            best, best_score = delim, score
-    return best
-
-
-def _is_int(s: str) -> bool:
-    try:
-        int(s)
-    except ValueError:
-        return False
-    return True
 
 
 def load_csv(
@@ -904,136 +701,28 @@ def load_csv(
     ((2, 2), [1.0, -1.0], ('no', 'yes'), ('a', 'b'))
     """
     path_, shown, default_name = _source(path)
-    text, compression = _read_text(path_, shown, "CSV")
-    return _parse_csv(text, shown, name or default_name, label, header, positive, compression)
+    with TextSource(path_, shown, "CSV") as source:
+        return _csv_dataset(source, name or default_name, label, header, positive)
 
 
-def _parse_csv(
-    text: str,
-    shown: str,
-    name: str,
-    label: str | int | None,
-    header: bool | None,
-    positive: Any,
-    compression: str | None,
+def _csv_dataset(
+    source: TextSource, name: str, label: str | int | None, header: bool | None, positive: Any
 ) -> Dataset:
-    lines = text.splitlines()
-    delim = _sniff_delimiter([ln for ln in lines if ln.strip()][:100])
-    rows: list[tuple[int, list[str]]] = []
-    try:
-        reader = csv.reader(lines, delimiter=delim)
-        for r in reader:
-            if r and any(c.strip() for c in r):
-                rows.append((reader.line_num, r))
-    except csv.Error as e:
-        raise DataError(f"{shown}: not a readable CSV file: {e}") from None
-    if not rows:
-        raise DataError(f"{shown}: no rows")
-    first_line, first = rows[0]
-    width = len(first)
-    if width < 2:
-        raise DataError(
-            f"{shown}:{first_line}: one column only: no comma, semicolon or tab "
-            f"separates the values ({first[0][:40]!r}); a CSV data file needs "
-            "feature columns and a label column"
+    if header is not None and not isinstance(header, (bool, np.bool_)):
+        raise ParameterError(
+            f"The 'header' parameter must be None, True or False. Got {header!r} instead."
         )
-    by_name = isinstance(label, str) and not _is_int(label)
-    if header is None:
-        header = by_name or (
-            len(rows) > 1
-            and any(
-                c.strip()
-                and not _is_number(c)
-                and all(j < len(r) and _is_number(r[j]) for _, r in rows[1:])
-                for j, c in enumerate(first)
-            )
+    if label is not None and (
+        isinstance(label, (bool, np.bool_)) or not isinstance(label, (str, int, np.integer))
+    ):
+        raise ParameterError(
+            "The 'label' parameter must be a column name (str) or index (int). "
+            f"Got {label!r} instead."
         )
-    names = [c.strip() for c in first] if header else None
-    body = rows[1:] if header else rows
-    if not body:
-        raise DataError(f"{shown}: no data rows after the header")
-    for ln, r in body:
-        if len(r) != width:
-            raise DataError(
-                f"{shown}:{ln}: {len(r)} columns, expected {width} (separator "
-                f"{'tab' if delim == chr(9) else repr(delim)})"
-            )
-    col = _label_column(label, names, width, shown)
-    feats = [j for j in range(width) if j != col]
-    X = np.empty((len(body), len(feats)))
-    for i, (ln, r) in enumerate(body):
-        for k, j in enumerate(feats):
-            try:
-                X[i, k] = float(r[j])
-            except ValueError:
-                raise DataError(
-                    f"{shown}:{ln}: column {j + 1} value {r[j]!r} is not a number"
-                ) from None
-    labels = _csv_labels(body, col, shown)
-    feature_names = None if names is None else tuple(names[j] or f"column {j + 1}" for j in feats)
-    logger.debug(
-        "%s: read as CSV%s, %d rows x %d features, separator %s, %s, label column %d (0-based)",
-        shown,
-        f" ({compression})" if compression else "",
-        X.shape[0],
-        X.shape[1],
-        "tab" if delim == "\t" else repr(delim),
-        "a header row" if names is not None else "no header",
-        col,
+    X, labels, names = parse_csv(source, label, None if header is None else bool(header))
+    return _with_labels(
+        X, labels, name, positive, feature_names=None if names is None else tuple(names)
     )
-    return _with_labels(X, labels, name, positive, feature_names=feature_names)
-
-
-def _csv_labels(body: list[tuple[int, list[str]]], col: int, shown: str) -> np.ndarray:
-    """The label column: numbers when every cell is one (finite), else the strings."""
-    cells = [r[col].strip() for _, r in body]
-    for (ln, _), s in zip(body, cells, strict=True):
-        if not s:
-            raise DataError(f"{shown}:{ln}: the label (column {col + 1}) is empty")
-    if not all(_is_number(s) for s in cells):
-        return np.asarray(cells)
-    labels = np.asarray([float(s) for s in cells])
-    bad = np.flatnonzero(~np.isfinite(labels))
-    if bad.size:
-        raise DataError(
-            f"{shown}:{body[bad[0]][0]}: label {cells[bad[0]]!r} is not a finite number"
-        )
-    return labels
-
-
-def _label_column(label: str | int | None, names: list[str] | None, width: int, shown: str) -> int:
-    if label is None:
-        return width - 1
-    if isinstance(label, (int, np.integer)) or _is_int(str(label)):
-        i = int(label)
-        if not -width <= i < width:
-            raise DataError(
-                f"{shown}: label column {i} is out of range: the file has {width} "
-                f"columns (0 to {width - 1}; -1 is the last)"
-            )
-        return i % width
-    if names is None:
-        raise DataError(
-            f"{shown}: no header row, so no column named {label!r}; give the "
-            f"label column's index (0 to {width - 1}), or header=True "
-            "(--header) if the first row holds the names"
-        )
-    if label not in names:
-        raise DataError(f"{shown}: no column named {label!r} (columns: {', '.join(names)})")
-    if names.count(label) > 1:
-        raise DataError(
-            f"{shown}: {names.count(label)} columns are named {label!r}; give "
-            "the label column's index instead"
-        )
-    return names.index(label)
-
-
-def _is_number(s: str) -> bool:
-    try:
-        float(s)
-    except ValueError:
-        return False
-    return True
 
 
 def load_npz(path: str | Path, *, positive: Any = None, name: str | None = None) -> Dataset:
@@ -1074,11 +763,11 @@ def load_npz(path: str | Path, *, positive: Any = None, name: str | None = None)
         raise DataError(
             "an .npz archive cannot be read from standard input ('-'); give its file name"
         )
-    path = Path(path)
-    shown = display(path)
-    name = name or display(path.name)
+    file, shown, _ = _source(path)
+    assert file is not None
+    name = name or display(file.name)
     try:
-        with path.open("rb") as f:
+        with file.open("rb") as f:
             head = f.read(10)
     except IsADirectoryError:
         raise DataError(f"{shown}: is a directory, not a data file") from None
@@ -1087,21 +776,22 @@ def load_npz(path: str | Path, *, positive: Any = None, name: str | None = None)
     how = "save X and y together with numpy.savez(path, X=X, y=y)"
     if head[:6] == b"\x93NUMPY":
         raise DataError(f"{shown}: a .npy file (one array), not an .npz archive; {how}")
-    if _compression(head) is not None:
+    if compression_of(head) is not None:
         raise DataError(
-            f"{shown}: a {_compression(head)} file, not an .npz archive; .npz "
+            f"{shown}: a {compression_of(head)} file, not an .npz archive; .npz "
             "archives are read as they are (numpy.savez_compressed compresses "
             "inside the archive)"
         )
-    if not zipfile.is_zipfile(path):
+    if not zipfile.is_zipfile(file):
         raise DataError(f"{shown}: not an .npz archive (not a zip file); {how}")
     try:
-        with np.load(path, allow_pickle=False) as z:
+        with np.load(file, allow_pickle=False) as z:
             if "X" not in z.files or "y" not in z.files:
                 raise DataError(
                     f"{shown}: an .npz data file needs arrays 'X' and 'y' "
                     f"(found {sorted(z.files)}); {how}"
                 )
+            _check_npz_size(z, shown)
             X, y = z["X"], z["y"]
             names = z["feature_names"] if "feature_names" in z.files else None
     except DataError:
@@ -1125,6 +815,27 @@ def load_npz(path: str | Path, *, positive: Any = None, name: str | None = None)
         positive,
         feature_names=None if names is None else names.tolist(),
     )
+
+
+def _check_npz_size(z: Any, shown: str) -> None:
+    """Refuse, from their headers, arrays X and y that cannot fit (a zip bomb, say).
+
+    Counted twice: the arrays as stored, and X as float64 when it is stored otherwise.
+    """
+    nbytes = 0
+    shapes = []
+    for key in ("X", "y"):
+        with z.zip.open(f"{key}.npy") as f:
+            version = np.lib.format.read_magic(f)
+            if version == (1, 0):
+                shape, _, dtype = np.lib.format.read_array_header_1_0(f)
+            elif version == (2, 0):
+                shape, _, dtype = np.lib.format.read_array_header_2_0(f)
+            else:  # numpy reads (and checks) other versions itself
+                return
+        shapes.append(f"{key} {shape}")
+        nbytes += 2 * math.prod(shape) * max(dtype.itemsize, 8)
+    check_memory(nbytes, f"{shown} (arrays {' and '.join(shapes)})")
 
 
 #: Built-in data sets, loadable as ``builtin:NAME`` wherever a data file is expected.
@@ -1227,47 +938,50 @@ def load(
             meta=ds.meta,
             feature_names=ds.feature_names,
         )
-    fmt = _format_of(path)
     path_, shown, name = _source(path)
-    if path_ is not None and not path_.exists():
+    fmt = _format_of(path)
+    if path_ is None:  # standard input: LIBSVM or CSV as the content says
+        with TextSource(None, shown, "data") as source:
+            first = source.first()
+            if not first.strip() and source.at_end():
+                raise DataError(f"{shown}: empty: no data was piped in")
+            fmt = _sniff_format(first)
+            _check_format_args(fmt, shown, label, header, zero_based)
+            if fmt == "csv":
+                return _csv_dataset(source, name, label, header, positive)
+            return _libsvm_dataset(source, name, None, positive, zero_based)
+    if not path_.exists():
         raise DataError(f"{shown}: no such file")
-    text = compression = None
-    if path_ is None:
-        text, compression = _read_text(None, shown, "data")
-        if not text.strip():
-            raise DataError(f"{shown}: empty: no data was piped in")
-        fmt = _sniff_format(text)
+    _check_format_args(fmt, shown, label, header, zero_based)
     if fmt == "csv":
-        if zero_based != "auto":
-            raise ParameterError(
-                f"zero_based= (--index-base) is for LIBSVM files; {shown} is read as CSV"
-            )
-        if text is not None:
-            return _parse_csv(text, shown, name, label, header, positive, compression)
-        assert path_ is not None
         return load_csv(path_, label=label, header=header, positive=positive)
-    for what, value in (("label", label), ("header", header)):
-        if value is not None:
-            raise ParameterError(
-                f"{what}= (--{what}) is for CSV files; {shown} is read as "
-                f"{'.npz' if fmt == 'npz' else 'LIBSVM'}"
-            )
     if fmt == "npz":
-        if zero_based != "auto":
-            raise ParameterError(
-                f"zero_based= (--index-base) is for LIBSVM files; {shown} is read as .npz"
-            )
-        assert path_ is not None
         return load_npz(path_, positive=positive)
     if fmt == "npy":
         raise DataError(
             f"{shown}: a .npy file holds one array; save X and y together with "
             "numpy.savez(path, X=X, y=y) and load the .npz"
         )
-    if text is not None:
-        return _parse_libsvm(text, shown, name, None, positive, zero_based, compression)
-    assert path_ is not None
     return load_libsvm(path_, positive=positive, zero_based=zero_based)
+
+
+def _check_format_args(
+    fmt: str, shown: str, label: Any, header: Any, zero_based: bool | str
+) -> None:
+    """The options of one format given for a file of another: refused."""
+    if fmt != "libsvm" and zero_based != "auto":
+        raise ParameterError(
+            f"zero_based= (--index-base) is for LIBSVM files; {shown} is read as "
+            f"{'CSV' if fmt == 'csv' else '.' + fmt}"
+        )
+    if fmt == "csv":
+        return
+    for what, value in (("label", label), ("header", header)):
+        if value is not None:
+            raise ParameterError(
+                f"{what}= (--{what}) is for CSV files; {shown} is read as "
+                f"{'.npz' if fmt == 'npz' else 'LIBSVM'}"
+            )
 
 
 def _format_of(path: Any) -> str:
@@ -1308,6 +1022,15 @@ def load_heart_scale() -> Dataset:
 
 
 # --------------------------------------------------------------------------- generators
+
+
+def _check_shape(n: Any, d: Any) -> tuple[int, int]:
+    """``n`` and ``d`` of a generator: ints, refused before allocating when too large."""
+    n, d = check_int("n", n, minimum=2), check_int("d", d, minimum=1)
+    # X and two more (n, d) arrays while it is made
+    check_count("d", d, 64.0, "features", detail="of 2 examples")
+    check_count("n", n, 32.0 * (d + 2), "examples", detail=f"of d = {d:,} features")
+    return n, d
 
 
 def make_separable(
@@ -1359,10 +1082,16 @@ def make_separable(
     >>> float(ds.meta["margin"])
     0.3
     """
-    n = check_int("n", n, minimum=2)
-    d = check_int("d", d, minimum=1)
+    n, d = _check_shape(n, d)
     margin = check_positive("margin", margin)
-    seed = seed_from_random_state(random_state, seed)
+    radius = check_positive("radius", radius)
+    if margin >= 20 * radius:  # the other points lie (0.05 margin, radius) beyond it
+        raise ParameterError(
+            f"The 'margin' parameter must be below 20 radius = {20 * radius:g} (the other "
+            f"points lie 0.05 margin to radius beyond the margin). Got {margin!r} instead."
+        )
+    offset = check_finite("offset", offset)
+    seed = check_int("seed", seed_from_random_state(random_state, seed), minimum=0)
     rng = np.random.default_rng(seed)
     u = rng.standard_normal(d)
     u /= np.linalg.norm(u)
@@ -1418,11 +1147,10 @@ def make_gaussians(
     >>> make_gaussians(50, 3, seed=0).d
     3
     """
-    n = check_int("n", n, minimum=2)
-    d = check_int("d", d, minimum=1)
-    if not 0 < positive_fraction < 1:
-        raise DataError(f"positive_fraction must be in (0, 1), got {positive_fraction}")
-    seed = seed_from_random_state(random_state, seed)
+    n, d = _check_shape(n, d)
+    separation = check_finite("separation", separation)
+    positive_fraction = check_fraction("positive_fraction", positive_fraction)
+    seed = check_int("seed", seed_from_random_state(random_state, seed), minimum=0)
     rng = np.random.default_rng(seed)
     e = rng.standard_normal(d)
     e /= np.linalg.norm(e)
@@ -1474,31 +1202,36 @@ def load_weights(path: str | Path, n: int | None = None) -> np.ndarray:
     file, shown, _ = _source(path)
     if file is None:
         raise DataError("the weights cannot be read from standard input ('-'); give a file")
-    text, _ = _read_text(file, shown, "weights")
-    values: list[float] = []
+    if n is not None:
+        n = check_int("n", n, minimum=1)
+    values = array("d")
+    count = 0  # the weights (beyond n, counted and not kept)
     first = True
-    for lineno, line in enumerate(text.splitlines(), 1):
-        item = line.strip().strip(",").strip()
-        if not item or item.startswith("#"):
-            continue
-        try:
-            v = float(item)
-        except ValueError:
-            if first:  # a header
-                first = False
+    with TextSource(file, shown, "weights") as source:
+        for lineno, line in enumerate(source.lines(lambda: 8.0 * len(values)), 1):
+            item = line.strip().strip(",").strip()
+            if not item or item.startswith("#"):
                 continue
-            raise DataError(
-                f"{shown} line {lineno}: {item[:40]!r} is not a number (one weight per line)"
-            ) from None
-        first = False
-        if not (math.isfinite(v) and v >= 0):
-            raise DataError(
-                f"{shown} line {lineno}: weight {item[:40]!r}; weights must be finite and >= 0"
-            )
-        values.append(v)
-    if n is not None and len(values) != n:
+            try:
+                v = float(item)
+            except ValueError:
+                if first:  # a header
+                    first = False
+                    continue
+                raise DataError(
+                    f"{shown} line {lineno}: {item[:40]!r} is not a number (one weight per line)"
+                ) from None
+            first = False
+            if not (math.isfinite(v) and v >= 0):
+                raise DataError(
+                    f"{shown} line {lineno}: weight {item[:40]!r}; weights must be finite and >= 0"
+                )
+            count += 1
+            if n is None or count <= n:
+                values.append(v)
+    if n is not None and count != n:
         raise DataError(
-            f"{shown} has {len(values)} weights, but the data have {n} examples "
+            f"{shown} has {count} weights, but the data have {n} examples "
             "(one weight per example, in the data's order)"
         )
-    return np.asarray(values, dtype=float)
+    return np.frombuffer(values, float).copy() if values else np.zeros(0)

@@ -54,8 +54,8 @@ from typing import Any
 import numpy as np
 
 from ._log import logger, solver_output
-from ._validation import WIDE_HINT, check_choice, check_memory
-from .certificate import DEFAULT_TOL, Certificate, _norm, certify, margins, support_sets
+from ._validation import WIDE_HINT, check_bool, check_choice, check_memory
+from .certificate import Certificate, _norm, certify, check_tol, margins, support_sets
 from .exceptions import NotSeparableError, ParameterError, SolverError
 from .problem import SVMProblem
 from .separation import _raise_not_separable, is_separable, separation_certificate
@@ -357,7 +357,8 @@ def solve(
         )
     form = check_choice("form", form, FORMS)
     route = choose_route(problem, form, solver, interface)
-    tol = DEFAULT_TOL if tol is None else float(tol)
+    tol = check_tol(tol)
+    polish = check_bool("polish", polish)
     _check_normal_costs(problem)
     kw: dict[str, Any] = {
         "form": form,

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from ._validation import check_choice, check_positive
+from ._validation import check_bool, check_choice, check_positive, check_scale, reciprocal_form
 from .data import Dataset
 from .exceptions import DataError, ParameterError
 
@@ -56,6 +56,8 @@ class SVMProblem:
         Soft-margin penalty of the C form.
     lam : float > 0, optional
         Regularization of the lambda form (scikit-learn's SGDClassifier ``alpha``).
+        The one given must leave the other, ``1 / (C n)`` or ``1 / (lam n)``, a finite
+        double > 0 (``C = 1e-320`` is refused: its ``lam`` overflows).
     hard : bool
         Hard margin: ``min 1/2 ||w~||^2 s.t. y_i f(x_i) >= 1``.
     intercept : {"free", "none", "augmented"}
@@ -122,6 +124,7 @@ class SVMProblem:
                 "wrap arrays with Dataset(X, y)"
             )
         given = [k for k, v in (("C", C), ("lam", lam)) if v is not None]
+        hard = check_bool("hard", hard)
         if hard:
             given.append("hard")
         if len(given) > 1:
@@ -130,16 +133,16 @@ class SVMProblem:
                 "lam = 1/(C n) is derived from C and vice versa"
             )
         check_choice("intercept", intercept, INTERCEPTS)
-        s = check_positive("intercept_scaling", intercept_scaling)
+        s = check_scale("intercept_scaling", intercept_scaling)
         n = data.n
         if hard:
             C, lam = math.inf, 0.0
         elif lam is not None:
             lam = check_positive("lam", lam)
-            C = 1.0 / (lam * n)
+            C = reciprocal_form("lam", lam, n, "C")
         else:
             C = check_positive("C", 1.0 if C is None else C)
-            lam = 1.0 / (C * n)
+            lam = reciprocal_form("C", C, n, "lam")
         if hard and (sample_weight is not None or class_weight is not None):
             raise ParameterError(
                 "sample_weight and class_weight are costs of the soft margin (C_i = C s_i); "

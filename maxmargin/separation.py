@@ -10,7 +10,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._json import json_number
-from ._validation import check_choice
+from ._validation import as_floats, check_choice, check_positive
 from .certificate import _norm, _pow2, _radius, _ratio
 from .data import Dataset, scale_rows
 from .exceptions import DataError, NotSeparableError, ParameterError, SolverError
@@ -115,9 +115,10 @@ def verify_separation(
     if isinstance(data, SVMProblem):
         intercept = data.intercept
         data = data.data
-    if intercept not in ("free", "none", "augmented"):
+    if not isinstance(intercept, str) or intercept not in ("free", "none", "augmented"):
         raise ParameterError(f"unknown intercept {intercept!r}; use free, none or augmented")
-    z = np.asarray(z, dtype=float).reshape(-1)
+    tol = check_positive("tol", tol)
+    z = as_floats("z", z)
     if z.shape != (data.n,):
         raise DataError(f"z must have shape ({data.n},), got {z.shape}")
     y = data.y

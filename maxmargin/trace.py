@@ -11,6 +11,7 @@ optimum can be vectorised over checkpoints afterwards. Weights produced elsewher
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ import numpy as np
 
 from ._io import atomic_write
 from ._json import dumps, format_header, json_float, read_document
+from ._validation import _short
 from .exceptions import DataError, ParameterError
 
 __all__ = ["Trace"]
@@ -548,6 +550,10 @@ class Trace:
         Traceback (most recent call last):
         maxmargin.exceptions.DataError: no/such/trace.json: no such trace file
         """
+        if not isinstance(path, (str, os.PathLike)) or not str(path):
+            raise ParameterError(
+                f"path must be a file name (str or pathlib.Path), got {_short(path)}"
+            )
         stem = _strip(Path(path))
         js = stem.with_name(stem.name + ".json")
         npz = stem.with_name(stem.name + ".npz")

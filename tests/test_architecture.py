@@ -24,6 +24,7 @@ ROOMS: list[tuple[str, ...]] = [
         "maxmargin._log",
         "maxmargin._deps",
         "maxmargin._table",
+        "maxmargin._textdata",
     ),
     ("maxmargin.data", "maxmargin.kernels"),
     ("maxmargin.problem", "maxmargin.kernel_problem"),

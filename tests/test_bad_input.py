@@ -6,6 +6,7 @@ traceback), before any long computation; the API with the exception type the tab
 
 import importlib
 import json
+import math
 import os
 import re
 import shutil
@@ -240,6 +241,135 @@ def test_wide_data_refused_by_the_api(files, eight_gib):
 def test_wider_than_any_machine_refused(capsys, files):
     # no monkeypatch: 3e12 features need 24 TB per weight vector anywhere
     refused(capsys, "run", files["huge.svm"], "--learner", "pegasos", match="of memory")
+
+
+# --------------------------------------------------------------------------- counts and sizes
+
+
+@pytest.fixture
+def never(monkeypatch):
+    """Nothing may be solved or run: a count is refused before."""
+
+    def fail(*a, **k):
+        raise AssertionError("computed despite a count too large")
+
+    monkeypatch.setattr(MODULES["compare"], "solve", fail)
+    monkeypatch.setattr(MODULES["compare"], "run", fail)
+
+
+@pytest.mark.parametrize(
+    "argv, match",
+    [
+        (["compare", "--seeds", "1000000000"], r"'seeds' parameter gives too many seeds: 1,000,0"),
+        (["compare", "--seeds", "1000000"], r"at most [\d,]+ seeds fit"),
+        (["compare", "--epochs", "1000000000000"], r"'epochs' parameter gives too many epochs"),
+        (["run", "--learner", "perceptron", "--epochs", "1000000000000"], r"at most [\d,]+ epochs"),
+        (["run", "--learner", "pegasos", "--epochs", str(10**20)], r"epochs \* n = "),
+        (["path", "--C-grid", "1e-3:1e3:1000000000000"], r"'num' parameter gives too many grid"),
+        (["path", "--C-grid", "1e-3:1e3:100000000"], r"'C' parameter gives too many grid points"),
+    ],
+)
+def test_counts_refused_before_allocating(capsys, tmp_path, eight_gib, never, argv, match):
+    line = refused(capsys, argv[0], HEART, *argv[1:], "--out", tmp_path / "o", match="")
+    assert re.search(match, line), line
+    assert "8.0 GiB available" in line or "2**62" in line
+
+
+def test_counts_refused_by_the_api(tmp_path, eight_gib, never):
+    ds = mm.load_heart_scale()
+    with pytest.raises(ParameterError, match=r"'seeds' parameter gives too many seeds: 1,000,000"):
+        mm.compare(ds, learners=["pegasos"], seeds=range(10**9))  # never listed
+    with pytest.raises(ParameterError, match=r"'epochs' parameter gives too many epochs"):
+        mm.compare(ds, learners=["pegasos"], epochs=10**12)
+    with pytest.raises(ParameterError, match=r"'epochs' parameter gives too many epochs"):
+        mm.run("perceptron", ds, epochs=10**12)
+    with pytest.raises(ParameterError, match=r"'num' parameter gives too many grid points"):
+        mm.parse_grid("1e-3:1e3:1e12")
+    with pytest.raises(ParameterError, match=r"'epochs' parameter gives too many epochs"):
+        mm.schedule(5, 10**30)
+    with pytest.raises(ParameterError, match=r"'n' parameter gives too many examples"):
+        mm.make_separable(10**12)
+    with pytest.raises(ParameterError, match=r"'d' parameter gives too many features"):
+        mm.make_gaussians(10, 10**12)
+
+
+def test_study_counts_refused_before_listing(tmp_path, eight_gib):
+    from maxmargin.studies import SpecError, load_spec
+
+    spec = {
+        "problem": {"C": [0.1, 1.0]},
+        "data": [{"source": "builtin:separable"}],
+        "learners": ["perceptron"],
+    }
+    for run, data, match in [
+        ({"seeds": 10**9}, {}, r"'run.seeds' parameter gives too many seeds: 1,000,000,000"),
+        ({"epochs": 10**12}, {}, r"'run.epochs' parameter gives too many epochs"),
+        ({}, {"generator": "separable", "seeds": 10**9}, r"'data\[0\].seeds' parameter"),
+    ]:
+        data = data or spec["data"][0]
+        with pytest.raises(SpecError, match=match):
+            load_spec({**spec, "run": run, "data": [data]})
+    assert load_spec({**spec, "run": {"seeds": 1000}}).seeds == tuple(range(1000))
+
+
+def test_the_largest_count_that_fits_is_named_exactly(monkeypatch):
+    from maxmargin import _validation as v
+
+    monkeypatch.setattr(v, "available_memory", lambda: 1000)  # 800 bytes for the work
+    v.check_count("seeds", 7, 100.0, "seeds", base=100.0)  # 800 bytes: fits
+    with pytest.raises(ParameterError, match=r"8 seeds need .*; at most 7 seeds fit$"):
+        v.check_count("seeds", 8, 100.0, "seeds", base=100.0)
+    monkeypatch.setattr(v, "available_memory", lambda: None)  # unknown: not refused
+    v.check_count("seeds", 10**30, 100.0, "seeds")
+
+
+# --------------------------------------------------------------------------- C and lambda
+
+
+@pytest.mark.parametrize(
+    "argv, match",
+    [
+        # each used to end in an internal error (exit 70) or name the other option
+        (["solve", "--lam", "1e308"], "The 'lam' parameter must be a float in the range"),
+        (["solve", "--C", "1e-320"], "The 'C' parameter must be a float in the range"),
+        (["run", "--learner", "pegasos", "--lam", "1e308"], "The 'lam' parameter is too large"),
+        (["compare", "--C", "1e-320"], "The 'C' parameter must be a float in the range"),
+        (["compare", "--lam", "1e-320"], "The 'lam' parameter must be a float in the range"),
+        (["compare", "--lam", "1e308"], "The 'lam' parameter must be a float in the range"),
+        (["compare", "--C", "1e-309", "--learners", "pegasos"], "The 'C' parameter is too small"),
+        (
+            ["compare", "--lam", "1e305", "--learners", "pegasos"],
+            "The 'lam' parameter is too large",
+        ),
+        (["path", "--lam-grid", "1e308"], "The 'lam' parameter must be a float in the range"),
+        (["path", "--C-grid", "1e-320,1"], "The 'C' parameter must be a float in the range"),
+    ],
+)
+def test_c_and_lam_whose_other_form_overflows_name_the_option(capsys, tmp_path, never, argv, match):
+    extra = ["--out", tmp_path / "o"] if argv[0] in ("run", "compare", "path") else []
+    line = refused(capsys, argv[0], HEART, *argv[1:], *extra, match=match)
+    assert "internal error" not in line
+
+
+def test_the_range_of_c_and_lam_is_exact():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    @settings(max_examples=60, deadline=None)
+    @given(n=st.integers(2, 10**6), name=st.sampled_from(["C", "lam"]))
+    def check(n, name):
+        ds = mm.Dataset(sp.csr_matrix((n, 1)), np.resize([1.0, -1.0], n))
+        with pytest.raises(ParameterError, match=rf"The '{name}' parameter") as e:
+            mm.SVMProblem(ds, **{name: 1e-323})
+        lo, hi = map(float, re.search(r"\[(\S+), (\S+)\]", str(e.value)).groups())
+        for value in (lo * 1.005, hi / 1.005):  # inside the range printed to 3 digits
+            p = mm.SVMProblem(ds, **{name: value})
+            assert 0 < p.C < math.inf and 0 < p.lam < math.inf
+        for value in (lo / 1.01, hi * 1.01):
+            with pytest.raises(ParameterError, match=rf"'{name}'"):
+                mm.SVMProblem(ds, **{name: value})
+
+    check()
 
 
 # --------------------------------------------------------------------------- defaults

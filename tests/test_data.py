@@ -1,5 +1,7 @@
 """Dataset validation, loaders and generators."""
 
+import warnings
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -427,3 +429,182 @@ def test_libsvm_reads_what_scikit_learn_reads_at_every_scale(tmp_path, zero_base
             assert not X[:, ds.d :].any()
 
     check()
+
+
+# --------------------------------------------------------------------------- bounded memory
+
+
+def _members(how: str, text: bytes, count: int) -> bytes:
+    """``count`` gzip members (bzip2 streams) of ``text``: small, inflating ``count`` fold."""
+    return _compress(how, text) * count
+
+
+@pytest.fixture
+def small_chunks(monkeypatch):
+    """Chunks of 64 KiB, so that a test sees many without megabytes of text."""
+    from maxmargin import _textdata
+
+    monkeypatch.setattr(_textdata, "CHUNK", 1 << 16)
+
+
+def _memory(monkeypatch, nbytes):
+    from maxmargin import _validation
+
+    monkeypatch.setattr(_validation, "available_memory", lambda: nbytes)
+
+
+@pytest.mark.parametrize("how", ["gz", "bz2"])
+def test_a_compression_bomb_is_refused_as_it_inflates(tmp_path, monkeypatch, small_chunks, how):
+    import tracemalloc
+
+    # 2,000 members of 140 KB of text: ~0.5 MB that inflate to 280 MB (2 million rows per
+    # 140 MB); the old reader held the whole text, its lines and a Python float per number
+    f = tmp_path / f"bomb.svm.{how}"
+    f.write_bytes(_members(how, b"+1 1:1\n-1 2:1\n" * 10_000, 2_000))
+    _memory(monkeypatch, 4 << 20)  # 4 MiB "available"
+    tracemalloc.start()
+    try:
+        with pytest.raises(DataError, match="do not fit in memory") as e:
+            mm.load(f)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    msg = str(e.value)
+    assert f"decompressed from {'gzip' if how == 'gz' else 'bzip2'}" in msg
+    assert "more text follows" in msg and "80% of 4 MiB available" in msg
+    assert "\n" not in msg
+    assert peak < 24 << 20  # a few chunks' worth, not the 280 MB
+
+
+def test_many_gzip_members_and_bzip2_streams_read_whole(tmp_path):
+    text = b"+1 1:0.5 3:1\n-1 2:2\n"
+    for how in ("gz", "bz2"):
+        f = tmp_path / f"m.svm.{how}"
+        f.write_bytes(_members(how, text, 3))
+        ds = mm.load(f)
+        assert ds.n == 6 and ds.X.toarray().tolist() == [[0.5, 0, 1], [0, 2, 0]] * 3
+
+
+def test_a_plain_file_too_large_is_refused_from_its_first_chunk(tmp_path, monkeypatch):
+    from maxmargin import _textdata
+
+    monkeypatch.setattr(_textdata, "CHUNK", 1 << 14)
+    f = tmp_path / "big.svm"
+    f.write_bytes(b"+1 1:1 2:1\n-1 2:1 3:1\n" * 40_000)  # 880 KB
+    seen = []
+    parse = _textdata._Libsvm.line
+
+    def counting(self, raw, lineno):
+        seen.append(lineno)
+        return parse(self, raw, lineno)
+
+    monkeypatch.setattr(_textdata._Libsvm, "line", counting)
+    _memory(monkeypatch, 1 << 20)
+    with pytest.raises(DataError, match=r"big\.svm: the data do not fit in memory: its 859 KiB"):
+        mm.load(f)
+    assert len(seen) < 2_000  # refused after the first chunk of 16 KiB (1,500 lines)
+    _memory(monkeypatch, None)  # memory unknown: read
+    assert mm.load(f).n == 80_000
+
+
+@pytest.mark.parametrize("kind", ["svm", "csv"])
+def test_reader_memory_is_proportional_to_the_data(tmp_path, small_chunks, kind):
+    import tracemalloc
+
+    rng = np.random.default_rng(0)
+    f = tmp_path / f"d.{kind}"
+    if kind == "svm":
+        lines = [
+            f"{'+1' if i % 2 else '-1'} "
+            + " ".join(f"{j}:{rng.random():.3f}" for j in sorted(rng.choice(50, 3, False) + 1))
+            for i in range(25_000)
+        ]
+    else:
+        lines = [
+            ",".join(f"{v:.3f}" for v in rng.random(5)) + (",yes" if i % 2 else ",no")
+            for i in range(25_000)
+        ]
+    f.write_text("\n".join(lines) + "\n")
+    tracemalloc.start()
+    try:
+        ds = mm.load(f)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    X = ds.X
+    held = ds.y.nbytes + (
+        X.data.nbytes + X.indices.nbytes + X.indptr.nbytes if sp.issparse(X) else X.nbytes
+    )
+    # the buffers, copied once while they grow or become a matrix (the old reader: 6 to
+    # 14 times, its lines and a Python float per number all alive at once)
+    assert peak < 2.5 * held, (peak, held)
+
+
+def _load_or_error(f, **kw):
+    try:
+        ds = mm.load(f, **kw)
+    except DataError as e:
+        return str(e)
+    X = ds.X.toarray() if sp.issparse(ds.X) else ds.X
+    return X.tolist(), ds.y.tolist(), ds.classes, ds.feature_names
+
+
+def test_chunk_boundaries_change_nothing(tmp_path, monkeypatch):
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from maxmargin import _textdata
+
+    line = st.one_of(
+        st.sampled_from(["+1 1:0.5 3:1", "-1 2:2", "1 4:1e-3 # note", "", "  ", "-1 1:x"]),
+        st.sampled_from(["+1 0:1", "-1 3:1 2:1", "1 qid:4 2:5", "é 1:1"]),
+    )
+    csv_line = st.sampled_from(["1,2,yes", "3.5,-4,no", "", "a,b,y", "1,x,yes", "1,2,3,no"])
+
+    @settings(max_examples=60, deadline=None)
+    @given(
+        lines=st.lists(line, min_size=1, max_size=12),
+        rows=st.lists(csv_line, min_size=1, max_size=12),
+        eol=st.sampled_from(["\n", "\r\n", "\r"]),
+        bom=st.booleans(),
+        how=st.sampled_from([None, "gz", "bz2"]),
+        chunk=st.integers(1, 40),
+    )
+    def check(lines, rows, eol, bom, how, chunk):
+        for name, body in (("d.svm", lines), ("d.csv", rows)):
+            raw = (b"\xef\xbb\xbf" if bom else b"") + eol.join(body).encode()
+            f = tmp_path / name
+            f.write_bytes(raw if how is None else _compress(how, raw))
+            with monkeypatch.context() as m:
+                m.setattr(_textdata, "CHUNK", 1 << 22)
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    whole = _load_or_error(f)
+                m.setattr(_textdata, "CHUNK", chunk)
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    assert _load_or_error(f) == whole
+
+    check()
+
+
+def test_a_bad_byte_is_placed_in_the_whole_text(tmp_path, small_chunks):
+    f = tmp_path / "latin.csv"
+    f.write_bytes(b"1,2,1\n-1,3,4\n" * 20_000 + b"1,caf\xe9,1\n")
+    with pytest.raises(DataError, match=r"byte 0xe9 at offset 260005\)"):
+        mm.load(f)
+
+
+def test_an_npz_too_large_is_refused_from_its_headers(tmp_path, monkeypatch):
+    np.savez_compressed(tmp_path / "z.npz", X=np.zeros((500, 1000)), y=np.ones(500))
+    _memory(monkeypatch, 4 << 20)  # the zeros compress to kilobytes, inflate to 4 MB
+    with pytest.raises(DataError, match=r"z\.npz \(arrays X \(500, 1000\) and y \(500,\)\) needs"):
+        mm.load(tmp_path / "z.npz")
+
+
+def test_weights_past_n_are_counted_not_kept(tmp_path):
+    f = tmp_path / "w.txt"
+    f.write_text("1\n" * 5)
+    with pytest.raises(DataError, match="has 5 weights, but the data have 3 examples"):
+        mm.data.load_weights(f, n=3)
+    assert mm.data.load_weights(f).tolist() == [1.0] * 5

@@ -54,6 +54,7 @@ from .._json import dumps, format_header, jsonable
 from .._progress import Progress
 from .._validation import (
     WIDE_HINT,
+    check_count,
     check_int,
     check_memory,
     check_positive,
@@ -69,7 +70,7 @@ from ..online import LEARNERS, ORDERS, OnlineLearner, run, schedule
 from ..online.base import SCORINGS, Declared, prediction_errors, scoring
 from ..online.protocol import as_learner, is_learner
 from ..online.registry import learner_for, objective_parameter
-from ..online.runner import default_checkpoints
+from ..online.runner import CHECKPOINT_OVERHEAD, _geometric_count, check_steps
 from ..problem import SVMProblem
 from ..separation import SeparationCertificate, verify_separation
 from ..trace import Trace
@@ -1192,8 +1193,15 @@ def _build_learners(
         return []
     if isinstance(learners, (str, type, OnlineLearner)) or is_learner(learners):
         learners = [learners]
+    try:
+        items = list(learners)
+    except TypeError:
+        raise ParameterError(
+            f"learners must be a sequence of learners (names, classes or objects), got "
+            f"{type(learners).__name__}"
+        ) from None
     out: list[tuple[str, OnlineLearner]] = []
-    for item in learners:
+    for item in items:
         if isinstance(item, (str, type)):
             learner = learner_for(item, problem)
         elif isinstance(item, OnlineLearner):
@@ -1806,20 +1814,12 @@ def compare(
                 random_state, given_seeds[0] if len(given_seeds) == 1 else given_seeds, name="seeds"
             ),
         )
-    seeds = _check_seeds(seeds)
     epochs = check_int("epochs", epochs, minimum=1)
-    # every run's trace is kept, (k, d) weights and (k, n) dual points: refuse what cannot fit
-    k = (
-        len(default_checkpoints(data.n, epochs))
-        if checkpoints is None
-        else len(np.atleast_1d(checkpoints)) + 1
-    )
+    seeds = _check_seeds(seeds, built, orders, data, epochs, checkpoints)
     n_runs = len(built) * len(orders) * len(seeds)
-    check_memory(
-        8.0 * k * n_runs * (2 * (data.d + 1) + 3 * data.n),
-        f"comparing {n_runs} runs on {data.name} (d = {data.d:,} features)",
-        WIDE_HINT,
-    )
+    gave = "lam" if lam is not None else "C" if C is not None else None
+    for _, learner in built:
+        _check_steps(learner, problem, data.n, epochs, gave)
     _check_holdout(holdout, data)
 
     tic = time.perf_counter()
@@ -1992,12 +1992,87 @@ def _check_orders(orders: Any) -> tuple:
     return orders
 
 
-def _check_seeds(seeds: Any) -> tuple[int, ...]:
-    seeds = _check_seq("seeds", seeds)
+def _check_seeds(
+    seeds: Any, built: list, orders: tuple, data: Dataset, epochs: int, checkpoints: Any
+) -> tuple[int, ...]:
+    """The seeds, checked; refused before they are listed when the runs cannot fit.
+
+    Every run's trace is kept: (k, d) weights and (k, n) dual points for k checkpoints.
+    """
+    per_seed = len(built) * len(orders)  # runs
+    T = data.n * epochs
+    if checkpoints is None:
+        k = _geometric_count(T) + epochs
+    else:
+        try:
+            k = len(np.atleast_1d(checkpoints)) + 1
+        except (TypeError, ValueError):
+            k = 2  # run() says what is wrong with them
+    each = 8.0 * (2 * (data.d + 1) + 3 * data.n) + CHECKPOINT_OVERHEAD  # per checkpoint
+
+    def check(k: int, runs: int) -> None:  # the data's width is the question
+        check_memory(
+            each * k * runs,
+            f"comparing {runs} runs on {data.name} (d = {data.d:,} features)",
+            WIDE_HINT,
+        )
+
+    check(_geometric_count(T) + 1, per_seed)  # one seed, a checkpoint at one epoch's end
+    if checkpoints is None and per_seed:  # a checkpoint at each epoch's end of each run
+        check_count(
+            "epochs",
+            epochs,
+            each * per_seed,
+            "epochs",
+            detail=f"a checkpoint at each epoch's end of {per_seed} run(s) per seed",
+            base=each * per_seed * _geometric_count(T),
+        )
+    if isinstance(seeds, range):  # count it before listing it (the command's 0..K-1)
+        if len(seeds) and (seeds.start < 0 or seeds[-1] < 0):
+            raise ParameterError(f"seeds must be ints >= 0, got {seeds!r}")
+        n_seeds = len(seeds)
+    else:
+        seeds = _check_seq("seeds", seeds)
+        n_seeds = len(seeds)
+    if n_seeds == 0:
+        raise ParameterError("seeds is empty; give at least one")
+    check_count(
+        "seeds",
+        n_seeds,
+        each * k * per_seed,
+        "seeds",
+        detail=f"{per_seed} run(s) per seed of {k:,} checkpoints, every trace kept",
+    )
+    check(k, per_seed * n_seeds)
     for s in seeds:
         if isinstance(s, bool) or not isinstance(s, (int, np.integer)) or s < 0:
             raise ParameterError(f"seeds must be ints >= 0, got {s!r}")
     return tuple(int(s) for s in seeds)
+
+
+def _check_steps(
+    learner: OnlineLearner, problem: SVMProblem, n: int, epochs: int, given: str | None
+) -> None:
+    """:func:`~maxmargin.online.runner.check_steps`, naming the parameter given.
+
+    ``given``: ``"lam"``, ``"C"`` (lam came from it) or None (``problem=``).
+    """
+    try:
+        check_steps(learner, n, epochs)
+    except ParameterError as e:
+        if given == "lam" or "'lam'" not in str(e):
+            raise
+        c_min = (n * epochs + 1.0) / 2.0**1023 / n
+        head = (
+            "The 'C' parameter is too small"
+            if given == "C"
+            else f"The problem's C = {problem.C!r} is too small"
+        )
+        raise ParameterError(
+            f"{head} for {n * epochs:,} steps of {learner.name}: its lam = 1/(C n) = "
+            f"{problem.lam:.3g}, and lam * t must stay below 2**1023 (9e307) for every "
+            f"step t; C >= {c_min:.3g} here. Got C = {problem.C!r}."
+        ) from None
 
 
 def _check_holdout(holdout: Any, data: Dataset) -> None:

@@ -56,10 +56,13 @@ from .._json import dumps, format_header, json_float, json_number, read_document
 from .._progress import Progress
 from .._validation import (
     WIDE_HINT,
+    check_bool,
     check_choice,
+    check_count,
     check_int,
     check_memory,
     check_positive,
+    reciprocal_form,
     renamed_attribute,
 )
 from ..certificate import DEFAULT_TOL, Certificate, certify, support_sets
@@ -124,6 +127,8 @@ def log_grid(lo: float, hi: float, num: int = 25) -> np.ndarray:
     lo = check_positive("lo", lo)
     hi = check_positive("hi", hi)
     num = check_int("num", num, minimum=1)
+    # numpy's geomspace holds a few temporaries of the grid's size
+    check_count("num", num, 32.0, "grid points")
     if num == 1:
         if lo != hi:
             raise ParameterError(f"a 1-point grid needs lo == hi, got {lo:g}:{hi:g}:1")
@@ -223,6 +228,16 @@ def grid_alias(name: str, value: Any, alias: str, alias_value: Any) -> Any:
             f"give {name} or {alias}, not both ({alias} is scikit-learn's name for the {name} grid)"
         )
     return alias_value
+
+
+def _reciprocal_grid(name: str, grid: np.ndarray, n: int, other: str) -> np.ndarray:
+    """``1 / (grid n)``: the other form of every grid point, each a finite double > 0."""
+    with np.errstate(over="ignore", divide="ignore"):
+        out = 1.0 / (grid * n)
+    bad = np.flatnonzero(~((out > 0) & np.isfinite(out)))
+    if bad.size:
+        reciprocal_form(name, float(grid[bad[0]]), n, other)  # raises, naming the range
+    return out
 
 
 def _check_grid(name: str, values: Any) -> np.ndarray:
@@ -1111,11 +1126,15 @@ def path(
     if C is not None and lam is not None:
         raise ParameterError("give a C grid or a lam grid, not both (lam = 1/(C n))")
     intercept = check_choice("intercept", intercept, INTERCEPTS)
+    exact, warm_start = check_bool("exact", exact), check_bool("warm_start", warm_start)
+    if hard_limit is not None:
+        hard_limit = check_bool("hard_limit", hard_limit)
     if lam is not None:
         lams = _check_grid("lam", lam)[::-1]
-        Cs = 1.0 / (lams * data.n)
+        Cs = _reciprocal_grid("lam", lams, data.n, "C")
     else:
         Cs = _check_grid("C", DEFAULT_GRID if C is None else C)
+        _reciprocal_grid("C", Cs, data.n, "lam")
     if holdout is not None:
         if not isinstance(holdout, Dataset):
             raise ParameterError(f"holdout must be a Dataset, got {type(holdout).__name__}")
@@ -1125,12 +1144,18 @@ def path(
             )
     weights, _ = combine_weights(data, sample_weight, class_weight)
     # w at every grid point, plus what one solve holds: refuse what cannot fit
+    per_point, base = 16.0 * (data.d + 1) + 16.0 * data.n, 64.0 * (data.d + 1)
+    what = "exact path" if exact else "path"
     check_memory(
-        8.0 * (data.d + 1) * (8 + 2 * len(Cs)) + 16.0 * data.n * len(Cs),
-        f"the exact path of {data.name} (d = {data.d:,} features)"
-        if exact
-        else f"the path of {data.name} (d = {data.d:,} features, {len(Cs)} points)",
-        WIDE_HINT,
+        base + per_point, f"the {what} of {data.name} (d = {data.d:,} features)", WIDE_HINT
+    )
+    check_count(
+        "lam" if lam is not None else "C",
+        len(Cs),
+        per_point,
+        "grid points",
+        detail=f"the {what} of {data.name}, n = {data.n:,}, d = {data.d:,}",
+        base=base,
     )
     if exact:
         from .exact_path import exact_regularization_path
@@ -1162,7 +1187,7 @@ def path(
     YZ = signed_rows(problems[0])
     if sp.issparse(YZ):
         YZ = sp.csr_matrix(YZ)
-    tol = 1e-6 if tol is None else float(tol)
+    tol = 1e-6 if tol is None else check_positive("tol", tol)
     # A named cvxpy solver gets the DPP model, compiled once; by default the full solves
     # take exact.solve's measured route, which is faster than any cvxpy re-solve here
     # (bench/path.py: the compiled model saves ~8% of a fresh cvxpy solve, the IPM ~85%).

@@ -458,7 +458,7 @@ class OnlineLearner(Learner):
     sample_weight_rule: ClassVar[str | None] = None
 
     def __init__(self, *, intercept: str = "augmented", intercept_scaling: float = 1.0) -> None:
-        if intercept not in self.supported_intercepts:
+        if not isinstance(intercept, str) or intercept not in self.supported_intercepts:
             raise ParameterError(
                 f"{type(self).__name__} supports intercept "
                 f"{' or '.join(map(repr, self.supported_intercepts))}, not {intercept!r}"

@@ -175,7 +175,7 @@ class Pegasos(OnlineLearner):
     ) -> None:
         super().__init__(intercept=intercept, intercept_scaling=intercept_scaling)
         self.lam: float | None = check_positive("lam", lam)  # None: OnlineSubgradient's hinge
-        if projection not in PROJECTIONS:
+        if not (projection is None or isinstance(projection, str)) or projection not in PROJECTIONS:
             raise ParameterError(
                 f"The 'projection' parameter must be one of None, 'lazy', "
                 f"'greedy'. Got {projection!r} instead."

@@ -13,7 +13,9 @@ import numpy as np
 from .._progress import Progress
 from .._validation import (
     WIDE_HINT,
+    check_bool,
     check_choice,
+    check_count,
     check_int,
     check_memory,
     resolve_alias,
@@ -38,6 +40,19 @@ from .schedules import ORDERS, _check_seed, iter_schedule
 __all__ = ["run", "default_checkpoints"]
 
 
+#: Bytes of Python objects a recorded checkpoint holds besides its arrays (its snapshot,
+#: the row of running totals): counted when refusing runs that cannot fit.
+CHECKPOINT_OVERHEAD = 1024.0
+
+#: The most steps (epochs * n) a run may take: step counts are int64.
+MAX_STEPS = 2**62
+
+
+def _geometric_count(T: int, per_decade: int = 10) -> int:
+    """The number of geometric checkpoints :func:`default_checkpoints` spaces over ``T``."""
+    return max(2, int(math.ceil(per_decade * math.log10(max(T, 2)))) + 1)
+
+
 def default_checkpoints(n: int, epochs: int, per_decade: int = 10) -> np.ndarray:
     """Geometric checkpoints in ``t`` (``per_decade`` per factor 10) plus every epoch end.
 
@@ -47,7 +62,7 @@ def default_checkpoints(n: int, epochs: int, per_decade: int = 10) -> np.ndarray
     [1, 3, 7, 10, 20]
     """
     T = n * epochs
-    num = max(2, int(math.ceil(per_decade * math.log10(max(T, 2)))) + 1)
+    num = _geometric_count(T, per_decade)
     geo = np.unique(np.round(np.geomspace(1, T, num)).astype(np.int64))
     ends = np.arange(1, epochs + 1, dtype=np.int64) * n
     return np.unique(np.concatenate([geo, ends]))
@@ -138,14 +153,35 @@ def run(
     sw = step_weights(learner, sample_weight, data.n)
     learner._check_data(data)
     n, d = data.n, data.d
+    check_steps(learner, n, epochs)
+    record_dual = check_bool("record_dual", record_dual) and learner.has_dual
+    # the trace keeps (k, d) weights (twice while they are stacked), the dual points with
+    # record_dual, and a few Python objects per checkpoint: refuse what cannot fit
+    each = 32.0 * (d + 1) + 32.0 * record_dual * n + CHECKPOINT_OVERHEAD
+    base = 64.0 * (d + 1)
+
+    def check(k: int) -> None:  # k checkpoints: the data's width is the question
+        check_memory(
+            base + each * k,
+            f"running {learner.name} on {data.name} (d = {d:,} features, {k} checkpoints)",
+            WIDE_HINT,
+        )
+
+    if checkpoints is None:  # one checkpoint per epoch end: refuse before making them
+        geo = _geometric_count(n * epochs)
+        check(geo + 1)
+        check_count(
+            "epochs",
+            epochs,
+            each,
+            "epochs",
+            detail=f"a checkpoint at each epoch's end, of d + 1 = {d + 1:,} weights"
+            + (f" and n = {n:,} dual values" if record_dual else ""),
+            base=base + each * geo,
+            hint="give fewer epochs (or, in Python, checkpoints=)",
+        )
     ckpts = learner._align(_checkpoints(checkpoints, n, epochs), n, epochs)
-    record_dual = bool(record_dual) and learner.has_dual
-    # the trace keeps (k, d) weights (twice while they are stacked): refuse what cannot fit
-    check_memory(
-        8.0 * (d + 1) * (8 + 4 * len(ckpts)) + 32.0 * record_dual * len(ckpts) * n,
-        f"running {learner.name} on {data.name} (d = {d:,} features, {len(ckpts)} checkpoints)",
-        WIDE_HINT,
-    )
+    check(len(ckpts))
 
     timer = _Timer()
     with timer("setup_seconds"):
@@ -188,6 +224,43 @@ def run(
         timings,
         Declared.of(learner, R).to_dict(),
     )
+
+
+def check_steps(learner: Any, n: int, epochs: int) -> None:
+    """Refuse a run whose step count, or whose ``lam`` times it, double precision cannot hold.
+
+    Parameters
+    ----------
+    learner : OnlineLearner
+        A learner with ``lam`` (Pegasos, OnlineSubgradient) has its steps
+        ``1 / (lam t)`` checked: ``lam t`` must stay finite for every step ``t``.
+    n, epochs : int
+        The run's length, ``T = epochs n`` steps.
+
+    Raises
+    ------
+    ParameterError
+        ``epochs n`` above :data:`MAX_STEPS`, or ``lam (T + 1)`` above ``2**1023``
+        (``1 / (lam t)`` would underflow to 0, or its inverse overflow).
+
+    Examples
+    --------
+    >>> from maxmargin.online import Pegasos
+    >>> check_steps(Pegasos(lam=0.1), 270, 10)
+    """
+    if n * epochs > MAX_STEPS:
+        raise ParameterError(
+            f"The 'epochs' parameter must be at most {MAX_STEPS // n:,} here: epochs * n "
+            f"= {epochs:,} * {n:,} steps exceed {MAX_STEPS:,} (2**62). Got {epochs!r} instead."
+        )
+    lam = getattr(learner, "lam", None)
+    if isinstance(lam, float) and not lam * (n * epochs + 1.0) <= 2.0**1023:
+        most = 2.0**1023 / (n * epochs + 1.0)
+        raise ParameterError(
+            f"The 'lam' parameter is too large for {n * epochs:,} steps: lam * t must stay "
+            f"below 2**1023 (9e307) for every step t, or the step 1/(lam t) underflows; "
+            f"lam <= {most:.3g} here. Got {lam!r} instead."
+        )
 
 
 def _check_args(learner: Any, data: Dataset) -> OnlineLearner:

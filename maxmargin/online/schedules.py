@@ -17,7 +17,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from .._validation import check_choice, check_int
+from .._validation import check_choice, check_count, check_int
 from ..exceptions import ParameterError
 
 __all__ = ["ORDERS", "schedule", "iter_schedule"]
@@ -93,4 +93,9 @@ def schedule(n: int, epochs: int = 1, order: str = "cyclic", seed: int = 0) -> n
     >>> sorted(schedule(4, order="shuffle", seed=1).tolist())
     [0, 1, 2, 3]
     """
+    n = check_int("n", n, minimum=1)
+    epochs = check_int("epochs", epochs, minimum=1)
+    # the epochs' arrays, then the whole sequence: refuse before making them
+    check_count("n", n, 16.0, "examples", detail="in one epoch")
+    check_count("epochs", epochs, 16.0 * n + 112.0, "epochs", detail=f"of n = {n:,} steps")
     return np.concatenate(list(iter_schedule(n, epochs, order, seed)))

@@ -12,12 +12,14 @@ import inspect
 import json
 import math
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .._validation import check_count
 from ..exceptions import ParameterError
+from ..online.runner import CHECKPOINT_OVERHEAD
 
 __all__ = ["SpecError", "StudySpec", "DataSpec", "LearnerSpec", "load_spec", "GENERATORS"]
 
@@ -42,6 +44,15 @@ _ORDERS = ("cyclic", "shuffle", "sample")
 
 class SpecError(ParameterError):
     """A study specification that cannot run: the message names the key (one line)."""
+
+
+#: A lower bound on the bytes one cell of a study takes (its job and key while planned,
+#: its row and record while reported): a spec whose cells cannot fit is refused.
+CELL_BYTES = 2048.0
+
+#: A lower bound on the bytes one epoch of a cell's run takes (a checkpoint at its end:
+#: the snapshot, two weights, its place in the cell's key).
+EPOCH_BYTES = CHECKPOINT_OVERHEAD + 128.0
 
 
 @dataclass(frozen=True)
@@ -198,6 +209,13 @@ class _Checker:
                 out[name] = out.pop(alias)
         return out
 
+    def count(self, key: str, value: int, each: float, unit: str, detail: str) -> None:
+        """:func:`~maxmargin._validation.check_count` as a SpecError."""
+        try:
+            check_count(key, value, each, unit, detail=detail)
+        except ParameterError as e:
+            raise self.fail("", str(e)) from None
+
     def integer(self, key: str, value: Any, minimum: int) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
             raise self.fail(key, f"must be an integer >= {minimum}, got {value!r}")
@@ -249,9 +267,10 @@ def _grid(ck: _Checker, key: str, value: Any) -> tuple:
     return out
 
 
-def _seeds(ck: _Checker, key: str, value: Any) -> tuple:
+def _seeds(ck: _Checker, key: str, value: Any) -> Sequence[int]:
+    """The seeds: a count (a range, not listed until it is known to fit) or a list."""
     if isinstance(value, int) and not isinstance(value, bool):
-        return tuple(range(ck.integer(key, value, 1)))
+        return range(ck.integer(key, value, 1))
     if not isinstance(value, list) or not value:
         raise ck.fail(
             key,
@@ -302,8 +321,18 @@ def _generator_params(ck: _Checker, key: str, generator: str, params: dict) -> N
 
 
 def _parse_data(
-    ck: _Checker, i: int, entry: Any, base: Path, default_holdout: Any, default_split: int
+    ck: _Checker,
+    i: int,
+    entry: Any,
+    base: Path,
+    default_holdout: Any,
+    default_split: int,
+    cells_each: int,
 ) -> list[DataSpec]:
+    """The data sets of ``[[data]]`` entry ``i`` (one per generator seed).
+
+    ``cells_each``: the cells each data set brings (grid x learners x seeds x orders).
+    """
     key = f"data[{i}]"
     e = ck.table(key, entry, _DATA)
     if ("source" in e) == ("generator" in e):
@@ -366,6 +395,13 @@ def _parse_data(
                 f"{key}.params.seed", "give seeds or params.seed (random_state), not both"
             )
         seeds = _seeds(ck, f"{key}.seeds", e["seeds"])
+        ck.count(
+            f"{key}.seeds",
+            len(seeds),
+            CELL_BYTES * cells_each,
+            "seeds",
+            f"one data set each, of {cells_each:,} cells",
+        )
         return [
             DataSpec(
                 label=f"{name or gen}-seed{s}",
@@ -549,6 +585,20 @@ def load_spec(spec: str | Path | Mapping) -> StudySpec:
     epochs = ck.integer("run.epochs", ru.get("epochs", 10), 1)
     seeds = _seeds(ck, "run.seeds", ru.get("seeds", 1))
     orders = _orders(ck, ru.get("orders", ["shuffle"]))
+    # counts checked before anything is listed for them (the data are not loaded yet:
+    # these are lower bounds, a checkpoint at each epoch's end and a few KB per cell)
+    ck.count("run.epochs", epochs, EPOCH_BYTES, "epochs", "a checkpoint at each epoch's end")
+    n_learners = len(top["learners"]) if isinstance(top["learners"], list) else 1
+    n_data = len(top["data"]) if isinstance(top["data"], list) else 1
+    cells_each = len(grid) * n_learners * len(orders)  # per data set and seed
+    ck.count(
+        "run.seeds",
+        len(seeds),
+        CELL_BYTES * cells_each * max(n_data, 1),
+        "seeds",
+        f"{cells_each * max(n_data, 1):,} cells each: data sets x grid values x learners x orders",
+    )
+    seeds = tuple(seeds)
     checkpoints = _checkpoint_spec(ck, ru.get("checkpoints", 10))
     if "holdout" in ru and isinstance(ru["holdout"], str):
         raise ck.fail(
@@ -562,7 +612,7 @@ def load_spec(spec: str | Path | Mapping) -> StudySpec:
         raise ck.fail("data", "must be a non-empty array of tables ([[data]])")
     data: list[DataSpec] = []
     for i, entry in enumerate(entries):
-        data += _parse_data(ck, i, entry, base, run_holdout, run_split)
+        data += _parse_data(ck, i, entry, base, run_holdout, run_split, cells_each * len(seeds))
     learners_raw = top["learners"]
     if not isinstance(learners_raw, list) or not learners_raw:
         raise ck.fail("learners", "must be a non-empty array of tables ([[learners]])")
