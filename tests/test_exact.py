@@ -451,8 +451,11 @@ def test_hard_margin_every_route_fails_on_is_solved_as_a_soft_margin():
 def test_subnormal_C_is_refused_naming_C(heart, C):
     # C = 1e-320 ended NOT CERTIFIED (alpha in [0, C] has 11 significant bits: the
     # equality could not be met to 1e-6) while 1e-300 certifies: below the smallest
-    # normal double C is refused, before any solve, with what to do instead
-    with pytest.raises(ParameterError, match=r"^C = .* smallest normal double.*scale the"):
+    # normal double C is refused, before any solve, with what to do instead (below 1/(n
+    # DBL_MAX) already by SVMProblem, whose lam = 1/(C n) would overflow)
+    with pytest.raises(
+        ParameterError, match=r"^C = .* smallest normal double.*scale the|'C' .*overflows to inf"
+    ):
         solve(SVMProblem(heart, C=C))
     w = np.ones(heart.n)
     w[0] = 1e-300  # a weighted cost C s_i below it: the same
