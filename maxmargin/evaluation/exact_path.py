@@ -981,7 +981,10 @@ def _assemble(geo: _Geometry, traced: Any, **kw: Any) -> ExactPath:
     snaps[S - 1] = traced.last_status[geo.inv].astype(np.int8)
     rows = rec.cert[:K].copy()
     certs = BreakpointCertificates(rows, kw["tol"], dict(rec.full))
-    method = tuple(rec.how.get(j, "event") for j in range(K))
+    method_list = ["event"] * K
+    for j, how in rec.how.items():
+        method_list[j] = how
+    method = tuple(method_list)
     reason = traced.reason
     if reason == "end":
         separable = bool(set_counts[-1, _L] == 0)

@@ -61,10 +61,10 @@ _BUDGET = 2048
 
 
 def _kernels() -> Any:
-    """The compiled loop (numba is imported on first use)."""
-    from . import _path_kernels
+    """The compiled loop (numba is imported on first use); it has the kernels' names too."""
+    from . import _path_loop
 
-    return _path_kernels
+    return _path_loop
 
 
 # --------------------------------------------------------------------------- recorder
@@ -83,7 +83,7 @@ class _Recorder:
     """
 
     def __init__(self, dz: int) -> None:
-        K = _kernels()
+        K = self.K = _kernels()
         cap = 256
         self.ist = np.zeros(K.NI, np.int64)  # shared with the compiled loop
         self.seg_f = np.zeros((cap, 3))
@@ -103,15 +103,15 @@ class _Recorder:
 
     @property
     def nseg(self) -> int:
-        return int(self.ist[_kernels().NSEG])
+        return int(self.ist[self.K.NSEG])
 
     @property
     def nbp(self) -> int:
-        return int(self.ist[_kernels().NBP])
+        return int(self.ist[self.K.NBP])
 
     def reserve(self, m: int) -> None:
         """Room for at least one more segment (elbow of up to ``m``) and breakpoint."""
-        K = _kernels()
+        K = self.K
         if self.nseg + 2 >= self.seg_f.shape[0]:
             for name in ("seg_f", "seg_w", "seg_wd", "bp_f", "bp_ev", "cert"):
                 a = getattr(self, name)
@@ -126,7 +126,7 @@ class _Recorder:
 
     def add_segment(self, seg: ev._Seg, lo: float) -> None:
         """Segment ``seg`` from ``lo`` on (its values there, its slopes, its elbow)."""
-        K = _kernels()
+        K = self.K
         self.reserve(seg.E.size)
         k, ne, m = self.nseg, int(self.ist[K.NE]), seg.E.size
         self.seg_f[k] = (lo, seg.b(lo), seg.b1)
@@ -147,7 +147,7 @@ class _Recorder:
         after: np.ndarray,
     ) -> None:
         """Breakpoint at ``C`` with its events, how it was found and its certificate."""
-        K = _kernels()
+        K = self.K
         self.reserve(0)
         j = self.nbp
         self.bp_f[j] = (C, cert.max_residual())
@@ -169,7 +169,7 @@ class _Recorder:
 
     def pop(self) -> tuple[int, int]:
         """Drop the last breakpoint and the segment after it; returns its (group, from)."""
-        K = _kernels()
+        K = self.K
         j, k = self.nbp - 1, self.nseg - 1
         self.ist[K.NBP], self.ist[K.NSEG], self.ist[K.NE] = j, k, self.seg_ep[k]
         self.full.pop(j, None)
@@ -256,13 +256,15 @@ class _Fast:
         self.aE, self.ad, self.R = np.zeros(mm), np.zeros(mm), np.zeros((mm, mm))
         self.r, self.rd, self.ue = np.zeros(n), np.zeros(n), np.zeros(2 * mm)
         self.w, self.wd, self.gL, self.v = (np.zeros(dz) for _ in range(4))
+        near, h, gLf = np.zeros(n, np.int64), np.zeros(n), np.zeros(dz)  # near and far rows
         self.state = (self.st, self.pos, self.E, self.aE, self.ad, self.R, self.r, self.rd,
-                      self.ue, self.w, self.wd, self.gL, self.v)  # fmt: skip
+                      self.ue, self.w, self.wd, self.gL, self.v, near, h, gLf)  # fmt: skip
         self.fs = np.zeros(K.NF)
         self.fs[K.TOL], self.fs[K.REANCHOR] = tracer.tol, ev.REANCHOR_TOL
         self.fs[K.CMAX], self.fs[K.REF] = C_max, ref
         ist = rec.ist
         ist[K.EVERY], ist[K.FREE], ist[K.SPARSE] = REFRESH_EVERY, geo.free, sp.issparse(G)
+        ist[K.KNEAR] = min(n, max(64, n // 32))
         self.on_progress: Any = None
         self.n_fast = self.refreshes = 0
 
@@ -331,36 +333,30 @@ class _Fast:
         rec.set_certificate(j, cert)
         return cert.ok and cert.max_residual() <= ev.REANCHOR_TOL
 
-    def current(self) -> ev._Seg:
-        """The compiled loop's current segment, anchored at its start (margins carried)."""
-        K, fs = self.K, self.fs
-        seg = self.rec.seg(self.rec.nseg - 1, self.st.copy())
-        seg.r0, seg.r1 = self.r.copy(), self.rd.copy()
-        seg.rcond, seg.gL = float(fs[K.RCOND]), self.gL.copy()
-        eps = np.finfo(float).eps
-        seg.prec = (
-            16 * eps * (float(np.linalg.norm(seg.w0)) + abs(seg.b0) + 1.0) + 2 * fs[K.ER],
-            float(fs[K.NOISE]),
-        )
-        return seg
+    def after(self, status: int) -> tuple[ev._Seg, float]:
+        """Where the degenerate side takes over after DEGEN or REDO: (segment, its start).
 
-    def previous(self) -> tuple[ev._Seg, float]:
-        """After REDO: the last recorded segment, the event just applied undone."""
-        K, rec = self.K, self.rec
+        DEGEN: the compiled loop's current segment; REDO: the last recorded one, the event
+        just applied undone. Its margins and their slopes from the data (the far rows'
+        are not kept between full passes).
+        """
+        K, rec, fs = self.K, self.rec, self.fs
         st = self.st.copy()
-        st[rec.ist[K.AP_J]] = rec.ist[K.AP_FROM]
+        if status == K.REDO:
+            st[rec.ist[K.AP_J]] = rec.ist[K.AP_FROM]
         seg = rec.seg(rec.nseg - 1, st)
         margins = np.empty((2, self.geo.m))
         for row, (w, b) in enumerate(((seg.w0, seg.b0), (seg.w1, seg.b1))):
             K.margins(self.data, int(rec.ist[K.SPARSE]), w, b, margins[row])
         seg.r0, seg.r1 = margins
+        if status == K.DEGEN:  # the compiled loop's own slopes and their rounding level
+            eps = np.finfo(float).eps
+            seg.rcond, seg.gL = float(fs[K.RCOND]), self.gL.copy()
+            seg.prec = (
+                16 * eps * (float(np.linalg.norm(seg.w0)) + abs(seg.b0) + 1.0),
+                float(fs[K.NOISE]),
+            )
         return seg, seg.C0
-
-    def after(self, status: int) -> tuple[ev._Seg, float]:
-        """Where the degenerate side takes over after DEGEN or REDO: (segment, its start)."""
-        if status == self.K.DEGEN:
-            return self.current(), float(self.fs[self.K.C])
-        return self.previous()
 
 
 # --------------------------------------------------------------------------- the trace
