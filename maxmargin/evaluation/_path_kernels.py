@@ -142,7 +142,8 @@ def margins(data, sparse, w, b, out):
 def _gram_col(data, sparse, free, E, m, j, tmp, kvec):
     """``kvec[l] = a_{E_l} . a_j`` for the first m slots; returns ``a_j . a_j``."""
     G, Gp, Gi, Gx, y = data[0], data[1], data[2], data[3], data[4]
-    tmp[:] = 0.0
+    for k in range(tmp.shape[0]):
+        tmp[k] = 0.0
     _axpy(G, Gp, Gi, Gx, sparse, j, 1.0, tmp)
     for l in range(m):
         kvec[l] = _dot(G, Gp, Gi, Gx, sparse, E[l], tmp) + (y[E[l]] * y[j] if free else 0.0)
@@ -255,7 +256,8 @@ def _left_sums(data, st, gL, fs, ist):
     """``g_L``, ``y_L = sum c y`` and ``sum c`` over the left set, from the data."""
     G, Gp, Gi, Gx, y, c = data[0], data[1], data[2], data[3], data[4], data[5]
     sparse = ist[SPARSE]
-    gL[:] = 0.0
+    for k in range(gL.shape[0]):
+        gL[k] = 0.0
     yl = cl = 0.0
     for i in range(y.shape[0]):
         if st[i] == 2:
@@ -294,37 +296,58 @@ def _slopes(data, state, fs, ist):
 
 
 @_jit
-def _refine(data, state, fs, ist, slopes):
-    """One step of iterative refinement, of the slopes or (at a refresh) of the values.
+def _correct(data, state, fs, ist, s, ty, a, target):
+    """Solve the elbow system for the residuals ``s`` (and ``-ty``), add the correction.
 
-    Slopes: the elbow's margin slopes back to 0, ``y'alpha'`` to ``-y_L``. Values: the
-    elbow's margins from the data back to 1, ``y'alpha`` to 0. Returns how far the values
-    moved (w and b, in margin units).
+    To ``a`` (alpha or its slope) and ``target`` (w~ or its slope); returns (the
+    intercept's correction, how far w~ moved).
     """
-    G, Gp, Gi, Gx, y = data[0], data[1], data[2], data[3], data[4]
-    E, aE, ad, R, rd, w, wd = state[2], state[3], state[4], state[5], state[7], state[9], state[10]
-    m, sparse = ist[M], ist[SPARSE]
-    s, delta = np.empty(m), np.empty(m)
-    ty = fs[YL] if slopes else fs[C] * fs[YL]
-    a, target = (ad, wd) if slopes else (aE, w)
-    for l in range(m):
-        if slopes:
-            s[l] = -rd[E[l]]
-        else:
-            s[l] = 1.0 - (_dot(G, Gp, Gi, Gx, sparse, E[l], w) + y[E[l]] * fs[B])
-        ty += a[l] * y[E[l]]
-    db = _bordered(R, m, y, E, ist[FREE], s, -ty, delta)
-    moved = np.zeros(w.shape[0])
+    E, R, m = state[2], state[5], ist[M]
+    delta = np.empty(m)
+    db = _bordered(R, m, data[4], E, ist[FREE], s, -ty, delta)
+    moved = np.zeros(target.shape[0])
     for l in range(m):
         a[l] += delta[l]
-        _axpy(G, Gp, Gi, Gx, sparse, E[l], delta[l], moved)
-    for k in range(w.shape[0]):
+    _combine(data, ist[SPARSE], E, m, delta, moved, 0.0, moved)
+    for k in range(target.shape[0]):
         target[k] += moved[k]
-    if slopes:
-        fs[BD] += db
-    else:
-        fs[B] += db
-    return _norm(moved) + abs(db)
+    return db, _norm(moved)
+
+
+@_jit
+def _refine_slopes(data, state, fs, ist):
+    """One step of iterative refinement of the slopes.
+
+    The elbow's margin slopes (just computed from the data) back to 0, ``y'alpha'`` to
+    ``-y_L``.
+    """
+    y, E, ad, rd, wd, m = data[4], state[2], state[4], state[7], state[10], ist[M]
+    s = np.empty(m)
+    ty = fs[YL]
+    for l in range(m):
+        s[l] = -rd[E[l]]
+        ty += ad[l] * y[E[l]]
+    db, _ = _correct(data, state, fs, ist, s, ty, ad, wd)
+    fs[BD] += db
+
+
+@_fm
+def _refine_values(data, state, fs, ist):
+    """One step of iterative refinement of the values, at a refresh.
+
+    The elbow's margins from the data back to 1, ``y'alpha`` to 0. Returns how far the
+    values moved (w and b, in margin units).
+    """
+    G, Gp, Gi, Gx, y = data[0], data[1], data[2], data[3], data[4]
+    E, aE, w, m, sparse = state[2], state[3], state[9], ist[M], ist[SPARSE]
+    s = np.empty(m)
+    ty = fs[C] * fs[YL]
+    for l in range(m):
+        s[l] = 1.0 - (_dot(G, Gp, Gi, Gx, sparse, E[l], w) + y[E[l]] * fs[B])
+        ty += aE[l] * y[E[l]]
+    db, moved = _correct(data, state, fs, ist, s, ty, aE, w)
+    fs[B] += db
+    return moved + abs(db)
 
 
 # --------------------------------------------------------------------------- certificate

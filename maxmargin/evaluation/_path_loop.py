@@ -98,7 +98,8 @@ from ._path_kernels import (
     _left_sums,
     _norm,
     _pivot,
-    _refine,
+    _refine_slopes,
+    _refine_values,
     _slopes,
 )
 
@@ -114,16 +115,17 @@ CONTINUE, START, START_AT_BREAKPOINT = range(3)
 
 
 @_fm
-def _slope_rows(data, state, fs, ist, upd, count, every_row):
+def _slope_rows(data, state, fs, ist, upd, count):
     """Margins moved to ``fs[C]`` (``r += upd r'``) and their new slopes ``r' = G w~' + y b'``.
 
-    Over every row, or the near ones. The products alone in the loop: it vectorises; with
-    the sweep in it, it does not (3x slower, measured).
+    Over the near rows, or every row (count = n). The products alone in the loop: it
+    vectorises; with the sweep in it, it does not (3x slower, measured).
     """
     G, Gp, Gi, Gx, y = data[0], data[1], data[2], data[3], data[4]
     r, rd, wd, near = state[6], state[7], state[10], state[13]
     sparse = ist[SPARSE]
     bd = fs[BD]
+    every_row = count == y.shape[0]  # (a flag argument would compile this twice)
     if sparse:
         for q in range(count):
             i = q if every_row else near[q]
@@ -159,17 +161,18 @@ def _fresh_margins(data, state, fs, ist, upd):
 
 
 @_jit
-def _sweep(c, share, st, pos, aE, r, rd, fs, sums, idx, count, every_row):
+def _sweep(c, share, st, pos, aE, r, rd, fs, sums, idx, count):
     """The certificate's sums and the rows' distances to their events, from ``r, r'``.
 
-    Over every row, or the near ones (``idx[:count]``). ``sums``: hinge sum, its rounding
-    bound, the largest alpha share, the two complementarity values and their bounds, (7:
-    the drift), max |r|, max |r'|, max |r'| on the elbow, the smallest distance, 1.0 when
-    a constraint is violated at the start, the second smallest distance, the row of the
-    smallest.
+    Over the near rows (``idx[:count]``), or every row (count = n). ``sums``: hinge sum,
+    its rounding bound, the largest alpha share, the two complementarity values and their
+    bounds, (7: the drift), max |r|, max |r'|, max |r'| on the elbow, the smallest
+    distance, 1.0 when a constraint is violated at the start, the second smallest
+    distance, the row of the smallest.
     """
     Cc, Er = fs[C], fs[ER]
     noise, tie = fs[NOISE], fs[TIE]
+    every_row = count == r.shape[0]
     S = eS = amax = ca = ca_hi = cx = cx_hi = rmax = rdmax = rdE = 0.0
     umin, u2, jmin, invalid = _INF, _INF, -1, 0.0
     bad = -max(TIE_TOL, tie)
@@ -241,6 +244,34 @@ def _far_sums(data, state, fs, sums):
     sums[2] = max(sums[2], fs[C] * fs[FAMAX])
 
 
+@_jit
+def _select(h, k, work):
+    """The k-th smallest of ``h`` (quickselect on a copy in ``work``; h < 0 counts)."""
+    n = h.shape[0]
+    for i in range(n):
+        work[i] = h[i]
+    lo, hi, kk = 0, n - 1, k - 1
+    while lo < hi:
+        pivot = work[(lo + hi) // 2]
+        i, j = lo, hi
+        while i <= j:
+            while work[i] < pivot:
+                i += 1
+            while work[j] > pivot:
+                j -= 1
+            if i <= j:
+                work[i], work[j] = work[j], work[i]
+                i += 1
+                j -= 1
+        if kk <= j:
+            hi = j
+        elif kk >= i:
+            lo = i
+        else:
+            break
+    return work[kk]
+
+
 @_fm
 def _screen(data, state, fs, ist, ran_out):
     """After a full pass: the near rows (the KNEAR nearest their margin, and the elbow).
@@ -261,9 +292,10 @@ def _screen(data, state, fs, ist, ran_out):
     ist[FULLS] += 1
     for i in range(n):
         h[i] = -1.0 if st[i] == 1 else abs(r[i] - 1.0)
-    tau = np.partition(h, k - 1)[k - 1] if k < n else _INF
+    tau = _select(h, k, np.empty(n)) if k < n else _INF
     nn, hmin, fcl, fyl, famax = 0, _INF, 0.0, 0.0, 0.0
-    gLf[:] = 0.0
+    for k in range(gLf.shape[0]):
+        gLf[k] = 0.0
     for i in range(n):
         if h[i] < 0.0 or h[i] <= tau:
             near[nn] = i
@@ -288,9 +320,9 @@ def _full_pass(data, state, fs, ist, sums, upd, ran_out):
     fs[ER] = _gamma(w.shape[0] + 3) * (_norm(w) + abs(fs[B]))
     fs[TIE] = max(1e-12, 2 * fs[ER])
     n = data[4].shape[0]
-    _slope_rows(data, state, fs, ist, 0.0, n, True)
+    _slope_rows(data, state, fs, ist, 0.0, n)
     _sweep(data[5], data[6], state[0], state[1], state[3], state[6], state[7], fs, sums,
-           state[13], n, True)  # fmt: skip
+           state[13], n)  # fmt: skip
     sums[7] = drift
     _screen(data, state, fs, ist, ran_out)
 
@@ -299,10 +331,10 @@ def _full_pass(data, state, fs, ist, sums, upd, ran_out):
 def _near_pass(data, state, fs, ist, sums, upd):
     """The near rows only (margins carried), and the far rows' share of the certificate."""
     nn = ist[NN]
-    _slope_rows(data, state, fs, ist, upd, nn, False)
+    _slope_rows(data, state, fs, ist, upd, nn)
     fs[TIE] = max(1e-12, 2 * fs[ER])
     _sweep(data[5], data[6], state[0], state[1], state[3], state[6], state[7], fs, sums,
-           state[13], nn, False)  # fmt: skip
+           state[13], nn)  # fmt: skip
     sums[7] = 0.0
     _far_sums(data, state, fs, sums)
 
@@ -359,7 +391,8 @@ def _segment_pass(data, state, fs, ist, sums, upd, full):
     bounds (0 without one).
     """
     _slopes(data, state, fs, ist)
-    er, drift, ran_out = fs[ER], 0.0, False
+    # (ran_out a run-time False: a literal would compile _full_pass and _screen twice)
+    er, drift, ran_out = fs[ER], 0.0, ist[NN] < 0
     for attempt in range(4):
         if full:
             _full_pass(data, state, fs, ist, sums, upd, ran_out)
@@ -369,7 +402,7 @@ def _segment_pass(data, state, fs, ist, sums, upd, full):
             _near_pass(data, state, fs, ist, sums, upd)
         upd = 0.0  # the margins are at fs[C] now
         if sums[10] > fs[NOISE] and attempt < 2:
-            _refine(data, state, fs, ist, True)
+            _refine_slopes(data, state, fs, ist)
             fs[WDN] = _norm(state[10]) + abs(fs[BD])
             continue
         fs[NOISE] = max(fs[NOISE], 2 * sums[10])
@@ -441,7 +474,8 @@ def _move(data, state, fs, ist, rho, d2):
         fs[EG] += 2 * _U * (_norm(gL) + c[j])
         ist[NL] += int(sign)
         if ist[NL] == 0:  # exactly: the hard-margin end has constant w
-            gL[:] = 0.0
+            for k in range(gL.shape[0]):
+                gL[k] = 0.0
             fs[YL] = fs[CL] = fs[EG] = 0.0
     st[j] = to
 
@@ -461,8 +495,8 @@ def _record_segment(state, fs, ist, rec):
     )
     k, m, ne = ist[NSEG], ist[M], ist[NE]
     seg_f[k, 0], seg_f[k, 1], seg_f[k, 2] = fs[C], fs[B], fs[BD]
-    seg_w[k, :] = w
-    seg_wd[k, :] = wd
+    for q in range(w.shape[0]):
+        seg_w[k, q], seg_wd[k, q] = w[q], wd[q]
     for l in range(m):
         e_idx[ne + l], e_a[ne + l], e_ad[ne + l] = E[l], aE[l], ad[l]
     seg_ep[k + 1] = ne + m
@@ -470,11 +504,15 @@ def _record_segment(state, fs, ist, rec):
 
 
 @_jit
-def _record_breakpoint(fs, ist, rec, worst, j, frm, to):
-    nb = ist[NBP]
+def _record_breakpoint(fs, ist, rec, worst, st):
+    """Breakpoint ``ist[NBP]`` at ``fs[C]``: its largest residual, the event just applied.
+
+    (``AP_J < 0``: none, the caller records the events.)
+    """
+    nb, j = ist[NBP], ist[AP_J]
     bp_f, bp_ev = rec[7], rec[8]
     bp_f[nb, 0], bp_f[nb, 1] = fs[C], worst
-    bp_ev[nb, 0], bp_ev[nb, 1], bp_ev[nb, 2] = j, frm, to
+    bp_ev[nb, 0], bp_ev[nb, 1], bp_ev[nb, 2] = j, ist[AP_FROM], (st[j] if j >= 0 else -1)
     ist[NBP] = nb + 1
 
 
@@ -488,7 +526,7 @@ def _refresh(data, state, fs, ist):
     _left_sums(data, state[0], state[11], fs, ist)
     if not _factor(data, sparse, ist[FREE], state[2], m, state[5], state[9].shape[0]):
         return False, 0.0
-    return True, _refine(data, state, fs, ist, False)
+    return True, _refine_values(data, state, fs, ist)
 
 
 @_jit
@@ -504,14 +542,16 @@ def _start(data, state, fs, ist, rec, sums, how):
     if not _factor(data, ist[SPARSE], ist[FREE], state[2], ist[M], state[5], w.shape[0]):
         return False
     ist[NN], ist[WIN] = 0, 0
-    _segment_pass(data, state, fs, ist, sums, 0.0, True)
+    # (a run-time True: a literal would compile _segment_pass and all below it twice)
+    _segment_pass(data, state, fs, ist, sums, 0.0, ist[NN] == 0)
     if ist[INVALID]:
         return False
     if how == START_AT_BREAKPOINT:
         good, worst = _certify_here(data, state, fs, ist, sums, rec[9][ist[NBP]])
         if not good:
             return False
-        _record_breakpoint(fs, ist, rec, worst, -1, -1, -1)
+        ist[AP_J], ist[AP_FROM] = -1, -1
+        _record_breakpoint(fs, ist, rec, worst, state[0])
     ist[SINCE] = 0
     _record_segment(state, fs, ist, rec)
     return True
@@ -589,7 +629,7 @@ def run(data, state, fs, ist, rec, how, budget):
         good, worst = _certify_here(data, state, fs, ist, sums, rec[9][ist[NBP]])
         if not good:
             return REDO
-        _record_breakpoint(fs, ist, rec, worst, ist[AP_J], ist[AP_FROM], st[ist[AP_J]])
+        _record_breakpoint(fs, ist, rec, worst, st)
         _record_segment(state, fs, ist, rec)
         if fresh:
             return CADENCE
