@@ -598,3 +598,14 @@ def test_objective_figure_draws_no_rounding_noise_past_C_star():
     ax = plot_exact_objective(ep, C_range=(ep.C_star / 100, ep.C_star * 1e9))
     slack_line = next(ln for ln in ax.get_lines() if ln.get_label() == r"$C {\sum}_i \xi_i$")
     assert max(slack_line.get_xdata()) <= ep.C_star
+
+
+def test_a_precision_stop_says_what_is_true():
+    """A path stopped for precision on separable data says so and names C* (not "not separable")."""
+    import dataclasses
+
+    ep = exact_regularization_path(make_separable(30, 2, seed=3))
+    stopped = dataclasses.replace(ep, end_reason="precision", C_end=float(ep.breakpoints[-2]))
+    md = stopped.to_markdown()
+    assert "not separable" not in md and f"C* = {ep.C_star:.6g}" in md
+    assert "cannot be decided in double precision" in md and "rescaling" in md
