@@ -433,6 +433,7 @@ def test_breast_cancer_reaches_the_hard_margin():
     assert ep.end_reason == "end" and ep.complete and ep.certified and ep.separable
     assert ep.C_star == pytest.approx(lim.C_star, rel=1e-6) and 6e4 < ep.C_star < 7e4
     assert ep.n_left[-1] == 0 and "not separable" not in ep.to_markdown()
+    _assert_continuous(ep)
     w, b = ep.coefficients(2 * ep.C_star)
     np.testing.assert_allclose(w, lim.w, rtol=1e-6, atol=1e-6 * np.abs(lim.w).max())
 
@@ -467,7 +468,10 @@ def _degenerate_sets() -> list[Dataset]:
 
 
 def _assert_continuous(ep: ExactPath) -> None:
-    """Each segment ends where the next one starts (w and b, relative to max(1, |w|))."""
+    """Each segment ends where the next one starts (w and b, relative to max(1, |w|)).
+
+    And the sets replayed from the events agree with each segment's elbow and set sizes.
+    """
     if len(ep) == 0:
         return
     t = np.diff(ep.bounds[:-1])[:, None]
@@ -476,6 +480,12 @@ def _assert_continuous(ep: ExactPath) -> None:
     assert (np.abs(w_end - ep.w_at[1:]).max(axis=1) <= 1e-8 * scale).all()
     b_end = ep.b_at[:-1] + t[:, 0] * ep.b_slope[:-1]
     assert (np.abs(b_end - ep.b_at[1:]) <= 1e-8 * np.maximum(1.0, np.abs(ep.b_at[1:]))).all()
+    # the sets replayed from the events are the segments' own (200 of them at most)
+    for k in np.unique(np.linspace(0, ep.n_segments - 1, 200).astype(int)):
+        st = ep._status(k)
+        elbow = ep.elbow_index[ep.elbow_ptr[k] : ep.elbow_ptr[k + 1]]
+        assert sorted(elbow) == np.flatnonzero(st == 1).tolist()
+        assert (np.bincount(st, minlength=3) == (ep.n_right[k], ep.n_elbow[k], ep.n_left[k])).all()
 
 
 @pytest.mark.parametrize("k", range(6))
@@ -543,6 +553,7 @@ def test_the_compiled_loop_and_the_dense_route_give_the_same_path(monkeypatch):
     monkeypatch.setattr(path_tracer._Fast, "fastable", lambda self, seg: False)
     dense = exact_regularization_path(ds, "free", C_max=100.0)
     assert len(fast) == len(dense) > 100 and fast.certified and dense.certified
+    _assert_continuous(fast)
     np.testing.assert_allclose(fast.breakpoints, dense.breakpoints, rtol=1e-9)
     assert (fast.event_index == dense.event_index).all()
     Cs = np.geomspace(fast.breakpoints[0] / 2, 100.0, 60)

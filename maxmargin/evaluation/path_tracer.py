@@ -56,8 +56,9 @@ REFRESH_EVERY = 64
 #: ... and every this many refreshes the breakpoint is also certified by ``certify``
 #: itself (an independent check of the compiled certificate, at about 15 passes' cost).
 CERTIFY_EVERY = 4
-#: Breakpoints per call of the compiled loop (progress bar, Ctrl-C).
-_BUDGET = 2048
+#: Row products per call of the compiled loop (at most ~0.1 s between two returns to
+#: Python: the progress bar, and Ctrl-C, which Python sees only there).
+_BUDGET = 200_000_000
 
 
 def _kernels() -> Any:
@@ -267,6 +268,7 @@ class _Fast:
         ist[K.KNEAR] = min(n, max(64, n // 32))
         self.on_progress: Any = None
         self.n_fast = self.refreshes = 0
+        self.budget = int(min(4096, max(16, _BUDGET // (n * dz))))  # breakpoints a call
 
     def fastable(self, seg: ev._Seg) -> bool:
         """Whether the compiled loop can follow ``seg`` (it needs a nonsingular elbow)."""
@@ -305,7 +307,7 @@ class _Fast:
             nb0 = rec.nbp
             arrays = (rec.seg_f, rec.seg_w, rec.seg_wd, rec.seg_ep, rec.e_idx, rec.e_a,
                       rec.e_ad, rec.bp_f, rec.bp_ev, rec.cert)  # fmt: skip
-            status = K.run(self.data, self.state, self.fs, rec.ist, arrays, how, _BUDGET)
+            status = K.run(self.data, self.state, self.fs, rec.ist, arrays, how, self.budget)
             rec.cert[nb0 : rec.nbp, :3] /= geo.sigma2  # P, D, gap in the user's units
             self.n_fast += rec.nbp - nb0
             how = K.CONTINUE
