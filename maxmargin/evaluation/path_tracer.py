@@ -20,13 +20,14 @@ first C where one of these affine constraints becomes tight is the next *breakpo
 How the work is split:
 
 * **Generic breakpoints** (one event, a well-conditioned elbow) run in the compiled loop
-  of :mod:`~maxmargin.evaluation._path_kernels`, each in ``O(n d' + m^2)``: one pass over
-  the data and a rank-one update of the elbow's factorisation. The values ``w, b,
-  alpha_E`` and the margins are carried from breakpoint to breakpoint; every breakpoint
-  is certified on the spot (the tests of :func:`maxmargin.certificate.certify`, on the
-  carried margins with a rigorous bound of their rounding), and every
-  :data:`REFRESH_EVERY` breakpoints ``g_L``, the factorisation and the margins are
-  recomputed from the data, the values refined, and the breakpoint certified by
+  of :mod:`~maxmargin.evaluation._path_loop`, each in ``O(n d' + m^2)`` at most: a pass
+  over the rows near their margin (over every row every 16-64 breakpoints) and a
+  rank-one update of the elbow's factorisation. The values ``w, b, alpha_E`` and the
+  margins are carried from breakpoint to breakpoint; every breakpoint is certified on the
+  spot (the tests of :func:`maxmargin.certificate.certify`, on the carried margins with a
+  rigorous bound of their rounding); every :data:`REFRESH_EVERY` breakpoints ``g_L``, the
+  factorisation and the margins are recomputed from the data and the values refined, and
+  every :data:`CERTIFY_EVERY`-th of those breakpoints is also certified by
   :func:`~maxmargin.certificate.certify` itself.
 * **Everything else** -- the first segment, several events at one C, an immediate event,
   a dependent (singular) elbow, an empty elbow with a free intercept, a certificate that
