@@ -620,3 +620,25 @@ def test_a_precision_stop_says_what_is_true():
     md = stopped.to_markdown()
     assert "not separable" not in md and f"C* = {ep.C_star:.6g}" in md
     assert "cannot be decided in double precision" in md and "rescaling" in md
+
+
+def test_C_star_is_where_the_slack_vanishes_when_a_bound_SV_stays_tied():
+    """A bound SV can reach the margin with another and stay in L there (a tie).
+
+    The solution is the hard-margin one from that breakpoint on; later breakpoints only move
+    multipliers among tied examples. C* is that breakpoint, as hard_margin_limit's LP says
+    (it was the last breakpoint, 1.18125 against 1.15625; found by a sweep of 600 paths).
+    """
+    rng = np.random.default_rng(10_578)
+    n, d = int(rng.integers(20, 80)), int(rng.integers(2, 5))
+    X = rng.integers(-3, 4, (n, d)).astype(float)
+    y = np.where(rng.random(n) < rng.uniform(0.3, 0.7), 1.0, -1.0)
+    y[0], y[1] = 1.0, -1.0
+    ds = Dataset(X + y[:, None] * rng.integers(0, 2, d), y)
+    ep = exact_regularization_path(ds, "augmented")
+    lim = hard_margin_limit(ds, "augmented")
+    assert ep.certified and ep.complete and ep.separable
+    assert ep.C_star == pytest.approx(lim.C_star, rel=1e-9) and ep.C_star < ep.breakpoints[-1]
+    w, b = ep.coefficients(ep.C_star * (1 + 1e-6))
+    np.testing.assert_allclose(w, lim.w, atol=1e-9)
+    assert ep.solution_at(ep.C_star).certificate.ok

@@ -912,6 +912,39 @@ def _replay(st: np.ndarray, index: np.ndarray, to: np.ndarray) -> None:
         st[last] = to[::-1][first]
 
 
+def _first_without_slack(
+    geo: _Geometry,
+    bounds: np.ndarray,
+    w_at: np.ndarray,
+    b_at: np.ndarray,
+    last: np.ndarray,
+    events: tuple[np.ndarray, np.ndarray, np.ndarray],
+) -> float:
+    """C* of a separable path: the first breakpoint from which no example has slack.
+
+    Usually the last breakpoint (the last bound SV reaches the margin). On degenerate data
+    a bound SV can reach the margin with others and stay in L there, at margin 1 (a tie
+    the event search may settle either way): the solution is the hard-margin one from
+    that breakpoint on, and later breakpoints only move multipliers among tied examples.
+    Walking back from the end, a segment's start counts while every left example's margin
+    is 1 within 1e-9 (margin units) there.
+    """
+    ptr, index, frm = events
+    problem = SVMProblem(
+        geo.data, C=1.0, intercept=geo.intercept, intercept_scaling=geo.s, sample_weight=None
+    )
+    st = last.copy()
+    k = bounds.size - 2  # the last segment (no left example) starts at bounds[k]
+    while k >= 1:
+        st[index[ptr[k - 1] : ptr[k]]] = frm[ptr[k - 1] : ptr[k]]  # segment k - 1's sets
+        left = np.flatnonzero(st == _L)
+        r = problem.margins(w_at[k - 1], b_at[k - 1])[left]  # where segment k - 1 starts
+        if left.size and (1.0 - r).max() > 1e-9:
+            break
+        k -= 1
+    return float(bounds[k])
+
+
 def _assemble(geo: _Geometry, traced: Any, **kw: Any) -> ExactPath:
     """The user-unit :class:`ExactPath` from the traced (internal) segments."""
     from .path_tracer import cert_from_row  # noqa: F401  (the table builds rows lazily)
@@ -989,6 +1022,11 @@ def _assemble(geo: _Geometry, traced: Any, **kw: Any) -> ExactPath:
     if reason == "end":
         separable = bool(set_counts[-1, _L] == 0)
         C_star = float(bounds[-2]) if separable and K else (0.0 if separable else math.inf)
+        if separable and K > 1:
+            C_star = _first_without_slack(
+                geo, bounds, np.asarray(w_at), np.asarray(b_at), snaps[S - 1],
+                (event_ptr, event_index, event_from),
+            )  # fmt: skip
     else:
         from ..separation import is_separable
 
