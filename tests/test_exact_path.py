@@ -642,3 +642,19 @@ def test_C_star_is_where_the_slack_vanishes_when_a_bound_SV_stays_tied():
     w, b = ep.coefficients(ep.C_star * (1 + 1e-6))
     np.testing.assert_allclose(w, lim.w, atol=1e-9)
     assert ep.solution_at(ep.C_star).certificate.ok
+
+
+def test_a_breakpoint_nothing_settles_ends_the_path_with_the_reason():
+    """A feature 1e6 times the others: the path stops where nothing settles a breakpoint.
+
+    Certified up to there, ``end_reason="unsettled"`` and a report line that says what
+    gets further (it used to stop at C ~ 1e-7 with "precision", or raise SolverError).
+    """
+    ds = make_gaussians(200, 4, seed=2)
+    X = ds.X.copy()
+    X[:, 0] *= 1e6
+    ep = exact_regularization_path(Dataset(X, ds.y))
+    assert ep.end_reason == "unsettled" and ep.certified and not ep.complete
+    assert 1e-5 < ep.C_end < 1e-2 and ep.C_star == math.inf and not ep.separable
+    assert "standardising" in ep.to_markdown()
+    assert ep.solution_at(ep.C_end).certificate.ok

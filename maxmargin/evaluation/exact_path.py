@@ -214,10 +214,12 @@ class ExactPath:
     end_reason : str
         ``"end"``: no constraint binds again, the last segment is exact for every larger
         C (on separable data from ``C_star`` on, the hard-margin solution); ``"C_max"``:
-        stopped at the user's ``C_max``; ``"precision"``: stopped at a breakpoint whose
-        certificate double precision cannot decide and that fresh solves could not settle
-        (``docs/path.md``; on separable data ``C_star`` is then
-        :func:`~maxmargin.evaluation.limits.hard_margin_limit`'s).
+        stopped at the user's ``C_max``; ``"precision"`` / ``"unsettled"``: stopped at a
+        breakpoint that neither the event rule nor fresh solves could settle, whose
+        certificate double precision cannot decide / can (typically features on very
+        different scales; ``docs/path.md``). Then the path up to ``C_end`` is certified,
+        and on separable data ``C_star`` is
+        :func:`~maxmargin.evaluation.limits.hard_margin_limit`'s.
     C_end : float
         Where the path ends (``inf`` when ``end_reason == "end"``).
     C_star : float
@@ -859,10 +861,16 @@ class ExactPath:
                 if self.separable
                 else "not separable"
             )
+            why = (
+                "the next breakpoint's certificate cannot be decided in double precision, "
+                "and fresh solves could not settle it"
+                if self.end_reason == "precision"
+                else "neither the event rule nor fresh solves could settle the next "
+                "breakpoint (an ill-conditioned elbow system)"
+            )
             L.append(
-                f"- stopped at C = {self.C_end:.6g}: the next breakpoint's certificate "
-                "cannot be decided in double precision, and fresh solves could not settle "
-                f"it ({beyond}); rescaling the features to comparable ranges gets further"
+                f"- stopped at C = {self.C_end:.6g}: {why} ({beyond}); rescaling the "
+                "features to comparable ranges (e.g. standardising them) gets further"
             )
         L += [
             "",
@@ -1032,7 +1040,7 @@ def _assemble(geo: _Geometry, traced: Any, **kw: Any) -> ExactPath:
 
         separable = bool(is_separable(data, geo.intercept))  # (weight 0: left out before)
         C_star = math.nan if separable else math.inf
-        if separable and reason == "precision":
+        if separable and reason in ("precision", "unsettled"):
             from .limits import hard_margin_limit
 
             C_star = hard_margin_limit(
@@ -1107,7 +1115,7 @@ def exact_regularization_path(
     C_max : float > 0, optional
         Stop at this C (default: follow the path to its end -- on separable data the
         hard-margin solution, reached at ``C*``; on non-separable data the last
-        breakpoint, or where double precision stops resolving the margins).
+        breakpoint -- or to a breakpoint nothing settles: ``ExactPath.end_reason``).
     C_min : float > 0, optional
         Start here, from the active sets of a fresh certified solve at ``C_min``, instead
         of at C -> 0 (the path is then defined on ``[C_min, C_end]``).
@@ -1138,8 +1146,10 @@ def exact_regularization_path(
     ParameterError
         Not a Dataset; an unknown intercept; ``C_max`` not > 0; a holdout with other d.
     SolverError
-        A degenerate breakpoint that fresh solves could not settle (never seen in the
-        tests; the message names the C).
+        The first segment could not be found (a fresh solve's sets that start no valid
+        segment), or the path makes no progress (more than ``200 n + 10000``
+        breakpoints). A breakpoint that nothing settles ends the path instead
+        (``end_reason``).
 
     Notes
     -----

@@ -382,9 +382,9 @@ def trace(tracer: ev._Tracer, C_max: float, progress: bool, C_min: float = 0.0) 
     """Follow the path from ``C_min`` (0: C -> 0+) up to ``C_max`` (internal units).
 
     Why it stops: ``"end"`` (no constraint ever binds again: the last segment is exact for
-    every larger C), ``"C_max"``, or ``"precision"`` (a breakpoint that neither the event
-    rule nor fresh solves settle, where double precision cannot decide the certificate;
-    see ``docs/path.md``).
+    every larger C), ``"C_max"``, or at a breakpoint that neither the event rule nor fresh
+    solves settle: ``"precision"`` where double precision cannot decide its certificate,
+    else ``"unsettled"`` (see ``docs/path.md``).
     """
     return _Trace(tracer, C_max, C_min).run(progress)
 
@@ -461,11 +461,12 @@ class _Trace:
         try:
             pieces, how, cert = ev._next_pieces(tracer, seg, Cb, self.lo, nxt)
         except SolverError:
-            if tracer.certify_at(seg, Cb).undecided is None:
-                raise
-            # rounding makes the breakpoint undecidable: stop here, truthfully
+            # neither the event rule nor fresh solves settle Cb: stop there, and say why
+            # (the path up to Cb is certified; an undecidable certificate is precision)
             self._record_current()
-            return self._traced("precision", Cb, tracer.certify_at(seg, Cb), seg.st)
+            end_cert = tracer.certify_at(seg, Cb)
+            why = "precision" if end_cert.undecided is not None else "unsettled"
+            return self._traced(why, Cb, end_cert, seg.st)
         prev, prev_lo = seg, self.lo
         for i, p in enumerate(pieces):
             Cs = Cb if i == 0 else p.C0
