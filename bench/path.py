@@ -1,8 +1,15 @@
 """Benchmark: the exact regularization path against grid paths (ratios printed).
 
-Default (``--mode exact``): the exact path (every breakpoint, each certified) against
-the grid path at equal accuracy, on heart_scale (270 x 13), breast_cancer (569 x 30,
-scikit-learn's, standardised) and Gaussians 10000 x 50:
+Default (``--mode scale``): the whole exact path (C -> 0 to its end, every breakpoint
+certified) beside one certified solve and the default 25-point grid path, in one process,
+on heart_scale (270 x 13), breast_cancer (569 x 30, scikit-learn's, standardised) and
+Gaussians (``make_gaussians(n, d, seed=0)``) 1000 x 10 and 5000 x 20 (``--big``: and
+50000 x 20): breakpoints, seconds (wall and CPU: other jobs share the machine, so the
+ratios are the numbers to read), path / one solve, and the scaling column, microseconds
+per breakpoint against n.
+
+``--mode exact``: the exact path against the grid path at equal accuracy, on heart_scale,
+breast_cancer and Gaussians 10000 x 50:
 
 * accuracy of a grid: ``w`` linearly interpolated in C between the points of a log grid
   of k points over [1e-3, 1e3], against the exact ``w(C)``; the largest relative error
@@ -19,7 +26,7 @@ scikit-learn's, standardised) and Gaussians 10000 x 50:
 ``--mode grid``: the earlier comparison of grid-path methods (a 25-point C path at
 10000 x 50: warm start, DPP model, fresh solves, scikit-learn SVC loop).
 
-Run: ``python bench/path.py [--mode exact|grid] [--repeat 3] [--sample 30]``.
+Run: ``python bench/path.py [--mode scale|exact|grid] [--big] [--repeat 3] [--sample 30]``.
 """
 
 from __future__ import annotations
@@ -97,8 +104,65 @@ def breast_cancer() -> Dataset:
     from sklearn.datasets import load_breast_cancer
 
     X, y = load_breast_cancer(return_X_y=True)
-    X = (X - X.mean(axis=0)) / X.std(axis=0)
+    X = (X - X.mean(axis=0)) / X.std(axis=0)  # scikit-learn's StandardScaler
     return Dataset(X, np.where(y == 1, 1.0, -1.0), name="breast_cancer (standardised)")
+
+
+def _timed(fn, *args, **kw):  # type: ignore[no-untyped-def]
+    """(result, wall seconds, CPU seconds) of ``fn(*args, **kw)``."""
+    t, c = time.perf_counter(), time.process_time()
+    out = fn(*args, **kw)
+    return out, time.perf_counter() - t, time.process_time() - c
+
+
+def scaling(args: argparse.Namespace) -> None:
+    """The whole exact path beside one certified solve and the 25-point grid path."""
+    sets = [
+        load_heart_scale(),
+        breast_cancer(),
+        make_gaussians(1000, 10, seed=0),
+        make_gaussians(5000, 20, seed=0),
+    ]
+    if args.big:
+        sets.append(make_gaussians(50000, 20, seed=0))
+    load = os.getloadavg() if hasattr(os, "getloadavg") else (math.nan,) * 3
+    print(
+        f"{os.cpu_count()} CPUs, {platform.processor() or platform.machine()}; load "
+        f"average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}; the first path of the process "
+        "(compiled code loaded) is not timed",
+        flush=True,
+    )
+    exact_regularization_path(make_gaussians(400, 5, seed=1))  # load the compiled loop
+    rows = []
+    for data in sets:
+        solves = [_timed(solve, SVMProblem(data, C=1.0)) for _ in range(3)]
+        assert all(s[0].certificate.ok for s in solves)
+        ts, cs = min(s[1] for s in solves), min(s[2] for s in solves)
+        ep, te, ce = _timed(exact_regularization_path, data)
+        assert ep.certified
+        grid, tg, cg = _timed(path, data, hard_limit=False)
+        assert grid.certified
+        rows.append((data, ep, ts, cs, te, ce, tg, cg))
+        print(
+            f"{data.name} ({data.n} x {data.d}): {len(ep)} breakpoints to {ep.end_reason} "
+            f"(C* = {ep.C_star:.6g}), worst residual {ep.max_residual.max():.1e}; one "
+            f"solve {ts:.4f} s (CPU {cs:.4f}); exact path {te:.2f} s (CPU {ce:.2f}) = "
+            f"{te / ts:.0f}x one solve (CPU {ce / cs:.0f}x), {1e6 * te / len(ep):.0f} us "
+            f"per breakpoint; 25-point grid path {tg:.2f} s",
+            flush=True,
+        )
+    print(
+        "\n| data | n x d | breakpoints | end | one solve (s) | exact path (s) "
+        "| path / one solve | us per breakpoint | 25-point grid path (s) | exact / grid |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for data, ep, ts, cs, te, ce, tg, cg in rows:
+        print(
+            f"| {data.name} | {data.n} x {data.d} | {len(ep)} | {ep.end_reason} | "
+            f"{ts:.4f} (CPU {cs:.4f}) | {te:.2f} (CPU {ce:.2f}) | {te / ts:.0f}x (CPU "
+            f"{ce / cs:.0f}x) | {1e6 * te / len(ep):.0f} (CPU {1e6 * ce / len(ep):.0f}) | "
+            f"{tg:.2f} (CPU {cg:.2f}) | {te / tg:.2f}x |"
+        )
 
 
 def exact_vs_grid(args: argparse.Namespace) -> None:
@@ -152,7 +216,8 @@ def exact_vs_grid(args: argparse.Namespace) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--mode", choices=("exact", "grid"), default="exact")
+    ap.add_argument("--mode", choices=("scale", "exact", "grid"), default="scale")
+    ap.add_argument("--big", action="store_true", help="scale: also 50000 x 20")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--sample", type=int, default=30)
     ap.add_argument("--n", type=int, default=10000)
@@ -165,6 +230,9 @@ def main() -> None:
     ap.add_argument("--skip-fresh-direct", action="store_true")
     args = ap.parse_args()
     warnings.simplefilter("ignore")
+    if args.mode == "scale":
+        scaling(args)
+        return
     if args.mode == "exact":
         exact_vs_grid(args)
         return

@@ -235,6 +235,10 @@ def write_exact_path_report(
             f"exact_regularization_path(), got {type(ep).__name__}"
         )
     drawn = _mpl.to_draw(figures, formats)
+    if drawn is not None:
+        from .plotting.path import _exact_range
+
+        _exact_range(ep, C_range)  # a range off the path fails before the folder exists
     out = make_dir(out_dir)
     figs: list[Path] = []
     if drawn is not None:

@@ -603,20 +603,26 @@ def save_path_figures(
 
 
 def _exact_range(ep: Any, C_range: Sequence[float] | None) -> tuple[float, float]:
-    """The C range to draw.
+    """The C range to draw, inside the path's own ``[bounds[0], C_end]``.
 
-    Given, else from a decade below the first breakpoint to a decade past the last (or
-    C_end).
+    Given, else from a decade below the first breakpoint to a decade past the last; a
+    path that starts at a ``C_min`` (a grid's range) is drawn from there.
     """
+    start = float(ep.bounds[0])
     if C_range is not None:
         lo, hi = (float(C_range[0]), float(C_range[1]))
         if not (0 < lo < hi):
             raise ParameterError(f"C_range must be 0 < lo < hi, got {C_range!r}")
-        return lo, min(hi, ep.C_end)
-    bps = ep.breakpoints
-    lo = float(bps[0]) / 10 if bps.size else 1e-3
-    hi = float(bps[-1]) * 10 if bps.size else 1e3
-    return lo, min(hi, ep.C_end)
+    else:
+        bps = ep.breakpoints
+        lo = float(bps[0]) / 10 if bps.size else 1e-3
+        hi = float(bps[-1]) * 10 if bps.size else 1e3
+    lo, hi = max(lo, start), min(hi, ep.C_end)
+    if not lo < hi:
+        raise ParameterError(
+            f"C_range {C_range!r} is outside this path's [{start:.6g}, {ep.C_end:.6g}]"
+        )
+    return lo, hi
 
 
 def _exact_Cs(ep: Any, lo: float, hi: float, num: int = 400) -> np.ndarray:
@@ -846,14 +852,23 @@ def plot_exact_errors(
 
 
 def _exact_objective_parts(ep: Any, Cs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``||w~(C)||^2`` and ``sum_i xi_i(C)`` on the grid ``Cs``, from the exact pieces."""
+    """``||w~(C)||^2`` and ``sum_i xi_i(C)`` on the grid ``Cs``, from the exact pieces.
+
+    The slack is exactly 0 on a segment with no bound SV (every margin is >= 1 there):
+    computed from w(C), b(C) it would be rounding noise (``C sum xi ~ 1e-6`` past C*).
+    """
     from ..problem import SVMProblem
 
     W, B = ep.coefficients(Cs)
     prob = SVMProblem(
         ep.data, C=1.0, intercept=ep.intercept, intercept_scaling=ep.intercept_scaling
     )
-    return np.asarray(prob.regularizer(W, B)), prob.hinge(W, B).sum(axis=0)
+    slack = prob.hinge(W, B).sum(axis=0)
+    k = np.atleast_1d(ep.segment_of(Cs))
+    right = np.minimum(k + 1, ep.n_segments - 1)  # at a breakpoint, the segment after it
+    at_bp = Cs == ep.bounds[k + 1]
+    slack[(ep.n_left[k] == 0) | (at_bp & (ep.n_left[right] == 0))] = 0.0
+    return np.asarray(prob.regularizer(W, B)), slack
 
 
 def plot_exact_objective(
