@@ -48,6 +48,7 @@ FORMATS: dict[str, tuple[int, str]] = {
     "study": (1, "maxmargin.study (it resumes from the folder)"),
     "study_cell": (1, "maxmargin.study (it resumes from the folder)"),
     "output_dir": (1, "json.load (the files a command wrote into its folder)"),
+    "battery_problem": (1, "maxmargin.testing.certified (its cache folder)"),
 }
 
 _FORMAT_RE = re.compile(r"maxmargin\.([a-z_]+)/(\d+)")

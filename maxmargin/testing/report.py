@@ -1,0 +1,175 @@
+"""The result of :func:`~maxmargin.testing.check_learner`: the verdicts and their table."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .verdict import Verdict
+
+__all__ = ["CheckReport"]
+
+_COLUMNS = ("verdict", "claim", "problem", "evidence")
+
+
+def _row(v: Verdict) -> tuple[str, str, str, str]:
+    return (
+        v.outcome,
+        v.claim + ("" if v.check in ("bound", "exponent") else f" [{v.check}]"),
+        v.problem,
+        v.reason,
+    )
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """What :func:`~maxmargin.testing.check_learner` found.
+
+    Attributes
+    ----------
+    learner : str
+    battery : str
+    data_seed : int
+    seeds : tuple of int
+        The seeds of the ``shuffle`` and ``sample`` runs.
+    epochs : int
+    verdicts : tuple of Verdict
+        One per claim and problem (a rate with a constant: two).
+    not_checked : tuple of (str, str, str)
+        ``(claim, problems, reason)``: what was not judged, and why (``"*"``: every
+        claim on those problems).
+    seconds : float
+        Wall-clock time of the check.
+
+    Examples
+    --------
+    >>> from maxmargin.testing import check_learner
+    >>> rep = check_learner("perceptron", battery="quick", problems=["separable/none"])
+    >>> rep.passed, len(rep.failures)
+    (True, 0)
+    """
+
+    learner: str
+    battery: str
+    data_seed: int
+    seeds: tuple[int, ...]
+    epochs: int
+    verdicts: tuple[Verdict, ...]
+    not_checked: tuple[tuple[str, str, str], ...] = ()
+    seconds: float = 0.0
+
+    @property
+    def failures(self) -> tuple[Verdict, ...]:
+        """The FAIL verdicts."""
+        return tuple(v for v in self.verdicts if v.outcome == "FAIL")
+
+    @property
+    def inconclusive(self) -> tuple[Verdict, ...]:
+        """The INCONCLUSIVE verdicts."""
+        return tuple(v for v in self.verdicts if v.outcome == "INCONCLUSIVE")
+
+    @property
+    def passed(self) -> bool:
+        """No claim FAILs, and at least one PASSes (a learner that claims nothing does not)."""
+        return not self.failures and any(v.outcome == "PASS" for v in self.verdicts)
+
+    def counts(self) -> dict[str, int]:
+        """The number of verdicts of each outcome.
+
+        Returns
+        -------
+        dict
+            ``{"PASS": ..., "FAIL": ..., "INCONCLUSIVE": ...}``.
+        """
+        out = {"PASS": 0, "FAIL": 0, "INCONCLUSIVE": 0}
+        for v in self.verdicts:
+            out[v.outcome] += 1
+        return out
+
+    def summary(self) -> str:
+        """One line: the learner, the overall verdict and the counts.
+
+        Returns
+        -------
+        str
+        """
+        c = self.counts()
+        overall = "PASS" if self.passed else ("FAIL" if c["FAIL"] else "NOTHING PASSED")
+        return (
+            f"{self.learner}: {overall} ({c['PASS']} PASS, {c['FAIL']} FAIL, "
+            f"{c['INCONCLUSIVE']} INCONCLUSIVE; {self.battery} battery, data seed "
+            f"{self.data_seed}, seeds {', '.join(map(str, self.seeds))}, {self.epochs} epochs, "
+            f"{self.seconds:.1f} s)"
+        )
+
+    def _rows(self, failures_first: bool = True) -> list[tuple[str, str, str, str]]:
+        order = {"FAIL": 0, "INCONCLUSIVE": 1, "PASS": 2}
+        vs = (
+            sorted(self.verdicts, key=lambda v: order[v.outcome])
+            if failures_first
+            else self.verdicts
+        )
+        return [_row(v) for v in vs]
+
+    def to_markdown(self) -> str:
+        """The verdict table in Markdown (failures first), then what was not checked.
+
+        Returns
+        -------
+        str
+        """
+
+        def cell(s: str) -> str:
+            return s.replace("|", "\\|")
+
+        lines = [f"**{self.summary()}**", "", "| " + " | ".join(_COLUMNS) + " |"]
+        lines.append("|" + "---|" * len(_COLUMNS))
+        for row in self._rows():
+            lines.append("| " + " | ".join(cell(x) for x in row) + " |")
+        if self.not_checked:
+            lines += ["", "Not checked:", "", "| claim | problems | why |", "|---|---|---|"]
+            for claim, probs, why in self.not_checked:
+                lines.append(f"| {cell(claim)} | {cell(probs)} | {cell(why)} |")
+        return "\n".join(lines) + "\n"
+
+    def to_text(self) -> str:
+        """The verdict table as plain text (failures first), then what was not checked.
+
+        Returns
+        -------
+        str
+        """
+        rows = self._rows()
+        widths = [max([len(c)] + [len(r[i]) for r in rows]) for i, c in enumerate(_COLUMNS[:3])]
+        lines = [self.summary(), ""]
+        fmt = "  ".join(f"{{:<{w}}}" for w in widths) + "  {}"
+        lines.append(fmt.format(*_COLUMNS))
+        for r in rows:
+            lines.append(fmt.format(*r))
+        if self.not_checked:
+            lines += ["", "not checked:"]
+            lines += [f"  {claim} on {probs}: {why}" for claim, probs, why in self.not_checked]
+        return "\n".join(lines) + "\n"
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def to_dict(self) -> dict[str, Any]:
+        """The report as JSON types.
+
+        Returns
+        -------
+        dict
+        """
+        return {
+            "learner": self.learner,
+            "battery": self.battery,
+            "data_seed": self.data_seed,
+            "seeds": list(self.seeds),
+            "epochs": self.epochs,
+            "passed": self.passed,
+            "counts": self.counts(),
+            "seconds": self.seconds,
+            "verdicts": [v.to_dict() for v in self.verdicts],
+            "not_checked": [list(r) for r in self.not_checked],
+        }
