@@ -24,6 +24,7 @@ from ..data import Dataset
 from ..evaluation.comparison import score_trace
 from ..exceptions import DataError, ParameterError
 from ..online import OnlineLearner, run
+from ..online.adapters import adapt
 from ..online.claims import (
     Average,
     Claim,
@@ -36,7 +37,6 @@ from ..online.claims import (
 )
 from ..online.protocol import PythonLearner, as_learner, is_learner
 from ..online.registry import learner_class, learner_for
-from ..online.schedules import schedule
 from ..problem import SVMProblem
 from .battery import Battery, CertifiedProblem, ProblemSpec, battery, certified
 from .report import CheckReport
@@ -65,6 +65,7 @@ class _Template:
         self.cls: Any = None
         self.params: dict[str, Any] = {}
         self.obj: Any = None
+        learner = adapt(learner)  # scikit-learn and river estimators
         if isinstance(learner, str):
             self.cls = learner_class(learner)
         elif isinstance(learner, type):
@@ -288,7 +289,7 @@ def _check_problem(
         elif isinstance(claim, Invariance):
             got = _invariance(claim, template, cp, bat, runs)
         elif isinstance(claim, Average):
-            got = _average(claim, learner, cp, runs)
+            got = _average(claim, learner, cp, bat)
         else:
             raise ParameterError(f"unknown claim {claim!r}")
         if isinstance(got, str):
@@ -358,54 +359,27 @@ def _invariance(
     return invariance_verdict(claim, cp, pairs)
 
 
-def _rows(learner: OnlineLearner, data: Dataset) -> np.ndarray:
-    """The examples as the learner's ``step`` sees them: ``x``, or ``z = (x, s)``."""
-    X = data.dense()
-    if learner.intercept == "augmented":
-        X = np.hstack([X, np.full((data.n, 1), learner.intercept_scaling)])
-    return np.ascontiguousarray(X, dtype=float)
+#: The steps of the run whose every iterate is recorded for the :class:`Average` claim.
+AVERAGE_STEPS = 1000
 
 
 def _average(
-    claim: Average, learner: OnlineLearner, cp: CertifiedProblem, runs: list[Run]
+    claim: Average, learner: OnlineLearner, cp: CertifiedProblem, bat: Battery
 ) -> Verdict | str:
-    """Step the learner by hand in a run's order; the means of its iterates at the checkpoints."""
-    run_ = next((r for r in runs if r.order == "shuffle"), runs[0])
-    tr = run_.trace
-    rows, y = _rows(learner, cp.data), cp.data.y
-    indexed = isinstance(learner, PythonLearner) and bool(learner.has_dual)  # start(d, n)
-    try:
-        learner.start(rows.shape[1], *((cp.data.n,) if indexed else ()))
-    except (ParameterError, NotImplementedError) as e:
-        return f"it cannot be stepped by hand: {e}"
-    free = learner.intercept == "free"
-    s = learner.intercept_scaling
-
-    def flat(out: Any) -> np.ndarray:
-        w, b = out if free else (out, 0.0)
-        w = np.array(w, dtype=float)
-        if learner.intercept == "augmented":
-            return np.append(w[:-1], s * w[-1])
-        return np.append(w, float(b))
-
-    idx = schedule(cp.data.n, tr.epochs, tr.order, int(tr.seed or 0))
-    sums = {"before": np.zeros(cp.data.d + 1), "after": np.zeros(cp.data.d + 1)}
-    means: dict[str, list[np.ndarray]] = {"before": [], "after": []}
-    marks = set(int(t) for t in tr.t)
-    with np.errstate(all="ignore"):  # a diverging run overflows here as in run()
-        for t, i in enumerate(idx, start=1):
-            sums["before"] += flat(learner.weights())
-            if indexed:
-                learner.step(rows[i], float(y[i]), t, int(i))  # type: ignore[call-arg]
-            else:
-                learner.step(rows[i], float(y[i]), t)
-            sums["after"] += flat(learner.weights())
-            if t in marks:
-                for k in sums:
-                    means[k].append(sums[k] / t)
-            if t >= tr.t[-1]:
-                break
-    return average_verdict(claim, cp, run_, {k: np.array(v) for k, v in means.items()})
+    """A run recording every iterate (its first steps), for :func:`average_verdict`."""
+    n = cp.data.n
+    epochs = max(1, math.ceil(AVERAGE_STEPS / n))
+    steps = np.arange(1, min(n * epochs, AVERAGE_STEPS) + 1)
+    tr = run(
+        learner,
+        cp.data,
+        epochs=epochs,
+        order="shuffle",
+        seed=bat.seeds[0],
+        checkpoints=steps,
+        sample_weight=cp.sample_weight,
+    )
+    return average_verdict(claim, cp, tr, len(steps))
 
 
 def assert_learner(learner: Any, **kwargs: Any) -> CheckReport:
