@@ -303,17 +303,17 @@ class PA1FlippedLabel(PyPA1):
 #: and the words its FAIL verdict must say.
 BROKEN = {
     PegasosSqrtStep: ("gaussians/augmented", "converges more slowly than claimed"),
-    PegasosNoShrink: ("gaussians/augmented", "not the optimum"),
-    PegasosDoubleShrink: ("gaussians/augmented", "not the optimum"),
-    PegasosWrongRadius: ("gaussians/augmented", "not the optimum"),
-    PegasosAverageOffByEpoch: ("gaussians/augmented", "not the optimum"),
+    PegasosNoShrink: ("separable/none", "not the optimum"),
+    PegasosDoubleShrink: ("separable/none", "converges more slowly than claimed"),
+    PegasosWrongRadius: ("separable/none", "not the optimum"),
+    PegasosAverageOffByEpoch: ("separable/none", "not the mean of its iterates"),
     PerceptronSignError: ("separable/none", "too many mistakes"),
-    PerceptronUpdatesWhenRight: ("separable/none", "too many mistakes"),
+    PerceptronUpdatesWhenRight: ("gaussians/augmented", "too many mistakes"),
     PerceptronStrictTest: ("separable/none", "too many mistakes"),
     PerceptronFrozenBias: ("gaussians/free", "too many mistakes"),
     PerceptronPreviousLabel: ("separable/none", "too many mistakes"),
-    PerceptronAbsoluteTolerance: ("gaussians/augmented", "not invariant to scale_examples"),
-    PA1NormNotSquared: ("separable/none", "too many mistakes"),
+    PerceptronAbsoluteTolerance: ("gaussians/none", "not invariant to scale_examples"),
+    PA1NormNotSquared: ("gaussians/augmented", "rounding errors grow"),
     PA1FlippedLabel: ("separable/none", "too many mistakes"),
 }
 

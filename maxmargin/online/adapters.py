@@ -78,7 +78,8 @@ class _Adapter:
         self, fit_intercept: bool, claims: list[Claim], scaling: bool, **decl: Any
     ) -> None:
         self.free = bool(fit_intercept)
-        self.supported_intercepts = ("free",) if self.free else ("none",)
+        self.intercept = "free" if self.free else "none"  # the estimator's own, fixed
+        self.supported_intercepts = (self.intercept,)
         for k, v in decl.items():
             setattr(self, k, v)
         if claims or self.mistake_driven:

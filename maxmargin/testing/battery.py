@@ -338,6 +338,33 @@ class Battery:
         k = max(2, int(math.ceil(self.checkpoints_per_decade * math.log10(max(T, 2)))) + 1)
         return np.unique(np.round(np.geomspace(1, T, k)).astype(np.int64))
 
+    def problem(self, name: str) -> ProblemSpec:
+        """The problem named ``name`` (as a verdict names it).
+
+        Parameters
+        ----------
+        name : str
+
+        Returns
+        -------
+        ProblemSpec
+
+        Raises
+        ------
+        ParameterError
+            No such problem in this battery.
+
+        Examples
+        --------
+        >>> battery("quick").problem("gaussians/free").intercept
+        'free'
+        """
+        for s in self.specs:
+            if s.name == name:
+                return s
+        names = ", ".join(s.name for s in self.specs)
+        raise ParameterError(f"the {self.name!r} battery has no problem {name!r}; it has {names}")
+
     def runs(self) -> list[tuple[str, int]]:
         """The ``(order, seed)`` of every run on a problem.
 

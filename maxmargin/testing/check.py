@@ -360,7 +360,7 @@ def _invariance(
 
 
 #: The steps of the run whose every iterate is recorded for the :class:`Average` claim.
-AVERAGE_STEPS = 1000
+AVERAGE_STEPS = 300
 
 
 def _average(

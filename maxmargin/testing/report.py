@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .._json import jsonable
 from .verdict import Verdict
 
 __all__ = ["CheckReport"]
@@ -111,6 +112,27 @@ class CheckReport:
         )
         return [_row(v) for v in vs]
 
+    def reproduce(self, verdict: Verdict) -> str:
+        """Python that re-runs the run a verdict names (for a FAIL: the one that shows it).
+
+        Parameters
+        ----------
+        verdict : Verdict
+
+        Returns
+        -------
+        str
+            Two lines: the certified problem, then the run (``learner`` is yours).
+        """
+        order = verdict.order or "cyclic"
+        seed = 0 if verdict.seed is None else verdict.seed
+        return (
+            f"cp = certified(battery({self.battery!r}, data_seed={self.data_seed})"
+            f".problem({verdict.problem!r}))\n"
+            f"trace = run(learner, cp.data, epochs={self.epochs}, order={order!r}, "
+            f"seed={seed}, sample_weight=cp.sample_weight)"
+        )
+
     def to_markdown(self) -> str:
         """The verdict table in Markdown (failures first), then what was not checked.
 
@@ -146,6 +168,9 @@ class CheckReport:
         lines.append(fmt.format(*_COLUMNS))
         for r in rows:
             lines.append(fmt.format(*r))
+        if self.failures:
+            lines += ["", "reproduce the first FAIL (maxmargin.testing, maxmargin.online.run):"]
+            lines += ["  " + x for x in self.reproduce(self.failures[0]).splitlines()]
         if self.not_checked:
             lines += ["", "not checked:"]
             lines += [f"  {claim} on {probs}: {why}" for claim, probs, why in self.not_checked]
@@ -155,21 +180,23 @@ class CheckReport:
         return self.to_text()
 
     def to_dict(self) -> dict[str, Any]:
-        """The report as JSON types.
+        """The report as JSON types (N/A numbers as None).
 
         Returns
         -------
         dict
         """
-        return {
-            "learner": self.learner,
-            "battery": self.battery,
-            "data_seed": self.data_seed,
-            "seeds": list(self.seeds),
-            "epochs": self.epochs,
-            "passed": self.passed,
-            "counts": self.counts(),
-            "seconds": self.seconds,
-            "verdicts": [v.to_dict() for v in self.verdicts],
-            "not_checked": [list(r) for r in self.not_checked],
-        }
+        return jsonable(
+            {
+                "learner": self.learner,
+                "battery": self.battery,
+                "data_seed": self.data_seed,
+                "seeds": list(self.seeds),
+                "epochs": self.epochs,
+                "passed": self.passed,
+                "counts": self.counts(),
+                "seconds": self.seconds,
+                "verdicts": [v.to_dict() for v in self.verdicts],
+                "not_checked": [list(r) for r in self.not_checked],
+            }
+        )
