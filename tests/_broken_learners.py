@@ -14,11 +14,11 @@ import numpy as np
 
 from maxmargin.online import Learner
 from maxmargin.online.claims import (
-    Average,
     NOVIKOFF,
     PERCEPTRON_GENERAL,
     PERMUTATION,
     SCALING,
+    Average,
     MistakeBound,
     Rate,
     RegretBound,
