@@ -10,10 +10,13 @@ mistake counts; the adapters against maxmargin's own learners, step for step.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import json
 import math
+import re
 import warnings
 from dataclasses import replace
+from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
@@ -377,3 +380,20 @@ def test_river_perceptron_steps_as_the_free_perceptron():
     data = make_separable(40, 3, seed=4, offset=0.3)
     _same_run(RiverLearner(river.Perceptron()), Perceptron(intercept="free"), data)
     assert not RiverLearner(river.Perceptron(l2=0.1)).mistake_driven
+
+
+# --------------------------------------------------------------------------- the page
+
+PAGE = Path(__file__).resolve().parents[1] / "docs" / "validating.md"
+
+
+def test_the_pages_code_runs_and_its_table_is_the_output():
+    ns: dict = {}
+    for block in re.findall(r"```python\n(.*?)```", PAGE.read_text(), re.S):
+        if "sklearn" in block and importlib.util.find_spec("sklearn") is None:
+            continue
+        exec(compile(block, str(PAGE), "exec"), ns)  # noqa: S102 - the page's own code
+    shown = re.search(r"```text\n(.*?)```", PAGE.read_text(), re.S).group(1)
+    for v in ns["report"].verdicts:  # the page shows what its code prints (timings aside)
+        assert v.reason in shown, v.reason
+    assert ns["fixed"].passed and not ns["report"].passed

@@ -146,7 +146,7 @@ class SklearnLearner(_Adapter):
     >>> from maxmargin.online import run
     >>> sgd = SklearnLearner(SGDClassifier(alpha=0.01, fit_intercept=False))
     >>> sgd.objective, sgd.lam, [c.label() for c in sgd.claims][:1]
-    ('lambda', 0.01, ['F(last) - F* = O(t^a log t)'])
+    ('lambda', 0.01, ['F(last) - F* = O(t^a)'])
     >>> tr = run(sgd, make_gaussians(30, 2, seed=0), epochs=2)
     >>> tr.intercept, tr.w.shape[1]
     ('none', 2)
@@ -224,6 +224,14 @@ class SklearnLearner(_Adapter):
         Parameters
         ----------
         d : int
+
+        Examples
+        --------
+        >>> from sklearn.linear_model import Perceptron
+        >>> p = SklearnLearner(Perceptron(fit_intercept=False))
+        >>> p.start(2)
+        >>> p.weights()
+        array([0., 0.])
         """
         from sklearn.base import clone
 
@@ -238,6 +246,15 @@ class SklearnLearner(_Adapter):
         x : ndarray of shape (d,)
         y : float
         t : int
+
+        Examples
+        --------
+        >>> from sklearn.linear_model import Perceptron
+        >>> p = SklearnLearner(Perceptron(fit_intercept=False))
+        >>> p.start(2)
+        >>> p.step(np.array([1.0, 2.0]), 1.0, 1)  # a zero score is a mistake
+        >>> p.weights()
+        array([1., 2.])
         """
         self._est.partial_fit(x[None, :], [y], classes=_CLASSES)
 
@@ -257,6 +274,15 @@ class SklearnLearner(_Adapter):
         Returns
         -------
         ndarray or (ndarray, float)
+
+        Examples
+        --------
+        >>> from sklearn.linear_model import Perceptron
+        >>> p = SklearnLearner(Perceptron())
+        >>> p.start(1)
+        >>> p.step(np.array([2.0]), -1.0, 1)
+        >>> p.weights()
+        (array([-2.]), -1.0)
         """
         return self._read(False)
 
@@ -266,15 +292,32 @@ class SklearnLearner(_Adapter):
         Returns
         -------
         ndarray or (ndarray, float)
+
+        Examples
+        --------
+        >>> from sklearn.linear_model import SGDClassifier
+        >>> s = SklearnLearner(SGDClassifier(alpha=0.1, fit_intercept=False, average=True))
+        >>> s.start(1)
+        >>> s.step(np.array([1.0]), 1.0, 1)
+        >>> w1 = s.weights()
+        >>> s.step(np.array([1.0]), 1.0, 2)
+        >>> bool(np.allclose(s.average(), (w1 + s.weights()) / 2))  # the mean of w_2, w_3
+        True
         """
         return self._read(True)
 
     def get_params(self) -> dict[str, Any]:
-        """The estimator's parameters.
+        """The estimator's parameters (those of plain types).
 
         Returns
         -------
         dict
+
+        Examples
+        --------
+        >>> from sklearn.linear_model import SGDClassifier
+        >>> SklearnLearner(SGDClassifier(alpha=0.5)).get_params()["alpha"]
+        0.5
         """
         return {k: v for k, v in self.estimator.get_params().items() if _plain(v)}
 
@@ -351,6 +394,13 @@ class RiverLearner(_Adapter):
         Parameters
         ----------
         d : int
+
+        Examples
+        --------
+        >>> from river.linear_model import PAClassifier  # doctest: +SKIP
+        >>> pa = RiverLearner(PAClassifier(mode=0, learn_intercept=False))  # doctest: +SKIP
+        >>> pa.start(2); pa.weights()  # doctest: +SKIP
+        array([0., 0.])
         """
         self._model = self.model.clone()
         self._d = d
@@ -363,6 +413,14 @@ class RiverLearner(_Adapter):
         x : ndarray of shape (d,)
         y : float
         t : int
+
+        Examples
+        --------
+        >>> from river.linear_model import PAClassifier  # doctest: +SKIP
+        >>> pa = RiverLearner(PAClassifier(mode=0, learn_intercept=False))  # doctest: +SKIP
+        >>> pa.start(2); pa.step(np.array([1.0, 1.0]), 1.0, 1)  # doctest: +SKIP
+        >>> pa.weights()  # tau = loss / ||x||^2 = 1/2  # doctest: +SKIP
+        array([0.5, 0.5])
         """
         self._model.learn_one(dict(enumerate(x.tolist())), bool(y > 0))
 
@@ -372,6 +430,13 @@ class RiverLearner(_Adapter):
         Returns
         -------
         ndarray or (ndarray, float)
+
+        Examples
+        --------
+        >>> from river.linear_model import Perceptron  # doctest: +SKIP
+        >>> p = RiverLearner(Perceptron())  # doctest: +SKIP
+        >>> p.start(1); p.step(np.array([2.0]), -1.0, 1); p.weights()  # doctest: +SKIP
+        (array([-2.]), -1.0)
         """
         m = self._model
         ws = getattr(m, "weights", {})
@@ -384,6 +449,12 @@ class RiverLearner(_Adapter):
         Returns
         -------
         dict
+
+        Examples
+        --------
+        >>> from river.linear_model import PAClassifier  # doctest: +SKIP
+        >>> RiverLearner(PAClassifier(C=0.5)).get_params()["C"]  # doctest: +SKIP
+        0.5
         """
         params = self.model._get_params() if hasattr(self.model, "_get_params") else {}
         return {k: v for k, v in params.items() if _plain(v)}

@@ -79,6 +79,11 @@ class Claim:
     ----------
     reference : str
         The theorem the claim rests on (author, year, theorem).
+
+    Examples
+    --------
+    >>> NOVIKOFF.kind, NOVIKOFF.reference
+    ('mistakes', 'Novikoff (1962)')
     """
 
     reference: str = ""
@@ -96,6 +101,9 @@ class Claim:
         >>> RegretBound().label()
         'regret <= G^2 (1 + ln t)/(2 lam)'
         """
+        return self._label()
+
+    def _label(self) -> str:
         raise NotImplementedError
 
     def to_dict(self) -> dict[str, Any]:
@@ -178,7 +186,7 @@ class Rate(Claim):
                 f"random order); got {self.orders!r}"
             )
 
-    def label(self) -> str:  # noqa: D102 (documented on Claim)
+    def _label(self) -> str:
         a = "a" if self.exponent is None else f"{self.exponent:g}"
         k = self.log_power
         log = "" if k == 0 else (" log t" if k == 1 else f" log^{k} t")
@@ -243,7 +251,7 @@ class MistakeBound(Claim):
                 f"{' or '.join(map(repr, MISTAKE_FORMS[self.form]))}, not {self.data!r}"
             )
 
-    def label(self) -> str:  # noqa: D102 (documented on Claim)
+    def _label(self) -> str:
         what = {
             "separable": "(R/gamma)^2",
             "any": "general bound",
@@ -273,7 +281,7 @@ class RegretBound(Claim):
 
     kind: ClassVar[str] = "regret"
 
-    def label(self) -> str:  # noqa: D102 (documented on Claim)
+    def _label(self) -> str:
         return "regret <= G^2 (1 + ln t)/(2 lam)"
 
 
@@ -310,7 +318,7 @@ class Invariance(Claim):
                 f"not {self.transform!r}"
             )
 
-    def label(self) -> str:  # noqa: D102 (documented on Claim)
+    def _label(self) -> str:
         return f"invariant to {self.transform}"
 
 
@@ -373,7 +381,7 @@ class Average(Claim):
                 f"Average.iterates must be 'before' or 'after', not {self.iterates!r}"
             )
 
-    def label(self) -> str:  # noqa: D102 (documented on Claim)
+    def _label(self) -> str:
         return "average = mean of " + ("w_1..w_t" if self.iterates == "before" else "w_2..w_t+1")
 
 
@@ -499,8 +507,10 @@ def resolve_claims(
     --------
     >>> from maxmargin.online import Pegasos
     >>> ok, na = resolve_claims(Pegasos(lam=0.1, intercept="free"))
-    >>> [c.label() for c in ok], na[0][1][:47]
-    ([], 'it declares no theory_rate: with a free interce')
+    >>> [c.label() for c in ok]
+    ['average = mean of w_1..w_t', 'invariant to permute_features']
+    >>> na[0][1][:47]
+    'it declares no theory_rate: with a free interce'
     """
     claims = claims_of(learner) if claims is None else tuple(claims)
     ok: list[Claim] = []

@@ -82,6 +82,12 @@ class ProblemSpec:
     options : tuple of (str, float)
         The generator's parameters (``margin``, ``offset``, ``separation``, ``shift``,
         ``density``, ``k``, ``p``).
+
+    Examples
+    --------
+    >>> spec = ProblemSpec("gaussians", 50, 3, seed=1, intercept="free", lam=0.1, scale=1e6)
+    >>> spec.name, spec.problem_lam
+    ('gaussians x1e+06/free', 100000000000.0)
     """
 
     data: str
@@ -122,6 +128,11 @@ class ProblemSpec:
         Returns
         -------
         float
+
+        Examples
+        --------
+        >>> battery("quick").problem("separable/free").option("margin")
+        0.1
         """
         return float(dict(self.options).get(key, default))
 
@@ -136,6 +147,11 @@ class ProblemSpec:
         Returns
         -------
         str
+
+        Examples
+        --------
+        >>> '"intercept": "none"' in battery("quick").specs[0].key()
+        True
         """
         d = {k: getattr(self, k) for k in self.__dataclass_fields__}
         d["options"] = sorted(self.options)
@@ -151,6 +167,12 @@ class ProblemSpec:
         meta : dict
             ``margin`` (the exact margin of ``separable``, for intercepts ``none`` and
             ``free``), ``relevant`` (the disjunction's features).
+
+        Examples
+        --------
+        >>> data, sw, meta = battery("quick").problem("separable/none").make_data()
+        >>> data.n, sw is None, meta["margin"]
+        (100, True, 0.1)
         """
         meta: dict[str, Any] = {}
         rng = np.random.default_rng([self.seed, 23])
@@ -229,6 +251,12 @@ class CertifiedProblem:
         The certified hard margin (None: not separable in this intercept mode).
     meta : dict
         What the generator knows (``margin``, ``relevant``).
+
+    Examples
+    --------
+    >>> cp = certified(battery("quick").problem("gaussians/none"))
+    >>> cp.separable, cp.soft.certificate.ok, cp.problem.lam
+    (False, True, 0.05)
     """
 
     spec: ProblemSpec
@@ -260,6 +288,13 @@ class CertifiedProblem:
         Returns
         -------
         tuple
+
+        Examples
+        --------
+        >>> cp = certified(battery("quick").problem("separable/none"))
+        >>> R, u, m, gamma = cp.learner_space()
+        >>> round(gamma, 12), bool(R > gamma)
+        (0.1, True)
         """
         p, s = self.problem, self.problem.intercept_scaling
         sq = self.data.row_norms() ** 2
@@ -287,6 +322,12 @@ class CertifiedProblem:
         Returns
         -------
         float
+
+        Examples
+        --------
+        >>> cp = certified(battery("quick").problem("gaussians/none"))
+        >>> bool(0 < cp.resolution() < 1e-9)
+        True
         """
         c = self.soft.certificate
         lam = self.problem.lam
@@ -313,7 +354,7 @@ class Battery:
     --------
     >>> b = battery("quick")
     >>> b.name, b.epochs, len(b.seeds) >= 3
-    ('quick', 20, True)
+    ('quick', 30, True)
     """
 
     name: str
@@ -333,6 +374,11 @@ class Battery:
         Returns
         -------
         ndarray of int64
+
+        Examples
+        --------
+        >>> battery("quick").checkpoints(100)[[0, -1]].tolist()
+        [1, 3000]
         """
         T = n * self.epochs
         k = max(2, int(math.ceil(self.checkpoints_per_decade * math.log10(max(T, 2)))) + 1)
@@ -371,6 +417,11 @@ class Battery:
         Returns
         -------
         list of (str, int)
+
+        Examples
+        --------
+        >>> battery("quick").runs()[:3]
+        [('cyclic', 0), ('shuffle', 0), ('shuffle', 1)]
         """
         return [(o, s) for o in self.orders for s in ((0,) if o == "cyclic" else self.seeds)]
 

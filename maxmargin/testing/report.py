@@ -16,7 +16,7 @@ _COLUMNS = ("verdict", "claim", "problem", "evidence")
 def _row(v: Verdict) -> tuple[str, str, str, str]:
     return (
         v.outcome,
-        v.claim + ("" if v.check in ("bound", "exponent") else f" [{v.check}]"),
+        v.claim + (" [constant]" if v.check == "constant" else ""),
         v.problem,
         v.reason,
     )
@@ -81,6 +81,15 @@ class CheckReport:
         -------
         dict
             ``{"PASS": ..., "FAIL": ..., "INCONCLUSIVE": ...}``.
+
+        Examples
+        --------
+        >>> from maxmargin.testing import Verdict
+        >>> v = Verdict("mistakes <= (R/gamma)^2", "mistakes", "bound", "separable/none",
+        ...             "FAIL", "too many mistakes", order="cyclic", seed=0)
+        >>> rep = CheckReport("mine", "quick", 0, (0, 1, 2), 30, (v,))
+        >>> rep.counts()
+        {'PASS': 0, 'FAIL': 1, 'INCONCLUSIVE': 0}
         """
         out = {"PASS": 0, "FAIL": 0, "INCONCLUSIVE": 0}
         for v in self.verdicts:
@@ -93,6 +102,15 @@ class CheckReport:
         Returns
         -------
         str
+
+        Examples
+        --------
+        >>> from maxmargin.testing import Verdict
+        >>> v = Verdict("mistakes <= (R/gamma)^2", "mistakes", "bound", "separable/none",
+        ...             "FAIL", "too many mistakes", order="cyclic", seed=0)
+        >>> rep = CheckReport("mine", "quick", 0, (0, 1, 2), 30, (v,))
+        >>> rep.summary()[:26]
+        'mine: FAIL (0 PASS, 1 FAIL'
         """
         c = self.counts()
         overall = "PASS" if self.passed else ("FAIL" if c["FAIL"] else "NOTHING PASSED")
@@ -123,6 +141,17 @@ class CheckReport:
         -------
         str
             Two lines: the certified problem, then the run (``learner`` is yours).
+
+        Examples
+        --------
+        >>> from maxmargin.testing import Verdict
+        >>> v = Verdict("mistakes <= (R/gamma)^2", "mistakes", "bound", "separable/none",
+        ...             "FAIL", "too many mistakes", order="cyclic", seed=0)
+        >>> rep = CheckReport("mine", "quick", 0, (0, 1, 2), 30, (v,))
+        >>> print(rep.reproduce(v))  # doctest: +NORMALIZE_WHITESPACE
+        cp = certified(battery('quick', data_seed=0).problem('separable/none'))
+        trace = run(learner, cp.data, epochs=30, order='cyclic', seed=0,
+                    sample_weight=cp.sample_weight)
         """
         order = verdict.order or "cyclic"
         seed = 0 if verdict.seed is None else verdict.seed
@@ -139,6 +168,15 @@ class CheckReport:
         Returns
         -------
         str
+
+        Examples
+        --------
+        >>> from maxmargin.testing import Verdict
+        >>> v = Verdict("mistakes <= (R/gamma)^2", "mistakes", "bound", "separable/none",
+        ...             "FAIL", "too many mistakes", order="cyclic", seed=0)
+        >>> rep = CheckReport("mine", "quick", 0, (0, 1, 2), 30, (v,))
+        >>> rep.to_markdown().splitlines()[4]
+        '| FAIL | mistakes <= (R/gamma)^2 | separable/none | too many mistakes |'
         """
 
         def cell(s: str) -> str:
@@ -160,6 +198,15 @@ class CheckReport:
         Returns
         -------
         str
+
+        Examples
+        --------
+        >>> from maxmargin.testing import Verdict
+        >>> v = Verdict("mistakes <= (R/gamma)^2", "mistakes", "bound", "separable/none",
+        ...             "FAIL", "too many mistakes", order="cyclic", seed=0)
+        >>> rep = CheckReport("mine", "quick", 0, (0, 1, 2), 30, (v,))
+        >>> rep.to_text().splitlines()[3].split()[:2]
+        ['FAIL', 'mistakes']
         """
         rows = self._rows()
         widths = [max([len(c)] + [len(r[i]) for r in rows]) for i, c in enumerate(_COLUMNS[:3])]
@@ -185,6 +232,16 @@ class CheckReport:
         Returns
         -------
         dict
+
+        Examples
+        --------
+        >>> from maxmargin.testing import Verdict
+        >>> v = Verdict("mistakes <= (R/gamma)^2", "mistakes", "bound", "separable/none",
+        ...             "FAIL", "too many mistakes", order="cyclic", seed=0)
+        >>> rep = CheckReport("mine", "quick", 0, (0, 1, 2), 30, (v,))
+        >>> d = rep.to_dict()
+        >>> d["passed"], d["verdicts"][0]["statistic"]
+        (False, None)
         """
         return jsonable(
             {

@@ -87,6 +87,13 @@ class Verdict:
         Its checkpoint (bounds).
     reference : str
         The theorem.
+
+    Examples
+    --------
+    >>> v = Verdict("regret <= G^2 (1 + ln t)/(2 lam)", "regret", "bound", "gaussians/none",
+    ...             "PASS", "regret at most 0.05 of the bound", statistic=0.05)
+    >>> v.to_dict()["outcome"], v.interval
+    ('PASS', None)
     """
 
     claim: str
@@ -105,11 +112,17 @@ class Verdict:
     reference: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        """The verdict as JSON types.
+        """The verdict as its fields (the interval a list).
 
         Returns
         -------
         dict
+
+        Examples
+        --------
+        >>> Verdict("c", "rate", "exponent", "p", "PASS", "ok", interval=(-1.2, -1.1)).to_dict()[
+        ...     "interval"]
+        [-1.2, -1.1]
         """
         out = {k: getattr(self, k) for k in self.__dataclass_fields__}
         out["interval"] = None if self.interval is None else list(self.interval)
