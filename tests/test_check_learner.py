@@ -159,6 +159,14 @@ def test_assert_learner_raises_with_the_table():
     assert "FAIL" in text and "verdict" in text and "gaussians/augmented" in text
 
 
+def test_a_kernel_without_weights_is_not_judged():
+    from maxmargin.online import DualPerceptron
+
+    report = check_learner(DualPerceptron(kernel="rbf"), battery="quick", problems=["separable/"])
+    assert not report.verdicts and not report.passed
+    assert "non-linear kernel" in report.not_checked[0][2]
+
+
 def test_a_learner_that_claims_nothing_does_not_pass():
     class Quiet(PyPerceptron):
         claims = ()

@@ -263,6 +263,8 @@ def _check_problem(
         learner._check_data(cp.data)
     except (ParameterError, DataError) as e:
         return f"the learner refuses it: {e}"
+    if not learner.has_weights:
+        return "it has no weights on the features (a non-linear kernel) to measure"
     if cp.sample_weight is not None and learner.sample_weight_rule is None:
         return "it takes no example weights (no sample_weight_rule)"
     own = claims_of(_source(learner)) if claims is None else tuple(claims)
@@ -279,19 +281,7 @@ def _check_problem(
     runs = [_run(learner, cp, bat, order, seed) for order, seed in bat.runs()]
     verdicts: list[Verdict] = []
     for claim in applies:
-        got: Any
-        if isinstance(claim, Rate):
-            got = rate_verdicts(claim, cp, runs)
-        elif isinstance(claim, MistakeBound):
-            got = mistake_verdict(claim, learner, cp, runs)
-        elif isinstance(claim, RegretBound):
-            got = regret_verdict(claim, cp, runs)
-        elif isinstance(claim, Invariance):
-            got = _invariance(claim, template, cp, bat, runs)
-        elif isinstance(claim, Average):
-            got = _average(claim, learner, cp, bat)
-        else:
-            raise ParameterError(f"unknown claim {claim!r}")
+        got = _judge(claim, template, learner, cp, bat, runs)
         if isinstance(got, str):
             skipped.append((claim.label(), cp.name, got))
         elif isinstance(got, Verdict):
@@ -299,6 +289,28 @@ def _check_problem(
         else:
             verdicts += got
     return verdicts, skipped
+
+
+def _judge(
+    claim: Claim,
+    template: _Template,
+    learner: OnlineLearner,
+    cp: CertifiedProblem,
+    bat: Battery,
+    runs: list[Run],
+) -> Verdict | list[Verdict] | str:
+    """One claim on one problem: its verdict(s), or why it does not apply there."""
+    if isinstance(claim, Rate):
+        return rate_verdicts(claim, cp, runs)
+    if isinstance(claim, MistakeBound):
+        return mistake_verdict(claim, learner, cp, runs)
+    if isinstance(claim, RegretBound):
+        return regret_verdict(claim, cp, runs)
+    if isinstance(claim, Invariance):
+        return _invariance(claim, template, cp, bat, runs)
+    if isinstance(claim, Average):
+        return _average(claim, learner, cp, bat)
+    raise ParameterError(f"unknown claim {claim!r}")
 
 
 def _run(learner: OnlineLearner, cp: CertifiedProblem, bat: Battery, order: str, seed: int) -> Run:
