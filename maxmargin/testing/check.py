@@ -37,10 +37,12 @@ from ..online.claims import (
 )
 from ..online.protocol import PythonLearner, as_learner, is_learner
 from ..online.registry import learner_class, learner_for
+from ..online.schedules import schedule
 from ..problem import SVMProblem
 from .battery import Battery, CertifiedProblem, ProblemSpec, battery, certified
 from .report import CheckReport
 from .verdict import (
+    RTOL,
     Run,
     Verdict,
     average_verdict,
@@ -368,7 +370,75 @@ def _invariance(
             sample_weight=cp.sample_weight,
         )
         pairs.append((r, tr2, perm, c))
-    return invariance_verdict(claim, cp, pairs)
+    verdict = invariance_verdict(claim, cp, pairs)
+    if verdict.outcome == "FAIL" and verdict.t is not None and verdict.order is not None:
+        tie = _tie(learner2, template.build(cp.problem), cp, data2, perm, c, bat, verdict)
+        if tie is not None:
+            return replace(verdict, outcome="INCONCLUSIVE", reason=tie)
+    return verdict
+
+
+#: How close to a threshold (relative) a margin is a tie that rounding decides.
+TIE = 1e-10
+
+
+def _tie(
+    learner2: OnlineLearner,
+    learner: OnlineLearner,
+    cp: CertifiedProblem,
+    data2: Dataset,
+    perm: np.ndarray | None,
+    c: float,
+    bat: Battery,
+    v: Verdict,
+) -> str | None:
+    """Whether the first difference of two runs is a tie that rounding decided.
+
+    The invariances hold in exact arithmetic: on data with exact ties (boolean features)
+    another summation order may put a margin that is exactly at a threshold (0 for a
+    mistake, 1 for the hinge, the margin perceptron's tau) on the other side. Both runs
+    are replayed step by step between the last checkpoint where they agreed and the one
+    where they differ; a difference that starts at such a tie is not the learner's fault.
+    """
+    n = cp.data.n
+    marks = bat.checkpoints(n)
+    t1 = int(v.t)  # type: ignore[arg-type]
+    t0 = int(marks[marks < t1].max(initial=0))
+    steps = np.arange(max(t0, 1), t1 + 1)
+    epochs = math.ceil(t1 / n)
+    kw = {"epochs": epochs, "order": v.order, "seed": v.seed, "sample_weight": cp.sample_weight}
+    a = run(learner, cp.data, checkpoints=steps, **kw)
+    b = run(learner2, data2, checkpoints=steps, **kw)
+    w2, b2 = b.w / c, b.b / (c * c)
+    if perm is not None:
+        inv = np.empty_like(perm)
+        inv[perm] = np.arange(perm.size)
+        w2 = w2[:, inv]
+    k = len(steps)
+    scale = np.maximum(np.abs(a.w[:k]).max(axis=1), np.abs(a.b[:k]))
+    err = np.maximum(np.abs(w2[:k] - a.w[:k]).max(axis=1), np.abs(b2[:k] - a.b[:k]))
+    apart = (err > RTOL * np.where(scale > 0, scale, 1.0)) | (a.mistakes[:k] != b.mistakes[:k])
+    if not apart.any():
+        return None
+    j = int(np.argmax(apart))
+    s = int(steps[j])  # the first step after which the runs differ
+    if j == 0 and s > 1:
+        return None  # they differ already where they agreed: not a single decision
+    w, bias = (a.w[j - 1], float(a.b[j - 1])) if j > 0 else (np.zeros(cp.data.d), 0.0)
+    i = int(schedule(n, epochs, str(v.order), int(v.seed or 0))[s - 1])
+    x = cp.data.X[i]
+    x = np.asarray(x.toarray() if hasattr(x, "toarray") else x, dtype=float).ravel()
+    m = float(cp.data.y[i] * (w @ x + bias))
+    size = float(np.abs(w).sum() * np.abs(x).max(initial=0.0) + abs(bias)) or 1.0
+    for theta in sorted({0.0, 1.0, float(learner.update_margin)}):
+        if abs(m - theta) <= TIE * max(size, abs(theta)):
+            return (
+                f"a tie that rounding decides: at step {s} ({v.order}, seed {v.seed}) the margin "
+                f"y (w.x + b) = {m!r} is the threshold {theta:g} up to rounding, and the "
+                f"transformed run's summation order put it on the other side; the runs agree "
+                f"up to there (invariance holds in exact arithmetic)"
+            )
+    return None
 
 
 #: The steps of the run whose every iterate is recorded for the :class:`Average` claim.

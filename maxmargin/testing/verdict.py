@@ -608,7 +608,7 @@ def invariance_verdict(
         if not (diff.size or drift.size):
             worst = max(worst, float(err.max(initial=0.0)))
             continue
-        k = int(diff[0]) if diff.size else int(drift[0])
+        k = int(min(diff[:1].tolist() + drift[:1].tolist()))  # the first sign of either
         where = f"({run.order}, seed {run.seed})"
         if drift.size and (not diff.size or drift[0] < diff[0]):
             j = int(drift[0])
