@@ -236,6 +236,17 @@ def test_a_bound_fails_at_the_first_checkpoint_past_it():
     assert mistake_verdict(NOVIKOFF, learner, cp, [run_]).outcome == "PASS"
 
 
+def test_a_tie_rounding_decides_is_not_a_fail():
+    # found by the false-FAIL measurement (bench/check_learner.py): on boolean data PA-I
+    # meets a margin of exactly 0; with the features permuted the sum is 5.6e-17
+    report = check_learner(
+        "pa1", battery="quick", data_seed=20, seeds=(60, 61, 62), problems=["disjunction"]
+    )
+    (v,) = [v for v in report.verdicts if v.kind == "invariance"]
+    assert v.outcome == "INCONCLUSIVE" and "a tie that rounding decides" in v.reason
+    assert "margin y (w.x + b) = 0.0 is the threshold 0" in v.reason and report.passed
+
+
 # --------------------------------------------------------------------------- battery
 
 
