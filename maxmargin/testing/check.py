@@ -406,9 +406,9 @@ def _tie(
     t0 = int(marks[marks < t1].max(initial=0))
     steps = np.arange(max(t0, 1), t1 + 1)
     epochs = math.ceil(t1 / n)
-    kw = {"epochs": epochs, "order": v.order, "seed": v.seed, "sample_weight": cp.sample_weight}
-    a = run(learner, cp.data, checkpoints=steps, **kw)
-    b = run(learner2, data2, checkpoints=steps, **kw)
+    order, seed, sw = str(v.order), int(v.seed or 0), cp.sample_weight
+    a = run(learner, cp.data, epochs, order, seed, steps, sample_weight=sw)
+    b = run(learner2, data2, epochs, order, seed, steps, sample_weight=sw)
     w2, b2 = b.w / c, b.b / (c * c)
     if perm is not None:
         inv = np.empty_like(perm)
@@ -425,7 +425,7 @@ def _tie(
     if j == 0 and s > 1:
         return None  # they differ already where they agreed: not a single decision
     w, bias = (a.w[j - 1], float(a.b[j - 1])) if j > 0 else (np.zeros(cp.data.d), 0.0)
-    i = int(schedule(n, epochs, str(v.order), int(v.seed or 0))[s - 1])
+    i = int(schedule(n, epochs, order, seed)[s - 1])
     x = cp.data.X[i]
     x = np.asarray(x.toarray() if hasattr(x, "toarray") else x, dtype=float).ravel()
     m = float(cp.data.y[i] * (w @ x + bias))
