@@ -110,6 +110,9 @@ _SECTIONS = [
     ("maxmargin.trace", "Traces"),
     ("maxmargin.evaluation.comparison", "Learners against the optimum"),
     ("maxmargin.evaluation", "C / lambda paths"),
+    ("maxmargin.testing", "Validating learners"),
+    ("maxmargin.online.claims", "Validating learners"),
+    ("maxmargin.online.adapters", "Validating learners"),
     ("maxmargin.estimators", "scikit-learn estimators"),
     ("maxmargin.liblinear_model", "LIBLINEAR model files"),
     ("maxmargin.plotting", "Figures"),
@@ -120,7 +123,8 @@ _SECTIONS = [
 _EXTRA_MODULES = ["maxmargin.path", "maxmargin.estimators", "maxmargin.plotting.boundary",
                   "maxmargin.plotting.comparison", "maxmargin.cvxpy_models",
                   "maxmargin.plotting.animation", "maxmargin.plotting.path",
-                  "maxmargin.liblinear_model"]
+                  "maxmargin.liblinear_model", "maxmargin.testing", "maxmargin.online.claims",
+                  "maxmargin.online.adapters"]
 
 
 def _section_of(module: str) -> str:

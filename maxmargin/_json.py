@@ -49,6 +49,7 @@ FORMATS: dict[str, tuple[int, str]] = {
     "study_cell": (1, "maxmargin.study (it resumes from the folder)"),
     "study_ref": (1, "maxmargin.study (a cache in its refs/ folder)"),
     "output_dir": (1, "json.load (the files a command wrote into its folder)"),
+    "battery_problem": (1, "maxmargin.testing.certified (its cache folder)"),
 }
 
 _FORMAT_RE = re.compile(r"maxmargin\.([a-z_]+)/(\d+)")

@@ -40,6 +40,7 @@ ROOMS: list[tuple[str, ...]] = [
     ("maxmargin.trace",),
     ("maxmargin.online",),
     ("maxmargin.evaluation",),
+    ("maxmargin.testing",),
     ("maxmargin.plotting",),
     ("maxmargin.report",),
     ("maxmargin.studies",),

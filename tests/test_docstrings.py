@@ -40,6 +40,9 @@ EXTRA_MODULES = [
     "maxmargin.plotting.animation",
     "maxmargin.plotting.path",
     "maxmargin.liblinear_model",
+    "maxmargin.testing",
+    "maxmargin.online.claims",
+    "maxmargin.online.adapters",
 ]
 
 # (qualified name, code): left to fix, reported to the owners.

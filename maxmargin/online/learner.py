@@ -7,9 +7,12 @@ there is no cycle. See ``docs/own-learner.md``.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from .claims import Claim
 
 __all__ = ["Learner"]
 
@@ -33,6 +36,10 @@ class Learner:
     regret_G : float or None
     has_average, has_dual, dual_counts_updates, svm_space, resumable : bool
     supported_intercepts : tuple of str
+    claims : tuple of Claim or None
+        The theorems it claims (:mod:`maxmargin.online.claims`), which
+        :func:`maxmargin.testing.check_learner` checks; None: what the declarations
+        above imply.
 
     Examples
     --------
@@ -67,6 +74,7 @@ class Learner:
     svm_space: ClassVar[bool] = True
     resumable: ClassVar[bool] = False
     supported_intercepts: ClassVar[tuple[str, ...]] = ("none", "augmented")
+    claims: ClassVar[tuple[Claim, ...] | None] = None
 
     def start(self, d: int) -> None:
         """Set a fresh state for examples of length ``d`` (called at every run's start).

@@ -10,6 +10,9 @@ import numpy as np
 from .._validation import check_positive
 from ._compiled import kernels
 from .base import LearnerState, OnlineLearner, PackedData, Snapshot, _doc_intercept
+from .claims import PERMUTATION, MistakeBound
+
+_CRAMMER = "Crammer, Dekel, Keshet, Shalev-Shwartz & Singer (2006)"
 
 __all__ = ["PassiveAggressive", "PA", "PA1", "PA2"]
 
@@ -200,6 +203,10 @@ class PA(PassiveAggressive):
 
     name = "pa"
     variant = 0
+    claims = (
+        MistakeBound(form="pa", data="separable", reference=_CRAMMER + ", Thm 2"),
+        PERMUTATION,
+    )
 
     def __init__(self, *, intercept: str = "augmented", intercept_scaling: float = 1.0) -> None:
         super().__init__(C=1.0, intercept=intercept, intercept_scaling=intercept_scaling)
@@ -223,6 +230,11 @@ class PA1(PassiveAggressive):
 
     name = "pa1"
     variant = 1
+    claims = (
+        MistakeBound(form="pa1", data="separable", reference=_CRAMMER + ", Thm 4"),
+        MistakeBound(form="pa1", data="any", reference=_CRAMMER + ", Thm 4"),
+        PERMUTATION,
+    )
     problem_parameter = "C"
     sample_weight_rule = "C_i = C s_i: the step tau = min(C s_i, loss / ||z||^2)"
 
@@ -245,5 +257,10 @@ class PA2(PassiveAggressive):
 
     name = "pa2"
     variant = 2
+    claims = (
+        MistakeBound(form="pa2", data="separable", reference=_CRAMMER + ", Thm 5"),
+        MistakeBound(form="pa2", data="any", reference=_CRAMMER + ", Thm 5"),
+        PERMUTATION,
+    )
     problem_parameter = "C"
     sample_weight_rule = "C_i = C s_i: the step tau = loss / (||z||^2 + 1/(2 C s_i))"

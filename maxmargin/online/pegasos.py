@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -12,6 +12,7 @@ from .._validation import check_int, check_positive
 from ..exceptions import ParameterError
 from ._compiled import kernels
 from .base import LearnerState, OnlineLearner, PackedData, Snapshot, _doc_intercept
+from .claims import PERMUTATION, Average, Claim, Rate, RegretBound
 from .steps import PegasosStep, StepSize, as_step
 
 __all__ = ["Pegasos"]
@@ -154,6 +155,12 @@ class Pegasos(OnlineLearner):
     objective: str | None = "lambda"
     problem_parameter: str | None = "lam"
     theory_rate: float | None = -1.0  # O(log T / (lam T)), the average (the step's rate)
+    claims: ClassVar[tuple[Claim, ...] | None] = (  # exponent, G: theory_rate, regret_lipschitz
+        Rate(iterate="average", bound="regret/t", reference="Shalev-Shwartz et al. (2011), Cor. 1"),
+        RegretBound(reference="Shalev-Shwartz et al. (2011), Lemma 1; Hazan et al. (2007)"),
+        Average(iterates="before", reference="Shalev-Shwartz et al. (2011), Thm 1"),
+        PERMUTATION,
+    )
     has_dual = True
     has_average = True
     resumable = True

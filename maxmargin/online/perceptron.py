@@ -19,6 +19,7 @@ from .._validation import check_choice, check_int, check_positive
 from ..exceptions import ParameterError
 from ._compiled import kernels
 from .base import LearnerState, OnlineLearner, PackedData, Snapshot, _doc_intercept
+from .claims import NOVIKOFF, PERCEPTRON_GENERAL, PERMUTATION, SCALING, Average, Claim
 
 __all__ = [
     "Perceptron",
@@ -93,6 +94,12 @@ class Perceptron(OnlineLearner):
 
     name = "perceptron"
     reference = "Rosenblatt (1958); Novikoff (1962); the lecture notes' perceptron"
+    claims: ClassVar[tuple[Claim, ...] | None] = (
+        NOVIKOFF,
+        PERCEPTRON_GENERAL,
+        PERMUTATION,
+        SCALING,
+    )
     mistake_driven = True
     has_dual = True
     dual_counts_updates = True
@@ -285,6 +292,13 @@ class AveragedPerceptron(Perceptron):
 
     name = "averaged_perceptron"
     reference = "Freund & Schapire (1999); Collins (2002); Daumé (2006)"
+    claims = (
+        NOVIKOFF,
+        PERCEPTRON_GENERAL,
+        PERMUTATION,
+        SCALING,
+        Average(iterates="after", reference="Collins (2002)"),
+    )
     dual_counts_updates = False  # its implied dual point is the average's
     _averaged = True
 
@@ -328,6 +342,7 @@ class VotedPerceptron(Perceptron):
 
     name = "voted_perceptron"
     reference = "Freund & Schapire (1999)"
+    claims = AveragedPerceptron.claims
     has_average = True
     resumable = False  # the vote keeps indices into the data
     sample_weight_rule = None  # the vote is rebuilt from unit updates
@@ -470,6 +485,7 @@ class MarginPerceptron(Perceptron):
         "Duda & Hart (1973), the perceptron with margin; Krauth & Mezard (1987); "
         "Collobert & Bengio (2004)"
     )
+    claims = (NOVIKOFF, PERCEPTRON_GENERAL, PERMUTATION)  # tau is not scaled with the data
     resumable = True
 
     def __init__(
@@ -655,6 +671,7 @@ class DualPerceptron(OnlineLearner):
     mistake_driven = True
     has_dual = True
     dual_counts_updates = True
+    claims = (NOVIKOFF, PERCEPTRON_GENERAL, PERMUTATION, SCALING)  # the linear kernel's
 
     def __init__(
         self,

@@ -10,6 +10,7 @@ import scipy.sparse as sp
 from .._validation import check_choice, check_int
 from ._compiled import kernels
 from .base import LearnerState, OnlineLearner, PackedData, Snapshot, _doc_intercept
+from .claims import NOVIKOFF, PERCEPTRON_GENERAL, PERMUTATION, SCALING
 from .schedules import _check_seed
 
 __all__ = ["Pocket"]
@@ -126,6 +127,7 @@ class Pocket(OnlineLearner):
     _no_steps = "after each update it counts the training errors on the whole data set"
     reference = "Gallant (1990); the lecture notes' pocket (a random current mistake)"
     mistake_driven = True
+    claims = (NOVIKOFF, PERCEPTRON_GENERAL, PERMUTATION, SCALING)  # its running perceptron's
 
     def __init__(
         self,

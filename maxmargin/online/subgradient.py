@@ -8,6 +8,7 @@ from .._validation import check_positive
 from ..exceptions import ParameterError
 from ._compiled import kernels
 from .base import OnlineLearner, _doc_intercept
+from .claims import PERMUTATION, Average, Rate
 from .pegasos import Pegasos
 from .steps import InverseSqrt, StepSize, as_step
 
@@ -73,6 +74,11 @@ class OnlineSubgradient(Pegasos):
     name = "subgradient"
     reference = "Zinkevich (2003); the lecture notes' online subgradient, O(1/sqrt T)"
     theory_rate: float | None = -0.5  # O(1/sqrt T) for the average
+    claims = (  # eta0 has the units of w: not checked on rescaled data
+        Rate(iterate="average", scale_free=False, reference="Zinkevich (2003), Thm 1"),
+        Average(iterates="before", reference="Zinkevich (2003), Thm 1"),
+        PERMUTATION,
+    )
 
     def __init__(
         self,

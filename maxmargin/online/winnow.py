@@ -11,6 +11,7 @@ from ..data import Dataset
 from ..exceptions import DataError, ParameterError
 from ._compiled import kernels
 from .base import LearnerState, OnlineLearner, PackedData, Snapshot
+from .claims import PERMUTATION, MistakeBound
 
 __all__ = ["Winnow"]
 
@@ -73,6 +74,10 @@ class Winnow(OnlineLearner):
     name = "winnow"
     supported_intercepts = ("none",)
     reference = "Littlestone (1988); the lecture notes"
+    claims = (
+        MistakeBound(form="winnow", data="disjunction", reference="Littlestone (1988), Thms 7, 8"),
+        PERMUTATION,
+    )
     svm_space = False  # predicts w.x > theta: no SVM optimum to compare with
 
     def __init__(

@@ -1,0 +1,487 @@
+"""Learners from scikit-learn and river as learners of the public protocol.
+
+:class:`SklearnLearner` wraps a scikit-learn ``partial_fit`` classifier (``SGDClassifier``,
+``Perceptron``, ``PassiveAggressiveClassifier``), :class:`RiverLearner` a river
+classifier (``linear_model.PAClassifier``, ``linear_model.Perceptron``): one
+``partial_fit`` / ``learn_one`` per step, the weights read from the estimator at every
+step, so :func:`~maxmargin.online.run`, :func:`~maxmargin.compare` and
+:func:`~maxmargin.testing.check_learner` take them as they take a built-in learner.
+
+What the estimator minimises and what it claims are declared from its parameters, as its
+own source code computes them (scikit-learn ``linear_model/_sgd_fast.pyx.tp``, river
+``linear_model/pa.py``, ``perceptron.py``, ``optim/losses.py``):
+
+- ``SGDClassifier(loss="hinge", penalty="l2", alpha)`` minimises the lambda objective
+  with ``lam = alpha`` (its step shrinks ``w`` by ``1 - eta alpha``; the intercept is
+  never shrunk: a free intercept). With ``learning_rate="optimal"``
+  (``eta = 1/(alpha (t0 + t - 1))``) it claims the ``O(log t / t)`` rate of its average
+  (``average=True``; Shalev-Shwartz et al. 2011) or of its last iterate (Shamir & Zhang
+  2013), for intercept ``none`` (``fit_intercept=False``): with a free intercept the
+  objective is not strongly convex in ``b``.
+- ``loss="perceptron"`` (``Perceptron``) with no penalty and a constant step ``eta0``: the
+  perceptron's update ``w += eta0 y x`` on ``y w.x <= 0`` from zero (scikit-learn's
+  ``Hinge(0)`` counts a zero score), so Novikoff's and the general mistake bounds; a
+  free intercept moves by ``eta0 y`` (the bias feature ``s = 1``).
+- ``learning_rate="pa1"`` / ``"pa2"`` (``PassiveAggressiveClassifier``) is PA-I / PA-II
+  with ``C = eta0``: Crammer et al.'s bounds for intercept ``none``. With
+  ``fit_intercept=True`` scikit-learn (and river's ``PAClassifier(learn_intercept=True)``)
+  takes ``tau = loss / ||x||^2`` without the bias feature and still moves the bias by
+  ``tau y``: not the PA step in the space ``(x, 1)``, so no mistake bound is claimed.
+- river's ``Perceptron`` (``l2=0``, zero initializer) is the perceptron with a free
+  intercept (``b += y``); ``PAClassifier(mode=0, 1, 2)`` is PA, PA-I, PA-II.
+
+The adapters ask nothing of maxmargin's own dependencies: scikit-learn is imported when
+:class:`SklearnLearner` starts (``pip install "maxmargin[sklearn]"``), river is only
+called through the model it was given (``pip install "maxmargin[river]"``).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import numpy as np
+
+from ..exceptions import ParameterError
+from .claims import (
+    NOVIKOFF,
+    PERCEPTRON_GENERAL,
+    PERMUTATION,
+    SCALING,
+    Average,
+    Claim,
+    MistakeBound,
+    Rate,
+)
+
+__all__ = ["SklearnLearner", "RiverLearner", "adapt"]
+
+_CRAMMER = "Crammer, Dekel, Keshet, Shalev-Shwartz & Singer (2006)"
+_CLASSES = [-1.0, 1.0]
+
+
+class _Adapter:
+    """What both adapters share: the declarations, the intercept and the weights."""
+
+    objective: str | None = None
+    problem_parameter: str | None = None
+    mistake_driven = False
+    update_margin = 0.0
+    update_step = 1.0
+    theory_rate: float | None = None
+    has_average = False
+    claims: tuple[Claim, ...] = ()
+    supported_intercepts: tuple[str, ...] = ("none",)
+    name = ""
+
+    def _declare(
+        self, fit_intercept: bool, claims: list[Claim], scaling: bool, **decl: Any
+    ) -> None:
+        self.free = bool(fit_intercept)
+        self.intercept = "free" if self.free else "none"  # the estimator's own, fixed
+        self.supported_intercepts = (self.intercept,)
+        for k, v in decl.items():
+            setattr(self, k, v)
+        if claims or self.mistake_driven:
+            claims.append(PERMUTATION)
+        if scaling and not self.free:  # a free bias moves by y, the bias feature s = 1
+            claims.append(SCALING)
+        self.claims = tuple(claims)
+
+    def _pair(self, w: np.ndarray, b: float) -> Any:
+        return (w, float(b)) if self.free else w
+
+
+def _sgd_settings(est: Any) -> dict[str, Any]:
+    """The estimator's parameters as SGDClassifier's (Perceptron and PA are SGD settings)."""
+    kind = type(est).__name__
+    p = est.get_params()
+    if kind == "Perceptron":
+        return {
+            "loss": "perceptron",
+            "penalty": p["penalty"],
+            "alpha": p["alpha"],
+            "learning_rate": "constant",
+            "eta0": p["eta0"],
+            "fit_intercept": p["fit_intercept"],
+            "average": False,
+        }
+    if kind == "PassiveAggressiveClassifier":
+        return {
+            "loss": "hinge",
+            "penalty": None,
+            "alpha": 0.0,
+            "learning_rate": "pa1" if p["loss"] == "hinge" else "pa2",
+            "eta0": p["C"],
+            "fit_intercept": p["fit_intercept"],
+            "average": p["average"],
+        }
+    if kind == "SGDClassifier":
+        return p
+    raise ParameterError(
+        "SklearnLearner takes SGDClassifier, Perceptron or PassiveAggressiveClassifier "
+        f"(a linear partial_fit classifier); got {kind}"
+    )
+
+
+class SklearnLearner(_Adapter):
+    """A scikit-learn ``partial_fit`` classifier as a learner of the public protocol.
+
+    Each step is one ``partial_fit`` on one example (``classes=[-1, 1]``); ``weights()``
+    reads ``coef_`` and ``intercept_`` (the last iterate; ``average()`` the averaged
+    ones of ``average=True``). What it minimises and claims follows from its parameters
+    (the module's docstring): ``fit_intercept=True`` makes it a learner of intercept
+    ``free`` (the bias feature ``s = 1``), ``False`` of ``none``.
+
+    Parameters
+    ----------
+    estimator : SGDClassifier, Perceptron or PassiveAggressiveClassifier
+        Not fitted; cloned at every ``start``. ``problem_parameter`` sets its ``alpha``
+        (``lam``) or its PA ``C`` (``eta0``).
+
+    Examples
+    --------
+    >>> from sklearn.linear_model import SGDClassifier
+    >>> from maxmargin import make_gaussians
+    >>> from maxmargin.online import run
+    >>> sgd = SklearnLearner(SGDClassifier(alpha=0.01, fit_intercept=False))
+    >>> sgd.objective, sgd.lam, [c.label() for c in sgd.claims][:1]
+    ('lambda', 0.01, ['F(last) - F* = O(t^a)'])
+    >>> tr = run(sgd, make_gaussians(30, 2, seed=0), epochs=2)
+    >>> tr.intercept, tr.w.shape[1]
+    ('none', 2)
+    """
+
+    def __init__(self, estimator: Any) -> None:
+        if not callable(getattr(estimator, "partial_fit", None)):
+            raise ParameterError(
+                f"SklearnLearner wraps a scikit-learn partial_fit classifier; got "
+                f"{type(estimator).__name__}"
+            )
+        self.estimator = estimator
+        self.name = type(estimator).__name__
+        s = _sgd_settings(estimator)
+        self._kind = type(estimator).__name__
+        loss, penalty, lr = s["loss"], s["penalty"], s["learning_rate"]
+        avg = s["average"] is True or s["average"] == 1
+        claims: list[Claim] = []
+        decl: dict[str, Any] = {"has_average": bool(s["average"])}
+        if loss == "hinge" and penalty == "l2" and lr in ("optimal", "invscaling"):
+            decl.update(objective="lambda", problem_parameter="lam")
+            rate = None
+            if not s["fit_intercept"]:
+                if lr == "optimal":
+                    rate = -1.0
+                elif s["average"] and s.get("power_t") == 0.5:
+                    rate = -0.5  # eta0 / sqrt(t): Zinkevich's rate for the average
+            decl["theory_rate"] = rate
+            iterate = "average" if s["average"] else "last"
+            ref = "Shalev-Shwartz et al. (2011), Cor. 1"
+            if iterate == "last":
+                ref = "Shamir & Zhang (2013), Thm 2 (the last iterate)"
+            claims.append(Rate(iterate=iterate, scale_free=lr == "optimal", reference=ref))
+        elif loss == "perceptron" and (penalty is None or s["alpha"] == 0) and lr == "constant":
+            decl.update(mistake_driven=True, update_step=float(s["eta0"]))
+            claims += [NOVIKOFF, PERCEPTRON_GENERAL]
+        elif loss == "hinge" and penalty is None and lr in ("pa1", "pa2"):
+            decl["problem_parameter"] = "C"
+            if not s["fit_intercept"]:
+                form = "pa1" if lr == "pa1" else "pa2"
+                ref = f"{_CRAMMER}, Thm {4 if form == 'pa1' else 5}"
+                claims += [
+                    MistakeBound(form=form, data="separable", reference=ref),
+                    MistakeBound(form=form, data="any", reference=ref),
+                ]
+        if avg and claims:
+            claims.append(Average(iterates="after", reference="scikit-learn's averaged SGD"))
+        self._declare(s["fit_intercept"], claims, scaling=decl.get("mistake_driven", False), **decl)
+
+    @property
+    def lam(self) -> float:
+        """``alpha``: the lambda of the objective it minimises."""
+        return float(self.estimator.get_params()["alpha"])
+
+    @lam.setter
+    def lam(self, value: float) -> None:
+        self.estimator = copy.deepcopy(self.estimator)
+        self.estimator.set_params(alpha=float(value))
+
+    @property
+    def C(self) -> float:
+        """The PA aggressiveness (``C`` of PassiveAggressiveClassifier, else ``eta0``)."""
+        p = self.estimator.get_params()
+        return float(p["C"] if "C" in p else p["eta0"])
+
+    @C.setter
+    def C(self, value: float) -> None:
+        self.estimator = copy.deepcopy(self.estimator)
+        key = "C" if "C" in self.estimator.get_params() else "eta0"
+        self.estimator.set_params(**{key: float(value)})
+
+    def start(self, d: int) -> None:
+        """A fresh clone of the estimator for examples of length ``d``.
+
+        Parameters
+        ----------
+        d : int
+
+        Examples
+        --------
+        >>> from sklearn.linear_model import Perceptron
+        >>> p = SklearnLearner(Perceptron(fit_intercept=False))
+        >>> p.start(2)
+        >>> p.weights()
+        array([0., 0.])
+        """
+        from sklearn.base import clone
+
+        self._est = clone(self.estimator)
+        self._d = d
+
+    def step(self, x: np.ndarray, y: float, t: int) -> None:
+        """One ``partial_fit`` on the example.
+
+        Parameters
+        ----------
+        x : ndarray of shape (d,)
+        y : float
+        t : int
+
+        Examples
+        --------
+        >>> from sklearn.linear_model import Perceptron
+        >>> p = SklearnLearner(Perceptron(fit_intercept=False))
+        >>> p.start(2)
+        >>> p.step(np.array([1.0, 2.0]), 1.0, 1)  # a zero score is a mistake
+        >>> p.weights()
+        array([1., 2.])
+        """
+        self._est.partial_fit(x[None, :], [y], classes=_CLASSES)
+
+    def _read(self, average: bool) -> Any:
+        e = self._est
+        if not hasattr(e, "coef_"):
+            return self._pair(np.zeros(self._d), 0.0)
+        if average or not getattr(e, "average", False):
+            w, b = e.coef_, e.intercept_
+        else:  # the last iterate of an averaged SGD
+            w, b = e._standard_coef, e._standard_intercept
+        return self._pair(np.array(w, dtype=float).ravel(), float(np.ravel(b)[0]))
+
+    def weights(self) -> Any:
+        """``coef_`` (the last iterate), with ``intercept_`` for a free intercept.
+
+        Returns
+        -------
+        ndarray or (ndarray, float)
+
+        Examples
+        --------
+        >>> from sklearn.linear_model import Perceptron
+        >>> p = SklearnLearner(Perceptron())
+        >>> p.start(1)
+        >>> p.step(np.array([2.0]), -1.0, 1)
+        >>> p.weights()
+        (array([-2.]), -1.0)
+        """
+        return self._read(False)
+
+    def average(self) -> Any:
+        """The averaged ``coef_`` of ``average=True``.
+
+        Returns
+        -------
+        ndarray or (ndarray, float)
+
+        Examples
+        --------
+        >>> from sklearn.linear_model import SGDClassifier
+        >>> s = SklearnLearner(SGDClassifier(alpha=0.1, fit_intercept=False, average=True))
+        >>> s.start(1)
+        >>> s.step(np.array([1.0]), 1.0, 1)
+        >>> w1 = s.weights()
+        >>> s.step(np.array([1.0]), 1.0, 2)
+        >>> bool(np.allclose(s.average(), (w1 + s.weights()) / 2))  # the mean of w_2, w_3
+        True
+        """
+        return self._read(True)
+
+    def get_params(self) -> dict[str, Any]:
+        """The estimator's parameters (those of plain types).
+
+        Returns
+        -------
+        dict
+
+        Examples
+        --------
+        >>> from sklearn.linear_model import SGDClassifier
+        >>> SklearnLearner(SGDClassifier(alpha=0.5)).get_params()["alpha"]
+        0.5
+        """
+        return {k: v for k, v in self.estimator.get_params().items() if _plain(v)}
+
+
+def _plain(v: Any) -> bool:
+    return v is None or isinstance(v, (bool, int, float, str))
+
+
+class RiverLearner(_Adapter):
+    """A river classifier (``learn_one`` / ``predict_one``) as a learner of the protocol.
+
+    Each step is one ``learn_one({j: x_j}, y > 0)``; ``weights()`` reads the model's
+    ``weights`` (and ``intercept``). ``PAClassifier(mode=0, 1, 2)`` declares PA, PA-I,
+    PA-II (mistake bounds for ``learn_intercept=False``), ``Perceptron`` (``l2=0``, zero
+    initializer) the perceptron's; another linear river classifier runs, claiming
+    nothing.
+
+    Parameters
+    ----------
+    model : river classifier
+        Not trained; cloned at every ``start``. ``problem_parameter`` (``"C"`` for PA-I and
+        PA-II) sets its ``C``.
+
+    Examples
+    --------
+    >>> from river.linear_model import PAClassifier  # doctest: +SKIP
+    >>> RiverLearner(PAClassifier(C=0.1, mode=1, learn_intercept=False)).claims[0].form
+    ... # doctest: +SKIP
+    'pa1'
+    """
+
+    def __init__(self, model: Any) -> None:
+        if not callable(getattr(model, "learn_one", None)):
+            raise ParameterError(
+                f"RiverLearner wraps a river classifier with learn_one; got {type(model).__name__}"
+            )
+        self.model = model
+        kind = type(model).__name__
+        self.name = kind
+        claims: list[Claim] = []
+        decl: dict[str, Any] = {}
+        free = True
+        if kind == "PAClassifier":
+            free = bool(model.learn_intercept)
+            mode = int(model.mode)
+            if mode in (1, 2):
+                decl["problem_parameter"] = "C"
+            if not free:
+                form = ("pa", "pa1", "pa2")[mode]
+                ref = f"{_CRAMMER}, Thm {(2, 4, 5)[mode]}"
+                claims.append(MistakeBound(form=form, data="separable", reference=ref))
+                if mode:
+                    claims.append(MistakeBound(form=form, data="any", reference=ref))
+        elif kind == "Perceptron":
+            init = getattr(model, "initializer", None)
+            zero = init is None or type(init).__name__ == "Zeros"
+            if float(getattr(model, "l2", 0.0)) == 0.0 and zero:
+                decl["mistake_driven"] = True
+                claims += [NOVIKOFF, PERCEPTRON_GENERAL]
+        self._declare(free, claims, scaling=False, **decl)
+
+    @property
+    def C(self) -> float:
+        """The PA aggressiveness ``C``."""
+        return float(self.model.C)
+
+    @C.setter
+    def C(self, value: float) -> None:
+        self.model = self.model.clone({"C": float(value)})
+
+    def start(self, d: int) -> None:
+        """A fresh clone of the model for examples of length ``d``.
+
+        Parameters
+        ----------
+        d : int
+
+        Examples
+        --------
+        >>> from river.linear_model import PAClassifier  # doctest: +SKIP
+        >>> pa = RiverLearner(PAClassifier(mode=0, learn_intercept=False))  # doctest: +SKIP
+        >>> pa.start(2); pa.weights()  # doctest: +SKIP
+        array([0., 0.])
+        """
+        self._model = self.model.clone()
+        self._d = d
+
+    def step(self, x: np.ndarray, y: float, t: int) -> None:
+        """One ``learn_one`` on the example (its features as ``{j: x_j}``, its label ``y > 0``).
+
+        Parameters
+        ----------
+        x : ndarray of shape (d,)
+        y : float
+        t : int
+
+        Examples
+        --------
+        >>> from river.linear_model import PAClassifier  # doctest: +SKIP
+        >>> pa = RiverLearner(PAClassifier(mode=0, learn_intercept=False))  # doctest: +SKIP
+        >>> pa.start(2); pa.step(np.array([1.0, 1.0]), 1.0, 1)  # doctest: +SKIP
+        >>> pa.weights()  # tau = loss / ||x||^2 = 1/2  # doctest: +SKIP
+        array([0.5, 0.5])
+        """
+        self._model.learn_one(dict(enumerate(x.tolist())), bool(y > 0))
+
+    def weights(self) -> Any:
+        """The model's weights (and intercept, for a free intercept).
+
+        Returns
+        -------
+        ndarray or (ndarray, float)
+
+        Examples
+        --------
+        >>> from river.linear_model import Perceptron  # doctest: +SKIP
+        >>> p = RiverLearner(Perceptron())  # doctest: +SKIP
+        >>> p.start(1); p.step(np.array([2.0]), -1.0, 1); p.weights()  # doctest: +SKIP
+        (array([-2.]), -1.0)
+        """
+        m = self._model
+        ws = getattr(m, "weights", {})
+        w = np.array([float(ws.get(j, 0.0)) for j in range(self._d)])
+        return self._pair(w, float(getattr(m, "intercept", 0.0)))
+
+    def get_params(self) -> dict[str, Any]:
+        """The model's parameters (those of plain types).
+
+        Returns
+        -------
+        dict
+
+        Examples
+        --------
+        >>> from river.linear_model import PAClassifier  # doctest: +SKIP
+        >>> RiverLearner(PAClassifier(C=0.5)).get_params()["C"]  # doctest: +SKIP
+        0.5
+        """
+        params = self.model._get_params() if hasattr(self.model, "_get_params") else {}
+        return {k: v for k, v in params.items() if _plain(v)}
+
+
+def adapt(obj: Any) -> Any:
+    """``obj`` as a learner of the protocol: scikit-learn and river estimators wrapped.
+
+    Parameters
+    ----------
+    obj : object
+        A scikit-learn ``partial_fit`` classifier, a river classifier, or anything else
+        (returned as it is).
+
+    Returns
+    -------
+    object
+
+    Examples
+    --------
+    >>> from sklearn.linear_model import Perceptron
+    >>> type(adapt(Perceptron())).__name__, adapt("pegasos")
+    ('SklearnLearner', 'pegasos')
+    """
+    module = type(obj).__module__ or ""
+    if module.startswith("sklearn.") and callable(getattr(obj, "partial_fit", None)):
+        return SklearnLearner(obj)
+    if module.startswith("river.") and callable(getattr(obj, "learn_one", None)):
+        return RiverLearner(obj)
+    return obj

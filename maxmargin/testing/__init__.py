@@ -1,0 +1,25 @@
+"""Validating a learner: its claims checked on a battery of certified problems.
+
+``check_learner(learner)`` is scikit-learn's ``check_estimator`` for convergence: it runs
+the learner on problems whose optimum is certified, in several orders and seeds, and
+judges each claim the learner makes (:mod:`maxmargin.online.claims`) PASS, FAIL or
+INCONCLUSIVE, with the evidence; ``assert_learner`` raises in a test suite.
+See ``docs/validating.md``.
+"""
+
+from .battery import Battery, CertifiedProblem, ProblemSpec, battery, certified
+from .check import assert_learner, check_learner
+from .report import CheckReport
+from .verdict import Verdict
+
+__all__ = [
+    "check_learner",
+    "assert_learner",
+    "CheckReport",
+    "Verdict",
+    "Battery",
+    "ProblemSpec",
+    "CertifiedProblem",
+    "battery",
+    "certified",
+]

@@ -1,0 +1,497 @@
+"""``check_learner``: run a learner through a battery and judge every claim it makes.
+
+The front door of :mod:`maxmargin.testing` (``docs/validating.md``): it takes a learner in
+any form maxmargin runs (a built-in name, a class, an instance of a built-in learner or
+of the public protocol), builds it for every problem of the battery it can run on, runs
+it in every order and seed, scores every run against the certified optimum
+(:func:`~maxmargin.evaluation.comparison.score_trace`, as :func:`~maxmargin.compare`
+does) and judges its claims (:mod:`maxmargin.testing.verdict`).
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..data import Dataset
+from ..evaluation.comparison import score_trace
+from ..exceptions import DataError, ParameterError
+from ..online import OnlineLearner, run
+from ..online.adapters import adapt
+from ..online.claims import (
+    Average,
+    Claim,
+    Invariance,
+    MistakeBound,
+    Rate,
+    RegretBound,
+    claims_of,
+    resolve_claims,
+)
+from ..online.protocol import PythonLearner, as_learner, is_learner
+from ..online.registry import learner_class, learner_for
+from ..online.schedules import schedule
+from ..problem import SVMProblem
+from .battery import Battery, CertifiedProblem, ProblemSpec, battery, certified
+from .report import CheckReport
+from .verdict import (
+    RTOL,
+    Run,
+    Verdict,
+    average_verdict,
+    invariance_verdict,
+    mistake_verdict,
+    rate_verdicts,
+    regret_verdict,
+)
+
+__all__ = ["check_learner", "assert_learner"]
+
+_UNITS = "its settings have the units of the data (a step eta0): rescaled data need them rescaled"
+
+#: The scale of the examples in the scale-invariance check (a power of 2: exact).
+SCALE = 2.0**10
+
+
+class _Template:
+    """What the caller gave, and how to build it for a problem."""
+
+    def __init__(self, learner: Any) -> None:
+        self.cls: Any = None
+        self.params: dict[str, Any] = {}
+        self.obj: Any = None
+        learner = adapt(learner)  # scikit-learn and river estimators
+        if isinstance(learner, str):
+            self.cls = learner_class(learner)
+        elif isinstance(learner, type):
+            self.cls = learner_class(learner)
+        elif isinstance(learner, PythonLearner):
+            self.obj = learner.learner
+        elif isinstance(learner, OnlineLearner):
+            self.cls = type(learner)
+            skip = {"intercept", "intercept_scaling", learner.problem_parameter}
+            self.params = {k: v for k, v in learner.get_params().items() if k not in skip}
+        elif is_learner(learner):
+            self.obj = learner
+        else:
+            raise ParameterError(
+                "check_learner takes a learner: a built-in name, a class, or an instance "
+                "(a built-in learner or an object with start(d), step(x, y, t) and "
+                f"weights(), docs/own-learner.md); got {type(learner).__name__}"
+            )
+        source = self.cls if self.obj is None else self.obj
+        self.label = (
+            str(getattr(source, "name", "") or getattr(source, "__name__", ""))
+            or type(source).__name__
+        )
+        self.supported = tuple(getattr(source, "supported_intercepts", ("none", "augmented")))
+        pp = getattr(source, "problem_parameter", None)
+        self.fixed = None
+        if self.obj is not None and pp is None and getattr(self.obj, "objective", None):
+            self.fixed = "lam" if self.obj.objective == "lambda" else "C"
+
+    def fixed_lam(self) -> float | None:
+        """The lambda the learner's objective fixes (it has no problem_parameter), or None."""
+        if self.fixed == "lam":
+            return float(self.obj.lam)
+        return None
+
+    def build(self, problem: SVMProblem) -> OnlineLearner:
+        """The learner for ``problem`` (ParameterError: it cannot be)."""
+        if self.obj is None:
+            return learner_for(self.cls, problem, **self.params)
+        if self.fixed == "C":
+            raise ParameterError(
+                "it minimises the C objective with a fixed C: declare "
+                "problem_parameter = 'C' so that each problem can set it"
+            )
+        if self.fixed == "lam" and not math.isclose(self.obj.lam, problem.lam, rel_tol=1e-9):
+            raise ParameterError(
+                f"its lam = {self.obj.lam:g} is fixed and the problem has lam = "
+                f"{problem.lam:g}: declare problem_parameter = 'lam' so that each problem can "
+                "set it"
+            )
+        if problem.intercept not in self.supported:
+            raise ParameterError(f"it does not support intercept {problem.intercept!r}")
+        obj = copy.deepcopy(self.obj)
+        pp = getattr(obj, "problem_parameter", None)
+        if pp is not None:
+            setattr(obj, pp, getattr(problem, pp))
+        return as_learner(
+            obj, intercept=problem.intercept, intercept_scaling=problem.intercept_scaling
+        )
+
+
+def _source(learner: OnlineLearner) -> Any:
+    return learner.learner if isinstance(learner, PythonLearner) else learner
+
+
+def check_learner(
+    learner: Any,
+    *,
+    battery: str | Battery = "default",
+    seeds: int | Sequence[int] | None = None,
+    data_seed: int = 0,
+    claims: Sequence[Claim] | None = None,
+    problems: Sequence[str] | None = None,
+    cache: str | Path | None = None,
+) -> CheckReport:
+    """Run ``learner`` through a battery of certified problems and judge its claims.
+
+    Parameters
+    ----------
+    learner : str, type or object
+        A built-in name (``"pegasos"``), ``module:Class``, ``path/file.py:Class``, a class
+        (built for each problem as :func:`~maxmargin.compare` builds it), a built-in
+        instance (its settings kept; ``intercept`` and the problem's parameter set from
+        each problem), or an instance of the public protocol (copied for each problem,
+        its ``problem_parameter`` set).
+    battery : {"quick", "default"} or Battery
+        ``"quick"`` runs in seconds (CI), ``"default"`` under a minute for a built-in
+        learner on 2 cores (``docs/validating.md``).
+    seeds : int or sequence of int, optional
+        The seeds of the ``shuffle`` and ``sample`` runs (an int: that many, from 0);
+        default the battery's.
+    data_seed : int >= 0
+        The seed of the battery's data.
+    claims : sequence of Claim, optional
+        Judge these instead of the learner's own (:func:`~maxmargin.online.claims.claims_of`).
+    problems : sequence of str, optional
+        Only the problems whose name contains one of these strings.
+    cache : str or Path, optional
+        A folder that keeps the certified problems between processes.
+
+    Returns
+    -------
+    CheckReport
+        ``.passed``, ``.verdicts``, ``.failures``, ``.to_markdown()``.
+
+    Raises
+    ------
+    ParameterError
+        Not a learner; claims that contradict its declarations; no problem of the
+        battery it can run on.
+
+    Examples
+    --------
+    >>> rep = check_learner("perceptron", battery="quick", problems=["separable/none"])
+    >>> rep.passed, sorted({v.outcome for v in rep.verdicts})
+    (True, ['PASS'])
+    """
+    tic = time.perf_counter()
+    template = _Template(learner)
+    bat = _battery(battery, template, data_seed, seeds)
+    verdicts: list[Verdict] = []
+    skipped: list[tuple[str, str, str]] = []
+    tried = 0
+    for spec in bat.specs:
+        if problems is not None and not any(p in spec.name for p in problems):
+            continue
+        if spec.intercept not in template.supported:
+            continue
+        tried += 1
+        got = _check_problem(template, spec, bat, claims, cache)
+        if isinstance(got, str):
+            skipped.append(("*", spec.name, got))
+            continue
+        v, s = got
+        verdicts += v
+        skipped += s
+    if tried == 0:
+        raise ParameterError(
+            f"no problem of the {bat.name!r} battery for {template.label!r} (it supports "
+            f"intercept {', '.join(template.supported)}"
+            + ("" if problems is None else f"; problems={list(problems)!r}")
+            + ")"
+        )
+    return CheckReport(
+        learner=template.label,
+        battery=bat.name,
+        data_seed=int(data_seed),
+        seeds=bat.seeds,
+        epochs=bat.epochs,
+        verdicts=tuple(verdicts),
+        not_checked=_merge(skipped),
+        seconds=time.perf_counter() - tic,
+    )
+
+
+def _battery(
+    given: str | Battery, template: _Template, data_seed: int, seeds: int | Sequence[int] | None
+) -> Battery:
+    if isinstance(given, Battery):
+        bat = given
+    else:
+        lam = template.fixed_lam()
+        bat = battery(given, data_seed=data_seed, **({} if lam is None else {"lam": lam}))
+    if seeds is not None:
+        ss = tuple(range(seeds)) if isinstance(seeds, (int, np.integer)) else tuple(seeds)
+        if len(ss) < 2 or any(int(s) < 0 for s in ss):
+            raise ParameterError(f"seeds must give at least 2 seeds >= 0, got {seeds!r}")
+        bat = replace(bat, seeds=tuple(int(s) for s in ss))
+    return bat
+
+
+def _merge(skipped: list[tuple[str, str, str]]) -> tuple[tuple[str, str, str], ...]:
+    """(claim, problems, reason): one row per claim and reason, the problems joined."""
+    rows: dict[tuple[str, str], list[str]] = {}
+    for claim, problem, why in skipped:
+        rows.setdefault((claim, why), [])
+        if problem not in rows[(claim, why)]:
+            rows[(claim, why)].append(problem)
+    return tuple((c, ", ".join(ps), why) for (c, why), ps in rows.items())
+
+
+def _check_problem(
+    template: _Template,
+    spec: ProblemSpec,
+    bat: Battery,
+    claims: Sequence[Claim] | None,
+    cache: str | Path | None,
+) -> tuple[list[Verdict], list[tuple[str, str, str]]] | str:
+    """The verdicts on one problem and the claims it leaves out; or why none apply."""
+    if template.fixed_lam() is not None and spec.scale != 1.0:
+        return "its lam is fixed, and scaled data need lam times scale^2"
+    cp = certified(spec, cache)
+    try:
+        learner = template.build(cp.problem)
+        learner._check_data(cp.data)
+    except (ParameterError, DataError) as e:
+        return f"the learner refuses it: {e}"
+    if not learner.has_weights:
+        return "it has no weights on the features (a non-linear kernel) to measure"
+    if cp.sample_weight is not None and learner.sample_weight_rule is None:
+        return "it takes no example weights (no sample_weight_rule)"
+    own = claims_of(_source(learner)) if claims is None else tuple(claims)
+    if not own:
+        return "it claims nothing (docs/validating.md: declare claims)"
+    applies, na = resolve_claims(learner, own)
+    skipped = [(c.label(), cp.name, why) for c, why in na]
+    if spec.scale != 1.0:
+        units = [c for c in applies if isinstance(c, Rate) and not c.scale_free]
+        skipped += [(c.label(), cp.name, _UNITS) for c in units]
+        applies = tuple(c for c in applies if c not in units)
+    if not applies:
+        return [], skipped
+    runs = [_run(learner, cp, bat, order, seed) for order, seed in bat.runs()]
+    verdicts: list[Verdict] = []
+    for claim in applies:
+        got = _judge(claim, template, learner, cp, bat, runs)
+        if isinstance(got, str):
+            skipped.append((claim.label(), cp.name, got))
+        elif isinstance(got, Verdict):
+            verdicts.append(got)
+        else:
+            verdicts += got
+    return verdicts, skipped
+
+
+def _judge(
+    claim: Claim,
+    template: _Template,
+    learner: OnlineLearner,
+    cp: CertifiedProblem,
+    bat: Battery,
+    runs: list[Run],
+) -> Verdict | list[Verdict] | str:
+    """One claim on one problem: its verdict(s), or why it does not apply there."""
+    if isinstance(claim, Rate):
+        return rate_verdicts(claim, cp, runs)
+    if isinstance(claim, MistakeBound):
+        return mistake_verdict(claim, learner, cp, runs)
+    if isinstance(claim, RegretBound):
+        return regret_verdict(claim, cp, runs)
+    if isinstance(claim, Invariance):
+        return _invariance(claim, template, cp, bat, runs)
+    if isinstance(claim, Average):
+        return _average(claim, learner, cp, bat)
+    raise ParameterError(f"unknown claim {claim!r}")
+
+
+def _run(learner: OnlineLearner, cp: CertifiedProblem, bat: Battery, order: str, seed: int) -> Run:
+    tr = run(
+        learner,
+        cp.data,
+        epochs=bat.epochs,
+        order=order,
+        seed=seed,
+        checkpoints=bat.checkpoints(cp.data.n),
+        sample_weight=cp.sample_weight,
+    )
+    return Run(order, seed, tr, score_trace(tr, cp.soft, hard_reference=cp.hard))
+
+
+def _invariance(
+    claim: Invariance, template: _Template, cp: CertifiedProblem, bat: Battery, runs: list[Run]
+) -> Verdict | str:
+    d = cp.data.d
+    perm: np.ndarray | None = None
+    c = 1.0
+    X = cp.data.X
+    if claim.transform == "permute_features":
+        if d < 2:
+            return "one feature: nothing to permute"
+        perm = np.random.default_rng(d).permutation(d)
+        if np.all(perm == np.arange(d)):
+            perm = perm[::-1].copy()
+        X2: Any = X[:, perm]
+    else:
+        c = SCALE
+        X2 = X * c
+    data2 = Dataset(X2, cp.data.y, name=cp.name + " (transformed)")
+    p = cp.problem
+    problem2 = SVMProblem(
+        data2,
+        lam=p.lam,
+        intercept=p.intercept,
+        intercept_scaling=p.intercept_scaling * c,
+        sample_weight=cp.sample_weight,
+    )
+    learner2 = template.build(problem2)
+    picked = [r for r in runs if r.order == "cyclic"][:1] + [
+        r for r in runs if r.order == "shuffle"
+    ][:1]
+    pairs = []
+    for r in picked:
+        tr2 = run(
+            learner2,
+            data2,
+            epochs=bat.epochs,
+            order=r.order,
+            seed=r.seed,
+            checkpoints=bat.checkpoints(cp.data.n),
+            sample_weight=cp.sample_weight,
+        )
+        pairs.append((r, tr2, perm, c))
+    verdict = invariance_verdict(claim, cp, pairs)
+    if verdict.outcome == "FAIL" and verdict.t is not None and verdict.order is not None:
+        tie = _tie(learner2, template.build(cp.problem), cp, data2, perm, c, bat, verdict)
+        if tie is not None:
+            return replace(verdict, outcome="INCONCLUSIVE", reason=tie)
+    return verdict
+
+
+#: How close to a threshold (relative) a margin is a tie that rounding decides.
+TIE = 1e-10
+
+
+def _tie(
+    learner2: OnlineLearner,
+    learner: OnlineLearner,
+    cp: CertifiedProblem,
+    data2: Dataset,
+    perm: np.ndarray | None,
+    c: float,
+    bat: Battery,
+    v: Verdict,
+) -> str | None:
+    """Whether the first difference of two runs is a tie that rounding decided.
+
+    The invariances hold in exact arithmetic: on data with exact ties (boolean features)
+    another summation order may put a margin that is exactly at a threshold (0 for a
+    mistake, 1 for the hinge, the margin perceptron's tau) on the other side. Both runs
+    are replayed step by step between the last checkpoint where they agreed and the one
+    where they differ; a difference that starts at such a tie is not the learner's fault.
+    """
+    n = cp.data.n
+    marks = bat.checkpoints(n)
+    t1 = int(v.t)  # type: ignore[arg-type]
+    t0 = int(marks[marks < t1].max(initial=0))
+    steps = np.arange(max(t0, 1), t1 + 1)
+    epochs = math.ceil(t1 / n)
+    order, seed, sw = str(v.order), int(v.seed or 0), cp.sample_weight
+    a = run(learner, cp.data, epochs, order, seed, steps, sample_weight=sw)
+    b = run(learner2, data2, epochs, order, seed, steps, sample_weight=sw)
+    w2, b2 = b.w / c, b.b / (c * c)
+    if perm is not None:
+        inv = np.empty_like(perm)
+        inv[perm] = np.arange(perm.size)
+        w2 = w2[:, inv]
+    k = len(steps)
+    scale = np.maximum(np.abs(a.w[:k]).max(axis=1), np.abs(a.b[:k]))
+    err = np.maximum(np.abs(w2[:k] - a.w[:k]).max(axis=1), np.abs(b2[:k] - a.b[:k]))
+    apart = (err > RTOL * np.where(scale > 0, scale, 1.0)) | (a.mistakes[:k] != b.mistakes[:k])
+    if not apart.any():
+        return None
+    j = int(np.argmax(apart))
+    s = int(steps[j])  # the first step after which the runs differ
+    if j == 0 and s > 1:
+        return None  # they differ already where they agreed: not a single decision
+    w, bias = (a.w[j - 1], float(a.b[j - 1])) if j > 0 else (np.zeros(cp.data.d), 0.0)
+    i = int(schedule(n, epochs, order, seed)[s - 1])
+    x = cp.data.X[i]
+    x = np.asarray(x.toarray() if hasattr(x, "toarray") else x, dtype=float).ravel()
+    m = float(cp.data.y[i] * (w @ x + bias))
+    size = float(np.abs(w).sum() * np.abs(x).max(initial=0.0) + abs(bias)) or 1.0
+    for theta in sorted({0.0, 1.0, float(learner.update_margin)}):
+        if abs(m - theta) <= TIE * max(size, abs(theta)):
+            return (
+                f"a tie that rounding decides: at step {s} ({v.order}, seed {v.seed}) the margin "
+                f"y (w.x + b) = {m!r} is the threshold {theta:g} up to rounding, and the "
+                f"transformed run's summation order put it on the other side; the runs agree "
+                f"up to there (invariance holds in exact arithmetic)"
+            )
+    return None
+
+
+#: The steps of the run whose every iterate is recorded for the :class:`Average` claim.
+AVERAGE_STEPS = 300
+
+
+def _average(
+    claim: Average, learner: OnlineLearner, cp: CertifiedProblem, bat: Battery
+) -> Verdict | str:
+    """A run recording every iterate (its first steps), for :func:`average_verdict`."""
+    n = cp.data.n
+    epochs = max(1, math.ceil(AVERAGE_STEPS / n))
+    steps = np.arange(1, min(n * epochs, AVERAGE_STEPS) + 1)
+    tr = run(
+        learner,
+        cp.data,
+        epochs=epochs,
+        order="shuffle",
+        seed=bat.seeds[0],
+        checkpoints=steps,
+        sample_weight=cp.sample_weight,
+    )
+    return average_verdict(claim, cp, tr, len(steps))
+
+
+def assert_learner(learner: Any, **kwargs: Any) -> CheckReport:
+    """:func:`check_learner`, raising ``AssertionError`` with the verdict table unless it passed.
+
+    For a test suite: ``assert_learner(MyPegasos, battery="quick")``.
+
+    Parameters
+    ----------
+    learner : str, type or object
+        As :func:`check_learner`.
+    **kwargs
+        :func:`check_learner`'s keyword arguments.
+
+    Returns
+    -------
+    CheckReport
+        When it passed.
+
+    Raises
+    ------
+    AssertionError
+        A claim FAILs, or nothing was judged PASS (the message is the table).
+
+    Examples
+    --------
+    >>> assert_learner("pa", battery="quick", problems=["separable/none"]).passed
+    True
+    """
+    report = check_learner(learner, **kwargs)
+    if not report.passed:
+        raise AssertionError("\n" + report.to_text())
+    return report

@@ -1,0 +1,259 @@
+"""The result of :func:`~maxmargin.testing.check_learner`: the verdicts and their table."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .._json import jsonable
+from .verdict import Verdict
+
+__all__ = ["CheckReport"]
+
+_COLUMNS = ("verdict", "claim", "problem", "evidence")
+
+
+def _row(v: Verdict) -> tuple[str, str, str, str]:
+    return (
+        v.outcome,
+        v.claim + (" [constant]" if v.check == "constant" else ""),
+        v.problem,
+        v.reason,
+    )
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """What :func:`~maxmargin.testing.check_learner` found.
+
+    Attributes
+    ----------
+    learner : str
+    battery : str
+    data_seed : int
+    seeds : tuple of int
+        The seeds of the ``shuffle`` and ``sample`` runs.
+    epochs : int
+    verdicts : tuple of Verdict
+        One per claim and problem (a rate with a constant: two).
+    not_checked : tuple of (str, str, str)
+        ``(claim, problems, reason)``: what was not judged, and why (``"*"``: every
+        claim on those problems).
+    seconds : float
+        Wall-clock time of the check.
+
+    Examples
+    --------
+    >>> from maxmargin.testing import check_learner
+    >>> rep = check_learner("perceptron", battery="quick", problems=["separable/none"])
+    >>> rep.passed, len(rep.failures)
+    (True, 0)
+    """
+
+    learner: str
+    battery: str
+    data_seed: int
+    seeds: tuple[int, ...]
+    epochs: int
+    verdicts: tuple[Verdict, ...]
+    not_checked: tuple[tuple[str, str, str], ...] = ()
+    seconds: float = 0.0
+
+    @property
+    def failures(self) -> tuple[Verdict, ...]:
+        """The FAIL verdicts."""
+        return tuple(v for v in self.verdicts if v.outcome == "FAIL")
+
+    @property
+    def inconclusive(self) -> tuple[Verdict, ...]:
+        """The INCONCLUSIVE verdicts."""
+        return tuple(v for v in self.verdicts if v.outcome == "INCONCLUSIVE")
+
+    @property
+    def passed(self) -> bool:
+        """No claim FAILs, and at least one PASSes (a learner that claims nothing does not)."""
+        return not self.failures and any(v.outcome == "PASS" for v in self.verdicts)
+
+    def counts(self) -> dict[str, int]:
+        """The number of verdicts of each outcome.
+
+        Returns
+        -------
+        dict
+            ``{"PASS": ..., "FAIL": ..., "INCONCLUSIVE": ...}``.
+
+        Examples
+        --------
+        >>> from maxmargin.testing import Verdict
+        >>> v = Verdict("mistakes <= (R/gamma)^2", "mistakes", "bound", "separable/none",
+        ...             "FAIL", "too many mistakes", order="cyclic", seed=0)
+        >>> rep = CheckReport("mine", "quick", 0, (0, 1, 2), 30, (v,))
+        >>> rep.counts()
+        {'PASS': 0, 'FAIL': 1, 'INCONCLUSIVE': 0}
+        """
+        out = {"PASS": 0, "FAIL": 0, "INCONCLUSIVE": 0}
+        for v in self.verdicts:
+            out[v.outcome] += 1
+        return out
+
+    def summary(self) -> str:
+        """One line: the learner, the overall verdict and the counts.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> from maxmargin.testing import Verdict
+        >>> v = Verdict("mistakes <= (R/gamma)^2", "mistakes", "bound", "separable/none",
+        ...             "FAIL", "too many mistakes", order="cyclic", seed=0)
+        >>> rep = CheckReport("mine", "quick", 0, (0, 1, 2), 30, (v,))
+        >>> rep.summary()[:26]
+        'mine: FAIL (0 PASS, 1 FAIL'
+        """
+        c = self.counts()
+        overall = "PASS" if self.passed else ("FAIL" if c["FAIL"] else "NOTHING PASSED")
+        return (
+            f"{self.learner}: {overall} ({c['PASS']} PASS, {c['FAIL']} FAIL, "
+            f"{c['INCONCLUSIVE']} INCONCLUSIVE; {self.battery} battery, data seed "
+            f"{self.data_seed}, seeds {', '.join(map(str, self.seeds))}, {self.epochs} epochs, "
+            f"{self.seconds:.1f} s)"
+        )
+
+    def _rows(self, failures_first: bool = True) -> list[tuple[str, str, str, str]]:
+        order = {"FAIL": 0, "INCONCLUSIVE": 1, "PASS": 2}
+        vs = (
+            sorted(self.verdicts, key=lambda v: order[v.outcome])
+            if failures_first
+            else self.verdicts
+        )
+        return [_row(v) for v in vs]
+
+    def reproduce(self, verdict: Verdict) -> str:
+        """Python that re-runs the run a verdict names (for a FAIL: the one that shows it).
+
+        Parameters
+        ----------
+        verdict : Verdict
+
+        Returns
+        -------
+        str
+            Two lines: the certified problem, then the run (``learner`` is yours).
+
+        Examples
+        --------
+        >>> from maxmargin.testing import Verdict
+        >>> v = Verdict("mistakes <= (R/gamma)^2", "mistakes", "bound", "separable/none",
+        ...             "FAIL", "too many mistakes", order="cyclic", seed=0)
+        >>> rep = CheckReport("mine", "quick", 0, (0, 1, 2), 30, (v,))
+        >>> print(rep.reproduce(v))  # doctest: +NORMALIZE_WHITESPACE
+        cp = certified(battery('quick', data_seed=0).problem('separable/none'))
+        trace = run(learner, cp.data, epochs=30, order='cyclic', seed=0,
+                    sample_weight=cp.sample_weight)
+        """
+        order = verdict.order or "cyclic"
+        seed = 0 if verdict.seed is None else verdict.seed
+        return (
+            f"cp = certified(battery({self.battery!r}, data_seed={self.data_seed})"
+            f".problem({verdict.problem!r}))\n"
+            f"trace = run(learner, cp.data, epochs={self.epochs}, order={order!r}, "
+            f"seed={seed}, sample_weight=cp.sample_weight)"
+        )
+
+    def to_markdown(self) -> str:
+        """The verdict table in Markdown (failures first), then what was not checked.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> from maxmargin.testing import Verdict
+        >>> v = Verdict("mistakes <= (R/gamma)^2", "mistakes", "bound", "separable/none",
+        ...             "FAIL", "too many mistakes", order="cyclic", seed=0)
+        >>> rep = CheckReport("mine", "quick", 0, (0, 1, 2), 30, (v,))
+        >>> rep.to_markdown().splitlines()[4]
+        '| FAIL | mistakes <= (R/gamma)^2 | separable/none | too many mistakes |'
+        """
+
+        def cell(s: str) -> str:
+            return s.replace("|", "\\|")
+
+        lines = [f"**{self.summary()}**", "", "| " + " | ".join(_COLUMNS) + " |"]
+        lines.append("|" + "---|" * len(_COLUMNS))
+        for row in self._rows():
+            lines.append("| " + " | ".join(cell(x) for x in row) + " |")
+        if self.not_checked:
+            lines += ["", "Not checked:", "", "| claim | problems | why |", "|---|---|---|"]
+            for claim, probs, why in self.not_checked:
+                lines.append(f"| {cell(claim)} | {cell(probs)} | {cell(why)} |")
+        return "\n".join(lines) + "\n"
+
+    def to_text(self) -> str:
+        """The verdict table as plain text (failures first), then what was not checked.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> from maxmargin.testing import Verdict
+        >>> v = Verdict("mistakes <= (R/gamma)^2", "mistakes", "bound", "separable/none",
+        ...             "FAIL", "too many mistakes", order="cyclic", seed=0)
+        >>> rep = CheckReport("mine", "quick", 0, (0, 1, 2), 30, (v,))
+        >>> rep.to_text().splitlines()[3].split()[:2]
+        ['FAIL', 'mistakes']
+        """
+        rows = self._rows()
+        widths = [max([len(c)] + [len(r[i]) for r in rows]) for i, c in enumerate(_COLUMNS[:3])]
+        lines = [self.summary(), ""]
+        fmt = "  ".join(f"{{:<{w}}}" for w in widths) + "  {}"
+        lines.append(fmt.format(*_COLUMNS))
+        for r in rows:
+            lines.append(fmt.format(*r))
+        if self.failures:
+            lines += ["", "reproduce the first FAIL (maxmargin.testing, maxmargin.online.run):"]
+            lines += ["  " + x for x in self.reproduce(self.failures[0]).splitlines()]
+        if self.not_checked:
+            lines += ["", "not checked:"]
+            lines += [f"  {claim} on {probs}: {why}" for claim, probs, why in self.not_checked]
+        return "\n".join(lines) + "\n"
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def to_dict(self) -> dict[str, Any]:
+        """The report as JSON types (N/A numbers as None).
+
+        Returns
+        -------
+        dict
+
+        Examples
+        --------
+        >>> from maxmargin.testing import Verdict
+        >>> v = Verdict("mistakes <= (R/gamma)^2", "mistakes", "bound", "separable/none",
+        ...             "FAIL", "too many mistakes", order="cyclic", seed=0)
+        >>> rep = CheckReport("mine", "quick", 0, (0, 1, 2), 30, (v,))
+        >>> d = rep.to_dict()
+        >>> d["passed"], d["verdicts"][0]["statistic"]
+        (False, None)
+        """
+        return jsonable(
+            {
+                "learner": self.learner,
+                "battery": self.battery,
+                "data_seed": self.data_seed,
+                "seeds": list(self.seeds),
+                "epochs": self.epochs,
+                "passed": self.passed,
+                "counts": self.counts(),
+                "seconds": self.seconds,
+                "verdicts": [v.to_dict() for v in self.verdicts],
+                "not_checked": [list(r) for r in self.not_checked],
+            }
+        )
