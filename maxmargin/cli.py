@@ -21,10 +21,10 @@ from typing import Any, NoReturn
 
 import numpy as np
 
-from ._io import OutputPlan, atomic_write, check_outputs, display
 from ._json import dumps, format_header
 from ._progress import notes_silenced
 from .exceptions import CertificateError, MaxMarginError, NotSeparableError
+from .io.files import OutputPlan, atomic_write, check_outputs, display
 
 __all__ = ["main"]
 
@@ -202,7 +202,7 @@ def _outputs(args: argparse.Namespace, writes: Sequence[str] = ()) -> OutputPlan
     """Check every output before any work (exit 2 now, not after the computing).
 
     Each file option and ``--out`` alone, and that none is an input or another output
-    (:func:`maxmargin._io.check_outputs`); ``writes``: what the command writes into
+    (:func:`maxmargin.io.files.check_outputs`); ``writes``: what the command writes into
     ``--out`` (``report.md``, ``*.png``, ...).
     """
     files = {name: getattr(args, attr, None) for name, attr in _FILES}
@@ -1447,7 +1447,7 @@ def _execute(args: argparse.Namespace) -> int:
         print(f"maxmargin: error: {where}{e.strerror or e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        from ._io import remove_temporaries
+        from .io.files import remove_temporaries
 
         remove_temporaries()
         print("maxmargin: interrupted", file=sys.stderr)
@@ -1670,7 +1670,7 @@ def _kill(pid: int, dirs: list[tuple[Path, bool]], wait: bool = True) -> None:
     (were it not its group's leader yet) and waited for. Without, it may have been
     waited for already, and its number may be another process's: the group only.
     """
-    from ._io import remove_temporaries
+    from .io.files import remove_temporaries
 
     with contextlib.suppress(OSError):
         os.killpg(pid, signal.SIGKILL)

@@ -19,7 +19,6 @@ import numpy as np
 import scipy.sparse as sp
 
 from . import _textdata
-from ._io import display
 from ._textdata import TextSource, compression_of, parse_csv, parse_libsvm
 from ._textdata import sniff_format as _sniff_format
 from ._validation import (
@@ -33,6 +32,7 @@ from ._validation import (
     seed_from_random_state,
 )
 from .exceptions import DataError, ParameterError
+from .io.files import display
 
 __all__ = [
     "Dataset",

@@ -41,9 +41,9 @@ from typing import Any
 
 import numpy as np
 
-from ._io import atomic_write
 from .data import Dataset
 from .exceptions import DataError, ParameterError
+from .io.files import atomic_write
 from .solution import ExactSolution
 
 __all__ = ["write_liblinear_model", "liblinear_model_text", "liblinear_labels"]

@@ -19,7 +19,7 @@ ROOMS: list[tuple[str, ...]] = [
     ("maxmargin._version", "maxmargin.exceptions", "maxmargin._json", "maxmargin._startup"),
     (
         "maxmargin._validation",
-        "maxmargin._io",
+        "maxmargin.io.files",
         "maxmargin._progress",
         "maxmargin._log",
         "maxmargin._deps",

@@ -58,7 +58,7 @@ def test_every_document_starts_with_its_format_and_version(tmp_path, separable):
     ep = mm.exact_regularization_path(separable)
     cmp = mm.compare(separable, learners=["pegasos"], lam=0.1, epochs=1)
     _, js = mm.run("perceptron", separable).save(tmp_path / "tr")
-    from maxmargin._io import mark_output_dir
+    from maxmargin.io.files import mark_output_dir
 
     (tmp_path / "o").mkdir()
     mark_output_dir(tmp_path / "o", "path", [])

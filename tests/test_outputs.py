@@ -19,8 +19,14 @@ import pytest
 
 import maxmargin as mm
 from maxmargin import OutputError, ParameterError
-from maxmargin._io import MARKER, OutputPlan, check_outputs, mark_output_dir, remove_temporaries
 from maxmargin.cli import main
+from maxmargin.io.files import (
+    MARKER,
+    OutputPlan,
+    check_outputs,
+    mark_output_dir,
+    remove_temporaries,
+)
 
 HEART = str(mm.data._PACKAGE_DATA / "heart_scale")
 QUICK = ("--learners", "pegasos", "--epochs", "1", "--no-figures", "--quiet")

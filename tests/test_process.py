@@ -83,7 +83,7 @@ LEARNERS = textwrap.dedent(
     class Writing(Stuck):
         # stuck in the middle of writing a file of --out (a folder it makes)
         def start(self, d):
-            from maxmargin._io import atomic_write
+            from maxmargin.io.files import atomic_write
 
             out = Path(os.environ["MM_PIDS"]).parent / "out"
             out.mkdir(exist_ok=True)  # the command may have made it (its staging folder)

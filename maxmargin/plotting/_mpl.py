@@ -32,8 +32,8 @@ from typing import Any
 import numpy as np
 
 from .._deps import PLOT_EXTRA, require
-from .._io import atomic_write
 from ..exceptions import DependencyError, ParameterError
+from ..io.files import atomic_write
 
 __all__ = [
     "matplotlib",

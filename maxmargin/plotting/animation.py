@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._io import atomic_write
 from ..data import Dataset
 from ..exceptions import DataError, ParameterError
+from ..io.files import atomic_write
 from ..online.registry import LEARNERS
 from . import _mpl
 

@@ -323,7 +323,7 @@ def write_report(
     list of Path
         ``report.md`` first, then the figures.
     """
-    from .._io import atomic_write, make_dir
+    from ..io.files import atomic_write, make_dir
     from ..plotting import _mpl
 
     drawn = _mpl.to_draw(figures, formats)

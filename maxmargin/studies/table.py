@@ -258,7 +258,7 @@ def write_table(table: Any, root: Path) -> list:
     import pyarrow.csv as pacsv
     import pyarrow.parquet as pq
 
-    from .._io import atomic_write
+    from ..io.files import atomic_write
 
     paths = []
     buf = io.BytesIO()
