@@ -70,10 +70,10 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from ._json import json_number
 from ._validation import _short, as_floats, check_positive
 from .data import Dataset
 from .exceptions import DataError, ParameterError
+from .io.json import json_number
 from .problem import SVMProblem
 
 __all__ = [

@@ -21,10 +21,10 @@ from typing import Any, NoReturn
 
 import numpy as np
 
-from ._json import dumps, format_header
 from ._progress import notes_silenced
 from .exceptions import CertificateError, MaxMarginError, NotSeparableError
 from .io.files import OutputPlan, atomic_write, check_outputs, display
+from .io.json import dumps, format_header
 
 __all__ = ["main"]
 

@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from ._json import dumps
 from .evaluation.along_path import LearnerPathStudy
 from .evaluation.comparison import Comparison
 from .evaluation.exact_path import ExactPath
 from .evaluation.grid_path import RegularizationPath
 from .exceptions import ParameterError
 from .io.files import atomic_write, make_dir
+from .io.json import dumps
 from .plotting import _mpl
 
 __all__ = ["write_report", "write_path_report", "write_exact_path_report"]

@@ -9,11 +9,11 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from ._json import json_number
 from ._validation import as_floats, check_choice, check_positive
 from .certificate import _norm, _pow2, _radius, _ratio
 from .data import Dataset, scale_rows
 from .exceptions import DataError, NotSeparableError, ParameterError, SolverError
+from .io.json import json_number
 from .problem import SVMProblem
 
 

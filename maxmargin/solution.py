@@ -15,11 +15,11 @@ from typing import Any, overload
 import numpy as np
 import scipy.sparse as sp
 
-from ._json import dumps, format_header, json_float, json_number, read_document
 from .certificate import DEFAULT_TOL, Certificate, _norm, certify
 from .data import Dataset
 from .exceptions import DataError, ParameterError
 from .io.files import atomic_write
+from .io.json import dumps, format_header, json_float, json_number, read_document
 from .problem import SVMProblem
 
 __all__ = ["ExactSolution", "SavedSolution"]

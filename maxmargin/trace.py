@@ -18,10 +18,10 @@ from typing import Any
 
 import numpy as np
 
-from ._json import dumps, format_header, json_float, read_document
 from ._validation import _short
 from .exceptions import DataError, ParameterError
 from .io.files import atomic_write
+from .io.json import dumps, format_header, json_float, read_document
 
 __all__ = ["Trace"]
 

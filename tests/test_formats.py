@@ -23,7 +23,7 @@ from maxmargin import (
     SavedComparison,
     SavedSolution,
 )
-from maxmargin._json import format_header, read_document
+from maxmargin.io.json import format_header, read_document
 
 VERSION = {"maxmargin_version": mm.__version__}
 

@@ -9,11 +9,11 @@ from typing import Any
 
 import numpy as np
 
-from .._json import json_number
 from .._progress import Progress
 from .._validation import check_int, check_positive, resolve_alias, seed_from_random_state
 from ..data import Dataset
 from ..exceptions import ParameterError
+from ..io.json import json_number
 from ..online.base import OnlineLearner
 from ..online.registry import LEARNERS, learner_class, learner_for
 from ..problem import SVMProblem

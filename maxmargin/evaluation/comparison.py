@@ -49,7 +49,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import scipy.sparse as sp
 
-from .._json import dumps, format_header, jsonable
 from .._progress import Progress
 from .._validation import (
     WIDE_HINT,
@@ -66,6 +65,7 @@ from ..data import Dataset, make_separable
 from ..exact import ExactSolution, is_separable, solve
 from ..exceptions import CertificateError, DataError, ParameterError
 from ..io.files import atomic_write
+from ..io.json import dumps, format_header, jsonable
 from ..online import LEARNERS, ORDERS, OnlineLearner, run, schedule
 from ..online.base import SCORINGS, Declared, prediction_errors, scoring
 from ..online.protocol import as_learner, is_learner

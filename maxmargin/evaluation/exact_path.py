@@ -26,12 +26,12 @@ from typing import Any
 
 import numpy as np
 
-from .._json import dumps, format_header, json_number
 from .._validation import check_choice, check_positive
 from ..certificate import Certificate, certify
 from ..data import Dataset
 from ..exceptions import ParameterError
 from ..io.files import atomic_write
+from ..io.json import dumps, format_header, json_number
 from ..problem import INTERCEPTS, SVMProblem, combine_weights
 from .path_geometry import _E, _L, _R, SET_NAMES, _Geometry
 from .saved import SavedExactPath, breakpoints_csv

@@ -51,7 +51,6 @@ import numpy as np
 import scipy.sparse as sp
 
 from .. import _table
-from .._json import dumps, format_header, json_float, json_number, read_document
 from .._progress import Progress
 from .._validation import (
     WIDE_HINT,
@@ -68,6 +67,7 @@ from ..certificate import DEFAULT_TOL, Certificate, certify, support_sets
 from ..data import Dataset
 from ..exceptions import DataError, ParameterError, SolverError
 from ..io.files import atomic_write
+from ..io.json import dumps, format_header, json_float, json_number, read_document
 from ..problem import INTERCEPTS, SVMProblem, combine_weights
 from ..solvers import piqp
 from ..solvers.polish import polish, polish_no_margin

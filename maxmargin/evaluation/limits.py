@@ -21,10 +21,10 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from .._json import json_float, json_number
 from .._validation import check_choice, check_positive
 from ..data import Dataset
 from ..exceptions import NotSeparableError, ParameterError, SolverError
+from ..io.json import json_float, json_number
 from ..problem import INTERCEPTS, SVMProblem
 
 __all__ = ["min_margin_sv_C", "hard_margin_limit", "HardMarginLimit"]

@@ -25,9 +25,9 @@ from typing import Any
 import numpy as np
 
 from .. import _table
-from .._json import dumps, json_float, read_document
 from ..exceptions import DataError, ParameterError
 from ..io.files import atomic_write
+from ..io.json import dumps, json_float, read_document
 from ..solution import SavedSolution
 
 __all__ = [

@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import IO
 
-from .._json import format_header
 from ..exceptions import OutputError
+from .json import format_header
 
 __all__ = [
     "atomic_write",

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from .._json import FORMATS
+from ..io.json import FORMATS
 from .spec import DataSpec, SpecError, StudySpec
 from .store import Reference, Separability, data_digest, read_ref
 

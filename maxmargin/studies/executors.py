@@ -25,9 +25,9 @@ from concurrent.futures import FIRST_COMPLETED, wait
 from dataclasses import dataclass
 from typing import Any
 
-from .._json import format_header
 from .._progress import Progress
 from ..exceptions import ParameterError
+from ..io.json import format_header
 from .cells import (
     CellJob,
     Plan,

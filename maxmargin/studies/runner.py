@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .._json import format_header
 from ..exceptions import ParameterError
 from ..io.files import MARKER, OutputPlan, check_outputs, mark_output_dir
+from ..io.json import format_header
 from ..plotting._mpl import check_formats
 from .cells import Plan, make_plan, versions
 from .executors import StudyProgress, Tracker, parse_scheduler, run_dask, run_local

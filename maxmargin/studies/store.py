@@ -35,9 +35,9 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from .._json import FORMATS, dumps, loads_strict
 from ..exceptions import OutputError
 from ..io.files import atomic_write, clear_dead_temporaries, make_dir
+from ..io.json import FORMATS, dumps, loads_strict
 
 __all__ = ["Store", "Separability", "Reference", "read_ref", "data_digest"]
 

@@ -45,13 +45,13 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from .._json import dumps, format_header, read_document
 from .._validation import check_int
 from ..certificate import certify
 from ..data import Dataset, make_gaussians, make_separable
 from ..exact import ExactSolution, is_separable, solve
 from ..exceptions import CertificateError, DataError, ParameterError
 from ..io.files import atomic_write
+from ..io.json import dumps, format_header, read_document
 from ..problem import SVMProblem
 
 __all__ = ["ProblemSpec", "CertifiedProblem", "Battery", "battery", "certified"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .._json import jsonable
+from ..io.json import jsonable
 from .verdict import Verdict
 
 __all__ = ["CheckReport"]

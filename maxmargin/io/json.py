@@ -22,8 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from ._version import __version__
-from .exceptions import DataError
+from .._version import __version__
+from ..exceptions import DataError
 
 __all__ = [
     "jsonable",
