@@ -23,7 +23,7 @@ ROOMS: list[tuple[str, ...]] = [
         "maxmargin._progress",
         "maxmargin._log",
         "maxmargin._deps",
-        "maxmargin._table",
+        "maxmargin.io.tables",
         "maxmargin._textdata",
     ),
     ("maxmargin.data", "maxmargin.kernels"),

@@ -954,7 +954,7 @@ class Comparison:
         >>> cmp.to_csv().splitlines()[0].split(",")[:8]
         ['label', 'learner', 'order', 'seed', 'kind', 't', 'mistakes', 'train_error']
         """
-        from .._table import to_csv
+        from ..io.tables import to_csv
         from .saved import runs_table
 
         return to_csv(*runs_table([r.to_dict() for r in self.runs]), file=file)
@@ -981,7 +981,7 @@ class Comparison:
         >>> len(df) == 2 * len(cmp.runs[0].t), df["seed"].unique().tolist()
         (True, [0, 1])
         """
-        from .._table import to_frame
+        from ..io.tables import to_frame
         from .saved import runs_table
 
         return to_frame(*runs_table([r.to_dict() for r in self.runs]))

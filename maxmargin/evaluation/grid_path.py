@@ -50,7 +50,6 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 import numpy as np
 import scipy.sparse as sp
 
-from .. import _table
 from .._progress import Progress
 from .._validation import (
     WIDE_HINT,
@@ -66,6 +65,7 @@ from .._validation import (
 from ..certificate import DEFAULT_TOL, Certificate, certify, support_sets
 from ..data import Dataset
 from ..exceptions import DataError, ParameterError, SolverError
+from ..io import tables as _table
 from ..io.files import atomic_write
 from ..io.json import dumps, format_header, json_float, json_number, read_document
 from ..problem import INTERCEPTS, SVMProblem, combine_weights

@@ -24,8 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from .. import _table
 from ..exceptions import DataError, ParameterError
+from ..io import tables as _table
 from ..io.files import atomic_write
 from ..io.json import dumps, json_float, read_document
 from ..solution import SavedSolution

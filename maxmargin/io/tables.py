@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .exceptions import ParameterError
-from .io.files import atomic_write
+from ..exceptions import ParameterError
+from .files import atomic_write
 
 __all__ = ["to_csv", "to_frame", "weight_columns"]
 
