@@ -9,14 +9,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from .evaluation.along_path import LearnerPathStudy
-from .evaluation.comparison import Comparison
-from .evaluation.exact_path import ExactPath
-from .evaluation.grid_path import RegularizationPath
-from .exceptions import ParameterError
-from .io.files import atomic_write, make_dir
-from .io.json import dumps
-from .plotting import _mpl
+from ..evaluation.along_path import LearnerPathStudy
+from ..evaluation.comparison import Comparison
+from ..evaluation.exact_path import ExactPath
+from ..evaluation.grid_path import RegularizationPath
+from ..exceptions import ParameterError
+from ..io.files import atomic_write, make_dir
+from ..io.json import dumps
+from ..plotting import _mpl
 
 __all__ = ["write_report", "write_path_report", "write_exact_path_report"]
 
@@ -83,7 +83,7 @@ def write_report(
     figs: list[Path] = []
     left_out = ""
     if drawn is not None:
-        from .plotting.comparison import figures_left_out, save_figures
+        from ..plotting.comparison import figures_left_out, save_figures
 
         figs = save_figures(comparison, out, formats=drawn, dpi=dpi)
         skipped = figures_left_out(comparison)
@@ -161,7 +161,7 @@ def write_path_report(
     out = make_dir(out_dir)
     figs: list[Path] = []
     if drawn is not None:
-        from .plotting.path import save_path_figures
+        from ..plotting.path import save_path_figures
 
         figs = save_path_figures(
             path_result, out, study=study, formats=drawn, dpi=dpi, feature_names=feature_names
@@ -236,13 +236,13 @@ def write_exact_path_report(
         )
     drawn = _mpl.to_draw(figures, formats)
     if drawn is not None:
-        from .plotting.path import _exact_range
+        from ..plotting.path import _exact_range
 
         _exact_range(ep, C_range)  # a range off the path fails before the folder exists
     out = make_dir(out_dir)
     figs: list[Path] = []
     if drawn is not None:
-        from .plotting.path import save_exact_path_figures
+        from ..plotting.path import save_exact_path_figures
 
         figs = save_exact_path_figures(ep, out, formats=drawn, C_range=C_range, dpi=dpi)
     md = ep.to_markdown() + _figures_section(figs)
