@@ -18,10 +18,10 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from . import _textdata
-from ._textdata import TextSource, compression_of, parse_csv, parse_libsvm
-from ._textdata import sniff_format as _sniff_format
-from ._validation import (
+from .. import _textdata
+from .._textdata import TextSource, compression_of, parse_csv, parse_libsvm
+from .._textdata import sniff_format as _sniff_format
+from .._validation import (
     _short,
     check_count,
     check_finite,
@@ -31,8 +31,8 @@ from ._validation import (
     check_positive,
     seed_from_random_state,
 )
-from .exceptions import DataError, ParameterError
-from .io.files import display
+from ..exceptions import DataError, ParameterError
+from ..io.files import display
 
 __all__ = [
     "Dataset",
@@ -51,7 +51,7 @@ __all__ = [
     "make_gaussians",
 ]
 
-_PACKAGE_DATA = Path(__file__).resolve().parent / "datasets"
+_PACKAGE_DATA = Path(__file__).resolve().parent.parent / "datasets"
 
 
 def map_labels(y: Any, positive: Any = None) -> tuple[np.ndarray, tuple[Any, Any]]:
