@@ -24,7 +24,7 @@ ROOMS: list[tuple[str, ...]] = [
         "maxmargin._log",
         "maxmargin._deps",
         "maxmargin.io.tables",
-        "maxmargin._textdata",
+        "maxmargin.data._text",
     ),
     ("maxmargin.data", "maxmargin.kernels"),
     ("maxmargin.problem", "maxmargin.kernel_problem"),

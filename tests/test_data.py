@@ -442,7 +442,7 @@ def _members(how: str, text: bytes, count: int) -> bytes:
 @pytest.fixture
 def small_chunks(monkeypatch):
     """Chunks of 64 KiB, so that a test sees many without megabytes of text."""
-    from maxmargin import _textdata
+    from maxmargin.data import _text as _textdata
 
     monkeypatch.setattr(_textdata, "CHUNK", 1 << 16)
 
@@ -486,7 +486,7 @@ def test_many_gzip_members_and_bzip2_streams_read_whole(tmp_path):
 
 
 def test_a_plain_file_too_large_is_refused_from_its_first_chunk(tmp_path, monkeypatch):
-    from maxmargin import _textdata
+    from maxmargin.data import _text as _textdata
 
     monkeypatch.setattr(_textdata, "CHUNK", 1 << 14)
     f = tmp_path / "big.svm"
@@ -553,7 +553,7 @@ def test_chunk_boundaries_change_nothing(tmp_path, monkeypatch):
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    from maxmargin import _textdata
+    from maxmargin.data import _text as _textdata
 
     line = st.one_of(
         st.sampled_from(["+1 1:0.5 3:1", "-1 2:2", "1 4:1e-3 # note", "", "  ", "-1 1:x"]),

@@ -18,9 +18,6 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from .. import _textdata
-from .._textdata import TextSource, compression_of, parse_csv, parse_libsvm
-from .._textdata import sniff_format as _sniff_format
 from .._validation import (
     _short,
     check_count,
@@ -33,6 +30,9 @@ from .._validation import (
 )
 from ..exceptions import DataError, ParameterError
 from ..io.files import display
+from . import _text as _textdata
+from ._text import TextSource, compression_of, parse_csv, parse_libsvm
+from ._text import sniff_format as _sniff_format
 
 __all__ = [
     "Dataset",

@@ -25,9 +25,9 @@ from typing import IO, Any
 import numpy as np
 import scipy.sparse as sp
 
-from . import _validation
-from ._log import logger
-from .exceptions import DataError
+from .. import _validation
+from .._log import logger
+from ..exceptions import DataError
 
 #: Bytes of text parsed at a time (each chunk ends at a line end).
 CHUNK = 1 << 22
