@@ -37,24 +37,24 @@ except ImportError as e:  # pragma: no cover - exercised only without scikit-lea
         "`pip install 'scikit-learn>=1.6'` (the rest of maxmargin works without it)"
     ) from e
 
-from ._validation import (
+from .._validation import (
     check_choice,
     check_int,
     check_positive,
     resolve_alias,
     seed_from_random_state,
 )
-from .certificate import Certificate, certify
-from .data import Dataset
-from .exact import FORMS, solve
-from .exceptions import DataError, ParameterError
-from .online import AveragedPerceptron, Pegasos, Perceptron
-from .online.base import OnlineLearner
-from .online.pa import PA, PA1, PA2
-from .online.schedules import ORDERS, _check_seed, iter_schedule
-from .online.stream import OnlineState
-from .problem import INTERCEPTS, SVMProblem, combine_weights, resolve_class_weight
-from .solution import ExactSolution
+from ..certificate import Certificate, certify
+from ..data import Dataset
+from ..exact import FORMS, solve
+from ..exceptions import DataError, ParameterError
+from ..online import AveragedPerceptron, Pegasos, Perceptron
+from ..online.base import OnlineLearner
+from ..online.pa import PA, PA1, PA2
+from ..online.schedules import ORDERS, _check_seed, iter_schedule
+from ..online.stream import OnlineState
+from ..problem import INTERCEPTS, SVMProblem, combine_weights, resolve_class_weight
+from ..solution import ExactSolution
 
 __all__ = [
     "ExactSVC",
