@@ -1,6 +1,6 @@
 """The command's processes: a supervisor, its computing child, and what may go wrong.
 
-The installed ``maxmargin`` runs the work in a child process (maxmargin/cli.py,
+The installed ``maxmargin`` runs the work in a child process (maxmargin/cli/__init__.py,
 ``_supervise``). Here: Ctrl-C while the child is stuck in compiled code, SIGKILL of the
 supervisor (the child and its workers die with it), a child that ends without a result
 (a learner's ``os._exit``), Ctrl-C while the command is still importing.

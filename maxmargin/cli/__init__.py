@@ -21,10 +21,10 @@ from typing import Any, NoReturn
 
 import numpy as np
 
-from ._progress import notes_silenced
-from .exceptions import CertificateError, MaxMarginError, NotSeparableError
-from .io.files import OutputPlan, atomic_write, check_outputs, display
-from .io.json import dumps, format_header
+from .._progress import notes_silenced
+from ..exceptions import CertificateError, MaxMarginError, NotSeparableError
+from ..io.files import OutputPlan, atomic_write, check_outputs, display
+from ..io.json import dumps, format_header
 
 __all__ = ["main"]
 
@@ -138,8 +138,8 @@ def _load_data(args: argparse.Namespace, path: str | None = None, like: Any = No
 
     A LIBSVM holdout gets the index base its DATA was read with.
     """
-    from .data import _format_of, load
-    from .exceptions import ParameterError
+    from ..data import _format_of, load
+    from ..exceptions import ParameterError
 
     if args.data == "-" and getattr(args, "holdout", None) == "-":
         raise ParameterError(
@@ -235,7 +235,7 @@ def _verbosity(args: argparse.Namespace) -> Iterator[None]:
         return
     import logging
 
-    from ._log import logger, solver_log
+    from .._log import logger, solver_log
 
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("maxmargin: %(message)s"))
@@ -251,7 +251,7 @@ def _verbosity(args: argparse.Namespace) -> Iterator[None]:
 
 
 def _problem(args: argparse.Namespace, data: Any) -> Any:
-    from .problem import SVMProblem
+    from ..problem import SVMProblem
 
     kw: dict[str, Any] = {"intercept": args.intercept, **_weights(args, data)}
     if getattr(args, "hard", False):
@@ -268,7 +268,7 @@ def _weights(args: argparse.Namespace, data: Any) -> dict[str, Any]:
 
     Only those given.
     """
-    from .data import load_weights
+    from ..data import load_weights
 
     kw: dict[str, Any] = {}
     if getattr(args, "weights", None) is not None:
@@ -284,8 +284,8 @@ def _check_weighted(args: argparse.Namespace, names: list[str] | None) -> None:
         getattr(args, "weights", None) is None and getattr(args, "class_weight", None) is None
     ):
         return
-    from .exceptions import ParameterError
-    from .online.registry import learner_class
+    from ..exceptions import ParameterError
+    from ..online.registry import learner_class
 
     refuse = [nm for nm in names if getattr(learner_class(nm), "sample_weight_rule", None) is None]
     if refuse:
@@ -433,7 +433,7 @@ def _add_verbosity(p: argparse.ArgumentParser, quiet: str) -> None:
 
 
 def _figure_formats(text: str) -> tuple[str, ...]:
-    from .plotting._mpl import check_formats
+    from ..plotting._mpl import check_formats
 
     try:
         return check_formats(text)
@@ -513,10 +513,10 @@ def _add_problem_args(
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
-    from .exact import solve
+    from ..exact import solve
 
     if args.liblinear_model == "-":
-        from .exceptions import ParameterError
+        from ..exceptions import ParameterError
 
         raise ParameterError(
             "--liblinear-model needs a file name (LIBLINEAR's predict reads a file)"
@@ -525,7 +525,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     data = _load_data(args)
     problem = _problem(args, data)
     if args.liblinear_model is not None:  # labels LIBLINEAR cannot store: say so now
-        from .liblinear_model import liblinear_labels
+        from ..liblinear_model import liblinear_labels
 
         liblinear_labels(data, "--liblinear-model")
     forms = ("primal", "dual") if args.form == "both" else (args.form,)
@@ -561,7 +561,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         payload["forms"] = {s.form: s.to_dict() for s in solutions}
     _write_json(payload, args.json)
     if args.liblinear_model is not None:
-        from .liblinear_model import write_liblinear_model
+        from ..liblinear_model import write_liblinear_model
 
         model = write_liblinear_model(main_sol, args.liblinear_model)
         if args.json != "-" and not args.quiet:
@@ -574,7 +574,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 
 def _learner_options(args: argparse.Namespace, cls: Any) -> dict[str, Any]:
     """The ``run`` options a learner's constructor takes (others are for other learners)."""
-    from .online.protocol import learner_params
+    from ..online.protocol import learner_params
 
     given = {
         "lam": args.lam,
@@ -589,9 +589,9 @@ def _learner_options(args: argparse.Namespace, cls: Any) -> dict[str, Any]:
 
 def _check_options_apply(args: argparse.Namespace, classes: list[Any], targets: list[str]) -> None:
     """An option given explicitly that no chosen learner takes is an error, not ignored."""
-    from .exceptions import ParameterError
-    from .online import LEARNERS
-    from .online.protocol import learner_params
+    from ..exceptions import ParameterError
+    from ..online import LEARNERS
+    from ..online.protocol import learner_params
 
     for key in ("lam", "C", "eta0", "projection", "batch_size"):
         if getattr(args, key) is None or any(key in learner_params(c) for c in classes):
@@ -610,8 +610,8 @@ def _learner_targets(text: str | None, option: str = "--learner") -> list[str]:
     Registry names, ``module:Class`` or ``path/file.py:Class``; a bad one exits 2 before any
     work.
     """
-    from .exceptions import ParameterError
-    from .online.registry import learner_class
+    from ..exceptions import ParameterError
+    from ..online.registry import learner_class
 
     targets = [t.strip() for t in (text or "").split(",") if t.strip()]
     if not targets:
@@ -641,8 +641,8 @@ def _parse_step(text: str) -> Any:
     A name: ``constant``, ``invsqrt`` (the learner's eta0), ``pegasos``, ``pegasos_paper``;
     JSON: that of ``StepSize.to_dict()``.
     """
-    from .exceptions import ParameterError
-    from .online.steps import STEP_NAMES, as_step
+    from ..exceptions import ParameterError
+    from ..online.steps import STEP_NAMES, as_step
 
     text = text.strip()
     if text.startswith("{"):
@@ -673,9 +673,9 @@ def _learner_params(args: argparse.Namespace, targets: list[str]) -> list[dict[s
 
     A key no learner takes is an error.
     """
-    from .exceptions import ParameterError
-    from .online.protocol import learner_params
-    from .online.registry import learner_class
+    from ..exceptions import ParameterError
+    from ..online.protocol import learner_params
+    from ..online.registry import learner_class
 
     given: dict[str, Any] = {}
     for item in getattr(args, "learner_param", None) or []:
@@ -702,10 +702,10 @@ def _run_learners(args: argparse.Namespace, targets: list[str]) -> list[Any]:
 
     A learner of the public protocol is wrapped with ``--intercept`` (default: its own).
     """
-    from .exceptions import ParameterError
-    from .online import OnlineLearner
-    from .online.protocol import as_learner
-    from .online.registry import build, learner_class
+    from ..exceptions import ParameterError
+    from ..online import OnlineLearner
+    from ..online.protocol import as_learner
+    from ..online.registry import build, learner_class
 
     _check_options_apply(args, [learner_class(t) for t in targets], targets)
     learners = []
@@ -725,11 +725,11 @@ def _run_learners(args: argparse.Namespace, targets: list[str]) -> list[Any]:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    from .online import run
+    from ..online import run
 
     targets = _learner_targets(args.learner)
     if args.animate and len(targets) != 1:
-        from .exceptions import ParameterError
+        from ..exceptions import ParameterError
 
         raise ParameterError(
             f"--animate draws one learner; got {len(targets)} ({', '.join(targets)})"
@@ -738,7 +738,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     plan = _outputs(args, [f"{lr.name}{s}" for lr in learners for s in (".npz", ".json")])
     data = _load_data(args)
     if args.animate:
-        from .plotting.animation import _check_target
+        from ..plotting.animation import _check_target
 
         _check_target(data, args.animate)
     with plan.staged() if plan.folder is not None else contextlib.nullcontext() as stage:
@@ -758,7 +758,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
             if stage is not None:
                 trace.save(stage.path / learner.name)
             if args.animate:
-                from .plotting.animation import animate_run
+                from ..plotting.animation import animate_run
 
                 gif = animate_run(trace, data, args.animate, dpi=args.dpi, progress=not args.quiet)
                 if not args.quiet:
@@ -779,7 +779,7 @@ def _report(
     csv_target: str | None = None,
     figures: dict[str, Any] | None = None,
 ) -> int:
-    from .report import write_report
+    from ..report import write_report
 
     out, paths = plan.folder, []
     if out is not None:
@@ -812,8 +812,8 @@ def _load_trace(path: str, data: Any, intercept: str) -> Any:
     ``.npz`` holds ``t``, ``W`` and optionally ``b``, ``w_avg``, ``b_avg``, ``mistakes`` and
     ``kind``, read as ``Trace.from_weights`` reads them, with the problem's ``intercept``.
     """
-    from .exceptions import DataError, ParameterError
-    from .trace import Trace
+    from ..exceptions import DataError, ParameterError
+    from ..trace import Trace
 
     p = Path(path)
     if p.suffix not in (".npz", ".json") and (p.suffix or p.is_file()):
@@ -864,10 +864,10 @@ def _load_trace(path: str, data: Any, intercept: str) -> Any:
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
-    from .evaluation.comparison import _check_steps, compare
-    from .exceptions import ParameterError
-    from .online.registry import learner_for
-    from .problem import SVMProblem
+    from ..evaluation.comparison import _check_steps, compare
+    from ..exceptions import ParameterError
+    from ..online.registry import learner_for
+    from ..problem import SVMProblem
 
     plan = _outputs(args, _report_files(args, "checkpoints.csv"))
     if args.seeds < 1:
@@ -902,7 +902,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
-    from .evaluation.comparison import demo_comparison
+    from ..evaluation.comparison import demo_comparison
 
     plan = _outputs(args, _report_files(args, "checkpoints.csv"))
     if not args.quiet:
@@ -920,13 +920,13 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
 
 def _cmd_path(args: argparse.Namespace) -> int:
-    from ._validation import check_int
-    from .evaluation.along_path import learners_along_path
-    from .evaluation.grid_path import parse_grid, path
-    from .report import write_path_report
+    from .._validation import check_int
+    from ..evaluation.along_path import learners_along_path
+    from ..evaluation.grid_path import parse_grid, path
+    from ..report import write_path_report
 
     if args.exact and args.learners:
-        from .exceptions import ParameterError
+        from ..exceptions import ParameterError
 
         raise ParameterError("--learners runs at the grid's lambdas: use it without --exact")
     plan = _outputs(args, _report_files(args, "grid.csv", "breakpoints.csv"))
@@ -1004,8 +1004,8 @@ def _exact_path(
     show: bool,
 ) -> int:
     """``path --exact``: every breakpoint in the grid's range; figures over that range."""
-    from .evaluation.grid_path import path
-    from .report import write_exact_path_report
+    from ..evaluation.grid_path import path
+    from ..report import write_exact_path_report
 
     result = path(
         data,
@@ -1046,7 +1046,7 @@ def _exact_path(
 
 
 def _cmd_study(args: argparse.Namespace) -> int:
-    from .studies import study
+    from ..studies import study
 
     result = study(
         args.spec,
@@ -1072,7 +1072,7 @@ def _example(*lines: str) -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argparse parser of the ``maxmargin`` command."""
-    from ._version import __version__
+    from .._version import __version__
 
     parser = _Parser(
         prog="maxmargin",
@@ -1447,7 +1447,7 @@ def _execute(args: argparse.Namespace) -> int:
         print(f"maxmargin: error: {where}{e.strerror or e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        from .io.files import remove_temporaries
+        from ..io.files import remove_temporaries
 
         remove_temporaries()
         print("maxmargin: interrupted", file=sys.stderr)
@@ -1670,7 +1670,7 @@ def _kill(pid: int, dirs: list[tuple[Path, bool]], wait: bool = True) -> None:
     (were it not its group's leader yet) and waited for. Without, it may have been
     waited for already, and its number may be another process's: the group only.
     """
-    from .io.files import remove_temporaries
+    from ..io.files import remove_temporaries
 
     with contextlib.suppress(OSError):
         os.killpg(pid, signal.SIGKILL)
@@ -1706,7 +1706,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         interrupted.
     """
     try:
-        from ._startup import started
+        from .._startup import started
 
         started()  # Ctrl-C raises KeyboardInterrupt again, handled here and below
         parser = build_parser()
