@@ -1,4 +1,4 @@
-"""maxmargin.online.schedules: which example every step sees, regenerated exactly."""
+"""maxmargin.online.orders: which example every step sees, regenerated exactly."""
 
 import numpy as np
 import pytest

@@ -50,8 +50,8 @@ from ..exact import FORMS, solve
 from ..exceptions import DataError, ParameterError
 from ..online import AveragedPerceptron, Pegasos, Perceptron
 from ..online.base import OnlineLearner
+from ..online.orders import ORDERS, _check_seed, iter_schedule
 from ..online.pa import PA, PA1, PA2
-from ..online.schedules import ORDERS, _check_seed, iter_schedule
 from ..online.stream import OnlineState
 from ..problem import INTERCEPTS, SVMProblem, combine_weights, resolve_class_weight
 from ..solution import ExactSolution

@@ -8,6 +8,7 @@ learner of your own is a plain Python object with ``start``, ``step`` and ``weig
 """
 
 from .base import OnlineLearner
+from .orders import ORDERS, iter_schedule, schedule
 from .pa import PA, PA1, PA2, PassiveAggressive
 from .pegasos import Pegasos
 from .perceptron import (
@@ -23,7 +24,6 @@ from .pocket import Pocket
 from .protocol import Learner, LearnerError, PythonLearner, as_learner
 from .registry import LEARNERS, learner_class, make_learner
 from .runner import default_checkpoints, run
-from .schedules import ORDERS, iter_schedule, schedule
 from .steps import Constant, InverseSqrt, PegasosStep, StepSize
 from .stream import OnlineState
 from .subgradient import OnlineSubgradient

@@ -11,7 +11,7 @@ from .._validation import check_choice, check_int
 from ._compiled import kernels
 from .base import LearnerState, OnlineLearner, PackedData, Snapshot, _doc_intercept
 from .claims import NOVIKOFF, PERCEPTRON_GENERAL, PERMUTATION, SCALING
-from .schedules import _check_seed
+from .orders import _check_seed
 
 __all__ = ["Pocket"]
 

@@ -33,9 +33,9 @@ from .base import (
     prediction_errors,
     step_weights,
 )
+from .orders import ORDERS, _check_seed, iter_schedule
 from .protocol import as_learner
 from .registry import learner_class, make_learner
-from .schedules import ORDERS, _check_seed, iter_schedule
 
 __all__ = ["run", "default_checkpoints"]
 

@@ -35,7 +35,7 @@ from scipy import stats
 
 from ..evaluation.comparison import RunResult, best_scale_mistake_bound
 from ..online.claims import Average, Claim, Invariance, MistakeBound, Rate, RegretBound
-from ..online.schedules import schedule
+from ..online.orders import schedule
 from ..trace import Trace
 from .battery import CertifiedProblem
 
