@@ -24,7 +24,7 @@ from maxmargin.online import (
     run,
     schedule,
 )
-from maxmargin.online.steps import as_step
+from maxmargin.online.step_sizes import as_step
 
 EPOCHS = 3
 

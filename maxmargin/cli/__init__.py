@@ -642,7 +642,7 @@ def _parse_step(text: str) -> Any:
     JSON: that of ``StepSize.to_dict()``.
     """
     from ..exceptions import ParameterError
-    from ..online.steps import STEP_NAMES, as_step
+    from ..online.step_sizes import STEP_NAMES, as_step
 
     text = text.strip()
     if text.startswith("{"):

@@ -24,7 +24,7 @@ from .pocket import Pocket
 from .protocol import Learner, LearnerError, PythonLearner, as_learner
 from .registry import LEARNERS, learner_class, make_learner
 from .runner import default_checkpoints, run
-from .steps import Constant, InverseSqrt, PegasosStep, StepSize
+from .step_sizes import Constant, InverseSqrt, PegasosStep, StepSize
 from .stream import OnlineState
 from .subgradient import OnlineSubgradient
 from .winnow import Winnow

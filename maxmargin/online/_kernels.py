@@ -27,7 +27,7 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
-from .steps import STEP_CONSTANT, STEP_INVLAM
+from .step_sizes import STEP_CONSTANT, STEP_INVLAM
 
 # reassociation only: lets LLVM vectorise the dot-product reduction (results stay
 # deterministic for a given machine; they differ from a sequential sum by rounding).

@@ -13,7 +13,7 @@ from ..exceptions import ParameterError
 from ._compiled import kernels
 from .base import LearnerState, OnlineLearner, PackedData, Snapshot, _doc_intercept
 from .claims import PERMUTATION, Average, Claim, Rate, RegretBound
-from .steps import PegasosStep, StepSize, as_step
+from .step_sizes import PegasosStep, StepSize, as_step
 
 __all__ = ["Pegasos"]
 

@@ -10,7 +10,7 @@ from ._compiled import kernels
 from .base import OnlineLearner, _doc_intercept
 from .claims import PERMUTATION, Average, Rate
 from .pegasos import Pegasos
-from .steps import InverseSqrt, StepSize, as_step
+from .step_sizes import InverseSqrt, StepSize, as_step
 
 __all__ = ["OnlineSubgradient"]
 
@@ -55,7 +55,7 @@ class OnlineSubgradient(Pegasos):
         The step size of the default schedule (and of ``step="constant"`` /
         ``"invsqrt"``).
     step : StepSize, str or dict, optional
-        The schedule (:mod:`maxmargin.online.steps`); default ``InverseSqrt(eta0)``.
+        The schedule (:mod:`maxmargin.online.step_sizes`); default ``InverseSqrt(eta0)``.
         Listed by :meth:`get_params` only when set.
     {intercept_parameters}
 
