@@ -120,7 +120,8 @@ _SECTIONS = [
     ("maxmargin.exceptions", "Exceptions"),
 ]
 # modules documented beyond the top-level names (their own __all__), when importable
-_EXTRA_MODULES = ["maxmargin.path", "maxmargin.estimators", "maxmargin.plotting.boundary",
+_EXTRA_MODULES = ["maxmargin.evaluation.grid_path", "maxmargin.evaluation.limits",
+                  "maxmargin.evaluation.along_path", "maxmargin.estimators", "maxmargin.plotting.boundary",
                   "maxmargin.plotting.comparison", "maxmargin.cvxpy_models",
                   "maxmargin.plotting.animation", "maxmargin.plotting.path",
                   "maxmargin.liblinear_model", "maxmargin.testing", "maxmargin.online.claims",

@@ -49,8 +49,6 @@ ROOMS: list[tuple[str, ...]] = [
     # the package's public surface, and the old module paths kept as re-exports
     (
         "maxmargin",
-        "maxmargin.path",
-        "maxmargin.exact_path",
         "maxmargin.plot",
         "maxmargin.plot_compare",
         "maxmargin.plot_path",
@@ -182,8 +180,6 @@ def test_computation_never_draws_or_writes_reports():
 
 
 OLD_PATHS = (
-    "maxmargin.path",
-    "maxmargin.exact_path",
     "maxmargin.plot",
     "maxmargin.plot_compare",
     "maxmargin.plot_path",

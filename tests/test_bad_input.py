@@ -20,8 +20,8 @@ import scipy.sparse as sp
 import maxmargin as mm
 from maxmargin import DataError, OutputError, ParameterError
 from maxmargin.cli import main
+from maxmargin.evaluation.grid_path import path as reg_path
 from maxmargin.io.files import MARKER, atomic_write
-from maxmargin.path import path as reg_path
 
 # the modules the command calls into (patched to prove nothing is computed too early)
 MODULES = {

@@ -32,7 +32,9 @@ import maxmargin  # noqa: E402
 
 CHECKS = {"GL08", "PR01", "PR02", "RT01", "EX01"}
 EXTRA_MODULES = [
-    "maxmargin.path",
+    "maxmargin.evaluation.grid_path",
+    "maxmargin.evaluation.limits",
+    "maxmargin.evaluation.along_path",
     "maxmargin.estimators",
     "maxmargin.plotting.boundary",
     "maxmargin.plotting.comparison",

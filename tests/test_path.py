@@ -1,4 +1,4 @@
-"""Tests of maxmargin.path: the regularization path, its theorems, grids and reports."""
+"""Tests of maxmargin.evaluation.grid_path: the C path, its theorems, grids and reports."""
 
 from __future__ import annotations
 
@@ -12,16 +12,11 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from maxmargin import Dataset, ParameterError, SVMProblem, make_gaussians, make_separable
+from maxmargin.evaluation.along_path import learners_along_path
+from maxmargin.evaluation.grid_path import GridWarning, parse_grid, path
+from maxmargin.evaluation.limits import hard_margin_limit, min_margin_sv_C
 from maxmargin.exact import solve
-from maxmargin.path import (
-    GridWarning,
-    hard_margin_limit,
-    learners_along_path,
-    min_margin_sv_C,
-    parse_grid,
-    path,
-    write_path_report,
-)
+from maxmargin.report import write_path_report
 
 
 @pytest.mark.parametrize("intercept", ["free", "none", "augmented"])

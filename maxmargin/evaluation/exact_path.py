@@ -231,7 +231,7 @@ class ExactPath:
         Whether the data are separable (in the intercept's sense).
     min_margin_sv_C : float
         The first breakpoint when the first segment has no margin SV (``C_0`` of
-        :func:`maxmargin.path.min_margin_sv_C`), else 0 (nan when the path starts at a
+        :func:`maxmargin.evaluation.limits.min_margin_sv_C`), else 0 (nan when the path starts at a
         ``C_min`` with margin SVs: C_0 is below it).
     n_solves : int
         Fresh certified solves used (the first segment's probe included).
