@@ -42,7 +42,7 @@ import numpy as np
 
 from maxmargin import Dataset, SVMProblem, load_heart_scale, make_gaussians
 from maxmargin.evaluation.exact_path import exact_regularization_path
-from maxmargin.evaluation.grid_path import log_grid, path
+from maxmargin.evaluation.path.grid import log_grid, path
 from maxmargin.exact import solve
 
 LO, HI = 1e-3, 1e3

@@ -20,7 +20,7 @@ import scipy.sparse as sp
 import maxmargin as mm
 from maxmargin import DataError, OutputError, ParameterError
 from maxmargin.cli import main
-from maxmargin.evaluation.grid_path import path as reg_path
+from maxmargin.evaluation.path.grid import path as reg_path
 from maxmargin.io.files import MARKER, atomic_write
 
 # the modules the command calls into (patched to prove nothing is computed too early)

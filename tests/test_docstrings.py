@@ -32,7 +32,7 @@ import maxmargin  # noqa: E402
 
 CHECKS = {"GL08", "PR01", "PR02", "RT01", "EX01"}
 EXTRA_MODULES = [
-    "maxmargin.evaluation.grid_path",
+    "maxmargin.evaluation.path.grid",
     "maxmargin.evaluation.limits",
     "maxmargin.evaluation.along_path",
     "maxmargin.estimators",

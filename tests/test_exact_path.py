@@ -17,8 +17,8 @@ from maxmargin import Dataset, ParameterError, SVMProblem, make_gaussians, make_
 from maxmargin.cli import main
 from maxmargin.evaluation import path_events, path_geometry, path_tracer
 from maxmargin.evaluation.exact_path import ExactPath, exact_regularization_path
-from maxmargin.evaluation.grid_path import path
 from maxmargin.evaluation.limits import hard_margin_limit, min_margin_sv_C
+from maxmargin.evaluation.path.grid import path
 from maxmargin.exact import solve
 from maxmargin.report import write_exact_path_report
 

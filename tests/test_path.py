@@ -1,4 +1,4 @@
-"""Tests of maxmargin.evaluation.grid_path: the C path, its theorems, grids and reports."""
+"""Tests of maxmargin.evaluation.path.grid: the C path, its theorems, grids and reports."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from maxmargin import Dataset, ParameterError, SVMProblem, make_gaussians, make_separable
 from maxmargin.evaluation.along_path import learners_along_path
-from maxmargin.evaluation.grid_path import GridWarning, parse_grid, path
 from maxmargin.evaluation.limits import hard_margin_limit, min_margin_sv_C
+from maxmargin.evaluation.path.grid import GridWarning, parse_grid, path
 from maxmargin.exact import solve
 from maxmargin.report import write_path_report
 

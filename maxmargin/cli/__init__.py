@@ -922,7 +922,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 def _cmd_path(args: argparse.Namespace) -> int:
     from .._validation import check_int
     from ..evaluation.along_path import learners_along_path
-    from ..evaluation.grid_path import parse_grid, path
+    from ..evaluation.path.grid import parse_grid, path
     from ..report import write_path_report
 
     if args.exact and args.learners:
@@ -1004,7 +1004,7 @@ def _exact_path(
     show: bool,
 ) -> int:
     """``path --exact``: every breakpoint in the grid's range; figures over that range."""
-    from ..evaluation.grid_path import path
+    from ..evaluation.path.grid import path
     from ..report import write_exact_path_report
 
     result = path(

@@ -17,7 +17,7 @@ from ..io.json import json_number
 from ..online.base import OnlineLearner
 from ..online.registry import LEARNERS, learner_class, learner_for
 from ..problem import SVMProblem
-from .grid_path import DEFAULT_GRID, RegularizationPath, grid_alias, path
+from .path.grid import DEFAULT_GRID, RegularizationPath, grid_alias, path
 
 __all__ = ["LearnerPathStudy", "learners_along_path", "PATH_LEARNERS", "MIN_POOL_STEPS"]
 

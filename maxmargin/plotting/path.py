@@ -29,7 +29,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from ..evaluation.along_path import LearnerPathStudy
     from ..evaluation.exact_path import ExactPath
-    from ..evaluation.grid_path import RegularizationPath
+    from ..evaluation.path.grid import RegularizationPath
 
 __all__ = [
     "plot_width",

@@ -12,7 +12,7 @@ from pathlib import Path
 from ..evaluation.along_path import LearnerPathStudy
 from ..evaluation.comparison import Comparison
 from ..evaluation.exact_path import ExactPath
-from ..evaluation.grid_path import RegularizationPath
+from ..evaluation.path.grid import RegularizationPath
 from ..exceptions import ParameterError
 from ..io.files import atomic_write, make_dir
 from ..io.json import dumps
@@ -145,7 +145,7 @@ def write_path_report(
     --------
     >>> import tempfile
     >>> from maxmargin import make_separable
-    >>> from maxmargin.evaluation.grid_path import path
+    >>> from maxmargin.evaluation.path.grid import path
     >>> p = path(make_separable(30, 2, seed=0), C="1e-2:1e2:4")
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     names = [f.name for f in write_path_report(p, tmp, formats=("png",))]

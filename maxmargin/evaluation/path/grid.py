@@ -50,8 +50,8 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 import numpy as np
 import scipy.sparse as sp
 
-from .._progress import Progress
-from .._validation import (
+from ..._progress import Progress
+from ..._validation import (
     WIDE_HINT,
     check_bool,
     check_choice,
@@ -62,22 +62,22 @@ from .._validation import (
     reciprocal_form,
     renamed_attribute,
 )
-from ..certificate import DEFAULT_TOL, Certificate, certify, support_sets
-from ..data import Dataset
-from ..exceptions import DataError, ParameterError, SolverError
-from ..io import tables as _table
-from ..io.files import atomic_write
-from ..io.json import dumps, format_header, json_float, json_number, read_document
-from ..problem import INTERCEPTS, SVMProblem, combine_weights
-from ..solvers import piqp
-from ..solvers.polish import polish, polish_no_margin
-from ..solvers.qp import QPTask, signed_rows, weights_from_alpha
-from ..solvers.result import Status
-from ..solvers.via_cvxpy import CVXPY_OPTIONS
-from .limits import HardMarginLimit, hard_margin_limit, min_margin_sv_C
+from ...certificate import DEFAULT_TOL, Certificate, certify, support_sets
+from ...data import Dataset
+from ...exceptions import DataError, ParameterError, SolverError
+from ...io import tables as _table
+from ...io.files import atomic_write
+from ...io.json import dumps, format_header, json_float, json_number, read_document
+from ...problem import INTERCEPTS, SVMProblem, combine_weights
+from ...solvers import piqp
+from ...solvers.polish import polish, polish_no_margin
+from ...solvers.qp import QPTask, signed_rows, weights_from_alpha
+from ...solvers.result import Status
+from ...solvers.via_cvxpy import CVXPY_OPTIONS
+from ..limits import HardMarginLimit, hard_margin_limit, min_margin_sv_C
 
 if TYPE_CHECKING:
-    from .exact_path import ExactPath
+    from ..exact_path import ExactPath
 
 __all__ = [
     "RegularizationPath",
@@ -840,7 +840,7 @@ class _DualModel:
     """
 
     def __init__(self, problem: SVMProblem, solver: str) -> None:
-        from ..cvxpy_models import dual_model
+        from ...cvxpy_models import dual_model
 
         t0 = time.perf_counter()
         self.solver = solver
@@ -904,7 +904,7 @@ def _solve_point(
                 return np.asarray(w, float), float(b), a, cert, "warm"
     if model is None:
         # the measured default route (maxmargin's IPM / PIQP), polished and certified
-        from ..exact import solve
+        from ...exact import solve
 
         sol = solve(problem, tol=tol)
         return (
@@ -1158,7 +1158,7 @@ def path(
         base=base,
     )
     if exact:
-        from .exact_path import exact_regularization_path
+        from ..exact_path import exact_regularization_path
 
         given = C is not None or lam is not None
         return exact_regularization_path(
