@@ -41,7 +41,7 @@ import warnings
 import numpy as np
 
 from maxmargin import Dataset, SVMProblem, load_heart_scale, make_gaussians
-from maxmargin.evaluation.exact_path import exact_regularization_path
+from maxmargin.evaluation.path.exact import exact_regularization_path
 from maxmargin.evaluation.path.grid import log_grid, path
 from maxmargin.exact import solve
 

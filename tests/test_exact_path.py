@@ -1,4 +1,4 @@
-"""Tests of maxmargin.evaluation.exact_path: every breakpoint of the C path, certified."""
+"""Tests of maxmargin.evaluation.path.exact: every breakpoint of the C path, certified."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ import maxmargin as mm
 from maxmargin import Dataset, ParameterError, SVMProblem, make_gaussians, make_separable
 from maxmargin.cli import main
 from maxmargin.evaluation import path_events, path_geometry, path_tracer
-from maxmargin.evaluation.exact_path import ExactPath, exact_regularization_path
 from maxmargin.evaluation.limits import hard_margin_limit, min_margin_sv_C
+from maxmargin.evaluation.path.exact import ExactPath, exact_regularization_path
 from maxmargin.evaluation.path.grid import path
 from maxmargin.exact import solve
 from maxmargin.report import write_exact_path_report

@@ -3,7 +3,7 @@
 - :mod:`~maxmargin.evaluation.comparison`: :func:`~maxmargin.compare`, online learners
   against the certified optimum of one problem;
 - :mod:`~maxmargin.evaluation.path.grid`: the certified optimum on a grid of C (lambda);
-- :mod:`~maxmargin.evaluation.exact_path`: every breakpoint of the piecewise-linear path;
+- :mod:`~maxmargin.evaluation.path.exact`: every breakpoint of the piecewise-linear path;
 - :mod:`~maxmargin.evaluation.limits`: its two ends, ``C_0`` and ``C*``;
 - :mod:`~maxmargin.evaluation.along_path`: learners run at every lambda of a path.
 """

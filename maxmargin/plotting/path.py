@@ -7,7 +7,7 @@ on separable data, ``C*`` (above it the soft optimum is the hard one); with a he
 set, a third guide marks the best held-out C (the smallest C with the least held-out
 error), and a star marks it on the curves that have a value there.
 
-The ``plot_exact_*`` functions draw an :class:`~maxmargin.evaluation.exact_path.ExactPath`:
+The ``plot_exact_*`` functions draw an :class:`~maxmargin.evaluation.path.exact.ExactPath`:
 every curve is evaluated exactly (at every breakpoint in view and on a fine log grid
 between), and the breakpoints are marked by ticks along the x axis.
 """
@@ -28,7 +28,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
 
     from ..evaluation.along_path import LearnerPathStudy
-    from ..evaluation.exact_path import ExactPath
+    from ..evaluation.path.exact import ExactPath
     from ..evaluation.path.grid import RegularizationPath
 
 __all__ = [

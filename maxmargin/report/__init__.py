@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ..evaluation.along_path import LearnerPathStudy
 from ..evaluation.comparison import Comparison
-from ..evaluation.exact_path import ExactPath
+from ..evaluation.path.exact import ExactPath
 from ..evaluation.path.grid import RegularizationPath
 from ..exceptions import ParameterError
 from ..io.files import atomic_write, make_dir

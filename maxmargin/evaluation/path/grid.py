@@ -77,7 +77,7 @@ from ...solvers.via_cvxpy import CVXPY_OPTIONS
 from ..limits import HardMarginLimit, hard_margin_limit, min_margin_sv_C
 
 if TYPE_CHECKING:
-    from ..exact_path import ExactPath
+    from .exact import ExactPath
 
 __all__ = [
     "RegularizationPath",
@@ -1044,7 +1044,7 @@ def path(
 
     With ``exact=True``, the entire path instead: every breakpoint where a support set
     changes, the events there, and the exact affine pieces between them
-    (:func:`maxmargin.evaluation.exact_path.exact_regularization_path`); the grid then only sets
+    (:func:`maxmargin.evaluation.path.exact.exact_regularization_path`); the grid then only sets
     the range, from its smallest to its largest C (none given: the whole path, from
     C -> 0).
 
@@ -1082,7 +1082,7 @@ def path(
         ``lasso_path(alphas=)``; ``alpha`` is SGDClassifier's lambda): ``Cs`` is ``C``,
         ``alphas`` is ``lam``. Give one name of each.
     exact : bool, default False
-        Compute every breakpoint (an :class:`~maxmargin.evaluation.exact_path.ExactPath`) instead of
+        Compute every breakpoint (an :class:`~maxmargin.evaluation.path.exact.ExactPath`) instead of
         the grid's points; ``warm_start`` and ``hard_limit`` do not apply.
     sample_weight : array-like of shape (n,), optional
         Example weights (costs ``C_i = C s_i`` at every grid point; see
@@ -1158,7 +1158,7 @@ def path(
         base=base,
     )
     if exact:
-        from ..exact_path import exact_regularization_path
+        from .exact import exact_regularization_path
 
         given = C is not None or lam is not None
         return exact_regularization_path(

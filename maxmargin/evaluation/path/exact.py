@@ -26,15 +26,15 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_choice, check_positive
-from ..certificate import Certificate, certify
-from ..data import Dataset
-from ..exceptions import ParameterError
-from ..io.files import atomic_write
-from ..io.json import dumps, format_header, json_number
-from ..problem import INTERCEPTS, SVMProblem, combine_weights
-from .path_geometry import _E, _L, _R, SET_NAMES, _Geometry
-from .saved import SavedExactPath, breakpoints_csv
+from ..._validation import check_choice, check_positive
+from ...certificate import Certificate, certify
+from ...data import Dataset
+from ...exceptions import ParameterError
+from ...io.files import atomic_write
+from ...io.json import dumps, format_header, json_number
+from ...problem import INTERCEPTS, SVMProblem, combine_weights
+from ..path_geometry import _E, _L, _R, SET_NAMES, _Geometry
+from ..saved import SavedExactPath, breakpoints_csv
 
 __all__ = ["ExactPath", "PathPoint", "exact_regularization_path"]
 
@@ -75,7 +75,7 @@ class BreakpointCertificates(Sequence[Certificate]):
         j = range(len(self))[j]
         if j in self._full:
             return self._full[j]
-        from .path_tracer import cert_from_row
+        from ..path_tracer import cert_from_row
 
         return cert_from_row(self._rows[j], self._tol)
 
@@ -955,7 +955,7 @@ def _first_without_slack(
 
 def _assemble(geo: _Geometry, traced: Any, **kw: Any) -> ExactPath:
     """The user-unit :class:`ExactPath` from the traced (internal) segments."""
-    from .path_tracer import cert_from_row  # noqa: F401  (the table builds rows lazily)
+    from ..path_tracer import cert_from_row  # noqa: F401  (the table builds rows lazily)
 
     rec = traced.rec
     sig = math.sqrt(geo.sigma2)
@@ -1036,12 +1036,12 @@ def _assemble(geo: _Geometry, traced: Any, **kw: Any) -> ExactPath:
                 (event_ptr, event_index, event_from),
             )  # fmt: skip
     else:
-        from ..separation import is_separable
+        from ...separation import is_separable
 
         separable = bool(is_separable(data, geo.intercept))  # (weight 0: left out before)
         C_star = math.nan if separable else math.inf
         if separable and reason in ("precision", "unsettled"):
-            from .limits import hard_margin_limit
+            from ..limits import hard_margin_limit
 
             C_star = hard_margin_limit(
                 data, geo.intercept, intercept_scaling=geo.s, sample_weight=geo.weights
@@ -1190,8 +1190,8 @@ def exact_regularization_path(
                 f"holdout has {holdout.d} features, the data {data.d}; they must match"
             )
     tol = 1e-6 if tol is None else check_positive("tol", tol)
-    from .path_events import _Tracer
-    from .path_tracer import trace
+    from ..path_events import _Tracer
+    from ..path_tracer import trace
 
     weights, _ = combine_weights(data, sample_weight, class_weight)
     keep = None if weights is None or weights.all() else np.flatnonzero(weights > 0)
