@@ -5,7 +5,7 @@ follows such breakpoints one after the other, each in ``O(n d' + m^2)`` at most:
 over the rows (move the margins to the breakpoint, compute the new margin slopes, sum
 the breakpoint's certificate, find every constraint's distance to its event) and an
 update of the elbow's factorisation (:mod:`._path_kernels`). Everything else goes back
-to :mod:`maxmargin.evaluation.path_tracer`.
+to :mod:`maxmargin.evaluation.path.tracer`.
 
 Values are carried from breakpoint to breakpoint (``w += u w'``), never recomputed as
 ``G_E^T alpha_E + C g_L``: that sum cancels terms of size ``C`` (non-separable data at

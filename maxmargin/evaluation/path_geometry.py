@@ -1,6 +1,6 @@
 """The data as the exact path's tracer sees it: signed rows, merged duplicates, units.
 
-Shared by :mod:`~maxmargin.evaluation.path_tracer` (the driver and its compiled loop) and
+Shared by :mod:`~maxmargin.evaluation.path.tracer` (the driver and its compiled loop) and
 :mod:`~maxmargin.evaluation.path_events` (degenerate breakpoints, fresh solves).
 """
 

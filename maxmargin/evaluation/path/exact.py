@@ -1,7 +1,7 @@
 r"""The exact regularization path of the linear SVM: every breakpoint in C, certified.
 
 :func:`exact_regularization_path` traces the path (the algorithm is in
-:mod:`~maxmargin.evaluation.path_tracer`, after Hastie, Rosset, Tibshirani & Zhu, JMLR
+:mod:`~maxmargin.evaluation.path.tracer`, after Hastie, Rosset, Tibshirani & Zhu, JMLR
 2004, in the C form) and returns an :class:`ExactPath`: the breakpoints, the event at
 each (an example moving between the elbow E of margin SVs, the left set L with
 ``alpha_i = C c_i`` and the right set R with ``alpha_i = 0``), the affine pieces between
@@ -75,7 +75,7 @@ class BreakpointCertificates(Sequence[Certificate]):
         j = range(len(self))[j]
         if j in self._full:
             return self._full[j]
-        from ..path_tracer import cert_from_row
+        from .tracer import cert_from_row
 
         return cert_from_row(self._rows[j], self._tol)
 
@@ -955,7 +955,7 @@ def _first_without_slack(
 
 def _assemble(geo: _Geometry, traced: Any, **kw: Any) -> ExactPath:
     """The user-unit :class:`ExactPath` from the traced (internal) segments."""
-    from ..path_tracer import cert_from_row  # noqa: F401  (the table builds rows lazily)
+    from .tracer import cert_from_row  # noqa: F401  (the table builds rows lazily)
 
     rec = traced.rec
     sig = math.sqrt(geo.sigma2)
@@ -1191,7 +1191,7 @@ def exact_regularization_path(
             )
     tol = 1e-6 if tol is None else check_positive("tol", tol)
     from ..path_events import _Tracer
-    from ..path_tracer import trace
+    from .tracer import trace
 
     weights, _ = combine_weights(data, sample_weight, class_weight)
     keep = None if weights is None or weights.all() else np.flatnonzero(weights > 0)

@@ -46,10 +46,10 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from .._progress import Progress
-from ..certificate import Certificate
-from ..exceptions import SolverError
-from . import path_events as ev
+from ..._progress import Progress
+from ...certificate import Certificate
+from ...exceptions import SolverError
+from .. import path_events as ev
 
 #: Every this many generic breakpoints ``g_L``, the elbow's factor and the margins are
 #: recomputed from the data (the *refresh*) ...
@@ -64,7 +64,7 @@ _BUDGET = 200_000_000
 
 def _kernels() -> Any:
     """The compiled loop (numba is imported on first use); it has the kernels' names too."""
-    from . import _path_loop
+    from .. import _path_loop
 
     return _path_loop
 
