@@ -1,7 +1,7 @@
 """The data as the exact path's tracer sees it: signed rows, merged duplicates, units.
 
 Shared by :mod:`~maxmargin.evaluation.path.tracer` (the driver and its compiled loop) and
-:mod:`~maxmargin.evaluation.path_events` (degenerate breakpoints, fresh solves).
+:mod:`~maxmargin.evaluation.path.events` (degenerate breakpoints, fresh solves).
 """
 
 from __future__ import annotations

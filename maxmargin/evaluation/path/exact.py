@@ -1190,7 +1190,7 @@ def exact_regularization_path(
                 f"holdout has {holdout.d} features, the data {data.d}; they must match"
             )
     tol = 1e-6 if tol is None else check_positive("tol", tol)
-    from ..path_events import _Tracer
+    from .events import _Tracer
     from .tracer import trace
 
     weights, _ = combine_weights(data, sample_weight, class_weight)

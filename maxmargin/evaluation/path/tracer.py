@@ -31,7 +31,7 @@ How the work is split:
   :func:`~maxmargin.certificate.certify` itself.
 * **Everything else** -- the first segment, several events at one C, an immediate event,
   a dependent (singular) elbow, an empty elbow with a free intercept, a certificate that
-  fails -- goes to :mod:`~maxmargin.evaluation.path_events`: candidate sets solved afresh,
+  fails -- goes to :mod:`~maxmargin.evaluation.path.events`: candidate sets solved afresh,
   a small search over the moves and the elbow's bases, fresh certified solves.
 
 See ``docs/path.md``.
@@ -49,7 +49,7 @@ import scipy.sparse as sp
 from ..._progress import Progress
 from ...certificate import Certificate
 from ...exceptions import SolverError
-from .. import path_events as ev
+from . import events as ev
 
 #: Every this many generic breakpoints ``g_L``, the elbow's factor and the margins are
 #: recomputed from the data (the *refresh*) ...

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.linalg as sla
 
-from ..certificate import Certificate, certify
-from ..exceptions import SolverError
-from .path_geometry import _E, _L, _R, _Geometry
+from ...certificate import Certificate, certify
+from ...exceptions import SolverError
+from ..path_geometry import _E, _L, _R, _Geometry
 
 #: Sets whose constraints are violated by more than this at a segment's start are not
 #: optimal there (margin units; alpha relative to C c).
@@ -429,7 +429,7 @@ class _Tracer:
 
     def probe(self, C: float) -> tuple[np.ndarray, float, np.ndarray]:
         """Sets, b and the group multipliers read off a fresh certified solve at C."""
-        from ..exact import solve
+        from ...exact import solve
 
         geo = self.geo
         sol = solve(geo.scaled_problem(C), solver=self.solver, tol=self.tol)
@@ -509,7 +509,7 @@ class _Tracer:
         The segments are anchored at their lower ends; the last one is the current
         segment.
         """
-        from .limits import min_margin_sv_C
+        from ..limits import min_margin_sv_C
 
         geo = self.geo
         scaled = geo.scaled_problem(1.0).data  # the normalised data set
