@@ -21,7 +21,7 @@ import scipy.linalg as sla
 
 from ...certificate import Certificate, certify
 from ...exceptions import SolverError
-from ..path_geometry import _E, _L, _R, _Geometry
+from .geometry import _E, _L, _R, _Geometry
 
 #: Sets whose constraints are violated by more than this at a segment's start are not
 #: optimal there (margin units; alpha relative to C c).

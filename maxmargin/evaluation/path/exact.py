@@ -33,8 +33,8 @@ from ...exceptions import ParameterError
 from ...io.files import atomic_write
 from ...io.json import dumps, format_header, json_number
 from ...problem import INTERCEPTS, SVMProblem, combine_weights
-from ..path_geometry import _E, _L, _R, SET_NAMES, _Geometry
 from ..saved import SavedExactPath, breakpoints_csv
+from .geometry import _E, _L, _R, SET_NAMES, _Geometry
 
 __all__ = ["ExactPath", "PathPoint", "exact_regularization_path"]
 

@@ -12,9 +12,9 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from ..data import Dataset
-from ..exceptions import ParameterError
-from ..problem import SVMProblem
+from ...data import Dataset
+from ...exceptions import ParameterError
+from ...problem import SVMProblem
 
 #: Set codes of the status arrays: right (alpha = 0), elbow (margin), left (alpha = C c).
 _R, _E, _L = 0, 1, 2
@@ -34,7 +34,7 @@ class _Geometry:
     def __init__(
         self, data: Dataset, intercept: str, s: float, weights: np.ndarray | None = None
     ) -> None:
-        from ..solvers.qp import signed_rows
+        from ...solvers.qp import signed_rows
 
         self.data = data
         # positive weights (the caller leaves out the zeros) or None; the path runs on
