@@ -34,8 +34,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _path_kernels as _pk
-from ._path_kernels import (
+from .path import _kernels as _pk
+from .path._kernels import (
     _EPS,
     _INF,
     _U,

@@ -1,7 +1,7 @@
 """Degenerate breakpoints of the exact path, settled from the sets or by fresh solves.
 
 The generic breakpoint (one event, a well-conditioned elbow) is followed by the compiled
-loop of :mod:`~maxmargin.evaluation._path_kernels`; everything else comes here: each
+loop of :mod:`~maxmargin.evaluation.path._kernels`; everything else comes here: each
 candidate segment is solved afresh from its sets (:func:`_segment`, dense LAPACK), its
 constraints scanned (:func:`_scan`), and a breakpoint with several events at once, an
 immediate event or a singular elbow settled by a small search over the moves and the
