@@ -20,7 +20,7 @@ first C where one of these affine constraints becomes tight is the next *breakpo
 How the work is split:
 
 * **Generic breakpoints** (one event, a well-conditioned elbow) run in the compiled loop
-  of :mod:`~maxmargin.evaluation._path_loop`, each in ``O(n d' + m^2)`` at most: a pass
+  of :mod:`~maxmargin.evaluation.path._loop`, each in ``O(n d' + m^2)`` at most: a pass
   over the rows near their margin (over every row every 16-64 breakpoints) and a
   rank-one update of the elbow's factorisation. The values ``w, b, alpha_E`` and the
   margins are carried from breakpoint to breakpoint; every breakpoint is certified on the
@@ -64,7 +64,7 @@ _BUDGET = 200_000_000
 
 def _kernels() -> Any:
     """The compiled loop (numba is imported on first use); it has the kernels' names too."""
-    from .. import _path_loop
+    from . import _loop as _path_loop
 
     return _path_loop
 

@@ -34,8 +34,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .path import _kernels as _pk
-from .path._kernels import (
+from . import _kernels as _pk
+from ._kernels import (
     _EPS,
     _INF,
     _U,
