@@ -22,9 +22,9 @@ from .data import (
 from .evaluation import comparison as _comparison
 from .evaluation.along_path import learners_along_path
 from .evaluation.comparison import Comparison, RunResult, compare, demo_comparison, score_trace
-from .evaluation.limits import hard_margin_limit, min_margin_sv_C
 from .evaluation.path.exact import ExactPath, PathPoint, exact_regularization_path
 from .evaluation.path.grid import RegularizationPath, parse_grid, regularization_path
+from .evaluation.path.limits import hard_margin_limit, min_margin_sv_C
 from .evaluation.saved import SavedComparison, SavedExactPath
 from .exact import ExactSolution, available_solvers, is_separable, separation_certificate, solve
 from .exceptions import (

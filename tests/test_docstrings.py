@@ -33,7 +33,7 @@ import maxmargin  # noqa: E402
 CHECKS = {"GL08", "PR01", "PR02", "RT01", "EX01"}
 EXTRA_MODULES = [
     "maxmargin.evaluation.path.grid",
-    "maxmargin.evaluation.limits",
+    "maxmargin.evaluation.path.limits",
     "maxmargin.evaluation.along_path",
     "maxmargin.estimators",
     "maxmargin.plotting.boundary",

@@ -15,12 +15,12 @@ from hypothesis import strategies as st
 import maxmargin as mm
 from maxmargin import Dataset, ParameterError, SVMProblem, make_gaussians, make_separable
 from maxmargin.cli import main
-from maxmargin.evaluation.limits import hard_margin_limit, min_margin_sv_C
 from maxmargin.evaluation.path import events as path_events
 from maxmargin.evaluation.path import geometry as path_geometry
 from maxmargin.evaluation.path import tracer as path_tracer
 from maxmargin.evaluation.path.exact import ExactPath, exact_regularization_path
 from maxmargin.evaluation.path.grid import path
+from maxmargin.evaluation.path.limits import hard_margin_limit, min_margin_sv_C
 from maxmargin.exact import solve
 from maxmargin.report import write_exact_path_report
 

@@ -24,8 +24,8 @@ from hypothesis import strategies as st
 from maxmargin import Dataset, SVMProblem, certify, make_separable, regularization_path, solve
 from maxmargin.cli import main
 from maxmargin.data import _PACKAGE_DATA, load_heart_scale
-from maxmargin.evaluation.limits import hard_margin_limit, min_margin_sv_C
 from maxmargin.evaluation.path.exact import exact_regularization_path
+from maxmargin.evaluation.path.limits import hard_margin_limit, min_margin_sv_C
 from maxmargin.exceptions import DataError, ParameterError, SolverError
 from maxmargin.online import PA1, PA2, AveragedPerceptron, Pegasos, make_learner, run, schedule
 from maxmargin.problem import combine_weights

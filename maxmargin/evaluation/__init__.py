@@ -4,6 +4,6 @@
   against the certified optimum of one problem;
 - :mod:`~maxmargin.evaluation.path.grid`: the certified optimum on a grid of C (lambda);
 - :mod:`~maxmargin.evaluation.path.exact`: every breakpoint of the piecewise-linear path;
-- :mod:`~maxmargin.evaluation.limits`: its two ends, ``C_0`` and ``C*``;
+- :mod:`~maxmargin.evaluation.path.limits`: its two ends, ``C_0`` and ``C*``;
 - :mod:`~maxmargin.evaluation.along_path`: learners run at every lambda of a path.
 """

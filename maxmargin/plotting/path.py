@@ -2,7 +2,7 @@
 
 Each function draws into ``ax`` when given (else a new figure) and returns the Axes;
 :func:`save_path_figures` writes them all. The vertical guides are the analytical
-thresholds of :mod:`maxmargin.evaluation.limits`: ``C_0`` (below it no margin SV) and,
+thresholds of :mod:`maxmargin.evaluation.path.limits`: ``C_0`` (below it no margin SV) and,
 on separable data, ``C*`` (above it the soft optimum is the hard one); with a held-out
 set, a third guide marks the best held-out C (the smallest C with the least held-out
 error), and a star marks it on the curves that have a value there.

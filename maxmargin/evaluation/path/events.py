@@ -509,7 +509,7 @@ class _Tracer:
         The segments are anchored at their lower ends; the last one is the current
         segment.
         """
-        from ..limits import min_margin_sv_C
+        from .limits import min_margin_sv_C
 
         geo = self.geo
         scaled = geo.scaled_problem(1.0).data  # the normalised data set

@@ -219,20 +219,20 @@ class ExactPath:
         certificate double precision cannot decide / can (typically features on very
         different scales; ``docs/path.md``). Then the path up to ``C_end`` is certified,
         and on separable data ``C_star`` is
-        :func:`~maxmargin.evaluation.limits.hard_margin_limit`'s.
+        :func:`~maxmargin.evaluation.path.limits.hard_margin_limit`'s.
     C_end : float
         Where the path ends (``inf`` when ``end_reason == "end"``).
     C_star : float
         Smallest C from which the solution is the hard-margin one (``inf`` when the data
         are not separable; ``nan`` when separable but beyond a ``C_max``; from
-        :func:`~maxmargin.evaluation.limits.hard_margin_limit` when the path stopped for
+        :func:`~maxmargin.evaluation.path.limits.hard_margin_limit` when the path stopped for
         precision).
     separable : bool
         Whether the data are separable (in the intercept's sense).
     min_margin_sv_C : float
         The first breakpoint when the first segment has no margin SV (``C_0`` of
-        :func:`maxmargin.evaluation.limits.min_margin_sv_C`), else 0 (nan when the path starts at a
-        ``C_min`` with margin SVs: C_0 is below it).
+        :func:`maxmargin.evaluation.path.limits.min_margin_sv_C`), else 0 (nan when the
+        path starts at a ``C_min`` with margin SVs: C_0 is below it).
     n_solves : int
         Fresh certified solves used (the first segment's probe included).
     n_merged : int
@@ -1041,7 +1041,7 @@ def _assemble(geo: _Geometry, traced: Any, **kw: Any) -> ExactPath:
         separable = bool(is_separable(data, geo.intercept))  # (weight 0: left out before)
         C_star = math.nan if separable else math.inf
         if separable and reason in ("precision", "unsettled"):
-            from ..limits import hard_margin_limit
+            from .limits import hard_margin_limit
 
             C_star = hard_margin_limit(
                 data, geo.intercept, intercept_scaling=geo.s, sample_weight=geo.weights

@@ -74,7 +74,7 @@ from ...solvers.polish import polish, polish_no_margin
 from ...solvers.qp import QPTask, signed_rows, weights_from_alpha
 from ...solvers.result import Status
 from ...solvers.via_cvxpy import CVXPY_OPTIONS
-from ..limits import HardMarginLimit, hard_margin_limit, min_margin_sv_C
+from .limits import HardMarginLimit, hard_margin_limit, min_margin_sv_C
 
 if TYPE_CHECKING:
     from .exact import ExactPath

@@ -21,11 +21,11 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from .._validation import check_choice, check_positive
-from ..data import Dataset
-from ..exceptions import NotSeparableError, ParameterError, SolverError
-from ..io.json import json_float, json_number
-from ..problem import INTERCEPTS, SVMProblem
+from ..._validation import check_choice, check_positive
+from ...data import Dataset
+from ...exceptions import NotSeparableError, ParameterError, SolverError
+from ...io.json import json_float, json_number
+from ...problem import INTERCEPTS, SVMProblem
 
 __all__ = ["min_margin_sv_C", "hard_margin_limit", "HardMarginLimit"]
 
@@ -158,7 +158,7 @@ def _face_beta(data: Dataset, maj: float, caps: np.ndarray) -> np.ndarray | None
     m = float(caps[K].sum())
     # beta* does not change when X is scaled; Clarabel's tolerances and the tie tests
     # below are absolute, so they see X / R (R rounded to a power of two: exact)
-    from ..certificate import _pow2, _radius
+    from ...certificate import _pow2, _radius
 
     X = data.X / _pow2(_radius(data))
     XJ = X[J]  # stays sparse for sparse X: the QP below takes it as it is
@@ -376,8 +376,8 @@ def hard_margin_limit(
     >>> lim.separable, round(lim.C_star, 9)
     (True, 0.5)
     """
-    from ..exact import solve
-    from ..separation import is_separable
+    from ...exact import solve
+    from ...separation import is_separable
 
     intercept = check_choice("intercept", intercept, INTERCEPTS)
     n_all = data.n
@@ -425,7 +425,7 @@ def _min_inf_norm_alpha(problem: SVMProblem, sol: Any, sw: np.ndarray | None = N
     """
     from scipy.optimize import linprog
 
-    from ..solvers.qp import signed_rows
+    from ...solvers.qp import signed_rows
 
     y = problem.data.y
     r = y * problem.decision_function(sol.w, sol.b)
