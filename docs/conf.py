@@ -121,7 +121,7 @@ _SECTIONS = [
 ]
 # modules documented beyond the top-level names (their own __all__), when importable
 _EXTRA_MODULES = ["maxmargin.evaluation.path.grid", "maxmargin.evaluation.path.limits",
-                  "maxmargin.evaluation.along_path", "maxmargin.estimators", "maxmargin.plotting.boundary",
+                  "maxmargin.evaluation.path.learners", "maxmargin.estimators", "maxmargin.plotting.boundary",
                   "maxmargin.plotting.comparison", "maxmargin.cvxpy_models",
                   "maxmargin.plotting.animation", "maxmargin.plotting.path",
                   "maxmargin.liblinear_model", "maxmargin.testing", "maxmargin.online.claims",

@@ -20,10 +20,10 @@ from .data import (
     map_labels,
 )
 from .evaluation import comparison as _comparison
-from .evaluation.along_path import learners_along_path
 from .evaluation.comparison import Comparison, RunResult, compare, demo_comparison, score_trace
 from .evaluation.path.exact import ExactPath, PathPoint, exact_regularization_path
 from .evaluation.path.grid import RegularizationPath, parse_grid, regularization_path
+from .evaluation.path.learners import learners_along_path
 from .evaluation.path.limits import hard_margin_limit, min_margin_sv_C
 from .evaluation.saved import SavedComparison, SavedExactPath
 from .exact import ExactSolution, available_solvers, is_separable, separation_certificate, solve

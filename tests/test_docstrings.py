@@ -34,7 +34,7 @@ CHECKS = {"GL08", "PR01", "PR02", "RT01", "EX01"}
 EXTRA_MODULES = [
     "maxmargin.evaluation.path.grid",
     "maxmargin.evaluation.path.limits",
-    "maxmargin.evaluation.along_path",
+    "maxmargin.evaluation.path.learners",
     "maxmargin.estimators",
     "maxmargin.plotting.boundary",
     "maxmargin.plotting.comparison",

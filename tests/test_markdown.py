@@ -17,8 +17,8 @@ import pytest
 from markdown_it import MarkdownIt  # the test extra has it (myst-parser's parser)
 
 from maxmargin import Dataset, compare, make_gaussians, make_separable
-from maxmargin.evaluation.along_path import learners_along_path
 from maxmargin.evaluation.path.grid import path
+from maxmargin.evaluation.path.learners import learners_along_path
 
 ROOT = Path(__file__).resolve().parents[1]
 MD = MarkdownIt("commonmark").enable("table")

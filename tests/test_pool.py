@@ -13,12 +13,12 @@ import sys
 
 import numpy as np
 
-import maxmargin.evaluation.along_path as mpath
+import maxmargin.evaluation.path.learners as mpath
 from maxmargin import learners_along_path, make_gaussians
 
 SCRIPT = """\
 import json, sys
-import maxmargin.evaluation.along_path as mpath
+import maxmargin.evaluation.path.learners as mpath
 from maxmargin import make_gaussians
 mpath.MIN_POOL_STEPS = 0  # force the pool on this small study, on a busy machine too
 mpath._idle_cores = lambda: 2

@@ -921,8 +921,8 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
 def _cmd_path(args: argparse.Namespace) -> int:
     from .._validation import check_int
-    from ..evaluation.along_path import learners_along_path
     from ..evaluation.path.grid import parse_grid, path
+    from ..evaluation.path.learners import learners_along_path
     from ..report import write_path_report
 
     if args.exact and args.learners:

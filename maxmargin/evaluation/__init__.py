@@ -5,5 +5,5 @@
 - :mod:`~maxmargin.evaluation.path.grid`: the certified optimum on a grid of C (lambda);
 - :mod:`~maxmargin.evaluation.path.exact`: every breakpoint of the piecewise-linear path;
 - :mod:`~maxmargin.evaluation.path.limits`: its two ends, ``C_0`` and ``C*``;
-- :mod:`~maxmargin.evaluation.along_path`: learners run at every lambda of a path.
+- :mod:`~maxmargin.evaluation.path.learners`: learners run at every lambda of a path.
 """

@@ -27,9 +27,9 @@ from . import _mpl
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
 
-    from ..evaluation.along_path import LearnerPathStudy
     from ..evaluation.path.exact import ExactPath
     from ..evaluation.path.grid import RegularizationPath
+    from ..evaluation.path.learners import LearnerPathStudy
 
 __all__ = [
     "plot_width",

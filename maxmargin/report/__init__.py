@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..evaluation.along_path import LearnerPathStudy
 from ..evaluation.comparison import Comparison
 from ..evaluation.path.exact import ExactPath
 from ..evaluation.path.grid import RegularizationPath
+from ..evaluation.path.learners import LearnerPathStudy
 from ..exceptions import ParameterError
 from ..io.files import atomic_write, make_dir
 from ..io.json import dumps

@@ -9,15 +9,15 @@ from typing import Any
 
 import numpy as np
 
-from .._progress import Progress
-from .._validation import check_int, check_positive, resolve_alias, seed_from_random_state
-from ..data import Dataset
-from ..exceptions import ParameterError
-from ..io.json import json_number
-from ..online.base import OnlineLearner
-from ..online.registry import LEARNERS, learner_class, learner_for
-from ..problem import SVMProblem
-from .path.grid import DEFAULT_GRID, RegularizationPath, grid_alias, path
+from ..._progress import Progress
+from ..._validation import check_int, check_positive, resolve_alias, seed_from_random_state
+from ...data import Dataset
+from ...exceptions import ParameterError
+from ...io.json import json_number
+from ...online.base import OnlineLearner
+from ...online.registry import LEARNERS, learner_class, learner_for
+from ...problem import SVMProblem
+from .grid import DEFAULT_GRID, RegularizationPath, grid_alias, path
 
 __all__ = ["LearnerPathStudy", "learners_along_path", "PATH_LEARNERS", "MIN_POOL_STEPS"]
 
@@ -90,7 +90,7 @@ def _learner_job(job: tuple) -> tuple[np.ndarray, float]:
     Module-level, so a worker can run it; the evaluation, O(n d) per checkpoint, is as
     long as the run: it belongs in the worker too.
     """
-    from ..online import run
+    from ...online import run
 
     data, learner, epochs, order, seed, ckpts, lam, intercept, scaling, weights = job
     tr = run(
@@ -363,7 +363,7 @@ def learners_along_path(
     """
     import os
 
-    from ..online import default_checkpoints
+    from ...online import default_checkpoints
 
     lam, C = grid_alias("lam", lam, "alphas", alphas), grid_alias("C", C, "Cs", Cs)
     epochs = check_int(
