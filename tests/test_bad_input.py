@@ -30,7 +30,7 @@ MODULES = {
         ("data", "data"),
         ("exact", "exact"),
         ("compare", "evaluation.comparison"),
-        ("path", "evaluation.grid_path"),
+        ("path", "evaluation.path.grid"),
     )
 }
 

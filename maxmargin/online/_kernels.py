@@ -428,7 +428,7 @@ def sgd_steps(
     step_b = 1, the paper's 0).
     mode SCALED: sigma *= 1 - eta lam, v += eta/(|B| sigma) sum y z, then the greedy
     projection (proj = 2); eta = step_a / sqrt(tau) (step_mode STEP_INVSQRT), step_a
-    (STEP_CONSTANT) or 1/(step_a (tau + step_b)) (STEP_INVLAM): see ``steps.py``.
+    (STEP_CONSTANT) or 1/(step_a (tau + step_b)) (STEP_INVLAM): see ``step_sizes.py``.
     ``lam = 0`` is the hinge alone (sigma never changes).
     Batches of ``k`` consecutive steps; a batch never crosses ``hi``.
 

@@ -17,7 +17,7 @@ Arguments come in tuples: ``data = (G, Gp, Gi, Gx, y, c, share)`` (``G`` the den
 ``ist[SPARSE]`` set; ``c`` the costs; ``share`` each group's largest member share),
 ``state = (st, pos, E, aE, ad, R, r, rd, ue, w, wd, gL, v, near, h, gLf)`` and
 ``rec = (seg_f, seg_w, seg_wd, seg_ep, e_idx, e_a, e_ad, bp_f, bp_ev, cert)`` (see
-``path_tracer._Recorder``), and the scalars in ``fs`` (float) and ``ist`` (int).
+``tracer._Recorder``), and the scalars in ``fs`` (float) and ``ist`` (int).
 """
 
 from __future__ import annotations

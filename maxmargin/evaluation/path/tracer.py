@@ -178,7 +178,7 @@ class _Recorder:
         return int(self.bp_ev[j, 0]), int(self.bp_ev[j, 1])
 
     def seg(self, k: int, st: np.ndarray) -> ev._Seg:
-        """Segment k as a :class:`path_events._Seg` anchored at its lower end (no margins)."""
+        """Segment k as a :class:`events._Seg` anchored at its lower end (no margins)."""
         seg = ev._Seg()
         a, b = self.seg_ep[k], self.seg_ep[k + 1]
         seg.st, seg.C0, seg.E = st, float(self.seg_f[k, 0]), self.e_idx[a:b].copy()
