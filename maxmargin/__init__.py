@@ -7,6 +7,7 @@ from . import _startup as _startup  # first: Ctrl-C while the command imports is
 from . import report as _report
 from ._version import __version__
 from .certificate import Certificate, certify
+from .conventions import INTERCEPTS
 from .data import (
     Dataset,
     load,
@@ -57,7 +58,7 @@ from .online import (
     run,
     schedule,
 )
-from .problem import INTERCEPTS, SVMProblem
+from .problem import SVMProblem
 from .report import write_exact_path_report, write_path_report, write_report
 from .separation import SeparationCertificate, verify_separation
 from .solution import SavedSolution

@@ -33,12 +33,11 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._validation import check_bool, check_choice, check_positive, check_scale, reciprocal_form
+from .conventions import DEFAULT_INTERCEPT, INTERCEPTS
 from .data import Dataset
 from .exceptions import DataError, ParameterError
 
-__all__ = ["SVMProblem", "INTERCEPTS", "combine_weights", "resolve_class_weight"]
-
-INTERCEPTS = ("free", "none", "augmented")
+__all__ = ["SVMProblem", "combine_weights", "resolve_class_weight"]
 
 
 @dataclass(frozen=True, eq=False, init=False)
@@ -112,7 +111,7 @@ class SVMProblem:
         C: float | None = None,
         lam: float | None = None,
         hard: bool = False,
-        intercept: str = "free",
+        intercept: str = DEFAULT_INTERCEPT,
         intercept_scaling: float = 1.0,
         *,
         sample_weight: Any = None,

@@ -11,6 +11,7 @@ import scipy.sparse as sp
 
 from ._validation import as_floats, check_choice, check_positive
 from .certificate import _norm, _pow2, _radius, _ratio
+from .conventions import DEFAULT_INTERCEPT
 from .data import Dataset, scale_rows
 from .exceptions import DataError, NotSeparableError, ParameterError, SolverError
 from .io.json import json_number
@@ -83,7 +84,7 @@ class SeparationCertificate:
 
 
 def verify_separation(
-    data: Any, z: Any, intercept: str = "free", *, tol: float = 1e-9
+    data: Any, z: Any, intercept: str = DEFAULT_INTERCEPT, *, tol: float = 1e-9
 ) -> SeparationCertificate:
     """Check a non-separability certificate ``z`` against the data (numpy only).
 
@@ -145,7 +146,7 @@ def verify_separation(
 
 
 def separation_certificate(
-    data: Dataset | SVMProblem, intercept: str = "free", *, tol: float = 1e-9
+    data: Dataset | SVMProblem, intercept: str = DEFAULT_INTERCEPT, *, tol: float = 1e-9
 ) -> SeparationCertificate | None:
     """Find and verify ``z`` proving the data are not separable, or None if they are.
 
@@ -221,7 +222,7 @@ def separation_certificate(
     return cert
 
 
-def is_separable(data: Dataset | SVMProblem, intercept: str = "free") -> bool:
+def is_separable(data: Dataset | SVMProblem, intercept: str = DEFAULT_INTERCEPT) -> bool:
     """Whether some hyperplane separates the classes (hard margin is feasible).
 
     Decided by the LP of :func:`separation_certificate` (no exception raised).

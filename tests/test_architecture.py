@@ -16,7 +16,13 @@ PACKAGE = Path(__file__).resolve().parent.parent / "maxmargin"
 
 #: The rooms, top to bottom: a module may import from its own room and the rooms above.
 ROOMS: list[tuple[str, ...]] = [
-    ("maxmargin._version", "maxmargin.exceptions", "maxmargin.io.json", "maxmargin._startup"),
+    (
+        "maxmargin._version",
+        "maxmargin.exceptions",
+        "maxmargin.conventions",
+        "maxmargin.io.json",
+        "maxmargin._startup",
+    ),
     (
         "maxmargin._validation",
         "maxmargin.io.files",

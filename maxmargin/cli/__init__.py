@@ -22,6 +22,7 @@ from typing import Any, NoReturn
 import numpy as np
 
 from .._progress import notes_silenced
+from ..conventions import DEFAULT_INTERCEPT, INTERCEPTS
 from ..exceptions import CertificateError, MaxMarginError, NotSeparableError
 from ..io.files import OutputPlan, atomic_write, check_outputs, display
 from ..io.json import dumps, format_header
@@ -488,7 +489,7 @@ def _figure_options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _add_problem_args(
-    p: argparse.ArgumentParser, *, allow_hard: bool = True, intercept: str = "free"
+    p: argparse.ArgumentParser, *, allow_hard: bool = True, intercept: str = DEFAULT_INTERCEPT
 ) -> None:
     g = p.add_mutually_exclusive_group()
     g.add_argument("--C", type=float, default=None, help="soft margin penalty (default 1)")
@@ -502,7 +503,7 @@ def _add_problem_args(
         g.add_argument("--hard", action="store_true", help="hard margin")
     p.add_argument(
         "--intercept",
-        choices=("free", "none", "augmented"),
+        choices=INTERCEPTS,
         default=intercept,
         help="free: b unregularised (SVC's problem); none: b = 0; augmented: "
         f"x -> (x, 1), b regularised (LinearSVC's) (default: {intercept})",
@@ -1296,8 +1297,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--intercept",
-        choices=("free", "none", "augmented"),
-        default="free",
+        choices=INTERCEPTS,
+        default=DEFAULT_INTERCEPT,
         help="free: b unregularised (SVC's problem); none: b = 0; augmented: "
         "x -> (x, 1), b regularised (LinearSVC's)",
     )

@@ -45,6 +45,7 @@ from .._validation import (
     seed_from_random_state,
 )
 from ..certificate import Certificate, certify
+from ..conventions import DEFAULT_INTERCEPT, INTERCEPTS
 from ..data import Dataset
 from ..exact import FORMS, solve
 from ..exceptions import DataError, ParameterError
@@ -53,7 +54,7 @@ from ..online.base import OnlineLearner
 from ..online.orders import ORDERS, _check_seed, iter_schedule
 from ..online.pa import PA, PA1, PA2
 from ..online.stream import OnlineState
-from ..problem import INTERCEPTS, SVMProblem, combine_weights, resolve_class_weight
+from ..problem import SVMProblem, combine_weights, resolve_class_weight
 from ..solution import ExactSolution
 
 __all__ = [
@@ -283,7 +284,7 @@ class ExactSVC(_LinearBinary):
         C: float = 1.0,
         *,
         hard: bool = False,
-        intercept: str = "free",
+        intercept: str = DEFAULT_INTERCEPT,
         form: str = "dual",
         solver: str | None = None,
         intercept_scaling: float = 1.0,

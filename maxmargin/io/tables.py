@@ -19,28 +19,7 @@ from typing import Any
 from ..exceptions import ParameterError
 from .files import atomic_write
 
-__all__ = ["to_csv", "to_frame", "weight_columns"]
-
-
-def weight_columns(feature_names: Sequence[str] | None, d: int) -> list[str]:
-    """The columns of a weight vector: ``w[<name>]``, or ``w[<j>]`` (0-based) without names.
-
-    Parameters
-    ----------
-    feature_names : sequence of str or None
-    d : int
-
-    Returns
-    -------
-    list of str
-
-    Examples
-    --------
-    >>> weight_columns(["age", "dose"], 2), weight_columns(None, 2)
-    (['w[age]', 'w[dose]'], ['w[0]', 'w[1]'])
-    """
-    names = [str(j) for j in range(d)] if feature_names is None else list(feature_names)
-    return [f"w[{name}]" for name in names]
+__all__ = ["to_csv", "to_frame"]
 
 
 def _cell(v: Any) -> Any:

@@ -28,11 +28,12 @@ import numpy as np
 
 from ..._validation import check_choice, check_positive
 from ...certificate import Certificate, certify
+from ...conventions import DEFAULT_INTERCEPT, INTERCEPTS
 from ...data import Dataset
 from ...exceptions import ParameterError
 from ...io.files import atomic_write
 from ...io.json import dumps, format_header, json_number
-from ...problem import INTERCEPTS, SVMProblem, combine_weights
+from ...problem import SVMProblem, combine_weights
 from ..saved import SavedExactPath, breakpoints_csv
 from .geometry import _E, _L, _R, SET_NAMES, _Geometry
 
@@ -1094,7 +1095,7 @@ def _assemble(geo: _Geometry, traced: Any, **kw: Any) -> ExactPath:
 
 def exact_regularization_path(
     data: Dataset,
-    intercept: str = "free",
+    intercept: str = DEFAULT_INTERCEPT,
     *,
     C_max: float | None = None,
     C_min: float | None = None,

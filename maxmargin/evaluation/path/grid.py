@@ -63,12 +63,13 @@ from ..._validation import (
     renamed_attribute,
 )
 from ...certificate import DEFAULT_TOL, Certificate, certify, support_sets
+from ...conventions import DEFAULT_INTERCEPT, INTERCEPTS, weight_names
 from ...data import Dataset
 from ...exceptions import DataError, ParameterError, SolverError
 from ...io import tables as _table
 from ...io.files import atomic_write
 from ...io.json import dumps, format_header, json_float, json_number, read_document
-from ...problem import INTERCEPTS, SVMProblem, combine_weights
+from ...problem import SVMProblem, combine_weights
 from ...solvers import piqp
 from ...solvers.polish import polish, polish_no_margin
 from ...solvers.qp import QPTask, signed_rows, weights_from_alpha
@@ -627,7 +628,7 @@ class RegularizationPath:
             "C",
             "lam",
             "b",
-            *_table.weight_columns(self.feature_names, self.d),
+            *weight_names(self.feature_names, self.d),
             *per_point,
             "certified",
             "method",
@@ -1025,7 +1026,7 @@ def path(
     data: Dataset,
     C: Any = None,
     lam: Any = None,
-    intercept: str = "free",
+    intercept: str = DEFAULT_INTERCEPT,
     holdout: Dataset | None = None,
     solver: str | None = None,
     progress: bool = False,

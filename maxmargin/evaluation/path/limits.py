@@ -22,17 +22,18 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..._validation import check_choice, check_positive
+from ...conventions import DEFAULT_INTERCEPT, INTERCEPTS
 from ...data import Dataset
 from ...exceptions import NotSeparableError, ParameterError, SolverError
 from ...io.json import json_float, json_number
-from ...problem import INTERCEPTS, SVMProblem
+from ...problem import SVMProblem
 
 __all__ = ["min_margin_sv_C", "hard_margin_limit", "HardMarginLimit"]
 
 
 def min_margin_sv_C(
     data: Dataset,
-    intercept: str = "free",
+    intercept: str = DEFAULT_INTERCEPT,
     intercept_scaling: float = 1.0,
     *,
     sample_weight: Any = None,
@@ -327,7 +328,7 @@ class HardMarginLimit:
 
 def hard_margin_limit(
     data: Dataset,
-    intercept: str = "free",
+    intercept: str = DEFAULT_INTERCEPT,
     *,
     solver: str | None = None,
     intercept_scaling: float = 1.0,
