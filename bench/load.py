@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from maxmargin import load_heart_scale
+from maxmargin import load
 from maxmargin.data import _PACKAGE_DATA
 
 CHILD = """
@@ -46,7 +46,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
     raw = (_PACKAGE_DATA / "heart_scale").read_bytes() * args.copies
-    ds = load_heart_scale()
+    ds = load("builtin:heart_scale")
     row = np.column_stack([ds.X.toarray(), ds.y])
     with tempfile.TemporaryDirectory() as tmp:
         files = {"LIBSVM": Path(tmp) / "heart.svm", "gzip LIBSVM": Path(tmp) / "heart.svm.gz"}

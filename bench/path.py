@@ -40,7 +40,7 @@ import warnings
 
 import numpy as np
 
-from maxmargin import Dataset, SVMProblem, load_heart_scale, make_gaussians
+from maxmargin import Dataset, SVMProblem, load, make_gaussians
 from maxmargin.evaluation.path.exact import exact_regularization_path
 from maxmargin.evaluation.path.grid import log_grid, path
 from maxmargin.exact import solve
@@ -118,17 +118,17 @@ def _timed(fn, *args, **kw):  # type: ignore[no-untyped-def]
 def scaling(args: argparse.Namespace) -> None:
     """The whole exact path beside one certified solve and the 25-point grid path."""
     sets = [
-        load_heart_scale(),
+        load("builtin:heart_scale"),
         breast_cancer(),
         make_gaussians(1000, 10, seed=0),
         make_gaussians(5000, 20, seed=0),
     ]
     if args.big:
         sets.append(make_gaussians(50000, 20, seed=0))
-    load = os.getloadavg() if hasattr(os, "getloadavg") else (math.nan,) * 3
+    avg = os.getloadavg() if hasattr(os, "getloadavg") else (math.nan,) * 3
     print(
         f"{os.cpu_count()} CPUs, {platform.processor() or platform.machine()}; load "
-        f"average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}; the first path of the process "
+        f"average {avg[0]:.1f} {avg[1]:.1f} {avg[2]:.1f}; the first path of the process "
         "(compiled code loaded) is not timed",
         flush=True,
     )
@@ -166,11 +166,15 @@ def scaling(args: argparse.Namespace) -> None:
 
 
 def exact_vs_grid(args: argparse.Namespace) -> None:
-    sets = [load_heart_scale(), breast_cancer(), make_gaussians(10000, 50, separation=1.0, seed=0)]
-    load = os.getloadavg() if hasattr(os, "getloadavg") else (math.nan,) * 3
+    sets = [
+        load("builtin:heart_scale"),
+        breast_cancer(),
+        make_gaussians(10000, 50, separation=1.0, seed=0),
+    ]
+    avg = os.getloadavg() if hasattr(os, "getloadavg") else (math.nan,) * 3
     print(
         f"{os.cpu_count()} CPUs, {platform.processor() or platform.machine()}; load "
-        f"average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} (other jobs share the "
+        f"average {avg[0]:.1f} {avg[1]:.1f} {avg[2]:.1f} (other jobs share the "
         "machine: every time is the best of the repeats)",
         flush=True,
     )

@@ -17,7 +17,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
-from maxmargin import learners_along_path, load_heart_scale, make_separable, regularization_path
+from maxmargin import learners_along_path, load, make_separable, regularization_path
 from maxmargin.plotting.path import (
     plot_errors,
     plot_learners_vs_lambda,
@@ -25,7 +25,7 @@ from maxmargin.plotting.path import (
     plot_width,
 )
 
-heart = load_heart_scale()
+heart = load("builtin:heart_scale")
 train, test = heart.split(0.3, seed=0)
 p = regularization_path(train, C="1e-3:1e3:13", holdout=test)
 best = int(p.holdout_error.argmin())

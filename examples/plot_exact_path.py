@@ -23,7 +23,7 @@ import time
 import matplotlib.pyplot as plt
 import numpy as np
 
-from maxmargin import SVMProblem, exact_regularization_path, load_heart_scale, regularization_path
+from maxmargin import SVMProblem, exact_regularization_path, load, regularization_path
 from maxmargin.exact import solve
 from maxmargin.plotting.path import (
     plot_exact_coefficients,
@@ -31,7 +31,7 @@ from maxmargin.plotting.path import (
     plot_exact_support_vectors,
 )
 
-heart = load_heart_scale()
+heart = load("builtin:heart_scale")
 train, test = heart.split(0.3, seed=0)
 exact_regularization_path(test)  # the first path of a process loads the compiled loop
 t = time.perf_counter()

@@ -26,7 +26,7 @@ settings.load_profile("ci" if os.environ.get("CI") else "local")
 @pytest.fixture(scope="session")
 def heart():
     """heart_scale (270 x 13, sparse, not separable), the package's built-in data set."""
-    return mm.load_heart_scale()
+    return mm.load("builtin:heart_scale")
 
 
 @pytest.fixture(scope="session")

@@ -276,7 +276,7 @@ def test_counts_refused_before_allocating(capsys, tmp_path, eight_gib, never, ar
 
 
 def test_counts_refused_by_the_api(tmp_path, eight_gib, never):
-    ds = mm.load_heart_scale()
+    ds = mm.load("builtin:heart_scale")
     with pytest.raises(ParameterError, match=r"'seeds' parameter gives too many seeds: 1,000,000"):
         mm.compare(ds, learners=["pegasos"], seeds=range(10**9))  # never listed
     with pytest.raises(ParameterError, match=r"'epochs' parameter gives too many epochs"):
@@ -381,7 +381,7 @@ def test_zero_is_not_the_default(capsys, tmp_path, monkeypatch):
 
     refused(capsys, "compare", HEART, "--C", "0", "--out", tmp_path / "c", match="'C'")
     with pytest.raises(ParameterError, match="'C'"):
-        mm.compare(mm.load_heart_scale(), learners=["pegasos"], C=0)
+        mm.compare(mm.load("builtin:heart_scale"), learners=["pegasos"], C=0)
     monkeypatch.setattr(MODULES["compare"], "compare", never)
     monkeypatch.setattr(MODULES["path"], "path", never)
     refused(
@@ -414,7 +414,7 @@ def test_zero_is_not_the_default(capsys, tmp_path, monkeypatch):
 def test_compare_epochs_checked_before_the_solve(monkeypatch):
     monkeypatch.setattr(MODULES["compare"], "solve", lambda *a, **k: 1 / 0)
     with pytest.raises(ParameterError, match="'epochs'"):
-        mm.compare(mm.load_heart_scale(), learners=["pegasos"], epochs=0)
+        mm.compare(mm.load("builtin:heart_scale"), learners=["pegasos"], epochs=0)
 
 
 def test_duplicate_learner_in_run(capsys):
@@ -575,7 +575,7 @@ def test_diverging_learner_is_a_finding(capsys, tmp_path):
 
 
 def test_diverging_run_api_and_trace_files(capsys, tmp_path):
-    tr = mm.run(mm.make_learner("subgradient", lam=1e3), mm.load_heart_scale())
+    tr = mm.run(mm.make_learner("subgradient", lam=1e3), mm.load("builtin:heart_scale"))
     assert tr.diverged_at is not None and "DIVERGED" in tr.summary()
     assert np.isfinite(tr.w[tr.t < tr.diverged_at]).all()
     code, out, err = cli(

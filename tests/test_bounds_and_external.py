@@ -21,7 +21,7 @@ from maxmargin import (
     ParameterError,
     SVMProblem,
     Trace,
-    load_heart_scale,
+    load,
     make_gaussians,
     make_separable,
     solve,
@@ -86,7 +86,7 @@ def test_quadratic_root_solves_the_inequality_exactly():
 @pytest.fixture(scope="module")
 def heart():
     return compare(
-        load_heart_scale(),
+        load("builtin:heart_scale"),
         learners=["perceptron", MarginPerceptron(), MarginPerceptron(margin=0.5, eta=0.1)],
         C=1.0,
         epochs=3,

@@ -17,7 +17,7 @@ from maxmargin import (
     SolverError,
     SVMProblem,
     is_separable,
-    load_heart_scale,
+    load,
     make_gaussians,
     make_separable,
 )
@@ -234,7 +234,7 @@ def test_heart_scale_tiny_C_is_the_optimum():
     # Before, 2.43097e-7 (1.3 % above) was CERTIFIED.
     from _scale_reference import reference
 
-    ds = load_heart_scale()
+    ds = load("builtin:heart_scale")
     lo, hi, unit = reference(ds.dense(), ds.y, 1e-9, False, "free")
     sol = solve(SVMProblem(ds, C=1e-9))
     assert sol.certificate.ok
@@ -248,14 +248,14 @@ def test_heart_scale_tiny_C_is_the_optimum():
 def test_heart_scale_C_1e_30():
     # C R^2 ~ 1e-29: w ~ 0 and P*/C = L0 = 2 min(n+, n-) = 240 up to n^2 C R^2 / 2
     # (the Lipschitz bound of _scale_reference); before, P = 5.9e-21 was CERTIFIED.
-    ds = load_heart_scale()
+    ds = load("builtin:heart_scale")
     sol = solve(SVMProblem(ds, C=1e-30))
     assert sol.certificate.ok
     assert sol.primal_objective == pytest.approx(240e-30, rel=1e-9)
 
 
 def test_zeros_do_not_certify_at_tiny_C():
-    ds = load_heart_scale()
+    ds = load("builtin:heart_scale")
     c = certify(SVMProblem(ds, C=1e-12), np.zeros(ds.d), 0.0, np.zeros(ds.n))
     # P = C n, D = 0: the relative gap is exactly 1 (it was 2.7e-10 "relative" before)
     assert not c.ok and c.relative_gap == 1.0 and c.undecided is None
@@ -308,7 +308,7 @@ def test_undecided_when_double_precision_cannot_decide():
 
 
 def test_summary_prints_the_relative_gap_and_rounding():
-    sol = solve(SVMProblem(load_heart_scale(), C=1e-9))
+    sol = solve(SVMProblem(load("builtin:heart_scale"), C=1e-9))
     c = sol.certificate
     text = sol.summary()
     assert f"(relative {c.relative_gap:.3e}" in text

@@ -44,7 +44,7 @@ def test_solve_heart_scale_json_contract(tmp_path, capsys):
     ):
         assert key in js, key
     # recompute the primal objective from the data with plain numpy
-    data = mm.load_heart_scale()
+    data = mm.load("builtin:heart_scale")
     X, y = data.X.toarray(), data.y
     w, b = np.array(js["w"]), js["b"]
     P = 0.5 * w @ w + 1.0 * np.maximum(0, 1 - y * (X @ w + b)).sum()
@@ -70,7 +70,7 @@ def test_hard_margin_not_separable_exit_1_with_certificate(tmp_path, capsys):
     js = json.loads(target.read_text())
     assert js["separable"] is False
     z = np.array(js["certificate"]["z"])
-    data = mm.load_heart_scale()
+    data = mm.load("builtin:heart_scale")
     X, y = data.X.toarray(), data.y
     # z is a point in both convex hulls: z >= 0, sums to 1, balanced, and sum z y x ~ 0
     assert z.min() >= 0 and z.sum() == pytest.approx(1)
@@ -196,7 +196,7 @@ def test_path_heart_scale(tmp_path, capsys):
     assert (tmp_path / "path_width.png").exists()
     assert js["certified"] and len(js["C"]) == 5
     # recompute every reported number of every point from w, b and the data with numpy
-    data = mm.load_heart_scale()
+    data = mm.load("builtin:heart_scale")
     X, y = data.X.toarray(), data.y
     for k, C in enumerate(js["C"]):
         w, b = np.array(js["w"][k]), js["b"][k]
@@ -263,13 +263,13 @@ class _Stdin:
 def test_data_from_stdin_gzip_and_csv(tmp_path, capsys, monkeypatch):
     import gzip
 
-    ref = mm.solve(mm.SVMProblem(mm.load_heart_scale(), C=1.0)).primal_objective
+    ref = mm.solve(mm.SVMProblem(mm.load("builtin:heart_scale"), C=1.0)).primal_objective
     raw = (mm.data._PACKAGE_DATA / "heart_scale").read_bytes()
     monkeypatch.setattr("sys.stdin", _Stdin(gzip.compress(raw)))
     code, out, _ = run_cli(capsys, "solve", "-", "--json", "-")
     js = json.loads(out)  # nothing but the JSON on stdout
     assert code == 0 and js["primal_objective"] == pytest.approx(ref, rel=1e-9)
-    data = mm.load_heart_scale()
+    data = mm.load("builtin:heart_scale")
     rows = ["f1,f2,y"] + [
         f"{a},{b},{'pos' if t > 0 else 'neg'}"
         for (a, b), t in zip(data.dense()[:, :2], data.y, strict=True)
@@ -469,7 +469,7 @@ def test_solve_writes_a_liblinear_model(tmp_path, capsys):
         str(tmp_path / "s.json"),
     )
     assert code == 0 and "LIBLINEAR model" in out
-    sol = mm.ExactSolution.from_json(tmp_path / "s.json", mm.load_heart_scale())
+    sol = mm.ExactSolution.from_json(tmp_path / "s.json", mm.load("builtin:heart_scale"))
     assert model.read_text() == liblinear_model_text(sol)
     lines = model.read_text().splitlines()
     assert lines[:5] == [
@@ -481,7 +481,7 @@ def test_solve_writes_a_liblinear_model(tmp_path, capsys):
     ]
     # LIBLINEAR's predict from the file: sign(w.x + w_14 * bias) gives the solution's labels
     w = np.array([float(v) for v in lines[6:]])
-    X = mm.load_heart_scale().dense()
+    X = mm.load("builtin:heart_scale").dense()
     assert np.array_equal(np.where(X @ w[:13] + w[13] > 0, 1.0, -1.0), sol.predict(X))
 
 
@@ -724,7 +724,7 @@ def test_compare_scores_saved_traces(tmp_path, capsys):
     assert rows["pegasos-2"]["dual_gap"] is None  # run --out does not record dual points
     assert "did not record" in saved_run["not_available"]["dual_gap"]
     # plain weights: the same suboptimality, recomputed with numpy; no regret, and why
-    data = mm.load_heart_scale()
+    data = mm.load("builtin:heart_scale")
     X, y, lam = data.X.toarray(), data.y, 0.01
     ref = mm.solve(mm.SVMProblem(data, lam=lam, intercept="augmented"))
     with np.load(tmp_path / "plain.npz") as z:

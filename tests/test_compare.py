@@ -20,7 +20,7 @@ from maxmargin import (
     Dataset,
     ParameterError,
     SVMProblem,
-    load_heart_scale,
+    load,
     make_gaussians,
     make_separable,
 )
@@ -276,7 +276,11 @@ def test_implied_dual_gap_bounds_true_gap(cmp, cmp_aug):
 
 def test_general_bound_on_non_separable_data():
     c = compare(
-        load_heart_scale(), learners=["perceptron", "pegasos"], lam=0.01, epochs=2, seeds=(0,)
+        load("builtin:heart_scale"),
+        learners=["perceptron", "pegasos"],
+        lam=0.01,
+        epochs=2,
+        seeds=(0,),
     )
     assert not c.separable and math.isnan(c.novikoff)
     perc = c.select(label="perceptron")[0]

@@ -11,7 +11,7 @@ from maxmargin import DataError
 
 
 def test_heart_scale_loads_as_documented():
-    ds = mm.load_heart_scale()
+    ds = mm.load("builtin:heart_scale")
     assert (ds.n, ds.d) == (270, 13)
     assert ds.is_sparse
     assert set(np.unique(ds.y)) == {-1.0, 1.0}
@@ -381,7 +381,7 @@ def test_feature_names_from_csv_header_and_npz(tmp_path):
     np.savez(tmp_path / "e.npz", X=np.eye(2), y=np.array([1, -1]), feature_names=np.array([1, 2]))
     with pytest.raises(DataError, match="'feature_names' must hold strings"):
         mm.load(tmp_path / "e.npz")
-    assert mm.load_heart_scale().feature_names is None
+    assert mm.load("builtin:heart_scale").feature_names is None
 
 
 @pytest.mark.parametrize("scale", [1.0, 1e-120, 1e120])

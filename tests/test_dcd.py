@@ -20,7 +20,7 @@ from maxmargin import (
     ParameterError,
     SolverError,
     SVMProblem,
-    load_heart_scale,
+    load,
     make_gaussians,
     make_separable,
 )
@@ -127,7 +127,7 @@ def test_all_zero_features():
 def test_agrees_with_piqp_soft(name, intercept):
     ds = {
         "gaussians": lambda: make_gaussians(150, 4, seed=7),
-        "heart_scale": load_heart_scale,
+        "heart_scale": lambda: load("builtin:heart_scale"),
         "separable": lambda: make_separable(80, 3, margin=0.3, seed=2),
         "zipf": lambda: zipf_sparse(200, 400, 12),
     }[name]()
@@ -303,7 +303,7 @@ def test_routing_rule_and_names():
     assert solve(sparse_wide).solver == "DCD"
     gauss = choose_route(SVMProblem(make_gaussians(10000, 50), C=1.0))
     assert (gauss.solver, gauss.fallbacks[:1]) == ("IPM", ("PIQP",))
-    assert choose_route(SVMProblem(load_heart_scale(), C=1.0)).solver == "PIQP"
+    assert choose_route(SVMProblem(load("builtin:heart_scale"), C=1.0)).solver == "PIQP"
     assert choose_route(sparse_wide, "primal").solver == "PIQP"
     assert choose_route(sparse_wide, solver="DCD").fallbacks == ()
     assert solve(sparse_wide, solver="dcd").solver == "DCD"  # any case

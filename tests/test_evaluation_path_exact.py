@@ -109,7 +109,7 @@ def test_first_breakpoint_is_the_analytical_C0(intercept):
 
 
 def test_unequal_classes_have_margin_svs_for_every_C():
-    data = mm.load_heart_scale()
+    data = mm.load("builtin:heart_scale")
     ep = exact_regularization_path(data, "free", C_max=0.01)
     assert min_margin_sv_C(data) == 0.0 and ep.min_margin_sv_C == 0.0
     assert ep.n_elbow[0] > 0 and ep.certified
@@ -318,7 +318,7 @@ def test_lambda_form_is_the_same_path(intercept):
 
 
 def test_sparse_features_kept_sparse_give_the_same_path(monkeypatch):
-    data = mm.load_heart_scale()  # CSR
+    data = mm.load("builtin:heart_scale")  # CSR
     dense = exact_regularization_path(data, C_max=10.0)
     monkeypatch.setattr(path_geometry, "_DENSE_LIMIT", 0)  # keep G sparse (large data)
     sparse = exact_regularization_path(data, C_max=10.0)

@@ -19,7 +19,7 @@ from maxmargin import (
     ParameterError,
     SolverError,
     SVMProblem,
-    load_heart_scale,
+    load,
     make_gaussians,
     make_separable,
 )
@@ -183,7 +183,7 @@ def test_sample_order_invariance():
 
 
 def test_sparse_equals_dense():
-    ds = load_heart_scale()
+    ds = load("builtin:heart_scale")
     a = solve(SVMProblem(ds, C=0.5))
     b = solve(SVMProblem(Dataset(ds.dense(), ds.y), C=0.5))
     np.testing.assert_allclose(a.w, b.w, atol=1e-10)
@@ -191,7 +191,7 @@ def test_sparse_equals_dense():
 
 
 def test_heart_scale_certified():
-    ds = load_heart_scale()
+    ds = load("builtin:heart_scale")
     for form in ("dual", "primal"):
         sol = solve(SVMProblem(ds, C=1.0), form=form)
         assert sol.status == "optimal" and sol.certificate.ok and sol.polished
@@ -394,14 +394,14 @@ def test_uncertified_advice_names_only_solvers_not_tried():
     # PIQP ran and ended uncertified (at C = 1e12 the stationarity's rounding bound, 6e-7,
     # is far above tol 1e-9: undecided): the advice names Clarabel, not PIQP again
     with pytest.warns(RuntimeWarning, match="NOT CERTIFIED") as rec:
-        sol = solve(SVMProblem(load_heart_scale(), C=1e12), tol=1e-9)
+        sol = solve(SVMProblem(load("builtin:heart_scale"), C=1e12), tol=1e-9)
     assert sol.solver == "PIQP" and sol.status == "uncertified"
     text = " ".join(str(w.message) for w in rec)
     assert "interior-point solver (CLARABEL)" in text and "(PIQP" not in text
 
 
 def test_negative_weight_message_prints_the_plain_number():
-    ds = load_heart_scale()
+    ds = load("builtin:heart_scale")
     w = np.ones(len(ds.y))
     w[3] = -1.0
     with pytest.raises(DataError, match=r"example 3 has -1\.0$"):

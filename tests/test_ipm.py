@@ -19,7 +19,7 @@ from maxmargin import (
     NotSeparableError,
     ParameterError,
     SVMProblem,
-    load_heart_scale,
+    load,
     make_gaussians,
     make_separable,
 )
@@ -133,7 +133,7 @@ def test_d_greater_than_n_dense_q(intercept):
 
 @pytest.mark.parametrize("intercept", INTERCEPTS)
 def test_sparse_input(intercept):
-    hs = load_heart_scale()
+    hs = load("builtin:heart_scale")
     assert sp.issparse(hs.X)
     p = SVMProblem(hs, C=1.0, intercept=intercept)
     r, cert = _raw_ipm(p)

@@ -11,7 +11,7 @@ from maxmargin import (
     Dataset,
     ParameterError,
     SVMProblem,
-    load_heart_scale,
+    load,
     make_gaussians,
     make_separable,
 )
@@ -101,7 +101,7 @@ def test_checkpoints_and_trace_fields():
 
 
 def test_sparse_heart_scale_runs():
-    ds = load_heart_scale()
+    ds = load("builtin:heart_scale")
     assert ds.is_sparse
     for name in ("perceptron", "pegasos"):
         tr = run(name, ds, epochs=5, order="shuffle", seed=0)

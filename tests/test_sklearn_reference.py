@@ -14,7 +14,7 @@ from sklearn import datasets as skd  # noqa: E402
 from sklearn.preprocessing import StandardScaler  # noqa: E402
 from sklearn.svm import SVC  # noqa: E402
 
-from maxmargin import Dataset, SVMProblem, load_heart_scale, make_gaussians  # noqa: E402
+from maxmargin import Dataset, SVMProblem, load, make_gaussians  # noqa: E402
 from maxmargin.certificate import certify  # noqa: E402
 from maxmargin.exact import solve  # noqa: E402
 
@@ -42,7 +42,7 @@ def _gauss():
 
 
 def _heart():
-    ds = load_heart_scale()
+    ds = load("builtin:heart_scale")
     return ds.dense(), ds.y
 
 

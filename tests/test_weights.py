@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from maxmargin import Dataset, SVMProblem, certify, make_separable, regularization_path, solve
 from maxmargin.cli import main
-from maxmargin.data import _PACKAGE_DATA, load_heart_scale
+from maxmargin.data import _PACKAGE_DATA, load
 from maxmargin.evaluation.path.exact import exact_regularization_path
 from maxmargin.evaluation.path.limits import hard_margin_limit, min_margin_sv_C
 from maxmargin.exceptions import DataError, ParameterError, SolverError
@@ -541,7 +541,7 @@ def test_compare_measures_learners_against_the_weighted_optimum():
 def test_cli_weights_file_is_the_weighted_problem(tmp_path, capsys):
 
     heart = str(_PACKAGE_DATA / "heart_scale")
-    data = load_heart_scale()
+    data = load("builtin:heart_scale")
     s = np.random.default_rng(0).integers(0, 4, data.n)
     wfile = tmp_path / "w.txt"
     wfile.write_text("weight\n" + "\n".join(map(str, s)) + "\n")

@@ -44,8 +44,6 @@ __all__ = [
     "load_weights",
     "STDIN",
     "CSV_DELIMITERS",
-    "load_heart_scale",
-    "load_builtin",
     "BUILTIN",
     "make_separable",
     "make_gaussians",
@@ -842,35 +840,6 @@ def _check_npz_size(z: Any, shown: str) -> None:
 BUILTIN = ("heart_scale", "separable", "gaussians")
 
 
-def load_builtin(name: str) -> Dataset:
-    """A built-in data set by name (what ``load("builtin:NAME")`` returns).
-
-    Parameters
-    ----------
-    name : {"heart_scale", "separable", "gaussians"}
-        ``heart_scale``: the bundled LIBSVM file (270 x 13, not separable);
-        ``separable``: ``make_separable(200, 2, margin=0.3, seed=0)``;
-        ``gaussians``: ``make_gaussians(400, 2, separation=2.0, seed=0)``.
-
-    Returns
-    -------
-    Dataset
-        The data set, labels in {-1, +1}.
-
-    Examples
-    --------
-    >>> load_builtin("separable").meta["margin"]
-    0.3
-    """
-    if name == "heart_scale":
-        return load_heart_scale()
-    if name == "separable":
-        return make_separable(200, 2, margin=0.3, seed=0)
-    if name == "gaussians":
-        return make_gaussians(400, 2, separation=2.0, seed=0)
-    raise DataError(f"no built-in data set {name!r}; choose from {', '.join(BUILTIN)}")
-
-
 def load(
     path: str | Path,
     *,
@@ -885,7 +854,11 @@ def load(
     text is recognised by its first bytes whatever the name. ``"-"`` reads standard
     input, LIBSVM or CSV as its content says (LIBSVM when the first 100 lines are
     ``label idx:val ...`` or a label alone, one with a feature). ``"builtin:NAME"``
-    loads a built-in data set instead (see :func:`load_builtin`).
+    loads a built-in data set instead (:data:`BUILTIN`): ``heart_scale``, the LIBSVM
+    data set shipped with maxmargin (Statlog (Heart) scaled to [-1, 1], 270 x 13, sparse,
+    not linearly separable; BSD licence in ``maxmargin/datasets/heart_scale.COPYRIGHT``);
+    ``separable``, ``make_separable(200, 2, margin=0.3, seed=0)``; ``gaussians``,
+    ``make_gaussians(400, 2, separation=2.0, seed=0)``.
 
     Parameters
     ----------
@@ -924,10 +897,23 @@ def load(
     [[1.0, 2.0], [3.0, 4.0]]
     >>> load("builtin:gaussians").n
     400
+    >>> ds = load("builtin:heart_scale")
+    >>> ds.n, ds.d
+    (270, 13)
+    >>> load("builtin:separable").meta["margin"]
+    0.3
     """
     zero_based = _check_zero_based(zero_based)
     if isinstance(path, str) and path.startswith("builtin:"):
-        ds = load_builtin(path.split(":", 1)[1])
+        name = path.split(":", 1)[1]
+        if name == "heart_scale":
+            ds = load_libsvm(_PACKAGE_DATA / "heart_scale", name="heart_scale", zero_based=False)
+        elif name == "separable":
+            ds = make_separable(200, 2, margin=0.3, seed=0)
+        elif name == "gaussians":
+            ds = make_gaussians(400, 2, separation=2.0, seed=0)
+        else:
+            raise DataError(f"no built-in data set {name!r}; choose from {', '.join(BUILTIN)}")
         if positive is None:
             return ds
         return Dataset.from_labels(
@@ -999,26 +985,6 @@ def _format_of(path: Any) -> str:
     if suffix in (".gz", ".bz2"):
         suffix = Path(path.stem).suffix.lower()
     return {".csv": "csv", ".npz": "npz", ".npy": "npy"}.get(suffix, "libsvm")
-
-
-def load_heart_scale() -> Dataset:
-    """The LIBSVM ``heart_scale`` data set shipped with maxmargin (270 x 13, sparse).
-
-    Statlog (Heart) scaled to [-1, 1], from the LIBSVM data sets page; BSD licence in
-    ``maxmargin/datasets/heart_scale.COPYRIGHT``. Not linearly separable.
-
-    Returns
-    -------
-    Dataset
-        ``X`` a CSR matrix of shape (270, 13), ``y`` of shape (270,) in {-1, +1}.
-
-    Examples
-    --------
-    >>> ds = load_heart_scale()
-    >>> ds.n, ds.d
-    (270, 13)
-    """
-    return load_libsvm(_PACKAGE_DATA / "heart_scale", name="heart_scale", zero_based=False)
 
 
 # --------------------------------------------------------------------------- generators

@@ -139,8 +139,8 @@ def run(
 
     Examples
     --------
-    >>> from maxmargin import load_heart_scale
-    >>> tr = run("pegasos", load_heart_scale(), epochs=3, order="shuffle", seed=1)
+    >>> from maxmargin import load
+    >>> tr = run("pegasos", load("builtin:heart_scale"), epochs=3, order="shuffle", seed=1)
     >>> tr.steps, tr.order
     (810, 'shuffle')
     """
