@@ -39,3 +39,15 @@ def separable():
 def gauss():
     """37 x 4 overlapping Gaussians: an odd n, so batches and epochs do not align."""
     return mm.make_gaussians(37, 4, separation=1.5, seed=3)
+
+
+@pytest.fixture(scope="module")
+def named():
+    """Overlapping 3-D data with feature names (not separable: bound SVs too)."""
+    ds = mm.make_gaussians(40, 3, separation=1.0, seed=4)
+    return mm.Dataset(ds.X, ds.y, name="named", feature_names=["age", "dose", "w,eight"])
+
+
+@pytest.fixture(scope="module")
+def grid_path(separable):
+    return mm.regularization_path(separable, C="1e-3:1e3:7")

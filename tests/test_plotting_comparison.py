@@ -1,4 +1,4 @@
-"""maxmargin.plotting: what every figure draws (its lines' data, labels, guides, scales).
+"""maxmargin.plotting: what the comparison's and the boundary figures draw, and the command's.
 
 Each figure is checked against the numbers of the result it draws, recomputed here where
 a line is a formula (a boundary, a guide), so a figure that draws the wrong thing fails.
@@ -9,6 +9,7 @@ from __future__ import annotations
 import matplotlib.image
 import numpy as np
 import pytest
+from _figures import _line
 
 import maxmargin as mm
 from maxmargin.plotting import boundary, comparison
@@ -24,12 +25,6 @@ def cmp(separable):
         epochs=4,
         seeds=(0, 1),
     )
-
-
-def _line(ax, label):
-    found = [ln for ln in ax.lines if ln.get_label() == label]
-    assert len(found) == 1, (label, [ln.get_label() for ln in ax.lines])
-    return found[0]
 
 
 def _seeds(cmp, label, key):
@@ -391,147 +386,6 @@ def test_save_figures_writes_decodable_images(cmp, tmp_path):
         comparison.save_figures(cmp, tmp_path, formats=())
     with pytest.raises(mm.ParameterError, match="unknown figure format 'gif'"):
         comparison.save_figures(cmp, tmp_path, formats=("png", "gif"))
-
-
-# --------------------------------------------------------------------------- paths
-
-
-@pytest.fixture(scope="module")
-def grid_path(separable):
-    return mm.regularization_path(separable, C="1e-3:1e3:7")
-
-
-def test_path_figures_draw_the_path_arrays(grid_path):
-    p = grid_path
-    ax = path_plots.plot_width(p)
-    x, y = _line(ax, "width $2/\\|w(C)\\|$").get_data()
-    np.testing.assert_array_equal(x, p.C)
-    np.testing.assert_array_equal(y, p.width)
-    hard = p.hard_margin_limit
-    assert set(_line(ax, "hard-margin width $2/\\|w^\\star\\|$").get_ydata()) == {
-        2.0 / np.linalg.norm(hard.w)
-    }
-    cstar = _line(ax, f"$C^\\star$ = {hard.C_star:.3g} (= hard margin above)")
-    assert set(cstar.get_xdata()) == {hard.C_star}
-    ax = path_plots.plot_support_vectors(p)
-    np.testing.assert_array_equal(ax.lines[0].get_ydata(), p.n_margin_sv)
-    np.testing.assert_array_equal(ax.lines[1].get_ydata(), p.n_bound_sv)
-    assert ax.get_xscale() == "log"
-    ax = path_plots.plot_errors(p)
-    np.testing.assert_array_equal(_line(ax, "training error").get_ydata(), p.train_error)
-    ax = path_plots.plot_coefficients(p)
-    for j in range(p.d):
-        np.testing.assert_array_equal(_line(ax, f"$w_{{{j + 1}}}$").get_ydata(), p.w[:, j])
-    ax = path_plots.plot_objective(p)
-    np.testing.assert_allclose(ax.lines[0].get_ydata(), p.primal, rtol=1e-9)
-    ax = path_plots.plot_tradeoff(p)
-    x, y = ax.lines[0].get_data()
-    np.testing.assert_allclose(x, p.norm_reg**2)
-    np.testing.assert_array_equal(y, p.slack_sum)
-
-
-def test_coefficients_have_distinct_colours_and_their_names_at_the_line_ends(heart):
-    names = [f"feature {j}" for j in range(heart.d)]
-    data = mm.Dataset(heart.X, heart.y, feature_names=names, name="heart")
-    p = mm.regularization_path(data, C="1e-2:1e1:4")
-    ax = path_plots.plot_coefficients(p)  # the path keeps its data's names
-    assert {t.get_text() for t in ax.texts} == set(names)
-    unnamed = mm.regularization_path(heart, C="1e-2:1e1:4")
-    ax = path_plots.plot_coefficients(unnamed)  # none: w_j
-    assert {t.get_text() for t in ax.texts} == {f"$w_{{{j + 1}}}$" for j in range(p.d)}
-    ax = path_plots.plot_coefficients(unnamed, feature_names=names)
-    drawn = [ln for ln in ax.lines if ln.get_label() in names]
-    assert len(drawn) == heart.d == 13
-    assert len({ln.get_color() for ln in drawn}) == 13  # no colour repeats
-    labels = {t.get_text(): t for t in ax.texts}
-    assert set(labels) == set(names)
-    for ln in drawn:  # each name sits at its line's right end, in its colour
-        text = labels[ln.get_label()]
-        assert text.xy == (p.C[-1], ln.get_ydata()[-1])
-        assert text.get_color() == ln.get_color()
-    ax.figure.canvas.draw()  # the names do not overlap one another
-    from matplotlib.text import Text
-
-    boxes = sorted((Text.get_window_extent(t) for t in ax.texts), key=lambda b: b.y0)
-    assert all(a.y1 <= b.y0 + 0.5 for a, b in zip(boxes, boxes[1:], strict=False))
-    few = path_plots.plot_coefficients(p, max_features=3)
-    top = np.argsort(-np.abs(p.w[-1]))[:3]
-    assert [ln.get_label() for ln in few.lines[:3]] == [names[j] for j in top]
-
-
-def test_the_best_held_out_C_is_marked_at_the_argmin_of_the_holdout_error(gauss):
-    train, test = gauss.split(0.4, seed=1)
-    p = mm.regularization_path(train, C="1e-3:1e2:9", holdout=test)
-    best = int(np.argmin(p.holdout_error))  # numpy's argmin: the first, the smallest C
-    assert path_plots.best_holdout_C(p.C, p.holdout_error) == best
-    label = f"best held-out $C$ = {p.C[best]:.3g} (error {p.holdout_error[best]:.3g})"
-    for fn in (
-        path_plots.plot_width,
-        path_plots.plot_errors,
-        path_plots.plot_objective,
-        path_plots.plot_coefficients,
-        path_plots.plot_support_vectors,
-    ):
-        ax = fn(p)
-        assert set(_line(ax, label).get_xdata()) == {p.C[best]}, fn.__name__
-    star = _line(path_plots.plot_errors(p), "_best")
-    assert (star.get_xdata()[0], star.get_ydata()[0]) == (p.C[best], p.holdout_error[best])
-    assert star.get_marker() == "*"
-    tradeoff = path_plots.plot_tradeoff(p)
-    x, y = _line(tradeoff, label).get_data()
-    assert (x[0], y[0]) == (p.norm_reg[best] ** 2, p.slack_sum[best])
-    none = mm.regularization_path(train, C="1e-2:1e1:3")
-    assert path_plots.best_holdout_C(none.C, none.holdout_error) is None
-    assert not [
-        ln for ln in path_plots.plot_errors(none).lines if ln.get_label().startswith("best")
-    ]
-
-
-def test_learners_figure_draws_epochs_to_eps(separable):
-    st = mm.learners_along_path(
-        separable, lam=[0.01, 0.1, 1.0], learners=["pegasos"], epochs=3, eps=(0.5,)
-    )
-    ax = path_plots.plot_learners_vs_lambda(st)
-    ok = np.isfinite(st.epochs_to_eps[0, 0])
-    line = _line(ax, "pegasos")
-    np.testing.assert_array_equal(line.get_xdata(), st.lam[ok])
-    np.testing.assert_array_equal(line.get_ydata(), st.epochs_to_eps[0, 0][ok])
-    assert (ax.get_xscale(), ax.get_yscale()) == ("log", "log")
-
-
-def test_exact_path_figures_draw_the_exact_curves(separable):
-    ep = mm.exact_regularization_path(separable)
-    ax = path_plots.plot_exact_coefficients(ep, C_range=(1e-3, 1e2))
-    x, y = _line(ax, "$w_{1}$").get_data()
-    np.testing.assert_allclose(y, ep.coefficients(x)[0][:, 0], rtol=1e-12)
-    assert set(ep.breakpoints[(ep.breakpoints >= 1e-3) & (ep.breakpoints <= 1e2)]) <= set(x)
-    ticks = [c for c in ax.collections if c.get_label().startswith("breakpoints")]
-    inside = ((ep.breakpoints >= 1e-3) & (ep.breakpoints <= min(1e2, ep.C_end))).sum()
-    assert len(ticks) == 1 and len(ticks[0].get_segments()) == inside
-    ax = path_plots.plot_exact_width(ep)
-    x, y = ax.lines[0].get_data()
-    np.testing.assert_allclose(y, 2.0 / np.linalg.norm(ep.coefficients(x)[0], axis=1))
-    assert (ax.get_xscale(), ax.get_yscale()) == ("log", "log")
-    ax = path_plots.plot_exact_support_vectors(ep)
-    assert ax.lines[0].get_drawstyle() == "steps-post"
-    ax = path_plots.plot_exact_objective(ep, C_range=(1e-3, 1e2))
-    x, y = ax.lines[0].get_data()
-    W, B = ep.coefficients(x)
-    problem = mm.SVMProblem(separable, C=1.0, intercept=ep.intercept)
-    for k in (0, len(x) // 2):  # P(C) as the problem computes it, at C
-        at = mm.SVMProblem(separable, C=float(x[k]), intercept=ep.intercept)
-        assert y[k] == pytest.approx(float(at.primal_objective(W[k], B[k])), rel=1e-9)
-    assert problem.C == 1.0
-
-
-def test_exact_path_marks_its_best_held_out_C(gauss):
-    train, test = gauss.split(0.4, seed=1)
-    ep = mm.exact_regularization_path(train, holdout=test, C_max=100)
-    ax = path_plots.plot_exact_errors(ep, C_range=(1e-3, 1e2))
-    x, err = _line(ax, "held-out error").get_data()
-    k = int(np.argmin(err))
-    star = _line(ax, "_best")
-    assert (star.get_xdata()[0], star.get_ydata()[0]) == (x[k], err[k])
 
 
 # --------------------------------------------------------------------------- the command

@@ -1,0 +1,127 @@
+"""The comparison's document (docs/formats.md): its loader, files of maxmargin 0.1, CSV.
+
+to_json -> from_json -> to_json gives the same text; the saved solutions re-certify from
+the data; the tidy CSV / DataFrame exports, one row per run and checkpoint.
+"""
+
+import csv
+import io
+import math
+
+import numpy as np
+import pytest
+from _formats import _same
+
+import maxmargin as mm
+from maxmargin import Comparison, DataError, SavedComparison
+
+# --------------------------------------------------------------------------- comparisons
+
+
+@pytest.fixture(scope="module")
+def cmp(separable):
+    holdout = mm.make_separable(10, 2, margin=0.3, seed=2)
+    return mm.compare(
+        separable,
+        learners=["perceptron", "pegasos", "pa1"],
+        lam=0.05,
+        epochs=2,
+        seeds=(0, 1),
+        holdout=holdout,
+    )
+
+
+def test_comparison_round_trip(cmp, tmp_path):
+    f = tmp_path / "c.json"
+    cmp.to_json(f)
+    saved = Comparison.from_json(f)
+    assert isinstance(saved, SavedComparison)
+    assert saved.to_json() == f.read_text() and saved.to_dict() == cmp.to_dict()
+    assert (saved.F_star, saved.R, saved.gamma, saved.C, saved.lam, saved.epochs) == (
+        cmp.F_star,
+        cmp.R,
+        cmp.gamma,
+        cmp.problem.C,
+        cmp.problem.lam,
+        cmp.epochs,
+    )
+    assert saved.seeds == cmp.seeds and saved.labels == cmp.labels and saved.separable
+    assert np.array_equal(saved.w_star, cmp.w_star)
+    for a, b in zip(saved.runs, cmp.runs, strict=True):
+        assert (a.label, a.order, a.seed, a.kind) == (b.label, b.order, b.seed, b.kind)
+        for name in type(b)._ARRAYS:
+            assert _same(getattr(a, name), getattr(b, name)), (b.label, name)
+        assert _same(a.rate, b.rate) and a.novikoff_respected == b.novikoff_respected
+    assert len(saved.select(label="pegasos")) == 2
+    for a, b in zip(saved.rows, cmp.rows, strict=True):
+        assert a.keys() == b.keys()
+        for k in a:
+            assert a[k] == b[k] or (
+                isinstance(b[k], float) and math.isnan(b[k]) and math.isnan(a[k])
+            ), k
+
+
+def test_comparison_solutions_recertify_from_the_data(cmp, separable):
+    saved = Comparison.from_json(cmp.to_dict())
+    ref = saved.reference.recertify(separable)
+    assert ref.certificate.ok and np.array_equal(ref.alpha, cmp.reference.alpha)
+    assert ref.primal_objective == cmp.reference.primal_objective
+    hard = saved.hard_solution.recertify(separable)
+    assert hard.problem.hard and hard.certificate.ok
+    assert hard.margin == cmp.hard_solution.margin
+    # the reference's alpha is written by its non-zero entries only
+    nz = cmp.to_dict()["reference"]["alpha_nonzero"]
+    assert nz["index"] == np.flatnonzero(cmp.reference.alpha).tolist()
+
+
+def test_comparison_of_maxmargin_0_1_loads(cmp, separable):
+    old = cmp.to_dict()
+    for key in ("maxmargin_version",):
+        old.pop(key)
+    old["format"] = "maxmargin.comparison/1"
+    for sol in (old["reference"], old["hard"]):
+        for key in (
+            "alpha_nonzero",
+            "format",
+            "maxmargin_version",
+            "intercept_scaling",
+            "data",
+            "tol",
+        ):
+            sol.pop(key)
+    saved = Comparison.from_json(old)
+    assert saved.to_dict() == old and saved.reference.alpha is None
+    with pytest.raises(DataError, match="no alpha"):
+        saved.reference.recertify(separable)
+
+
+def test_comparison_csv_one_row_per_run_and_checkpoint(cmp):
+    text = cmp.to_csv()
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert len(rows) == sum(len(r.t) for r in cmp.runs)
+    cols = list(rows[0])
+    assert cols[:6] == ["label", "learner", "order", "seed", "kind", "t"]
+    i = 0
+    for r in cmp.runs:
+        for j, t in enumerate(r.t):
+            row = rows[i]
+            assert (row["label"], int(row["seed"]), int(row["t"])) == (r.label, r.seed, t)
+            assert int(row["mistakes"]) == r.mistakes[j]
+            assert float(row["train_error"]) == r.train_error[j]
+            assert float(row["test_error"]) == r.test_error[j]
+            if r.subopt is None:
+                assert row["subopt"] == ""  # N/A: the perceptron, PA-I
+            else:
+                assert float(row["subopt"]) == r.subopt[j]
+            i += 1
+    assert Comparison.from_json(cmp.to_dict()).to_csv() == text
+
+
+def test_comparison_frame(cmp):
+    pytest.importorskip("pandas")
+    df = cmp.to_frame()
+    assert len(df) == sum(len(r.t) for r in cmp.runs)
+    peg = df[(df.label == "pegasos") & (df.seed == 1)]
+    assert peg["subopt"].tolist() == cmp.select(label="pegasos", seed=1)[0].subopt.tolist()
+    assert df[df.label == "perceptron"]["subopt"].isna().all()
+    assert Comparison.from_json(cmp.to_dict()).to_frame().equals(df)
