@@ -15,42 +15,40 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "maxmargin"
 
 #: The rooms, top to bottom: a module may import from its own room and the rooms above.
+#: By package prefix (docs/architecture.md draws them); a module not written yet is harmless.
 ROOMS: list[tuple[str, ...]] = [
-    (
-        "maxmargin._version",
-        "maxmargin.exceptions",
-        "maxmargin.conventions",
-        "maxmargin.io.json",
-        "maxmargin._startup",
-    ),
+    # no maxmargin imports but exceptions
+    ("maxmargin._version", "maxmargin.exceptions", "maxmargin.conventions", "maxmargin._startup"),
+    # checks, progress, logging, optional packages, robust numerics, the row kernels
     (
         "maxmargin._validation",
-        "maxmargin.io.files",
         "maxmargin._progress",
         "maxmargin._log",
         "maxmargin._deps",
-        "maxmargin.io.tables",
-        "maxmargin.data._text",
+        "maxmargin._numerics",
+        "maxmargin._rows",
     ),
-    ("maxmargin.data", "maxmargin.kernels"),
-    ("maxmargin.problem", "maxmargin.kernel_problem"),
+    ("maxmargin.io",),  # JSON, declarations, tables, files
+    ("maxmargin.data",),  # Dataset, loaders per format, generators
+    ("maxmargin.problem", "maxmargin.kernels", "maxmargin.kernel_problem"),
     (
         "maxmargin.certificate",
         "maxmargin.separation",
         "maxmargin.solution",
         "maxmargin.kernel_certificate",
     ),
+    # below problem until it stops importing SVMProblem (then above it: no facade)
     ("maxmargin.cvxpy_models",),
     ("maxmargin.solvers",),
     ("maxmargin.exact",),
     ("maxmargin.trace",),
     ("maxmargin.online",),
-    ("maxmargin.evaluation",),
-    ("maxmargin.testing",),
+    ("maxmargin.evaluation",),  # bounds, scoring, comparison, path/
     ("maxmargin.plotting",),
     ("maxmargin.report",),
     ("maxmargin.studies",),
     ("maxmargin.estimators", "maxmargin.liblinear_model"),
+    ("maxmargin.testing",),
     ("maxmargin.cli",),
     # the package's public surface, and the old module paths kept as re-exports
     (
@@ -222,3 +220,41 @@ def test_moved_names_keep_their_old_paths():
     assert solve is maxmargin.solve and ExactSolution is maxmargin.ExactSolution
     assert available_solvers is maxmargin.available_solvers
     assert is_separable is maxmargin.is_separable
+
+
+#: Modules over 800 lines today, each to be split by its work package (issue 22). The list
+#: may only shrink: a module leaves it when it is cut to 800 lines or less.
+OVERSIZED = {
+    "maxmargin/cli/__init__.py",
+    "maxmargin/data/__init__.py",
+    "maxmargin/estimators/__init__.py",
+    "maxmargin/evaluation/comparison.py",
+    "maxmargin/evaluation/path/exact.py",
+    "maxmargin/evaluation/path/grid.py",
+    "maxmargin/evaluation/saved.py",
+    "maxmargin/online/base.py",
+    "maxmargin/plotting/path.py",
+    "maxmargin/solution.py",
+}
+MAX_LINES = 800
+
+
+def _lines(path: Path) -> int:
+    return len(path.read_text().splitlines())
+
+
+def test_no_module_over_800_lines():
+    long = {
+        f"{path.relative_to(PACKAGE.parent).as_posix()} ({_lines(path)} lines)"
+        for path in MODULES.values()
+        if _lines(path) > MAX_LINES and path.relative_to(PACKAGE.parent).as_posix() not in OVERSIZED
+    }
+    assert not long, f"modules over {MAX_LINES} lines (one job each):\n" + "\n".join(sorted(long))
+
+
+def test_oversized_modules_are_still_oversized():
+    for name in sorted(OVERSIZED):
+        path = PACKAGE.parent / name
+        assert path.is_file() and _lines(path) > MAX_LINES, (
+            f"{name} is gone or within {MAX_LINES} lines: remove it from OVERSIZED"
+        )
