@@ -410,3 +410,24 @@ def test_a_callable_gram_too_large_for_memory_is_refused(monkeypatch):
     X, y = _xor(n=20)
     with pytest.raises(ParameterError, match="use a named kernel"):
         KernelProblem(Dataset(X, y), lambda A, B: A @ B.T)
+
+
+def test_unbounded_dual_is_decided_by_an_lp_not_by_the_solver():
+    # An RBF Gram of distinct points separates any labelling; an ill-conditioned one made
+    # PIQP report an unbounded dual, which was taken for "not separable" (a hypothesis
+    # draw: 17 points, entries up to 0.999). The LP decides: separable -> SolverError
+    # saying so; a point repeated with the other label -> NotSeparableError.
+    from maxmargin.solvers.kernel import _not_separable
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(17, 2))
+    y = np.where(rng.uniform(size=17) < 0.5, -1.0, 1.0)
+    y[:2] = (1.0, -1.0)
+    K = rbf_kernel(X, gamma=0.05)
+    p = KernelProblem(Dataset(K, y), "precomputed", hard=True)
+    e = _not_separable(p, K)
+    assert isinstance(e, SolverError) and "separable" in str(e) and "try a smaller C" in str(e)
+    X[1] = X[0]  # the same point with both labels: nothing separates them
+    K = rbf_kernel(X, gamma=0.05)
+    p = KernelProblem(Dataset(K, y), "precomputed", hard=True)
+    assert isinstance(_not_separable(p, K), NotSeparableError)

@@ -30,7 +30,7 @@ import numpy as np
 
 from .._validation import check_choice
 from ..certificate import DEFAULT_TOL, Certificate, _pow2
-from ..exceptions import NotSeparableError, ParameterError, SolverError
+from ..exceptions import MaxMarginError, NotSeparableError, ParameterError, SolverError
 from ..kernel_certificate import certify_kernel
 from ..kernel_problem import KernelProblem
 from .ipm import blas_threads
@@ -295,7 +295,7 @@ def _dense_qp(problem: KernelProblem, K: np.ndarray, solver: str) -> tuple[np.nd
         )
         status = solver_.solve()
         if status == piqp.PIQP_DUAL_INFEASIBLE and problem.hard:
-            raise _not_separable(problem)
+            raise _not_separable(problem, K)
         if status not in (piqp.PIQP_SOLVED, piqp.PIQP_MAX_ITER_REACHED, piqp.PIQP_NUMERICS):
             raise SolverError(f"PIQP failed on the kernel dual: {status}")
         return np.asarray(solver_.result.x, dtype=float) / s, int(solver_.result.info.iter)
@@ -317,17 +317,41 @@ def _dense_qp(problem: KernelProblem, K: np.ndarray, solver: str) -> tuple[np.nd
                                  cones, st).solve()  # fmt: skip
     S = clarabel.SolverStatus
     if sol.status in (S.DualInfeasible, S.AlmostDualInfeasible) and problem.hard:
-        raise _not_separable(problem)
+        raise _not_separable(problem, K)
     if sol.status not in (S.Solved, S.AlmostSolved, S.MaxIterations, S.InsufficientProgress):
         raise SolverError(f"Clarabel failed on the kernel dual: {sol.status}")
     return np.asarray(sol.x, dtype=float) / s, int(sol.iterations)
 
 
-def _not_separable(problem: KernelProblem) -> NotSeparableError:
-    return NotSeparableError(
-        f"{problem.data.name}: hard margin is infeasible: no function of the "
-        f"{problem.kernel.name} kernel separates the two classes (the dual is unbounded); "
-        "use a soft margin (C)"
+def _not_separable(problem: KernelProblem, K: np.ndarray) -> MaxMarginError:
+    """What a QP solver's "dual unbounded" means: decided by an LP, never by its word.
+
+    The hard margin is feasible iff some ``c`` (``= alpha * y``) and ``b`` give
+    ``y_i ((K c)_i + b) >= 1`` for every i: an LP. An RBF Gram of distinct points is
+    positive definite, so it separates any labelling, yet an ill-conditioned one can make
+    the QP solvers report an unbounded dual.
+    """
+    from scipy.optimize import linprog
+
+    y = problem.data.y
+    free = problem.intercept == "free"
+    A = -(y[:, None] * (np.hstack([K, np.ones((problem.n, 1))]) if free else K))
+    lp = linprog(
+        np.zeros(A.shape[1]), A_ub=A, b_ub=-np.ones(problem.n), bounds=(None, None),
+        method="highs",
+    )  # fmt: skip
+    if lp.status == 2:  # infeasible: no function of the kernel separates the classes
+        return NotSeparableError(
+            f"{problem.data.name}: hard margin is infeasible: no function of the "
+            f"{problem.kernel.name} kernel separates the two classes (the separation LP "
+            "is infeasible); use a soft margin (C)"
+        )
+    return SolverError(
+        f"{problem.data.name}: the classes are separable by the {problem.kernel.name} "
+        "kernel (an LP found a separating function), but its Gram is too ill-conditioned "
+        "for the hard margin's dual in double precision: try a smaller C, i.e. a soft "
+        "margin with a finite C, or a kernel parameter that separates the points more "
+        "(a larger gamma)"
     )
 
 
