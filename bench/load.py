@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from maxmargin import load
-from maxmargin.data import _PACKAGE_DATA
+from maxmargin.data.sources import _PACKAGE_DATA
 
 CHILD = """
 import sys, time, tracemalloc

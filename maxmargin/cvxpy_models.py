@@ -35,12 +35,14 @@ z_i``, and optimal value ``F* = lam P*``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._deps import require
 from ._validation import check_choice
 from .exceptions import ParameterError
-from .problem import SVMProblem
+
+if TYPE_CHECKING:  # the models read a problem's attributes: problem imports this module
+    from .problem import SVMProblem
 
 __all__ = ["primal_model", "dual_model", "OBJECTIVES"]
 
@@ -49,7 +51,7 @@ OBJECTIVES = ("C", "lambda")
 
 
 def _check(problem: Any, objective: str) -> str:
-    if not isinstance(problem, SVMProblem):
+    if not callable(getattr(problem, "to_cvxpy", None)):  # SVMProblem, without importing it
         raise ParameterError(
             f"a cvxpy model needs a maxmargin.SVMProblem, got {type(problem).__name__}"
         )

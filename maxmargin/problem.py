@@ -34,6 +34,7 @@ import scipy.sparse as sp
 
 from ._validation import check_bool, check_choice, check_positive, check_scale, reciprocal_form
 from .conventions import DEFAULT_INTERCEPT, INTERCEPTS
+from .cvxpy_models import dual_model, primal_model
 from .data import Dataset
 from .exceptions import DataError, ParameterError
 
@@ -564,8 +565,6 @@ class SVMProblem:
         >>> primal.constraints[0].dual_value.round(6).tolist()
         [0.5, 0.5]
         """
-        from .cvxpy_models import dual_model, primal_model
-
         form = check_choice("form", form, ("primal", "dual"))
         return (primal_model if form == "primal" else dual_model)(self, objective)
 

@@ -34,7 +34,7 @@ MODULES = {
     )
 }
 
-HEART = str(mm.data._PACKAGE_DATA / "heart_scale")
+HEART = str(mm.data.sources._PACKAGE_DATA / "heart_scale")
 EXE = shutil.which("maxmargin", path=str(Path(sys.executable).parent)) or "maxmargin"
 
 

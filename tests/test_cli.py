@@ -8,7 +8,7 @@ import pytest
 import maxmargin as mm
 from maxmargin.cli import EXIT_INTERNAL, main
 
-HEART = str(mm.data._PACKAGE_DATA / "heart_scale")
+HEART = str(mm.data.sources._PACKAGE_DATA / "heart_scale")
 
 
 def run_cli(capsys, *argv):
@@ -264,7 +264,7 @@ def test_data_from_stdin_gzip_and_csv(tmp_path, capsys, monkeypatch):
     import gzip
 
     ref = mm.solve(mm.SVMProblem(mm.load("builtin:heart_scale"), C=1.0)).primal_objective
-    raw = (mm.data._PACKAGE_DATA / "heart_scale").read_bytes()
+    raw = (mm.data.sources._PACKAGE_DATA / "heart_scale").read_bytes()
     monkeypatch.setattr("sys.stdin", _Stdin(gzip.compress(raw)))
     code, out, _ = run_cli(capsys, "solve", "-", "--json", "-")
     js = json.loads(out)  # nothing but the JSON on stdout

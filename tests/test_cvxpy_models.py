@@ -273,6 +273,17 @@ def test_bad_arguments_are_refused():
         _problem("C", "free").to_cvxpy("dual", objective="P")
 
 
+def test_a_model_of_anything_but_a_problem_is_refused():
+    # the models read the problem's attributes only (cvxpy_models does not import
+    # problem): what is not an SVMProblem is still refused in one line
+    from maxmargin.cvxpy_models import dual_model, primal_model
+
+    for model in (primal_model, dual_model):
+        for thing in (_problem("C", "free").data, None):
+            with pytest.raises(ParameterError, match="needs a maxmargin.SVMProblem, got"):
+                model(thing)
+
+
 def test_importing_problem_and_certificate_stays_numpy_only():
     code = "import sys, maxmargin.problem, maxmargin.certificate; sys.exit('cvxpy' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code]).returncode == 0

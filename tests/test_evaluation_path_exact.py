@@ -402,7 +402,7 @@ def test_path_exact_entry_covers_the_grid_range():
 
 
 def test_cli_path_exact(tmp_path, capsys):
-    heart = str(mm.data._PACKAGE_DATA / "heart_scale")
+    heart = str(mm.data.sources._PACKAGE_DATA / "heart_scale")
     code = main(["path", heart, "--exact", "--C-grid", "1e-3:10:3", "--out", str(tmp_path)])
     out, _ = capsys.readouterr()
     assert code == 0 and "breakpoints" in out

@@ -28,7 +28,7 @@ from maxmargin.io.files import (
     remove_temporaries,
 )
 
-HEART = str(mm.data._PACKAGE_DATA / "heart_scale")
+HEART = str(mm.data.sources._PACKAGE_DATA / "heart_scale")
 QUICK = ("--learners", "pegasos", "--epochs", "1", "--no-figures", "--quiet")
 
 

@@ -258,7 +258,7 @@ def test_every_warm_point_is_as_exact_as_a_fresh_solve():
     from maxmargin import SVMProblem
     from maxmargin.exact import solve
 
-    ds = mm.load(str(mm.data._PACKAGE_DATA / "heart_scale"))
+    ds = mm.load(str(mm.data.sources._PACKAGE_DATA / "heart_scale"))
     p = path(ds, C="1e-9:1e-3:7")
     for i, C in enumerate(p.C):
         sol = solve(SVMProblem(ds, C=float(C)))

@@ -23,7 +23,8 @@ from hypothesis import strategies as st
 
 from maxmargin import Dataset, SVMProblem, certify, make_separable, regularization_path, solve
 from maxmargin.cli import main
-from maxmargin.data import _PACKAGE_DATA, load
+from maxmargin.data import load
+from maxmargin.data.sources import _PACKAGE_DATA
 from maxmargin.evaluation.path.exact import exact_regularization_path
 from maxmargin.evaluation.path.limits import hard_margin_limit, min_margin_sv_C
 from maxmargin.exceptions import DataError, ParameterError, SolverError

@@ -139,7 +139,8 @@ def _load_data(args: argparse.Namespace, path: str | None = None, like: Any = No
 
     A LIBSVM holdout gets the index base its DATA was read with.
     """
-    from ..data import _format_of, load
+    from ..data import load
+    from ..data.sources import _format_of
     from ..exceptions import ParameterError
 
     if args.data == "-" and getattr(args, "holdout", None) == "-":

@@ -1,33 +1,28 @@
-"""LIBSVM and CSV text read in memory proportional to the data it holds.
+"""The text of a data file or of standard input, read in memory proportional to its data.
 
 The text is streamed: read (and decompressed: gzip or bzip2, told by the first bytes) in
-chunks of whole lines and parsed chunk by chunk into compact buffers (``array.array``,
-8 bytes a number), so the Python objects of one chunk are all that exist at a time.
-What the parsed data take is checked against the memory as the chunks come: a file
-whose data cannot fit (a 3.8 MB gzip that inflates to 1.5 GB of text) is refused with a
-:class:`~maxmargin.DataError` before it exhausts the machine.
+chunks of whole lines, which the LIBSVM and CSV parsers turn chunk by chunk into compact
+buffers (``array.array``, 8 bytes a number), so the Python objects of one chunk are all
+that exist at a time. What the parsed data take is checked against the memory as the
+chunks come: a file whose data cannot fit (a 3.8 MB gzip that inflates to 1.5 GB of text)
+is refused with a :class:`~maxmargin.DataError` before it exhausts the machine.
 """
 
 from __future__ import annotations
 
 import bz2
-import csv
 import gzip
 import io
-import math
+import os
 import sys
 import zlib
-from array import array
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
-import numpy as np
-import scipy.sparse as sp
-
 from .. import _validation
-from .._log import logger
-from ..exceptions import DataError
+from ..exceptions import DataError, ParameterError
+from ..io.files import display
 
 #: Bytes of text parsed at a time (each chunk ends at a line end).
 CHUNK = 1 << 22
@@ -291,407 +286,21 @@ class TextSource:
         )
 
 
-# --------------------------------------------------------------------------- LIBSVM
-
-#: The largest LIBSVM feature index accepted (int64 indices, with room to spare).
-MAX_INDEX = 2**62
+#: ``load("-")`` (and every loader, and ``DATA`` on the command line) reads standard input.
+STDIN = "-"
 
 
-def _nbytes(*buffers: array) -> float:
-    return float(sum(b.itemsize * len(b) for b in buffers))
+def _is_stdin(path: Any) -> bool:
+    return isinstance(path, (str, Path)) and str(path) == STDIN
 
 
-class _Libsvm:
-    """LIBSVM lines parsed into compact buffers."""
-
-    def __init__(self, shown: str, zero_based: bool | str) -> None:
-        self.shown, self.zero_based = shown, zero_based
-        self.labels = array("d")
-        self.indptr = array("q", [0])
-        self.indices = array("q")
-        self.values = array("d")
-        self.first_zero = 0  # the line of the first index 0
-        self.qid_rows = 0
-
-    def nbytes(self) -> float:
-        return _nbytes(self.labels, self.indptr, self.indices, self.values)
-
-    def line(self, raw: str, lineno: int) -> None:
-        if "#" in raw:
-            raw = raw.split("#", 1)[0]
-        parts = raw.split()
-        if not parts:
-            return
-        try:
-            lab = float(parts[0])
-        except ValueError:
-            raise DataError(f"{self.shown}:{lineno}: label {parts[0]!r} is not a number") from None
-        if not math.isfinite(lab):
-            raise DataError(f"{self.shown}:{lineno}: label {parts[0]!r} is not a finite number")
-        strict = self.zero_based is False  # an index 0 is an error
-        indices, values = self.indices, self.values
-        last = -1
-        for tok in parts[1:]:
-            idx_s, sep, val_s = tok.partition(":")
-            try:
-                idx, val = int(idx_s), float(val_s)
-            except ValueError:
-                idx, val = -2, 0.0  # malformed: _feature_error says how
-            # inf - inf and nan - nan are nan: the value is finite when this is 0
-            if not (sep and last < idx <= MAX_INDEX and val - val == 0.0) or (strict and not idx):
-                if tok.startswith("qid:"):
-                    self.qid_rows += 1
-                    continue
-                raise _feature_error(tok, last, self.zero_based, f"{self.shown}:{lineno}")
-            if not idx and not self.first_zero:
-                self.first_zero = lineno
-            last = idx
-            indices.append(idx)
-            values.append(val)
-        self.labels.append(lab)
-        self.indptr.append(len(indices))
-
-    def matrix(self, n_features: int | None) -> tuple[Any, bool]:
-        """The CSR matrix and whether its indices were 0-based."""
-        zero = bool(self.first_zero) if self.zero_based == "auto" else bool(self.zero_based)
-        columns = np.frombuffer(self.indices, np.int64) if self.indices else np.zeros(0, np.int64)
-        if not zero:
-            columns -= 1  # in place: the buffer is not needed as it was
-        d = int(columns.max()) + 1 if columns.size else 0
-        if n_features is not None:
-            if n_features < d:
-                raise DataError(
-                    f"{self.shown}: has feature index {d - 1 + (not zero)} > "
-                    f"n_features={n_features} ({'0' if zero else '1'}-based)"
-                )
-            d = n_features
-        values = np.frombuffer(self.values, float) if self.values else np.zeros(0)
-        indptr = np.frombuffer(self.indptr, np.int64)
-        X = sp.csr_matrix((values, columns, indptr), shape=(len(self.labels), max(d, 1)))
-        return X, zero
-
-
-def parse_libsvm(
-    source: TextSource, n_features: int | None, zero_based: bool | str
-) -> tuple[Any, np.ndarray, bool]:
-    """``(X, labels, zero_based)`` of LIBSVM text: X a CSR matrix, labels floats.
-
-    See :func:`maxmargin.load_libsvm` for the format and the errors.
-    """
-    shown = source.shown
-    p = _Libsvm(shown, zero_based)
-    lineno = 0
-    for chunk in source.chunks(p.nbytes):
-        for raw in chunk.splitlines():
-            lineno += 1
-            p.line(raw, lineno)
-    if not p.labels:
-        raise DataError(f"{shown}: no examples found")
-    X, zero = p.matrix(n_features)
-    if p.qid_rows:
-        import warnings
-
-        warnings.warn(
-            f"{shown}: qid ignored ({p.qid_rows} rows carry a query id); maxmargin "
-            "trains one classifier on all the rows, not one ranking per query",
-            UserWarning,
-            stacklevel=4,
+def _source(path: Any) -> tuple[Path | None, str, str]:
+    """(the file, or None for standard input; its name in messages; the data's name)."""
+    if _is_stdin(path):
+        return None, "<stdin>", "stdin"
+    if not isinstance(path, (str, os.PathLike)):
+        raise ParameterError(
+            f"path must be a file name (str or pathlib.Path), got {type(path).__name__}"
         )
-    why = (
-        (f"an index 0 on line {p.first_zero}" if zero else "no index 0")
-        if zero_based == "auto"
-        else "as asked"
-    )
-    logger.debug(
-        "%s: read as LIBSVM%s, %d rows x %d features, %s indices (%s)",
-        shown,
-        f" ({source.compression})" if source.compression else "",
-        X.shape[0],
-        X.shape[1],
-        "0-based" if zero else "1-based",
-        why,
-    )
-    return X, np.frombuffer(p.labels, float), zero
-
-
-def _feature_error(tok: str, last: int, zero_based: bool | str, where: str) -> DataError:
-    """What is wrong with the ``index:value`` token ``tok`` (``last``: the previous index)."""
-    idx_s, sep, val_s = tok.partition(":")
-    try:
-        if not sep:
-            raise ValueError
-        idx = int(idx_s)
-        float(val_s)
-    except ValueError:
-        return DataError(f"{where}: malformed feature {tok!r} (expected index:value)")
-    if idx < 0:
-        return DataError(f"{where}: feature index {idx} is negative")
-    if idx == 0 and zero_based is False:
-        return DataError(
-            f"{where}: feature index 0 < 1 (indices are 1-based here: "
-            "zero_based=False, --index-base 1, or a --holdout read like its "
-            "1-based DATA)"
-        )
-    if idx > MAX_INDEX:
-        return DataError(f"{where}: feature index {idx} is too large (more than {MAX_INDEX:,})")
-    if idx <= last:
-        return DataError(f"{where}: feature indices must increase ({idx} after {last})")
-    return DataError(f"{where}: feature {idx} is {val_s} (NaN/inf not allowed)")
-
-
-def sniff_format(text: str) -> str:
-    """``"libsvm"`` or ``"csv"``: the format the content looks like.
-
-    ``"libsvm"`` when the first 100 lines (comments dropped) are ``label idx:val ...`` (or
-    a label alone) and one has a feature; else ``"csv"``.
-    """
-    features = False
-    lines = 0
-    for raw in text.splitlines():
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        parts = line.split()
-        if (
-            len(parts) >= 2
-            and all(":" in p for p in parts[1:])
-            and "," not in line
-            and ";" not in line
-        ):
-            features = True
-        elif len(parts) > 1 or any(c in line for c in ",;:"):
-            return "csv"
-        lines += 1
-        if lines == 100:
-            break
-    return "libsvm" if features else "csv"
-
-
-# --------------------------------------------------------------------------- CSV
-
-#: Separators :func:`maxmargin.load_csv` recognises, in order of preference.
-CSV_DELIMITERS = (",", ";", "\t")
-
-
-def sniff_delimiter(lines: list[str]) -> str:
-    """The separator that splits every line into the same number (>= 2) of fields.
-
-    Among several, the one giving the most numbers, then the first of
-    :data:`CSV_DELIMITERS`.
-    """
-    best, best_score = ",", -1
-    for delim in CSV_DELIMITERS:
-        try:
-            rows = list(csv.reader(lines, delimiter=delim))
-        except csv.Error:
-            continue
-        widths = {len(r) for r in rows}
-        if len(widths) != 1 or min(widths) < 2:
-            continue
-        score = sum(is_number(c) for r in rows for c in r)
-        if score > best_score:
-            best, best_score = delim, score
-    return best
-
-
-def is_number(s: str) -> bool:
-    """Whether ``float(s)`` reads ``s``."""
-    try:
-        float(s)
-    except ValueError:
-        return False
-    return True
-
-
-def is_int(s: str) -> bool:
-    """Whether ``int(s)`` reads ``s``."""
-    try:
-        int(s)
-    except ValueError:
-        return False
-    return True
-
-
-class _Labels:
-    """A label column as codes into its distinct strings (8 bytes a row)."""
-
-    def __init__(self) -> None:
-        self.codes = array("q")
-        self.distinct: dict[str, int] = {}
-        self.first_line: list[int] = []  # of each distinct label
-        self.nbytes = 0.0
-
-    def code(self, s: str, line: int) -> int:
-        c = self.distinct.get(s)
-        if c is None:
-            c = self.distinct[s] = len(self.distinct)
-            self.first_line.append(line)
-            self.nbytes += 100.0 + len(s)  # a dict entry and its string
-        return c
-
-    def values(self, shown: str, code0: int | None) -> np.ndarray:
-        """The labels (``code0``: the first row's, to put in front).
-
-        Numbers when every label is one (finite), else the strings.
-        """
-        codes = np.frombuffer(self.codes, np.int64) if self.codes else np.zeros(0, np.int64)
-        if code0 is not None:
-            codes = np.concatenate([np.array([code0], np.int64), codes])
-        strings = list(self.distinct)
-        if not all(is_number(s) for s in strings):
-            return np.asarray(strings)[codes]
-        numbers = np.array([float(s) for s in strings])
-        bad = [(self.first_line[c], strings[c]) for c in np.flatnonzero(~np.isfinite(numbers))]
-        if bad:
-            ln, s = min(bad)
-            raise DataError(f"{shown}:{ln}: label {s!r} is not a finite number")
-        return numbers[codes]
-
-
-class _Csv:
-    """CSV rows parsed into compact buffers; the first row kept until the header is known."""
-
-    def __init__(self, shown: str, label: str | int | None, header: bool | None) -> None:
-        self.shown, self.label, self.header = shown, label, header
-        self.by_name = isinstance(label, str) and not is_int(label)
-        self.xs = array("d")
-        self.labels = _Labels()
-        self.first: list[str] | None = None
-        self.first_line = self.width = self.col = self.rows = 0  # rows: after the first
-        self.first_ok = True  # every feature of the first row is a number (at xs[:d])
-        self.candidates: set[int] = set()  # columns: first cell text, every other a number
-        self.feats: list[int] = []
-
-    def nbytes(self) -> float:
-        return 8.0 * (len(self.xs) + len(self.labels.codes)) + self.labels.nbytes
-
-    def first_row(self, r: list[str], ln: int) -> None:
-        self.first, self.first_line, self.width = r, ln, len(r)
-        if self.width < 2:
-            raise DataError(
-                f"{self.shown}:{ln}: one column only: no comma, semicolon or tab "
-                f"separates the values ({r[0][:40]!r}); a CSV data file needs "
-                "feature columns and a label column"
-            )
-        named = self.header is True or (self.header is None and self.by_name)
-        names = [c.strip() for c in r] if named else None
-        self.col = _label_column(self.label, names, self.width, self.shown)
-        self.feats = [j for j in range(self.width) if j != self.col]
-        if self.header is None and not self.by_name:
-            self.candidates = {j for j, c in enumerate(r) if c.strip() and not is_number(c)}
-        for j in self.feats:
-            try:
-                self.xs.append(float(r[j]))
-            except ValueError:
-                self.first_ok = False
-                self.xs.append(0.0)
-
-    def row(self, r: list[str], ln: int, sep_name: str) -> None:
-        if len(r) != self.width:
-            raise DataError(
-                f"{self.shown}:{ln}: {len(r)} columns, expected {self.width} (separator {sep_name})"
-            )
-        if self.candidates:
-            self.candidates = {j for j in self.candidates if is_number(r[j])}
-        try:
-            self.xs.extend([float(r[j]) for j in self.feats])
-        except ValueError:
-            raise self._not_a_number(r, ln) from None
-        s = r[self.col].strip()
-        if not s:
-            raise DataError(f"{self.shown}:{ln}: the label (column {self.col + 1}) is empty")
-        self.labels.codes.append(self.labels.code(s, ln))
-        self.rows += 1
-
-    def _not_a_number(self, r: list[str], ln: int) -> DataError:
-        j = next(j for j in self.feats if not is_number(r[j]))
-        return DataError(f"{self.shown}:{ln}: column {j + 1} value {r[j]!r} is not a number")
-
-    def finish(self) -> tuple[np.ndarray, np.ndarray, list[str] | None]:
-        first = self.first
-        if first is None:
-            raise DataError(f"{self.shown}: no rows")
-        header = self.header
-        if header is None:
-            header = self.by_name or (self.rows > 0 and bool(self.candidates))
-        X = np.frombuffer(self.xs, float).reshape(-1, len(self.feats))
-        code0 = None
-        if header:
-            X = X[1:]
-            if not self.rows:
-                raise DataError(f"{self.shown}: no data rows after the header")
-        else:
-            if not self.first_ok:
-                raise self._not_a_number(first, self.first_line)
-            s = first[self.col].strip()
-            if not s:
-                raise DataError(
-                    f"{self.shown}:{self.first_line}: the label (column {self.col + 1}) is empty"
-                )
-            code0 = self.labels.code(s, self.first_line)
-            self.labels.first_line[code0] = min(self.labels.first_line[code0], self.first_line)
-        y = self.labels.values(self.shown, code0)
-        names = [first[j].strip() or f"column {j + 1}" for j in self.feats] if header else None
-        return X, y, names
-
-
-def parse_csv(
-    source: TextSource, label: str | int | None, header: bool | None
-) -> tuple[np.ndarray, np.ndarray, list[str] | None]:
-    """``(X, labels, feature_names)`` of CSV text (names None without a header row).
-
-    See :func:`maxmargin.load_csv` for the format and the errors.
-    """
-    delim = sniff_delimiter([ln for ln in source.first().splitlines() if ln.strip()][:100])
-    sep_name = "tab" if delim == "\t" else repr(delim)
-    p = _Csv(source.shown, label, header)
-    reader = csv.reader(source.lines(p.nbytes), delimiter=delim)
-    try:
-        for r in reader:
-            if not r or not any(c.strip() for c in r):
-                continue
-            if p.first is None:
-                p.first_row(r, reader.line_num)
-            else:
-                p.row(r, reader.line_num, sep_name)
-    except csv.Error as e:
-        raise DataError(f"{source.shown}: not a readable CSV file: {e}") from None
-    X, y, names = p.finish()
-    logger.debug(
-        "%s: read as CSV%s, %d rows x %d features, separator %s, %s, label column %d (0-based)",
-        source.shown,
-        f" ({source.compression})" if source.compression else "",
-        X.shape[0],
-        X.shape[1],
-        sep_name,
-        "a header row" if names is not None else "no header",
-        p.col,
-    )
-    return X, y, names
-
-
-def _label_column(label: str | int | None, names: list[str] | None, width: int, shown: str) -> int:
-    if label is None:
-        return width - 1
-    if isinstance(label, (int, np.integer)) or is_int(str(label)):
-        i = int(label)
-        if not -width <= i < width:
-            raise DataError(
-                f"{shown}: label column {i} is out of range: the file has {width} "
-                f"columns (0 to {width - 1}; -1 is the last)"
-            )
-        return i % width
-    if names is None:
-        raise DataError(
-            f"{shown}: no header row, so no column named {label!r}; give the "
-            f"label column's index (0 to {width - 1}), or header=True "
-            "(--header) if the first row holds the names"
-        )
-    if label not in names:
-        raise DataError(f"{shown}: no column named {label!r} (columns: {', '.join(names)})")
-    if names.count(label) > 1:
-        raise DataError(
-            f"{shown}: {names.count(label)} columns are named {label!r}; give "
-            "the label column's index instead"
-        )
-    return names.index(label)
+    path = Path(path)
+    return path, display(path), display(path.name)
