@@ -70,6 +70,18 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from ._numerics import (
+    _ETA,
+    _TINY,
+    _U,
+    _gamma,
+    _maxabs,
+    _norm,
+    _pow2,
+    _ratio,
+    _row_norms,
+    _row_norms_robust,
+)
 from ._validation import _short, as_floats, check_positive
 from .data import Dataset
 from .exceptions import DataError, ParameterError
@@ -85,71 +97,6 @@ __all__ = [
 
 #: Default tolerance of :func:`certify` on the relative gap and every scaled KKT residual.
 DEFAULT_TOL = 1e-6
-
-#: Unit roundoff of IEEE double precision.
-_U = 2.0**-53
-#: Smallest normal double (a generous bound on the error of a subnormal dot product).
-_TINY = 2.0**-1022
-#: Smallest subnormal: the absolute error of one operation whose result underflows.
-_ETA = 2.0**-1074
-
-
-def _gamma(k: int) -> float:
-    """``gamma_k = k u / (1 - k u)``: the relative error bound of a k-term sum or dot."""
-    ku = k * _U
-    return ku / (1.0 - ku) if ku < 0.5 else math.inf
-
-
-def _pow2(m: float) -> float:
-    """A power of two within a factor 2 of ``m > 0`` (1 for 0 or non-finite).
-
-    Dividing by it is exact, and brings ``m`` into [0.5, 1).
-    """
-    if not (m > 0 and math.isfinite(m)):
-        return 1.0
-    return math.ldexp(1.0, math.frexp(m)[1])
-
-
-def _maxabs(u: Any) -> float:
-    u = np.asarray(u)
-    return float(np.max(np.abs(u))) if u.size else 0.0
-
-
-def _norm(u: Any) -> float:
-    """Euclidean norm without spurious under/overflow.
-
-    ``np.linalg.norm`` of a 1e-180 vector is 0: its squares underflow.
-    """
-    m = _maxabs(u)
-    if not (m > 0 and math.isfinite(m)):
-        return m
-    p = _pow2(m)
-    t = np.asarray(u) / p
-    return p * math.sqrt(float(t @ t))
-
-
-def _row_norms_robust(X: Any) -> np.ndarray:
-    """``||x_i||`` for every row, computed after an exact power-of-two scaling."""
-    if sp.issparse(X):
-        p = _pow2(_maxabs(X.data))
-        Xs = X / p
-        return p * np.sqrt(np.asarray(Xs.multiply(Xs).sum(axis=1)).ravel())
-    p = _pow2(_maxabs(X))
-    Xs = X / p
-    return p * np.sqrt(np.einsum("ij,ij->i", Xs, Xs))
-
-
-_ROW_NORMS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def _row_norms(data: Dataset) -> np.ndarray:
-    """Cached robust row norms of a Dataset (the polish certifies many points per solve)."""
-    rn = _ROW_NORMS.get(data)
-    if rn is None:
-        rn = _row_norms_robust(data.X)
-        _ROW_NORMS[data] = rn
-    return rn
-
 
 _COLUMN_SCALED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
@@ -197,12 +144,6 @@ def _dot_bounds_z(problem: SVMProblem, u: np.ndarray) -> np.ndarray:
     if problem.intercept != "augmented":
         return _dot_bounds(problem.data, u)
     return _dot_bounds(problem.data, u[:-1]) + problem.intercept_scaling * abs(float(u[-1]))
-
-
-def _radius(data: Dataset) -> float:
-    """``R = max_i ||x_i||`` without under/overflow."""
-    rn = _row_norms(data)
-    return float(rn.max()) if rn.size else 0.0
 
 
 @dataclass(frozen=True)
@@ -403,13 +344,6 @@ def _kkt_names(problem: SVMProblem) -> list[str]:
     if not problem.hard:
         names.append("complementary_xi")
     return names
-
-
-def _ratio(num: float, den: float) -> float:
-    """``num / den`` with ``0/0 = 0`` and ``x/0 = inf`` (a test that cannot be scaled)."""
-    if den > 0:
-        return num / den
-    return 0.0 if num == 0 else math.inf
 
 
 def _box_violation(alpha: np.ndarray, lo: np.ndarray, costs: np.ndarray) -> float:

@@ -54,8 +54,9 @@ from typing import Any
 import numpy as np
 
 from ._log import logger, solver_output
+from ._numerics import _norm
 from ._validation import WIDE_HINT, check_bool, check_choice, check_memory
-from .certificate import Certificate, _norm, certify, check_tol, margins, support_sets
+from .certificate import Certificate, certify, check_tol, margins, support_sets
 from .exceptions import NotSeparableError, ParameterError, SolverError
 from .problem import SVMProblem
 from .separation import _raise_not_separable, is_separable, separation_certificate

@@ -9,8 +9,8 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from ._numerics import _norm, _pow2, _radius, _ratio
 from ._validation import as_floats, check_choice, check_positive
-from .certificate import _norm, _pow2, _radius, _ratio
 from .conventions import DEFAULT_INTERCEPT
 from .data import Dataset, scale_rows
 from .exceptions import DataError, NotSeparableError, ParameterError, SolverError

@@ -15,7 +15,8 @@ from typing import Any, overload
 import numpy as np
 import scipy.sparse as sp
 
-from .certificate import DEFAULT_TOL, Certificate, _norm, certify
+from ._numerics import _norm
+from .certificate import DEFAULT_TOL, Certificate, certify
 from .data import Dataset
 from .exceptions import DataError, ParameterError
 from .io.files import atomic_write
