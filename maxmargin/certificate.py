@@ -1,8 +1,9 @@
-r"""Certificates: optimality of a (w, b, alpha) triple, and non-separability of data.
+r"""Certify the optimality of a (w, b, alpha) triple from the data alone: Certificate.
 
 Numpy only, so that anyone can check a solution that came from anywhere (maxmargin's
 own solver, scikit-learn, an online learner) against the data alone. Nothing here
-trusts a solver's status.
+trusts a solver's status. (That data are not separable is proved by
+:mod:`maxmargin.separation`.)
 
 Optimality. With ``z_i`` the features the QP sees (``x_i``, or ``(x_i, s)`` for the
 ``augmented`` intercept), ``w~`` the weights in that space, ``f_i = w.x_i + b``,
@@ -52,12 +53,6 @@ double precision cannot decide it: the certificate is then not ok and
 :attr:`Certificate.undecided` says which test and why. Norms are computed after scaling
 by a power of two (exact), so data scaled by 1e-150 or 1e150 neither underflow nor
 overflow; a value that does overflow, or a non-finite input, gives ``inf``, never 0.
-
-Non-separability (hard margin infeasible): a vector ``z`` with ``z >= 0``,
-``sum z = 1``, ``sum z_i y_i = 0`` (not for intercept ``none``) and
-``sum z_i y_i x_i = 0``: the two classes' convex hulls (cones, for ``none``) share a
-point, so no hyperplane separates them (Farkas' lemma). Its ``hull_distance`` is
-relative to ``R = max_i ||x_i||``: scale-free as well.
 """
 
 from __future__ import annotations
@@ -694,17 +689,3 @@ def support_sets(
         np.flatnonzero(bound_mask),
         tau * amax,
     )
-
-
-# --------------------------------------------------------------------------- separation
-
-_MOVED = ("SeparationCertificate", "verify_separation")
-
-
-def __getattr__(name: str) -> object:
-    """The old path of the separation names (now in :mod:`maxmargin.separation`)."""
-    if name in _MOVED:
-        from . import separation
-
-        return getattr(separation, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

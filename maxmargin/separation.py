@@ -1,4 +1,11 @@
-"""Separability: the LP that decides it, and the certificate that the data are not separable."""
+"""Separability: the LP that decides it, and the certificate that the data are not separable.
+
+Non-separability (hard margin infeasible): a vector ``z`` with ``z >= 0``,
+``sum z = 1``, ``sum z_i y_i = 0`` (not for intercept ``none``) and
+``sum z_i y_i x_i = 0``: the two classes' convex hulls (cones, for ``none``) share a
+point, so no hyperplane separates them (Farkas' lemma). Its ``hull_distance`` is
+relative to ``R = max_i ||x_i||``: invariant to scaling X.
+"""
 
 from __future__ import annotations
 

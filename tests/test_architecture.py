@@ -64,10 +64,6 @@ ROOMS: list[tuple[str, ...]] = [
 #: facade that delegates, lazily.
 FACADES = {
     ("maxmargin.problem", "maxmargin.cvxpy_models"): "SVMProblem.to_cvxpy",
-    (
-        "maxmargin.certificate",
-        "maxmargin.separation",
-    ): "maxmargin.certificate.SeparationCertificate (the old path)",
 }
 
 
@@ -206,15 +202,12 @@ def test_moved_names_keep_their_old_paths():
     import importlib
 
     import maxmargin
-    from maxmargin.certificate import SeparationCertificate, verify_separation
     from maxmargin.exact import ExactSolution, available_solvers, is_separable, solve
-    from maxmargin.separation import SeparationCertificate as moved
 
     old_compare = importlib.import_module("maxmargin.compare")  # a module in sys.modules only
     compare, Comparison = old_compare.compare, old_compare.Comparison
     write_report = old_compare.write_report
 
-    assert SeparationCertificate is moved and callable(verify_separation)
     assert compare is maxmargin.compare and callable(maxmargin.compare)  # still the function
     assert Comparison is maxmargin.Comparison and write_report is maxmargin.write_report
     assert solve is maxmargin.solve and ExactSolution is maxmargin.ExactSolution
