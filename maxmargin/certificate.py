@@ -59,12 +59,13 @@ from __future__ import annotations
 
 import math
 import weakref
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 
+from . import io
 from ._numerics import (
     _ETA,
     _TINY,
@@ -80,7 +81,6 @@ from ._numerics import (
 from ._validation import _short, as_floats, check_positive
 from .data import Dataset
 from .exceptions import DataError, ParameterError
-from .io.json import json_number
 from .problem import SVMProblem
 
 __all__ = [
@@ -142,8 +142,11 @@ def _dot_bounds_z(problem: SVMProblem, u: np.ndarray) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class Certificate:
+class Certificate(io.Persistent):
     """A numpy-recomputed proof that ``(w, b, alpha)`` is (or is not) optimal.
+
+    In files (a solution's, a path's) its fields are written by name, ``ok`` under the
+    key ``certified``.
 
     Attributes
     ----------
@@ -186,10 +189,10 @@ class Certificate:
     dual_objective: float
     duality_gap: float
     relative_gap: float
-    kkt: dict = field(default_factory=dict)
+    kkt: dict = io.persist(io.Numbers(), default_factory=dict)
     tol: float = DEFAULT_TOL
-    ok: bool = False
-    floors: dict = field(default_factory=dict)
+    ok: bool = io.persist(key="certified", default=False)
+    floors: dict = io.persist(io.Numbers(), default_factory=dict)
     undecided: str | None = None
 
     def _bounds(self) -> dict[str, tuple[float, float]]:
@@ -290,34 +293,6 @@ class Certificate:
         True
         """
         return abs(self.relative_gap) <= self.floors.get("relative_gap", 0.0)
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain-Python dict (JSON-ready; non-finite numbers as strings).
-
-        Returns
-        -------
-        dict
-            The fields by name; ``kkt`` and ``floors`` dicts of str to float,
-            ``undecided`` a str or None.
-
-        Examples
-        --------
-        >>> sorted(Certificate(1.0, 1.0, 0.0, 0.0, {"stationarity": 0.0}).to_dict())
-        ... # doctest: +NORMALIZE_WHITESPACE
-        ['dual_objective', 'duality_gap', 'floors', 'kkt', 'ok', 'primal_objective',
-         'relative_gap', 'tol', 'undecided']
-        """
-        return {
-            "primal_objective": json_number(self.primal_objective),
-            "dual_objective": json_number(self.dual_objective),
-            "duality_gap": json_number(self.duality_gap),
-            "relative_gap": json_number(self.relative_gap),
-            "kkt": {k: json_number(v) for k, v in self.kkt.items()},
-            "floors": {k: json_number(v) for k, v in self.floors.items()},
-            "tol": float(self.tol),
-            "ok": bool(self.ok),
-            "undecided": self.undecided,
-        }
 
     def __str__(self) -> str:
         kkt = ", ".join(f"{k}={v:.2e}" for k, v in self.kkt.items())

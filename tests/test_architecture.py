@@ -227,7 +227,6 @@ OVERSIZED = {
     "maxmargin/evaluation/saved.py",
     "maxmargin/online/base.py",
     "maxmargin/plotting/path.py",
-    "maxmargin/solution.py",
 }
 MAX_LINES = 800
 
