@@ -14,6 +14,7 @@ import math
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 from markdown_it import MarkdownIt
 
@@ -154,3 +155,12 @@ def test_columns_may_depend_on_the_result():
     t = Table(lambda r: r["rows"], lambda r: [Column(k, k, ".3g") for k in r["names"]])
     result = {"names": ["w[0]", "w[1]"], "rows": [{"w[0]": 1.0, "w[1]": 2.0}]}
     assert markdown(t, result).splitlines()[2] == "| 1 | 2 |"
+
+
+def test_numpy_scalars_render_as_the_numbers_they_hold():
+    t = Table(lambda r: r, [Column("x", "x", ".1%"), Column("k", "k", "d")])
+    rows = [{"x": np.float64(0.125), "k": np.int64(3)}]
+    assert to_csv(t, rows).splitlines()[1] == "0.125,3"
+    assert markdown(t, rows).splitlines()[2] == "| 12.5% | 3 |"
+    lines = latex(t, rows).splitlines()
+    assert lines[0] == r"\begin{tabular}{rr}" and lines[4] == r"12.5\% & 3 \\"

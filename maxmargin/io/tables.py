@@ -31,6 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ..exceptions import ParameterError
 from .files import atomic_write
 
@@ -109,7 +111,13 @@ class Table:
         return list(cols), list(self.rows(result))
 
 
+def _plain(v: Any) -> Any:
+    """A numpy scalar as the Python number it holds (``repr``, ``format`` as Python's)."""
+    return v.item() if isinstance(v, np.generic) else v
+
+
 def _missing(v: Any) -> bool:
+    v = _plain(v)
     return v is None or (isinstance(v, float) and math.isnan(v))
 
 
@@ -131,6 +139,7 @@ def _flat(columns: Sequence[Column], rows: Sequence[Mapping[str, Any]]) -> tuple
 
 
 def _cell(v: Any) -> Any:
+    v = _plain(v)
     if v is None:
         return ""
     if isinstance(v, float):
@@ -238,6 +247,7 @@ def frame(table: Table, result: Any) -> Any:
 
 
 def _number(v: Any, fmt: str) -> str:
+    v = _plain(v)
     if isinstance(v, bool) or not isinstance(v, (int, float)) or not fmt:
         return str(v)
     return format(v, fmt)
@@ -321,6 +331,7 @@ def latex_text(text: str) -> str:
 
 
 def _latex_number(v: Any, fmt: str) -> str:
+    v = _plain(v)
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         return latex_text(str(v))
     if math.isinf(v):
@@ -328,9 +339,16 @@ def _latex_number(v: Any, fmt: str) -> str:
     text = _number(v, fmt)
     m = _EXPONENT.fullmatch(text)
     if m is None:
-        return text
+        return latex_text(text)  # a percentage's %
     mant, sign, exp = m.groups()
     return f"${mant}\\times10^{{{'-' if sign == '-' else ''}{exp}}}$"
+
+
+def _numeric(c: Column, rows: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether a column shows numbers (right-aligned): a spread, or numbers where given."""
+    values = [_plain(r.get(c.key)) for r in rows if not _missing(r.get(c.key))]
+    numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
+    return c.spread or (bool(values) and numbers)
 
 
 def latex(table: Table, result: Any, file: str | Path | None = None) -> str:
@@ -365,18 +383,7 @@ def latex(table: Table, result: Any, file: str | Path | None = None) -> str:
     """
     columns, rows = table.of(result)
     columns = [c for c in columns if c.shown]
-    align = "".join(
-        "r"
-        if c.spread
-        or all(
-            isinstance(r.get(c.key), (int, float)) and not isinstance(r.get(c.key), bool)
-            for r in rows
-            if not _missing(r.get(c.key))
-        )
-        and any(not _missing(r.get(c.key)) for r in rows)
-        else "l"
-        for c in columns
-    )
+    align = "".join("r" if _numeric(c, rows) else "l" for c in columns)
     head = " & ".join(c.latex if c.latex is not None else latex_text(c.header) for c in columns)
     body = [" & ".join(_shown(c, r, _latex_number, "--") for c in columns) + r" \\" for r in rows]
     text = "\n".join(
