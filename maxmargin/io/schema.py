@@ -88,18 +88,12 @@ class Number(Codec):
 class Int(Codec):
     """An int (not a bool)."""
 
-    def dump(self, value: Any) -> Any:  # noqa: D102
-        return int(value)
-
     def load(self, doc: Any) -> int:  # noqa: D102
         return int(_expect(doc, int, "an integer"))
 
 
 class Bool(Codec):
     """A bool."""
-
-    def dump(self, value: Any) -> Any:  # noqa: D102
-        return bool(value)
 
     def load(self, doc: Any) -> bool:  # noqa: D102
         return _expect(doc, bool, "true or false")
@@ -231,7 +225,7 @@ class Nested(Codec):
 
     def keys(self) -> list[str]:
         """The keys the nested result writes (when inlined, at its parent's level)."""
-        return _keys(self.cls)
+        return _keys(self.cls, specs(self.cls))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -359,15 +353,7 @@ def specs(cls: type) -> list[tuple[dataclasses.Field, Spec]]:
                 )
             s = dataclasses.replace(s, codec=_BY_ANNOTATION[base])
         out.append((f, s))
-    keys: list[str] = []
-    layout = getattr(cls, "LAYOUT", None)
-    for f, s in out:
-        if s.transient or (layout is not None and f.name in layout.fields):
-            continue
-        if s.inline and not isinstance(s.codec, Nested):
-            raise TypeError(f"{cls.__name__}.{f.name}: inline needs an io.Nested codec")
-        keys += s.codec.keys() if isinstance(s.codec, Nested) and s.inline else [s.key or f.name]
-    keys += list(getattr(cls, "COMPUTED", ()))
+    keys = _keys(cls, out)
     twice = sorted({k for k in keys if keys.count(k) > 1})
     if twice:
         raise TypeError(f"{cls.__name__}: two fields write the key(s) {twice}")
@@ -375,14 +361,22 @@ def specs(cls: type) -> list[tuple[dataclasses.Field, Spec]]:
     return out
 
 
-def _keys(cls: type) -> list[str]:
+def _written(cls: type, fields: list[tuple[dataclasses.Field, Spec]]) -> list:
+    """The fields written one key (or one inlined result) each: not transient or LAYOUT's."""
+    skip = getattr(getattr(cls, "LAYOUT", None), "fields", ())
+    return [(f, s) for f, s in fields if not s.transient and f.name not in skip]
+
+
+def _keys(cls: type, fields: list[tuple[dataclasses.Field, Spec]]) -> list[str]:
     """Every key a document of ``cls`` holds (its fields', inlined ones', computed ones)."""
-    layout = getattr(cls, "LAYOUT", None)
     out: list[str] = []
-    for f, s in specs(cls):
-        if s.transient or (layout is not None and f.name in layout.fields):
-            continue
-        out += s.codec.keys() if s.inline else [s.key or f.name]  # type: ignore[attr-defined]
+    for f, s in _written(cls, fields):
+        if not s.inline:
+            out.append(s.key or f.name)
+        elif isinstance(s.codec, Nested):
+            out += s.codec.keys()
+        else:
+            raise TypeError(f"{cls.__name__}.{f.name}: inline needs an io.Nested codec")
     return out + list(getattr(cls, "COMPUTED", ()))
 
 
@@ -412,9 +406,7 @@ def to_dict(obj: Any) -> dict[str, Any]:
     cls = type(obj)
     layout = getattr(cls, "LAYOUT", None)
     out: dict[str, Any] = {}
-    for f, s in specs(cls):
-        if s.transient or (layout is not None and f.name in layout.fields):
-            continue
+    for f, s in _written(cls, specs(cls)):
         value = getattr(obj, f.name)
         if s.inline:
             out.update(s.codec.dump(value))
