@@ -59,7 +59,6 @@ from .online import (
 from .problem import SVMProblem
 from .report import write_exact_path_report, write_path_report, write_report
 from .separation import SeparationCertificate, verify_separation
-from .solution import SavedSolution
 from .trace import Trace
 
 
@@ -114,7 +113,6 @@ __all__ = [
     "INTERCEPTS",
     "solve",
     "ExactSolution",
-    "SavedSolution",
     "available_solvers",
     "is_separable",
     "separation_certificate",

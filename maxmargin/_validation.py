@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from .conventions import resolve_sklearn, seed_of
 from .exceptions import DataError, ParameterError
 
 
@@ -372,14 +373,16 @@ def renamed_attribute(old: str, new: str, since: str = "0.2.0") -> property:
     return property(get)
 
 
-# scikit-learn's names beside maxmargin's own: random_state (seed), max_iter (epochs),
-# alpha (lam). The alias, when given, is the value; both given and different is an error.
+# scikit-learn's names beside maxmargin's own, until every caller uses
+# conventions.sklearn_names / resolve_sklearn (issue 22): the same rules, resolved there.
 
 
 def resolve_alias(
     name: str, value: object, default: object, alias: str, alias_value: object
 ) -> Any:
     """The value of parameter ``name`` that scikit-learn calls ``alias``.
+
+    :func:`maxmargin.conventions.resolve_sklearn` with ``default``.
 
     Parameters
     ----------
@@ -395,11 +398,6 @@ def resolve_alias(
     object
         ``alias_value`` when given, else ``value``.
 
-    Raises
-    ------
-    ParameterError
-        Both given (``value`` not its default) with different values.
-
     Examples
     --------
     >>> resolve_alias("epochs", 10, 10, "max_iter", 3)
@@ -407,14 +405,7 @@ def resolve_alias(
     >>> resolve_alias("epochs", 4, 10, "max_iter", None)
     4
     """
-    if alias_value is None:
-        return value
-    if value != default and value != alias_value:
-        raise ParameterError(
-            f"{name}={value!r} and {alias}={alias_value!r} disagree: give "
-            f"one of them ({alias} is scikit-learn's name for {name})"
-        )
-    return alias_value
+    return resolve_sklearn(name, value, alias, alias_value, default=default)
 
 
 def seed_from_random_state(
@@ -425,9 +416,7 @@ def seed_from_random_state(
     Parameters
     ----------
     random_state : None, int >= 0, numpy.random.RandomState or numpy.random.Generator
-        None (the default) keeps ``seed`` (so results stay reproducible: unlike
-        scikit-learn, None does not mean fresh randomness); an int is the seed; a
-        RandomState or Generator draws one, as scikit-learn's ``SGDClassifier`` does.
+        As :func:`maxmargin.conventions.seed_of` reads it (None keeps ``seed``).
     seed : object
         The value given for maxmargin's own parameter.
     default : object
@@ -452,29 +441,12 @@ def seed_from_random_state(
     >>> seed_from_random_state(None, 3), seed_from_random_state(7, 0)
     (3, 7)
     """
-    import numpy as np
-
-    if random_state is None:
+    value = seed_of(random_state)
+    if value is None:
         return seed
-    if isinstance(random_state, np.random.RandomState):
-        value = int(random_state.randint(2**31 - 1))
-    elif isinstance(random_state, np.random.Generator):
-        value = int(random_state.integers(2**31 - 1))
-    elif (
-        isinstance(random_state, (bool, np.bool_))
-        or not isinstance(random_state, (int, np.integer))
-        or random_state < 0
-    ):
-        raise ParameterError(
-            f"The 'random_state' parameter must be None, an int >= 0, a "
-            f"numpy RandomState or Generator. Got {random_state!r} instead."
-        )
-    else:
-        value = int(random_state)
     if seed != default and seed != value:
         raise ParameterError(
-            f"{name}={seed!r} and random_state={random_state!r} disagree: "
-            f"give one of them (random_state is scikit-learn's name for "
-            f"{name})"
+            f"{name}={seed!r} and random_state={random_state!r} disagree: give one of them "
+            f"(random_state is scikit-learn's name for {name})"
         )
     return value

@@ -1,8 +1,9 @@
-r"""Certificates: optimality of a (w, b, alpha) triple, and non-separability of data.
+r"""Certify the optimality of a (w, b, alpha) triple from the data alone: Certificate.
 
 Numpy only, so that anyone can check a solution that came from anywhere (maxmargin's
 own solver, scikit-learn, an online learner) against the data alone. Nothing here
-trusts a solver's status.
+trusts a solver's status. (That data are not separable is proved by
+:mod:`maxmargin.separation`.)
 
 Optimality. With ``z_i`` the features the QP sees (``x_i``, or ``(x_i, s)`` for the
 ``augmented`` intercept), ``w~`` the weights in that space, ``f_i = w.x_i + b``,
@@ -52,28 +53,34 @@ double precision cannot decide it: the certificate is then not ok and
 :attr:`Certificate.undecided` says which test and why. Norms are computed after scaling
 by a power of two (exact), so data scaled by 1e-150 or 1e150 neither underflow nor
 overflow; a value that does overflow, or a non-finite input, gives ``inf``, never 0.
-
-Non-separability (hard margin infeasible): a vector ``z`` with ``z >= 0``,
-``sum z = 1``, ``sum z_i y_i = 0`` (not for intercept ``none``) and
-``sum z_i y_i x_i = 0``: the two classes' convex hulls (cones, for ``none``) share a
-point, so no hyperplane separates them (Farkas' lemma). Its ``hull_distance`` is
-relative to ``R = max_i ||x_i||``: scale-free as well.
 """
 
 from __future__ import annotations
 
 import math
 import weakref
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 
+from . import io
+from ._numerics import (
+    _ETA,
+    _TINY,
+    _U,
+    _gamma,
+    _maxabs,
+    _norm,
+    _pow2,
+    _ratio,
+    _row_norms,
+    _row_norms_robust,
+)
 from ._validation import _short, as_floats, check_positive
 from .data import Dataset
 from .exceptions import DataError, ParameterError
-from .io.json import json_number
 from .problem import SVMProblem
 
 __all__ = [
@@ -85,71 +92,6 @@ __all__ = [
 
 #: Default tolerance of :func:`certify` on the relative gap and every scaled KKT residual.
 DEFAULT_TOL = 1e-6
-
-#: Unit roundoff of IEEE double precision.
-_U = 2.0**-53
-#: Smallest normal double (a generous bound on the error of a subnormal dot product).
-_TINY = 2.0**-1022
-#: Smallest subnormal: the absolute error of one operation whose result underflows.
-_ETA = 2.0**-1074
-
-
-def _gamma(k: int) -> float:
-    """``gamma_k = k u / (1 - k u)``: the relative error bound of a k-term sum or dot."""
-    ku = k * _U
-    return ku / (1.0 - ku) if ku < 0.5 else math.inf
-
-
-def _pow2(m: float) -> float:
-    """A power of two within a factor 2 of ``m > 0`` (1 for 0 or non-finite).
-
-    Dividing by it is exact, and brings ``m`` into [0.5, 1).
-    """
-    if not (m > 0 and math.isfinite(m)):
-        return 1.0
-    return math.ldexp(1.0, math.frexp(m)[1])
-
-
-def _maxabs(u: Any) -> float:
-    u = np.asarray(u)
-    return float(np.max(np.abs(u))) if u.size else 0.0
-
-
-def _norm(u: Any) -> float:
-    """Euclidean norm without spurious under/overflow.
-
-    ``np.linalg.norm`` of a 1e-180 vector is 0: its squares underflow.
-    """
-    m = _maxabs(u)
-    if not (m > 0 and math.isfinite(m)):
-        return m
-    p = _pow2(m)
-    t = np.asarray(u) / p
-    return p * math.sqrt(float(t @ t))
-
-
-def _row_norms_robust(X: Any) -> np.ndarray:
-    """``||x_i||`` for every row, computed after an exact power-of-two scaling."""
-    if sp.issparse(X):
-        p = _pow2(_maxabs(X.data))
-        Xs = X / p
-        return p * np.sqrt(np.asarray(Xs.multiply(Xs).sum(axis=1)).ravel())
-    p = _pow2(_maxabs(X))
-    Xs = X / p
-    return p * np.sqrt(np.einsum("ij,ij->i", Xs, Xs))
-
-
-_ROW_NORMS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def _row_norms(data: Dataset) -> np.ndarray:
-    """Cached robust row norms of a Dataset (the polish certifies many points per solve)."""
-    rn = _ROW_NORMS.get(data)
-    if rn is None:
-        rn = _row_norms_robust(data.X)
-        _ROW_NORMS[data] = rn
-    return rn
-
 
 _COLUMN_SCALED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
@@ -199,15 +141,12 @@ def _dot_bounds_z(problem: SVMProblem, u: np.ndarray) -> np.ndarray:
     return _dot_bounds(problem.data, u[:-1]) + problem.intercept_scaling * abs(float(u[-1]))
 
 
-def _radius(data: Dataset) -> float:
-    """``R = max_i ||x_i||`` without under/overflow."""
-    rn = _row_norms(data)
-    return float(rn.max()) if rn.size else 0.0
-
-
 @dataclass(frozen=True)
-class Certificate:
+class Certificate(io.Persistent):
     """A numpy-recomputed proof that ``(w, b, alpha)`` is (or is not) optimal.
+
+    In files (a solution's, a path's) its fields are written by name, ``ok`` under the
+    key ``certified``.
 
     Attributes
     ----------
@@ -250,10 +189,10 @@ class Certificate:
     dual_objective: float
     duality_gap: float
     relative_gap: float
-    kkt: dict = field(default_factory=dict)
+    kkt: dict = io.persist(io.Numbers(), default_factory=dict)
     tol: float = DEFAULT_TOL
-    ok: bool = False
-    floors: dict = field(default_factory=dict)
+    ok: bool = io.persist(key="certified", default=False)
+    floors: dict = io.persist(io.Numbers(), default_factory=dict)
     undecided: str | None = None
 
     def _bounds(self) -> dict[str, tuple[float, float]]:
@@ -355,34 +294,6 @@ class Certificate:
         """
         return abs(self.relative_gap) <= self.floors.get("relative_gap", 0.0)
 
-    def to_dict(self) -> dict[str, Any]:
-        """Plain-Python dict (JSON-ready; non-finite numbers as strings).
-
-        Returns
-        -------
-        dict
-            The fields by name; ``kkt`` and ``floors`` dicts of str to float,
-            ``undecided`` a str or None.
-
-        Examples
-        --------
-        >>> sorted(Certificate(1.0, 1.0, 0.0, 0.0, {"stationarity": 0.0}).to_dict())
-        ... # doctest: +NORMALIZE_WHITESPACE
-        ['dual_objective', 'duality_gap', 'floors', 'kkt', 'ok', 'primal_objective',
-         'relative_gap', 'tol', 'undecided']
-        """
-        return {
-            "primal_objective": json_number(self.primal_objective),
-            "dual_objective": json_number(self.dual_objective),
-            "duality_gap": json_number(self.duality_gap),
-            "relative_gap": json_number(self.relative_gap),
-            "kkt": {k: json_number(v) for k, v in self.kkt.items()},
-            "floors": {k: json_number(v) for k, v in self.floors.items()},
-            "tol": float(self.tol),
-            "ok": bool(self.ok),
-            "undecided": self.undecided,
-        }
-
     def __str__(self) -> str:
         kkt = ", ".join(f"{k}={v:.2e}" for k, v in self.kkt.items())
         und = f", undecided: {self.undecided}" if self.undecided else ""
@@ -403,13 +314,6 @@ def _kkt_names(problem: SVMProblem) -> list[str]:
     if not problem.hard:
         names.append("complementary_xi")
     return names
-
-
-def _ratio(num: float, den: float) -> float:
-    """``num / den`` with ``0/0 = 0`` and ``x/0 = inf`` (a test that cannot be scaled)."""
-    if den > 0:
-        return num / den
-    return 0.0 if num == 0 else math.inf
 
 
 def _box_violation(alpha: np.ndarray, lo: np.ndarray, costs: np.ndarray) -> float:
@@ -760,17 +664,3 @@ def support_sets(
         np.flatnonzero(bound_mask),
         tau * amax,
     )
-
-
-# --------------------------------------------------------------------------- separation
-
-_MOVED = ("SeparationCertificate", "verify_separation")
-
-
-def __getattr__(name: str) -> object:
-    """The old path of the separation names (now in :mod:`maxmargin.separation`)."""
-    if name in _MOVED:
-        from . import separation
-
-        return getattr(separation, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

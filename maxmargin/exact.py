@@ -54,8 +54,9 @@ from typing import Any
 import numpy as np
 
 from ._log import logger, solver_output
+from ._numerics import _norm
 from ._validation import WIDE_HINT, check_bool, check_choice, check_memory
-from .certificate import Certificate, _norm, certify, check_tol, margins, support_sets
+from .certificate import Certificate, certify, check_tol, margins, support_sets
 from .exceptions import NotSeparableError, ParameterError, SolverError
 from .problem import SVMProblem
 from .separation import _raise_not_separable, is_separable, separation_certificate
@@ -260,10 +261,8 @@ def _solution(
         margin_support=margin_sv,
         bound_support=bound,
         sv_tol=float(sv_tol),
-        primal_objective=cert.primal_objective,
-        dual_objective=cert.dual_objective,
-        duality_gap=cert.duality_gap,
         margin=margin,
+        training_error=float(np.mean(problem.margins(w, b) <= 0)),
         certificate=cert,
         status=status,
         solver=name,

@@ -54,19 +54,8 @@ from typing import Any
 
 import numpy as np
 
-from .certificate import (
-    _ETA,
-    _U,
-    DEFAULT_TOL,
-    Certificate,
-    _box_violation,
-    _fraction_of_box,
-    _gamma,
-    _maxabs,
-    _pow2,
-    _ratio,
-    _verdict,
-)
+from ._numerics import _ETA, _U, _gamma, _maxabs, _pow2, _ratio
+from .certificate import DEFAULT_TOL, Certificate, _box_violation, _fraction_of_box, _verdict
 from .exceptions import DataError, ParameterError
 from .kernel_problem import KernelProblem
 

@@ -46,6 +46,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from ._numerics import _ETA, _TINY, _U, _gamma, _pow2
 from .exceptions import DataError, ParameterError
 
 __all__ = [
@@ -77,16 +78,6 @@ _BLOCK_ENTRIES = 4_000_000
 #: sum of k terms grows like k, so chunks of k and a pairwise sum of the m/k partial
 #: results bound the error by ``gamma_{k + log2(m/k)}``, not ``gamma_m``.
 _SUM_CHUNK = 32
-
-_U = 2.0**-53
-_ETA = 2.0**-1074
-_TINY = 2.0**-1022
-
-
-def _gamma_k(k: int) -> float:
-    """``gamma_k = k u / (1 - k u)``: the relative error bound of a k-term sum or dot."""
-    ku = k * _U
-    return ku / (1.0 - ku) if ku < 0.5 else math.inf
 
 
 @dataclass(frozen=True)
@@ -314,13 +305,6 @@ def _call(kernel: Kernel, A: np.ndarray, B: np.ndarray) -> np.ndarray:
     return K
 
 
-def _pow2(m: float) -> float:
-    """A power of two within a factor 2 of ``m > 0`` (1 for 0 or non-finite)."""
-    if not (m > 0 and math.isfinite(m)):
-        return 1.0
-    return math.ldexp(1.0, math.frexp(m)[1])
-
-
 @dataclass(frozen=True, eq=False)
 class GramOperator:
     """A kernel bound to its n training rows: Gram blocks, diagonal, products ``K c``.
@@ -506,7 +490,7 @@ class GramOperator:
         assert self.sqnorms is not None
         d = self.X.shape[1]  # type: ignore[union-attr]
         sq = self.sqnorms if rows is None else self.sqnorms[rows]
-        return np.sqrt(sq * (1.0 + _gamma_k(d + 2))) * (1.0 + 2 * _U) + _TINY
+        return np.sqrt(sq * (1.0 + _gamma(d + 2))) * (1.0 + 2 * _U) + _TINY
 
     def entry_bounds(
         self, rows: np.ndarray
@@ -557,10 +541,10 @@ class GramOperator:
         ni = nb[rows]
         nmax = float(nb.max()) if n else 0.0
         if name == "linear":
-            return np.zeros((p, 1)), ones, _gamma_k(d) * ni, nb, 0.0
+            return np.zeros((p, 1)), ones, _gamma(d) * ni, nb, 0.0
         g = self.gamma
         if name == "rbf":
-            gd = g * _gamma_k(d + 5) * (1 + 4 * _U)
+            gd = g * _gamma(d + 5) * (1 + 4 * _U)
             # e^eta with eta at its largest over all pairs (g D >= 745 gives exactly 0)
             grow = math.exp(gd * 4 * nmax * nmax + 752.1 * _U) * (1 + 4 * _U)
             A = np.column_stack(
@@ -572,7 +556,7 @@ class GramOperator:
             return A, W, zeros, np.zeros(n), grow * 0.37 * _U + 2 * _ETA
         c0 = abs(self.kernel.coef0)
         S = g * ni * nmax + c0
-        dl = _gamma_k(d + 2) * (S * (1 + 4 * _U)) + _ETA
+        dl = _gamma(d + 2) * (S * (1 + 4 * _U)) + _ETA
         if name == "poly":
             deg = self.kernel.degree
             if deg == 0:
@@ -647,10 +631,10 @@ class GramOperator:
         ac = np.abs(c[cols_])
         ent = (A * acc[:, 1:]).sum(axis=1) * pc + B * float(beta[cols_] @ ac) + E * float(ac.sum())
         k = min(_SUM_CHUNK, m)
-        g = _gamma_k(k + math.ceil(math.log2(m / k + 1)) + 1)
+        g = _gamma(k + math.ceil(math.log2(m / k + 1)) + 1)
         # absK_c and ent are computed too: their exact values are at most (1 + g) and
         # (1 + gamma_{m+4}) times theirs
-        out = g * (1 + g) * absK_c + (m + 2) * _TINY * pc + ent * (1 + _gamma_k(m + 4))
+        out = g * (1 + g) * absK_c + (m + 2) * _TINY * pc + ent * (1 + _gamma(m + 4))
         out *= 1 + 4 * _U
         if self.psd_slack:
             out = out + self.psd_slack * np.abs(c[rows_]) * (1 + 2 * _U)

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from . import io
 from ._validation import check_bool, check_choice, check_positive, check_scale, reciprocal_form
 from .conventions import DEFAULT_INTERCEPT, INTERCEPTS
 from .cvxpy_models import dual_model, primal_model
@@ -41,13 +42,17 @@ from .exceptions import DataError, ParameterError
 __all__ = ["SVMProblem", "combine_weights", "resolve_class_weight"]
 
 
-@dataclass(frozen=True, eq=False, init=False)
-class SVMProblem:
+@dataclass(frozen=True, eq=False, init=False, kw_only=True)
+class SVMProblem(io.Persistent):
     """A linear SVM problem on a :class:`Dataset`.
 
     Give at most one of ``C``, ``lam`` or ``hard=True`` (default: ``C = 1``). Both forms
     are always available afterwards: ``lam = 1 / (C n)``; a hard-margin problem has
     ``C = inf`` and ``lam = 0``.
+
+    A problem read from a file holds all but its data (``n``, ``d``, the data's name and
+    feature names, parameters, weights): :attr:`data`, and what needs it, then raise one
+    line; :meth:`with_data` gives the problem on its data back.
 
     Parameters
     ----------
@@ -78,11 +83,18 @@ class SVMProblem:
 
     Attributes
     ----------
+    n, d : int
+        The number of examples and of original features.
+    data_name : str
+        The data's name (written ``data`` in files).
+    feature_names : tuple of str or None
+        The data's names of the features.
     weights : ndarray of shape (n,) or None
         The weights ``s_i`` the costs are made of (``sample_weight`` times the class
         weight); None when there are none (or every one is exactly 1).
     class_weight : dict or None
-        The weight of each original label, as resolved from ``class_weight``.
+        The weight of each original label, as resolved from ``class_weight`` (not in
+        files: its effect is in ``weights``).
 
     Examples
     --------
@@ -97,14 +109,18 @@ class SVMProblem:
     ([6.0, 2.0], 4.125)
     """
 
-    data: Dataset
+    _data: Dataset | None = io.transient()  # None: read from a file without its data
+    data_name: str = io.persist(key="data")
+    n: int
+    d: int
+    feature_names: tuple[str, ...] | None
     C: float
     lam: float
     hard: bool
     intercept: str
     intercept_scaling: float
     weights: np.ndarray | None
-    class_weight: dict | None
+    class_weight: dict | None = io.transient()  # its effect is in weights
 
     def __init__(
         self,
@@ -157,7 +173,11 @@ class SVMProblem:
             )
         # frozen: the fields are set once, here (C and lam always both, as floats)
         for name, value in (
-            ("data", data),
+            ("_data", data),
+            ("data_name", data.name),
+            ("n", n),
+            ("d", data.d),
+            ("feature_names", data.feature_names),
             ("C", C),
             ("lam", lam),
             ("hard", bool(hard)),
@@ -168,17 +188,56 @@ class SVMProblem:
         ):
             object.__setattr__(self, name, value)
 
+    @property
+    def data(self) -> Dataset:
+        """The problem's data (a problem read from a file has none: :meth:`with_data`)."""
+        if self._data is None:
+            raise DataError(
+                f"{self.data_name}: this problem was read from a file without its data; "
+                "give them: from_json(file, data), or .with_data(data)"
+            )
+        return self._data
+
+    def with_data(self, data: Dataset) -> SVMProblem:
+        """The problem on ``data`` (checked: same n, d and feature names), built anew.
+
+        Parameters
+        ----------
+        data : Dataset
+            The data it was stated on (rows in the same order: the weights are per row).
+
+        Returns
+        -------
+        SVMProblem
+
+        Examples
+        --------
+        >>> from maxmargin import Dataset
+        >>> data = Dataset([[1.0], [-1.0]], [1, -1])
+        >>> p = SVMProblem(data, lam=0.3).without_data()
+        >>> p.n, p.lam, p.with_data(data).lam == 0.3
+        (2, 0.3, True)
+        """
+        if not isinstance(data, Dataset):
+            raise ParameterError(f"data must be a maxmargin.Dataset, got {type(data).__name__}")
+        if (data.n, data.d) != (self.n, self.d):
+            raise DataError(
+                f"the problem is of data with n={self.n}, d={self.d}; {data.name} has "
+                f"n={data.n}, d={data.d}: give the data it was stated on"
+            )
+        ours, theirs = self.feature_names, data.feature_names
+        if ours is not None and theirs is not None and tuple(theirs) != ours:
+            raise DataError(
+                f"the problem's features are {list(ours)[:5]}...; {data.name} has "
+                f"{list(theirs)[:5]}..."
+            )
+        s, w = self.intercept_scaling, self.weights
+        C = None if self.hard else self.C
+        p = SVMProblem(data, C, None, self.hard, self.intercept, s, sample_weight=w)
+        object.__setattr__(p, "lam", self.lam)  # the stated lam to the bit (given, not C)
+        return p
+
     # ------------------------------------------------------------------ structure
-
-    @property
-    def n(self) -> int:
-        """Number of examples."""
-        return self.data.n
-
-    @property
-    def d(self) -> int:
-        """Number of original features."""
-        return self.data.d
 
     @property
     def weighted(self) -> bool:
@@ -195,18 +254,6 @@ class SVMProblem:
         if self.weights is None:
             return np.full(self.n, self.C)
         return self.C * self.weights
-
-    @property
-    def kind(self) -> str:
-        """``"hard"`` or ``"soft"`` (deprecated: read :attr:`hard`)."""
-        import warnings
-
-        warnings.warn(
-            "SVMProblem.kind is deprecated (maxmargin 0.2.0): read the bool SVMProblem.hard",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return "hard" if self.hard else "soft"
 
     @cached_property
     def Z(self) -> Any:
@@ -584,7 +631,7 @@ class SVMProblem:
         form = "hard" if self.hard else f"C={self.C:.6g}, lam={self.lam:.6g}"
         if self.weights is not None:
             form += ", weighted"
-        return f"SVMProblem({self.data.name!r}, {form}, intercept={self.intercept!r})"
+        return f"SVMProblem({self.data_name!r}, {form}, intercept={self.intercept!r})"
 
 
 def combine_weights(

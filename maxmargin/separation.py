@@ -1,26 +1,37 @@
-"""Separability: the LP that decides it, and the certificate that the data are not separable."""
+"""Separability: the LP that decides it, and the certificate that the data are not separable.
+
+Non-separability (hard margin infeasible): a vector ``z`` with ``z >= 0``,
+``sum z = 1``, ``sum z_i y_i = 0`` (not for intercept ``none``) and
+``sum z_i y_i x_i = 0``: the two classes' convex hulls (cones, for ``none``) share a
+point, so no hyperplane separates them (Farkas' lemma). Its ``hull_distance`` is
+relative to ``R = max_i ||x_i||``: invariant to scaling X.
+"""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import scipy.sparse as sp
 
+from . import io
+from ._numerics import _norm, _pow2, _radius, _ratio
 from ._validation import as_floats, check_choice, check_positive
-from .certificate import _norm, _pow2, _radius, _ratio
 from .conventions import DEFAULT_INTERCEPT
 from .data import Dataset, scale_rows
 from .exceptions import DataError, NotSeparableError, ParameterError, SolverError
-from .io.json import json_number
 from .problem import SVMProblem
 
 
-@dataclass(frozen=True)
-class SeparationCertificate:
+@dataclass(frozen=True, kw_only=True)
+class SeparationCertificate(io.Persistent):
     """Proof that no hyperplane separates the data (the hard-margin QP is infeasible).
+
+    Its document (the ``certificate`` of ``maxmargin solve --hard --json`` on data that
+    are not separable) holds the fields and ``support``; read back without the data it is
+    the file's word, with them (``from_json(doc, data)``) ``z`` is verified anew.
 
     Attributes
     ----------
@@ -39,6 +50,8 @@ class SeparationCertificate:
     tol : float
     verified : bool
         Every residual ``<= tol``, recomputed in numpy.
+    support : ndarray of int
+        The indices with ``z_i > 0`` (written for the file's readers).
 
     Examples
     --------
@@ -48,39 +61,40 @@ class SeparationCertificate:
     True
     """
 
+    COMPUTED: ClassVar[tuple[str, ...]] = ("support",)
+
     z: np.ndarray
     hull_point: np.ndarray | None
     intercept: str
-    residuals: dict
+    residuals: dict = io.persist(io.Numbers())
     tol: float
     verified: bool
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict: ``z``, ``support`` (indices with z > 0), residuals, verified.
+    @property
+    def support(self) -> np.ndarray:
+        """The examples the certificate combines: indices with ``z_i > 0``."""
+        return np.flatnonzero(self.z > 0)
+
+    def with_data(self, data: Any) -> SeparationCertificate:
+        """The certificate's ``z`` verified anew on ``data`` (:func:`verify_separation`).
+
+        Parameters
+        ----------
+        data : Dataset or SVMProblem
 
         Returns
         -------
-        dict
-            ``z``, ``support``, ``hull_point`` (None for intercept ``none``),
-            ``intercept``, ``residuals``, ``tol``, ``verified``; non-finite numbers as
-            strings (docs/formats.md).
+        SeparationCertificate
 
         Examples
         --------
         >>> from maxmargin import Dataset
-        >>> doc = verify_separation(Dataset([[0.0], [0.0]], [1, -1]), [0.5, 0.5]).to_dict()
-        >>> doc["support"], doc["hull_point"], doc["verified"]
-        ([0, 1], [0.0], True)
+        >>> ds = Dataset([[0.0], [0.0]], [1, -1])
+        >>> cert = verify_separation(ds, [0.5, 0.5])
+        >>> SeparationCertificate.from_json(cert.to_dict(), ds).verified
+        True
         """
-        return {
-            "z": [float(t) for t in self.z],
-            "support": [int(i) for i in np.flatnonzero(self.z > 0)],
-            "hull_point": None if self.hull_point is None else [float(t) for t in self.hull_point],
-            "intercept": self.intercept,
-            "residuals": {k: json_number(v) for k, v in self.residuals.items()},
-            "tol": float(self.tol),
-            "verified": bool(self.verified),
-        }
+        return verify_separation(data, self.z, self.intercept, tol=self.tol)
 
 
 def verify_separation(
@@ -128,7 +142,9 @@ def verify_separation(
         res = {k: math.inf for k in ("nonnegativity", "simplex", "balance", "hull_distance")}
         if intercept == "none":
             res.pop("balance")
-        return SeparationCertificate(z, None, intercept, res, tol, False)
+        return SeparationCertificate(
+            z=z, hull_point=None, intercept=intercept, residuals=res, tol=tol, verified=False
+        )
     res["nonnegativity"] = max(0.0, -float(z.min()))
     res["simplex"] = abs(float(z.sum()) - 1.0)
     if intercept != "none":
@@ -142,7 +158,9 @@ def verify_separation(
     hp = None
     if intercept != "none" and z[pos].sum() > 0:
         hp = np.asarray(data.X[pos].T @ z[pos]).reshape(-1) / z[pos].sum()
-    return SeparationCertificate(z, hp, intercept, res, tol, ok)
+    return SeparationCertificate(
+        z=z, hull_point=hp, intercept=intercept, residuals=res, tol=tol, verified=ok
+    )
 
 
 def separation_certificate(

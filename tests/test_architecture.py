@@ -62,10 +62,6 @@ ROOMS: list[tuple[str, ...]] = [
 #: Imports against the direction (or back into the module's own room), each a thin
 #: facade that delegates, lazily.
 FACADES = {
-    (
-        "maxmargin.certificate",
-        "maxmargin.separation",
-    ): "maxmargin.certificate.SeparationCertificate (the old path)",
 }
 
 
@@ -204,15 +200,12 @@ def test_moved_names_keep_their_old_paths():
     import importlib
 
     import maxmargin
-    from maxmargin.certificate import SeparationCertificate, verify_separation
     from maxmargin.exact import ExactSolution, available_solvers, is_separable, solve
-    from maxmargin.separation import SeparationCertificate as moved
 
     old_compare = importlib.import_module("maxmargin.compare")  # a module in sys.modules only
     compare, Comparison = old_compare.compare, old_compare.Comparison
     write_report = old_compare.write_report
 
-    assert SeparationCertificate is moved and callable(verify_separation)
     assert compare is maxmargin.compare and callable(maxmargin.compare)  # still the function
     assert Comparison is maxmargin.Comparison and write_report is maxmargin.write_report
     assert solve is maxmargin.solve and ExactSolution is maxmargin.ExactSolution
@@ -231,7 +224,6 @@ OVERSIZED = {
     "maxmargin/evaluation/saved.py",
     "maxmargin/online/base.py",
     "maxmargin/plotting/path.py",
-    "maxmargin/solution.py",
 }
 MAX_LINES = 800
 

@@ -629,3 +629,43 @@ def test_non_utf8_file_names_path(capsys, tmp_path):
     code, stdout, _ = cli(capsys, "path", data, "--C-grid", "0.1,1", "--out", out)
     assert code == 0 and "caf\ufffd.svm" in stdout
     (out / "report.md").read_text(encoding="utf-8")
+
+
+# --------------------------------------------------------------------------- reading back (WP1)
+
+
+@pytest.fixture(scope="module")
+def heart_solution_doc():
+    return mm.solve(mm.SVMProblem(mm.load(HEART), C=1.0)).to_dict()
+
+
+@pytest.mark.parametrize(
+    "edit, message",
+    [
+        ({"format": "maxmargin.solution/1"}, "development version .* compute it again$"),
+        ({"format": None}, 'no "format" key: not a maxmargin solution document$'),
+        ({"w": None}, r"not a readable maxmargin solution document: 'w': expected a list"),
+        ({"support": [0.5]}, r"'support': expected integers, got float64 values$"),
+    ],
+)
+def test_malformed_result_files_are_one_line(tmp_path, heart_solution_doc, edit, message):
+    doc = {**heart_solution_doc, **edit}
+    if doc["format"] is None:
+        del doc["format"]
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps(doc))
+    with pytest.raises(mm.DataError, match=message) as e:
+        mm.ExactSolution.from_json(f)
+    assert "\n" not in str(e.value)
+    f.write_text('{"format": "maxmargin.solution/2", "b": NaN}')
+    with pytest.raises(mm.DataError, match=r"s.json: not valid JSON \(NaN is not JSON\)"):
+        mm.ExactSolution.from_json(f)
+
+
+def test_what_needs_the_data_on_a_result_read_without_them(heart_solution_doc):
+    sol = mm.ExactSolution.from_json(heart_solution_doc)
+    with pytest.raises(mm.DataError, match="^heart_scale: this problem was read from a file"):
+        sol.problem.margins(sol.w, sol.b)
+    data = mm.load(HEART)
+    with pytest.raises(mm.DataError, match="n=270, d=13; .* has n=269, d=13: give the data"):
+        sol.with_data(data.subset(np.arange(269)))

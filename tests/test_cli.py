@@ -49,7 +49,8 @@ def test_solve_heart_scale_json_contract(tmp_path, capsys):
     w, b = np.array(js["w"]), js["b"]
     P = 0.5 * w @ w + 1.0 * np.maximum(0, 1 - y * (X @ w + b)).sum()
     assert P == pytest.approx(js["primal_objective"], rel=1e-9)
-    alpha = np.array(js["alpha"])
+    alpha = np.zeros(js["alpha"]["n"])  # by its non-zero entries
+    alpha[js["alpha"]["index"]] = js["alpha"]["value"]
     D = alpha.sum() - 0.5 * np.sum((X.T @ (alpha * y)) ** 2)
     assert D == pytest.approx(js["dual_objective"], rel=1e-9)
     assert js["lam"] == pytest.approx(1 / 270)

@@ -378,8 +378,6 @@ def test_renamed_names_still_work_with_a_warning(tmp_path):
     with pytest.warns(DeprecationWarning, match="to_json\\(file=...\\)"):
         cmp.to_json(path=tmp_path / "c.json")
     assert json.loads((tmp_path / "c.json").read_text())["n"] == 20
-    with pytest.warns(DeprecationWarning, match="SVMProblem.hard"):
-        assert cmp.problem.kind == "soft"
 
 
 def test_rate_footnote_names_the_iterate_of_each_row():

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import maxmargin as mm
-from maxmargin import Comparison, ExactSolution, SVMProblem, Trace, make_separable
+from maxmargin import Comparison, DataError, ExactSolution, SVMProblem, Trace, make_separable
 from maxmargin.cli import main
 from maxmargin.evaluation.comparison import RunResult
 from maxmargin.evaluation.path.grid import RegularizationPath, regularization_path
@@ -132,7 +132,8 @@ def test_json_helpers_write_null_for_nan():
     assert jsonable([np.nan, np.inf, -np.inf, 1.5]) == [None, "inf", "-inf", 1.5]
     assert dumps({"a": float("nan")}) == '{"a": null}'
     assert json_float(None) != json_float(None)  # NaN
-    assert math.isnan(json_float("nan"))  # what maxmargin 0.2 wrote still reads
+    with pytest.raises(DataError, match="expected a number, got the string 'nan'"):
+        json_float("nan")  # what development versions wrote is not read (nothing released)
     with pytest.raises(ValueError, match="NaN"):
         loads_strict('{"a": NaN}')
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import maxmargin as mm
-from maxmargin import ParameterError
+from maxmargin import DataError, ParameterError
 
 
 @pytest.fixture
@@ -88,3 +88,47 @@ def test_none_intercept_rejects_bias(ds):
 def test_not_a_dataset():
     with pytest.raises(ParameterError, match="Dataset"):
         mm.SVMProblem(np.zeros((2, 2)))
+
+
+def test_the_deprecated_kind_is_gone(ds):
+    """One name per concept: ``hard`` (a bool), not also ``kind``."""
+    assert not hasattr(mm.SVMProblem(ds, hard=True), "kind")
+
+
+def test_a_problem_without_its_data(ds):
+    named = mm.Dataset(ds.X, ds.y, name="three", feature_names=["u", "v"])
+    p = mm.SVMProblem(named, lam=0.2, intercept="augmented", intercept_scaling=2.0)
+    q = p.without_data()
+    assert (q.n, q.d, q.data_name, q.feature_names) == (3, 2, "three", ("u", "v"))
+    assert (q.C, q.lam, q.hard, q.intercept, q.intercept_scaling) == (
+        p.C,
+        p.lam,
+        False,
+        "augmented",
+        2.0,
+    )
+    assert q.regularizer([1.0, 0.0], 2.0) == p.regularizer([1.0, 0.0], 2.0)  # no data needed
+    with pytest.raises(DataError, match="^three: this problem was read from a file without"):
+        q.hinge([1.0, 0.0], 0.0)
+    back = q.with_data(named)
+    assert back.data is named and back.lam == p.lam and back.C == p.C
+    assert back.primal_objective([1.0, 0.5], 0.25) == p.primal_objective([1.0, 0.5], 0.25)
+
+
+def test_with_data_refuses_other_data(ds):
+    q = mm.SVMProblem(mm.Dataset(ds.X, ds.y, feature_names=["u", "v"]), C=1.0).without_data()
+    with pytest.raises(DataError, match="n=3, d=2; data has n=2, d=2"):
+        q.with_data(mm.Dataset(ds.X[1:], ds.y[1:]))
+    with pytest.raises(DataError, match=r"features are \['u', 'v'\]"):
+        q.with_data(mm.Dataset(ds.X, ds.y, feature_names=["a", "b"]))
+    with pytest.raises(ParameterError, match="must be a maxmargin.Dataset"):
+        q.with_data(ds.X)
+    assert q.with_data(ds).feature_names is None  # no names: nothing to compare
+
+
+def test_weights_travel_without_the_data(ds):
+    p = mm.SVMProblem(ds, C=2.0, sample_weight=[3.0, 0.0, 1.0], class_weight={1: 2.0})
+    q = p.without_data()
+    assert np.array_equal(q.weights, p.weights) and q.class_weight is None  # its effect stays
+    assert np.array_equal(q.costs, p.costs)
+    assert np.array_equal(q.with_data(ds).costs, p.costs)

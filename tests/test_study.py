@@ -672,7 +672,8 @@ def test_inconsistent_cell_records_and_caches_are_recomputed(mini):
     damaged[0].write_bytes(damaged[0].read_bytes()[:200])
     damaged[1].write_text("not a zip")
     meta = json.loads(str(z["meta"]))
-    meta["soft"]["alpha"] = [a * 3 + 1 for a in meta["soft"]["alpha"]]  # no longer optimal
+    alpha = meta["soft"]["alpha"]  # by its non-zero entries
+    alpha["value"] = [a * 3 + 1 for a in alpha["value"]]  # no longer optimal
     np.savez(damaged[2], **{**z, "meta": np.array(json.dumps(meta))})
     z3 = dict(np.load(damaged[3], allow_pickle=False))
     z3["data.y"] = -z3["data.y"]  # other data than the key's

@@ -794,9 +794,9 @@ class Comparison:
         -------
         dict
             ``format`` ``"maxmargin.comparison/1"``, ``maxmargin_version``, the problem,
-            ``reference`` / ``hard`` (``alpha`` by its non-zero entries,
-            ``alpha_nonzero``), ``summary`` (the :attr:`rows`), ``runs``, ``timings``
-            (docs/formats.md). :meth:`from_json` reads it back.
+            ``reference`` / ``hard`` (solution documents), ``summary`` (the
+            :attr:`rows`), ``runs``, ``timings`` (docs/formats.md). :meth:`from_json`
+            reads it back.
 
         Examples
         --------
@@ -807,15 +807,6 @@ class Comparison:
         ('maxmargin.comparison/1', 1, 3)
         """
         p, ref = self.problem, self.reference
-
-        def sol(s: ExactSolution) -> dict[str, Any]:
-            d = s.to_dict()
-            d.pop("alpha", None)
-            nz = np.flatnonzero(s.alpha)  # alpha by its non-zero entries: O(#SV), not O(n)
-            d["alpha_nonzero"] = {"index": nz.tolist(), "value": s.alpha[nz].tolist()}
-            d["certificate"] = s.certificate.to_dict()
-            return d
-
         return {
             **format_header("comparison"),
             "data": p.data.name,
@@ -837,8 +828,8 @@ class Comparison:
             "separable": self.separable,
             "novikoff": jsonable(self.novikoff),
             "w_star": jsonable(self.w_star),
-            "reference": sol(ref),
-            "hard": None if self.hard_solution is None else sol(self.hard_solution),
+            "reference": ref.to_dict(),
+            "hard": None if self.hard_solution is None else self.hard_solution.to_dict(),
             "summary": [{k: jsonable(v) for k, v in row.items()} for row in self.rows],
             "runs": [r.to_dict() for r in self.runs],
             "timings": {k: jsonable(v) for k, v in self.timings.items()},
@@ -889,16 +880,16 @@ class Comparison:
 
     @staticmethod
     def from_json(source: Any) -> SavedComparison:
-        """Read a comparison written by :meth:`to_json`.
+        r"""Read a comparison written by :meth:`to_json`.
 
         What ``maxmargin compare --json`` and ``report.json`` hold.
 
         The file holds every number and array, but neither the data nor the traces: the
         result is a :class:`~maxmargin.evaluation.saved.SavedComparison` (the numbers,
         the runs' arrays, :meth:`to_csv`, ``to_json`` giving the file's text back). Its
-        ``reference`` and ``hard_solution`` are
-        :class:`~maxmargin.solution.SavedSolution`: ``reference.recertify(data)``
-        recomputes their certificates from the data.
+        ``reference`` and ``hard_solution`` are :class:`~maxmargin.ExactSolution`\ s
+        without their data: ``reference.with_data(data)`` recomputes their certificates
+        from the data.
 
         Parameters
         ----------

@@ -1,4 +1,4 @@
-"""Results read back from their JSON: a comparison and an exact path.
+r"""Results read back from their JSON: a comparison and an exact path.
 
 A comparison (SavedComparison, SavedRun) and an exact path (SavedExactPath); and the tidy table of a
 comparison's runs, shared by :class:`~maxmargin.Comparison` and SavedComparison.
@@ -7,8 +7,8 @@ A comparison's JSON (``Comparison.to_json``, ``maxmargin compare --json``, ``rep
 holds every number and array the comparison computed, but neither the data nor the
 traces (the learners' weights at each checkpoint): what comes back is everything else.
 The reference and the hard-margin optimum come back as
-:class:`~maxmargin.solution.SavedSolution`: ``saved.reference.recertify(data)`` recomputes
-the certificate from the data (docs/formats.md).
+:class:`~maxmargin.ExactSolution`\ s without their data: ``saved.reference.with_data(data)``
+recomputes the certificate from the data (docs/formats.md).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from ..exceptions import DataError, ParameterError
 from ..io import tables as _table
 from ..io.files import atomic_write
 from ..io.json import dumps, json_float, read_document
-from ..solution import SavedSolution
+from ..solution import ExactSolution
 
 __all__ = [
     "SavedComparison",
@@ -255,10 +255,10 @@ class SavedComparison:
     separable : bool
     w_star : ndarray of shape (d',)
         In the learners' space (``(w, b/s)`` for ``augmented``).
-    reference : SavedSolution
-        The certified optimum as the file states it; ``reference.recertify(data)``
+    reference : ExactSolution
+        The certified optimum as the file states it; ``reference.with_data(data)``
         recomputes its certificate from the data and gives the ExactSolution.
-    hard_solution : SavedSolution or None
+    hard_solution : ExactSolution or None
         The hard-margin optimum (separable data), likewise.
     rows : tuple of dict
         The summary rows (:attr:`Comparison.rows <maxmargin.Comparison.rows>`).
@@ -276,7 +276,7 @@ class SavedComparison:
     >>> saved = Comparison.from_json(io.StringIO(cmp.to_json()))
     >>> saved.labels, saved.to_json() == cmp.to_json()
     (['perceptron', 'pegasos'], True)
-    >>> saved.reference.recertify(data).certificate.ok
+    >>> saved.reference.with_data(data).certificate.ok
     True
     """
 
@@ -297,8 +297,8 @@ class SavedComparison:
     novikoff: float
     separable: bool
     w_star: np.ndarray
-    reference: SavedSolution
-    hard_solution: SavedSolution | None
+    reference: ExactSolution
+    hard_solution: ExactSolution | None
     rows: tuple
     runs: tuple
     timings: dict
@@ -341,11 +341,8 @@ class SavedComparison:
     def _build(cls, doc: dict[str, Any]) -> SavedComparison:
         s = json_float(doc.get("intercept_scaling", 1.0))
 
-        def solution(d: dict[str, Any] | None) -> SavedSolution | None:
-            if d is None:
-                return None
-            # maxmargin 0.1 did not write the solution's own intercept_scaling
-            return SavedSolution.from_dict({"intercept_scaling": s, **d})
+        def solution(d: dict[str, Any] | None) -> ExactSolution | None:
+            return None if d is None else ExactSolution.from_json(d)
 
         reference = solution(doc["reference"])
         assert reference is not None

@@ -39,8 +39,8 @@ __all__ = [
 #: The documents maxmargin writes: kind -> (version this maxmargin writes and reads, the
 #: loader to name in messages). docs/formats.md describes each.
 FORMATS: dict[str, tuple[int, str]] = {
-    "solution": (1, "ExactSolution.from_json"),
-    "not_separable": (1, "json.load (it holds the separation certificate; no solution)"),
+    "solution": (2, "ExactSolution.from_json"),
+    "not_separable": (1, "json.load; its certificate: SeparationCertificate.from_json"),
     "path": (1, "RegularizationPath.from_json"),
     "exact_path": (1, "ExactPath.from_json"),
     "comparison": (1, "Comparison.from_json"),
@@ -112,8 +112,7 @@ def json_number(x: Any) -> float | str | None:
 def json_float(x: Any) -> float:
     """The inverse of :func:`json_number`: a JSON number, ``"inf"`` / ``"-inf"`` or ``null``.
 
-    ``None`` (``null``, N/A) is read as NaN; so is the string ``"nan"`` that maxmargin
-    0.2 and earlier wrote.
+    ``None`` (``null``, N/A) is read as NaN.
 
     Parameters
     ----------
@@ -137,7 +136,7 @@ def json_float(x: Any) -> float:
     if x is None:
         return math.nan
     if isinstance(x, str):
-        if x in ("inf", "-inf", "nan"):
+        if x in ("inf", "-inf"):
             return float(x)
         raise DataError(f"expected a number, got the string {x!r}")
     if isinstance(x, bool) or not isinstance(x, (int, float)):
@@ -236,9 +235,9 @@ def _parse(source: Any) -> dict[str, Any]:
     try:
         if isinstance(source, (str, os.PathLike)):
             with open(source, encoding="utf-8") as fh:
-                doc = json.load(fh)
+                doc = loads_strict(fh.read())
         elif hasattr(source, "read"):
-            doc = json.load(source)
+            doc = loads_strict(source.read())
         else:
             raise DataError(
                 f"expected a JSON file (a path or an open file) or a dict, got "
@@ -280,8 +279,10 @@ def read_document(source: Any, kind: str, legacy_keys: tuple[str, ...] = ()) -> 
     Raises
     ------
     DataError
-        No file, not JSON, another kind of document (the message names its loader), a
-        newer version of the format, or an old file that lacks the ``legacy_keys``.
+        No file, not JSON, another kind of document (the message names its loader),
+        another version of the format (a newer one: upgrade; an older one, written by a
+        development version: compute it again), or an old file that lacks the
+        ``legacy_keys``.
 
     Examples
     --------
@@ -323,5 +324,10 @@ def read_document(source: Any, kind: str, legacy_keys: tuple[str, ...] = ()) -> 
             f"{where}: written by maxmargin {doc.get('maxmargin_version', '?')} "
             f"in format {fmt}; maxmargin {__version__} reads up to "
             f"maxmargin.{kind}/{FORMATS[kind][0]}: upgrade maxmargin"
+        )
+    if version < FORMATS[kind][0]:  # nothing was released: no readers of old layouts
+        raise DataError(
+            f"{where}: written by a development version of maxmargin in {fmt}; this "
+            f"maxmargin reads maxmargin.{kind}/{FORMATS[kind][0]}: compute it again"
         )
     return doc

@@ -28,8 +28,9 @@ from typing import Any
 
 import numpy as np
 
+from .._numerics import _pow2
 from .._validation import check_choice
-from ..certificate import DEFAULT_TOL, Certificate, _pow2
+from ..certificate import DEFAULT_TOL, Certificate
 from ..exceptions import MaxMarginError, NotSeparableError, ParameterError, SolverError
 from ..kernel_certificate import certify_kernel
 from ..kernel_problem import KernelProblem

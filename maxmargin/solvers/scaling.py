@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ..certificate import _pow2, _row_norms
+from .._numerics import _pow2, _row_norms
 from ..data import Dataset
 from ..problem import SVMProblem
 

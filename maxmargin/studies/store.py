@@ -160,12 +160,12 @@ def _hard_doc(hard: Any) -> dict[str, Any] | None:
 
 def _solution(doc: Any, data: Any) -> Any:
     """The solution ``doc`` re-certified on ``data``; ValueError when the verdict changed."""
-    from ..solution import SavedSolution
+    from ..solution import ExactSolution
 
-    saved = SavedSolution.from_dict(doc)
+    saved = ExactSolution.from_json(doc)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # an uncertified reference was said so when solved
-        sol = saved.recertify(data)
+        sol = saved.with_data(data)
     if sol.certificate.ok != saved.certificate.ok:
         raise ValueError("the certificate does not say what the cache says")
     return sol

@@ -159,7 +159,7 @@ def _face_beta(data: Dataset, maj: float, caps: np.ndarray) -> np.ndarray | None
     m = float(caps[K].sum())
     # beta* does not change when X is scaled; Clarabel's tolerances and the tie tests
     # below are absolute, so they see X / R (R rounded to a power of two: exact)
-    from ...certificate import _pow2, _radius
+    from ..._numerics import _pow2, _radius
 
     X = data.X / _pow2(_radius(data))
     XJ = X[J]  # stays sparse for sparse X: the QP below takes it as it is

@@ -1,0 +1,359 @@
+"""What every result inherits from its declarations: its files, with and without its data.
+
+:class:`Persistent` gives a result declared as in :mod:`maxmargin.io.schema` its JSON
+document (``to_dict``, ``to_json``, ``from_json``), its tables (``to_csv``, ``to_frame``,
+``to_latex``, from its ``TABLE`` / ``CSV`` declarations) and the two moves between a
+result and what a file keeps: ``without_data()`` (exactly what a file holds) and
+``with_data(data)`` (what the data let be recomputed: a re-certification). A result read
+without its data is the same class, its data-dependent (transient) fields absent.
+
+:func:`save_pair` / :func:`load_pair`: a result whose arrays go to ``.npz`` (no pickles)
+and the rest to ``.json`` beside it (a trace).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, ClassVar, Self
+
+import numpy as np
+
+from ..exceptions import DataError, ParameterError
+from . import tables
+from .files import atomic_write
+from .json import _parse, _where, dumps, format_header, read_document
+from .schema import Array, Arrays, Layout, from_dict, specs, to_dict
+
+__all__ = ["Persistent", "save_pair", "load_pair"]
+
+
+class Persistent:
+    """The files of a result, from the fields it declares (the mixin every result derives).
+
+    A result is a frozen dataclass deriving from this class; it declares its fields
+    (:func:`~maxmargin.io.persist`, :func:`~maxmargin.io.transient`) and, as class
+    attributes:
+
+    - ``FORMAT``: its document kind (:data:`maxmargin.io.json.FORMATS` holds the
+      version); None for a result that lives only inside another's document;
+    - ``COMPUTED``: properties written for the readers of the file (``jq .certified``),
+      never read back: they are recomputed from the fields;
+    - ``TABLE`` (markdown, LaTeX) and ``CSV`` (``to_csv``, ``to_frame``; default
+      ``TABLE``): :class:`~maxmargin.io.Table` declarations;
+    - ``LAYOUT`` (rare): a :class:`~maxmargin.io.Layout` for keys that are not one field
+      each.
+
+    It overrides :meth:`with_data` when the data let something be recomputed.
+    """
+
+    FORMAT: ClassVar[str | None] = None
+    COMPUTED: ClassVar[tuple[str, ...]] = ()
+    LAYOUT: ClassVar[Layout | None] = None
+    TABLE: ClassVar[tables.Table | None] = None
+    CSV: ClassVar[tables.Table | None] = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The result as JSON types: the format header, then every declared field.
+
+        Returns
+        -------
+        dict
+            ``format`` and ``maxmargin_version`` (when the class has a ``FORMAT``), one
+            key per field, then the ``COMPUTED`` keys (docs/formats.md lists each
+            document's keys).
+
+        Examples
+        --------
+        >>> from maxmargin import Dataset, SVMProblem
+        >>> SVMProblem(Dataset([[1.0], [-1.0]], [1, -1]), hard=True).to_dict()
+        ... # doctest: +NORMALIZE_WHITESPACE
+        {'data': 'data', 'n': 2, 'd': 1, 'feature_names': None, 'C': 'inf', 'lam': 0.0,
+         'hard': True, 'intercept': 'free', 'intercept_scaling': 1.0, 'weights': None}
+        """
+        head = format_header(self.FORMAT) if self.FORMAT else {}
+        return {**head, **to_dict(self)}
+
+    def to_json(self, file: str | os.PathLike[str] | None = None) -> str:
+        """The :meth:`to_dict` as strict JSON text; written atomically to ``file`` when given.
+
+        Parameters
+        ----------
+        file : str or path-like, optional
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> from maxmargin import Dataset, SVMProblem, solve
+        >>> sol = solve(SVMProblem(Dataset([[2.0], [-2.0]], [1, -1]), C=1.0))
+        >>> sol.to_json().splitlines()[1]
+        ' "format": "maxmargin.solution/2",'
+        """
+        text = dumps(self.to_dict(), indent=1) + "\n"
+        if file is not None:
+            atomic_write(Path(file), text)
+        return text
+
+    @classmethod
+    def from_json(cls, source: Any, data: Any = None, **kw: Any) -> Self:
+        """Read what :meth:`to_json` wrote; with ``data``, recompute what they allow.
+
+        A file is not a proof: without the data, the result is the file's word (the same
+        class, its data-dependent fields absent: what needs them says so in one line);
+        with them, :meth:`with_data` recomputes (a solution's certificate, from the data,
+        with numpy).
+
+        Parameters
+        ----------
+        source : str, path-like, readable text file, or dict
+            The file, or its parsed content.
+        data : Dataset, optional
+            The data the result was computed on.
+        **kw
+            Passed to :meth:`with_data` (``tol=``, ``holdout=``).
+
+        Returns
+        -------
+        the class
+
+        Raises
+        ------
+        DataError
+            No file, not JSON, another kind of document or version (the message names
+            the loader), a key missing or holding a value of the wrong kind.
+
+        Examples
+        --------
+        >>> import io
+        >>> from maxmargin import Dataset, ExactSolution, SVMProblem, solve
+        >>> data = Dataset([[2.0], [-2.0]], [1, -1])
+        >>> text = solve(SVMProblem(data, C=1.0)).to_json()
+        >>> saved = ExactSolution.from_json(io.StringIO(text))
+        >>> type(saved).__name__, saved.predict([[3.0]]).tolist(), saved.to_json() == text
+        ('ExactSolution', [1.0], True)
+        >>> ExactSolution.from_json(io.StringIO(text), data).certificate.ok
+        True
+        """
+        doc = read_document(source, cls.FORMAT) if cls.FORMAT else _parse(source)
+        try:
+            obj = from_dict(cls, doc)
+        except DataError as e:
+            what = f"maxmargin {cls.FORMAT} document" if cls.FORMAT else cls.__name__
+            raise DataError(f"{_where(source)}: not a readable {what}: {e}") from None
+        return obj if data is None else obj.with_data(data, **kw)
+
+    def with_data(self, data: Any) -> Self:
+        """The result on ``data``, recomputing what the data allow (overridden).
+
+        A result that overrides it may take keyword options (``tol=``, ``holdout=``).
+
+        Parameters
+        ----------
+        data : Dataset
+
+        Returns
+        -------
+        the class
+
+        Raises
+        ------
+        ParameterError
+            The class has nothing to recompute from data.
+
+        Examples
+        --------
+        >>> from maxmargin import Dataset, SVMProblem
+        >>> data = Dataset([[1.0], [-1.0]], [1, -1])
+        >>> SVMProblem(data, C=2.0).without_data().with_data(data).lam
+        0.25
+        """
+        raise ParameterError(f"{type(self).__name__} has nothing to recompute from data")
+
+    def without_data(self) -> Self:
+        """Exactly what a file of this result keeps: the same class, transient fields None.
+
+        Returns
+        -------
+        the class
+
+        Examples
+        --------
+        >>> from maxmargin import Dataset, SVMProblem
+        >>> p = SVMProblem(Dataset([[1.0], [-1.0]], [1, -1]), C=2.0).without_data()
+        >>> p.n, p.C, p._data is None
+        (2, 2.0, True)
+        """
+        return from_dict(type(self), to_dict(self))
+
+    def _table(self, which: str) -> tables.Table:
+        table = (self.CSV or self.TABLE) if which == "CSV" else self.TABLE
+        if table is None:
+            raise ParameterError(f"{type(self).__name__} has no table")
+        return table
+
+    def to_csv(self, file: str | os.PathLike[str] | None = None) -> str:
+        """The result's table as CSV text (every column); written atomically to ``file``.
+
+        Parameters
+        ----------
+        file : str or path-like, optional
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> from dataclasses import dataclass
+        >>> @dataclass(frozen=True)
+        ... class Scores(Persistent):
+        ...     TABLE = tables.Table(lambda s: [{"C": c} for c in s.C],
+        ...                          [tables.Column("C", "C", ".1e")])
+        ...     C: tuple
+        >>> print(Scores((0.1, 10.0)).to_csv(), end="")
+        C
+        0.1
+        10.0
+        """
+        return tables.csv(self._table("CSV"), self, None if file is None else Path(file))
+
+    def to_frame(self) -> Any:
+        """The result's table as a pandas DataFrame (the CSV's columns).
+
+        Returns
+        -------
+        pandas.DataFrame
+
+        Examples
+        --------
+        >>> from dataclasses import dataclass
+        >>> @dataclass(frozen=True)
+        ... class Scores(Persistent):
+        ...     TABLE = tables.Table(lambda s: [{"C": c} for c in s.C],
+        ...                          [tables.Column("C", "C", ".1e")])
+        ...     C: tuple
+        >>> Scores((0.1, 10.0)).to_frame()["C"].tolist()
+        [0.1, 10.0]
+        """
+        return tables.frame(self._table("CSV"), self)
+
+    def to_latex(self, file: str | os.PathLike[str] | None = None) -> str:
+        r"""The result's table as a LaTeX booktabs ``tabular`` (``\usepackage{booktabs}``).
+
+        Parameters
+        ----------
+        file : str or path-like, optional
+            Written atomically when given.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> from dataclasses import dataclass
+        >>> @dataclass(frozen=True)
+        ... class Scores(Persistent):
+        ...     TABLE = tables.Table(lambda s: [{"C": c} for c in s.C],
+        ...                          [tables.Column("C", "C", ".1e")])
+        ...     C: tuple
+        >>> print(Scores((0.1, 10.0)).to_latex().splitlines()[4])
+        $1.0\times10^{-1}$ \\
+        """
+        return tables.latex(self._table("TABLE"), self, None if file is None else Path(file))
+
+
+def _array_fields(cls: type) -> list[tuple[str, str, bool]]:
+    """``(field, key, many)`` of the fields a pair keeps in its ``.npz``."""
+    return [
+        (f.name, s.key or f.name, isinstance(s.codec, Arrays))
+        for f, s in specs(cls)
+        if not s.transient
+        and (isinstance(s.codec, Arrays) or (isinstance(s.codec, Array) and not s.codec.sparse))
+    ]
+
+
+def save_pair(obj: Persistent, stem: str | os.PathLike[str]) -> tuple[Path, Path]:
+    """``<stem>.npz`` (the result's arrays, no pickles) and ``<stem>.json`` (the rest).
+
+    Parameters
+    ----------
+    obj : Persistent
+        A result with a ``FORMAT``.
+    stem : str or path-like
+        The files' common name without suffix.
+
+    Returns
+    -------
+    (Path, Path)
+        The ``.npz`` and the ``.json``; the JSON's ``arrays`` key lists the ``.npz``'s.
+
+    Raises
+    ------
+    DataError
+        An array of dtype object (it cannot be saved without a pickle).
+    """
+    stem = Path(stem)
+    fields = _array_fields(type(obj))
+    arrays: dict[str, np.ndarray] = {}
+    for name, key, many in fields:
+        value = getattr(obj, name)
+        items = value.items() if many else [(None, value)]
+        for k, v in items:
+            if v is not None:
+                arrays[key if k is None else f"{key}_{k}"] = np.asarray(v)
+    bad = sorted(k for k, v in arrays.items() if v.dtype == object)
+    if bad:
+        raise DataError(f"array {bad[0]!r} has dtype object; it cannot be saved without pickle")
+    doc = obj.to_dict()
+    for _, key, _ in fields:
+        doc.pop(key)
+    doc["arrays"] = sorted(arrays)
+    npz, js = stem.with_name(stem.name + ".npz"), stem.with_name(stem.name + ".json")
+    atomic_write(npz, lambda fh: np.savez(fh, **arrays))  # type: ignore[arg-type]
+    atomic_write(js, dumps(doc, indent=1) + "\n")
+    return npz, js
+
+
+def load_pair(cls: type[Persistent], stem: str | os.PathLike[str]) -> Any:
+    """Read what :func:`save_pair` wrote.
+
+    Parameters
+    ----------
+    cls : type
+        The result's class.
+    stem : str or path-like
+        The files' common name without suffix.
+
+    Returns
+    -------
+    cls
+
+    Raises
+    ------
+    DataError
+        A file missing, the JSON not a document of ``cls``, a field malformed.
+    """
+    stem = Path(stem)
+    npz, js = stem.with_name(stem.name + ".npz"), stem.with_name(stem.name + ".json")
+    for p in (js, npz):
+        if not p.exists():
+            raise DataError(f"{p}: no such file")
+    doc = read_document(js, cls.FORMAT or "")
+    try:
+        with np.load(npz, allow_pickle=False) as z:
+            arrays = {k: z[k] for k in z.files}
+    except (OSError, ValueError) as e:
+        raise DataError(f"{npz}: cannot read it ({e})") from None
+    for _, key, many in _array_fields(cls):
+        if many:
+            doc[key] = {k[len(key) + 1 :]: v for k, v in arrays.items() if k.startswith(key + "_")}
+        else:
+            doc[key] = arrays.get(key)  # absent: None (an optional array)
+    try:
+        return from_dict(cls, doc)
+    except DataError as e:
+        raise DataError(f"{js}: not a readable maxmargin {cls.FORMAT} file pair: {e}") from None

@@ -1,0 +1,519 @@
+"""Results declare their fields once; this module writes them to JSON types and reads them back.
+
+A result is a frozen dataclass. Each field is written under its own name by the codec its
+annotation implies (``float``, ``int``, ``bool``, ``str``, ``dict``, ``tuple``,
+``np.ndarray``, each optionally ``| None``), or as declared with :func:`persist`
+(another codec, another key, a nested result's keys inlined at this level). A field that
+needs the data (a Dataset, a trace) is declared :func:`transient`: never written, None
+when read. :func:`to_dict` and :func:`from_dict` do the rest, for every result alike;
+:func:`from_dict` sets the fields without calling ``__init__``: the fields are the file's.
+
+Annotations are read as strings (every module has ``from __future__ import
+annotations``), so only the primitive ones above are inferred; anything else must be
+declared, and an undeclared field is a ``TypeError`` at the first write or read.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+
+from ..exceptions import DataError
+from .json import json_float, json_number, jsonable
+
+__all__ = [
+    "Codec",
+    "Number",
+    "Int",
+    "Bool",
+    "Str",
+    "Dict",
+    "Tuple",
+    "Numbers",
+    "Strings",
+    "Array",
+    "Arrays",
+    "Series",
+    "Nested",
+    "Layout",
+    "persist",
+    "transient",
+    "specs",
+    "to_dict",
+    "from_dict",
+    "series_fields",
+    "equal",
+]
+
+
+class Codec:
+    """How one value is written as JSON types (:meth:`dump`) and read back (:meth:`load`).
+
+    The base keeps JSON types as they are; each subclass checks what it reads, raising
+    ``TypeError`` or ``ValueError`` on a value of the wrong kind (:func:`from_dict` turns
+    it into a one-line :class:`~maxmargin.DataError` naming the key).
+    """
+
+    def dump(self, value: Any) -> Any:
+        """``value`` in JSON types."""
+        return jsonable(value)
+
+    def load(self, doc: Any) -> Any:
+        """The value :meth:`dump` wrote."""
+        return doc
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+
+def _expect(doc: Any, kind: type | tuple[type, ...], what: str) -> Any:
+    if (isinstance(doc, bool) and kind is not bool) or not isinstance(doc, kind):
+        raise TypeError(f"expected {what}, got {doc!r:.60}")
+    return doc
+
+
+class Number(Codec):
+    """A float: ``inf`` as ``"inf"``, NaN (not available) as ``null`` and back."""
+
+    def dump(self, value: Any) -> Any:  # noqa: D102
+        return json_number(value)
+
+    def load(self, doc: Any) -> float:  # noqa: D102
+        return json_float(doc)
+
+
+class Int(Codec):
+    """An int (not a bool)."""
+
+    def load(self, doc: Any) -> int:  # noqa: D102
+        return int(_expect(doc, int, "an integer"))
+
+
+class Bool(Codec):
+    """A bool."""
+
+    def load(self, doc: Any) -> bool:  # noqa: D102
+        return _expect(doc, bool, "true or false")
+
+
+class Str(Codec):
+    """A string."""
+
+    def load(self, doc: Any) -> str:  # noqa: D102
+        return _expect(doc, str, "a string")
+
+
+class Dict(Codec):
+    """A dict of JSON values, as written (``params``, ``meta``)."""
+
+    def load(self, doc: Any) -> dict:  # noqa: D102
+        return dict(_expect(doc, dict, "an object"))
+
+
+class Tuple(Codec):
+    """A tuple of JSON values, written as a list."""
+
+    def load(self, doc: Any) -> tuple:  # noqa: D102
+        return tuple(_expect(doc, list, "a list"))
+
+
+class Numbers(Codec):
+    """A dict of floats by name (``kkt``, ``floors``, ``timings``)."""
+
+    def dump(self, value: Any) -> Any:  # noqa: D102
+        return {str(k): json_number(v) for k, v in value.items()}
+
+    def load(self, doc: Any) -> dict[str, float]:  # noqa: D102
+        return {str(k): json_float(v) for k, v in _expect(doc, dict, "an object").items()}
+
+
+class Strings(Codec):
+    """A tuple of strings (feature names), written as a list."""
+
+    def dump(self, value: Any) -> Any:  # noqa: D102
+        return [str(s) for s in value]
+
+    def load(self, doc: Any) -> tuple[str, ...]:  # noqa: D102
+        return tuple(_expect(s, str, "a string") for s in _expect(doc, list, "a list"))
+
+
+@dataclasses.dataclass(frozen=True)
+class Array(Codec):
+    """An ndarray as (nested) lists; ``sparse``: ``{"n", "index", "value"}`` (O(non-zeros)).
+
+    Parameters
+    ----------
+    dtype : {float, int}
+        Floats are written as :func:`~maxmargin.io.json.jsonable` writes them (``"inf"``,
+        ``null`` for NaN); ints as ints, and read back as int64 (a float is refused).
+    sparse : bool
+        A 1-D float array by its non-zero entries: its length ``n``, their ``index`` and
+        their ``value`` (the dual multipliers ``alpha``: O(support vectors), not O(n)).
+    """
+
+    dtype: type = float
+    sparse: bool = False
+
+    def dump(self, value: Any) -> Any:  # noqa: D102
+        if not self.sparse:
+            return jsonable(np.asarray(value))
+        a = np.asarray(value, dtype=float).reshape(-1)
+        nz = np.flatnonzero(a)
+        return {"n": int(a.size), "index": nz.tolist(), "value": jsonable(a[nz])}
+
+    def load(self, doc: Any) -> np.ndarray:  # noqa: D102
+        if self.sparse:
+            _expect(doc, dict, 'an object {"n", "index", "value"}')
+            out = np.zeros(Int().load(doc["n"]))
+            index = Array(int).load(doc["index"])
+            value = Array().load(doc["value"])
+            if index.ndim != 1 or index.shape != value.shape or (index < 0).any():
+                raise ValueError("index and value must be lists of one length, index >= 0")
+            out[index] = value  # an index past n: IndexError, a malformed document
+            return out
+        if self.dtype is int:
+            a = np.asarray(doc)
+            if a.size and a.dtype.kind not in "iu":
+                raise TypeError(f"expected integers, got {a.dtype} values")
+            out = a.astype(np.int64)
+        else:
+            out = np.array(doc, dtype=float)  # null -> nan, "inf" -> inf
+        if out.ndim == 0:
+            raise TypeError(f"expected a list, got {doc!r:.60}")
+        return out
+
+
+class Series(Array):
+    """An array aligned with the result's checkpoints: a column of its long CSV table."""
+
+
+class Arrays(Codec):
+    """A dict of float arrays by name (a trace's ``extras``)."""
+
+    def dump(self, value: Any) -> Any:  # noqa: D102
+        return {str(k): jsonable(np.asarray(v)) for k, v in value.items()}
+
+    def load(self, doc: Any) -> dict[str, np.ndarray]:  # noqa: D102
+        return {str(k): Array().load(v) for k, v in _expect(doc, dict, "an object").items()}
+
+
+@dataclasses.dataclass(frozen=True)
+class Nested(Codec):
+    """A result inside a result (written by its own declarations), or a tuple of them.
+
+    Parameters
+    ----------
+    cls : type
+        The nested result's class.
+    many : bool
+        A tuple of them, written as a list.
+    """
+
+    cls: type
+    many: bool = False
+
+    def dump(self, value: Any) -> Any:  # noqa: D102
+        return [to_dict(v) for v in value] if self.many else to_dict(value)
+
+    def load(self, doc: Any) -> Any:  # noqa: D102
+        if self.many:
+            return tuple(from_dict(self.cls, d) for d in _expect(doc, list, "a list"))
+        return from_dict(self.cls, _expect(doc, dict, "an object"))
+
+    def keys(self) -> list[str]:
+        """The keys the nested result writes (when inlined, at its parent's level)."""
+        return _keys(self.cls, specs(self.cls))
+
+
+@dataclasses.dataclass(frozen=True)
+class Layout:
+    """Keys that are not one field each (rare): a pair of functions for some fields.
+
+    Parameters
+    ----------
+    fields : tuple of str
+        The fields it writes and reads (left out of the one-key-per-field loop).
+    write : callable
+        ``write(obj) -> dict``: the keys to add to the document.
+    read : callable
+        ``read(doc) -> dict``: the values of ``fields`` from the document.
+    """
+
+    fields: tuple[str, ...]
+    write: Callable[[Any], dict[str, Any]]
+    read: Callable[[Mapping[str, Any]], dict[str, Any]]
+
+
+_INFER = Codec()  # a marker: the codec comes from the annotation
+
+
+@dataclasses.dataclass(frozen=True)
+class Spec:
+    """How one field is written: its codec, key, whether inlined, transient or optional."""
+
+    codec: Codec = _INFER
+    key: str | None = None
+    inline: bool = False
+    transient: bool = False
+    optional: bool = False
+
+
+def persist(
+    codec: Codec | None = None, *, key: str | None = None, inline: bool = False, **field: Any
+) -> Any:
+    """A field written under ``key`` (default: its name) by ``codec`` (default: inferred).
+
+    Parameters
+    ----------
+    codec : Codec, optional
+        How the value is written (default: the codec of the field's annotation).
+    key : str, optional
+        The JSON key, when it differs from the attribute's name.
+    inline : bool
+        A :class:`Nested` result's keys written at this level (a solution file holds its
+        certificate's and its problem's keys beside the point's).
+    **field
+        Passed to :func:`dataclasses.field` (``default``, ``default_factory``, ...).
+
+    Returns
+    -------
+    dataclasses.Field
+    """
+    spec = Spec(codec or _INFER, key, inline)
+    return dataclasses.field(metadata={"io": spec}, **field)
+
+
+def transient(**field: Any) -> Any:
+    """A field that needs the data (a Dataset, a trace): not in the file, None when read.
+
+    Parameters
+    ----------
+    **field
+        Passed to :func:`dataclasses.field` (default ``None``, left out of ``repr``).
+
+    Returns
+    -------
+    dataclasses.Field
+    """
+    field.setdefault("default", None)
+    field.setdefault("repr", False)
+    return dataclasses.field(metadata={"io": Spec(transient=True)}, **field)
+
+
+_BY_ANNOTATION: dict[str, Codec] = {
+    "float": Number(),
+    "int": Int(),
+    "bool": Bool(),
+    "str": Str(),
+    "dict": Dict(),
+    "dict[str, float]": Numbers(),
+    "tuple": Tuple(),
+    "tuple[str, ...]": Strings(),
+    "np.ndarray": Array(),
+    "ndarray": Array(),  # an annotation that is not a string (no __future__ import)
+}
+_SPECS: dict[type, list[tuple[dataclasses.Field, Spec]]] = {}
+
+
+def specs(cls: type) -> list[tuple[dataclasses.Field, Spec]]:
+    """Each field of ``cls`` with how it is written, worked out once per class.
+
+    Parameters
+    ----------
+    cls : type
+        A dataclass.
+
+    Returns
+    -------
+    list of (dataclasses.Field, Spec)
+
+    Raises
+    ------
+    TypeError
+        A field whose annotation implies no codec (declare it with :func:`persist` or
+        :func:`transient`), or two fields writing one key.
+    """
+    if cls in _SPECS:
+        return _SPECS[cls]
+    out = []
+    for f in dataclasses.fields(cls):
+        s = f.metadata.get("io", Spec())
+        annotation = f.type if isinstance(f.type, str) else getattr(f.type, "__name__", "")
+        parts = [p.strip() for p in annotation.split("|")]
+        base = " | ".join(p for p in parts if p != "None")
+        s = dataclasses.replace(s, optional="None" in parts)
+        if s.codec is _INFER and not s.transient:
+            if base not in _BY_ANNOTATION:
+                raise TypeError(
+                    f"{cls.__name__}.{f.name}: an annotation ({f.type}) io cannot write by "
+                    "itself; declare the field with io.persist(codec) or io.transient()"
+                )
+            s = dataclasses.replace(s, codec=_BY_ANNOTATION[base])
+        out.append((f, s))
+    keys = _keys(cls, out)
+    twice = sorted({k for k in keys if keys.count(k) > 1})
+    if twice:
+        raise TypeError(f"{cls.__name__}: two fields write the key(s) {twice}")
+    _SPECS[cls] = out
+    return out
+
+
+def _written(cls: type, fields: list[tuple[dataclasses.Field, Spec]]) -> list:
+    """The fields written one key (or one inlined result) each: not transient or LAYOUT's."""
+    skip = getattr(getattr(cls, "LAYOUT", None), "fields", ())
+    return [(f, s) for f, s in fields if not s.transient and f.name not in skip]
+
+
+def _keys(cls: type, fields: list[tuple[dataclasses.Field, Spec]]) -> list[str]:
+    """Every key a document of ``cls`` holds (its fields', inlined ones', computed ones)."""
+    out: list[str] = []
+    for f, s in _written(cls, fields):
+        if not s.inline:
+            out.append(s.key or f.name)
+        elif isinstance(s.codec, Nested):
+            out += s.codec.keys()
+        else:
+            raise TypeError(f"{cls.__name__}.{f.name}: inline needs an io.Nested codec")
+    return out + list(getattr(cls, "COMPUTED", ()))
+
+
+def to_dict(obj: Any) -> dict[str, Any]:
+    """The declared fields of ``obj`` in JSON types, then its ``COMPUTED`` properties.
+
+    Parameters
+    ----------
+    obj : dataclass instance
+
+    Returns
+    -------
+    dict
+        One key per field (transient ones left out), a nested result inlined where
+        declared so, then each name of the class's ``COMPUTED`` (written for readers of
+        the file, never read back) and its ``LAYOUT``'s keys.
+
+    Examples
+    --------
+    >>> @dataclasses.dataclass(frozen=True)
+    ... class Point:
+    ...     x: float
+    ...     tags: tuple[str, ...] | None = persist(key="names")
+    >>> to_dict(Point(float("inf"), ("a",)))
+    {'x': 'inf', 'names': ['a']}
+    """
+    cls = type(obj)
+    layout = getattr(cls, "LAYOUT", None)
+    out: dict[str, Any] = {}
+    for f, s in _written(cls, specs(cls)):
+        value = getattr(obj, f.name)
+        if s.inline:
+            out.update(s.codec.dump(value))
+        else:
+            out[s.key or f.name] = None if value is None else s.codec.dump(value)
+    if layout is not None:
+        out.update(layout.write(obj))
+    for name in getattr(cls, "COMPUTED", ()):
+        out[name] = jsonable(getattr(obj, name))
+    return out
+
+
+def from_dict(cls: type, doc: Mapping[str, Any]) -> Any:
+    """``cls`` from what :func:`to_dict` wrote: the file's fields, transient ones None.
+
+    ``__init__`` is not called: nothing is re-validated or recomputed (a result's
+    ``with_data`` does that, with the data). A key missing from ``doc`` takes the field's
+    default when it has one (a key added after the file was written).
+
+    Parameters
+    ----------
+    cls : type
+        A dataclass whose fields are declared.
+    doc : mapping
+        Its keys (others are ignored: the format header, ``COMPUTED`` keys).
+
+    Returns
+    -------
+    cls
+
+    Raises
+    ------
+    DataError
+        A key missing, or holding a value of the wrong kind (one line, naming the key).
+
+    Examples
+    --------
+    >>> @dataclasses.dataclass(frozen=True)
+    ... class Point:
+    ...     x: float
+    ...     n: int = 1
+    >>> from_dict(Point, {"x": "inf"})
+    Point(x=inf, n=1)
+    >>> from_dict(Point, {"x": 1.0, "n": "two"})  # doctest: +IGNORE_EXCEPTION_DETAIL
+    Traceback (most recent call last):
+    maxmargin.exceptions.DataError: 'n': expected an integer, got 'two'
+    """
+    obj: Any = object.__new__(cls)
+    layout = getattr(cls, "LAYOUT", None)
+    values = {} if layout is None else _read(layout.read, doc, "the layout's keys")
+    for f, s in specs(cls):
+        key = s.key or f.name
+        if f.name in values:
+            value = values[f.name]
+        elif s.transient:
+            value = None
+        elif s.inline:
+            value = _read(s.codec.load, doc, None)
+        elif key in doc:
+            value = None if doc[key] is None and s.optional else _read(s.codec.load, doc[key], key)
+        elif f.default is not dataclasses.MISSING:
+            value = f.default
+        elif f.default_factory is not dataclasses.MISSING:
+            value = f.default_factory()
+        else:
+            raise DataError(f"no {key!r} key")
+        object.__setattr__(obj, f.name, value)
+    return obj
+
+
+def _read(load: Callable[[Any], Any], doc: Any, key: str | None) -> Any:
+    """``load(doc)``, its errors as one DataError naming the key."""
+    try:
+        return load(doc)
+    except DataError as e:
+        raise DataError(f"{key!r}: {e}" if key else str(e)) from None
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError) as e:
+        what = f"no {e.args[0]!r} key" if isinstance(e, KeyError) else str(e)
+        raise DataError(f"{key!r}: {what}" if key else what) from None
+
+
+def series_fields(cls: type) -> list[str]:
+    """The fields of ``cls`` declared :class:`Series` (its long table's columns).
+
+    Parameters
+    ----------
+    cls : type
+
+    Returns
+    -------
+    list of str
+    """
+    return [f.name for f, s in specs(cls) if isinstance(s.codec, Series) and not s.transient]
+
+
+def equal(a: Any, b: Any) -> bool:
+    """Whether two results hold the same values in every field a file keeps.
+
+    Arrays compare element by element, NaN equal to NaN (both are ``null`` in the file);
+    transient fields are not compared.
+
+    Parameters
+    ----------
+    a, b : results
+
+    Returns
+    -------
+    bool
+    """
+    return type(a) is type(b) and to_dict(a) == to_dict(b)
