@@ -1,4 +1,4 @@
-"""maxmargin.online.stream: one learner's state fed batch by batch (``partial_fit``)."""
+"""maxmargin.online.runner.OnlineState: one learner's state fed batch by batch (``partial_fit``)."""
 
 import numpy as np
 import pytest

@@ -23,9 +23,8 @@ from .perceptron import (
 from .pocket import Pocket
 from .protocol import Learner, LearnerError, PythonLearner, as_learner
 from .registry import LEARNERS, learner_class, make_learner
-from .runner import default_checkpoints, run
+from .runner import OnlineState, default_checkpoints, run
 from .step_sizes import Constant, InverseSqrt, PegasosStep, StepSize
-from .stream import OnlineState
 from .subgradient import OnlineSubgradient
 from .winnow import Winnow
 
