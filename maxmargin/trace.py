@@ -113,7 +113,7 @@ class Trace:
         reports what needs them as N/A, with this reason.
     declares : dict
         What the learner declared (its objective, whether it is mistake-driven, its rate,
-        ...: :class:`maxmargin.online.base.Declared`), so that the trace can be scored as
+        ...: :class:`maxmargin.online.learner.Declared`), so that the trace can be scored as
         its run was without the learner object; ``{"objective": ...}`` and ``svm_space``
         only for :meth:`from_weights` (its ``kind``); empty when unknown.
 

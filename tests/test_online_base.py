@@ -32,7 +32,7 @@ from maxmargin.online import (
     Winnow,
     run,
 )
-from maxmargin.online.protocol import is_learner
+from maxmargin.online.learner import is_learner
 
 EPOCHS = 3
 S = 2.0  # intercept_scaling: exercises the bias feature

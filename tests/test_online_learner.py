@@ -10,13 +10,8 @@ import pytest
 
 import maxmargin as mm
 from maxmargin.online import LEARNERS, OnlineLearner, Perceptron, run
-from maxmargin.online.base import (
-    LearnerState,
-    PackedData,
-    Snapshot,
-    prediction_errors,
-    scoring,
-)
+from maxmargin.online.base import LearnerState, PackedData, Snapshot
+from maxmargin.online.learner import prediction_errors, scoring
 from maxmargin.online.registry import learner_for, objective_parameter
 
 SEPARABLE = mm.make_separable(40, 2, seed=3)

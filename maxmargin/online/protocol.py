@@ -79,39 +79,10 @@ import scipy.sparse as sp
 
 from .._validation import check_memory
 from ..exceptions import MaxMarginError, ParameterError
-from .base import (
-    DECLARATIONS,
-    OBJECTIVES,
-    LearnerState,
-    OnlineLearner,
-    PackedData,
-    Snapshot,
-)
-from .learner import Learner
+from .base import LearnerState, OnlineLearner, PackedData, Snapshot
+from .learner import Learner, _declared, is_learner
 
-__all__ = ["Learner", "PythonLearner", "as_learner", "is_learner", "learner_params"]
-
-#: The methods every learner of the protocol has.
-METHODS = ("start", "step", "weights")
-
-
-def is_learner(obj: Any) -> bool:
-    """Whether ``obj`` (an instance or a class) has the protocol's methods.
-
-    Parameters
-    ----------
-    obj : object
-
-    Returns
-    -------
-    bool
-
-    Examples
-    --------
-    >>> is_learner(Learner), is_learner(object())
-    (True, False)
-    """
-    return all(callable(getattr(obj, m, None)) for m in METHODS)
+__all__ = ["Learner", "PythonLearner", "as_learner", "learner_params"]
 
 
 def learner_params(cls: type) -> tuple[str, ...]:
@@ -144,44 +115,6 @@ def learner_params(cls: type) -> tuple[str, ...]:
         for p in inspect.signature(init).parameters.values()
         if p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
     )
-
-
-def _declared(learner: Any) -> dict[str, Any]:
-    """The learner's declarations, checked, with the protocol's defaults."""
-    defaults = {k: getattr(Learner, k) for k in DECLARATIONS if hasattr(Learner, k)}
-    defaults["visits_schedule"] = True
-    out = {k: getattr(learner, k, v) for k, v in defaults.items()}
-    who = type(learner).__name__
-    if out["objective"] not in (None, *OBJECTIVES):
-        raise ParameterError(
-            f"{who}.objective must be one of {OBJECTIVES} or None, not {out['objective']!r}"
-        )
-    pp = out["problem_parameter"]
-    if pp not in (None, "lam", "C"):
-        raise ParameterError(f"{who}.problem_parameter must be 'lam', 'C' or None, not {pp!r}")
-    if pp is not None and not hasattr(learner, pp):
-        raise ParameterError(
-            f"{who} declares problem_parameter {pp!r} but has no attribute "
-            f"{pp!r} (store the constructor's {pp} as self.{pp})"
-        )
-    obj = out["objective"]
-    if obj is not None and not hasattr(learner, "lam" if obj == "lambda" else "C"):
-        name = "lam" if obj == "lambda" else "C"
-        raise ParameterError(
-            f"{who} minimises the {obj} objective but has no attribute "
-            f"{name!r}: store the parameter of its objective as self.{name}"
-        )
-    ints = tuple(out["supported_intercepts"])
-    if not ints or any(i not in ("none", "augmented", "free") for i in ints):
-        raise ParameterError(
-            f"{who}.supported_intercepts must name some of 'none', "
-            f"'augmented', 'free'; got {ints!r}"
-        )
-    out["supported_intercepts"] = ints
-    for meth, flag in (("average", "has_average"), ("dual", "has_dual")):
-        if out[flag] and not callable(getattr(learner, meth, None)):
-            raise ParameterError(f"{who} declares {flag} but has no method {meth}()")
-    return out
 
 
 class LearnerError(ParameterError):

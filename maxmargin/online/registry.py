@@ -18,6 +18,7 @@ from typing import Any
 
 from ..exceptions import ParameterError
 from .base import OnlineLearner
+from .learner import is_learner
 from .pa import PA, PA1, PA2
 from .pegasos import Pegasos
 from .perceptron import (
@@ -29,7 +30,7 @@ from .perceptron import (
     VotedPerceptron,
 )
 from .pocket import Pocket
-from .protocol import LearnerError, as_learner, failure, is_learner, learner_params
+from .protocol import LearnerError, as_learner, failure, learner_params
 from .subgradient import OnlineSubgradient
 from .winnow import Winnow
 

@@ -24,15 +24,8 @@ from .._validation import (
 from ..data import Dataset
 from ..exceptions import DataError, ParameterError
 from ..trace import Trace
-from .base import (
-    Declared,
-    LearnerState,
-    OnlineLearner,
-    PackedData,
-    Snapshot,
-    prediction_errors,
-    step_weights,
-)
+from .base import LearnerState, OnlineLearner, PackedData, Snapshot, step_weights
+from .learner import Declared, prediction_errors
 from .orders import ORDERS, _check_seed, iter_schedule
 from .protocol import as_learner
 from .registry import learner_class, make_learner

@@ -35,8 +35,9 @@ from ..online.claims import (
     claims_of,
     resolve_claims,
 )
+from ..online.learner import is_learner
 from ..online.orders import schedule
-from ..online.protocol import PythonLearner, as_learner, is_learner
+from ..online.protocol import PythonLearner, as_learner
 from ..online.registry import learner_class, learner_for
 from ..problem import SVMProblem
 from .battery import Battery, CertifiedProblem, ProblemSpec, battery, certified
