@@ -11,7 +11,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from maxmargin import SVMProblem, Trace, compare, make_gaussians, make_separable, score_trace
+from maxmargin import (
+    Dataset,
+    SVMProblem,
+    Trace,
+    compare,
+    make_gaussians,
+    make_separable,
+    score_trace,
+)
 from maxmargin.exceptions import ParameterError
 from maxmargin.online import (
     Constant,
@@ -596,3 +604,87 @@ def test_the_pages_commands_run(doc, tmp_path, monkeypatch):
     assert any(c[0] == "path" for c in commands)
     for argv in commands:
         assert main(argv) == 0, argv
+
+
+class _CountingPerceptron:
+    """The perceptron in plain Python, counting its updates per example (``has_dual``)."""
+
+    mistake_driven = True
+    supported_intercepts = ("none", "augmented", "free")
+
+    def __init__(self, indexed):
+        self.has_dual = self.dual_counts_updates = indexed
+
+    def start(self, d, n=0):
+        self.w, self.bias, self.c = np.zeros(d), np.zeros(1), np.zeros(n)
+        self.free = np.array([float(self.intercept == "free")])  # the bias moves: s = 1
+
+    def step(self, x, y, t, i=None):
+        if y * (self.w @ x + self.bias[0]) <= 0.0:
+            self.w += y * x
+            self.bias[0] += y * self.free[0]
+            if i is not None:
+                self.c[i] += 1.0
+
+    def weights(self):
+        return (self.w, float(self.bias[0])) if self.intercept == "free" else self.w
+
+    def dual(self):
+        return self.c
+
+    def state(self):
+        return (self.w, self.bias, self.c, self.free)
+
+
+def _compiled_steps():
+    numba = pytest.importorskip("numba")
+
+    @numba.njit
+    def plain(x, y, t, w, bias, c, free):
+        f = bias[0]
+        for j in range(w.shape[0]):
+            f += w[j] * x[j]
+        if y * f <= 0.0:
+            for j in range(w.shape[0]):
+                w[j] += y * x[j]
+            bias[0] += y * free[0]
+
+    @numba.njit
+    def indexed(x, y, t, i, w, bias, c, free):
+        f = bias[0]
+        for j in range(w.shape[0]):
+            f += w[j] * x[j]
+        if y * f <= 0.0:
+            for j in range(w.shape[0]):
+                w[j] += y * x[j]
+            bias[0] += y * free[0]
+            c[i] += 1.0
+
+    return plain, indexed
+
+
+@pytest.mark.parametrize("intercept", ["none", "free"])
+@pytest.mark.parametrize("indexed", [False, True], ids=["step(x, y, t)", "step(x, y, t, i)"])
+def test_one_compiled_loop_runs_either_step_as_its_python_twin(indexed, intercept):
+    """A compiled_step with and without the index runs compiled and equals its Python steps.
+
+    Small integer features: every dot product is exact, so the two are equal bit for bit.
+    """
+    plain, with_index = _compiled_steps()
+
+    class Compiled(_CountingPerceptron):
+        compiled_step = staticmethod(with_index if indexed else plain)
+
+        def step(self, x, y, t, i=None):  # the compiled loop never calls it
+            raise AssertionError("the Python step ran")
+
+    X = np.random.default_rng(4).integers(-3, 4, size=(30, 3)).astype(float)
+    data = Dataset(X, np.where(X[:, 0] + X[:, 1] - X[:, 2] > 0, 1.0, -1.0))
+    runs = []
+    for learner in (_CountingPerceptron(indexed), Compiled(indexed)):
+        learner.intercept = intercept
+        runs.append(run(learner, data, epochs=4, order="shuffle", seed=2, record_dual=indexed))
+    py, jit = runs
+    for key in ("w", "b", "mistakes", "loss", "sqnorm", "dual"):
+        assert np.array_equal(getattr(py, key), getattr(jit, key)) or key == "dual" and not indexed
+    assert py.mistakes[-1] > 0 and (py.dual is not None) == indexed

@@ -77,6 +77,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from .._deps import require
 from .._validation import check_memory
 from ..exceptions import MaxMarginError, ParameterError
 from .base import LearnerState, OnlineLearner, PackedData, Snapshot
@@ -444,17 +445,16 @@ class PythonLearner(OnlineLearner):
     def _advance_compiled(
         self, packed: PackedData, state: PythonState, idx: np.ndarray, lo: int, hi: int, t0: int
     ) -> None:
-        loop, loop_indexed = _compiled_loops()
         arrays = state.arrays
         free = self.intercept == "free"
         bias = arrays[1] if free else np.zeros(1)
-        run = loop_indexed if self.has_dual else loop
+        step = self._compiled if self.has_dual else _with_index(self._compiled)
         what = "compiled_step" + (" (compiling it)" if hi == lo else "")
         with _blame(
             self.learner, what, lambda: f" within steps {t0 + 1}..{t0 + hi - lo}" if hi > lo else ""
         ):
-            run(
-                self._compiled,
+            _compiled_loop()(
+                step,
                 state.rows,
                 packed.y,
                 idx,
@@ -599,10 +599,12 @@ def as_learner(
 
 
 @functools.lru_cache(maxsize=1)
-def _compiled_loops() -> tuple[Any, Any]:
-    """The compiled loops that drive a ``compiled_step`` (numba imported on first use)."""
-    from .._deps import require
+def _compiled_loop() -> Any:
+    """The compiled loop that drives a ``compiled_step`` (numba imported on first use).
 
+    It calls ``step(x, y, t, i, *arrays)``: a step without the index comes wrapped
+    (:func:`_with_index`).
+    """
     njit = require("numba", "a learner's compiled_step").njit
 
     @njit
@@ -636,41 +638,19 @@ def _compiled_loops() -> tuple[Any, Any]:
             if m <= 0.0:
                 mistakes += 1.0
             sqn += nw
-            step(x, yi, t0 + p - lo + 1, *arrays)
-        tot[0], tot[1], tot[2] = mistakes, loss, sqn
-
-    @njit
-    def loop_indexed(  # type: ignore[no-untyped-def]
-        step,
-        rows,
-        y,
-        idx,
-        lo,
-        hi,
-        t0,
-        w,
-        bias,
-        free,
-        arrays,
-        tot,
-    ):  # pragma: no cover - compiled
-        mistakes, loss, sqn = tot[0], tot[1], tot[2]
-        for p in range(lo, hi):
-            i = idx[p]
-            x = rows[i]
-            yi = y[i]
-            f = bias[0] if free else 0.0
-            nw = 0.0
-            for j in range(w.shape[0]):
-                f += w[j] * x[j]
-                nw += w[j] * w[j]
-            m = yi * f
-            if m < 1.0:
-                loss += 1.0 - m
-            if m <= 0.0:
-                mistakes += 1.0
-            sqn += nw
             step(x, yi, t0 + p - lo + 1, i, *arrays)
         tot[0], tot[1], tot[2] = mistakes, loss, sqn
 
-    return loop, loop_indexed
+    return loop
+
+
+@functools.lru_cache(maxsize=64)
+def _with_index(step: Any) -> Any:
+    """``step(x, y, t, *arrays)`` as ``(x, y, t, i, *arrays)``, compiled (once per step)."""
+    njit = require("numba", "a learner's compiled_step").njit
+
+    @njit
+    def indexed(x, y, t, i, *arrays):  # type: ignore[no-untyped-def]  # pragma: no cover
+        step(x, y, t, *arrays)
+
+    return indexed
