@@ -12,7 +12,7 @@ import maxmargin as mm
 from maxmargin.online import LEARNERS, OnlineLearner, Perceptron, run
 from maxmargin.online.base import LearnerState, PackedData, Snapshot
 from maxmargin.online.learner import prediction_errors, scoring
-from maxmargin.online.registry import learner_for, objective_parameter
+from maxmargin.online.registry import objective_parameter, resolve
 
 SEPARABLE = mm.make_separable(40, 2, seed=3)
 
@@ -39,8 +39,8 @@ def _scores(run_result):
 @pytest.mark.parametrize("name", [n for n, c in LEARNERS.items() if n not in ("winnow",)])
 def test_a_renamed_learner_is_scored_like_the_original(name):
     problem = mm.SVMProblem(SEPARABLE, C=1.0, intercept="augmented")
-    original = learner_for(name, problem)
-    renamed = learner_for(
+    original = resolve(name, problem)
+    renamed = resolve(
         _renamed(type(original)),
         problem,
         **{
@@ -161,21 +161,6 @@ def test_scoring_and_objective_parameter_follow_the_declarations():
     assert mm.OnlineSubgradient(step="constant").theory_rate is None
     assert mm.Pegasos(step="pegasos_paper").theory_rate == -1.0
     assert not mm.Pocket(select="random_mistake").visits_schedule
-
-
-def test_learner_for_sets_what_the_problem_fixes():
-    p = mm.SVMProblem(SEPARABLE, C=4.0, intercept="augmented", intercept_scaling=2.0)
-    peg = learner_for("pegasos", p, projection="greedy")
-    assert (peg.lam, peg.intercept_scaling, peg.projection) == (p.lam, 2.0, "greedy")
-    assert learner_for("pa1", p).C == 4.0 and learner_for("pa1", p, C=0.5).C == 0.5
-    assert learner_for(Perceptron, p).get_params() == {
-        "intercept": "augmented",
-        "intercept_scaling": 2.0,
-    }
-    with pytest.raises(mm.ParameterError, match="supports intercept"):
-        learner_for("winnow", p)
-    with pytest.raises(mm.ParameterError, match="no parameter eta0"):
-        learner_for("pegasos", p, eta0=1.0)
 
 
 def test_a_learner_with_the_wrong_objective_parameter_is_refused():

@@ -83,7 +83,7 @@ from ..exceptions import MaxMarginError, ParameterError
 from .base import LearnerState, OnlineLearner, PackedData, Snapshot
 from .learner import Learner, _declared, is_learner
 
-__all__ = ["Learner", "PythonLearner", "as_learner", "learner_params"]
+__all__ = ["PythonLearner", "LearnerError", "learner_params"]
 
 
 def learner_params(cls: type) -> tuple[str, ...]:

@@ -1,4 +1,9 @@
-"""Run an online learner over a data set and record its :class:`~maxmargin.trace.Trace`."""
+"""Run an online learner over a data set and record its :class:`~maxmargin.trace.Trace`.
+
+:func:`run` drives a fresh state over whole epochs; :class:`OnlineState` keeps one state
+alive between calls, so that a stream of batches can be fed to the same learner (what
+``partial_fit`` needs).
+"""
 
 from __future__ import annotations
 
@@ -27,8 +32,7 @@ from ..trace import Trace
 from .base import LearnerState, OnlineLearner, PackedData, Snapshot, step_weights
 from .learner import Declared, prediction_errors
 from .orders import ORDERS, _check_seed, iter_schedule
-from .protocol import as_learner
-from .registry import learner_class, make_learner
+from .registry import resolve
 
 __all__ = ["run", "default_checkpoints", "OnlineState"]
 
@@ -97,10 +101,12 @@ def run(
 
     Parameters
     ----------
-    learner : OnlineLearner, a learner of the public protocol, or str
-        A learner instance (a built-in one, or an object with ``start``, ``step`` and
-        ``weights``: :mod:`maxmargin.online.protocol`, run through its adapter), or a
-        registry name or ``module:Class`` (default parameters).
+    learner : OnlineLearner, a learner of the public protocol, str, ...
+        Anything :func:`~maxmargin.online.resolve` takes: a learner instance (a built-in
+        one, or an object with ``start``, ``step`` and ``weights``:
+        :mod:`maxmargin.online.protocol`, run through its adapter; a scikit-learn or river
+        classifier), a registry name, ``module:Class`` or a class (default parameters),
+        or a pair ``(target, params)``.
     data : Dataset
     epochs : int >= 1
     order : {"cyclic", "shuffle", "sample"}
@@ -137,7 +143,12 @@ def run(
     >>> tr.steps, tr.order
     (810, 'shuffle')
     """
-    learner = _check_args(learner, data)
+    learner = resolve(learner)
+    if not isinstance(data, Dataset):
+        raise ParameterError(
+            f"data must be a maxmargin.Dataset, got {type(data).__name__}; "
+            "wrap arrays with Dataset(X, y)"
+        )
     epochs = check_int(
         "epochs", resolve_alias("epochs", epochs, 1, "max_iter", max_iter), minimum=1
     )
@@ -254,20 +265,6 @@ def check_steps(learner: Any, n: int, epochs: int) -> None:
             f"below 2**1023 (9e307) for every step t, or the step 1/(lam t) underflows; "
             f"lam <= {most:.3g} here. Got {lam!r} instead."
         )
-
-
-def _check_args(learner: Any, data: Dataset) -> OnlineLearner:
-    if isinstance(learner, str):
-        learner = (
-            make_learner(learner) if ":" not in learner else as_learner(learner_class(learner)())
-        )
-    learner = as_learner(learner)  # a learner of the public protocol gets the adapter
-    if not isinstance(data, Dataset):
-        raise ParameterError(
-            f"data must be a maxmargin.Dataset, got {type(data).__name__}; "
-            "wrap arrays with Dataset(X, y)"
-        )
-    return learner
 
 
 def _steps(
