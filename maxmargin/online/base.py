@@ -354,6 +354,16 @@ class Snapshot:
     extras: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass(eq=False)
+class _ByHand:
+    """A learner stepped by hand: ``start(d)``'s length, its state, the last example."""
+
+    d: int
+    state: Any
+    packed: PackedData
+    t: int = 0
+
+
 class OnlineLearner(Learner):
     """Base class of the online learners (not used directly).
 
@@ -529,35 +539,50 @@ class OnlineLearner(Learner):
         return None
 
     # ------------------------------------------------------------------ the public protocol
+    # Stepping by hand runs the learner's own compiled kernel on a batch of one example,
+    # through _feed, the path OnlineState takes too: the same steps as run's, bit for bit.
 
-    #: Why the learner cannot be stepped one example at a time (None: it can, where it
-    #: implements ``start``, ``step`` and ``weights``).
+    #: Why the learner cannot be stepped one example at a time (None: it can).
     _no_steps: str | None = None
 
-    def _steppable(self) -> None:
-        """Raise ParameterError where the learner refuses to be stepped by hand."""
+    def _feed(
+        self, state: Any, data: Dataset, idx: np.ndarray, t0: int, sample_weight: Any = None
+    ) -> tuple[Any, PackedData]:
+        """Take the steps ``t0 + 1, ...`` on the rows ``idx`` of ``data``, from ``state``.
+
+        ``state`` None: a fresh one. Returns the state and the packed batch (which a
+        snapshot reads).
+        """
+        self._check_data(data)
+        sw = step_weights(self, sample_weight, data.n)
+        packed = PackedData.pack(data, self.bias_feature, False, sw)
+        if state is None:
+            state = self._setup(packed)
+        if idx.size:
+            self._advance(packed, state, idx, 0, int(idx.size), t0)
+        return state, packed
+
+    def _by_hand(self) -> _ByHand:
+        """The state ``start(d)`` began (ParameterError before, or for a learner refusing)."""
         if self._no_steps is not None:
             raise ParameterError(
                 f"{type(self).__name__} cannot be stepped one example at a time: "
                 f"{self._no_steps}; run it with maxmargin.online.run"
             )
-
-    def _started(self) -> None:
-        """Raise ParameterError unless ``start(d)`` came first (and stepping is allowed)."""
-        self._steppable()
-        if "_w" not in vars(self):
+        hand = vars(self).get("_hand")
+        if hand is None:
             raise ParameterError(f"{type(self).__name__}: call start(d) before step or weights")
+        return hand
 
-    def _hand_margin(self, w: np.ndarray, beta: float, x: np.ndarray, y: float) -> float:
-        """``y (w.x + s beta)``: the margin a hand step tests (``beta`` only when free)."""
-        bias = self.intercept_scaling * beta if self.intercept == "free" else 0.0
-        return y * (float(w @ x) + bias)
+    def _example(self, x: Any, y: float) -> Dataset:
+        """The example ``(x, y)`` as a data set of one row (``x`` without ``s``, augmented)."""
+        return Dataset(np.atleast_2d(x), np.array([y]), name="step", require_both_classes=False)
 
-    def _protocol_weights(self, w: np.ndarray, beta: float) -> Any:
-        """``w`` (a copy), or ``(w, s beta)`` with a free bias: what ``weights()`` returns."""
+    def _protocol(self, w: np.ndarray, b: float) -> Any:
+        """``(w, b)`` as the protocol returns them: ``w``, ``w~ = (w, b/s)`` or ``(w, b)``."""
         if self.intercept == "free":
-            return w.copy(), float(self.intercept_scaling * beta)
-        return w.copy()
+            return w, b
+        return np.append(w, b / self.intercept_scaling) if self.intercept == "augmented" else w
 
     def start(self, d: int) -> None:
         """Set a fresh state for examples of length ``d`` (the public protocol).
@@ -572,65 +597,127 @@ class OnlineLearner(Learner):
         ------
         ParameterError
             The learner cannot be stepped one example at a time (it says why).
-        NotImplementedError
-            The learner implements the run protocol only.
 
         Examples
         --------
-        >>> OnlineLearner().start(3)
-        Traceback (most recent call last):
-        NotImplementedError: OnlineLearner cannot be stepped by hand: use maxmargin.online.run
+        >>> from maxmargin.online import Perceptron
+        >>> p = Perceptron(intercept="none")
+        >>> p.start(2)
+        >>> p.step(np.array([1.0, 2.0]), -1.0, 1)
+        >>> p.weights()
+        array([-1., -2.])
         """
-        self._steppable()
-        raise NotImplementedError(
-            f"{type(self).__name__} cannot be stepped by hand: use maxmargin.online.run"
-        )
+        vars(self).pop("_hand", None)
+        if self._no_steps is None:
+            zero = self._example(np.zeros(d - (self.intercept == "augmented")), 1.0)
+            self._hand = _ByHand(d, *self._feed(None, zero, np.zeros(0, np.int64), 0))
+        self._by_hand()
 
     def step(self, x: np.ndarray, y: float, t: int) -> None:
-        """Take one step on the example ``(x, y)`` (the public protocol).
+        """Take one step on the example ``(x, y)``: :func:`~maxmargin.online.run`'s step.
+
+        The learner's compiled kernel on a batch of one example.
 
         Parameters
         ----------
         x : ndarray of shape (d,)
+            With intercept ``"augmented"`` its last entry is the bias feature ``s``.
         y : float
             +1.0 or -1.0.
         t : int
-            The step number, 1 for the first.
+            The step number, 1 for the first (Pegasos and the subgradient count their own
+            steps).
 
         Raises
         ------
-        ParameterError, NotImplementedError
-            As :meth:`start`.
+        ParameterError, DataError
+            As :meth:`start`; ``x`` not of length ``d``, not finite, ``y`` not +-1.
 
         Examples
         --------
-        >>> OnlineLearner().step(np.zeros(3), 1.0, 1)
-        Traceback (most recent call last):
-        NotImplementedError: OnlineLearner cannot be stepped by hand: use maxmargin.online.run
+        >>> from maxmargin.online import Pegasos
+        >>> p = Pegasos(lam=1.0, intercept="free")
+        >>> p.start(1)
+        >>> p.step(np.array([2.0]), 1.0, 1)
+        >>> p.weights()
+        (array([1.]), 0.5)
         """
-        self.start(0)
+        hand = self._by_hand()
+        x = np.asarray(x, dtype=float)
+        if x.shape != (hand.d,):
+            raise ParameterError(
+                f"{type(self).__name__}: x must have the shape ({hand.d},) start(d) was given; "
+                f"got {x.shape}"
+            )
+        row = x[:-1] if self.intercept == "augmented" else x
+        hand.state, hand.packed = self._feed(
+            hand.state, self._example(row, y), np.zeros(1, np.int64), t - 1
+        )
+        hand.t = t
+
+    def _snapshot_by_hand(self) -> tuple[_ByHand, Snapshot]:
+        hand = self._by_hand()
+        with np.errstate(divide="ignore", invalid="ignore"):  # an average of no steps
+            return hand, self._snapshot(hand.packed, hand.state, max(hand.t, 1))
 
     def weights(self) -> Any:
-        """The current classifier (the public protocol).
+        """The learner's output: what :func:`~maxmargin.online.run`'s trace records as ``w``.
 
         Returns
         -------
         ndarray or (ndarray, float)
-            ``w`` (``w~ = (w, b/s)`` with intercept ``"augmented"``), or ``(w, b)`` with
-            ``"free"``.
+            ``w`` (intercept ``"none"``), ``w~ = (w, b/s)`` (``"augmented"``) or
+            ``(w, b)`` (``"free"``); for the averaged perceptron, the average.
 
         Raises
         ------
-        ParameterError, NotImplementedError
+        ParameterError
             As :meth:`start`.
 
         Examples
         --------
-        >>> OnlineLearner().weights()
-        Traceback (most recent call last):
-        NotImplementedError: OnlineLearner cannot be stepped by hand: use maxmargin.online.run
+        >>> from maxmargin.online import Perceptron
+        >>> p = Perceptron(intercept="augmented")
+        >>> p.start(3)
+        >>> p.step(np.array([1.0, 2.0, 1.0]), 1.0, 1)
+        >>> p.weights()
+        array([1., 2., 1.])
         """
-        self.start(0)
+        _, snap = self._snapshot_by_hand()
+        return self._protocol(snap.w, snap.b)
+
+    def average(self) -> Any:
+        """The averaged iterate (learners with ``has_average``): the trace's ``w_avg``.
+
+        Returns
+        -------
+        ndarray or (ndarray, float)
+            As :meth:`weights`; :meth:`weights` itself before any step.
+
+        Raises
+        ------
+        ParameterError
+            As :meth:`start`, or the learner keeps no average.
+
+        Examples
+        --------
+        >>> from maxmargin.online import Pegasos
+        >>> p = Pegasos(lam=1.0, intercept="none")
+        >>> p.start(1)
+        >>> p.step(np.array([1.0]), 1.0, 1)
+        >>> p.step(np.array([1.0]), 1.0, 2)
+        >>> p.average()
+        array([0.25])
+        """
+        if not self.has_average:
+            raise ParameterError(
+                f"{type(self).__name__} keeps no averaged iterate (has_average is False)"
+            )
+        hand, snap = self._snapshot_by_hand()
+        if hand.t == 0:
+            return self._protocol(snap.w, snap.b)
+        assert snap.w_avg is not None and snap.b_avg is not None
+        return self._protocol(snap.w_avg, snap.b_avg)
 
     # ------------------------------------------------------------------ the run protocol
 

@@ -334,6 +334,15 @@ class PythonLearner(OnlineLearner):
         """
         return self.learner.weights()
 
+    def average(self) -> Any:
+        """The wrapped learner's ``average()`` (a learner with ``has_average``).
+
+        Returns
+        -------
+        ndarray or (ndarray, float)
+        """
+        return self.learner.average()
+
     def regret_lipschitz(self, R: float) -> float | None:
         """The learner's ``regret_lipschitz(R)``, else its declared ``regret_G``.
 

@@ -485,15 +485,9 @@ class OnlineState:
             if idx.size and (idx.min() < 0 or idx.max() >= data.n):
                 raise ParameterError(f"idx must index rows 0..{data.n - 1} of the batch")
         learner = self.learner
-        learner._check_data(data)
-        packed = PackedData.pack(
-            data, learner.bias_feature, False, step_weights(learner, sample_weight, data.n)
-        )
-        if self._state is None:
-            self._state = learner._setup(packed)
-            self.d = data.d
+        self._state, packed = learner._feed(self._state, data, idx, self.t, sample_weight)
+        self.d = data.d
         if idx.size:
-            learner._advance(packed, self._state, idx, 0, int(idx.size), self.t)
             self.t += int(idx.size)
             snap = learner._snapshot(packed, self._state, self.t)
             self.w, self.b = snap.w, snap.b
