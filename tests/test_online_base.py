@@ -7,12 +7,14 @@ each gives the weights of ``run``'s final checkpoint, bit for bit.
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import numpy as np
 import pytest
 
 from maxmargin import Dataset, make_gaussians
+from maxmargin.conventions import DEFAULT_INTERCEPT, intercept_for
 from maxmargin.exceptions import DataError, ParameterError
 from maxmargin.online import (
     LEARNERS,
@@ -28,8 +30,10 @@ from maxmargin.online import (
     Pegasos,
     Perceptron,
     Pocket,
+    PythonLearner,
     VotedPerceptron,
     Winnow,
+    resolve,
     run,
 )
 from maxmargin.online.learner import is_learner
@@ -200,3 +204,28 @@ def test_before_any_step_the_output_is_the_start() -> None:
     avg.step(np.array([1.0, 0.0]), 1.0, 1)
     avg.step(np.array([1.0, 0.0]), 1.0, 2)
     assert np.array_equal(avg.weights(), np.array([1.0, 0.0]))  # w_2 = w_3 = (1, 0)
+
+
+@pytest.mark.parametrize("name", sorted(LEARNERS))
+def test_learners_default_to_the_conventions_intercept(name: str, data: Dataset) -> None:
+    """The textbook SVM's free bias where a learner supports it (Winnow: none), as solve's."""
+    cls = LEARNERS[name]
+    expected = intercept_for(cls.supported_intercepts)
+    assert expected == (DEFAULT_INTERCEPT if name != "winnow" else "none")
+    assert cls().intercept == expected
+    assert inspect.signature(cls).parameters["intercept"].default == expected
+    assert resolve(name).intercept == expected
+    if name == "winnow":
+        data = Dataset((data.X > 0).astype(float), data.y)
+    assert run(name, data, epochs=1).intercept == expected
+
+
+def test_an_object_of_the_protocol_defaults_to_the_conventions_intercept() -> None:
+    class Free(Learner):
+        supported_intercepts = ("none", "augmented", "free")
+
+    class Both(Learner):  # the protocol's default: ("none", "augmented")
+        pass
+
+    assert PythonLearner(Free()).intercept == resolve(Free()).intercept == "free"
+    assert PythonLearner(Both()).intercept == resolve(Both()).intercept == "augmented"
