@@ -417,7 +417,8 @@ class Trace:
         --------
         >>> from maxmargin import make_separable
         >>> from maxmargin.online import run
-        >>> run("perceptron", make_separable(20, 2, seed=0)).w_tilde().shape[1]
+        >>> tr = run(("perceptron", {"intercept": "augmented"}), make_separable(20, 2, seed=0))
+        >>> tr.w_tilde().shape[1]
         3
         """
         w, b = (self.w_avg, self.b_avg) if average else (self.w, self.b)

@@ -159,15 +159,16 @@ def test_scoring_and_objective_parameter_follow_the_declarations():
     # a parameter may narrow what an instance is scored on: the hinge alone has no F
     assert scoring(mm.OnlineSubgradient(lam=None)) == "linear"
     assert mm.OnlineSubgradient(step="constant").theory_rate is None
-    assert mm.Pegasos(step="pegasos_paper").theory_rate == -1.0
+    assert mm.Pegasos(step="pegasos_paper", intercept="augmented").theory_rate == -1.0
     assert not mm.Pocket(select="random_mistake").visits_schedule
 
 
 def test_a_learner_with_the_wrong_objective_parameter_is_refused():
     with pytest.raises(mm.ParameterError, match="minimises the lambda objective"):
-        mm.compare(SEPARABLE, learners=[mm.Pegasos(lam=0.5)], lam=0.1)
+        mm.compare(SEPARABLE, learners=[mm.Pegasos(lam=0.5, intercept="augmented")], lam=0.1)
     with pytest.raises(mm.ParameterError, match="no weight vector"):
-        mm.compare(SEPARABLE, learners=[mm.DualPerceptron(kernel="rbf")], lam=0.1)
+        rbf = mm.DualPerceptron(kernel="rbf", intercept="augmented")
+        mm.compare(SEPARABLE, learners=[rbf], lam=0.1)
 
 
 def test_prediction_errors_zero_score_conventions():

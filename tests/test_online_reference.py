@@ -228,7 +228,7 @@ def test_pegasos_minibatch(gauss, proj, k):
     idx = schedule(gauss.n, EPOCHS, "shuffle", seed=3)
     w, wbar, L, Q = ref_pegasos(Z, y, idx, lam, proj, gauss.n, k=k)
     tr = run(
-        Pegasos(lam=lam, projection=proj, batch_size=k),
+        Pegasos(lam=lam, projection=proj, batch_size=k, intercept="augmented"),
         gauss,
         epochs=EPOCHS,
         order="shuffle",
@@ -318,7 +318,12 @@ def test_intermediate_checkpoints_match_reference(gauss):
     Z, y = Z_of(gauss, "augmented"), gauss.y
     idx = schedule(gauss.n, EPOCHS, "shuffle", 5)
     tr = run(
-        "perceptron", gauss, epochs=EPOCHS, order="shuffle", seed=5, checkpoints=[1, 5, 50, 74]
+        resolve("perceptron", intercept="augmented"),
+        gauss,
+        epochs=EPOCHS,
+        order="shuffle",
+        seed=5,
+        checkpoints=[1, 5, 50, 74],
     )
     assert tr.t.tolist() == [1, 5, 50, 74, EPOCHS * gauss.n]
     for k, t in enumerate(tr.t):

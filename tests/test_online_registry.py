@@ -112,7 +112,7 @@ def test_a_module_target_and_a_class_are_built():
     assert resolve(PA1, C=0.5).C == 0.5
     wrapped = resolve(Plain, eta=0.25)
     assert isinstance(wrapped, PythonLearner) and type(wrapped.learner) is Plain
-    assert wrapped.learner.eta == 0.25 and wrapped.intercept == "augmented"
+    assert wrapped.learner.eta == 0.25 and wrapped.intercept == "free"
 
 
 def test_a_file_target_is_imported_and_built(learner_file):
@@ -135,7 +135,7 @@ def test_an_object_of_the_protocol_is_wrapped_with_an_intercept():
     own.intercept = "none"
     assert resolve(own, _problem("free", lam=1.0)).intercept == "none"  # its own
     assert resolve(Plain(), _problem("none", lam=1.0)).intercept == "none"  # the problem's
-    assert resolve(Plain()).intercept == "augmented"  # as_learner's default
+    assert resolve(Plain()).intercept == "free"  # the default, which it supports
     assert resolve(NoBias()).intercept == "augmented"  # the default's kin
     assert resolve(NoBias(), _problem("free")).intercept == "augmented"
     assert resolve(Plain(), intercept="augmented", intercept_scaling=2.0).intercept_scaling == 2.0
@@ -178,6 +178,10 @@ def test_a_pair_is_a_target_with_its_parameters():
     peg = resolve(("pegasos", {"lam": 0.5, "batch_size": 2}))
     assert (peg.lam, peg.batch_size) == (0.5, 2)
     assert resolve(("pegasos", {"lam": 0.5}), lam=0.25).lam == 0.25  # keywords win
+    assert resolve(("pegasos", {"intercept": "none"})).intercept == "none"
+    assert resolve(("pegasos", {"intercept": "none"}), intercept="augmented").intercept == (
+        "augmented"
+    )
     assert resolve((Plain, {"eta": 0.1}), _problem("none", lam=2.0)).learner.lam == 2.0
 
 
@@ -331,6 +335,8 @@ def test_shared_options_go_to_the_learners_that_take_them():
         "none",
     ]
     assert [lr.intercept for lr in resolve_all(["pa", Plain], intercept="none")] == ["none"] * 2
+    both = resolve_all(["pa", ("pa1", {"intercept": "free"})], intercept="none")
+    assert [lr.intercept for lr in both] == ["none", "free"]  # a pair's own wins
     (one,) = resolve_all("pegasos", shared={"lam": 0.5})
     assert one.lam == 0.5
 

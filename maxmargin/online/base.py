@@ -74,6 +74,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._validation import check_positive
+from ..conventions import DEFAULT_INTERCEPT
 from ..data import Dataset
 from ..exceptions import DataError, ParameterError
 from ._compiled import kernels
@@ -90,13 +91,14 @@ __all__ = [
 #: The Parameters entries of the inherited ``intercept`` / ``intercept_scaling``, shared by
 #: the learners' docstrings through :func:`_doc_intercept`.
 INTERCEPT_PARAMETERS = """\
-intercept : {"augmented", "free", "none"}, default "augmented"
-    ``"augmented"`` learns the bias as one more weight: each example ``x`` of shape (d,)
-    is seen as ``z = (x, s)`` of shape (d + 1,), and ``b = s * w[d]`` (the perceptron's
-    ``w0 += y s`` rule), regularised like the weights; ``"free"`` takes the same steps
-    on ``b`` but leaves it unregularised (no shrinkage, no projection: the SVM of the
-    textbooks and of scikit-learn's SGDClassifier), and is scored against the problem
-    with a free ``b``; ``"none"`` fits ``f(x) = w.x`` without a bias.
+intercept : {"free", "augmented", "none"}, default "free"
+    ``"free"`` (the default, :data:`maxmargin.conventions.DEFAULT_INTERCEPT`) learns an
+    unregularised bias: each example ``x`` of shape (d,) is seen as ``z = (x, s)`` of
+    shape (d + 1,), ``b = s * w[d]`` takes the steps of the weights but no shrinkage, no
+    projection (the SVM of the textbooks and of scikit-learn's SGDClassifier), and the run
+    is scored against the problem with a free ``b``; ``"augmented"`` regularises the bias
+    like the weights (the perceptron's ``w0 += y s`` rule); ``"none"`` fits
+    ``f(x) = w.x`` without a bias.
 intercept_scaling : float > 0, default 1.0
     The constant ``s`` of the bias feature (unused with ``"none"``)."""
 
@@ -440,7 +442,9 @@ class OnlineLearner(Learner):
     resumable: ClassVar[bool] = False
     sample_weight_rule: ClassVar[str | None] = None
 
-    def __init__(self, *, intercept: str = "augmented", intercept_scaling: float = 1.0) -> None:
+    def __init__(
+        self, *, intercept: str = DEFAULT_INTERCEPT, intercept_scaling: float = 1.0
+    ) -> None:
         if not isinstance(intercept, str) or intercept not in self.supported_intercepts:
             raise ParameterError(
                 f"{type(self).__name__} supports intercept "
@@ -533,8 +537,10 @@ class OnlineLearner(Learner):
         Examples
         --------
         >>> from maxmargin.online import Pegasos, Perceptron
+        >>> Pegasos(lam=0.1, intercept="none").regret_lipschitz(2.0)
+        4.0
         >>> Pegasos(lam=0.1).regret_lipschitz(2.0), Perceptron().regret_lipschitz(2.0)
-        (4.0, None)
+        (None, None)
         """
         return None
 

@@ -8,6 +8,7 @@ from typing import ClassVar
 import numpy as np
 
 from .._validation import check_positive
+from ..conventions import DEFAULT_INTERCEPT
 from ._compiled import kernels
 from .base import LearnerState, OnlineLearner, PackedData, Snapshot, _doc_intercept
 from .claims import PERMUTATION, MistakeBound
@@ -63,7 +64,7 @@ class PassiveAggressive(OnlineLearner):
     resumable = True
 
     def __init__(
-        self, *, C: float = 1.0, intercept: str = "augmented", intercept_scaling: float = 1.0
+        self, *, C: float = 1.0, intercept: str = DEFAULT_INTERCEPT, intercept_scaling: float = 1.0
     ) -> None:
         super().__init__(intercept=intercept, intercept_scaling=intercept_scaling)
         self.C = check_positive("C", C)
@@ -124,7 +125,9 @@ class PA(PassiveAggressive):
         PERMUTATION,
     )
 
-    def __init__(self, *, intercept: str = "augmented", intercept_scaling: float = 1.0) -> None:
+    def __init__(
+        self, *, intercept: str = DEFAULT_INTERCEPT, intercept_scaling: float = 1.0
+    ) -> None:
         super().__init__(C=1.0, intercept=intercept, intercept_scaling=intercept_scaling)
 
 

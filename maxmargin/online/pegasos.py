@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from .._validation import check_int, check_positive
+from ..conventions import DEFAULT_INTERCEPT
 from ..exceptions import ParameterError
 from ._compiled import kernels
 from .base import LearnerState, OnlineLearner, PackedData, Snapshot, _doc_intercept
@@ -176,7 +177,7 @@ class Pegasos(OnlineLearner):
         lam: float = 1e-4,
         projection: str | None = None,
         batch_size: int = 1,
-        intercept: str = "augmented",
+        intercept: str = DEFAULT_INTERCEPT,
         intercept_scaling: float = 1.0,
         step: Any = None,
     ) -> None:
@@ -255,7 +256,7 @@ class Pegasos(OnlineLearner):
 
         Examples
         --------
-        >>> Pegasos(lam=0.01, projection="greedy").regret_lipschitz(2.0)
+        >>> Pegasos(lam=0.01, projection="greedy", intercept="none").regret_lipschitz(2.0)
         2.1
         """
         if (

@@ -16,6 +16,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._validation import check_choice, check_int, check_positive
+from ..conventions import DEFAULT_INTERCEPT
 from ..exceptions import ParameterError
 from ._compiled import kernels
 from .base import LearnerState, OnlineLearner, PackedData, Snapshot, _doc_intercept
@@ -388,7 +389,7 @@ class MarginPerceptron(Perceptron):
         *,
         margin: float = 1.0,
         eta: float = 1.0,
-        intercept: str = "augmented",
+        intercept: str = DEFAULT_INTERCEPT,
         intercept_scaling: float = 1.0,
     ) -> None:
         super().__init__(intercept=intercept, intercept_scaling=intercept_scaling)
@@ -576,7 +577,7 @@ class DualPerceptron(OnlineLearner):
         gamma: float | None = None,
         coef0: float = 1.0,
         max_n: int = 8192,
-        intercept: str = "augmented",
+        intercept: str = DEFAULT_INTERCEPT,
         intercept_scaling: float = 1.0,
     ) -> None:
         super().__init__(intercept=intercept, intercept_scaling=intercept_scaling)

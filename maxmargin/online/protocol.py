@@ -79,9 +79,10 @@ import scipy.sparse as sp
 
 from .._deps import require
 from .._validation import check_memory
+from ..conventions import intercept_for
 from ..exceptions import MaxMarginError, ParameterError
 from .base import LearnerState, OnlineLearner, PackedData, Snapshot
-from .learner import Learner, _declared, is_learner
+from .learner import _declared, is_learner
 
 __all__ = ["PythonLearner", "LearnerError", "learner_params"]
 
@@ -102,7 +103,7 @@ def learner_params(cls: type) -> tuple[str, ...]:
 
     Examples
     --------
-    >>> from maxmargin.online import PA1
+    >>> from maxmargin.online import PA1, Learner
     >>> learner_params(PA1), learner_params(Learner)
     (('C', 'intercept', 'intercept_scaling'), ())
     """
@@ -204,8 +205,10 @@ class PythonLearner(OnlineLearner):
     ----------
     learner : object
         An object with ``start``, ``step`` and ``weights`` (see the module's docstring).
-    intercept : {"none", "augmented", "free"}
+    intercept : {"none", "augmented", "free"}, optional
         The problem's intercept mode; one of the learner's ``supported_intercepts``.
+        Default: :func:`maxmargin.conventions.intercept_for` of them (``"free"`` where
+        supported, else ``"augmented"``).
     intercept_scaling : float > 0
         ``s`` of the bias feature (``augmented``: the last entry of ``x``).
 
@@ -228,7 +231,7 @@ class PythonLearner(OnlineLearner):
     reference = "a learner written against the public protocol (maxmargin.online.protocol)"
 
     def __init__(
-        self, learner: Any, *, intercept: str = "augmented", intercept_scaling: float = 1.0
+        self, learner: Any, *, intercept: str | None = None, intercept_scaling: float = 1.0
     ) -> None:
         if (
             isinstance(learner, OnlineLearner)
@@ -242,6 +245,8 @@ class PythonLearner(OnlineLearner):
         self.learner = learner
         for key, value in _declared(learner).items():
             setattr(self, key, value)  # before the intercept is checked against them
+        if intercept is None:
+            intercept = intercept_for(self.supported_intercepts)
         if intercept not in self.supported_intercepts:
             raise ParameterError(
                 f"{type(learner).__name__} supports intercept "
@@ -564,8 +569,9 @@ def as_learner(
         A built-in learner (returned as it is) or an object of the protocol (wrapped).
     intercept : {"none", "augmented", "free"}, optional
         For a wrapped object: the problem's intercept mode. Default: the object's own
-        ``intercept`` attribute if it has one, else ``"augmented"`` when it supports it,
-        else the first of its ``supported_intercepts``.
+        ``intercept`` attribute if it has one, else
+        :func:`maxmargin.conventions.intercept_for` of its ``supported_intercepts``
+        (``"free"`` where supported, else ``"augmented"``).
     intercept_scaling : float > 0
 
     Returns
@@ -598,12 +604,7 @@ def as_learner(
         )
     if intercept is None:
         own = getattr(obj, "intercept", None)
-        ints = tuple(getattr(obj, "supported_intercepts", Learner.supported_intercepts))
-        intercept = (
-            own
-            if isinstance(own, str)
-            else ("augmented" if "augmented" in ints else (ints[0] if ints else "augmented"))
-        )
+        intercept = own if isinstance(own, str) else None  # None: the adapter's default
     return PythonLearner(obj, intercept=intercept, intercept_scaling=intercept_scaling)
 
 

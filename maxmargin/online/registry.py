@@ -235,7 +235,7 @@ def build(cls: Any, label: str, **params: Any) -> Any:
     Examples
     --------
     >>> build(LEARNERS["pa1"], "pa1", C=2.0)
-    PA1(C=2.0, intercept='augmented', intercept_scaling=1.0)
+    PA1(C=2.0, intercept='free', intercept_scaling=1.0)
     """
     try:
         return cls(**params)
@@ -328,7 +328,7 @@ def resolve(
     --------
     >>> from maxmargin import SVMProblem, make_separable
     >>> resolve("pegasos", lam=0.01)
-    Pegasos(lam=0.01, projection=None, batch_size=1, intercept='augmented', intercept_scaling=1.0)
+    Pegasos(lam=0.01, projection=None, batch_size=1, intercept='free', intercept_scaling=1.0)
     >>> p = SVMProblem(make_separable(20, 2, seed=0), C=2.0, intercept="none")
     >>> resolve("pa1", p), resolve("winnow", p).intercept
     (PA1(C=2.0, intercept='none', intercept_scaling=1.0), 'none')
@@ -337,12 +337,11 @@ def resolve(
     """
     if isinstance(item, tuple):
         target, own = _pair(item)
+        given = {"intercept": intercept, "intercept_scaling": intercept_scaling}
         return resolve(
             target,
             problem,
-            intercept=intercept,
-            intercept_scaling=intercept_scaling,
-            **{**own, **params},
+            **{**own, **{k: v for k, v in given.items() if v is not None}, **params},
         )
     item = adapt(item)  # scikit-learn and river estimators: objects of the protocol
     if isinstance(item, (str, type)):
@@ -432,7 +431,7 @@ def resolve_all(
                 + (f"it is for {', '.join(takers)}" if takers else "no built-in learner takes it")
             )
     learners = [
-        resolve(target, problem, **kw, **{**{k: v for k, v in shared.items() if k in t}, **own})
+        resolve(target, problem, **{**kw, **{k: v for k, v in shared.items() if k in t}, **own})
         for (target, own), t in zip(items, takes, strict=True)
     ]
     names = [lr.name for lr in learners]
