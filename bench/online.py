@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit
 
 from maxmargin import Dataset
-from maxmargin.online import make_learner, run
+from maxmargin.online import resolve, run
 
 LEARNERS = [
     ("perceptron", {}),
@@ -81,11 +81,11 @@ def bench(n: int, d: int) -> None:
     print("|---|---|---|---|---|---|")
     for name, kw in LEARNERS:
         lab = name + ("(" + ",".join(f"{k}={v}" for k, v in kw.items()) + ")" if kw else "")
-        run(make_learner(name, **kw), ds.subset(np.arange(100)))  # compile outside timing
-        cyc = min(run(make_learner(name, **kw), ds, checkpoints=[n]).ns_per_step for _ in range(2))
-        rec = min(run(make_learner(name, **kw), ds).ns_per_step for _ in range(2))
+        run(resolve(name, **kw), ds.subset(np.arange(100)))  # compile outside timing
+        cyc = min(run(resolve(name, **kw), ds, checkpoints=[n]).ns_per_step for _ in range(2))
+        rec = min(run(resolve(name, **kw), ds).ns_per_step for _ in range(2))
         shf = min(
-            run(make_learner(name, **kw), ds, order="shuffle", checkpoints=[n]).ns_per_step
+            run(resolve(name, **kw), ds, order="shuffle", checkpoints=[n]).ns_per_step
             for _ in range(2)
         )
         print(

@@ -52,7 +52,6 @@ from .online import (
     Pocket,
     VotedPerceptron,
     Winnow,
-    make_learner,
     run,
     schedule,
 )
@@ -144,7 +143,6 @@ __all__ = [
     "PathPoint",
     "write_exact_path_report",
     "LEARNERS",
-    "make_learner",
     "schedule",
     "Learner",
     "Perceptron",

@@ -113,7 +113,7 @@ class Trace:
         reports what needs them as N/A, with this reason.
     declares : dict
         What the learner declared (its objective, whether it is mistake-driven, its rate,
-        ...: :class:`maxmargin.online.base.Declared`), so that the trace can be scored as
+        ...: :class:`maxmargin.online.learner.Declared`), so that the trace can be scored as
         its run was without the learner object; ``{"objective": ...}`` and ``svm_space``
         only for :meth:`from_weights` (its ``kind``); empty when unknown.
 
@@ -417,7 +417,8 @@ class Trace:
         --------
         >>> from maxmargin import make_separable
         >>> from maxmargin.online import run
-        >>> run("perceptron", make_separable(20, 2, seed=0)).w_tilde().shape[1]
+        >>> tr = run(("perceptron", {"intercept": "augmented"}), make_separable(20, 2, seed=0))
+        >>> tr.w_tilde().shape[1]
         3
         """
         w, b = (self.w_avg, self.b_avg) if average else (self.w, self.b)

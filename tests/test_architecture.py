@@ -222,7 +222,6 @@ OVERSIZED = {
     "maxmargin/evaluation/path/exact.py",
     "maxmargin/evaluation/path/grid.py",
     "maxmargin/evaluation/saved.py",
-    "maxmargin/online/base.py",
     "maxmargin/plotting/path.py",
 }
 MAX_LINES = 800

@@ -575,7 +575,7 @@ def test_diverging_learner_is_a_finding(capsys, tmp_path):
 
 
 def test_diverging_run_api_and_trace_files(capsys, tmp_path):
-    tr = mm.run(mm.make_learner("subgradient", lam=1e3), mm.load("builtin:heart_scale"))
+    tr = mm.run(mm.online.resolve("subgradient", lam=1e3), mm.load("builtin:heart_scale"))
     assert tr.diverged_at is not None and "DIVERGED" in tr.summary()
     assert np.isfinite(tr.w[tr.t < tr.diverged_at]).all()
     code, out, err = cli(

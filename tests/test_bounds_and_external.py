@@ -87,7 +87,11 @@ def test_quadratic_root_solves_the_inequality_exactly():
 def heart():
     return compare(
         load("builtin:heart_scale"),
-        learners=["perceptron", MarginPerceptron(), MarginPerceptron(margin=0.5, eta=0.1)],
+        learners=[
+            "perceptron",
+            MarginPerceptron(intercept="augmented"),
+            MarginPerceptron(margin=0.5, eta=0.1, intercept="augmented"),
+        ],
         C=1.0,
         epochs=3,
         seeds=(0, 1),
@@ -159,7 +163,7 @@ def test_pla_seeds_that_stop_at_different_epochs_make_a_report(tmp_path):
     from maxmargin.report import write_report
 
     ds = make_separable(60, 2, margin=0.1, seed=3)
-    c = compare(ds, learners=[PLA()], C=1.0, epochs=30, seeds=(0, 1, 2))
+    c = compare(ds, learners=[PLA(intercept="augmented")], C=1.0, epochs=30, seeds=(0, 1, 2))
     assert len({r.trace.epochs for r in c.runs}) > 1  # ragged: each seed stops on its own
     names = [p.name for p in write_report(c, tmp_path, formats=("png",))]
     assert "mistakes.png" in names and c.rows[0]["bound_respected"] == "yes"
@@ -167,7 +171,8 @@ def test_pla_seeds_that_stop_at_different_epochs_make_a_report(tmp_path):
 
 def test_random_pocket_scored_without_order_sums():
     ds = make_gaussians(40, 2, seed=1)
-    c = compare(ds, learners=[Pocket(select="random_mistake")], C=1.0, epochs=2)
+    learner = Pocket(select="random_mistake", intercept="augmented")
+    c = compare(ds, learners=[learner], C=1.0, epochs=2)
     r = c.runs[0]
     assert r.regret is None and r.general_bound is None
     assert "random current mistake" in r.not_available["regret"]

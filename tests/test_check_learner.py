@@ -80,7 +80,7 @@ def test_claims_out_of_the_settings_say_why():
     reasons = {type(c).__name__: why for c, why in na}
     assert "not strongly convex in b" in reasons["Rate"]
     assert "not strongly convex in b" in reasons["RegretBound"]
-    _, na = resolve_claims(Pegasos(lam=0.1, projection="lazy"))
+    _, na = resolve_claims(Pegasos(lam=0.1, projection="lazy", intercept="augmented"))
     assert [type(c).__name__ for c, _ in na] == ["RegretBound"]
 
 

@@ -340,7 +340,7 @@ def _gauss():
             lambda: PegasosClassifier(
                 lam=0.05, batch_size=4, projection="greedy", epochs=3, seed=2
             ),
-            Pegasos(lam=0.05, batch_size=4, projection="greedy"),
+            Pegasos(lam=0.05, batch_size=4, projection="greedy", intercept="augmented"),
             False,
         ),
         (

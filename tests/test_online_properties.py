@@ -21,7 +21,7 @@ from maxmargin.online import (
     Perceptron,
     Winnow,
     default_checkpoints,
-    make_learner,
+    resolve,
     run,
     schedule,
 )
@@ -119,7 +119,7 @@ def test_bad_inputs():
         with pytest.raises(ParameterError, match="lam"):
             Pegasos(lam=lam)
         with pytest.raises(ParameterError, match="lam"):
-            make_learner("subgradient", lam=lam)
+            resolve("subgradient", lam=lam)
     with pytest.raises(ParameterError, match="epochs"):
         run("perceptron", ds, epochs=0)
     with pytest.raises(ParameterError, match="order"):
@@ -133,9 +133,9 @@ def test_bad_inputs():
     with pytest.raises(ParameterError, match="supports intercept 'none'"):
         Winnow(intercept="augmented")
     with pytest.raises(ParameterError, match="unknown learner"):
-        make_learner("svm")
+        resolve("svm")
     with pytest.raises(ParameterError, match="accepts"):
-        make_learner("perceptron", lam=1.0)
+        resolve("perceptron", lam=1.0)
     with pytest.raises(ParameterError, match="checkpoints"):
         run("perceptron", ds, checkpoints=[0, 5])
     with pytest.raises(ParameterError, match="projection"):
@@ -143,6 +143,6 @@ def test_bad_inputs():
     with pytest.raises(ParameterError, match="Dataset"):
         run("perceptron", np.zeros((3, 2)))
     with pytest.raises(ParameterError, match="max_n"):
-        run(make_learner("dual_perceptron", max_n=10), ds)
+        run(resolve("dual_perceptron", max_n=10), ds)
     ok = Dataset(sp.csr_matrix((ds.X > 0).astype(float)), ds.y)
     assert run(Winnow(), ok).w.shape[1] == 2  # binary sparse features are fine

@@ -10,7 +10,7 @@ from maxmargin.online import (
     DualPerceptron,
     Pegasos,
     Pocket,
-    make_learner,
+    resolve,
     run,
     schedule,
     voted_decision_function,
@@ -117,16 +117,16 @@ def test_perceptron_family(gauss, order, intercept):
     idx = schedule(gauss.n, EPOCHS, order, seed=5)
     w, wbar, M, L, Q = ref_perceptron(Z, y, idx)
     kw = dict(epochs=EPOCHS, order=order, seed=5, record_dual=True)
-    tr = run(make_learner("perceptron", intercept=intercept), gauss, **kw)
+    tr = run(resolve("perceptron", intercept=intercept), gauss, **kw)
     close(wt_of(tr), w)
     assert tr.mistakes[-1] == M
     close(tr.loss[-1], L)
     close(tr.sqnorm[-1], Q)
     close(Z.T @ (tr.dual[-1] * y), w)  # implied dual point
-    av = run(make_learner("averaged_perceptron", intercept=intercept), gauss, **kw)
+    av = run(resolve("averaged_perceptron", intercept=intercept), gauss, **kw)
     close(wt_of(av), wbar)
     close(Z.T @ (av.dual[-1] * y), wbar)
-    vo = run(make_learner("voted_perceptron", intercept=intercept), gauss, **kw)
+    vo = run(resolve("voted_perceptron", intercept=intercept), gauss, **kw)
     close(
         vo.w_tilde(average=True)[-1] if intercept == "augmented" else np.append(vo.w_avg[-1], 0),
         wbar,
@@ -150,7 +150,7 @@ def test_voted_vote_matches_naive(gauss, intercept):
             cs[-1] += 1
     vote = sum(c * np.sign(Z @ v) for v, c in zip(vs, cs, strict=True))
     tr = run(
-        make_learner("voted_perceptron", intercept=intercept),
+        resolve("voted_perceptron", intercept=intercept),
         gauss,
         epochs=2,
         order="shuffle",
@@ -228,7 +228,7 @@ def test_pegasos_minibatch(gauss, proj, k):
     idx = schedule(gauss.n, EPOCHS, "shuffle", seed=3)
     w, wbar, L, Q = ref_pegasos(Z, y, idx, lam, proj, gauss.n, k=k)
     tr = run(
-        Pegasos(lam=lam, projection=proj, batch_size=k),
+        Pegasos(lam=lam, projection=proj, batch_size=k, intercept="augmented"),
         gauss,
         epochs=EPOCHS,
         order="shuffle",
@@ -249,7 +249,7 @@ def test_subgradient(gauss, intercept, eta0, lam):
     idx = schedule(gauss.n, EPOCHS, "shuffle", seed=9)
     w, wbar = ref_osd(Z, y, idx, lam, eta0)
     tr = run(
-        make_learner("subgradient", lam=lam, eta0=eta0, intercept=intercept),
+        resolve("subgradient", lam=lam, eta0=eta0, intercept=intercept),
         gauss,
         epochs=EPOCHS,
         order="shuffle",
@@ -274,7 +274,7 @@ def test_pa(gauss, variant, order, intercept):
     w = ref_pa(Z, y, idx, variant, C)
     params = {} if variant == "pa" else {"C": C}
     tr = run(
-        make_learner(variant, intercept=intercept, **params),
+        resolve(variant, intercept=intercept, **params),
         gauss,
         epochs=EPOCHS,
         order=order,
@@ -299,7 +299,7 @@ def test_winnow(variant, sparse):
             fac = 2.0 if y[i] > 0 else (0.0 if variant == "winnow1" else 0.5)
             w = np.where(X[i] == 1, w * fac, w)
     ds = Dataset(sp.csr_matrix(X) if sparse else X, y)
-    tr = run(make_learner("winnow", variant=variant), ds, epochs=4, order="shuffle", seed=0)
+    tr = run(resolve("winnow", variant=variant), ds, epochs=4, order="shuffle", seed=0)
     close(tr.w[-1], w)
     assert tr.mistakes[-1] == M and tr.b[-1] == -12
 
@@ -318,7 +318,12 @@ def test_intermediate_checkpoints_match_reference(gauss):
     Z, y = Z_of(gauss, "augmented"), gauss.y
     idx = schedule(gauss.n, EPOCHS, "shuffle", 5)
     tr = run(
-        "perceptron", gauss, epochs=EPOCHS, order="shuffle", seed=5, checkpoints=[1, 5, 50, 74]
+        resolve("perceptron", intercept="augmented"),
+        gauss,
+        epochs=EPOCHS,
+        order="shuffle",
+        seed=5,
+        checkpoints=[1, 5, 50, 74],
     )
     assert tr.t.tolist() == [1, 5, 50, 74, EPOCHS * gauss.n]
     for k, t in enumerate(tr.t):

@@ -20,7 +20,7 @@ from maxmargin.online import (
     PegasosStep,
     Perceptron,
     Pocket,
-    make_learner,
+    resolve,
     run,
     schedule,
 )
@@ -108,7 +108,7 @@ def test_subgradient_step_by_name(gauss):
     a = run(OnlineSubgradient(lam=0.05, eta0=0.2, step="constant"), gauss, **kw)
     b = run(OnlineSubgradient(lam=0.05, step=Constant(0.2)), gauss, **kw)
     c = run(
-        make_learner("subgradient", lam=0.05, step={"schedule": "constant", "eta": 0.2}),
+        resolve("subgradient", lam=0.05, step={"schedule": "constant", "eta": 0.2}),
         gauss,
         **kw,
     )

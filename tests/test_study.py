@@ -317,7 +317,7 @@ def test_table_equals_compare_and_numpy(base):
     data = res.plan.data["gaussians"]
     cmp = mm.compare(
         data.train,
-        learners=[mm.make_learner("pegasos", projection="greedy", lam=1 / (10.0 * data.train.n))],
+        learners=[mm.online.resolve("pegasos", projection="greedy", lam=1 / (10.0 * data.train.n))],
         C=10.0,
         epochs=2,
         seeds=(1,),
@@ -347,7 +347,7 @@ def test_table_equals_compare_and_numpy(base):
     # numpy from the data: replay Pegasos and evaluate F(w_t) - F* at each checkpoint
     lam = rows[0]["lam"]
     tr = mm.run(
-        mm.make_learner("pegasos", projection="greedy", lam=lam),
+        mm.online.resolve("pegasos", projection="greedy", lam=lam),
         data.train,
         epochs=2,
         order="shuffle",

@@ -28,7 +28,7 @@ from maxmargin.data.sources import _PACKAGE_DATA
 from maxmargin.evaluation.path.exact import exact_regularization_path
 from maxmargin.evaluation.path.limits import hard_margin_limit, min_margin_sv_C
 from maxmargin.exceptions import DataError, ParameterError, SolverError
-from maxmargin.online import PA1, PA2, AveragedPerceptron, Pegasos, make_learner, run, schedule
+from maxmargin.online import PA1, PA2, AveragedPerceptron, Pegasos, resolve, run, schedule
 from maxmargin.problem import combine_weights
 from maxmargin.solvers.scaling import scaled_problem
 
@@ -520,7 +520,7 @@ def test_learners_without_a_weight_rule_refuse_weights():
     ds, w = _noisy(seed=9)
     for name in ("pocket", "winnow", "voted_perceptron", "dual_perceptron", "pa"):
         with pytest.raises(ParameterError, match="no example weights"):
-            run(make_learner(name), ds, sample_weight=w)
+            run(resolve(name), ds, sample_weight=w)
 
 
 def test_compare_measures_learners_against_the_weighted_optimum():

@@ -5,7 +5,7 @@ soft-margin linear SVM); :class:`PerceptronClassifier`, :class:`AveragedPerceptr
 :class:`PegasosClassifier` and :class:`PAClassifier` wrap the online learners of
 :mod:`maxmargin.online` with ``fit`` (epochs over the data, like :func:`maxmargin.run`)
 and ``partial_fit`` (one pass over a batch, continuing the learner's state through
-:class:`maxmargin.online.stream.OnlineState`).
+:class:`maxmargin.online.runner.OnlineState`).
 
 All are binary classifiers: any two labels (numbers or strings) are mapped to -1/+1 with
 ``classes_[1]`` as +1, as scikit-learn does; more than two classes raise a ``ValueError``
@@ -53,7 +53,7 @@ from ..online import AveragedPerceptron, Pegasos, Perceptron
 from ..online.base import OnlineLearner
 from ..online.orders import ORDERS, _check_seed, iter_schedule
 from ..online.pa import PA, PA1, PA2
-from ..online.stream import OnlineState
+from ..online.runner import OnlineState
 from ..problem import SVMProblem, combine_weights, resolve_class_weight
 from ..solution import ExactSolution
 

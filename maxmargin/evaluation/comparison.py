@@ -67,8 +67,8 @@ from ..exceptions import CertificateError, DataError, ParameterError
 from ..io.files import atomic_write
 from ..io.json import dumps, format_header, jsonable
 from ..online import LEARNERS, ORDERS, OnlineLearner, run, schedule
-from ..online.base import SCORINGS, Declared, prediction_errors, scoring
-from ..online.protocol import as_learner, is_learner
+from ..online.learner import SCORINGS, Declared, is_learner, prediction_errors, scoring
+from ..online.protocol import as_learner
 from ..online.registry import learner_for, objective_parameter
 from ..online.runner import CHECKPOINT_OVERHEAD, _geometric_count, check_steps
 from ..problem import SVMProblem
@@ -332,7 +332,7 @@ class RunResult:
     seed : int
     kind : {"objective", "linear", "mistakes"}
         What the run is scored on, from what its learner declares
-        (:func:`maxmargin.online.base.scoring`): ``objective`` learners minimise the
+        (:func:`maxmargin.online.learner.scoring`): ``objective`` learners minimise the
         problem's objective (Pegasos, subgradient) and get every quantity; ``linear``
         learners (perceptron family, PA) get mistakes, margin, angle, error, regret;
         ``mistakes`` (Winnow) mistakes and error only.
@@ -1391,7 +1391,7 @@ def _evaluate(label: str, decl: Any, tr: Trace, opt: _Optimum) -> RunResult:
     """Score one trace.
 
     ``decl`` is its learner, or what the learner declared
-    (:class:`~maxmargin.online.base.Declared`).
+    (:class:`~maxmargin.online.learner.Declared`).
     """
     tic = time.perf_counter()
     kind = scoring(decl)

@@ -2,12 +2,15 @@
 
 Every learner is the algorithm as written in the lecture notes and the literature, with
 its compiled (numba) inner loop; :func:`run` drives it over a :func:`schedule` of
-examples and records checkpoints. See ``docs/learners.md`` for every update rule. A
-learner of your own is a plain Python object with ``start``, ``step`` and ``weights``
-(:mod:`maxmargin.online.protocol`, ``docs/own-learner.md``).
+examples and records checkpoints, and :func:`resolve` is the one front door that turns
+what names a learner (a registry name, ``module:Class``, a class, an instance) into one.
+See ``docs/learners.md`` for every update rule. A learner of your own is a plain Python
+object with ``start``, ``step`` and ``weights`` (:mod:`maxmargin.online.protocol`,
+``docs/own-learner.md``).
 """
 
 from .base import OnlineLearner
+from .learner import Learner
 from .orders import ORDERS, iter_schedule, schedule
 from .pa import PA, PA1, PA2, PassiveAggressive
 from .pegasos import Pegasos
@@ -21,11 +24,10 @@ from .perceptron import (
     voted_decision_function,
 )
 from .pocket import Pocket
-from .protocol import Learner, LearnerError, PythonLearner, as_learner
-from .registry import LEARNERS, learner_class, make_learner
-from .runner import default_checkpoints, run
+from .protocol import LearnerError, PythonLearner
+from .registry import LEARNERS, resolve
+from .runner import OnlineState, default_checkpoints, run
 from .step_sizes import Constant, InverseSqrt, PegasosStep, StepSize
-from .stream import OnlineState
 from .subgradient import OnlineSubgradient
 from .winnow import Winnow
 
@@ -34,8 +36,6 @@ __all__ = [
     "Learner",
     "LearnerError",
     "PythonLearner",
-    "as_learner",
-    "learner_class",
     "Perceptron",
     "AveragedPerceptron",
     "VotedPerceptron",
@@ -52,7 +52,7 @@ __all__ = [
     "PA2",
     "Winnow",
     "LEARNERS",
-    "make_learner",
+    "resolve",
     "run",
     "default_checkpoints",
     "ORDERS",

@@ -24,106 +24,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit, types
-from numba.extending import overload
+from numba import njit
 
+from .._rows import axpy, dot, scale_active
 from .step_sizes import STEP_CONSTANT, STEP_INVLAM
-
-# reassociation only: lets LLVM vectorise the dot-product reduction (results stay
-# deterministic for a given machine; they differ from a sequential sum by rounding).
-_FM = {"reassoc", "contract"}
-
-
-def _dot(X, i, w, s):  # pragma: no cover - replaced by the overload when compiled
-    raise NotImplementedError
-
-
-def _axpy(X, i, a, w, s):  # pragma: no cover
-    raise NotImplementedError
-
-
-def _scale_active(X, i, w, fac):  # pragma: no cover
-    raise NotImplementedError
-
-
-# X is a dense (n, d) array or a CSR tuple (indptr, indices, vals): the type picks the
-# implementation at compile time, so the dense loop has no sparse branch in it (a runtime
-# branch there costs ~2x: the reduction no longer vectorises).
-
-
-@overload(_dot, jit_options={"fastmath": _FM})
-def _ov_dot(X, i, w, s):
-    if isinstance(X, types.Array):
-
-        def dense(X, i, w, s):
-            d = w.shape[0] - 1
-            acc = 0.0
-            for j in range(d):
-                acc += X[i, j] * w[j]
-            return acc + s * w[d]
-
-        return dense
-
-    def sparse(X, i, w, s):
-        indptr, indices, vals = X
-        acc = 0.0
-        for p in range(indptr[i], indptr[i + 1]):
-            acc += vals[p] * w[indices[p]]
-        return acc + s * w[w.shape[0] - 1]
-
-    return sparse
-
-
-@overload(_axpy)
-def _ov_axpy(X, i, a, w, s):
-    if isinstance(X, types.Array):
-
-        def dense(X, i, a, w, s):
-            d = w.shape[0] - 1
-            for j in range(d):
-                w[j] += a * X[i, j]
-            w[d] += a * s
-
-        return dense
-
-    def sparse(X, i, a, w, s):
-        indptr, indices, vals = X
-        for p in range(indptr[i], indptr[i + 1]):
-            w[indices[p]] += a * vals[p]
-        w[w.shape[0] - 1] += a * s
-
-    return sparse
-
-
-@overload(_scale_active)
-def _ov_scale_active(X, i, w, fac):
-    """Multiply w_j by fac where x_ij != 0; return the change of ||w||^2."""
-    if isinstance(X, types.Array):
-
-        def dense(X, i, w, fac):
-            dn = 0.0
-            for j in range(X.shape[1]):
-                if X[i, j] != 0.0:
-                    old = w[j]
-                    w[j] = old * fac
-                    dn += w[j] * w[j] - old * old
-            return dn
-
-        return dense
-
-    def sparse(X, i, w, fac):
-        indptr, indices, vals = X
-        dn = 0.0
-        for p in range(indptr[i], indptr[i + 1]):
-            if vals[p] != 0.0:
-                j = indices[p]
-                old = w[j]
-                w[j] = old * fac
-                dn += w[j] * w[j] - old * old
-        return dn
-
-    return sparse
-
 
 # ----------------------------------------------------------------------- perceptron
 
@@ -173,7 +77,7 @@ def perceptron_steps(
         i = idx[p]
         t = t0 + p - lo + 1
         yi = y[i]
-        m = yi * _dot(X, i, w, s)
+        m = yi * dot(X, i, w, s)
         e = eta
         skip = False
         if sw is not None:
@@ -186,10 +90,10 @@ def perceptron_steps(
             mistakes += 1.0
         if m <= thr and not skip:
             nupd += 1.0
-            _axpy(X, i, e * yi, w, s)
+            axpy(X, i, e * yi, w, s)
             wn2 += 2.0 * e * m + e * e * xn2[i]
             if averaged:
-                _axpy(X, i, e * yi * (t - 1.0), u, s)
+                axpy(X, i, e * yi * (t - 1.0), u, s)
             if track_dual:
                 c[i] += e
                 ct[i] += e * (t - 1.0)
@@ -228,13 +132,13 @@ def pocket_steps(
         i = idx[p]
         t = t0 + p - lo + 1
         yi = y[i]
-        m = yi * _dot(X, i, w, s)
+        m = yi * dot(X, i, w, s)
         if m < 1.0:
             loss += 1.0 - m
         sqn += wn2 - w[last] * w[last] if free else wn2
         if m <= 0.0:
             mistakes += 1.0
-            _axpy(X, i, yi, w, s)
+            axpy(X, i, yi, w, s)
             wn2 += 2.0 * m + xn2[i]
             st[6] += 1.0
             if use_gram:
@@ -248,7 +152,7 @@ def pocket_steps(
                             errs += 1
                 else:
                     for j in range(n):
-                        if y[j] * _dot(X, j, w, s) <= 0.0:
+                        if y[j] * dot(X, j, w, s) <= 0.0:
                             errs += 1
                 if errs < st[4]:
                     st[4] = errs
@@ -289,7 +193,7 @@ def pocket_random_steps(
         t = t0 + p - lo + 1
         if st[9] == 0.0:
             for j in range(n):
-                mg[j] = y[j] * (F[j] if use_gram else _dot(X, j, w, s))
+                mg[j] = y[j] * (F[j] if use_gram else dot(X, j, w, s))
             st[9] = 1.0
         errs = 0
         for j in range(n):
@@ -318,7 +222,7 @@ def pocket_random_steps(
         loss += 1.0 - m
         sqn += wn2 - w[w.shape[0] - 1] ** 2 if free else wn2
         mistakes += 1.0
-        _axpy(X, i, yi, w, s)
+        axpy(X, i, yi, w, s)
         wn2 += 2.0 * m + xn2[i]
         st[9] = 0.0
         st[6] += 1.0
@@ -327,7 +231,7 @@ def pocket_random_steps(
                 F[j] += yi * G[i, j]
         if st[6] % check_every == 0:
             for j in range(n):
-                mg[j] = y[j] * (F[j] if use_gram else _dot(X, j, w, s))
+                mg[j] = y[j] * (F[j] if use_gram else dot(X, j, w, s))
             st[9] = 1.0
             errs = 0
             for j in range(n):
@@ -458,7 +362,7 @@ def sgd_steps(
             A[d1 - 1] += v[d1 - 1]
         for q in range(nb):
             i = idx[p + q]
-            m = y[i] * (sigma * _dot(X, i, v, sv) + bs) if free else y[i] * sigma * _dot(X, i, v, s)
+            m = y[i] * (sigma * dot(X, i, v, sv) + bs) if free else y[i] * sigma * dot(X, i, v, s)
             mbuf[q] = m
             if m < 1.0:
                 loss += 1.0 - m if sw is None else sw[i] * (1.0 - m)
@@ -508,8 +412,8 @@ def sgd_steps(
                         vn2 += 2.0 * ai * (m - yi * bs) * inv_sigma + ai * ai * (xn2[i] - s * s)
                     else:
                         vn2 += 2.0 * ai * m * inv_sigma + ai * ai * xn2[i]
-                _axpy(X, i, ai * yi, v, sv)
-                _axpy(X, i, S * ai * yi, A, sv)
+                axpy(X, i, ai * yi, v, sv)
+                axpy(X, i, S * ai * yi, A, sv)
                 gb += yi if sw is None else yi * sw[i]
                 if track_dual:
                     c[i] += ai
@@ -569,7 +473,7 @@ def pa_steps(
     for p in range(lo, hi):
         i = idx[p]
         yi = y[i]
-        m = yi * _dot(X, i, w, s)
+        m = yi * dot(X, i, w, s)
         sqn += wn2 - w[last] * w[last] if free else wn2
         if m <= 0.0:
             mistakes += 1.0
@@ -591,7 +495,7 @@ def pa_steps(
             else:
                 tau = 0.0
             if tau > 0.0:
-                _axpy(X, i, tau * yi, w, s)
+                axpy(X, i, tau * yi, w, s)
                 wn2 += 2.0 * tau * m + tau * tau * q
                 if track_dual:
                     c[i] += tau
@@ -619,7 +523,7 @@ def winnow_steps(X, y, idx, lo, hi, t0, w, st, theta, alpha, variant):  # pragma
     for p in range(lo, hi):
         i = idx[p]
         yi = y[i]
-        f = _dot(X, i, w, 0.0) - theta
+        f = dot(X, i, w, 0.0) - theta
         m = yi * f
         if m < 1.0:
             loss += 1.0 - m
@@ -633,7 +537,7 @@ def winnow_steps(X, y, idx, lo, hi, t0, w, st, theta, alpha, variant):  # pragma
                 fac = 0.0
             else:
                 fac = 1.0 / alpha
-            wn2 += _scale_active(X, i, w, fac)
+            wn2 += scale_active(X, i, w, fac)
     st[0] = mistakes
     st[1] = loss
     st[2] = sqn

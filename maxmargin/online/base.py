@@ -74,56 +74,31 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._validation import check_positive
+from ..conventions import DEFAULT_INTERCEPT
 from ..data import Dataset
 from ..exceptions import DataError, ParameterError
 from ._compiled import kernels
-from .learner import Learner
+from .learner import OBJECTIVES, Learner
 
 __all__ = [
     "OnlineLearner",
     "LearnerState",
     "Snapshot",
     "PackedData",
-    "OBJECTIVES",
-    "SCORINGS",
-    "DECLARATIONS",
-    "Declared",
-    "scoring",
-    "prediction_errors",
     "step_weights",
 ]
-
-#: The objectives a learner may declare it minimises (or None).
-OBJECTIVES = ("lambda", "C")
-
-#: What a learner declares, by name: the class attributes of :class:`OnlineLearner` and of
-#: the public protocol (:mod:`maxmargin.online.protocol`) alike.
-DECLARATIONS = (
-    "objective",
-    "problem_parameter",
-    "mistake_driven",
-    "update_margin",
-    "update_step",
-    "theory_rate",
-    "has_dual",
-    "dual_counts_updates",
-    "has_average",
-    "svm_space",
-    "visits_schedule",
-    "resumable",
-    "supported_intercepts",
-)
 
 #: The Parameters entries of the inherited ``intercept`` / ``intercept_scaling``, shared by
 #: the learners' docstrings through :func:`_doc_intercept`.
 INTERCEPT_PARAMETERS = """\
-intercept : {"augmented", "free", "none"}, default "augmented"
-    ``"augmented"`` learns the bias as one more weight: each example ``x`` of shape (d,)
-    is seen as ``z = (x, s)`` of shape (d + 1,), and ``b = s * w[d]`` (the perceptron's
-    ``w0 += y s`` rule), regularised like the weights; ``"free"`` takes the same steps
-    on ``b`` but leaves it unregularised (no shrinkage, no projection: the SVM of the
-    textbooks and of scikit-learn's SGDClassifier), and is scored against the problem
-    with a free ``b``; ``"none"`` fits ``f(x) = w.x`` without a bias.
+intercept : {"free", "augmented", "none"}, default "free"
+    ``"free"`` (the default, :data:`maxmargin.conventions.DEFAULT_INTERCEPT`) learns an
+    unregularised bias: each example ``x`` of shape (d,) is seen as ``z = (x, s)`` of
+    shape (d + 1,), ``b = s * w[d]`` takes the steps of the weights but no shrinkage, no
+    projection (the SVM of the textbooks and of scikit-learn's SGDClassifier), and the run
+    is scored against the problem with a free ``b``; ``"augmented"`` regularises the bias
+    like the weights (the perceptron's ``w0 += y s`` rule); ``"none"`` fits
+    ``f(x) = w.x`` without a bias.
 intercept_scaling : float > 0, default 1.0
     The constant ``s`` of the bias feature (unused with ``"none"``)."""
 
@@ -381,6 +356,16 @@ class Snapshot:
     extras: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass(eq=False)
+class _ByHand:
+    """A learner stepped by hand: ``start(d)``'s length, its state, the last example."""
+
+    d: int
+    state: Any
+    packed: PackedData
+    t: int = 0
+
+
 class OnlineLearner(Learner):
     """Base class of the online learners (not used directly).
 
@@ -457,7 +442,9 @@ class OnlineLearner(Learner):
     resumable: ClassVar[bool] = False
     sample_weight_rule: ClassVar[str | None] = None
 
-    def __init__(self, *, intercept: str = "augmented", intercept_scaling: float = 1.0) -> None:
+    def __init__(
+        self, *, intercept: str = DEFAULT_INTERCEPT, intercept_scaling: float = 1.0
+    ) -> None:
         if not isinstance(intercept, str) or intercept not in self.supported_intercepts:
             raise ParameterError(
                 f"{type(self).__name__} supports intercept "
@@ -550,41 +537,58 @@ class OnlineLearner(Learner):
         Examples
         --------
         >>> from maxmargin.online import Pegasos, Perceptron
+        >>> Pegasos(lam=0.1, intercept="none").regret_lipschitz(2.0)
+        4.0
         >>> Pegasos(lam=0.1).regret_lipschitz(2.0), Perceptron().regret_lipschitz(2.0)
-        (4.0, None)
+        (None, None)
         """
         return None
 
     # ------------------------------------------------------------------ the public protocol
+    # Stepping by hand runs the learner's own compiled kernel on a batch of one example,
+    # through _feed, the path OnlineState takes too: the same steps as run's, bit for bit.
 
-    #: Why the learner cannot be stepped one example at a time (None: it can, where it
-    #: implements ``start``, ``step`` and ``weights``).
+    #: Why the learner cannot be stepped one example at a time (None: it can).
     _no_steps: str | None = None
 
-    def _steppable(self) -> None:
-        """Raise ParameterError where the learner refuses to be stepped by hand."""
+    def _feed(
+        self, state: Any, data: Dataset, idx: np.ndarray, t0: int, sample_weight: Any = None
+    ) -> tuple[Any, PackedData]:
+        """Take the steps ``t0 + 1, ...`` on the rows ``idx`` of ``data``, from ``state``.
+
+        ``state`` None: a fresh one. Returns the state and the packed batch (which a
+        snapshot reads).
+        """
+        self._check_data(data)
+        sw = step_weights(self, sample_weight, data.n)
+        packed = PackedData.pack(data, self.bias_feature, False, sw)
+        if state is None:
+            state = self._setup(packed)
+        if idx.size:
+            self._advance(packed, state, idx, 0, int(idx.size), t0)
+        return state, packed
+
+    def _by_hand(self) -> _ByHand:
+        """The state ``start(d)`` began (ParameterError before, or for a learner refusing)."""
         if self._no_steps is not None:
             raise ParameterError(
                 f"{type(self).__name__} cannot be stepped one example at a time: "
                 f"{self._no_steps}; run it with maxmargin.online.run"
             )
-
-    def _started(self) -> None:
-        """Raise ParameterError unless ``start(d)`` came first (and stepping is allowed)."""
-        self._steppable()
-        if "_w" not in vars(self):
+        hand = vars(self).get("_hand")
+        if hand is None:
             raise ParameterError(f"{type(self).__name__}: call start(d) before step or weights")
+        return hand
 
-    def _hand_margin(self, w: np.ndarray, beta: float, x: np.ndarray, y: float) -> float:
-        """``y (w.x + s beta)``: the margin a hand step tests (``beta`` only when free)."""
-        bias = self.intercept_scaling * beta if self.intercept == "free" else 0.0
-        return y * (float(w @ x) + bias)
+    def _example(self, x: Any, y: float) -> Dataset:
+        """The example ``(x, y)`` as a data set of one row (``x`` without ``s``, augmented)."""
+        return Dataset(np.atleast_2d(x), np.array([y]), name="step", require_both_classes=False)
 
-    def _protocol_weights(self, w: np.ndarray, beta: float) -> Any:
-        """``w`` (a copy), or ``(w, s beta)`` with a free bias: what ``weights()`` returns."""
+    def _protocol(self, w: np.ndarray, b: float) -> Any:
+        """``(w, b)`` as the protocol returns them: ``w``, ``w~ = (w, b/s)`` or ``(w, b)``."""
         if self.intercept == "free":
-            return w.copy(), float(self.intercept_scaling * beta)
-        return w.copy()
+            return w, b
+        return np.append(w, b / self.intercept_scaling) if self.intercept == "augmented" else w
 
     def start(self, d: int) -> None:
         """Set a fresh state for examples of length ``d`` (the public protocol).
@@ -599,65 +603,127 @@ class OnlineLearner(Learner):
         ------
         ParameterError
             The learner cannot be stepped one example at a time (it says why).
-        NotImplementedError
-            The learner implements the run protocol only.
 
         Examples
         --------
-        >>> OnlineLearner().start(3)
-        Traceback (most recent call last):
-        NotImplementedError: OnlineLearner cannot be stepped by hand: use maxmargin.online.run
+        >>> from maxmargin.online import Perceptron
+        >>> p = Perceptron(intercept="none")
+        >>> p.start(2)
+        >>> p.step(np.array([1.0, 2.0]), -1.0, 1)
+        >>> p.weights()
+        array([-1., -2.])
         """
-        self._steppable()
-        raise NotImplementedError(
-            f"{type(self).__name__} cannot be stepped by hand: use maxmargin.online.run"
-        )
+        vars(self).pop("_hand", None)
+        if self._no_steps is None:
+            zero = self._example(np.zeros(d - (self.intercept == "augmented")), 1.0)
+            self._hand = _ByHand(d, *self._feed(None, zero, np.zeros(0, np.int64), 0))
+        self._by_hand()
 
     def step(self, x: np.ndarray, y: float, t: int) -> None:
-        """Take one step on the example ``(x, y)`` (the public protocol).
+        """Take one step on the example ``(x, y)``: :func:`~maxmargin.online.run`'s step.
+
+        The learner's compiled kernel on a batch of one example.
 
         Parameters
         ----------
         x : ndarray of shape (d,)
+            With intercept ``"augmented"`` its last entry is the bias feature ``s``.
         y : float
             +1.0 or -1.0.
         t : int
-            The step number, 1 for the first.
+            The step number, 1 for the first (Pegasos and the subgradient count their own
+            steps).
 
         Raises
         ------
-        ParameterError, NotImplementedError
-            As :meth:`start`.
+        ParameterError, DataError
+            As :meth:`start`; ``x`` not of length ``d``, not finite, ``y`` not +-1.
 
         Examples
         --------
-        >>> OnlineLearner().step(np.zeros(3), 1.0, 1)
-        Traceback (most recent call last):
-        NotImplementedError: OnlineLearner cannot be stepped by hand: use maxmargin.online.run
+        >>> from maxmargin.online import Pegasos
+        >>> p = Pegasos(lam=1.0, intercept="free")
+        >>> p.start(1)
+        >>> p.step(np.array([2.0]), 1.0, 1)
+        >>> p.weights()
+        (array([1.]), 0.5)
         """
-        self.start(0)
+        hand = self._by_hand()
+        x = np.asarray(x, dtype=float)
+        if x.shape != (hand.d,):
+            raise ParameterError(
+                f"{type(self).__name__}: x must have the shape ({hand.d},) start(d) was given; "
+                f"got {x.shape}"
+            )
+        row = x[:-1] if self.intercept == "augmented" else x
+        hand.state, hand.packed = self._feed(
+            hand.state, self._example(row, y), np.zeros(1, np.int64), t - 1
+        )
+        hand.t = t
+
+    def _snapshot_by_hand(self) -> tuple[_ByHand, Snapshot]:
+        hand = self._by_hand()
+        with np.errstate(divide="ignore", invalid="ignore"):  # an average of no steps
+            return hand, self._snapshot(hand.packed, hand.state, max(hand.t, 1))
 
     def weights(self) -> Any:
-        """The current classifier (the public protocol).
+        """The learner's output: what :func:`~maxmargin.online.run`'s trace records as ``w``.
 
         Returns
         -------
         ndarray or (ndarray, float)
-            ``w`` (``w~ = (w, b/s)`` with intercept ``"augmented"``), or ``(w, b)`` with
-            ``"free"``.
+            ``w`` (intercept ``"none"``), ``w~ = (w, b/s)`` (``"augmented"``) or
+            ``(w, b)`` (``"free"``); for the averaged perceptron, the average.
 
         Raises
         ------
-        ParameterError, NotImplementedError
+        ParameterError
             As :meth:`start`.
 
         Examples
         --------
-        >>> OnlineLearner().weights()
-        Traceback (most recent call last):
-        NotImplementedError: OnlineLearner cannot be stepped by hand: use maxmargin.online.run
+        >>> from maxmargin.online import Perceptron
+        >>> p = Perceptron(intercept="augmented")
+        >>> p.start(3)
+        >>> p.step(np.array([1.0, 2.0, 1.0]), 1.0, 1)
+        >>> p.weights()
+        array([1., 2., 1.])
         """
-        self.start(0)
+        _, snap = self._snapshot_by_hand()
+        return self._protocol(snap.w, snap.b)
+
+    def average(self) -> Any:
+        """The averaged iterate (learners with ``has_average``): the trace's ``w_avg``.
+
+        Returns
+        -------
+        ndarray or (ndarray, float)
+            As :meth:`weights`; :meth:`weights` itself before any step.
+
+        Raises
+        ------
+        ParameterError
+            As :meth:`start`, or the learner keeps no average.
+
+        Examples
+        --------
+        >>> from maxmargin.online import Pegasos
+        >>> p = Pegasos(lam=1.0, intercept="none")
+        >>> p.start(1)
+        >>> p.step(np.array([1.0]), 1.0, 1)
+        >>> p.step(np.array([1.0]), 1.0, 2)
+        >>> p.average()
+        array([0.25])
+        """
+        if not self.has_average:
+            raise ParameterError(
+                f"{type(self).__name__} keeps no averaged iterate (has_average is False)"
+            )
+        hand, snap = self._snapshot_by_hand()
+        if hand.t == 0:
+            return self._protocol(snap.w, snap.b)
+        assert snap.w_avg is not None and snap.b_avg is not None
+        return self._protocol(snap.w_avg, snap.b_avg)
 
     # ------------------------------------------------------------------ the run protocol
 
@@ -696,194 +762,3 @@ class OnlineLearner(Learner):
     def _decision(self, packed: PackedData, state: Any, w: np.ndarray, b: float) -> np.ndarray:
         """Decision values on the training data, for the final training error."""
         return np.asarray(packed.dataset.X @ w).ravel() + b
-
-
-#: What a run can be scored on (see :func:`scoring`).
-SCORINGS = ("objective", "linear", "mistakes")
-
-
-@dataclass(frozen=True)
-class Declared:
-    """What a learner declared, kept with its trace (:attr:`~maxmargin.Trace.declares`).
-
-    Enough to score a trace as its run was scored, without the learner object: a trace
-    saved by ``maxmargin run`` and read back, or weights from elsewhere
-    (:meth:`~maxmargin.Trace.from_weights`, which says only its ``kind``).
-
-    Attributes
-    ----------
-    name : str
-    objective : {"lambda", "C"} or None
-    mistake_driven : bool
-    update_margin, update_step : float
-    theory_rate : float or None
-    has_dual, dual_counts_updates, has_average, svm_space, visits_schedule : bool
-        As on :class:`OnlineLearner`.
-    regret_G : float or None
-        :meth:`OnlineLearner.regret_lipschitz` at the run's ``R = max ||z_i||``.
-
-    Examples
-    --------
-    >>> from maxmargin.online import Perceptron
-    >>> d = Declared.of(Perceptron(), R=2.0)
-    >>> d.mistake_driven, scoring(d), Declared.from_dict(d.to_dict()) == d
-    (True, 'linear', True)
-    """
-
-    name: str = ""
-    objective: str | None = None
-    mistake_driven: bool = False
-    update_margin: float = 0.0
-    update_step: float = 1.0
-    theory_rate: float | None = None
-    has_dual: bool = False
-    dual_counts_updates: bool = False
-    has_average: bool = False
-    svm_space: bool = True
-    visits_schedule: bool = True
-    regret_G: float | None = None
-
-    @classmethod
-    def of(cls, learner: OnlineLearner, R: float) -> Declared:
-        """The declarations of ``learner`` (instance values: it may narrow them).
-
-        Parameters
-        ----------
-        learner : OnlineLearner
-        R : float
-            ``max_i ||z_i||`` of the data it runs on (for the regret bound's constant).
-
-        Returns
-        -------
-        Declared
-        """
-        G = learner.regret_lipschitz(R)
-        return cls(
-            name=learner.name,
-            objective=learner.objective,
-            mistake_driven=bool(learner.mistake_driven),
-            update_margin=float(learner.update_margin),
-            update_step=float(learner.update_step),
-            theory_rate=None if learner.theory_rate is None else float(learner.theory_rate),
-            has_dual=bool(learner.has_dual),
-            dual_counts_updates=bool(learner.dual_counts_updates),
-            has_average=bool(learner.has_average),
-            svm_space=bool(learner.svm_space),
-            visits_schedule=bool(learner.visits_schedule),
-            regret_G=None if G is None else float(G),
-        )
-
-    @classmethod
-    def of_kind(cls, kind: str, name: str = "") -> Declared:
-        """The declarations that give the scoring ``kind`` (weights from elsewhere).
-
-        Parameters
-        ----------
-        kind : {"objective", "linear", "mistakes"}
-        name : str
-
-        Returns
-        -------
-        Declared
-        """
-        if kind not in SCORINGS:
-            raise ParameterError(f"kind must be one of {', '.join(SCORINGS)}, got {kind!r}")
-        return cls(
-            name=name,
-            objective="lambda" if kind == "objective" else None,
-            svm_space=kind != "mistakes",
-        )
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Declared:
-        """Inverse of :meth:`to_dict` (unknown keys are ignored: newer files).
-
-        Parameters
-        ----------
-        d : dict
-
-        Returns
-        -------
-        Declared
-        """
-        known = {f for f in cls.__dataclass_fields__}
-        return cls(**{k: v for k, v in d.items() if k in known})
-
-    def to_dict(self) -> dict[str, Any]:
-        """The declarations as JSON types.
-
-        Returns
-        -------
-        dict
-        """
-        return {f: getattr(self, f) for f in self.__dataclass_fields__}
-
-    def regret_lipschitz(self, R: float) -> float | None:
-        """The recorded ``G`` (the trace is scored on the data it ran on).
-
-        Parameters
-        ----------
-        R : float
-            Unused: ``G`` was computed at the run's ``R``.
-
-        Returns
-        -------
-        float or None
-        """
-        return self.regret_G
-
-
-def scoring(learner: OnlineLearner | type[OnlineLearner] | Declared) -> str:
-    """What a learner is scored on, from its declarations.
-
-    ``"objective"`` (it minimises the problem's objective: every quantity), ``"linear"``
-    (a classifier in the SVM's space with no objective: mistakes, margin, angle, error,
-    regret) or ``"mistakes"`` (mistakes and error only).
-
-    Parameters
-    ----------
-    learner : OnlineLearner, its class, or Declared
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> from maxmargin.online import Pegasos, Perceptron, Winnow
-    >>> [scoring(c) for c in (Pegasos, Perceptron, Winnow)]
-    ['objective', 'linear', 'mistakes']
-    """
-    if learner.objective is not None:
-        return "objective"
-    return "linear" if learner.svm_space else "mistakes"
-
-
-def prediction_errors(f: np.ndarray, y: np.ndarray, svm_space: bool = True) -> np.ndarray:
-    """Which decision values are errors.
-
-    ``y f <= 0`` in the SVM's space (a zero score is a mistake, the perceptron's
-    convention), else ``f > 0`` predicts +1 (Winnow's ``w.x > theta``).
-
-    Parameters
-    ----------
-    f : ndarray of shape (n,) or (n, k)
-        Decision values, one row per example.
-    y : ndarray of shape (n,)
-    svm_space : bool
-        The learner's :attr:`OnlineLearner.svm_space`.
-
-    Returns
-    -------
-    ndarray of bool, the shape of ``f``
-
-    Examples
-    --------
-    >>> f, y = np.array([0.0, 0.0, 2.0]), np.array([1.0, -1.0, -1.0])
-    >>> prediction_errors(f, y).tolist(), prediction_errors(f, y, svm_space=False).tolist()
-    ([True, True, True], [True, False, True])
-    """
-    y = y.reshape((-1,) + (1,) * (np.ndim(f) - 1))
-    if svm_space:
-        return y * f <= 0
-    return (f > 0) != (y > 0)

@@ -567,7 +567,7 @@ def regret_G(learner: Any, R: float) -> float | None:
     Examples
     --------
     >>> from maxmargin.online import Pegasos
-    >>> regret_G(Pegasos(lam=0.1), 2.0)
+    >>> regret_G(Pegasos(lam=0.1, intercept="none"), 2.0)
     4.0
     """
     return _regret_G(learner, R)

@@ -7,14 +7,27 @@ there is no cycle. See ``docs/own-learner.md``.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
+from ..exceptions import ParameterError
+
 if TYPE_CHECKING:
+    from .base import OnlineLearner
     from .claims import Claim
 
-__all__ = ["Learner"]
+__all__ = [
+    "Learner",
+    "OBJECTIVES",
+    "SCORINGS",
+    "DECLARATIONS",
+    "Declared",
+    "scoring",
+    "prediction_errors",
+    "is_learner",
+]
 
 
 class Learner:
@@ -128,3 +141,277 @@ class Learner:
         NotImplementedError: write weights() in your learner
         """
         raise NotImplementedError("write weights() in your learner")
+
+
+#: The objectives a learner may declare it minimises (or None).
+OBJECTIVES = ("lambda", "C")
+
+#: What a learner declares, by name: the class attributes of :class:`OnlineLearner` and of
+#: the public protocol (:mod:`maxmargin.online.protocol`) alike.
+DECLARATIONS = (
+    "objective",
+    "problem_parameter",
+    "mistake_driven",
+    "update_margin",
+    "update_step",
+    "theory_rate",
+    "has_dual",
+    "dual_counts_updates",
+    "has_average",
+    "svm_space",
+    "visits_schedule",
+    "resumable",
+    "supported_intercepts",
+)
+
+
+#: The methods every learner of the protocol has.
+METHODS = ("start", "step", "weights")
+
+
+def is_learner(obj: Any) -> bool:
+    """Whether ``obj`` (an instance or a class) has the protocol's methods.
+
+    Parameters
+    ----------
+    obj : object
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> is_learner(Learner), is_learner(object())
+    (True, False)
+    """
+    return all(callable(getattr(obj, m, None)) for m in METHODS)
+
+
+def _declared(learner: Any) -> dict[str, Any]:
+    """The learner's declarations, checked, with the protocol's defaults."""
+    defaults = {k: getattr(Learner, k) for k in DECLARATIONS if hasattr(Learner, k)}
+    defaults["visits_schedule"] = True
+    out = {k: getattr(learner, k, v) for k, v in defaults.items()}
+    who = type(learner).__name__
+    if out["objective"] not in (None, *OBJECTIVES):
+        raise ParameterError(
+            f"{who}.objective must be one of {OBJECTIVES} or None, not {out['objective']!r}"
+        )
+    pp = out["problem_parameter"]
+    if pp not in (None, "lam", "C"):
+        raise ParameterError(f"{who}.problem_parameter must be 'lam', 'C' or None, not {pp!r}")
+    if pp is not None and not hasattr(learner, pp):
+        raise ParameterError(
+            f"{who} declares problem_parameter {pp!r} but has no attribute "
+            f"{pp!r} (store the constructor's {pp} as self.{pp})"
+        )
+    obj = out["objective"]
+    if obj is not None and not hasattr(learner, "lam" if obj == "lambda" else "C"):
+        name = "lam" if obj == "lambda" else "C"
+        raise ParameterError(
+            f"{who} minimises the {obj} objective but has no attribute "
+            f"{name!r}: store the parameter of its objective as self.{name}"
+        )
+    ints = tuple(out["supported_intercepts"])
+    if not ints or any(i not in ("none", "augmented", "free") for i in ints):
+        raise ParameterError(
+            f"{who}.supported_intercepts must name some of 'none', "
+            f"'augmented', 'free'; got {ints!r}"
+        )
+    out["supported_intercepts"] = ints
+    for meth, flag in (("average", "has_average"), ("dual", "has_dual")):
+        if out[flag] and not callable(getattr(learner, meth, None)):
+            raise ParameterError(f"{who} declares {flag} but has no method {meth}()")
+    return out
+
+
+#: What a run can be scored on (see :func:`scoring`).
+SCORINGS = ("objective", "linear", "mistakes")
+
+
+@dataclass(frozen=True)
+class Declared:
+    """What a learner declared, kept with its trace (:attr:`~maxmargin.Trace.declares`).
+
+    Enough to score a trace as its run was scored, without the learner object: a trace
+    saved by ``maxmargin run`` and read back, or weights from elsewhere
+    (:meth:`~maxmargin.Trace.from_weights`, which says only its ``kind``).
+
+    Attributes
+    ----------
+    name : str
+    objective : {"lambda", "C"} or None
+    mistake_driven : bool
+    update_margin, update_step : float
+    theory_rate : float or None
+    has_dual, dual_counts_updates, has_average, svm_space, visits_schedule : bool
+        As on :class:`OnlineLearner`.
+    regret_G : float or None
+        :meth:`OnlineLearner.regret_lipschitz` at the run's ``R = max ||z_i||``.
+
+    Examples
+    --------
+    >>> from maxmargin.online import Perceptron
+    >>> d = Declared.of(Perceptron(), R=2.0)
+    >>> d.mistake_driven, scoring(d), Declared.from_dict(d.to_dict()) == d
+    (True, 'linear', True)
+    """
+
+    name: str = ""
+    objective: str | None = None
+    mistake_driven: bool = False
+    update_margin: float = 0.0
+    update_step: float = 1.0
+    theory_rate: float | None = None
+    has_dual: bool = False
+    dual_counts_updates: bool = False
+    has_average: bool = False
+    svm_space: bool = True
+    visits_schedule: bool = True
+    regret_G: float | None = None
+
+    @classmethod
+    def of(cls, learner: OnlineLearner, R: float) -> Declared:
+        """The declarations of ``learner`` (instance values: it may narrow them).
+
+        Parameters
+        ----------
+        learner : OnlineLearner
+        R : float
+            ``max_i ||z_i||`` of the data it runs on (for the regret bound's constant).
+
+        Returns
+        -------
+        Declared
+        """
+        G = learner.regret_lipschitz(R)
+        return cls(
+            name=learner.name,
+            objective=learner.objective,
+            mistake_driven=bool(learner.mistake_driven),
+            update_margin=float(learner.update_margin),
+            update_step=float(learner.update_step),
+            theory_rate=None if learner.theory_rate is None else float(learner.theory_rate),
+            has_dual=bool(learner.has_dual),
+            dual_counts_updates=bool(learner.dual_counts_updates),
+            has_average=bool(learner.has_average),
+            svm_space=bool(learner.svm_space),
+            visits_schedule=bool(learner.visits_schedule),
+            regret_G=None if G is None else float(G),
+        )
+
+    @classmethod
+    def of_kind(cls, kind: str, name: str = "") -> Declared:
+        """The declarations that give the scoring ``kind`` (weights from elsewhere).
+
+        Parameters
+        ----------
+        kind : {"objective", "linear", "mistakes"}
+        name : str
+
+        Returns
+        -------
+        Declared
+        """
+        if kind not in SCORINGS:
+            raise ParameterError(f"kind must be one of {', '.join(SCORINGS)}, got {kind!r}")
+        return cls(
+            name=name,
+            objective="lambda" if kind == "objective" else None,
+            svm_space=kind != "mistakes",
+        )
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Declared:
+        """Inverse of :meth:`to_dict` (unknown keys are ignored: newer files).
+
+        Parameters
+        ----------
+        d : dict
+
+        Returns
+        -------
+        Declared
+        """
+        known = {f for f in cls.__dataclass_fields__}
+        return cls(**{k: v for k, v in d.items() if k in known})
+
+    def to_dict(self) -> dict[str, Any]:
+        """The declarations as JSON types.
+
+        Returns
+        -------
+        dict
+        """
+        return {f: getattr(self, f) for f in self.__dataclass_fields__}
+
+    def regret_lipschitz(self, R: float) -> float | None:
+        """The recorded ``G`` (the trace is scored on the data it ran on).
+
+        Parameters
+        ----------
+        R : float
+            Unused: ``G`` was computed at the run's ``R``.
+
+        Returns
+        -------
+        float or None
+        """
+        return self.regret_G
+
+
+def scoring(learner: OnlineLearner | type[OnlineLearner] | Declared) -> str:
+    """What a learner is scored on, from its declarations.
+
+    ``"objective"`` (it minimises the problem's objective: every quantity), ``"linear"``
+    (a classifier in the SVM's space with no objective: mistakes, margin, angle, error,
+    regret) or ``"mistakes"`` (mistakes and error only).
+
+    Parameters
+    ----------
+    learner : OnlineLearner, its class, or Declared
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from maxmargin.online import Pegasos, Perceptron, Winnow
+    >>> [scoring(c) for c in (Pegasos, Perceptron, Winnow)]
+    ['objective', 'linear', 'mistakes']
+    """
+    if learner.objective is not None:
+        return "objective"
+    return "linear" if learner.svm_space else "mistakes"
+
+
+def prediction_errors(f: np.ndarray, y: np.ndarray, svm_space: bool = True) -> np.ndarray:
+    """Which decision values are errors.
+
+    ``y f <= 0`` in the SVM's space (a zero score is a mistake, the perceptron's
+    convention), else ``f > 0`` predicts +1 (Winnow's ``w.x > theta``).
+
+    Parameters
+    ----------
+    f : ndarray of shape (n,) or (n, k)
+        Decision values, one row per example.
+    y : ndarray of shape (n,)
+    svm_space : bool
+        The learner's :attr:`OnlineLearner.svm_space`.
+
+    Returns
+    -------
+    ndarray of bool, the shape of ``f``
+
+    Examples
+    --------
+    >>> f, y = np.array([0.0, 0.0, 2.0]), np.array([1.0, -1.0, -1.0])
+    >>> prediction_errors(f, y).tolist(), prediction_errors(f, y, svm_space=False).tolist()
+    ([True, True, True], [True, False, True])
+    """
+    y = y.reshape((-1,) + (1,) * (np.ndim(f) - 1))
+    if svm_space:
+        return y * f <= 0
+    return (f > 0) != (y > 0)

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import numpy as np
 
 from .._validation import check_positive
+from ..conventions import DEFAULT_INTERCEPT
 from ._compiled import kernels
 from .base import LearnerState, OnlineLearner, PackedData, Snapshot, _doc_intercept
 from .claims import PERMUTATION, MistakeBound
@@ -63,94 +64,10 @@ class PassiveAggressive(OnlineLearner):
     resumable = True
 
     def __init__(
-        self, *, C: float = 1.0, intercept: str = "augmented", intercept_scaling: float = 1.0
+        self, *, C: float = 1.0, intercept: str = DEFAULT_INTERCEPT, intercept_scaling: float = 1.0
     ) -> None:
         super().__init__(intercept=intercept, intercept_scaling=intercept_scaling)
         self.C = check_positive("C", C)
-
-    # ------------------------------------------------------------ the public protocol
-    # The same rule as kernels.pa_steps, one example at a time in numpy.
-
-    def start(self, d: int) -> None:
-        """Start from ``w = 0`` for examples of length ``d`` (the public protocol).
-
-        Parameters
-        ----------
-        d : int
-            The length of ``x`` (with ``"augmented"`` the features and ``s``).
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> pa = PA(intercept="none")
-        >>> pa.start(2)
-        >>> pa.step(np.array([1.0, 1.0]), 1.0, 1)
-        >>> pa.weights()
-        array([0.5, 0.5])
-        """
-        self._steppable()
-        self._w = np.zeros(d)
-        self._beta = 0.0  # the free bias weight (b = s beta)
-
-    def step(self, x: np.ndarray, y: float, t: int) -> None:
-        r"""Update ``w += tau y z`` with the variant's ``tau`` when the hinge loss is positive.
-
-        ``ell = 1 - y (w.x + b)``, ``q = ||z||^2`` (``||x||^2 + s^2`` with a free bias);
-        ``tau = ell / q`` (PA), ``min(C, ell / q)`` (PA-I), ``ell / (q + 1/(2C))`` (PA-II).
-
-        Parameters
-        ----------
-        x : ndarray of shape (d,)
-        y : float
-            +1.0 or -1.0.
-        t : int
-            The step number (unused: the rule does not depend on it).
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> pa = PA1(C=0.1, intercept="none")
-        >>> pa.start(1)
-        >>> pa.step(np.array([1.0]), 1.0, 1)
-        >>> pa.weights()
-        array([0.1])
-        """
-        self._started()
-        s = self.intercept_scaling
-        free = self.intercept == "free"
-        m = self._hand_margin(self._w, self._beta, x, y)
-        if m >= 1.0:
-            return
-        ell = 1.0 - m
-        q = float(x @ x) + (s * s if free else 0.0)
-        if self.variant == 0:
-            tau = ell / q if q > 0.0 else 0.0
-        elif self.variant == 1:
-            tau = min(self.C, ell / q) if q > 0.0 else 0.0
-        else:
-            tau = ell / (q + 0.5 / self.C)
-        if tau > 0.0:
-            self._w += (tau * y) * x
-            if free:
-                self._beta += tau * y * s
-
-    def weights(self) -> Any:
-        """The current ``w`` (``w~`` with ``"augmented"``), or ``(w, b)`` with ``"free"``.
-
-        Returns
-        -------
-        ndarray of shape (d,), or (ndarray of shape (d,), float)
-            A copy.
-
-        Examples
-        --------
-        >>> pa = PA2()
-        >>> pa.start(2)
-        >>> pa.weights()
-        array([0., 0.])
-        """
-        self._started()
-        return self._protocol_weights(self._w, self._beta)
 
     def _setup(self, packed: PackedData) -> PAState:
         return PAState(
@@ -208,7 +125,9 @@ class PA(PassiveAggressive):
         PERMUTATION,
     )
 
-    def __init__(self, *, intercept: str = "augmented", intercept_scaling: float = 1.0) -> None:
+    def __init__(
+        self, *, intercept: str = DEFAULT_INTERCEPT, intercept_scaling: float = 1.0
+    ) -> None:
         super().__init__(C=1.0, intercept=intercept, intercept_scaling=intercept_scaling)
 
 

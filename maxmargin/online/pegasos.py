@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from .._validation import check_int, check_positive
+from ..conventions import DEFAULT_INTERCEPT
 from ..exceptions import ParameterError
 from ._compiled import kernels
 from .base import LearnerState, OnlineLearner, PackedData, Snapshot, _doc_intercept
@@ -176,7 +177,7 @@ class Pegasos(OnlineLearner):
         lam: float = 1e-4,
         projection: str | None = None,
         batch_size: int = 1,
-        intercept: str = "augmented",
+        intercept: str = DEFAULT_INTERCEPT,
         intercept_scaling: float = 1.0,
         step: Any = None,
     ) -> None:
@@ -204,133 +205,6 @@ class Pegasos(OnlineLearner):
                 f"its steps average the hinge's subgradient over batches of "
                 f"{self.batch_size} examples (batch_size=1 steps one at a time)"
             )
-
-    # ------------------------------------------------------------ the public protocol
-    # The same rule as kernels.sgd_steps with batches of one, in numpy, on w itself
-    # (the kernel keeps w = sigma v to make the shrinkage O(1)).
-
-    def start(self, d: int) -> None:
-        """Start from ``w = 0`` for examples of length ``d`` (the public protocol).
-
-        Parameters
-        ----------
-        d : int
-            The length of ``x`` (with ``"augmented"`` the features and ``s``).
-
-        Raises
-        ------
-        ParameterError
-            ``batch_size > 1``.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> p = Pegasos(lam=0.5, intercept="none")
-        >>> p.start(2)
-        >>> p.step(np.array([1.0, 0.0]), 1.0, 1)
-        >>> p.weights()
-        array([1., 0.])
-        """
-        self._steppable()
-        self._w = np.zeros(d)
-        self._theta_sum = np.zeros(d)  # the lazy form's sum of y x over the active steps
-        self._beta = 0.0  # the free bias weight (b = s beta), never shrunk nor projected
-        self._w_sum = np.zeros(d)
-        self._beta_sum = 0.0
-        self._k = 0
-
-    def step(self, x: np.ndarray, y: float, t: int) -> None:
-        r"""One subgradient step on ``lam/2 ||w||^2 + max(0, 1 - y (w.x + b))``.
-
-        ``w_{t+1} = (1 - eta_t lam) w_t + eta_t y x 1[y (w_t.x + b) < 1]`` with the
-        schedule's ``eta_t``; Pegasos without projection or with the lazy one keeps
-        ``theta_t = sum y x`` over the active steps and sets ``w_{t+1} = eta_t theta_t``
-        (the same iterate), then projects onto the ball of radius ``1/sqrt(lam)``
-        (``projection``). A free bias takes ``b += eta_t y s^2`` on the active steps.
-
-        Parameters
-        ----------
-        x : ndarray of shape (d,)
-        y : float
-            +1.0 or -1.0.
-        t : int
-            The step number, 1 for the first (the step size's ``t``).
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> p = Pegasos(lam=1.0, intercept="none")
-        >>> p.start(1)
-        >>> p.step(np.array([2.0]), 1.0, 1)
-        >>> p.weights()
-        array([1.])
-        """
-        self._started()
-        s = self.intercept_scaling
-        free = self.intercept == "free"
-        lam = 0.0 if self.lam is None else self.lam
-        m = self._hand_margin(self._w, self._beta, x, y)
-        self._w_sum += self._w  # the average is of the iterates the losses were taken at
-        self._beta_sum += self._beta
-        self._k += 1
-        eta = self._step().at(t, lam=self.lam)
-        active = m < 1.0
-        if self._mode()[0] == kernels.MODE_THETA:
-            if active:
-                self._theta_sum += y * x
-            self._w = eta * self._theta_sum
-        else:
-            self._w = (1.0 - eta * lam) * self._w
-            if active:
-                self._w += (eta * y) * x
-        if free and active:
-            self._beta += eta * y * s
-        if self.projection is not None and lam > 0.0:
-            nrm = float(np.linalg.norm(self._w))
-            radius = 1.0 / math.sqrt(lam)
-            if nrm > radius:
-                self._w *= radius / nrm
-
-    def weights(self) -> Any:
-        """The current ``w`` (``w~`` with ``"augmented"``), or ``(w, b)`` with ``"free"``.
-
-        Returns
-        -------
-        ndarray of shape (d,), or (ndarray of shape (d,), float)
-            A copy.
-
-        Examples
-        --------
-        >>> p = Pegasos(lam=0.1)
-        >>> p.start(2)
-        >>> p.weights()
-        array([0., 0.])
-        """
-        self._started()
-        return self._protocol_weights(self._w, self._beta)
-
-    def average(self) -> Any:
-        """The mean of the iterates ``w_1..w_t`` the losses were taken at (``w_1 = 0``).
-
-        Returns
-        -------
-        ndarray of shape (d,), or (ndarray of shape (d,), float)
-            ``weights()`` before any step.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> p = Pegasos(lam=1.0, intercept="none")
-        >>> p.start(1)
-        >>> p.step(np.array([1.0]), 1.0, 1)
-        >>> p.step(np.array([1.0]), 1.0, 2)
-        >>> p.average()
-        array([0.25])
-        """
-        self._started()
-        if self._k == 0:
-            return self.weights()
-        return self._protocol_weights(self._w_sum / self._k, self._beta_sum / self._k)
 
     def _rate(self) -> float | None:
         """The step schedule's rate; None for ``1/(lam t)`` steps with a free bias.
@@ -382,7 +256,7 @@ class Pegasos(OnlineLearner):
 
         Examples
         --------
-        >>> Pegasos(lam=0.01, projection="greedy").regret_lipschitz(2.0)
+        >>> Pegasos(lam=0.01, projection="greedy", intercept="none").regret_lipschitz(2.0)
         2.1
         """
         if (

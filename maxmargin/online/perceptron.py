@@ -16,6 +16,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._validation import check_choice, check_int, check_positive
+from ..conventions import DEFAULT_INTERCEPT
 from ..exceptions import ParameterError
 from ._compiled import kernels
 from .base import LearnerState, OnlineLearner, PackedData, Snapshot, _doc_intercept
@@ -110,111 +111,6 @@ class Perceptron(OnlineLearner):
     )
     _averaged = False
     _log_updates = False
-
-    # ------------------------------------------------------------ the public protocol
-    # The same rule as kernels.perceptron_steps, one example at a time in numpy.
-
-    def start(self, d: int) -> None:
-        """Start from ``w = 0`` for examples of length ``d`` (the public protocol).
-
-        Parameters
-        ----------
-        d : int
-            The length of ``x``: the features, plus the bias feature ``s`` with intercept
-            ``"augmented"``; with ``"free"`` the features, the bias kept apart.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> p = Perceptron(intercept="none")
-        >>> p.start(2)
-        >>> p.step(np.array([1.0, 2.0]), -1.0, 1)
-        >>> p.weights()
-        array([-1., -2.])
-        """
-        self._steppable()
-        self._w = np.zeros(d)
-        self._beta = 0.0  # the free bias weight (b = s beta)
-        self._u = np.zeros(d)  # sum (t - 1) eta y x over the updates: the average
-        self._ubeta = 0.0
-        self._t = 0
-
-    def step(self, x: np.ndarray, y: float, t: int) -> None:
-        """Update ``w += eta y x`` when ``y (w.x + b) <= update_margin``.
-
-        Parameters
-        ----------
-        x : ndarray of shape (d,)
-        y : float
-            +1.0 or -1.0.
-        t : int
-            The step number, 1 for the first (it weighs the average).
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> p = Perceptron(intercept="free")
-        >>> p.start(2)
-        >>> p.step(np.array([1.0, 2.0]), 1.0, 1)
-        >>> p.weights()
-        (array([1., 2.]), 1.0)
-        """
-        self._started()
-        s = self.intercept_scaling
-        free = self.intercept == "free"
-        m = self._hand_margin(self._w, self._beta, x, y)
-        self._t = t
-        if m <= self.update_margin:
-            e = self.update_step
-            self._w += (e * y) * x
-            self._u += (e * y * (t - 1.0)) * x
-            if free:
-                self._beta += e * y * s
-                self._ubeta += e * y * (t - 1.0) * s
-
-    def weights(self) -> Any:
-        """The current iterate: ``w`` (``w~`` with ``"augmented"``), ``(w, b)`` if ``"free"``.
-
-        Returns
-        -------
-        ndarray of shape (d,), or (ndarray of shape (d,), float)
-            A copy.
-
-        Examples
-        --------
-        >>> p = Perceptron()
-        >>> p.start(3)
-        >>> p.weights()
-        array([0., 0., 0.])
-        """
-        self._started()
-        return self._protocol_weights(self._w, self._beta)
-
-    def average(self) -> Any:
-        """The mean of the weights after steps ``1..t``: the averaged perceptron's output.
-
-        Returns
-        -------
-        ndarray of shape (d,), or (ndarray of shape (d,), float)
-            ``w - u/t`` with ``u = sum (t' - 1) eta y x`` over the updates (Daume's trick);
-            ``w`` before any step.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> p = AveragedPerceptron(intercept="none")
-        >>> p.start(1)
-        >>> p.step(np.array([1.0]), 1.0, 1)
-        >>> p.step(np.array([1.0]), 1.0, 2)
-        >>> p.average()
-        array([1.])
-        """
-        self._started()
-        if self._t == 0:
-            return self.weights()
-        return self._protocol_weights(
-            self._w - self._u / self._t, self._beta - self._ubeta / self._t
-        )
 
     def _setup(self, packed: PackedData) -> PerceptronState:
         d1 = packed.d + 1
@@ -493,7 +389,7 @@ class MarginPerceptron(Perceptron):
         *,
         margin: float = 1.0,
         eta: float = 1.0,
-        intercept: str = "augmented",
+        intercept: str = DEFAULT_INTERCEPT,
         intercept_scaling: float = 1.0,
     ) -> None:
         super().__init__(intercept=intercept, intercept_scaling=intercept_scaling)
@@ -681,7 +577,7 @@ class DualPerceptron(OnlineLearner):
         gamma: float | None = None,
         coef0: float = 1.0,
         max_n: int = 8192,
-        intercept: str = "augmented",
+        intercept: str = DEFAULT_INTERCEPT,
         intercept_scaling: float = 1.0,
     ) -> None:
         super().__init__(intercept=intercept, intercept_scaling=intercept_scaling)

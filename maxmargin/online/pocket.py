@@ -8,6 +8,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._validation import check_choice, check_int
+from ..conventions import DEFAULT_INTERCEPT
 from ._compiled import kernels
 from .base import LearnerState, OnlineLearner, PackedData, Snapshot, _doc_intercept
 from .claims import NOVIKOFF, PERCEPTRON_GENERAL, PERMUTATION, SCALING
@@ -136,7 +137,7 @@ class Pocket(OnlineLearner):
         gram_max: int = 4096,
         select: str = "schedule",
         seed: int = 0,
-        intercept: str = "augmented",
+        intercept: str = DEFAULT_INTERCEPT,
         intercept_scaling: float = 1.0,
     ) -> None:
         super().__init__(intercept=intercept, intercept_scaling=intercept_scaling)

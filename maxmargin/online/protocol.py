@@ -77,41 +77,14 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from .._deps import require
 from .._validation import check_memory
+from ..conventions import intercept_for
 from ..exceptions import MaxMarginError, ParameterError
-from .base import (
-    DECLARATIONS,
-    OBJECTIVES,
-    LearnerState,
-    OnlineLearner,
-    PackedData,
-    Snapshot,
-)
-from .learner import Learner
+from .base import LearnerState, OnlineLearner, PackedData, Snapshot
+from .learner import _declared, is_learner
 
-__all__ = ["Learner", "PythonLearner", "as_learner", "is_learner", "learner_params"]
-
-#: The methods every learner of the protocol has.
-METHODS = ("start", "step", "weights")
-
-
-def is_learner(obj: Any) -> bool:
-    """Whether ``obj`` (an instance or a class) has the protocol's methods.
-
-    Parameters
-    ----------
-    obj : object
-
-    Returns
-    -------
-    bool
-
-    Examples
-    --------
-    >>> is_learner(Learner), is_learner(object())
-    (True, False)
-    """
-    return all(callable(getattr(obj, m, None)) for m in METHODS)
+__all__ = ["PythonLearner", "LearnerError", "learner_params"]
 
 
 def learner_params(cls: type) -> tuple[str, ...]:
@@ -130,7 +103,7 @@ def learner_params(cls: type) -> tuple[str, ...]:
 
     Examples
     --------
-    >>> from maxmargin.online import PA1
+    >>> from maxmargin.online import PA1, Learner
     >>> learner_params(PA1), learner_params(Learner)
     (('C', 'intercept', 'intercept_scaling'), ())
     """
@@ -144,44 +117,6 @@ def learner_params(cls: type) -> tuple[str, ...]:
         for p in inspect.signature(init).parameters.values()
         if p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
     )
-
-
-def _declared(learner: Any) -> dict[str, Any]:
-    """The learner's declarations, checked, with the protocol's defaults."""
-    defaults = {k: getattr(Learner, k) for k in DECLARATIONS if hasattr(Learner, k)}
-    defaults["visits_schedule"] = True
-    out = {k: getattr(learner, k, v) for k, v in defaults.items()}
-    who = type(learner).__name__
-    if out["objective"] not in (None, *OBJECTIVES):
-        raise ParameterError(
-            f"{who}.objective must be one of {OBJECTIVES} or None, not {out['objective']!r}"
-        )
-    pp = out["problem_parameter"]
-    if pp not in (None, "lam", "C"):
-        raise ParameterError(f"{who}.problem_parameter must be 'lam', 'C' or None, not {pp!r}")
-    if pp is not None and not hasattr(learner, pp):
-        raise ParameterError(
-            f"{who} declares problem_parameter {pp!r} but has no attribute "
-            f"{pp!r} (store the constructor's {pp} as self.{pp})"
-        )
-    obj = out["objective"]
-    if obj is not None and not hasattr(learner, "lam" if obj == "lambda" else "C"):
-        name = "lam" if obj == "lambda" else "C"
-        raise ParameterError(
-            f"{who} minimises the {obj} objective but has no attribute "
-            f"{name!r}: store the parameter of its objective as self.{name}"
-        )
-    ints = tuple(out["supported_intercepts"])
-    if not ints or any(i not in ("none", "augmented", "free") for i in ints):
-        raise ParameterError(
-            f"{who}.supported_intercepts must name some of 'none', "
-            f"'augmented', 'free'; got {ints!r}"
-        )
-    out["supported_intercepts"] = ints
-    for meth, flag in (("average", "has_average"), ("dual", "has_dual")):
-        if out[flag] and not callable(getattr(learner, meth, None)):
-            raise ParameterError(f"{who} declares {flag} but has no method {meth}()")
-    return out
 
 
 class LearnerError(ParameterError):
@@ -270,8 +205,10 @@ class PythonLearner(OnlineLearner):
     ----------
     learner : object
         An object with ``start``, ``step`` and ``weights`` (see the module's docstring).
-    intercept : {"none", "augmented", "free"}
+    intercept : {"none", "augmented", "free"}, optional
         The problem's intercept mode; one of the learner's ``supported_intercepts``.
+        Default: :func:`maxmargin.conventions.intercept_for` of them (``"free"`` where
+        supported, else ``"augmented"``).
     intercept_scaling : float > 0
         ``s`` of the bias feature (``augmented``: the last entry of ``x``).
 
@@ -294,7 +231,7 @@ class PythonLearner(OnlineLearner):
     reference = "a learner written against the public protocol (maxmargin.online.protocol)"
 
     def __init__(
-        self, learner: Any, *, intercept: str = "augmented", intercept_scaling: float = 1.0
+        self, learner: Any, *, intercept: str | None = None, intercept_scaling: float = 1.0
     ) -> None:
         if (
             isinstance(learner, OnlineLearner)
@@ -308,6 +245,8 @@ class PythonLearner(OnlineLearner):
         self.learner = learner
         for key, value in _declared(learner).items():
             setattr(self, key, value)  # before the intercept is checked against them
+        if intercept is None:
+            intercept = intercept_for(self.supported_intercepts)
         if intercept not in self.supported_intercepts:
             raise ParameterError(
                 f"{type(learner).__name__} supports intercept "
@@ -399,6 +338,15 @@ class PythonLearner(OnlineLearner):
         ndarray or (ndarray, float)
         """
         return self.learner.weights()
+
+    def average(self) -> Any:
+        """The wrapped learner's ``average()`` (a learner with ``has_average``).
+
+        Returns
+        -------
+        ndarray or (ndarray, float)
+        """
+        return self.learner.average()
 
     def regret_lipschitz(self, R: float) -> float | None:
         """The learner's ``regret_lipschitz(R)``, else its declared ``regret_G``.
@@ -511,17 +459,16 @@ class PythonLearner(OnlineLearner):
     def _advance_compiled(
         self, packed: PackedData, state: PythonState, idx: np.ndarray, lo: int, hi: int, t0: int
     ) -> None:
-        loop, loop_indexed = _compiled_loops()
         arrays = state.arrays
         free = self.intercept == "free"
         bias = arrays[1] if free else np.zeros(1)
-        run = loop_indexed if self.has_dual else loop
+        step = self._compiled if self.has_dual else _with_index(self._compiled)
         what = "compiled_step" + (" (compiling it)" if hi == lo else "")
         with _blame(
             self.learner, what, lambda: f" within steps {t0 + 1}..{t0 + hi - lo}" if hi > lo else ""
         ):
-            run(
-                self._compiled,
+            _compiled_loop()(
+                step,
                 state.rows,
                 packed.y,
                 idx,
@@ -622,8 +569,9 @@ def as_learner(
         A built-in learner (returned as it is) or an object of the protocol (wrapped).
     intercept : {"none", "augmented", "free"}, optional
         For a wrapped object: the problem's intercept mode. Default: the object's own
-        ``intercept`` attribute if it has one, else ``"augmented"`` when it supports it,
-        else the first of its ``supported_intercepts``.
+        ``intercept`` attribute if it has one, else
+        :func:`maxmargin.conventions.intercept_for` of its ``supported_intercepts``
+        (``"free"`` where supported, else ``"augmented"``).
     intercept_scaling : float > 0
 
     Returns
@@ -656,20 +604,17 @@ def as_learner(
         )
     if intercept is None:
         own = getattr(obj, "intercept", None)
-        ints = tuple(getattr(obj, "supported_intercepts", Learner.supported_intercepts))
-        intercept = (
-            own
-            if isinstance(own, str)
-            else ("augmented" if "augmented" in ints else (ints[0] if ints else "augmented"))
-        )
+        intercept = own if isinstance(own, str) else None  # None: the adapter's default
     return PythonLearner(obj, intercept=intercept, intercept_scaling=intercept_scaling)
 
 
 @functools.lru_cache(maxsize=1)
-def _compiled_loops() -> tuple[Any, Any]:
-    """The compiled loops that drive a ``compiled_step`` (numba imported on first use)."""
-    from .._deps import require
+def _compiled_loop() -> Any:
+    """The compiled loop that drives a ``compiled_step`` (numba imported on first use).
 
+    It calls ``step(x, y, t, i, *arrays)``: a step without the index comes wrapped
+    (:func:`_with_index`).
+    """
     njit = require("numba", "a learner's compiled_step").njit
 
     @njit
@@ -703,41 +648,19 @@ def _compiled_loops() -> tuple[Any, Any]:
             if m <= 0.0:
                 mistakes += 1.0
             sqn += nw
-            step(x, yi, t0 + p - lo + 1, *arrays)
-        tot[0], tot[1], tot[2] = mistakes, loss, sqn
-
-    @njit
-    def loop_indexed(  # type: ignore[no-untyped-def]
-        step,
-        rows,
-        y,
-        idx,
-        lo,
-        hi,
-        t0,
-        w,
-        bias,
-        free,
-        arrays,
-        tot,
-    ):  # pragma: no cover - compiled
-        mistakes, loss, sqn = tot[0], tot[1], tot[2]
-        for p in range(lo, hi):
-            i = idx[p]
-            x = rows[i]
-            yi = y[i]
-            f = bias[0] if free else 0.0
-            nw = 0.0
-            for j in range(w.shape[0]):
-                f += w[j] * x[j]
-                nw += w[j] * w[j]
-            m = yi * f
-            if m < 1.0:
-                loss += 1.0 - m
-            if m <= 0.0:
-                mistakes += 1.0
-            sqn += nw
             step(x, yi, t0 + p - lo + 1, i, *arrays)
         tot[0], tot[1], tot[2] = mistakes, loss, sqn
 
-    return loop, loop_indexed
+    return loop
+
+
+@functools.lru_cache(maxsize=64)
+def _with_index(step: Any) -> Any:
+    """``step(x, y, t, *arrays)`` as ``(x, y, t, i, *arrays)``, compiled (once per step)."""
+    njit = require("numba", "a learner's compiled_step").njit
+
+    @njit
+    def indexed(x, y, t, i, *arrays):  # type: ignore[no-untyped-def]  # pragma: no cover
+        step(x, y, t, *arrays)
+
+    return indexed

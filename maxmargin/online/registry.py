@@ -1,9 +1,13 @@
-"""The registry of the built-in learners, and where a name becomes a class and a learner.
+"""The one front door for learners: anything that names a learner becomes one run() drives.
 
-The registry maps names to classes (:func:`make_learner`). This is also the one place
-that turns a learner's name into a class (:func:`learner_class`: a registry name,
-``module:Class`` or ``path/file.py:Class``) and a class into a learner for a problem
-(:func:`learner_for`).
+:data:`LEARNERS` maps the built-in names to their classes. :func:`resolve` turns what a user
+names -- a registry name, ``module:Class``, ``path/file.py:Class``, a class, a built-in
+instance, an object of the public protocol, a scikit-learn or river estimator
+(:mod:`maxmargin.online.adapters`), or a pair ``(target, params)`` -- into a validated
+:class:`~maxmargin.online.OnlineLearner`, checking its options once;
+:func:`resolve_all` does so for several learners that share options (the command's
+``--lam``, ``--step`` ...); :func:`digest` hashes the code behind a ``module:Class``
+target, so that a study reruns the cells of an edited learner.
 """
 
 from __future__ import annotations
@@ -12,12 +16,17 @@ import hashlib
 import importlib
 import importlib.util
 import inspect
+import math
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from ..conventions import intercept_for
 from ..exceptions import ParameterError
+from .adapters import adapt
 from .base import OnlineLearner
+from .learner import Learner, is_learner
 from .pa import PA, PA1, PA2
 from .pegasos import Pegasos
 from .perceptron import (
@@ -29,18 +38,11 @@ from .perceptron import (
     VotedPerceptron,
 )
 from .pocket import Pocket
-from .protocol import LearnerError, as_learner, failure, is_learner, learner_params
+from .protocol import LearnerError, as_learner, failure, learner_params
 from .subgradient import OnlineSubgradient
 from .winnow import Winnow
 
-__all__ = [
-    "LEARNERS",
-    "build",
-    "make_learner",
-    "learner_for",
-    "learner_class",
-    "objective_parameter",
-]
+__all__ = ["LEARNERS", "resolve", "resolve_all", "digest", "objective_parameter"]
 
 #: Registry: learner name -> class.
 LEARNERS: dict[str, type[OnlineLearner]] = {
@@ -61,42 +63,6 @@ LEARNERS: dict[str, type[OnlineLearner]] = {
         PLA,
     )
 }
-
-
-def make_learner(name: str, **params: Any) -> OnlineLearner:
-    """Build a learner by its registry name.
-
-    Parameters
-    ----------
-    name : str
-        One of ``LEARNERS`` (``perceptron``, ``averaged_perceptron``, ``voted_perceptron``,
-        ``dual_perceptron``, ``pocket``, ``pegasos``, ``subgradient``, ``pa``, ``pa1``,
-        ``pa2``, ``winnow``, ``margin_perceptron``, ``pla``).
-    **params
-        Keyword arguments of the learner's class.
-
-    Returns
-    -------
-    OnlineLearner
-        An instance of ``LEARNERS[name]`` (hyper-parameters only;
-        :func:`~maxmargin.online.run` runs it).
-
-    Examples
-    --------
-    >>> make_learner("pegasos", lam=0.01)
-    Pegasos(lam=0.01, projection=None, batch_size=1, intercept='augmented', intercept_scaling=1.0)
-    """
-    if name not in LEARNERS:
-        raise ParameterError(f"unknown learner {name!r}; choose from {', '.join(LEARNERS)}")
-    cls = LEARNERS[name]
-    accepted = [p for p in inspect.signature(cls.__init__).parameters if p != "self"]
-    unknown = sorted(set(params) - set(accepted))
-    if unknown:
-        raise ParameterError(
-            f"learner {name!r} has no parameter {', '.join(unknown)}; "
-            f"it accepts {', '.join(accepted)}"
-        )
-    return cls(**params)
 
 
 def _file_module(path: Path) -> Any:
@@ -234,36 +200,13 @@ def learner_for(learner: str | type, problem: Any, **params: Any) -> OnlineLearn
     PA1(C=2.0, intercept='none', intercept_scaling=1.0)
     """
     cls: Any = learner_class(learner)
-    label = getattr(cls, "name", "") or cls.__name__
-    supported = tuple(getattr(cls, "supported_intercepts", ("none", "augmented")))
+    supported = tuple(getattr(cls, "supported_intercepts", Learner.supported_intercepts))
     if problem.intercept not in supported:
         raise ParameterError(
-            f"learner {label!r} supports intercept {' or '.join(supported)}, but the problem "
-            f"has intercept={problem.intercept!r}; leave it out or change the problem"
+            f"learner {_label(cls)!r} supports intercept {' or '.join(supported)}, but the "
+            f"problem has intercept={problem.intercept!r}; leave it out or change the problem"
         )
-    plain = not issubclass(cls, OnlineLearner)
-    kw: dict[str, Any] = (
-        {}
-        if plain
-        else {"intercept": problem.intercept, "intercept_scaling": problem.intercept_scaling}
-    )
-    declared = getattr(cls, "problem_parameter", None)
-    if declared is not None:
-        kw[declared] = getattr(problem, declared)
-    kw.update(params)
-    accepted = learner_params(cls)
-    unknown = sorted(set(kw) - set(accepted))
-    if unknown:
-        raise ParameterError(
-            f"learner {label!r} has no parameter {', '.join(unknown)}; it "
-            f"accepts {', '.join(accepted) or 'none'}"
-        )
-    built = build(cls, label, **kw)
-    if not plain:
-        return built
-    return as_learner(
-        built, intercept=problem.intercept, intercept_scaling=problem.intercept_scaling
-    )
+    return _build(cls, problem, None, None, params)
 
 
 def build(cls: Any, label: str, **params: Any) -> Any:
@@ -292,7 +235,7 @@ def build(cls: Any, label: str, **params: Any) -> Any:
     Examples
     --------
     >>> build(LEARNERS["pa1"], "pa1", C=2.0)
-    PA1(C=2.0, intercept='augmented', intercept_scaling=1.0)
+    PA1(C=2.0, intercept='free', intercept_scaling=1.0)
     """
     try:
         return cls(**params)
@@ -328,3 +271,281 @@ def objective_parameter(learner: OnlineLearner) -> tuple[str, float] | None:
         return None
     name = "lam" if learner.objective == "lambda" else "C"
     return name, float(getattr(learner, name))
+
+
+def resolve(
+    item: Any,
+    problem: Any = None,
+    *,
+    intercept: str | None = None,
+    intercept_scaling: float | None = None,
+    **params: Any,
+) -> OnlineLearner:
+    """Any learner the user named, as a learner :func:`~maxmargin.online.run` drives.
+
+    The one front door: ``run``, :func:`~maxmargin.compare`, the command line, the path's
+    learners and a study turn what they are given into a learner here, and the options
+    are checked here, once.
+
+    Parameters
+    ----------
+    item : str, type, object or (target, dict)
+        A name of :data:`LEARNERS` (``"pegasos"``), ``"module:Class"``,
+        ``"path/file.py:Class"``, a class (built-in or of the public protocol,
+        ``docs/own-learner.md``), a built-in instance (returned as it is), an object of the
+        protocol (wrapped: :class:`~maxmargin.online.PythonLearner`), a scikit-learn
+        ``partial_fit`` classifier or a river classifier (:mod:`~maxmargin.online.adapters`),
+        or a pair ``(target, params)``: a target built with those parameters.
+    problem : SVMProblem, optional
+        The problem the learner is measured against. A learner built here takes its
+        intercept when it supports it (else :func:`maxmargin.conventions.intercept_for`'s:
+        Winnow ``"none"``), its ``intercept_scaling``, and its value of the parameter the
+        class declares in ``problem_parameter`` (``lam`` for Pegasos, ``C`` for PA-I)
+        unless ``params`` set it. An instance keeps its own intercept but must agree with
+        the problem on the parameter of the objective it minimises.
+    intercept : {"free", "none", "augmented"}, optional
+        The intercept to build (or wrap) the learner with; default: the problem's, else
+        the learner's own default (``"free"`` where supported: the textbook SVM's).
+    intercept_scaling : float > 0, optional
+        ``s`` of the bias feature; default: the problem's, else 1.
+    **params
+        Keyword arguments of the learner's constructor (not for an instance: it is built).
+
+    Returns
+    -------
+    OnlineLearner
+
+    Raises
+    ------
+    ParameterError
+        An unknown name, a module or file that does not import or has no such class, a
+        class that is not a learner, a parameter the constructor does not take (the message
+        lists those it takes), a constructor that raised (one line), an unsupported
+        intercept, parameters for an instance, an instance whose objective's parameter
+        is not the problem's.
+
+    Examples
+    --------
+    >>> from maxmargin import SVMProblem, make_separable
+    >>> resolve("pegasos", lam=0.01)
+    Pegasos(lam=0.01, projection=None, batch_size=1, intercept='free', intercept_scaling=1.0)
+    >>> p = SVMProblem(make_separable(20, 2, seed=0), C=2.0, intercept="none")
+    >>> resolve("pa1", p), resolve("winnow", p).intercept
+    (PA1(C=2.0, intercept='none', intercept_scaling=1.0), 'none')
+    >>> resolve(("maxmargin.online:Pegasos", {"projection": "greedy"}), p).lam == p.lam
+    True
+    """
+    if isinstance(item, tuple):
+        target, own = _pair(item)
+        given = {"intercept": intercept, "intercept_scaling": intercept_scaling}
+        return resolve(
+            target,
+            problem,
+            **{**own, **{k: v for k, v in given.items() if v is not None}, **params},
+        )
+    item = adapt(item)  # scikit-learn and river estimators: objects of the protocol
+    if isinstance(item, (str, type)):
+        return _build(learner_class(item), problem, intercept, intercept_scaling, params)
+    if not (isinstance(item, OnlineLearner) or is_learner(item)):
+        raise ParameterError(
+            "a learner is a built-in name, module:Class or path/file.py:Class, a class, a "
+            "built-in learner, an object with start(d), step(x, y, t) and weights() "
+            "(docs/own-learner.md), or a scikit-learn or river classifier; got "
+            f"{type(item).__name__}"
+        )
+    if params:
+        raise ParameterError(
+            f"{type(item).__name__} is already built: set {', '.join(sorted(params))} in its "
+            "constructor, or name its class to have it built"
+        )
+    if isinstance(item, OnlineLearner):
+        given = [
+            k
+            for k, v in (("intercept", intercept), ("intercept_scaling", intercept_scaling))
+            if v is not None
+        ]
+        if given:
+            raise ParameterError(
+                f"{item!r} is already built with its intercept: leave out {' and '.join(given)}"
+            )
+        learner = item
+    else:
+        kept = getattr(item, "intercept", None)  # its own intercept, if it has one
+        if intercept is None and not isinstance(kept, str) and problem is not None:
+            supported = tuple(getattr(item, "supported_intercepts", Learner.supported_intercepts))
+            intercept = intercept_for(supported, problem.intercept)
+        learner = as_learner(
+            item, intercept=intercept, intercept_scaling=_scaling(intercept_scaling, problem)
+        )
+    if problem is not None:
+        _check_objective(learner, problem)
+    return learner
+
+
+def resolve_all(
+    items: Any, problem: Any = None, *, shared: Mapping[str, Any] | None = None, **kw: Any
+) -> list[OnlineLearner]:
+    """Several learners, each through :func:`resolve`, sharing options.
+
+    Parameters
+    ----------
+    items : sequence
+        What :func:`resolve` takes, one per learner (a single one: a list of one).
+    problem : SVMProblem, optional
+    shared : mapping, optional
+        Options for every learner whose constructor takes them (the command's ``--lam``,
+        ``--C``, ``--eta0``, ``--projection``, ``--batch-size``, ``--step``,
+        ``--learner-param``); a pair's own parameters win.
+    **kw
+        ``intercept``, ``intercept_scaling``: for every learner (:func:`resolve`).
+
+    Returns
+    -------
+    list of OnlineLearner
+
+    Raises
+    ------
+    ParameterError
+        What :func:`resolve` raises; a shared option no learner takes (the message says
+        which built-in learners take it); two learners of one name (each needs its own:
+        a trace is written under it).
+
+    Examples
+    --------
+    >>> [lr.name for lr in resolve_all(["pegasos", "perceptron"], shared={"lam": 0.5})]
+    ['pegasos', 'perceptron']
+    >>> resolve_all("pegasos", shared={"lam": 0.5})[0].lam
+    0.5
+    """
+    if isinstance(items, (str, type, tuple)) or not hasattr(items, "__iter__"):
+        items = [items]
+    items = [_pair(i) if isinstance(i, tuple) else (i, {}) for i in items]
+    shared = dict(shared or {})
+    takes = [_params_of(target) for target, _ in items]
+    for key in shared:
+        if not any(key in t for t in takes):
+            takers = [nm for nm, cls in LEARNERS.items() if key in learner_params(cls)]
+            raise ParameterError(
+                f"option {key!r} applies to none of the learners given "
+                f"({', '.join(_label(t) for t, _ in items)}); "
+                + (f"it is for {', '.join(takers)}" if takers else "no built-in learner takes it")
+            )
+    learners = [
+        resolve(target, problem, **{**kw, **{k: v for k, v in shared.items() if k in t}, **own})
+        for (target, own), t in zip(items, takes, strict=True)
+    ]
+    names = [lr.name for lr in learners]
+    twice = sorted({nm for nm in names if names.count(nm) > 1})
+    if twice:
+        raise ParameterError(
+            f"learner {', '.join(map(repr, twice))} given twice; each needs a name of its own "
+            "(a trace is written under it)"
+        )
+    return learners
+
+
+def digest(target: Any) -> str:
+    """SHA-256 of the source file behind a learner of the user's; ``""`` for a built-in.
+
+    A study keys its cells on it, so that editing a learner reruns its cells (the
+    maxmargin version stands for the built-ins' code).
+
+    Parameters
+    ----------
+    target : str, type or (target, dict)
+        ``module:Class``, ``path/file.py:Class``, a class, or a registry name.
+
+    Returns
+    -------
+    str
+        Hex digest, or ``""`` (a built-in, or no source file to read).
+
+    Examples
+    --------
+    >>> digest("pegasos"), len(digest("maxmargin.online.adapters:SklearnLearner"))
+    ('', 64)
+    """
+    if isinstance(target, tuple):
+        target = _pair(target)[0]
+    if isinstance(target, str) and ":" not in target or target in LEARNERS.values():
+        return ""
+    try:
+        source = inspect.getsourcefile(learner_class(target))
+        return hashlib.sha256(Path(source).read_bytes()).hexdigest() if source else ""
+    except (OSError, TypeError):
+        return ""
+
+
+def _pair(item: tuple) -> tuple[Any, dict[str, Any]]:
+    """``(target, params)``, checked."""
+    if len(item) != 2 or not isinstance(item[1], Mapping):
+        raise ParameterError(
+            f"a learner given as a pair is (target, params) with params a dict; got {item!r}"
+        )
+    return item[0], dict(item[1])
+
+
+def _label(target: Any) -> str:
+    """A learner's name in messages: a string as given, else its class's name."""
+    if isinstance(target, str):
+        return target
+    cls = target if isinstance(target, type) else type(target)
+    return str(getattr(cls, "name", "") or cls.__name__)
+
+
+def _params_of(target: Any) -> tuple[str, ...]:
+    """The constructor parameters of what ``target`` names (none for an instance)."""
+    target = adapt(target)
+    if isinstance(target, (str, type)):
+        return learner_params(learner_class(target))
+    return ()
+
+
+def _scaling(value: float | None, problem: Any) -> float:
+    if value is not None:
+        return value
+    return 1.0 if problem is None else problem.intercept_scaling
+
+
+def _build(
+    cls: Any, problem: Any, intercept: str | None, scaling: float | None, params: dict
+) -> OnlineLearner:
+    """``cls`` built for ``problem`` (or alone), its parameters checked first."""
+    label = _label(cls)
+    if intercept is None and problem is not None:
+        supported = tuple(getattr(cls, "supported_intercepts", Learner.supported_intercepts))
+        intercept = intercept_for(supported, problem.intercept)
+    plain = not issubclass(cls, OnlineLearner)
+    kw: dict[str, Any] = {}
+    if not plain:
+        if intercept is not None:
+            kw["intercept"] = intercept
+        if scaling is not None or problem is not None:
+            kw["intercept_scaling"] = _scaling(scaling, problem)
+    declared = getattr(cls, "problem_parameter", None)
+    if declared is not None and problem is not None:
+        kw[declared] = getattr(problem, declared)
+    kw.update(params)
+    accepted = learner_params(cls)
+    unknown = sorted(set(kw) - set(accepted))
+    if unknown:
+        raise ParameterError(
+            f"learner {label!r} has no parameter {', '.join(unknown)}; it "
+            f"accepts {', '.join(accepted) or 'none'}"
+        )
+    built = build(cls, label, **kw)
+    if not plain:
+        return built
+    return as_learner(built, intercept=intercept, intercept_scaling=_scaling(scaling, problem))
+
+
+def _check_objective(learner: OnlineLearner, problem: Any) -> None:
+    """Refuse an instance that minimises the problem's objective with another parameter."""
+    own = objective_parameter(learner)
+    if own is not None and not math.isclose(own[1], getattr(problem, own[0]), rel_tol=1e-9):
+        name, value = own
+        raise ParameterError(
+            f"{learner!r} has {name}={value:g}, the problem {name}={getattr(problem, name):g}: "
+            f"it minimises another objective; build it with {name}=problem.{name}, or give "
+            "its name or class to have it built for the problem"
+        )

@@ -1,4 +1,9 @@
-"""Run an online learner over a data set and record its :class:`~maxmargin.trace.Trace`."""
+"""Run an online learner over a data set and record its :class:`~maxmargin.trace.Trace`.
+
+:func:`run` drives a fresh state over whole epochs; :class:`OnlineState` keeps one state
+alive between calls, so that a stream of batches can be fed to the same learner (what
+``partial_fit`` needs).
+"""
 
 from __future__ import annotations
 
@@ -22,22 +27,14 @@ from .._validation import (
     seed_from_random_state,
 )
 from ..data import Dataset
-from ..exceptions import ParameterError
+from ..exceptions import DataError, ParameterError
 from ..trace import Trace
-from .base import (
-    Declared,
-    LearnerState,
-    OnlineLearner,
-    PackedData,
-    Snapshot,
-    prediction_errors,
-    step_weights,
-)
+from .base import LearnerState, OnlineLearner, PackedData, Snapshot, step_weights
+from .learner import Declared, prediction_errors
 from .orders import ORDERS, _check_seed, iter_schedule
-from .protocol import as_learner
-from .registry import learner_class, make_learner
+from .registry import resolve
 
-__all__ = ["run", "default_checkpoints"]
+__all__ = ["run", "default_checkpoints", "OnlineState"]
 
 
 #: Bytes of Python objects a recorded checkpoint holds besides its arrays (its snapshot,
@@ -104,10 +101,12 @@ def run(
 
     Parameters
     ----------
-    learner : OnlineLearner, a learner of the public protocol, or str
-        A learner instance (a built-in one, or an object with ``start``, ``step`` and
-        ``weights``: :mod:`maxmargin.online.protocol`, run through its adapter), or a
-        registry name or ``module:Class`` (default parameters).
+    learner : OnlineLearner, a learner of the public protocol, str, ...
+        Anything :func:`~maxmargin.online.resolve` takes: a learner instance (a built-in
+        one, or an object with ``start``, ``step`` and ``weights``:
+        :mod:`maxmargin.online.protocol`, run through its adapter; a scikit-learn or river
+        classifier), a registry name, ``module:Class`` or a class (default parameters),
+        or a pair ``(target, params)``.
     data : Dataset
     epochs : int >= 1
     order : {"cyclic", "shuffle", "sample"}
@@ -144,7 +143,12 @@ def run(
     >>> tr.steps, tr.order
     (810, 'shuffle')
     """
-    learner = _check_args(learner, data)
+    learner = resolve(learner)
+    if not isinstance(data, Dataset):
+        raise ParameterError(
+            f"data must be a maxmargin.Dataset, got {type(data).__name__}; "
+            "wrap arrays with Dataset(X, y)"
+        )
     epochs = check_int(
         "epochs", resolve_alias("epochs", epochs, 1, "max_iter", max_iter), minimum=1
     )
@@ -263,20 +267,6 @@ def check_steps(learner: Any, n: int, epochs: int) -> None:
         )
 
 
-def _check_args(learner: Any, data: Dataset) -> OnlineLearner:
-    if isinstance(learner, str):
-        learner = (
-            make_learner(learner) if ":" not in learner else as_learner(learner_class(learner)())
-        )
-    learner = as_learner(learner)  # a learner of the public protocol gets the adapter
-    if not isinstance(data, Dataset):
-        raise ParameterError(
-            f"data must be a maxmargin.Dataset, got {type(data).__name__}; "
-            "wrap arrays with Dataset(X, y)"
-        )
-    return learner
-
-
 def _steps(
     n: int, epochs: int, order: str, seed: int, ckpts: np.ndarray
 ) -> Iterator[tuple[int | None, np.ndarray, int, int, int]]:
@@ -392,3 +382,117 @@ def _final_error(
         return math.nan
     f = learner._decision(packed, state, last.w, last.b)
     return float(np.mean(prediction_errors(f, packed.y, learner.svm_space)))
+
+
+class OnlineState:
+    """The running state of one learner, advanced batch by batch.
+
+    Parameters
+    ----------
+    learner : OnlineLearner
+        A learner whose class declares ``resumable`` (its state depends on ``d`` only):
+        not the dual perceptron (its (n, n) kernel matrix), the pocket (training-error
+        checks over the data) or the voted perceptron (indices into the data).
+
+    Attributes
+    ----------
+    t : int
+        Steps taken so far (examples seen, over all batches).
+    d : int or None
+        Number of features, fixed by the first batch.
+    w : ndarray of shape (d,)
+        Current weights on the original features (for the averaged perceptron, the
+        average, as in its trace).
+    b : float
+        Current intercept ``s w~_{d+1}`` (0 for intercept ``none``).
+    w_avg, b_avg : ndarray of shape (d,), float, or None
+        The averaged iterate of learners with ``has_average`` (Pegasos), else None.
+    mistakes : int
+        Mistakes (``y w.z <= 0`` before the step) made so far.
+
+    Examples
+    --------
+    Two batches give the weights of one cyclic run over both:
+
+    >>> from maxmargin import Dataset, make_separable
+    >>> from maxmargin.online import Perceptron, run
+    >>> ds = make_separable(40, 2, seed=0)
+    >>> st = OnlineState(Perceptron())
+    >>> _ = st.update(Dataset(ds.X[:25], ds.y[:25])).update(Dataset(ds.X[25:], ds.y[25:]))
+    >>> st.t, bool(np.allclose(st.w, run(Perceptron(), ds).w[-1]))
+    (40, True)
+    """
+
+    def __init__(self, learner: OnlineLearner) -> None:
+        if not (isinstance(learner, OnlineLearner) and learner.resumable):
+            from .registry import LEARNERS
+
+            names = ", ".join(c.__name__ for c in LEARNERS.values() if c.resumable)
+            raise ParameterError(
+                f"{type(learner).__name__} cannot be resumed batch by batch (its state "
+                f"depends on the whole data set); use one of {names}, or maxmargin.run "
+                "on the full data"
+            )
+        self.learner = learner
+        self.t = 0
+        self.d: int | None = None
+        self.w: np.ndarray | None = None
+        self.b = 0.0
+        self.w_avg: np.ndarray | None = None
+        self.b_avg: float | None = None
+        self.mistakes = 0
+        self._state: Any = None
+
+    def update(
+        self, data: Any, y: Any = None, idx: Any = None, *, sample_weight: Any = None
+    ) -> OnlineState:
+        """Take one step per entry of ``idx`` (default: every row of the batch in order).
+
+        Parameters
+        ----------
+        data : Dataset or array-like / sparse of shape (n, d)
+            The batch; its number of features must match the first batch's.
+        y : array-like of shape (n,), optional
+            Labels in {-1, +1} when ``data`` is an array; unlike a :class:`Dataset`, a
+            batch may hold a single class.
+        idx : array-like of int, optional
+            Rows of the batch to visit, in order (repeats allowed).
+        sample_weight : array-like of shape (n,), optional
+            Weights of the batch's rows, taken by the learner's ``sample_weight_rule``.
+
+        Returns
+        -------
+        OnlineState
+            ``self``, advanced by ``len(idx)`` steps.
+        """
+        if not isinstance(data, Dataset):
+            if y is None:
+                raise ParameterError("give the batch as a maxmargin.Dataset, or as X and y")
+            data = (
+                data
+                if isinstance(data, Dataset)
+                else Dataset(data, y, name="batch", require_both_classes=False)
+            )
+        if self.d is not None and data.d != self.d:
+            raise DataError(
+                f"this state was started on {self.d} features, the batch has "
+                f"{data.d}; every batch must have the same columns"
+            )
+        if idx is None:
+            idx = np.arange(data.n, dtype=np.int64)
+        else:
+            idx = np.ascontiguousarray(idx, dtype=np.int64).reshape(-1)
+            if idx.size and (idx.min() < 0 or idx.max() >= data.n):
+                raise ParameterError(f"idx must index rows 0..{data.n - 1} of the batch")
+        learner = self.learner
+        self._state, packed = learner._feed(self._state, data, idx, self.t, sample_weight)
+        self.d = data.d
+        if idx.size:
+            self.t += int(idx.size)
+            snap = learner._snapshot(packed, self._state, self.t)
+            self.w, self.b = snap.w, snap.b
+            self.w_avg, self.b_avg = snap.w_avg, snap.b_avg
+            self.mistakes = self._state.mistakes
+        elif self.w is None:
+            self.w = np.zeros(data.d)
+        return self

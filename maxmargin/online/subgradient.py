@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .._validation import check_positive
+from ..conventions import DEFAULT_INTERCEPT
 from ..exceptions import ParameterError
 from ._compiled import kernels
 from .base import OnlineLearner, _doc_intercept
@@ -85,7 +86,7 @@ class OnlineSubgradient(Pegasos):
         *,
         lam: float | None = 1e-4,
         eta0: float = 1.0,
-        intercept: str = "augmented",
+        intercept: str = DEFAULT_INTERCEPT,
         intercept_scaling: float = 1.0,
         step: Any = None,
     ) -> None:

@@ -11,81 +11,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit, types
-from numba.extending import overload
+from numba import njit
 
-_FM = {"reassoc", "contract"}
-
-
-def _dot(X, i, w, s):  # pragma: no cover - replaced by the overload when compiled
-    raise NotImplementedError
-
-
-def _axpy(X, i, a, w, s):  # pragma: no cover
-    raise NotImplementedError
-
-
-def _row_nnz(X, i):  # pragma: no cover
-    raise NotImplementedError
-
-
-@overload(_dot, jit_options={"fastmath": _FM})
-def _ov_dot(X, i, w, s):
-    if isinstance(X, types.Array):
-
-        def dense(X, i, w, s):
-            d = w.shape[0] - 1
-            acc = 0.0
-            for j in range(d):
-                acc += X[i, j] * w[j]
-            return acc + s * w[d]
-
-        return dense
-
-    def sparse(X, i, w, s):
-        indptr, indices, vals = X
-        acc = 0.0
-        for p in range(indptr[i], indptr[i + 1]):
-            acc += vals[p] * w[indices[p]]
-        return acc + s * w[w.shape[0] - 1]
-
-    return sparse
-
-
-@overload(_axpy)
-def _ov_axpy(X, i, a, w, s):
-    if isinstance(X, types.Array):
-
-        def dense(X, i, a, w, s):
-            d = w.shape[0] - 1
-            for j in range(d):
-                w[j] += a * X[i, j]
-            w[d] += a * s
-
-        return dense
-
-    def sparse(X, i, a, w, s):
-        indptr, indices, vals = X
-        for p in range(indptr[i], indptr[i + 1]):
-            w[indices[p]] += a * vals[p]
-        w[w.shape[0] - 1] += a * s
-
-    return sparse
-
-
-@overload(_row_nnz)
-def _ov_row_nnz(X, i):
-    if isinstance(X, types.Array):
-
-        def dense(X, i):
-            return X.shape[1]
-
-        return dense
-
-    def sparse(X, i):
-        return X[0][i + 1] - X[0][i]
-
-    return sparse
+from .._rows import axpy, dot, row_nnz
 
 
 @njit(cache=True)
@@ -136,8 +64,8 @@ def dcd_chunk(
         while k < active:
             i = index[k]
             yi = y[i]
-            g = yi * (_dot(X, i, w, s) + b) - 1.0
-            work += _row_nnz(X, i) + 1
+            g = yi * (dot(X, i, w, s) + b) - 1.0
+            work += row_nnz(X, i) + 1
             a = alpha[i]
             Ci = C[i]
             pg = 0.0
@@ -177,7 +105,7 @@ def dcd_chunk(
                     an = 0.0
                 if an != a:
                     alpha[i] = an
-                    _axpy(X, i, (an - a) * yi, w, s)
+                    axpy(X, i, (an - a) * yi, w, s)
                     if an > 1e200 and Ci == math.inf:
                         ist[3] = 1
                         return

@@ -35,9 +35,10 @@ from ..online.claims import (
     claims_of,
     resolve_claims,
 )
+from ..online.learner import is_learner
 from ..online.orders import schedule
-from ..online.protocol import PythonLearner, as_learner, is_learner
-from ..online.registry import learner_class, learner_for
+from ..online.protocol import PythonLearner
+from ..online.registry import learner_class, resolve
 from ..problem import SVMProblem
 from .battery import Battery, CertifiedProblem, ProblemSpec, battery, certified
 from .report import CheckReport
@@ -105,8 +106,10 @@ class _Template:
 
     def build(self, problem: SVMProblem) -> OnlineLearner:
         """The learner for ``problem`` (ParameterError: it cannot be)."""
+        if problem.intercept not in self.supported:
+            raise ParameterError(f"it does not support intercept {problem.intercept!r}")
         if self.obj is None:
-            return learner_for(self.cls, problem, **self.params)
+            return resolve(self.cls, problem, **self.params)
         if self.fixed == "C":
             raise ParameterError(
                 "it minimises the C objective with a fixed C: declare "
@@ -118,15 +121,11 @@ class _Template:
                 f"{problem.lam:g}: declare problem_parameter = 'lam' so that each problem can "
                 "set it"
             )
-        if problem.intercept not in self.supported:
-            raise ParameterError(f"it does not support intercept {problem.intercept!r}")
         obj = copy.deepcopy(self.obj)
         pp = getattr(obj, "problem_parameter", None)
         if pp is not None:
             setattr(obj, pp, getattr(problem, pp))
-        return as_learner(
-            obj, intercept=problem.intercept, intercept_scaling=problem.intercept_scaling
-        )
+        return resolve(obj, problem, intercept=problem.intercept)
 
 
 def _source(learner: OnlineLearner) -> Any:

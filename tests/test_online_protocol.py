@@ -11,7 +11,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from maxmargin import SVMProblem, Trace, compare, make_gaussians, make_separable, score_trace
+from maxmargin import (
+    Dataset,
+    SVMProblem,
+    Trace,
+    compare,
+    make_gaussians,
+    make_separable,
+    score_trace,
+)
 from maxmargin.exceptions import ParameterError
 from maxmargin.online import (
     Constant,
@@ -19,7 +27,7 @@ from maxmargin.online import (
     Pegasos,
     Perceptron,
     PythonLearner,
-    as_learner,
+    resolve,
     run,
 )
 
@@ -49,7 +57,7 @@ def test_the_pages_perceptron_is_the_built_in_one(doc):
     data = doc["data"]
     for intercept in ("none", "augmented"):
         mine = run(
-            as_learner(doc["MyPerceptron"](), intercept=intercept),
+            resolve(doc["MyPerceptron"](), intercept=intercept),
             data,
             epochs=4,
             order="shuffle",
@@ -59,7 +67,7 @@ def test_the_pages_perceptron_is_the_built_in_one(doc):
         _same_trajectory(ref, mine)
     # the free-bias form (w, b) = the built-in perceptron with a free intercept
     mine = run(
-        as_learner(doc["MyFreePerceptron"](), intercept="free"),
+        resolve(doc["MyFreePerceptron"](), intercept="free"),
         data,
         epochs=4,
         order="sample",
@@ -173,7 +181,7 @@ class NaiveFreeSGD:
 def test_free_intercept_kernels_equal_a_naive_loop(built, naive):
     data = make_gaussians(80, 3, separation=1.0, seed=4)
     a = run(built(), data, epochs=3, order="shuffle", seed=7)
-    b = run(as_learner(naive(), intercept="free"), data, epochs=3, order="shuffle", seed=7)
+    b = run(resolve(naive(), intercept="free"), data, epochs=3, order="shuffle", seed=7)
     _same_trajectory(a, b, tol=1e-11)
     np.testing.assert_allclose(a.w_avg, b.w_avg, rtol=1e-10, atol=1e-12)
     np.testing.assert_allclose(a.b_avg, b.b_avg, rtol=1e-10, atol=1e-12)
@@ -227,29 +235,28 @@ def test_protocol_violations_are_one_line_errors():
         supported_intercepts = ("free",)
 
     with pytest.raises(ParameterError, match="must return the pair"):
-        run(as_learner(Free(np.zeros(2)), intercept="free"), data)
+        run(resolve(Free(np.zeros(2)), intercept="free"), data)
 
     class NoLam(_Base):
         objective = "lambda"
 
     with pytest.raises(ParameterError, match="self.lam"):
-        as_learner(NoLam())
+        resolve(NoLam())
 
     class NoDual(_Base):
         has_dual = True
 
     with pytest.raises(ParameterError, match="dual()"):
-        as_learner(NoDual())
+        resolve(NoDual())
 
     class Bad(_Base):
         objective = "hinge"
 
     with pytest.raises(ParameterError, match="objective must be"):
-        as_learner(Bad())
+        resolve(Bad())
     with pytest.raises(ParameterError, match="_Base supports intercept 'none' or 'augmented'"):
-        as_learner(_Base(), intercept="free")
-    with pytest.raises(ParameterError, match="give an instance"):
-        run(_Base, data)
+        resolve(_Base(), intercept="free")
+    assert run(_Base, data).learner == "_Base"  # a class is built, as a name is (resolve)
     with pytest.raises(ParameterError, match="start"):
         run(object(), data)
 
@@ -467,7 +474,7 @@ def test_weights_that_are_not_numbers_are_a_learner_error(out, intercept, said):
             return out
 
     with pytest.raises(LearnerError, match=r"^learner 'Odd': " + said):
-        run(as_learner(Odd(), intercept=intercept), make_separable(20, 2, seed=0))
+        run(resolve(Odd(), intercept=intercept), make_separable(20, 2, seed=0))
 
 
 def test_numbers_in_other_forms_are_weights():
@@ -480,7 +487,7 @@ def test_numbers_in_other_forms_are_weights():
         supported_intercepts = ("free",)
 
     for bias in (1, np.float32(0.5), np.array(0.5), True):
-        tr = run(as_learner(Free((np.ones(2), bias)), intercept="free"), data, epochs=1)
+        tr = run(resolve(Free((np.ones(2), bias)), intercept="free"), data, epochs=1)
         assert tr.b[-1] == float(bias)
 
 
@@ -508,20 +515,18 @@ EXITS_ON_IMPORT = "import sys\nsys.exit(4)\nclass A:\n    pass\n"
 
 def test_a_learner_module_calling_sys_exit_on_import_is_a_learner_error(tmp_path, monkeypatch):
     from maxmargin.online import LearnerError
-    from maxmargin.online.registry import learner_class
 
     (tmp_path / "exits_on_import.py").write_text(EXITS_ON_IMPORT)
     target = f"{tmp_path / 'exits_on_import.py'}:A"
     with pytest.raises(LearnerError, match=r"called sys.exit\(4\); a learner's module"):
-        learner_class(target)
+        resolve(target)
     monkeypatch.syspath_prepend(str(tmp_path))
     with pytest.raises(LearnerError, match="'exits_on_import:A': importing exits_on_import "):
-        learner_class("exits_on_import:A")
+        resolve("exits_on_import:A")
 
 
 def test_a_learner_constructor_calling_sys_exit_is_a_learner_error():
     from maxmargin.online import LearnerError
-    from maxmargin.online.registry import learner_for
 
     class Quits(_Base):
         def __init__(self):  # noqa: D107 - ruff would ask for a docstring
@@ -529,7 +534,7 @@ def test_a_learner_constructor_calling_sys_exit_is_a_learner_error():
 
     p = SVMProblem(make_separable(20, 2, seed=0), C=1.0, intercept="none")
     with pytest.raises(LearnerError, match=r"'Quits': its constructor called sys.exit\(0\)"):
-        learner_for(Quits, p)
+        resolve(Quits, p)
 
 
 @pytest.mark.parametrize(
@@ -596,3 +601,87 @@ def test_the_pages_commands_run(doc, tmp_path, monkeypatch):
     assert any(c[0] == "path" for c in commands)
     for argv in commands:
         assert main(argv) == 0, argv
+
+
+class _CountingPerceptron:
+    """The perceptron in plain Python, counting its updates per example (``has_dual``)."""
+
+    mistake_driven = True
+    supported_intercepts = ("none", "augmented", "free")
+
+    def __init__(self, indexed):
+        self.has_dual = self.dual_counts_updates = indexed
+
+    def start(self, d, n=0):
+        self.w, self.bias, self.c = np.zeros(d), np.zeros(1), np.zeros(n)
+        self.free = np.array([float(self.intercept == "free")])  # the bias moves: s = 1
+
+    def step(self, x, y, t, i=None):
+        if y * (self.w @ x + self.bias[0]) <= 0.0:
+            self.w += y * x
+            self.bias[0] += y * self.free[0]
+            if i is not None:
+                self.c[i] += 1.0
+
+    def weights(self):
+        return (self.w, float(self.bias[0])) if self.intercept == "free" else self.w
+
+    def dual(self):
+        return self.c
+
+    def state(self):
+        return (self.w, self.bias, self.c, self.free)
+
+
+def _compiled_steps():
+    numba = pytest.importorskip("numba")
+
+    @numba.njit
+    def plain(x, y, t, w, bias, c, free):
+        f = bias[0]
+        for j in range(w.shape[0]):
+            f += w[j] * x[j]
+        if y * f <= 0.0:
+            for j in range(w.shape[0]):
+                w[j] += y * x[j]
+            bias[0] += y * free[0]
+
+    @numba.njit
+    def indexed(x, y, t, i, w, bias, c, free):
+        f = bias[0]
+        for j in range(w.shape[0]):
+            f += w[j] * x[j]
+        if y * f <= 0.0:
+            for j in range(w.shape[0]):
+                w[j] += y * x[j]
+            bias[0] += y * free[0]
+            c[i] += 1.0
+
+    return plain, indexed
+
+
+@pytest.mark.parametrize("intercept", ["none", "free"])
+@pytest.mark.parametrize("indexed", [False, True], ids=["step(x, y, t)", "step(x, y, t, i)"])
+def test_one_compiled_loop_runs_either_step_as_its_python_twin(indexed, intercept):
+    """A compiled_step with and without the index runs compiled and equals its Python steps.
+
+    Small integer features: every dot product is exact, so the two are equal bit for bit.
+    """
+    plain, with_index = _compiled_steps()
+
+    class Compiled(_CountingPerceptron):
+        compiled_step = staticmethod(with_index if indexed else plain)
+
+        def step(self, x, y, t, i=None):  # the compiled loop never calls it
+            raise AssertionError("the Python step ran")
+
+    X = np.random.default_rng(4).integers(-3, 4, size=(30, 3)).astype(float)
+    data = Dataset(X, np.where(X[:, 0] + X[:, 1] - X[:, 2] > 0, 1.0, -1.0))
+    runs = []
+    for learner in (_CountingPerceptron(indexed), Compiled(indexed)):
+        learner.intercept = intercept
+        runs.append(run(learner, data, epochs=4, order="shuffle", seed=2, record_dual=indexed))
+    py, jit = runs
+    for key in ("w", "b", "mistakes", "loss", "sqnorm", "dual"):
+        assert np.array_equal(getattr(py, key), getattr(jit, key)) or key == "dual" and not indexed
+    assert py.mistakes[-1] > 0 and (py.dual is not None) == indexed

@@ -10,14 +10,9 @@ import pytest
 
 import maxmargin as mm
 from maxmargin.online import LEARNERS, OnlineLearner, Perceptron, run
-from maxmargin.online.base import (
-    LearnerState,
-    PackedData,
-    Snapshot,
-    prediction_errors,
-    scoring,
-)
-from maxmargin.online.registry import learner_for, objective_parameter
+from maxmargin.online.base import LearnerState, PackedData, Snapshot
+from maxmargin.online.learner import prediction_errors, scoring
+from maxmargin.online.registry import objective_parameter, resolve
 
 SEPARABLE = mm.make_separable(40, 2, seed=3)
 
@@ -44,8 +39,8 @@ def _scores(run_result):
 @pytest.mark.parametrize("name", [n for n, c in LEARNERS.items() if n not in ("winnow",)])
 def test_a_renamed_learner_is_scored_like_the_original(name):
     problem = mm.SVMProblem(SEPARABLE, C=1.0, intercept="augmented")
-    original = learner_for(name, problem)
-    renamed = learner_for(
+    original = resolve(name, problem)
+    renamed = resolve(
         _renamed(type(original)),
         problem,
         **{
@@ -164,30 +159,16 @@ def test_scoring_and_objective_parameter_follow_the_declarations():
     # a parameter may narrow what an instance is scored on: the hinge alone has no F
     assert scoring(mm.OnlineSubgradient(lam=None)) == "linear"
     assert mm.OnlineSubgradient(step="constant").theory_rate is None
-    assert mm.Pegasos(step="pegasos_paper").theory_rate == -1.0
+    assert mm.Pegasos(step="pegasos_paper", intercept="augmented").theory_rate == -1.0
     assert not mm.Pocket(select="random_mistake").visits_schedule
-
-
-def test_learner_for_sets_what_the_problem_fixes():
-    p = mm.SVMProblem(SEPARABLE, C=4.0, intercept="augmented", intercept_scaling=2.0)
-    peg = learner_for("pegasos", p, projection="greedy")
-    assert (peg.lam, peg.intercept_scaling, peg.projection) == (p.lam, 2.0, "greedy")
-    assert learner_for("pa1", p).C == 4.0 and learner_for("pa1", p, C=0.5).C == 0.5
-    assert learner_for(Perceptron, p).get_params() == {
-        "intercept": "augmented",
-        "intercept_scaling": 2.0,
-    }
-    with pytest.raises(mm.ParameterError, match="supports intercept"):
-        learner_for("winnow", p)
-    with pytest.raises(mm.ParameterError, match="no parameter eta0"):
-        learner_for("pegasos", p, eta0=1.0)
 
 
 def test_a_learner_with_the_wrong_objective_parameter_is_refused():
     with pytest.raises(mm.ParameterError, match="minimises the lambda objective"):
-        mm.compare(SEPARABLE, learners=[mm.Pegasos(lam=0.5)], lam=0.1)
+        mm.compare(SEPARABLE, learners=[mm.Pegasos(lam=0.5, intercept="augmented")], lam=0.1)
     with pytest.raises(mm.ParameterError, match="no weight vector"):
-        mm.compare(SEPARABLE, learners=[mm.DualPerceptron(kernel="rbf")], lam=0.1)
+        rbf = mm.DualPerceptron(kernel="rbf", intercept="augmented")
+        mm.compare(SEPARABLE, learners=[rbf], lam=0.1)
 
 
 def test_prediction_errors_zero_score_conventions():
