@@ -41,8 +41,9 @@ import warnings
 import numpy as np
 
 from maxmargin import Dataset, SVMProblem, load, make_gaussians
-from maxmargin.evaluation.path.exact import exact_regularization_path
-from maxmargin.evaluation.path.grid import log_grid, path
+from maxmargin.evaluation.path.assemble import exact_regularization_path
+from maxmargin.evaluation.path.grid import path
+from maxmargin.evaluation.path.grids import log_grid
 from maxmargin.exact import solve
 
 LO, HI = 1e-3, 1e3

@@ -18,7 +18,8 @@ from maxmargin.cli import main
 from maxmargin.evaluation.path import events as path_events
 from maxmargin.evaluation.path import geometry as path_geometry
 from maxmargin.evaluation.path import tracer as path_tracer
-from maxmargin.evaluation.path.exact import ExactPath, exact_regularization_path
+from maxmargin.evaluation.path.assemble import exact_regularization_path
+from maxmargin.evaluation.path.exact import ExactPath
 from maxmargin.evaluation.path.grid import path
 from maxmargin.evaluation.path.limits import hard_margin_limit, min_margin_sv_C
 from maxmargin.exact import solve

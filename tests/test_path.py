@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from maxmargin import Dataset, ParameterError, SVMProblem, make_gaussians, make_separable
-from maxmargin.evaluation.path.grid import GridWarning, parse_grid, path
+from maxmargin.evaluation.path.grid import path
+from maxmargin.evaluation.path.grids import GridWarning, parse_grid
 from maxmargin.evaluation.path.learners import learners_along_path
 from maxmargin.evaluation.path.limits import hard_margin_limit, min_margin_sv_C
 from maxmargin.exact import solve

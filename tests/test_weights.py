@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from maxmargin import Dataset, SVMProblem, certify, make_separable, regularization_path, solve
 from maxmargin.cli import main
 from maxmargin.data import _PACKAGE_DATA, load
-from maxmargin.evaluation.path.exact import exact_regularization_path
+from maxmargin.evaluation.path.assemble import exact_regularization_path
 from maxmargin.evaluation.path.limits import hard_margin_limit, min_margin_sv_C
 from maxmargin.exceptions import DataError, ParameterError, SolverError
 from maxmargin.online import PA1, PA2, AveragedPerceptron, Pegasos, make_learner, run, schedule

@@ -922,7 +922,8 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
 def _cmd_path(args: argparse.Namespace) -> int:
     from .._validation import check_int
-    from ..evaluation.path.grid import parse_grid, path
+    from ..evaluation.path.grid import path
+    from ..evaluation.path.grids import parse_grid
     from ..evaluation.path.learners import learners_along_path
     from ..report import write_path_report
 

@@ -17,7 +17,8 @@ from ...io.json import json_number
 from ...online.base import OnlineLearner
 from ...online.registry import LEARNERS, learner_class, learner_for
 from ...problem import SVMProblem
-from .grid import DEFAULT_GRID, RegularizationPath, grid_alias, path
+from .grid import RegularizationPath, path
+from .grids import DEFAULT_GRID, grid_alias
 
 __all__ = ["LearnerPathStudy", "learners_along_path", "PATH_LEARNERS", "MIN_POOL_STEPS"]
 
