@@ -1,4 +1,4 @@
-"""Tests of maxmargin.evaluation.path.grid: the C path, its theorems, grids and reports."""
+"""Tests of maxmargin.evaluation.path.grid: the C path on a grid, its theorems, grids, reports."""
 
 from __future__ import annotations
 
@@ -14,8 +14,6 @@ from hypothesis import strategies as st
 from maxmargin import Dataset, ParameterError, SVMProblem, make_gaussians, make_separable
 from maxmargin.evaluation.path.grid import path
 from maxmargin.evaluation.path.grids import GridWarning, parse_grid
-from maxmargin.evaluation.path.learners import learners_along_path
-from maxmargin.evaluation.path.limits import hard_margin_limit, min_margin_sv_C
 from maxmargin.exact import solve
 from maxmargin.report import write_path_report
 
@@ -88,19 +86,6 @@ def test_large_C_end_equals_hard_margin(intercept):
         np.testing.assert_allclose(h.w, ds.meta["w"], rtol=1e-7, atol=1e-9)
 
 
-def test_C_star_is_the_threshold():
-    """w(C) = w_hard exactly for C >= C*, and not below it (unique hard dual)."""
-    ds = make_separable(30, 2, margin=0.5, seed=7)
-    lim = hard_margin_limit(ds)
-    c = lim.C_star
-    p = path(ds, C=[0.8 * c, 0.99 * c, c, 1.01 * c, 10 * c], hard_limit=False)
-    hard_P = lim.primal_objective
-    assert (p.slack_sum[:2] > 1e-9).all()
-    assert (p.slack_sum[2:] <= 1e-9).all()
-    np.testing.assert_allclose(p.primal[2:], hard_P, rtol=1e-9)
-    assert (p.primal[:2] < hard_P * (1 - 1e-9)).all()
-
-
 def test_hard_limit_on_non_separable_data():
     p = path(make_gaussians(60, 2, separation=0.5, seed=0), C="1e-1:1e1:3")
     h = p.hard_margin_limit
@@ -108,46 +93,6 @@ def test_hard_limit_on_non_separable_data():
     assert "not separable" in p.to_markdown()
     with pytest.warns(DeprecationWarning, match="renamed hard_margin_limit"):
         assert p.hard is h  # the name before 0.2
-
-
-# ------------------------------------------------------------------ the analytical C_0
-
-
-@pytest.mark.parametrize("intercept", ["free", "none", "augmented"])
-def test_min_margin_sv_C_against_the_path(intercept):
-    ds = make_gaussians(100, 3, seed=5)  # 50/50 classes: the free formula is closed form
-    c0 = min_margin_sv_C(ds, intercept)
-    assert 0 < c0 < math.inf
-    p = path(ds, C=[0.5 * c0, 0.95 * c0, 1.02 * c0], intercept=intercept, hard_limit=False)
-    assert p.n_margin_sv[:2].tolist() == [0, 0]
-    assert p.n_bound_sv[:2].tolist() == [ds.n, ds.n]
-    assert p.n_margin_sv[2] >= 1
-    assert p.min_margin_sv_C == c0
-
-
-def test_min_margin_sv_C_by_hand():
-    # free, 2 points at +-2: g = 4, C_0 = 2 / (8 - (-8)).
-    assert min_margin_sv_C(Dataset([[2.0], [-2.0]], [1, -1])) == 0.125
-    # none: C_0 = 1 / max_i y_i g.x_i = 1 / 8; augmented adds s^2 sum y = 0 here.
-    assert min_margin_sv_C(Dataset([[2.0], [-2.0]], [1, -1]), "augmented") == 0.125
-    # free, unequal classes, integral small-C solution: + at 1, 2, 3 and - at -1.
-    # beta* = (1, 0, 0) for the positives, w1 = 1 + 1 = 2, C_0 = 2 / (2 - (-2)) = 0.5.
-    ds = Dataset([[1.0], [2.0], [3.0], [-1.0]], [1, 1, 1, -1])
-    assert math.isclose(min_margin_sv_C(ds), 0.5, rel_tol=1e-12)
-    p = path(ds, C=[0.45, 0.55], hard_limit=False)
-    assert p.n_margin_sv.tolist()[0] == 0 and p.n_margin_sv[1] >= 1
-
-
-def test_min_margin_sv_C_zero_for_fractional_majority():
-    """Unequal classes with a fractional small-C solution: margin SVs at every C > 0."""
-    ds = make_gaussians(61, 3, seed=2, positive_fraction=0.7)
-    c0 = min_margin_sv_C(ds)
-    if c0 == 0.0:
-        p = path(ds, C=[1e-6, 1e-4], hard_limit=False)
-        assert (p.n_margin_sv >= 1).all()
-    else:  # integral: the closed form must hold as for balanced classes
-        p = path(ds, C=[0.9 * c0, 1.02 * c0], hard_limit=False)
-        assert p.n_margin_sv[0] == 0 and p.n_margin_sv[1] >= 1
 
 
 # ------------------------------------------------------------------ grids, bad input
@@ -237,19 +182,6 @@ def test_report_files_json_and_holdout(tmp_path):
     md = (tmp_path / "report.md").read_text()
     assert "held" in md or "holdout" in md
     assert "| C | lambda |" in md
-
-
-def test_learners_along_path_deterministic_and_parallel():
-    ds = make_gaussians(60, 2, seed=3)
-    kw = dict(lam=[1e-2, 1e-1], learners=["pegasos", "pa1"], epochs=4, seed=5)
-    a = learners_along_path(ds, n_jobs=1, **kw)
-    b = learners_along_path(ds, n_jobs=2, **kw)
-    np.testing.assert_array_equal(a.rel_subopt, b.rel_subopt)
-    assert a.rel_subopt.shape[:2] == (2, 2)
-    assert np.nanmin(a.rel_subopt) >= -1e-9  # nobody beats the certified optimum
-    assert a.epochs_to_eps.shape == (2, 2, 2)
-    with pytest.raises(ParameterError):
-        learners_along_path(ds, lam=[0.1], learners=["perceptron"])
 
 
 def test_every_warm_point_is_as_exact_as_a_fresh_solve():
