@@ -23,7 +23,7 @@ import time
 import matplotlib.pyplot as plt
 import numpy as np
 
-from maxmargin import SVMProblem, exact_regularization_path, load, regularization_path
+from maxmargin import SVMProblem, load, regularization_path
 from maxmargin.exact import solve
 from maxmargin.plotting.path import (
     plot_exact_coefficients,
@@ -33,12 +33,12 @@ from maxmargin.plotting.path import (
 
 heart = load("builtin:heart_scale")
 train, test = heart.split(0.3, seed=0)
-exact_regularization_path(test)  # the first path of a process loads the compiled loop
+regularization_path(test, exact=True)  # the first path of a process loads the compiled loop
 t = time.perf_counter()
 solve(SVMProblem(train, C=1.0))
 t_solve = time.perf_counter() - t
 t = time.perf_counter()
-ep = exact_regularization_path(train, holdout=test)
+ep = regularization_path(train, exact=True, holdout=test)
 t_path = time.perf_counter() - t
 print(
     f"{len(ep)} breakpoints from C -> 0 to the end ({ep.end_reason}: the last segment "

@@ -20,9 +20,9 @@ from .data import (
 )
 from .evaluation import comparison as _comparison
 from .evaluation.comparison import Comparison, RunResult, compare, demo_comparison, score_trace
-from .evaluation.path.assemble import exact_regularization_path
+from .evaluation.path import regularization_path
 from .evaluation.path.exact import ExactPath, PathPoint
-from .evaluation.path.grid import RegularizationPath, regularization_path
+from .evaluation.path.grid import RegularizationPath
 from .evaluation.path.grids import parse_grid
 from .evaluation.path.learners import learners_along_path
 from .evaluation.path.limits import hard_margin_limit, min_margin_sv_C
@@ -143,7 +143,6 @@ __all__ = [
     "write_path_report",
     "study",
     "StudyResult",
-    "exact_regularization_path",
     "ExactPath",
     "PathPoint",
     "write_exact_path_report",

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from maxmargin import Dataset, ParameterError, SVMProblem, make_gaussians, make_separable
-from maxmargin.evaluation.path.grid import path
+from maxmargin.evaluation.path import regularization_path
 from maxmargin.evaluation.path.grids import GridWarning, parse_grid
 from maxmargin.exact import solve
 from maxmargin.report import write_path_report
@@ -21,7 +21,7 @@ from maxmargin.report import write_path_report
 @pytest.mark.parametrize("intercept", ["free", "none", "augmented"])
 def test_each_point_equals_a_fresh_solve(intercept):
     ds = make_gaussians(80, 3, seed=4)
-    p = path(ds, C="1e-2:1e2:5", intercept=intercept, hard_limit=False)
+    p = regularization_path(ds, C="1e-2:1e2:5", intercept=intercept, hard_limit=False)
     assert p.certified
     assert "warm" in p.method  # the warm start did its job on at least one point
     for i, C in enumerate(p.C):
@@ -38,8 +38,8 @@ def test_each_point_equals_a_fresh_solve(intercept):
 
 def test_warm_and_cold_paths_agree():
     ds = make_gaussians(120, 4, seed=1)
-    warm = path(ds, C="1e-3:1e3:7", hard_limit=False)
-    cold = path(ds, C="1e-3:1e3:7", hard_limit=False, warm_start=False)
+    warm = regularization_path(ds, C="1e-3:1e3:7", hard_limit=False)
+    cold = regularization_path(ds, C="1e-3:1e3:7", hard_limit=False, warm_start=False)
     assert set(cold.method) == {"qp"}
     np.testing.assert_allclose(warm.primal, cold.primal, rtol=1e-9)
 
@@ -62,7 +62,9 @@ def test_monotone_norm_and_slack(seed, n, d, intercept):
     y = np.where(rng.random(n) < 0.5, -1.0, 1.0)
     y[:2] = (1.0, -1.0)
     X = rng.standard_normal((n, d)) + 0.7 * y[:, None]
-    p = path(Dataset(X, y), C=np.geomspace(1e-2, 1e2, 7), intercept=intercept, hard_limit=False)
+    p = regularization_path(
+        Dataset(X, y), C=np.geomspace(1e-2, 1e2, 7), intercept=intercept, hard_limit=False
+    )
     assert p.certified
     # The certificate guarantees w to its tolerance (1e-6, scaled): at a degenerate optimum
     # the polish may not apply (e.g. w* = 0 with every example at the margin or the bound,
@@ -76,7 +78,7 @@ def test_monotone_norm_and_slack(seed, n, d, intercept):
 @pytest.mark.parametrize("intercept", ["free", "none"])
 def test_large_C_end_equals_hard_margin(intercept):
     ds = make_separable(40, 3, margin=0.4, seed=3)
-    p = path(ds, C="1e-2:1e3:6", intercept=intercept)
+    p = regularization_path(ds, C="1e-2:1e3:6", intercept=intercept)
     h = p.hard_margin_limit
     assert h.separable and h.last_equal and h.last_rel_diff < 1e-7
     hard = solve(SVMProblem(ds, hard=True, intercept=intercept))
@@ -87,12 +89,10 @@ def test_large_C_end_equals_hard_margin(intercept):
 
 
 def test_hard_limit_on_non_separable_data():
-    p = path(make_gaussians(60, 2, separation=0.5, seed=0), C="1e-1:1e1:3")
+    p = regularization_path(make_gaussians(60, 2, separation=0.5, seed=0), C="1e-1:1e1:3")
     h = p.hard_margin_limit
     assert h is not None and not h.separable and h.C_star == math.inf
     assert "not separable" in p.to_markdown()
-    with pytest.warns(DeprecationWarning, match="renamed hard_margin_limit"):
-        assert p.hard is h  # the name before 0.2
 
 
 # ------------------------------------------------------------------ grids, bad input
@@ -126,32 +126,36 @@ def test_parse_grid_says_what_is_wrong(grid, says):
 def test_bad_grids(grid):
     ds = make_gaussians(20, 2, seed=0)
     with pytest.raises(ParameterError):
-        path(ds, C=grid)
+        regularization_path(ds, C=grid)
     if not isinstance(grid, str):
         with pytest.raises(ParameterError):
-            path(ds, lam=grid)
+            regularization_path(ds, lam=grid)
 
 
 def test_both_grids_and_bad_holdout():
     ds = make_gaussians(20, 2, seed=0)
     with pytest.raises(ParameterError, match="not both"):
-        path(ds, C=[1.0], lam=[0.1])
+        regularization_path(ds, C=[1.0], lam=[0.1])
     with pytest.raises(ParameterError, match="features"):
-        path(ds, C=[1.0], holdout=make_gaussians(10, 3, seed=1))
+        regularization_path(ds, C=[1.0], holdout=make_gaussians(10, 3, seed=1))
 
 
 def test_unsorted_grid_is_sorted_with_a_warning():
     ds = make_gaussians(30, 2, seed=0)
     with pytest.warns(GridWarning, match="sorted"):
-        p = path(ds, C=[1.0, 0.1, 10.0], hard_limit=False)
+        p = regularization_path(ds, C=[1.0, 0.1, 10.0], hard_limit=False)
     assert p.C.tolist() == [0.1, 1.0, 10.0]
     with pytest.warns(GridWarning, match="duplicates"):
-        p = path(ds, C=[1.0, 0.1, 1.0], hard_limit=False)
+        p = regularization_path(ds, C=[1.0, 0.1, 1.0], hard_limit=False)
     assert p.C.tolist() == [0.1, 1.0]
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        p = path(ds, C=[10.0, 1.0], hard_limit=False)  # decreasing: reversed silently
-        q = path(ds, lam=[1e-3, 1e-2], hard_limit=False)  # increasing lam = decreasing C
+        p = regularization_path(
+            ds, C=[10.0, 1.0], hard_limit=False
+        )  # decreasing: reversed silently
+        q = regularization_path(
+            ds, lam=[1e-3, 1e-2], hard_limit=False
+        )  # increasing lam = decreasing C
     assert p.C.tolist() == [1.0, 10.0]
     np.testing.assert_allclose(q.lam, [1e-2, 1e-3])
     np.testing.assert_allclose(q.C, 1.0 / (q.lam * ds.n))
@@ -163,7 +167,7 @@ def test_unsorted_grid_is_sorted_with_a_warning():
 def test_report_files_json_and_holdout(tmp_path):
     ds = make_gaussians(80, 3, seed=0)
     train, test = ds.split(0.25, seed=0)
-    p = path(train, C="1e-2:1e2:4", holdout=test)
+    p = regularization_path(train, C="1e-2:1e2:4", holdout=test)
     assert np.isfinite(p.holdout_error).all()
     files = write_path_report(p, tmp_path, formats=("png", "svg"))
     names = {f.name for f in files}
@@ -192,7 +196,7 @@ def test_every_warm_point_is_as_exact_as_a_fresh_solve():
     from maxmargin.exact import solve
 
     ds = mm.load(str(mm.data._PACKAGE_DATA / "heart_scale"))
-    p = path(ds, C="1e-9:1e-3:7")
+    p = regularization_path(ds, C="1e-9:1e-3:7")
     for i, C in enumerate(p.C):
         sol = solve(SVMProblem(ds, C=float(C)))
         nm, nb = (
@@ -210,7 +214,7 @@ def test_integer_weights_equal_repeated_rows_along_the_path():
     ds = make_gaussians(40, 3, seed=2)
     k = np.random.default_rng(0).integers(1, 4, ds.n)
     rep = Dataset(np.repeat(np.asarray(ds.X), k, axis=0), np.repeat(np.asarray(ds.y), k))
-    a = path(ds, C="1e-3:1e2:9", sample_weight=k)
-    b = path(rep, C="1e-3:1e2:9")
+    a = regularization_path(ds, C="1e-3:1e2:9", sample_weight=k)
+    b = regularization_path(rep, C="1e-3:1e2:9")
     assert np.abs(a.w - b.w).max() <= 1e-12 * np.abs(b.w).max()
     np.testing.assert_allclose(a.b, b.b, rtol=0, atol=1e-12 * max(1.0, np.abs(b.b).max()))

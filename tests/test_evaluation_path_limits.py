@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from maxmargin import Dataset, make_gaussians, make_separable
-from maxmargin.evaluation.path.grid import path
+from maxmargin.evaluation.path import regularization_path
 from maxmargin.evaluation.path.limits import hard_margin_limit, min_margin_sv_C
 
 
@@ -17,7 +17,7 @@ def test_C_star_is_the_threshold():
     ds = make_separable(30, 2, margin=0.5, seed=7)
     lim = hard_margin_limit(ds)
     c = lim.C_star
-    p = path(ds, C=[0.8 * c, 0.99 * c, c, 1.01 * c, 10 * c], hard_limit=False)
+    p = regularization_path(ds, C=[0.8 * c, 0.99 * c, c, 1.01 * c, 10 * c], hard_limit=False)
     hard_P = lim.primal_objective
     assert (p.slack_sum[:2] > 1e-9).all()
     assert (p.slack_sum[2:] <= 1e-9).all()
@@ -33,7 +33,9 @@ def test_min_margin_sv_C_against_the_path(intercept):
     ds = make_gaussians(100, 3, seed=5)  # 50/50 classes: the free formula is closed form
     c0 = min_margin_sv_C(ds, intercept)
     assert 0 < c0 < math.inf
-    p = path(ds, C=[0.5 * c0, 0.95 * c0, 1.02 * c0], intercept=intercept, hard_limit=False)
+    p = regularization_path(
+        ds, C=[0.5 * c0, 0.95 * c0, 1.02 * c0], intercept=intercept, hard_limit=False
+    )
     assert p.n_margin_sv[:2].tolist() == [0, 0]
     assert p.n_bound_sv[:2].tolist() == [ds.n, ds.n]
     assert p.n_margin_sv[2] >= 1
@@ -49,7 +51,7 @@ def test_min_margin_sv_C_by_hand():
     # beta* = (1, 0, 0) for the positives, w1 = 1 + 1 = 2, C_0 = 2 / (2 - (-2)) = 0.5.
     ds = Dataset([[1.0], [2.0], [3.0], [-1.0]], [1, 1, 1, -1])
     assert math.isclose(min_margin_sv_C(ds), 0.5, rel_tol=1e-12)
-    p = path(ds, C=[0.45, 0.55], hard_limit=False)
+    p = regularization_path(ds, C=[0.45, 0.55], hard_limit=False)
     assert p.n_margin_sv.tolist()[0] == 0 and p.n_margin_sv[1] >= 1
 
 
@@ -58,8 +60,8 @@ def test_min_margin_sv_C_zero_for_fractional_majority():
     ds = make_gaussians(61, 3, seed=2, positive_fraction=0.7)
     c0 = min_margin_sv_C(ds)
     if c0 == 0.0:
-        p = path(ds, C=[1e-6, 1e-4], hard_limit=False)
+        p = regularization_path(ds, C=[1e-6, 1e-4], hard_limit=False)
         assert (p.n_margin_sv >= 1).all()
     else:  # integral: the closed form must hold as for balanced classes
-        p = path(ds, C=[0.9 * c0, 1.02 * c0], hard_limit=False)
+        p = regularization_path(ds, C=[0.9 * c0, 1.02 * c0], hard_limit=False)
         assert p.n_margin_sv[0] == 0 and p.n_margin_sv[1] >= 1

@@ -113,7 +113,7 @@ def test_learners_figure_draws_epochs_to_eps(separable):
 
 
 def test_exact_path_figures_draw_the_exact_curves(separable):
-    ep = mm.exact_regularization_path(separable)
+    ep = mm.regularization_path(separable, exact=True)
     ax = path_plots.plot_exact_coefficients(ep, C_range=(1e-3, 1e2))
     x, y = _line(ax, "$w_{1}$").get_data()
     np.testing.assert_allclose(y, ep.coefficients(x)[0][:, 0], rtol=1e-12)
@@ -139,7 +139,7 @@ def test_exact_path_figures_draw_the_exact_curves(separable):
 
 def test_exact_path_marks_its_best_held_out_C(gauss):
     train, test = gauss.split(0.4, seed=1)
-    ep = mm.exact_regularization_path(train, holdout=test, C_max=100)
+    ep = mm.regularization_path(train, 100, exact=True, holdout=test)
     ax = path_plots.plot_exact_errors(ep, C_range=(1e-3, 1e2))
     x, err = _line(ax, "held-out error").get_data()
     k = int(np.argmin(err))

@@ -704,8 +704,8 @@ def plot_exact_coefficients(
     Examples
     --------
     >>> from maxmargin import make_separable
-    >>> from maxmargin import exact_regularization_path
-    >>> ax = plot_exact_coefficients(exact_regularization_path(make_separable(20, 2)))
+    >>> from maxmargin import regularization_path
+    >>> ax = plot_exact_coefficients(regularization_path(make_separable(20, 2), exact=True))
     >>> ax.get_xscale()
     'log'
     """
@@ -747,8 +747,8 @@ def plot_exact_width(
     Examples
     --------
     >>> from maxmargin import make_separable
-    >>> from maxmargin import exact_regularization_path
-    >>> ax = plot_exact_width(exact_regularization_path(make_separable(20, 2)))
+    >>> from maxmargin import regularization_path
+    >>> ax = plot_exact_width(regularization_path(make_separable(20, 2), exact=True))
     >>> ax.get_yscale()
     'log'
     """
@@ -785,8 +785,8 @@ def plot_exact_support_vectors(
     Examples
     --------
     >>> from maxmargin import make_separable
-    >>> from maxmargin import exact_regularization_path
-    >>> ax = plot_exact_support_vectors(exact_regularization_path(make_separable(20, 2)))
+    >>> from maxmargin import regularization_path
+    >>> ax = plot_exact_support_vectors(regularization_path(make_separable(20, 2), exact=True))
     >>> len(ax.get_lines()) >= 2
     True
     """
@@ -830,8 +830,8 @@ def plot_exact_errors(
     Examples
     --------
     >>> from maxmargin import make_gaussians
-    >>> from maxmargin import exact_regularization_path
-    >>> ax = plot_exact_errors(exact_regularization_path(make_gaussians(30, 2), C_max=10))
+    >>> from maxmargin import regularization_path
+    >>> ax = plot_exact_errors(regularization_path(make_gaussians(30, 2), 10.0, exact=True))
     >>> ax.get_xscale()
     'log'
     """
@@ -892,8 +892,8 @@ def plot_exact_objective(
     Examples
     --------
     >>> from maxmargin import make_gaussians
-    >>> from maxmargin import exact_regularization_path
-    >>> ax = plot_exact_objective(exact_regularization_path(make_gaussians(30, 2), C_max=10))
+    >>> from maxmargin import regularization_path
+    >>> ax = plot_exact_objective(regularization_path(make_gaussians(30, 2), 10.0, exact=True))
     >>> ax.get_yscale()
     'log'
     """
@@ -929,8 +929,8 @@ def plot_exact_tradeoff(
     Examples
     --------
     >>> from maxmargin import make_gaussians
-    >>> from maxmargin import exact_regularization_path
-    >>> ax = plot_exact_tradeoff(exact_regularization_path(make_gaussians(30, 2), C_max=10))
+    >>> from maxmargin import regularization_path
+    >>> ax = plot_exact_tradeoff(regularization_path(make_gaussians(30, 2), 10.0, exact=True))
     >>> ax.get_xscale()
     'log'
     """
@@ -1003,8 +1003,8 @@ def save_exact_path_figures(
     --------
     >>> import tempfile
     >>> from maxmargin import make_separable
-    >>> from maxmargin import exact_regularization_path
-    >>> ep = exact_regularization_path(make_separable(20, 2, seed=0))
+    >>> from maxmargin import regularization_path
+    >>> ep = regularization_path(make_separable(20, 2, seed=0), exact=True)
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     files = save_exact_path_figures(ep, tmp, formats=("png",))
     >>> [f.name for f in files][:2]

@@ -144,9 +144,8 @@ def write_path_report(
     Examples
     --------
     >>> import tempfile
-    >>> from maxmargin import make_separable
-    >>> from maxmargin.evaluation.path.grid import path
-    >>> p = path(make_separable(30, 2, seed=0), C="1e-2:1e2:4")
+    >>> from maxmargin import make_separable, regularization_path
+    >>> p = regularization_path(make_separable(30, 2, seed=0), C="1e-2:1e2:4")
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     names = [f.name for f in write_path_report(p, tmp, formats=("png",))]
     >>> names[:2], "path_width.png" in names
@@ -154,7 +153,7 @@ def write_path_report(
     """
     if not isinstance(path_result, RegularizationPath):
         raise ParameterError(
-            "write_path_report needs the RegularizationPath of path(), got "
+            "write_path_report needs the RegularizationPath of regularization_path(), got "
             f"{type(path_result).__name__}"
         )
     drawn = _mpl.to_draw(figures, formats)
@@ -222,8 +221,8 @@ def write_exact_path_report(
     Examples
     --------
     >>> import tempfile
-    >>> from maxmargin import exact_regularization_path, make_separable
-    >>> ep = exact_regularization_path(make_separable(20, 2, seed=0))
+    >>> from maxmargin import make_separable, regularization_path
+    >>> ep = regularization_path(make_separable(20, 2, seed=0), exact=True)
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     names = [f.name for f in write_exact_path_report(ep, tmp, formats=("png",))]
     >>> names[:3]
@@ -232,7 +231,7 @@ def write_exact_path_report(
     if not isinstance(ep, ExactPath):
         raise ParameterError(
             "write_exact_path_report needs the ExactPath of "
-            f"exact_regularization_path(), got {type(ep).__name__}"
+            f"regularization_path(exact=True), got {type(ep).__name__}"
         )
     drawn = _mpl.to_draw(figures, formats)
     if drawn is not None:

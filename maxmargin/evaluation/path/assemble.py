@@ -1,9 +1,11 @@
 """The exact path computed: the tracer run on the data, its segments assembled in user units.
 
-:func:`exact_regularization_path` validates, merges duplicates and leaves out examples of
-weight 0 (:class:`~maxmargin.evaluation.path.geometry._Geometry`), runs the tracer
+:func:`_exact_path` leaves out examples of weight 0, merges duplicates
+(:class:`~maxmargin.evaluation.path.geometry._Geometry`), runs the tracer
 (:mod:`~maxmargin.evaluation.path.tracer`) and assembles its internal segments into an
-:class:`~maxmargin.evaluation.path.exact.ExactPath` in the data's units.
+:class:`~maxmargin.evaluation.path.exact.ExactPath` in the data's units; the front door,
+:func:`~maxmargin.evaluation.path.regularization_path` with ``exact=True``, checks the
+arguments first.
 """
 
 from __future__ import annotations
@@ -15,16 +17,11 @@ from typing import Any
 
 import numpy as np
 
-from ..._validation import check_choice, check_positive
-from ...conventions import DEFAULT_INTERCEPT, INTERCEPTS
 from ...data import Dataset
-from ...exceptions import ParameterError
-from ...problem import SVMProblem, combine_weights
+from ...problem import SVMProblem
 from .exact import _SNAPSHOT_EVERY, ExactPath, _replay
 from .geometry import _E, _L, _R, _Geometry
 from .tracer import BreakpointCertificates
-
-__all__ = ["exact_regularization_path"]
 
 
 def _single_blas_thread() -> Any:
@@ -212,108 +209,30 @@ def _assemble(geo: _Geometry, traced: Any, **kw: Any) -> ExactPath:
     )
 
 
-def exact_regularization_path(
+def _exact_path(
     data: Dataset,
-    intercept: str = DEFAULT_INTERCEPT,
+    intercept: str,
+    s: float,
+    weights: np.ndarray | None,
     *,
-    C_max: float | None = None,
-    C_min: float | None = None,
-    holdout: Dataset | None = None,
-    solver: str | None = None,
-    intercept_scaling: float = 1.0,
-    tol: float | None = None,
-    progress: bool = False,
-    sample_weight: Any = None,
-    class_weight: Any = None,
+    C_min: float | None,
+    C_max: float | None,
+    holdout: Dataset | None,
+    solver: str | None,
+    tol: float,
+    progress: bool,
+    t0: float,
 ) -> ExactPath:
-    """Every breakpoint of the soft-margin path in C, with its events, certified.
+    """Trace and assemble the exact path, on the arguments the front door checked.
 
-    Parameters
-    ----------
-    data : Dataset
-    intercept : {"free", "none", "augmented"}
-    C_max : float > 0, optional
-        Stop at this C (default: follow the path to its end -- on separable data the
-        hard-margin solution, reached at ``C*``; on non-separable data the last
-        breakpoint -- or to a breakpoint nothing settles: ``ExactPath.end_reason``).
-    C_min : float > 0, optional
-        Start here, from the active sets of a fresh certified solve at ``C_min``, instead
-        of at C -> 0 (the path is then defined on ``[C_min, C_end]``).
-    holdout : Dataset, optional
-        Kept for the held-out error of the figures and reports (same d).
-    solver : str, optional
-        Solver of the fresh solves (:func:`maxmargin.exact.solve`).
-    intercept_scaling : float
-        ``s`` of the augmented mode.
-    tol : float, optional
-        Tolerance of the breakpoints' certificates (default 1e-6; they typically reach
-        1e-13).
-    progress : bool
-        Progress bar on a terminal (needs a finite ``C_max``).
-    sample_weight : array-like of shape (n,), optional
-        Example weights: costs ``C_i = C s_i`` (:class:`~maxmargin.SVMProblem`); the
-        left set's ``alpha_i`` is ``C s_i``. Examples of weight 0 are left out of the
-        computation and stay in the right set.
-    class_weight : dict or "balanced", optional
-        Weights by class, multiplied into ``sample_weight``.
-
-    Returns
-    -------
-    ExactPath
-
-    Raises
-    ------
-    ParameterError
-        Not a Dataset; an unknown intercept; ``C_max`` not > 0; a holdout with other d.
-    SolverError
-        The first segment could not be found (a fresh solve's sets that start no valid
-        segment), or the path makes no progress (more than ``200 n + 10000``
-        breakpoints). A breakpoint that nothing settles ends the path instead
-        (``end_reason``).
-
-    Notes
-    -----
-    The algorithm (Hastie, Rosset, Tibshirani & Zhu, JMLR 5, 2004, in the C form, with
-    every segment solved afresh from its sets and every breakpoint certified) is in the
-    module docstring and ``docs/path.md``.
-
-    Examples
-    --------
-    Two points ``x = +-1`` (hand-solved): below ``C = 1/2`` both are bound SVs
-    (``alpha = C``, ``w = 2C``, margins ``2C < 1``); at ``C = 1/2`` both reach the margin
-    and stay there with ``alpha = 1/2``, ``w = 1``: the hard-margin solution.
-
-    >>> from maxmargin import Dataset
-    >>> ep = exact_regularization_path(Dataset([[1.0], [-1.0]], [1, -1]))
-    >>> ep.breakpoints.tolist(), ep.events_at(0), ep.C_star
-    ([0.5], [(0, 'L', 'E'), (1, 'L', 'E')], 0.5)
-    >>> ep.coefficients(0.1)[0].tolist(), ep.coefficients(7.0)[0].tolist()
-    ([0.2], [1.0])
+    :func:`~maxmargin.evaluation.path.regularization_path` (``exact=True``) validates;
+    here examples of weight 0 are left out of the tracing (and put back, in the right
+    set, by :func:`_widen`), the path is traced from ``C_min`` (None: C -> 0) to
+    ``C_max`` (None: its end) and assembled in the data's units.
     """
-    t0 = time.perf_counter()
-    if not isinstance(data, Dataset):
-        raise ParameterError(f"the exact path needs a maxmargin.Dataset, got {type(data).__name__}")
-    intercept = check_choice("intercept", intercept, INTERCEPTS)
-    s = check_positive("intercept_scaling", intercept_scaling)
-    for name, v in (("C_max", C_max), ("C_min", C_min)):
-        if v is not None and not (isinstance(v, int | float) and 0 < v < math.inf):
-            raise ParameterError(
-                f"{name} must be a finite number > 0 (or None: the whole path), got {v!r}"
-            )
-    if C_min is not None and C_max is not None and not C_min < C_max:
-        raise ParameterError(f"C_min must be < C_max, got {C_min!r} and {C_max!r}")
-    if holdout is not None:
-        if not isinstance(holdout, Dataset):
-            raise ParameterError(f"holdout must be a Dataset, got {type(holdout).__name__}")
-        if holdout.d != data.d:
-            raise ParameterError(
-                f"holdout has {holdout.d} features, the data {data.d}; they must match"
-            )
-    tol = 1e-6 if tol is None else check_positive("tol", tol)
     from .events import _Tracer
     from .tracer import trace
 
-    weights, _ = combine_weights(data, sample_weight, class_weight)
     keep = None if weights is None or weights.all() else np.flatnonzero(weights > 0)
     with _single_blas_thread():
         if keep is None:

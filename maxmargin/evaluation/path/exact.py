@@ -1,17 +1,12 @@
 r"""The exact regularization path of the linear SVM: every breakpoint in C, certified.
 
-:func:`exact_regularization_path` traces the path (the algorithm is in
-:mod:`~maxmargin.evaluation.path.tracer`, after Hastie, Rosset, Tibshirani & Zhu, JMLR
-2004, in the C form) and returns an :class:`ExactPath`: the breakpoints, the event at
-each (an example moving between the elbow E of margin SVs, the left set L with
-``alpha_i = C c_i`` and the right set R with ``alpha_i = 0``), the affine pieces between
-them, and each breakpoint's certificate. :meth:`ExactPath.solution_at` reads the exact
-solution at any C off them and certifies it. See ``docs/path.md``.
-
-``c`` is a per-example cost vector (``C_i = C c_i``): the example weights ``s_i``
-(:attr:`SVMProblem.weights`; 1 without), and exact duplicates merged into one example with
-their summed cost, which removes the commonest singular elbow system. Examples of weight
-0 never enter the path (their ``alpha_i`` is 0 everywhere, in the right set).
+An :class:`ExactPath` (what ``regularization_path(data, exact=True)`` returns; traced by
+:mod:`~maxmargin.evaluation.path.tracer` after Hastie, Rosset, Tibshirani & Zhu, JMLR
+2004, in the C form) holds the breakpoints, the event at each (an example moving between
+the elbow E of margin SVs, the left set L with ``alpha_i = C s_i`` and the right set R
+with ``alpha_i = 0``), the affine pieces between them, and each breakpoint's
+certificate. :meth:`ExactPath.solution_at` reads the exact solution at any C off them and
+certifies it. See ``docs/path.md``.
 """
 
 from __future__ import annotations
@@ -64,8 +59,8 @@ class PathPoint:
 
     Examples
     --------
-    >>> from maxmargin import Dataset, exact_regularization_path
-    >>> ep = exact_regularization_path(Dataset([[1.0], [-1.0]], [1, -1]))
+    >>> from maxmargin import Dataset, regularization_path
+    >>> ep = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), exact=True)
     >>> pt = ep.solution_at(0.1)
     >>> pt.w.tolist(), pt.alpha.tolist(), pt.certificate.ok
     ([0.2], [0.1, 0.1], True)
@@ -91,8 +86,8 @@ class PathPoint:
 
         Examples
         --------
-        >>> from maxmargin import Dataset, exact_regularization_path
-        >>> ep = exact_regularization_path(Dataset([[1.0], [-1.0]], [1, -1]))
+        >>> from maxmargin import Dataset, regularization_path
+        >>> ep = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), exact=True)
         >>> ep.solution_at(0.1).to_dict()["left"]
         [0, 1]
         """
@@ -208,8 +203,8 @@ class ExactPath:
 
     Examples
     --------
-    >>> from maxmargin import exact_regularization_path, make_separable
-    >>> ep = exact_regularization_path(make_separable(30, 2, seed=0))
+    >>> from maxmargin import make_separable, regularization_path
+    >>> ep = regularization_path(make_separable(30, 2, seed=0), exact=True)
     >>> ep.certified, ep.end_reason, ep.separable
     (True, 'end', True)
     >>> bool(ep.solution_at(ep.C_star * 2).certificate.ok)
@@ -306,8 +301,8 @@ class ExactPath:
 
         Examples
         --------
-        >>> from maxmargin import Dataset, exact_regularization_path
-        >>> ep = exact_regularization_path(Dataset([[1.0], [-1.0]], [1, -1]))
+        >>> from maxmargin import Dataset, regularization_path
+        >>> ep = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), exact=True)
         >>> ep.breakpoints.tolist(), ep.segment_of([0.1, 0.5, 1.0]).tolist()
         ([0.5], [0, 0, 1])
         """
@@ -330,8 +325,8 @@ class ExactPath:
 
         Examples
         --------
-        >>> from maxmargin import Dataset, exact_regularization_path
-        >>> ep = exact_regularization_path(Dataset([[1.0], [-1.0]], [1, -1]))
+        >>> from maxmargin import Dataset, regularization_path
+        >>> ep = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), exact=True)
         >>> w, b = ep.coefficients([0.1, 1.0])
         >>> w.ravel().tolist(), b.tolist()
         ([0.2, 1.0], [0.0, 0.0])
@@ -375,8 +370,8 @@ class ExactPath:
 
         Examples
         --------
-        >>> from maxmargin import Dataset, exact_regularization_path
-        >>> ep = exact_regularization_path(Dataset([[1.0], [-1.0]], [1, -1]))
+        >>> from maxmargin import Dataset, regularization_path
+        >>> ep = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), exact=True)
         >>> ep.alpha_at(1.0).tolist()
         [0.5, 0.5]
         """
@@ -409,8 +404,8 @@ class ExactPath:
 
         Examples
         --------
-        >>> from maxmargin import Dataset, exact_regularization_path
-        >>> ep = exact_regularization_path(Dataset([[1.0], [-1.0], [3.0]], [1, -1, 1]))
+        >>> from maxmargin import Dataset, regularization_path
+        >>> ep = regularization_path(Dataset([[1.0], [-1.0], [3.0]], [1, -1, 1]), exact=True)
         >>> pt = ep.solution_at(2.0)
         >>> pt.w.round(12).tolist(), round(pt.b, 12), pt.certificate.ok
         ([1.0], 0.0, True)
@@ -463,8 +458,8 @@ class ExactPath:
 
         Examples
         --------
-        >>> from maxmargin import Dataset, exact_regularization_path
-        >>> ep = exact_regularization_path(Dataset([[1.0], [-1.0]], [1, -1]))
+        >>> from maxmargin import Dataset, regularization_path
+        >>> ep = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), exact=True)
         >>> f = ep.lambda_form(1)        # C >= 1/2: w = 1, so w / C = 0 + lambda * 1
         >>> f["w"][0].tolist(), f["w"][1].tolist(), f["alpha"][1].tolist()
         ([0.0], [1.0], [0.5, 0.5])
@@ -507,8 +502,8 @@ class ExactPath:
 
         Examples
         --------
-        >>> from maxmargin import Dataset, exact_regularization_path
-        >>> ep = exact_regularization_path(Dataset([[1.0], [-1.0]], [1, -1]))
+        >>> from maxmargin import Dataset, regularization_path
+        >>> ep = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), exact=True)
         >>> ep.events_at(0)
         [(0, 'L', 'E'), (1, 'L', 'E')]
         """
@@ -538,8 +533,8 @@ class ExactPath:
 
         Examples
         --------
-        >>> from maxmargin import Dataset, exact_regularization_path
-        >>> ep = exact_regularization_path(Dataset([[1.0], [-1.0], [-0.5]], [1, -1, 1]))
+        >>> from maxmargin import Dataset, regularization_path
+        >>> ep = regularization_path(Dataset([[1.0], [-1.0], [-0.5]], [1, -1, 1]), exact=True)
         >>> ep.errors([0.01, 10.0]).round(4).tolist()   # separable: 0 at large C
         [0.3333, 0.0]
         """
@@ -595,8 +590,8 @@ class ExactPath:
 
         Examples
         --------
-        >>> from maxmargin import Dataset, exact_regularization_path
-        >>> d = exact_regularization_path(Dataset([[1.0], [-1.0]], [1, -1])).to_dict()
+        >>> from maxmargin import Dataset, regularization_path
+        >>> d = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), exact=True).to_dict()
         >>> d["breakpoints"][0]["C"], d["breakpoints"][0]["events"][0]
         (0.5, {'index': 0, 'from': 'L', 'to': 'E'})
         """
@@ -659,8 +654,8 @@ class ExactPath:
         Examples
         --------
         >>> import json
-        >>> from maxmargin import Dataset, exact_regularization_path
-        >>> ep = exact_regularization_path(Dataset([[1.0], [-1.0]], [1, -1]))
+        >>> from maxmargin import Dataset, regularization_path
+        >>> ep = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), exact=True)
         >>> json.loads(ep.to_json())["n_breakpoints"]
         1
         """
@@ -699,8 +694,8 @@ class ExactPath:
         Examples
         --------
         >>> import io
-        >>> from maxmargin import Dataset, exact_regularization_path
-        >>> ep = exact_regularization_path(Dataset([[1.0], [-1.0]], [1, -1]))
+        >>> from maxmargin import Dataset, regularization_path
+        >>> ep = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), exact=True)
         >>> saved = ExactPath.from_json(io.StringIO(ep.to_json(include_segments=True)))
         >>> saved.coefficients(0.1)[0].tolist(), saved.to_csv() == ep.to_csv()
         ([0.2], True)
@@ -723,8 +718,8 @@ class ExactPath:
 
         Examples
         --------
-        >>> from maxmargin import Dataset, exact_regularization_path
-        >>> ep = exact_regularization_path(Dataset([[1.0], [-1.0]], [1, -1]))
+        >>> from maxmargin import Dataset, regularization_path
+        >>> ep = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), exact=True)
         >>> print(ep.to_csv().splitlines()[1])
         0,0.5,1.0,0,L,E,event,True,0
         """
@@ -745,8 +740,8 @@ class ExactPath:
 
         Examples
         --------
-        >>> from maxmargin import Dataset, exact_regularization_path
-        >>> ep = exact_regularization_path(Dataset([[1.0], [-1.0]], [1, -1]))
+        >>> from maxmargin import Dataset, regularization_path
+        >>> ep = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), exact=True)
         >>> print(ep.to_markdown().splitlines()[0])
         # Exact regularization path: data (n=2, d=1, intercept=free)
         """

@@ -1,4 +1,4 @@
-r"""Exact C / lambda regularization paths, their limits, and learners along them.
+r"""The C path on a grid: :class:`RegularizationPath`, the certified optimum at every point.
 
 The *path* is the certified optimum of the soft-margin SVM (docs/formulations.md) at every
 point of a grid of ``C`` (equivalently ``lam = 1/(C n)``):
@@ -8,22 +8,23 @@ point of a grid of ``C`` (equivalently ``lam = 1/(C n)``):
     (w(C), b(C)) = \arg\min_{w, b}\ \tfrac12 \|\tilde w\|^2
                    + C \textstyle\sum_i s_i \max(0, 1 - y_i (w \cdot x_i + b))
 
-(``s_i`` the example weights, 1 without).
+(``s_i`` the example weights, 1 without). How each point is computed
+(:func:`~maxmargin.evaluation.path.regularization_path` checks the arguments, then
+:func:`_grid_path`):
 
-How it is computed (:func:`path`):
-
-1. The dual QP is compiled **once** in cvxpy with ``C`` a ``cp.Parameter`` (DPP: the box
-   ``0 <= alpha <= C`` is the only place C enters), so re-solving only re-maps the
-   parameter; ``warm_start=True`` is passed (used by solvers that support it).
-2. **Warm start by shrinking** (every point after the first): the previous point's
+1. **Warm start by shrinking** (every point after the first): the previous point's
    margins ``y_i f_i`` fix the examples far outside the margin at ``alpha = 0`` and those
    deep inside at ``alpha = C``; a small dual QP is solved (PIQP, directly) on the
    working set in between, every fixed example's KKT condition is checked at the new
    point, violators join the set, and so on. The result always goes through the exact
    module's active-set polish (reduced KKT solve; with no margin SV, the ``{0, C}``
    rounding), even when it already certifies: a small residual does not mean the
-   right support sets. When it certifies to :data:`ACCEPT_TOL` (1e-9) the full QP is
-   skipped; otherwise the compiled model of step 1 is solved.
+   right support sets. When it certifies to :data:`ACCEPT_TOL` (1e-9) the point is
+   done (method ``warm``).
+2. Otherwise (and at the first point) a full solve: :func:`maxmargin.solve`'s measured
+   route (method ``qp``) or, with ``solver=`` naming a cvxpy solver, the dual QP compiled
+   **once** in cvxpy with ``C`` a ``cp.Parameter`` (DPP: re-solving only re-maps the
+   parameter; method ``dpp``).
 3. Every point is certified in numpy by :func:`maxmargin.certificate.certify`.
 
 Theorems used (proofs in ``docs/path.md``):
@@ -32,9 +33,11 @@ Theorems used (proofs in ``docs/path.md``):
   ``||w~(C2)|| >= ||w~(C1)||`` (add the two optimality inequalities).
 * **Hard-margin limit.** On separable data, ``w(C) = w_hard`` for every
   ``C >= C* = min { max_i alpha_i : alpha an optimal hard-margin dual point }``; when the
-  hard dual optimum is unique, ``C* = max_i alpha_i^hard`` (:func:`hard_margin_limit`).
+  hard dual optimum is unique, ``C* = max_i alpha_i^hard``
+  (:func:`~maxmargin.evaluation.path.limits.hard_margin_limit`).
 * **Smallest C with a margin SV.** For ``C <= C_0`` every example is a bound SV
-  (``alpha = C``); :func:`min_margin_sv_C` gives ``C_0`` in closed form.
+  (``alpha = C``); :func:`~maxmargin.evaluation.path.limits.min_margin_sv_C` gives
+  ``C_0`` in closed form.
 """
 
 from __future__ import annotations
@@ -43,41 +46,28 @@ import math
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, overload
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 
 from ..._progress import Progress
-from ..._validation import (
-    WIDE_HINT,
-    check_bool,
-    check_choice,
-    check_count,
-    check_memory,
-    check_positive,
-    renamed_attribute,
-)
 from ...certificate import DEFAULT_TOL, Certificate, certify, support_sets
-from ...conventions import DEFAULT_INTERCEPT, INTERCEPTS, weight_names
+from ...conventions import weight_names
 from ...data import Dataset
 from ...exceptions import DataError, ParameterError, SolverError
 from ...io import tables as _table
 from ...io.files import atomic_write
 from ...io.json import dumps, format_header, json_float, json_number, read_document
-from ...problem import SVMProblem, combine_weights
+from ...problem import SVMProblem
 from ...solvers import piqp
 from ...solvers.polish import polish, polish_no_margin
 from ...solvers.qp import QPTask, signed_rows, weights_from_alpha
 from ...solvers.result import Status
 from ...solvers.via_cvxpy import CVXPY_OPTIONS
-from .grids import DEFAULT_GRID, _check_grid, _reciprocal_grid, grid_alias
 from .limits import HardMarginLimit, hard_margin_limit, min_margin_sv_C
 
-if TYPE_CHECKING:
-    from .exact import ExactPath
-
-__all__ = ["RegularizationPath", "path", "regularization_path"]
+__all__ = ["RegularizationPath"]
 
 #: A warm-started point is accepted without the full QP when its certificate's largest
 #: residual (relative gap or scaled KKT) is at most this.
@@ -144,7 +134,7 @@ class RegularizationPath:
     compile_seconds, total_seconds : float
         Building the DPP model (once) and the whole path.
     extras : dict
-        Free-form additions by callers (empty from :func:`path`); not serialised.
+        Free-form additions by callers (empty from ``regularization_path``); not serialised.
     feature_names : tuple of str or None
         The data's names of the entries of ``w`` (``Dataset.feature_names``): the
         ``w[<name>]`` columns of :meth:`to_csv`.
@@ -153,8 +143,8 @@ class RegularizationPath:
 
     Examples
     --------
-    >>> from maxmargin import Dataset
-    >>> p = path(Dataset([[1.0], [-1.0], [3.0]], [1, -1, 1]), C=[0.1, 10.0])
+    >>> from maxmargin import Dataset, regularization_path
+    >>> p = regularization_path(Dataset([[1.0], [-1.0], [3.0]], [1, -1, 1]), C=[0.1, 10.0])
     >>> len(p), p.w.shape, p.alpha.shape, p.certified
     (2, (2, 1), (2, 3), True)
     """
@@ -193,8 +183,6 @@ class RegularizationPath:
     extras: dict = field(default_factory=dict)
     feature_names: tuple[str, ...] | None = None
     weights: np.ndarray | None = field(default=None, repr=False)
-
-    hard = renamed_attribute("hard", "hard_margin_limit")
 
     def __len__(self) -> int:
         return int(self.C.size)
@@ -283,8 +271,8 @@ class RegularizationPath:
 
         Examples
         --------
-        >>> from maxmargin import Dataset
-        >>> p = path(Dataset([[1.0], [-1.0]], [1, -1]), C=[0.1, 1.0])
+        >>> from maxmargin import Dataset, regularization_path
+        >>> p = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), C=[0.1, 1.0])
         >>> d = p.to_dict()
         >>> d["format"], d["C"], d["n_margin_sv"]
         ('maxmargin.path/1', [0.1, 1.0], [0, 2])
@@ -355,8 +343,8 @@ class RegularizationPath:
         Examples
         --------
         >>> import io
-        >>> from maxmargin import Dataset
-        >>> p = path(Dataset([[1.0], [-1.0]], [1, -1]), C=[0.1, 1.0])
+        >>> from maxmargin import Dataset, regularization_path
+        >>> p = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), C=[0.1, 1.0])
         >>> q = RegularizationPath.from_json(io.StringIO(p.to_json()))
         >>> q.to_json() == p.to_json(), q.w.tolist() == p.w.tolist()
         (True, True)
@@ -485,8 +473,9 @@ class RegularizationPath:
 
         Examples
         --------
-        >>> from maxmargin import Dataset
-        >>> p = path(Dataset([[1.0], [-1.0]], [1, -1], feature_names=["age"]), C=[0.1, 1.0])
+        >>> from maxmargin import Dataset, regularization_path
+        >>> data = Dataset([[1.0], [-1.0]], [1, -1], feature_names=["age"])
+        >>> p = regularization_path(data, C=[0.1, 1.0])
         >>> print(p.to_csv().splitlines()[0][:40])
         C,lam,b,w[age],norm_w,norm_reg,margin,wi
         """
@@ -507,8 +496,8 @@ class RegularizationPath:
 
         Examples
         --------
-        >>> from maxmargin import Dataset
-        >>> p = path(Dataset([[1.0], [-1.0]], [1, -1]), C=[0.1, 1.0])
+        >>> from maxmargin import Dataset, regularization_path
+        >>> p = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), C=[0.1, 1.0])
         >>> p.to_frame()[["C", "w[0]", "n_margin_sv"]].round(6).to_numpy().tolist()
         [[0.1, 0.2, 0.0], [1.0, 1.0, 2.0]]
         """
@@ -531,8 +520,8 @@ class RegularizationPath:
         Examples
         --------
         >>> import json
-        >>> from maxmargin import Dataset
-        >>> p = path(Dataset([[1.0], [-1.0]], [1, -1]), C=[0.1, 1.0])
+        >>> from maxmargin import Dataset, regularization_path
+        >>> p = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), C=[0.1, 1.0])
         >>> alpha = json.loads(p.to_json(include_alpha=True))["alpha"]
         >>> len(alpha), len(alpha[0])    # (k, n)
         (2, 2)
@@ -552,8 +541,8 @@ class RegularizationPath:
 
         Examples
         --------
-        >>> from maxmargin import Dataset
-        >>> p = path(Dataset([[1.0], [-1.0]], [1, -1]), C=[0.1, 1.0])
+        >>> from maxmargin import Dataset, regularization_path
+        >>> p = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), C=[0.1, 1.0])
         >>> print(p.to_markdown().splitlines()[0])
         # Regularization path: data (n=2, d=1, intercept=free)
         """
@@ -787,202 +776,25 @@ def _working_set_solve(
     return None
 
 
-@overload
-def path(
+def _grid_path(
     data: Dataset,
-    C: Any = ...,
-    lam: Any = ...,
-    intercept: str = ...,
-    holdout: Dataset | None = ...,
-    solver: str | None = ...,
-    progress: bool = ...,
+    Cs: np.ndarray,
+    intercept: str,
+    intercept_scaling: float,
+    weights: np.ndarray | None,
     *,
-    intercept_scaling: float = ...,
-    warm_start: bool = ...,
-    hard_limit: bool | None = ...,
-    tol: float | None = ...,
-    Cs: Any = ...,
-    alphas: Any = ...,
-    exact: Literal[False] = ...,
-    sample_weight: Any = ...,
-    class_weight: Any = ...,
-) -> RegularizationPath: ...
+    holdout: Dataset | None,
+    solver: str | None,
+    progress: bool,
+    warm_start: bool,
+    hard_limit: bool | None,
+    tol: float,
+    t_start: float,
+) -> RegularizationPath:
+    """The certified optimum at every C of ``Cs`` (increasing), warm-started point to point.
 
-
-@overload
-def path(
-    data: Dataset,
-    C: Any = ...,
-    lam: Any = ...,
-    intercept: str = ...,
-    holdout: Dataset | None = ...,
-    solver: str | None = ...,
-    progress: bool = ...,
-    *,
-    intercept_scaling: float = ...,
-    warm_start: bool = ...,
-    hard_limit: bool | None = ...,
-    tol: float | None = ...,
-    Cs: Any = ...,
-    alphas: Any = ...,
-    exact: Literal[True],
-    sample_weight: Any = ...,
-    class_weight: Any = ...,
-) -> ExactPath: ...
-
-
-def path(
-    data: Dataset,
-    C: Any = None,
-    lam: Any = None,
-    intercept: str = DEFAULT_INTERCEPT,
-    holdout: Dataset | None = None,
-    solver: str | None = None,
-    progress: bool = False,
-    *,
-    intercept_scaling: float = 1.0,
-    warm_start: bool = True,
-    hard_limit: bool | None = None,
-    tol: float | None = None,
-    Cs: Any = None,
-    alphas: Any = None,
-    exact: bool = False,
-    sample_weight: Any = None,
-    class_weight: Any = None,
-) -> RegularizationPath | ExactPath:
-    """The certified soft-margin optimum at every point of a C (or lambda) grid.
-
-    With ``exact=True``, the entire path instead: every breakpoint where a support set
-    changes, the events there, and the exact affine pieces between them
-    (:func:`maxmargin.evaluation.path.exact.exact_regularization_path`); the grid then only sets
-    the range, from its smallest to its largest C (none given: the whole path, from
-    C -> 0).
-
-    Parameters
-    ----------
-    data : Dataset
-    C : array-like of float > 0 or str, optional
-        The C grid (a string is read by :func:`parse_grid`, e.g. ``"1e-3:1e3:25"``).
-        Default :data:`DEFAULT_GRID`.
-    lam : array-like of float > 0 or str, optional
-        A lambda grid instead (``C = 1/(lam n)``). Giving both is an error.
-    intercept : {"free", "none", "augmented"}
-    holdout : Dataset, optional
-        Held-out examples (same d) for ``holdout_error``.
-    solver : str, optional
-        A cvxpy QP solver (``"CLARABEL"``, ``"PIQP"``, ...): the full solves then go
-        through one DPP-compiled cvxpy model (``C`` a ``cp.Parameter``), re-solved at
-        each point. Default: :func:`maxmargin.solve`'s measured route (maxmargin's
-        interior-point method or PIQP), which is faster.
-    progress : bool
-        Progress bar on a terminal (stderr).
-    intercept_scaling : float
-        ``s`` of the augmented mode.
-    warm_start : bool
-        Warm-start each point from the previous one on a working set (default; the
-        full compiled QP only where that does not certify). ``False``: the compiled QP
-        at every point (DPP re-solves only).
-    hard_limit : bool, optional
-        Compare with the hard-margin optimum (an LP decides separability first). Default:
-        yes when ``n * d <= 2e6``.
-    tol : float, optional
-        Certificate tolerance (default 1e-6; warm-started points meet 1e-9).
-    Cs, alphas : array-like or str, optional
-        scikit-learn's names of the two grids (``LogisticRegressionCV(Cs=)``,
-        ``lasso_path(alphas=)``; ``alpha`` is SGDClassifier's lambda): ``Cs`` is ``C``,
-        ``alphas`` is ``lam``. Give one name of each.
-    exact : bool, default False
-        Compute every breakpoint (an :class:`~maxmargin.evaluation.path.exact.ExactPath`) instead of
-        the grid's points; ``warm_start`` and ``hard_limit`` do not apply.
-    sample_weight : array-like of shape (n,), optional
-        Example weights (costs ``C_i = C s_i`` at every grid point; see
-        :class:`~maxmargin.SVMProblem`).
-    class_weight : dict or "balanced", optional
-        Weights by class, multiplied into ``sample_weight``.
-
-    Returns
-    -------
-    RegularizationPath or ExactPath
-        Points in increasing C (``exact=True``: an ExactPath).
-
-    Raises
-    ------
-    ParameterError
-        Both ``C`` and ``lam``; an empty grid; a value that is not finite and > 0; a
-        holdout with another number of features.
-
-    Warns
-    -----
-    GridWarning
-        A grid that is not monotone is sorted (duplicates removed). A decreasing grid
-        (e.g. ``lam`` in increasing order) is simply reversed, without a warning.
-
-    Examples
-    --------
-    >>> from maxmargin import make_separable
-    >>> p = path(make_separable(30, 2, seed=0), C="1e-2:1e2:5")
-    >>> p.certified, bool((p.margin[:-1] >= p.margin[1:]).all())
-    (True, True)
-    >>> p.hard_margin_limit.last_equal
-    True
-    >>> ep = path(make_separable(30, 2, seed=0), exact=True)
-    >>> ep.certified, ep.end_reason, float(ep.C_star) > 0
-    (True, 'end', True)
+    On the arguments :func:`~maxmargin.evaluation.path.regularization_path` checked.
     """
-    t_start = time.perf_counter()
-    if not isinstance(data, Dataset):
-        raise ParameterError(f"path needs a maxmargin.Dataset, got {type(data).__name__}")
-    C, lam = grid_alias("C", C, "Cs", Cs), grid_alias("lam", lam, "alphas", alphas)
-    if C is not None and lam is not None:
-        raise ParameterError("give a C grid or a lam grid, not both (lam = 1/(C n))")
-    intercept = check_choice("intercept", intercept, INTERCEPTS)
-    exact, warm_start = check_bool("exact", exact), check_bool("warm_start", warm_start)
-    if hard_limit is not None:
-        hard_limit = check_bool("hard_limit", hard_limit)
-    if lam is not None:
-        lams = _check_grid("lam", lam)[::-1]
-        Cs = _reciprocal_grid("lam", lams, data.n, "C")
-    else:
-        Cs = _check_grid("C", DEFAULT_GRID if C is None else C)
-        _reciprocal_grid("C", Cs, data.n, "lam")
-    if holdout is not None:
-        if not isinstance(holdout, Dataset):
-            raise ParameterError(f"holdout must be a Dataset, got {type(holdout).__name__}")
-        if holdout.d != data.d:
-            raise ParameterError(
-                f"holdout has {holdout.d} features, the data {data.d}; they must match"
-            )
-    weights, _ = combine_weights(data, sample_weight, class_weight)
-    # w at every grid point, plus what one solve holds: refuse what cannot fit
-    per_point, base = 16.0 * (data.d + 1) + 16.0 * data.n, 64.0 * (data.d + 1)
-    what = "exact path" if exact else "path"
-    check_memory(
-        base + per_point, f"the {what} of {data.name} (d = {data.d:,} features)", WIDE_HINT
-    )
-    check_count(
-        "lam" if lam is not None else "C",
-        len(Cs),
-        per_point,
-        "grid points",
-        detail=f"the {what} of {data.name}, n = {data.n:,}, d = {data.d:,}",
-        base=base,
-    )
-    if exact:
-        from .assemble import exact_regularization_path
-
-        given = C is not None or lam is not None
-        return exact_regularization_path(
-            data,
-            intercept,
-            C_max=float(Cs[-1]) if given else None,
-            C_min=float(Cs[0]) if given and Cs.size > 1 else None,
-            holdout=holdout,
-            solver=solver,
-            intercept_scaling=intercept_scaling,
-            tol=tol,
-            progress=progress,
-            sample_weight=weights,
-        )
     solver_name = "default" if solver is None else str(solver).strip().upper()
     problems = [
         SVMProblem(
@@ -997,7 +809,6 @@ def path(
     YZ = signed_rows(problems[0])
     if sp.issparse(YZ):
         YZ = sp.csr_matrix(YZ)
-    tol = 1e-6 if tol is None else check_positive("tol", tol)
     # A named cvxpy solver gets the DPP model, compiled once; by default the full solves
     # take exact.solve's measured route, which is faster than any cvxpy re-solve here
     # (bench/path.py: the compiled model saves ~8% of a fresh cvxpy solve, the IPM ~85%).
@@ -1086,8 +897,3 @@ def path(
         feature_names=data.feature_names,
         weights=weights,
     )
-
-
-#: The same function under a name that does not shadow the ``maxmargin.path`` module when
-#: re-exported at the top level (``from maxmargin import regularization_path``).
-regularization_path = path

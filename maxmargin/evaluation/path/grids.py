@@ -25,7 +25,7 @@ DEFAULT_GRID = "1e-3:1e3:25"
 
 
 class GridWarning(UserWarning):
-    """A grid was reordered or had duplicates removed (see :func:`path`)."""
+    """A grid was reordered or had duplicates removed (a path is computed in increasing C)."""
 
 
 def log_grid(lo: float, hi: float, num: int = 25) -> np.ndarray:
@@ -77,7 +77,7 @@ def parse_grid(text: str) -> np.ndarray:
     Returns
     -------
     ndarray of shape (k,)
-        In the order written; :func:`path` checks positivity and order.
+        In the order written; :func:`~maxmargin.regularization_path` checks positivity and order.
 
     Raises
     ------
@@ -123,37 +123,6 @@ def parse_grid(text: str) -> np.ndarray:
         ) from None
 
 
-def grid_alias(name: str, value: Any, alias: str, alias_value: Any) -> Any:
-    """The grid given as ``name`` or as scikit-learn's ``alias`` (``Cs``, ``alphas``).
-
-    Parameters
-    ----------
-    name, alias : str
-    value, alias_value : grid or None
-
-    Returns
-    -------
-    grid or None
-
-    Raises
-    ------
-    ParameterError
-        Both given.
-
-    Examples
-    --------
-    >>> grid_alias("lam", None, "alphas", [0.1, 1.0])
-    [0.1, 1.0]
-    """
-    if alias_value is None:
-        return value
-    if value is not None:
-        raise ParameterError(
-            f"give {name} or {alias}, not both ({alias} is scikit-learn's name for the {name} grid)"
-        )
-    return alias_value
-
-
 def _reciprocal_grid(name: str, grid: np.ndarray, n: int, other: str) -> np.ndarray:
     """``1 / (grid n)``: the other form of every grid point, each a finite double > 0."""
     with np.errstate(over="ignore", divide="ignore"):
@@ -165,7 +134,7 @@ def _reciprocal_grid(name: str, grid: np.ndarray, n: int, other: str) -> np.ndar
 
 
 def _check_grid(name: str, values: Any) -> np.ndarray:
-    """Validate a C or lam grid; return it in increasing order (see :func:`path`)."""
+    """Validate a C or lam grid; return it in increasing order (a warning if it was not)."""
     if isinstance(values, str):
         values = parse_grid(values)
     try:

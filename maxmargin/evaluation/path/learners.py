@@ -17,8 +17,7 @@ from ...io.json import json_number
 from ...online.base import OnlineLearner
 from ...online.registry import LEARNERS, learner_class, learner_for
 from ...problem import SVMProblem
-from .grid import RegularizationPath, path
-from .grids import DEFAULT_GRID, grid_alias
+from .grid import RegularizationPath
 
 __all__ = ["LearnerPathStudy", "learners_along_path", "PATH_LEARNERS", "MIN_POOL_STEPS"]
 
@@ -312,8 +311,8 @@ def learners_along_path(
     ----------
     data : Dataset
     lam, C : grid, optional
-        As for :func:`path` (default: the lambdas of ``exact``, or :data:`DEFAULT_GRID`
-        in C).
+        As for :func:`~maxmargin.regularization_path` (default: the lambdas of ``exact``,
+        or its default grid in C).
     learners : sequence of str, class or (str or class, dict)
         Learners that have a lambda or C (their class declares ``problem_parameter``):
         names from ``maxmargin.online.LEARNERS`` (``pegasos``, ``subgradient``: ``lam`` =
@@ -338,7 +337,7 @@ def learners_along_path(
     intercept : {"augmented", "free", "none"}
         The intercept of the path computed here (when ``exact`` is not given).
     alphas, Cs : grid, optional
-        scikit-learn's names of ``lam`` and ``C`` (as in :func:`path`).
+        scikit-learn's names of ``lam`` and ``C`` (as in :func:`~maxmargin.regularization_path`).
     max_iter : int, optional
         scikit-learn's name for ``epochs`` (SGDClassifier's: passes over the data).
     random_state : int >= 0 or numpy RandomState, optional
@@ -366,7 +365,6 @@ def learners_along_path(
 
     from ...online import default_checkpoints
 
-    lam, C = grid_alias("lam", lam, "alphas", alphas), grid_alias("C", C, "Cs", Cs)
     epochs = check_int(
         "epochs", resolve_alias("epochs", epochs, 10, "max_iter", max_iter), minimum=1
     )
@@ -379,10 +377,13 @@ def learners_along_path(
         _learner_at(target, data, 1.0, mode, 1.0 if exact is None else exact.intercept_scaling)
     names = tuple(_name(target) for target in targets)
     if exact is None:
-        if lam is None and C is None:
-            C = DEFAULT_GRID
-        exact = path(data, C=C, lam=lam, intercept=intercept, hard_limit=False, progress=progress)
-    elif lam is not None or C is not None:
+        from . import regularization_path
+
+        exact = regularization_path(
+            data, C, lam, Cs=Cs, alphas=alphas, intercept=intercept, hard_limit=False,
+            progress=progress,
+        )  # fmt: skip
+    elif any(g is not None for g in (lam, C, alphas, Cs)):
         raise ParameterError("give either a grid or exact=, not both")
     order_idx = np.argsort(exact.lam)
     lams = exact.lam[order_idx]

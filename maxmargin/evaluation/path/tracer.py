@@ -241,8 +241,8 @@ class BreakpointCertificates(Sequence[Certificate]):
 
     Examples
     --------
-    >>> from maxmargin import Dataset, exact_regularization_path
-    >>> ep = exact_regularization_path(Dataset([[1.0], [-1.0]], [1, -1]))
+    >>> from maxmargin import Dataset, regularization_path
+    >>> ep = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), exact=True)
     >>> len(ep.certificates), ep.certificates[0].ok, ep.certificates.ok.tolist()
     (1, True, [True])
     """
