@@ -44,6 +44,22 @@ def test_warm_and_cold_paths_agree():
     np.testing.assert_allclose(warm.primal, cold.primal, rtol=1e-9)
 
 
+@pytest.mark.xfail(strict=True, reason="issue 22 (8.6): the report says DPP for every route")
+def test_report_names_the_route():
+    """Each point's method says what solved it, and the report names that route."""
+    ds = make_gaussians(40, 2, seed=0)
+    p = regularization_path(ds, C="1e-2:1e2:4", hard_limit=False)
+    md = p.to_markdown()
+    assert p.method[0] == "qp" and set(p.method[1:]) == {"warm"}  # the first point: a solve
+    assert p.solver in ("IPM", "PIQP") and "DPP" not in md
+    assert f"1 solved by {p.solver} (maxmargin.solve's route)" in md
+    assert "3 warm-started on a working set" in md
+    q = regularization_path(ds, C="1e-2:1e2:4", solver="clarabel", warm_start=False)
+    assert set(q.method) == {"dpp"} and q.solver == "CLARABEL"
+    np.testing.assert_allclose(q.primal, p.primal, rtol=1e-9)
+    assert "4 by the DPP-compiled cvxpy model (CLARABEL" in q.to_markdown()
+
+
 @settings(
     max_examples=12,
     deadline=None,
