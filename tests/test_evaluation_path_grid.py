@@ -44,7 +44,6 @@ def test_warm_and_cold_paths_agree():
     np.testing.assert_allclose(warm.primal, cold.primal, rtol=1e-9)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 22 (8.6): the report says DPP for every route")
 def test_report_names_the_route():
     """Each point's method says what solved it, and the report names that route."""
     ds = make_gaussians(40, 2, seed=0)

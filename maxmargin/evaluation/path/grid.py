@@ -118,8 +118,9 @@ class RegularizationPath:
         residual.
     certificates : tuple of Certificate
     method : tuple of str
-        ``"warm"`` (working-set warm start, certified to 1e-9, no full QP) or ``"qp"``
-        (the compiled full QP).
+        What solved each point: ``"warm"`` (working-set warm start, certified to 1e-9,
+        no full QP), ``"qp"`` (a full solve by :func:`maxmargin.solve`'s route) or
+        ``"dpp"`` (the DPP-compiled cvxpy model of ``solver=``).
     seconds : ndarray of shape (k,)
         Wall time of each point (solve + polish + certificate).
     intercept : str
@@ -127,12 +128,14 @@ class RegularizationPath:
     data_name : str
     n, d : int
     solver : str
+        The solver of the full solves: the cvxpy solver named by ``solver=``, else the
+        one(s) :func:`maxmargin.solve` chose (``"IPM"``, ``"PIQP"``; joined by ``+``).
     min_margin_sv_C : float
         :func:`min_margin_sv_C` of the data (nan when not computed).
     hard_margin_limit : HardMarginLimit or None
         The hard-margin comparison (None when not computed; ``hard`` before 0.2).
     compile_seconds, total_seconds : float
-        Building the DPP model (once) and the whole path.
+        Building the DPP model (once; 0 without one) and the whole path.
     extras : dict
         Free-form additions by callers (empty from ``regularization_path``); not serialised.
     feature_names : tuple of str or None
@@ -552,7 +555,6 @@ class RegularizationPath:
             "",
         ]
         ok = sum(c.ok for c in self.certificates)
-        cont = sum(m == "warm" for m in self.method)
         L.append(
             f"- {len(self)} grid points, C from {self.C[0]:.4g} to {self.C[-1]:.4g} "
             f"(lambda = 1/(C n) from {self.lam[0]:.4g} to {self.lam[-1]:.4g})"
@@ -564,12 +566,18 @@ class RegularizationPath:
             f"{self.max_kkt.max():.1e})"
             + (f"; {und} not certified because double precision cannot decide them" if und else "")
         )
-        L.append(
-            f"- solver {self.solver}; {cont} points warm-started on a working set "
-            "(no full QP), "
-            f"{len(self) - cont} by the DPP-compiled QP; model compiled once in "
-            f"{self.compile_seconds:.2f} s; path {self.total_seconds:.2f} s"
-        )
+        count = {m: sum(x == m for x in self.method) for m in ("warm", "qp", "dpp")}
+        how = []
+        if count["warm"]:
+            how.append(f"{count['warm']} warm-started on a working set (no full QP)")
+        if count["qp"]:
+            how.append(f"{count['qp']} solved by {self.solver} (maxmargin.solve's route)")
+        if count["dpp"]:
+            how.append(
+                f"{count['dpp']} by the DPP-compiled cvxpy model ({self.solver}, compiled "
+                f"once in {self.compile_seconds:.2f} s)"
+            )
+        L.append(f"- points: {', '.join(how)}; path {self.total_seconds:.2f} s")
         c0 = self.min_margin_sv_C
         if not math.isnan(c0):
             L.append(
@@ -680,10 +688,12 @@ class _DualModel:
 
 def _solve_point(
     problem: SVMProblem, YZ: Any, model: _DualModel | None, prev: tuple | None, tol: float
-) -> tuple[np.ndarray, float, np.ndarray, Certificate, str]:
-    """One grid point, polished and certified: ``(w, b, alpha, certificate, method)``.
+) -> tuple[np.ndarray, float, np.ndarray, Certificate, str, str]:
+    """One grid point, polished and certified: ``(w, b, alpha, certificate, method, by)``.
 
-    The working-set warm start from ``prev`` if it certifies, else the compiled full QP.
+    The working-set warm start from ``prev`` if it certifies (method ``warm``), else a
+    full solve: :func:`maxmargin.solve`'s route (``qp``) or the compiled model (``dpp``);
+    ``by`` names the solver of a full solve.
     """
     C = problem.C
     if prev is not None:
@@ -700,19 +710,14 @@ def _solve_point(
                 best = polish_no_margin(problem, YZ, a, cert, tol)
             if best is not None and best[3].max_residual() <= ACCEPT_TOL:
                 w, b, a, cert = best
-                return np.asarray(w, float), float(b), a, cert, "warm"
+                return np.asarray(w, float), float(b), a, cert, "warm", ""
     if model is None:
         # the measured default route (maxmargin's IPM / PIQP), polished and certified
         from ...exact import solve
 
         sol = solve(problem, tol=tol)
-        return (
-            np.asarray(sol.w, float),
-            float(sol.b),
-            np.asarray(sol.alpha, float),
-            sol.certificate,
-            "qp",
-        )
+        w, b, a = np.asarray(sol.w, float), float(sol.b), np.asarray(sol.alpha, float)
+        return w, b, a, sol.certificate, "qp", sol.solver
     a, b_eq, _ = model.solve(C, problem.costs)
     w, b = weights_from_alpha(problem, YZ, a, b_eq)
     cert = certify(problem, w, b, a, tol=tol)
@@ -721,7 +726,7 @@ def _solve_point(
         best = polish_no_margin(problem, YZ, a, cert, tol)
     if best is not None:
         w, b, a, cert = best
-    return np.asarray(w, float), float(b), a, cert, "qp"
+    return np.asarray(w, float), float(b), a, cert, "dpp", model.solver
 
 
 def _working_set_solve(
@@ -795,7 +800,6 @@ def _grid_path(
 
     On the arguments :func:`~maxmargin.evaluation.path.regularization_path` checked.
     """
-    solver_name = "default" if solver is None else str(solver).strip().upper()
     problems = [
         SVMProblem(
             data,
@@ -812,13 +816,14 @@ def _grid_path(
     # A named cvxpy solver gets the DPP model, compiled once; by default the full solves
     # take exact.solve's measured route, which is faster than any cvxpy re-solve here
     # (bench/path.py: the compiled model saves ~8% of a fresh cvxpy solve, the IPM ~85%).
-    model = None if solver is None else _DualModel(problems[0], solver_name)
+    model = None if solver is None else _DualModel(problems[0], str(solver).strip().upper())
     k, n, d = len(Cs), data.n, data.d
     W = np.zeros((k, d))
     B = np.zeros(k)
     A = np.zeros((k, n))
     certs: list[Certificate] = []
     methods: list[str] = []
+    by: set[str] = set()  # the solvers of the full solves
     secs = np.zeros(k)
     nm = np.zeros(k, np.int64)
     nb = np.zeros(k, np.int64)
@@ -826,7 +831,8 @@ def _grid_path(
     with Progress(k, "path", enabled=progress) as bar:
         for i, pr in enumerate(problems):
             t0 = time.perf_counter()
-            w, b, a, cert, how = _solve_point(pr, YZ, model, prev if warm_start else None, tol)
+            w, b, a, cert, how, who = _solve_point(pr, YZ, model, prev if warm_start else None, tol)
+            by.add(who)
             W[i], B[i], A[i] = w, b, a
             certs.append(cert)
             methods.append(how)
@@ -889,7 +895,7 @@ def _grid_path(
         data_name=data.name,
         n=n,
         d=d,
-        solver=solver_name,
+        solver="+".join(sorted(by - {""})),
         min_margin_sv_C=c0,
         hard_margin_limit=limit,
         compile_seconds=float(compile_s),
