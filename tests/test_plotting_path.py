@@ -6,6 +6,9 @@ the wrong thing fails.
 
 from __future__ import annotations
 
+import csv
+import io
+
 import numpy as np
 import pytest
 from _figures import _line
@@ -145,3 +148,16 @@ def test_exact_path_marks_its_best_held_out_C(gauss):
     k = int(np.argmin(err))
     star = _line(ax, "_best")
     assert (star.get_xdata()[0], star.get_ydata()[0]) == (x[k], err[k])
+
+
+@pytest.mark.xfail(strict=True, reason="issue 22 (8.3): the figure says w_1, the CSV w[0]")
+def test_coefficient_labels_are_the_csv_columns(named, separable):
+    """The coefficients are named as in grid.csv: w[<name>], else w[j] with j 0-based."""
+    for data in (named, separable):
+        p = mm.regularization_path(data, C=[0.1, 1.0])
+        header = next(csv.reader(io.StringIO(p.to_csv())))
+        columns = {c for c in header if c.startswith("w[")}
+        assert len(columns) == data.d
+        assert {t.get_text() for t in path_plots.plot_coefficients(p).texts} == columns
+        ep = mm.regularization_path(data, 10.0, exact=True)
+        assert {t.get_text() for t in path_plots.plot_coefficients(ep).texts} == columns
