@@ -55,7 +55,6 @@ ROOMS: list[tuple[str, ...]] = [
         "maxmargin",
         "maxmargin.plot",
         "maxmargin.plot_compare",
-        "maxmargin.plot_path",
         "maxmargin.plot_animation",
     ),
 ]
@@ -186,7 +185,6 @@ def test_computation_never_draws_or_writes_reports():
 OLD_PATHS = (
     "maxmargin.plot",
     "maxmargin.plot_compare",
-    "maxmargin.plot_path",
     "maxmargin.plot_animation",
 )
 
@@ -233,7 +231,6 @@ OVERSIZED = {
     "maxmargin/evaluation/path/grid.py",
     "maxmargin/evaluation/saved.py",
     "maxmargin/online/base.py",
-    "maxmargin/plotting/path.py",
     "maxmargin/solution.py",
 }
 MAX_LINES = 800

@@ -355,7 +355,7 @@ def test_exports_list_every_breakpoint_and_event(tmp_path):
     assert float(rows[0]["C"]) == ep.breakpoints[0]  # repr: the exact double
     files = write_exact_path_report(ep, tmp_path / "rep", formats=("png",))
     names = {f.name for f in files}
-    assert {"report.md", "report.json", "breakpoints.csv", "exact_path_errors.png"} <= names
+    assert {"report.md", "report.json", "breakpoints.csv", "path_errors.png"} <= names
     assert (tmp_path / "rep" / "breakpoints.csv").read_text() == ep.to_csv()
     assert "breakpoints" in (tmp_path / "rep" / "report.md").read_text()
     assert not list((tmp_path / "rep").glob(".*"))  # no temporary files left behind
@@ -596,15 +596,15 @@ def test_report_and_figures_of_a_grid_range_exact_path(tmp_path):
     Both used to raise ``ParameterError: C = 0.00027 is below the start of this path``
     (the default range was a decade below the first breakpoint) and leave an empty folder.
     """
-    from maxmargin.plotting.path import plot_exact_coefficients
+    from maxmargin.plotting.path import plot_coefficients
 
     ep = regularization_path(
         make_gaussians(60, 3, seed=2), C=np.geomspace(1e-3, 1e3, 25), exact=True
     )
     assert ep.bounds[0] == 1e-3 and ep.breakpoints[0] < 1e-2
     files = write_exact_path_report(ep, tmp_path / "rep", formats=("png",))
-    assert {"report.md", "exact_path_coefficients.png"} <= {f.name for f in files}
-    ax = plot_exact_coefficients(ep)
+    assert {"report.md", "path_coefficients.png"} <= {f.name for f in files}
+    ax = plot_coefficients(ep)
     assert min(ax.get_lines()[0].get_xdata()) >= 1e-3
     with pytest.raises(ParameterError):
         write_exact_path_report(ep, tmp_path / "off", C_range=(1e-6, 1e-4))
@@ -613,10 +613,10 @@ def test_report_and_figures_of_a_grid_range_exact_path(tmp_path):
 
 def test_objective_figure_draws_no_rounding_noise_past_C_star():
     """Past C* the slack is exactly 0 (no bound SV): the slack part is not drawn there."""
-    from maxmargin.plotting.path import plot_exact_objective
+    from maxmargin.plotting.path import plot_objective
 
     ep = regularization_path(make_separable(40, 2, seed=1), exact=True)
-    ax = plot_exact_objective(ep, C_range=(ep.C_star / 100, ep.C_star * 1e9))
+    ax = plot_objective(ep, C_range=(ep.C_star / 100, ep.C_star * 1e9))
     slack_line = next(ln for ln in ax.get_lines() if ln.get_label() == r"$C {\sum}_i \xi_i$")
     assert max(slack_line.get_xdata()) <= ep.C_star
 

@@ -112,19 +112,19 @@ def test_exact_svc_keeps_dataframe_names_in_its_solution():
 
 
 def test_coefficient_path_names_its_lines_by_feature_names():
-    from maxmargin.plotting.path import plot_coefficients, plot_exact_coefficients
+    from maxmargin.plotting.path import plot_coefficients
 
     ds = mm.Dataset([[1.0, 0.0], [-1.0, 0.5], [2.0, 1.0], [-2.0, -1.0]], [1, -1, 1, -1])
     p = mm.regularization_path(ds, C=[0.1, 1.0])
     # each line is named at its right end (the axes' texts), the names escaped for mathtext
     texts = {t.get_text() for t in plot_coefficients(p, feature_names=["age", "dose $"]).texts}
-    assert texts == {"age", "dose \\$"}
+    assert texts == {"w[age]", "w[dose \\$]"}
     named = mm.Dataset(ds.X, ds.y, feature_names=["age", "dose"])  # by default: the data's
     grid = mm.regularization_path(named, C=[0.1, 1.0])
-    assert {t.get_text() for t in plot_coefficients(grid).texts} == {"age", "dose"}
+    assert {t.get_text() for t in plot_coefficients(grid).texts} == {"w[age]", "w[dose]"}
     exact = mm.regularization_path(named, 10.0, exact=True)
-    assert {t.get_text() for t in plot_exact_coefficients(exact).texts} == {"age", "dose"}
-    assert {t.get_text() for t in plot_coefficients(p).texts} == {"$w_{1}$", "$w_{2}$"}
+    assert {t.get_text() for t in plot_coefficients(exact).texts} == {"w[age]", "w[dose]"}
+    assert {t.get_text() for t in plot_coefficients(p).texts} == {"w[0]", "w[1]"}
 
 
 def test_generators_take_random_state():

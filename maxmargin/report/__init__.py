@@ -235,15 +235,15 @@ def write_exact_path_report(
         )
     drawn = _mpl.to_draw(figures, formats)
     if drawn is not None:
-        from ..plotting.path import _exact_range
+        from ..plotting.path import _range
 
-        _exact_range(ep, C_range)  # a range off the path fails before the folder exists
+        _range(ep, C_range)  # a range off the path fails before the folder exists
     out = make_dir(out_dir)
     figs: list[Path] = []
     if drawn is not None:
-        from ..plotting.path import save_exact_path_figures
+        from ..plotting.path import save_path_figures
 
-        figs = save_exact_path_figures(ep, out, formats=drawn, C_range=C_range, dpi=dpi)
+        figs = save_path_figures(ep, out, formats=drawn, C_range=C_range, dpi=dpi)
     md = ep.to_markdown() + _figures_section(figs)
     md += (
         "\nEvery breakpoint and event is in breakpoints.csv; report.json has the affine "
