@@ -227,8 +227,6 @@ OVERSIZED = {
     "maxmargin/data/__init__.py",
     "maxmargin/estimators/__init__.py",
     "maxmargin/evaluation/comparison.py",
-    "maxmargin/evaluation/path/exact.py",
-    "maxmargin/evaluation/path/grid.py",
     "maxmargin/evaluation/saved.py",
     "maxmargin/online/base.py",
     "maxmargin/solution.py",

@@ -11,7 +11,6 @@ certifies it. See ``docs/path.md``.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,6 +25,7 @@ from ...io.json import dumps, format_header, json_number
 from ...problem import SVMProblem
 from ..saved import SavedExactPath, breakpoints_csv
 from .geometry import _E, _L, _R, SET_NAMES
+from .markdown import exact_path_markdown
 from .tracer import BreakpointCertificates
 
 __all__ = ["ExactPath", "PathPoint"]
@@ -745,100 +745,7 @@ class ExactPath:
         >>> print(ep.to_markdown().splitlines()[0])
         # Exact regularization path: data (n=2, d=1, intercept=free)
         """
-        K = len(self)
-        L = [
-            f"# Exact regularization path: {self.data_name} (n={self.n}, d={self.d}, "
-            f"intercept={self.intercept})",
-            "",
-        ]
-        ok = int(self.certificates.ok.sum())
-        L.append(
-            f"- {K} breakpoints, {self.n_segments} affine segments in C; every "
-            "set change (E = margin SVs, L = alpha at C, R = alpha at 0) listed below"
-        )
-        worst = float(self.max_residual.max()) if K else 0.0
-        L.append(
-            f"- certified: {ok}/{K} breakpoints (numpy certificate at tol "
-            f"{self.tol:.0e}; worst residual {worst:.1e})"
-        )
-        n_solve = sum(m == "solve" for m in self.method)
-        L.append(
-            f"- {n_solve} breakpoints settled by a fresh certified solve (degenerate "
-            f"events); {self.n_solves} solves in all; {self.n_merged} exact duplicates "
-            f"merged; {self.seconds:.2f} s"
-        )
-        if self.bounds[0] > 0:
-            L.append(
-                f"- starts at C_min = {self.bounds[0]:.6g}, from the active sets of a "
-                "fresh certified solve"
-                + (
-                    f"; first margin SV at C_0 = {self.min_margin_sv_C:.6g}"
-                    if math.isfinite(self.min_margin_sv_C)
-                    else ""
-                )
-            )
-        elif self.min_margin_sv_C > 0:
-            L.append(
-                f"- first margin SV at C_0 = {self.min_margin_sv_C:.6g}: below it "
-                "every example is at its bound"
-            )
-        else:
-            L.append("- margin SVs for every C > 0 (C_0 = 0: free intercept, unequal classes)")
-        if self.end_reason == "end":
-            if self.separable:
-                L.append(
-                    f"- separable: the solution is the hard-margin one for every "
-                    f"C >= C* = {self.C_star:.6g} (last breakpoint)"
-                )
-            else:
-                L.append(
-                    "- complete: after the last breakpoint the sets never change "
-                    "(the last segment is exact for every larger C)"
-                )
-        elif self.end_reason == "C_max":
-            L.append(
-                f"- stopped at C_max = {self.C_end:.6g}"
-                + (" (separable: C* lies beyond)" if self.separable else " (not separable)")
-            )
-        else:
-            beyond = (
-                f"separable: the hard-margin solution holds from C* = {self.C_star:.6g} on "
-                "(hard_margin_limit, a certified solve); the stretch in between is not traced"
-                if self.separable
-                else "not separable"
-            )
-            why = (
-                "the next breakpoint's certificate cannot be decided in double precision, "
-                "and fresh solves could not settle it"
-                if self.end_reason == "precision"
-                else "neither the event rule nor fresh solves could settle the next "
-                "breakpoint (an ill-conditioned elbow system)"
-            )
-            L.append(
-                f"- stopped at C = {self.C_end:.6g}: {why} ({beyond}); rescaling the "
-                "features to comparable ranges (e.g. standardising them) gets further"
-            )
-        L += [
-            "",
-            "| k | C | lambda | events | E | L | R | method | max residual |",
-            "|---|---|---|---|---|---|---|---|---|",
-        ]
-        idx = list(range(K))
-        if K > max_rows:
-            idx = idx[: max_rows // 2] + [-1] + idx[K - max_rows // 2 :]
-        for j in idx:
-            if j < 0:
-                L.append(
-                    f"| ... | | | {K - 2 * (max_rows // 2)} more (see breakpoints.csv) | | | | | |"
-                )
-                continue
-            ev = ", ".join(f"{i}: {f}->{t}" for i, f, t in self.events_at(j))
-            L.append(
-                f"| {j} | {self.breakpoints[j]:.6g} | {self.lam[j]:.4g} | {ev} | "
-                f"{self.n_elbow[j + 1]} | {self.n_left[j + 1]} | {self.n_right[j + 1]} | "
-                f"{self.method[j]} | {self.max_residual[j]:.1e} |"
-            )
-        return "\n".join(L) + "\n"
+        return exact_path_markdown(self, max_rows)
 
 
 # --------------------------------------------------------------------------- events

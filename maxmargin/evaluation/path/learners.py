@@ -18,6 +18,7 @@ from ...online.base import OnlineLearner
 from ...online.registry import LEARNERS, learner_class, learner_for
 from ...problem import SVMProblem
 from .grid import RegularizationPath
+from .markdown import learners_markdown
 
 __all__ = ["LearnerPathStudy", "learners_along_path", "PATH_LEARNERS", "MIN_POOL_STEPS"]
 
@@ -248,42 +249,7 @@ class LearnerPathStudy:
         >>> print(st.to_markdown().splitlines()[0])
         ## Learners along the path (1 epochs, order shuffle, seed 0)
         """
-        L = [
-            f"## Learners along the path ({self.epochs} epochs, order {self.order}, "
-            f"seed {self.seed})",
-            "",
-            f"Every run is scored against {self.scored_against}.",
-            "",
-            "Relative suboptimality `(F(w_T) - F*) / F*` after the budget:",
-            "",
-            "| lambda | " + " | ".join(self.learners) + " |",
-            "|---|" + "---|" * len(self.learners),
-        ]
-        for i, lam in enumerate(self.lam):
-            L.append(
-                f"| {lam:.3g} | "
-                + " | ".join(
-                    f"{self.final_rel_subopt[j, i]:.2e}" for j in range(len(self.learners))
-                )
-                + " |"
-            )
-        for q, e in enumerate(self.eps):
-            L += [
-                "",
-                f"Epochs to reach relative suboptimality {e:g} (inf: not within the budget):",
-                "",
-                "| lambda | " + " | ".join(self.learners) + " |",
-                "|---|" + "---|" * len(self.learners),
-            ]
-            for i, lam in enumerate(self.lam):
-                L.append(
-                    f"| {lam:.3g} | "
-                    + " | ".join(
-                        f"{self.epochs_to_eps[q, j, i]:.3g}" for j in range(len(self.learners))
-                    )
-                    + " |"
-                )
-        return "\n".join(L) + "\n"
+        return learners_markdown(self)
 
 
 def learners_along_path(
