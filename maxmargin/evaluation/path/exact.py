@@ -543,6 +543,28 @@ class ExactPath:
         R = (np.asarray(data.X @ w.T) + b) * data.y[:, None]
         return (R <= 0).mean(axis=0)
 
+    def to_markdown(self, max_rows: int = 200) -> str:
+        """A readable report: summary, then a table of the breakpoints and their events.
+
+        Parameters
+        ----------
+        max_rows : int, default 200
+            At most this many breakpoints in the table (the first and the last ones;
+            every one is in :meth:`to_csv`).
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> from maxmargin import Dataset, regularization_path
+        >>> ep = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), exact=True)
+        >>> print(ep.to_markdown().splitlines()[0])
+        # Exact regularization path: data (n=2, d=1, intercept=free)
+        """
+        return exact_path_markdown(self, max_rows)
+
     # ------------------------------------------------------------------ export
 
     def _breakpoint_rows(self) -> list[dict[str, Any]]:
@@ -724,28 +746,6 @@ class ExactPath:
         0,0.5,1.0,0,L,E,event,True,0
         """
         return breakpoints_csv(self._breakpoint_rows(), file)
-
-    def to_markdown(self, max_rows: int = 200) -> str:
-        """A readable report: summary, then a table of the breakpoints and their events.
-
-        Parameters
-        ----------
-        max_rows : int, default 200
-            At most this many breakpoints in the table (the first and the last ones;
-            every one is in :meth:`to_csv`).
-
-        Returns
-        -------
-        str
-
-        Examples
-        --------
-        >>> from maxmargin import Dataset, regularization_path
-        >>> ep = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), exact=True)
-        >>> print(ep.to_markdown().splitlines()[0])
-        # Exact regularization path: data (n=2, d=1, intercept=free)
-        """
-        return exact_path_markdown(self, max_rows)
 
 
 # --------------------------------------------------------------------------- events

@@ -223,6 +223,25 @@ class RegularizationPath:
         """Whether every point's certificate is ok."""
         return all(c.ok for c in self.certificates)
 
+    def to_markdown(self) -> str:
+        """A readable report: summary, limits, one table row per grid point.
+
+        Returns
+        -------
+        str
+            Markdown text.
+
+        Examples
+        --------
+        >>> from maxmargin import Dataset, regularization_path
+        >>> p = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), C=[0.1, 1.0])
+        >>> print(p.to_markdown().splitlines()[0])
+        # Regularization path: data (n=2, d=1, intercept=free)
+        """
+        return grid_path_markdown(self)
+
+    # ------------------------------------------------------------------ export
+
     _ARRAYS = (
         "C",
         "lam",
@@ -526,23 +545,6 @@ class RegularizationPath:
         if file is not None:
             atomic_write(file, text)
         return text
-
-    def to_markdown(self) -> str:
-        """A readable report: summary, limits, one table row per grid point.
-
-        Returns
-        -------
-        str
-            Markdown text.
-
-        Examples
-        --------
-        >>> from maxmargin import Dataset, regularization_path
-        >>> p = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), C=[0.1, 1.0])
-        >>> print(p.to_markdown().splitlines()[0])
-        # Regularization path: data (n=2, d=1, intercept=free)
-        """
-        return grid_path_markdown(self)
 
 
 def _grid_path(
