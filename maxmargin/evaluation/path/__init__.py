@@ -16,7 +16,7 @@ every breakpoint (an :class:`~maxmargin.evaluation.path.exact.ExactPath`). The m
 from __future__ import annotations
 
 import time
-from typing import Any, Literal, overload
+from typing import Any, Literal, TypedDict, Unpack, overload
 
 from ..._validation import (
     WIDE_HINT,
@@ -38,6 +38,23 @@ from .grids import DEFAULT_GRID, _check_grid, _reciprocal_grid
 __all__ = ["regularization_path"]
 
 
+class _Options(TypedDict, total=False):
+    """The keyword arguments both kinds of path take (for the overloads below)."""
+
+    intercept: str
+    holdout: Dataset | None
+    solver: str | None
+    progress: bool
+    intercept_scaling: float
+    warm_start: bool
+    hard_limit: bool | None
+    tol: float | None
+    sample_weight: Any
+    class_weight: Any
+    Cs: Any
+    alphas: Any
+
+
 # The return type follows ``exact`` (for type checkers: an ExactPath has no grid points).
 @overload
 def regularization_path(
@@ -46,18 +63,7 @@ def regularization_path(
     lam: Any = ...,
     *,
     exact: Literal[False] = ...,
-    intercept: str = ...,
-    holdout: Dataset | None = ...,
-    solver: str | None = ...,
-    progress: bool = ...,
-    intercept_scaling: float = ...,
-    warm_start: bool = ...,
-    hard_limit: bool | None = ...,
-    tol: float | None = ...,
-    sample_weight: Any = ...,
-    class_weight: Any = ...,
-    Cs: Any = ...,
-    alphas: Any = ...,
+    **options: Unpack[_Options],
 ) -> RegularizationPath: ...
 
 
@@ -68,18 +74,7 @@ def regularization_path(
     lam: Any = ...,
     *,
     exact: Literal[True],
-    intercept: str = ...,
-    holdout: Dataset | None = ...,
-    solver: str | None = ...,
-    progress: bool = ...,
-    intercept_scaling: float = ...,
-    warm_start: bool = ...,
-    hard_limit: bool | None = ...,
-    tol: float | None = ...,
-    sample_weight: Any = ...,
-    class_weight: Any = ...,
-    Cs: Any = ...,
-    alphas: Any = ...,
+    **options: Unpack[_Options],
 ) -> ExactPath: ...
 
 

@@ -214,6 +214,16 @@ def exact_path_markdown(ep: ExactPath, max_rows: int = 200) -> str:
 
 def learners_markdown(study: LearnerPathStudy) -> str:
     """Tables of the learners along a path: final relative suboptimality, epochs to each eps."""
+
+    def table(values: np.ndarray, fmt: str) -> list[str]:
+        """A row per lambda, a column per learner (``values`` of shape (L, k))."""
+        head = ["| lambda | " + " | ".join(study.learners) + " |", "|" + "---|" * (1 + len(values))]
+        rows = [
+            f"| {lam:.3g} | " + " | ".join(f"{v:{fmt}}" for v in values[:, i]) + " |"
+            for i, lam in enumerate(study.lam)
+        ]
+        return head + rows
+
     L = [
         f"## Learners along the path ({study.epochs} epochs, order {study.order}, "
         f"seed {study.seed})",
@@ -222,29 +232,13 @@ def learners_markdown(study: LearnerPathStudy) -> str:
         "",
         "Relative suboptimality `(F(w_T) - F*) / F*` after the budget:",
         "",
-        "| lambda | " + " | ".join(study.learners) + " |",
-        "|---|" + "---|" * len(study.learners),
+        *table(study.final_rel_subopt, ".2e"),
     ]
-    for i, lam in enumerate(study.lam):
-        L.append(
-            f"| {lam:.3g} | "
-            + " | ".join(f"{study.final_rel_subopt[j, i]:.2e}" for j in range(len(study.learners)))
-            + " |"
-        )
     for q, e in enumerate(study.eps):
         L += [
             "",
             f"Epochs to reach relative suboptimality {e:g} (inf: not within the budget):",
             "",
-            "| lambda | " + " | ".join(study.learners) + " |",
-            "|---|" + "---|" * len(study.learners),
+            *table(study.epochs_to_eps[q], ".3g"),
         ]
-        for i, lam in enumerate(study.lam):
-            L.append(
-                f"| {lam:.3g} | "
-                + " | ".join(
-                    f"{study.epochs_to_eps[q, j, i]:.3g}" for j in range(len(study.learners))
-                )
-                + " |"
-            )
     return "\n".join(L) + "\n"
