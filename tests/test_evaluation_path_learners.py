@@ -16,11 +16,13 @@ import sys
 import numpy as np
 import pytest
 
+import maxmargin as mm
 import maxmargin.evaluation.path.learners as mpath
 from maxmargin import ParameterError, learners_along_path, make_gaussians
 
 SCRIPT = """\
 import json, sys
+import maxmargin as mm
 import maxmargin.evaluation.path.learners as mpath
 from maxmargin import make_gaussians
 mpath.MIN_POOL_STEPS = 0  # force the pool on this small study, on a busy machine too
@@ -82,3 +84,11 @@ def test_learners_along_path_deterministic_and_parallel():
     assert a.epochs_to_eps.shape == (2, 2, 2)
     with pytest.raises(ParameterError):
         learners_along_path(ds, lam=[0.1], learners=["perceptron"])
+
+
+def test_an_exact_path_is_refused_with_the_reason():
+    """The learners run at a grid's lambdas: an ExactPath is refused (was AttributeError)."""
+    ds = make_gaussians(40, 2, seed=0)
+    ep = mm.regularization_path(ds, 10.0, exact=True)
+    with pytest.raises(ParameterError, match="RegularizationPath"):
+        learners_along_path(ds, exact=ep, learners=["pegasos"], epochs=1)

@@ -338,6 +338,11 @@ def learners_along_path(
     targets = tuple(learners)
     if not targets:
         raise ParameterError("no learners given; use e.g. learners=['pegasos', 'pa1']")
+    if exact is not None and not isinstance(exact, RegularizationPath):
+        raise ParameterError(
+            "exact= is the RegularizationPath whose grid of lambdas the learners run at "
+            f"(regularization_path(data, lam=grid)), got {type(exact).__name__}"
+        )
     mode = exact.intercept if exact is not None else intercept
     for target in targets:  # refuse a learner that cannot run before the path is computed
         _learner_at(target, data, 1.0, mode, 1.0 if exact is None else exact.intercept_scaling)
