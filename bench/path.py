@@ -17,10 +17,10 @@ breast_cancer and Gaussians 10000 x 50:
   exact path, since both are piecewise linear in C, so it is computed exactly from the
   breakpoints and the two grid points around each -- no grid is materialised);
 * the smallest k with that error below 1e-2, 1e-4 and 1e-6 (doubling, then bisection);
-* the time of the exact path over the same range (``C_min=1e-3, C_max=1e3``: it starts
+* the time of the exact path over the same range (``C=[1e-3, 1e3], exact=True``: it starts
   from a fresh solve's active sets at 1e-3; best of ``--repeat`` runs) and of the grid
   path with k points: measured on 3 x ``--sample`` consecutive points of the k-point grid (around
-  C = 1e-2, 1 and 1e2; warm-started as ``path`` does), scaled to k points (a grid of
+  C = 1e-2, 1 and 1e2; warm-started as ``regularization_path`` does), scaled to k points (a grid of
   millions of points is not run in full).
 
 ``--mode grid``: the earlier comparison of grid-path methods (a 25-point C path at
@@ -41,8 +41,8 @@ import warnings
 import numpy as np
 
 from maxmargin import Dataset, SVMProblem, load, make_gaussians
-from maxmargin.evaluation.path.exact import exact_regularization_path
-from maxmargin.evaluation.path.grid import log_grid, path
+from maxmargin.evaluation.path import regularization_path
+from maxmargin.evaluation.path.grids import log_grid
 from maxmargin.exact import solve
 
 LO, HI = 1e-3, 1e3
@@ -93,7 +93,7 @@ def grid_seconds_per_point(data: Dataset, k: int, sample: int) -> float:
         j0 = int((k - 1) * math.log(center / LO) / span)
         j = np.arange(j0, min(j0 + sample + 1, k))
         grid = LO * np.exp(span * j / (k - 1))
-        p = path(data, C=grid, hard_limit=False)
+        p = regularization_path(data, C=grid, hard_limit=False)
         assert p.certified
         total += float(p.seconds[1:].sum())
         count += grid.size - 1
@@ -132,15 +132,15 @@ def scaling(args: argparse.Namespace) -> None:
         "(compiled code loaded) is not timed",
         flush=True,
     )
-    exact_regularization_path(make_gaussians(400, 5, seed=1))  # load the compiled loop
+    regularization_path(make_gaussians(400, 5, seed=1), exact=True)  # load the compiled loop
     rows = []
     for data in sets:
         solves = [_timed(solve, SVMProblem(data, C=1.0)) for _ in range(3)]
         assert all(s[0].certificate.ok for s in solves)
         ts, cs = min(s[1] for s in solves), min(s[2] for s in solves)
-        ep, te, ce = _timed(exact_regularization_path, data)
+        ep, te, ce = _timed(regularization_path, data, exact=True)
         assert ep.certified
-        grid, tg, cg = _timed(path, data, hard_limit=False)
+        grid, tg, cg = _timed(regularization_path, data, hard_limit=False)
         assert grid.certified
         rows.append((data, ep, ts, cs, te, ce, tg, cg))
         print(
@@ -183,7 +183,7 @@ def exact_vs_grid(args: argparse.Namespace) -> None:
         best, ep = math.inf, None
         for _ in range(args.repeat if data.n < 5000 else 1):
             t = time.perf_counter()
-            ep = exact_regularization_path(data, C_min=LO, C_max=HI)
+            ep = regularization_path(data, [LO, HI], exact=True)
             best = min(best, time.perf_counter() - t)
         assert ep is not None and ep.certified
         e25 = interpolation_error(ep, 25)
@@ -249,7 +249,7 @@ def main() -> None:
     rows = []
 
     t = time.perf_counter()
-    default = path(data, C=grid, hard_limit=False)
+    default = regularization_path(data, C=grid, hard_limit=False)
     rows.append(
         (
             "path (default): working-set warm start + exact.solve's route",
@@ -261,7 +261,7 @@ def main() -> None:
     print(rows[-1], flush=True)
 
     t = time.perf_counter()
-    warm = path(data, C=grid, solver=args.solver, hard_limit=False)
+    warm = regularization_path(data, C=grid, solver=args.solver, hard_limit=False)
     t_warm = time.perf_counter() - t
     n_cont = warm.method.count("warm")
     rows.append(
@@ -275,7 +275,7 @@ def main() -> None:
     print(rows[-1], flush=True)
 
     t = time.perf_counter()
-    dpp = path(data, C=grid, solver=args.solver, hard_limit=False, warm_start=False)
+    dpp = regularization_path(data, C=grid, solver=args.solver, hard_limit=False, warm_start=False)
     t_dpp = time.perf_counter() - t
     rows.append(
         (

@@ -23,22 +23,18 @@ import time
 import matplotlib.pyplot as plt
 import numpy as np
 
-from maxmargin import SVMProblem, exact_regularization_path, load, regularization_path
+from maxmargin import SVMProblem, load, regularization_path
 from maxmargin.exact import solve
-from maxmargin.plotting.path import (
-    plot_exact_coefficients,
-    plot_exact_errors,
-    plot_exact_support_vectors,
-)
+from maxmargin.plotting.path import plot_coefficients, plot_errors, plot_support_vectors
 
 heart = load("builtin:heart_scale")
 train, test = heart.split(0.3, seed=0)
-exact_regularization_path(test)  # the first path of a process loads the compiled loop
+regularization_path(test, exact=True)  # the first path of a process loads the compiled loop
 t = time.perf_counter()
 solve(SVMProblem(train, C=1.0))
 t_solve = time.perf_counter() - t
 t = time.perf_counter()
-ep = exact_regularization_path(train, holdout=test)
+ep = regularization_path(train, exact=True, holdout=test)
 t_path = time.perf_counter() - t
 print(
     f"{len(ep)} breakpoints from C -> 0 to the end ({ep.end_reason}: the last segment "
@@ -70,14 +66,14 @@ fine = np.geomspace(lo, hi, 600)
 w_exact = ep.coefficients(fine)[0][:, j]
 w_grid = np.interp(fine, grid.C, grid.w[:, j])
 print(
-    f"w_{j + 1}: the 25-point grid's interpolation is off by up to "
+    f"w[{j}]: the 25-point grid's interpolation is off by up to "
     f"{np.abs(w_grid - w_exact).max() / np.abs(w_exact).max():.1%} on [{lo:g}, {hi:g}]"
 )
 
 fig, axes = plt.subplots(2, 2, figsize=(12, 8))
-plot_exact_coefficients(ep, axes[0, 0], max_features=6, C_range=(1e-3, 1e3))
-plot_exact_support_vectors(ep, axes[0, 1], C_range=(1e-3, 1e3))
-plot_exact_errors(ep, axes[1, 0], C_range=(1e-3, 1e3))
+plot_coefficients(ep, axes[0, 0], max_features=6, C_range=(1e-3, 1e3))
+plot_support_vectors(ep, axes[0, 1], C_range=(1e-3, 1e3))
+plot_errors(ep, axes[1, 0], C_range=(1e-3, 1e3))
 ax = axes[1, 1]
 ax.semilogx(fine, w_exact, lw=1.5, label="exact path")
 ax.semilogx(fine, w_grid, "--", lw=1, label="25-point grid, interpolated")
@@ -94,7 +90,7 @@ ax.vlines(
 )
 ax.set_xlim(lo, hi)
 ax.set_xlabel("C")
-ax.set_ylabel(f"$w_{{{j + 1}}}(C)$")
+ax.set_ylabel(f"w[{j}](C)")  # named as the figures and grid.csv name it
 ax.set_title("Zoom: the exact path kinks at every breakpoint", fontsize=9)
 ax.legend(fontsize=7)
 fig.tight_layout()

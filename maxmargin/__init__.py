@@ -20,8 +20,10 @@ from .data import (
 )
 from .evaluation import comparison as _comparison
 from .evaluation.comparison import Comparison, RunResult, compare, demo_comparison, score_trace
-from .evaluation.path.exact import ExactPath, PathPoint, exact_regularization_path
-from .evaluation.path.grid import RegularizationPath, parse_grid, regularization_path
+from .evaluation.path import regularization_path
+from .evaluation.path.exact import ExactPath, PathPoint
+from .evaluation.path.grid import RegularizationPath
+from .evaluation.path.grids import parse_grid
 from .evaluation.path.learners import learners_along_path
 from .evaluation.path.limits import hard_margin_limit, min_margin_sv_C
 from .evaluation.saved import SavedComparison, SavedExactPath
@@ -138,7 +140,6 @@ __all__ = [
     "write_path_report",
     "study",
     "StudyResult",
-    "exact_regularization_path",
     "ExactPath",
     "PathPoint",
     "write_exact_path_report",

@@ -167,10 +167,8 @@ def _calls(w):
         "PA1(C)": lambda v: mm.PA1(C=v),
         "Perceptron(intercept)": lambda v: mm.Perceptron(intercept=v),
         "parse_grid(text)": lambda v: mm.parse_grid(v),
-        "exact_regularization_path(C_max)": lambda v: mm.exact_regularization_path(ds, C_max=v),
-        "exact_regularization_path(C_min)": lambda v: mm.exact_regularization_path(
-            ds, C_max=10.0, C_min=v
-        ),
+        "path(exact, C)": lambda v: mm.regularization_path(ds, v, exact=True),
+        "path(exact, C range)": lambda v: mm.regularization_path(ds, [v, 10.0], exact=True),
         "min_margin_sv_C(data)": lambda v: mm.min_margin_sv_C(v),
         "score_trace(trace)": lambda v: mm.score_trace(v, sol),
         "score_trace(reference)": lambda v: mm.score_trace(w["trace"], v),

@@ -54,7 +54,6 @@ ROOMS: list[tuple[str, ...]] = [
         "maxmargin",
         "maxmargin.plot",
         "maxmargin.plot_compare",
-        "maxmargin.plot_path",
         "maxmargin.plot_animation",
     ),
 ]
@@ -180,7 +179,6 @@ def test_computation_never_draws_or_writes_reports():
 OLD_PATHS = (
     "maxmargin.plot",
     "maxmargin.plot_compare",
-    "maxmargin.plot_path",
     "maxmargin.plot_animation",
 )
 
@@ -219,10 +217,7 @@ OVERSIZED = {
     "maxmargin/cli/__init__.py",
     "maxmargin/estimators/__init__.py",
     "maxmargin/evaluation/comparison.py",
-    "maxmargin/evaluation/path/exact.py",
-    "maxmargin/evaluation/path/grid.py",
     "maxmargin/evaluation/saved.py",
-    "maxmargin/plotting/path.py",
 }
 MAX_LINES = 800
 

@@ -20,7 +20,7 @@ import scipy.sparse as sp
 import maxmargin as mm
 from maxmargin import DataError, OutputError, ParameterError
 from maxmargin.cli import main
-from maxmargin.evaluation.path.grid import path as reg_path
+from maxmargin.evaluation.path import regularization_path as reg_path
 from maxmargin.io.files import MARKER, atomic_write
 
 # the modules the command calls into (patched to prove nothing is computed too early)
@@ -30,7 +30,7 @@ MODULES = {
         ("data", "data"),
         ("exact", "exact"),
         ("compare", "evaluation.comparison"),
-        ("path", "evaluation.path.grid"),
+        ("path", "evaluation.path"),
     )
 }
 
@@ -383,7 +383,7 @@ def test_zero_is_not_the_default(capsys, tmp_path, monkeypatch):
     with pytest.raises(ParameterError, match="'C'"):
         mm.compare(mm.load("builtin:heart_scale"), learners=["pegasos"], C=0)
     monkeypatch.setattr(MODULES["compare"], "compare", never)
-    monkeypatch.setattr(MODULES["path"], "path", never)
+    monkeypatch.setattr(MODULES["path"], "regularization_path", never)
     refused(
         capsys,
         "path",
@@ -435,7 +435,7 @@ def no_compute(monkeypatch):
         ("data", "load"),
         ("exact", "solve"),
         ("compare", "compare"),
-        ("path", "path"),
+        ("path", "regularization_path"),
         ("compare", "demo_comparison"),
     ):
         monkeypatch.setattr(MODULES[mod], name, never)

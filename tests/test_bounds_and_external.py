@@ -32,7 +32,7 @@ from maxmargin.evaluation.comparison import (
     quadratic_mistake_bound,
     score_trace,
 )
-from maxmargin.evaluation.path.grid import regularization_path
+from maxmargin.evaluation.path import regularization_path
 from maxmargin.online import PLA, MarginPerceptron, Perceptron, Pocket, run, schedule
 
 # --------------------------------------------------------------------- the bounds

@@ -17,9 +17,9 @@ from maxmargin import Dataset, ParameterError, SVMProblem, make_gaussians, make_
 from maxmargin.cli import main
 from maxmargin.evaluation.path import events as path_events
 from maxmargin.evaluation.path import geometry as path_geometry
+from maxmargin.evaluation.path import regularization_path
 from maxmargin.evaluation.path import tracer as path_tracer
-from maxmargin.evaluation.path.exact import ExactPath, exact_regularization_path
-from maxmargin.evaluation.path.grid import path
+from maxmargin.evaluation.path.exact import ExactPath
 from maxmargin.evaluation.path.limits import hard_margin_limit, min_margin_sv_C
 from maxmargin.exact import solve
 from maxmargin.report import write_exact_path_report
@@ -57,7 +57,7 @@ def _check_against_solves(
 @pytest.mark.parametrize("intercept", INTERCEPTS)
 def test_solution_at_equals_a_fresh_solve(intercept):
     ds = make_gaussians(50, 3, separation=1.5, seed=4)
-    ep = exact_regularization_path(ds, intercept, C_max=100.0)
+    ep = regularization_path(ds, 100.0, exact=True, intercept=intercept)
     # the last event is below C_max: the last segment is exact for every larger C
     assert ep.certified and ep.end_reason == "end" and ep.C_end == math.inf
     assert ep.breakpoints[-1] < 100.0 and len(ep) > 20 and ep.max_residual.max() < 1e-10
@@ -70,7 +70,7 @@ def test_solution_at_equals_a_fresh_solve(intercept):
 @pytest.mark.parametrize("intercept", ["free", "none"])
 def test_separable_path_ends_at_the_hard_margin(intercept):
     ds = make_separable(30, 2, margin=0.4, seed=3)
-    ep = exact_regularization_path(ds, intercept)
+    ep = regularization_path(ds, exact=True, intercept=intercept)
     lim = hard_margin_limit(ds, intercept)
     assert ep.complete and ep.separable and ep.C_end == math.inf
     assert ep.C_star == pytest.approx(lim.C_star, rel=1e-6)
@@ -87,7 +87,7 @@ def test_separable_path_reaches_the_hard_margin_under_a_finite_C_max(intercept):
     # the last segment has no further event: it is exact for every C, C_max or not (the
     # CLI always passes a C_max)
     ds = mm.load("builtin:separable")
-    ep = exact_regularization_path(ds, intercept, C_max=1e6)
+    ep = regularization_path(ds, 1e6, exact=True, intercept=intercept)
     lim = hard_margin_limit(ds, intercept)
     assert ep.end_reason == "end" and ep.complete and ep.C_end == math.inf
     assert ep.C_star == pytest.approx(lim.C_star, rel=1e-6)
@@ -97,7 +97,7 @@ def test_separable_path_reaches_the_hard_margin_under_a_finite_C_max(intercept):
 @pytest.mark.parametrize("intercept", INTERCEPTS)
 def test_first_breakpoint_is_the_analytical_C0(intercept):
     ds = make_gaussians(40, 2, seed=2, positive_fraction=0.5)
-    ep = exact_regularization_path(ds, intercept, C_max=10.0)
+    ep = regularization_path(ds, 10.0, exact=True, intercept=intercept)
     c0 = min_margin_sv_C(ds, intercept)
     assert 0 < c0 < math.inf
     assert ep.min_margin_sv_C == pytest.approx(c0, rel=1e-9)
@@ -110,7 +110,7 @@ def test_first_breakpoint_is_the_analytical_C0(intercept):
 
 def test_unequal_classes_have_margin_svs_for_every_C():
     data = mm.load("builtin:heart_scale")
-    ep = exact_regularization_path(data, "free", C_max=0.01)
+    ep = regularization_path(data, 0.01, exact=True, intercept="free")
     assert min_margin_sv_C(data) == 0.0 and ep.min_margin_sv_C == 0.0
     assert ep.n_elbow[0] > 0 and ep.certified
     # on the first segment alpha / C is constant (the face QP's beta*)
@@ -126,7 +126,7 @@ def test_hand_solved_two_points(intercept):
     w = 1 is the hard margin. For ``none`` the two signed rows are equal: one merged
     example.
     """
-    ep = exact_regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), intercept)
+    ep = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), exact=True, intercept=intercept)
     assert ep.breakpoints.tolist() == [0.5] and ep.C_star == 0.5 and ep.complete
     assert ep.events_at(0) == [(0, "L", "E"), (1, "L", "E")]
     assert ep.n_merged == (1 if intercept == "none" else 0)
@@ -148,7 +148,7 @@ def test_hand_solved_three_points_unequal_classes():
     C_0 = 2 / (2 + 2) = 1/2. b is not unique there: the interval
     [max(2C - 1, 1 - 6C), 1 - 2C]. From C = 1/2 on: w = 1, b = 0, alpha = (1/2, 1/2, 0).
     """
-    ep = exact_regularization_path(Dataset([[1.0], [-1.0], [3.0]], [1, -1, 1]))
+    ep = regularization_path(Dataset([[1.0], [-1.0], [3.0]], [1, -1, 1]), exact=True)
     assert ep.breakpoints.tolist() == pytest.approx([0.5])
     assert ep.min_margin_sv_C == pytest.approx(0.5) and ep.C_star == pytest.approx(0.5)
     for C in (0.05, 0.2, 0.4):
@@ -172,12 +172,12 @@ def _grid_sets(p, i):
 
 def test_breakpoints_bracket_the_grid_paths_set_changes():
     ds = make_gaussians(30, 2, separation=1.5, seed=7)
-    ep = exact_regularization_path(ds, C_max=100.0)
+    ep = regularization_path(ds, 100.0, exact=True)
     grid = np.geomspace(ep.breakpoints[0] / 2, 50.0, 40)
     # stay clear of breakpoints, where the sets are ambiguous at the solver's precision
     near = np.abs(np.log(grid[:, None] / ep.breakpoints[None, :])).min(axis=1) < 1e-4
     grid = grid[~near]
-    gp = path(ds, C=grid, hard_limit=False)
+    gp = regularization_path(ds, C=grid, hard_limit=False)
     assert gp.certified
     changes = 0
     for i, C in enumerate(gp.C):
@@ -213,14 +213,14 @@ def _duplicated_and_lattice() -> list[Dataset]:
 @pytest.mark.parametrize("intercept", INTERCEPTS)
 def test_degenerate_data_goes_through(intercept):
     dup, lattice, integers = _duplicated_and_lattice()
-    ep = exact_regularization_path(dup, intercept, C_max=50.0)
+    ep = regularization_path(dup, 50.0, exact=True, intercept=intercept)
     assert ep.certified and ep.n_merged == 9
     _check_against_solves(ep, dup, intercept, seed=5, k=3)
     # merged duplicates share their multiplier and move together
     a = ep.alpha_at(1.0)
     np.testing.assert_allclose(a[24:30], a[:6], rtol=1e-12)
     for ds in (lattice, integers):
-        ep = exact_regularization_path(ds, intercept, C_max=50.0)
+        ep = regularization_path(ds, 50.0, exact=True, intercept=intercept)
         assert ep.certified, ds.name
         _check_against_solves(ep, ds, intercept, seed=6, k=3)
 
@@ -238,7 +238,7 @@ def test_a_tie_the_search_cannot_settle_goes_to_a_fresh_solve():
     y[0], y[1] = 1.0, -1.0
     X = X + y[:, None] * rng.integers(0, 2, d)
     ds = Dataset(X, y)
-    ep = exact_regularization_path(ds, C_max=100.0)
+    ep = regularization_path(ds, 100.0, exact=True)
     assert ep.certified and ep.n_solves >= 1
     _check_against_solves(ep, ds, "free", seed=2, k=5)
 
@@ -250,11 +250,11 @@ def test_fresh_solves_settle_degenerate_events_to_the_same_path(monkeypatch):
     be) gives the same breakpoints, events and coefficients.
     """
     ds = make_gaussians(20, 2, separation=1.5, seed=3)
-    ref = exact_regularization_path(ds, C_max=10.0)
+    ref = regularization_path(ds, 10.0, exact=True)
     # every breakpoint to the degenerate side (no compiled loop), and there to fresh solves
     monkeypatch.setattr(path_tracer._Fast, "fastable", lambda self, seg: False)
     monkeypatch.setattr(path_events._Tracer, "settle", lambda self, *a, **k: None)
-    ep = exact_regularization_path(ds, C_max=10.0)
+    ep = regularization_path(ds, 10.0, exact=True)
     assert set(ep.method) == {"solve"} and ep.n_solves >= len(ep)
     assert ep.certified
     np.testing.assert_allclose(ep.breakpoints, ref.breakpoints, rtol=1e-9)
@@ -283,9 +283,13 @@ def test_breakpoints_scale_with_the_data(seed, scale, intercept):
     y = np.where(rng.random(n) < 0.5, -1.0, 1.0)
     y[:2] = (1.0, -1.0)
     X = rng.standard_normal((n, 2)) + 0.8 * y[:, None]
-    ep = exact_regularization_path(Dataset(X, y), intercept, C_max=100.0)
-    eps = exact_regularization_path(
-        Dataset(X * scale, y), intercept, intercept_scaling=scale, C_max=100.0 / scale**2
+    ep = regularization_path(Dataset(X, y), 100.0, exact=True, intercept=intercept)
+    eps = regularization_path(
+        Dataset(X * scale, y),
+        100.0 / scale**2,
+        exact=True,
+        intercept=intercept,
+        intercept_scaling=scale,
     )
     assert eps.certified and len(eps) == len(ep)
     np.testing.assert_allclose(eps.breakpoints * scale**2, ep.breakpoints, rtol=1e-8)
@@ -302,7 +306,7 @@ def test_lambda_form_is_the_same_path(intercept):
     That is Hastie et al.'s scaled parametrisation; it gives the same solution.
     """
     ds = make_gaussians(25, 2, seed=8)
-    ep = exact_regularization_path(ds, intercept, C_max=20.0)
+    ep = regularization_path(ds, 20.0, exact=True, intercept=intercept)
     rng = np.random.default_rng(0)
     for k in rng.choice(ep.n_segments, size=5, replace=False):
         f = ep.lambda_form(int(k))
@@ -319,16 +323,16 @@ def test_lambda_form_is_the_same_path(intercept):
 
 def test_sparse_features_kept_sparse_give_the_same_path(monkeypatch):
     data = mm.load("builtin:heart_scale")  # CSR
-    dense = exact_regularization_path(data, C_max=10.0)
+    dense = regularization_path(data, 10.0, exact=True)
     monkeypatch.setattr(path_geometry, "_DENSE_LIMIT", 0)  # keep G sparse (large data)
-    sparse = exact_regularization_path(data, C_max=10.0)
+    sparse = regularization_path(data, 10.0, exact=True)
     assert sparse.certified and len(sparse) == len(dense)
     np.testing.assert_allclose(sparse.breakpoints, dense.breakpoints, rtol=1e-10)
 
 
 def test_norm_and_slack_are_monotone_along_the_breakpoints():
     ds = make_gaussians(40, 3, seed=9)
-    ep = exact_regularization_path(ds, "augmented", C_max=100.0)
+    ep = regularization_path(ds, 100.0, exact=True, intercept="augmented")
     w, b = ep.coefficients(ep.breakpoints)
     pr = SVMProblem(ds, C=1.0, intercept="augmented")
     norm = np.sqrt(pr.regularizer(w, b))
@@ -339,7 +343,7 @@ def test_norm_and_slack_are_monotone_along_the_breakpoints():
 
 def test_exports_list_every_breakpoint_and_event(tmp_path):
     ds = make_gaussians(20, 2, seed=1)
-    ep = exact_regularization_path(ds, C_max=10.0, holdout=make_gaussians(20, 2, seed=2))
+    ep = regularization_path(ds, 10.0, exact=True, holdout=make_gaussians(20, 2, seed=2))
     d = json.loads(ep.to_json(include_segments=True))
     assert d["n_breakpoints"] == len(ep) == len(d["breakpoints"])
     assert len(d["segments"]) == ep.n_segments
@@ -351,7 +355,7 @@ def test_exports_list_every_breakpoint_and_event(tmp_path):
     assert float(rows[0]["C"]) == ep.breakpoints[0]  # repr: the exact double
     files = write_exact_path_report(ep, tmp_path / "rep", formats=("png",))
     names = {f.name for f in files}
-    assert {"report.md", "report.json", "breakpoints.csv", "exact_path_errors.png"} <= names
+    assert {"report.md", "report.json", "breakpoints.csv", "path_errors.png"} <= names
     assert (tmp_path / "rep" / "breakpoints.csv").read_text() == ep.to_csv()
     assert "breakpoints" in (tmp_path / "rep" / "report.md").read_text()
     assert not list((tmp_path / "rep").glob(".*"))  # no temporary files left behind
@@ -364,29 +368,29 @@ def test_exports_list_every_breakpoint_and_event(tmp_path):
 
 def test_bad_input_is_a_clear_error():
     ds = make_gaussians(20, 2, seed=1)
-    ep = exact_regularization_path(ds, C_max=1.0)
+    ep = regularization_path(ds, 1.0, exact=True)
     for bad in (0.0, -1.0, math.nan, 2.0):
         with pytest.raises(ParameterError):
             ep.solution_at(bad)
     with pytest.raises(ParameterError):
         ep.events_at(len(ep))
     with pytest.raises(ParameterError):
-        exact_regularization_path(ds, C_max=-1.0)
+        regularization_path(ds, -1.0, exact=True)
     with pytest.raises(ParameterError):
-        exact_regularization_path(ds.X, C_max=1.0)
+        regularization_path(ds.X, 1.0, exact=True)
     with pytest.raises(ParameterError):
-        exact_regularization_path(ds, holdout=make_gaussians(5, 3))
+        regularization_path(ds, exact=True, holdout=make_gaussians(5, 3))
     with pytest.raises(ParameterError):
-        exact_regularization_path(ds, intercept="both")
+        regularization_path(ds, exact=True, intercept="both")
 
 
 def test_path_exact_entry_covers_the_grid_range():
     ds = make_gaussians(30, 2, seed=1)
-    ep = path(ds, C="1e-2:1e1:5", exact=True)
+    ep = regularization_path(ds, C="1e-2:1e1:5", exact=True)
     # the last event is below the grid's top: the path covers every larger C too
     assert isinstance(ep, ExactPath) and ep.end_reason == "end"
     assert ep.bounds[0] == 1e-2 and ep.C_end == math.inf
-    full = exact_regularization_path(ds, C_max=10.0)
+    full = regularization_path(ds, 10.0, exact=True)
     np.testing.assert_allclose(
         ep.breakpoints, full.breakpoints[full.breakpoints > 1e-2], rtol=1e-10
     )
@@ -396,9 +400,9 @@ def test_path_exact_entry_covers_the_grid_range():
     )
     with pytest.raises(ParameterError):
         ep.solution_at(5e-3)
-    ep2 = path(ds, lam=[1.0 / (30 * 10.0), 1.0], exact=True)
+    ep2 = regularization_path(ds, lam=[1.0 / (30 * 10.0), 1.0], exact=True)
     assert ep2.C_end == math.inf and ep2.bounds[0] == pytest.approx(1 / 30)
-    assert path(ds, exact=True).bounds[0] == 0.0  # no grid: the whole path
+    assert regularization_path(ds, exact=True).bounds[0] == 0.0  # no grid: the whole path
 
 
 def test_cli_path_exact(tmp_path, capsys):
@@ -432,7 +436,7 @@ def test_breast_cancer_reaches_the_hard_margin():
     margins were recomputed from multipliers of size C that cancel; now they are carried).
     """
     data = _breast_cancer()
-    ep = exact_regularization_path(data)
+    ep = regularization_path(data, exact=True)
     lim = hard_margin_limit(data)
     assert ep.end_reason == "end" and ep.complete and ep.certified and ep.separable
     assert ep.C_star == pytest.approx(lim.C_star, rel=1e-6) and 6e4 < ep.C_star < 7e4
@@ -501,7 +505,7 @@ def test_degenerate_sets_by_construction(k, intercept):
     random C.
     """
     ds = _degenerate_sets()[k]
-    ep = exact_regularization_path(ds, intercept, C_max=200.0)
+    ep = regularization_path(ds, 200.0, exact=True, intercept=intercept)
     assert ep.certified and ep.certificates.ok.all() and ep.max_residual.max() < 1e-9, ds.name
     _assert_continuous(ep)
     _check_against_solves(ep, ds, intercept, seed=k, k=3)
@@ -538,7 +542,7 @@ def test_random_degenerate_paths_are_certified_continuous_and_reach_C_star(seed,
     elif dup == "opposite":
         X, y = np.vstack([X, X[k[:1]]]), np.concatenate([y, -y[k[:1]]])
     ds = Dataset(X, y)
-    ep = exact_regularization_path(ds, intercept)
+    ep = regularization_path(ds, exact=True, intercept=intercept)
     assert ep.certified and ep.end_reason == "end"
     _assert_continuous(ep)
     if is_separable(ds, intercept):
@@ -553,9 +557,9 @@ def test_random_degenerate_paths_are_certified_continuous_and_reach_C_star(seed,
 def test_the_compiled_loop_and_the_dense_route_give_the_same_path(monkeypatch):
     """Every breakpoint through the compiled loop, or through the dense route of old."""
     ds = make_gaussians(300, 5, seed=3)
-    fast = exact_regularization_path(ds, "free", C_max=100.0)
+    fast = regularization_path(ds, 100.0, exact=True, intercept="free")
     monkeypatch.setattr(path_tracer._Fast, "fastable", lambda self, seg: False)
-    dense = exact_regularization_path(ds, "free", C_max=100.0)
+    dense = regularization_path(ds, 100.0, exact=True, intercept="free")
     assert len(fast) == len(dense) > 100 and fast.certified and dense.certified
     _assert_continuous(fast)
     np.testing.assert_allclose(fast.breakpoints, dense.breakpoints, rtol=1e-9)
@@ -579,7 +583,7 @@ def test_refreshes_find_the_carried_margins_within_their_bound(monkeypatch):
     monkeypatch.setattr(
         path_tracer, "trace", lambda *a, **k: seen.append(trace(*a, **k)) or seen[-1]
     )
-    ep = exact_regularization_path(make_gaussians(400, 6, seed=5), C_max=50.0)
+    ep = regularization_path(make_gaussians(400, 6, seed=5), 50.0, exact=True)
     traced = seen[0]
     assert traced.n_fast > 100 and 0 < traced.drift <= 1.0
     full = [j for j in range(len(ep)) if j in ep.certificates._full]
@@ -592,13 +596,15 @@ def test_report_and_figures_of_a_grid_range_exact_path(tmp_path):
     Both used to raise ``ParameterError: C = 0.00027 is below the start of this path``
     (the default range was a decade below the first breakpoint) and leave an empty folder.
     """
-    from maxmargin.plotting.path import plot_exact_coefficients
+    from maxmargin.plotting.path import plot_coefficients
 
-    ep = path(make_gaussians(60, 3, seed=2), C=np.geomspace(1e-3, 1e3, 25), exact=True)
+    ep = regularization_path(
+        make_gaussians(60, 3, seed=2), C=np.geomspace(1e-3, 1e3, 25), exact=True
+    )
     assert ep.bounds[0] == 1e-3 and ep.breakpoints[0] < 1e-2
     files = write_exact_path_report(ep, tmp_path / "rep", formats=("png",))
-    assert {"report.md", "exact_path_coefficients.png"} <= {f.name for f in files}
-    ax = plot_exact_coefficients(ep)
+    assert {"report.md", "path_coefficients.png"} <= {f.name for f in files}
+    ax = plot_coefficients(ep)
     assert min(ax.get_lines()[0].get_xdata()) >= 1e-3
     with pytest.raises(ParameterError):
         write_exact_path_report(ep, tmp_path / "off", C_range=(1e-6, 1e-4))
@@ -607,10 +613,10 @@ def test_report_and_figures_of_a_grid_range_exact_path(tmp_path):
 
 def test_objective_figure_draws_no_rounding_noise_past_C_star():
     """Past C* the slack is exactly 0 (no bound SV): the slack part is not drawn there."""
-    from maxmargin.plotting.path import plot_exact_objective
+    from maxmargin.plotting.path import plot_objective
 
-    ep = exact_regularization_path(make_separable(40, 2, seed=1))
-    ax = plot_exact_objective(ep, C_range=(ep.C_star / 100, ep.C_star * 1e9))
+    ep = regularization_path(make_separable(40, 2, seed=1), exact=True)
+    ax = plot_objective(ep, C_range=(ep.C_star / 100, ep.C_star * 1e9))
     slack_line = next(ln for ln in ax.get_lines() if ln.get_label() == r"$C {\sum}_i \xi_i$")
     assert max(slack_line.get_xdata()) <= ep.C_star
 
@@ -619,7 +625,7 @@ def test_a_precision_stop_says_what_is_true():
     """A path stopped for precision on separable data says so and names C* (not "not separable")."""
     import dataclasses
 
-    ep = exact_regularization_path(make_separable(30, 2, seed=3))
+    ep = regularization_path(make_separable(30, 2, seed=3), exact=True)
     stopped = dataclasses.replace(ep, end_reason="precision", C_end=float(ep.breakpoints[-2]))
     md = stopped.to_markdown()
     assert "not separable" not in md and f"C* = {ep.C_star:.6g}" in md
@@ -639,7 +645,7 @@ def test_C_star_is_where_the_slack_vanishes_when_a_bound_SV_stays_tied():
     y = np.where(rng.random(n) < rng.uniform(0.3, 0.7), 1.0, -1.0)
     y[0], y[1] = 1.0, -1.0
     ds = Dataset(X + y[:, None] * rng.integers(0, 2, d), y)
-    ep = exact_regularization_path(ds, "augmented")
+    ep = regularization_path(ds, exact=True, intercept="augmented")
     lim = hard_margin_limit(ds, "augmented")
     assert ep.certified and ep.complete and ep.separable
     assert ep.C_star == pytest.approx(lim.C_star, rel=1e-9) and ep.C_star < ep.breakpoints[-1]
@@ -657,7 +663,7 @@ def test_a_breakpoint_nothing_settles_ends_the_path_with_the_reason():
     ds = make_gaussians(200, 4, seed=2)
     X = ds.X.copy()
     X[:, 0] *= 1e6
-    ep = exact_regularization_path(Dataset(X, ds.y))
+    ep = regularization_path(Dataset(X, ds.y), exact=True)
     assert ep.end_reason == "unsettled" and ep.certified and not ep.complete
     assert 1e-5 < ep.C_end < 1e-2 and ep.C_star == math.inf and not ep.separable
     assert "standardising" in ep.to_markdown()

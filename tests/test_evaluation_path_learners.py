@@ -1,4 +1,6 @@
-"""learners_along_path's worker pool: same numbers as serial, and no guard needed.
+"""Tests of maxmargin.evaluation.path.learners: learners run along a path, and its worker pool.
+
+The pool gives the same numbers as serial, and needs no guard.
 
 A script that calls it without ``if __name__ == "__main__":`` used to die with
 BrokenProcessPool (spawned workers re-ran the script); joblib's loky workers do not.
@@ -12,12 +14,15 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
+import maxmargin as mm
 import maxmargin.evaluation.path.learners as mpath
-from maxmargin import learners_along_path, make_gaussians
+from maxmargin import ParameterError, learners_along_path, make_gaussians
 
 SCRIPT = """\
 import json, sys
+import maxmargin as mm
 import maxmargin.evaluation.path.learners as mpath
 from maxmargin import make_gaussians
 mpath.MIN_POOL_STEPS = 0  # force the pool on this small study, on a busy machine too
@@ -66,3 +71,24 @@ def test_small_studies_and_busy_machines_skip_the_pool(monkeypatch):
 
 def test_idle_cores_between_one_and_all():
     assert 1 <= mpath._idle_cores() <= (os.cpu_count() or 1)
+
+
+def test_learners_along_path_deterministic_and_parallel():
+    ds = make_gaussians(60, 2, seed=3)
+    kw = dict(lam=[1e-2, 1e-1], learners=["pegasos", "pa1"], epochs=4, seed=5)
+    a = learners_along_path(ds, n_jobs=1, **kw)
+    b = learners_along_path(ds, n_jobs=2, **kw)
+    np.testing.assert_array_equal(a.rel_subopt, b.rel_subopt)
+    assert a.rel_subopt.shape[:2] == (2, 2)
+    assert np.nanmin(a.rel_subopt) >= -1e-9  # nobody beats the certified optimum
+    assert a.epochs_to_eps.shape == (2, 2, 2)
+    with pytest.raises(ParameterError):
+        learners_along_path(ds, lam=[0.1], learners=["perceptron"])
+
+
+def test_an_exact_path_is_refused_with_the_reason():
+    """The learners run at a grid's lambdas: an ExactPath is refused (was AttributeError)."""
+    ds = make_gaussians(40, 2, seed=0)
+    ep = mm.regularization_path(ds, 10.0, exact=True)
+    with pytest.raises(ParameterError, match="RegularizationPath"):
+        learners_along_path(ds, exact=ep, learners=["pegasos"], epochs=1)

@@ -16,7 +16,8 @@ import maxmargin as mm
 from maxmargin import Comparison, DataError, ExactSolution, SVMProblem, Trace, make_separable
 from maxmargin.cli import main
 from maxmargin.evaluation.comparison import RunResult
-from maxmargin.evaluation.path.grid import RegularizationPath, regularization_path
+from maxmargin.evaluation.path import regularization_path
+from maxmargin.evaluation.path.grid import RegularizationPath
 from maxmargin.evaluation.saved import RUN_NUMBERS
 from maxmargin.io.json import dumps, json_float, jsonable, loads_strict
 

@@ -107,7 +107,7 @@ def test_path_frame(named):
 
 
 def test_exact_path_document(separable):
-    ep = mm.exact_regularization_path(separable)
+    ep = mm.regularization_path(separable, exact=True)
     d = json.loads(ep.to_json(include_segments=True))
     assert d["format"] == "maxmargin.exact_path/1" and d["maxmargin_version"] == mm.__version__
     with pytest.raises(DataError, match="a maxmargin exact_path document.*ExactPath.from_json"):
@@ -116,7 +116,7 @@ def test_exact_path_document(separable):
 
 @pytest.mark.parametrize("data", ["separable", "named"])
 def test_exact_path_round_trip(data, request, tmp_path):
-    ep = mm.exact_regularization_path(request.getfixturevalue(data))
+    ep = mm.regularization_path(request.getfixturevalue(data), exact=True)
     ep.to_json(tmp_path / "ep.json", include_segments=True)
     saved = mm.ExactPath.from_json(tmp_path / "ep.json")
     assert isinstance(saved, mm.SavedExactPath) and len(saved) == len(ep) > 1

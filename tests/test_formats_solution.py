@@ -27,7 +27,7 @@ VERSION = {"maxmargin_version": mm.__version__}
 def test_every_document_starts_with_its_format_and_version(tmp_path, separable):
     sol = mm.solve(mm.SVMProblem(separable, C=1.0))
     p = mm.regularization_path(separable, C=[0.1, 1.0])
-    ep = mm.exact_regularization_path(separable)
+    ep = mm.regularization_path(separable, exact=True)
     cmp = mm.compare(separable, learners=["pegasos"], lam=0.1, epochs=1)
     _, js = mm.run("perceptron", separable).save(tmp_path / "tr")
     from maxmargin.io.files import mark_output_dir
@@ -219,5 +219,5 @@ def test_weighted_documents_round_trip(named):
     p = mm.regularization_path(named, C=[0.1, 1.0], sample_weight=s)
     q = RegularizationPath.from_json(_text(p))
     assert np.array_equal(q.weights, p.weights) and q.to_json() == p.to_json()
-    ep = mm.exact_regularization_path(named, sample_weight=s)
+    ep = mm.regularization_path(named, exact=True, sample_weight=s)
     assert mm.ExactPath.from_json(_text(ep)).to_csv() == ep.to_csv()

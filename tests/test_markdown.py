@@ -17,7 +17,7 @@ import pytest
 from markdown_it import MarkdownIt  # the test extra has it (myst-parser's parser)
 
 from maxmargin import Dataset, compare, make_gaussians, make_separable
-from maxmargin.evaluation.path.grid import path
+from maxmargin.evaluation.path import regularization_path
 from maxmargin.evaluation.path.learners import learners_along_path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -128,9 +128,11 @@ def test_docs_tables_render(page):
 def test_path_report_renders():
     train = make_gaussians(40, 2, seed=1)
     hold = make_gaussians(20, 2, seed=2)
-    p = path(train, C=[0.01, 1.0, 100.0], holdout=hold)
+    p = regularization_path(train, C=[0.01, 1.0, 100.0], holdout=hold)
     check(p.to_markdown())
-    sep = path(make_separable(30, 2, seed=0), C=[0.1, 10.0])  # the hard-margin limit lines
+    sep = regularization_path(
+        make_separable(30, 2, seed=0), C=[0.1, 10.0]
+    )  # the hard-margin limit lines
     check(sep.to_markdown())
     assert "|" in sep.to_markdown().splitlines()[-1]
 
@@ -157,4 +159,4 @@ def test_learner_path_study_renders():
 def test_checker_reads_a_dataset_name_with_a_pipe():
     # the report's title holds the data name, outside any table: no false alarm
     data = Dataset([[1.0], [-1.0], [2.0], [-2.0]], [1, -1, 1, -1], name="a|b")
-    check(path(data, C=[1.0]).to_markdown())
+    check(regularization_path(data, C=[1.0]).to_markdown())

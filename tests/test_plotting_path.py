@@ -6,6 +6,9 @@ the wrong thing fails.
 
 from __future__ import annotations
 
+import csv
+import io
+
 import numpy as np
 import pytest
 from _figures import _line
@@ -34,7 +37,8 @@ def test_path_figures_draw_the_path_arrays(grid_path):
     np.testing.assert_array_equal(_line(ax, "training error").get_ydata(), p.train_error)
     ax = path_plots.plot_coefficients(p)
     for j in range(p.d):
-        np.testing.assert_array_equal(_line(ax, f"$w_{{{j + 1}}}$").get_ydata(), p.w[:, j])
+        np.testing.assert_array_equal(_line(ax, f"w[{j}]").get_ydata(), p.w[:, j])
+    np.testing.assert_array_equal(_line(ax, "intercept $b$").get_ydata(), p.b)
     ax = path_plots.plot_objective(p)
     np.testing.assert_allclose(ax.lines[0].get_ydata(), p.primal, rtol=1e-9)
     ax = path_plots.plot_tradeoff(p)
@@ -44,15 +48,16 @@ def test_path_figures_draw_the_path_arrays(grid_path):
 
 
 def test_coefficients_have_distinct_colours_and_their_names_at_the_line_ends(heart):
-    names = [f"feature {j}" for j in range(heart.d)]
-    data = mm.Dataset(heart.X, heart.y, feature_names=names, name="heart")
+    features = [f"feature {j}" for j in range(heart.d)]
+    names = [f"w[{name}]" for name in features]
+    data = mm.Dataset(heart.X, heart.y, feature_names=features, name="heart")
     p = mm.regularization_path(data, C="1e-2:1e1:4")
     ax = path_plots.plot_coefficients(p)  # the path keeps its data's names
     assert {t.get_text() for t in ax.texts} == set(names)
     unnamed = mm.regularization_path(heart, C="1e-2:1e1:4")
-    ax = path_plots.plot_coefficients(unnamed)  # none: w_j
-    assert {t.get_text() for t in ax.texts} == {f"$w_{{{j + 1}}}$" for j in range(p.d)}
-    ax = path_plots.plot_coefficients(unnamed, feature_names=names)
+    ax = path_plots.plot_coefficients(unnamed)  # none: w[j], 0-based
+    assert {t.get_text() for t in ax.texts} == {f"w[{j}]" for j in range(p.d)}
+    ax = path_plots.plot_coefficients(unnamed, feature_names=features)
     drawn = [ln for ln in ax.lines if ln.get_label() in names]
     assert len(drawn) == heart.d == 13
     assert len({ln.get_color() for ln in drawn}) == 13  # no colour repeats
@@ -76,7 +81,6 @@ def test_the_best_held_out_C_is_marked_at_the_argmin_of_the_holdout_error(gauss)
     train, test = gauss.split(0.4, seed=1)
     p = mm.regularization_path(train, C="1e-3:1e2:9", holdout=test)
     best = int(np.argmin(p.holdout_error))  # numpy's argmin: the first, the smallest C
-    assert path_plots.best_holdout_C(p.C, p.holdout_error) == best
     label = f"best held-out $C$ = {p.C[best]:.3g} (error {p.holdout_error[best]:.3g})"
     for fn in (
         path_plots.plot_width,
@@ -94,7 +98,6 @@ def test_the_best_held_out_C_is_marked_at_the_argmin_of_the_holdout_error(gauss)
     x, y = _line(tradeoff, label).get_data()
     assert (x[0], y[0]) == (p.norm_reg[best] ** 2, p.slack_sum[best])
     none = mm.regularization_path(train, C="1e-2:1e1:3")
-    assert path_plots.best_holdout_C(none.C, none.holdout_error) is None
     assert not [
         ln for ln in path_plots.plot_errors(none).lines if ln.get_label().startswith("best")
     ]
@@ -113,35 +116,92 @@ def test_learners_figure_draws_epochs_to_eps(separable):
 
 
 def test_exact_path_figures_draw_the_exact_curves(separable):
-    ep = mm.exact_regularization_path(separable)
-    ax = path_plots.plot_exact_coefficients(ep, C_range=(1e-3, 1e2))
-    x, y = _line(ax, "$w_{1}$").get_data()
+    ep = mm.regularization_path(separable, exact=True)
+    ax = path_plots.plot_coefficients(ep, C_range=(1e-3, 1e2))
+    x, y = _line(ax, "w[0]").get_data()
     np.testing.assert_allclose(y, ep.coefficients(x)[0][:, 0], rtol=1e-12)
+    np.testing.assert_allclose(_line(ax, "intercept $b$").get_ydata(), ep.coefficients(x)[1])
     assert set(ep.breakpoints[(ep.breakpoints >= 1e-3) & (ep.breakpoints <= 1e2)]) <= set(x)
     ticks = [c for c in ax.collections if c.get_label().startswith("breakpoints")]
     inside = ((ep.breakpoints >= 1e-3) & (ep.breakpoints <= min(1e2, ep.C_end))).sum()
     assert len(ticks) == 1 and len(ticks[0].get_segments()) == inside
-    ax = path_plots.plot_exact_width(ep)
+    ax = path_plots.plot_width(ep)
     x, y = ax.lines[0].get_data()
     np.testing.assert_allclose(y, 2.0 / np.linalg.norm(ep.coefficients(x)[0], axis=1))
     assert (ax.get_xscale(), ax.get_yscale()) == ("log", "log")
-    ax = path_plots.plot_exact_support_vectors(ep)
+    hard = mm.solve(mm.SVMProblem(separable, hard=True))  # the hard-margin width, a line
+    width = _line(ax, "hard-margin width $2/\\|w^\\star\\|$").get_ydata()[0]
+    assert width == pytest.approx(2.0 / np.linalg.norm(hard.w), rel=1e-9)
+    ax = path_plots.plot_support_vectors(ep)
     assert ax.lines[0].get_drawstyle() == "steps-post"
-    ax = path_plots.plot_exact_objective(ep, C_range=(1e-3, 1e2))
+    x, y = ax.lines[1].get_data()  # a step at each breakpoint: the left set after it
+    k0 = ep.segment_of(x[0])
+    np.testing.assert_array_equal(x[1:-1], ep.bounds[k0 + 1 : k0 + x.size - 1])
+    np.testing.assert_array_equal(y[:-1], ep.n_left[k0 : k0 + x.size - 1])
+    ax = path_plots.plot_objective(ep, C_range=(1e-3, 1e2))
     x, y = ax.lines[0].get_data()
     W, B = ep.coefficients(x)
-    problem = mm.SVMProblem(separable, C=1.0, intercept=ep.intercept)
     for k in (0, len(x) // 2):  # P(C) as the problem computes it, at C
         at = mm.SVMProblem(separable, C=float(x[k]), intercept=ep.intercept)
         assert y[k] == pytest.approx(float(at.primal_objective(W[k], B[k])), rel=1e-9)
-    assert problem.C == 1.0
+    dots = _line(
+        path_plots.plot_tradeoff(ep, C_range=(1e-3, 1e2)), f"breakpoints ({inside} in view)"
+    )
+    assert len(dots.get_xdata()) == inside
+
+
+def test_objective_of_a_weighted_path_is_its_primal(gauss):
+    """With example weights the slack part is the weighted sum, for either kind of path.
+
+    The exact path's figure used to draw the unweighted sum (4.30 instead of 7.07).
+    """
+    s = np.random.default_rng(0).integers(1, 4, gauss.n).astype(float)
+    for p in (
+        mm.regularization_path(gauss, C="1e-2:1e1:4", sample_weight=s),
+        mm.regularization_path(gauss, 10.0, exact=True, sample_weight=s),
+    ):
+        x, y = path_plots.plot_objective(p, C_range=(1e-2, 10.0)).lines[0].get_data()
+        W, B = (p.w, p.b) if isinstance(p, mm.RegularizationPath) else p.coefficients(x)
+        for k in (0, len(x) // 2, len(x) - 1):
+            problem = mm.SVMProblem(gauss, C=float(x[k]), sample_weight=s)
+            assert y[k] == pytest.approx(float(problem.primal_objective(W[k], B[k])), rel=1e-9)
+
+
+def test_a_grid_path_draws_the_range_it_is_given(gauss, tmp_path):
+    p = mm.regularization_path(gauss, C="1e-3:1e3:7")
+    x = path_plots.plot_width(p, C_range=(1e-2, 10.0)).lines[0].get_xdata()
+    np.testing.assert_array_equal(x, p.C[(p.C >= 1e-2) & (p.C <= 10.0)])
+    with pytest.raises(mm.ParameterError, match="outside this path"):
+        path_plots.save_path_figures(p, tmp_path / "off", C_range=(1e4, 1e5))
+    with pytest.raises(mm.ParameterError, match="0 < lo < hi"):
+        path_plots.plot_errors(p, C_range=(1.0, 0.1))
+    assert not (tmp_path / "off").exists()
 
 
 def test_exact_path_marks_its_best_held_out_C(gauss):
     train, test = gauss.split(0.4, seed=1)
-    ep = mm.exact_regularization_path(train, holdout=test, C_max=100)
-    ax = path_plots.plot_exact_errors(ep, C_range=(1e-3, 1e2))
+    ep = mm.regularization_path(train, 100.0, exact=True, holdout=test)
+    ax = path_plots.plot_errors(ep, C_range=(1e-3, 1e2))
     x, err = _line(ax, "held-out error").get_data()
     k = int(np.argmin(err))
     star = _line(ax, "_best")
     assert (star.get_xdata()[0], star.get_ydata()[0]) == (x[k], err[k])
+    label = f"best held-out $C$ = {x[k]:.3g} (error {err[k]:.3g})"
+    assert set(_line(ax, label).get_xdata()) == {x[k]}
+    sx, sy = _line(path_plots.plot_tradeoff(ep, C_range=(1e-3, 1e2)), label).get_data()
+    w, b = ep.coefficients(x[k])  # the same C on the trade-off curve
+    problem = mm.SVMProblem(train, C=1.0)
+    assert sx[0] == pytest.approx(float(problem.regularizer(w, b)), rel=1e-12)
+    assert sy[0] == pytest.approx(float(problem.hinge(w, b).sum()), rel=1e-9, abs=1e-12)
+
+
+def test_coefficient_labels_are_the_csv_columns(named, separable):
+    """The coefficients are named as in grid.csv: w[<name>], else w[j] with j 0-based."""
+    for data in (named, separable):
+        p = mm.regularization_path(data, C=[0.1, 1.0])
+        header = next(csv.reader(io.StringIO(p.to_csv())))
+        columns = {c for c in header if c.startswith("w[")}
+        assert len(columns) == data.d
+        assert {t.get_text() for t in path_plots.plot_coefficients(p).texts} == columns
+        ep = mm.regularization_path(data, 10.0, exact=True)
+        assert {t.get_text() for t in path_plots.plot_coefficients(ep).texts} == columns

@@ -25,7 +25,6 @@ from maxmargin import Dataset, SVMProblem, certify, make_separable, regularizati
 from maxmargin.cli import main
 from maxmargin.data import load
 from maxmargin.data.sources import _PACKAGE_DATA
-from maxmargin.evaluation.path.exact import exact_regularization_path
 from maxmargin.evaluation.path.limits import hard_margin_limit, min_margin_sv_C
 from maxmargin.exceptions import DataError, ParameterError, SolverError
 from maxmargin.online import PA1, PA2, AveragedPerceptron, Pegasos, resolve, run, schedule
@@ -335,8 +334,8 @@ def test_paths_with_integer_weights_are_the_repeated_rows_paths(intercept):
     summed = np.array([np.bincount(rep, weights=row, minlength=ds.n) for row in r.alpha])
     np.testing.assert_allclose(a.alpha, summed, atol=1e-7)
     assert (a.n_margin_sv <= r.n_margin_sv).all()
-    ea = exact_regularization_path(ds, intercept, sample_weight=w)
-    er = exact_regularization_path(dr, intercept)
+    ea = regularization_path(ds, exact=True, intercept=intercept, sample_weight=w)
+    er = regularization_path(dr, exact=True, intercept=intercept)
     assert ea.certified and er.certified and len(ea) == len(er) > 0
     np.testing.assert_allclose(ea.breakpoints, er.breakpoints, rtol=1e-12)
     Cs = np.array([0.003, 0.05, 0.7, 4.0])

@@ -923,7 +923,8 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
 def _cmd_path(args: argparse.Namespace) -> int:
     from .._validation import check_int
-    from ..evaluation.path.grid import parse_grid, path
+    from ..evaluation.path import regularization_path as path
+    from ..evaluation.path.grids import parse_grid
     from ..evaluation.path.learners import learners_along_path
     from ..report import write_path_report
 
@@ -1006,7 +1007,7 @@ def _exact_path(
     show: bool,
 ) -> int:
     """``path --exact``: every breakpoint in the grid's range; figures over that range."""
-    from ..evaluation.path.grid import path
+    from ..evaluation.path import regularization_path as path
     from ..report import write_exact_path_report
 
     result = path(

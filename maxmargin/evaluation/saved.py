@@ -554,8 +554,8 @@ class SavedExactPath:
 
     Examples
     --------
-    >>> from maxmargin import Dataset, exact_regularization_path
-    >>> ep = exact_regularization_path(Dataset([[1.0], [-1.0]], [1, -1]))
+    >>> from maxmargin import Dataset, regularization_path
+    >>> ep = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), exact=True)
     >>> saved = SavedExactPath.from_json(ep.to_dict(include_segments=True))
     >>> saved.breakpoints.tolist(), saved.events_at(0)
     ([0.5], [(0, 'L', 'E'), (1, 'L', 'E')])
@@ -595,8 +595,8 @@ class SavedExactPath:
 
         Examples
         --------
-        >>> from maxmargin import Dataset, exact_regularization_path
-        >>> ep = exact_regularization_path(Dataset([[1.0], [-1.0]], [1, -1]))
+        >>> from maxmargin import Dataset, regularization_path
+        >>> ep = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), exact=True)
         >>> SavedExactPath.from_json(ep.to_dict()).bounds is None   # no segments
         True
         """
@@ -655,8 +655,8 @@ class SavedExactPath:
 
         Examples
         --------
-        >>> from maxmargin import Dataset, exact_regularization_path
-        >>> ep = exact_regularization_path(Dataset([[1.0], [-1.0]], [1, -1]))
+        >>> from maxmargin import Dataset, regularization_path
+        >>> ep = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), exact=True)
         >>> SavedExactPath.from_json(ep.to_dict()).events_at(0) == ep.events_at(0)
         True
         """
@@ -692,8 +692,8 @@ class SavedExactPath:
 
         Examples
         --------
-        >>> from maxmargin import Dataset, exact_regularization_path
-        >>> ep = exact_regularization_path(Dataset([[1.0], [-1.0]], [1, -1]))
+        >>> from maxmargin import Dataset, regularization_path
+        >>> ep = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), exact=True)
         >>> saved = SavedExactPath.from_json(ep.to_dict(include_segments=True))
         >>> saved.coefficients([0.1, 1.0])[0].ravel().tolist()
         [0.2, 1.0]
@@ -738,8 +738,8 @@ class SavedExactPath:
 
         Examples
         --------
-        >>> from maxmargin import Dataset, exact_regularization_path
-        >>> ep = exact_regularization_path(Dataset([[1.0], [-1.0]], [1, -1]))
+        >>> from maxmargin import Dataset, regularization_path
+        >>> ep = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), exact=True)
         >>> SavedExactPath.from_json(ep.to_dict()).to_dict()["n_breakpoints"]
         1
         """
@@ -761,8 +761,8 @@ class SavedExactPath:
 
         Examples
         --------
-        >>> from maxmargin import Dataset, exact_regularization_path
-        >>> ep = exact_regularization_path(Dataset([[1.0], [-1.0]], [1, -1]))
+        >>> from maxmargin import Dataset, regularization_path
+        >>> ep = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), exact=True)
         >>> SavedExactPath.from_json(ep.to_dict()).to_json() == ep.to_json()
         True
         """
@@ -787,8 +787,8 @@ class SavedExactPath:
 
         Examples
         --------
-        >>> from maxmargin import Dataset, exact_regularization_path
-        >>> ep = exact_regularization_path(Dataset([[1.0], [-1.0]], [1, -1]))
+        >>> from maxmargin import Dataset, regularization_path
+        >>> ep = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), exact=True)
         >>> SavedExactPath.from_json(ep.to_dict()).to_csv() == ep.to_csv()
         True
         """

@@ -144,9 +144,8 @@ def write_path_report(
     Examples
     --------
     >>> import tempfile
-    >>> from maxmargin import make_separable
-    >>> from maxmargin.evaluation.path.grid import path
-    >>> p = path(make_separable(30, 2, seed=0), C="1e-2:1e2:4")
+    >>> from maxmargin import make_separable, regularization_path
+    >>> p = regularization_path(make_separable(30, 2, seed=0), C="1e-2:1e2:4")
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     names = [f.name for f in write_path_report(p, tmp, formats=("png",))]
     >>> names[:2], "path_width.png" in names
@@ -154,7 +153,7 @@ def write_path_report(
     """
     if not isinstance(path_result, RegularizationPath):
         raise ParameterError(
-            "write_path_report needs the RegularizationPath of path(), got "
+            "write_path_report needs the RegularizationPath of regularization_path(), got "
             f"{type(path_result).__name__}"
         )
     drawn = _mpl.to_draw(figures, formats)
@@ -222,8 +221,8 @@ def write_exact_path_report(
     Examples
     --------
     >>> import tempfile
-    >>> from maxmargin import exact_regularization_path, make_separable
-    >>> ep = exact_regularization_path(make_separable(20, 2, seed=0))
+    >>> from maxmargin import make_separable, regularization_path
+    >>> ep = regularization_path(make_separable(20, 2, seed=0), exact=True)
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     names = [f.name for f in write_exact_path_report(ep, tmp, formats=("png",))]
     >>> names[:3]
@@ -232,19 +231,19 @@ def write_exact_path_report(
     if not isinstance(ep, ExactPath):
         raise ParameterError(
             "write_exact_path_report needs the ExactPath of "
-            f"exact_regularization_path(), got {type(ep).__name__}"
+            f"regularization_path(exact=True), got {type(ep).__name__}"
         )
     drawn = _mpl.to_draw(figures, formats)
     if drawn is not None:
-        from ..plotting.path import _exact_range
+        from ..plotting.path import _range
 
-        _exact_range(ep, C_range)  # a range off the path fails before the folder exists
+        _range(ep, C_range)  # a range off the path fails before the folder exists
     out = make_dir(out_dir)
     figs: list[Path] = []
     if drawn is not None:
-        from ..plotting.path import save_exact_path_figures
+        from ..plotting.path import save_path_figures
 
-        figs = save_exact_path_figures(ep, out, formats=drawn, C_range=C_range, dpi=dpi)
+        figs = save_path_figures(ep, out, formats=drawn, C_range=C_range, dpi=dpi)
     md = ep.to_markdown() + _figures_section(figs)
     md += (
         "\nEvery breakpoint and event is in breakpoints.csv; report.json has the affine "

@@ -248,7 +248,7 @@ def _type_name(value: Any) -> str:
 
 
 def _grid(ck: _Checker, key: str, value: Any) -> tuple:
-    from ..evaluation.path.grid import parse_grid
+    from ..evaluation.path.grids import parse_grid
 
     if isinstance(value, str):
         try:

@@ -1,95 +1,40 @@
 r"""The exact regularization path of the linear SVM: every breakpoint in C, certified.
 
-:func:`exact_regularization_path` traces the path (the algorithm is in
-:mod:`~maxmargin.evaluation.path.tracer`, after Hastie, Rosset, Tibshirani & Zhu, JMLR
-2004, in the C form) and returns an :class:`ExactPath`: the breakpoints, the event at
-each (an example moving between the elbow E of margin SVs, the left set L with
-``alpha_i = C c_i`` and the right set R with ``alpha_i = 0``), the affine pieces between
-them, and each breakpoint's certificate. :meth:`ExactPath.solution_at` reads the exact
-solution at any C off them and certifies it. See ``docs/path.md``.
-
-``c`` is a per-example cost vector (``C_i = C c_i``): the example weights ``s_i``
-(:attr:`SVMProblem.weights`; 1 without), and exact duplicates merged into one example with
-their summed cost, which removes the commonest singular elbow system. Examples of weight
-0 never enter the path (their ``alpha_i`` is 0 everywhere, in the right set).
+An :class:`ExactPath` (what ``regularization_path(data, exact=True)`` returns; traced by
+:mod:`~maxmargin.evaluation.path.tracer` after Hastie, Rosset, Tibshirani & Zhu, JMLR
+2004, in the C form) holds the breakpoints, the event at each (an example moving between
+the elbow E of margin SVs, the left set L with ``alpha_i = C s_i`` and the right set R
+with ``alpha_i = 0``), the affine pieces between them, and each breakpoint's
+certificate. :meth:`ExactPath.solution_at` reads the exact solution at any C off them and
+certifies it. See ``docs/path.md``.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import math
-import time
-from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..._validation import check_choice, check_positive
 from ...certificate import Certificate, certify
-from ...conventions import DEFAULT_INTERCEPT, INTERCEPTS
 from ...data import Dataset
 from ...exceptions import ParameterError
 from ...io.files import atomic_write
 from ...io.json import dumps, format_header, json_number
-from ...problem import SVMProblem, combine_weights
+from ...problem import SVMProblem
 from ..saved import SavedExactPath, breakpoints_csv
-from .geometry import _E, _L, _R, SET_NAMES, _Geometry
+from .geometry import _E, _L, _R, SET_NAMES
+from .markdown import exact_path_markdown
+from .tracer import BreakpointCertificates
 
-__all__ = ["ExactPath", "PathPoint", "exact_regularization_path"]
+__all__ = ["ExactPath", "PathPoint"]
 
 #: Every this many segments the status array is stored (at least; the rest is replayed).
 _SNAPSHOT_EVERY = 64
 
 
 # --------------------------------------------------------------------------- results
-
-
-class BreakpointCertificates(Sequence[Certificate]):
-    """The breakpoints' certificates: a sequence of :class:`Certificate`, one per breakpoint.
-
-    Kept as one row of numbers per breakpoint (a path may have 10^5 breakpoints), the
-    :class:`Certificate` built when asked for; where :func:`~maxmargin.certificate.certify`
-    itself certified a breakpoint (at the refresh cadence, and at every breakpoint settled
-    outside the compiled loop) its own object is returned. ``ok`` is the verdicts, one
-    bool per breakpoint.
-
-    Examples
-    --------
-    >>> from maxmargin import Dataset
-    >>> ep = exact_regularization_path(Dataset([[1.0], [-1.0]], [1, -1]))
-    >>> len(ep.certificates), ep.certificates[0].ok, ep.certificates.ok.tolist()
-    (1, True, [True])
-    """
-
-    def __init__(self, rows: np.ndarray, tol: float, full: dict[int, Certificate]) -> None:
-        self._rows, self._tol, self._full = rows, tol, full
-        self.ok = rows[:, 15].astype(bool) if rows.size else np.zeros(0, bool)
-
-    def __len__(self) -> int:
-        return int(self._rows.shape[0])
-
-    def __getitem__(self, j: Any) -> Any:
-        if isinstance(j, slice):
-            return [self[k] for k in range(*j.indices(len(self)))]
-        j = range(len(self))[j]
-        if j in self._full:
-            return self._full[j]
-        from .tracer import cert_from_row
-
-        return cert_from_row(self._rows[j], self._tol)
-
-    def __iter__(self) -> Iterator[Certificate]:
-        return (self[j] for j in range(len(self)))
-
-    def max_residual(self) -> np.ndarray:
-        """Each certificate's largest residual (:meth:`Certificate.max_residual`)."""
-        if not len(self):
-            return np.zeros(0)
-        vals = np.abs(self._rows[:, 3:9])
-        bad = ~np.isfinite(np.where(np.isnan(vals), 0.0, vals)).all(axis=1)
-        return np.where(bad, np.inf, np.nanmax(vals, axis=1))
 
 
 @dataclass(frozen=True, eq=False)
@@ -114,8 +59,8 @@ class PathPoint:
 
     Examples
     --------
-    >>> from maxmargin import Dataset
-    >>> ep = exact_regularization_path(Dataset([[1.0], [-1.0]], [1, -1]))
+    >>> from maxmargin import Dataset, regularization_path
+    >>> ep = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), exact=True)
     >>> pt = ep.solution_at(0.1)
     >>> pt.w.tolist(), pt.alpha.tolist(), pt.certificate.ok
     ([0.2], [0.1, 0.1], True)
@@ -141,8 +86,8 @@ class PathPoint:
 
         Examples
         --------
-        >>> from maxmargin import Dataset
-        >>> ep = exact_regularization_path(Dataset([[1.0], [-1.0]], [1, -1]))
+        >>> from maxmargin import Dataset, regularization_path
+        >>> ep = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), exact=True)
         >>> ep.solution_at(0.1).to_dict()["left"]
         [0, 1]
         """
@@ -258,8 +203,8 @@ class ExactPath:
 
     Examples
     --------
-    >>> from maxmargin import make_separable
-    >>> ep = exact_regularization_path(make_separable(30, 2, seed=0))
+    >>> from maxmargin import make_separable, regularization_path
+    >>> ep = regularization_path(make_separable(30, 2, seed=0), exact=True)
     >>> ep.certified, ep.end_reason, ep.separable
     (True, 'end', True)
     >>> bool(ep.solution_at(ep.C_star * 2).certificate.ok)
@@ -356,8 +301,8 @@ class ExactPath:
 
         Examples
         --------
-        >>> from maxmargin import Dataset
-        >>> ep = exact_regularization_path(Dataset([[1.0], [-1.0]], [1, -1]))
+        >>> from maxmargin import Dataset, regularization_path
+        >>> ep = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), exact=True)
         >>> ep.breakpoints.tolist(), ep.segment_of([0.1, 0.5, 1.0]).tolist()
         ([0.5], [0, 0, 1])
         """
@@ -380,8 +325,8 @@ class ExactPath:
 
         Examples
         --------
-        >>> from maxmargin import Dataset
-        >>> ep = exact_regularization_path(Dataset([[1.0], [-1.0]], [1, -1]))
+        >>> from maxmargin import Dataset, regularization_path
+        >>> ep = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), exact=True)
         >>> w, b = ep.coefficients([0.1, 1.0])
         >>> w.ravel().tolist(), b.tolist()
         ([0.2, 1.0], [0.0, 0.0])
@@ -425,8 +370,8 @@ class ExactPath:
 
         Examples
         --------
-        >>> from maxmargin import Dataset
-        >>> ep = exact_regularization_path(Dataset([[1.0], [-1.0]], [1, -1]))
+        >>> from maxmargin import Dataset, regularization_path
+        >>> ep = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), exact=True)
         >>> ep.alpha_at(1.0).tolist()
         [0.5, 0.5]
         """
@@ -459,8 +404,8 @@ class ExactPath:
 
         Examples
         --------
-        >>> from maxmargin import Dataset
-        >>> ep = exact_regularization_path(Dataset([[1.0], [-1.0], [3.0]], [1, -1, 1]))
+        >>> from maxmargin import Dataset, regularization_path
+        >>> ep = regularization_path(Dataset([[1.0], [-1.0], [3.0]], [1, -1, 1]), exact=True)
         >>> pt = ep.solution_at(2.0)
         >>> pt.w.round(12).tolist(), round(pt.b, 12), pt.certificate.ok
         ([1.0], 0.0, True)
@@ -513,8 +458,8 @@ class ExactPath:
 
         Examples
         --------
-        >>> from maxmargin import Dataset
-        >>> ep = exact_regularization_path(Dataset([[1.0], [-1.0]], [1, -1]))
+        >>> from maxmargin import Dataset, regularization_path
+        >>> ep = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), exact=True)
         >>> f = ep.lambda_form(1)        # C >= 1/2: w = 1, so w / C = 0 + lambda * 1
         >>> f["w"][0].tolist(), f["w"][1].tolist(), f["alpha"][1].tolist()
         ([0.0], [1.0], [0.5, 0.5])
@@ -557,8 +502,8 @@ class ExactPath:
 
         Examples
         --------
-        >>> from maxmargin import Dataset
-        >>> ep = exact_regularization_path(Dataset([[1.0], [-1.0]], [1, -1]))
+        >>> from maxmargin import Dataset, regularization_path
+        >>> ep = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), exact=True)
         >>> ep.events_at(0)
         [(0, 'L', 'E'), (1, 'L', 'E')]
         """
@@ -588,8 +533,8 @@ class ExactPath:
 
         Examples
         --------
-        >>> from maxmargin import Dataset
-        >>> ep = exact_regularization_path(Dataset([[1.0], [-1.0], [-0.5]], [1, -1, 1]))
+        >>> from maxmargin import Dataset, regularization_path
+        >>> ep = regularization_path(Dataset([[1.0], [-1.0], [-0.5]], [1, -1, 1]), exact=True)
         >>> ep.errors([0.01, 10.0]).round(4).tolist()   # separable: 0 at large C
         [0.3333, 0.0]
         """
@@ -597,6 +542,28 @@ class ExactPath:
         w, b = self.coefficients(np.atleast_1d(np.asarray(C, float)))
         R = (np.asarray(data.X @ w.T) + b) * data.y[:, None]
         return (R <= 0).mean(axis=0)
+
+    def to_markdown(self, max_rows: int = 200) -> str:
+        """A readable report: summary, then a table of the breakpoints and their events.
+
+        Parameters
+        ----------
+        max_rows : int, default 200
+            At most this many breakpoints in the table (the first and the last ones;
+            every one is in :meth:`to_csv`).
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> from maxmargin import Dataset, regularization_path
+        >>> ep = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), exact=True)
+        >>> print(ep.to_markdown().splitlines()[0])
+        # Exact regularization path: data (n=2, d=1, intercept=free)
+        """
+        return exact_path_markdown(self, max_rows)
 
     # ------------------------------------------------------------------ export
 
@@ -645,8 +612,8 @@ class ExactPath:
 
         Examples
         --------
-        >>> from maxmargin import Dataset
-        >>> d = exact_regularization_path(Dataset([[1.0], [-1.0]], [1, -1])).to_dict()
+        >>> from maxmargin import Dataset, regularization_path
+        >>> d = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), exact=True).to_dict()
         >>> d["breakpoints"][0]["C"], d["breakpoints"][0]["events"][0]
         (0.5, {'index': 0, 'from': 'L', 'to': 'E'})
         """
@@ -709,8 +676,8 @@ class ExactPath:
         Examples
         --------
         >>> import json
-        >>> from maxmargin import Dataset
-        >>> ep = exact_regularization_path(Dataset([[1.0], [-1.0]], [1, -1]))
+        >>> from maxmargin import Dataset, regularization_path
+        >>> ep = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), exact=True)
         >>> json.loads(ep.to_json())["n_breakpoints"]
         1
         """
@@ -749,8 +716,8 @@ class ExactPath:
         Examples
         --------
         >>> import io
-        >>> from maxmargin import Dataset
-        >>> ep = exact_regularization_path(Dataset([[1.0], [-1.0]], [1, -1]))
+        >>> from maxmargin import Dataset, regularization_path
+        >>> ep = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), exact=True)
         >>> saved = ExactPath.from_json(io.StringIO(ep.to_json(include_segments=True)))
         >>> saved.coefficients(0.1)[0].tolist(), saved.to_csv() == ep.to_csv()
         ([0.2], True)
@@ -773,145 +740,15 @@ class ExactPath:
 
         Examples
         --------
-        >>> from maxmargin import Dataset
-        >>> ep = exact_regularization_path(Dataset([[1.0], [-1.0]], [1, -1]))
+        >>> from maxmargin import Dataset, regularization_path
+        >>> ep = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), exact=True)
         >>> print(ep.to_csv().splitlines()[1])
         0,0.5,1.0,0,L,E,event,True,0
         """
         return breakpoints_csv(self._breakpoint_rows(), file)
 
-    def to_markdown(self, max_rows: int = 200) -> str:
-        """A readable report: summary, then a table of the breakpoints and their events.
 
-        Parameters
-        ----------
-        max_rows : int, default 200
-            At most this many breakpoints in the table (the first and the last ones;
-            every one is in :meth:`to_csv`).
-
-        Returns
-        -------
-        str
-
-        Examples
-        --------
-        >>> from maxmargin import Dataset
-        >>> ep = exact_regularization_path(Dataset([[1.0], [-1.0]], [1, -1]))
-        >>> print(ep.to_markdown().splitlines()[0])
-        # Exact regularization path: data (n=2, d=1, intercept=free)
-        """
-        K = len(self)
-        L = [
-            f"# Exact regularization path: {self.data_name} (n={self.n}, d={self.d}, "
-            f"intercept={self.intercept})",
-            "",
-        ]
-        ok = int(self.certificates.ok.sum())
-        L.append(
-            f"- {K} breakpoints, {self.n_segments} affine segments in C; every "
-            "set change (E = margin SVs, L = alpha at C, R = alpha at 0) listed below"
-        )
-        worst = float(self.max_residual.max()) if K else 0.0
-        L.append(
-            f"- certified: {ok}/{K} breakpoints (numpy certificate at tol "
-            f"{self.tol:.0e}; worst residual {worst:.1e})"
-        )
-        n_solve = sum(m == "solve" for m in self.method)
-        L.append(
-            f"- {n_solve} breakpoints settled by a fresh certified solve (degenerate "
-            f"events); {self.n_solves} solves in all; {self.n_merged} exact duplicates "
-            f"merged; {self.seconds:.2f} s"
-        )
-        if self.bounds[0] > 0:
-            L.append(
-                f"- starts at C_min = {self.bounds[0]:.6g}, from the active sets of a "
-                "fresh certified solve"
-                + (
-                    f"; first margin SV at C_0 = {self.min_margin_sv_C:.6g}"
-                    if math.isfinite(self.min_margin_sv_C)
-                    else ""
-                )
-            )
-        elif self.min_margin_sv_C > 0:
-            L.append(
-                f"- first margin SV at C_0 = {self.min_margin_sv_C:.6g}: below it "
-                "every example is at its bound"
-            )
-        else:
-            L.append("- margin SVs for every C > 0 (C_0 = 0: free intercept, unequal classes)")
-        if self.end_reason == "end":
-            if self.separable:
-                L.append(
-                    f"- separable: the solution is the hard-margin one for every "
-                    f"C >= C* = {self.C_star:.6g} (last breakpoint)"
-                )
-            else:
-                L.append(
-                    "- complete: after the last breakpoint the sets never change "
-                    "(the last segment is exact for every larger C)"
-                )
-        elif self.end_reason == "C_max":
-            L.append(
-                f"- stopped at C_max = {self.C_end:.6g}"
-                + (" (separable: C* lies beyond)" if self.separable else " (not separable)")
-            )
-        else:
-            beyond = (
-                f"separable: the hard-margin solution holds from C* = {self.C_star:.6g} on "
-                "(hard_margin_limit, a certified solve); the stretch in between is not traced"
-                if self.separable
-                else "not separable"
-            )
-            why = (
-                "the next breakpoint's certificate cannot be decided in double precision, "
-                "and fresh solves could not settle it"
-                if self.end_reason == "precision"
-                else "neither the event rule nor fresh solves could settle the next "
-                "breakpoint (an ill-conditioned elbow system)"
-            )
-            L.append(
-                f"- stopped at C = {self.C_end:.6g}: {why} ({beyond}); rescaling the "
-                "features to comparable ranges (e.g. standardising them) gets further"
-            )
-        L += [
-            "",
-            "| k | C | lambda | events | E | L | R | method | max residual |",
-            "|---|---|---|---|---|---|---|---|---|",
-        ]
-        idx = list(range(K))
-        if K > max_rows:
-            idx = idx[: max_rows // 2] + [-1] + idx[K - max_rows // 2 :]
-        for j in idx:
-            if j < 0:
-                L.append(
-                    f"| ... | | | {K - 2 * (max_rows // 2)} more (see breakpoints.csv) | | | | | |"
-                )
-                continue
-            ev = ", ".join(f"{i}: {f}->{t}" for i, f, t in self.events_at(j))
-            L.append(
-                f"| {j} | {self.breakpoints[j]:.6g} | {self.lam[j]:.4g} | {ev} | "
-                f"{self.n_elbow[j + 1]} | {self.n_left[j + 1]} | {self.n_right[j + 1]} | "
-                f"{self.method[j]} | {self.max_residual[j]:.1e} |"
-            )
-        return "\n".join(L) + "\n"
-
-
-# --------------------------------------------------------------------------- entry
-
-
-def _single_blas_thread() -> Any:
-    """Limit BLAS to one thread while tracing.
-
-    The path is a long sequence of small products, and multi-threaded gemv on a busy
-    machine is ~100x slower (docs/benchmarks.md).
-    """
-    try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:  # pragma: no cover - a declared dependency
-        from contextlib import nullcontext
-
-        return nullcontext()
-    return threadpool_limits(1, user_api="blas")
+# --------------------------------------------------------------------------- events
 
 
 def _replay(st: np.ndarray, index: np.ndarray, to: np.ndarray) -> None:
@@ -919,327 +756,3 @@ def _replay(st: np.ndarray, index: np.ndarray, to: np.ndarray) -> None:
     if index.size:
         last, first = np.unique(index[::-1], return_index=True)
         st[last] = to[::-1][first]
-
-
-def _first_without_slack(
-    geo: _Geometry,
-    bounds: np.ndarray,
-    w_at: np.ndarray,
-    b_at: np.ndarray,
-    last: np.ndarray,
-    events: tuple[np.ndarray, np.ndarray, np.ndarray],
-) -> float:
-    """C* of a separable path: the first breakpoint from which no example has slack.
-
-    Usually the last breakpoint (the last bound SV reaches the margin). On degenerate data
-    a bound SV can reach the margin with others and stay in L there, at margin 1 (a tie
-    the event search may settle either way): the solution is the hard-margin one from
-    that breakpoint on, and later breakpoints only move multipliers among tied examples.
-    Walking back from the end, a segment's start counts while every left example's margin
-    is 1 within 1e-9 (margin units) there.
-    """
-    ptr, index, frm = events
-    problem = SVMProblem(
-        geo.data, C=1.0, intercept=geo.intercept, intercept_scaling=geo.s, sample_weight=None
-    )
-    st = last.copy()
-    k = bounds.size - 2  # the last segment (no left example) starts at bounds[k]
-    while k >= 1:
-        st[index[ptr[k - 1] : ptr[k]]] = frm[ptr[k - 1] : ptr[k]]  # segment k - 1's sets
-        left = np.flatnonzero(st == _L)
-        r = problem.margins(w_at[k - 1], b_at[k - 1])[left]  # where segment k - 1 starts
-        if left.size and (1.0 - r).max() > 1e-9:
-            break
-        k -= 1
-    return float(bounds[k])
-
-
-def _assemble(geo: _Geometry, traced: Any, **kw: Any) -> ExactPath:
-    """The user-unit :class:`ExactPath` from the traced (internal) segments."""
-    from .tracer import cert_from_row  # noqa: F401  (the table builds rows lazily)
-
-    rec = traced.rec
-    sig = math.sqrt(geo.sigma2)
-    S, K = rec.nseg, rec.nbp
-    n, data = geo.n_orig, geo.data
-    seg_lo = rec.seg_f[:S, 0]
-    bounds = np.concatenate([seg_lo, [traced.end]]) / geo.cscale
-    Wl = rec.seg_w[:S] / sig
-    Ws = rec.seg_wd[:S] * (sig * geo.ws)
-    if geo.intercept == "augmented":
-        (w_at, b_at), (w_slope, b_slope) = geo.unit.from_augmented(Wl), geo.unit.from_augmented(Ws)
-    else:
-        w_at, w_slope = Wl, Ws
-        if geo.free:
-            b_at, b_slope = rec.seg_f[:S, 1].copy(), rec.seg_f[:S, 2] * geo.cscale
-        else:
-            b_at, b_slope = np.zeros(S), np.zeros(S)
-    # elbows, in original indices (every member of a merged group gets its share)
-    sizes = np.diff(geo._members_bounds)  # examples per group
-    E_all = rec.e_idx[: rec.seg_ep[S]]
-    e_idx, own = geo.members(E_all)
-    cE = geo.c[E_all][own]
-    e_at = rec.e_a[: E_all.size][own] / (cE * geo.sigma2)
-    e_sl = rec.e_ad[: E_all.size][own] / cE
-    if geo.unit_w is not None:  # each member's share, in proportion to its cost
-        e_at = e_at * geo.unit_w[e_idx]
-        e_sl = e_sl * geo.weights[e_idx]  # type: ignore[index]
-    csum = np.concatenate([[0], np.cumsum(sizes[E_all])])
-    e_ptr = csum[rec.seg_ep[: S + 1]]
-    # events, in original indices
-    counts = np.ones(K, np.int64)
-    for j, (ch, _, _) in rec.multi.items():
-        counts[j] = ch.size
-    gptr = np.concatenate([[0], np.cumsum(counts)])
-    ev_g = np.repeat(rec.bp_ev[:K, 0], counts)
-    ev_f = np.repeat(rec.bp_ev[:K, 1], counts).astype(np.int8)
-    ev_t = np.repeat(rec.bp_ev[:K, 2], counts).astype(np.int8)
-    for j, (ch, before, after) in rec.multi.items():
-        ev_g[gptr[j] : gptr[j + 1]], ev_f[gptr[j] : gptr[j + 1]] = ch, before
-        ev_t[gptr[j] : gptr[j + 1]] = after
-    event_index, own = geo.members(ev_g.astype(np.int64))
-    event_from, event_to = ev_f[own], ev_t[own]
-    event_ptr = np.concatenate([[0], np.cumsum(sizes[ev_g])[gptr[1:] - 1]]).astype(np.int64)
-    if K == 0:
-        event_ptr = np.zeros(1, np.int64)
-    # set sizes per segment, and the status of every few segments
-    st0 = rec.initial[geo.inv].astype(np.int8)
-    per_bp = np.repeat(np.arange(K), np.diff(event_ptr))
-    delta = np.zeros((K + 1, 3), np.int64)
-    np.add.at(delta, (per_bp + 1, event_from), -1)
-    np.add.at(delta, (per_bp + 1, event_to), 1)
-    delta[0] = np.bincount(st0, minlength=3)
-    set_counts = np.cumsum(delta, axis=0)
-    every = max(_SNAPSHOT_EVERY, n // 64)
-    snaps = {0: st0}
-    st = st0.copy()
-    for k in range(every, S, every):
-        _replay(
-            st,
-            event_index[event_ptr[k - every] : event_ptr[k]],
-            event_to[event_ptr[k - every] : event_ptr[k]],
-        )
-        snaps[k] = st.copy()
-    snaps[S - 1] = traced.last_status[geo.inv].astype(np.int8)
-    rows = rec.cert[:K].copy()
-    certs = BreakpointCertificates(rows, kw["tol"], dict(rec.full))
-    method_list = ["event"] * K
-    for j, how in rec.how.items():
-        method_list[j] = how
-    method = tuple(method_list)
-    reason = traced.reason
-    if reason == "end":
-        separable = bool(set_counts[-1, _L] == 0)
-        C_star = float(bounds[-2]) if separable and K else (0.0 if separable else math.inf)
-        if separable and K > 1:
-            C_star = _first_without_slack(
-                geo, bounds, np.asarray(w_at), np.asarray(b_at), snaps[S - 1],
-                (event_ptr, event_index, event_from),
-            )  # fmt: skip
-    else:
-        from ...separation import is_separable
-
-        separable = bool(is_separable(data, geo.intercept))  # (weight 0: left out before)
-        C_star = math.nan if separable else math.inf
-        if separable and reason in ("precision", "unsettled"):
-            from .limits import hard_margin_limit
-
-            C_star = hard_margin_limit(
-                data, geo.intercept, intercept_scaling=geo.s, sample_weight=geo.weights
-            ).C_star
-    first_E = rec.seg_ep[1] - rec.seg_ep[0]
-    c0 = float(bounds[1]) if (first_E == 0 and K) else (math.inf if first_E == 0 else 0.0)
-    if bounds[0] > 0 and first_E:
-        c0 = math.nan  # the path starts past C_0 (or margin SVs exist from C = 0 on)
-    bps = bounds[1:-1].copy()
-    return ExactPath(
-        breakpoints=bps,
-        lam=1.0 / (bps * n),
-        bounds=bounds,
-        w_at=np.asarray(w_at, float),
-        w_slope=np.asarray(w_slope, float),
-        b_at=np.asarray(b_at, float),
-        b_slope=np.asarray(b_slope, float),
-        elbow_ptr=np.asarray(e_ptr, np.int64),
-        elbow_index=e_idx,
-        elbow_alpha_at=np.asarray(e_at, float),
-        elbow_alpha_slope=np.asarray(e_sl, float),
-        n_elbow=set_counts[:, _E],
-        n_left=set_counts[:, _L],
-        n_right=set_counts[:, _R],
-        event_ptr=event_ptr,
-        event_index=event_index,
-        event_from=event_from,
-        event_to=event_to,
-        method=method,
-        certificates=certs,
-        max_residual=certs.max_residual(),
-        end_reason=reason,
-        end_certificate=traced.end_certificate,
-        C_end=float(bounds[-1]),
-        C_star=C_star,
-        separable=separable,
-        min_margin_sv_C=c0,
-        n_merged=int(n - geo.m),
-        intercept=geo.intercept,
-        intercept_scaling=geo.s,
-        data=data,
-        data_name=data.name,
-        n=n,
-        d=data.d,
-        snapshots=snaps,
-        weights=geo.weights,
-        **kw,
-    )
-
-
-def exact_regularization_path(
-    data: Dataset,
-    intercept: str = DEFAULT_INTERCEPT,
-    *,
-    C_max: float | None = None,
-    C_min: float | None = None,
-    holdout: Dataset | None = None,
-    solver: str | None = None,
-    intercept_scaling: float = 1.0,
-    tol: float | None = None,
-    progress: bool = False,
-    sample_weight: Any = None,
-    class_weight: Any = None,
-) -> ExactPath:
-    """Every breakpoint of the soft-margin path in C, with its events, certified.
-
-    Parameters
-    ----------
-    data : Dataset
-    intercept : {"free", "none", "augmented"}
-    C_max : float > 0, optional
-        Stop at this C (default: follow the path to its end -- on separable data the
-        hard-margin solution, reached at ``C*``; on non-separable data the last
-        breakpoint -- or to a breakpoint nothing settles: ``ExactPath.end_reason``).
-    C_min : float > 0, optional
-        Start here, from the active sets of a fresh certified solve at ``C_min``, instead
-        of at C -> 0 (the path is then defined on ``[C_min, C_end]``).
-    holdout : Dataset, optional
-        Kept for the held-out error of the figures and reports (same d).
-    solver : str, optional
-        Solver of the fresh solves (:func:`maxmargin.exact.solve`).
-    intercept_scaling : float
-        ``s`` of the augmented mode.
-    tol : float, optional
-        Tolerance of the breakpoints' certificates (default 1e-6; they typically reach
-        1e-13).
-    progress : bool
-        Progress bar on a terminal (needs a finite ``C_max``).
-    sample_weight : array-like of shape (n,), optional
-        Example weights: costs ``C_i = C s_i`` (:class:`~maxmargin.SVMProblem`); the
-        left set's ``alpha_i`` is ``C s_i``. Examples of weight 0 are left out of the
-        computation and stay in the right set.
-    class_weight : dict or "balanced", optional
-        Weights by class, multiplied into ``sample_weight``.
-
-    Returns
-    -------
-    ExactPath
-
-    Raises
-    ------
-    ParameterError
-        Not a Dataset; an unknown intercept; ``C_max`` not > 0; a holdout with other d.
-    SolverError
-        The first segment could not be found (a fresh solve's sets that start no valid
-        segment), or the path makes no progress (more than ``200 n + 10000``
-        breakpoints). A breakpoint that nothing settles ends the path instead
-        (``end_reason``).
-
-    Notes
-    -----
-    The algorithm (Hastie, Rosset, Tibshirani & Zhu, JMLR 5, 2004, in the C form, with
-    every segment solved afresh from its sets and every breakpoint certified) is in the
-    module docstring and ``docs/path.md``.
-
-    Examples
-    --------
-    Two points ``x = +-1`` (hand-solved): below ``C = 1/2`` both are bound SVs
-    (``alpha = C``, ``w = 2C``, margins ``2C < 1``); at ``C = 1/2`` both reach the margin
-    and stay there with ``alpha = 1/2``, ``w = 1``: the hard-margin solution.
-
-    >>> from maxmargin import Dataset
-    >>> ep = exact_regularization_path(Dataset([[1.0], [-1.0]], [1, -1]))
-    >>> ep.breakpoints.tolist(), ep.events_at(0), ep.C_star
-    ([0.5], [(0, 'L', 'E'), (1, 'L', 'E')], 0.5)
-    >>> ep.coefficients(0.1)[0].tolist(), ep.coefficients(7.0)[0].tolist()
-    ([0.2], [1.0])
-    """
-    t0 = time.perf_counter()
-    if not isinstance(data, Dataset):
-        raise ParameterError(f"the exact path needs a maxmargin.Dataset, got {type(data).__name__}")
-    intercept = check_choice("intercept", intercept, INTERCEPTS)
-    s = check_positive("intercept_scaling", intercept_scaling)
-    for name, v in (("C_max", C_max), ("C_min", C_min)):
-        if v is not None and not (isinstance(v, int | float) and 0 < v < math.inf):
-            raise ParameterError(
-                f"{name} must be a finite number > 0 (or None: the whole path), got {v!r}"
-            )
-    if C_min is not None and C_max is not None and not C_min < C_max:
-        raise ParameterError(f"C_min must be < C_max, got {C_min!r} and {C_max!r}")
-    if holdout is not None:
-        if not isinstance(holdout, Dataset):
-            raise ParameterError(f"holdout must be a Dataset, got {type(holdout).__name__}")
-        if holdout.d != data.d:
-            raise ParameterError(
-                f"holdout has {holdout.d} features, the data {data.d}; they must match"
-            )
-    tol = 1e-6 if tol is None else check_positive("tol", tol)
-    from .events import _Tracer
-    from .tracer import trace
-
-    weights, _ = combine_weights(data, sample_weight, class_weight)
-    keep = None if weights is None or weights.all() else np.flatnonzero(weights > 0)
-    with _single_blas_thread():
-        if keep is None:
-            geo = _Geometry(data, intercept, s, weights)
-        else:  # weight 0: not in the path at all
-            geo = _Geometry(data.subset(keep), intercept, s, weights[keep])  # type: ignore[index]
-        tracer = _Tracer(geo, solver, tol)
-        cmax = math.inf if C_max is None else float(C_max) * geo.cscale
-        cmin = 0.0 if C_min is None else float(C_min) * geo.cscale
-        traced = trace(tracer, cmax, progress, cmin)
-        ep = _assemble(
-            geo,
-            traced,
-            holdout=holdout,
-            tol=tol,
-            n_solves=tracer.n_solves,
-            seconds=time.perf_counter() - t0,
-        )
-    if keep is not None:
-        ep = _widen(ep, data, weights, keep)  # type: ignore[arg-type]
-    return ep
-
-
-def _widen(ep: ExactPath, data: Dataset, weights: np.ndarray, keep: np.ndarray) -> ExactPath:
-    """The path traced without the examples of weight 0, on all of ``data``.
-
-    Those examples stay in the right set (``alpha_i = 0``). The certificates carry over as
-    they are: an example with ``alpha_i = 0`` and ``C_i = 0`` adds exactly 0 to every
-    test.
-    """
-    n = data.n
-    snaps = {}
-    for k, st in ep.snapshots.items():
-        full = np.full(n, _R, np.int8)
-        full[keep] = st
-        snaps[k] = full
-    return dataclasses.replace(
-        ep,
-        elbow_index=keep[ep.elbow_index],
-        event_index=keep[ep.event_index],
-        n_right=ep.n_right + (n - keep.size),
-        snapshots=snaps,
-        data=data,
-        data_name=data.name,
-        n=n,
-        lam=1.0 / (ep.breakpoints * n),
-        weights=weights,
-    )

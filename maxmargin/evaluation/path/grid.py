@@ -1,4 +1,4 @@
-r"""Exact C / lambda regularization paths, their limits, and learners along them.
+r"""The C path on a grid: :class:`RegularizationPath`, the certified optimum at every point.
 
 The *path* is the certified optimum of the soft-margin SVM (docs/formulations.md) at every
 point of a grid of ``C`` (equivalently ``lam = 1/(C n)``):
@@ -8,22 +8,23 @@ point of a grid of ``C`` (equivalently ``lam = 1/(C n)``):
     (w(C), b(C)) = \arg\min_{w, b}\ \tfrac12 \|\tilde w\|^2
                    + C \textstyle\sum_i s_i \max(0, 1 - y_i (w \cdot x_i + b))
 
-(``s_i`` the example weights, 1 without).
+(``s_i`` the example weights, 1 without). How each point is computed
+(:func:`~maxmargin.evaluation.path.regularization_path` checks the arguments, then
+:func:`_grid_path`):
 
-How it is computed (:func:`path`):
-
-1. The dual QP is compiled **once** in cvxpy with ``C`` a ``cp.Parameter`` (DPP: the box
-   ``0 <= alpha <= C`` is the only place C enters), so re-solving only re-maps the
-   parameter; ``warm_start=True`` is passed (used by solvers that support it).
-2. **Warm start by shrinking** (every point after the first): the previous point's
+1. **Warm start by shrinking** (every point after the first): the previous point's
    margins ``y_i f_i`` fix the examples far outside the margin at ``alpha = 0`` and those
    deep inside at ``alpha = C``; a small dual QP is solved (PIQP, directly) on the
    working set in between, every fixed example's KKT condition is checked at the new
    point, violators join the set, and so on. The result always goes through the exact
    module's active-set polish (reduced KKT solve; with no margin SV, the ``{0, C}``
    rounding), even when it already certifies: a small residual does not mean the
-   right support sets. When it certifies to :data:`ACCEPT_TOL` (1e-9) the full QP is
-   skipped; otherwise the compiled model of step 1 is solved.
+   right support sets. When it certifies to 1e-9 (``points.ACCEPT_TOL``) the point is
+   done (method ``warm``).
+2. Otherwise (and at the first point) a full solve: :func:`maxmargin.solve`'s measured
+   route (method ``qp``) or, with ``solver=`` naming a cvxpy solver, the dual QP compiled
+   **once** in cvxpy with ``C`` a ``cp.Parameter`` (DPP: re-solving only re-maps the
+   parameter; method ``dpp``).
 3. Every point is certified in numpy by :func:`maxmargin.certificate.certify`.
 
 Theorems used (proofs in ``docs/path.md``):
@@ -32,248 +33,39 @@ Theorems used (proofs in ``docs/path.md``):
   ``||w~(C2)|| >= ||w~(C1)||`` (add the two optimality inequalities).
 * **Hard-margin limit.** On separable data, ``w(C) = w_hard`` for every
   ``C >= C* = min { max_i alpha_i : alpha an optimal hard-margin dual point }``; when the
-  hard dual optimum is unique, ``C* = max_i alpha_i^hard`` (:func:`hard_margin_limit`).
+  hard dual optimum is unique, ``C* = max_i alpha_i^hard``
+  (:func:`~maxmargin.evaluation.path.limits.hard_margin_limit`).
 * **Smallest C with a margin SV.** For ``C <= C_0`` every example is a bound SV
-  (``alpha = C``); :func:`min_margin_sv_C` gives ``C_0`` in closed form.
+  (``alpha = C``); :func:`~maxmargin.evaluation.path.limits.min_margin_sv_C` gives
+  ``C_0`` in closed form.
 """
 
 from __future__ import annotations
 
 import math
-import re
 import time
-import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, overload
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 
 from ..._progress import Progress
-from ..._validation import (
-    WIDE_HINT,
-    check_bool,
-    check_choice,
-    check_count,
-    check_int,
-    check_memory,
-    check_positive,
-    reciprocal_form,
-    renamed_attribute,
-)
-from ...certificate import DEFAULT_TOL, Certificate, certify, support_sets
-from ...conventions import DEFAULT_INTERCEPT, INTERCEPTS, weight_names
+from ...certificate import DEFAULT_TOL, Certificate, support_sets
+from ...conventions import weight_names
 from ...data import Dataset
-from ...exceptions import DataError, ParameterError, SolverError
+from ...exceptions import DataError, ParameterError
 from ...io import tables as _table
 from ...io.files import atomic_write
 from ...io.json import dumps, format_header, json_float, json_number, read_document
-from ...problem import SVMProblem, combine_weights
-from ...solvers import piqp
-from ...solvers.polish import polish, polish_no_margin
-from ...solvers.qp import QPTask, signed_rows, weights_from_alpha
-from ...solvers.result import Status
-from ...solvers.via_cvxpy import CVXPY_OPTIONS
+from ...problem import SVMProblem
+from ...solvers.qp import signed_rows
 from .limits import HardMarginLimit, hard_margin_limit, min_margin_sv_C
+from .markdown import grid_path_markdown
+from .points import _DualModel, _solve_point
 
-if TYPE_CHECKING:
-    from .exact import ExactPath
-
-__all__ = [
-    "RegularizationPath",
-    "GridWarning",
-    "path",
-    "regularization_path",
-    "parse_grid",
-    "log_grid",
-    "DEFAULT_GRID",
-]
-
-#: Default grid: 25 points log-spaced over [1e-3, 1e3] (the CLI's ``1e-3:1e3:25``).
-DEFAULT_GRID = "1e-3:1e3:25"
-
-#: A warm-started point is accepted without the full QP when its certificate's largest
-#: residual (relative gap or scaled KKT) is at most this.
-ACCEPT_TOL = 1e-9
-
-
-class GridWarning(UserWarning):
-    """A grid was reordered or had duplicates removed (see :func:`path`)."""
-
-
-# --------------------------------------------------------------------------- grids
-
-
-def log_grid(lo: float, hi: float, num: int = 25) -> np.ndarray:
-    """``num`` values log-spaced from ``lo`` to ``hi`` (both included).
-
-    Parameters
-    ----------
-    lo, hi : float > 0
-        First and last values (exactly; ``lo == hi`` when ``num == 1``).
-    num : int >= 1, default 25
-        Number of values.
-
-    Returns
-    -------
-    ndarray of shape (num,)
-        Increasing when ``lo < hi``.
-
-    Examples
-    --------
-    >>> log_grid(1e-2, 1e2, 5).tolist()
-    [0.01, 0.1, 1.0, 10.0, 100.0]
-    """
-    lo = check_positive("lo", lo)
-    hi = check_positive("hi", hi)
-    num = check_int("num", num, minimum=1)
-    # numpy's geomspace holds a few temporaries of the grid's size
-    check_count("num", num, 32.0, "grid points")
-    if num == 1:
-        if lo != hi:
-            raise ParameterError(f"a 1-point grid needs lo == hi, got {lo:g}:{hi:g}:1")
-        return np.array([lo])
-    g = np.logspace(math.log10(lo), math.log10(hi), num)
-    g[0], g[-1] = lo, hi  # exact end points (logspace rounds them)
-    return g
-
-
-_RANGE = re.compile(r"^\s*([^:]+):([^:]+):([^:]+)\s*$")
-
-
-def parse_grid(text: str) -> np.ndarray:
-    """Parse a grid: ``"lo:hi:num"`` (log-spaced, ends included) or ``"c1,c2,..."``.
-
-    Parameters
-    ----------
-    text : str
-        ``"1e-3:1e3:25"`` gives 25 values from 1e-3 to 1e3, equally spaced in log; a
-        comma list gives those values as written (one value is a 1-point grid).
-
-    Returns
-    -------
-    ndarray of shape (k,)
-        In the order written; :func:`path` checks positivity and order.
-
-    Raises
-    ------
-    ParameterError
-        Empty text, a non-number, ``num < 1``, or a non-positive range end.
-
-    Examples
-    --------
-    >>> parse_grid("1e-2:1e2:5").tolist()
-    [0.01, 0.1, 1.0, 10.0, 100.0]
-    >>> parse_grid("0.5, 2,8").tolist()
-    [0.5, 2.0, 8.0]
-    """
-    if not isinstance(text, str) or not text.strip():
-        raise ParameterError(
-            "empty grid; write lo:hi:num (e.g. 1e-3:1e3:25) or a comma list (e.g. 0.1,1,10)"
-        )
-    m = _RANGE.match(text)
-    try:
-        if m:
-            lo, hi = float(m.group(1)), float(m.group(2))
-            num_s = m.group(3).strip()
-            num = int(float(num_s)) if float(num_s).is_integer() else None
-            if num is None or num < 1:
-                raise ParameterError(
-                    f"grid {text!r}: the number of points must be an int >= 1, got {num_s!r}"
-                )
-            if not (lo > 0 and hi > 0 and math.isfinite(lo) and math.isfinite(hi)):
-                raise ParameterError(
-                    f"grid {text!r}: lo and hi must be finite and > 0 (the grid is log-spaced)"
-                )
-            return log_grid(lo, hi, num)
-        parts = [p.strip() for p in text.split(",")]
-        if any(not p for p in parts):
-            raise ParameterError(f"grid {text!r} has an empty entry; write e.g. 0.1,1,10")
-        return np.array([float(p) for p in parts])
-    except ParameterError:
-        raise  # already says what is wrong (a ValueError too: keep it from the generic one)
-    except ValueError:
-        raise ParameterError(
-            f"cannot read grid {text!r}: write lo:hi:num (e.g. 1e-3:1e3:25) "
-            "or a comma list of numbers (e.g. 0.1,1,10)"
-        ) from None
-
-
-def grid_alias(name: str, value: Any, alias: str, alias_value: Any) -> Any:
-    """The grid given as ``name`` or as scikit-learn's ``alias`` (``Cs``, ``alphas``).
-
-    Parameters
-    ----------
-    name, alias : str
-    value, alias_value : grid or None
-
-    Returns
-    -------
-    grid or None
-
-    Raises
-    ------
-    ParameterError
-        Both given.
-
-    Examples
-    --------
-    >>> grid_alias("lam", None, "alphas", [0.1, 1.0])
-    [0.1, 1.0]
-    """
-    if alias_value is None:
-        return value
-    if value is not None:
-        raise ParameterError(
-            f"give {name} or {alias}, not both ({alias} is scikit-learn's name for the {name} grid)"
-        )
-    return alias_value
-
-
-def _reciprocal_grid(name: str, grid: np.ndarray, n: int, other: str) -> np.ndarray:
-    """``1 / (grid n)``: the other form of every grid point, each a finite double > 0."""
-    with np.errstate(over="ignore", divide="ignore"):
-        out = 1.0 / (grid * n)
-    bad = np.flatnonzero(~((out > 0) & np.isfinite(out)))
-    if bad.size:
-        reciprocal_form(name, float(grid[bad[0]]), n, other)  # raises, naming the range
-    return out
-
-
-def _check_grid(name: str, values: Any) -> np.ndarray:
-    """Validate a C or lam grid; return it in increasing order (see :func:`path`)."""
-    if isinstance(values, str):
-        values = parse_grid(values)
-    try:
-        g = np.asarray(values, dtype=float).reshape(-1)
-    except (TypeError, ValueError):
-        raise ParameterError(f"the {name} grid must be numbers, got {values!r}") from None
-    if g.size == 0:
-        raise ParameterError(
-            f"the {name} grid is empty; give at least one value, e.g. {name}={DEFAULT_GRID!r}"
-        )
-    bad = ~np.isfinite(g) | (g <= 0)
-    if bad.any():
-        raise ParameterError(
-            f"every {name} must be finite and > 0; got {g[bad][:5].tolist()} "
-            f"(at index {np.flatnonzero(bad)[:5].tolist()})"
-        )
-    d = np.diff(g)
-    if (d > 0).all():
-        return g
-    if (d < 0).all():
-        return g[::-1].copy()
-    u = np.unique(g)
-    what = "duplicates removed" if u.size < g.size else "sorted"
-    warnings.warn(
-        f"the {name} grid was not monotone: {what} (a path is computed in "
-        f"increasing {name}); {g.size} values -> {u.size}",
-        GridWarning,
-        stacklevel=3,
-    )
-    return u
-
+__all__ = ["RegularizationPath"]
 
 # --------------------------------------------------------------------------- the path
 
@@ -319,8 +111,9 @@ class RegularizationPath:
         residual.
     certificates : tuple of Certificate
     method : tuple of str
-        ``"warm"`` (working-set warm start, certified to 1e-9, no full QP) or ``"qp"``
-        (the compiled full QP).
+        What solved each point: ``"warm"`` (working-set warm start, certified to 1e-9,
+        no full QP), ``"qp"`` (a full solve by :func:`maxmargin.solve`'s route) or
+        ``"dpp"`` (the DPP-compiled cvxpy model of ``solver=``).
     seconds : ndarray of shape (k,)
         Wall time of each point (solve + polish + certificate).
     intercept : str
@@ -328,14 +121,16 @@ class RegularizationPath:
     data_name : str
     n, d : int
     solver : str
+        The solver of the full solves: the cvxpy solver named by ``solver=``, else the
+        one(s) :func:`maxmargin.solve` chose (``"IPM"``, ``"PIQP"``; joined by ``+``).
     min_margin_sv_C : float
         :func:`min_margin_sv_C` of the data (nan when not computed).
     hard_margin_limit : HardMarginLimit or None
         The hard-margin comparison (None when not computed; ``hard`` before 0.2).
     compile_seconds, total_seconds : float
-        Building the DPP model (once) and the whole path.
+        Building the DPP model (once; 0 without one) and the whole path.
     extras : dict
-        Free-form additions by callers (empty from :func:`path`); not serialised.
+        Free-form additions by callers (empty from ``regularization_path``); not serialised.
     feature_names : tuple of str or None
         The data's names of the entries of ``w`` (``Dataset.feature_names``): the
         ``w[<name>]`` columns of :meth:`to_csv`.
@@ -344,8 +139,8 @@ class RegularizationPath:
 
     Examples
     --------
-    >>> from maxmargin import Dataset
-    >>> p = path(Dataset([[1.0], [-1.0], [3.0]], [1, -1, 1]), C=[0.1, 10.0])
+    >>> from maxmargin import Dataset, regularization_path
+    >>> p = regularization_path(Dataset([[1.0], [-1.0], [3.0]], [1, -1, 1]), C=[0.1, 10.0])
     >>> len(p), p.w.shape, p.alpha.shape, p.certified
     (2, (2, 1), (2, 3), True)
     """
@@ -384,8 +179,6 @@ class RegularizationPath:
     extras: dict = field(default_factory=dict)
     feature_names: tuple[str, ...] | None = None
     weights: np.ndarray | None = field(default=None, repr=False)
-
-    hard = renamed_attribute("hard", "hard_margin_limit")
 
     def __len__(self) -> int:
         return int(self.C.size)
@@ -429,6 +222,25 @@ class RegularizationPath:
     def certified(self) -> bool:
         """Whether every point's certificate is ok."""
         return all(c.ok for c in self.certificates)
+
+    def to_markdown(self) -> str:
+        """A readable report: summary, limits, one table row per grid point.
+
+        Returns
+        -------
+        str
+            Markdown text.
+
+        Examples
+        --------
+        >>> from maxmargin import Dataset, regularization_path
+        >>> p = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), C=[0.1, 1.0])
+        >>> print(p.to_markdown().splitlines()[0])
+        # Regularization path: data (n=2, d=1, intercept=free)
+        """
+        return grid_path_markdown(self)
+
+    # ------------------------------------------------------------------ export
 
     _ARRAYS = (
         "C",
@@ -474,8 +286,8 @@ class RegularizationPath:
 
         Examples
         --------
-        >>> from maxmargin import Dataset
-        >>> p = path(Dataset([[1.0], [-1.0]], [1, -1]), C=[0.1, 1.0])
+        >>> from maxmargin import Dataset, regularization_path
+        >>> p = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), C=[0.1, 1.0])
         >>> d = p.to_dict()
         >>> d["format"], d["C"], d["n_margin_sv"]
         ('maxmargin.path/1', [0.1, 1.0], [0, 2])
@@ -546,8 +358,8 @@ class RegularizationPath:
         Examples
         --------
         >>> import io
-        >>> from maxmargin import Dataset
-        >>> p = path(Dataset([[1.0], [-1.0]], [1, -1]), C=[0.1, 1.0])
+        >>> from maxmargin import Dataset, regularization_path
+        >>> p = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), C=[0.1, 1.0])
         >>> q = RegularizationPath.from_json(io.StringIO(p.to_json()))
         >>> q.to_json() == p.to_json(), q.w.tolist() == p.w.tolist()
         (True, True)
@@ -676,8 +488,9 @@ class RegularizationPath:
 
         Examples
         --------
-        >>> from maxmargin import Dataset
-        >>> p = path(Dataset([[1.0], [-1.0]], [1, -1], feature_names=["age"]), C=[0.1, 1.0])
+        >>> from maxmargin import Dataset, regularization_path
+        >>> data = Dataset([[1.0], [-1.0]], [1, -1], feature_names=["age"])
+        >>> p = regularization_path(data, C=[0.1, 1.0])
         >>> print(p.to_csv().splitlines()[0][:40])
         C,lam,b,w[age],norm_w,norm_reg,margin,wi
         """
@@ -698,8 +511,8 @@ class RegularizationPath:
 
         Examples
         --------
-        >>> from maxmargin import Dataset
-        >>> p = path(Dataset([[1.0], [-1.0]], [1, -1]), C=[0.1, 1.0])
+        >>> from maxmargin import Dataset, regularization_path
+        >>> p = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), C=[0.1, 1.0])
         >>> p.to_frame()[["C", "w[0]", "n_margin_sv"]].round(6).to_numpy().tolist()
         [[0.1, 0.2, 0.0], [1.0, 1.0, 2.0]]
         """
@@ -722,8 +535,8 @@ class RegularizationPath:
         Examples
         --------
         >>> import json
-        >>> from maxmargin import Dataset
-        >>> p = path(Dataset([[1.0], [-1.0]], [1, -1]), C=[0.1, 1.0])
+        >>> from maxmargin import Dataset, regularization_path
+        >>> p = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), C=[0.1, 1.0])
         >>> alpha = json.loads(p.to_json(include_alpha=True))["alpha"]
         >>> len(alpha), len(alpha[0])    # (k, n)
         (2, 2)
@@ -733,448 +546,26 @@ class RegularizationPath:
             atomic_write(file, text)
         return text
 
-    def to_markdown(self) -> str:
-        """A readable report: summary, limits, one table row per grid point.
 
-        Returns
-        -------
-        str
-            Markdown text.
-
-        Examples
-        --------
-        >>> from maxmargin import Dataset
-        >>> p = path(Dataset([[1.0], [-1.0]], [1, -1]), C=[0.1, 1.0])
-        >>> print(p.to_markdown().splitlines()[0])
-        # Regularization path: data (n=2, d=1, intercept=free)
-        """
-        L = [
-            f"# Regularization path: {self.data_name} (n={self.n}, d={self.d}, "
-            f"intercept={self.intercept})",
-            "",
-        ]
-        ok = sum(c.ok for c in self.certificates)
-        cont = sum(m == "warm" for m in self.method)
-        L.append(
-            f"- {len(self)} grid points, C from {self.C[0]:.4g} to {self.C[-1]:.4g} "
-            f"(lambda = 1/(C n) from {self.lam[0]:.4g} to {self.lam[-1]:.4g})"
-        )
-        und = sum(c.undecided is not None for c in self.certificates)
-        L.append(
-            f"- certified: {ok}/{len(self)} points (worst relative gap "
-            f"{np.abs(self.relative_gap).max():.1e}, worst scaled KKT residual "
-            f"{self.max_kkt.max():.1e})"
-            + (f"; {und} not certified because double precision cannot decide them" if und else "")
-        )
-        L.append(
-            f"- solver {self.solver}; {cont} points warm-started on a working set "
-            "(no full QP), "
-            f"{len(self) - cont} by the DPP-compiled QP; model compiled once in "
-            f"{self.compile_seconds:.2f} s; path {self.total_seconds:.2f} s"
-        )
-        c0 = self.min_margin_sv_C
-        if not math.isnan(c0):
-            L.append(
-                f"- smallest C with a margin SV (analytical): C_0 = {c0:.6g}"
-                + (" (margin SVs for every C > 0)" if c0 == 0 else "")
-                + (": below it every example is a bound SV" if 0 < c0 < math.inf else "")
-            )
-        h = self.hard_margin_limit
-        if h is not None:
-            if not h.separable:
-                L.append(
-                    "- hard-margin limit: the data are not separable (LP); the path "
-                    "never reaches a zero-slack solution"
-                )
-            else:
-                L.append(
-                    f"- hard-margin limit: separable, hard margin 1/||w~|| = "
-                    f"{h.margin:.6g}; the soft optimum equals the hard one for every "
-                    f"C >= C* = {h.C_star:.6g} (max alpha_hard = "
-                    f"{h.max_alpha_hard:.6g})"
-                )
-                L.append(
-                    f"- last point C = {h.last_C:.4g}: relative distance to the hard "
-                    f"solution {h.last_rel_diff:.1e} -> "
-                    f"{'equal' if h.last_equal else 'not equal'}"
-                    + (
-                        ""
-                        if h.last_C >= h.C_star
-                        else f" (the grid stops below C*; extend it past {h.C_star:.3g})"
-                    )
-                )
-        hold = not np.isnan(self.holdout_error).all()
-        # A bare | inside a cell ends it (GFM tables): the norm is written \|\|w\|\|.
-        head = [
-            "C",
-            "lambda",
-            r"\|\|w\|\|",
-            r"width 2/\|\|w\|\|",
-            "margin SV",
-            "bound SV",
-            "train err",
-            *(["holdout err"] if hold else []),
-            "sum xi",
-            "primal",
-            "rel gap",
-            "max KKT",
-            "method",
-        ]
-        L += ["", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-        for i in range(len(self)):
-            L.append(
-                f"| {self.C[i]:.4g} | {self.lam[i]:.4g} | {self.norm_w[i]:.6g} | "
-                f"{self.width[i]:.6g} | {self.n_margin_sv[i]} | {self.n_bound_sv[i]} | "
-                f"{self.train_error[i]:.4f} | "
-                + (f"{self.holdout_error[i]:.4f} | " if hold else "")
-                + f"{self.slack_sum[i]:.6g} | {self.primal[i]:.10g} | "
-                f"{self.relative_gap[i]:.1e} | {self.max_kkt[i]:.1e} | {self.method[i]} |"
-            )
-        return "\n".join(L) + "\n"
-
-
-class _DualModel:
-    """The dual QP compiled once in cvxpy, re-solved at every grid point.
-
-    The dual of :func:`maxmargin.cvxpy_models.dual_model`, ``C`` a DPP parameter (the box upper
-    bound).
-    """
-
-    def __init__(self, problem: SVMProblem, solver: str) -> None:
-        from ...cvxpy_models import dual_model
-
-        t0 = time.perf_counter()
-        self.solver = solver
-        self.prob = dual_model(problem, C_parameter=True)
-        assert self.prob.is_dpp()
-        self.alpha = self.prob.var_dict["alpha"]
-        self.C = self.prob.param_dict["C"]
-        self.eq = self.prob.constraints[-1] if problem.intercept == "free" else None
-        self.compiled = False
-        self.seconds = time.perf_counter() - t0
-
-    def solve(self, C: float, costs: np.ndarray) -> tuple[np.ndarray, float | None, str]:
-        import cvxpy as cp
-
-        self.C.value = float(C)
-        t0 = time.perf_counter()
-        try:
-            self.prob.solve(
-                solver=self.solver, warm_start=True, **CVXPY_OPTIONS.get(self.solver, {})
-            )
-        except cp.error.SolverError as e:
-            raise SolverError(
-                f"path: {self.solver} failed at C={C:.6g} ({e}); try solver='CLARABEL' or 'PIQP'"
-            ) from None
-        if not self.compiled:  # the first call compiles; count it as build time
-            self.compiled = True
-            st = self.prob.solver_stats
-            solve_t = float(st.solve_time or 0.0) if st is not None else 0.0
-            self.seconds += max(0.0, time.perf_counter() - t0 - solve_t)
-        if self.prob.status not in ("optimal", "optimal_inaccurate") or self.alpha.value is None:
-            raise SolverError(
-                f"path: {self.solver} returned {self.prob.status!r} at "
-                f"C={C:.6g}; try another solver (CLARABEL, PIQP)"
-            )
-        b = None if self.eq is None else float(self.eq.dual_value)
-        return np.clip(np.asarray(self.alpha.value, float), 0.0, costs), b, self.prob.status
-
-
-def _solve_point(
-    problem: SVMProblem, YZ: Any, model: _DualModel | None, prev: tuple | None, tol: float
-) -> tuple[np.ndarray, float, np.ndarray, Certificate, str]:
-    """One grid point, polished and certified: ``(w, b, alpha, certificate, method)``.
-
-    The working-set warm start from ``prev`` if it certifies, else the compiled full QP.
-    """
-    C = problem.C
-    if prev is not None:
-        w0, b0 = prev[0], prev[1]
-        ws = _working_set_solve(problem, YZ, w0, b0)
-        if ws is not None:
-            a, b_eq = ws
-            w, b = weights_from_alpha(problem, YZ, a, b_eq)
-            cert = certify(problem, w, b, a, tol=tol)
-            # always polish: a small residual does not mean the right support sets (at tiny
-            # C it is tiny whatever alpha is); a point that does not settle gets the full QP
-            best = polish(problem, YZ, w, b, a, cert, tol)
-            if best is None:
-                best = polish_no_margin(problem, YZ, a, cert, tol)
-            if best is not None and best[3].max_residual() <= ACCEPT_TOL:
-                w, b, a, cert = best
-                return np.asarray(w, float), float(b), a, cert, "warm"
-    if model is None:
-        # the measured default route (maxmargin's IPM / PIQP), polished and certified
-        from ...exact import solve
-
-        sol = solve(problem, tol=tol)
-        return (
-            np.asarray(sol.w, float),
-            float(sol.b),
-            np.asarray(sol.alpha, float),
-            sol.certificate,
-            "qp",
-        )
-    a, b_eq, _ = model.solve(C, problem.costs)
-    w, b = weights_from_alpha(problem, YZ, a, b_eq)
-    cert = certify(problem, w, b, a, tol=tol)
-    best = polish(problem, YZ, w, b, a, cert, tol)
-    if best is None:  # no margin SV to polish on: try the {0, C} rounding
-        best = polish_no_margin(problem, YZ, a, cert, tol)
-    if best is not None:
-        w, b, a, cert = best
-    return np.asarray(w, float), float(b), a, cert, "qp"
-
-
-def _working_set_solve(
-    problem: SVMProblem, YZ: Any, w0: np.ndarray, b0: float, max_rounds: int = 30
-) -> tuple[np.ndarray, float | None] | None:
-    """Warm start by shrinking: the dual QP on the examples near the previous margin.
-
-    With the previous point's margins ``r_i = y_i f_i``, examples far outside the margin
-    are fixed at ``alpha = 0`` and those deep inside at ``alpha_i = C_i``; the QP is solved
-    on the working set ``W`` in between (PIQP, directly:
-    :func:`maxmargin.solvers.piqp.solve_qp`), then every fixed example's KKT condition
-    is checked at the new point and violators join ``W``. Returns
-    ``(alpha, b)`` (b None unless free), or None when the sub-QP fails or the rounds run
-    out (the caller then solves the full compiled QP).
-    """
-    n = problem.n
-    C = problem.costs
-    y = problem.data.y
-    dz = YZ.shape[1]
-    r = y * problem.decision_function(w0, b0)
-    dist = np.abs(r - 1.0)
-    size = min(n, max(8 * (dz + 1), n // 20))
-    counts = C > 0  # an example of cost 0 sits at alpha_i = 0 = C_i: never in W
-    dist = np.where(counts, dist, np.inf)
-    inW = np.zeros(n, bool)
-    inW[np.argpartition(dist, size - 1)[:size]] = True
-    inW &= counts
-    for _ in range(max_rounds):
-        W = np.flatnonzero(inW)
-        atC = ~inW & (r < 1.0)
-        # the dual on the working set W, alpha fixed at C where atC and at 0 elsewhere
-        raw = piqp.solve_qp(
-            QPTask(problem, "dual", YZ, rows=W, at_bound=np.flatnonzero(atC)),
-            eps_abs=1e-10,
-            eps_rel=1e-11,
-        )
-        if raw.status is not Status.OPTIMAL or raw.x is None:
-            return None
-        aW = np.clip(raw.x[: W.size], 0.0, C[W])
-        b = float(raw.y_eq[-1]) if problem.intercept == "free" and raw.y_eq is not None else None
-        a = np.zeros(n)
-        a[atC] = C[atC]
-        a[W] = aW
-        v = np.asarray(YZ.T @ a).ravel()
-        r_new = np.asarray(YZ @ v).ravel() + (y * b if b is not None else 0.0)
-        scale = 1e-9
-        bad = (~inW) & counts & ((atC & (r_new > 1.0 + scale)) | (~atC & (r_new < 1.0 - scale)))
-        if not bad.any():
-            return a, b
-        inW |= bad  # the violators join the working set
-        r = r_new
-    return None
-
-
-@overload
-def path(
+def _grid_path(
     data: Dataset,
-    C: Any = ...,
-    lam: Any = ...,
-    intercept: str = ...,
-    holdout: Dataset | None = ...,
-    solver: str | None = ...,
-    progress: bool = ...,
+    Cs: np.ndarray,
+    intercept: str,
+    intercept_scaling: float,
+    weights: np.ndarray | None,
     *,
-    intercept_scaling: float = ...,
-    warm_start: bool = ...,
-    hard_limit: bool | None = ...,
-    tol: float | None = ...,
-    Cs: Any = ...,
-    alphas: Any = ...,
-    exact: Literal[False] = ...,
-    sample_weight: Any = ...,
-    class_weight: Any = ...,
-) -> RegularizationPath: ...
+    holdout: Dataset | None,
+    solver: str | None,
+    progress: bool,
+    warm_start: bool,
+    hard_limit: bool | None,
+    tol: float,
+    t_start: float,
+) -> RegularizationPath:
+    """The certified optimum at every C of ``Cs`` (increasing), warm-started point to point.
 
-
-@overload
-def path(
-    data: Dataset,
-    C: Any = ...,
-    lam: Any = ...,
-    intercept: str = ...,
-    holdout: Dataset | None = ...,
-    solver: str | None = ...,
-    progress: bool = ...,
-    *,
-    intercept_scaling: float = ...,
-    warm_start: bool = ...,
-    hard_limit: bool | None = ...,
-    tol: float | None = ...,
-    Cs: Any = ...,
-    alphas: Any = ...,
-    exact: Literal[True],
-    sample_weight: Any = ...,
-    class_weight: Any = ...,
-) -> ExactPath: ...
-
-
-def path(
-    data: Dataset,
-    C: Any = None,
-    lam: Any = None,
-    intercept: str = DEFAULT_INTERCEPT,
-    holdout: Dataset | None = None,
-    solver: str | None = None,
-    progress: bool = False,
-    *,
-    intercept_scaling: float = 1.0,
-    warm_start: bool = True,
-    hard_limit: bool | None = None,
-    tol: float | None = None,
-    Cs: Any = None,
-    alphas: Any = None,
-    exact: bool = False,
-    sample_weight: Any = None,
-    class_weight: Any = None,
-) -> RegularizationPath | ExactPath:
-    """The certified soft-margin optimum at every point of a C (or lambda) grid.
-
-    With ``exact=True``, the entire path instead: every breakpoint where a support set
-    changes, the events there, and the exact affine pieces between them
-    (:func:`maxmargin.evaluation.path.exact.exact_regularization_path`); the grid then only sets
-    the range, from its smallest to its largest C (none given: the whole path, from
-    C -> 0).
-
-    Parameters
-    ----------
-    data : Dataset
-    C : array-like of float > 0 or str, optional
-        The C grid (a string is read by :func:`parse_grid`, e.g. ``"1e-3:1e3:25"``).
-        Default :data:`DEFAULT_GRID`.
-    lam : array-like of float > 0 or str, optional
-        A lambda grid instead (``C = 1/(lam n)``). Giving both is an error.
-    intercept : {"free", "none", "augmented"}
-    holdout : Dataset, optional
-        Held-out examples (same d) for ``holdout_error``.
-    solver : str, optional
-        A cvxpy QP solver (``"CLARABEL"``, ``"PIQP"``, ...): the full solves then go
-        through one DPP-compiled cvxpy model (``C`` a ``cp.Parameter``), re-solved at
-        each point. Default: :func:`maxmargin.solve`'s measured route (maxmargin's
-        interior-point method or PIQP), which is faster.
-    progress : bool
-        Progress bar on a terminal (stderr).
-    intercept_scaling : float
-        ``s`` of the augmented mode.
-    warm_start : bool
-        Warm-start each point from the previous one on a working set (default; the
-        full compiled QP only where that does not certify). ``False``: the compiled QP
-        at every point (DPP re-solves only).
-    hard_limit : bool, optional
-        Compare with the hard-margin optimum (an LP decides separability first). Default:
-        yes when ``n * d <= 2e6``.
-    tol : float, optional
-        Certificate tolerance (default 1e-6; warm-started points meet 1e-9).
-    Cs, alphas : array-like or str, optional
-        scikit-learn's names of the two grids (``LogisticRegressionCV(Cs=)``,
-        ``lasso_path(alphas=)``; ``alpha`` is SGDClassifier's lambda): ``Cs`` is ``C``,
-        ``alphas`` is ``lam``. Give one name of each.
-    exact : bool, default False
-        Compute every breakpoint (an :class:`~maxmargin.evaluation.path.exact.ExactPath`) instead of
-        the grid's points; ``warm_start`` and ``hard_limit`` do not apply.
-    sample_weight : array-like of shape (n,), optional
-        Example weights (costs ``C_i = C s_i`` at every grid point; see
-        :class:`~maxmargin.SVMProblem`).
-    class_weight : dict or "balanced", optional
-        Weights by class, multiplied into ``sample_weight``.
-
-    Returns
-    -------
-    RegularizationPath or ExactPath
-        Points in increasing C (``exact=True``: an ExactPath).
-
-    Raises
-    ------
-    ParameterError
-        Both ``C`` and ``lam``; an empty grid; a value that is not finite and > 0; a
-        holdout with another number of features.
-
-    Warns
-    -----
-    GridWarning
-        A grid that is not monotone is sorted (duplicates removed). A decreasing grid
-        (e.g. ``lam`` in increasing order) is simply reversed, without a warning.
-
-    Examples
-    --------
-    >>> from maxmargin import make_separable
-    >>> p = path(make_separable(30, 2, seed=0), C="1e-2:1e2:5")
-    >>> p.certified, bool((p.margin[:-1] >= p.margin[1:]).all())
-    (True, True)
-    >>> p.hard_margin_limit.last_equal
-    True
-    >>> ep = path(make_separable(30, 2, seed=0), exact=True)
-    >>> ep.certified, ep.end_reason, float(ep.C_star) > 0
-    (True, 'end', True)
+    On the arguments :func:`~maxmargin.evaluation.path.regularization_path` checked.
     """
-    t_start = time.perf_counter()
-    if not isinstance(data, Dataset):
-        raise ParameterError(f"path needs a maxmargin.Dataset, got {type(data).__name__}")
-    C, lam = grid_alias("C", C, "Cs", Cs), grid_alias("lam", lam, "alphas", alphas)
-    if C is not None and lam is not None:
-        raise ParameterError("give a C grid or a lam grid, not both (lam = 1/(C n))")
-    intercept = check_choice("intercept", intercept, INTERCEPTS)
-    exact, warm_start = check_bool("exact", exact), check_bool("warm_start", warm_start)
-    if hard_limit is not None:
-        hard_limit = check_bool("hard_limit", hard_limit)
-    if lam is not None:
-        lams = _check_grid("lam", lam)[::-1]
-        Cs = _reciprocal_grid("lam", lams, data.n, "C")
-    else:
-        Cs = _check_grid("C", DEFAULT_GRID if C is None else C)
-        _reciprocal_grid("C", Cs, data.n, "lam")
-    if holdout is not None:
-        if not isinstance(holdout, Dataset):
-            raise ParameterError(f"holdout must be a Dataset, got {type(holdout).__name__}")
-        if holdout.d != data.d:
-            raise ParameterError(
-                f"holdout has {holdout.d} features, the data {data.d}; they must match"
-            )
-    weights, _ = combine_weights(data, sample_weight, class_weight)
-    # w at every grid point, plus what one solve holds: refuse what cannot fit
-    per_point, base = 16.0 * (data.d + 1) + 16.0 * data.n, 64.0 * (data.d + 1)
-    what = "exact path" if exact else "path"
-    check_memory(
-        base + per_point, f"the {what} of {data.name} (d = {data.d:,} features)", WIDE_HINT
-    )
-    check_count(
-        "lam" if lam is not None else "C",
-        len(Cs),
-        per_point,
-        "grid points",
-        detail=f"the {what} of {data.name}, n = {data.n:,}, d = {data.d:,}",
-        base=base,
-    )
-    if exact:
-        from .exact import exact_regularization_path
-
-        given = C is not None or lam is not None
-        return exact_regularization_path(
-            data,
-            intercept,
-            C_max=float(Cs[-1]) if given else None,
-            C_min=float(Cs[0]) if given and Cs.size > 1 else None,
-            holdout=holdout,
-            solver=solver,
-            intercept_scaling=intercept_scaling,
-            tol=tol,
-            progress=progress,
-            sample_weight=weights,
-        )
-    solver_name = "default" if solver is None else str(solver).strip().upper()
     problems = [
         SVMProblem(
             data,
@@ -1188,17 +579,17 @@ def path(
     YZ = signed_rows(problems[0])
     if sp.issparse(YZ):
         YZ = sp.csr_matrix(YZ)
-    tol = 1e-6 if tol is None else check_positive("tol", tol)
     # A named cvxpy solver gets the DPP model, compiled once; by default the full solves
     # take exact.solve's measured route, which is faster than any cvxpy re-solve here
     # (bench/path.py: the compiled model saves ~8% of a fresh cvxpy solve, the IPM ~85%).
-    model = None if solver is None else _DualModel(problems[0], solver_name)
+    model = None if solver is None else _DualModel(problems[0], str(solver).strip().upper())
     k, n, d = len(Cs), data.n, data.d
     W = np.zeros((k, d))
     B = np.zeros(k)
     A = np.zeros((k, n))
     certs: list[Certificate] = []
     methods: list[str] = []
+    by: set[str] = set()  # the solvers of the full solves
     secs = np.zeros(k)
     nm = np.zeros(k, np.int64)
     nb = np.zeros(k, np.int64)
@@ -1206,7 +597,8 @@ def path(
     with Progress(k, "path", enabled=progress) as bar:
         for i, pr in enumerate(problems):
             t0 = time.perf_counter()
-            w, b, a, cert, how = _solve_point(pr, YZ, model, prev if warm_start else None, tol)
+            w, b, a, cert, how, who = _solve_point(pr, YZ, model, prev if warm_start else None, tol)
+            by.add(who)
             W[i], B[i], A[i] = w, b, a
             certs.append(cert)
             methods.append(how)
@@ -1269,7 +661,7 @@ def path(
         data_name=data.name,
         n=n,
         d=d,
-        solver=solver_name,
+        solver="+".join(sorted(by - {""})),
         min_margin_sv_C=c0,
         hard_margin_limit=limit,
         compile_seconds=float(compile_s),
@@ -1277,8 +669,3 @@ def path(
         feature_names=data.feature_names,
         weights=weights,
     )
-
-
-#: The same function under a name that does not shadow the ``maxmargin.path`` module when
-#: re-exported at the top level (``from maxmargin import regularization_path``).
-regularization_path = path

@@ -17,7 +17,8 @@ from ...io.json import json_number
 from ...online.base import OnlineLearner
 from ...online.registry import LEARNERS, learner_class, learner_for
 from ...problem import SVMProblem
-from .grid import DEFAULT_GRID, RegularizationPath, grid_alias, path
+from .grid import RegularizationPath
+from .markdown import learners_markdown
 
 __all__ = ["LearnerPathStudy", "learners_along_path", "PATH_LEARNERS", "MIN_POOL_STEPS"]
 
@@ -248,42 +249,7 @@ class LearnerPathStudy:
         >>> print(st.to_markdown().splitlines()[0])
         ## Learners along the path (1 epochs, order shuffle, seed 0)
         """
-        L = [
-            f"## Learners along the path ({self.epochs} epochs, order {self.order}, "
-            f"seed {self.seed})",
-            "",
-            f"Every run is scored against {self.scored_against}.",
-            "",
-            "Relative suboptimality `(F(w_T) - F*) / F*` after the budget:",
-            "",
-            "| lambda | " + " | ".join(self.learners) + " |",
-            "|---|" + "---|" * len(self.learners),
-        ]
-        for i, lam in enumerate(self.lam):
-            L.append(
-                f"| {lam:.3g} | "
-                + " | ".join(
-                    f"{self.final_rel_subopt[j, i]:.2e}" for j in range(len(self.learners))
-                )
-                + " |"
-            )
-        for q, e in enumerate(self.eps):
-            L += [
-                "",
-                f"Epochs to reach relative suboptimality {e:g} (inf: not within the budget):",
-                "",
-                "| lambda | " + " | ".join(self.learners) + " |",
-                "|---|" + "---|" * len(self.learners),
-            ]
-            for i, lam in enumerate(self.lam):
-                L.append(
-                    f"| {lam:.3g} | "
-                    + " | ".join(
-                        f"{self.epochs_to_eps[q, j, i]:.3g}" for j in range(len(self.learners))
-                    )
-                    + " |"
-                )
-        return "\n".join(L) + "\n"
+        return learners_markdown(self)
 
 
 def learners_along_path(
@@ -311,8 +277,8 @@ def learners_along_path(
     ----------
     data : Dataset
     lam, C : grid, optional
-        As for :func:`path` (default: the lambdas of ``exact``, or :data:`DEFAULT_GRID`
-        in C).
+        As for :func:`~maxmargin.regularization_path` (default: the lambdas of ``exact``,
+        or its default grid in C).
     learners : sequence of str, class or (str or class, dict)
         Learners that have a lambda or C (their class declares ``problem_parameter``):
         names from ``maxmargin.online.LEARNERS`` (``pegasos``, ``subgradient``: ``lam`` =
@@ -337,7 +303,7 @@ def learners_along_path(
     intercept : {"augmented", "free", "none"}
         The intercept of the path computed here (when ``exact`` is not given).
     alphas, Cs : grid, optional
-        scikit-learn's names of ``lam`` and ``C`` (as in :func:`path`).
+        scikit-learn's names of ``lam`` and ``C`` (as in :func:`~maxmargin.regularization_path`).
     max_iter : int, optional
         scikit-learn's name for ``epochs`` (SGDClassifier's: passes over the data).
     random_state : int >= 0 or numpy RandomState, optional
@@ -365,7 +331,6 @@ def learners_along_path(
 
     from ...online import default_checkpoints
 
-    lam, C = grid_alias("lam", lam, "alphas", alphas), grid_alias("C", C, "Cs", Cs)
     epochs = check_int(
         "epochs", resolve_alias("epochs", epochs, 10, "max_iter", max_iter), minimum=1
     )
@@ -373,15 +338,23 @@ def learners_along_path(
     targets = tuple(learners)
     if not targets:
         raise ParameterError("no learners given; use e.g. learners=['pegasos', 'pa1']")
+    if exact is not None and not isinstance(exact, RegularizationPath):
+        raise ParameterError(
+            "exact= is the RegularizationPath whose grid of lambdas the learners run at "
+            f"(regularization_path(data, lam=grid)), got {type(exact).__name__}"
+        )
     mode = exact.intercept if exact is not None else intercept
     for target in targets:  # refuse a learner that cannot run before the path is computed
         _learner_at(target, data, 1.0, mode, 1.0 if exact is None else exact.intercept_scaling)
     names = tuple(_name(target) for target in targets)
     if exact is None:
-        if lam is None and C is None:
-            C = DEFAULT_GRID
-        exact = path(data, C=C, lam=lam, intercept=intercept, hard_limit=False, progress=progress)
-    elif lam is not None or C is not None:
+        from . import regularization_path
+
+        exact = regularization_path(
+            data, C, lam, Cs=Cs, alphas=alphas, intercept=intercept, hard_limit=False,
+            progress=progress,
+        )  # fmt: skip
+    elif any(g is not None for g in (lam, C, alphas, Cs)):
         raise ParameterError("give either a grid or exact=, not both")
     order_idx = np.argsort(exact.lam)
     lams = exact.lam[order_idx]

@@ -40,6 +40,7 @@ See ``docs/path.md``.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -227,6 +228,50 @@ def cert_from_row(row: np.ndarray, tol: float) -> Certificate:
         float(row[0]), float(row[1]), float(row[2]), float(row[3]), kkt, tol, bool(row[15]),
         floors, undecided,
     )  # fmt: skip
+
+
+class BreakpointCertificates(Sequence[Certificate]):
+    """The breakpoints' certificates: a sequence of :class:`Certificate`, one per breakpoint.
+
+    Kept as one row of numbers per breakpoint (a path may have 10^5 breakpoints), the
+    :class:`Certificate` built when asked for; where :func:`~maxmargin.certificate.certify`
+    itself certified a breakpoint (at the refresh cadence, and at every breakpoint settled
+    outside the compiled loop) its own object is returned. ``ok`` is the verdicts, one
+    bool per breakpoint.
+
+    Examples
+    --------
+    >>> from maxmargin import Dataset, regularization_path
+    >>> ep = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), exact=True)
+    >>> len(ep.certificates), ep.certificates[0].ok, ep.certificates.ok.tolist()
+    (1, True, [True])
+    """
+
+    def __init__(self, rows: np.ndarray, tol: float, full: dict[int, Certificate]) -> None:
+        self._rows, self._tol, self._full = rows, tol, full
+        self.ok = rows[:, 15].astype(bool) if rows.size else np.zeros(0, bool)
+
+    def __len__(self) -> int:
+        return int(self._rows.shape[0])
+
+    def __getitem__(self, j: Any) -> Any:
+        if isinstance(j, slice):
+            return [self[k] for k in range(*j.indices(len(self)))]
+        j = range(len(self))[j]
+        if j in self._full:
+            return self._full[j]
+        return cert_from_row(self._rows[j], self._tol)
+
+    def __iter__(self) -> Iterator[Certificate]:
+        return (self[j] for j in range(len(self)))
+
+    def max_residual(self) -> np.ndarray:
+        """Each certificate's largest residual (:meth:`Certificate.max_residual`)."""
+        if not len(self):
+            return np.zeros(0)
+        vals = np.abs(self._rows[:, 3:9])
+        bad = ~np.isfinite(np.where(np.isnan(vals), 0.0, vals)).all(axis=1)
+        return np.where(bad, np.inf, np.nanmax(vals, axis=1))
 
 
 # --------------------------------------------------------------------------- fast mode

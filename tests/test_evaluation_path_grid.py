@@ -1,4 +1,4 @@
-"""Tests of maxmargin.evaluation.path.grid: the C path, its theorems, grids and reports."""
+"""Tests of maxmargin.evaluation.path.grid: the C path on a grid, its theorems, grids, reports."""
 
 from __future__ import annotations
 
@@ -12,9 +12,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from maxmargin import Dataset, ParameterError, SVMProblem, make_gaussians, make_separable
-from maxmargin.evaluation.path.grid import GridWarning, parse_grid, path
-from maxmargin.evaluation.path.learners import learners_along_path
-from maxmargin.evaluation.path.limits import hard_margin_limit, min_margin_sv_C
+from maxmargin.evaluation.path import regularization_path
+from maxmargin.evaluation.path.grids import GridWarning, parse_grid
 from maxmargin.exact import solve
 from maxmargin.report import write_path_report
 
@@ -22,7 +21,7 @@ from maxmargin.report import write_path_report
 @pytest.mark.parametrize("intercept", ["free", "none", "augmented"])
 def test_each_point_equals_a_fresh_solve(intercept):
     ds = make_gaussians(80, 3, seed=4)
-    p = path(ds, C="1e-2:1e2:5", intercept=intercept, hard_limit=False)
+    p = regularization_path(ds, C="1e-2:1e2:5", intercept=intercept, hard_limit=False)
     assert p.certified
     assert "warm" in p.method  # the warm start did its job on at least one point
     for i, C in enumerate(p.C):
@@ -39,10 +38,25 @@ def test_each_point_equals_a_fresh_solve(intercept):
 
 def test_warm_and_cold_paths_agree():
     ds = make_gaussians(120, 4, seed=1)
-    warm = path(ds, C="1e-3:1e3:7", hard_limit=False)
-    cold = path(ds, C="1e-3:1e3:7", hard_limit=False, warm_start=False)
+    warm = regularization_path(ds, C="1e-3:1e3:7", hard_limit=False)
+    cold = regularization_path(ds, C="1e-3:1e3:7", hard_limit=False, warm_start=False)
     assert set(cold.method) == {"qp"}
     np.testing.assert_allclose(warm.primal, cold.primal, rtol=1e-9)
+
+
+def test_report_names_the_route():
+    """Each point's method says what solved it, and the report names that route."""
+    ds = make_gaussians(40, 2, seed=0)
+    p = regularization_path(ds, C="1e-2:1e2:4", hard_limit=False)
+    md = p.to_markdown()
+    assert p.method[0] == "qp" and set(p.method[1:]) == {"warm"}  # the first point: a solve
+    assert p.solver in ("IPM", "PIQP") and "DPP" not in md
+    assert f"1 solved by {p.solver} (maxmargin.solve's route)" in md
+    assert "3 warm-started on a working set" in md
+    q = regularization_path(ds, C="1e-2:1e2:4", solver="clarabel", warm_start=False)
+    assert set(q.method) == {"dpp"} and q.solver == "CLARABEL"
+    np.testing.assert_allclose(q.primal, p.primal, rtol=1e-9)
+    assert "4 by the DPP-compiled cvxpy model (CLARABEL" in q.to_markdown()
 
 
 @settings(
@@ -63,7 +77,9 @@ def test_monotone_norm_and_slack(seed, n, d, intercept):
     y = np.where(rng.random(n) < 0.5, -1.0, 1.0)
     y[:2] = (1.0, -1.0)
     X = rng.standard_normal((n, d)) + 0.7 * y[:, None]
-    p = path(Dataset(X, y), C=np.geomspace(1e-2, 1e2, 7), intercept=intercept, hard_limit=False)
+    p = regularization_path(
+        Dataset(X, y), C=np.geomspace(1e-2, 1e2, 7), intercept=intercept, hard_limit=False
+    )
     assert p.certified
     # The certificate guarantees w to its tolerance (1e-6, scaled): at a degenerate optimum
     # the polish may not apply (e.g. w* = 0 with every example at the margin or the bound,
@@ -77,7 +93,7 @@ def test_monotone_norm_and_slack(seed, n, d, intercept):
 @pytest.mark.parametrize("intercept", ["free", "none"])
 def test_large_C_end_equals_hard_margin(intercept):
     ds = make_separable(40, 3, margin=0.4, seed=3)
-    p = path(ds, C="1e-2:1e3:6", intercept=intercept)
+    p = regularization_path(ds, C="1e-2:1e3:6", intercept=intercept)
     h = p.hard_margin_limit
     assert h.separable and h.last_equal and h.last_rel_diff < 1e-7
     hard = solve(SVMProblem(ds, hard=True, intercept=intercept))
@@ -87,66 +103,11 @@ def test_large_C_end_equals_hard_margin(intercept):
         np.testing.assert_allclose(h.w, ds.meta["w"], rtol=1e-7, atol=1e-9)
 
 
-def test_C_star_is_the_threshold():
-    """w(C) = w_hard exactly for C >= C*, and not below it (unique hard dual)."""
-    ds = make_separable(30, 2, margin=0.5, seed=7)
-    lim = hard_margin_limit(ds)
-    c = lim.C_star
-    p = path(ds, C=[0.8 * c, 0.99 * c, c, 1.01 * c, 10 * c], hard_limit=False)
-    hard_P = lim.primal_objective
-    assert (p.slack_sum[:2] > 1e-9).all()
-    assert (p.slack_sum[2:] <= 1e-9).all()
-    np.testing.assert_allclose(p.primal[2:], hard_P, rtol=1e-9)
-    assert (p.primal[:2] < hard_P * (1 - 1e-9)).all()
-
-
 def test_hard_limit_on_non_separable_data():
-    p = path(make_gaussians(60, 2, separation=0.5, seed=0), C="1e-1:1e1:3")
+    p = regularization_path(make_gaussians(60, 2, separation=0.5, seed=0), C="1e-1:1e1:3")
     h = p.hard_margin_limit
     assert h is not None and not h.separable and h.C_star == math.inf
     assert "not separable" in p.to_markdown()
-    with pytest.warns(DeprecationWarning, match="renamed hard_margin_limit"):
-        assert p.hard is h  # the name before 0.2
-
-
-# ------------------------------------------------------------------ the analytical C_0
-
-
-@pytest.mark.parametrize("intercept", ["free", "none", "augmented"])
-def test_min_margin_sv_C_against_the_path(intercept):
-    ds = make_gaussians(100, 3, seed=5)  # 50/50 classes: the free formula is closed form
-    c0 = min_margin_sv_C(ds, intercept)
-    assert 0 < c0 < math.inf
-    p = path(ds, C=[0.5 * c0, 0.95 * c0, 1.02 * c0], intercept=intercept, hard_limit=False)
-    assert p.n_margin_sv[:2].tolist() == [0, 0]
-    assert p.n_bound_sv[:2].tolist() == [ds.n, ds.n]
-    assert p.n_margin_sv[2] >= 1
-    assert p.min_margin_sv_C == c0
-
-
-def test_min_margin_sv_C_by_hand():
-    # free, 2 points at +-2: g = 4, C_0 = 2 / (8 - (-8)).
-    assert min_margin_sv_C(Dataset([[2.0], [-2.0]], [1, -1])) == 0.125
-    # none: C_0 = 1 / max_i y_i g.x_i = 1 / 8; augmented adds s^2 sum y = 0 here.
-    assert min_margin_sv_C(Dataset([[2.0], [-2.0]], [1, -1]), "augmented") == 0.125
-    # free, unequal classes, integral small-C solution: + at 1, 2, 3 and - at -1.
-    # beta* = (1, 0, 0) for the positives, w1 = 1 + 1 = 2, C_0 = 2 / (2 - (-2)) = 0.5.
-    ds = Dataset([[1.0], [2.0], [3.0], [-1.0]], [1, 1, 1, -1])
-    assert math.isclose(min_margin_sv_C(ds), 0.5, rel_tol=1e-12)
-    p = path(ds, C=[0.45, 0.55], hard_limit=False)
-    assert p.n_margin_sv.tolist()[0] == 0 and p.n_margin_sv[1] >= 1
-
-
-def test_min_margin_sv_C_zero_for_fractional_majority():
-    """Unequal classes with a fractional small-C solution: margin SVs at every C > 0."""
-    ds = make_gaussians(61, 3, seed=2, positive_fraction=0.7)
-    c0 = min_margin_sv_C(ds)
-    if c0 == 0.0:
-        p = path(ds, C=[1e-6, 1e-4], hard_limit=False)
-        assert (p.n_margin_sv >= 1).all()
-    else:  # integral: the closed form must hold as for balanced classes
-        p = path(ds, C=[0.9 * c0, 1.02 * c0], hard_limit=False)
-        assert p.n_margin_sv[0] == 0 and p.n_margin_sv[1] >= 1
 
 
 # ------------------------------------------------------------------ grids, bad input
@@ -180,32 +141,36 @@ def test_parse_grid_says_what_is_wrong(grid, says):
 def test_bad_grids(grid):
     ds = make_gaussians(20, 2, seed=0)
     with pytest.raises(ParameterError):
-        path(ds, C=grid)
+        regularization_path(ds, C=grid)
     if not isinstance(grid, str):
         with pytest.raises(ParameterError):
-            path(ds, lam=grid)
+            regularization_path(ds, lam=grid)
 
 
 def test_both_grids_and_bad_holdout():
     ds = make_gaussians(20, 2, seed=0)
     with pytest.raises(ParameterError, match="not both"):
-        path(ds, C=[1.0], lam=[0.1])
+        regularization_path(ds, C=[1.0], lam=[0.1])
     with pytest.raises(ParameterError, match="features"):
-        path(ds, C=[1.0], holdout=make_gaussians(10, 3, seed=1))
+        regularization_path(ds, C=[1.0], holdout=make_gaussians(10, 3, seed=1))
 
 
 def test_unsorted_grid_is_sorted_with_a_warning():
     ds = make_gaussians(30, 2, seed=0)
     with pytest.warns(GridWarning, match="sorted"):
-        p = path(ds, C=[1.0, 0.1, 10.0], hard_limit=False)
+        p = regularization_path(ds, C=[1.0, 0.1, 10.0], hard_limit=False)
     assert p.C.tolist() == [0.1, 1.0, 10.0]
     with pytest.warns(GridWarning, match="duplicates"):
-        p = path(ds, C=[1.0, 0.1, 1.0], hard_limit=False)
+        p = regularization_path(ds, C=[1.0, 0.1, 1.0], hard_limit=False)
     assert p.C.tolist() == [0.1, 1.0]
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        p = path(ds, C=[10.0, 1.0], hard_limit=False)  # decreasing: reversed silently
-        q = path(ds, lam=[1e-3, 1e-2], hard_limit=False)  # increasing lam = decreasing C
+        p = regularization_path(
+            ds, C=[10.0, 1.0], hard_limit=False
+        )  # decreasing: reversed silently
+        q = regularization_path(
+            ds, lam=[1e-3, 1e-2], hard_limit=False
+        )  # increasing lam = decreasing C
     assert p.C.tolist() == [1.0, 10.0]
     np.testing.assert_allclose(q.lam, [1e-2, 1e-3])
     np.testing.assert_allclose(q.C, 1.0 / (q.lam * ds.n))
@@ -217,7 +182,7 @@ def test_unsorted_grid_is_sorted_with_a_warning():
 def test_report_files_json_and_holdout(tmp_path):
     ds = make_gaussians(80, 3, seed=0)
     train, test = ds.split(0.25, seed=0)
-    p = path(train, C="1e-2:1e2:4", holdout=test)
+    p = regularization_path(train, C="1e-2:1e2:4", holdout=test)
     assert np.isfinite(p.holdout_error).all()
     files = write_path_report(p, tmp_path, formats=("png", "svg"))
     names = {f.name for f in files}
@@ -238,19 +203,6 @@ def test_report_files_json_and_holdout(tmp_path):
     assert "| C | lambda |" in md
 
 
-def test_learners_along_path_deterministic_and_parallel():
-    ds = make_gaussians(60, 2, seed=3)
-    kw = dict(lam=[1e-2, 1e-1], learners=["pegasos", "pa1"], epochs=4, seed=5)
-    a = learners_along_path(ds, n_jobs=1, **kw)
-    b = learners_along_path(ds, n_jobs=2, **kw)
-    np.testing.assert_array_equal(a.rel_subopt, b.rel_subopt)
-    assert a.rel_subopt.shape[:2] == (2, 2)
-    assert np.nanmin(a.rel_subopt) >= -1e-9  # nobody beats the certified optimum
-    assert a.epochs_to_eps.shape == (2, 2, 2)
-    with pytest.raises(ParameterError):
-        learners_along_path(ds, lam=[0.1], learners=["perceptron"])
-
-
 def test_every_warm_point_is_as_exact_as_a_fresh_solve():
     # heart_scale at tiny C: a working-set point certified with a tiny residual had the
     # wrong support sets (112 margin / 158 bound SVs at C = 1e-8 instead of 3 / 238)
@@ -259,7 +211,7 @@ def test_every_warm_point_is_as_exact_as_a_fresh_solve():
     from maxmargin.exact import solve
 
     ds = mm.load(str(mm.data.sources._PACKAGE_DATA / "heart_scale"))
-    p = path(ds, C="1e-9:1e-3:7")
+    p = regularization_path(ds, C="1e-9:1e-3:7")
     for i, C in enumerate(p.C):
         sol = solve(SVMProblem(ds, C=float(C)))
         nm, nb = (
@@ -277,7 +229,7 @@ def test_integer_weights_equal_repeated_rows_along_the_path():
     ds = make_gaussians(40, 3, seed=2)
     k = np.random.default_rng(0).integers(1, 4, ds.n)
     rep = Dataset(np.repeat(np.asarray(ds.X), k, axis=0), np.repeat(np.asarray(ds.y), k))
-    a = path(ds, C="1e-3:1e2:9", sample_weight=k)
-    b = path(rep, C="1e-3:1e2:9")
+    a = regularization_path(ds, C="1e-3:1e2:9", sample_weight=k)
+    b = regularization_path(rep, C="1e-3:1e2:9")
     assert np.abs(a.w - b.w).max() <= 1e-12 * np.abs(b.w).max()
     np.testing.assert_allclose(a.b, b.b, rtol=0, atol=1e-12 * max(1.0, np.abs(b.b).max()))

@@ -1,0 +1,244 @@
+"""The path results in words: the markdown reports of a grid path, an exact path, learners.
+
+Each result's ``to_markdown`` reads here (its text is about that one result and draws
+nothing; ``report/`` writes it to a file beside the figures).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .exact import ExactPath
+    from .grid import RegularizationPath
+    from .learners import LearnerPathStudy
+
+__all__ = ["grid_path_markdown", "exact_path_markdown", "learners_markdown"]
+
+
+def grid_path_markdown(p: RegularizationPath) -> str:
+    """A grid path's report: summary, limits, one table row per grid point."""
+    L = [
+        f"# Regularization path: {p.data_name} (n={p.n}, d={p.d}, intercept={p.intercept})",
+        "",
+    ]
+    ok = sum(c.ok for c in p.certificates)
+    L.append(
+        f"- {len(p)} grid points, C from {p.C[0]:.4g} to {p.C[-1]:.4g} "
+        f"(lambda = 1/(C n) from {p.lam[0]:.4g} to {p.lam[-1]:.4g})"
+    )
+    und = sum(c.undecided is not None for c in p.certificates)
+    L.append(
+        f"- certified: {ok}/{len(p)} points (worst relative gap "
+        f"{np.abs(p.relative_gap).max():.1e}, worst scaled KKT residual "
+        f"{p.max_kkt.max():.1e})"
+        + (f"; {und} not certified because double precision cannot decide them" if und else "")
+    )
+    count = {m: sum(x == m for x in p.method) for m in ("warm", "qp", "dpp")}
+    how = []
+    if count["warm"]:
+        how.append(f"{count['warm']} warm-started on a working set (no full QP)")
+    if count["qp"]:
+        how.append(f"{count['qp']} solved by {p.solver} (maxmargin.solve's route)")
+    if count["dpp"]:
+        how.append(
+            f"{count['dpp']} by the DPP-compiled cvxpy model ({p.solver}, compiled "
+            f"once in {p.compile_seconds:.2f} s)"
+        )
+    L.append(f"- points: {', '.join(how)}; path {p.total_seconds:.2f} s")
+    c0 = p.min_margin_sv_C
+    if not math.isnan(c0):
+        L.append(
+            f"- smallest C with a margin SV (analytical): C_0 = {c0:.6g}"
+            + (" (margin SVs for every C > 0)" if c0 == 0 else "")
+            + (": below it every example is a bound SV" if 0 < c0 < math.inf else "")
+        )
+    h = p.hard_margin_limit
+    if h is not None:
+        if not h.separable:
+            L.append(
+                "- hard-margin limit: the data are not separable (LP); the path "
+                "never reaches a zero-slack solution"
+            )
+        else:
+            L.append(
+                f"- hard-margin limit: separable, hard margin 1/||w~|| = "
+                f"{h.margin:.6g}; the soft optimum equals the hard one for every "
+                f"C >= C* = {h.C_star:.6g} (max alpha_hard = "
+                f"{h.max_alpha_hard:.6g})"
+            )
+            L.append(
+                f"- last point C = {h.last_C:.4g}: relative distance to the hard "
+                f"solution {h.last_rel_diff:.1e} -> "
+                f"{'equal' if h.last_equal else 'not equal'}"
+                + (
+                    ""
+                    if h.last_C >= h.C_star
+                    else f" (the grid stops below C*; extend it past {h.C_star:.3g})"
+                )
+            )
+    hold = not np.isnan(p.holdout_error).all()
+    # A bare | inside a cell ends it (GFM tables): the norm is written \|\|w\|\|.
+    head = [
+        "C",
+        "lambda",
+        r"\|\|w\|\|",
+        r"width 2/\|\|w\|\|",
+        "margin SV",
+        "bound SV",
+        "train err",
+        *(["holdout err"] if hold else []),
+        "sum xi",
+        "primal",
+        "rel gap",
+        "max KKT",
+        "method",
+    ]
+    L += ["", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for i in range(len(p)):
+        L.append(
+            f"| {p.C[i]:.4g} | {p.lam[i]:.4g} | {p.norm_w[i]:.6g} | "
+            f"{p.width[i]:.6g} | {p.n_margin_sv[i]} | {p.n_bound_sv[i]} | "
+            f"{p.train_error[i]:.4f} | "
+            + (f"{p.holdout_error[i]:.4f} | " if hold else "")
+            + f"{p.slack_sum[i]:.6g} | {p.primal[i]:.10g} | "
+            f"{p.relative_gap[i]:.1e} | {p.max_kkt[i]:.1e} | {p.method[i]} |"
+        )
+    return "\n".join(L) + "\n"
+
+
+def exact_path_markdown(ep: ExactPath, max_rows: int = 200) -> str:
+    """An exact path's report: summary, then a table of the breakpoints and their events.
+
+    At most ``max_rows`` breakpoints in the table (the first and the last ones; every one
+    is in ``breakpoints.csv``).
+    """
+    K = len(ep)
+    L = [
+        f"# Exact regularization path: {ep.data_name} (n={ep.n}, d={ep.d}, "
+        f"intercept={ep.intercept})",
+        "",
+    ]
+    ok = int(ep.certificates.ok.sum())
+    L.append(
+        f"- {K} breakpoints, {ep.n_segments} affine segments in C; every "
+        "set change (E = margin SVs, L = alpha at C, R = alpha at 0) listed below"
+    )
+    worst = float(ep.max_residual.max()) if K else 0.0
+    L.append(
+        f"- certified: {ok}/{K} breakpoints (numpy certificate at tol "
+        f"{ep.tol:.0e}; worst residual {worst:.1e})"
+    )
+    n_solve = sum(m == "solve" for m in ep.method)
+    L.append(
+        f"- {n_solve} breakpoints settled by a fresh certified solve (degenerate "
+        f"events); {ep.n_solves} solves in all; {ep.n_merged} exact duplicates "
+        f"merged; {ep.seconds:.2f} s"
+    )
+    if ep.bounds[0] > 0:
+        L.append(
+            f"- starts at C_min = {ep.bounds[0]:.6g}, from the active sets of a "
+            "fresh certified solve"
+            + (
+                f"; first margin SV at C_0 = {ep.min_margin_sv_C:.6g}"
+                if math.isfinite(ep.min_margin_sv_C)
+                else ""
+            )
+        )
+    elif ep.min_margin_sv_C > 0:
+        L.append(
+            f"- first margin SV at C_0 = {ep.min_margin_sv_C:.6g}: below it "
+            "every example is at its bound"
+        )
+    else:
+        L.append("- margin SVs for every C > 0 (C_0 = 0: free intercept, unequal classes)")
+    if ep.end_reason == "end":
+        if ep.separable:
+            L.append(
+                f"- separable: the solution is the hard-margin one for every "
+                f"C >= C* = {ep.C_star:.6g} (last breakpoint)"
+            )
+        else:
+            L.append(
+                "- complete: after the last breakpoint the sets never change "
+                "(the last segment is exact for every larger C)"
+            )
+    elif ep.end_reason == "C_max":
+        L.append(
+            f"- stopped at C_max = {ep.C_end:.6g}"
+            + (" (separable: C* lies beyond)" if ep.separable else " (not separable)")
+        )
+    else:
+        beyond = (
+            f"separable: the hard-margin solution holds from C* = {ep.C_star:.6g} on "
+            "(hard_margin_limit, a certified solve); the stretch in between is not traced"
+            if ep.separable
+            else "not separable"
+        )
+        why = (
+            "the next breakpoint's certificate cannot be decided in double precision, "
+            "and fresh solves could not settle it"
+            if ep.end_reason == "precision"
+            else "neither the event rule nor fresh solves could settle the next "
+            "breakpoint (an ill-conditioned elbow system)"
+        )
+        L.append(
+            f"- stopped at C = {ep.C_end:.6g}: {why} ({beyond}); rescaling the "
+            "features to comparable ranges (e.g. standardising them) gets further"
+        )
+    L += [
+        "",
+        "| k | C | lambda | events | E | L | R | method | max residual |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    idx = list(range(K))
+    if K > max_rows:
+        idx = idx[: max_rows // 2] + [-1] + idx[K - max_rows // 2 :]
+    for j in idx:
+        if j < 0:
+            L.append(
+                f"| ... | | | {K - 2 * (max_rows // 2)} more (see breakpoints.csv) | | | | | |"
+            )
+            continue
+        ev = ", ".join(f"{i}: {f}->{t}" for i, f, t in ep.events_at(j))
+        L.append(
+            f"| {j} | {ep.breakpoints[j]:.6g} | {ep.lam[j]:.4g} | {ev} | "
+            f"{ep.n_elbow[j + 1]} | {ep.n_left[j + 1]} | {ep.n_right[j + 1]} | "
+            f"{ep.method[j]} | {ep.max_residual[j]:.1e} |"
+        )
+    return "\n".join(L) + "\n"
+
+
+def learners_markdown(study: LearnerPathStudy) -> str:
+    """Tables of the learners along a path: final relative suboptimality, epochs to each eps."""
+
+    def table(values: np.ndarray, fmt: str) -> list[str]:
+        """A row per lambda, a column per learner (``values`` of shape (L, k))."""
+        head = ["| lambda | " + " | ".join(study.learners) + " |", "|" + "---|" * (1 + len(values))]
+        rows = [
+            f"| {lam:.3g} | " + " | ".join(f"{v:{fmt}}" for v in values[:, i]) + " |"
+            for i, lam in enumerate(study.lam)
+        ]
+        return head + rows
+
+    L = [
+        f"## Learners along the path ({study.epochs} epochs, order {study.order}, "
+        f"seed {study.seed})",
+        "",
+        f"Every run is scored against {study.scored_against}.",
+        "",
+        "Relative suboptimality `(F(w_T) - F*) / F*` after the budget:",
+        "",
+        *table(study.final_rel_subopt, ".2e"),
+    ]
+    for q, e in enumerate(study.eps):
+        L += [
+            "",
+            f"Epochs to reach relative suboptimality {e:g} (inf: not within the budget):",
+            "",
+            *table(study.epochs_to_eps[q], ".3g"),
+        ]
+    return "\n".join(L) + "\n"
