@@ -1,6 +1,6 @@
 """The command's processes: a supervisor, its computing child, and what may go wrong.
 
-The installed ``maxmargin`` runs the work in a child process (maxmargin/cli/__init__.py,
+The installed ``maxmargin`` runs the work in a child process (maxmargin/cli/supervisor.py,
 ``_supervise``). Here: Ctrl-C while the child is stuck in compiled code, SIGKILL of the
 supervisor (the child and its workers die with it), a child that ends without a result
 (a learner's ``os._exit``), Ctrl-C while the command is still importing.
@@ -333,8 +333,8 @@ def test_a_learner_calling_os_exit_is_an_error_not_success(argv, learners, tmp_p
 @needs_supervisor
 def test_a_child_without_a_result_is_an_internal_error_without_a_learner():
     script = (
-        "import os, sys, maxmargin.cli as cli\n"
-        "cli._cmd_solve = lambda args: os._exit(0)\n"
+        "import os, sys, maxmargin.cli as cli, maxmargin.cli.solve as solve\n"
+        "solve.run = lambda args: os._exit(0)\n"
         "sys.argv = ['maxmargin', 'solve', 'builtin:separable']\n"
         "cli.main()\n"
     )
@@ -379,7 +379,9 @@ def test_ctrl_c_while_the_command_imports_is_one_line(module):
 
 
 def test_ctrl_c_before_the_command_parses_is_one_line(capsys, monkeypatch):
-    import maxmargin.cli as cli
+    import importlib
+
+    cli = importlib.import_module("maxmargin.cli.main")  # the module (its main is the face's)
 
     def interrupted():
         raise KeyboardInterrupt
