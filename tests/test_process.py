@@ -91,6 +91,17 @@ LEARNERS = textwrap.dedent(
             atomic_write(out / "half.npz", lambda f: (f.write(b"half"), stuck(d)))
 
 
+    class Animating(Stuck):
+        # stuck in the middle of writing the GIF of --animate, as animate_run writes it
+        # (a temporary file beside the GIF, in its folder: not --out's)
+        def start(self, d):
+            from maxmargin.io.files import atomic_write
+
+            gif = Path(os.environ["MM_PIDS"]).parent / "anim" / "run.gif"
+            stuck = super().start
+            atomic_write(gif, lambda f: (f.write(b"GIF8"), stuck(d)))
+
+
     class Exit0(_Base):
         def step(self, x, y, t):
             if t == 3:
@@ -256,6 +267,46 @@ def test_sigkill_of_the_command_leaves_no_temporary_file(learners, tmp_path):
         assert left in (["bad_learners.py", "pids"], ["bad_learners.py", "out", "pids"])
         if "out" in left:  # the folder the command made for its staging stays, empty
             assert not any((tmp_path / "out").iterdir())
+
+
+@needs_supervisor
+@pytest.mark.parametrize("stop", ["ctrl-c", "sigkill"])
+def test_a_stopped_animation_leaves_no_temporary_file(stop, learners, tmp_path):
+    # the supervisor (Ctrl-C) or the child's guard (SIGKILL of the supervisor) removes the
+    # child's half-written files in every folder the command writes into: --animate's too
+    file, pids = learners
+    (tmp_path / "anim").mkdir()
+    gif = tmp_path / "anim" / "run.gif"
+    argv = ["run", "builtin:separable", "--learner", f"{file}:Animating", "--animate", gif]
+    with _command(argv, pids, tmp_path) as p:
+        _started(p, pids)
+        made = list(gif.parent.iterdir())
+        assert made and all(f.name.endswith(".maxmargin-tmp") for f in made)
+        group = _ours(pids)
+        if stop == "ctrl-c":
+            p.send_signal(signal.SIGINT)
+            _, err = p.communicate(timeout=HANG_GUARD_S)
+            assert p.returncode == 130 and err.decode().strip() == "maxmargin: interrupted"
+        else:
+            p.kill()
+            p.wait()
+        _wait_for(lambda: not _live(group), f"still running: {_live(group)}")
+        assert list(gif.parent.iterdir()) == []
+
+
+def test_the_supervisor_knows_every_folder_the_command_writes_into(tmp_path):
+    from maxmargin.cli.main import build_parser
+    from maxmargin.cli.supervisor import _output_dirs
+
+    (tmp_path / "o").mkdir()
+    argv = ["run", "d", "--learner", "perceptron", "--animate", str(tmp_path / "a" / "x.gif")]
+    args = build_parser().parse_args([*argv, "--out", str(tmp_path / "o")])
+    assert sorted(_output_dirs(args)) == [(tmp_path / "a", False), (tmp_path / "o", True)]
+    argv = ["solve", "d", "--json", "j/s.json", "--liblinear-model", "m/s.model"]
+    assert sorted(_output_dirs(build_parser().parse_args(argv))) == [
+        (Path("j"), False),
+        (Path("m"), False),
+    ]
 
 
 @needs_supervisor

@@ -164,7 +164,14 @@ def _out_target(args: argparse.Namespace) -> str | None:
 
 _INPUTS = (("DATA", "data"), ("--holdout", "holdout"), ("--weights", "weights"))
 _TRACE = (".npz", ".json")
-_FILES = (("--json", "json"), ("--csv", "csv"), ("--liblinear-model", "liblinear_model"))
+#: The options that name a file to write: checked before any work (:func:`_outputs`), and
+#: their folders searched for a killed child's temporary files (``supervisor._output_dirs``).
+_FILES = (
+    ("--json", "json"),
+    ("--csv", "csv"),
+    ("--liblinear-model", "liblinear_model"),
+    ("--animate", "animate"),
+)
 
 
 def _inputs(args: argparse.Namespace) -> list[tuple[str, str | None]]:
@@ -193,7 +200,6 @@ def _outputs(args: argparse.Namespace, writes: Sequence[str] = ()) -> OutputPlan
     ``--out`` (``report.md``, ``*.png``, ...).
     """
     files = {name: getattr(args, attr, None) for name, attr in _FILES}
-    files["--animate"] = getattr(args, "animate", None)
     return check_outputs(
         args.command,
         files,

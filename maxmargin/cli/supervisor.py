@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
-from .options import _out_target
+from .options import _FILES, _out_target
 
 #: What the child runs: the parsed command, its exit code (:func:`maxmargin.cli.main._execute`).
 Work = Callable[[argparse.Namespace], int]
@@ -54,7 +54,7 @@ class _Stop(BaseException):
 def _output_dirs(args: argparse.Namespace) -> list[tuple[Path, bool]]:
     """The directories the command may write into, and whether each exists already."""
     dirs = []
-    for option in ("json", "csv", "liblinear_model"):
+    for _, option in _FILES:
         if getattr(args, option, None) not in (None, "-"):
             dirs.append(Path(getattr(args, option)).parent)
     target = _out_target(args)
