@@ -14,11 +14,13 @@ from .options import (
     _add_data_args,
     _add_figure_args,
     _add_learner_param_args,
+    _add_option,
     _add_out_args,
+    _add_penalty_args,
     _add_verbosity,
     _add_weight_args,
     _check_weighted,
-    _example,
+    _command,
     _figure_options,
     _load_data,
     _outputs,
@@ -31,23 +33,15 @@ from .options import (
 
 def add(sub: argparse._SubParsersAction[_Parser]) -> None:
     """The ``compare`` command and its options."""
-    p = sub.add_parser(
+    p = _command(
+        sub,
         "compare",
-        help="run learners against the certified optimum; report",
-        epilog=_example(
-            "maxmargin compare builtin:heart_scale --lam 0.01 "
-            "--learners pegasos,pa1 --seeds 3 --out report/"
-        ),
+        "run learners against the certified optimum; report",
+        "maxmargin compare builtin:heart_scale --lam 0.01 "
+        "--learners pegasos,pa1 --seeds 3 --out report/",
     )
     _add_data_args(p)
-    g = p.add_mutually_exclusive_group()
-    g.add_argument("--C", type=float, default=None, help="soft margin penalty (default 1)")
-    g.add_argument(
-        "--lam",
-        type=float,
-        default=None,
-        help="lambda form, lam = 1/(C n), instead of C (default: the C form)",
-    )
+    _add_penalty_args(p, allow_hard=False)
     p.add_argument(
         "--intercept",
         choices=("augmented", "none", "free"),
@@ -57,9 +51,9 @@ def add(sub: argparse._SubParsersAction[_Parser]) -> None:
         "solve and path; the learners update it without shrinking it)",
     )
     _add_weight_args(p)
-    p.add_argument(
+    _add_option(
+        p,
         "--learners",
-        default=None,
         help="comma-separated learners: names, module:Class or "
         "path/file.py:Class (default: perceptron, averaged_perceptron, "
         "pegasos, subgradient, pa1; none when --trace is given)",
@@ -74,22 +68,13 @@ def add(sub: argparse._SubParsersAction[_Parser]) -> None:
         "docs/cli.md (default: none)",
     )
     _add_learner_param_args(p)
-    p.add_argument("--epochs", type=int, default=10, help="passes over the data per run")
+    _add_option(p, "--epochs", default=10, help="passes over the data per run")
     p.add_argument("--order", default="shuffle", help="comma-separated: cyclic, shuffle, sample")
     p.add_argument("--seeds", type=int, default=1, help="number of seeds (0..K-1)")
-    p.add_argument(
-        "--holdout", default=None, help="held-out data file (same features; default: none)"
-    )
-    p.add_argument(
-        "--solver", default=None, help="QP solver of the exact reference (default: measured best)"
-    )
-    _add_out_args(p, "maxmargin-compare", json=True)
-    p.add_argument(
-        "--csv",
-        metavar="FILE",
-        default=None,
-        help="write one row per run and checkpoint (the report's "
-        "checkpoints.csv) to FILE; '-': stdout (default: not written)",
+    _add_option(p, "--holdout")
+    _add_option(p, "--solver", help="QP solver of the exact reference (default: measured best)")
+    _add_out_args(
+        p, "maxmargin-compare", csv="one row per run and checkpoint (the report's checkpoints.csv)"
     )
     _add_figure_args(p)
     _add_verbosity(p, "no summary, no progress bar")

@@ -8,7 +8,7 @@ from .options import (
     _add_figure_args,
     _add_out_args,
     _add_verbosity,
-    _example,
+    _command,
     _figure_options,
     _outputs,
     _Parser,
@@ -19,10 +19,11 @@ from .options import (
 
 def add(sub: argparse._SubParsersAction[_Parser]) -> None:
     """The ``demo`` command and its options."""
-    p = sub.add_parser(
+    p = _command(
+        sub,
         "demo",
-        help="built-in data end to end: solve + compare + figures",
-        epilog=_example("maxmargin demo --out demo/"),
+        "built-in data end to end: solve + compare + figures",
+        "maxmargin demo --out demo/",
     )
     _add_out_args(p, "maxmargin-demo")
     _add_figure_args(p)

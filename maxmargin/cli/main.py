@@ -111,9 +111,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv : sequence of str, optional
         The arguments (default ``sys.argv[1:]``). Without ``argv`` (the installed
         command) on a system with ``fork``, the work runs in a child process so that
-        Ctrl-C stops any route within a second (see :func:`_supervise`), and the process
-        ends with the exit code instead of returning. With ``argv`` it runs in this
-        process, and Ctrl-C is seen when compiled code returns.
+        Ctrl-C stops any route within a second (see
+        :func:`maxmargin.cli.supervisor._supervise`), and the process ends with the exit
+        code instead of returning. With ``argv`` it runs in this process, and Ctrl-C is
+        seen when compiled code returns.
 
     Returns
     -------

@@ -368,28 +368,39 @@ def _add_data_args(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _add_out_args(p: argparse.ArgumentParser, default: str | None, json: bool = False) -> None:
+def _add_out_args(p: argparse.ArgumentParser, default: str | None, csv: str | None = None) -> None:
+    """``--out DIR`` (``default``: the report's folder) and ``--force``.
+
+    With ``csv`` (what a row of the report's table is), ``--json`` and ``--csv`` too.
+    """
     if default is None:
         what = "write DIR/<learner>.npz and DIR/<learner>.json (default: not written)"
     else:
         what = f"where the report goes (default: {default}" + (
-            "; none when --json or --csv is given without --out)" if json else ")"
+            "; none when --json or --csv is given without --out)" if csv else ")"
         )
     p.add_argument("--out", metavar="DIR", default=None, help=what)
     p.set_defaults(default_out=default)
-    p.add_argument(
-        "--force",
-        action="store_true",
-        help="write into a non-empty DIR that maxmargin did not write",
-    )
-    if json:
+    _add_option(p, "--force")
+    if csv is not None:
+        _add_json_arg(p, "the report's JSON (report.json)")
         p.add_argument(
-            "--json",
+            "--csv",
             metavar="FILE",
             default=None,
-            help="write the report's JSON (report.json) to FILE; '-': stdout, "
-            "and nothing else is printed there (default: not written)",
+            help=f"write {csv} to FILE; '-': stdout (default: not written)",
         )
+
+
+def _add_json_arg(p: argparse.ArgumentParser, what: str) -> None:
+    """``--json FILE``: ``what`` as JSON, to a file or alone on stdout."""
+    p.add_argument(
+        "--json",
+        metavar="FILE",
+        default=None,
+        help=f"write {what} to FILE; '-': stdout, and nothing else is printed there "
+        "(default: not written)",
+    )
 
 
 def _add_learner_param_args(p: argparse.ArgumentParser) -> None:
@@ -450,6 +461,28 @@ def _dpi(text: str) -> int:
     return value
 
 
+#: Options that several commands take, each declared here once; a command adds its own
+#: words (``help``) and, where it differs, its ``default`` (:func:`_add_option`).
+_OPTIONS: dict[str, dict[str, Any]] = {
+    "--learners": {"default": None},
+    "--epochs": {"type": int},
+    "--seed": {"type": int, "default": 0},
+    "--holdout": {"default": None, "help": "held-out data file (same features; default: none)"},
+    "--solver": {"default": None},
+    "--jobs": {"type": int, "default": None},
+    "--force": {
+        "action": "store_true",
+        "help": "write into a non-empty DIR that maxmargin did not write",
+    },
+    "--dpi": {"type": _dpi},
+}
+
+
+def _add_option(p: argparse._ActionsContainer, name: str, **words: Any) -> None:
+    """Add the shared option ``name`` (:data:`_OPTIONS`) with the command's ``words``."""
+    p.add_argument(name, **{**_OPTIONS[name], **words})
+
+
 def _add_figure_args(p: argparse.ArgumentParser, formats: str = "png,svg", dpi: int = 150) -> None:
     """``--format``, ``--dpi``, ``--no-figures``: how a report's figures are written."""
     g = p.add_argument_group("figures (need matplotlib: pip install 'maxmargin[plot]')")
@@ -461,12 +494,7 @@ def _add_figure_args(p: argparse.ArgumentParser, formats: str = "png,svg", dpi: 
         default=_figure_formats(formats),
         help=f"figure formats, comma-separated: png, pdf, svg, eps, ... (default: {formats})",
     )
-    g.add_argument(
-        "--dpi",
-        type=_dpi,
-        default=dpi,
-        help=f"resolution of the raster figures (default: {dpi})",
-    )
+    _add_option(g, "--dpi", default=dpi, help=f"resolution of the raster figures (default: {dpi})")
     g.add_argument(
         "--no-figures",
         dest="no_figures",
@@ -480,9 +508,8 @@ def _figure_options(args: argparse.Namespace) -> dict[str, Any]:
     return {"formats": args.figure_formats, "dpi": args.dpi, "figures": not args.no_figures}
 
 
-def _add_problem_args(
-    p: argparse.ArgumentParser, *, allow_hard: bool = True, intercept: str = DEFAULT_INTERCEPT
-) -> None:
+def _add_penalty_args(p: argparse.ArgumentParser, *, allow_hard: bool = True) -> None:
+    """``--C`` | ``--lam`` (| ``--hard``): the problem's penalty, one of them."""
     g = p.add_mutually_exclusive_group()
     g.add_argument("--C", type=float, default=None, help="soft margin penalty (default 1)")
     g.add_argument(
@@ -493,13 +520,24 @@ def _add_problem_args(
     )
     if allow_hard:
         g.add_argument("--hard", action="store_true", help="hard margin")
+
+
+def _add_intercept_arg(p: argparse.ArgumentParser) -> None:
+    """``--intercept`` of the SVM problem (``solve``, ``path``)."""
     p.add_argument(
         "--intercept",
         choices=INTERCEPTS,
-        default=intercept,
+        default=DEFAULT_INTERCEPT,
         help="free: b unregularised (SVC's problem); none: b = 0; augmented: "
-        f"x -> (x, 1), b regularised (LinearSVC's) (default: {intercept})",
+        f"x -> (x, 1), b regularised (LinearSVC's) (default: {DEFAULT_INTERCEPT})",
     )
+
+
+def _command(
+    sub: argparse._SubParsersAction[_Parser], name: str, summary: str, *examples: str
+) -> _Parser:
+    """The parser of the command ``name``: its line in ``maxmargin --help``, its examples."""
+    return sub.add_parser(name, help=summary, epilog=_example(*examples))
 
 
 def _report(

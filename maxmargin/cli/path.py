@@ -7,18 +7,19 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ..conventions import DEFAULT_INTERCEPT, INTERCEPTS
 from ..io.files import OutputPlan, display
 from .learners import _learner_params, _learner_targets
 from .options import (
     _add_data_args,
     _add_figure_args,
+    _add_intercept_arg,
     _add_learner_param_args,
+    _add_option,
     _add_out_args,
     _add_verbosity,
     _add_weight_args,
     _check_weighted,
-    _example,
+    _command,
     _figure_options,
     _load_data,
     _outputs,
@@ -33,13 +34,12 @@ from .options import (
 
 def add(sub: argparse._SubParsersAction[_Parser]) -> None:
     """The ``path`` command and its options."""
-    p = sub.add_parser(
+    p = _command(
+        sub,
         "path",
-        help="exact C / lambda regularization path, certified",
-        epilog=_example(
-            "maxmargin path builtin:heart_scale --C-grid 1e-3:1e2:20 --out heart-path/",
-            "maxmargin path data.csv --exact --json - > path.json",
-        ),
+        "exact C / lambda regularization path, certified",
+        "maxmargin path builtin:heart_scale --C-grid 1e-3:1e2:20 --out heart-path/",
+        "maxmargin path data.csv --exact --json - > path.json",
     )
     _add_data_args(p)
     g = p.add_mutually_exclusive_group()
@@ -55,50 +55,32 @@ def add(sub: argparse._SubParsersAction[_Parser]) -> None:
         default=None,
         help="a grid of lambda instead of C (default: the C grid)",
     )
-    p.add_argument(
-        "--intercept",
-        choices=INTERCEPTS,
-        default=DEFAULT_INTERCEPT,
-        help="free: b unregularised (SVC's problem); none: b = 0; augmented: "
-        "x -> (x, 1), b regularised (LinearSVC's)",
-    )
+    _add_intercept_arg(p)
     _add_weight_args(p)
-    p.add_argument(
-        "--holdout", default=None, help="held-out data file (same features; default: none)"
-    )
+    _add_option(p, "--holdout")
     p.add_argument(
         "--exact",
         action="store_true",
         help="every breakpoint of the path in the grid's range (up to the "
         "hard-margin C* at most), each certified",
     )
-    p.add_argument(
+    _add_option(
+        p,
         "--learners",
-        default=None,
         help="also run these learners at each lambda, with the path's intercept "
         "(names such as pegasos,subgradient,pa1, module:Class or "
         "path/file.py:Class; default: none)",
     )
     _add_learner_param_args(p)
-    p.add_argument("--epochs", type=int, default=10, help="learners' budget per lambda")
-    p.add_argument("--seed", type=int, default=0, help="seed of the learners' orders")
-    p.add_argument(
-        "--jobs",
-        type=int,
-        default=None,
-        help="processes for the learners (default: the number of CPUs)",
-    )
-    p.add_argument(
-        "--solver", default=None, help="QP solver of the points (default: measured best)"
-    )
-    _add_out_args(p, "maxmargin-path", json=True)
-    p.add_argument(
-        "--csv",
-        metavar="FILE",
-        default=None,
-        help="write one row per grid point (the report's grid.csv; with --exact "
-        "one per event, its breakpoints.csv) to FILE; '-': stdout (default: "
-        "not written)",
+    _add_option(p, "--epochs", default=10, help="learners' budget per lambda")
+    _add_option(p, "--seed", help="seed of the learners' orders")
+    _add_option(p, "--jobs", help="processes for the learners (default: the number of CPUs)")
+    _add_option(p, "--solver", help="QP solver of the points (default: measured best)")
+    _add_out_args(
+        p,
+        "maxmargin-path",
+        csv="one row per grid point (the report's grid.csv; with --exact one per event, "
+        "its breakpoints.csv)",
     )
     _add_figure_args(p)
     _add_verbosity(p, "no table, no progress bar")
@@ -134,16 +116,18 @@ def run(args: argparse.Namespace) -> int:
     holdout = _load_data(args, args.holdout, like=data) if args.holdout else None
     show = not args.quiet
     on_grid: dict[str, Any] = {key: grid, **_weights(args, data)}
-    if args.exact:
-        return _exact_path(args, data, holdout, on_grid, grid, plan, show)
     result = path(
         data,
         intercept=args.intercept,
         holdout=holdout,
         solver=args.solver,
         progress=show,
+        exact=args.exact,
         **on_grid,
     )
+    if args.exact:
+        Cs = grid if key == "C" else 1.0 / (grid * data.n)
+        return _exact_path(args, result, Cs, plan, show)
     study = None
     if entries is not None:
         # the learners are built with the path's intercept (free: an unregularised bias)
@@ -182,28 +166,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _exact_path(
-    args: argparse.Namespace,
-    data: Any,
-    holdout: Any,
-    on_grid: dict[str, Any],
-    grid: Any,
-    plan: OutputPlan,
-    show: bool,
+    args: argparse.Namespace, result: Any, Cs: Any, plan: OutputPlan, show: bool
 ) -> int:
-    """``path --exact``: every breakpoint in the grid's range; figures over that range."""
-    from ..evaluation.path.grid import path
+    """``path --exact``: every breakpoint in the grid's range (``Cs``); figures over it."""
     from ..report import write_exact_path_report
 
-    result = path(
-        data,
-        intercept=args.intercept,
-        holdout=holdout,
-        solver=args.solver,
-        progress=show,
-        exact=True,
-        **on_grid,
-    )
-    Cs = grid if "C" in on_grid else 1.0 / (grid * data.n)
     out, paths = plan.folder, []
     if out is not None:
         with plan.staged() as stage:
@@ -211,7 +178,7 @@ def _exact_path(
                 result,
                 stage.path,
                 C_range=(float(min(Cs)), float(max(Cs)))
-                if len(grid) > 1 and min(Cs) < max(Cs)
+                if len(Cs) > 1 and min(Cs) < max(Cs)
                 else None,
                 **_figure_options(args),
             )

@@ -11,10 +11,10 @@ from .learners import _learner_targets, _run_learners
 from .options import (
     _add_data_args,
     _add_learner_param_args,
+    _add_option,
     _add_out_args,
     _add_verbosity,
-    _dpi,
-    _example,
+    _command,
     _load_data,
     _outputs,
     _Parser,
@@ -23,13 +23,11 @@ from .options import (
 
 def add(sub: argparse._SubParsersAction[_Parser]) -> None:
     """The ``run`` command and its options."""
-    p = sub.add_parser(
+    p = _command(
+        sub,
         "run",
-        help="run online learners and record their traces",
-        epilog=_example(
-            "maxmargin run builtin:heart_scale --learner "
-            "perceptron,pegasos --lam 0.01 --out traces/"
-        ),
+        "run online learners and record their traces",
+        "maxmargin run builtin:heart_scale --learner perceptron,pegasos --lam 0.01 --out traces/",
     )
     _add_data_args(p)
     p.add_argument(
@@ -39,9 +37,9 @@ def add(sub: argparse._SubParsersAction[_Parser]) -> None:
         "module:Class or path/file.py:Class (a learner of your own, "
         "docs/own-learner.md)",
     )
-    p.add_argument(
+    _add_option(
+        p,
         "--epochs",
-        type=int,
         default=1,
         help="passes over the data (default: 1, as maxmargin.run; compare, path "
         "and the estimators default to 10)",
@@ -52,7 +50,7 @@ def add(sub: argparse._SubParsersAction[_Parser]) -> None:
         default="shuffle",
         help="example order: cyclic, shuffle (a new permutation each epoch) or sample (i.i.d.)",
     )
-    p.add_argument("--seed", type=int, default=0, help="seed of the order")
+    _add_option(p, "--seed", help="seed of the order")
     p.add_argument(
         "--lam",
         type=float,
@@ -96,12 +94,7 @@ def add(sub: argparse._SubParsersAction[_Parser]) -> None:
         "per checkpoint) against the exact optimum and Novikoff's bound "
         "(default: none)",
     )
-    p.add_argument(
-        "--dpi",
-        type=_dpi,
-        default=100,
-        help="--animate: resolution of the frames (default: 100)",
-    )
+    _add_option(p, "--dpi", default=100, help="--animate: resolution of the frames (default: 100)")
     _add_verbosity(p, "no summary, no progress bar")
     p.set_defaults(func=run)
 

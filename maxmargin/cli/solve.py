@@ -11,10 +11,13 @@ from ..io.files import display
 from ..io.json import format_header
 from .options import (
     _add_data_args,
-    _add_problem_args,
+    _add_intercept_arg,
+    _add_json_arg,
+    _add_option,
+    _add_penalty_args,
     _add_verbosity,
     _add_weight_args,
-    _example,
+    _command,
     _load_data,
     _outputs,
     _Parser,
@@ -25,16 +28,16 @@ from .options import (
 
 def add(sub: argparse._SubParsersAction[_Parser]) -> None:
     """The ``solve`` command and its options."""
-    p = sub.add_parser(
+    p = _command(
+        sub,
         "solve",
-        help="exact hard/soft-margin SVM with a certificate",
-        epilog=_example(
-            "maxmargin solve builtin:heart_scale --C 0.5 --json solution.json",
-            "cat train.csv | maxmargin solve - --label y --json - > solution.json",
-        ),
+        "exact hard/soft-margin SVM with a certificate",
+        "maxmargin solve builtin:heart_scale --C 0.5 --json solution.json",
+        "cat train.csv | maxmargin solve - --label y --json - > solution.json",
     )
     _add_data_args(p)
-    _add_problem_args(p)
+    _add_penalty_args(p)
+    _add_intercept_arg(p)
     _add_weight_args(p)
     p.add_argument(
         "--form",
@@ -42,19 +45,13 @@ def add(sub: argparse._SubParsersAction[_Parser]) -> None:
         default="dual",
         help="the QP the solver sees; both: solve each and say how far apart the answers are",
     )
-    p.add_argument(
+    _add_option(
+        p,
         "--solver",
-        default=None,
         help="IPM, DCD (sparse high-dimensional data), PIQP, CLARABEL or a cvxpy "
         "QP solver (default: picked by measurement, see docs/benchmarks.md)",
     )
-    p.add_argument(
-        "--json",
-        metavar="FILE",
-        default=None,
-        help="write the result as JSON to FILE; '-': stdout, and nothing else "
-        "is printed there (default: not written)",
-    )
+    _add_json_arg(p, "the result as JSON")
     p.add_argument(
         "--liblinear-model",
         dest="liblinear_model",

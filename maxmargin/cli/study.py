@@ -4,15 +4,23 @@ from __future__ import annotations
 
 import argparse
 
-from .options import _add_figure_args, _add_verbosity, _example, _figure_options, _Parser
+from .options import (
+    _add_figure_args,
+    _add_option,
+    _add_verbosity,
+    _command,
+    _figure_options,
+    _Parser,
+)
 
 
 def add(sub: argparse._SubParsersAction[_Parser]) -> None:
     """The ``study`` command and its options."""
-    p = sub.add_parser(
+    p = _command(
+        sub,
         "study",
-        help="data sets x C x learners x seeds: resumable, local or Dask; one table and a report",
-        epilog=_example("maxmargin study examples/study.toml --out study/ --jobs 4"),
+        "data sets x C x learners x seeds: resumable, local or Dask; one table and a report",
+        "maxmargin study examples/study.toml --out study/ --jobs 4",
     )
     p.add_argument("spec", metavar="STUDY.toml", help="the study (see docs/study.md)")
     p.add_argument(
@@ -21,20 +29,14 @@ def add(sub: argparse._SubParsersAction[_Parser]) -> None:
         default="maxmargin-study",
         help="output folder; finished cells found there are not run again",
     )
-    p.add_argument(
-        "--force",
-        action="store_true",
-        help="write into a non-empty DIR that maxmargin did not write",
-    )
+    _add_option(p, "--force")
     p.add_argument(
         "--scheduler",
         default=None,
         help="tcp://HOST:PORT of a Dask scheduler, or local:N for N local Dask "
         "workers (default: local processes)",
     )
-    p.add_argument(
-        "--jobs", type=int, default=None, help="local processes (default: the number of CPUs)"
-    )
+    _add_option(p, "--jobs", help="local processes (default: the number of CPUs)")
     p.add_argument(
         "--no-report",
         dest="no_report",
