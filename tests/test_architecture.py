@@ -49,6 +49,11 @@ ROOMS: list[tuple[str, ...]] = [
     ("maxmargin.studies",),
     ("maxmargin.estimators", "maxmargin.liblinear_model"),
     ("maxmargin.testing",),
+    # the command line: what the commands share, the supervisor, one module per command,
+    # then main (which assembles them) and the face
+    ("maxmargin.cli.options", "maxmargin.cli.learners"),
+    ("maxmargin.cli.supervisor",),
+    tuple(f"maxmargin.cli.{c}" for c in ("solve", "run", "compare", "path", "study", "demo")),
     ("maxmargin.cli",),
     # the package's public surface, and the old module paths kept as re-exports
     (
