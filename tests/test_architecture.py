@@ -48,6 +48,11 @@ ROOMS: list[tuple[str, ...]] = [
     ("maxmargin.studies",),
     ("maxmargin.estimators", "maxmargin.liblinear_model"),
     ("maxmargin.testing",),
+    # the command line: what the commands share, the supervisor, one module per command,
+    # then main (which assembles them) and the face
+    ("maxmargin.cli.options", "maxmargin.cli.learners"),
+    ("maxmargin.cli.supervisor",),
+    tuple(f"maxmargin.cli.{c}" for c in ("solve", "run", "compare", "path", "study", "demo")),
     ("maxmargin.cli",),
     # the package's public surface, and the old module paths kept as re-exports
     (
@@ -214,7 +219,6 @@ def test_moved_names_keep_their_old_paths():
 #: Modules over 800 lines today, each to be split by its work package (issue 22). The list
 #: may only shrink: a module leaves it when it is cut to 800 lines or less.
 OVERSIZED = {
-    "maxmargin/cli/__init__.py",
     "maxmargin/estimators/__init__.py",
     "maxmargin/evaluation/comparison.py",
     "maxmargin/evaluation/saved.py",

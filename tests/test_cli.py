@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 import maxmargin as mm
-from maxmargin.cli import EXIT_INTERNAL, main
+from maxmargin.cli import main
+from maxmargin.cli.supervisor import EXIT_INTERNAL
 
 HEART = str(mm.data.sources._PACKAGE_DATA / "heart_scale")
 
@@ -303,7 +304,7 @@ def test_json_to_stdout_and_no_report_folder(tmp_path, capsys, monkeypatch, argv
 
 
 def _subparsers():
-    from maxmargin.cli import build_parser
+    from maxmargin.cli.main import build_parser
 
     parser = build_parser()
     action = next(a for a in parser._actions if a.choices and "solve" in a.choices)
@@ -375,7 +376,8 @@ def test_verbose_shows_decisions_and_solver_log_on_stderr_only(tmp_path, capfd):
 
 
 def test_holdout_is_read_with_the_index_base_of_data(tmp_path, capsys):
-    from maxmargin.cli import _load_data, build_parser
+    from maxmargin.cli.main import build_parser
+    from maxmargin.cli.options import _load_data
 
     train, test = tmp_path / "train.svm", tmp_path / "test.svm"
     train.write_text("1 0:1 1:2\n-1 1:1 2:3\n")  # 0-based (an index 0)
@@ -525,10 +527,10 @@ def test_internal_error_in_the_child_is_one_line(verbose):
 
     argv = ["maxmargin", "solve", "builtin:separable", *(["-v"] if verbose else [])]
     script = (
-        "import sys, maxmargin.cli as cli\n"
+        "import sys, maxmargin.cli as cli, maxmargin.cli.solve as solve\n"
         "def boom(args):\n"
         "    raise KeyError('no such\\nthing')\n"
-        "cli._cmd_solve = boom\n"
+        "solve.run = boom\n"
         f"sys.argv = {argv!r}\n"
         "cli.main()\n"
     )
@@ -545,12 +547,12 @@ def test_internal_error_in_the_child_is_one_line(verbose):
 
 
 def test_internal_error_in_process_is_one_line_and_its_own_code(capsys, monkeypatch):
-    import maxmargin.cli as cli
+    import maxmargin.cli.path as cli_path
 
     def boom(args):
         raise ZeroDivisionError("float division by zero")
 
-    monkeypatch.setattr(cli, "_cmd_path", boom)
+    monkeypatch.setattr(cli_path, "run", boom)
     code, out, err = run_cli(capsys, "path", "builtin:separable")
     assert code == EXIT_INTERNAL and out == "" and len(err.strip().splitlines()) == 1
     assert err.startswith("maxmargin: internal error: ZeroDivisionError: float division")

@@ -1,6 +1,6 @@
 """The command's processes: a supervisor, its computing child, and what may go wrong.
 
-The installed ``maxmargin`` runs the work in a child process (maxmargin/cli/__init__.py,
+The installed ``maxmargin`` runs the work in a child process (maxmargin/cli/supervisor.py,
 ``_supervise``). Here: Ctrl-C while the child is stuck in compiled code, SIGKILL of the
 supervisor (the child and its workers die with it), a child that ends without a result
 (a learner's ``os._exit``), Ctrl-C while the command is still importing.
@@ -89,6 +89,17 @@ LEARNERS = textwrap.dedent(
             out.mkdir(exist_ok=True)  # the command may have made it (its staging folder)
             stuck = super().start
             atomic_write(out / "half.npz", lambda f: (f.write(b"half"), stuck(d)))
+
+
+    class Animating(Stuck):
+        # stuck in the middle of writing the GIF of --animate, as animate_run writes it
+        # (a temporary file beside the GIF, in its folder: not --out's)
+        def start(self, d):
+            from maxmargin.io.files import atomic_write
+
+            gif = Path(os.environ["MM_PIDS"]).parent / "anim" / "run.gif"
+            stuck = super().start
+            atomic_write(gif, lambda f: (f.write(b"GIF8"), stuck(d)))
 
 
     class Exit0(_Base):
@@ -259,6 +270,46 @@ def test_sigkill_of_the_command_leaves_no_temporary_file(learners, tmp_path):
 
 
 @needs_supervisor
+@pytest.mark.parametrize("stop", ["ctrl-c", "sigkill"])
+def test_a_stopped_animation_leaves_no_temporary_file(stop, learners, tmp_path):
+    # the supervisor (Ctrl-C) or the child's guard (SIGKILL of the supervisor) removes the
+    # child's half-written files in every folder the command writes into: --animate's too
+    file, pids = learners
+    (tmp_path / "anim").mkdir()
+    gif = tmp_path / "anim" / "run.gif"
+    argv = ["run", "builtin:separable", "--learner", f"{file}:Animating", "--animate", gif]
+    with _command(argv, pids, tmp_path) as p:
+        _started(p, pids)
+        made = list(gif.parent.iterdir())
+        assert made and all(f.name.endswith(".maxmargin-tmp") for f in made)
+        group = _ours(pids)
+        if stop == "ctrl-c":
+            p.send_signal(signal.SIGINT)
+            _, err = p.communicate(timeout=HANG_GUARD_S)
+            assert p.returncode == 130 and err.decode().strip() == "maxmargin: interrupted"
+        else:
+            p.kill()
+            p.wait()
+        _wait_for(lambda: not _live(group), f"still running: {_live(group)}")
+        assert list(gif.parent.iterdir()) == []
+
+
+def test_the_supervisor_knows_every_folder_the_command_writes_into(tmp_path):
+    from maxmargin.cli.main import build_parser
+    from maxmargin.cli.supervisor import _output_dirs
+
+    (tmp_path / "o").mkdir()
+    argv = ["run", "d", "--learner", "perceptron", "--animate", str(tmp_path / "a" / "x.gif")]
+    args = build_parser().parse_args([*argv, "--out", str(tmp_path / "o")])
+    assert sorted(_output_dirs(args)) == [(tmp_path / "a", False), (tmp_path / "o", True)]
+    argv = ["solve", "d", "--json", "j/s.json", "--liblinear-model", "m/s.model"]
+    assert sorted(_output_dirs(build_parser().parse_args(argv))) == [
+        (Path("j"), False),
+        (Path("m"), False),
+    ]
+
+
+@needs_supervisor
 def test_sigkill_of_the_command_kills_its_workers(learners, tmp_path):
     # a study's cells run in worker processes: they die with the command too
     file, pids = learners
@@ -333,8 +384,8 @@ def test_a_learner_calling_os_exit_is_an_error_not_success(argv, learners, tmp_p
 @needs_supervisor
 def test_a_child_without_a_result_is_an_internal_error_without_a_learner():
     script = (
-        "import os, sys, maxmargin.cli as cli\n"
-        "cli._cmd_solve = lambda args: os._exit(0)\n"
+        "import os, sys, maxmargin.cli as cli, maxmargin.cli.solve as solve\n"
+        "solve.run = lambda args: os._exit(0)\n"
         "sys.argv = ['maxmargin', 'solve', 'builtin:separable']\n"
         "cli.main()\n"
     )
@@ -379,7 +430,9 @@ def test_ctrl_c_while_the_command_imports_is_one_line(module):
 
 
 def test_ctrl_c_before_the_command_parses_is_one_line(capsys, monkeypatch):
-    import maxmargin.cli as cli
+    import importlib
+
+    cli = importlib.import_module("maxmargin.cli.main")  # the module (its main is the face's)
 
     def interrupted():
         raise KeyboardInterrupt

@@ -1,0 +1,182 @@
+"""``maxmargin compare``: learners against the certified optimum, and the report."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..io.files import display
+from .learners import _learner_params, _learner_targets
+from .options import (
+    _add_data_args,
+    _add_figure_args,
+    _add_learner_param_args,
+    _add_option,
+    _add_out_args,
+    _add_penalty_args,
+    _add_verbosity,
+    _add_weight_args,
+    _check_weighted,
+    _command,
+    _figure_options,
+    _load_data,
+    _outputs,
+    _Parser,
+    _report,
+    _report_files,
+    _weights,
+)
+
+
+def add(sub: argparse._SubParsersAction[_Parser]) -> None:
+    """The ``compare`` command and its options."""
+    p = _command(
+        sub,
+        "compare",
+        "run learners against the certified optimum; report",
+        "maxmargin compare builtin:heart_scale --lam 0.01 "
+        "--learners pegasos,pa1 --seeds 3 --out report/",
+    )
+    _add_data_args(p)
+    _add_penalty_args(p, allow_hard=False)
+    p.add_argument(
+        "--intercept",
+        choices=("augmented", "none", "free"),
+        default="augmented",
+        help="the problem's, and the learners' mode: augmented (the bias a "
+        "regularised weight), none, or free (b unregularised, the SVM of "
+        "solve and path; the learners update it without shrinking it)",
+    )
+    _add_weight_args(p)
+    _add_option(
+        p,
+        "--learners",
+        help="comma-separated learners: names, module:Class or "
+        "path/file.py:Class (default: perceptron, averaged_perceptron, "
+        "pegasos, subgradient, pa1; none when --trace is given)",
+    )
+    p.add_argument(
+        "--trace",
+        action="append",
+        default=None,
+        metavar="FILE.npz",
+        help="score a saved trajectory too (repeatable): what 'run --out' or "
+        "Trace.save writes, or a plain .npz with t, W (and b); see "
+        "docs/cli.md (default: none)",
+    )
+    _add_learner_param_args(p)
+    _add_option(p, "--epochs", default=10, help="passes over the data per run")
+    p.add_argument("--order", default="shuffle", help="comma-separated: cyclic, shuffle, sample")
+    p.add_argument("--seeds", type=int, default=1, help="number of seeds (0..K-1)")
+    _add_option(p, "--holdout")
+    _add_option(p, "--solver", help="QP solver of the exact reference (default: measured best)")
+    _add_out_args(
+        p, "maxmargin-compare", csv="one row per run and checkpoint (the report's checkpoints.csv)"
+    )
+    _add_figure_args(p)
+    _add_verbosity(p, "no summary, no progress bar")
+    p.set_defaults(func=run)
+
+
+#: ``compare``'s learners when neither ``--learners`` nor ``--trace`` is given.
+DEFAULT_COMPARE = "perceptron,averaged_perceptron,pegasos,subgradient,pa1"
+
+
+def _load_trace(path: str, data: Any, intercept: str) -> Any:
+    """A trajectory file: what ``Trace.save`` writes, or a plain ``.npz`` of weights.
+
+    ``Trace.save`` writes a ``.npz`` beside its ``.json`` (either may be given); a plain
+    ``.npz`` holds ``t``, ``W`` and optionally ``b``, ``w_avg``, ``b_avg``, ``mistakes`` and
+    ``kind``, read as ``Trace.from_weights`` reads them, with the problem's ``intercept``.
+    """
+    from ..exceptions import DataError, ParameterError
+    from ..trace import Trace
+
+    p = Path(path)
+    if p.suffix not in (".npz", ".json") and (p.suffix or p.is_file()):
+        raise DataError(
+            f"--trace {path}: give a .npz file (or the .json beside one that Trace.save wrote)"
+        )
+    stem = p.with_suffix("") if p.suffix else p
+    if stem.with_suffix(".json").exists() and stem.with_suffix(".npz").exists():
+        return Trace.load(stem)
+    npz = stem.with_suffix(".npz")
+    if not npz.exists():
+        if p.exists():  # e.g. a run's report.json: not a trajectory
+            raise DataError(
+                f"--trace {path}: a .json is read only beside the .npz Trace.save "
+                f"wrote with it, and {display(npz)} does not exist; give a "
+                "trajectory .npz (`run --out DIR` writes DIR/<learner>.npz), or a "
+                "plain .npz with arrays t and W"
+            )
+        raise DataError(f"--trace {path}: no such file")
+    try:
+        with np.load(npz, allow_pickle=False) as z:
+            arrays = {k: z[k] for k in z.files}
+    except (OSError, ValueError) as e:
+        raise DataError(f"--trace {path}: not a readable .npz ({e})") from None
+    absent = [k for k in ("t", "W") if k not in arrays]
+    if absent:
+        raise DataError(
+            f"--trace {path}: a plain .npz needs arrays t and W (and optionally "
+            f"b, w_avg, b_avg, mistakes, kind); it lacks {', '.join(absent)}"
+        )
+    b = arrays.get("b")
+    kind = str(arrays["kind"]) if "kind" in arrays else "objective"
+    try:
+        return Trace.from_weights(
+            arrays["t"],
+            arrays["W"],
+            b,
+            name=stem.name,
+            data=data,
+            intercept=intercept,
+            w_avg=arrays.get("w_avg"),
+            b_avg=arrays.get("b_avg"),
+            mistakes=arrays.get("mistakes"),
+            kind=kind,
+        )
+    except ParameterError as e:
+        raise ParameterError(f"--trace {path}: {e}") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    """Solve the reference, run and score the learners, write the report; the exit code."""
+    from ..evaluation.comparison import _check_steps, compare
+    from ..exceptions import ParameterError
+    from ..online.registry import learner_for
+    from ..problem import SVMProblem
+
+    plan = _outputs(args, _report_files(args, "checkpoints.csv"))
+    if args.seeds < 1:
+        raise ParameterError(f"The 'seeds' parameter must be an int >= 1. Got {args.seeds}")
+    text = args.learners if args.learners is not None or args.trace else DEFAULT_COMPARE
+    targets = [] if text is None else _learner_targets(text, "--learners")
+    params = _learner_params(args, targets) if targets else []
+    _check_weighted(args, targets)
+    data = _load_data(args)
+    holdout = _load_data(args, args.holdout, like=data) if args.holdout else None
+    kw: dict[str, Any] = (
+        {"lam": args.lam} if args.lam is not None else {"C": 1.0 if args.C is None else args.C}
+    )
+    problem = SVMProblem(data, intercept=args.intercept, **kw, **_weights(args, data))
+    learners = [learner_for(t, problem, **p) for t, p in zip(targets, params, strict=True)]
+    for learner in learners:  # their lam comes from the option given: name that one
+        _check_steps(learner, problem, data.n, args.epochs, "C" if args.lam is None else "lam")
+    traces = [_load_trace(path, data, args.intercept) for path in args.trace or []]
+    cmp = compare(
+        data,
+        problem,
+        learners=learners or None,
+        traces=traces or None,
+        epochs=args.epochs,
+        orders=tuple(args.order.split(",")),
+        seeds=range(args.seeds),  # counted before it is listed
+        holdout=holdout,
+        solver=args.solver,
+        progress=not args.quiet,
+    )
+    return _report(cmp, plan, args.quiet, args.json, args.csv, _figure_options(args))

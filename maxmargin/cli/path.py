@@ -1,0 +1,197 @@
+"""``maxmargin path``: the certified C / lambda path, on a grid or every breakpoint."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import Any
+
+from ..io.files import OutputPlan, display
+from .learners import _learner_params, _learner_targets
+from .options import (
+    _add_data_args,
+    _add_figure_args,
+    _add_intercept_arg,
+    _add_learner_param_args,
+    _add_option,
+    _add_out_args,
+    _add_verbosity,
+    _add_weight_args,
+    _check_weighted,
+    _command,
+    _figure_options,
+    _load_data,
+    _outputs,
+    _Parser,
+    _report_files,
+    _stdout_free,
+    _weights,
+    _write_json,
+    _write_table,
+)
+
+
+def add(sub: argparse._SubParsersAction[_Parser]) -> None:
+    """The ``path`` command and its options."""
+    p = _command(
+        sub,
+        "path",
+        "exact C / lambda regularization path, certified",
+        "maxmargin path builtin:heart_scale --C-grid 1e-3:1e2:20 --out heart-path/",
+        "maxmargin path data.csv --exact --json - > path.json",
+    )
+    _add_data_args(p)
+    g = p.add_mutually_exclusive_group()
+    g.add_argument(
+        "--C-grid",
+        dest="C_grid",
+        default="1e-3:1e3:25",
+        help="lo:hi:num (log-spaced) or a comma list (default 1e-3:1e3:25)",
+    )
+    g.add_argument(
+        "--lam-grid",
+        dest="lam_grid",
+        default=None,
+        help="a grid of lambda instead of C (default: the C grid)",
+    )
+    _add_intercept_arg(p)
+    _add_weight_args(p)
+    _add_option(p, "--holdout")
+    p.add_argument(
+        "--exact",
+        action="store_true",
+        help="every breakpoint of the path in the grid's range (up to the "
+        "hard-margin C* at most), each certified",
+    )
+    _add_option(
+        p,
+        "--learners",
+        help="also run these learners at each lambda, with the path's intercept "
+        "(names such as pegasos,subgradient,pa1, module:Class or "
+        "path/file.py:Class; default: none)",
+    )
+    _add_learner_param_args(p)
+    _add_option(p, "--epochs", default=10, help="learners' budget per lambda")
+    _add_option(p, "--seed", help="seed of the learners' orders")
+    _add_option(p, "--jobs", help="processes for the learners (default: the number of CPUs)")
+    _add_option(p, "--solver", help="QP solver of the points (default: measured best)")
+    _add_out_args(
+        p,
+        "maxmargin-path",
+        csv="one row per grid point (the report's grid.csv; with --exact one per event, "
+        "its breakpoints.csv)",
+    )
+    _add_figure_args(p)
+    _add_verbosity(p, "no table, no progress bar")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Trace the path, run the learners along it, write the report; the exit code."""
+    from .._validation import check_int
+    from ..evaluation.path import regularization_path as path
+    from ..evaluation.path.grids import parse_grid
+    from ..evaluation.path.learners import learners_along_path
+    from ..report import write_path_report
+
+    if args.exact and args.learners:
+        from ..exceptions import ParameterError
+
+        raise ParameterError("--learners runs at the grid's lambdas: use it without --exact")
+    plan = _outputs(args, _report_files(args, "grid.csv", "breakpoints.csv"))
+    out = plan.folder
+    grid = parse_grid(args.C_grid if args.lam_grid is None else args.lam_grid)
+    key = "C" if args.lam_grid is None else "lam"
+    targets = None if args.learners is None else _learner_targets(args.learners, "--learners")
+    _check_weighted(args, targets)
+    entries = (
+        None if targets is None else list(zip(targets, _learner_params(args, targets), strict=True))
+    )
+    if entries is not None:  # the learners run after the whole path: check their options now
+        check_int("epochs", args.epochs, minimum=1)
+        check_int("seed", args.seed, minimum=0)
+        if args.jobs is not None:
+            check_int("jobs", args.jobs, minimum=1)
+    data = _load_data(args)
+    holdout = _load_data(args, args.holdout, like=data) if args.holdout else None
+    show = not args.quiet
+    on_grid: dict[str, Any] = {key: grid, **_weights(args, data)}
+    result = path(
+        data,
+        intercept=args.intercept,
+        holdout=holdout,
+        solver=args.solver,
+        progress=show,
+        exact=args.exact,
+        **on_grid,
+    )
+    if args.exact:
+        Cs = grid if key == "C" else 1.0 / (grid * data.n)
+        return _exact_path(args, result, Cs, plan, show)
+    study = None
+    if entries is not None:
+        # the learners are built with the path's intercept (free: an unregularised bias)
+        # and scored against the very optima of the table
+        study = learners_along_path(
+            data,
+            learners=entries,
+            epochs=args.epochs,
+            seed=args.seed,
+            exact=result,
+            n_jobs=os.cpu_count() if args.jobs is None else args.jobs,
+            progress=show,
+        )
+    paths: list[Path] = []
+    if out is not None:
+        with plan.staged() as stage:
+            write_path_report(
+                result,
+                stage.path,
+                study=study,
+                **_figure_options(args),
+                feature_names=data.feature_names,
+            )
+        paths = stage.files
+    if show and _stdout_free(args):
+        print(result.to_markdown())
+        if out is not None:
+            print(f"\nwrote {len(paths)} files; the report is {display(out / 'report.md')}")
+    if args.json is not None:
+        payload = result.to_dict()
+        if study is not None:
+            payload["learners"] = study.to_dict()
+        _write_json(payload, args.json)
+    _write_table(result, args.csv)
+    return 0 if result.certified else 1
+
+
+def _exact_path(
+    args: argparse.Namespace, result: Any, Cs: Any, plan: OutputPlan, show: bool
+) -> int:
+    """``path --exact``: every breakpoint in the grid's range (``Cs``); figures over it."""
+    from ..report import write_exact_path_report
+
+    out, paths = plan.folder, []
+    if out is not None:
+        with plan.staged() as stage:
+            write_exact_path_report(
+                result,
+                stage.path,
+                C_range=(float(min(Cs)), float(max(Cs)))
+                if len(Cs) > 1 and min(Cs) < max(Cs)
+                else None,
+                **_figure_options(args),
+            )
+        paths = stage.files
+    if show and _stdout_free(args):
+        print(result.to_markdown(max_rows=40))
+        if out is not None:
+            print(
+                f"\nwrote {len(paths)} files; the report is {display(out / 'report.md')}, "
+                f"every breakpoint in {display(out / 'breakpoints.csv')}"
+            )
+    if args.json is not None:
+        _write_json(result.to_dict(include_segments=True), args.json)
+    _write_table(result, args.csv)  # breakpoints.csv's rows
+    return 0 if result.certified else 1

@@ -1,0 +1,253 @@
+"""The child process that does a command's work, and the parent that stops it on a signal."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import signal
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, NoReturn
+
+from .options import _FILES, _out_target
+
+#: What the child runs: the parsed command, its exit code (:func:`maxmargin.cli.main._execute`).
+Work = Callable[[argparse.Namespace], int]
+
+
+#: The exit code of an error maxmargin did not expect (a bug): sysexits.h's EX_SOFTWARE,
+#: apart from 1 (a check failed) and 2 (bad input).
+EXIT_INTERNAL = 70
+
+
+def _internal_error(e: Exception | str, verbose: bool) -> int:
+    """An exception maxmargin did not expect (a bug): :data:`EXIT_INTERNAL`.
+
+    One line; the traceback with -v. ``e`` may be the text of the line instead.
+    """
+    with contextlib.suppress(OSError, ValueError):
+        if verbose and isinstance(e, Exception):
+            import traceback
+
+            traceback.print_exception(e, file=sys.stderr)
+        text = e if isinstance(e, str) else f"{type(e).__name__}: {' '.join(str(e).split())}"
+        print(
+            f"maxmargin: internal error: {text} (please report it to the maxmargin "
+            "developers, with the command line"
+            + ("" if verbose or isinstance(e, str) else "; -v shows the traceback")
+            + ")",
+            file=sys.stderr,
+        )
+    return EXIT_INTERNAL
+
+
+class _Stop(BaseException):
+    """SIGTERM / SIGHUP in the supervising process."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _output_dirs(args: argparse.Namespace) -> list[tuple[Path, bool]]:
+    """The directories the command may write into, and whether each exists already."""
+    dirs = []
+    for _, option in _FILES:
+        if getattr(args, option, None) not in (None, "-"):
+            dirs.append(Path(getattr(args, option)).parent)
+    target = _out_target(args)
+    if target is not None:
+        dirs.append(Path(target))
+    return [(d, d.exists()) for d in dirs]
+
+
+def _supervise(args: argparse.Namespace, execute: Work) -> int:
+    """Run the command in a child process and stop it at once on Ctrl-C.
+
+    Compiled code (PIQP's C++ solve, numba loops) holds the interpreter for as long as it
+    runs, so a KeyboardInterrupt raised in the same process waits for it (90 s and more
+    on a large problem). The parent only waits: on SIGINT (or SIGTERM, SIGHUP) it kills
+    the child's process group, removes the temporary files the child left, prints one line
+    and exits 130 (143, 129). The child has its own process group, so the terminal's
+    Ctrl-C reaches the parent only, and the kill reaches the learners' worker processes.
+
+    Two pipes tie the child to this process. The child's guard (:func:`_guard`) holds the
+    read end of ``tie``, whose write end only this process has: if this process dies
+    without a word (SIGKILL), the guard sees the pipe close and kills the child's group.
+    The child writes its exit code to ``result`` when it has one: a child that ends
+    without (a learner's ``os._exit``) is an error, not a silent success.
+
+    ``execute`` does the work, in the child (or here, when no process can be forked).
+    """
+    dirs = _output_dirs(args)
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    lifeline, tie = os.pipe()
+    result_r, result_w = os.pipe()
+    try:
+        pid = os.fork()
+    except OSError:  # no process to spare: work here (Ctrl-C waits for compiled code)
+        for fd in (lifeline, tie, result_r, result_w):
+            os.close(fd)
+        return execute(args)
+    if pid == 0:
+        os.close(tie)
+        os.close(result_r)
+        _child(args, execute, lifeline, result_w, dirs)
+    os.close(lifeline)
+    os.close(result_w)
+    try:
+        code = _wait(args, pid, dirs, result_r)
+    finally:
+        os.close(result_r)
+    # the child is gone and its group killed: the guard may go (an exception above leaves
+    # the tie to close with this process, and the guard to finish the kill)
+    with contextlib.suppress(OSError):
+        os.write(tie, b".")
+    os.close(tie)
+    return code
+
+
+def _child(
+    args: argparse.Namespace,
+    execute: Work,
+    lifeline: int,
+    result: int,
+    dirs: list[tuple[Path, bool]],
+) -> NoReturn:
+    """The child's life: its process group, its guard, the work, its exit code written."""
+    code = None
+    try:
+        with contextlib.suppress(OSError):
+            os.setpgid(0, 0)
+        _guard(lifeline, result, dirs)
+        code = execute(args)
+    except Exception as e:  # a bug: os._exit below would swallow the traceback
+        code = _internal_error(e, getattr(args, "verbose", False))
+    finally:  # (a SystemExit from code not maxmargin's: no result, the parent says so)
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError, ValueError):
+                stream.flush()
+        if code is not None:
+            with contextlib.suppress(OSError):
+                os.write(result, bytes([code & 0xFF]))
+        os._exit(1 if code is None else code)
+
+
+def _guard(lifeline: int, result: int, dirs: list[tuple[Path, bool]]) -> None:
+    """Fork the guard: it kills this process's group if the supervisor dies first.
+
+    The guard waits on ``lifeline``, a pipe whose write end only the supervisor holds:
+    the supervisor writes one byte once it has waited for the child (or killed it); end
+    of file without that byte means it was killed (SIGKILL), so the guard kills the child
+    and its workers and removes their temporary files as the supervisor would. Portable
+    (no ``prctl(PR_SET_PDEATHSIG)``, which Linux alone has and which would spare the
+    workers), and it works while the child is stuck in compiled code. The guard has its
+    own process group, so that it survives the kill it sends.
+    """
+    child = os.getpid()
+    try:
+        guard = os.fork()
+    except OSError:  # no process to spare: the work goes on unguarded
+        guard = 1
+    if guard != 0:
+        os.close(lifeline)
+        return
+    try:
+        os.close(result)
+        null = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):  # not the caller's pipes: they end with the command
+            os.dup2(null, fd)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        os.setpgid(0, 0)
+        if not os.read(lifeline, 1):
+            _kill(child, dirs, wait=False)
+    finally:
+        os._exit(0)
+
+
+def _wait(args: argparse.Namespace, pid: int, dirs: list[tuple[Path, bool]], result: int) -> int:
+    """Wait for the child; on SIGINT, SIGTERM or SIGHUP kill it. Its exit code."""
+
+    def stop(signum: int, frame: Any) -> None:
+        raise _Stop(signum)
+
+    try:
+        with contextlib.suppress(OSError):
+            os.setpgid(pid, pid)
+        previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGHUP)}
+        try:
+            _, status = os.waitpid(pid, 0)
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+    except (KeyboardInterrupt, _Stop) as e:
+        signum = e.signum if isinstance(e, _Stop) else signal.SIGINT
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C: the kill goes on
+        _kill(pid, dirs)
+        if sys.stderr.isatty():
+            sys.stderr.write("\n")
+        print(
+            "maxmargin: interrupted"
+            if signum == signal.SIGINT
+            else f"maxmargin: stopped by {signal.Signals(signum).name}",
+            file=sys.stderr,
+        )
+        return 128 + signum
+    code = os.waitstatus_to_exitcode(status)
+    if code < 0:  # the child was killed (the kernel's out-of-memory killer sends SIGKILL)
+        _kill(pid, dirs, wait=False)
+        why = " (out of memory?)" if -code == signal.SIGKILL else ""
+        print(
+            f"maxmargin: error: the computation was killed by {signal.Signals(-code).name}{why}",
+            file=sys.stderr,
+        )
+        return 128 - code
+    os.set_blocking(result, False)
+    try:
+        delivered = bool(os.read(result, 1))
+    except BlockingIOError:  # a process the child forked still holds the write end
+        delivered = False
+    if delivered:
+        return code
+    _kill(pid, dirs, wait=False)
+    what = f"the computation ended without a result (exit status {code})"
+    mine = [
+        t.strip()
+        for option in ("learner", "learners")
+        for t in (getattr(args, option, None) or "").split(",")
+        if ":" in t
+    ]
+    if not mine:
+        return _internal_error(what, getattr(args, "verbose", False))
+    print(
+        f"maxmargin: error: {what}: did the learner {' or '.join(map(repr, mine))} call os._exit?",
+        file=sys.stderr,
+    )
+    return 2
+
+
+def _kill(pid: int, dirs: list[tuple[Path, bool]], wait: bool = True) -> None:
+    """Kill process group ``pid``, remove its temporary files and the folders it made.
+
+    With ``wait``, ``pid`` is a child of this process not yet waited for: it is killed
+    (were it not its group's leader yet) and waited for. Without, it may have been
+    waited for already, and its number may be another process's: the group only.
+    """
+    from ..io.files import remove_temporaries
+
+    with contextlib.suppress(OSError):
+        os.killpg(pid, signal.SIGKILL)
+    if wait:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+        with contextlib.suppress(OSError):
+            os.waitpid(pid, 0)
+    remove_temporaries([d for d, _ in dirs], pid)
+    for d, existed in dirs:  # a directory the child created and left empty
+        if not existed:
+            with contextlib.suppress(OSError):
+                d.rmdir()
