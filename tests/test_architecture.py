@@ -65,8 +65,7 @@ ROOMS: list[tuple[str, ...]] = [
 
 #: Imports against the direction (or back into the module's own room), each a thin
 #: facade that delegates, lazily.
-FACADES = {
-}
+FACADES = {}
 
 
 def _modules() -> dict[str, Path]:
