@@ -337,11 +337,11 @@ def resolve(
     """
     if isinstance(item, tuple):
         target, own = _pair(item)
-        given = {"intercept": intercept, "intercept_scaling": intercept_scaling}
+        shared = {"intercept": intercept, "intercept_scaling": intercept_scaling}
         return resolve(
             target,
             problem,
-            **{**own, **{k: v for k, v in given.items() if v is not None}, **params},
+            **{**own, **{k: v for k, v in shared.items() if v is not None}, **params},
         )
     item = adapt(item)  # scikit-learn and river estimators: objects of the protocol
     if isinstance(item, (str, type)):
