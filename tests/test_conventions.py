@@ -146,7 +146,7 @@ def test_random_state_objects_draw_a_seed():
 
 
 def _cli_default(command):
-    from maxmargin.cli import build_parser
+    from maxmargin.cli.main import build_parser
 
     parser = build_parser()
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
@@ -182,9 +182,21 @@ class _Mine:
 
 
 def _own_learner_default():
-    from maxmargin.online import as_learner
+    from maxmargin.online import resolve
 
-    return as_learner(_Mine()).intercept
+    return resolve(_Mine()).intercept
+
+
+def test_an_own_learner_defaults_to_its_kin_of_free():
+    # The protocol's default supported_intercepts are ("none", "augmented"): a learner of
+    # one's own treats the bias feature as one more weight unless it says it can leave the
+    # bias unregularised, so the adapter takes intercept_for's next choice.
+    assert _own_learner_default() == "augmented"
+    _Mine.supported_intercepts = ("none", "augmented", "free")
+    try:
+        assert _own_learner_default() == DEFAULT_INTERCEPT
+    finally:
+        del _Mine.supported_intercepts
 
 
 def _pegasos():
@@ -219,15 +231,10 @@ ENTRY_POINTS = [
     pytest.param(
         lambda: mm.run("pegasos", _data()).intercept,
         id="run",
-        marks=_pending("WP3", "the built-in learners"),
     ),
     pytest.param(
         lambda: _pegasos().intercept,
         id="OnlineLearner",
-        marks=_pending("WP3", "OnlineLearner"),
-    ),
-    pytest.param(
-        _own_learner_default, id="own learner", marks=_pending("WP3", "as_learner/resolve")
     ),
     pytest.param(
         lambda: _signature(mm.learners_along_path),
@@ -256,7 +263,6 @@ ENTRY_POINTS = [
     pytest.param(  # None: each learner's own default
         lambda: _cli_default("run") or _pegasos().intercept,
         id="cli run",
-        marks=_pending("WP3/WP6", "run --intercept"),
     ),
     pytest.param(_study_default, id="study spec", marks=_pending("WP6", "the study spec")),
 ]

@@ -317,8 +317,16 @@ def test_table_equals_compare_and_numpy(base):
     data = res.plan.data["gaussians"]
     cmp = mm.compare(
         data.train,
-        learners=[mm.online.resolve("pegasos", projection="greedy", lam=1 / (10.0 * data.train.n))],
+        learners=[
+            mm.online.resolve(
+                "pegasos",
+                projection="greedy",
+                lam=1 / (10.0 * data.train.n),
+                intercept=s.intercept,
+            )
+        ],
         C=10.0,
+        intercept=s.intercept,
         epochs=2,
         seeds=(1,),
         holdout=data.holdout,
@@ -347,13 +355,14 @@ def test_table_equals_compare_and_numpy(base):
     # numpy from the data: replay Pegasos and evaluate F(w_t) - F* at each checkpoint
     lam = rows[0]["lam"]
     tr = mm.run(
-        mm.online.resolve("pegasos", projection="greedy", lam=lam),
+        mm.online.resolve("pegasos", projection="greedy", lam=lam, intercept=s.intercept),
         data.train,
         epochs=2,
         order="shuffle",
         seed=1,
         checkpoints=list(data.checkpoints),
     )
+    assert s.intercept == "augmented"  # the replay below regularises the bias
     Z = np.hstack([data.train.X, np.ones((data.train.n, 1))])
     W = np.hstack([tr.w, tr.b[:, None]])
     F = 0.5 * lam * (W * W).sum(1) + np.maximum(0, 1 - data.train.y[:, None] * (Z @ W.T)).mean(0)

@@ -42,9 +42,10 @@ def test_equality_compares_every_field(gauss):
 
 
 def test_w_tilde_is_the_learner_space(gauss):
-    aug = run("perceptron", gauss, epochs=1)
+    aug = run(("perceptron", {"intercept": "augmented"}), gauss, epochs=1)
     s = 2.0
-    scaled = run(OnlineSubgradient(lam=0.1, intercept_scaling=s), gauss, epochs=1)
+    learner = OnlineSubgradient(lam=0.1, intercept="augmented", intercept_scaling=s)
+    scaled = run(learner, gauss, epochs=1)
     np.testing.assert_array_equal(aug.w_tilde(), np.column_stack([aug.w, aug.b]))
     np.testing.assert_allclose(scaled.w_tilde()[:, -1] * s, scaled.b, rtol=1e-15)
     none = run(OnlineSubgradient(lam=0.1, intercept="none"), gauss, epochs=1)

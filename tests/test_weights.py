@@ -470,7 +470,7 @@ def test_weighted_steps_match_naive_loops():
             w = w + s[i] * y[i] * Z[i]
         ws.append(w.copy())
     tr = run(
-        AveragedPerceptron(),
+        AveragedPerceptron(intercept="augmented"),
         ds,
         epochs=3,
         order="shuffle",
@@ -491,7 +491,7 @@ def test_weighted_steps_match_naive_loops():
         if np.linalg.norm(w) > r:
             w = w * r / np.linalg.norm(w)
     tr = run(
-        Pegasos(lam=lam, projection="greedy"),
+        Pegasos(lam=lam, projection="greedy", intercept="augmented"),
         ds,
         epochs=3,
         order="shuffle",
@@ -511,7 +511,15 @@ def test_weighted_steps_match_naive_loops():
             ell = max(0.0, 1 - y[i] * (w @ Z[i]))
             w = w + step(ell, Z[i] @ Z[i], 0.3 * s[i]) * y[i] * Z[i]
         _close(
-            run(cls(C=0.3), ds, epochs=3, order="shuffle", seed=4, sample_weight=s).w_tilde()[-1], w
+            run(
+                cls(C=0.3, intercept="augmented"),
+                ds,
+                epochs=3,
+                order="shuffle",
+                seed=4,
+                sample_weight=s,
+            ).w_tilde()[-1],
+            w,
         )
 
 
