@@ -117,7 +117,13 @@ def _solve_rescaled_inner(problem: SVMProblem, t: float, t0: float, **kw: Any) -
             f"{problem.data.name}: the data are not separable, and the soft "
             f"margin cannot be solved in double precision{scale_hint(problem)}"
         )
-    scaled = scaled_problem(problem, t)
+    try:
+        scaled = scaled_problem(problem, t)
+    except ParameterError:  # C / t^2 is finite, but not lam' = t^2 / (C n): beyond doubles
+        raise SolverError(
+            f"{problem.data.name}: the soft margin cannot be solved in double precision"
+            f"{scale_hint(problem)}"
+        ) from None
     tries = [kw]
     if huge and kw["form"] == "dual" and kw["solver"] is None:
         tries.append({**kw, "form": "primal", "solver": "PIQP"})

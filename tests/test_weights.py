@@ -197,6 +197,21 @@ def weighted_scaled(draw):
     eps=1e-4,
     seed=0,
 )
+# C' = C R^2 finite but C' n beyond the doubles in the rescaled sub-problem (a weight 0
+# leaves n = 7): a SolverError, not the sub-problem's ParameterError about a C never given
+@example(
+    case=(
+        np.array([[0.346], [0.822], [0.330], [-1.303], [0.905], [0.446], [-0.537], [0.581]]),
+        np.array([1.0, 1, 1, -1, 1, -1, 1, 1]),
+        np.array([1.0, 1, 3, 1, 2, 1, 0, 3]),
+        150,
+        17,
+        -10,
+    ),
+    intercept="free",
+    eps=1e-4,
+    seed=0,
+)
 @given(
     case=weighted_scaled(),
     intercept=st.sampled_from(INTERCEPTS),
