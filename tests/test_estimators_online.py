@@ -20,7 +20,7 @@ from maxmargin.estimators import (  # noqa: E402
 )
 from maxmargin.exceptions import DataError, ParameterError  # noqa: E402
 from maxmargin.online import AveragedPerceptron, Pegasos, Perceptron  # noqa: E402
-from maxmargin.online.pa import PA2  # noqa: E402
+from maxmargin.online.pa import PA1, PA2  # noqa: E402
 
 ONLINE = [PerceptronClassifier, AveragedPerceptronClassifier, PegasosClassifier, PAClassifier]
 
@@ -43,7 +43,7 @@ def _gauss():
         ),
         (
             lambda: PegasosClassifier(
-                lam=0.05, batch_size=4, projection="greedy", epochs=3, seed=2
+                lam=0.05, batch_size=4, projection="greedy", epochs=3, seed=2, intercept="augmented"
             ),
             Pegasos(lam=0.05, batch_size=4, projection="greedy", intercept="augmented"),
             False,
@@ -54,6 +54,9 @@ def _gauss():
             True,
         ),
         (lambda: PAClassifier(C=0.3, variant="pa2", epochs=2, seed=3), PA2(C=0.3), False),
+        # the defaults: the learners' free bias (conventions.DEFAULT_INTERCEPT)
+        (lambda: PegasosClassifier(lam=0.05, epochs=2, seed=1), Pegasos(lam=0.05), False),
+        (lambda: PAClassifier(C=0.3, epochs=2, seed=3), PA1(C=0.3), False),
     ],
 )
 def test_fit_reproduces_run(make_est, learner, use_avg):
@@ -114,19 +117,20 @@ def test_partial_fit_errors_say_what_to_do():
         PerceptronClassifier(intercept="bias").fit(X, y)
 
 
-@pytest.mark.parametrize("intercept", ["none", "augmented"])
+@pytest.mark.parametrize("intercept", ["none", "free", "augmented"])
 def test_perceptron_and_pa_match_sklearn_step_for_step(intercept):
     """Independent implementations of the same updates, cyclic order, zero start.
 
     scikit-learn's perceptron updates its unregularised intercept by ``y`` on a mistake,
-    which is the augmented ``w0 += y s`` rule with ``s = 1``. Its PA steps leave the
-    intercept out of ``||x||^2``, so PA is compared without an intercept only.
+    which is the free bias's rule and the augmented ``w0 += y s`` rule with ``s = 1``.
+    Its PA steps leave the intercept out of ``||x||^2``, so PA is compared without an
+    intercept only.
     """
     from sklearn.linear_model import Perceptron as SkPerceptron
     from sklearn.linear_model import SGDClassifier
 
     X, y = _gauss()
-    fit_intercept = intercept == "augmented"
+    fit_intercept = intercept != "none"
     sk = SkPerceptron(fit_intercept=fit_intercept, shuffle=False, max_iter=3, tol=None)
     mm = PerceptronClassifier(intercept=intercept, order="cyclic", epochs=3)
     sk.fit(X, y)

@@ -7,19 +7,20 @@
 
 from __future__ import annotations
 
+from dataclasses import KW_ONLY, dataclass
 from typing import Any
 
 import numpy as np
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
 
-from .._validation import check_choice, check_int, resolve_alias, seed_from_random_state
+from .._validation import check_choice, check_int
+from ..conventions import DEFAULT_INTERCEPT, resolve_sklearn
 from ..data import Dataset
 from ..exceptions import DataError, ParameterError
-from ..online import AveragedPerceptron, Pegasos, Perceptron
 from ..online.base import OnlineLearner
 from ..online.orders import ORDERS, _check_seed, iter_schedule
-from ..online.pa import PA, PA1, PA2
+from ..online.registry import resolve
 from ..online.runner import OnlineState
 from ..problem import combine_weights, resolve_class_weight
 from ._base import _binary_targets, _check_sample_weight, _labels, _LinearBinary
@@ -32,9 +33,23 @@ __all__ = [
 ]
 
 
-class _OnlineClassifier(_LinearBinary):
-    """Shared ``fit``/``partial_fit`` of the online estimators (not used directly)."""
+_EPOCHS, _LAM = 10, 1e-4  # the defaults of epochs (max_iter) and lam (alpha)
 
+
+# The parameters are dataclass fields: scikit-learn reads them from the signature of
+# __init__, which the dataclass writes (and which stores each one as it is, as
+# scikit-learn requires); the ones every online estimator takes are declared once, here.
+@dataclass(eq=False, repr=False, kw_only=True)
+class _OnlineClassifier(_LinearBinary):
+    """Shared parameters, ``fit`` and ``partial_fit`` of the online estimators."""
+
+    epochs: int = _EPOCHS
+    order: str = "shuffle"
+    seed: int = 0
+    intercept: str = DEFAULT_INTERCEPT
+    intercept_scaling: float = 1.0
+    max_iter: int | None = None
+    random_state: Any = None
     class_weight: Any = None
 
     def _batch_weights(
@@ -64,8 +79,16 @@ class _OnlineClassifier(_LinearBinary):
         """Report the averaged iterate (learners with ``has_average``), not the last."""
         return False
 
-    def _learner(self) -> OnlineLearner:
+    def _learner_args(self) -> tuple[str, dict[str, Any]]:
+        """The learner's name in :data:`maxmargin.online.registry.LEARNERS`, its options."""
         raise NotImplementedError
+
+    def _learner(self) -> OnlineLearner:
+        """The learner, built and checked by :func:`maxmargin.online.registry.resolve`."""
+        name, params = self._learner_args()
+        return resolve(
+            name, intercept=self.intercept, intercept_scaling=self.intercept_scaling, **params
+        )
 
     def _publish(self, state: OnlineState) -> None:
         w: Any
@@ -114,11 +137,13 @@ class _OnlineClassifier(_LinearBinary):
         classes, y_pm = _binary_targets(self, y)
         epochs = check_int(
             "max_iter" if self.max_iter is not None else "epochs",
-            resolve_alias("epochs", self.epochs, 10, "max_iter", self.max_iter),
+            resolve_sklearn("epochs", self.epochs, "max_iter", self.max_iter, default=_EPOCHS),
             minimum=1,
         )
         order = check_choice("order", self.order, ORDERS)
-        seed = _check_seed(seed_from_random_state(self.random_state, self.seed))
+        seed = _check_seed(
+            resolve_sklearn("seed", self.seed, "random_state", self.random_state, default=0)
+        )
         data = Dataset(X, y_pm, name=type(self).__name__, classes=_labels(classes))
         sw, _ = combine_weights(data, _check_sample_weight(sample_weight, X), self.class_weight)
         state = OnlineState(self._learner())
@@ -201,10 +226,11 @@ _ONLINE_PARAMS = """epochs : int >= 1
         Example order of :meth:`fit` (see :func:`maxmargin.online.schedule`).
     seed : int >= 0
         Seed of the random orders; same seed, same weights.
-    intercept : {"augmented", "none", "free"}
-        ``augmented``: x -> (x, s), the bias ``b = s w_{d+1}`` is learnt like a weight;
-        ``free``: the same bias, unregularised (never shrunk or projected: SGDClassifier's);
-        ``none``: f(x) = w.x.
+    intercept : {"free", "none", "augmented"}
+        ``free`` (the default, as :func:`maxmargin.solve` and scikit-learn's
+        ``SGDClassifier``): the bias of the bias feature ``s``, unregularised (never
+        shrunk or projected); ``augmented``: x -> (x, s), the bias ``b = s w_{d+1}``
+        is learnt like a weight; ``none``: f(x) = w.x.
     intercept_scaling : float > 0
         ``s``.
     max_iter : int >= 1, optional
@@ -258,29 +284,8 @@ class PerceptronClassifier(_OnlineClassifier):  # noqa: D101 (__doc__: an f-stri
     (['a', 'b'], 1.0)
     """
 
-    def __init__(
-        self,
-        *,
-        epochs: int = 10,
-        order: str = "shuffle",
-        seed: int = 0,
-        intercept: str = "augmented",
-        intercept_scaling: float = 1.0,
-        max_iter: int | None = None,
-        random_state: Any = None,
-        class_weight: Any = None,
-    ) -> None:
-        self.epochs = epochs
-        self.order = order
-        self.seed = seed
-        self.intercept = intercept
-        self.intercept_scaling = intercept_scaling
-        self.max_iter = max_iter
-        self.random_state = random_state
-        self.class_weight = class_weight
-
-    def _learner(self) -> OnlineLearner:
-        return Perceptron(intercept=self.intercept, intercept_scaling=self.intercept_scaling)
+    def _learner_args(self) -> tuple[str, dict[str, Any]]:
+        return "perceptron", {}
 
 
 class AveragedPerceptronClassifier(PerceptronClassifier):  # noqa: D101 (__doc__: an f-string, below)
@@ -306,12 +311,11 @@ class AveragedPerceptronClassifier(PerceptronClassifier):  # noqa: D101 (__doc__
     (4, [1])
     """
 
-    def _learner(self) -> OnlineLearner:
-        return AveragedPerceptron(
-            intercept=self.intercept, intercept_scaling=self.intercept_scaling
-        )
+    def _learner_args(self) -> tuple[str, dict[str, Any]]:
+        return "averaged_perceptron", {}
 
 
+@dataclass(eq=False, repr=False)
 class PegasosClassifier(_OnlineClassifier):  # noqa: D101 (__doc__: an f-string, below)
     __doc__ = f"""Online subgradient SoftSVM(lambda) (:class:`maxmargin.online.Pegasos`).
 
@@ -347,51 +351,22 @@ class PegasosClassifier(_OnlineClassifier):  # noqa: D101 (__doc__: an f-string,
     (1.0, 40)
     """
 
-    def __init__(
-        self,
-        lam: float = 1e-4,
-        *,
-        projection: str | None = None,
-        batch_size: int = 1,
-        average: bool = False,
-        epochs: int = 10,
-        order: str = "shuffle",
-        seed: int = 0,
-        intercept: str = "augmented",
-        intercept_scaling: float = 1.0,
-        alpha: float | None = None,
-        max_iter: int | None = None,
-        random_state: Any = None,
-        class_weight: Any = None,
-    ) -> None:
-        self.lam = lam
-        self.projection = projection
-        self.batch_size = batch_size
-        self.average = average
-        self.epochs = epochs
-        self.order = order
-        self.seed = seed
-        self.intercept = intercept
-        self.intercept_scaling = intercept_scaling
-        self.alpha = alpha
-        self.max_iter = max_iter
-        self.random_state = random_state
-        self.class_weight = class_weight
+    lam: float = _LAM
+    _: KW_ONLY
+    projection: str | None = None
+    batch_size: int = 1
+    average: bool = False
+    alpha: float | None = None
 
     def _use_average(self) -> bool:
         return bool(self.average)
 
-    def _learner(self) -> OnlineLearner:
-        lam = resolve_alias("lam", self.lam, 1e-4, "alpha", self.alpha)
-        return Pegasos(
-            lam=lam,
-            projection=self.projection,
-            batch_size=self.batch_size,
-            intercept=self.intercept,
-            intercept_scaling=self.intercept_scaling,
-        )
+    def _learner_args(self) -> tuple[str, dict[str, Any]]:
+        lam = resolve_sklearn("lam", self.lam, "alpha", self.alpha, default=_LAM)
+        return "pegasos", {"lam": lam, "projection": self.projection, "batch_size": self.batch_size}
 
 
+@dataclass(eq=False, repr=False)
 class PAClassifier(_OnlineClassifier):  # noqa: D101 (__doc__: an f-string, below)
     __doc__ = f"""Passive-aggressive classification (:mod:`maxmargin.online.pa`).
 
@@ -418,37 +393,10 @@ class PAClassifier(_OnlineClassifier):  # noqa: D101 (__doc__: an f-string, belo
     1.0
     """
 
-    def __init__(
-        self,
-        C: float = 1.0,
-        *,
-        variant: str = "pa1",
-        epochs: int = 10,
-        order: str = "shuffle",
-        seed: int = 0,
-        intercept: str = "augmented",
-        intercept_scaling: float = 1.0,
-        max_iter: int | None = None,
-        random_state: Any = None,
-        class_weight: Any = None,
-    ) -> None:
-        self.C = C
-        self.variant = variant
-        self.epochs = epochs
-        self.order = order
-        self.seed = seed
-        self.intercept = intercept
-        self.intercept_scaling = intercept_scaling
-        self.max_iter = max_iter
-        self.random_state = random_state
-        self.class_weight = class_weight
+    C: float = 1.0
+    _: KW_ONLY
+    variant: str = "pa1"
 
-    def _learner(self) -> OnlineLearner:
+    def _learner_args(self) -> tuple[str, dict[str, Any]]:
         variant = check_choice("variant", self.variant, ("pa1", "pa2", "pa"))
-        kw: dict[str, Any] = {
-            "intercept": self.intercept,
-            "intercept_scaling": self.intercept_scaling,
-        }
-        if variant == "pa":
-            return PA(**kw)
-        return (PA1 if variant == "pa1" else PA2)(C=self.C, **kw)
+        return variant, {} if variant == "pa" else {"C": self.C}
