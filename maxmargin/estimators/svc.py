@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import dataclasses
 from typing import Any
 
 import numpy as np
@@ -12,7 +11,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._validation import check_choice, check_positive
-from ..certificate import Certificate, certify
+from ..certificate import Certificate
 from ..conventions import DEFAULT_INTERCEPT, INTERCEPTS
 from ..data import Dataset
 from ..exact import FORMS, solve
@@ -85,9 +84,9 @@ class ExactSVC(_LinearBinary):
     margin_ : float
         The geometric margin ``1/||w~||``.
     solution_ : ExactSolution
-        Everything :func:`maxmargin.solve` returned. Not pickled (its problem holds the
-        training set): after unpickling, :meth:`recertify` with the training data
-        rebuilds it.
+        Everything :func:`maxmargin.solve` returned. Pickled without its data (its
+        problem holds the training set): after unpickling, :meth:`recertify` with the
+        training data rebuilds it.
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only when X had string column names (a pandas DataFrame).
@@ -98,11 +97,13 @@ class ExactSVC(_LinearBinary):
     ``coef_``, ``intercept_``, the support vectors (``support_``,
     ``support_vectors_``, ``dual_coef_``), ``alpha_`` (stored by its non-zero entries:
     after the polish it is exactly 0 off the support vectors), ``certificate_`` and
-    every field of ``solution_`` but its ``problem``. The size is O(#SV d), not
-    O(n d). A certificate needs every example (the hinge losses of the primal, the
-    stationarity ``w = sum_i alpha_i y_i x_i``): ``clf.recertify(X, y)`` re-checks the
-    optimum on the training data and restores ``solution_``. ``copy.copy`` and
-    ``copy.deepcopy`` keep everything.
+    ``solution_`` without its data (what its file keeps: ``ExactSolution.to_dict()``,
+    the problem's parameters and weights but not the training set). The size is
+    O(#SV d), not O(n d) (plus n weights when ``fit`` had ``sample_weight`` or
+    ``class_weight``). A certificate needs every example (the hinge losses of the
+    primal, the stationarity ``w = sum_i alpha_i y_i x_i``): ``clf.recertify(X, y)``
+    re-checks the optimum on the training data and restores ``solution_``.
+    ``copy.copy`` and ``copy.deepcopy`` keep everything.
 
     Examples
     --------
@@ -222,18 +223,18 @@ class ExactSVC(_LinearBinary):
         self.certificate_ = sol.certificate
         self.margin_ = float(sol.margin)
         self.solution_ = sol
-        self.__dict__.pop("_solution_fields", None)  # left by an unpickled earlier fit
+        self.__dict__.pop("_solution", None)  # left by an unpickled earlier fit
         return self
 
-    def recertify(
-        self, X: Any, y: Any, *, sample_weight: Any = None, tol: float | None = None
-    ) -> Certificate:
+    def recertify(self, X: Any, y: Any, *, tol: float | None = None) -> Certificate:
         """Re-check the fitted optimum on the training data (after unpickling, say).
 
-        Recomputes the certificate of ``(coef_, intercept_, alpha_)`` with numpy from
-        ``(X, y)``, as :func:`maxmargin.certify` does, and restores ``solution_`` when
-        it was left out of a pickle. ``(X, y)`` must be the training data, rows in the
-        same order: the rows ``support_`` must equal ``support_vectors_`` exactly.
+        ``solution_.with_data``: recomputes the certificate of the fitted point with
+        numpy from ``(X, y)`` (and the example weights ``fit`` was given, which the
+        solution keeps), as :func:`maxmargin.certify` does, and sets ``solution_`` to
+        the solution on ``(X, y)`` (restoring it after unpickling). ``(X, y)`` must be
+        the training data, rows in the same order: the rows ``support_`` must equal
+        ``support_vectors_`` exactly.
 
         Parameters
         ----------
@@ -241,15 +242,14 @@ class ExactSVC(_LinearBinary):
             The training features.
         y : array-like of shape (n,)
             The training labels (from ``classes_``).
-        sample_weight : array-like of shape (n,), optional
-            The ``sample_weight`` fit was given (the estimator does not keep it).
         tol : float, optional
             Tolerance of the certificate (default: that of ``certificate_``).
 
         Returns
         -------
         Certificate
-            ``ok`` when the optimum is certified on ``(X, y)``.
+            ``ok`` when the optimum is certified on ``(X, y)`` (else a RuntimeWarning,
+            and ``solution_.status`` is ``"uncertified"``).
 
         Examples
         --------
@@ -287,20 +287,15 @@ class ExactSVC(_LinearBinary):
                 "support_vectors_ (or their labels from dual_coef_'s signs); give "
                 "the data fit saw, rows in the same order"
             )
-        problem = self._problem(
-            self._dataset(X, y_pm, self.classes_), _check_sample_weight(sample_weight, X)
-        )
-        cert = certify(
-            problem,
-            self.coef_[0],
-            self.intercept_[0],
-            self.alpha_,
-            tol=self.certificate_.tol if tol is None else tol,
-        )
-        fields = self.__dict__.pop("_solution_fields", None)
-        if fields is not None and "solution_" not in self.__dict__:
-            self.solution_ = ExactSolution(**fields, alpha=self.alpha_, problem=problem)
-        return cert
+        data = self._dataset(X, y_pm, self.classes_)
+        tol = self.certificate_.tol if tol is None else tol
+        saved = self.__dict__.get("_solution")  # the solution a pickle kept
+        if saved is None:
+            self.solution_ = self.solution_.with_data(data, tol=tol)
+        else:
+            self.solution_ = ExactSolution.from_json(saved, data, tol=tol)
+            del self._solution
+        return self.solution_.certificate
 
     # Pickles: everything but the training set (see the class Notes).
 
@@ -308,11 +303,9 @@ class ExactSVC(_LinearBinary):
         state = dict(super().__getstate__())  # a copy: the live __dict__ stays as it is
         sol = state.pop("solution_", None)
         if sol is not None:
-            state["_solution_fields"] = {
-                f.name: getattr(sol, f.name)
-                for f in dataclasses.fields(sol)
-                if f.name not in ("problem", "alpha")
-            }
+            # what a file of it keeps (without_data's fields, alpha by its non-zero
+            # entries): the in-memory without_data() holds alpha dense, O(n)
+            state["_solution"] = sol.to_dict()
         alpha = state.pop("alpha_", None)
         if alpha is not None:
             nz = np.flatnonzero(alpha)
@@ -331,7 +324,7 @@ class ExactSVC(_LinearBinary):
 
     def __getattr__(self, name: str) -> Any:
         # Only reached when normal lookup fails: explain the one attribute a pickle drops.
-        if name == "solution_" and "_solution_fields" in self.__dict__:
+        if name == "solution_" and "_solution" in self.__dict__:
             raise AttributeError(
                 "solution_ is not pickled (it holds the training set); "
                 "call recertify(X, y) with the training data to rebuild it"
