@@ -14,10 +14,11 @@ from .._validation import check_choice, check_positive
 from ..certificate import Certificate
 from ..conventions import DEFAULT_INTERCEPT, INTERCEPTS
 from ..data import Dataset
-from ..exact import FORMS, solve
+from ..exact import solve
 from ..exceptions import DataError, ParameterError
 from ..problem import SVMProblem
 from ..solution import ExactSolution
+from ..solvers import FORMS
 from ._base import _binary_targets, _check_sample_weight, _labels, _LinearBinary
 
 __all__ = ["ExactSVC"]
