@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import math
+import pickle
 
 import numpy as np
 import pytest
@@ -417,8 +418,14 @@ def test_svc_with_sample_weight_and_class_weight_is_the_reference():
     a = ExactSVC(C=0.8).fit(X, y, sample_weight=m)
     b = ExactSVC(C=0.8).fit(X[rep], y[rep])
     np.testing.assert_allclose(a.coef_, b.coef_, atol=1e-10)
-    assert a.recertify(X, y, sample_weight=m).ok
-    assert not a.recertify(X, y).ok  # another problem without its weights
+    # the solution keeps its weights: a pickle re-certifies on (X, y) alone ...
+    back = pickle.loads(pickle.dumps(a))
+    assert back.recertify(X, y).ok and back.solution_.problem.weights.tolist() == m.tolist()
+    # ... and the same point is no optimum of the problem without them
+    y_pm = np.where(y == a.classes_[1], 1.0, -1.0)
+    assert not certify(
+        SVMProblem(Dataset(X, y_pm), C=0.8), a.coef_[0], a.intercept_[0], a.alpha_
+    ).ok
 
 
 def test_online_estimators_take_weights():
