@@ -202,6 +202,33 @@ def weighted_scaled(draw):
 # leaves n = 7): a SolverError, not the sub-problem's ParameterError about a C never given
 @example(
     case=(
+        np.array(
+            [
+                0.12573022,
+                -0.13210486,
+                0.64042265,
+                0.10490012,
+                -0.53566937,
+                0.36159505,
+                1.30400005,
+                0.94708096,
+                -0.70373524,
+                -1.26542147,
+                -0.62327446,
+            ]
+        )[:, None],
+        np.array([-1.0, -1, -1, -1, -1, -1, 1, 1, -1, 1, -1]),
+        np.array([1.0, 2, 1, 2, 3, 1, 1, 3, 3, 3, 1]),
+        143,
+        30,
+        -10,
+    ),
+    intercept="free",
+    eps=1e-4,
+    seed=0,
+)
+@example(
+    case=(
         np.array([[0.346], [0.822], [0.330], [-1.303], [0.905], [0.446], [-0.537], [0.581]]),
         np.array([1.0, 1, 1, -1, 1, -1, 1, 1]),
         np.array([1.0, 1, 3, 1, 2, 1, 0, 3]),
