@@ -669,3 +669,50 @@ def test_what_needs_the_data_on_a_result_read_without_them(heart_solution_doc):
     data = mm.load(HEART)
     with pytest.raises(mm.DataError, match="n=270, d=13; .* has n=269, d=13: give the data"):
         sol.with_data(data.subset(np.arange(269)))
+
+
+# --------------------------------------------------------------------------- audit: accepted
+# input that crashed (exit 70, a plain Python exception, or memory without bound)
+
+
+@pytest.fixture
+def no_path(monkeypatch):
+    """The C path may not be computed: a count is refused before."""
+
+    def fail(*a, **k):
+        raise AssertionError("the path was computed despite a count too large")
+
+    monkeypatch.setattr(MODULES["path"], "regularization_path", fail)
+
+
+def test_path_learners_epochs_beyond_int64_refused_before_the_path(capsys, tmp_path, no_path):
+    refused(
+        capsys, "path", HEART, "--learners", "pa1", "--epochs", 10**19, "--out", tmp_path / "o",
+        match="'epochs' parameter must be at most",
+    )  # fmt: skip
+
+
+def test_path_learners_epochs_sized_before_the_path(capsys, tmp_path, eight_gib, no_path):
+    line = refused(
+        capsys, "path", HEART, "--learners", "pa1,pegasos", "--epochs", 10**8,
+        "--out", tmp_path / "o", match="'epochs' parameter gives too many epochs: 100,000,000",
+    )  # fmt: skip
+    assert "8.0 GiB available" in line and "2 learners x 25 lambdas" in line
+    ds = mm.load("builtin:heart_scale")
+    with pytest.raises(ParameterError, match="'epochs' parameter gives too many epochs"):
+        mm.learners_along_path(ds, C=[0.1, 1.0], learners=["pa1"], epochs=10**8)
+
+
+def test_path_learners_sizing_counts_what_a_study_holds(monkeypatch):
+    from maxmargin.evaluation.path import learners as lp
+
+    ds = mm.make_gaussians(30, 2, seed=0)
+    held = []
+    monkeypatch.setattr(lp, "check_count", lambda *a, **k: held.append((a, k)))
+    lp.check_study_size(ds, 4, 3, 5, n_jobs=1)
+    (name, epochs, each, unit), kw = held[0]
+    assert (name, epochs, unit) == ("epochs", 5, "epochs")
+    # per checkpoint: the 12 runs' curves, the checkpoints while they are made, and one
+    # run's trace of d + 1 weights at a time
+    assert each == 12 * lp.CURVE_BYTES + 32.0 + 1 * (32.0 * 3 + lp.CHECKPOINT_OVERHEAD)
+    assert kw["base"] == each * lp._geometric_count(30 * 5)
