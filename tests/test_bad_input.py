@@ -716,3 +716,36 @@ def test_path_learners_sizing_counts_what_a_study_holds(monkeypatch):
     # run's trace of d + 1 weights at a time
     assert each == 12 * lp.CURVE_BYTES + 32.0 + 1 * (32.0 * 3 + lp.CHECKPOINT_OVERHEAD)
     assert kw["base"] == each * lp._geometric_count(30 * 5)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--batch-size", 10**19],
+        ["--learner-param", f"batch_size={10**19}"],
+    ],
+)
+def test_batch_size_beyond_any_run_refused(capsys, argv):
+    refused(
+        capsys, "run", HEART, "--learner", "pegasos", "--epochs", 1, *argv,
+        match="'batch_size' parameter must be an int in [1, 4,611,686,018,427,387,904]",
+    )  # fmt: skip
+    with pytest.raises(ParameterError, match="'batch_size' parameter"):
+        mm.Pegasos(batch_size=10**19)
+
+
+def test_a_batch_larger_than_the_data_is_the_whole_epoch():
+    ds = mm.make_gaussians(40, 2, seed=0)
+    whole = mm.run(mm.Pegasos(lam=0.1, batch_size=40), ds, epochs=3, seed=1)
+    huge = mm.run(mm.Pegasos(lam=0.1, batch_size=2**62), ds, epochs=3, seed=1)
+    assert np.array_equal(whole.t, huge.t) and np.array_equal(whole.w, huge.w)
+
+
+@pytest.mark.parametrize("learner", ["pocket", "dual_perceptron", "pegasos"])
+def test_intercept_scaling_whose_square_overflows_refused(capsys, learner):
+    refused(
+        capsys, "run", HEART, "--learner", learner, "--epochs", 1,
+        "--learner-param", "intercept_scaling=1e200", match="'intercept_scaling' parameter",
+    )  # fmt: skip
+    with pytest.raises(ParameterError, match="its square must be a finite double"):
+        mm.online.resolve((learner, {"intercept_scaling": 1e200}))
