@@ -749,3 +749,25 @@ def test_intercept_scaling_whose_square_overflows_refused(capsys, learner):
     )  # fmt: skip
     with pytest.raises(ParameterError, match="its square must be a finite double"):
         mm.online.resolve((learner, {"intercept_scaling": 1e200}))
+
+
+def test_study_seeds_beyond_any_count_refused(capsys, tmp_path):
+    from maxmargin.studies import SpecError, load_spec
+
+    spec = {
+        "problem": {"C": 1.0},
+        "run": {"epochs": 1, "seeds": 10**24},
+        "data": [{"source": HEART}],
+        "learners": ["pa1"],
+    }
+    with pytest.raises(SpecError, match="run.seeds"):
+        load_spec(spec)
+    gen = {"generator": "separable", "seeds": 10**24}
+    with pytest.raises(SpecError, match=r"data\[0\].seeds"):
+        load_spec({**spec, "run": {"epochs": 1}, "data": [gen]})
+    toml = tmp_path / "big.toml"
+    toml.write_text(
+        f'[problem]\nC=1.0\n[run]\nepochs=1\nseeds={10**24}\n[[data]]\nsource="{HEART}"\n'
+        '[[learners]]\nname="pa1"\n'
+    )
+    refused(capsys, "study", toml, "--out", tmp_path / "s", match="run.seeds")
