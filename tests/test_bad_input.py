@@ -771,3 +771,52 @@ def test_study_seeds_beyond_any_count_refused(capsys, tmp_path):
         '[[learners]]\nname="pa1"\n'
     )
     refused(capsys, "study", toml, "--out", tmp_path / "s", match="run.seeds")
+
+
+BAD_STR = """
+import numpy as np
+from maxmargin.online import Learner
+
+class Unprintable(Exception):
+    def __str__(self):
+        raise RuntimeError("str fails")
+
+class Loud(Learner):
+    def start(self, d):
+        self.w = np.zeros(d)
+    def step(self, x, y, t):
+        raise ValueError("x" * 1_000_000)
+    def weights(self):
+        return self.w
+
+class Mute(Loud):
+    def step(self, x, y, t):
+        raise Unprintable()
+
+class Base(Loud):
+    def step(self, x, y, t):
+        raise BaseException("x")
+
+class Gen(Loud):
+    def step(self, x, y, t):
+        raise GeneratorExit()
+"""
+
+
+@pytest.mark.parametrize(
+    "cls, match",
+    [
+        ("Mute", "raised Unprintable in step() at step 1: (its message cannot be printed: "),
+        ("Loud", "raised ValueError in step() at step 1: xxxxx"),
+        ("Base", "raised BaseException in step() at step 1: x (-v"),
+        ("Gen", "raised GeneratorExit in step() at step 1 (-v"),
+    ],
+)
+def test_a_learner_exception_is_one_short_line(capsys, tmp_path, cls, match):
+    f = tmp_path / "bad.py"
+    f.write_text(BAD_STR)
+    line = refused(capsys, "run", HEART, "--learner", f"{f}:{cls}", "--epochs", 1, match=match)
+    assert len(line) < 1000, len(line)
+    ds = mm.load(HEART)
+    with pytest.raises(mm.online.protocol.LearnerError, match=re.escape(match)):
+        mm.run(f"{f}:{cls}", ds, epochs=1)

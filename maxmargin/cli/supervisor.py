@@ -32,7 +32,12 @@ def _internal_error(e: Exception | str, verbose: bool) -> int:
             import traceback
 
             traceback.print_exception(e, file=sys.stderr)
-        text = e if isinstance(e, str) else f"{type(e).__name__}: {' '.join(str(e).split())}"
+        if isinstance(e, str):
+            text = e
+        else:
+            from .._validation import failure  # safe where str(e) itself raises
+
+            text = failure(e).removeprefix("raised ")
         print(
             f"maxmargin: internal error: {text} (please report it to the maxmargin "
             "developers, with the command line"

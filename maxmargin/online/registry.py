@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from .._validation import failure
 from ..conventions import intercept_for
 from ..exceptions import ParameterError
 from .adapters import adapt
@@ -38,7 +39,7 @@ from .perceptron import (
     VotedPerceptron,
 )
 from .pocket import Pocket
-from .protocol import LearnerError, as_learner, failure, learner_params
+from .protocol import LearnerError, as_learner, learner_params
 from .subgradient import OnlineSubgradient
 from .winnow import Winnow
 
