@@ -820,3 +820,35 @@ def test_a_learner_exception_is_one_short_line(capsys, tmp_path, cls, match):
     ds = mm.load(HEART)
     with pytest.raises(mm.online.protocol.LearnerError, match=re.escape(match)):
         mm.run(f"{f}:{cls}", ds, epochs=1)
+
+
+def test_kernel_whose_rounding_overflows_refused():
+    from maxmargin.kernel_problem import KernelProblem
+
+    X, y = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 2.0], [-1.0, 0.5]]), np.array([1, -1, 1, -1])
+    ds = mm.Dataset(X, y)
+    with pytest.raises(ParameterError, match="'gamma' parameter is too large for these data"):
+        KernelProblem(ds, "rbf", C=1.0, gamma=1e300)
+    KernelProblem(ds, "rbf", C=1.0, gamma=1e10)  # far from it: accepted
+    with pytest.raises(ParameterError, match="not finite"):
+        KernelProblem(ds, "poly", C=1.0, degree=10**6, coef0=1.0)
+
+
+@pytest.mark.parametrize(
+    "raised, match",
+    [
+        (ZeroDivisionError("division by zero"), "raised ZeroDivisionError: division by zero"),
+        (SystemExit(3), "called sys.exit(3)"),
+        (RuntimeError, "raised RuntimeError"),
+    ],
+)
+def test_a_kernel_callable_that_raises(raised, match):
+    from maxmargin.kernel_problem import KernelProblem
+
+    def kernel(A, B):
+        raise raised
+
+    ds = mm.Dataset(np.array([[0.0], [1.0]]), np.array([1, -1]))
+    with pytest.raises(ParameterError, match=re.escape(match)) as e:
+        KernelProblem(ds, kernel, C=1.0)
+    assert "\n" not in str(e.value)
