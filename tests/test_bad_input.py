@@ -852,3 +852,10 @@ def test_a_kernel_callable_that_raises(raised, match):
     with pytest.raises(ParameterError, match=re.escape(match)) as e:
         KernelProblem(ds, kernel, C=1.0)
     assert "\n" not in str(e.value)
+
+
+def test_solve_at_a_c_whose_rescaled_form_overflows_names_the_given_c(capsys):
+    line = refused(capsys, "solve", HEART, "--C", "1e305", match="C = 1e+305")
+    assert "1.6e+306" not in line and "underflows" not in line
+    with pytest.raises(mm.SolverError, match=r"C = 1e\+305"):
+        mm.solve(mm.SVMProblem(mm.load(HEART), C=1e305))
