@@ -284,18 +284,18 @@ def kernel_block(kernel: Kernel, gamma: float, A: Any, B: Any) -> np.ndarray:
 
 
 def _call(kernel: Kernel, A: np.ndarray, B: np.ndarray) -> np.ndarray:
-    """A callable kernel's block, checked (shape, finite)."""
-    assert kernel.function is not None
+    """A callable kernel's block, checked (real, shape, finite)."""
     try:
-        K = np.asarray(kernel.function(A, B), dtype=float)
+        out = kernel.function(A, B)  # type: ignore[misc]
+        K = np.asarray(out, dtype=complex if np.iscomplexobj(out) else float)
     except (Exception, SystemExit) as e:  # the user's code (sys.exit would end silently)
         raise ParameterError(
             f"the kernel callable failed on a ({len(A)}, {len(B)}) block: it {failure(e)}"
         ) from e
+    if K.dtype.kind == "c":  # a cast to float would drop the imaginary part
+        raise ParameterError("the kernel callable returned complex values; a kernel is real")
     if K.shape != (len(A), len(B)):
-        raise ParameterError(
-            f"the kernel callable must return an array of shape ({len(A)}, {len(B)}), got {K.shape}"
-        )
+        raise ParameterError(f"the kernel callable returned shape {K.shape}, not {len(A), len(B)}")
     if not np.isfinite(K).all():
         raise ParameterError("the kernel callable returned a value that is not finite")
     return K

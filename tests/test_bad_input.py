@@ -11,6 +11,7 @@ import os
 import re
 import shutil
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -859,3 +860,14 @@ def test_solve_at_a_c_whose_rescaled_form_overflows_names_the_given_c(capsys):
     assert "1.6e+306" not in line and "underflows" not in line
     with pytest.raises(mm.SolverError, match=r"C = 1e\+305"):
         mm.solve(mm.SVMProblem(mm.load(HEART), C=1e305))
+
+
+def test_a_kernel_callable_that_returns_complex_values():
+    from maxmargin.kernel_problem import KernelProblem
+
+    ds = mm.Dataset(np.array([[0.0], [1.0], [2.0]]), np.array([1, -1, 1]))
+    with warnings.catch_warnings(record=True) as caught:  # not numpy's ComplexWarning
+        warnings.simplefilter("always")
+        with pytest.raises(ParameterError, match="returned complex values; a kernel is real"):
+            KernelProblem(ds, lambda A, B: (A @ B.T) * (1 + 1j), C=1.0)
+    assert not caught, [str(w.message) for w in caught]
