@@ -871,3 +871,12 @@ def test_a_kernel_callable_that_returns_complex_values():
         with pytest.raises(ParameterError, match="returned complex values; a kernel is real"):
             KernelProblem(ds, lambda A, B: (A @ B.T) * (1 + 1j), C=1.0)
     assert not caught, [str(w.message) for w in caught]
+
+
+@pytest.mark.parametrize("num", ["1000000000000000000000000", "1e24", "1.0E+24"])
+def test_a_grid_count_is_named_as_given(eight_gib, num):
+    with pytest.raises(ParameterError, match="1,000,000,000,000,000,000,000,000 grid points"):
+        mm.parse_grid(f"1e-3:1e3:{num}")
+    for bad in ("2.5", "nan", "inf", "-3"):
+        with pytest.raises(ParameterError, match="must be an int >= 1"):
+            mm.parse_grid(f"1e-3:1e3:{bad}")
