@@ -44,8 +44,9 @@ from ..io.json import FORMATS, dumps, loads_strict
 
 __all__ = ["Store", "Separability", "Reference", "read_ref", "data_digest"]
 
-#: The most bytes a cell record is read to: a record holds ~0.5 KB per checkpoint, so
-#: this is ~2 million checkpoints; a larger file counts as missing (the cell runs again).
+#: The most bytes a cell record is read to: a record holds ~0.1-0.5 KB per checkpoint, so
+#: this is 2 million checkpoints or more; a larger file counts as missing (the cell runs
+#: again).
 RECORD_BYTES = 2**30
 
 
