@@ -880,3 +880,21 @@ def test_a_grid_count_is_named_as_given(eight_gib, num):
     for bad in ("2.5", "nan", "inf", "-3"):
         with pytest.raises(ParameterError, match="must be an int >= 1"):
             mm.parse_grid(f"1e-3:1e3:{bad}")
+
+
+@pytest.mark.parametrize(
+    "source, match",
+    [
+        ('raise BaseException("x")\n', "failed: BaseException: x"),
+        (
+            "class B:\n    def __init__(self):\n        raise GeneratorExit()\n"
+            "    def start(self, d): pass\n    def step(self, x, y, t): pass\n"
+            "    def weights(self): return [0.0]\n",
+            "b.py:B' failed: GeneratorExit",
+        ),
+    ],
+)
+def test_a_learner_module_or_constructor_raising_a_base_exception(capsys, tmp_path, source, match):
+    f = tmp_path / "b.py"
+    f.write_text(source)
+    refused(capsys, "run", HEART, "--learner", f"{f}:B", match=match)

@@ -100,7 +100,9 @@ def _import(target: str, where: str) -> Any:
         raise LearnerError(
             f"learner {target!r}: importing {where} {failure(e)}; a learner's module must not exit"
         ) from None
-    except Exception as e:
+    except KeyboardInterrupt:
+        raise
+    except BaseException as e:  # GeneratorExit, BaseException("x"): the module's own error
         why = failure(e).removeprefix("raised ")
         if where.endswith(".py"):
             raise ParameterError(f"importing {where} failed: {why}") from None
@@ -244,7 +246,9 @@ def build(cls: Any, label: str, **params: Any) -> Any:
         raise
     except SystemExit as e:
         raise LearnerError(f"building learner {label!r}: its constructor {failure(e)}") from None
-    except Exception as e:
+    except KeyboardInterrupt:
+        raise
+    except BaseException as e:  # GeneratorExit, BaseException("x"): the learner's own error
         why = failure(e).removeprefix("raised ")
         raise ParameterError(f"building learner {label!r} failed: {why}") from None
 
