@@ -1,5 +1,7 @@
 """Ctrl-C while the ``maxmargin`` command starts up: one line and exit 130, no traceback.
 
+SIGTERM and SIGHUP too: ``maxmargin: stopped by SIGTERM``, exit 143 (129).
+
 The package imports this module first, so that its SIGINT handler is in place before the
 imports of numpy, scipy and maxmargin's own modules (a second or two) and until
 :func:`maxmargin.cli.main` takes over (:func:`started`). Only in the command: a program
@@ -19,9 +21,13 @@ from types import FrameType
 def _interrupted(signum: int, frame: FrameType | None) -> None:
     """Nothing is computed or written yet: end now, with the command's one line."""
     with contextlib.suppress(OSError, ValueError, AttributeError):
-        sys.stderr.write("maxmargin: interrupted\n")
+        sys.stderr.write(
+            "maxmargin: interrupted\n"
+            if signum == signal.SIGINT
+            else f"maxmargin: stopped by {signal.Signals(signum).name}\n"
+        )
         sys.stderr.flush()
-    os._exit(130)
+    os._exit(128 + signum)
 
 
 def started() -> None:
@@ -36,6 +42,14 @@ def _command() -> bool:
     return PurePath(str(argv[0])).stem in ("maxmargin", "maxmargin-script")
 
 
-if _command() and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+#: What a terminal or a service manager sends to stop the command: SIGTERM and SIGHUP keep
+#: this handler until the supervising parent takes them over (the child resets them).
+STOPS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+if _command():
     with contextlib.suppress(ValueError):  # not the main thread: leave it
-        signal.signal(signal.SIGINT, _interrupted)
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            signal.signal(signal.SIGINT, _interrupted)
+        for sig in STOPS:
+            if signal.getsignal(sig) == signal.SIG_DFL:
+                signal.signal(sig, _interrupted)

@@ -450,3 +450,43 @@ def seed_from_random_state(
             f"(random_state is scikit-learn's name for {name})"
         )
     return value
+
+
+def failure(e: BaseException) -> str:
+    r"""What a user's code did, for a one-line message: ``raised ValueError ...``.
+
+    ``sys.exit`` (``SystemExit``) is named as such: it would end the command silently.
+
+    Parameters
+    ----------
+    e : BaseException
+
+    Returns
+    -------
+    str
+        ``raised TYPE: first line of the message`` or ``called sys.exit(CODE)``.
+
+    Examples
+    --------
+    >>> failure(ValueError("my\nbug")), failure(SystemExit(3))
+    ('raised ValueError: my', 'called sys.exit(3)')
+    """
+    if isinstance(e, SystemExit):
+        return f"called sys.exit({'' if e.code is None else _shorten(repr(e.code))})"
+    try:
+        text = " ".join(str(e).split("\n", 1)[0].split())
+    except Exception as bad:  # noqa: BLE001 -- the learner's __str__ is the learner's bug
+        text = f"(its message cannot be printed: str() raised {type(bad).__name__})"
+    return f"raised {type(e).__name__}" + (f": {_shorten(text)}" if text else "")
+
+
+#: The most characters of a user's exception message a one-line error quotes.
+MESSAGE_CHARS = 300
+
+
+def _shorten(text: str) -> str:
+    """``text``, its middle cut when it is longer than :data:`MESSAGE_CHARS`."""
+    if len(text) <= MESSAGE_CHARS:
+        return text
+    half = MESSAGE_CHARS // 2
+    return f"{text[:half]} ... ({len(text) - 2 * half:,} characters) ... {text[-half:]}"

@@ -109,18 +109,21 @@ def _solve_rescaled_inner(problem: SVMProblem, t: float, t0: float, **kw: Any) -
         sol = _soft_as_hard(problem, t, t0, kw["tol"])
         if sol is not None:
             return sol
-    if not problem.hard and not math.isfinite(times_inv_t2(max_cost(problem), t)):  # C s_i
-        raise SolverError(
-            f"{problem.data.name}: the data are not separable, and the soft "
-            f"margin cannot be solved in double precision{scale_hint(problem)}"
+
+    def cannot() -> SolverError:
+        # "not separable" only where the hard margin was tried (at a huge C R^2) and failed
+        why = "the data are not separable, and " if huge else ""
+        return SolverError(
+            f"{problem.data.name}: {why}the soft margin at C = {problem.C:.3g} cannot be "
+            f"solved in double precision{scale_hint(problem)}"
         )
+
+    if not problem.hard and not math.isfinite(times_inv_t2(max_cost(problem), t)):  # C s_i
+        raise cannot()
     try:
         scaled = scaled_problem(problem, t)
-    except ParameterError:  # C / t^2 is finite, but not lam' = t^2 / (C n): beyond doubles
-        raise SolverError(
-            f"{problem.data.name}: the soft margin cannot be solved in double precision"
-            f"{scale_hint(problem)}"
-        ) from None
+    except ParameterError:  # C / t^2 or its lam beyond the doubles (the user's C is fine)
+        raise cannot() from None
     tries = [kw]
     if huge and kw["form"] == "dual" and kw["solver"] is None:
         tries.append({**kw, "form": "primal", "solver": "PIQP"})

@@ -47,6 +47,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._numerics import _ETA, _TINY, _U, _gamma, _pow2
+from ._validation import failure
 from .exceptions import DataError, ParameterError
 
 __all__ = [
@@ -122,24 +123,19 @@ class Kernel:
         if (self.name == "callable") != (self.function is not None):
             raise ParameterError("a callable kernel needs its function (and only it has one)")
         g = self.gamma
-        if isinstance(g, str):
-            if g not in ("scale", "auto"):
+        if g not in ("scale", "auto"):
+            if isinstance(g, (bool, str)) or not (
+                isinstance(g, (int, float, np.floating)) and math.isfinite(g) and g > 0
+            ):
                 raise ParameterError(
                     f"The 'gamma' parameter must be a float > 0, 'scale' or 'auto'. Got {g!r}."
                 )
-        elif isinstance(g, bool) or not (
-            isinstance(g, (int, float, np.floating)) and math.isfinite(g) and g > 0
-        ):
-            raise ParameterError(
-                f"The 'gamma' parameter must be a float > 0, 'scale' or 'auto'. Got {g!r}."
-            )
-        else:
             object.__setattr__(self, "gamma", float(g))
-        if isinstance(self.degree, bool) or not isinstance(self.degree, (int, np.integer)):
-            raise ParameterError(
-                f"The 'degree' parameter must be an int >= 0. Got {self.degree!r}."
-            )
-        if self.degree < 0:
+        if (
+            isinstance(self.degree, bool)
+            or not isinstance(self.degree, (int, np.integer))
+            or self.degree < 0
+        ):
             raise ParameterError(
                 f"The 'degree' parameter must be an int >= 0. Got {self.degree!r}."
             )
@@ -288,18 +284,18 @@ def kernel_block(kernel: Kernel, gamma: float, A: Any, B: Any) -> np.ndarray:
 
 
 def _call(kernel: Kernel, A: np.ndarray, B: np.ndarray) -> np.ndarray:
-    """A callable kernel's block, checked (shape, finite)."""
-    assert kernel.function is not None
+    """A callable kernel's block, checked (real, shape, finite)."""
     try:
-        K = np.asarray(kernel.function(A, B), dtype=float)
-    except (TypeError, ValueError) as e:
+        out = kernel.function(A, B)  # type: ignore[misc]
+        K = np.asarray(out, dtype=complex if np.iscomplexobj(out) else float)
+    except (Exception, SystemExit) as e:  # the user's code (sys.exit would end silently)
         raise ParameterError(
-            f"the kernel callable failed on a ({len(A)}, {len(B)}) block: {e}"
+            f"the kernel callable failed on a ({len(A)}, {len(B)}) block: it {failure(e)}"
         ) from e
+    if K.dtype.kind == "c":  # a cast to float would drop the imaginary part
+        raise ParameterError("the kernel callable returned complex values; a kernel is real")
     if K.shape != (len(A), len(B)):
-        raise ParameterError(
-            f"the kernel callable must return an array of shape ({len(A)}, {len(B)}), got {K.shape}"
-        )
+        raise ParameterError(f"the kernel callable returned shape {K.shape}, not {len(A), len(B)}")
     if not np.isfinite(K).all():
         raise ParameterError("the kernel callable returned a value that is not finite")
     return K
@@ -397,7 +393,29 @@ class GramOperator:
             center = Xd.mean(axis=0)
             Xd = np.ascontiguousarray(Xd - center)
         sq = np.einsum("ij,ij->i", Xd, Xd)
-        return cls(kernel, gamma, Xd, sq, center, None, 0.0)
+        (op := cls(kernel, gamma, Xd, sq, center, None, 0.0))._check_finite()
+        return op
+
+    def _check_finite(self) -> None:
+        """Refuse a named kernel whose entries or rounding bounds (the certificate's) overflow."""
+        name, g, nb, d = self.kernel.name, self.gamma, self._norm_bounds(), self.X.shape[1]  # type: ignore[union-attr]
+        nmax = float(nb.max()) if nb.size else 0.0
+        per_gamma = _gamma(d + 5) * (1 + 4 * _U) * 4 * nmax * nmax  # rbf's bound: e^(g this)
+        if name == "rbf" and not g * per_gamma < 700.0:  # exp's range ends at 709.78
+            raise ParameterError(
+                f"The 'gamma' parameter is too large for these data (max ||x - mean|| = "
+                f"{nmax:.3g}): the rounding of exp(-gamma ||x - z||^2) has no finite bound in "
+                f"double precision; at most {700.0 / per_gamma:.3g}. Got {g!r} instead."
+            )
+        with np.errstate(over="ignore", invalid="ignore"):  # |K_ij| <= (g n_i n_j + c0)^p
+            top = np.float64(g * nmax * nmax + abs(self.kernel.coef0)) ** float(self.kernel.degree)
+            bounds = self.entry_bounds(np.arange(self.n))
+        if not all(np.isfinite(b).all() for b in (top if name == "poly" else 0.0, *bounds)):
+            raise ParameterError(
+                f"the {name} kernel (gamma = {g:.3g}, degree = {self.kernel.degree}) on these "
+                f"data (max ||x|| = {nmax:.3g}) has entries, or a rounding bound, that are not "
+                "finite in double precision; use a smaller gamma or degree (or scale the data)"
+            )
 
     @property
     def n(self) -> int:

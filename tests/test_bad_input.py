@@ -11,6 +11,7 @@ import os
 import re
 import shutil
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -669,3 +670,231 @@ def test_what_needs_the_data_on_a_result_read_without_them(heart_solution_doc):
     data = mm.load(HEART)
     with pytest.raises(mm.DataError, match="n=270, d=13; .* has n=269, d=13: give the data"):
         sol.with_data(data.subset(np.arange(269)))
+
+
+# --------------------------------------------------------------------------- audit: accepted
+# input that crashed (exit 70, a plain Python exception, or memory without bound)
+
+
+@pytest.fixture
+def no_path(monkeypatch):
+    """The C path may not be computed: a count is refused before."""
+
+    def fail(*a, **k):
+        raise AssertionError("the path was computed despite a count too large")
+
+    monkeypatch.setattr(MODULES["path"], "regularization_path", fail)
+
+
+def test_path_learners_epochs_beyond_int64_refused_before_the_path(capsys, tmp_path, no_path):
+    refused(
+        capsys, "path", HEART, "--learners", "pa1", "--epochs", 10**19, "--out", tmp_path / "o",
+        match="'epochs' parameter must be at most",
+    )  # fmt: skip
+
+
+def test_path_learners_epochs_sized_before_the_path(capsys, tmp_path, eight_gib, no_path):
+    line = refused(
+        capsys, "path", HEART, "--learners", "pa1,pegasos", "--epochs", 10**8,
+        "--out", tmp_path / "o", match="'epochs' parameter gives too many epochs: 100,000,000",
+    )  # fmt: skip
+    assert "8.0 GiB available" in line and "2 learners x 25 lambdas" in line
+    ds = mm.load("builtin:heart_scale")
+    with pytest.raises(ParameterError, match="'epochs' parameter gives too many epochs"):
+        mm.learners_along_path(ds, C=[0.1, 1.0], learners=["pa1"], epochs=10**8)
+
+
+def test_path_learners_sizing_counts_what_a_study_holds(monkeypatch):
+    from maxmargin.evaluation.path import learners as lp
+
+    ds = mm.make_gaussians(30, 2, seed=0)
+    held = []
+    monkeypatch.setattr(lp, "check_count", lambda *a, **k: held.append((a, k)))
+    lp.check_study_size(ds, 4, 3, 5, n_jobs=1)
+    (name, epochs, each, unit), kw = held[0]
+    assert (name, epochs, unit) == ("epochs", 5, "epochs")
+    # per checkpoint: the 12 runs' curves, the checkpoints while they are made, and one
+    # run's trace of d + 1 weights at a time
+    assert each == 12 * lp.CURVE_BYTES + 32.0 + 1 * (32.0 * 3 + lp.CHECKPOINT_OVERHEAD)
+    assert kw["base"] == each * lp._geometric_count(30 * 5)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--batch-size", 10**19],
+        ["--learner-param", f"batch_size={10**19}"],
+    ],
+)
+def test_batch_size_beyond_any_run_refused(capsys, argv):
+    refused(
+        capsys, "run", HEART, "--learner", "pegasos", "--epochs", 1, *argv,
+        match="'batch_size' parameter must be an int in [1, 4,611,686,018,427,387,904]",
+    )  # fmt: skip
+    with pytest.raises(ParameterError, match="'batch_size' parameter"):
+        mm.Pegasos(batch_size=10**19)
+
+
+def test_a_batch_larger_than_the_data_is_the_whole_epoch():
+    ds = mm.make_gaussians(40, 2, seed=0)
+    whole = mm.run(mm.Pegasos(lam=0.1, batch_size=40), ds, epochs=3, seed=1)
+    huge = mm.run(mm.Pegasos(lam=0.1, batch_size=2**62), ds, epochs=3, seed=1)
+    assert np.array_equal(whole.t, huge.t) and np.array_equal(whole.w, huge.w)
+
+
+@pytest.mark.parametrize("learner", ["pocket", "dual_perceptron", "pegasos"])
+def test_intercept_scaling_whose_square_overflows_refused(capsys, learner):
+    refused(
+        capsys, "run", HEART, "--learner", learner, "--epochs", 1,
+        "--learner-param", "intercept_scaling=1e200", match="'intercept_scaling' parameter",
+    )  # fmt: skip
+    with pytest.raises(ParameterError, match="its square must be a finite double"):
+        mm.online.resolve((learner, {"intercept_scaling": 1e200}))
+
+
+def test_study_seeds_beyond_any_count_refused(capsys, tmp_path):
+    from maxmargin.studies import SpecError, load_spec
+
+    spec = {
+        "problem": {"C": 1.0},
+        "run": {"epochs": 1, "seeds": 10**24},
+        "data": [{"source": HEART}],
+        "learners": ["pa1"],
+    }
+    with pytest.raises(SpecError, match="run.seeds"):
+        load_spec(spec)
+    gen = {"generator": "separable", "seeds": 10**24}
+    with pytest.raises(SpecError, match=r"data\[0\].seeds"):
+        load_spec({**spec, "run": {"epochs": 1}, "data": [gen]})
+    toml = tmp_path / "big.toml"
+    toml.write_text(
+        f'[problem]\nC=1.0\n[run]\nepochs=1\nseeds={10**24}\n[[data]]\nsource="{HEART}"\n'
+        '[[learners]]\nname="pa1"\n'
+    )
+    refused(capsys, "study", toml, "--out", tmp_path / "s", match="run.seeds")
+
+
+BAD_STR = """
+import numpy as np
+from maxmargin.online import Learner
+
+class Unprintable(Exception):
+    def __str__(self):
+        raise RuntimeError("str fails")
+
+class Loud(Learner):
+    def start(self, d):
+        self.w = np.zeros(d)
+    def step(self, x, y, t):
+        raise ValueError("x" * 1_000_000)
+    def weights(self):
+        return self.w
+
+class Mute(Loud):
+    def step(self, x, y, t):
+        raise Unprintable()
+
+class Base(Loud):
+    def step(self, x, y, t):
+        raise BaseException("x")
+
+class Gen(Loud):
+    def step(self, x, y, t):
+        raise GeneratorExit()
+"""
+
+
+@pytest.mark.parametrize(
+    "cls, match",
+    [
+        ("Mute", "raised Unprintable in step() at step 1: (its message cannot be printed: "),
+        ("Loud", "raised ValueError in step() at step 1: xxxxx"),
+        ("Base", "raised BaseException in step() at step 1: x (-v"),
+        ("Gen", "raised GeneratorExit in step() at step 1 (-v"),
+    ],
+)
+def test_a_learner_exception_is_one_short_line(capsys, tmp_path, cls, match):
+    f = tmp_path / "bad.py"
+    f.write_text(BAD_STR)
+    line = refused(capsys, "run", HEART, "--learner", f"{f}:{cls}", "--epochs", 1, match=match)
+    assert len(line) < 1000, len(line)
+    ds = mm.load(HEART)
+    with pytest.raises(mm.online.protocol.LearnerError, match=re.escape(match)):
+        mm.run(f"{f}:{cls}", ds, epochs=1)
+
+
+def test_kernel_whose_rounding_overflows_refused():
+    from maxmargin.kernel_problem import KernelProblem
+
+    X, y = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 2.0], [-1.0, 0.5]]), np.array([1, -1, 1, -1])
+    ds = mm.Dataset(X, y)
+    with pytest.raises(ParameterError, match="'gamma' parameter is too large for these data"):
+        KernelProblem(ds, "rbf", C=1.0, gamma=1e300)
+    KernelProblem(ds, "rbf", C=1.0, gamma=1e10)  # far from it: accepted
+    with pytest.raises(ParameterError, match="not finite"):
+        KernelProblem(ds, "poly", C=1.0, degree=10**6, coef0=1.0)
+
+
+@pytest.mark.parametrize(
+    "raised, match",
+    [
+        (ZeroDivisionError("division by zero"), "raised ZeroDivisionError: division by zero"),
+        (SystemExit(3), "called sys.exit(3)"),
+        (RuntimeError, "raised RuntimeError"),
+    ],
+)
+def test_a_kernel_callable_that_raises(raised, match):
+    from maxmargin.kernel_problem import KernelProblem
+
+    def kernel(A, B):
+        raise raised
+
+    ds = mm.Dataset(np.array([[0.0], [1.0]]), np.array([1, -1]))
+    with pytest.raises(ParameterError, match=re.escape(match)) as e:
+        KernelProblem(ds, kernel, C=1.0)
+    assert "\n" not in str(e.value)
+
+
+def test_solve_at_a_c_whose_rescaled_form_overflows_names_the_given_c(capsys):
+    line = refused(capsys, "solve", HEART, "--C", "1e305", match="C = 1e+305")
+    assert "1.6e+306" not in line and "underflows" not in line
+    with pytest.raises(mm.SolverError, match=r"C = 1e\+305"):
+        mm.solve(mm.SVMProblem(mm.load(HEART), C=1e305))
+
+
+def test_a_kernel_callable_that_returns_complex_values():
+    from maxmargin.kernel_problem import KernelProblem
+
+    ds = mm.Dataset(np.array([[0.0], [1.0], [2.0]]), np.array([1, -1, 1]))
+    with warnings.catch_warnings(record=True) as caught:  # not numpy's ComplexWarning
+        warnings.simplefilter("always")
+        with pytest.raises(ParameterError, match="returned complex values; a kernel is real"):
+            KernelProblem(ds, lambda A, B: (A @ B.T) * (1 + 1j), C=1.0)
+    assert not caught, [str(w.message) for w in caught]
+
+
+@pytest.mark.parametrize("num", ["1000000000000000000000000", "1e24", "1.0E+24"])
+def test_a_grid_count_is_named_as_given(eight_gib, num):
+    with pytest.raises(ParameterError, match="1,000,000,000,000,000,000,000,000 grid points"):
+        mm.parse_grid(f"1e-3:1e3:{num}")
+    for bad in ("2.5", "nan", "inf", "-3"):
+        with pytest.raises(ParameterError, match="must be an int >= 1"):
+            mm.parse_grid(f"1e-3:1e3:{bad}")
+
+
+@pytest.mark.parametrize(
+    "source, match",
+    [
+        ('raise BaseException("x")\n', "failed: BaseException: x"),
+        (
+            "class B:\n    def __init__(self):\n        raise GeneratorExit()\n"
+            "    def start(self, d): pass\n    def step(self, x, y, t): pass\n"
+            "    def weights(self): return [0.0]\n",
+            "b.py:B' failed: GeneratorExit",
+        ),
+    ],
+)
+def test_a_learner_module_or_constructor_raising_a_base_exception(capsys, tmp_path, source, match):
+    f = tmp_path / "b.py"
+    f.write_text(source)
+    refused(capsys, "run", HEART, "--learner", f"{f}:B", match=match)

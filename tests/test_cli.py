@@ -878,3 +878,70 @@ def test_run_options_go_to_the_learners_that_take_them(capsys):
         "1",
     )
     assert code == 0 and "pegasos" in out and "pa1" in out
+
+
+CLOSER = """
+import os
+import numpy as np
+from maxmargin.online import Learner
+
+class Closer(Learner):
+    def start(self, d):
+        self.w = np.zeros(d)
+    def step(self, x, y, t):
+        os.close(1)
+        os.close(2)
+        raise ValueError("after closing")
+    def weights(self):
+        return self.w
+"""
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="the child needs fork")
+def test_a_learner_that_closes_stdout_and_stderr_still_gets_its_line(tmp_path):
+    import subprocess
+    import sys
+
+    f = tmp_path / "closer.py"
+    f.write_text(CLOSER)
+    argv = ["maxmargin", "run", HEART, "--learner", f"{f}:Closer", "--epochs", "1"]
+    script = f"import sys, maxmargin.cli as cli\nsys.argv = {argv!r}\ncli.main()\n"
+    p = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 2 and p.stdout == "", (p.returncode, p.stderr)
+    assert p.stderr.strip() == (
+        "maxmargin: error: learner 'Closer' raised ValueError in step() at step 1: "
+        "after closing (-v shows the traceback)"
+    )
+
+
+#: The installed command, run as the console script does, with ``SIG`` sent to itself as
+#: Python is about to import numpy: a SIGTERM while the command starts up.
+STARTUP_STOP = """\
+import os, runpy, signal, sys
+
+class Stop:
+    def find_spec(self, name, path=None, target=None):
+        if name == "numpy":
+            sys.meta_path.remove(self)
+            os.kill(os.getpid(), getattr(signal, SIG))
+        return None
+
+sys.meta_path.insert(0, Stop())
+sys.argv = [EXE, "solve", "builtin:separable"]
+runpy.run_path(EXE, run_name="__main__")
+"""
+
+
+@pytest.mark.parametrize("sig, code", [("SIGTERM", 143), ("SIGHUP", 129)])
+def test_sigterm_while_the_command_imports_is_one_line(sig, code):
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    exe = shutil.which("maxmargin", path=str(Path(sys.executable).parent))
+    if exe is None or not hasattr(__import__("signal"), sig):
+        pytest.skip("needs the installed maxmargin command and the signal")
+    script = f"SIG, EXE = {sig!r}, {exe!r}\n" + STARTUP_STOP
+    p = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert (p.returncode, p.stdout, p.stderr) == (code, "", f"maxmargin: stopped by {sig}\n")

@@ -710,3 +710,37 @@ def test_what_a_killed_study_left_is_cleared(mini):
     again = mm.study(MINI, res.out, n_jobs=1, report=False)
     assert again.ran == 0
     assert not [p for p in res.out.rglob("*") if "maxmargin-tmp" in p.name]
+
+
+def test_cell_records_that_are_not_regular_files_count_as_missing(mini, monkeypatch):
+    """A FIFO (it would block), a link to /dev/zero (endless), or a file too large to parse."""
+    from maxmargin.studies import store
+
+    res, solves = mini
+    cells = sorted((res.out / "cells").glob("*.json"))
+    fifo, zero, link, big = cells[:4]
+    for p in (fifo, zero, link):
+        p.unlink()
+    os.mkfifo(fifo)
+    zero.symlink_to("/dev/zero")
+    link.symlink_to(cells[4])  # a link, even to a record: not the cell's own file
+    limit = 2 * max(p.stat().st_size for p in cells)  # records differ in their timings
+    big.write_text(big.read_text() + " " * limit)  # still valid JSON, but over the limit
+    monkeypatch.setattr(store, "RECORD_BYTES", limit)
+    again = mm.study(MINI, res.out, n_jobs=1, report=False)
+    assert again.ran == 4 and again.failed == 0 and solves == []
+    _same_tables(res.table, again.table)
+    assert all(p.is_file() and not p.is_symlink() for p in (fifo, zero, link))
+
+
+def test_cached_references_that_are_not_regular_files_are_recomputed(mini):
+    res, solves = mini
+    refs = sorted(p for p in (res.out / "refs").glob("*.npz") if p.stem in res.plan.refs)
+    refs[0].unlink()
+    os.mkfifo(refs[0])
+    refs[1].unlink()
+    refs[1].symlink_to("/dev/zero")
+    shutil.rmtree(res.out / "cells")
+    again = mm.study(MINI, res.out, n_jobs=1, report=False)
+    assert again.ran == res.cells and len(solves) == 2
+    _same_tables(res.table, again.table)

@@ -92,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
     from .._validation import check_int
     from ..evaluation.path import regularization_path as path
     from ..evaluation.path.grids import parse_grid
-    from ..evaluation.path.learners import learners_along_path
+    from ..evaluation.path.learners import check_study_size, learners_along_path
     from ..report import write_path_report
 
     if args.exact and args.learners:
@@ -114,6 +114,9 @@ def run(args: argparse.Namespace) -> int:
         if args.jobs is not None:
             check_int("jobs", args.jobs, minimum=1)
     data = _load_data(args)
+    jobs = (os.cpu_count() or 1) if args.jobs is None else args.jobs
+    if entries is not None:  # every run's curves, sized before the path is computed
+        check_study_size(data, len(grid), len(entries), args.epochs, jobs)
     holdout = _load_data(args, args.holdout, like=data) if args.holdout else None
     show = not args.quiet
     on_grid: dict[str, Any] = {key: grid, **_weights(args, data)}
@@ -139,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
             epochs=args.epochs,
             seed=args.seed,
             exact=result,
-            n_jobs=os.cpu_count() if args.jobs is None else args.jobs,
+            n_jobs=jobs,
             progress=show,
         )
     paths: list[Path] = []

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
+from .._startup import STOPS
 from .options import _FILES, _out_target
 
 #: What the child runs: the parsed command, its exit code (:func:`maxmargin.cli.main._execute`).
@@ -32,7 +33,12 @@ def _internal_error(e: Exception | str, verbose: bool) -> int:
             import traceback
 
             traceback.print_exception(e, file=sys.stderr)
-        text = e if isinstance(e, str) else f"{type(e).__name__}: {' '.join(str(e).split())}"
+        if isinstance(e, str):
+            text = e
+        else:
+            from .._validation import failure  # safe where str(e) itself raises
+
+            text = failure(e).removeprefix("raised ")
         print(
             f"maxmargin: internal error: {text} (please report it to the maxmargin "
             "developers, with the command line"
@@ -123,7 +129,10 @@ def _child(
     try:
         with contextlib.suppress(OSError):
             os.setpgid(0, 0)
+        for sig in STOPS:  # the start-up's one-line handler stays with the parent
+            signal.signal(sig, signal.SIG_DFL)
         _guard(lifeline, result, dirs)
+        _own_streams()
         code = execute(args)
     except Exception as e:  # a bug: os._exit below would swallow the traceback
         code = _internal_error(e, getattr(args, "verbose", False))
@@ -135,6 +144,32 @@ def _child(
             with contextlib.suppress(OSError):
                 os.write(result, bytes([code & 0xFF]))
         os._exit(1 if code is None else code)
+
+
+def _own_streams() -> None:
+    """Point ``sys.stdout`` and ``sys.stderr`` at private copies of their descriptors.
+
+    A learner's code runs in this process: its ``os.close(1)`` or ``os.close(2)`` must not
+    take the command's result and its one error line with it.
+    """
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        try:
+            stream.flush()
+            fd = os.dup(stream.fileno())
+        except (OSError, ValueError, AttributeError):  # closed, or not a real file
+            continue
+        setattr(
+            sys,
+            name,
+            open(  # noqa: SIM115 -- the process's stream until it ends
+                fd,
+                "w",
+                buffering=1 if stream.line_buffering else -1,
+                encoding=stream.encoding,
+                errors=stream.errors,
+            ),
+        )
 
 
 def _guard(lifeline: int, result: int, dirs: list[tuple[Path, bool]]) -> None:

@@ -73,7 +73,7 @@ from typing import Any, ClassVar
 import numpy as np
 import scipy.sparse as sp
 
-from .._validation import check_positive
+from .._validation import check_scale
 from ..conventions import DEFAULT_INTERCEPT
 from ..data import Dataset
 from ..exceptions import DataError, ParameterError
@@ -100,7 +100,8 @@ intercept : {"free", "augmented", "none"}, default "free"
     like the weights (the perceptron's ``w0 += y s`` rule); ``"none"`` fits
     ``f(x) = w.x`` without a bias.
 intercept_scaling : float > 0, default 1.0
-    The constant ``s`` of the bias feature (unused with ``"none"``)."""
+    The constant ``s`` of the bias feature (unused with ``"none"``); at most ~1.34e154,
+    so that ``s**2`` is a finite double."""
 
 _MARKER = "{intercept_parameters}"
 
@@ -451,7 +452,7 @@ class OnlineLearner(Learner):
                 f"{' or '.join(map(repr, self.supported_intercepts))}, not {intercept!r}"
             )
         self.intercept = intercept
-        self.intercept_scaling = check_positive("intercept_scaling", intercept_scaling)
+        self.intercept_scaling = check_scale("intercept_scaling", intercept_scaling)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

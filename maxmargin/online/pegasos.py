@@ -130,7 +130,9 @@ class Pegasos(OnlineLearner):
     lam : float > 0
         lambda (scikit-learn's ``alpha``; ``lam = 1/(C n)``).
     projection : {None, "lazy", "greedy"}
-    batch_size : int >= 1
+    batch_size : int in [1, 2**62]
+        Examples per step; a batch never crosses an epoch's end (larger than n: the
+        whole epoch).
     step : PegasosStep or {"pegasos", "pegasos_paper"}, optional
         The step size :math:`1/(\lambda (t + \text{offset}))`: default (None) the notes'
         offset 1; ``PegasosStep(offset=0)`` the paper's. Its ``lam`` must be the
@@ -189,7 +191,9 @@ class Pegasos(OnlineLearner):
                 f"'greedy'. Got {projection!r} instead."
             )
         self.projection = projection
-        self.batch_size = check_int("batch_size", batch_size, minimum=1)
+        # no run takes more steps than 2**62 (runner.MAX_STEPS); a batch larger than the
+        # data is the whole epoch (a batch never crosses an epoch's end)
+        self.batch_size = check_int("batch_size", batch_size, minimum=1, maximum=2**62)
         self.step_size = None if step is None else as_step(step)
         if self.step_size is not None and not (
             isinstance(self.step_size, PegasosStep) and self.step_size.lam in (None, self.lam)
@@ -269,7 +273,7 @@ class Pegasos(OnlineLearner):
         return 2 * R if self.projection is None else R + min(R, math.sqrt(self.lam))
 
     def _align(self, checkpoints: np.ndarray, n: int, epochs: int) -> np.ndarray:
-        k = self.batch_size
+        k = min(self.batch_size, n)
         if k == 1:
             return checkpoints
         e = (checkpoints - 1) // n  # 0-based epoch of each checkpoint
@@ -289,7 +293,7 @@ class Pegasos(OnlineLearner):
             v_sum=np.zeros(packed.d + 1),
             dual=np.zeros(packed.n if packed.record_dual else 0),
             dual_sum=np.zeros(packed.n if packed.record_dual else 0),
-            batch_margins=np.zeros(self.batch_size),
+            batch_margins=np.zeros(min(self.batch_size, packed.n)),
             mode=mode,
             projection=projection,
             free=self.intercept == "free",
@@ -331,7 +335,7 @@ class Pegasos(OnlineLearner):
             float(a),
             float(b),
             radius,
-            self.batch_size,
+            min(self.batch_size, packed.n),
             packed.record_dual,
             packed.step_weights,
             state.free,

@@ -78,7 +78,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._deps import require
-from .._validation import check_memory
+from .._validation import check_memory, failure
 from ..conventions import intercept_for
 from ..exceptions import MaxMarginError, ParameterError
 from .base import LearnerState, OnlineLearner, PackedData, Snapshot
@@ -129,31 +129,6 @@ class LearnerError(ParameterError):
     """
 
 
-def failure(e: BaseException) -> str:
-    r"""What a user's code did, for a one-line message: ``raised ValueError ...``.
-
-    ``sys.exit`` (``SystemExit``) is named as such: it would end the command silently.
-
-    Parameters
-    ----------
-    e : BaseException
-
-    Returns
-    -------
-    str
-        ``raised TYPE: first line of the message`` or ``called sys.exit(CODE)``.
-
-    Examples
-    --------
-    >>> failure(ValueError("my\nbug")), failure(SystemExit(3))
-    ('raised ValueError: my', 'called sys.exit(3)')
-    """
-    if isinstance(e, SystemExit):
-        return f"called sys.exit({'' if e.code is None else repr(e.code)})"
-    text = " ".join(str(e).split("\n", 1)[0].split())
-    return f"raised {type(e).__name__}: {text}"
-
-
 @contextlib.contextmanager
 def _blame(learner: Any, what: str, at: Callable[[], str] = lambda: "") -> Iterator[None]:
     """Re-raise an exception of ``learner``'s own code as a :class:`LearnerError`.
@@ -164,12 +139,16 @@ def _blame(learner: Any, what: str, at: Callable[[], str] = lambda: "") -> Itera
         yield
     except (MaxMarginError, KeyboardInterrupt):
         raise
-    except (Exception, SystemExit) as e:
+    except BaseException as e:  # GeneratorExit, BaseException: still the learner's, not ours
         name = getattr(learner, "name", "") or type(learner).__name__
         did, _, text = failure(e).partition(": ")
         raise LearnerError(
             f"learner {name!r} {did} in {what}{at()}"
-            + ("" if isinstance(e, SystemExit) else f": {text} (-v shows the traceback)")
+            + (
+                ""
+                if isinstance(e, SystemExit)
+                else f"{': ' + text if text else ''} (-v shows the traceback)"
+            )
         ) from e
 
 

@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from .._validation import failure
 from ..conventions import intercept_for
 from ..exceptions import ParameterError
 from .adapters import adapt
@@ -38,7 +39,7 @@ from .perceptron import (
     VotedPerceptron,
 )
 from .pocket import Pocket
-from .protocol import LearnerError, as_learner, failure, learner_params
+from .protocol import LearnerError, as_learner, learner_params
 from .subgradient import OnlineSubgradient
 from .winnow import Winnow
 
@@ -99,7 +100,9 @@ def _import(target: str, where: str) -> Any:
         raise LearnerError(
             f"learner {target!r}: importing {where} {failure(e)}; a learner's module must not exit"
         ) from None
-    except Exception as e:
+    except KeyboardInterrupt:
+        raise
+    except BaseException as e:  # GeneratorExit, BaseException("x"): the module's own error
         why = failure(e).removeprefix("raised ")
         if where.endswith(".py"):
             raise ParameterError(f"importing {where} failed: {why}") from None
@@ -243,7 +246,9 @@ def build(cls: Any, label: str, **params: Any) -> Any:
         raise
     except SystemExit as e:
         raise LearnerError(f"building learner {label!r}: its constructor {failure(e)}") from None
-    except Exception as e:
+    except KeyboardInterrupt:
+        raise
+    except BaseException as e:  # GeneratorExit, BaseException("x"): the learner's own error
         why = failure(e).removeprefix("raised ")
         raise ParameterError(f"building learner {label!r} failed: {why}") from None
 

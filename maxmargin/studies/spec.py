@@ -50,6 +50,9 @@ class SpecError(ParameterError):
 #: its row and record while reported): a spec whose cells cannot fit is refused.
 CELL_BYTES = 2048.0
 
+#: The largest count of seeds (``seeds = K``: 0 .. K-1), counted before it is listed.
+MAX_SEEDS = 2**62
+
 #: A lower bound on the bytes one epoch of a cell's run takes (a checkpoint at its end:
 #: the snapshot, two weights, its place in the cell's key).
 EPOCH_BYTES = CHECKPOINT_OVERHEAD + 128.0
@@ -270,6 +273,8 @@ def _grid(ck: _Checker, key: str, value: Any) -> tuple:
 def _seeds(ck: _Checker, key: str, value: Any) -> Sequence[int]:
     """The seeds: a count (a range, not listed until it is known to fit) or a list."""
     if isinstance(value, int) and not isinstance(value, bool):
+        if value > MAX_SEEDS:  # len(range) must be an int64; no machine lists more
+            raise ck.fail(key, f"must be a count of at most {MAX_SEEDS:,} (2**62), got {value:,}")
         return range(ck.integer(key, value, 1))
     if not isinstance(value, list) or not value:
         raise ck.fail(

@@ -16,7 +16,9 @@ Nothing read back can run code: a cached reference is an ``.npz`` of plain array
 with ``allow_pickle=False``) and strict JSON, re-certified on its data when read. A file
 that does not parse, or whose content does not fit (a cell record with arrays of unequal
 lengths, a reference of other data, a certificate that no longer holds), counts as
-missing: the task runs again.
+missing: the task runs again. So does anything that is not a regular file (a FIFO would
+block the read, a link to ``/dev/zero`` never end it) and a cell record over
+:data:`RECORD_BYTES`.
 """
 
 from __future__ import annotations
@@ -26,11 +28,12 @@ import io
 import json
 import math
 import os
+import stat
 import warnings
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 import scipy.sparse as sp
@@ -40,6 +43,43 @@ from ..io.files import atomic_write, clear_dead_temporaries, make_dir
 from ..io.json import FORMATS, dumps, loads_strict
 
 __all__ = ["Store", "Separability", "Reference", "read_ref", "data_digest"]
+
+#: The most bytes a cell record is read to: a record holds ~0.1-0.5 KB per checkpoint, so
+#: this is 2 million checkpoints or more; a larger file counts as missing (the cell runs
+#: again).
+RECORD_BYTES = 2**30
+
+
+def _open_regular(path: Path) -> BinaryIO | None:
+    """``path`` opened for reading when it is a regular file, not a link; else None.
+
+    ``O_NONBLOCK`` opens a FIFO without waiting for a writer, and ``O_NOFOLLOW`` refuses a
+    link (to ``/dev/zero``, or to another cell's file): what is in a study's folder is
+    only ever a file maxmargin wrote there.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return None
+    f = os.fdopen(fd, "rb")
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        f.close()
+        return None
+    return f
+
+
+def _unplant(path: Path) -> None:
+    """Remove what is at ``path`` unless it is a regular file.
+
+    A FIFO or a link planted where a record goes is replaced by the record, never
+    written through.
+    """
+    try:
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            path.unlink()
+    except OSError:  # nothing there (or a folder: atomic_write says so)
+        pass
 
 
 @dataclass(frozen=True, eq=False)
@@ -219,12 +259,17 @@ def write_ref(path: Path, key: str, obj: Separability | Reference) -> None:
 
 def _read_arrays(path: Path) -> dict[str, np.ndarray]:
     """The arrays of an ``.npz`` maxmargin wrote: plain arrays only, as large as the file."""
-    size = path.stat().st_size
-    with zipfile.ZipFile(path) as z:
-        if sum(i.file_size for i in z.infolist()) > size:  # compressed: not ours
-            raise ValueError("a compressed archive")
-    with np.load(path, allow_pickle=False) as z:
-        return {k: z[k] for k in z.files}
+    f = _open_regular(path)
+    if f is None:
+        raise ValueError("not a regular file")
+    with f:
+        size = os.fstat(f.fileno()).st_size
+        with zipfile.ZipFile(f) as z:
+            if sum(i.file_size for i in z.infolist()) > size:  # compressed: not ours
+                raise ValueError("a compressed archive")
+        f.seek(0)
+        with np.load(f, allow_pickle=False) as z:
+            return {k: z[k] for k in z.files}
 
 
 def read_ref(path: Path, key: str, digest: str | None = None) -> Separability | Reference | None:
@@ -312,8 +357,15 @@ class Store:
         Whether it holds what the table needs is :func:`maxmargin.studies.table.read_record`'s
         to say.
         """
+        f = _open_regular(self.cell_path(key))
+        if f is None:
+            return None
         try:
-            record = json.loads(self.cell_path(key).read_text())
+            with f:
+                text = f.read(RECORD_BYTES + 1)
+            if len(text) > RECORD_BYTES:
+                return None
+            record = json.loads(text)
         except (OSError, ValueError, RecursionError):
             return None
         return record if isinstance(record, dict) and record.get("key") == key else None
@@ -323,6 +375,7 @@ class Store:
         # No fsync (it cost 5 ms a cell, as much as a small cell): a process crash cannot
         # tear the file (rename), and a power cut at worst leaves a file that does not
         # read, which counts as missing: the cell runs again.
+        _unplant(self.cell_path(key))
         atomic_write(
             self.cell_path(key), json.dumps({**record, "key": key}).encode(), durable=False
         )
@@ -340,6 +393,7 @@ class Store:
     def save_ref(self, key: str, obj: Separability | Reference) -> Path:
         """Cache ``obj`` under ``key`` (atomically); return its path."""
         path = self.ref_path(key)
+        _unplant(path)
         write_ref(path, key, obj)
         return path
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 import warnings
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 import numpy as np
@@ -100,7 +101,12 @@ def parse_grid(text: str) -> np.ndarray:
         if m:
             lo, hi = float(m.group(1)), float(m.group(2))
             num_s = m.group(3).strip()
-            num = int(float(num_s)) if float(num_s).is_integer() else None
+            # 1e24 is 10**24 (float reads 999,999,999,999,999,983,222,784); a count of 30
+            # digits or more is refused anyway, and float's is then short to print
+            exact, f = Decimal(num_s), float(num_s)
+            num = int(f) if f.is_integer() else None
+            if exact.is_finite() and exact.adjusted() < 30 and exact == exact.to_integral_value():
+                num = int(exact)
             if num is None or num < 1:
                 raise ParameterError(
                     f"grid {text!r}: the number of points must be an int >= 1, got {num_s!r}"
@@ -116,7 +122,7 @@ def parse_grid(text: str) -> np.ndarray:
         return np.array([float(p) for p in parts])
     except ParameterError:
         raise  # already says what is wrong (a ValueError too: keep it from the generic one)
-    except ValueError:
+    except (ValueError, InvalidOperation):
         raise ParameterError(
             f"cannot read grid {text!r}: write lo:hi:num (e.g. 1e-3:1e3:25) "
             "or a comma list of numbers (e.g. 0.1,1,10)"

@@ -10,17 +10,30 @@ from typing import Any
 import numpy as np
 
 from ..._progress import Progress
-from ..._validation import check_int, check_positive, resolve_alias, seed_from_random_state
+from ..._validation import (
+    check_count,
+    check_int,
+    check_positive,
+    resolve_alias,
+    seed_from_random_state,
+)
 from ...data import Dataset
 from ...exceptions import ParameterError
 from ...io.json import json_number
 from ...online.base import OnlineLearner
 from ...online.registry import LEARNERS, learner_class, learner_for
+from ...online.runner import CHECKPOINT_OVERHEAD, _geometric_count, check_steps
 from ...problem import SVMProblem
 from .grid import RegularizationPath
 from .markdown import learners_markdown
 
-__all__ = ["LearnerPathStudy", "learners_along_path", "PATH_LEARNERS", "MIN_POOL_STEPS"]
+__all__ = [
+    "LearnerPathStudy",
+    "learners_along_path",
+    "check_study_size",
+    "PATH_LEARNERS",
+    "MIN_POOL_STEPS",
+]
 
 
 #: Learners studied along the path by default (any learner that declares a
@@ -30,6 +43,57 @@ PATH_LEARNERS = ("pegasos", "subgradient", "pa1")
 #: many examples in all (runs x epochs x n): starting a worker (a Python with numpy and
 #: the compiled kernels) costs ~1 s, the runs ~50-100 ns per example.
 MIN_POOL_STEPS = 50_000_000
+
+
+#: Bytes one run's curve takes per checkpoint: its objective and relative suboptimality
+#: (8 bytes each), and the JSON document's list of them (a Python float and its slot,
+#: then ~25 characters of text).
+CURVE_BYTES = 80.0
+
+
+def check_study_size(data: Dataset, k: int, n_learners: int, epochs: int, n_jobs: int) -> None:
+    """Refuse, before the path is computed, a study whose runs or curves cannot fit.
+
+    Every run records a checkpoint at each epoch's end: ``k * n_learners`` curves of
+    that many points are kept, and each of the ``n_jobs`` runs at a time holds its
+    trace (``d + 1`` weights per checkpoint) while it runs.
+
+    Parameters
+    ----------
+    data : Dataset
+    k : int
+        The grid's lambdas.
+    n_learners : int
+    epochs : int
+    n_jobs : int
+        Runs at a time (the worker processes).
+
+    Raises
+    ------
+    ParameterError
+        ``epochs * n`` beyond the steps a run can count, or more epochs than the memory
+        holds (the message names the largest count that fits).
+
+    Examples
+    --------
+    >>> from maxmargin import make_gaussians
+    >>> check_study_size(make_gaussians(40, 2, seed=0), 25, 3, 10, n_jobs=2)
+    """
+    n, runs = data.n, k * n_learners
+    check_steps(None, n, epochs)
+    trace = 32.0 * (data.d + 1) + CHECKPOINT_OVERHEAD  # one run's, per checkpoint
+    # and 32 bytes per checkpoint while they are made (the epoch ends, sorted, merged)
+    each = runs * CURVE_BYTES + 32.0 + min(n_jobs, runs) * trace
+    check_count(
+        "epochs",
+        epochs,
+        each,
+        "epochs",
+        detail=f"{n_learners} learner{'s' * (n_learners != 1)} x {k} lambda{'s' * (k != 1)}, "
+        "a checkpoint at each epoch's end of every run",
+        base=each * _geometric_count(n * epochs),
+        hint="give fewer epochs",
+    )
 
 
 def _entry(entry: Any) -> tuple[Any, dict[str, Any]]:
@@ -59,6 +123,16 @@ def _learner_at(
         )
     problem = SVMProblem(data, lam=lam, intercept=intercept, intercept_scaling=scaling)
     return learner_for(cls, problem, **params)
+
+
+def _grid_size(exact: RegularizationPath | None, *grids: Any) -> int:
+    """The lambdas the learners will run at, before the path is computed (at most)."""
+    from .grids import DEFAULT_GRID, parse_grid
+
+    if exact is not None:
+        return int(exact.lam.size)
+    grid = next((g for g in grids if g is not None), DEFAULT_GRID)
+    return int(parse_grid(grid).size if isinstance(grid, str) else np.size(grid))
 
 
 def _name(entry: Any) -> str:
@@ -347,6 +421,8 @@ def learners_along_path(
     for target in targets:  # refuse a learner that cannot run before the path is computed
         _learner_at(target, data, 1.0, mode, 1.0 if exact is None else exact.intercept_scaling)
     names = tuple(_name(target) for target in targets)
+    workers = (os.cpu_count() or 1) if n_jobs in (None, -1) else check_int("n_jobs", n_jobs)
+    check_study_size(data, _grid_size(exact, lam, C, alphas, Cs), len(targets), epochs, workers)
     if exact is None:
         from . import regularization_path
 
@@ -391,7 +467,6 @@ def learners_along_path(
         for i, lam_ in enumerate(lams)
         for j, target in enumerate(targets)
     ]
-    workers = (os.cpu_count() or 1) if n_jobs in (None, -1) else check_int("n_jobs", n_jobs)
     if len(jobs) * epochs * n < MIN_POOL_STEPS:
         workers = 1  # starting the workers would cost more than the runs
     # a worker beside a busy core makes the pool slower than one process (measured)
