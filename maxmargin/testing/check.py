@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from .._progress import Progress
 from ..data import Dataset
 from ..evaluation.comparison import score_trace
 from ..exceptions import DataError, ParameterError
@@ -141,6 +142,7 @@ def check_learner(
     claims: Sequence[Claim] | None = None,
     problems: Sequence[str] | None = None,
     cache: str | Path | None = None,
+    progress: bool = False,
 ) -> CheckReport:
     """Run ``learner`` through a battery of certified problems and judge its claims.
 
@@ -166,6 +168,8 @@ def check_learner(
         Only the problems whose name contains one of these strings.
     cache : str or Path, optional
         A folder that keeps the certified problems between processes.
+    progress : bool
+        A progress bar over the problems on stderr (drawn on a terminal only).
 
     Returns
     -------
@@ -187,29 +191,31 @@ def check_learner(
     tic = time.perf_counter()
     template = _Template(learner)
     bat = _battery(battery, template, data_seed, seeds)
-    verdicts: list[Verdict] = []
-    skipped: list[tuple[str, str, str]] = []
-    tried = 0
-    for spec in bat.specs:
-        if problems is not None and not any(p in spec.name for p in problems):
-            continue
-        if spec.intercept not in template.supported:
-            continue
-        tried += 1
-        got = _check_problem(template, spec, bat, claims, cache)
-        if isinstance(got, str):
-            skipped.append(("*", spec.name, got))
-            continue
-        v, s = got
-        verdicts += v
-        skipped += s
-    if tried == 0:
+    specs = [
+        spec
+        for spec in bat.specs
+        if (problems is None or any(p in spec.name for p in problems))
+        and spec.intercept in template.supported
+    ]
+    if not specs:  # refused before any problem is solved or run
         raise ParameterError(
             f"no problem of the {bat.name!r} battery for {template.label!r} (it supports "
             f"intercept {', '.join(template.supported)}"
             + ("" if problems is None else f"; problems={list(problems)!r}")
             + ")"
         )
+    verdicts: list[Verdict] = []
+    skipped: list[tuple[str, str, str]] = []
+    with Progress(len(specs), f"check {template.label}", enabled=progress) as bar:
+        for spec in specs:
+            got = _check_problem(template, spec, bat, claims, cache)
+            bar.update()
+            if isinstance(got, str):
+                skipped.append(("*", spec.name, got))
+                continue
+            v, s = got
+            verdicts += v
+            skipped += s
     return CheckReport(
         learner=template.label,
         battery=bat.name,

@@ -1,0 +1,109 @@
+"""``maxmargin check``: the verdict table, the exit code, and bad input refused before any work."""
+
+from __future__ import annotations
+
+import importlib
+import json
+from pathlib import Path
+
+import pytest
+
+from maxmargin.cli import main
+
+BROKEN = Path(__file__).resolve().parent / "_broken_learners.py"
+check_module = importlib.import_module("maxmargin.testing.check")
+
+
+def cli(capsys, *argv):
+    code = main(["check", *map(str, argv)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_a_builtin_passes(capsys, tmp_path):
+    out_json = tmp_path / "verdicts.json"
+    code, out, err = cli(capsys, "perceptron", "--quick", "--json", out_json)
+    assert code == 0, out + err
+    assert out.startswith("perceptron: PASS") and "FAIL " not in out
+    assert "verdict" in out and "separable/none" in out and "evidence" in out
+    doc = json.loads(out_json.read_text())
+    assert doc["passed"] is True and doc["battery"] == "quick"
+    assert {v["outcome"] for v in doc["verdicts"]} == {"PASS"}
+
+
+def test_a_broken_learner_from_a_file_fails_naming_the_effect(capsys):
+    code, out, err = cli(
+        capsys, f"{BROKEN}:PerceptronSignError", "--quick", "--problems", "separable/none"
+    )
+    assert code == 1, out + err
+    assert "PerceptronSignError: FAIL" in out and "too many mistakes" in out
+    assert "reproduce the first FAIL" in out and err == ""
+
+
+def test_json_to_stdout_alone(capsys):
+    code, out, err = cli(
+        capsys, "pa", "--quick", "--problems", "separable/none", "--seeds", "4,5", "--json", "-"
+    )
+    doc = json.loads(out)  # nothing else on stdout
+    assert code == 0 and doc["passed"] and doc["seeds"] == [4, 5]
+
+
+def test_learner_options_are_the_learners_settings(capsys):
+    # the margin perceptron's bound (R_tau/gamma)^2, R_tau^2 = R^2 + 2 tau/eta, grows with tau
+    bounds = []
+    for tau in (0.5, 2.0):
+        code, out, _ = cli(
+            capsys,
+            "margin_perceptron",
+            "--quick",
+            "--problems",
+            "separable/none",
+            "--learner-param",
+            f"margin={tau}",
+            "--json",
+            "-",
+        )
+        doc = json.loads(out)
+        assert code == 0 and doc["learner"] == "margin_perceptron"
+        (v,) = [v for v in doc["verdicts"] if "(R/gamma)^2" in v["claim"]]
+        bounds.append(float(v["reason"].split("(R/gamma)^2 = ")[1].split()[0]))
+    assert bounds[0] < bounds[1], bounds
+
+
+@pytest.mark.parametrize(
+    "argv, match",
+    [
+        (["nosuch", "--quick"], "unknown learner 'nosuch'"),
+        (["no/such/file.py:Mine", "--quick"], "cannot read no/such/file.py"),
+        ([f"{BROKEN}:NoSuchClass"], "has no 'NoSuchClass'"),
+        (["perceptron", "--seeds", "1"], "at least 2 seeds"),
+        (["perceptron", "--seeds", "a,b"], "--seeds 'a,b'"),
+        (["perceptron", "--seeds", "3,-1"], "at least 2 seeds >= 0"),
+        (["perceptron", "--data-seed", "-1"], "data_seed"),
+        (["perceptron", "--problems", "no such"], "no problem of the 'default' battery"),
+        (["winnow", "--problems", "separable/free"], "it supports intercept none"),
+        (["perceptron", "--problems", ","], "--problems needs at least one name"),
+        (["perceptron", "--learner-param", "lam=0.1"], "no learner given takes 'lam'"),
+        (["perceptron", "--learner-param", "nokey"], "is not KEY=VALUE"),
+        (["perceptron", "--json", "no/such/dir/v.json"], "no/such/dir"),
+        ([f"{BROKEN}:PyPA1", "--json", BROKEN], "input"),
+        (["perceptron", "--bogus"], "unrecognized arguments: --bogus"),
+    ],
+)
+def test_bad_input_exits_2_before_any_work(capsys, monkeypatch, argv, match):
+    def no_work(*a, **k):
+        raise AssertionError("a problem was solved before the input was checked")
+
+    monkeypatch.setattr(check_module, "certified", no_work)
+    code, out, err = cli(capsys, *argv)
+    lines = err.strip().splitlines()
+    assert code == 2, (code, out, err)
+    assert len(lines) == 1 and "Traceback" not in err, err
+    assert lines[0].startswith("maxmargin") and match in lines[0], (match, err)
+    assert out == ""
+
+
+def test_the_command_is_listed(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert "check" in capsys.readouterr().out
