@@ -322,6 +322,46 @@ def test_the_report():
     assert report.counts()["PASS"] == len(report.verdicts)
 
 
+def test_the_time_column_and_the_curves():
+    report = check_learner("pegasos", battery="quick", problems=["gaussians/none"])
+    assert len(report.curves) == len(QUICK.runs())
+    for c in report.curves:
+        assert c.problem == "gaussians/none" and c.t.shape == c.seconds.shape == c.subopt_avg.shape
+        assert np.all(np.diff(c.seconds) >= 0) and c.seconds[-1] > 0
+    median = float(np.median([c.seconds[-1] for c in report.curves]))
+    assert all(v.seconds == median for v in report.verdicts)
+    assert report.to_text().splitlines()[2].split() == [
+        "verdict",
+        "claim",
+        "problem",
+        "time",
+        "evidence",
+    ]
+    assert report.to_dict()["verdicts"][0]["seconds"] == median
+    v = report.verdicts[0]  # a measurement: not part of what a verdict is
+    assert replace(v, seconds=v.seconds + 1.0) == v
+
+
+def test_the_figure_against_the_steps_and_the_time(tmp_path):
+    pytest.importorskip("matplotlib")
+    from maxmargin.testing import plot_suboptimality
+
+    report = check_learner("pegasos", battery="quick", problems=["gaussians/none"])
+    fig = plot_suboptimality(report, path=tmp_path / "f.png")
+    by_steps, by_time = fig.axes
+    assert len(by_steps.lines) == len(by_time.lines) == len(report.curves)
+    c, left, right = report.curves[1], by_steps.lines[1], by_time.lines[1]
+    keep = (c.subopt_avg > 0) & (c.seconds > 0)
+    np.testing.assert_array_equal(right.get_xdata(), c.seconds[keep])
+    np.testing.assert_array_equal(right.get_ydata(), c.subopt_avg[keep])
+    np.testing.assert_array_equal(left.get_xdata(), c.t[c.subopt_avg > 0])
+    assert (tmp_path / "f.png").read_bytes()[:4] == b"\x89PNG"
+    with pytest.raises(ParameterError, match="no run of"):  # the perceptron has no objective
+        plot_suboptimality(
+            check_learner("perceptron", battery="quick", problems=["separable/none"])
+        )
+
+
 # --------------------------------------------------------------------------- adapters
 
 

@@ -42,7 +42,7 @@ from ..online.protocol import PythonLearner
 from ..online.registry import learner_class, resolve
 from ..problem import SVMProblem
 from .battery import Battery, CertifiedProblem, ProblemSpec, battery, certified
-from .report import CheckReport
+from .report import CheckReport, Curve
 from .verdict import (
     RTOL,
     Run,
@@ -206,6 +206,7 @@ def check_learner(
         )
     verdicts: list[Verdict] = []
     skipped: list[tuple[str, str, str]] = []
+    curves: list[Curve] = []
     with Progress(len(specs), f"check {template.label}", enabled=progress) as bar:
         for spec in specs:
             got = _check_problem(template, spec, bat, claims, cache)
@@ -213,9 +214,10 @@ def check_learner(
             if isinstance(got, str):
                 skipped.append(("*", spec.name, got))
                 continue
-            v, s = got
+            v, s, c = got
             verdicts += v
             skipped += s
+            curves += c
     return CheckReport(
         learner=template.label,
         battery=bat.name,
@@ -225,6 +227,7 @@ def check_learner(
         verdicts=tuple(verdicts),
         not_checked=_merge(skipped),
         seconds=time.perf_counter() - tic,
+        curves=tuple(curves),
     )
 
 
@@ -260,8 +263,8 @@ def _check_problem(
     bat: Battery,
     claims: Sequence[Claim] | None,
     cache: str | Path | None,
-) -> tuple[list[Verdict], list[tuple[str, str, str]]] | str:
-    """The verdicts on one problem and the claims it leaves out; or why none apply."""
+) -> tuple[list[Verdict], list[tuple[str, str, str]], list[Curve]] | str:
+    """The verdicts on one problem, what it leaves out, its runs' curves; or why none apply."""
     if template.fixed_lam() is not None and spec.scale != 1.0:
         return "its lam is fixed, and scaled data need lam times scale^2"
     cp = certified(spec, cache)
@@ -284,7 +287,7 @@ def _check_problem(
         skipped += [(c.label(), cp.name, _UNITS) for c in units]
         applies = tuple(c for c in applies if c not in units)
     if not applies:
-        return [], skipped
+        return [], skipped, []
     runs = [_run(learner, cp, bat, order, seed) for order, seed in bat.runs()]
     verdicts: list[Verdict] = []
     for claim in applies:
@@ -295,7 +298,20 @@ def _check_problem(
             verdicts.append(got)
         else:
             verdicts += got
-    return verdicts, skipped
+    seconds = float(np.median([r.trace.seconds[-1] for r in runs]))
+    curves = [
+        Curve(
+            cp.name,
+            r.order,
+            r.seed,
+            r.result.t,
+            r.trace.seconds,
+            r.result.subopt,
+            r.result.subopt_avg,
+        )
+        for r in runs
+    ]
+    return [replace(v, seconds=seconds) for v in verdicts], skipped, curves
 
 
 def _judge(

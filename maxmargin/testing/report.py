@@ -2,24 +2,67 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, field
 from typing import Any
+
+import numpy as np
 
 from ..io.json import jsonable
 from .verdict import Verdict
 
-__all__ = ["CheckReport"]
+__all__ = ["CheckReport", "Curve"]
 
-_COLUMNS = ("verdict", "claim", "problem", "evidence")
+_COLUMNS = ("verdict", "claim", "problem", "time", "evidence")
 
 
-def _row(v: Verdict) -> tuple[str, str, str, str]:
+def _time(seconds: float) -> str:
+    return "-" if not math.isfinite(seconds) else f"{seconds:.2g} s"
+
+
+def _row(v: Verdict) -> tuple[str, str, str, str, str]:
     return (
         v.outcome,
         v.claim + (" [constant]" if v.check == "constant" else ""),
         v.problem,
+        _time(v.seconds),
         v.reason,
     )
+
+
+@dataclass(frozen=True, eq=False)
+class Curve:
+    """One run of a check: its suboptimality against the steps and the time.
+
+    Attributes
+    ----------
+    problem : str
+    order : str
+    seed : int
+    t : ndarray of int64
+        The checkpoints (steps).
+    seconds : ndarray
+        The learner's learning time at each checkpoint (the trace's ``seconds``).
+    subopt, subopt_avg : ndarray or None
+        ``F(w_t) - F*`` of its iterate and of its average against the certified optimum
+        (None: the learner has no such output).
+
+    Examples
+    --------
+    >>> from maxmargin.testing import check_learner
+    >>> rep = check_learner("pegasos", battery="quick", problems=["gaussians/none"])
+    >>> c = rep.curves[0]
+    >>> (c.problem, c.order), c.t.shape == c.seconds.shape == c.subopt_avg.shape
+    (('gaussians/none', 'cyclic'), True)
+    """
+
+    problem: str
+    order: str
+    seed: int
+    t: np.ndarray
+    seconds: np.ndarray
+    subopt: np.ndarray | None = None
+    subopt_avg: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -41,6 +84,9 @@ class CheckReport:
         claim on those problems).
     seconds : float
         Wall-clock time of the check.
+    curves : tuple of Curve
+        Every run's suboptimality against the steps and the time (for
+        :func:`~maxmargin.testing.plot_suboptimality`; not in :meth:`to_dict`).
 
     Examples
     --------
@@ -58,6 +104,7 @@ class CheckReport:
     verdicts: tuple[Verdict, ...]
     not_checked: tuple[tuple[str, str, str], ...] = ()
     seconds: float = 0.0
+    curves: tuple[Curve, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def failures(self) -> tuple[Verdict, ...]:
@@ -121,7 +168,7 @@ class CheckReport:
             f"{self.seconds:.1f} s)"
         )
 
-    def _rows(self, failures_first: bool = True) -> list[tuple[str, str, str, str]]:
+    def _rows(self, failures_first: bool = True) -> list[tuple[str, str, str, str, str]]:
         order = {"FAIL": 0, "INCONCLUSIVE": 1, "PASS": 2}
         vs = (
             sorted(self.verdicts, key=lambda v: order[v.outcome])
@@ -176,7 +223,7 @@ class CheckReport:
         ...             "FAIL", "too many mistakes", order="cyclic", seed=0)
         >>> rep = CheckReport("mine", "quick", 0, (0, 1, 2), 30, (v,))
         >>> rep.to_markdown().splitlines()[4]
-        '| FAIL | mistakes <= (R/gamma)^2 | separable/none | too many mistakes |'
+        '| FAIL | mistakes <= (R/gamma)^2 | separable/none | - | too many mistakes |'
         """
 
         def cell(s: str) -> str:
@@ -209,7 +256,7 @@ class CheckReport:
         ['FAIL', 'mistakes']
         """
         rows = self._rows()
-        widths = [max([len(c)] + [len(r[i]) for r in rows]) for i, c in enumerate(_COLUMNS[:3])]
+        widths = [max([len(c)] + [len(r[i]) for r in rows]) for i, c in enumerate(_COLUMNS[:4])]
         lines = [self.summary(), ""]
         fmt = "  ".join(f"{{:<{w}}}" for w in widths) + "  {}"
         lines.append(fmt.format(*_COLUMNS))
