@@ -362,6 +362,58 @@ def test_the_figure_against_the_steps_and_the_time(tmp_path):
         )
 
 
+def _reproduced(report, verdict, **names):
+    ns = dict(names)
+    exec(report.reproduce(verdict), ns)  # noqa: S102 - the lines the report prints
+    return ns
+
+
+def test_the_reproduce_lines_rebuild_the_learner_and_give_the_same_verdict():
+    from maxmargin.evaluation.comparison import score_trace
+
+    cls = next(c for c in BROKEN if c.__name__ == "PegasosSqrtStep")
+    report = check_learner(cls, battery="quick", problems=["gaussians/augmented"])
+    v = report.failures[0]
+    ns = _reproduced(report, v, PegasosSqrtStep=cls)
+    cp, learner = ns["cp"], ns["learner"]
+    # the problem's lam (the class default is 0.1) and intercept, as the check built it
+    assert learner.learner.lam == cp.problem.lam == 0.05 != cls().lam
+    assert learner.intercept == "augmented"
+    assert v in ns["report"].verdicts  # the same verdict (its time aside)
+    curve = next(c for c in report.curves if (c.order, c.seed) == (v.order, v.seed))
+    again = score_trace(ns["trace"], cp.soft)  # the run judged, bit for bit
+    np.testing.assert_array_equal(again.t, curve.t)
+    np.testing.assert_array_equal(again.subopt_avg, curve.subopt_avg)
+
+
+def test_the_reproduce_lines_keep_the_intercept_and_the_settings():
+    report = check_learner("pegasos", battery="quick", problems=["gaussians/none"])
+    v = report.verdicts[0]
+    ns = _reproduced(report, v)
+    assert ns["learner"].intercept == "none" and ns["learner"].lam == ns["cp"].problem.lam
+    assert v in ns["report"].verdicts
+    assert check_learner(Pegasos, battery="quick", problems=["gaussians/none"]).target == (
+        "",
+        "'pegasos'",
+    )  # a built-in class by its name
+    pocket = Pocket(select="random_mistake", seed=5)
+    report = check_learner(pocket, battery="quick", problems=["separable/free"])
+    ns = _reproduced(report, report.verdicts[0])  # imports Pocket itself
+    assert ns["learner"].select == "random_mistake" and ns["learner"].intercept == "free"
+    assert report.verdicts[0] in ns["report"].verdicts
+
+
+def test_the_reproduce_lines_of_a_fixed_lambda():
+    class FixedLam(PyPegasos):
+        problem_parameter = None  # its lam is its own: the battery takes it
+
+    report = check_learner(FixedLam(lam=0.1), battery="quick", problems=["gaussians/none"])
+    v = report.verdicts[0]
+    assert "lam=0.1" in report.reproduce(v)
+    ns = _reproduced(report, v, learner=FixedLam(lam=0.1))
+    assert ns["cp"].problem.lam == 0.1 and v in ns["report"].verdicts
+
+
 # --------------------------------------------------------------------------- adapters
 
 

@@ -40,6 +40,30 @@ def test_a_broken_learner_from_a_file_fails_naming_the_effect(capsys):
     assert "reproduce the first FAIL" in out and err == ""
 
 
+def test_the_printed_reproduce_lines_give_the_same_verdict(capsys, tmp_path):
+    code, out, _ = cli(
+        capsys,
+        f"{BROKEN}:PerceptronSignError",
+        "--quick",
+        "--problems",
+        "separable/none",
+        "--json",
+        tmp_path / "v.json",
+    )
+    first = json.loads((tmp_path / "v.json").read_text())
+    first = next(v for v in first["verdicts"] if v["outcome"] == "FAIL")
+    lines = out.split("reproduce the first FAIL:\n", 1)[1].split("\n\n")[0]
+    ns: dict = {}
+    exec("\n".join(x.strip() for x in lines.splitlines()), ns)  # noqa: S102 - as printed
+    assert ns["learner"].intercept == "none"  # the problem's, not the class default
+    again = [v.to_dict() for v in ns["report"].failures]
+    assert any(
+        {k: v for k, v in a.items() if k != "seconds"}
+        == {k: v for k, v in first.items() if k != "seconds"}
+        for a in again
+    ), (first, again)
+
+
 def test_json_to_stdout_alone(capsys):
     code, out, err = cli(
         capsys, "pa", "--quick", "--problems", "separable/none", "--seeds", "4,5", "--json", "-"

@@ -39,7 +39,7 @@ from ..online.claims import (
 from ..online.learner import is_learner
 from ..online.orders import schedule
 from ..online.protocol import PythonLearner
-from ..online.registry import learner_class, resolve
+from ..online.registry import LEARNERS, learner_class, resolve
 from ..problem import SVMProblem
 from .battery import Battery, CertifiedProblem, ProblemSpec, battery, certified
 from .report import CheckReport, Curve
@@ -69,6 +69,7 @@ class _Template:
         self.cls: Any = None
         self.params: dict[str, Any] = {}
         self.obj: Any = None
+        self.code = _code(learner)
         learner = adapt(learner)  # scikit-learn and river estimators
         if isinstance(learner, str):
             self.cls = learner_class(learner)
@@ -127,6 +128,23 @@ class _Template:
         if pp is not None:
             setattr(obj, pp, getattr(problem, pp))
         return resolve(obj, problem, intercept=problem.intercept)
+
+
+def _code(learner: Any) -> tuple[str, str]:
+    """Python that names ``learner`` in the reproduce lines: ``(import line, expression)``.
+
+    A name or ``module:Class`` as given; a class by its name (in the caller's scope); a
+    built-in instance by its repr (its settings), imported from maxmargin.online; any other
+    object as ``learner``, which the caller must define.
+    """
+    if isinstance(learner, str):
+        return "", repr(learner)
+    if isinstance(learner, type):
+        name = str(getattr(learner, "name", ""))
+        return "", repr(name) if LEARNERS.get(name) is learner else learner.__name__
+    if isinstance(learner, OnlineLearner) and type(learner) in LEARNERS.values():
+        return f"from maxmargin.online import {type(learner).__name__}", repr(learner)
+    return "", "learner"
 
 
 def _source(learner: OnlineLearner) -> Any:
@@ -222,6 +240,8 @@ def check_learner(
         learner=template.label,
         battery=bat.name,
         data_seed=int(data_seed),
+        lam=float(bat.specs[0].lam),
+        target=template.code,
         seeds=bat.seeds,
         epochs=bat.epochs,
         verdicts=tuple(verdicts),

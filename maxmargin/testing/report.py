@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from ..io.json import jsonable
+from .battery import LAM, battery
 from .verdict import Verdict
 
 __all__ = ["CheckReport", "Curve"]
@@ -87,6 +88,11 @@ class CheckReport:
     curves : tuple of Curve
         Every run's suboptimality against the steps and the time (for
         :func:`~maxmargin.testing.plot_suboptimality`; not in :meth:`to_dict`).
+    lam : float
+        The battery's lambda (before scaling: ``battery(name, lam=...)``).
+    target : (str, str)
+        Python that names the learner in :meth:`reproduce`: an import line (or ``""``) and
+        an expression (``"'pegasos'"``, ``"MyPegasos"``; ``"learner"`` for an object).
 
     Examples
     --------
@@ -105,6 +111,8 @@ class CheckReport:
     not_checked: tuple[tuple[str, str, str], ...] = ()
     seconds: float = 0.0
     curves: tuple[Curve, ...] = field(default=(), compare=False, repr=False)
+    lam: float = LAM
+    target: tuple[str, str] = ("", "learner")
 
     @property
     def failures(self) -> tuple[Verdict, ...]:
@@ -178,7 +186,13 @@ class CheckReport:
         return [_row(v) for v in vs]
 
     def reproduce(self, verdict: Verdict) -> str:
-        """Python that re-runs the run a verdict names (for a FAIL: the one that shows it).
+        """Python that re-runs the run a verdict names, and the check that gives the verdict.
+
+        The learner is built as :func:`~maxmargin.testing.check_learner` built it for the
+        problem (:meth:`~maxmargin.testing.CertifiedProblem.learner_for`: the problem's
+        ``lam`` or ``C`` and its intercept), so that the run is the one judged; the last
+        line repeats the check on that problem alone, whose verdicts hold the fitted
+        exponent or the ratio to the bound the row quotes.
 
         Parameters
         ----------
@@ -187,26 +201,50 @@ class CheckReport:
         Returns
         -------
         str
-            Two lines: the certified problem, then the run (``learner`` is yours).
+            Lines of Python (a learner given as an object is ``learner``: define it).
 
         Examples
         --------
         >>> from maxmargin.testing import Verdict
         >>> v = Verdict("mistakes <= (R/gamma)^2", "mistakes", "bound", "separable/none",
         ...             "FAIL", "too many mistakes", order="cyclic", seed=0)
-        >>> rep = CheckReport("mine", "quick", 0, (0, 1, 2), 30, (v,))
+        >>> rep = CheckReport("mine", "quick", 0, (0, 1, 2), 30, (v,), target=("", "Mine"))
         >>> print(rep.reproduce(v))  # doctest: +NORMALIZE_WHITESPACE
-        cp = certified(battery('quick', data_seed=0).problem('separable/none'))
+        from maxmargin.online import run
+        from maxmargin.testing import battery, certified, check_learner
+        bat = battery('quick', data_seed=0)
+        cp = certified(bat.problem('separable/none'))
+        learner = cp.learner_for(Mine)  # as check_learner built it: lam = 0.05, intercept 'none'
         trace = run(learner, cp.data, epochs=30, order='cyclic', seed=0,
-                    sample_weight=cp.sample_weight)
+                    checkpoints=bat.checkpoints(cp.data.n), sample_weight=cp.sample_weight)
+        report = check_learner(Mine, battery='quick', data_seed=0, seeds=[0, 1, 2],
+                               problems=['separable/none'])  # its verdicts there
         """
         order = verdict.order or "cyclic"
         seed = 0 if verdict.seed is None else verdict.seed
-        return (
-            f"cp = certified(battery({self.battery!r}, data_seed={self.data_seed})"
-            f".problem({verdict.problem!r}))\n"
-            f"trace = run(learner, cp.data, epochs={self.epochs}, order={order!r}, "
-            f"seed={seed}, sample_weight=cp.sample_weight)"
+        imports, name = self.target
+        lam = "" if self.lam == LAM else f", lam={self.lam!r}"
+        bat = f"battery({self.battery!r}, data_seed={self.data_seed}{lam})"
+        spec = battery(self.battery, data_seed=self.data_seed, lam=self.lam).problem(
+            verdict.problem
+        )
+        lines = [imports] if imports else []
+        return "\n".join(
+            lines
+            + [
+                "from maxmargin.online import run",
+                "from maxmargin.testing import battery, certified, check_learner",
+                f"bat = {bat}",
+                f"cp = certified(bat.problem({verdict.problem!r}))",
+                f"learner = cp.learner_for({name})  # as check_learner built it: lam = "
+                f"{spec.problem_lam:g}, intercept {spec.intercept!r}",
+                f"trace = run(learner, cp.data, epochs={self.epochs}, order={order!r}, "
+                f"seed={seed}, checkpoints=bat.checkpoints(cp.data.n), "
+                "sample_weight=cp.sample_weight)",
+                f"report = check_learner({name}, battery={self.battery!r}, "
+                f"data_seed={self.data_seed}, seeds={list(self.seeds)!r}, "
+                f"problems=[{verdict.problem!r}])  # its verdicts there",
+            ]
         )
 
     def to_markdown(self) -> str:
@@ -263,7 +301,7 @@ class CheckReport:
         for r in rows:
             lines.append(fmt.format(*r))
         if self.failures:
-            lines += ["", "reproduce the first FAIL (maxmargin.testing, maxmargin.online.run):"]
+            lines += ["", "reproduce the first FAIL:"]
             lines += ["  " + x for x in self.reproduce(self.failures[0]).splitlines()]
         if self.not_checked:
             lines += ["", "not checked:"]
