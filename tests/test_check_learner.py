@@ -414,6 +414,53 @@ def test_the_reproduce_lines_of_a_fixed_lambda():
     assert ns["cp"].problem.lam == 0.1 and v in ns["report"].verdicts
 
 
+def test_a_comparisons_verdicts_are_check_learners_on_the_same_runs():
+    from maxmargin import compare
+    from maxmargin.testing import comparison_verdicts
+
+    cls = next(c for c in BROKEN if c.__name__ == "PegasosSqrtStep")
+    cp = certified(_spec("gaussians/augmented"))
+    cmp = compare(
+        cp.data,
+        cp.problem,
+        learners=[cls, "pegasos"],
+        epochs=QUICK.epochs,
+        orders=("shuffle", "sample"),
+        seeds=QUICK.seeds,
+        checkpoints=QUICK.checkpoints(cp.data.n),
+        reference=cp.soft,
+    )
+    got = comparison_verdicts(cmp, learners={"PegasosSqrtStep": cls})
+    want = check_learner(cls, battery="quick", problems=["gaussians/augmented"])
+
+    def rates(rep):
+        return [
+            (v.check, v.outcome, v.statistic, v.interval) for v in rep.verdicts if v.kind == "rate"
+        ]
+
+    assert rates(got["PegasosSqrtStep"]) == rates(want) != []  # the same runs, the same rule
+    assert got["PegasosSqrtStep"].outcome == "FAIL"
+    assert "more slowly than claimed" in got["PegasosSqrtStep"].failures[0].reason
+    not_checked = {claim for claim, _, _ in got["PegasosSqrtStep"].not_checked}
+    assert {"average = mean of w_1..w_t", "invariant to permute_features"} <= not_checked
+    assert got["pegasos"].outcome == "PASS"  # a built-in: rebuilt from its trace
+    assert "cmp.select(label='PegasosSqrtStep'" in got["PegasosSqrtStep"].to_text()
+
+
+def test_a_comparisons_verdicts_say_what_they_cannot_judge():
+    from maxmargin import compare, make_separable
+    from maxmargin.testing import comparison_verdicts
+
+    cmp = compare(make_separable(40, 3, seed=2), learners=[PyPerceptron, "pegasos"], lam=0.1)
+    got = comparison_verdicts(cmp)
+    assert got["PyPerceptron"].outcome == "N/A"
+    assert "give learners={'PyPerceptron'" in got["PyPerceptron"].not_checked[0][2]
+    assert got["pegasos"].outcome == "PASS"  # its regret bound; its rate needs 3 runs
+    assert [v.outcome for v in got["pegasos"].verdicts if v.kind == "rate"] == ["INCONCLUSIVE"]
+    with pytest.raises(ParameterError, match="does not have"):
+        comparison_verdicts(cmp, learners={"nosuch": PyPerceptron})
+
+
 # --------------------------------------------------------------------------- adapters
 
 

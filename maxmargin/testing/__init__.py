@@ -9,6 +9,7 @@ See ``docs/validating.md``.
 
 from .battery import Battery, CertifiedProblem, ProblemSpec, battery, certified
 from .check import assert_learner, check_learner
+from .compared import comparison_verdicts
 from .figures import plot_suboptimality
 from .report import CheckReport, Curve
 from .verdict import Verdict
@@ -16,6 +17,7 @@ from .verdict import Verdict
 __all__ = [
     "check_learner",
     "assert_learner",
+    "comparison_verdicts",
     "CheckReport",
     "Curve",
     "Verdict",

@@ -53,6 +53,7 @@ from ..exceptions import CertificateError, DataError, ParameterError
 from ..io.files import atomic_write
 from ..io.json import dumps, format_header, read_document
 from ..problem import SVMProblem
+from .template import _Template
 
 __all__ = ["ProblemSpec", "CertifiedProblem", "Battery", "battery", "certified"]
 
@@ -345,8 +346,6 @@ class CertifiedProblem:
         >>> lr.lam == cp.problem.lam, lr.intercept
         (True, 'none')
         """
-        from .check import _Template  # check builds on this module
-
         return _Template(learner).build(self.problem)
 
     def resolution(self) -> float:

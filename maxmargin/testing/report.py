@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from ..io.json import jsonable
-from .battery import LAM, battery
+from .battery import BATTERIES, LAM, battery
 from .verdict import Verdict
 
 __all__ = ["CheckReport", "Curve"]
@@ -129,6 +129,21 @@ class CheckReport:
         """No claim FAILs, and at least one PASSes (a learner that claims nothing does not)."""
         return not self.failures and any(v.outcome == "PASS" for v in self.verdicts)
 
+    @property
+    def outcome(self) -> str:
+        """One word for a column: PASS (:attr:`passed`), FAIL, INCONCLUSIVE, or N/A (no verdict).
+
+        Examples
+        --------
+        >>> CheckReport("mine", "quick", 0, (0, 1, 2), 30, ()).outcome
+        'N/A'
+        """
+        if self.passed:
+            return "PASS"
+        if self.failures:
+            return "FAIL"
+        return "INCONCLUSIVE" if self.inconclusive else "N/A"
+
     def counts(self) -> dict[str, int]:
         """The number of verdicts of each outcome.
 
@@ -222,6 +237,11 @@ class CheckReport:
         """
         order = verdict.order or "cyclic"
         seed = 0 if verdict.seed is None else verdict.seed
+        if self.battery not in BATTERIES:  # comparison_verdicts: the comparison's own runs
+            return (
+                f"cmp.select(label={self.learner!r}, order={order!r}, seed={seed})  # the run "
+                f"of the comparison; comparison_verdicts(cmp)[{self.learner!r}]: the verdicts"
+            )
         imports, name = self.target
         lam = "" if self.lam == LAM else f", lam={self.lam!r}"
         bat = f"battery({self.battery!r}, data_seed={self.data_seed}{lam})"
