@@ -516,6 +516,17 @@ def test_sklearn_declarations_follow_its_parameters():
         SklearnLearner(sk.SGDRegressor())
 
 
+def test_an_estimator_that_claims_nothing_is_told_where_claims_come_from():
+    sk = pytest.importorskip("sklearn.linear_model")
+    bat = replace(QUICK, epochs=1, orders=("cyclic", "shuffle"), seeds=(0, 1))
+    report = check_learner(
+        sk.SGDClassifier(loss="log_loss"), battery=bat, problems=["separable/free"]
+    )
+    (why,) = {r[2] for r in report.not_checked}
+    assert "claims follow from them" in why and "section 8" in why  # not "declare claims"
+    assert not report.passed
+
+
 def test_river_pa_steps_as_pa1_and_passes():
     river = pytest.importorskip("river.linear_model")
     from maxmargin.online.adapters import RiverLearner

@@ -24,6 +24,7 @@ from ..data import Dataset
 from ..evaluation.comparison import score_trace
 from ..exceptions import DataError, ParameterError
 from ..online import OnlineLearner, run
+from ..online.adapters import RiverLearner, SklearnLearner
 from ..online.claims import (
     Average,
     Claim,
@@ -53,6 +54,15 @@ from .verdict import (
 __all__ = ["check_learner", "assert_learner"]
 
 _UNITS = "its settings have the units of the data (a step eta0): rescaled data need them rescaled"
+
+#: Why a learner that claims nothing is not judged: what its author can do about it.
+_NOTHING = "it claims nothing (docs/validating.md: declare claims)"
+
+#: The same for an estimator, whose claims follow from its parameters.
+_NOTHING_ESTIMATOR = (
+    "it claims nothing with these parameters (an estimator's claims follow from them: "
+    "docs/validating.md, section 8, lists which claim what)"
+)
 
 #: The scale of the examples in the scale-invariance check (a power of 2: exact).
 SCALE = 2.0**10
@@ -206,7 +216,8 @@ def _check_problem(
         return "it takes no example weights (no sample_weight_rule)"
     own = claims_of(_source(learner)) if claims is None else tuple(claims)
     if not own:
-        return "it claims nothing (docs/validating.md: declare claims)"
+        estimator = isinstance(_source(learner), (SklearnLearner, RiverLearner))
+        return _NOTHING_ESTIMATOR if estimator else _NOTHING
     applies, na = resolve_claims(learner, own)
     skipped = [(c.label(), cp.name, why) for c, why in na]
     if spec.scale != 1.0:
