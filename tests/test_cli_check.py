@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -131,3 +139,74 @@ def test_the_command_is_listed(capsys):
     with pytest.raises(SystemExit):
         main(["--help"])
     assert "check" in capsys.readouterr().out
+
+
+#: A learner that claims the perceptron's bounds and, once it starts, waits in C holding
+#: the interpreter (as a compiled solver does): only the supervisor's kill can end it.
+STUCK = textwrap.dedent(
+    """\
+    import ctypes, os
+    from pathlib import Path
+    import numpy as np
+
+
+    class Stuck:
+        mistake_driven = True
+
+        def start(self, d):
+            self.w = np.zeros(d)
+            (Path(os.environ["MM_PIDS"]) / str(os.getpid())).write_text("")
+            ctypes.PyDLL(None).pause()
+
+        def step(self, x, y, t):
+            pass
+
+        def weights(self):
+            return self.w
+    """
+)
+
+HANG_GUARD_S = 300  # not an assertion on speed: only so that a hang fails
+
+
+def _gone(pid):
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return True
+    return state in ("Z", "X")
+
+
+@pytest.mark.skipif(
+    not hasattr(os, "fork") or not Path("/proc/self/stat").exists(),
+    reason="the supervising parent needs fork; watching processes needs /proc",
+)
+def test_ctrl_c_stops_the_check(tmp_path):
+    (tmp_path / "stuck.py").write_text(STUCK)
+    pids = tmp_path / "pids"
+    pids.mkdir()
+    exe = shutil.which("maxmargin", path=str(Path(sys.executable).parent)) or "maxmargin"
+    argv = [exe, "check", "stuck.py:Stuck", "--quick", "--problems", "separable/none"]
+    env = {**os.environ, "MM_PIDS": str(pids)}
+    p = subprocess.Popen(
+        argv, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    child = None
+    try:
+        end = time.monotonic() + HANG_GUARD_S
+        while not list(pids.iterdir()):
+            assert p.poll() is None, p.communicate()
+            assert time.monotonic() < end, "the learner did not start"
+            time.sleep(0.05)
+        child = int(next(pids.iterdir()).name)
+        p.send_signal(signal.SIGINT)
+        _, err = p.communicate(timeout=HANG_GUARD_S)
+        assert p.returncode == 130 and err.decode().strip() == "maxmargin: interrupted"
+        while not _gone(child):  # the child stuck in C was killed by the supervisor
+            assert time.monotonic() < end, f"the computing child {child} is still running"
+            time.sleep(0.05)
+    finally:
+        p.kill()
+        if child is not None and not _gone(child):
+            with contextlib.suppress(OSError):
+                os.kill(child, signal.SIGKILL)
