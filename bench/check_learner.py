@@ -8,6 +8,7 @@ learner), so an interrupted measurement resumes; ``--report`` prints the summary
 docs/validating.md quotes.
 
     python bench/check_learner.py --times                  # seconds per built-in, both batteries
+    python bench/check_learner.py --command pegasos        # `maxmargin check` wall time, twice
     python bench/check_learner.py --battery quick --data-seeds 200 --out ff-quick.jsonl
     python bench/check_learner.py --report ff-quick.jsonl
 """
@@ -16,6 +17,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -33,6 +37,24 @@ def times() -> None:
             print(
                 f"  {learner:20s} {time.perf_counter() - tic:6.2f} s  "
                 f"{'(solves the problems) ' if i == 0 else ''}{rep.summary().split(':', 1)[1][:44]}"
+            )
+
+
+def command(learner: str, repeat: int = 2) -> None:
+    """Wall time of the whole command, ``maxmargin check LEARNER [--quick]`` (as ``time``).
+
+    Start-up, solving and certifying the problems, the runs and the verdicts; the first
+    call also compiles the numba kernels into their cache.
+    """
+    exe = shutil.which("maxmargin", path=str(Path(sys.executable).parent)) or "maxmargin"
+    for i in range(repeat):
+        for quick in ([], ["--quick"]):
+            tic = time.perf_counter()
+            done = subprocess.run([exe, "check", learner, "-q", *quick], check=False)
+            wall = time.perf_counter() - tic
+            print(
+                f"  maxmargin check {learner} {' '.join(quick):8s} {wall:6.2f} s wall "
+                f"(exit {done.returncode}{', first call' if i == 0 else ''})"
             )
 
 
@@ -107,6 +129,7 @@ def report(paths: list[Path]) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--times", action="store_true")
+    ap.add_argument("--command", metavar="LEARNER", help="time `maxmargin check LEARNER`")
     ap.add_argument("--battery", default="quick")
     ap.add_argument("--data-seeds", type=int, default=200)
     ap.add_argument("--learners", default=",".join(LEARNERS))
@@ -115,6 +138,8 @@ def main() -> None:
     a = ap.parse_args()
     if a.times:
         times()
+    if a.command:
+        command(a.command)
     if a.out:
         measure(a.battery, a.data_seeds, a.out, a.learners.split(","))
     if a.report:

@@ -52,7 +52,9 @@ ROOMS: list[tuple[str, ...]] = [
     # then main (which assembles them) and the face
     ("maxmargin.cli.options", "maxmargin.cli.learners"),
     ("maxmargin.cli.supervisor",),
-    tuple(f"maxmargin.cli.{c}" for c in ("solve", "run", "compare", "path", "study", "demo")),
+    tuple(
+        f"maxmargin.cli.{c}" for c in ("solve", "run", "compare", "path", "study", "check", "demo")
+    ),
     ("maxmargin.cli",),
     # the package's public surface, and the old module paths kept as re-exports
     (

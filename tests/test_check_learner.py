@@ -322,6 +322,145 @@ def test_the_report():
     assert report.counts()["PASS"] == len(report.verdicts)
 
 
+def test_the_time_column_and_the_curves():
+    report = check_learner("pegasos", battery="quick", problems=["gaussians/none"])
+    assert len(report.curves) == len(QUICK.runs())
+    for c in report.curves:
+        assert c.problem == "gaussians/none" and c.t.shape == c.seconds.shape == c.subopt_avg.shape
+        assert np.all(np.diff(c.seconds) >= 0) and c.seconds[-1] > 0
+    median = float(np.median([c.seconds[-1] for c in report.curves]))
+    assert all(v.seconds == median for v in report.verdicts)
+    assert report.to_text().splitlines()[2].split() == [
+        "verdict",
+        "claim",
+        "problem",
+        "time",
+        "evidence",
+    ]
+    assert report.to_dict()["verdicts"][0]["seconds"] == median
+    v = report.verdicts[0]  # a measurement: not part of what a verdict is
+    assert replace(v, seconds=v.seconds + 1.0) == v
+
+
+def test_the_figure_against_the_steps_and_the_time(tmp_path):
+    pytest.importorskip("matplotlib")
+    from maxmargin.testing import plot_suboptimality
+
+    report = check_learner("pegasos", battery="quick", problems=["gaussians/none"])
+    fig = plot_suboptimality(report, path=tmp_path / "f.png")
+    by_steps, by_time = fig.axes
+    assert len(by_steps.lines) == len(by_time.lines) == len(report.curves)
+    c, left, right = report.curves[1], by_steps.lines[1], by_time.lines[1]
+    keep = (c.subopt_avg > 0) & (c.seconds > 0)
+    np.testing.assert_array_equal(right.get_xdata(), c.seconds[keep])
+    np.testing.assert_array_equal(right.get_ydata(), c.subopt_avg[keep])
+    np.testing.assert_array_equal(left.get_xdata(), c.t[c.subopt_avg > 0])
+    assert (tmp_path / "f.png").read_bytes()[:4] == b"\x89PNG"
+    with pytest.raises(ParameterError, match="no run of"):  # the perceptron has no objective
+        plot_suboptimality(
+            check_learner("perceptron", battery="quick", problems=["separable/none"])
+        )
+
+
+def _reproduced(report, verdict, **names):
+    ns = dict(names)
+    exec(report.reproduce(verdict), ns)  # noqa: S102 - the lines the report prints
+    return ns
+
+
+def test_the_reproduce_lines_rebuild_the_learner_and_give_the_same_verdict():
+    from maxmargin.evaluation.comparison import score_trace
+
+    cls = next(c for c in BROKEN if c.__name__ == "PegasosSqrtStep")
+    report = check_learner(cls, battery="quick", problems=["gaussians/augmented"])
+    v = report.failures[0]
+    ns = _reproduced(report, v, PegasosSqrtStep=cls)
+    cp, learner = ns["cp"], ns["learner"]
+    # the problem's lam (the class default is 0.1) and intercept, as the check built it
+    assert learner.learner.lam == cp.problem.lam == 0.05 != cls().lam
+    assert learner.intercept == "augmented"
+    assert v in ns["report"].verdicts  # the same verdict (its time aside)
+    curve = next(c for c in report.curves if (c.order, c.seed) == (v.order, v.seed))
+    again = score_trace(ns["trace"], cp.soft)  # the run judged, bit for bit
+    np.testing.assert_array_equal(again.t, curve.t)
+    np.testing.assert_array_equal(again.subopt_avg, curve.subopt_avg)
+
+
+def test_the_reproduce_lines_keep_the_intercept_and_the_settings():
+    report = check_learner("pegasos", battery="quick", problems=["gaussians/none"])
+    v = report.verdicts[0]
+    ns = _reproduced(report, v)
+    assert ns["learner"].intercept == "none" and ns["learner"].lam == ns["cp"].problem.lam
+    assert v in ns["report"].verdicts
+    assert check_learner(Pegasos, battery="quick", problems=["gaussians/none"]).target == (
+        "",
+        "'pegasos'",
+    )  # a built-in class by its name
+    pocket = Pocket(select="random_mistake", seed=5)
+    report = check_learner(pocket, battery="quick", problems=["separable/free"])
+    ns = _reproduced(report, report.verdicts[0])  # imports Pocket itself
+    assert ns["learner"].select == "random_mistake" and ns["learner"].intercept == "free"
+    assert report.verdicts[0] in ns["report"].verdicts
+
+
+def test_the_reproduce_lines_of_a_fixed_lambda():
+    class FixedLam(PyPegasos):
+        problem_parameter = None  # its lam is its own: the battery takes it
+
+    report = check_learner(FixedLam(lam=0.1), battery="quick", problems=["gaussians/none"])
+    v = report.verdicts[0]
+    assert "lam=0.1" in report.reproduce(v)
+    ns = _reproduced(report, v, learner=FixedLam(lam=0.1))
+    assert ns["cp"].problem.lam == 0.1 and v in ns["report"].verdicts
+
+
+def test_a_comparisons_verdicts_are_check_learners_on_the_same_runs():
+    from maxmargin import compare
+    from maxmargin.testing import comparison_verdicts
+
+    cls = next(c for c in BROKEN if c.__name__ == "PegasosSqrtStep")
+    cp = certified(_spec("gaussians/augmented"))
+    cmp = compare(
+        cp.data,
+        cp.problem,
+        learners=[cls, "pegasos"],
+        epochs=QUICK.epochs,
+        orders=("shuffle", "sample"),
+        seeds=QUICK.seeds,
+        checkpoints=QUICK.checkpoints(cp.data.n),
+        reference=cp.soft,
+    )
+    got = comparison_verdicts(cmp, learners={"PegasosSqrtStep": cls})
+    want = check_learner(cls, battery="quick", problems=["gaussians/augmented"])
+
+    def rates(rep):
+        return [
+            (v.check, v.outcome, v.statistic, v.interval) for v in rep.verdicts if v.kind == "rate"
+        ]
+
+    assert rates(got["PegasosSqrtStep"]) == rates(want) != []  # the same runs, the same rule
+    assert got["PegasosSqrtStep"].outcome == "FAIL"
+    assert "more slowly than claimed" in got["PegasosSqrtStep"].failures[0].reason
+    not_checked = {claim for claim, _, _ in got["PegasosSqrtStep"].not_checked}
+    assert {"average = mean of w_1..w_t", "invariant to permute_features"} <= not_checked
+    assert got["pegasos"].outcome == "PASS"  # a built-in: rebuilt from its trace
+    assert "cmp.select(label='PegasosSqrtStep'" in got["PegasosSqrtStep"].to_text()
+
+
+def test_a_comparisons_verdicts_say_what_they_cannot_judge():
+    from maxmargin import compare, make_separable
+    from maxmargin.testing import comparison_verdicts
+
+    cmp = compare(make_separable(40, 3, seed=2), learners=[PyPerceptron, "pegasos"], lam=0.1)
+    got = comparison_verdicts(cmp)
+    assert got["PyPerceptron"].outcome == "N/A"
+    assert "give learners={'PyPerceptron'" in got["PyPerceptron"].not_checked[0][2]
+    assert got["pegasos"].outcome == "PASS"  # its regret bound; its rate needs 3 runs
+    assert [v.outcome for v in got["pegasos"].verdicts if v.kind == "rate"] == ["INCONCLUSIVE"]
+    with pytest.raises(ParameterError, match="does not have"):
+        comparison_verdicts(cmp, learners={"nosuch": PyPerceptron})
+
+
 # --------------------------------------------------------------------------- adapters
 
 
@@ -375,6 +514,17 @@ def test_sklearn_declarations_follow_its_parameters():
     assert pa.C == 0.3 and not [c for c in pa_free.claims if isinstance(c, MistakeBound)]
     with pytest.raises(ParameterError, match="SGDClassifier"):
         SklearnLearner(sk.SGDRegressor())
+
+
+def test_an_estimator_that_claims_nothing_is_told_where_claims_come_from():
+    sk = pytest.importorskip("sklearn.linear_model")
+    bat = replace(QUICK, epochs=1, orders=("cyclic", "shuffle"), seeds=(0, 1))
+    report = check_learner(
+        sk.SGDClassifier(loss="log_loss"), battery=bat, problems=["separable/free"]
+    )
+    (why,) = {r[2] for r in report.not_checked}
+    assert "claims follow from them" in why and "section 8" in why  # not "declare claims"
+    assert not report.passed
 
 
 def test_river_pa_steps_as_pa1_and_passes():

@@ -13,7 +13,7 @@ from typing import Any
 from .._progress import notes_silenced
 from ..exceptions import CertificateError, MaxMarginError
 from ..io.files import display
-from . import compare, demo, path, run, solve, study
+from . import check, compare, demo, path, run, solve, study
 from .options import _example, _Parser, _UsageError, _verbosity
 from .supervisor import _internal_error, _supervise
 
@@ -33,7 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"maxmargin {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    for command in (solve, run, compare, path, study, demo):
+    for command in (solve, run, compare, path, study, check, demo):
         command.add(sub)
     return parser
 

@@ -55,6 +55,7 @@ from ..io.json import dumps, format_header, read_document
 from ..problem import SVMProblem
 from ..separation import is_separable
 from ..solution import ExactSolution
+from .template import _Template
 
 __all__ = ["ProblemSpec", "CertifiedProblem", "Battery", "battery", "certified"]
 
@@ -63,6 +64,9 @@ BATTERIES = ("quick", "default")
 
 #: The orders every battery runs.
 ORDERS = ("cyclic", "shuffle", "sample")
+
+#: The batteries' lambda (before scaling), unless a learner's fixed lambda replaces it.
+LAM = 0.05
 
 
 @dataclass(frozen=True)
@@ -315,6 +319,37 @@ class CertifiedProblem:
         m = p.margins(self.soft.w, self.soft.b)
         return R, u, np.asarray(m, dtype=float).ravel(), gamma
 
+    def learner_for(self, learner: Any) -> Any:
+        """``learner`` built for this problem as :func:`~maxmargin.testing.check_learner` builds it.
+
+        The problem's intercept, and its ``lam`` or ``C`` where the learner declares a
+        ``problem_parameter``; a built-in instance keeps its other settings, an object of
+        the protocol is copied.
+
+        Parameters
+        ----------
+        learner : str, type or object
+            As :func:`~maxmargin.testing.check_learner` takes it.
+
+        Returns
+        -------
+        OnlineLearner
+
+        Raises
+        ------
+        ParameterError
+            It cannot run on this problem (an intercept it does not support, a fixed
+            parameter that is not the problem's).
+
+        Examples
+        --------
+        >>> cp = certified(battery("quick").problem("gaussians/none"))
+        >>> lr = cp.learner_for("pegasos")
+        >>> lr.lam == cp.problem.lam, lr.intercept
+        (True, 'none')
+        """
+        return _Template(learner).build(self.problem)
+
     def resolution(self) -> float:
         """The suboptimality below which ``F - F*`` is not known: the certificate's gap.
 
@@ -478,7 +513,7 @@ def _specs(kind: str, data_seed: int, lam: float) -> tuple[ProblemSpec, ...]:
     return tuple(out)
 
 
-def battery(name: str = "default", *, data_seed: int = 0, lam: float = 0.05) -> Battery:
+def battery(name: str = "default", *, data_seed: int = 0, lam: float = LAM) -> Battery:
     """The battery ``name``: ``"quick"`` (seconds, for CI) or ``"default"``.
 
     Parameters

@@ -10,7 +10,6 @@ does) and judges its claims (:mod:`maxmargin.testing.verdict`).
 
 from __future__ import annotations
 
-import copy
 import math
 import time
 from collections.abc import Sequence
@@ -20,11 +19,12 @@ from typing import Any
 
 import numpy as np
 
+from .._progress import Progress
 from ..data import Dataset
 from ..evaluation.comparison import score_trace
 from ..exceptions import DataError, ParameterError
 from ..online import OnlineLearner, run
-from ..online.adapters import adapt
+from ..online.adapters import RiverLearner, SklearnLearner
 from ..online.claims import (
     Average,
     Claim,
@@ -35,13 +35,11 @@ from ..online.claims import (
     claims_of,
     resolve_claims,
 )
-from ..online.learner import is_learner
 from ..online.orders import schedule
-from ..online.protocol import PythonLearner
-from ..online.registry import learner_class, resolve
 from ..problem import SVMProblem
 from .battery import Battery, CertifiedProblem, ProblemSpec, battery, certified
-from .report import CheckReport
+from .report import CheckReport, Curve
+from .template import _source, _Template
 from .verdict import (
     RTOL,
     Run,
@@ -57,79 +55,17 @@ __all__ = ["check_learner", "assert_learner"]
 
 _UNITS = "its settings have the units of the data (a step eta0): rescaled data need them rescaled"
 
+#: Why a learner that claims nothing is not judged: what its author can do about it.
+_NOTHING = "it claims nothing (docs/validating.md: declare claims)"
+
+#: The same for an estimator, whose claims follow from its parameters.
+_NOTHING_ESTIMATOR = (
+    "it claims nothing with these parameters (an estimator's claims follow from them: "
+    "docs/validating.md, section 8, lists which claim what)"
+)
+
 #: The scale of the examples in the scale-invariance check (a power of 2: exact).
 SCALE = 2.0**10
-
-
-class _Template:
-    """What the caller gave, and how to build it for a problem."""
-
-    def __init__(self, learner: Any) -> None:
-        self.cls: Any = None
-        self.params: dict[str, Any] = {}
-        self.obj: Any = None
-        learner = adapt(learner)  # scikit-learn and river estimators
-        if isinstance(learner, str):
-            self.cls = learner_class(learner)
-        elif isinstance(learner, type):
-            self.cls = learner_class(learner)
-        elif isinstance(learner, PythonLearner):
-            self.obj = learner.learner
-        elif isinstance(learner, OnlineLearner):
-            self.cls = type(learner)
-            skip = {"intercept", "intercept_scaling", learner.problem_parameter}
-            self.params = {k: v for k, v in learner.get_params().items() if k not in skip}
-        elif is_learner(learner):
-            self.obj = learner
-        else:
-            raise ParameterError(
-                "check_learner takes a learner: a built-in name, a class, or an instance "
-                "(a built-in learner or an object with start(d), step(x, y, t) and "
-                f"weights(), docs/own-learner.md); got {type(learner).__name__}"
-            )
-        source = self.cls if self.obj is None else self.obj
-        self.label = (
-            str(getattr(source, "name", "") or getattr(source, "__name__", ""))
-            or type(source).__name__
-        )
-        self.supported = tuple(getattr(source, "supported_intercepts", ("none", "augmented")))
-        pp = getattr(source, "problem_parameter", None)
-        self.fixed = None
-        if self.obj is not None and pp is None and getattr(self.obj, "objective", None):
-            self.fixed = "lam" if self.obj.objective == "lambda" else "C"
-
-    def fixed_lam(self) -> float | None:
-        """The lambda the learner's objective fixes (it has no problem_parameter), or None."""
-        if self.fixed == "lam":
-            return float(self.obj.lam)
-        return None
-
-    def build(self, problem: SVMProblem) -> OnlineLearner:
-        """The learner for ``problem`` (ParameterError: it cannot be)."""
-        if problem.intercept not in self.supported:
-            raise ParameterError(f"it does not support intercept {problem.intercept!r}")
-        if self.obj is None:
-            return resolve(self.cls, problem, **self.params)
-        if self.fixed == "C":
-            raise ParameterError(
-                "it minimises the C objective with a fixed C: declare "
-                "problem_parameter = 'C' so that each problem can set it"
-            )
-        if self.fixed == "lam" and not math.isclose(self.obj.lam, problem.lam, rel_tol=1e-9):
-            raise ParameterError(
-                f"its lam = {self.obj.lam:g} is fixed and the problem has lam = "
-                f"{problem.lam:g}: declare problem_parameter = 'lam' so that each problem can "
-                "set it"
-            )
-        obj = copy.deepcopy(self.obj)
-        pp = getattr(obj, "problem_parameter", None)
-        if pp is not None:
-            setattr(obj, pp, getattr(problem, pp))
-        return resolve(obj, problem, intercept=problem.intercept)
-
-
-def _source(learner: OnlineLearner) -> Any:
-    return learner.learner if isinstance(learner, PythonLearner) else learner
 
 
 def check_learner(
@@ -141,6 +77,7 @@ def check_learner(
     claims: Sequence[Claim] | None = None,
     problems: Sequence[str] | None = None,
     cache: str | Path | None = None,
+    progress: bool = False,
 ) -> CheckReport:
     """Run ``learner`` through a battery of certified problems and judge its claims.
 
@@ -166,6 +103,8 @@ def check_learner(
         Only the problems whose name contains one of these strings.
     cache : str or Path, optional
         A folder that keeps the certified problems between processes.
+    progress : bool
+        A progress bar over the problems on stderr (drawn on a terminal only).
 
     Returns
     -------
@@ -187,38 +126,45 @@ def check_learner(
     tic = time.perf_counter()
     template = _Template(learner)
     bat = _battery(battery, template, data_seed, seeds)
-    verdicts: list[Verdict] = []
-    skipped: list[tuple[str, str, str]] = []
-    tried = 0
-    for spec in bat.specs:
-        if problems is not None and not any(p in spec.name for p in problems):
-            continue
-        if spec.intercept not in template.supported:
-            continue
-        tried += 1
-        got = _check_problem(template, spec, bat, claims, cache)
-        if isinstance(got, str):
-            skipped.append(("*", spec.name, got))
-            continue
-        v, s = got
-        verdicts += v
-        skipped += s
-    if tried == 0:
+    specs = [
+        spec
+        for spec in bat.specs
+        if (problems is None or any(p in spec.name for p in problems))
+        and spec.intercept in template.supported
+    ]
+    if not specs:  # refused before any problem is solved or run
         raise ParameterError(
             f"no problem of the {bat.name!r} battery for {template.label!r} (it supports "
             f"intercept {', '.join(template.supported)}"
             + ("" if problems is None else f"; problems={list(problems)!r}")
             + ")"
         )
+    verdicts: list[Verdict] = []
+    skipped: list[tuple[str, str, str]] = []
+    curves: list[Curve] = []
+    with Progress(len(specs), f"check {template.label}", enabled=progress) as bar:
+        for spec in specs:
+            got = _check_problem(template, spec, bat, claims, cache)
+            bar.update()
+            if isinstance(got, str):
+                skipped.append(("*", spec.name, got))
+                continue
+            v, s, c = got
+            verdicts += v
+            skipped += s
+            curves += c
     return CheckReport(
         learner=template.label,
         battery=bat.name,
         data_seed=int(data_seed),
+        lam=float(bat.specs[0].lam),
+        target=template.code,
         seeds=bat.seeds,
         epochs=bat.epochs,
         verdicts=tuple(verdicts),
         not_checked=_merge(skipped),
         seconds=time.perf_counter() - tic,
+        curves=tuple(curves),
     )
 
 
@@ -254,8 +200,8 @@ def _check_problem(
     bat: Battery,
     claims: Sequence[Claim] | None,
     cache: str | Path | None,
-) -> tuple[list[Verdict], list[tuple[str, str, str]]] | str:
-    """The verdicts on one problem and the claims it leaves out; or why none apply."""
+) -> tuple[list[Verdict], list[tuple[str, str, str]], list[Curve]] | str:
+    """The verdicts on one problem, what it leaves out, its runs' curves; or why none apply."""
     if template.fixed_lam() is not None and spec.scale != 1.0:
         return "its lam is fixed, and scaled data need lam times scale^2"
     cp = certified(spec, cache)
@@ -270,7 +216,8 @@ def _check_problem(
         return "it takes no example weights (no sample_weight_rule)"
     own = claims_of(_source(learner)) if claims is None else tuple(claims)
     if not own:
-        return "it claims nothing (docs/validating.md: declare claims)"
+        estimator = isinstance(_source(learner), (SklearnLearner, RiverLearner))
+        return _NOTHING_ESTIMATOR if estimator else _NOTHING
     applies, na = resolve_claims(learner, own)
     skipped = [(c.label(), cp.name, why) for c, why in na]
     if spec.scale != 1.0:
@@ -278,7 +225,7 @@ def _check_problem(
         skipped += [(c.label(), cp.name, _UNITS) for c in units]
         applies = tuple(c for c in applies if c not in units)
     if not applies:
-        return [], skipped
+        return [], skipped, []
     runs = [_run(learner, cp, bat, order, seed) for order, seed in bat.runs()]
     verdicts: list[Verdict] = []
     for claim in applies:
@@ -289,7 +236,20 @@ def _check_problem(
             verdicts.append(got)
         else:
             verdicts += got
-    return verdicts, skipped
+    seconds = float(np.median([r.trace.seconds[-1] for r in runs]))
+    curves = [
+        Curve(
+            cp.name,
+            r.order,
+            r.seed,
+            r.result.t,
+            r.trace.seconds,
+            r.result.subopt,
+            r.result.subopt_avg,
+        )
+        for r in runs
+    ]
+    return [replace(v, seconds=seconds) for v in verdicts], skipped, curves
 
 
 def _judge(

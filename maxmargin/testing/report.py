@@ -2,24 +2,68 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from ..io.json import jsonable
+from .battery import BATTERIES, LAM, battery
 from .verdict import Verdict
 
-__all__ = ["CheckReport"]
+__all__ = ["CheckReport", "Curve"]
 
-_COLUMNS = ("verdict", "claim", "problem", "evidence")
+_COLUMNS = ("verdict", "claim", "problem", "time", "evidence")
 
 
-def _row(v: Verdict) -> tuple[str, str, str, str]:
+def _time(seconds: float) -> str:
+    return "-" if not math.isfinite(seconds) else f"{seconds:.2g} s"
+
+
+def _row(v: Verdict) -> tuple[str, str, str, str, str]:
     return (
         v.outcome,
         v.claim + (" [constant]" if v.check == "constant" else ""),
         v.problem,
+        _time(v.seconds),
         v.reason,
     )
+
+
+@dataclass(frozen=True, eq=False)
+class Curve:
+    """One run of a check: its suboptimality against the steps and the time.
+
+    Attributes
+    ----------
+    problem : str
+    order : str
+    seed : int
+    t : ndarray of int64
+        The checkpoints (steps).
+    seconds : ndarray
+        The learner's learning time at each checkpoint (the trace's ``seconds``).
+    subopt, subopt_avg : ndarray or None
+        ``F(w_t) - F*`` of its iterate and of its average against the certified optimum
+        (None: the learner has no such output).
+
+    Examples
+    --------
+    >>> from maxmargin.testing import check_learner
+    >>> rep = check_learner("pegasos", battery="quick", problems=["gaussians/none"])
+    >>> c = rep.curves[0]
+    >>> (c.problem, c.order), c.t.shape == c.seconds.shape == c.subopt_avg.shape
+    (('gaussians/none', 'cyclic'), True)
+    """
+
+    problem: str
+    order: str
+    seed: int
+    t: np.ndarray
+    seconds: np.ndarray
+    subopt: np.ndarray | None = None
+    subopt_avg: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -41,6 +85,14 @@ class CheckReport:
         claim on those problems).
     seconds : float
         Wall-clock time of the check.
+    curves : tuple of Curve
+        Every run's suboptimality against the steps and the time (for
+        :func:`~maxmargin.testing.plot_suboptimality`; not in :meth:`to_dict`).
+    lam : float
+        The battery's lambda (before scaling: ``battery(name, lam=...)``).
+    target : (str, str)
+        Python that names the learner in :meth:`reproduce`: an import line (or ``""``) and
+        an expression (``"'pegasos'"``, ``"MyPegasos"``; ``"learner"`` for an object).
 
     Examples
     --------
@@ -58,6 +110,9 @@ class CheckReport:
     verdicts: tuple[Verdict, ...]
     not_checked: tuple[tuple[str, str, str], ...] = ()
     seconds: float = 0.0
+    curves: tuple[Curve, ...] = field(default=(), compare=False, repr=False)
+    lam: float = LAM
+    target: tuple[str, str] = ("", "learner")
 
     @property
     def failures(self) -> tuple[Verdict, ...]:
@@ -73,6 +128,21 @@ class CheckReport:
     def passed(self) -> bool:
         """No claim FAILs, and at least one PASSes (a learner that claims nothing does not)."""
         return not self.failures and any(v.outcome == "PASS" for v in self.verdicts)
+
+    @property
+    def outcome(self) -> str:
+        """One word for a column: PASS (:attr:`passed`), FAIL, INCONCLUSIVE, or N/A (no verdict).
+
+        Examples
+        --------
+        >>> CheckReport("mine", "quick", 0, (0, 1, 2), 30, ()).outcome
+        'N/A'
+        """
+        if self.passed:
+            return "PASS"
+        if self.failures:
+            return "FAIL"
+        return "INCONCLUSIVE" if self.inconclusive else "N/A"
 
     def counts(self) -> dict[str, int]:
         """The number of verdicts of each outcome.
@@ -121,7 +191,7 @@ class CheckReport:
             f"{self.seconds:.1f} s)"
         )
 
-    def _rows(self, failures_first: bool = True) -> list[tuple[str, str, str, str]]:
+    def _rows(self, failures_first: bool = True) -> list[tuple[str, str, str, str, str]]:
         order = {"FAIL": 0, "INCONCLUSIVE": 1, "PASS": 2}
         vs = (
             sorted(self.verdicts, key=lambda v: order[v.outcome])
@@ -131,7 +201,13 @@ class CheckReport:
         return [_row(v) for v in vs]
 
     def reproduce(self, verdict: Verdict) -> str:
-        """Python that re-runs the run a verdict names (for a FAIL: the one that shows it).
+        """Python that re-runs the run a verdict names, and the check that gives the verdict.
+
+        The learner is built as :func:`~maxmargin.testing.check_learner` built it for the
+        problem (:meth:`~maxmargin.testing.CertifiedProblem.learner_for`: the problem's
+        ``lam`` or ``C`` and its intercept), so that the run is the one judged; the last
+        line repeats the check on that problem alone, whose verdicts hold the fitted
+        exponent or the ratio to the bound the row quotes.
 
         Parameters
         ----------
@@ -140,26 +216,55 @@ class CheckReport:
         Returns
         -------
         str
-            Two lines: the certified problem, then the run (``learner`` is yours).
+            Lines of Python (a learner given as an object is ``learner``: define it).
 
         Examples
         --------
         >>> from maxmargin.testing import Verdict
         >>> v = Verdict("mistakes <= (R/gamma)^2", "mistakes", "bound", "separable/none",
         ...             "FAIL", "too many mistakes", order="cyclic", seed=0)
-        >>> rep = CheckReport("mine", "quick", 0, (0, 1, 2), 30, (v,))
+        >>> rep = CheckReport("mine", "quick", 0, (0, 1, 2), 30, (v,), target=("", "Mine"))
         >>> print(rep.reproduce(v))  # doctest: +NORMALIZE_WHITESPACE
-        cp = certified(battery('quick', data_seed=0).problem('separable/none'))
+        from maxmargin.online import run
+        from maxmargin.testing import battery, certified, check_learner
+        bat = battery('quick', data_seed=0)
+        cp = certified(bat.problem('separable/none'))
+        learner = cp.learner_for(Mine)  # as check_learner built it: lam = 0.05, intercept 'none'
         trace = run(learner, cp.data, epochs=30, order='cyclic', seed=0,
-                    sample_weight=cp.sample_weight)
+                    checkpoints=bat.checkpoints(cp.data.n), sample_weight=cp.sample_weight)
+        report = check_learner(Mine, battery='quick', data_seed=0, seeds=[0, 1, 2],
+                               problems=['separable/none'])  # its verdicts there
         """
         order = verdict.order or "cyclic"
         seed = 0 if verdict.seed is None else verdict.seed
-        return (
-            f"cp = certified(battery({self.battery!r}, data_seed={self.data_seed})"
-            f".problem({verdict.problem!r}))\n"
-            f"trace = run(learner, cp.data, epochs={self.epochs}, order={order!r}, "
-            f"seed={seed}, sample_weight=cp.sample_weight)"
+        if self.battery not in BATTERIES:  # comparison_verdicts: the comparison's own runs
+            return (
+                f"cmp.select(label={self.learner!r}, order={order!r}, seed={seed})  # the run "
+                f"of the comparison; comparison_verdicts(cmp)[{self.learner!r}]: the verdicts"
+            )
+        imports, name = self.target
+        lam = "" if self.lam == LAM else f", lam={self.lam!r}"
+        bat = f"battery({self.battery!r}, data_seed={self.data_seed}{lam})"
+        spec = battery(self.battery, data_seed=self.data_seed, lam=self.lam).problem(
+            verdict.problem
+        )
+        lines = [imports] if imports else []
+        return "\n".join(
+            lines
+            + [
+                "from maxmargin.online import run",
+                "from maxmargin.testing import battery, certified, check_learner",
+                f"bat = {bat}",
+                f"cp = certified(bat.problem({verdict.problem!r}))",
+                f"learner = cp.learner_for({name})  # as check_learner built it: lam = "
+                f"{spec.problem_lam:g}, intercept {spec.intercept!r}",
+                f"trace = run(learner, cp.data, epochs={self.epochs}, order={order!r}, "
+                f"seed={seed}, checkpoints=bat.checkpoints(cp.data.n), "
+                "sample_weight=cp.sample_weight)",
+                f"report = check_learner({name}, battery={self.battery!r}, "
+                f"data_seed={self.data_seed}, seeds={list(self.seeds)!r}, "
+                f"problems=[{verdict.problem!r}])  # its verdicts there",
+            ]
         )
 
     def to_markdown(self) -> str:
@@ -176,7 +281,7 @@ class CheckReport:
         ...             "FAIL", "too many mistakes", order="cyclic", seed=0)
         >>> rep = CheckReport("mine", "quick", 0, (0, 1, 2), 30, (v,))
         >>> rep.to_markdown().splitlines()[4]
-        '| FAIL | mistakes <= (R/gamma)^2 | separable/none | too many mistakes |'
+        '| FAIL | mistakes <= (R/gamma)^2 | separable/none | - | too many mistakes |'
         """
 
         def cell(s: str) -> str:
@@ -209,14 +314,14 @@ class CheckReport:
         ['FAIL', 'mistakes']
         """
         rows = self._rows()
-        widths = [max([len(c)] + [len(r[i]) for r in rows]) for i, c in enumerate(_COLUMNS[:3])]
+        widths = [max([len(c)] + [len(r[i]) for r in rows]) for i, c in enumerate(_COLUMNS[:4])]
         lines = [self.summary(), ""]
         fmt = "  ".join(f"{{:<{w}}}" for w in widths) + "  {}"
         lines.append(fmt.format(*_COLUMNS))
         for r in rows:
             lines.append(fmt.format(*r))
         if self.failures:
-            lines += ["", "reproduce the first FAIL (maxmargin.testing, maxmargin.online.run):"]
+            lines += ["", "reproduce the first FAIL:"]
             lines += ["  " + x for x in self.reproduce(self.failures[0]).splitlines()]
         if self.not_checked:
             lines += ["", "not checked:"]

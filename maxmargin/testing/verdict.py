@@ -87,6 +87,10 @@ class Verdict:
         Its checkpoint (bounds).
     reference : str
         The theorem.
+    seconds : float
+        The learner's learning time on one run of the problem (the median over its runs
+        of the trace's ``seconds`` at the last checkpoint); a measurement, so it takes no
+        part in comparing two verdicts.
 
     Examples
     --------
@@ -110,6 +114,7 @@ class Verdict:
     seed: int | None = None
     t: int | None = None
     reference: str = ""
+    seconds: float = field(default=math.nan, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         """The verdict as its fields (the interval a list).

@@ -1,0 +1,146 @@
+"""The verdicts of a comparison: each learner's claims judged on the runs ``compare`` made.
+
+:func:`~maxmargin.compare` runs learners on the user's data against its certified
+optimum; the claims that rest on those runs alone (rates, mistake bounds, the regret
+bound) are judged on them by the rules of :mod:`maxmargin.testing.verdict`, so that a
+comparison's report can show a verdict per learner. The claims that need runs of their
+own (an invariance: a run on transformed data; an average: every iterate recorded) are
+listed as not checked, for :func:`~maxmargin.testing.check_learner`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from ..evaluation.comparison import Comparison, RunResult
+from ..exceptions import ParameterError
+from ..online.claims import Claim, MistakeBound, Rate, RegretBound, claims_of, resolve_claims
+from ..online.protocol import PythonLearner
+from ..online.registry import LEARNERS
+from .battery import CertifiedProblem, ProblemSpec
+from .report import CheckReport, Curve
+from .template import _Template
+from .verdict import Run, Verdict, mistake_verdict, rate_verdicts, regret_verdict
+
+__all__ = ["comparison_verdicts"]
+
+#: Why an invariance or an average is not judged on a comparison's runs.
+_OWN_RUNS = "it needs runs of its own (check_learner runs them)"
+
+
+def _problem(cmp: Comparison) -> CertifiedProblem:
+    """The comparison's problem and certified optima, named as its data (``data/intercept``)."""
+    p = cmp.problem
+    spec = ProblemSpec(p.data.name or "data", p.data.n, p.data.d, 0, p.intercept, float(p.lam))
+    return CertifiedProblem(spec, p.data, p.weights, p, cmp.reference, cmp.hard_solution, meta={})
+
+
+def _learner(label: str, runs: list[RunResult], given: Mapping[str, Any], cmp: Comparison) -> Any:
+    """The learner of ``label`` built for the problem, or why its claims are not known."""
+    if label in given:
+        return _Template(given[label]).build(cmp.problem)
+    tr = runs[0].trace
+    if runs[0].order == "external":
+        return "a trace from elsewhere: its learner, and so its claims, are not known"
+    cls = LEARNERS.get(tr.learner)
+    if cls is None:
+        return f"not a built-in learner: give learners={{{label!r}: <the learner compared>}}"
+    return cls(**tr.params)
+
+
+def _judge(claim: Claim, learner: Any, cp: CertifiedProblem, runs: list[Run]) -> Any:
+    if isinstance(claim, Rate):
+        return rate_verdicts(claim, cp, runs)
+    if isinstance(claim, MistakeBound):
+        return mistake_verdict(claim, learner, cp, runs)
+    if isinstance(claim, RegretBound):
+        return regret_verdict(claim, cp, runs)
+    return _OWN_RUNS
+
+
+def comparison_verdicts(
+    cmp: Comparison, learners: Mapping[str, Any] | None = None
+) -> dict[str, CheckReport]:
+    """Each learner's claims judged on the runs of a comparison.
+
+    Parameters
+    ----------
+    cmp : Comparison
+        What :func:`~maxmargin.compare` returned.
+    learners : mapping of str to learner, optional
+        A run's label to the learner compared (a class, an instance, ``module:Class``), for
+        learners that are not built-ins (a built-in is rebuilt from its trace's
+        parameters).
+
+    Returns
+    -------
+    dict of str to CheckReport
+        One per learner label, in the comparison's order: its verdicts (the problem named
+        ``data/intercept``), what was not checked and why (``battery`` is
+        ``"comparison"``); ``report.outcome`` is the one word for a report's column. A
+        rate needs 3 runs in a random order (``seeds=3``, ``orders=("shuffle",)``) to be
+        judged, else it is INCONCLUSIVE; :meth:`CheckReport.reproduce` names the comparison's run.
+
+    Raises
+    ------
+    ParameterError
+        ``learners`` names a label the comparison does not have.
+
+    Examples
+    --------
+    >>> from maxmargin import compare, make_gaussians
+    >>> cmp = compare(make_gaussians(100, 5, seed=1), learners=["pegasos", "perceptron"],
+    ...               lam=0.05, intercept="none", epochs=20, seeds=range(3))
+    >>> {k: r.outcome for k, r in comparison_verdicts(cmp).items()}
+    {'pegasos': 'PASS', 'perceptron': 'PASS'}
+    """
+    given = dict(learners or {})
+    unknown = sorted(set(given) - set(cmp.labels))
+    if unknown:
+        raise ParameterError(
+            f"learners= names {', '.join(map(repr, unknown))}, which the comparison does not "
+            f"have (its learners: {', '.join(cmp.labels)})"
+        )
+    cp = _problem(cmp)
+    out: dict[str, CheckReport] = {}
+    for label in cmp.labels:
+        results = cmp.select(label=label)
+        learner = _learner(label, results, given, cmp)
+        verdicts: list[Verdict] = []
+        skipped: list[tuple[str, str, str]] = []
+        if isinstance(learner, str):
+            skipped.append(("*", cp.name, learner))
+        else:
+            source = learner.learner if isinstance(learner, PythonLearner) else learner
+            applies, na = resolve_claims(learner, claims_of(source))
+            skipped += [(c.label(), cp.name, why) for c, why in na]
+            if not applies and not na:
+                skipped.append(("*", cp.name, "it claims nothing"))
+            runs = [Run(r.order, int(r.seed or 0), r.trace, r) for r in results]
+            for claim in applies:
+                got = _judge(claim, learner, cp, runs)
+                if isinstance(got, str):
+                    skipped.append((claim.label(), cp.name, got))
+                else:
+                    verdicts += [got] if isinstance(got, Verdict) else got
+        seconds = float(np.median([r.trace.seconds[-1] for r in results]))
+        out[label] = CheckReport(
+            learner=label,
+            battery="comparison",
+            data_seed=0,
+            seeds=tuple(int(s) for s in cmp.seeds),
+            epochs=cmp.epochs,
+            verdicts=tuple(replace(v, seconds=seconds) for v in verdicts),
+            not_checked=tuple(skipped),
+            curves=tuple(
+                Curve(
+                    cp.name, r.order, int(r.seed or 0), r.t, r.trace.seconds, r.subopt, r.subopt_avg
+                )
+                for r in results
+            ),
+        )
+    return out

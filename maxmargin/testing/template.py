@@ -1,0 +1,108 @@
+"""How :func:`~maxmargin.testing.check_learner` builds the learner it was given for a problem.
+
+One place for it, so that a check and the lines that reproduce its verdicts
+(:meth:`~maxmargin.testing.CertifiedProblem.learner_for`) build the same learner.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from typing import Any
+
+from ..exceptions import ParameterError
+from ..online import OnlineLearner
+from ..online.adapters import adapt
+from ..online.learner import is_learner
+from ..online.protocol import PythonLearner
+from ..online.registry import LEARNERS, learner_class, resolve
+from ..problem import SVMProblem
+
+
+class _Template:
+    """What the caller gave, and how to build it for a problem."""
+
+    def __init__(self, learner: Any) -> None:
+        self.cls: Any = None
+        self.params: dict[str, Any] = {}
+        self.obj: Any = None
+        self.code = _code(learner)
+        learner = adapt(learner)  # scikit-learn and river estimators
+        if isinstance(learner, str):
+            self.cls = learner_class(learner)
+        elif isinstance(learner, type):
+            self.cls = learner_class(learner)
+        elif isinstance(learner, PythonLearner):
+            self.obj = learner.learner
+        elif isinstance(learner, OnlineLearner):
+            self.cls = type(learner)
+            skip = {"intercept", "intercept_scaling", learner.problem_parameter}
+            self.params = {k: v for k, v in learner.get_params().items() if k not in skip}
+        elif is_learner(learner):
+            self.obj = learner
+        else:
+            raise ParameterError(
+                "check_learner takes a learner: a built-in name, a class, or an instance "
+                "(a built-in learner or an object with start(d), step(x, y, t) and "
+                f"weights(), docs/own-learner.md); got {type(learner).__name__}"
+            )
+        source = self.cls if self.obj is None else self.obj
+        self.label = (
+            str(getattr(source, "name", "") or getattr(source, "__name__", ""))
+            or type(source).__name__
+        )
+        self.supported = tuple(getattr(source, "supported_intercepts", ("none", "augmented")))
+        pp = getattr(source, "problem_parameter", None)
+        self.fixed = None
+        if self.obj is not None and pp is None and getattr(self.obj, "objective", None):
+            self.fixed = "lam" if self.obj.objective == "lambda" else "C"
+
+    def fixed_lam(self) -> float | None:
+        """The lambda the learner's objective fixes (it has no problem_parameter), or None."""
+        if self.fixed == "lam":
+            return float(self.obj.lam)
+        return None
+
+    def build(self, problem: SVMProblem) -> OnlineLearner:
+        """The learner for ``problem`` (ParameterError: it cannot be)."""
+        if problem.intercept not in self.supported:
+            raise ParameterError(f"it does not support intercept {problem.intercept!r}")
+        if self.obj is None:
+            return resolve(self.cls, problem, **self.params)
+        if self.fixed == "C":
+            raise ParameterError(
+                "it minimises the C objective with a fixed C: declare "
+                "problem_parameter = 'C' so that each problem can set it"
+            )
+        if self.fixed == "lam" and not math.isclose(self.obj.lam, problem.lam, rel_tol=1e-9):
+            raise ParameterError(
+                f"its lam = {self.obj.lam:g} is fixed and the problem has lam = "
+                f"{problem.lam:g}: declare problem_parameter = 'lam' so that each problem can "
+                "set it"
+            )
+        obj = copy.deepcopy(self.obj)
+        pp = getattr(obj, "problem_parameter", None)
+        if pp is not None:
+            setattr(obj, pp, getattr(problem, pp))
+        return resolve(obj, problem, intercept=problem.intercept)
+
+
+def _code(learner: Any) -> tuple[str, str]:
+    """Python that names ``learner`` in the reproduce lines: ``(import line, expression)``.
+
+    A name or ``module:Class`` as given; a class by its name (in the caller's scope); a
+    built-in instance by its repr (its settings), imported from maxmargin.online; any other
+    object as ``learner``, which the caller must define.
+    """
+    if isinstance(learner, str):
+        return "", repr(learner)
+    if isinstance(learner, type):
+        name = str(getattr(learner, "name", ""))
+        return "", repr(name) if LEARNERS.get(name) is learner else learner.__name__
+    if isinstance(learner, OnlineLearner) and type(learner) in LEARNERS.values():
+        return f"from maxmargin.online import {type(learner).__name__}", repr(learner)
+    return "", "learner"
+
+
+def _source(learner: OnlineLearner) -> Any:
+    return learner.learner if isinstance(learner, PythonLearner) else learner
