@@ -1,3 +1,5 @@
+# mypy: ignore-errors
+# (numba code: its types are numba's to infer, and check at compile time)
 """The kernel online learners' compiled loops (numba), loaded on first use.
 
 Every loop advances one learner over the steps ``lo <= p < hi`` of an index array
