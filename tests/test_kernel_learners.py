@@ -62,10 +62,10 @@ def naive_pegasos(K, y, idx, lam, s2, ckpts):
         mistakes += m <= 0
         if m < 1:
             alpha[i] += 1.0
-            b += y[i] * s2 * eta
+            b += y[i] * s2 * (1.0 / (lam * (t + 1.0)))
             F += y[i] * K[i]
-        if t in ckpts:
-            out.append((alpha * (1.0 / (lam * t)), b, mistakes))
+        if t in ckpts:  # the function step t + 1 predicts with
+            out.append((alpha * (1.0 / (lam * (t + 1.0))), b, mistakes))
     return out
 
 
@@ -225,16 +225,38 @@ def test_linear_kernel_has_weights_and_matches_the_perceptron():
 
 
 def test_pegasos_f_is_the_papers_function():
-    """f_t(x_i) = 1/(lam t) sum_j alpha_j y_j K_ij + b, from the trace, on the data."""
+    """f(x_i) = 1/(lam (T + 1)) sum_j alpha_j y_j K_ij + b, from the trace, on the data."""
     lam = 0.05
     tr = run(KernelPegasos(lam=lam, kernel="rbf", gamma=1.0), DATA, epochs=2, record_dual=True)
     K = gram(DATA, gamma=1.0)
     f = K @ (tr.dual[-1] * DATA.y) + tr.b[-1]
     err = float(np.mean(np.where(DATA.y * f <= 0, 1.0, 0.0)))
     assert err == pytest.approx(tr.final_train_error)
-    # alpha / (lam t) are counts over lam t: integers times the scale
-    alpha = tr.dual[-1] * lam * tr.t[-1]
+    # alpha / (lam (t + 1)) are counts over lam (t + 1): integers times the scale
+    alpha = tr.dual[-1] * lam * (tr.t[-1] + 1)
     np.testing.assert_allclose(alpha, np.round(alpha), atol=1e-9)
+
+
+@pytest.mark.parametrize("intercept", ["free", "augmented", "none"])
+def test_the_linear_kernel_is_the_linear_learner(intercept):
+    """With the linear kernel: Pegasos, PA, PA-I of maxmargin.online (a second route)."""
+    from maxmargin import make_gaussians
+    from maxmargin.online import PA, PA1, Pegasos
+
+    data = make_gaussians(50, 3, seed=1)
+    pairs = (
+        (Pegasos(lam=0.05, intercept=intercept), KernelPegasos(lam=0.05, intercept=intercept)),
+        (PA(intercept=intercept), KernelPA(intercept=intercept)),
+        (PA1(C=0.2, intercept=intercept), KernelPA1(C=0.2, intercept=intercept)),
+    )
+    for linear, kernel in pairs:
+        a = run(linear, data, epochs=3, order="shuffle", seed=2)
+        b = run(kernel, data, epochs=3, order="shuffle", seed=2)
+        np.testing.assert_array_equal(a.mistakes, b.mistakes)
+        np.testing.assert_allclose(b.w, a.w, rtol=1e-11, atol=1e-11)
+        np.testing.assert_allclose(b.b, a.b, rtol=1e-11, atol=1e-11)
+        np.testing.assert_allclose(b.loss, a.loss, rtol=1e-11)
+        assert a.final_train_error == b.final_train_error
 
 
 def test_registered_and_refusals():

@@ -37,8 +37,10 @@ def pegasos_steps(y, idx, lo, hi, t0, K, alpha, F, st, lam, s2):  # pragma: no c
     """Kernelized Pegasos (Shalev-Shwartz et al. 2011, section 4).
 
     Step t on example i: ``m = y_i (F_i / (lam t) + b)``; if ``m < 1``:
-    ``alpha_i += 1``, ``b += y_i s^2 / (lam t)``, ``F += y_i K[i]``. ``alpha`` are the
-    counts; after step t the function is ``(1/(lam t)) sum_j alpha_j y_j k(x_j, .) + b``.
+    ``alpha_i += 1``, ``b += y_i s^2 / (lam (t + 1))``, ``F += y_i K[i]``. ``alpha`` are
+    the counts; after step t the function is
+    ``(1/(lam (t + 1))) sum_j alpha_j y_j k(x_j, .) + b``, the one step t + 1 predicts
+    with (the free bias takes the step of that scale, as the linear learner's).
     """
     mistakes = st[0]
     loss = st[1]
@@ -57,7 +59,7 @@ def pegasos_steps(y, idx, lo, hi, t0, K, alpha, F, st, lam, s2):  # pragma: no c
         if m < 1.0:
             loss += 1.0 - m
             alpha[i] += 1.0
-            b += yi * s2 * eta
+            b += yi * s2 * (1.0 / (lam * (t + 1.0)))
             wn2 += 2.0 * yi * F[i] + K[i, i]
             _add_row(F, K, i, yi)
     st[0] = mistakes

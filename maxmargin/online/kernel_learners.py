@@ -260,17 +260,22 @@ class KernelLearner(OnlineLearner):
 class KernelPegasos(KernelLearner):
     r"""Kernelized Pegasos (Shalev-Shwartz, Singer, Srebro & Cotter 2011, section 4).
 
-    The counts ``alpha`` (``alpha = 0``); step ``t`` on example ``i``:
+    The counts ``alpha`` (``alpha = 0``); step ``t`` on example ``i`` predicts with
+    ``f_t = (1/(lam t)) sum_j alpha_j y_j k(x_j, .) + b``, the paper's rule:
 
     .. math::
 
         \text{if } y_i \Big(\frac{1}{\lambda t} \sum_j \alpha_j y_j k(x_j, x_i) + b\Big)
-        < 1:\quad \alpha_i \mathrel{+}= 1, \quad b \mathrel{+}= \frac{y_i s^2}{\lambda t} .
+        < 1:\quad \alpha_i \mathrel{+}= 1, \quad
+        b \mathrel{+}= \frac{y_i s^2}{\lambda (t + 1)} .
 
-    After step ``t`` the function is ``f_t = (1/(lam t)) sum_j alpha_j y_j k(x_j, .) + b``
-    (the trace's ``dual`` is ``a = alpha / (lam t)``): stochastic subgradient descent with
-    step ``1/(lam t)`` on ``lam/2 ||f||_H^2 + mean_i hinge_i`` (the free ``b`` without
-    the regulariser), the problem of C = ``1 / (lam n)``.
+    After step ``t`` the learner holds ``f_{t+1}``, the function step ``t + 1`` predicts
+    with (the trace's ``dual`` is ``a = alpha / (lam (t + 1))``), as the linear
+    :class:`~maxmargin.online.Pegasos` reports its iterate; the free ``b`` takes that
+    scale's step, without the regulariser. With the linear kernel this is
+    :class:`~maxmargin.online.Pegasos` with its default step. Stochastic subgradient
+    descent on ``lam/2 ||f||_H^2 + mean_i hinge_i``: the kernel SVM of
+    ``C = 1 / (lam n)``.
 
     Parameters
     ----------
@@ -318,7 +323,7 @@ class KernelPegasos(KernelLearner):
         self.lam = check_positive("lam", lam)
 
     def _scale(self, t: int) -> float:
-        return 1.0 / (self.lam * t) if t > 0 else 0.0
+        return 1.0 / (self.lam * (t + 1.0))
 
     def _advance(
         self, packed: PackedData, state: KernelState, idx: np.ndarray, lo: int, hi: int, t0: int
