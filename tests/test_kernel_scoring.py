@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import cvxpy as cp
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn.svm import SVC
 
 from maxmargin import Dataset, ParameterError
@@ -154,3 +157,32 @@ def test_refusals_before_the_solve():
         compare_kernel(DATA, [KernelPA1(kernel="rbf", gamma=G, max_n=5)], gamma=G)
     with pytest.raises(ParameterError, match="kernel learners"):
         compare_kernel(DATA, [object()])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 2**20),
+    xscale=st.sampled_from([1e-100, 1e-8, 1.0, 1e8, 1e100]),
+    cscale=st.sampled_from([1e-150, 1e-3, 1.0, 1e3, 1e150]),
+    null=st.booleans(),
+)
+def test_distance_interval_holds_exactly(seed, xscale, cscale, null):
+    """The interval holds the exact distance (Fractions), at any scale, near zero too."""
+    rng = np.random.default_rng(seed)
+    n, d = 8, 2
+    X = rng.normal(size=(n, d)) * xscale
+    p = KernelProblem(Dataset(X, np.where(np.arange(n) % 2, 1.0, -1.0)), "linear", C=1.0)
+    c2 = rng.normal(size=n) * cscale
+    e = rng.normal(size=n)
+    if null:  # e in the null space of X^T (to rounding): the distance is ~0
+        e -= X @ np.linalg.lstsq(X, e, rcond=None)[0]
+    c1 = c2 + e * cscale
+    dist, lo, hi = rkhs_distance(p, c1, c2)
+    E = [Fraction(a) - Fraction(b) for a, b in zip(c1, c2, strict=True)]
+    Xf = [[Fraction(v) for v in row] for row in X]
+    v = [sum(E[i] * Xf[i][k] for i in range(n)) for k in range(d)]  # X^T e, exactly
+    exact = sum(t * t for t in v)  # e' K e = ||X^T e||^2
+    assert 0 <= lo <= dist <= hi
+    assert Fraction(lo) ** 2 <= exact <= Fraction(hi) ** 2
+    if not null:  # and it is tight: rounding, not a blanket
+        assert hi - lo <= 1e-9 * hi
