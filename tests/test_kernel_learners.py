@@ -266,6 +266,8 @@ def test_registered_and_refusals():
         run(KernelPA(max_n=10), DATA)
     with pytest.raises(ParameterError, match="kernel"):
         KernelPA(kernel="cosine")
+    with pytest.raises(ParameterError, match="precomputed"):  # a trace could not be saved
+        KernelPA(kernel=lambda A, B: A @ B.T)
     with pytest.raises(ParameterError, match="intercept"):
         KernelPegasos(intercept="bias")
     with pytest.raises(ParameterError, match="gamma"):

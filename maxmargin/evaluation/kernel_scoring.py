@@ -236,7 +236,6 @@ def _learner(
         spec.name == kernel.name
         and spec.resolve_gamma(X) == kernel.resolve_gamma(X)
         and (spec.degree, spec.coef0) == (kernel.degree, kernel.coef0)
-        and (spec.function is kernel.function)
     )
     if not same:
         raise ParameterError(
@@ -306,7 +305,8 @@ def compare_kernel(
         Names (built with the problem's kernel, intercept and parameter: ``C``, or
         ``lam = 1 / (C n)``) or instances (checked to solve the same problem).
     kernel, gamma, degree, coef0
-        The kernel (:mod:`maxmargin.kernels`).
+        The kernel (:mod:`maxmargin.kernels`), by name: a callable's Gram is given as the
+        data with ``kernel="precomputed"``.
     C : float > 0
         The soft-margin parameter.
     intercept : {"free", "none"}

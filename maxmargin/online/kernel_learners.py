@@ -54,9 +54,10 @@ loops = CompiledKernels("maxmargin.online._kernel_loops", "a kernel online learn
 #: The Parameters entries every kernel learner shares, put into the docstrings by
 #: :func:`_doc_kernel` where they say ``{kernel_parameters}``.
 KERNEL_PARAMETERS = """\
-kernel : {"linear", "rbf", "poly", "sigmoid", "precomputed"} or callable, default "linear"
-    The kernel, as :class:`sklearn.svm.SVC` takes it (:mod:`maxmargin.kernels`);
-    ``"precomputed"``: the data's ``X`` is the n x n Gram.
+kernel : {"linear", "rbf", "poly", "sigmoid", "precomputed"}, default "linear"
+    The kernel, as :class:`sklearn.svm.SVC` names it (:mod:`maxmargin.kernels`);
+    ``"precomputed"``: the data's ``X`` is the n x n Gram (how a callable kernel's Gram
+    is given).
 gamma : float > 0 or {"scale", "auto"}, default "scale"
 degree : int >= 0, default 3
 coef0 : float, default 0.0
@@ -88,8 +89,10 @@ def check_kernel_args(kernel: Any, gamma: Any, degree: Any, coef0: Any) -> Kerne
 
     Parameters
     ----------
-    kernel, gamma, degree, coef0
-        As :func:`~maxmargin.kernels.make_kernel` takes them (not a Kernel).
+    kernel : str
+        A kernel's name (:data:`~maxmargin.kernels.KERNELS`).
+    gamma, degree, coef0
+        As :func:`~maxmargin.kernels.make_kernel` takes them.
 
     Returns
     -------
@@ -98,10 +101,14 @@ def check_kernel_args(kernel: Any, gamma: Any, degree: Any, coef0: Any) -> Kerne
     Raises
     ------
     ParameterError
-        A bad name or parameter.
+        A bad name or parameter, or a kernel that is not a name.
     """
-    if isinstance(kernel, Kernel):
-        raise ParameterError("give a learner the kernel's name (or callable) and parameters")
+    if not isinstance(kernel, str):
+        # a trace keeps its learner's parameters in JSON: a function cannot be saved
+        raise ParameterError(
+            "a kernel learner takes its kernel by name (its parameters are saved with the "
+            "trace); for a callable k, give kernel='precomputed' and the Gram k(X, X) as X"
+        )
     return make_kernel(kernel, gamma=gamma, degree=degree, coef0=coef0)
 
 
@@ -175,7 +182,7 @@ class KernelLearner(OnlineLearner):
     def __init__(
         self,
         *,
-        kernel: Any = "linear",
+        kernel: str = "linear",
         gamma: float | str = "scale",
         degree: int = 3,
         coef0: float = 0.0,
@@ -303,7 +310,7 @@ class KernelPegasos(KernelLearner):
         self,
         *,
         lam: float = 1e-4,
-        kernel: Any = "linear",
+        kernel: str = "linear",
         gamma: float | str = "scale",
         degree: int = 3,
         coef0: float = 0.0,
@@ -434,7 +441,7 @@ class KernelPA1(KernelPA):
         self,
         *,
         C: float = 1.0,
-        kernel: Any = "linear",
+        kernel: str = "linear",
         gamma: float | str = "scale",
         degree: int = 3,
         coef0: float = 0.0,
@@ -494,7 +501,7 @@ class BudgetPerceptron(KernelLearner):
         self,
         *,
         budget: int = 100,
-        kernel: Any = "linear",
+        kernel: str = "linear",
         gamma: float | str = "scale",
         degree: int = 3,
         coef0: float = 0.0,

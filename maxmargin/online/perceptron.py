@@ -520,8 +520,9 @@ class DualPerceptron(KernelLearner):
 
     Parameters
     ----------
-    kernel : {"linear", "rbf", "poly", "sigmoid", "precomputed"} or callable
-        As :class:`sklearn.svm.SVC` takes it (:mod:`maxmargin.kernels`).
+    kernel : {"linear", "rbf", "poly", "sigmoid", "precomputed"}
+        As :class:`sklearn.svm.SVC` names it (:mod:`maxmargin.kernels`); ``"precomputed"``:
+        the data's ``X`` is the n x n Gram.
     gamma : float > 0 or {"scale", "auto"}
     degree : int >= 0
     coef0 : float
@@ -555,7 +556,7 @@ class DualPerceptron(KernelLearner):
     def __init__(
         self,
         *,
-        kernel: Any = "linear",
+        kernel: str = "linear",
         gamma: float | str = "scale",
         degree: int = 3,
         coef0: float = 0.0,
