@@ -31,9 +31,9 @@ import numpy as np
 
 from ._validation import check_positive
 from .data import Dataset
+from .data.weights import combine_weights
 from .exceptions import ParameterError
 from .kernels import GramOperator, Kernel, check_psd, make_kernel
-from .problem import combine_weights
 
 __all__ = ["KernelProblem", "KERNEL_INTERCEPTS"]
 
