@@ -24,6 +24,7 @@ losses as scikit-learn's ``SGDClassifier`` does (each loss times its weight, div
 
 from __future__ import annotations
 
+import inspect
 import math
 from dataclasses import dataclass
 from functools import cached_property
@@ -39,6 +40,7 @@ from .cvxpy_models import dual_model, primal_model
 from .data import Dataset
 from .data.weights import combine_weights, resolve_class_weight
 from .exceptions import DataError, ParameterError
+from .kernel_problem import svm_problem
 
 __all__ = ["SVMProblem", "combine_weights", "resolve_class_weight"]
 
@@ -81,6 +83,13 @@ class SVMProblem(io.Persistent):
         ``{label: weight}`` with the data's original labels (``data.classes``; a label
         left out weighs 1), or ``"balanced"``: ``n / (2 n_c)`` for class c, as
         scikit-learn. Soft margin only.
+    kernel : None, str, callable or Kernel, optional
+        None or ``"linear"``: this problem. Any other kernel of :mod:`maxmargin.kernels`
+        (``"rbf"``, ``"poly"``, ``"sigmoid"``, ``"precomputed"``, a callable): the call
+        returns a :class:`~maxmargin.kernel_problem.KernelProblem` (intercept ``free`` or
+        ``none``), which :func:`maxmargin.solve` solves by the kernel dual.
+    gamma, degree, coef0
+        The kernel's parameters, as :class:`sklearn.svm.SVC` takes them.
 
     Attributes
     ----------
@@ -123,6 +132,13 @@ class SVMProblem(io.Persistent):
     weights: np.ndarray | None
     class_weight: dict | None = io.transient()  # its effect is in weights
 
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+        """A kernel other than linear: :func:`~maxmargin.kernel_problem.svm_problem`'s."""
+        kernel = kwargs.get("kernel")
+        if kernel is None or (isinstance(kernel, str) and kernel == "linear"):
+            return super().__new__(cls)
+        return svm_problem(*args, **kwargs)
+
     def __init__(
         self,
         data: Dataset,
@@ -134,6 +150,10 @@ class SVMProblem(io.Persistent):
         *,
         sample_weight: Any = None,
         class_weight: Any = None,
+        kernel: Any = None,
+        gamma: float | str = "scale",
+        degree: int = 3,
+        coef0: float = 0.0,
     ) -> None:
         if not isinstance(data, Dataset):
             raise ParameterError(
@@ -188,6 +208,9 @@ class SVMProblem(io.Persistent):
             ("class_weight", classes),
         ):
             object.__setattr__(self, name, value)
+
+    # what inspect, the docs and the parameter checks read: __init__'s, not __new__'s
+    __new__.__signature__ = inspect.signature(__init__)  # type: ignore[attr-defined]
 
     @property
     def data(self) -> Dataset:
