@@ -86,6 +86,37 @@ def test_objective_and_distance_are_the_numpy_values(cmp):
     assert cmp.optimum_radius == pytest.approx(math.sqrt(2 * max(opt.certificate.duality_gap, 0)))
 
 
+def test_regret_is_the_sum_of_the_losses_along_the_schedule(cmp):
+    """Every step's function rebuilt here (the perceptron, PA-I): its loss, summed."""
+    from maxmargin.online import schedule
+
+    K = rbf(DATA.X, G)
+    y, n = DATA.y, DATA.n
+    lam = 1.0 / (10.0 * n)
+    cs = cmp.optimum.alpha * y
+    fs = K @ cs + cmp.optimum.b
+    idx = schedule(n, 8, "shuffle", 1)
+    for name in ("dual_perceptron", "kernel_pa1"):
+        s = next(s for s in cmp.scores if s.learner == name)
+        a, b, total = np.zeros(n), 0.0, []
+        for i in idx:
+            c = a * y
+            f = K[i] @ c + b
+            total.append(
+                (0.5 * lam * c @ K @ c + max(0.0, 1 - y[i] * f))
+                - (0.5 * lam * cs @ K @ cs + max(0.0, 1 - y[i] * fs[i]))
+            )
+            m = y[i] * f
+            if name == "dual_perceptron" and m <= 0:
+                a[i] += 1.0
+                b += y[i]
+            elif name == "kernel_pa1" and m < 1:
+                tau = min(10.0, (1 - m) / (K[i, i] + 1.0))
+                a[i] += tau
+                b += tau * y[i]
+        np.testing.assert_allclose(s.regret, np.cumsum(total)[s.t - 1], rtol=1e-8, atol=1e-8)
+
+
 def test_novikoff_with_the_exact_kernel_margin(cmp):
     """The margin against cvxpy's hard-margin dual on K + s^2 (no intercept), written here."""
     y = DATA.y
