@@ -60,9 +60,11 @@ from ._numerics import _norm
 from ._validation import WIDE_HINT, check_bool, check_choice, check_memory
 from .certificate import Certificate, certify, check_tol, margins, support_sets
 from .exceptions import NotSeparableError, ParameterError, SolverError
+from .kernel_problem import KernelProblem
 from .problem import SVMProblem
 from .separation import _raise_not_separable
 from .solvers import Route, choose_route, hard_margin_retries
+from .solvers.kernel import solve_kernel_dual
 from .solvers.polish import polish as polish_point
 from .solvers.polish import stretch_needed, stretched
 from .solvers.qp import primal_point, signed_rows, weights_from_alpha
@@ -299,7 +301,10 @@ def solve(
     Parameters
     ----------
     problem : SVMProblem
-        Hard margin, C or lambda form; intercept free, none or augmented.
+        Hard margin, C or lambda form; intercept free, none or augmented. A kernel
+        problem (``SVMProblem(data, kernel=...)``) is solved by
+        :func:`~maxmargin.solvers.kernel.solve_kernel_dual` (``tol`` only), which returns
+        a :class:`~maxmargin.solvers.kernel.KernelSolution`.
     form : {"dual", "primal"}
         Which QP the solver sees. Both give the same optimum (to the polish's accuracy).
     solver : str, optional
@@ -360,6 +365,8 @@ def solve(
     True
     """
     t0 = time.perf_counter()
+    if isinstance(problem, KernelProblem):  # SVMProblem(data, kernel=...) built it
+        return solve_kernel_dual(problem, tol=tol)  # type: ignore[return-value]
     if not isinstance(problem, SVMProblem):
         raise ParameterError(
             f"solve needs a maxmargin.SVMProblem, got {type(problem).__name__}; "

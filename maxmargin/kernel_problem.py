@@ -17,8 +17,9 @@ With ``K`` the Gram of the training rows, ``c = alpha * y`` and costs ``C_i = C 
     \min_{f, b}\ \tfrac12 \|f\|_H^2 + \sum_i C_i \max(0, 1 - y_i (f(x_i) + b)),
     \qquad \|f\|_H^2 = c^T K c .
 
-This module is the engine's problem type; the public ``SVMProblem(kernel=...)`` comes
-later and will build one of these.
+``SVMProblem(data, C=..., kernel=...)`` with a kernel other than ``"linear"`` builds one
+of these (:func:`svm_problem`), and :func:`maxmargin.solve` solves it by
+:func:`~maxmargin.solvers.kernel.solve_kernel_dual`.
 """
 
 from __future__ import annotations
@@ -29,13 +30,13 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import check_positive
+from ._validation import check_bool, check_positive, reciprocal_form
 from .data import Dataset
+from .data.weights import combine_weights
 from .exceptions import ParameterError
 from .kernels import GramOperator, Kernel, check_psd, make_kernel
-from .problem import combine_weights
 
-__all__ = ["KernelProblem", "KERNEL_INTERCEPTS"]
+__all__ = ["KernelProblem", "KERNEL_INTERCEPTS", "svm_problem"]
 
 #: Intercept modes of the kernel dual (``augmented`` is the linear solver's only).
 KERNEL_INTERCEPTS = ("free", "none")
@@ -162,3 +163,70 @@ class KernelProblem:
             f"KernelProblem({self.data.name}, n={self.n}, kernel={self.kernel!r}, {kind}, "
             f"intercept={self.intercept!r})"
         )
+
+
+def svm_problem(
+    data: Dataset,
+    C: float | None = None,
+    lam: float | None = None,
+    hard: bool = False,
+    intercept: str = "free",
+    intercept_scaling: float = 1.0,
+    *,
+    sample_weight: Any = None,
+    class_weight: Any = None,
+    kernel: Any = "rbf",
+    gamma: float | str = "scale",
+    degree: int = 3,
+    coef0: float = 0.0,
+) -> KernelProblem:
+    """The :class:`KernelProblem` of ``SVMProblem``'s arguments (what it builds for a kernel).
+
+    Parameters
+    ----------
+    data, C, lam, hard, intercept, sample_weight, class_weight
+        As :class:`~maxmargin.SVMProblem` takes them (``lam = 1 / (C n)``; intercept
+        ``free`` or ``none``).
+    intercept_scaling : float
+        Unused: the kernel problem has no augmented intercept.
+    kernel, gamma, degree, coef0
+        As :class:`KernelProblem` takes them.
+
+    Returns
+    -------
+    KernelProblem
+
+    Raises
+    ------
+    ParameterError
+        More than one of C, lam and hard; a bad parameter (see :class:`KernelProblem`).
+
+    Examples
+    --------
+    >>> from maxmargin import Dataset, SVMProblem
+    >>> p = SVMProblem(Dataset([[0.0], [1.0]], [-1, 1]), lam=0.25, kernel="rbf", gamma=1.0)
+    >>> type(p).__name__, p.C
+    ('KernelProblem', 2.0)
+    """
+    given = [k for k, v in (("C", C), ("lam", lam)) if v is not None]
+    if check_bool("hard", hard):
+        given.append("hard")
+    if len(given) > 1:
+        raise ParameterError(
+            f"give only one of C, lam or hard=True (got {', '.join(given)}); "
+            "lam = 1/(C n) is derived from C and vice versa"
+        )
+    if lam is not None and isinstance(data, Dataset):
+        C = reciprocal_form("lam", check_positive("lam", lam), data.n, "C")
+    return KernelProblem(
+        data,
+        kernel,
+        C,
+        hard,
+        intercept,
+        gamma=gamma,
+        degree=degree,
+        coef0=coef0,
+        sample_weight=sample_weight,
+        class_weight=class_weight,
+    )

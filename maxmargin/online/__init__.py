@@ -10,6 +10,7 @@ object with ``start``, ``step`` and ``weights`` (:mod:`maxmargin.online.protocol
 """
 
 from .base import OnlineLearner
+from .kernel_learners import BudgetPerceptron, KernelPA, KernelPA1, KernelPegasos
 from .learner import Learner
 from .orders import ORDERS, iter_schedule, schedule
 from .pa import PA, PA1, PA2, PassiveAggressive
@@ -63,4 +64,8 @@ __all__ = [
     "Constant",
     "InverseSqrt",
     "PegasosStep",
+    "KernelPegasos",
+    "KernelPA",
+    "KernelPA1",
+    "BudgetPerceptron",
 ]

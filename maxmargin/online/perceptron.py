@@ -15,12 +15,13 @@ from typing import Any, ClassVar
 import numpy as np
 import scipy.sparse as sp
 
-from .._validation import check_choice, check_int, check_positive
+from .._validation import check_positive
 from ..conventions import DEFAULT_INTERCEPT
 from ..exceptions import ParameterError
 from ._compiled import kernels
 from .base import LearnerState, OnlineLearner, PackedData, Snapshot, _doc_intercept
 from .claims import NOVIKOFF, PERCEPTRON_GENERAL, PERMUTATION, SCALING, Average, Claim
+from .kernel_learners import KernelLearner, KernelState, learner_gram
 
 __all__ = [
     "Perceptron",
@@ -498,27 +499,8 @@ class PLAState(PerceptronState):
     halted_at: int = 0
 
 
-@dataclass(eq=False)
-class DualPerceptronState(LearnerState):
-    """The kernel perceptron's state.
-
-    Attributes
-    ----------
-    gram : ndarray of shape (n, n)
-        ``K~ = k(x_i, x_j) + s^2``.
-    counts : ndarray of shape (n,)
-        ``c``: updates per example.
-    scores : ndarray of shape (n,)
-        ``F = K~ (c * y)``, kept up to date.
-    """
-
-    gram: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
-    counts: np.ndarray = field(default_factory=lambda: np.zeros(0))
-    scores: np.ndarray = field(default_factory=lambda: np.zeros(0))
-
-
 @_doc_intercept
-class DualPerceptron(OnlineLearner):
+class DualPerceptron(KernelLearner):
     r"""The perceptron in dual (kernel) form, keeping the counts ``c`` (the lecture notes).
 
     With ``K~(x, x') = k(x, x') + s^2`` (``s = 0`` for intercept ``none``) and
@@ -532,15 +514,17 @@ class DualPerceptron(OnlineLearner):
     (``w~ = sum_i c_i y_i z_i``); the notes' bias rule ``b += y R^2`` is intercept
     ``augmented`` with ``s = R``. ``F`` is updated through the precomputed kernel matrix
     in O(n) per mistake (so ``n <= max_n``). For non-linear kernels the trace's ``w`` is
-    NaN (no weights on the original features exist); ``b = s^2 sum_i c_i y_i``.
+    NaN (no weights on the original features exist); ``b = s^2 sum_i c_i y_i``. The
+    kernel parameters are the kernel learners' (:mod:`maxmargin.online.kernel_learners`),
+    and so is the trace's ``dual``: ``c``, with ``f = sum_j c_j y_j k(x_j, .) + b``.
 
     Parameters
     ----------
-    kernel : {"linear", "poly", "rbf"}
-        ``x.x'``, ``(gamma x.x' + coef0)^degree``, ``exp(-gamma ||x - x'||^2)``.
-    degree : int
-    gamma : float, optional
-        Default ``1/d``.
+    kernel : {"linear", "rbf", "poly", "sigmoid", "precomputed"}
+        As :class:`sklearn.svm.SVC` names it (:mod:`maxmargin.kernels`); ``"precomputed"``:
+        the data's ``X`` is the n x n Gram.
+    gamma : float > 0 or {"scale", "auto"}
+    degree : int >= 0
     coef0 : float
     max_n : int
         Largest n for which the (n, n) kernel matrix is built.
@@ -556,6 +540,7 @@ class DualPerceptron(OnlineLearner):
     """
 
     name = "dual_perceptron"
+    supported_intercepts = ("none", "augmented", "free")
     _no_steps = (
         "it keeps the (n, n) kernel matrix of the whole data set (with the linear kernel, "
         "step a Perceptron: the same rule)"
@@ -565,7 +550,6 @@ class DualPerceptron(OnlineLearner):
         "notes' dual perceptron"
     )
     mistake_driven = True
-    has_dual = True
     dual_counts_updates = True
     claims = (NOVIKOFF, PERCEPTRON_GENERAL, PERMUTATION, SCALING)  # the linear kernel's
 
@@ -573,53 +557,32 @@ class DualPerceptron(OnlineLearner):
         self,
         *,
         kernel: str = "linear",
+        gamma: float | str = "scale",
         degree: int = 3,
-        gamma: float | None = None,
-        coef0: float = 1.0,
+        coef0: float = 0.0,
         max_n: int = 8192,
         intercept: str = DEFAULT_INTERCEPT,
         intercept_scaling: float = 1.0,
     ) -> None:
-        super().__init__(intercept=intercept, intercept_scaling=intercept_scaling)
-        self.kernel = check_choice("kernel", kernel, ("linear", "poly", "rbf"))
-        self.degree = check_int("degree", degree, minimum=1)
-        self.gamma = None if gamma is None else check_positive("gamma", gamma)
-        self.coef0 = float(coef0)
-        self.max_n = check_int("max_n", max_n, minimum=1)
-
-    @property
-    def has_weights(self) -> bool:
-        """Only the linear kernel has weights on the features."""
-        return self.kernel == "linear"
-
-    def _kernel_matrix(self, packed: PackedData) -> np.ndarray:
-        X = packed.dataset.X
-        G = X @ X.T
-        G = G.toarray() if sp.issparse(G) else np.asarray(G)
-        if self.kernel == "poly":
-            g = self.gamma if self.gamma is not None else 1.0 / packed.d
-            G = (g * G + self.coef0) ** self.degree
-        elif self.kernel == "rbf":
-            g = self.gamma if self.gamma is not None else 1.0 / packed.d
-            sq = np.diag(G).copy()
-            G = np.exp(-g * np.maximum(sq[:, None] + sq[None, :] - 2 * G, 0.0))
-        return np.ascontiguousarray(G + packed.bias_feature**2)
-
-    def _setup(self, packed: PackedData) -> DualPerceptronState:
-        if packed.n > self.max_n:
-            raise ParameterError(
-                f"dual_perceptron builds an (n, n) kernel matrix and n = {packed.n} > max_n = "
-                f"{self.max_n}; use 'perceptron' (identical for the linear kernel) or raise "
-                "max_n if memory allows"
-            )
-        return DualPerceptronState(
-            gram=self._kernel_matrix(packed), counts=np.zeros(packed.n), scores=np.zeros(packed.n)
+        super().__init__(
+            kernel=kernel,
+            gamma=gamma,
+            degree=degree,
+            coef0=coef0,
+            max_n=max_n,
+            intercept=intercept,
+            intercept_scaling=intercept_scaling,
         )
+
+    def _setup(self, packed: PackedData) -> KernelState:
+        K = learner_gram(self.kernel_spec(), packed.dataset)
+        K += packed.bias_feature**2
+        return KernelState(gram=K, coef=np.zeros(packed.n), scores=np.zeros(packed.n))
 
     def _advance(
         self,
         packed: PackedData,
-        state: DualPerceptronState,
+        state: KernelState,
         idx: np.ndarray,
         lo: int,
         hi: int,
@@ -631,22 +594,23 @@ class DualPerceptron(OnlineLearner):
             lo,
             hi,
             state.gram,
-            state.counts,
+            state.coef,
             state.scores,
             state.totals,
             packed.bias_feature**2 if self.intercept == "free" else 0.0,
         )
+        state.t = t0 + hi - lo
 
-    def _snapshot(self, packed: PackedData, state: DualPerceptronState, t: int) -> Snapshot:
-        cy = state.counts * packed.y
+    def _snapshot(self, packed: PackedData, state: KernelState, t: int) -> Snapshot:
+        cy = state.coef * packed.y
         b = packed.bias_feature**2 * float(cy.sum())
         if self.has_weights:
             w = np.asarray(packed.dataset.X.T @ cy, dtype=float).ravel()
         else:
             w = np.full(packed.d, np.nan)
-        return Snapshot(w, b, dual=state.counts.copy())
+        return Snapshot(w, b, dual=state.coef.copy())
 
     def _decision(
-        self, packed: PackedData, state: DualPerceptronState, w: np.ndarray, b: float
+        self, packed: PackedData, state: KernelState, w: np.ndarray, b: float
     ) -> np.ndarray:
         return state.scores.copy()

@@ -27,6 +27,7 @@ from ..conventions import intercept_for
 from ..exceptions import ParameterError
 from .adapters import adapt
 from .base import OnlineLearner
+from .kernel_learners import BudgetPerceptron, KernelPA, KernelPA1, KernelPegasos
 from .learner import Learner, is_learner
 from .pa import PA, PA1, PA2
 from .pegasos import Pegasos
@@ -62,6 +63,10 @@ LEARNERS: dict[str, type[OnlineLearner]] = {
         Winnow,
         MarginPerceptron,
         PLA,
+        KernelPegasos,
+        KernelPA,
+        KernelPA1,
+        BudgetPerceptron,
     )
 }
 

@@ -1,0 +1,421 @@
+r"""Kernel online learners scored against the exact kernel SVM.
+
+:func:`compare_kernel` solves the kernel SVM of the data exactly
+(:func:`~maxmargin.solvers.kernel.solve_kernel_dual`, certified), runs the kernel
+learners (:mod:`maxmargin.online.kernel_learners`, the
+:class:`~maxmargin.online.DualPerceptron`) and, at every checkpoint, scores the function
+a learner holds, ``f_t = sum_j a_j y_j k(x_j, .) + b_t`` (its trace's ``dual`` and
+``b``), with ``c = a * y`` and the optimum's ``c* = alpha* * y``:
+
+- the primal objective ``P(f_t) = 1/2 c' K c + sum_i C_i max(0, 1 - y_i (K c + b)_i)``
+  (Pegasos's objective ``lam/2 ||f||_H^2 + mean_i hinge_i`` is ``lam P`` for
+  ``C = 1/(lam n)``: the same problem) and its suboptimality ``P(f_t) - P(f*)``;
+- the RKHS distance ``||f_t - f*||_H = sqrt((c - c*)' K (c - c*))`` (the bias apart),
+  computed through ``K`` with a rigorous rounding interval (never negative: a product
+  that rounds below zero is 0);
+- the regret against ``f*`` along the schedule, as for the linear learners:
+  ``sum_{s <= t} l_s(f_s) - l_s(f*)`` with ``l_s(f) = lam/2 ||f||_H^2 +
+  max(0, 1 - y_{i_s} (f(x_{i_s}) + b))``, ``lam = 1/(C n)``, ``f_s`` the function that
+  predicts at step ``s`` (its norm and hinge from the trace's running sums);
+- the online mistakes, against Novikoff's bound ``(R / gamma)^2`` with the exact kernel
+  margin ``gamma``: the hard-margin SVM of the perceptron's feature space ``(phi(x), s)``
+  (the Gram ``K + s^2``; ``K`` without a bias) solved and certified, ``R^2 = max_i
+  K_ii + s^2``.
+
+The optimum itself is certified to a tolerance, not exact: by the primal's strong
+convexity in ``f`` (``P(f) - P* >= ||f - f*||_H^2 / 2``) the computed ``f*`` is within
+``sqrt(2 gap)`` of the true one (:attr:`KernelComparison.optimum_radius`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .._numerics import _U, _gamma, _pow2
+from ..data import Dataset
+from ..exceptions import NotSeparableError, ParameterError, SolverError
+from ..kernel_problem import KernelProblem
+from ..kernels import Kernel, make_kernel
+from ..online.kernel_learners import KernelLearner, learner_gram
+from ..online.orders import schedule
+from ..online.registry import LEARNERS
+from ..online.runner import run
+from ..solvers.kernel import DENSE_FALLBACK, KernelSolution, solve_kernel_dual
+from ..trace import Trace
+
+__all__ = ["KernelScore", "KernelComparison", "compare_kernel", "rkhs_distance"]
+
+
+def rkhs_distance(problem: KernelProblem, c1: Any, c2: Any) -> tuple[float, float, float]:
+    r"""``||f1 - f2||_H`` for ``f = sum_j c_j k(x_j, .)``, with a rounding interval.
+
+    Parameters
+    ----------
+    problem : KernelProblem
+        Its Gram (:class:`~maxmargin.kernels.GramOperator`, rounding bounds included).
+    c1, c2 : array-like of shape (n,)
+        Coefficients ``c = a * y``.
+
+    Returns
+    -------
+    distance : float
+        ``sqrt(max(0, e' K e))`` with ``e = c1 - c2`` as computed.
+    low, high : float
+        The exact distance (of the exact kernel, for the exact ``c1 - c2``) lies in
+        ``[low, high]``.
+
+    Notes
+    -----
+    ``e`` is scaled by a power of two (exact) first. With ``q = fl(K e)`` and its bound
+    ``err`` (:meth:`~maxmargin.kernels.GramOperator.matvec`), the computed ``e' q``
+    is off by at most ``|e|' err + gamma_{n+1} |e|' |q|``; the rounding ``delta`` of
+    ``e = fl(c1 - c2)`` (``|delta| <= u |e|``) adds ``2 u |e|' (|q| + err)`` and
+    ``delta' K delta <= u^2 trace(K) ||e||^2``.
+
+    Examples
+    --------
+    >>> from maxmargin import Dataset
+    >>> p = KernelProblem(Dataset([[1.0], [2.0]], [1, -1]), "linear", C=1.0)
+    >>> d, lo, hi = rkhs_distance(p, [1.0, 0.0], [0.0, 0.0])
+    >>> d, lo <= 1.0 <= hi
+    (1.0, True)
+    """
+    e = np.asarray(c1, dtype=float) - np.asarray(c2, dtype=float)
+    if not np.isfinite(e).all():
+        return math.inf, math.inf, math.inf
+    pe = _pow2(float(np.max(np.abs(e), initial=0.0)))
+    es = e / pe
+    q, err = problem.gram.matvec(es, cols=np.flatnonzero(es), bound=True)
+    assert err is not None
+    ae = np.abs(es)
+    aq = np.abs(q)
+    d2 = float(es @ q)
+    n = es.size
+    trace = (
+        float(np.sum(np.abs(problem.gram.diag()))) * (1 + _gamma(n + 2))
+        + problem.gram.psd_slack * n
+    )
+    bound = (
+        float(ae @ err)
+        + _gamma(n + 1) * float(ae @ aq)
+        + 2.1 * _U * float(ae @ (aq + err))
+        + _U * _U * 1.01 * trace * float(ae @ ae)
+    ) * (1 + _gamma(n + 4))
+    d = pe * math.sqrt(max(d2, 0.0))
+    lo = pe * math.sqrt(max(d2 - bound, 0.0)) * (1 - 2 * _U)
+    hi = pe * math.sqrt(max(d2 + bound, 0.0)) * (1 + 2 * _U)
+    return d, lo, hi
+
+
+def _primal(problem: KernelProblem, K: np.ndarray, C: np.ndarray, a: np.ndarray, b: float) -> float:
+    """``P = 1/2 c' K c + sum_i C_i max(0, 1 - y_i ((K c)_i + b))``, ``c = a y``."""
+    y = problem.data.y
+    c = a * y
+    q = K @ c
+    return 0.5 * float(c @ q) + float(C @ np.maximum(0.0, 1.0 - y * (q + b)))
+
+
+@dataclass(frozen=True, eq=False)
+class KernelScore:
+    """One learner's run, scored at each checkpoint against the exact kernel SVM.
+
+    Attributes
+    ----------
+    learner : str
+        Its name.
+    trace : Trace
+        The run (``dual``: the coefficients ``a`` at each checkpoint).
+    t : ndarray of shape (k,)
+        The checkpoints.
+    objective : ndarray of shape (k,)
+        ``P(f_t)``, the problem's primal.
+    suboptimality : ndarray of shape (k,)
+        ``P(f_t) - P(f*)``.
+    distance, distance_low, distance_high : ndarray of shape (k,)
+        ``||f_t - f*||_H`` and its rounding interval.
+    regret : ndarray of shape (k,)
+        The regret against ``f*`` so far (module docstring).
+    mistakes : ndarray of shape (k,)
+        Online mistakes so far.
+    mistake_bound_applies : bool
+        The learner is mistake-driven (the perceptron): Novikoff's bound holds for it on
+        data the kernel separates.
+    """
+
+    learner: str
+    trace: Trace
+    t: np.ndarray
+    objective: np.ndarray
+    suboptimality: np.ndarray
+    distance: np.ndarray
+    distance_low: np.ndarray
+    distance_high: np.ndarray
+    regret: np.ndarray
+    mistakes: np.ndarray
+    mistake_bound_applies: bool
+
+
+@dataclass(frozen=True, eq=False)
+class KernelComparison:
+    """Kernel learners against the exact kernel SVM (:func:`compare_kernel`).
+
+    Attributes
+    ----------
+    problem : KernelProblem
+    optimum : KernelSolution
+        The certified solve.
+    objective : float
+        ``P(f*)``, computed as the learners' objectives are.
+    optimum_radius : float
+        ``sqrt(2 gap)``: the computed ``f*`` lies within it of the true optimum in
+        ``||.||_H`` (the certificate's duality gap).
+    radius : float
+        ``R = max_i sqrt(K_ii + s^2)``.
+    margin : float or None
+        The exact kernel margin ``gamma = 1 / ||w*||`` of the hard-margin SVM on
+        ``(phi(x), s)``; None where the kernel does not separate the data (or n is above
+        the dense route's limit).
+    novikoff : float or None
+        ``(R / gamma)^2``.
+    scores : tuple of KernelScore
+    """
+
+    problem: KernelProblem
+    optimum: KernelSolution
+    objective: float
+    optimum_radius: float
+    radius: float
+    margin: float | None
+    novikoff: float | None
+    scores: tuple[KernelScore, ...]
+
+    def summary(self) -> str:
+        """One line per learner at its last checkpoint.
+
+        Returns
+        -------
+        str
+        """
+        nov = "n/a" if self.novikoff is None else f"{self.novikoff:.4g}"
+        lines = [
+            f"kernel SVM {self.problem!r}: P* = {self.objective:.6g} "
+            f"({self.optimum.certificate.ok and 'certified' or 'NOT certified'}), "
+            f"Novikoff (R/gamma)^2 = {nov}",
+            f"{'learner':<20} {'steps':>7} {'P - P*':>11} {'||f - f*||_H':>13} "
+            f"{'regret':>11} {'mistakes':>9}",
+        ]
+        for s in self.scores:
+            lines.append(
+                f"{s.learner:<20} {int(s.t[-1]):>7} {s.suboptimality[-1]:>11.4g} "
+                f"{s.distance[-1]:>13.4g} {s.regret[-1]:>11.4g} {int(s.mistakes[-1]):>9}"
+            )
+        return "\n".join(lines)
+
+
+def _learner(
+    item: Any, kernel: Kernel, problem: KernelProblem, intercept_scaling: float, args: dict
+) -> KernelLearner:
+    """A kernel learner for ``problem``: built from a name, or an instance checked."""
+    C, n = problem.C, problem.n
+    if isinstance(item, str):
+        cls = LEARNERS.get(item)
+        if cls is None or not issubclass(cls, KernelLearner):
+            names = sorted(k for k, v in LEARNERS.items() if issubclass(v, KernelLearner))
+            raise ParameterError(
+                f"{item!r} is not a kernel learner; compare_kernel runs {', '.join(names)}"
+            )
+        extra: dict[str, Any] = {}
+        if cls.problem_parameter == "lam":
+            extra["lam"] = 1.0 / (C * n)
+        elif cls.problem_parameter == "C":
+            extra["C"] = C
+        return cls(**args, intercept_scaling=intercept_scaling, **extra)
+    if not isinstance(item, KernelLearner):
+        raise ParameterError(
+            f"compare_kernel runs kernel learners (names or KernelLearner instances), "
+            f"not {type(item).__name__}"
+        )
+    spec = item.kernel_spec()
+    X = problem.data.X
+    same = (
+        spec.name == kernel.name
+        and spec.resolve_gamma(X) == kernel.resolve_gamma(X)
+        and (spec.degree, spec.coef0) == (kernel.degree, kernel.coef0)
+    )
+    if not same:
+        raise ParameterError(
+            f"{item!r} has the kernel {spec!r}, the problem {kernel!r}: build the learner "
+            "with the problem's kernel"
+        )
+    if item.intercept != problem.intercept or (
+        item.intercept != "none" and item.intercept_scaling != intercept_scaling
+    ):
+        raise ParameterError(
+            f"{item!r} has intercept {item.intercept!r} (scaling {item.intercept_scaling:g}), "
+            f"the problem {problem.intercept!r} (scaling {intercept_scaling:g})"
+        )
+    lam = float(getattr(item, "lam", math.nan))
+    if item.problem_parameter == "lam" and not math.isclose(lam, 1.0 / (C * n), rel_tol=1e-12):
+        raise ParameterError(
+            f"{item!r} minimises the lambda objective with lam = {lam:g}, the problem's "
+            f"C = {C:g} is lam = 1/(C n) = {1.0 / (C * n):g}"
+        )
+    if item.problem_parameter == "C" and getattr(item, "C", None) != C:
+        raise ParameterError(f"{item!r} has C = {getattr(item, 'C', None)}, the problem C = {C:g}")
+    return item
+
+
+def _margin(
+    K: np.ndarray, y: np.ndarray, s2: float, tol: float | None
+) -> tuple[float, float | None]:
+    """``(R, gamma)`` of the perceptron's feature space ``K + s^2`` (gamma None: none)."""
+    Ks = K + s2
+    R = math.sqrt(max(float(np.max(np.diag(Ks), initial=0.0)), 0.0))
+    if len(y) > DENSE_FALLBACK:
+        return R, None
+    hard = KernelProblem(Dataset(Ks, y, name="gram"), "precomputed", hard=True, intercept="none")
+    try:
+        sol = solve_kernel_dual(hard, route="dense", tol=tol)
+    except (NotSeparableError, SolverError):
+        return R, None
+    c = sol.alpha * y
+    w2 = float(c @ (Ks @ c))
+    return R, (1.0 / math.sqrt(w2) if w2 > 0 else None)
+
+
+def compare_kernel(
+    data: Dataset,
+    learners: Any = ("dual_perceptron", "kernel_pegasos", "kernel_pa1"),
+    *,
+    kernel: Any = "rbf",
+    C: float = 1.0,
+    gamma: float | str = "scale",
+    degree: int = 3,
+    coef0: float = 0.0,
+    intercept: str = "free",
+    intercept_scaling: float = 1.0,
+    epochs: int = 10,
+    order: str = "shuffle",
+    seed: int = 0,
+    checkpoints: Any = None,
+    tol: float | None = None,
+    optimum: KernelSolution | None = None,
+) -> KernelComparison:
+    """Run kernel learners and score them against the certified kernel SVM.
+
+    Parameters
+    ----------
+    data : Dataset
+    learners : sequence of str or KernelLearner
+        Names (built with the problem's kernel, intercept and parameter: ``C``, or
+        ``lam = 1 / (C n)``) or instances (checked to solve the same problem).
+    kernel, gamma, degree, coef0
+        The kernel (:mod:`maxmargin.kernels`), by name: a callable's Gram is given as the
+        data with ``kernel="precomputed"``.
+    C : float > 0
+        The soft-margin parameter.
+    intercept : {"free", "none"}
+    intercept_scaling : float > 0
+        The learners' ``s``.
+    epochs, order, seed, checkpoints
+        As :func:`~maxmargin.online.run` takes them.
+    tol : float, optional
+        The certificate's tolerance (default 1e-6).
+    optimum : KernelSolution, optional
+        A solve of this problem to reuse.
+
+    Returns
+    -------
+    KernelComparison
+
+    Raises
+    ------
+    ParameterError, DataError
+        A bad parameter or learner, a kernel not PSD on the data: before any run.
+
+    Examples
+    --------
+    >>> from maxmargin import Dataset
+    >>> xor = Dataset([[0.0, 0.0], [1.0, 1.0], [0.0, 1.0], [1.0, 0.0]], [-1, -1, 1, 1])
+    >>> cmp = compare_kernel(xor, ["dual_perceptron"], gamma=2.0, C=10.0, epochs=20)
+    >>> s = cmp.scores[0]
+    >>> bool(s.mistakes[-1] <= cmp.novikoff), bool(s.distance[-1] >= 0)
+    (True, True)
+    """
+    if not isinstance(data, Dataset):
+        raise ParameterError(f"compare_kernel needs a Dataset, got {type(data).__name__}")
+    problem = KernelProblem(
+        data, kernel, C=C, intercept=intercept, gamma=gamma, degree=degree, coef0=coef0
+    )
+    k = make_kernel(kernel, gamma=gamma, degree=degree, coef0=coef0)
+    if isinstance(learners, (str, KernelLearner)):
+        learners = [learners]
+    args = dict(kernel=kernel, gamma=gamma, degree=degree, coef0=coef0, intercept=intercept)
+    built = [_learner(x, k, problem, float(intercept_scaling), args) for x in learners]
+    if not built:
+        raise ParameterError("compare_kernel needs at least one learner")
+    for lr in built:
+        lr._check_data(data)
+    if optimum is None:
+        optimum = solve_kernel_dual(problem, tol=tol)
+    elif optimum.problem is not problem and not (
+        optimum.problem.data is data and optimum.problem.kernel == problem.kernel
+    ):
+        raise ParameterError("optimum is the solve of another problem")
+    K = learner_gram(k, data)
+    Cs = problem.costs
+    y = data.y
+    p_star = _primal(problem, K, Cs, optimum.alpha, optimum.b)
+    c_star = optimum.alpha * y
+    s2 = intercept_scaling**2 if intercept == "free" else 0.0
+    R, margin = _margin(K, y, s2, tol)
+    lam = 1.0 / (problem.C * data.n)
+    f_star = K @ c_star + optimum.b
+    hinge_star = np.cumsum(np.maximum(0.0, 1.0 - y * f_star)[schedule(data.n, epochs, order, seed)])
+    loss_star = 0.5 * lam * float(c_star @ (K @ c_star))
+    scores = []
+    for lr in built:
+        tr = run(
+            lr,
+            data,
+            epochs=epochs,
+            order=order,
+            seed=seed,
+            checkpoints=checkpoints,
+            record_dual=True,
+        )
+        assert tr.dual is not None
+        obj = np.array(
+            [_primal(problem, K, Cs, a, float(b)) for a, b in zip(tr.dual, tr.b, strict=True)]
+        )
+        dist = np.array([rkhs_distance(problem, a * y, c_star) for a in tr.dual])
+        scores.append(
+            KernelScore(
+                learner=lr.name,
+                trace=tr,
+                t=tr.t,
+                objective=obj,
+                suboptimality=obj - p_star,
+                distance=dist[:, 0],
+                distance_low=dist[:, 1],
+                distance_high=dist[:, 2],
+                regret=0.5 * lam * tr.sqnorm + tr.loss - (tr.t * loss_star + hinge_star[tr.t - 1]),
+                mistakes=np.asarray(tr.mistakes),
+                mistake_bound_applies=bool(lr.mistake_driven),
+            )
+        )
+    gap = max(float(optimum.certificate.duality_gap), 0.0)
+    return KernelComparison(
+        problem=problem,
+        optimum=optimum,
+        objective=p_star,
+        optimum_radius=math.sqrt(2.0 * gap),
+        radius=R,
+        margin=margin,
+        novikoff=None if margin is None else (R / margin) ** 2,
+        scores=tuple(scores),
+    )
