@@ -333,10 +333,17 @@ class Trace:
     def finite(self) -> np.ndarray:
         """Checkpoints whose weights (and averaged weights) are all finite, shape (k,).
 
+        A kernel learner with a kernel other than the linear one has no weights on the
+        features (its ``w`` is NaN by design): its bias and, when recorded, its dual
+        coefficients are what must stay finite.
+
         Returns
         -------
         ndarray of bool
         """
+        if self.params.get("kernel", "linear") != "linear":
+            ok = np.isfinite(self.b)
+            return ok if self.dual is None else ok & np.isfinite(self.dual).all(axis=1)
         ok = np.isfinite(self.w).all(axis=1) & np.isfinite(self.b)
         if self.w_avg is not None and self.b_avg is not None:
             ok &= np.isfinite(self.w_avg).all(axis=1) & np.isfinite(self.b_avg)

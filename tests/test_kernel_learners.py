@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -278,3 +280,16 @@ def test_registered_and_refusals():
         run(KernelPA(kernel="precomputed"), DATA)
     with pytest.raises(ParameterError, match="one example at a time"):
         KernelPegasos().start(2)
+
+
+def test_a_kernel_run_without_weights_is_not_called_diverged():
+    # an RBF learner has no weights on the features (w is NaN by design): run and its
+    # summary judge the bias and the dual coefficients, which are finite
+    from maxmargin import make_separable
+    from maxmargin.online import KernelPegasos, run
+
+    tr = run(KernelPegasos(lam=0.01, kernel="rbf"), make_separable(50, 2, seed=0), epochs=2)
+    assert np.isnan(tr.w).all() and tr.diverged_at is None
+    assert "DIVERGED" not in tr.summary() and "final training error" in tr.summary()
+    bad = dataclasses.replace(tr, b=np.where(tr.t >= tr.t[3], np.nan, tr.b))
+    assert bad.diverged_at == int(tr.t[3])
