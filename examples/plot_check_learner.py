@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 from matplotlib.figure import Figure
 
-from maxmargin.evaluation.comparison import score_trace
+from maxmargin.evaluation.scoring import score_trace
 from maxmargin.online import Learner, run
 from maxmargin.online.claims import Rate
 from maxmargin.testing import battery, certified, check_learner

@@ -26,13 +26,10 @@ from maxmargin import (
     make_separable,
     solve,
 )
-from maxmargin.evaluation.comparison import (
-    best_scale_mistake_bound,
-    compare,
-    quadratic_mistake_bound,
-    score_trace,
-)
+from maxmargin.evaluation.bounds import best_scale_mistake_bound, quadratic_mistake_bound
+from maxmargin.evaluation.comparison import compare
 from maxmargin.evaluation.path import regularization_path
+from maxmargin.evaluation.scoring import score_trace
 from maxmargin.online import PLA, MarginPerceptron, Perceptron, Pocket, run, schedule
 
 # --------------------------------------------------------------------- the bounds

@@ -24,7 +24,8 @@ from maxmargin import (
     make_gaussians,
     make_separable,
 )
-from maxmargin.evaluation.comparison import Comparison, compare, feasible_dual, fit_rate
+from maxmargin.evaluation.bounds import feasible_dual, fit_rate
+from maxmargin.evaluation.comparison import Comparison, compare
 from maxmargin.exact import solve
 from maxmargin.online import Pegasos, Perceptron, schedule
 from maxmargin.report import write_report

@@ -15,10 +15,10 @@ import pytest
 import maxmargin as mm
 from maxmargin import Comparison, DataError, ExactSolution, SVMProblem, Trace, make_separable
 from maxmargin.cli import main
-from maxmargin.evaluation.comparison import RunResult
 from maxmargin.evaluation.path import regularization_path
 from maxmargin.evaluation.path.grid import RegularizationPath
 from maxmargin.evaluation.saved import RUN_NUMBERS
+from maxmargin.evaluation.scoring import RunResult
 from maxmargin.io.json import dumps, json_float, jsonable, loads_strict
 
 
