@@ -24,7 +24,6 @@ from maxmargin import (
     make_gaussians,
     make_separable,
 )
-from maxmargin.evaluation.bounds import feasible_dual, fit_rate
 from maxmargin.evaluation.comparison import Comparison, compare
 from maxmargin.exact import solve
 from maxmargin.online import Pegasos, Perceptron, schedule
@@ -290,24 +289,6 @@ def test_general_bound_on_non_separable_data():
 
 
 # ----------------------------------------------------------------------- helpers
-
-
-def test_feasible_dual_free_intercept():
-    data = make_gaussians(30, 2, seed=1)
-    p = SVMProblem(data, C=0.3, intercept="free")
-    a = np.random.default_rng(0).uniform(-1, 2, size=(4, 30))
-    f = feasible_dual(a, p)
-    assert np.all((f >= 0) & (f <= 0.3))
-    np.testing.assert_allclose(f @ data.y, 0.0, atol=1e-12)
-    sol = solve(p)
-    D = f.sum(axis=1) - 0.5 * np.sum(((f * data.y) @ data.X) ** 2, axis=1)
-    assert np.all(D <= sol.primal_objective + 1e-9)
-
-
-def test_fit_rate():
-    t = np.geomspace(1, 1e4, 30)
-    assert fit_rate(t, 5 * t**-0.5) == pytest.approx(-0.5)
-    assert math.isnan(fit_rate([1, 2], [1.0, 0.5]))
 
 
 # ----------------------------------------------------------------------- outputs
