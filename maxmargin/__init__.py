@@ -26,7 +26,7 @@ from .evaluation.path.grid import RegularizationPath
 from .evaluation.path.grids import parse_grid
 from .evaluation.path.learners import learners_along_path
 from .evaluation.path.limits import hard_margin_limit, min_margin_sv_C
-from .evaluation.saved import SavedComparison, SavedExactPath
+from .evaluation.path.saved import SavedExactPath
 from .evaluation.scoring import RunResult, score_trace
 from .exact import ExactSolution, available_solvers, is_separable, separation_certificate, solve
 from .exceptions import (
@@ -128,7 +128,6 @@ __all__ = [
     "score_trace",
     "Comparison",
     "RunResult",
-    "SavedComparison",
     "SavedExactPath",
     "write_report",
     "demo_comparison",

@@ -30,6 +30,7 @@ MODULES = {
         ("data", "data"),
         ("exact", "exact"),
         ("compare", "evaluation.comparison"),
+        ("reference", "evaluation.reference"),
         ("path", "evaluation.path"),
     )
 }
@@ -253,7 +254,7 @@ def never(monkeypatch):
     def fail(*a, **k):
         raise AssertionError("computed despite a count too large")
 
-    monkeypatch.setattr(MODULES["compare"], "solve", fail)
+    monkeypatch.setattr(MODULES["reference"], "solve", fail)
     monkeypatch.setattr(MODULES["compare"], "run", fail)
 
 
@@ -412,7 +413,7 @@ def test_zero_is_not_the_default(capsys, tmp_path, monkeypatch):
 
 
 def test_compare_epochs_checked_before_the_solve(monkeypatch):
-    monkeypatch.setattr(MODULES["compare"], "solve", lambda *a, **k: 1 / 0)
+    monkeypatch.setattr(MODULES["reference"], "solve", lambda *a, **k: 1 / 0)
     with pytest.raises(ParameterError, match="'epochs'"):
         mm.compare(mm.load("builtin:heart_scale"), learners=["pegasos"], epochs=0)
 

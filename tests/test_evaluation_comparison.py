@@ -28,6 +28,7 @@ from maxmargin.evaluation.comparison import Comparison, compare
 from maxmargin.exact import solve
 from maxmargin.online import Pegasos, Perceptron, schedule
 from maxmargin.report import write_report
+from maxmargin.report.comparison import markdown
 
 LAM = 0.05
 
@@ -353,15 +354,6 @@ def test_refuses_uncertified_reference(sep):
         compare(train, p, ["pegasos"], reference=bad)
 
 
-def test_renamed_names_still_work_with_a_warning(tmp_path):
-    cmp = compare(make_separable(20, 2, seed=0), learners=["pegasos"], lam=0.1, epochs=1)
-    with pytest.warns(DeprecationWarning, match="renamed hard_solution"):
-        assert cmp.hard is cmp.hard_solution
-    with pytest.warns(DeprecationWarning, match="to_json\\(file=...\\)"):
-        cmp.to_json(path=tmp_path / "c.json")
-    assert json.loads((tmp_path / "c.json").read_text())["n"] == 20
-
-
 def test_rate_footnote_names_the_iterate_of_each_row():
     """The rate is fitted on the average only where a learner keeps one."""
     from maxmargin import compare, make_gaussians
@@ -373,7 +365,7 @@ def test_rate_footnote_names_the_iterate_of_each_row():
         epochs=2,
         seeds=[0],
     )
-    md = cmp.to_markdown()
+    md = markdown(cmp)
     for row in cmp.rows:
         if row.get("rate_iterate"):
             assert f"{row['label']}: {row['rate_iterate']}" in md

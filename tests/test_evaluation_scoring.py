@@ -30,6 +30,7 @@ from maxmargin.evaluation.comparison import compare
 from maxmargin.evaluation.path import regularization_path
 from maxmargin.evaluation.scoring import score_trace
 from maxmargin.online import PLA, MarginPerceptron, Perceptron, Pocket, run, schedule
+from maxmargin.report.comparison import markdown
 
 
 @pytest.fixture(scope="module")
@@ -125,7 +126,7 @@ def test_random_pocket_scored_without_order_sums():
     r = c.runs[0]
     assert r.regret is None and r.general_bound is None
     assert "random current mistake" in r.not_available["regret"]
-    assert "N/A for pocket: regret" in c.to_markdown()
+    assert "N/A for pocket: regret" in markdown(c)
 
 
 # ------------------------------------------------------------ external trajectories

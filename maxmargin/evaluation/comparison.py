@@ -37,54 +37,41 @@ See ``docs/compare.md`` for why each quantity is the right one.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import itertools
 import math
 import time
-import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, ClassVar
 
 import numpy as np
 
+from .. import io
 from .._progress import Progress
 from .._validation import (
     WIDE_HINT,
     check_count,
     check_int,
     check_memory,
-    renamed_attribute,
     resolve_alias,
     seed_from_random_state,
 )
 from ..data import Dataset, make_separable
-from ..exact import solve
 from ..exceptions import DataError, ParameterError
-from ..io.files import atomic_write
-from ..io.json import dumps, format_header, jsonable
+from ..io.schema import series_fields
 from ..online import LEARNERS, ORDERS, OnlineLearner, run
 from ..online.learner import Declared, is_learner
 from ..online.protocol import as_learner
 from ..online.registry import learner_for, objective_parameter
 from ..online.runner import CHECKPOINT_OVERHEAD, _geometric_count, check_steps
 from ..problem import SVMProblem
-from ..separation import SeparationCertificate, is_separable, verify_separation
+from ..separation import SeparationCertificate
 from ..solution import ExactSolution
 from ..trace import Trace
-from .scoring import (
-    _COLUMNS,
-    RunResult,
-    _certified,
-    _check_trace,
-    _declared_of,
-    _evaluate,
-    _Optimum,
-    _summary_row,
-)
-
-if TYPE_CHECKING:
-    from .saved import SavedComparison
+from .reference import Reference, _hard_solution, _soft_reference
+from .scoring import RunResult, _check_trace, _declared_of, _evaluate, _Optimum, _summary_row
 
 __all__ = ["compare", "Comparison", "demo_comparison"]
 
@@ -92,41 +79,57 @@ __all__ = ["compare", "Comparison", "demo_comparison"]
 # --------------------------------------------------------------------------- helpers
 
 
-def _rate_iterates(rows: Sequence[dict]) -> str:
-    """Which iterate each row's rate was fitted on, e.g. ``"pegasos: average"``."""
-    fitted = [f"{r['label']}: {r['rate_iterate']}" for r in rows if r.get("rate_iterate")]
-    return "; ".join(fitted) or "no rate was fitted"
+#: The per-checkpoint quantities of a run (the long table's columns after ``t``).
+_SERIES = tuple(k for k in series_fields(RunResult) if k != "t")
+
+#: The columns that say which run a row of the long table is (before ``t``).
+_IDENTITY = ("label", "learner", "order", "seed", "kind")
 
 
-@dataclass(frozen=True, eq=False)
-class Comparison:
+def _series_keys(cmp: Comparison) -> list[str]:
+    """The per-checkpoint quantities some run has, in the order they first appear."""
+    keys: dict[str, None] = {}
+    for r in cmp.runs:
+        keys.update(dict.fromkeys(k for k in _SERIES if getattr(r, k) is not None))
+    return list(keys)
+
+
+def _checkpoint_columns(cmp: Comparison) -> list[io.Column]:
+    return [io.Column(k, k) for k in (*_IDENTITY, "t", *_series_keys(cmp))]
+
+
+def _checkpoint_rows(cmp: Comparison) -> Iterator[dict[str, Any]]:
+    """One row per run and checkpoint; a quantity that does not apply is None (empty)."""
+    keys = _series_keys(cmp)
+    for r in cmp.runs:
+        ident = {k: getattr(r, k) for k in _IDENTITY}
+        series = {k: getattr(r, k) for k in keys}
+        for i, t in enumerate(r.t):
+            yield {**ident, "t": t, **{k: None if v is None else v[i] for k, v in series.items()}}
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class Comparison(io.Persistent):
     r"""Online learners measured against the certified optimum (what :func:`compare` returns).
+
+    Its file (``to_json``; ``maxmargin compare --json``, ``report.json``) holds every
+    number and array but neither the data nor the traces: ``Comparison.from_json(file)``
+    is a Comparison whose runs have no ``trace`` and whose references no data;
+    ``from_json(file, data)`` re-certifies the references from the data
+    (docs/formats.md).
 
     Attributes
     ----------
-    problem : SVMProblem
-        The soft-margin reference problem (any intercept): every run is scored against
-        it (``rows[i]["scored_against"]`` says it in words).
-    reference : ExactSolution
-        Its certified optimum :math:`(\tilde w^*, \alpha^*)`.
-    hard_solution : ExactSolution or None
-        The certified hard-margin optimum when the data are separable (same intercept
-        mode), giving :math:`\gamma^* = 1/\|\tilde w^*_{hard}\|` (``hard`` before 0.2).
+    references : tuple of Reference
+        The certified optima the runs are scored against (``references[0]``: the
+        problem's); :attr:`problem`, :attr:`reference`, :attr:`hard_solution`,
+        :attr:`F_star`, :attr:`R`, :attr:`gamma`, :attr:`w_star`, :attr:`separable`
+        and :attr:`novikoff` are read from it.
     runs : tuple of RunResult
         One per learner x order x seed, then one per trace given.
-    rows : tuple of dict
-        One summary row per learner (or trace) x order (final values, mean over seeds);
-        keys as in :meth:`to_markdown` (None = N/A).
-    F_star : float
-        :math:`F^* = \lambda P(\tilde w^*)` (lambda form).
-    R : float
-        :math:`\max_i \|z_i\|` in the learners' space (``z = (x, s)`` for ``augmented``
-        and, the bias feature the learners update, ``free``).
-    gamma : float
-        :math:`\gamma^*` (nan when not separable): the hard-margin optimum's margin in
-        the learners' space, what Novikoff's bound uses (for ``free``, of
-        :math:`(w_h, b_h/s)`).
     holdout : Dataset or None
+        None when read from a file (``holdout_name`` says which it was).
+    holdout_name : str or None
     epochs : int
     orders, seeds : tuple
     timings : dict
@@ -134,43 +137,127 @@ class Comparison:
 
     Examples
     --------
+    >>> import io
     >>> from maxmargin import make_separable
-    >>> cmp = compare(make_separable(30, 2, seed=0), learners=["perceptron", "pegasos"],
-    ...               lam=0.1, seeds=(0, 1))
+    >>> data = make_separable(30, 2, seed=0)
+    >>> cmp = compare(data, learners=["perceptron", "pegasos"], lam=0.1, seeds=(0, 1))
     >>> len(cmp.runs), len(cmp.rows), cmp.w_star.shape, cmp.separable
     (4, 2, (3,), True)
+    >>> saved = Comparison.from_json(io.StringIO(cmp.to_json()))
+    >>> saved.runs[0].trace is None, saved.to_json() == cmp.to_json()
+    (True, True)
+    >>> Comparison.from_json(io.StringIO(cmp.to_json()), data).reference.certificate.ok
+    True
     """
 
-    problem: SVMProblem
-    reference: ExactSolution
-    hard_solution: ExactSolution | None
-    runs: tuple
-    rows: tuple
-    F_star: float
-    R: float
-    gamma: float
-    holdout: Dataset | None = None
+    FORMAT: ClassVar[str] = "comparison"
+    COMPUTED: ClassVar[tuple[str, ...]] = ("summary",)
+    CSV: ClassVar[io.Table] = io.Table(_checkpoint_rows, _checkpoint_columns)
+
+    references: tuple = io.persist(io.Nested(Reference, many=True))
+    runs: tuple = io.persist(io.Nested(RunResult, many=True))
+    holdout: Dataset | None = io.transient()
+    holdout_name: str | None = io.persist(key="holdout", default=None)
     epochs: int = 1
     orders: tuple = ("shuffle",)
     seeds: tuple = (0,)
-    timings: dict = field(default_factory=dict)
+    timings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def problem(self) -> SVMProblem:
+        """The soft-margin problem every run is scored against (any intercept)."""
+        return self.references[0].problem
+
+    @property
+    def reference(self) -> ExactSolution:
+        r"""Its certified optimum :math:`(\tilde w^*, \alpha^*)`."""
+        return self.references[0].solution
+
+    @property
+    def hard_solution(self) -> ExactSolution | None:
+        """The certified hard-margin optimum when the data are separable, else None."""
+        return self.references[0].hard_solution
+
+    @property
+    def F_star(self) -> float:
+        r""":math:`F^* = \lambda P(\tilde w^*)` (lambda form)."""
+        return self.references[0].F_star
+
+    @property
+    def R(self) -> float:
+        r""":math:`\max_i \|z_i\|` in the learners' space."""
+        return self.references[0].R
+
+    @property
+    def gamma(self) -> float:
+        r""":math:`\gamma^*` in the learners' space (nan when not separable)."""
+        return self.references[0].gamma
 
     @property
     def w_star(self) -> np.ndarray:
         r""":math:`\tilde w^*` in the learners' space, shape (d',)."""
-        return self.problem.to_augmented(self.reference.w, self.reference.b)
-
-    hard = renamed_attribute("hard", "hard_solution")
+        return self.references[0].w_star
 
     @property
     def separable(self) -> bool:
         """Whether the data are separable (and ``hard_solution`` was solved)."""
-        return self.hard_solution is not None
+        return self.references[0].separable
 
     @property
     def novikoff(self) -> float:
         r""":math:`(R/\gamma^*)^2`, nan when not separable."""
-        return (self.R / self.gamma) ** 2 if self.separable else math.nan
+        return self.references[0].novikoff
+
+    @functools.cached_property
+    def rows(self) -> tuple[dict[str, Any], ...]:
+        """One summary row per learner (or trace) x order: final values over the seeds.
+
+        Computed from :attr:`runs` (a comparison read from its file gets the same rows);
+        keys as in the report's table (None = N/A), ``scored_against`` the problem in
+        words.
+        """
+        keys = list(dict.fromkeys((r.label, r.order) for r in self.runs))
+        rows = [_summary_row([r for r in self.runs if (r.label, r.order) == key]) for key in keys]
+        for row in rows:
+            row["scored_against"] = self.references[0].scored_against
+        return tuple(rows)
+
+    @property
+    def summary(self) -> list[dict[str, Any]]:
+        """:attr:`rows` as written in the file (``jq .summary``), never read back."""
+        return [dict(row) for row in self.rows]
+
+    def with_data(self, data: Dataset, *, holdout: Dataset | None = None) -> Comparison:
+        """The comparison on ``data``: its references re-certified with numpy.
+
+        The runs keep the file's numbers (the file never held their traces).
+
+        Parameters
+        ----------
+        data : Dataset
+            The data the comparison ran on.
+        holdout : Dataset, optional
+            Its holdout (for :attr:`holdout`).
+
+        Returns
+        -------
+        Comparison
+
+        Examples
+        --------
+        >>> from maxmargin import make_separable
+        >>> data = make_separable(30, 2, seed=0)
+        >>> saved = compare(data, learners=["pegasos"], lam=0.1).without_data()
+        >>> saved.problem.data  # doctest: +IGNORE_EXCEPTION_DETAIL
+        Traceback (most recent call last):
+        maxmargin.exceptions.DataError: ... without its data ...
+        >>> saved.with_data(data).reference.certificate.ok
+        True
+        """
+        _check_holdout(holdout, data)
+        return dataclasses.replace(
+            self, references=tuple(r.with_data(data) for r in self.references), holdout=holdout
+        )
 
     def select(
         self, label: str | None = None, order: str | None = None, seed: int | None = None
@@ -207,358 +294,6 @@ class Comparison:
     def labels(self) -> list[str]:
         """The learners' labels, in the order given."""
         return list(dict.fromkeys(r.label for r in self.runs))
-
-    def to_dict(self) -> dict[str, Any]:
-        """Everything as plain JSON types (non-finite numbers as strings; N/A as null).
-
-        Returns
-        -------
-        dict
-            ``format`` ``"maxmargin.comparison/1"``, ``maxmargin_version``, the problem,
-            ``reference`` / ``hard`` (solution documents), ``summary`` (the
-            :attr:`rows`), ``runs``, ``timings`` (docs/formats.md). :meth:`from_json`
-            reads it back.
-
-        Examples
-        --------
-        >>> from maxmargin import make_separable
-        >>> cmp = compare(make_separable(30, 2, seed=0), learners=["pegasos"], lam=0.1)
-        >>> d = cmp.to_dict()
-        >>> d["format"], len(d["runs"]), len(d["w_star"])
-        ('maxmargin.comparison/1', 1, 3)
-        """
-        p, ref = self.problem, self.reference
-        return {
-            **format_header("comparison"),
-            "data": p.data.name,
-            "n": p.n,
-            "d": p.d,
-            "intercept": p.intercept,
-            "scored_against": _scored_against(p),
-            "intercept_scaling": p.intercept_scaling,
-            "C": p.C,
-            "lam": p.lam,
-            "weights": None if p.weights is None else jsonable(p.weights),
-            "holdout": None if self.holdout is None else self.holdout.name,
-            "epochs": self.epochs,
-            "orders": list(self.orders),
-            "seeds": list(self.seeds),
-            "F_star": jsonable(self.F_star),
-            "R": jsonable(self.R),
-            "gamma": jsonable(self.gamma),
-            "separable": self.separable,
-            "novikoff": jsonable(self.novikoff),
-            "w_star": jsonable(self.w_star),
-            "reference": ref.to_dict(),
-            "hard": None if self.hard_solution is None else self.hard_solution.to_dict(),
-            "summary": [{k: jsonable(v) for k, v in row.items()} for row in self.rows],
-            "runs": [r.to_dict() for r in self.runs],
-            "timings": {k: jsonable(v) for k, v in self.timings.items()},
-        }
-
-    def to_json(
-        self,
-        file: str | Path | None = None,
-        indent: int | None = 1,
-        *,
-        path: str | Path | None = None,
-    ) -> str:
-        """The JSON text of :meth:`to_dict`; also written to ``file`` when given.
-
-        Parameters
-        ----------
-        file : str or Path, optional
-            File to write the text to.
-        indent : int or None, default 1
-            As for :func:`json.dumps`.
-        path : str or Path, optional
-            Deprecated name of ``file`` (a DeprecationWarning).
-
-        Returns
-        -------
-        str
-
-        Examples
-        --------
-        >>> import json
-        >>> from maxmargin import make_separable
-        >>> cmp = compare(make_separable(30, 2, seed=0), learners=["pegasos"], lam=0.1)
-        >>> json.loads(cmp.to_json())["n"]
-        30
-        """
-        if path is not None:
-            warnings.warn(
-                "Comparison.to_json(path=...) is now to_json(file=...), as for "
-                "every result (maxmargin 0.2.0)",
-                DeprecationWarning,
-                stacklevel=2,
-            )
-            file = path if file is None else file
-        text = dumps(self.to_dict(), indent=indent) + "\n"
-        if file is not None:
-            atomic_write(file, text)
-        return text
-
-    @staticmethod
-    def from_json(source: Any) -> SavedComparison:
-        r"""Read a comparison written by :meth:`to_json`.
-
-        What ``maxmargin compare --json`` and ``report.json`` hold.
-
-        The file holds every number and array, but neither the data nor the traces: the
-        result is a :class:`~maxmargin.evaluation.saved.SavedComparison` (the numbers,
-        the runs' arrays, :meth:`to_csv`, ``to_json`` giving the file's text back). Its
-        ``reference`` and ``hard_solution`` are :class:`~maxmargin.ExactSolution`\ s
-        without their data: ``reference.with_data(data)`` recomputes their certificates
-        from the data.
-
-        Parameters
-        ----------
-        source : str, path-like, readable file, or dict
-            The JSON file (or its parsed content).
-
-        Returns
-        -------
-        SavedComparison
-
-        Raises
-        ------
-        DataError
-            Not a comparison file (the message names the right loader), a format newer
-            than this maxmargin reads, or a key missing.
-
-        Examples
-        --------
-        >>> import io
-        >>> from maxmargin import make_separable
-        >>> cmp = compare(make_separable(30, 2, seed=0), learners=["pegasos"], lam=0.1)
-        >>> saved = Comparison.from_json(io.StringIO(cmp.to_json()))
-        >>> saved.F_star == cmp.F_star, saved.to_json() == cmp.to_json()
-        (True, True)
-        """
-        from .saved import read_comparison
-
-        return read_comparison(source)
-
-    def to_csv(self, file: str | Path | None = None) -> str:
-        """One CSV row per run and checkpoint, every per-checkpoint quantity a column.
-
-        The columns: ``label, learner, order, seed, kind, t`` and every per-checkpoint
-        quantity of :class:`RunResult` (``mistakes``, ``train_error``, ``objective``,
-        ``subopt``, ``dual_gap``, ``regret``, ...).
-
-        A quantity that does not apply to a run's learner is an empty cell (N/A); floats
-        are written exactly (``repr``), non-finite ones as ``nan`` / ``inf``.
-
-        Parameters
-        ----------
-        file : str or Path, optional
-            Written atomically when given.
-
-        Returns
-        -------
-        str
-
-        Examples
-        --------
-        >>> from maxmargin import make_separable
-        >>> cmp = compare(make_separable(30, 2, seed=0), learners=["pegasos"], lam=0.1)
-        >>> cmp.to_csv().splitlines()[0].split(",")[:8]
-        ['label', 'learner', 'order', 'seed', 'kind', 't', 'mistakes', 'train_error']
-        """
-        from ..io.tables import to_csv
-        from .saved import runs_table
-
-        return to_csv(*runs_table([r.to_dict() for r in self.runs]), file=file)
-
-    def to_frame(self) -> Any:
-        """The rows of :meth:`to_csv` as a pandas DataFrame (pandas is optional).
-
-        Returns
-        -------
-        pandas.DataFrame
-            One row per run and checkpoint; N/A as NaN.
-
-        Raises
-        ------
-        ParameterError
-            pandas is not installed.
-
-        Examples
-        --------
-        >>> from maxmargin import make_separable
-        >>> cmp = compare(make_separable(30, 2, seed=0), learners=["pegasos"], lam=0.1,
-        ...               seeds=(0, 1))
-        >>> df = cmp.to_frame()
-        >>> len(df) == 2 * len(cmp.runs[0].t), df["seed"].unique().tolist()
-        (True, [0, 1])
-        """
-        from ..io.tables import to_frame
-        from .saved import runs_table
-
-        return to_frame(*runs_table([r.to_dict() for r in self.runs]))
-
-    def _budget(self) -> str:
-        """The learners' epochs, orders and seeds, in words (none when only traces ran)."""
-        traces = sum(r.order == "external" for r in self.runs)
-        if traces == len(self.runs):
-            return f"{traces} trace(s) from elsewhere, no learner run"
-        return (
-            f"{self.epochs} epoch(s), orders {', '.join(self.orders)}, seeds "
-            f"{', '.join(map(str, self.seeds))}"
-            + (f"; and {traces} trace(s) from elsewhere" if traces else "")
-        )
-
-    def to_markdown(self) -> str:
-        """A Markdown report: the reference, one row per learner x order, the notes.
-
-        Returns
-        -------
-        str
-            Markdown text (what :func:`write_report` writes to ``report.md``).
-
-        Examples
-        --------
-        >>> from maxmargin import make_separable
-        >>> cmp = compare(make_separable(30, 2, seed=0), learners=["pegasos"], lam=0.1)
-        >>> cmp.to_markdown().startswith("#")
-        True
-        """
-        p, ref = self.problem, self.reference
-        cert = ref.certificate
-        lines = [
-            f"# {p.data.name}: online learners against the exact optimum",
-            "",
-            f"Problem: soft margin, C = {p.C:.6g} (lambda = {p.lam:.6g})"
-            + (
-                ""
-                if p.weights is None
-                else ", weighted (C_i = C s_i; the learners' steps take the weights)"
-            )
-            + f", intercept `{p.intercept}`, n = {p.n}, d = {p.d}; "
-            + self._budget()
-            + (f"; holdout {self.holdout.name}" if self.holdout is not None else "")
-            + ".",
-            "",
-            f"Every learner and trace below is scored against this problem: "
-            f"{_scored_against(p)}." + _space_note(p),
-            "",
-            "## Reference (certified)",
-            "",
-            f"- F* = {self.F_star:.12g} (lambda form; P* = {ref.primal_objective:.12g}), "
-            f"duality gap {ref.duality_gap:.2e}, relative {cert.relative_gap:.2e}, worst KKT "
-            f"residual {cert.worst()[0]} = {cert.worst()[1]:.2e} (tol {cert.tol:.0e}): "
-            f"{'certified' if cert.ok else 'NOT certified'}"
-            + (f" (undecided: {cert.undecided})" if cert.undecided else "")
-            + f"; solver {ref.solver}.",
-            f"- ||{'w' if p.intercept == 'free' else 'w~'}*|| = "
-            f"{np.linalg.norm(self.w_star):.6g}, support vectors "
-            f"{len(ref.support)} (margin {len(ref.margin_support)}, bound "
-            f"{len(ref.bound_support)}), training error {ref.training_error:.4f}.",
-            f"- R = max ||z_i|| = {self.R:.6g} (in the learners' space).",
-        ]
-        if self.separable:
-            where = " in the learners' space, of (w_h, b_h/s)" if p.intercept == "free" else ""
-            lines.append(
-                f"- Separable: gamma* = {self.gamma:.6g} (certified hard margin"
-                f"{where}), Novikoff bound (R/gamma*)^2 = {self.novikoff:.6g}."
-            )
-        else:
-            lines.append(
-                "- Not separable (intercept "
-                f"`{p.intercept}`): Novikoff does not apply; the perceptron family "
-                "is held to the general bound (the hinge of u = w~* summed along "
-                "the run), at the best scale of u."
-            )
-        lines += ["", "## Learners (final checkpoint, mean over seeds)", ""]
-        lines.append("| " + " | ".join(h for _, h, _ in _COLUMNS) + " |")
-        lines.append("|" + "|".join("---" for _ in _COLUMNS) + "|")
-        for row in self.rows:
-            cells = []
-            for key, _, fmt in _COLUMNS:
-                v = row.get(key)
-                if v is None or (isinstance(v, float) and math.isnan(v)):
-                    cells.append("N/A")
-                elif fmt == "s":
-                    cells.append(str(v))
-                else:
-                    cells.append(format(v, fmt))
-            lines.append("| " + " | ".join(cells) + " |")
-        lines += [
-            "",
-            "N/A: the quantity does not apply to that learner. Objective gaps, distance "
-            "and the rate are for learners that minimise this lambda objective (Pegasos, "
-            "subgradient); mistake bounds for the perceptron family; Winnow is scored on "
-            "mistakes and error only. `F - F*` is the last iterate, `F(avg) - F*` the "
-            "average of the iterates; `rate` is the fitted slope of log(F - F*) against "
-            "log t for t >= sqrt(T), on the average of the iterates when the learner "
-            "keeps one, otherwise on the last iterate (" + _rate_iterates(self.rows) + "); "
-            "`dist` is ||w~_t - w~*|| / ||w~*||; `dual gap` is F(w_t) - lambda D(clip(a_t)) "
-            ">= F(w_t) - F*; `bound` is the tightest mistake bound that applies: "
-            "Novikoff's (R/gamma*)^2 when separable, the general bound for c u (u = w~*, "
-            "hinge over every round) at the best c, or the same theorem with the hinge over "
-            "the mistake rounds at c = 1; `ok` says whether every checkpoint of every seed "
-            "respected every one of them (docs/compare.md, section 6). `margin` is the "
-            "geometric margin the iterate attains, min_i y_i w~_t.z_i / ||w~_t||.",
-            "",
-        ]
-        for row in self.rows:
-            if row.get("mistake_bound_kind"):
-                kinds = {
-                    "novikoff": "Novikoff",
-                    "general_bound_best": "general, best scale",
-                    "mistake_rounds_bound": "mistake rounds, c = 1",
-                    "general_bound": "general, textbook",
-                }
-                extra = (
-                    ""
-                    if row.get("general_bound") is None
-                    else f"; the textbook L + R||u|| sqrt(L) + R^2||u||^2 says "
-                    f"{row['general_bound']:.6g}"
-                )
-                lines.append(
-                    f"Mistake bound of {row['label']} ({row['order']}): "
-                    f"{row['mistake_bound']:.6g} "
-                    f"({kinds[row['mistake_bound_kind']]}){extra}."
-                )
-        na: dict[tuple[str, str], str] = {}
-        for r in self.runs:
-            for k, why in r.not_available.items():
-                na.setdefault((r.label, k), why)
-        if na:
-            lines.append("")
-            lines += [f"N/A for {label}: {k}: {why}." for (label, k), why in na.items()]
-        if any(r.get("mistake_bound_kind") for r in self.rows) or na:
-            lines.append("")
-        for r in self.rows:
-            if r.get("diverged"):
-                # a learner's run diverged; weights from elsewhere are only not finite
-                what = "NOT FINITE" if r["order"] == "external" else "DIVERGED"
-                lines.append(
-                    f"**{what}** {r['label']} ({r['order']}): {r['diverged']}. Its "
-                    "scores stop at the last finite checkpoint (the final values "
-                    "are N/A); the figures show the finite part."
-                )
-                lines.append("")
-        reg = [r for r in self.rows if r.get("regret_bound_respected") is not None]
-        if reg:
-            lines.append(
-                "Pegasos regret bound G^2 (1 + ln t)/(2 lambda): "
-                + ", ".join(
-                    f"{r['label']}/{r['order']}: "
-                    f"{'respected' if r['regret_bound_respected'] else 'VIOLATED'}"
-                    for r in reg
-                )
-                + "."
-            )
-            lines.append("")
-        tm = self.timings
-        lines.append(
-            f"Time: exact solve {tm.get('solve_seconds', 0):.3f} s, learning "
-            f"{tm.get('learn_seconds', 0):.3f} s, evaluation against the optimum "
-            f"{tm.get('eval_seconds', 0):.3f} s, total {tm.get('total_seconds', 0):.3f} s."
-        )
-        return "\n".join(lines) + "\n"
 
     def __repr__(self) -> str:
         return (
@@ -828,10 +563,6 @@ def compare(
             runs.append(_evaluate(name, learner, tr, opt))
             bar.update(data.n * epochs)
     runs += [_evaluate(name, decl, tr, opt) for name, decl, tr in given]
-    keys = list(dict.fromkeys((r.label, r.order) for r in runs))
-    rows = [_summary_row([r for r in runs if (r.label, r.order) == key]) for key in keys]
-    for row in rows:
-        row["scored_against"] = _scored_against(problem)
     timings = {
         "solve_seconds": solve_s,
         "learn_seconds": float(
@@ -840,16 +571,14 @@ def compare(
         "eval_seconds": float(sum(r.eval_seconds for r in runs)),
         "total_seconds": time.perf_counter() - tic_all,
     }
+    ref = Reference(
+        solution=reference, hard_solution=hard_solution, F_star=opt.F_star, R=R, gamma=gamma
+    )
     return Comparison(
-        problem=problem,
-        reference=reference,
-        hard_solution=hard_solution,
+        references=(ref,),
         runs=tuple(runs),
-        rows=tuple(rows),
-        F_star=opt.F_star,
-        R=R,
-        gamma=gamma,
         holdout=holdout,
+        holdout_name=None if holdout is None else holdout.name,
         epochs=int(epochs),
         orders=orders,
         seeds=seeds,
@@ -877,51 +606,6 @@ def _given_traces(
         _check_trace(tr, problem, decl)
         out.append((label(tr.learner), decl, tr))
     return out
-
-
-def _space_note(problem: SVMProblem) -> str:
-    """How the scores relate to the learners' space, for a free intercept."""
-    if problem.intercept != "free":
-        return ""
-    return (
-        " The learners update their bias b = s w~_(d+1) without shrinking it; F, its "
-        "gaps and the errors are of (w, b), distance, cosine and margin of w; the "
-        "mistake bounds live in the learners' space z = (x, s), s = "
-        f"{problem.intercept_scaling:g}, with u = (w*, b*/s)."
-    )
-
-
-def _scored_against(problem: SVMProblem) -> str:
-    """The problem every run is scored against, in words (report and JSON)."""
-    return scored_against(problem.C, problem.lam, problem.intercept, problem.intercept_scaling)
-
-
-def scored_against(C: float, lam: float, intercept: str, intercept_scaling: float) -> str:
-    """The soft-margin problem runs are scored against, in words (the reports and JSON).
-
-    Parameters
-    ----------
-    C, lam : float
-        The problem's parameters (``lam = 1/(C n)``).
-    intercept : {"free", "augmented", "none"}
-    intercept_scaling : float
-        ``s`` of ``augmented``.
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> scored_against(1.0, 0.01, "free", 1.0)
-    'soft margin, C = 1 (lambda = 0.01), intercept free (b unregularised)'
-    """
-    how = {
-        "free": "intercept free (b unregularised)",
-        "augmented": f"intercept augmented (b = s w~_(d+1) regularised, s = {intercept_scaling:g})",
-        "none": "intercept none (b = 0)",
-    }[intercept]
-    return f"soft margin, C = {C:.6g} (lambda = {lam:.6g}), {how}"
 
 
 def _problem_of(
@@ -1068,72 +752,6 @@ def _check_holdout(holdout: Any, data: Dataset) -> None:
             f"holdout {holdout.name} has d = {holdout.d} features but the "
             f"training data {data.name} has d = {data.d}; they must match"
         )
-
-
-def _soft_reference(
-    problem: SVMProblem, reference: ExactSolution | None, solver: str | None
-) -> ExactSolution:
-    """The certified optimum of ``problem``: solved here, or given and re-certified."""
-    data = problem.data
-    if reference is None:
-        reference = solve(problem, solver=solver)
-    elif (
-        not isinstance(reference, ExactSolution)
-        or reference.problem.data is not data
-        or (
-            reference.problem.hard
-            or reference.problem.intercept != problem.intercept
-            or not math.isclose(reference.problem.C, problem.C, rel_tol=1e-12)
-        )
-    ):
-        raise ParameterError(
-            "reference must be the ExactSolution of this very problem (same data, C and intercept)"
-        )
-    return _certified(reference, "soft-margin")
-
-
-def _hard_solution(
-    problem: SVMProblem, hard_reference: Any, solver: str | None
-) -> ExactSolution | None:
-    """The certified hard-margin optimum (None: not separable).
-
-    From ``hard_reference`` (re-checked, never trusted) or decided here by the LP and a solve.
-    """
-    data = problem.data
-    if isinstance(hard_reference, SeparationCertificate):
-        if not verify_separation(
-            data, hard_reference.z, problem.intercept, tol=hard_reference.tol
-        ).verified:
-            raise ParameterError(
-                "hard_reference: the non-separability certificate does not "
-                "verify on these data (intercept "
-                f"{problem.intercept!r}); pass None to decide here"
-            )
-        return None
-    if hard_reference is not None:
-        hp = getattr(hard_reference, "problem", None)
-        if (
-            not isinstance(hard_reference, ExactSolution)
-            or hp is None
-            or hp.data is not data
-            or (
-                not hp.hard
-                or hp.intercept != problem.intercept
-                or hp.intercept_scaling != problem.intercept_scaling
-            )
-        ):
-            raise ParameterError(
-                "hard_reference must be the hard-margin ExactSolution of "
-                "this data (same intercept and scaling) or a "
-                "SeparationCertificate"
-            )
-        return _certified(hard_reference, "hard-margin")
-    if not is_separable(data, problem.intercept):
-        return None
-    hp = SVMProblem(
-        data, hard=True, intercept=problem.intercept, intercept_scaling=problem.intercept_scaling
-    )
-    return _certified(solve(hp, solver=solver), "hard-margin")
 
 
 # --------------------------------------------------------------------------- demo

@@ -14,22 +14,21 @@ import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import scipy.sparse as sp
 
+from .. import io
 from ..certificate import certify
 from ..data import Dataset
 from ..exceptions import CertificateError, DataError, ParameterError
-from ..io.json import jsonable
 from ..online import ORDERS, schedule
 from ..online.learner import SCORINGS, Declared, prediction_errors, scoring
 from ..problem import SVMProblem
 from ..solution import ExactSolution
 from ..trace import Trace
 from .bounds import _mistake_bounds, _theory_slope, feasible_dual, fit_rate
-from .saved import RUN_NUMBERS
 
 __all__ = ["RunResult", "score_trace"]
 
@@ -37,8 +36,17 @@ __all__ = ["RunResult", "score_trace"]
 # --------------------------------------------------------------------------- results
 
 
-@dataclass(frozen=True, eq=False)
-class RunResult:
+class _Counts(io.Series):
+    """Mistake counts: ints, floats (NaN from there on) once a run diverged."""
+
+    def load(self, doc: Any) -> np.ndarray:  # noqa: D102
+        if isinstance(doc, list) and all(type(v) is int for v in doc):
+            return np.asarray(doc, dtype=np.int64)
+        return super().load(doc)
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class RunResult(io.Persistent):
     r"""One learner run (one order, one seed) evaluated against the optimum.
 
     Every array has shape (k,), one entry per checkpoint ``t``; ``None`` means N/A for
@@ -57,7 +65,9 @@ class RunResult:
         problem's objective (Pegasos, subgradient) and get every quantity; ``linear``
         learners (perceptron family, PA) get mistakes, margin, angle, error, regret;
         ``mistakes`` (Winnow) mistakes and error only.
-    trace : Trace
+    trace : Trace or None
+        The run's trace; None for a run read from a file (which keeps every number
+        below, not the weights).
     t : ndarray of int64
     objective, subopt, rel_subopt, objective_avg, subopt_avg, rel_subopt_avg : ndarray
         :math:`F(\tilde w_t)`, :math:`F(\tilde w_t) - F^*`, relative to ``F*``.
@@ -115,6 +125,10 @@ class RunResult:
         Quantities that would apply to this kind of learner but cannot be computed from
         what the trace holds, with the reason (a trace from
         :meth:`~maxmargin.Trace.from_weights` has no per-step losses, so no regret).
+    params : dict
+        The learner's parameters (the trace's).
+    divergence : str or None
+        Where and why the run's weights stopped being finite (``trace.divergence()``).
 
     Examples
     --------
@@ -130,31 +144,31 @@ class RunResult:
     order: str
     seed: int | None
     kind: str
-    trace: Trace
-    t: np.ndarray
-    mistakes: np.ndarray
-    train_error: np.ndarray
-    test_error: np.ndarray | None = None
-    objective: np.ndarray | None = None
-    subopt: np.ndarray | None = None
-    rel_subopt: np.ndarray | None = None
-    objective_avg: np.ndarray | None = None
-    subopt_avg: np.ndarray | None = None
-    rel_subopt_avg: np.ndarray | None = None
-    dual_gap: np.ndarray | None = None
-    dual_gap_avg: np.ndarray | None = None
-    distance: np.ndarray | None = None
-    distance_avg: np.ndarray | None = None
-    cosine: np.ndarray | None = None
-    margin: np.ndarray | None = None
-    regret: np.ndarray | None = None
-    regret_bound: np.ndarray | None = None
+    trace: Trace = io.transient()
+    t: np.ndarray = io.persist(io.Series(int))
+    mistakes: np.ndarray = io.persist(_Counts())
+    train_error: np.ndarray = io.persist(io.Series())
+    test_error: np.ndarray | None = io.persist(io.Series(), default=None)
+    objective: np.ndarray | None = io.persist(io.Series(), default=None)
+    subopt: np.ndarray | None = io.persist(io.Series(), default=None)
+    rel_subopt: np.ndarray | None = io.persist(io.Series(), default=None)
+    objective_avg: np.ndarray | None = io.persist(io.Series(), default=None)
+    subopt_avg: np.ndarray | None = io.persist(io.Series(), default=None)
+    rel_subopt_avg: np.ndarray | None = io.persist(io.Series(), default=None)
+    dual_gap: np.ndarray | None = io.persist(io.Series(), default=None)
+    dual_gap_avg: np.ndarray | None = io.persist(io.Series(), default=None)
+    distance: np.ndarray | None = io.persist(io.Series(), default=None)
+    distance_avg: np.ndarray | None = io.persist(io.Series(), default=None)
+    cosine: np.ndarray | None = io.persist(io.Series(), default=None)
+    margin: np.ndarray | None = io.persist(io.Series(), default=None)
+    regret: np.ndarray | None = io.persist(io.Series(), default=None)
+    regret_bound: np.ndarray | None = io.persist(io.Series(), default=None)
     regret_G: float = math.nan
     novikoff: float = math.nan
-    general_bound: np.ndarray | None = None
-    general_bound_best: np.ndarray | None = None
-    general_scale: np.ndarray | None = None
-    mistake_rounds_bound: np.ndarray | None = None
+    general_bound: np.ndarray | None = io.persist(io.Series(), default=None)
+    general_bound_best: np.ndarray | None = io.persist(io.Series(), default=None)
+    general_scale: np.ndarray | None = io.persist(io.Series(), default=None)
+    mistake_rounds_bound: np.ndarray | None = io.persist(io.Series(), default=None)
     rate: float = math.nan
     rate_avg: float = math.nan
     learn_seconds: float = 0.0
@@ -162,30 +176,14 @@ class RunResult:
     diverged_at: int | None = None
     not_available: dict = field(default_factory=dict)
     theory_slope: float = math.nan
+    params: dict = field(default_factory=dict)
+    divergence: str | None = None
 
-    _ARRAYS = (
-        "t",
-        "mistakes",
-        "train_error",
-        "test_error",
-        "objective",
-        "subopt",
-        "rel_subopt",
-        "objective_avg",
-        "subopt_avg",
-        "rel_subopt_avg",
-        "dual_gap",
-        "dual_gap_avg",
-        "distance",
-        "distance_avg",
-        "cosine",
-        "margin",
-        "regret",
-        "regret_bound",
-        "general_bound",
-        "general_bound_best",
-        "general_scale",
-        "mistake_rounds_bound",
+    COMPUTED: ClassVar[tuple[str, ...]] = (
+        "novikoff_respected",
+        "general_respected",
+        "best_bound_respected",
+        "regret_respected",
     )
 
     @property
@@ -240,46 +238,6 @@ class RunResult:
             return None
         m = self._scored
         return bool(np.all(self.regret[m] <= self.regret_bound[m] * (1 + 1e-9) + 1e-9))
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict of the per-checkpoint arrays and the scalars.
-
-        Returns
-        -------
-        dict
-            ``label``, ``learner``, ``order``, ``seed``, ``kind``, ``params``, every
-            per-checkpoint array, the rates, bounds and timings (N/A as null), and which
-            bounds were respected (docs/formats.md).
-
-        Examples
-        --------
-        >>> import maxmargin as mm
-        >>> ds = mm.make_separable(30, 2, seed=0)
-        >>> cmp = mm.compare(ds, C=1.0, learners=["perceptron"], epochs=2)
-        >>> d = cmp.runs[0].to_dict()
-        >>> d["learner"], len(d["t"]) == len(cmp.runs[0].t)
-        ('perceptron', True)
-        """
-        out: dict[str, Any] = {
-            "label": self.label,
-            "learner": self.learner,
-            "order": self.order,
-            "seed": self.seed,
-            "kind": self.kind,
-            "params": self.trace.params,
-        }
-        for k in self._ARRAYS:
-            out[k] = jsonable(getattr(self, k))
-        for k in RUN_NUMBERS:
-            out[k] = jsonable(getattr(self, k))
-        out["novikoff_respected"] = self.novikoff_respected
-        out["general_respected"] = self.general_respected
-        out["best_bound_respected"] = self.best_bound_respected
-        out["regret_respected"] = self.regret_respected
-        out["not_available"] = dict(self.not_available)
-        out["diverged_at"] = self.diverged_at
-        out["divergence"] = self.trace.divergence() or None
-        return out
 
 
 #: Columns of the summary table: (key, header, format).
@@ -389,7 +347,7 @@ def _summary_row(runs: Sequence[RunResult]) -> dict[str, Any]:
     gone = [r for r in runs if r.diverged_at is not None]
     row["diverged"] = (
         "; ".join(
-            (f"seed {r.seed}: " if r.seed is not None else "") + r.trace.divergence() for r in gone
+            (f"seed {r.seed}: " if r.seed is not None else "") + str(r.divergence) for r in gone
         )
         or None
     )
@@ -578,6 +536,8 @@ def _evaluate(label: str, decl: Any, tr: Trace, opt: _Optimum) -> RunResult:
         learn_seconds=float(tr.timings.get("learn_seconds", tr.seconds[-1])),
         eval_seconds=time.perf_counter() - tic,
         theory_slope=_theory_slope(decl, kind),
+        params=dict(tr.params),
+        divergence=tr.divergence() or None,
         **res,
     )
 
