@@ -6,6 +6,7 @@ score_trace) and the names of the three margins, each recomputed here with numpy
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 
@@ -25,7 +26,7 @@ from maxmargin import (
     make_separable,
     solve,
 )
-from maxmargin.evaluation.bounds import best_scale_mistake_bound
+from maxmargin.evaluation.bounds import best_scale_mistake_bound, fit_rate
 from maxmargin.evaluation.comparison import compare
 from maxmargin.evaluation.path import regularization_path
 from maxmargin.evaluation.scoring import score_trace
@@ -43,6 +44,7 @@ def heart():
             MarginPerceptron(margin=0.5, eta=0.1, intercept="augmented"),
         ],
         C=1.0,
+        intercept="augmented",
         epochs=3,
         seeds=(0, 1),
     )
@@ -113,7 +115,14 @@ def test_pla_seeds_that_stop_at_different_epochs_make_a_report(tmp_path):
     from maxmargin.report import write_report
 
     ds = make_separable(60, 2, margin=0.1, seed=3)
-    c = compare(ds, learners=[PLA(intercept="augmented")], C=1.0, epochs=30, seeds=(0, 1, 2))
+    c = compare(
+        ds,
+        learners=[PLA(intercept="augmented")],
+        C=1.0,
+        epochs=30,
+        seeds=(0, 1, 2),
+        intercept="augmented",
+    )
     assert len({r.trace.epochs for r in c.runs}) > 1  # ragged: each seed stops on its own
     names = [p.name for p in write_report(c, tmp_path, formats=("png",))]
     assert "mistakes.png" in names and c.rows[0]["bound_respected"] == "yes"
@@ -122,7 +131,7 @@ def test_pla_seeds_that_stop_at_different_epochs_make_a_report(tmp_path):
 def test_random_pocket_scored_without_order_sums():
     ds = make_gaussians(40, 2, seed=1)
     learner = Pocket(select="random_mistake", intercept="augmented")
-    c = compare(ds, learners=[learner], C=1.0, epochs=2)
+    c = compare(ds, learners=[learner], C=1.0, intercept="augmented", epochs=2)
     r = c.runs[0]
     assert r.regret is None and r.general_bound is None
     assert "random current mistake" in r.not_available["regret"]
@@ -242,7 +251,7 @@ def test_from_weights_round_trip_and_scoring_checks(tmp_path):
 
 def test_score_trace_equals_compare_on_a_run():
     ds = make_gaussians(50, 3, seed=2)
-    c = compare(ds, learners=["pegasos"], lam=0.05, epochs=3, seeds=(0,))
+    c = compare(ds, learners=["pegasos"], lam=0.05, intercept="augmented", epochs=3, seeds=(0,))
     r0 = c.runs[0]
     r = score_trace(r0.trace, c.reference)  # the trace says what its learner declared
     for k in (
@@ -307,3 +316,27 @@ def test_lecture_C_without_the_half_is_twice_ours():
     assert lec.value == pytest.approx(2 * sol.primal_objective, rel=1e-6)
     alpha_lec = cons[0].dual_value
     np.testing.assert_allclose(alpha_lec, 2 * sol.alpha, atol=1e-4)
+
+
+# ----------------------------------------------------------------- the summary over seeds
+
+
+def test_summary_is_the_median_over_seeds():
+    """Final values over seeds: the median and the range [min, max] (conventions.summarize)."""
+    cmp = compare(
+        make_separable(30, 2, seed=0), learners=["pegasos"], lam=0.1, epochs=2, seeds=(0, 1, 2)
+    )
+    finals = (1.0, 2.0, 10.0)  # mean 4.33, median 2
+    runs = []
+    for r, v in zip(cmp.runs, finals, strict=True):
+        sub = r.subopt.copy()
+        sub[-1] = v
+        runs.append(dataclasses.replace(r, subopt=sub))
+    row = dataclasses.replace(cmp, runs=tuple(runs)).rows[0]
+    assert row["subopt"] == 2.0 and row["subopt_range"] == [1.0, 10.0]
+    m = [r.mistakes[-1] for r in cmp.runs]
+    assert row["mistakes"] == float(np.median(m)) and row["mistakes_range"] == [min(m), max(m)]
+    # the rate is fitted on the median curve of the iterate the theory is about
+    curve = np.median([r.subopt_avg for r in cmp.runs], axis=0)
+    assert row["rate"] == fit_rate(cmp.runs[0].t, curve)
+    assert "median over seeds [min, max]" in markdown(cmp)

@@ -295,7 +295,15 @@ def test_a_trace_from_elsewhere_is_drawn_beside_the_learners():
     ext = Trace.from_weights(
         tr.t, tr.w, tr.b, name="external", data=data, intercept="augmented", params={"lam": 0.1}
     )
-    cmp = compare(data, lam=0.1, learners=["pegasos"], traces=[ext], epochs=2, orders=("cyclic",))
+    cmp = compare(
+        data,
+        lam=0.1,
+        intercept="augmented",
+        learners=["pegasos"],
+        traces=[ext],
+        epochs=2,
+        orders=("cyclic",),
+    )
     labels = [ln.get_label() for ln in plot_suboptimality(cmp).get_lines()]
     assert "external: last iterate" in labels and "pegasos: last iterate" in labels
     np.testing.assert_array_equal(cmp.runs[1].subopt, cmp.runs[0].subopt)

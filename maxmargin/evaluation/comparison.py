@@ -58,13 +58,13 @@ from .._validation import (
     resolve_alias,
     seed_from_random_state,
 )
+from ..conventions import DEFAULT_INTERCEPT
 from ..data import Dataset, make_separable
 from ..exceptions import DataError, ParameterError
 from ..io.schema import series_fields
 from ..online import LEARNERS, ORDERS, OnlineLearner, run
 from ..online.learner import Declared, is_learner
-from ..online.protocol import as_learner
-from ..online.registry import learner_for, objective_parameter
+from ..online.registry import resolve
 from ..online.runner import CHECKPOINT_OVERHEAD, _geometric_count, check_steps
 from ..problem import SVMProblem
 from ..separation import SeparationCertificate
@@ -142,7 +142,7 @@ class Comparison(io.Persistent):
     >>> data = make_separable(30, 2, seed=0)
     >>> cmp = compare(data, learners=["perceptron", "pegasos"], lam=0.1, seeds=(0, 1))
     >>> len(cmp.runs), len(cmp.rows), cmp.w_star.shape, cmp.separable
-    (4, 2, (3,), True)
+    (4, 2, (2,), True)
     >>> saved = Comparison.from_json(io.StringIO(cmp.to_json()))
     >>> saved.runs[0].trace is None, saved.to_json() == cmp.to_json()
     (True, True)
@@ -331,10 +331,12 @@ def _labels() -> Any:
 def _build_learners(
     learners: Any, problem: SVMProblem, label: Any
 ) -> list[tuple[str, OnlineLearner]]:
-    """The learners to run, built for the problem.
+    """The learners to run, each through the front door (:func:`~maxmargin.online.resolve`).
 
-    Names or ``module:Class`` targets and classes are built for the problem, built-in learners
-    taken as given, learners of the public protocol wrapped.
+    Names, ``module:Class`` targets, classes and ``(target, params)`` pairs are built for
+    the problem, built-in learners taken as given (their objective's parameter checked),
+    learners of the public protocol wrapped; then one that solves another problem is
+    refused. A name given twice is run twice (labelled ``name-2``).
     """
     if learners is None:
         return []
@@ -349,28 +351,22 @@ def _build_learners(
         ) from None
     out: list[tuple[str, OnlineLearner]] = []
     for item in items:
-        if isinstance(item, (str, type)):
-            learner = learner_for(item, problem)
-        elif isinstance(item, OnlineLearner):
-            learner = item
-        elif is_learner(item):
-            learner = as_learner(
-                item, intercept=problem.intercept, intercept_scaling=problem.intercept_scaling
-            )
-        else:
-            raise ParameterError(
-                f"learners must be names ({', '.join(LEARNERS)}, or module:Class), learner "
-                f"classes, OnlineLearner objects or objects with start, step and weights "
-                f"(docs/own-learner.md); got {type(item).__name__}"
-            )
+        learner = resolve(item, problem)
         _check_learner(learner, problem)
         out.append((label(learner.name), learner))
     return out
 
 
 def _check_learner(learner: OnlineLearner, problem: SVMProblem) -> None:
-    """Refuse a learner that does not solve ``problem`` (see its declarations)."""
+    """Refuse a learner that does not solve ``problem``: another intercept, or no weights."""
     s = problem.intercept_scaling
+    supported = tuple(getattr(learner, "supported_intercepts", (learner.intercept,)))
+    if problem.intercept not in supported:
+        raise ParameterError(
+            f"{learner.name} supports intercept {' or '.join(supported)}, but the problem has "
+            f"intercept={problem.intercept!r}: compare it on a problem of its intercept "
+            f"(intercept={supported[0]!r})"
+        )
     if learner.intercept != problem.intercept or (
         learner.intercept != "none" and learner.intercept_scaling != s
     ):
@@ -380,15 +376,6 @@ def _check_learner(learner: OnlineLearner, problem: SVMProblem) -> None:
             f"intercept={problem.intercept!r} (scaling {s:g}); the learner must solve the "
             "same problem: build it with the problem's intercept and intercept_scaling"
         )
-    declared = objective_parameter(learner)
-    if declared is not None:
-        name, value = declared
-        if not math.isclose(value, getattr(problem, name), rel_tol=1e-9):
-            raise ParameterError(
-                f"{learner!r} minimises the {learner.objective} objective with "
-                f"{name}={value:g}, but the problem has lam={problem.lam:g} "
-                f"(C={problem.C:g}); build it with {name}=problem.{name} or pass its name"
-            )
     if not learner.has_weights:
         raise ParameterError(
             f"{learner!r} has no weight vector to measure against the linear optimum (a "
@@ -403,7 +390,7 @@ def compare(
     *,
     C: float | None = None,
     lam: float | None = None,
-    intercept: str = "augmented",
+    intercept: str = DEFAULT_INTERCEPT,
     intercept_scaling: float = 1.0,
     epochs: int = 10,
     orders: Sequence[str] | str = ("shuffle",),
@@ -436,11 +423,14 @@ def compare(
         parameter the class declares), or a learner object: an
         :class:`~maxmargin.online.OnlineLearner`, which must match the problem's
         intercept (and ``lam``), or an object with ``start``, ``step`` and ``weights``
-        (docs/own-learner.md), run with the problem's intercept.
+        (docs/own-learner.md), run with the problem's intercept; or a pair ``(target,
+        params)``: the target built with those parameters. Each goes through
+        :func:`maxmargin.online.resolve`, the one front door.
     C, lam : float, optional
         The soft-margin parameter, one of them (when ``problem`` is not given).
-    intercept : {"augmented", "none", "free"}
-        Intercept mode of the problem built from ``C`` / ``lam``.
+    intercept : {"free", "none", "augmented"}, default "free"
+        Intercept mode of the problem built from ``C`` / ``lam``
+        (:data:`maxmargin.conventions.DEFAULT_INTERCEPT`: the textbook SVM's free bias).
     intercept_scaling : float
         ``s`` of the bias feature the learners see (``augmented``, ``free``).
     epochs : int

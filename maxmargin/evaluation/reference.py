@@ -53,7 +53,7 @@ class Reference(io.Persistent):
     >>> cmp = compare(make_separable(30, 2, seed=0), learners=["pegasos"], lam=0.1)
     >>> ref = cmp.references[0]
     >>> ref.intercept, ref.separable, ref.w_star.shape
-    ('augmented', True, (3,))
+    ('free', True, (2,))
     """
 
     COMPUTED: ClassVar[tuple[str, ...]] = (

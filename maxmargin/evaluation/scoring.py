@@ -21,6 +21,7 @@ import scipy.sparse as sp
 
 from .. import io
 from ..certificate import certify
+from ..conventions import summarize
 from ..data import Dataset
 from ..exceptions import CertificateError, DataError, ParameterError
 from ..online import ORDERS, schedule
@@ -266,13 +267,22 @@ _COLUMNS = (
 )
 
 
-def _mean_last(runs: Sequence[RunResult], key: str) -> float | None:
+def _final(row: dict[str, Any], runs: Sequence[RunResult], key: str) -> float | None:
+    """``row[key]``: the median over seeds of the final values; ``row[key_range]``: [min, max].
+
+    None: N/A for this learner; NaN: a seed diverged (no final score; the row's
+    ``diverged`` says where).
+    """
     vals = [getattr(r, key) for r in runs]
+    row[key] = row[f"{key}_range"] = None
     if any(v is None for v in vals):
         return None
     if any(r.diverged_at is not None for r in runs):
-        return math.nan  # no final score: a seed diverged (see the row's "diverged")
-    return float(np.mean([v[-1] for v in vals]))
+        row[key] = math.nan
+        return math.nan
+    mid, lo, hi = summarize([v[-1] for v in vals])
+    row[key], row[f"{key}_range"] = mid, [lo, hi]
+    return mid
 
 
 def _summary_row(runs: Sequence[RunResult]) -> dict[str, Any]:
@@ -301,17 +311,17 @@ def _summary_row(runs: Sequence[RunResult]) -> dict[str, Any]:
         "mistakes",
         "regret",
     ):
-        row[key] = _mean_last(runs, key)
+        _final(row, runs, key)
     row["regret_per_t"] = None if row["regret"] is None else row["regret"] / row["steps"]
     # Mistake bound: the tightest that applies (Novikoff, the general bound at its best
-    # scale, the mistake-rounds form), mean final; the textbook general bound kept beside.
+    # scale, the mistake-rounds form), median final; the textbook general bound kept beside.
     nov = [r.novikoff_respected for r in runs]
     gen = [r.general_respected for r in runs]
     best = [r.best_bound_respected for r in runs]
     row["novikoff"] = r0.novikoff if math.isfinite(r0.novikoff) else None
-    row["general_bound"] = _mean_last(runs, "general_bound")
-    row["general_bound_best"] = _mean_last(runs, "general_bound_best")
-    row["mistake_rounds_bound"] = _mean_last(runs, "mistake_rounds_bound")
+    _final(row, runs, "general_bound")
+    _final(row, runs, "general_bound_best")
+    _final(row, runs, "mistake_rounds_bound")
     row["novikoff_respected"] = None if nov[0] is None else all(nov)
     row["general_respected"] = None if gen[0] is None else all(gen)
     row["best_bound_respected"] = None if best[0] is None else all(best)
@@ -334,16 +344,16 @@ def _summary_row(runs: Sequence[RunResult]) -> dict[str, Any]:
     row["bound_respected"] = ("yes" if all(flags) else "NO") if flags else None
     reg = [r.regret_respected for r in runs]
     row["regret_bound_respected"] = None if reg[0] is None else all(reg)
-    # Rate: fit on the mean-over-seeds curve of the iterate the theory is about.
+    # Rate: fit on the median-over-seeds curve of the iterate the theory is about.
     row["theory_slope"] = r0.theory_slope if math.isfinite(r0.theory_slope) else None
     row["rate"] = row["rate_last"] = None
     if r0.kind == "objective":
         key = "subopt_avg" if r0.subopt_avg is not None else "subopt"
         row["rate_iterate"] = "average" if key == "subopt_avg" else "last"
-        row["rate"] = fit_rate(r0.t, np.mean([getattr(r, key) for r in runs], axis=0))
-        row["rate_last"] = fit_rate(r0.t, np.mean([np.asarray(r.subopt) for r in runs], axis=0))
-    row["learn_seconds"] = float(np.mean([r.learn_seconds for r in runs]))
-    row["eval_seconds"] = float(np.mean([r.eval_seconds for r in runs]))
+        row["rate"] = fit_rate(r0.t, summarize([getattr(r, key) for r in runs])[0])
+        row["rate_last"] = fit_rate(r0.t, summarize([np.asarray(r.subopt) for r in runs])[0])
+    row["learn_seconds"] = summarize([r.learn_seconds for r in runs])[0]
+    row["eval_seconds"] = summarize([r.eval_seconds for r in runs])[0]
     gone = [r for r in runs if r.diverged_at is not None]
     row["diverged"] = (
         "; ".join(

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..conventions import STATISTIC
 from ..evaluation.comparison import Comparison
 from ..evaluation.scoring import _COLUMNS
 from ..problem import SVMProblem
@@ -109,7 +110,7 @@ def markdown(cmp: Comparison) -> str:
             "is held to the general bound (the hinge of u = w~* summed along "
             "the run), at the best scale of u."
         )
-    lines += ["", "## Learners (final checkpoint, mean over seeds)", ""]
+    lines += ["", f"## Learners (final checkpoint, {STATISTIC})", ""]
     lines.append("| " + " | ".join(h for _, h, _ in _COLUMNS) + " |")
     lines.append("|" + "|".join("---" for _ in _COLUMNS) + "|")
     for row in cmp.rows:
@@ -121,7 +122,8 @@ def markdown(cmp: Comparison) -> str:
             elif fmt == "s":
                 cells.append(str(v))
             else:
-                cells.append(format(v, fmt))
+                lo, hi = row.get(f"{key}_range") or (v, v)  # median [min, max] when they differ
+                cells.append(format(v, fmt) + (f" [{lo:{fmt}}, {hi:{fmt}}]" if lo != hi else ""))
         lines.append("| " + " | ".join(cells) + " |")
     lines += [
         "",
