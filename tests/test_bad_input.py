@@ -670,3 +670,27 @@ def test_what_needs_the_data_on_a_result_read_without_them(heart_solution_doc):
     data = mm.load(HEART)
     with pytest.raises(mm.DataError, match="n=270, d=13; .* has n=269, d=13: give the data"):
         sol.with_data(data.subset(np.arange(269)))
+
+
+# --------------------------------------------------------------------------- WP4: compare's seeds
+
+
+@pytest.mark.parametrize("seeds", [range(10**30), range(0, 10**40, 7), range(10**21, -1, -1)])
+def test_compare_seeds_past_any_memory_refused_before_listing_them(seeds):
+    """A count of seeds is sized before one is listed (audit #5): one ParameterError."""
+    data = mm.make_separable(20, 2, seed=0)
+    with pytest.raises(mm.ParameterError, match="'seeds' parameter gives too many seeds") as e:
+        mm.compare(data, learners=["pa1"], C=1.0, epochs=1, seeds=seeds)
+    assert "\n" not in str(e.value)
+
+
+def test_compare_seeds_of_traces_only_sized_too():
+    """Without learners the seeds run nothing, but a list of 1e30 of them is refused too."""
+    data = mm.make_separable(20, 2, seed=0)
+    tr = mm.run("perceptron", data, epochs=1)
+    with pytest.raises(mm.ParameterError, match="'seeds'"):
+        mm.compare(data, traces=[tr], seeds=range(10**30))
+
+
+def test_cli_compare_seeds_1e21_refused_in_one_line(capsys):
+    refused(capsys, "compare", HEART, "--seeds", str(10**21), match="'seeds'")

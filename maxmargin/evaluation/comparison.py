@@ -649,6 +649,10 @@ def _check_orders(orders: Any) -> tuple:
     return orders
 
 
+#: Bytes a seed takes in the comparison's tuple of seeds (a Python int and its slot).
+_SEED_BYTES = 40.0
+
+
 def _check_seeds(
     seeds: Any, built: list, orders: tuple, data: Dataset, epochs: int, checkpoints: Any
 ) -> tuple[int, ...]:
@@ -685,18 +689,20 @@ def _check_seeds(
             base=each * per_seed * _geometric_count(T),
         )
     if isinstance(seeds, range):  # count it before listing it (the command's 0..K-1)
-        if len(seeds) and (seeds.start < 0 or seeds[-1] < 0):
+        # len() stops at sys.maxsize (an OverflowError): count it exactly
+        step = seeds.step
+        n_seeds = max(0, (seeds.stop - seeds.start + step - (1 if step > 0 else -1)) // step)
+        if n_seeds and min(seeds.start, seeds.start + (n_seeds - 1) * step) < 0:
             raise ParameterError(f"seeds must be ints >= 0, got {seeds!r}")
-        n_seeds = len(seeds)
     else:
         seeds = _check_seq("seeds", seeds)
         n_seeds = len(seeds)
     if n_seeds == 0:
         raise ParameterError("seeds is empty; give at least one")
-    check_count(
+    check_count(  # a seed is kept in a tuple even when no learner runs (traces only)
         "seeds",
         n_seeds,
-        each * k * per_seed,
+        each * k * per_seed + _SEED_BYTES,
         "seeds",
         detail=f"{per_seed} run(s) per seed of {k:,} checkpoints, every trace kept",
     )
