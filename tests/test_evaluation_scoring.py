@@ -340,3 +340,17 @@ def test_summary_is_the_median_over_seeds():
     curve = np.median([r.subopt_avg for r in cmp.runs], axis=0)
     assert row["rate"] == fit_rate(cmp.runs[0].t, curve)
     assert "median over seeds [min, max]" in markdown(cmp)
+
+
+def test_free_intercept_with_a_subnormal_scaling_has_an_infinite_novikoff_bound():
+    """b*/s overflows for s = 1e-320: gamma* in the learners' space is 0, the bound inf."""
+    cmp = compare(
+        make_separable(20, 2, seed=0, offset=1.0),
+        learners=["perceptron"],
+        C=1.0,
+        intercept_scaling=1e-320,
+        epochs=2,
+    )
+    assert cmp.separable and cmp.gamma == 0.0 and cmp.novikoff == math.inf
+    assert cmp.runs[0].novikoff == math.inf and cmp.runs[0].novikoff_respected is None
+    assert cmp.rows[0]["novikoff"] is None

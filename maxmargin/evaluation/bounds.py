@@ -267,7 +267,8 @@ def _mistake_bounds(
     Rt = R if tau == 0.0 else math.sqrt(R * R + 2.0 * tau / eta)
     out: dict[str, Any] = {}
     if math.isfinite(gamma):
-        out["novikoff"] = (Rt / gamma) ** 2
+        # gamma* underflows to 0 when b*/s overflows (a subnormal s): the bound is infinite
+        out["novikoff"] = (Rt / gamma) ** 2 if gamma > 0 else math.inf
     if visited is not None:
         idx, L = visited
         out["general_bound"] = L + Rt * ns * np.sqrt(L) + (Rt * ns) ** 2  # textbook form

@@ -93,7 +93,9 @@ class Reference(io.Persistent):
     @property
     def novikoff(self) -> float:
         r""":math:`(R/\gamma^*)^2`, nan when not separable."""
-        return (self.R / self.gamma) ** 2 if self.separable else math.nan
+        if not self.separable:
+            return math.nan
+        return (self.R / self.gamma) ** 2 if self.gamma > 0 else math.inf
 
     @property
     def scored_against(self) -> str:
