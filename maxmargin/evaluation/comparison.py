@@ -55,10 +55,8 @@ from .._validation import (
     check_count,
     check_int,
     check_memory,
-    resolve_alias,
-    seed_from_random_state,
 )
-from ..conventions import DEFAULT_INTERCEPT
+from ..conventions import DEFAULT_INTERCEPT, sklearn_names
 from ..data import Dataset, make_separable
 from ..exceptions import DataError, ParameterError
 from ..io.schema import series_fields
@@ -383,6 +381,7 @@ def _check_learner(learner: OnlineLearner, problem: SVMProblem) -> None:
         )
 
 
+@sklearn_names(random_state="seeds", alpha="lam", max_iter="epochs")
 def compare(
     data: Dataset,
     problem: SVMProblem | None = None,
@@ -401,9 +400,6 @@ def compare(
     solver: str | None = None,
     progress: bool = False,
     hard_reference: ExactSolution | SeparationCertificate | None = None,
-    random_state: Any = None,
-    alpha: float | None = None,
-    max_iter: int | None = None,
     traces: Any = None,
 ) -> Comparison:
     r"""Run online learners and measure them against the certified exact optimum.
@@ -452,17 +448,18 @@ def compare(
         certificate that the data are not separable (re-verified with
         :func:`~maxmargin.verify_separation`). Default: solve the separation LP (and the
         hard margin when separable) here.
-    random_state : int >= 0 or numpy RandomState, optional
-        scikit-learn's name for one seed: ``random_state=s`` is ``seeds=(s,)``.
-    alpha : float > 0, optional
-        scikit-learn's name for ``lam`` (SGDClassifier's ``alpha`` is this lambda).
-    max_iter : int >= 1, optional
-        scikit-learn's name for ``epochs`` (SGDClassifier's: passes over the data).
     traces : sequence of Trace, optional
         Trajectories recorded elsewhere (:meth:`~maxmargin.Trace.from_weights`,
         :meth:`~maxmargin.Trace.load`), scored as :func:`score_trace` scores them, beside
         or instead of the learners: one run each, with their own order; what a trace
         lacks is N/A with the reason.
+    random_state : int >= 0, numpy RandomState or Generator, optional
+        scikit-learn's name for one seed: ``random_state=s`` is ``seeds=(s,)``
+        (:func:`maxmargin.conventions.sklearn_names`, as for ``alpha`` and ``max_iter``).
+    alpha : float > 0, optional
+        scikit-learn's name for ``lam`` (SGDClassifier's ``alpha`` is this lambda).
+    max_iter : int >= 1, optional
+        scikit-learn's name for ``epochs`` (SGDClassifier's: passes over the data).
 
     Returns
     -------
@@ -497,8 +494,6 @@ def compare(
     (True, True)
     """
     tic_all = time.perf_counter()
-    lam = resolve_alias("lam", lam, None, "alpha", alpha)  # scikit-learn's names
-    epochs = resolve_alias("epochs", epochs, 10, "max_iter", max_iter)
     problem = _problem_of(data, problem, C, lam, intercept, intercept_scaling)
     label = _labels()
     built = _build_learners(learners, problem, label)
@@ -515,13 +510,6 @@ def compare(
             "learner objects) or traces (Trace objects), or both"
         )
     orders = _check_orders(orders)
-    if random_state is not None:  # scikit-learn's name for one seed
-        given_seeds = tuple(seeds) if isinstance(seeds, (list, tuple)) else (seeds,)
-        seeds = (
-            seed_from_random_state(
-                random_state, given_seeds[0] if len(given_seeds) == 1 else given_seeds, name="seeds"
-            ),
-        )
     epochs = check_int("epochs", epochs, minimum=1)
     seeds = _check_seeds(seeds, built, orders, data, epochs, checkpoints)
     n_runs = len(built) * len(orders) * len(seeds)
