@@ -356,7 +356,12 @@ def _build_learners(
 
 
 def _check_learner(learner: OnlineLearner, problem: SVMProblem) -> None:
-    """Refuse a learner that does not solve ``problem``: another intercept, or no weights."""
+    """Refuse a learner that does not solve ``problem``: no weights, or another intercept."""
+    if not learner.has_weights:
+        raise ParameterError(
+            f"{learner!r} has no weight vector to measure against the linear optimum (a "
+            "non-linear kernel); use kernel='linear'"
+        )
     s = problem.intercept_scaling
     supported = tuple(getattr(learner, "supported_intercepts", (learner.intercept,)))
     if problem.intercept not in supported:
@@ -373,11 +378,6 @@ def _check_learner(learner: OnlineLearner, problem: SVMProblem) -> None:
             f"{learner.intercept_scaling:g}) but the problem has "
             f"intercept={problem.intercept!r} (scaling {s:g}); the learner must solve the "
             "same problem: build it with the problem's intercept and intercept_scaling"
-        )
-    if not learner.has_weights:
-        raise ParameterError(
-            f"{learner!r} has no weight vector to measure against the linear optimum (a "
-            "non-linear kernel); use kernel='linear'"
         )
 
 
