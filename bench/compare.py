@@ -27,7 +27,7 @@ import time
 import numpy as np
 
 from maxmargin import SVMProblem, make_gaussians
-from maxmargin.evaluation.comparison import _evaluate
+from maxmargin.evaluation.scoring import _evaluate
 from maxmargin.exact import solve
 from maxmargin.online import Pegasos, run
 

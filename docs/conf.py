@@ -109,6 +109,8 @@ _SECTIONS = [
     ("maxmargin.online", "Online learners"),
     ("maxmargin.trace", "Traces"),
     ("maxmargin.evaluation.comparison", "Learners against the optimum"),
+    ("maxmargin.evaluation.scoring", "Learners against the optimum"),
+    ("maxmargin.evaluation.bounds", "Learners against the optimum"),
     ("maxmargin.evaluation", "C / lambda paths"),
     ("maxmargin.testing", "Validating learners"),
     ("maxmargin.online.claims", "Validating learners"),

@@ -19,14 +19,15 @@ from .data import (
     map_labels,
 )
 from .evaluation import comparison as _comparison
-from .evaluation.comparison import Comparison, RunResult, compare, demo_comparison, score_trace
+from .evaluation.comparison import Comparison, compare, demo_comparison
 from .evaluation.path import regularization_path
 from .evaluation.path.exact import ExactPath, PathPoint
 from .evaluation.path.grid import RegularizationPath
 from .evaluation.path.grids import parse_grid
 from .evaluation.path.learners import learners_along_path
 from .evaluation.path.limits import hard_margin_limit, min_margin_sv_C
-from .evaluation.saved import SavedComparison, SavedExactPath
+from .evaluation.path.saved import SavedExactPath
+from .evaluation.scoring import RunResult, score_trace
 from .exact import solve
 from .exceptions import (
     CertificateError,
@@ -134,7 +135,6 @@ __all__ = [
     "score_trace",
     "Comparison",
     "RunResult",
-    "SavedComparison",
     "SavedExactPath",
     "write_report",
     "demo_comparison",

@@ -31,6 +31,7 @@ MODULES = {
         ("data", "data"),
         ("exact", "exact"),
         ("compare", "evaluation.comparison"),
+        ("reference", "evaluation.reference"),
         ("path", "evaluation.path"),
     )
 }
@@ -254,7 +255,7 @@ def never(monkeypatch):
     def fail(*a, **k):
         raise AssertionError("computed despite a count too large")
 
-    monkeypatch.setattr(MODULES["compare"], "solve", fail)
+    monkeypatch.setattr(MODULES["reference"], "solve", fail)
     monkeypatch.setattr(MODULES["compare"], "run", fail)
 
 
@@ -413,7 +414,7 @@ def test_zero_is_not_the_default(capsys, tmp_path, monkeypatch):
 
 
 def test_compare_epochs_checked_before_the_solve(monkeypatch):
-    monkeypatch.setattr(MODULES["compare"], "solve", lambda *a, **k: 1 / 0)
+    monkeypatch.setattr(MODULES["reference"], "solve", lambda *a, **k: 1 / 0)
     with pytest.raises(ParameterError, match="'epochs'"):
         mm.compare(mm.load("builtin:heart_scale"), learners=["pegasos"], epochs=0)
 
@@ -898,3 +899,27 @@ def test_a_learner_module_or_constructor_raising_a_base_exception(capsys, tmp_pa
     f = tmp_path / "b.py"
     f.write_text(source)
     refused(capsys, "run", HEART, "--learner", f"{f}:B", match=match)
+
+
+# --------------------------------------------------------------------------- WP4: compare's seeds
+
+
+@pytest.mark.parametrize("seeds", [range(10**30), range(0, 10**40, 7), range(10**21, -1, -1)])
+def test_compare_seeds_past_any_memory_refused_before_listing_them(seeds):
+    """A count of seeds is sized before one is listed (audit #5): one ParameterError."""
+    data = mm.make_separable(20, 2, seed=0)
+    with pytest.raises(mm.ParameterError, match="'seeds' parameter gives too many seeds") as e:
+        mm.compare(data, learners=["pa1"], C=1.0, epochs=1, seeds=seeds)
+    assert "\n" not in str(e.value)
+
+
+def test_compare_seeds_of_traces_only_sized_too():
+    """Without learners the seeds run nothing, but a list of 1e30 of them is refused too."""
+    data = mm.make_separable(20, 2, seed=0)
+    tr = mm.run("perceptron", data, epochs=1)
+    with pytest.raises(mm.ParameterError, match="'seeds'"):
+        mm.compare(data, traces=[tr], seeds=range(10**30))
+
+
+def test_cli_compare_seeds_1e21_refused_in_one_line(capsys):
+    refused(capsys, "compare", HEART, "--seeds", str(10**21), match="'seeds'")

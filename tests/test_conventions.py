@@ -226,7 +226,6 @@ ENTRY_POINTS = [
     pytest.param(
         lambda: mm.compare(_data(), learners=["pegasos"], epochs=1).problem.intercept,
         id="compare",
-        marks=_pending("WP4", "compare()"),
     ),
     pytest.param(
         lambda: mm.run("pegasos", _data()).intercept,
@@ -309,7 +308,7 @@ def _intercept_defaults(path):
     [
         pytest.param(("problem.py", "exact.py", "separation.py", "data"), id="WP1/WP2"),
         pytest.param(("online",), id="WP3", marks=_pending("WP3", "the learners' defaults")),
-        pytest.param(("evaluation/comparison.py",), id="WP4", marks=_pending("WP4", "compare")),
+        pytest.param(("evaluation/comparison.py",), id="WP4"),
         pytest.param(("evaluation/path",), id="WP5", marks=_pending("WP5", "the path's learners")),
         pytest.param(("estimators",), id="WP2"),
         pytest.param(("cli", "studies"), id="WP6", marks=_pending("WP6", "the CLI and studies")),

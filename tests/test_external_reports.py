@@ -15,11 +15,23 @@ import pytest
 import maxmargin as mm
 from maxmargin import Comparison, DataError, ExactSolution, SVMProblem, Trace, make_separable
 from maxmargin.cli import main
-from maxmargin.evaluation.comparison import RunResult
 from maxmargin.evaluation.path import regularization_path
 from maxmargin.evaluation.path.grid import RegularizationPath
-from maxmargin.evaluation.saved import RUN_NUMBERS
+from maxmargin.evaluation.scoring import RunResult
 from maxmargin.io.json import dumps, json_float, jsonable, loads_strict
+from maxmargin.io.schema import series_fields
+from maxmargin.report.comparison import markdown
+
+#: A run's per-run numbers: ``null`` in the file is NaN (not available).
+RUN_NUMBERS = (
+    "regret_G",
+    "novikoff",
+    "rate",
+    "rate_avg",
+    "theory_slope",
+    "learn_seconds",
+    "eval_seconds",
+)
 
 
 def _refuse(name):
@@ -147,11 +159,15 @@ def test_comparison_json_strict_and_round_trip(traces_only, setup):
         doc = strict(text)
         saved = Comparison.from_json(io.StringIO(text))
         assert saved.to_json() == text
-        assert (saved.C, saved.lam) == (c.problem.C, c.problem.lam)
+        assert type(saved) is Comparison and (saved.problem.C, saved.problem.lam) == (
+            c.problem.C,
+            c.problem.lam,
+        )
         for key in ("F_star", "R", "gamma", "novikoff"):
             assert same(float(getattr(saved, key)), float(getattr(c, key))), key
         for run, back, raw in zip(c.runs, saved.runs, doc["runs"], strict=True):
-            for key in RunResult._ARRAYS:
+            assert back.trace is None
+            for key in series_fields(RunResult):
                 a = getattr(run, key)
                 if a is None:
                     assert getattr(back, key) is None and raw[key] is None
@@ -215,7 +231,7 @@ def test_non_finite_trace_says_what_is_true(traces_only):
     assert "seed None" not in msg and "step size" not in msg and "overflow" not in msg
     assert msg.startswith("the weights are not finite from checkpoint 3 of 4 on (step 30")
     assert "finite up to step 10" in msg
-    md = traces_only.to_markdown()
+    md = markdown(traces_only)
     assert "n = 60, d = 3; 2 trace(s) from elsewhere, no learner run." in md  # no epochs
     assert "**NOT FINITE** nanny (external): the weights are not finite" in md
     assert "DIVERGED" not in md

@@ -1,7 +1,8 @@
-"""The comparison's document (docs/formats.md): its loader, files of maxmargin 0.1, CSV.
+"""The comparison's document (docs/formats.md, ``maxmargin.comparison/2``): loader, CSV.
 
-to_json -> from_json -> to_json gives the same text; the saved solutions re-certify from
-the data; the tidy CSV / DataFrame exports, one row per run and checkpoint.
+to_json -> from_json -> to_json gives the same text and a Comparison (runs without their
+traces, references without their data); with the data, the references re-certify; the
+tidy CSV / DataFrame exports, one row per run and checkpoint.
 """
 
 import csv
@@ -13,7 +14,8 @@ import pytest
 from _formats import _same
 
 import maxmargin as mm
-from maxmargin import Comparison, DataError, SavedComparison
+from maxmargin import Comparison, DataError
+from maxmargin.io.schema import series_fields
 
 # --------------------------------------------------------------------------- comparisons
 
@@ -35,9 +37,11 @@ def test_comparison_round_trip(cmp, tmp_path):
     f = tmp_path / "c.json"
     cmp.to_json(f)
     saved = Comparison.from_json(f)
-    assert isinstance(saved, SavedComparison)
+    assert type(saved) is Comparison and saved.holdout is None
+    assert saved.holdout_name == cmp.holdout.name
     assert saved.to_json() == f.read_text() and saved.to_dict() == cmp.to_dict()
-    assert (saved.F_star, saved.R, saved.gamma, saved.C, saved.lam, saved.epochs) == (
+    p = saved.problem
+    assert (saved.F_star, saved.R, saved.gamma, p.C, p.lam, saved.epochs) == (
         cmp.F_star,
         cmp.R,
         cmp.gamma,
@@ -49,7 +53,8 @@ def test_comparison_round_trip(cmp, tmp_path):
     assert np.array_equal(saved.w_star, cmp.w_star)
     for a, b in zip(saved.runs, cmp.runs, strict=True):
         assert (a.label, a.order, a.seed, a.kind) == (b.label, b.order, b.seed, b.kind)
-        for name in type(b)._ARRAYS:
+        assert a.trace is None and a.divergence == b.divergence and a.params == b.params
+        for name in series_fields(type(b)):
             assert _same(getattr(a, name), getattr(b, name)), (b.label, name)
         assert _same(a.rate, b.rate) and a.novikoff_respected == b.novikoff_respected
     assert len(saved.select(label="pegasos")) == 2
@@ -63,6 +68,11 @@ def test_comparison_round_trip(cmp, tmp_path):
 
 def test_comparison_solutions_recertify_from_the_data(cmp, separable):
     saved = Comparison.from_json(cmp.to_dict())
+    with pytest.raises(DataError, match="without its data"):
+        saved.problem.data  # noqa: B018
+    again = Comparison.from_json(cmp.to_dict(), separable)
+    assert again.reference.certificate.ok and again.hard_solution.certificate.ok
+    assert again.problem.data is separable and again.select(label="pegasos")[0].subopt is not None
     ref = saved.reference.with_data(separable)
     assert ref.certificate.ok and np.array_equal(ref.alpha, cmp.reference.alpha)
     assert ref.primal_objective == cmp.reference.primal_objective
@@ -70,15 +80,15 @@ def test_comparison_solutions_recertify_from_the_data(cmp, separable):
     assert hard.problem.hard and hard.certificate.ok
     assert hard.margin == cmp.hard_solution.margin
     # the reference is a solution document: alpha by its non-zero entries only
-    nz = cmp.to_dict()["reference"]["alpha"]
+    nz = cmp.to_dict()["references"][0]["solution"]["alpha"]
     assert nz["index"] == np.flatnonzero(cmp.reference.alpha).tolist()
 
 
 def test_comparison_of_a_development_version_is_refused_with_one_line(cmp):
-    old = cmp.to_dict()
-    old["reference"] = {**old["reference"], "format": "maxmargin.solution/1"}
-    with pytest.raises(DataError, match="development version .* compute it again"):
+    old = {**cmp.to_dict(), "format": "maxmargin.comparison/1"}
+    with pytest.raises(DataError, match="development version .* compute it again") as e:
         Comparison.from_json(old)
+    assert "\n" not in str(e.value)
 
 
 def test_comparison_csv_one_row_per_run_and_checkpoint(cmp):

@@ -11,6 +11,7 @@ says so in one line, and a pair of files (``.npz`` + ``.json``) round-trips.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
 import io as _io
 import json
@@ -25,6 +26,7 @@ import pytest
 import maxmargin as mm
 from maxmargin import DataError, ParameterError, io
 from maxmargin.certificate import Certificate, certify
+from maxmargin.evaluation.reference import Reference
 from maxmargin.io.json import FORMATS
 from maxmargin.io.schema import specs
 from maxmargin.separation import SeparationCertificate, verify_separation
@@ -81,12 +83,32 @@ def _separation_none():
     return verify_separation(ds, [0.5, 0.5], "none")
 
 
+@functools.cache
+def _comparison():
+    return mm.compare(_data(), learners=["perceptron", "pegasos"], lam=0.1, epochs=1)
+
+
+@functools.cache
+def _comparison_separable():
+    """Separable (a hard-margin reference), a holdout, and a trace from elsewhere (N/A)."""
+    sep = mm.make_separable(40, 2, seed=3)
+    train, hold = sep.subset(np.arange(30)), sep.subset(np.arange(30, 40))
+    ref = mm.solve(mm.SVMProblem(train, lam=0.1, intercept="none"))
+    tr = mm.Trace.from_weights([30, 60], [ref.w * 0.5, ref.w], name="mine", data=train)
+    return mm.compare(
+        train, learners=["pa1"], lam=0.1, intercept="none", epochs=2, holdout=hold, traces=[tr]
+    )
+
+
 #: A small instance of every result, several where a field may be None or infinite.
 EXAMPLES = {
     mm.SVMProblem: [_problem, lambda: mm.SVMProblem(_data(), hard=True)],
     Certificate: [_certificate, _undecided],
     SeparationCertificate: [_separation, _separation_none],
     mm.ExactSolution: [_solution, _hard_solution],
+    mm.Comparison: [_comparison, _comparison_separable],
+    Reference: [lambda: _comparison().references[0], lambda: _comparison_separable().references[0]],
+    mm.RunResult: [lambda: _comparison().runs[1], lambda: _comparison_separable().runs[1]],
 }
 CASES = [
     pytest.param(cls, make, id=f"{cls.__name__}-{i}")
@@ -101,6 +123,8 @@ def test_every_result_has_an_example():
 
 
 def _same(a, b):
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
         return np.array_equal(a, b, equal_nan=True) and np.asarray(a).dtype == np.asarray(b).dtype
     if dataclasses.is_dataclass(a):

@@ -19,6 +19,7 @@ from markdown_it import MarkdownIt  # the test extra has it (myst-parser's parse
 from maxmargin import Dataset, compare, make_gaussians, make_separable
 from maxmargin.evaluation.path import regularization_path
 from maxmargin.evaluation.path.learners import learners_along_path
+from maxmargin.report.comparison import markdown
 
 ROOT = Path(__file__).resolve().parents[1]
 MD = MarkdownIt("commonmark").enable("table")
@@ -146,7 +147,7 @@ def test_compare_report_renders():
         epochs=2,
         holdout=make_separable(20, 2, seed=1),
     )
-    check(cmp.to_markdown())
+    check(markdown(cmp))
 
 
 def test_learner_path_study_renders():

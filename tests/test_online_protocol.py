@@ -30,6 +30,7 @@ from maxmargin.online import (
     resolve,
     run,
 )
+from maxmargin.report.comparison import markdown
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "own-learner.md"
 
@@ -205,7 +206,7 @@ def test_free_intercept_is_scored_against_the_free_optimum():
     np.testing.assert_allclose(r.subopt, np.array(F) - F_star, rtol=1e-9, atol=1e-12)
     # no 1/t rate or regret bound: the objective is not strongly convex in the free b
     assert r.regret_bound is None and np.isnan(r.theory_slope)
-    assert "intercept free" in cmp.to_markdown()
+    assert "intercept free" in markdown(cmp)
 
 
 # ------------------------------------------------------------------ what is refused
@@ -294,7 +295,15 @@ def test_a_trace_from_elsewhere_is_drawn_beside_the_learners():
     ext = Trace.from_weights(
         tr.t, tr.w, tr.b, name="external", data=data, intercept="augmented", params={"lam": 0.1}
     )
-    cmp = compare(data, lam=0.1, learners=["pegasos"], traces=[ext], epochs=2, orders=("cyclic",))
+    cmp = compare(
+        data,
+        lam=0.1,
+        intercept="augmented",
+        learners=["pegasos"],
+        traces=[ext],
+        epochs=2,
+        orders=("cyclic",),
+    )
     labels = [ln.get_label() for ln in plot_suboptimality(cmp).get_lines()]
     assert "external: last iterate" in labels and "pegasos: last iterate" in labels
     np.testing.assert_array_equal(cmp.runs[1].subopt, cmp.runs[0].subopt)

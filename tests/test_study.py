@@ -466,12 +466,12 @@ def test_report_and_files(base):
 
 def test_compare_hard_reference_is_rechecked():
     ds = mm.make_separable(30, 2, seed=3)
-    hard = mm.solve(mm.SVMProblem(ds, hard=True, intercept="augmented"))
+    hard = mm.solve(mm.SVMProblem(ds, hard=True))  # compare's default intercept: free
     a = mm.compare(ds, learners=["perceptron"], C=1.0, epochs=2)
     b = mm.compare(ds, learners=["perceptron"], C=1.0, epochs=2, hard_reference=hard)
     assert a.gamma == b.gamma and a.runs[0].novikoff == b.runs[0].novikoff
     other = mm.make_gaussians(30, 2, seed=0, separation=0.5)
-    cert = mm.separation_certificate(other, "augmented")
+    cert = mm.separation_certificate(other, "free")
     c = mm.compare(other, learners=["perceptron"], C=1.0, epochs=2, hard_reference=cert)
     assert not c.separable
     with pytest.raises(mm.ParameterError, match="does not verify"):

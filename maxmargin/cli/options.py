@@ -550,6 +550,7 @@ def _report(
     figures: dict[str, Any] | None = None,
 ) -> int:
     from ..report import write_report
+    from ..report.comparison import markdown
 
     out, paths = plan.folder, []
     if out is not None:
@@ -559,7 +560,7 @@ def _report(
     if not quiet and "-" not in (json_target, csv_target):
         print(cmp.reference.summary())
         print()
-        print(cmp.to_markdown())
+        print(markdown(cmp))
         if out is not None:
             print(f"\nwrote {len(paths)} files; the report is {display(out / 'report.md')}")
     _write_json(cmp.to_dict(), json_target)

@@ -43,7 +43,7 @@ FORMATS: dict[str, tuple[int, str]] = {
     "not_separable": (1, "json.load; its certificate: SeparationCertificate.from_json"),
     "path": (1, "RegularizationPath.from_json"),
     "exact_path": (1, "ExactPath.from_json"),
-    "comparison": (1, "Comparison.from_json"),
+    "comparison": (2, "Comparison.from_json"),
     "trace": (1, "Trace.load"),
     "study": (1, "maxmargin.study (it resumes from the folder)"),
     "study_cell": (1, "maxmargin.study (it resumes from the folder)"),

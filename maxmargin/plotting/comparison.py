@@ -22,7 +22,8 @@ from . import _mpl
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
 
-    from ..evaluation.comparison import Comparison, RunResult
+    from ..evaluation.comparison import Comparison
+    from ..evaluation.scoring import RunResult
 
 __all__ = [
     "plot_suboptimality",

@@ -17,6 +17,7 @@ from ..exceptions import ParameterError
 from ..io.files import atomic_write, make_dir
 from ..io.json import dumps
 from ..plotting import _mpl
+from .comparison import markdown
 
 __all__ = ["write_report", "write_path_report", "write_exact_path_report"]
 
@@ -94,7 +95,7 @@ def write_report(
                 + "; ".join(f"{stem}: {why}" for stem, why in skipped.items())
                 + ".\n"
             )
-    md = comparison.to_markdown() + _figures_section(figs) + left_out
+    md = markdown(comparison) + _figures_section(figs) + left_out
     report = atomic_write(out / "report.md", md)
     js = out / "report.json"
     comparison.to_json(js)

@@ -145,7 +145,7 @@ def _intercept(cols: dict, rows: np.ndarray) -> tuple[str, float] | None:
 
 def _scored_sentence(cols: dict, rows: np.ndarray) -> str:
     """The sentence that says which problem the rows' learners are scored against."""
-    from ..evaluation.comparison import scored_against
+    from ..conventions import describe_problem as scored_against
 
     j = rows[0]
     found = _intercept(cols, rows)

@@ -4,7 +4,7 @@ The front door of :mod:`maxmargin.testing` (``docs/validating.md``): it takes a 
 any form maxmargin runs (a built-in name, a class, an instance of a built-in learner or
 of the public protocol), builds it for every problem of the battery it can run on, runs
 it in every order and seed, scores every run against the certified optimum
-(:func:`~maxmargin.evaluation.comparison.score_trace`, as :func:`~maxmargin.compare`
+(:func:`~maxmargin.evaluation.scoring.score_trace`, as :func:`~maxmargin.compare`
 does) and judges its claims (:mod:`maxmargin.testing.verdict`).
 """
 
@@ -21,7 +21,7 @@ import numpy as np
 
 from .._progress import Progress
 from ..data import Dataset
-from ..evaluation.comparison import score_trace
+from ..evaluation.scoring import score_trace
 from ..exceptions import DataError, ParameterError
 from ..online import OnlineLearner, run
 from ..online.adapters import RiverLearner, SklearnLearner

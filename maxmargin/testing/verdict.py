@@ -33,7 +33,8 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from ..evaluation.comparison import RunResult, best_scale_mistake_bound
+from ..evaluation.bounds import best_scale_mistake_bound
+from ..evaluation.scoring import RunResult
 from ..online.claims import Average, Claim, Invariance, MistakeBound, Rate, RegretBound
 from ..online.orders import schedule
 from ..trace import Trace

@@ -23,9 +23,9 @@ from ...exceptions import ParameterError
 from ...io.files import atomic_write
 from ...io.json import dumps, format_header, json_number
 from ...problem import SVMProblem
-from ..saved import SavedExactPath, breakpoints_csv
 from .geometry import _E, _L, _R, SET_NAMES
 from .markdown import exact_path_markdown
+from .saved import SavedExactPath, breakpoints_csv
 from .tracer import BreakpointCertificates
 
 __all__ = ["ExactPath", "PathPoint"]
@@ -694,7 +694,7 @@ class ExactPath:
 
         The file holds the breakpoints and their events, not the data nor the
         certificates' arrays: the result is a
-        :class:`~maxmargin.evaluation.saved.SavedExactPath` (its numbers, the events, and
+        :class:`~maxmargin.evaluation.path.saved.SavedExactPath` (its numbers, the events, and
         with the segments, which ``--json`` and ``report.json`` write, ``coefficients(C)``
         exactly as the path gives them; ``to_json`` gives the file's text back).
 

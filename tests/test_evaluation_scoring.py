@@ -1,4 +1,4 @@
-"""Mistake bounds, external trajectories and the names of the three margins.
+"""Scoring a run against the optimum: its bounds, external trajectories, the three margins.
 
 The mistake bounds at their best scale, external trajectories (Trace.from_weights,
 score_trace) and the names of the three margins, each recomputed here with numpy.
@@ -6,14 +6,14 @@ score_trace) and the names of the three margins, each recomputed here with numpy
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from test_evaluation_bounds import _B
 
 from maxmargin import (
     DataError,
@@ -26,61 +26,12 @@ from maxmargin import (
     make_separable,
     solve,
 )
-from maxmargin.evaluation.comparison import (
-    best_scale_mistake_bound,
-    compare,
-    quadratic_mistake_bound,
-    score_trace,
-)
+from maxmargin.evaluation.bounds import best_scale_mistake_bound, fit_rate
+from maxmargin.evaluation.comparison import compare
 from maxmargin.evaluation.path import regularization_path
+from maxmargin.evaluation.scoring import score_trace
 from maxmargin.online import PLA, MarginPerceptron, Perceptron, Pocket, run, schedule
-
-# --------------------------------------------------------------------- the bounds
-
-
-def _B(c, m, k, a1):
-    """The bound for c u by brute force: the quadratic's root with L(c) summed plainly."""
-    L = float(np.sum(k * np.maximum(0.0, 1.0 - c * m)))
-    a = c * a1
-    return ((a + math.sqrt(a * a + 4 * L)) / 2) ** 2
-
-
-@settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 10_000), n=st.integers(1, 30), a1=st.floats(0.01, 100.0))
-def test_best_scale_bound_is_valid_and_near_the_brute_force_minimum(seed, n, a1):
-    rng = np.random.default_rng(seed)
-    m = rng.normal(0.5, 1.0, n)
-    k = rng.integers(0, 5, n).astype(float)
-    b, c = best_scale_mistake_bound(m, k, a1)
-    assert b == pytest.approx(_B(c, m, k, a1), rel=1e-12, abs=1e-12)  # the value at c
-    grid = np.geomspace(1e-6, 1e6, 20001)
-    L = np.maximum(0.0, 1.0 - grid[:, None] * m) @ k
-    brute = (((grid * a1 + np.sqrt((grid * a1) ** 2 + 4 * L)) / 2) ** 2).min()
-    assert b <= brute * (1 + 1e-6) + 1e-12
-    b1, _ = best_scale_mistake_bound(m, k, a1, scale=1.0)
-    assert b1 == pytest.approx(_B(1.0, m, k, a1), rel=1e-12, abs=1e-12) and b <= b1 + 1e-12
-
-
-@settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 10_000), e=st.integers(-150, 150))
-def test_best_scale_bound_does_not_depend_on_the_data_scale(seed, e):
-    # z -> k z scales the margins y u.z and R ||u|| by k: the best c by 1/k, the bound not
-    rng = np.random.default_rng(seed)
-    m = rng.normal(0.3, 1.0, 25)
-    counts = rng.integers(0, 4, 25).astype(float)
-    a1 = float(np.abs(m).max() * rng.uniform(1.0, 5.0))  # R||u|| >= max |y u.z|
-    k = 10.0**e
-    b0, c0 = best_scale_mistake_bound(m, counts, a1)
-    b1, c1 = best_scale_mistake_bound(m * k, counts, a1 * k)
-    assert b1 == pytest.approx(b0, rel=1e-9)
-    assert c1 * k == pytest.approx(c0, rel=1e-6)
-
-
-def test_quadratic_root_solves_the_inequality_exactly():
-    L, a = np.array([0.0, 3.0, 50.0]), np.array([2.0, 1.5, 0.1])
-    M = quadratic_mistake_bound(L, a)
-    np.testing.assert_allclose(M, L + a * np.sqrt(M), rtol=1e-14)
-    assert np.all(M <= L + a * np.sqrt(L) + a * a)  # tighter than the textbook form
+from maxmargin.report.comparison import markdown
 
 
 @pytest.fixture(scope="module")
@@ -93,6 +44,7 @@ def heart():
             MarginPerceptron(margin=0.5, eta=0.1, intercept="augmented"),
         ],
         C=1.0,
+        intercept="augmented",
         epochs=3,
         seeds=(0, 1),
     )
@@ -163,7 +115,14 @@ def test_pla_seeds_that_stop_at_different_epochs_make_a_report(tmp_path):
     from maxmargin.report import write_report
 
     ds = make_separable(60, 2, margin=0.1, seed=3)
-    c = compare(ds, learners=[PLA(intercept="augmented")], C=1.0, epochs=30, seeds=(0, 1, 2))
+    c = compare(
+        ds,
+        learners=[PLA(intercept="augmented")],
+        C=1.0,
+        epochs=30,
+        seeds=(0, 1, 2),
+        intercept="augmented",
+    )
     assert len({r.trace.epochs for r in c.runs}) > 1  # ragged: each seed stops on its own
     names = [p.name for p in write_report(c, tmp_path, formats=("png",))]
     assert "mistakes.png" in names and c.rows[0]["bound_respected"] == "yes"
@@ -172,11 +131,11 @@ def test_pla_seeds_that_stop_at_different_epochs_make_a_report(tmp_path):
 def test_random_pocket_scored_without_order_sums():
     ds = make_gaussians(40, 2, seed=1)
     learner = Pocket(select="random_mistake", intercept="augmented")
-    c = compare(ds, learners=[learner], C=1.0, epochs=2)
+    c = compare(ds, learners=[learner], C=1.0, intercept="augmented", epochs=2)
     r = c.runs[0]
     assert r.regret is None and r.general_bound is None
     assert "random current mistake" in r.not_available["regret"]
-    assert "N/A for pocket: regret" in c.to_markdown()
+    assert "N/A for pocket: regret" in markdown(c)
 
 
 # ------------------------------------------------------------ external trajectories
@@ -292,7 +251,7 @@ def test_from_weights_round_trip_and_scoring_checks(tmp_path):
 
 def test_score_trace_equals_compare_on_a_run():
     ds = make_gaussians(50, 3, seed=2)
-    c = compare(ds, learners=["pegasos"], lam=0.05, epochs=3, seeds=(0,))
+    c = compare(ds, learners=["pegasos"], lam=0.05, intercept="augmented", epochs=3, seeds=(0,))
     r0 = c.runs[0]
     r = score_trace(r0.trace, c.reference)  # the trace says what its learner declared
     for k in (
@@ -357,3 +316,41 @@ def test_lecture_C_without_the_half_is_twice_ours():
     assert lec.value == pytest.approx(2 * sol.primal_objective, rel=1e-6)
     alpha_lec = cons[0].dual_value
     np.testing.assert_allclose(alpha_lec, 2 * sol.alpha, atol=1e-4)
+
+
+# ----------------------------------------------------------------- the summary over seeds
+
+
+def test_summary_is_the_median_over_seeds():
+    """Final values over seeds: the median and the range [min, max] (conventions.summarize)."""
+    cmp = compare(
+        make_separable(30, 2, seed=0), learners=["pegasos"], lam=0.1, epochs=2, seeds=(0, 1, 2)
+    )
+    finals = (1.0, 2.0, 10.0)  # mean 4.33, median 2
+    runs = []
+    for r, v in zip(cmp.runs, finals, strict=True):
+        sub = r.subopt.copy()
+        sub[-1] = v
+        runs.append(dataclasses.replace(r, subopt=sub))
+    row = dataclasses.replace(cmp, runs=tuple(runs)).rows[0]
+    assert row["subopt"] == 2.0 and row["subopt_range"] == [1.0, 10.0]
+    m = [r.mistakes[-1] for r in cmp.runs]
+    assert row["mistakes"] == float(np.median(m)) and row["mistakes_range"] == [min(m), max(m)]
+    # the rate is fitted on the median curve of the iterate the theory is about
+    curve = np.median([r.subopt_avg for r in cmp.runs], axis=0)
+    assert row["rate"] == fit_rate(cmp.runs[0].t, curve)
+    assert "median over seeds [min, max]" in markdown(cmp)
+
+
+def test_free_intercept_with_a_subnormal_scaling_has_an_infinite_novikoff_bound():
+    """b*/s overflows for s = 1e-320: gamma* in the learners' space is 0, the bound inf."""
+    cmp = compare(
+        make_separable(20, 2, seed=0, offset=1.0),
+        learners=["perceptron"],
+        C=1.0,
+        intercept_scaling=1e-320,
+        epochs=2,
+    )
+    assert cmp.separable and cmp.gamma == 0.0 and cmp.novikoff == math.inf
+    assert cmp.runs[0].novikoff == math.inf and cmp.runs[0].novikoff_respected is None
+    assert cmp.rows[0]["novikoff"] is None

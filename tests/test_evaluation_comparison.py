@@ -24,10 +24,11 @@ from maxmargin import (
     make_gaussians,
     make_separable,
 )
-from maxmargin.evaluation.comparison import Comparison, compare, feasible_dual, fit_rate
+from maxmargin.evaluation.comparison import Comparison, compare
 from maxmargin.exact import solve
 from maxmargin.online import Pegasos, Perceptron, schedule
 from maxmargin.report import write_report
+from maxmargin.report.comparison import markdown
 
 LAM = 0.05
 
@@ -291,24 +292,6 @@ def test_general_bound_on_non_separable_data():
 # ----------------------------------------------------------------------- helpers
 
 
-def test_feasible_dual_free_intercept():
-    data = make_gaussians(30, 2, seed=1)
-    p = SVMProblem(data, C=0.3, intercept="free")
-    a = np.random.default_rng(0).uniform(-1, 2, size=(4, 30))
-    f = feasible_dual(a, p)
-    assert np.all((f >= 0) & (f <= 0.3))
-    np.testing.assert_allclose(f @ data.y, 0.0, atol=1e-12)
-    sol = solve(p)
-    D = f.sum(axis=1) - 0.5 * np.sum(((f * data.y) @ data.X) ** 2, axis=1)
-    assert np.all(D <= sol.primal_objective + 1e-9)
-
-
-def test_fit_rate():
-    t = np.geomspace(1, 1e4, 30)
-    assert fit_rate(t, 5 * t**-0.5) == pytest.approx(-0.5)
-    assert math.isnan(fit_rate([1, 2], [1.0, 0.5]))
-
-
 # ----------------------------------------------------------------------- outputs
 
 
@@ -371,15 +354,6 @@ def test_refuses_uncertified_reference(sep):
         compare(train, p, ["pegasos"], reference=bad)
 
 
-def test_renamed_names_still_work_with_a_warning(tmp_path):
-    cmp = compare(make_separable(20, 2, seed=0), learners=["pegasos"], lam=0.1, epochs=1)
-    with pytest.warns(DeprecationWarning, match="renamed hard_solution"):
-        assert cmp.hard is cmp.hard_solution
-    with pytest.warns(DeprecationWarning, match="to_json\\(file=...\\)"):
-        cmp.to_json(path=tmp_path / "c.json")
-    assert json.loads((tmp_path / "c.json").read_text())["n"] == 20
-
-
 def test_rate_footnote_names_the_iterate_of_each_row():
     """The rate is fitted on the average only where a learner keeps one."""
     from maxmargin import compare, make_gaussians
@@ -391,7 +365,7 @@ def test_rate_footnote_names_the_iterate_of_each_row():
         epochs=2,
         seeds=[0],
     )
-    md = cmp.to_markdown()
+    md = markdown(cmp)
     for row in cmp.rows:
         if row.get("rate_iterate"):
             assert f"{row['label']}: {row['rate_iterate']}" in md

@@ -1,0 +1,202 @@
+"""The comparison's report in words: the reference, the learners' table, the notes.
+
+:func:`markdown` gives the text of ``report.md`` for a :class:`~maxmargin.Comparison`
+(computed, or read from its file: it needs neither the data nor the traces).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..conventions import STATISTIC
+from ..evaluation.comparison import Comparison
+from ..evaluation.scoring import _COLUMNS
+from ..problem import SVMProblem
+
+__all__ = ["markdown"]
+
+
+def _rate_iterates(rows: Sequence[dict]) -> str:
+    """Which iterate each row's rate was fitted on, e.g. ``"pegasos: average"``."""
+    fitted = [f"{r['label']}: {r['rate_iterate']}" for r in rows if r.get("rate_iterate")]
+    return "; ".join(fitted) or "no rate was fitted"
+
+
+def _space_note(problem: SVMProblem) -> str:
+    """How the scores relate to the learners' space, for a free intercept."""
+    if problem.intercept != "free":
+        return ""
+    return (
+        " The learners update their bias b = s w~_(d+1) without shrinking it; F, its "
+        "gaps and the errors are of (w, b), distance, cosine and margin of w; the "
+        "mistake bounds live in the learners' space z = (x, s), s = "
+        f"{problem.intercept_scaling:g}, with u = (w*, b*/s)."
+    )
+
+
+def _budget(cmp: Comparison) -> str:
+    """The learners' epochs, orders and seeds, in words (none when only traces ran)."""
+    traces = sum(r.order == "external" for r in cmp.runs)
+    if traces == len(cmp.runs):
+        return f"{traces} trace(s) from elsewhere, no learner run"
+    return (
+        f"{cmp.epochs} epoch(s), orders {', '.join(cmp.orders)}, seeds "
+        f"{', '.join(map(str, cmp.seeds))}"
+        + (f"; and {traces} trace(s) from elsewhere" if traces else "")
+    )
+
+
+def markdown(cmp: Comparison) -> str:
+    """A Markdown report: the reference, one row per learner x order, the notes.
+
+    Returns
+    -------
+    str
+        Markdown text (what :func:`~maxmargin.report.write_report` writes to ``report.md``).
+
+    Examples
+    --------
+    >>> from maxmargin import compare, make_separable
+    >>> cmp = compare(make_separable(30, 2, seed=0), learners=["pegasos"], lam=0.1)
+    >>> markdown(cmp).startswith("#")
+    True
+    """
+    p, ref = cmp.problem, cmp.reference
+    cert = ref.certificate
+    lines = [
+        f"# {p.data_name}: online learners against the exact optimum",
+        "",
+        f"Problem: soft margin, C = {p.C:.6g} (lambda = {p.lam:.6g})"
+        + (
+            ""
+            if p.weights is None
+            else ", weighted (C_i = C s_i; the learners' steps take the weights)"
+        )
+        + f", intercept `{p.intercept}`, n = {p.n}, d = {p.d}; "
+        + _budget(cmp)
+        + (f"; holdout {cmp.holdout_name}" if cmp.holdout_name is not None else "")
+        + ".",
+        "",
+        f"Every learner and trace below is scored against this problem: "
+        f"{cmp.references[0].scored_against}." + _space_note(p),
+        "",
+        "## Reference (certified)",
+        "",
+        f"- F* = {cmp.F_star:.12g} (lambda form; P* = {ref.primal_objective:.12g}), "
+        f"duality gap {ref.duality_gap:.2e}, relative {cert.relative_gap:.2e}, worst KKT "
+        f"residual {cert.worst()[0]} = {cert.worst()[1]:.2e} (tol {cert.tol:.0e}): "
+        f"{'certified' if cert.ok else 'NOT certified'}"
+        + (f" (undecided: {cert.undecided})" if cert.undecided else "")
+        + f"; solver {ref.solver}.",
+        f"- ||{'w' if p.intercept == 'free' else 'w~'}*|| = "
+        f"{np.linalg.norm(cmp.w_star):.6g}, support vectors "
+        f"{len(ref.support)} (margin {len(ref.margin_support)}, bound "
+        f"{len(ref.bound_support)}), training error {ref.training_error:.4f}.",
+        f"- R = max ||z_i|| = {cmp.R:.6g} (in the learners' space).",
+    ]
+    if cmp.separable:
+        where = " in the learners' space, of (w_h, b_h/s)" if p.intercept == "free" else ""
+        lines.append(
+            f"- Separable: gamma* = {cmp.gamma:.6g} (certified hard margin"
+            f"{where}), Novikoff bound (R/gamma*)^2 = {cmp.novikoff:.6g}."
+        )
+    else:
+        lines.append(
+            "- Not separable (intercept "
+            f"`{p.intercept}`): Novikoff does not apply; the perceptron family "
+            "is held to the general bound (the hinge of u = w~* summed along "
+            "the run), at the best scale of u."
+        )
+    lines += ["", f"## Learners (final checkpoint, {STATISTIC})", ""]
+    lines.append("| " + " | ".join(h for _, h, _ in _COLUMNS) + " |")
+    lines.append("|" + "|".join("---" for _ in _COLUMNS) + "|")
+    for row in cmp.rows:
+        cells = []
+        for key, _, fmt in _COLUMNS:
+            v = row.get(key)
+            if v is None or (isinstance(v, float) and math.isnan(v)):
+                cells.append("N/A")
+            elif fmt == "s":
+                cells.append(str(v))
+            else:
+                lo, hi = row.get(f"{key}_range") or (v, v)  # median [min, max] when they differ
+                cells.append(format(v, fmt) + (f" [{lo:{fmt}}, {hi:{fmt}}]" if lo != hi else ""))
+        lines.append("| " + " | ".join(cells) + " |")
+    lines += [
+        "",
+        "N/A: the quantity does not apply to that learner. Objective gaps, distance "
+        "and the rate are for learners that minimise this lambda objective (Pegasos, "
+        "subgradient); mistake bounds for the perceptron family; Winnow is scored on "
+        "mistakes and error only. `F - F*` is the last iterate, `F(avg) - F*` the "
+        "average of the iterates; `rate` is the fitted slope of log(F - F*) against "
+        "log t for t >= sqrt(T), on the average of the iterates when the learner "
+        "keeps one, otherwise on the last iterate (" + _rate_iterates(cmp.rows) + "); "
+        "`dist` is ||w~_t - w~*|| / ||w~*||; `dual gap` is F(w_t) - lambda D(clip(a_t)) "
+        ">= F(w_t) - F*; `bound` is the tightest mistake bound that applies: "
+        "Novikoff's (R/gamma*)^2 when separable, the general bound for c u (u = w~*, "
+        "hinge over every round) at the best c, or the same theorem with the hinge over "
+        "the mistake rounds at c = 1; `ok` says whether every checkpoint of every seed "
+        "respected every one of them (docs/compare.md, section 6). `margin` is the "
+        "geometric margin the iterate attains, min_i y_i w~_t.z_i / ||w~_t||.",
+        "",
+    ]
+    for row in cmp.rows:
+        if row.get("mistake_bound_kind"):
+            kinds = {
+                "novikoff": "Novikoff",
+                "general_bound_best": "general, best scale",
+                "mistake_rounds_bound": "mistake rounds, c = 1",
+                "general_bound": "general, textbook",
+            }
+            extra = (
+                ""
+                if row.get("general_bound") is None
+                else f"; the textbook L + R||u|| sqrt(L) + R^2||u||^2 says "
+                f"{row['general_bound']:.6g}"
+            )
+            lines.append(
+                f"Mistake bound of {row['label']} ({row['order']}): "
+                f"{row['mistake_bound']:.6g} "
+                f"({kinds[row['mistake_bound_kind']]}){extra}."
+            )
+    na: dict[tuple[str, str], str] = {}
+    for r in cmp.runs:
+        for k, why in r.not_available.items():
+            na.setdefault((r.label, k), why)
+    if na:
+        lines.append("")
+        lines += [f"N/A for {label}: {k}: {why}." for (label, k), why in na.items()]
+    if any(r.get("mistake_bound_kind") for r in cmp.rows) or na:
+        lines.append("")
+    for r in cmp.rows:
+        if r.get("diverged"):
+            # a learner's run diverged; weights from elsewhere are only not finite
+            what = "NOT FINITE" if r["order"] == "external" else "DIVERGED"
+            lines.append(
+                f"**{what}** {r['label']} ({r['order']}): {r['diverged']}. Its "
+                "scores stop at the last finite checkpoint (the final values "
+                "are N/A); the figures show the finite part."
+            )
+            lines.append("")
+    reg = [r for r in cmp.rows if r.get("regret_bound_respected") is not None]
+    if reg:
+        lines.append(
+            "Pegasos regret bound G^2 (1 + ln t)/(2 lambda): "
+            + ", ".join(
+                f"{r['label']}/{r['order']}: "
+                f"{'respected' if r['regret_bound_respected'] else 'VIOLATED'}"
+                for r in reg
+            )
+            + "."
+        )
+        lines.append("")
+    tm = cmp.timings
+    lines.append(
+        f"Time: exact solve {tm.get('solve_seconds', 0):.3f} s, learning "
+        f"{tm.get('learn_seconds', 0):.3f} s, evaluation against the optimum "
+        f"{tm.get('eval_seconds', 0):.3f} s, total {tm.get('total_seconds', 0):.3f} s."
+    )
+    return "\n".join(lines) + "\n"
