@@ -250,7 +250,7 @@ def _solution(
             RuntimeWarning,
             stacklevel=stacklevel,
         )
-    support, margin_sv, bound, sv_tol = support_sets(problem, alpha, cert)
+    support, margin_sv, bound, sv_tol = support_sets(problem, alpha, cert, w, b)
     nrm = _norm(problem.to_augmented(w, b))
     margin = 1.0 / nrm if nrm > 0 else math.inf
     return ExactSolution(
