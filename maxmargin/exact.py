@@ -387,7 +387,7 @@ def _solve(
         return _solve_without_zero_costs(
             problem, t0, form=form, solver=solver, polish=polish, interface=interface, tol=tol
         )
-    t = solver_scale(problem)
+    t = solver_scale(problem, route.solver)
     if _rescaled(problem, t):
         logger.debug(
             "solve %s: solved as the equivalent problem with X scaled by t = %g",

@@ -117,3 +117,37 @@ def test_sv6_sets_and_weights_at_every_scale(intercept, log_s, log_cs2, zero_row
     assert math.isclose(sol.w[0] * s, 1.0, rel_tol=1e-9)
     assert sol.margin_support.tolist() == margin_svs
     assert sol.bound_support.tolist() == [0, 1]
+
+
+def _raw(name: str) -> Dataset:
+    datasets = pytest.importorskip("sklearn.datasets")
+    X, y = getattr(datasets, f"load_{name}")(return_X_y=True)
+    if name == "wine":  # classes 0 vs 1
+        keep = y < 2
+        return Dataset(X[keep], np.where(y[keep] == 0, 1, -1))
+    return Dataset(X, np.where(y == 1, 1, -1))
+
+
+@pytest.mark.parametrize("name", ["wine", "breast_cancer"])
+@pytest.mark.parametrize("intercept", ["none", "free", "augmented"])
+@pytest.mark.parametrize("C", [1.0, 1e3])
+def test_direct_clarabel_certifies_raw_wine_and_breast_cancer(name, intercept, C):
+    # Raw columns from 1e-3 to 4e3: rescaled to max ||z_i|| = 1, Clarabel called the
+    # bounded soft-margin dual unbounded ('DualInfeasible'); it must agree with the
+    # default route's optimum.
+    problem = SVMProblem(_raw(name), C=C, intercept=intercept)
+    sol = solve(problem, solver="CLARABEL")
+    ref = solve(problem)
+    assert sol.certificate.ok and ref.certificate.ok
+    scale = max(1.0, float(np.linalg.norm(ref.w)))
+    assert float(np.linalg.norm(sol.w - ref.w)) <= 1e-6 * scale
+
+
+@pytest.mark.parametrize("s", [1e-150, 1e-20, 1e20, 1e150])
+def test_direct_clarabel_on_raw_wine_at_every_scale(s):
+    # X -> s X, C -> C / s^2: the same problem, w -> w / s
+    ds = _raw("wine")
+    ref = solve(SVMProblem(ds, C=1.0))
+    sol = solve(SVMProblem(Dataset(ds.X * s, ds.y), C=1.0 / s**2), solver="CLARABEL")
+    assert sol.certificate.ok
+    np.testing.assert_allclose(sol.w * s, ref.w, rtol=1e-6, atol=1e-9 * np.abs(ref.w).max())
