@@ -151,3 +151,51 @@ def test_direct_clarabel_on_raw_wine_at_every_scale(s):
     sol = solve(SVMProblem(Dataset(ds.X * s, ds.y), C=1.0 / s**2), solver="CLARABEL")
     assert sol.certificate.ok
     np.testing.assert_allclose(sol.w * s, ref.w, rtol=1e-6, atol=1e-9 * np.abs(ref.w).max())
+
+
+def _hard_solves_fail(monkeypatch):
+    """Make every hard-margin solve fail as raw breast_cancer's does (soft ones run)."""
+    import maxmargin.exact as exact
+    from maxmargin import SolverError
+
+    real = exact.solve
+
+    def solve_or_fail(problem, *args, **kwargs):
+        if problem.hard:
+            raise SolverError("PIQP_MAX_ITER_REACHED (as on raw breast_cancer)")
+        return real(problem, *args, **kwargs)
+
+    monkeypatch.setattr(exact, "solve", solve_or_fail)
+
+
+def test_the_grid_path_keeps_its_points_when_the_hard_margin_fails(monkeypatch):
+    # The path's soft solves all certify; the final hard-margin solve (C*) raised
+    # SolverError and lost every point. Now: C* nan, the reason in a field and a warning.
+    from maxmargin import regularization_path
+    from maxmargin.evaluation.path.limits import HardMarginLimit
+
+    _hard_solves_fail(monkeypatch)
+    ds = Dataset([[1.0], [-1.0], [3.0]], [1, -1, 1])
+    with pytest.warns(RuntimeWarning, match="C\\* .* is not determined"):
+        rp = regularization_path(ds, C=[0.1, 1.0, 10.0], hard_limit=True)
+    assert all(c.ok for c in rp.certificates) and len(rp.C) == 3
+    lim = rp.hard_margin_limit
+    assert lim is not None and lim.separable and math.isnan(lim.C_star)
+    assert "PIQP_MAX_ITER_REACHED" in lim.failure
+    assert HardMarginLimit.from_dict(lim.to_dict()).failure == lim.failure
+    assert "C* not determined" in rp.to_markdown()
+
+
+def test_the_exact_path_on_raw_breast_cancer_keeps_its_breakpoints():
+    # Separable, but its hard margin is not decidable in double precision: the exact path
+    # stops for precision and used to end in the hard-margin solve's SolverError.
+    from maxmargin import regularization_path
+
+    ds = _raw("breast_cancer")
+    with pytest.warns(RuntimeWarning, match="not determined"):
+        ep = regularization_path(ds, exact=True)
+    assert ep.separable and ep.end_reason in ("precision", "unsettled")
+    assert len(ep) > 0 and ep.certified
+    assert math.isnan(ep.C_star) and "hard-margin solve failed" in ep.C_star_failure
+    assert ep.to_dict()["C_star_failure"] == ep.C_star_failure
+    assert "C* not determined" in ep.to_markdown()
