@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from maxmargin import Dataset, ExactSVC, SVMProblem, solve
+from maxmargin import Dataset, ExactSVC, SVMProblem, certify, solve
 
 # Two zero rows (labels + and -) and x = +-1. Each zero row has y f = 0 whatever (w, b):
 # it pays C (xi = 1) and sits at its bound alpha = C. The rest is the two-point problem
@@ -199,3 +199,27 @@ def test_the_exact_path_on_raw_breast_cancer_keeps_its_breakpoints():
     assert math.isnan(ep.C_star) and "hard-margin solve failed" in ep.C_star_failure
     assert ep.to_dict()["C_star_failure"] == ep.C_star_failure
     assert "C* not determined" in ep.to_markdown()
+
+
+def test_digits_gap_above_its_floor_is_the_stretch_and_no_rounding_error():
+    # digits 3 vs 8, C = 1e4: relative gap 1.67e-12 against a floor of 1.5e-12. The floor
+    # is right: the gap is the stretch's real cost 2 delta (every margin SV at 1 + delta),
+    # and undoing the stretch gives a point whose gap is within its floor, but whose
+    # floor (8.8e-7, the slacks rounding allows times C) proves far less.
+    datasets = pytest.importorskip("sklearn.datasets")
+    X, y = datasets.load_digits(return_X_y=True)
+    keep = (y == 3) | (y == 8)
+    problem = SVMProblem(Dataset(X[keep], np.where(y[keep] == 3, 1, -1)), C=1e4)
+    sol = solve(problem)
+    cert = sol.certificate
+    assert cert.ok
+    r = problem.margins(sol.w, sol.b)
+    delta = float(r[sol.margin_support].min()) - 1.0
+    assert 0 < delta <= 1e-10
+    np.testing.assert_allclose(r[sol.margin_support], 1.0 + delta, rtol=0, atol=1e-13)
+    # the gap is 2 delta (its rounding aside), the complementarity delta
+    assert abs(cert.relative_gap - 2 * delta) <= cert.floors["relative_gap"]
+    assert abs(cert.kkt["complementary_alpha"] - delta) <= cert.floors["complementary_alpha"]
+    unstretched = certify(problem, sol.w / (1 + delta), sol.b / (1 + delta), sol.alpha)
+    assert abs(unstretched.relative_gap) <= unstretched.floors["relative_gap"]
+    assert unstretched.accuracy() > 1e3 * cert.accuracy()
