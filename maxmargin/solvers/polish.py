@@ -419,6 +419,11 @@ def _candidate(
     return w, b, a_clip, cert
 
 
+#: The index in :func:`_active_set_guesses` of the first guess read off ``alpha`` (at
+#: 1e-8 of its scale): coordinate descent's one guess.
+_ALPHA_GUESS = 4
+
+
 def _active_set_guesses(
     problem: SVMProblem, w: np.ndarray, b: float, alpha: np.ndarray, ascale: Any
 ) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -513,7 +518,7 @@ def polish(
     if from_alpha:
         # Coordinate descent: one guess, and only small corrections; where it is wrong,
         # the caller sweeps on to a tighter tolerance instead (cheaper at scale).
-        guesses = guesses[-2:-1]
+        guesses = guesses[_ALPHA_GUESS : _ALPHA_GUESS + 1]
     seen = set()
     # Solves by MINRES (large margin sets) cost up to thousands of products each: at
     # most 3 of them for an interior-point point's guesses (coordinate descent: 8).
