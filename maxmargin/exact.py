@@ -63,7 +63,7 @@ from .separation import _raise_not_separable, is_separable, separation_certifica
 from .solution import ExactSolution
 from .solvers import FORMS, Route, available_solvers, choose_route, hard_margin_retries
 from .solvers.polish import polish as polish_point
-from .solvers.polish import stretch_needed, stretched
+from .solvers.polish import polish_no_margin, stretch_needed, stretched
 from .solvers.qp import primal_point, signed_rows, weights_from_alpha
 from .solvers.result import RawResult, Status
 from .solvers.scaling import (
@@ -661,6 +661,8 @@ class _Attempts:
         if self.polish:
             exact_bounds = route.backend is not None and route.backend.exact_bounds
             best = polish_point(p, self.YZ, w, b, alpha, cert, self.tol, from_alpha=exact_bounds)
+            if best is None and not p.hard:  # every alpha_i at 0 or C: no margin SV to solve for
+                best = polish_no_margin(p, self.YZ, alpha, cert, self.tol)
             if best is not None:
                 return _Point(raw, route, *best, polished=True)
         return _Point(raw, route, w, b, alpha, cert, polished=False)

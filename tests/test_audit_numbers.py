@@ -233,6 +233,7 @@ def test_digits_gap_above_its_floor_is_the_stretch_and_no_rounding_error():
     st.floats(0, 10),
 )
 @example(385657, "free", -79.3929976002649, math.log10(14012.047839807276))  # unpolished
+@example(174, "none", 1.0, 0.0)  # every alpha_i = C: no margin SV for the polish to solve for
 def test_zero_rows_polish_to_rounding_at_every_scale(seed, intercept, log_s, log_cs2):
     # random 2-D data plus 1-3 pairs of zero rows, X -> s X and C -> C / s^2 (C s^2 from 1
     # to 1e10): polished, the relative gap within 10 times its rounding bound (4 of 150
