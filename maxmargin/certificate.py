@@ -599,7 +599,11 @@ def certify(
 
 
 def support_sets(
-    problem: SVMProblem, alpha: np.ndarray, cert: Certificate
+    problem: SVMProblem,
+    alpha: np.ndarray,
+    cert: Certificate,
+    w: Any = None,
+    b: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
     """The support vectors of a certified point: ``(support, margin, bound, sv_tol)``.
 
@@ -609,8 +613,15 @@ def support_sets(
     ``[2^-52, 1e-6]``) and ``tau = sqrt(kappa)``, ``A = max_i alpha_i``:
 
     - bound SV: ``alpha_i >= (1 - tau) C_i`` (soft margin only),
-    - support vector: ``alpha_i > tau min(A, C_i)`` (``tau A`` for the hard margin),
+    - support vector: ``alpha_i > tau min(A, C_i)`` (``tau A`` for the hard margin), or,
+      given ``w``, on the margin (``|y_i f_i - 1| <= tau``) with ``alpha_i > tau F``,
+      ``F`` the largest ``alpha_i`` that is not a bound SV's,
     - margin SV: a support vector that is not a bound SV.
+
+    The second test matters once some ``alpha_i = C``: then ``A = C``, and a margin SV
+    whose ``alpha_i`` is far below C (0.5 at C = 1e8, beside zero rows of both labels at
+    their bound) would fall under ``tau C``; on the margin, only the free multipliers'
+    own size ``F`` says what is small.
 
     Scale-free (``X -> sX, C -> C/s^2`` scales alpha and both thresholds alike) and
     relative to alpha's own size, never to C alone: C far above ``max alpha`` (the
@@ -627,6 +638,9 @@ def support_sets(
     alpha : ndarray of shape (n,)
     cert : Certificate
         The certificate of the point ``alpha`` belongs to.
+    w, b : array-like of shape (d,) and float, optional
+        The point's weights and intercept: with them, the examples on the margin are
+        judged against the free multipliers' size (above).
 
     Returns
     -------
@@ -657,6 +671,11 @@ def support_sets(
     pos = costs > 0
     bound_mask = pos & (alpha >= (1.0 - tau) * costs)
     support_mask = pos & (alpha > tau * np.minimum(amax, costs))
+    if w is not None:
+        r, _ = margins(problem, np.asarray(w, dtype=float), float(b))
+        free = float(alpha[pos & ~bound_mask].max(initial=0.0))
+        on_margin = np.abs(r - 1.0) <= tau
+        support_mask |= pos & on_margin & (alpha > tau * free)
     support = np.flatnonzero(support_mask)
     return (
         support,

@@ -66,7 +66,7 @@ from .separation import _raise_not_separable
 from .solvers import Route, choose_route, hard_margin_retries
 from .solvers.kernel import solve_kernel_dual
 from .solvers.polish import polish as polish_point
-from .solvers.polish import stretch_needed, stretched
+from .solvers.polish import polish_no_margin, stretch_needed, stretched
 from .solvers.qp import primal_point, signed_rows, weights_from_alpha
 from .solvers.result import RawResult, Status
 from .solvers.scaling import (
@@ -232,7 +232,7 @@ def _solution(
             RuntimeWarning,
             stacklevel=stacklevel,
         )
-    support, margin_sv, bound, sv_tol = support_sets(problem, alpha, cert)
+    support, margin_sv, bound, sv_tol = support_sets(problem, alpha, cert, w, b)
     nrm = _norm(problem.to_augmented(w, b))
     margin = 1.0 / nrm if nrm > 0 else math.inf
     return solution.ExactSolution(
@@ -405,7 +405,7 @@ def _solve(
         return _solve_without_zero_costs(
             problem, t0, form=form, solver=solver, polish=polish, interface=interface, tol=tol
         )
-    t = solver_scale(problem)
+    t = solver_scale(problem, route.solver)
     if _rescaled(problem, t):
         logger.debug(
             "solve %s: solved as the equivalent problem with X scaled by t = %g",
@@ -654,6 +654,8 @@ class _Attempts:
         if self.polish:
             exact_bounds = route.backend is not None and route.backend.exact_bounds
             best = polish_point(p, self.YZ, w, b, alpha, cert, self.tol, from_alpha=exact_bounds)
+            if best is None and not p.hard:  # every alpha_i at 0 or C: no margin SV to solve for
+                best = polish_no_margin(p, self.YZ, alpha, cert, self.tol)
             if best is not None:
                 return _Point(raw, route, *best, polished=True)
         return _Point(raw, route, w, b, alpha, cert, polished=False)

@@ -330,16 +330,62 @@ def stretched(
     return (w2, float(b2), cert2) if better else None
 
 
+def _alpha_in_box(
+    problem: SVMProblem, YZ: Any, M: np.ndarray, a: np.ndarray, wt: np.ndarray
+) -> np.ndarray | None:
+    """Multipliers inside their box with the same ``w~``: a bounded least-squares fit.
+
+    With more margin SVs than ``d' + 1`` (duplicates, opposite labels on one point) the
+    reduced KKT system is singular, and its minimum-norm ``alpha_M`` may leave the box
+    although ``w~ = G^T alpha_M + w_B`` is right (unique: ``G G^T`` fixes ``G^T
+    alpha_M``). ``alpha_M`` in ``[0, C_M]`` with ``G^T alpha_M = w~ - w_B`` (and ``y_M^T
+    alpha_M = -sum_B C_i y_i``, free intercept) is found by BVLS; None when the rows of M
+    are sparse and many, or the fit fails.
+    """
+    from scipy.optimize import lsq_linear
+
+    Z = problem.Z if YZ is None else YZ
+    if M.size == 0 or (sp.issparse(Z) and M.size * Z.shape[1] > DENSE_POLISH_SIZE):
+        return None
+    y = problem.data.y
+    G = Z[M]
+    G = G.toarray() if sp.issparse(G) else np.asarray(G)
+    if YZ is None:
+        G = G * y[M, None]
+    rest = a.copy()
+    rest[M] = 0.0  # alpha on B (at C) and 0 elsewhere
+    signs = y if YZ is None else 1.0
+    A, target = G.T, wt - np.asarray((rest * signs) @ Z).ravel()
+    if problem.intercept == "free":
+        # the equality's row in the units of the others (a column of G's size)
+        unit = float(np.sqrt(np.mean(np.einsum("ij,ij->i", G, G)))) or 1.0
+        A = np.vstack([A, unit * y[M][None, :]])
+        target = np.append(target, -unit * float(y @ rest))
+    hi = np.full(M.size, np.inf) if problem.hard else problem.costs[M]
+    try:
+        fit = lsq_linear(A, target, bounds=(np.zeros(M.size), hi), method="bvls", tol=1e-15)
+    except (ValueError, np.linalg.LinAlgError):  # pragma: no cover - a degenerate fit
+        return None
+    if not np.isfinite(fit.x).all():
+        return None
+    out = rest
+    out[M] = np.clip(fit.x, 0.0, hi)
+    return out
+
+
 def _candidate(
     problem: SVMProblem,
     YZ: Any,
     out: tuple[np.ndarray, float | None, np.ndarray | None],
     tol: float,
+    M: np.ndarray | None = None,
 ) -> tuple[np.ndarray, float, np.ndarray, Certificate]:
     """The point of one reduced KKT solution ``out``, certified (and maybe :func:`stretched`).
 
     ``alpha`` clipped into its box; ``w~`` the solve's own (refined) one unless the clip
-    moved alpha, else ``(YZ)^T alpha``.
+    moved alpha, else ``(YZ)^T alpha``. When the clip moved alpha, the multipliers of
+    the margin SVs ``M`` are also refitted inside the box for the solve's own ``w~``
+    (:func:`_alpha_in_box`), and that point is kept when it certifies better.
     """
     a, bb, wt = out
     a_clip = np.clip(a, 0.0, np.inf if problem.hard else problem.costs)
@@ -349,10 +395,33 @@ def _candidate(
     else:
         w, b = weights_from_alpha(problem, YZ, a_clip, bb)
     cert = certify(problem, w, b, a_clip, tol=tol)
+    if M is not None and not np.array_equal(a_clip, a):
+        signs = problem.data.y if YZ is None else 1.0
+        wt_a = (
+            wt
+            if wt is not None
+            else np.asarray((a * signs) @ (problem.Z if YZ is None else YZ)).ravel()
+        )
+        a_fit = _alpha_in_box(problem, YZ, M, a, wt_a)
+        if a_fit is not None:
+            w2, b_aug2 = problem.from_augmented(wt_a)
+            b2 = (
+                float(bb if bb is not None else 0.0)
+                if problem.intercept == "free"
+                else float(b_aug2)
+            )
+            cert2 = certify(problem, w2, b2, a_fit, tol=tol)
+            if cert2.max_residual() < cert.max_residual():
+                w, b, a_clip, cert = w2, b2, a_fit, cert2
     st = stretched(problem, w, b, a_clip, cert, tol)
     if st is not None:
         w, b, cert = st
     return w, b, a_clip, cert
+
+
+#: The index in :func:`_active_set_guesses` of the first guess read off ``alpha`` (at
+#: 1e-8 of its scale): coordinate descent's one guess.
+_ALPHA_GUESS = 4
 
 
 def _active_set_guesses(
@@ -390,6 +459,27 @@ def _active_set_guesses(
                     np.flatnonzero((alpha >= C - a_t) & pos),
                 )
             )
+    if not hard:
+        # Zero against the free multipliers' own size, bound against each C_i: once some
+        # alpha_i = C, "small" relative to C takes in every margin SV whose alpha is far
+        # below C (zero rows of both labels at C = 1e8: alpha = 0.5 on the margin, C on
+        # the zero rows; a solver stopped at a relative gap of 1e-9, dominated by
+        # C sum xi, leaves w 13% off and no margin near 1 to read the set off).
+        inner = pos & (alpha < 0.5 * C)
+        afree = float(alpha[inner].max(initial=0.0))
+        if 0.0 < afree < 1e-3 * float(np.max(ascale, initial=0.0)):
+            for atol in (1e-6, 1e-3):
+                B = np.flatnonzero((alpha >= (1.0 - atol) * C) & pos)
+                Mg = np.flatnonzero((alpha > atol * afree) & (alpha < (1.0 - atol) * C))
+                guesses.append((Mg, B))
+            # (w, b) itself may be off by a factor (sv6 at C = 1e12: 20x): the margin SVs
+            # are then the free examples of the smallest y_i f_i, not those at 1
+            rest = pos & (alpha < (1.0 - 1e-6) * C)
+            rmin = float(r0[rest].min(initial=np.inf))
+            if 0.0 < rmin < np.inf:
+                B = np.flatnonzero((alpha >= (1.0 - 1e-6) * C) & pos)
+                for rtol in (1e-3, 1e-2, 1e-1):
+                    guesses.append((np.flatnonzero(rest & (r0 <= rmin * (1.0 + rtol))), B))
     return guesses
 
 
@@ -428,7 +518,7 @@ def polish(
     if from_alpha:
         # Coordinate descent: one guess, and only small corrections; where it is wrong,
         # the caller sweeps on to a tighter tolerance instead (cheaper at scale).
-        guesses = guesses[-2:-1]
+        guesses = guesses[_ALPHA_GUESS : _ALPHA_GUESS + 1]
     seen = set()
     # Solves by MINRES (large margin sets) cost up to thousands of products each: at
     # most 3 of them for an interior-point point's guesses (coordinate descent: 8).
@@ -452,7 +542,7 @@ def polish(
                 break
             a, bb, _ = out
             hi = np.inf if hard else problem.costs
-            w2, b2, a_clip, cert = _candidate(problem, YZ, out, tol)
+            w2, b2, a_clip, cert = _candidate(problem, YZ, out, tol, M)
             score = cert.max_residual()
             if score < best_score:
                 best, best_score = (w2, b2, a_clip, cert), score

@@ -144,6 +144,7 @@ def _assemble(geo: _Geometry, traced: Any, **kw: Any) -> ExactPath:
         method_list[j] = how
     method = tuple(method_list)
     reason = traced.reason
+    failure = None
     if reason == "end":
         separable = bool(set_counts[-1, _L] == 0)
         C_star = float(bounds[-2]) if separable and K else (0.0 if separable else math.inf)
@@ -160,9 +161,12 @@ def _assemble(geo: _Geometry, traced: Any, **kw: Any) -> ExactPath:
         if separable and reason in ("precision", "unsettled"):
             from .limits import hard_margin_limit
 
-            C_star = hard_margin_limit(
+            # a failed hard-margin solve leaves C* undetermined (nan, with a warning and
+            # its reason), never the traced path lost
+            limit = hard_margin_limit(
                 data, geo.intercept, intercept_scaling=geo.s, sample_weight=geo.weights
-            ).C_star
+            )
+            C_star, failure = limit.C_star, limit.failure
     first_E = rec.seg_ep[1] - rec.seg_ep[0]
     c0 = float(bounds[1]) if (first_E == 0 and K) else (math.inf if first_E == 0 else 0.0)
     if bounds[0] > 0 and first_E:
@@ -205,6 +209,7 @@ def _assemble(geo: _Geometry, traced: Any, **kw: Any) -> ExactPath:
         d=data.d,
         snapshots=snaps,
         weights=geo.weights,
+        C_star_failure=failure,
         **kw,
     )
 

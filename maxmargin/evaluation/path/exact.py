@@ -200,6 +200,11 @@ class ExactPath:
     weights : ndarray of shape (n,) or None
         The example weights ``s_i`` (costs ``C_i = C s_i``); None without. Examples of
         weight 0 stay in the right set (``alpha_i = 0``) along the whole path.
+    C_star_failure : str or None
+        Why ``C_star`` is ``nan`` on separable data when the path stopped for precision:
+        the hard-margin solve that would give it failed
+        (:attr:`~maxmargin.evaluation.path.limits.HardMarginLimit.failure`); None
+        otherwise.
 
     Examples
     --------
@@ -251,6 +256,7 @@ class ExactPath:
     seconds: float = 0.0
     snapshots: dict = field(default_factory=dict, repr=False)
     weights: np.ndarray | None = field(default=None, repr=False)
+    C_star_failure: str | None = None
 
     # ------------------------------------------------------------------ basics
 
@@ -630,6 +636,7 @@ class ExactPath:
             "end_reason": self.end_reason,
             "C_end": json_number(self.C_end),
             "C_star": json_number(self.C_star),
+            "C_star_failure": self.C_star_failure,
             "separable": bool(self.separable),
             "min_margin_sv_C": json_number(self.min_margin_sv_C),
             "n_solves": self.n_solves,

@@ -602,7 +602,7 @@ def _grid_path(
             W[i], B[i], A[i] = w, b, a
             certs.append(cert)
             methods.append(how)
-            _, margin_sv, bound_sv, _ = support_sets(pr, a, cert)
+            _, margin_sv, bound_sv, _ = support_sets(pr, a, cert, w, b)
             nm[i], nb[i] = margin_sv.size, bound_sv.size
             prev = (w, b, a, pr.C)
             secs[i] = time.perf_counter() - t0

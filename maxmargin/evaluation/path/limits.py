@@ -15,6 +15,7 @@ examples of weight 0 do not count (they are left out of both). Proofs in
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -237,6 +238,10 @@ class HardMarginLimit:
         ``||(w, b)_last - (w, b)_hard|| / max(1, ||(w, b)_hard||)``.
     last_equal : bool
         ``last_C >= C_star`` and ``last_rel_diff <= 1e-6``.
+    failure : str or None
+        Why ``C_star`` is not determined (``nan``) on separable data: the hard-margin
+        solve failed (raw breast_cancer: its hard margin is not decidable in double
+        precision); None when it is determined.
 
     Examples
     --------
@@ -257,6 +262,7 @@ class HardMarginLimit:
     last_C: float = math.nan
     last_rel_diff: float = math.nan
     last_equal: bool = False
+    failure: str | None = None
 
     @property
     def geometric_margin(self) -> float:
@@ -290,6 +296,7 @@ class HardMarginLimit:
             "last_C": json_number(self.last_C),
             "last_rel_diff": json_number(self.last_rel_diff),
             "last_equal": bool(self.last_equal),
+            "failure": self.failure,
         }
 
     @classmethod
@@ -323,6 +330,7 @@ class HardMarginLimit:
             last_C=num(doc["last_C"]),
             last_rel_diff=num(doc["last_rel_diff"]),
             last_equal=bool(doc["last_equal"]),
+            failure=None if doc.get("failure") is None else str(doc["failure"]),
         )
 
 
@@ -354,7 +362,10 @@ def hard_margin_limit(
     Returns
     -------
     HardMarginLimit
-        ``alpha`` has one entry per example of ``data`` (0 where the weight is 0).
+        ``alpha`` has one entry per example of ``data`` (0 where the weight is 0). When
+        the data are separable but the hard-margin solve fails, ``C_star`` is ``nan``
+        and :attr:`HardMarginLimit.failure` says why (with a ``RuntimeWarning``): a path
+        keeps every point it computed.
 
     Notes
     -----
@@ -391,6 +402,15 @@ def hard_margin_limit(
         sol = solve(problem, solver=solver)
     except NotSeparableError:  # pragma: no cover - the LP said separable
         return HardMarginLimit(False)
+    except SolverError as e:
+        why = f"the hard-margin solve failed: {e}"
+        warnings.warn(
+            f"{data.name}: separable, but C* (where the path meets the hard margin) is not "
+            f"determined: {why}",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+        return HardMarginLimit(True, math.nan, math.nan, failure=why)
     amax = float(sol.alpha.max() if sw is None else (sol.alpha / sw).max())
     c_star = min(amax, _min_inf_norm_alpha(problem, sol, sw))
     alpha = sol.alpha

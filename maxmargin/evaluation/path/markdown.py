@@ -63,6 +63,8 @@ def grid_path_markdown(p: RegularizationPath) -> str:
                 "- hard-margin limit: the data are not separable (LP); the path "
                 "never reaches a zero-slack solution"
             )
+        elif h.failure is not None:
+            L.append(f"- hard-margin limit: separable (LP), C* not determined: {h.failure}")
         else:
             L.append(
                 f"- hard-margin limit: separable, hard margin 1/||w~|| = "
@@ -175,6 +177,8 @@ def exact_path_markdown(ep: ExactPath, max_rows: int = 200) -> str:
         beyond = (
             f"separable: the hard-margin solution holds from C* = {ep.C_star:.6g} on "
             "(hard_margin_limit, a certified solve); the stretch in between is not traced"
+            if ep.separable and ep.C_star_failure is None
+            else f"separable, C* not determined: {ep.C_star_failure}"
             if ep.separable
             else "not separable"
         )
