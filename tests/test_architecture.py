@@ -44,10 +44,10 @@ ROOMS: list[tuple[str, ...]] = [
     ("maxmargin.online",),
     ("maxmargin.evaluation",),  # bounds, scoring, comparison, path/
     ("maxmargin.plotting",),
+    ("maxmargin.testing",),  # the verdicts; a comparison's report shows them
     ("maxmargin.report",),
     ("maxmargin.studies",),
     ("maxmargin.estimators", "maxmargin.liblinear_model"),
-    ("maxmargin.testing",),
     # the command line: what the commands share, the supervisor, one module per command,
     # then main (which assembles them) and the face
     ("maxmargin.cli.options", "maxmargin.cli.learners"),

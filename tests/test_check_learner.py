@@ -369,7 +369,7 @@ def _reproduced(report, verdict, **names):
 
 
 def test_the_reproduce_lines_rebuild_the_learner_and_give_the_same_verdict():
-    from maxmargin.evaluation.comparison import score_trace
+    from maxmargin.evaluation.scoring import score_trace
 
     cls = next(c for c in BROKEN if c.__name__ == "PegasosSqrtStep")
     report = check_learner(cls, battery="quick", problems=["gaussians/augmented"])
@@ -451,7 +451,12 @@ def test_a_comparisons_verdicts_say_what_they_cannot_judge():
     from maxmargin import compare, make_separable
     from maxmargin.testing import comparison_verdicts
 
-    cmp = compare(make_separable(40, 3, seed=2), learners=[PyPerceptron, "pegasos"], lam=0.1)
+    cmp = compare(
+        make_separable(40, 3, seed=2),
+        learners=[PyPerceptron, "pegasos"],
+        intercept="augmented",  # the bias PyPerceptron supports (compare's default is free)
+        lam=0.1,
+    )
     got = comparison_verdicts(cmp)
     assert got["PyPerceptron"].outcome == "N/A"
     assert "give learners={'PyPerceptron'" in got["PyPerceptron"].not_checked[0][2]
@@ -566,3 +571,28 @@ def test_the_pages_code_runs_and_its_table_is_the_output():
     for v in ns["report"].verdicts:  # the page shows what its code prints (timings aside)
         assert v.reason in shown, v.reason
     assert ns["fixed"].passed and not ns["report"].passed
+
+
+def test_a_comparisons_report_has_the_verdicts_of_its_learners(tmp_path):
+    from maxmargin import Comparison, compare, make_separable
+    from maxmargin.report.comparison import markdown
+    from maxmargin.testing import comparison_verdicts
+
+    cmp = compare(
+        make_separable(40, 3, seed=2),
+        learners=["perceptron", PyPerceptron],
+        intercept="augmented",
+        lam=0.1,
+        orders=("shuffle",),
+        seeds=range(3),
+    )
+    text = markdown(cmp)
+    table = text[text.index("## Verdicts on the learners' claims") :].splitlines()
+    rows = {r.split(" | ")[0].strip("| "): r.split(" | ") for r in table if r.startswith("| ")}
+    want = comparison_verdicts(cmp)
+    assert rows["perceptron"][1] == want["perceptron"].outcome == "PASS"
+    assert rows["perceptron"][2] == str(want["perceptron"].counts()["PASS"])
+    assert rows["PyPerceptron"][1] == "N/A"  # a class of one's own: not rebuilt from a trace
+    cmp.to_json(tmp_path / "c.json")
+    read = markdown(Comparison.from_json(tmp_path / "c.json"))
+    assert "## Verdicts" not in read and "not judged (a comparison read from its file" in read

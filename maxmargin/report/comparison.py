@@ -14,6 +14,7 @@ import numpy as np
 from ..conventions import STATISTIC
 from ..evaluation.comparison import Comparison
 from ..evaluation.scoring import _COLUMNS
+from ..exceptions import MaxMarginError
 from ..problem import SVMProblem
 
 __all__ = ["markdown"]
@@ -47,6 +48,53 @@ def _budget(cmp: Comparison) -> str:
         f"{', '.join(map(str, cmp.seeds))}"
         + (f"; and {traces} trace(s) from elsewhere" if traces else "")
     )
+
+
+def _verdicts(cmp: Comparison) -> list[str]:
+    """Each learner's declared claims judged on the comparison's runs, as a table.
+
+    :func:`maxmargin.testing.comparison_verdicts` on the runs themselves (a rate needs
+    three runs in a random order to be judged; what it cannot judge is INCONCLUSIVE or
+    N/A, with the reason in the evidence column).
+    """
+    if any(r.trace is None for r in cmp.runs):
+        return [
+            "Verdicts on the learners' claims: not judged (a comparison read from its file "
+            "has no traces; `maxmargin check` judges a learner on its own battery).",
+            "",
+        ]
+    from ..testing import comparison_verdicts  # the verdicts' rules: imported when drawn
+
+    try:
+        reports = comparison_verdicts(cmp)
+    except MaxMarginError as e:
+        return [f"Verdicts on the learners' claims: not judged ({e}).", ""]
+    lines = [
+        "## Verdicts on the learners' claims",
+        "",
+        "| learner | verdict | PASS | FAIL | INCONCLUSIVE | evidence |",
+        "|---|---|---|---|---|---|",
+    ]
+    for label, rep in reports.items():
+        n = rep.counts()
+        first = rep.failures or rep.inconclusive or rep.verdicts
+        if first:
+            evidence = f"{first[0].claim} ({first[0].problem}): {first[0].reason}"
+        elif rep.not_checked:
+            evidence = f"{rep.not_checked[0][0]}: {rep.not_checked[0][2]}"
+        else:
+            evidence = "it declares no claim"
+        lines.append(
+            f"| {label} | {rep.outcome} | {n.get('PASS', 0)} | {n.get('FAIL', 0)} | "
+            f"{n.get('INCONCLUSIVE', 0)} | {evidence.replace('|', '/')} |"
+        )
+    lines += [
+        "",
+        "The claims each learner declares (docs/validating.md), judged on these runs: "
+        "`maxmargin check LEARNER` judges them on a whole battery of certified problems.",
+        "",
+    ]
+    return lines
 
 
 def markdown(cmp: Comparison) -> str:
@@ -193,6 +241,7 @@ def markdown(cmp: Comparison) -> str:
             + "."
         )
         lines.append("")
+    lines += _verdicts(cmp)
     tm = cmp.timings
     lines.append(
         f"Time: exact solve {tm.get('solve_seconds', 0):.3f} s, learning "
