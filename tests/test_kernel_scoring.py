@@ -217,3 +217,11 @@ def test_distance_interval_holds_exactly(seed, xscale, cscale, null):
     assert Fraction(lo) ** 2 <= exact <= Fraction(hi) ** 2
     if not null:  # and it is tight: rounding, not a blanket
         assert hi - lo <= 1e-9 * hi
+
+
+def test_compare_refuses_a_kernel_learner_and_names_compare_kernel():
+    from maxmargin import compare, make_separable
+    from maxmargin.online import KernelPegasos
+
+    with pytest.raises(ParameterError, match="compare_kernel"):
+        compare(make_separable(30, 2, seed=0), learners=[KernelPegasos(kernel="rbf")], lam=0.1)

@@ -360,7 +360,8 @@ def _check_learner(learner: OnlineLearner, problem: SVMProblem) -> None:
     if not learner.has_weights:
         raise ParameterError(
             f"{learner!r} has no weight vector to measure against the linear optimum (a "
-            "non-linear kernel); use kernel='linear'"
+            "non-linear kernel): score it against the kernel SVM with "
+            "maxmargin.evaluation.kernel_scoring.compare_kernel, or use kernel='linear'"
         )
     s = problem.intercept_scaling
     supported = tuple(getattr(learner, "supported_intercepts", (learner.intercept,)))
