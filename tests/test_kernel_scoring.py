@@ -224,4 +224,6 @@ def test_compare_refuses_a_kernel_learner_and_names_compare_kernel():
     from maxmargin.online import KernelPegasos
 
     with pytest.raises(ParameterError, match="compare_kernel"):
-        compare(make_separable(30, 2, seed=0), learners=[KernelPegasos(kernel="rbf")], lam=0.1)
+        compare(
+            make_separable(30, 2, seed=0), learners=[KernelPegasos(lam=0.1, kernel="rbf")], lam=0.1
+        )
