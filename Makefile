@@ -7,7 +7,7 @@ TEST_STAMP := $(VENV)/.installed-test
 
 DOCS_STAMP := $(VENV)/.installed-docs
 
-.PHONY: demo test lint bench clean docs
+.PHONY: demo test explore lint bench clean docs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,10 @@ LINTED := maxmargin tests examples bench tools
 
 test: lint
 	$(BIN)/python -m pytest -n 2
+
+# The property tests with fresh random examples (make test replays fixed ones).
+explore: $(TEST_STAMP)
+	HYPOTHESIS_PROFILE=explore $(BIN)/python -m pytest -n 2 -q tests
 
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check $(LINTED)

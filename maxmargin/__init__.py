@@ -27,7 +27,7 @@ from .evaluation.path.grids import parse_grid
 from .evaluation.path.learners import learners_along_path
 from .evaluation.path.limits import hard_margin_limit, min_margin_sv_C
 from .evaluation.saved import SavedComparison, SavedExactPath
-from .exact import ExactSolution, available_solvers, is_separable, separation_certificate, solve
+from .exact import solve
 from .exceptions import (
     CertificateError,
     DataError,
@@ -59,7 +59,14 @@ from .online import (
 )
 from .problem import SVMProblem
 from .report import write_exact_path_report, write_path_report, write_report
-from .separation import SeparationCertificate, verify_separation
+from .separation import (
+    SeparationCertificate,
+    is_separable,
+    separation_certificate,
+    verify_separation,
+)
+from .solution import ExactSolution
+from .solvers import available_solvers
 from .trace import Trace
 
 

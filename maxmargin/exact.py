@@ -49,19 +49,20 @@ import sys
 import time
 import warnings
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+# The modules, not their names: each name has one import path, its home's.
+from . import separation, solution, solvers
 from ._log import logger, solver_output
 from ._numerics import _norm
 from ._validation import WIDE_HINT, check_bool, check_choice, check_memory
 from .certificate import Certificate, certify, check_tol, margins, support_sets
 from .exceptions import NotSeparableError, ParameterError, SolverError
 from .problem import SVMProblem
-from .separation import _raise_not_separable, is_separable, separation_certificate
-from .solution import ExactSolution
-from .solvers import FORMS, Route, available_solvers, choose_route, hard_margin_retries
+from .separation import _raise_not_separable
+from .solvers import Route, choose_route, hard_margin_retries
 from .solvers.polish import polish as polish_point
 from .solvers.polish import stretch_needed, stretched
 from .solvers.qp import primal_point, signed_rows, weights_from_alpha
@@ -76,14 +77,10 @@ from .solvers.scaling import (
     times_inv_t2,
 )
 
-__all__ = [
-    "ExactSolution",
-    "solve",
-    "is_separable",
-    "separation_certificate",
-    "available_solvers",
-    "FORMS",
-]
+if TYPE_CHECKING:
+    from .solution import ExactSolution
+
+__all__ = ["solve"]
 
 
 #: Set while _solve_rescaled runs its inner solves (which must not rescale again).
@@ -117,7 +114,13 @@ def _solve_rescaled_inner(problem: SVMProblem, t: float, t0: float, **kw: Any) -
             f"{problem.data.name}: the data are not separable, and the soft "
             f"margin cannot be solved in double precision{scale_hint(problem)}"
         )
-    scaled = scaled_problem(problem, t)
+    try:
+        scaled = scaled_problem(problem, t)
+    except ParameterError:  # C / t^2 is finite, but not lam' = t^2 / (C n): beyond doubles
+        raise SolverError(
+            f"{problem.data.name}: the soft margin cannot be solved in double precision"
+            f"{scale_hint(problem)}"
+        ) from None
     tries = [kw]
     if huge and kw["form"] == "dual" and kw["solver"] is None:
         tries.append({**kw, "form": "primal", "solver": "PIQP"})
@@ -142,20 +145,7 @@ def _solve_rescaled_inner(problem: SVMProblem, t: float, t0: float, **kw: Any) -
     for wn in caught:  # re-issue all but the verdict, which is redone on `problem` below
         if "certificate of the exact solve" not in str(wn.message):
             warnings.warn_explicit(wn.message, wn.category, wn.filename, wn.lineno)
-    return _solution(
-        problem,
-        w,
-        b,
-        alpha,
-        cert,
-        sol.status,
-        sol.solver,
-        sol.form,
-        sol.interface,
-        sol.polished,
-        t0,
-        stacklevel=5,
-    )
+    return _solution_of(problem, sol, w, b, alpha, cert, t0, stacklevel=5)
 
 
 def _soft_as_hard(problem: SVMProblem, t: float, t0: float, tol: float) -> ExactSolution | None:
@@ -172,7 +162,7 @@ def _soft_as_hard(problem: SVMProblem, t: float, t0: float, tol: float) -> Exact
     # the hard margin as the solvers should see it: unit features (t = 1/R here, since
     # C R^2 > 1), solved without a further rescaling
     hp = scaled_problem(problem, t, as_hard_margin=True)
-    if not is_separable(hp):
+    if not separation.is_separable(hp):
         return None
     try:
         with warnings.catch_warnings():
@@ -190,20 +180,7 @@ def _soft_as_hard(problem: SVMProblem, t: float, t0: float, tol: float) -> Exact
     cert = certify(problem, w, b, alpha, tol=tol)
     if not cert.ok:
         return None
-    return _solution(
-        problem,
-        w,
-        b,
-        alpha,
-        cert,
-        sol.status,
-        sol.solver,
-        sol.form,
-        sol.interface,
-        sol.polished,
-        t0,
-        stacklevel=5,
-    )
+    return _solution_of(problem, sol, w, b, alpha, cert, t0, stacklevel=5)
 
 
 def _cert_trouble(cert: Certificate) -> str:
@@ -253,7 +230,7 @@ def _solution(
     support, margin_sv, bound, sv_tol = support_sets(problem, alpha, cert, w, b)
     nrm = _norm(problem.to_augmented(w, b))
     margin = 1.0 / nrm if nrm > 0 else math.inf
-    return ExactSolution(
+    return solution.ExactSolution(
         w=np.asarray(w, float),
         b=float(b),
         alpha=alpha,
@@ -271,6 +248,37 @@ def _solution(
         polished=polished,
         problem=problem,
         interface=iface,
+    )
+
+
+def _solution_of(
+    problem: SVMProblem,
+    sol: ExactSolution,
+    w: np.ndarray,
+    b: float,
+    alpha: np.ndarray,
+    cert: Certificate,
+    t0: float,
+    stacklevel: int = 3,
+) -> ExactSolution:
+    """:func:`_solution` of ``problem`` at a point an inner solve ``sol`` led to.
+
+    The point is ``sol``'s mapped back, stretched or padded (and certified on ``problem``
+    itself); the solver's fields are ``sol``'s.
+    """
+    return _solution(
+        problem,
+        w,
+        b,
+        alpha,
+        cert,
+        sol.status,
+        sol.solver,
+        sol.form,
+        sol.interface,
+        sol.polished,
+        t0,
+        stacklevel=stacklevel + 1,
     )
 
 
@@ -354,7 +362,7 @@ def solve(
             f"solve needs a maxmargin.SVMProblem, got {type(problem).__name__}; "
             "build one with SVMProblem(Dataset(X, y), C=...)"
         )
-    form = check_choice("form", form, FORMS)
+    form = check_choice("form", form, solvers.FORMS)
     route = choose_route(problem, form, solver, interface)
     tol = check_tol(tol)
     polish = check_bool("polish", polish)
@@ -525,19 +533,7 @@ def _hard_as_soft(problem: SVMProblem, t0: float, tol: float) -> ExactSolution |
                 w, b, cert = st
             logger.debug("  hard margin as the soft margin at C R^2 = 2^%d: %s", k, cert.ok)
             if cert.ok:
-                return _solution(
-                    problem,
-                    w,
-                    b,
-                    sol.alpha,
-                    cert,
-                    sol.status,
-                    sol.solver,
-                    sol.form,
-                    sol.interface,
-                    sol.polished,
-                    t0,
-                )
+                return _solution_of(problem, sol, w, b, sol.alpha, cert, t0)
     finally:
         _HARD_AS_SOFT.reset(token)
     return None
@@ -567,20 +563,7 @@ def _solve_without_zero_costs(problem: SVMProblem, t0: float, **kw: Any) -> Exac
     alpha = np.zeros(problem.n)
     alpha[keep] = sol.alpha
     cert = certify(problem, sol.w, sol.b, alpha, tol=kw["tol"])
-    return _solution(
-        problem,
-        sol.w,
-        sol.b,
-        alpha,
-        cert,
-        sol.status,
-        sol.solver,
-        sol.form,
-        sol.interface,
-        sol.polished,
-        t0,
-        stacklevel=4,
-    )
+    return _solution_of(problem, sol, sol.w, sol.b, alpha, cert, t0, stacklevel=4)
 
 
 def _rescaled(problem: SVMProblem, t: float) -> bool:
@@ -681,7 +664,7 @@ def _first_answer(attempts: _Attempts, route: Route) -> tuple[RawResult, Route]:
         raise SolverError(
             f"{route.solver} ({route.interface}, {route.form} form) returned status "
             f"{raw.text!r}; no optimum was obtained. Try another solver (installed: "
-            f"{', '.join(available_solvers())}) or the other form"
+            f"{', '.join(solvers.available_solvers())}) or the other form"
             f"{scale_hint(attempts.problem)}"
         )
     return raw, route
@@ -698,7 +681,7 @@ def _separable_after_all(
     test): the other form, then the other direct solvers.
     """
     problem = attempts.problem
-    if separation_certificate(problem) is not None:
+    if separation.separation_certificate(problem) is not None:
         _raise_not_separable(problem, raw.text)
     for retry in hard_margin_retries(route):
         raw2, _ = attempts.run(retry)

@@ -11,12 +11,14 @@ import maxmargin as mm
 os.environ.setdefault("MPLBACKEND", "Agg")
 matplotlib.use("Agg")
 
-# CI replays the same examples every run (a red CI must be reproducible); a developer's
-# run explores new ones. A case found locally is pinned with @example in its test. No
-# deadline in either: an example is never too slow, whatever the machine's load.
-settings.register_profile("local", deadline=None)
+# `make test` (and CI) replays the same examples every run: a red run must be
+# reproducible, and a green one must not turn red by chance on the next clone. New
+# examples are explored on purpose (`make explore`, HYPOTHESIS_PROFILE=explore); a case
+# found there is fixed and pinned with @example in its test. No deadline in either: an
+# example is never too slow, whatever the machine's load.
 settings.register_profile("ci", derandomize=True, deadline=None)
-settings.load_profile("ci" if os.environ.get("CI") else "local")
+settings.register_profile("explore", deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 # --------------------------------------------------------------------------- shared data

@@ -248,12 +248,10 @@ ENTRY_POINTS = [
     pytest.param(
         lambda: __import__("maxmargin.estimators", fromlist=["x"]).PegasosClassifier().intercept,
         id="PegasosClassifier",
-        marks=_pending("WP2", "the online estimators"),
     ),
     pytest.param(
         lambda: __import__("maxmargin.estimators", fromlist=["x"]).PerceptronClassifier().intercept,
         id="PerceptronClassifier",
-        marks=_pending("WP2", "the online estimators"),
     ),
     pytest.param(lambda: _cli_default("solve"), id="cli solve"),
     pytest.param(lambda: _cli_default("path"), id="cli path"),
@@ -313,7 +311,7 @@ def _intercept_defaults(path):
         pytest.param(("online",), id="WP3", marks=_pending("WP3", "the learners' defaults")),
         pytest.param(("evaluation/comparison.py",), id="WP4", marks=_pending("WP4", "compare")),
         pytest.param(("evaluation/path",), id="WP5", marks=_pending("WP5", "the path's learners")),
-        pytest.param(("estimators",), id="WP2", marks=_pending("WP2", "the estimators")),
+        pytest.param(("estimators",), id="WP2"),
         pytest.param(("cli", "studies"), id="WP6", marks=_pending("WP6", "the CLI and studies")),
         pytest.param(
             ("kernel_problem.py",),

@@ -49,6 +49,15 @@ def test_split_is_stratified_and_disjoint():
     assert tr.n + te.n == 100 and set(np.unique(te.y)) == {-1.0, 1.0}
 
 
+def test_split_takes_random_state_through_the_conventions():
+    ds = mm.make_gaussians(100, 2, seed=0)
+    tr, _ = ds.split(0.2, seed=3)
+    assert np.array_equal(ds.split(0.2, random_state=3)[0].X, tr.X)
+    assert np.array_equal(ds.split(0.2, seed=3, random_state=3)[0].X, tr.X)
+    with pytest.raises(mm.ParameterError, match="seed=0 and random_state=3 disagree"):
+        ds.split(0.2, seed=0, random_state=3)  # an explicit seed, though the default's
+
+
 def test_one_class_allowed_only_when_asked():
     with pytest.raises(DataError, match="only one class"):
         mm.Dataset([[1.0], [2.0]], [1, 1])

@@ -25,8 +25,9 @@ from maxmargin import (
     make_separable,
 )
 from maxmargin.certificate import certify
-from maxmargin.exact import available_solvers, is_separable, solve
-from maxmargin.solvers import choose_route
+from maxmargin.exact import solve
+from maxmargin.separation import is_separable
+from maxmargin.solvers import available_solvers, choose_route
 from maxmargin.solvers.dcd import coordinate_descent
 from maxmargin.solvers.polish import reduced_kkt
 

@@ -97,7 +97,9 @@ def test_recertify_rejects_other_data(big):
     far = np.setdiff1d(np.arange(X.shape[0]), clf.support_)[0]
     X2 = X.copy()
     X2[far] = -X2[far] * 10.0  # now deep on the wrong side
-    assert not back.recertify(X2, y).ok
+    with pytest.warns(RuntimeWarning, match="NOT CERTIFIED"):
+        assert not back.recertify(X2, y).ok
+    assert back.solution_.status == "uncertified"
 
 
 def test_alpha_round_trip_is_lossless_when_dense():
@@ -141,4 +143,4 @@ def test_refit_after_unpickling_forgets_the_pickled_solution():
     back = pickle.loads(pickle.dumps(ExactSVC().fit(a.X, a.y)))
     back.fit(b.X, b.y)
     assert back.recertify(b.X, b.y).ok and back.solution_.problem.n == 60
-    assert "_solution_fields" not in back.__dict__
+    assert "_solution" not in back.__dict__

@@ -23,7 +23,9 @@ from maxmargin import (
     make_gaussians,
     make_separable,
 )
-from maxmargin.exact import available_solvers, is_separable, solve
+from maxmargin.exact import solve
+from maxmargin.separation import is_separable
+from maxmargin.solvers import available_solvers
 
 ROUTES = [
     ("dual", "PIQP", "direct"),

@@ -24,8 +24,9 @@ from maxmargin import (
     make_separable,
 )
 from maxmargin.certificate import certify
-from maxmargin.exact import available_solvers, is_separable, solve
-from maxmargin.separation import verify_separation
+from maxmargin.exact import solve
+from maxmargin.separation import is_separable, verify_separation
+from maxmargin.solvers import available_solvers
 from maxmargin.solvers.ipm import solve_dual, suitable
 from maxmargin.solvers.qp import signed_rows, weights_from_alpha
 

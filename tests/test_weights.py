@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import math
+import pickle
 
 import numpy as np
 import pytest
@@ -194,6 +195,48 @@ def weighted_scaled(draw):
         -10,
     ),
     intercept="none",
+    eps=1e-4,
+    seed=0,
+)
+# C' = C R^2 finite but C' n beyond the doubles in the rescaled sub-problem (a weight 0
+# leaves n = 7): a SolverError, not the sub-problem's ParameterError about a C never given
+@example(
+    case=(
+        np.array(
+            [
+                0.12573022,
+                -0.13210486,
+                0.64042265,
+                0.10490012,
+                -0.53566937,
+                0.36159505,
+                1.30400005,
+                0.94708096,
+                -0.70373524,
+                -1.26542147,
+                -0.62327446,
+            ]
+        )[:, None],
+        np.array([-1.0, -1, -1, -1, -1, -1, 1, 1, -1, 1, -1]),
+        np.array([1.0, 2, 1, 2, 3, 1, 1, 3, 3, 3, 1]),
+        143,
+        30,
+        -10,
+    ),
+    intercept="free",
+    eps=1e-4,
+    seed=0,
+)
+@example(
+    case=(
+        np.array([[0.346], [0.822], [0.330], [-1.303], [0.905], [0.446], [-0.537], [0.581]]),
+        np.array([1.0, 1, 1, -1, 1, -1, 1, 1]),
+        np.array([1.0, 1, 3, 1, 2, 1, 0, 3]),
+        150,
+        17,
+        -10,
+    ),
+    intercept="free",
     eps=1e-4,
     seed=0,
 )
@@ -402,8 +445,14 @@ def test_svc_with_sample_weight_and_class_weight_is_the_reference():
     a = ExactSVC(C=0.8).fit(X, y, sample_weight=m)
     b = ExactSVC(C=0.8).fit(X[rep], y[rep])
     np.testing.assert_allclose(a.coef_, b.coef_, atol=1e-10)
-    assert a.recertify(X, y, sample_weight=m).ok
-    assert not a.recertify(X, y).ok  # another problem without its weights
+    # the solution keeps its weights: a pickle re-certifies on (X, y) alone ...
+    back = pickle.loads(pickle.dumps(a))
+    assert back.recertify(X, y).ok and back.solution_.problem.weights.tolist() == m.tolist()
+    # ... and the same point is no optimum of the problem without them
+    y_pm = np.where(y == a.classes_[1], 1.0, -1.0)
+    assert not certify(
+        SVMProblem(Dataset(X, y_pm), C=0.8), a.coef_[0], a.intercept_[0], a.alpha_
+    ).ok
 
 
 def test_online_estimators_take_weights():

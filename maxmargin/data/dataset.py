@@ -13,7 +13,8 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from .._validation import _short, check_fraction, check_int, seed_from_random_state
+from .._validation import _short, check_fraction, check_int
+from ..conventions import sklearn_names
 from ..exceptions import DataError, ParameterError
 
 
@@ -392,9 +393,8 @@ class Dataset:
             feature_names=self.feature_names,
         )
 
-    def split(
-        self, test_fraction: float = 0.25, seed: int = 0, *, random_state: Any = None
-    ) -> tuple[Dataset, Dataset]:
+    @sklearn_names(random_state="seed")
+    def split(self, test_fraction: float = 0.25, seed: int = 0) -> tuple[Dataset, Dataset]:
         """Seeded stratified split into (train, test).
 
         Parameters
@@ -403,9 +403,11 @@ class Dataset:
             Fraction of each class put in the test set (at least one example per class;
             each class must keep at least one training example).
         seed : int, default 0
-        random_state : int or numpy.random.RandomState, optional
-            scikit-learn's name for ``seed``: an int is the seed, a RandomState draws
-            one; None (the default) uses ``seed``.
+        random_state : int >= 0, numpy RandomState or Generator, optional
+            scikit-learn's name for ``seed``, resolved by
+            :func:`maxmargin.conventions.sklearn_names`: an int is the seed, a
+            RandomState draws one; None (the default) uses ``seed``; both given and
+            different is a :class:`~maxmargin.exceptions.ParameterError`.
 
         Returns
         -------
@@ -421,7 +423,7 @@ class Dataset:
         (20, 2)
         """
         test_fraction = check_fraction("test_fraction", test_fraction)
-        seed = check_int("seed", seed_from_random_state(random_state, seed), minimum=0)
+        seed = check_int("seed", seed, minimum=0)
         rng = np.random.default_rng(seed)
         test = []
         for label in (-1.0, 1.0):

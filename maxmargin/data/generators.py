@@ -13,8 +13,8 @@ from .._validation import (
     check_fraction,
     check_int,
     check_positive,
-    seed_from_random_state,
 )
+from ..conventions import sklearn_names
 from ..exceptions import ParameterError
 from .dataset import Dataset
 
@@ -28,6 +28,7 @@ def _check_shape(n: Any, d: Any) -> tuple[int, int]:
     return n, d
 
 
+@sklearn_names(random_state="seed")
 def make_separable(
     n: int = 100,
     d: int = 2,
@@ -36,7 +37,6 @@ def make_separable(
     seed: int = 0,
     radius: float = 2.0,
     offset: float = 0.0,
-    random_state: Any = None,
 ) -> Dataset:
     r"""Linearly separable data whose exact hard-margin solution is known.
 
@@ -62,9 +62,11 @@ def make_separable(
         Scale of the spread along the hyperplane.
     offset : float
         Shift of every point along u (the true b is ``-offset/margin``).
-    random_state : int >= 0 or numpy RandomState, optional
-        scikit-learn's name for ``seed`` (its ``make_classification``'s): an int is the
-        seed, a RandomState draws one; None (the default) uses ``seed``.
+    random_state : int >= 0, numpy RandomState or Generator, optional
+        scikit-learn's name for ``seed`` (its ``make_classification``'s), resolved by
+        :func:`maxmargin.conventions.sklearn_names`: an int is the seed, a RandomState
+        draws one; None (the default) uses ``seed``; both given and different is a
+        :class:`~maxmargin.exceptions.ParameterError`.
 
     Returns
     -------
@@ -86,7 +88,7 @@ def make_separable(
             f"points lie 0.05 margin to radius beyond the margin). Got {margin!r} instead."
         )
     offset = check_finite("offset", offset)
-    seed = check_int("seed", seed_from_random_state(random_state, seed), minimum=0)
+    seed = check_int("seed", seed, minimum=0)
     rng = np.random.default_rng(seed)
     u = rng.standard_normal(d)
     u /= np.linalg.norm(u)
@@ -102,6 +104,7 @@ def make_separable(
     return Dataset(X, y, name=f"separable(n={n}, d={d}, margin={margin:g}, seed={seed})", meta=meta)
 
 
+@sklearn_names(random_state="seed")
 def make_gaussians(
     n: int = 200,
     d: int = 2,
@@ -109,7 +112,6 @@ def make_gaussians(
     separation: float = 2.0,
     seed: int = 0,
     positive_fraction: float = 0.5,
-    random_state: Any = None,
 ) -> Dataset:
     """Two overlapping isotropic Gaussian classes (usually not separable).
 
@@ -128,9 +130,11 @@ def make_gaussians(
         Seed of ``numpy.random.default_rng``: the same seed gives the same data.
     positive_fraction : float
         Fraction of the examples in class +1.
-    random_state : int >= 0 or numpy RandomState, optional
-        scikit-learn's name for ``seed`` (its ``make_classification``'s): an int is the
-        seed, a RandomState draws one; None (the default) uses ``seed``.
+    random_state : int >= 0, numpy RandomState or Generator, optional
+        scikit-learn's name for ``seed`` (its ``make_classification``'s), resolved by
+        :func:`maxmargin.conventions.sklearn_names`: an int is the seed, a RandomState
+        draws one; None (the default) uses ``seed``; both given and different is a
+        :class:`~maxmargin.exceptions.ParameterError`.
 
     Returns
     -------
@@ -145,7 +149,7 @@ def make_gaussians(
     n, d = _check_shape(n, d)
     separation = check_finite("separation", separation)
     positive_fraction = check_fraction("positive_fraction", positive_fraction)
-    seed = check_int("seed", seed_from_random_state(random_state, seed), minimum=0)
+    seed = check_int("seed", seed, minimum=0)
     rng = np.random.default_rng(seed)
     e = rng.standard_normal(d)
     e /= np.linalg.norm(e)

@@ -62,7 +62,7 @@ from .._validation import (
 )
 from ..certificate import certify
 from ..data import Dataset, make_separable
-from ..exact import ExactSolution, is_separable, solve
+from ..exact import solve
 from ..exceptions import CertificateError, DataError, ParameterError
 from ..io.files import atomic_write
 from ..io.json import dumps, format_header, jsonable
@@ -72,7 +72,8 @@ from ..online.protocol import as_learner
 from ..online.registry import learner_for, objective_parameter
 from ..online.runner import CHECKPOINT_OVERHEAD, _geometric_count, check_steps
 from ..problem import SVMProblem
-from ..separation import SeparationCertificate, verify_separation
+from ..separation import SeparationCertificate, is_separable, verify_separation
+from ..solution import ExactSolution
 from ..trace import Trace
 from .saved import RUN_NUMBERS
 

@@ -48,11 +48,13 @@ import scipy.sparse as sp
 from .._validation import check_int
 from ..certificate import certify
 from ..data import Dataset, make_gaussians, make_separable
-from ..exact import ExactSolution, is_separable, solve
+from ..exact import solve
 from ..exceptions import CertificateError, DataError, ParameterError
 from ..io.files import atomic_write
 from ..io.json import dumps, format_header, read_document
 from ..problem import SVMProblem
+from ..separation import is_separable
+from ..solution import ExactSolution
 
 __all__ = ["ProblemSpec", "CertifiedProblem", "Battery", "battery", "certified"]
 

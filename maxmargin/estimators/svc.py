@@ -1,0 +1,344 @@
+"""The exact SVM as a scikit-learn estimator: :class:`ExactSVC`."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .._validation import check_choice, check_positive
+from ..certificate import Certificate
+from ..conventions import DEFAULT_INTERCEPT, INTERCEPTS
+from ..data import Dataset
+from ..exact import solve
+from ..exceptions import DataError, ParameterError
+from ..problem import SVMProblem
+from ..solution import ExactSolution
+from ..solvers import FORMS
+from ._base import _binary_targets, _check_sample_weight, _labels, _LinearBinary
+
+__all__ = ["ExactSVC"]
+
+
+class ExactSVC(_LinearBinary):
+    r"""Linear SVM solved exactly and certified: :func:`maxmargin.solve` as an estimator.
+
+    Solves the C-form soft-margin SVM (or the hard-margin SVM with ``hard=True``)
+
+    .. math::
+
+        \min_{w, b}\ \tfrac12 \|w\|^2 + C \sum_i \max(0, 1 - y_i (w \cdot x_i + b))
+
+    to the optimum, polishes it on its active set, and attaches the numpy-recomputed
+    certificate (duality gap, KKT residuals). With ``intercept="free"`` it is the
+    problem of ``sklearn.svm.SVC(kernel="linear", C=C)``.
+
+    Parameters
+    ----------
+    C : float > 0
+        Soft-margin penalty (ignored when ``hard=True``).
+    hard : bool
+        Hard margin (``y_i f(x_i) >= 1`` for all i); non-separable data raise
+        :class:`~maxmargin.exceptions.NotSeparableError` with a certificate.
+    intercept : {"free", "none", "augmented"}
+        ``free``: b not regularized (libsvm's SVC); ``none``: b = 0; ``augmented``:
+        x -> (x, s), b = s w_{d+1} regularized (liblinear's LinearSVC).
+    form : {"dual", "primal"}
+        Which QP the solver sees.
+    solver : str, optional
+        A QP solver name (``"PIQP"``, ``"CLARABEL"``, ...); default the fastest installed.
+    intercept_scaling : float > 0
+        ``s`` of the augmented mode.
+    class_weight : dict or "balanced", optional
+        Per-class weights multiplied into ``fit``'s ``sample_weight``, as ``SVC``:
+        ``{label: weight}`` (a label left out weighs 1) or ``"balanced"``
+        (``n / (2 n_c)``). Example i then costs ``C_i = C sample_weight_i
+        class_weight[y_i]`` (soft margin only).
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        The labels; ``classes_[1]`` is the +1 class.
+    coef_ : ndarray of shape (1, d)
+        ``w``.
+    intercept_ : ndarray of shape (1,)
+        ``b``.
+    support_ : ndarray of shape (n_SV,), int
+        Indices of the support vectors (``ExactSolution.support``), class ``classes_[0]``
+        first, each class in index order (SVC's order).
+    support_vectors_ : ndarray or sparse of shape (n_SV, d)
+        ``X[support_]``.
+    dual_coef_ : ndarray of shape (1, n_SV)
+        ``y_i alpha_i`` of the support vectors (SVC's sign convention: ``coef_ =
+        dual_coef_ @ support_vectors_`` for ``intercept`` free or none).
+    n_support_ : ndarray of shape (2,), int32
+        Support vectors per class, in ``classes_`` order.
+    alpha_ : ndarray of shape (n,)
+        All dual multipliers.
+    certificate_ : Certificate
+        The certificate of optimality (``certificate_.ok``, ``duality_gap``, ``kkt``;
+        ``undecided`` says why when double precision cannot decide it).
+    margin_ : float
+        The geometric margin ``1/||w~||``.
+    solution_ : ExactSolution
+        Everything :func:`maxmargin.solve` returned. Pickled without its data (its
+        problem holds the training set): after unpickling, :meth:`recertify` with the
+        training data rebuilds it.
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Only when X had string column names (a pandas DataFrame).
+
+    Notes
+    -----
+    **Pickles** keep what predicting and re-certifying need, not the training set:
+    ``coef_``, ``intercept_``, the support vectors (``support_``,
+    ``support_vectors_``, ``dual_coef_``), ``alpha_`` (stored by its non-zero entries:
+    after the polish it is exactly 0 off the support vectors), ``certificate_`` and
+    ``solution_`` without its data (what its file keeps: ``ExactSolution.to_dict()``,
+    the problem's parameters and weights but not the training set). The size is
+    O(#SV d), not O(n d) (plus n weights when ``fit`` had ``sample_weight`` or
+    ``class_weight``). A certificate needs every example (the hinge losses of the
+    primal, the stationarity ``w = sum_i alpha_i y_i x_i``): ``clf.recertify(X, y)``
+    re-checks the optimum on the training data and restores ``solution_``.
+    ``copy.copy`` and ``copy.deepcopy`` keep everything.
+
+    Examples
+    --------
+    >>> from maxmargin.estimators import ExactSVC
+    >>> X = [[0.0, 0.0], [0.0, 1.0], [2.0, 0.0], [2.0, 1.0]]
+    >>> clf = ExactSVC(C=10.0).fit(X, ["no", "no", "yes", "yes"])
+    >>> (clf.coef_.round(6) + 0.0).tolist(), clf.intercept_.round(6).tolist()
+    ([[1.0, 0.0]], [-1.0])
+    >>> clf.predict([[3.0, 0.5]]).tolist(), clf.certificate_.ok
+    (['yes'], True)
+    >>> clf.dual_coef_.round(6).tolist(), clf.support_.tolist(), clf.n_support_.tolist()
+    ([[-0.25, -0.25, 0.25, 0.25]], [0, 1, 2, 3], [2, 2])
+    """
+
+    def __init__(
+        self,
+        C: float = 1.0,
+        *,
+        hard: bool = False,
+        intercept: str = DEFAULT_INTERCEPT,
+        form: str = "dual",
+        solver: str | None = None,
+        intercept_scaling: float = 1.0,
+        class_weight: Any = None,
+    ) -> None:
+        self.C = C
+        self.hard = hard
+        self.intercept = intercept
+        self.form = form
+        self.solver = solver
+        self.intercept_scaling = intercept_scaling
+        self.class_weight = class_weight
+
+    def _dataset(self, X: Any, y_pm: np.ndarray, classes: np.ndarray) -> Dataset:
+        """The training data, with the DataFrame's column names and the labels.
+
+        ``solution_.to_dict()`` lists the column names beside ``w``; ``class_weight``
+        names the labels.
+        """
+        names = getattr(self, "feature_names_in_", None)
+        return Dataset(
+            X,
+            y_pm,
+            name=type(self).__name__,
+            classes=_labels(classes),
+            feature_names=None if names is None else names.tolist(),
+        )
+
+    def _problem(self, data: Dataset, sample_weight: Any = None) -> SVMProblem:
+        if not isinstance(self.hard, (bool, np.bool_)):
+            raise ParameterError(f"The 'hard' parameter must be a bool. Got {self.hard!r} instead.")
+        check_choice("intercept", self.intercept, INTERCEPTS)
+        check_choice("form", self.form, FORMS)
+        if self.solver is not None and not isinstance(self.solver, str):
+            raise ParameterError(
+                f"The 'solver' parameter must be None or a solver name such "
+                f"as 'PIQP'. Got {self.solver!r} instead."
+            )
+        s = check_positive("intercept_scaling", self.intercept_scaling)
+        if self.hard:
+            return SVMProblem(
+                data,
+                hard=True,
+                intercept=self.intercept,
+                intercept_scaling=s,
+                sample_weight=sample_weight,
+                class_weight=self.class_weight,
+            )
+        return SVMProblem(
+            data,
+            C=check_positive("C", self.C),
+            intercept=self.intercept,
+            intercept_scaling=s,
+            sample_weight=sample_weight,
+            class_weight=self.class_weight,
+        )
+
+    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> ExactSVC:
+        """Solve the SVM on ``(X, y)`` exactly and certify the optimum.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n, d)
+        y : array-like of shape (n,)
+            Two distinct labels (numbers or strings).
+        sample_weight : array-like of shape (n,), optional
+            Per-example weights ``>= 0``: example i costs ``C_i = C sample_weight_i``
+            (times its ``class_weight``) per unit of slack, as ``SVC``; weight 0 leaves
+            the example out (``alpha_i = 0``). Integer weights give exactly the fit of
+            the data with repeated rows. Soft margin only.
+
+        Returns
+        -------
+        ExactSVC
+            ``self``, fitted.
+
+        Examples
+        --------
+        >>> ExactSVC(hard=True).fit([[-1.0], [1.0]], [0, 1]).margin_
+        1.0
+        """
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
+        classes, y_pm = _binary_targets(self, y)
+        sample_weight = _check_sample_weight(sample_weight, X)
+        problem = self._problem(self._dataset(X, y_pm, classes), sample_weight)
+        sol: ExactSolution = solve(problem, form=self.form, solver=self.solver)
+        sup = np.asarray(sol.support, dtype=np.intp)
+        sup = np.concatenate([sup[y_pm[sup] < 0], sup[y_pm[sup] > 0]])
+        self.classes_ = classes
+        self.coef_ = np.asarray(sol.w, dtype=np.float64).reshape(1, -1)
+        self.intercept_ = np.array([float(sol.b)])
+        self.alpha_ = np.asarray(sol.alpha, dtype=np.float64)
+        self.support_ = sup.astype(np.int32)
+        self.support_vectors_ = X[sup]
+        self.dual_coef_ = (y_pm[sup] * self.alpha_[sup]).reshape(1, -1)
+        self.n_support_ = np.array([(y_pm[sup] < 0).sum(), (y_pm[sup] > 0).sum()], dtype=np.int32)
+        self.certificate_ = sol.certificate
+        self.margin_ = float(sol.margin)
+        self.solution_ = sol
+        self.__dict__.pop("_solution", None)  # left by an unpickled earlier fit
+        return self
+
+    def recertify(self, X: Any, y: Any, *, tol: float | None = None) -> Certificate:
+        """Re-check the fitted optimum on the training data (after unpickling, say).
+
+        ``solution_.with_data``: recomputes the certificate of the fitted point with
+        numpy from ``(X, y)`` (and the example weights ``fit`` was given, which the
+        solution keeps), as :func:`maxmargin.certify` does, and sets ``solution_`` to
+        the solution on ``(X, y)`` (restoring it after unpickling). ``(X, y)`` must be
+        the training data, rows in the same order: the rows ``support_`` must equal
+        ``support_vectors_`` exactly.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n, d)
+            The training features.
+        y : array-like of shape (n,)
+            The training labels (from ``classes_``).
+        tol : float, optional
+            Tolerance of the certificate (default: that of ``certificate_``).
+
+        Returns
+        -------
+        Certificate
+            ``ok`` when the optimum is certified on ``(X, y)`` (else a RuntimeWarning,
+            and ``solution_.status`` is ``"uncertified"``).
+
+        Examples
+        --------
+        >>> import pickle
+        >>> X, y = [[0.0, 0.0], [0.0, 1.0], [2.0, 0.0], [2.0, 1.0]], [0, 0, 1, 1]
+        >>> clf = pickle.loads(pickle.dumps(ExactSVC(C=10.0).fit(X, y)))
+        >>> hasattr(clf, "solution_"), clf.recertify(X, y).ok, hasattr(clf, "solution_")
+        (False, True, True)
+        """
+        check_is_fitted(self)
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, reset=False)
+        check_classification_targets(y)
+        unknown = np.setdiff1d(np.unique(y), self.classes_)
+        if unknown.size:
+            raise DataError(
+                f"labels {unknown[:10].tolist()} are not among classes_ "
+                f"{self.classes_.tolist()}; give the training labels"
+            )
+        n = self.alpha_.shape[0]
+        if X.shape[0] != n:
+            raise DataError(
+                f"X has {X.shape[0]} rows, but the model was fit on {n}; "
+                "give the training data, rows in the same order"
+            )
+        y_pm = np.where(y == self.classes_[1], 1.0, -1.0)
+        rows, sv = X[self.support_], self.support_vectors_
+        rows = rows.toarray() if sp.issparse(rows) else rows
+        sv = sv.toarray() if sp.issparse(sv) else sv
+        if not (
+            np.array_equal(rows, sv)
+            and np.array_equal(y_pm[self.support_], np.sign(self.dual_coef_[0]))
+        ):
+            raise DataError(
+                "X, y are not the training data: the rows support_ differ from "
+                "support_vectors_ (or their labels from dual_coef_'s signs); give "
+                "the data fit saw, rows in the same order"
+            )
+        data = self._dataset(X, y_pm, self.classes_)
+        tol = self.certificate_.tol if tol is None else tol
+        saved = self.__dict__.get("_solution")  # the solution a pickle kept
+        if saved is None:
+            self.solution_ = self.solution_.with_data(data, tol=tol)
+        else:
+            self.solution_ = ExactSolution.from_json(saved, data, tol=tol)
+            del self._solution
+        return self.solution_.certificate
+
+    # Pickles: everything but the training set (see the class Notes).
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(super().__getstate__())  # a copy: the live __dict__ stays as it is
+        sol = state.pop("solution_", None)
+        if sol is not None:
+            # what a file of it keeps (without_data's fields, alpha by its non-zero
+            # entries): the in-memory without_data() holds alpha dense, O(n)
+            state["_solution"] = sol.to_dict()
+        alpha = state.pop("alpha_", None)
+        if alpha is not None:
+            nz = np.flatnonzero(alpha)
+            state["_alpha_nonzero"] = (alpha.shape[0], nz, alpha[nz])
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        state = dict(state)
+        packed = state.pop("_alpha_nonzero", None)
+        if packed is not None:
+            n, nz, values = packed
+            alpha = np.zeros(n)
+            alpha[nz] = values
+            state["alpha_"] = alpha
+        super().__setstate__(state)
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached when normal lookup fails: explain the one attribute a pickle drops.
+        if name == "solution_" and "_solution" in self.__dict__:
+            raise AttributeError(
+                "solution_ is not pickled (it holds the training set); "
+                "call recertify(X, y) with the training data to rebuild it"
+            )
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __copy__(self) -> ExactSVC:
+        new = type(self).__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        return new
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> ExactSVC:
+        new = type(self).__new__(type(self))
+        memo[id(self)] = new
+        new.__dict__.update(copy.deepcopy(self.__dict__, memo))
+        return new
