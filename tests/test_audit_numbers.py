@@ -182,7 +182,7 @@ def test_the_grid_path_keeps_its_points_when_the_hard_margin_fails(monkeypatch):
     lim = rp.hard_margin_limit
     assert lim is not None and lim.separable and math.isnan(lim.C_star)
     assert "PIQP_MAX_ITER_REACHED" in lim.failure
-    assert HardMarginLimit.from_dict(lim.to_dict()).failure == lim.failure
+    assert HardMarginLimit.from_json(lim.to_dict()).failure == lim.failure
     assert "C* not determined" in rp.to_markdown()
 
 

@@ -25,6 +25,7 @@ import pytest
 import maxmargin as mm
 from maxmargin import DataError, ParameterError, io
 from maxmargin.certificate import Certificate, certify
+from maxmargin.evaluation.path.limits import HardMarginLimit, hard_margin_limit
 from maxmargin.io.json import FORMATS
 from maxmargin.io.schema import specs
 from maxmargin.separation import SeparationCertificate, verify_separation
@@ -81,12 +82,32 @@ def _separation_none():
     return verify_separation(ds, [0.5, 0.5], "none")
 
 
+def _grid_path():
+    sep = mm.make_separable(20, 2, seed=3)  # the hard-margin limit nested, intercept "none"
+    return mm.regularization_path(sep, C=[0.01, 1e3], intercept="none", hard_limit=True)
+
+
+def _weighted_grid_path():
+    w = np.linspace(0.5, 2.0, 24)
+    return mm.regularization_path(_data(), C=[0.1, 10.0], sample_weight=w, hard_limit=False)
+
+
+def _hard_limit():
+    return _grid_path().hard_margin_limit
+
+
+def _hard_limit_not_separable():
+    return hard_margin_limit(_data())
+
+
 #: A small instance of every result, several where a field may be None or infinite.
 EXAMPLES = {
     mm.SVMProblem: [_problem, lambda: mm.SVMProblem(_data(), hard=True)],
     Certificate: [_certificate, _undecided],
     SeparationCertificate: [_separation, _separation_none],
     mm.ExactSolution: [_solution, _hard_solution],
+    mm.RegularizationPath: [_grid_path, _weighted_grid_path],
+    HardMarginLimit: [_hard_limit, _hard_limit_not_separable],
 }
 CASES = [
     pytest.param(cls, make, id=f"{cls.__name__}-{i}")
