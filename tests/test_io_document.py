@@ -25,6 +25,7 @@ import pytest
 import maxmargin as mm
 from maxmargin import DataError, ParameterError, io
 from maxmargin.certificate import Certificate, certify
+from maxmargin.evaluation.path.learners import LearnerPathStudy, learners_along_path
 from maxmargin.evaluation.path.limits import HardMarginLimit, hard_margin_limit
 from maxmargin.io.json import FORMATS
 from maxmargin.io.schema import specs
@@ -100,6 +101,11 @@ def _hard_limit_not_separable():
     return hard_margin_limit(_data())
 
 
+def _learners_study():
+    ds = mm.make_gaussians(30, 2, seed=0)
+    return learners_along_path(ds, lam=[0.01, 0.1], learners=["pegasos", "subgradient"], epochs=1)
+
+
 #: A small instance of every result, several where a field may be None or infinite.
 EXAMPLES = {
     mm.SVMProblem: [_problem, lambda: mm.SVMProblem(_data(), hard=True)],
@@ -108,6 +114,7 @@ EXAMPLES = {
     mm.ExactSolution: [_solution, _hard_solution],
     mm.RegularizationPath: [_grid_path, _weighted_grid_path],
     HardMarginLimit: [_hard_limit, _hard_limit_not_separable],
+    LearnerPathStudy: [_learners_study],
 }
 CASES = [
     pytest.param(cls, make, id=f"{cls.__name__}-{i}")

@@ -5,15 +5,15 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
+from ... import io
 from ..._progress import Progress
 from ..._validation import check_int, check_positive, resolve_alias, seed_from_random_state
 from ...data import Dataset
 from ...exceptions import ParameterError
-from ...io.json import json_number
 from ...online.base import OnlineLearner
 from ...online.registry import LEARNERS, learner_class, learner_for
 from ...problem import SVMProblem
@@ -110,8 +110,36 @@ def _learner_job(job: tuple) -> tuple[np.ndarray, float]:
     return F, float(tr.timings.get("learn_seconds", math.nan))
 
 
-@dataclass(frozen=True, eq=False)
-class LearnerPathStudy:
+def _write_curves(st: LearnerPathStudy) -> dict[str, Any]:
+    """The curves by learner (and eps) name: the ``learners`` key of a path report."""
+    num = io.Array().dump
+    names = list(st.learners)
+    return {
+        "final_rel_subopt": {nm: num(st.final_rel_subopt[j]) for j, nm in enumerate(names)},
+        "epochs_to_eps": {
+            f"{e:g}": {nm: num(st.epochs_to_eps[q, j]) for j, nm in enumerate(names)}
+            for q, e in enumerate(st.eps)
+        },
+        "rel_subopt": {nm: num(st.rel_subopt[j]) for j, nm in enumerate(names)},
+    }
+
+
+def _read_curves(doc: Any) -> dict[str, Any]:
+    """The arrays :func:`_write_curves` wrote, by the document's learners and eps."""
+    num = io.Array().load
+    names, eps = doc["learners"], doc["eps"]
+    by_eps = doc["epochs_to_eps"]
+    k, m = len(doc["lam"]), len(doc["t"])
+    rel = np.array([num(doc["rel_subopt"][nm]) for nm in names], dtype=float)
+    ept = np.array([[num(by_eps[f"{e:g}"][nm]) for nm in names] for e in eps], dtype=float)
+    return {
+        "rel_subopt": rel.reshape(len(names), k, m),
+        "epochs_to_eps": ept.reshape(len(eps), len(names), k),
+    }
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class LearnerPathStudy(io.Persistent):
     """Online learners run at every lambda of a grid, scored against that lambda's optimum.
 
     Attributes
@@ -149,14 +177,26 @@ class LearnerPathStudy:
     ...                          learners=["pegasos"], epochs=1)
     >>> st.rel_subopt.shape[:2], st.epochs_to_eps.shape[1:]
     ((1, 2), (1, 2))
+
+    Its document (``to_dict``: the ``learners`` key of a path report) holds the curves by
+    learner name (``rel_subopt``, ``final_rel_subopt``) and by eps (``epochs_to_eps``):
+
+    >>> doc = st.to_dict()
+    >>> doc["lam"], len(doc["rel_subopt"]["pegasos"]), sorted(doc["epochs_to_eps"])
+    ([0.01, 0.1], 2, ['0.01', '0.1'])
     """
+
+    COMPUTED: ClassVar[tuple[str, ...]] = ("scored_against",)
+    LAYOUT: ClassVar[io.Layout] = io.Layout(
+        ("rel_subopt", "epochs_to_eps"), _write_curves, _read_curves
+    )
 
     lam: np.ndarray
     learners: tuple
     epochs: int
     order: str
     seed: int
-    t: np.ndarray
+    t: np.ndarray = io.persist(io.Array(int))
     n: int
     F_star: np.ndarray
     rel_subopt: np.ndarray
@@ -181,55 +221,6 @@ class LearnerPathStudy:
     def final_rel_subopt(self) -> np.ndarray:
         """``rel_subopt`` at the last checkpoint, shape (L, k)."""
         return self.rel_subopt[:, :, -1]
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict (the full curves included).
-
-        Returns
-        -------
-        dict
-            The study's parameters, ``F_star``, ``final_rel_subopt`` and ``rel_subopt``
-            (per learner: per lambda, per checkpoint) and ``epochs_to_eps`` (per eps, per
-            learner, per lambda); non-finite numbers as strings (docs/formats.md).
-
-        Examples
-        --------
-        >>> from maxmargin import make_gaussians
-        >>> st = learners_along_path(make_gaussians(40, 2, seed=0), lam=[0.01, 0.1],
-        ...                          learners=["pegasos"], epochs=1)
-        >>> doc = st.to_dict()
-        >>> doc["lam"], len(doc["rel_subopt"]["pegasos"]), sorted(doc["epochs_to_eps"])
-        ([0.01, 0.1], 2, ['0.01', '0.1'])
-        """
-        return {
-            "lam": [float(v) for v in self.lam],
-            "learners": list(self.learners),
-            "intercept": self.intercept,
-            "intercept_scaling": self.intercept_scaling,
-            "scored_against": self.scored_against,
-            "epochs": self.epochs,
-            "order": self.order,
-            "seed": self.seed,
-            "t": [int(v) for v in self.t],
-            "n": self.n,
-            "F_star": [float(v) for v in self.F_star],
-            "eps": [float(e) for e in self.eps],
-            "final_rel_subopt": {
-                nm: [json_number(v) for v in self.final_rel_subopt[j]]
-                for j, nm in enumerate(self.learners)
-            },
-            "epochs_to_eps": {
-                f"{e:g}": {
-                    nm: [json_number(v) for v in self.epochs_to_eps[q, j]]
-                    for j, nm in enumerate(self.learners)
-                }
-                for q, e in enumerate(self.eps)
-            },
-            "rel_subopt": {
-                nm: [[json_number(v) for v in row] for row in self.rel_subopt[j]]
-                for j, nm in enumerate(self.learners)
-            },
-        }
 
     def to_markdown(self) -> str:
         """Tables: final relative suboptimality and epochs to each eps, per lambda.
@@ -406,18 +397,18 @@ def learners_along_path(
     eps_t = tuple(float(check_positive("eps", e)) for e in eps)
     ep = _epochs_to_eps(rel, ckpts, n, eps_t)
     return LearnerPathStudy(
-        lams,
-        names,
-        epochs,
-        order,
-        int(seed),
-        ckpts,
-        n,
-        F_star,
-        rel,
-        eps_t,
-        ep,
-        secs,
+        lam=lams,
+        learners=names,
+        epochs=epochs,
+        order=order,
+        seed=int(seed),
+        t=ckpts,
+        n=n,
+        F_star=F_star,
+        rel_subopt=rel,
+        eps=eps_t,
+        epochs_to_eps=ep,
+        seconds=secs,
         intercept=mode,
         intercept_scaling=float(s),
     )
