@@ -11,11 +11,12 @@ import numpy as np
 
 from ... import io
 from ..._progress import Progress
-from ..._validation import check_int, check_positive, resolve_alias, seed_from_random_state
+from ..._validation import check_int, check_positive
+from ...conventions import DEFAULT_INTERCEPT, sklearn_names
 from ...data import Dataset
 from ...exceptions import ParameterError
 from ...online.base import OnlineLearner
-from ...online.registry import LEARNERS, learner_class, learner_for
+from ...online.registry import LEARNERS, learner_class, resolve_all
 from ...problem import SVMProblem
 from .grid import RegularizationPath
 from .markdown import learners_markdown
@@ -39,26 +40,27 @@ def _entry(entry: Any) -> tuple[Any, dict[str, Any]]:
     return entry, {}
 
 
-def _learner_at(
-    entry: Any, data: Dataset, lam: float, intercept: str, scaling: float
-) -> OnlineLearner:
-    """Learner ``entry`` built for the problem at ``lam`` with ``intercept``.
+def _learners_at(
+    targets: Sequence[Any], data: Dataset, lam: float, intercept: str, scaling: float
+) -> list[OnlineLearner]:
+    """The learners ``targets`` built for the problem at ``lam`` with ``intercept``.
 
-    ``entry`` is a name, ``module:Class`` or a class, or such a target with its
-    parameters; the learner's declared ``problem_parameter``, lam or C = 1/(lam n), is set
-    from ``lam``.
+    Each entry is a name, ``module:Class`` or a class, or such a target with its
+    parameters, built by :func:`maxmargin.online.registry.resolve_all` (which sets the
+    learner's declared ``problem_parameter``, lam or C = 1/(lam n), from the problem);
+    a learner that declares none has nothing to match along the path and is refused.
     """
-    target, params = _entry(entry)
-    cls = learner_class(target)
-    if getattr(cls, "problem_parameter", None) is None:
-        usable = [nm for nm, c in LEARNERS.items() if c.problem_parameter is not None]
-        raise ParameterError(
-            f"learner {_name(target)!r} has no lambda or C to match along "
-            f"the path (it declares no problem_parameter); use some of "
-            f"{', '.join(usable)}"
-        )
+    for entry in targets:
+        target, _ = _entry(entry)
+        if getattr(learner_class(target), "problem_parameter", None) is None:
+            usable = [nm for nm, c in LEARNERS.items() if c.problem_parameter is not None]
+            raise ParameterError(
+                f"learner {_name(target)!r} has no lambda or C to match along "
+                f"the path (it declares no problem_parameter); use some of "
+                f"{', '.join(usable)}"
+            )
     problem = SVMProblem(data, lam=lam, intercept=intercept, intercept_scaling=scaling)
-    return learner_for(cls, problem, **params)
+    return resolve_all(list(targets), problem)
 
 
 def _name(entry: Any) -> str:
@@ -243,6 +245,7 @@ class LearnerPathStudy(io.Persistent):
         return learners_markdown(self)
 
 
+@sklearn_names(alphas="lam", Cs="C", max_iter="epochs", random_state="seed")
 def learners_along_path(
     data: Dataset,
     lam: Any = None,
@@ -256,11 +259,7 @@ def learners_along_path(
     n_jobs: int | None = 1,
     exact: RegularizationPath | None = None,
     progress: bool = False,
-    intercept: str = "augmented",
-    alphas: Any = None,
-    Cs: Any = None,
-    max_iter: int | None = None,
-    random_state: Any = None,
+    intercept: str = DEFAULT_INTERCEPT,
 ) -> LearnerPathStudy:
     """Run learners at each lambda for a fixed budget; suboptimality against the optimum.
 
@@ -291,14 +290,17 @@ def learners_along_path(
         bias). Computed when not given, with ``intercept``. A weighted path's
         ``weights`` go to the learners' steps.
     progress : bool
-    intercept : {"augmented", "free", "none"}
-        The intercept of the path computed here (when ``exact`` is not given).
+    intercept : {"free", "none", "augmented"}
+        The intercept of the path computed here (when ``exact`` is not given); default
+        ``"free"``, the textbook SVM's (:data:`maxmargin.conventions.DEFAULT_INTERCEPT`).
     alphas, Cs : grid, optional
         scikit-learn's names of ``lam`` and ``C`` (as in :func:`~maxmargin.regularization_path`).
     max_iter : int, optional
         scikit-learn's name for ``epochs`` (SGDClassifier's: passes over the data).
     random_state : int >= 0 or numpy RandomState, optional
-        scikit-learn's name for ``seed``.
+        scikit-learn's name for ``seed``. These four are resolved by
+        :func:`maxmargin.conventions.sklearn_names` (one given with its own name and a
+        different value is a ParameterError).
 
     Returns
     -------
@@ -322,10 +324,7 @@ def learners_along_path(
 
     from ...online import default_checkpoints
 
-    epochs = check_int(
-        "epochs", resolve_alias("epochs", epochs, 10, "max_iter", max_iter), minimum=1
-    )
-    seed = seed_from_random_state(random_state, seed)
+    epochs = check_int("epochs", epochs, minimum=1)
     targets = tuple(learners)
     if not targets:
         raise ParameterError("no learners given; use e.g. learners=['pegasos', 'pa1']")
@@ -335,17 +334,17 @@ def learners_along_path(
             f"(regularization_path(data, lam=grid)), got {type(exact).__name__}"
         )
     mode = exact.intercept if exact is not None else intercept
-    for target in targets:  # refuse a learner that cannot run before the path is computed
-        _learner_at(target, data, 1.0, mode, 1.0 if exact is None else exact.intercept_scaling)
+    # refuse a learner that cannot run before the path is computed
+    _learners_at(targets, data, 1.0, mode, 1.0 if exact is None else exact.intercept_scaling)
     names = tuple(_name(target) for target in targets)
     if exact is None:
         from . import regularization_path
 
         exact = regularization_path(
-            data, C, lam, Cs=Cs, alphas=alphas, intercept=intercept, hard_limit=False,
+            data, C, lam, intercept=intercept, hard_limit=False,
             progress=progress,
         )  # fmt: skip
-    elif any(g is not None for g in (lam, C, alphas, Cs)):
+    elif lam is not None or C is not None:
         raise ParameterError("give either a grid or exact=, not both")
     order_idx = np.argsort(exact.lam)
     lams = exact.lam[order_idx]
@@ -366,10 +365,11 @@ def learners_along_path(
         ]
     )
     ckpts = default_checkpoints(n, epochs)
+    built = [_learners_at(targets, data, float(lam_), mode, s) for lam_ in lams]
     jobs = [
         (
             data,
-            _learner_at(target, data, float(lam_), mode, s),
+            learner,
             epochs,
             order,
             seed + 1009 * i + j,
@@ -380,7 +380,7 @@ def learners_along_path(
             weights,
         )
         for i, lam_ in enumerate(lams)
-        for j, target in enumerate(targets)
+        for j, learner in enumerate(built[i])
     ]
     workers = (os.cpu_count() or 1) if n_jobs in (None, -1) else check_int("n_jobs", n_jobs)
     if len(jobs) * epochs * n < MIN_POOL_STEPS:
