@@ -25,7 +25,6 @@ from ...io.json import dumps, format_header, json_number
 from ...problem import SVMProblem
 from ..saved import SavedExactPath, breakpoints_csv
 from .geometry import _E, _L, _R, SET_NAMES
-from .markdown import exact_path_markdown
 from .tracer import BreakpointCertificates
 
 __all__ = ["ExactPath", "PathPoint"]
@@ -548,28 +547,6 @@ class ExactPath:
         w, b = self.coefficients(np.atleast_1d(np.asarray(C, float)))
         R = (np.asarray(data.X @ w.T) + b) * data.y[:, None]
         return (R <= 0).mean(axis=0)
-
-    def to_markdown(self, max_rows: int = 200) -> str:
-        """A readable report: summary, then a table of the breakpoints and their events.
-
-        Parameters
-        ----------
-        max_rows : int, default 200
-            At most this many breakpoints in the table (the first and the last ones;
-            every one is in :meth:`to_csv`).
-
-        Returns
-        -------
-        str
-
-        Examples
-        --------
-        >>> from maxmargin import Dataset, regularization_path
-        >>> ep = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), exact=True)
-        >>> print(ep.to_markdown().splitlines()[0])
-        # Exact regularization path: data (n=2, d=1, intercept=free)
-        """
-        return exact_path_markdown(self, max_rows)
 
     # ------------------------------------------------------------------ export
 

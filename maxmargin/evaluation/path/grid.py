@@ -61,7 +61,6 @@ from ...exceptions import DataError, ParameterError
 from ...problem import SVMProblem
 from ...solvers.qp import signed_rows
 from .limits import HardMarginLimit, hard_margin_limit, min_margin_sv_C
-from .markdown import grid_path_markdown
 from .points import _DualModel, _solve_point
 
 __all__ = ["RegularizationPath"]
@@ -315,23 +314,6 @@ class RegularizationPath(io.Persistent):
     def certified(self) -> bool:
         """Whether every point's certificate is ok."""
         return all(c.ok for c in self.certificates)
-
-    def to_markdown(self) -> str:
-        """A readable report: summary, limits, one table row per grid point.
-
-        Returns
-        -------
-        str
-            Markdown text.
-
-        Examples
-        --------
-        >>> from maxmargin import Dataset, regularization_path
-        >>> p = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), C=[0.1, 1.0])
-        >>> print(p.to_markdown().splitlines()[0])
-        # Regularization path: data (n=2, d=1, intercept=free)
-        """
-        return grid_path_markdown(self)
 
     def with_data(
         self, data: Dataset, *, holdout: Dataset | None = None, tol: float | None = None

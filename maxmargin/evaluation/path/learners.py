@@ -19,7 +19,6 @@ from ...online.base import OnlineLearner
 from ...online.registry import LEARNERS, learner_class, resolve_all
 from ...problem import SVMProblem
 from .grid import RegularizationPath
-from .markdown import learners_markdown
 
 __all__ = ["LearnerPathStudy", "learners_along_path", "PATH_LEARNERS", "MIN_POOL_STEPS"]
 
@@ -60,7 +59,9 @@ def _learners_at(
                 f"{', '.join(usable)}"
             )
     problem = SVMProblem(data, lam=lam, intercept=intercept, intercept_scaling=scaling)
-    return resolve_all(list(targets), problem)
+    # the intercept named, not intercept_for's fallback: every run is scored against this
+    # problem, so a learner that cannot take its intercept is refused (resolve says why)
+    return resolve_all(list(targets), problem, intercept=intercept, intercept_scaling=scaling)
 
 
 def _name(entry: Any) -> str:
@@ -223,26 +224,6 @@ class LearnerPathStudy(io.Persistent):
     def final_rel_subopt(self) -> np.ndarray:
         """``rel_subopt`` at the last checkpoint, shape (L, k)."""
         return self.rel_subopt[:, :, -1]
-
-    def to_markdown(self) -> str:
-        """Tables: final relative suboptimality and epochs to each eps, per lambda.
-
-        Returns
-        -------
-        str
-            Markdown: a heading, what the runs are scored against, then one table of
-            the final relative suboptimality and one of epochs to each eps (a row per
-            lambda, a column per learner).
-
-        Examples
-        --------
-        >>> from maxmargin import make_gaussians
-        >>> st = learners_along_path(make_gaussians(40, 2, seed=0), lam=[0.01, 0.1],
-        ...                          learners=["pegasos"], epochs=1)
-        >>> print(st.to_markdown().splitlines()[0])
-        ## Learners along the path (1 epochs, order shuffle, seed 0)
-        """
-        return learners_markdown(self)
 
 
 @sklearn_names(alphas="lam", Cs="C", max_iter="epochs", random_state="seed")
