@@ -106,6 +106,10 @@ def _learners_study():
     return learners_along_path(ds, lam=[0.01, 0.1], learners=["pegasos", "subgradient"], epochs=1)
 
 
+def _path_point():
+    return mm.regularization_path(_data(), exact=True).solution_at(0.5)
+
+
 #: A small instance of every result, several where a field may be None or infinite.
 EXAMPLES = {
     mm.SVMProblem: [_problem, lambda: mm.SVMProblem(_data(), hard=True)],
@@ -115,6 +119,7 @@ EXAMPLES = {
     mm.RegularizationPath: [_grid_path, _weighted_grid_path],
     HardMarginLimit: [_hard_limit, _hard_limit_not_separable],
     LearnerPathStudy: [_learners_study],
+    mm.PathPoint: [_path_point],
 }
 CASES = [
     pytest.param(cls, make, id=f"{cls.__name__}-{i}")
