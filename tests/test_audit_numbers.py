@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from maxmargin import Dataset, ExactSVC, SVMProblem, certify, solve
+from maxmargin.report.path import markdown
 
 # Two zero rows (labels + and -) and x = +-1. Each zero row has y f = 0 whatever (w, b):
 # it pays C (xi = 1) and sits at its bound alpha = C. The rest is the two-point problem
@@ -182,8 +183,8 @@ def test_the_grid_path_keeps_its_points_when_the_hard_margin_fails(monkeypatch):
     lim = rp.hard_margin_limit
     assert lim is not None and lim.separable and math.isnan(lim.C_star)
     assert "PIQP_MAX_ITER_REACHED" in lim.failure
-    assert HardMarginLimit.from_dict(lim.to_dict()).failure == lim.failure
-    assert "C* not determined" in rp.to_markdown()
+    assert HardMarginLimit.from_json(lim.to_dict()).failure == lim.failure
+    assert "C* not determined" in markdown(rp)
 
 
 def test_the_exact_path_on_raw_breast_cancer_keeps_its_breakpoints():
@@ -198,7 +199,7 @@ def test_the_exact_path_on_raw_breast_cancer_keeps_its_breakpoints():
     assert len(ep) > 0 and ep.certified
     assert math.isnan(ep.C_star) and "hard-margin solve failed" in ep.C_star_failure
     assert ep.to_dict()["C_star_failure"] == ep.C_star_failure
-    assert "C* not determined" in ep.to_markdown()
+    assert "C* not determined" in markdown(ep)
 
 
 def test_digits_gap_above_its_floor_is_the_stretch_and_no_rounding_error():

@@ -656,7 +656,7 @@ def test_learner_of_your_own_on_run_compare_and_path(tmp_path, capsys, learner_f
         "--json",
         "-",
     )
-    assert code == 2 and "'MyPegasos' supports intercept none or augmented" in err
+    assert code == 2 and "MyPegasos supports intercept 'none' or 'augmented', not 'free'" in err
     assert not out  # refused before the path is computed
     studies = []
     for learners in (target, "pegasos"):  # the same seeds: the same runs

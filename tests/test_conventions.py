@@ -238,7 +238,6 @@ ENTRY_POINTS = [
     pytest.param(
         lambda: _signature(mm.learners_along_path),
         id="learners_along_path",
-        marks=_pending("WP5", "learners_along_path"),
     ),
     pytest.param(
         lambda: __import__("maxmargin.estimators", fromlist=["x"]).ExactSVC().intercept,

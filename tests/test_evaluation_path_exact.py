@@ -23,6 +23,7 @@ from maxmargin.evaluation.path.exact import ExactPath
 from maxmargin.evaluation.path.limits import hard_margin_limit, min_margin_sv_C
 from maxmargin.exact import solve
 from maxmargin.report import write_exact_path_report
+from maxmargin.report.path import markdown
 
 INTERCEPTS = ("free", "none", "augmented")
 
@@ -440,7 +441,7 @@ def test_breast_cancer_reaches_the_hard_margin():
     lim = hard_margin_limit(data)
     assert ep.end_reason == "end" and ep.complete and ep.certified and ep.separable
     assert ep.C_star == pytest.approx(lim.C_star, rel=1e-6) and 6e4 < ep.C_star < 7e4
-    assert ep.n_left[-1] == 0 and "not separable" not in ep.to_markdown()
+    assert ep.n_left[-1] == 0 and "not separable" not in markdown(ep)
     _assert_continuous(ep)
     w, b = ep.coefficients(2 * ep.C_star)
     np.testing.assert_allclose(w, lim.w, rtol=1e-6, atol=1e-6 * np.abs(lim.w).max())
@@ -627,7 +628,7 @@ def test_a_precision_stop_says_what_is_true():
 
     ep = regularization_path(make_separable(30, 2, seed=3), exact=True)
     stopped = dataclasses.replace(ep, end_reason="precision", C_end=float(ep.breakpoints[-2]))
-    md = stopped.to_markdown()
+    md = markdown(stopped)
     assert "not separable" not in md and f"C* = {ep.C_star:.6g}" in md
     assert "cannot be decided in double precision" in md and "rescaling" in md
 
@@ -666,5 +667,5 @@ def test_a_breakpoint_nothing_settles_ends_the_path_with_the_reason():
     ep = regularization_path(Dataset(X, ds.y), exact=True)
     assert ep.end_reason == "unsettled" and ep.certified and not ep.complete
     assert 1e-5 < ep.C_end < 1e-2 and ep.C_star == math.inf and not ep.separable
-    assert "standardising" in ep.to_markdown()
+    assert "standardising" in markdown(ep)
     assert ep.solution_at(ep.C_end).certificate.ok

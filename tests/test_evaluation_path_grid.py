@@ -16,6 +16,7 @@ from maxmargin.evaluation.path import regularization_path
 from maxmargin.evaluation.path.grids import GridWarning, parse_grid
 from maxmargin.exact import solve
 from maxmargin.report import write_path_report
+from maxmargin.report.path import markdown
 
 
 @pytest.mark.parametrize("intercept", ["free", "none", "augmented"])
@@ -48,7 +49,7 @@ def test_report_names_the_route():
     """Each point's method says what solved it, and the report names that route."""
     ds = make_gaussians(40, 2, seed=0)
     p = regularization_path(ds, C="1e-2:1e2:4", hard_limit=False)
-    md = p.to_markdown()
+    md = markdown(p)
     assert p.method[0] == "qp" and set(p.method[1:]) == {"warm"}  # the first point: a solve
     assert p.solver in ("IPM", "PIQP") and "DPP" not in md
     assert f"1 solved by {p.solver} (maxmargin.solve's route)" in md
@@ -56,7 +57,7 @@ def test_report_names_the_route():
     q = regularization_path(ds, C="1e-2:1e2:4", solver="clarabel", warm_start=False)
     assert set(q.method) == {"dpp"} and q.solver == "CLARABEL"
     np.testing.assert_allclose(q.primal, p.primal, rtol=1e-9)
-    assert "4 by the DPP-compiled cvxpy model (CLARABEL" in q.to_markdown()
+    assert "4 by the DPP-compiled cvxpy model (CLARABEL" in markdown(q)
 
 
 @settings(
@@ -107,7 +108,7 @@ def test_hard_limit_on_non_separable_data():
     p = regularization_path(make_gaussians(60, 2, separation=0.5, seed=0), C="1e-1:1e1:3")
     h = p.hard_margin_limit
     assert h is not None and not h.separable and h.C_star == math.inf
-    assert "not separable" in p.to_markdown()
+    assert "not separable" in markdown(p)
 
 
 # ------------------------------------------------------------------ grids, bad input
@@ -233,3 +234,17 @@ def test_integer_weights_equal_repeated_rows_along_the_path():
     b = regularization_path(rep, C="1e-3:1e2:9")
     assert np.abs(a.w - b.w).max() <= 1e-12 * np.abs(b.w).max()
     np.testing.assert_allclose(a.b, b.b, rtol=0, atol=1e-12 * max(1.0, np.abs(b.b).max()))
+
+
+def test_the_report_text_lives_in_report_path(tmp_path):
+    # results are numbers: their prose is maxmargin.report.path's, as written to report.md
+    from maxmargin import ExactPath, RegularizationPath
+    from maxmargin.evaluation.path.learners import LearnerPathStudy
+
+    for cls in (RegularizationPath, ExactPath, LearnerPathStudy):
+        assert not hasattr(cls, "to_markdown"), cls.__name__
+    p = regularization_path(make_separable(20, 2, seed=0), C=[0.1, 10.0])
+    write_path_report(p, tmp_path, figures=False)
+    assert (tmp_path / "report.md").read_text().startswith(markdown(p))
+    with pytest.raises(ParameterError, match="markdown needs a RegularizationPath.*got str"):
+        markdown("report")

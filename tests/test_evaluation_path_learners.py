@@ -92,3 +92,23 @@ def test_an_exact_path_is_refused_with_the_reason():
     ep = mm.regularization_path(ds, 10.0, exact=True)
     with pytest.raises(ParameterError, match="RegularizationPath"):
         learners_along_path(ds, exact=ep, learners=["pegasos"], epochs=1)
+
+
+def test_study_document_keys_and_read_back():
+    st = learners_along_path(
+        make_gaussians(30, 2, seed=0), lam=[0.01, 0.1], learners=["pegasos"], epochs=1
+    )
+    doc = json.loads(st.to_json())
+    # the keys of the report's "learners" before the io mechanism, and the times
+    assert set(doc) == {
+        "lam", "learners", "intercept", "intercept_scaling", "scored_against", "epochs",
+        "order", "seed", "t", "n", "F_star", "eps", "final_rel_subopt", "epochs_to_eps",
+        "rel_subopt", "seconds",
+    }  # fmt: skip
+    final = np.array(doc["final_rel_subopt"]["pegasos"], dtype=float)  # "inf": inf
+    assert np.array_equal(final, st.final_rel_subopt[0])
+    ept = np.array(doc["epochs_to_eps"]["0.01"]["pegasos"], dtype=float)
+    assert np.array_equal(ept, st.epochs_to_eps[1, 0])
+    back = mpath.LearnerPathStudy.from_json(doc)
+    assert type(back) is type(st) and back.to_json() == st.to_json()
+    assert np.array_equal(back.rel_subopt, st.rel_subopt, equal_nan=True)

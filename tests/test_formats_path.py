@@ -1,12 +1,14 @@
 """The path documents (docs/formats.md): grid and exact paths, their loaders, CSV exports.
 
 to_json -> from_json -> to_json gives the same text; the tidy CSV / DataFrame exports hold
-every number exactly; files of older layouts load.
+every number exactly; files of development layouts are refused in one line.
 """
 
 import csv
+import dataclasses
 import io
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,55 +16,108 @@ from _formats import _same, _text
 
 import maxmargin as mm
 from maxmargin import DataError, ParameterError, RegularizationPath
+from maxmargin.certificate import Certificate
 
 # --------------------------------------------------------------------------- paths
 
 
-@pytest.mark.parametrize("include_alpha", [False, True])
-def test_path_round_trip(named, include_alpha):
+def test_path_round_trip(named, tmp_path):
     holdout = mm.make_gaussians(20, 3, separation=1.0, seed=5)
     p = mm.regularization_path(named, C=[1e-3, 0.1, 10.0], holdout=holdout)
-    text = p.to_json(include_alpha=include_alpha)
-    q = RegularizationPath.from_json(io.StringIO(text))
-    assert q.to_json(include_alpha=include_alpha) == text
-    for name in (*RegularizationPath._ARRAYS, "w"):
-        assert _same(getattr(q, name), getattr(p, name)), name
-        assert getattr(q, name).dtype.kind == getattr(p, name).dtype.kind, name
-    assert q.alpha.shape == ((3, 40) if include_alpha else (3, 0))
-    if include_alpha:
-        assert np.array_equal(q.alpha, p.alpha)
-    else:
-        with pytest.raises(ParameterError, match="without alpha"):
-            q.to_dict(include_alpha=True)
+    text = p.to_json(tmp_path / "path.json")
+    doc = json.loads(text)
+    assert doc["format"] == "maxmargin.path/2"
+    assert len(doc["alpha"]) == 3 and set(doc["alpha"][0]) == {"n", "index", "value"}
+    assert [c["certified"] for c in doc["certificates"]] == [True] * 3
+    assert doc["primal"] == p.primal.tolist() and doc["certified"] is True
+    q = RegularizationPath.from_json(tmp_path / "path.json")
+    assert type(q) is RegularizationPath and q.to_json() == text
+    for f in dataclasses.fields(RegularizationPath):
+        a, b = getattr(q, f.name), getattr(p, f.name)
+        if isinstance(a, np.ndarray):
+            assert _same(a, b) and a.dtype.kind == b.dtype.kind, f.name
+    assert np.array_equal(q.alpha, p.alpha) and q.alpha.shape == (3, 40)
     for a, b in zip(q.certificates, p.certificates, strict=True):
-        assert (a.ok, a.kkt, a.floors, a.tol, a.undecided) == (
-            b.ok,
-            b.kkt,
-            b.floors,
-            b.tol,
-            b.undecided,
-        )
-        assert a.relative_gap == b.relative_gap and a.primal_objective == b.primal_objective
+        assert a.to_dict() == b.to_dict()
+    for name in ("primal", "dual", "relative_gap", "max_kkt"):
+        assert np.array_equal(getattr(q, name), getattr(p, name)), name
     assert q.feature_names == ("age", "dose", "w,eight") and q.method == p.method
     assert q.to_csv() == p.to_csv() and q.certified == p.certified
+
+
+def test_path_with_data_recertifies_every_point(named):
+    holdout = mm.make_gaussians(20, 3, separation=1.0, seed=5)
+    p = mm.regularization_path(named, C=[1e-3, 0.1, 10.0], holdout=holdout)
+    text = p.to_json()
+    q = RegularizationPath.from_json(io.StringIO(text), named, holdout=holdout)
+    assert q.certified and np.array_equal(q.holdout_error, p.holdout_error)
+    for a, b in zip(q.certificates, p.certificates, strict=True):
+        assert a.relative_gap == b.relative_gap and a.kkt == b.kkt
+    # a file whose points are not these data's optima: not certified, said in a warning
+    doc = json.loads(text)
+    doc["w"][1][0] += 0.5
+    with pytest.warns(RuntimeWarning, match="1 point.*NOT CERTIFIED"):
+        r = RegularizationPath.from_json(doc, named)
+    assert not r.certified and [c.ok for c in r.certificates] == [True, False, True]
+    assert RegularizationPath.from_json(doc).certified  # the file's word, without data
+    other = mm.make_gaussians(41, 3, separation=1.0, seed=4)
+    with pytest.raises(DataError, match="n=40, d=3.*n=41"):
+        RegularizationPath.from_json(io.StringIO(text), other)
+
+
+def test_path_csv_is_the_csv_written_before_the_io_mechanism():
+    """tests/golden/path_grid.csv: written by the hand-written to_csv (path/1)."""
+    golden = (Path(__file__).parent / "golden" / "path_grid.csv").read_text()
+    rows = list(csv.DictReader(io.StringIO(golden)))
+    col = {
+        k: np.array([float(r[k]) for r in rows])
+        for k in rows[0]
+        if k not in ("method", "certified")
+    }
+    names = ("age", "dose", "w,eight")
+    certs = tuple(
+        Certificate(
+            primal_objective=col["primal"][i],
+            dual_objective=col["dual"][i],
+            duality_gap=col["primal"][i] - col["dual"][i],
+            relative_gap=col["relative_gap"][i],
+            kkt={"stationarity": col["max_kkt"][i], "primal": 0.0},
+            ok=rows[i]["certified"] == "True",
+        )
+        for i in range(len(rows))
+    )
+    p = RegularizationPath(
+        **{k: col[k] for k in ("C", "lam", "b", "norm_w", "norm_reg", "margin", "width")},
+        w=np.column_stack([col[f"w[{n}]"] for n in names]),
+        alpha=np.zeros((3, 40)),
+        n_margin_sv=col["n_margin_sv"].astype(np.int64),
+        n_bound_sv=col["n_bound_sv"].astype(np.int64),
+        **{k: col[k] for k in ("train_error", "holdout_error", "slack_sum", "seconds")},
+        certificates=certs,
+        method=tuple(r["method"] for r in rows),
+        intercept="free",
+        intercept_scaling=1.0,
+        data_name="named",
+        n=40,
+        d=3,
+        solver="IPM",
+        feature_names=names,
+    )
+    assert p.to_csv() == golden
+    assert RegularizationPath.from_json(io.StringIO(p.to_json())).to_csv() == golden
 
 
 def test_path_hard_limit_and_old_files(separable):
     p = mm.regularization_path(separable, C=[0.1, 1e3])
     q = RegularizationPath.from_json(p.to_dict())
     h, g = q.hard_margin_limit, p.hard_margin_limit
-    assert h.separable and h.C_star == g.C_star and np.array_equal(h.w, g.w)
-    assert h.alpha is None and h.last_equal == g.last_equal
-    old = {
-        k: v
-        for k, v in p.to_dict().items()
-        if k not in ("format", "maxmargin_version", "feature_names", "floors", "certificate_tol")
-    }
-    r = RegularizationPath.from_json(old)
-    assert r.certified and r.feature_names is None and r.certificates[0].floors == {}
-    new = r.to_dict()  # written again in today's format: the old keys unchanged
-    assert new["format"] == "maxmargin.path/1" and {k: new[k] for k in old} == old
-    with pytest.raises(DataError, match="the path has no 'w' key"):
+    assert type(h) is type(g) and h.separable and h.C_star == g.C_star
+    assert np.array_equal(h.w, g.w) and h.alpha is None and g.alpha is not None
+    assert h.last_equal == g.last_equal and "alpha" not in p.to_dict()["hard"]
+    old = {**p.to_dict(), "format": "maxmargin.path/1"}
+    with pytest.raises(DataError, match="development version.*path/1.*path/2"):
+        RegularizationPath.from_json(old)
+    with pytest.raises(DataError, match="not a readable maxmargin path document: no 'w' key"):
         RegularizationPath.from_json({k: v for k, v in p.to_dict().items() if k != "w"})
 
 

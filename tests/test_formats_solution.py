@@ -61,7 +61,7 @@ def test_read_document_refuses_with_one_clear_line(tmp_path):
         RegularizationPath.from_json({**format_header("solution")})
     with pytest.raises(
         DataError,
-        match="maxmargin.path/7; maxmargin .* reads up to maxmargin.path/1: upgrade maxmargin",
+        match="maxmargin.path/7; maxmargin .* reads up to maxmargin.path/2: upgrade maxmargin",
     ):
         RegularizationPath.from_json({"format": "maxmargin.path/7", "maxmargin_version": "9"})
     with pytest.raises(DataError, match="format 'sklearn/1' is not maxmargin's"):

@@ -26,6 +26,8 @@ import pytest
 import maxmargin as mm
 from maxmargin import DataError, ParameterError, io
 from maxmargin.certificate import Certificate, certify
+from maxmargin.evaluation.path.learners import LearnerPathStudy, learners_along_path
+from maxmargin.evaluation.path.limits import HardMarginLimit, hard_margin_limit
 from maxmargin.evaluation.reference import Reference
 from maxmargin.io.json import FORMATS
 from maxmargin.io.schema import specs
@@ -100,6 +102,33 @@ def _comparison_separable():
     )
 
 
+def _grid_path():
+    sep = mm.make_separable(20, 2, seed=3)  # the hard-margin limit nested, intercept "none"
+    return mm.regularization_path(sep, C=[0.01, 1e3], intercept="none", hard_limit=True)
+
+
+def _weighted_grid_path():
+    w = np.linspace(0.5, 2.0, 24)
+    return mm.regularization_path(_data(), C=[0.1, 10.0], sample_weight=w, hard_limit=False)
+
+
+def _hard_limit():
+    return _grid_path().hard_margin_limit
+
+
+def _hard_limit_not_separable():
+    return hard_margin_limit(_data())
+
+
+def _learners_study():
+    ds = mm.make_gaussians(30, 2, seed=0)
+    return learners_along_path(ds, lam=[0.01, 0.1], learners=["pegasos", "subgradient"], epochs=1)
+
+
+def _path_point():
+    return mm.regularization_path(_data(), exact=True).solution_at(0.5)
+
+
 #: A small instance of every result, several where a field may be None or infinite.
 EXAMPLES = {
     mm.SVMProblem: [_problem, lambda: mm.SVMProblem(_data(), hard=True)],
@@ -109,6 +138,10 @@ EXAMPLES = {
     mm.Comparison: [_comparison, _comparison_separable],
     Reference: [lambda: _comparison().references[0], lambda: _comparison_separable().references[0]],
     mm.RunResult: [lambda: _comparison().runs[1], lambda: _comparison_separable().runs[1]],
+    mm.RegularizationPath: [_grid_path, _weighted_grid_path],
+    HardMarginLimit: [_hard_limit, _hard_limit_not_separable],
+    LearnerPathStudy: [_learners_study],
+    mm.PathPoint: [_path_point],
 }
 CASES = [
     pytest.param(cls, make, id=f"{cls.__name__}-{i}")

@@ -19,7 +19,8 @@ from markdown_it import MarkdownIt  # the test extra has it (myst-parser's parse
 from maxmargin import Dataset, compare, make_gaussians, make_separable
 from maxmargin.evaluation.path import regularization_path
 from maxmargin.evaluation.path.learners import learners_along_path
-from maxmargin.report.comparison import markdown
+from maxmargin.report.comparison import markdown as comparison_markdown
+from maxmargin.report.path import markdown
 
 ROOT = Path(__file__).resolve().parents[1]
 MD = MarkdownIt("commonmark").enable("table")
@@ -130,12 +131,12 @@ def test_path_report_renders():
     train = make_gaussians(40, 2, seed=1)
     hold = make_gaussians(20, 2, seed=2)
     p = regularization_path(train, C=[0.01, 1.0, 100.0], holdout=hold)
-    check(p.to_markdown())
+    check(markdown(p))
     sep = regularization_path(
         make_separable(30, 2, seed=0), C=[0.1, 10.0]
     )  # the hard-margin limit lines
-    check(sep.to_markdown())
-    assert "|" in sep.to_markdown().splitlines()[-1]
+    check(markdown(sep))
+    assert "|" in markdown(sep).splitlines()[-1]
 
 
 def test_compare_report_renders():
@@ -147,17 +148,17 @@ def test_compare_report_renders():
         epochs=2,
         holdout=make_separable(20, 2, seed=1),
     )
-    check(markdown(cmp))
+    check(comparison_markdown(cmp))
 
 
 def test_learner_path_study_renders():
     study = learners_along_path(
         make_gaussians(40, 2, seed=3), lam=[1e-2, 1e-1], learners=["pegasos", "pa1"], epochs=2
     )
-    check(study.to_markdown(), min_tables=3)  # final suboptimality + one per eps
+    check(markdown(study), min_tables=3)  # final suboptimality + one per eps
 
 
 def test_checker_reads_a_dataset_name_with_a_pipe():
     # the report's title holds the data name, outside any table: no false alarm
     data = Dataset([[1.0], [-1.0], [2.0], [-2.0]], [1, -1, 1, -1], name="a|b")
-    check(regularization_path(data, C=[1.0]).to_markdown())
+    check(markdown(regularization_path(data, C=[1.0])))

@@ -94,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
     from ..evaluation.path.grids import parse_grid
     from ..evaluation.path.learners import check_study_size, learners_along_path
     from ..report import write_path_report
+    from ..report.path import markdown
 
     if args.exact and args.learners:
         from ..exceptions import ParameterError
@@ -157,7 +158,7 @@ def run(args: argparse.Namespace) -> int:
             )
         paths = stage.files
     if show and _stdout_free(args):
-        print(result.to_markdown())
+        print(markdown(result))
         if out is not None:
             print(f"\nwrote {len(paths)} files; the report is {display(out / 'report.md')}")
     if args.json is not None:
@@ -174,6 +175,7 @@ def _exact_path(
 ) -> int:
     """``path --exact``: every breakpoint in the grid's range (``Cs``); figures over it."""
     from ..report import write_exact_path_report
+    from ..report.path import markdown
 
     out, paths = plan.folder, []
     if out is not None:
@@ -188,7 +190,7 @@ def _exact_path(
             )
         paths = stage.files
     if show and _stdout_free(args):
-        print(result.to_markdown(max_rows=40))
+        print(markdown(result, max_rows=40))
         if out is not None:
             print(
                 f"\nwrote {len(paths)} files; the report is {display(out / 'report.md')}, "

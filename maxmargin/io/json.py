@@ -41,7 +41,7 @@ __all__ = [
 FORMATS: dict[str, tuple[int, str]] = {
     "solution": (2, "ExactSolution.from_json"),
     "not_separable": (1, "json.load; its certificate: SeparationCertificate.from_json"),
-    "path": (1, "RegularizationPath.from_json"),
+    "path": (2, "RegularizationPath.from_json"),
     "exact_path": (1, "ExactPath.from_json"),
     "comparison": (2, "Comparison.from_json"),
     "trace": (1, "Trace.load"),
@@ -216,7 +216,7 @@ def format_header(kind: str) -> dict[str, str]:
     Examples
     --------
     >>> format_header("path")["format"]
-    'maxmargin.path/1'
+    'maxmargin.path/2'
     """
     return {"format": f"maxmargin.{kind}/{FORMATS[kind][0]}", "maxmargin_version": __version__}
 
@@ -286,9 +286,9 @@ def read_document(source: Any, kind: str, legacy_keys: tuple[str, ...] = ()) -> 
 
     Examples
     --------
-    >>> read_document({"format": "maxmargin.path/1"}, "path")["format"]
-    'maxmargin.path/1'
-    >>> read_document({"format": "maxmargin.path/1"}, "solution")
+    >>> read_document({"format": "maxmargin.path/2"}, "path")["format"]
+    'maxmargin.path/2'
+    >>> read_document({"format": "maxmargin.path/2"}, "solution")
     ... # doctest: +IGNORE_EXCEPTION_DETAIL
     Traceback (most recent call last):
     maxmargin.exceptions.DataError: <JSON>: a maxmargin path document (...), not a solution

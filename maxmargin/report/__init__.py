@@ -18,6 +18,7 @@ from ..io.files import atomic_write, make_dir
 from ..io.json import dumps
 from ..plotting import _mpl
 from .comparison import markdown
+from .path import exact_path_markdown, grid_path_markdown, learners_markdown
 
 __all__ = ["write_report", "write_path_report", "write_exact_path_report"]
 
@@ -166,9 +167,9 @@ def write_path_report(
         figs = save_path_figures(
             path_result, out, study=study, formats=drawn, dpi=dpi, feature_names=feature_names
         )
-    md = path_result.to_markdown()
+    md = grid_path_markdown(path_result)
     if study is not None:
-        md += "\n" + study.to_markdown()
+        md += "\n" + learners_markdown(study)
     md += _figures_section(figs)
     md += (
         "\nHow to read these numbers and recompute them: see docs/path.md in the "
@@ -245,7 +246,7 @@ def write_exact_path_report(
         from ..plotting.path import save_path_figures
 
         figs = save_path_figures(ep, out, formats=drawn, C_range=C_range, dpi=dpi)
-    md = ep.to_markdown() + _figures_section(figs)
+    md = exact_path_markdown(ep) + _figures_section(figs)
     md += (
         "\nEvery breakpoint and event is in breakpoints.csv; report.json has the affine "
         "pieces between them. How to read and recompute them: docs/path.md in the "

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from ... import io
 from ...certificate import Certificate, certify
 from ...data import Dataset
 from ...exceptions import ParameterError
@@ -24,7 +25,6 @@ from ...io.files import atomic_write
 from ...io.json import dumps, format_header, json_number
 from ...problem import SVMProblem
 from .geometry import _E, _L, _R, SET_NAMES
-from .markdown import exact_path_markdown
 from .saved import SavedExactPath, breakpoints_csv
 from .tracer import BreakpointCertificates
 
@@ -37,8 +37,8 @@ _SNAPSHOT_EVERY = 64
 # --------------------------------------------------------------------------- results
 
 
-@dataclass(frozen=True, eq=False)
-class PathPoint:
+@dataclass(frozen=True, eq=False, kw_only=True)
+class PathPoint(io.Persistent):
     """The soft-margin optimum at one C, read off an :class:`ExactPath`.
 
     Attributes
@@ -64,6 +64,8 @@ class PathPoint:
     >>> pt = ep.solution_at(0.1)
     >>> pt.w.tolist(), pt.alpha.tolist(), pt.certificate.ok
     ([0.2], [0.1, 0.1], True)
+    >>> pt.to_dict()["left"]
+    [0, 1]
     """
 
     C: float
@@ -71,38 +73,11 @@ class PathPoint:
     w: np.ndarray
     b: float
     alpha: np.ndarray
-    elbow: np.ndarray
-    left: np.ndarray
-    right: np.ndarray
+    elbow: np.ndarray = io.persist(io.Array(int))
+    left: np.ndarray = io.persist(io.Array(int))
+    right: np.ndarray = io.persist(io.Array(int))
     segment: int
-    certificate: Certificate
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict of every field (the certificate as its own dict).
-
-        Returns
-        -------
-        dict
-
-        Examples
-        --------
-        >>> from maxmargin import Dataset, regularization_path
-        >>> ep = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), exact=True)
-        >>> ep.solution_at(0.1).to_dict()["left"]
-        [0, 1]
-        """
-        return {
-            "C": float(self.C),
-            "lam": float(self.lam),
-            "w": [float(t) for t in self.w],
-            "b": float(self.b),
-            "alpha": [float(t) for t in self.alpha],
-            "elbow": [int(i) for i in self.elbow],
-            "left": [int(i) for i in self.left],
-            "right": [int(i) for i in self.right],
-            "segment": int(self.segment),
-            "certificate": self.certificate.to_dict(),
-        }
+    certificate: Certificate = io.persist(io.Nested(Certificate))
 
 
 @dataclass(frozen=True, eq=False)
@@ -430,16 +405,16 @@ class ExactPath:
         )
         cert = certify(problem, w, b, alpha, tol=self.tol)
         return PathPoint(
-            C,
-            1.0 / (C * self.n),
-            np.asarray(w, float),
-            float(b),
-            alpha,
-            np.flatnonzero(st == _E),
-            np.flatnonzero(st == _L),
-            np.flatnonzero(st == _R),
-            k,
-            cert,
+            C=C,
+            lam=1.0 / (C * self.n),
+            w=np.asarray(w, float),
+            b=float(b),
+            alpha=alpha,
+            elbow=np.flatnonzero(st == _E),
+            left=np.flatnonzero(st == _L),
+            right=np.flatnonzero(st == _R),
+            segment=k,
+            certificate=cert,
         )
 
     def lambda_form(self, k: int) -> dict[str, tuple[Any, Any]]:
@@ -548,28 +523,6 @@ class ExactPath:
         w, b = self.coefficients(np.atleast_1d(np.asarray(C, float)))
         R = (np.asarray(data.X @ w.T) + b) * data.y[:, None]
         return (R <= 0).mean(axis=0)
-
-    def to_markdown(self, max_rows: int = 200) -> str:
-        """A readable report: summary, then a table of the breakpoints and their events.
-
-        Parameters
-        ----------
-        max_rows : int, default 200
-            At most this many breakpoints in the table (the first and the last ones;
-            every one is in :meth:`to_csv`).
-
-        Returns
-        -------
-        str
-
-        Examples
-        --------
-        >>> from maxmargin import Dataset, regularization_path
-        >>> ep = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), exact=True)
-        >>> print(ep.to_markdown().splitlines()[0])
-        # Exact regularization path: data (n=2, d=1, intercept=free)
-        """
-        return exact_path_markdown(self, max_rows)
 
     # ------------------------------------------------------------------ export
 

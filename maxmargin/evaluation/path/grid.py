@@ -42,27 +42,25 @@ Theorems used (proofs in ``docs/path.md``):
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+import warnings
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 import numpy as np
 import scipy.sparse as sp
 
+from ... import io
 from ..._progress import Progress
-from ...certificate import DEFAULT_TOL, Certificate, support_sets
+from ...certificate import Certificate, certify, support_sets
 from ...conventions import weight_names
 from ...data import Dataset
 from ...exceptions import DataError, ParameterError
-from ...io import tables as _table
-from ...io.files import atomic_write
-from ...io.json import dumps, format_header, json_float, json_number, read_document
 from ...problem import SVMProblem
 from ...solvers.qp import signed_rows
 from .limits import HardMarginLimit, hard_margin_limit, min_margin_sv_C
-from .markdown import grid_path_markdown
 from .points import _DualModel, _solve_point
 
 __all__ = ["RegularizationPath"]
@@ -70,12 +68,69 @@ __all__ = ["RegularizationPath"]
 # --------------------------------------------------------------------------- the path
 
 
-@dataclass(frozen=True, eq=False)
-class RegularizationPath:
+class _SparseRows(io.Codec):
+    """A (k, n) array as k sparse rows ``{"n", "index", "value"}``: O(support vectors)."""
+
+    def dump(self, value: Any) -> Any:  # noqa: D102
+        return [_SPARSE.dump(row) for row in np.asarray(value)]
+
+    def load(self, doc: Any) -> np.ndarray:  # noqa: D102
+        if not isinstance(doc, list):
+            raise TypeError(f"expected a list of sparse rows, got {doc!r:.60}")
+        rows = [_SPARSE.load(r) for r in doc]
+        if len({r.size for r in rows}) > 1:
+            raise ValueError("the rows of alpha have different lengths")
+        return np.array(rows, dtype=float).reshape(len(rows), -1)
+
+
+_SPARSE = io.Array(sparse=True)
+
+
+def _rows(p: RegularizationPath) -> list[dict[str, Any]]:
+    """One row per grid point: the columns of :meth:`RegularizationPath.to_csv`."""
+    names = weight_names(p.feature_names, p.d)
+    out = []
+    for i in range(len(p)):
+        row: dict[str, Any] = {"C": float(p.C[i]), "lam": float(p.lam[i]), "b": float(p.b[i])}
+        row.update(zip(names, map(float, p.w[i]), strict=True))
+        for a in _PER_POINT:
+            v = getattr(p, a)[i]
+            row[a] = int(v) if a.startswith("n_") else float(v)
+        row.update(certified=bool(p.certificates[i].ok), method=p.method[i])
+        row["seconds"] = float(p.seconds[i])
+        out.append(row)
+    return out
+
+
+_PER_POINT = (
+    "norm_w",
+    "norm_reg",
+    "margin",
+    "width",
+    "n_margin_sv",
+    "n_bound_sv",
+    "train_error",
+    "holdout_error",
+    "slack_sum",
+    "primal",
+    "dual",
+    "relative_gap",
+    "max_kkt",
+)
+
+
+def _columns(p: RegularizationPath) -> list[io.Column]:
+    keys = ("C", "lam", "b", *weight_names(p.feature_names, p.d), *_PER_POINT)
+    return [io.Column(k, k) for k in (*keys, "certified", "method", "seconds")]
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class RegularizationPath(io.Persistent):
     """The certified soft-margin optimum at each point of a C (lambda) grid.
 
     Every per-point array has the grid's length ``k`` as its first axis; points are in
-    increasing C (decreasing lambda).
+    increasing C (decreasing lambda). Read from its file (:meth:`from_json`) it is the
+    same class; :meth:`with_data` re-certifies every point on the data.
 
     Attributes
     ----------
@@ -85,7 +140,7 @@ class RegularizationPath:
         Weights on the original features.
     b : ndarray of shape (k,)
     alpha : ndarray of shape (k, n)
-        Dual multipliers.
+        Dual multipliers (written sparse: each point's non-zero entries).
     norm_w : ndarray of shape (k,)
         ``||w||`` (original features).
     norm_reg : ndarray of shape (k,)
@@ -106,10 +161,10 @@ class RegularizationPath:
     slack_sum : ndarray of shape (k,)
         ``sum_i s_i xi_i`` (``sum_i xi_i`` without weights: the loss term of
         ``P = 1/2 ||w~||^2 + C slack_sum``); non-increasing in C (a theorem).
-    primal, dual, relative_gap, max_kkt : ndarray of shape (k,)
-        From the numpy certificate (C form); ``max_kkt`` is the largest scaled KKT
-        residual.
     certificates : tuple of Certificate
+        Each point's numpy certificate (C form); :attr:`primal`, :attr:`dual`,
+        :attr:`relative_gap` and :attr:`max_kkt` (the largest scaled KKT residual) are
+        read off them.
     method : tuple of str
         What solved each point: ``"warm"`` (working-set warm start, certified to 1e-9,
         no full QP), ``"qp"`` (a full solve by :func:`maxmargin.solve`'s route) or
@@ -126,11 +181,9 @@ class RegularizationPath:
     min_margin_sv_C : float
         :func:`min_margin_sv_C` of the data (nan when not computed).
     hard_margin_limit : HardMarginLimit or None
-        The hard-margin comparison (None when not computed; ``hard`` before 0.2).
+        The hard-margin comparison (None when not computed; key ``hard`` in the file).
     compile_seconds, total_seconds : float
         Building the DPP model (once; 0 without one) and the whole path.
-    extras : dict
-        Free-form additions by callers (empty from ``regularization_path``); not serialised.
     feature_names : tuple of str or None
         The data's names of the entries of ``w`` (``Dataset.feature_names``): the
         ``w[<name>]`` columns of :meth:`to_csv`.
@@ -143,45 +196,84 @@ class RegularizationPath:
     >>> p = regularization_path(Dataset([[1.0], [-1.0], [3.0]], [1, -1, 1]), C=[0.1, 10.0])
     >>> len(p), p.w.shape, p.alpha.shape, p.certified
     (2, (2, 1), (2, 3), True)
+
+    The CSV (:meth:`to_csv`, :meth:`to_frame`): one row per grid point, the columns
+    ``C, lam, b, w[<name>]..., norm_w, norm_reg, margin, width, n_margin_sv, n_bound_sv,
+    train_error, holdout_error, slack_sum, primal, dual, relative_gap, max_kkt,
+    certified, method, seconds`` (``w[0]``, ``w[1]``, ... without feature names; floats
+    written exactly, ``holdout_error`` ``nan`` without a holdout):
+
+    >>> print(p.to_csv().splitlines()[0][:40])
+    C,lam,b,w[0],norm_w,norm_reg,margin,widt
     """
+
+    FORMAT: ClassVar[str] = "path"
+    COMPUTED: ClassVar[tuple[str, ...]] = (
+        "certified",
+        "primal",
+        "dual",
+        "relative_gap",
+        "max_kkt",
+    )
+    TABLE: ClassVar[io.Table] = io.Table(_rows, _columns)
 
     C: np.ndarray
     lam: np.ndarray
     w: np.ndarray
     b: np.ndarray
-    alpha: np.ndarray
+    alpha: np.ndarray = io.persist(_SparseRows())
     norm_w: np.ndarray
     norm_reg: np.ndarray
     margin: np.ndarray
     width: np.ndarray
-    n_margin_sv: np.ndarray
-    n_bound_sv: np.ndarray
+    n_margin_sv: np.ndarray = io.persist(io.Array(int))
+    n_bound_sv: np.ndarray = io.persist(io.Array(int))
     train_error: np.ndarray
     holdout_error: np.ndarray
     slack_sum: np.ndarray
-    primal: np.ndarray
-    dual: np.ndarray
-    relative_gap: np.ndarray
-    max_kkt: np.ndarray
-    certificates: tuple
+    certificates: tuple = io.persist(io.Nested(Certificate, many=True))
     method: tuple
     seconds: np.ndarray
     intercept: str
     intercept_scaling: float
-    data_name: str
+    data_name: str = io.persist(key="data")
     n: int
     d: int
     solver: str
     min_margin_sv_C: float = math.nan
-    hard_margin_limit: HardMarginLimit | None = None
+    hard_margin_limit: HardMarginLimit | None = io.persist(
+        io.Nested(HardMarginLimit), key="hard", default=None
+    )
     compile_seconds: float = 0.0
     total_seconds: float = 0.0
-    extras: dict = field(default_factory=dict)
     feature_names: tuple[str, ...] | None = None
-    weights: np.ndarray | None = field(default=None, repr=False)
+    weights: np.ndarray | None = dataclasses.field(default=None, repr=False)
 
     def __len__(self) -> int:
         return int(self.C.size)
+
+    def _of_certificates(self, name: str) -> np.ndarray:
+        return np.array([getattr(c, name) for c in self.certificates], dtype=float)
+
+    @property
+    def primal(self) -> np.ndarray:
+        """``P(w, b)`` of each point, C form (its certificate's), shape (k,)."""
+        return self._of_certificates("primal_objective")
+
+    @property
+    def dual(self) -> np.ndarray:
+        """``D(alpha)`` of each point, C form (its certificate's), shape (k,)."""
+        return self._of_certificates("dual_objective")
+
+    @property
+    def relative_gap(self) -> np.ndarray:
+        """The relative duality gap of each point (its certificate's), shape (k,)."""
+        return self._of_certificates("relative_gap")
+
+    @property
+    def max_kkt(self) -> np.ndarray:
+        """The largest scaled KKT residual of each point (its certificate's), shape (k,)."""
+        return np.array([max(c.kkt.values(), default=math.nan) for c in self.certificates])
 
     @property
     def feature_margin(self) -> np.ndarray:
@@ -223,328 +315,82 @@ class RegularizationPath:
         """Whether every point's certificate is ok."""
         return all(c.ok for c in self.certificates)
 
-    def to_markdown(self) -> str:
-        """A readable report: summary, limits, one table row per grid point.
+    def with_data(
+        self, data: Dataset, *, holdout: Dataset | None = None, tol: float | None = None
+    ) -> RegularizationPath:
+        """The path on ``data``, every point's certificate recomputed with numpy.
 
-        Returns
-        -------
-        str
-            Markdown text.
-
-        Examples
-        --------
-        >>> from maxmargin import Dataset, regularization_path
-        >>> p = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), C=[0.1, 1.0])
-        >>> print(p.to_markdown().splitlines()[0])
-        # Regularization path: data (n=2, d=1, intercept=free)
-        """
-        return grid_path_markdown(self)
-
-    # ------------------------------------------------------------------ export
-
-    _ARRAYS = (
-        "C",
-        "lam",
-        "b",
-        "norm_w",
-        "norm_reg",
-        "margin",
-        "width",
-        "n_margin_sv",
-        "n_bound_sv",
-        "train_error",
-        "holdout_error",
-        "slack_sum",
-        "primal",
-        "dual",
-        "relative_gap",
-        "max_kkt",
-        "seconds",
-    )
-
-    def to_dict(self, include_alpha: bool = False) -> dict[str, Any]:
-        """Plain-Python dict (JSON-ready; non-finite numbers as strings).
+        A file is not a proof: ``RegularizationPath.from_json(file, data)`` ends here.
+        Each point ``(w, b, alpha)`` of the file is certified anew by
+        :func:`maxmargin.certify` on ``data``; with ``holdout``, ``holdout_error`` is
+        recomputed too.
 
         Parameters
         ----------
-        include_alpha : bool, default False
-            Add ``alpha`` as k lists of n floats.
-
-        Returns
-        -------
-        dict
-            ``format`` (``"maxmargin.path/1"``), ``maxmargin_version``, the per-point
-            arrays as lists of length k, ``w`` as k lists of d floats, ``kkt``,
-            ``certificate_ok``, ``floors`` and ``certificate_tol`` per point, ``hard`` (the
-            hard-margin limit), ``feature_names`` and the scalars (docs/formats.md).
-            :meth:`from_json` reads it back.
-
-        Raises
-        ------
-        ParameterError
-            ``include_alpha`` for a path read from a file without alpha.
-
-        Examples
-        --------
-        >>> from maxmargin import Dataset, regularization_path
-        >>> p = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), C=[0.1, 1.0])
-        >>> d = p.to_dict()
-        >>> d["format"], d["C"], d["n_margin_sv"]
-        ('maxmargin.path/1', [0.1, 1.0], [0, 2])
-        """
-        out: dict[str, Any] = {
-            **format_header("path"),
-            "data": self.data_name,
-            "n": self.n,
-            "d": self.d,
-            "intercept": self.intercept,
-            "intercept_scaling": self.intercept_scaling,
-            "solver": self.solver,
-            "certified": self.certified,
-            "min_margin_sv_C": json_number(self.min_margin_sv_C),
-            "compile_seconds": self.compile_seconds,
-            "total_seconds": self.total_seconds,
-        }
-        for k in self._ARRAYS:
-            a = getattr(self, k)
-            out[k] = [int(v) for v in a] if a.dtype.kind == "i" else [json_number(v) for v in a]
-        out["w"] = [[float(v) for v in row] for row in self.w]
-        out["method"] = list(self.method)
-        out["kkt"] = [{k: json_number(v) for k, v in c.kkt.items()} for c in self.certificates]
-        out["certificate_ok"] = [bool(c.ok) for c in self.certificates]
-        out["certificate_undecided"] = [c.undecided for c in self.certificates]
-        limit = self.hard_margin_limit
-        out["hard"] = None if limit is None else limit.to_dict()
-        out["feature_names"] = None if self.feature_names is None else list(self.feature_names)
-        out["floors"] = [
-            {k: json_number(v) for k, v in c.floors.items()} for c in self.certificates
-        ]
-        out["certificate_tol"] = [float(c.tol) for c in self.certificates]
-        if include_alpha:
-            if self.alpha.shape[1] != self.n:
-                raise ParameterError(
-                    "this path was read from a file without alpha: include_alpha is not possible"
-                )
-            out["alpha"] = [[float(v) for v in row] for row in self.alpha]
-        out["weights"] = None if self.weights is None else [float(v) for v in self.weights]
-        return out
-
-    @classmethod
-    def from_json(cls, source: Any) -> RegularizationPath:
-        """Read a path written by :meth:`to_json` (or ``maxmargin path --json``).
-
-        Everything the file holds comes back: the arrays, the certificates (each point's
-        objectives, residuals, rounding floors and verdict, as the file states them),
-        the hard-margin limit; ``alpha`` when the file has it (``to_json(include_alpha=
-        True)``), else an array of shape (k, 0). Not restored: :attr:`extras`, and the
-        learners a ``--learners`` run adds to the file. ``to_json`` of the result gives
-        the file's text back.
-
-        Parameters
-        ----------
-        source : str, path-like, readable file, or dict
-            The JSON file (or its parsed content).
+        data : Dataset
+            The data the path was computed on (the same rows in the same order).
+        holdout : Dataset, optional
+            Held-out data: their error at each point.
+        tol : float, optional
+            Tolerance of the certificates (default: each point's in the file).
 
         Returns
         -------
         RegularizationPath
+            A RuntimeWarning names the points that do not certify on ``data``.
 
         Raises
         ------
         DataError
-            Not a path file (the message names the right loader), a format newer than
-            this maxmargin reads, or a key missing.
+            ``data`` of another shape or with other feature names, or ``holdout`` of
+            another number of features.
 
         Examples
         --------
-        >>> import io
         >>> from maxmargin import Dataset, regularization_path
-        >>> p = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), C=[0.1, 1.0])
-        >>> q = RegularizationPath.from_json(io.StringIO(p.to_json()))
-        >>> q.to_json() == p.to_json(), q.w.tolist() == p.w.tolist()
-        (True, True)
+        >>> data = Dataset([[1.0], [-1.0], [3.0]], [1, -1, 1])
+        >>> saved = regularization_path(data, C=[0.1, 10.0]).without_data()
+        >>> saved.with_data(data).certified
+        True
         """
-        doc = read_document(source, "path", ("C", "lam", "w", "certificate_ok", "kkt"))
-        try:
-            return cls._from_document(doc)
-        except KeyError as e:
-            raise DataError(f"the path has no {e.args[0]!r} key") from None
-        except (TypeError, ValueError, IndexError) as e:
-            if isinstance(e, DataError):
-                raise
-            raise DataError(f"the path holds a value of the wrong type ({e})") from None
-
-    @classmethod
-    def _from_document(cls, doc: dict[str, Any]) -> RegularizationPath:
-        k, n, d = len(doc["C"]), int(doc["n"]), int(doc["d"])
-        arrays: dict[str, Any] = {}
-        for name in cls._ARRAYS:
-            vals = doc[name]
-            ints = all(isinstance(v, int) and not isinstance(v, bool) for v in vals)
-            arrays[name] = (
-                np.array(vals, dtype=np.int64)
-                if ints and vals
-                else np.array([json_float(v) for v in vals], dtype=float)
+        if not isinstance(data, Dataset):
+            raise ParameterError(f"data must be a maxmargin.Dataset, got {type(data).__name__}")
+        names = data.feature_names
+        if (data.n, data.d) != (self.n, self.d) or (
+            self.feature_names is not None and names is not None and names != self.feature_names
+        ):
+            raise DataError(
+                f"the path is of data with n={self.n}, d={self.d}, features "
+                f"{self.feature_names}; {data.name} has n={data.n}, d={data.d}, features "
+                f"{names}: give the data it was computed on"
             )
-        floors = doc.get("floors") or [{}] * k
-        tols = doc.get("certificate_tol") or [DEFAULT_TOL] * k
-        certs = tuple(
-            Certificate(
-                float(arrays["primal"][i]),
-                float(arrays["dual"][i]),
-                float(arrays["primal"][i] - arrays["dual"][i]),
-                float(arrays["relative_gap"][i]),
-                {str(a): json_float(v) for a, v in doc["kkt"][i].items()},
-                json_float(tols[i]),
-                bool(doc["certificate_ok"][i]),
-                {str(a): json_float(v) for a, v in floors[i].items()},
-                (doc.get("certificate_undecided") or [None] * k)[i],
+        certs = []
+        for i, c in enumerate(self.C):
+            pr = SVMProblem(
+                data,
+                C=float(c),
+                intercept=self.intercept,
+                intercept_scaling=self.intercept_scaling,
+                sample_weight=self.weights,
             )
-            for i in range(k)
-        )
-        alpha = doc.get("alpha")
-        limit = doc.get("hard")
-        names = doc.get("feature_names")
-        return cls(
-            w=np.array([[json_float(v) for v in row] for row in doc["w"]], dtype=float).reshape(
-                k, d
-            ),
-            alpha=(
-                np.array([[json_float(v) for v in row] for row in alpha], dtype=float).reshape(k, n)
-                if alpha is not None
-                else np.zeros((k, 0))
-            ),
-            certificates=certs,
-            method=tuple(doc["method"]),
-            intercept=str(doc["intercept"]),
-            intercept_scaling=json_float(doc.get("intercept_scaling", 1.0)),
-            data_name=str(doc.get("data", "data")),
-            n=n,
-            d=d,
-            solver=str(doc.get("solver")),
-            min_margin_sv_C=json_float(doc.get("min_margin_sv_C")),
-            hard_margin_limit=None if limit is None else HardMarginLimit.from_dict(limit),
-            compile_seconds=json_float(doc.get("compile_seconds", 0.0)),
-            total_seconds=json_float(doc.get("total_seconds", 0.0)),
-            feature_names=None if names is None else tuple(map(str, names)),
-            weights=None
-            if doc.get("weights") is None
-            else np.array([json_float(v) for v in doc["weights"]], dtype=float),
-            **arrays,
-        )
-
-    def _table(self) -> tuple[list[str], list[list[Any]]]:
-        """One row per grid point (the columns of :meth:`to_csv`)."""
-        per_point = self._ARRAYS[3:-1]  # norm_w ... max_kkt, as stored
-        cols = [
-            "C",
-            "lam",
-            "b",
-            *weight_names(self.feature_names, self.d),
-            *per_point,
-            "certified",
-            "method",
-            "seconds",
-        ]
-        rows = []
-        for i in range(len(self)):
-            values = [getattr(self, a)[i] for a in per_point]
-            rows.append(
-                [
-                    float(self.C[i]),
-                    float(self.lam[i]),
-                    float(self.b[i]),
-                    *map(float, self.w[i]),
-                    *(
-                        int(v) if a.startswith("n_") else float(v)
-                        for a, v in zip(per_point, values, strict=True)
-                    ),
-                    bool(self.certificates[i].ok),
-                    self.method[i],
-                    float(self.seconds[i]),
-                ]
+            t = self.certificates[i].tol if tol is None else tol
+            certs.append(certify(pr, self.w[i], float(self.b[i]), self.alpha[i], tol=t))
+        bad = [float(c) for c, cert in zip(self.C, certs, strict=True) if not cert.ok]
+        if bad:
+            warnings.warn(
+                f"{data.name}: {len(bad)} point(s) of the path read from the file are NOT "
+                f"CERTIFIED on these data (C = {bad[:3]}...): are they the data it was "
+                "computed on?",
+                RuntimeWarning,
+                stacklevel=2,
             )
-        return cols, rows
-
-    def to_csv(self, file: str | Path | None = None) -> str:
-        """One CSV row per grid point.
-
-        The columns: ``C, lam, b, w[<name>]..., norm_w, norm_reg, margin, width,
-        n_margin_sv, n_bound_sv, train_error, holdout_error, slack_sum, primal, dual,
-        relative_gap, max_kkt, certified, method, seconds``.
-
-        ``w[<name>]`` uses the data's feature names (:attr:`feature_names`), ``w[0]``,
-        ``w[1]``, ... (0-based columns) without them. Floats are written exactly
-        (``repr``); ``holdout_error`` is ``nan`` without a holdout.
-
-        Parameters
-        ----------
-        file : str or Path, optional
-            Written atomically when given.
-
-        Returns
-        -------
-        str
-
-        Examples
-        --------
-        >>> from maxmargin import Dataset, regularization_path
-        >>> data = Dataset([[1.0], [-1.0]], [1, -1], feature_names=["age"])
-        >>> p = regularization_path(data, C=[0.1, 1.0])
-        >>> print(p.to_csv().splitlines()[0][:40])
-        C,lam,b,w[age],norm_w,norm_reg,margin,wi
-        """
-        return _table.to_csv(*self._table(), file=file)
-
-    def to_frame(self) -> Any:
-        """The rows of :meth:`to_csv` as a pandas DataFrame (pandas is optional).
-
-        Returns
-        -------
-        pandas.DataFrame
-            One row per grid point.
-
-        Raises
-        ------
-        ParameterError
-            pandas is not installed.
-
-        Examples
-        --------
-        >>> from maxmargin import Dataset, regularization_path
-        >>> p = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), C=[0.1, 1.0])
-        >>> p.to_frame()[["C", "w[0]", "n_margin_sv"]].round(6).to_numpy().tolist()
-        [[0.1, 0.2, 0.0], [1.0, 1.0, 2.0]]
-        """
-        return _table.to_frame(*self._table())
-
-    def to_json(self, file: str | Path | None = None, include_alpha: bool = False) -> str:
-        """The :meth:`to_dict` as JSON text; written to ``file`` when given.
-
-        Parameters
-        ----------
-        file : str or Path, optional
-            File to write the text to.
-        include_alpha : bool, default False
-            Add ``alpha`` (shape (k, n)).
-
-        Returns
-        -------
-        str
-
-        Examples
-        --------
-        >>> import json
-        >>> from maxmargin import Dataset, regularization_path
-        >>> p = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), C=[0.1, 1.0])
-        >>> alpha = json.loads(p.to_json(include_alpha=True))["alpha"]
-        >>> len(alpha), len(alpha[0])    # (k, n)
-        (2, 2)
-        """
-        text = dumps(self.to_dict(include_alpha), indent=1)
-        if file is not None:
-            atomic_write(file, text)
-        return text
+        hold = self.holdout_error
+        if holdout is not None:
+            if holdout.d != self.d:
+                raise DataError(f"the holdout has d={holdout.d}; the path has d={self.d}")
+            R = (np.asarray(holdout.X @ self.w.T) + self.b) * holdout.y[:, None]
+            hold = (R <= 0).mean(axis=0)
+        return dataclasses.replace(self, certificates=tuple(certs), holdout_error=hold)
 
 
 def _grid_path(
@@ -649,10 +495,6 @@ def _grid_path(
         train_error=train_err,
         holdout_error=hold_err,
         slack_sum=slack,
-        primal=np.array([c.primal_objective for c in certs]),
-        dual=np.array([c.dual_objective for c in certs]),
-        relative_gap=np.array([c.relative_gap for c in certs]),
-        max_kkt=np.array([max(c.kkt.values()) for c in certs]),
         certificates=tuple(certs),
         method=tuple(methods),
         seconds=secs,

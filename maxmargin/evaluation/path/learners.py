@@ -5,27 +5,21 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
+from ... import io
 from ..._progress import Progress
-from ..._validation import (
-    check_count,
-    check_int,
-    check_positive,
-    resolve_alias,
-    seed_from_random_state,
-)
+from ..._validation import check_count, check_int, check_positive
+from ...conventions import DEFAULT_INTERCEPT, sklearn_names
 from ...data import Dataset
 from ...exceptions import ParameterError
-from ...io.json import json_number
 from ...online.base import OnlineLearner
-from ...online.registry import LEARNERS, learner_class, learner_for
+from ...online.registry import LEARNERS, learner_class, resolve_all
 from ...online.runner import CHECKPOINT_OVERHEAD, _geometric_count, check_steps
 from ...problem import SVMProblem
 from .grid import RegularizationPath
-from .markdown import learners_markdown
 
 __all__ = [
     "LearnerPathStudy",
@@ -103,26 +97,29 @@ def _entry(entry: Any) -> tuple[Any, dict[str, Any]]:
     return entry, {}
 
 
-def _learner_at(
-    entry: Any, data: Dataset, lam: float, intercept: str, scaling: float
-) -> OnlineLearner:
-    """Learner ``entry`` built for the problem at ``lam`` with ``intercept``.
+def _learners_at(
+    targets: Sequence[Any], data: Dataset, lam: float, intercept: str, scaling: float
+) -> list[OnlineLearner]:
+    """The learners ``targets`` built for the problem at ``lam`` with ``intercept``.
 
-    ``entry`` is a name, ``module:Class`` or a class, or such a target with its
-    parameters; the learner's declared ``problem_parameter``, lam or C = 1/(lam n), is set
-    from ``lam``.
+    Each entry is a name, ``module:Class`` or a class, or such a target with its
+    parameters, built by :func:`maxmargin.online.registry.resolve_all` (which sets the
+    learner's declared ``problem_parameter``, lam or C = 1/(lam n), from the problem);
+    a learner that declares none has nothing to match along the path and is refused.
     """
-    target, params = _entry(entry)
-    cls = learner_class(target)
-    if getattr(cls, "problem_parameter", None) is None:
-        usable = [nm for nm, c in LEARNERS.items() if c.problem_parameter is not None]
-        raise ParameterError(
-            f"learner {_name(target)!r} has no lambda or C to match along "
-            f"the path (it declares no problem_parameter); use some of "
-            f"{', '.join(usable)}"
-        )
+    for entry in targets:
+        target, _ = _entry(entry)
+        if getattr(learner_class(target), "problem_parameter", None) is None:
+            usable = [nm for nm, c in LEARNERS.items() if c.problem_parameter is not None]
+            raise ParameterError(
+                f"learner {_name(target)!r} has no lambda or C to match along "
+                f"the path (it declares no problem_parameter); use some of "
+                f"{', '.join(usable)}"
+            )
     problem = SVMProblem(data, lam=lam, intercept=intercept, intercept_scaling=scaling)
-    return learner_for(cls, problem, **params)
+    # the intercept named, not intercept_for's fallback: every run is scored against this
+    # problem, so a learner that cannot take its intercept is refused (resolve says why)
+    return resolve_all(list(targets), problem, intercept=intercept, intercept_scaling=scaling)
 
 
 def _grid_size(exact: RegularizationPath | None, *grids: Any) -> int:
@@ -184,8 +181,36 @@ def _learner_job(job: tuple) -> tuple[np.ndarray, float]:
     return F, float(tr.timings.get("learn_seconds", math.nan))
 
 
-@dataclass(frozen=True, eq=False)
-class LearnerPathStudy:
+def _write_curves(st: LearnerPathStudy) -> dict[str, Any]:
+    """The curves by learner (and eps) name: the ``learners`` key of a path report."""
+    num = io.Array().dump
+    names = list(st.learners)
+    return {
+        "final_rel_subopt": {nm: num(st.final_rel_subopt[j]) for j, nm in enumerate(names)},
+        "epochs_to_eps": {
+            f"{e:g}": {nm: num(st.epochs_to_eps[q, j]) for j, nm in enumerate(names)}
+            for q, e in enumerate(st.eps)
+        },
+        "rel_subopt": {nm: num(st.rel_subopt[j]) for j, nm in enumerate(names)},
+    }
+
+
+def _read_curves(doc: Any) -> dict[str, Any]:
+    """The arrays :func:`_write_curves` wrote, by the document's learners and eps."""
+    num = io.Array().load
+    names, eps = doc["learners"], doc["eps"]
+    by_eps = doc["epochs_to_eps"]
+    k, m = len(doc["lam"]), len(doc["t"])
+    rel = np.array([num(doc["rel_subopt"][nm]) for nm in names], dtype=float)
+    ept = np.array([[num(by_eps[f"{e:g}"][nm]) for nm in names] for e in eps], dtype=float)
+    return {
+        "rel_subopt": rel.reshape(len(names), k, m),
+        "epochs_to_eps": ept.reshape(len(eps), len(names), k),
+    }
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class LearnerPathStudy(io.Persistent):
     """Online learners run at every lambda of a grid, scored against that lambda's optimum.
 
     Attributes
@@ -223,14 +248,26 @@ class LearnerPathStudy:
     ...                          learners=["pegasos"], epochs=1)
     >>> st.rel_subopt.shape[:2], st.epochs_to_eps.shape[1:]
     ((1, 2), (1, 2))
+
+    Its document (``to_dict``: the ``learners`` key of a path report) holds the curves by
+    learner name (``rel_subopt``, ``final_rel_subopt``) and by eps (``epochs_to_eps``):
+
+    >>> doc = st.to_dict()
+    >>> doc["lam"], len(doc["rel_subopt"]["pegasos"]), sorted(doc["epochs_to_eps"])
+    ([0.01, 0.1], 2, ['0.01', '0.1'])
     """
+
+    COMPUTED: ClassVar[tuple[str, ...]] = ("scored_against",)
+    LAYOUT: ClassVar[io.Layout] = io.Layout(
+        ("rel_subopt", "epochs_to_eps"), _write_curves, _read_curves
+    )
 
     lam: np.ndarray
     learners: tuple
     epochs: int
     order: str
     seed: int
-    t: np.ndarray
+    t: np.ndarray = io.persist(io.Array(int))
     n: int
     F_star: np.ndarray
     rel_subopt: np.ndarray
@@ -256,76 +293,8 @@ class LearnerPathStudy:
         """``rel_subopt`` at the last checkpoint, shape (L, k)."""
         return self.rel_subopt[:, :, -1]
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict (the full curves included).
 
-        Returns
-        -------
-        dict
-            The study's parameters, ``F_star``, ``final_rel_subopt`` and ``rel_subopt``
-            (per learner: per lambda, per checkpoint) and ``epochs_to_eps`` (per eps, per
-            learner, per lambda); non-finite numbers as strings (docs/formats.md).
-
-        Examples
-        --------
-        >>> from maxmargin import make_gaussians
-        >>> st = learners_along_path(make_gaussians(40, 2, seed=0), lam=[0.01, 0.1],
-        ...                          learners=["pegasos"], epochs=1)
-        >>> doc = st.to_dict()
-        >>> doc["lam"], len(doc["rel_subopt"]["pegasos"]), sorted(doc["epochs_to_eps"])
-        ([0.01, 0.1], 2, ['0.01', '0.1'])
-        """
-        return {
-            "lam": [float(v) for v in self.lam],
-            "learners": list(self.learners),
-            "intercept": self.intercept,
-            "intercept_scaling": self.intercept_scaling,
-            "scored_against": self.scored_against,
-            "epochs": self.epochs,
-            "order": self.order,
-            "seed": self.seed,
-            "t": [int(v) for v in self.t],
-            "n": self.n,
-            "F_star": [float(v) for v in self.F_star],
-            "eps": [float(e) for e in self.eps],
-            "final_rel_subopt": {
-                nm: [json_number(v) for v in self.final_rel_subopt[j]]
-                for j, nm in enumerate(self.learners)
-            },
-            "epochs_to_eps": {
-                f"{e:g}": {
-                    nm: [json_number(v) for v in self.epochs_to_eps[q, j]]
-                    for j, nm in enumerate(self.learners)
-                }
-                for q, e in enumerate(self.eps)
-            },
-            "rel_subopt": {
-                nm: [[json_number(v) for v in row] for row in self.rel_subopt[j]]
-                for j, nm in enumerate(self.learners)
-            },
-        }
-
-    def to_markdown(self) -> str:
-        """Tables: final relative suboptimality and epochs to each eps, per lambda.
-
-        Returns
-        -------
-        str
-            Markdown: a heading, what the runs are scored against, then one table of
-            the final relative suboptimality and one of epochs to each eps (a row per
-            lambda, a column per learner).
-
-        Examples
-        --------
-        >>> from maxmargin import make_gaussians
-        >>> st = learners_along_path(make_gaussians(40, 2, seed=0), lam=[0.01, 0.1],
-        ...                          learners=["pegasos"], epochs=1)
-        >>> print(st.to_markdown().splitlines()[0])
-        ## Learners along the path (1 epochs, order shuffle, seed 0)
-        """
-        return learners_markdown(self)
-
-
+@sklearn_names(alphas="lam", Cs="C", max_iter="epochs", random_state="seed")
 def learners_along_path(
     data: Dataset,
     lam: Any = None,
@@ -339,11 +308,7 @@ def learners_along_path(
     n_jobs: int | None = 1,
     exact: RegularizationPath | None = None,
     progress: bool = False,
-    intercept: str = "augmented",
-    alphas: Any = None,
-    Cs: Any = None,
-    max_iter: int | None = None,
-    random_state: Any = None,
+    intercept: str = DEFAULT_INTERCEPT,
 ) -> LearnerPathStudy:
     """Run learners at each lambda for a fixed budget; suboptimality against the optimum.
 
@@ -374,14 +339,17 @@ def learners_along_path(
         bias). Computed when not given, with ``intercept``. A weighted path's
         ``weights`` go to the learners' steps.
     progress : bool
-    intercept : {"augmented", "free", "none"}
-        The intercept of the path computed here (when ``exact`` is not given).
+    intercept : {"free", "none", "augmented"}
+        The intercept of the path computed here (when ``exact`` is not given); default
+        ``"free"``, the textbook SVM's (:data:`maxmargin.conventions.DEFAULT_INTERCEPT`).
     alphas, Cs : grid, optional
         scikit-learn's names of ``lam`` and ``C`` (as in :func:`~maxmargin.regularization_path`).
     max_iter : int, optional
         scikit-learn's name for ``epochs`` (SGDClassifier's: passes over the data).
     random_state : int >= 0 or numpy RandomState, optional
-        scikit-learn's name for ``seed``.
+        scikit-learn's name for ``seed``. These four are resolved by
+        :func:`maxmargin.conventions.sklearn_names` (one given with its own name and a
+        different value is a ParameterError).
 
     Returns
     -------
@@ -405,10 +373,7 @@ def learners_along_path(
 
     from ...online import default_checkpoints
 
-    epochs = check_int(
-        "epochs", resolve_alias("epochs", epochs, 10, "max_iter", max_iter), minimum=1
-    )
-    seed = seed_from_random_state(random_state, seed)
+    epochs = check_int("epochs", epochs, minimum=1)
     targets = tuple(learners)
     if not targets:
         raise ParameterError("no learners given; use e.g. learners=['pegasos', 'pa1']")
@@ -418,19 +383,19 @@ def learners_along_path(
             f"(regularization_path(data, lam=grid)), got {type(exact).__name__}"
         )
     mode = exact.intercept if exact is not None else intercept
-    for target in targets:  # refuse a learner that cannot run before the path is computed
-        _learner_at(target, data, 1.0, mode, 1.0 if exact is None else exact.intercept_scaling)
+    # refuse a learner that cannot run before the path is computed
+    _learners_at(targets, data, 1.0, mode, 1.0 if exact is None else exact.intercept_scaling)
     names = tuple(_name(target) for target in targets)
     workers = (os.cpu_count() or 1) if n_jobs in (None, -1) else check_int("n_jobs", n_jobs)
-    check_study_size(data, _grid_size(exact, lam, C, alphas, Cs), len(targets), epochs, workers)
+    check_study_size(data, _grid_size(exact, lam, C), len(targets), epochs, workers)
     if exact is None:
         from . import regularization_path
 
         exact = regularization_path(
-            data, C, lam, Cs=Cs, alphas=alphas, intercept=intercept, hard_limit=False,
+            data, C, lam, intercept=intercept, hard_limit=False,
             progress=progress,
         )  # fmt: skip
-    elif any(g is not None for g in (lam, C, alphas, Cs)):
+    elif lam is not None or C is not None:
         raise ParameterError("give either a grid or exact=, not both")
     order_idx = np.argsort(exact.lam)
     lams = exact.lam[order_idx]
@@ -451,10 +416,11 @@ def learners_along_path(
         ]
     )
     ckpts = default_checkpoints(n, epochs)
+    built = [_learners_at(targets, data, float(lam_), mode, s) for lam_ in lams]
     jobs = [
         (
             data,
-            _learner_at(target, data, float(lam_), mode, s),
+            learner,
             epochs,
             order,
             seed + 1009 * i + j,
@@ -465,7 +431,7 @@ def learners_along_path(
             weights,
         )
         for i, lam_ in enumerate(lams)
-        for j, target in enumerate(targets)
+        for j, learner in enumerate(built[i])
     ]
     if len(jobs) * epochs * n < MIN_POOL_STEPS:
         workers = 1  # starting the workers would cost more than the runs
@@ -481,18 +447,18 @@ def learners_along_path(
     eps_t = tuple(float(check_positive("eps", e)) for e in eps)
     ep = _epochs_to_eps(rel, ckpts, n, eps_t)
     return LearnerPathStudy(
-        lams,
-        names,
-        epochs,
-        order,
-        int(seed),
-        ckpts,
-        n,
-        F_star,
-        rel,
-        eps_t,
-        ep,
-        secs,
+        lam=lams,
+        learners=names,
+        epochs=epochs,
+        order=order,
+        seed=int(seed),
+        t=ckpts,
+        n=n,
+        F_star=F_star,
+        rel_subopt=rel,
+        eps=eps_t,
+        epochs_to_eps=ep,
+        seconds=secs,
         intercept=mode,
         intercept_scaling=float(s),
     )

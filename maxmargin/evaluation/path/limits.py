@@ -22,11 +22,11 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from ... import io
 from ..._validation import check_choice, check_positive
 from ...conventions import DEFAULT_INTERCEPT, INTERCEPTS
 from ...data import Dataset
 from ...exceptions import NotSeparableError, ParameterError, SolverError
-from ...io.json import json_float, json_number
 from ...problem import SVMProblem
 
 __all__ = ["min_margin_sv_C", "hard_margin_limit", "HardMarginLimit"]
@@ -213,7 +213,7 @@ def _face_beta(data: Dataset, maj: float, caps: np.ndarray) -> np.ndarray | None
 
 
 @dataclass(frozen=True, eq=False)
-class HardMarginLimit:
+class HardMarginLimit(io.Persistent):
     """Where the soft-margin path meets the hard-margin optimum (separable data).
 
     Attributes
@@ -228,7 +228,8 @@ class HardMarginLimit:
         ``max_i alpha_i`` (with weights ``max_i alpha_i / s_i``) of the computed hard
         solution (``= C_star`` when the hard dual optimum is unique; an upper bound
         otherwise).
-    w, b, alpha : the hard-margin solution (None when not separable).
+    w, b, alpha : the hard-margin solution (None when not separable; ``alpha`` is not
+        written to files, None when read).
     primal_objective, margin : float
         ``1/2 ||w~||^2`` and ``1 / ||w~||`` of the hard solution (``margin`` is its
         :attr:`geometric_margin`, in the QP's space; ``docs/numbers.md``).
@@ -256,7 +257,7 @@ class HardMarginLimit:
     max_alpha_hard: float = math.inf
     w: np.ndarray | None = None
     b: float | None = None
-    alpha: np.ndarray | None = None
+    alpha: np.ndarray | None = io.transient()
     primal_objective: float = math.nan
     margin: float = math.nan
     last_C: float = math.nan
@@ -268,70 +269,6 @@ class HardMarginLimit:
     def geometric_margin(self) -> float:
         """``1/||w~||`` of the hard solution in the QP's space (:attr:`margin` by its name)."""
         return self.margin
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict (the hard solution's w, b; alpha left out).
-
-        Returns
-        -------
-        dict
-            Every field but ``alpha``, arrays as lists; infinities as ``"inf"``, N/A
-            (NaN) as None (docs/formats.md). :meth:`from_dict` reads it back.
-
-        Examples
-        --------
-        >>> from maxmargin import Dataset
-        >>> doc = hard_margin_limit(Dataset([[1.0], [-1.0]], [1, -1])).to_dict()
-        >>> doc["separable"], doc["C_star"], doc["w"], doc["last_C"], "alpha" in doc
-        (True, 0.5, [1.0], None, False)
-        """
-        return {
-            "separable": self.separable,
-            "C_star": json_number(self.C_star),
-            "max_alpha_hard": json_number(self.max_alpha_hard),
-            "w": None if self.w is None else [float(t) for t in self.w],
-            "b": None if self.b is None else float(self.b),
-            "primal_objective": json_number(self.primal_objective),
-            "margin": json_number(self.margin),
-            "last_C": json_number(self.last_C),
-            "last_rel_diff": json_number(self.last_rel_diff),
-            "last_equal": bool(self.last_equal),
-            "failure": self.failure,
-        }
-
-    @classmethod
-    def from_dict(cls, doc: dict[str, Any]) -> HardMarginLimit:
-        """The inverse of :meth:`to_dict` (``alpha``, not written, comes back None).
-
-        Parameters
-        ----------
-        doc : dict
-
-        Returns
-        -------
-        HardMarginLimit
-
-        Examples
-        --------
-        >>> from maxmargin import Dataset
-        >>> lim = hard_margin_limit(Dataset([[1.0], [-1.0]], [1, -1]))
-        >>> HardMarginLimit.from_dict(lim.to_dict()).to_dict() == lim.to_dict()
-        True
-        """
-        num = json_float
-        return cls(
-            separable=bool(doc["separable"]),
-            C_star=num(doc["C_star"]),
-            max_alpha_hard=num(doc["max_alpha_hard"]),
-            w=None if doc.get("w") is None else np.array([num(v) for v in doc["w"]]),
-            b=None if doc.get("b") is None else num(doc["b"]),
-            primal_objective=num(doc["primal_objective"]),
-            margin=num(doc["margin"]),
-            last_C=num(doc["last_C"]),
-            last_rel_diff=num(doc["last_rel_diff"]),
-            last_equal=bool(doc["last_equal"]),
-            failure=None if doc.get("failure") is None else str(doc["failure"]),
-        )
 
 
 def hard_margin_limit(

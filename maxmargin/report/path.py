@@ -1,22 +1,63 @@
 """The path results in words: the markdown reports of a grid path, an exact path, learners.
 
-Each result's ``to_markdown`` reads here (its text is about that one result and draws
-nothing; ``report/`` writes it to a file beside the figures).
+:func:`markdown` gives a path result's text (about that one result; it draws nothing);
+:func:`~maxmargin.report.write_path_report` and
+:func:`~maxmargin.report.write_exact_path_report` write it beside the figures, and
+``maxmargin path`` prints it.
 """
 
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .exact import ExactPath
-    from .grid import RegularizationPath
-    from .learners import LearnerPathStudy
+from ..evaluation.path.exact import ExactPath
+from ..evaluation.path.grid import RegularizationPath
+from ..evaluation.path.learners import LearnerPathStudy
+from ..exceptions import ParameterError
 
-__all__ = ["grid_path_markdown", "exact_path_markdown", "learners_markdown"]
+__all__ = ["markdown", "grid_path_markdown", "exact_path_markdown", "learners_markdown"]
+
+
+def markdown(result: RegularizationPath | ExactPath | LearnerPathStudy, max_rows: int = 200) -> str:
+    """The markdown report of a path result: a grid path, an exact path, learners along one.
+
+    Parameters
+    ----------
+    result : RegularizationPath, ExactPath or LearnerPathStudy
+    max_rows : int
+        An exact path's breakpoint table shows at most this many rows (the first and the
+        last ones; ``breakpoints.csv`` has them all).
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    ParameterError
+        Not a path result.
+
+    Examples
+    --------
+    >>> from maxmargin import Dataset, regularization_path
+    >>> data = Dataset([[1.0], [-1.0]], [1, -1])
+    >>> print(markdown(regularization_path(data, C=[0.1, 1.0])).splitlines()[0])
+    # Regularization path: data (n=2, d=1, intercept=free)
+    >>> print(markdown(regularization_path(data, exact=True)).splitlines()[0])
+    # Exact regularization path: data (n=2, d=1, intercept=free)
+    """
+    if isinstance(result, RegularizationPath):
+        return grid_path_markdown(result)
+    if isinstance(result, ExactPath):
+        return exact_path_markdown(result, max_rows)
+    if isinstance(result, LearnerPathStudy):
+        return learners_markdown(result)
+    raise ParameterError(
+        "markdown needs a RegularizationPath, an ExactPath or a LearnerPathStudy, got "
+        f"{type(result).__name__}"
+    )
 
 
 def grid_path_markdown(p: RegularizationPath) -> str:
