@@ -626,6 +626,8 @@ def test_learner_of_your_own_on_run_compare_and_path(tmp_path, capsys, learner_f
         "0.01",
         "--learners",
         "pegasos,my_learners:MyPegasos",
+        "--intercept",
+        "augmented",  # MyPegasos keeps no free bias
         "--epochs",
         "2",
         "--json",
@@ -709,6 +711,8 @@ def test_compare_scores_saved_traces(tmp_path, capsys):
         HEART,
         "--lam",
         "0.01",
+        "--intercept",
+        "augmented",  # the run's
         "--learners",
         "pegasos",
         "--epochs",
@@ -825,7 +829,9 @@ def test_verbose_label_column_is_0_based(tmp_path, capsys, caplog):
     assert "label column 2 (0-based)" in caplog.text
 
 
-@pytest.mark.parametrize("command", [["run"], ["compare", "--lam", "0.01"]])
+@pytest.mark.parametrize(
+    "command", [["run"], ["compare", "--lam", "0.01", "--intercept", "augmented"]]
+)
 def test_a_learners_own_bug_is_one_line_exit_2(tmp_path, capsys, command):
     mine = tmp_path / "ml.py"
     mine.write_text(

@@ -199,6 +199,18 @@ def test_spec_errors_name_the_key(tmp_path, change, key):
     assert key in msg and "\n" not in msg
 
 
+def test_a_learner_without_the_studys_intercept_is_refused_before_running(tmp_path):
+    spec = _spec(tmp_path)
+    spec["problem"].pop("intercept")  # the default: free, which winnow cannot leave free
+    spec["learners"].append("winnow")
+    assert load_spec(spec).intercept == "free"
+    with pytest.raises(SpecError) as err:
+        make_plan(load_spec(spec))
+    msg = str(err.value)
+    assert "learners[2]: learner 'winnow' supports intercept none" in msg
+    assert "intercept='free'" in msg and "\n" not in msg
+
+
 def test_cli_bad_spec_one_line_exit_2(tmp_path, capsys):
     f = tmp_path / "bad.toml"
     f.write_text(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ..conventions import DEFAULT_INTERCEPT, INTERCEPTS
 from .learners import _learner_params, _learner_targets
 from .options import (
     _add_data_args,
@@ -40,11 +41,11 @@ def add(sub: argparse._SubParsersAction[_Parser]) -> None:
     _add_penalty_args(p, allow_hard=False)
     p.add_argument(
         "--intercept",
-        choices=("augmented", "none", "free"),
-        default="augmented",
-        help="the problem's, and the learners' mode: augmented (the bias a "
-        "regularised weight), none, or free (b unregularised, the SVM of "
-        "solve and path; the learners update it without shrinking it)",
+        choices=INTERCEPTS,
+        default=DEFAULT_INTERCEPT,
+        help="the problem's, and the learners' mode: free (b unregularised, the SVM of "
+        "solve and path; the learners update it without shrinking it), none, or "
+        f"augmented (the bias a regularised weight) (default: {DEFAULT_INTERCEPT})",
     )
     _add_weight_args(p)
     _add_option(

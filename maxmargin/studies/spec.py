@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .._validation import check_count
+from ..conventions import DEFAULT_INTERCEPT, INTERCEPTS
 from ..exceptions import ParameterError
 from ..online.runner import CHECKPOINT_OVERHEAD
 
@@ -126,7 +127,8 @@ class StudySpec:
         Which parameter the grid is of.
     grid : tuple of float
         The values, in the order written.
-    intercept : {"augmented", "none", "free"}
+    intercept : {"free", "none", "augmented"}
+        Default ``conventions.DEFAULT_INTERCEPT`` (``"free"``).
     intercept_scaling : float
     solver : str or None
         QP solver of the exact solves (default: maxmargin's choice).
@@ -496,10 +498,10 @@ def _parse_problem(ck: _Checker, value: Any) -> tuple[str, tuple, str, float, st
         )
     grid_parameter = "C" if "C" in pr else "lam"
     grid = _grid(ck, f"problem.{grid_parameter}", pr[grid_parameter])
-    intercept = pr.get("intercept", "augmented")
-    if intercept not in ("augmented", "none", "free"):
+    intercept = pr.get("intercept", DEFAULT_INTERCEPT)
+    if intercept not in INTERCEPTS:
         raise ck.fail(
-            "problem.intercept", f"must be 'augmented', 'none' or 'free', got {intercept!r}"
+            "problem.intercept", f"must be 'free', 'none' or 'augmented', got {intercept!r}"
         )
     scaling = ck.positive("problem.intercept_scaling", pr.get("intercept_scaling", 1.0))
     solver = pr.get("solver")
