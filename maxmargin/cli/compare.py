@@ -8,6 +8,8 @@ from typing import Any
 from ..conventions import DEFAULT_INTERCEPT, INTERCEPTS
 from .learners import _learner_params, _learner_targets
 from .options import (
+    COMPARE_FIGURES,
+    COMPARE_FILES,
     _add_data_args,
     _add_figure_args,
     _add_learner_param_args,
@@ -73,7 +75,7 @@ def add(sub: argparse._SubParsersAction[_Parser]) -> None:
     _add_out_args(
         p, "maxmargin-compare", csv="one row per run and checkpoint (the report's checkpoints.csv)"
     )
-    _add_figure_args(p)
+    _add_figure_args(p, draws=COMPARE_FIGURES, writes=COMPARE_FILES)
     _add_verbosity(p, "no summary, no progress bar")
     p.set_defaults(func=run)
 
