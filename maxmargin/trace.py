@@ -20,7 +20,7 @@ import numpy as np
 
 from ._validation import _short
 from .exceptions import DataError, ParameterError
-from .io.files import atomic_write
+from .io.files import atomic_write, display
 from .io.json import dumps, format_header, json_float, read_document
 
 __all__ = ["Trace"]
@@ -540,37 +540,109 @@ class Trace:
         return npz, js
 
     @classmethod
-    def load(cls, path: str | Path) -> Trace:
-        """Read a trace written by :meth:`save` (give the ``.npz``, the ``.json`` or the stem).
+    def load(cls, path: str | Path, data: Any = None, intercept: str | None = None) -> Trace:
+        """Read a trajectory file: a :meth:`save` pair, or a plain ``.npz`` of weights.
+
+        The one reader of trajectory files (``maxmargin compare --trace`` calls it).
 
         Parameters
         ----------
         path : str or Path
-            The ``.npz``, the ``.json``, or their common stem.
+            The ``.npz``, the ``.json`` or the stem of a pair :meth:`save` wrote; or a
+            plain ``.npz`` holding arrays ``t`` and ``W`` and optionally ``b``, ``w_avg``,
+            ``b_avg``, ``mistakes`` and ``kind``, read through :meth:`from_weights` with
+            the file's stem as the learner's name.
+        data : Dataset, optional
+            The training data. A plain ``.npz`` needs it (its ``n`` and ``d``, and the
+            final training error); a pair is checked against it.
+        intercept : {"free", "augmented", "none"}, optional
+            For a plain ``.npz``: how ``b`` relates to the objective, as in
+            :meth:`from_weights`. A pair keeps the intercept it recorded.
 
         Returns
         -------
         Trace
 
+        Raises
+        ------
+        DataError
+            No such file, a name that is neither ``.npz`` nor ``.json``, a ``.json``
+            without its ``.npz``, a file that is not a readable ``.npz``, a plain
+            ``.npz`` without ``t`` or ``W``, a pair recorded on other data.
+        ParameterError
+            ``path`` not a file name; a plain ``.npz`` without ``data``; arrays that
+            :meth:`from_weights` refuses (the message names the file).
+
         Examples
         --------
-        >>> Trace.load("no/such/trace")  # doctest: +IGNORE_EXCEPTION_DETAIL
+        >>> Trace.load("no/such/trace.npz")  # doctest: +IGNORE_EXCEPTION_DETAIL
         Traceback (most recent call last):
-        maxmargin.exceptions.DataError: no/such/trace.json: no such trace file
+        maxmargin.exceptions.DataError: no/such/trace.npz: no such file
         """
         if not isinstance(path, (str, os.PathLike)) or not str(path):
             raise ParameterError(
                 f"path must be a file name (str or pathlib.Path), got {_short(path)}"
             )
-        stem = _strip(Path(path))
+        given, shown = Path(path), display(path)
+        if given.suffix not in (".npz", ".json") and (given.suffix or given.is_file()):
+            raise DataError(
+                f"{shown}: give a .npz file (or the .json beside one that Trace.save wrote)"
+            )
+        stem = _strip(given)
         js = stem.with_name(stem.name + ".json")
         npz = stem.with_name(stem.name + ".npz")
-        for p in (js, npz):
-            if not p.exists():
-                raise DataError(f"{p}: no such trace file")
+        if not npz.exists():
+            if given.exists():  # e.g. a run's report.json: not a trajectory
+                raise DataError(
+                    f"{shown}: a .json is read only beside the .npz Trace.save wrote with "
+                    f"it, and {display(npz)} does not exist; give a trajectory .npz "
+                    "(`run --out DIR` writes DIR/<learner>.npz), or a plain .npz with "
+                    "arrays t and W"
+                )
+            raise DataError(f"{shown}: no such file")
+        try:
+            with np.load(npz, allow_pickle=False) as z:
+                arrays = {k: z[k] for k in z.files}
+        except (OSError, ValueError) as e:
+            raise DataError(f"{shown}: not a readable .npz ({e})") from None
+        if js.exists():
+            trace = cls._from_pair(js, npz, arrays)
+            if data is not None and (trace.n, trace.d) != (data.n, data.d):
+                raise DataError(
+                    f"{shown}: recorded on (n, d) = ({trace.n}, {trace.d}), but the data "
+                    f"{getattr(data, 'name', '')!r} has ({data.n}, {data.d})"
+                )
+            return trace
+        absent = [k for k in ("t", "W") if k not in arrays]
+        if absent:
+            raise DataError(
+                f"{shown}: a plain .npz needs arrays t and W (and optionally b, w_avg, "
+                f"b_avg, mistakes, kind); it lacks {', '.join(absent)}"
+            )
+        if data is None:
+            raise ParameterError(
+                f"{shown}: a plain .npz of weights is read with data= (the training Dataset)"
+            )
+        try:
+            return cls.from_weights(
+                arrays["t"],
+                arrays["W"],
+                arrays.get("b"),
+                name=stem.name,
+                data=data,
+                intercept=intercept,
+                w_avg=arrays.get("w_avg"),
+                b_avg=arrays.get("b_avg"),
+                mistakes=arrays.get("mistakes"),
+                kind=str(arrays["kind"]) if "kind" in arrays else "objective",
+            )
+        except ParameterError as e:
+            raise ParameterError(f"{shown}: {e}") from None
+
+    @classmethod
+    def _from_pair(cls, js: Path, npz: Path, arrays: dict[str, np.ndarray]) -> Trace:
+        """The trace of a pair :meth:`save` wrote: metadata from ``js``, ``arrays`` from ``npz``."""
         meta = read_document(js, "trace")  # a trace, in a format this maxmargin reads
-        with np.load(npz, allow_pickle=False) as z:
-            arrays = {k: z[k] for k in z.files}
         missing = [k for k in _REQUIRED if k not in arrays]
         if missing:
             raise DataError(f"{npz}: missing arrays {missing}")

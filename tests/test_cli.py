@@ -1,6 +1,8 @@
 """The `maxmargin` command: outputs, JSON contract, exit codes."""
 
 import json
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -631,6 +633,8 @@ def test_learner_of_your_own_on_run_compare_and_path(tmp_path, capsys, learner_f
         "0.01",
         "--learners",
         "pegasos,my_learners:MyPegasos",
+        "--intercept",
+        "augmented",  # MyPegasos keeps no free bias
         "--epochs",
         "2",
         "--json",
@@ -714,6 +718,8 @@ def test_compare_scores_saved_traces(tmp_path, capsys):
         HEART,
         "--lam",
         "0.01",
+        "--intercept",
+        "augmented",  # the run's
         "--learners",
         "pegasos",
         "--epochs",
@@ -830,7 +836,9 @@ def test_verbose_label_column_is_0_based(tmp_path, capsys, caplog):
     assert "label column 2 (0-based)" in caplog.text
 
 
-@pytest.mark.parametrize("command", [["run"], ["compare", "--lam", "0.01"]])
+@pytest.mark.parametrize(
+    "command", [["run"], ["compare", "--lam", "0.01", "--intercept", "augmented"]]
+)
 def test_a_learners_own_bug_is_one_line_exit_2(tmp_path, capsys, command):
     mine = tmp_path / "ml.py"
     mine.write_text(
@@ -950,3 +958,65 @@ def test_sigterm_while_the_command_imports_is_one_line(sig, code):
     script = f"SIG, EXE = {sig!r}, {exe!r}\n" + STARTUP_STOP
     p = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert (p.returncode, p.stdout, p.stderr) == (code, "", f"maxmargin: stopped by {sig}\n")
+
+
+STUDY_TOML = """name = "tiny"
+[problem]
+C = [1.0]
+[run]
+epochs = 2
+seeds = 1
+[[data]]
+generator = "separable"
+params = {n = 20, d = 2}
+[[learners]]
+name = "pegasos"
+"""
+
+
+def _no_figures_help(command):
+    from maxmargin.cli.main import build_parser
+
+    sub = next(a for a in build_parser()._actions if a.dest == "command" or a.choices)
+    parser = sub.choices[command]
+    return next(a.help for a in parser._actions if "--no-figures" in a.option_strings)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["compare", "builtin:separable", "--learners", "pegasos,perceptron", "--epochs", "2"],
+        ["path", "builtin:separable", "--C-grid", "1e-1:1e1:3", "--learners", "pegasos"],
+        ["path", "builtin:separable", "--exact"],
+        ["study", "{spec}", "--jobs", "1"],
+        ["demo"],
+    ],
+    ids=["compare", "path", "exact path", "study", "demo"],
+)
+def test_no_figures_help_says_what_is_drawn_and_what_is_written(tmp_path, capsys, argv):
+    """Each file ``--no-figures`` promises is written, and each figure it skips is named."""
+    pytest.importorskip("matplotlib")
+    if argv[0] == "study":
+        pytest.importorskip("pyarrow")
+        (tmp_path / "s.toml").write_text(STUDY_TOML)
+    argv = [a.replace("{spec}", str(tmp_path / "s.toml")) for a in argv]
+    said = _no_figures_help(argv[0])
+    promised = set(re.findall(r"[\w.-]+\.(?:md|json|csv|parquet)\b|\w+/(?=[,)])", said))
+    if "--exact" not in argv:  # breakpoints.csv: the exact path's table only
+        promised.discard("breakpoints.csv")
+    else:
+        promised.discard("grid.csv")
+    for figures, out in ((False, tmp_path / "bare"), (True, tmp_path / "drawn")):
+        flags = [] if figures else ["--no-figures"]
+        code, _, err = run_cli(capsys, *argv, "--out", str(out), "-q", *flags)
+        assert code == 0, err
+        written = {p.relative_to(out) for p in out.rglob("*")}
+        pictures = {p for p in written if p.suffix in (".png", ".svg")}
+        if not figures:
+            assert promised and not pictures
+            assert all(Path(name) in written for name in promised), (promised, written)
+        else:  # every figure drawn is named in the help (a data set's name as DATA)
+            assert pictures
+            for p in pictures:
+                stem = re.sub(r"^figures/[^/]*-", "figures/DATA-", str(p.with_suffix("")))
+                assert stem in said or p.stem in said, (p, said)

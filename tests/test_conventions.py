@@ -253,14 +253,12 @@ ENTRY_POINTS = [
     ),
     pytest.param(lambda: _cli_default("solve"), id="cli solve"),
     pytest.param(lambda: _cli_default("path"), id="cli path"),
-    pytest.param(
-        lambda: _cli_default("compare"), id="cli compare", marks=_pending("WP6", "--intercept")
-    ),
+    pytest.param(lambda: _cli_default("compare"), id="cli compare"),
     pytest.param(  # None: each learner's own default
         lambda: _cli_default("run") or _pegasos().intercept,
         id="cli run",
     ),
-    pytest.param(_study_default, id="study spec", marks=_pending("WP6", "the study spec")),
+    pytest.param(_study_default, id="study spec"),
 ]
 
 
@@ -310,7 +308,7 @@ def _intercept_defaults(path):
         pytest.param(("evaluation/comparison.py",), id="WP4"),
         pytest.param(("evaluation/path",), id="WP5", marks=_pending("WP5", "the path's learners")),
         pytest.param(("estimators",), id="WP2"),
-        pytest.param(("cli", "studies"), id="WP6", marks=_pending("WP6", "the CLI and studies")),
+        pytest.param(("cli", "studies"), id="WP6"),
         pytest.param(
             ("kernel_problem.py",),
             id="kernels",

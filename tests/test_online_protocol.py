@@ -565,7 +565,8 @@ def test_the_command_names_the_learner_that_exits_or_returns_no_numbers(
     base += "    def start(self, d): self.w = np.zeros(d)\n"
     base += "    def step(self, x, y, t): pass\n    def weights(self): return self.w\n"
     (tmp_path / "l.py").write_text(base + body)
-    for argv in (["run", "--learner"], ["compare", "--epochs", "1", "--learners"]):
+    compare = ["compare", "--epochs", "1", "--intercept", "augmented", "--learners"]
+    for argv in (["run", "--learner"], compare):
         code = main([argv[0], "builtin:separable", *argv[1:], f"{tmp_path / 'l.py'}:L"])
         out, err = capsys.readouterr()
         assert code == 2 and len(err.strip().splitlines()) == 1 and said in err, err

@@ -365,7 +365,7 @@ def test_a_finished_command_leaves_no_process(tmp_path):
     "argv",
     [
         ["run", "builtin:separable", "--learner"],
-        ["compare", "builtin:separable", "--epochs", "1", "--learners"],
+        ["compare", "builtin:separable", "--epochs", "1", "--intercept", "augmented", "--learners"],
         ["path", "builtin:separable", "--intercept", "none", "--jobs", "1", "--learners"],
     ],
     ids=["run", "compare", "path"],

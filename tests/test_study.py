@@ -199,6 +199,36 @@ def test_spec_errors_name_the_key(tmp_path, change, key):
     assert key in msg and "\n" not in msg
 
 
+def test_a_learner_without_the_studys_intercept_is_refused_before_running(tmp_path):
+    spec = _spec(tmp_path)
+    spec["problem"].pop("intercept")  # the default: free, which winnow cannot leave free
+    spec["learners"].append("winnow")
+    assert load_spec(spec).intercept == "free"
+    with pytest.raises(SpecError) as err:
+        make_plan(load_spec(spec))
+    msg = str(err.value)
+    assert "learners[2]: learner 'winnow' supports intercept none" in msg
+    assert "intercept='free'" in msg and "\n" not in msg
+
+
+def test_cells_of_an_own_learner_are_keyed_on_its_source(tmp_path):
+    """A learner is resolved and digested by the registry: editing its file reruns it."""
+    (tmp_path / "mine.py").write_text(LEARNERS_PY)
+    entry = {"class": f"{tmp_path / 'mine.py'}:Flaky", "label": "mine", "params": {"how": "x"}}
+    spec = _spec(tmp_path, extra_learners=[entry])
+    first = make_plan(load_spec(spec))
+    digest = mm.online.registry.digest(entry["class"])
+    assert len(digest) == 64
+    with (tmp_path / "mine.py").open("a") as f:
+        f.write("# edited\n")
+    assert mm.online.registry.digest(entry["class"]) != digest
+    second = make_plan(load_spec(spec))
+    keys = [{c.key for c in plan.cells if c.learner == "mine"} for plan in (first, second)]
+    others = [{c.key for c in plan.cells if c.learner != "mine"} for plan in (first, second)]
+    assert keys[0] and others[0]
+    assert keys[0].isdisjoint(keys[1]) and others[0] == others[1]
+
+
 def test_cli_bad_spec_one_line_exit_2(tmp_path, capsys):
     f = tmp_path / "bad.toml"
     f.write_text(

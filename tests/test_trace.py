@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from maxmargin import DataError, OnlineSubgradient
+from maxmargin import DataError, OnlineSubgradient, ParameterError
 from maxmargin.online import run
 from maxmargin.trace import Trace
 
@@ -82,7 +82,7 @@ def test_derived_fields(gauss):
 
 
 def test_load_refuses_what_is_not_a_trace(tmp_path, gauss):
-    with pytest.raises(DataError, match="no such trace file"):
+    with pytest.raises(DataError, match="no such file"):
         Trace.load(tmp_path / "missing")
     npz, js = run("perceptron", gauss).save(tmp_path / "t")
     js.write_text("{not json")
@@ -95,3 +95,80 @@ def test_load_refuses_what_is_not_a_trace(tmp_path, gauss):
     odd = dataclasses.replace(tr, extras={"objects": np.array([object()], dtype=object)})
     with pytest.raises(DataError, match="without pickle"):
         odd.save(tmp_path / "odd")
+
+
+def test_load_reads_a_plain_npz_of_weights_through_from_weights(tmp_path, gauss):
+    tr = run(("pegasos", {"intercept": "free"}), gauss, epochs=2)
+    np.savez(
+        tmp_path / "mine.npz",
+        t=tr.t,
+        W=tr.w,
+        b=tr.b,
+        w_avg=tr.w_avg,
+        b_avg=tr.b_avg,
+        mistakes=tr.mistakes,
+        kind="linear",
+    )
+    back = Trace.load(tmp_path / "mine.npz", gauss, "free")
+    want = Trace.from_weights(
+        tr.t,
+        tr.w,
+        tr.b,
+        name="mine",
+        data=gauss,
+        intercept="free",
+        w_avg=tr.w_avg,
+        b_avg=tr.b_avg,
+        mistakes=tr.mistakes,
+        kind="linear",
+    )
+    assert back == want and back.declares["objective"] is None
+    np.testing.assert_array_equal(back.w, tr.w)
+    # without b, without intercept: from_weights' rule (no intercept)
+    np.savez(tmp_path / "bare.npz", t=tr.t, W=tr.w)
+    bare = Trace.load(tmp_path / "bare", gauss)
+    assert bare.intercept == "none" and (bare.b == 0).all() and bare.learner == "bare"
+
+
+def test_load_of_a_pair_is_checked_against_the_data(tmp_path, gauss, heart):
+    npz, js = run("perceptron", gauss).save(tmp_path / "p")
+    assert Trace.load(js, gauss, "augmented") == Trace.load(npz)  # a pair keeps its own
+    with pytest.raises(DataError, match=r"recorded on \(n, d\)"):
+        Trace.load(npz, heart)
+
+
+def _one_line(excinfo):
+    return "\n" not in str(excinfo.value)
+
+
+@pytest.mark.parametrize(
+    "name, write, error, msg",
+    [
+        ("none.npz", None, DataError, "no such file"),
+        ("table.csv", b"t,W\n", DataError, "give a .npz file"),
+        ("report.json", b"{}", DataError, "report.npz does not exist"),
+        ("junk.npz", b"not a zip", DataError, "not a readable .npz"),
+        ("no_w.npz", {"t": np.arange(1, 4)}, DataError, "it lacks W"),
+        ("no_t_w.npz", {"x": np.arange(1, 4)}, DataError, "it lacks t, W"),
+        ("flipped.npz", "flipped", ParameterError, "transposed"),
+        ("zero_t.npz", {"t": np.array([0, 1]), "W": np.ones((2, 2))}, ParameterError, "t must"),
+    ],
+)
+def test_load_refuses_each_bad_file_in_one_line(tmp_path, gauss, name, write, error, msg):
+    path = tmp_path / name
+    if isinstance(write, bytes):
+        path.write_bytes(write)
+    elif isinstance(write, dict):
+        np.savez(path, **write)
+    elif write == "flipped":
+        tr = run("perceptron", gauss, epochs=2)
+        np.savez(path, t=tr.t, W=tr.w.T)
+    with pytest.raises(error, match=msg) as excinfo:
+        Trace.load(path, gauss)
+    assert _one_line(excinfo) and name in str(excinfo.value)
+
+
+def test_load_of_a_plain_npz_needs_the_data(tmp_path, gauss):
+    np.savez(tmp_path / "w.npz", t=np.array([1, 2]), W=np.ones((2, gauss.d)))
+    with pytest.raises(ParameterError, match="data="):
+        Trace.load(tmp_path / "w.npz")

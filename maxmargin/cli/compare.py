@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from ..io.files import display
+from ..conventions import DEFAULT_INTERCEPT, INTERCEPTS
 from .learners import _learner_params, _learner_targets
 from .options import (
+    COMPARE_FIGURES,
+    COMPARE_FILES,
     _add_data_args,
     _add_figure_args,
     _add_learner_param_args,
@@ -44,11 +43,11 @@ def add(sub: argparse._SubParsersAction[_Parser]) -> None:
     _add_penalty_args(p, allow_hard=False)
     p.add_argument(
         "--intercept",
-        choices=("augmented", "none", "free"),
-        default="augmented",
-        help="the problem's, and the learners' mode: augmented (the bias a "
-        "regularised weight), none, or free (b unregularised, the SVM of "
-        "solve and path; the learners update it without shrinking it)",
+        choices=INTERCEPTS,
+        default=DEFAULT_INTERCEPT,
+        help="the problem's, and the learners' mode: free (b unregularised, the SVM of "
+        "solve and path; the learners update it without shrinking it), none, or "
+        f"augmented (the bias a regularised weight) (default: {DEFAULT_INTERCEPT})",
     )
     _add_weight_args(p)
     _add_option(
@@ -76,7 +75,7 @@ def add(sub: argparse._SubParsersAction[_Parser]) -> None:
     _add_out_args(
         p, "maxmargin-compare", csv="one row per run and checkpoint (the report's checkpoints.csv)"
     )
-    _add_figure_args(p)
+    _add_figure_args(p, draws=COMPARE_FIGURES, writes=COMPARE_FILES)
     _add_verbosity(p, "no summary, no progress bar")
     p.set_defaults(func=run)
 
@@ -85,70 +84,13 @@ def add(sub: argparse._SubParsersAction[_Parser]) -> None:
 DEFAULT_COMPARE = "perceptron,averaged_perceptron,pegasos,subgradient,pa1"
 
 
-def _load_trace(path: str, data: Any, intercept: str) -> Any:
-    """A trajectory file: what ``Trace.save`` writes, or a plain ``.npz`` of weights.
-
-    ``Trace.save`` writes a ``.npz`` beside its ``.json`` (either may be given); a plain
-    ``.npz`` holds ``t``, ``W`` and optionally ``b``, ``w_avg``, ``b_avg``, ``mistakes`` and
-    ``kind``, read as ``Trace.from_weights`` reads them, with the problem's ``intercept``.
-    """
-    from ..exceptions import DataError, ParameterError
-    from ..trace import Trace
-
-    p = Path(path)
-    if p.suffix not in (".npz", ".json") and (p.suffix or p.is_file()):
-        raise DataError(
-            f"--trace {path}: give a .npz file (or the .json beside one that Trace.save wrote)"
-        )
-    stem = p.with_suffix("") if p.suffix else p
-    if stem.with_suffix(".json").exists() and stem.with_suffix(".npz").exists():
-        return Trace.load(stem)
-    npz = stem.with_suffix(".npz")
-    if not npz.exists():
-        if p.exists():  # e.g. a run's report.json: not a trajectory
-            raise DataError(
-                f"--trace {path}: a .json is read only beside the .npz Trace.save "
-                f"wrote with it, and {display(npz)} does not exist; give a "
-                "trajectory .npz (`run --out DIR` writes DIR/<learner>.npz), or a "
-                "plain .npz with arrays t and W"
-            )
-        raise DataError(f"--trace {path}: no such file")
-    try:
-        with np.load(npz, allow_pickle=False) as z:
-            arrays = {k: z[k] for k in z.files}
-    except (OSError, ValueError) as e:
-        raise DataError(f"--trace {path}: not a readable .npz ({e})") from None
-    absent = [k for k in ("t", "W") if k not in arrays]
-    if absent:
-        raise DataError(
-            f"--trace {path}: a plain .npz needs arrays t and W (and optionally "
-            f"b, w_avg, b_avg, mistakes, kind); it lacks {', '.join(absent)}"
-        )
-    b = arrays.get("b")
-    kind = str(arrays["kind"]) if "kind" in arrays else "objective"
-    try:
-        return Trace.from_weights(
-            arrays["t"],
-            arrays["W"],
-            b,
-            name=stem.name,
-            data=data,
-            intercept=intercept,
-            w_avg=arrays.get("w_avg"),
-            b_avg=arrays.get("b_avg"),
-            mistakes=arrays.get("mistakes"),
-            kind=kind,
-        )
-    except ParameterError as e:
-        raise ParameterError(f"--trace {path}: {e}") from None
-
-
 def run(args: argparse.Namespace) -> int:
     """Solve the reference, run and score the learners, write the report; the exit code."""
     from ..evaluation.comparison import _check_steps, compare
     from ..exceptions import ParameterError
     from ..online.registry import learner_for
     from ..problem import SVMProblem
+    from ..trace import Trace
 
     plan = _outputs(args, _report_files(args, "checkpoints.csv"))
     if args.seeds < 1:
@@ -166,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
     learners = [learner_for(t, problem, **p) for t, p in zip(targets, params, strict=True)]
     for learner in learners:  # their lam comes from the option given: name that one
         _check_steps(learner, problem, data.n, args.epochs, "C" if args.lam is None else "lam")
-    traces = [_load_trace(path, data, args.intercept) for path in args.trace or []]
+    traces = [Trace.load(path, data, args.intercept) for path in args.trace or []]
     cmp = compare(
         data,
         problem,

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 
 from .options import (
+    COMPARE_FIGURES,
+    COMPARE_FILES,
     _add_figure_args,
     _add_out_args,
     _add_verbosity,
@@ -26,7 +28,7 @@ def add(sub: argparse._SubParsersAction[_Parser]) -> None:
         "maxmargin demo --out demo/",
     )
     _add_out_args(p, "maxmargin-demo")
-    _add_figure_args(p)
+    _add_figure_args(p, draws=COMPARE_FIGURES, writes=COMPARE_FILES)
     _add_verbosity(p, "no summary, no progress bar")
     p.set_defaults(func=run)
 

@@ -484,8 +484,25 @@ def _add_option(p: argparse._ActionsContainer, name: str, **words: Any) -> None:
     p.add_argument(name, **{**_OPTIONS[name], **words})
 
 
-def _add_figure_args(p: argparse.ArgumentParser, formats: str = "png,svg", dpi: int = 150) -> None:
-    """``--format``, ``--dpi``, ``--no-figures``: how a report's figures are written."""
+#: What ``compare`` (and ``demo``) draw, and write without figures (``--no-figures``).
+COMPARE_FIGURES = "suboptimality, gaps, regret, mistakes, and the boundary of 2-D data"
+COMPARE_FILES = "report.md, report.json and checkpoints.csv"
+
+
+def _add_figure_args(
+    p: argparse.ArgumentParser,
+    *,
+    draws: str,
+    writes: str,
+    formats: str = "png,svg",
+    dpi: int = 150,
+) -> None:
+    """``--format``, ``--dpi``, ``--no-figures``: how a report's figures are written.
+
+    ``draws`` names the figures the command draws and ``writes`` the files it writes
+    without them: ``--no-figures`` says both (a help that promises no file it does not
+    write).
+    """
     g = p.add_argument_group("figures (need matplotlib: pip install 'maxmargin[plot]')")
     g.add_argument(
         "--format",
@@ -500,7 +517,7 @@ def _add_figure_args(p: argparse.ArgumentParser, formats: str = "png,svg", dpi: 
         "--no-figures",
         dest="no_figures",
         action="store_true",
-        help="write report.md and report.json only",
+        help=f"draw no figures (not {draws}): write {writes} only",
     )
 
 

@@ -82,7 +82,13 @@ def add(sub: argparse._SubParsersAction[_Parser]) -> None:
         csv="one row per grid point (the report's grid.csv; with --exact one per event, "
         "its breakpoints.csv)",
     )
-    _add_figure_args(p)
+    _add_figure_args(
+        p,
+        draws="path_coefficients, path_errors, path_objective, path_support_vectors, "
+        "path_tradeoff, path_width, and with --learners path_learners_subopt and "
+        "path_learners_epochs",
+        writes="report.md, report.json and grid.csv (breakpoints.csv with --exact)",
+    )
     _add_verbosity(p, "no table, no progress bar")
     p.set_defaults(func=run)
 

@@ -6,6 +6,7 @@ import argparse
 import contextlib
 import warnings
 
+from ..conventions import DEFAULT_INTERCEPT, INTERCEPTS
 from ..io.files import display
 from .learners import _learner_targets, _run_learners
 from .options import (
@@ -78,11 +79,11 @@ def add(sub: argparse._SubParsersAction[_Parser]) -> None:
     )
     p.add_argument(
         "--intercept",
-        choices=("none", "augmented", "free"),
+        choices=INTERCEPTS,
         default=None,
         help="augmented: the bias is the weight of a constant feature, "
         "regularised; free: the same bias, unregularised (default: each "
-        "learner's own, augmented for most)",
+        f"learner's own, {DEFAULT_INTERCEPT} where it supports it)",
     )
     _add_learner_param_args(p)
     _add_out_args(p, None)

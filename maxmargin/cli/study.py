@@ -43,7 +43,12 @@ def add(sub: argparse._SubParsersAction[_Parser]) -> None:
         action="store_true",
         help="write the table only (no report.md, no figures)",
     )
-    _add_figure_args(p, formats="png")
+    _add_figure_args(
+        p,
+        draws="figures/DATA-suboptimality and figures/DATA-mistakes, per data set",
+        writes="report.md, results.parquet, results.csv, study.json and the cache (cells/, refs/)",
+        formats="png",
+    )
     _add_verbosity(p, "no summary, no progress line")
     p.set_defaults(func=run)
 

@@ -248,9 +248,8 @@ def _checkpoints(spec: StudySpec, ds: DataSpec, n: int) -> tuple:
 def _check_learners(spec: StudySpec, item: DataItem) -> None:
     """Build every learner for this data set's problems: refuse what would fail later."""
     from ..exceptions import MaxMarginError
-    from ..online.registry import objective_parameter
+    from ..online.registry import objective_parameter, resolve
     from ..problem import SVMProblem
-    from .learners import resolve_learner
 
     for value in spec.grid:
         problem = SVMProblem(
@@ -261,9 +260,16 @@ def _check_learners(spec: StudySpec, item: DataItem) -> None:
         )
         for lr in spec.learners:
             try:
-                learner = resolve_learner(lr.target, lr.params, problem)
+                learner = resolve(lr.target, problem, **lr.params)
             except MaxMarginError as e:
                 raise SpecError(f"{spec.source}: {lr.key}: {e}") from None
+            if learner.intercept != problem.intercept:  # a cell is scored on the study's problem
+                raise SpecError(
+                    f"{spec.source}: {lr.key}: learner {learner.name!r} supports intercept "
+                    f"{' or '.join(learner.supported_intercepts)}, but the study's problem "
+                    f"has intercept={problem.intercept!r}; set [problem] intercept, or leave "
+                    "the learner out"
+                )
             declared = objective_parameter(learner)
             if declared is not None and not np.isclose(
                 declared[1], getattr(problem, declared[0]), rtol=1e-9, atol=0
@@ -311,7 +317,7 @@ def make_plan(spec: StudySpec) -> Plan:
     (1, 2, 8)
     """
     from .._version import __version__
-    from .learners import learner_digest
+    from ..online.registry import digest as learner_digest
 
     code = f"maxmargin {__version__}; study cell format {CELL_FORMAT}"
     data: dict[str, DataItem] = {}
@@ -555,7 +561,7 @@ def cell_task(cell: CellJob, ref: Reference | str) -> dict[str, Any]:
         ``traceback``, ``cell_seconds``, ``worker`` (host:pid), ``versions``.
     """
     from ..evaluation.comparison import compare
-    from .learners import resolve_learner
+    from ..online.registry import resolve
 
     tic = time.perf_counter()
     out: dict[str, Any] = {
@@ -565,7 +571,7 @@ def cell_task(cell: CellJob, ref: Reference | str) -> dict[str, Any]:
     try:
         reference = _reference(ref)
         problem = reference.soft.problem
-        learner = resolve_learner(cell.target, cell.params, problem)
+        learner = resolve(cell.target, problem, **cell.params)
         cmp = compare(
             problem.data,
             problem,

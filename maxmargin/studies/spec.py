@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .._validation import check_count
+from ..conventions import DEFAULT_INTERCEPT, INTERCEPTS, SKLEARN_NAMES
 from ..exceptions import ParameterError
 from ..online.runner import CHECKPOINT_OVERHEAD
 
@@ -29,14 +30,11 @@ GENERATORS = ("separable", "gaussians")
 _TOP = ("name", "problem", "run", "data", "learners")
 _PROBLEM = ("C", "lam", "intercept", "intercept_scaling", "solver", "alpha")
 _RUN = ("epochs", "seeds", "orders", "checkpoints", "holdout", "split_seed", "max_iter")
-#: scikit-learn's names accepted beside maxmargin's (same meaning): section -> alias -> key.
-#: They are read as the key they stand for, so the normalised spec (and its hash, the
-#: cells' keys) is the same whichever name a spec uses.
-ALIASES = {
-    "problem": {"alpha": "lam"},
-    "run": {"max_iter": "epochs"},
-    "params": {"random_state": "seed"},
-}
+#: The scikit-learn names (:data:`maxmargin.conventions.SKLEARN_NAMES`, the one table of
+#: what each stands for) a section accepts beside maxmargin's. They are read as the key
+#: they stand for, so the normalised spec (and its hash, the cells' keys) is the same
+#: whichever name a spec uses.
+_SKLEARN_KEYS = {"problem": ("alpha",), "run": ("max_iter",), "params": ("random_state",)}
 _DATA = ("name", "source", "generator", "params", "seeds", "label", "holdout", "split_seed")
 _LEARNER = ("name", "class", "params", "label")
 _ORDERS = ("cyclic", "shuffle", "sample")
@@ -126,7 +124,8 @@ class StudySpec:
         Which parameter the grid is of.
     grid : tuple of float
         The values, in the order written.
-    intercept : {"augmented", "none", "free"}
+    intercept : {"free", "none", "augmented"}
+        Default ``conventions.DEFAULT_INTERCEPT`` (``"free"``).
     intercept_scaling : float
     solver : str or None
         QP solver of the exact solves (default: maxmargin's choice).
@@ -200,7 +199,8 @@ class _Checker:
         Both given is an error.
         """
         out = dict(table)
-        for alias, name in ALIASES[section].items():
+        for alias in _SKLEARN_KEYS[section]:
+            name = SKLEARN_NAMES[alias]
             if alias in out:
                 if name in out:
                     raise self.fail(
@@ -496,10 +496,10 @@ def _parse_problem(ck: _Checker, value: Any) -> tuple[str, tuple, str, float, st
         )
     grid_parameter = "C" if "C" in pr else "lam"
     grid = _grid(ck, f"problem.{grid_parameter}", pr[grid_parameter])
-    intercept = pr.get("intercept", "augmented")
-    if intercept not in ("augmented", "none", "free"):
+    intercept = pr.get("intercept", DEFAULT_INTERCEPT)
+    if intercept not in INTERCEPTS:
         raise ck.fail(
-            "problem.intercept", f"must be 'augmented', 'none' or 'free', got {intercept!r}"
+            "problem.intercept", f"must be 'free', 'none' or 'augmented', got {intercept!r}"
         )
     scaling = ck.positive("problem.intercept_scaling", pr.get("intercept_scaling", 1.0))
     solver = pr.get("solver")
