@@ -207,9 +207,10 @@ def plot_suboptimality(cmp: Comparison, ax: Any = None, *, x: str = "steps") -> 
             continue
         t = _t(runs)
         if x == "time":
-            if any(r.seconds is None for r in runs):
+            times = [r.seconds for r in runs]
+            if any(s is None for s in times):
                 continue
-            t = np.median(np.stack([r.seconds[: t.size] for r in runs]), axis=0)
+            t = np.median(np.stack([s[: t.size] for s in times if s is not None]), axis=0)
         avg, last = _stack(runs, "subopt_avg"), _stack(runs, "subopt")
         name = _name(cmp, lab, order)
         main = None
