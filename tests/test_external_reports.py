@@ -89,7 +89,8 @@ def test_traces_only_draw_only_figures_with_something_to_show(traces_only, tmp_p
     from maxmargin.plotting.comparison import figures_left_out
 
     left = figures_left_out(traces_only)
-    assert set(left) == {"gaps", "regret", "mistakes", "boundary"}  # boundary: d = 3
+    # boundary: d = 3; the time figure: weights alone have no learning time
+    assert set(left) == {"suboptimality_time", "gaps", "regret", "mistakes", "boundary"}
     assert "weights alone" in left["regret"] and "mistakes=" in left["mistakes"]
     paths = mm.write_report(traces_only, tmp_path, formats=("png",))
     names = sorted(p.name for p in paths)
@@ -135,7 +136,11 @@ def test_cli_trace_file_writes_no_empty_figure(setup, tmp_path, capsys):
     assert code == 0
     assert not {"regret.png", "mistakes.png", "gaps.png"} & {p.name for p in out.iterdir()}
     assert (out / "suboptimality.png").stat().st_size > 1000
-    assert "Figures left out (nothing to show): gaps: " in (out / "report.md").read_text()
+    assert (
+        "Figures left out (nothing to show): suboptimality_time: "
+        in (out / "report.md").read_text()
+    )
+    assert "gaps: " in (out / "report.md").read_text()
 
 
 # ----------------------------------------------------------------- 2. JSON

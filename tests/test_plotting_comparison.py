@@ -12,6 +12,7 @@ import pytest
 from _figures import _line
 
 import maxmargin as mm
+from maxmargin import ParameterError
 from maxmargin.plotting import boundary, comparison
 from maxmargin.plotting import path as path_plots
 
@@ -477,3 +478,24 @@ def test_boundary_legend_margin_is_the_drawn_distance():
     ax = plot_boundary(p, sol)
     labels = " ".join(ax.get_legend_handles_labels()[1])
     assert f"{1 / np.linalg.norm(sol.w):.4g}" in labels
+
+
+def test_suboptimality_against_time_is_the_median_time_of_the_seeds(tmp_path):
+    from maxmargin import compare, make_gaussians
+    from maxmargin.plotting.comparison import plot_suboptimality, save_figures
+
+    cmp = compare(
+        make_gaussians(60, 3, seed=1), learners=["pegasos"], lam=0.1, epochs=3, seeds=range(3)
+    )
+    runs = [r for r in cmp.runs if r.label == "pegasos"]
+    assert all(r.seconds is not None and r.seconds.shape == r.t.shape for r in runs)
+    assert all(np.all(np.diff(r.seconds) >= 0) for r in runs)  # cumulative learning time
+    ax = plot_suboptimality(cmp, x="time")
+    line = next(ln for ln in ax.get_lines() if ln.get_label() == "pegasos: average")
+    want = np.median(np.stack([r.seconds for r in runs]), axis=0)
+    np.testing.assert_array_equal(line.get_xdata(), want)
+    assert "time" in ax.get_xlabel()
+    names = {p.name for p in save_figures(cmp, tmp_path, formats=("png",))}
+    assert {"suboptimality.png", "suboptimality_time.png"} <= names
+    with pytest.raises(ParameterError, match="'steps' or 'time'"):
+        plot_suboptimality(cmp, x="seconds")

@@ -109,6 +109,10 @@ class RunResult(io.Persistent):
         ``c = 1`` (learners whose implied dual point counts their updates: perceptron,
         dual perceptron, PLA, margin perceptron). Over ``c`` its infimum is the number of
         mistakes itself, so ``c`` is not optimised (``docs/compare.md``, section 6).
+    seconds : ndarray or None
+        The learning time at each checkpoint, in seconds (the trace's ``seconds``: the
+        learner's own steps, recording and scoring left out); None for weights from
+        elsewhere without them. The x of the suboptimality-against-time figure.
     rate, rate_avg : float
         :func:`fit_rate` of ``subopt`` and ``subopt_avg``.
     learn_seconds, eval_seconds : float
@@ -170,6 +174,7 @@ class RunResult(io.Persistent):
     general_bound_best: np.ndarray | None = io.persist(io.Series(), default=None)
     general_scale: np.ndarray | None = io.persist(io.Series(), default=None)
     mistake_rounds_bound: np.ndarray | None = io.persist(io.Series(), default=None)
+    seconds: np.ndarray | None = io.persist(io.Series(), default=None)
     rate: float = math.nan
     rate_avg: float = math.nan
     learn_seconds: float = 0.0
@@ -543,6 +548,7 @@ def _evaluate(label: str, decl: Any, tr: Trace, opt: _Optimum) -> RunResult:
         mistakes=mistakes,
         train_error=train,
         diverged_at=at,
+        seconds=None if "seconds" in tr.missing else np.asarray(tr.seconds, float),
         learn_seconds=float(tr.timings.get("learn_seconds", tr.seconds[-1])),
         eval_seconds=time.perf_counter() - tic,
         theory_slope=_theory_slope(decl, kind),

@@ -37,7 +37,7 @@ __all__ = [
 ]
 
 #: The figures :func:`save_figures` writes (file stem -> function name).
-FIGURES = ("suboptimality", "gaps", "regret", "mistakes", "boundary")
+FIGURES = ("suboptimality", "suboptimality_time", "gaps", "regret", "mistakes", "boundary")
 
 #: The axes box of the comparison figures, in inches (the legend goes to its right).
 _SIZE = (5.0, 3.4)
@@ -47,6 +47,7 @@ _SIZE = (5.0, 3.4)
 _PLOT_MAX = 1e200
 
 _T_LABEL = r"step $t$ (examples seen)"
+_TIME_LABEL = "learning time (s, median over seeds)"
 
 
 def _groups(cmp: Comparison) -> Iterator[tuple[str, str, list[RunResult], dict[str, Any]]]:
@@ -132,6 +133,10 @@ def figures_left_out(cmp: Comparison) -> dict[str, str]:
         out["suboptimality"] = "no learner or trace minimises this objective"
     elif not any(_drawable(g, k, True) for g in objective for k in ("subopt", "subopt_avg")):
         out["suboptimality"] = "no finite F - F* > 0 to draw on its log scale"
+    if "suboptimality" in out:
+        out["suboptimality_time"] = out["suboptimality"]
+    elif not any(g[0].seconds is not None for g in objective):
+        out["suboptimality_time"] = "no run recorded its learning time (weights alone have none)"
     if not dual:
         out["gaps"] = (
             "no learner or trace that minimises this objective has implied dual points "
@@ -162,11 +167,12 @@ def _solid(style: dict[str, Any], **more: Any) -> dict[str, Any]:
     return {**style, "linestyle": "-", **more}
 
 
-def plot_suboptimality(cmp: Comparison, ax: Any = None) -> Axes:
-    r"""Suboptimality :math:`F(w_t) - F^*` against ``t`` (log-log), with the theory slope.
+def plot_suboptimality(cmp: Comparison, ax: Any = None, *, x: str = "steps") -> Axes:
+    r"""Suboptimality :math:`F(w_t) - F^*` against ``t`` or time (log-log).
 
     Solid: the averaged iterate (where the theory is about the average); dashed: the
-    last iterate; dotted grey: a line of the theoretical slope through the final point.
+    last iterate; dotted grey (against steps): a line of the theoretical slope through
+    the final point.
 
     Parameters
     ----------
@@ -174,6 +180,10 @@ def plot_suboptimality(cmp: Comparison, ax: Any = None) -> Axes:
         What :func:`~maxmargin.compare` returned.
     ax : matplotlib.axes.Axes, optional
         Draw into this axes; a new figure when None.
+    x : {"steps", "time"}
+        The horizontal axis: the step ``t``, or the learning time in seconds at each
+        checkpoint (``RunResult.seconds``, the median over the seeds; benchopt's axis).
+        Runs without recorded times are left out of the time figure.
 
     Returns
     -------
@@ -188,12 +198,19 @@ def plot_suboptimality(cmp: Comparison, ax: Any = None) -> Axes:
     >>> plot_suboptimality(cmp).get_xscale()
     'log'
     """
+    if x not in ("steps", "time"):
+        raise ParameterError(f"x must be 'steps' or 'time', got {x!r}")
     ax = _mpl.axes(ax, _SIZE)
     any_curve = False
     for lab, order, runs, style in _groups(cmp):
         if runs[0].kind != "objective":
             continue
         t = _t(runs)
+        if x == "time":
+            times = [r.seconds for r in runs]
+            if any(s is None for s in times):
+                continue
+            t = np.median(np.stack([s[: t.size] for s in times if s is not None]), axis=0)
         avg, last = _stack(runs, "subopt_avg"), _stack(runs, "subopt")
         name = _name(cmp, lab, order)
         main = None
@@ -220,7 +237,7 @@ def plot_suboptimality(cmp: Comparison, ax: Any = None) -> Axes:
         )
         main = main if main is not None else line
         slope = runs[0].theory_slope
-        if main is not None and math.isfinite(slope):
+        if main is not None and math.isfinite(slope) and x == "steps":
             tt, vv = main.get_data()
             ref = vv[-1] * (t / tt[-1]) ** slope
             keep = t >= math.sqrt(t[-1])
@@ -233,9 +250,12 @@ def plot_suboptimality(cmp: Comparison, ax: Any = None) -> Axes:
                 label=f"theory slope ${slope:g}$",
             )
         any_curve = True
-    ax.set_xlabel(_T_LABEL)
+    ax.set_xlabel(_T_LABEL if x == "steps" else _TIME_LABEL)
     ax.set_ylabel(r"$F(\tilde w_t) - F^\star$ ($\lambda$ form)")
-    ax.set_title("Suboptimality against the certified optimum", fontsize=10)
+    ax.set_title(
+        "Suboptimality against the certified optimum" + ("" if x == "steps" else ", against time"),
+        fontsize=10,
+    )
     if not any_curve:
         _empty(ax, "no learner minimises this objective")
     else:
@@ -539,13 +559,14 @@ def save_figures(
     >>> cmp = compare(make_gaussians(30, 3, seed=0), learners=["pegasos"], lam=0.1)
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     sorted(p.name for p in save_figures(cmp, tmp, formats=("svg",)))
-    ['gaps.svg', 'mistakes.svg', 'regret.svg', 'suboptimality.svg']
+    ['gaps.svg', 'mistakes.svg', 'regret.svg', 'suboptimality.svg', 'suboptimality_time.svg']
     """
     formats = _mpl.check_formats(formats)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     makers = {
         "suboptimality": plot_suboptimality,
+        "suboptimality_time": lambda c: plot_suboptimality(c, x="time"),
         "gaps": plot_gaps,
         "regret": plot_regret,
         "mistakes": plot_mistakes,
