@@ -1,10 +1,6 @@
 """maxmargin: exact max-margin classifiers, certified, and online learners measured against them."""
 
-import sys as _sys
-from types import ModuleType as _ModuleType
-
 from . import _startup as _startup  # first: Ctrl-C while the command imports is one line
-from . import report as _report
 from ._version import __version__
 from .certificate import Certificate, certify
 from .conventions import INTERCEPTS
@@ -18,7 +14,6 @@ from .data import (
     make_separable,
     map_labels,
 )
-from .evaluation import comparison as _comparison
 from .evaluation.comparison import Comparison, compare, demo_comparison
 from .evaluation.path import regularization_path
 from .evaluation.path.exact import ExactPath, PathPoint
@@ -69,28 +64,6 @@ from .separation import (
 from .solution import ExactSolution
 from .solvers import available_solvers
 from .trace import Trace
-
-
-def _old_module(name: str, *sources: _ModuleType) -> None:
-    """Keep ``from maxmargin.<name> import ...`` working for a module that moved.
-
-    For a moved module whose name is now a function of the package
-    (``maxmargin.compare``): a module object in ``sys.modules`` only, so the package
-    attribute stays the function.
-    """
-
-    def __getattr__(attr: str) -> object:
-        for src in sources:
-            if hasattr(src, attr):
-                return getattr(src, attr)
-        raise AttributeError(f"module 'maxmargin.{name}' has no attribute {attr!r}")
-
-    mod = _ModuleType(f"{__name__}.{name}", f"Moved to {sources[0].__name__}.")
-    mod.__getattr__ = __getattr__  # type: ignore[method-assign]
-    _sys.modules[mod.__name__] = mod
-
-
-_old_module("compare", _comparison, _report)
 
 #: scikit-learn is an optional dependency: its estimators load on first use.
 _ESTIMATORS = (

@@ -5,11 +5,9 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Iterable
-from typing import Any
 
 import numpy as np
 
-from .conventions import resolve_sklearn, seed_of
 from .exceptions import DataError, ParameterError
 
 
@@ -343,113 +341,6 @@ def reciprocal_form(name: str, value: float, n: int, other: str) -> float:
         f"with n = {n:,}: {other} = 1/({name} n) {how} in double precision. "
         f"Got {value!r} instead."
     )
-
-
-def renamed_attribute(old: str, new: str, since: str = "0.2.0") -> property:
-    """A read-only property ``old`` that returns ``self.<new>`` with a DeprecationWarning.
-
-    Parameters
-    ----------
-    old, new : str
-        The attribute's former and current names.
-    since : str
-        The version that renamed it.
-
-    Returns
-    -------
-    property
-    """
-    import warnings
-
-    def get(self: object) -> object:
-        warnings.warn(
-            f"{type(self).__name__}.{old} is renamed {new} (maxmargin {since}); {old} will go",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return getattr(self, new)
-
-    get.__doc__ = f"Deprecated name of :attr:`{new}`."
-    return property(get)
-
-
-# scikit-learn's names beside maxmargin's own, until every caller uses
-# conventions.sklearn_names / resolve_sklearn (issue 22): the same rules, resolved there.
-
-
-def resolve_alias(
-    name: str, value: object, default: object, alias: str, alias_value: object
-) -> Any:
-    """The value of parameter ``name`` that scikit-learn calls ``alias``.
-
-    :func:`maxmargin.conventions.resolve_sklearn` with ``default``.
-
-    Parameters
-    ----------
-    name, alias : str
-        maxmargin's name (``"epochs"``) and scikit-learn's (``"max_iter"``).
-    value, default : object
-        The value given for ``name`` and its default.
-    alias_value : object
-        The value given for ``alias``; None when not given.
-
-    Returns
-    -------
-    object
-        ``alias_value`` when given, else ``value``.
-
-    Examples
-    --------
-    >>> resolve_alias("epochs", 10, 10, "max_iter", 3)
-    3
-    >>> resolve_alias("epochs", 4, 10, "max_iter", None)
-    4
-    """
-    return resolve_sklearn(name, value, alias, alias_value, default=default)
-
-
-def seed_from_random_state(
-    random_state: object, seed: object = 0, *, default: object = 0, name: str = "seed"
-) -> Any:
-    """The seed of a function that takes scikit-learn's ``random_state`` beside ``seed``.
-
-    Parameters
-    ----------
-    random_state : None, int >= 0, numpy.random.RandomState or numpy.random.Generator
-        As :func:`maxmargin.conventions.seed_of` reads it (None keeps ``seed``).
-    seed : object
-        The value given for maxmargin's own parameter.
-    default : object
-        Its default: a ``seed`` other than that, given with a different
-        ``random_state``, is an error.
-    name : str
-        Its name, for the message.
-
-    Returns
-    -------
-    object
-        The seed to use (checked by the caller as before).
-
-    Raises
-    ------
-    ParameterError
-        A ``random_state`` of another type, a negative one, or one that disagrees with
-        ``seed``.
-
-    Examples
-    --------
-    >>> seed_from_random_state(None, 3), seed_from_random_state(7, 0)
-    (3, 7)
-    """
-    value = seed_of(random_state)
-    if value is None:
-        return seed
-    if seed != default and seed != value:
-        raise ParameterError(
-            f"{name}={seed!r} and random_state={random_state!r} disagree: give one of them "
-            f"(random_state is scikit-learn's name for {name})"
-        )
-    return value
 
 
 def failure(e: BaseException) -> str:

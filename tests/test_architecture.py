@@ -57,12 +57,7 @@ ROOMS: list[tuple[str, ...]] = [
     ),
     ("maxmargin.cli",),
     # the package's public surface, and the old module paths kept as re-exports
-    (
-        "maxmargin",
-        "maxmargin.plot",
-        "maxmargin.plot_compare",
-        "maxmargin.plot_animation",
-    ),
+    ("maxmargin",),
 ]
 
 #: Imports against the direction (or back into the module's own room), each a thin
@@ -180,37 +175,6 @@ def test_computation_never_draws_or_writes_reports():
         assert not bad, f"{name} imports {bad}"
         text = MODULES[name].read_text()
         assert "import matplotlib" not in text and "from matplotlib" not in text, name
-
-
-OLD_PATHS = (
-    "maxmargin.plot",
-    "maxmargin.plot_compare",
-    "maxmargin.plot_animation",
-)
-
-
-@pytest.mark.parametrize("old", OLD_PATHS)
-def test_old_module_paths_are_thin_re_exports(old):
-    import importlib
-
-    mod = importlib.import_module(old)
-    assert mod.__all__
-    for name in mod.__all__:
-        home = getattr(getattr(mod, name), "__module__", None)
-        assert home is None or (home.startswith("maxmargin.") and home != old), name
-
-
-def test_moved_names_keep_their_old_paths():
-    import importlib
-
-    import maxmargin
-
-    old_compare = importlib.import_module("maxmargin.compare")  # a module in sys.modules only
-    compare, Comparison = old_compare.compare, old_compare.Comparison
-    write_report = old_compare.write_report
-
-    assert compare is maxmargin.compare and callable(maxmargin.compare)  # still the function
-    assert Comparison is maxmargin.Comparison and write_report is maxmargin.write_report
 
 
 def test_exact_holds_solve_only():

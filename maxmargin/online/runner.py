@@ -23,9 +23,8 @@ from .._validation import (
     check_count,
     check_int,
     check_memory,
-    resolve_alias,
-    seed_from_random_state,
 )
+from ..conventions import sklearn_names
 from ..data import Dataset
 from ..exceptions import DataError, ParameterError
 from ..trace import Trace
@@ -83,6 +82,7 @@ def _checkpoints(checkpoints: Any, n: int, epochs: int) -> np.ndarray:
     return np.unique(np.append(c.astype(np.int64), T))
 
 
+@sklearn_names(random_state="seed", max_iter="epochs")
 def run(
     learner: Any,
     data: Dataset,
@@ -93,8 +93,6 @@ def run(
     record_dual: bool = False,
     progress: bool = False,
     *,
-    random_state: Any = None,
-    max_iter: int | None = None,
     sample_weight: Any = None,
 ) -> Trace:
     """Run ``learner`` on ``data`` for ``epochs`` passes and record its trajectory.
@@ -123,8 +121,8 @@ def run(
         ignored, ``trace.dual is None``, for the others).
     progress : bool
         Draw a progress bar on stderr.
-    random_state : int >= 0 or numpy RandomState, optional
-        scikit-learn's name for ``seed``; when given, it is the seed.
+    random_state : int >= 0, numpy RandomState or Generator, optional
+        scikit-learn's name for ``seed`` (:func:`maxmargin.conventions.sklearn_names`).
     max_iter : int >= 1, optional
         scikit-learn's name for ``epochs`` (SGDClassifier's: passes over the data).
     sample_weight : array-like of shape (n,), optional
@@ -149,11 +147,9 @@ def run(
             f"data must be a maxmargin.Dataset, got {type(data).__name__}; "
             "wrap arrays with Dataset(X, y)"
         )
-    epochs = check_int(
-        "epochs", resolve_alias("epochs", epochs, 1, "max_iter", max_iter), minimum=1
-    )
+    epochs = check_int("epochs", epochs, minimum=1)
     order = check_choice("order", order, ORDERS)
-    seed = _check_seed(seed_from_random_state(random_state, seed))  # scikit-learn's name
+    seed = _check_seed(seed)
     sw = step_weights(learner, sample_weight, data.n)
     learner._check_data(data)
     n, d = data.n, data.d
