@@ -16,16 +16,18 @@ from ..conventions import DEFAULT_INTERCEPT, INTERCEPTS
 from ..data import Dataset
 from ..exact import solve
 from ..exceptions import DataError, ParameterError
+from ..kernels import kernel_block, make_kernel
 from ..problem import SVMProblem
 from ..solution import ExactSolution
 from ..solvers import FORMS
+from ..solvers.kernel import KernelSolution
 from ._base import _binary_targets, _check_sample_weight, _labels, _LinearBinary
 
 __all__ = ["ExactSVC"]
 
 
 class ExactSVC(_LinearBinary):
-    r"""Linear SVM solved exactly and certified: :func:`maxmargin.solve` as an estimator.
+    r"""SVM solved exactly and certified: :func:`maxmargin.solve` as an estimator.
 
     Solves the C-form soft-margin SVM (or the hard-margin SVM with ``hard=True``)
 
@@ -35,12 +37,25 @@ class ExactSVC(_LinearBinary):
 
     to the optimum, polishes it on its active set, and attaches the numpy-recomputed
     certificate (duality gap, KKT residuals). With ``intercept="free"`` it is the
-    problem of ``sklearn.svm.SVC(kernel="linear", C=C)``.
+    problem of ``sklearn.svm.SVC(kernel="linear", C=C)``. Any other ``kernel`` is
+    ``SVC(kernel=...)``'s problem, solved by the kernel dual
+    (:func:`~maxmargin.solvers.kernel.solve_kernel_dual`) and certified by
+    :func:`~maxmargin.kernel_certificate.certify_kernel`.
 
     Parameters
     ----------
     C : float > 0
         Soft-margin penalty (ignored when ``hard=True``).
+    kernel : {"linear", "rbf", "poly", "sigmoid", "precomputed"} or callable
+        As ``SVC``'s (:mod:`maxmargin.kernels`). Only ``"linear"`` has ``coef_``, the
+        intercept mode ``augmented``, ``form`` and ``solver``.
+    degree : int >= 0
+        ``poly``'s degree.
+    gamma : float > 0 or {"scale", "auto"}
+        ``rbf``, ``poly`` and ``sigmoid``: ``"scale"`` is ``1 / (d X.var())``,
+        ``"auto"`` is ``1 / d``, as ``SVC``.
+    coef0 : float
+        ``poly`` and ``sigmoid``'s constant.
     hard : bool
         Hard margin (``y_i f(x_i) >= 1`` for all i); non-separable data raise
         :class:`~maxmargin.exceptions.NotSeparableError` with a certificate.
@@ -64,14 +79,15 @@ class ExactSVC(_LinearBinary):
     classes_ : ndarray of shape (2,)
         The labels; ``classes_[1]`` is the +1 class.
     coef_ : ndarray of shape (1, d)
-        ``w``.
+        ``w`` (linear kernel only; an AttributeError otherwise, as ``SVC``).
     intercept_ : ndarray of shape (1,)
         ``b``.
     support_ : ndarray of shape (n_SV,), int
         Indices of the support vectors (``ExactSolution.support``), class ``classes_[0]``
-        first, each class in index order (SVC's order).
+        first, each class in index order (SVC's order). ``decision_function(X) =
+        k(X, support_vectors_) @ dual_coef_[0] + intercept_`` for every kernel.
     support_vectors_ : ndarray or sparse of shape (n_SV, d)
-        ``X[support_]``.
+        ``X[support_]`` (an empty (0, 0) array for ``precomputed``, as ``SVC``).
     dual_coef_ : ndarray of shape (1, n_SV)
         ``y_i alpha_i`` of the support vectors (SVC's sign convention: ``coef_ =
         dual_coef_ @ support_vectors_`` for ``intercept`` free or none).
@@ -83,8 +99,8 @@ class ExactSVC(_LinearBinary):
         The certificate of optimality (``certificate_.ok``, ``duality_gap``, ``kkt``;
         ``undecided`` says why when double precision cannot decide it).
     margin_ : float
-        The geometric margin ``1/||w~||``.
-    solution_ : ExactSolution
+        The geometric margin ``1/||w~||`` (linear kernel only).
+    solution_ : ExactSolution or KernelSolution
         Everything :func:`maxmargin.solve` returned. Pickled without its data (its
         problem holds the training set): after unpickling, :meth:`recertify` with the
         training data rebuilds it.
@@ -103,7 +119,8 @@ class ExactSVC(_LinearBinary):
     O(#SV d), not O(n d) (plus n weights when ``fit`` had ``sample_weight`` or
     ``class_weight``). A certificate needs every example (the hinge losses of the
     primal, the stationarity ``w = sum_i alpha_i y_i x_i``): ``clf.recertify(X, y)``
-    re-checks the optimum on the training data and restores ``solution_``.
+    re-checks the optimum on the training data and restores ``solution_`` (linear
+    kernel; another kernel's pickle keeps no ``solution_``: fit again to certify).
     ``copy.copy`` and ``copy.deepcopy`` keep everything.
 
     Examples
@@ -123,6 +140,10 @@ class ExactSVC(_LinearBinary):
         self,
         C: float = 1.0,
         *,
+        kernel: Any = "linear",
+        degree: int = 3,
+        gamma: float | str = "scale",
+        coef0: float = 0.0,
         hard: bool = False,
         intercept: str = DEFAULT_INTERCEPT,
         form: str = "dual",
@@ -131,6 +152,10 @@ class ExactSVC(_LinearBinary):
         class_weight: Any = None,
     ) -> None:
         self.C = C
+        self.kernel = kernel
+        self.degree = degree
+        self.gamma = gamma
+        self.coef0 = coef0
         self.hard = hard
         self.intercept = intercept
         self.form = form
@@ -153,7 +178,11 @@ class ExactSVC(_LinearBinary):
             feature_names=None if names is None else names.tolist(),
         )
 
-    def _problem(self, data: Dataset, sample_weight: Any = None) -> SVMProblem:
+    def _linear(self) -> bool:
+        """Whether the kernel is the linear one (the primal/dual route, ``coef_``)."""
+        return isinstance(self.kernel, str) and self.kernel == "linear"
+
+    def _problem(self, data: Dataset, sample_weight: Any = None) -> Any:
         if not isinstance(self.hard, (bool, np.bool_)):
             raise ParameterError(f"The 'hard' parameter must be a bool. Got {self.hard!r} instead.")
         check_choice("intercept", self.intercept, INTERCEPTS)
@@ -164,6 +193,15 @@ class ExactSVC(_LinearBinary):
                 f"as 'PIQP'. Got {self.solver!r} instead."
             )
         s = check_positive("intercept_scaling", self.intercept_scaling)
+        kw: dict[str, Any] = {}
+        if not self._linear():
+            if self.solver is not None:
+                raise ParameterError(
+                    f"The 'solver' parameter is the linear kernel's; a {self.kernel!r} "
+                    f"kernel is solved by its own dual route. Leave solver=None."
+                )
+            kw = {"kernel": self.kernel, "gamma": self.gamma, "degree": self.degree}
+            kw["coef0"] = self.coef0
         if self.hard:
             return SVMProblem(
                 data,
@@ -172,6 +210,7 @@ class ExactSVC(_LinearBinary):
                 intercept_scaling=s,
                 sample_weight=sample_weight,
                 class_weight=self.class_weight,
+                **kw,
             )
         return SVMProblem(
             data,
@@ -180,6 +219,7 @@ class ExactSVC(_LinearBinary):
             intercept_scaling=s,
             sample_weight=sample_weight,
             class_weight=self.class_weight,
+            **kw,
         )
 
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> ExactSVC:
@@ -188,6 +228,7 @@ class ExactSVC(_LinearBinary):
         Parameters
         ----------
         X : array-like or sparse matrix of shape (n, d)
+            For ``kernel="precomputed"``: the Gram matrix, shape (n, n).
         y : array-like of shape (n,)
             Two distinct labels (numbers or strings).
         sample_weight : array-like of shape (n,), optional
@@ -210,22 +251,71 @@ class ExactSVC(_LinearBinary):
         classes, y_pm = _binary_targets(self, y)
         sample_weight = _check_sample_weight(sample_weight, X)
         problem = self._problem(self._dataset(X, y_pm, classes), sample_weight)
-        sol: ExactSolution = solve(problem, form=self.form, solver=self.solver)
+        for stale in ("coef_", "margin_", "_gamma"):  # left by an earlier fit
+            self.__dict__.pop(stale, None)
+        sol: ExactSolution | KernelSolution
+        if self._linear():
+            sol = solve(problem, form=self.form, solver=self.solver)
+            self.coef_ = np.asarray(sol.w, dtype=np.float64).reshape(1, -1)
+            self.margin_ = float(sol.margin)
+        else:
+            sol = solve(problem)
+            self._gamma = float(problem.gram.gamma)
         sup = np.asarray(sol.support, dtype=np.intp)
         sup = np.concatenate([sup[y_pm[sup] < 0], sup[y_pm[sup] > 0]])
         self.classes_ = classes
-        self.coef_ = np.asarray(sol.w, dtype=np.float64).reshape(1, -1)
         self.intercept_ = np.array([float(sol.b)])
         self.alpha_ = np.asarray(sol.alpha, dtype=np.float64)
         self.support_ = sup.astype(np.int32)
-        self.support_vectors_ = X[sup]
+        # SVC keeps no support vectors for a precomputed Gram (its rows are not points)
+        vectors: Any = np.empty((0, 0)) if self.kernel == "precomputed" else X[sup]
+        self.support_vectors_ = vectors
         self.dual_coef_ = (y_pm[sup] * self.alpha_[sup]).reshape(1, -1)
         self.n_support_ = np.array([(y_pm[sup] < 0).sum(), (y_pm[sup] > 0).sum()], dtype=np.int32)
         self.certificate_ = sol.certificate
-        self.margin_ = float(sol.margin)
         self.solution_ = sol
         self.__dict__.pop("_solution", None)  # left by an unpickled earlier fit
         return self
+
+    def __sklearn_tags__(self) -> Any:
+        tags = super().__sklearn_tags__()
+        tags.input_tags.pairwise = isinstance(self.kernel, str) and self.kernel == "precomputed"
+        return tags
+
+    def decision_function(self, X: Any) -> np.ndarray:
+        """Signed score ``f(x) = sum_j dual_coef_j k(x, sv_j) + b``; positive: ``classes_[1]``.
+
+        For the linear kernel ``f(x) = coef_ . x + intercept_``.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (m, d)
+            For ``kernel="precomputed"``: ``K(X, X_train)``, shape (m, n_train).
+
+        Returns
+        -------
+        ndarray of shape (m,)
+
+        Examples
+        --------
+        >>> X = [[-2.0], [-1.0], [0.0], [1.0], [2.0]]
+        >>> clf = ExactSVC(C=10.0, kernel="rbf", gamma=1.0).fit(X, [0, 0, 1, 0, 0])
+        >>> (clf.decision_function([[0.0], [2.0]]) > 0).tolist()
+        [True, False]
+        """
+        if self._linear():
+            return super().decision_function(X)
+        check_is_fitted(self)
+        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
+        if self.kernel == "precomputed":
+            Kx = X[:, self.support_]
+            Kx = Kx.toarray() if sp.issparse(Kx) else Kx
+        else:
+            kernel = make_kernel(
+                self.kernel, gamma=self.gamma, degree=self.degree, coef0=self.coef0
+            )
+            Kx = kernel_block(kernel, self._gamma, X, self.support_vectors_)
+        return np.asarray(Kx @ self.dual_coef_[0]).reshape(-1) + self.intercept_[0]
 
     def recertify(self, X: Any, y: Any, *, tol: float | None = None) -> Certificate:
         """Re-check the fitted optimum on the training data (after unpickling, say).
@@ -261,6 +351,11 @@ class ExactSVC(_LinearBinary):
         (False, True, True)
         """
         check_is_fitted(self)
+        if not self._linear():
+            raise ParameterError(
+                f"recertify is the linear kernel's; a {self.kernel!r} kernel's certificate "
+                "is rebuilt by fitting again"
+            )
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, reset=False)
         check_classification_targets(y)
         unknown = np.setdiff1d(np.unique(y), self.classes_)
@@ -303,7 +398,9 @@ class ExactSVC(_LinearBinary):
     def __getstate__(self) -> dict[str, Any]:
         state = dict(super().__getstate__())  # a copy: the live __dict__ stays as it is
         sol = state.pop("solution_", None)
-        if sol is not None:
+        if isinstance(sol, KernelSolution):
+            state["_solution"] = None  # its problem holds the training set and the Gram
+        elif sol is not None:
             # what a file of it keeps (without_data's fields, alpha by its non-zero
             # entries): the in-memory without_data() holds alpha dense, O(n)
             state["_solution"] = sol.to_dict()
@@ -326,10 +423,12 @@ class ExactSVC(_LinearBinary):
     def __getattr__(self, name: str) -> Any:
         # Only reached when normal lookup fails: explain the one attribute a pickle drops.
         if name == "solution_" and "_solution" in self.__dict__:
+            again = "recertify(X, y) with the training data" if self._linear() else "fit"
             raise AttributeError(
-                "solution_ is not pickled (it holds the training set); "
-                "call recertify(X, y) with the training data to rebuild it"
+                f"solution_ is not pickled (it holds the training set); call {again} to rebuild it"
             )
+        if name == "coef_" and "support_" in self.__dict__ and not self._linear():
+            raise AttributeError("coef_ is only available when using a linear kernel")
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def __copy__(self) -> ExactSVC:
