@@ -170,3 +170,27 @@ def test_sklearn_estimator_checks_rbf(estimator, check):
     if estimator.gamma != "scale" and "sample_weight_equivalence" not in str(check):
         pytest.skip("the fixed-gamma estimator is here for the weight checks only")
     check(clone(estimator))
+
+
+def test_kernel_weights_match_libsvm():
+    X, y = _moons(70, seed=4)
+    sw = np.random.default_rng(5).uniform(0.2, 3.0, size=len(y))
+    params = {"kernel": "rbf", "C": 2.0, "class_weight": {"a": 2.0}}
+    sk = SVC(tol=1e-10, **params).fit(X, y, sample_weight=sw)
+    mm = ExactSVC(**params).fit(X, y, sample_weight=sw)
+    _agree(mm, sk, X, np.random.default_rng(6).normal(size=(15, 2)))
+    assert mm.alpha_.max() > 2.0 * 1.0  # some example's cost is weighted above C
+
+
+def test_kernel_hard_margin_and_no_intercept():
+    X, y = _moons(40, seed=7)
+    hard = ExactSVC(kernel="rbf", gamma=3.0, hard=True).fit(X, y)
+    assert hard.certificate_.ok and hard.solution_.problem.hard
+    ypm = np.where(y == hard.classes_[1], 1.0, -1.0)
+    f = hard.decision_function(X)
+    assert np.all(ypm * f >= 1 - 1e-7)
+    np.testing.assert_allclose(np.abs(f[hard.support_]), 1.0, atol=1e-7)  # on the margin
+    none = ExactSVC(kernel="rbf", C=1.0, intercept="none").fit(X, y)
+    assert none.intercept_.tolist() == [0.0] and none.certificate_.ok
+    # without an intercept the dual has no equality y'alpha = 0: it is not forced
+    assert abs(float(none.alpha_ @ ypm)) > 1e-6
