@@ -485,7 +485,9 @@ def _add_option(p: argparse._ActionsContainer, name: str, **words: Any) -> None:
 
 
 #: What ``compare`` (and ``demo``) draw, and write without figures (``--no-figures``).
-COMPARE_FIGURES = "suboptimality, gaps, regret, mistakes, and the boundary of 2-D data"
+COMPARE_FIGURES = (
+    "suboptimality, suboptimality_time, gaps, regret, mistakes, and the boundary of 2-D data"
+)
 COMPARE_FILES = "report.md, report.json and checkpoints.csv"
 
 
