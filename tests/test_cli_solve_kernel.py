@@ -149,9 +149,10 @@ def test_not_certified_exit_1(capsys, monkeypatch):
         (["--kernel", "poly", "--degree", "-1"], "degree"),
         (["--kernel", "sigmoid", "--coef0", "inf"], "coef0"),
         (["--kernel", "poly", "--degree", "2.5"], "--degree"),
-        (["--kernel", "rbf", "--degree", "2"], "--degree do not apply to the rbf kernel"),
-        (["--kernel", "linear", "--gamma", "1"], "--gamma do not apply to the linear"),
-        (["--gamma", "1"], "--gamma need --kernel"),
+        (["--kernel", "rbf", "--degree", "2"], "--degree does not apply to the rbf kernel"),
+        (["--kernel", "linear", "--gamma", "1"], "--gamma does not apply to the linear"),
+        (["--gamma", "1"], "--gamma needs --kernel"),
+        (["--kernel", "linear", "--gamma", "1", "--coef0", "1"], "--gamma, --coef0 do not apply"),
         (["--kernel", "rbf", "--hard", "--weights", "w.txt"], "weight"),
     ],
 )
@@ -168,3 +169,15 @@ def test_refusals_one_line_exit_2_before_solving(capsys, tmp_path, monkeypatch, 
     assert code == 2 and out == ""
     assert msg in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "m.txt").exists()
+
+
+def test_lam_is_c_over_n(capsys, tmp_path):
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    lam = 1.0 / (0.5 * 270)  # C = 0.5 on heart_scale's 270 rows
+    assert run_cli(capsys, "solve", HEART, "--kernel", "rbf", "--lam", repr(lam),
+                   "--json", str(a))[0] == 0  # fmt: skip
+    assert run_cli(capsys, "solve", HEART, "--kernel", "rbf", "--C", "0.5",
+                   "--json", str(b))[0] == 0  # fmt: skip
+    ja, jb = json.loads(a.read_text()), json.loads(b.read_text())
+    assert ja["C"] == pytest.approx(0.5, rel=1e-15)
+    assert ja["dual_objective"] == pytest.approx(jb["dual_objective"], rel=1e-12)

@@ -167,12 +167,14 @@ def _kernel_refusals(args: argparse.Namespace) -> str | None:
     """Why the options cannot solve a kernel SVM (None: they can); before any work."""
     given = _kernel_options(args)
     if args.kernel is None:
-        return f"{', '.join(given)} need --kernel (the linear solve has no kernel parameters)"
+        verb = "needs" if len(given) == 1 else "need"
+        return f"{', '.join(given)} {verb} --kernel (the linear solve has no kernel parameters)"
     used = {"rbf": ("--gamma",), "poly": ("--gamma", "--degree", "--coef0")}
     used["sigmoid"] = ("--gamma", "--coef0")
     stray = [o for o in given if o not in used.get(args.kernel, ())]
     if stray:
-        return f"{', '.join(stray)} do not apply to the {args.kernel} kernel"
+        verb = "does" if len(stray) == 1 else "do"
+        return f"{', '.join(stray)} {verb} not apply to the {args.kernel} kernel"
     if args.liblinear_model is not None:
         return "--liblinear-model writes a linear model; a kernel SVM has none (use --json)"
     if args.intercept not in KERNEL_INTERCEPTS:
