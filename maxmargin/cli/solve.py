@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import math
+from typing import Any
 
 import numpy as np
 
-from ..exceptions import NotSeparableError
+from .._validation import check_positive, reciprocal_form
+from ..exceptions import NotSeparableError, ParameterError
 from ..io.files import display
 from ..io.json import format_header
+from ..kernel_certificate import decision_values
+from ..kernel_problem import KERNEL_INTERCEPTS
+from ..kernels import Kernel, make_kernel
+from ..solvers.kernel import DENSE_MAX, KernelSolution, solve_kernel_dual
 from .options import (
     _add_data_args,
     _add_intercept_arg,
@@ -22,8 +29,21 @@ from .options import (
     _outputs,
     _Parser,
     _problem,
+    _weights,
     _write_json,
 )
+
+#: The dense route's interior-point solvers (``--solver`` with ``--kernel``).
+KERNEL_SOLVERS = ("piqp", "clarabel")
+
+
+#: The kernels ``--kernel`` names (a callable or a precomputed Gram: from Python only).
+KERNEL_NAMES = ("rbf", "poly", "sigmoid", "linear")
+
+
+def _kernel_options(args: argparse.Namespace) -> list[str]:
+    """The kernel parameters given (``--gamma``, ``--degree``, ``--coef0``)."""
+    return [f"--{o}" for o in ("gamma", "degree", "coef0") if getattr(args, o) is not None]
 
 
 def add(sub: argparse._SubParsersAction[_Parser]) -> None:
@@ -60,6 +80,25 @@ def add(sub: argparse._SubParsersAction[_Parser]) -> None:
         help="write the solution as a LIBLINEAR model file, for LIBLINEAR's "
         "predict (integer labels; default: not written)",
     )
+    k = p.add_argument_group("kernel SVM (docs/kernels.md)")
+    k.add_argument(
+        "--kernel",
+        choices=KERNEL_NAMES,
+        default=None,
+        help="solve the kernel dual with this kernel (intercept free or none; "
+        "default: the linear solve, without a kernel)",
+    )
+    k.add_argument(
+        "--gamma",
+        default=None,
+        metavar="G|scale|auto",
+        help="rbf, poly, sigmoid: a float > 0, 'scale' (1/(d X.var()), as SVC) or "
+        "'auto' (1/d) (default: scale)",
+    )
+    k.add_argument("--degree", default=None, metavar="D", help="poly: an integer >= 0 (default 3)")
+    k.add_argument(
+        "--coef0", type=float, default=None, metavar="R", help="poly, sigmoid (default 0)"
+    )
     _add_verbosity(p, "no summary on stdout")
     p.set_defaults(func=run)
 
@@ -68,6 +107,8 @@ def run(args: argparse.Namespace) -> int:
     """Solve, print the summary, write what was asked; the exit code."""
     from ..exact import solve
 
+    if args.kernel is not None or _kernel_options(args):
+        return run_kernel(args)
     if args.liblinear_model == "-":
         from ..exceptions import ParameterError
 
@@ -120,3 +161,193 @@ def run(args: argparse.Namespace) -> int:
         if args.json != "-" and not args.quiet:
             print(f"wrote {display(model)} (LIBLINEAR model: predict TEST {display(model)} OUT)")
     return 0 if all(s.certificate.ok for s in solutions) else 1
+
+
+def _kernel_refusals(args: argparse.Namespace) -> str | None:
+    """Why the options cannot solve a kernel SVM (None: they can); before any work."""
+    given = _kernel_options(args)
+    if args.kernel is None:
+        verb = "needs" if len(given) == 1 else "need"
+        return f"{', '.join(given)} {verb} --kernel (the linear solve has no kernel parameters)"
+    used = {"rbf": ("--gamma",), "poly": ("--gamma", "--degree", "--coef0")}
+    used["sigmoid"] = ("--gamma", "--coef0")
+    stray = [o for o in given if o not in used.get(args.kernel, ())]
+    if stray:
+        verb = "does" if len(stray) == 1 else "do"
+        return f"{', '.join(stray)} {verb} not apply to the {args.kernel} kernel"
+    if args.liblinear_model is not None:
+        return "--liblinear-model writes a linear model; a kernel SVM has none (use --json)"
+    if args.intercept not in KERNEL_INTERCEPTS:
+        return (
+            f"--intercept {args.intercept} is the linear solver's; a kernel SVM takes "
+            f"{' or '.join(KERNEL_INTERCEPTS)}"
+        )
+    if args.form != "dual":
+        return f"--form {args.form}: a kernel SVM is solved in its dual form only"
+    if args.solver is not None and args.solver.lower() not in KERNEL_SOLVERS:
+        return (
+            f"--solver {args.solver}: the kernel dual's solvers are "
+            f"{', '.join(KERNEL_SOLVERS)} (its dense route; SMO above {DENSE_MAX} points)"
+        )
+    return None
+
+
+def _kernel(args: argparse.Namespace) -> Kernel:
+    """``--kernel`` with its parameters, checked (``ParameterError``: exit 2)."""
+    kw: dict[str, Any] = {}
+    if args.gamma is not None:
+        g = args.gamma.strip()
+        try:
+            kw["gamma"] = g if g in ("scale", "auto") else float(g)
+        except ValueError:
+            raise ParameterError(
+                f"--gamma must be a float > 0, 'scale' or 'auto', got {args.gamma!r}"
+            ) from None
+    if args.degree is not None:
+        try:
+            kw["degree"] = int(args.degree)
+        except ValueError:
+            raise ParameterError(f"--degree must be an integer >= 0, got {args.degree!r}") from None
+    if args.coef0 is not None:
+        kw["coef0"] = args.coef0
+    try:
+        return make_kernel(args.kernel, **kw)
+    except ParameterError as e:  # the Python parameter's words, the option's name
+        raise ParameterError(f"--kernel {args.kernel}: {e}") from None
+
+
+def run_kernel(args: argparse.Namespace) -> int:
+    """``solve --kernel``: the kernel dual, certified; the exit code."""
+    from ..kernel_problem import KernelProblem
+
+    refusal = _kernel_refusals(args)
+    if refusal is not None:
+        raise ParameterError(refusal)
+    kernel = _kernel(args)
+    _outputs(args)
+    data = _load_data(args)
+    kw: dict[str, Any] = {"intercept": args.intercept, **_weights(args, data)}
+    if args.hard:
+        kw["hard"] = True
+    elif args.lam is not None:
+        kw["C"] = reciprocal_form("lam", check_positive("lam", args.lam), data.n, "C")
+    else:
+        kw["C"] = 1.0 if args.C is None else args.C
+    problem = KernelProblem(data, kernel, **kw)
+    solver = "piqp" if args.solver is None else args.solver.lower()
+    try:
+        sol = solve_kernel_dual(problem, solver=solver)
+    except NotSeparableError as e:
+        _write_json(
+            {**format_header("not_separable"), "separable": False, "message": str(e),
+             "certificate": None},
+            args.json,
+        )  # fmt: skip
+        if args.json != "-":
+            print(f"not separable: {e}")
+        return 1
+    if args.json != "-" and not args.quiet:
+        print(kernel_summary(sol))
+    _write_json(kernel_document(sol), args.json)
+    return 0 if sol.certificate.ok else 1
+
+
+def _norm_f(sol: KernelSolution) -> float:
+    """``||f||_H = sqrt(c' K c)``, ``c = alpha * y`` (0 without support vectors)."""
+    c = sol.alpha * sol.problem.data.y
+    q, _ = sol.problem.gram.matvec(c)
+    return math.sqrt(max(float(c @ q), 0.0))
+
+
+def _kernel_words(sol: KernelSolution) -> str:
+    k, g = sol.problem.kernel, sol.problem.gram
+    params = {
+        "rbf": f"gamma={g.gamma:.6g}",
+        "poly": f"gamma={g.gamma:.6g}, degree={k.degree}, coef0={k.coef0:g}",
+        "sigmoid": f"gamma={g.gamma:.6g}, coef0={k.coef0:g}",
+    }.get(k.name)
+    return f"{k.name} kernel" + (f" ({params})" if params else "")
+
+
+def kernel_summary(sol: KernelSolution) -> str:
+    """What ``solve --kernel`` prints: the linear solve's summary, where it applies."""
+    p, c = sol.problem, sol.certificate
+    reg = "hard margin" if p.hard else f"C={p.C:.6g}"
+    if p.weights is not None:
+        reg += f", weighted (C_i = C s_i, s_i in [{p.weights.min():.4g}, {p.weights.max():.4g}])"
+    fl = c.floors
+    kkt = "\n".join(
+        f"    {k:<22s}{v:.3e}   (rounding bound {fl.get(k, 0.0):.1e})" for k, v in c.kkt.items()
+    )
+    verdict = "CERTIFIED OPTIMAL" if c.ok else "NOT CERTIFIED"
+    if c.undecided:
+        verdict += f" (double precision cannot decide: {c.undecided})"
+    rounding = f"; rounding bound {fl.get('relative_gap', 0.0):.1e}"
+    if c.duality_gap < 0 and c.gap_at_rounding:
+        rounding += ": the gap is negative by rounding only, i.e. zero"
+    f, _ = decision_values(p, sol.alpha, sol.b)
+    error = float(np.mean(p.data.y * f <= 0))
+    norm = _norm_f(sol)
+    margin = f"{1.0 / norm:.12g}" if norm > 0 else "inf"
+    return "\n".join(
+        [
+            f"maxmargin exact solve: {p.data.name} (n={p.n}, d={p.data.d}), "
+            f"{_kernel_words(sol)}, {reg}, intercept={p.intercept}",
+            f"  solver            {sol.route}, dual form, status {sol.status}, "
+            f"polished={sol.polished}, iterations {sol.iterations}",
+            f"  primal objective  {c.primal_objective:.15g}",
+            f"  dual objective    {c.dual_objective:.15g}",
+            f"  duality gap       {c.duality_gap:.3e} (relative {c.relative_gap:.3e}{rounding})",
+            "  KKT residuals (scaled; see docs/kernels.md)",
+            kkt,
+            f"  certificate       {verdict} at tol {c.tol:.0e} (worst: {c.worst()[0]})",
+            f"  margin 1/||f||_H  {margin}",
+            f"  b                 {sol.b:.12g}",
+            f"  support vectors   {len(sol.support)} "
+            f"(margin {len(sol.free_support)}, bound {len(sol.bound_support)})",
+            f"  training error    {error:.4f}",
+            f"  time              {sol.solve_seconds:.3f} s",
+        ]
+    )
+
+
+def kernel_document(sol: KernelSolution) -> dict[str, Any]:
+    """``solve --kernel --json``: the solution's numbers, ``alpha`` sparse.
+
+    ``alpha`` by its entries on ``support``, ``{"n", "index", "value"}`` (every other
+    ``alpha_i`` is 0; the linear solution's form); ``dual_coef`` is ``alpha_i y_i``
+    there (``SVC.dual_coef_[0]``); ``gamma`` resolved (``scale``/``auto`` as a number).
+    """
+    p, k, c = sol.problem, sol.problem.kernel, sol.certificate
+    return {
+        **format_header("kernel_solution"),
+        "data": p.data.name,
+        "n": p.n,
+        "d": p.data.d,
+        "kernel": {
+            "name": k.name,
+            "gamma": p.gram.gamma if k.name != "linear" else None,
+            "degree": k.degree if k.name == "poly" else None,
+            "coef0": k.coef0 if k.name in ("poly", "sigmoid") else None,
+        },
+        "C": p.C,
+        "hard": p.hard,
+        "intercept": p.intercept,
+        "weights": p.weights,
+        "b": sol.b,
+        "alpha": {"n": p.n, "index": sol.support, "value": sol.alpha[sol.support]},
+        "support": sol.support,
+        "dual_coef": sol.dual_coef,
+        "free_support": sol.free_support,
+        "bound_support": sol.bound_support,
+        "primal_objective": c.primal_objective,
+        "dual_objective": c.dual_objective,
+        "duality_gap": c.duality_gap,
+        "relative_gap": c.relative_gap,
+        "status": sol.status,
+        "route": sol.route,
+        "iterations": sol.iterations,
+        "polished": sol.polished,
+        "solve_seconds": sol.solve_seconds,
+        "certificate": c.to_dict(),
+    }
