@@ -3,7 +3,7 @@ r"""A report from a study's table: ``report.md`` and figures (matplotlib, import
 Per data set, one figure of suboptimality :math:`F(\tilde w_t) - F^\star` against ``t``
 (one panel per grid value; the median over seeds with a min--max band, log axes) and one
 of the perceptron family's mistakes against their bound; per data set and grid value a
-table of final numbers, mean :math:`\pm` standard deviation over seeds.
+table of final numbers, median [min, max] over seeds (:func:`maxmargin.conventions.summarize`).
 
 It reads only the table (``results.parquet``), so it can be redrawn without rerunning.
 """
@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from ..conventions import summarize
 
 __all__ = ["write_report", "final_rows"]
 
@@ -56,13 +58,13 @@ def _stack(cols: dict, g: dict, key: str) -> np.ndarray:
     return np.array([_float(cols[key][rows]) for rows in g["rows"]])
 
 
-def _mean_sd(v: np.ndarray, fmt: str) -> str:
+def _median_range(v: np.ndarray, fmt: str) -> str:
+    """``median [min, max]`` over the seeds that have the value (conventions.summarize)."""
     v = v[np.isfinite(v)]
     if v.size == 0:
         return "N/A"
-    if v.size == 1:
-        return format(float(v[0]), fmt)
-    return f"{format(float(v.mean()), fmt)} ± {format(float(v.std(ddof=1)), fmt)}"
+    center, lo, hi = summarize(v)
+    return format(center, fmt) + (f" [{lo:{fmt}}, {hi:{fmt}}]" if lo != hi else "")
 
 
 #: Columns of the final-numbers tables: (column, header, format).
@@ -392,12 +394,13 @@ def write_report(
                 bound = "N/A" if not math.isfinite(r["bound"]) else f"{r['bound']:.1f}"
                 lines.append(
                     f"| {r['learner']} | {r['order']} | {r['seeds']} | "
-                    + " | ".join(_mean_sd(r[k], f) for k, _, f in _FINAL)
+                    + " | ".join(_median_range(r[k], f) for k, _, f in _FINAL)
                     + f" | {bound} | {held} |"
                 )
             lines.append("")
     lines += [
-        "Final checkpoint, mean ± standard deviation over seeds; N/A where a quantity "
+        "Final checkpoint, median [min, max] over seeds (as in compare's report); N/A "
+        "where a quantity "
         "does not apply (objective gaps for learners that minimise this objective, "
         "mistake bounds for the perceptron family: Novikoff's (R/gamma*)^2 when "
         "separable, else L + R||u|| sqrt(L) + R^2 ||u||^2 with u the soft optimum). "
