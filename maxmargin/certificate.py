@@ -554,48 +554,11 @@ def certify(
         floors["stationarity"] = (
             (_ratio(num * (1 + _U) + ev, den_lo) - kkt["stationarity"]) if (num or ev) else 0.0
         )
-        amax = _maxabs(alpha)
-        if problem.intercept == "free":
-            # weak duality with sum alpha_i y_i = e != 0 only gives D <= P* + |b*| |e|:
-            # the imbalance as a fraction of sum |alpha| (<= 2P), times max(1, |b|)
-            bw = max(1.0, abs(b))
-            kkt["equality"] = _ratio(abs(float(alpha @ y)), asum) * bw
-            floors["equality"] = _gamma(n + 2) * (bw + kkt["equality"])
-        lo = np.maximum(0.0, -alpha)
-        if hard:
-            kkt["dual_feasibility"] = _ratio(_maxabs(lo), amax)
-            kkt["primal_feasibility"] = float(xi.max())
-            hi = float((xi + exi)[hinge_near].max()) if hinge_near.any() else 0.0
-            floors["primal_feasibility"] = max(0.0, hi - kkt["primal_feasibility"])
-        elif sw is None:
-            hi_c = np.maximum(0.0, alpha - C)
-            kkt["dual_feasibility"] = _maxabs(np.maximum(lo, hi_c)) / C
-        else:
-            kkt["dual_feasibility"] = _box_violation(alpha, lo, problem.costs)
-        floors["dual_feasibility"] = 2 * _U * kkt["dual_feasibility"]
-        if kkt["dual_feasibility"] == math.inf and sw is not None:
-            floors["dual_feasibility"] = 0.0  # exactly infinite: see _box_violation
-        # ---- complementarity: |alpha_i| max(0, r_i - 1) <= tol max|alpha|
-        excess = np.maximum(0.0, -one_minus_r)
-        kkt["complementary_alpha"] = _ratio(_maxabs(abs_alpha * excess), amax)
-        hi = _maxabs((abs_alpha * (excess + exi))[margin_near]) if margin_near.any() else 0.0
-        floors["complementary_alpha"] = max(
-            0.0, _ratio(hi, amax) * (1 + 4 * _U) - kkt["complementary_alpha"]
-        )
-        if not hard:
-            # |C_i - alpha_i| / C_i: a fraction of the example's own box (weight 0 with
-            # alpha_i = 0: the example does not count, 0)
-            slack_w = (
-                np.abs(C - alpha) / C if sw is None else _fraction_of_box(alpha, problem.costs)
-            )
-            kkt["complementary_xi"] = _maxabs(slack_w * xi)
-            hi = _maxabs((slack_w * (xi + exi))[hinge_near]) if hinge_near.any() else 0.0
-            floors["complementary_xi"] = max(0.0, hi * (1 + 4 * _U) - kkt["complementary_xi"])
-    kkt = {k: (x if math.isfinite(x) else math.inf) for k, x in kkt.items()}
-    floors = {k: (x if math.isfinite(x) else math.inf) for k, x in floors.items()}
-    values = {"relative_gap": abs(rel), **kkt}
-    ok, undecided = _verdict(values, floors, tol)
-    return Certificate(float(P), float(D), float(gap), float(rel), kkt, tol, ok, floors, undecided)
+        _dual_residuals(
+            kkt, floors, problem.intercept == "free", hard, C, sw, problem.costs, alpha, y, b,
+            xi, exi, one_minus_r, hinge_near, margin_near,
+        )  # fmt: skip
+    return _certificate(P, D, gap, rel, kkt, floors, tol)
 
 
 def support_sets(
@@ -683,3 +646,84 @@ def support_sets(
         np.flatnonzero(bound_mask),
         tau * amax,
     )
+
+
+def _dual_residuals(
+    kkt: dict[str, float],
+    floors: dict[str, float],
+    free: bool,
+    hard: bool,
+    C: float,
+    sw: np.ndarray | None,
+    costs: Any,
+    alpha: np.ndarray,
+    y: np.ndarray,
+    b: float,
+    xi: np.ndarray,
+    exi: np.ndarray,
+    one_minus_r: np.ndarray,
+    hinge_near: np.ndarray,
+    margin_near: np.ndarray,
+) -> None:
+    """The dual side's residuals and their rounding floors, into ``kkt`` and ``floors``.
+
+    ``sum alpha_i y_i = 0`` (a free intercept), ``0 <= alpha_i <= C_i`` and both
+    complementarity conditions, from the margins ``1 - r_i`` and slacks ``xi`` (with their
+    error bounds ``exi``): the same for a linear and a kernel certificate
+    (:mod:`maxmargin.kernel_certificate`), which differ only in how ``r`` is computed.
+    """
+    n = alpha.size
+    abs_alpha = np.abs(alpha)
+    asum = float(abs_alpha.sum())
+    amax = _maxabs(alpha)
+    if free:
+        # weak duality with sum alpha_i y_i = e != 0 only gives D <= P* + |b*| |e|:
+        # the imbalance as a fraction of sum |alpha| (<= 2P), times max(1, |b|)
+        bw = max(1.0, abs(b))
+        kkt["equality"] = _ratio(abs(float(alpha @ y)), asum) * bw
+        floors["equality"] = _gamma(n + 2) * (bw + kkt["equality"])
+    lo = np.maximum(0.0, -alpha)
+    if hard:
+        kkt["dual_feasibility"] = _ratio(_maxabs(lo), amax)
+        kkt["primal_feasibility"] = float(xi.max())
+        hi = float((xi + exi)[hinge_near].max()) if hinge_near.any() else 0.0
+        floors["primal_feasibility"] = max(0.0, hi - kkt["primal_feasibility"])
+    elif sw is None:
+        hi_c = np.maximum(0.0, alpha - C)
+        kkt["dual_feasibility"] = _maxabs(np.maximum(lo, hi_c)) / C
+    else:
+        kkt["dual_feasibility"] = _box_violation(alpha, lo, costs)
+    floors["dual_feasibility"] = 2 * _U * kkt["dual_feasibility"]
+    if kkt["dual_feasibility"] == math.inf and sw is not None:
+        floors["dual_feasibility"] = 0.0  # exactly infinite: see _box_violation
+    # ---- complementarity: |alpha_i| max(0, r_i - 1) <= tol max|alpha|
+    excess = np.maximum(0.0, -one_minus_r)
+    kkt["complementary_alpha"] = _ratio(_maxabs(abs_alpha * excess), amax)
+    hi = _maxabs((abs_alpha * (excess + exi))[margin_near]) if margin_near.any() else 0.0
+    floors["complementary_alpha"] = max(
+        0.0, _ratio(hi, amax) * (1 + 4 * _U) - kkt["complementary_alpha"]
+    )
+    if not hard:
+        # |C_i - alpha_i| / C_i: a fraction of the example's own box (weight 0 with
+        # alpha_i = 0: the example does not count, 0)
+        slack_w = np.abs(C - alpha) / C if sw is None else _fraction_of_box(alpha, costs)
+        kkt["complementary_xi"] = _maxabs(slack_w * xi)
+        hi = _maxabs((slack_w * (xi + exi))[hinge_near]) if hinge_near.any() else 0.0
+        floors["complementary_xi"] = max(0.0, hi * (1 + 4 * _U) - kkt["complementary_xi"])
+
+
+def _certificate(
+    P: float,
+    D: float,
+    gap: float,
+    rel: float,
+    kkt: dict[str, float],
+    floors: dict[str, float],
+    tol: float,
+) -> Certificate:
+    """The verdict on the residuals against ``tol`` (non-finite residuals read as inf)."""
+    kkt = {k: (x if math.isfinite(x) else math.inf) for k, x in kkt.items()}
+    floors = {k: (x if math.isfinite(x) else math.inf) for k, x in floors.items()}
+    values = {"relative_gap": abs(rel), **kkt}
+    ok, undecided = _verdict(values, floors, tol)
+    return Certificate(float(P), float(D), float(gap), float(rel), kkt, tol, ok, floors, undecided)

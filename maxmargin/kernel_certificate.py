@@ -55,7 +55,7 @@ from typing import Any
 import numpy as np
 
 from ._numerics import _ETA, _U, _gamma, _maxabs, _pow2, _ratio
-from .certificate import DEFAULT_TOL, Certificate, _box_violation, _fraction_of_box, _verdict
+from .certificate import DEFAULT_TOL, Certificate, _certificate, _dual_residuals
 from .exceptions import DataError, ParameterError
 from .kernel_problem import KernelProblem
 
@@ -273,8 +273,6 @@ def _certify(problem: KernelProblem, alpha: np.ndarray, b: float, tol: float) ->
     ac = np.abs(c[S_idx])
     eH = 0.5 * (float(ac @ eq[S_idx]) + _gamma(m + 2) * float(ac @ np.abs(qS))) + 8 * _ETA
     eH *= 1 + 4 * _U
-    abs_alpha = np.abs(alpha)
-    asum = float(abs_alpha.sum())
     sw = problem.weights
     S = float(xi.sum()) if sw is None else float(sw @ xi)
     P = H if hard else H + C * S
@@ -287,38 +285,8 @@ def _certify(problem: KernelProblem, alpha: np.ndarray, b: float, tol: float) ->
     rel = _ratio(gap, P) if gap >= 0 else -_ratio(-gap, P)
     floors = {"relative_gap": (_ratio(abs(gap) + egap, P - eP) - abs(rel) if P > eP else math.inf)}
     kkt: dict[str, float] = {}
-    amax = _maxabs(alpha)
-    if problem.intercept == "free":
-        bw = max(1.0, abs(b))
-        kkt["equality"] = _ratio(abs(float(alpha @ y)), asum) * bw
-        floors["equality"] = _gamma(n + 2) * (bw + kkt["equality"])
-    lo = np.maximum(0.0, -alpha)
-    if hard:
-        kkt["dual_feasibility"] = _ratio(_maxabs(lo), amax)
-        kkt["primal_feasibility"] = float(xi.max())
-        hi = float((xi + exi)[hinge_near].max()) if hinge_near.any() else 0.0
-        floors["primal_feasibility"] = max(0.0, hi - kkt["primal_feasibility"])
-    elif sw is None:
-        kkt["dual_feasibility"] = _maxabs(np.maximum(lo, alpha - C)) / C
-    else:
-        kkt["dual_feasibility"] = _box_violation(alpha, lo, costs)
-    floors["dual_feasibility"] = 2 * _U * kkt["dual_feasibility"]
-    if kkt["dual_feasibility"] == math.inf and sw is not None:
-        floors["dual_feasibility"] = 0.0  # exactly infinite: see _box_violation
-    # ---- complementarity: |alpha_i| max(0, r_i - 1) <= tol max|alpha|
-    excess = np.maximum(0.0, -one_minus_r)
-    kkt["complementary_alpha"] = _ratio(_maxabs(abs_alpha * excess), amax)
-    hi = _maxabs((abs_alpha * (excess + exi))[margin_near]) if margin_near.any() else 0.0
-    floors["complementary_alpha"] = max(
-        0.0, _ratio(hi, amax) * (1 + 4 * _U) - kkt["complementary_alpha"]
-    )
-    if not hard:
-        slack_w = np.abs(C - alpha) / C if sw is None else _fraction_of_box(alpha, costs)
-        kkt["complementary_xi"] = _maxabs(slack_w * xi)
-        hi = _maxabs((slack_w * (xi + exi))[hinge_near]) if hinge_near.any() else 0.0
-        floors["complementary_xi"] = max(0.0, hi * (1 + 4 * _U) - kkt["complementary_xi"])
-    kkt = {k: (x if math.isfinite(x) else math.inf) for k, x in kkt.items()}
-    floors = {k: (x if math.isfinite(x) else math.inf) for k, x in floors.items()}
-    values = {"relative_gap": abs(rel), **kkt}
-    ok, undecided = _verdict(values, floors, tol)
-    return Certificate(float(P), float(D), float(gap), float(rel), kkt, tol, ok, floors, undecided)
+    _dual_residuals(
+        kkt, floors, problem.intercept == "free", hard, C, sw, costs, alpha, y, b, xi, exi,
+        one_minus_r, hinge_near, margin_near,
+    )  # fmt: skip
+    return _certificate(P, D, gap, rel, kkt, floors, tol)
