@@ -3,13 +3,18 @@
 import dataclasses
 import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from maxmargin import DataError, OnlineSubgradient, ParameterError
+from maxmargin._version import __version__
 from maxmargin.online import run
 from maxmargin.trace import Trace
+
+#: trace/1 pairs written by Trace.save before it went through maxmargin.io (tests/data/)
+TRACE1 = Path(__file__).parent / "data" / "trace1"
 
 
 @pytest.mark.parametrize("name", ["perceptron", "pegasos", "voted_perceptron", "pocket"])
@@ -27,6 +32,25 @@ def test_save_load_round_trip(tmp_path, heart, name):
     assert meta["summary"] == tr.summary()
     tr.save(tmp_path / "other" / "stem.npz")
     assert Trace.load(tmp_path / "other" / "stem.json") == tr
+
+
+@pytest.mark.parametrize("stem", ["pegasos", "pegasos_paper", "pocket", "voted_perceptron", "mine"])
+def test_a_trace1_pair_reads_as_stored_and_writes_back_the_same_bytes(tmp_path, stem):
+    """The trace/1 files do not change: array names, dtypes and values, JSON text."""
+    tr = Trace.load(TRACE1 / stem)
+    with np.load(TRACE1 / f"{stem}.npz", allow_pickle=False) as z:
+        stored = {k: z[k] for k in z.files}
+    for key, a in stored.items():
+        got = tr.extras[key[6:]] if key.startswith("extra_") else getattr(tr, key)
+        assert got.dtype == a.dtype and np.array_equal(got, a, equal_nan=True), key
+    text = (TRACE1 / f"{stem}.json").read_text()
+    old = json.loads(text)["maxmargin_version"]
+    npz, js = tr.save(tmp_path / stem)
+    assert js.read_text() == text.replace(f'"{old}"', f'"{__version__}"', 1)
+    with np.load(npz, allow_pickle=False) as z:
+        assert sorted(z.files) == sorted(stored)
+        for key, a in stored.items():
+            assert z[key].dtype == a.dtype and np.array_equal(z[key], a, equal_nan=True)
 
 
 def test_equality_compares_every_field(gauss):
