@@ -158,6 +158,8 @@ def test_every_result_has_an_example():
 def _same(a, b):
     if isinstance(a, tuple) and isinstance(b, tuple):
         return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
         return np.array_equal(a, b, equal_nan=True) and np.asarray(a).dtype == np.asarray(b).dtype
     if dataclasses.is_dataclass(a):
@@ -354,3 +356,44 @@ def test_a_pair_keeps_its_arrays_in_npz_and_the_rest_in_json(tmp_path, monkeypat
     bad = _Pair("x", np.array([object()]), np.array([1]), None, {})
     with pytest.raises(DataError, match="dtype object"):
         io.save_pair(bad, tmp_path / "bad")
+
+
+@dataclass(frozen=True, eq=False)
+class _Counted(io.Persistent):
+    FORMAT = "test_pair"
+    COMPUTED = ("summary",)
+
+    t: np.ndarray = io.persist(io.Array(int))
+    errors: np.ndarray  # int32 here: the .npz keeps any dtype
+    extras: dict = io.persist(io.Arrays(), key="extra")
+
+    def summary(self) -> str:
+        return f"{self.t.size} checkpoints"
+
+
+def test_a_pair_keeps_dtypes_and_its_json_layout(tmp_path, monkeypatch):
+    monkeypatch.setitem(FORMATS, "test_pair", (1, "io.load_pair"))
+    obj = _Counted(
+        np.array([1, 2]),
+        np.array([0.0, 1.0], dtype=np.float32),
+        {"n": np.array([3, 4], dtype=np.int32)},
+    )
+    npz, js = io.save_pair(obj, tmp_path / "c")
+    text = js.read_text()
+    assert list(json.loads(text)) == ["format", "maxmargin_version", "arrays", "summary"]
+    assert text.startswith('{\n  "format"')  # indented by 2
+    back = io.load_pair(_Counted, tmp_path / "c")
+    assert back.errors.dtype == np.float32 and back.extras["n"].dtype == np.int32
+    assert io.equal(back, obj)
+
+
+def test_a_pair_without_an_array_or_with_a_broken_npz_is_one_line(tmp_path, monkeypatch):
+    monkeypatch.setitem(FORMATS, "test_pair", (1, "io.load_pair"))
+    npz, js = io.save_pair(_Counted(np.array([1]), np.zeros(1), {}), tmp_path / "c")
+    np.savez(npz, errors=np.zeros(1))
+    with pytest.raises(DataError, match=r"c\.npz: no array 't'$"):
+        io.load_pair(_Counted, tmp_path / "c")
+    npz.write_bytes(b"not a zip")
+    with pytest.raises(DataError, match="not a readable .npz") as e:
+        io.load_pair(_Counted, tmp_path / "c")
+    assert "\n" not in str(e.value)

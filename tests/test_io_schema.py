@@ -59,6 +59,9 @@ def test_numbers_write_nan_as_null_and_read_it_back():
         (io.Array(), np.zeros(0)),
         (io.Array(int), np.array([0, 3, 2**40])),
         (io.Array(int), np.zeros(0, dtype=np.int64)),
+        (io.Array(None), np.array([3, 0, 2**40])),  # ints as written stay ints
+        (io.Array(None), np.array([[1.0, np.inf], [np.nan, 2.0]])),
+        (io.Array(None), np.array([1.0, 2.0])),  # floats that are whole stay floats
         (io.Array(sparse=True), np.array([0.0, 1e-300, 0.0, -2.5, 0.0])),
         (io.Array(sparse=True), np.zeros(4)),
         (io.Series(), np.array([1.0, np.nan])),
@@ -290,3 +293,45 @@ def test_series_fields_and_equal():
 def test_transient_fields_are_left_out_of_repr_and_default_to_none():
     f = {f.name: f for f in dataclasses.fields(_Everything)}["data"]
     assert f.default is None and not f.repr
+
+
+def test_an_array_of_either_kind_reads_integers_as_int64_and_the_rest_as_floats():
+    assert io.Array(None).load([1, 2]).dtype == np.int64
+    assert io.Array(None).load([1, 2.5]).dtype == np.float64
+    assert io.Array(None).load([]).dtype == np.float64
+    back = io.Arrays().load({"i": [1, 2], "f": [0.5, None, "inf"]})
+    assert back["i"].dtype == np.int64 and np.isnan(back["f"][1]) and back["f"][2] == np.inf
+
+
+def test_computed_methods_are_called_and_skipped_fields_never_written():
+    @dataclass(frozen=True)
+    class Run:
+        COMPUTED: ClassVar[tuple[str, ...]] = ("steps", "summary")
+        t: np.ndarray = io.persist(io.Array(int))
+        name: str = "run"
+
+        @property
+        def steps(self) -> int:
+            return int(self.t[-1])
+
+        def summary(self) -> str:
+            return f"{self.name}: {self.steps} steps"
+
+    class Refused(io.Array):
+        def dump(self, value):
+            raise AssertionError("a skipped field must not be converted")
+
+    run = Run(np.array([2, 4]))
+    assert schema.to_dict(run) == {
+        "t": [2, 4],
+        "name": "run",
+        "steps": 4,
+        "summary": "run: 4 steps",
+    }
+    assert schema.to_dict(run, skip={"t"}) == {"name": "run", "steps": 4, "summary": "run: 4 steps"}
+
+    @dataclass(frozen=True)
+    class Hidden:
+        t: np.ndarray = io.persist(Refused())
+
+    assert schema.to_dict(Hidden(np.ones(2)), skip=("t",)) == {}

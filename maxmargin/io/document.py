@@ -13,6 +13,7 @@ and the rest to ``.json`` beside it (a trace).
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 from typing import Any, ClassVar, Self
@@ -23,7 +24,7 @@ from ..exceptions import DataError, ParameterError
 from . import tables
 from .files import atomic_write
 from .json import _parse, _where, dumps, format_header, read_document
-from .schema import Array, Arrays, Layout, from_dict, specs, to_dict
+from .schema import Array, Arrays, Layout, Spec, from_dict, specs, to_dict
 
 __all__ = ["Persistent", "save_pair", "load_pair"]
 
@@ -266,10 +267,10 @@ class Persistent:
         return tables.latex(self._table("TABLE"), self, None if file is None else Path(file))
 
 
-def _array_fields(cls: type) -> list[tuple[str, str, bool]]:
-    """``(field, key, many)`` of the fields a pair keeps in its ``.npz``."""
+def _array_fields(cls: type) -> list[tuple[dataclasses.Field, Spec, str, bool]]:
+    """``(field, spec, key, many)`` of the fields a pair keeps in its ``.npz``."""
     return [
-        (f.name, s.key or f.name, isinstance(s.codec, Arrays))
+        (f, s, s.key or f.name, isinstance(s.codec, Arrays))
         for f, s in specs(cls)
         if not s.transient
         and (isinstance(s.codec, Arrays) or (isinstance(s.codec, Array) and not s.codec.sparse))
@@ -278,6 +279,10 @@ def _array_fields(cls: type) -> list[tuple[str, str, bool]]:
 
 def save_pair(obj: Persistent, stem: str | os.PathLike[str]) -> tuple[Path, Path]:
     """``<stem>.npz`` (the result's arrays, no pickles) and ``<stem>.json`` (the rest).
+
+    The arrays are written by numpy as they are (dtype and shape kept exactly), never
+    turned into JSON lists; a dict of arrays (:class:`~maxmargin.io.Arrays`) as one
+    array ``<key>_<name>`` each.
 
     Parameters
     ----------
@@ -289,7 +294,8 @@ def save_pair(obj: Persistent, stem: str | os.PathLike[str]) -> tuple[Path, Path
     Returns
     -------
     (Path, Path)
-        The ``.npz`` and the ``.json``; the JSON's ``arrays`` key lists the ``.npz``'s.
+        The ``.npz`` and the ``.json`` (indented by 2); the JSON's ``arrays`` key, after
+        the fields and before the ``COMPUTED`` keys, lists the ``.npz``'s arrays.
 
     Raises
     ------
@@ -299,8 +305,8 @@ def save_pair(obj: Persistent, stem: str | os.PathLike[str]) -> tuple[Path, Path
     stem = Path(stem)
     fields = _array_fields(type(obj))
     arrays: dict[str, np.ndarray] = {}
-    for name, key, many in fields:
-        value = getattr(obj, name)
+    for f, _, key, many in fields:
+        value = getattr(obj, f.name)
         items = value.items() if many else [(None, value)]
         for k, v in items:
             if v is not None:
@@ -308,18 +314,17 @@ def save_pair(obj: Persistent, stem: str | os.PathLike[str]) -> tuple[Path, Path
     bad = sorted(k for k, v in arrays.items() if v.dtype == object)
     if bad:
         raise DataError(f"array {bad[0]!r} has dtype object; it cannot be saved without pickle")
-    doc = obj.to_dict()
-    for _, key, _ in fields:
-        doc.pop(key)
-    doc["arrays"] = sorted(arrays)
+    doc = {**format_header(obj.FORMAT or ""), **to_dict(obj, skip={f[0].name for f in fields})}
+    computed = {k: doc.pop(k) for k in obj.COMPUTED}
+    doc = {**doc, "arrays": sorted(arrays), **computed}
     npz, js = stem.with_name(stem.name + ".npz"), stem.with_name(stem.name + ".json")
     atomic_write(npz, lambda fh: np.savez(fh, **arrays))  # type: ignore[arg-type]
-    atomic_write(js, dumps(doc, indent=1) + "\n")
+    atomic_write(js, dumps(doc, indent=2) + "\n")
     return npz, js
 
 
 def load_pair(cls: type[Persistent], stem: str | os.PathLike[str]) -> Any:
-    """Read what :func:`save_pair` wrote.
+    """Read what :func:`save_pair` wrote: the arrays exactly as stored (dtypes kept).
 
     Parameters
     ----------
@@ -335,7 +340,8 @@ def load_pair(cls: type[Persistent], stem: str | os.PathLike[str]) -> Any:
     Raises
     ------
     DataError
-        A file missing, the JSON not a document of ``cls``, a field malformed.
+        A file missing or unreadable, the JSON not a document of ``cls``, a field
+        malformed, an array the class needs missing from the ``.npz``.
     """
     stem = Path(stem)
     npz, js = stem.with_name(stem.name + ".npz"), stem.with_name(stem.name + ".json")
@@ -347,13 +353,23 @@ def load_pair(cls: type[Persistent], stem: str | os.PathLike[str]) -> Any:
         with np.load(npz, allow_pickle=False) as z:
             arrays = {k: z[k] for k in z.files}
     except (OSError, ValueError) as e:
-        raise DataError(f"{npz}: cannot read it ({e})") from None
-    for _, key, many in _array_fields(cls):
+        raise DataError(f"{npz}: not a readable .npz ({e})") from None
+    stored: dict[str, Any] = {}
+    for f, spec, key, many in _array_fields(cls):
         if many:
-            doc[key] = {k[len(key) + 1 :]: v for k, v in arrays.items() if k.startswith(key + "_")}
-        else:
-            doc[key] = arrays.get(key)  # absent: None (an optional array)
+            stored[f.name] = {
+                k[len(key) + 1 :]: v for k, v in arrays.items() if k.startswith(key + "_")
+            }
+        elif key in arrays:
+            stored[f.name] = arrays[key]
+        elif not spec.optional and dataclasses.MISSING is f.default is f.default_factory:
+            raise DataError(f"{npz}: no array {key!r}")
+        if f.name in stored or spec.optional:
+            doc[key] = stored.get(f.name)  # the codecs check them; absent: None
     try:
-        return from_dict(cls, doc)
+        obj = from_dict(cls, doc)
     except DataError as e:
         raise DataError(f"{js}: not a readable maxmargin {cls.FORMAT} file pair: {e}") from None
+    for name, value in stored.items():  # as numpy stored them: no JSON conversion to undo
+        object.__setattr__(obj, name, value)
+    return obj

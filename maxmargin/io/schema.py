@@ -16,7 +16,7 @@ declared, and an undeclared field is a ``TypeError`` at the first write or read.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 import numpy as np
@@ -146,15 +146,18 @@ class Array(Codec):
 
     Parameters
     ----------
-    dtype : {float, int}
+    dtype : {float, int, None}
         Floats are written as :func:`~maxmargin.io.json.jsonable` writes them (``"inf"``,
         ``null`` for NaN); ints as ints, and read back as int64 (a float is refused).
+        None: either, as written (a list of integers reads back as int64, anything else
+        as floats): an array whose dtype depends on the run (a trace's ``mistakes``, its
+        ``extras``).
     sparse : bool
         A 1-D float array by its non-zero entries: its length ``n``, their ``index`` and
         their ``value`` (the dual multipliers ``alpha``: O(support vectors), not O(n)).
     """
 
-    dtype: type = float
+    dtype: type | None = float
     sparse: bool = False
 
     def dump(self, value: Any) -> Any:  # noqa: D102
@@ -174,10 +177,10 @@ class Array(Codec):
                 raise ValueError("index and value must be lists of one length, index >= 0")
             out[index] = value  # an index past n: IndexError, a malformed document
             return out
-        if self.dtype is int:
-            a = np.asarray(doc)
-            if a.size and a.dtype.kind not in "iu":
-                raise TypeError(f"expected integers, got {a.dtype} values")
+        a = None if self.dtype is float else np.asarray(doc)
+        if self.dtype is int and a is not None and a.size and a.dtype.kind not in "iu":
+            raise TypeError(f"expected integers, got {a.dtype} values")
+        if a is not None and (self.dtype is int or (a.size and a.dtype.kind in "iu")):
             out = a.astype(np.int64)
         else:
             out = np.array(doc, dtype=float)  # null -> nan, "inf" -> inf
@@ -191,13 +194,14 @@ class Series(Array):
 
 
 class Arrays(Codec):
-    """A dict of float arrays by name (a trace's ``extras``)."""
+    """A dict of arrays by name (a trace's ``extras``): integers or floats, as written."""
 
     def dump(self, value: Any) -> Any:  # noqa: D102
         return {str(k): jsonable(np.asarray(v)) for k, v in value.items()}
 
     def load(self, doc: Any) -> dict[str, np.ndarray]:  # noqa: D102
-        return {str(k): Array().load(v) for k, v in _expect(doc, dict, "an object").items()}
+        items = _expect(doc, dict, "an object").items()
+        return {str(k): Array(None).load(v) for k, v in items}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -380,19 +384,23 @@ def _keys(cls: type, fields: list[tuple[dataclasses.Field, Spec]]) -> list[str]:
     return out + list(getattr(cls, "COMPUTED", ()))
 
 
-def to_dict(obj: Any) -> dict[str, Any]:
+def to_dict(obj: Any, *, skip: Collection[str] = ()) -> dict[str, Any]:
     """The declared fields of ``obj`` in JSON types, then its ``COMPUTED`` properties.
 
     Parameters
     ----------
     obj : dataclass instance
+    skip : collection of str
+        Fields not to write (:func:`~maxmargin.io.save_pair` keeps the arrays in a
+        ``.npz``: they are never turned into lists).
 
     Returns
     -------
     dict
         One key per field (transient ones left out), a nested result inlined where
-        declared so, then each name of the class's ``COMPUTED`` (written for readers of
-        the file, never read back) and its ``LAYOUT``'s keys.
+        declared so, then each name of the class's ``COMPUTED`` (properties, or methods
+        that take no argument such as ``summary``: written for readers of the file,
+        never read back) and its ``LAYOUT``'s keys.
 
     Examples
     --------
@@ -407,6 +415,8 @@ def to_dict(obj: Any) -> dict[str, Any]:
     layout = getattr(cls, "LAYOUT", None)
     out: dict[str, Any] = {}
     for f, s in _written(cls, specs(cls)):
+        if f.name in skip:
+            continue
         value = getattr(obj, f.name)
         if s.inline:
             out.update(s.codec.dump(value))
@@ -415,7 +425,8 @@ def to_dict(obj: Any) -> dict[str, Any]:
     if layout is not None:
         out.update(layout.write(obj))
     for name in getattr(cls, "COMPUTED", ()):
-        out[name] = jsonable(getattr(obj, name))
+        value = getattr(obj, name)
+        out[name] = jsonable(value() if callable(value) else value)
     return out
 
 
