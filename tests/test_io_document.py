@@ -31,6 +31,9 @@ from maxmargin.evaluation.path.limits import HardMarginLimit, hard_margin_limit
 from maxmargin.evaluation.reference import Reference
 from maxmargin.io.json import FORMATS
 from maxmargin.io.schema import specs
+from maxmargin.online import Perceptron
+from maxmargin.online.learner import Declared
+from maxmargin.online.step_sizes import Constant, InverseSqrt, PegasosStep, StepSize
 from maxmargin.separation import SeparationCertificate, verify_separation
 
 
@@ -142,6 +145,11 @@ EXAMPLES = {
     HardMarginLimit: [_hard_limit, _hard_limit_not_separable],
     LearnerPathStudy: [_learners_study],
     mm.PathPoint: [_path_point],
+    Declared: [lambda: Declared.of(Perceptron(), R=2.0), lambda: Declared.of_kind("mistakes")],
+    StepSize: [StepSize],
+    Constant: [lambda: Constant(0.5)],
+    InverseSqrt: [lambda: InverseSqrt(2.0)],
+    PegasosStep: [PegasosStep, lambda: PegasosStep(lam=0.1, offset=0)],
 }
 CASES = [
     pytest.param(cls, make, id=f"{cls.__name__}-{i}")

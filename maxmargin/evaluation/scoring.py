@@ -380,7 +380,7 @@ def _declared_of(trace: Trace, kind: str | None = None) -> Declared:
     if kind is not None:
         return Declared.of_kind(kind, trace.learner)
     if trace.declares:
-        return Declared.from_dict(trace.declares)
+        return io.from_dict(Declared, trace.declares)
     return Declared.of_kind("objective", trace.learner)
 
 

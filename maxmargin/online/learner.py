@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
+from .. import io
 from ..exceptions import ParameterError
 
 if TYPE_CHECKING:
@@ -231,12 +232,14 @@ SCORINGS = ("objective", "linear", "mistakes")
 
 
 @dataclass(frozen=True)
-class Declared:
+class Declared(io.Persistent):
     """What a learner declared, kept with its trace (:attr:`~maxmargin.Trace.declares`).
 
     Enough to score a trace as its run was scored, without the learner object: a trace
     saved by ``maxmargin run`` and read back, or weights from elsewhere
-    (:meth:`~maxmargin.Trace.from_weights`, which says only its ``kind``).
+    (:meth:`~maxmargin.Trace.from_weights`, which says only its ``kind``). The trace
+    holds ``to_dict()``; ``io.from_dict(Declared, trace.declares)`` reads it back (a key
+    it lacks takes the field's default, a key it does not know is ignored).
 
     Attributes
     ----------
@@ -254,7 +257,7 @@ class Declared:
     --------
     >>> from maxmargin.online import Perceptron
     >>> d = Declared.of(Perceptron(), R=2.0)
-    >>> d.mistake_driven, scoring(d), Declared.from_dict(d.to_dict()) == d
+    >>> d.mistake_driven, scoring(d), io.from_dict(Declared, d.to_dict()) == d
     (True, 'linear', True)
     """
 
@@ -321,30 +324,6 @@ class Declared:
             objective="lambda" if kind == "objective" else None,
             svm_space=kind != "mistakes",
         )
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Declared:
-        """Inverse of :meth:`to_dict` (unknown keys are ignored: newer files).
-
-        Parameters
-        ----------
-        d : dict
-
-        Returns
-        -------
-        Declared
-        """
-        known = {f for f in cls.__dataclass_fields__}
-        return cls(**{k: v for k, v in d.items() if k in known})
-
-    def to_dict(self) -> dict[str, Any]:
-        """The declarations as JSON types.
-
-        Returns
-        -------
-        dict
-        """
-        return {f: getattr(self, f) for f in self.__dataclass_fields__}
 
     def regret_lipschitz(self, R: float) -> float | None:
         """The recorded ``G`` (the trace is scored on the data it ran on).

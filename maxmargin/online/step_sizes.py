@@ -20,16 +20,18 @@ schedule                  :math:`\eta_t`                              where from
 
 The same schedules can be named by a string (``"constant"``, ``"invsqrt"``,
 ``"pegasos"``, ``"pegasos_paper"``: the constants then come from the learner's ``eta0``
-and ``lam``) or by the dict :meth:`StepSize.to_dict` returns (what a learner's
-``get_params`` and a saved trace hold).
+and ``lam``) or by the dict ``step.to_dict()`` returns, ``{"schedule": ..., <field>:
+...}``, from the fields each schedule declares (:mod:`maxmargin.io`): what a learner's
+``get_params`` and a saved trace hold.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from .. import io
 from .._validation import check_positive
 from ..exceptions import ParameterError
 
@@ -42,10 +44,20 @@ STEP_INVLAM = 2
 
 
 @dataclass(frozen=True)
-class StepSize:
-    """Base class of the step-size schedules (not used directly)."""
+class StepSize(io.Persistent):
+    """Base class of the step-size schedules (not used directly).
 
-    kind: ClassVar[str] = ""
+    Each schedule declares its fields; ``to_dict()`` writes them after ``schedule`` (its
+    name), and :func:`as_step` reads that dict back by its ``schedule``.
+
+    Examples
+    --------
+    >>> Constant(0.5).to_dict()
+    {'schedule': 'constant', 'eta': 0.5}
+    """
+
+    #: the name of the schedule (the first key of its dict; set by each subclass)
+    schedule: str = field(default="", init=False, repr=False)
     #: the slope of log(F - F*) against log t the theory gives the average of the iterates
     #: with this schedule on a lam-strongly convex objective (None: no rate, e.g. a
     #: constant step stalls at a distance proportional to the step)
@@ -80,23 +92,6 @@ class StepSize:
         """
         raise NotImplementedError
 
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready description that :func:`as_step` turns back into this schedule.
-
-        Returns
-        -------
-        dict
-            ``{"schedule": kind, <field>: value, ...}``.
-
-        Examples
-        --------
-        >>> Constant(0.5).to_dict()
-        {'schedule': 'constant', 'eta': 0.5}
-        """
-        out: dict[str, Any] = {"schedule": self.kind}
-        out.update({k: v for k, v in self.__dict__.items()})
-        return out
-
 
 @dataclass(frozen=True)
 class Constant(StepSize):
@@ -115,7 +110,7 @@ class Constant(StepSize):
     0.1
     """
 
-    kind: ClassVar[str] = "constant"
+    schedule: str = field(default="constant", init=False, repr=False)
     eta: float
 
     def __post_init__(self) -> None:
@@ -158,7 +153,7 @@ class InverseSqrt(StepSize):
     1.0
     """
 
-    kind: ClassVar[str] = "invsqrt"
+    schedule: str = field(default="invsqrt", init=False, repr=False)
     theory_rate: ClassVar[float | None] = -0.5  # O(1/sqrt T)
     eta0: float
 
@@ -210,7 +205,7 @@ class PegasosStep(StepSize):
     0.4
     """
 
-    kind: ClassVar[str] = "pegasos"
+    schedule: str = field(default="pegasos", init=False, repr=False)
     theory_rate: ClassVar[float | None] = -1.0  # O(log T / (lam T))
     lam: float | None = None
     offset: int = 1
@@ -262,7 +257,7 @@ class PegasosStep(StepSize):
 #: The string names :func:`as_step` accepts.
 STEP_NAMES = ("constant", "invsqrt", "pegasos", "pegasos_paper")
 
-_KINDS: dict[str, type[StepSize]] = {c.kind: c for c in (Constant, InverseSqrt, PegasosStep)}
+_KINDS: dict[str, type[StepSize]] = {c.schedule: c for c in (Constant, InverseSqrt, PegasosStep)}
 
 
 def as_step(value: Any, *, eta0: float | None = None) -> StepSize:
@@ -273,8 +268,9 @@ def as_step(value: Any, *, eta0: float | None = None) -> StepSize:
     value : StepSize, str or dict
         A schedule object; one of :data:`STEP_NAMES` (``"constant"`` is
         ``Constant(eta0)``, ``"invsqrt"`` ``InverseSqrt(eta0)``, ``"pegasos"``
-        ``PegasosStep()``, ``"pegasos_paper"`` ``PegasosStep(offset=0)``); or the dict of
-        :meth:`StepSize.to_dict`.
+        ``PegasosStep()``, ``"pegasos_paper"`` ``PegasosStep(offset=0)``); or the dict
+        ``step.to_dict()`` writes (read by its ``schedule``, through the constructor of
+        that schedule, which checks the values).
     eta0 : float, optional
         The learner's ``eta0``, for the names that need one.
 
