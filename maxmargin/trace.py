@@ -12,47 +12,27 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
+from . import io
 from ._validation import _short
 from .exceptions import DataError, ParameterError
-from .io.files import atomic_write, display
-from .io.json import dumps, format_header, json_float, read_document
+from .io.files import display
 
 __all__ = ["Trace"]
 
-_REQUIRED = ("t", "epoch", "w", "b", "mistakes", "loss", "sqnorm", "seconds")
-_OPTIONAL = ("w_avg", "b_avg", "dual", "dual_avg")
-_META = (
-    "learner",
-    "params",
-    "order",
-    "seed",
-    "data",
-    "intercept",
-    "intercept_scaling",
-    "n",
-    "d",
-    "epochs",
-    "final_train_error",
-    "timings",
-    "missing",
-    "declares",
-)
-#: metadata a file written by an older maxmargin may lack (read as empty)
-_LATER = ("missing", "declares")
 #: the parameters that set a learner's step size (a divergence names them when present)
 _STEP_PARAMS = ("eta", "eta0", "step")
 #: why a trace built from weights alone lacks its per-step records
 _FROM_WEIGHTS = "not recorded: the trace was built from weights alone (Trace.from_weights)"
 
 
-@dataclass(frozen=True, eq=False)
-class Trace:
+@dataclass(frozen=True, eq=False, kw_only=True)
+class Trace(io.Persistent):
     r"""The trajectory of one online run, at ``k`` checkpoints.
 
     Parameters
@@ -126,6 +106,11 @@ class Trace:
     (100, 3, 2)
     """
 
+    # maxmargin.trace/1 (docs/formats.md): the arrays in <stem>.npz as numpy stored them
+    # (extras as extra_<name>), the rest in <stem>.json (io.save_pair, io.load_pair)
+    FORMAT: ClassVar[str] = "trace"
+    COMPUTED: ClassVar[tuple[str, ...]] = ("diverged_at", "summary")
+
     learner: str
     params: dict
     order: str
@@ -136,11 +121,11 @@ class Trace:
     n: int
     d: int
     epochs: int
-    t: np.ndarray
-    epoch: np.ndarray
+    t: np.ndarray = io.persist(io.Array(int))
+    epoch: np.ndarray = io.persist(io.Array(int))
     w: np.ndarray
     b: np.ndarray
-    mistakes: np.ndarray
+    mistakes: np.ndarray = io.persist(io.Array(None))  # int64; NaN when not recorded
     loss: np.ndarray
     sqnorm: np.ndarray
     seconds: np.ndarray
@@ -148,9 +133,9 @@ class Trace:
     b_avg: np.ndarray | None = None
     dual: np.ndarray | None = None
     dual_avg: np.ndarray | None = None
-    extras: dict = field(default_factory=dict)
+    extras: dict = io.persist(io.Arrays(), key="extra", default_factory=dict)
     final_train_error: float = math.nan
-    timings: dict = field(default_factory=dict)
+    timings: dict = io.persist(io.Numbers(), default_factory=dict)
     missing: dict = field(default_factory=dict)
     declares: dict = field(default_factory=dict)
 
@@ -466,22 +451,8 @@ class Trace:
     # ------------------------------------------------------------------ equality
 
     def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Trace):
-            return NotImplemented
-        for f in fields(self):
-            a, b = getattr(self, f.name), getattr(other, f.name)
-            if f.name == "extras":
-                if a.keys() != b.keys() or not all(_arr_eq(a[k], b[k]) for k in a):
-                    return False
-            elif isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-                if not _arr_eq(a, b):
-                    return False
-            elif isinstance(a, float) and isinstance(b, float):
-                if not (a == b or (math.isnan(a) and math.isnan(b))):
-                    return False
-            elif a != b:
-                return False
-        return True
+        # every field a file keeps (arrays element by element, NaN equal to NaN)
+        return io.equal(self, other) if isinstance(other, Trace) else NotImplemented
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -516,28 +487,7 @@ class Trace:
         path = Path(path)
         stem = path / self.learner if (as_dir or path.is_dir()) else _strip(path)
         stem.parent.mkdir(parents=True, exist_ok=True)
-        arrays: dict[str, np.ndarray] = {k: getattr(self, k) for k in _REQUIRED}
-        for k in _OPTIONAL:
-            if getattr(self, k) is not None:
-                arrays[k] = getattr(self, k)
-        for k, v in self.extras.items():
-            arrays[f"extra_{k}"] = np.asarray(v)
-        for k, v in arrays.items():
-            if v.dtype == object:
-                raise DataError(f"trace array {k!r} has dtype object; cannot save without pickle")
-        npz = stem.with_name(stem.name + ".npz")
-        js = stem.with_name(stem.name + ".json")
-        meta: dict[str, Any] = format_header("trace")
-        for k in _META:
-            v = getattr(self, k)
-            meta[k] = None if isinstance(v, float) and math.isnan(v) else v
-        meta["arrays"] = sorted(arrays)
-        meta["diverged_at"] = self.diverged_at
-        meta["summary"] = self.summary()
-        text = dumps(meta, indent=2) + "\n"
-        atomic_write(npz, lambda fh: np.savez(fh, **arrays))  # type: ignore[arg-type]
-        atomic_write(js, text)
-        return npz, js
+        return io.save_pair(self, stem)
 
     @classmethod
     def load(cls, path: str | Path, data: Any = None, intercept: str | None = None) -> Trace:
@@ -600,19 +550,19 @@ class Trace:
                     "arrays t and W"
                 )
             raise DataError(f"{shown}: no such file")
-        try:
-            with np.load(npz, allow_pickle=False) as z:
-                arrays = {k: z[k] for k in z.files}
-        except (OSError, ValueError) as e:
-            raise DataError(f"{shown}: not a readable .npz ({e})") from None
         if js.exists():
-            trace = cls._from_pair(js, npz, arrays)
+            trace: Trace = io.load_pair(cls, stem)
             if data is not None and (trace.n, trace.d) != (data.n, data.d):
                 raise DataError(
                     f"{shown}: recorded on (n, d) = ({trace.n}, {trace.d}), but the data "
                     f"{getattr(data, 'name', '')!r} has ({data.n}, {data.d})"
                 )
             return trace
+        try:
+            with np.load(npz, allow_pickle=False) as z:
+                arrays = {k: z[k] for k in z.files}
+        except (OSError, ValueError) as e:
+            raise DataError(f"{shown}: not a readable .npz ({e})") from None
         absent = [k for k in ("t", "W") if k not in arrays]
         if absent:
             raise DataError(
@@ -638,29 +588,6 @@ class Trace:
             )
         except ParameterError as e:
             raise ParameterError(f"{shown}: {e}") from None
-
-    @classmethod
-    def _from_pair(cls, js: Path, npz: Path, arrays: dict[str, np.ndarray]) -> Trace:
-        """The trace of a pair :meth:`save` wrote: metadata from ``js``, ``arrays`` from ``npz``."""
-        meta = read_document(js, "trace")  # a trace, in a format this maxmargin reads
-        missing = [k for k in _REQUIRED if k not in arrays]
-        if missing:
-            raise DataError(f"{npz}: missing arrays {missing}")
-        absent = [k for k in _META if k not in meta and k not in _LATER]
-        if absent:
-            raise DataError(f"{js}: missing metadata {absent}")
-        kw: dict[str, Any] = {k: meta[k] for k in _META if k not in _LATER}
-        for k in _LATER:  # files written before the field existed
-            kw[k] = meta.get(k) or {}
-        # null (a NaN written as N/A, or "nan" by maxmargin 0.2) back as NaN
-        kw["final_train_error"] = json_float(kw["final_train_error"])
-        kw["intercept_scaling"] = json_float(kw["intercept_scaling"])
-        kw["timings"] = {str(k): json_float(v) for k, v in (kw["timings"] or {}).items()}
-        for k in _REQUIRED + _OPTIONAL:
-            if k in arrays:
-                kw[k] = arrays[k]
-        kw["extras"] = {k[6:]: v for k, v in arrays.items() if k.startswith("extra_")}
-        return cls(**kw)
 
 
 def _positive_int(name: str, value: Any) -> int:
@@ -767,14 +694,3 @@ def _steps_of(t: Any) -> np.ndarray:
 
 def _strip(path: Path) -> Path:
     return path.with_suffix("") if path.suffix in (".npz", ".json") else path
-
-
-def _arr_eq(a: Any, b: Any) -> bool:
-    if a is None or b is None:
-        return a is None and b is None
-    a, b = np.asarray(a), np.asarray(b)
-    return (
-        a.shape == b.shape
-        and a.dtype.kind == b.dtype.kind
-        and bool(np.array_equal(a, b, equal_nan=a.dtype.kind == "f"))
-    )

@@ -31,7 +31,7 @@ from maxmargin.evaluation.path.limits import HardMarginLimit, hard_margin_limit
 from maxmargin.evaluation.reference import Reference
 from maxmargin.io.json import FORMATS
 from maxmargin.io.schema import specs
-from maxmargin.online import Perceptron
+from maxmargin.online import Perceptron, run
 from maxmargin.online.learner import Declared
 from maxmargin.online.step_sizes import Constant, InverseSqrt, PegasosStep, StepSize
 from maxmargin.separation import SeparationCertificate, verify_separation
@@ -132,6 +132,11 @@ def _path_point():
     return mm.regularization_path(_data(), exact=True).solution_at(0.5)
 
 
+def _trace_from_weights():
+    """Mistakes not recorded (NaN), a NaN training error, the declarations of a kind."""
+    return mm.Trace.from_weights([3, 6], [[1.0, 0.0], [1.0, 0.5]], name="mine", n=3, d=2)
+
+
 #: A small instance of every result, several where a field may be None or infinite.
 EXAMPLES = {
     mm.SVMProblem: [_problem, lambda: mm.SVMProblem(_data(), hard=True)],
@@ -145,6 +150,11 @@ EXAMPLES = {
     HardMarginLimit: [_hard_limit, _hard_limit_not_separable],
     LearnerPathStudy: [_learners_study],
     mm.PathPoint: [_path_point],
+    mm.Trace: [
+        lambda: run("pegasos", _data(), epochs=1, order="shuffle", seed=1, record_dual=True),
+        lambda: run("pocket", _data(), epochs=1),  # extras of ints and floats
+        _trace_from_weights,
+    ],
     Declared: [lambda: Declared.of(Perceptron(), R=2.0), lambda: Declared.of_kind("mistakes")],
     StepSize: [StepSize],
     Constant: [lambda: Constant(0.5)],
