@@ -192,6 +192,25 @@ def test_load_refuses_each_bad_file_in_one_line(tmp_path, gauss, name, write, er
     assert _one_line(excinfo) and name in str(excinfo.value)
 
 
+def test_load_of_a_broken_pair_names_what_is_missing_in_one_line(tmp_path, gauss):
+    """docs/bad-input.md, "Trace files": the array or key a pair lacks, by name."""
+    npz, js = run("perceptron", gauss).save(tmp_path / "p")
+    with np.load(npz) as z:
+        np.savez(npz, **{k: z[k] for k in z.files if k != "t"})
+    with pytest.raises(DataError, match=r"p\.npz: no array 't'$") as e:
+        Trace.load(npz)
+    assert _one_line(e)
+    npz, js = run("perceptron", gauss).save(tmp_path / "q")
+    doc = json.loads(js.read_text())
+    js.write_text(json.dumps({k: v for k, v in doc.items() if k != "learner"}))
+    with pytest.raises(DataError, match="q.json: not a readable maxmargin trace file pair: no 'l"):
+        Trace.load(npz)
+    js.write_text(json.dumps({**doc, "n": "x"}))
+    with pytest.raises(DataError, match="'n': expected an integer, got 'x'") as e:
+        Trace.load(npz)
+    assert _one_line(e)
+
+
 def test_load_of_a_plain_npz_needs_the_data(tmp_path, gauss):
     np.savez(tmp_path / "w.npz", t=np.array([1, 2]), W=np.ones((2, gauss.d)))
     with pytest.raises(ParameterError, match="data="):
