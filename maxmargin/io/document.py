@@ -362,7 +362,7 @@ def load_pair(cls: type[Persistent], stem: str | os.PathLike[str]) -> Any:
             }
         elif key in arrays:
             stored[f.name] = arrays[key]
-        elif not spec.optional and dataclasses.MISSING is f.default is f.default_factory:
+        elif not spec.optional and f.default is f.default_factory is dataclasses.MISSING:
             raise DataError(f"{npz}: no array {key!r}")
         if f.name in stored or spec.optional:
             doc[key] = stored.get(f.name)  # the codecs check them; absent: None
