@@ -555,7 +555,7 @@ def compare(
     # one reference per intercept mode the runs have, the requested problem's first
     modes = [lr.intercept for _, lr in built] + [tr.intercept for _, _, tr in given]
     modes = sorted(dict.fromkeys(modes), key=lambda m: m != problem.intercept)
-    if problem.intercept not in modes and (reference, hard_reference) != (None, None):
+    if problem.intercept not in modes and (reference is not None or hard_reference is not None):
         raise ParameterError(
             f"reference= and hard_reference= are of the problem with intercept="
             f"{problem.intercept!r}, but no learner or trace runs with it (they run with "
