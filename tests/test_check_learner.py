@@ -466,6 +466,20 @@ def test_a_comparisons_verdicts_say_what_they_cannot_judge():
         comparison_verdicts(cmp, learners={"nosuch": PyPerceptron})
 
 
+def test_a_comparisons_verdicts_are_on_each_learners_own_problem():
+    """A learner without a free bias beside Pegasos: each judged on its problem's optimum."""
+    from maxmargin import compare, make_separable
+    from maxmargin.testing import comparison_verdicts
+
+    data = make_separable(40, 3, seed=2)
+    cmp = compare(data, learners=[PyPerceptron, "pegasos"], lam=0.1)  # free: PyPerceptron can't
+    got = comparison_verdicts(cmp, learners={"PyPerceptron": PyPerceptron})
+    mine = got["PyPerceptron"]
+    assert mine.outcome == "PASS" and len(mine.verdicts) == 2  # Novikoff and the general bound
+    assert {v.problem for v in mine.verdicts} == {f"{data.name}/augmented"}
+    assert {p for _, p, _ in got["pegasos"].not_checked} == {f"{data.name}/free"}
+
+
 # --------------------------------------------------------------------------- adapters
 
 

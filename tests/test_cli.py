@@ -173,8 +173,50 @@ def test_compare_scores_a_free_intercept_and_says_so(capsys):
     assert code == 0 and ref["intercept"] == "free"
     assert "intercept free (b unregularised)" in ref["scored_against"]
     assert all(row["scored_against"] == ref["scored_against"] for row in js["summary"])
-    code, _, err = run_cli(capsys, "compare", HEART, "--intercept", "free", "--learners", "winnow")
-    assert code == 2 and "supports intercept none" in err
+
+
+_NONE_ONLY = """
+import numpy as np
+
+class NoBias:
+    mistake_driven = True
+    supported_intercepts = ("none",)
+
+    def start(self, d):
+        self.w = np.zeros(d)
+
+    def step(self, x, y, t):
+        if y * (self.w @ x) <= 0:
+            self.w += y * x
+
+    def weights(self):
+        return self.w
+"""
+
+
+def test_compare_learners_without_the_default_intercept_need_no_option(tmp_path, capsys):
+    """Winnow and a learner of one's own supporting only none, beside Pegasos (free)."""
+    (tmp_path / "nobias.py").write_text(_NONE_ONLY)
+    X = np.random.default_rng(4).integers(0, 2, size=(40, 5))  # Winnow's features: 0 or 1
+    y = np.where(X[:, :3].sum(axis=1) >= 2, 1, -1)
+    np.savetxt(tmp_path / "bits.csv", np.column_stack([X, y]), fmt="%d", delimiter=",")
+    learners = f"pegasos,winnow,{tmp_path / 'nobias.py'}:NoBias"
+    data = str(tmp_path / "bits.csv")
+    argv = ("compare", data, "--learners", learners, "--epochs", "2", "--lam", "0.01")
+    code, out, err = run_cli(capsys, *argv, "--out", str(tmp_path / "r"))
+    assert code == 0, err
+    # the output says both problems, and which each row is scored against
+    assert "## Reference, intercept `free` (certified)" in out
+    assert "## Reference, intercept `none` (certified)" in out
+    assert "| pegasos | shuffle | intercept free |" in out
+    assert "| winnow | shuffle | intercept none |" in out
+    assert "| NoBias | shuffle | intercept none |" in out
+    js = json.loads((tmp_path / "r" / "report.json").read_text())
+    assert [r["intercept"] for r in js["references"]] == ["free", "none"]
+    assert [row["intercept"] for row in js["summary"]] == ["free", "none", "none"]
+    rows = (tmp_path / "r" / "checkpoints.csv").read_text().splitlines()
+    assert rows[0].startswith("label,learner,order,seed,intercept,kind,t,")
+    assert {line.split(",")[4] for line in rows[1:]} == {"free", "none"}
 
 
 def test_demo_end_to_end(tmp_path, capsys):
@@ -771,19 +813,6 @@ def test_compare_scores_saved_traces(tmp_path, capsys):
         (
             ["compare", HEART, "--learners", "pegasos", "--learner-param", "bogus=1"],
             "no learner given takes 'bogus'",
-        ),
-        (
-            [
-                "compare",
-                HEART,
-                "--learners",
-                "perceptron",
-                "--intercept",
-                "free",
-                "--learners",
-                "winnow",
-            ],
-            "supports intercept",
         ),
         (["path", HEART, "--learners", "perceptron"], "no lambda or C"),
         (["compare", HEART, "--trace", "/no/such/trace.npz"], "no such file"),

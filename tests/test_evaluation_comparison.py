@@ -333,10 +333,8 @@ def test_bad_input(sep):
             intercept="none",
             holdout=Dataset(np.eye(2), [1, -1]),
         )
-    with pytest.raises(ParameterError, match="supports intercept none"):
-        compare(train, learners=["winnow"], lam=LAM, intercept="free")
-    with pytest.raises(ParameterError, match="intercept"):
-        compare(train, learners=[Perceptron()], lam=LAM, intercept="none")
+    with pytest.raises(ParameterError, match="intercept_scaling=2 but the problem has"):
+        compare(train, learners=[Perceptron(intercept_scaling=2.0)], lam=LAM)
     with pytest.raises(ParameterError, match="lam=0.1"):
         compare(train, learners=[Pegasos(lam=0.1, intercept="none")], lam=LAM, intercept="none")
     with pytest.raises(ParameterError, match="soft-margin"):
@@ -370,3 +368,170 @@ def test_rate_footnote_names_the_iterate_of_each_row():
         if row.get("rate_iterate"):
             assert f"{row['label']}: {row['rate_iterate']}" in md
     assert "(the average)" not in md
+
+
+# ------------------------------------------------------- runs of several intercept modes
+
+
+class _MyPerceptron:
+    """A learner of the public protocol that never sees a bias of its own."""
+
+    mistake_driven = True
+    supported_intercepts = ("none", "augmented")
+
+    def start(self, d):
+        self.w = np.zeros(d)
+
+    def step(self, x, y, t):
+        if y * (self.w @ x) <= 0:
+            self.w += y * x
+
+    def weights(self):
+        return self.w
+
+
+@pytest.fixture(scope="module")
+def binary():
+    """Features in {0, 1} (Winnow's), the label the majority of the first three."""
+    X = np.random.default_rng(4).integers(0, 2, size=(90, 6)).astype(float)
+    full = Dataset(X, np.where(X[:, :3].sum(axis=1) >= 2, 1, -1))
+    return full.subset(np.arange(60)), full.subset(np.arange(60, 90))
+
+
+def _mixed(data, **kw):
+    learners = ["pegasos", Perceptron(intercept="augmented"), "winnow", _MyPerceptron()]
+    return compare(data, learners=learners, lam=LAM, epochs=3, seeds=(0, 1), **kw)
+
+
+@pytest.fixture(scope="module")
+def mixed(binary):
+    return _mixed(binary[0], holdout=binary[1])
+
+
+def test_mixed_intercepts_each_scored_against_its_own_problem(binary, mixed):
+    train, _ = binary
+    # free requested first, then the others as the learners bring them
+    assert [ref.intercept for ref in mixed.references] == ["free", "augmented", "none"]
+    assert mixed.problem.intercept == "free" and mixed.reference is mixed.references[0].solution
+    modes = {r.label: r.intercept for r in mixed.runs}
+    assert modes == {
+        "pegasos": "free",
+        "perceptron": "augmented",
+        "winnow": "none",
+        "_MyPerceptron": "augmented",  # intercept_for(("none", "augmented")): augmented
+    }
+    for ref in mixed.references:
+        p = ref.problem
+        assert (p.data, p.C, p.lam, p.intercept_scaling) == (train, mixed.problem.C, LAM, 1.0)
+        # F* of a fresh solve of its own problem, recomputed with numpy
+        fresh = solve(SVMProblem(train, lam=LAM, intercept=ref.intercept))
+        s = 1.0 if ref.intercept == "augmented" else 0.0
+        Z = _z(train.X, s)
+        if ref.intercept == "free":  # b unregularised
+            Fs = 0.5 * LAM * fresh.w @ fresh.w + np.mean(
+                np.maximum(0.0, 1.0 - train.y * (train.X @ fresh.w + fresh.b))
+            )
+        else:
+            Fs = _F(_wt(fresh.w, fresh.b, s), Z, train.y, LAM)
+        assert ref.F_star == pytest.approx(Fs, rel=1e-9)
+        assert ref.solution.certificate.ok
+        assert ref.separable == (ref.intercept != "none")  # no bias: x = 0 is in both classes
+        if ref.intercept != "free":
+            assert ref.R == pytest.approx(max(np.linalg.norm(z) for z in Z), rel=1e-12)
+    # each run's scores are against its own optimum: the perceptron's cosine with w~* of
+    # the augmented problem, Winnow's novikoff of the problem without a bias
+    aug = mixed.references[1]
+    r = mixed.select(label="perceptron", seed=0)[0]
+    wt = np.append(r.trace.w[-1], r.trace.b[-1])
+    cos = wt @ aug.w_star / (np.linalg.norm(wt) * np.linalg.norm(aug.w_star))
+    assert r.cosine[-1] == pytest.approx(cos, abs=1e-12)
+    assert r.novikoff == pytest.approx(aug.novikoff, rel=1e-12)
+    assert mixed.reference_of(r) is aug
+    # the table names the problem per row, the rows say it in words
+    rows = {row["label"]: row for row in mixed.rows}
+    assert rows["winnow"]["scored_against"] == mixed.references[2].scored_against
+    assert "intercept none" in rows["winnow"]["scored_against"]
+    text = markdown(mixed)
+    assert "| learner | order | scored against | seeds |" in text
+    assert "| winnow | shuffle | intercept none |" in text
+    assert "| pegasos | shuffle | intercept free |" in text
+    for mode in ("free", "augmented", "none"):
+        assert f"## Reference, intercept `{mode}` (certified)" in text
+    assert "| learner | scored against | verdict |" in text
+    assert "| winnow | intercept none |" in text.split("## Verdicts")[1]
+
+
+def test_mixed_comparison_equals_one_comparison_per_mode(binary, mixed):
+    """Each run equals the same run in a comparison of its own intercept alone."""
+    train, test = binary
+    alone = {
+        "free": compare(train, learners=["pegasos"], lam=LAM, epochs=3, seeds=(0, 1), holdout=test),
+        "augmented": compare(
+            train,
+            learners=[Perceptron(intercept="augmented"), _MyPerceptron()],
+            lam=LAM,
+            intercept="augmented",
+            epochs=3,
+            seeds=(0, 1),
+            holdout=test,
+        ),
+        "none": compare(
+            train,
+            learners=["winnow"],
+            lam=LAM,
+            intercept="none",
+            epochs=3,
+            seeds=(0, 1),
+            holdout=test,
+        ),
+    }
+    for ref in mixed.references:
+        one = alone[ref.intercept]
+        assert len(one.references) == 1
+        assert ref.F_star == pytest.approx(one.F_star, rel=1e-12)
+        assert (ref.R, ref.gamma) == pytest.approx((one.R, one.gamma), rel=1e-12, nan_ok=True)
+        assert np.allclose(ref.w_star, one.w_star, rtol=1e-9, atol=1e-12)
+    for r in mixed.runs:
+        (o,) = alone[r.intercept].select(label=r.label, seed=r.seed)
+        for key in (
+            "mistakes",
+            "train_error",
+            "test_error",
+            "subopt",
+            "cosine",
+            "margin",
+            "regret",
+            "general_bound",
+        ):
+            a, b = getattr(r, key), getattr(o, key)
+            assert (a is None) == (b is None), key
+            if a is not None:
+                assert np.allclose(a, b, rtol=1e-9, atol=1e-12, equal_nan=True), (r.label, key)
+        assert r.kind == o.kind and _close(r.novikoff, o.novikoff)
+
+
+def _close(a, b):
+    return (math.isnan(a) and math.isnan(b)) or a == pytest.approx(b, rel=1e-12)
+
+
+def test_one_intercept_one_reference_and_no_column(cmp):
+    assert len(cmp.references) == 1 and {r.intercept for r in cmp.runs} == {"none"}
+    assert "scored against |" not in markdown(cmp)
+
+
+def test_winnow_alone_is_scored_against_the_problem_without_bias(binary):
+    train, _ = binary
+    c = compare(train, learners=["winnow"], lam=LAM, epochs=2)
+    assert [ref.intercept for ref in c.references] == ["none"] and c.problem.intercept == "none"
+    with pytest.raises(ParameterError, match="no learner or trace runs with it"):
+        compare(train, learners=["winnow"], lam=LAM, reference=solve(SVMProblem(train, lam=LAM)))
+
+
+def test_a_trace_of_another_intercept_is_scored_against_its_problem(sep):
+    train, _ = sep
+    from maxmargin.online import run
+
+    tr = run(Perceptron(intercept="none"), train, epochs=2)
+    c = compare(train, learners=["pegasos"], traces=[tr], lam=LAM, epochs=2)
+    assert [ref.intercept for ref in c.references] == ["free", "none"]
+    assert c.select(label="perceptron")[0].intercept == "none"

@@ -96,12 +96,13 @@ def test_comparison_csv_one_row_per_run_and_checkpoint(cmp):
     rows = list(csv.DictReader(io.StringIO(text)))
     assert len(rows) == sum(len(r.t) for r in cmp.runs)
     cols = list(rows[0])
-    assert cols[:6] == ["label", "learner", "order", "seed", "kind", "t"]
+    assert cols[:7] == ["label", "learner", "order", "seed", "intercept", "kind", "t"]
     i = 0
     for r in cmp.runs:
         for j, t in enumerate(r.t):
             row = rows[i]
             assert (row["label"], int(row["seed"]), int(row["t"])) == (r.label, r.seed, t)
+            assert row["intercept"] == r.intercept == "free"
             assert int(row["mistakes"]) == r.mistakes[j]
             assert float(row["train_error"]) == r.train_error[j]
             assert float(row["test_error"]) == r.test_error[j]
@@ -121,3 +122,39 @@ def test_comparison_frame(cmp):
     assert peg["subopt"].tolist() == cmp.select(label="pegasos", seed=1)[0].subopt.tolist()
     assert df[df.label == "perceptron"]["subopt"].isna().all()
     assert Comparison.from_json(cmp.to_dict()).to_frame().equals(df)
+
+
+@pytest.fixture(scope="module")
+def binary():
+    """Features in {0, 1}, for Winnow (intercept none only); separable with a bias."""
+    X = np.random.default_rng(4).integers(0, 2, size=(40, 5)).astype(float)
+    return mm.Dataset(X, np.where(X[:, :3].sum(axis=1) >= 2, 1, -1))
+
+
+def test_mixed_intercepts_round_trip_and_recertify_each_reference(binary):
+    """One reference per intercept mode, written and read back, each re-certified."""
+    separable = binary
+    cmp = mm.compare(separable, learners=["pegasos", "winnow"], lam=0.05, epochs=2)
+    doc = cmp.to_dict()
+    assert [r["intercept"] for r in doc["references"]] == ["free", "none"]
+    assert [r["intercept"] for r in doc["runs"]] == ["free", "none"]
+    assert [row["scored_against"] for row in doc["summary"]] == [
+        ref.scored_against for ref in cmp.references
+    ]
+    saved = Comparison.from_json(io.StringIO(cmp.to_json()))
+    assert saved.to_json() == cmp.to_json() and saved.to_csv() == cmp.to_csv()
+    assert [ref.intercept for ref in saved.references] == ["free", "none"]
+    assert [r.intercept for r in saved.runs] == ["free", "none"]
+    assert saved.rows[1]["scored_against"] == cmp.rows[1]["scored_against"]
+    for ref in saved.references:
+        with pytest.raises(DataError, match="without its data"):
+            ref.problem.data  # noqa: B018
+    again = saved.with_data(separable)
+    for a, b in zip(again.references, cmp.references, strict=True):
+        assert a.problem.data is separable and a.intercept == b.intercept
+        assert a.solution.certificate.ok and (b.hard_solution is None) == (a.hard_solution is None)
+        assert a.hard_solution is None or a.hard_solution.certificate.ok
+        assert np.array_equal(a.solution.alpha, b.solution.alpha)
+        assert (a.F_star, a.R, a.gamma) == (b.F_star, b.R, b.gamma)
+    assert cmp.references[0].separable  # the free problem's hard margin re-certified above
+    assert Comparison.from_json(cmp.to_dict(), separable).references[1].solution.certificate.ok

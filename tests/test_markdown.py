@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 from markdown_it import MarkdownIt  # the test extra has it (myst-parser's parser)
 
@@ -149,6 +150,15 @@ def test_compare_report_renders():
         holdout=make_separable(20, 2, seed=1),
     )
     check(comparison_markdown(cmp))
+
+
+def test_compare_report_of_several_intercepts_renders():
+    """The extra `scored against` column, in the learners' and the verdicts' tables."""
+    X = np.random.default_rng(0).integers(0, 2, size=(40, 4)).astype(float)
+    data = Dataset(X, np.where(X[:, :3].sum(axis=1) >= 2, 1, -1))
+    text = comparison_markdown(compare(data, learners=["pegasos", "winnow"], lam=0.1, epochs=2))
+    assert text.count("| scored against |") == 2
+    check(text)
 
 
 def test_learner_path_study_renders():

@@ -277,8 +277,13 @@ def test_compare_traces_alone_and_their_checks():
     tr = run(Pegasos(lam=0.1, intercept="free"), data, epochs=2)
     cmp = compare(data, lam=0.1, intercept="free", traces=[tr])
     assert [r.label for r in cmp.runs] == ["pegasos"] and cmp.runs[0].subopt is not None
-    with pytest.raises(ParameterError, match="intercept"):
-        compare(data, lam=0.1, intercept="augmented", traces=[tr])
+    # a trace of another intercept is scored against the problem of its own (issue 22, D6)
+    own = compare(data, lam=0.1, intercept="augmented", traces=[tr])
+    assert [ref.intercept for ref in own.references] == ["free"]
+    np.testing.assert_array_equal(own.runs[0].subopt, cmp.runs[0].subopt)
+    scaled = Trace.from_weights(tr.t, tr.w, tr.b, name="s1", data=data, intercept="augmented")
+    with pytest.raises(ParameterError, match="intercept"):  # another bias feature s
+        compare(data, lam=0.1, intercept="augmented", intercept_scaling=2.0, traces=[scaled])
     with pytest.raises(ParameterError, match="lam=0.1"):
         compare(data, lam=0.2, intercept="free", traces=[tr])
     with pytest.raises(ParameterError, match="no learners and no traces"):

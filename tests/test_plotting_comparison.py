@@ -499,3 +499,28 @@ def test_suboptimality_against_time_is_the_median_time_of_the_seeds(tmp_path):
     assert {"suboptimality.png", "suboptimality_time.png"} <= names
     with pytest.raises(ParameterError, match="'steps' or 'time'"):
         plot_suboptimality(cmp, x="seconds")
+
+
+def test_runs_of_several_intercepts_name_their_problem(separable):
+    """Each legend entry names its run's problem; each problem its own Novikoff line."""
+    mixed = mm.compare(
+        separable,
+        learners=["pegasos", mm.online.Perceptron(intercept="augmented")],
+        lam=0.05,
+        epochs=2,
+    )
+    free, aug = mixed.references
+    assert (free.intercept, aug.intercept) == ("free", "augmented")
+    ax = comparison.plot_suboptimality(mixed)
+    peg = _line(ax, "pegasos [intercept free]: last iterate")
+    np.testing.assert_array_equal(peg.get_ydata(), _median(mixed, "pegasos", "subopt"))
+    assert "each run against its own problem" in ax.get_title()
+    ax = comparison.plot_mistakes(mixed)
+    V = np.maximum(_seeds(mixed, "perceptron", "mistakes"), 0.5)
+    line = _line(ax, "perceptron [intercept augmented]")
+    np.testing.assert_array_equal(line.get_ydata(), np.median(V, axis=0))
+    for ref in (free, aug):  # separable either way: one Novikoff bound per problem
+        nov = _line(
+            ax, f"Novikoff $(R/\\gamma^\\star)^2 = {ref.novikoff:.4g}$ [intercept {ref.intercept}]"
+        )
+        assert set(nov.get_ydata()) == {ref.novikoff}

@@ -47,7 +47,9 @@ def add(sub: argparse._SubParsersAction[_Parser]) -> None:
         default=DEFAULT_INTERCEPT,
         help="the problem's, and the learners' mode: free (b unregularised, the SVM of "
         "solve and path; the learners update it without shrinking it), none, or "
-        f"augmented (the bias a regularised weight) (default: {DEFAULT_INTERCEPT})",
+        "augmented (the bias a regularised weight); a learner that cannot take it (winnow: "
+        "none) runs with one it supports and is scored against the problem of that "
+        f"intercept, said in the report (default: {DEFAULT_INTERCEPT})",
     )
     _add_weight_args(p)
     _add_option(
@@ -88,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
     """Solve the reference, run and score the learners, write the report; the exit code."""
     from ..evaluation.comparison import _check_steps, compare
     from ..exceptions import ParameterError
-    from ..online.registry import learner_for
+    from ..online.registry import resolve
     from ..problem import SVMProblem
     from ..trace import Trace
 
@@ -105,7 +107,8 @@ def run(args: argparse.Namespace) -> int:
         {"lam": args.lam} if args.lam is not None else {"C": 1.0 if args.C is None else args.C}
     )
     problem = SVMProblem(data, intercept=args.intercept, **kw, **_weights(args, data))
-    learners = [learner_for(t, problem, **p) for t, p in zip(targets, params, strict=True)]
+    # each with the problem's intercept if it supports it, else its own (scored against its own)
+    learners = [resolve(t, problem, **p) for t, p in zip(targets, params, strict=True)]
     for learner in learners:  # their lam comes from the option given: name that one
         _check_steps(learner, problem, data.n, args.epochs, "C" if args.lam is None else "lam")
     traces = [Trace.load(path, data, args.intercept) for path in args.trace or []]

@@ -68,8 +68,8 @@ from ..problem import SVMProblem
 from ..separation import SeparationCertificate
 from ..solution import ExactSolution
 from ..trace import Trace
-from .reference import Reference, _hard_solution, _soft_reference
-from .scoring import RunResult, _check_trace, _declared_of, _evaluate, _Optimum, _summary_row
+from .reference import Reference, _problem_of, _references, problem_for
+from .scoring import RunResult, _check_trace, _declared_of, _evaluate, _summary_row
 
 __all__ = ["compare", "Comparison", "demo_comparison"]
 
@@ -81,7 +81,7 @@ __all__ = ["compare", "Comparison", "demo_comparison"]
 _SERIES = tuple(k for k in series_fields(RunResult) if k != "t")
 
 #: The columns that say which run a row of the long table is (before ``t``).
-_IDENTITY = ("label", "learner", "order", "seed", "kind")
+_IDENTITY = ("label", "learner", "order", "seed", "intercept", "kind")
 
 
 def _series_keys(cmp: Comparison) -> list[str]:
@@ -113,18 +113,22 @@ class Comparison(io.Persistent):
     Its file (``to_json``; ``maxmargin compare --json``, ``report.json``) holds every
     number and array but neither the data nor the traces: ``Comparison.from_json(file)``
     is a Comparison whose runs have no ``trace`` and whose references no data;
-    ``from_json(file, data)`` re-certifies the references from the data
+    ``from_json(file, data)`` re-certifies every reference from the data
     (docs/formats.md).
 
     Attributes
     ----------
     references : tuple of Reference
-        The certified optima the runs are scored against (``references[0]``: the
-        problem's); :attr:`problem`, :attr:`reference`, :attr:`hard_solution`,
-        :attr:`F_star`, :attr:`R`, :attr:`gamma`, :attr:`w_star`, :attr:`separable`
-        and :attr:`novikoff` are read from it.
+        The certified optima the runs are scored against, one per intercept mode among
+        the learners and traces, the requested mode first (a learner that cannot take
+        it runs with its own and is scored against the problem of its own intercept);
+        :attr:`problem`, :attr:`reference`, :attr:`hard_solution`, :attr:`F_star`,
+        :attr:`R`, :attr:`gamma`, :attr:`w_star`, :attr:`separable` and
+        :attr:`novikoff` are read from ``references[0]``; :meth:`reference_of` gives a
+        run's.
     runs : tuple of RunResult
-        One per learner x order x seed, then one per trace given.
+        One per learner x order x seed, then one per trace given; ``run.intercept``
+        says which reference it is scored against.
     holdout : Dataset or None
         None when read from a file (``holdout_name`` says which it was).
     holdout_name : str or None
@@ -206,19 +210,46 @@ class Comparison(io.Persistent):
         r""":math:`(R/\gamma^*)^2`, nan when not separable."""
         return self.references[0].novikoff
 
+    def reference_of(self, run: RunResult) -> Reference:
+        """The reference ``run`` is scored against: the one of its intercept mode.
+
+        Parameters
+        ----------
+        run : RunResult
+            One of :attr:`runs`.
+
+        Returns
+        -------
+        Reference
+
+        Examples
+        --------
+        >>> from maxmargin import Dataset
+        >>> data = Dataset([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [0.0, 0.0]], [1, -1, 1, -1])
+        >>> cmp = compare(data, learners=["pegasos", "winnow"], lam=0.1)  # winnow: none only
+        >>> [cmp.reference_of(r).intercept for r in cmp.runs]
+        ['free', 'none']
+        """
+        return next(ref for ref in self.references if ref.intercept == run.intercept)
+
     @functools.cached_property
     def rows(self) -> tuple[dict[str, Any], ...]:
         """One summary row per learner (or trace) x order: final values over the seeds.
 
         Computed from :attr:`runs` (a comparison read from its file gets the same rows);
-        keys as in the report's table (None = N/A), ``scored_against`` the problem in
-        words.
+        keys as in the report's table (None = N/A), ``intercept`` and ``scored_against``
+        the problem the row is scored against (its mode; in words).
         """
         keys = list(dict.fromkeys((r.label, r.order) for r in self.runs))
-        rows = [_summary_row([r for r in self.runs if (r.label, r.order) == key]) for key in keys]
-        for row in rows:
-            row["scored_against"] = self.references[0].scored_against
-        return tuple(rows)
+        groups = [[r for r in self.runs if (r.label, r.order) == key] for key in keys]
+        return tuple(
+            {
+                **_summary_row(runs),
+                "intercept": runs[0].intercept,
+                "scored_against": self.reference_of(runs[0]).scored_against,
+            }
+            for runs in groups
+        )
 
     @property
     def summary(self) -> list[dict[str, Any]]:
@@ -226,7 +257,7 @@ class Comparison(io.Persistent):
         return [dict(row) for row in self.rows]
 
     def with_data(self, data: Dataset, *, holdout: Dataset | None = None) -> Comparison:
-        """The comparison on ``data``: its references re-certified with numpy.
+        """The comparison on ``data``: each of its references re-certified with numpy.
 
         The runs keep the file's numbers (the file never held their traces).
 
@@ -332,9 +363,11 @@ def _build_learners(
     """The learners to run, each through the front door (:func:`~maxmargin.online.resolve`).
 
     Names, ``module:Class`` targets, classes and ``(target, params)`` pairs are built for
-    the problem, built-in learners taken as given (their objective's parameter checked),
-    learners of the public protocol wrapped; then one that solves another problem is
-    refused. A name given twice is run twice (labelled ``name-2``).
+    the problem (with :func:`~maxmargin.conventions.intercept_for` of what they support:
+    the problem's intercept when they can take it), built-in learners taken as given
+    (their objective's parameter checked), learners of the public protocol wrapped; then
+    one without weights, or with another ``intercept_scaling``, is refused. A name given
+    twice is run twice (labelled ``name-2``).
     """
     if learners is None:
         return []
@@ -356,7 +389,10 @@ def _build_learners(
 
 
 def _check_learner(learner: OnlineLearner, problem: SVMProblem) -> None:
-    """Refuse a learner that does not solve ``problem``: no weights, or another intercept."""
+    """Refuse a learner without weights, or whose bias feature is not the problem's ``s``.
+
+    Its intercept mode may differ: it is scored against the problem of its intercept.
+    """
     if not learner.has_weights:
         raise ParameterError(
             f"{learner!r} has no weight vector to measure against the linear optimum (a "
@@ -364,21 +400,11 @@ def _check_learner(learner: OnlineLearner, problem: SVMProblem) -> None:
             "maxmargin.evaluation.kernel_scoring.compare_kernel, or use kernel='linear'"
         )
     s = problem.intercept_scaling
-    supported = tuple(getattr(learner, "supported_intercepts", (learner.intercept,)))
-    if problem.intercept not in supported:
+    if learner.intercept != "none" and learner.intercept_scaling != s:
         raise ParameterError(
-            f"{learner.name} supports intercept {' or '.join(supported)}, but the problem has "
-            f"intercept={problem.intercept!r}: compare it on a problem of its intercept "
-            f"(intercept={supported[0]!r})"
-        )
-    if learner.intercept != problem.intercept or (
-        learner.intercept != "none" and learner.intercept_scaling != s
-    ):
-        raise ParameterError(
-            f"{learner!r} has intercept={learner.intercept!r} (scaling "
-            f"{learner.intercept_scaling:g}) but the problem has "
-            f"intercept={problem.intercept!r} (scaling {s:g}); the learner must solve the "
-            "same problem: build it with the problem's intercept and intercept_scaling"
+            f"{learner!r} has intercept_scaling={learner.intercept_scaling:g} but the problem "
+            f"has intercept_scaling={s:g}; the learner must see the same bias feature: build "
+            "it with the problem's intercept_scaling"
         )
 
 
@@ -415,19 +441,24 @@ def compare(
         Give either ``problem`` or ``C`` / ``lam`` (default ``C = 1``).
     learners : sequence, optional
         Each a name of :data:`maxmargin.online.LEARNERS` or ``module:Class`` /
-        ``path/file.py:Class``, or a learner class (built with the problem's intercept,
-        ``lam`` for ``pegasos``/``subgradient``, ``C`` for ``pa1``/``pa2``: the
-        parameter the class declares), or a learner object: an
-        :class:`~maxmargin.online.OnlineLearner`, which must match the problem's
-        intercept (and ``lam``), or an object with ``start``, ``step`` and ``weights``
-        (docs/own-learner.md), run with the problem's intercept; or a pair ``(target,
+        ``path/file.py:Class``, or a learner class (built with the problem's intercept
+        when it supports it, ``lam`` for ``pegasos``/``subgradient``, ``C`` for
+        ``pa1``/``pa2``: the parameter the class declares), or a learner object: an
+        :class:`~maxmargin.online.OnlineLearner`, which keeps its intercept (and must
+        match the problem's ``lam`` and ``intercept_scaling``), or an object with
+        ``start``, ``step`` and ``weights`` (docs/own-learner.md); or a pair ``(target,
         params)``: the target built with those parameters. Each goes through
-        :func:`maxmargin.online.resolve`, the one front door.
+        :func:`maxmargin.online.resolve`, the one front door. A learner that cannot
+        take the problem's intercept runs with
+        :func:`~maxmargin.conventions.intercept_for` of what it supports (Winnow:
+        ``none``) and is scored against the problem of its own intercept (same data,
+        ``C`` and scaling): the comparison then holds one reference per mode.
     C, lam : float, optional
         The soft-margin parameter, one of them (when ``problem`` is not given).
     intercept : {"free", "none", "augmented"}, default "free"
         Intercept mode of the problem built from ``C`` / ``lam``
-        (:data:`maxmargin.conventions.DEFAULT_INTERCEPT`: the textbook SVM's free bias).
+        (:data:`maxmargin.conventions.DEFAULT_INTERCEPT`: the textbook SVM's free bias):
+        the learners' mode where they support it, ``references[0]``'s.
     intercept_scaling : float
         ``s`` of the bias feature the learners see (``augmented``, ``free``).
     epochs : int
@@ -438,7 +469,8 @@ def compare(
     checkpoints : sequence of int, optional
         Passed to :func:`maxmargin.online.run` (default geometric + epoch ends).
     reference : ExactSolution, optional
-        A precomputed optimum of ``problem`` (re-certified here, never trusted).
+        A precomputed optimum of ``problem`` (re-certified here, never trusted); the
+        problems of other intercept modes are solved here.
     solver : str, optional
         QP solver for the exact solves.
     progress : bool
@@ -452,8 +484,8 @@ def compare(
     traces : sequence of Trace, optional
         Trajectories recorded elsewhere (:meth:`~maxmargin.Trace.from_weights`,
         :meth:`~maxmargin.Trace.load`), scored as :func:`score_trace` scores them, beside
-        or instead of the learners: one run each, with their own order; what a trace
-        lacks is N/A with the reason.
+        or instead of the learners: one run each, with their own order, against the
+        problem of their own intercept; what a trace lacks is N/A with the reason.
     random_state : int >= 0, numpy RandomState or Generator, optional
         scikit-learn's name for one seed: ``random_state=s`` is ``seeds=(s,)``
         (:func:`maxmargin.conventions.sklearn_names`, as for ``alpha`` and ``max_iter``).
@@ -470,8 +502,9 @@ def compare(
     ------
     ParameterError
         Neither learners nor traces, unknown learners, both ``C`` and ``lam`` (or with
-        ``problem``), a hard-margin problem, a learner or trace whose intercept or
-        ``lam`` differs.
+        ``problem``), a hard-margin problem, a learner or trace whose ``lam`` or
+        ``intercept_scaling`` differs, ``reference`` or ``hard_reference`` when no
+        learner or trace runs with the problem's intercept.
     DataError
         A holdout or trace whose ``d`` differs.
     CertificateError
@@ -519,12 +552,19 @@ def compare(
         _check_steps(learner, problem, data.n, epochs, gave)
     _check_holdout(holdout, data)
 
+    # one reference per intercept mode the runs have, the requested problem's first
+    modes = [lr.intercept for _, lr in built] + [tr.intercept for _, _, tr in given]
+    modes = sorted(dict.fromkeys(modes), key=lambda m: m != problem.intercept)
+    if problem.intercept not in modes and (reference is not None or hard_reference is not None):
+        raise ParameterError(
+            f"reference= and hard_reference= are of the problem with intercept="
+            f"{problem.intercept!r}, but no learner or trace runs with it (they run with "
+            f"{' and '.join(modes)}): leave them out, or give that problem's learners"
+        )
+
     tic = time.perf_counter()
-    reference = _soft_reference(problem, reference, solver)
-    hard_solution = _hard_solution(problem, hard_reference, solver)
+    refs = _references(problem, modes, reference, hard_reference, solver, holdout)
     solve_s = time.perf_counter() - tic
-    opt = _Optimum(problem, reference, hard_solution, holdout)
-    R, _, _, gamma = opt.space(problem.intercept_scaling)
 
     runs: list[RunResult] = []
     with Progress(n_runs * data.n * epochs, "compare", enabled=progress) as bar:
@@ -539,9 +579,9 @@ def compare(
                 record_dual=True,
                 sample_weight=problem.weights,
             )
-            runs.append(_evaluate(name, learner, tr, opt))
+            runs.append(_evaluate(name, learner, tr, refs[learner.intercept][1]))
             bar.update(data.n * epochs)
-    runs += [_evaluate(name, decl, tr, opt) for name, decl, tr in given]
+    runs += [_evaluate(name, decl, tr, refs[tr.intercept][1]) for name, decl, tr in given]
     timings = {
         "solve_seconds": solve_s,
         "learn_seconds": float(
@@ -550,11 +590,8 @@ def compare(
         "eval_seconds": float(sum(r.eval_seconds for r in runs)),
         "total_seconds": time.perf_counter() - tic_all,
     }
-    ref = Reference(
-        solution=reference, hard_solution=hard_solution, F_star=opt.F_star, R=R, gamma=gamma
-    )
     return Comparison(
-        references=(ref,),
+        references=tuple(ref for ref, _ in refs.values()),
         runs=tuple(runs),
         holdout=holdout,
         holdout_name=None if holdout is None else holdout.name,
@@ -582,52 +619,10 @@ def _given_traces(
     out = []
     for tr in items:
         decl = _declared_of(tr) if isinstance(tr, Trace) else Declared()
-        _check_trace(tr, problem, decl)
+        own = problem_for(problem, tr.intercept) if isinstance(tr, Trace) else problem
+        _check_trace(tr, own, decl)
         out.append((label(tr.learner), decl, tr))
     return out
-
-
-def _problem_of(
-    data: Any,
-    problem: SVMProblem | None,
-    C: float | None,
-    lam: float | None,
-    intercept: str,
-    intercept_scaling: float,
-) -> SVMProblem:
-    """The soft-margin problem the learners are measured on, given or built from C / lam."""
-    if not isinstance(data, Dataset):
-        raise ParameterError(
-            f"data must be a maxmargin.Dataset, got {type(data).__name__}; "
-            "wrap arrays with Dataset(X, y)"
-        )
-    if problem is not None:
-        if C is not None or lam is not None:
-            raise ParameterError(
-                "give either problem= or C=/lam=, not both (the problem already fixes C and lam)"
-            )
-        if not isinstance(problem, SVMProblem):
-            raise ParameterError(f"problem must be an SVMProblem, got {type(problem).__name__}")
-        if problem.data is not data:
-            raise ParameterError(
-                "problem was built on another Dataset than data; pass the "
-                "problem's own data, or C=/lam= instead of problem"
-            )
-    else:
-        if C is not None and lam is not None:
-            raise ParameterError(
-                f"give only one of C and lam (got C={C!r}, lam={lam!r}); lam = 1/(C n)"
-            )
-        problem = SVMProblem(
-            data, C=C, lam=lam, intercept=intercept, intercept_scaling=intercept_scaling
-        )
-    if problem.hard:
-        raise ParameterError(
-            "compare measures learners against a soft-margin optimum; give "
-            "C or lam (the hard margin is solved as well when the data are "
-            "separable)"
-        )
-    return problem
 
 
 def _check_orders(orders: Any) -> tuple:

@@ -1,8 +1,11 @@
-r"""The certified optimum a comparison scores its runs against (:class:`Reference`).
+r"""The certified optima a comparison scores its runs against (:class:`Reference`).
 
-The soft-margin optimum of the problem, the hard-margin optimum when the data are
-separable (for :math:`\gamma^*`), and what the bounds read of them in the learners'
-space (``R``, :math:`\gamma^*`); solved here or given and re-certified, never trusted.
+The problem the comparison is asked for (:func:`_problem_of`), the same problem with
+another intercept mode for a learner that cannot take its intercept
+(:func:`problem_for`), and, one per mode, the soft-margin optimum, the hard-margin
+optimum when the data are separable (for :math:`\gamma^*`) and what the bounds read of
+them in the learners' space (``R``, :math:`\gamma^*`); solved here or given and
+re-certified, never trusted.
 """
 
 from __future__ import annotations
@@ -22,9 +25,9 @@ from ..exceptions import ParameterError
 from ..problem import SVMProblem
 from ..separation import SeparationCertificate, is_separable, verify_separation
 from ..solution import ExactSolution
-from .scoring import _certified
+from .scoring import _certified, _Optimum
 
-__all__ = ["Reference"]
+__all__ = ["Reference", "problem_for"]
 
 
 @dataclass(frozen=True, eq=False, kw_only=True)
@@ -131,6 +134,49 @@ class Reference(io.Persistent):
         )
 
 
+def _problem_of(
+    data: Any,
+    problem: SVMProblem | None,
+    C: float | None,
+    lam: float | None,
+    intercept: str,
+    intercept_scaling: float,
+) -> SVMProblem:
+    """The soft-margin problem the learners are measured on, given or built from C / lam."""
+    if not isinstance(data, Dataset):
+        raise ParameterError(
+            f"data must be a maxmargin.Dataset, got {type(data).__name__}; "
+            "wrap arrays with Dataset(X, y)"
+        )
+    if problem is not None:
+        if C is not None or lam is not None:
+            raise ParameterError(
+                "give either problem= or C=/lam=, not both (the problem already fixes C and lam)"
+            )
+        if not isinstance(problem, SVMProblem):
+            raise ParameterError(f"problem must be an SVMProblem, got {type(problem).__name__}")
+        if problem.data is not data:
+            raise ParameterError(
+                "problem was built on another Dataset than data; pass the "
+                "problem's own data, or C=/lam= instead of problem"
+            )
+    else:
+        if C is not None and lam is not None:
+            raise ParameterError(
+                f"give only one of C and lam (got C={C!r}, lam={lam!r}); lam = 1/(C n)"
+            )
+        problem = SVMProblem(
+            data, C=C, lam=lam, intercept=intercept, intercept_scaling=intercept_scaling
+        )
+    if problem.hard:
+        raise ParameterError(
+            "compare measures learners against a soft-margin optimum; give "
+            "C or lam (the hard margin is solved as well when the data are "
+            "separable)"
+        )
+    return problem
+
+
 def _soft_reference(
     problem: SVMProblem, reference: ExactSolution | None, solver: str | None
 ) -> ExactSolution:
@@ -195,3 +241,64 @@ def _hard_solution(
         data, hard=True, intercept=problem.intercept, intercept_scaling=problem.intercept_scaling
     )
     return _certified(solve(hp, solver=solver), "hard-margin")
+
+
+def problem_for(problem: SVMProblem, intercept: str) -> SVMProblem:
+    """``problem`` with another intercept mode: the same data, C, scaling and weights.
+
+    The problem a learner that cannot take ``problem``'s intercept is scored against
+    (built as :meth:`SVMProblem.with_data` rebuilds a problem: from ``C``).
+
+    Parameters
+    ----------
+    problem : SVMProblem
+        A soft-margin problem.
+    intercept : {"free", "none", "augmented"}
+
+    Returns
+    -------
+    SVMProblem
+        ``problem`` itself when it has that intercept.
+
+    Examples
+    --------
+    >>> from maxmargin import SVMProblem, make_separable
+    >>> p = SVMProblem(make_separable(20, 2, seed=0), C=2.0)
+    >>> q = problem_for(p, "none")
+    >>> (q.intercept, q.C, q.data is p.data), problem_for(p, "free") is p
+    (('none', 2.0, True), True)
+    """
+    if intercept == problem.intercept:
+        return problem
+    return SVMProblem(
+        problem.data,
+        problem.C,
+        intercept=intercept,
+        intercept_scaling=problem.intercept_scaling,
+        sample_weight=problem.weights,
+    )
+
+
+def _references(
+    problem: SVMProblem,
+    intercepts: list[str],
+    reference: ExactSolution | None,
+    hard_reference: Any,
+    solver: str | None,
+    holdout: Dataset | None,
+) -> dict[str, tuple[Reference, _Optimum]]:
+    """One certified reference per intercept mode, and what the scoring reads of it.
+
+    ``reference`` and ``hard_reference`` are of ``problem`` (re-certified, never
+    trusted); the problems of the other modes (:func:`problem_for`) are solved here.
+    """
+    out = {}
+    for mode in intercepts:
+        p, mine = problem_for(problem, mode), mode == problem.intercept
+        soft = _soft_reference(p, reference if mine else None, solver)
+        hard = _hard_solution(p, hard_reference if mine else None, solver)
+        opt = _Optimum(p, soft, hard, holdout)
+        R, _, _, gamma = opt.space(p.intercept_scaling)
+        ref = Reference(solution=soft, hard_solution=hard, F_star=opt.F_star, R=R, gamma=gamma)
+        out[mode] = ref, opt
+    return out

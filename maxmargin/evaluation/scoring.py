@@ -60,6 +60,9 @@ class RunResult(io.Persistent):
         ``label`` is unique within a comparison (``learner`` plus ``-2``, ``-3`` for
         repeats).
     seed : int
+    intercept : {"free", "none", "augmented"}
+        The intercept mode of the problem the run is scored against: its learner's (a
+        comparison holds one :class:`~maxmargin.evaluation.reference.Reference` per mode).
     kind : {"objective", "linear", "mistakes"}
         What the run is scored on, from what its learner declares
         (:func:`maxmargin.online.learner.scoring`): ``objective`` learners minimise the
@@ -148,6 +151,7 @@ class RunResult(io.Persistent):
     learner: str
     order: str
     seed: int | None
+    intercept: str
     kind: str
     trace: Trace = io.transient()
     t: np.ndarray = io.persist(io.Series(int))
@@ -542,6 +546,7 @@ def _evaluate(label: str, decl: Any, tr: Trace, opt: _Optimum) -> RunResult:
         learner=tr.learner,
         order=tr.order,
         seed=tr.seed,
+        intercept=opt.problem.intercept,
         kind=kind,
         trace=tr,
         t=tr.t,

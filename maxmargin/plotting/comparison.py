@@ -4,7 +4,10 @@ Every ``plot_*`` function draws into ``ax`` (a new figure when None) and returns
 Axes; :func:`save_figures` writes each figure in the formats asked for. A quantity over
 seeds is drawn as its median (the line) and the band from its minimum to its maximum
 over the seeds (every seed's curve lies in the band); with one seed, the line is that
-seed's curve. Each learner keeps its colour and marker in every figure.
+seed's curve. Each learner keeps its colour and marker in every figure. When the runs
+are scored against several problems (learners of different intercept modes), each
+legend entry names its run's problem (``[intercept none]``): ``F - F*`` and the other
+scores are each against the run's own certified optimum, so they share one axis.
 """
 
 from __future__ import annotations
@@ -63,7 +66,11 @@ def _groups(cmp: Comparison) -> Iterator[tuple[str, str, list[RunResult], dict[s
 
 
 def _name(cmp: Comparison, lab: str, order: str) -> str:
-    return lab if len(cmp.orders) == 1 else f"{lab} ({order})"
+    """The group's legend entry: its label, its order if several, its problem if several."""
+    name = lab if len(cmp.orders) == 1 else f"{lab} ({order})"
+    if len(cmp.references) == 1:
+        return name
+    return f"{name} [intercept {cmp.select(label=lab)[0].intercept}]"
 
 
 def _t(runs: Sequence[Any]) -> np.ndarray:
@@ -253,7 +260,12 @@ def plot_suboptimality(cmp: Comparison, ax: Any = None, *, x: str = "steps") -> 
     ax.set_xlabel(_T_LABEL if x == "steps" else _TIME_LABEL)
     ax.set_ylabel(r"$F(\tilde w_t) - F^\star$ ($\lambda$ form)")
     ax.set_title(
-        "Suboptimality against the certified optimum" + ("" if x == "steps" else ", against time"),
+        (
+            "Suboptimality against the certified optimum"
+            if len(cmp.references) == 1
+            else "Suboptimality, each run against its own problem's certified optimum"
+        )
+        + ("" if x == "steps" else ", against time"),
         fontsize=10,
     )
     if not any_curve:
@@ -445,13 +457,14 @@ def plot_mistakes(cmp: Comparison, ax: Any = None) -> Axes:
             ls="--",
             label=r"general bound $L + R\|u\|\sqrt{L} + R^2\|u\|^2$",
         )
-    if cmp.separable:
+    for i, ref in enumerate(r for r in cmp.references if r.separable):  # each problem's
+        which = "" if len(cmp.references) == 1 else f" [intercept {ref.intercept}]"
         ax.axhline(
-            cmp.novikoff,
+            ref.novikoff,
             color="k",
             lw=1,
-            ls=":",
-            label=f"Novikoff $(R/\\gamma^\\star)^2 = {cmp.novikoff:.4g}$",
+            ls=(":", "-.", (0, (1, 3)))[i],
+            label=f"Novikoff $(R/\\gamma^\\star)^2 = {ref.novikoff:.4g}${which}",
         )
     ax.set_xscale("log")
     ax.set_yscale("log")

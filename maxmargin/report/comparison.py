@@ -13,6 +13,7 @@ import numpy as np
 
 from ..conventions import STATISTIC
 from ..evaluation.comparison import Comparison
+from ..evaluation.reference import Reference
 from ..evaluation.scoring import _COLUMNS
 from ..exceptions import MaxMarginError
 from ..problem import SVMProblem
@@ -50,6 +51,88 @@ def _budget(cmp: Comparison) -> str:
     )
 
 
+def _scored_against(cmp: Comparison, p: SVMProblem) -> list[str]:
+    """What the rows are scored against: the one problem, or each run's own (by intercept)."""
+    if len(cmp.references) == 1:
+        return [
+            f"Every learner and trace below is scored against this problem: "
+            f"{cmp.references[0].scored_against}." + _space_note(p),
+            "",
+        ]
+    lines = [
+        f"Each learner and trace below is scored against the problem of its own intercept "
+        f"(the `scored against` column; a learner that cannot take `{p.intercept}` runs "
+        "with the intercept it supports), each with its own certified optimum, so that "
+        "F - F* is always against the run's own F*:",
+        "",
+    ]
+    lines += [f"- `intercept {ref.intercept}`: {ref.scored_against}." for ref in cmp.references]
+    note = "".join(_space_note(ref.problem) for ref in cmp.references).strip()
+    return [*lines, "", *([note, ""] if note else [])]
+
+
+def _reference(ref: Reference, title: str) -> list[str]:
+    """The section on one certified reference: the optimum, its certificate, R, gamma*."""
+    p, sol = ref.problem, ref.solution
+    cert = sol.certificate
+    lines = [
+        f"## {title}",
+        "",
+        f"- F* = {ref.F_star:.12g} (lambda form; P* = {sol.primal_objective:.12g}), "
+        f"duality gap {sol.duality_gap:.2e}, relative {cert.relative_gap:.2e}, worst KKT "
+        f"residual {cert.worst()[0]} = {cert.worst()[1]:.2e} (tol {cert.tol:.0e}): "
+        f"{'certified' if cert.ok else 'NOT certified'}"
+        + (f" (undecided: {cert.undecided})" if cert.undecided else "")
+        + f"; solver {sol.solver}.",
+        f"- ||{'w' if p.intercept == 'free' else 'w~'}*|| = "
+        f"{np.linalg.norm(ref.w_star):.6g}, support vectors "
+        f"{len(sol.support)} (margin {len(sol.margin_support)}, bound "
+        f"{len(sol.bound_support)}), training error {sol.training_error:.4f}.",
+        f"- R = max ||z_i|| = {ref.R:.6g} (in the learners' space).",
+    ]
+    if ref.separable:
+        where = " in the learners' space, of (w_h, b_h/s)" if p.intercept == "free" else ""
+        lines.append(
+            f"- Separable: gamma* = {ref.gamma:.6g} (certified hard margin"
+            f"{where}), Novikoff bound (R/gamma*)^2 = {ref.novikoff:.6g}."
+        )
+    else:
+        lines.append(
+            "- Not separable (intercept "
+            f"`{p.intercept}`): Novikoff does not apply; the perceptron family "
+            "is held to the general bound (the hinge of u = w~* summed along "
+            "the run), at the best scale of u."
+        )
+    return lines
+
+
+def _table(cmp: Comparison) -> list[str]:
+    """The learners' table: one row per learner x order, median [min, max] over seeds.
+
+    With a ``scored against`` column whenever the rows are scored against several problems.
+    """
+    columns = list(_COLUMNS)
+    if len(cmp.references) > 1:
+        columns.insert(2, ("intercept", "scored against", "s"))
+    lines = ["| " + " | ".join(h for _, h, _ in columns) + " |"]
+    lines.append("|" + "|".join("---" for _ in columns) + "|")
+    for row in cmp.rows:
+        cells = []
+        for key, _, fmt in columns:
+            v = row.get(key)
+            if v is None or (isinstance(v, float) and math.isnan(v)):
+                cells.append("N/A")
+            elif key == "intercept":
+                cells.append(f"intercept {v}")
+            elif fmt == "s":
+                cells.append(str(v))
+            else:
+                lo, hi = row.get(f"{key}_range") or (v, v)  # median [min, max] when they differ
+                cells.append(format(v, fmt) + (f" [{lo:{fmt}}, {hi:{fmt}}]" if lo != hi else ""))
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
 def _verdicts(cmp: Comparison) -> list[str]:
     """Each learner's declared claims judged on the comparison's runs, as a table.
 
@@ -69,13 +152,17 @@ def _verdicts(cmp: Comparison) -> list[str]:
         reports = comparison_verdicts(cmp)
     except MaxMarginError as e:
         return [f"Verdicts on the learners' claims: not judged ({e}).", ""]
+    mixed = len(cmp.references) > 1  # say which problem each learner is judged on
     lines = [
         "## Verdicts on the learners' claims",
         "",
-        "| learner | verdict | PASS | FAIL | INCONCLUSIVE | evidence |",
-        "|---|---|---|---|---|---|",
+        "| learner | "
+        + ("scored against | " if mixed else "")
+        + "verdict | PASS | FAIL | INCONCLUSIVE | evidence |",
+        "|---|---|---|---|---|---|" + ("---|" if mixed else ""),
     ]
     for label, rep in reports.items():
+        against = f"intercept {cmp.select(label=label)[0].intercept} | " if mixed else ""
         n = rep.counts()
         first = rep.failures or rep.inconclusive or rep.verdicts
         if first:
@@ -85,7 +172,7 @@ def _verdicts(cmp: Comparison) -> list[str]:
         else:
             evidence = "it declares no claim"
         lines.append(
-            f"| {label} | {rep.outcome} | {n.get('PASS', 0)} | {n.get('FAIL', 0)} | "
+            f"| {label} | {against}{rep.outcome} | {n.get('PASS', 0)} | {n.get('FAIL', 0)} | "
             f"{n.get('INCONCLUSIVE', 0)} | {evidence.replace('|', '/')} |"
         )
     lines += [
@@ -112,8 +199,8 @@ def markdown(cmp: Comparison) -> str:
     >>> markdown(cmp).startswith("#")
     True
     """
-    p, ref = cmp.problem, cmp.reference
-    cert = ref.certificate
+    p = cmp.problem
+    others = [f"`{ref.intercept}`" for ref in cmp.references[1:]]
     lines = [
         f"# {p.data_name}: online learners against the exact optimum",
         "",
@@ -123,56 +210,21 @@ def markdown(cmp: Comparison) -> str:
             if p.weights is None
             else ", weighted (C_i = C s_i; the learners' steps take the weights)"
         )
-        + f", intercept `{p.intercept}`, n = {p.n}, d = {p.d}; "
+        + f", intercept `{p.intercept}`"
+        + (f" (and {' and '.join(others)} for the runs with another intercept)" if others else "")
+        + f", n = {p.n}, d = {p.d}; "
         + _budget(cmp)
         + (f"; holdout {cmp.holdout_name}" if cmp.holdout_name is not None else "")
         + ".",
         "",
-        f"Every learner and trace below is scored against this problem: "
-        f"{cmp.references[0].scored_against}." + _space_note(p),
-        "",
-        "## Reference (certified)",
-        "",
-        f"- F* = {cmp.F_star:.12g} (lambda form; P* = {ref.primal_objective:.12g}), "
-        f"duality gap {ref.duality_gap:.2e}, relative {cert.relative_gap:.2e}, worst KKT "
-        f"residual {cert.worst()[0]} = {cert.worst()[1]:.2e} (tol {cert.tol:.0e}): "
-        f"{'certified' if cert.ok else 'NOT certified'}"
-        + (f" (undecided: {cert.undecided})" if cert.undecided else "")
-        + f"; solver {ref.solver}.",
-        f"- ||{'w' if p.intercept == 'free' else 'w~'}*|| = "
-        f"{np.linalg.norm(cmp.w_star):.6g}, support vectors "
-        f"{len(ref.support)} (margin {len(ref.margin_support)}, bound "
-        f"{len(ref.bound_support)}), training error {ref.training_error:.4f}.",
-        f"- R = max ||z_i|| = {cmp.R:.6g} (in the learners' space).",
+        *_scored_against(cmp, p),
     ]
-    if cmp.separable:
-        where = " in the learners' space, of (w_h, b_h/s)" if p.intercept == "free" else ""
-        lines.append(
-            f"- Separable: gamma* = {cmp.gamma:.6g} (certified hard margin"
-            f"{where}), Novikoff bound (R/gamma*)^2 = {cmp.novikoff:.6g}."
-        )
-    else:
-        lines.append(
-            "- Not separable (intercept "
-            f"`{p.intercept}`): Novikoff does not apply; the perceptron family "
-            "is held to the general bound (the hinge of u = w~* summed along "
-            "the run), at the best scale of u."
-        )
+    for ref in cmp.references:
+        title = f"Reference, intercept `{ref.intercept}` (certified)" if others else None
+        lines += [*_reference(ref, title or "Reference (certified)"), ""]
+    lines.pop()
     lines += ["", f"## Learners (final checkpoint, {STATISTIC})", ""]
-    lines.append("| " + " | ".join(h for _, h, _ in _COLUMNS) + " |")
-    lines.append("|" + "|".join("---" for _ in _COLUMNS) + "|")
-    for row in cmp.rows:
-        cells = []
-        for key, _, fmt in _COLUMNS:
-            v = row.get(key)
-            if v is None or (isinstance(v, float) and math.isnan(v)):
-                cells.append("N/A")
-            elif fmt == "s":
-                cells.append(str(v))
-            else:
-                lo, hi = row.get(f"{key}_range") or (v, v)  # median [min, max] when they differ
-                cells.append(format(v, fmt) + (f" [{lo:{fmt}}, {hi:{fmt}}]" if lo != hi else ""))
-        lines.append("| " + " | ".join(cells) + " |")
+    lines += _table(cmp)
     lines += [
         "",
         "N/A: the quantity does not apply to that learner. Objective gaps, distance "

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from ..evaluation.comparison import Comparison, RunResult
+from ..evaluation.reference import Reference
 from ..exceptions import ParameterError
 from ..online.claims import Claim, MistakeBound, Rate, RegretBound, claims_of, resolve_claims
 from ..online.protocol import PythonLearner
@@ -32,17 +33,19 @@ __all__ = ["comparison_verdicts"]
 _OWN_RUNS = "it needs runs of its own (check_learner runs them)"
 
 
-def _problem(cmp: Comparison) -> CertifiedProblem:
-    """The comparison's problem and certified optima, named as its data (``data/intercept``)."""
-    p = cmp.problem
+def _problem(ref: Reference) -> CertifiedProblem:
+    """A reference's problem and certified optima, named as its data (``data/intercept``)."""
+    p = ref.problem
     spec = ProblemSpec(p.data.name or "data", p.data.n, p.data.d, 0, p.intercept, float(p.lam))
-    return CertifiedProblem(spec, p.data, p.weights, p, cmp.reference, cmp.hard_solution, meta={})
+    return CertifiedProblem(spec, p.data, p.weights, p, ref.solution, ref.hard_solution, meta={})
 
 
-def _learner(label: str, runs: list[RunResult], given: Mapping[str, Any], cmp: Comparison) -> Any:
-    """The learner of ``label`` built for the problem, or why its claims are not known."""
+def _learner(
+    label: str, runs: list[RunResult], given: Mapping[str, Any], cp: CertifiedProblem
+) -> Any:
+    """The learner of ``label`` built for its problem, or why its claims are not known."""
     if label in given:
-        return _Template(given[label]).build(cmp.problem)
+        return _Template(given[label]).build(cp.problem)
     tr = runs[0].trace
     if runs[0].order == "external":
         return "a trace from elsewhere: its learner, and so its claims, are not known"
@@ -79,11 +82,12 @@ def comparison_verdicts(
     Returns
     -------
     dict of str to CheckReport
-        One per learner label, in the comparison's order: its verdicts (the problem named
-        ``data/intercept``), what was not checked and why (``battery`` is
-        ``"comparison"``); ``report.outcome`` is the one word for a report's column. A
-        rate needs 3 runs in a random order (``seeds=3``, ``orders=("shuffle",)``) to be
-        judged, else it is INCONCLUSIVE; :meth:`CheckReport.reproduce` names the comparison's run.
+        One per learner label, in the comparison's order: its verdicts on the problem its
+        runs are scored against (named ``data/intercept``), what was not checked and why
+        (``battery`` is ``"comparison"``); ``report.outcome`` is the one word for a
+        report's column. A rate needs 3 runs in a random order (``seeds=3``,
+        ``orders=("shuffle",)``) to be judged, else it is INCONCLUSIVE;
+        :meth:`CheckReport.reproduce` names the comparison's run.
 
     Raises
     ------
@@ -105,11 +109,12 @@ def comparison_verdicts(
             f"learners= names {', '.join(map(repr, unknown))}, which the comparison does not "
             f"have (its learners: {', '.join(cmp.labels)})"
         )
-    cp = _problem(cmp)
+    problems = {ref.intercept: _problem(ref) for ref in cmp.references}
     out: dict[str, CheckReport] = {}
     for label in cmp.labels:
         results = cmp.select(label=label)
-        learner = _learner(label, results, given, cmp)
+        cp = problems[results[0].intercept]  # the problem its runs are scored against
+        learner = _learner(label, results, given, cp)
         verdicts: list[Verdict] = []
         skipped: list[tuple[str, str, str]] = []
         if isinstance(learner, str):
