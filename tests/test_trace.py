@@ -7,8 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from maxmargin import DataError, OnlineSubgradient, ParameterError
-from maxmargin.online import run
+from maxmargin import DataError, ParameterError
+from maxmargin.online import OnlineSubgradient, run
 from maxmargin.trace import Trace
 
 
