@@ -56,7 +56,7 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module 'maxmargin' has no attribute {name!r}")
 
 
-#: One name per concept (docs/api.md). Everything else is importable from its home:
+#: One name per concept (tests/test_api.py pins it). Every other name is at its home:
 #: learner classes, ``LEARNERS`` and ``schedule`` from :mod:`maxmargin.online`, the loaders
 #: per format and ``map_labels`` from :mod:`maxmargin.data`, ``available_solvers`` from
 #: :mod:`maxmargin.solvers`, ``INTERCEPTS`` from :mod:`maxmargin.conventions`, ``parse_grid``
