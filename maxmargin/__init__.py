@@ -3,25 +3,13 @@
 from . import _startup as _startup  # first: Ctrl-C while the command imports is one line
 from ._version import __version__
 from .certificate import Certificate, certify
-from .conventions import INTERCEPTS
-from .data import (
-    Dataset,
-    load,
-    load_csv,
-    load_libsvm,
-    load_npz,
-    make_gaussians,
-    make_separable,
-    map_labels,
-)
-from .evaluation.comparison import Comparison, compare, demo_comparison
+from .data import Dataset, load, make_gaussians, make_separable
+from .evaluation.comparison import Comparison, compare
 from .evaluation.path import regularization_path
 from .evaluation.path.exact import ExactPath, PathPoint
 from .evaluation.path.grid import RegularizationPath
-from .evaluation.path.grids import parse_grid
-from .evaluation.path.learners import learners_along_path
-from .evaluation.path.limits import hard_margin_limit, min_margin_sv_C
-from .evaluation.path.saved import SavedExactPath
+from .evaluation.path.learners import LearnerPathStudy, learners_along_path
+from .evaluation.path.limits import HardMarginLimit, hard_margin_limit, min_margin_sv_C
 from .evaluation.scoring import RunResult, score_trace
 from .exact import solve
 from .exceptions import (
@@ -34,27 +22,9 @@ from .exceptions import (
     ParameterError,
     SolverError,
 )
-from .online import (
-    LEARNERS,
-    PA,
-    PA1,
-    PA2,
-    PLA,
-    AveragedPerceptron,
-    DualPerceptron,
-    Learner,
-    MarginPerceptron,
-    OnlineSubgradient,
-    Pegasos,
-    Perceptron,
-    Pocket,
-    VotedPerceptron,
-    Winnow,
-    run,
-    schedule,
-)
+from .online import Learner, run
 from .problem import SVMProblem
-from .report import write_exact_path_report, write_path_report, write_report
+from .report import write_report
 from .separation import (
     SeparationCertificate,
     is_separable,
@@ -62,7 +32,6 @@ from .separation import (
     verify_separation,
 )
 from .solution import ExactSolution
-from .solvers import available_solvers
 from .trace import Trace
 
 #: scikit-learn is an optional dependency: its estimators load on first use.
@@ -87,65 +56,55 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module 'maxmargin' has no attribute {name!r}")
 
 
+#: One name per concept (tests/test_api.py pins it). Every other name is at its home:
+#: learner classes, ``LEARNERS`` and ``schedule`` from :mod:`maxmargin.online`, the loaders
+#: per format and ``map_labels`` from :mod:`maxmargin.data`, ``available_solvers`` from
+#: :mod:`maxmargin.solvers`, ``INTERCEPTS`` from :mod:`maxmargin.conventions`, ``parse_grid``
+#: from :mod:`maxmargin.evaluation.path.grids`, ``demo_comparison`` from
+#: :mod:`maxmargin.evaluation.comparison`, the figures from :mod:`maxmargin.plotting`.
 __all__ = [
     "__version__",
-    *_ESTIMATORS,
+    # data and problems
     "Dataset",
+    "load",
+    "make_separable",
+    "make_gaussians",
     "SVMProblem",
-    "INTERCEPTS",
+    # the exact solve and its proofs
     "solve",
     "ExactSolution",
-    "available_solvers",
-    "is_separable",
-    "separation_certificate",
     "certify",
     "Certificate",
+    "is_separable",
+    "separation_certificate",
     "SeparationCertificate",
     "verify_separation",
+    # online learners
+    "Learner",
     "run",
     "Trace",
+    # learners against the optimum
     "compare",
     "score_trace",
     "Comparison",
     "RunResult",
-    "SavedExactPath",
-    "write_report",
-    "demo_comparison",
+    # the C path
     "regularization_path",
     "RegularizationPath",
-    "hard_margin_limit",
-    "min_margin_sv_C",
-    "learners_along_path",
-    "parse_grid",
-    "write_path_report",
-    "study",
-    "StudyResult",
     "ExactPath",
     "PathPoint",
-    "write_exact_path_report",
-    "LEARNERS",
-    "schedule",
-    "Learner",
-    "Perceptron",
-    "MarginPerceptron",
-    "PLA",
-    "AveragedPerceptron",
-    "VotedPerceptron",
-    "DualPerceptron",
-    "Pocket",
-    "Pegasos",
-    "OnlineSubgradient",
-    "PA",
-    "PA1",
-    "PA2",
-    "Winnow",
-    "load",
-    "load_csv",
-    "load_libsvm",
-    "load_npz",
-    "make_gaussians",
-    "make_separable",
-    "map_labels",
+    "hard_margin_limit",
+    "HardMarginLimit",
+    "min_margin_sv_C",
+    "learners_along_path",
+    "LearnerPathStudy",
+    # reports and studies
+    "write_report",
+    "study",
+    "StudyResult",
+    # scikit-learn estimators (loaded on first use)
+    *_ESTIMATORS,
+    # errors
     "MaxMarginError",
     "DataError",
     "ParameterError",

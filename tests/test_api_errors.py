@@ -13,6 +13,9 @@ import numpy as np
 import pytest
 
 import maxmargin as mm
+from maxmargin.data import load_csv, load_libsvm, load_npz, map_labels
+from maxmargin.evaluation.path.grids import parse_grid
+from maxmargin.online import PA1, OnlineSubgradient, Pegasos, Perceptron, schedule
 
 #: The wrong arguments, each tried in every place of the table.
 BAD = {
@@ -135,14 +138,14 @@ def _calls(w):
         "load(header)": lambda v: mm.load(w["csv"], header=v),
         "load(positive)": lambda v: mm.load(w["csv"], positive=v),
         "load(zero_based)": lambda v: mm.load(w["svm"], zero_based=v),
-        "load_libsvm(n_features)": lambda v: mm.load_libsvm(w["svm"], v),
-        "load_csv(label)": lambda v: mm.load_csv(w["csv"], v),
-        "load_npz(path)": lambda v: mm.load_npz(v),
+        "load_libsvm(n_features)": lambda v: load_libsvm(w["svm"], v),
+        "load_csv(label)": lambda v: load_csv(w["csv"], v),
+        "load_npz(path)": lambda v: load_npz(v),
         "Dataset.split(test_fraction)": lambda v: ds.split(v),
         "Dataset.split(seed)": lambda v: ds.split(0.4, v),
         "Dataset.subset(index)": lambda v: ds.subset(v),
         "Dataset.from_labels(labels)": lambda v: mm.Dataset.from_labels([[1.0], [2.0]], v),
-        "map_labels(y)": lambda v: mm.map_labels(v),
+        "map_labels(y)": lambda v: map_labels(v),
         "make_separable(n)": lambda v: mm.make_separable(v),
         "make_separable(d)": lambda v: mm.make_separable(10, v),
         "make_separable(margin)": lambda v: mm.make_separable(10, margin=v),
@@ -155,18 +158,18 @@ def _calls(w):
         "separation_certificate(tol)": lambda v: mm.separation_certificate(ds, tol=v),
         "verify_separation(z)": lambda v: mm.verify_separation(ds, v),
         "verify_separation(tol)": lambda v: mm.verify_separation(ds, [0.5, 0, 0.5, 0, 0], tol=v),
-        "schedule(n)": lambda v: mm.schedule(v),
-        "schedule(epochs)": lambda v: mm.schedule(5, v),
-        "schedule(order)": lambda v: mm.schedule(5, 1, v),
-        "Pegasos(lam)": lambda v: mm.Pegasos(lam=v),
-        "Pegasos(projection)": lambda v: mm.Pegasos(projection=v),
-        "Pegasos(batch_size)": lambda v: mm.Pegasos(batch_size=v),
-        "Pegasos(intercept_scaling)": lambda v: mm.Pegasos(intercept_scaling=v),
-        "Pegasos(step)": lambda v: mm.Pegasos(step=v),
-        "OnlineSubgradient(eta0)": lambda v: mm.OnlineSubgradient(eta0=v),
-        "PA1(C)": lambda v: mm.PA1(C=v),
-        "Perceptron(intercept)": lambda v: mm.Perceptron(intercept=v),
-        "parse_grid(text)": lambda v: mm.parse_grid(v),
+        "schedule(n)": lambda v: schedule(v),
+        "schedule(epochs)": lambda v: schedule(5, v),
+        "schedule(order)": lambda v: schedule(5, 1, v),
+        "Pegasos(lam)": lambda v: Pegasos(lam=v),
+        "Pegasos(projection)": lambda v: Pegasos(projection=v),
+        "Pegasos(batch_size)": lambda v: Pegasos(batch_size=v),
+        "Pegasos(intercept_scaling)": lambda v: Pegasos(intercept_scaling=v),
+        "Pegasos(step)": lambda v: Pegasos(step=v),
+        "OnlineSubgradient(eta0)": lambda v: OnlineSubgradient(eta0=v),
+        "PA1(C)": lambda v: PA1(C=v),
+        "Perceptron(intercept)": lambda v: Perceptron(intercept=v),
+        "parse_grid(text)": lambda v: parse_grid(v),
         "path(exact, C)": lambda v: mm.regularization_path(ds, v, exact=True),
         "path(exact, C range)": lambda v: mm.regularization_path(ds, [v, 10.0], exact=True),
         "min_margin_sv_C(data)": lambda v: mm.min_margin_sv_C(v),

@@ -21,8 +21,11 @@ import scipy.sparse as sp
 import maxmargin as mm
 from maxmargin import DataError, OutputError, ParameterError
 from maxmargin.cli import main
+from maxmargin.data import load_csv, map_labels
 from maxmargin.evaluation.path import regularization_path as reg_path
+from maxmargin.evaluation.path.grids import parse_grid
 from maxmargin.io.files import MARKER, atomic_write
+from maxmargin.online import Pegasos, schedule
 
 # the modules the command calls into (patched to prove nothing is computed too early)
 MODULES = {
@@ -147,7 +150,7 @@ def test_three_classes_need_a_positive_label(capsys, files):
 def test_csv_label_column_out_of_range(capsys, files, label):
     refused(capsys, "solve", files["three.csv"], "--label", label, match="out of range")
     with pytest.raises(DataError, match="out of range: the file has 3 columns"):
-        mm.load_csv(files["three.csv"], label=int(label))
+        load_csv(files["three.csv"], label=int(label))
 
 
 def test_csv_label_by_name_needs_a_header(capsys, files):
@@ -185,7 +188,7 @@ def test_bad_labels_and_features_in_arrays():
     with pytest.raises(DataError, match="NaN or infinite"):
         mm.Dataset(np.eye(3), [1.0, np.nan, -1.0])
     with pytest.raises(DataError, match="NaN or infinite"):
-        mm.map_labels(np.array([np.inf, -np.inf]))
+        map_labels(np.array([np.inf, -np.inf]))
     with pytest.raises(DataError, match="complex numbers"):
         mm.Dataset(X * 1j, [1, -1])
     with pytest.raises(DataError, match="complex numbers"):
@@ -286,9 +289,9 @@ def test_counts_refused_by_the_api(tmp_path, eight_gib, never):
     with pytest.raises(ParameterError, match=r"'epochs' parameter gives too many epochs"):
         mm.run("perceptron", ds, epochs=10**12)
     with pytest.raises(ParameterError, match=r"'num' parameter gives too many grid points"):
-        mm.parse_grid("1e-3:1e3:1e12")
+        parse_grid("1e-3:1e3:1e12")
     with pytest.raises(ParameterError, match=r"'epochs' parameter gives too many epochs"):
-        mm.schedule(5, 10**30)
+        schedule(5, 10**30)
     with pytest.raises(ParameterError, match=r"'n' parameter gives too many examples"):
         mm.make_separable(10**12)
     with pytest.raises(ParameterError, match=r"'d' parameter gives too many features"):
@@ -733,13 +736,13 @@ def test_batch_size_beyond_any_run_refused(capsys, argv):
         match="'batch_size' parameter must be an int in [1, 4,611,686,018,427,387,904]",
     )  # fmt: skip
     with pytest.raises(ParameterError, match="'batch_size' parameter"):
-        mm.Pegasos(batch_size=10**19)
+        Pegasos(batch_size=10**19)
 
 
 def test_a_batch_larger_than_the_data_is_the_whole_epoch():
     ds = mm.make_gaussians(40, 2, seed=0)
-    whole = mm.run(mm.Pegasos(lam=0.1, batch_size=40), ds, epochs=3, seed=1)
-    huge = mm.run(mm.Pegasos(lam=0.1, batch_size=2**62), ds, epochs=3, seed=1)
+    whole = mm.run(Pegasos(lam=0.1, batch_size=40), ds, epochs=3, seed=1)
+    huge = mm.run(Pegasos(lam=0.1, batch_size=2**62), ds, epochs=3, seed=1)
     assert np.array_equal(whole.t, huge.t) and np.array_equal(whole.w, huge.w)
 
 
@@ -877,10 +880,10 @@ def test_a_kernel_callable_that_returns_complex_values():
 @pytest.mark.parametrize("num", ["1000000000000000000000000", "1e24", "1.0E+24"])
 def test_a_grid_count_is_named_as_given(eight_gib, num):
     with pytest.raises(ParameterError, match="1,000,000,000,000,000,000,000,000 grid points"):
-        mm.parse_grid(f"1e-3:1e3:{num}")
+        parse_grid(f"1e-3:1e3:{num}")
     for bad in ("2.5", "nan", "inf", "-3"):
         with pytest.raises(ParameterError, match="must be an int >= 1"):
-            mm.parse_grid(f"1e-3:1e3:{bad}")
+            parse_grid(f"1e-3:1e3:{bad}")
 
 
 @pytest.mark.parametrize(

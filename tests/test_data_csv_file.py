@@ -5,12 +5,13 @@ import pytest
 
 import maxmargin as mm
 from maxmargin import DataError
+from maxmargin.data import load_csv
 
 
 def test_csv_label_by_name_or_last(tmp_path):
     f = tmp_path / "d.csv"
     f.write_text("a,label,b\n1,yes,2\n3,no,4\n5,yes,6\n")
-    ds = mm.load_csv(f, label="label")
+    ds = load_csv(f, label="label")
     assert ds.X.tolist() == [[1, 2], [3, 4], [5, 6]]
     assert ds.classes == ("no", "yes") and ds.y.tolist() == [1, -1, 1]
     g = tmp_path / "e.csv"

@@ -6,6 +6,7 @@ import scipy.sparse as sp
 
 import maxmargin as mm
 from maxmargin import DataError
+from maxmargin.data import map_labels
 
 
 @pytest.mark.parametrize(
@@ -28,12 +29,12 @@ def test_bad_data_is_a_clear_error(X, y, msg):
 
 
 def test_map_labels_any_two_values():
-    y, classes = mm.map_labels(np.array([3, 7, 7, 3]))
+    y, classes = map_labels(np.array([3, 7, 7, 3]))
     assert y.tolist() == [-1, 1, 1, -1] and classes == (3, 7)
-    y, classes = mm.map_labels(["a", "b"], positive="a")
+    y, classes = map_labels(["a", "b"], positive="a")
     assert y.tolist() == [1, -1] and classes == ("b", "a")
     with pytest.raises(DataError, match="exactly two"):
-        mm.map_labels([1, 2, 3])
+        map_labels([1, 2, 3])
 
 
 def test_sparse_and_dense_agree():

@@ -6,12 +6,13 @@ from _data import _compress, _memory
 
 import maxmargin as mm
 from maxmargin import DataError
+from maxmargin.data import load_libsvm
 
 
 def test_libsvm_comments_blank_lines_and_mapping(tmp_path):
     f = tmp_path / "d.svm"
     f.write_text("# header comment\n2 1:1.5 3:-2 # trailing\n\n1 2:0.5\n")
-    ds = mm.load_libsvm(f)
+    ds = load_libsvm(f)
     assert ds.X.toarray().tolist() == [[1.5, 0, -2], [0, 0.5, 0]]
     assert ds.y.tolist() == [1.0, -1.0] and ds.classes == (1.0, 2.0)
 
@@ -30,7 +31,7 @@ def test_libsvm_malformed_line_names_file_and_line(tmp_path, line, msg):
     f = tmp_path / "bad.svm"
     f.write_text(f"-1 1:1\n{line}\n")
     with pytest.raises(DataError, match=rf"bad\.svm:2: .*{msg}"):
-        mm.load_libsvm(f)
+        load_libsvm(f)
 
 
 def _sklearn_datasets():
@@ -68,16 +69,16 @@ def test_zero_based_auto_is_scikit_learns_rule_and_explicit_wins(tmp_path):
     X[:, 0] = 0.0
     f = tmp_path / "sk.svm"
     sk_datasets.dump_svmlight_file(X, y, str(f), zero_based=True)
-    auto = mm.load_libsvm(f)
+    auto = load_libsvm(f)
     X_sk, _ = sk_datasets.load_svmlight_file(str(f), zero_based="auto")
     assert np.array_equal(auto.X.toarray(), X_sk.toarray()) and auto.d == 4
     np.testing.assert_allclose(mm.load(f, zero_based=True).X.toarray(), X, rtol=1e-15)
     with pytest.raises(DataError, match=r"zero\.svm:1: feature index 0 < 1 .*1-based"):
         g = tmp_path / "zero.svm"
         g.write_text("1 0:1 2:1\n-1 1:1\n")
-        mm.load_libsvm(g, zero_based=False)
+        load_libsvm(g, zero_based=False)
     with pytest.raises(mm.ParameterError, match="'zero_based'"):
-        mm.load_libsvm(f, zero_based="yes")
+        load_libsvm(f, zero_based="yes")
     csv_file = tmp_path / "d.csv"
     csv_file.write_text("1,2,1\n3,4,-1\n")
     with pytest.raises(mm.ParameterError, match=r"--index-base.*CSV"):
@@ -113,7 +114,7 @@ def test_libsvm_reads_what_scikit_learn_reads_at_every_scale(tmp_path, zero_base
         if gz:  # scikit-learn tells gzip by the suffix only
             f = f.rename(tmp_path / "p.svm.gz")
             f.write_bytes(_compress("gz", f.read_bytes()))
-        ds = mm.load_libsvm(f)
+        ds = load_libsvm(f)
         X_sk, y_sk = sk_datasets.load_svmlight_file(str(f), zero_based="auto")
         assert ds.X.shape[0] == n and np.array_equal(ds.y, y_sk)
         # the same numbers in the same places (scikit-learn's d is the largest index read)

@@ -9,6 +9,7 @@ from _data import _compress, _memory
 
 import maxmargin as mm
 from maxmargin import DataError
+from maxmargin.data import load_libsvm, load_npz
 
 
 def test_heart_scale_loads_as_documented():
@@ -90,7 +91,7 @@ def test_stdin_libsvm_or_csv_told_by_content(monkeypatch, compress):
     ds = mm.load("-", label="label")
     assert ds.X.tolist() == [[1, 2], [3, 4]] and ds.feature_names == ("a", "b")
     monkeypatch.setattr("sys.stdin", _Stdin(wrap(b"1 0:1 1:2\n-1 1:1\n")))
-    assert mm.load_libsvm("-").X.toarray().tolist() == [[1, 2], [0, 1]]  # 0-based
+    assert load_libsvm("-").X.toarray().tolist() == [[1, 2], [0, 1]]  # 0-based
 
 
 def test_stdin_refused_when_a_terminal_or_empty(monkeypatch):
@@ -101,7 +102,7 @@ def test_stdin_refused_when_a_terminal_or_empty(monkeypatch):
     with pytest.raises(DataError, match="<stdin>: empty"):
         mm.load("-")
     with pytest.raises(DataError, match="cannot be read from standard input"):
-        mm.load_npz("-")
+        load_npz("-")
 
 
 @pytest.mark.parametrize(

@@ -17,6 +17,7 @@ from _formats import _same, _text
 import maxmargin as mm
 from maxmargin import DataError, ParameterError, RegularizationPath
 from maxmargin.certificate import Certificate
+from maxmargin.evaluation.path.saved import SavedExactPath
 
 # --------------------------------------------------------------------------- paths
 
@@ -174,7 +175,7 @@ def test_exact_path_round_trip(data, request, tmp_path):
     ep = mm.regularization_path(request.getfixturevalue(data), exact=True)
     ep.to_json(tmp_path / "ep.json", include_segments=True)
     saved = mm.ExactPath.from_json(tmp_path / "ep.json")
-    assert isinstance(saved, mm.SavedExactPath) and len(saved) == len(ep) > 1
+    assert isinstance(saved, SavedExactPath) and len(saved) == len(ep) > 1
     assert saved.to_json() == (tmp_path / "ep.json").read_text()
     assert saved.to_csv() == ep.to_csv()
     assert saved.breakpoints.tolist() == ep.breakpoints.tolist()

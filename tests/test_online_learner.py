@@ -9,7 +9,18 @@ import numpy as np
 import pytest
 
 import maxmargin as mm
-from maxmargin.online import LEARNERS, OnlineLearner, Perceptron, run
+from maxmargin.online import (
+    LEARNERS,
+    PA1,
+    DualPerceptron,
+    OnlineLearner,
+    OnlineSubgradient,
+    Pegasos,
+    Perceptron,
+    Pocket,
+    Winnow,
+    run,
+)
 from maxmargin.online.base import LearnerState, PackedData, Snapshot
 from maxmargin.online.learner import prediction_errors, scoring
 from maxmargin.online.registry import objective_parameter, resolve
@@ -60,7 +71,7 @@ def test_winnow_renamed_is_scored_on_mistakes_only():
     rng = np.random.default_rng(0)
     X = rng.integers(0, 2, size=(60, 6)).astype(float)
     data = mm.Dataset(X, np.where(X[:, 0] + X[:, 2] > 0, 1, -1))
-    learner = _renamed(mm.Winnow)()
+    learner = _renamed(Winnow)()
     cmp = mm.compare(data, learners=[learner], C=1.0, intercept="none", epochs=2)
     r = cmp.runs[0]
     assert r.kind == "mistakes" and r.margin is None and r.regret is None
@@ -146,8 +157,8 @@ def test_scoring_and_objective_parameter_follow_the_declarations():
         "linear",
         "mistakes",
     ]
-    assert objective_parameter(mm.Pegasos(lam=0.3)) == ("lam", 0.3)
-    assert objective_parameter(mm.PA1(C=2.0)) is None
+    assert objective_parameter(Pegasos(lam=0.3)) == ("lam", 0.3)
+    assert objective_parameter(PA1(C=2.0)) is None
     mistake_driven = sorted(n for n, c in LEARNERS.items() if c.mistake_driven)
     assert mistake_driven == [
         "averaged_perceptron",
@@ -159,17 +170,17 @@ def test_scoring_and_objective_parameter_follow_the_declarations():
         "voted_perceptron",
     ]
     # a parameter may narrow what an instance is scored on: the hinge alone has no F
-    assert scoring(mm.OnlineSubgradient(lam=None)) == "linear"
-    assert mm.OnlineSubgradient(step="constant").theory_rate is None
-    assert mm.Pegasos(step="pegasos_paper", intercept="augmented").theory_rate == -1.0
-    assert not mm.Pocket(select="random_mistake").visits_schedule
+    assert scoring(OnlineSubgradient(lam=None)) == "linear"
+    assert OnlineSubgradient(step="constant").theory_rate is None
+    assert Pegasos(step="pegasos_paper", intercept="augmented").theory_rate == -1.0
+    assert not Pocket(select="random_mistake").visits_schedule
 
 
 def test_a_learner_with_the_wrong_objective_parameter_is_refused():
     with pytest.raises(mm.ParameterError, match="lam=0.5, the problem lam=0.1: it minimises"):
-        mm.compare(SEPARABLE, learners=[mm.Pegasos(lam=0.5, intercept="augmented")], lam=0.1)
+        mm.compare(SEPARABLE, learners=[Pegasos(lam=0.5, intercept="augmented")], lam=0.1)
     with pytest.raises(mm.ParameterError, match="no weight vector"):
-        rbf = mm.DualPerceptron(kernel="rbf", intercept="augmented")
+        rbf = DualPerceptron(kernel="rbf", intercept="augmented")
         mm.compare(SEPARABLE, learners=[rbf], lam=0.1)
 
 

@@ -27,7 +27,7 @@ from maxmargin.online import (
     resolve,
     run,
 )
-from maxmargin.online.registry import digest, learner_for, resolve_all
+from maxmargin.online.registry import digest, distribute, learner_for, resolve_all
 
 DATA = make_separable(20, 2, seed=0)
 
@@ -356,6 +356,47 @@ def test_a_shared_option_no_learner_takes_is_an_error():
 def test_a_learner_given_twice_is_an_error():
     with pytest.raises(ParameterError, match="learner 'pegasos' given twice; each needs a name"):
         resolve_all(["pegasos", ("pegasos", {"lam": 0.1})])
+
+
+def test_distribute_pairs_each_learner_with_the_options_it_takes():
+    pairs = distribute(
+        ["pegasos", "pa1", ("subgradient", {"lam": 0.3})],
+        shared={"lam": 0.5, "C": 2.0},
+        params={"eta0": 0.1},
+    )
+    assert pairs == [
+        ("pegasos", {"lam": 0.5}),
+        ("pa1", {"C": 2.0}),
+        ("subgradient", {"lam": 0.3, "eta0": 0.1}),  # a pair's own wins
+    ]
+    # a parameter of the caller's choosing wins over a shared option (--learner-param lam)
+    assert distribute(["pegasos"], shared={"lam": 0.1}, params={"lam": 0.5}) == [
+        ("pegasos", {"lam": 0.5})
+    ]
+    with pytest.raises(ParameterError, match="unknown learner|no learner named|nosuch"):
+        distribute(["pegasos", "nosuch"])
+
+
+def test_an_option_no_learner_takes_is_named_as_the_caller_spells_it():
+    """The command line's messages (docs/bad-input.md) come from the registry, once."""
+    with pytest.raises(ParameterError) as err:
+        distribute(["subgradient"], shared={"C": 1e-6}, spelled={"C": "--C"})
+    assert str(err.value).startswith(
+        "--C applies to none of the learners given (subgradient); it is for pa1, pa2"
+    )
+    with pytest.raises(ParameterError) as err:
+        resolve_all(
+            ["pegasos", "perceptron"],
+            params={"bogus": 1},
+            spelled={"bogus": "--learner-param bogus"},
+        )
+    assert str(err.value) == (
+        "--learner-param bogus: no learner given takes 'bogus' (pegasos: batch_size, "
+        "intercept, intercept_scaling, lam, projection, step; perceptron: intercept, "
+        "intercept_scaling)"
+    )
+    with pytest.raises(ParameterError, match=r"^parameter 'step': no learner given takes"):
+        distribute(["perceptron"], params={"step": "constant"})
 
 
 # ------------------------------------------------------------------ digest

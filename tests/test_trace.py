@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from maxmargin import DataError, OnlineSubgradient, ParameterError
+from maxmargin import DataError, ParameterError
 from maxmargin._version import __version__
-from maxmargin.online import run
+from maxmargin.online import OnlineSubgradient, run
 from maxmargin.trace import Trace
 
 #: trace/1 pairs written by Trace.save before it went through maxmargin.io (tests/data/)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .learners import _learner_params
+from .learners import _learner_options
 from .options import (
     _add_json_arg,
     _add_learner_param_args,
@@ -83,10 +83,10 @@ def _seeds(text: str | None) -> Any:
 def _learner(args: argparse.Namespace) -> Any:
     """The learner ``check_learner`` is given: the target, built when options are given."""
     from ..online import OnlineLearner
-    from ..online.registry import build, learner_class, resolve
+    from ..online.registry import build, distribute, learner_class, resolve
 
     cls = learner_class(args.target)  # an unknown name or a file that does not import: now
-    params = _learner_params(args, [args.target])[0]
+    ((_, params),) = distribute([args.target], **_learner_options(args))
     if not params:
         return args.target
     if isinstance(cls, type) and issubclass(cls, OnlineLearner):

@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from ..conventions import DEFAULT_INTERCEPT, INTERCEPTS
-from .learners import _learner_params, _learner_targets
+from .learners import _learner_options, _learner_targets
 from .options import (
     COMPARE_FIGURES,
     COMPARE_FILES,
@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
     """Solve the reference, run and score the learners, write the report; the exit code."""
     from ..evaluation.comparison import _check_steps, compare
     from ..exceptions import ParameterError
-    from ..online.registry import resolve
+    from ..online.registry import distribute, resolve
     from ..problem import SVMProblem
     from ..trace import Trace
 
@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
         raise ParameterError(f"The 'seeds' parameter must be an int >= 1. Got {args.seeds}")
     text = args.learners if args.learners is not None or args.trace else DEFAULT_COMPARE
     targets = [] if text is None else _learner_targets(text, "--learners")
-    params = _learner_params(args, targets) if targets else []
+    params = [p for _, p in distribute(targets, **_learner_options(args))] if targets else []
     _check_weighted(args, targets)
     data = _load_data(args)
     holdout = _load_data(args, args.holdout, like=data) if args.holdout else None

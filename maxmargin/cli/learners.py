@@ -1,4 +1,8 @@
-"""The learners a command names, each built with the options its constructor takes."""
+"""The learners a command names, and the learner options it was given, for the registry.
+
+Parsing only: :func:`maxmargin.online.registry.resolve_all` (and ``distribute``) check the
+options against the learners, once, and build them.
+"""
 
 from __future__ import annotations
 
@@ -6,47 +10,16 @@ import argparse
 import json
 from typing import Any
 
-
-def _learner_options(args: argparse.Namespace, cls: Any) -> dict[str, Any]:
-    """The ``run`` options a learner's constructor takes (others are for other learners)."""
-    from ..online.protocol import learner_params
-
-    given = {
-        "lam": args.lam,
-        "C": args.C,
-        "eta0": args.eta0,
-        "intercept": args.intercept,
-        "projection": args.projection,
-        "batch_size": args.batch_size,
-    }
-    return {k: v for k, v in given.items() if v is not None and k in learner_params(cls)}
-
-
-def _check_options_apply(args: argparse.Namespace, classes: list[Any], targets: list[str]) -> None:
-    """An option given explicitly that no chosen learner takes is an error, not ignored."""
-    from ..exceptions import ParameterError
-    from ..online import LEARNERS
-    from ..online.protocol import learner_params
-
-    for key in ("lam", "C", "eta0", "projection", "batch_size"):
-        if getattr(args, key) is None or any(key in learner_params(c) for c in classes):
-            continue
-        takers = [name for name, c in LEARNERS.items() if key in learner_params(c)]
-        option = "--" + key.replace("_", "-")
-        raise ParameterError(
-            f"{option} applies to none of the learners given ({', '.join(targets)}); "
-            f"it is for {', '.join(takers)}"
-        )
+#: The ``run`` options given to every learner whose constructor takes them.
+SHARED = ("lam", "C", "eta0", "projection", "batch_size")
 
 
 def _learner_targets(text: str | None, option: str = "--learner") -> list[str]:
-    """The learners a comma-separated option names, each resolved now.
+    """The learners a comma-separated option names (the registry checks each).
 
-    Registry names, ``module:Class`` or ``path/file.py:Class``; a bad one exits 2 before any
-    work.
+    Registry names, ``module:Class`` or ``path/file.py:Class``.
     """
     from ..exceptions import ParameterError
-    from ..online.registry import learner_class
 
     targets = [t.strip() for t in (text or "").split(",") if t.strip()]
     if not targets:
@@ -54,8 +27,6 @@ def _learner_targets(text: str | None, option: str = "--learner") -> list[str]:
             f"{option} needs at least one learner (a name such as "
             "perceptron, or module:Class, or path/file.py:Class)"
         )
-    for target in targets:
-        learner_class(target)
     return targets
 
 
@@ -103,57 +74,25 @@ def _parse_step(text: str) -> Any:
     return as_step(name, eta0=eta)
 
 
-def _learner_params(args: argparse.Namespace, targets: list[str]) -> list[dict[str, Any]]:
-    """Per learner: the ``--learner-param`` and ``--step`` values its constructor takes.
+def _learner_options(args: argparse.Namespace, shared: bool = False) -> dict[str, Any]:
+    """Keywords of ``resolve_all`` / ``distribute``: the options given, as the user spelled them.
 
-    A key no learner takes is an error.
+    ``params``: the ``--learner-param`` and ``--step`` values; with ``shared``, ``shared``:
+    the ``run`` options of :data:`SHARED` given; ``spelled``: their names in messages.
     """
     from ..exceptions import ParameterError
-    from ..online.protocol import learner_params
-    from ..online.registry import learner_class
 
-    given: dict[str, Any] = {}
+    params: dict[str, Any] = {}
     for item in getattr(args, "learner_param", None) or []:
         key, sep, value = item.partition("=")
         if not sep or not key.strip().isidentifier():
             raise ParameterError(f"--learner-param {item!r} is not KEY=VALUE")
-        given[key.strip()] = _parse_value(value)
+        params[key.strip()] = _parse_value(value)
     if getattr(args, "step", None) is not None:
-        given["step"] = _parse_step(args.step)
-    accepted = [set(learner_params(learner_class(t))) for t in targets]
-    for key in given:
-        if not any(key in acc for acc in accepted):
-            option = "--step" if key == "step" else f"--learner-param {key}"
-            takes = "; ".join(
-                f"{t}: {', '.join(sorted(acc)) or 'nothing'}"
-                for t, acc in zip(targets, accepted, strict=True)
-            )
-            raise ParameterError(f"{option}: no learner given takes {key!r} ({takes})")
-    return [{k: v for k, v in given.items() if k in acc} for acc in accepted]
-
-
-def _run_learners(args: argparse.Namespace, targets: list[str]) -> list[Any]:
-    """The learners of ``run``, each built with the options its constructor takes.
-
-    A learner of the public protocol is wrapped with ``--intercept`` (default: its own).
-    """
-    from ..exceptions import ParameterError
-    from ..online import OnlineLearner
-    from ..online.protocol import as_learner
-    from ..online.registry import build, learner_class
-
-    _check_options_apply(args, [learner_class(t) for t in targets], targets)
-    learners = []
-    for target, params in zip(targets, _learner_params(args, targets), strict=True):
-        cls = learner_class(target)
-        built = build(cls, target, **{**_learner_options(args, cls), **params})
-        learners.append(
-            built if issubclass(cls, OnlineLearner) else as_learner(built, intercept=args.intercept)
-        )
-    names = [lr.name for lr in learners]
-    twice = sorted({nm for nm in names if names.count(nm) > 1})
-    if twice:
-        raise ParameterError(
-            f"learner {', '.join(map(repr, twice))} given twice; each writes one trace"
-        )
-    return learners
+        params["step"] = _parse_step(args.step)
+    spelled = {k: "--step" if k == "step" else f"--learner-param {k}" for k in params}
+    out: dict[str, Any] = {"params": params, "spelled": spelled}
+    if shared:
+        out["shared"] = {k: getattr(args, k) for k in SHARED if getattr(args, k) is not None}
+        spelled.update({k: "--" + k.replace("_", "-") for k in out["shared"]})
+    return out

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ..io.files import OutputPlan, display
-from .learners import _learner_params, _learner_targets
+from .learners import _learner_options, _learner_targets
 from .options import (
     _add_data_args,
     _add_figure_args,
@@ -99,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
     from ..evaluation.path import regularization_path as path
     from ..evaluation.path.grids import parse_grid
     from ..evaluation.path.learners import check_study_size, learners_along_path
+    from ..online.registry import distribute
     from ..report import write_path_report
     from ..report.path import markdown
 
@@ -112,9 +113,7 @@ def run(args: argparse.Namespace) -> int:
     key = "C" if args.lam_grid is None else "lam"
     targets = None if args.learners is None else _learner_targets(args.learners, "--learners")
     _check_weighted(args, targets)
-    entries = (
-        None if targets is None else list(zip(targets, _learner_params(args, targets), strict=True))
-    )
+    entries = None if targets is None else distribute(targets, **_learner_options(args))
     if entries is not None:  # the learners run after the whole path: check their options now
         check_int("epochs", args.epochs, minimum=1)
         check_int("seed", args.seed, minimum=0)

@@ -8,7 +8,7 @@ import warnings
 
 from ..conventions import DEFAULT_INTERCEPT, INTERCEPTS
 from ..io.files import display
-from .learners import _learner_targets, _run_learners
+from .learners import _learner_options, _learner_targets
 from .options import (
     _add_data_args,
     _add_learner_param_args,
@@ -103,6 +103,7 @@ def add(sub: argparse._SubParsersAction[_Parser]) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run each learner, print its summary, save its trace; the exit code."""
     from ..online import run as run_learner
+    from ..online.registry import resolve_all
 
     targets = _learner_targets(args.learner)
     if args.animate and len(targets) != 1:
@@ -111,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
         raise ParameterError(
             f"--animate draws one learner; got {len(targets)} ({', '.join(targets)})"
         )
-    learners = _run_learners(args, targets)
+    learners = resolve_all(targets, intercept=args.intercept, **_learner_options(args, shared=True))
     plan = _outputs(args, [f"{lr.name}{s}" for lr in learners for s in (".npz", ".json")])
     data = _load_data(args)
     if args.animate:

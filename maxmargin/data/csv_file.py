@@ -14,7 +14,7 @@ from ..exceptions import DataError, ParameterError
 from ._text import TextSource, _source
 from .dataset import Dataset, _with_labels
 
-#: Separators :func:`maxmargin.load_csv` recognises, in order of preference.
+#: Separators :func:`maxmargin.data.load_csv` recognises, in order of preference.
 CSV_DELIMITERS = (",", ";", "\t")
 
 
@@ -185,7 +185,7 @@ def parse_csv(
 ) -> tuple[np.ndarray, np.ndarray, list[str] | None]:
     """``(X, labels, feature_names)`` of CSV text (names None without a header row).
 
-    See :func:`maxmargin.load_csv` for the format and the errors.
+    See :func:`maxmargin.data.load_csv` for the format and the errors.
     """
     delim = sniff_delimiter([ln for ln in source.first().splitlines() if ln.strip()][:100])
     sep_name = "tab" if delim == "\t" else repr(delim)

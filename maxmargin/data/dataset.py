@@ -200,7 +200,7 @@ def _checked_y(y: Any, n: int, name: str) -> np.ndarray:
         hint = ""
         if len(values_) == 2:
             hint = (
-                f"; map them with maxmargin.map_labels(y) ({values_[0]!r} -> -1, "
+                f"; map them with maxmargin.data.map_labels(y) ({values_[0]!r} -> -1, "
                 f"{values_[1]!r} -> +1) or Dataset.from_labels(X, y)"
             )
         raise DataError(

@@ -99,7 +99,7 @@ def parse_libsvm(
 ) -> tuple[Any, np.ndarray, bool]:
     """``(X, labels, zero_based)`` of LIBSVM text: X a CSR matrix, labels floats.
 
-    See :func:`maxmargin.load_libsvm` for the format and the errors.
+    See :func:`maxmargin.data.load_libsvm` for the format and the errors.
     """
     shown = source.shown
     p = _Libsvm(shown, zero_based)

@@ -44,7 +44,7 @@ from .protocol import LearnerError, as_learner, learner_params
 from .subgradient import OnlineSubgradient
 from .winnow import Winnow
 
-__all__ = ["LEARNERS", "resolve", "resolve_all", "digest", "objective_parameter"]
+__all__ = ["LEARNERS", "resolve", "resolve_all", "distribute", "digest", "objective_parameter"]
 
 #: Registry: learner name -> class.
 LEARNERS: dict[str, type[OnlineLearner]] = {
@@ -355,7 +355,8 @@ def resolve(
         )
     item = adapt(item)  # scikit-learn and river estimators: objects of the protocol
     if isinstance(item, (str, type)):
-        return _build(learner_class(item), problem, intercept, intercept_scaling, params)
+        cls = learner_class(item)
+        return _build(cls, problem, intercept, intercept_scaling, params, _label(item))
     if not (isinstance(item, OnlineLearner) or is_learner(item)):
         raise ParameterError(
             "a learner is a built-in name, module:Class or path/file.py:Class, a class, a "
@@ -393,7 +394,13 @@ def resolve(
 
 
 def resolve_all(
-    items: Any, problem: Any = None, *, shared: Mapping[str, Any] | None = None, **kw: Any
+    items: Any,
+    problem: Any = None,
+    *,
+    shared: Mapping[str, Any] | None = None,
+    params: Mapping[str, Any] | None = None,
+    spelled: Mapping[str, str] | None = None,
+    **kw: Any,
 ) -> list[OnlineLearner]:
     """Several learners, each through :func:`resolve`, sharing options.
 
@@ -404,8 +411,15 @@ def resolve_all(
     problem : SVMProblem, optional
     shared : mapping, optional
         Options for every learner whose constructor takes them (the command's ``--lam``,
-        ``--C``, ``--eta0``, ``--projection``, ``--batch-size``, ``--step``,
-        ``--learner-param``); a pair's own parameters win.
+        ``--C``, ``--eta0``, ``--projection``, ``--batch-size``); a pair's own parameters
+        win. One that no learner given takes is an error naming the built-ins that take it.
+    params : mapping, optional
+        Constructor keywords of the caller's choosing (the command's ``--learner-param``,
+        ``--step``), for every learner whose constructor takes them; one that no learner
+        given takes is an error listing what each takes.
+    spelled : mapping, optional
+        How the caller names an option of ``shared`` or ``params`` in a message (the
+        command line: ``{"C": "--C"}``); default ``option 'C'``, ``parameter 'step'``.
     **kw
         ``intercept``, ``intercept_scaling``: for every learner (:func:`resolve`).
 
@@ -416,9 +430,8 @@ def resolve_all(
     Raises
     ------
     ParameterError
-        What :func:`resolve` raises; a shared option no learner takes (the message says
-        which built-in learners take it); two learners of one name (each needs its own:
-        a trace is written under it).
+        What :func:`resolve` and :func:`distribute` raise; two learners of one name (each
+        needs its own: a trace is written under it).
 
     Examples
     --------
@@ -427,23 +440,8 @@ def resolve_all(
     >>> resolve_all("pegasos", shared={"lam": 0.5})[0].lam
     0.5
     """
-    if isinstance(items, (str, type, tuple)) or not hasattr(items, "__iter__"):
-        items = [items]
-    items = [_pair(i) if isinstance(i, tuple) else (i, {}) for i in items]
-    shared = dict(shared or {})
-    takes = [_params_of(target) for target, _ in items]
-    for key in shared:
-        if not any(key in t for t in takes):
-            takers = [nm for nm, cls in LEARNERS.items() if key in learner_params(cls)]
-            raise ParameterError(
-                f"option {key!r} applies to none of the learners given "
-                f"({', '.join(_label(t) for t, _ in items)}); "
-                + (f"it is for {', '.join(takers)}" if takers else "no built-in learner takes it")
-            )
-    learners = [
-        resolve(target, problem, **{**kw, **{k: v for k, v in shared.items() if k in t}, **own})
-        for (target, own), t in zip(items, takes, strict=True)
-    ]
+    pairs = distribute(items, shared=shared, params=params, spelled=spelled)
+    learners = [resolve(target, problem, **{**kw, **own}) for target, own in pairs]
     names = [lr.name for lr in learners]
     twice = sorted({nm for nm in names if names.count(nm) > 1})
     if twice:
@@ -452,6 +450,69 @@ def resolve_all(
             "(a trace is written under it)"
         )
     return learners
+
+
+def distribute(
+    items: Any,
+    *,
+    shared: Mapping[str, Any] | None = None,
+    params: Mapping[str, Any] | None = None,
+    spelled: Mapping[str, str] | None = None,
+) -> list[tuple[Any, dict[str, Any]]]:
+    """Each learner paired with the options its constructor takes, checked, nothing built.
+
+    What :func:`resolve_all` builds from; a command that builds its learners later (for
+    the problem of data not loaded yet) checks them here first.
+
+    Parameters
+    ----------
+    items, shared, params, spelled
+        As :func:`resolve_all` takes them.
+
+    Returns
+    -------
+    list of (target, dict)
+        ``(target, params)`` pairs, :func:`resolve` takes each.
+
+    Raises
+    ------
+    ParameterError
+        A target that does not name a learner (:func:`resolve`), a malformed pair, an
+        option of ``shared`` or ``params`` that no learner given takes.
+
+    Examples
+    --------
+    >>> distribute(["pegasos", "pa1"], shared={"lam": 0.5, "C": 2.0})
+    [('pegasos', {'lam': 0.5}), ('pa1', {'C': 2.0})]
+    """
+    if isinstance(items, (str, type, tuple)) or not hasattr(items, "__iter__"):
+        items = [items]
+    pairs = [_pair(i) if isinstance(i, tuple) else (i, {}) for i in items]
+    spelled = dict(spelled or {})
+    takes = [set(_params_of(target)) for target, _ in pairs]
+    labels = ", ".join(_label(target) for target, _ in pairs)
+    for key in shared or {}:
+        if not any(key in t for t in takes):
+            takers = [nm for nm, cls in LEARNERS.items() if key in learner_params(cls)]
+            raise ParameterError(
+                f"{spelled.get(key, f'option {key!r}')} applies to none of the learners given "
+                f"({labels}); "
+                + (f"it is for {', '.join(takers)}" if takers else "no built-in learner takes it")
+            )
+    for key in params or {}:
+        if not any(key in t for t in takes):
+            each = "; ".join(
+                f"{_label(target)}: {', '.join(sorted(t)) or 'nothing'}"
+                for (target, _), t in zip(pairs, takes, strict=True)
+            )
+            raise ParameterError(
+                f"{spelled.get(key, f'parameter {key!r}')}: no learner given takes {key!r} ({each})"
+            )
+    given = {**(shared or {}), **(params or {})}
+    return [
+        (target, {**{k: v for k, v in given.items() if k in t}, **own})
+        for (target, own), t in zip(pairs, takes, strict=True)
+    ]
 
 
 def digest(target: Any) -> str:
@@ -518,10 +579,19 @@ def _scaling(value: float | None, problem: Any) -> float:
 
 
 def _build(
-    cls: Any, problem: Any, intercept: str | None, scaling: float | None, params: dict
+    cls: Any,
+    problem: Any,
+    intercept: str | None,
+    scaling: float | None,
+    params: dict,
+    label: str | None = None,
 ) -> OnlineLearner:
-    """``cls`` built for ``problem`` (or alone), its parameters checked first."""
-    label = _label(cls)
+    """``cls`` built for ``problem`` (or alone), its parameters checked first.
+
+    ``label`` names it in messages: the target as the user wrote it (default: the class's
+    name).
+    """
+    label = _label(cls) if label is None else label
     if intercept is None and problem is not None:
         supported = tuple(getattr(cls, "supported_intercepts", Learner.supported_intercepts))
         intercept = intercept_for(supported, problem.intercept)
