@@ -56,7 +56,7 @@ from .._validation import (
     check_int,
     check_memory,
 )
-from ..conventions import DEFAULT_INTERCEPT, sklearn_names
+from ..conventions import DEFAULT_INTERCEPT, DEFAULT_LOSS, sklearn_names
 from ..data import Dataset, make_separable
 from ..exceptions import DataError, ParameterError
 from ..io.schema import series_fields
@@ -392,6 +392,7 @@ def compare(
     lam: float | None = None,
     intercept: str = DEFAULT_INTERCEPT,
     intercept_scaling: float = 1.0,
+    loss: str | None = None,
     epochs: int = 10,
     orders: Sequence[str] | str = ("shuffle",),
     seeds: Sequence[int] | int = (0,),
@@ -430,6 +431,9 @@ def compare(
         (:data:`maxmargin.conventions.DEFAULT_INTERCEPT`: the textbook SVM's free bias).
     intercept_scaling : float
         ``s`` of the bias feature the learners see (``augmented``, ``free``).
+    loss : {"hinge", "squared_hinge"}, optional
+        The loss of the problem built from ``C`` / ``lam`` (default the hinge); learners
+        are built with it, one minimising another loss's objective is refused.
     epochs : int
     orders : sequence of {"cyclic", "shuffle", "sample"}
     seeds : sequence of int
@@ -495,7 +499,7 @@ def compare(
     (True, True)
     """
     tic_all = time.perf_counter()
-    problem = _problem_of(data, problem, C, lam, intercept, intercept_scaling)
+    problem = _problem_of(data, problem, C, lam, intercept, intercept_scaling, loss)
     label = _labels()
     built = _build_learners(learners, problem, label)
     given = _given_traces(traces, problem, label)
@@ -594,6 +598,7 @@ def _problem_of(
     lam: float | None,
     intercept: str,
     intercept_scaling: float,
+    loss: str | None = None,
 ) -> SVMProblem:
     """The soft-margin problem the learners are measured on, given or built from C / lam."""
     if not isinstance(data, Dataset):
@@ -613,13 +618,20 @@ def _problem_of(
                 "problem was built on another Dataset than data; pass the "
                 "problem's own data, or C=/lam= instead of problem"
             )
+        if loss not in (None, problem.loss):
+            raise ParameterError(f"loss={loss!r} but the problem has loss={problem.loss!r}")
     else:
         if C is not None and lam is not None:
             raise ParameterError(
                 f"give only one of C and lam (got C={C!r}, lam={lam!r}); lam = 1/(C n)"
             )
         problem = SVMProblem(
-            data, C=C, lam=lam, intercept=intercept, intercept_scaling=intercept_scaling
+            data,
+            C=C,
+            lam=lam,
+            intercept=intercept,
+            intercept_scaling=intercept_scaling,
+            loss=DEFAULT_LOSS if loss is None else loss,
         )
     if problem.hard:
         raise ParameterError(

@@ -101,7 +101,8 @@ class Reference(io.Persistent):
     def scored_against(self) -> str:
         """The problem in words (:func:`~maxmargin.conventions.describe_problem`)."""
         p = self.problem
-        return describe_problem(p.C, p.lam, p.intercept, p.intercept_scaling)
+        what = describe_problem(p.C, p.lam, p.intercept, p.intercept_scaling)
+        return what if p.loss == "hinge" else f"{what}, squared hinge (the L2-loss SVM)"
 
     def with_data(self, data: Dataset) -> Reference:
         """Both optima on ``data``, their certificates recomputed with numpy.
@@ -144,11 +145,13 @@ def _soft_reference(
         or (
             reference.problem.hard
             or reference.problem.intercept != problem.intercept
+            or reference.problem.loss != problem.loss
             or not math.isclose(reference.problem.C, problem.C, rel_tol=1e-12)
         )
     ):
         raise ParameterError(
-            "reference must be the ExactSolution of this very problem (same data, C and intercept)"
+            "reference must be the ExactSolution of this very problem (same data, C, "
+            "intercept and loss)"
         )
     return _certified(reference, "soft-margin")
 
