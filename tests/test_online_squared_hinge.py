@@ -212,3 +212,73 @@ def test_refusals():
     for cls in (Pegasos, OnlineSubgradient):
         with pytest.raises(ParameterError, match="'loss' parameter must be one of"):
             cls(lam=0.1, loss="log")
+
+
+# ------------------------------------------------------------------ a learner of your own
+
+
+class _MySquaredOSD:
+    """Subgradient steps on lam/2 ||w||^2 + xi^2 in plain Python, constant step eta."""
+
+    objective = "lambda"
+    loss = "squared_hinge"
+    problem_parameter = "lam"
+
+    def __init__(self, lam=0.1, eta=0.05):
+        self.lam, self.eta = lam, eta
+
+    def start(self, d):
+        self.w = np.zeros(d)
+
+    def step(self, x, y, t):
+        xi = max(0.0, 1.0 - y * (self.w @ x))
+        self.w = self.w - self.eta * (self.lam * self.w - 2.0 * xi * y * x)
+
+    def weights(self):
+        return self.w
+
+    def state(self):
+        return (self.w,)
+
+
+def _compiled_sq_step():
+    numba = pytest.importorskip("numba")
+
+    @numba.njit
+    def step(x, y, t, w):
+        f = 0.0
+        for j in range(w.shape[0]):
+            f += w[j] * x[j]
+        xi = max(0.0, 1.0 - y * f)
+        for j in range(w.shape[0]):
+            w[j] = w[j] - 0.05 * (0.1 * w[j] - 2.0 * xi * y * x[j])
+
+    return step
+
+
+@pytest.mark.parametrize("compiled", [False, True], ids=["python", "compiled_step"])
+def test_your_learner_declaring_the_squared_hinge_sums_it(gauss, compiled):
+    # the adapter measures the loss the learner declares: its trace's loss is sum xi^2
+    cls = _MySquaredOSD
+    if compiled:
+        cls = type(
+            "Compiled", (_MySquaredOSD,), {"compiled_step": staticmethod(_compiled_sq_step())}
+        )
+    kw = dict(epochs=2, order="shuffle", seed=3)
+    mine = run(resolve(cls(), intercept="none"), gauss, **kw)
+    X, y = Z_of(gauss, "none")[:, :-1], gauss.y
+    w, L = np.zeros(gauss.d), 0.0
+    for i in schedule(gauss.n, 2, "shuffle", seed=3):
+        xi = max(0.0, 1.0 - y[i] * (w @ X[i]))
+        L += xi * xi
+        w = w - 0.05 * (0.1 * w - 2.0 * xi * y[i] * X[i])
+    close(mine.w[-1], w)
+    close(mine.loss[-1], L)
+    assert mine.declares["loss"] == "squared_hinge"
+    # the same steps as the built-in learner with a constant step
+    from maxmargin.online import Constant
+
+    built = run(OnlineSubgradient(lam=0.1, step=Constant(0.05), intercept="none",
+                                  loss="squared_hinge"), gauss, **kw)  # fmt: skip
+    close(built.w[-1], w)
+    close(built.loss[-1], L)
