@@ -132,3 +132,15 @@ def test_cli_path_loss(tmp_path, capsys):
     code = main(["path", "builtin:heart_scale", "--loss", SQ, "--exact"])
     err = capsys.readouterr().err
     assert code == 2 and "rational in C" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("s", [1e-150, 1e-100, 1e-20, 1e20, 1e100, 1e150])
+def test_the_path_scales(s):
+    # X -> s X with C -> C / s^2 is the same problem, w -> w / s: Newton steps and
+    # certificate at every scale the doubles hold
+    ds = make_gaussians(40, 3, separation=1.0, seed=2)
+    Cs = np.array([0.01, 1.0, 100.0])
+    ref = regularization_path(ds, C=Cs, intercept="none", loss=SQ)
+    p = regularization_path(Dataset(ds.dense() * s, ds.y), C=Cs / s**2, intercept="none", loss=SQ)
+    assert p.certified and set(p.method) == {"newton"}
+    np.testing.assert_allclose(p.w * s, ref.w, rtol=1e-12, atol=1e-14 * np.abs(ref.w).max())
