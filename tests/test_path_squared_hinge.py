@@ -144,3 +144,22 @@ def test_the_path_scales(s):
     p = regularization_path(Dataset(ds.dense() * s, ds.y), C=Cs / s**2, intercept="none", loss=SQ)
     assert p.certified and set(p.method) == {"newton"}
     np.testing.assert_allclose(p.w * s, ref.w, rtol=1e-12, atol=1e-14 * np.abs(ref.w).max())
+
+
+def test_weighted_points_are_the_weighted_l2_svm():
+    # costs C_i = C s_i, a zero weight included: that example leaves the objective
+    ds = make_gaussians(40, 2, separation=1.0, seed=3)
+    X, y = ds.dense(), ds.y
+    sw = np.linspace(0.0, 3.0, ds.n)
+    p = regularization_path(ds, C=[0.1, 10.0], loss=SQ, sample_weight=sw)
+    assert p.certified and set(p.method) == {"newton"}
+    for k, C in enumerate(p.C):
+        w, b = cp.Variable(2), cp.Variable()
+        xi = cp.pos(1 - cp.multiply(y, X @ w + b))
+        cp.Problem(cp.Minimize(0.5 * cp.sum_squares(w) + C * sw @ cp.square(xi))).solve(
+            solver="CLARABEL"
+        )
+        np.testing.assert_allclose(p.w[k], w.value, rtol=1e-5, atol=1e-6)
+        xi_k = np.maximum(0.0, 1 - y * (X @ p.w[k] + p.b[k]))
+        assert p.slack_sum[k] == pytest.approx(sw @ xi_k**2, rel=1e-12)
+        assert p.alpha[k][0] == 0.0  # weight 0: alpha_0 = 2 C s_0 xi_0 = 0
