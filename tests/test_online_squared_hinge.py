@@ -282,3 +282,27 @@ def test_your_learner_declaring_the_squared_hinge_sums_it(gauss, compiled):
                                   loss="squared_hinge"), gauss, **kw)  # fmt: skip
     close(built.w[-1], w)
     close(built.loss[-1], L)
+
+
+@pytest.mark.parametrize("intercept", ["none", "augmented", "free"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_the_projection_ball_holds_the_l2_svm_optimum(gauss, intercept, weighted):
+    # ||w~*||^2 = 2C sum_i s_i xi_i (1 - xi_i) <= mean(s) / (2 lam): the radius Pegasos uses
+    from maxmargin.evaluation.path import regularization_path
+
+    sw = np.linspace(0.2, 3.0, gauss.n) if weighted else None
+    lams = np.geomspace(1e-4, 10.0, 6)
+    p = regularization_path(
+        gauss, lam=lams, intercept=intercept, loss="squared_hinge", sample_weight=sw
+    )
+    assert p.certified
+    mean_s = 1.0 if sw is None else sw.mean()
+    bound = np.sqrt(mean_s / (2 * p.lam))
+    assert np.all(p.norm_reg <= bound * (1 + 1e-12))
+    # and the identity itself, term by term
+    X, y = gauss.dense(), gauss.y
+    s = np.ones(gauss.n) if sw is None else sw
+    for k in range(len(p)):
+        xi = np.maximum(0.0, 1 - y * (X @ p.w[k] + p.b[k]))
+        identity = 2 * p.C[k] * np.sum(s * xi * (1 - xi))
+        assert p.norm_reg[k] ** 2 == pytest.approx(identity, rel=1e-9)
