@@ -163,3 +163,20 @@ def test_weighted_points_are_the_weighted_l2_svm():
         xi_k = np.maximum(0.0, 1 - y * (X @ p.w[k] + p.b[k]))
         assert p.slack_sum[k] == pytest.approx(sw @ xi_k**2, rel=1e-12)
         assert p.alpha[k][0] == 0.0  # weight 0: alpha_0 = 2 C s_0 xi_0 = 0
+
+
+def test_full_solves_agree_with_newton_and_linearsvc(heart):
+    # warm_start=False: every point by maxmargin.solve's route; the same optima as the
+    # Newton steps, and as scikit-learn's LinearSVC (intercept regularised: augmented)
+    from sklearn.svm import LinearSVC
+
+    Cs = [0.01, 1.0, 100.0]
+    newton = regularization_path(heart, C=Cs, intercept="augmented", loss=SQ)
+    full = regularization_path(heart, C=Cs, intercept="augmented", loss=SQ, warm_start=False)
+    assert full.certified and set(full.method) == {"qp"} and set(newton.method) == {"newton"}
+    np.testing.assert_allclose(full.w, newton.w, rtol=1e-8, atol=1e-10)
+    for k, C in enumerate(Cs):
+        svc = LinearSVC(C=C, loss=SQ, dual=False, tol=1e-12, max_iter=10**4)
+        svc.fit(heart.X, heart.y)
+        np.testing.assert_allclose(svc.coef_[0], newton.w[k], rtol=1e-6, atol=1e-8)
+        assert svc.intercept_[0] == pytest.approx(newton.b[k], rel=1e-6, abs=1e-8)
