@@ -89,9 +89,7 @@ DEFAULT_COMPARE_SQUARED = "perceptron,averaged_perceptron,subgradient,pa1"
 
 
 def _add_loss_arg(p: argparse.ArgumentParser, learners: str) -> None:
-    """``--loss``: the problem's loss (unless the shared problem options have it)."""
-    if "--loss" in p._option_string_actions:
-        return
+    """``--loss``: the problem's loss (``compare`` and ``path``)."""
     p.add_argument(
         "--loss",
         choices=LOSSES,
