@@ -29,7 +29,17 @@ name                     entries                                    divided by
 ``primal_feasibility``   ``max(0, 1 - r_i)`` (hard margin only)     1 (margin units)
 ``complementary_alpha``  ``|alpha_i| max(0, r_i - 1)``              ``max |alpha|``
 ``complementary_xi``     ``|C - alpha_i| xi_i`` (soft margin only)  ``C``
+``slack``                ``xi_i - alpha_i / (2 C_i)`` (squared      1 (margin units)
+                         hinge, in place of ``complementary_xi``)
 =======================  =========================================  ======================
+
+The squared hinge (``loss="squared_hinge"``): ``P`` sums ``C_i xi_i^2``, ``D`` subtracts
+``sum_i alpha_i^2 / (4 C_i)``, there is no upper bound (``dual_feasibility`` is
+``max(0, -alpha_i)`` over ``max |alpha|``, as for the hard margin) and the KKT condition
+``alpha_i = 2 C_i xi_i`` is the ``slack`` residual: the slack each multiplier implies
+against the slack there is, in margin units, as ``primal_feasibility``. The gap is still
+``>= 0`` for every ``alpha >= 0``: it sums ``1/2 ||w~ - v||^2`` and, per example,
+``(2 C_i xi_i - alpha_i)^2 / (4 C_i)`` plus ``alpha_i max(0, r_i - 1)``.
 
 Every test is a ratio of two quantities with the same units, so it is unchanged when
 ``X -> sX`` and ``C -> C/s^2`` (then ``w~ -> w~/s``, ``b -> b``, ``alpha -> alpha/s^2``,
@@ -311,7 +321,9 @@ def _kkt_names(problem: SVMProblem) -> list[str]:
     if problem.hard:
         names.append("primal_feasibility")
     names.append("complementary_alpha")
-    if not problem.hard:
+    if problem.squared:
+        names.append("slack")
+    elif not problem.hard:
         names.append("complementary_xi")
     return names
 
@@ -516,15 +528,19 @@ def certify(
         nwt, nv = _norm(wt), _norm(v)
         H = 0.5 * nwt * nwt
         sw = problem.weights  # None: every s_i = 1 (and the sums as before, bit for bit)
-        S = float(xi.sum()) if sw is None else float(sw @ xi)  # sum_i s_i xi_i
+        sq = problem.squared
+        loss = xi * xi if sq else xi
+        S = float(loss.sum()) if sw is None else float(sw @ loss)  # sum_i s_i loss_i
         P = H if hard else H + C * S
         V2 = nv * nv
-        D = float(alpha.sum()) - 0.5 * V2
+        T, eT = _diagonal(problem.costs, alpha) if sq else (0.0, 0.0)
+        D = float(alpha.sum()) - 0.5 * V2 - T
         gap = P - D
         eP = _gamma(dz + 4) * H + 8 * _ETA  # _ETA: the squares may be subnormal
         if not hard:
-            ex = exi if sw is None else sw * exi
-            eP += C * (_gamma(n + 2) * S + float(ex[hinge_near].sum())) + _U * P
+            ex = exi * (2 * xi + exi) if sq else exi  # |xi^2 - fl(xi)^2| or |xi - fl(xi)|
+            ex = ex if sw is None else sw * ex
+            eP += C * (_gamma(n + 3) * S + float(ex[hinge_near].sum())) + _U * P
         # ||fl(v)||^2 - ||v||^2 = 2 fl(v).e - ||e||^2 with e = fl(v) - v, |e_j| <= gamma_{n+2}
         # sum_i |alpha_i| |z_ij|: so |fl(v).e| <= gamma_{n+2} sum_i |alpha_i| (|z_i|.|v|),
         # far below ||v|| ||e|| when v is small on the large columns
@@ -537,6 +553,7 @@ def certify(
             + _gamma(dz + 4) * V2
             + _U * abs(D)
             + 8 * _ETA
+            + eT
         )
         egap = eP + eD + _U * abs(gap)
         rel = _ratio(gap, P) if gap >= 0 else -_ratio(-gap, P)
@@ -556,9 +573,24 @@ def certify(
         )
         _dual_residuals(
             kkt, floors, problem.intercept == "free", hard, C, sw, problem.costs, alpha, y, b,
-            xi, exi, one_minus_r, hinge_near, margin_near,
+            xi, exi, one_minus_r, hinge_near, margin_near, squared=sq,
         )  # fmt: skip
     return _certificate(P, D, gap, rel, kkt, floors, tol)
+
+
+def _diagonal(costs: np.ndarray, alpha: np.ndarray) -> tuple[float, float]:
+    """``sum_i alpha_i^2 / (4 C_i)`` (the squared hinge's dual term) and its rounding bound.
+
+    As ``||q||^2`` with ``q_i = alpha_i / (2 sqrt C_i)`` (about ``sqrt(C_i) xi_i``: no
+    over- or underflow where ``alpha_i^2`` would), its norm taken after scaling by a power
+    of two. An example of cost 0 is left out (its ``alpha_i`` must be 0:
+    ``dual_feasibility`` fails otherwise).
+    """
+    pos = costs > 0
+    q = alpha[pos] / (2.0 * np.sqrt(costs[pos]))
+    nq = _norm(q)
+    T = nq * nq
+    return T, _gamma(q.size + 8) * T + q.size * _ETA
 
 
 def support_sets(
@@ -580,6 +612,10 @@ def support_sets(
       given ``w``, on the margin (``|y_i f_i - 1| <= tau``) with ``alpha_i > tau F``,
       ``F`` the largest ``alpha_i`` that is not a bound SV's,
     - margin SV: a support vector that is not a bound SV.
+
+    The squared hinge has no box: its support vectors are ``alpha_i > tau A`` (inside
+    the margin, at ``y_i f_i = 1 - alpha_i / (2 C_i)``), all of them free (``margin``
+    is ``support``, ``bound`` is empty), as for the hard margin.
 
     The second test matters once some ``alpha_i = C``: then ``A = C``, and a margin SV
     whose ``alpha_i`` is far below C (0.5 at C = 1e8, beside zero rows of both labels at
@@ -627,7 +663,7 @@ def support_sets(
     kappa = min(max(kappa, 2.0**-52), 1e-6) if math.isfinite(kappa) else 1e-6
     tau = math.sqrt(kappa)
     amax = float(alpha.max(initial=0.0))
-    if problem.hard:
+    if problem.hard or problem.squared:  # no box: every support vector is free
         support = np.flatnonzero(alpha > tau * amax) if amax > 0 else np.empty(0, np.int64)
         return support, support, np.empty(0, np.int64), tau * amax
     costs = problem.costs
@@ -664,6 +700,8 @@ def _dual_residuals(
     one_minus_r: np.ndarray,
     hinge_near: np.ndarray,
     margin_near: np.ndarray,
+    *,
+    squared: bool = False,
 ) -> None:
     """The dual side's residuals and their rounding floors, into ``kkt`` and ``floors``.
 
@@ -671,6 +709,8 @@ def _dual_residuals(
     complementarity conditions, from the margins ``1 - r_i`` and slacks ``xi`` (with their
     error bounds ``exi``): the same for a linear and a kernel certificate
     (:mod:`maxmargin.kernel_certificate`), which differ only in how ``r`` is computed.
+    The squared hinge (``squared``): ``alpha_i >= 0`` and ``alpha_i = 2 C_i xi_i`` (the
+    ``slack`` residual) in place of the box and ``complementary_xi``.
     """
     n = alpha.size
     abs_alpha = np.abs(alpha)
@@ -683,7 +723,11 @@ def _dual_residuals(
         kkt["equality"] = _ratio(abs(float(alpha @ y)), asum) * bw
         floors["equality"] = _gamma(n + 2) * (bw + kkt["equality"])
     lo = np.maximum(0.0, -alpha)
-    if hard:
+    if squared:
+        zero = costs == 0  # weight 0: the box {0}
+        off = bool(np.any(alpha[zero] != 0))
+        kkt["dual_feasibility"] = math.inf if off else _ratio(_maxabs(lo), amax)
+    elif hard:
         kkt["dual_feasibility"] = _ratio(_maxabs(lo), amax)
         kkt["primal_feasibility"] = float(xi.max())
         hi = float((xi + exi)[hinge_near].max()) if hinge_near.any() else 0.0
@@ -694,7 +738,7 @@ def _dual_residuals(
     else:
         kkt["dual_feasibility"] = _box_violation(alpha, lo, costs)
     floors["dual_feasibility"] = 2 * _U * kkt["dual_feasibility"]
-    if kkt["dual_feasibility"] == math.inf and sw is not None:
+    if kkt["dual_feasibility"] == math.inf and (sw is not None or squared):
         floors["dual_feasibility"] = 0.0  # exactly infinite: see _box_violation
     # ---- complementarity: |alpha_i| max(0, r_i - 1) <= tol max|alpha|
     excess = np.maximum(0.0, -one_minus_r)
@@ -703,7 +747,14 @@ def _dual_residuals(
     floors["complementary_alpha"] = max(
         0.0, _ratio(hi, amax) * (1 + 4 * _U) - kkt["complementary_alpha"]
     )
-    if not hard:
+    if squared:
+        # alpha_i = 2 C_i xi_i: the slack alpha_i implies against xi_i, in margin units
+        pos = costs > 0
+        q = alpha[pos] / costs[pos] / 2.0
+        kkt["slack"] = _maxabs(xi[pos] - q)
+        e = _maxabs(exi[pos] + 2 * _U * np.abs(q)) if q.size else 0.0
+        floors["slack"] = e + 2 * _U * kkt["slack"] + 2 * _ETA
+    elif not hard:
         # |C_i - alpha_i| / C_i: a fraction of the example's own box (weight 0 with
         # alpha_i = 0: the example does not count, 0)
         slack_w = np.abs(C - alpha) / C if sw is None else _fraction_of_box(alpha, costs)

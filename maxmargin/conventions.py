@@ -30,6 +30,8 @@ from .exceptions import ParameterError
 __all__ = [
     "INTERCEPTS",
     "DEFAULT_INTERCEPT",
+    "LOSSES",
+    "DEFAULT_LOSS",
     "intercept_for",
     "describe_problem",
     "weight_names",
@@ -54,6 +56,16 @@ INTERCEPTS = ("free", "none", "augmented")
 
 #: The intercept of a problem when none is given: the textbook SVM's free bias.
 DEFAULT_INTERCEPT = "free"
+
+# --------------------------------------------------------------------------- loss
+
+#: The soft-margin losses: ``"hinge"`` (``xi_i``, the L1-loss SVM) and ``"squared_hinge"``
+#: (``xi_i^2``, the L2-loss SVM, scikit-learn's ``LinearSVC()`` default). The hard margin
+#: has no loss: it is the same problem under either name.
+LOSSES = ("hinge", "squared_hinge")
+
+#: The loss of a problem when none is given: the textbook SVM's hinge.
+DEFAULT_LOSS = "hinge"
 
 
 def intercept_for(supported: Sequence[str], requested: str | None = None) -> str:

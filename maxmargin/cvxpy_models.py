@@ -31,11 +31,20 @@ form is the C form divided by ``C n`` (``lam = 1/(C n)``): objective
 dual is
 ``max sum_i alpha_i - lam/2 ||w(alpha)||^2`` with ``w(alpha) = (1/lam) sum_i alpha_i y_i
 z_i``, and optimal value ``F* = lam P*``.
+
+The squared hinge (``loss="squared_hinge"``) squares the slacks, ``sum_i C_i xi_i^2``
+(``xi >= 0`` stays, inactive at the optimum: its multipliers are 0), and its dual has no
+upper bound and one more term, ``- sum_i alpha_i^2 / (4 C_i)``; in the lambda form
+(``alpha_lam = lam * alpha``, ``lam C_i = s_i / n``) that term is
+``- (n/4) sum_i alpha_i^2 / s_i``. An example of weight 0 has ``alpha_i = 0`` as a
+constraint (its term would be 0/0).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from ._deps import require
 from ._validation import check_choice
@@ -71,7 +80,8 @@ def primal_model(problem: SVMProblem, objective: str = "C") -> Any:
               \xi_i \ge 0
 
     (``C_i = C s_i``, ``C`` without weights; ``objective="lambda"``:
-    ``lam/2 ||w~||^2 + (1/n) sum_i s_i xi_i``, the same problem divided by ``C n``).
+    ``lam/2 ||w~||^2 + (1/n) sum_i s_i xi_i``, the same problem divided by ``C n``; the
+    squared hinge: ``xi_i^2`` in place of ``xi_i``).
 
     Parameters
     ----------
@@ -91,7 +101,7 @@ def primal_model(problem: SVMProblem, objective: str = "C") -> Any:
         vectorised margin constraint ``y * (X @ w + b) >= 1 - xi``: after a solve, its
         ``dual_value`` (shape (n,)) is ``alpha`` (``lam * alpha`` in the lambda form).
         ``model.constraints[1]`` (soft margin) is ``xi >= 0``, with multipliers
-        ``mu = C_i - alpha`` (``s_i/n - lam * alpha``).
+        ``mu = C_i - alpha`` (``s_i/n - lam * alpha``; 0 for the squared hinge).
 
     Examples
     --------
@@ -126,10 +136,11 @@ def primal_model(problem: SVMProblem, objective: str = "C") -> Any:
         xi = cp.Variable(n, name="xi")
         constraints = [cp.multiply(y, f) >= 1 - xi, xi >= 0]
         sw = problem.weights
+        loss = cp.square(xi) if problem.squared else xi
         if objective == "C":
-            obj = 0.5 * reg + (problem.C * cp.sum(xi) if sw is None else problem.costs @ xi)
+            obj = 0.5 * reg + (problem.C * cp.sum(loss) if sw is None else problem.costs @ loss)
         else:
-            obj = 0.5 * problem.lam * reg + (cp.sum(xi) if sw is None else sw @ xi) / n
+            obj = 0.5 * problem.lam * reg + (cp.sum(loss) if sw is None else sw @ loss) / n
     return cp.Problem(cp.Minimize(obj), constraints)
 
 
@@ -144,7 +155,9 @@ def dual_model(problem: SVMProblem, objective: str = "C", *, C_parameter: bool =
     (``C_i = C s_i``; hard margin: no upper bound; the equality for intercept ``free``
     only; ``objective="lambda"``: ``max sum_i alpha_i - lam/2 ||w(alpha)||^2`` with
     ``w(alpha) = (1/lam) sum_i alpha_i y_i z_i``, over ``0 <= alpha_i <= s_i/n``, whose
-    ``alpha`` is ``lam`` times the C form's).
+    ``alpha`` is ``lam`` times the C form's; the squared hinge: no upper bound and
+    ``- sum_i alpha_i^2 / (4 C_i)`` added, ``- (n/4) sum_i alpha_i^2 / s_i`` in the lambda
+    form).
 
     Parameters
     ----------
@@ -158,14 +171,18 @@ def dual_model(problem: SVMProblem, objective: str = "C", *, C_parameter: bool =
     C_parameter : bool, default False
         The box bound ``C`` as a ``cvxpy.Parameter`` (``model.param_dict["C"]``, soft
         margin in the C form): the model is DPP, compiled once and re-solved at any C by
-        setting the parameter's value (the grid path does so).
+        setting the parameter's value (the grid path does so). The hinge's only: the
+        squared hinge's ``C`` enters as ``1/(4 C)``, which no DPP parameter of ``C``
+        gives.
 
     Returns
     -------
     cvxpy.Problem
         One variable ``alpha`` of shape (n,) (``model.var_dict["alpha"]``). Constraints,
-        in order: ``alpha >= 0``; ``alpha <= C_i`` (soft margin; ``s_i/n`` in the lambda
-        form); ``y @ alpha == 0`` (intercept ``free``), whose ``dual_value`` is ``b``.
+        in order: ``alpha >= 0``; ``alpha <= C_i`` (the hinge's soft margin; ``s_i/n`` in
+        the lambda form) or ``alpha_i == 0`` where ``C_i = 0`` (the squared hinge, with
+        weights of 0); ``y @ alpha == 0`` (intercept ``free``), whose ``dual_value`` is
+        ``b``.
         ``w~ = sum_i alpha_i y_i z_i`` (divided by ``lam`` in the lambda form) maps the
         optimum back to the primal: :meth:`SVMProblem.weights_from_dual`.
 
@@ -188,7 +205,13 @@ def dual_model(problem: SVMProblem, objective: str = "C", *, C_parameter: bool =
     constraints = [alpha >= 0]
     if C_parameter and (problem.hard or objective != "C"):
         raise ParameterError("C_parameter is for a soft margin in the C form")
+    if C_parameter and problem.squared:
+        raise ParameterError(
+            "C_parameter is the hinge's box bound; the squared hinge's C enters as 1/(4 C)"
+        )
     sw = problem.weights
+    if problem.squared:
+        return _squared_dual(problem, objective, alpha, w_tilde, constraints)
     if objective == "C":
         if not problem.hard:
             C = cp.Parameter(nonneg=True, name="C", value=problem.C) if C_parameter else problem.C
@@ -200,6 +223,30 @@ def dual_model(problem: SVMProblem, objective: str = "C", *, C_parameter: bool =
         # value as ||w~||^2 / (2 lam), which overflows first when lam is large
         constraints.append(alpha <= (1.0 / n if sw is None else sw / n))
         obj = cp.sum(alpha) - 0.5 * problem.lam * cp.sum_squares(w_tilde / problem.lam)
+    if problem.intercept == "free":
+        constraints.append(y @ alpha == 0)
+    return cp.Problem(cp.Maximize(obj), constraints)
+
+
+def _squared_dual(
+    problem: SVMProblem, objective: str, alpha: Any, w_tilde: Any, constraints: list[Any]
+) -> Any:
+    """The squared hinge's dual: no upper bound, ``- sum_i alpha_i^2 / (4 C_i)`` added."""
+    cp = require("cvxpy", "a cvxpy model")
+    n, y, sw = problem.n, problem.data.y, problem.weights
+    lam = problem.lam
+    # the diagonal's coefficient 1/(4 C_i), or n/(4 s_i) in the lambda form (lam C_i = s_i/n)
+    s = np.ones(n) if sw is None else sw
+    pos = s > 0
+    scale = 1.0 / (4.0 * problem.C) if objective == "C" else n / 4.0
+    coef = np.where(pos, scale / np.where(pos, s, 1.0), 0.0)
+    if not pos.all():
+        constraints.append(alpha[np.flatnonzero(~pos)] == 0)  # weight 0: alpha_i = 0
+    diagonal = cp.sum(cp.multiply(coef, cp.square(alpha)))
+    if objective == "C":
+        obj = cp.sum(alpha) - 0.5 * cp.sum_squares(w_tilde) - diagonal
+    else:
+        obj = cp.sum(alpha) - 0.5 * lam * cp.sum_squares(w_tilde / lam) - diagonal
     if problem.intercept == "free":
         constraints.append(y @ alpha == 0)
     return cp.Problem(cp.Maximize(obj), constraints)

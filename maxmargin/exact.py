@@ -107,14 +107,17 @@ def _solve_rescaled(problem: SVMProblem, t: float, t0: float, **kw: Any) -> Exac
 def _solve_rescaled_inner(problem: SVMProblem, t: float, t0: float, **kw: Any) -> ExactSolution:
     _, lc = scale_free_c(problem)
     huge = not problem.hard and lc > HUGE_LOG_CR2
-    if huge:
+    # the squared hinge's optimum is never the hard margin's (alpha_i = 2 C xi_i > 0 on
+    # every support vector): only the hinge's is found that way
+    as_hard = huge and not problem.squared
+    if as_hard:
         sol = _soft_as_hard(problem, t, t0, kw["tol"])
         if sol is not None:
             return sol
 
     def cannot() -> SolverError:
         # "not separable" only where the hard margin was tried (at a huge C R^2) and failed
-        why = "the data are not separable, and " if huge else ""
+        why = "the data are not separable, and " if as_hard else ""
         return SolverError(
             f"{problem.data.name}: {why}the soft margin at C = {problem.C:.3g} cannot be "
             f"solved in double precision{scale_hint(problem)}"
@@ -562,6 +565,7 @@ def _solve_without_zero_costs(problem: SVMProblem, t0: float, **kw: Any) -> Exac
         intercept=problem.intercept,
         intercept_scaling=problem.intercept_scaling,
         sample_weight=problem.weights[keep],  # type: ignore[index]
+        loss=problem.loss,
     )
     logger.debug("solve %s: %d examples of weight 0 left out", data.name, problem.n - keep.size)
     with warnings.catch_warnings(record=True) as caught:
@@ -649,12 +653,12 @@ class _Attempts:
         else:
             w, b = primal_point(p, raw.x)
             alpha = np.asarray(raw.z_ineq, float).ravel()
-        alpha = np.clip(alpha, 0.0, np.inf if p.hard else p.costs)
+        alpha = np.clip(alpha, 0.0, np.inf if p.hard or p.squared else p.costs)
         cert = certify(p, w, b, alpha, tol=self.tol)
         if self.polish:
             exact_bounds = route.backend is not None and route.backend.exact_bounds
             best = polish_point(p, self.YZ, w, b, alpha, cert, self.tol, from_alpha=exact_bounds)
-            if best is None and not p.hard:  # every alpha_i at 0 or C: no margin SV to solve for
+            if best is None and not (p.hard or p.squared):  # every alpha_i at 0 or C
                 best = polish_no_margin(p, self.YZ, alpha, cert, self.tol)
             if best is not None:
                 return _Point(raw, route, *best, polished=True)
@@ -668,7 +672,11 @@ def _first_answer(attempts: _Attempts, route: Route) -> tuple[RawResult, Route]:
     calls infeasible, the separation LP's verdict.
     """
     raw, route = attempts.run(route)
-    if route.fallbacks and raw.status not in (Status.OPTIMAL, Status.INACCURATE, Status.UNBOUNDED):
+    # the squared hinge's dual is never unbounded (strongly concave): such a status failed
+    usable: tuple[Status, ...] = (Status.OPTIMAL, Status.INACCURATE)
+    if not attempts.problem.squared:
+        usable += (Status.UNBOUNDED,)
+    if route.fallbacks and raw.status not in usable:
         raw, route = attempts.run(route.other(route.fallbacks[0]))
     if attempts.problem.hard and raw.status.says_infeasible:
         raw, route = _separable_after_all(attempts, raw, route)

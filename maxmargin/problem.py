@@ -17,7 +17,18 @@ weights):
     \qquad 0 \le \alpha_i \le C_i
 
 where ``w~ = w`` for intercept ``free`` and ``none`` and ``w~ = (w, b/s)`` for
-``augmented`` (z_i = (x_i, s)); otherwise ``z_i = x_i``. The lambda form weighs the
+``augmented`` (z_i = (x_i, s)); otherwise ``z_i = x_i``. The squared hinge
+(``loss="squared_hinge"``, the L2-loss SVM) squares each slack, and its dual loses the
+upper bound and gains a diagonal:
+
+.. math::
+
+    P(w, b) &= \tfrac12 \|\tilde w\|^2 + \sum_i C_i\, \mathrm{hinge}_i^2, \qquad
+    F = \tfrac{\lambda}{2} \|\tilde w\|^2 + \tfrac1n \sum_i s_i\, \mathrm{hinge}_i^2 \\
+    D(\alpha) &= \sum_i \alpha_i - \tfrac12 \|\sum_i \alpha_i y_i z_i\|^2
+    - \sum_i \frac{\alpha_i^2}{4 C_i}, \qquad \alpha_i \ge 0
+
+(KKT: ``w~ = sum_i alpha_i y_i z_i`` and ``alpha_i = 2 C_i hinge_i``). The lambda form weighs the
 losses as scikit-learn's ``SGDClassifier`` does (each loss times its weight, divided by
 ``n``, the number of rows given), so ``lam = 1/(C n)`` with or without weights.
 """
@@ -35,7 +46,7 @@ import scipy.sparse as sp
 
 from . import io
 from ._validation import check_bool, check_choice, check_positive, check_scale, reciprocal_form
-from .conventions import DEFAULT_INTERCEPT, INTERCEPTS
+from .conventions import DEFAULT_INTERCEPT, DEFAULT_LOSS, INTERCEPTS, LOSSES
 from .cvxpy_models import dual_model, primal_model
 from .data import Dataset
 from .data.weights import combine_weights, resolve_class_weight
@@ -83,6 +94,12 @@ class SVMProblem(io.Persistent):
         ``{label: weight}`` with the data's original labels (``data.classes``; a label
         left out weighs 1), or ``"balanced"``: ``n / (2 n_c)`` for class c, as
         scikit-learn. Soft margin only.
+    loss : {"hinge", "squared_hinge"}
+        The soft margin's loss of each slack ``xi_i = max(0, 1 - y_i f(x_i))``:
+        ``xi_i`` (the L1-loss SVM, the textbook's) or ``xi_i^2`` (the L2-loss SVM,
+        scikit-learn's ``LinearSVC()`` default). The hard margin has no slack: with
+        ``hard=True`` both name the same problem (accepted, kept as given). Linear
+        problems only (a kernel problem refuses the squared hinge).
     kernel : None, str, callable or Kernel, optional
         None or ``"linear"``: this problem. Any other kernel of :mod:`maxmargin.kernels`
         (``"rbf"``, ``"poly"``, ``"sigmoid"``, ``"precomputed"``, a callable): the call
@@ -130,6 +147,7 @@ class SVMProblem(io.Persistent):
     intercept: str
     intercept_scaling: float
     weights: np.ndarray | None
+    loss: str = DEFAULT_LOSS  # files written before the key have the hinge
     class_weight: dict | None = io.transient()  # its effect is in weights
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Any:
@@ -137,6 +155,12 @@ class SVMProblem(io.Persistent):
         kernel = kwargs.get("kernel")
         if kernel is None or (isinstance(kernel, str) and kernel == "linear"):
             return super().__new__(cls)
+        loss = kwargs.pop("loss", DEFAULT_LOSS)
+        if loss != DEFAULT_LOSS:
+            raise ParameterError(
+                f"loss={loss!r} is for linear problems; a kernel problem solves the hinge "
+                "(loss='hinge')"
+            )
         return svm_problem(*args, **kwargs)
 
     def __init__(
@@ -150,6 +174,7 @@ class SVMProblem(io.Persistent):
         *,
         sample_weight: Any = None,
         class_weight: Any = None,
+        loss: str = DEFAULT_LOSS,
         kernel: Any = None,
         gamma: float | str = "scale",
         degree: int = 3,
@@ -170,6 +195,7 @@ class SVMProblem(io.Persistent):
                 "lam = 1/(C n) is derived from C and vice versa"
             )
         check_choice("intercept", intercept, INTERCEPTS)
+        check_choice("loss", loss, LOSSES)
         s = check_scale("intercept_scaling", intercept_scaling)
         n = data.n
         if hard:
@@ -205,6 +231,7 @@ class SVMProblem(io.Persistent):
             ("intercept", intercept),
             ("intercept_scaling", s),
             ("weights", weights),
+            ("loss", loss),
             ("class_weight", classes),
         ):
             object.__setattr__(self, name, value)
@@ -257,7 +284,7 @@ class SVMProblem(io.Persistent):
             )
         s, w = self.intercept_scaling, self.weights
         C = None if self.hard else self.C
-        p = SVMProblem(data, C, None, self.hard, self.intercept, s, sample_weight=w)
+        p = SVMProblem(data, C, None, self.hard, self.intercept, s, sample_weight=w, loss=self.loss)
         object.__setattr__(p, "lam", self.lam)  # the stated lam to the bit (given, not C)
         return p
 
@@ -268,12 +295,21 @@ class SVMProblem(io.Persistent):
         """Whether the examples have weights (``weights`` is not None)."""
         return self.weights is not None
 
+    @property
+    def squared(self) -> bool:
+        """Whether the slacks are squared: the soft margin with ``loss="squared_hinge"``.
+
+        The hard margin is the same problem under either loss (no slacks): False there.
+        """
+        return self.loss == "squared_hinge" and not self.hard
+
     @cached_property
     def costs(self) -> np.ndarray:
         """The per-example costs ``C_i = C s_i``, shape (n,).
 
         The dual box is ``0 <= alpha_i <= C_i`` (``inf`` for hard margin; ``C`` everywhere
-        without weights).
+        without weights). The squared hinge has no upper bound: there ``C_i`` weighs
+        ``xi_i^2`` and adds ``alpha_i^2 / (4 C_i)`` to the dual.
         """
         if self.weights is None:
             return np.full(self.n, self.C)
@@ -432,6 +468,52 @@ class SVMProblem(io.Persistent):
         """
         return np.maximum(0.0, 1.0 - self.margins(w, b))
 
+    def squared_hinge(self, w: Any, b: Any = 0.0) -> np.ndarray:
+        """Squared hinge losses ``xi_i^2 = max(0, 1 - y_i f(x_i))^2``.
+
+        Parameters
+        ----------
+        w : array-like of shape (d,) or (k, d)
+        b : float or array-like of shape (k,)
+
+        Returns
+        -------
+        ndarray of shape (n,) or (n, k)
+
+        Examples
+        --------
+        >>> from maxmargin import Dataset
+        >>> p = SVMProblem(Dataset([[1.0], [-2.0]], [1, -1]), loss="squared_hinge")
+        >>> p.squared_hinge([0.5], 0.0).tolist()
+        [0.25, 0.0]
+        """
+        return self.hinge(w, b) ** 2
+
+    def losses(self, w: Any, b: Any = 0.0) -> np.ndarray:
+        """The problem's loss of each example: :meth:`hinge` or :meth:`squared_hinge`.
+
+        Parameters
+        ----------
+        w : array-like of shape (d,) or (k, d)
+        b : float or array-like of shape (k,)
+
+        Returns
+        -------
+        ndarray of shape (n,) or (n, k)
+            ``xi_i`` for ``loss="hinge"``, ``xi_i^2`` for ``loss="squared_hinge"``.
+
+        Examples
+        --------
+        >>> from maxmargin import Dataset
+        >>> ds = Dataset([[1.0], [-2.0]], [1, -1])
+        >>> SVMProblem(ds).losses([0.5]).tolist()
+        [0.5, 0.0]
+        >>> SVMProblem(ds, loss="squared_hinge").losses([0.5]).tolist()
+        [0.25, 0.0]
+        """
+        xi = self.hinge(w, b)
+        return xi * xi if self.loss == "squared_hinge" else xi
+
     def regularizer(self, w: Any, b: Any = 0.0) -> np.ndarray | float:
         """The squared regularized norm ``||w~||^2``.
 
@@ -463,8 +545,8 @@ class SVMProblem(io.Persistent):
 
         .. math:: P(w, b) = \tfrac12 \|\tilde w\|^2 + \textstyle\sum_i C_i \xi_i
 
-        (``C_i = C s_i``, ``C`` without weights; hard margin: ``1/2 ||w~||^2``, its
-        feasibility is checked by ``certify``).
+        (``C_i = C s_i``, ``C`` without weights; the squared hinge: ``C_i xi_i^2``; hard
+        margin: ``1/2 ||w~||^2``, its feasibility is checked by ``certify``).
 
         Parameters
         ----------
@@ -481,12 +563,15 @@ class SVMProblem(io.Persistent):
         >>> p = SVMProblem(Dataset([[1.0], [-2.0]], [1, -1]), C=2.0)
         >>> float(p.primal_objective([0.5], 0.0))  # 0.125 + 2 * (0.5 + 0)
         1.125
+        >>> q = SVMProblem(p.data, C=2.0, loss="squared_hinge")
+        >>> float(q.primal_objective([0.5], 0.0))  # 0.125 + 2 * (0.5^2 + 0)
+        0.625
         """
         self._check_b(b)
         half = 0.5 * self.regularizer(w, b)
         if self.hard:
             return half
-        return half + self.C * self._weighted_sum(self.hinge(w, b))
+        return half + self.C * self._weighted_sum(self.losses(w, b))
 
     def _weighted_sum(self, v: np.ndarray) -> Any:
         """``sum_i s_i v_i`` over axis 0 (``sum_i v_i`` without weights, as before)."""
@@ -501,7 +586,7 @@ class SVMProblem(io.Persistent):
                   + \tfrac1n \textstyle\sum_i s_i \xi_i = P / (C n)
 
         (``s_i = 1`` without weights; with them, each loss times its weight over the
-        ``n`` rows, as scikit-learn's ``SGDClassifier``).
+        ``n`` rows, as scikit-learn's ``SGDClassifier``; the squared hinge: ``xi_i^2``).
 
         Parameters
         ----------
@@ -522,8 +607,8 @@ class SVMProblem(io.Persistent):
         if self.hard:
             raise ParameterError("the lambda form exists for soft margin only (hard has lam = 0)")
         self._check_b(b)
-        hinge = self.hinge(w, b)
-        loss = hinge.mean(axis=0) if self.weights is None else self.weights @ hinge / self.n
+        xi = self.losses(w, b)
+        loss = xi.mean(axis=0) if self.weights is None else self.weights @ xi / self.n
         return 0.5 * self.lam * self.regularizer(w, b) + loss
 
     def dual_weights(self, alpha: Any) -> np.ndarray:
@@ -553,8 +638,11 @@ class SVMProblem(io.Persistent):
 
         .. math:: D(\alpha) = \textstyle\sum_i \alpha_i
                   - \tfrac12 \|\sum_i \alpha_i y_i z_i\|^2
+                  \ \left[- \textstyle\sum_i \alpha_i^2 / (4 C_i)\right]
 
-        Feasibility (box, equality) is not checked here: see ``certify``.
+        (the bracket for the squared hinge; an example of cost ``C_i = 0`` there adds
+        0 for ``alpha_i = 0`` and ``inf`` otherwise). Feasibility (box, equality) is not
+        checked here: see ``certify``.
 
         Parameters
         ----------
@@ -570,13 +658,35 @@ class SVMProblem(io.Persistent):
         >>> p = SVMProblem(Dataset([[1.0], [-1.0]], [1, -1]))
         >>> float(p.dual_objective([0.5, 0.5]))  # 1 - 1/2 * 1^2
         0.5
+        >>> q = SVMProblem(p.data, C=1.0, loss="squared_hinge")
+        >>> round(float(q.dual_objective([0.4, 0.4])), 12)  # 0.8 - 0.8^2 / 2 - 2 * 0.16 / 4
+        0.4
         """
         alpha = self._alpha(alpha)
         v = self.dual_weights(alpha)
-        return alpha.sum(axis=-1) - 0.5 * np.einsum("...j,...j->...", v, v)
+        D = alpha.sum(axis=-1) - 0.5 * np.einsum("...j,...j->...", v, v)
+        if not self.squared:
+            return D
+        return D - self._diagonal_term(alpha)
+
+    def _diagonal_term(self, alpha: np.ndarray) -> Any:
+        """``sum_i alpha_i^2 / (4 C_i)``: the squared hinge's addition to the dual.
+
+        As ``(alpha_i / (2 sqrt C_i))^2``, whose quotient neither over- nor underflows
+        where ``alpha_i^2`` would; ``C_i = 0`` (weight 0) fixes ``alpha_i = 0``: 0 there,
+        ``inf`` for any other value.
+        """
+        costs = self.costs
+        pos = costs > 0
+        root = 2.0 * np.sqrt(np.where(pos, costs, 1.0))
+        q = np.where(pos, alpha / root, np.where(alpha == 0, 0.0, np.inf))
+        return np.einsum("...j,...j->...", q, q)
 
     def weights_from_dual(self, alpha: Any) -> tuple[np.ndarray, float | None]:
         """The primal ``(w, b)`` mapped from alpha: ``w = sum alpha_i y_i x_i``.
+
+        The same map for both losses (the squared hinge's KKT conditions add
+        ``alpha_i = 2 C_i xi_i``, which fixes the free ``b`` from any ``alpha_i > 0``).
 
         Parameters
         ----------
@@ -607,9 +717,10 @@ class SVMProblem(io.Persistent):
         xi_i >= 0`` with variables ``w``, ``b``, ``xi`` (``model.var_dict``), the margin
         constraints as one vectorised ``model.constraints[0]`` whose ``dual_value`` is
         ``alpha``. ``dual``: ``max sum_i alpha_i - 1/2 ||sum_i alpha_i y_i z_i||^2  s.t.
-        0 <= alpha_i <= C, sum_i alpha_i y_i = 0`` with variable ``alpha``. Details, the
-        hard margin and the intercept modes: :mod:`maxmargin.cvxpy_models` (cvxpy is
-        imported there, on first call).
+        0 <= alpha_i <= C, sum_i alpha_i y_i = 0`` with variable ``alpha``. The squared
+        hinge: ``C sum_i xi_i^2`` in the primal; ``- sum_i alpha_i^2 / (4 C)`` in the dual,
+        which has no upper bound. Details, the hard margin and the intercept modes:
+        :mod:`maxmargin.cvxpy_models` (cvxpy is imported there, on first call).
 
         Parameters
         ----------
@@ -655,4 +766,6 @@ class SVMProblem(io.Persistent):
         form = "hard" if self.hard else f"C={self.C:.6g}, lam={self.lam:.6g}"
         if self.weights is not None:
             form += ", weighted"
+        if self.loss != DEFAULT_LOSS:
+            form += f", loss={self.loss!r}"
         return f"SVMProblem({self.data_name!r}, {form}, intercept={self.intercept!r})"

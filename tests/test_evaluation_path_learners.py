@@ -103,7 +103,7 @@ def test_study_document_keys_and_read_back():
     assert set(doc) == {
         "lam", "learners", "intercept", "intercept_scaling", "scored_against", "epochs",
         "order", "seed", "t", "n", "F_star", "eps", "final_rel_subopt", "epochs_to_eps",
-        "rel_subopt", "seconds",
+        "rel_subopt", "seconds", "loss",
     }  # fmt: skip
     final = np.array(doc["final_rel_subopt"]["pegasos"], dtype=float)  # "inf": inf
     assert np.array_equal(final, st.final_rel_subopt[0])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..conventions import DEFAULT_INTERCEPT, INTERCEPTS
+from ..conventions import DEFAULT_INTERCEPT, DEFAULT_LOSS, INTERCEPTS, LOSSES
 from .learners import _learner_options, _learner_targets
 from .options import (
     COMPARE_FIGURES,
@@ -51,13 +51,15 @@ def add(sub: argparse._SubParsersAction[_Parser]) -> None:
         "none) runs with one it supports and is scored against the problem of that "
         f"intercept, said in the report (default: {DEFAULT_INTERCEPT})",
     )
+    _add_loss_arg(p, "the learners that take a loss (pegasos, subgradient) minimise it")
     _add_weight_args(p)
     _add_option(
         p,
         "--learners",
         help="comma-separated learners: names, module:Class or "
         "path/file.py:Class (default: perceptron, averaged_perceptron, "
-        "pegasos, subgradient, pa1; none when --trace is given)",
+        "pegasos, subgradient, pa1; the squared hinge: no pegasos, which needs "
+        "--learner-param projection=greedy there; none when --trace is given)",
     )
     p.add_argument(
         "--trace",
@@ -84,6 +86,19 @@ def add(sub: argparse._SubParsersAction[_Parser]) -> None:
 
 #: ``compare``'s learners when neither ``--learners`` nor ``--trace`` is given.
 DEFAULT_COMPARE = "perceptron,averaged_perceptron,pegasos,subgradient,pa1"
+#: The squared hinge's: Pegasos refuses it without a projection.
+DEFAULT_COMPARE_SQUARED = "perceptron,averaged_perceptron,subgradient,pa1"
+
+
+def _add_loss_arg(p: argparse.ArgumentParser, learners: str) -> None:
+    """``--loss``: the problem's loss (``compare`` and ``path``)."""
+    p.add_argument(
+        "--loss",
+        choices=LOSSES,
+        default=DEFAULT_LOSS,
+        help=f"the problem's loss: hinge, or squared_hinge (the L2-loss SVM, "
+        f"LinearSVC's default); {learners} (default: {DEFAULT_LOSS})",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -97,7 +112,8 @@ def run(args: argparse.Namespace) -> int:
     plan = _outputs(args, _report_files(args, "checkpoints.csv"))
     if args.seeds < 1:
         raise ParameterError(f"The 'seeds' parameter must be an int >= 1. Got {args.seeds}")
-    text = args.learners if args.learners is not None or args.trace else DEFAULT_COMPARE
+    default = DEFAULT_COMPARE_SQUARED if args.loss == "squared_hinge" else DEFAULT_COMPARE
+    text = args.learners if args.learners is not None or args.trace else default
     targets = [] if text is None else _learner_targets(text, "--learners")
     params = [p for _, p in distribute(targets, **_learner_options(args))] if targets else []
     _check_weighted(args, targets)
@@ -106,7 +122,9 @@ def run(args: argparse.Namespace) -> int:
     kw: dict[str, Any] = (
         {"lam": args.lam} if args.lam is not None else {"C": 1.0 if args.C is None else args.C}
     )
-    problem = SVMProblem(data, intercept=args.intercept, **kw, **_weights(args, data))
+    problem = SVMProblem(
+        data, intercept=args.intercept, loss=args.loss, **kw, **_weights(args, data)
+    )
     # each with the problem's intercept if it supports it, else its own (scored against its own)
     learners = [resolve(t, problem, **p) for t, p in zip(targets, params, strict=True)]
     for learner in learners:  # their lam comes from the option given: name that one

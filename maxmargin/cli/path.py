@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ..io.files import OutputPlan, display
+from .compare import _add_loss_arg
 from .learners import _learner_options, _learner_targets
 from .options import (
     _add_data_args,
@@ -56,6 +57,7 @@ def add(sub: argparse._SubParsersAction[_Parser]) -> None:
         help="a grid of lambda instead of C (default: the C grid)",
     )
     _add_intercept_arg(p)
+    _add_loss_arg(p, "the grid only (--exact is the hinge's), --learners minimise it")
     _add_weight_args(p)
     _add_option(p, "--holdout")
     p.add_argument(
@@ -99,14 +101,18 @@ def run(args: argparse.Namespace) -> int:
     from ..evaluation.path import regularization_path as path
     from ..evaluation.path.grids import parse_grid
     from ..evaluation.path.learners import check_study_size, learners_along_path
+    from ..exceptions import ParameterError
     from ..online.registry import distribute
     from ..report import write_path_report
     from ..report.path import markdown
 
     if args.exact and args.learners:
-        from ..exceptions import ParameterError
-
         raise ParameterError("--learners runs at the grid's lambdas: use it without --exact")
+    if args.exact and args.loss == "squared_hinge":
+        raise ParameterError(
+            "--exact traces the hinge's piecewise-linear path; the squared hinge's is "
+            "rational in C between support-set changes: use the grid (without --exact)"
+        )
     plan = _outputs(args, _report_files(args, "grid.csv", "breakpoints.csv"))
     out = plan.folder
     grid = parse_grid(args.C_grid if args.lam_grid is None else args.lam_grid)
@@ -129,6 +135,7 @@ def run(args: argparse.Namespace) -> int:
     result = path(
         data,
         intercept=args.intercept,
+        loss=args.loss,
         holdout=holdout,
         solver=args.solver,
         progress=show,

@@ -33,7 +33,8 @@ __all__ = [
 def feasible_dual(alpha: Any, problem: SVMProblem) -> np.ndarray:
     r"""Make dual points feasible for ``problem`` (C form), so that ``D`` bounds ``P*``.
 
-    Clips into the box :math:`0 \le \alpha_i \le C_i` (``C_i = C s_i`` with weights);
+    Clips into the box :math:`0 \le \alpha_i \le C_i` (``C_i = C s_i`` with weights;
+    the squared hinge's dual has no upper bound: :math:`\alpha_i \ge 0` only);
     for intercept ``free`` it then
     restores :math:`\sum_i \alpha_i y_i = 0` by scaling down the class with the larger
     total (which stays in the box). Any feasible point gives weak duality
@@ -61,7 +62,10 @@ def feasible_dual(alpha: Any, problem: SVMProblem) -> np.ndarray:
     a = np.nan_to_num(np.asarray(alpha, dtype=float), nan=0.0, posinf=0.0, neginf=0.0)
     if problem.hard:
         raise ParameterError("feasible_dual needs a soft-margin problem (C or lam)")
-    a = np.clip(a, 0.0, problem.C if problem.weights is None else problem.costs)
+    if problem.loss == "squared_hinge":
+        a = np.maximum(a, 0.0)
+    else:
+        a = np.clip(a, 0.0, problem.C if problem.weights is None else problem.costs)
     if problem.intercept == "free":
         y = problem.data.y
         pos = (a * (y > 0)).sum(axis=-1, keepdims=True)

@@ -418,6 +418,7 @@ def compare(
     lam: float | None = None,
     intercept: str = DEFAULT_INTERCEPT,
     intercept_scaling: float = 1.0,
+    loss: str | None = None,
     epochs: int = 10,
     orders: Sequence[str] | str = ("shuffle",),
     seeds: Sequence[int] | int = (0,),
@@ -461,6 +462,9 @@ def compare(
         the learners' mode where they support it, ``references[0]``'s.
     intercept_scaling : float
         ``s`` of the bias feature the learners see (``augmented``, ``free``).
+    loss : {"hinge", "squared_hinge"}, optional
+        The loss of the problem built from ``C`` / ``lam`` (default the hinge); learners
+        are built with it, one minimising another loss's objective is refused.
     epochs : int
     orders : sequence of {"cyclic", "shuffle", "sample"}
     seeds : sequence of int
@@ -528,7 +532,7 @@ def compare(
     (True, True)
     """
     tic_all = time.perf_counter()
-    problem = _problem_of(data, problem, C, lam, intercept, intercept_scaling)
+    problem = _problem_of(data, problem, C, lam, intercept, intercept_scaling, loss)
     label = _labels()
     built = _build_learners(learners, problem, label)
     given = _given_traces(traces, problem, label)

@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from .. import io
-from ..conventions import describe_problem
+from ..conventions import DEFAULT_LOSS, describe_problem
 from ..data import Dataset
 from ..exact import solve
 from ..exceptions import ParameterError
@@ -104,7 +104,8 @@ class Reference(io.Persistent):
     def scored_against(self) -> str:
         """The problem in words (:func:`~maxmargin.conventions.describe_problem`)."""
         p = self.problem
-        return describe_problem(p.C, p.lam, p.intercept, p.intercept_scaling)
+        what = describe_problem(p.C, p.lam, p.intercept, p.intercept_scaling)
+        return what if p.loss == "hinge" else f"{what}, squared hinge (the L2-loss SVM)"
 
     def with_data(self, data: Dataset) -> Reference:
         """Both optima on ``data``, their certificates recomputed with numpy.
@@ -141,6 +142,7 @@ def _problem_of(
     lam: float | None,
     intercept: str,
     intercept_scaling: float,
+    loss: str | None = None,
 ) -> SVMProblem:
     """The soft-margin problem the learners are measured on, given or built from C / lam."""
     if not isinstance(data, Dataset):
@@ -160,13 +162,20 @@ def _problem_of(
                 "problem was built on another Dataset than data; pass the "
                 "problem's own data, or C=/lam= instead of problem"
             )
+        if loss not in (None, problem.loss):
+            raise ParameterError(f"loss={loss!r} but the problem has loss={problem.loss!r}")
     else:
         if C is not None and lam is not None:
             raise ParameterError(
                 f"give only one of C and lam (got C={C!r}, lam={lam!r}); lam = 1/(C n)"
             )
         problem = SVMProblem(
-            data, C=C, lam=lam, intercept=intercept, intercept_scaling=intercept_scaling
+            data,
+            C=C,
+            lam=lam,
+            intercept=intercept,
+            intercept_scaling=intercept_scaling,
+            loss=DEFAULT_LOSS if loss is None else loss,
         )
     if problem.hard:
         raise ParameterError(
@@ -190,11 +199,13 @@ def _soft_reference(
         or (
             reference.problem.hard
             or reference.problem.intercept != problem.intercept
+            or reference.problem.loss != problem.loss
             or not math.isclose(reference.problem.C, problem.C, rel_tol=1e-12)
         )
     ):
         raise ParameterError(
-            "reference must be the ExactSolution of this very problem (same data, C and intercept)"
+            "reference must be the ExactSolution of this very problem (same data, C, "
+            "intercept and loss)"
         )
     return _certified(reference, "soft-margin")
 
@@ -276,6 +287,7 @@ def problem_for(problem: SVMProblem, intercept: str) -> SVMProblem:
         intercept=intercept,
         intercept_scaling=problem.intercept_scaling,
         sample_weight=problem.weights,
+        loss=problem.loss,
     )
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 import numpy as np
@@ -21,7 +21,7 @@ import scipy.sparse as sp
 
 from .. import io
 from ..certificate import certify
-from ..conventions import summarize
+from ..conventions import DEFAULT_LOSS, summarize
 from ..data import Dataset
 from ..exceptions import CertificateError, DataError, ParameterError
 from ..online import ORDERS, schedule
@@ -90,13 +90,17 @@ class RunResult(io.Persistent):
     mistakes : ndarray of int64
         Cumulative online mistakes (the trace's).
     regret : ndarray
-        Against :math:`\tilde w^*`, from the trace's ``loss`` and ``sqnorm``.
+        Against :math:`\tilde w^*`, from the trace's ``loss`` and ``sqnorm``: of
+        :math:`f_s = \frac\lambda2\|w\|^2 + \ell_s` with the learner's loss
+        :math:`\ell` (the squared hinge for a squared-hinge learner, else the hinge).
     regret_bound : ndarray
         Pegasos without lazy projection and with batch 1:
         :math:`G^2 (1 + \ln t)/(2\lambda)`, ``G`` as in :attr:`regret_G`.
     regret_G : float
         ``2R`` (no projection: :math:`\lambda\|w_t\| \le R`) or
-        ``R + min(R, sqrt(lam))`` (greedy projection on the :math:`1/\sqrt\lambda` ball).
+        ``R + min(R, sqrt(lam))`` (greedy projection on the :math:`1/\sqrt\lambda` ball);
+        the squared hinge: ``lam r + 2 (1 + r R) R`` with the greedy projection on the
+        ball of radius :math:`r = 1/\sqrt{2\lambda}`, else N/A.
     novikoff : float
         :math:`(R/\gamma^*)^2` (perceptron family on separable data), else nan; the
         margin perceptron's :math:`(R^2 + 2\tau/\eta)/\gamma^{*2}`.
@@ -375,17 +379,22 @@ def _summary_row(runs: Sequence[RunResult]) -> dict[str, Any]:
     return row
 
 
-def _declared_of(trace: Trace, kind: str | None = None) -> Declared:
+def _declared_of(trace: Trace, kind: str | None = None, loss: str = DEFAULT_LOSS) -> Declared:
     """What a trace is scored on.
 
     ``kind`` when given, else what its learner declared (recorded by
-    :func:`~maxmargin.online.run`), else the objective.
+    :func:`~maxmargin.online.run`), else the objective. The loss: what the learner declared
+    (a run's file without it: the hinge), else ``loss`` (weights from elsewhere, which
+    sum no loss of their own: the problem's).
     """
-    if kind is not None:
-        return Declared.of_kind(kind, trace.learner)
     if trace.declares:
-        return io.from_dict(Declared, trace.declares)
-    return Declared.of_kind("objective", trace.learner)
+        own = io.from_dict(Declared, trace.declares)
+        if "loss" not in trace.declares and "loss" in trace.missing:
+            own = replace(own, loss=loss)
+        if kind is None:
+            return own
+        return replace(Declared.of_kind(kind, trace.learner), loss=own.loss)
+    return replace(Declared.of_kind(kind or "objective", trace.learner), loss=loss)
 
 
 def _check_trace(trace: Any, problem: SVMProblem, decl: Declared) -> None:
@@ -409,6 +418,11 @@ def _check_trace(trace: Any, problem: SVMProblem, decl: Declared) -> None:
             f"{trace.intercept_scaling:g}) but the problem has "
             f"intercept={problem.intercept!r} (scaling {problem.intercept_scaling:g}): score "
             "a trace against the problem its learner solves"
+        )
+    if decl.objective is not None and decl.loss != problem.loss:
+        raise ParameterError(
+            f"the trace {trace.learner!r} minimised the {decl.loss} objective but the problem "
+            f"has loss={problem.loss!r}: score it against the problem with its loss"
         )
     if decl.objective is not None:
         name = "lam" if decl.objective == "lambda" else "C"
@@ -441,13 +455,15 @@ def _certified(sol: ExactSolution, what: str) -> ExactSolution:
     return sol
 
 
-def _weighted_hinge(problem: SVMProblem, reference: ExactSolution) -> np.ndarray:
-    """The optimum's loss on each example, ``s_i hinge_i``.
+def _weighted_losses(losses: np.ndarray, problem: SVMProblem) -> np.ndarray:
+    """``s_i loss_i`` (unweighted: the losses): the per-example terms of ``F``'s sum."""
+    return losses if problem.weights is None else problem.weights * losses
 
-    The trace's ``loss`` sums the same with the learner's iterates: the regret compares the two.
-    """
-    hinge = problem.hinge(reference.w, reference.b)
-    return hinge if problem.weights is None else problem.weights * hinge
+
+def _losses(margins: np.ndarray, loss: str) -> np.ndarray:
+    """The per-example ``loss`` at the functional margins: ``xi`` or ``xi^2``."""
+    xi = np.maximum(0.0, 1.0 - margins)
+    return xi * xi if loss == "squared_hinge" else xi
 
 
 def _prefix_at(values: np.ndarray, idx: np.ndarray, t: np.ndarray) -> np.ndarray:
@@ -461,12 +477,17 @@ def _dual_objective(problem: SVMProblem, alpha: np.ndarray) -> np.ndarray:
 
     Computed as ``(alpha * y) @ Z`` (one BLAS call on C-ordered operands): the
     ``Z.T @ (alpha * y).T`` of ``SVMProblem.dual_weights`` measured 40x slower here
-    (20000 x 51 dense, k = 52: 0.9 s against 0.02 s).
+    (20000 x 51 dense, k = 52: 0.9 s against 0.02 s). The squared hinge's dual subtracts
+    ``sum_i alpha_i^2 / (4 C_i)``.
     """
     ay = alpha * problem.data.y
     Z = problem.Z
     v = np.asarray(Z.T @ ay.T).T if sp.issparse(Z) else ay @ Z
-    return alpha.sum(axis=-1) - 0.5 * np.einsum("kj,kj->k", v, v)
+    D = alpha.sum(axis=-1) - 0.5 * np.einsum("kj,kj->k", v, v)
+    if problem.loss == "squared_hinge":
+        costs = problem.C if problem.weights is None else problem.costs
+        D = D - (alpha * alpha / (4.0 * costs)).sum(axis=-1)
+    return D
 
 
 class _Optimum:
@@ -482,7 +503,10 @@ class _Optimum:
     w_star : ndarray of shape (d',)
         The optimum in the problem's regularised space (``w~*``; ``w*`` for ``free``).
     F_star : float
-    hinge_star : ndarray of shape (n,)
+    hinge_star, loss_star : ndarray of shape (n,)
+        The optimum's ``s_i xi_i`` and ``s_i loss_i`` (the problem's loss): the sums the
+        regret of a learner without an objective (the hinge its trace sums) and of one
+        minimising the problem's objective compare against.
     """
 
     def __init__(
@@ -495,7 +519,9 @@ class _Optimum:
         self.problem, self.solution, self.hard, self.holdout = problem, solution, hard, holdout
         self.w_star = problem.to_augmented(solution.w, solution.b)
         self.F_star = float(problem.lam * solution.certificate.primal_objective)
-        self.hinge_star = _weighted_hinge(problem, solution)
+        margins = problem.margins(solution.w, solution.b)
+        self.hinge_star = _weighted_losses(_losses(margins, "hinge"), problem)
+        self.loss_star = _weighted_losses(_losses(margins, problem.loss), problem)
 
     def space(self, s: float) -> tuple[float, float, np.ndarray, float]:
         r"""``(R, ||u||, m, gamma)`` in the learners' space, where the mistake bounds live.
@@ -615,7 +641,9 @@ def _scores(decl: Any, tr: Trace, opt: _Optimum, kind: str) -> dict[str, Any]:
         if on_schedule:
             # regret against w*: sum_s f_s(w_s) - sum_s f_s(w*)
             idx = schedule(tr.n, tr.epochs, tr.order, int(tr.seed or 0))
-            L = _prefix_at(opt.hinge_star, idx, t)
+            own = getattr(decl, "loss", DEFAULT_LOSS)  # the loss the trace's loss sums
+            star = opt.loss_star if own == problem.loss else opt.hinge_star
+            L = _prefix_at(star, idx, t)
             res["regret"] = 0.5 * lam * tr.sqnorm + tr.loss - (L + 0.5 * lam * t * ns * ns)
         if decl.mistake_driven and not weighted:
             res.update(
@@ -648,8 +676,8 @@ def _objective_scores(
     sw = problem.weights
 
     def objective(W: np.ndarray, M: np.ndarray) -> np.ndarray:
-        hinge = np.maximum(0.0, 1 - M)
-        loss = hinge.mean(0) if sw is None else sw @ hinge / problem.n  # F's (1/n) sum s_i
+        losses = _losses(M, problem.loss)
+        loss = losses.mean(0) if sw is None else sw @ losses / problem.n  # F's (1/n) sum s_i
         return 0.5 * lam * np.einsum("kj,kj->k", W, W) + loss
 
     F = objective(Wt, Mg)
@@ -745,7 +773,7 @@ def score_trace(
     if kind is not None and kind not in SCORINGS:
         raise ParameterError(f"kind must be one of {', '.join(SCORINGS)}, got {kind!r}")
     problem = reference.problem
-    decl = _declared_of(trace, kind)
+    decl = _declared_of(trace, kind, problem.loss)
     _check_trace(trace, problem, decl)
     if holdout is not None and (not isinstance(holdout, Dataset) or holdout.d != problem.d):
         raise DataError(f"holdout must be a Dataset with d = {problem.d} features")

@@ -11,7 +11,8 @@ of every weight vector multiplies the constant ``s`` (``s = 0`` for intercept
 leaves it out, and the subgradient steps do not shrink it.
 
 Running statistics live in a float64 array ``st``:
-``st[0]`` mistakes, ``st[1]`` cumulative hinge, ``st[2]`` cumulative ``||w~_t||^2``
+``st[0]`` mistakes, ``st[1]`` cumulative hinge (its square for the squared-hinge
+learners), ``st[2]`` cumulative ``||w~_t||^2``
 (both evaluated before each update), then learner-specific scalars.
 
 Example weights: the kernels that take ``sw`` (an array of shape (n,), or None for no
@@ -317,10 +318,13 @@ def sgd_steps(
     track_dual,
     sw=None,
     free=False,
+    sq=False,
 ):  # pragma: no cover
     """Online subgradient on ``f_t(w) = lam/2 ||w||^2 + hinge``; w = sigma * v.
 
     Weighted: ``f_t(w) = lam/2 ||w||^2 + sw_i hinge`` (the hinge's step times ``sw_i``).
+    ``sq``: the squared hinge ``xi^2``, ``xi = max(0, 1 - y w.z)``, in place of the hinge
+    (in the step, whose ``y z`` is then ``2 xi y z``, and in ``st[1]``).
 
     ``st[3]`` ``||v||^2``, ``st[4]`` sigma, ``st[5]`` S (sum of the sigmas of the
     iterates whose losses were taken, in v's units), ``st[6]`` tau (batches done).
@@ -365,7 +369,8 @@ def sgd_steps(
             m = y[i] * (sigma * dot(X, i, v, sv) + bs) if free else y[i] * sigma * dot(X, i, v, s)
             mbuf[q] = m
             if m < 1.0:
-                loss += 1.0 - m if sw is None else sw[i] * (1.0 - m)
+                xi = (1.0 - m) * (1.0 - m) if sq else 1.0 - m
+                loss += xi if sw is None else sw[i] * xi
             if m <= 0.0:
                 mistakes += 1.0
             sqn += sigma * sigma * vn2
@@ -404,8 +409,13 @@ def sgd_steps(
                 i = idx[p + q]
                 yi = y[i]
                 ai = a
+                gi = yi  # the free bias's share of the step
+                if sq:  # the squared hinge's gradient is 2 xi times the hinge's
+                    ai = a * (2.0 * (1.0 - m))
+                    gi = yi * (2.0 * (1.0 - m))
                 if sw is not None:
-                    ai = a * sw[i]
+                    ai = ai * sw[i]
+                    gi = gi * sw[i]
                 if nb == 1:
                     # ||v + a y z||^2 = ||v||^2 + 2 a y v.z + a^2 ||z||^2, y v.z = m/sigma
                     if free:  # v.x and ||x||^2: the bias is not in v's norm
@@ -414,7 +424,7 @@ def sgd_steps(
                         vn2 += 2.0 * ai * m * inv_sigma + ai * ai * xn2[i]
                 axpy(X, i, ai * yi, v, sv)
                 axpy(X, i, S * ai * yi, A, sv)
-                gb += yi if sw is None else yi * sw[i]
+                gb += gi
                 if track_dual:
                     c[i] += ai
                     cA[i] += S * ai

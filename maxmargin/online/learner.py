@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from .. import io
+from ..conventions import DEFAULT_LOSS, LOSSES
 from ..exceptions import ParameterError
 
 if TYPE_CHECKING:
@@ -43,6 +44,9 @@ class Learner:
     name : str
         Its name in reports; empty: the class name.
     objective : {"lambda", "C"} or None
+    loss : {"hinge", "squared_hinge"}
+        The loss of its objective (and of the per-step losses its trace sums); it is
+        scored against the optimum of the problem with that loss only.
     problem_parameter : {"lam", "C"} or None
     mistake_driven : bool
     update_margin, update_step : float
@@ -76,6 +80,7 @@ class Learner:
 
     name: ClassVar[str] = ""
     objective: str | None = None
+    loss: str = DEFAULT_LOSS
     problem_parameter: str | None = None
     mistake_driven: bool = False
     update_margin: float = 0.0
@@ -151,6 +156,7 @@ OBJECTIVES = ("lambda", "C")
 #: the public protocol (:mod:`maxmargin.online.protocol`) alike.
 DECLARATIONS = (
     "objective",
+    "loss",
     "problem_parameter",
     "mistake_driven",
     "update_margin",
@@ -199,6 +205,8 @@ def _declared(learner: Any) -> dict[str, Any]:
         raise ParameterError(
             f"{who}.objective must be one of {OBJECTIVES} or None, not {out['objective']!r}"
         )
+    if out["loss"] not in LOSSES:
+        raise ParameterError(f"{who}.loss must be one of {LOSSES}, not {out['loss']!r}")
     pp = out["problem_parameter"]
     if pp not in (None, "lam", "C"):
         raise ParameterError(f"{who}.problem_parameter must be 'lam', 'C' or None, not {pp!r}")
@@ -245,6 +253,9 @@ class Declared(io.Persistent):
     ----------
     name : str
     objective : {"lambda", "C"} or None
+    loss : {"hinge", "squared_hinge"}
+        The loss of its objective and of the trace's ``loss`` (files without it: the
+        hinge).
     mistake_driven : bool
     update_margin, update_step : float
     theory_rate : float or None
@@ -263,6 +274,7 @@ class Declared(io.Persistent):
 
     name: str = ""
     objective: str | None = None
+    loss: str = DEFAULT_LOSS
     mistake_driven: bool = False
     update_margin: float = 0.0
     update_step: float = 1.0
@@ -292,6 +304,7 @@ class Declared(io.Persistent):
         return cls(
             name=learner.name,
             objective=learner.objective,
+            loss=str(getattr(learner, "loss", DEFAULT_LOSS)),
             mistake_driven=bool(learner.mistake_driven),
             update_margin=float(learner.update_margin),
             update_step=float(learner.update_step),

@@ -8,8 +8,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .._validation import check_int, check_positive
-from ..conventions import DEFAULT_INTERCEPT
+from .._validation import check_choice, check_int, check_positive
+from ..conventions import DEFAULT_INTERCEPT, DEFAULT_LOSS, LOSSES
 from ..exceptions import ParameterError
 from ._compiled import kernels
 from .base import LearnerState, OnlineLearner, PackedData, Snapshot, _doc_intercept
@@ -111,6 +111,17 @@ class Pegasos(OnlineLearner):
     are taken at ``w_t`` and ``theta_t = theta_{t-1} + (1/|B_t|) sum_{i in B_t,
     y_i w_t.z_i < 1} y_i z_i``.
 
+    ``loss="squared_hinge"``: :math:`f_t(w) = \frac\lambda2\|w\|^2 + \xi_t^2`,
+    :math:`\xi_t = \max(0, 1 - y_t\, w\cdot z_t)`, whose gradient replaces
+    :math:`y_t z_t \mathbb 1[\cdot]` by :math:`2\xi_t\, y_t z_t`: the learner minimises
+    the lambda form of the L2-loss SVM (``SVMProblem(loss="squared_hinge")``) and is
+    scored against that optimum only. Its projection radius is
+    :math:`1/\sqrt{2\lambda}`: at the optimum :math:`\alpha_i = 2C\xi_i` and
+    complementarity give :math:`\|w^*\|^2 = 2C\sum_i \xi_i(1 - \xi_i) \le Cn/2 =
+    1/(2\lambda)` (weighted: :math:`\sqrt{\bar s/(2\lambda)}`). A projection is
+    required: the gradient grows with :math:`\|w\|`, and the first steps
+    :math:`1/(\lambda t)` overshoot without one (their iterates diverge).
+
     Projection onto the ball of radius :math:`1/\sqrt\lambda` (which contains the
     optimum; with example weights :math:`\sqrt{\bar s/\lambda}`, :math:`\bar s` their
     mean over the data of the call):
@@ -139,6 +150,8 @@ class Pegasos(OnlineLearner):
         learner's (or None); other schedules belong to
         :class:`~maxmargin.online.OnlineSubgradient`. Listed by :meth:`get_params` only
         when set.
+    loss : {"hinge", "squared_hinge"}
+        The loss of its objective (listed by :meth:`get_params` only when not the hinge).
     {intercept_parameters}
 
     Examples
@@ -182,8 +195,10 @@ class Pegasos(OnlineLearner):
         intercept: str = DEFAULT_INTERCEPT,
         intercept_scaling: float = 1.0,
         step: Any = None,
+        loss: str = DEFAULT_LOSS,
     ) -> None:
         super().__init__(intercept=intercept, intercept_scaling=intercept_scaling)
+        self.loss = check_choice("loss", loss, LOSSES)
         self.lam: float | None = check_positive("lam", lam)  # None: OnlineSubgradient's hinge
         if not (projection is None or isinstance(projection, str)) or projection not in PROJECTIONS:
             raise ParameterError(
@@ -191,6 +206,12 @@ class Pegasos(OnlineLearner):
                 f"'greedy'. Got {projection!r} instead."
             )
         self.projection = projection
+        if self.loss == "squared_hinge" and projection is None:
+            raise ParameterError(
+                "Pegasos(loss='squared_hinge') needs projection='greedy' or 'lazy': the "
+                "gradient 2 xi y z grows with ||w||, and unprojected 1/(lam t) steps diverge "
+                "(OnlineSubgradient(loss='squared_hinge') takes smaller steps)"
+            )
         # no run takes more steps than 2**62 (runner.MAX_STEPS); a batch larger than the
         # data is the whole epoch (a batch never crosses an epoch's end)
         self.batch_size = check_int("batch_size", batch_size, minimum=1, maximum=2**62)
@@ -234,6 +255,8 @@ class Pegasos(OnlineLearner):
         """
         out = super().get_params()
         out.pop("step", None)  # the protocol's step method; the schedule is step_size
+        if out.get("loss") == DEFAULT_LOSS:
+            del out["loss"]  # a hinge run records the parameters it recorded before loss=
         step = self.step_size
         if step is not None:
             out["step"] = step.to_dict()
@@ -247,7 +270,9 @@ class Pegasos(OnlineLearner):
 
         ``2R`` without projection (``lam ||w_t|| <= R``), ``R + min(R, sqrt(lam))`` with
         the greedy one; None for mini-batches, the lazy projection or a free bias (not
-        covered: the bias makes the losses not strongly convex).
+        covered: the bias makes the losses not strongly convex). The squared hinge: only
+        with the greedy projection, ``||w_t|| <= r = 1/sqrt(2 lam)``, where
+        ``||lam w - 2 xi y z|| <= lam r + 2 (1 + r R) R``.
 
         Parameters
         ----------
@@ -270,6 +295,11 @@ class Pegasos(OnlineLearner):
             or self.intercept == "free"
         ):
             return None
+        if self.loss == "squared_hinge":
+            if self.projection != "greedy":
+                return None
+            r = 1.0 / math.sqrt(2.0 * self.lam)
+            return self.lam * r + 2.0 * (1.0 + r * R) * R
         return 2 * R if self.projection is None else R + min(R, math.sqrt(self.lam))
 
     def _align(self, checkpoints: np.ndarray, n: int, epochs: int) -> np.ndarray:
@@ -308,11 +338,14 @@ class Pegasos(OnlineLearner):
     ) -> None:
         lam = 0.0 if self.lam is None else self.lam
         step_mode, a, b = self._step().compiled(self.lam)
-        radius = math.inf if lam == 0.0 else 1.0 / math.sqrt(lam)
+        sq = self.loss == "squared_hinge"
+        # the squared hinge's optimum: ||w*||^2 = 2C sum s_i xi_i (1 - xi_i) <= mean(s)/(2 lam)
+        lam_r = 2.0 * lam if sq else lam
+        radius = math.inf if lam == 0.0 else 1.0 / math.sqrt(lam_r)
         if packed.step_weights is not None and lam != 0.0:
             # the weighted optimum lies in the ball of radius sqrt(mean(s) / lam): its dual
             # has 0 <= alpha_i <= s_i / n and lam ||w*||^2 <= sum_i alpha_i
-            radius = math.sqrt(float(packed.step_weights.mean()) / lam)
+            radius = math.sqrt(float(packed.step_weights.mean()) / lam_r)
         kernels.sgd_steps(
             *packed.xargs,
             packed.y,
@@ -339,6 +372,7 @@ class Pegasos(OnlineLearner):
             packed.record_dual,
             packed.step_weights,
             state.free,
+            sq,
         )
 
     def _snapshot(self, packed: PackedData, state: PegasosState, t: int) -> Snapshot:

@@ -53,9 +53,9 @@ learners' (:class:`~maxmargin.online.OnlineLearner`); every one is optional:
 implements the run protocol of :mod:`maxmargin.online.base` for it (the built-in learners
 implement that protocol with compiled kernels). ``run``, ``compare``, the path and a
 study wrap what they are given: a learner of yours gets everything a built-in one gets.
-The adapter itself measures the online mistakes, the hinge loss and ``||w||^2`` of each
-predicting iterate, from ``weights()`` before every step, so the learner need not count
-anything.
+The adapter itself measures the online mistakes, the hinge loss (its square for a
+learner that declares ``loss = "squared_hinge"``) and ``||w||^2`` of each predicting
+iterate, from ``weights()`` before every step, so the learner need not count anything.
 
 Speed: a step in Python costs microseconds (``docs/benchmarks.md``). A learner opts into
 numba with ``compiled_step``, an ``@njit`` function ``compiled_step(x, y, t, *arrays)``
@@ -414,6 +414,7 @@ class PythonLearner(OnlineLearner):
         learner, rows, y, tot = self.learner, state.rows, packed.y, state.totals
         step, weights = learner.step, learner.weights
         free, indexed = self.intercept == "free", self.has_dual
+        sq = self.loss == "squared_hinge"  # the trace sums the loss the learner declares
         mistakes, loss, sqn = float(tot[0]), float(tot[1]), float(tot[2])
         p = lo
         with _blame(learner, "step()", lambda: f" at step {t0 + p - lo + 1}"):
@@ -425,7 +426,7 @@ class PythonLearner(OnlineLearner):
                 w, b = out if free else (out, 0.0)
                 m = yi * (float(np.dot(w, x)) + b)
                 if m < 1.0:
-                    loss += 1.0 - m
+                    loss += (1.0 - m) * (1.0 - m) if sq else 1.0 - m
                 if m <= 0.0:
                     mistakes += 1.0
                 sqn += float(np.dot(w, w))
@@ -459,6 +460,7 @@ class PythonLearner(OnlineLearner):
                 free,
                 arrays,
                 state.totals,
+                self.loss == "squared_hinge",
             )
 
     def _split(self, out: Any, packed: PackedData, what: str) -> tuple[np.ndarray, float]:
@@ -610,6 +612,7 @@ def _compiled_loop() -> Any:
         free,
         arrays,
         tot,
+        sq,
     ):  # pragma: no cover - compiled
         mistakes, loss, sqn = tot[0], tot[1], tot[2]
         for p in range(lo, hi):
@@ -623,7 +626,7 @@ def _compiled_loop() -> Any:
                 nw += w[j] * w[j]
             m = yi * f
             if m < 1.0:
-                loss += 1.0 - m
+                loss += (1.0 - m) * (1.0 - m) if sq else 1.0 - m
             if m <= 0.0:
                 mistakes += 1.0
             sqn += nw

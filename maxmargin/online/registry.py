@@ -605,8 +605,10 @@ def _build(
     declared = getattr(cls, "problem_parameter", None)
     if declared is not None and problem is not None:
         kw[declared] = getattr(problem, declared)
-    kw.update(params)
     accepted = learner_params(cls)
+    if not plain and problem is not None and "loss" in accepted:
+        kw["loss"] = problem.loss  # a built-in learner of a loss minimises the problem's
+    kw.update(params)
     unknown = sorted(set(kw) - set(accepted))
     if unknown:
         raise ParameterError(
@@ -615,12 +617,15 @@ def _build(
         )
     built = build(cls, label, **kw)
     if not plain:
+        if problem is not None:
+            _check_loss(built, problem)
         return built
     return as_learner(built, intercept=intercept, intercept_scaling=_scaling(scaling, problem))
 
 
 def _check_objective(learner: OnlineLearner, problem: Any) -> None:
     """Refuse an instance that minimises the problem's objective with another parameter."""
+    _check_loss(learner, problem)
     own = objective_parameter(learner)
     if own is not None and not math.isclose(own[1], getattr(problem, own[0]), rel_tol=1e-9):
         name, value = own
@@ -628,4 +633,14 @@ def _check_objective(learner: OnlineLearner, problem: Any) -> None:
             f"{learner!r} has {name}={value:g}, the problem {name}={getattr(problem, name):g}: "
             f"it minimises another objective; build it with {name}=problem.{name}, or give "
             "its name or class to have it built for the problem"
+        )
+
+
+def _check_loss(learner: OnlineLearner, problem: Any) -> None:
+    """Refuse a learner that minimises the objective of a loss other than the problem's."""
+    if learner.objective is not None and learner.loss != problem.loss:
+        raise ParameterError(
+            f"{learner!r} minimises the {learner.loss} objective, the problem has "
+            f"loss={problem.loss!r}: build it with loss={problem.loss!r} (or leave loss out), "
+            f"or use a problem with loss={learner.loss!r}"
         )

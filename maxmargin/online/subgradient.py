@@ -1,11 +1,11 @@
-"""Plain online subgradient descent on the lambda objective, or on the hinge alone."""
+"""Plain online subgradient descent on the lambda objective, or on the loss alone."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from .._validation import check_positive
-from ..conventions import DEFAULT_INTERCEPT
+from .._validation import check_choice, check_positive
+from ..conventions import DEFAULT_INTERCEPT, DEFAULT_LOSS, LOSSES
 from ..exceptions import ParameterError
 from ._compiled import kernels
 from .base import OnlineLearner, _doc_intercept
@@ -47,6 +47,13 @@ class OnlineSubgradient(Pegasos):
     with ``lam=None`` this is the notes' subgradient descent on the hinge risk
     :math:`R_{emp}(w, w_0)` with its bias :math:`w_0`.
 
+    ``loss="squared_hinge"``: :math:`f_t(w) = \frac\lambda2\|w\|^2 + \xi_t^2`,
+    :math:`\xi_t = \max(0, 1 - y_t\, w\cdot z_t)`, the step's :math:`y_t z_t
+    \mathbb 1[\cdot]` becomes the gradient's :math:`2\xi_t\, y_t z_t`: the lambda form of
+    the L2-loss SVM (``SVMProblem(loss="squared_hinge")``), scored against its optimum
+    only. No theory rate is declared for it: the gradient is unbounded (nothing projects
+    the iterates), which the :math:`O(1/\sqrt T)` theorem needs bounded.
+
     Parameters
     ----------
     lam : float > 0 or None
@@ -58,6 +65,9 @@ class OnlineSubgradient(Pegasos):
     step : StepSize, str or dict, optional
         The schedule (:mod:`maxmargin.online.step_sizes`); default ``InverseSqrt(eta0)``.
         Listed by :meth:`get_params` only when set.
+    loss : {"hinge", "squared_hinge"}
+        The loss (listed by :meth:`get_params` only when not the hinge); with
+        ``lam=None`` the loss alone.
     {intercept_parameters}
 
     Examples
@@ -89,14 +99,16 @@ class OnlineSubgradient(Pegasos):
         intercept: str = DEFAULT_INTERCEPT,
         intercept_scaling: float = 1.0,
         step: Any = None,
+        loss: str = DEFAULT_LOSS,
     ) -> None:
         OnlineLearner.__init__(self, intercept=intercept, intercept_scaling=intercept_scaling)
+        self.loss = check_choice("loss", loss, LOSSES)
         if lam is not None:
             try:
                 lam = check_positive("lam", lam)
             except ParameterError as e:
                 raise ParameterError(
-                    f"{e}; for the hinge alone (no regulariser) pass lam=None"
+                    f"{e}; for the loss alone (no regulariser) pass lam=None"
                 ) from None
         self.lam = lam
         self.eta0 = check_positive("eta0", eta0)
@@ -108,8 +120,8 @@ class OnlineSubgradient(Pegasos):
                 self.step_size.compiled(None)
             except ParameterError as e:
                 raise ParameterError(f"lam=None: {e}") from None
-        self.theory_rate = self._rate()
-        if lam is None:  # the hinge alone: not the problem's objective, nothing to set
+        self.theory_rate = None if self.loss == "squared_hinge" else self._rate()
+        if lam is None:  # the loss alone: not the problem's objective, nothing to set
             self.objective = self.problem_parameter = self.theory_rate = None
 
     def _step(self) -> StepSize:

@@ -66,6 +66,11 @@ def grid_path_markdown(p: RegularizationPath) -> str:
         f"# Regularization path: {p.data_name} (n={p.n}, d={p.d}, intercept={p.intercept})",
         "",
     ]
+    if p.loss == "squared_hinge":
+        L.append(
+            "- loss: the squared hinge, C sum_i xi_i^2 (the L2-loss SVM, LinearSVC's "
+            "default); C_0 and the hard-margin limit are the hinge's: not computed"
+        )
     ok = sum(c.ok for c in p.certificates)
     L.append(
         f"- {len(p)} grid points, C from {p.C[0]:.4g} to {p.C[-1]:.4g} "
@@ -78,10 +83,12 @@ def grid_path_markdown(p: RegularizationPath) -> str:
         f"{p.max_kkt.max():.1e})"
         + (f"; {und} not certified because double precision cannot decide them" if und else "")
     )
-    count = {m: sum(x == m for x in p.method) for m in ("warm", "qp", "dpp")}
+    count = {m: sum(x == m for x in p.method) for m in ("warm", "qp", "dpp", "newton")}
     how = []
     if count["warm"]:
         how.append(f"{count['warm']} warm-started on a working set (no full QP)")
+    if count["newton"]:
+        how.append(f"{count['newton']} by Newton steps from the previous point (no full QP)")
     if count["qp"]:
         how.append(f"{count['qp']} solved by {p.solver} (maxmargin.solve's route)")
     if count["dpp"]:

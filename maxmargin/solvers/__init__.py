@@ -280,7 +280,8 @@ def choose_route(
       when it does not end certified;
     - PIQP otherwise (tiny problems: 1000 x 10 and heart_scale within 2 ms of one
       another on every route; PIQP ~0.3-1.2 s against Clarabel ~0.5-1.3 s at
-      10000 x 50, both reaching ~1e-9 before polishing).
+      10000 x 50, both reaching ~1e-9 before polishing), with Clarabel as its fallback
+      for the squared hinge.
 
     ``interface="cvxpy"`` without a solver takes the first cvxpy QP solver of
     :func:`available_solvers`.
@@ -324,7 +325,9 @@ def choose_route(
         return Route("DCD", interface, form, tuple(direct))
     if ipm.suitable(n, dz, sparse) or not direct:
         return Route("IPM", interface, form, tuple(direct))
-    return Route(direct[0], interface, form)
+    # PIQP's dual of the squared hinge calls itself infeasible at C R^2 ~ 1e6 (its Hessian
+    # Q + 1/(2C) is then nearly singular): Clarabel's is the fallback there
+    return Route(direct[0], interface, form, tuple(direct[1:]) if problem.squared else ())
 
 
 def _named_route(solver: str | None, interface: str) -> tuple[str, str]:

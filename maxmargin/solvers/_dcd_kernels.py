@@ -31,15 +31,17 @@ def row_sq_norms(indptr, vals):  # pragma: no cover - compiled
 
 @njit(cache=True)
 def dcd_chunk(
-    X, y, qd, C, b, s, alpha, w, index, fst, ist, rng, eps, work_limit, max_sweeps
+    X, y, qd, C, dii, b, s, alpha, w, index, fst, ist, rng, eps, work_limit, max_sweeps
 ):  # pragma: no cover - compiled
-    """Shrinking DCD sweeps (LIBLINEAR's ``solve_l2r_l1l2_svc``, L1 loss).
+    """Shrinking DCD sweeps (LIBLINEAR's ``solve_l2r_l1l2_svc``, L1 and L2 loss).
 
     Sweeps until converged on the active coordinates, ``work_limit`` stored entries were
     read or ``max_sweeps`` sweeps were made in all; the state lives in the arguments.
 
-    ``C`` holds the box bound of every coordinate (``inf``: hard margin);
-    ``G_i = y_i (w.z_i + b) - 1``; ``fst = [PGmax_old, PGmin_old, PGmax, PGmin]`` of
+    ``C`` holds the box bound of every coordinate (``inf``: hard margin, and the squared
+    hinge); ``dii`` the diagonal ``D_ii`` added to ``Q`` (0: the hinge; ``1 / (2 C_i)``:
+    the squared hinge, whose ``qd`` includes it); ``G_i = y_i (w.z_i + b) - 1 + D_ii
+    alpha_i``; ``fst = [PGmax_old, PGmin_old, PGmax, PGmin]`` of
     the last sweep; ``ist = [active size, sweeps, converged on the active set,
     unbounded, entries read]``. ``rng[0]`` is the state of a 64-bit LCG (Knuth's MMIX
     constants) that shuffles the visiting order: a fraction of the cost of
@@ -64,9 +66,9 @@ def dcd_chunk(
         while k < active:
             i = index[k]
             yi = y[i]
-            g = yi * (dot(X, i, w, s) + b) - 1.0
-            work += row_nnz(X, i) + 1
             a = alpha[i]
+            g = yi * (dot(X, i, w, s) + b) - 1.0 + dii[i] * a
+            work += row_nnz(X, i) + 1
             Ci = C[i]
             pg = 0.0
             if a == 0.0:

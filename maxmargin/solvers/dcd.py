@@ -15,6 +15,9 @@ The dual QP (see :mod:`maxmargin.exact`), with ``z_i`` the features the QP sees 
 (``C_i = C`` without weights) ``C = inf`` for hard margin. Coordinate ``i`` is minimised
 exactly, with ``w = sum_j alpha_j y_j z_j`` kept up to date: ``G_i = y_i w.z_i - 1``,
 ``alpha_i <- clip(alpha_i - G_i / ||z_i||^2, 0, C_i)``, ``w += (new - old) y_i z_i``.
+The squared hinge (LIBLINEAR's L2-loss dual) is the same with ``Q + D``, ``D_ii = 1 /
+(2 C_i)``, and no upper bound: ``G_i`` gains ``D_ii alpha_i`` and the step's curvature
+``||z_i||^2 + D_ii``.
 Sweeps visit the active coordinates in a random order and *shrink* (drop) coordinates
 at a bound whose gradient points out of the box by more than the last sweep's largest
 violation; the iteration stops when the projected gradients' spread
@@ -126,6 +129,7 @@ def coordinate_descent(  # noqa: C901
     b0: float = 0.0,
     separable: bool | None = None,
     decide_after: int = 100,
+    squared: bool = False,
 ) -> DCDResult:
     """Solve the SVM dual by dual coordinate descent with shrinking.
 
@@ -157,6 +161,10 @@ def coordinate_descent(  # noqa: C901
         ``decide_after`` sweeps unless some iterate ``w`` has separated the classes by
         then (which proves the data separable); True: the caller knows (by an LP).
     decide_after : int
+    squared : bool
+        The squared hinge (the L2-loss dual): ``C`` are the costs ``C_i > 0`` of
+        ``C_i xi_i^2``; ``alpha`` has no upper bound and ``Q`` gains ``1 / (2 C_i)`` on
+        its diagonal.
 
     Returns
     -------
@@ -185,14 +193,18 @@ def coordinate_descent(  # noqa: C901
         sq = np.einsum("ij,ij->i", X, X)
     d = X.shape[1]
     Cv = np.ascontiguousarray(np.broadcast_to(np.asarray(C, dtype=np.float64), (n,)))
-    hard = not np.isfinite(Cv).all()
     # sum_i C_i: C n without weights, as it always was computed
     c_sum = C * n if np.ndim(C) == 0 else float(Cv.sum())
+    dii = np.zeros(n)
+    if squared:  # D_ii = 1/(2 C_i) and no upper bound
+        dii = 0.5 / Cv
+        Cv = np.full(n, math.inf)
+    hard = not squared and not np.isfinite(Cv).all()
     s = _bias_feature(intercept, intercept_scaling, sq, c_sum)
     rho = s * s
-    qd = sq + rho
+    qd = sq + rho + dii
     alpha = np.zeros(n) if alpha0 is None else np.array(alpha0, dtype=np.float64)
-    if alpha0 is None and intercept == "free" and not hard:
+    if alpha0 is None and intercept == "free" and not hard and not squared:
         # A zero row only sees b: alpha_i = C unless y_i b >= 1, where it drops to 0 in
         # one step; started at 0, zero rows of both labels would climb in steps 2/rho.
         alpha[sq == 0] = Cv[sq == 0]
@@ -223,7 +235,22 @@ def coordinate_descent(  # noqa: C901
         while ist[2] == 0 and ist[1] < max_sweeps and ist[3] == 0:
             cap = min(max_sweeps, next_check) if watch else max_sweeps
             kernels.dcd_chunk(
-                Xk, y, qd, Cv, b, s, alpha, w, index, fst, ist, rng, inner_eps, _WORK_PER_CALL, cap
+                Xk,
+                y,
+                qd,
+                Cv,
+                dii,
+                b,
+                s,
+                alpha,
+                w,
+                index,
+                fst,
+                ist,
+                rng,
+                inner_eps,
+                _WORK_PER_CALL,
+                cap,
             )
             if watch and ist[2] == 0 and ist[1] >= next_check:
                 if _separates(X, y, w, s, intercept):
@@ -270,7 +297,7 @@ def coordinate_descent(  # noqa: C901
                 # safeguard: raise it; the inner problem gets stiffer, so only here)
                 s *= math.sqrt(10.0)
                 w[d] *= math.sqrt(10.0)
-                qd = sq + s * s
+                qd = sq + s * s + dii
             inner_eps = max(eps, min(inner_eps, 0.1 * abs(db)))
             if inner_eps > eps or not met:
                 continue
@@ -298,7 +325,7 @@ def coordinate_descent(  # noqa: C901
         max_sweeps,
         hard,
         alpha,
-        float(np.max(Cv, initial=0.0)) * float(np.max(qd, initial=0.0)),
+        float(np.max(np.asarray(C, dtype=float), initial=0.0)) * float(np.max(qd, initial=0.0)),
     )
     return DCDResult(state, text, alpha, float(b_out), sweeps, outer)
 
@@ -431,7 +458,11 @@ def solve_qp(
     X, y = problem.data.X, problem.data.y
     C = problem.C if problem.weights is None else problem.costs
     eps = first_tolerance(problem.n) if eps is None else eps
-    kw: dict[str, Any] = {"intercept_scaling": problem.intercept_scaling, "eps": eps}
+    kw: dict[str, Any] = {
+        "intercept_scaling": problem.intercept_scaling,
+        "eps": eps,
+        "squared": problem.squared,
+    }
     if start is not None:
         kw.update(alpha0=start[0], b0=start[1], separable=True if problem.hard else None)
     r = coordinate_descent(X, y, C, problem.intercept, **kw)

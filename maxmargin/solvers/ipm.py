@@ -7,8 +7,10 @@ The QP (in the space ``z_i`` the QP sees, ``V = YZ`` of shape (n, d')):
     \min_\alpha \tfrac12 \alpha^T Q \alpha - 1^T \alpha, \quad Q = V V^T, \qquad
     0 \le \alpha_i \le C_i, \quad y^T \alpha = 0 \ \text{(free intercept only)}
 
-(``C_i = C`` without weights) ``C = inf`` for hard margin (only ``alpha >= 0``). ``Q`` is
-never formed when
+(``C_i = C`` without weights) ``C = inf`` for hard margin (only ``alpha >= 0``). The
+squared hinge's dual is the same without the upper bound and with ``Q + E``, ``E =
+diag(1 / (2 C_i))``: ``E`` joins the diagonal ``D`` below (the Woodbury form is unchanged)
+and the products ``Q alpha``. ``Q`` is never formed when
 ``d' <= n``. With multipliers ``z_l >= 0`` (for ``alpha >= 0``), ``z_u >= 0`` (for
 ``alpha <= C``) and ``nu`` (for ``y^T alpha = 0``; it is the intercept ``b``) the KKT
 conditions are
@@ -338,6 +340,7 @@ def solve_dual(
     tol: float = 1e-10,
     max_iter: int = 100,
     linsolve: str = "auto",
+    squared: bool = False,
 ) -> IPMResult:
     """Mehrotra predictor-corrector on the SVM dual QP with ``Q = V V^T`` (implicit).
 
@@ -358,6 +361,9 @@ def solve_dual(
     max_iter : int
     linsolve : {"auto", "woodbury", "dense"}
         ``auto``: Woodbury when ``d' <= n``, else form ``Q`` (n x n).
+    squared : bool
+        The squared hinge's dual: ``C`` are the costs ``C_i > 0`` of ``C_i xi_i^2``,
+        ``Q + diag(1 / (2 C_i))``, no upper bound.
 
     Returns
     -------
@@ -389,7 +395,9 @@ def solve_dual(
     # diverging hard-margin iterates overflow by design; BLAS on one thread (see
     # :func:`blas_threads`)
     with np.errstate(all="ignore"), blas_threads(1):
-        return _solve_dual(V, y, C, free, tol=tol, max_iter=max_iter, linsolve=linsolve)
+        return _solve_dual(
+            V, y, C, free, tol=tol, max_iter=max_iter, linsolve=linsolve, squared=squared
+        )
 
 
 _CONTROLLER: ThreadpoolController | None = None
@@ -445,12 +453,23 @@ def dense_bytes(V: Any) -> int:
 
 
 def _solve_dual(
-    V: Any, y: np.ndarray, C: Any, free: bool, *, tol: float, max_iter: int, linsolve: str
+    V: Any,
+    y: np.ndarray,
+    C: Any,
+    free: bool,
+    *,
+    tol: float,
+    max_iter: int,
+    linsolve: str,
+    squared: bool = False,
 ) -> IPMResult:
     n, dz = V.shape
     y = np.ascontiguousarray(y, dtype=float)
     C = np.broadcast_to(np.asarray(C, dtype=float), (n,))
-    hard = not np.isfinite(C).all()
+    # the squared hinge: E = 1/(2 C_i) on Q's diagonal, and no upper bound (the kernels'
+    # "hard" branch); its dual is bounded, so nothing below reads divergence as unbounded
+    E = 0.5 / C if squared else None
+    hard = not np.isfinite(C).all() or squared  # no upper bound
     if linsolve == "auto":
         linsolve = "woodbury" if dz <= n else "dense"
     if sp.issparse(V) and (n * dz <= 4_000_000 or V.nnz > 0.2 * n * dz):
@@ -463,7 +482,8 @@ def _solve_dual(
         Q = Vd @ Vd.T
 
     def Qx(x: np.ndarray) -> np.ndarray:
-        return Q @ x if Q is not None else rows.Qx(x)
+        out = Q @ x if Q is not None else rows.Qx(x)
+        return out if E is None else out + E * x
 
     Cf = np.zeros(n) if hard else np.ascontiguousarray(C)  # never read when hard
     a, zl, zu = _start(Qx, n, Cf, hard)
@@ -505,7 +525,7 @@ def _solve_dual(
             # best iterate to the polish
             text = f"stalled at {best[0]:.1e}; {text}"
             break
-        if hard and amax > 1e13:
+        if hard and not squared and amax > 1e13:
             # dual unbounded: no separating hyperplane (or a margin < ~1e-6.5 of the data)
             return IPMResult(
                 "unbounded", f"dual diverges (max alpha {amax:.1e}); {text}", a, nu, it - 1
@@ -518,6 +538,7 @@ def _solve_dual(
         # need no more digits (same iterations and accuracy, measured, ~10% faster).
         refine = 3 if gap < 1e-6 else 0
         kernels.scaling(a, zl, zu, Cf, hard, D, Dinv, ra, rs, rzl, rzu)
+        _add_diagonal(E, D, Dinv)
         # predictor (affine scaling: target mu = 0), solved with the factorisation
         kernels.predictor_rhs(rd, zl, zu, hard, rhs)
         try:
@@ -542,11 +563,18 @@ def _solve_dual(
         nu = nu + t * dnu
     else:
         state = "inaccurate"
-        if hard:
+        if hard and not squared:
             return IPMResult("unbounded", f"iteration cap; {text}", a, nu, it)
     if state != "optimal" and best is not None:
         a, nu = best[1], best[2]
     return IPMResult(state, text, a, float(nu) if free else 0.0, it)
+
+
+def _add_diagonal(E: np.ndarray | None, D: np.ndarray, Dinv: np.ndarray) -> None:
+    """The squared hinge's ``E`` into the Newton system's diagonal ``D`` (and ``1/D``)."""
+    if E is not None:
+        D += E
+        np.divide(1.0, D, out=Dinv)
 
 
 def _start(Qx: Any, n: int, C: np.ndarray, hard: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -592,7 +620,7 @@ def solve_qp(task: QPTask) -> RawResult:
     """
     problem, YZ = task.whole("IPM"), task.YZ
     free = problem.intercept == "free"
-    r = solve_dual(YZ, problem.data.y, problem.costs, free)
+    r = solve_dual(YZ, problem.data.y, problem.costs, free, squared=problem.squared)
     u = np.asarray(YZ.T @ r.alpha).ravel()
     return RawResult(
         Status(r.state),

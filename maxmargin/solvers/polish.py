@@ -1,4 +1,9 @@
-"""The active-set polish: the reduced KKT system solved exactly, then re-certified."""
+"""The active-set polish: the reduced KKT system solved exactly, then re-certified.
+
+The squared hinge has no upper bound (no bound SVs, as the hard margin) and, on its
+support vectors S, the conditions ``y_i f_i = 1 - alpha_i / (2 C_i)``: the system is
+the same with ``D_SS = diag(1 / (2 C_i))`` added to ``G G^T``, and nonsingular.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +16,7 @@ import scipy.sparse as sp
 
 from ..certificate import Certificate, certify, margins
 from ..problem import SVMProblem
-from .qp import weights_from_alpha
+from .qp import dual_diagonal, weights_from_alpha
 
 #: Largest m d' for which the direct polish densifies the margin SVs' rows of a sparse
 #: YZ (32 MB); above it, and above ``max_margin_svs`` margin SVs, the reduced KKT system
@@ -35,6 +40,7 @@ def reduced_kkt(
         [G G^T   y_M] [alpha_M]   [1 - G w_B         ]
         [y_M^T    0 ] [   b   ] = [-sum_B C_i y_i    ]     (free; drop b's row/column else)
 
+    (The squared hinge: ``G G^T + D_MM``, ``D_ii = 1 / (2 C_i)``, and B is empty.)
     Solved densely (``G G^T`` formed, m x m) when ``m <= max_margin_svs`` and G is dense
     or small; otherwise by :func:`_reduced_kkt_minres` from ``start = (alpha, b)``.
     ``YZ`` may be None (the DCD route): rows of ``problem.Z`` times ``y`` are used.
@@ -67,6 +73,8 @@ def reduced_kkt(
     signs = y if YZ is None else 1.0
     wB = np.asarray((alpha * signs) @ Z).ravel()  # one product, no copy of the rows of B
     K = G @ G.T
+    dM = dual_diagonal(problem)[M]  # 0 for the hinge
+    K[np.diag_indices_from(K)] += dM
     rhs = 1.0 - G @ wB
     if free:
         yM = y[M]
@@ -98,7 +106,7 @@ def reduced_kkt(
     wt = np.asarray((alpha * signs) @ Z).ravel()
     best = (np.inf, alpha[M].copy(), b, wt)
     for _ in range(8):
-        res = 1.0 - G @ wt
+        res = 1.0 - G @ wt - dM * alpha[M]
         if free:
             res = np.concatenate([res - yM * b, [-float(y @ alpha)]])
         # progress in margin units (the equality's row is in alpha's, and at rounding)
@@ -219,7 +227,8 @@ def _reduced_kkt_minres(
     else:
         wB = _signed_sum(Z, y if signed else None, B, problem.costs[B])
     rhs = 1.0 - sM * np.asarray(ZM @ wB).ravel()
-    diag = _row_sq_norms(ZM)
+    dM = dual_diagonal(problem)[M]  # 0 for the hinge
+    diag = _row_sq_norms(ZM) + dM
     scale = float(diag.mean()) if diag.size and diag.mean() > 0 else 1.0
     pre_M = _head_preconditioner(ZM, sM, np.where(diag > 0, diag, scale))
     k = m + 1 if free else m
@@ -233,7 +242,7 @@ def _reduced_kkt_minres(
         a = v[:m]
         u = np.asarray(ZMt @ (sM * a)).ravel()
         out = np.empty(k)
-        out[:m] = sM * np.asarray(ZM @ u).ravel()
+        out[:m] = sM * np.asarray(ZM @ u).ravel() + dM * a
         if free:
             out[:m] += yM * v[m]
             out[m] = yM @ a
@@ -308,6 +317,8 @@ def stretched(
     to rounding, such as a hand-solvable one with exact margins, is left as it is), for
     the soft margin when it proves more (:meth:`Certificate.accuracy`); None otherwise.
     """
+    if problem.squared:  # its support vectors are inside the margin by design
+        return None
     r, e = margins(problem, w, b)
     near = r >= 1.0 - MAX_STRETCH
     if problem.hard and (not near.all() or bool(np.all(r >= 1.0 - e))):
@@ -361,7 +372,7 @@ def _alpha_in_box(
         unit = float(np.sqrt(np.mean(np.einsum("ij,ij->i", G, G)))) or 1.0
         A = np.vstack([A, unit * y[M][None, :]])
         target = np.append(target, -unit * float(y @ rest))
-    hi = np.full(M.size, np.inf) if problem.hard else problem.costs[M]
+    hi = np.full(M.size, np.inf) if _no_box(problem) else problem.costs[M]
     try:
         fit = lsq_linear(A, target, bounds=(np.zeros(M.size), hi), method="bvls", tol=1e-15)
     except (ValueError, np.linalg.LinAlgError):  # pragma: no cover - a degenerate fit
@@ -388,7 +399,7 @@ def _candidate(
     (:func:`_alpha_in_box`), and that point is kept when it certifies better.
     """
     a, bb, wt = out
-    a_clip = np.clip(a, 0.0, np.inf if problem.hard else problem.costs)
+    a_clip = np.clip(a, 0.0, np.inf if _no_box(problem) else problem.costs)
     if wt is not None and np.array_equal(a_clip, a):
         w, b_aug = problem.from_augmented(wt)
         b = float(bb if bb is not None else 0.0) if problem.intercept == "free" else float(b_aug)
@@ -433,7 +444,7 @@ def _active_set_guesses(
     within ~1e-7 of 1), then off ``alpha`` at two (relative to ``ascale``: each
     example's cost ``C_i``, or ``max alpha`` for hard margin).
     """
-    C, hard = problem.costs, problem.hard
+    C, hard = problem.costs, _no_box(problem)  # the squared hinge's S: y_i f_i < 1
     r0 = problem.data.y * problem.decision_function(w, b)
     guesses = []
     # an example of cost 0 is at both of its bounds (alpha_i = 0 = C_i): never in M or B
@@ -503,7 +514,7 @@ def polish(
     each wrong guess costs a reduced KKT solve).
     """
     y = problem.data.y
-    hard = problem.hard
+    hard = _no_box(problem)  # the squared hinge as the hard margin: no bound SVs
     max_m = 3000
     best = None
     # At rounding level (<= 1e-12) the two points are equally optimal; then prefer the
@@ -584,6 +595,11 @@ def polish(
             inB = (inB & ~bound_bad) | to_bound
             M, B = np.flatnonzero(inM), np.flatnonzero(inB)
     return best
+
+
+def _no_box(problem: SVMProblem) -> bool:
+    """Whether alpha has no upper bound: the hard margin, and the squared hinge."""
+    return problem.hard or problem.squared
 
 
 def polish_no_margin(

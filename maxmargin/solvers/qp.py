@@ -12,7 +12,11 @@ never an n x n matrix::
     min 1/2 ||u||^2 - sum_i alpha_i   s.t.  u = (YZ)^T alpha,  y^T alpha = 0 (free),
                                             0 <= alpha_i <= C_i
 
-(``C_i = C s_i``, the per-example costs ``problem.costs``; ``C`` without weights).
+(``C_i = C s_i``, the per-example costs ``problem.costs``; ``C`` without weights). The
+squared hinge (``problem.squared``): the primal's ``C_i xi_i`` becomes ``C_i xi_i^2``
+(``xi_i``'s Hessian ``2 C_i``), the dual loses its upper bound and gains
+``sum_i alpha_i^2 / (4 C_i)`` (``alpha_i``'s Hessian ``1 / (2 C_i)``; ``alpha_i = 0``
+where ``C_i = 0``).
 ``alpha`` are the margin constraints' multipliers (primal form), ``b`` the multiplier of
 ``y^T alpha = 0`` (dual form). docs/formulations.md, section 3.
 """
@@ -37,6 +41,7 @@ __all__ = [
     "build_primal",
     "weights_from_alpha",
     "primal_point",
+    "dual_diagonal",
 ]
 
 
@@ -145,7 +150,12 @@ def build_dual(
             cB = problem.costs[at_bound]
             u_bound = np.asarray(cB @ YZ[at_bound]).ravel()
             y_bound = float(cB @ y[at_bound])
-    P = sp.block_diag([sp.csc_matrix((m, m)), sp.identity(dz, format="csc")], format="csc")
+    costs = problem.costs if rows is None else problem.costs[rows]
+    diag = sp.csc_matrix((m, m))
+    if problem.squared:  # D_ii = 1/(2 C_i); alpha_i = 0 (ub below) where C_i = 0
+        dii = dual_diagonal(problem)
+        diag = sp.diags(dii if rows is None else dii[rows], format="csc")
+    P = sp.block_diag([diag, sp.identity(dz, format="csc")], format="csc")
     q = np.concatenate([-np.ones(m), np.zeros(dz)])
     blocks = [sp.hstack([-sp.csc_matrix(G.T), sp.identity(dz)], format="csc")]
     rhs = [u_bound]
@@ -157,7 +167,8 @@ def build_dual(
         rhs.append(np.array([-y_bound]))
     A = sp.vstack(blocks, format="csc")
     lb = np.concatenate([np.zeros(m), np.full(dz, -np.inf)])
-    costs = problem.costs if rows is None else problem.costs[rows]
+    if problem.squared:
+        costs = np.where(costs > 0, np.inf, 0.0)  # no upper bound (weight 0: alpha_i = 0)
     ub = np.concatenate([costs, np.full(dz, np.inf)])
     return QP(P, q, A, np.concatenate(rhs), None, None, lb, ub)
 
@@ -177,10 +188,11 @@ def build_primal(problem: SVMProblem, YZ: Any) -> QP:
     n, dz = YZ.shape
     nb = 1 if problem.intercept == "free" else 0
     nx = 0 if problem.hard else n
-    P = sp.block_diag(
-        [sp.identity(dz, format="csc"), sp.csc_matrix((nb + nx, nb + nx))], format="csc"
-    )
-    q = np.concatenate([np.zeros(dz + nb), problem.costs if nx else np.zeros(0)])
+    sq = problem.squared
+    # the slacks' Hessian: 0 (the hinge, C_i xi_i linear) or 2 C_i (C_i xi_i^2)
+    hx = sp.diags(2.0 * problem.costs, format="csc") if sq else sp.csc_matrix((nx, nx))
+    P = sp.block_diag([sp.identity(dz, format="csc"), sp.csc_matrix((nb, nb)), hx], format="csc")
+    q = np.concatenate([np.zeros(dz + nb), problem.costs if nx and not sq else np.zeros(nx)])
     blocks = [-sp.csc_matrix(YZ)]
     if nb:
         blocks.append(sp.csc_matrix(-problem.data.y[:, None]))
@@ -238,3 +250,24 @@ def primal_point(problem: SVMProblem, x: np.ndarray) -> tuple[np.ndarray, float]
     if problem.intercept == "free":
         return w, float(x[dz])
     return w, float(b)
+
+
+def dual_diagonal(problem: SVMProblem) -> np.ndarray:
+    """The diagonal the squared hinge adds to the dual's Hessian: ``1 / (2 C_i)``.
+
+    0 where ``C_i = 0`` (there ``alpha_i`` is fixed at 0), and 0 everywhere for the hinge
+    and the hard margin.
+
+    Parameters
+    ----------
+    problem : SVMProblem
+
+    Returns
+    -------
+    ndarray of shape (n,)
+    """
+    if not problem.squared:
+        return np.zeros(problem.n)
+    costs = problem.costs
+    pos = costs > 0
+    return np.where(pos, 0.5 / np.where(pos, costs, 1.0), 0.0)

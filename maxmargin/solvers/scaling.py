@@ -110,6 +110,8 @@ def scaled_problem(problem: SVMProblem, t: float, as_hard_margin: bool = False) 
             # so that C / t^2 stays finite wherever the costs C s_i / t^2 are
             p = _pow2(float(problem.weights.max()))
             kw = {"C": times_inv_t2(problem.C * p, t), "sample_weight": problem.weights / p}
+    if not as_hard_margin:
+        kw["loss"] = problem.loss  # the squared hinge scales as the hinge: xi does not move
     return SVMProblem(
         ds, intercept=problem.intercept, intercept_scaling=problem.intercept_scaling * t, **kw
     )
@@ -132,6 +134,7 @@ def scale_hint(problem: SVMProblem) -> str:
     _, lc = scale_free_c(problem)
     if problem.hard or not math.isfinite(lc) or abs(lc) < 40:  # 40: C R^2 ~ 1e12
         return ""
+    loss = "squared hinge" if problem.squared else "hinge"
     e10 = lc * math.log10(2.0)  # C R^2 may be beyond the doubles (1e330): print 10^e10
     cr2 = f"{10.0 ** (e10 - math.floor(e10)):.1f}e{math.floor(e10):+d}"
     if lc > 0:
@@ -139,13 +142,13 @@ def scale_hint(problem: SVMProblem) -> str:
             f". Note: C R^2 = {cr2} (R = max ||z_i||, and C R^2 is what matters: "
             "scaling X by s and C by 1/s^2 gives the same problem): at so large a C "
             "the soft margin is numerically the hard margin (if the data are "
-            "separable: use hard=True) or the minimiser of the hinge loss alone; "
+            f"separable: use hard=True) or the minimiser of the {loss} loss alone; "
             "double precision cannot resolve both terms of the objective. Use a "
             "smaller C"
         )
     return (
         f". Note: C R^2 = {cr2} (R = max ||z_i||): at so small a C the "
-        "weights are negligible next to the hinge term; use a larger C"
+        f"weights are negligible next to the {loss} term; use a larger C"
     )
 
 

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from .._log import solver_log_enabled
-from .qp import QPTask
+from .qp import QPTask, dual_diagonal
 from .result import RawResult, Status
 
 __all__ = ["solve_qp", "CVXPY_OPTIONS"]
@@ -52,20 +52,31 @@ def solve_qp(task: QPTask, *, solver: str) -> RawResult:
         if not problem.hard:
             xi = cp.Variable(n, nonneg=True)
             expr = expr + xi
-            obj = obj + (problem.C * cp.sum(xi) if problem.weights is None else problem.costs @ xi)
+            loss = cp.square(xi) if problem.squared else xi
+            obj = obj + (
+                problem.C * cp.sum(loss) if problem.weights is None else problem.costs @ loss
+            )
         cons = [expr >= 1]
         prob = cp.Problem(cp.Minimize(obj), cons)
     else:
         a = cp.Variable(n, nonneg=True)
         cons = []
-        if not problem.hard:
+        diagonal: Any = 0.0
+        if problem.squared:
+            # no upper bound; sum_i alpha_i^2 / (4 C_i), alpha_i = 0 where C_i = 0
+            costs = problem.costs
+            pos = costs > 0
+            diagonal = cp.sum(cp.multiply(0.5 * dual_diagonal(problem), cp.square(a)))
+            if not pos.all():
+                cons.append(a[np.flatnonzero(~pos)] == 0)
+        elif not problem.hard:
             cons.append(a <= (problem.C if problem.weights is None else problem.costs))
         eq = None
         if problem.intercept == "free":
             eq = y @ a == 0
             cons.append(eq)
         # Never an n x n matrix: the Hessian is (YZ)(YZ)^T only implicitly.
-        prob = cp.Problem(cp.Minimize(0.5 * cp.sum_squares(YZ.T @ a) - cp.sum(a)), cons)
+        prob = cp.Problem(cp.Minimize(0.5 * cp.sum_squares(YZ.T @ a) + diagonal - cp.sum(a)), cons)
     try:
         prob.solve(solver=solver, verbose=solver_log_enabled(), **CVXPY_OPTIONS.get(solver, {}))
     except cp.error.SolverError as e:

@@ -26,7 +26,7 @@ from ..._validation import (
     check_memory,
     check_positive,
 )
-from ...conventions import DEFAULT_INTERCEPT, INTERCEPTS
+from ...conventions import DEFAULT_INTERCEPT, DEFAULT_LOSS, INTERCEPTS, LOSSES
 from ...data import Dataset
 from ...exceptions import ParameterError
 from ...problem import combine_weights
@@ -53,6 +53,7 @@ class _Options(TypedDict, total=False):
     class_weight: Any
     Cs: Any
     alphas: Any
+    loss: str
 
 
 # The return type follows ``exact`` (for type checkers: an ExactPath has no grid points).
@@ -96,6 +97,7 @@ def regularization_path(
     class_weight: Any = None,
     Cs: Any = None,
     alphas: Any = None,
+    loss: str = DEFAULT_LOSS,
 ) -> RegularizationPath | ExactPath:
     """The certified soft-margin optimum along C: at every point of a grid, or exactly.
 
@@ -152,6 +154,11 @@ def regularization_path(
         scikit-learn's names of the two grids (``LogisticRegressionCV(Cs=)``,
         ``lasso_path(alphas=)``; ``alpha`` is SGDClassifier's lambda): ``Cs`` is ``C``,
         ``alphas`` is ``lam``.
+    loss : {"hinge", "squared_hinge"}
+        The loss of every point's problem (:class:`~maxmargin.SVMProblem`). The squared
+        hinge's path is on a grid only (``exact=True`` is refused: on a fixed support set
+        its solution is rational in C, not piecewise linear), warm-started by Newton
+        steps, without ``C_0`` or the hard-margin limit (``hard_limit=True`` is refused).
 
     Returns
     -------
@@ -214,6 +221,17 @@ def regularization_path(
     if hard_limit is not None:
         hard_limit = check_bool("hard_limit", hard_limit)
     tol = 1e-6 if tol is None else check_positive("tol", tol)
+    loss = check_choice("loss", loss, LOSSES)
+    if loss == "squared_hinge" and exact:
+        raise ParameterError(
+            "exact=True traces the hinge's piecewise-linear path; the squared hinge's w(C) "
+            "is rational in C between support-set changes: use a grid (exact=False)"
+        )
+    if loss == "squared_hinge" and hard_limit:
+        raise ParameterError(
+            "hard_limit=True: the squared hinge's w(C) reaches the hard margin only as "
+            "C -> inf, there is no C* to compare at; leave hard_limit out"
+        )
     if name == "lam":
         grid_C = _reciprocal_grid("lam", _check_grid("lam", grid)[::-1], data.n, "C")
     else:
@@ -266,4 +284,5 @@ def regularization_path(
         hard_limit=hard_limit,
         tol=tol,
         t_start=t0,
+        loss=loss,
     )

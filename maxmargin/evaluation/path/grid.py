@@ -27,6 +27,13 @@ point of a grid of ``C`` (equivalently ``lam = 1/(C n)``):
    parameter; method ``dpp``).
 3. Every point is certified in numpy by :func:`maxmargin.certificate.certify`.
 
+The squared hinge (``loss="squared_hinge"``, the L2-loss SVM: ``C sum_i s_i xi_i^2``):
+each point is found by finite Newton steps from the previous point's active set (from
+``w = 0`` at the first; :mod:`~maxmargin.evaluation.path.squared`): method ``newton``
+when it certifies to 1e-9, else a full solve (``qp``). ``C_0`` and the
+hard-margin limit are the hinge's: N/A (nan, None) for it, since its ``w(C)`` reaches the
+hard-margin solution only as ``C -> inf``.
+
 Theorems used (proofs in ``docs/path.md``):
 
 * **Monotonicity.** For ``C1 < C2`` and any optima: ``sum xi(C2) <= sum xi(C1)`` and
@@ -55,13 +62,14 @@ import scipy.sparse as sp
 from ... import io
 from ..._progress import Progress
 from ...certificate import Certificate, certify, support_sets
-from ...conventions import weight_names
+from ...conventions import DEFAULT_LOSS, weight_names
 from ...data import Dataset
 from ...exceptions import DataError, ParameterError
 from ...problem import SVMProblem
 from ...solvers.qp import signed_rows
 from .limits import HardMarginLimit, hard_margin_limit, min_margin_sv_C
-from .points import _DualModel, _solve_point
+from .points import ACCEPT_TOL, _DualModel, _solve_point
+from .squared import newton_point
 
 __all__ = ["RegularizationPath"]
 
@@ -159,20 +167,24 @@ class RegularizationPath(io.Persistent):
     train_error, holdout_error : ndarray of shape (k,)
         Fraction with ``y f(x) <= 0`` (holdout: nan when no holdout set); unweighted.
     slack_sum : ndarray of shape (k,)
-        ``sum_i s_i xi_i`` (``sum_i xi_i`` without weights: the loss term of
-        ``P = 1/2 ||w~||^2 + C slack_sum``); non-increasing in C (a theorem).
+        ``sum_i s_i xi_i`` (``sum_i xi_i`` without weights; ``xi_i^2`` for the squared
+        hinge: the loss term of ``P = 1/2 ||w~||^2 + C slack_sum``); non-increasing in C
+        (a theorem).
     certificates : tuple of Certificate
         Each point's numpy certificate (C form); :attr:`primal`, :attr:`dual`,
         :attr:`relative_gap` and :attr:`max_kkt` (the largest scaled KKT residual) are
         read off them.
     method : tuple of str
         What solved each point: ``"warm"`` (working-set warm start, certified to 1e-9,
-        no full QP), ``"qp"`` (a full solve by :func:`maxmargin.solve`'s route) or
-        ``"dpp"`` (the DPP-compiled cvxpy model of ``solver=``).
+        no full QP), ``"qp"`` (a full solve by :func:`maxmargin.solve`'s route),
+        ``"dpp"`` (the DPP-compiled cvxpy model of ``solver=``) or, for the squared
+        hinge, ``"newton"`` (finite Newton steps, certified to 1e-9).
     seconds : ndarray of shape (k,)
         Wall time of each point (solve + polish + certificate).
     intercept : str
     intercept_scaling : float
+    loss : {"hinge", "squared_hinge"}
+        The loss of every point's problem (a file without it: the hinge).
     data_name : str
     n, d : int
     solver : str
@@ -236,6 +248,7 @@ class RegularizationPath(io.Persistent):
     seconds: np.ndarray
     intercept: str
     intercept_scaling: float
+    loss: str = DEFAULT_LOSS
     data_name: str = io.persist(key="data")
     n: int
     d: int
@@ -372,6 +385,7 @@ class RegularizationPath(io.Persistent):
                 intercept=self.intercept,
                 intercept_scaling=self.intercept_scaling,
                 sample_weight=self.weights,
+                loss=self.loss,
             )
             t = self.certificates[i].tol if tol is None else tol
             certs.append(certify(pr, self.w[i], float(self.b[i]), self.alpha[i], tol=t))
@@ -407,6 +421,7 @@ def _grid_path(
     hard_limit: bool | None,
     tol: float,
     t_start: float,
+    loss: str = DEFAULT_LOSS,
 ) -> RegularizationPath:
     """The certified optimum at every C of ``Cs`` (increasing), warm-started point to point.
 
@@ -419,16 +434,20 @@ def _grid_path(
             intercept=intercept,
             intercept_scaling=intercept_scaling,
             sample_weight=weights,
+            loss=loss,
         )
         for c in Cs
     ]
+    squared = loss == "squared_hinge"
     YZ = signed_rows(problems[0])
     if sp.issparse(YZ):
         YZ = sp.csr_matrix(YZ)
     # A named cvxpy solver gets the DPP model, compiled once; by default the full solves
     # take exact.solve's measured route, which is faster than any cvxpy re-solve here
     # (bench/path.py: the compiled model saves ~8% of a fresh cvxpy solve, the IPM ~85%).
-    model = None if solver is None else _DualModel(problems[0], str(solver).strip().upper())
+    model = None
+    if solver is not None and not squared:  # the compiled model is the hinge's dual
+        model = _DualModel(problems[0], str(solver).strip().upper())
     k, n, d = len(Cs), data.n, data.d
     W = np.zeros((k, d))
     B = np.zeros(k)
@@ -443,7 +462,12 @@ def _grid_path(
     with Progress(k, "path", enabled=progress) as bar:
         for i, pr in enumerate(problems):
             t0 = time.perf_counter()
-            w, b, a, cert, how, who = _solve_point(pr, YZ, model, prev if warm_start else None, tol)
+            start = prev if warm_start else None
+            if squared:
+                first = (np.zeros(d), 0.0) if warm_start else None
+                w, b, a, cert, how, who = _squared_point(pr, start or first, solver, tol)
+            else:
+                w, b, a, cert, how, who = _solve_point(pr, YZ, model, start, tol)
             by.add(who)
             W[i], B[i], A[i] = w, b, a
             certs.append(cert)
@@ -459,6 +483,7 @@ def _grid_path(
     R = (F + B) * y[:, None]
     train_err = (R <= 0).mean(axis=0)
     slack = np.maximum(0.0, 1.0 - R)
+    slack = slack * slack if squared else slack
     slack = slack.sum(axis=0) if weights is None else weights @ slack
     hold_err = np.full(k, np.nan)
     if holdout is not None:
@@ -468,9 +493,11 @@ def _grid_path(
     norm_reg = np.linalg.norm(problems[0].to_augmented(W, B), axis=1)
     with np.errstate(divide="ignore"):
         margin = np.where(norm_w > 0, 1.0 / np.where(norm_w > 0, norm_w, 1.0), np.inf)
-    c0 = min_margin_sv_C(data, intercept, intercept_scaling, sample_weight=weights)
+    c0 = math.nan
+    if not squared:  # both ends are the hinge path's
+        c0 = min_margin_sv_C(data, intercept, intercept_scaling, sample_weight=weights)
     if hard_limit is None:
-        hard_limit = n * d <= 2_000_000
+        hard_limit = n * d <= 2_000_000 and not squared
     limit = None
     if hard_limit:
         limit = hard_margin_limit(
@@ -500,6 +527,7 @@ def _grid_path(
         seconds=secs,
         intercept=intercept,
         intercept_scaling=float(intercept_scaling),
+        loss=loss,
         data_name=data.name,
         n=n,
         d=d,
@@ -511,3 +539,24 @@ def _grid_path(
         feature_names=data.feature_names,
         weights=weights,
     )
+
+
+def _squared_point(
+    problem: SVMProblem, start: tuple | None, solver: str | None, tol: float
+) -> tuple[np.ndarray, float, np.ndarray, Certificate, str, str]:
+    """One squared-hinge point: Newton steps from ``start`` if they certify, else a solve.
+
+    ``start`` is the previous point (``(0, 0)`` at the first); None: a full solve.
+    """
+    if start is not None:
+        got = newton_point(problem, start[0], start[1])
+        if got is not None:
+            w, b, a = got
+            cert = certify(problem, w, b, a, tol=tol)
+            if cert.ok and cert.max_residual() <= ACCEPT_TOL:
+                return w, b, a, cert, "newton", ""
+    from ...exact import solve
+
+    sol = solve(problem, solver=solver, tol=tol)
+    w, b, a = np.asarray(sol.w, float), float(sol.b), np.asarray(sol.alpha, float)
+    return w, b, a, sol.certificate, "qp", sol.solver

@@ -11,8 +11,8 @@ import numpy as np
 
 from ... import io
 from ..._progress import Progress
-from ..._validation import check_count, check_int, check_positive
-from ...conventions import DEFAULT_INTERCEPT, sklearn_names
+from ..._validation import check_choice, check_count, check_int, check_positive
+from ...conventions import DEFAULT_INTERCEPT, DEFAULT_LOSS, LOSSES, sklearn_names
 from ...data import Dataset
 from ...exceptions import ParameterError
 from ...online.base import OnlineLearner
@@ -26,6 +26,7 @@ __all__ = [
     "learners_along_path",
     "check_study_size",
     "PATH_LEARNERS",
+    "SQUARED_PATH_LEARNERS",
     "MIN_POOL_STEPS",
 ]
 
@@ -33,6 +34,8 @@ __all__ = [
 #: Learners studied along the path by default (any learner that declares a
 #: ``problem_parameter`` can be, a learner of your own too: it is set from each lambda).
 PATH_LEARNERS = ("pegasos", "subgradient", "pa1")
+#: The squared hinge's: Pegasos needs its projection there (its gradient is unbounded).
+SQUARED_PATH_LEARNERS = (("pegasos", {"projection": "greedy"}), "subgradient", "pa1")
 #: :func:`learners_along_path` uses its worker pool only when its runs see at least this
 #: many examples in all (runs x epochs x n): starting a worker (a Python with numpy and
 #: the compiled kernels) costs ~1 s, the runs ~50-100 ns per example.
@@ -98,7 +101,12 @@ def _entry(entry: Any) -> tuple[Any, dict[str, Any]]:
 
 
 def _learners_at(
-    targets: Sequence[Any], data: Dataset, lam: float, intercept: str, scaling: float
+    targets: Sequence[Any],
+    data: Dataset,
+    lam: float,
+    intercept: str,
+    scaling: float,
+    loss: str = DEFAULT_LOSS,
 ) -> list[OnlineLearner]:
     """The learners ``targets`` built for the problem at ``lam`` with ``intercept``.
 
@@ -116,7 +124,7 @@ def _learners_at(
                 f"the path (it declares no problem_parameter); use some of "
                 f"{', '.join(usable)}"
             )
-    problem = SVMProblem(data, lam=lam, intercept=intercept, intercept_scaling=scaling)
+    problem = SVMProblem(data, lam=lam, intercept=intercept, intercept_scaling=scaling, loss=loss)
     # the intercept named, not intercept_for's fallback: every run is scored against this
     # problem, so a learner that cannot take its intercept is refused (resolve says why)
     return resolve_all(list(targets), problem, intercept=intercept, intercept_scaling=scaling)
@@ -164,7 +172,7 @@ def _learner_job(job: tuple) -> tuple[np.ndarray, float]:
     """
     from ...online import run
 
-    data, learner, epochs, order, seed, ckpts, lam, intercept, scaling, weights = job
+    data, learner, epochs, order, seed, ckpts, lam, intercept, scaling, weights, loss = job
     tr = run(
         learner,
         data,
@@ -175,7 +183,12 @@ def _learner_job(job: tuple) -> tuple[np.ndarray, float]:
         sample_weight=weights,
     )
     prob = SVMProblem(
-        data, lam=lam, intercept=intercept, intercept_scaling=scaling, sample_weight=weights
+        data,
+        lam=lam,
+        intercept=intercept,
+        intercept_scaling=scaling,
+        sample_weight=weights,
+        loss=loss,
     )
     F = np.asarray(prob.lambda_objective(tr.w, tr.b), float)
     return F, float(tr.timings.get("learn_seconds", math.nan))
@@ -240,6 +253,8 @@ class LearnerPathStudy(io.Persistent):
         The intercept of the problem every run is scored against (the exact path's);
         the learners were built with it (``free``: they update an unregularised bias).
     intercept_scaling : float
+    loss : {"hinge", "squared_hinge"}
+        The path's loss: the learners minimise it and are scored on its objective.
 
     Examples
     --------
@@ -276,6 +291,7 @@ class LearnerPathStudy(io.Persistent):
     seconds: np.ndarray
     intercept: str = "augmented"
     intercept_scaling: float = 1.0
+    loss: str = DEFAULT_LOSS
 
     @property
     def scored_against(self) -> str:
@@ -286,7 +302,8 @@ class LearnerPathStudy(io.Persistent):
             f"{self.intercept_scaling:g})",
             "none": "intercept none (b = 0)",
         }[self.intercept]
-        return f"the soft-margin optimum at each lambda of the path, {how}"
+        loss = "squared hinge (L2-loss SVM)" if self.loss == "squared_hinge" else "hinge"
+        return f"the soft-margin optimum ({loss}) at each lambda of the path, {how}"
 
     @property
     def final_rel_subopt(self) -> np.ndarray:
@@ -300,7 +317,7 @@ def learners_along_path(
     lam: Any = None,
     *,
     C: Any = None,
-    learners: Sequence[Any] = PATH_LEARNERS,
+    learners: Sequence[Any] | None = None,
     epochs: int = 10,
     order: str = "shuffle",
     seed: int = 0,
@@ -309,6 +326,7 @@ def learners_along_path(
     exact: RegularizationPath | None = None,
     progress: bool = False,
     intercept: str = DEFAULT_INTERCEPT,
+    loss: str | None = None,
 ) -> LearnerPathStudy:
     """Run learners at each lambda for a fixed budget; suboptimality against the optimum.
 
@@ -323,7 +341,9 @@ def learners_along_path(
         names from ``maxmargin.online.LEARNERS`` (``pegasos``, ``subgradient``: ``lam`` =
         the grid's lambda; ``pa1``, ``pa2``: ``C = 1/(lam n)``), ``module:Class`` /
         ``path/file.py:Class`` targets or classes, learners of your own included; a pair
-        ``(target, params)`` gives the constructor's other parameters.
+        ``(target, params)`` gives the constructor's other parameters. Default
+        :data:`PATH_LEARNERS` (the squared hinge: :data:`SQUARED_PATH_LEARNERS`). A
+        learner that takes a ``loss`` is built with the path's.
     epochs : int
         The budget, in passes over the data.
     order : {"shuffle", "cyclic", "sample"}
@@ -342,6 +362,9 @@ def learners_along_path(
     intercept : {"free", "none", "augmented"}
         The intercept of the path computed here (when ``exact`` is not given); default
         ``"free"``, the textbook SVM's (:data:`maxmargin.conventions.DEFAULT_INTERCEPT`).
+    loss : {"hinge", "squared_hinge"}, optional
+        The loss of the path computed here (default the hinge); with ``exact``, its loss
+        (another one is refused).
     alphas, Cs : grid, optional
         scikit-learn's names of ``lam`` and ``C`` (as in :func:`~maxmargin.regularization_path`).
     max_iter : int, optional
@@ -374,6 +397,15 @@ def learners_along_path(
     from ...online import default_checkpoints
 
     epochs = check_int("epochs", epochs, minimum=1)
+    if loss is not None:
+        loss = check_choice("loss", loss, LOSSES)
+    if isinstance(exact, RegularizationPath):
+        if loss not in (None, exact.loss):
+            raise ParameterError(f"loss={loss!r} but the exact path has loss={exact.loss!r}")
+        loss = exact.loss
+    loss = DEFAULT_LOSS if loss is None else loss
+    if learners is None:
+        learners = SQUARED_PATH_LEARNERS if loss == "squared_hinge" else PATH_LEARNERS
     targets = tuple(learners)
     if not targets:
         raise ParameterError("no learners given; use e.g. learners=['pegasos', 'pa1']")
@@ -384,7 +416,7 @@ def learners_along_path(
         )
     mode = exact.intercept if exact is not None else intercept
     # refuse a learner that cannot run before the path is computed
-    _learners_at(targets, data, 1.0, mode, 1.0 if exact is None else exact.intercept_scaling)
+    _learners_at(targets, data, 1.0, mode, 1.0 if exact is None else exact.intercept_scaling, loss)
     names = tuple(_name(target) for target in targets)
     workers = (os.cpu_count() or 1) if n_jobs in (None, -1) else check_int("n_jobs", n_jobs)
     check_study_size(data, _grid_size(exact, lam, C), len(targets), epochs, workers)
@@ -393,7 +425,7 @@ def learners_along_path(
 
         exact = regularization_path(
             data, C, lam, intercept=intercept, hard_limit=False,
-            progress=progress,
+            progress=progress, loss=loss,
         )  # fmt: skip
     elif lam is not None or C is not None:
         raise ParameterError("give either a grid or exact=, not both")
@@ -410,13 +442,14 @@ def learners_along_path(
                     intercept=mode,
                     intercept_scaling=s,
                     sample_weight=weights,
+                    loss=loss,
                 ).lambda_objective(exact.w[i], exact.b[i])
             )
             for i in order_idx
         ]
     )
     ckpts = default_checkpoints(n, epochs)
-    built = [_learners_at(targets, data, float(lam_), mode, s) for lam_ in lams]
+    built = [_learners_at(targets, data, float(lam_), mode, s, loss) for lam_ in lams]
     jobs = [
         (
             data,
@@ -429,6 +462,7 @@ def learners_along_path(
             mode,
             s,
             weights,
+            loss,
         )
         for i, lam_ in enumerate(lams)
         for j, learner in enumerate(built[i])
@@ -461,6 +495,7 @@ def learners_along_path(
         seconds=secs,
         intercept=mode,
         intercept_scaling=float(s),
+        loss=loss,
     )
 
 
