@@ -5,6 +5,7 @@ import math
 import numpy as np
 import pytest
 
+from maxmargin import io
 from maxmargin.exceptions import ParameterError
 from maxmargin.online import OnlineSubgradient, Pegasos, resolve, run, schedule
 from maxmargin.online.learner import Declared, scoring
@@ -181,8 +182,8 @@ def test_declarations_say_the_loss(gauss):
     # the objective is still the lambda form, of the squared-hinge problem
     assert scoring(sub) == scoring(peg) == "objective"
     d = Declared.of(peg, R=2.0)
-    assert d.loss == "squared_hinge" and Declared.from_dict(d.to_dict()) == d
-    assert Declared.from_dict({"name": "old", "objective": "lambda"}).loss == "hinge"
+    assert d.loss == "squared_hinge" and io.from_dict(Declared, d.to_dict()) == d
+    assert io.from_dict(Declared, {"name": "old", "objective": "lambda"}).loss == "hinge"
     tr = run(sub, gauss, epochs=1)
     assert tr.declares["loss"] == "squared_hinge"
     # a hinge learner records the parameters it recorded before loss= existed
