@@ -54,7 +54,7 @@ from .online import (
     schedule,
 )
 from .problem import SVMProblem
-from .report import write_exact_path_report, write_path_report, write_report
+from .report import write_report
 from .separation import (
     SeparationCertificate,
     is_separable,
@@ -117,12 +117,10 @@ __all__ = [
     "min_margin_sv_C",
     "learners_along_path",
     "parse_grid",
-    "write_path_report",
     "study",
     "StudyResult",
     "ExactPath",
     "PathPoint",
-    "write_exact_path_report",
     "LEARNERS",
     "schedule",
     "Learner",
