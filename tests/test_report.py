@@ -211,3 +211,22 @@ def test_bad_result_and_option_are_one_line_before_the_folder(tmp_path):
     with pytest.raises(ParameterError, match="format"):
         write_report(grid, out, formats="docx")
     assert not out.exists()
+
+
+def test_comparison_table_names_the_problem_when_rows_differ():
+    """Rows scored against different problems get a "scored against" column, else none."""
+    from maxmargin.io.tables import latex
+    from maxmargin.report.tables import COMPARISON
+
+    class Rows:  # what the table reads of a comparison: its rows
+        def __init__(self, *problems):
+            self.rows = tuple(
+                {"label": f"l{i}", "order": "shuffle", "scored_against": p}
+                for i, p in enumerate(problems)
+            )
+
+    one = latex(COMPARISON, Rows("soft margin, C = 1", "soft margin, C = 1"))
+    two = latex(COMPARISON, Rows("intercept free", "intercept none"))
+    assert "scored against" not in one
+    assert two.splitlines()[2].startswith("learner & order & scored against &")
+    assert "l1 & shuffle & intercept none &" in two

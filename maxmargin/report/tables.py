@@ -37,7 +37,7 @@ _MATH = {
 
 def _comparison_columns(cmp: Comparison) -> list[Column]:
     # A number over seeds is a spread cell: its row holds "<key>_range" ([min, max]).
-    return [
+    columns = [
         Column(
             key,
             header,
@@ -47,6 +47,10 @@ def _comparison_columns(cmp: Comparison) -> list[Column]:
         )
         for key, header, fmt in _COLUMNS
     ]
+    # rows scored against different problems (intercept modes) say which, per row
+    if len({row.get("scored_against") for row in cmp.rows}) > 1:
+        columns.insert(2, Column("scored_against", "scored against"))
+    return columns
 
 
 def _comparison_rows(cmp: Comparison) -> tuple[dict[str, Any], ...]:
