@@ -214,19 +214,19 @@ def test_bad_result_and_option_are_one_line_before_the_folder(tmp_path):
 
 
 def test_comparison_table_names_the_problem_when_rows_differ():
-    """Rows scored against different problems get a "scored against" column, else none."""
+    """Rows of different intercept modes get a "scored against" column, else none."""
     from maxmargin.io.tables import latex
     from maxmargin.report.tables import COMPARISON
 
     class Rows:  # what the table reads of a comparison: its rows
         def __init__(self, *problems):
             self.rows = tuple(
-                {"label": f"l{i}", "order": "shuffle", "scored_against": p}
+                {"label": f"l{i}", "order": "shuffle", "intercept": p}
                 for i, p in enumerate(problems)
             )
 
-    one = latex(COMPARISON, Rows("soft margin, C = 1", "soft margin, C = 1"))
-    two = latex(COMPARISON, Rows("intercept free", "intercept none"))
+    one = latex(COMPARISON, Rows("free", "free"))
+    two = latex(COMPARISON, Rows("free", "none"))
     assert "scored against" not in one
     assert two.splitlines()[2].startswith("learner & order & scored against &")
     assert "l1 & shuffle & intercept none &" in two

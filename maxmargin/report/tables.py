@@ -47,14 +47,16 @@ def _comparison_columns(cmp: Comparison) -> list[Column]:
         )
         for key, header, fmt in _COLUMNS
     ]
-    # rows scored against different problems (intercept modes) say which, per row
-    if len({row.get("scored_against") for row in cmp.rows}) > 1:
-        columns.insert(2, Column("scored_against", "scored against"))
+    # rows scored against different problems (one per intercept mode) say which, per
+    # row, as the markdown table does
+    if len({row.get("intercept") for row in cmp.rows}) > 1:
+        columns.insert(2, Column("scored", "scored against"))
     return columns
 
 
-def _comparison_rows(cmp: Comparison) -> tuple[dict[str, Any], ...]:
-    return cmp.rows
+def _comparison_rows(cmp: Comparison) -> Iterator[dict[str, Any]]:
+    for row in cmp.rows:
+        yield {**row, "scored": f"intercept {row['intercept']}"} if "intercept" in row else row
 
 
 #: A comparison's learners: the final checkpoint, median [min, max] over seeds.
