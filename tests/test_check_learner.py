@@ -313,7 +313,9 @@ def test_bad_input(kwargs, match):
 
 def test_the_report():
     report = check_learner(PyPerceptron, battery="quick", problems=["separable/none"])
-    md = report.to_markdown()
+    from maxmargin.report.check import markdown
+
+    md = markdown(report)
     rows = [line for line in md.splitlines() if line.startswith("| ")]
     assert len(rows) == 1 + len(report.verdicts)
     assert report.summary() in report.to_text() and str(report) == report.to_text()

@@ -39,6 +39,27 @@ def test_a_builtin_passes(capsys, tmp_path):
     assert {v["outcome"] for v in doc["verdicts"]} == {"PASS"}
 
 
+def test_the_report_folder(capsys, tmp_path):
+    """``--out DIR``: the check's report folder, written by maxmargin.write_report."""
+    out = tmp_path / "rep"
+    argv = ["pegasos", "--quick", "--problems", "gaussians/none", "-q"]
+    code, _, err = cli(capsys, *argv, "--out", out)
+    assert code == 0, err
+    names = sorted(p.name for p in out.iterdir() if not p.name.startswith("."))
+    assert names == [
+        "report.json",
+        "report.md",
+        "suboptimality.png",
+        "table.tex",
+        "verdicts.csv",
+    ]
+    doc = json.loads((out / "report.json").read_text())
+    assert doc["learner"] == "pegasos" and "`table.tex`" in (out / "report.md").read_text()
+    code, _, err = cli(capsys, *argv, "--out", tmp_path / "bare", "--no-figures")
+    assert code == 0, err
+    assert not list((tmp_path / "bare").glob("*.png"))
+
+
 def test_a_broken_learner_from_a_file_fails_naming_the_effect(capsys):
     code, out, err = cli(
         capsys, f"{BROKEN}:PerceptronSignError", "--quick", "--problems", "separable/none"
@@ -119,6 +140,8 @@ def test_learner_options_are_the_learners_settings(capsys):
         (["perceptron", "--learner-param", "nokey"], "is not KEY=VALUE"),
         (["perceptron", "--json", "no/such/dir/v.json"], "no/such/dir"),
         ([f"{BROKEN}:PyPA1", "--json", BROKEN], "input"),
+        (["perceptron", "--out", BROKEN], "exists and is not a directory"),
+        (["perceptron", "--out", "x", "--format", "gif"], "unknown figure format 'gif'"),
         (["perceptron", "--bogus"], "unrecognized arguments: --bogus"),
     ],
 )

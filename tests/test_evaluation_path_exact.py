@@ -22,7 +22,7 @@ from maxmargin.evaluation.path import tracer as path_tracer
 from maxmargin.evaluation.path.exact import ExactPath
 from maxmargin.evaluation.path.limits import hard_margin_limit, min_margin_sv_C
 from maxmargin.exact import solve
-from maxmargin.report import write_exact_path_report
+from maxmargin.report import write_report
 from maxmargin.report.path import markdown
 
 INTERCEPTS = ("free", "none", "augmented")
@@ -354,7 +354,7 @@ def test_exports_list_every_breakpoint_and_event(tmp_path):
     j = int(rows[-1]["k"])
     assert (int(rows[-1]["index"]), rows[-1]["from"], rows[-1]["to"]) == ep.events_at(j)[-1]
     assert float(rows[0]["C"]) == ep.breakpoints[0]  # repr: the exact double
-    files = write_exact_path_report(ep, tmp_path / "rep", formats=("png",))
+    files = write_report(ep, tmp_path / "rep", formats=("png",))
     names = {f.name for f in files}
     assert {"report.md", "report.json", "breakpoints.csv", "path_errors.png"} <= names
     assert (tmp_path / "rep" / "breakpoints.csv").read_text() == ep.to_csv()
@@ -603,12 +603,12 @@ def test_report_and_figures_of_a_grid_range_exact_path(tmp_path):
         make_gaussians(60, 3, seed=2), C=np.geomspace(1e-3, 1e3, 25), exact=True
     )
     assert ep.bounds[0] == 1e-3 and ep.breakpoints[0] < 1e-2
-    files = write_exact_path_report(ep, tmp_path / "rep", formats=("png",))
+    files = write_report(ep, tmp_path / "rep", formats=("png",))
     assert {"report.md", "path_coefficients.png"} <= {f.name for f in files}
     ax = plot_coefficients(ep)
     assert min(ax.get_lines()[0].get_xdata()) >= 1e-3
     with pytest.raises(ParameterError):
-        write_exact_path_report(ep, tmp_path / "off", C_range=(1e-6, 1e-4))
+        write_report(ep, tmp_path / "off", C_range=(1e-6, 1e-4))
     assert not (tmp_path / "off").exists()
 
 

@@ -15,7 +15,7 @@ from maxmargin import Dataset, ParameterError, SVMProblem, make_gaussians, make_
 from maxmargin.evaluation.path import regularization_path
 from maxmargin.evaluation.path.grids import GridWarning, parse_grid
 from maxmargin.exact import solve
-from maxmargin.report import write_path_report
+from maxmargin.report import write_report
 from maxmargin.report.path import markdown
 
 
@@ -185,7 +185,7 @@ def test_report_files_json_and_holdout(tmp_path):
     train, test = ds.split(0.25, seed=0)
     p = regularization_path(train, C="1e-2:1e2:4", holdout=test)
     assert np.isfinite(p.holdout_error).all()
-    files = write_path_report(p, tmp_path, formats=("png", "svg"))
+    files = write_report(p, tmp_path, formats=("png", "svg"))
     names = {f.name for f in files}
     assert {
         "report.md",
@@ -244,7 +244,7 @@ def test_the_report_text_lives_in_report_path(tmp_path):
     for cls in (RegularizationPath, ExactPath, LearnerPathStudy):
         assert not hasattr(cls, "to_markdown"), cls.__name__
     p = regularization_path(make_separable(20, 2, seed=0), C=[0.1, 10.0])
-    write_path_report(p, tmp_path, figures=False)
+    write_report(p, tmp_path, figures=False)
     assert (tmp_path / "report.md").read_text().startswith(markdown(p))
     with pytest.raises(ParameterError, match="markdown needs a RegularizationPath.*got str"):
         markdown("report")

@@ -94,7 +94,13 @@ def test_traces_only_draw_only_figures_with_something_to_show(traces_only, tmp_p
     assert "weights alone" in left["regret"] and "mistakes=" in left["mistakes"]
     paths = mm.write_report(traces_only, tmp_path, formats=("png",))
     names = sorted(p.name for p in paths)
-    assert names == ["checkpoints.csv", "report.json", "report.md", "suboptimality.png"]
+    assert names == [
+        "checkpoints.csv",
+        "report.json",
+        "report.md",
+        "suboptimality.png",
+        "table.tex",
+    ]
     assert sorted(p.name for p in tmp_path.iterdir()) == names
     md = (tmp_path / "report.md").read_text()
     lines = [ln for ln in md.splitlines() if ln.startswith("Figures left out")]

@@ -164,3 +164,12 @@ def test_numpy_scalars_render_as_the_numbers_they_hold():
     assert markdown(t, rows).splitlines()[2] == "| 12.5% | 3 |"
     lines = latex(t, rows).splitlines()
     assert lines[0] == r"\begin{tabular}{rr}" and lines[4] == r"12.5\% & 3 \\"
+
+
+def test_a_spread_with_one_value_shows_the_median_alone():
+    """min = max (one seed, or every seed alike): no range after the median (as in figures)."""
+    t = Table(lambda r: r, [Column("x", "x", ".2g", spread=True)])
+    rows = [{"x": 0.5, "x_range": [0.5, 0.5]}, {"x": 0.5, "x_range": [0.25, 1.0]}]
+    assert markdown(t, rows).splitlines()[2:] == ["| 0.5 |", "| 0.5 [0.25, 1] |"]
+    assert latex(t, rows).splitlines()[4:6] == [r"0.5 \\", r"0.5 [0.25, 1] \\"]
+    assert to_csv(t, rows).splitlines()[1] == "0.5,0.5,0.5"  # the CSV keeps all three

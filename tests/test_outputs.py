@@ -239,7 +239,7 @@ def test_a_planted_marker_never_deletes_a_file_maxmargin_did_not_write(tmp_path,
     assert (out / "link.png").is_symlink() and (out / "figs").is_symlink()
     # the new marker lists what this run wrote, each with its size and time
     doc = json.loads((out / MARKER).read_text())
-    assert doc["files"] == ["checkpoints.csv", "report.json", "report.md"]
+    assert doc["files"] == ["checkpoints.csv", "report.json", "report.md", "table.tex"]
     assert doc["stats"] == {n: _stat(out / n) for n in doc["files"]}
 
 
@@ -401,7 +401,7 @@ def test_api_errors_are_maxmargin_errors(tmp_path):
     with pytest.raises(OutputError):
         mm.write_report(cmp, f / "below", figures=False)
     assert f.read_text() == "mine"
-    with pytest.raises(ParameterError, match="write_report needs the Comparison"):
+    with pytest.raises(ParameterError, match="write_report writes a Comparison.*got str"):
         mm.write_report("cmp", tmp_path / "r")
     pytest.importorskip("pyarrow")
     with pytest.raises(ParameterError, match="spec must be a TOML file"):

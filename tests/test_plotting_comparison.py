@@ -444,6 +444,7 @@ def test_cli_writes_the_figure_formats_and_dpi_asked_for(tmp_path, capsys):
         "grid.csv",
         "report.json",
         "report.md",
+        "table.tex",
     ]  # no figure
     capsys.readouterr()
     code = main(
@@ -459,8 +460,13 @@ def test_cli_writes_the_figure_formats_and_dpi_asked_for(tmp_path, capsys):
 def test_a_pdf_only_report_links_its_figures(tmp_path):
     cmp = mm.compare(mm.make_separable(30, 2, seed=0), learners=["pegasos"], lam=0.1, epochs=1)
     files = mm.write_report(cmp, tmp_path, formats="pdf")
-    assert [f.name for f in files[:3]] == ["report.md", "report.json", "checkpoints.csv"]
-    assert {f.suffix for f in files[3:]} == {".pdf"}
+    assert [f.name for f in files[:4]] == [
+        "report.md",
+        "report.json",
+        "checkpoints.csv",
+        "table.tex",
+    ]
+    assert {f.suffix for f in files[4:]} == {".pdf"}
     md = (tmp_path / "report.md").read_text()
     assert "[regret](regret.pdf) (pdf)" in md and "![" not in md
 

@@ -7,11 +7,15 @@ from typing import Any
 
 from .learners import _learner_options
 from .options import (
+    _add_figure_args,
     _add_json_arg,
     _add_learner_param_args,
+    _add_option,
     _add_verbosity,
     _command,
+    _figure_options,
     _Parser,
+    _report_files,
     _write_json,
 )
 
@@ -24,6 +28,7 @@ def add(sub: argparse._SubParsersAction[_Parser]) -> None:
         "judge a learner's claims on a battery of certified problems: PASS or FAIL",
         "maxmargin check pegasos --quick",
         "maxmargin check mylearners.py:MyPegasos --json verdicts.json",
+        "maxmargin check pegasos --quick --out check-pegasos",
     )
     p.add_argument(
         "target",
@@ -60,6 +65,20 @@ def add(sub: argparse._SubParsersAction[_Parser]) -> None:
     )
     _add_learner_param_args(p)
     _add_json_arg(p, "the report (every verdict and its evidence) as JSON")
+    p.add_argument(
+        "--out",
+        metavar="DIR",
+        default=None,
+        help="write the report folder into DIR: report.md, report.json, verdicts.csv, "
+        "table.tex (LaTeX) and the suboptimality figure (default: not written)",
+    )
+    _add_option(p, "--force")
+    _add_figure_args(
+        p,
+        draws="suboptimality (the first problem whose runs have one)",
+        writes="report.md, report.json, verdicts.csv and table.tex",
+        formats="png",
+    )
     _add_verbosity(p, "no table, no progress bar: the exit code says")
     p.set_defaults(func=run)
 
@@ -98,11 +117,19 @@ def run(args: argparse.Namespace) -> int:
     """Check the inputs and the output, run the battery, print the verdicts; the exit code."""
     from ..exceptions import ParameterError
     from ..io.files import check_outputs
+    from ..report import write_report
     from ..testing import check_learner
 
     path, sep, _ = args.target.rpartition(":")
     inputs = [("TARGET", path)] if sep and path.endswith(".py") else []
-    check_outputs("check", {"--json": args.json}, inputs=inputs)
+    plan = check_outputs(
+        "check",
+        {"--json": args.json},
+        folder=args.out,
+        writes=_report_files(args, "verdicts.csv"),
+        inputs=inputs,
+        force=args.force,
+    )
     learner = _learner(args)
     seeds = _seeds(args.seeds)
     problems = None
@@ -123,4 +150,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet and args.json != "-":
         print(report.to_text(), end="")
     _write_json(report.to_dict(), args.json)
+    if plan.folder is not None:
+        with plan.staged() as stage:
+            write_report(report, stage.path, **_figure_options(args))
     return 0 if report.passed else 1

@@ -212,9 +212,10 @@ def _outputs(args: argparse.Namespace, writes: Sequence[str] = ()) -> OutputPlan
 
 
 def _report_files(args: argparse.Namespace, *tables: str) -> list[str]:
-    """What a report writes into ``--out``: report.md/.json, ``tables``, the figures."""
+    """What a report writes into ``--out``: report.md/.json, ``tables``, table.tex, figures."""
     figures = () if getattr(args, "no_figures", False) else args.figure_formats
-    return ["report.md", "report.json", *tables, *(f"*.{fmt}" for fmt in figures)]
+    files = ["report.md", "report.json", *tables, "table.tex"]
+    return files + [f"*.{fmt}" for fmt in figures]
 
 
 @contextlib.contextmanager
@@ -488,7 +489,7 @@ def _add_option(p: argparse._ActionsContainer, name: str, **words: Any) -> None:
 COMPARE_FIGURES = (
     "suboptimality, suboptimality_time, gaps, regret, mistakes, and the boundary of 2-D data"
 )
-COMPARE_FILES = "report.md, report.json and checkpoints.csv"
+COMPARE_FILES = "report.md, report.json, checkpoints.csv and table.tex"
 
 
 def _add_figure_args(

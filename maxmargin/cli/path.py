@@ -89,7 +89,7 @@ def add(sub: argparse._SubParsersAction[_Parser]) -> None:
         draws="path_coefficients, path_errors, path_objective, path_support_vectors, "
         "path_tradeoff, path_width, and with --learners path_learners_subopt and "
         "path_learners_epochs",
-        writes="report.md, report.json and grid.csv (breakpoints.csv with --exact)",
+        writes="report.md, report.json, grid.csv (breakpoints.csv with --exact) and table.tex",
     )
     _add_verbosity(p, "no table, no progress bar")
     p.set_defaults(func=run)
@@ -103,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
     from ..evaluation.path.learners import check_study_size, learners_along_path
     from ..exceptions import ParameterError
     from ..online.registry import distribute
-    from ..report import write_path_report
+    from ..report import write_report
     from ..report.path import markdown
 
     if args.exact and args.learners:
@@ -161,7 +161,7 @@ def run(args: argparse.Namespace) -> int:
     paths: list[Path] = []
     if out is not None:
         with plan.staged() as stage:
-            write_path_report(
+            write_report(
                 result,
                 stage.path,
                 study=study,
@@ -186,13 +186,13 @@ def _exact_path(
     args: argparse.Namespace, result: Any, Cs: Any, plan: OutputPlan, show: bool
 ) -> int:
     """``path --exact``: every breakpoint in the grid's range (``Cs``); figures over it."""
-    from ..report import write_exact_path_report
+    from ..report import write_report
     from ..report.path import markdown
 
     out, paths = plan.folder, []
     if out is not None:
         with plan.staged() as stage:
-            write_exact_path_report(
+            write_report(
                 result,
                 stage.path,
                 C_range=(float(min(Cs)), float(max(Cs)))

@@ -41,12 +41,13 @@ def add(sub: argparse._SubParsersAction[_Parser]) -> None:
         "--no-report",
         dest="no_report",
         action="store_true",
-        help="write the table only (no report.md, no figures)",
+        help="write the table only (no report.md, table.tex, figures)",
     )
     _add_figure_args(
         p,
         draws="figures/DATA-suboptimality and figures/DATA-mistakes, per data set",
-        writes="report.md, results.parquet, results.csv, study.json and the cache (cells/, refs/)",
+        writes="report.md, table.tex, results.parquet, results.csv, study.json and the cache "
+        "(cells/, refs/)",
         formats="png",
     )
     _add_verbosity(p, "no summary, no progress line")

@@ -17,7 +17,8 @@ values:
 
 A *spread* column is a value over seeds: its row holds the median under the column's key
 and ``[min, max]`` under ``<key>_range`` (:func:`maxmargin.conventions.summarize`); it is
-shown ``median [min, max]`` and written in CSV as three columns.
+shown ``median [min, max]`` (the median alone when min = max) and written in CSV as three
+columns.
 """
 
 from __future__ import annotations
@@ -259,7 +260,8 @@ def _shown(c: Column, row: Mapping[str, Any], number: Callable[[Any, str], str],
         return na
     text = number(v, c.fmt)
     lo, hi = row.get(f"{c.key}_range") or (None, None)
-    if c.spread and not (_missing(lo) or _missing(hi)):
+    # one seed, or every seed alike: the range says nothing the median does not
+    if c.spread and not (_missing(lo) or _missing(hi)) and lo != hi:
         text += f" [{number(lo, c.fmt)}, {number(hi, c.fmt)}]"
     return text
 

@@ -1,26 +1,194 @@
-"""Reports: a result's markdown, its JSON and its figures written into one folder.
+"""Report folders: :func:`write_report`, the one writer of every result's folder.
+
+A result's report folder holds ``report.md`` (its prose: :mod:`.comparison`,
+:mod:`.path`, :mod:`.check`; a study's, :mod:`maxmargin.studies.report`),
+``report.json``, its table as CSV, ``table.tex`` (the report's main table as a LaTeX
+booktabs ``tabular``, from its :class:`~maxmargin.io.Table` declaration) and the
+figures; every file is written atomically. :func:`write_report` dispatches on the
+result's type to the writer :func:`register` recorded for it; a room below this one
+(:mod:`maxmargin.studies`) registers its own.
 
 With the command line, the only importer of :mod:`maxmargin.plotting`: the computation
-modules return results; this module turns them into files.
+modules return results; this package turns them into files.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..evaluation.comparison import Comparison
 from ..evaluation.path.exact import ExactPath
 from ..evaluation.path.grid import RegularizationPath
 from ..evaluation.path.learners import LearnerPathStudy
 from ..exceptions import ParameterError
+from ..io import tables as io_tables
 from ..io.files import atomic_write, make_dir
 from ..io.json import dumps
 from ..plotting import _mpl
-from .comparison import markdown
-from .path import exact_path_markdown, grid_path_markdown, learners_markdown
+from . import check, comparison, path
+from .tables import CHECK, COMPARISON, EXACT_PATH
 
-__all__ = ["write_report", "write_path_report", "write_exact_path_report"]
+if TYPE_CHECKING:
+    from ..testing.report import CheckReport
+
+__all__ = ["write_report", "register", "Kind"]
+
+#: What a writer gives back: report.md's text, the files beside it, the figures.
+Written = tuple[str, list[Path], list[Path]]
+
+
+@dataclass(frozen=True)
+class Kind:
+    """How one type of result is written into its report folder.
+
+    Parameters
+    ----------
+    table : Table
+        The report's main table (``table.tex``).
+    write : callable
+        ``write(result, out, drawn, dpi, **options) -> (markdown, files, figures)``:
+        writes into the existing folder ``out`` everything but ``report.md`` and
+        ``table.tex``; ``drawn`` is the figure formats, or None for no figures.
+    what : str
+        The main table in words, for the line of ``report.md`` that names ``table.tex``.
+    options : tuple of str
+        The keyword options of ``write`` beyond the common ones.
+    check : callable, optional
+        ``check(result, drawn, **options)``: what must fail before the folder is made.
+    """
+
+    table: io_tables.Table
+    write: Callable[..., Written]
+    what: str
+    options: tuple[str, ...] = ()
+    check: Callable[..., None] | None = None
+
+
+#: By the class's full name: a class need not be imported to be registered (the check's
+#: report is written without ``import maxmargin`` importing :mod:`maxmargin.testing`).
+_KINDS: dict[str, Kind] = {}
+
+
+def _name(cls: type) -> str:
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
+def register(cls: type | str, kind: Kind) -> None:
+    """Record how results of type ``cls`` (and its subclasses) are written.
+
+    Parameters
+    ----------
+    cls : type or str
+        The class, or its full name (``"maxmargin.testing.report.CheckReport"``).
+    kind : Kind
+    """
+    _KINDS[cls if isinstance(cls, str) else _name(cls)] = kind
+
+
+def _kind(result: Any) -> Kind:
+    for cls in type(result).__mro__:
+        if _name(cls) in _KINDS:
+            return _KINDS[_name(cls)]
+    names = ", ".join(n.rpartition(".")[2] for n in _KINDS)
+    raise ParameterError(f"write_report writes a {names}; got {type(result).__name__}")
+
+
+def write_report(
+    result: Any,
+    out_dir: str | Path,
+    *,
+    formats: Sequence[str] | str = ("png", "svg"),
+    dpi: int = 150,
+    figures: bool = True,
+    **options: Any,
+) -> list[Path]:
+    r"""Write a result's report folder: report.md, report.json, its tables, its figures.
+
+    Every folder holds ``report.md`` and ``table.tex`` (the main table as a LaTeX
+    booktabs ``tabular``; ``\usepackage{booktabs}``); besides:
+
+    - a :class:`~maxmargin.Comparison`: ``report.json``, ``checkpoints.csv`` (one row per
+      run and checkpoint), the comparison's figures;
+    - a :class:`~maxmargin.RegularizationPath`: ``report.json`` (with ``learners`` when
+      ``study=`` is given), ``grid.csv``, the path's figures;
+    - an :class:`~maxmargin.ExactPath`: ``report.json`` (with the affine segments),
+      ``breakpoints.csv`` (one row per event), the path's figures;
+    - a :class:`~maxmargin.testing.CheckReport`: ``report.json``, ``verdicts.csv``,
+      ``suboptimality`` (when a run has one);
+    - a :class:`~maxmargin.studies.StudyResult`: the figures under ``figures/`` (the
+      study's table is ``results.parquet`` / ``results.csv`` beside it).
+
+    Parameters
+    ----------
+    result : Comparison, RegularizationPath, ExactPath, CheckReport or StudyResult
+    out_dir : str or Path
+        Created when missing.
+    formats : sequence of str, or str
+        Figure formats (matplotlib's names: ``png``, ``pdf``, ``svg``, ...; or
+        ``"png,pdf"``).
+    dpi : int
+        Resolution of the raster figures.
+    figures : bool
+        Draw the figures. Without matplotlib (``pip install 'maxmargin[plot]'``) they
+        are skipped with one warning, and the rest is written.
+    **options
+        A grid path's ``study`` (a :class:`~maxmargin.evaluation.path.learners.LearnerPathStudy`:
+        the learners' tables and figure) and ``feature_names`` (the coefficients' names in
+        their figure); an exact path's ``C_range`` (the figures' C range, default a decade
+        around the breakpoints); a study's ``title``.
+
+    Returns
+    -------
+    list of Path
+        Every file written: report.md, report.json, the CSV, table.tex, the figures.
+
+    Raises
+    ------
+    ParameterError
+        Not a result with a report, an option its report does not take, a figure format
+        or an exact path's ``C_range`` that does not apply (before the folder is made).
+    OutputError
+        ``out_dir`` is a file, or cannot be created or written.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from maxmargin import compare, make_separable, regularization_path
+    >>> data = make_separable(30, 2, seed=0)
+    >>> cmp = compare(data, learners=["pegasos"], lam=0.1, epochs=2)
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     names = [p.name for p in write_report(cmp, tmp, formats=("png",))]
+    >>> names[:4], "suboptimality.png" in names
+    (['report.md', 'report.json', 'checkpoints.csv', 'table.tex'], True)
+    >>> ep = regularization_path(data, exact=True)
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     names = [p.name for p in write_report(ep, tmp, figures=False)]
+    >>> names
+    ['report.md', 'report.json', 'breakpoints.csv', 'table.tex']
+    """
+    kind = _kind(result)
+    unknown = sorted(set(options) - set(kind.options))
+    if unknown:
+        takes = ", ".join(f"{o}=" for o in kind.options) or "none"
+        raise ParameterError(
+            f"write_report: {unknown[0]}= is not an option of the report of "
+            f"{type(result).__name__} (its options: {takes})"
+        )
+    drawn = _mpl.to_draw(figures, formats)
+    if kind.check is not None:
+        kind.check(result, drawn, **options)
+    out = make_dir(out_dir)
+    md, files, figs = kind.write(result, out, drawn, dpi, **options)
+    tex = atomic_write(out / "table.tex", io_tables.latex(kind.table, result))
+    md += (
+        f"\n`table.tex`: {kind.what} as a LaTeX table (a booktabs `tabular`: "
+        "`\\usepackage{booktabs}`).\n"
+    )
+    report = atomic_write(out / "report.md", md)
+    return [report, *files, tex, *figs]
 
 
 def _figures_section(figs: Sequence[Path]) -> str:
@@ -28,67 +196,15 @@ def _figures_section(figs: Sequence[Path]) -> str:
     return "\n## Figures\n\n" + "\n".join(lines) + "\n" if lines else ""
 
 
-def write_report(
-    comparison: Comparison,
-    out_dir: str | Path,
-    *,
-    formats: Sequence[str] | str = ("png", "svg"),
-    dpi: int = 150,
-    figures: bool = True,
-) -> list[Path]:
-    """Write a comparison's report, JSON, table and figures into ``out_dir``.
-
-    ``report.md``, ``report.json``, ``checkpoints.csv`` (:meth:`Comparison.to_csv`) and the
-    figures.
-
-    Parameters
-    ----------
-    comparison : Comparison
-    out_dir : str or Path
-        Created when missing.
-    formats : sequence of str, or str
-        Figure formats (matplotlib's names: ``png``, ``pdf``, ``svg``, ...; or
-        ``"png,pdf"``).
-    dpi : int
-        Resolution of the raster figures.
-    figures : bool
-        Draw the figures. Without matplotlib (``pip install 'maxmargin[plot]'``) they
-        are skipped with one warning, and the rest is written.
-
-    Returns
-    -------
-    list of Path
-        Every file written, report.md first.
-
-    Raises
-    ------
-    OutputError
-        ``out_dir`` is a file, or cannot be created or written.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> from maxmargin import compare, make_separable
-    >>> cmp = compare(make_separable(30, 2, seed=0), learners=["pegasos"], lam=0.1,
-    ...               epochs=2)
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     names = [p.name for p in write_report(cmp, tmp, formats=("png",))]
-    >>> names[:2], "suboptimality.png" in names
-    (['report.md', 'report.json'], True)
-    """
-    if not isinstance(comparison, Comparison):
-        raise ParameterError(
-            f"write_report needs the Comparison of compare(), got {type(comparison).__name__}"
-        )
-    drawn = _mpl.to_draw(figures, formats)
-    out = make_dir(out_dir)
+def _write_comparison(cmp: Comparison, out: Path, drawn: Any, dpi: int) -> Written:
+    """``report.json``, ``checkpoints.csv`` and the comparison's figures."""
     figs: list[Path] = []
     left_out = ""
     if drawn is not None:
         from ..plotting.comparison import figures_left_out, save_figures
 
-        figs = save_figures(comparison, out, formats=drawn, dpi=dpi)
-        skipped = figures_left_out(comparison)
+        figs = save_figures(cmp, out, formats=drawn, dpi=dpi)
+        skipped = figures_left_out(cmp)
         skipped.pop("boundary", None)  # a 2-D figure only: nothing missing elsewhere
         if skipped:
             left_out = (
@@ -96,164 +212,127 @@ def write_report(
                 + "; ".join(f"{stem}: {why}" for stem, why in skipped.items())
                 + ".\n"
             )
-    md = markdown(comparison) + _figures_section(figs) + left_out
-    report = atomic_write(out / "report.md", md)
-    js = out / "report.json"
-    comparison.to_json(js)
-    table = out / "checkpoints.csv"  # one row per run and checkpoint (docs/formats.md)
-    comparison.to_csv(table)
-    return [report, js, table, *figs]
+    md = comparison.markdown(cmp) + _figures_section(figs) + left_out
+    js, table = out / "report.json", out / "checkpoints.csv"  # docs/formats.md
+    cmp.to_json(js)
+    cmp.to_csv(table)
+    return md, [js, table], figs
 
 
-def write_path_report(
-    path_result: RegularizationPath,
-    out_dir: str | Path,
-    *,
+def _write_grid_path(
+    p: RegularizationPath,
+    out: Path,
+    drawn: Any,
+    dpi: int,
     study: LearnerPathStudy | None = None,
-    formats: Sequence[str] | str = ("png", "svg"),
-    dpi: int = 150,
-    figures: bool = True,
     feature_names: Sequence[str] | None = None,
-) -> list[Path]:
-    """Write a path's report, JSON, table and figures into ``out_dir``.
-
-    ``report.md``, ``report.json``, ``grid.csv`` (:meth:`RegularizationPath.to_csv`) and the
-    path figures.
-
-    Parameters
-    ----------
-    path_result : RegularizationPath
-    out_dir : str or Path
-        Created when missing.
-    study : LearnerPathStudy, optional
-        Adds the learners' tables and figure.
-    formats : sequence of str, or str
-        Figure formats (matplotlib's names: ``png``, ``pdf``, ``svg``, ...; or
-        ``"png,pdf"``).
-    dpi : int
-        Resolution of the raster figures.
-    figures : bool
-        Draw the figures. Without matplotlib (``pip install 'maxmargin[plot]'``) they
-        are skipped with one warning, and the rest is written.
-    feature_names : sequence of str, optional
-        Names of the coefficients in their figure (the data's ``feature_names``).
-
-    Returns
-    -------
-    list of pathlib.Path
-        Every file written, report.md and report.json first.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> from maxmargin import make_separable, regularization_path
-    >>> p = regularization_path(make_separable(30, 2, seed=0), C="1e-2:1e2:4")
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     names = [f.name for f in write_path_report(p, tmp, formats=("png",))]
-    >>> names[:2], "path_width.png" in names
-    (['report.md', 'report.json'], True)
-    """
-    if not isinstance(path_result, RegularizationPath):
-        raise ParameterError(
-            "write_path_report needs the RegularizationPath of regularization_path(), got "
-            f"{type(path_result).__name__}"
-        )
-    drawn = _mpl.to_draw(figures, formats)
-    out = make_dir(out_dir)
+) -> Written:
+    """``report.json`` (with the learners along the path), ``grid.csv``, the figures."""
     figs: list[Path] = []
     if drawn is not None:
         from ..plotting.path import save_path_figures
 
         figs = save_path_figures(
-            path_result, out, study=study, formats=drawn, dpi=dpi, feature_names=feature_names
+            p, out, study=study, formats=drawn, dpi=dpi, feature_names=feature_names
         )
-    md = grid_path_markdown(path_result)
+    md = path.grid_path_markdown(p)
     if study is not None:
-        md += "\n" + learners_markdown(study)
+        md += "\n" + path.learners_markdown(study)
     md += _figures_section(figs)
     md += (
         "\nHow to read these numbers and recompute them: see docs/path.md in the "
         "maxmargin repository.\n"
     )
-    report = atomic_write(out / "report.md", md)
-    d = path_result.to_dict()
+    d = p.to_dict()
     if study is not None:
         d["learners"] = study.to_dict()
     js = atomic_write(out / "report.json", dumps(d, indent=1))
     table = out / "grid.csv"  # one row per grid point (docs/formats.md)
-    path_result.to_csv(table)
-    return [report, js, table, *figs]
+    p.to_csv(table)
+    return md, [js, table], figs
 
 
-def write_exact_path_report(
-    ep: ExactPath,
-    out_dir: str | Path,
-    *,
-    formats: Sequence[str] | str = ("png", "svg"),
-    C_range: tuple[float, float] | None = None,
-    dpi: int = 150,
-    figures: bool = True,
-) -> list[Path]:
-    """Write an exact path's report, JSON, table and figures into ``out_dir``.
-
-    ``report.md``, ``report.json`` (with the segments), ``breakpoints.csv`` and the figures,
-    each file written atomically.
-
-    Parameters
-    ----------
-    ep : ExactPath
-    out_dir : str or Path
-        Created when missing.
-    C_range : (float, float), optional
-        The figures' C range (default: a decade around the breakpoints).
-    formats : sequence of str, or str
-        Figure formats (matplotlib's names: ``png``, ``pdf``, ``svg``, ...; or
-        ``"png,pdf"``).
-    dpi : int
-        Resolution of the raster figures.
-    figures : bool
-        Draw the figures. Without matplotlib (``pip install 'maxmargin[plot]'``) they
-        are skipped with one warning, and the rest is written.
-
-    Returns
-    -------
-    list of pathlib.Path
-        report.md, report.json, breakpoints.csv, then the figures.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> from maxmargin import make_separable, regularization_path
-    >>> ep = regularization_path(make_separable(20, 2, seed=0), exact=True)
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     names = [f.name for f in write_exact_path_report(ep, tmp, formats=("png",))]
-    >>> names[:3]
-    ['report.md', 'report.json', 'breakpoints.csv']
-    """
-    if not isinstance(ep, ExactPath):
+def _check_grid_path(
+    p: RegularizationPath, drawn: Any, study: Any = None, feature_names: Any = None
+) -> None:
+    if study is not None and not isinstance(study, LearnerPathStudy):
         raise ParameterError(
-            "write_exact_path_report needs the ExactPath of "
-            f"regularization_path(exact=True), got {type(ep).__name__}"
+            "write_report: study= takes the LearnerPathStudy of learners_along_path(), got "
+            f"{type(study).__name__}"
         )
-    drawn = _mpl.to_draw(figures, formats)
+
+
+def _check_exact_path(
+    ep: ExactPath, drawn: Any, C_range: tuple[float, float] | None = None
+) -> None:
     if drawn is not None:
         from ..plotting.path import _range
 
         _range(ep, C_range)  # a range off the path fails before the folder exists
-    out = make_dir(out_dir)
+
+
+def _write_exact_path(
+    ep: ExactPath,
+    out: Path,
+    drawn: Any,
+    dpi: int,
+    C_range: tuple[float, float] | None = None,
+) -> Written:
+    """``report.json`` (with the segments), ``breakpoints.csv``, the figures."""
     figs: list[Path] = []
     if drawn is not None:
         from ..plotting.path import save_path_figures
 
         figs = save_path_figures(ep, out, formats=drawn, C_range=C_range, dpi=dpi)
-    md = exact_path_markdown(ep) + _figures_section(figs)
+    md = path.exact_path_markdown(ep) + _figures_section(figs)
     md += (
         "\nEvery breakpoint and event is in breakpoints.csv; report.json has the affine "
         "pieces between them. How to read and recompute them: docs/path.md in the "
         "maxmargin repository.\n"
     )
-    report, js, cs = out / "report.md", out / "report.json", out / "breakpoints.csv"
-    atomic_write(report, md)
+    js, cs = out / "report.json", out / "breakpoints.csv"
     ep.to_json(js, include_segments=True)
     ep.to_csv(cs)
-    return [report, js, cs, *figs]
+    return md, [js, cs], figs
+
+
+def _write_check(rep: CheckReport, out: Path, drawn: Any, dpi: int) -> Written:
+    """``report.json``, ``verdicts.csv`` and the suboptimality of the first problem."""
+    figs: list[Path] = []
+    note = ""
+    if drawn is not None:
+        if any(c.subopt is not None or c.subopt_avg is not None for c in rep.curves):
+            from ..testing.figures import plot_suboptimality
+
+            figs = _mpl.save(plot_suboptimality(rep), out, "suboptimality", drawn, dpi=dpi)
+        else:
+            note = "\nNo figure: no run has a suboptimality (a learner without an objective).\n"
+    md = check.markdown(rep) + _figures_section(figs) + note
+    js = atomic_write(out / "report.json", dumps(rep.to_dict(), indent=1))
+    cs = out / "verdicts.csv"
+    io_tables.csv(CHECK, rep, cs)
+    return md, [js, cs], figs
+
+
+register(Comparison, Kind(COMPARISON, _write_comparison, "the learners' table"))
+register(
+    RegularizationPath,
+    Kind(
+        RegularizationPath.TABLE,
+        _write_grid_path,
+        "the grid's table (every column of grid.csv)",
+        ("study", "feature_names"),
+        _check_grid_path,
+    ),
+)
+register(
+    ExactPath,
+    Kind(
+        EXACT_PATH,
+        _write_exact_path,
+        "every breakpoint and its events",
+        ("C_range",),
+        _check_exact_path,
+    ),
+)
+register("maxmargin.testing.report.CheckReport", Kind(CHECK, _write_check, "the verdicts"))

@@ -1,8 +1,7 @@
 """The path results in words: the markdown reports of a grid path, an exact path, learners.
 
 :func:`markdown` gives a path result's text (about that one result; it draws nothing);
-:func:`~maxmargin.report.write_path_report` and
-:func:`~maxmargin.report.write_exact_path_report` write it beside the figures, and
+:func:`~maxmargin.report.write_report` writes it beside the figures, and
 ``maxmargin path`` prints it.
 """
 

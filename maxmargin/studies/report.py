@@ -1,4 +1,8 @@
-r"""A report from a study's table: ``report.md`` and figures (matplotlib, imported lazily).
+r"""A study's report: ``report.md``, its figures (matplotlib, imported lazily), its table.
+
+:func:`maxmargin.report.write_report` writes a :class:`~maxmargin.studies.StudyResult`'s
+folder through :func:`write` and :data:`TABLE` (registered by
+:mod:`maxmargin.studies.runner`: this room sits below :mod:`maxmargin.report`).
 
 Per data set, one figure of suboptimality :math:`F(\tilde w_t) - F^\star` against ``t``
 (one panel per grid value; the median over seeds with a min--max band, log axes) and one
@@ -13,15 +17,16 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ..conventions import summarize
+from ..io import tables
+from ..io.tables import Column, Table
 
-__all__ = ["write_report", "final_rows"]
+__all__ = ["write", "final_rows", "TABLE"]
 
 
 def _columns(table: Any) -> dict[str, np.ndarray]:
@@ -58,15 +63,6 @@ def _stack(cols: dict, g: dict, key: str) -> np.ndarray:
     return np.array([_float(cols[key][rows]) for rows in g["rows"]])
 
 
-def _median_range(v: np.ndarray, fmt: str) -> str:
-    """``median [min, max]`` over the seeds that have the value (conventions.summarize)."""
-    v = v[np.isfinite(v)]
-    if v.size == 0:
-        return "N/A"
-    center, lo, hi = summarize(v)
-    return format(center, fmt) + (f" [{lo:{fmt}}, {hi:{fmt}}]" if lo != hi else "")
-
-
 #: Columns of the final-numbers tables: (column, header, format).
 _FINAL = (
     ("subopt", "F − F*", ".3e"),
@@ -91,8 +87,9 @@ def final_rows(table: Any) -> list[dict[str, Any]]:
     Returns
     -------
     list of dict
-        ``data``, ``value``, ``learner``, ``order``, ``seeds`` and, for each quantity of
-        the report, ``mean`` and ``sd`` arrays over seeds (``<key>`` holds the values).
+        ``data``, ``value``, ``learner``, ``order``, ``seeds``, for each quantity of the
+        report its final values over seeds (an array under its key), ``bound`` and
+        ``bound_respected``.
     """
     cols = _columns(table)
     out = []
@@ -295,41 +292,78 @@ def _plot(cols: dict, data: str, values: list, grid: str, what: str) -> Any | No
     return fig
 
 
-def write_report(
-    table: Any,
-    out_dir: str | Path,
-    *,
-    title: str = "study",
-    formats: Sequence[str] | str = ("png",),
-    dpi: int = 150,
-    figures: bool = True,
-) -> list[Path]:
-    """Write ``report.md`` and ``figures/*`` from a study's table.
+def _summary_rows(table: Any) -> list[dict[str, Any]]:
+    """:func:`final_rows` as table rows: each quantity's median, its ``_range`` [min, max]."""
+    out = []
+    for r in final_rows(table):
+        row = {k: r[k] for k in ("data", "value", "learner", "order", "seeds")}
+        for key, _, _ in _FINAL:
+            v = r[key][np.isfinite(r[key])]  # the seeds that have the value
+            center, lo, hi = summarize(v) if v.size else (None, None, None)
+            row[key], row[f"{key}_range"] = center, None if lo is None else [lo, hi]
+        row["bound"] = r["bound"] if math.isfinite(r["bound"]) else None
+        row["held"] = {None: "N/A", True: "yes", False: "NO"}[r["bound_respected"]]
+        out.append(row)
+    return out
+
+
+#: The learners' columns of the final-numbers tables (markdown and LaTeX).
+_LEARNER_COLUMNS = [
+    Column("learner", "learner"),
+    Column("order", "order"),
+    Column("seeds", "seeds", "d"),
+    *(Column(key, header, fmt, spread=True) for key, header, fmt in _FINAL),
+    Column("bound", "mistake bound", ".1f"),
+    Column("held", "held"),
+]
+
+
+#: The final-numbers table of one data set and grid value (the rows given as the result).
+_ROWS = Table(lambda rows: rows, _LEARNER_COLUMNS)
+
+
+def _table_columns(result: Any) -> list[Column]:
+    grid = result.table.column("grid")[0].as_py() if result.table.num_rows else "C"
+    head = Column("value", grid if grid == "C" else "lambda", ".6g")
+    return [Column("data", "data"), head, *_LEARNER_COLUMNS]
+
+
+#: A study's final numbers: one row per data set x grid value x learner x order, median
+#: [min, max] over seeds (``table.tex``; report.md shows them per data set and grid value).
+TABLE = Table(lambda result: _summary_rows(result.table), _table_columns)
+
+
+def write(
+    result: Any, out: Path, drawn: tuple[str, ...] | None, dpi: int, title: str | None = None
+) -> tuple[str, list[Path], list[Path]]:
+    """The text of ``report.md`` of a :class:`~maxmargin.studies.StudyResult`, and its figures.
+
+    What :func:`maxmargin.report.write_report` calls for a study (it writes ``report.md``
+    and ``table.tex``): the figures go to ``out/figures/``.
 
     Parameters
     ----------
-    table : pyarrow.Table
-        The study's table (``results.parquet``).
-    out_dir : str or Path
-        Where ``report.md`` and ``figures/`` go (created when missing).
-    title : str
-    formats : sequence of str, or str
-        Figure formats (matplotlib's names; ``"png,pdf"``).
+    result : StudyResult
+        Its ``table`` is read (``results.parquet``), nothing else but the spec's name.
+    out : Path
+        The report's folder (it exists).
+    drawn : tuple of str or None
+        The figure formats; None: no figures.
     dpi : int
         Resolution of the raster figures.
-    figures : bool
-        Draw the figures (without matplotlib: skipped, with one warning).
+    title : str, optional
+        The report's title (default: the spec's name).
 
     Returns
     -------
-    list of Path
-        ``report.md`` first, then the figures.
+    (str, list of Path, list of Path)
+        The markdown, no other file, the figures.
     """
-    from ..io.files import atomic_write, make_dir
+    from ..io.files import make_dir
     from ..plotting import _mpl
 
-    drawn = _mpl.to_draw(figures, formats)
-    out = make_dir(out_dir)
+    table = result.table
+    title = result.spec.name if title is None else title
     figdir = out / "figures"
     cols = _columns(table)
     n_cells = len(dict.fromkeys(cols["cell"]))
@@ -343,7 +377,7 @@ def write_report(
             f"numpy {cols['numpy_version'][0]}, numba {cols['numba_version'][0]}.",
             "",
         ]
-    finals = final_rows(table)
+    finals = _summary_rows(table)
     paths: list[Path] = []
     for data in dict.fromkeys(cols["data"]):
         m = (cols["data"] == data) & (cols["status"] == "ok")
@@ -372,6 +406,7 @@ def write_report(
             rows = np.flatnonzero(m & (cols["value"] == value))
             j = rows[0]
             cert = "certified" if cols["ref_certified"][j] else "NOT certified"
+            here = [r for r in finals if r["data"] == data and r["value"] == value]
             lines += [
                 f"### {grid} = {value:.6g}",
                 "",
@@ -382,22 +417,9 @@ def write_report(
                 "",
                 _scored_sentence(cols, rows),
                 "",
-                "| learner | order | seeds | "
-                + " | ".join(h for _, h, _ in _FINAL)
-                + " | mistake bound | held |",
-                "|" + "---|" * (len(_FINAL) + 5),
+                tables.markdown(_ROWS, here),
+                "",
             ]
-            for r in finals:
-                if r["data"] != data or r["value"] != value:
-                    continue
-                held = {None: "N/A", True: "yes", False: "NO"}[r["bound_respected"]]
-                bound = "N/A" if not math.isfinite(r["bound"]) else f"{r['bound']:.1f}"
-                lines.append(
-                    f"| {r['learner']} | {r['order']} | {r['seeds']} | "
-                    + " | ".join(_median_range(r[k], f) for k, _, f in _FINAL)
-                    + f" | {bound} | {held} |"
-                )
-            lines.append("")
     lines += [
         "Final checkpoint, median [min, max] over seeds (as in compare's report); N/A "
         "where a quantity "
@@ -416,6 +438,4 @@ def write_report(
                 f"({cols['attempts'][k]} attempts): {cols['error'][k]}"
             )
         lines.append("")
-    report = out / "report.md"
-    atomic_write(report, "\n".join(lines).encode())
-    return [report, *paths]
+    return "\n".join(lines), [], paths

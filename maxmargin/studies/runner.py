@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +13,8 @@ from ..exceptions import ParameterError
 from ..io.files import MARKER, OutputPlan, check_outputs, mark_output_dir
 from ..io.json import format_header
 from ..plotting._mpl import check_formats
+from ..report import Kind, register, write_report
+from . import report as _report
 from .cells import Plan, make_plan, versions
 from .executors import StudyProgress, Tracker, parse_scheduler, run_dask, run_local
 from .spec import StudySpec, load_spec
@@ -132,12 +134,16 @@ class StudyResult:
         )
 
 
+register(StudyResult, Kind(_report.TABLE, _report.write, "the final numbers", ("title",)))
+
+
 #: What a study writes into its folder (``fnmatch`` patterns): an input there is refused.
 WRITES = (
     "study.json",
     "results.parquet",
     "results.csv",
     "report.md",
+    "table.tex",
     "figures/*",
     "cells/*",
     "refs/*",
@@ -289,17 +295,7 @@ def study(
         elif pending and scheduler is not None:
             run_dask(plan, pending, store, tracker, scheduler)
     table = assemble(plan, store)
-    with outputs.staged() as stage:  # the table and the report: the old ones or new ones
-        write_table(table, stage.path)
-        if report:
-            from .report import write_report
-
-            write_report(
-                table, stage.path, title=spec.name, formats=formats, dpi=dpi, figures=figures
-            )
-    paths = [*stage.files, store.root / "study.json"]
-    failed = table.column("status").to_pylist().count("failed")  # one row per failed cell
-    return StudyResult(
+    result = StudyResult(
         spec=spec,
         plan=plan,
         out=store.root,
@@ -308,6 +304,10 @@ def study(
         skipped=len(plan.cells) - len(pending),
         ran=tracker.counts["ok"] + tracker.counts["failed"],
         executions=sum(tracker.attempts.values()),
-        failed=failed,
-        paths=paths,
+        failed=table.column("status").to_pylist().count("failed"),  # a row per failed cell
     )
+    with outputs.staged() as stage:  # the table and the report: the old ones or new ones
+        write_table(table, stage.path)
+        if report:
+            write_report(result, stage.path, formats=formats, dpi=dpi, figures=figures)
+    return replace(result, paths=[*stage.files, store.root / "study.json"])

@@ -109,7 +109,8 @@ def check_learner(
     Returns
     -------
     CheckReport
-        ``.passed``, ``.verdicts``, ``.failures``, ``.to_markdown()``.
+        ``.passed``, ``.verdicts``, ``.failures``, ``.to_text()``;
+        :func:`maxmargin.report.write_report` writes its report folder.
 
     Raises
     ------

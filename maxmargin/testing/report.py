@@ -267,36 +267,6 @@ class CheckReport:
             ]
         )
 
-    def to_markdown(self) -> str:
-        """The verdict table in Markdown (failures first), then what was not checked.
-
-        Returns
-        -------
-        str
-
-        Examples
-        --------
-        >>> from maxmargin.testing import Verdict
-        >>> v = Verdict("mistakes <= (R/gamma)^2", "mistakes", "bound", "separable/none",
-        ...             "FAIL", "too many mistakes", order="cyclic", seed=0)
-        >>> rep = CheckReport("mine", "quick", 0, (0, 1, 2), 30, (v,))
-        >>> rep.to_markdown().splitlines()[4]
-        '| FAIL | mistakes <= (R/gamma)^2 | separable/none | - | too many mistakes |'
-        """
-
-        def cell(s: str) -> str:
-            return s.replace("|", "\\|")
-
-        lines = [f"**{self.summary()}**", "", "| " + " | ".join(_COLUMNS) + " |"]
-        lines.append("|" + "---|" * len(_COLUMNS))
-        for row in self._rows():
-            lines.append("| " + " | ".join(cell(x) for x in row) + " |")
-        if self.not_checked:
-            lines += ["", "Not checked:", "", "| claim | problems | why |", "|---|---|---|"]
-            for claim, probs, why in self.not_checked:
-                lines.append(f"| {cell(claim)} | {cell(probs)} | {cell(why)} |")
-        return "\n".join(lines) + "\n"
-
     def to_text(self) -> str:
         """The verdict table as plain text (failures first), then what was not checked.
 
