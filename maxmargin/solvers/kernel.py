@@ -102,6 +102,22 @@ class KernelSolution:
     solve_seconds: float
     problem: KernelProblem
 
+    @property
+    def margin(self) -> float:
+        """The geometric margin ``1 / ||f||_H``, ``||f||_H^2 = c' K c`` (``c = alpha * y``).
+
+        From the Gram's products (:meth:`~maxmargin.kernels.GramOperator.matvec`), as the
+        certificate computes them; ``inf`` when ``f = 0`` (no support vectors).
+
+        Returns
+        -------
+        float
+        """
+        c = self.alpha * self.problem.data.y
+        q, _ = self.problem.gram.matvec(c)
+        sq = float(c @ q)
+        return 1.0 / math.sqrt(sq) if sq > 0 else math.inf
+
     def decision_function(self, X: Any) -> np.ndarray:
         """``f(x) = sum_{i in support} alpha_i y_i k(x, x_i) + b`` for new rows.
 
