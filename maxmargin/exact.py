@@ -33,8 +33,9 @@ After the solve, :func:`solve` *polishes* (:func:`maxmargin.solvers.polish.polis
 fixes the active set (margin SVs with ``y_i f_i = 1``, bound SVs with ``alpha_i = C``, the
 rest with ``alpha_i = 0``), solves the reduced KKT linear system exactly, re-certifies
 with :func:`maxmargin.certificate.certify`, and keeps the polished point only when its
-certificate is better (or when both are at rounding level, <= 1e-12: the polished point's
-active set is exact). Nothing is reported as optimal on the solver's word alone.
+certificate is better (or when both are at rounding level, <= 1e-12 or within every
+test's rounding floor: the polished point's active set is exact). Nothing is reported
+as optimal on the solver's word alone.
 
 Problems on extreme scales (features far from unit size, C far from 1) are handed to the
 solvers as an equivalent well-scaled problem, ``(t Z, C / t^2)`` with ``t`` a power of two,

@@ -299,6 +299,17 @@ class PA1FlippedLabel(PyPA1):
         return -y
 
 
+class PA1FlippedLabelScaled(PA1FlippedLabel):
+    """PA1FlippedLabel with a constructor option (its steps times ``scale``): for the CLI."""
+
+    def __init__(self, C=1.0, scale=1.0):
+        super().__init__(C)
+        self.scale = scale
+
+    def tau(self, loss, x):
+        return self.scale * super().tau(loss, x)
+
+
 #: Every broken variant, the problems that show it (a substring of the battery's names),
 #: and the words its FAIL verdict must say.
 BROKEN = {

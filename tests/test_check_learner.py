@@ -145,6 +145,20 @@ def test_broken_variants_fail_naming_the_effect(cls):
     assert v.seed is not None or v.kind == "invariance"
 
 
+def test_an_expansive_update_fails_invariance_quoting_where_the_mistakes_differ():
+    # PA-I with ||x|| for ||x||^2: its step w + (1 - y w.x)/||x|| y x multiplies w's
+    # component along x by 1 - ||x||, expansive for ||x|| > 2, so the rounding-level
+    # difference of a permuted run grows (1.7e-8 to 7e-2): the FAIL is the bug's (the
+    # correct PA-I, a projection, passes). The mistakes are quoted where they first
+    # differ (they were quoted at the weights' first drift: "151 against 151").
+    cls = next(c for c in BROKEN if c.__name__ == "PA1NormNotSquared")
+    report = check_learner(cls, battery="quick", problems=["gaussians/augmented"])
+    (v,) = report.failures
+    assert "rounding errors grow" in v.reason
+    got = re.search(r"and the mistakes from step (\d+) \((\d+) against (\d+)\)", v.reason)
+    assert got is not None and got.group(2) != got.group(3), v.reason
+
+
 @pytest.mark.parametrize("cls", [*CORRECT, *HARMLESS], ids=lambda c: c.__name__)
 def test_correct_and_harmless_variants_pass(cls):
     problems = {problem for problem, _ in BROKEN.values()}

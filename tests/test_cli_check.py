@@ -93,6 +93,38 @@ def test_the_printed_reproduce_lines_give_the_same_verdict(capsys, tmp_path):
     ), (first, again)
 
 
+def test_the_reproduce_lines_of_a_class_given_options_run(capsys, tmp_path):
+    # a class of the protocol built with --learner-param: the printed lines build it
+    # with the same parameters (they named an undefined `learner`)
+    code, out, _ = cli(
+        capsys,
+        f"{BROKEN}:PA1FlippedLabelScaled",
+        "--quick",
+        "--problems",
+        "separable/none",
+        "--learner-param",
+        "scale=0.5",
+        "--json",
+        tmp_path / "v.json",
+    )
+    assert code == 1
+    first = json.loads((tmp_path / "v.json").read_text())
+    first = next(v for v in first["verdicts"] if v["outcome"] == "FAIL")
+    lines = out.split("reproduce the first FAIL:\n", 1)[1].split("\n\n")[0]
+    assert "'scale': 0.5" in lines
+    ns: dict = {}
+    exec("\n".join(x.strip() for x in lines.splitlines()), ns)  # noqa: S102 - as printed
+    built = ns["learner"].learner
+    assert built.scale == 0.5 and built.C == ns["cp"].problem.C  # C: the problem's
+    assert ns["learner"].intercept == "none"
+    again = [v.to_dict() for v in ns["report"].failures]
+    assert any(
+        {k: v for k, v in a.items() if k != "seconds"}
+        == {k: v for k, v in first.items() if k != "seconds"}
+        for a in again
+    ), (first, again)
+
+
 def test_json_to_stdout_alone(capsys):
     code, out, err = cli(
         capsys, "pa", "--quick", "--problems", "separable/none", "--seeds", "4,5", "--json", "-"

@@ -110,7 +110,8 @@ def _learner(args: argparse.Namespace) -> Any:
         return args.target
     if isinstance(cls, type) and issubclass(cls, OnlineLearner):
         return resolve(args.target, **params)  # a built-in instance keeps its settings
-    return build(cls, args.target, **params)  # an object of the protocol, copied per problem
+    build(cls, args.target, **params)  # a constructor that refuses them: now, in one line
+    return (args.target, params)  # built with them per problem; its reproduce lines too
 
 
 def run(args: argparse.Namespace) -> int:

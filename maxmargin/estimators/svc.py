@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import warnings
 from typing import Any
 
 import numpy as np
@@ -16,6 +17,8 @@ from ..conventions import DEFAULT_INTERCEPT, INTERCEPTS
 from ..data import Dataset
 from ..exact import solve
 from ..exceptions import DataError, ParameterError
+from ..kernel_certificate import certify_kernel
+from ..kernel_problem import KernelProblem
 from ..kernels import kernel_block, make_kernel
 from ..problem import SVMProblem
 from ..solution import ExactSolution
@@ -24,6 +27,12 @@ from ..solvers.kernel import KernelSolution
 from ._base import _binary_targets, _check_sample_weight, _labels, _LinearBinary
 
 __all__ = ["ExactSVC"]
+
+#: What a kernel fit's pickle keeps of its solution (beside ``alpha_`` and the weights).
+_KERNEL_FIELDS = (
+    "b", "support", "free_support", "bound_support", "dual_coef", "status", "route",
+    "iterations", "polished", "solve_seconds",
+)  # fmt: skip
 
 
 class ExactSVC(_LinearBinary):
@@ -99,7 +108,8 @@ class ExactSVC(_LinearBinary):
         The certificate of optimality (``certificate_.ok``, ``duality_gap``, ``kkt``;
         ``undecided`` says why when double precision cannot decide it).
     margin_ : float
-        The geometric margin ``1/||w~||`` (linear kernel only).
+        The geometric margin ``1/||w~||``; for another kernel ``1/||f||_H``, with
+        ``||f||_H^2 = (alpha y)' K (alpha y)`` (``KernelSolution.margin``).
     solution_ : ExactSolution or KernelSolution
         Everything :func:`maxmargin.solve` returned. Pickled without its data (its
         problem holds the training set): after unpickling, :meth:`recertify` with the
@@ -119,8 +129,9 @@ class ExactSVC(_LinearBinary):
     O(#SV d), not O(n d) (plus n weights when ``fit`` had ``sample_weight`` or
     ``class_weight``). A certificate needs every example (the hinge losses of the
     primal, the stationarity ``w = sum_i alpha_i y_i x_i``): ``clf.recertify(X, y)``
-    re-checks the optimum on the training data and restores ``solution_`` (linear
-    kernel; another kernel's pickle keeps no ``solution_``: fit again to certify).
+    re-checks the optimum on the training data and restores ``solution_`` (another
+    kernel's too: its pickle keeps ``alpha_``, ``intercept_``, the support sets and the
+    example weights, and the problem is rebuilt with fit's resolved ``gamma``).
     ``copy.copy`` and ``copy.deepcopy`` keep everything.
 
     Examples
@@ -135,6 +146,8 @@ class ExactSVC(_LinearBinary):
     >>> clf.dual_coef_.round(6).tolist(), clf.support_.tolist(), clf.n_support_.tolist()
     ([[-0.25, -0.25, 0.25, 0.25]], [0, 1, 2, 3], [2, 2])
     """
+
+    solution_: ExactSolution | KernelSolution
 
     def __init__(
         self,
@@ -261,6 +274,7 @@ class ExactSVC(_LinearBinary):
         else:
             sol = solve(problem)
             self._gamma = float(problem.gram.gamma)
+            self.margin_ = float(sol.margin)
         sup = np.asarray(sol.support, dtype=np.intp)
         sup = np.concatenate([sup[y_pm[sup] < 0], sup[y_pm[sup] > 0]])
         self.classes_ = classes
@@ -323,14 +337,17 @@ class ExactSVC(_LinearBinary):
         ``solution_.with_data``: recomputes the certificate of the fitted point with
         numpy from ``(X, y)`` (and the example weights ``fit`` was given, which the
         solution keeps), as :func:`maxmargin.certify` does, and sets ``solution_`` to
-        the solution on ``(X, y)`` (restoring it after unpickling). ``(X, y)`` must be
-        the training data, rows in the same order: the rows ``support_`` must equal
-        ``support_vectors_`` exactly.
+        the solution on ``(X, y)`` (restoring it after unpickling). Another kernel:
+        the kernel problem rebuilt on ``(X, y)`` (fit's resolved ``gamma``, its example
+        weights) and ``(alpha_, intercept_)`` certified by
+        :func:`~maxmargin.kernel_certificate.certify_kernel`. ``(X, y)`` must be the
+        training data, rows in the same order: the rows ``support_`` must equal
+        ``support_vectors_`` exactly (a precomputed Gram has none to compare).
 
         Parameters
         ----------
         X : array-like or sparse matrix of shape (n, d)
-            The training features.
+            The training features (``"precomputed"``: the training Gram, (n, n)).
         y : array-like of shape (n,)
             The training labels (from ``classes_``).
         tol : float, optional
@@ -351,11 +368,6 @@ class ExactSVC(_LinearBinary):
         (False, True, True)
         """
         check_is_fitted(self)
-        if not self._linear():
-            raise ParameterError(
-                f"recertify is the linear kernel's; a {self.kernel!r} kernel's certificate "
-                "is rebuilt by fitting again"
-            )
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, reset=False)
         check_classification_targets(y)
         unknown = np.setdiff1d(np.unique(y), self.classes_)
@@ -374,6 +386,8 @@ class ExactSVC(_LinearBinary):
         rows, sv = X[self.support_], self.support_vectors_
         rows = rows.toarray() if sp.issparse(rows) else rows
         sv = sv.toarray() if sp.issparse(sv) else sv
+        if self.kernel == "precomputed":
+            rows = sv  # SVC keeps no support vectors for a Gram: its rows are not points
         if not (
             np.array_equal(rows, sv)
             and np.array_equal(y_pm[self.support_], np.sign(self.dual_coef_[0]))
@@ -386,12 +400,52 @@ class ExactSVC(_LinearBinary):
         data = self._dataset(X, y_pm, self.classes_)
         tol = self.certificate_.tol if tol is None else tol
         saved = self.__dict__.get("_solution")  # the solution a pickle kept
-        if saved is None:
-            self.solution_ = self.solution_.with_data(data, tol=tol)
+        sol: ExactSolution | KernelSolution
+        if not self._linear():
+            sol = self._kernel_solution(data, tol, saved)
+        elif saved is None:
+            assert isinstance(self.solution_, ExactSolution)
+            sol = self.solution_.with_data(data, tol=tol)
         else:
-            self.solution_ = ExactSolution.from_json(saved, data, tol=tol)
-            del self._solution
-        return self.solution_.certificate
+            sol = ExactSolution.from_json(saved, data, tol=tol)
+        self.__dict__.pop("_solution", None)
+        self.solution_ = sol
+        return sol.certificate
+
+    def _kernel_solution(
+        self, data: Dataset, tol: float, saved: dict[str, Any] | None
+    ) -> KernelSolution:
+        """The kernel fit's solution on ``data``: its problem rebuilt, its point certified.
+
+        ``saved``: what a pickle kept of it (:meth:`__getstate__`), else ``solution_``.
+        The problem is fit's, with its resolved ``gamma`` and example weights.
+        """
+        if saved is None:
+            sol = self.solution_
+            saved = {name: getattr(sol, name) for name in _KERNEL_FIELDS}
+            saved["weights"] = sol.problem.weights
+        kw = {"hard": True} if self.hard else {"C": float(self.C)}
+        # fit's gamma, resolved ("scale" reads X): the kernels that have one
+        gamma = self._gamma if self.kernel in ("rbf", "poly", "sigmoid") else self.gamma
+        problem = KernelProblem(
+            data,
+            make_kernel(self.kernel, gamma=gamma, degree=self.degree, coef0=self.coef0),
+            intercept=self.intercept,
+            sample_weight=saved["weights"],
+            **kw,
+        )
+        cert = certify_kernel(problem, self.alpha_, float(self.intercept_[0]), tol=tol)
+        fields = {name: saved[name] for name in _KERNEL_FIELDS}
+        if not cert.ok:
+            fields["status"] = "uncertified"
+            warnings.warn(
+                f"{data.name}: the fitted point is NOT CERTIFIED on these data (relative "
+                f"gap {cert.relative_gap:.2e}, worst KKT residual {cert.worst()[0]} = "
+                f"{cert.worst()[1]:.2e}): are they the data it was fit on?",
+                RuntimeWarning,
+                stacklevel=3,
+            )
+        return KernelSolution(alpha=self.alpha_, certificate=cert, problem=problem, **fields)
 
     # Pickles: everything but the training set (see the class Notes).
 
@@ -399,7 +453,10 @@ class ExactSVC(_LinearBinary):
         state = dict(super().__getstate__())  # a copy: the live __dict__ stays as it is
         sol = state.pop("solution_", None)
         if isinstance(sol, KernelSolution):
-            state["_solution"] = None  # its problem holds the training set and the Gram
+            # its problem holds the training set and the Gram: what recertify needs
+            # besides them (the example weights: n numbers when fit had some)
+            state["_solution"] = {name: getattr(sol, name) for name in _KERNEL_FIELDS}
+            state["_solution"]["weights"] = sol.problem.weights
         elif sol is not None:
             # what a file of it keeps (without_data's fields, alpha by its non-zero
             # entries): the in-memory without_data() holds alpha dense, O(n)
@@ -423,9 +480,9 @@ class ExactSVC(_LinearBinary):
     def __getattr__(self, name: str) -> Any:
         # Only reached when normal lookup fails: explain the one attribute a pickle drops.
         if name == "solution_" and "_solution" in self.__dict__:
-            again = "recertify(X, y) with the training data" if self._linear() else "fit"
             raise AttributeError(
-                f"solution_ is not pickled (it holds the training set); call {again} to rebuild it"
+                "solution_ is not pickled (it holds the training set); call recertify(X, y) "
+                "with the training data to rebuild it"
             )
         if name == "coef_" and "support_" in self.__dict__ and not self._linear():
             raise AttributeError("coef_ is only available when using a linear kernel")

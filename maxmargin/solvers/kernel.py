@@ -36,7 +36,7 @@ from ..kernel_certificate import certify_kernel
 from ..kernel_problem import KernelProblem
 from .ipm import blas_threads
 from .kernel_polish import polish_kernel
-from .smo import DEFAULT_CACHE_BYTES, SMO
+from .smo import DEFAULT_CACHE_BYTES, SMO, HardMarginUnbounded
 
 __all__ = ["KernelSolution", "solve_kernel_dual", "ROUTES", "DENSE_MAX"]
 
@@ -101,6 +101,22 @@ class KernelSolution:
     polished: bool
     solve_seconds: float
     problem: KernelProblem
+
+    @property
+    def margin(self) -> float:
+        """The geometric margin ``1 / ||f||_H``, ``||f||_H^2 = c' K c`` (``c = alpha * y``).
+
+        From the Gram's products (:meth:`~maxmargin.kernels.GramOperator.matvec`), as the
+        certificate computes them; ``inf`` when ``f = 0`` (no support vectors).
+
+        Returns
+        -------
+        float
+        """
+        c = self.alpha * self.problem.data.y
+        q, _ = self.problem.gram.matvec(c)
+        sq = float(c @ q)
+        return 1.0 / math.sqrt(sq) if sq > 0 else math.inf
 
     def decision_function(self, X: Any) -> np.ndarray:
         """``f(x) = sum_{i in support} alpha_i y_i k(x, x_i) + b`` for new rows.
@@ -198,9 +214,12 @@ def solve_kernel_dual(
     Raises
     ------
     NotSeparableError
-        Hard margin on data no function of the kernel separates (dense route).
+        Hard margin on data no function of the kernel separates: a point given with
+        both labels (any n), or the separation LP infeasible (n up to
+        :data:`DENSE_FALLBACK`).
     SolverError
-        The solver failed, or SMO did not converge.
+        The solver failed, or SMO did not converge, or a hard margin's dual rose past
+        what double precision can certify and its separability could not be decided.
 
     Examples
     --------
@@ -219,6 +238,8 @@ def solve_kernel_dual(
     tol = DEFAULT_TOL if tol is None else float(tol)
     if not (tol > 0 and math.isfinite(tol)):
         raise ParameterError(f"tol must be a finite float > 0, got {tol!r}")
+    if problem.hard and _same_point_both_labels(problem) is not None:
+        raise _not_separable(problem, None)  # proven from the data, before any solve
     t0 = time.perf_counter()
     # one BLAS thread: the blocks are many and mid-sized, and on a busy machine a BLAS
     # thread waiting for a core stalls every call (see solvers.ipm.blas_threads)
@@ -227,10 +248,11 @@ def solve_kernel_dual(
             return _dense(problem, solver, tol, t0)
         try:
             return _smo(problem, tol, cache_bytes, t0)
-        except SolverError:
+        except SolverError as e:
             # SMO's steps stall on an ill-conditioned Gram with a large C (its rate is
-            # the conditioning's); the interior-point method is not troubled by it
-            if route == "smo" or problem.n > DENSE_FALLBACK:
+            # the conditioning's); the interior-point method is not troubled by it. A
+            # hard margin's dual past what can be certified is decided already.
+            if route == "smo" or problem.n > DENSE_FALLBACK or e.__cause__ is not None:
                 raise
             return _dense(problem, solver, tol, t0)
 
@@ -241,7 +263,7 @@ def _smo(problem: KernelProblem, tol: float, cache_bytes: int, t0: float) -> Ker
     eps = _EPS_START
     best: tuple[np.ndarray, float, Certificate] | None = None
     while True:
-        smo.run(eps)
+        _run(smo, problem, eps)
         out = polish_kernel(problem, smo.alpha, y * (smo.G + 1.0), smo.intercept())
         if out is not None:
             a, b = out
@@ -261,6 +283,25 @@ def _smo(problem: KernelProblem, tol: float, cache_bytes: int, t0: float) -> Ker
     if best is not None and _better(best[2], base):
         return _solution(problem, best[0], best[1], best[2], "smo", smo.iterations, True, t0)
     return _solution(problem, a0, b0, base, "smo", smo.iterations, False, t0)
+
+
+def _run(smo: SMO, problem: KernelProblem, eps: float) -> None:
+    """``smo.run(eps)``; a hard margin's dual that looks unbounded is decided on the way.
+
+    Not separable: :class:`NotSeparableError`. Past the bound where nothing can be
+    certified, and not proven so: a :class:`SolverError` (caused by the SMO's signal).
+    Else (separable by the LP, or n too large for it) SMO goes on.
+    """
+    while True:
+        try:
+            smo.run(eps)
+            return
+        except HardMarginUnbounded as e:
+            error = _not_separable(problem, None, e.objective if e.certain else None)
+            if isinstance(error, NotSeparableError):
+                raise error from None
+            if e.certain:
+                raise error from e
 
 
 def _dense_qp(problem: KernelProblem, K: np.ndarray, solver: str) -> tuple[np.ndarray, int]:
@@ -324,18 +365,68 @@ def _dense_qp(problem: KernelProblem, K: np.ndarray, solver: str) -> tuple[np.nd
     return np.asarray(sol.x, dtype=float) / s, int(sol.iterations)
 
 
-def _not_separable(problem: KernelProblem, K: np.ndarray) -> MaxMarginError:
-    """What a QP solver's "dual unbounded" means: decided by an LP, never by its word.
+def _same_point_both_labels(problem: KernelProblem) -> tuple[int, int] | None:
+    """Two examples ``(i, j)`` with the same kernel row and opposite labels, or None.
 
-    The hard margin is feasible iff some ``c`` (``= alpha * y``) and ``b`` give
-    ``y_i ((K c)_i + b) >= 1`` for every i: an LP. An RBF Gram of distinct points is
-    positive definite, so it separates any labelling, yet an ill-conditioned one can make
-    the QP solvers report an unbounded dual.
+    The same point (a named kernel: equal rows of ``X``; else equal rows of the Gram)
+    has ``f(x_i) = f(x_j)`` for every function of the kernel, exactly, so no ``f, b``
+    give both ``y_i (f_i + b) >= 1`` and ``y_j (f_j + b) >= 1``: a proof of
+    non-separability without rounding.
+    """
+    op = problem.gram
+    rows = np.asarray(op.gram if op.gram is not None else op.X)
+    _, first, inverse = np.unique(rows, axis=0, return_index=True, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    y = problem.data.y
+    clash = np.flatnonzero(y != y[first[inverse]])
+    if clash.size == 0:
+        return None
+    j = int(clash[0])
+    return int(first[inverse[j]]), j
+
+
+def _not_separable(
+    problem: KernelProblem, K: np.ndarray | None, objective: float | None = None
+) -> MaxMarginError:
+    """What an unbounded hard-margin dual means: decided by a proof, never by a solver's word.
+
+    A point given with both labels proves it at any n (exactly). Else the hard margin
+    is feasible iff some ``c`` (``= alpha * y``) and ``b`` give ``y_i ((K c)_i + b) >=
+    1`` for every i: an LP, solved up to :data:`DENSE_FALLBACK` points (``K`` formed
+    here when None). An RBF Gram of distinct points is positive definite, so it
+    separates any labelling, yet an ill-conditioned one can make the QP solvers report
+    an unbounded dual. ``objective``: the dual objective SMO reached (the margin, if
+    any, is at most ``1/sqrt(2 objective)``).
     """
     from scipy.optimize import linprog
 
+    pair = _same_point_both_labels(problem)
+    if pair is not None:
+        return NotSeparableError(
+            f"{problem.data.name}: hard margin is infeasible: examples {pair[0]} and "
+            f"{pair[1]} are the same point (the same row of the "
+            f"{problem.kernel.name} kernel) with both labels, so no function separates "
+            "them; use a soft margin (C)"
+        )
+    bound = ""
+    if objective is not None:
+        bound = f" (its margin is at most {1.0 / math.sqrt(2.0 * objective):.3g})"
+    if K is None:
+        if problem.n > DENSE_FALLBACK:
+            return SolverError(
+                f"{problem.data.name}: the hard margin's dual grows past what double "
+                f"precision can certify{bound}: either no function of the "
+                f"{problem.kernel.name} kernel separates the classes or the margin is "
+                "below rounding; the separation LP is not solved above "
+                f"{DENSE_FALLBACK} points, so this cannot be decided: use a soft margin "
+                "(C), or a kernel parameter that separates the points more (a larger gamma)"
+            )
+        K = problem.gram.block(np.arange(problem.n))
     y = problem.data.y
     free = problem.intercept == "free"
+    # K / s, s a power of two near max |K_ij| (exact; c scales by s, b not): the LP's
+    # tolerances are absolute, and a Gram of entries 1e-150 would look infeasible
+    K = K / _pow2(float(np.max(np.abs(K), initial=0.0)))
     A = -(y[:, None] * (np.hstack([K, np.ones((problem.n, 1))]) if free else K))
     lp = linprog(
         np.zeros(A.shape[1]), A_ub=A, b_ub=-np.ones(problem.n), bounds=(None, None),
@@ -349,9 +440,10 @@ def _not_separable(problem: KernelProblem, K: np.ndarray) -> MaxMarginError:
         )
     return SolverError(
         f"{problem.data.name}: the classes are separable by the {problem.kernel.name} "
-        "kernel (an LP found a separating function), but its Gram is too ill-conditioned "
-        "for the hard margin's dual in double precision: try a smaller C, i.e. a soft "
-        "margin with a finite C, or a kernel parameter that separates the points more "
+        f"kernel (an LP found a separating function){bound}, but its Gram is too "
+        "ill-conditioned for the hard margin's dual in double precision: try a smaller "
+        "C, i.e. a soft margin with a finite C, or a kernel parameter that separates the "
+        "points more "
         "(a larger gamma)"
     )
 

@@ -32,7 +32,7 @@ from .._deps import CompiledKernels
 from ..exceptions import SolverError
 from ..kernel_problem import KernelProblem
 
-__all__ = ["SMO", "DEFAULT_CACHE_BYTES"]
+__all__ = ["SMO", "DEFAULT_CACHE_BYTES", "HardMarginUnbounded"]
 
 kernels = CompiledKernels("maxmargin.solvers._smo_kernels", "the kernel SVM's SMO solver")
 
@@ -45,6 +45,31 @@ TAU = 1e-12
 
 _BUDGET = 1
 _STALLED = 2
+
+#: Unit roundoff of double precision.
+_U = 2.0**-53
+
+
+class HardMarginUnbounded(SolverError):
+    """A hard margin's SMO run looks unbounded: its separability is to be decided.
+
+    Parameters
+    ----------
+    message : str
+    objective : float
+        The dual objective ``D = 1' alpha - 1/2 alpha' Q alpha`` reached: a lower bound
+        on ``1/2 ||f*||_H^2`` (weak duality), so any separating function's margin is at
+        most ``1/sqrt(2 D)``.
+    certain : bool
+        ``D`` passed the bound past which no point can be certified (else: the run
+        passed its step count for a check, and may go on when the data are separable).
+    """
+
+    def __init__(self, message: str, objective: float, certain: bool) -> None:
+        super().__init__(message)
+        self.objective = objective
+        self.certain = certain
+
 
 _KINDS = {"linear": 0, "rbf": 1, "poly": 2, "sigmoid": 3, "precomputed": 4, "callable": 4}
 
@@ -110,6 +135,13 @@ class SMO:
         d = self._X.shape[1] if self._kind != 4 else 1
         self._budget = int(max(50, _WORK_PER_CALL // (max(n, 1) * (2 + d))))
         self._max_steps = max(10_000_000, 100 * n)
+        # hard margin: a dual objective above this is a margin below rounding (see
+        # _check_bounded); the dual of data no function separates rises without bound
+        r2 = float(np.max(self._diag, initial=0.0))
+        self._objective_bound = 1.0 / (n * _U * r2) if p.hard and r2 > 0 else math.inf
+        # ... and rises linearly, so slowly that the bound is out of reach: once, after
+        # this many steps, the caller decides whether the data are separable at all
+        self._check_at: float = 100 * n if p.hard else math.inf
 
     @property
     def iterations(self) -> int:
@@ -180,6 +212,7 @@ class SMO:
                 self._active, st, self._rows, self._slot_of, self._owner, self._stamp,
                 self._epoch_of, self._full, float(eps), self._budget, self.shrinking, TAU,
             )  # fmt: skip
+            self._check_bounded()
             if st[4] > self._max_steps:
                 raise SolverError(self._not_converged(eps))
             if status == _BUDGET:  # back in Python between calls (Ctrl-C), then go on
@@ -199,6 +232,47 @@ class SMO:
             st[0] = n  # every point active again: a new epoch for the row cache
             st[2] += 1
             st[3] = 1  # shrink at the first step: only the violators stay
+
+    def objective(self) -> float:
+        """The dual objective ``D = 1' alpha - 1/2 alpha' Q alpha = -1/2 alpha' (G - 1)``.
+
+        ``G`` is fresh on the active set; a hard margin's shrunk points have
+        ``alpha_i = 0`` (its only bound), so the product is the true one there.
+
+        Returns
+        -------
+        float
+        """
+        return float(-0.5 * (self.alpha @ (self.G - 1.0)))
+
+    def _check_bounded(self) -> None:
+        """Hard margin: stop when the dual objective ``D`` passes ``1 / (n u R^2)``.
+
+        ``D`` only rises, and stays below ``1/2 ||f*||_H^2 = 1 / (2 gamma^2)`` when some
+        function separates the data with margin ``gamma`` (weak duality), and the sum
+        of the multipliers then reaches ``2 D``: past the bound, the rounding of a
+        decision value (``~ n u R^2 sum alpha``, ``R^2 = max K_ii``) is above the
+        margin's unit, and no point of it can be certified. On data that no function
+        of the kernel separates, ``D`` rises without bound (linearly in the steps): the
+        first call past ``100 n`` steps stops once too, for the caller to decide.
+        """
+        if not self.problem.hard:
+            return
+        D = self.objective()
+        if D > self._objective_bound:
+            raise HardMarginUnbounded(
+                f"the hard margin's dual objective passed {self._objective_bound:.3g} "
+                f"in {self.iterations} SMO steps",
+                D,
+                certain=True,
+            )
+        if self.iterations > self._check_at:
+            self._check_at = math.inf
+            raise HardMarginUnbounded(
+                f"the hard margin's dual objective is {D:.3g} after {self.iterations} SMO steps",
+                D,
+                certain=False,
+            )
 
     def _not_converged(self, eps: float) -> str:
         hint = (

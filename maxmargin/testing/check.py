@@ -87,8 +87,11 @@ def check_learner(
         A built-in name (``"pegasos"``), ``module:Class``, ``path/file.py:Class``, a class
         (built for each problem as :func:`~maxmargin.compare` builds it), a built-in
         instance (its settings kept; ``intercept`` and the problem's parameter set from
-        each problem), or an instance of the public protocol (copied for each problem,
-        its ``problem_parameter`` set).
+        each problem), an instance of the public protocol (copied for each problem,
+        its ``problem_parameter`` set), or a pair ``(target, params)``: a name or class
+        built with these constructor parameters for each problem (``intercept`` and
+        the problem's parameter set from the problem), as ``maxmargin check TARGET
+        --learner-param KEY=VALUE`` gives it.
     battery : {"quick", "default"} or Battery
         ``"quick"`` runs in seconds (CI), ``"default"`` under a minute for a built-in
         learner on 2 cores (``docs/validating.md``).

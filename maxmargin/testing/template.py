@@ -28,7 +28,12 @@ class _Template:
         self.obj: Any = None
         self.code = _code(learner)
         learner = adapt(learner)  # scikit-learn and river estimators
-        if isinstance(learner, str):
+        if _is_pair(learner):  # (target, params): built with them for each problem
+            self.cls = learner_class(learner[0])
+            # the problem sets these, as for a built-in instance
+            skip = {"intercept", "intercept_scaling", getattr(self.cls, "problem_parameter", None)}
+            self.params = {k: v for k, v in learner[1].items() if k not in skip}
+        elif isinstance(learner, str):
             self.cls = learner_class(learner)
         elif isinstance(learner, type):
             self.cls = learner_class(learner)
@@ -87,13 +92,22 @@ class _Template:
         return resolve(obj, problem, intercept=problem.intercept)
 
 
+def _is_pair(learner: Any) -> bool:
+    """Whether ``learner`` is a ``(target, params)`` pair (:func:`~maxmargin.online.resolve`'s)."""
+    return isinstance(learner, tuple) and len(learner) == 2 and isinstance(learner[1], dict)
+
+
 def _code(learner: Any) -> tuple[str, str]:
     """Python that names ``learner`` in the reproduce lines: ``(import line, expression)``.
 
     A name or ``module:Class`` as given; a class by its name (in the caller's scope); a
-    built-in instance by its repr (its settings), imported from maxmargin.online; any other
-    object as ``learner``, which the caller must define.
+    ``(target, params)`` pair as the target's expression and the params' repr; a built-in
+    instance by its repr (its settings), imported from maxmargin.online; any other object
+    as ``learner``, which the caller must define.
     """
+    if _is_pair(learner):
+        imports, target = _code(learner[0])
+        return imports, f"({target}, {learner[1]!r})"
     if isinstance(learner, str):
         return "", repr(learner)
     if isinstance(learner, type):

@@ -624,9 +624,10 @@ def invariance_verdict(
                 f"{float(err.max()):.1e} at worst)"
             )
             if diff.size:
+                i = int(diff[0])  # where the counts first differ (k is the drift's step)
                 why += (
-                    f", and the mistakes from step {a.t[k]} ({int(a.mistakes[k])} against "
-                    f"{int(b.mistakes[k])})"
+                    f", and the mistakes from step {a.t[i]} ({int(a.mistakes[i])} against "
+                    f"{int(b.mistakes[i])})"
                 )
         else:
             why = (
