@@ -21,7 +21,6 @@ from .evaluation.path.grid import RegularizationPath
 from .evaluation.path.grids import parse_grid
 from .evaluation.path.learners import learners_along_path
 from .evaluation.path.limits import hard_margin_limit, min_margin_sv_C
-from .evaluation.path.saved import SavedExactPath
 from .evaluation.scoring import RunResult, score_trace
 from .exact import solve
 from .exceptions import (
@@ -108,7 +107,6 @@ __all__ = [
     "score_trace",
     "Comparison",
     "RunResult",
-    "SavedExactPath",
     "write_report",
     "demo_comparison",
     "regularization_path",

@@ -254,6 +254,6 @@ def write_exact_path_report(
     )
     report, js, cs = out / "report.md", out / "report.json", out / "breakpoints.csv"
     atomic_write(report, md)
-    ep.to_json(js, include_segments=True)
+    ep.to_json(js)
     ep.to_csv(cs)
     return [report, js, cs, *figs]
