@@ -243,6 +243,15 @@ def test_exact_path_refuses_what_is_not_its_file(separable):
         with pytest.raises(DataError, match=match) as e:
             mm.ExactPath.from_json(bad)
         assert "\n" not in str(e.value)
+    for edit, match in [
+        (lambda b: b["segments"][1]["elbow"].append(ep.n), r"elbow_index: .*\[0, 30\)"),
+        (lambda b: b["breakpoints"][0]["events"][0].update({"to": "Q"}), "a set other than"),
+        (lambda b: b["segments"][0].update({"n_left": 0}), "do not hold n = 30"),
+    ]:
+        bad = copy.deepcopy(d)
+        edit(bad)
+        with pytest.raises(DataError, match=match):
+            mm.ExactPath.from_json(bad)
     bad = copy.deepcopy(d)
     bad["breakpoints"][1]["events"][0]["index"] = "seven"
     with pytest.raises(DataError, match="row 1, 'events': row 0, 'index'"):
@@ -360,3 +369,14 @@ def test_exact_path_report_from_its_file(separable, tmp_path):
     ]  # fmt: skip
     assert (tmp_path / "rep" / "report.json").read_text() == ep.to_json()
     assert (tmp_path / "rep" / "breakpoints.csv").read_text() == ep.to_csv()
+
+
+def test_exact_path_frame_holds_the_csv_columns_as_numbers(named):
+    pytest.importorskip("pandas")
+    ep = mm.regularization_path(named, exact=True)
+    df = ep.to_frame()
+    assert list(df.columns) == ep.to_csv().splitlines()[0].split(",")
+    assert len(df) == ep.event_index.size and df["max_residual"].dtype.kind == "f"
+    per_event = np.repeat(ep.max_residual, np.diff(ep.event_ptr))
+    assert df["max_residual"].tolist() == per_event.tolist()  # the CSV rounds, not the frame
+    assert df["C"].tolist() == np.repeat(ep.breakpoints, np.diff(ep.event_ptr)).tolist()

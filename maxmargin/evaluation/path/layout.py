@@ -34,38 +34,16 @@ if TYPE_CHECKING:
 _SNAPSHOT_EVERY = 64
 
 
-_EVENTS = io.RowsOf({"index": io.Int(), "from": io.Str(), "to": io.Str()})
+_N, _I, _A = io.Number(), io.Int(), io.Array()
+_EVENTS = io.RowsOf({"index": _I, "from": io.Str(), "to": io.Str()})
 _BREAKPOINTS = io.RowsOf(
-    {
-        "k": io.Int(),
-        "C": io.Number(),
-        "lam": io.Number(),
-        "events": _EVENTS,
-        "method": io.Str(),
-        "certified": io.Bool(),
-        "max_residual": io.Number(),
-        "n_elbow": io.Int(),
-        "n_left": io.Int(),
-        "n_right": io.Int(),
-        "norm_w": io.Number(),
-        "b": io.Number(),
-    }
-)
+    dict(k=_I, C=_N, lam=_N, events=_EVENTS, method=io.Str(), certified=io.Bool(),
+         max_residual=_N, n_elbow=_I, n_left=_I, n_right=_I, norm_w=_N, b=_N)
+)  # fmt: skip
 _SEGMENTS = io.RowsOf(
-    {
-        "C_lo": io.Number(),
-        "C_hi": io.Number(),
-        "w_at": io.Array(),
-        "w_slope": io.Array(),
-        "b_at": io.Number(),
-        "b_slope": io.Number(),
-        "elbow": io.Array(int),
-        "alpha_at": io.Array(),
-        "alpha_slope": io.Array(),
-        "n_left": io.Int(),
-        "n_right": io.Int(),
-    }
-)
+    dict(C_lo=_N, C_hi=_N, w_at=_A, w_slope=_A, b_at=_N, b_slope=_N, elbow=io.Array(int),
+         alpha_at=_A, alpha_slope=_A, n_left=_I, n_right=_I)
+)  # fmt: skip
 #: The fields the breakpoint and segment rows (and ``status_start``) hold.
 LAYOUT_FIELDS = (
     "breakpoints", "lam", "bounds", "w_at", "w_slope", "b_at", "b_slope", "elbow_ptr",
@@ -167,6 +145,8 @@ def read_rows(doc: Mapping[str, Any]) -> dict[str, Any]:
         )
     ev = bp["events"]
     codes = {name: c for c, name in enumerate(SET_NAMES)}
+    if {x for e in ev for x in (*e["from"], *e["to"])} - set(codes):
+        raise ValueError(f"an event from or to a set other than {SET_NAMES}")
     fields: dict[str, Any] = {
         "breakpoints": np.array(bp["C"], float),
         "lam": np.array(bp["lam"], float),
@@ -189,6 +169,11 @@ def read_rows(doc: Mapping[str, Any]) -> dict[str, Any]:
         "method": tuple(bp["method"]),
         "max_residual": np.array(bp["max_residual"], float),
     }
+    for key in ("elbow_index", "event_index"):
+        if fields[key].size and not 0 <= fields[key].min() <= fields[key].max() < n:
+            raise ValueError(f"{key}: an example index outside [0, {n})")
+    if (fields["n_elbow"] + fields["n_left"] + fields["n_right"] != n).any():
+        raise ValueError(f"a segment whose elbow, left and right sets do not hold n = {n}")
     every = max(_SNAPSHOT_EVERY, n // 64)  # as the path computed them
     snaps, st = {0: st0}, st0.copy()
     ptr, index, to = fields["event_ptr"], fields["event_index"], fields["event_to"]
@@ -198,6 +183,13 @@ def read_rows(doc: Mapping[str, Any]) -> dict[str, Any]:
     _replay(st, index[ptr[(S - 1) // every * every] :], to[ptr[(S - 1) // every * every] :])
     snaps[S - 1] = st  # and the last segment's
     return {**fields, "snapshots": snaps}
+
+
+class _ThreeDigits(float):
+    """A residual: a float, written in the CSV with 3 significant digits (as it always was)."""
+
+    def __repr__(self) -> str:
+        return format(float(self), ".3g")
 
 
 def event_rows(ep: ExactPath) -> list[dict[str, Any]]:
@@ -212,7 +204,7 @@ def event_rows(ep: ExactPath) -> list[dict[str, Any]]:
             "to": t,
             "method": ep.method[j],
             "certified": bool(ep.certificates.ok[j]),
-            "max_residual": f"{ep.max_residual[j]:.3g}",  # as written since 0.2
+            "max_residual": _ThreeDigits(ep.max_residual[j]),
         }
         for j in range(len(ep))
         for i, f, t in ep.events_at(j)
