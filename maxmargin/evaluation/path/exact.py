@@ -579,7 +579,8 @@ class ExactPath(io.Persistent):
         A file is not a proof: ``ExactPath.from_json(file, data)`` ends here. The solution
         at each breakpoint, read off the file's segments (:meth:`solution_at`), is
         certified anew by :func:`maxmargin.certify` on ``data``, and so is the last
-        segment's (at ``C_end``, or where it starts when the path is complete).
+        segment's (at ``C_end``, or where it starts when the path is complete): one
+        :func:`~maxmargin.certify` per breakpoint, ``O(K n d)`` in all.
 
         Parameters
         ----------
@@ -621,9 +622,8 @@ class ExactPath(io.Persistent):
         if holdout is not None and holdout.d != self.d:
             raise DataError(f"the holdout has d={holdout.d}; the path has d={self.d}")
         ep = replace(self, data=data, holdout=holdout)
-        full = {j: ep.solution_at(float(C)).certificate for j, C in enumerate(ep.breakpoints)}
-        rows = np.array([cert_row(c) for c in full.values()]).reshape(len(full), NC)
-        certs = BreakpointCertificates(rows, self.tol, full)
+        rows = np.array([cert_row(ep.solution_at(float(C)).certificate) for C in ep.breakpoints])
+        certs = BreakpointCertificates(rows.reshape(len(self), NC), self.tol, {})  # O(K) memory
         top = float(self.bounds[-2]) if self.bounds[-2] > 0 else 1.0  # the last segment
         end = ep.solution_at(self.C_end if math.isfinite(self.C_end) else top).certificate
         bad = [float(C) for C, ok in zip(self.breakpoints, certs.ok, strict=True) if not ok]
