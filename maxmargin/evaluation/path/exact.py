@@ -29,10 +29,9 @@ from ...certificate import Certificate, certify
 from ...data import Dataset
 from ...exceptions import DataError, ParameterError
 from ...problem import SVMProblem
-from ._kernels import NC
 from .geometry import _E, _L, _R, SET_NAMES
-from .layout import CSV, LAYOUT, Certificates, _replay, cert_row
-from .tracer import BreakpointCertificates
+from .layout import CERT_COLUMNS, CSV, LAYOUT, Certificates, _replay
+from .tracer import BreakpointCertificates, cert_row
 
 __all__ = ["ExactPath", "PathPoint"]
 
@@ -623,7 +622,9 @@ class ExactPath(io.Persistent):
             raise DataError(f"the holdout has d={holdout.d}; the path has d={self.d}")
         ep = replace(self, data=data, holdout=holdout)
         rows = np.array([cert_row(ep.solution_at(float(C)).certificate) for C in ep.breakpoints])
-        certs = BreakpointCertificates(rows.reshape(len(self), NC), self.tol, {})  # O(K) memory
+        certs = BreakpointCertificates(
+            rows.reshape(len(self), len(CERT_COLUMNS)), self.tol, {}
+        )  # O(K) memory
         top = float(self.bounds[-2]) if self.bounds[-2] > 0 else 1.0  # the last segment
         end = ep.solution_at(self.C_end if math.isfinite(self.C_end) else top).certificate
         bad = [float(C) for C, ok in zip(self.breakpoints, certs.ok, strict=True) if not ok]

@@ -13,19 +13,16 @@ the keys.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ... import io
-from ...certificate import Certificate
-from ._kernels import CERT_COLS, NC
 from .geometry import SET_NAMES
 from .tracer import BreakpointCertificates
 
-__all__ = ["LAYOUT", "CSV", "Certificates", "cert_row"]
+__all__ = ["LAYOUT", "CSV", "Certificates", "CERT_COLUMNS"]
 
 if TYPE_CHECKING:
     from .exact import ExactPath
@@ -53,32 +50,29 @@ LAYOUT_FIELDS = (
 )  # fmt: skip
 
 
+#: The columns of a breakpoint's certificate row: those ``_kernels.CERT_COLS`` fills in the
+#: compiled loop (named here too, so that a file is read without numba; a test checks them).
+CERT_COLUMNS = (
+    "primal", "dual", "gap", "relative_gap", "stationarity", "equality", "dual_feasibility",
+    "complementary_alpha", "complementary_xi", "floor_relative_gap", "floor_stationarity",
+    "floor_equality", "floor_dual_feasibility", "floor_complementary_alpha",
+    "floor_complementary_xi", "ok", "undecided",
+)  # fmt: skip
+
+
 class Certificates(io.Codec):
-    """The breakpoints' certificates: their rows of numbers (``CERT_COLS``) and tol."""
+    """The breakpoints' certificates: their rows of numbers (``CERT_COLUMNS``) and tol."""
 
     def dump(self, value: BreakpointCertificates) -> Any:  # noqa: D102
-        return {"tol": value._tol, "columns": list(CERT_COLS), "rows": _ROWS.dump(value._rows)}
+        return {"tol": value._tol, "columns": list(CERT_COLUMNS), "rows": _ROWS.dump(value._rows)}
 
     def load(self, doc: Any) -> BreakpointCertificates:  # noqa: D102
-        if not isinstance(doc, dict) or list(doc.get("columns", ())) != list(CERT_COLS):
-            raise ValueError(f"expected {{tol, columns, rows}} with the columns {CERT_COLS}")
+        if not isinstance(doc, dict) or list(doc.get("columns", ())) != list(CERT_COLUMNS):
+            raise ValueError(f"expected {{tol, columns, rows}} with the columns {CERT_COLUMNS}")
         return BreakpointCertificates(_ROWS.load(doc["rows"]), io.Number().load(doc["tol"]), {})
 
 
-_ROWS = io.Rows(NC)
-
-
-def cert_row(c: Certificate) -> np.ndarray:
-    """The row of ``CERT_COLS`` of a certificate (what ``cert_from_row`` reads)."""
-    tests = ("stationarity", "equality", "dual_feasibility", "complementary_alpha",
-             "complementary_xi")  # fmt: skip
-    return np.array(
-        [c.primal_objective, c.dual_objective, c.duality_gap, c.relative_gap]
-        + [c.kkt.get(k, math.nan) for k in tests]
-        + [c.floors.get("relative_gap", math.nan)]
-        + [c.floors.get(k, math.nan) if k in c.kkt else math.nan for k in tests]
-        + [float(c.ok), float(c.undecided is not None)]
-    )
+_ROWS = io.Rows(len(CERT_COLUMNS))
 
 
 def write_rows(ep: ExactPath) -> dict[str, Any]:
