@@ -345,7 +345,7 @@ def test_norm_and_slack_are_monotone_along_the_breakpoints():
 def test_exports_list_every_breakpoint_and_event(tmp_path):
     ds = make_gaussians(20, 2, seed=1)
     ep = regularization_path(ds, 10.0, exact=True, holdout=make_gaussians(20, 2, seed=2))
-    d = json.loads(ep.to_json(include_segments=True))
+    d = json.loads(ep.to_json())
     assert d["n_breakpoints"] == len(ep) == len(d["breakpoints"])
     assert len(d["segments"]) == ep.n_segments
     assert d["breakpoints"][0]["C"] == ep.breakpoints[0]

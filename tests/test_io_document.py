@@ -28,6 +28,7 @@ from maxmargin import DataError, ParameterError, io
 from maxmargin.certificate import Certificate, certify
 from maxmargin.evaluation.path.learners import LearnerPathStudy, learners_along_path
 from maxmargin.evaluation.path.limits import HardMarginLimit, hard_margin_limit
+from maxmargin.evaluation.path.tracer import BreakpointCertificates
 from maxmargin.evaluation.reference import Reference
 from maxmargin.io.json import FORMATS
 from maxmargin.io.schema import specs
@@ -128,6 +129,15 @@ def _learners_study():
     return learners_along_path(ds, lam=[0.01, 0.1], learners=["pegasos", "subgradient"], epochs=1)
 
 
+def _exact_path():
+    w = np.linspace(0.0, 2.0, 24)  # a weight 0: an example out of the path
+    return mm.regularization_path(_data(), exact=True, intercept="augmented", sample_weight=w)
+
+
+def _exact_path_to_C_max():
+    return mm.regularization_path(mm.make_separable(20, 2, seed=3), 0.5, exact=True)
+
+
 def _path_point():
     return mm.regularization_path(_data(), exact=True).solution_at(0.5)
 
@@ -160,6 +170,7 @@ EXAMPLES = {
     Constant: [lambda: Constant(0.5)],
     InverseSqrt: [lambda: InverseSqrt(2.0)],
     PegasosStep: [PegasosStep, lambda: PegasosStep(lam=0.1, offset=0)],
+    mm.ExactPath: [_exact_path, _exact_path_to_C_max],
 }
 CASES = [
     pytest.param(cls, make, id=f"{cls.__name__}-{i}")
@@ -182,6 +193,8 @@ def _same(a, b):
         return np.array_equal(a, b, equal_nan=True) and np.asarray(a).dtype == np.asarray(b).dtype
     if dataclasses.is_dataclass(a):
         return io.equal(a, b)
+    if isinstance(a, BreakpointCertificates):  # its rows (what its codec writes)
+        return type(b) is type(a) and _same(a._rows, b._rows) and a._tol == b._tol
     if isinstance(a, float) and isinstance(b, float) and math.isnan(a):
         return math.isnan(b)
     return type(a) is type(b) and a == b

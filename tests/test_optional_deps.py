@@ -302,3 +302,21 @@ def test_a_missing_package_and_a_broken_one_are_told_apart(tmp_path, monkeypatch
         match="mm_broken_pkg, which is installed but does not import: No module named",
     ):
         require("mm_broken_pkg", "this test")
+
+
+def test_an_exact_path_file_is_read_without_numba(tmp_path):
+    ep = mm.regularization_path(mm.make_separable(20, 2, seed=3), exact=True)
+    ep.to_json(tmp_path / "ep.json")
+    r = _python(
+        f"""
+        import maxmargin as mm
+        saved = mm.ExactPath.from_json({str(tmp_path / "ep.json")!r})
+        print(len(saved), saved.certified, saved.coefficients(1.0)[1])
+        print(mm.report.path.markdown(saved).splitlines()[0])
+        assert not any(m.startswith("numba") for m, mod in sys.modules.items() if mod)
+    """,
+        missing=("numba",),
+    )
+    assert r.returncode == 0, r.stderr
+    first, title = r.stdout.splitlines()
+    assert first == f"{len(ep)} True {ep.coefficients(1.0)[1]}" and title.startswith("# Exact")

@@ -205,3 +205,28 @@ def test_coefficient_labels_are_the_csv_columns(named, separable):
         assert {t.get_text() for t in path_plots.plot_coefficients(p).texts} == columns
         ep = mm.regularization_path(data, 10.0, exact=True)
         assert {t.get_text() for t in path_plots.plot_coefficients(ep).texts} == columns
+
+
+def test_an_exact_path_read_without_its_data_draws_what_needs_none(tmp_path):
+    data = mm.Dataset(mm.make_gaussians(30, 2, seed=4).X, mm.make_gaussians(30, 2, seed=4).y,
+                      feature_names=("age", "dose"))  # fmt: skip
+    ep = mm.regularization_path(data, exact=True)
+    saved = mm.ExactPath.from_json(io.StringIO(ep.to_json()))
+    for plot in (path_plots.plot_width, path_plots.plot_support_vectors):
+        a, b = plot(saved), plot(ep)
+        for u, v in zip(a.lines, b.lines, strict=True):
+            np.testing.assert_array_equal(u.get_xydata(), v.get_xydata())
+    ax = path_plots.plot_coefficients(saved)  # the data's feature names, from the file
+    np.testing.assert_array_equal(
+        _line(ax, "w[dose]").get_ydata(),
+        _line(path_plots.plot_coefficients(ep), "w[dose]").get_ydata(),
+    )
+    for plot in (path_plots.plot_errors, path_plots.plot_objective, path_plots.plot_tradeoff):
+        with pytest.raises(mm.DataError, match="without them.*with_data"):
+            plot(saved)
+    files = path_plots.save_path_figures(saved, tmp_path / "saved", formats=("png",))
+    assert [f.name for f in files] == [
+        "path_width.png", "path_support_vectors.png", "path_coefficients.png"
+    ]  # fmt: skip
+    again = mm.ExactPath.from_json(io.StringIO(ep.to_json()), data)  # with the data: all
+    assert len(path_plots.save_path_figures(again, tmp_path / "again", formats=("png",))) == 6

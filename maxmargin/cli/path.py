@@ -209,6 +209,6 @@ def _exact_path(
                 f"every breakpoint in {display(out / 'breakpoints.csv')}"
             )
     if args.json is not None:
-        _write_json(result.to_dict(include_segments=True), args.json)
+        _write_json(result.to_dict(), args.json)
     _write_table(result, args.csv)  # breakpoints.csv's rows
     return 0 if result.certified else 1

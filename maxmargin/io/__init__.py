@@ -5,6 +5,8 @@
 - :mod:`~maxmargin.io.document`: :class:`Persistent`, the mixin every result derives
   (``to_json``, ``from_json(source, data=None)``, ``with_data``, ``without_data``, its
   tables), and :func:`save_pair` / :func:`load_pair` (arrays in ``.npz`` beside JSON);
+- :mod:`~maxmargin.io.rows`: :class:`RowsOf` (a list of row objects, read column by
+  column) and :class:`Rows` (a 2-D array as a list of rows), for a ``Layout``;
 - :mod:`~maxmargin.io.tables`: :class:`Table` / :class:`Column`, rendered as CSV, a
   DataFrame, markdown and LaTeX booktabs;
 - :mod:`~maxmargin.io.json`: the strict JSON sanitiser and the ``format`` header of every
@@ -15,6 +17,7 @@ docs/contributing.md ("Adding a result") shows a result declared and tested.
 """
 
 from .document import Persistent, load_pair, save_pair
+from .rows import Rows, RowsOf
 from .schema import (
     Array,
     Arrays,
@@ -57,6 +60,8 @@ __all__ = [
     "Series",
     "Nested",
     "Layout",
+    "RowsOf",
+    "Rows",
     "Table",
     "Column",
     "to_dict",

@@ -157,7 +157,7 @@ class _Curves:
         if not self.exact:
             return p.norm_reg[self._keep] ** 2, p.slack_sum[self._keep]
         prob = SVMProblem(
-            p.data,
+            p._need_data("the objective's figure"),
             C=1.0,
             intercept=p.intercept,
             intercept_scaling=p.intercept_scaling,
@@ -419,8 +419,8 @@ def plot_coefficients(
     """
     ax = _mpl.axes(ax, _SIZE)
     cv = _Curves(p, C_range)
-    if feature_names is None:  # the path's names (an exact path: its data's)
-        feature_names = p.data.feature_names if isinstance(p, ExactPath) else p.feature_names
+    if feature_names is None:  # the path's names (its data's)
+        feature_names = p.feature_names
     names = [n.replace("$", r"\$") for n in weight_names(feature_names, p.d)]
     top = np.argsort(-np.abs(cv.w[-1]), kind="stable")[:max_features]
     labels = [names[j] for j in top]
@@ -651,7 +651,9 @@ def save_path_figures(
 
     Files, for either kind of path: ``path_width``, ``path_support_vectors``,
     ``path_errors``, ``path_coefficients``, ``path_objective``, ``path_tradeoff`` (+
-    ``path_learners_epochs``, ``path_learners_subopt``), one per format.
+    ``path_learners_epochs``, ``path_learners_subopt``), one per format. An exact path
+    read from its file without the data (``ExactPath.from_json(file)``) gives the three
+    that need none: width, support vectors, coefficients.
 
     Parameters
     ----------
@@ -701,6 +703,10 @@ def save_path_figures(
         ("path_objective", plot_objective),
         ("path_tradeoff", plot_tradeoff),
     ]
+    if isinstance(p, ExactPath) and p.data is None:  # errors, objective: from the data
+        figs = [
+            f for f in figs if f[0] in ("path_width", "path_support_vectors", "path_coefficients")
+        ]
     written = []
     for nm, fn in figs:
         written += _mpl.save(fn(p, C_range=C_range), out, nm, formats, dpi=dpi)

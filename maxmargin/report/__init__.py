@@ -291,7 +291,7 @@ def _write_exact_path(
         "maxmargin repository.\n"
     )
     js, cs = out / "report.json", out / "breakpoints.csv"
-    ep.to_json(js, include_segments=True)
+    ep.to_json(js)
     ep.to_csv(cs)
     return md, [js, cs], figs
 

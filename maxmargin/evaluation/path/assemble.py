@@ -19,8 +19,9 @@ import numpy as np
 
 from ...data import Dataset
 from ...problem import SVMProblem
-from .exact import _SNAPSHOT_EVERY, ExactPath, _replay
+from .exact import ExactPath
 from .geometry import _E, _L, _R, _Geometry
+from .layout import _SNAPSHOT_EVERY, _replay
 from .tracer import BreakpointCertificates
 
 

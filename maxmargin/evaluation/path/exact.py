@@ -7,32 +7,33 @@ the elbow E of margin SVs, the left set L with ``alpha_i = C s_i`` and the right
 with ``alpha_i = 0``), the affine pieces between them, and each breakpoint's
 certificate. :meth:`ExactPath.solution_at` reads the exact solution at any C off them and
 certifies it. See ``docs/path.md``.
+
+Its file is declared on :mod:`maxmargin.io` (``to_json``, ``from_json(source, data=None)``,
+``to_csv``; the rows of the document in :mod:`~maxmargin.evaluation.path.layout`): read
+without the data, it is an ExactPath whose ``data`` is None (the breakpoints, the
+segments, the sets and the certificates are the file's); ``with_data(data)`` re-attaches
+them and certifies every breakpoint anew.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+import math
+import warnings
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar
 
 import numpy as np
 
 from ... import io
 from ...certificate import Certificate, certify
 from ...data import Dataset
-from ...exceptions import ParameterError
-from ...io.files import atomic_write
-from ...io.json import dumps, format_header, json_number
+from ...exceptions import DataError, ParameterError
 from ...problem import SVMProblem
 from .geometry import _E, _L, _R, SET_NAMES
-from .saved import SavedExactPath, breakpoints_csv
-from .tracer import BreakpointCertificates
+from .layout import CERT_COLUMNS, CSV, LAYOUT, Certificates, _replay
+from .tracer import BreakpointCertificates, cert_row
 
 __all__ = ["ExactPath", "PathPoint"]
-
-#: Every this many segments the status array is stored (at least; the rest is replayed).
-_SNAPSHOT_EVERY = 64
-
 
 # --------------------------------------------------------------------------- results
 
@@ -80,8 +81,8 @@ class PathPoint(io.Persistent):
     certificate: Certificate = io.persist(io.Nested(Certificate))
 
 
-@dataclass(frozen=True, eq=False)
-class ExactPath:
+@dataclass(frozen=True, eq=False, kw_only=True)
+class ExactPath(io.Persistent):
     r"""The entire soft-margin path: every breakpoint in C, its events, the affine pieces.
 
     Segment ``k`` is ``bounds[k] < C <= bounds[k + 1]`` (``bounds[0] = 0``, or the
@@ -160,10 +161,13 @@ class ExactPath:
         Exact duplicates merged into one example (their costs summed).
     intercept : str
     intercept_scaling : float
-    data, holdout : Dataset
-        The data (kept by reference, for :meth:`solution_at` and the errors).
+    data, holdout : Dataset or None
+        The data (kept by reference, for :meth:`solution_at` and the errors); None in a
+        path read from a file without them (:meth:`with_data` gives them back).
     data_name : str
     n, d : int
+    feature_names : tuple of str or None
+        The data's feature names (None: the data have none).
     tol : float
         The certificates' tolerance.
     seconds : float
@@ -171,7 +175,8 @@ class ExactPath:
     snapshots : dict of int to ndarray
         The status array (codes of :data:`SET_NAMES`, shape (n,)) of every
         ``max(64, n // 64)``-th segment and of the last (memory ``O(K + n)`` per 64
-        snapshots, never ``K n``); the others are replayed from the events.
+        snapshots, never ``K n``); the others are replayed from the events. A file keeps
+        the first (``status_start``).
     weights : ndarray of shape (n,) or None
         The example weights ``s_i`` (costs ``C_i = C s_i``); None without. Examples of
         weight 0 stay in the right set (``alpha_i = 0``) along the whole path.
@@ -189,8 +194,44 @@ class ExactPath:
     (True, 'end', True)
     >>> bool(ep.solution_at(ep.C_star * 2).certificate.ok)
     True
+
+    Its file (``docs/formats.md``), read back without and with the data:
+
+    >>> import io
+    >>> saved = ExactPath.from_json(io.StringIO(ep.to_json()))
+    >>> saved.data is None, saved.coefficients(1.0)[1] == ep.coefficients(1.0)[1]
+    (True, True)
+    >>> ExactPath.from_json(io.StringIO(ep.to_json()), ep.data).certified
+    True
+    >>> print(ep.to_csv().splitlines()[0])
+    k,C,lam,index,from,to,method,certified,max_residual
     """
 
+    FORMAT: ClassVar[str] = "exact_path"
+    COMPUTED: ClassVar[tuple[str, ...]] = ("exact", "certified", "n_breakpoints")
+    LAYOUT: ClassVar[io.Layout] = LAYOUT
+    CSV: ClassVar[io.Table] = CSV
+
+    data_name: str = io.persist(key="data")
+    n: int
+    d: int
+    feature_names: tuple[str, ...] | None = None
+    intercept: str
+    intercept_scaling: float
+    end_reason: str
+    C_end: float
+    C_star: float
+    C_star_failure: str | None = None
+    separable: bool
+    min_margin_sv_C: float
+    n_solves: int
+    n_merged: int
+    tol: float = 1e-6
+    seconds: float = 0.0
+    weights: np.ndarray | None = field(default=None, repr=False)
+    certificates: BreakpointCertificates = io.persist(Certificates())
+    end_certificate: Certificate = io.persist(io.Nested(Certificate))
+    # the breakpoint and segment rows of the file (LAYOUT)
     breakpoints: np.ndarray
     lam: np.ndarray
     bounds: np.ndarray
@@ -210,28 +251,15 @@ class ExactPath:
     event_from: np.ndarray
     event_to: np.ndarray
     method: tuple
-    certificates: BreakpointCertificates
     max_residual: np.ndarray
-    end_reason: str
-    end_certificate: Certificate
-    C_end: float
-    C_star: float
-    separable: bool
-    min_margin_sv_C: float
-    n_solves: int
-    n_merged: int
-    intercept: str
-    intercept_scaling: float
-    data: Dataset = field(repr=False)
-    holdout: Dataset | None = field(default=None, repr=False)
-    data_name: str = "data"
-    n: int = 0
-    d: int = 0
-    tol: float = 1e-6
-    seconds: float = 0.0
     snapshots: dict = field(default_factory=dict, repr=False)
-    weights: np.ndarray | None = field(default=None, repr=False)
-    C_star_failure: str | None = None
+    # what needs the data: None when read from a file without them
+    data: Dataset | None = io.transient()
+    holdout: Dataset | None = io.transient()
+
+    def __post_init__(self) -> None:
+        if self.feature_names is None and self.data is not None:  # the data's, kept
+            object.__setattr__(self, "feature_names", self.data.feature_names)
 
     # ------------------------------------------------------------------ basics
 
@@ -242,6 +270,16 @@ class ExactPath:
     def certified(self) -> bool:
         """Whether every breakpoint's certificate, and the end's, is ok."""
         return bool(self.end_certificate.ok and self.certificates.ok.all())
+
+    @property
+    def exact(self) -> bool:
+        """True: the path holds every breakpoint (the ``exact`` key of its document)."""
+        return True
+
+    @property
+    def n_breakpoints(self) -> int:
+        """Number of breakpoints (``len(self)``)."""
+        return len(self)
 
     @property
     def complete(self) -> bool:
@@ -397,7 +435,7 @@ class ExactPath:
         w, b = self.coefficients(C)
         alpha = self.alpha_at(C)
         problem = SVMProblem(
-            self.data,
+            self._need_data("solution_at"),
             C=C,
             intercept=self.intercept,
             intercept_scaling=self.intercept_scaling,
@@ -519,200 +557,85 @@ class ExactPath:
         >>> ep.errors([0.01, 10.0]).round(4).tolist()   # separable: 0 at large C
         [0.3333, 0.0]
         """
-        data = self.data if data is None else data
+        data = self._need_data("errors on the training data") if data is None else data
         w, b = self.coefficients(np.atleast_1d(np.asarray(C, float)))
         R = (np.asarray(data.X @ w.T) + b) * data.y[:, None]
         return (R <= 0).mean(axis=0)
 
-    # ------------------------------------------------------------------ export
+    # ------------------------------------------------------------------ the data
 
-    def _breakpoint_rows(self) -> list[dict[str, Any]]:
-        w, b = (
-            self.coefficients(self.breakpoints)
-            if len(self)
-            else (np.zeros((0, self.d)), np.zeros(0))
-        )
-        rows = []
-        for j in range(len(self)):
-            rows.append(
-                {
-                    "k": j,
-                    "C": float(self.breakpoints[j]),
-                    "lam": float(self.lam[j]),
-                    "events": [{"index": i, "from": f, "to": t} for i, f, t in self.events_at(j)],
-                    "method": self.method[j],
-                    "certified": bool(self.certificates.ok[j]),
-                    "max_residual": json_number(self.max_residual[j]),
-                    "n_elbow": int(self.n_elbow[j + 1]),
-                    "n_left": int(self.n_left[j + 1]),
-                    "n_right": int(self.n_right[j + 1]),
-                    "norm_w": float(np.linalg.norm(w[j])),
-                    "b": float(b[j]),
-                }
+    def _need_data(self, what: str) -> Dataset:
+        if self.data is None:
+            raise DataError(
+                f"{what} needs the data, and this exact path was read from a file without "
+                "them: pass data= (ExactPath.from_json(file, data)) or call .with_data(data)"
             )
-        return rows
+        return self.data
 
-    def to_dict(self, include_segments: bool = False) -> dict[str, Any]:
-        """Plain-Python dict (JSON-ready; non-finite numbers as strings).
+    def with_data(self, data: Dataset, *, holdout: Dataset | None = None) -> ExactPath:
+        """The path on ``data``, every breakpoint's certificate recomputed with numpy.
 
-        Parameters
-        ----------
-        include_segments : bool, default False
-            Add ``segments``: per segment its bounds, ``w`` and ``b`` at the lower end
-            with their slopes, and the elbow with ``alpha`` and slope.
-
-        Returns
-        -------
-        dict
-            ``format`` (``"maxmargin.exact_path/1"``), ``maxmargin_version``, the
-            summary, and ``breakpoints``: one dict per breakpoint with ``C``, ``lam``,
-            ``events`` (``index``, ``from``, ``to``), ``method``, ``certified``,
-            ``max_residual``, set sizes after it, ``norm_w`` and ``b``.
-
-        Examples
-        --------
-        >>> from maxmargin import Dataset, regularization_path
-        >>> d = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), exact=True).to_dict()
-        >>> d["breakpoints"][0]["C"], d["breakpoints"][0]["events"][0]
-        (0.5, {'index': 0, 'from': 'L', 'to': 'E'})
-        """
-        out: dict[str, Any] = {
-            **format_header("exact_path"),
-            "data": self.data_name,
-            "n": self.n,
-            "d": self.d,
-            "intercept": self.intercept,
-            "intercept_scaling": self.intercept_scaling,
-            "exact": True,
-            "certified": self.certified,
-            "n_breakpoints": len(self),
-            "end_reason": self.end_reason,
-            "C_end": json_number(self.C_end),
-            "C_star": json_number(self.C_star),
-            "C_star_failure": self.C_star_failure,
-            "separable": bool(self.separable),
-            "min_margin_sv_C": json_number(self.min_margin_sv_C),
-            "n_solves": self.n_solves,
-            "n_merged": self.n_merged,
-            "tol": self.tol,
-            "seconds": self.seconds,
-            "breakpoints": self._breakpoint_rows(),
-            "weights": None if self.weights is None else [float(t) for t in self.weights],
-        }
-        if include_segments:
-            segs = []
-            for k in range(self.n_segments):
-                i0, i1 = self.elbow_ptr[k], self.elbow_ptr[k + 1]
-                segs.append(
-                    {
-                        "C_lo": json_number(self.bounds[k]),
-                        "C_hi": json_number(self.bounds[k + 1]),
-                        "w_at": [float(t) for t in self.w_at[k]],
-                        "w_slope": [float(t) for t in self.w_slope[k]],
-                        "b_at": float(self.b_at[k]),
-                        "b_slope": float(self.b_slope[k]),
-                        "elbow": [int(i) for i in self.elbow_index[i0:i1]],
-                        "alpha_at": [float(t) for t in self.elbow_alpha_at[i0:i1]],
-                        "alpha_slope": [float(t) for t in self.elbow_alpha_slope[i0:i1]],
-                        "n_left": int(self.n_left[k]),
-                        "n_right": int(self.n_right[k]),
-                    }
-                )
-            out["segments"] = segs
-        return out
-
-    def to_json(self, file: str | Path | None = None, include_segments: bool = False) -> str:
-        """The :meth:`to_dict` as JSON text; written (atomically) to ``file`` when given.
+        A file is not a proof: ``ExactPath.from_json(file, data)`` ends here. The solution
+        at each breakpoint, read off the file's segments (:meth:`solution_at`), is
+        certified anew by :func:`maxmargin.certify` on ``data``, and so is the last
+        segment's (at ``C_end``, or where it starts when the path is complete): one
+        :func:`~maxmargin.certify` per breakpoint, ``O(K n d)`` in all.
 
         Parameters
         ----------
-        file : str or Path, optional
-        include_segments : bool, default False
+        data : Dataset
+            The data the path was computed on (the same rows in the same order).
+        holdout : Dataset, optional
+            Held-out data, for the figures' held-out error.
 
         Returns
         -------
-        str
-
-        Examples
-        --------
-        >>> import json
-        >>> from maxmargin import Dataset, regularization_path
-        >>> ep = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), exact=True)
-        >>> json.loads(ep.to_json())["n_breakpoints"]
-        1
-        """
-        text = dumps(self.to_dict(include_segments), indent=1)
-        if file is not None:
-            atomic_write(file, text)
-        return text
-
-    @staticmethod
-    def from_json(source: Any) -> SavedExactPath:
-        """Read an exact path written by :meth:`to_json`.
-
-        Such as ``maxmargin path --exact --json`` and ``report.json`` write.
-
-        The file holds the breakpoints and their events, not the data nor the
-        certificates' arrays: the result is a
-        :class:`~maxmargin.evaluation.path.saved.SavedExactPath` (its numbers, the events, and
-        with the segments, which ``--json`` and ``report.json`` write, ``coefficients(C)``
-        exactly as the path gives them; ``to_json`` gives the file's text back).
-
-        Parameters
-        ----------
-        source : str, path-like, readable file, or dict
-            The JSON file (or its parsed content).
-
-        Returns
-        -------
-        SavedExactPath
+        ExactPath
+            A RuntimeWarning names the breakpoints that do not certify on ``data``.
 
         Raises
         ------
         DataError
-            Not an exact path's file (the message names the right loader), a format
-            newer than this maxmargin reads, or a key missing.
-
-        Examples
-        --------
-        >>> import io
-        >>> from maxmargin import Dataset, regularization_path
-        >>> ep = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), exact=True)
-        >>> saved = ExactPath.from_json(io.StringIO(ep.to_json(include_segments=True)))
-        >>> saved.coefficients(0.1)[0].tolist(), saved.to_csv() == ep.to_csv()
-        ([0.2], True)
-        """
-        return SavedExactPath.from_json(source)
-
-    def to_csv(self, file: str | Path | None = None) -> str:
-        """One CSV row per event (a breakpoint with several events has several rows).
-
-        The columns: ``k, C, lam, index, from, to, method, certified, max_residual``.
-
-        Parameters
-        ----------
-        file : str or Path, optional
-            Written atomically when given.
-
-        Returns
-        -------
-        str
+            ``data`` of another shape or with other feature names, or ``holdout`` of
+            another number of features.
 
         Examples
         --------
         >>> from maxmargin import Dataset, regularization_path
-        >>> ep = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), exact=True)
-        >>> print(ep.to_csv().splitlines()[1])
-        0,0.5,1.0,0,L,E,event,True,0
+        >>> data = Dataset([[1.0], [-1.0], [3.0]], [1, -1, 1])
+        >>> saved = regularization_path(data, exact=True).without_data()
+        >>> saved.data is None, saved.with_data(data).certified
+        (True, True)
         """
-        return breakpoints_csv(self._breakpoint_rows(), file)
-
-
-# --------------------------------------------------------------------------- events
-
-
-def _replay(st: np.ndarray, index: np.ndarray, to: np.ndarray) -> None:
-    """Apply events in order to the status array ``st`` (the last one of each example wins)."""
-    if index.size:
-        last, first = np.unique(index[::-1], return_index=True)
-        st[last] = to[::-1][first]
+        if not isinstance(data, Dataset):
+            raise ParameterError(f"data must be a maxmargin.Dataset, got {type(data).__name__}")
+        names = data.feature_names
+        if (data.n, data.d) != (self.n, self.d) or (
+            None not in (names, self.feature_names) and names != self.feature_names
+        ):
+            raise DataError(
+                f"the exact path is of data with n={self.n}, d={self.d}, features "
+                f"{self.feature_names}; {data.name} has n={data.n}, d={data.d}, features "
+                f"{names}: give the data it was computed on"
+            )
+        if holdout is not None and holdout.d != self.d:
+            raise DataError(f"the holdout has d={holdout.d}; the path has d={self.d}")
+        ep = replace(self, data=data, holdout=holdout)
+        rows = np.array([cert_row(ep.solution_at(float(C)).certificate) for C in ep.breakpoints])
+        certs = BreakpointCertificates(
+            rows.reshape(len(self), len(CERT_COLUMNS)), self.tol, {}
+        )  # O(K) memory
+        top = float(self.bounds[-2]) if self.bounds[-2] > 0 else 1.0  # the last segment
+        end = ep.solution_at(self.C_end if math.isfinite(self.C_end) else top).certificate
+        bad = [float(C) for C, ok in zip(self.breakpoints, certs.ok, strict=True) if not ok]
+        if bad or not end.ok:
+            warnings.warn(
+                f"{data.name}: the exact path read from the file is NOT CERTIFIED on these "
+                f"data ({len(bad)} breakpoint(s), C = {bad[:3]}...; at the end: {end.ok}): "
+                "are they the data it was computed on?",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+        return replace(
+            ep, certificates=certs, end_certificate=end, max_residual=certs.max_residual()
+        )
