@@ -356,15 +356,15 @@ def test_to_frame_without_pandas_says_how(monkeypatch, separable):
 
 
 def test_exact_path_report_from_its_file(separable, tmp_path):
-    from maxmargin.report import write_exact_path_report
+    from maxmargin.report import write_report
     from maxmargin.report.path import markdown
 
     ep = mm.regularization_path(separable, exact=True)
     saved = mm.ExactPath.from_json(io.StringIO(ep.to_json()))
     assert markdown(saved) == markdown(ep)  # the file holds every number the report says
-    files = write_exact_path_report(saved, tmp_path / "rep", formats=("png",))
+    files = write_report(saved, tmp_path / "rep", formats=("png",))
     assert [f.name for f in files] == [
-        "report.md", "report.json", "breakpoints.csv",
+        "report.md", "report.json", "breakpoints.csv", "table.tex",
         "path_width.png", "path_support_vectors.png", "path_coefficients.png",
     ]  # fmt: skip
     assert (tmp_path / "rep" / "report.json").read_text() == ep.to_json()
