@@ -107,3 +107,16 @@ def test_solve_loss_refusals(capsys) -> None:
     assert len(err.strip().splitlines()) == 1 and "--loss squared_hinge" in err
     code, out, err = run_cli(capsys, "solve", HEART, "--loss", "squared")
     assert code == 2 and out == "" and "invalid choice" in err
+
+
+def test_liblinear_model_names_the_l2_loss(heart) -> None:
+    from maxmargin.liblinear_model import liblinear_model_text
+
+    sol = mm.solve(mm.SVMProblem(heart, C=0.5, loss=SQ, intercept="augmented"))
+    assert liblinear_model_text(sol).startswith("solver_type L2R_L2LOSS_SVC_DUAL\n")
+    clf = ExactSVC(C=0.5, loss=SQ, intercept="augmented").fit(heart.X, heart.y)
+    assert liblinear_model_text(clf).startswith("solver_type L2R_L2LOSS_SVC_DUAL\n")
+    hinge = ExactSVC(C=0.5, intercept="augmented").fit(heart.X, heart.y)
+    assert liblinear_model_text(hinge).startswith("solver_type L2R_L1LOSS_SVC_DUAL\n")
+    hard = mm.solve(mm.SVMProblem(mm.Dataset([[1.0], [-1.0]], [1, -1]), hard=True, loss=SQ))
+    assert liblinear_model_text(hard).startswith("solver_type L2R_L1LOSS_SVC_DUAL\n")
