@@ -136,6 +136,17 @@ def _model_parts(model: Any) -> tuple[np.ndarray, float, str, float, tuple[Any, 
     )
 
 
+def _solver_type(model: Any) -> str:
+    """LIBLINEAR's name of the model's problem: the L1-loss dual, or the L2-loss one (-s 1)."""
+    p = getattr(model, "problem", None)
+    if p is not None:
+        squared = bool(p.squared)
+    else:  # an estimator
+        squared = getattr(model, "loss", "hinge") == "squared_hinge"
+        squared = squared and not getattr(model, "hard", False)
+    return "L2R_L2LOSS_SVC_DUAL" if squared else SOLVER_TYPE
+
+
 def liblinear_model_text(model: Any, labels: tuple[Any, Any] | None = None) -> str:
     r"""The LIBLINEAR model file of ``model``, as text (see :func:`write_liblinear_model`).
 
@@ -189,7 +200,7 @@ def liblinear_model_text(model: Any, labels: tuple[Any, Any] | None = None) -> s
     else:  # free: a constant feature 1 whose weight is b
         bias, extra = 1.0, [b]
     lines = [
-        f"solver_type {SOLVER_TYPE}",
+        f"solver_type {_solver_type(model)}",
         "nr_class 2",
         f"label {pos} {neg}",
         f"nr_feature {w.size}",

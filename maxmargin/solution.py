@@ -55,7 +55,9 @@ class ExactSolution(io.Persistent):
         The support vectors ``alpha > 0``; those on the margin (``0 < alpha < C``,
         ``y f = 1``); those at the bound (``alpha = C``: inside the margin or
         misclassified; always empty for hard margin), read off alpha to the accuracy
-        the certificate proves (:func:`maxmargin.certificate.support_sets`).
+        the certificate proves (:func:`maxmargin.certificate.support_sets`). The
+        squared hinge has no bound: every support vector is free (``margin_support``
+        is ``support``, at ``y f = 1 - alpha / (2 C_i)``; ``bound_support`` is empty).
     sv_tol : float
         ``tau max(alpha)``: alpha's threshold for a support vector, ``tau`` the square
         root of the certificate's accuracy (between 1.5e-8 and 1e-3); a bound SV has
@@ -283,6 +285,8 @@ class ExactSolution(io.Persistent):
             reg += (
                 f", weighted (C_i = C s_i, s_i in [{p.weights.min():.4g}, {p.weights.max():.4g}])"
             )
+        if p.squared:
+            reg += ", squared hinge"
         fl = c.floors
         kkt = "\n".join(
             f"    {k:<22s}{v:.3e}   (rounding bound {fl.get(k, 0.0):.1e})" for k, v in c.kkt.items()

@@ -392,7 +392,7 @@ def test_an_option_no_learner_takes_is_named_as_the_caller_spells_it():
         )
     assert str(err.value) == (
         "--learner-param bogus: no learner given takes 'bogus' (pegasos: batch_size, "
-        "intercept, intercept_scaling, lam, projection, step; perceptron: intercept, "
+        "intercept, intercept_scaling, lam, loss, projection, step; perceptron: intercept, "
         "intercept_scaling)"
     )
     with pytest.raises(ParameterError, match=r"^parameter 'step': no learner given takes"):

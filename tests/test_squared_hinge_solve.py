@@ -206,3 +206,21 @@ def test_against_linear_svc_on_generated_data(seed: int) -> None:
     scale = np.abs(sol.w).max()
     np.testing.assert_allclose(sol.w, w, atol=1e-6 * scale)
     assert sol.b == pytest.approx(b, abs=1e-6 * scale)
+
+
+def test_the_polish_solves_the_primal_system_of_the_dual_one() -> None:
+    # the (d'+1) system in (w~, b) and the |S| system in alpha: one solution
+    from maxmargin.solvers.polish import _squared_kkt, reduced_kkt
+
+    for intercept in INTERCEPTS:
+        p = SVMProblem(_gauss(), C=0.3, loss=SQ, intercept=intercept)
+        S = _solve(p).support
+        a1, b1, w1 = _squared_kkt(p, p.Z, True, S)
+        a2, b2, w2 = reduced_kkt(p, None, S, np.empty(0, int), 3000)
+        np.testing.assert_allclose(a1, a2, atol=1e-12 * a2.max())
+        np.testing.assert_allclose(w1, w2, atol=1e-12 * np.abs(w2).max())
+        assert (b1 is None) == (b2 is None) and abs((b1 or 0.0) - (b2 or 0.0)) < 1e-12
+    # thousands of support vectors (every example inside the margin): polished, certified
+    p = SVMProblem(make_gaussians(6000, 5, seed=3), C=1.0, loss=SQ)
+    sol = _solve(p)
+    assert sol.polished and sol.certificate.ok and sol.support.size > 3000

@@ -249,6 +249,8 @@ def _problem(args: argparse.Namespace, data: Any) -> Any:
     from ..problem import SVMProblem
 
     kw: dict[str, Any] = {"intercept": args.intercept, **_weights(args, data)}
+    if getattr(args, "loss", None) is not None:  # solve's --loss
+        kw["loss"] = args.loss
     if getattr(args, "hard", False):
         kw["hard"] = True
     elif getattr(args, "lam", None) is not None:

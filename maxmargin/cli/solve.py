@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_positive, reciprocal_form
+from ..conventions import DEFAULT_LOSS, LOSSES
 from ..exceptions import NotSeparableError, ParameterError
 from ..io.files import display
 from ..io.json import format_header
@@ -59,6 +60,13 @@ def add(sub: argparse._SubParsersAction[_Parser]) -> None:
     _add_penalty_args(p)
     _add_intercept_arg(p)
     _add_weight_args(p)
+    p.add_argument(
+        "--loss",
+        choices=LOSSES,
+        default=DEFAULT_LOSS,
+        help="the soft margin's loss of each slack: hinge (xi_i, SVC's) or squared_hinge "
+        f"(xi_i^2, LinearSVC's default; linear only) (default: {DEFAULT_LOSS})",
+    )
     p.add_argument(
         "--form",
         choices=("primal", "dual", "both"),
@@ -177,6 +185,8 @@ def _kernel_refusals(args: argparse.Namespace) -> str | None:
         return f"{', '.join(stray)} {verb} not apply to the {args.kernel} kernel"
     if args.liblinear_model is not None:
         return "--liblinear-model writes a linear model; a kernel SVM has none (use --json)"
+    if args.loss != DEFAULT_LOSS:
+        return f"--loss {args.loss} is the linear solver's; a kernel SVM solves the hinge"
     if args.intercept not in KERNEL_INTERCEPTS:
         return (
             f"--intercept {args.intercept} is the linear solver's; a kernel SVM takes "

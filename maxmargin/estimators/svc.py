@@ -13,7 +13,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._validation import check_choice, check_positive
 from ..certificate import Certificate
-from ..conventions import DEFAULT_INTERCEPT, INTERCEPTS
+from ..conventions import DEFAULT_INTERCEPT, DEFAULT_LOSS, INTERCEPTS, LOSSES
 from ..data import Dataset
 from ..exact import solve
 from ..exceptions import DataError, ParameterError
@@ -46,7 +46,10 @@ class ExactSVC(_LinearBinary):
 
     to the optimum, polishes it on its active set, and attaches the numpy-recomputed
     certificate (duality gap, KKT residuals). With ``intercept="free"`` it is the
-    problem of ``sklearn.svm.SVC(kernel="linear", C=C)``. Any other ``kernel`` is
+    problem of ``sklearn.svm.SVC(kernel="linear", C=C)``. ``loss="squared_hinge"``
+    squares each slack (``C sum_i max(0, 1 - y_i f_i)^2``, the L2-loss SVM): with
+    ``intercept="augmented"`` it is the problem of ``sklearn.svm.LinearSVC(C=C)`` (its
+    default loss, its regularized intercept). Any other ``kernel`` is
     ``SVC(kernel=...)``'s problem, solved by the kernel dual
     (:func:`~maxmargin.solvers.kernel.solve_kernel_dual`) and certified by
     :func:`~maxmargin.kernel_certificate.certify_kernel`.
@@ -82,6 +85,9 @@ class ExactSVC(_LinearBinary):
         ``{label: weight}`` (a label left out weighs 1) or ``"balanced"``
         (``n / (2 n_c)``). Example i then costs ``C_i = C sample_weight_i
         class_weight[y_i]`` (soft margin only).
+    loss : {"hinge", "squared_hinge"}
+        The soft margin's loss, ``LinearSVC``'s name: ``xi_i`` or ``xi_i^2`` (linear
+        kernel only; the hard margin is the same problem under either).
 
     Attributes
     ----------
@@ -163,6 +169,7 @@ class ExactSVC(_LinearBinary):
         solver: str | None = None,
         intercept_scaling: float = 1.0,
         class_weight: Any = None,
+        loss: str = DEFAULT_LOSS,
     ) -> None:
         self.C = C
         self.kernel = kernel
@@ -175,6 +182,7 @@ class ExactSVC(_LinearBinary):
         self.solver = solver
         self.intercept_scaling = intercept_scaling
         self.class_weight = class_weight
+        self.loss = loss
 
     def _dataset(self, X: Any, y_pm: np.ndarray, classes: np.ndarray) -> Dataset:
         """The training data, with the DataFrame's column names and the labels.
@@ -206,14 +214,14 @@ class ExactSVC(_LinearBinary):
                 f"as 'PIQP'. Got {self.solver!r} instead."
             )
         s = check_positive("intercept_scaling", self.intercept_scaling)
-        kw: dict[str, Any] = {}
+        kw: dict[str, Any] = {"loss": check_choice("loss", self.loss, LOSSES)}
         if not self._linear():
             if self.solver is not None:
                 raise ParameterError(
                     f"The 'solver' parameter is the linear kernel's; a {self.kernel!r} "
                     f"kernel is solved by its own dual route. Leave solver=None."
                 )
-            kw = {"kernel": self.kernel, "gamma": self.gamma, "degree": self.degree}
+            kw.update(kernel=self.kernel, gamma=self.gamma, degree=self.degree)
             kw["coef0"] = self.coef0
         if self.hard:
             return SVMProblem(
