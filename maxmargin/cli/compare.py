@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..conventions import DEFAULT_INTERCEPT, DEFAULT_LOSS, INTERCEPTS, LOSSES
+from ..conventions import DEFAULT_INTERCEPT, INTERCEPTS
 from .learners import _learner_options, _learner_targets
 from .options import (
     COMPARE_FIGURES,
@@ -13,6 +13,7 @@ from .options import (
     _add_data_args,
     _add_figure_args,
     _add_learner_param_args,
+    _add_loss_arg,
     _add_option,
     _add_out_args,
     _add_penalty_args,
@@ -88,17 +89,6 @@ def add(sub: argparse._SubParsersAction[_Parser]) -> None:
 DEFAULT_COMPARE = "perceptron,averaged_perceptron,pegasos,subgradient,pa1"
 #: The squared hinge's: Pegasos refuses it without a projection.
 DEFAULT_COMPARE_SQUARED = "perceptron,averaged_perceptron,subgradient,pa1"
-
-
-def _add_loss_arg(p: argparse.ArgumentParser, learners: str) -> None:
-    """``--loss``: the problem's loss (``compare`` and ``path``)."""
-    p.add_argument(
-        "--loss",
-        choices=LOSSES,
-        default=DEFAULT_LOSS,
-        help=f"the problem's loss: hinge, or squared_hinge (the L2-loss SVM, "
-        f"LinearSVC's default); {learners} (default: {DEFAULT_LOSS})",
-    )
 
 
 def run(args: argparse.Namespace) -> int:

@@ -482,6 +482,19 @@ _OPTIONS: dict[str, dict[str, Any]] = {
 }
 
 
+def _add_loss_arg(p: argparse.ArgumentParser, what: str) -> None:
+    """``--loss``: the problem's loss (``solve``, ``compare``, ``path``), ``what`` it does there."""
+    from ..conventions import DEFAULT_LOSS, LOSSES
+
+    p.add_argument(
+        "--loss",
+        choices=LOSSES,
+        default=DEFAULT_LOSS,
+        help=f"the soft margin's loss of each slack: hinge (xi_i, SVC's) or squared_hinge "
+        f"(xi_i^2, the L2-loss SVM, LinearSVC's default); {what} (default: {DEFAULT_LOSS})",
+    )
+
+
 def _add_option(p: argparse._ActionsContainer, name: str, **words: Any) -> None:
     """Add the shared option ``name`` (:data:`_OPTIONS`) with the command's ``words``."""
     p.add_argument(name, **{**_OPTIONS[name], **words})

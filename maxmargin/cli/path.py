@@ -8,13 +8,13 @@ from pathlib import Path
 from typing import Any
 
 from ..io.files import OutputPlan, display
-from .compare import _add_loss_arg
 from .learners import _learner_options, _learner_targets
 from .options import (
     _add_data_args,
     _add_figure_args,
     _add_intercept_arg,
     _add_learner_param_args,
+    _add_loss_arg,
     _add_option,
     _add_out_args,
     _add_verbosity,

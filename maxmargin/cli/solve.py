@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_positive, reciprocal_form
-from ..conventions import DEFAULT_LOSS, LOSSES
+from ..conventions import DEFAULT_LOSS
 from ..exceptions import NotSeparableError, ParameterError
 from ..io.files import display
 from ..io.json import format_header
@@ -21,6 +21,7 @@ from .options import (
     _add_data_args,
     _add_intercept_arg,
     _add_json_arg,
+    _add_loss_arg,
     _add_option,
     _add_penalty_args,
     _add_verbosity,
@@ -60,13 +61,7 @@ def add(sub: argparse._SubParsersAction[_Parser]) -> None:
     _add_penalty_args(p)
     _add_intercept_arg(p)
     _add_weight_args(p)
-    p.add_argument(
-        "--loss",
-        choices=LOSSES,
-        default=DEFAULT_LOSS,
-        help="the soft margin's loss of each slack: hinge (xi_i, SVC's) or squared_hinge "
-        f"(xi_i^2, LinearSVC's default; linear only) (default: {DEFAULT_LOSS})",
-    )
+    _add_loss_arg(p, "linear only")
     p.add_argument(
         "--form",
         choices=("primal", "dual", "both"),
