@@ -317,8 +317,13 @@ class ExactSolution(io.Persistent):
                 ),
                 f"  b                 {self.b:.12g}",
                 f"  support vectors   {len(self.support)} "
-                f"(margin {len(self.margin_support)}, bound {len(self.bound_support)}; "
-                f"sv_tol {self.sv_tol:.1e})",
+                + (
+                    # the squared hinge has no box: each alpha_i = 2 C_i xi_i, none at a bound
+                    f"(alpha > 0: inside the margin or on it; sv_tol {self.sv_tol:.1e})"
+                    if p.squared
+                    else f"(margin {len(self.margin_support)}, bound {len(self.bound_support)}; "
+                    f"sv_tol {self.sv_tol:.1e})"
+                ),
                 f"  training error    {self.training_error:.4f}",
                 f"  time              {self.solve_seconds:.3f} s",
             ]
