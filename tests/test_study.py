@@ -199,16 +199,51 @@ def test_spec_errors_name_the_key(tmp_path, change, key):
     assert key in msg and "\n" not in msg
 
 
-def test_a_learner_without_the_studys_intercept_is_refused_before_running(tmp_path):
-    spec = _spec(tmp_path)
-    spec["problem"].pop("intercept")  # the default: free, which winnow cannot leave free
-    spec["learners"].append("winnow")
+def test_a_learner_of_another_intercept_is_scored_against_its_own_problem(tmp_path):
+    """Winnow cannot leave the intercept free: its cells are scored as compare scores it."""
+    X = np.random.default_rng(4).integers(0, 2, size=(60, 6))  # Winnow's {0, 1} features
+    y = np.where(X[:, :3].sum(axis=1) >= 2, 1, -1)
+    (tmp_path / "bits.csv").write_text(
+        "a,b,c,d,e,f,y\n"
+        + "".join(",".join(map(str, [*r, t])) + "\n" for r, t in zip(X, y, strict=True))
+    )
+    spec = {
+        "problem": {"lam": [0.05]},  # the default intercept: free
+        "run": {"epochs": 2, "seeds": 1, "orders": ["cyclic"], "checkpoints": 3},
+        "data": [{"source": str(tmp_path / "bits.csv"), "label": "y"}],
+        "learners": ["winnow", "pegasos"],
+    }
     assert load_spec(spec).intercept == "free"
-    with pytest.raises(SpecError) as err:
-        make_plan(load_spec(spec))
-    msg = str(err.value)
-    assert "learners[2]: learner 'winnow' supports intercept none" in msg
-    assert "intercept='free'" in msg and "\n" not in msg
+    plan = make_plan(load_spec(spec))
+    assert sorted(r.intercept for r in plan.refs.values()) == ["free", "none"]
+    res = mm.study(spec, tmp_path / "out", n_jobs=1, report=True)
+    assert res.failed == 0
+    rows = {r["learner"]: r for r in res.table.to_pylist() if r["t"] == 120}
+    assert (rows["winnow"]["intercept"], rows["pegasos"]["intercept"]) == ("none", "free")
+    data = plan.data["bits"].train
+    cmp = mm.compare(
+        data,
+        learners=["winnow", "pegasos"],
+        lam=0.05,
+        epochs=2,
+        seeds=(0,),
+        orders=("cyclic",),
+        checkpoints=list(plan.data["bits"].checkpoints),
+    )
+    for run in cmp.runs:  # each learner against the problem of its own intercept
+        row = rows[run.learner]
+        assert row["F_star"] == pytest.approx(cmp.reference_of(run).F_star, rel=1e-9)
+        assert row["mistakes"] == run.mistakes[-1]
+        if run.subopt is None:  # winnow: no objective of its own
+            assert row["subopt"] is None
+        else:
+            assert row["subopt"] == pytest.approx(run.subopt[-1], rel=1e-9)
+    assert rows["winnow"]["F_star"] != pytest.approx(rows["pegasos"]["F_star"], rel=1e-6)
+    md = (res.out / "report.md").read_text()
+    assert (
+        "Reference (intercept none: winnow)" in md and "Reference (intercept free: pegasos)" in md
+    )
+    assert "intercept none: R = " in md  # the spaces differ: R, separability, gamma*
 
 
 def test_cells_of_an_own_learner_are_keyed_on_its_source(tmp_path):

@@ -18,6 +18,12 @@ own source code computes them (scikit-learn ``linear_model/_sgd_fast.pyx.tp``, r
   (``average=True``; Shalev-Shwartz et al. 2011) or of its last iterate (Shamir & Zhang
   2013), for intercept ``none`` (``fit_intercept=False``): with a free intercept the
   objective is not strongly convex in ``b``.
+- ``SGDClassifier(loss="squared_hinge", penalty="l2", alpha)`` minimises the lambda
+  objective of the squared hinge, ``alpha/2 ||w||^2 + mean max(0, 1 - y f)^2``
+  (``SquaredHinge``: ``z * z`` for ``z = 1 - y p > 0``, the gradient ``-2 y z``), the
+  L2-loss SVM (``SVMProblem(loss="squared_hinge")``) with ``lam = alpha``: it declares
+  ``loss = "squared_hinge"`` and is scored against that problem only. No rate is claimed:
+  the squared hinge's gradient is unbounded, which the rate theorems need bounded.
 - ``loss="perceptron"`` (``Perceptron``) with no penalty and a constant step ``eta0``: the
   perceptron's update ``w += eta0 y x`` on ``y w.x <= 0`` from zero (scikit-learn's
   ``Hinge(0)`` counts a zero score), so Novikoff's and the general mistake bounds; a
@@ -64,6 +70,7 @@ class _Adapter:
     """What both adapters share: the declarations, the intercept and the weights."""
 
     objective: str | None = None
+    loss = "hinge"
     problem_parameter: str | None = None
     mistake_driven = False
     update_margin = 0.0
@@ -131,7 +138,9 @@ class SklearnLearner(_Adapter):
     reads ``coef_`` and ``intercept_`` (the last iterate; ``average()`` the averaged
     ones of ``average=True``). What it minimises and claims follows from its parameters
     (the module's docstring): ``fit_intercept=True`` makes it a learner of intercept
-    ``free`` (the bias feature ``s = 1``), ``False`` of ``none``.
+    ``free`` (the bias feature ``s = 1``), ``False`` of ``none``. ``loss`` is the loss of
+    the objective it minimises: ``"squared_hinge"`` for ``SGDClassifier(
+    loss="squared_hinge")``, else ``"hinge"``.
 
     Parameters
     ----------
@@ -166,7 +175,9 @@ class SklearnLearner(_Adapter):
         avg = s["average"] is True or s["average"] == 1
         claims: list[Claim] = []
         decl: dict[str, Any] = {"has_average": bool(s["average"])}
-        if loss == "hinge" and penalty == "l2" and lr in ("optimal", "invscaling"):
+        if loss == "squared_hinge" and penalty == "l2" and lr in ("optimal", "invscaling"):
+            decl.update(objective="lambda", problem_parameter="lam", loss="squared_hinge")
+        elif loss == "hinge" and penalty == "l2" and lr in ("optimal", "invscaling"):
             decl.update(objective="lambda", problem_parameter="lam")
             rate = None
             if not s["fit_intercept"]:

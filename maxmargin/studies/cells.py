@@ -2,12 +2,19 @@ r"""The study's units of work, their content-addressed keys, and the functions w
 
 Three kinds of task, each a plain function of picklable arguments:
 
-1. :func:`separability_task`, once per data set: the separation LP and, when separable,
-   the certified hard margin (what gives :math:`\gamma^*` and Novikoff's bound);
-2. :func:`reference_task`, once per data set and grid value: the certified soft-margin
-   optimum (:func:`maxmargin.solve`);
+1. :func:`separability_task`, once per data set and intercept mode: the separation LP
+   and, when separable, the certified hard margin (what gives :math:`\gamma^*` and
+   Novikoff's bound);
+2. :func:`reference_task`, once per data set, intercept mode and grid value: the
+   certified soft-margin optimum (:func:`maxmargin.solve`);
 3. :func:`cell_task`, once per data set x grid value x learner x seed x order: one
    :func:`maxmargin.compare` run against the shared reference, returned as columns.
+
+The intercept modes are those the learners run with: each learner runs with the
+study's intercept where it supports it, else with one it supports
+(:func:`~maxmargin.conventions.intercept_for`: Winnow ``none``), and its cells are
+scored against the problem of its own intercept, as :func:`maxmargin.compare` scores it
+(the same data, ``C`` and loss; the cell records ``intercept``).
 
 Every key is a SHA-256 of everything the result depends on: the data's content (train
 and holdout arrays), the problem, the learner (name or class, its parameters and the
@@ -78,6 +85,7 @@ RUN_SCALARS = (
     "learner_name",
     "learner_class",
     "learner_params",
+    "intercept",
     "regret_G",
     "novikoff",
     "rate",
@@ -160,12 +168,13 @@ class DataItem:
 
 @dataclass(frozen=True)
 class RefJob:
-    """One exact solve: data set x grid value."""
+    """One exact solve: data set x intercept mode x grid value."""
 
     key: str
     sep_key: str
     data: str
     value: float
+    intercept: str
 
 
 @dataclass(frozen=True)
@@ -245,12 +254,17 @@ def _checkpoints(spec: StudySpec, ds: DataSpec, n: int) -> tuple:
     return tuple(sorted(set(spec.checkpoints) | {T}))
 
 
-def _check_learners(spec: StudySpec, item: DataItem) -> None:
-    """Build every learner for this data set's problems: refuse what would fail later."""
+def _check_learners(spec: StudySpec, item: DataItem) -> dict[str, str]:
+    """Build every learner for this data set's problems: refuse what would fail later.
+
+    Returns each learner's intercept mode (by its label): the problem its cells are
+    scored against.
+    """
     from ..exceptions import MaxMarginError
     from ..online.registry import objective_parameter, resolve
     from ..problem import SVMProblem
 
+    modes: dict[str, str] = {}
     for value in spec.grid:
         problem = SVMProblem(
             item.train,
@@ -263,13 +277,7 @@ def _check_learners(spec: StudySpec, item: DataItem) -> None:
                 learner = resolve(lr.target, problem, **lr.params)
             except MaxMarginError as e:
                 raise SpecError(f"{spec.source}: {lr.key}: {e}") from None
-            if learner.intercept != problem.intercept:  # a cell is scored on the study's problem
-                raise SpecError(
-                    f"{spec.source}: {lr.key}: learner {learner.name!r} supports intercept "
-                    f"{' or '.join(learner.supported_intercepts)}, but the study's problem "
-                    f"has intercept={problem.intercept!r}; set [problem] intercept, or leave "
-                    "the learner out"
-                )
+            modes[lr.label] = learner.intercept  # its cells: the problem of its intercept
             declared = objective_parameter(learner)
             if declared is not None and not np.isclose(
                 declared[1], getattr(problem, declared[0]), rtol=1e-9, atol=0
@@ -285,6 +293,7 @@ def _check_learners(spec: StudySpec, item: DataItem) -> None:
                     f"{spec.source}: {lr.key}.params.kernel: only linear "
                     "learners have a weight vector to measure"
                 )
+    return modes
 
 
 def make_plan(spec: StudySpec) -> Plan:
@@ -320,31 +329,44 @@ def make_plan(spec: StudySpec) -> Plan:
     from ..online.registry import digest as learner_digest
 
     code = f"maxmargin {__version__}; study cell format {CELL_FORMAT}"
-    data: dict[str, DataItem] = {}
-    for ds in spec.data:
-        train, holdout = _load_one(ds)
-        digest = data_digest(train, holdout)
-        sep_key = _digest(
+
+    def sep_key(digest: str, intercept: str) -> str:
+        return _digest(
             {
                 "code": code,
                 "data": digest,
-                "intercept": spec.intercept,
+                "intercept": intercept,
                 "intercept_scaling": spec.intercept_scaling,
                 "solver": spec.solver,
             }
         )
+
+    data: dict[str, DataItem] = {}
+    modes: dict[str, dict[str, str]] = {}
+    for ds in spec.data:
+        train, holdout = _load_one(ds)
+        digest = data_digest(train, holdout)
         data[ds.label] = DataItem(
-            ds, train, holdout, digest, sep_key, _checkpoints(spec, ds, train.n)
+            ds,
+            train,
+            holdout,
+            digest,
+            sep_key(digest, spec.intercept),
+            _checkpoints(spec, ds, train.n),
         )
-        _check_learners(spec, data[ds.label])
+        modes[ds.label] = _check_learners(spec, data[ds.label])
     digests = {lr.label: learner_digest(lr.target) for lr in spec.learners}
     refs: dict[str, RefJob] = {}
     cells: list[CellJob] = []
     for label, item in data.items():
         for value in spec.grid:
-            ref_key = _digest({"sep": item.sep_key, spec.grid_parameter: value})
-            refs[ref_key] = RefJob(ref_key, item.sep_key, label, value)
+            ref_of: dict[str, str] = {}  # intercept mode -> the key of its reference
+            for mode in dict.fromkeys(modes[label].values()):
+                sk = sep_key(item.digest, mode)
+                ref_of[mode] = _digest({"sep": sk, spec.grid_parameter: value})
+                refs[ref_of[mode]] = RefJob(ref_of[mode], sk, label, value, mode)
             for lr in spec.learners:
+                ref_key = ref_of[modes[label][lr.label]]
                 for seed in spec.seeds:
                     for order in spec.orders:
                         key = _digest(
@@ -513,6 +535,7 @@ def _run_columns(cmp: Any, learner: Any, ref: Reference) -> tuple[dict, dict]:
         "learner_name": learner.name,
         "learner_class": _class_name(learner),
         "learner_params": json.dumps(learner.get_params(), sort_keys=True, default=str),
+        "intercept": str(r.intercept),
         "regret_G": float(r.regret_G),
         "novikoff": float(r.novikoff),
         "rate": float(r.rate),
@@ -544,6 +567,9 @@ def _run_columns(cmp: Any, learner: Any, ref: Reference) -> tuple[dict, dict]:
 
 def cell_task(cell: CellJob, ref: Reference | str) -> dict[str, Any]:
     """Run one cell: its learner against the shared reference, via :func:`maxmargin.compare`.
+
+    The reference is of the learner's own intercept mode (the plan's), so the problem
+    ``compare`` is given is the one the learner runs with.
 
     Never raises for the cell's own failures: they come back as ``status = "error"`` with
     the message and traceback, so the caller can record them and retry.

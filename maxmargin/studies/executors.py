@@ -303,8 +303,13 @@ def _stage(runner: Any, tasks: list[_Task], store: Store, results: dict, failure
 
 def _digests(plan: Plan) -> dict[str, str]:
     """The data digest each separability and reference key's cache must hold."""
-    by_sep = {it.sep_key: it.digest for it in plan.data.values()}
+    by_sep = {r.sep_key: plan.data[r.data].digest for r in plan.refs.values()}
     return {**by_sep, **{k: by_sep[r.sep_key] for k, r in plan.refs.items()}}
+
+
+def _separabilities(plan: Plan) -> dict[str, tuple[Any, str]]:
+    """Each separability key's data set and intercept mode (one task per pair)."""
+    return {r.sep_key: (plan.data[r.data], r.intercept) for r in plan.refs.values()}
 
 
 def run_local(
@@ -338,12 +343,16 @@ def run_local(
         cached = store.load_ref(sk, digest[sk])
         if cached is not None:
             seps[sk] = cached
-    items = {it.sep_key: it for it in plan.data.values()}
-    common = (spec.intercept, spec.intercept_scaling, spec.solver)
+    items = _separabilities(plan)
+    common = (spec.intercept_scaling, spec.solver)
     _stage(
         runner,
         [
-            _Task(sk, separability_task, (items[sk].train, items[sk].holdout, *common))
+            _Task(
+                sk,
+                separability_task,
+                (items[sk][0].train, items[sk][0].holdout, items[sk][1], *common),
+            )
             for sk in sep_keys
             if sk not in seps
         ],
@@ -358,7 +367,13 @@ def run_local(
             _Task(
                 k,
                 reference_task,
-                (seps[plan.refs[k].sep_key], spec.grid_parameter, plan.refs[k].value, *common),
+                (
+                    seps[plan.refs[k].sep_key],
+                    spec.grid_parameter,
+                    plan.refs[k].value,
+                    plan.refs[k].intercept,
+                    *common,
+                ),
             )
             for k in missing
             if plan.refs[k].sep_key in seps
@@ -468,7 +483,8 @@ def run_dask(
     from distributed import as_completed
 
     spec = plan.spec
-    common = (spec.intercept, spec.intercept_scaling, spec.solver)
+    common = (spec.intercept_scaling, spec.solver)
+    items = _separabilities(plan)
     client, cluster = _client(scheduler)
     futures: list[Any] = []
     try:
@@ -488,11 +504,12 @@ def run_dask(
             if sep is not None:
                 sep_f[sk] = client.submit(given, sep, key=f"maxmargin-sep-{sk}", pure=False)
                 continue
-            item = next(it for it in plan.data.values() if it.sep_key == sk)
+            item, mode = items[sk]
             sep_f[sk] = client.submit(
                 separability_task,
                 item.train,
                 item.holdout,
+                mode,
                 *common,
                 key=f"maxmargin-sep-{sk}",
                 pure=False,
@@ -508,6 +525,7 @@ def run_dask(
                     sep_f[plan.refs[k].sep_key],
                     spec.grid_parameter,
                     plan.refs[k].value,
+                    plan.refs[k].intercept,
                     *common,
                     key=f"maxmargin-ref-{k}",
                     pure=False,

@@ -143,7 +143,10 @@ def _intercept(cols: dict, rows: np.ndarray) -> tuple[str, float] | None:
 
 
 def _scored_sentence(cols: dict, rows: np.ndarray) -> str:
-    """The sentence that says which problem the rows' learners are scored against."""
+    """The sentence that says which problem the rows' learners are scored against.
+
+    ``rows`` are of one intercept mode (the study's report groups its rows by it).
+    """
     from ..conventions import describe_problem as scored_against
 
     j = rows[0]
@@ -384,13 +387,20 @@ def write(
         if not m.any():
             continue
         i = np.flatnonzero(m)[0]
-        sep = cols["separable"][i]
+        # R and the separability are of the space of an intercept mode: one line each
+        modes = list(dict.fromkeys(cols["intercept"][m]))
+        spaces = []
+        for mode in modes:
+            k = np.flatnonzero(m & (cols["intercept"] == mode))[0]
+            sep = cols["separable"][k]
+            text = f"R = {cols['R'][k]:.6g}, " + (
+                f"separable (gamma* = {cols['gamma'][k]:.6g})" if sep else "not separable"
+            )
+            spaces.append(text if len(modes) == 1 else f"intercept {mode}: {text}")
         lines += [
             f"## {data}",
             "",
-            f"n = {cols['n'][i]}, d = {cols['d'][i]}, R = {cols['R'][i]:.6g}, "
-            + (f"separable (gamma* = {cols['gamma'][i]:.6g})" if sep else "not separable")
-            + ".",
+            f"n = {cols['n'][i]}, d = {cols['d'][i]}, {'; '.join(spaces)}.",
             "",
         ]
         values = list(dict.fromkeys(cols["value"][m]))
@@ -403,23 +413,31 @@ def write(
             paths += files
             lines += [*_mpl.markdown_figures(files, "figures/"), ""]
         for value in values:
-            rows = np.flatnonzero(m & (cols["value"] == value))
-            j = rows[0]
-            cert = "certified" if cols["ref_certified"][j] else "NOT certified"
-            here = [r for r in finals if r["data"] == data and r["value"] == value]
-            lines += [
-                f"### {grid} = {value:.6g}",
-                "",
-                f"Reference: F* = {cols['F_star'][j]:.12g} (C = {cols['C'][j]:.6g}, "
-                f"lambda = {cols['lam'][j]:.6g}), duality gap "
-                f"{cols['ref_duality_gap'][j]:.2e} (relative "
-                f"{cols['ref_relative_gap'][j]:.2e}), {cert} ({cols['ref_solver'][j]}).",
-                "",
-                _scored_sentence(cols, rows),
-                "",
-                tables.markdown(_ROWS, here),
-                "",
-            ]
+            lines += [f"### {grid} = {value:.6g}", ""]
+            at = m & (cols["value"] == value)
+            modes = list(dict.fromkeys(cols["intercept"][at]))
+            for mode in modes:  # one reference per intercept mode the learners ran with
+                rows = np.flatnonzero(at & (cols["intercept"] == mode))
+                j = rows[0]
+                cert = "certified" if cols["ref_certified"][j] else "NOT certified"
+                mine = set(cols["learner"][rows])
+                here = [
+                    r
+                    for r in finals
+                    if r["data"] == data and r["value"] == value and r["learner"] in mine
+                ]
+                which = f" (intercept {mode}: {', '.join(sorted(mine))})" if len(modes) > 1 else ""
+                lines += [
+                    f"Reference{which}: F* = {cols['F_star'][j]:.12g} (C = {cols['C'][j]:.6g}, "
+                    f"lambda = {cols['lam'][j]:.6g}), duality gap "
+                    f"{cols['ref_duality_gap'][j]:.2e} (relative "
+                    f"{cols['ref_relative_gap'][j]:.2e}), {cert} ({cols['ref_solver'][j]}).",
+                    "",
+                    _scored_sentence(cols, rows),
+                    "",
+                    tables.markdown(_ROWS, here),
+                    "",
+                ]
     lines += [
         "Final checkpoint, median [min, max] over seeds (as in compare's report); N/A "
         "where a quantity "

@@ -6,12 +6,13 @@ Columns, in order (``None``/null: the quantity does not apply, as in
 - identity: ``study``, ``spec_hash``, ``cell``, ``status``, ``attempts``, ``error``,
   ``data``, ``grid`` ("C" or "lam"), ``value``, ``learner``, ``target``, ``seed``,
   ``order``, ``epochs``;
-- the certified reference: ``n``, ``d``, ``C``, ``lam``, ``F_star``, ``P_star``,
-  ``ref_duality_gap``, ``ref_relative_gap``, ``ref_certified``, ``ref_solver``,
-  ``n_support``, ``R``, ``gamma``, ``separable``;
+- the certified reference (of the problem with the cell's ``intercept``): ``n``, ``d``,
+  ``C``, ``lam``, ``F_star``, ``P_star``, ``ref_duality_gap``, ``ref_relative_gap``,
+  ``ref_certified``, ``ref_solver``, ``n_support``, ``R``, ``gamma``, ``separable``;
 - the learner at checkpoint ``t``: ``epoch`` (= t / n) and every array of
   :class:`maxmargin.RunResult` (``objective``, ``subopt``, ..., ``general_bound``);
 - per run: ``kind``, ``learner_name``, ``learner_class``, ``learner_params``,
+  ``intercept`` (the mode the learner ran with, whose problem it is scored on),
   ``regret_G``, ``novikoff``, ``rate``, ``rate_avg``, ``theory_slope``, the three
   ``*_respected`` flags;
 - timings: ``learn_seconds``, ``eval_seconds``, ``cell_seconds``, ``solve_seconds``,
@@ -71,6 +72,7 @@ SCHEMA: tuple[tuple[str, str], ...] = (
     ("learner_name", _STR),
     ("learner_class", _STR),
     ("learner_params", _STR),
+    ("intercept", _STR),
     ("regret_G", _FLOAT),
     ("novikoff", _FLOAT),
     ("rate", _FLOAT),
