@@ -299,7 +299,7 @@ def _vote(train: Any, s: float, ts: np.ndarray, ii: np.ndarray, T: int, X: Any) 
 
 
 def voted_decision_function(trace: Any, train: Any, X: Any) -> np.ndarray:
-    """The voted perceptron's vote ``sum_k c_k sign(v_k . z)`` on new points.
+    """The voted perceptron's vote ``sum_k c_k sign(<v_k, z>)`` on new points.
 
     Parameters
     ----------
