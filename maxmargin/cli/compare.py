@@ -203,7 +203,10 @@ def _kernel_refusals(args: argparse.Namespace, names: list[str]) -> str | None:
 
 
 def run_kernel(args: argparse.Namespace) -> int:
-    """``compare --kernel``: the kernel learners against the certified kernel SVM."""
+    """``compare --kernel``: the kernel learners against the certified kernel SVM.
+
+    The exit code: 0, or 1 when the reference does not certify.
+    """
     from ..evaluation.kernel_scoring import compare_kernel
     from ..exceptions import ParameterError
     from ..io.tables import csv
@@ -250,4 +253,4 @@ def run_kernel(args: argparse.Namespace) -> int:
         text = csv(CHECKPOINTS, cmp, None if args.csv == "-" else args.csv)
         if args.csv == "-":
             print(text, end="")
-    return 0
+    return 0 if cmp.optimum.certificate.ok else 1  # as the linear compare: exit 1

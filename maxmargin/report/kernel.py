@@ -61,7 +61,7 @@ def _checkpoint_rows(cmp: KernelComparison) -> list[dict[str, Any]]:
 CHECKPOINTS = Table(
     _checkpoint_rows,
     [Column("learner", "learner"), Column("seed", "seed", "d")]
-    + [Column(k, k, ".17g") for k in SERIES],
+    + [Column(k, k, ".6g") for k in SERIES],
 )
 
 
