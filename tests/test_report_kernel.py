@@ -189,3 +189,37 @@ def test_compare_kernel_refusals(data_csv, tmp_path, capsys, extra, msg):
     assert code == 2 and stdout == ""
     assert msg in err and len(err.strip().splitlines()) == 1
     assert not out.exists()
+
+
+def test_figures_draw_the_median_and_the_band(kcmp):
+    from maxmargin.plotting.kernel import plot_kernel
+
+    ax = plot_kernel(kcmp, "distance")
+    runs = [s for s in kcmp.scores if s.learner == "kernel_pa1"]
+    V = np.stack([s.distance for s in runs])
+    line = next(li for li in ax.lines if li.get_label() == "kernel_pa1")
+    np.testing.assert_array_equal(line.get_ydata(), np.median(V, axis=0))
+    assert ax.get_xscale() == ax.get_yscale() == "log"
+    with pytest.raises(ParameterError, match="what must be one of"):
+        plot_kernel(kcmp, "regret")
+
+
+def test_summary_is_the_rows(kcmp):
+    text = kcmp.summary()
+    assert "medians over 3 seeds" in text
+    assert len(text.splitlines()) == 2 + len(LEARNERS)
+    pa1 = next(r for r in kcmp.rows if r["learner"] == "kernel_pa1")
+    assert f"{pa1['distance']:.4g}" in next(li for li in text.splitlines() if "kernel_pa1" in li)
+
+
+def test_compare_kernel_csv_to_stdout_is_checkpoints_csv(data_csv, tmp_path, capsys):
+    out = tmp_path / "rep"
+    argv = ["compare", data_csv, "--kernel", "poly", "--degree", "2", "--epochs", "1"]
+    code, stdout, err = run_cli(capsys, *argv, "--learners", "kernel_pa", "--csv", "-")
+    assert code == 0, err
+    code, _, err = run_cli(capsys, *argv, "--learners", "kernel_pa", "--out", str(out), "-q")
+    assert code == 0, err
+    assert stdout == (out / "checkpoints.csv").read_text()
+    assert stdout.splitlines()[0] == (
+        "learner,seed,t,objective,suboptimality,distance,distance_low,distance_high,regret,mistakes"
+    )

@@ -199,24 +199,25 @@ class KernelComparison:
     scores: tuple[KernelScore, ...]
 
     def summary(self) -> str:
-        """One line per learner at its last checkpoint.
+        """One line per learner at its last checkpoint (the median over the seeds).
 
         Returns
         -------
         str
         """
         nov = "n/a" if self.novikoff is None else f"{self.novikoff:.4g}"
+        k = len(self.seeds)
         lines = [
             f"kernel SVM {self.problem!r}: P* = {self.objective:.6g} "
             f"({self.optimum.certificate.ok and 'certified' or 'NOT certified'}), "
-            f"Novikoff (R/gamma)^2 = {nov}",
+            f"Novikoff (R/gamma)^2 = {nov}" + (f"; medians over {k} seeds" if k > 1 else ""),
             f"{'learner':<20} {'steps':>7} {'P - P*':>11} {'||f - f*||_H':>13} "
             f"{'regret':>11} {'mistakes':>9}",
         ]
-        for s in self.scores:
+        for r in self.rows:
             lines.append(
-                f"{s.learner:<20} {int(s.t[-1]):>7} {s.suboptimality[-1]:>11.4g} "
-                f"{s.distance[-1]:>13.4g} {s.regret[-1]:>11.4g} {int(s.mistakes[-1]):>9}"
+                f"{r['learner']:<20} {r['steps']:>7} {r['suboptimality']:>11.4g} "
+                f"{r['distance']:>13.4g} {r['regret']:>11.4g} {r['mistakes']:>9g}"
             )
         return "\n".join(lines)
 
