@@ -49,7 +49,7 @@ def cmp():
         gamma=G,
         C=10.0,
         epochs=8,
-        seed=1,
+        seeds=[1],
     )
 
 

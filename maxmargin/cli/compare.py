@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..conventions import DEFAULT_INTERCEPT, INTERCEPTS
+from ..conventions import DEFAULT_INTERCEPT, DEFAULT_LOSS, INTERCEPTS
 from .learners import _learner_options, _learner_targets
 from .options import (
     COMPARE_FIGURES,
     COMPARE_FILES,
     _add_data_args,
     _add_figure_args,
+    _add_kernel_args,
     _add_learner_param_args,
     _add_loss_arg,
     _add_option,
@@ -22,12 +23,16 @@ from .options import (
     _check_weighted,
     _command,
     _figure_options,
+    _kernel,
+    _kernel_options,
+    _kernel_param_refusal,
     _load_data,
     _outputs,
     _Parser,
     _report,
     _report_files,
     _weights,
+    _write_json,
 )
 
 
@@ -39,6 +44,7 @@ def add(sub: argparse._SubParsersAction[_Parser]) -> None:
         "run learners against the certified optimum; report",
         "maxmargin compare builtin:heart_scale --lam 0.01 "
         "--learners pegasos,pa1 --seeds 3 --out report/",
+        "maxmargin compare xor.csv --kernel rbf --gamma 2 --C 10 --seeds 3 --out kreport/",
     )
     _add_data_args(p)
     _add_penalty_args(p, allow_hard=False)
@@ -81,6 +87,12 @@ def add(sub: argparse._SubParsersAction[_Parser]) -> None:
         p, "maxmargin-compare", csv="one row per run and checkpoint (the report's checkpoints.csv)"
     )
     _add_figure_args(p, draws=COMPARE_FIGURES, writes=COMPARE_FILES)
+    _add_kernel_args(
+        p,
+        "compare the kernel learners against the certified kernel SVM of this kernel "
+        "(--C, --intercept free or none, --epochs, one --order, --seeds; default: the "
+        "linear comparison)",
+    )
     _add_verbosity(p, "no summary, no progress bar")
     p.set_defaults(func=run)
 
@@ -99,12 +111,20 @@ def run(args: argparse.Namespace) -> int:
     from ..problem import SVMProblem
     from ..trace import Trace
 
+    if args.kernel is not None or _kernel_options(args):
+        return run_kernel(args)
     plan = _outputs(args, _report_files(args, "checkpoints.csv"))
     if args.seeds < 1:
         raise ParameterError(f"The 'seeds' parameter must be an int >= 1. Got {args.seeds}")
     default = DEFAULT_COMPARE_SQUARED if args.loss == "squared_hinge" else DEFAULT_COMPARE
     text = args.learners if args.learners is not None or args.trace else default
     targets = [] if text is None else _learner_targets(text, "--learners")
+    kernel_learners = [t for t in targets if t in _kernel_learner_names()]
+    if kernel_learners:
+        raise ParameterError(
+            f"--learners {kernel_learners[0]}: a kernel learner; give --kernel "
+            "(rbf, poly, sigmoid or linear) to score it against the kernel SVM"
+        )
     params = [p for _, p in distribute(targets, **_learner_options(args))] if targets else []
     _check_weighted(args, targets)
     data = _load_data(args)
@@ -133,3 +153,104 @@ def run(args: argparse.Namespace) -> int:
         progress=not args.quiet,
     )
     return _report(cmp, plan, args.quiet, args.json, args.csv, _figure_options(args))
+
+
+def _kernel_learner_names() -> list[str]:
+    """The registry's kernel learners, sorted: ``compare --kernel``'s default."""
+    from ..online.kernel_learners import KernelLearner
+    from ..online.registry import LEARNERS
+
+    return sorted(k for k, v in LEARNERS.items() if issubclass(v, KernelLearner))
+
+
+def _kernel_refusals(args: argparse.Namespace, names: list[str]) -> str | None:
+    """Why ``compare --kernel`` cannot run with these options (None: it can); before any work."""
+    from ..kernel_problem import KERNEL_INTERCEPTS
+
+    refusal = _kernel_param_refusal(args, "the linear comparison")
+    if refusal is not None:
+        return refusal
+    linear = [t for t in names if t not in _kernel_learner_names()]
+    if linear:
+        return (
+            f"--learners {linear[0]}: not a kernel learner; with --kernel compare runs "
+            f"{', '.join(_kernel_learner_names())}"
+        )
+    if args.lam is not None:
+        return "--lam: the kernel comparison takes --C (kernel_pegasos gets lam = 1/(C n))"
+    if args.loss != DEFAULT_LOSS:
+        return f"--loss {args.loss} is the linear comparison's; a kernel SVM solves the hinge"
+    if args.intercept not in KERNEL_INTERCEPTS:
+        return (
+            f"--intercept {args.intercept} is the linear comparison's; a kernel SVM takes "
+            f"{' or '.join(KERNEL_INTERCEPTS)}"
+        )
+    given = {
+        "--weights": args.weights,
+        "--class-weight": args.class_weight,
+        "--trace": args.trace,
+        "--holdout": args.holdout,
+        "--solver": args.solver,
+        "--learner-param": args.learner_param,
+        "--step": getattr(args, "step", None),
+    }
+    stray = [o for o, v in given.items() if v]
+    if stray:
+        return f"{stray[0]} is the linear comparison's; compare --kernel does not take it"
+    if "," in args.order:
+        return f"--order {args.order}: compare --kernel runs one order"
+    return None
+
+
+def run_kernel(args: argparse.Namespace) -> int:
+    """``compare --kernel``: the kernel learners against the certified kernel SVM.
+
+    The exit code: 0, or 1 when the reference does not certify.
+    """
+    from ..evaluation.kernel_scoring import compare_kernel
+    from ..exceptions import ParameterError
+    from ..io.tables import csv
+    from ..report import write_report
+    from ..report.kernel import CHECKPOINTS, to_dict
+
+    names = (
+        _learner_targets(args.learners, "--learners")
+        if args.learners is not None
+        else _kernel_learner_names()
+    )
+    refusal = _kernel_refusals(args, names)
+    if refusal is not None:
+        raise ParameterError(refusal)
+    if args.seeds < 1:
+        raise ParameterError(f"The 'seeds' parameter must be an int >= 1. Got {args.seeds}")
+    kernel = _kernel(args)
+    plan = _outputs(args, _report_files(args, "checkpoints.csv"))
+    data = _load_data(args)
+    cmp = compare_kernel(
+        data,
+        names,
+        kernel=kernel.name,
+        gamma=kernel.gamma,
+        degree=kernel.degree,
+        coef0=kernel.coef0,
+        C=1.0 if args.C is None else args.C,
+        intercept=args.intercept,
+        epochs=args.epochs,
+        order=args.order,
+        seeds=range(args.seeds),
+    )
+    out, paths = plan.folder, []
+    if out is not None:
+        with plan.staged() as stage:
+            write_report(cmp, stage.path, **_figure_options(args))
+        paths = stage.files
+    if not args.quiet and "-" not in (args.json, args.csv):
+        print(cmp.summary())
+        if out is not None:
+            print(f"\nwrote {len(paths)} files; the report is {out / 'report.md'}")
+    _write_json(to_dict(cmp), args.json)
+    if args.csv is not None:
+        text = csv(CHECKPOINTS, cmp, None if args.csv == "-" else args.csv)
+        if args.csv == "-":
+            print(text, end="")
+    return 0 if cmp.optimum.certificate.ok else 1  # as the linear compare: exit 1

@@ -8,12 +8,15 @@ import sys
 import warnings
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..conventions import DEFAULT_INTERCEPT, INTERCEPTS
 from ..exceptions import MaxMarginError
 from ..io.files import OutputPlan, atomic_write, check_outputs, display
 from ..io.json import dumps
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..kernels import Kernel
 
 
 class _UsageError(Exception):
@@ -574,6 +577,77 @@ def _command(
 ) -> _Parser:
     """The parser of the command ``name``: its line in ``maxmargin --help``, its examples."""
     return sub.add_parser(name, help=summary, epilog=_example(*examples))
+
+
+#: The kernels ``--kernel`` names (a callable or a precomputed Gram: from Python only).
+KERNEL_NAMES = ("rbf", "poly", "sigmoid", "linear")
+
+
+def _add_kernel_args(p: argparse.ArgumentParser, what: str) -> None:
+    """``--kernel``, ``--gamma``, ``--degree``, ``--coef0`` (solve, compare); ``what``: its help."""
+    k = p.add_argument_group("kernel SVM (docs/kernels.md)")
+    k.add_argument("--kernel", choices=KERNEL_NAMES, default=None, help=what)
+    k.add_argument(
+        "--gamma",
+        default=None,
+        metavar="G|scale|auto",
+        help="rbf, poly, sigmoid: a float > 0, 'scale' (1/(d X.var()), as SVC) or "
+        "'auto' (1/d) (default: scale)",
+    )
+    k.add_argument("--degree", default=None, metavar="D", help="poly: an integer >= 0 (default 3)")
+    k.add_argument(
+        "--coef0", type=float, default=None, metavar="R", help="poly, sigmoid (default 0)"
+    )
+
+
+def _kernel_options(args: argparse.Namespace) -> list[str]:
+    """The kernel parameters given (``--gamma``, ``--degree``, ``--coef0``)."""
+    return [f"--{o}" for o in ("gamma", "degree", "coef0") if getattr(args, o) is not None]
+
+
+def _kernel_param_refusal(args: argparse.Namespace, linear: str) -> str | None:
+    """A kernel parameter without ``--kernel``, or one its kernel does not take (else None).
+
+    ``linear``: what the command does without ``--kernel``, in the message.
+    """
+    given = _kernel_options(args)
+    if args.kernel is None:
+        verb = "needs" if len(given) == 1 else "need"
+        return f"{', '.join(given)} {verb} --kernel ({linear} has no kernel parameters)"
+    used = {"rbf": ("--gamma",), "poly": ("--gamma", "--degree", "--coef0")}
+    used["sigmoid"] = ("--gamma", "--coef0")
+    stray = [o for o in given if o not in used.get(args.kernel, ())]
+    if stray:
+        verb = "does" if len(stray) == 1 else "do"
+        return f"{', '.join(stray)} {verb} not apply to the {args.kernel} kernel"
+    return None
+
+
+def _kernel(args: argparse.Namespace) -> Kernel:
+    """``--kernel`` with its parameters, checked (``ParameterError``: exit 2)."""
+    from ..exceptions import ParameterError
+    from ..kernels import make_kernel
+
+    kw: dict[str, Any] = {}
+    if args.gamma is not None:
+        g = args.gamma.strip()
+        try:
+            kw["gamma"] = g if g in ("scale", "auto") else float(g)
+        except ValueError:
+            raise ParameterError(
+                f"--gamma must be a float > 0, 'scale' or 'auto', got {args.gamma!r}"
+            ) from None
+    if args.degree is not None:
+        try:
+            kw["degree"] = int(args.degree)
+        except ValueError:
+            raise ParameterError(f"--degree must be an integer >= 0, got {args.degree!r}") from None
+    if args.coef0 is not None:
+        kw["coef0"] = args.coef0
+    try:
+        return make_kernel(args.kernel, **kw)
+    except ParameterError as e:  # the Python parameter's words, the option's name
+        raise ParameterError(f"--kernel {args.kernel}: {e}") from None
 
 
 def _report(

@@ -15,18 +15,21 @@ from ..io.files import display
 from ..io.json import format_header
 from ..kernel_certificate import decision_values
 from ..kernel_problem import KERNEL_INTERCEPTS
-from ..kernels import Kernel, make_kernel
 from ..solvers.kernel import DENSE_MAX, KernelSolution, solve_kernel_dual
 from .options import (
     _add_data_args,
     _add_intercept_arg,
     _add_json_arg,
+    _add_kernel_args,
     _add_loss_arg,
     _add_option,
     _add_penalty_args,
     _add_verbosity,
     _add_weight_args,
     _command,
+    _kernel,
+    _kernel_options,
+    _kernel_param_refusal,
     _load_data,
     _outputs,
     _Parser,
@@ -37,15 +40,6 @@ from .options import (
 
 #: The dense route's interior-point solvers (``--solver`` with ``--kernel``).
 KERNEL_SOLVERS = ("piqp", "clarabel")
-
-
-#: The kernels ``--kernel`` names (a callable or a precomputed Gram: from Python only).
-KERNEL_NAMES = ("rbf", "poly", "sigmoid", "linear")
-
-
-def _kernel_options(args: argparse.Namespace) -> list[str]:
-    """The kernel parameters given (``--gamma``, ``--degree``, ``--coef0``)."""
-    return [f"--{o}" for o in ("gamma", "degree", "coef0") if getattr(args, o) is not None]
 
 
 def add(sub: argparse._SubParsersAction[_Parser]) -> None:
@@ -83,24 +77,10 @@ def add(sub: argparse._SubParsersAction[_Parser]) -> None:
         help="write the solution as a LIBLINEAR model file, for LIBLINEAR's "
         "predict (integer labels; default: not written)",
     )
-    k = p.add_argument_group("kernel SVM (docs/kernels.md)")
-    k.add_argument(
-        "--kernel",
-        choices=KERNEL_NAMES,
-        default=None,
-        help="solve the kernel dual with this kernel (intercept free or none; "
-        "default: the linear solve, without a kernel)",
-    )
-    k.add_argument(
-        "--gamma",
-        default=None,
-        metavar="G|scale|auto",
-        help="rbf, poly, sigmoid: a float > 0, 'scale' (1/(d X.var()), as SVC) or "
-        "'auto' (1/d) (default: scale)",
-    )
-    k.add_argument("--degree", default=None, metavar="D", help="poly: an integer >= 0 (default 3)")
-    k.add_argument(
-        "--coef0", type=float, default=None, metavar="R", help="poly, sigmoid (default 0)"
+    _add_kernel_args(
+        p,
+        "solve the kernel dual with this kernel (intercept free or none; default: the "
+        "linear solve, without a kernel)",
     )
     _add_verbosity(p, "no summary on stdout")
     p.set_defaults(func=run)
@@ -168,16 +148,9 @@ def run(args: argparse.Namespace) -> int:
 
 def _kernel_refusals(args: argparse.Namespace) -> str | None:
     """Why the options cannot solve a kernel SVM (None: they can); before any work."""
-    given = _kernel_options(args)
-    if args.kernel is None:
-        verb = "needs" if len(given) == 1 else "need"
-        return f"{', '.join(given)} {verb} --kernel (the linear solve has no kernel parameters)"
-    used = {"rbf": ("--gamma",), "poly": ("--gamma", "--degree", "--coef0")}
-    used["sigmoid"] = ("--gamma", "--coef0")
-    stray = [o for o in given if o not in used.get(args.kernel, ())]
-    if stray:
-        verb = "does" if len(stray) == 1 else "do"
-        return f"{', '.join(stray)} {verb} not apply to the {args.kernel} kernel"
+    refusal = _kernel_param_refusal(args, "the linear solve")
+    if refusal is not None:
+        return refusal
     if args.liblinear_model is not None:
         return "--liblinear-model writes a linear model; a kernel SVM has none (use --json)"
     if args.loss != DEFAULT_LOSS:
@@ -195,30 +168,6 @@ def _kernel_refusals(args: argparse.Namespace) -> str | None:
             f"{', '.join(KERNEL_SOLVERS)} (its dense route; SMO above {DENSE_MAX} points)"
         )
     return None
-
-
-def _kernel(args: argparse.Namespace) -> Kernel:
-    """``--kernel`` with its parameters, checked (``ParameterError``: exit 2)."""
-    kw: dict[str, Any] = {}
-    if args.gamma is not None:
-        g = args.gamma.strip()
-        try:
-            kw["gamma"] = g if g in ("scale", "auto") else float(g)
-        except ValueError:
-            raise ParameterError(
-                f"--gamma must be a float > 0, 'scale' or 'auto', got {args.gamma!r}"
-            ) from None
-    if args.degree is not None:
-        try:
-            kw["degree"] = int(args.degree)
-        except ValueError:
-            raise ParameterError(f"--degree must be an integer >= 0, got {args.degree!r}") from None
-    if args.coef0 is not None:
-        kw["coef0"] = args.coef0
-    try:
-        return make_kernel(args.kernel, **kw)
-    except ParameterError as e:  # the Python parameter's words, the option's name
-        raise ParameterError(f"--kernel {args.kernel}: {e}") from None
 
 
 def run_kernel(args: argparse.Namespace) -> int:

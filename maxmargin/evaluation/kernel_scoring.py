@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from .._numerics import _U, _gamma, _pow2
+from ..conventions import summarize
 from ..data import Dataset
 from ..exceptions import NotSeparableError, ParameterError, SolverError
 from ..kernel_problem import KernelProblem
@@ -127,6 +128,8 @@ class KernelScore:
     ----------
     learner : str
         Its name.
+    seed : int
+        The seed of its run's order.
     trace : Trace
         The run (``dual``: the coefficients ``a`` at each checkpoint).
     t : ndarray of shape (k,)
@@ -147,6 +150,7 @@ class KernelScore:
     """
 
     learner: str
+    seed: int
     trace: Trace
     t: np.ndarray
     objective: np.ndarray
@@ -182,6 +186,7 @@ class KernelComparison:
     novikoff : float or None
         ``(R / gamma)^2``.
     scores : tuple of KernelScore
+        One per learner and seed, learner by learner.
     """
 
     problem: KernelProblem
@@ -194,26 +199,59 @@ class KernelComparison:
     scores: tuple[KernelScore, ...]
 
     def summary(self) -> str:
-        """One line per learner at its last checkpoint.
+        """One line per learner at its last checkpoint (the median over the seeds).
 
         Returns
         -------
         str
         """
         nov = "n/a" if self.novikoff is None else f"{self.novikoff:.4g}"
+        k = len(self.seeds)
         lines = [
             f"kernel SVM {self.problem!r}: P* = {self.objective:.6g} "
             f"({self.optimum.certificate.ok and 'certified' or 'NOT certified'}), "
-            f"Novikoff (R/gamma)^2 = {nov}",
+            f"Novikoff (R/gamma)^2 = {nov}" + (f"; medians over {k} seeds" if k > 1 else ""),
             f"{'learner':<20} {'steps':>7} {'P - P*':>11} {'||f - f*||_H':>13} "
             f"{'regret':>11} {'mistakes':>9}",
         ]
-        for s in self.scores:
+        for r in self.rows:
             lines.append(
-                f"{s.learner:<20} {int(s.t[-1]):>7} {s.suboptimality[-1]:>11.4g} "
-                f"{s.distance[-1]:>13.4g} {s.regret[-1]:>11.4g} {int(s.mistakes[-1]):>9}"
+                f"{r['learner']:<20} {r['steps']:>7} {r['suboptimality']:>11.4g} "
+                f"{r['distance']:>13.4g} {r['regret']:>11.4g} {r['mistakes']:>9g}"
             )
         return "\n".join(lines)
+
+    @property
+    def seeds(self) -> tuple[int, ...]:
+        """The seeds the learners ran with, in order."""
+        return tuple(dict.fromkeys(s.seed for s in self.scores))
+
+    @property
+    def rows(self) -> list[dict[str, Any]]:
+        """One row per learner: its final checkpoint, median [min, max] over the seeds.
+
+        Returns
+        -------
+        list of dict
+            ``learner``, ``seeds``, ``steps``, and for each of ``suboptimality``,
+            ``distance``, ``regret``, ``mistakes`` the median with ``<key>_range``
+            ``[min, max]`` (:func:`~maxmargin.conventions.summarize`); ``novikoff``
+            where the bound applies to the learner (else None).
+        """
+        out = []
+        for name in dict.fromkeys(s.learner for s in self.scores):
+            runs = [s for s in self.scores if s.learner == name]
+            row: dict[str, Any] = {
+                "learner": name,
+                "seeds": len(runs),
+                "steps": int(runs[0].t[-1]),
+            }
+            for key in ("suboptimality", "distance", "regret", "mistakes"):
+                mid, lo, hi = summarize([float(getattr(s, key)[-1]) for s in runs])
+                row[key], row[f"{key}_range"] = mid, [lo, hi]
+            row["novikoff"] = self.novikoff if runs[0].mistake_bound_applies else None
+            out.append(row)
+        return out
 
 
 def _learner(
@@ -287,6 +325,45 @@ def _margin(
     return R, (1.0 / math.sqrt(w2) if w2 > 0 else None)
 
 
+def _score(
+    lr: KernelLearner,
+    seed: int,
+    problem: KernelProblem,
+    K: np.ndarray,
+    Cs: np.ndarray,
+    p_star: float,
+    c_star: np.ndarray,
+    loss_star: float,
+    hinge: np.ndarray,
+    run_kw: dict[str, Any],
+) -> KernelScore:
+    """One run of ``lr`` (a fresh copy: :func:`~maxmargin.online.run` resets it), scored."""
+    data, y = problem.data, problem.data.y
+    lam = 1.0 / (problem.C * data.n)
+    tr = run(lr, data, seed=seed, record_dual=True, **run_kw)
+    assert tr.dual is not None
+    order = schedule(data.n, run_kw["epochs"], run_kw["order"], seed)
+    hinge_star = np.cumsum(hinge[order])
+    obj = np.array(
+        [_primal(problem, K, Cs, a, float(b)) for a, b in zip(tr.dual, tr.b, strict=True)]
+    )
+    dist = np.array([rkhs_distance(problem, a * y, c_star) for a in tr.dual])
+    return KernelScore(
+        learner=lr.name,
+        seed=seed,
+        trace=tr,
+        t=tr.t,
+        objective=obj,
+        suboptimality=obj - p_star,
+        distance=dist[:, 0],
+        distance_low=dist[:, 1],
+        distance_high=dist[:, 2],
+        regret=0.5 * lam * tr.sqnorm + tr.loss - (tr.t * loss_star + hinge_star[tr.t - 1]),
+        mistakes=np.asarray(tr.mistakes),
+        mistake_bound_applies=bool(lr.mistake_driven),
+    )
+
+
 def compare_kernel(
     data: Dataset,
     learners: Any = ("dual_perceptron", "kernel_pegasos", "kernel_pa1"),
@@ -300,7 +377,7 @@ def compare_kernel(
     intercept_scaling: float = 1.0,
     epochs: int = 10,
     order: str = "shuffle",
-    seed: int = 0,
+    seeds: Any = (0,),
     checkpoints: Any = None,
     tol: float | None = None,
     optimum: KernelSolution | None = None,
@@ -321,8 +398,10 @@ def compare_kernel(
     intercept : {"free", "none"}
     intercept_scaling : float > 0
         The learners' ``s``.
-    epochs, order, seed, checkpoints
+    epochs, order, checkpoints
         As :func:`~maxmargin.online.run` takes them.
+    seeds : sequence of int
+        Each learner runs once per seed (the order's; default one run, seed 0).
     tol : float, optional
         The certificate's tolerance (default 1e-6).
     optimum : KernelSolution, optional
@@ -348,6 +427,9 @@ def compare_kernel(
     """
     if not isinstance(data, Dataset):
         raise ParameterError(f"compare_kernel needs a Dataset, got {type(data).__name__}")
+    seeds = (seeds,) if isinstance(seeds, (int, np.integer)) else tuple(seeds)
+    if not seeds or not all(isinstance(s, (int, np.integer)) and s >= 0 for s in seeds):
+        raise ParameterError(f"seeds must be integers >= 0, at least one; got {seeds!r}")
     problem = KernelProblem(
         data, kernel, C=C, intercept=intercept, gamma=gamma, degree=degree, coef0=coef0
     )
@@ -375,39 +457,15 @@ def compare_kernel(
     R, margin = _margin(K, y, s2, tol)
     lam = 1.0 / (problem.C * data.n)
     f_star = K @ c_star + optimum.b
-    hinge_star = np.cumsum(np.maximum(0.0, 1.0 - y * f_star)[schedule(data.n, epochs, order, seed)])
+    run_kw = dict(epochs=epochs, order=order, checkpoints=checkpoints)
     loss_star = 0.5 * lam * float(c_star @ (K @ c_star))
+    hinge = np.maximum(0.0, 1.0 - y * f_star)
     scores = []
     for lr in built:
-        tr = run(
-            lr,
-            data,
-            epochs=epochs,
-            order=order,
-            seed=seed,
-            checkpoints=checkpoints,
-            record_dual=True,
-        )
-        assert tr.dual is not None
-        obj = np.array(
-            [_primal(problem, K, Cs, a, float(b)) for a, b in zip(tr.dual, tr.b, strict=True)]
-        )
-        dist = np.array([rkhs_distance(problem, a * y, c_star) for a in tr.dual])
-        scores.append(
-            KernelScore(
-                learner=lr.name,
-                trace=tr,
-                t=tr.t,
-                objective=obj,
-                suboptimality=obj - p_star,
-                distance=dist[:, 0],
-                distance_low=dist[:, 1],
-                distance_high=dist[:, 2],
-                regret=0.5 * lam * tr.sqnorm + tr.loss - (tr.t * loss_star + hinge_star[tr.t - 1]),
-                mistakes=np.asarray(tr.mistakes),
-                mistake_bound_applies=bool(lr.mistake_driven),
+        for seed in seeds:
+            scores.append(
+                _score(lr, int(seed), problem, K, Cs, p_star, c_star, loss_star, hinge, run_kw)
             )
-        )
     gap = max(float(optimum.certificate.duality_gap), 0.0)
     return KernelComparison(
         problem=problem,

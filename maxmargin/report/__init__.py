@@ -1,7 +1,7 @@
 """Report folders: :func:`write_report`, the one writer of every result's folder.
 
 A result's report folder holds ``report.md`` (its prose: :mod:`.comparison`,
-:mod:`.path`, :mod:`.check`; a study's, :mod:`maxmargin.studies.report`),
+:mod:`.path`, :mod:`.kernel`, :mod:`.check`; a study's, :mod:`maxmargin.studies.report`),
 ``report.json``, its table as CSV, ``table.tex`` (the report's main table as a LaTeX
 booktabs ``tabular``, from its :class:`~maxmargin.io.Table` declaration) and the
 figures; every file is written atomically. :func:`write_report` dispatches on the
@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..evaluation.comparison import Comparison
+from ..evaluation.kernel_scoring import KernelComparison
 from ..evaluation.path.exact import ExactPath
 from ..evaluation.path.grid import RegularizationPath
 from ..evaluation.path.learners import LearnerPathStudy
@@ -28,7 +29,7 @@ from ..io import tables as io_tables
 from ..io.files import atomic_write, make_dir
 from ..io.json import dumps
 from ..plotting import _mpl
-from . import check, comparison, path
+from . import check, comparison, kernel, path
 from .tables import CHECK, COMPARISON, EXACT_PATH
 
 if TYPE_CHECKING:
@@ -118,12 +119,15 @@ def write_report(
       ``breakpoints.csv`` (one row per event), the path's figures;
     - a :class:`~maxmargin.testing.CheckReport`: ``report.json``, ``verdicts.csv``,
       ``suboptimality`` (when a run has one);
+    - a :class:`~maxmargin.evaluation.KernelComparison`: ``report.json`` (the
+      ``kernel_comparison`` document), ``checkpoints.csv`` (one row per learner, seed and
+      checkpoint), ``suboptimality`` and ``distance`` (:mod:`maxmargin.plotting.kernel`);
     - a :class:`~maxmargin.studies.StudyResult`: the figures under ``figures/`` (the
       study's table is ``results.parquet`` / ``results.csv`` beside it).
 
     Parameters
     ----------
-    result : Comparison, RegularizationPath, ExactPath, CheckReport or StudyResult
+    result : Comparison, RegularizationPath, ExactPath, KernelComparison, CheckReport or StudyResult
     out_dir : str or Path
         Created when missing.
     formats : sequence of str, or str
@@ -334,5 +338,9 @@ register(
         ("C_range",),
         _check_exact_path,
     ),
+)
+register(
+    KernelComparison,
+    Kind(kernel.KERNEL_COMPARISON, kernel.write, "the learners' table (median [min, max])"),
 )
 register("maxmargin.testing.report.CheckReport", Kind(CHECK, _write_check, "the verdicts"))

@@ -1,0 +1,222 @@
+"""The report folder of a :class:`~maxmargin.evaluation.KernelComparison`.
+
+Kernel learners against the certified kernel SVM: ``report.md`` (the reference, the
+learners' table, median [min, max] over seeds, Novikoff), ``report.json`` (the
+``kernel_comparison`` document of :func:`to_dict`), ``checkpoints.csv`` (one row per
+learner, seed and checkpoint), ``table.tex`` and the figures
+(:mod:`maxmargin.plotting.kernel`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..conventions import STATISTIC
+from ..evaluation.kernel_scoring import KernelComparison
+from ..io.files import atomic_write
+from ..io.json import dumps, format_header
+from ..io.tables import Column, Table, csv, markdown
+from ..plotting import _mpl
+
+__all__ = ["KERNEL_COMPARISON", "CHECKPOINTS", "to_dict", "report_markdown", "write"]
+
+#: The learners' table: the final checkpoint, median [min, max] over seeds.
+KERNEL_COMPARISON = Table(
+    lambda cmp: cmp.rows,
+    [
+        Column("learner", "learner"),
+        Column("seeds", "seeds", "d"),
+        Column("steps", "steps", "d"),
+        Column("suboptimality", "P - P*", ".3g", latex=r"$P - P^\star$", spread=True),
+        Column("distance", "||f - f*||_H", ".3g", latex=r"$\|f - f^\star\|_H$", spread=True),
+        Column("regret", "regret", ".3g", spread=True),
+        Column("mistakes", "mistakes", "g", spread=True),
+        Column("novikoff", "Novikoff (R/gamma)^2", ".4g", latex=r"$(R/\gamma)^2$"),
+    ],
+)
+
+#: The keys of a score's series, in ``checkpoints.csv`` and ``report.json``.
+SERIES = (
+    "t",
+    "objective",
+    "suboptimality",
+    "distance",
+    "distance_low",
+    "distance_high",
+    "regret",
+    "mistakes",
+)
+
+
+def _checkpoint_rows(cmp: KernelComparison) -> list[dict[str, Any]]:
+    return [
+        {"learner": s.learner, "seed": s.seed, **{k: getattr(s, k)[j] for k in SERIES}}
+        for s in cmp.scores
+        for j in range(len(s.t))
+    ]
+
+
+#: ``checkpoints.csv``: one row per learner, seed and checkpoint.
+CHECKPOINTS = Table(
+    _checkpoint_rows,
+    [Column("learner", "learner"), Column("seed", "seed", "d")]
+    + [Column(k, k, ".6g") for k in SERIES],
+)
+
+
+def _kernel(cmp: KernelComparison) -> dict[str, Any]:
+    p, k = cmp.problem, cmp.problem.kernel
+    return {
+        "name": k.name,
+        "gamma": p.gram.gamma if k.name != "linear" else None,
+        "degree": k.degree if k.name == "poly" else None,
+        "coef0": k.coef0 if k.name in ("poly", "sigmoid") else None,
+    }
+
+
+def to_dict(cmp: KernelComparison) -> dict[str, Any]:
+    """``report.json``: the problem, the certified reference, the rows, every series.
+
+    Parameters
+    ----------
+    cmp : KernelComparison
+
+    Returns
+    -------
+    dict
+        The ``kernel_comparison`` document (docs/formats.md): ``gamma`` resolved
+        (``scale``/``auto`` as a number), every number as the comparison holds it.
+    """
+    p, sol = cmp.problem, cmp.optimum
+    cert = sol.certificate
+    return {
+        **format_header("kernel_comparison"),
+        "data": p.data.name,
+        "n": p.n,
+        "d": p.data.d,
+        "kernel": _kernel(cmp),
+        "C": p.C,
+        "intercept": p.intercept,
+        "reference": {
+            "objective": cmp.objective,
+            "b": sol.b,
+            "support": len(sol.support),
+            "free_support": len(sol.free_support),
+            "bound_support": len(sol.bound_support),
+            "route": sol.route,
+            "certified": bool(cert.ok),
+            "duality_gap": cert.duality_gap,
+            "relative_gap": cert.relative_gap,
+            "certificate": cert.to_dict(),
+        },
+        "optimum_radius": cmp.optimum_radius,
+        "radius": cmp.radius,
+        "margin": cmp.margin,
+        "novikoff": cmp.novikoff,
+        "seeds": list(cmp.seeds),
+        "rows": cmp.rows,
+        "runs": [
+            {
+                "learner": s.learner,
+                "seed": s.seed,
+                "mistake_bound_applies": s.mistake_bound_applies,
+                **{k: getattr(s, k) for k in SERIES},
+            }
+            for s in cmp.scores
+        ],
+    }
+
+
+def _words(cmp: KernelComparison) -> str:
+    """The kernel with its parameters, resolved."""
+    k = _kernel(cmp)
+    params = ", ".join(f"{n} = {v:.6g}" for n, v in k.items() if n != "name" and v is not None)
+    return f"{k['name']} kernel" + (f" ({params})" if params else "")
+
+
+def report_markdown(cmp: KernelComparison) -> str:
+    """``report.md``'s text: the certified reference, the learners' table, Novikoff.
+
+    Parameters
+    ----------
+    cmp : KernelComparison
+
+    Returns
+    -------
+    str
+    """
+    p, sol = cmp.problem, cmp.optimum
+    cert = sol.certificate
+    verdict = "certified" if cert.ok else "NOT certified"
+    if cert.undecided:
+        verdict += f" (undecided: {cert.undecided})"
+    if cmp.novikoff is None:
+        nov = (
+            "- Novikoff: does not apply (the kernel does not separate the data, or n is "
+            "above the dense route's limit)."
+        )
+    else:
+        nov = (
+            f"- Novikoff: R = {cmp.radius:.6g}, exact kernel margin gamma = "
+            f"{cmp.margin:.6g} (the hard-margin SVM on (phi(x), s), certified), "
+            f"(R/gamma)^2 = {cmp.novikoff:.6g}: the mistake-driven learners' bound."
+        )
+    lines = [
+        f"# {p.data.name}: kernel learners against the exact kernel SVM",
+        "",
+        f"Problem: {_words(cmp)}, C = {p.C:.6g} (lambda = 1/(C n) = {1.0 / (p.C * p.n):.6g}), "
+        f"intercept `{p.intercept}`, n = {p.n}, d = {p.data.d}; seeds "
+        f"{', '.join(map(str, cmp.seeds))}.",
+        "",
+        "## Reference (the kernel SVM, solved exactly)",
+        "",
+        f"- P* = {cmp.objective:.12g}, duality gap {cert.duality_gap:.2e}, relative "
+        f"{cert.relative_gap:.2e}, worst KKT residual {cert.worst()[0]} = "
+        f"{cert.worst()[1]:.2e} (tol {cert.tol:.0e}): {verdict}; route {sol.route}.",
+        f"- Support vectors {len(sol.support)} (free {len(sol.free_support)}, bound "
+        f"{len(sol.bound_support)}), b = {sol.b:.12g}; the computed f* is within "
+        f"sqrt(2 gap) = {cmp.optimum_radius:.3g} of the true optimum in ||.||_H.",
+        nov,
+        "",
+        f"## Learners (final checkpoint, {STATISTIC})",
+        "",
+        markdown(KERNEL_COMPARISON, cmp).rstrip("\n"),
+        "",
+        "`P - P*`: the primal P(f_t) = 1/2 c'Kc + sum_i C_i max(0, 1 - y_i f_t(x_i)) "
+        "(c = a y) above the optimum's; `||f - f*||_H`: the RKHS distance computed "
+        "through K (the bias apart; its rounding interval is in checkpoints.csv); "
+        "`regret`: against f* along the schedule, with l_s(f) = lam/2 ||f||_H^2 + hinge; "
+        "`mistakes`: online mistakes so far; `Novikoff`: (R/gamma)^2 for the "
+        "mistake-driven learners, N/A for the others. How to recompute every number: "
+        "docs/kernels.md in the maxmargin repository.",
+        "",
+    ]
+    for row in cmp.rows:
+        if row["novikoff"] is not None:
+            worst = row["mistakes_range"][1]
+            ok = "respected" if worst <= row["novikoff"] else "VIOLATED"
+            lines.append(
+                f"Novikoff for {row['learner']}: at most {worst:g} mistakes over the seeds, "
+                f"bound {row['novikoff']:.6g}: {ok}."
+            )
+    return "\n".join(lines) + "\n"
+
+
+def write(
+    cmp: KernelComparison, out: Path, drawn: Any, dpi: int
+) -> tuple[str, list[Path], list[Path]]:
+    """``report.json``, ``checkpoints.csv`` and the figures; ``report.md``'s text."""
+    figs: list[Path] = []
+    if drawn is not None:
+        from ..plotting.kernel import save_kernel_figures
+
+        figs = save_kernel_figures(cmp, out, formats=drawn, dpi=dpi)
+    md = report_markdown(cmp)
+    lines = _mpl.markdown_figures(figs)
+    if lines:
+        md += "\n## Figures\n\n" + "\n".join(lines) + "\n"
+    js = atomic_write(out / "report.json", dumps(to_dict(cmp), indent=1))
+    cs = out / "checkpoints.csv"
+    csv(CHECKPOINTS, cmp, cs)
+    return md, [js, cs], figs
