@@ -277,3 +277,27 @@ def test_the_breakpoints_table_of_report_md_is_the_one_of_table_tex(tmp_path):
     short = _md_table(exact_path_markdown(ep, max_rows=4), "| k | C |")
     more = f"| ... | | | {len(ep) - 4} more (see breakpoints.csv) | | | | | |"
     assert short == [*declared[:4], more, *declared[-2:]]
+
+
+def test_markdown_is_the_text_of_report_md(tmp_path):
+    """``report.markdown(result)``: report.md's text, for every kind, with its options."""
+    from maxmargin.evaluation.path.learners import learners_along_path
+    from maxmargin.report import markdown
+    from maxmargin.testing import check_learner
+
+    data = mm.make_separable(20, 2, seed=0)
+    grid = mm.regularization_path(data, C=[0.1, 1.0])
+    study = learners_along_path(data, lam=[0.1], learners=["pegasos"], epochs=1)
+    check = check_learner("perceptron", battery="quick", problems=["separable/none"])
+    cases = [(r, {}) for r in _results(tmp_path)] + [(grid, {"study": study}), (check, {})]
+    for i, (result, options) in enumerate(cases):
+        out = tmp_path / str(i)
+        write_report(result, out, figures=False, **options)
+        text = markdown(result, **options)
+        assert text == (out / "report.md").read_text(), type(result).__name__
+    learners = "## Learners along the path"
+    assert learners in markdown(grid, study=study) and learners not in markdown(grid)
+    with pytest.raises(ParameterError, match="got str"):
+        markdown("cmp")
+    with pytest.raises(ParameterError, match="C_range= is not an option"):
+        markdown(grid, C_range=(1.0, 2.0))
