@@ -626,3 +626,172 @@ def test_a_comparisons_report_has_the_verdicts_of_its_learners(tmp_path):
     cmp.to_json(tmp_path / "c.json")
     read = markdown(Comparison.from_json(tmp_path / "c.json"))
     assert "## Verdicts" not in read and "not judged (a comparison read from its file" in read
+
+
+# --------------------------------------------------------------------------- the files
+# What the hand-written to_dict of Claim, Verdict and CheckReport wrote (main at b807fe7),
+# key for key: their io declarations must write the same.
+_CLAIMS_BEFORE = [
+    {
+        "kind": "rate",
+        "reference": "",
+        "iterate": "average",
+        "exponent": -1.0,
+        "log_power": None,
+        "bound": "regret/t",
+        "orders": ["sample", "shuffle"],
+        "scale_free": True,
+    },
+    {
+        "kind": "rate",
+        "reference": "",
+        "iterate": "average",
+        "exponent": None,
+        "log_power": None,
+        "bound": None,
+        "orders": ["sample", "shuffle"],
+        "scale_free": True,
+    },
+    {"kind": "mistakes", "reference": "Novikoff (1962)", "form": "perceptron", "data": "separable"},
+    {"kind": "mistakes", "reference": "", "form": "pa1", "data": "any"},
+    {"kind": "regret", "reference": ""},
+    {"kind": "invariance", "reference": "", "transform": "scale_examples"},
+    {"kind": "average", "reference": "", "iterates": "before"},
+]
+_VERDICTS_BEFORE = [
+    {
+        "claim": "mistakes <= (R/gamma)^2",
+        "kind": "mistakes",
+        "check": "bound",
+        "problem": "separable/none",
+        "outcome": "FAIL",
+        "reason": "too many mistakes",
+        "statistic": 1.5,
+        "interval": None,
+        "threshold": 1.0,
+        "runs": 7,
+        "order": "cyclic",
+        "seed": 0,
+        "t": 30,
+        "reference": "Novikoff (1962)",
+        "seconds": 0.25,
+    },
+    {
+        "claim": "F(average) - F* = O(t^-1 log t)",
+        "kind": "rate",
+        "check": "exponent",
+        "problem": "gaussians/none",
+        "outcome": "INCONCLUSIVE",
+        "reason": "few runs",
+        "statistic": None,
+        "interval": [-1.2, "inf"],
+        "threshold": None,
+        "runs": 0,
+        "order": None,
+        "seed": None,
+        "t": None,
+        "reference": "",
+        "seconds": None,
+    },
+]
+_REPORT_BEFORE = {
+    "learner": "mine",
+    "battery": "quick",
+    "data_seed": 0,
+    "seeds": [0, 1, 2],
+    "epochs": 30,
+    "passed": False,
+    "counts": {"PASS": 0, "FAIL": 1, "INCONCLUSIVE": 1},
+    "seconds": 1.5,
+    "verdicts": [
+        {
+            "claim": "mistakes <= (R/gamma)^2",
+            "kind": "mistakes",
+            "check": "bound",
+            "problem": "separable/none",
+            "outcome": "FAIL",
+            "reason": "too many mistakes",
+            "statistic": 1.5,
+            "interval": None,
+            "threshold": 1.0,
+            "runs": 7,
+            "order": "cyclic",
+            "seed": 0,
+            "t": 30,
+            "reference": "Novikoff (1962)",
+            "seconds": 0.25,
+        },
+        {
+            "claim": "F(average) - F* = O(t^-1 log t)",
+            "kind": "rate",
+            "check": "exponent",
+            "problem": "gaussians/none",
+            "outcome": "INCONCLUSIVE",
+            "reason": "few runs",
+            "statistic": None,
+            "interval": [-1.2, "inf"],
+            "threshold": None,
+            "runs": 0,
+            "order": None,
+            "seed": None,
+            "t": None,
+            "reference": "",
+            "seconds": None,
+        },
+    ],
+    "not_checked": [["regret", "*", "no lam"]],
+}
+
+
+def _declared_examples():
+    from maxmargin.online.claims import NOVIKOFF, Average, Invariance, MistakeBound, RegretBound
+    from maxmargin.testing import CheckReport, Verdict
+
+    claims = [
+        Rate(iterate="average", exponent=-1.0, bound="regret/t"),
+        Rate(),
+        NOVIKOFF,
+        MistakeBound(form="pa1", data="any"),
+        RegretBound(),
+        Invariance(transform="scale_examples"),
+        Average(),
+    ]
+    v1 = Verdict(
+        "mistakes <= (R/gamma)^2", "mistakes", "bound", "separable/none", "FAIL",
+        "too many mistakes", order="cyclic", seed=0, t=30, statistic=1.5, threshold=1.0,
+        runs=7, reference="Novikoff (1962)", seconds=0.25,
+    )  # fmt: skip
+    v2 = Verdict(
+        "F(average) - F* = O(t^-1 log t)", "rate", "exponent", "gaussians/none",
+        "INCONCLUSIVE", "few runs", interval=(-1.2, float("inf")),
+    )  # fmt: skip
+    rep = CheckReport(
+        "mine", "quick", 0, (0, 1, 2), 30, (v1, v2),
+        not_checked=(("regret", "*", "no lam"),), seconds=1.5,
+    )  # fmt: skip
+    return claims, [v1, v2], rep
+
+
+def _as_json(doc):
+    return json.loads(json.dumps(doc, allow_nan=False))
+
+
+def test_the_declared_files_write_what_the_hand_written_ones_did():
+    claims, verdicts, rep = _declared_examples()
+    assert [_as_json(c.to_dict()) for c in claims] == _CLAIMS_BEFORE
+    assert [_as_json(v.to_dict()) for v in verdicts] == _VERDICTS_BEFORE
+    after = _as_json(rep.to_dict())
+    # every key as before; added: the battery's lam and the learner's Python, which
+    # reproduce() needs from a report read back
+    assert {k: v for k, v in after.items() if k not in ("lam", "target")} == _REPORT_BEFORE
+    assert after["lam"] == 0.05 and after["target"] == ["", "learner"]
+
+
+def test_a_check_report_read_back_reproduces_its_runs():
+    from maxmargin.testing import CheckReport
+
+    _, _, rep = _declared_examples()
+    back = CheckReport.from_json(json.loads(rep.to_json()))
+    assert back == rep and back.curves is None  # the curves are the runs': not in the file
+    assert back.reproduce(back.failures[0]) == rep.reproduce(rep.failures[0])
+    assert back.verdicts[1].interval == (-1.2, math.inf)

@@ -33,9 +33,20 @@ from maxmargin.evaluation.reference import Reference
 from maxmargin.io.json import FORMATS
 from maxmargin.io.schema import specs
 from maxmargin.online import Perceptron, run
+from maxmargin.online.claims import (
+    NOVIKOFF,
+    SCALING,
+    Average,
+    Claim,
+    Invariance,
+    MistakeBound,
+    Rate,
+    RegretBound,
+)
 from maxmargin.online.learner import Declared
 from maxmargin.online.step_sizes import Constant, InverseSqrt, PegasosStep, StepSize
 from maxmargin.separation import SeparationCertificate, verify_separation
+from maxmargin.testing import CheckReport, Verdict
 
 
 def _results():
@@ -147,6 +158,24 @@ def _trace_from_weights():
     return mm.Trace.from_weights([3, 6], [[1.0, 0.0], [1.0, 0.5]], name="mine", n=3, d=2)
 
 
+def _verdict():
+    """A FAIL with its run, and (below) an N/A statistic beside an infinite interval end."""
+    return Verdict(
+        "mistakes", "mistakes", "bound", "p", "FAIL", "x", 1.5, None, 1.0, 7, "cyclic", 0, 30
+    )
+
+
+def _verdict_na():
+    return Verdict("rate", "rate", "exponent", "p", "INCONCLUSIVE", "y", interval=(-1.2, math.inf))
+
+
+def _check_report():
+    return CheckReport(
+        "mine", "quick", 0, (0, 1, 2), 30, (_verdict(), _verdict_na()),
+        not_checked=(("regret", "*", "no lam"),), seconds=1.5, lam=0.1, target=("import m", "m.L"),
+    )  # fmt: skip
+
+
 #: A small instance of every result, several where a field may be None or infinite.
 EXAMPLES = {
     mm.SVMProblem: [_problem, lambda: mm.SVMProblem(_data(), hard=True)],
@@ -171,6 +200,14 @@ EXAMPLES = {
     InverseSqrt: [lambda: InverseSqrt(2.0)],
     PegasosStep: [PegasosStep, lambda: PegasosStep(lam=0.1, offset=0)],
     mm.ExactPath: [_exact_path, _exact_path_to_C_max],
+    Claim: [Claim],
+    Rate: [Rate, lambda: Rate(iterate="last", exponent=-0.5, log_power=0, orders=("sample",))],
+    MistakeBound: [lambda: NOVIKOFF, lambda: MistakeBound(form="pa1", data="any")],
+    RegretBound: [RegretBound],
+    Invariance: [lambda: SCALING],
+    Average: [lambda: Average(iterates="after")],
+    Verdict: [_verdict, _verdict_na],
+    CheckReport: [_check_report, lambda: CheckReport("mine", "quick", 0, (), 1, ())],
 }
 CASES = [
     pytest.param(cls, make, id=f"{cls.__name__}-{i}")

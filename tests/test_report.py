@@ -230,3 +230,74 @@ def test_comparison_table_names_the_problem_when_rows_differ():
     assert "scored against" not in one
     assert two.splitlines()[2].startswith("learner & order & scored against &")
     assert "l1 & shuffle & intercept none &" in two
+
+
+def _md_table(md: str, head: str) -> list[str]:
+    """The lines of the markdown table in ``md`` whose header line starts with ``head``."""
+    lines = md.splitlines()
+    i = next(i for i, line in enumerate(lines) if line.startswith(head))
+    j = next((j for j in range(i, len(lines)) if not lines[j].startswith("|")), len(lines))
+    return lines[i:j]
+
+
+def test_the_learners_table_of_report_md_is_the_one_of_table_tex(tmp_path):
+    """One declaration (report/tables.py COMPARISON) gives both: they cannot disagree."""
+    from maxmargin.io import tables
+    from maxmargin.report.tables import COMPARISON
+
+    g = mm.make_gaussians(40, 3, separation=1.0, seed=2)
+    binary = mm.Dataset((g.X > 0).astype(float), g.y, name="binary")
+    tr = mm.Trace.from_weights([40], [[1.0, 0.0, 0.0]], name="mine|yours", data=binary)
+    # winnow cannot take the free intercept: rows scored against two problems
+    cmp = mm.compare(
+        binary, learners=["pegasos", "winnow"], lam=0.1, epochs=1, seeds=(0, 1), traces=[tr]
+    )
+    assert len(cmp.references) == 2
+    write_report(cmp, tmp_path, figures=False)
+    md = _md_table((tmp_path / "report.md").read_text(), "| learner | order |")
+    assert md == tables.markdown(COMPARISON, cmp).splitlines()
+    assert md[0].startswith("| learner | order | scored against | seeds |")
+    assert md[-1].startswith(r"| mine\|yours | external | intercept none |")  # a | escaped
+    _, rows = _latex(tmp_path / "table.tex")
+    assert [r[0] for r in rows] == ["pegasos", "winnow", r"mine\textbar{}yours"]
+    assert len(md) == 2 + len(rows)
+
+
+def test_the_breakpoints_table_of_report_md_is_the_one_of_table_tex(tmp_path):
+    from maxmargin.io import tables
+    from maxmargin.report.path import exact_path_markdown
+    from maxmargin.report.tables import EXACT_PATH
+
+    ep = mm.regularization_path(mm.make_gaussians(20, 2, seed=1), exact=True)
+    write_report(ep, tmp_path, figures=False)
+    md = _md_table((tmp_path / "report.md").read_text(), "| k | C |")
+    declared = tables.markdown(EXACT_PATH, ep).splitlines()
+    assert md == declared and len(md) == 2 + len(ep) > 6
+    # a long path: the first and the last rows, the rest counted
+    short = _md_table(exact_path_markdown(ep, max_rows=4), "| k | C |")
+    more = f"| ... | | | {len(ep) - 4} more (see breakpoints.csv) | | | | | |"
+    assert short == [*declared[:4], more, *declared[-2:]]
+
+
+def test_markdown_is_the_text_of_report_md(tmp_path):
+    """``report.markdown(result)``: report.md's text, for every kind, with its options."""
+    from maxmargin.evaluation.path.learners import learners_along_path
+    from maxmargin.report import markdown
+    from maxmargin.testing import check_learner
+
+    data = mm.make_separable(20, 2, seed=0)
+    grid = mm.regularization_path(data, C=[0.1, 1.0])
+    study = learners_along_path(data, lam=[0.1], learners=["pegasos"], epochs=1)
+    check = check_learner("perceptron", battery="quick", problems=["separable/none"])
+    cases = [(r, {}) for r in _results(tmp_path)] + [(grid, {"study": study}), (check, {})]
+    for i, (result, options) in enumerate(cases):
+        out = tmp_path / str(i)
+        write_report(result, out, figures=False, **options)
+        text = markdown(result, **options)
+        assert text == (out / "report.md").read_text(), type(result).__name__
+    learners = "## Learners along the path"
+    assert learners in markdown(grid, study=study) and learners not in markdown(grid)
+    with pytest.raises(ParameterError, match="got str"):
+        markdown("cmp")
+    with pytest.raises(ParameterError, match="C_range= is not an option"):
+        markdown(grid, C_range=(1.0, 2.0))

@@ -33,9 +33,10 @@ perceptron's bounds where it is ``mistake_driven``. ``claims = ()`` claims nothi
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
+from .. import io
 from ..exceptions import ParameterError
 
 __all__ = [
@@ -72,8 +73,11 @@ RATE_ORDERS = ("sample", "shuffle")
 
 
 @dataclass(frozen=True)
-class Claim:
+class Claim(io.Persistent):
     """Base class of the claims (not used directly).
+
+    Its document (``to_dict``, ``to_json``: :class:`~maxmargin.io.Persistent`) is its
+    fields, then its ``kind``.
 
     Attributes
     ----------
@@ -84,7 +88,11 @@ class Claim:
     --------
     >>> NOVIKOFF.kind, NOVIKOFF.reference
     ('mistakes', 'Novikoff (1962)')
+    >>> Invariance(transform="permute_features").to_dict()["kind"]
+    'invariance'
     """
+
+    COMPUTED: ClassVar[tuple[str, ...]] = ("kind",)
 
     reference: str = ""
     kind: ClassVar[str] = ""
@@ -105,24 +113,6 @@ class Claim:
 
     def _label(self) -> str:
         raise NotImplementedError
-
-    def to_dict(self) -> dict[str, Any]:
-        """The claim as JSON types (its kind and its fields).
-
-        Returns
-        -------
-        dict
-
-        Examples
-        --------
-        >>> Invariance(transform="permute_features").to_dict()["kind"]
-        'invariance'
-        """
-        out: dict[str, Any] = {"kind": self.kind}
-        for f in fields(self):
-            v = getattr(self, f.name)
-            out[f.name] = list(v) if isinstance(v, tuple) else v
-        return out
 
 
 @dataclass(frozen=True)

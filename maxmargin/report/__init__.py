@@ -14,6 +14,7 @@ modules return results; this package turns them into files.
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,7 +36,7 @@ from .tables import CHECK, COMPARISON, EXACT_PATH
 if TYPE_CHECKING:
     from ..testing.report import CheckReport
 
-__all__ = ["write_report", "register", "Kind"]
+__all__ = ["write_report", "markdown", "register", "Kind"]
 
 #: What a writer gives back: report.md's text, the files beside it, the figures.
 Written = tuple[str, list[Path], list[Path]]
@@ -193,6 +194,43 @@ def write_report(
     )
     report = atomic_write(out / "report.md", md)
     return [report, *files, tex, *figs]
+
+
+def markdown(result: Any, **options: Any) -> str:
+    """Any result's report text: the ``report.md`` of :func:`write_report`, without figures.
+
+    Dispatched as :func:`write_report` dispatches (the writer registered for the result's
+    type, with its options), through :func:`write_report` itself into a temporary folder
+    (removed before returning), so that the text is the file's, byte for byte.
+
+    Parameters
+    ----------
+    result : Comparison, RegularizationPath, ExactPath, CheckReport or StudyResult
+        Any result :func:`write_report` writes.
+    **options
+        The options of its report (:func:`write_report`: ``study=``, ``C_range=``, ...).
+
+    Returns
+    -------
+    str
+        Markdown text.
+
+    Raises
+    ------
+    ParameterError
+        Not a result with a report, or an option its report does not take.
+
+    Examples
+    --------
+    >>> from maxmargin import make_separable, regularization_path
+    >>> ep = regularization_path(make_separable(30, 2, seed=0), exact=True)
+    >>> text = markdown(ep)
+    >>> text.startswith("# Exact regularization path"), "| k | C | lambda |" in text
+    (True, True)
+    """
+    with tempfile.TemporaryDirectory(prefix="maxmargin-report-") as tmp:
+        report = write_report(result, tmp, figures=False, **options)[0]
+        return report.read_text(encoding="utf-8")
 
 
 def _figures_section(figs: Sequence[Path]) -> str:

@@ -6,7 +6,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -14,9 +13,10 @@ import numpy as np
 from ..conventions import STATISTIC
 from ..evaluation.comparison import Comparison
 from ..evaluation.reference import Reference
-from ..evaluation.scoring import _COLUMNS
 from ..exceptions import MaxMarginError
+from ..io import tables
 from ..problem import SVMProblem
+from .tables import COMPARISON
 
 __all__ = ["markdown"]
 
@@ -103,33 +103,6 @@ def _reference(ref: Reference, title: str) -> list[str]:
             "is held to the general bound (the hinge of u = w~* summed along "
             "the run), at the best scale of u."
         )
-    return lines
-
-
-def _table(cmp: Comparison) -> list[str]:
-    """The learners' table: one row per learner x order, median [min, max] over seeds.
-
-    With a ``scored against`` column whenever the rows are scored against several problems.
-    """
-    columns = list(_COLUMNS)
-    if len(cmp.references) > 1:
-        columns.insert(2, ("intercept", "scored against", "s"))
-    lines = ["| " + " | ".join(h for _, h, _ in columns) + " |"]
-    lines.append("|" + "|".join("---" for _ in columns) + "|")
-    for row in cmp.rows:
-        cells = []
-        for key, _, fmt in columns:
-            v = row.get(key)
-            if v is None or (isinstance(v, float) and math.isnan(v)):
-                cells.append("N/A")
-            elif key == "intercept":
-                cells.append(f"intercept {v}")
-            elif fmt == "s":
-                cells.append(str(v))
-            else:
-                lo, hi = row.get(f"{key}_range") or (v, v)  # median [min, max] when they differ
-                cells.append(format(v, fmt) + (f" [{lo:{fmt}}, {hi:{fmt}}]" if lo != hi else ""))
-        lines.append("| " + " | ".join(cells) + " |")
     return lines
 
 
@@ -224,7 +197,7 @@ def markdown(cmp: Comparison) -> str:
         lines += [*_reference(ref, title or "Reference (certified)"), ""]
     lines.pop()
     lines += ["", f"## Learners (final checkpoint, {STATISTIC})", ""]
-    lines += _table(cmp)
+    lines.append(tables.markdown(COMPARISON, cmp))  # the rows and columns of table.tex
     lines += [
         "",
         "N/A: the quantity does not apply to that learner. Objective gaps, distance "

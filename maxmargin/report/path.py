@@ -15,6 +15,8 @@ from ..evaluation.path.exact import ExactPath
 from ..evaluation.path.grid import RegularizationPath
 from ..evaluation.path.learners import LearnerPathStudy
 from ..exceptions import ParameterError
+from ..io import tables
+from .tables import EXACT_PATH
 
 __all__ = ["markdown", "grid_path_markdown", "exact_path_markdown", "learners_markdown"]
 
@@ -240,26 +242,12 @@ def exact_path_markdown(ep: ExactPath, max_rows: int = 200) -> str:
             f"- stopped at C = {ep.C_end:.6g}: {why} ({beyond}); rescaling the "
             "features to comparable ranges (e.g. standardising them) gets further"
         )
-    L += [
-        "",
-        "| k | C | lambda | events | E | L | R | method | max residual |",
-        "|---|---|---|---|---|---|---|---|---|",
-    ]
-    idx = list(range(K))
+    table = tables.markdown(EXACT_PATH, ep).splitlines()  # the rows of table.tex
+    head, rows = table[:2], table[2:]
     if K > max_rows:
-        idx = idx[: max_rows // 2] + [-1] + idx[K - max_rows // 2 :]
-    for j in idx:
-        if j < 0:
-            L.append(
-                f"| ... | | | {K - 2 * (max_rows // 2)} more (see breakpoints.csv) | | | | | |"
-            )
-            continue
-        ev = ", ".join(f"{i}: {f}->{t}" for i, f, t in ep.events_at(j))
-        L.append(
-            f"| {j} | {ep.breakpoints[j]:.6g} | {ep.lam[j]:.4g} | {ev} | "
-            f"{ep.n_elbow[j + 1]} | {ep.n_left[j + 1]} | {ep.n_right[j + 1]} | "
-            f"{ep.method[j]} | {ep.max_residual[j]:.1e} |"
-        )
+        more = f"| ... | | | {K - 2 * (max_rows // 2)} more (see breakpoints.csv) | | | | | |"
+        rows = rows[: max_rows // 2] + [more] + rows[K - max_rows // 2 :]
+    L += ["", *head, *rows]
     return "\n".join(L) + "\n"
 
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 import numpy as np
 
-from ..io.json import jsonable
+from .. import io
 from .battery import BATTERIES, LAM, battery
 from .verdict import Verdict
 
@@ -66,9 +66,19 @@ class Curve:
     subopt_avg: np.ndarray | None = None
 
 
+class _NotChecked(io.Codec):
+    """``not_checked``: rows of three strings, written as lists."""
+
+    def load(self, doc: Any) -> tuple[tuple[str, ...], ...]:
+        return tuple(io.Strings().load(row) for row in io.Tuple().load(doc))
+
+
 @dataclass(frozen=True)
-class CheckReport:
+class CheckReport(io.Persistent):
     """What :func:`~maxmargin.testing.check_learner` found.
+
+    Its document (``to_dict``, ``to_json``: :class:`~maxmargin.io.Persistent`) holds the
+    fields but the curves, then ``passed`` and ``counts``; an N/A number is ``null``.
 
     Attributes
     ----------
@@ -100,19 +110,24 @@ class CheckReport:
     >>> rep = check_learner("perceptron", battery="quick", problems=["separable/none"])
     >>> rep.passed, len(rep.failures)
     (True, 0)
+    >>> d = rep.to_dict()
+    >>> d["passed"], d["counts"]["FAIL"], d["verdicts"][0]["outcome"]
+    (True, 0, 'PASS')
     """
+
+    COMPUTED: ClassVar[tuple[str, ...]] = ("passed", "counts")
 
     learner: str
     battery: str
     data_seed: int
-    seeds: tuple[int, ...]
+    seeds: tuple
     epochs: int
-    verdicts: tuple[Verdict, ...]
-    not_checked: tuple[tuple[str, str, str], ...] = ()
+    verdicts: tuple[Verdict, ...] = io.persist(io.Nested(Verdict, many=True))
+    not_checked: tuple[tuple[str, str, str], ...] = io.persist(_NotChecked(), default=())
     seconds: float = 0.0
-    curves: tuple[Curve, ...] = field(default=(), compare=False, repr=False)
+    curves: tuple[Curve, ...] = io.transient(default=(), compare=False)
     lam: float = LAM
-    target: tuple[str, str] = ("", "learner")
+    target: tuple[str, str] = io.persist(io.Strings(), default=("", "learner"))
 
     @property
     def failures(self) -> tuple[Verdict, ...]:
@@ -300,35 +315,3 @@ class CheckReport:
 
     def __str__(self) -> str:
         return self.to_text()
-
-    def to_dict(self) -> dict[str, Any]:
-        """The report as JSON types (N/A numbers as None).
-
-        Returns
-        -------
-        dict
-
-        Examples
-        --------
-        >>> from maxmargin.testing import Verdict
-        >>> v = Verdict("mistakes <= (R/gamma)^2", "mistakes", "bound", "separable/none",
-        ...             "FAIL", "too many mistakes", order="cyclic", seed=0)
-        >>> rep = CheckReport("mine", "quick", 0, (0, 1, 2), 30, (v,))
-        >>> d = rep.to_dict()
-        >>> d["passed"], d["verdicts"][0]["statistic"]
-        (False, None)
-        """
-        return jsonable(
-            {
-                "learner": self.learner,
-                "battery": self.battery,
-                "data_seed": self.data_seed,
-                "seeds": list(self.seeds),
-                "epochs": self.epochs,
-                "passed": self.passed,
-                "counts": self.counts(),
-                "seconds": self.seconds,
-                "verdicts": [v.to_dict() for v in self.verdicts],
-                "not_checked": [list(r) for r in self.not_checked],
-            }
-        )

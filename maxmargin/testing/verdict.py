@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
+from .. import io
 from ..evaluation.bounds import best_scale_mistake_bound
 from ..evaluation.scoring import RunResult
 from ..online.claims import Average, Claim, Invariance, MistakeBound, Rate, RegretBound
@@ -58,9 +59,20 @@ MIN_POINTS, MIN_RUNS = 4, 3
 RTOL = 1e-9
 
 
+class _Interval(io.Codec):
+    """A ``(lo, hi)`` pair of numbers, written as a list (``"inf"``, ``null`` for NaN)."""
+
+    def load(self, doc: Any) -> tuple[float, float]:
+        lo, hi = (io.Number().load(x) for x in io.Tuple().load(doc))
+        return lo, hi
+
+
 @dataclass(frozen=True)
-class Verdict:
+class Verdict(io.Persistent):
     """One claim judged on one problem.
+
+    Its document (``to_dict``: :class:`~maxmargin.io.Persistent`) is its fields, the
+    interval a list, an N/A number ``null``.
 
     Attributes
     ----------
@@ -99,6 +111,9 @@ class Verdict:
     ...             "PASS", "regret at most 0.05 of the bound", statistic=0.05)
     >>> v.to_dict()["outcome"], v.interval
     ('PASS', None)
+    >>> Verdict("c", "rate", "exponent", "p", "PASS", "ok", interval=(-1.2, -1.1)).to_dict()[
+    ...     "interval"]
+    [-1.2, -1.1]
     """
 
     claim: str
@@ -108,7 +123,7 @@ class Verdict:
     outcome: str
     reason: str
     statistic: float = math.nan
-    interval: tuple[float, float] | None = None
+    interval: tuple[float, float] | None = io.persist(_Interval(), default=None)
     threshold: float = math.nan
     runs: int = 0
     order: str | None = None
@@ -116,23 +131,6 @@ class Verdict:
     t: int | None = None
     reference: str = ""
     seconds: float = field(default=math.nan, compare=False)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The verdict as its fields (the interval a list).
-
-        Returns
-        -------
-        dict
-
-        Examples
-        --------
-        >>> Verdict("c", "rate", "exponent", "p", "PASS", "ok", interval=(-1.2, -1.1)).to_dict()[
-        ...     "interval"]
-        [-1.2, -1.1]
-        """
-        out = {k: getattr(self, k) for k in self.__dataclass_fields__}
-        out["interval"] = None if self.interval is None else list(self.interval)
-        return out
 
 
 @dataclass(frozen=True, eq=False)
