@@ -263,6 +263,23 @@ class ExactSolution(io.Persistent):
             status = "optimal_inaccurate"  # the file's solve was not certified; this is
         return dataclasses.replace(self, problem=problem, certificate=cert, status=status)
 
+    @property
+    def support_kinds(self) -> str:
+        """The support vectors by kind, in words (the summary's and the reports').
+
+        ``margin M, bound B`` (``0 < alpha_i < C_i`` and ``alpha_i = C_i``); the squared
+        hinge has no box (``alpha_i = 2 C_i xi_i``): its support vectors are one kind.
+
+        Examples
+        --------
+        >>> from maxmargin import Dataset, SVMProblem, solve
+        >>> solve(SVMProblem(Dataset([[2.0], [-2.0]], [1, -1]), C=1.0)).support_kinds
+        'margin 2, bound 0'
+        """
+        if self.problem.squared:
+            return "alpha > 0: inside the margin or on it, the squared hinge has no bound"
+        return f"margin {len(self.margin_support)}, bound {len(self.bound_support)}"
+
     def summary(self) -> str:
         """A readable multi-line report (what ``maxmargin solve`` prints).
 
@@ -316,14 +333,8 @@ class ExactSolution(io.Persistent):
                     else f"  margin 1/||w||    {self.margin:.12g}"
                 ),
                 f"  b                 {self.b:.12g}",
-                f"  support vectors   {len(self.support)} "
-                + (
-                    # the squared hinge has no box: each alpha_i = 2 C_i xi_i, none at a bound
-                    f"(alpha > 0: inside the margin or on it; sv_tol {self.sv_tol:.1e})"
-                    if p.squared
-                    else f"(margin {len(self.margin_support)}, bound {len(self.bound_support)}; "
-                    f"sv_tol {self.sv_tol:.1e})"
-                ),
+                f"  support vectors   {len(self.support)} ({self.support_kinds}; "
+                f"sv_tol {self.sv_tol:.1e})",
                 f"  training error    {self.training_error:.4f}",
                 f"  time              {self.solve_seconds:.3f} s",
             ]

@@ -86,8 +86,7 @@ def _reference(ref: Reference, title: str) -> list[str]:
         + f"; solver {sol.solver}.",
         f"- ||{'w' if p.intercept == 'free' else 'w~'}*|| = "
         f"{np.linalg.norm(ref.w_star):.6g}, support vectors "
-        f"{len(sol.support)} (margin {len(sol.margin_support)}, bound "
-        f"{len(sol.bound_support)}), training error {sol.training_error:.4f}.",
+        f"{len(sol.support)} ({sol.support_kinds}), training error {sol.training_error:.4f}.",
         f"- R = max ||z_i|| = {ref.R:.6g} (in the learners' space).",
     ]
     if ref.separable:
