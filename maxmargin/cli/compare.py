@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..conventions import DEFAULT_INTERCEPT, DEFAULT_LOSS, INTERCEPTS
+from ..conventions import DEFAULT_INTERCEPT, INTERCEPTS
 from .learners import _learner_options, _learner_targets
 from .options import (
     COMPARE_FIGURES,
@@ -165,9 +165,7 @@ def _kernel_learner_names() -> list[str]:
 
 def _kernel_refusals(args: argparse.Namespace, names: list[str]) -> str | None:
     """Why ``compare --kernel`` cannot run with these options (None: it can); before any work."""
-    from ..kernel_problem import KERNEL_INTERCEPTS
-
-    refusal = _kernel_param_refusal(args, "the linear comparison")
+    refusal = _kernel_param_refusal(args, "the linear comparison", "the linear comparison's")
     if refusal is not None:
         return refusal
     linear = [t for t in names if t not in _kernel_learner_names()]
@@ -178,13 +176,6 @@ def _kernel_refusals(args: argparse.Namespace, names: list[str]) -> str | None:
         )
     if args.lam is not None:
         return "--lam: the kernel comparison takes --C (kernel_pegasos gets lam = 1/(C n))"
-    if args.loss != DEFAULT_LOSS:
-        return f"--loss {args.loss} is the linear comparison's; a kernel SVM solves the hinge"
-    if args.intercept not in KERNEL_INTERCEPTS:
-        return (
-            f"--intercept {args.intercept} is the linear comparison's; a kernel SVM takes "
-            f"{' or '.join(KERNEL_INTERCEPTS)}"
-        )
     given = {
         "--weights": args.weights,
         "--class-weight": args.class_weight,

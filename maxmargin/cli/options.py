@@ -605,11 +605,17 @@ def _kernel_options(args: argparse.Namespace) -> list[str]:
     return [f"--{o}" for o in ("gamma", "degree", "coef0") if getattr(args, o) is not None]
 
 
-def _kernel_param_refusal(args: argparse.Namespace, linear: str) -> str | None:
-    """A kernel parameter without ``--kernel``, or one its kernel does not take (else None).
+def _kernel_param_refusal(args: argparse.Namespace, linear: str, owner: str) -> str | None:
+    """Why the kernel options cannot go together (None: they can), before any work.
 
-    ``linear``: what the command does without ``--kernel``, in the message.
+    A kernel parameter without ``--kernel``, one its kernel does not take, a loss or an
+    intercept a kernel SVM does not solve. ``linear``: what the command does without
+    ``--kernel``; ``owner``: whose options those are (``the linear solver's``), in the
+    messages.
     """
+    from ..conventions import DEFAULT_LOSS
+    from ..kernel_problem import KERNEL_INTERCEPTS
+
     given = _kernel_options(args)
     if args.kernel is None:
         verb = "needs" if len(given) == 1 else "need"
@@ -620,6 +626,13 @@ def _kernel_param_refusal(args: argparse.Namespace, linear: str) -> str | None:
     if stray:
         verb = "does" if len(stray) == 1 else "do"
         return f"{', '.join(stray)} {verb} not apply to the {args.kernel} kernel"
+    if args.loss != DEFAULT_LOSS:
+        return f"--loss {args.loss} is {owner}; a kernel SVM solves the hinge"
+    if args.intercept not in KERNEL_INTERCEPTS:
+        return (
+            f"--intercept {args.intercept} is {owner}; a kernel SVM takes "
+            f"{' or '.join(KERNEL_INTERCEPTS)}"
+        )
     return None
 
 

@@ -9,12 +9,10 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_positive, reciprocal_form
-from ..conventions import DEFAULT_LOSS
 from ..exceptions import NotSeparableError, ParameterError
 from ..io.files import display
 from ..io.json import format_header
 from ..kernel_certificate import decision_values
-from ..kernel_problem import KERNEL_INTERCEPTS
 from ..solvers.kernel import DENSE_MAX, KernelSolution, solve_kernel_dual
 from .options import (
     _add_data_args,
@@ -148,18 +146,11 @@ def run(args: argparse.Namespace) -> int:
 
 def _kernel_refusals(args: argparse.Namespace) -> str | None:
     """Why the options cannot solve a kernel SVM (None: they can); before any work."""
-    refusal = _kernel_param_refusal(args, "the linear solve")
+    refusal = _kernel_param_refusal(args, "the linear solve", "the linear solver's")
     if refusal is not None:
         return refusal
     if args.liblinear_model is not None:
         return "--liblinear-model writes a linear model; a kernel SVM has none (use --json)"
-    if args.loss != DEFAULT_LOSS:
-        return f"--loss {args.loss} is the linear solver's; a kernel SVM solves the hinge"
-    if args.intercept not in KERNEL_INTERCEPTS:
-        return (
-            f"--intercept {args.intercept} is the linear solver's; a kernel SVM takes "
-            f"{' or '.join(KERNEL_INTERCEPTS)}"
-        )
     if args.form != "dual":
         return f"--form {args.form}: a kernel SVM is solved in its dual form only"
     if args.solver is not None and args.solver.lower() not in KERNEL_SOLVERS:
