@@ -370,7 +370,7 @@ def solve(
     """
     t0 = time.perf_counter()
     if isinstance(problem, KernelProblem):  # SVMProblem(data, kernel=...) built it
-        return solve_kernel_dual(problem, tol=tol)  # type: ignore[return-value]
+        return solve_kernel_dual(problem, tol=tol)
     if not isinstance(problem, SVMProblem):
         raise ParameterError(
             f"solve needs a maxmargin.SVMProblem, got {type(problem).__name__}; "

@@ -24,16 +24,18 @@ of these (:func:`svm_problem`), and :func:`maxmargin.solve` solves it by
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from . import io
 from ._validation import check_bool, check_positive, reciprocal_form
 from .data import Dataset
 from .data.weights import combine_weights
-from .exceptions import ParameterError
+from .exceptions import DataError, ParameterError
 from .kernels import GramOperator, Kernel, check_psd, make_kernel
 
 __all__ = ["KernelProblem", "KERNEL_INTERCEPTS", "svm_problem"]
@@ -41,9 +43,42 @@ __all__ = ["KernelProblem", "KERNEL_INTERCEPTS", "svm_problem"]
 #: Intercept modes of the kernel dual (``augmented`` is the linear solver's only).
 KERNEL_INTERCEPTS = ("free", "none")
 
+#: The kernels with a gamma (resolved from the training rows when ``scale``/``auto``).
+_GAMMA_KERNELS = ("rbf", "poly", "sigmoid")
 
-@dataclass(frozen=True, eq=False, init=False)
-class KernelProblem:
+
+class _KernelCodec(io.Codec):
+    """A :class:`~maxmargin.kernels.Kernel` as ``{"name", "gamma", "degree", "coef0"}``.
+
+    ``gamma`` resolved (0 for precomputed and callable, null for linear); ``degree`` only
+    for poly, ``coef0`` only for poly and sigmoid (null where the kernel has none).
+    """
+
+    def dump(self, value: Kernel) -> dict[str, Any]:  # noqa: D102
+        name = value.name
+        return {
+            "name": name,
+            "gamma": None if name == "linear" else float(value.resolve_gamma(None)),
+            "degree": value.degree if name == "poly" else None,
+            "coef0": value.coef0 if name in ("poly", "sigmoid") else None,
+        }
+
+    def load(self, doc: Any) -> Kernel:  # noqa: D102
+        name = io.Str().load(doc["name"])
+        if name == "callable":
+            raise DataError("the kernel was a Python function, which no file holds")
+        kw: dict[str, Any] = {"gamma": io.Number().load(doc["gamma"])}
+        if name not in _GAMMA_KERNELS:
+            kw = {}
+        if doc.get("degree") is not None:
+            kw["degree"] = io.Int().load(doc["degree"])
+        if doc.get("coef0") is not None:
+            kw["coef0"] = io.Number().load(doc["coef0"])
+        return Kernel(name, **kw)
+
+
+@dataclass(frozen=True, eq=False, init=False, kw_only=True)
+class KernelProblem(io.Persistent):
     """A kernel SVM problem on a :class:`~maxmargin.Dataset`.
 
     Parameters
@@ -67,8 +102,11 @@ class KernelProblem:
 
     Attributes
     ----------
+    kernel : Kernel
+        Its gamma resolved on the training rows (``scale``, ``auto``: a number).
     gram : GramOperator
-        The kernel bound to the training rows (its PSD slack set by the check).
+        The kernel bound to the training rows (its PSD slack set by the check); None in
+        a problem read from a file without its data (:meth:`with_data`).
     weights : ndarray of shape (n,) or None
 
     Raises
@@ -85,13 +123,16 @@ class KernelProblem:
     ([2.0, 2.0], 1.0)
     """
 
-    data: Dataset
-    kernel: Kernel
+    _data: Dataset | None = io.transient()  # None: read from a file without its data
+    data_name: str = io.persist(key="data")
+    n: int
+    d: int
+    kernel: Kernel = io.persist(_KernelCodec())
     C: float
     hard: bool
     intercept: str
     weights: np.ndarray | None
-    gram: GramOperator
+    _gram: GramOperator | None = io.transient()
 
     def __init__(
         self,
@@ -134,21 +175,76 @@ class KernelProblem:
             raise ParameterError("the Gram and the labels disagree on n")
         if check:
             op = check_psd(op)
+        if k.name in _GAMMA_KERNELS:  # the file's gamma, and the same kernel when read
+            k = dataclasses.replace(k, gamma=op.gamma)
         for name, value in (
-            ("data", data),
+            ("_data", data),
+            ("data_name", data.name),
+            ("n", data.n),
+            ("d", data.d),
             ("kernel", k),
             ("C", Cv),
             ("hard", bool(hard)),
             ("intercept", intercept),
             ("weights", weights),
-            ("gram", op),
+            ("_gram", op),
         ):
             object.__setattr__(self, name, value)
 
     @property
-    def n(self) -> int:
-        """The number of examples."""
-        return self.data.n
+    def data(self) -> Dataset:
+        """The problem's data (a problem read from a file has none: :meth:`with_data`)."""
+        if self._data is None:
+            raise DataError(
+                f"{self.data_name}: this kernel problem was read from a file without its "
+                "data; give them: from_json(file, data), or .with_data(data)"
+            )
+        return self._data
+
+    @property
+    def gram(self) -> GramOperator:
+        """The kernel bound to the training rows (needs the data, as :attr:`data`)."""
+        if self._gram is None:
+            self.data  # noqa: B018 - raises the one line that says the data are missing
+        assert self._gram is not None  # a problem with its data has its Gram
+        return self._gram
+
+    def with_data(self, data: Dataset) -> KernelProblem:
+        """The problem on ``data`` (checked: same n and d), built anew (the Gram checked).
+
+        Parameters
+        ----------
+        data : Dataset
+            The data it was stated on (rows in the same order: the weights are per row).
+
+        Returns
+        -------
+        KernelProblem
+
+        Raises
+        ------
+        DataError
+            ``data`` of another shape, or a Gram that is not PSD on them.
+
+        Examples
+        --------
+        >>> from maxmargin import Dataset
+        >>> data = Dataset([[0.0], [1.0]], [-1, 1])
+        >>> p = KernelProblem(data, "rbf", C=2.0).without_data()
+        >>> p.kernel.gamma, p._gram is None, p.with_data(data).gram.gamma
+        (4.0, True, 4.0)
+        """
+        if not isinstance(data, Dataset):
+            raise ParameterError(f"data must be a maxmargin.Dataset, got {type(data).__name__}")
+        if (data.n, data.d) != (self.n, self.d):
+            raise DataError(
+                f"the kernel problem is of data with n={self.n}, d={self.d}; {data.name} "
+                f"has n={data.n}, d={data.d}: give the data it was stated on"
+            )
+        C = None if self.hard else self.C
+        return KernelProblem(
+            data, self.kernel, C, self.hard, self.intercept, sample_weight=self.weights
+        )
 
     @property
     def costs(self) -> np.ndarray:
@@ -160,7 +256,7 @@ class KernelProblem:
     def __repr__(self) -> str:
         kind = "hard" if self.hard else f"C={self.C:g}"
         return (
-            f"KernelProblem({self.data.name}, n={self.n}, kernel={self.kernel!r}, {kind}, "
+            f"KernelProblem({self.data_name}, n={self.n}, kernel={self.kernel!r}, {kind}, "
             f"intercept={self.intercept!r})"
         )
 

@@ -32,6 +32,7 @@ from maxmargin.evaluation.path.tracer import BreakpointCertificates
 from maxmargin.evaluation.reference import Reference
 from maxmargin.io.json import FORMATS
 from maxmargin.io.schema import specs
+from maxmargin.kernel_problem import KernelProblem
 from maxmargin.online import Perceptron, run
 from maxmargin.online.claims import (
     NOVIKOFF,
@@ -46,6 +47,7 @@ from maxmargin.online.claims import (
 from maxmargin.online.learner import Declared
 from maxmargin.online.step_sizes import Constant, InverseSqrt, PegasosStep, StepSize
 from maxmargin.separation import SeparationCertificate, verify_separation
+from maxmargin.solvers.kernel import KernelSolution, solve_kernel_dual
 from maxmargin.testing import CheckReport, Verdict
 
 
@@ -77,6 +79,20 @@ def _solution():
 
 def _hard_solution():
     return mm.solve(mm.SVMProblem(mm.make_separable(20, 2, seed=3), hard=True))
+
+
+def _kernel_problem():
+    return KernelProblem(_data(), "poly", C=0.7, degree=2, sample_weight=np.linspace(0, 2, 24))
+
+
+def _kernel_solution():
+    return solve_kernel_dual(KernelProblem(_data(), "rbf", C=2.0))
+
+
+def _kernel_hard_solution():
+    """Hard margin (C inf), intercept none, the linear kernel (gamma null)."""
+    data = mm.make_separable(20, 2, seed=3)
+    return solve_kernel_dual(KernelProblem(data, "linear", hard=True, intercept="none"))
 
 
 def _certificate():
@@ -182,6 +198,11 @@ EXAMPLES = {
     Certificate: [_certificate, _undecided],
     SeparationCertificate: [_separation, _separation_none],
     mm.ExactSolution: [_solution, _hard_solution],
+    KernelProblem: [
+        _kernel_problem,
+        lambda: KernelProblem(_data(), "sigmoid", hard=True, check=False),
+    ],
+    KernelSolution: [_kernel_solution, _kernel_hard_solution],
     mm.Comparison: [_comparison, _comparison_separable],
     Reference: [lambda: _comparison().references[0], lambda: _comparison_separable().references[0]],
     mm.RunResult: [lambda: _comparison().runs[1], lambda: _comparison_separable().runs[1]],
@@ -228,8 +249,10 @@ def _same(a, b):
         return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
         return np.array_equal(a, b, equal_nan=True) and np.asarray(a).dtype == np.asarray(b).dtype
-    if dataclasses.is_dataclass(a):
+    if isinstance(a, io.Persistent):
         return io.equal(a, b)
+    if dataclasses.is_dataclass(a):  # a value a codec writes whole (a Kernel)
+        return type(b) is type(a) and a == b
     if isinstance(a, BreakpointCertificates):  # its rows (what its codec writes)
         return type(b) is type(a) and _same(a._rows, b._rows) and a._tol == b._tol
     if isinstance(a, float) and isinstance(b, float) and math.isnan(a):

@@ -13,7 +13,7 @@ import maxmargin as mm
 from maxmargin.cli import main
 from maxmargin.io.json import dumps, format_header
 from maxmargin.kernel_problem import KernelProblem
-from maxmargin.solvers.kernel import solve_kernel_dual
+from maxmargin.solvers.kernel import KernelSolution, solve_kernel_dual
 
 HEART = str(mm.data.sources._PACKAGE_DATA / "heart_scale")
 
@@ -73,9 +73,7 @@ PROBLEMS = {
 
 def _written(sol):
     """The document ``solve --kernel --json`` writes for ``sol``."""
-    from maxmargin.cli.solve import kernel_document
-
-    return json.loads(dumps(kernel_document(sol)))
+    return json.loads(sol.to_json())
 
 
 @pytest.mark.parametrize("name", PROBLEMS)
@@ -96,3 +94,79 @@ def test_cli_document_has_the_legacy_keys(tmp_path, capsys):
     assert sorted(doc) == sorted(legacy)
     assert doc["kernel"] == legacy["kernel"]
     assert doc["alpha"]["index"] == legacy["alpha"]["index"]
+
+
+def _rbf(A, B, gamma):
+    sq = (A**2).sum(1)[:, None] + (B**2).sum(1)[None, :] - 2 * A @ B.T
+    return np.exp(-gamma * sq)
+
+
+def test_from_json_without_data_is_the_files_word(tmp_path, capsys):
+    target = tmp_path / "k.json"
+    argv = ["solve", HEART, "--kernel", "rbf", "--C", "2", "--json", str(target)]
+    assert main(argv) == 0
+    capsys.readouterr()
+    saved = KernelSolution.from_json(target)
+    doc = json.loads(target.read_text())
+    assert type(saved) is KernelSolution and saved.problem._data is None
+    assert saved.b == doc["b"] and saved.problem.kernel.gamma == doc["kernel"]["gamma"]
+    assert saved.problem.weights is None and saved.problem.n == doc["n"]
+    for what in (lambda: saved.margin, lambda: saved.decision_function([[0.0] * 13])):
+        with pytest.raises(mm.DataError, match="read from a file without its data") as e:
+            what()
+        assert "\n" not in str(e.value)
+
+
+def test_with_data_recertifies_against_numpy(tmp_path, capsys):
+    target = tmp_path / "k.json"
+    argv = ["solve", HEART, "--kernel", "rbf", "--C", "2", "--json", str(target)]
+    assert main(argv) == 0
+    capsys.readouterr()
+    data = mm.data.load_libsvm(HEART)
+    sol = KernelSolution.from_json(target, data)
+    assert sol.certificate.ok and sol.status == "optimal"
+    # independently: the dual objective and f(x) from the file's alpha, b with numpy
+    doc = json.loads(target.read_text())
+    X = data.X.toarray() if hasattr(data.X, "toarray") else np.asarray(data.X)
+    alpha = np.zeros(doc["n"])
+    alpha[doc["alpha"]["index"]] = doc["alpha"]["value"]
+    c = alpha * data.y
+    K = _rbf(X, X, doc["kernel"]["gamma"])
+    dual = alpha.sum() - 0.5 * c @ K @ c
+    assert sol.certificate.dual_objective == pytest.approx(dual, rel=1e-12)
+    f = K @ c + doc["b"]
+    np.testing.assert_allclose(sol.decision_function(X[:7]), f[:7], rtol=1e-10, atol=1e-12)
+    assert sol.margin == pytest.approx(1 / np.sqrt(c @ K @ c), rel=1e-12)
+
+
+def test_with_data_of_other_data_is_uncertified_or_refused():
+    data = _data()
+    saved = solve_kernel_dual(PROBLEMS["rbf-weighted"](data)).without_data()
+    other = _data(seed=5)
+    with pytest.warns(RuntimeWarning, match="NOT CERTIFIED"):
+        assert saved.with_data(other).status == "uncertified"
+    with pytest.raises(mm.DataError, match="n=24, d=2; xor has n=10, d=2"):
+        saved.with_data(_data(n=10))
+
+
+@pytest.mark.parametrize("name", PROBLEMS)
+def test_round_trip_with_data_keeps_the_point(name):
+    data = _data()
+    sol = solve_kernel_dual(PROBLEMS[name](data))
+    doc = json.loads(sol.to_json())
+    if name == "sigmoid":  # solved with check=False: the Gram is checked again, and fails
+        with pytest.raises(mm.ParameterError, match="not positive semi-definite on these data"):
+            KernelSolution.from_json(doc, data)
+        return
+    back = KernelSolution.from_json(doc, data)
+    assert back.to_json() == sol.to_json()
+    assert back.problem.gram.gamma == sol.problem.gram.gamma
+
+
+def test_callable_kernel_is_refused_when_read():
+    data = _data()
+    sol = solve_kernel_dual(KernelProblem(data, lambda A, B: A @ B.T, C=1.0))
+    doc = json.loads(sol.to_json())
+    assert doc["kernel"] == {"name": "callable", "gamma": 0.0, "degree": None, "coef0": None}
+    with pytest.raises(mm.DataError, match="a Python function, which no file holds"):
+        KernelSolution.from_json(doc)

@@ -193,7 +193,7 @@ def run_kernel(args: argparse.Namespace) -> int:
         return 1
     if args.json != "-" and not args.quiet:
         print(kernel_summary(sol))
-    _write_json(kernel_document(sol), args.json)
+    _write_json(sol.to_dict(), args.json)
     return 0 if sol.certificate.ok else 1
 
 
@@ -254,45 +254,3 @@ def kernel_summary(sol: KernelSolution) -> str:
             f"  time              {sol.solve_seconds:.3f} s",
         ]
     )
-
-
-def kernel_document(sol: KernelSolution) -> dict[str, Any]:
-    """``solve --kernel --json``: the solution's numbers, ``alpha`` sparse.
-
-    ``alpha`` by its entries on ``support``, ``{"n", "index", "value"}`` (every other
-    ``alpha_i`` is 0; the linear solution's form); ``dual_coef`` is ``alpha_i y_i``
-    there (``SVC.dual_coef_[0]``); ``gamma`` resolved (``scale``/``auto`` as a number).
-    """
-    p, k, c = sol.problem, sol.problem.kernel, sol.certificate
-    return {
-        **format_header("kernel_solution"),
-        "data": p.data.name,
-        "n": p.n,
-        "d": p.data.d,
-        "kernel": {
-            "name": k.name,
-            "gamma": p.gram.gamma if k.name != "linear" else None,
-            "degree": k.degree if k.name == "poly" else None,
-            "coef0": k.coef0 if k.name in ("poly", "sigmoid") else None,
-        },
-        "C": p.C,
-        "hard": p.hard,
-        "intercept": p.intercept,
-        "weights": p.weights,
-        "b": sol.b,
-        "alpha": {"n": p.n, "index": sol.support, "value": sol.alpha[sol.support]},
-        "support": sol.support,
-        "dual_coef": sol.dual_coef,
-        "free_support": sol.free_support,
-        "bound_support": sol.bound_support,
-        "primal_objective": c.primal_objective,
-        "dual_objective": c.dual_objective,
-        "duality_gap": c.duality_gap,
-        "relative_gap": c.relative_gap,
-        "status": sol.status,
-        "route": sol.route,
-        "iterations": sol.iterations,
-        "polished": sol.polished,
-        "solve_seconds": sol.solve_seconds,
-        "certificate": c.to_dict(),
-    }

@@ -41,7 +41,7 @@ __all__ = [
 FORMATS: dict[str, tuple[int, str]] = {
     "solution": (2, "ExactSolution.from_json"),
     "not_separable": (1, "json.load; its certificate: SeparationCertificate.from_json"),
-    "kernel_solution": (1, "json.load (maxmargin solve --kernel --json)"),
+    "kernel_solution": (1, "KernelSolution.from_json"),
     "path": (2, "RegularizationPath.from_json"),
     "exact_path": (1, "ExactPath.from_json"),
     "comparison": (2, "Comparison.from_json"),

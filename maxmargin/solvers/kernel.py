@@ -21,16 +21,20 @@ This is the engine of the kernel SVM; its public form (``SVMProblem(kernel=...)`
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
+import warnings
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
+from .. import io
 from .._numerics import _pow2
 from .._validation import check_choice
 from ..certificate import DEFAULT_TOL, Certificate
+from ..data import Dataset
 from ..exceptions import MaxMarginError, NotSeparableError, ParameterError, SolverError
 from ..kernel_certificate import certify_kernel
 from ..kernel_problem import KernelProblem
@@ -57,9 +61,14 @@ _EPS_MIN = 1e-13
 _ROUNDING = 1e-12
 
 
-@dataclass(frozen=True, eq=False)
-class KernelSolution:
-    """A solved and certified kernel SVM dual.
+@dataclass(frozen=True, eq=False, kw_only=True)
+class KernelSolution(io.Persistent):
+    """A solved and certified kernel SVM dual (``maxmargin.kernel_solution/1``).
+
+    Read from a file without its data (``KernelSolution.from_json(file)``) it is the
+    file's word: its problem has no data and no Gram (:attr:`margin` and
+    :meth:`decision_function` say so); ``from_json(file, data)`` re-certifies it
+    (:meth:`with_data`).
 
     Attributes
     ----------
@@ -86,21 +95,91 @@ class KernelSolution:
         Whether the point is the polish's (else the solver's own).
     solve_seconds : float
     problem : KernelProblem
+        Without its data when read from a file without them.
     """
 
-    alpha: np.ndarray
+    FORMAT: ClassVar[str] = "kernel_solution"
+    COMPUTED: ClassVar[tuple[str, ...]] = (
+        "primal_objective",
+        "dual_objective",
+        "duality_gap",
+        "relative_gap",
+    )
+
+    problem: KernelProblem = io.persist(io.Nested(KernelProblem), inline=True)
     b: float
-    support: np.ndarray
-    free_support: np.ndarray
-    bound_support: np.ndarray
+    alpha: np.ndarray = io.persist(io.Array(sparse=True))
+    support: np.ndarray = io.persist(io.Array(int))
     dual_coef: np.ndarray
-    certificate: Certificate
+    free_support: np.ndarray = io.persist(io.Array(int))
+    bound_support: np.ndarray = io.persist(io.Array(int))
     status: str
     route: str
     iterations: int
     polished: bool
     solve_seconds: float
-    problem: KernelProblem
+    certificate: Certificate = io.persist(io.Nested(Certificate))
+
+    @property
+    def primal_objective(self) -> float:
+        """The primal objective at the point: the certificate's."""
+        return self.certificate.primal_objective
+
+    @property
+    def dual_objective(self) -> float:
+        """The dual objective at ``alpha``: the certificate's."""
+        return self.certificate.dual_objective
+
+    @property
+    def duality_gap(self) -> float:
+        """Primal minus dual objective: the certificate's."""
+        return self.certificate.duality_gap
+
+    @property
+    def relative_gap(self) -> float:
+        """The duality gap relative to the objectives: the certificate's."""
+        return self.certificate.relative_gap
+
+    def with_data(self, data: Dataset, *, tol: float | None = None) -> KernelSolution:
+        """The solution on ``data``, its certificate recomputed from them with numpy.
+
+        A file is not a proof: ``KernelSolution.from_json(file, data)`` ends here. The
+        file's point ``(alpha, b)``, support sets and solver fields are kept; the
+        certificate is :func:`~maxmargin.kernel_certificate.certify_kernel`'s on ``data``.
+
+        Parameters
+        ----------
+        data : Dataset
+            The data it was solved on (the same rows in the same order).
+        tol : float, optional
+            Tolerance of the recomputed certificate (default: the file's).
+
+        Returns
+        -------
+        KernelSolution
+            ``status`` ``"uncertified"`` (and a RuntimeWarning) when the point does not
+            certify on ``data``: other data, or an edited file.
+
+        Raises
+        ------
+        DataError
+            ``data`` of another shape, or whose Gram is not PSD.
+        """
+        problem = self.problem.with_data(data)
+        t = self.certificate.tol if tol is None else tol
+        cert = certify_kernel(problem, self.alpha, self.b, tol=t)
+        status = self.status
+        if not cert.ok:
+            status = "uncertified"
+            warnings.warn(
+                f"{data.name}: the kernel solution read from the file is NOT CERTIFIED on "
+                f"these data (relative gap {cert.relative_gap:.2e}, worst KKT residual "
+                f"{cert.worst()[0]} = {cert.worst()[1]:.2e}): are they the data it was "
+                "solved on?",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+        return dataclasses.replace(self, problem=problem, certificate=cert, status=status)
 
     @property
     def margin(self) -> float:
@@ -131,9 +210,10 @@ class KernelSolution:
         ndarray of shape (p,)
         """
         p = self.problem
+        data = p.data  # a solution read without its data: one line, from the problem
         if p.kernel.name == "callable":
             assert p.kernel.function is not None
-            Xs = np.asarray(p.data.X.toarray() if hasattr(p.data.X, "toarray") else p.data.X)
+            Xs = np.asarray(data.X.toarray() if hasattr(data.X, "toarray") else data.X)
             Kx = np.asarray(p.kernel.function(np.asarray(X, float), Xs[self.support]), float)
         else:
             Kx = p.gram.cross(X, self.support)
