@@ -170,3 +170,79 @@ def test_callable_kernel_is_refused_when_read():
     assert doc["kernel"] == {"name": "callable", "gamma": 0.0, "degree": None, "coef0": None}
     with pytest.raises(mm.DataError, match="a Python function, which no file holds"):
         KernelSolution.from_json(doc)
+
+
+# --------------------------------------------------------------- the kernel comparison
+
+SERIES = ("t", "objective", "suboptimality", "distance", "distance_low", "distance_high")
+
+
+def _legacy_comparison(cmp):
+    """``report.json`` as ``report/kernel.py`` wrote it by hand (frozen here)."""
+    p, sol = cmp.problem, cmp.optimum
+    cert, k = sol.certificate, p.kernel
+    doc = {
+        **format_header("kernel_comparison"),
+        "data": p.data.name,
+        "n": p.n,
+        "d": p.data.d,
+        "kernel": {
+            "name": k.name,
+            "gamma": p.gram.gamma if k.name != "linear" else None,
+            "degree": k.degree if k.name == "poly" else None,
+            "coef0": k.coef0 if k.name in ("poly", "sigmoid") else None,
+        },
+        "C": p.C,
+        "intercept": p.intercept,
+        "reference": {
+            "objective": cmp.objective,
+            "b": sol.b,
+            "support": len(sol.support),
+            "free_support": len(sol.free_support),
+            "bound_support": len(sol.bound_support),
+            "route": sol.route,
+            "certified": bool(cert.ok),
+            "duality_gap": cert.duality_gap,
+            "relative_gap": cert.relative_gap,
+            "certificate": cert.to_dict(),
+        },
+        "optimum_radius": cmp.optimum_radius,
+        "radius": cmp.radius,
+        "margin": cmp.margin,
+        "novikoff": cmp.novikoff,
+        "seeds": list(cmp.seeds),
+        "rows": cmp.rows,
+        "runs": [
+            {
+                "learner": s.learner,
+                "seed": s.seed,
+                "mistake_bound_applies": s.mistake_bound_applies,
+                **{k: getattr(s, k) for k in (*SERIES, "regret", "mistakes")},
+            }
+            for s in cmp.scores
+        ],
+    }
+    return json.loads(dumps(doc))
+
+
+@pytest.fixture(scope="module")
+def kcmp():
+    from maxmargin.evaluation.kernel_scoring import compare_kernel
+
+    return compare_kernel(_data(n=30), gamma=2.0, C=10.0, epochs=2, seeds=[0, 1])
+
+
+def _comparison_written(cmp, tmp_path):
+    from maxmargin.report import write_report
+
+    write_report(cmp, tmp_path, figures=False)
+    return json.loads((tmp_path / "report.json").read_text())
+
+
+def test_comparison_document_keeps_its_keys_and_values(kcmp, tmp_path):
+    doc, legacy = _comparison_written(kcmp, tmp_path), _legacy_comparison(kcmp)
+    for key, value in legacy.items():
+        if key == "reference":
+            assert {k: doc[key][k] for k in value} == value
+        else:
+            assert doc[key] == value, key
