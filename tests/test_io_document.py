@@ -26,6 +26,7 @@ import pytest
 import maxmargin as mm
 from maxmargin import DataError, ParameterError, io
 from maxmargin.certificate import Certificate, certify
+from maxmargin.evaluation.kernel_scoring import KernelComparison, KernelScore, compare_kernel
 from maxmargin.evaluation.path.learners import LearnerPathStudy, learners_along_path
 from maxmargin.evaluation.path.limits import HardMarginLimit, hard_margin_limit
 from maxmargin.evaluation.path.tracer import BreakpointCertificates
@@ -93,6 +94,20 @@ def _kernel_hard_solution():
     """Hard margin (C inf), intercept none, the linear kernel (gamma null)."""
     data = mm.make_separable(20, 2, seed=3)
     return solve_kernel_dual(KernelProblem(data, "linear", hard=True, intercept="none"))
+
+
+@functools.cache
+def _kernel_comparison():
+    """Two learners, two seeds; the data separable in the kernel's space (a margin)."""
+    data = mm.make_separable(16, 2, seed=3)
+    return compare_kernel(
+        data, ["dual_perceptron", "kernel_pa1"], gamma=1.0, epochs=2, seeds=[0, 1]
+    )
+
+
+def _kernel_comparison_not_separable():
+    """Not separated by the linear kernel: margin and Novikoff None (null)."""
+    return compare_kernel(_data(), ["kernel_pegasos"], kernel="linear", C=0.5, epochs=1)
 
 
 def _certificate():
@@ -203,6 +218,8 @@ EXAMPLES = {
         lambda: KernelProblem(_data(), "sigmoid", hard=True, check=False),
     ],
     KernelSolution: [_kernel_solution, _kernel_hard_solution],
+    KernelComparison: [_kernel_comparison, _kernel_comparison_not_separable],
+    KernelScore: [lambda: _kernel_comparison().scores[0], lambda: _kernel_comparison().scores[3]],
     mm.Comparison: [_comparison, _comparison_separable],
     Reference: [lambda: _comparison().references[0], lambda: _comparison_separable().references[0]],
     mm.RunResult: [lambda: _comparison().runs[1], lambda: _comparison_separable().runs[1]],

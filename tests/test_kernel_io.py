@@ -246,3 +246,25 @@ def test_comparison_document_keeps_its_keys_and_values(kcmp, tmp_path):
             assert {k: doc[key][k] for k in value} == value
         else:
             assert doc[key] == value, key
+
+
+def test_comparison_read_back_and_recertified(kcmp, tmp_path):
+    from maxmargin.evaluation.kernel_scoring import KernelComparison
+
+    _comparison_written(kcmp, tmp_path)
+    saved = KernelComparison.from_json(tmp_path / "report.json")
+    assert saved.problem._data is None and saved.scores[0].trace is None
+    assert saved.rows == kcmp.rows and saved.novikoff == kcmp.novikoff
+    np.testing.assert_array_equal(saved.optimum.alpha, kcmp.optimum.alpha)
+    back = KernelComparison.from_json(tmp_path / "report.json", _data(n=30))
+    assert back.optimum.certificate.ok
+    # the re-certified dual objective, recomputed here from the file's alpha with numpy
+    X, y = _data(n=30).X, _data(n=30).y
+    c = back.optimum.alpha * y
+    K = _rbf(X, X, 2.0)
+    dual = back.optimum.alpha.sum() - 0.5 * c @ K @ c
+    assert back.optimum.certificate.dual_objective == pytest.approx(dual, rel=1e-12)
+    with pytest.warns(RuntimeWarning, match="NOT CERTIFIED"):
+        assert KernelComparison.from_json(
+            tmp_path / "report.json", _data(7, 30)
+        ).optimum.status == ("uncertified")

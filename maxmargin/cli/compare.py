@@ -202,7 +202,7 @@ def run_kernel(args: argparse.Namespace) -> int:
     from ..exceptions import ParameterError
     from ..io.tables import csv
     from ..report import write_report
-    from ..report.kernel import CHECKPOINTS, to_dict
+    from ..report.kernel import CHECKPOINTS
 
     names = (
         _learner_targets(args.learners, "--learners")
@@ -239,7 +239,7 @@ def run_kernel(args: argparse.Namespace) -> int:
         print(cmp.summary())
         if out is not None:
             print(f"\nwrote {len(paths)} files; the report is {out / 'report.md'}")
-    _write_json(to_dict(cmp), args.json)
+    _write_json(cmp.to_dict(), args.json)
     if args.csv is not None:
         text = csv(CHECKPOINTS, cmp, None if args.csv == "-" else args.csv)
         if args.csv == "-":

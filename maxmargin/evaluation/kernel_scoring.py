@@ -29,12 +29,15 @@ convexity in ``f`` (``P(f) - P* >= ||f - f*||_H^2 / 2``) the computed ``f*`` is 
 
 from __future__ import annotations
 
+import dataclasses
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
+from .. import io
 from .._numerics import _U, _gamma, _pow2
 from ..conventions import summarize
 from ..data import Dataset
@@ -120,8 +123,8 @@ def _primal(problem: KernelProblem, K: np.ndarray, C: np.ndarray, a: np.ndarray,
     return 0.5 * float(c @ q) + float(C @ np.maximum(0.0, 1.0 - y * (q + b)))
 
 
-@dataclass(frozen=True, eq=False)
-class KernelScore:
+@dataclass(frozen=True, eq=False, kw_only=True)
+class KernelScore(io.Persistent):
     """One learner's run, scored at each checkpoint against the exact kernel SVM.
 
     Attributes
@@ -131,7 +134,8 @@ class KernelScore:
     seed : int
         The seed of its run's order.
     trace : Trace
-        The run (``dual``: the coefficients ``a`` at each checkpoint).
+        The run (``dual``: the coefficients ``a`` at each checkpoint); None when read
+        from a file.
     t : ndarray of shape (k,)
         The checkpoints.
     objective : ndarray of shape (k,)
@@ -151,21 +155,54 @@ class KernelScore:
 
     learner: str
     seed: int
-    trace: Trace
-    t: np.ndarray
-    objective: np.ndarray
-    suboptimality: np.ndarray
-    distance: np.ndarray
-    distance_low: np.ndarray
-    distance_high: np.ndarray
-    regret: np.ndarray
-    mistakes: np.ndarray
     mistake_bound_applies: bool
+    trace: Trace | None = io.transient()
+    t: np.ndarray = io.persist(io.Series(int))
+    objective: np.ndarray = io.persist(io.Series())
+    suboptimality: np.ndarray = io.persist(io.Series())
+    distance: np.ndarray = io.persist(io.Series())
+    distance_low: np.ndarray = io.persist(io.Series())
+    distance_high: np.ndarray = io.persist(io.Series())
+    regret: np.ndarray = io.persist(io.Series())
+    mistakes: np.ndarray = io.persist(io.Series(None))
 
 
-@dataclass(frozen=True, eq=False)
-class KernelComparison:
+def _write_reference(cmp: KernelComparison) -> dict[str, Any]:
+    """``reference``: the optimum's numbers at a glance, and the solution itself."""
+    sol = cmp.optimum
+    cert = sol.certificate
+    return {
+        "reference": {
+            "objective": io.Number().dump(cmp.objective),
+            "b": io.Number().dump(sol.b),
+            "support": len(sol.support),
+            "free_support": len(sol.free_support),
+            "bound_support": len(sol.bound_support),
+            "route": sol.route,
+            "certified": bool(cert.ok),
+            "duality_gap": io.Number().dump(cert.duality_gap),
+            "relative_gap": io.Number().dump(cert.relative_gap),
+            "certificate": cert.to_dict(),
+            "solution": io.Nested(KernelSolution).dump(sol),
+        }
+    }
+
+
+def _read_reference(doc: Mapping[str, Any]) -> dict[str, Any]:
+    ref = doc["reference"]
+    return {
+        "objective": io.Number().load(ref["objective"]),
+        "optimum": io.Nested(KernelSolution).load(ref["solution"]),
+    }
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class KernelComparison(io.Persistent):
     """Kernel learners against the exact kernel SVM (:func:`compare_kernel`).
+
+    ``maxmargin.kernel_comparison/1``: ``KernelComparison.from_json(file)`` is the file's
+    word (its problem and optimum without the data, its scores without their traces);
+    ``from_json(file, data)`` re-certifies the optimum (:meth:`with_data`).
 
     Attributes
     ----------
@@ -189,14 +226,39 @@ class KernelComparison:
         One per learner and seed, learner by learner.
     """
 
-    problem: KernelProblem
-    optimum: KernelSolution
+    FORMAT: ClassVar[str] = "kernel_comparison"
+    COMPUTED: ClassVar[tuple[str, ...]] = ("seeds", "rows")
+    LAYOUT: ClassVar[io.Layout] = io.Layout(
+        ("objective", "optimum"), _write_reference, _read_reference
+    )
+
+    problem: KernelProblem = io.persist(io.Nested(KernelProblem), inline=True)
+    optimum: KernelSolution = io.persist(io.Nested(KernelSolution))  # LAYOUT: reference
     objective: float
     optimum_radius: float
     radius: float
     margin: float | None
     novikoff: float | None
-    scores: tuple[KernelScore, ...]
+    scores: tuple[KernelScore, ...] = io.persist(io.Nested(KernelScore, many=True), key="runs")
+
+    def with_data(self, data: Dataset, *, tol: float | None = None) -> KernelComparison:
+        """The comparison on ``data``: its optimum re-certified from them with numpy.
+
+        The learners' numbers are the file's (their traces are not in it).
+
+        Parameters
+        ----------
+        data : Dataset
+            The data it was computed on (the same rows in the same order).
+        tol : float, optional
+            Tolerance of the recomputed certificate (default: the file's).
+
+        Returns
+        -------
+        KernelComparison
+        """
+        optimum = self.optimum.with_data(data, tol=tol)
+        return dataclasses.replace(self, problem=optimum.problem, optimum=optimum)
 
     def summary(self) -> str:
         """One line per learner at its last checkpoint (the median over the seeds).

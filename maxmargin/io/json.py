@@ -45,7 +45,7 @@ FORMATS: dict[str, tuple[int, str]] = {
     "path": (2, "RegularizationPath.from_json"),
     "exact_path": (1, "ExactPath.from_json"),
     "comparison": (2, "Comparison.from_json"),
-    "kernel_comparison": (1, "json.load (maxmargin compare --kernel: report.json)"),
+    "kernel_comparison": (1, "KernelComparison.from_json"),
     "trace": (1, "Trace.load"),
     "study": (1, "maxmargin.study (it resumes from the folder)"),
     "study_cell": (1, "maxmargin.study (it resumes from the folder)"),

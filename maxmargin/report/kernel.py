@@ -2,7 +2,7 @@
 
 Kernel learners against the certified kernel SVM: ``report.md`` (the reference, the
 learners' table, median [min, max] over seeds, Novikoff), ``report.json`` (the
-``kernel_comparison`` document of :func:`to_dict`), ``checkpoints.csv`` (one row per
+``kernel_comparison`` document: ``KernelComparison.to_json``), ``checkpoints.csv`` (one row per
 learner, seed and checkpoint), ``table.tex`` and the figures
 (:mod:`maxmargin.plotting.kernel`).
 """
@@ -14,12 +14,10 @@ from typing import Any
 
 from ..conventions import STATISTIC
 from ..evaluation.kernel_scoring import KernelComparison
-from ..io.files import atomic_write
-from ..io.json import dumps, format_header
 from ..io.tables import Column, Table, csv, markdown
 from ..plotting import _mpl
 
-__all__ = ["KERNEL_COMPARISON", "CHECKPOINTS", "to_dict", "report_markdown", "write"]
+__all__ = ["KERNEL_COMPARISON", "CHECKPOINTS", "report_markdown", "write"]
 
 #: The learners' table: the final checkpoint, median [min, max] over seeds.
 KERNEL_COMPARISON = Table(
@@ -72,59 +70,6 @@ def _kernel(cmp: KernelComparison) -> dict[str, Any]:
         "gamma": p.gram.gamma if k.name != "linear" else None,
         "degree": k.degree if k.name == "poly" else None,
         "coef0": k.coef0 if k.name in ("poly", "sigmoid") else None,
-    }
-
-
-def to_dict(cmp: KernelComparison) -> dict[str, Any]:
-    """``report.json``: the problem, the certified reference, the rows, every series.
-
-    Parameters
-    ----------
-    cmp : KernelComparison
-
-    Returns
-    -------
-    dict
-        The ``kernel_comparison`` document (docs/formats.md): ``gamma`` resolved
-        (``scale``/``auto`` as a number), every number as the comparison holds it.
-    """
-    p, sol = cmp.problem, cmp.optimum
-    cert = sol.certificate
-    return {
-        **format_header("kernel_comparison"),
-        "data": p.data.name,
-        "n": p.n,
-        "d": p.data.d,
-        "kernel": _kernel(cmp),
-        "C": p.C,
-        "intercept": p.intercept,
-        "reference": {
-            "objective": cmp.objective,
-            "b": sol.b,
-            "support": len(sol.support),
-            "free_support": len(sol.free_support),
-            "bound_support": len(sol.bound_support),
-            "route": sol.route,
-            "certified": bool(cert.ok),
-            "duality_gap": cert.duality_gap,
-            "relative_gap": cert.relative_gap,
-            "certificate": cert.to_dict(),
-        },
-        "optimum_radius": cmp.optimum_radius,
-        "radius": cmp.radius,
-        "margin": cmp.margin,
-        "novikoff": cmp.novikoff,
-        "seeds": list(cmp.seeds),
-        "rows": cmp.rows,
-        "runs": [
-            {
-                "learner": s.learner,
-                "seed": s.seed,
-                "mistake_bound_applies": s.mistake_bound_applies,
-                **{k: getattr(s, k) for k in SERIES},
-            }
-            for s in cmp.scores
-        ],
     }
 
 
@@ -216,7 +161,8 @@ def write(
     lines = _mpl.markdown_figures(figs)
     if lines:
         md += "\n## Figures\n\n" + "\n".join(lines) + "\n"
-    js = atomic_write(out / "report.json", dumps(to_dict(cmp), indent=1))
+    js = out / "report.json"
+    cmp.to_json(js)
     cs = out / "checkpoints.csv"
     csv(CHECKPOINTS, cmp, cs)
     return md, [js, cs], figs
