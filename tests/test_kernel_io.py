@@ -268,3 +268,22 @@ def test_comparison_read_back_and_recertified(kcmp, tmp_path):
         assert KernelComparison.from_json(
             tmp_path / "report.json", _data(7, 30)
         ).optimum.status == ("uncertified")
+
+
+def test_alpha_is_written_whole_not_cut_to_the_support():
+    """An unpolished point keeps its tiny multipliers in the file.
+
+    The hand writer cut them off: the file then held another point than the one its
+    certificate is of.
+    """
+    import dataclasses
+
+    sol = solve_kernel_dual(PROBLEMS["rbf-weighted"](_data()))
+    off = np.setdiff1d(np.arange(sol.problem.n), sol.support)[0]
+    alpha = sol.alpha.copy()
+    alpha[off] = 1e-12
+    odd = dataclasses.replace(sol, alpha=alpha, polished=False)
+    doc = json.loads(odd.to_json())
+    assert off in doc["alpha"]["index"] and off not in doc["support"]
+    back = KernelSolution.from_json(doc)
+    np.testing.assert_array_equal(back.alpha, alpha)
