@@ -63,19 +63,9 @@ CHECKPOINTS = Table(
 )
 
 
-def _kernel(cmp: KernelComparison) -> dict[str, Any]:
-    p, k = cmp.problem, cmp.problem.kernel
-    return {
-        "name": k.name,
-        "gamma": p.gram.gamma if k.name != "linear" else None,
-        "degree": k.degree if k.name == "poly" else None,
-        "coef0": k.coef0 if k.name in ("poly", "sigmoid") else None,
-    }
-
-
 def _words(cmp: KernelComparison) -> str:
     """The kernel with its parameters, resolved."""
-    k = _kernel(cmp)
+    k = cmp.problem.to_dict()["kernel"]  # as the file writes it: gamma resolved
     params = ", ".join(f"{n} = {v:.6g}" for n, v in k.items() if n != "name" and v is not None)
     return f"{k['name']} kernel" + (f" ({params})" if params else "")
 
