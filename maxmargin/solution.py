@@ -248,19 +248,7 @@ class ExactSolution(io.Persistent):
         cert = certify(
             problem, self.w, self.b, self.alpha, tol=self.certificate.tol if tol is None else tol
         )
-        status = self.status
-        if not cert.ok:
-            status = "uncertified"
-            warnings.warn(
-                f"{data.name}: the solution read from the file is NOT CERTIFIED on "
-                f"these data (relative gap {cert.relative_gap:.2e}, worst KKT "
-                f"residual {cert.worst()[0]} = {cert.worst()[1]:.2e}): are they the "
-                "data it was solved on?",
-                RuntimeWarning,
-                stacklevel=2,
-            )
-        elif status == "uncertified":
-            status = "optimal_inaccurate"  # the file's solve was not certified; this is
+        status = recertified_status(self.status, cert, f"{data.name}: the solution")
         return dataclasses.replace(self, problem=problem, certificate=cert, status=status)
 
     @property
@@ -346,3 +334,22 @@ class ExactSolution(io.Persistent):
             f"gap={self.duality_gap:.2e}, certified={self.certificate.ok}, "
             f"n_sv={len(self.support)}, solver={self.solver!r}, form={self.form!r})"
         )
+
+
+def recertified_status(status: str, cert: Any, what: str) -> str:
+    """The status of a solution read from a file once ``cert`` is recomputed on its data.
+
+    ``"uncertified"`` with a RuntimeWarning naming ``what`` when the point does not certify
+    (other data, or an edited file); ``"optimal_inaccurate"`` when the file's solve was not
+    certified but the point is now; else the file's ``status``. Linear and kernel alike.
+    """
+    if not cert.ok:
+        warnings.warn(
+            f"{what} read from the file is NOT CERTIFIED on these data (relative gap "
+            f"{cert.relative_gap:.2e}, worst KKT residual {cert.worst()[0]} = "
+            f"{cert.worst()[1]:.2e}): are they the data it was solved on?",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+        return "uncertified"
+    return "optimal_inaccurate" if status == "uncertified" else status

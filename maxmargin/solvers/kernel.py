@@ -24,7 +24,6 @@ from __future__ import annotations
 import dataclasses
 import math
 import time
-import warnings
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -38,6 +37,7 @@ from ..data import Dataset
 from ..exceptions import MaxMarginError, NotSeparableError, ParameterError, SolverError
 from ..kernel_certificate import certify_kernel
 from ..kernel_problem import KernelProblem
+from ..solution import recertified_status
 from .ipm import blas_threads
 from .kernel_polish import polish_kernel
 from .smo import DEFAULT_CACHE_BYTES, SMO, HardMarginUnbounded
@@ -168,17 +168,7 @@ class KernelSolution(io.Persistent):
         problem = self.problem.with_data(data)
         t = self.certificate.tol if tol is None else tol
         cert = certify_kernel(problem, self.alpha, self.b, tol=t)
-        status = self.status
-        if not cert.ok:
-            status = "uncertified"
-            warnings.warn(
-                f"{data.name}: the kernel solution read from the file is NOT CERTIFIED on "
-                f"these data (relative gap {cert.relative_gap:.2e}, worst KKT residual "
-                f"{cert.worst()[0]} = {cert.worst()[1]:.2e}): are they the data it was "
-                "solved on?",
-                RuntimeWarning,
-                stacklevel=2,
-            )
+        status = recertified_status(self.status, cert, f"{data.name}: the kernel solution")
         return dataclasses.replace(self, problem=problem, certificate=cert, status=status)
 
     @property
