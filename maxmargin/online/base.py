@@ -1,67 +1,9 @@
-"""The learner contract: what a learner declares, and what :func:`run` asks of it.
+"""The learner contract: :class:`OnlineLearner`, its state, snapshot and packed data.
 
-A learner is a class derived from :class:`OnlineLearner`. It holds its hyper-parameters
-only, and says on the class what it is, so that nothing in maxmargin ever looks at its
-name to decide how to score it:
-
-========================  ============================================================
-``objective``             the objective it minimises: ``"lambda"`` (``F``, it has
-                          ``lam``), ``"C"`` (``P``, it has ``C``) or None; only a
-                          learner with one is scored on suboptimality, distance to the
-                          optimum, rate and duality gap
-``problem_parameter``     the problem's parameter its constructor takes by that name
-                          (``"lam"``, ``"C"`` or None): :func:`~maxmargin.compare`, the
-                          path and a study build it with the problem's value
-``mistake_driven``        the perceptron's update (zero start, ``w += eta y z`` exactly on
-                          ``y w.z <= tau``; ``update_step`` eta and ``update_margin`` tau,
-                          1 and 0 for the perceptron): the mistake bounds apply
-``theory_rate``           the slope of ``log(F - F*)`` against ``log t`` the theory
-                          gives (for the averaged iterate where it has one), or None
-``has_dual``              it can report an implied dual point ``a``
-                          (``w~ = sum_i a_i y_i z_i``): the implied-dual gap applies;
-                          ``dual_counts_updates``: ``a`` is eta times the updates made
-                          on each example (the mistake-rounds bound applies)
-``has_average``           its trace has an averaged iterate ``w_avg``
-``svm_space``             its output is a classifier ``sign(w~.z)`` in the SVM's space
-                          (a zero score is a mistake): margin, angle and regret apply;
-                          False for Winnow (``w.x > theta``: mistakes and error only)
-``visits_schedule``       step ``t`` sees the schedule's example (the regret and the
-                          mistake bounds are recomputed along it); False for a learner
-                          that picks its examples itself
-``resumable``             its state depends on ``d`` only, so
-                          :class:`~maxmargin.online.OnlineState` can feed it batches
-``sample_weight_rule``    how it takes example weights (``run(sample_weight=...)``), in
-                          words; None: it refuses them
-========================  ============================================================
-
-and :meth:`OnlineLearner.regret_lipschitz` gives the constant of a logarithmic regret
-bound where one is proven.
-
-How :func:`~maxmargin.online.run` drives a learner (the *run protocol*; the built-in
-learners implement it with compiled numba kernels, an implementation detail):
-
-1. ``_check_data(dataset)``: refuse data the learner cannot run on;
-2. ``_align(checkpoints, n, epochs)``: move checkpoints where the learner can stop;
-3. ``state = _setup(packed)``: a fresh :class:`LearnerState` (a typed dataclass per
-   learner) for the :class:`PackedData`;
-4. ``_advance(packed, state, idx, lo, hi, t0)``: take the steps ``t0 + 1, ...`` on the
-   examples ``idx[lo:hi]``, in place;
-5. ``_snapshot(packed, state, t) -> Snapshot`` at every checkpoint;
-6. ``_halted(state)`` at every epoch end: True ends the run there (a learner that stops,
-   like a PLA after a clean pass);
-7. ``_final(packed, state)`` (arrays saved once) and ``_decision(packed, state, w, b)``
-   (decision values on the training data, for the final error) at the end.
-
-Every learner sees the examples as ``z_i = (x_i, s)``: its weight vector ``w~`` has
-``d + 1`` entries, ``s = intercept_scaling`` for intercepts ``augmented`` and ``free`` and
-``s = 0`` for ``none`` (so the last entry never moves). :meth:`PackedData.split` gives
-``(w, b)``. With ``free`` the last entry is an unregularised bias: the learner takes the
-same steps on it, without the shrinkage a regulariser puts on the weights, and the run is
-scored against the problem whose ``b`` is free.
-
-A learner written in plain Python (``start``, ``step``, ``weights``: the public protocol
-of :mod:`maxmargin.online.protocol`) is run through an adapter that implements this run
-protocol for it.
+A learner holds its hyper-parameters and declares on its class what it is scored on
+(``docs/learners.md``, "What a learner declares"); :func:`~maxmargin.online.run` drives it
+through the run protocol ``_check_data``, ``_align``, ``_setup``, ``_advance``,
+``_snapshot``, ``_halted``, ``_final``, ``_decision`` (``docs/contributing.md``).
 """
 
 from __future__ import annotations
@@ -88,30 +30,20 @@ __all__ = [
     "step_weights",
 ]
 
-#: The Parameters entries of the inherited ``intercept`` / ``intercept_scaling``, shared by
-#: the learners' docstrings through :func:`_doc_intercept`.
+#: The inherited ``intercept`` / ``intercept_scaling`` entries, put in by :func:`_doc_intercept`.
 INTERCEPT_PARAMETERS = """\
 intercept : {"free", "augmented", "none"}, default "free"
-    ``"free"`` (the default, :data:`maxmargin.conventions.DEFAULT_INTERCEPT`) learns an
-    unregularised bias: each example ``x`` of shape (d,) is seen as ``z = (x, s)`` of
-    shape (d + 1,), ``b = s * w[d]`` takes the steps of the weights but no shrinkage, no
-    projection (the SVM of the textbooks and of scikit-learn's SGDClassifier), and the run
-    is scored against the problem with a free ``b``; ``"augmented"`` regularises the bias
-    like the weights (the perceptron's ``w0 += y s`` rule); ``"none"`` fits
-    ``f(x) = w.x`` without a bias.
+    Each example is seen as ``z = (x, s)``, ``b = s * w[d]``: ``"free"`` leaves ``b``
+    unregularised (no shrinkage, no projection), ``"augmented"`` regularises it like the
+    weights, ``"none"`` fits ``f(x) = w.x``.
 intercept_scaling : float > 0, default 1.0
-    The constant ``s`` of the bias feature (unused with ``"none"``); at most ~1.34e154,
-    so that ``s**2`` is a finite double."""
+    The constant ``s`` of the bias feature; at most ~1.34e154 (``s**2`` finite)."""
 
 _MARKER = "{intercept_parameters}"
 
 
 def _doc_intercept(cls: type) -> type:
-    """Class decorator: put :data:`INTERCEPT_PARAMETERS` into the class's docstring.
-
-    It goes where the docstring says ``{intercept_parameters}``, at that line's
-    indentation.
-    """
+    """Class decorator: put :data:`INTERCEPT_PARAMETERS` at the docstring's marker line."""
     doc = cls.__doc__ or ""
     for line in doc.splitlines():
         if line.strip() == _MARKER:
@@ -125,28 +57,7 @@ def _doc_intercept(cls: type) -> type:
 
 
 def step_weights(learner: OnlineLearner, sample_weight: Any, n: int) -> np.ndarray | None:
-    """``sample_weight`` checked for ``learner``.
-
-    An array of shape (n,), finite and ``>= 0``, or None (no weights, or every weight
-    exactly 1: the unweighted run).
-
-    Parameters
-    ----------
-    learner : OnlineLearner
-    sample_weight : array-like of shape (n,) or None
-    n : int
-
-    Returns
-    -------
-    ndarray of shape (n,) or None
-
-    Raises
-    ------
-    ParameterError
-        The learner declares no ``sample_weight_rule``.
-    DataError
-        The wrong shape, a negative or non-finite weight.
-    """
+    """``sample_weight`` checked for ``learner``: shape (n,), finite, >= 0; None if all 1."""
     if sample_weight is None:
         return None
     if learner.sample_weight_rule is None:
@@ -170,27 +81,9 @@ def step_weights(learner: OnlineLearner, sample_weight: Any, n: int) -> np.ndarr
 
 @dataclass(eq=False)
 class PackedData:
-    """The data in the one shape every compiled kernel takes (see ``_kernels``).
+    """The data in the one shape every compiled kernel takes (dense or CSR arrays).
 
-    Attributes
-    ----------
-    X_dense : ndarray of shape (n, d)
-        C-contiguous float64 (empty for sparse data).
-    indptr, indices, values : ndarray
-        The CSR arrays (empty for dense data).
-    sparse : bool
-    y : ndarray of shape (n,)
-    z_sqnorms : ndarray of shape (n,)
-        ``||z_i||^2 = ||x_i||^2 + s^2``, the squared norms of the examples the learner sees.
-    bias_feature : float
-        ``s``, the constant appended to every example (0.0 for intercept ``none``).
-    n, d : int
-    record_dual : bool
-        Whether the learner records its implied dual point.
-    dataset : Dataset
-    step_weights : ndarray of shape (n,) or None
-        The example weights the steps are scaled by (None: unweighted; the kernels then
-        run their unweighted loop).
+    ``z_sqnorms`` holds ``||x_i||^2 + s^2``; ``bias_feature`` is ``s`` (0.0 for ``none``).
     """
 
     X_dense: np.ndarray
@@ -215,21 +108,7 @@ class PackedData:
         record_dual: bool,
         step_weights: np.ndarray | None = None,
     ) -> PackedData:
-        """Pack ``dataset`` for a learner with constant feature ``bias_feature``.
-
-        Parameters
-        ----------
-        dataset : Dataset
-        bias_feature : float
-            ``s`` (0.0 for intercept ``none``).
-        record_dual : bool
-        step_weights : ndarray of shape (n,), optional
-            Example weights, checked (:func:`step_weights`).
-
-        Returns
-        -------
-        PackedData
-        """
+        """Pack ``dataset`` for a learner with constant feature ``bias_feature``."""
         X = dataset.X
         if sp.issparse(X):
             X_dense = np.zeros((0, 0))
@@ -274,40 +153,16 @@ class PackedData:
         return np.hstack([X, col])
 
     def split(self, w_tilde: np.ndarray) -> tuple[np.ndarray, float]:
-        """``(w, b)`` of a learner's vector ``w~ = (w, w_{d+1})``: ``b = s w_{d+1}``.
-
-        The learners' space always has the bias entry (``s = 0`` for intercept ``none``,
-        where it stays 0); :meth:`maxmargin.SVMProblem.from_augmented` is the problem's
-        side, whose ``Z`` has that column for ``augmented`` only.
-
-        Parameters
-        ----------
-        w_tilde : ndarray of shape (d + 1,)
-
-        Returns
-        -------
-        w : ndarray of shape (d,)
-            A copy.
-        b : float
-        """
+        """``(w, b)`` of a learner's vector ``w~ = (w, w_{d+1})``: ``b = s w_{d+1}``."""
         return np.array(w_tilde[:-1], dtype=float), float(self.bias_feature * w_tilde[-1])
 
 
 @dataclass(eq=False)
 class LearnerState:
-    """A learner's running state, advanced in place by its steps.
+    """A learner's running state, advanced in place; each learner extends it with its arrays.
 
-    Every built-in learner extends it with its own arrays (a typed dataclass per learner).
-
-    Attributes
-    ----------
-    totals : ndarray of shape (8,)
-        The running statistics the compiled kernels update: ``totals[0]`` mistakes,
-        ``totals[1]`` cumulative hinge loss, ``totals[2]`` cumulative ``||w~_t||^2`` (each
-        of the predicting iterate, before its update), then learner-specific scalars
-        (named by the learner's state class).
-    steps : int
-        Steps taken (set by :func:`~maxmargin.online.run` at the end).
+    ``totals`` (shape (8,)): mistakes, cumulative hinge loss, cumulative ``||w~_t||^2``
+    (of the predicting iterate), then learner-specific scalars.
     """
 
     totals: np.ndarray = field(default_factory=lambda: kernels.empty_state())
@@ -331,21 +186,10 @@ class LearnerState:
 
 @dataclass(frozen=True, eq=False)
 class Snapshot:
-    """What a learner reports at a checkpoint: its output on the original features.
+    """What a learner reports at a checkpoint: its output ``w, b`` on the original features.
 
-    Attributes
-    ----------
-    w : ndarray of shape (d,)
-        The learner's output (the pocket's weights, the average for the averaged
-        perceptron).
-    b : float
-        Its intercept (``s w~_{d+1}``; Winnow's fixed ``-theta``).
-    w_avg, b_avg : ndarray of shape (d,) and float, optional
-        The averaged iterate (learners with ``has_average``).
-    dual, dual_avg : ndarray of shape (n,), optional
-        Implied dual points of ``w~`` and of the average (``record_dual``).
-    extras : dict
-        Learner-specific values recorded at every checkpoint (``pocket_errors``, ...).
+    ``w_avg, b_avg``: the averaged iterate; ``dual, dual_avg``: implied dual points;
+    ``extras``: learner-specific values (``pocket_errors``, ...).
     """
 
     w: np.ndarray
@@ -372,63 +216,22 @@ class OnlineLearner(Learner):
 
     A learner holds its hyper-parameters only; :func:`maxmargin.online.run` creates its
     :class:`LearnerState`, drives the steps and records a :class:`~maxmargin.trace.Trace`.
-    What it is scored on is declared by the class attributes below (see the module's
-    docstring, and docs/contributing.md, "Adding a learner").
+    The class attributes declare what it is scored on (``docs/learners.md``, "What a
+    learner declares").
 
     Parameters
     ----------
     intercept : str
-        One of the learner's ``supported_intercepts``: ``"none"`` (f(x) = w.x),
-        ``"augmented"`` (x -> (x, s); the bias ``b = s w_{d+1}`` is learnt like any
-        weight, the perceptron's ``w0 += y s`` rule) or ``"free"`` (the same bias
-        feature, unregularised).
+        One of the learner's ``supported_intercepts``: ``"none"``, ``"augmented"`` or
+        ``"free"``.
     intercept_scaling : float > 0
         The constant ``s`` of the bias feature.
-
-    Attributes
-    ----------
-    name : str
-        Registry name (``maxmargin.online.LEARNERS``); the trace's ``learner``.
-    reference : str
-        Where the algorithm comes from.
-    supported_intercepts : tuple of str
-    objective : {"lambda", "C"} or None
-        The objective the learner minimises.
-    problem_parameter : {"lam", "C"} or None
-        The problem's parameter its constructor takes.
-    mistake_driven : bool
-        The perceptron's update rule: the mistake bounds apply.
-    update_margin, update_step : float
-        A mistake-driven learner's update ``w += update_step * y z`` whenever
-        ``y w.z <= update_margin`` (the perceptron's 0 and 1); its mistake bounds use
-        ``R^2 + 2 update_margin / update_step`` for ``R^2``.
-    theory_rate : float or None
-        Theoretical slope of ``log(F - F*)`` against ``log t``.
-    has_dual : bool
-        It can record an implied dual point ``a`` with ``w~ = sum_i a_i y_i z_i``.
-    dual_counts_updates : bool
-        That dual point is ``update_step`` times the updates made on each example (so
-        the mistake bound summed over the mistake rounds applies).
-    has_average : bool
-        Its trace records an averaged iterate ``w_avg``.
-    svm_space : bool
-        Its output is ``sign(w~.z)`` in the SVM's space (margin, angle, regret apply).
-    visits_schedule : bool
-        Step ``t`` sees the example the order's schedule gives (so the regret and the
-        mistake bounds can be recomputed along it); False for a learner that picks its
-        own examples (the pocket on random current mistakes).
-    resumable : bool
-        Its state depends on ``d`` only (:class:`~maxmargin.online.OnlineState`).
-    sample_weight_rule : str or None
-        How its steps take example weights ``s_i`` (one line, for the docs and the
-        messages); None: it refuses weights.
     """
 
     name: ClassVar[str] = ""
     reference: ClassVar[str] = ""
     supported_intercepts: ClassVar[tuple[str, ...]] = ("none", "augmented", "free")
-    # what the learner is scored on: declared on the class; an instance may narrow it when
-    # a parameter changes what it minimises (OnlineSubgradient(lam=None): the hinge alone)
+    # not ClassVar: an instance may narrow them (OnlineSubgradient(lam=None): no objective)
     objective: str | None = None
     problem_parameter: str | None = None
     mistake_driven: bool = False
@@ -512,19 +315,14 @@ class OnlineLearner(Learner):
 
     @property
     def has_weights(self) -> bool:
-        """Whether the learner's output is a weight vector on the features.
-
-        A kernel perceptron with a non-linear kernel has none: it cannot be measured
-        against the linear optimum.
-        """
+        """Whether the output is a weight vector on the features (not a non-linear kernel's)."""
         return True
 
     def regret_lipschitz(self, R: float) -> float | None:
         """``G`` of the regret bound ``G^2 (1 + ln t) / (2 lam)`` against any ``u``, or None.
 
-        The bound of online gradient descent with steps ``1/(lam t)`` on ``lam``-strongly
-        convex losses whose subgradients are at most ``G`` (Hazan, Agarwal & Kale 2007);
-        None where the learner's settings are not covered.
+        Online gradient descent with steps ``1/(lam t)`` on ``lam``-strongly convex losses
+        with subgradients at most ``G`` (Hazan, Agarwal & Kale 2007).
 
         Parameters
         ----------
@@ -555,11 +353,7 @@ class OnlineLearner(Learner):
     def _feed(
         self, state: Any, data: Dataset, idx: np.ndarray, t0: int, sample_weight: Any = None
     ) -> tuple[Any, PackedData]:
-        """Take the steps ``t0 + 1, ...`` on the rows ``idx`` of ``data``, from ``state``.
-
-        ``state`` None: a fresh one. Returns the state and the packed batch (which a
-        snapshot reads).
-        """
+        """Take the steps ``t0 + 1, ...`` on the rows ``idx`` of ``data`` (None: a fresh state)."""
         self._check_data(data)
         sw = step_weights(self, sample_weight, data.n)
         packed = PackedData.pack(data, self.bias_feature, False, sw)
@@ -597,8 +391,7 @@ class OnlineLearner(Learner):
         Parameters
         ----------
         d : int
-            The length of the ``x`` that :meth:`step` will see: ``d`` features, plus one
-            (the bias feature ``s``) with intercept ``"augmented"``.
+            The length of :meth:`step`'s ``x`` (with ``"augmented"``, including ``s``).
 
         Raises
         ------
@@ -623,8 +416,6 @@ class OnlineLearner(Learner):
     def step(self, x: np.ndarray, y: float, t: int) -> None:
         """Take one step on the example ``(x, y)``: :func:`~maxmargin.online.run`'s step.
 
-        The learner's compiled kernel on a batch of one example.
-
         Parameters
         ----------
         x : ndarray of shape (d,)
@@ -632,8 +423,7 @@ class OnlineLearner(Learner):
         y : float
             +1.0 or -1.0.
         t : int
-            The step number, 1 for the first (Pegasos and the subgradient count their own
-            steps).
+            The step number, 1 for the first.
 
         Raises
         ------
@@ -750,10 +540,7 @@ class OnlineLearner(Learner):
         raise NotImplementedError
 
     def _halted(self, state: Any) -> bool:
-        """True when the learner has stopped: the run ends with this epoch.
-
-        Such a learner puts a checkpoint at every epoch end, in ``_align``.
-        """
+        """True when the learner has stopped: the run ends with this epoch."""
         return False
 
     def _final(self, packed: PackedData, state: Any) -> dict[str, np.ndarray]:
