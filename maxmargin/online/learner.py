@@ -1,8 +1,7 @@
-"""The public learner protocol's base class (:class:`Learner`), in a room of its own.
+"""The public protocol's base class :class:`Learner` and the declarations a learner makes.
 
-:mod:`maxmargin.online.base` derives the built-in learners' :class:`OnlineLearner` from it
-and :mod:`maxmargin.online.protocol` documents and adapts it; both import it from here, so
-there is no cycle. See ``docs/own-learner.md``.
+A module of its own so that ``base`` and ``protocol`` both import it without a cycle.
+See ``docs/own-learner.md``.
 """
 
 from __future__ import annotations
@@ -35,29 +34,10 @@ __all__ = [
 class Learner:
     """Optional base class of a learner written in plain Python (the defaults, documented).
 
-    Deriving from it is not required: any object with ``start``, ``step`` and
-    ``weights`` is a learner (:func:`is_learner`). See the module's docstring and
-    ``docs/own-learner.md``.
-
-    Attributes
-    ----------
-    name : str
-        Its name in reports; empty: the class name.
-    objective : {"lambda", "C"} or None
-    loss : {"hinge", "squared_hinge"}
-        The loss of its objective (and of the per-step losses its trace sums); it is
-        scored against the optimum of the problem with that loss only.
-    problem_parameter : {"lam", "C"} or None
-    mistake_driven : bool
-    update_margin, update_step : float
-    theory_rate : float or None
-    regret_G : float or None
-    has_average, has_dual, dual_counts_updates, svm_space, resumable : bool
-    supported_intercepts : tuple of str
-    claims : tuple of Claim or None
-        The theorems it claims (:mod:`maxmargin.online.claims`), which
-        :func:`maxmargin.testing.check_learner` checks; None: what the declarations
-        above imply.
+    Any object with ``start``, ``step`` and ``weights`` is a learner (:func:`is_learner`).
+    The class attributes are the declarations of ``docs/learners.md`` ("What a learner
+    declares"); ``name`` empty means the class name, ``claims`` None means what the
+    declarations imply. See ``docs/own-learner.md``.
 
     Examples
     --------
@@ -132,9 +112,7 @@ class Learner:
         raise NotImplementedError("write step(x, y, t) in your learner")
 
     def weights(self) -> Any:
-        """The current classifier: ``w`` (of the length of ``x``), or ``(w, b)``.
-
-        ``(w, b)`` for a free bias.
+        """The current classifier: ``w`` (of the length of ``x``), or ``(w, b)`` for a free bias.
 
         Returns
         -------
@@ -152,8 +130,7 @@ class Learner:
 #: The objectives a learner may declare it minimises (or None).
 OBJECTIVES = ("lambda", "C")
 
-#: What a learner declares, by name: the class attributes of :class:`OnlineLearner` and of
-#: the public protocol (:mod:`maxmargin.online.protocol`) alike.
+#: What a learner declares, by name (built-in or of the public protocol).
 DECLARATIONS = (
     "objective",
     "loss",
@@ -178,14 +155,6 @@ METHODS = ("start", "step", "weights")
 
 def is_learner(obj: Any) -> bool:
     """Whether ``obj`` (an instance or a class) has the protocol's methods.
-
-    Parameters
-    ----------
-    obj : object
-
-    Returns
-    -------
-    bool
 
     Examples
     --------
@@ -243,26 +212,8 @@ SCORINGS = ("objective", "linear", "mistakes")
 class Declared(io.Persistent):
     """What a learner declared, kept with its trace (:attr:`~maxmargin.Trace.declares`).
 
-    Enough to score a trace as its run was scored, without the learner object: a trace
-    saved by ``maxmargin run`` and read back, or weights from elsewhere
-    (:meth:`~maxmargin.Trace.from_weights`, which says only its ``kind``). The trace
-    holds ``to_dict()``; ``io.from_dict(Declared, trace.declares)`` reads it back (a key
-    it lacks takes the field's default, a key it does not know is ignored).
-
-    Attributes
-    ----------
-    name : str
-    objective : {"lambda", "C"} or None
-    loss : {"hinge", "squared_hinge"}
-        The loss of its objective and of the trace's ``loss`` (files without it: the
-        hinge).
-    mistake_driven : bool
-    update_margin, update_step : float
-    theory_rate : float or None
-    has_dual, dual_counts_updates, has_average, svm_space, visits_schedule : bool
-        As on :class:`OnlineLearner`.
-    regret_G : float or None
-        :meth:`OnlineLearner.regret_lipschitz` at the run's ``R = max ||z_i||``.
+    Enough to score a trace without the learner object; ``regret_G`` is
+    :meth:`OnlineLearner.regret_lipschitz` at the run's ``R = max ||z_i||``.
 
     Examples
     --------
@@ -288,18 +239,7 @@ class Declared(io.Persistent):
 
     @classmethod
     def of(cls, learner: OnlineLearner, R: float) -> Declared:
-        """The declarations of ``learner`` (instance values: it may narrow them).
-
-        Parameters
-        ----------
-        learner : OnlineLearner
-        R : float
-            ``max_i ||z_i||`` of the data it runs on (for the regret bound's constant).
-
-        Returns
-        -------
-        Declared
-        """
+        """The declarations of ``learner`` (instance values: it may narrow them) at radius ``R``."""
         G = learner.regret_lipschitz(R)
         return cls(
             name=learner.name,
@@ -319,17 +259,7 @@ class Declared(io.Persistent):
 
     @classmethod
     def of_kind(cls, kind: str, name: str = "") -> Declared:
-        """The declarations that give the scoring ``kind`` (weights from elsewhere).
-
-        Parameters
-        ----------
-        kind : {"objective", "linear", "mistakes"}
-        name : str
-
-        Returns
-        -------
-        Declared
-        """
+        """The declarations that give the scoring ``kind`` (weights from elsewhere)."""
         if kind not in SCORINGS:
             raise ParameterError(f"kind must be one of {', '.join(SCORINGS)}, got {kind!r}")
         return cls(
@@ -339,34 +269,12 @@ class Declared(io.Persistent):
         )
 
     def regret_lipschitz(self, R: float) -> float | None:
-        """The recorded ``G`` (the trace is scored on the data it ran on).
-
-        Parameters
-        ----------
-        R : float
-            Unused: ``G`` was computed at the run's ``R``.
-
-        Returns
-        -------
-        float or None
-        """
+        """The recorded ``G`` (computed at the run's ``R``; ``R`` is unused)."""
         return self.regret_G
 
 
 def scoring(learner: OnlineLearner | type[OnlineLearner] | Declared) -> str:
-    """What a learner is scored on, from its declarations.
-
-    ``"objective"`` (it minimises the problem's objective: every quantity), ``"linear"``
-    (a classifier in the SVM's space with no objective: mistakes, margin, angle, error,
-    regret) or ``"mistakes"`` (mistakes and error only).
-
-    Parameters
-    ----------
-    learner : OnlineLearner, its class, or Declared
-
-    Returns
-    -------
-    str
+    """What a learner is scored on: ``"objective"``, ``"linear"`` or ``"mistakes"``.
 
     Examples
     --------
@@ -380,22 +288,10 @@ def scoring(learner: OnlineLearner | type[OnlineLearner] | Declared) -> str:
 
 
 def prediction_errors(f: np.ndarray, y: np.ndarray, svm_space: bool = True) -> np.ndarray:
-    """Which decision values are errors.
+    """Which decision values ``f`` (shape (n,) or (n, k)) are errors.
 
-    ``y f <= 0`` in the SVM's space (a zero score is a mistake, the perceptron's
-    convention), else ``f > 0`` predicts +1 (Winnow's ``w.x > theta``).
-
-    Parameters
-    ----------
-    f : ndarray of shape (n,) or (n, k)
-        Decision values, one row per example.
-    y : ndarray of shape (n,)
-    svm_space : bool
-        The learner's :attr:`OnlineLearner.svm_space`.
-
-    Returns
-    -------
-    ndarray of bool, the shape of ``f``
+    ``y f <= 0`` in the SVM's space (a zero score is a mistake), else ``f > 0`` predicts +1
+    (Winnow's ``w.x > theta``).
 
     Examples
     --------
