@@ -1,68 +1,9 @@
-r"""Your own learner, in plain Python: the public learner protocol.
+"""Your own learner, in plain Python: the public learner protocol and its adapter.
 
-A learner is any object with three methods and a few class attributes::
-
-    class MyPerceptron:
-        mistake_driven = True              # what it is scored on (see below)
-
-        def start(self, d):                # a fresh state: called at the start of every run
-            self.w = np.zeros(d)
-
-        def step(self, x, y, t):           # one example: x of shape (d,), y = +1 or -1,
-            if y * (self.w @ x) <= 0:      # t = 1, 2, ... (the step number)
-                self.w += y * x
-
-        def weights(self):                 # the current classifier
-            return self.w
-
-``x`` lives in the space the problem defines. With intercept ``"none"`` it is the
-example's features (``d`` of them) and ``weights()`` returns ``w``; with ``"augmented"``
-it is ``z = (x, s)`` (``d + 1`` entries, ``s = intercept_scaling``) and ``weights()``
-returns ``w~ = (w, b/s)``, the bias being one more weight the learner regularises like
-the others; with ``"free"`` (an unregularised bias: the SVM of the textbooks and of
-scikit-learn) ``x`` has the ``d`` features again and ``weights()`` returns the pair
-``(w, b)``. ``start(d)`` receives the length of ``x``. The learner says which of these it
-implements in ``supported_intercepts`` (default ``("none", "augmented")``: the learner
-never sees a bias of its own).
-
-Its class attributes say what it is scored on, by the same names as the built-in
-learners' (:class:`~maxmargin.online.OnlineLearner`); every one is optional:
-
-========================  ==============================================================
-``name``                  the name in reports (default: the class name)
-``objective``             ``"lambda"`` (it minimises ``F``), ``"C"`` (``P``) or None
-``problem_parameter``     ``"lam"`` or ``"C"``: the constructor parameter the problem
-                          sets (``compare``, ``path --learners``, a study)
-``mistake_driven``        zero start, ``w += update_step * y x`` exactly when
-                          ``y w.x <= update_margin``: the mistake bounds apply
-``theory_rate``           the slope of ``log(F - F*)`` against ``log t`` its theory gives
-``regret_G``              the ``G`` of a proven regret bound ``G^2 (1 + ln t)/(2 lam)``
-                          (or a method ``regret_lipschitz(R)``, ``R = max ||z_i||``)
-``has_average``           ``average()`` returns an averaged iterate (like ``weights()``)
-``has_dual``              ``dual()`` returns an implied dual point ``a`` of shape (n,)
-                          (``w~ = sum_i a_i y_i z_i``); such a learner is started with
-                          ``start(d, n)`` and stepped with ``step(x, y, t, i)``
-``dual_counts_updates``   that ``a`` is ``update_step`` times the updates on each example
-``svm_space``             it classifies by ``sign(w.x + b)`` (default True)
-``resumable``             its state depends on ``d`` only (batch by batch,
-                          :class:`~maxmargin.online.OnlineState`)
-``supported_intercepts``  see above
-========================  ==============================================================
-
-:func:`as_learner` wraps such an object into :class:`PythonLearner`, the adapter that
-implements the run protocol of :mod:`maxmargin.online.base` for it (the built-in learners
-implement that protocol with compiled kernels). ``run``, ``compare``, the path and a
-study wrap what they are given: a learner of yours gets everything a built-in one gets.
-The adapter itself measures the online mistakes, the hinge loss (its square for a
-learner that declares ``loss = "squared_hinge"``) and ``||w||^2`` of each predicting
-iterate, from ``weights()`` before every step, so the learner need not count anything.
-
-Speed: a step in Python costs microseconds (``docs/benchmarks.md``). A learner opts into
-numba with ``compiled_step``, an ``@njit`` function ``compiled_step(x, y, t, *arrays)``
-(``(x, y, t, i, *arrays)`` with ``has_dual``) that updates in place the arrays its
-``state()`` method returns: the first is the weight vector ``weights()`` returns, and a
-free-bias learner's second is its bias, an array of one entry. The whole loop over the
-examples then runs compiled.
+A learner is any object with ``start(d)``, ``step(x, y, t)`` and ``weights()`` and
+optional class attributes declaring what it is scored on; :class:`PythonLearner` runs it
+like a built-in (measuring mistakes, loss and ``||w||^2`` itself), through the loop of
+its ``compiled_step`` if it has one. See ``docs/own-learner.md``.
 """
 
 from __future__ import annotations
@@ -90,17 +31,6 @@ __all__ = ["PythonLearner", "LearnerError", "learner_params"]
 def learner_params(cls: type) -> tuple[str, ...]:
     """The keyword parameters of a learner class's constructor.
 
-    A built-in learner's include ``intercept`` and ``intercept_scaling``; a plain-Python
-    learner's are its own (the adapter holds the intercept).
-
-    Parameters
-    ----------
-    cls : type
-
-    Returns
-    -------
-    tuple of str
-
     Examples
     --------
     >>> from maxmargin.online import PA1, Learner
@@ -120,12 +50,9 @@ def learner_params(cls: type) -> tuple[str, ...]:
 
 
 class LearnerError(ParameterError):
-    """A user's learner failed: its own bug, not maxmargin's.
+    """A user's learner failed (raised, exited, or returned no weight vector): its bug, not ours.
 
-    It raised (or called ``sys.exit``) in ``start``, ``step``, ``weights`` ..., its
-    ``compiled_step`` failed to compile, or ``weights()`` returned something that is not
-    a weight vector. The message names the learner, the method and the step; the
-    learner's exception is chained (``__cause__``).
+    The message names the learner, the method and the step; its exception is chained.
     """
 
 
@@ -154,19 +81,7 @@ def _blame(learner: Any, what: str, at: Callable[[], str] = lambda: "") -> Itera
 
 @dataclass(eq=False)
 class PythonState(LearnerState):
-    """The adapter's state: the examples as the learner sees them.
-
-    The learner keeps its own state.
-
-    Attributes
-    ----------
-    rows : ndarray of shape (n, d'), read-only
-        ``x`` (``none``, ``free``) or ``z = (x, s)`` (``augmented``), dense.
-    source : PackedData or None
-        The data the rows are of (a resumed learner gets new batches).
-    arrays : tuple of ndarray
-        A compiled learner's ``state()``.
-    """
+    """The adapter's state: the dense read-only rows the learner sees, their source, its arrays."""
 
     rows: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
     source: PackedData | None = None
@@ -176,25 +91,17 @@ class PythonState(LearnerState):
 class PythonLearner(OnlineLearner):
     """The adapter: a learner written in plain Python, run like a built-in.
 
-    It implements the run protocol of :class:`~maxmargin.online.OnlineLearner` for the
-    object it wraps, and copies that object's declarations (its class attributes), so
-    that everything that scores a learner reads them as for any built-in.
+    It copies the wrapped object's declarations, so scoring reads them as for a built-in.
 
     Parameters
     ----------
     learner : object
-        An object with ``start``, ``step`` and ``weights`` (see the module's docstring).
+        An object with ``start``, ``step`` and ``weights`` (``docs/own-learner.md``).
     intercept : {"none", "augmented", "free"}, optional
-        The problem's intercept mode; one of the learner's ``supported_intercepts``.
-        Default: :func:`maxmargin.conventions.intercept_for` of them (``"free"`` where
-        supported, else ``"augmented"``).
+        One of the learner's ``supported_intercepts``; default
+        :func:`maxmargin.conventions.intercept_for` of them.
     intercept_scaling : float > 0
-        ``s`` of the bias feature (``augmented``: the last entry of ``x``).
-
-    Attributes
-    ----------
-    learner : object
-        The wrapped learner (which holds its own state).
+        ``s`` of the bias feature.
 
     Examples
     --------
@@ -253,14 +160,7 @@ class PythonLearner(OnlineLearner):
         return getattr(self.learner, key)
 
     def get_params(self) -> dict[str, Any]:
-        """The wrapped learner's parameters, then ``intercept`` and ``intercept_scaling``.
-
-        Returns
-        -------
-        dict
-            Its ``get_params()`` when it has one, else the constructor's parameters
-            stored under their own names (the scikit-learn convention).
-        """
+        """The wrapped learner's parameters, then ``intercept`` and ``intercept_scaling``."""
         own = getattr(self.learner, "get_params", None)
         if callable(own):
             params = dict(own())
@@ -286,62 +186,23 @@ class PythonLearner(OnlineLearner):
         )
 
     def start(self, d: int, *args: Any) -> None:
-        """The wrapped learner's ``start`` (the public protocol).
-
-        Parameters
-        ----------
-        d : int
-        *args
-            ``n`` for a learner with ``has_dual``.
-        """
+        """The wrapped learner's ``start`` (``*args``: ``n`` with ``has_dual``)."""
         self.learner.start(d, *args)
 
     def step(self, x: np.ndarray, y: float, t: int, *args: Any) -> None:
-        """The wrapped learner's ``step`` (the public protocol).
-
-        Parameters
-        ----------
-        x : ndarray of shape (d,)
-        y : float
-        t : int
-        *args
-            ``i`` for a learner with ``has_dual``.
-        """
+        """The wrapped learner's ``step`` (``*args``: ``i`` with ``has_dual``)."""
         self.learner.step(x, y, t, *args)
 
     def weights(self) -> Any:
-        """The wrapped learner's ``weights()`` (the public protocol).
-
-        Returns
-        -------
-        ndarray or (ndarray, float)
-        """
+        """The wrapped learner's ``weights()``."""
         return self.learner.weights()
 
     def average(self) -> Any:
-        """The wrapped learner's ``average()`` (a learner with ``has_average``).
-
-        Returns
-        -------
-        ndarray or (ndarray, float)
-        """
+        """The wrapped learner's ``average()`` (a learner with ``has_average``)."""
         return self.learner.average()
 
     def regret_lipschitz(self, R: float) -> float | None:
-        """The learner's ``regret_lipschitz(R)``, else its declared ``regret_G``.
-
-        ``regret_lipschitz(R)`` when the learner has that method, else ``regret_G``
-        (None: no regret bound).
-
-        Parameters
-        ----------
-        R : float
-            ``max_i ||z_i||`` on the data of the run (the bound's ``G`` often depends on it).
-
-        Returns
-        -------
-        float or None
-        """
+        """The learner's ``regret_lipschitz(R)``, else its declared ``regret_G``."""
         own = getattr(self.learner, "regret_lipschitz", None)
         G = own(R) if callable(own) else getattr(self.learner, "regret_G", None)
         return None if G is None else float(G)
@@ -521,10 +382,7 @@ class PythonLearner(OnlineLearner):
 
 
 def _numbers(value: Any) -> np.ndarray | None:
-    """``value`` as a new float array; None when it is not numbers (strings, objects ...).
-
-    Not ``np.array(value, dtype=float)`` alone: that parses strings (``"1"``).
-    """
+    """``value`` as a new float array; None when it is not numbers (not parsing ``"1"``)."""
     try:
         kind = np.asarray(value).dtype.kind
         return np.array(value, dtype=float) if kind in "biuf" else None
@@ -542,27 +400,9 @@ def _shown(value: Any) -> str:
 def as_learner(
     obj: Any, *, intercept: str | None = None, intercept_scaling: float = 1.0
 ) -> OnlineLearner:
-    """``obj`` as a learner :func:`~maxmargin.online.run` can drive.
+    """``obj`` as a learner :func:`~maxmargin.online.run` can drive: a built-in, or wrapped.
 
-    Parameters
-    ----------
-    obj : OnlineLearner or object
-        A built-in learner (returned as it is) or an object of the protocol (wrapped).
-    intercept : {"none", "augmented", "free"}, optional
-        For a wrapped object: the problem's intercept mode. Default: the object's own
-        ``intercept`` attribute if it has one, else
-        :func:`maxmargin.conventions.intercept_for` of its ``supported_intercepts``
-        (``"free"`` where supported, else ``"augmented"``).
-    intercept_scaling : float > 0
-
-    Returns
-    -------
-    OnlineLearner
-
-    Raises
-    ------
-    ParameterError
-        ``obj`` is neither.
+    A wrapped object's ``intercept`` defaults to its own ``intercept`` attribute.
 
     Examples
     --------
@@ -591,11 +431,7 @@ def as_learner(
 
 @functools.lru_cache(maxsize=1)
 def _compiled_loop() -> Any:
-    """The compiled loop that drives a ``compiled_step`` (numba imported on first use).
-
-    It calls ``step(x, y, t, i, *arrays)``: a step without the index comes wrapped
-    (:func:`_with_index`).
-    """
+    """The compiled loop driving ``compiled_step(x, y, t, i, *arrays)`` (numba on first use)."""
     njit = require("numba", "a learner's compiled_step").njit
 
     @njit
