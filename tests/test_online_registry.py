@@ -27,7 +27,7 @@ from maxmargin.online import (
     resolve,
     run,
 )
-from maxmargin.online.registry import digest, distribute, learner_for, resolve_all
+from maxmargin.online.registry import digest, distribute, resolve_all
 
 DATA = make_separable(20, 2, seed=0)
 
@@ -234,13 +234,6 @@ def test_an_instance_must_agree_on_its_objectives_parameter():
     with pytest.raises(ParameterError, match=r"has lam=1, the problem lam=0\.1"):
         resolve(Plain(), p)
     resolve(Perceptron(), p)  # no objective: nothing to agree on
-
-
-def test_learner_for_still_refuses_what_the_problem_does_not_support():
-    """Kept for its callers until they move to resolve (issue 22, stage C)."""
-    with pytest.raises(ParameterError, match="'winnow' supports intercept none, but the problem"):
-        learner_for("winnow", _problem("augmented"))
-    assert learner_for("pa1", _problem("none")).get_params()["intercept"] == "none"
 
 
 # ------------------------------------------------------------------ every refusal

@@ -1,13 +1,9 @@
 """The one front door for learners: anything that names a learner becomes one run() drives.
 
-:data:`LEARNERS` maps the built-in names to their classes. :func:`resolve` turns what a user
-names -- a registry name, ``module:Class``, ``path/file.py:Class``, a class, a built-in
-instance, an object of the public protocol, a scikit-learn or river estimator
-(:mod:`maxmargin.online.adapters`), or a pair ``(target, params)`` -- into a validated
-:class:`~maxmargin.online.OnlineLearner`, checking its options once;
-:func:`resolve_all` does so for several learners that share options (the command's
-``--lam``, ``--step`` ...); :func:`digest` hashes the code behind a ``module:Class``
-target, so that a study reruns the cells of an edited learner.
+:data:`LEARNERS` maps the built-in names to their classes; :func:`resolve` turns a name,
+``module:Class``, ``path/file.py:Class``, a class, an instance, an estimator or a pair
+``(target, params)`` into a checked learner; :func:`resolve_all` does so for several that
+share options; :func:`digest` hashes a user's learner's source (a study's cell key).
 """
 
 from __future__ import annotations
@@ -117,30 +113,7 @@ def _import(target: str, where: str) -> Any:
 
 
 def learner_class(target: str | type) -> type:
-    """The learner class ``target`` names.
-
-    ``target`` is a registry name, ``module:Class`` or ``path/file.py:Class``.
-
-    The one resolution every entry point uses (:func:`~maxmargin.compare`, the path, a
-    study, the command's ``--learner``).
-
-    Parameters
-    ----------
-    target : str or type
-        A name of :data:`LEARNERS`, an importable ``module:Class``, a file
-        ``path/file.py:Class``, or a class (returned as it is).
-
-    Returns
-    -------
-    type
-        A subclass of :class:`~maxmargin.online.OnlineLearner`, or a class of the public
-        protocol (``start``, ``step``, ``weights``: :mod:`maxmargin.online.protocol`).
-
-    Raises
-    ------
-    ParameterError
-        Unknown name, a module or file that does not import, no such class, or a class
-        that is neither.
+    """The learner class ``target`` names: a registry name, ``module:Class``, ``file.py:Class``.
 
     Examples
     --------
@@ -177,68 +150,11 @@ def learner_class(target: str | type) -> type:
     return cls
 
 
-def learner_for(learner: str | type, problem: Any, **params: Any) -> OnlineLearner:
-    """Build a learner to be measured against ``problem``'s optimum.
-
-    The problem fixes what the learner must share with it: ``intercept`` and
-    ``intercept_scaling``, and the parameter the class declares in ``problem_parameter``
-    (``lam`` for Pegasos, ``C`` for PA-I); ``params`` give the others (and may set a
-    ``problem_parameter`` that is not the objective's, e.g. PA-I's aggressiveness). A
-    class of the public protocol is built with its own parameters and wrapped
-    (:class:`~maxmargin.online.protocol.PythonLearner`) with the problem's intercept.
-
-    Parameters
-    ----------
-    learner : str or type
-        What :func:`learner_class` resolves: a name of :data:`LEARNERS`,
-        ``module:Class``, ``path/file.py:Class``, or a class.
-    problem : SVMProblem
-    **params
-        Other keyword arguments of the class.
-
-    Returns
-    -------
-    OnlineLearner
-
-    Examples
-    --------
-    >>> from maxmargin import SVMProblem, make_separable
-    >>> p = SVMProblem(make_separable(20, 2, seed=0), C=2.0, intercept="none")
-    >>> learner_for("pa1", p)
-    PA1(C=2.0, intercept='none', intercept_scaling=1.0)
-    """
-    cls: Any = learner_class(learner)
-    supported = tuple(getattr(cls, "supported_intercepts", Learner.supported_intercepts))
-    if problem.intercept not in supported:
-        raise ParameterError(
-            f"learner {_label(cls)!r} supports intercept {' or '.join(supported)}, but the "
-            f"problem has intercept={problem.intercept!r}; leave it out or change the problem"
-        )
-    return _build(cls, problem, None, None, params)
-
-
 def build(cls: Any, label: str, **params: Any) -> Any:
     """``cls(**params)``; a constructor of the user's that fails is a :class:`ParameterError`.
 
-    Parameters
-    ----------
-    cls : type
-        A learner class (:func:`learner_class`).
-    label : str
-        The learner's name in the message.
-    **params
-        The constructor's keyword arguments.
-
-    Returns
-    -------
-    object
-        The instance.
-
-    Raises
-    ------
-    ParameterError
-        The constructor raised; a :class:`~maxmargin.online.LearnerError` when it called
-        ``sys.exit`` (uncaught, it would end the command silently).
+    ``sys.exit`` in it is a :class:`~maxmargin.online.LearnerError` (it would end the
+    command silently).
 
     Examples
     --------
@@ -259,17 +175,7 @@ def build(cls: Any, label: str, **params: Any) -> Any:
 
 
 def objective_parameter(learner: OnlineLearner) -> tuple[str, float] | None:
-    """The parameter that fixes the objective a learner minimises, and its value.
-
-    Parameters
-    ----------
-    learner : OnlineLearner
-
-    Returns
-    -------
-    (str, float) or None
-        ``("lam", learner.lam)`` for objective ``"lambda"``, ``("C", learner.C)`` for
-        ``"C"``; None for a learner without an objective.
+    """The parameter that fixes the objective a learner minimises, and its value (or None).
 
     Examples
     --------
@@ -293,46 +199,28 @@ def resolve(
 ) -> OnlineLearner:
     """Any learner the user named, as a learner :func:`~maxmargin.online.run` drives.
 
-    The one front door: ``run``, :func:`~maxmargin.compare`, the command line, the path's
-    learners and a study turn what they are given into a learner here, and the options
-    are checked here, once.
+    The one front door (``run``, :func:`~maxmargin.compare`, the command line, the path,
+    a study); the options are checked here, once.
 
     Parameters
     ----------
     item : str, type, object or (target, dict)
-        A name of :data:`LEARNERS` (``"pegasos"``), ``"module:Class"``,
-        ``"path/file.py:Class"``, a class (built-in or of the public protocol,
-        ``docs/own-learner.md``), a built-in instance (returned as it is), an object of the
-        protocol (wrapped: :class:`~maxmargin.online.PythonLearner`), a scikit-learn
-        ``partial_fit`` classifier or a river classifier (:mod:`~maxmargin.online.adapters`),
-        or a pair ``(target, params)``: a target built with those parameters.
+        A name of :data:`LEARNERS`, ``"module:Class"``, ``"path/file.py:Class"``, a class,
+        a built-in instance (returned as it is), an object of the protocol (wrapped), a
+        scikit-learn or river classifier, or a pair ``(target, params)``.
     problem : SVMProblem, optional
-        The problem the learner is measured against. A learner built here takes its
-        intercept when it supports it (else :func:`maxmargin.conventions.intercept_for`'s:
-        Winnow ``"none"``), its ``intercept_scaling``, and its value of the parameter the
-        class declares in ``problem_parameter`` (``lam`` for Pegasos, ``C`` for PA-I)
-        unless ``params`` set it. An instance keeps its own intercept but must agree with
-        the problem on the parameter of the objective it minimises.
+        A learner built here takes its intercept (where supported), ``intercept_scaling``
+        and its ``problem_parameter``; an instance must agree on its objective's parameter.
     intercept : {"free", "none", "augmented"}, optional
-        The intercept to build (or wrap) the learner with; default: the problem's, else
-        the learner's own default (``"free"`` where supported: the textbook SVM's).
+        Default: the problem's, else the learner's own default.
     intercept_scaling : float > 0, optional
-        ``s`` of the bias feature; default: the problem's, else 1.
+        Default: the problem's, else 1.
     **params
-        Keyword arguments of the learner's constructor (not for an instance: it is built).
+        Keyword arguments of the learner's constructor (not for an instance).
 
     Returns
     -------
     OnlineLearner
-
-    Raises
-    ------
-    ParameterError
-        An unknown name, a module or file that does not import or has no such class, a
-        class that is not a learner, a parameter the constructor does not take (the message
-        lists those it takes), a constructor that raised (one line), an unsupported
-        intercept, parameters for an instance, an instance whose objective's parameter
-        is not the problem's.
 
     Examples
     --------
@@ -404,34 +292,11 @@ def resolve_all(
 ) -> list[OnlineLearner]:
     """Several learners, each through :func:`resolve`, sharing options.
 
-    Parameters
-    ----------
-    items : sequence
-        What :func:`resolve` takes, one per learner (a single one: a list of one).
-    problem : SVMProblem, optional
-    shared : mapping, optional
-        Options for every learner whose constructor takes them (the command's ``--lam``,
-        ``--C``, ``--eta0``, ``--projection``, ``--batch-size``); a pair's own parameters
-        win. One that no learner given takes is an error naming the built-ins that take it.
-    params : mapping, optional
-        Constructor keywords of the caller's choosing (the command's ``--learner-param``,
-        ``--step``), for every learner whose constructor takes them; one that no learner
-        given takes is an error listing what each takes.
-    spelled : mapping, optional
-        How the caller names an option of ``shared`` or ``params`` in a message (the
-        command line: ``{"C": "--C"}``); default ``option 'C'``, ``parameter 'step'``.
-    **kw
-        ``intercept``, ``intercept_scaling``: for every learner (:func:`resolve`).
-
-    Returns
-    -------
-    list of OnlineLearner
-
-    Raises
-    ------
-    ParameterError
-        What :func:`resolve` and :func:`distribute` raise; two learners of one name (each
-        needs its own: a trace is written under it).
+    ``shared`` (the command's ``--lam``, ``--C`` ...) and ``params`` (``--learner-param``)
+    go to every learner whose constructor takes them, a pair's own parameters winning;
+    ``spelled`` names an option in messages (``{"C": "--C"}``); ``kw``: ``intercept``,
+    ``intercept_scaling``. Two learners of one name are refused (a trace is written
+    under it).
 
     Examples
     --------
@@ -461,24 +326,8 @@ def distribute(
 ) -> list[tuple[Any, dict[str, Any]]]:
     """Each learner paired with the options its constructor takes, checked, nothing built.
 
-    What :func:`resolve_all` builds from; a command that builds its learners later (for
-    the problem of data not loaded yet) checks them here first.
-
-    Parameters
-    ----------
-    items, shared, params, spelled
-        As :func:`resolve_all` takes them.
-
-    Returns
-    -------
-    list of (target, dict)
-        ``(target, params)`` pairs, :func:`resolve` takes each.
-
-    Raises
-    ------
-    ParameterError
-        A target that does not name a learner (:func:`resolve`), a malformed pair, an
-        option of ``shared`` or ``params`` that no learner given takes.
+    What :func:`resolve_all` builds from; a command that builds later checks here first.
+    An option that no learner given takes is refused.
 
     Examples
     --------
@@ -518,18 +367,7 @@ def distribute(
 def digest(target: Any) -> str:
     """SHA-256 of the source file behind a learner of the user's; ``""`` for a built-in.
 
-    A study keys its cells on it, so that editing a learner reruns its cells (the
-    maxmargin version stands for the built-ins' code).
-
-    Parameters
-    ----------
-    target : str, type or (target, dict)
-        ``module:Class``, ``path/file.py:Class``, a class, or a registry name.
-
-    Returns
-    -------
-    str
-        Hex digest, or ``""`` (a built-in, or no source file to read).
+    A study keys its cells on it, so that editing a learner reruns its cells.
 
     Examples
     --------
@@ -586,11 +424,7 @@ def _build(
     params: dict,
     label: str | None = None,
 ) -> OnlineLearner:
-    """``cls`` built for ``problem`` (or alone), its parameters checked first.
-
-    ``label`` names it in messages: the target as the user wrote it (default: the class's
-    name).
-    """
+    """``cls`` built for ``problem`` (or alone), its parameters checked first."""
     label = _label(cls) if label is None else label
     if intercept is None and problem is not None:
         supported = tuple(getattr(cls, "supported_intercepts", Learner.supported_intercepts))
