@@ -1,33 +1,9 @@
-r"""What a learner claims about itself: the theorems :func:`maxmargin.testing.check_learner` checks.
+"""What a learner claims about itself: the theorems :func:`maxmargin.testing.check_learner` checks.
 
-A learner states its claims in one class attribute, ``claims``, a tuple of the claim
-types below; each names the theorem it rests on (``reference``). Where a claim's number
-follows from what the learner already declares (``theory_rate``, ``regret_lipschitz``,
-``update_margin`` ...), the claim reads it from there instead of stating it twice: a
-claim is *resolved* against a learner (:func:`resolve_claims`), which fills those numbers
-in or says why the claim does not apply to this learner's settings.
-
-=========================  =============================================================
-:class:`Rate`              :math:`E[F(\hat w_t) - F^*] = O(t^{a} \log^k t)` on the
-                           objective it declares, for its last or averaged iterate ``a``
-                           (default: its ``theory_rate``), optionally with the constant
-                           of the online-to-batch bound
-:class:`MistakeBound`      a mistake bound: the perceptron's (Novikoff's
-                           :math:`(R/\gamma)^2` on separable data, the general bound on
-                           any data), passive-aggressive's (Crammer et al. 2006) or
-                           Winnow's (Littlestone 1988)
-:class:`RegretBound`       :math:`\mathrm{regret}_t \le G^2 (1 + \ln t) / (2\lambda)`
-                           against the exact optimum, ``G`` from ``regret_lipschitz(R)``
-:class:`Invariance`        the same mistakes, and weights that move with the data, when
-                           the features are permuted or the examples scaled by ``c > 0``
-:class:`Average`           its averaged iterate is the mean of its iterates (the point the
-                           rate theorems are about), checked by stepping it by hand
-=========================  =============================================================
-
-A learner without a ``claims`` attribute (or with ``claims = None``) claims what its
-declarations imply (:func:`claims_of`): a rate where it declares an ``objective`` and a
-``theory_rate``, a regret bound where ``regret_lipschitz`` gives a ``G``, and the
-perceptron's bounds where it is ``mistake_driven``. ``claims = ()`` claims nothing.
+A learner states its claims in its ``claims`` attribute, a tuple of the claim types below,
+each citing its theorem; numbers it already declares (``theory_rate``,
+``regret_lipschitz`` ...) are filled in by :func:`resolve_claims`. Without ``claims`` it
+claims what its declarations imply (:func:`claims_of`). See ``docs/validating.md``.
 """
 
 from __future__ import annotations
@@ -66,18 +42,13 @@ MISTAKE_FORMS = {
 #: The transforms an :class:`Invariance` may name.
 TRANSFORMS = ("permute_features", "scale_examples")
 
-#: The orders a rate may be claimed on (the theorems are for i.i.d. sampling; ``shuffle``
-#: is random reshuffling, at least as fast in practice and in theory for strongly convex
-#: objectives; ``cyclic`` has no randomness to take an expectation over).
+#: The orders a rate may be claimed on (``cyclic`` has no randomness to take an expectation over).
 RATE_ORDERS = ("sample", "shuffle")
 
 
 @dataclass(frozen=True)
 class Claim(io.Persistent):
-    """Base class of the claims (not used directly).
-
-    Its document (``to_dict``, ``to_json``: :class:`~maxmargin.io.Persistent`) is its
-    fields, then its ``kind``.
+    """Base class of the claims (not used directly); its document is its fields, then ``kind``.
 
     Attributes
     ----------
@@ -119,9 +90,8 @@ class Claim(io.Persistent):
 class Rate(Claim):
     r"""The expected suboptimality on the declared objective falls at least as ``t^a log^k t``.
 
-    :math:`E[F(\hat w_t) - F^*] = O(t^{a} (\log t)^{k})`, with :math:`\hat w_t` the last
-    iterate or the average of the iterates, ``F`` the objective the learner declares
-    (``objective``) and ``F*`` its certified optimum.
+    :math:`E[F(\hat w_t) - F^*] = O(t^{a} (\log t)^{k})`, :math:`\hat w_t` the last iterate
+    or the average.
 
     Attributes
     ----------
@@ -132,16 +102,13 @@ class Rate(Claim):
     log_power : int >= 0, optional
         ``k``; None: 1 for ``a = -1`` (the strongly convex rate), else 0.
     bound : {"regret/t"} or None
-        ``"regret/t"``: also the constant of the online-to-batch conversion,
-        :math:`E[F(\bar w_t)] - F^* \le G^2 (1 + \ln t) / (2 \lambda t)` for the average
-        under i.i.d. sampling (order ``"sample"``), ``G`` from ``regret_lipschitz(R)``.
+        ``"regret/t"``: also :math:`E[F(\bar w_t)] - F^* \le G^2 (1 + \ln t) / (2 \lambda t)`
+        (online-to-batch, order ``"sample"``).
     orders : tuple of str
         The orders the claim is checked on (a subset of ``("sample", "shuffle")``).
     scale_free : bool
-        Whether the learner's settings carry no units of the data (Pegasos' steps
-        ``1/(lam t)`` follow ``lam``); False for a step ``eta0`` fixed in the units of
-        ``w``: the claim is not checked on the battery's rescaled data (which need
-        ``eta0 / c^2``).
+        False for settings in the units of the data (a fixed ``eta0``): not checked on
+        rescaled data.
     reference : str
 
     Examples
@@ -192,27 +159,19 @@ class MistakeBound(Claim):
     ``form`` names the theorem, ``data`` what it assumes:
 
     - ``"perceptron"``, ``"separable"``: :math:`M_t \le (R_\tau/\gamma)^2`,
-      :math:`R_\tau^2 = R^2 + 2\tau/\eta` (Novikoff 1962; the margin perceptron's
-      ``update_margin`` tau and ``update_step`` eta), ``gamma`` the certified margin;
+      :math:`R_\tau^2 = R^2 + 2\tau/\eta` (Novikoff 1962);
     - ``"perceptron"``, ``"any"``: :math:`M_t \le B(L_t(c), c\|u\| R_\tau)` at the best
-      scale ``c`` of the certified soft optimum ``u``, summed over every round
-      (Freund & Schapire 1999, Thm 2, in the form of ``docs/compare.md``, section 6);
-    - ``"pa"``, ``"separable"``: :math:`M_t \le (R/\gamma)^2` (Crammer et al. 2006,
-      Thm 2: :math:`\sum_t \ell_t^2 \le R^2\|u\|^2` and a mistake costs
-      :math:`\ell_t \ge 1`);
+      scale ``c`` of the soft optimum ``u`` (Freund & Schapire 1999, Thm 2);
+    - ``"pa"``, ``"separable"``: :math:`M_t \le (R/\gamma)^2` (Crammer et al. 2006, Thm 2);
     - ``"pa1"``: :math:`M_t \le \max(R^2, 1/C)(\|u\|^2 + 2C\sum_{s\le t} \ell_s(u))`
-      (Crammer et al. 2006, Thm 4); ``"pa2"``: :math:`M_t \le (R^2 + 1/(2C))(\|u\|^2 +
-      2C\sum_{s\le t}\ell_s(u)^2)` (Thm 5); ``"separable"`` with ``u`` the hard optimum
-      (:math:`\ell_s(u) = 0`, :math:`\|u\| = 1/\gamma`), ``"any"`` with ``u = c w^*`` at
-      the best scale ``c`` of the soft optimum (and the hard one when separable);
-    - ``"winnow"``, ``"disjunction"``: on a monotone disjunction of ``k`` of the ``d``
-      features, Winnow2 makes at most :math:`\frac{\alpha d}{(\alpha-1)\theta} + (\alpha+1)
-      k (1 + \log_\alpha \theta)` mistakes, Winnow1 :math:`d/\theta + \alpha k (1 +
-      \log_\alpha\theta)` (Littlestone 1988, Thms 7 and 8; the learner's ``alpha``,
-      ``threshold`` and ``variant``).
+      (Thm 4); ``"pa2"``: :math:`M_t \le (R^2 + 1/(2C))(\|u\|^2 +
+      2C\sum_{s\le t}\ell_s(u)^2)` (Thm 5);
+    - ``"winnow"``, ``"disjunction"``: Winnow2 :math:`\frac{\alpha d}{(\alpha-1)\theta} +
+      (\alpha+1) k (1 + \log_\alpha \theta)`, Winnow1 :math:`d/\theta + \alpha k (1 +
+      \log_\alpha\theta)` (Littlestone 1988, Thms 7 and 8).
 
-    ``R = max ||z_i||`` and the margins are in the learner's space ``z = (x, s)``. Every
-    form holds for every order of the examples, run by run: no statistics.
+    ``R = max ||z_i||``, in the learner's space ``z = (x, s)``; every order, run by run.
+    The forms: ``docs/compare.md``, section 6.
 
     Attributes
     ----------
@@ -255,9 +214,8 @@ class RegretBound(Claim):
     r"""Regret against the exact optimum at most :math:`G^2 (1 + \ln t) / (2 \lambda)`.
 
     :math:`\sum_{s\le t} f_s(w_s) - f_s(w^*)` with
-    :math:`f_s(w) = \frac\lambda2\|w\|^2 + \max(0, 1 - y_s w\cdot z_s)`, at every step,
-    for every order (Hazan, Agarwal & Kale 2007; Shalev-Shwartz et al. 2011, Lemma 1).
-    ``G`` is the learner's ``regret_lipschitz(R)``.
+    :math:`f_s(w) = \frac\lambda2\|w\|^2 + \max(0, 1 - y_s w\cdot z_s)`, ``G`` the
+    learner's ``regret_lipschitz(R)`` (Hazan, Agarwal & Kale 2007).
 
     Attributes
     ----------
@@ -279,13 +237,9 @@ class RegretBound(Claim):
 class Invariance(Claim):
     """The run does not change, up to the transform, when the data are transformed.
 
-    - ``"permute_features"``: the columns of ``X`` permuted (the bias feature stays
-      last): the same online mistakes at every checkpoint, weights permuted alike;
-    - ``"scale_examples"``: every ``z = (x, s)`` times ``c > 0`` (``X`` and the bias
-      feature ``s``): the same mistakes, ``w~`` times ``c`` (the perceptron family:
-      from zero, the updates are sums of examples).
-
-    Checked run against run in the same order, to ``1e-9`` relative.
+    ``"permute_features"``: the same mistakes, weights permuted alike;
+    ``"scale_examples"``: every ``z = (x, s)`` times ``c > 0``, the same mistakes, ``w~``
+    times ``c``.
 
     Attributes
     ----------
@@ -322,14 +276,12 @@ PERCEPTRON_GENERAL = MistakeBound(
     reference="Freund & Schapire (1999), Thm 2, in the exact form of docs/compare.md, section 6",
 )
 
-#: Permuting the features permutes the weights (an update that reads the examples only
-#: through inner products and adds multiples of them).
+#: Permuting the features permutes the weights.
 PERMUTATION = Invariance(
     transform="permute_features", reference="the update is equivariant to a permutation"
 )
 
-#: From ``w = 0``, a mistake-driven learner's weights are sums of examples: scaling them
-#: scales the weights and leaves every sign (so every mistake) as it was.
+#: From ``w = 0``, a mistake-driven learner's weights are sums of examples.
 SCALING = Invariance(
     transform="scale_examples", reference="from w = 0 the weights are a sum of examples"
 )
@@ -339,17 +291,9 @@ SCALING = Invariance(
 class Average(Claim):
     r"""Its averaged iterate is the mean of its iterates, exactly.
 
-    - ``"before"``: :math:`\bar w_t = \frac1t \sum_{s \le t} w_s`, the iterates the losses
-      were taken at (``w_1 = 0``; Pegasos, online subgradient: the point the rate
-      theorems are about, Shalev-Shwartz et al. 2011);
-    - ``"after"``: :math:`\frac1t \sum_{s \le t} w_{s+1}`, the iterates after each step
-      (the averaged and voted perceptrons, Freund & Schapire 1999, Collins 2002;
-      scikit-learn's averaged SGD).
-
-    The averaged iterate is the run's ``w_avg`` (``has_average``), else its output ``w``
-    (a learner whose output is its average). Checked against the mean of ``weights()``
-    with the learner stepped by hand in the run's order (learners that can be), to
-    ``1e-9`` relative.
+    ``"before"``: :math:`\bar w_t = \frac1t \sum_{s \le t} w_s` (Pegasos);
+    ``"after"``: :math:`\frac1t \sum_{s \le t} w_{s+1}` (the averaged perceptron). The
+    averaged iterate is the run's ``w_avg``, else its output ``w``.
 
     Attributes
     ----------
@@ -381,17 +325,12 @@ def claims_of(learner: Any) -> tuple[Claim, ...]:
     Parameters
     ----------
     learner : object
-        A learner (built-in or of the public protocol), or its class.
+        A learner, or its class.
 
     Returns
     -------
     tuple of Claim
-        Not yet resolved against the learner's settings (:func:`resolve_claims`).
-
-    Raises
-    ------
-    ParameterError
-        ``claims`` is not a tuple (or list) of :class:`Claim`.
+        Not yet resolved (:func:`resolve_claims`).
 
     Examples
     --------
@@ -475,8 +414,7 @@ def resolve_claims(
     Parameters
     ----------
     learner : object
-        A learner instance: its declarations (``objective``, ``theory_rate``,
-        ``regret_lipschitz``, ``intercept`` ...) complete the claims.
+        A learner instance.
     claims : tuple of Claim, optional
         Default: :func:`claims_of` the learner.
 
@@ -486,12 +424,6 @@ def resolve_claims(
         :class:`Rate` with ``exponent`` and ``log_power`` set; the others as given.
     not_applicable : tuple of (Claim, str)
         The claims its settings rule out, each with the reason.
-
-    Raises
-    ------
-    ParameterError
-        A claim that contradicts the declarations (a rate of an average the learner
-        does not declare, a form that needs an attribute it does not have).
 
     Examples
     --------
@@ -539,25 +471,3 @@ def _resolve_mistakes(learner: Any, claim: MistakeBound) -> Claim | str:
             f"{_who(learner)}.variant must be 'winnow1' or 'winnow2' for Winnow's bound"
         )
     return claim
-
-
-def regret_G(learner: Any, R: float) -> float | None:
-    """``G`` of the learner's regret bound at radius ``R`` (None: no bound).
-
-    Parameters
-    ----------
-    learner : object
-    R : float
-        ``max_i ||z_i||``.
-
-    Returns
-    -------
-    float or None
-
-    Examples
-    --------
-    >>> from maxmargin.online import Pegasos
-    >>> regret_G(Pegasos(lam=0.1, intercept="none"), 2.0)
-    4.0
-    """
-    return _regret_G(learner, R)

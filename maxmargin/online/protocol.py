@@ -23,6 +23,7 @@ from .._validation import check_memory, failure
 from ..conventions import intercept_for
 from ..exceptions import MaxMarginError, ParameterError
 from .base import LearnerState, OnlineLearner, PackedData, Snapshot
+from .claims import _regret_G
 from .learner import _declared, is_learner
 
 __all__ = ["PythonLearner", "LearnerError", "learner_params"]
@@ -203,9 +204,7 @@ class PythonLearner(OnlineLearner):
 
     def regret_lipschitz(self, R: float) -> float | None:
         """The learner's ``regret_lipschitz(R)``, else its declared ``regret_G``."""
-        own = getattr(self.learner, "regret_lipschitz", None)
-        G = own(R) if callable(own) else getattr(self.learner, "regret_G", None)
-        return None if G is None else float(G)
+        return _regret_G(self.learner, R)
 
     # ------------------------------------------------------------------ the run protocol
 
