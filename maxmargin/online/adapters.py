@@ -1,44 +1,9 @@
 """Learners from scikit-learn and river as learners of the public protocol.
 
-:class:`SklearnLearner` wraps a scikit-learn ``partial_fit`` classifier (``SGDClassifier``,
-``Perceptron``, ``PassiveAggressiveClassifier``), :class:`RiverLearner` a river
-classifier (``linear_model.PAClassifier``, ``linear_model.Perceptron``): one
-``partial_fit`` / ``learn_one`` per step, the weights read from the estimator at every
-step, so :func:`~maxmargin.online.run`, :func:`~maxmargin.compare` and
-:func:`~maxmargin.testing.check_learner` take them as they take a built-in learner.
-
-What the estimator minimises and what it claims are declared from its parameters, as its
-own source code computes them (scikit-learn ``linear_model/_sgd_fast.pyx.tp``, river
-``linear_model/pa.py``, ``perceptron.py``, ``optim/losses.py``):
-
-- ``SGDClassifier(loss="hinge", penalty="l2", alpha)`` minimises the lambda objective
-  with ``lam = alpha`` (its step shrinks ``w`` by ``1 - eta alpha``; the intercept is
-  never shrunk: a free intercept). With ``learning_rate="optimal"``
-  (``eta = 1/(alpha (t0 + t - 1))``) it claims the ``O(log t / t)`` rate of its average
-  (``average=True``; Shalev-Shwartz et al. 2011) or of its last iterate (Shamir & Zhang
-  2013), for intercept ``none`` (``fit_intercept=False``): with a free intercept the
-  objective is not strongly convex in ``b``.
-- ``SGDClassifier(loss="squared_hinge", penalty="l2", alpha)`` minimises the lambda
-  objective of the squared hinge, ``alpha/2 ||w||^2 + mean max(0, 1 - y f)^2``
-  (``SquaredHinge``: ``z * z`` for ``z = 1 - y p > 0``, the gradient ``-2 y z``), the
-  L2-loss SVM (``SVMProblem(loss="squared_hinge")``) with ``lam = alpha``: it declares
-  ``loss = "squared_hinge"`` and is scored against that problem only. No rate is claimed:
-  the squared hinge's gradient is unbounded, which the rate theorems need bounded.
-- ``loss="perceptron"`` (``Perceptron``) with no penalty and a constant step ``eta0``: the
-  perceptron's update ``w += eta0 y x`` on ``y w.x <= 0`` from zero (scikit-learn's
-  ``Hinge(0)`` counts a zero score), so Novikoff's and the general mistake bounds; a
-  free intercept moves by ``eta0 y`` (the bias feature ``s = 1``).
-- ``learning_rate="pa1"`` / ``"pa2"`` (``PassiveAggressiveClassifier``) is PA-I / PA-II
-  with ``C = eta0``: Crammer et al.'s bounds for intercept ``none``. With
-  ``fit_intercept=True`` scikit-learn (and river's ``PAClassifier(learn_intercept=True)``)
-  takes ``tau = loss / ||x||^2`` without the bias feature and still moves the bias by
-  ``tau y``: not the PA step in the space ``(x, 1)``, so no mistake bound is claimed.
-- river's ``Perceptron`` (``l2=0``, zero initializer) is the perceptron with a free
-  intercept (``b += y``); ``PAClassifier(mode=0, 1, 2)`` is PA, PA-I, PA-II.
-
-The adapters ask nothing of maxmargin's own dependencies: scikit-learn is imported when
-:class:`SklearnLearner` starts (``pip install "maxmargin[sklearn]"``), river is only
-called through the model it was given (``pip install "maxmargin[river]"``).
+:class:`SklearnLearner` wraps a scikit-learn ``partial_fit`` classifier, :class:`RiverLearner`
+a river classifier: one ``partial_fit`` / ``learn_one`` per step, the weights read at every
+step. What each minimises and claims is declared from its parameters, as its own source
+computes them (``docs/validating.md``, section 8). Neither library is imported here.
 """
 
 from __future__ import annotations
@@ -98,6 +63,46 @@ class _Adapter:
     def _pair(self, w: np.ndarray, b: float) -> Any:
         return (w, float(b)) if self.free else w
 
+    def _clone(self) -> Any:
+        raise NotImplementedError
+
+    def _params(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def start(self, d: int) -> None:
+        """A fresh clone of the estimator for examples of length ``d``.
+
+        Parameters
+        ----------
+        d : int
+
+        Examples
+        --------
+        >>> from sklearn.linear_model import Perceptron
+        >>> p = SklearnLearner(Perceptron(fit_intercept=False))
+        >>> p.start(2)
+        >>> p.weights()
+        array([0., 0.])
+        """
+        self._live = self._clone()
+        self._d = d
+
+    def get_params(self) -> dict[str, Any]:
+        """The estimator's parameters (those of plain types).
+
+        Returns
+        -------
+        dict
+
+        Examples
+        --------
+        >>> from sklearn.linear_model import SGDClassifier
+        >>> SklearnLearner(SGDClassifier(alpha=0.5)).get_params()["alpha"]
+        0.5
+        """
+        plain = (bool, int, float, str)
+        return {k: v for k, v in self._params().items() if v is None or isinstance(v, plain)}
+
 
 def _sgd_settings(est: Any) -> dict[str, Any]:
     """The estimator's parameters as SGDClassifier's (Perceptron and PA are SGD settings)."""
@@ -134,13 +139,9 @@ def _sgd_settings(est: Any) -> dict[str, Any]:
 class SklearnLearner(_Adapter):
     """A scikit-learn ``partial_fit`` classifier as a learner of the public protocol.
 
-    Each step is one ``partial_fit`` on one example (``classes=[-1, 1]``); ``weights()``
-    reads ``coef_`` and ``intercept_`` (the last iterate; ``average()`` the averaged
-    ones of ``average=True``). What it minimises and claims follows from its parameters
-    (the module's docstring): ``fit_intercept=True`` makes it a learner of intercept
-    ``free`` (the bias feature ``s = 1``), ``False`` of ``none``. ``loss`` is the loss of
-    the objective it minimises: ``"squared_hinge"`` for ``SGDClassifier(
-    loss="squared_hinge")``, else ``"hinge"``.
+    Each step is one ``partial_fit`` on one example; ``weights()`` reads ``coef_`` and
+    ``intercept_``. ``fit_intercept=True`` makes it a learner of intercept ``free``,
+    ``False`` of ``none``.
 
     Parameters
     ----------
@@ -229,25 +230,13 @@ class SklearnLearner(_Adapter):
         key = "C" if "C" in self.estimator.get_params() else "eta0"
         self.estimator.set_params(**{key: float(value)})
 
-    def start(self, d: int) -> None:
-        """A fresh clone of the estimator for examples of length ``d``.
-
-        Parameters
-        ----------
-        d : int
-
-        Examples
-        --------
-        >>> from sklearn.linear_model import Perceptron
-        >>> p = SklearnLearner(Perceptron(fit_intercept=False))
-        >>> p.start(2)
-        >>> p.weights()
-        array([0., 0.])
-        """
+    def _clone(self) -> Any:
         from sklearn.base import clone
 
-        self._est = clone(self.estimator)
-        self._d = d
+        return clone(self.estimator)
+
+    def _params(self) -> dict[str, Any]:
+        return dict(self.estimator.get_params())
 
     def step(self, x: np.ndarray, y: float, t: int) -> None:
         """One ``partial_fit`` on the example.
@@ -267,10 +256,10 @@ class SklearnLearner(_Adapter):
         >>> p.weights()
         array([1., 2.])
         """
-        self._est.partial_fit(x[None, :], [y], classes=_CLASSES)
+        self._live.partial_fit(x[None, :], [y], classes=_CLASSES)
 
     def _read(self, average: bool) -> Any:
-        e = self._est
+        e = self._live
         if not hasattr(e, "coef_"):
             return self._pair(np.zeros(self._d), 0.0)
         if average or not getattr(e, "average", False):
@@ -317,34 +306,13 @@ class SklearnLearner(_Adapter):
         """
         return self._read(True)
 
-    def get_params(self) -> dict[str, Any]:
-        """The estimator's parameters (those of plain types).
-
-        Returns
-        -------
-        dict
-
-        Examples
-        --------
-        >>> from sklearn.linear_model import SGDClassifier
-        >>> SklearnLearner(SGDClassifier(alpha=0.5)).get_params()["alpha"]
-        0.5
-        """
-        return {k: v for k, v in self.estimator.get_params().items() if _plain(v)}
-
-
-def _plain(v: Any) -> bool:
-    return v is None or isinstance(v, (bool, int, float, str))
-
 
 class RiverLearner(_Adapter):
     """A river classifier (``learn_one`` / ``predict_one``) as a learner of the protocol.
 
     Each step is one ``learn_one({j: x_j}, y > 0)``; ``weights()`` reads the model's
-    ``weights`` (and ``intercept``). ``PAClassifier(mode=0, 1, 2)`` declares PA, PA-I,
-    PA-II (mistake bounds for ``learn_intercept=False``), ``Perceptron`` (``l2=0``, zero
-    initializer) the perceptron's; another linear river classifier runs, claiming
-    nothing.
+    ``weights`` (and ``intercept``). A linear river classifier other than ``PAClassifier``
+    and ``Perceptron`` runs, claiming nothing.
 
     Parameters
     ----------
@@ -399,22 +367,11 @@ class RiverLearner(_Adapter):
     def C(self, value: float) -> None:
         self.model = self.model.clone({"C": float(value)})
 
-    def start(self, d: int) -> None:
-        """A fresh clone of the model for examples of length ``d``.
+    def _clone(self) -> Any:
+        return self.model.clone()
 
-        Parameters
-        ----------
-        d : int
-
-        Examples
-        --------
-        >>> from river.linear_model import PAClassifier  # doctest: +SKIP
-        >>> pa = RiverLearner(PAClassifier(mode=0, learn_intercept=False))  # doctest: +SKIP
-        >>> pa.start(2); pa.weights()  # doctest: +SKIP
-        array([0., 0.])
-        """
-        self._model = self.model.clone()
-        self._d = d
+    def _params(self) -> dict[str, Any]:
+        return self.model._get_params() if hasattr(self.model, "_get_params") else {}
 
     def step(self, x: np.ndarray, y: float, t: int) -> None:
         """One ``learn_one`` on the example (its features as ``{j: x_j}``, its label ``y > 0``).
@@ -433,7 +390,7 @@ class RiverLearner(_Adapter):
         >>> pa.weights()  # tau = loss / ||x||^2 = 1/2  # doctest: +SKIP
         array([0.5, 0.5])
         """
-        self._model.learn_one(dict(enumerate(x.tolist())), bool(y > 0))
+        self._live.learn_one(dict(enumerate(x.tolist())), bool(y > 0))
 
     def weights(self) -> Any:
         """The model's weights (and intercept, for a free intercept).
@@ -449,26 +406,10 @@ class RiverLearner(_Adapter):
         >>> p.start(1); p.step(np.array([2.0]), -1.0, 1); p.weights()  # doctest: +SKIP
         (array([-2.]), -1.0)
         """
-        m = self._model
+        m = self._live
         ws = getattr(m, "weights", {})
         w = np.array([float(ws.get(j, 0.0)) for j in range(self._d)])
         return self._pair(w, float(getattr(m, "intercept", 0.0)))
-
-    def get_params(self) -> dict[str, Any]:
-        """The model's parameters (those of plain types).
-
-        Returns
-        -------
-        dict
-
-        Examples
-        --------
-        >>> from river.linear_model import PAClassifier  # doctest: +SKIP
-        >>> RiverLearner(PAClassifier(C=0.5)).get_params()["C"]  # doctest: +SKIP
-        0.5
-        """
-        params = self.model._get_params() if hasattr(self.model, "_get_params") else {}
-        return {k: v for k, v in params.items() if _plain(v)}
 
 
 def adapt(obj: Any) -> Any:
