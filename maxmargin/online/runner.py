@@ -1,8 +1,7 @@
 """Run an online learner over a data set and record its :class:`~maxmargin.trace.Trace`.
 
 :func:`run` drives a fresh state over whole epochs; :class:`OnlineState` keeps one state
-alive between calls, so that a stream of batches can be fed to the same learner (what
-``partial_fit`` needs).
+alive between batches (what ``partial_fit`` needs).
 """
 
 from __future__ import annotations
@@ -36,8 +35,7 @@ from .registry import resolve
 __all__ = ["run", "default_checkpoints", "OnlineState"]
 
 
-#: Bytes of Python objects a recorded checkpoint holds besides its arrays (its snapshot,
-#: the row of running totals): counted when refusing runs that cannot fit.
+#: Bytes of Python objects a recorded checkpoint holds besides its arrays.
 CHECKPOINT_OVERHEAD = 1024.0
 
 #: The most steps (epochs * n) a run may take: step counts are int64.
@@ -100,35 +98,28 @@ def run(
     Parameters
     ----------
     learner : OnlineLearner, a learner of the public protocol, str, ...
-        Anything :func:`~maxmargin.online.resolve` takes: a learner instance (a built-in
-        one, or an object with ``start``, ``step`` and ``weights``:
-        :mod:`maxmargin.online.protocol`, run through its adapter; a scikit-learn or river
-        classifier), a registry name, ``module:Class`` or a class (default parameters),
-        or a pair ``(target, params)``.
+        Anything :func:`~maxmargin.online.resolve` takes (an instance, a scikit-learn or
+        river classifier, a registry name, ``module:Class``, a class, a pair).
     data : Dataset
     epochs : int >= 1
     order : {"cyclic", "shuffle", "sample"}
-        ``cyclic`` 0..n-1 each epoch; ``shuffle`` a new permutation each epoch; ``sample``
-        i.i.d. with replacement. See :func:`maxmargin.online.schedule`.
+        See :func:`maxmargin.online.schedule`.
     seed : int >= 0
         Same seed, same trajectory, bit for bit.
     checkpoints : sequence of int, optional
         Steps (1..epochs*n) at which to record; the last step is always added. Default:
-        :func:`default_checkpoints` (geometric plus every epoch end). Mini-batch learners
-        move a checkpoint to the end of its batch.
+        :func:`default_checkpoints`.
     record_dual : bool
-        Record the implied dual point at each checkpoint (learners with ``has_dual``;
-        ignored, ``trace.dual is None``, for the others).
+        Record the implied dual point at each checkpoint (learners with ``has_dual``).
     progress : bool
         Draw a progress bar on stderr.
     random_state : int >= 0, numpy RandomState or Generator, optional
-        scikit-learn's name for ``seed`` (:func:`maxmargin.conventions.sklearn_names`).
+        scikit-learn's name for ``seed``.
     max_iter : int >= 1, optional
-        scikit-learn's name for ``epochs`` (SGDClassifier's: passes over the data).
+        scikit-learn's name for ``epochs``.
     sample_weight : array-like of shape (n,), optional
-        Example weights ``s_i >= 0``, taken by the learner's ``sample_weight_rule``
-        (learners without one refuse them); the trace's ``loss`` then sums ``s_i``
-        times each hinge.
+        Example weights ``s_i >= 0`` (learners with a ``sample_weight_rule``); the trace's
+        ``loss`` then sums ``s_i`` times each hinge.
 
     Returns
     -------
@@ -229,20 +220,6 @@ def run(
 def check_steps(learner: Any, n: int, epochs: int) -> None:
     """Refuse a run whose step count, or whose ``lam`` times it, double precision cannot hold.
 
-    Parameters
-    ----------
-    learner : OnlineLearner
-        A learner with ``lam`` (Pegasos, OnlineSubgradient) has its steps
-        ``1 / (lam t)`` checked: ``lam t`` must stay finite for every step ``t``.
-    n, epochs : int
-        The run's length, ``T = epochs n`` steps.
-
-    Raises
-    ------
-    ParameterError
-        ``epochs n`` above :data:`MAX_STEPS`, or ``lam (T + 1)`` above ``2**1023``
-        (``1 / (lam t)`` would underflow to 0, or its inverse overflow).
-
     Examples
     --------
     >>> from maxmargin.online import Pegasos
@@ -266,12 +243,7 @@ def check_steps(learner: Any, n: int, epochs: int) -> None:
 def _steps(
     n: int, epochs: int, order: str, seed: int, ckpts: np.ndarray
 ) -> Iterator[tuple[int | None, np.ndarray, int, int, int]]:
-    """The run cut at the checkpoints, as tuples ``(t, idx, lo, hi, base)``.
-
-    ``(t, idx, lo, hi, base)`` means "take the steps on ``idx[lo:hi]`` (the first is step
-    ``base + lo + 1``), then record at step ``t``" (``t`` None: an epoch ends between two
-    checkpoints).
-    """
+    """The run cut at the checkpoints: steps on ``idx[lo:hi]``, then record at ``t`` (or None)."""
     pos = 0  # index into ckpts
     T = n * epochs
     for e, idx in enumerate(iter_schedule(n, epochs, order, seed)):
@@ -386,25 +358,20 @@ class OnlineState:
     Parameters
     ----------
     learner : OnlineLearner
-        A learner whose class declares ``resumable`` (its state depends on ``d`` only):
-        not the dual perceptron (its (n, n) kernel matrix), the pocket (training-error
-        checks over the data) or the voted perceptron (indices into the data).
+        A learner whose class declares ``resumable`` (its state depends on ``d`` only).
 
     Attributes
     ----------
     t : int
-        Steps taken so far (examples seen, over all batches).
+        Steps taken so far, over all batches.
     d : int or None
         Number of features, fixed by the first batch.
-    w : ndarray of shape (d,)
-        Current weights on the original features (for the averaged perceptron, the
-        average, as in its trace).
-    b : float
-        Current intercept ``s w~_{d+1}`` (0 for intercept ``none``).
+    w, b : ndarray of shape (d,), float
+        Current output, as the trace's ``w`` and ``b``.
     w_avg, b_avg : ndarray of shape (d,), float, or None
-        The averaged iterate of learners with ``has_average`` (Pegasos), else None.
+        The averaged iterate (learners with ``has_average``).
     mistakes : int
-        Mistakes (``y w.z <= 0`` before the step) made so far.
+        Mistakes made so far.
 
     Examples
     --------
@@ -447,14 +414,13 @@ class OnlineState:
         Parameters
         ----------
         data : Dataset or array-like / sparse of shape (n, d)
-            The batch; its number of features must match the first batch's.
+            The batch, with the first batch's number of features.
         y : array-like of shape (n,), optional
-            Labels in {-1, +1} when ``data`` is an array; unlike a :class:`Dataset`, a
-            batch may hold a single class.
+            Labels in {-1, +1} when ``data`` is an array (a single class is allowed).
         idx : array-like of int, optional
             Rows of the batch to visit, in order (repeats allowed).
         sample_weight : array-like of shape (n,), optional
-            Weights of the batch's rows, taken by the learner's ``sample_weight_rule``.
+            Weights of the batch's rows.
 
         Returns
         -------
@@ -464,11 +430,7 @@ class OnlineState:
         if not isinstance(data, Dataset):
             if y is None:
                 raise ParameterError("give the batch as a maxmargin.Dataset, or as X and y")
-            data = (
-                data
-                if isinstance(data, Dataset)
-                else Dataset(data, y, name="batch", require_both_classes=False)
-            )
+            data = Dataset(data, y, name="batch", require_both_classes=False)
         if self.d is not None and data.d != self.d:
             raise DataError(
                 f"this state was started on {self.d} features, the batch has "
