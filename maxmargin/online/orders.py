@@ -1,14 +1,9 @@
 """Example orders for online learning: which example is seen at every step.
 
-An *epoch* is ``n`` steps. Three orders (docs/learners.md):
-
-- ``cyclic``: ``0, 1, ..., n-1`` every epoch (the seed is ignored);
-- ``shuffle``: a fresh uniformly random permutation every epoch;
-- ``sample``: ``n`` indices drawn i.i.d. uniformly with replacement every epoch.
-
-Random orders come from one ``numpy.random.default_rng(seed)`` stream consumed epoch by
-epoch, so :func:`schedule` regenerates exactly the indices :func:`~maxmargin.online.run`
-used, and the comparison can recompute any per-step quantity.
+``cyclic`` (``0..n-1`` every epoch), ``shuffle`` (a fresh permutation every epoch) or
+``sample`` (i.i.d. with replacement), from one ``default_rng(seed)`` stream, so
+:func:`schedule` regenerates exactly what :func:`~maxmargin.online.run` visited
+(``docs/learners.md``).
 """
 
 from __future__ import annotations
@@ -34,21 +29,7 @@ def _check_seed(seed: object) -> int:
 def iter_schedule(
     n: int, epochs: int = 1, order: str = "cyclic", seed: int = 0
 ) -> Iterator[np.ndarray]:
-    """Yield the example indices of each epoch in turn.
-
-    Parameters
-    ----------
-    n : int >= 1
-        Number of examples.
-    epochs : int >= 1
-    order : {"cyclic", "shuffle", "sample"}
-    seed : int >= 0
-        Seed of the random orders.
-
-    Yields
-    ------
-    ndarray of shape (n,), int64
-        The indices visited during one epoch.
+    """Yield the example indices (shape (n,), int64) of each epoch in turn; see :func:`schedule`.
 
     Examples
     --------
@@ -79,7 +60,10 @@ def schedule(n: int, epochs: int = 1, order: str = "cyclic", seed: int = 0) -> n
         Number of examples.
     epochs : int >= 1
     order : {"cyclic", "shuffle", "sample"}
+        ``cyclic`` 0..n-1 each epoch; ``shuffle`` a new permutation each epoch; ``sample``
+        i.i.d. with replacement.
     seed : int >= 0
+        Seed of the random orders.
 
     Returns
     -------

@@ -1,28 +1,8 @@
-r"""Step-size schedules of the learners that take a step: small objects, compiled as codes.
+"""Step-size schedules ``eta_t``: a parameter of the learners that take a step.
 
-A schedule says which step size :math:`\eta_t` the ``t``-th step (batch) uses. It is a
-*parameter* of a learner (``OnlineSubgradient(step=...)``, ``Pegasos(step=...)``), never a
-learner of its own. The compiled loops do not call Python: each schedule is handed to them
-as a mode code and two constants (:meth:`StepSize.compiled`), and evaluated there with the
-same formula as :meth:`StepSize.at`.
-
-========================  ==========================================  ===================
-schedule                  :math:`\eta_t`                              where from
-========================  ==========================================  ===================
-``Constant(eta)``         :math:`\eta`                                the lecture notes'
-                                                                      constant step
-                                                                      (``Delta``)
-``InverseSqrt(eta0)``     :math:`\eta_0/\sqrt t`                      Zinkevich (2003)
-``PegasosStep(offset=1)`` :math:`1/(\lambda (t + 1))`                 the lecture notes'
-                                                                      SoftSVM(lambda)
-``PegasosStep(offset=0)`` :math:`1/(\lambda t)`                       the Pegasos paper
-========================  ==========================================  ===================
-
-The same schedules can be named by a string (``"constant"``, ``"invsqrt"``,
-``"pegasos"``, ``"pegasos_paper"``: the constants then come from the learner's ``eta0``
-and ``lam``) or by the dict ``step.to_dict()`` returns, ``{"schedule": ..., <field>:
-...}``, from the fields each schedule declares (:mod:`maxmargin.io`): what a learner's
-``get_params`` and a saved trace hold.
+The compiled loops get each schedule as a mode code and two constants
+(:meth:`StepSize.compiled`) and evaluate the formula of :meth:`StepSize.at`. A schedule may
+be named by a string or by its ``to_dict()`` (:func:`as_step`). See ``docs/learners.md``.
 """
 
 from __future__ import annotations
@@ -45,10 +25,7 @@ STEP_INVLAM = 2
 
 @dataclass(frozen=True)
 class StepSize(io.Persistent):
-    """Base class of the step-size schedules (not used directly).
-
-    Each schedule declares its fields; ``to_dict()`` writes them after ``schedule`` (its
-    name), and :func:`as_step` reads that dict back by its ``schedule``.
+    """Base class of the step-size schedules; ``to_dict()`` writes ``schedule``, then the fields.
 
     Examples
     --------
@@ -58,47 +35,21 @@ class StepSize(io.Persistent):
 
     #: the name of the schedule (the first key of its dict; set by each subclass)
     schedule: str = field(default="", init=False, repr=False)
-    #: the slope of log(F - F*) against log t the theory gives the average of the iterates
-    #: with this schedule on a lam-strongly convex objective (None: no rate, e.g. a
-    #: constant step stalls at a distance proportional to the step)
+    #: the slope of log(F - F*) against log t for the average (None: no rate)
     theory_rate: ClassVar[float | None] = None
 
     def at(self, t: int, lam: float | None = None) -> float:
-        """The step size of step ``t`` (1-based), in Python: the formula the loops compile.
-
-        Parameters
-        ----------
-        t : int >= 1
-        lam : float, optional
-            The learner's lambda (used by :class:`PegasosStep` without its own ``lam``).
-
-        Returns
-        -------
-        float
-        """
+        """The step size of step ``t`` (1-based), in Python; ``lam``: the learner's lambda."""
         raise NotImplementedError
 
     def compiled(self, lam: float | None) -> tuple[int, float, float]:
-        """``(mode, a, b)``: the code and constants the compiled loops evaluate.
-
-        Parameters
-        ----------
-        lam : float or None
-            The learner's lambda (None: no regulariser).
-
-        Returns
-        -------
-        tuple of (int, float, float)
-        """
+        """``(mode, a, b)``: the code and constants the compiled loops evaluate."""
         raise NotImplementedError
 
 
 @dataclass(frozen=True)
 class Constant(StepSize):
-    r"""A constant step: :math:`\eta_t = \eta`.
-
-    The lecture notes' online steepest descent uses a fixed step ``Delta``; with no
-    regulariser (``lam=None``) it is their hinge-loss SGD with a constant rate.
+    r"""A constant step: :math:`\eta_t = \eta` (the lecture notes' ``Delta``).
 
     Parameters
     ----------
@@ -117,25 +68,11 @@ class Constant(StepSize):
         object.__setattr__(self, "eta", check_positive("eta", self.eta))
 
     def at(self, t: int, lam: float | None = None) -> float:
-        """The step size of step ``t``: ``eta``, the same at every step.
-
-        Parameters as :meth:`StepSize.at`.
-
-        Returns
-        -------
-        float
-        """
+        """The step size of step ``t``: ``eta``, the same at every step."""
         return self.eta
 
     def compiled(self, lam: float | None) -> tuple[int, float, float]:
-        """``(mode, a, b)`` of the constant step: its code, ``eta`` and 0.
-
-        Parameters as :meth:`StepSize.compiled`.
-
-        Returns
-        -------
-        tuple of (int, float, float)
-        """
+        """``(mode, a, b)`` of the constant step: its code, ``eta`` and 0."""
         return STEP_CONSTANT, self.eta, 0.0
 
 
@@ -161,25 +98,11 @@ class InverseSqrt(StepSize):
         object.__setattr__(self, "eta0", check_positive("eta0", self.eta0))
 
     def at(self, t: int, lam: float | None = None) -> float:
-        """The step size of step ``t``: ``eta0 / sqrt(t)``.
-
-        Parameters as :meth:`StepSize.at`.
-
-        Returns
-        -------
-        float
-        """
+        """The step size of step ``t``: ``eta0 / sqrt(t)``."""
         return self.eta0 / math.sqrt(t)
 
     def compiled(self, lam: float | None) -> tuple[int, float, float]:
-        """``(mode, a, b)`` of the ``eta0/sqrt(t)`` step: its code, ``eta0`` and 0.
-
-        Parameters as :meth:`StepSize.compiled`.
-
-        Returns
-        -------
-        tuple of (int, float, float)
-        """
+        """``(mode, a, b)`` of the ``eta0/sqrt(t)`` step: its code, ``eta0`` and 0."""
         return STEP_INVSQRT, self.eta0, 0.0
 
 
@@ -187,9 +110,7 @@ class InverseSqrt(StepSize):
 class PegasosStep(StepSize):
     r""":math:`\eta_t = 1/(\lambda\,(t + \text{offset}))`: the strongly convex step.
 
-    ``offset=1`` is the lecture notes' SoftSVM(lambda), ``w_{t+1} = theta_t /
-    (lambda (t+1))``; ``offset=0`` is the Pegasos paper's ``1/(lambda t)``, whose first
-    step (``eta_1 lambda = 1``) forgets the starting point.
+    ``offset=1`` is the lecture notes' SoftSVM(lambda), ``offset=0`` the Pegasos paper's.
 
     Parameters
     ----------
@@ -231,26 +152,11 @@ class PegasosStep(StepSize):
         return float(out)
 
     def at(self, t: int, lam: float | None = None) -> float:
-        """The step size of step ``t``: ``1 / (lam (t + offset))``.
-
-        ``lam`` is the schedule's own when set, else the learner's (``lam`` here).
-        Parameters as :meth:`StepSize.at`.
-
-        Returns
-        -------
-        float
-        """
+        """The step size of step ``t``: ``1 / (lam (t + offset))``."""
         return 1.0 / (self._lam(lam) * (t + float(self.offset)))
 
     def compiled(self, lam: float | None) -> tuple[int, float, float]:
-        """``(mode, a, b)`` of the strongly convex step: its code, lambda and ``offset``.
-
-        Parameters as :meth:`StepSize.compiled`.
-
-        Returns
-        -------
-        tuple of (int, float, float)
-        """
+        """``(mode, a, b)`` of the strongly convex step: its code, lambda and ``offset``."""
         return STEP_INVLAM, self._lam(lam), float(self.offset)
 
 
@@ -266,11 +172,8 @@ def as_step(value: Any, *, eta0: float | None = None) -> StepSize:
     Parameters
     ----------
     value : StepSize, str or dict
-        A schedule object; one of :data:`STEP_NAMES` (``"constant"`` is
-        ``Constant(eta0)``, ``"invsqrt"`` ``InverseSqrt(eta0)``, ``"pegasos"``
-        ``PegasosStep()``, ``"pegasos_paper"`` ``PegasosStep(offset=0)``); or the dict
-        ``step.to_dict()`` writes (read by its ``schedule``, through the constructor of
-        that schedule, which checks the values).
+        A schedule object, one of :data:`STEP_NAMES`, or the dict ``step.to_dict()``
+        writes.
     eta0 : float, optional
         The learner's ``eta0``, for the names that need one.
 
