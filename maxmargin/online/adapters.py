@@ -69,6 +69,12 @@ class _Adapter:
     def _params(self) -> dict[str, Any]:
         raise NotImplementedError
 
+    def _learn(self, x: np.ndarray, y: float) -> None:
+        raise NotImplementedError
+
+    def _read(self, average: bool) -> Any:
+        raise NotImplementedError
+
     def start(self, d: int) -> None:
         """A fresh clone of the estimator for examples of length ``d``.
 
@@ -86,6 +92,44 @@ class _Adapter:
         """
         self._live = self._clone()
         self._d = d
+
+    def step(self, x: np.ndarray, y: float, t: int) -> None:
+        """One ``partial_fit`` (scikit-learn) or ``learn_one`` (river) on the example.
+
+        Parameters
+        ----------
+        x : ndarray of shape (d,)
+        y : float
+        t : int
+
+        Examples
+        --------
+        >>> from sklearn.linear_model import Perceptron
+        >>> p = SklearnLearner(Perceptron(fit_intercept=False))
+        >>> p.start(2)
+        >>> p.step(np.array([1.0, 2.0]), 1.0, 1)  # a zero score is a mistake
+        >>> p.weights()
+        array([1., 2.])
+        """
+        self._learn(x, y)
+
+    def weights(self) -> Any:
+        """The estimator's weights (the last iterate), with its intercept if free.
+
+        Returns
+        -------
+        ndarray or (ndarray, float)
+
+        Examples
+        --------
+        >>> from sklearn.linear_model import Perceptron
+        >>> p = SklearnLearner(Perceptron())
+        >>> p.start(1)
+        >>> p.step(np.array([2.0]), -1.0, 1)
+        >>> p.weights()
+        (array([-2.]), -1.0)
+        """
+        return self._read(False)
 
     def get_params(self) -> dict[str, Any]:
         """The estimator's parameters (those of plain types).
@@ -238,24 +282,7 @@ class SklearnLearner(_Adapter):
     def _params(self) -> dict[str, Any]:
         return dict(self.estimator.get_params())
 
-    def step(self, x: np.ndarray, y: float, t: int) -> None:
-        """One ``partial_fit`` on the example.
-
-        Parameters
-        ----------
-        x : ndarray of shape (d,)
-        y : float
-        t : int
-
-        Examples
-        --------
-        >>> from sklearn.linear_model import Perceptron
-        >>> p = SklearnLearner(Perceptron(fit_intercept=False))
-        >>> p.start(2)
-        >>> p.step(np.array([1.0, 2.0]), 1.0, 1)  # a zero score is a mistake
-        >>> p.weights()
-        array([1., 2.])
-        """
+    def _learn(self, x: np.ndarray, y: float) -> None:
         self._live.partial_fit(x[None, :], [y], classes=_CLASSES)
 
     def _read(self, average: bool) -> Any:
@@ -267,24 +294,6 @@ class SklearnLearner(_Adapter):
         else:  # the last iterate of an averaged SGD
             w, b = e._standard_coef, e._standard_intercept
         return self._pair(np.array(w, dtype=float).ravel(), float(np.ravel(b)[0]))
-
-    def weights(self) -> Any:
-        """``coef_`` (the last iterate), with ``intercept_`` for a free intercept.
-
-        Returns
-        -------
-        ndarray or (ndarray, float)
-
-        Examples
-        --------
-        >>> from sklearn.linear_model import Perceptron
-        >>> p = SklearnLearner(Perceptron())
-        >>> p.start(1)
-        >>> p.step(np.array([2.0]), -1.0, 1)
-        >>> p.weights()
-        (array([-2.]), -1.0)
-        """
-        return self._read(False)
 
     def average(self) -> Any:
         """The averaged ``coef_`` of ``average=True``.
@@ -373,39 +382,10 @@ class RiverLearner(_Adapter):
     def _params(self) -> dict[str, Any]:
         return self.model._get_params() if hasattr(self.model, "_get_params") else {}
 
-    def step(self, x: np.ndarray, y: float, t: int) -> None:
-        """One ``learn_one`` on the example (its features as ``{j: x_j}``, its label ``y > 0``).
-
-        Parameters
-        ----------
-        x : ndarray of shape (d,)
-        y : float
-        t : int
-
-        Examples
-        --------
-        >>> from river.linear_model import PAClassifier  # doctest: +SKIP
-        >>> pa = RiverLearner(PAClassifier(mode=0, learn_intercept=False))  # doctest: +SKIP
-        >>> pa.start(2); pa.step(np.array([1.0, 1.0]), 1.0, 1)  # doctest: +SKIP
-        >>> pa.weights()  # tau = loss / ||x||^2 = 1/2  # doctest: +SKIP
-        array([0.5, 0.5])
-        """
+    def _learn(self, x: np.ndarray, y: float) -> None:
         self._live.learn_one(dict(enumerate(x.tolist())), bool(y > 0))
 
-    def weights(self) -> Any:
-        """The model's weights (and intercept, for a free intercept).
-
-        Returns
-        -------
-        ndarray or (ndarray, float)
-
-        Examples
-        --------
-        >>> from river.linear_model import Perceptron  # doctest: +SKIP
-        >>> p = RiverLearner(Perceptron())  # doctest: +SKIP
-        >>> p.start(1); p.step(np.array([2.0]), -1.0, 1); p.weights()  # doctest: +SKIP
-        (array([-2.]), -1.0)
-        """
+    def _read(self, average: bool) -> Any:
         m = self._live
         ws = getattr(m, "weights", {})
         w = np.array([float(ws.get(j, 0.0)) for j in range(self._d)])
