@@ -9,6 +9,7 @@ through the run protocol ``_check_data``, ``_align``, ``_setup``, ``_advance``,
 from __future__ import annotations
 
 import inspect
+import textwrap
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -20,7 +21,7 @@ from ..conventions import DEFAULT_INTERCEPT
 from ..data import Dataset
 from ..exceptions import DataError, ParameterError
 from ._compiled import kernels
-from .learner import OBJECTIVES, Learner
+from .learner import Learner, _check_kinds
 
 __all__ = [
     "OnlineLearner",
@@ -39,21 +40,14 @@ intercept : {"free", "augmented", "none"}, default "free"
 intercept_scaling : float > 0, default 1.0
     The constant ``s`` of the bias feature; at most ~1.34e154 (``s**2`` finite)."""
 
-_MARKER = "{intercept_parameters}"
-
 
 def _doc_intercept(cls: type) -> type:
     """Class decorator: put :data:`INTERCEPT_PARAMETERS` at the docstring's marker line."""
-    doc = cls.__doc__ or ""
-    for line in doc.splitlines():
-        if line.strip() == _MARKER:
-            indent = line[: len(line) - len(line.lstrip())]
-            text = "\n".join(
-                indent + part if part else part for part in INTERCEPT_PARAMETERS.splitlines()
-            )
-            cls.__doc__ = doc.replace(line, text, 1)
-            return cls
-    raise AssertionError(f"{cls.__name__}.__doc__ has no {_MARKER} line")
+    doc, marker = cls.__doc__ or "", "    {intercept_parameters}"
+    if marker not in doc:
+        raise AssertionError(f"{cls.__name__}.__doc__ has no {marker.strip()} line")
+    cls.__doc__ = doc.replace(marker, textwrap.indent(INTERCEPT_PARAMETERS, "    "), 1)
+    return cls
 
 
 def step_weights(learner: OnlineLearner, sample_weight: Any, n: int) -> np.ndarray | None:
@@ -259,16 +253,7 @@ class OnlineLearner(Learner):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        if cls.objective not in (None, *OBJECTIVES):
-            raise TypeError(
-                f"{cls.__name__}.objective must be one of {OBJECTIVES} or None, "
-                f"not {cls.objective!r}"
-            )
-        if cls.problem_parameter not in (None, "lam", "C"):
-            raise TypeError(
-                f"{cls.__name__}.problem_parameter must be 'lam', 'C' or None, "
-                f"not {cls.problem_parameter!r}"
-            )
+        _check_kinds(cls.__name__, cls.objective, cls.problem_parameter, TypeError)
 
     # ------------------------------------------------------------------ parameters
 

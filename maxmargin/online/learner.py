@@ -164,21 +164,26 @@ def is_learner(obj: Any) -> bool:
     return all(callable(getattr(obj, m, None)) for m in METHODS)
 
 
+def _check_kinds(
+    who: str, objective: Any, pp: Any, error: type[Exception] = ParameterError
+) -> None:
+    """Refuse an ``objective`` or a ``problem_parameter`` that is not one of ours."""
+    if objective not in (None, *OBJECTIVES):
+        raise error(f"{who}.objective must be one of {OBJECTIVES} or None, not {objective!r}")
+    if pp not in (None, "lam", "C"):
+        raise error(f"{who}.problem_parameter must be 'lam', 'C' or None, not {pp!r}")
+
+
 def _declared(learner: Any) -> dict[str, Any]:
     """The learner's declarations, checked, with the protocol's defaults."""
     defaults = {k: getattr(Learner, k) for k in DECLARATIONS if hasattr(Learner, k)}
     defaults["visits_schedule"] = True
     out = {k: getattr(learner, k, v) for k, v in defaults.items()}
     who = type(learner).__name__
-    if out["objective"] not in (None, *OBJECTIVES):
-        raise ParameterError(
-            f"{who}.objective must be one of {OBJECTIVES} or None, not {out['objective']!r}"
-        )
+    pp = out["problem_parameter"]
+    _check_kinds(who, out["objective"], pp)
     if out["loss"] not in LOSSES:
         raise ParameterError(f"{who}.loss must be one of {LOSSES}, not {out['loss']!r}")
-    pp = out["problem_parameter"]
-    if pp not in (None, "lam", "C"):
-        raise ParameterError(f"{who}.problem_parameter must be 'lam', 'C' or None, not {pp!r}")
     if pp is not None and not hasattr(learner, pp):
         raise ParameterError(
             f"{who} declares problem_parameter {pp!r} but has no attribute "
