@@ -8,13 +8,14 @@ share options; :func:`digest` hashes a user's learner's source (a study's cell k
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import importlib.util
 import inspect
 import math
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -89,27 +90,34 @@ def _file_module(path: Path) -> Any:
     return module
 
 
+@contextlib.contextmanager
+def _theirs(exited: Callable[[str], str], failed: Callable[[str], str]) -> Iterator[None]:
+    """An error of the user's code as one line: ParameterError, LearnerError for an exit.
+
+    ``sys.exit`` uncaught would end the command silently.
+    """
+    try:
+        yield
+    except (ParameterError, KeyboardInterrupt):
+        raise
+    except SystemExit as e:
+        raise LearnerError(exited(failure(e))) from None
+    except BaseException as e:  # GeneratorExit, BaseException("x"): the user's own error
+        raise ParameterError(failed(failure(e).removeprefix("raised "))) from None
+
+
 def _import(target: str, where: str) -> Any:
     """The module of ``target`` (``where``: a ``.py`` file or a module name), imported."""
-    try:
-        if where.endswith(".py"):
-            return _file_module(Path(where))
-        return importlib.import_module(where)
-    except ParameterError:
-        raise
-    except SystemExit as e:  # uncaught, it would end the command silently
-        raise LearnerError(
-            f"learner {target!r}: importing {where} {failure(e)}; a learner's module must not exit"
-        ) from None
-    except KeyboardInterrupt:
-        raise
-    except BaseException as e:  # GeneratorExit, BaseException("x"): the module's own error
-        why = failure(e).removeprefix("raised ")
-        if where.endswith(".py"):
-            raise ParameterError(f"importing {where} failed: {why}") from None
-        raise ParameterError(
-            f"cannot import module {where!r}: {why} (is it on PYTHONPATH?)"
-        ) from None
+    file = where.endswith(".py")
+    with _theirs(
+        lambda e: f"learner {target!r}: importing {where} {e}; a learner's module must not exit",
+        lambda why: (
+            f"importing {where} failed: {why}"
+            if file
+            else f"cannot import module {where!r}: {why} (is it on PYTHONPATH?)"
+        ),
+    ):
+        return _file_module(Path(where)) if file else importlib.import_module(where)
 
 
 def learner_class(target: str | type) -> type:
@@ -161,17 +169,11 @@ def build(cls: Any, label: str, **params: Any) -> Any:
     >>> build(LEARNERS["pa1"], "pa1", C=2.0)
     PA1(C=2.0, intercept='free', intercept_scaling=1.0)
     """
-    try:
+    with _theirs(
+        lambda e: f"building learner {label!r}: its constructor {e}",
+        lambda why: f"building learner {label!r} failed: {why}",
+    ):
         return cls(**params)
-    except ParameterError:
-        raise
-    except SystemExit as e:
-        raise LearnerError(f"building learner {label!r}: its constructor {failure(e)}") from None
-    except KeyboardInterrupt:
-        raise
-    except BaseException as e:  # GeneratorExit, BaseException("x"): the learner's own error
-        why = failure(e).removeprefix("raised ")
-        raise ParameterError(f"building learner {label!r} failed: {why}") from None
 
 
 def objective_parameter(learner: OnlineLearner) -> tuple[str, float] | None:
