@@ -378,11 +378,6 @@ class OnlineLearner(Learner):
         d : int
             The length of :meth:`step`'s ``x`` (with ``"augmented"``, including ``s``).
 
-        Raises
-        ------
-        ParameterError
-            The learner cannot be stepped one example at a time (it says why).
-
         Examples
         --------
         >>> from maxmargin.online import Perceptron
@@ -409,11 +404,6 @@ class OnlineLearner(Learner):
             +1.0 or -1.0.
         t : int
             The step number, 1 for the first.
-
-        Raises
-        ------
-        ParameterError, DataError
-            As :meth:`start`; ``x`` not of length ``d``, not finite, ``y`` not +-1.
 
         Examples
         --------
@@ -451,11 +441,6 @@ class OnlineLearner(Learner):
             ``w`` (intercept ``"none"``), ``w~ = (w, b/s)`` (``"augmented"``) or
             ``(w, b)`` (``"free"``); for the averaged perceptron, the average.
 
-        Raises
-        ------
-        ParameterError
-            As :meth:`start`.
-
         Examples
         --------
         >>> from maxmargin.online import Perceptron
@@ -475,11 +460,6 @@ class OnlineLearner(Learner):
         -------
         ndarray or (ndarray, float)
             As :meth:`weights`; :meth:`weights` itself before any step.
-
-        Raises
-        ------
-        ParameterError
-            As :meth:`start`, or the learner keeps no average.
 
         Examples
         --------

@@ -92,17 +92,9 @@ class PythonState(LearnerState):
 class PythonLearner(OnlineLearner):
     """The adapter: a learner written in plain Python, run like a built-in.
 
-    It copies the wrapped object's declarations, so scoring reads them as for a built-in.
-
-    Parameters
-    ----------
-    learner : object
-        An object with ``start``, ``step`` and ``weights`` (``docs/own-learner.md``).
-    intercept : {"none", "augmented", "free"}, optional
-        One of the learner's ``supported_intercepts``; default
-        :func:`maxmargin.conventions.intercept_for` of them.
-    intercept_scaling : float > 0
-        ``s`` of the bias feature.
+    It copies the wrapped object's declarations, so scoring reads them as for a built-in;
+    ``intercept`` defaults to :func:`~maxmargin.conventions.intercept_for` of its
+    ``supported_intercepts``.
 
     Examples
     --------

@@ -204,25 +204,11 @@ def resolve(
     The one front door (``run``, :func:`~maxmargin.compare`, the command line, the path,
     a study); the options are checked here, once.
 
-    Parameters
-    ----------
-    item : str, type, object or (target, dict)
-        A name of :data:`LEARNERS`, ``"module:Class"``, ``"path/file.py:Class"``, a class,
-        a built-in instance (returned as it is), an object of the protocol (wrapped), a
-        scikit-learn or river classifier, or a pair ``(target, params)``.
-    problem : SVMProblem, optional
-        A learner built here takes its intercept (where supported), ``intercept_scaling``
-        and its ``problem_parameter``; an instance must agree on its objective's parameter.
-    intercept : {"free", "none", "augmented"}, optional
-        Default: the problem's, else the learner's own default.
-    intercept_scaling : float > 0, optional
-        Default: the problem's, else 1.
-    **params
-        Keyword arguments of the learner's constructor (not for an instance).
-
-    Returns
-    -------
-    OnlineLearner
+    ``item``: a name of :data:`LEARNERS`, ``"module:Class"``, ``"path/file.py:Class"``, a
+    class, a built-in instance (returned as it is), an object of the protocol (wrapped), a
+    scikit-learn or river classifier, or a pair ``(target, params)``. A learner built for
+    ``problem`` takes its intercept (where supported), ``intercept_scaling`` and
+    ``problem_parameter``; an instance must agree on its objective's parameter.
 
     Examples
     --------

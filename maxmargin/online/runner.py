@@ -355,23 +355,9 @@ def _final_error(
 class OnlineState:
     """The running state of one learner, advanced batch by batch.
 
-    Parameters
-    ----------
-    learner : OnlineLearner
-        A learner whose class declares ``resumable`` (its state depends on ``d`` only).
-
-    Attributes
-    ----------
-    t : int
-        Steps taken so far, over all batches.
-    d : int or None
-        Number of features, fixed by the first batch.
-    w, b : ndarray of shape (d,), float
-        Current output, as the trace's ``w`` and ``b``.
-    w_avg, b_avg : ndarray of shape (d,), float, or None
-        The averaged iterate (learners with ``has_average``).
-    mistakes : int
-        Mistakes made so far.
+    ``learner`` declares ``resumable``. ``t`` (steps so far), ``d`` (fixed by the first
+    batch), ``w``, ``b``, ``w_avg``, ``b_avg`` (as the trace's) and ``mistakes`` are the
+    state after the last batch.
 
     Examples
     --------
@@ -411,21 +397,8 @@ class OnlineState:
     ) -> OnlineState:
         """Take one step per entry of ``idx`` (default: every row of the batch in order).
 
-        Parameters
-        ----------
-        data : Dataset or array-like / sparse of shape (n, d)
-            The batch, with the first batch's number of features.
-        y : array-like of shape (n,), optional
-            Labels in {-1, +1} when ``data`` is an array (a single class is allowed).
-        idx : array-like of int, optional
-            Rows of the batch to visit, in order (repeats allowed).
-        sample_weight : array-like of shape (n,), optional
-            Weights of the batch's rows.
-
-        Returns
-        -------
-        OnlineState
-            ``self``, advanced by ``len(idx)`` steps.
+        ``data``: a Dataset, or an array with labels ``y`` (a single class allowed); ``idx``:
+        rows to visit, in order (repeats allowed). Returns ``self``.
         """
         if not isinstance(data, Dataset):
             if y is None:

@@ -51,10 +51,6 @@ class StepSize(io.Persistent):
 class Constant(StepSize):
     r"""A constant step: :math:`\eta_t = \eta` (the lecture notes' ``Delta``).
 
-    Parameters
-    ----------
-    eta : float > 0
-
     Examples
     --------
     >>> Constant(0.1).at(1000)
@@ -79,10 +75,6 @@ class Constant(StepSize):
 @dataclass(frozen=True)
 class InverseSqrt(StepSize):
     r""":math:`\eta_t = \eta_0/\sqrt t`: the generic online subgradient step (Zinkevich 2003).
-
-    Parameters
-    ----------
-    eta0 : float > 0
 
     Examples
     --------
@@ -112,11 +104,7 @@ class PegasosStep(StepSize):
 
     ``offset=1`` is the lecture notes' SoftSVM(lambda), ``offset=0`` the Pegasos paper's.
 
-    Parameters
-    ----------
-    lam : float > 0, optional
-        The lambda of the schedule; default: the learner's.
-    offset : {1, 0}
+    ``lam`` None: the learner's.
 
     Examples
     --------
@@ -169,17 +157,8 @@ _KINDS: dict[str, type[StepSize]] = {c.schedule: c for c in (Constant, InverseSq
 def as_step(value: Any, *, eta0: float | None = None) -> StepSize:
     """Turn a schedule given as an object, a name or a dict into a :class:`StepSize`.
 
-    Parameters
-    ----------
-    value : StepSize, str or dict
-        A schedule object, one of :data:`STEP_NAMES`, or the dict ``step.to_dict()``
-        writes.
-    eta0 : float, optional
-        The learner's ``eta0``, for the names that need one.
-
-    Returns
-    -------
-    StepSize
+    A name of :data:`STEP_NAMES` takes its size from the learner's ``eta0``; a dict is
+    what ``step.to_dict()`` writes.
 
     Examples
     --------
