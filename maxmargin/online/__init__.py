@@ -1,12 +1,8 @@
 """Online learners run against the data, recording :class:`~maxmargin.trace.Trace` s.
 
-Every learner is the algorithm as written in the lecture notes and the literature, with
-its compiled (numba) inner loop; :func:`run` drives it over a :func:`schedule` of
-examples and records checkpoints, and :func:`resolve` is the one front door that turns
-what names a learner (a registry name, ``module:Class``, a class, an instance) into one.
-See ``docs/learners.md`` for every update rule. A learner of your own is a plain Python
-object with ``start``, ``step`` and ``weights`` (:mod:`maxmargin.online.protocol`,
-``docs/own-learner.md``).
+:func:`run` drives a learner over a :func:`schedule` of examples; :func:`resolve` turns
+what names a learner into one. See ``docs/learners.md``; a learner of your own needs only
+``start``, ``step`` and ``weights`` (``docs/own-learner.md``).
 """
 
 from .base import OnlineLearner

@@ -153,25 +153,10 @@ def _sgd_settings(est: Any) -> dict[str, Any]:
     kind = type(est).__name__
     p = est.get_params()
     if kind == "Perceptron":
-        return {
-            "loss": "perceptron",
-            "penalty": p["penalty"],
-            "alpha": p["alpha"],
-            "learning_rate": "constant",
-            "eta0": p["eta0"],
-            "fit_intercept": p["fit_intercept"],
-            "average": False,
-        }
+        return {**p, "loss": "perceptron", "learning_rate": "constant", "average": False}
     if kind == "PassiveAggressiveClassifier":
-        return {
-            "loss": "hinge",
-            "penalty": None,
-            "alpha": 0.0,
-            "learning_rate": "pa1" if p["loss"] == "hinge" else "pa2",
-            "eta0": p["C"],
-            "fit_intercept": p["fit_intercept"],
-            "average": p["average"],
-        }
+        rate = "pa1" if p["loss"] == "hinge" else "pa2"
+        return {**p, "loss": "hinge", "penalty": None, "alpha": 0.0, "learning_rate": rate}
     if kind == "SGDClassifier":
         return p
     raise ParameterError(
