@@ -222,22 +222,10 @@ class OnlineLearner(Learner):
         The constant ``s`` of the bias feature.
     """
 
-    name: ClassVar[str] = ""
+    # the other declarations, and their defaults, are Learner's
     reference: ClassVar[str] = ""
     supported_intercepts: ClassVar[tuple[str, ...]] = ("none", "augmented", "free")
-    # not ClassVar: an instance may narrow them (OnlineSubgradient(lam=None): no objective)
-    objective: str | None = None
-    problem_parameter: str | None = None
-    mistake_driven: bool = False
-    update_margin: float = 0.0
-    update_step: float = 1.0
-    theory_rate: float | None = None
-    has_dual: ClassVar[bool] = False
-    dual_counts_updates: ClassVar[bool] = False
-    has_average: ClassVar[bool] = False
-    svm_space: ClassVar[bool] = True
     visits_schedule: bool = True
-    resumable: ClassVar[bool] = False
     sample_weight_rule: ClassVar[str | None] = None
 
     def __init__(

@@ -207,13 +207,13 @@ def run(
     return recorder.trace(
         learner,
         data,
-        order,
-        seed,
-        epochs,
         finals,
-        error,
-        timings,
-        Declared.of(learner, R).to_dict(),
+        order=order,
+        seed=seed,
+        epochs=epochs,
+        final_train_error=error,
+        timings=timings,
+        declares=Declared.of(learner, R).to_dict(),
     )
 
 
@@ -290,16 +290,7 @@ class _Recorder:
         return self.rows[-1][1]
 
     def trace(
-        self,
-        learner: OnlineLearner,
-        data: Dataset,
-        order: str,
-        seed: int,
-        epochs: int,
-        finals: dict[str, np.ndarray],
-        error: float,
-        timings: dict,
-        declares: dict,
+        self, learner: OnlineLearner, data: Dataset, finals: dict[str, np.ndarray], **fields: Any
     ) -> Trace:
         n, d = data.n, data.d
         t = np.array([r[0] for r in self.rows], np.int64)
@@ -314,14 +305,11 @@ class _Recorder:
         return Trace(
             learner=learner.name,
             params=learner.get_params(),
-            order=order,
-            seed=seed,
             data=data.name,
             intercept=learner.intercept,
             intercept_scaling=learner.intercept_scaling,
             n=n,
             d=d,
-            epochs=epochs,
             t=t,
             epoch=(t + n - 1) // n,
             w=np.asarray([s.w for s in snaps], float).reshape(len(t), d),
@@ -335,9 +323,7 @@ class _Recorder:
             dual=stack("dual"),
             dual_avg=stack("dual_avg"),
             extras=extras,
-            final_train_error=error,
-            timings=timings,
-            declares=declares,
+            **fields,
         )
 
 
