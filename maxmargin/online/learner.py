@@ -246,20 +246,17 @@ class Declared(io.Persistent):
     def of(cls, learner: OnlineLearner, R: float) -> Declared:
         """The declarations of ``learner`` (instance values: it may narrow them) at radius ``R``."""
         G = learner.regret_lipschitz(R)
+        flags = ("mistake_driven", "has_dual", "dual_counts_updates", "has_average", "svm_space")
         return cls(
             name=learner.name,
             objective=learner.objective,
             loss=str(getattr(learner, "loss", DEFAULT_LOSS)),
-            mistake_driven=bool(learner.mistake_driven),
             update_margin=float(learner.update_margin),
             update_step=float(learner.update_step),
             theory_rate=None if learner.theory_rate is None else float(learner.theory_rate),
-            has_dual=bool(learner.has_dual),
-            dual_counts_updates=bool(learner.dual_counts_updates),
-            has_average=bool(learner.has_average),
-            svm_space=bool(learner.svm_space),
             visits_schedule=bool(learner.visits_schedule),
             regret_G=None if G is None else float(G),
+            **{k: bool(getattr(learner, k)) for k in flags},
         )
 
     @classmethod
