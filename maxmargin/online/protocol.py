@@ -112,11 +112,7 @@ class PythonLearner(OnlineLearner):
     def __init__(
         self, learner: Any, *, intercept: str | None = None, intercept_scaling: float = 1.0
     ) -> None:
-        if (
-            isinstance(learner, OnlineLearner)
-            or not is_learner(learner)
-            or isinstance(learner, type)
-        ):
+        if isinstance(learner, (OnlineLearner, type)) or not is_learner(learner):
             raise ParameterError(
                 f"PythonLearner wraps a learner object with start(d), step(x, y, t) and "
                 f"weights() (docs/own-learner.md); got {learner!r}"
@@ -167,14 +163,10 @@ class PythonLearner(OnlineLearner):
         return params
 
     def __repr__(self) -> str:
-        own = {
-            k: v
-            for k, v in self.get_params().items()
-            if k not in ("intercept", "intercept_scaling")
-        }
-        inner = f"{type(self.learner).__name__}({', '.join(f'{k}={v!r}' for k, v in own.items())})"
+        skip = ("intercept", "intercept_scaling")
+        inner = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items() if k not in skip)
         return (
-            f"PythonLearner({inner}, intercept={self.intercept!r}, "
+            f"PythonLearner({type(self.learner).__name__}({inner}), intercept={self.intercept!r}, "
             f"intercept_scaling={self.intercept_scaling!r})"
         )
 
