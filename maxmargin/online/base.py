@@ -211,15 +211,7 @@ class OnlineLearner(Learner):
     A learner holds its hyper-parameters only; :func:`maxmargin.online.run` creates its
     :class:`LearnerState`, drives the steps and records a :class:`~maxmargin.trace.Trace`.
     The class attributes declare what it is scored on (``docs/learners.md``, "What a
-    learner declares").
-
-    Parameters
-    ----------
-    intercept : str
-        One of the learner's ``supported_intercepts``: ``"none"``, ``"augmented"`` or
-        ``"free"``.
-    intercept_scaling : float > 0
-        The constant ``s`` of the bias feature.
+    learner declares"); ``intercept`` is one of its ``supported_intercepts``.
     """
 
     # the other declarations, and their defaults, are Learner's

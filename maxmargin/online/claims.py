@@ -145,10 +145,8 @@ class Rate(Claim):
 
     def _label(self) -> str:
         a = "a" if self.exponent is None else f"{self.exponent:g}"
-        k = self.log_power
+        k = self.log_power if self.log_power is not None else int(self.exponent == -1.0)
         log = "" if k == 0 else (" log t" if k == 1 else f" log^{k} t")
-        if k is None:
-            log = " log t" if self.exponent == -1.0 else ""
         return f"F({self.iterate}) - F* = O(t^{a}{log})"
 
 
