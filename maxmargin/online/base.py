@@ -56,9 +56,8 @@ def step_weights(learner: OnlineLearner, sample_weight: Any, n: int) -> np.ndarr
         return None
     if learner.sample_weight_rule is None:
         raise ParameterError(
-            f"{type(learner).__name__} takes no example weights (it "
-            "declares no sample_weight_rule); the perceptrons, Pegasos, "
-            "the online subgradient, PA-I and PA-II do"
+            f"{type(learner).__name__} takes no example weights (it declares no sample_weight_rule)"
+            "; the perceptrons, Pegasos, the online subgradient, PA-I and PA-II do"
         )
     try:
         sw = np.array(sample_weight, dtype=np.float64)

@@ -138,9 +138,8 @@ def learner_class(target: str | type) -> type:
     elif ":" not in target:
         if target not in LEARNERS:
             raise ParameterError(
-                f"unknown learner {target!r}; choose from "
-                f"{', '.join(LEARNERS)}, or give module:Class or "
-                "path/file.py:Class"
+                f"unknown learner {target!r}; choose from {', '.join(LEARNERS)}, "
+                "or give module:Class or path/file.py:Class"
             )
         return LEARNERS[target]
     else:
@@ -151,9 +150,8 @@ def learner_class(target: str | type) -> type:
             raise ParameterError(f"{where} has no {name!r}")
     if not (isinstance(cls, type) and (issubclass(cls, OnlineLearner) or is_learner(cls))):
         raise ParameterError(
-            f"{target!r} is neither a maxmargin.online.OnlineLearner nor a "
-            "class with start(d), step(x, y, t) and weights() "
-            "(docs/own-learner.md)"
+            f"{target!r} is neither a maxmargin.online.OnlineLearner nor a class with "
+            "start(d), step(x, y, t) and weights() (docs/own-learner.md)"
         )
     return cls
 
@@ -235,10 +233,9 @@ def resolve(
         return _build(cls, problem, intercept, intercept_scaling, params, _label(item))
     if not (isinstance(item, OnlineLearner) or is_learner(item)):
         raise ParameterError(
-            "a learner is a built-in name, module:Class or path/file.py:Class, a class, a "
-            "built-in learner, an object with start(d), step(x, y, t) and weights() "
-            "(docs/own-learner.md), or a scikit-learn or river classifier; got "
-            f"{type(item).__name__}"
+            "a learner is a built-in name, module:Class or path/file.py:Class, a class, a built-in "
+            "learner, an object with start(d), step(x, y, t) and weights() (docs/own-learner.md), "
+            f"or a scikit-learn or river classifier; got {type(item).__name__}"
         )
     if params:
         raise ParameterError(

@@ -364,9 +364,8 @@ class OnlineState:
 
             names = ", ".join(c.__name__ for c in LEARNERS.values() if c.resumable)
             raise ParameterError(
-                f"{type(learner).__name__} cannot be resumed batch by batch (its state "
-                f"depends on the whole data set); use one of {names}, or maxmargin.run "
-                "on the full data"
+                f"{type(learner).__name__} cannot be resumed batch by batch (its state depends "
+                f"on the whole data set); use one of {names}, or maxmargin.run on the full data"
             )
         self.learner = learner
         self.t = 0

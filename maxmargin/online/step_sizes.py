@@ -124,9 +124,8 @@ class PegasosStep(StepSize):
             object.__setattr__(self, "lam", check_positive("lam", self.lam))
         if isinstance(self.offset, bool) or self.offset not in (0, 1):
             raise ParameterError(
-                f"PegasosStep offset must be 1 (the lecture notes' "
-                f"1/(lam (t+1))) or 0 (the paper's 1/(lam t)); got "
-                f"{self.offset!r}"
+                "PegasosStep offset must be 1 (the lecture notes' 1/(lam (t+1))) or 0 "
+                f"(the paper's 1/(lam t)); got {self.offset!r}"
             )
         object.__setattr__(self, "offset", int(self.offset))
 
