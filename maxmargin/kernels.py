@@ -1,39 +1,9 @@
 r"""Kernels: their specs, Gram blocks computed in chunks, and the check that a Gram is PSD.
 
-The kernels are scikit-learn's (:mod:`sklearn.metrics.pairwise`, :class:`sklearn.svm.SVC`),
-for rows ``x``, ``z`` of the data:
-
-==================  ==========================================  ==========================
-name                ``k(x, z)``                                 parameters
-==================  ==========================================  ==========================
-``"linear"``        ``x . z``
-``"rbf"``           ``exp(-gamma ||x - z||^2)``                 gamma
-``"poly"``          ``(gamma x . z + coef0)^degree``            gamma, degree, coef0
-``"sigmoid"``       ``tanh(gamma x . z + coef0)``               gamma, coef0
-a callable ``k``    ``k(X, Z)[i, j]``: the Gram block
-``"precomputed"``   the Gram matrix itself (``X`` is ``K``)
-==================  ==========================================  ==========================
-
-``gamma`` is a float > 0, ``"scale"`` (``1 / (d X.var())``, 1 when ``X.var() = 0``) or
-``"auto"`` (``1 / d``), as :class:`~sklearn.svm.SVC` resolves it. ``linear``, ``rbf`` and
-``poly`` with ``coef0 >= 0`` are positive semi-definite (PSD) for every data set; a
-callable, a precomputed Gram, ``sigmoid`` and ``poly`` with ``coef0 < 0`` are PSD for some
-data only, and :func:`check_psd` refuses the data where they are not (the dual is then not
-a convex QP, and no certificate could mean anything).
-
-:class:`GramOperator` is a kernel bound to the training rows: the blocks ``K[rows][:,
-cols]``, the diagonal, and products ``K c`` computed a block of rows at a time, so a
-large problem never holds a dense n x n Gram. The RBF blocks are computed from the data
-centred on its column means (the kernel does not see a translation, and the expanded
-``||x||^2 + ||z||^2 - 2 x.z`` loses fewer digits on centred data).
-
-Rounding. :meth:`GramOperator.entry_bounds` bounds ``|fl(K_ij) - K_ij|`` (the computed
-entry against the exact kernel of the same data) as ``A_i |fl(K_ij)| + B_i beta_j + E``,
-and :meth:`GramOperator.matvec` returns a rigorous bound on the error of each entry of
-``K c``; :mod:`maxmargin.kernel_certificate` builds its floors on them. A callable's or a
-precomputed Gram's values are the kernel by definition (entry error 0; a Gram is
-symmetrized first); their departure from PSD is :attr:`GramOperator.psd_slack`, the
-``s`` that makes ``K + s I`` PSD, the matrix the certificate is then about.
+The kernels (scikit-learn's ``linear``, ``rbf``, ``poly``, ``sigmoid``, a callable,
+``precomputed``), gamma's ``scale``/``auto``, which kernels are PSD for all data, and the
+rounding bounds of the entries and of ``K c`` the certificate builds on are in
+``docs/kernels.md``. :class:`GramOperator` never holds a dense n x n Gram for a named kernel.
 """
 
 from __future__ import annotations
@@ -63,9 +33,7 @@ __all__ = [
 #: The kernels by name (a Python callable is the other kind).
 KERNELS = ("linear", "rbf", "poly", "sigmoid", "precomputed")
 
-#: Largest n whose PSD check computes every eigenvalue (``eigvalsh``, O(n^3)); above it,
-#: the smallest one by Lanczos (``eigsh`` on products ``K v``, never an n x n array for a
-#: named kernel).
+#: Largest n whose PSD check computes every eigenvalue (O(n^3)); above it, Lanczos.
 DENSE_EIGEN_MAX = 2000
 
 #: Largest Gram a callable kernel may be materialized to (bytes): its rows cannot be
@@ -75,9 +43,8 @@ CALLABLE_GRAM_BYTES = 2 * 1024**3
 #: Entries of one kernel block computed at a time (8 bytes each: 32 MiB).
 _BLOCK_ENTRIES = 4_000_000
 
-#: Columns summed by one BLAS call in :meth:`GramOperator.matvec`: the error bound of a
-#: sum of k terms grows like k, so chunks of k and a pairwise sum of the m/k partial
-#: results bound the error by ``gamma_{k + log2(m/k)}``, not ``gamma_m``.
+#: Columns summed by one BLAS call in :meth:`GramOperator.matvec`: chunks of k summed
+#: pairwise bound the error by ``gamma_{k + log2(m/k)}``, not ``gamma_m``.
 _SUM_CHUNK = 32
 
 
@@ -89,8 +56,7 @@ class Kernel:
     ----------
     name : {"linear", "rbf", "poly", "sigmoid", "precomputed", "callable"}
     gamma : float > 0 or {"scale", "auto"}
-        ``rbf``, ``poly``, ``sigmoid``: the scale of ``x . z`` or ``||x - z||^2``
-        (``"scale"``: ``1 / (d X.var())``; ``"auto"``: ``1 / d``).
+        ``rbf``, ``poly``, ``sigmoid`` (``"scale"``: ``1 / (d X.var())``; ``"auto"``: ``1 / d``).
     degree : int >= 0
         ``poly`` only.
     coef0 : float
@@ -227,10 +193,7 @@ def make_kernel(
 def _from_dots(
     kernel: Kernel, gamma: float, dot: np.ndarray, sqa: Any = None, sqb: Any = None
 ) -> np.ndarray:
-    """The kernel's values from the dot products ``A B^T`` (in place), as scikit-learn.
-
-    ``sqa``, ``sqb``: the squared norms of the rows of A and B (``rbf`` only).
-    """
+    """The kernel's values from the dot products ``A B^T`` (in place; ``sq*``: row norms^2)."""
     name = kernel.name
     if name == "linear":
         return dot
@@ -313,18 +276,15 @@ class GramOperator:
     gamma : float
         The resolved gamma (0 where the kernel has none).
     X : ndarray of shape (n, d) or None
-        The rows the entries are computed from: the data, centred on ``center`` for
-        ``rbf``; None for a Gram (callable, precomputed).
+        The rows (centred on ``center`` for ``rbf``); None for a Gram.
     sqnorms : ndarray of shape (n,) or None
         ``||x_i||^2`` of those rows.
     center : ndarray of shape (d,) or None
-        The column means subtracted (``rbf``), to subtract from new rows too.
+        The column means subtracted (``rbf``), from new rows too.
     gram : ndarray of shape (n, n) or None
-        The Gram (precomputed, or a callable's, materialized), symmetrized.
+        The Gram (precomputed, or a callable's), symmetrized.
     psd_slack : float
-        ``s >= 0`` with ``K + s I`` PSD: ``max(0, -lambda_min)`` plus the eigensolver's
-        rounding, from :func:`check_psd` (0 for the kernels PSD for all data). The
-        certificate is about ``K + s I``.
+        ``s >= 0`` with ``K + s I`` PSD (:func:`check_psd`): the certificate is about it.
     """
 
     kernel: Kernel
@@ -343,13 +303,12 @@ class GramOperator:
         ----------
         kernel : Kernel
         X : ndarray or sparse matrix of shape (n, d)
-            Finite (a :class:`~maxmargin.Dataset`'s ``X``). For ``precomputed``: the
-            n x n Gram.
+            Finite; for ``precomputed``, the n x n Gram.
 
         Returns
         -------
         GramOperator
-            PSD not yet checked: :func:`check_psd` returns the checked operator.
+            PSD not yet checked (:func:`check_psd`).
 
         Raises
         ------
@@ -601,9 +560,7 @@ class GramOperator:
         cols : ndarray of int, optional
             Default: the non-zero entries of ``c``.
         bound : bool
-            Also return ``err`` with ``|fl(q)_i - q_i| <= err_i``, ``q`` computed from
-            the exact kernel (entry bounds of :meth:`entry_bounds`) and the exact
-            product.
+            Also return ``err`` with ``|fl(q)_i - q_i| <= err_i`` against the exact kernel.
 
         Returns
         -------
@@ -612,11 +569,9 @@ class GramOperator:
 
         Notes
         -----
-        The columns are summed in chunks of k = :data:`_SUM_CHUNK` by BLAS, whatever
-        order it sums them in, and the partial sums added pairwise (a tree of depth
-        ``L = ceil(log2(m/k + 1))``), so ``|fl(q)_i - (fl(K) c)_i| <= gamma_{k + L}
-        (|fl(K)| |c|)_i`` plus the underflow of the products; ``c`` is scaled by a power
-        of two (exact) first, so a tiny or huge ``c`` neither underflows nor overflows.
+        Chunks of k = :data:`_SUM_CHUNK` columns added pairwise (depth ``L``) give
+        ``|fl(q)_i - (fl(K) c)_i| <= gamma_{k + L} (|fl(K)| |c|)_i`` plus underflow; ``c`` is
+        scaled by a power of two first, so it neither underflows nor overflows.
         """
         n = self.n
         rows_ = np.arange(n) if rows is None else np.asarray(rows)
@@ -660,11 +615,7 @@ class GramOperator:
 
 
 def _chunked_product(K: np.ndarray, R: np.ndarray) -> np.ndarray:
-    """``K @ R`` summed in chunks of :data:`_SUM_CHUNK` columns, added pairwise.
-
-    ``K`` (r, m) C-contiguous, ``R`` (m, t); one batched matmul (BLAS per chunk) and a
-    tree of additions: the rounding bound of :meth:`GramOperator.matvec`.
-    """
+    """``K @ R`` summed in chunks of :data:`_SUM_CHUNK` columns, added pairwise."""
     r, m = K.shape
     k = _SUM_CHUNK
     h = m // k
@@ -683,11 +634,7 @@ def _chunked_product(K: np.ndarray, R: np.ndarray) -> np.ndarray:
 
 
 def _symmetrized(G: np.ndarray) -> tuple[np.ndarray, float]:
-    """``((G + G^T) / 2, 0.0)``: a Gram as the symmetric matrix it stands for.
-
-    A kernel is symmetric: a Gram that is not, beyond rounding (``1e-12 max |G|``), is
-    refused; within it, its symmetric part is the Gram (the dual sees nothing else).
-    """
+    """``((G + G^T) / 2, 0.0)``; a Gram asymmetric beyond ``1e-12 max |G|`` is refused."""
     if not np.isfinite(G).all():
         raise DataError("the Gram matrix has a value that is not finite")
     asym = float(np.max(np.abs(G - G.T), initial=0.0))
@@ -701,10 +648,10 @@ def _symmetrized(G: np.ndarray) -> tuple[np.ndarray, float]:
 
 
 def _extreme_eigenvalues(op: GramOperator, dense_max: int) -> tuple[float, float]:
-    """``(lambda_min, lambda_max)`` of the Gram: all eigenvalues up to ``dense_max``.
+    """``(lambda_min, lambda_max)`` of the Gram: dense up to ``dense_max``, else Lanczos.
 
-    Above it, Lanczos (``eigsh``) on products ``K v``; a Lanczos value that did not
-    converge is its best estimate (a Ritz value: never below the true one).
+    A Lanczos value that did not converge is its best estimate (a Ritz value: never below
+    the true one).
     """
     from scipy.sparse.linalg import ArpackNoConvergence, LinearOperator, eigsh
 
@@ -753,22 +700,17 @@ def check_psd(op: GramOperator, *, dense_max: int = DENSE_EIGEN_MAX) -> GramOper
     ----------
     op : GramOperator
     dense_max : int
-        Up to this n every eigenvalue is computed (``eigvalsh``); above, the extreme
-        ones by Lanczos on products ``K v``.
+        Up to this n every eigenvalue is computed; above, the extreme ones by Lanczos.
 
     Returns
     -------
     GramOperator
-        ``op`` with :attr:`~GramOperator.psd_slack` ``max(0, -lambda_min)`` plus the
-        tolerance below (a Lanczos estimate is the best found, not a proven bound).
+        ``op`` with :attr:`~GramOperator.psd_slack` ``max(0, -lambda_min)`` plus the tolerance.
 
     Raises
     ------
-    DataError
-        A precomputed Gram whose smallest eigenvalue is below ``-64 n u lambda_max``
-        (more than rounding).
-    ParameterError
-        The same for a callable, ``sigmoid`` or ``poly`` with ``coef0 < 0``.
+    DataError, ParameterError
+        Smallest eigenvalue below ``-64 n u lambda_max`` (DataError for a precomputed Gram).
 
     Examples
     --------
