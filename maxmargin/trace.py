@@ -1,11 +1,7 @@
-"""The recorded trajectory of an online learner: :class:`Trace`.
+"""The recorded trajectory of an online learner at its checkpoints: :class:`Trace`.
 
-A trace is what :func:`maxmargin.online.run` returns and what the comparison with the
-exact optimum consumes. Everything is recorded at checkpoints only (geometric in ``t``
-plus the end of every epoch), so recording costs little and evaluation against the
-optimum can be vectorised over checkpoints afterwards. Weights produced elsewhere
-(scikit-learn's ``partial_fit``, river, a paper's code) become a trace through
-:meth:`Trace.from_weights`, which records what they lack in :attr:`Trace.missing`.
+What :func:`maxmargin.online.run` returns and the comparison consumes; weights from
+elsewhere become one through :meth:`Trace.from_weights` (``docs/learners.md``).
 """
 
 from __future__ import annotations
@@ -38,16 +34,13 @@ class Trace(io.Persistent):
     Parameters
     ----------
     learner : str
-        Registry name of the learner (``"perceptron"``, ``"pegasos"``, ...), or the name
-        given to :meth:`from_weights`.
+        Registry name of the learner, or the name given to :meth:`from_weights`.
     params : dict
         The learner's parameters (``intercept`` included).
     order : {"cyclic", "shuffle", "sample", "external"}
-        ``"external"``: the weights came from elsewhere (:meth:`from_weights`); which
-        example each step saw is not known.
+        ``"external"``: the weights came from elsewhere (:meth:`from_weights`).
     seed : int or None
-        Seed of the order; ``maxmargin.online.schedule(n, epochs, order, seed)``
-        regenerates the example visited at every step (None for ``external``).
+        Seed of the order (``maxmargin.online.schedule`` regenerates it).
     data : str
         Name of the data set.
     intercept : {"none", "augmented", "free"}
@@ -57,45 +50,34 @@ class Trace(io.Persistent):
     t : ndarray of shape (k,), int64
         Steps (examples seen) at the checkpoints, increasing, last = ``epochs * n``.
     epoch : ndarray of shape (k,), int64
-        The (1-based) epoch each checkpoint falls in, ``ceil(t / n)``.
+        The (1-based) epoch of each checkpoint, ``ceil(t / n)``.
     w : ndarray of shape (k, d)
-        Weights on the original features after step ``t``: the learner's output (the
-        pocket for ``pocket``, the average for ``averaged_perceptron``).
+        The learner's output weights on the original features after step ``t``.
     b : ndarray of shape (k,)
         Intercept: ``s * w_{d+1}`` (augmented), 0 (none), ``-theta`` (Winnow).
     mistakes : ndarray of shape (k,), int64
-        Cumulative online mistakes :math:`\sum_{s\le t} \mathbb 1[y_s f_s(x_s) \le 0]` of
-        the predicting iterate, before its update.
+        Cumulative online mistakes :math:`\sum_{s\le t} \mathbb 1[y_s f_s(x_s) \le 0]`.
     loss : ndarray of shape (k,)
-        Cumulative online hinge :math:`\sum_{s\le t} \max(0, 1 - y_s\, \tilde w_s\cdot
-        z_s)`, each evaluated before the update of step ``s``.
+        Cumulative online hinge :math:`\sum_{s\le t} \max(0, 1 - y_s\, \tilde w_s\cdot z_s)`.
     sqnorm : ndarray of shape (k,)
-        Cumulative :math:`\sum_{s\le t} \|\tilde w_s\|^2` (same iterates), so that the
-        regret against ``u`` is ``lam/2 * sqnorm + loss - sum_{s<=t} f_s(u)``.
+        Cumulative :math:`\sum_{s\le t} \|\tilde w_s\|^2` (for the regret).
     seconds : ndarray of shape (k,)
-        Cumulative learning time (compiled loop only; recording and evaluation excluded).
+        Cumulative learning time (compiled loop only).
     w_avg, b_avg : ndarray of shape (k, d) and (k,), optional
-        The averaged iterate where the average is the theoretical output (Pegasos and
-        online subgradient: mean of ``w_1..w_t``; voted perceptron: ``sum c_k v_k / T``).
+        The averaged iterate, where it is the theoretical output.
     dual, dual_avg : ndarray of shape (k, n), optional
-        Implied dual point ``a`` with ``w~ = sum_i a_i y_i z_i`` (and of ``w_avg``), when
-        run with ``record_dual=True`` for a learner that has one.
+        Implied dual point (``record_dual=True``), and of ``w_avg``.
     extras : dict of str -> ndarray
         Learner-specific arrays (pocket errors, voted perceptron updates, ...).
     final_train_error : float
-        Training error of the final output (for the voted perceptron: of the vote).
+        Training error of the final output.
     timings : dict of str -> float
         ``learn_seconds``, ``setup_seconds``, ``record_seconds``, ``ns_per_step``.
     missing : dict of str -> str
-        Fields the trace does not really hold (filled with NaN), with the reason:
-        empty for :func:`~maxmargin.online.run`'s traces; ``mistakes``, ``loss``,
-        ``sqnorm`` (and ``seconds`` when not given) for :meth:`from_weights`. Scoring
-        reports what needs them as N/A, with this reason.
+        Fields the trace does not hold (NaN), with the reason scoring gives for N/A.
     declares : dict
-        What the learner declared (its objective, whether it is mistake-driven, its rate,
-        ...: :class:`maxmargin.online.learner.Declared`), so that the trace can be scored as
-        its run was without the learner object; ``{"objective": ...}`` and ``svm_space``
-        only for :meth:`from_weights` (its ``kind``); empty when unknown.
+        What the learner declared (:class:`maxmargin.online.learner.Declared`); empty when
+        unknown.
 
     Examples
     --------
@@ -164,47 +146,36 @@ class Trace(io.Persistent):
     ) -> Trace:
         r"""A trace from weights produced elsewhere, to be scored like any run.
 
-        The checkpoints are ``t`` (steps, e.g. examples seen or ``epoch * n``) and the
-        classifier there is ``f(x) = W[k] . x + b[k]``. A trajectory of weights alone
-        lacks what the compiled learners record at every step: the per-step losses
-        (regret), the online mistakes, the implied dual points. They are filled with NaN
-        and named in :attr:`missing`, so that scoring says N/A and why.
+        What weights alone lack (per-step losses, mistakes, dual points) is NaN and named
+        in :attr:`missing`.
 
         Parameters
         ----------
         t : array-like of shape (k,)
             Positive integers, strictly increasing.
         W : array-like of shape (k, d), or a sequence of k arrays of d entries each
-            The weights at the checkpoints, one row per checkpoint. A 2-D array with
-            ``k = d`` is refused: its orientation cannot be checked; pass ``list(W)``
-            (its rows, one per checkpoint) to say they are the snapshots.
+            One row per checkpoint (a square array is refused: pass ``list(W)``).
         b : array-like of shape (k,), optional
-            The intercepts; None: no intercept (all 0).
+            The intercepts; None: all 0.
         name : str
-            The learner's name in reports (``trace.learner``).
+            The learner's name in reports.
         data : Dataset, optional
-            The training data (gives ``n``, ``d``, its name and the final training
-            error); else give ``n`` and ``d``.
+            The training data; else give ``n`` and ``d``.
         n, d : int, optional
         intercept : {"free", "augmented", "none"}, optional
-            How ``b`` relates to the objective: ``"free"`` unregularised (scikit-learn,
-            LIBSVM; the default when ``b`` is given), ``"augmented"`` regularised as the
-            weight ``b/s`` of a constant feature ``s = intercept_scaling``, ``"none"``
-            (the default without ``b``).
+            How ``b`` is regularised (default ``"free"`` with ``b``, ``"none"`` without).
         intercept_scaling : float > 0
         w_avg, b_avg : array-like of shape (k, d) and (k,), optional
-            An averaged iterate, when the learner keeps one.
+            An averaged iterate.
         mistakes : array-like of shape (k,), optional
-            Cumulative online mistakes, when the learner counted them.
+            Cumulative online mistakes.
         seconds : array-like of shape (k,), optional
             Cumulative learning time.
         params : dict, optional
             The learner's parameters, for the record.
         extras : dict, optional
         kind : {"objective", "linear", "mistakes"}, default "objective"
-            What the weights are scored on (:attr:`declares`): ``objective``, they
-            minimise the problem's objective (every quantity); ``linear``, another linear
-            classifier (margin, cosine, errors); ``mistakes``, errors only.
+            What the weights are scored on: every quantity, a linear classifier's, errors.
 
         Returns
         -------
@@ -214,9 +185,7 @@ class Trace(io.Persistent):
         Raises
         ------
         ParameterError
-            ``t`` not positive increasing integers, shapes that do not match ``t`` and
-            ``d`` (a transposed ``W``), a square ``W`` array, neither ``data`` nor
-            ``n`` and ``d``.
+            Steps, shapes or intercepts that do not fit; neither ``data`` nor ``n``, ``d``.
 
         Examples
         --------
@@ -318,13 +287,7 @@ class Trace(io.Persistent):
     def finite(self) -> np.ndarray:
         """Checkpoints whose weights (and averaged weights) are all finite, shape (k,).
 
-        A kernel learner with a kernel other than the linear one has no weights on the
-        features (its ``w`` is NaN by design): its bias and, when recorded, its dual
-        coefficients are what must stay finite.
-
-        Returns
-        -------
-        ndarray of bool
+        A nonlinear kernel learner's ``w`` is NaN by design: its bias and dual are checked.
         """
         if self.params.get("kernel", "linear") != "linear":
             ok = np.isfinite(self.b)
@@ -336,27 +299,14 @@ class Trace(io.Persistent):
 
     @property
     def diverged_at(self) -> int | None:
-        """The first checkpoint step ``t`` whose weights are not finite (None: never).
-
-        A learner whose step size is too large for the data (``subgradient`` with a
-        large ``lam``) overflows to inf and then NaN; weights from elsewhere may hold
-        NaN for their own reasons. Every checkpoint from this one on is meaningless;
-        :meth:`divergence` says it in words.
-
-        Returns
-        -------
-        int or None
-        """
+        """The first checkpoint step ``t`` whose weights are not finite (None: never)."""
         bad = np.flatnonzero(~self.finite)
         return None if bad.size == 0 else int(self.t[bad[0]])
 
     def divergence(self) -> str:
         """Where the run diverged, in words ("" when it did not).
 
-        The first checkpoint whose weights are not finite and the last finite one; the
-        step-size hint only for a learner whose parameters set a step size (``eta``,
-        ``eta0``, ``step``): weights from elsewhere, or a learner without one, may not
-        be finite for another reason.
+        The step-size hint only for a learner whose parameters set a step size.
 
         Returns
         -------
@@ -403,7 +353,6 @@ class Trace(io.Persistent):
         Returns
         -------
         ndarray of shape (k, d')
-            ``d' = d + 1`` for intercept ``augmented``, else ``d``.
 
         Examples
         --------
@@ -464,9 +413,7 @@ class Trace(io.Persistent):
         Parameters
         ----------
         path : str or Path
-            A directory, existing or written with a trailing ``/`` (files
-            ``DIR/<learner>.npz`` and ``.json``, docs/cli.md), or a stem
-            (``out/run1`` -> ``out/run1.npz``, ``out/run1.json``).
+            A directory (existing, or with a trailing ``/``: ``DIR/<learner>.npz``), or a stem.
 
         Returns
         -------
@@ -493,21 +440,15 @@ class Trace(io.Persistent):
     def load(cls, path: str | Path, data: Any = None, intercept: str | None = None) -> Trace:
         """Read a trajectory file: a :meth:`save` pair, or a plain ``.npz`` of weights.
 
-        The one reader of trajectory files (``maxmargin compare --trace`` calls it).
-
         Parameters
         ----------
         path : str or Path
-            The ``.npz``, the ``.json`` or the stem of a pair :meth:`save` wrote; or a
-            plain ``.npz`` holding arrays ``t`` and ``W`` and optionally ``b``, ``w_avg``,
-            ``b_avg``, ``mistakes`` and ``kind``, read through :meth:`from_weights` with
-            the file's stem as the learner's name.
+            A pair's ``.npz``, ``.json`` or stem; or a plain ``.npz`` with arrays ``t``, ``W``
+            (optionally ``b``, ``w_avg``, ``b_avg``, ``mistakes``, ``kind``): :meth:`from_weights`.
         data : Dataset, optional
-            The training data. A plain ``.npz`` needs it (its ``n`` and ``d``, and the
-            final training error); a pair is checked against it.
+            The training data: needed for a plain ``.npz``, checked against a pair.
         intercept : {"free", "augmented", "none"}, optional
-            For a plain ``.npz``: how ``b`` relates to the objective, as in
-            :meth:`from_weights`. A pair keeps the intercept it recorded.
+            For a plain ``.npz``, as in :meth:`from_weights`.
 
         Returns
         -------
@@ -516,12 +457,9 @@ class Trace(io.Persistent):
         Raises
         ------
         DataError
-            No such file, a name that is neither ``.npz`` nor ``.json``, a ``.json``
-            without its ``.npz``, a file that is not a readable ``.npz``, a plain
-            ``.npz`` without ``t`` or ``W``, a pair recorded on other data.
+            No such file, not a trajectory, or a pair recorded on other data.
         ParameterError
-            ``path`` not a file name; a plain ``.npz`` without ``data``; arrays that
-            :meth:`from_weights` refuses (the message names the file).
+            ``path`` not a file name; a plain ``.npz`` without ``data`` or with bad arrays.
 
         Examples
         --------
