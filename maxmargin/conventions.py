@@ -58,18 +58,6 @@ DEFAULT_LOSS = "hinge"
 def intercept_for(supported: Sequence[str], requested: str | None = None) -> str:
     """The intercept mode a learner runs with: the one asked for, else the default's kin.
 
-    Parameters
-    ----------
-    supported : sequence of str
-        The modes the learner supports, in its order of preference.
-    requested : str or None
-        The mode asked for, if any.
-
-    Returns
-    -------
-    str
-        The first supported of ``requested``, the default, ``"augmented"``; else ``supported[0]``.
-
     Examples
     --------
     >>> intercept_for(("none", "augmented", "free"))
@@ -87,20 +75,6 @@ def describe_problem(
     C: float, lam: float, intercept: str, intercept_scaling: float = 1.0, hard: bool = False
 ) -> str:
     """The problem in words: what a table or a JSON ``scored_against`` says it scores against.
-
-    Parameters
-    ----------
-    C, lam : float
-        The problem's parameters (ignored for the hard margin).
-    intercept : {"free", "none", "augmented"}
-    intercept_scaling : float
-        ``s`` of ``augmented``.
-    hard : bool
-        The hard margin.
-
-    Returns
-    -------
-    str
 
     Examples
     --------
@@ -125,17 +99,6 @@ def describe_problem(
 def feature_names(names: Sequence[str] | None, d: int) -> list[str]:
     """The names of the features: the data's own, else ``x[j]`` (``j`` 0-based).
 
-    Parameters
-    ----------
-    names : sequence of str or None
-        The data's feature names (``Dataset.feature_names``).
-    d : int
-        The number of features.
-
-    Returns
-    -------
-    list of str
-
     Examples
     --------
     >>> feature_names(["age", "dose"], 2), feature_names(None, 2)
@@ -146,15 +109,6 @@ def feature_names(names: Sequence[str] | None, d: int) -> list[str]:
 
 def weight_names(feature_names: Sequence[str] | None, d: int) -> list[str]:
     """The names of a weight vector's coordinates: ``w[<name>]``, or ``w[<j>]`` (0-based).
-
-    Parameters
-    ----------
-    feature_names : sequence of str or None
-    d : int
-
-    Returns
-    -------
-    list of str
 
     Examples
     --------
@@ -188,18 +142,6 @@ def summarize(values: Any, axis: int = 0) -> tuple[Any, Any, Any]:
     Order statistics: exact and robust with three to five seeds. A NaN among the values
     makes all three NaN (N/A).
 
-    Parameters
-    ----------
-    values : array-like
-        One value per seed along ``axis`` (a figure's curves: shape (seeds, t)).
-    axis : int
-        The axis of the seeds.
-
-    Returns
-    -------
-    center, lo, hi : float or ndarray
-        The median, the minimum and the maximum along ``axis``.
-
     Examples
     --------
     >>> summarize([1.0, 2.0, 10.0])
@@ -231,19 +173,7 @@ _UNSET: Any = object()
 def seed_of(random_state: Any) -> int | None:
     """The seed scikit-learn's ``random_state`` stands for.
 
-    Parameters
-    ----------
-    random_state : None, int >= 0, numpy.random.RandomState or numpy.random.Generator
-        None keeps maxmargin's own seed (reproducible); a RandomState or Generator draws one.
-
-    Returns
-    -------
-    int or None
-
-    Raises
-    ------
-    ParameterError
-        Another type, or a negative int.
+    None keeps maxmargin's own seed: results stay reproducible, unlike scikit-learn's None.
 
     Examples
     --------
@@ -282,26 +212,7 @@ def resolve_sklearn(
 ) -> Any:
     """The value of parameter ``name`` when scikit-learn's ``alias`` may be given instead.
 
-    Parameters
-    ----------
-    name, alias : str
-        maxmargin's name (``"epochs"``) and scikit-learn's (``"max_iter"``).
-    value : object
-        The value of ``name``.
-    alias_value : object
-        The value of ``alias``; None when not given (a ``random_state``: its seed).
-    default : object, optional
-        The default of ``name``: a ``value`` equal to it counts as not given.
-
-    Returns
-    -------
-    object
-        The alias's value when given, else ``value``.
-
-    Raises
-    ------
-    ParameterError
-        Both given, with different values (one line naming both).
+    A ``value`` equal to ``default`` counts as not given; both given and different: refused.
 
     Examples
     --------
@@ -333,16 +244,6 @@ def sklearn_names(**rename: str) -> Callable[[F], F]:
     """Accept scikit-learn's names of a function's parameters: ``@sklearn_names(alpha="lam")``.
 
     A given alias becomes the own parameter's value (:func:`resolve_sklearn`).
-
-    Parameters
-    ----------
-    **rename : str
-        ``alias="own"`` pairs from :data:`SKLEARN_NAMES`.
-
-    Returns
-    -------
-    callable
-        The decorator.
 
     Examples
     --------
