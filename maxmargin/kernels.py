@@ -8,6 +8,7 @@ rounding bounds of the entries and of ``K c`` the certificate builds on are in
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -52,17 +53,8 @@ _SUM_CHUNK = 32
 class Kernel:
     """A kernel: its name and parameters (scikit-learn's definitions).
 
-    Parameters
-    ----------
-    name : {"linear", "rbf", "poly", "sigmoid", "precomputed", "callable"}
-    gamma : float > 0 or {"scale", "auto"}
-        ``rbf``, ``poly``, ``sigmoid`` (``"scale"``: ``1 / (d X.var())``; ``"auto"``: ``1 / d``).
-    degree : int >= 0
-        ``poly`` only.
-    coef0 : float
-        ``poly`` and ``sigmoid``.
-    function : callable, optional
-        ``k(X, Z) -> ndarray of shape (len(X), len(Z))`` (name ``"callable"``).
+    ``name`` in :data:`KERNELS` or ``"callable"`` (with ``function(X, Z)``, the Gram block);
+    ``gamma`` a float > 0, ``"scale"`` (``1 / (d X.var())``) or ``"auto"`` (``1 / d``).
 
     Examples
     --------
@@ -126,15 +118,6 @@ class Kernel:
     def resolve_gamma(self, X: Any) -> float:
         """The numeric gamma for training rows ``X`` (scikit-learn's ``SVC._gamma``).
 
-        Parameters
-        ----------
-        X : ndarray or sparse matrix of shape (n, d)
-
-        Returns
-        -------
-        float
-            0 for the kernels without a gamma (linear, callable, precomputed).
-
         Examples
         --------
         >>> X = np.array([[0.0, 2.0], [2.0, 0.0]])
@@ -163,16 +146,6 @@ def make_kernel(
     coef0: float = 0.0,
 ) -> Kernel:
     """A :class:`Kernel` from a name, a callable, or a Kernel (returned as it is).
-
-    Parameters
-    ----------
-    kernel : str, callable or Kernel
-    gamma, degree, coef0
-        As :class:`sklearn.svm.SVC` takes them (ignored for a Kernel).
-
-    Returns
-    -------
-    Kernel
 
     Examples
     --------
@@ -215,19 +188,6 @@ def _from_dots(
 
 def kernel_block(kernel: Kernel, gamma: float, A: Any, B: Any) -> np.ndarray:
     """The Gram block ``k(A, B)`` by scikit-learn's formulas (no centring, no chunks).
-
-    Parameters
-    ----------
-    kernel : Kernel
-        Not ``precomputed`` (its blocks are the given matrix).
-    gamma : float
-        The resolved gamma (:meth:`Kernel.resolve_gamma` of the training rows).
-    A : ndarray of shape (p, d)
-    B : ndarray of shape (q, d)
-
-    Returns
-    -------
-    ndarray of shape (p, q)
 
     Examples
     --------
@@ -299,24 +259,6 @@ class GramOperator:
     def bind(cls, kernel: Kernel, X: Any) -> GramOperator:
         """Bind ``kernel`` to training rows ``X`` (a Gram for ``precomputed``).
 
-        Parameters
-        ----------
-        kernel : Kernel
-        X : ndarray or sparse matrix of shape (n, d)
-            Finite; for ``precomputed``, the n x n Gram.
-
-        Returns
-        -------
-        GramOperator
-            PSD not yet checked (:func:`check_psd`).
-
-        Raises
-        ------
-        DataError
-            A precomputed Gram that is not square.
-        ParameterError
-            A callable whose Gram would not fit in :data:`CALLABLE_GRAM_BYTES`.
-
         Examples
         --------
         >>> op = GramOperator.bind(Kernel("linear"), np.array([[1.0, 2.0], [3.0, 4.0]]))
@@ -330,8 +272,7 @@ class GramOperator:
                 raise DataError(
                     f"a precomputed kernel needs the square n x n Gram as X, got shape {G.shape}"
                 )
-            G, slack = _symmetrized(G)
-            return cls(kernel, 0.0, None, None, None, G, slack)
+            return cls(kernel, 0.0, None, None, None, _symmetrized(G))
         Xd = np.ascontiguousarray(X.toarray() if sp.issparse(X) else X, dtype=float)
         if kernel.name == "callable":
             n = Xd.shape[0]
@@ -345,8 +286,7 @@ class GramOperator:
             G = np.empty((n, n))
             for lo in range(0, n, rows):
                 G[lo : lo + rows] = _call(kernel, Xd[lo : lo + rows], Xd)
-            G, slack = _symmetrized(G)
-            return cls(kernel, 0.0, None, None, None, G, slack)
+            return cls(kernel, 0.0, None, None, None, _symmetrized(G))
         center = None
         if kernel.name == "rbf":
             center = Xd.mean(axis=0)
@@ -383,30 +323,12 @@ class GramOperator:
 
     def with_slack(self, slack: float) -> GramOperator:
         """The same operator with :attr:`psd_slack` raised to ``slack`` (if larger)."""
-        return GramOperator(
-            self.kernel,
-            self.gamma,
-            self.X,
-            self.sqnorms,
-            self.center,
-            self.gram,
-            max(self.psd_slack, float(slack)),
-        )
+        return dataclasses.replace(self, psd_slack=max(self.psd_slack, float(slack)))
 
     # ------------------------------------------------------------------ entries
 
     def block(self, rows: np.ndarray, cols: np.ndarray | None = None) -> np.ndarray:
-        """``K[rows][:, cols]`` (all columns when ``cols`` is None), computed at once.
-
-        Parameters
-        ----------
-        rows : ndarray of int of shape (p,)
-        cols : ndarray of int of shape (q,), optional
-
-        Returns
-        -------
-        ndarray of shape (p, q)
-        """
+        """``K[rows][:, cols]`` (all columns when ``cols`` is None), computed at once."""
         if self.gram is not None:
             G = self.gram[rows]
             return G if cols is None else G[:, cols]
@@ -428,19 +350,7 @@ class GramOperator:
         return _from_dots(self.kernel, self.gamma, self.sqnorms.copy())
 
     def cross(self, Xnew: Any, cols: np.ndarray | None = None) -> np.ndarray:
-        """``k(Xnew, X[cols])``: new rows against training rows (for decision values).
-
-        Parameters
-        ----------
-        Xnew : array-like of shape (p, d)
-            For ``precomputed``: the block ``K(new, train)`` of shape (p, n).
-        cols : ndarray of int, optional
-            Training rows (default all).
-
-        Returns
-        -------
-        ndarray of shape (p, len(cols))
-        """
+        """``k(Xnew, X[cols])``: new rows against training rows (for decision values)."""
         if self.kernel.name == "precomputed":
             K = np.asarray(Xnew.toarray() if sp.issparse(Xnew) else Xnew, dtype=float)
             if K.ndim != 2 or K.shape[1] != self.n:
@@ -478,15 +388,10 @@ class GramOperator:
         column j, with ``K_ij`` the exact kernel of the stored rows (for ``rbf``: of the
         data before centring, the kernel being translation-invariant).
 
-        Parameters
-        ----------
-        rows : ndarray of int of shape (p,)
-
         Returns
         -------
         A : ndarray of shape (p, t)
         W : ndarray of shape (n, t)
-            Column weights (``W[:, 0] = 1``).
         B : ndarray of shape (p,)
         beta : ndarray of shape (n,)
         E : float
@@ -552,20 +457,8 @@ class GramOperator:
     ) -> tuple[np.ndarray, np.ndarray | None]:
         r"""``q = K[rows][:, cols] c[cols]``, a block of rows at a time; optionally its error.
 
-        Parameters
-        ----------
-        c : ndarray of shape (n,)
-        rows : ndarray of int, optional
-            Default: every row.
-        cols : ndarray of int, optional
-            Default: the non-zero entries of ``c``.
-        bound : bool
-            Also return ``err`` with ``|fl(q)_i - q_i| <= err_i`` against the exact kernel.
-
-        Returns
-        -------
-        q : ndarray of shape (p,)
-        err : ndarray of shape (p,) or None
+        ``cols`` default: the non-zero entries of ``c``; with ``bound``, ``err`` bounds
+        ``|fl(q)_i - q_i|`` against the exact kernel (else None).
 
         Notes
         -----
@@ -633,18 +526,18 @@ def _chunked_product(K: np.ndarray, R: np.ndarray) -> np.ndarray:
     return P[0]
 
 
-def _symmetrized(G: np.ndarray) -> tuple[np.ndarray, float]:
-    """``((G + G^T) / 2, 0.0)``; a Gram asymmetric beyond ``1e-12 max |G|`` is refused."""
+def _symmetrized(G: np.ndarray) -> np.ndarray:
+    """``(G + G^T) / 2``; a Gram asymmetric beyond ``1e-12 max |G|`` is refused."""
     if not np.isfinite(G).all():
         raise DataError("the Gram matrix has a value that is not finite")
     asym = float(np.max(np.abs(G - G.T), initial=0.0))
     if asym == 0:
-        return np.ascontiguousarray(G), 0.0
+        return np.ascontiguousarray(G)
     if asym > 1e-12 * float(np.max(np.abs(G))):
         raise DataError(
             f"the Gram matrix is not symmetric (max |K - K^T| = {asym:.3g}): a kernel is"
         )
-    return np.ascontiguousarray(0.5 * (G + G.T)), 0.0
+    return np.ascontiguousarray(0.5 * (G + G.T))
 
 
 def _extreme_eigenvalues(op: GramOperator, dense_max: int) -> tuple[float, float]:
@@ -695,22 +588,6 @@ def check_psd(op: GramOperator, *, dense_max: int = DENSE_EIGEN_MAX) -> GramOper
     """Check that the Gram is PSD for the data, or refuse it with its smallest eigenvalue.
 
     Kernels PSD for all data (:attr:`Kernel.psd_for_all_data`) pass unchecked.
-
-    Parameters
-    ----------
-    op : GramOperator
-    dense_max : int
-        Up to this n every eigenvalue is computed; above, the extreme ones by Lanczos.
-
-    Returns
-    -------
-    GramOperator
-        ``op`` with :attr:`~GramOperator.psd_slack` ``max(0, -lambda_min)`` plus the tolerance.
-
-    Raises
-    ------
-    DataError, ParameterError
-        Smallest eigenvalue below ``-64 n u lambda_max`` (DataError for a precomputed Gram).
 
     Examples
     --------
