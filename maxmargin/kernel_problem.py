@@ -113,23 +113,9 @@ class _KernelCodec(io.Codec):
 class KernelProblem(OnData, io.Persistent):
     """A kernel SVM problem on a :class:`~maxmargin.Dataset`.
 
-    Parameters
-    ----------
-    data : Dataset
-        For ``kernel="precomputed"``, ``data.X`` is the n x n Gram.
-    kernel : str, callable or Kernel
-        See :mod:`maxmargin.kernels`.
-    C : float > 0, optional
-        Soft-margin penalty (default 1); not with ``hard``.
-    hard : bool
-        Hard margin (``C = inf``).
-    intercept : {"free", "none"}
-    gamma, degree, coef0
-        The kernel's parameters, as :class:`sklearn.svm.SVC` takes them.
-    sample_weight, class_weight
-        As for :class:`~maxmargin.SVMProblem`; soft margin only.
-    check : bool
-        Run :func:`~maxmargin.kernels.check_psd` (kernels PSD for all data are never checked).
+    The arguments are :class:`~maxmargin.SVMProblem`'s (intercept ``free`` or ``none``), the
+    kernel's as :class:`sklearn.svm.SVC` takes them (``kernel="precomputed"``: ``data.X`` is
+    the Gram), and ``check`` (run :func:`~maxmargin.kernels.check_psd`, before any solving).
 
     Attributes
     ----------
@@ -138,11 +124,6 @@ class KernelProblem(OnData, io.Persistent):
     gram : GramOperator
         The kernel bound to the training rows.
     weights : ndarray of shape (n,) or None
-
-    Raises
-    ------
-    ParameterError, DataError
-        A bad parameter, or a Gram that is not PSD on these data, before any solving.
 
     Examples
     --------
@@ -232,20 +213,6 @@ class KernelProblem(OnData, io.Persistent):
     def with_data(self, data: Dataset) -> KernelProblem:
         """The problem on ``data`` (checked: same n and d), built anew (the Gram checked).
 
-        Parameters
-        ----------
-        data : Dataset
-            The data it was stated on, rows in the same order.
-
-        Returns
-        -------
-        KernelProblem
-
-        Raises
-        ------
-        DataError
-            ``data`` of another shape, or a Gram that is not PSD on them.
-
         Examples
         --------
         >>> from maxmargin import Dataset
@@ -284,24 +251,6 @@ def svm_problem(
     coef0: float = 0.0,
 ) -> KernelProblem:
     """The :class:`KernelProblem` of ``SVMProblem``'s arguments (what it builds for a kernel).
-
-    Parameters
-    ----------
-    data, C, lam, hard, intercept, sample_weight, class_weight
-        As :class:`~maxmargin.SVMProblem` takes them (intercept ``free`` or ``none``).
-    intercept_scaling : float
-        Unused: the kernel problem has no augmented intercept.
-    kernel, gamma, degree, coef0
-        As :class:`KernelProblem` takes them.
-
-    Returns
-    -------
-    KernelProblem
-
-    Raises
-    ------
-    ParameterError
-        More than one of C, lam and hard; a bad parameter (see :class:`KernelProblem`).
 
     Examples
     --------
