@@ -113,7 +113,7 @@ def _solve_rescaled_inner(problem: SVMProblem, t: float, t0: float, **kw: Any) -
         raise error  # type: ignore[misc]
     sol, w, b, cert, alpha, caught = best
     _reissue(caught, verdict=False)
-    return _solution_of(problem, sol, w, b, alpha, cert, t0, stacklevel=5)
+    return _solution(problem, w, b, alpha, cert, _how(sol), t0, stacklevel=5)
 
 
 def _soft_as_hard(problem: SVMProblem, t: float, t0: float, tol: float) -> ExactSolution | None:
@@ -145,7 +145,7 @@ def _soft_as_hard(problem: SVMProblem, t: float, t0: float, tol: float) -> Exact
     cert = certify(problem, w, b, alpha, tol=tol)
     if not cert.ok:
         return None
-    return _solution_of(problem, sol, w, b, alpha, cert, t0, stacklevel=5)
+    return _solution(problem, w, b, alpha, cert, _how(sol), t0, stacklevel=5)
 
 
 def _cert_trouble(cert: Certificate) -> str:
@@ -156,33 +156,28 @@ def _cert_trouble(cert: Certificate) -> str:
     return f"relative gap {cert.relative_gap:.2e}, worst KKT residual {k} = {v:.2e}"
 
 
-def _other_solvers_hint(tried: str) -> str:
-    """Advice after solver ``tried`` gave a degraded certificate: the other IPM solvers."""
-    others = [s for s in ("PIQP", "CLARABEL") if s != tried.upper()]
-    return f"try another interior-point solver ({', '.join(others)})"
-
-
 def _solution(
     problem: SVMProblem,
     w: np.ndarray,
     b: float,
     alpha: np.ndarray,
     cert: Certificate,
-    status: str,
-    name: str,
-    form: str,
-    iface: str,
-    polished: bool,
+    how: tuple[str, str, str, str, bool],
     t0: float,
     stacklevel: int = 3,
 ) -> ExactSolution:
-    """The :class:`ExactSolution` (``"uncertified"``, with a warning, if the cert is not ok)."""
+    """The :class:`ExactSolution` (``"uncertified"``, with a warning, if the cert is not ok).
+
+    ``how``: the status, solver, form, interface and whether polished.
+    """
+    status, name, form, iface, polished = how
     if not cert.ok:
         status = "uncertified"
+        others = ", ".join(s for s in ("PIQP", "CLARABEL") if s != name.upper())
         warnings.warn(
             f"{problem.data.name}: the certificate of the exact solve is degraded: NOT "
             f"CERTIFIED ({_cert_trouble(cert)}; tol {cert.tol:.0e}); "
-            f"{_other_solvers_hint(name)}{scale_hint(problem)}",
+            f"try another interior-point solver ({others}){scale_hint(problem)}",
             RuntimeWarning,
             stacklevel=stacklevel,
         )
@@ -210,31 +205,9 @@ def _solution(
     )
 
 
-def _solution_of(
-    problem: SVMProblem,
-    sol: ExactSolution,
-    w: np.ndarray,
-    b: float,
-    alpha: np.ndarray,
-    cert: Certificate,
-    t0: float,
-    stacklevel: int = 3,
-) -> ExactSolution:
-    """:func:`_solution` of ``problem`` at a point an inner solve ``sol`` led to."""
-    return _solution(
-        problem,
-        w,
-        b,
-        alpha,
-        cert,
-        sol.status,
-        sol.solver,
-        sol.form,
-        sol.interface,
-        sol.polished,
-        t0,
-        stacklevel=stacklevel + 1,
-    )
+def _how(sol: ExactSolution) -> tuple[str, str, str, str, bool]:
+    """The solver's fields of an inner solve ``sol``, for :func:`_solution`."""
+    return sol.status, sol.solver, sol.form, sol.interface, sol.polished
 
 
 def solve(
@@ -325,22 +298,10 @@ def solve(
     return _solve(problem, route, t0, **kw)
 
 
-def _solve(
-    problem: SVMProblem,
-    route: Route,
-    t0: float,
-    *,
-    form: str,
-    solver: str | None,
-    polish: bool,
-    interface: str,
-    tol: float,
-) -> ExactSolution:
-    """:func:`solve` once its arguments are checked."""
+def _solve(problem: SVMProblem, route: Route, t0: float, **kw: Any) -> ExactSolution:
+    """:func:`solve` once its arguments (form, solver, polish, interface, tol) are checked."""
     if problem.weights is not None and not problem.costs.all():
-        return _solve_without_zero_costs(
-            problem, t0, form=form, solver=solver, polish=polish, interface=interface, tol=tol
-        )
+        return _solve_without_zero_costs(problem, t0, **kw)
     t = solver_scale(problem, route.solver)
     if _rescaled(problem, t):
         logger.debug(
@@ -348,16 +309,14 @@ def _solve(
             problem.data.name,
             t,
         )
-        return _solve_rescaled(
-            problem, t, t0, form=form, solver=solver, polish=polish, interface=interface, tol=tol
-        )
+        return _solve_rescaled(problem, t, t0, **kw)
     dz = problem.d + (problem.intercept == "augmented")
     check_memory(
         8.0 * dz * route.vectors_of_d,
         f"solving {problem.data.name} with {route.solver} (d = {dz:,} features)",
         WIDE_HINT,
     )
-    attempts = _Attempts(problem, tol, polish)
+    attempts = _Attempts(problem, kw["tol"], kw["polish"])
     point = attempts.finish(_first_answer(attempts, route))
     point = _refined(attempts, point)
     point = _fallback_if_uncertified(attempts, point)
@@ -467,7 +426,7 @@ def _hard_as_soft(problem: SVMProblem, t0: float, tol: float) -> ExactSolution |
                 w, b, cert = st
             logger.debug("  hard margin as the soft margin at C R^2 = 2^%d: %s", k, cert.ok)
             if cert.ok:
-                return _solution_of(problem, sol, w, b, sol.alpha, cert, t0)
+                return _solution(problem, w, b, sol.alpha, cert, _how(sol), t0)
     finally:
         _HARD_AS_SOFT.reset(token)
     return None
@@ -493,7 +452,7 @@ def _solve_without_zero_costs(problem: SVMProblem, t0: float, **kw: Any) -> Exac
     alpha = np.zeros(problem.n)
     alpha[keep] = sol.alpha
     cert = certify(problem, sol.w, sol.b, alpha, tol=kw["tol"])
-    return _solution_of(problem, sol, sol.w, sol.b, alpha, cert, t0, stacklevel=4)
+    return _solution(problem, sol.w, sol.b, alpha, cert, _how(sol), t0, stacklevel=4)
 
 
 def _rescaled(problem: SVMProblem, t: float) -> bool:
@@ -619,18 +578,14 @@ def _separable_after_all(
     )
 
 
-def _precise(cert: Certificate) -> bool:
-    """The precision the interior-point routes reach: KKT 1e-9, gap 1e-10."""
-    return cert.max_residual() <= 1e-9 and abs(cert.relative_gap) <= 1e-10
-
-
 def _refined(attempts: _Attempts, point: _Point) -> _Point:
     """Resume a backend that stops at a loose tolerance (DCD) at tighter ones, while imprecise."""
     backend = point.route.backend
     if backend is None or not backend.resumes or not attempts.polish or not point.optimal:
         return point
     for eps in backend.tighter(attempts.problem.n):
-        if _precise(point.cert):
+        cert = point.cert  # the precision the interior-point routes reach
+        if cert.max_residual() <= 1e-9 and abs(cert.relative_gap) <= 1e-10:
             break
         raw2 = point.route.run(
             attempts.problem, attempts.YZ, True, eps=eps, start=(point.alpha, point.b)
@@ -669,16 +624,6 @@ def _accepted(problem: SVMProblem, point: _Point, t0: float) -> ExactSolution:
             f"optimality ({_cert_trouble(point.cert)}); try another solver or the other "
             f"form{scale_hint(problem)}"
         )
-    return _solution(
-        problem,
-        point.w,
-        point.b,
-        point.alpha,
-        point.cert,
-        "optimal" if point.optimal else "optimal_inaccurate",
-        route.solver,
-        route.form,
-        route.interface,
-        point.polished,
-        t0,
-    )
+    status = "optimal" if point.optimal else "optimal_inaccurate"
+    how = (status, route.solver, route.form, route.interface, point.polished)
+    return _solution(problem, point.w, point.b, point.alpha, point.cert, how, t0)
