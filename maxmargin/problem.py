@@ -195,7 +195,6 @@ class SVMProblem(OnData, io.Persistent):
 
         Examples
         --------
-        >>> from maxmargin import Dataset
         >>> data = Dataset([[1.0], [-1.0]], [1, -1])
         >>> p = SVMProblem(data, lam=0.3).without_data()
         >>> p.n, p.lam, p.with_data(data).lam == 0.3
@@ -250,8 +249,7 @@ class SVMProblem(OnData, io.Persistent):
 
         Parameters
         ----------
-        w : array-like of shape (d,) or (k, d)
-        b : float or array-like of shape (k,)
+        w, b : array-like of shape (d,) or (k, d), and float or array-like of shape (k,)
 
         Returns
         -------
@@ -259,7 +257,6 @@ class SVMProblem(OnData, io.Persistent):
 
         Examples
         --------
-        >>> from maxmargin import Dataset
         >>> p = SVMProblem(Dataset([[1.0], [-1.0]], [1, -1]), intercept="augmented",
         ...                intercept_scaling=2.0)
         >>> p.to_augmented([3.0], 1.0).tolist()
@@ -285,7 +282,6 @@ class SVMProblem(OnData, io.Persistent):
 
         Examples
         --------
-        >>> from maxmargin import Dataset
         >>> p = SVMProblem(Dataset([[1.0], [-1.0]], [1, -1]), intercept="augmented")
         >>> w, b = p.from_augmented([3.0, 0.5])
         >>> w.tolist(), b
@@ -313,8 +309,7 @@ class SVMProblem(OnData, io.Persistent):
 
         Parameters
         ----------
-        w : array-like of shape (d,) or (k, d)
-        b : float or array-like of shape (k,)
+        w, b : array-like of shape (d,) or (k, d), and float or array-like of shape (k,)
 
         Returns
         -------
@@ -322,7 +317,6 @@ class SVMProblem(OnData, io.Persistent):
 
         Examples
         --------
-        >>> from maxmargin import Dataset
         >>> p = SVMProblem(Dataset([[1.0], [-2.0]], [1, -1]))
         >>> p.decision_function([2.0], 0.5).tolist()
         [2.5, -3.5]
@@ -335,8 +329,7 @@ class SVMProblem(OnData, io.Persistent):
 
         Parameters
         ----------
-        w : array-like of shape (d,) or (k, d)
-        b : float or array-like of shape (k,)
+        w, b : array-like of shape (d,) or (k, d), and float or array-like of shape (k,)
 
         Returns
         -------
@@ -344,7 +337,6 @@ class SVMProblem(OnData, io.Persistent):
 
         Examples
         --------
-        >>> from maxmargin import Dataset
         >>> p = SVMProblem(Dataset([[1.0], [-2.0]], [1, -1]))
         >>> p.margins([2.0], 0.5).tolist()
         [2.5, 3.5]
@@ -357,8 +349,7 @@ class SVMProblem(OnData, io.Persistent):
 
         Parameters
         ----------
-        w : array-like of shape (d,) or (k, d)
-        b : float or array-like of shape (k,)
+        w, b : array-like of shape (d,) or (k, d), and float or array-like of shape (k,)
 
         Returns
         -------
@@ -366,7 +357,6 @@ class SVMProblem(OnData, io.Persistent):
 
         Examples
         --------
-        >>> from maxmargin import Dataset
         >>> p = SVMProblem(Dataset([[1.0], [-2.0]], [1, -1]))
         >>> p.hinge([0.5], 0.0).tolist()
         [0.5, 0.0]
@@ -378,8 +368,7 @@ class SVMProblem(OnData, io.Persistent):
 
         Parameters
         ----------
-        w : array-like of shape (d,) or (k, d)
-        b : float or array-like of shape (k,)
+        w, b : array-like of shape (d,) or (k, d), and float or array-like of shape (k,)
 
         Returns
         -------
@@ -387,7 +376,6 @@ class SVMProblem(OnData, io.Persistent):
 
         Examples
         --------
-        >>> from maxmargin import Dataset
         >>> p = SVMProblem(Dataset([[1.0], [-2.0]], [1, -1]), loss="squared_hinge")
         >>> p.squared_hinge([0.5], 0.0).tolist()
         [0.25, 0.0]
@@ -399,8 +387,7 @@ class SVMProblem(OnData, io.Persistent):
 
         Parameters
         ----------
-        w : array-like of shape (d,) or (k, d)
-        b : float or array-like of shape (k,)
+        w, b : array-like of shape (d,) or (k, d), and float or array-like of shape (k,)
 
         Returns
         -------
@@ -409,7 +396,6 @@ class SVMProblem(OnData, io.Persistent):
 
         Examples
         --------
-        >>> from maxmargin import Dataset
         >>> ds = Dataset([[1.0], [-2.0]], [1, -1])
         >>> SVMProblem(ds).losses([0.5]).tolist()
         [0.5, 0.0]
@@ -424,8 +410,7 @@ class SVMProblem(OnData, io.Persistent):
 
         Parameters
         ----------
-        w : array-like of shape (d,) or (k, d)
-        b : float or array-like of shape (k,)
+        w, b : array-like of shape (d,) or (k, d), and float or array-like of shape (k,)
 
         Returns
         -------
@@ -433,7 +418,6 @@ class SVMProblem(OnData, io.Persistent):
 
         Examples
         --------
-        >>> from maxmargin import Dataset
         >>> ds = Dataset([[1.0], [-2.0]], [1, -1])
         >>> float(SVMProblem(ds).regularizer([3.0], 4.0))
         9.0
@@ -452,8 +436,7 @@ class SVMProblem(OnData, io.Persistent):
 
         Parameters
         ----------
-        w : array-like of shape (d,) or (k, d)
-        b : float or array-like of shape (k,)
+        w, b : array-like of shape (d,) or (k, d), and float or array-like of shape (k,)
 
         Returns
         -------
@@ -461,7 +444,6 @@ class SVMProblem(OnData, io.Persistent):
 
         Examples
         --------
-        >>> from maxmargin import Dataset
         >>> p = SVMProblem(Dataset([[1.0], [-2.0]], [1, -1]), C=2.0)
         >>> float(p.primal_objective([0.5], 0.0))  # 0.125 + 2 * (0.5 + 0)
         1.125
@@ -473,13 +455,8 @@ class SVMProblem(OnData, io.Persistent):
         half = 0.5 * self.regularizer(w, b)
         if self.hard:
             return half
-        return half + self.C * self._weighted_sum(self.losses(w, b))
-
-    def _weighted_sum(self, v: np.ndarray) -> Any:
-        """``sum_i s_i v_i`` over axis 0."""
-        if self.weights is None:
-            return v.sum(axis=0)
-        return self.weights @ v
+        xi = self.losses(w, b)
+        return half + self.C * (xi.sum(axis=0) if self.weights is None else self.weights @ xi)
 
     def lambda_objective(self, w: Any, b: Any = 0.0) -> np.ndarray | float:
         r"""The lambda-form objective (soft margin only).
@@ -489,8 +466,7 @@ class SVMProblem(OnData, io.Persistent):
 
         Parameters
         ----------
-        w : array-like of shape (d,) or (k, d)
-        b : float or array-like of shape (k,)
+        w, b : array-like of shape (d,) or (k, d), and float or array-like of shape (k,)
 
         Returns
         -------
@@ -498,7 +474,6 @@ class SVMProblem(OnData, io.Persistent):
 
         Examples
         --------
-        >>> from maxmargin import Dataset
         >>> p = SVMProblem(Dataset([[1.0], [-2.0]], [1, -1]), C=2.0)
         >>> float(p.lambda_objective([0.5], 0.0))  # P / (C n) = 1.125 / 4
         0.28125
@@ -523,7 +498,6 @@ class SVMProblem(OnData, io.Persistent):
 
         Examples
         --------
-        >>> from maxmargin import Dataset
         >>> p = SVMProblem(Dataset([[1.0], [-2.0]], [1, -1]))
         >>> p.dual_weights([1.0, 0.5]).tolist()  # 1*1*1 + 0.5*(-1)*(-2)
         [2.0]
@@ -551,7 +525,6 @@ class SVMProblem(OnData, io.Persistent):
 
         Examples
         --------
-        >>> from maxmargin import Dataset
         >>> p = SVMProblem(Dataset([[1.0], [-1.0]], [1, -1]))
         >>> float(p.dual_objective([0.5, 0.5]))  # 1 - 1/2 * 1^2
         0.5
@@ -593,7 +566,6 @@ class SVMProblem(OnData, io.Persistent):
 
         Examples
         --------
-        >>> from maxmargin import Dataset
         >>> p = SVMProblem(Dataset([[1.0], [-1.0]], [1, -1]), intercept="none")
         >>> w, b = p.weights_from_dual([0.5, 0.5])
         >>> w.tolist(), b
@@ -620,7 +592,6 @@ class SVMProblem(OnData, io.Persistent):
 
         Examples
         --------
-        >>> from maxmargin import Dataset
         >>> p = SVMProblem(Dataset([[1.0], [-1.0]], [1, -1]), C=2.0)
         >>> primal, dual = p.to_cvxpy("primal"), p.to_cvxpy("dual")
         >>> sorted(primal.var_dict), sorted(dual.var_dict)
