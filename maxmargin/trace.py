@@ -167,13 +167,10 @@ class Trace(io.Persistent):
         intercept_scaling : float > 0
         w_avg, b_avg : array-like of shape (k, d) and (k,), optional
             An averaged iterate.
-        mistakes : array-like of shape (k,), optional
-            Cumulative online mistakes.
-        seconds : array-like of shape (k,), optional
-            Cumulative learning time.
-        params : dict, optional
-            The learner's parameters, for the record.
-        extras : dict, optional
+        mistakes, seconds : array-like of shape (k,), optional
+            Cumulative online mistakes, and learning time.
+        params, extras : dict, optional
+            The learner's parameters, and its extra arrays, for the record.
         kind : {"objective", "linear", "mistakes"}, default "objective"
             What the weights are scored on: every quantity, a linear classifier's, errors.
 
@@ -225,22 +222,17 @@ class Trace(io.Persistent):
             )
         Wa = None if w_avg is None else _rows("w_avg", w_avg, k, d)
         ba = None if Wa is None else (np.zeros(k) if b_avg is None else _vector("b_avg", b_avg, k))
-        missing = {"loss": _FROM_WEIGHTS, "sqnorm": _FROM_WEIGHTS}
-        if mistakes is None:
-            mk = np.full(k, np.nan)
-            missing["mistakes"] = _FROM_WEIGHTS
-        else:
+        given = {"loss": None, "sqnorm": None, "mistakes": mistakes, "seconds": seconds}
+        missing = {key: _FROM_WEIGHTS for key, v in given.items() if v is None}
+        mk = np.full(k, np.nan)
+        if mistakes is not None:
             mk = _vector("mistakes", mistakes, k)
             if np.any(mk < 0) or np.any(np.diff(mk) < 0) or np.any(mk != np.round(mk)):
                 raise ParameterError(
                     "mistakes must be cumulative counts: integers >= 0, non-decreasing"
                 )
             mk = mk.astype(np.int64)
-        if seconds is None:
-            sec = np.full(k, np.nan)
-            missing["seconds"] = _FROM_WEIGHTS
-        else:
-            sec = _vector("seconds", seconds, k)
+        sec = np.full(k, np.nan) if seconds is None else _vector("seconds", seconds, k)
         err = math.nan
         if data is not None and np.all(np.isfinite(Wm[-1])) and np.isfinite(bv[-1]):
             f = np.asarray(data.X @ Wm[-1]).ravel() + bv[-1]
@@ -606,18 +598,8 @@ def _data_shape(data: Any, n: int | None, d: int | None) -> tuple[int, int]:
 def _steps_of(t: Any) -> np.ndarray:
     """The checkpoints of a trace from elsewhere: positive increasing integers."""
     tt = np.asarray(t)
-    if (
-        tt.ndim != 1
-        or tt.size == 0
-        or not (
-            np.issubdtype(tt.dtype, np.integer)
-            or (
-                np.issubdtype(tt.dtype, np.floating)
-                and np.all(np.isfinite(tt))
-                and np.all(tt == np.round(tt))
-            )
-        )
-    ):
+    whole = np.issubdtype(tt.dtype, np.floating) and np.all(np.isfinite(tt) & (tt == np.round(tt)))
+    if tt.ndim != 1 or tt.size == 0 or not (np.issubdtype(tt.dtype, np.integer) or whole):
         raise ParameterError(
             f"t must be a 1-D array of k >= 1 integer steps; got shape {tt.shape}, dtype {tt.dtype}"
         )
