@@ -245,12 +245,9 @@ def solve(
     Raises
     ------
     NotSeparableError
-        Hard margin on non-separable data; ``.certificate`` is a verified
-        :class:`~maxmargin.separation.SeparationCertificate`.
-    SolverError
-        Solver not installed, failed, or an answer the certificate cannot confirm.
-    ParameterError
-        Unknown form, solver or interface.
+        Hard margin on non-separable data (``.certificate`` proves it).
+    SolverError, ParameterError
+        A solver missing or failed, or an answer the certificate cannot confirm; bad options.
 
     Notes
     -----

@@ -39,23 +39,11 @@ class SolverError(MaxMarginError, RuntimeError):
 class NotSeparableError(MaxMarginError):
     """Hard margin asked of data that no hyperplane separates.
 
-    Parameters
-    ----------
-    message : str
-        The error message.
-    certificate : SeparationCertificate, optional
-        Stored as :attr:`certificate`.
-
     Attributes
     ----------
+    message : str
     certificate : SeparationCertificate or None
         A point ``z`` in both classes' convex hulls, verified before raising.
-
-    Examples
-    --------
-    >>> err = NotSeparableError("the classes overlap")
-    >>> str(err), err.certificate is None
-    ('the classes overlap', True)
     """
 
     def __init__(self, message: str, certificate: Any = None) -> None:

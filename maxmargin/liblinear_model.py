@@ -64,10 +64,6 @@ def liblinear_labels(data: Dataset, option: str = "labels") -> tuple[int, int]:
     >>> from maxmargin import Dataset
     >>> liblinear_labels(Dataset.from_labels([[0.0], [1.0]], [0, 1]))
     (1, 0)
-    >>> liblinear_labels(Dataset.from_labels([[0.0], [1.0]], ["no", "yes"]), "--liblinear-model")
-    ... # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    maxmargin.exceptions.ParameterError: --liblinear-model: LIBLINEAR labels are integers; ...
     """
     neg, pos = data.classes
     try:

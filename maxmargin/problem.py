@@ -317,8 +317,7 @@ class SVMProblem(OnData, io.Persistent):
 
         Examples
         --------
-        >>> p = SVMProblem(Dataset([[1.0], [-2.0]], [1, -1]))
-        >>> p.decision_function([2.0], 0.5).tolist()
+        >>> SVMProblem(Dataset([[1.0], [-2.0]], [1, -1])).decision_function([2.0], 0.5).tolist()
         [2.5, -3.5]
         """
         w, b = self._wb(w, b)
@@ -337,8 +336,7 @@ class SVMProblem(OnData, io.Persistent):
 
         Examples
         --------
-        >>> p = SVMProblem(Dataset([[1.0], [-2.0]], [1, -1]))
-        >>> p.margins([2.0], 0.5).tolist()
+        >>> SVMProblem(Dataset([[1.0], [-2.0]], [1, -1])).margins([2.0], 0.5).tolist()
         [2.5, 3.5]
         """
         f = self.decision_function(w, b)
@@ -357,8 +355,7 @@ class SVMProblem(OnData, io.Persistent):
 
         Examples
         --------
-        >>> p = SVMProblem(Dataset([[1.0], [-2.0]], [1, -1]))
-        >>> p.hinge([0.5], 0.0).tolist()
+        >>> SVMProblem(Dataset([[1.0], [-2.0]], [1, -1])).hinge([0.5], 0.0).tolist()
         [0.5, 0.0]
         """
         return np.maximum(0.0, 1.0 - self.margins(w, b))
@@ -498,8 +495,7 @@ class SVMProblem(OnData, io.Persistent):
 
         Examples
         --------
-        >>> p = SVMProblem(Dataset([[1.0], [-2.0]], [1, -1]))
-        >>> p.dual_weights([1.0, 0.5]).tolist()  # 1*1*1 + 0.5*(-1)*(-2)
+        >>> SVMProblem(Dataset([[1.0], [-2.0]], [1, -1])).dual_weights([1.0, 0.5]).tolist()
         [2.0]
         """
         alpha = self._alpha(alpha)
