@@ -11,20 +11,19 @@ import numpy as np
 from .exceptions import DataError, ParameterError
 
 
+def _bad(name: str, what: str, value: object) -> ParameterError:
+    """The error in scikit-learn's message shape: ``The 'C' parameter must be ...``."""
+    return ParameterError(f"The {name!r} parameter must be {what}. Got {_short(value)} instead.")
+
+
 def check_positive(name: str, value: object, *, allow_inf: bool = False) -> float:
     """Return ``value`` as a float > 0, or raise ParameterError in sklearn's message shape."""
     try:
         v = float(value)  # type: ignore[arg-type]
     except (TypeError, ValueError, OverflowError):
-        raise ParameterError(
-            f"The {name!r} parameter must be a positive float. Got {_short(value)} instead."
-        ) from None
+        raise _bad(name, "a positive float", value) from None
     if math.isnan(v) or v <= 0 or (math.isinf(v) and not allow_inf):
-        rng = "(0, inf]" if allow_inf else "(0, inf)"
-        raise ParameterError(
-            f"The {name!r} parameter must be a float in the range {rng}. "
-            f"Got {_short(value)} instead."
-        )
+        raise _bad(name, f"a float in the range (0, inf{']' if allow_inf else ')'}", value)
     return v
 
 
@@ -49,9 +48,7 @@ def check_finite(name: str, value: object) -> float:
     except (TypeError, ValueError, OverflowError):
         v = math.nan
     if not math.isfinite(v):
-        raise ParameterError(
-            f"The {name!r} parameter must be a finite float. Got {_short(value)} instead."
-        )
+        raise _bad(name, "a finite float", value)
     return v
 
 
@@ -59,10 +56,7 @@ def check_fraction(name: str, value: object) -> float:
     """Return ``value`` as a float in the open interval (0, 1), or raise ParameterError."""
     v = check_finite(name, value)
     if not 0.0 < v < 1.0:
-        raise ParameterError(
-            f"The {name!r} parameter must be a float in the range (0, 1). "
-            f"Got {_short(value)} instead."
-        )
+        raise _bad(name, "a float in the range (0, 1)", value)
     return v
 
 
@@ -70,10 +64,7 @@ def check_choice(name: str, value: object, choices: Iterable[str]) -> str:
     """Return ``value`` if it is one of ``choices``, else raise ParameterError."""
     choices = tuple(choices)
     if not isinstance(value, str) or value not in choices:
-        raise ParameterError(
-            f"The {name!r} parameter must be one of {', '.join(map(repr, choices))}. "
-            f"Got {_short(value)} instead."
-        )
+        raise _bad(name, f"one of {', '.join(map(repr, choices))}", value)
     return str(value)
 
 
@@ -92,18 +83,14 @@ def check_int(name: str, value: object, *, minimum: int = 1, maximum: int | None
     except TypeError:
         v = None
     if v is None or v < minimum or (maximum is not None and v > maximum):
-        raise ParameterError(
-            f"The {name!r} parameter must be an int {rng}. Got {_short(value)} instead."
-        )
+        raise _bad(name, f"an int {rng}", value)
     return v
 
 
 def check_bool(name: str, value: object) -> bool:
     """Return ``value`` as a bool (a Python or numpy bool), or raise ParameterError."""
     if not isinstance(value, (bool, np.bool_)):
-        raise ParameterError(
-            f"The {name!r} parameter must be True or False. Got {_short(value)} instead."
-        )
+        raise _bad(name, "True or False", value)
     return bool(value)
 
 

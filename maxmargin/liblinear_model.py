@@ -28,14 +28,10 @@ SOLVER_TYPE = "L2R_L1LOSS_SVC_DUAL"
 
 def _int_label(value: Any, what: str) -> int:
     """A label as LIBLINEAR stores it: an int (``fscanf("%d")``)."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+    real = isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
+    if not real or not float(value).is_integer() or abs(float(value)) >= 2**31:
         raise ParameterError(
-            f"LIBLINEAR labels are integers; {what} is {value!r}: pass "
-            "labels=(label of +1, label of -1) as two integers"
-        )
-    if not float(value).is_integer() or abs(float(value)) >= 2**31:
-        raise ParameterError(
-            f"LIBLINEAR labels are 32-bit integers; {what} is {value!r}: "
+            f"LIBLINEAR labels are {'32-bit ' if real else ''}integers; {what} is {value!r}: "
             "pass labels=(label of +1, label of -1) as two integers"
         )
     return int(float(value))
