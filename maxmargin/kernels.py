@@ -235,12 +235,8 @@ class GramOperator:
     kernel : Kernel
     gamma : float
         The resolved gamma (0 where the kernel has none).
-    X : ndarray of shape (n, d) or None
-        The rows (centred on ``center`` for ``rbf``); None for a Gram.
-    sqnorms : ndarray of shape (n,) or None
-        ``||x_i||^2`` of those rows.
-    center : ndarray of shape (d,) or None
-        The column means subtracted (``rbf``), from new rows too.
+    X, sqnorms, center : ndarray of shape (n, d), (n,), (d,) or None
+        The rows (centred on ``center``, their means, for ``rbf``), ``||x_i||^2``; None for a Gram.
     gram : ndarray of shape (n, n) or None
         The Gram (precomputed, or a callable's), symmetrized.
     psd_slack : float

@@ -190,11 +190,6 @@ class ExactSolution(io.Persistent):
         ExactSolution
             ``"uncertified"`` (and a RuntimeWarning) when it does not certify on ``data``.
 
-        Raises
-        ------
-        DataError
-            ``data`` of another shape, or with other feature names.
-
         Examples
         --------
         >>> from maxmargin import Dataset, SVMProblem, solve

@@ -33,24 +33,20 @@ class Trace(io.Persistent):
 
     Parameters
     ----------
-    learner : str
-        Registry name of the learner, or the name given to :meth:`from_weights`.
+    learner, data : str
+        The learner's registry name (or :meth:`from_weights`' name), the data set's name.
     params : dict
         The learner's parameters (``intercept`` included).
     order : {"cyclic", "shuffle", "sample", "external"}
         ``"external"``: the weights came from elsewhere (:meth:`from_weights`).
     seed : int or None
         Seed of the order (``maxmargin.online.schedule`` regenerates it).
-    data : str
-        Name of the data set.
     intercept : {"none", "augmented", "free"}
     intercept_scaling : float
         ``s`` of the augmented mode (the learner saw ``z = (x, s)``).
     n, d, epochs : int
-    t : ndarray of shape (k,), int64
-        Steps (examples seen) at the checkpoints, increasing, last = ``epochs * n``.
-    epoch : ndarray of shape (k,), int64
-        The (1-based) epoch of each checkpoint, ``ceil(t / n)``.
+    t, epoch : ndarray of shape (k,), int64
+        Steps at the checkpoints (increasing, last ``epochs * n``) and their 1-based epoch.
     w : ndarray of shape (k, d)
         The learner's output weights on the original features after step ``t``.
     b : ndarray of shape (k,)
