@@ -56,12 +56,8 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module 'maxmargin' has no attribute {name!r}")
 
 
-#: One name per concept (tests/test_api.py pins it). Every other name is at its home:
-#: learner classes, ``LEARNERS`` and ``schedule`` from :mod:`maxmargin.online`, the loaders
-#: per format and ``map_labels`` from :mod:`maxmargin.data`, ``available_solvers`` from
-#: :mod:`maxmargin.solvers`, ``INTERCEPTS`` from :mod:`maxmargin.conventions`, ``parse_grid``
-#: from :mod:`maxmargin.evaluation.path.grids`, ``demo_comparison`` from
-#: :mod:`maxmargin.evaluation.comparison`, the figures from :mod:`maxmargin.plotting`.
+#: One name per concept (tests/test_api.py pins it); every other name is at its home
+#: (the learners in :mod:`maxmargin.online`, the loaders in :mod:`maxmargin.data`, ...).
 __all__ = [
     "__version__",
     # data and problems

@@ -17,18 +17,7 @@ _silenced = False
 
 
 class Progress:
-    """``with Progress(total, "label") as bar: bar.update(k)``.
-
-    Draws on ``stream`` (stderr) only when it is a TTY and ``enabled`` is true, at most
-    ten times a second, so it costs nothing in a pipe, a test or CI.
-
-    Examples
-    --------
-    >>> with Progress(3, "steps", enabled=False) as bar:
-    ...     bar.update(3)
-    >>> bar.done
-    3
-    """
+    """``with Progress(total, "label") as bar: bar.update(k)``, drawn on a TTY only."""
 
     def __init__(
         self, total: float, label: str = "", *, enabled: bool = True, stream: TextIO | None = None
@@ -76,31 +65,7 @@ class Progress:
 
 
 def note(text: str, stream: TextIO | None = None) -> bool:
-    """Say ``text`` in one line on a terminal (stderr).
-
-    Nothing in a pipe, a test or CI, nor inside :func:`notes_silenced`.
-
-    A bar drawing at that moment has its line ended first, so the note does not land in
-    the middle of it (the bar goes on, on the next line).
-
-    Parameters
-    ----------
-    text : str
-        One line, without its newline.
-    stream : file, optional
-        Default ``sys.stderr``.
-
-    Returns
-    -------
-    bool
-        Whether it was written.
-
-    Examples
-    --------
-    >>> import io
-    >>> note("compiling", stream=io.StringIO())   # not a terminal: silent
-    False
-    """
+    """Say ``text`` in one line on a terminal (stderr), after a bar's line; True if written."""
     global _open_line
     stream = stream if stream is not None else sys.stderr
     if _silenced or not (hasattr(stream, "isatty") and stream.isatty()):
@@ -113,17 +78,7 @@ def note(text: str, stream: TextIO | None = None) -> bool:
 
 @contextlib.contextmanager
 def notes_silenced(silenced: bool = True) -> Iterator[None]:
-    """No :func:`note` inside the ``with`` block (when ``silenced``): the command's ``-q``.
-
-    Parameters
-    ----------
-    silenced : bool
-        False leaves the notes on (``with notes_silenced(args.quiet):``).
-
-    Yields
-    ------
-    None
-    """
+    """No :func:`note` inside the ``with`` block (when ``silenced``): the command's ``-q``."""
     global _silenced
     before = _silenced
     _silenced = before or silenced

@@ -1,12 +1,8 @@
 """The numba row kernels on one example of a dense or CSR ``X``, shared by every compiled loop.
 
 ``X`` is the dense (n, d) array or the CSR tuple ``(indptr, indices, vals)``: its type picks
-the implementation at compile time, so the dense loop has no sparse branch in it (a
-runtime branch there costs ~2x: the reduction no longer vectorises). A weight vector ``w``
-has d + 1 entries; the last multiplies the constant ``s`` (0: no extra coordinate). The
-online learners' kernels (:mod:`maxmargin.online._kernels`) and the DCD sweeps
-(:mod:`maxmargin.solvers._dcd_kernels`) import them; numba is imported with them, on first
-use only.
+the implementation at compile time (a runtime branch would stop the dense reduction from
+vectorising). A weight vector ``w`` has d + 1 entries; the last multiplies the constant ``s``.
 """
 
 from __future__ import annotations

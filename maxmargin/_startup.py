@@ -1,11 +1,7 @@
-"""Ctrl-C while the ``maxmargin`` command starts up: one line and exit 130, no traceback.
+"""Ctrl-C (SIGTERM, SIGHUP) while the ``maxmargin`` command starts up: one line, exit 128 + signal.
 
-SIGTERM and SIGHUP too: ``maxmargin: stopped by SIGTERM``, exit 143 (129).
-
-The package imports this module first, so that its SIGINT handler is in place before the
-imports of numpy, scipy and maxmargin's own modules (a second or two) and until
-:func:`maxmargin.cli.main` takes over (:func:`started`). Only in the command: a program
-that imports maxmargin keeps Python's KeyboardInterrupt.
+Imported first by the package, so the handler is in place during the imports and until
+:func:`maxmargin.cli.main` takes over (:func:`started`); only in the command.
 """
 
 from __future__ import annotations

@@ -11,20 +11,19 @@ import numpy as np
 from .exceptions import DataError, ParameterError
 
 
+def _bad(name: str, what: str, value: object) -> ParameterError:
+    """The error in scikit-learn's message shape: ``The 'C' parameter must be ...``."""
+    return ParameterError(f"The {name!r} parameter must be {what}. Got {_short(value)} instead.")
+
+
 def check_positive(name: str, value: object, *, allow_inf: bool = False) -> float:
     """Return ``value`` as a float > 0, or raise ParameterError in sklearn's message shape."""
     try:
         v = float(value)  # type: ignore[arg-type]
     except (TypeError, ValueError, OverflowError):
-        raise ParameterError(
-            f"The {name!r} parameter must be a positive float. Got {_short(value)} instead."
-        ) from None
+        raise _bad(name, "a positive float", value) from None
     if math.isnan(v) or v <= 0 or (math.isinf(v) and not allow_inf):
-        rng = "(0, inf]" if allow_inf else "(0, inf)"
-        raise ParameterError(
-            f"The {name!r} parameter must be a float in the range {rng}. "
-            f"Got {_short(value)} instead."
-        )
+        raise _bad(name, f"a float in the range (0, inf{']' if allow_inf else ')'}", value)
     return v
 
 
@@ -49,9 +48,7 @@ def check_finite(name: str, value: object) -> float:
     except (TypeError, ValueError, OverflowError):
         v = math.nan
     if not math.isfinite(v):
-        raise ParameterError(
-            f"The {name!r} parameter must be a finite float. Got {_short(value)} instead."
-        )
+        raise _bad(name, "a finite float", value)
     return v
 
 
@@ -59,10 +56,7 @@ def check_fraction(name: str, value: object) -> float:
     """Return ``value`` as a float in the open interval (0, 1), or raise ParameterError."""
     v = check_finite(name, value)
     if not 0.0 < v < 1.0:
-        raise ParameterError(
-            f"The {name!r} parameter must be a float in the range (0, 1). "
-            f"Got {_short(value)} instead."
-        )
+        raise _bad(name, "a float in the range (0, 1)", value)
     return v
 
 
@@ -70,10 +64,7 @@ def check_choice(name: str, value: object, choices: Iterable[str]) -> str:
     """Return ``value`` if it is one of ``choices``, else raise ParameterError."""
     choices = tuple(choices)
     if not isinstance(value, str) or value not in choices:
-        raise ParameterError(
-            f"The {name!r} parameter must be one of {', '.join(map(repr, choices))}. "
-            f"Got {_short(value)} instead."
-        )
+        raise _bad(name, f"one of {', '.join(map(repr, choices))}", value)
     return str(value)
 
 
@@ -92,18 +83,14 @@ def check_int(name: str, value: object, *, minimum: int = 1, maximum: int | None
     except TypeError:
         v = None
     if v is None or v < minimum or (maximum is not None and v > maximum):
-        raise ParameterError(
-            f"The {name!r} parameter must be an int {rng}. Got {_short(value)} instead."
-        )
+        raise _bad(name, f"an int {rng}", value)
     return v
 
 
 def check_bool(name: str, value: object) -> bool:
     """Return ``value`` as a bool (a Python or numpy bool), or raise ParameterError."""
     if not isinstance(value, (bool, np.bool_)):
-        raise ParameterError(
-            f"The {name!r} parameter must be True or False. Got {_short(value)} instead."
-        )
+        raise _bad(name, "True or False", value)
     return bool(value)
 
 
@@ -122,8 +109,8 @@ def check_scale(name: str, value: object) -> float:
     return v
 
 
-#: Refuse work whose estimated memory exceeds this fraction of the available memory: the
-#: estimates count the large arrays only, and the rest of the system needs some room.
+#: Refuse work whose estimated memory exceeds this fraction of the available memory (the
+#: estimates count the large arrays only).
 MEMORY_MARGIN = 0.8
 
 
@@ -175,16 +162,7 @@ def _cgroup_headroom() -> int | None:
 
 
 def available_memory() -> int | None:
-    """Bytes this process can still allocate, as far as the system says (None: unknown).
-
-    The smallest of: ``MemAvailable`` of ``/proc/meminfo`` (elsewhere
-    ``os.sysconf("SC_AVPHYS_PAGES")`` pages), the headroom under a cgroup (container)
-    memory limit, and the headroom under ``ulimit -v``.
-
-    Returns
-    -------
-    int or None
-    """
+    """Bytes this process can still allocate (None: unknown): meminfo, cgroup, ``ulimit -v``."""
     found = [v for v in (_meminfo_available(), _cgroup_headroom()) if v is not None]
     try:
         import resource
@@ -206,25 +184,7 @@ def _gb(nbytes: float) -> str:
 
 
 def check_memory(nbytes: float, what: str, hint: str = "") -> None:
-    """Refuse, before allocating, work whose large arrays cannot fit in memory.
-
-    Raises when ``nbytes`` exceeds :data:`MEMORY_MARGIN` (80 %) of
-    :func:`available_memory`; does nothing when the available memory is unknown.
-
-    Parameters
-    ----------
-    nbytes : float
-        The estimated peak of the work's large arrays, in bytes.
-    what : str
-        The work, for the message (``"run perceptron on data.svm (d = 3,000,000,000)"``).
-    hint : str
-        What to do about it, appended to the message.
-
-    Raises
-    ------
-    DataError
-        With the estimate and the available memory.
-    """
+    """Refuse (DataError), before allocating, work of ``nbytes`` that cannot fit in memory."""
     avail = available_memory()
     if avail is None or nbytes <= MEMORY_MARGIN * avail:
         return
@@ -245,38 +205,7 @@ def check_count(
     base: float = 0.0,
     hint: str = "",
 ) -> None:
-    """Refuse, before allocating, a count whose memory cannot fit; say how many would.
-
-    Raises when ``base + each * value`` bytes exceed :data:`MEMORY_MARGIN` (80 %) of
-    :func:`available_memory`; does nothing when the available memory is unknown.
-
-    Parameters
-    ----------
-    name : str
-        The parameter that gives the count (``"seeds"``; ``--seeds`` on the command line).
-    value : int
-        The count given.
-    each : float
-        Bytes each unit of the count needs.
-    unit : str
-        What is counted, plural (``"seeds"``, ``"grid points"``).
-    detail : str
-        What the units hold, for the message (``"5 learners x 1 order each"``).
-    base : float
-        Bytes needed whatever the count.
-    hint : str
-        What to do about it, appended to the message.
-
-    Raises
-    ------
-    ParameterError
-        With the count, the memory it needs, the memory available and the largest
-        count that fits.
-
-    Examples
-    --------
-    >>> check_count("seeds", 3, 1e3, "seeds")  # kilobytes fit anywhere
-    """
+    """Refuse (ParameterError) a count of ``each`` bytes a unit that cannot fit; say what fits."""
     avail = available_memory()
     need = base + each * float(value)
     if avail is None or need <= MEMORY_MARGIN * avail:
@@ -291,35 +220,7 @@ def check_count(
 
 
 def reciprocal_form(name: str, value: float, n: int, other: str) -> float:
-    """``1 / (value n)``: C from lam or lam from C, refused when it is not a finite double.
-
-    Parameters
-    ----------
-    name : str
-        The parameter given (``"C"`` or ``"lam"``), named in the message.
-    value : float
-        Its value, already checked finite and > 0.
-    n : int
-        The number of examples.
-    other : str
-        The parameter derived (``"lam"`` or ``"C"``).
-
-    Returns
-    -------
-    float
-        ``1 / (value n)``, finite and > 0.
-
-    Raises
-    ------
-    ParameterError
-        When ``value n`` overflows (the derived value would be 0) or ``1 / (value n)``
-        does (it would be inf): the message gives the range of ``name`` for this ``n``.
-
-    Examples
-    --------
-    >>> reciprocal_form("C", 0.5, 4, "lam")
-    0.5
-    """
+    """``1 / (value n)``: C from lam or lam from C, refused when it is not a finite double > 0."""
 
     def inverse(v: float) -> float:
         return math.inf if v * n == 0.0 else 1.0 / (v * n)
@@ -344,21 +245,8 @@ def reciprocal_form(name: str, value: float, n: int, other: str) -> float:
 
 
 def failure(e: BaseException) -> str:
-    r"""What a user's code did, for a one-line message: ``raised ValueError ...``.
+    r"""What a user's code did, in one line: ``raised TYPE: message`` or ``called sys.exit(CODE)``.
 
-    ``sys.exit`` (``SystemExit``) is named as such: it would end the command silently.
-
-    Parameters
-    ----------
-    e : BaseException
-
-    Returns
-    -------
-    str
-        ``raised TYPE: first line of the message`` or ``called sys.exit(CODE)``.
-
-    Examples
-    --------
     >>> failure(ValueError("my\nbug")), failure(SystemExit(3))
     ('raised ValueError: my', 'called sys.exit(3)')
     """

@@ -1,19 +1,8 @@
 """The conventions every output of maxmargin reads: one place for each dialect choice.
 
-- the intercept modes a problem may have, the default one (the textbook SVM's free bias,
-  as scikit-learn's) and the mode a learner gets (:func:`intercept_for`);
-- the problem in words (:func:`describe_problem`), as every table says what it scores
-  against;
-- the names of a weight vector's and of the features' coordinates (:func:`weight_names`,
-  :func:`feature_names`): the data's own names, else the 0-based numpy index;
-- the style of each iterate kind in figures (:data:`ITERATE_STYLES`);
-- the statistic over seeds, in tables and figures alike (:func:`summarize`: the median
-  and the range [min, max]);
-- scikit-learn's spellings of parameters (``random_state``, ``max_iter``, ``alpha``,
-  ``Cs``, ``alphas``), resolved in one place (:func:`sklearn_names`,
-  :func:`resolve_sklearn`).
-
-Imports nothing of maxmargin but its exceptions, so every room may read it.
+Intercept modes and losses, the problem in words, the names of features and weights, the
+iterate styles, the statistic over seeds, scikit-learn's parameter names. Imports nothing
+of maxmargin but its exceptions, so every room may read it.
 """
 
 from __future__ import annotations
@@ -59,9 +48,7 @@ DEFAULT_INTERCEPT = "free"
 
 # --------------------------------------------------------------------------- loss
 
-#: The soft-margin losses: ``"hinge"`` (``xi_i``, the L1-loss SVM) and ``"squared_hinge"``
-#: (``xi_i^2``, the L2-loss SVM, scikit-learn's ``LinearSVC()`` default). The hard margin
-#: has no loss: it is the same problem under either name.
+#: The soft-margin losses: ``"hinge"`` (``xi_i``) and ``"squared_hinge"`` (``xi_i^2``).
 LOSSES = ("hinge", "squared_hinge")
 
 #: The loss of a problem when none is given: the textbook SVM's hinge.
@@ -70,19 +57,6 @@ DEFAULT_LOSS = "hinge"
 
 def intercept_for(supported: Sequence[str], requested: str | None = None) -> str:
     """The intercept mode a learner runs with: the one asked for, else the default's kin.
-
-    Parameters
-    ----------
-    supported : sequence of str
-        The modes the learner supports, in its order of preference.
-    requested : str or None
-        The mode asked for, if any (returned when the learner supports it).
-
-    Returns
-    -------
-    str
-        ``requested`` if supported, else :data:`DEFAULT_INTERCEPT` if supported, else
-        ``"augmented"`` if supported, else the learner's first mode.
 
     Examples
     --------
@@ -101,20 +75,6 @@ def describe_problem(
     C: float, lam: float, intercept: str, intercept_scaling: float = 1.0, hard: bool = False
 ) -> str:
     """The problem in words: what a table or a JSON ``scored_against`` says it scores against.
-
-    Parameters
-    ----------
-    C, lam : float
-        The problem's parameters (``lam = 1/(C n)``; ignored for the hard margin).
-    intercept : {"free", "none", "augmented"}
-    intercept_scaling : float
-        ``s`` of ``augmented``.
-    hard : bool
-        The hard margin.
-
-    Returns
-    -------
-    str
 
     Examples
     --------
@@ -139,17 +99,6 @@ def describe_problem(
 def feature_names(names: Sequence[str] | None, d: int) -> list[str]:
     """The names of the features: the data's own, else ``x[j]`` (``j`` 0-based).
 
-    Parameters
-    ----------
-    names : sequence of str or None
-        The data's feature names (``Dataset.feature_names``).
-    d : int
-        The number of features.
-
-    Returns
-    -------
-    list of str
-
     Examples
     --------
     >>> feature_names(["age", "dose"], 2), feature_names(None, 2)
@@ -160,18 +109,6 @@ def feature_names(names: Sequence[str] | None, d: int) -> list[str]:
 
 def weight_names(feature_names: Sequence[str] | None, d: int) -> list[str]:
     """The names of a weight vector's coordinates: ``w[<name>]``, or ``w[<j>]`` (0-based).
-
-    The same in CSV files, DataFrames, figures, markdown and LaTeX: column ``w[3]`` is
-    ``w[:, 3]`` of the arrays.
-
-    Parameters
-    ----------
-    feature_names : sequence of str or None
-    d : int
-
-    Returns
-    -------
-    list of str
 
     Examples
     --------
@@ -184,8 +121,7 @@ def weight_names(feature_names: Sequence[str] | None, d: int) -> list[str]:
 
 # --------------------------------------------------------------------------- figures
 
-#: How each iterate is drawn (``Axes.plot`` keywords): the average, which the theory is
-#: about, solid and thick; the last iterate dashed and thin. The learner gives the colour.
+#: How each iterate is drawn (``Axes.plot`` keywords); the learner gives the colour.
 ITERATE_STYLES: Mapping[str, Mapping[str, Any]] = {
     "average": {"linestyle": "-", "linewidth": 1.8},
     "last": {"linestyle": "--", "linewidth": 1.1},
@@ -203,21 +139,8 @@ STATISTIC = "median over seeds [min, max]"
 def summarize(values: Any, axis: int = 0) -> tuple[Any, Any, Any]:
     """The summary over seeds: the median and the range ``[min, max]``.
 
-    Order statistics: exact numbers anyone can recompute, robust with three to five seeds
-    (where a standard deviation of three numbers says little). A NaN among the values (a
-    seed that diverged, a score not available) makes all three NaN: the cell is N/A.
-
-    Parameters
-    ----------
-    values : array-like
-        One value per seed along ``axis`` (a figure's curves: shape (seeds, t)).
-    axis : int
-        The axis of the seeds.
-
-    Returns
-    -------
-    center, lo, hi : float or ndarray
-        The median, the minimum and the maximum along ``axis``.
+    Order statistics: exact and robust with three to five seeds. A NaN among the values
+    makes all three NaN (N/A).
 
     Examples
     --------
@@ -250,21 +173,7 @@ _UNSET: Any = object()
 def seed_of(random_state: Any) -> int | None:
     """The seed scikit-learn's ``random_state`` stands for.
 
-    Parameters
-    ----------
-    random_state : None, int >= 0, numpy.random.RandomState or numpy.random.Generator
-        None keeps maxmargin's own seed (results stay reproducible: unlike scikit-learn,
-        None does not mean fresh randomness); an int is the seed; a RandomState or a
-        Generator draws one, as scikit-learn's ``SGDClassifier`` does.
-
-    Returns
-    -------
-    int or None
-
-    Raises
-    ------
-    ParameterError
-        Another type, or a negative int.
+    None keeps maxmargin's own seed: results stay reproducible, unlike scikit-learn's None.
 
     Examples
     --------
@@ -303,31 +212,7 @@ def resolve_sklearn(
 ) -> Any:
     """The value of parameter ``name`` when scikit-learn's ``alias`` may be given instead.
 
-    What :func:`sklearn_names` does for a function, for callers that hold both values (an
-    estimator's ``fit`` reads its attributes).
-
-    Parameters
-    ----------
-    name, alias : str
-        maxmargin's name (``"epochs"``) and scikit-learn's (``"max_iter"``).
-    value : object
-        The value of ``name``.
-    alias_value : object
-        The value of ``alias``; None when not given. A ``random_state`` becomes its seed
-        (:func:`seed_of`; a one-seed tuple for ``seeds``).
-    default : object, optional
-        The default of ``name``: a ``value`` equal to it counts as not given. Without
-        it, ``value`` counts as given.
-
-    Returns
-    -------
-    object
-        The alias's value when given, else ``value``.
-
-    Raises
-    ------
-    ParameterError
-        Both given, with different values (one line naming both).
+    A ``value`` equal to ``default`` counts as not given; both given and different: refused.
 
     Examples
     --------
@@ -358,21 +243,7 @@ def resolve_sklearn(
 def sklearn_names(**rename: str) -> Callable[[F], F]:
     """Accept scikit-learn's names of a function's parameters: ``@sklearn_names(alpha="lam")``.
 
-    The decorated function takes each alias as a keyword (None: not given) beside its own
-    parameter; a given alias becomes the own parameter's value (a ``random_state`` its
-    seed), and both given with different values is a :class:`~maxmargin.ParameterError`.
-    The function itself sees only its own parameters.
-
-    Parameters
-    ----------
-    **rename : str
-        ``alias="own"`` pairs, e.g. ``random_state="seed", max_iter="epochs"``
-        (:data:`SKLEARN_NAMES` lists the accepted spellings).
-
-    Returns
-    -------
-    callable
-        The decorator.
+    A given alias becomes the own parameter's value (:func:`resolve_sklearn`).
 
     Examples
     --------

@@ -1,43 +1,8 @@
 r"""The textbook primal and dual of an :class:`~maxmargin.problem.SVMProblem` in cvxpy.
 
-These models are for reading, solving and teaching: each is a plain ``cvxpy.Problem``
-written as a textbook writes it, with named variables (``w``, ``b``, ``xi`` in the
-primal; ``alpha`` in the dual, all in ``problem.var_dict``) and the margin constraints
-as one vectorised constraint whose ``dual_value`` is the dual's ``alpha``. The solve
-routes of :func:`maxmargin.exact.solve` keep their own, faster models.
-
-cvxpy is imported here and nowhere in :mod:`maxmargin.problem`, so that evaluating
-objectives and certificates stays numpy-only.
-
-The models, with ``f(x) = w.x + b`` and ``z_i``, ``w~`` as in
-:mod:`maxmargin.problem` (intercept ``free``: ``b`` free; ``none``: no ``b``;
-``augmented``: ``b`` is regularised as the weight ``b/s`` of the constant feature ``s``):
-
-.. math::
-
-    \text{primal (C form):}\quad & \min_{w, b, \xi}\ \tfrac12 \|\tilde w\|^2
-        + C \textstyle\sum_i \xi_i
-        \quad\text{s.t.}\quad y_i f(x_i) \ge 1 - \xi_i,\ \xi_i \ge 0 \\
-    \text{dual (C form):}\quad & \max_\alpha\ \textstyle\sum_i \alpha_i
-        - \tfrac12 \|\sum_i \alpha_i y_i z_i\|^2
-        \quad\text{s.t.}\quad 0 \le \alpha_i \le C,\ \textstyle\sum_i \alpha_i y_i = 0
-
-The hard margin drops ``xi`` (and the upper bound ``C``); the equality exists for the
-``free`` intercept only. With weights, ``C`` becomes the per-example cost ``C_i = C s_i``
-(``C sum_i xi_i`` becomes ``sum_i C_i xi_i``, the box ``alpha_i <= C_i``). The lambda
-form is the C form divided by ``C n`` (``lam = 1/(C n)``): objective
-``F = lam/2 ||w~||^2 + (1/n) sum_i s_i xi_i = P/(C n)``; its multipliers are
-``alpha_lam = lam * alpha`` (box ``[0, s_i/n]``, ``[0, 1/n]`` without weights) and its
-dual is
-``max sum_i alpha_i - lam/2 ||w(alpha)||^2`` with ``w(alpha) = (1/lam) sum_i alpha_i y_i
-z_i``, and optimal value ``F* = lam P*``.
-
-The squared hinge (``loss="squared_hinge"``) squares the slacks, ``sum_i C_i xi_i^2``
-(``xi >= 0`` stays, inactive at the optimum: its multipliers are 0), and its dual has no
-upper bound and one more term, ``- sum_i alpha_i^2 / (4 C_i)``; in the lambda form
-(``alpha_lam = lam * alpha``, ``lam C_i = s_i / n``) that term is
-``- (n/4) sum_i alpha_i^2 / s_i``. An example of weight 0 has ``alpha_i = 0`` as a
-constraint (its term would be 0/0).
+Plain ``cvxpy.Problem`` models with named variables, for reading, solving and teaching
+(the solve routes keep their own, faster models). cvxpy is imported here only, so that
+objectives and certificates stay numpy-only. The formulas: ``docs/formulations.md``.
 """
 
 from __future__ import annotations
@@ -79,29 +44,21 @@ def primal_model(problem: SVMProblem, objective: str = "C") -> Any:
               \quad\text{s.t.}\quad y_i (w \cdot x_i + b) \ge 1 - \xi_i,\quad
               \xi_i \ge 0
 
-    (``C_i = C s_i``, ``C`` without weights; ``objective="lambda"``:
-    ``lam/2 ||w~||^2 + (1/n) sum_i s_i xi_i``, the same problem divided by ``C n``; the
-    squared hinge: ``xi_i^2`` in place of ``xi_i``).
+    (``xi_i^2`` for the squared hinge; the lambda form divides by ``C n``).
 
     Parameters
     ----------
     problem : SVMProblem
-        Hard or soft margin, any intercept mode; dense or sparse data (a sparse ``X``
-        enters the model as a sparse matrix, never densified).
+        Any margin and intercept; a sparse ``X`` is never densified.
     objective : {"C", "lambda"}
-        Which objective the model minimises: ``"C"``, the C form ``P`` (hard margin:
-        ``1/2 ||w~||^2``); ``"lambda"``, ``F = P / (C n)`` (soft margin only).
+        The C form ``P``, or ``F = P / (C n)`` (soft margin only).
 
     Returns
     -------
     cvxpy.Problem
-        Variables ``w`` (shape (d,)), ``b`` (scalar; intercept ``free`` and
-        ``augmented``, absent for ``none``) and ``xi`` (shape (n,); soft margin only),
-        reachable as ``model.var_dict["w"]`` etc. ``model.constraints[0]`` is the
-        vectorised margin constraint ``y * (X @ w + b) >= 1 - xi``: after a solve, its
-        ``dual_value`` (shape (n,)) is ``alpha`` (``lam * alpha`` in the lambda form).
-        ``model.constraints[1]`` (soft margin) is ``xi >= 0``, with multipliers
-        ``mu = C_i - alpha`` (``s_i/n - lam * alpha``; 0 for the squared hinge).
+        Variables ``w``, ``b`` (not for ``none``), ``xi`` (soft margin) in ``var_dict``;
+        ``constraints[0]`` is ``y * (X @ w + b) >= 1 - xi``, whose ``dual_value`` is
+        ``alpha`` (``lam * alpha`` in the lambda form); ``constraints[1]`` is ``xi >= 0``.
 
     Examples
     --------
@@ -152,39 +109,25 @@ def dual_model(problem: SVMProblem, objective: str = "C", *, C_parameter: bool =
               \quad\text{s.t.}\quad 0 \le \alpha_i \le C_i,\quad
               \textstyle\sum_i \alpha_i y_i = 0
 
-    (``C_i = C s_i``; hard margin: no upper bound; the equality for intercept ``free``
-    only; ``objective="lambda"``: ``max sum_i alpha_i - lam/2 ||w(alpha)||^2`` with
-    ``w(alpha) = (1/lam) sum_i alpha_i y_i z_i``, over ``0 <= alpha_i <= s_i/n``, whose
-    ``alpha`` is ``lam`` times the C form's; the squared hinge: no upper bound and
-    ``- sum_i alpha_i^2 / (4 C_i)`` added, ``- (n/4) sum_i alpha_i^2 / s_i`` in the lambda
-    form).
+    (no upper bound for the hard margin and the squared hinge, which adds
+    ``- sum_i alpha_i^2 / (4 C_i)``; the equality for intercept ``free`` only; the lambda
+    form's ``alpha`` is ``lam`` times the C form's, over ``0 <= alpha_i <= s_i/n``).
 
     Parameters
     ----------
     problem : SVMProblem
-        Hard or soft margin, any intercept mode; dense or sparse data (a sparse ``Z``
-        enters the model as a sparse matrix, never densified; there is never an n x n
-        matrix).
+        Any margin and intercept; a sparse ``Z`` is never densified, no n x n matrix.
     objective : {"C", "lambda"}
-        ``"C"``: the dual of the C form, optimal value ``D* = P*``; ``"lambda"``: the
-        dual of ``F = P/(C n)``, optimal value ``F* = lam P*`` (soft margin only).
+        The dual of the C form (``D* = P*``) or of ``F = P/(C n)`` (``F* = lam P*``).
     C_parameter : bool, default False
-        The box bound ``C`` as a ``cvxpy.Parameter`` (``model.param_dict["C"]``, soft
-        margin in the C form): the model is DPP, compiled once and re-solved at any C by
-        setting the parameter's value (the grid path does so). The hinge's only: the
-        squared hinge's ``C`` enters as ``1/(4 C)``, which no DPP parameter of ``C``
-        gives.
+        The hinge's box bound ``C`` as a ``cvxpy.Parameter`` (``param_dict["C"]``): a DPP
+        model re-solved at any C (soft margin, C form).
 
     Returns
     -------
     cvxpy.Problem
-        One variable ``alpha`` of shape (n,) (``model.var_dict["alpha"]``). Constraints,
-        in order: ``alpha >= 0``; ``alpha <= C_i`` (the hinge's soft margin; ``s_i/n`` in
-        the lambda form) or ``alpha_i == 0`` where ``C_i = 0`` (the squared hinge, with
-        weights of 0); ``y @ alpha == 0`` (intercept ``free``), whose ``dual_value`` is
-        ``b``.
-        ``w~ = sum_i alpha_i y_i z_i`` (divided by ``lam`` in the lambda form) maps the
-        optimum back to the primal: :meth:`SVMProblem.weights_from_dual`.
+        Variable ``alpha`` (``var_dict["alpha"]``); constraints ``alpha >= 0``, the box (or
+        ``alpha_i == 0`` where ``C_i = 0``), ``y @ alpha == 0`` (its ``dual_value`` is ``b``).
 
     Examples
     --------
@@ -198,55 +141,43 @@ def dual_model(problem: SVMProblem, objective: str = "C", *, C_parameter: bool =
     cp = require("cvxpy", "a cvxpy model")
 
     objective = _check(problem, objective)
-    n, y = problem.n, problem.data.y
-    alpha = cp.Variable(n, name="alpha")
-    # w~ = sum_i alpha_i y_i z_i as Z^T (y * alpha): a d' vector, never an n x n matrix
-    w_tilde = problem.Z.T @ cp.multiply(y, alpha)
-    constraints = [alpha >= 0]
     if C_parameter and (problem.hard or objective != "C"):
         raise ParameterError("C_parameter is for a soft margin in the C form")
     if C_parameter and problem.squared:
         raise ParameterError(
             "C_parameter is the hinge's box bound; the squared hinge's C enters as 1/(4 C)"
         )
-    sw = problem.weights
-    if problem.squared:
-        return _squared_dual(problem, objective, alpha, w_tilde, constraints)
+    n, y, sw, lam = problem.n, problem.data.y, problem.weights, problem.lam
+    alpha = cp.Variable(n, name="alpha")
+    # w~ = sum_i alpha_i y_i z_i as Z^T (y * alpha): a d' vector, never an n x n matrix
+    w_tilde = problem.Z.T @ cp.multiply(y, alpha)
+    constraints = [alpha >= 0]
     if objective == "C":
-        if not problem.hard:
-            C = cp.Parameter(nonneg=True, name="C", value=problem.C) if C_parameter else problem.C
-            # C s_i: a parameter times constants keeps the model DPP
-            constraints.append(alpha <= (C if sw is None else C * sw))
         obj = cp.sum(alpha) - 0.5 * cp.sum_squares(w_tilde)
     else:
-        # lam/2 ||w(alpha)||^2 with w(alpha) = w~/lam, the weights' own size: the same
-        # value as ||w~||^2 / (2 lam), which overflows first when lam is large
+        # lam/2 ||w~/lam||^2: the same value as ||w~||^2 / (2 lam), which overflows first
+        obj = cp.sum(alpha) - 0.5 * lam * cp.sum_squares(w_tilde / lam)
+    if problem.squared:
+        obj = obj - _diagonal(problem, objective, alpha, constraints)
+    elif objective != "C":
         constraints.append(alpha <= (1.0 / n if sw is None else sw / n))
-        obj = cp.sum(alpha) - 0.5 * problem.lam * cp.sum_squares(w_tilde / problem.lam)
+    elif not problem.hard:
+        C = cp.Parameter(nonneg=True, name="C", value=problem.C) if C_parameter else problem.C
+        # C s_i: a parameter times constants keeps the model DPP
+        constraints.append(alpha <= (C if sw is None else C * sw))
     if problem.intercept == "free":
         constraints.append(y @ alpha == 0)
     return cp.Problem(cp.Maximize(obj), constraints)
 
 
-def _squared_dual(
-    problem: SVMProblem, objective: str, alpha: Any, w_tilde: Any, constraints: list[Any]
-) -> Any:
-    """The squared hinge's dual: no upper bound, ``- sum_i alpha_i^2 / (4 C_i)`` added."""
+def _diagonal(problem: SVMProblem, objective: str, alpha: Any, constraints: list[Any]) -> Any:
+    """The squared hinge's ``sum_i alpha_i^2 / (4 C_i)`` (``n / (4 s_i)`` in the lambda form)."""
     cp = require("cvxpy", "a cvxpy model")
-    n, y, sw = problem.n, problem.data.y, problem.weights
-    lam = problem.lam
-    # the diagonal's coefficient 1/(4 C_i), or n/(4 s_i) in the lambda form (lam C_i = s_i/n)
+    n, sw = problem.n, problem.weights
     s = np.ones(n) if sw is None else sw
     pos = s > 0
     scale = 1.0 / (4.0 * problem.C) if objective == "C" else n / 4.0
     coef = np.where(pos, scale / np.where(pos, s, 1.0), 0.0)
     if not pos.all():
         constraints.append(alpha[np.flatnonzero(~pos)] == 0)  # weight 0: alpha_i = 0
-    diagonal = cp.sum(cp.multiply(coef, cp.square(alpha)))
-    if objective == "C":
-        obj = cp.sum(alpha) - 0.5 * cp.sum_squares(w_tilde) - diagonal
-    else:
-        obj = cp.sum(alpha) - 0.5 * lam * cp.sum_squares(w_tilde / lam) - diagonal
-    if problem.intercept == "free":
-        constraints.append(y @ alpha == 0)
-    return cp.Problem(cp.Maximize(obj), constraints)
+    return cp.sum(cp.multiply(coef, cp.square(alpha)))

@@ -1,45 +1,10 @@
-r"""The exact solve: hard/soft-margin SVM as a QP, polished, certified.
+r"""The exact solve (:func:`solve`): the SVM as a QP, solved, polished, certified.
 
-Two QPs for the same optimum (docs/formulations.md, in the space ``z_i`` the QP sees),
-built in :mod:`maxmargin.solvers.qp`:
-
-Primal, variables ``w~`` (d'), ``b`` (free only), ``xi`` (n, soft only):
-
-.. math::
-
-    \min \tfrac12 \|\tilde w\|^2 + C \textstyle\sum_i \xi_i \quad
-    \text{s.t. } y_i (z_i \cdot \tilde w + b) \ge 1 - \xi_i,\ \xi_i \ge 0
-
-(``alpha`` = the multipliers of the margin constraints). Dual, variables ``alpha`` (n)
-and ``u = sum_i alpha_i y_i z_i`` (d'), so the Hessian is never an n x n matrix:
-
-.. math::
-
-    \min \tfrac12 \|u\|^2 - \textstyle\sum_i \alpha_i \quad
-    \text{s.t. } u = (YZ)^T \alpha,\ y^T \alpha = 0 \text{ (free)},\ 0 \le \alpha \le C
-
-(``b`` = the multiplier of ``y^T alpha = 0``). The QP goes to maxmargin's own
-interior-point method (``solver="IPM"``, :mod:`maxmargin.solvers.ipm`: dual form only,
-every Newton system solved in ``O(n d'^2)`` by the Woodbury identity on
-``Q = (YZ)(YZ)^T``), straight to PIQP or Clarabel as sparse matrices
-(``interface="direct"``: no modelling overhead), through cvxpy (``interface="cvxpy"``,
-any cvxpy QP solver), or, for sparse high-dimensional data, to dual coordinate descent
-(``solver="DCD"``, :mod:`maxmargin.solvers.dcd`: dual form only, X read row by row).
-Without a named solver, :func:`maxmargin.solvers.choose_route` picks DCD, the IPM (with
-PIQP as the fallback when it does not end certified) or PIQP by a measured rule; the
-primal form goes to PIQP.
-
-After the solve, :func:`solve` *polishes* (:func:`maxmargin.solvers.polish.polish`): it
-fixes the active set (margin SVs with ``y_i f_i = 1``, bound SVs with ``alpha_i = C``, the
-rest with ``alpha_i = 0``), solves the reduced KKT linear system exactly, re-certifies
-with :func:`maxmargin.certificate.certify`, and keeps the polished point only when its
-certificate is better (or when both are at rounding level, <= 1e-12 or within every
-test's rounding floor: the polished point's active set is exact). Nothing is reported
-as optimal on the solver's word alone.
-
-Problems on extreme scales (features far from unit size, C far from 1) are handed to the
-solvers as an equivalent well-scaled problem, ``(t Z, C / t^2)`` with ``t`` a power of two,
-and mapped back exactly (:mod:`maxmargin.solvers.scaling`; :func:`solve`, Notes).
+The QP (primal or dual, :mod:`maxmargin.solvers.qp`) goes to the own IPM, DCD, PIQP or
+Clarabel directly, or through cvxpy (``docs/solvers.md``); the polish solves the reduced KKT
+system of the active set, and nothing is reported optimal on a solver's word alone. Extreme
+scales are solved as an equivalent ``(t Z, C / t^2)`` and mapped back exactly
+(``docs/certificates.md``, section 4).
 """
 
 from __future__ import annotations
@@ -93,11 +58,7 @@ _INNER: contextvars.ContextVar[bool] = contextvars.ContextVar(
 
 
 def _solve_rescaled(problem: SVMProblem, t: float, t0: float, **kw: Any) -> ExactSolution:
-    """:func:`solve` on ``(t Z, C / t^2)``, mapped back exactly.
-
-    Certified on ``problem`` itself. At a huge ``C R^2`` the soft margin is tried as the hard margin
-    (separable data) or in the primal form.
-    """
+    """:func:`solve` on ``(t Z, C / t^2)``, mapped back exactly, certified on ``problem``."""
     token = _INNER.set(True)
     try:
         return _solve_rescaled_inner(problem, t, t0, **kw)
@@ -151,20 +112,15 @@ def _solve_rescaled_inner(problem: SVMProblem, t: float, t0: float, **kw: Any) -
     if best is None:
         raise error  # type: ignore[misc]
     sol, w, b, cert, alpha, caught = best
-    for wn in caught:  # re-issue all but the verdict, which is redone on `problem` below
-        if "certificate of the exact solve" not in str(wn.message):
-            warnings.warn_explicit(wn.message, wn.category, wn.filename, wn.lineno)
-    return _solution_of(problem, sol, w, b, alpha, cert, t0, stacklevel=5)
+    _reissue(caught, verdict=False)
+    return _solution(problem, w, b, alpha, cert, _how(sol), t0, stacklevel=5)
 
 
 def _soft_as_hard(problem: SVMProblem, t: float, t0: float, tol: float) -> ExactSolution | None:
-    """The soft-margin optimum from the hard margin, or None.
+    """The soft-margin optimum from the hard margin (separable, ``C >= max alpha``), or None.
 
-    Found when the data are separable and ``C >= max alpha_hard`` (then the hard optimum
-    satisfies the soft KKT conditions); None otherwise. ``(w, b)`` is stretched by
-    ``1 + delta`` so that every ``y_i f_i`` exceeds 1 by more than its rounding error
-    (:func:`~maxmargin.solvers.polish.stretch_needed`): at this C a slack of 1e-16 would
-    cost more than the whole objective.
+    ``(w, b)`` is stretched so that every ``y_i f_i`` exceeds 1 by more than its rounding:
+    at this C a slack of 1e-16 would cost more than the whole objective.
     """
     if _HARD_AS_SOFT.get():  # this soft margin stands for a hard one that failed
         return None
@@ -189,7 +145,7 @@ def _soft_as_hard(problem: SVMProblem, t: float, t0: float, tol: float) -> Exact
     cert = certify(problem, w, b, alpha, tol=tol)
     if not cert.ok:
         return None
-    return _solution_of(problem, sol, w, b, alpha, cert, t0, stacklevel=5)
+    return _solution(problem, w, b, alpha, cert, _how(sol), t0, stacklevel=5)
 
 
 def _cert_trouble(cert: Certificate) -> str:
@@ -200,39 +156,28 @@ def _cert_trouble(cert: Certificate) -> str:
     return f"relative gap {cert.relative_gap:.2e}, worst KKT residual {k} = {v:.2e}"
 
 
-def _other_solvers_hint(tried: str) -> str:
-    """Advice after solver ``tried`` gave a degraded certificate.
-
-    The interior-point solvers it was not (PIQP, CLARABEL), or, when it was one of them, the other.
-    """
-    others = [s for s in ("PIQP", "CLARABEL") if s != tried.upper()]
-    return f"try another interior-point solver ({', '.join(others)})"
-
-
 def _solution(
     problem: SVMProblem,
     w: np.ndarray,
     b: float,
     alpha: np.ndarray,
     cert: Certificate,
-    status: str,
-    name: str,
-    form: str,
-    iface: str,
-    polished: bool,
+    how: tuple[str, str, str, str, bool],
     t0: float,
     stacklevel: int = 3,
 ) -> ExactSolution:
-    """The :class:`ExactSolution`.
+    """The :class:`ExactSolution` (``"uncertified"``, with a warning, if the cert is not ok).
 
-    ``status`` becomes ``"uncertified"`` (with a warning) when the certificate is not ok.
+    ``how``: the status, solver, form, interface and whether polished.
     """
+    status, name, form, iface, polished = how
     if not cert.ok:
         status = "uncertified"
+        others = ", ".join(s for s in ("PIQP", "CLARABEL") if s != name.upper())
         warnings.warn(
             f"{problem.data.name}: the certificate of the exact solve is degraded: NOT "
             f"CERTIFIED ({_cert_trouble(cert)}; tol {cert.tol:.0e}); "
-            f"{_other_solvers_hint(name)}{scale_hint(problem)}",
+            f"try another interior-point solver ({others}){scale_hint(problem)}",
             RuntimeWarning,
             stacklevel=stacklevel,
         )
@@ -260,35 +205,9 @@ def _solution(
     )
 
 
-def _solution_of(
-    problem: SVMProblem,
-    sol: ExactSolution,
-    w: np.ndarray,
-    b: float,
-    alpha: np.ndarray,
-    cert: Certificate,
-    t0: float,
-    stacklevel: int = 3,
-) -> ExactSolution:
-    """:func:`_solution` of ``problem`` at a point an inner solve ``sol`` led to.
-
-    The point is ``sol``'s mapped back, stretched or padded (and certified on ``problem``
-    itself); the solver's fields are ``sol``'s.
-    """
-    return _solution(
-        problem,
-        w,
-        b,
-        alpha,
-        cert,
-        sol.status,
-        sol.solver,
-        sol.form,
-        sol.interface,
-        sol.polished,
-        t0,
-        stacklevel=stacklevel + 1,
-    )
+def _how(sol: ExactSolution) -> tuple[str, str, str, str, bool]:
+    """The solver's fields of an inner solve ``sol``, for :func:`_solution`."""
+    return sol.status, sol.solver, sol.form, sol.interface, sol.polished
 
 
 def solve(
@@ -305,24 +224,17 @@ def solve(
     Parameters
     ----------
     problem : SVMProblem
-        Hard margin, C or lambda form; intercept free, none or augmented. A kernel
-        problem (``SVMProblem(data, kernel=...)``) is solved by
-        :func:`~maxmargin.solvers.kernel.solve_kernel_dual` (``tol`` only), which returns
-        a :class:`~maxmargin.solvers.kernel.KernelSolution`.
+        A kernel problem is solved by :func:`~maxmargin.solvers.kernel.solve_kernel_dual`
+        (``tol`` only) into a :class:`~maxmargin.solvers.kernel.KernelSolution`.
     form : {"dual", "primal"}
-        Which QP the solver sees. Both give the same optimum (to the polish's accuracy).
+        Which QP the solver sees (the same optimum).
     solver : str, optional
-        ``"PIQP"``, ``"CLARABEL"``, or any QP solver cvxpy has installed (``"OSQP"``,
-        ``"SCS"``, ...), ``"IPM"`` (the own Woodbury interior point) or ``"DCD"`` (dual
-        coordinate descent, sparse data). Default: chosen per problem by
-        :func:`~maxmargin.solvers.choose_route`: the IPM where it suits the shape, DCD for
-        sparse data wider than the IPM takes (falling back to PIQP when DCD does not
-        converge), else the first direct solver; see docs/solvers.md.
+        ``"IPM"``, ``"DCD"``, ``"PIQP"``, ``"CLARABEL"`` or a cvxpy QP solver; default chosen
+        per problem by :func:`~maxmargin.solvers.choose_route` (``docs/solvers.md``).
     polish : bool
-        Run the active-set polish (reduced KKT solve) after the interior-point solve.
+        Run the active-set polish (reduced KKT solve) after the solve.
     interface : {"auto", "direct", "cvxpy"}
-        ``direct`` hands sparse matrices to PIQP/Clarabel; ``cvxpy`` builds the model in
-        cvxpy; ``auto`` is direct when the solver has a direct interface.
+        ``direct`` hands sparse matrices to PIQP/Clarabel; ``auto``: direct where it can.
     tol : float, optional
         Certificate tolerance (default 1e-6).
 
@@ -333,29 +245,19 @@ def solve(
     Raises
     ------
     NotSeparableError
-        Hard margin on non-separable data; ``.certificate`` is a verified
-        :class:`~maxmargin.separation.SeparationCertificate`.
-    SolverError
-        Solver not installed, failed, or an inaccurate answer the certificate cannot
-        confirm.
-    ParameterError
-        Unknown form, solver or interface.
+        Hard margin on non-separable data (``.certificate`` proves it).
+    SolverError, ParameterError
+        A solver missing or failed, or an answer the certificate cannot confirm; bad options.
 
     Notes
     -----
-    Maps: ``w~ = sum_i alpha_i y_i z_i``; ``b`` is the equality multiplier (dual form,
-    free intercept) or a primal variable; ``alpha`` are the margin constraints'
-    multipliers (primal form). The polish then solves, with margin SVs M, bound SVs B:
+    The polish solves, with margin SVs M, bound SVs B:
 
     .. math:: y_i (z_i \cdot \tilde w + b) = 1\ (i \in M),\ \alpha_B = C,\
               \alpha_{\text{rest}} = 0,\ y^T\alpha = 0.
 
-    Solvers have absolute tolerances, the certificate does not: a problem with
-    ``R = max ||z_i||`` or ``C`` far from 1 is solved as the equivalent ``(t Z, C/t^2)``
-    (``t`` a power of two: ``t = 1/R`` when ``C R^2 >= 1``, else ``t = sqrt(C)``), mapped
-    back exactly and certified on ``problem``; at ``C R^2 > 2^30`` separable data are
-    solved as the hard margin (the same optimum when ``C >= max alpha``). See
-    docs/certificates.md, section 4.
+    A problem with ``R = max ||z_i||`` or ``C`` far from 1 is solved as ``(t Z, C/t^2)``,
+    ``t`` a power of two, mapped back exactly (``docs/certificates.md``, section 4).
 
     Examples
     --------
@@ -393,22 +295,10 @@ def solve(
     return _solve(problem, route, t0, **kw)
 
 
-def _solve(
-    problem: SVMProblem,
-    route: Route,
-    t0: float,
-    *,
-    form: str,
-    solver: str | None,
-    polish: bool,
-    interface: str,
-    tol: float,
-) -> ExactSolution:
-    """:func:`solve` once its arguments are checked."""
+def _solve(problem: SVMProblem, route: Route, t0: float, **kw: Any) -> ExactSolution:
+    """:func:`solve` once its arguments (form, solver, polish, interface, tol) are checked."""
     if problem.weights is not None and not problem.costs.all():
-        return _solve_without_zero_costs(
-            problem, t0, form=form, solver=solver, polish=polish, interface=interface, tol=tol
-        )
+        return _solve_without_zero_costs(problem, t0, **kw)
     t = solver_scale(problem, route.solver)
     if _rescaled(problem, t):
         logger.debug(
@@ -416,16 +306,14 @@ def _solve(
             problem.data.name,
             t,
         )
-        return _solve_rescaled(
-            problem, t, t0, form=form, solver=solver, polish=polish, interface=interface, tol=tol
-        )
+        return _solve_rescaled(problem, t, t0, **kw)
     dz = problem.d + (problem.intercept == "augmented")
     check_memory(
         8.0 * dz * route.vectors_of_d,
         f"solving {problem.data.name} with {route.solver} (d = {dz:,} features)",
         WIDE_HINT,
     )
-    attempts = _Attempts(problem, tol, polish)
+    attempts = _Attempts(problem, kw["tol"], kw["polish"])
     point = attempts.finish(_first_answer(attempts, route))
     point = _refined(attempts, point)
     point = _fallback_if_uncertified(attempts, point)
@@ -438,16 +326,8 @@ def _solve(
 def _check_normal_costs(problem: SVMProblem) -> None:
     """Refuse a cost ``C_i`` below the smallest normal double (2.2e-308).
 
-    The multipliers ``0 <= alpha_i <= C_i`` would be subnormal numbers with fewer
-    significant bits (``C = 1e-320`` has 11, ``5e-324`` one): at ``C = 1e-320`` no
-    point satisfies ``sum_i alpha_i y_i = 0`` to 1e-6 (heart_scale: 6e-5 at best),
-    while ``C = 1e-300`` certifies to rounding. The rule is the simplest honest one:
-    no subnormal cost.
-
-    Raises
-    ------
-    ParameterError
-        Naming C (and lambda, or the smallest weighted cost).
+    Subnormal multipliers have too few bits: at ``C = 1e-320`` no point satisfies
+    ``sum_i alpha_i y_i = 0`` to 1e-6, while ``C = 1e-300`` certifies to rounding.
     """
     if problem.hard:
         return
@@ -478,11 +358,8 @@ _HARD_AS_SOFT: contextvars.ContextVar[bool] = contextvars.ContextVar(
 def _hard_with_fallback(problem: SVMProblem, route: Route, t0: float, **kw: Any) -> ExactSolution:
     """A hard margin the default routes could not certify, solved as a soft margin.
 
-    The hard-margin dual of separable data with a margin tiny next to the features'
-    scale (wine with its columns scaled by 10^-3..10^3) can defeat every route: PIQP
-    and the IPM call it infeasible, Clarabel ends far from feasible. The soft margin at
-    a large C is the same problem with a bounded dual and solves there
-    (:func:`_hard_as_soft`). Otherwise the first answer stands, warnings and all.
+    A margin tiny next to the features' scale can defeat every route; the soft margin at a
+    large C has a bounded dual (:func:`_hard_as_soft`). Else the first answer stands.
     """
     sol: ExactSolution | None = None
     error: SolverError | None = None
@@ -505,18 +382,17 @@ def _hard_with_fallback(problem: SVMProblem, route: Route, t0: float, **kw: Any)
     return sol
 
 
-def _reissue(caught: list[warnings.WarningMessage]) -> None:
-    """Issue recorded warnings again, as they were."""
+def _reissue(caught: list[warnings.WarningMessage], verdict: bool = True) -> None:
+    """Issue recorded warnings again (all but the verdict, redone later, if not ``verdict``)."""
     for wn in caught:
-        warnings.warn_explicit(wn.message, wn.category, wn.filename, wn.lineno)
+        if verdict or "certificate of the exact solve" not in str(wn.message):
+            warnings.warn_explicit(wn.message, wn.category, wn.filename, wn.lineno)
 
 
 def _hard_as_soft(problem: SVMProblem, t0: float, tol: float) -> ExactSolution | None:
     """The hard-margin optimum as the soft margin's at ``C R^2 = 2^40`` or ``2^50``, or None.
 
-    A soft-margin optimum with every ``y_i f_i >= 1`` satisfies the hard margin's KKT
-    conditions (``C`` above ``max alpha``): certified on ``problem`` itself, the hard
-    margin, or not taken.
+    Certified on ``problem`` itself, the hard margin, or not taken.
     """
     R, _ = scale_free_c(problem)
     if not (R > 0 and math.isfinite(R)):
@@ -547,17 +423,14 @@ def _hard_as_soft(problem: SVMProblem, t0: float, tol: float) -> ExactSolution |
                 w, b, cert = st
             logger.debug("  hard margin as the soft margin at C R^2 = 2^%d: %s", k, cert.ok)
             if cert.ok:
-                return _solution_of(problem, sol, w, b, sol.alpha, cert, t0)
+                return _solution(problem, w, b, sol.alpha, cert, _how(sol), t0)
     finally:
         _HARD_AS_SOFT.reset(token)
     return None
 
 
 def _solve_without_zero_costs(problem: SVMProblem, t0: float, **kw: Any) -> ExactSolution:
-    """The examples of weight 0 do not count (their box is ``{0}``).
-
-    Solve without them, put ``alpha_i = 0`` back, and certify on ``problem`` itself.
-    """
+    """Solve without the examples of weight 0, put ``alpha_i = 0`` back, certify on ``problem``."""
     keep = np.flatnonzero(problem.costs > 0)
     data = problem.data
     sub = SVMProblem(
@@ -572,13 +445,11 @@ def _solve_without_zero_costs(problem: SVMProblem, t0: float, **kw: Any) -> Exac
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         sol = solve(sub, **kw)
-    for wn in caught:  # the verdict is redone on `problem` below
-        if "certificate of the exact solve" not in str(wn.message):
-            warnings.warn_explicit(wn.message, wn.category, wn.filename, wn.lineno)
+    _reissue(caught, verdict=False)
     alpha = np.zeros(problem.n)
     alpha[keep] = sol.alpha
     cert = certify(problem, sol.w, sol.b, alpha, tol=kw["tol"])
-    return _solution_of(problem, sol, sol.w, sol.b, alpha, cert, t0, stacklevel=4)
+    return _solution(problem, sol.w, sol.b, alpha, cert, _how(sol), t0, stacklevel=4)
 
 
 def _rescaled(problem: SVMProblem, t: float) -> bool:
@@ -609,9 +480,8 @@ class _Point:
 class _Attempts:
     """The routes one solve tries, and the point each answer maps to.
 
-    Holds the problem and the options, and the signed rows ``YZ`` (a copy of X): formed
-    once, and only when a route hands X to a QP solver (the DCD route reads X itself, and
-    so do its polish and certificate).
+    The signed rows ``YZ`` (a copy of X) are formed once, and only for a route that hands X
+    to a QP solver.
     """
 
     def __init__(self, problem: SVMProblem, tol: float, polish: bool) -> None:
@@ -638,11 +508,7 @@ class _Attempts:
         return raw, route
 
     def finish(self, answer: tuple[RawResult, Route]) -> _Point:
-        """Map an answer to ``(w, b, alpha)``, clip, certify and polish.
-
-        ``alpha`` is clipped into its box (an interior-point method stays strictly inside;
-        this clips rounding-level excursions only), then certified and polished.
-        """
+        """Map an answer to ``(w, b, alpha)``, clip alpha into its box, certify and polish."""
         raw, route = answer
         p = self.problem
         assert raw.x is not None
@@ -667,11 +533,7 @@ class _Attempts:
 
 
 def _first_answer(attempts: _Attempts, route: Route) -> tuple[RawResult, Route]:
-    """The first answer with a point.
-
-    ``route``'s, its first fallback's when it failed, or, for a hard margin the solver
-    calls infeasible, the separation LP's verdict.
-    """
+    """The first answer with a point: ``route``'s, its fallback's, or the separation LP's."""
     raw, route = attempts.run(route)
     # the squared hinge's dual is never unbounded (strongly concave): such a status failed
     usable: tuple[Status, ...] = (Status.OPTIMAL, Status.INACCURATE)
@@ -696,10 +558,8 @@ def _separable_after_all(
 ) -> tuple[RawResult, Route]:
     """Decide a hard margin a solver called infeasible (primal) or unbounded (dual).
 
-    A hard margin called infeasible (primal form) or unbounded (dual form) is not
-    separable only by the LP's verdict, never by a status: raise with its certificate.
-    Separable after all (tiny margins, huge ``||w||``, can trip a solver's infeasibility
-    test): the other form, then the other direct solvers.
+    Not separable only by the LP's verdict, never by a status; separable after all: the
+    other form, then the other direct solvers.
     """
     problem = attempts.problem
     if separation.separation_certificate(problem) is not None:
@@ -715,31 +575,20 @@ def _separable_after_all(
     )
 
 
-def _precise(cert: Certificate) -> bool:
-    """The precision the interior-point routes reach: KKT 1e-9, gap 1e-10."""
-    return cert.max_residual() <= 1e-9 and abs(cert.relative_gap) <= 1e-10
-
-
 def _refined(attempts: _Attempts, point: _Point) -> _Point:
-    """Tighten a backend that stops at a loose tolerance.
-
-    A backend that stops at a loose tolerance (coordinate descent: the polish usually
-    finds the exact active set there) goes on to tighter ones from its point, polishing
-    again, while the point misses the precision the other routes reach.
-    """
+    """Resume a backend that stops at a loose tolerance (DCD) at tighter ones, while imprecise."""
     backend = point.route.backend
     if backend is None or not backend.resumes or not attempts.polish or not point.optimal:
         return point
     for eps in backend.tighter(attempts.problem.n):
-        if _precise(point.cert):
+        cert = point.cert  # the precision the interior-point routes reach
+        if cert.max_residual() <= 1e-9 and abs(cert.relative_gap) <= 1e-10:
             break
         raw2 = point.route.run(
             attempts.problem, attempts.YZ, True, eps=eps, start=(point.alpha, point.b)
         )
         point2 = attempts.finish((raw2, point.route))
-        # the certificate decides, not the status: sweeps that reached their cap with a
-        # better point are kept and go on (DCD, free intercept, C R^2 ~ 1e-3: capped at
-        # 1e-6 with residual 4e-7 from 4e-5, then polished to 1e-16 from 1e-8)
+        # the certificate decides, not the status: capped sweeps with a better point go on
         if point2.cert.max_residual() < point.cert.max_residual():
             point = point2
         elif not point2.optimal:
@@ -748,12 +597,7 @@ def _refined(attempts: _Attempts, point: _Point) -> _Point:
 
 
 def _fallback_if_uncertified(attempts: _Attempts, point: _Point) -> _Point:
-    """Fall back from an uncertified default IPM or DCD.
-
-    The default IPM or DCD that did not end certified gives way to its fallback (PIQP) when
-    that certifies better; a stalled IPM whose polished point the certificate proves to
-    1e-8 is kept.
-    """
+    """Fall back from an uncertified default IPM or DCD to PIQP, if that certifies better."""
     cert = point.cert
     proved = cert.ok and (point.optimal or max(cert.max_residual(), abs(cert.relative_gap)) <= 1e-8)
     if proved or not point.route.fallbacks:
@@ -777,16 +621,6 @@ def _accepted(problem: SVMProblem, point: _Point, t0: float) -> ExactSolution:
             f"optimality ({_cert_trouble(point.cert)}); try another solver or the other "
             f"form{scale_hint(problem)}"
         )
-    return _solution(
-        problem,
-        point.w,
-        point.b,
-        point.alpha,
-        point.cert,
-        "optimal" if point.optimal else "optimal_inaccurate",
-        route.solver,
-        route.form,
-        route.interface,
-        point.polished,
-        t0,
-    )
+    status = "optimal" if point.optimal else "optimal_inaccurate"
+    how = (status, route.solver, route.form, route.interface, point.polished)
+    return _solution(problem, point.w, point.b, point.alpha, point.cert, how, t0)

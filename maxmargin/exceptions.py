@@ -1,9 +1,7 @@
-"""maxmargin's exceptions.
+"""maxmargin's exceptions: every error raised on purpose is a :class:`MaxMarginError`.
 
-Every error maxmargin raises on purpose is a :class:`MaxMarginError`, with a message
-that says what went wrong and what to do about it. The subclasses also derive from the
-built-in exception a caller would otherwise catch (``ValueError``, ``RuntimeError``), so
-``except ValueError`` keeps working for bad input.
+The subclasses also derive from the built-in exception a caller would otherwise catch
+(``ValueError``, ``RuntimeError``, ``OSError``, ``ImportError``).
 """
 
 from __future__ import annotations
@@ -41,23 +39,11 @@ class SolverError(MaxMarginError, RuntimeError):
 class NotSeparableError(MaxMarginError):
     """Hard margin asked of data that no hyperplane separates.
 
-    Parameters
-    ----------
-    message : str
-        The error message.
-    certificate : SeparationCertificate, optional
-        Stored as :attr:`certificate`.
-
     Attributes
     ----------
+    message : str
     certificate : SeparationCertificate or None
         A point ``z`` in both classes' convex hulls, verified before raising.
-
-    Examples
-    --------
-    >>> err = NotSeparableError("the classes overlap")
-    >>> str(err), err.certificate is None
-    ('the classes overlap', True)
     """
 
     def __init__(self, message: str, certificate: Any = None) -> None:
@@ -70,16 +56,8 @@ class CertificateError(MaxMarginError):
 
 
 class OutputError(MaxMarginError, OSError):
-    """An output file or directory cannot be written (missing, not writable, not a file).
-
-    Also an ``OSError``, so ``except OSError`` keeps working around file output.
-    """
+    """An output file or directory cannot be written (missing, not writable, not a file)."""
 
 
 class DependencyError(MaxMarginError, ImportError):
-    """An optional package that this feature needs is not installed.
-
-    The message names the package and the ``pip install`` that brings it (matplotlib for
-    figures, numba for the compiled learners, the IPM and DCD, cvxpy for its models).
-    Also an ``ImportError``, so ``except ImportError`` keeps working.
-    """
+    """An optional package that this feature needs is not installed (the message: its ``pip``)."""

@@ -1,25 +1,8 @@
-r"""The kernel SVM problem: data, kernel, C (or hard margin), intercept mode, weights.
-
-With ``K`` the Gram of the training rows, ``c = alpha * y`` and costs ``C_i = C s_i``
-(``s_i`` the example weights, 1 without), the dual solved is
-
-.. math::
-
-    \min_\alpha\ \tfrac12 \alpha^T Q \alpha - \mathbf 1^T \alpha, \qquad
-    Q_{ij} = y_i y_j K_{ij}, \qquad 0 \le \alpha_i \le C_i, \qquad
-    y^T \alpha = 0 \ \text{(free intercept only)}
-
-(hard margin: no upper bound), and its primal, over functions ``f = sum_j c_j k(., x_j)
-+ b`` of the kernel's feature space (RKHS),
-
-.. math::
-
-    \min_{f, b}\ \tfrac12 \|f\|_H^2 + \sum_i C_i \max(0, 1 - y_i (f(x_i) + b)),
-    \qquad \|f\|_H^2 = c^T K c .
+"""The kernel SVM problem (:class:`KernelProblem`): data, kernel, C or hard margin, intercept.
 
 ``SVMProblem(data, C=..., kernel=...)`` with a kernel other than ``"linear"`` builds one
-of these (:func:`svm_problem`), and :func:`maxmargin.solve` solves it by
-:func:`~maxmargin.solvers.kernel.solve_kernel_dual`.
+(:func:`svm_problem`); its dual and primal are in ``docs/kernels.md`` ("The problem and
+its dual").
 """
 
 from __future__ import annotations
@@ -27,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -47,12 +31,60 @@ KERNEL_INTERCEPTS = ("free", "none")
 _GAMMA_KERNELS = ("rbf", "poly", "sigmoid")
 
 
-class _KernelCodec(io.Codec):
-    """A :class:`~maxmargin.kernels.Kernel` as ``{"name", "gamma", "degree", "coef0"}``.
+def one_form(C: float | None, lam: float | None, hard: Any) -> bool:
+    """Refuse more than one of C, lam and ``hard=True``; the checked ``hard``."""
+    given = [k for k, v in (("C", C), ("lam", lam)) if v is not None]
+    hard = check_bool("hard", hard)
+    if hard:
+        given.append("hard")
+    if len(given) > 1:
+        raise ParameterError(
+            f"give only one of C, lam or hard=True (got {', '.join(given)}); "
+            "lam = 1/(C n) is derived from C and vice versa"
+        )
+    return bool(hard)
 
-    ``gamma`` resolved (0 for precomputed and callable, null for linear); ``degree`` only
-    for poly, ``coef0`` only for poly and sigmoid (null where the kernel has none).
-    """
+
+class OnData:
+    """The data, their check and the costs the linear and the kernel problem share."""
+
+    _WHAT = "problem"
+    _data: Dataset | None
+    data_name: str
+    n: int
+    d: int
+    C: float
+    weights: np.ndarray | None
+
+    @property
+    def data(self) -> Dataset:
+        """The problem's data (a problem read from a file has none: :meth:`with_data`)."""
+        if self._data is None:
+            raise DataError(
+                f"{self.data_name}: this {self._WHAT} was read from a file without its data; "
+                "give them: from_json(file, data), or .with_data(data)"
+            )
+        return self._data
+
+    def _check_shape(self, data: Dataset) -> None:
+        if not isinstance(data, Dataset):
+            raise ParameterError(f"data must be a maxmargin.Dataset, got {type(data).__name__}")
+        if (data.n, data.d) != (self.n, self.d):
+            raise DataError(
+                f"the {self._WHAT} is of data with n={self.n}, d={self.d}; {data.name} has "
+                f"n={data.n}, d={data.d}: give the data it was stated on"
+            )
+
+    @cached_property
+    def costs(self) -> np.ndarray:
+        """The per-example costs ``C_i = C s_i``, shape (n,) (``inf`` for hard margin)."""
+        if self.weights is None:
+            return np.full(self.n, self.C)
+        return self.C * self.weights
+
+
+class _KernelCodec(io.Codec):
+    """A :class:`~maxmargin.kernels.Kernel` as ``{"name", "gamma", "degree", "coef0"}``."""
 
     def dump(self, value: Kernel) -> dict[str, Any]:  # noqa: D102
         name = value.name
@@ -78,42 +110,20 @@ class _KernelCodec(io.Codec):
 
 
 @dataclass(frozen=True, eq=False, init=False, kw_only=True)
-class KernelProblem(io.Persistent):
+class KernelProblem(OnData, io.Persistent):
     """A kernel SVM problem on a :class:`~maxmargin.Dataset`.
 
-    Parameters
-    ----------
-    data : Dataset
-        Labels in {-1, +1}; for ``kernel="precomputed"``, ``data.X`` is the n x n Gram.
-    kernel : str, callable or Kernel
-        See :mod:`maxmargin.kernels`.
-    C : float > 0, optional
-        Soft-margin penalty (default 1); not with ``hard``.
-    hard : bool
-        Hard margin (``C = inf``): the data must be separable in the feature space.
-    intercept : {"free", "none"}
-    gamma, degree, coef0
-        The kernel's parameters, as :class:`sklearn.svm.SVC` takes them.
-    sample_weight, class_weight
-        As for :class:`~maxmargin.SVMProblem`: ``C_i = C s_i``; soft margin only.
-    check : bool
-        Run :func:`~maxmargin.kernels.check_psd` (default; kernels PSD for all data
-        are never checked).
+    The arguments are :class:`~maxmargin.SVMProblem`'s (intercept ``free`` or ``none``), the
+    kernel's as :class:`sklearn.svm.SVC` takes them (``kernel="precomputed"``: ``data.X`` is
+    the Gram), and ``check`` (run :func:`~maxmargin.kernels.check_psd`, before any solving).
 
     Attributes
     ----------
     kernel : Kernel
-        Its gamma resolved on the training rows (``scale``, ``auto``: a number).
+        Its gamma resolved on the training rows.
     gram : GramOperator
-        The kernel bound to the training rows (its PSD slack set by the check); None in
-        a problem read from a file without its data (:meth:`with_data`).
+        The kernel bound to the training rows.
     weights : ndarray of shape (n,) or None
-
-    Raises
-    ------
-    ParameterError, DataError
-        A bad parameter, or a Gram that is not PSD on these data (the message gives
-        its smallest eigenvalue), before any solving.
 
     Examples
     --------
@@ -123,6 +133,7 @@ class KernelProblem(io.Persistent):
     ([2.0, 2.0], 1.0)
     """
 
+    _WHAT = "kernel problem"
     _data: Dataset | None = io.transient()  # None: read from a file without its data
     data_name: str = io.persist(key="data")
     n: int
@@ -192,16 +203,6 @@ class KernelProblem(io.Persistent):
             object.__setattr__(self, name, value)
 
     @property
-    def data(self) -> Dataset:
-        """The problem's data (a problem read from a file has none: :meth:`with_data`)."""
-        if self._data is None:
-            raise DataError(
-                f"{self.data_name}: this kernel problem was read from a file without its "
-                "data; give them: from_json(file, data), or .with_data(data)"
-            )
-        return self._data
-
-    @property
     def gram(self) -> GramOperator:
         """The kernel bound to the training rows (needs the data, as :attr:`data`)."""
         if self._gram is None:
@@ -212,20 +213,6 @@ class KernelProblem(io.Persistent):
     def with_data(self, data: Dataset) -> KernelProblem:
         """The problem on ``data`` (checked: same n and d), built anew (the Gram checked).
 
-        Parameters
-        ----------
-        data : Dataset
-            The data it was stated on (rows in the same order: the weights are per row).
-
-        Returns
-        -------
-        KernelProblem
-
-        Raises
-        ------
-        DataError
-            ``data`` of another shape, or a Gram that is not PSD on them.
-
         Examples
         --------
         >>> from maxmargin import Dataset
@@ -234,24 +221,11 @@ class KernelProblem(io.Persistent):
         >>> p.kernel.gamma, p._gram is None, p.with_data(data).gram.gamma
         (4.0, True, 4.0)
         """
-        if not isinstance(data, Dataset):
-            raise ParameterError(f"data must be a maxmargin.Dataset, got {type(data).__name__}")
-        if (data.n, data.d) != (self.n, self.d):
-            raise DataError(
-                f"the kernel problem is of data with n={self.n}, d={self.d}; {data.name} "
-                f"has n={data.n}, d={data.d}: give the data it was stated on"
-            )
+        self._check_shape(data)
         C = None if self.hard else self.C
         return KernelProblem(
             data, self.kernel, C, self.hard, self.intercept, sample_weight=self.weights
         )
-
-    @property
-    def costs(self) -> np.ndarray:
-        """The per-example costs ``C_i = C s_i``, shape (n,) (``inf`` for hard margin)."""
-        if self.weights is None:
-            return np.full(self.n, self.C)
-        return self.C * self.weights
 
     def __repr__(self) -> str:
         kind = "hard" if self.hard else f"C={self.C:g}"
@@ -278,25 +252,6 @@ def svm_problem(
 ) -> KernelProblem:
     """The :class:`KernelProblem` of ``SVMProblem``'s arguments (what it builds for a kernel).
 
-    Parameters
-    ----------
-    data, C, lam, hard, intercept, sample_weight, class_weight
-        As :class:`~maxmargin.SVMProblem` takes them (``lam = 1 / (C n)``; intercept
-        ``free`` or ``none``).
-    intercept_scaling : float
-        Unused: the kernel problem has no augmented intercept.
-    kernel, gamma, degree, coef0
-        As :class:`KernelProblem` takes them.
-
-    Returns
-    -------
-    KernelProblem
-
-    Raises
-    ------
-    ParameterError
-        More than one of C, lam and hard; a bad parameter (see :class:`KernelProblem`).
-
     Examples
     --------
     >>> from maxmargin import Dataset, SVMProblem
@@ -304,14 +259,7 @@ def svm_problem(
     >>> type(p).__name__, p.C
     ('KernelProblem', 2.0)
     """
-    given = [k for k, v in (("C", C), ("lam", lam)) if v is not None]
-    if check_bool("hard", hard):
-        given.append("hard")
-    if len(given) > 1:
-        raise ParameterError(
-            f"give only one of C, lam or hard=True (got {', '.join(given)}); "
-            "lam = 1/(C n) is derived from C and vice versa"
-        )
+    one_form(C, lam, hard)
     if lam is not None and isinstance(data, Dataset):
         C = reciprocal_form("lam", check_positive("lam", lam), data.n, "C")
     return KernelProblem(

@@ -1,43 +1,14 @@
 r"""Kernels: their specs, Gram blocks computed in chunks, and the check that a Gram is PSD.
 
-The kernels are scikit-learn's (:mod:`sklearn.metrics.pairwise`, :class:`sklearn.svm.SVC`),
-for rows ``x``, ``z`` of the data:
-
-==================  ==========================================  ==========================
-name                ``k(x, z)``                                 parameters
-==================  ==========================================  ==========================
-``"linear"``        ``x . z``
-``"rbf"``           ``exp(-gamma ||x - z||^2)``                 gamma
-``"poly"``          ``(gamma x . z + coef0)^degree``            gamma, degree, coef0
-``"sigmoid"``       ``tanh(gamma x . z + coef0)``               gamma, coef0
-a callable ``k``    ``k(X, Z)[i, j]``: the Gram block
-``"precomputed"``   the Gram matrix itself (``X`` is ``K``)
-==================  ==========================================  ==========================
-
-``gamma`` is a float > 0, ``"scale"`` (``1 / (d X.var())``, 1 when ``X.var() = 0``) or
-``"auto"`` (``1 / d``), as :class:`~sklearn.svm.SVC` resolves it. ``linear``, ``rbf`` and
-``poly`` with ``coef0 >= 0`` are positive semi-definite (PSD) for every data set; a
-callable, a precomputed Gram, ``sigmoid`` and ``poly`` with ``coef0 < 0`` are PSD for some
-data only, and :func:`check_psd` refuses the data where they are not (the dual is then not
-a convex QP, and no certificate could mean anything).
-
-:class:`GramOperator` is a kernel bound to the training rows: the blocks ``K[rows][:,
-cols]``, the diagonal, and products ``K c`` computed a block of rows at a time, so a
-large problem never holds a dense n x n Gram. The RBF blocks are computed from the data
-centred on its column means (the kernel does not see a translation, and the expanded
-``||x||^2 + ||z||^2 - 2 x.z`` loses fewer digits on centred data).
-
-Rounding. :meth:`GramOperator.entry_bounds` bounds ``|fl(K_ij) - K_ij|`` (the computed
-entry against the exact kernel of the same data) as ``A_i |fl(K_ij)| + B_i beta_j + E``,
-and :meth:`GramOperator.matvec` returns a rigorous bound on the error of each entry of
-``K c``; :mod:`maxmargin.kernel_certificate` builds its floors on them. A callable's or a
-precomputed Gram's values are the kernel by definition (entry error 0; a Gram is
-symmetrized first); their departure from PSD is :attr:`GramOperator.psd_slack`, the
-``s`` that makes ``K + s I`` PSD, the matrix the certificate is then about.
+The kernels (scikit-learn's ``linear``, ``rbf``, ``poly``, ``sigmoid``, a callable,
+``precomputed``), gamma's ``scale``/``auto``, which kernels are PSD for all data, and the
+rounding bounds of the entries and of ``K c`` the certificate builds on are in
+``docs/kernels.md``. :class:`GramOperator` never holds a dense n x n Gram for a named kernel.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -63,9 +34,7 @@ __all__ = [
 #: The kernels by name (a Python callable is the other kind).
 KERNELS = ("linear", "rbf", "poly", "sigmoid", "precomputed")
 
-#: Largest n whose PSD check computes every eigenvalue (``eigvalsh``, O(n^3)); above it,
-#: the smallest one by Lanczos (``eigsh`` on products ``K v``, never an n x n array for a
-#: named kernel).
+#: Largest n whose PSD check computes every eigenvalue (O(n^3)); above it, Lanczos.
 DENSE_EIGEN_MAX = 2000
 
 #: Largest Gram a callable kernel may be materialized to (bytes): its rows cannot be
@@ -75,9 +44,8 @@ CALLABLE_GRAM_BYTES = 2 * 1024**3
 #: Entries of one kernel block computed at a time (8 bytes each: 32 MiB).
 _BLOCK_ENTRIES = 4_000_000
 
-#: Columns summed by one BLAS call in :meth:`GramOperator.matvec`: the error bound of a
-#: sum of k terms grows like k, so chunks of k and a pairwise sum of the m/k partial
-#: results bound the error by ``gamma_{k + log2(m/k)}``, not ``gamma_m``.
+#: Columns summed by one BLAS call in :meth:`GramOperator.matvec`: chunks of k summed
+#: pairwise bound the error by ``gamma_{k + log2(m/k)}``, not ``gamma_m``.
 _SUM_CHUNK = 32
 
 
@@ -85,18 +53,8 @@ _SUM_CHUNK = 32
 class Kernel:
     """A kernel: its name and parameters (scikit-learn's definitions).
 
-    Parameters
-    ----------
-    name : {"linear", "rbf", "poly", "sigmoid", "precomputed", "callable"}
-    gamma : float > 0 or {"scale", "auto"}
-        ``rbf``, ``poly``, ``sigmoid``: the scale of ``x . z`` or ``||x - z||^2``
-        (``"scale"``: ``1 / (d X.var())``; ``"auto"``: ``1 / d``).
-    degree : int >= 0
-        ``poly`` only.
-    coef0 : float
-        ``poly`` and ``sigmoid``.
-    function : callable, optional
-        ``k(X, Z) -> ndarray of shape (len(X), len(Z))`` (name ``"callable"``).
+    ``name`` in :data:`KERNELS` or ``"callable"`` (with ``function(X, Z)``, the Gram block);
+    ``gamma`` a float > 0, ``"scale"`` (``1 / (d X.var())``) or ``"auto"`` (``1 / d``).
 
     Examples
     --------
@@ -160,15 +118,6 @@ class Kernel:
     def resolve_gamma(self, X: Any) -> float:
         """The numeric gamma for training rows ``X`` (scikit-learn's ``SVC._gamma``).
 
-        Parameters
-        ----------
-        X : ndarray or sparse matrix of shape (n, d)
-
-        Returns
-        -------
-        float
-            0 for the kernels without a gamma (linear, callable, precomputed).
-
         Examples
         --------
         >>> X = np.array([[0.0, 2.0], [2.0, 0.0]])
@@ -198,16 +147,6 @@ def make_kernel(
 ) -> Kernel:
     """A :class:`Kernel` from a name, a callable, or a Kernel (returned as it is).
 
-    Parameters
-    ----------
-    kernel : str, callable or Kernel
-    gamma, degree, coef0
-        As :class:`sklearn.svm.SVC` takes them (ignored for a Kernel).
-
-    Returns
-    -------
-    Kernel
-
     Examples
     --------
     >>> make_kernel("poly", degree=2, coef0=1.0)
@@ -227,10 +166,7 @@ def make_kernel(
 def _from_dots(
     kernel: Kernel, gamma: float, dot: np.ndarray, sqa: Any = None, sqb: Any = None
 ) -> np.ndarray:
-    """The kernel's values from the dot products ``A B^T`` (in place), as scikit-learn.
-
-    ``sqa``, ``sqb``: the squared norms of the rows of A and B (``rbf`` only).
-    """
+    """The kernel's values from the dot products ``A B^T`` (in place; ``sq*``: row norms^2)."""
     name = kernel.name
     if name == "linear":
         return dot
@@ -252,19 +188,6 @@ def _from_dots(
 
 def kernel_block(kernel: Kernel, gamma: float, A: Any, B: Any) -> np.ndarray:
     """The Gram block ``k(A, B)`` by scikit-learn's formulas (no centring, no chunks).
-
-    Parameters
-    ----------
-    kernel : Kernel
-        Not ``precomputed`` (its blocks are the given matrix).
-    gamma : float
-        The resolved gamma (:meth:`Kernel.resolve_gamma` of the training rows).
-    A : ndarray of shape (p, d)
-    B : ndarray of shape (q, d)
-
-    Returns
-    -------
-    ndarray of shape (p, q)
 
     Examples
     --------
@@ -312,19 +235,12 @@ class GramOperator:
     kernel : Kernel
     gamma : float
         The resolved gamma (0 where the kernel has none).
-    X : ndarray of shape (n, d) or None
-        The rows the entries are computed from: the data, centred on ``center`` for
-        ``rbf``; None for a Gram (callable, precomputed).
-    sqnorms : ndarray of shape (n,) or None
-        ``||x_i||^2`` of those rows.
-    center : ndarray of shape (d,) or None
-        The column means subtracted (``rbf``), to subtract from new rows too.
+    X, sqnorms, center : ndarray of shape (n, d), (n,), (d,) or None
+        The rows (centred on ``center``, their means, for ``rbf``), ``||x_i||^2``; None for a Gram.
     gram : ndarray of shape (n, n) or None
-        The Gram (precomputed, or a callable's, materialized), symmetrized.
+        The Gram (precomputed, or a callable's), symmetrized.
     psd_slack : float
-        ``s >= 0`` with ``K + s I`` PSD: ``max(0, -lambda_min)`` plus the eigensolver's
-        rounding, from :func:`check_psd` (0 for the kernels PSD for all data). The
-        certificate is about ``K + s I``.
+        ``s >= 0`` with ``K + s I`` PSD (:func:`check_psd`): the certificate is about it.
     """
 
     kernel: Kernel
@@ -339,25 +255,6 @@ class GramOperator:
     def bind(cls, kernel: Kernel, X: Any) -> GramOperator:
         """Bind ``kernel`` to training rows ``X`` (a Gram for ``precomputed``).
 
-        Parameters
-        ----------
-        kernel : Kernel
-        X : ndarray or sparse matrix of shape (n, d)
-            Finite (a :class:`~maxmargin.Dataset`'s ``X``). For ``precomputed``: the
-            n x n Gram.
-
-        Returns
-        -------
-        GramOperator
-            PSD not yet checked: :func:`check_psd` returns the checked operator.
-
-        Raises
-        ------
-        DataError
-            A precomputed Gram that is not square.
-        ParameterError
-            A callable whose Gram would not fit in :data:`CALLABLE_GRAM_BYTES`.
-
         Examples
         --------
         >>> op = GramOperator.bind(Kernel("linear"), np.array([[1.0, 2.0], [3.0, 4.0]]))
@@ -371,8 +268,7 @@ class GramOperator:
                 raise DataError(
                     f"a precomputed kernel needs the square n x n Gram as X, got shape {G.shape}"
                 )
-            G, slack = _symmetrized(G)
-            return cls(kernel, 0.0, None, None, None, G, slack)
+            return cls(kernel, 0.0, None, None, None, _symmetrized(G))
         Xd = np.ascontiguousarray(X.toarray() if sp.issparse(X) else X, dtype=float)
         if kernel.name == "callable":
             n = Xd.shape[0]
@@ -386,8 +282,7 @@ class GramOperator:
             G = np.empty((n, n))
             for lo in range(0, n, rows):
                 G[lo : lo + rows] = _call(kernel, Xd[lo : lo + rows], Xd)
-            G, slack = _symmetrized(G)
-            return cls(kernel, 0.0, None, None, None, G, slack)
+            return cls(kernel, 0.0, None, None, None, _symmetrized(G))
         center = None
         if kernel.name == "rbf":
             center = Xd.mean(axis=0)
@@ -424,30 +319,12 @@ class GramOperator:
 
     def with_slack(self, slack: float) -> GramOperator:
         """The same operator with :attr:`psd_slack` raised to ``slack`` (if larger)."""
-        return GramOperator(
-            self.kernel,
-            self.gamma,
-            self.X,
-            self.sqnorms,
-            self.center,
-            self.gram,
-            max(self.psd_slack, float(slack)),
-        )
+        return dataclasses.replace(self, psd_slack=max(self.psd_slack, float(slack)))
 
     # ------------------------------------------------------------------ entries
 
     def block(self, rows: np.ndarray, cols: np.ndarray | None = None) -> np.ndarray:
-        """``K[rows][:, cols]`` (all columns when ``cols`` is None), computed at once.
-
-        Parameters
-        ----------
-        rows : ndarray of int of shape (p,)
-        cols : ndarray of int of shape (q,), optional
-
-        Returns
-        -------
-        ndarray of shape (p, q)
-        """
+        """``K[rows][:, cols]`` (all columns when ``cols`` is None), computed at once."""
         if self.gram is not None:
             G = self.gram[rows]
             return G if cols is None else G[:, cols]
@@ -469,19 +346,7 @@ class GramOperator:
         return _from_dots(self.kernel, self.gamma, self.sqnorms.copy())
 
     def cross(self, Xnew: Any, cols: np.ndarray | None = None) -> np.ndarray:
-        """``k(Xnew, X[cols])``: new rows against training rows (for decision values).
-
-        Parameters
-        ----------
-        Xnew : array-like of shape (p, d)
-            For ``precomputed``: the block ``K(new, train)`` of shape (p, n).
-        cols : ndarray of int, optional
-            Training rows (default all).
-
-        Returns
-        -------
-        ndarray of shape (p, len(cols))
-        """
+        """``k(Xnew, X[cols])``: new rows against training rows (for decision values)."""
         if self.kernel.name == "precomputed":
             K = np.asarray(Xnew.toarray() if sp.issparse(Xnew) else Xnew, dtype=float)
             if K.ndim != 2 or K.shape[1] != self.n:
@@ -519,15 +384,10 @@ class GramOperator:
         column j, with ``K_ij`` the exact kernel of the stored rows (for ``rbf``: of the
         data before centring, the kernel being translation-invariant).
 
-        Parameters
-        ----------
-        rows : ndarray of int of shape (p,)
-
         Returns
         -------
         A : ndarray of shape (p, t)
         W : ndarray of shape (n, t)
-            Column weights (``W[:, 0] = 1``).
         B : ndarray of shape (p,)
         beta : ndarray of shape (n,)
         E : float
@@ -593,30 +453,14 @@ class GramOperator:
     ) -> tuple[np.ndarray, np.ndarray | None]:
         r"""``q = K[rows][:, cols] c[cols]``, a block of rows at a time; optionally its error.
 
-        Parameters
-        ----------
-        c : ndarray of shape (n,)
-        rows : ndarray of int, optional
-            Default: every row.
-        cols : ndarray of int, optional
-            Default: the non-zero entries of ``c``.
-        bound : bool
-            Also return ``err`` with ``|fl(q)_i - q_i| <= err_i``, ``q`` computed from
-            the exact kernel (entry bounds of :meth:`entry_bounds`) and the exact
-            product.
-
-        Returns
-        -------
-        q : ndarray of shape (p,)
-        err : ndarray of shape (p,) or None
+        ``cols`` default: the non-zero entries of ``c``; with ``bound``, ``err`` bounds
+        ``|fl(q)_i - q_i|`` against the exact kernel (else None).
 
         Notes
         -----
-        The columns are summed in chunks of k = :data:`_SUM_CHUNK` by BLAS, whatever
-        order it sums them in, and the partial sums added pairwise (a tree of depth
-        ``L = ceil(log2(m/k + 1))``), so ``|fl(q)_i - (fl(K) c)_i| <= gamma_{k + L}
-        (|fl(K)| |c|)_i`` plus the underflow of the products; ``c`` is scaled by a power
-        of two (exact) first, so a tiny or huge ``c`` neither underflows nor overflows.
+        Chunks of k = :data:`_SUM_CHUNK` columns added pairwise (depth ``L``) give
+        ``|fl(q)_i - (fl(K) c)_i| <= gamma_{k + L} (|fl(K)| |c|)_i`` plus underflow; ``c`` is
+        scaled by a power of two first, so it neither underflows nor overflows.
         """
         n = self.n
         rows_ = np.arange(n) if rows is None else np.asarray(rows)
@@ -660,11 +504,7 @@ class GramOperator:
 
 
 def _chunked_product(K: np.ndarray, R: np.ndarray) -> np.ndarray:
-    """``K @ R`` summed in chunks of :data:`_SUM_CHUNK` columns, added pairwise.
-
-    ``K`` (r, m) C-contiguous, ``R`` (m, t); one batched matmul (BLAS per chunk) and a
-    tree of additions: the rounding bound of :meth:`GramOperator.matvec`.
-    """
+    """``K @ R`` summed in chunks of :data:`_SUM_CHUNK` columns, added pairwise."""
     r, m = K.shape
     k = _SUM_CHUNK
     h = m // k
@@ -682,29 +522,25 @@ def _chunked_product(K: np.ndarray, R: np.ndarray) -> np.ndarray:
     return P[0]
 
 
-def _symmetrized(G: np.ndarray) -> tuple[np.ndarray, float]:
-    """``((G + G^T) / 2, 0.0)``: a Gram as the symmetric matrix it stands for.
-
-    A kernel is symmetric: a Gram that is not, beyond rounding (``1e-12 max |G|``), is
-    refused; within it, its symmetric part is the Gram (the dual sees nothing else).
-    """
+def _symmetrized(G: np.ndarray) -> np.ndarray:
+    """``(G + G^T) / 2``; a Gram asymmetric beyond ``1e-12 max |G|`` is refused."""
     if not np.isfinite(G).all():
         raise DataError("the Gram matrix has a value that is not finite")
     asym = float(np.max(np.abs(G - G.T), initial=0.0))
     if asym == 0:
-        return np.ascontiguousarray(G), 0.0
+        return np.ascontiguousarray(G)
     if asym > 1e-12 * float(np.max(np.abs(G))):
         raise DataError(
             f"the Gram matrix is not symmetric (max |K - K^T| = {asym:.3g}): a kernel is"
         )
-    return np.ascontiguousarray(0.5 * (G + G.T)), 0.0
+    return np.ascontiguousarray(0.5 * (G + G.T))
 
 
 def _extreme_eigenvalues(op: GramOperator, dense_max: int) -> tuple[float, float]:
-    """``(lambda_min, lambda_max)`` of the Gram: all eigenvalues up to ``dense_max``.
+    """``(lambda_min, lambda_max)`` of the Gram: dense up to ``dense_max``, else Lanczos.
 
-    Above it, Lanczos (``eigsh``) on products ``K v``; a Lanczos value that did not
-    converge is its best estimate (a Ritz value: never below the true one).
+    A Lanczos value that did not converge is its best estimate (a Ritz value: never below
+    the true one).
     """
     from scipy.sparse.linalg import ArpackNoConvergence, LinearOperator, eigsh
 
@@ -748,27 +584,6 @@ def check_psd(op: GramOperator, *, dense_max: int = DENSE_EIGEN_MAX) -> GramOper
     """Check that the Gram is PSD for the data, or refuse it with its smallest eigenvalue.
 
     Kernels PSD for all data (:attr:`Kernel.psd_for_all_data`) pass unchecked.
-
-    Parameters
-    ----------
-    op : GramOperator
-    dense_max : int
-        Up to this n every eigenvalue is computed (``eigvalsh``); above, the extreme
-        ones by Lanczos on products ``K v``.
-
-    Returns
-    -------
-    GramOperator
-        ``op`` with :attr:`~GramOperator.psd_slack` ``max(0, -lambda_min)`` plus the
-        tolerance below (a Lanczos estimate is the best found, not a proven bound).
-
-    Raises
-    ------
-    DataError
-        A precomputed Gram whose smallest eigenvalue is below ``-64 n u lambda_max``
-        (more than rounding).
-    ParameterError
-        The same for a callable, ``sigmoid`` or ``poly`` with ``coef0 < 0``.
 
     Examples
     --------

@@ -1,34 +1,8 @@
-"""A solved problem as a LIBLINEAR model file, for LIBLINEAR's ``predict``.
+"""A solved problem as a LIBLINEAR model file (``save_model``'s text), for LIBLINEAR's ``predict``.
 
-LIBLINEAR (``train`` / ``predict``, and its Python, MATLAB and Java bindings) stores a
-linear model as text (``save_model`` / ``load_model`` in its ``linear.cpp``)::
-
-    solver_type L2R_L1LOSS_SVC_DUAL
-    nr_class 2
-    label 1 -1
-    nr_feature 3
-    bias 1
-    w
-    0.5
-    -0.25
-    0
-    -1
-
-``label`` lists the class returned for a score ``> 0`` first (the +1 class) and then the
-other; ``w`` holds one weight per line for features ``1..nr_feature`` and, when ``bias
->= 0``, one more: the weight of a constant feature of value ``bias``. LIBLINEAR's score is
-``f(x) = w.x + w_{d+1} bias`` and its label ``label[0]`` if ``f(x) > 0``, else ``label[1]``.
-The solver type is that of ``train -s 3`` (the L1-loss SVM dual), the problem maxmargin
-solves.
-
-The intercept, per mode:
-
-- ``augmented`` (``b = s w~_{d+1}``, regularised): ``bias s`` and the last weight
-  ``b/s``: exactly what ``train -s 3 -B s -c C`` computes, to the solver's accuracy.
-- ``free`` (``b`` not regularised, libsvm's SVC): ``bias 1`` and the last weight ``b``.
-  The file reproduces the decision function exactly; LIBLINEAR itself always
-  regularises its bias, so ``train`` on the same data would give another model.
-- ``none``: ``bias -1`` and ``d`` weights.
+``label`` lists the +1 class first; ``w`` one weight per feature and, when ``bias >= 0``,
+the weight of a constant feature of value ``bias`` (the intercept modes:
+:func:`write_liblinear_model`, Notes; ``docs/formats.md``).
 """
 
 from __future__ import annotations
@@ -54,24 +28,17 @@ SOLVER_TYPE = "L2R_L1LOSS_SVC_DUAL"
 
 def _int_label(value: Any, what: str) -> int:
     """A label as LIBLINEAR stores it: an int (``fscanf("%d")``)."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+    real = isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
+    if not real or not float(value).is_integer() or abs(float(value)) >= 2**31:
         raise ParameterError(
-            f"LIBLINEAR labels are integers; {what} is {value!r}: pass "
-            "labels=(label of +1, label of -1) as two integers"
-        )
-    if not float(value).is_integer() or abs(float(value)) >= 2**31:
-        raise ParameterError(
-            f"LIBLINEAR labels are 32-bit integers; {what} is {value!r}: "
+            f"LIBLINEAR labels are {'32-bit ' if real else ''}integers; {what} is {value!r}: "
             "pass labels=(label of +1, label of -1) as two integers"
         )
     return int(float(value))
 
 
 def liblinear_labels(data: Dataset, option: str = "labels") -> tuple[int, int]:
-    """The labels a LIBLINEAR model of ``data`` stores: (label of +1, label of -1).
-
-    Checked before solving by ``maxmargin solve --liblinear-model``: LIBLINEAR's labels
-    are 32-bit integers.
+    """The labels a LIBLINEAR model of ``data`` stores: (label of +1, label of -1), 32-bit ints.
 
     Parameters
     ----------
@@ -93,10 +60,6 @@ def liblinear_labels(data: Dataset, option: str = "labels") -> tuple[int, int]:
     >>> from maxmargin import Dataset
     >>> liblinear_labels(Dataset.from_labels([[0.0], [1.0]], [0, 1]))
     (1, 0)
-    >>> liblinear_labels(Dataset.from_labels([[0.0], [1.0]], ["no", "yes"]), "--liblinear-model")
-    ... # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    maxmargin.exceptions.ParameterError: --liblinear-model: LIBLINEAR labels are integers; ...
     """
     neg, pos = data.classes
     try:
@@ -159,8 +122,7 @@ def liblinear_model_text(model: Any, labels: tuple[Any, Any] | None = None) -> s
     Returns
     -------
     str
-        The file's content, ``\n`` line ends, weights with 17 significant digits (as
-        LIBLINEAR's ``save_model`` writes them: they read back to the same doubles).
+        The file's content; weights with 17 significant digits (read back to the same doubles).
 
     Examples
     --------
@@ -216,27 +178,18 @@ def write_liblinear_model(
 ) -> Path:
     """Write ``model`` as a LIBLINEAR model file, for ``predict`` of LIBLINEAR.
 
-    The file gives LIBLINEAR's ``predict`` (and ``liblinearutil.load_model``) the same
-    decision function ``f(x) = w.x + b``: same labels wherever ``f(x) != 0``. On an
-    exact tie ``f(x) = 0`` LIBLINEAR returns the -1 class's label, as the maxmargin
-    estimators do (``ExactSolution.predict`` returns +1 there). Feature ``j`` of a
-    LIBLINEAR/svmlight file is column ``j - 1``.
+    The same decision function ``f(x) = w.x + b``: the same labels wherever ``f(x) != 0``
+    (on a tie LIBLINEAR returns the -1 class's label, as the estimators do).
 
     Parameters
     ----------
     model : ExactSolution or fitted maxmargin estimator
-        A solved problem (:func:`maxmargin.solve`, ``path``'s solutions) or a fitted
-        :class:`~maxmargin.estimators.ExactSVC` (or online classifier).
+        A solved problem, or a fitted :class:`~maxmargin.estimators.ExactSVC` (or online
+        classifier).
     path : str or path-like
-        The file to write; its directory must exist. Written atomically (a temporary
-        file in the same directory, then renamed): an existing file is replaced whole
-        or not at all; an unwritable target raises
-        :class:`~maxmargin.exceptions.OutputError`.
+        The file to write (atomically); its directory must exist.
     labels : (int, int), optional
-        The labels LIBLINEAR reports for the +1 and the -1 class. Default: the data's
-        original labels (``Dataset.classes``, e.g. ``(1, 0)`` for data labelled 0/1;
-        ``classes_[1], classes_[0]`` for an estimator). LIBLINEAR's labels are
-        integers: pass them here when the original ones are not.
+        The integer labels of the +1 and the -1 class (default: the data's).
 
     Returns
     -------

@@ -1,36 +1,8 @@
-r"""The SVM problem: data + (hard margin | C | lambda) + intercept mode, and its objectives.
+r"""The linear SVM problem (:class:`SVMProblem`): data, C or lam or hard margin, intercept, loss.
 
-Everything here is numpy only, so objectives can be evaluated for any (w, b, alpha).
-
-Formulas (docs/formulations.md), with ``f(x) = w.x + b``,
-``hinge_i = max(0, 1 - y_i f(x_i))`` and per-example costs ``C_i = C s_i`` (``s_i``
-the example's weight: ``sample_weight_i`` times the weight of its class; 1 without
-weights):
-
-.. math::
-
-    P(w, b) &= \tfrac12 \|\tilde w\|^2 + \sum_i C_i\, \mathrm{hinge}_i \\
-    F(w, b) &= \tfrac{\lambda}{2} \|\tilde w\|^2
-             + \tfrac1n \sum_i s_i\, \mathrm{hinge}_i
-             = P / (C n), \qquad \lambda = 1/(C n) \\
-    D(\alpha) &= \sum_i \alpha_i - \tfrac12 \|\sum_i \alpha_i y_i z_i\|^2,
-    \qquad 0 \le \alpha_i \le C_i
-
-where ``w~ = w`` for intercept ``free`` and ``none`` and ``w~ = (w, b/s)`` for
-``augmented`` (z_i = (x_i, s)); otherwise ``z_i = x_i``. The squared hinge
-(``loss="squared_hinge"``, the L2-loss SVM) squares each slack, and its dual loses the
-upper bound and gains a diagonal:
-
-.. math::
-
-    P(w, b) &= \tfrac12 \|\tilde w\|^2 + \sum_i C_i\, \mathrm{hinge}_i^2, \qquad
-    F = \tfrac{\lambda}{2} \|\tilde w\|^2 + \tfrac1n \sum_i s_i\, \mathrm{hinge}_i^2 \\
-    D(\alpha) &= \sum_i \alpha_i - \tfrac12 \|\sum_i \alpha_i y_i z_i\|^2
-    - \sum_i \frac{\alpha_i^2}{4 C_i}, \qquad \alpha_i \ge 0
-
-(KKT: ``w~ = sum_i alpha_i y_i z_i`` and ``alpha_i = 2 C_i hinge_i``). The lambda form weighs the
-losses as scikit-learn's ``SGDClassifier`` does (each loss times its weight, divided by
-``n``, the number of rows given), so ``lam = 1/(C n)`` with or without weights.
+Numpy only, so its objectives can be evaluated for any ``(w, b, alpha)``. The formulas
+(C form ``P``, lambda form ``F = P / (C n)``, dual ``D``; hinge and squared hinge) are in
+``docs/formulations.md``.
 """
 
 from __future__ import annotations
@@ -45,28 +17,24 @@ import numpy as np
 import scipy.sparse as sp
 
 from . import io
-from ._validation import check_bool, check_choice, check_positive, check_scale, reciprocal_form
+from ._validation import check_choice, check_positive, check_scale, reciprocal_form
 from .conventions import DEFAULT_INTERCEPT, DEFAULT_LOSS, INTERCEPTS, LOSSES
 from .cvxpy_models import dual_model, primal_model
 from .data import Dataset
 from .data.weights import combine_weights, resolve_class_weight
 from .exceptions import DataError, ParameterError
-from .kernel_problem import svm_problem
+from .kernel_problem import OnData, one_form, svm_problem
 
 __all__ = ["SVMProblem", "combine_weights", "resolve_class_weight"]
 
 
 @dataclass(frozen=True, eq=False, init=False, kw_only=True)
-class SVMProblem(io.Persistent):
+class SVMProblem(OnData, io.Persistent):
     """A linear SVM problem on a :class:`Dataset`.
 
-    Give at most one of ``C``, ``lam`` or ``hard=True`` (default: ``C = 1``). Both forms
-    are always available afterwards: ``lam = 1 / (C n)``; a hard-margin problem has
-    ``C = inf`` and ``lam = 0``.
-
-    A problem read from a file holds all but its data (``n``, ``d``, the data's name and
-    feature names, parameters, weights): :attr:`data`, and what needs it, then raise one
-    line; :meth:`with_data` gives the problem on its data back.
+    Give at most one of ``C``, ``lam`` or ``hard=True`` (default ``C = 1``); the other form
+    is derived: ``lam = 1 / (C n)``, and a hard margin has ``C = inf``, ``lam = 0``. A problem
+    read from a file has no data until :meth:`with_data`.
 
     Parameters
     ----------
@@ -74,37 +42,22 @@ class SVMProblem(io.Persistent):
     C : float > 0, optional
         Soft-margin penalty of the C form.
     lam : float > 0, optional
-        Regularization of the lambda form (scikit-learn's SGDClassifier ``alpha``).
-        The one given must leave the other, ``1 / (C n)`` or ``1 / (lam n)``, a finite
-        double > 0 (``C = 1e-320`` is refused: its ``lam`` overflows).
+        Regularization of the lambda form (SGDClassifier's ``alpha``); its ``C`` must be finite.
     hard : bool
         Hard margin: ``min 1/2 ||w~||^2 s.t. y_i f(x_i) >= 1``.
     intercept : {"free", "none", "augmented"}
-        ``free``: b is not regularized; ``none``: b = 0; ``augmented``: x -> (x, s) and
-        ``b = s * w_{d+1}`` is regularized (liblinear's intercept_scaling).
+        ``free``: b not regularized; ``none``: b = 0; ``augmented``: x -> (x, s), b = s w_{d+1}.
     intercept_scaling : float > 0
-        The constant ``s`` of the augmented mode.
+        The constant ``s`` of the augmented mode (liblinear's).
     sample_weight : array-like of shape (n,), optional
-        Per-example weights ``>= 0``, finite: example i costs ``C_i = C sample_weight_i``
-        per unit of slack (LIBSVM's ``-W``, scikit-learn's ``fit(sample_weight=...)``).
-        A weight of 0 takes the example out of the problem (``alpha_i = 0``). Soft
-        margin only.
+        Weights ``>= 0``: example i costs ``C_i = C sample_weight_i`` (soft margin only).
     class_weight : dict or "balanced", optional
-        Weights by class, multiplied into ``sample_weight`` (LIBSVM's ``-wi``):
-        ``{label: weight}`` with the data's original labels (``data.classes``; a label
-        left out weighs 1), or ``"balanced"``: ``n / (2 n_c)`` for class c, as
-        scikit-learn. Soft margin only.
+        ``{label: weight}`` (original labels) or ``"balanced"``, times ``sample_weight``.
     loss : {"hinge", "squared_hinge"}
-        The soft margin's loss of each slack ``xi_i = max(0, 1 - y_i f(x_i))``:
-        ``xi_i`` (the L1-loss SVM, the textbook's) or ``xi_i^2`` (the L2-loss SVM,
-        scikit-learn's ``LinearSVC()`` default). The hard margin has no slack: with
-        ``hard=True`` both name the same problem (accepted, kept as given). Linear
-        problems only (a kernel problem refuses the squared hinge).
+        Each slack's loss: ``xi_i`` (L1-loss SVM) or ``xi_i^2`` (L2-loss; linear only).
     kernel : None, str, callable or Kernel, optional
-        None or ``"linear"``: this problem. Any other kernel of :mod:`maxmargin.kernels`
-        (``"rbf"``, ``"poly"``, ``"sigmoid"``, ``"precomputed"``, a callable): the call
-        returns a :class:`~maxmargin.kernel_problem.KernelProblem` (intercept ``free`` or
-        ``none``), which :func:`maxmargin.solve` solves by the kernel dual.
+        Other than None or ``"linear"``: the call returns a
+        :class:`~maxmargin.kernel_problem.KernelProblem` (``docs/kernels.md``).
     gamma, degree, coef0
         The kernel's parameters, as :class:`sklearn.svm.SVC` takes them.
 
@@ -117,11 +70,9 @@ class SVMProblem(io.Persistent):
     feature_names : tuple of str or None
         The data's names of the features.
     weights : ndarray of shape (n,) or None
-        The weights ``s_i`` the costs are made of (``sample_weight`` times the class
-        weight); None when there are none (or every one is exactly 1).
+        The weights ``s_i`` of the costs; None without (or all exactly 1).
     class_weight : dict or None
-        The weight of each original label, as resolved from ``class_weight`` (not in
-        files: its effect is in ``weights``).
+        The weight of each original label (not in files: its effect is in ``weights``).
 
     Examples
     --------
@@ -185,15 +136,7 @@ class SVMProblem(io.Persistent):
                 f"SVMProblem needs a maxmargin.Dataset, got {type(data).__name__}; "
                 "wrap arrays with Dataset(X, y)"
             )
-        given = [k for k, v in (("C", C), ("lam", lam)) if v is not None]
-        hard = check_bool("hard", hard)
-        if hard:
-            given.append("hard")
-        if len(given) > 1:
-            raise ParameterError(
-                f"give only one of C, lam or hard=True (got {', '.join(given)}); "
-                "lam = 1/(C n) is derived from C and vice versa"
-            )
+        hard = one_form(C, lam, hard)
         check_choice("intercept", intercept, INTERCEPTS)
         check_choice("loss", loss, LOSSES)
         s = check_scale("intercept_scaling", intercept_scaling)
@@ -218,7 +161,6 @@ class SVMProblem(io.Persistent):
                 f"the costs C_i = C * weight_i overflow (C = {C!r}, largest "
                 f"weight {float(weights.max())!r}); scale the weights down"
             )
-        # frozen: the fields are set once, here (C and lam always both, as floats)
         for name, value in (
             ("_data", data),
             ("data_name", data.name),
@@ -239,23 +181,13 @@ class SVMProblem(io.Persistent):
     # what inspect, the docs and the parameter checks read: __init__'s, not __new__'s
     __new__.__signature__ = inspect.signature(__init__)  # type: ignore[attr-defined]
 
-    @property
-    def data(self) -> Dataset:
-        """The problem's data (a problem read from a file has none: :meth:`with_data`)."""
-        if self._data is None:
-            raise DataError(
-                f"{self.data_name}: this problem was read from a file without its data; "
-                "give them: from_json(file, data), or .with_data(data)"
-            )
-        return self._data
-
     def with_data(self, data: Dataset) -> SVMProblem:
         """The problem on ``data`` (checked: same n, d and feature names), built anew.
 
         Parameters
         ----------
         data : Dataset
-            The data it was stated on (rows in the same order: the weights are per row).
+            The data it was stated on, rows in the same order.
 
         Returns
         -------
@@ -263,19 +195,12 @@ class SVMProblem(io.Persistent):
 
         Examples
         --------
-        >>> from maxmargin import Dataset
         >>> data = Dataset([[1.0], [-1.0]], [1, -1])
         >>> p = SVMProblem(data, lam=0.3).without_data()
         >>> p.n, p.lam, p.with_data(data).lam == 0.3
         (2, 0.3, True)
         """
-        if not isinstance(data, Dataset):
-            raise ParameterError(f"data must be a maxmargin.Dataset, got {type(data).__name__}")
-        if (data.n, data.d) != (self.n, self.d):
-            raise DataError(
-                f"the problem is of data with n={self.n}, d={self.d}; {data.name} has "
-                f"n={data.n}, d={data.d}: give the data it was stated on"
-            )
+        self._check_shape(data)
         ours, theirs = self.feature_names, data.feature_names
         if ours is not None and theirs is not None and tuple(theirs) != ours:
             raise DataError(
@@ -297,30 +222,12 @@ class SVMProblem(io.Persistent):
 
     @property
     def squared(self) -> bool:
-        """Whether the slacks are squared: the soft margin with ``loss="squared_hinge"``.
-
-        The hard margin is the same problem under either loss (no slacks): False there.
-        """
+        """Whether the slacks are squared: ``loss="squared_hinge"`` and a soft margin."""
         return self.loss == "squared_hinge" and not self.hard
 
     @cached_property
-    def costs(self) -> np.ndarray:
-        """The per-example costs ``C_i = C s_i``, shape (n,).
-
-        The dual box is ``0 <= alpha_i <= C_i`` (``inf`` for hard margin; ``C`` everywhere
-        without weights). The squared hinge has no upper bound: there ``C_i`` weighs
-        ``xi_i^2`` and adds ``alpha_i^2 / (4 C_i)`` to the dual.
-        """
-        if self.weights is None:
-            return np.full(self.n, self.C)
-        return self.C * self.weights
-
-    @cached_property
     def Z(self) -> Any:
-        """The features the QP sees, shape (n, d) or (n, d+1) for ``augmented``.
-
-        Dense ndarray or CSR, like ``data.X``.
-        """
+        """The features the QP sees, (n, d) or (n, d+1) for ``augmented``; dense or CSR."""
         X = self.data.X
         if self.intercept != "augmented":
             return X
@@ -342,17 +249,14 @@ class SVMProblem(io.Persistent):
 
         Parameters
         ----------
-        w : array-like of shape (d,) or (k, d)
-        b : float or array-like of shape (k,)
+        w, b : array-like of shape (d,) or (k, d), and float or array-like of shape (k,)
 
         Returns
         -------
         ndarray of shape (d',) or (k, d')
-            ``d' = d + 1`` for ``augmented``, else ``d``.
 
         Examples
         --------
-        >>> from maxmargin import Dataset
         >>> p = SVMProblem(Dataset([[1.0], [-1.0]], [1, -1]), intercept="augmented",
         ...                intercept_scaling=2.0)
         >>> p.to_augmented([3.0], 1.0).tolist()
@@ -375,11 +279,9 @@ class SVMProblem(io.Persistent):
         -------
         w : ndarray of shape (d,) or (k, d)
         b : float or ndarray of shape (k,)
-            ``s * v_{d+1}`` for ``augmented``; 0 otherwise.
 
         Examples
         --------
-        >>> from maxmargin import Dataset
         >>> p = SVMProblem(Dataset([[1.0], [-1.0]], [1, -1]), intercept="augmented")
         >>> w, b = p.from_augmented([3.0, 0.5])
         >>> w.tolist(), b
@@ -407,9 +309,7 @@ class SVMProblem(io.Persistent):
 
         Parameters
         ----------
-        w : array-like of shape (d,) or (k, d)
-            One weight vector, or ``k`` of them (e.g. a trace's checkpoints).
-        b : float or array-like of shape (k,)
+        w, b : array-like of shape (d,) or (k, d), and float or array-like of shape (k,)
 
         Returns
         -------
@@ -417,9 +317,7 @@ class SVMProblem(io.Persistent):
 
         Examples
         --------
-        >>> from maxmargin import Dataset
-        >>> p = SVMProblem(Dataset([[1.0], [-2.0]], [1, -1]))
-        >>> p.decision_function([2.0], 0.5).tolist()
+        >>> SVMProblem(Dataset([[1.0], [-2.0]], [1, -1])).decision_function([2.0], 0.5).tolist()
         [2.5, -3.5]
         """
         w, b = self._wb(w, b)
@@ -430,8 +328,7 @@ class SVMProblem(io.Persistent):
 
         Parameters
         ----------
-        w : array-like of shape (d,) or (k, d)
-        b : float or array-like of shape (k,)
+        w, b : array-like of shape (d,) or (k, d), and float or array-like of shape (k,)
 
         Returns
         -------
@@ -439,9 +336,7 @@ class SVMProblem(io.Persistent):
 
         Examples
         --------
-        >>> from maxmargin import Dataset
-        >>> p = SVMProblem(Dataset([[1.0], [-2.0]], [1, -1]))
-        >>> p.margins([2.0], 0.5).tolist()
+        >>> SVMProblem(Dataset([[1.0], [-2.0]], [1, -1])).margins([2.0], 0.5).tolist()
         [2.5, 3.5]
         """
         f = self.decision_function(w, b)
@@ -452,8 +347,7 @@ class SVMProblem(io.Persistent):
 
         Parameters
         ----------
-        w : array-like of shape (d,) or (k, d)
-        b : float or array-like of shape (k,)
+        w, b : array-like of shape (d,) or (k, d), and float or array-like of shape (k,)
 
         Returns
         -------
@@ -461,9 +355,7 @@ class SVMProblem(io.Persistent):
 
         Examples
         --------
-        >>> from maxmargin import Dataset
-        >>> p = SVMProblem(Dataset([[1.0], [-2.0]], [1, -1]))
-        >>> p.hinge([0.5], 0.0).tolist()
+        >>> SVMProblem(Dataset([[1.0], [-2.0]], [1, -1])).hinge([0.5], 0.0).tolist()
         [0.5, 0.0]
         """
         return np.maximum(0.0, 1.0 - self.margins(w, b))
@@ -473,8 +365,7 @@ class SVMProblem(io.Persistent):
 
         Parameters
         ----------
-        w : array-like of shape (d,) or (k, d)
-        b : float or array-like of shape (k,)
+        w, b : array-like of shape (d,) or (k, d), and float or array-like of shape (k,)
 
         Returns
         -------
@@ -482,7 +373,6 @@ class SVMProblem(io.Persistent):
 
         Examples
         --------
-        >>> from maxmargin import Dataset
         >>> p = SVMProblem(Dataset([[1.0], [-2.0]], [1, -1]), loss="squared_hinge")
         >>> p.squared_hinge([0.5], 0.0).tolist()
         [0.25, 0.0]
@@ -494,8 +384,7 @@ class SVMProblem(io.Persistent):
 
         Parameters
         ----------
-        w : array-like of shape (d,) or (k, d)
-        b : float or array-like of shape (k,)
+        w, b : array-like of shape (d,) or (k, d), and float or array-like of shape (k,)
 
         Returns
         -------
@@ -504,7 +393,6 @@ class SVMProblem(io.Persistent):
 
         Examples
         --------
-        >>> from maxmargin import Dataset
         >>> ds = Dataset([[1.0], [-2.0]], [1, -1])
         >>> SVMProblem(ds).losses([0.5]).tolist()
         [0.5, 0.0]
@@ -515,14 +403,11 @@ class SVMProblem(io.Persistent):
         return xi * xi if self.loss == "squared_hinge" else xi
 
     def regularizer(self, w: Any, b: Any = 0.0) -> np.ndarray | float:
-        """The squared regularized norm ``||w~||^2``.
-
-        ``||w||^2``, plus ``(b/s)^2`` in the augmented mode (where the bias is a weight).
+        """The squared regularized norm ``||w~||^2`` (plus ``(b/s)^2`` for ``augmented``).
 
         Parameters
         ----------
-        w : array-like of shape (d,) or (k, d)
-        b : float or array-like of shape (k,)
+        w, b : array-like of shape (d,) or (k, d), and float or array-like of shape (k,)
 
         Returns
         -------
@@ -530,7 +415,6 @@ class SVMProblem(io.Persistent):
 
         Examples
         --------
-        >>> from maxmargin import Dataset
         >>> ds = Dataset([[1.0], [-2.0]], [1, -1])
         >>> float(SVMProblem(ds).regularizer([3.0], 4.0))
         9.0
@@ -545,13 +429,11 @@ class SVMProblem(io.Persistent):
 
         .. math:: P(w, b) = \tfrac12 \|\tilde w\|^2 + \textstyle\sum_i C_i \xi_i
 
-        (``C_i = C s_i``, ``C`` without weights; the squared hinge: ``C_i xi_i^2``; hard
-        margin: ``1/2 ||w~||^2``, its feasibility is checked by ``certify``).
+        (``C_i xi_i^2`` for the squared hinge; ``1/2 ||w~||^2`` for the hard margin).
 
         Parameters
         ----------
-        w : array-like of shape (d,) or (k, d)
-        b : float or array-like of shape (k,)
+        w, b : array-like of shape (d,) or (k, d), and float or array-like of shape (k,)
 
         Returns
         -------
@@ -559,7 +441,6 @@ class SVMProblem(io.Persistent):
 
         Examples
         --------
-        >>> from maxmargin import Dataset
         >>> p = SVMProblem(Dataset([[1.0], [-2.0]], [1, -1]), C=2.0)
         >>> float(p.primal_objective([0.5], 0.0))  # 0.125 + 2 * (0.5 + 0)
         1.125
@@ -571,13 +452,8 @@ class SVMProblem(io.Persistent):
         half = 0.5 * self.regularizer(w, b)
         if self.hard:
             return half
-        return half + self.C * self._weighted_sum(self.losses(w, b))
-
-    def _weighted_sum(self, v: np.ndarray) -> Any:
-        """``sum_i s_i v_i`` over axis 0 (``sum_i v_i`` without weights, as before)."""
-        if self.weights is None:
-            return v.sum(axis=0)
-        return self.weights @ v
+        xi = self.losses(w, b)
+        return half + self.C * (xi.sum(axis=0) if self.weights is None else self.weights @ xi)
 
     def lambda_objective(self, w: Any, b: Any = 0.0) -> np.ndarray | float:
         r"""The lambda-form objective (soft margin only).
@@ -585,13 +461,9 @@ class SVMProblem(io.Persistent):
         .. math:: F(w, b) = \tfrac{\lambda}{2} \|\tilde w\|^2
                   + \tfrac1n \textstyle\sum_i s_i \xi_i = P / (C n)
 
-        (``s_i = 1`` without weights; with them, each loss times its weight over the
-        ``n`` rows, as scikit-learn's ``SGDClassifier``; the squared hinge: ``xi_i^2``).
-
         Parameters
         ----------
-        w : array-like of shape (d,) or (k, d)
-        b : float or array-like of shape (k,)
+        w, b : array-like of shape (d,) or (k, d), and float or array-like of shape (k,)
 
         Returns
         -------
@@ -599,7 +471,6 @@ class SVMProblem(io.Persistent):
 
         Examples
         --------
-        >>> from maxmargin import Dataset
         >>> p = SVMProblem(Dataset([[1.0], [-2.0]], [1, -1]), C=2.0)
         >>> float(p.lambda_objective([0.5], 0.0))  # P / (C n) = 1.125 / 4
         0.28125
@@ -624,9 +495,7 @@ class SVMProblem(io.Persistent):
 
         Examples
         --------
-        >>> from maxmargin import Dataset
-        >>> p = SVMProblem(Dataset([[1.0], [-2.0]], [1, -1]))
-        >>> p.dual_weights([1.0, 0.5]).tolist()  # 1*1*1 + 0.5*(-1)*(-2)
+        >>> SVMProblem(Dataset([[1.0], [-2.0]], [1, -1])).dual_weights([1.0, 0.5]).tolist()
         [2.0]
         """
         alpha = self._alpha(alpha)
@@ -640,9 +509,7 @@ class SVMProblem(io.Persistent):
                   - \tfrac12 \|\sum_i \alpha_i y_i z_i\|^2
                   \ \left[- \textstyle\sum_i \alpha_i^2 / (4 C_i)\right]
 
-        (the bracket for the squared hinge; an example of cost ``C_i = 0`` there adds
-        0 for ``alpha_i = 0`` and ``inf`` otherwise). Feasibility (box, equality) is not
-        checked here: see ``certify``.
+        (the bracket for the squared hinge). Feasibility is not checked: see ``certify``.
 
         Parameters
         ----------
@@ -654,7 +521,6 @@ class SVMProblem(io.Persistent):
 
         Examples
         --------
-        >>> from maxmargin import Dataset
         >>> p = SVMProblem(Dataset([[1.0], [-1.0]], [1, -1]))
         >>> float(p.dual_objective([0.5, 0.5]))  # 1 - 1/2 * 1^2
         0.5
@@ -672,9 +538,8 @@ class SVMProblem(io.Persistent):
     def _diagonal_term(self, alpha: np.ndarray) -> Any:
         """``sum_i alpha_i^2 / (4 C_i)``: the squared hinge's addition to the dual.
 
-        As ``(alpha_i / (2 sqrt C_i))^2``, whose quotient neither over- nor underflows
-        where ``alpha_i^2`` would; ``C_i = 0`` (weight 0) fixes ``alpha_i = 0``: 0 there,
-        ``inf`` for any other value.
+        As ``(alpha_i / (2 sqrt C_i))^2``, which does not overflow where ``alpha_i^2`` would;
+        ``C_i = 0`` fixes ``alpha_i = 0`` (any other value: ``inf``).
         """
         costs = self.costs
         pos = costs > 0
@@ -683,10 +548,7 @@ class SVMProblem(io.Persistent):
         return np.einsum("...j,...j->...", q, q)
 
     def weights_from_dual(self, alpha: Any) -> tuple[np.ndarray, float | None]:
-        """The primal ``(w, b)`` mapped from alpha: ``w = sum alpha_i y_i x_i``.
-
-        The same map for both losses (the squared hinge's KKT conditions add
-        ``alpha_i = 2 C_i xi_i``, which fixes the free ``b`` from any ``alpha_i > 0``).
+        """The primal ``(w, b)`` mapped from alpha: ``w = sum alpha_i y_i x_i`` (both losses).
 
         Parameters
         ----------
@@ -696,12 +558,10 @@ class SVMProblem(io.Persistent):
         -------
         w : ndarray of shape (d,)
         b : float or None
-            ``s * v_{d+1}`` for ``augmented``, ``0`` for ``none``, and ``None`` for
-            ``free`` (there b comes from the equality multiplier or the margin SVs).
+            None for ``free`` (its b is not a function of alpha alone).
 
         Examples
         --------
-        >>> from maxmargin import Dataset
         >>> p = SVMProblem(Dataset([[1.0], [-1.0]], [1, -1]), intercept="none")
         >>> w, b = p.weights_from_dual([0.5, 0.5])
         >>> w.tolist(), b
@@ -711,24 +571,16 @@ class SVMProblem(io.Persistent):
         return w, (None if self.intercept == "free" else float(b))
 
     def to_cvxpy(self, form: str = "primal", objective: str = "C") -> Any:
-        """The problem as a textbook ``cvxpy.Problem``, to print, solve and teach with.
+        """The problem as a textbook ``cvxpy.Problem``: see :mod:`maxmargin.cvxpy_models`.
 
-        ``primal``: ``min 1/2 ||w~||^2 + C sum_i xi_i  s.t.  y_i (w.x_i + b) >= 1 - xi_i,
-        xi_i >= 0`` with variables ``w``, ``b``, ``xi`` (``model.var_dict``), the margin
-        constraints as one vectorised ``model.constraints[0]`` whose ``dual_value`` is
-        ``alpha``. ``dual``: ``max sum_i alpha_i - 1/2 ||sum_i alpha_i y_i z_i||^2  s.t.
-        0 <= alpha_i <= C, sum_i alpha_i y_i = 0`` with variable ``alpha``. The squared
-        hinge: ``C sum_i xi_i^2`` in the primal; ``- sum_i alpha_i^2 / (4 C)`` in the dual,
-        which has no upper bound. Details, the hard margin and the intercept modes:
-        :mod:`maxmargin.cvxpy_models` (cvxpy is imported there, on first call).
+        The primal's variables are ``w``, ``b``, ``xi``; ``constraints[0].dual_value`` is
+        ``alpha``. The dual's variable is ``alpha``.
 
         Parameters
         ----------
         form : {"primal", "dual"}
         objective : {"C", "lambda"}
-            ``"C"``: the C form ``P`` (and its dual ``D``); ``"lambda"``: the lambda form
-            ``F = P / (C n)``, whose multipliers are ``lam * alpha`` (soft margin only).
-            Both have the optimum of :func:`maxmargin.solve`, in their own units.
+            The C form ``P``, or the lambda form ``F = P / (C n)`` (multipliers ``lam alpha``).
 
         Returns
         -------
@@ -736,7 +588,6 @@ class SVMProblem(io.Persistent):
 
         Examples
         --------
-        >>> from maxmargin import Dataset
         >>> p = SVMProblem(Dataset([[1.0], [-1.0]], [1, -1]), C=2.0)
         >>> primal, dual = p.to_cvxpy("primal"), p.to_cvxpy("dual")
         >>> sorted(primal.var_dict), sorted(dual.var_dict)

@@ -1,8 +1,6 @@
 """The certified optimum of an SVMProblem: ExactSolution, with or without its data.
 
-Its file (``maxmargin.solution/2``, docs/formats.md) holds the point, the support sets,
-the certificate and the problem; read back without the data it is the same class, the
-file's word (``predict`` works, the problem's data are absent); with the data,
+Its file is ``maxmargin.solution/2`` (``docs/formats.md``); read with the data,
 :meth:`ExactSolution.with_data` recomputes the certificate: a file is not a proof.
 """
 
@@ -52,35 +50,22 @@ class ExactSolution(io.Persistent):
     alpha : ndarray of shape (n,)
         Dual multipliers.
     support, margin_support, bound_support : ndarray of int
-        The support vectors ``alpha > 0``; those on the margin (``0 < alpha < C``,
-        ``y f = 1``); those at the bound (``alpha = C``: inside the margin or
-        misclassified; always empty for hard margin), read off alpha to the accuracy
-        the certificate proves (:func:`maxmargin.certificate.support_sets`). The
-        squared hinge has no bound: every support vector is free (``margin_support``
-        is ``support``, at ``y f = 1 - alpha / (2 C_i)``; ``bound_support`` is empty).
+        ``alpha > 0``; on the margin (``0 < alpha < C``); at the bound (``alpha = C``; none
+        for the hard margin and the squared hinge), to the accuracy the certificate proves.
     sv_tol : float
-        ``tau max(alpha)``: alpha's threshold for a support vector, ``tau`` the square
-        root of the certificate's accuracy (between 1.5e-8 and 1e-3); a bound SV has
-        ``alpha_i >= (1 - tau) C_i``. Relative to alpha's own size, never to C alone.
+        ``tau max(alpha)``: alpha's threshold for a support vector (``docs/formulations.md``).
     primal_objective, dual_objective, duality_gap : float
         The certificate's, recomputed in numpy (C form).
     training_error : float
         Fraction of the training examples misclassified (``y_i f_i <= 0``).
     margin : float
-        ``1 / ||w~||``: the geometric margin in the space the QP sees (for
-        ``augmented`` that includes the bias coordinate ``b/s``; for free/none it is
-        ``1/||w||``). ``inf`` when ``w~ = 0``. Also :attr:`geometric_margin` (the name
-        that says which margin it is); :attr:`feature_margin` ``1/||w||`` and
-        :attr:`margin_width` ``2/||w||`` are the feature space's (docs/formulations.md,
-        "Three margins").
+        ``1 / ||w~||`` in the space the QP sees (``inf`` when ``w~ = 0``; see
+        ``docs/formulations.md``, "Three margins").
     certificate : Certificate
-        Recomputed from the data by :func:`maxmargin.certify`; in a solution read from a
-        file without its data, the file's word (:meth:`with_data` recomputes it).
+        Recomputed from the data (read from a file without them: the file's word).
     status : str
-        ``"optimal"`` (solver converged and certificate ok), ``"optimal_inaccurate"``
-        (the solver reported trouble but the certificate proves optimality), or
-        ``"uncertified"`` (the certificate failed, or double precision cannot decide
-        it: see ``certificate.undecided``; a warning was issued).
+        ``"optimal"``, ``"optimal_inaccurate"`` (the certificate proves what the solver
+        doubted) or ``"uncertified"`` (with a warning).
     solver, interface, form : str
     solve_seconds : float
         Wall time of build + solve + polish + certificate.
@@ -134,39 +119,18 @@ class ExactSolution(io.Persistent):
 
     @property
     def geometric_margin(self) -> float:
-        """``1/||w~||``, the margin in the QP's space (:attr:`margin` by its name).
-
-        The distance from the decision hyperplane to the hyperplanes ``f = +-1`` in the
-        space the regulariser measures, with ``w~ = (w, b/s)`` for ``augmented`` (the
-        space ``z = (x, s)``) and ``w~ = w`` otherwise; ``inf`` when ``w~ = 0``. The
-        same quantity as :attr:`RegularizationPath.geometric_margin
-        <maxmargin.RegularizationPath.geometric_margin>` (docs/formulations.md, "Three
-        margins").
-        """
+        """``1/||w~||``, the margin in the QP's space (:attr:`margin` by its name)."""
         return self.margin
 
     @property
     def feature_margin(self) -> float:
-        """``1/||w||``, the margin in the feature space ``x`` (the bias left out).
-
-        The distance from the decision boundary ``w.x + b = 0`` to the lines ``f = +-1``
-        drawn in ``x``; equal to :attr:`geometric_margin` unless ``augmented``, where it
-        is larger (``||w|| <= ||w~||``); ``inf`` when ``w = 0``. The same quantity as
-        :attr:`RegularizationPath.feature_margin
-        <maxmargin.RegularizationPath.feature_margin>`.
-        """
+        """``1/||w||``, the margin in the feature space ``x`` (the bias left out)."""
         nrm = float(np.linalg.norm(self.w))
         return 1.0 / nrm if nrm > 0 else math.inf
 
     @property
     def margin_width(self) -> float:
-        """``2/||w||``, the width of the band between ``f = +1`` and ``f = -1`` in ``x``.
-
-        The lecture notes' ``M = 2/||w||``: twice :attr:`feature_margin`, in the feature
-        space (the bias left out), as :attr:`RegularizationPath.margin_width
-        <maxmargin.RegularizationPath.margin_width>`. In the QP's space the width is
-        ``2 * geometric_margin`` (the same unless ``augmented``).
-        """
+        """``2/||w||``, the lecture notes' width of the band between ``f = +1`` and ``f = -1``."""
         return 2.0 * self.feature_margin
 
     def decision_function(self, X: Any) -> np.ndarray:
@@ -214,27 +178,17 @@ class ExactSolution(io.Persistent):
     def with_data(self, data: Dataset, *, tol: float | None = None) -> ExactSolution:
         """The solution on ``data``, its certificate recomputed from them with numpy.
 
-        A file is not a proof: ``ExactSolution.from_json(file, data)`` ends here. The
-        file's point ``(w, b, alpha)``, support sets and solver fields are kept; the
-        certificate is :func:`maxmargin.certify`'s on ``data``.
-
         Parameters
         ----------
         data : Dataset
-            The data it was solved on (the same rows in the same order).
+            The data it was solved on, rows in the same order.
         tol : float, optional
             Tolerance of the recomputed certificate (default: the file's).
 
         Returns
         -------
         ExactSolution
-            ``status`` ``"uncertified"`` (and a RuntimeWarning) when the point does not
-            certify on ``data``: other data, or an edited file.
-
-        Raises
-        ------
-        DataError
-            ``data`` of another shape, or with other feature names.
+            ``"uncertified"`` (and a RuntimeWarning) when it does not certify on ``data``.
 
         Examples
         --------
@@ -255,9 +209,6 @@ class ExactSolution(io.Persistent):
     def support_kinds(self) -> str:
         """The support vectors by kind, in words (the summary's and the reports').
 
-        ``margin M, bound B`` (``0 < alpha_i < C_i`` and ``alpha_i = C_i``); the squared
-        hinge has no box (``alpha_i = 2 C_i xi_i``): its support vectors are one kind.
-
         Examples
         --------
         >>> from maxmargin import Dataset, SVMProblem, solve
@@ -274,8 +225,6 @@ class ExactSolution(io.Persistent):
         Returns
         -------
         str
-            Objectives, gap, KKT residuals, certificate verdict, margin, support vectors,
-            training error and time, one per line.
 
         Examples
         --------
@@ -339,9 +288,8 @@ class ExactSolution(io.Persistent):
 def recertified_status(status: str, cert: Any, what: str) -> str:
     """The status of a solution read from a file once ``cert`` is recomputed on its data.
 
-    ``"uncertified"`` with a RuntimeWarning naming ``what`` when the point does not certify
-    (other data, or an edited file); ``"optimal_inaccurate"`` when the file's solve was not
-    certified but the point is now; else the file's ``status``. Linear and kernel alike.
+    ``"uncertified"`` (with a warning) when it does not certify; ``"optimal_inaccurate"``
+    when the file's was uncertified but the point certifies now; else the file's.
     """
     if not cert.ok:
         warnings.warn(

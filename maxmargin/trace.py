@@ -1,11 +1,7 @@
-"""The recorded trajectory of an online learner: :class:`Trace`.
+"""The recorded trajectory of an online learner at its checkpoints: :class:`Trace`.
 
-A trace is what :func:`maxmargin.online.run` returns and what the comparison with the
-exact optimum consumes. Everything is recorded at checkpoints only (geometric in ``t``
-plus the end of every epoch), so recording costs little and evaluation against the
-optimum can be vectorised over checkpoints afterwards. Weights produced elsewhere
-(scikit-learn's ``partial_fit``, river, a paper's code) become a trace through
-:meth:`Trace.from_weights`, which records what they lack in :attr:`Trace.missing`.
+What :func:`maxmargin.online.run` returns and the comparison consumes; weights from
+elsewhere become one through :meth:`Trace.from_weights` (``docs/learners.md``).
 """
 
 from __future__ import annotations
@@ -37,65 +33,47 @@ class Trace(io.Persistent):
 
     Parameters
     ----------
-    learner : str
-        Registry name of the learner (``"perceptron"``, ``"pegasos"``, ...), or the name
-        given to :meth:`from_weights`.
+    learner, data : str
+        The learner's registry name (or :meth:`from_weights`' name), the data set's name.
     params : dict
         The learner's parameters (``intercept`` included).
     order : {"cyclic", "shuffle", "sample", "external"}
-        ``"external"``: the weights came from elsewhere (:meth:`from_weights`); which
-        example each step saw is not known.
+        ``"external"``: the weights came from elsewhere (:meth:`from_weights`).
     seed : int or None
-        Seed of the order; ``maxmargin.online.schedule(n, epochs, order, seed)``
-        regenerates the example visited at every step (None for ``external``).
-    data : str
-        Name of the data set.
+        Seed of the order (``maxmargin.online.schedule`` regenerates it).
     intercept : {"none", "augmented", "free"}
     intercept_scaling : float
         ``s`` of the augmented mode (the learner saw ``z = (x, s)``).
     n, d, epochs : int
-    t : ndarray of shape (k,), int64
-        Steps (examples seen) at the checkpoints, increasing, last = ``epochs * n``.
-    epoch : ndarray of shape (k,), int64
-        The (1-based) epoch each checkpoint falls in, ``ceil(t / n)``.
+    t, epoch : ndarray of shape (k,), int64
+        Steps at the checkpoints (increasing, last ``epochs * n``) and their 1-based epoch.
     w : ndarray of shape (k, d)
-        Weights on the original features after step ``t``: the learner's output (the
-        pocket for ``pocket``, the average for ``averaged_perceptron``).
+        The learner's output weights on the original features after step ``t``.
     b : ndarray of shape (k,)
         Intercept: ``s * w_{d+1}`` (augmented), 0 (none), ``-theta`` (Winnow).
     mistakes : ndarray of shape (k,), int64
-        Cumulative online mistakes :math:`\sum_{s\le t} \mathbb 1[y_s f_s(x_s) \le 0]` of
-        the predicting iterate, before its update.
+        Cumulative online mistakes :math:`\sum_{s\le t} \mathbb 1[y_s f_s(x_s) \le 0]`.
     loss : ndarray of shape (k,)
-        Cumulative online hinge :math:`\sum_{s\le t} \max(0, 1 - y_s\, \tilde w_s\cdot
-        z_s)`, each evaluated before the update of step ``s``.
+        Cumulative online hinge :math:`\sum_{s\le t} \max(0, 1 - y_s\, \tilde w_s\cdot z_s)`.
     sqnorm : ndarray of shape (k,)
-        Cumulative :math:`\sum_{s\le t} \|\tilde w_s\|^2` (same iterates), so that the
-        regret against ``u`` is ``lam/2 * sqnorm + loss - sum_{s<=t} f_s(u)``.
+        Cumulative :math:`\sum_{s\le t} \|\tilde w_s\|^2` (for the regret).
     seconds : ndarray of shape (k,)
-        Cumulative learning time (compiled loop only; recording and evaluation excluded).
+        Cumulative learning time (compiled loop only).
     w_avg, b_avg : ndarray of shape (k, d) and (k,), optional
-        The averaged iterate where the average is the theoretical output (Pegasos and
-        online subgradient: mean of ``w_1..w_t``; voted perceptron: ``sum c_k v_k / T``).
+        The averaged iterate, where it is the theoretical output.
     dual, dual_avg : ndarray of shape (k, n), optional
-        Implied dual point ``a`` with ``w~ = sum_i a_i y_i z_i`` (and of ``w_avg``), when
-        run with ``record_dual=True`` for a learner that has one.
+        Implied dual point (``record_dual=True``), and of ``w_avg``.
     extras : dict of str -> ndarray
         Learner-specific arrays (pocket errors, voted perceptron updates, ...).
     final_train_error : float
-        Training error of the final output (for the voted perceptron: of the vote).
+        Training error of the final output.
     timings : dict of str -> float
         ``learn_seconds``, ``setup_seconds``, ``record_seconds``, ``ns_per_step``.
     missing : dict of str -> str
-        Fields the trace does not really hold (filled with NaN), with the reason:
-        empty for :func:`~maxmargin.online.run`'s traces; ``mistakes``, ``loss``,
-        ``sqnorm`` (and ``seconds`` when not given) for :meth:`from_weights`. Scoring
-        reports what needs them as N/A, with this reason.
+        Fields the trace does not hold (NaN), with the reason scoring gives for N/A.
     declares : dict
-        What the learner declared (its objective, whether it is mistake-driven, its rate,
-        ...: :class:`maxmargin.online.learner.Declared`), so that the trace can be scored as
-        its run was without the learner object; ``{"objective": ...}`` and ``svm_space``
-        only for :meth:`from_weights` (its ``kind``); empty when unknown.
+        What the learner declared (:class:`maxmargin.online.learner.Declared`); empty when
+        unknown.
 
     Examples
     --------
@@ -164,47 +142,33 @@ class Trace(io.Persistent):
     ) -> Trace:
         r"""A trace from weights produced elsewhere, to be scored like any run.
 
-        The checkpoints are ``t`` (steps, e.g. examples seen or ``epoch * n``) and the
-        classifier there is ``f(x) = W[k] . x + b[k]``. A trajectory of weights alone
-        lacks what the compiled learners record at every step: the per-step losses
-        (regret), the online mistakes, the implied dual points. They are filled with NaN
-        and named in :attr:`missing`, so that scoring says N/A and why.
+        What weights alone lack (per-step losses, mistakes, dual points) is NaN and named
+        in :attr:`missing`.
 
         Parameters
         ----------
         t : array-like of shape (k,)
             Positive integers, strictly increasing.
         W : array-like of shape (k, d), or a sequence of k arrays of d entries each
-            The weights at the checkpoints, one row per checkpoint. A 2-D array with
-            ``k = d`` is refused: its orientation cannot be checked; pass ``list(W)``
-            (its rows, one per checkpoint) to say they are the snapshots.
+            One row per checkpoint (a square array is refused: pass ``list(W)``).
         b : array-like of shape (k,), optional
-            The intercepts; None: no intercept (all 0).
+            The intercepts; None: all 0.
         name : str
-            The learner's name in reports (``trace.learner``).
+            The learner's name in reports.
         data : Dataset, optional
-            The training data (gives ``n``, ``d``, its name and the final training
-            error); else give ``n`` and ``d``.
+            The training data; else give ``n`` and ``d``.
         n, d : int, optional
         intercept : {"free", "augmented", "none"}, optional
-            How ``b`` relates to the objective: ``"free"`` unregularised (scikit-learn,
-            LIBSVM; the default when ``b`` is given), ``"augmented"`` regularised as the
-            weight ``b/s`` of a constant feature ``s = intercept_scaling``, ``"none"``
-            (the default without ``b``).
+            How ``b`` is regularised (default ``"free"`` with ``b``, ``"none"`` without).
         intercept_scaling : float > 0
         w_avg, b_avg : array-like of shape (k, d) and (k,), optional
-            An averaged iterate, when the learner keeps one.
-        mistakes : array-like of shape (k,), optional
-            Cumulative online mistakes, when the learner counted them.
-        seconds : array-like of shape (k,), optional
-            Cumulative learning time.
-        params : dict, optional
-            The learner's parameters, for the record.
-        extras : dict, optional
+            An averaged iterate.
+        mistakes, seconds : array-like of shape (k,), optional
+            Cumulative online mistakes, and learning time.
+        params, extras : dict, optional
+            The learner's parameters, and its extra arrays, for the record.
         kind : {"objective", "linear", "mistakes"}, default "objective"
-            What the weights are scored on (:attr:`declares`): ``objective``, they
-            minimise the problem's objective (every quantity); ``linear``, another linear
-            classifier (margin, cosine, errors); ``mistakes``, errors only.
+            What the weights are scored on: every quantity, a linear classifier's, errors.
 
         Returns
         -------
@@ -214,9 +178,7 @@ class Trace(io.Persistent):
         Raises
         ------
         ParameterError
-            ``t`` not positive increasing integers, shapes that do not match ``t`` and
-            ``d`` (a transposed ``W``), a square ``W`` array, neither ``data`` nor
-            ``n`` and ``d``.
+            Steps, shapes or intercepts that do not fit; neither ``data`` nor ``n``, ``d``.
 
         Examples
         --------
@@ -256,22 +218,17 @@ class Trace(io.Persistent):
             )
         Wa = None if w_avg is None else _rows("w_avg", w_avg, k, d)
         ba = None if Wa is None else (np.zeros(k) if b_avg is None else _vector("b_avg", b_avg, k))
-        missing = {"loss": _FROM_WEIGHTS, "sqnorm": _FROM_WEIGHTS}
-        if mistakes is None:
-            mk = np.full(k, np.nan)
-            missing["mistakes"] = _FROM_WEIGHTS
-        else:
+        given = {"loss": None, "sqnorm": None, "mistakes": mistakes, "seconds": seconds}
+        missing = {key: _FROM_WEIGHTS for key, v in given.items() if v is None}
+        mk = np.full(k, np.nan)
+        if mistakes is not None:
             mk = _vector("mistakes", mistakes, k)
             if np.any(mk < 0) or np.any(np.diff(mk) < 0) or np.any(mk != np.round(mk)):
                 raise ParameterError(
                     "mistakes must be cumulative counts: integers >= 0, non-decreasing"
                 )
             mk = mk.astype(np.int64)
-        if seconds is None:
-            sec = np.full(k, np.nan)
-            missing["seconds"] = _FROM_WEIGHTS
-        else:
-            sec = _vector("seconds", seconds, k)
+        sec = np.full(k, np.nan) if seconds is None else _vector("seconds", seconds, k)
         err = math.nan
         if data is not None and np.all(np.isfinite(Wm[-1])) and np.isfinite(bv[-1]):
             f = np.asarray(data.X @ Wm[-1]).ravel() + bv[-1]
@@ -318,13 +275,7 @@ class Trace(io.Persistent):
     def finite(self) -> np.ndarray:
         """Checkpoints whose weights (and averaged weights) are all finite, shape (k,).
 
-        A kernel learner with a kernel other than the linear one has no weights on the
-        features (its ``w`` is NaN by design): its bias and, when recorded, its dual
-        coefficients are what must stay finite.
-
-        Returns
-        -------
-        ndarray of bool
+        A nonlinear kernel learner's ``w`` is NaN by design: its bias and dual are checked.
         """
         if self.params.get("kernel", "linear") != "linear":
             ok = np.isfinite(self.b)
@@ -336,27 +287,14 @@ class Trace(io.Persistent):
 
     @property
     def diverged_at(self) -> int | None:
-        """The first checkpoint step ``t`` whose weights are not finite (None: never).
-
-        A learner whose step size is too large for the data (``subgradient`` with a
-        large ``lam``) overflows to inf and then NaN; weights from elsewhere may hold
-        NaN for their own reasons. Every checkpoint from this one on is meaningless;
-        :meth:`divergence` says it in words.
-
-        Returns
-        -------
-        int or None
-        """
+        """The first checkpoint step ``t`` whose weights are not finite (None: never)."""
         bad = np.flatnonzero(~self.finite)
         return None if bad.size == 0 else int(self.t[bad[0]])
 
     def divergence(self) -> str:
         """Where the run diverged, in words ("" when it did not).
 
-        The first checkpoint whose weights are not finite and the last finite one; the
-        step-size hint only for a learner whose parameters set a step size (``eta``,
-        ``eta0``, ``step``): weights from elsewhere, or a learner without one, may not
-        be finite for another reason.
+        The step-size hint only for a learner whose parameters set a step size.
 
         Returns
         -------
@@ -403,7 +341,6 @@ class Trace(io.Persistent):
         Returns
         -------
         ndarray of shape (k, d')
-            ``d' = d + 1`` for intercept ``augmented``, else ``d``.
 
         Examples
         --------
@@ -464,9 +401,7 @@ class Trace(io.Persistent):
         Parameters
         ----------
         path : str or Path
-            A directory, existing or written with a trailing ``/`` (files
-            ``DIR/<learner>.npz`` and ``.json``, docs/cli.md), or a stem
-            (``out/run1`` -> ``out/run1.npz``, ``out/run1.json``).
+            A directory (existing, or with a trailing ``/``: ``DIR/<learner>.npz``), or a stem.
 
         Returns
         -------
@@ -493,21 +428,15 @@ class Trace(io.Persistent):
     def load(cls, path: str | Path, data: Any = None, intercept: str | None = None) -> Trace:
         """Read a trajectory file: a :meth:`save` pair, or a plain ``.npz`` of weights.
 
-        The one reader of trajectory files (``maxmargin compare --trace`` calls it).
-
         Parameters
         ----------
         path : str or Path
-            The ``.npz``, the ``.json`` or the stem of a pair :meth:`save` wrote; or a
-            plain ``.npz`` holding arrays ``t`` and ``W`` and optionally ``b``, ``w_avg``,
-            ``b_avg``, ``mistakes`` and ``kind``, read through :meth:`from_weights` with
-            the file's stem as the learner's name.
+            A pair's ``.npz``, ``.json`` or stem; or a plain ``.npz`` with arrays ``t``, ``W``
+            (optionally ``b``, ``w_avg``, ``b_avg``, ``mistakes``, ``kind``): :meth:`from_weights`.
         data : Dataset, optional
-            The training data. A plain ``.npz`` needs it (its ``n`` and ``d``, and the
-            final training error); a pair is checked against it.
+            The training data: needed for a plain ``.npz``, checked against a pair.
         intercept : {"free", "augmented", "none"}, optional
-            For a plain ``.npz``: how ``b`` relates to the objective, as in
-            :meth:`from_weights`. A pair keeps the intercept it recorded.
+            For a plain ``.npz``, as in :meth:`from_weights`.
 
         Returns
         -------
@@ -516,12 +445,9 @@ class Trace(io.Persistent):
         Raises
         ------
         DataError
-            No such file, a name that is neither ``.npz`` nor ``.json``, a ``.json``
-            without its ``.npz``, a file that is not a readable ``.npz``, a plain
-            ``.npz`` without ``t`` or ``W``, a pair recorded on other data.
+            No such file, not a trajectory, or a pair recorded on other data.
         ParameterError
-            ``path`` not a file name; a plain ``.npz`` without ``data``; arrays that
-            :meth:`from_weights` refuses (the message names the file).
+            ``path`` not a file name; a plain ``.npz`` without ``data`` or with bad arrays.
 
         Examples
         --------
@@ -668,18 +594,8 @@ def _data_shape(data: Any, n: int | None, d: int | None) -> tuple[int, int]:
 def _steps_of(t: Any) -> np.ndarray:
     """The checkpoints of a trace from elsewhere: positive increasing integers."""
     tt = np.asarray(t)
-    if (
-        tt.ndim != 1
-        or tt.size == 0
-        or not (
-            np.issubdtype(tt.dtype, np.integer)
-            or (
-                np.issubdtype(tt.dtype, np.floating)
-                and np.all(np.isfinite(tt))
-                and np.all(tt == np.round(tt))
-            )
-        )
-    ):
+    whole = np.issubdtype(tt.dtype, np.floating) and np.all(np.isfinite(tt) & (tt == np.round(tt)))
+    if tt.ndim != 1 or tt.size == 0 or not (np.issubdtype(tt.dtype, np.integer) or whole):
         raise ParameterError(
             f"t must be a 1-D array of k >= 1 integer steps; got shape {tt.shape}, dtype {tt.dtype}"
         )
