@@ -1,17 +1,9 @@
 """Run a study's tasks: local processes (joblib's loky) or a Dask distributed cluster.
 
-Both routes run the same three task functions of :mod:`maxmargin.studies.cells` and hand
-every finished cell to the same :class:`Tracker`, which writes its file, counts attempts
-and decides the one retry, so both give the same table.
-
-Faults. A cell that raises comes back as an error record (the task function catches it)
-and is retried once. A worker that dies is handled by the engine's own means: Dask
-reschedules the tasks it was running and gives up on a task that killed more than
-``distributed.scheduler.allowed-failures`` workers (set to 1 for ``local:N`` clusters;
-a remote scheduler keeps its own setting, 3 by default). In the local route the
-executor breaks and every task then in flight is a suspect: a lone suspect is charged an
-attempt, several are each rerun alone (uncharged), which finds the culprit without
-penalising the others.
+Both routes hand every finished cell to the same :class:`Tracker` (its file, its attempts,
+its one retry), so both give the same table. A worker that dies: Dask reschedules its
+tasks; locally every task then in flight is a suspect, a lone one charged an attempt,
+several each rerun alone (uncharged), which finds the culprit without penalising others.
 """
 
 from __future__ import annotations
@@ -63,13 +55,7 @@ class StudyProgress(Progress):
 
 
 class Tracker:
-    """Record each finished cell once (atomically) and decide its retry.
-
-    Parameters
-    ----------
-    store : Store
-    bar : Progress
-    """
+    """Record each finished cell once (atomically) and decide its retry."""
 
     def __init__(self, store: Store, bar: Progress) -> None:
         self.store = store
@@ -141,10 +127,6 @@ class _Task:
 def usable_cpus() -> int:
     """The CPUs this process may run on (its affinity mask, e.g. ``taskset``; else all).
 
-    Returns
-    -------
-    int
-
     Examples
     --------
     >>> usable_cpus() >= 1
@@ -165,11 +147,7 @@ def _thread_env(n_workers: int) -> dict[str, str]:
 
 
 class _LocalRunner:
-    """At most ``2 n`` tasks in flight on loky's reusable process pool, deaths handled.
-
-    Two per worker, so a worker finds its next task queued while this process writes
-    the last one's file.
-    """
+    """At most ``2 n`` tasks in flight (each worker's next one queued) on loky's pool."""
 
     def __init__(self, n_workers: int) -> None:
         self.n = n_workers
@@ -182,9 +160,8 @@ class _LocalRunner:
     def run(self, tasks: list[_Task], on_done: Callable[[_Task, str, Any], bool]) -> None:
         """Run ``tasks``, calling ``on_done(task, outcome, value)`` as each finishes.
 
-        The outcome is ``ok`` (value: the result), ``raised`` (the exception), ``died``
-        (a message: it ran alone) or ``suspect`` (it ran beside others; it is rerun alone
-        whatever is returned). A true return value of ``on_done`` requeues the task.
+        Outcomes: ``ok``, ``raised``, ``died`` (alone) or ``suspect`` (beside others: rerun
+        alone); ``on_done`` returning True requeues the task.
         """
         from joblib.externals.loky import BrokenProcessPool
 
@@ -235,11 +212,7 @@ def _settle(
     normal: deque,
     alone: deque,
 ) -> bool:
-    """Hand every finished future to ``on_done`` and requeue as it says.
-
-    True when a worker died (alone: its task ``died``; beside others: each ``suspect``,
-    rerun alone).
-    """
+    """Hand every finished future to ``on_done`` and requeue as it says; True: a worker died."""
     from joblib.externals.loky import BrokenProcessPool
 
     broken, msg = [], "worker died"
@@ -315,18 +288,7 @@ def _separabilities(plan: Plan) -> dict[str, tuple[Any, str]]:
 def run_local(
     plan: Plan, pending: list[CellJob], store: Store, tracker: Tracker, n_jobs: int | None
 ) -> None:
-    """Run ``pending`` cells (and the exact solves they need) on local processes.
-
-    Parameters
-    ----------
-    plan : Plan
-    pending : list of CellJob
-    store : Store
-    tracker : Tracker
-    n_jobs : int or None
-        Processes (None: one per CPU, at most one per cell); 1 runs everything in this
-        process, one task after another.
-    """
+    """Run ``pending`` cells (and the exact solves they need) on ``n_jobs`` local processes."""
     spec = plan.spec
     if n_jobs == 1:
         runner: Any = _SerialRunner()
@@ -417,14 +379,6 @@ def run_local(
 def parse_scheduler(text: str) -> tuple[str, Any]:
     """``local:N`` -> ("local", N); ``tcp://HOST:PORT`` (or any address) -> ("address", it).
 
-    Parameters
-    ----------
-    text : str
-
-    Returns
-    -------
-    tuple
-
     Examples
     --------
     >>> parse_scheduler("local:2"), parse_scheduler("tcp://10.0.0.1:8786")
@@ -469,17 +423,7 @@ def _client(scheduler: str) -> tuple[Any, Any]:
 def run_dask(
     plan: Plan, pending: list[CellJob], store: Store, tracker: Tracker, scheduler: str
 ) -> None:
-    """Run ``pending`` cells on a Dask cluster: one graph, the solves as dependencies.
-
-    Parameters
-    ----------
-    plan : Plan
-    pending : list of CellJob
-    store : Store
-    tracker : Tracker
-    scheduler : str
-        ``tcp://HOST:PORT`` or ``local:N``.
-    """
+    """Run ``pending`` cells on a Dask cluster: one graph, the solves as dependencies."""
     from distributed import as_completed
 
     spec = plan.spec
