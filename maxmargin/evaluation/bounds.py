@@ -28,18 +28,8 @@ def feasible_dual(alpha: Any, problem: SVMProblem) -> np.ndarray:
 
     Clips into the box :math:`0 \le \alpha_i \le C_i` (squared hinge: :math:`\alpha_i \ge
     0`); for intercept ``free`` it then restores :math:`\sum_i \alpha_i y_i = 0` by
-    scaling down the class with the larger total.
-
-    Parameters
-    ----------
-    alpha : array-like of shape (n,) or (k, n)
-    problem : SVMProblem
-        A soft-margin problem.
-
-    Returns
-    -------
-    ndarray of the same shape
-        The feasible point(s); non-finite entries become 0.
+    scaling down the class with the larger total. ``alpha``: (n,) or (k, n); non-finite
+    entries become 0.
 
     Examples
     --------
@@ -72,16 +62,6 @@ def fit_rate(t: Any, values: Any) -> float:
     :math:`t \ge \sqrt{T}`, ``T = max(t)`` (the half on the log-t axis); non-positive or
     non-finite values are left out; ``nan`` with fewer than 3 usable points.
 
-    Parameters
-    ----------
-    t : array-like of shape (k,)
-        Steps (> 0).
-    values : array-like of shape (k,)
-
-    Returns
-    -------
-    float
-
     Examples
     --------
     >>> t = np.array([1, 10, 100, 1000, 10000])
@@ -105,17 +85,7 @@ def quadratic_mistake_bound(L: Any, a: Any) -> np.ndarray:
     r"""The largest ``M`` with :math:`M \le L + a\sqrt M`: :math:`((a + \sqrt{a^2 + 4L})/2)^2`.
 
     The exact solution of the perceptron's :math:`M \le L + a\sqrt M` (``a = ||u|| R``,
-    ``L`` the hinge of ``u``); Novikoff's :math:`a^2` when ``L = 0``.
-
-    Parameters
-    ----------
-    L : array-like, >= 0
-    a : array-like, >= 0
-        Broadcast together.
-
-    Returns
-    -------
-    ndarray
+    ``L`` the hinge of ``u``, broadcast together); Novikoff's :math:`a^2` when ``L = 0``.
 
     Examples
     --------

@@ -205,29 +205,12 @@ class KernelComparison(io.Persistent):
     scores: tuple[KernelScore, ...] = io.persist(io.Nested(KernelScore, many=True), key="runs")
 
     def with_data(self, data: Dataset, *, tol: float | None = None) -> KernelComparison:
-        """The comparison on ``data``: its optimum re-certified from them with numpy.
-
-        Parameters
-        ----------
-        data : Dataset
-            The data it was computed on (the same rows in the same order).
-        tol : float, optional
-            Tolerance of the recomputed certificate (default: the file's).
-
-        Returns
-        -------
-        KernelComparison
-        """
+        """The comparison on ``data``: its optimum re-certified (``tol``: default the file's)."""
         optimum = self.optimum.with_data(data, tol=tol)
         return dataclasses.replace(self, problem=optimum.problem, optimum=optimum)
 
     def summary(self) -> str:
-        """One line per learner at its last checkpoint (the median over the seeds).
-
-        Returns
-        -------
-        str
-        """
+        """One line per learner at its last checkpoint (the median over the seeds)."""
         nov = "n/a" if self.novikoff is None else f"{self.novikoff:.4g}"
         k = len(self.seeds)
         lines = [
@@ -405,7 +388,6 @@ def compare_kernel(
         Names (built for the problem) or instances (checked to solve the same problem).
     kernel, gamma, degree, coef0
         The kernel (:mod:`maxmargin.kernels`), by name.
-
     C : float > 0
         The soft-margin parameter.
     intercept : {"free", "none"}

@@ -104,15 +104,6 @@ class Reference(io.Persistent):
     def with_data(self, data: Dataset) -> Reference:
         """Both optima on ``data``, their certificates recomputed with numpy.
 
-        Parameters
-        ----------
-        data : Dataset
-            The data the comparison ran on.
-
-        Returns
-        -------
-        Reference
-
         Examples
         --------
         >>> from maxmargin import compare, make_separable
@@ -246,18 +237,7 @@ def _hard_solution(
 
 
 def problem_for(problem: SVMProblem, intercept: str) -> SVMProblem:
-    """``problem`` with another intercept mode: the same data, C, scaling and weights.
-
-    Parameters
-    ----------
-    problem : SVMProblem
-        A soft-margin problem.
-    intercept : {"free", "none", "augmented"}
-
-    Returns
-    -------
-    SVMProblem
-        ``problem`` itself when it has that intercept.
+    """``problem`` with another intercept mode (itself when it has it): same data, C, weights.
 
     Examples
     --------

@@ -251,7 +251,14 @@ def _final(row: dict[str, Any], runs: Sequence[RunResult], key: str) -> float | 
     return mid
 
 
+def _all(runs: Sequence[RunResult], flag: str) -> bool | None:
+    """Whether every run's ``flag`` holds (None: N/A)."""
+    flags = [getattr(r, flag) for r in runs]
+    return None if flags[0] is None else all(flags)
+
+
 def _summary_row(runs: Sequence[RunResult]) -> dict[str, Any]:
+
     r0 = runs[0]
     row: dict[str, Any] = {
         "label": r0.label,
@@ -262,35 +269,18 @@ def _summary_row(runs: Sequence[RunResult]) -> dict[str, Any]:
         "steps": int(r0.t[-1]),
     }
     for key in (
-        "subopt",
-        "subopt_avg",
-        "rel_subopt",
-        "rel_subopt_avg",
-        "dual_gap",
-        "dual_gap_avg",
-        "distance",
-        "distance_avg",
-        "cosine",
-        "margin",
-        "train_error",
-        "test_error",
-        "mistakes",
-        "regret",
-    ):
+        "subopt subopt_avg rel_subopt rel_subopt_avg dual_gap dual_gap_avg distance "
+        "distance_avg cosine margin train_error test_error mistakes regret"
+    ).split():
         _final(row, runs, key)
     row["regret_per_t"] = None if row["regret"] is None else row["regret"] / row["steps"]
     # Mistake bound: the tightest that applies (Novikoff, the general bound at its best
     # scale, the mistake-rounds form), median final; the textbook general bound kept beside.
-    nov = [r.novikoff_respected for r in runs]
-    gen = [r.general_respected for r in runs]
-    best = [r.best_bound_respected for r in runs]
     row["novikoff"] = r0.novikoff if math.isfinite(r0.novikoff) else None
-    _final(row, runs, "general_bound")
-    _final(row, runs, "general_bound_best")
-    _final(row, runs, "mistake_rounds_bound")
-    row["novikoff_respected"] = None if nov[0] is None else all(nov)
-    row["general_respected"] = None if gen[0] is None else all(gen)
-    row["best_bound_respected"] = None if best[0] is None else all(best)
+    for key in ("general_bound", "general_bound_best", "mistake_rounds_bound"):
+        _final(row, runs, key)
+    for key in ("novikoff_respected", "general_respected", "best_bound_respected"):
+        row[key] = _all(runs, key)
     tight = {
         k: row[k]
         for k in ("novikoff", "general_bound_best", "mistake_rounds_bound", "general_bound")
@@ -308,8 +298,7 @@ def _summary_row(runs: Sequence[RunResult]) -> dict[str, Any]:
         if f is not None
     ]
     row["bound_respected"] = ("yes" if all(flags) else "NO") if flags else None
-    reg = [r.regret_respected for r in runs]
-    row["regret_bound_respected"] = None if reg[0] is None else all(reg)
+    row["regret_bound_respected"] = _all(runs, "regret_respected")
     # Rate: fit on the median-over-seeds curve of the iterate the theory is about.
     row["theory_slope"] = r0.theory_slope if math.isfinite(r0.theory_slope) else None
     row["rate"] = row["rate_last"] = None
@@ -606,7 +595,6 @@ def _objective_scores(
     score("", Wt, Mg, tr.dual)
     if tr.w_avg is not None:
         score("_avg", tr.w_tilde(average=True), problem.margins(tr.w_avg, tr.b_avg), tr.dual_avg)
-
     G = None if sw is not None else decl.regret_lipschitz(R)
     if G is not None:
         res["regret_G"] = G
@@ -638,7 +626,6 @@ def score_trace(
         Overrides what the trace declares (default: its declarations, else objective).
     label : str, optional
         Default: the trace's learner name.
-
     holdout : Dataset, optional
         For the test error.
     hard_reference : ExactSolution, optional

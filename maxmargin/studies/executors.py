@@ -280,9 +280,25 @@ def _digests(plan: Plan) -> dict[str, str]:
     return {**by_sep, **{k: by_sep[r.sep_key] for k, r in plan.refs.items()}}
 
 
-def _separabilities(plan: Plan) -> dict[str, tuple[Any, str]]:
-    """Each separability key's data set and intercept mode (one task per pair)."""
-    return {r.sep_key: (plan.data[r.data], r.intercept) for r in plan.refs.values()}
+def _sep_args(plan: Plan) -> dict[str, tuple]:
+    """Each separability key's task arguments (one task per data set and intercept mode)."""
+    spec = plan.spec
+    return {
+        r.sep_key: (
+            plan.data[r.data].train,
+            plan.data[r.data].holdout,
+            r.intercept,
+            spec.intercept_scaling,
+            spec.solver,
+        )
+        for r in plan.refs.values()
+    }
+
+
+def _ref_args(plan: Plan, key: str, sep: Any) -> tuple:
+    """The arguments of reference task ``key``, given its separability (or its future)."""
+    r, spec = plan.refs[key], plan.spec
+    return (sep, spec.grid_parameter, r.value, r.intercept, spec.intercept_scaling, spec.solver)
 
 
 def run_local(
@@ -305,45 +321,16 @@ def run_local(
         cached = store.load_ref(sk, digest[sk])
         if cached is not None:
             seps[sk] = cached
-    items = _separabilities(plan)
-    common = (spec.intercept_scaling, spec.solver)
-    _stage(
-        runner,
-        [
-            _Task(
-                sk,
-                separability_task,
-                (items[sk][0].train, items[sk][0].holdout, items[sk][1], *common),
-            )
-            for sk in sep_keys
-            if sk not in seps
-        ],
-        store,
-        seps,
-        failures,
-    )
+    sep_args = _sep_args(plan)
+    tasks = [_Task(sk, separability_task, sep_args[sk]) for sk in sep_keys if sk not in seps]
+    _stage(runner, tasks, store, seps, failures)
     refs: dict[str, Any] = {}
-    _stage(
-        runner,
-        [
-            _Task(
-                k,
-                reference_task,
-                (
-                    seps[plan.refs[k].sep_key],
-                    spec.grid_parameter,
-                    plan.refs[k].value,
-                    plan.refs[k].intercept,
-                    *common,
-                ),
-            )
-            for k in missing
-            if plan.refs[k].sep_key in seps
-        ],
-        store,
-        refs,
-        failures,
-    )
+    tasks = [
+        _Task(k, reference_task, _ref_args(plan, k, seps[plan.refs[k].sep_key]))
+        for k in missing
+        if plan.refs[k].sep_key in seps
+    ]
+    _stage(runner, tasks, store, refs, failures)
     for k in missing:
         sk = plan.refs[k].sep_key
         if k not in refs and k not in failures:
@@ -426,9 +413,7 @@ def run_dask(
     """Run ``pending`` cells on a Dask cluster: one graph, the solves as dependencies."""
     from distributed import as_completed
 
-    spec = plan.spec
-    common = (spec.intercept_scaling, spec.solver)
-    items = _separabilities(plan)
+    sep_args = _sep_args(plan)
     client, cluster = _client(scheduler)
     futures: list[Any] = []
     try:
@@ -448,15 +433,8 @@ def run_dask(
             if sep is not None:
                 sep_f[sk] = client.submit(given, sep, key=f"maxmargin-sep-{sk}", pure=False)
                 continue
-            item, mode = items[sk]
             sep_f[sk] = client.submit(
-                separability_task,
-                item.train,
-                item.holdout,
-                mode,
-                *common,
-                key=f"maxmargin-sep-{sk}",
-                pure=False,
+                separability_task, *sep_args[sk], key=f"maxmargin-sep-{sk}", pure=False
             )
             computed[sep_f[sk]] = sk
         ref_f: dict[str, Any] = {}
@@ -464,15 +442,9 @@ def run_dask(
             if k in cached:
                 ref_f[k] = client.submit(given, cached[k], key=f"maxmargin-ref-{k}", pure=False)
             else:
+                args = _ref_args(plan, k, sep_f[plan.refs[k].sep_key])
                 ref_f[k] = client.submit(
-                    reference_task,
-                    sep_f[plan.refs[k].sep_key],
-                    spec.grid_parameter,
-                    plan.refs[k].value,
-                    plan.refs[k].intercept,
-                    *common,
-                    key=f"maxmargin-ref-{k}",
-                    pure=False,
+                    reference_task, *args, key=f"maxmargin-ref-{k}", pure=False
                 )
                 computed[ref_f[k]] = k
         cells: dict[Any, CellJob] = {}

@@ -206,7 +206,6 @@ def study(
     OutputError
         ``out`` cannot be written, is not maxmargin's (without ``force``), or holds an input.
 
-
     Examples
     --------
     >>> import tempfile

@@ -6,6 +6,7 @@ See ``docs/study.md`` for the format and ``examples/study.toml`` for a commented
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import inspect
 import json
@@ -271,7 +272,6 @@ def _generator_params(ck: _Checker, key: str, generator: str, params: dict) -> N
     from .. import data as mmdata
 
     accepted = list(inspect.signature(getattr(mmdata, f"make_{generator}")).parameters)
-
     for k, v in params.items():
         if k not in accepted:
             raise ck.fail(
@@ -311,6 +311,7 @@ def _parse_data(
     ):
         raise ck.fail(f"{key}.label", f"must be a column name or index, got {label_col!r}")
     name = ck.string(f"{key}.name", e["name"]) if "name" in e else None
+    make = functools.partial(DataSpec, key=key, holdout=holdout, split_seed=split)
     if "source" in e:
         if "seeds" in e or params:
             raise ck.fail(
@@ -330,16 +331,7 @@ def _parse_data(
             default = src.split(":", 1)[1]
         else:
             default = Path(src).stem
-        return [
-            DataSpec(
-                label=name or default,
-                key=key,
-                source=_path(src, base),
-                label_column=label_col,
-                holdout=holdout,
-                split_seed=split,
-            )
-        ]
+        return [make(name or default, source=_path(src, base), label_column=label_col)]
     gen = ck.string(f"{key}.generator", e["generator"])
     if gen not in GENERATORS:
         raise ck.fail(
@@ -362,26 +354,10 @@ def _parse_data(
             f"one data set each, of {cells_each:,} cells",
         )
         return [
-            DataSpec(
-                label=f"{name or gen}-seed{s}",
-                key=key,
-                generator=gen,
-                params={**params, "seed": s},
-                holdout=holdout,
-                split_seed=split,
-            )
+            make(f"{name or gen}-seed{s}", generator=gen, params={**params, "seed": s})
             for s in seeds
         ]
-    return [
-        DataSpec(
-            label=name or gen,
-            key=key,
-            generator=gen,
-            params=params,
-            holdout=holdout,
-            split_seed=split,
-        )
-    ]
+    return [make(name or gen, generator=gen, params=params)]
 
 
 def _parse_learner(ck: _Checker, i: int, entry: Any, base: Path) -> LearnerSpec:
@@ -510,7 +486,6 @@ def load_spec(spec: str | Path | Mapping) -> StudySpec:
     ------
     SpecError
         Anything invalid; the message names the key.
-
 
     Examples
     --------

@@ -77,9 +77,7 @@ def _fits(value: Any, kind: str) -> bool:
 def _usable(record: dict) -> bool:
     """Whether a cell record holds what the table needs, each of its type and length.
 
-    An ok record: every array of :data:`ARRAYS` (``t`` non-empty; the others null or one
-    value per checkpoint) and every scalar; a failed one: no arrays. Anything else (a
-    damaged or hand-edited file) counts as missing: the cell runs again.
+    Anything else (a damaged or hand-edited file) counts as missing: the cell runs again.
     """
     types = dict(SCHEMA)
     status = record.get("status")
@@ -111,19 +109,7 @@ def _usable(record: dict) -> bool:
 
 
 def read_record(store: Store, key: str) -> dict | None:
-    """The record of cell ``key`` when it holds what the table needs, else None.
-
-    Parameters
-    ----------
-    store : Store
-    key : str
-
-    Returns
-    -------
-    dict or None
-        None: missing, unreadable, or inconsistent (a column missing, of another type,
-        or arrays of unequal lengths); the cell then runs again.
-    """
+    """The record of cell ``key`` when it holds what the table needs, else None."""
     record = store.read_cell(key)
     return record if record is not None and _usable(record) else None
 
@@ -177,18 +163,7 @@ def _rows(plan: Plan, store: Store) -> dict[str, list]:
 
 
 def assemble(plan: Plan, store: Store) -> Any:
-    """The table of every finished cell of ``plan`` (cells without a file are left out).
-
-    Parameters
-    ----------
-    plan : Plan
-    store : Store
-
-    Returns
-    -------
-    pyarrow.Table
-        Columns and types as :data:`SCHEMA`, rows in the plan's order, then ``t``.
-    """
+    """The pyarrow table of every finished cell of ``plan``, in the plan's order, then ``t``."""
     import pyarrow as pa
 
     cols = _rows(plan, store)
@@ -197,30 +172,16 @@ def assemble(plan: Plan, store: Store) -> Any:
 
 
 def write_table(table: Any, root: Path) -> list:
-    """Write ``root/results.parquet`` and ``root/results.csv`` atomically; return their paths.
-
-    Parameters
-    ----------
-    table : pyarrow.Table
-    root : Path
-        The folder (the study's, or the staging folder of its report).
-
-    Returns
-    -------
-    list of Path
-    """
+    """Write ``root/results.parquet`` and ``root/results.csv`` atomically; return their paths."""
     import pyarrow.csv as pacsv
     import pyarrow.parquet as pq
 
     from ..io.files import atomic_write
 
     paths = []
-    buf = io.BytesIO()
-    pq.write_table(table, buf)
-    atomic_write(root / "results.parquet", buf.getvalue())
-    paths.append(root / "results.parquet")
-    buf = io.BytesIO()
-    pacsv.write_csv(table, buf)
-    atomic_write(root / "results.csv", buf.getvalue())
-    paths.append(root / "results.csv")
+    for name, write in (("results.parquet", pq.write_table), ("results.csv", pacsv.write_csv)):
+        buf = io.BytesIO()
+        write(table, buf)
+        atomic_write(root / name, buf.getvalue())
+        paths.append(root / name)
     return paths
