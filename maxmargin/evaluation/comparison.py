@@ -45,9 +45,6 @@ from .scoring import RunResult, _check_trace, _declared_of, _evaluate, _summary_
 __all__ = ["compare", "Comparison", "demo_comparison"]
 
 
-# --------------------------------------------------------------------------- helpers
-
-
 #: The per-checkpoint quantities of a run (the long table's columns after ``t``).
 _SERIES = tuple(k for k in series_fields(RunResult) if k != "t")
 
@@ -258,9 +255,6 @@ class Comparison(io.Persistent):
         )
 
 
-# --------------------------------------------------------------------------- compare
-
-
 def _check_seq(name: str, value: Any) -> tuple:
     if isinstance(value, (str, int, np.integer)):
         value = (value,)
@@ -288,23 +282,25 @@ def _build_learners(
     learners: Any, problem: SVMProblem, label: Any
 ) -> list[tuple[str, OnlineLearner]]:
     """The learners to run, each built by :func:`~maxmargin.online.resolve`, labelled."""
-    if learners is None:
-        return []
-    if isinstance(learners, (str, type, OnlineLearner)) or is_learner(learners):
-        learners = [learners]
-    try:
-        items = list(learners)
-    except TypeError:
-        raise ParameterError(
-            f"learners must be a sequence of learners (names, classes or objects), got "
-            f"{type(learners).__name__}"
-        ) from None
+    one = isinstance(learners, (str, type, OnlineLearner)) or is_learner(learners)
     out: list[tuple[str, OnlineLearner]] = []
-    for item in items:
+    for item in _listed(
+        learners, one, "learners must be a sequence of learners (names, classes or objects)"
+    ):
         learner = resolve(item, problem)
         _check_learner(learner, problem)
         out.append((label(learner.name), learner))
     return out
+
+
+def _listed(value: Any, one: bool, message: str) -> list:
+    """``value`` as a list (``[value]`` when ``one``, ``[]`` for None); else ``message``."""
+    if value is None or one:
+        return [] if value is None else [value]
+    try:
+        return list(value)
+    except TypeError:
+        raise ParameterError(f"{message}, got {type(value).__name__}") from None
 
 
 def _check_learner(learner: OnlineLearner, problem: SVMProblem) -> None:
@@ -438,7 +434,6 @@ def compare(
         _check_steps(learner, problem, data.n, epochs, gave)
     _check_holdout(holdout, data)
 
-    # one reference per intercept mode the runs have, the requested problem's first
     modes = [lr.intercept for _, lr in built] + [tr.intercept for _, _, tr in given]
     modes = sorted(dict.fromkeys(modes), key=lambda m: m != problem.intercept)
     if problem.intercept not in modes and (reference is not None or hard_reference is not None):
@@ -492,18 +487,9 @@ def _given_traces(
     traces: Any, problem: SVMProblem, label: Any
 ) -> list[tuple[str, Declared, Trace]]:
     """The traces to score, checked, with their labels and declarations."""
-    if traces is None:
-        return []
-    if isinstance(traces, Trace):
-        traces = [traces]
-    try:
-        items = list(traces)
-    except TypeError:
-        raise ParameterError(
-            f"traces must be a sequence of Trace objects, got {type(traces).__name__}"
-        ) from None
     out = []
-    for tr in items:
+    one = isinstance(traces, Trace)
+    for tr in _listed(traces, one, "traces must be a sequence of Trace objects"):
         decl = _declared_of(tr) if isinstance(tr, Trace) else Declared()
         own = problem_for(problem, tr.intercept) if isinstance(tr, Trace) else problem
         _check_trace(tr, own, decl)
@@ -612,9 +598,6 @@ def _check_holdout(holdout: Any, data: Dataset) -> None:
             f"holdout {holdout.name} has d = {holdout.d} features but the "
             f"training data {data.name} has d = {data.d}; they must match"
         )
-
-
-# --------------------------------------------------------------------------- demo
 
 
 def demo_comparison(progress: bool = False) -> Comparison:

@@ -455,12 +455,11 @@ def compare_kernel(
     run_kw = dict(epochs=epochs, order=order, checkpoints=checkpoints)
     loss_star = 0.5 * lam * float(c_star @ (K @ c_star))
     hinge = np.maximum(0.0, 1.0 - y * f_star)
-    scores = []
-    for lr in built:
-        for seed in seeds:
-            scores.append(
-                _score(lr, int(seed), problem, K, Cs, p_star, c_star, loss_star, hinge, run_kw)
-            )
+    scores = [
+        _score(lr, int(seed), problem, K, Cs, p_star, c_star, loss_star, hinge, run_kw)
+        for lr in built
+        for seed in seeds
+    ]
     gap = max(float(optimum.certificate.duality_gap), 0.0)
     return KernelComparison(
         problem=problem,

@@ -31,9 +31,6 @@ from .bounds import _mistake_bounds, _theory_slope, feasible_dual, fit_rate
 __all__ = ["RunResult", "score_trace"]
 
 
-# --------------------------------------------------------------------------- results
-
-
 class _Counts(io.Series):
     """Mistake counts: ints, floats (NaN from there on) once a run diverged."""
 
@@ -274,8 +271,7 @@ def _summary_row(runs: Sequence[RunResult]) -> dict[str, Any]:
     ).split():
         _final(row, runs, key)
     row["regret_per_t"] = None if row["regret"] is None else row["regret"] / row["steps"]
-    # Mistake bound: the tightest that applies (Novikoff, the general bound at its best
-    # scale, the mistake-rounds form), median final; the textbook general bound kept beside.
+    # the mistake bound: the tightest that applies; the textbook general bound kept beside
     row["novikoff"] = r0.novikoff if math.isfinite(r0.novikoff) else None
     for key in ("general_bound", "general_bound_best", "mistake_rounds_bound"):
         _final(row, runs, key)
@@ -544,7 +540,6 @@ def _scores(decl: Any, tr: Trace, opt: _Optimum, kind: str) -> dict[str, Any]:
             res["cosine"] = np.where(nrm > 0, Wt @ w_star / (nrm * ns), np.nan)
             res["margin"] = np.where(nrm > 0, Mg.min(axis=0) / nrm, np.nan)
         if on_schedule:
-            # regret against w*: sum_s f_s(w_s) - sum_s f_s(w*)
             idx = schedule(tr.n, tr.epochs, tr.order, int(tr.seed or 0))
             own = getattr(decl, "loss", DEFAULT_LOSS)  # the loss the trace's loss sums
             star = opt.loss_star if own == problem.loss else opt.hinge_star

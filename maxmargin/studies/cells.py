@@ -92,9 +92,6 @@ def _digest(obj: Any) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-# --------------------------------------------------------------------------- the plan
-
-
 @dataclass(frozen=True, eq=False)
 class DataItem:
     """A loaded data set of the study, with the key of its separability task."""
@@ -315,9 +312,6 @@ def make_plan(spec: StudySpec) -> Plan:
                             )
                         )
     return Plan(spec, data, refs, tuple(cells))
-
-
-# --------------------------------------------------------------------------- tasks
 
 
 def separability_task(

@@ -114,9 +114,6 @@ def _message(e: BaseException) -> str:
     return " ".join(f"{type(e).__name__}: {e}".split())
 
 
-# --------------------------------------------------------------------------- local
-
-
 @dataclass
 class _Task:
     ident: Any
@@ -314,13 +311,9 @@ def run_local(
     digest = _digests(plan)
     # a cached reference that does not load (a damaged file, other data) is redone
     missing = [k for k in ref_keys if store.load_ref(k, digest[k]) is None]
-    seps: dict[str, Any] = {}
     failures: dict[str, str] = {}
     sep_keys = list(dict.fromkeys(plan.refs[k].sep_key for k in missing))
-    for sk in sep_keys:
-        cached = store.load_ref(sk, digest[sk])
-        if cached is not None:
-            seps[sk] = cached
+    seps = {sk: s for sk in sep_keys if (s := store.load_ref(sk, digest[sk])) is not None}
     sep_args = _sep_args(plan)
     tasks = [_Task(sk, separability_task, sep_args[sk]) for sk in sep_keys if sk not in seps]
     _stage(runner, tasks, store, seps, failures)
@@ -358,9 +351,6 @@ def run_local(
         else:
             tasks.append(_Task(cell, cell_task, (cell, str(store.ref_path(cell.ref_key)))))
     runner.run(tasks, on_cell)
-
-
-# --------------------------------------------------------------------------- dask
 
 
 def parse_scheduler(text: str) -> tuple[str, Any]:
@@ -419,8 +409,7 @@ def run_dask(
     try:
         ref_keys = list(dict.fromkeys(c.ref_key for c in pending))
         digest = _digests(plan)
-        cached = {k: store.load_ref(k, digest[k]) for k in ref_keys if store.ref_path(k).exists()}
-        cached = {k: v for k, v in cached.items() if v is not None}
+        cached = {k: r for k in ref_keys if (r := store.load_ref(k, digest[k])) is not None}
         # Everything the driver holds goes into the graph as an argument (never
         # `scatter`ed): the scheduler can then recompute what a dying worker held.
         computed: dict[Any, str] = {}  # future -> cache key

@@ -567,7 +567,6 @@ def load_spec(spec: str | Path | Mapping) -> StudySpec:
             "orders": list(orders),
             "checkpoints": list(checkpoints) if isinstance(checkpoints, tuple) else checkpoints,
         },
-        # every field but the key (where it was in the file), in the fields' order
         **{
             what: [{k: v for k, v in vars(it).items() if k != "key"} for it in items]
             for what, items in (("data", data), ("learners", learners))

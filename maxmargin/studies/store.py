@@ -109,8 +109,6 @@ def data_digest(*datasets: Any) -> str:
     return h.hexdigest()
 
 
-# --------------------------------------------------------------------------- references
-
 _REF_FORMAT = f"maxmargin.study_ref/{FORMATS['study_ref'][0]}"
 
 
@@ -295,9 +293,8 @@ class Store:
 
     def write_cell(self, key: str, record: dict) -> None:
         """Write the record of a finished cell (atomically; NaN and inf kept)."""
-        # No fsync (it cost 5 ms a cell, as much as a small cell): a process crash cannot
-        # tear the file (rename), and a power cut at worst leaves a file that does not
-        # read, which counts as missing: the cell runs again.
+        # No fsync (5 ms a cell): a power cut at worst leaves a file that does not read,
+        # which counts as missing (the cell runs again).
         _unplant(self.cell_path(key))
         atomic_write(
             self.cell_path(key), json.dumps({**record, "key": key}).encode(), durable=False
