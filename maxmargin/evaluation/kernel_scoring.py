@@ -322,45 +322,6 @@ def _margin(
     return R, (1.0 / math.sqrt(w2) if w2 > 0 else None)
 
 
-def _score(
-    lr: KernelLearner,
-    seed: int,
-    problem: KernelProblem,
-    K: np.ndarray,
-    Cs: np.ndarray,
-    p_star: float,
-    c_star: np.ndarray,
-    loss_star: float,
-    hinge: np.ndarray,
-    run_kw: dict[str, Any],
-) -> KernelScore:
-    """One run of ``lr``, scored."""
-    data, y = problem.data, problem.data.y
-    lam = 1.0 / (problem.C * data.n)
-    tr = run(lr, data, seed=seed, record_dual=True, **run_kw)
-    assert tr.dual is not None
-    order = schedule(data.n, run_kw["epochs"], run_kw["order"], seed)
-    hinge_star = np.cumsum(hinge[order])
-    obj = np.array(
-        [_primal(problem, K, Cs, a, float(b)) for a, b in zip(tr.dual, tr.b, strict=True)]
-    )
-    dist = np.array([rkhs_distance(problem, a * y, c_star) for a in tr.dual])
-    return KernelScore(
-        learner=lr.name,
-        seed=seed,
-        trace=tr,
-        t=tr.t,
-        objective=obj,
-        suboptimality=obj - p_star,
-        distance=dist[:, 0],
-        distance_low=dist[:, 1],
-        distance_high=dist[:, 2],
-        regret=0.5 * lam * tr.sqnorm + tr.loss - (tr.t * loss_star + hinge_star[tr.t - 1]),
-        mistakes=np.asarray(tr.mistakes),
-        mistake_bound_applies=bool(lr.mistake_driven),
-    )
-
-
 def compare_kernel(
     data: Dataset,
     learners: Any = ("dual_perceptron", "kernel_pegasos", "kernel_pa1"),
@@ -451,15 +412,42 @@ def compare_kernel(
     s2 = intercept_scaling**2 if intercept == "free" else 0.0
     R, margin = _margin(K, y, s2, tol)
     lam = 1.0 / (problem.C * data.n)
-    f_star = K @ c_star + optimum.b
-    run_kw = dict(epochs=epochs, order=order, checkpoints=checkpoints)
     loss_star = 0.5 * lam * float(c_star @ (K @ c_star))
-    hinge = np.maximum(0.0, 1.0 - y * f_star)
-    scores = [
-        _score(lr, int(seed), problem, K, Cs, p_star, c_star, loss_star, hinge, run_kw)
-        for lr in built
-        for seed in seeds
-    ]
+    hinge = np.maximum(0.0, 1.0 - y * (K @ c_star + optimum.b))
+
+    def score(lr: KernelLearner, seed: int) -> KernelScore:
+        """One run of ``lr`` (:func:`~maxmargin.online.run` resets it), scored."""
+        tr = run(
+            lr,
+            data,
+            epochs=epochs,
+            order=order,
+            seed=seed,
+            checkpoints=checkpoints,
+            record_dual=True,
+        )
+        assert tr.dual is not None
+        hinge_star = np.cumsum(hinge[schedule(data.n, epochs, order, seed)])
+        obj = np.array(
+            [_primal(problem, K, Cs, a, float(b)) for a, b in zip(tr.dual, tr.b, strict=True)]
+        )
+        dist = np.array([rkhs_distance(problem, a * y, c_star) for a in tr.dual])
+        return KernelScore(
+            learner=lr.name,
+            seed=seed,
+            trace=tr,
+            t=tr.t,
+            objective=obj,
+            suboptimality=obj - p_star,
+            distance=dist[:, 0],
+            distance_low=dist[:, 1],
+            distance_high=dist[:, 2],
+            regret=0.5 * lam * tr.sqnorm + tr.loss - (tr.t * loss_star + hinge_star[tr.t - 1]),
+            mistakes=np.asarray(tr.mistakes),
+            mistake_bound_applies=bool(lr.mistake_driven),
+        )
+
+    scores = [score(lr, int(seed)) for lr in built for seed in seeds]
     gap = max(float(optimum.certificate.duality_gap), 0.0)
     return KernelComparison(
         problem=problem,

@@ -155,13 +155,11 @@ def _load_one(ds: DataSpec) -> tuple[Any, Any]:
             data = mmdata.load(str(ds.source), label=ds.label_column)
     except (MaxMarginError, TypeError, ValueError, OSError) as e:
         raise SpecError(f"{where}: {e}") from None
-    holdout = None
+    holdout, where = None, f"{ds.key}.holdout"
     try:
         if isinstance(ds.holdout, float):
-            where = f"{ds.key}.holdout"
             data, holdout = data.split(ds.holdout, seed=ds.split_seed)
         elif isinstance(ds.holdout, str):
-            where = f"{ds.key}.holdout"
             holdout = mmdata.load(ds.holdout, label=ds.label_column)
     except (MaxMarginError, ValueError, OSError) as e:
         raise SpecError(f"{where}: {e}") from None

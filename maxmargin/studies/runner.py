@@ -241,21 +241,9 @@ def study(
     pending = [
         c for c in plan.cells if (r := read_record(store, c.key)) is None or r["status"] != "ok"
     ]
-    store.write_text(
-        "study.json",
-        json.dumps(
-            {
-                **format_header("study"),
-                "spec_hash": spec.hash,
-                "spec": spec.raw,
-                "cells": len(plan.cells),
-                "versions": versions(),
-            },
-            indent=1,
-            default=str,
-        )
-        + "\n",
-    )
+    header = {"spec_hash": spec.hash, "spec": spec.raw, "cells": len(plan.cells)}
+    header = {**format_header("study"), **header, "versions": versions()}
+    store.write_text("study.json", json.dumps(header, indent=1, default=str) + "\n")
     with StudyProgress(len(pending), f"study {spec.name}", enabled=progress) as bar:
         tracker = Tracker(store, bar)
         if pending and scheduler is None:

@@ -130,23 +130,11 @@ def _rows(plan: Plan, store: Store) -> dict[str, list]:
             "study": spec.name,
             "spec_hash": spec.hash,
             "cell": cell.key,
-            "status": rec.get("status"),
-            "attempts": rec.get("attempts"),
-            "error": None if ok else rec.get("error"),
-            "data": cell.data,
             "grid": spec.grid_parameter,
-            "value": cell.value,
-            "learner": cell.learner,
-            "target": cell.target,
-            "seed": cell.seed,
-            "order": cell.order,
-            "epochs": cell.epochs,
-            "cell_seconds": rec.get("cell_seconds"),
-            "worker": rec.get("worker"),
-            **{
-                f"{name}_version": vers.get(name)
-                for name in ("maxmargin", "numpy", "numba", "python")
-            },
+            "error": None if ok else rec.get("error"),
+            **{k: rec.get(k) for k in ("status", "attempts", "cell_seconds", "worker")},
+            **{k: getattr(cell, k) for k in "data value learner target seed order epochs".split()},
+            **{f"{k}_version": vers.get(k) for k in ("maxmargin", "numpy", "numba", "python")},
         }
         n = scalars.get("n")
         for name, _ in SCHEMA:
