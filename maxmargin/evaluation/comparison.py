@@ -448,18 +448,10 @@ def compare(
     solve_s = time.perf_counter() - tic
 
     runs: list[RunResult] = []
+    kw: dict[str, Any] = dict(epochs=epochs, checkpoints=checkpoints, record_dual=True)
     with Progress(n_runs * data.n * epochs, "compare", enabled=progress) as bar:
         for (name, learner), order, seed in itertools.product(built, orders, seeds):
-            tr = run(
-                learner,
-                data,
-                epochs=epochs,
-                order=order,
-                seed=seed,
-                checkpoints=checkpoints,
-                record_dual=True,
-                sample_weight=problem.weights,
-            )
+            tr = run(learner, data, order=order, seed=seed, sample_weight=problem.weights, **kw)
             runs.append(_evaluate(name, learner, tr, refs[learner.intercept][1]))
             bar.update(data.n * epochs)
     runs += [_evaluate(name, decl, tr, refs[tr.intercept][1]) for name, decl, tr in given]

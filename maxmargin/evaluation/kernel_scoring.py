@@ -415,17 +415,11 @@ def compare_kernel(
     loss_star = 0.5 * lam * float(c_star @ (K @ c_star))
     hinge = np.maximum(0.0, 1.0 - y * (K @ c_star + optimum.b))
 
+    run_kw: dict[str, Any] = dict(epochs=epochs, order=order, checkpoints=checkpoints)
+
     def score(lr: KernelLearner, seed: int) -> KernelScore:
         """One run of ``lr`` (:func:`~maxmargin.online.run` resets it), scored."""
-        tr = run(
-            lr,
-            data,
-            epochs=epochs,
-            order=order,
-            seed=seed,
-            checkpoints=checkpoints,
-            record_dual=True,
-        )
+        tr = run(lr, data, seed=seed, record_dual=True, **run_kw)
         assert tr.dual is not None
         hinge_star = np.cumsum(hinge[schedule(data.n, epochs, order, seed)])
         obj = np.array(

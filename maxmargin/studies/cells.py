@@ -8,7 +8,9 @@ reference. Every key is a SHA-256 of everything its result depends on (``docs/st
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import itertools
 import json
 import os
 import socket
@@ -277,38 +279,26 @@ def make_plan(spec: StudySpec) -> Plan:
                 sk = sep_key(item.digest, mode)
                 ref_of[mode] = _digest({"sep": sk, spec.grid_parameter: value})
                 refs[ref_of[mode]] = RefJob(ref_of[mode], sk, label, value, mode)
-            for lr in spec.learners:
+            job = functools.partial(
+                CellJob, epochs=spec.epochs, checkpoints=item.checkpoints, solver=spec.solver
+            )
+            for lr, seed, order in itertools.product(spec.learners, spec.seeds, spec.orders):
                 ref_key = ref_of[modes[label][lr.label]]
-                for seed in spec.seeds:
-                    for order in spec.orders:
-                        key = _digest(
-                            {
-                                "ref": ref_key,
-                                "learner": lr.target,
-                                "params": lr.params,
-                                "code": digests[lr.label],
-                                "seed": seed,
-                                "order": order,
-                                "epochs": spec.epochs,
-                                "checkpoints": list(item.checkpoints),
-                            }
-                        )
-                        cells.append(
-                            CellJob(
-                                key,
-                                ref_key,
-                                label,
-                                value,
-                                lr.label,
-                                lr.target,
-                                lr.params,
-                                seed,
-                                order,
-                                spec.epochs,
-                                item.checkpoints,
-                                spec.solver,
-                            )
-                        )
+                key = _digest(
+                    {
+                        "ref": ref_key,
+                        "learner": lr.target,
+                        "params": lr.params,
+                        "code": digests[lr.label],
+                        "seed": seed,
+                        "order": order,
+                        "epochs": spec.epochs,
+                        "checkpoints": list(item.checkpoints),
+                    }
+                )
+                cells.append(
+                    job(key, ref_key, label, value, lr.label, lr.target, lr.params, seed, order)
+                )
     return Plan(spec, data, refs, tuple(cells))
 
 
