@@ -174,38 +174,35 @@ class RunResult(io.Persistent):
         """The checkpoints before divergence (all of them when the run stayed finite)."""
         return np.ones(len(self.t), bool) if self.diverged_at is None else self.t < self.diverged_at
 
+    def _held(self, values: Any, *bounds: Any, rtol: float = 1e-12, atol: float = 0.0) -> bool:
+        """``values <= bound`` (relatively ``rtol``) for each bound at every finite checkpoint."""
+        m, v = self._scored, values[self._scored]
+        return all(
+            bool(np.all(v <= np.broadcast_to(b, m.shape)[m] * (1 + rtol) + atol)) for b in bounds
+        )
+
     @property
     def novikoff_respected(self) -> bool | None:
         """``mistakes <= (R/gamma*)^2`` at every (finite) checkpoint (None: N/A)."""
-        if not math.isfinite(self.novikoff):
-            return None
-        m = self._scored
-        return bool(np.all(self.mistakes[m] <= self.novikoff * (1 + 1e-12)))
+        return self._held(self.mistakes, self.novikoff) if math.isfinite(self.novikoff) else None
 
     @property
     def general_respected(self) -> bool | None:
         """``mistakes <= general_bound`` at every (finite) checkpoint (None: N/A)."""
-        if self.general_bound is None:
-            return None
-        m = self._scored
-        return bool(np.all(self.mistakes[m] <= self.general_bound[m] * (1 + 1e-12)))
+        return None if self.general_bound is None else self._held(self.mistakes, self.general_bound)
 
     @property
     def best_bound_respected(self) -> bool | None:
         """``mistakes <=`` the best-scale and mistake-rounds bounds at every finite checkpoint."""
         bounds = [b for b in (self.general_bound_best, self.mistake_rounds_bound) if b is not None]
-        if not bounds:
-            return None
-        m = self._scored
-        return bool(all(np.all(self.mistakes[m] <= b[m] * (1 + 1e-12)) for b in bounds))
+        return self._held(self.mistakes, *bounds) if bounds else None
 
     @property
     def regret_respected(self) -> bool | None:
         """``regret <= G^2 (1 + ln t)/(2 lam)`` at every (finite) checkpoint (None: N/A)."""
         if self.regret_bound is None or self.regret is None:
             return None
-        m = self._scored
-        return bool(np.all(self.regret[m] <= self.regret_bound[m] * (1 + 1e-9) + 1e-9))
+        return self._held(self.regret, self.regret_bound, rtol=1e-9, atol=1e-9)
 
 
 #: Columns of the summary table: (key, header, format).
