@@ -1,14 +1,8 @@
 """Learners and optima measured against each other: the comparison, the C paths.
 
-- :mod:`~maxmargin.evaluation.comparison`: :func:`~maxmargin.compare`, online learners
-  against the certified optimum of one problem (:func:`demo_comparison`: the CLI's demo);
-- :mod:`~maxmargin.evaluation.scoring`: one run scored (:func:`~maxmargin.score_trace`);
-- :mod:`~maxmargin.evaluation.bounds`: the theory's bounds the scores are held against;
-- :mod:`~maxmargin.evaluation.kernel_scoring`: kernel learners against the kernel optimum;
-- :mod:`~maxmargin.evaluation.path`: the C path, on a grid or exact, its two ends and
-  learners along it (grid strings: :func:`parse_grid`).
-
-The names below are the face of the room; those of ``maxmargin.__all__`` are also there.
+:func:`~maxmargin.compare` (:mod:`.comparison`, :mod:`.scoring`, :mod:`.bounds`),
+:func:`compare_kernel` (:mod:`.kernel_scoring`) and the C path (:mod:`.path`); see
+``docs/architecture.md``.
 """
 
 from .comparison import Comparison, compare, demo_comparison

@@ -1,10 +1,6 @@
-r"""The theory a run is held to: mistake bounds, the fitted rate, feasible dual points.
+"""The theory a run is held to: mistake bounds, the fitted rate, feasible dual points.
 
-Functions of numbers only (no learner is run here): :func:`feasible_dual` makes a
-learner's implied dual point feasible so that weak duality bounds ``F*``;
-:func:`fit_rate` fits the slope of ``log(F - F*)`` against ``log t``;
-:func:`quadratic_mistake_bound` and :func:`best_scale_mistake_bound` are the
-perceptron's mistake bounds (``docs/compare.md``, section 6).
+Functions of numbers only; the bounds are those of ``docs/compare.md``, section 6.
 """
 
 from __future__ import annotations
@@ -27,30 +23,13 @@ __all__ = [
 ]
 
 
-# --------------------------------------------------------------------------- bounds
-
-
 def feasible_dual(alpha: Any, problem: SVMProblem) -> np.ndarray:
     r"""Make dual points feasible for ``problem`` (C form), so that ``D`` bounds ``P*``.
 
-    Clips into the box :math:`0 \le \alpha_i \le C_i` (``C_i = C s_i`` with weights;
-    the squared hinge's dual has no upper bound: :math:`\alpha_i \ge 0` only);
-    for intercept ``free`` it then
-    restores :math:`\sum_i \alpha_i y_i = 0` by scaling down the class with the larger
-    total (which stays in the box). Any feasible point gives weak duality
-    :math:`D(\alpha) \le P^* \le P(w, b)`, so :math:`F(w) - \lambda D(\alpha) \ge
-    F(w) - F^*`.
-
-    Parameters
-    ----------
-    alpha : array-like of shape (n,) or (k, n)
-    problem : SVMProblem
-        A soft-margin problem.
-
-    Returns
-    -------
-    ndarray of the same shape
-        The feasible point(s); non-finite entries become 0.
+    Clips into the box :math:`0 \le \alpha_i \le C_i` (squared hinge: :math:`\alpha_i \ge
+    0`); for intercept ``free`` it then restores :math:`\sum_i \alpha_i y_i = 0` by
+    scaling down the class with the larger total. ``alpha``: (n,) or (k, n); non-finite
+    entries become 0.
 
     Examples
     --------
@@ -80,19 +59,8 @@ def feasible_dual(alpha: Any, problem: SVMProblem) -> np.ndarray:
 def fit_rate(t: Any, values: Any) -> float:
     r"""Slope of ``log(values)`` against ``log(t)`` over the second half of the run.
 
-    "Second half" on the log-t axis (the axis the checkpoints are spaced on):
-    :math:`t \ge \sqrt{T}`, ``T = max(t)``; non-positive or non-finite values are left
-    out. An ordinary least-squares fit; ``nan`` with fewer than 3 usable points.
-
-    Parameters
-    ----------
-    t : array-like of shape (k,)
-        Steps (> 0).
-    values : array-like of shape (k,)
-
-    Returns
-    -------
-    float
+    :math:`t \ge \sqrt{T}`, ``T = max(t)`` (the half on the log-t axis); non-positive or
+    non-finite values are left out; ``nan`` with fewer than 3 usable points.
 
     Examples
     --------
@@ -116,21 +84,8 @@ def fit_rate(t: Any, values: Any) -> float:
 def quadratic_mistake_bound(L: Any, a: Any) -> np.ndarray:
     r"""The largest ``M`` with :math:`M \le L + a\sqrt M`: :math:`((a + \sqrt{a^2 + 4L})/2)^2`.
 
-    The perceptron's analysis ends in :math:`M \le L + a\sqrt M` (``a = ||u|| R``, ``L``
-    the hinge of ``u``, ``docs/compare.md``); this is its exact solution, equal to
-    :math:`L + a^2/2 + a\sqrt{L + a^2/4} \le L + a\sqrt L + a^2` (the textbook's
-    relaxation, :attr:`RunResult.general_bound`), and to Novikoff's :math:`a^2` when
-    ``L = 0``.
-
-    Parameters
-    ----------
-    L : array-like, >= 0
-    a : array-like, >= 0
-        Broadcast together.
-
-    Returns
-    -------
-    ndarray
+    The exact solution of the perceptron's :math:`M \le L + a\sqrt M` (``a = ||u|| R``,
+    ``L`` the hinge of ``u``, broadcast together); Novikoff's :math:`a^2` when ``L = 0``.
 
     Examples
     --------
@@ -149,20 +104,11 @@ def best_scale_mistake_bound(
 ) -> tuple[np.ndarray, np.ndarray]:
     r"""The perceptron's mistake bound for the comparator ``c u``, at the best scale ``c > 0``.
 
-    For every ``c > 0`` (``docs/compare.md``, section 6):
-
-    .. math::
-
-        M \le B(c) = \Big(\tfrac{a + \sqrt{a^2 + 4 L(c)}}{2}\Big)^2, \quad
-        a = c\, R\|u\|, \quad L(c) = \sum_i k_i \max(0, 1 - c\, m_i),
-
-    with ``m_i = y_i u.z_i`` and ``k_i`` the number of rounds on example ``i`` the sum
-    runs over. :math:`L(c)` is piecewise linear in ``c`` (kinks at ``c = 1/m_i``): it is
-    evaluated exactly by prefix sums over the sorted ``m``, on a log grid of ``c`` from
-    ``1e-6 / max|m|`` to ``1e6 / max|m|`` (20 per decade: the scale of the data drops
-    out), then refined by golden section around the best grid point, and compared with
-    the limit ``c -> 0``, :math:`\sum_i k_i` (returned with ``c = 0``). Every ``c`` gives
-    a valid bound, so the value returned is one whatever the search finds.
+    :math:`M \le B(c) = ((a + \sqrt{a^2 + 4 L(c)})/2)^2` with :math:`a = c R\|u\|` and
+    :math:`L(c) = \sum_i k_i \max(0, 1 - c\, m_i)` (``docs/compare.md``, section 6),
+    searched on a log grid of ``c`` relative to ``max|m|``, refined by golden section, and
+    compared with the limit ``c -> 0`` (returned with ``c = 0``). Every ``c`` gives a valid
+    bound.
 
     Parameters
     ----------
@@ -258,13 +204,7 @@ def _mistake_bounds(
     space: tuple[float, float, np.ndarray, float],
     visited: tuple[np.ndarray, np.ndarray] | None,
 ) -> dict[str, Any]:
-    """Novikoff's and the general mistake bounds for a learner of the perceptron family.
-
-    The bounds of ``docs/compare.md`` (section 6), in the learner's space (``space`` = ``(R,
-    ||u||, m, gamma)``, see :meth:`_Optimum.space`); ``visited`` = (the examples seen, the
-    prefix sums of ``u``'s hinge at the checkpoints), None when the learner does not follow the
-    schedule.
-    """
+    """Novikoff's and the general mistake bounds for a learner of the perceptron family."""
     R, ns, m, gamma = space
     # the margin perceptron (update on y w.z <= tau, step eta): R^2 -> R^2 + 2 tau / eta
     tau, eta = float(decl.update_margin), float(decl.update_step)

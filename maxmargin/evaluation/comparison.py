@@ -1,38 +1,9 @@
-r"""Online learners measured against the certified exact optimum.
+r"""Online learners measured against the certified exact optimum (:func:`compare`).
 
-:func:`compare` solves the reference once (the soft-margin problem; the hard margin too
-when the data are separable, for :math:`\gamma^*`), re-certifies it from the data and
-refuses an optimum whose certificate fails, runs every learner for every order and
-seed, and evaluates the recorded checkpoints against the optimum, vectorised over the
-checkpoints (one ``(n, k)`` matrix product per run; the learners' timing excludes it).
-
-Everything lives in the space the learners see: ``z_i = x_i`` (intercept ``none``) or
-``z_i = (x_i, s)`` (``augmented``), with weights :math:`\tilde w = (w, b/s)`, because
-that is the vector the regularizer :math:`\frac\lambda2\|\tilde w\|^2` acts on, the
-vector the learners update, and the space the mistake bounds are stated in
-(:math:`R = \max_i\|z_i\|`). With ``F`` the lambda form and ``F*`` its optimum:
-
-.. math::
-
-    \text{suboptimality}_t &= F(\tilde w_t) - F^*, \qquad
-    \text{relative} = (F(\tilde w_t) - F^*) / F^* \\
-    \text{distance}_t &= \|\tilde w_t - \tilde w^*\| / \|\tilde w^*\|, \qquad
-    \cos_t = \tilde w_t\cdot\tilde w^* / (\|\tilde w_t\|\,\|\tilde w^*\|) \\
-    \text{regret}_t &= \sum_{s\le t} f_s(\tilde w_s) - \sum_{s\le t} f_s(\tilde w^*),
-    \qquad f_s(w) = \tfrac\lambda2\|w\|^2 + \max(0, 1 - y_{i_s}\, w\cdot z_{i_s}) \\
-    \text{dual gap}_t &= F(\tilde w_t) - \lambda\, D(\Pi(a_t)) \;\ge\; F(\tilde w_t) - F^*
-
-where ``a_t`` is the learner's implied dual point (:math:`\tilde w_t = \sum_i a_i y_i
-z_i`) and :math:`\Pi` makes it feasible (:func:`feasible_dual`). Mistake bounds, for the
-perceptron family (zero start, update ``w += y z`` on ``y w.z <= 0``):
-
-.. math::
-
-    M_t \le (R/\gamma^*)^2 \ \text{(separable)}, \qquad
-    M_t \le L_t + R\|u\|\sqrt{L_t} + R^2\|u\|^2, \quad
-    L_t = \sum_{s\le t} \max(0, 1 - y_{i_s}\, u\cdot z_{i_s}),\ u = \tilde w^*.
-
-See ``docs/compare.md`` for why each quantity is the right one.
+The optimum is solved once (the hard margin too when the data are separable), re-certified
+from the data, and every learner x order x seed run is scored against it in the learners'
+space (:math:`z_i = (x_i, s)` with an intercept). The quantities, and why: see
+``docs/compare.md``.
 """
 
 from __future__ import annotations
@@ -74,9 +45,6 @@ from .scoring import RunResult, _check_trace, _declared_of, _evaluate, _summary_
 __all__ = ["compare", "Comparison", "demo_comparison"]
 
 
-# --------------------------------------------------------------------------- helpers
-
-
 #: The per-checkpoint quantities of a run (the long table's columns after ``t``).
 _SERIES = tuple(k for k in series_fields(RunResult) if k != "t")
 
@@ -106,29 +74,25 @@ def _checkpoint_rows(cmp: Comparison) -> Iterator[dict[str, Any]]:
             yield {**ident, "t": t, **{k: None if v is None else v[i] for k, v in series.items()}}
 
 
+def _first(name: str, doc: str) -> Any:
+    """A property read from ``references[0]``."""
+    return property(lambda self: getattr(self.references[0], name), doc=doc)
+
+
 @dataclass(frozen=True, eq=False, kw_only=True)
 class Comparison(io.Persistent):
     r"""Online learners measured against the certified optimum (what :func:`compare` returns).
 
-    Its file (``to_json``; ``maxmargin compare --json``, ``report.json``) holds every
-    number and array but neither the data nor the traces: ``Comparison.from_json(file)``
-    is a Comparison whose runs have no ``trace`` and whose references no data;
-    ``from_json(file, data)`` re-certifies every reference from the data
-    (docs/formats.md).
+    Its file holds every number but neither the data nor the traces;
+    ``from_json(file, data)`` re-certifies every reference (``docs/formats.md``).
 
     Attributes
     ----------
     references : tuple of Reference
-        The certified optima the runs are scored against, one per intercept mode among
-        the learners and traces, the requested mode first (a learner that cannot take
-        it runs with its own and is scored against the problem of its own intercept);
-        :attr:`problem`, :attr:`reference`, :attr:`hard_solution`, :attr:`F_star`,
-        :attr:`R`, :attr:`gamma`, :attr:`w_star`, :attr:`separable` and
-        :attr:`novikoff` are read from ``references[0]``; :meth:`reference_of` gives a
-        run's.
+        One certified optimum per intercept mode of the runs, the requested mode first
+        (:attr:`problem`, :attr:`F_star`, :attr:`R`, ... are read from it).
     runs : tuple of RunResult
-        One per learner x order x seed, then one per trace given; ``run.intercept``
-        says which reference it is scored against.
+        One per learner x order x seed, then one per trace given.
     holdout : Dataset or None
         None when read from a file (``holdout_name`` says which it was).
     holdout_name : str or None
@@ -165,50 +129,17 @@ class Comparison(io.Persistent):
     seeds: tuple = (0,)
     timings: dict[str, float] = field(default_factory=dict)
 
-    @property
-    def problem(self) -> SVMProblem:
-        """The soft-margin problem every run is scored against (any intercept)."""
-        return self.references[0].problem
-
-    @property
-    def reference(self) -> ExactSolution:
-        r"""Its certified optimum :math:`(\tilde w^*, \alpha^*)`."""
-        return self.references[0].solution
-
-    @property
-    def hard_solution(self) -> ExactSolution | None:
-        """The certified hard-margin optimum when the data are separable, else None."""
-        return self.references[0].hard_solution
-
-    @property
-    def F_star(self) -> float:
-        r""":math:`F^* = \lambda P(\tilde w^*)` (lambda form)."""
-        return self.references[0].F_star
-
-    @property
-    def R(self) -> float:
-        r""":math:`\max_i \|z_i\|` in the learners' space."""
-        return self.references[0].R
-
-    @property
-    def gamma(self) -> float:
-        r""":math:`\gamma^*` in the learners' space (nan when not separable)."""
-        return self.references[0].gamma
-
-    @property
-    def w_star(self) -> np.ndarray:
-        r""":math:`\tilde w^*` in the learners' space, shape (d',)."""
-        return self.references[0].w_star
-
-    @property
-    def separable(self) -> bool:
-        """Whether the data are separable (and ``hard_solution`` was solved)."""
-        return self.references[0].separable
-
-    @property
-    def novikoff(self) -> float:
-        r""":math:`(R/\gamma^*)^2`, nan when not separable."""
-        return self.references[0].novikoff
+    problem = _first("problem", "The soft-margin problem of ``references[0]``.")
+    reference = _first("solution", "Its certified optimum.")
+    hard_solution = _first(
+        "hard_solution", "The certified hard-margin optimum (separable data), else None."
+    )
+    F_star = _first("F_star", r":math:`F^* = \lambda P(\tilde w^*)` (lambda form).")
+    R = _first("R", r":math:`\max_i \|z_i\|` in the learners' space.")
+    gamma = _first("gamma", r":math:`\gamma^*` (nan when not separable).")
+    w_star = _first("w_star", r":math:`\tilde w^*` in the learners' space.")
+    separable = _first("separable", "Whether the data are separable.")
+    novikoff = _first("novikoff", r":math:`(R/\gamma^*)^2`, nan when not separable.")
 
     def reference_of(self, run: RunResult) -> Reference:
         """The reference ``run`` is scored against: the one of its intercept mode.
@@ -234,12 +165,7 @@ class Comparison(io.Persistent):
 
     @functools.cached_property
     def rows(self) -> tuple[dict[str, Any], ...]:
-        """One summary row per learner (or trace) x order: final values over the seeds.
-
-        Computed from :attr:`runs` (a comparison read from its file gets the same rows);
-        keys as in the report's table (None = N/A), ``intercept`` and ``scored_against``
-        the problem the row is scored against (its mode; in words).
-        """
+        """One summary row per learner (or trace) x order: final values over the seeds."""
         keys = list(dict.fromkeys((r.label, r.order) for r in self.runs))
         groups = [[r for r in self.runs if (r.label, r.order) == key] for key in keys]
         return tuple(
@@ -258,8 +184,6 @@ class Comparison(io.Persistent):
 
     def with_data(self, data: Dataset, *, holdout: Dataset | None = None) -> Comparison:
         """The comparison on ``data``: each of its references re-certified with numpy.
-
-        The runs keep the file's numbers (the file never held their traces).
 
         Parameters
         ----------
@@ -331,9 +255,6 @@ class Comparison(io.Persistent):
         )
 
 
-# --------------------------------------------------------------------------- compare
-
-
 def _check_seq(name: str, value: Any) -> tuple:
     if isinstance(value, (str, int, np.integer)):
         value = (value,)
@@ -360,39 +281,30 @@ def _labels() -> Any:
 def _build_learners(
     learners: Any, problem: SVMProblem, label: Any
 ) -> list[tuple[str, OnlineLearner]]:
-    """The learners to run, each through the front door (:func:`~maxmargin.online.resolve`).
-
-    Names, ``module:Class`` targets, classes and ``(target, params)`` pairs are built for
-    the problem (with :func:`~maxmargin.conventions.intercept_for` of what they support:
-    the problem's intercept when they can take it), built-in learners taken as given
-    (their objective's parameter checked), learners of the public protocol wrapped; then
-    one without weights, or with another ``intercept_scaling``, is refused. A name given
-    twice is run twice (labelled ``name-2``).
-    """
-    if learners is None:
-        return []
-    if isinstance(learners, (str, type, OnlineLearner)) or is_learner(learners):
-        learners = [learners]
-    try:
-        items = list(learners)
-    except TypeError:
-        raise ParameterError(
-            f"learners must be a sequence of learners (names, classes or objects), got "
-            f"{type(learners).__name__}"
-        ) from None
+    """The learners to run, each built by :func:`~maxmargin.online.resolve`, labelled."""
+    one = isinstance(learners, (str, type, OnlineLearner)) or is_learner(learners)
     out: list[tuple[str, OnlineLearner]] = []
-    for item in items:
+    for item in _listed(
+        learners, one, "learners must be a sequence of learners (names, classes or objects)"
+    ):
         learner = resolve(item, problem)
         _check_learner(learner, problem)
         out.append((label(learner.name), learner))
     return out
 
 
-def _check_learner(learner: OnlineLearner, problem: SVMProblem) -> None:
-    """Refuse a learner without weights, or whose bias feature is not the problem's ``s``.
+def _listed(value: Any, one: bool, message: str) -> list:
+    """``value`` as a list (``[value]`` when ``one``, ``[]`` for None); else ``message``."""
+    if value is None or one:
+        return [] if value is None else [value]
+    try:
+        return list(value)
+    except TypeError:
+        raise ParameterError(f"{message}, got {type(value).__name__}") from None
 
-    Its intercept mode may differ: it is scored against the problem of its intercept.
-    """
+
+def _check_learner(learner: OnlineLearner, problem: SVMProblem) -> None:
+    """Refuse a learner without weights, or whose bias feature is not the problem's ``s``."""
     if not learner.has_weights:
         raise ParameterError(
             f"{learner!r} has no weight vector to measure against the linear optimum (a "
@@ -437,34 +349,19 @@ def compare(
     data : Dataset
         The training data.
     problem : SVMProblem, optional
-        A soft-margin problem on ``data``, any intercept: ``augmented`` and ``none`` as
-        the learners see them, ``free`` with the learners updating an unregularised bias.
-        Give either ``problem`` or ``C`` / ``lam`` (default ``C = 1``).
+        A soft-margin problem on ``data``, any intercept; or give ``C`` / ``lam``.
     learners : sequence, optional
-        Each a name of :data:`maxmargin.online.LEARNERS` or ``module:Class`` /
-        ``path/file.py:Class``, or a learner class (built with the problem's intercept
-        when it supports it, ``lam`` for ``pegasos``/``subgradient``, ``C`` for
-        ``pa1``/``pa2``: the parameter the class declares), or a learner object: an
-        :class:`~maxmargin.online.OnlineLearner`, which keeps its intercept (and must
-        match the problem's ``lam`` and ``intercept_scaling``), or an object with
-        ``start``, ``step`` and ``weights`` (docs/own-learner.md); or a pair ``(target,
-        params)``: the target built with those parameters. Each goes through
-        :func:`maxmargin.online.resolve`, the one front door. A learner that cannot
-        take the problem's intercept runs with
-        :func:`~maxmargin.conventions.intercept_for` of what it supports (Winnow:
-        ``none``) and is scored against the problem of its own intercept (same data,
-        ``C`` and scaling): the comparison then holds one reference per mode.
+        Names, ``module:Class`` targets, classes, learner objects or ``(target, params)``
+        pairs, each built by :func:`maxmargin.online.resolve` (``docs/compare.md``). One
+        that cannot take the problem's intercept is scored against the problem of its own.
     C, lam : float, optional
         The soft-margin parameter, one of them (when ``problem`` is not given).
     intercept : {"free", "none", "augmented"}, default "free"
-        Intercept mode of the problem built from ``C`` / ``lam``
-        (:data:`maxmargin.conventions.DEFAULT_INTERCEPT`: the textbook SVM's free bias):
-        the learners' mode where they support it, ``references[0]``'s.
+        Intercept mode of the problem built from ``C`` / ``lam``.
     intercept_scaling : float
         ``s`` of the bias feature the learners see (``augmented``, ``free``).
     loss : {"hinge", "squared_hinge"}, optional
-        The loss of the problem built from ``C`` / ``lam`` (default the hinge); learners
-        are built with it, one minimising another loss's objective is refused.
+        The loss of the problem built from ``C`` / ``lam`` (default the hinge).
     epochs : int
     orders : sequence of {"cyclic", "shuffle", "sample"}
     seeds : sequence of int
@@ -473,30 +370,21 @@ def compare(
     checkpoints : sequence of int, optional
         Passed to :func:`maxmargin.online.run` (default geometric + epoch ends).
     reference : ExactSolution, optional
-        A precomputed optimum of ``problem`` (re-certified here, never trusted); the
-        problems of other intercept modes are solved here.
+        A precomputed optimum of ``problem`` (re-certified here, never trusted).
     solver : str, optional
         QP solver for the exact solves.
     progress : bool
         A progress bar on a terminal.
     hard_reference : ExactSolution or SeparationCertificate, optional
-        What decides separability, precomputed (re-checked here, never trusted): the
-        hard-margin optimum of ``data`` with the problem's intercept (re-certified), or a
-        certificate that the data are not separable (re-verified with
-        :func:`~maxmargin.verify_separation`). Default: solve the separation LP (and the
-        hard margin when separable) here.
+        The hard-margin optimum, or a certificate of non-separability (re-checked here).
     traces : sequence of Trace, optional
-        Trajectories recorded elsewhere (:meth:`~maxmargin.Trace.from_weights`,
-        :meth:`~maxmargin.Trace.load`), scored as :func:`score_trace` scores them, beside
-        or instead of the learners: one run each, with their own order, against the
-        problem of their own intercept; what a trace lacks is N/A with the reason.
+        Trajectories recorded elsewhere, scored as :func:`score_trace` scores them.
     random_state : int >= 0, numpy RandomState or Generator, optional
-        scikit-learn's name for one seed: ``random_state=s`` is ``seeds=(s,)``
-        (:func:`maxmargin.conventions.sklearn_names`, as for ``alpha`` and ``max_iter``).
+        scikit-learn's name for one seed: ``random_state=s`` is ``seeds=(s,)``.
     alpha : float > 0, optional
-        scikit-learn's name for ``lam`` (SGDClassifier's ``alpha`` is this lambda).
+        scikit-learn's name for ``lam``.
     max_iter : int >= 1, optional
-        scikit-learn's name for ``epochs`` (SGDClassifier's: passes over the data).
+        scikit-learn's name for ``epochs``.
 
     Returns
     -------
@@ -505,21 +393,11 @@ def compare(
     Raises
     ------
     ParameterError
-        Neither learners nor traces, unknown learners, both ``C`` and ``lam`` (or with
-        ``problem``), a hard-margin problem, a learner or trace whose ``lam`` or
-        ``intercept_scaling`` differs, ``reference`` or ``hard_reference`` when no
-        learner or trace runs with the problem's intercept.
+        A bad parameter, learner or trace (see ``docs/bad-input.md``).
     DataError
         A holdout or trace whose ``d`` differs.
     CertificateError
         The optimum's certificate fails.
-
-    Notes
-    -----
-    ``F*`` is :math:`\lambda P(\tilde w^*)` of the certified optimum. The implied dual
-    gap uses :func:`feasible_dual`; by weak duality
-
-    .. math:: F(\tilde w_t) - \lambda D(\Pi(a_t)) \ge F(\tilde w_t) - F^* \ge 0 .
 
     Examples
     --------
@@ -556,7 +434,6 @@ def compare(
         _check_steps(learner, problem, data.n, epochs, gave)
     _check_holdout(holdout, data)
 
-    # one reference per intercept mode the runs have, the requested problem's first
     modes = [lr.intercept for _, lr in built] + [tr.intercept for _, _, tr in given]
     modes = sorted(dict.fromkeys(modes), key=lambda m: m != problem.intercept)
     if problem.intercept not in modes and (reference is not None or hard_reference is not None):
@@ -571,18 +448,10 @@ def compare(
     solve_s = time.perf_counter() - tic
 
     runs: list[RunResult] = []
+    kw: dict[str, Any] = dict(epochs=epochs, checkpoints=checkpoints, record_dual=True)
     with Progress(n_runs * data.n * epochs, "compare", enabled=progress) as bar:
         for (name, learner), order, seed in itertools.product(built, orders, seeds):
-            tr = run(
-                learner,
-                data,
-                epochs=epochs,
-                order=order,
-                seed=seed,
-                checkpoints=checkpoints,
-                record_dual=True,
-                sample_weight=problem.weights,
-            )
+            tr = run(learner, data, order=order, seed=seed, sample_weight=problem.weights, **kw)
             runs.append(_evaluate(name, learner, tr, refs[learner.intercept][1]))
             bar.update(data.n * epochs)
     runs += [_evaluate(name, decl, tr, refs[tr.intercept][1]) for name, decl, tr in given]
@@ -610,18 +479,9 @@ def _given_traces(
     traces: Any, problem: SVMProblem, label: Any
 ) -> list[tuple[str, Declared, Trace]]:
     """The traces to score, checked, with their labels and declarations."""
-    if traces is None:
-        return []
-    if isinstance(traces, Trace):
-        traces = [traces]
-    try:
-        items = list(traces)
-    except TypeError:
-        raise ParameterError(
-            f"traces must be a sequence of Trace objects, got {type(traces).__name__}"
-        ) from None
     out = []
-    for tr in items:
+    one = isinstance(traces, Trace)
+    for tr in _listed(traces, one, "traces must be a sequence of Trace objects"):
         decl = _declared_of(tr) if isinstance(tr, Trace) else Declared()
         own = problem_for(problem, tr.intercept) if isinstance(tr, Trace) else problem
         _check_trace(tr, own, decl)
@@ -644,10 +504,7 @@ _SEED_BYTES = 40.0
 def _check_seeds(
     seeds: Any, built: list, orders: tuple, data: Dataset, epochs: int, checkpoints: Any
 ) -> tuple[int, ...]:
-    """The seeds, checked; refused before they are listed when the runs cannot fit.
-
-    Every run's trace is kept: (k, d) weights and (k, n) dual points for k checkpoints.
-    """
+    """The seeds, checked; refused before they are listed when the runs' traces cannot fit."""
     per_seed = len(built) * len(orders)  # runs
     T = data.n * epochs
     if checkpoints is None:
@@ -704,10 +561,7 @@ def _check_seeds(
 def _check_steps(
     learner: OnlineLearner, problem: SVMProblem, n: int, epochs: int, given: str | None
 ) -> None:
-    """:func:`~maxmargin.online.runner.check_steps`, naming the parameter given.
-
-    ``given``: ``"lam"``, ``"C"`` (lam came from it) or None (``problem=``).
-    """
+    """:func:`~maxmargin.online.runner.check_steps`, naming the parameter ``given``."""
     try:
         check_steps(learner, n, epochs)
     except ParameterError as e:
@@ -738,17 +592,10 @@ def _check_holdout(holdout: Any, data: Dataset) -> None:
         )
 
 
-# --------------------------------------------------------------------------- demo
-
-
 def demo_comparison(progress: bool = False) -> Comparison:
     """The built-in demo: generated 2-D data, soft margin, five learners, three seeds.
 
-    ``make_separable(300, 2, margin=0.15, seed=7, offset=0.4)`` (separable, so Novikoff
-    applies; the soft margin with ``C = 0.5`` has bound support vectors, so soft and
-    hard optima differ), intercept ``augmented``, learners perceptron,
-    averaged_perceptron, pegasos, subgradient and pa1, 30 epochs of ``shuffle``, seeds 0
-    to 2, a holdout of 300 more points from the same distribution.
+    Separable data (Novikoff applies) with ``C = 0.5`` (soft and hard optima differ).
 
     Parameters
     ----------

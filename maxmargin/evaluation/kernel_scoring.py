@@ -1,30 +1,9 @@
-r"""Kernel online learners scored against the exact kernel SVM.
+r"""Kernel online learners scored against the exact kernel SVM (:func:`compare_kernel`).
 
-:func:`compare_kernel` solves the kernel SVM of the data exactly
-(:func:`~maxmargin.solvers.kernel.solve_kernel_dual`, certified), runs the kernel
-learners (:mod:`maxmargin.online.kernel_learners`, the
-:class:`~maxmargin.online.DualPerceptron`) and, at every checkpoint, scores the function
-a learner holds, ``f_t = sum_j a_j y_j k(x_j, .) + b_t`` (its trace's ``dual`` and
-``b``), with ``c = a * y`` and the optimum's ``c* = alpha* * y``:
-
-- the primal objective ``P(f_t) = 1/2 c' K c + sum_i C_i max(0, 1 - y_i (K c + b)_i)``
-  (Pegasos's objective ``lam/2 ||f||_H^2 + mean_i hinge_i`` is ``lam P`` for
-  ``C = 1/(lam n)``: the same problem) and its suboptimality ``P(f_t) - P(f*)``;
-- the RKHS distance ``||f_t - f*||_H = sqrt((c - c*)' K (c - c*))`` (the bias apart),
-  computed through ``K`` with a rigorous rounding interval (never negative: a product
-  that rounds below zero is 0);
-- the regret against ``f*`` along the schedule, as for the linear learners:
-  ``sum_{s <= t} l_s(f_s) - l_s(f*)`` with ``l_s(f) = lam/2 ||f||_H^2 +
-  max(0, 1 - y_{i_s} (f(x_{i_s}) + b))``, ``lam = 1/(C n)``, ``f_s`` the function that
-  predicts at step ``s`` (its norm and hinge from the trace's running sums);
-- the online mistakes, against Novikoff's bound ``(R / gamma)^2`` with the exact kernel
-  margin ``gamma``: the hard-margin SVM of the perceptron's feature space ``(phi(x), s)``
-  (the Gram ``K + s^2``; ``K`` without a bias) solved and certified, ``R^2 = max_i
-  K_ii + s^2``.
-
-The optimum itself is certified to a tolerance, not exact: by the primal's strong
-convexity in ``f`` (``P(f) - P* >= ||f - f*||_H^2 / 2``) the computed ``f*`` is within
-``sqrt(2 gap)`` of the true one (:attr:`KernelComparison.optimum_radius`).
+At every checkpoint the function a learner holds, ``f_t = sum_j a_j y_j k(x_j, .) + b_t``,
+is scored against the certified optimum ``f*``: primal suboptimality, RKHS distance (with
+a rigorous rounding interval), regret, and mistakes against Novikoff's bound with the
+exact kernel margin. See ``docs/kernels.md`` ("Kernel learners against the exact optimum").
 """
 
 from __future__ import annotations
@@ -69,16 +48,13 @@ def rkhs_distance(problem: KernelProblem, c1: Any, c2: Any) -> tuple[float, floa
     distance : float
         ``sqrt(max(0, e' K e))`` with ``e = c1 - c2`` as computed.
     low, high : float
-        The exact distance (of the exact kernel, for the exact ``c1 - c2``) lies in
-        ``[low, high]``.
+        The exact distance (exact kernel, exact ``c1 - c2``) lies in ``[low, high]``.
 
     Notes
     -----
-    ``e`` is scaled by a power of two (exact) first. With ``q = fl(K e)`` and its bound
-    ``err`` (:meth:`~maxmargin.kernels.GramOperator.matvec`), the computed ``e' q``
-    is off by at most ``|e|' err + gamma_{n+1} |e|' |q|``; the rounding ``delta`` of
-    ``e = fl(c1 - c2)`` (``|delta| <= u |e|``) adds ``2 u |e|' (|q| + err)`` and
-    ``delta' K delta <= u^2 trace(K) ||e||^2``.
+    With ``q = fl(K e)`` and its bound ``err``, ``e' q`` is off by at most ``|e|' err +
+    gamma_{n+1} |e|' |q|``; the rounding of ``e = fl(c1 - c2)`` adds ``2 u |e|' (|q| +
+    err)`` and ``u^2 trace(K) ||e||^2``.
 
     Examples
     --------
@@ -130,27 +106,19 @@ class KernelScore(io.Persistent):
     Attributes
     ----------
     learner : str
-        Its name.
     seed : int
         The seed of its run's order.
     trace : Trace
-        The run (``dual``: the coefficients ``a`` at each checkpoint); None when read
-        from a file.
+        The run; None when read from a file.
     t : ndarray of shape (k,)
-        The checkpoints.
-    objective : ndarray of shape (k,)
-        ``P(f_t)``, the problem's primal.
-    suboptimality : ndarray of shape (k,)
-        ``P(f_t) - P(f*)``.
+    objective, suboptimality : ndarray of shape (k,)
+        ``P(f_t)``, the problem's primal, and ``P(f_t) - P(f*)``.
     distance, distance_low, distance_high : ndarray of shape (k,)
         ``||f_t - f*||_H`` and its rounding interval.
-    regret : ndarray of shape (k,)
-        The regret against ``f*`` so far (module docstring).
-    mistakes : ndarray of shape (k,)
-        Online mistakes so far.
+    regret, mistakes : ndarray of shape (k,)
+        The regret against ``f*`` and the online mistakes so far.
     mistake_bound_applies : bool
-        The learner is mistake-driven (the perceptron): Novikoff's bound holds for it on
-        data the kernel separates.
+        The learner is mistake-driven: Novikoff's bound holds for it.
     """
 
     learner: str
@@ -168,7 +136,7 @@ class KernelScore(io.Persistent):
 
 
 def _write_reference(cmp: KernelComparison) -> dict[str, Any]:
-    """``reference``: the optimum's numbers at a glance, and the solution itself."""
+    """The file's ``reference``: the optimum's numbers at a glance, and the solution."""
     sol = cmp.optimum
     cert = sol.certificate
     return {
@@ -200,8 +168,6 @@ def _read_reference(doc: Mapping[str, Any]) -> dict[str, Any]:
 class KernelComparison(io.Persistent):
     """Kernel learners against the exact kernel SVM (:func:`compare_kernel`).
 
-    ``maxmargin.kernel_comparison/1``: ``KernelComparison.from_json(file)`` is the file's
-    word (its problem and optimum without the data, its scores without their traces);
     ``from_json(file, data)`` re-certifies the optimum (:meth:`with_data`).
 
     Attributes
@@ -212,14 +178,11 @@ class KernelComparison(io.Persistent):
     objective : float
         ``P(f*)``, computed as the learners' objectives are.
     optimum_radius : float
-        ``sqrt(2 gap)``: the computed ``f*`` lies within it of the true optimum in
-        ``||.||_H`` (the certificate's duality gap).
+        ``sqrt(2 gap)``: the computed ``f*`` lies within it of the true optimum.
     radius : float
         ``R = max_i sqrt(K_ii + s^2)``.
     margin : float or None
-        The exact kernel margin ``gamma = 1 / ||w*||`` of the hard-margin SVM on
-        ``(phi(x), s)``; None where the kernel does not separate the data (or n is above
-        the dense route's limit).
+        The exact kernel margin ``gamma`` of the hard-margin SVM on ``(phi(x), s)``.
     novikoff : float or None
         ``(R / gamma)^2``.
     scores : tuple of KernelScore
@@ -242,31 +205,12 @@ class KernelComparison(io.Persistent):
     scores: tuple[KernelScore, ...] = io.persist(io.Nested(KernelScore, many=True), key="runs")
 
     def with_data(self, data: Dataset, *, tol: float | None = None) -> KernelComparison:
-        """The comparison on ``data``: its optimum re-certified from them with numpy.
-
-        The learners' numbers are the file's (their traces are not in it).
-
-        Parameters
-        ----------
-        data : Dataset
-            The data it was computed on (the same rows in the same order).
-        tol : float, optional
-            Tolerance of the recomputed certificate (default: the file's).
-
-        Returns
-        -------
-        KernelComparison
-        """
+        """The comparison on ``data``: its optimum re-certified (``tol``: default the file's)."""
         optimum = self.optimum.with_data(data, tol=tol)
         return dataclasses.replace(self, problem=optimum.problem, optimum=optimum)
 
     def summary(self) -> str:
-        """One line per learner at its last checkpoint (the median over the seeds).
-
-        Returns
-        -------
-        str
-        """
+        """One line per learner at its last checkpoint (the median over the seeds)."""
         nov = "n/a" if self.novikoff is None else f"{self.novikoff:.4g}"
         k = len(self.seeds)
         lines = [
@@ -290,16 +234,7 @@ class KernelComparison(io.Persistent):
 
     @property
     def rows(self) -> list[dict[str, Any]]:
-        """One row per learner: its final checkpoint, median [min, max] over the seeds.
-
-        Returns
-        -------
-        list of dict
-            ``learner``, ``seeds``, ``steps``, and for each of ``suboptimality``,
-            ``distance``, ``regret``, ``mistakes`` the median with ``<key>_range``
-            ``[min, max]`` (:func:`~maxmargin.conventions.summarize`); ``novikoff``
-            where the bound applies to the learner (else None).
-        """
+        """One row per learner: its final checkpoint, median [min, max] over the seeds."""
         out = []
         for name in dict.fromkeys(s.learner for s in self.scores):
             runs = [s for s in self.scores if s.learner == name]
@@ -387,45 +322,6 @@ def _margin(
     return R, (1.0 / math.sqrt(w2) if w2 > 0 else None)
 
 
-def _score(
-    lr: KernelLearner,
-    seed: int,
-    problem: KernelProblem,
-    K: np.ndarray,
-    Cs: np.ndarray,
-    p_star: float,
-    c_star: np.ndarray,
-    loss_star: float,
-    hinge: np.ndarray,
-    run_kw: dict[str, Any],
-) -> KernelScore:
-    """One run of ``lr`` (a fresh copy: :func:`~maxmargin.online.run` resets it), scored."""
-    data, y = problem.data, problem.data.y
-    lam = 1.0 / (problem.C * data.n)
-    tr = run(lr, data, seed=seed, record_dual=True, **run_kw)
-    assert tr.dual is not None
-    order = schedule(data.n, run_kw["epochs"], run_kw["order"], seed)
-    hinge_star = np.cumsum(hinge[order])
-    obj = np.array(
-        [_primal(problem, K, Cs, a, float(b)) for a, b in zip(tr.dual, tr.b, strict=True)]
-    )
-    dist = np.array([rkhs_distance(problem, a * y, c_star) for a in tr.dual])
-    return KernelScore(
-        learner=lr.name,
-        seed=seed,
-        trace=tr,
-        t=tr.t,
-        objective=obj,
-        suboptimality=obj - p_star,
-        distance=dist[:, 0],
-        distance_low=dist[:, 1],
-        distance_high=dist[:, 2],
-        regret=0.5 * lam * tr.sqnorm + tr.loss - (tr.t * loss_star + hinge_star[tr.t - 1]),
-        mistakes=np.asarray(tr.mistakes),
-        mistake_bound_applies=bool(lr.mistake_driven),
-    )
-
-
 def compare_kernel(
     data: Dataset,
     learners: Any = ("dual_perceptron", "kernel_pegasos", "kernel_pa1"),
@@ -450,11 +346,9 @@ def compare_kernel(
     ----------
     data : Dataset
     learners : sequence of str or KernelLearner
-        Names (built with the problem's kernel, intercept and parameter: ``C``, or
-        ``lam = 1 / (C n)``) or instances (checked to solve the same problem).
+        Names (built for the problem) or instances (checked to solve the same problem).
     kernel, gamma, degree, coef0
-        The kernel (:mod:`maxmargin.kernels`), by name: a callable's Gram is given as the
-        data with ``kernel="precomputed"``.
+        The kernel (:mod:`maxmargin.kernels`), by name.
     C : float > 0
         The soft-margin parameter.
     intercept : {"free", "none"}
@@ -518,16 +412,36 @@ def compare_kernel(
     s2 = intercept_scaling**2 if intercept == "free" else 0.0
     R, margin = _margin(K, y, s2, tol)
     lam = 1.0 / (problem.C * data.n)
-    f_star = K @ c_star + optimum.b
-    run_kw = dict(epochs=epochs, order=order, checkpoints=checkpoints)
     loss_star = 0.5 * lam * float(c_star @ (K @ c_star))
-    hinge = np.maximum(0.0, 1.0 - y * f_star)
-    scores = []
-    for lr in built:
-        for seed in seeds:
-            scores.append(
-                _score(lr, int(seed), problem, K, Cs, p_star, c_star, loss_star, hinge, run_kw)
-            )
+    hinge = np.maximum(0.0, 1.0 - y * (K @ c_star + optimum.b))
+
+    run_kw: dict[str, Any] = dict(epochs=epochs, order=order, checkpoints=checkpoints)
+
+    def score(lr: KernelLearner, seed: int) -> KernelScore:
+        """One run of ``lr`` (:func:`~maxmargin.online.run` resets it), scored."""
+        tr = run(lr, data, seed=seed, record_dual=True, **run_kw)
+        assert tr.dual is not None
+        hinge_star = np.cumsum(hinge[schedule(data.n, epochs, order, seed)])
+        obj = np.array(
+            [_primal(problem, K, Cs, a, float(b)) for a, b in zip(tr.dual, tr.b, strict=True)]
+        )
+        dist = np.array([rkhs_distance(problem, a * y, c_star) for a in tr.dual])
+        return KernelScore(
+            learner=lr.name,
+            seed=seed,
+            trace=tr,
+            t=tr.t,
+            objective=obj,
+            suboptimality=obj - p_star,
+            distance=dist[:, 0],
+            distance_low=dist[:, 1],
+            distance_high=dist[:, 2],
+            regret=0.5 * lam * tr.sqnorm + tr.loss - (tr.t * loss_star + hinge_star[tr.t - 1]),
+            mistakes=np.asarray(tr.mistakes),
+            mistake_bound_applies=bool(lr.mistake_driven),
+        )
+
+    scores = [score(lr, int(seed)) for lr in built for seed in seeds]
     gap = max(float(optimum.certificate.duality_gap), 0.0)
     return KernelComparison(
         problem=problem,

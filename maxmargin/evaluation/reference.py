@@ -1,10 +1,7 @@
-r"""The certified optima a comparison scores its runs against (:class:`Reference`).
+"""The certified optima a comparison scores its runs against (:class:`Reference`).
 
-The problem the comparison is asked for (:func:`_problem_of`), the same problem with
-another intercept mode for a learner that cannot take its intercept
-(:func:`problem_for`), and, one per mode, the soft-margin optimum, the hard-margin
-optimum when the data are separable (for :math:`\gamma^*`) and what the bounds read of
-them in the learners' space (``R``, :math:`\gamma^*`); solved here or given and
+One per intercept mode: the soft-margin optimum, the hard margin when the data are
+separable, and ``R`` and ``gamma*`` in the learners' space; solved here or given and
 re-certified, never trusted.
 """
 
@@ -37,16 +34,13 @@ class Reference(io.Persistent):
     Attributes
     ----------
     solution : ExactSolution
-        The certified soft-margin optimum :math:`(\tilde w^*, \alpha^*)` of the problem
-        (``solution.problem``).
+        The certified soft-margin optimum of the problem (``solution.problem``).
     hard_solution : ExactSolution or None
-        The certified hard-margin optimum (same intercept mode) when the data are
-        separable, giving :math:`\gamma^*`; None otherwise.
+        The certified hard-margin optimum when the data are separable, else None.
     F_star : float
         :math:`F^* = \lambda P(\tilde w^*)` (lambda form).
     R : float
-        :math:`\max_i \|z_i\|` in the learners' space (``z = (x, s)`` for ``augmented``
-        and, the bias feature the learners update, ``free``).
+        :math:`\max_i \|z_i\|` in the learners' space.
     gamma : float
         :math:`\gamma^*` in the learners' space (nan when not separable).
 
@@ -109,15 +103,6 @@ class Reference(io.Persistent):
 
     def with_data(self, data: Dataset) -> Reference:
         """Both optima on ``data``, their certificates recomputed with numpy.
-
-        Parameters
-        ----------
-        data : Dataset
-            The data the comparison ran on.
-
-        Returns
-        -------
-        Reference
 
         Examples
         --------
@@ -213,10 +198,7 @@ def _soft_reference(
 def _hard_solution(
     problem: SVMProblem, hard_reference: Any, solver: str | None
 ) -> ExactSolution | None:
-    """The certified hard-margin optimum (None: not separable).
-
-    From ``hard_reference`` (re-checked, never trusted) or decided here by the LP and a solve.
-    """
+    """The certified hard-margin optimum (None: not separable), given or decided here."""
     data = problem.data
     if isinstance(hard_reference, SeparationCertificate):
         if not verify_separation(
@@ -255,21 +237,7 @@ def _hard_solution(
 
 
 def problem_for(problem: SVMProblem, intercept: str) -> SVMProblem:
-    """``problem`` with another intercept mode: the same data, C, scaling and weights.
-
-    The problem a learner that cannot take ``problem``'s intercept is scored against
-    (built as :meth:`SVMProblem.with_data` rebuilds a problem: from ``C``).
-
-    Parameters
-    ----------
-    problem : SVMProblem
-        A soft-margin problem.
-    intercept : {"free", "none", "augmented"}
-
-    Returns
-    -------
-    SVMProblem
-        ``problem`` itself when it has that intercept.
+    """``problem`` with another intercept mode (itself when it has it): same data, C, weights.
 
     Examples
     --------
@@ -299,11 +267,7 @@ def _references(
     solver: str | None,
     holdout: Dataset | None,
 ) -> dict[str, tuple[Reference, _Optimum]]:
-    """One certified reference per intercept mode, and what the scoring reads of it.
-
-    ``reference`` and ``hard_reference`` are of ``problem`` (re-certified, never
-    trusted); the problems of the other modes (:func:`problem_for`) are solved here.
-    """
+    """One certified reference per intercept mode, and what the scoring reads of it."""
     out = {}
     for mode in intercepts:
         p, mine = problem_for(problem, mode), mode == problem.intercept

@@ -1,11 +1,8 @@
 r"""Scoring a run against a certified reference: suboptimality, gaps, distances, bounds.
 
-:func:`score_trace` (and :func:`~maxmargin.compare`, for every run) evaluates the
-recorded checkpoints of a :class:`~maxmargin.Trace` against the certified optimum,
-vectorised over the checkpoints, into a :class:`RunResult`; the summary row of a
-learner x order over its seeds is built here too. The quantities and why each is the
-right one: the docstring of :mod:`maxmargin.evaluation.comparison` and
-``docs/compare.md``.
+:func:`score_trace` (and :func:`~maxmargin.compare`, for every run) evaluates a
+:class:`~maxmargin.Trace`'s checkpoints against the certified optimum into a
+:class:`RunResult`. The quantities and why each is the right one: ``docs/compare.md``.
 """
 
 from __future__ import annotations
@@ -34,9 +31,6 @@ from .bounds import _mistake_bounds, _theory_slope, feasible_dual, fit_rate
 __all__ = ["RunResult", "score_trace"]
 
 
-# --------------------------------------------------------------------------- results
-
-
 class _Counts(io.Series):
     """Mistake counts: ints, floats (NaN from there on) once a run diverged."""
 
@@ -51,27 +45,21 @@ class RunResult(io.Persistent):
     r"""One learner run (one order, one seed) evaluated against the optimum.
 
     Every array has shape (k,), one entry per checkpoint ``t``; ``None`` means N/A for
-    this learner (see :attr:`kind`). ``*_avg`` are of the averaged iterate
-    :math:`\bar w_t` (learners that record one).
+    this learner (see :attr:`kind`); ``*_avg`` are of the averaged iterate
+    :math:`\bar w_t`. Each quantity is defined in ``docs/compare.md``.
 
     Attributes
     ----------
     label, learner, order : str
-        ``label`` is unique within a comparison (``learner`` plus ``-2``, ``-3`` for
-        repeats).
+        ``label`` is unique within a comparison (``learner-2`` for a repeat).
     seed : int
     intercept : {"free", "none", "augmented"}
-        The intercept mode of the problem the run is scored against: its learner's (a
-        comparison holds one :class:`~maxmargin.evaluation.reference.Reference` per mode).
+        The intercept mode of the problem the run is scored against (its learner's).
     kind : {"objective", "linear", "mistakes"}
         What the run is scored on, from what its learner declares
-        (:func:`maxmargin.online.learner.scoring`): ``objective`` learners minimise the
-        problem's objective (Pegasos, subgradient) and get every quantity; ``linear``
-        learners (perceptron family, PA) get mistakes, margin, angle, error, regret;
-        ``mistakes`` (Winnow) mistakes and error only.
+        (:func:`maxmargin.online.learner.scoring`).
     trace : Trace or None
-        The run's trace; None for a run read from a file (which keeps every number
-        below, not the weights).
+        The run's trace; None for a run read from a file.
     t : ndarray of int64
     objective, subopt, rel_subopt, objective_avg, subopt_avg, rel_subopt_avg : ndarray
         :math:`F(\tilde w_t)`, :math:`F(\tilde w_t) - F^*`, relative to ``F*``.
@@ -82,61 +70,37 @@ class RunResult(io.Persistent):
     cosine : ndarray
         Cosine between :math:`\tilde w_t` and :math:`\tilde w^*` (nan for ``w_t = 0``).
     margin : ndarray
-        Geometric margin :math:`\min_i y_i \tilde w_t\cdot z_i / \|\tilde w_t\|` (negative
-        when ``w_t`` does not separate; nan for ``w_t = 0``).
+        Geometric margin :math:`\min_i y_i \tilde w_t\cdot z_i / \|\tilde w_t\|`.
     train_error, test_error : ndarray
-        Fraction with :math:`y f(x) \le 0` (Winnow: its own rule ``f > 0`` predicts +1);
-        ``test_error`` on the holdout, ``None`` without one.
+        Fraction with :math:`y f(x) \le 0`; ``test_error`` None without a holdout.
     mistakes : ndarray of int64
         Cumulative online mistakes (the trace's).
     regret : ndarray
-        Against :math:`\tilde w^*`, from the trace's ``loss`` and ``sqnorm``: of
-        :math:`f_s = \frac\lambda2\|w\|^2 + \ell_s` with the learner's loss
-        :math:`\ell` (the squared hinge for a squared-hinge learner, else the hinge).
+        Against :math:`\tilde w^*` of :math:`f_s = \frac\lambda2\|w\|^2 + \ell_s`.
     regret_bound : ndarray
-        Pegasos without lazy projection and with batch 1:
         :math:`G^2 (1 + \ln t)/(2\lambda)`, ``G`` as in :attr:`regret_G`.
     regret_G : float
-        ``2R`` (no projection: :math:`\lambda\|w_t\| \le R`) or
-        ``R + min(R, sqrt(lam))`` (greedy projection on the :math:`1/\sqrt\lambda` ball);
-        the squared hinge: ``lam r + 2 (1 + r R) R`` with the greedy projection on the
-        ball of radius :math:`r = 1/\sqrt{2\lambda}`, else N/A.
+        The Lipschitz constant of the regret bound (N/A: nan).
     novikoff : float
-        :math:`(R/\gamma^*)^2` (perceptron family on separable data), else nan; the
-        margin perceptron's :math:`(R^2 + 2\tau/\eta)/\gamma^{*2}`.
+        :math:`(R/\gamma^*)^2` (perceptron family on separable data), else nan.
     general_bound : ndarray
-        :math:`L_t + R\|u\|\sqrt{L_t} + R^2\|u\|^2` with ``u`` the soft optimum and
-        :math:`L_t` its hinge summed over every round (perceptron family): the textbook
-        form, kept as it was.
+        :math:`L_t + R\|u\|\sqrt{L_t} + R^2\|u\|^2`, ``u`` the soft optimum.
     general_bound_best, general_scale : ndarray
-        The same theorem solved exactly and at the best scale ``c u``:
         :func:`best_scale_mistake_bound` over every round, and the ``c`` it used.
     mistake_rounds_bound : ndarray
-        The theorem with the hinge of ``u`` summed over the mistake rounds only, at
-        ``c = 1`` (learners whose implied dual point counts their updates: perceptron,
-        dual perceptron, PLA, margin perceptron). Over ``c`` its infimum is the number of
-        mistakes itself, so ``c`` is not optimised (``docs/compare.md``, section 6).
+        The bound with the hinge of ``u`` summed over the mistake rounds, at ``c = 1``.
     seconds : ndarray or None
-        The learning time at each checkpoint, in seconds (the trace's ``seconds``: the
-        learner's own steps, recording and scoring left out); None for weights from
-        elsewhere without them. The x of the suboptimality-against-time figure.
+        The learning time at each checkpoint (the trace's ``seconds``).
     rate, rate_avg : float
         :func:`fit_rate` of ``subopt`` and ``subopt_avg``.
     learn_seconds, eval_seconds : float
-        Compiled learning loop; evaluation against the optimum (this module).
+        Compiled learning loop; evaluation against the optimum.
     diverged_at : int or None
-        The first checkpoint step whose weights are not finite (a learner's step size
-        too large for the data, or weights from elsewhere that hold a NaN or an inf:
-        ``trace.divergence()`` says which); every score from there on is nan
-        (``mistakes`` too, as floats; ``null`` in the JSON),
-        and the bounds are checked on the finite prefix. None: the run stayed finite.
+        The first checkpoint whose weights are not finite: every score from there is nan.
     theory_slope : float
-        The rate the learner's theory gives for its step schedule (its ``theory_rate``:
-        -1 for ``1/(lam t)`` steps, -1/2 for ``eta0/sqrt(t)``), nan when none applies.
+        The rate the learner's theory gives (its ``theory_rate``), nan when none applies.
     not_available : dict of str -> str
-        Quantities that would apply to this kind of learner but cannot be computed from
-        what the trace holds, with the reason (a trace from
-        :meth:`~maxmargin.Trace.from_weights` has no per-step losses, so no regret).
+        Quantities that apply but cannot be computed from the trace, with the reason.
     params : dict
         The learner's parameters (the trace's).
     divergence : str or None
@@ -202,11 +166,7 @@ class RunResult(io.Persistent):
 
     @property
     def attained_margin(self) -> np.ndarray | None:
-        r"""The geometric margin the iterate attains on the data, in the learners' space.
-
-        :math:`\min_i y_i \tilde w_t\cdot z_i / \|\tilde w_t\|`: the same as :attr:`margin`,
-        named for what it is (``docs/numbers.md``).
-        """
+        """:attr:`margin`, named for what it is (``docs/numbers.md``)."""
         return self.margin
 
     @property
@@ -214,44 +174,35 @@ class RunResult(io.Persistent):
         """The checkpoints before divergence (all of them when the run stayed finite)."""
         return np.ones(len(self.t), bool) if self.diverged_at is None else self.t < self.diverged_at
 
+    def _held(self, values: Any, *bounds: Any, rtol: float = 1e-12, atol: float = 0.0) -> bool:
+        """``values <= bound`` (relatively ``rtol``) for each bound at every finite checkpoint."""
+        m, v = self._scored, values[self._scored]
+        return all(
+            bool(np.all(v <= np.broadcast_to(b, m.shape)[m] * (1 + rtol) + atol)) for b in bounds
+        )
+
     @property
     def novikoff_respected(self) -> bool | None:
         """``mistakes <= (R/gamma*)^2`` at every (finite) checkpoint (None: N/A)."""
-        if not math.isfinite(self.novikoff):
-            return None
-        m = self._scored
-        return bool(np.all(self.mistakes[m] <= self.novikoff * (1 + 1e-12)))
+        return self._held(self.mistakes, self.novikoff) if math.isfinite(self.novikoff) else None
 
     @property
     def general_respected(self) -> bool | None:
-        """``mistakes <= L + R||u|| sqrt(L) + R^2 ||u||^2`` at every (finite) checkpoint.
-
-        None: N/A.
-        """
-        if self.general_bound is None:
-            return None
-        m = self._scored
-        return bool(np.all(self.mistakes[m] <= self.general_bound[m] * (1 + 1e-12)))
+        """``mistakes <= general_bound`` at every (finite) checkpoint (None: N/A)."""
+        return None if self.general_bound is None else self._held(self.mistakes, self.general_bound)
 
     @property
     def best_bound_respected(self) -> bool | None:
-        """``mistakes <=`` the best-scale and mistake-rounds bounds at every finite checkpoint.
-
-        :attr:`general_bound_best` and :attr:`mistake_rounds_bound`; None: N/A.
-        """
+        """``mistakes <=`` the best-scale and mistake-rounds bounds at every finite checkpoint."""
         bounds = [b for b in (self.general_bound_best, self.mistake_rounds_bound) if b is not None]
-        if not bounds:
-            return None
-        m = self._scored
-        return bool(all(np.all(self.mistakes[m] <= b[m] * (1 + 1e-12)) for b in bounds))
+        return self._held(self.mistakes, *bounds) if bounds else None
 
     @property
     def regret_respected(self) -> bool | None:
         """``regret <= G^2 (1 + ln t)/(2 lam)`` at every (finite) checkpoint (None: N/A)."""
         if self.regret_bound is None or self.regret is None:
             return None
-        m = self._scored
-        return bool(np.all(self.regret[m] <= self.regret_bound[m] * (1 + 1e-9) + 1e-9))
+        return self._held(self.regret, self.regret_bound, rtol=1e-9, atol=1e-9)
 
 
 #: Columns of the summary table: (key, header, format).
@@ -281,11 +232,7 @@ _COLUMNS = (
 
 
 def _final(row: dict[str, Any], runs: Sequence[RunResult], key: str) -> float | None:
-    """``row[key]``: the median over seeds of the final values; ``row[key_range]``: [min, max].
-
-    None: N/A for this learner; NaN: a seed diverged (no final score; the row's
-    ``diverged`` says where).
-    """
+    """``row[key]``: the median over seeds of the final values (NaN: a seed diverged)."""
     vals = [getattr(r, key) for r in runs]
     row[key] = row[f"{key}_range"] = None
     if any(v is None for v in vals):
@@ -298,7 +245,14 @@ def _final(row: dict[str, Any], runs: Sequence[RunResult], key: str) -> float | 
     return mid
 
 
+def _all(runs: Sequence[RunResult], flag: str) -> bool | None:
+    """Whether every run's ``flag`` holds (None: N/A)."""
+    flags = [getattr(r, flag) for r in runs]
+    return None if flags[0] is None else all(flags)
+
+
 def _summary_row(runs: Sequence[RunResult]) -> dict[str, Any]:
+
     r0 = runs[0]
     row: dict[str, Any] = {
         "label": r0.label,
@@ -309,35 +263,17 @@ def _summary_row(runs: Sequence[RunResult]) -> dict[str, Any]:
         "steps": int(r0.t[-1]),
     }
     for key in (
-        "subopt",
-        "subopt_avg",
-        "rel_subopt",
-        "rel_subopt_avg",
-        "dual_gap",
-        "dual_gap_avg",
-        "distance",
-        "distance_avg",
-        "cosine",
-        "margin",
-        "train_error",
-        "test_error",
-        "mistakes",
-        "regret",
-    ):
+        "subopt subopt_avg rel_subopt rel_subopt_avg dual_gap dual_gap_avg distance "
+        "distance_avg cosine margin train_error test_error mistakes regret"
+    ).split():
         _final(row, runs, key)
     row["regret_per_t"] = None if row["regret"] is None else row["regret"] / row["steps"]
-    # Mistake bound: the tightest that applies (Novikoff, the general bound at its best
-    # scale, the mistake-rounds form), median final; the textbook general bound kept beside.
-    nov = [r.novikoff_respected for r in runs]
-    gen = [r.general_respected for r in runs]
-    best = [r.best_bound_respected for r in runs]
+    # the mistake bound: the tightest that applies; the textbook general bound kept beside
     row["novikoff"] = r0.novikoff if math.isfinite(r0.novikoff) else None
-    _final(row, runs, "general_bound")
-    _final(row, runs, "general_bound_best")
-    _final(row, runs, "mistake_rounds_bound")
-    row["novikoff_respected"] = None if nov[0] is None else all(nov)
-    row["general_respected"] = None if gen[0] is None else all(gen)
-    row["best_bound_respected"] = None if best[0] is None else all(best)
+    for key in ("general_bound", "general_bound_best", "mistake_rounds_bound"):
+        _final(row, runs, key)
+    for key in ("novikoff_respected", "general_respected", "best_bound_respected"):
+        row[key] = _all(runs, key)
     tight = {
         k: row[k]
         for k in ("novikoff", "general_bound_best", "mistake_rounds_bound", "general_bound")
@@ -355,8 +291,7 @@ def _summary_row(runs: Sequence[RunResult]) -> dict[str, Any]:
         if f is not None
     ]
     row["bound_respected"] = ("yes" if all(flags) else "NO") if flags else None
-    reg = [r.regret_respected for r in runs]
-    row["regret_bound_respected"] = None if reg[0] is None else all(reg)
+    row["regret_bound_respected"] = _all(runs, "regret_respected")
     # Rate: fit on the median-over-seeds curve of the iterate the theory is about.
     row["theory_slope"] = r0.theory_slope if math.isfinite(r0.theory_slope) else None
     row["rate"] = row["rate_last"] = None
@@ -380,13 +315,7 @@ def _summary_row(runs: Sequence[RunResult]) -> dict[str, Any]:
 
 
 def _declared_of(trace: Trace, kind: str | None = None, loss: str = DEFAULT_LOSS) -> Declared:
-    """What a trace is scored on.
-
-    ``kind`` when given, else what its learner declared (recorded by
-    :func:`~maxmargin.online.run`), else the objective. The loss: what the learner declared
-    (a run's file without it: the hinge), else ``loss`` (weights from elsewhere, which
-    sum no loss of their own: the problem's).
-    """
+    """What a trace is scored on: ``kind``, else its learner's declarations, else the objective."""
     if trace.declares:
         own = io.from_dict(Declared, trace.declares)
         if "loss" not in trace.declares and "loss" in trace.missing:
@@ -475,10 +404,7 @@ def _prefix_at(values: np.ndarray, idx: np.ndarray, t: np.ndarray) -> np.ndarray
 def _dual_objective(problem: SVMProblem, alpha: np.ndarray) -> np.ndarray:
     """``D(alpha)`` for alpha of shape (k, n), as ``SVMProblem.dual_objective``.
 
-    Computed as ``(alpha * y) @ Z`` (one BLAS call on C-ordered operands): the
-    ``Z.T @ (alpha * y).T`` of ``SVMProblem.dual_weights`` measured 40x slower here
-    (20000 x 51 dense, k = 52: 0.9 s against 0.02 s). The squared hinge's dual subtracts
-    ``sum_i alpha_i^2 / (4 C_i)``.
+    ``(alpha * y) @ Z``, one BLAS call: ``Z.T @ (alpha * y).T`` measured 40x slower.
     """
     ay = alpha * problem.data.y
     Z = problem.Z
@@ -491,23 +417,7 @@ def _dual_objective(problem: SVMProblem, alpha: np.ndarray) -> np.ndarray:
 
 
 class _Optimum:
-    """The certified optimum and what the scoring reads of it.
-
-    Attributes
-    ----------
-    problem : SVMProblem
-    solution : ExactSolution
-    hard : ExactSolution or None
-        The certified hard margin (separable data).
-    holdout : Dataset or None
-    w_star : ndarray of shape (d',)
-        The optimum in the problem's regularised space (``w~*``; ``w*`` for ``free``).
-    F_star : float
-    hinge_star, loss_star : ndarray of shape (n,)
-        The optimum's ``s_i xi_i`` and ``s_i loss_i`` (the problem's loss): the sums the
-        regret of a learner without an objective (the hinge its trace sums) and of one
-        minimising the problem's objective compare against.
-    """
+    """The certified optimum and what the scoring reads of it."""
 
     def __init__(
         self,
@@ -524,15 +434,7 @@ class _Optimum:
         self.loss_star = _weighted_losses(_losses(margins, problem.loss), problem)
 
     def space(self, s: float) -> tuple[float, float, np.ndarray, float]:
-        r"""``(R, ||u||, m, gamma)`` in the learners' space, where the mistake bounds live.
-
-        ``R = max ||z_i||``, ``u`` the optimum in that space, ``m_i = y_i u.z_i`` and
-        ``gamma`` the margin of the hard-margin optimum there (nan: not separable). The
-        learners' space is the problem's for ``none`` and ``augmented``; with a free
-        intercept the learners see ``z = (x, s)`` (their bias feature ``s``) and the
-        optimum is :math:`u = (w^*, b^*/s)`, the comparator the perceptron's analysis
-        takes in that space.
-        """
+        """``(R, ||u||, m_i = y_i u.z_i, gamma)`` in the learners' space (free: ``z = (x, s)``)."""
         p = self.problem
         if p.intercept != "free":
             m = p.data.y * np.asarray(p.Z @ self.w_star).ravel()
@@ -549,11 +451,7 @@ class _Optimum:
 
 
 def _evaluate(label: str, decl: Any, tr: Trace, opt: _Optimum) -> RunResult:
-    """Score one trace.
-
-    ``decl`` is its learner, or what the learner declared
-    (:class:`~maxmargin.online.learner.Declared`).
-    """
+    """Score one trace; ``decl`` is its learner or what the learner declared."""
     tic = time.perf_counter()
     kind = scoring(decl)
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
@@ -639,7 +537,6 @@ def _scores(decl: Any, tr: Trace, opt: _Optimum, kind: str) -> dict[str, Any]:
             res["cosine"] = np.where(nrm > 0, Wt @ w_star / (nrm * ns), np.nan)
             res["margin"] = np.where(nrm > 0, Mg.min(axis=0) / nrm, np.nan)
         if on_schedule:
-            # regret against w*: sum_s f_s(w_s) - sum_s f_s(w*)
             idx = schedule(tr.n, tr.epochs, tr.order, int(tr.seed or 0))
             own = getattr(decl, "loss", DEFAULT_LOSS)  # the loss the trace's loss sums
             star = opt.loss_star if own == problem.loss else opt.hinge_star
@@ -664,11 +561,7 @@ def _scores(decl: Any, tr: Trace, opt: _Optimum, kind: str) -> dict[str, Any]:
 def _objective_scores(
     decl: Any, tr: Trace, opt: _Optimum, Wt: np.ndarray, Mg: np.ndarray, R: float
 ) -> dict[str, Any]:
-    """What a learner that minimises the problem's objective is scored on.
-
-    Suboptimality, distance, rate, implied-dual gap (of the iterate and of the average), regret
-    bound.
-    """
+    """Suboptimality, distance, rate, dual gaps and regret bound of an objective learner."""
     problem, w_star, F_star = opt.problem, opt.w_star, opt.F_star
     lam, t = problem.lam, tr.t
     res: dict[str, Any] = {}
@@ -680,30 +573,20 @@ def _objective_scores(
         loss = losses.mean(0) if sw is None else sw @ losses / problem.n  # F's (1/n) sum s_i
         return 0.5 * lam * np.einsum("kj,kj->k", W, W) + loss
 
-    F = objective(Wt, Mg)
-    res.update(
-        objective=F,
-        subopt=F - F_star,
-        rel_subopt=(F - F_star) / F_star,
-        distance=np.linalg.norm(Wt - w_star, axis=1) / np.linalg.norm(w_star),
-    )
-    res["rate"] = fit_rate(t, F - F_star)
+    def score(suffix: str, W: np.ndarray, M: np.ndarray, dual: np.ndarray | None) -> None:
+        F = objective(W, M)
+        res[f"objective{suffix}"], res[f"subopt{suffix}"] = F, F - F_star
+        res[f"rel_subopt{suffix}"] = (F - F_star) / F_star
+        res[f"distance{suffix}"] = np.linalg.norm(W - w_star, axis=1) / np.linalg.norm(w_star)
+        res[f"rate{suffix}"] = fit_rate(t, F - F_star)
+        if dual is not None:
+            res[f"dual_gap{suffix}"] = F - lam * _dual_objective(
+                problem, feasible_dual(dual, problem)
+            )
+
+    score("", Wt, Mg, tr.dual)
     if tr.w_avg is not None:
-        Wa = tr.w_tilde(average=True)
-        Fa = objective(Wa, problem.margins(tr.w_avg, tr.b_avg))
-        res.update(
-            objective_avg=Fa,
-            subopt_avg=Fa - F_star,
-            rel_subopt_avg=(Fa - F_star) / F_star,
-            distance_avg=np.linalg.norm(Wa - w_star, axis=1) / np.linalg.norm(w_star),
-        )
-        res["rate_avg"] = fit_rate(t, Fa - F_star)
-    if tr.dual is not None:
-        res["dual_gap"] = F - lam * _dual_objective(problem, feasible_dual(tr.dual, problem))
-    if tr.dual_avg is not None and tr.w_avg is not None:
-        res["dual_gap_avg"] = res["objective_avg"] - lam * _dual_objective(
-            problem, feasible_dual(tr.dual_avg, problem)
-        )
+        score("_avg", tr.w_tilde(average=True), problem.margins(tr.w_avg, tr.b_avg), tr.dual_avg)
     G = None if sw is not None else decl.regret_lipschitz(R)
     if G is not None:
         res["regret_G"] = G
@@ -722,26 +605,17 @@ def score_trace(
 ) -> RunResult:
     r"""Score one trace against a certified optimum, exactly as :func:`compare` scores a run.
 
-    The trace may come from :func:`maxmargin.online.run` (it records what its learner
-    declared, :attr:`~maxmargin.Trace.declares`, so it is scored as its run was) or from
-    elsewhere (:meth:`~maxmargin.Trace.from_weights`, whose ``kind`` says what applies).
     What the trace lacks (:attr:`~maxmargin.Trace.missing`) is N/A, with the reason in
-    :attr:`RunResult.not_available`. ``compare(..., traces=[...])`` scores its traces so.
+    :attr:`RunResult.not_available` (``docs/compare.md``).
 
     Parameters
     ----------
     trace : Trace
-        On the reference's data (same ``n``, ``d``) and with its intercept mode (for an
-        ``augmented`` problem, the same ``intercept_scaling``).
+        On the reference's data and with its intercept mode (and scaling).
     reference : ExactSolution
-        A soft-margin optimum; re-certified here, never trusted. Any intercept, ``free``
-        included (then ``F`` leaves ``b`` unregularised, and distance and cosine are of
-        ``w``).
+        A soft-margin optimum, any intercept; re-certified here, never trusted.
     kind : {"objective", "linear", "mistakes"}, optional
-        Overrides what the trace declares: ``objective``, the trace minimises the
-        reference's lambda objective (every quantity); ``linear``, another linear
-        classifier (margin, cosine, errors); ``mistakes``, errors only. Default: the
-        trace's declarations (``objective`` for a trace that has none).
+        Overrides what the trace declares (default: its declarations, else objective).
     label : str, optional
         Default: the trace's learner name.
     holdout : Dataset, optional

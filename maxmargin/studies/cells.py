@@ -1,29 +1,16 @@
-r"""The study's units of work, their content-addressed keys, and the functions workers run.
+"""The study's units of work, their content-addressed keys, and the functions workers run.
 
-Three kinds of task, each a plain function of picklable arguments:
-
-1. :func:`separability_task`, once per data set and intercept mode: the separation LP
-   and, when separable, the certified hard margin (what gives :math:`\gamma^*` and
-   Novikoff's bound);
-2. :func:`reference_task`, once per data set, intercept mode and grid value: the
-   certified soft-margin optimum (:func:`maxmargin.solve`);
-3. :func:`cell_task`, once per data set x grid value x learner x seed x order: one
-   :func:`maxmargin.compare` run against the shared reference, returned as columns.
-
-The intercept modes are those the learners run with: each learner runs with the
-study's intercept where it supports it, else with one it supports
-(:func:`~maxmargin.conventions.intercept_for`: Winnow ``none``), and its cells are
-scored against the problem of its own intercept, as :func:`maxmargin.compare` scores it
-(the same data, ``C`` and loss; the cell records ``intercept``).
-
-Every key is a SHA-256 of everything the result depends on: the data's content (train
-and holdout arrays), the problem, the learner (name or class, its parameters and the
-hash of its source file), seed, order, epochs, checkpoints and the code version.
+Per data set and intercept mode, :func:`separability_task`; per grid value too,
+:func:`reference_task` (the certified optimum); per cell (data set x grid value x learner x
+seed x order), :func:`cell_task`: one :func:`maxmargin.compare` run against the shared
+reference. Every key is a SHA-256 of everything its result depends on (``docs/study.md``).
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import itertools
 import json
 import os
 import socket
@@ -36,7 +23,9 @@ from typing import Any
 
 import numpy as np
 
+from ..evaluation.scoring import RunResult
 from ..io.json import FORMATS
+from ..io.schema import series_fields
 from .spec import DataSpec, SpecError, StudySpec
 from .store import Reference, Separability, data_digest, read_ref
 
@@ -52,79 +41,33 @@ __all__ = [
     "versions",
 ]
 
-#: The cell files' format version (``"maxmargin.study_cell/1"`` in each): bumped in
-#: ``_json.FORMATS`` when their content changes meaning; every cell then reruns.
+#: The cell files' format version: bumped in ``io.json.FORMATS``, every cell reruns.
 CELL_FORMAT = FORMATS["study_cell"][0]
 
-#: Per-checkpoint arrays of a :class:`maxmargin.RunResult`, as table columns.
-ARRAYS = (
-    "t",
-    "mistakes",
-    "train_error",
-    "test_error",
-    "objective",
-    "subopt",
-    "rel_subopt",
-    "objective_avg",
-    "subopt_avg",
-    "rel_subopt_avg",
-    "dual_gap",
-    "dual_gap_avg",
-    "distance",
-    "distance_avg",
-    "cosine",
-    "margin",
-    "regret",
-    "regret_bound",
-    "general_bound",
+#: Per-checkpoint arrays of a :class:`maxmargin.RunResult`, as table columns (those the
+#: table had before the best-scale bounds and the timings came).
+ARRAYS = tuple(
+    k
+    for k in series_fields(RunResult)
+    if k not in ("general_bound_best", "general_scale", "mistake_rounds_bound", "seconds")
 )
 
 #: Per-run scalars of a :class:`maxmargin.RunResult`.
-RUN_SCALARS = (
-    "kind",
-    "learner_name",
-    "learner_class",
-    "learner_params",
-    "intercept",
-    "regret_G",
-    "novikoff",
-    "rate",
-    "rate_avg",
-    "theory_slope",
-    "novikoff_respected",
-    "general_respected",
-    "regret_respected",
-    "learn_seconds",
-    "eval_seconds",
+RUN_SCALARS = tuple(
+    "kind learner_name learner_class learner_params intercept regret_G novikoff rate rate_avg "
+    "theory_slope novikoff_respected general_respected regret_respected learn_seconds "
+    "eval_seconds".split()
 )
 
 #: The certified reference of the cell, from :class:`maxmargin.Comparison`.
-REF_SCALARS = (
-    "n",
-    "d",
-    "C",
-    "lam",
-    "F_star",
-    "P_star",
-    "ref_duality_gap",
-    "ref_relative_gap",
-    "ref_certified",
-    "ref_solver",
-    "n_support",
-    "R",
-    "gamma",
-    "separable",
-    "solve_seconds",
+REF_SCALARS = tuple(
+    "n d C lam F_star P_star ref_duality_gap ref_relative_gap ref_certified ref_solver "
+    "n_support R gamma separable solve_seconds".split()
 )
 
 
 def versions() -> dict[str, str]:
     """Versions of the code a result was computed with.
-
-    Returns
-    -------
-    dict of str to str
-        ``maxmargin``, ``numpy``, ``numba``, ``python``.
 
     Examples
     --------
@@ -149,9 +92,6 @@ def versions() -> dict[str, str]:
 def _digest(obj: Any) -> str:
     text = json.dumps(obj, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(text.encode()).hexdigest()
-
-
-# --------------------------------------------------------------------------- the plan
 
 
 @dataclass(frozen=True, eq=False)
@@ -211,23 +151,17 @@ def _load_one(ds: DataSpec) -> tuple[Any, Any]:
 
     where = f"{ds.key}.{'generator' if ds.generator else 'source'}"
     try:
-        if ds.generator:
-            fn: dict[str, Any] = {
-                "separable": mmdata.make_separable,
-                "gaussians": mmdata.make_gaussians,
-            }
-            data = fn[ds.generator](**ds.params)
+        if ds.generator:  # one of spec.GENERATORS: data.make_separable, make_gaussians
+            data = getattr(mmdata, f"make_{ds.generator}")(**ds.params)
         else:
             data = mmdata.load(str(ds.source), label=ds.label_column)
     except (MaxMarginError, TypeError, ValueError, OSError) as e:
         raise SpecError(f"{where}: {e}") from None
-    holdout = None
+    holdout, where = None, f"{ds.key}.holdout"
     try:
         if isinstance(ds.holdout, float):
-            where = f"{ds.key}.holdout"
             data, holdout = data.split(ds.holdout, seed=ds.split_seed)
         elif isinstance(ds.holdout, str):
-            where = f"{ds.key}.holdout"
             holdout = mmdata.load(ds.holdout, label=ds.label_column)
     except (MaxMarginError, ValueError, OSError) as e:
         raise SpecError(f"{where}: {e}") from None
@@ -255,11 +189,7 @@ def _checkpoints(spec: StudySpec, ds: DataSpec, n: int) -> tuple:
 
 
 def _check_learners(spec: StudySpec, item: DataItem) -> dict[str, str]:
-    """Build every learner for this data set's problems: refuse what would fail later.
-
-    Returns each learner's intercept mode (by its label): the problem its cells are
-    scored against.
-    """
+    """Each learner's intercept mode (by label), every learner built to refuse it early."""
     from ..exceptions import MaxMarginError
     from ..online.registry import objective_parameter, resolve
     from ..problem import SVMProblem
@@ -297,23 +227,7 @@ def _check_learners(spec: StudySpec, item: DataItem) -> dict[str, str]:
 
 
 def make_plan(spec: StudySpec) -> Plan:
-    """Load every data set and list every task of ``spec``, with its key.
-
-    Everything that can be checked before running is checked here: files load, holdouts
-    match, checkpoints lie within each run, every learner builds for every problem.
-
-    Parameters
-    ----------
-    spec : StudySpec
-
-    Returns
-    -------
-    Plan
-
-    Raises
-    ------
-    SpecError
-        Naming the key of the spec at fault.
+    """Load every data set and list every task of ``spec``; check all that can fail early.
 
     Examples
     --------
@@ -365,59 +279,33 @@ def make_plan(spec: StudySpec) -> Plan:
                 sk = sep_key(item.digest, mode)
                 ref_of[mode] = _digest({"sep": sk, spec.grid_parameter: value})
                 refs[ref_of[mode]] = RefJob(ref_of[mode], sk, label, value, mode)
-            for lr in spec.learners:
+            job = functools.partial(
+                CellJob, epochs=spec.epochs, checkpoints=item.checkpoints, solver=spec.solver
+            )
+            for lr, seed, order in itertools.product(spec.learners, spec.seeds, spec.orders):
                 ref_key = ref_of[modes[label][lr.label]]
-                for seed in spec.seeds:
-                    for order in spec.orders:
-                        key = _digest(
-                            {
-                                "ref": ref_key,
-                                "learner": lr.target,
-                                "params": lr.params,
-                                "code": digests[lr.label],
-                                "seed": seed,
-                                "order": order,
-                                "epochs": spec.epochs,
-                                "checkpoints": list(item.checkpoints),
-                            }
-                        )
-                        cells.append(
-                            CellJob(
-                                key,
-                                ref_key,
-                                label,
-                                value,
-                                lr.label,
-                                lr.target,
-                                lr.params,
-                                seed,
-                                order,
-                                spec.epochs,
-                                item.checkpoints,
-                                spec.solver,
-                            )
-                        )
+                key = _digest(
+                    {
+                        "ref": ref_key,
+                        "learner": lr.target,
+                        "params": lr.params,
+                        "code": digests[lr.label],
+                        "seed": seed,
+                        "order": order,
+                        "epochs": spec.epochs,
+                        "checkpoints": list(item.checkpoints),
+                    }
+                )
+                cells.append(
+                    job(key, ref_key, label, value, lr.label, lr.target, lr.params, seed, order)
+                )
     return Plan(spec, data, refs, tuple(cells))
-
-
-# --------------------------------------------------------------------------- tasks
 
 
 def separability_task(
     data: Any, holdout: Any, intercept: str, intercept_scaling: float, solver: str | None
 ) -> Separability:
     """Decide separability of ``data`` once: the LP, then the hard margin if separable.
-
-    Parameters
-    ----------
-    data, holdout : Dataset (holdout may be None)
-    intercept : {"augmented", "none"}
-    intercept_scaling : float
-    solver : str or None
-
-    Returns
-    -------
-    Separability
 
     Examples
     --------
@@ -451,21 +339,6 @@ def reference_task(
     solver: str | None,
 ) -> Reference:
     """Solve the soft-margin problem of ``sep.data`` at one grid value (certified).
-
-    Parameters
-    ----------
-    sep : Separability
-    grid_parameter : {"C", "lam"}
-    value : float
-    intercept : {"augmented", "none"}
-    intercept_scaling : float
-    solver : str or None
-
-    Returns
-    -------
-    Reference
-        Whose ``soft.problem.data`` is ``sep.data`` (so :func:`maxmargin.compare` accepts
-        both optima for it).
 
     Examples
     --------
@@ -521,70 +394,41 @@ def _array(v: Any) -> list | None:
 
 
 def _class_name(learner: Any) -> str:
-    """The learner's class (a learner of the public protocol's own, not its adapter's)."""
+    """The learner's class (a protocol learner's own, not its adapter's)."""
     cls = type(getattr(learner, "learner", learner))
     return f"{cls.__module__}.{cls.__qualname__}"
 
 
 def _run_columns(cmp: Any, learner: Any, ref: Reference) -> tuple[dict, dict]:
-    r = cmp.runs[0]
-    sol = cmp.reference
-    arrays = {k: _array(getattr(r, k)) for k in ARRAYS}
-    scalars = {
-        "kind": r.kind,
+    r, sol, p = cmp.runs[0], cmp.reference, cmp.problem
+    own = {
         "learner_name": learner.name,
         "learner_class": _class_name(learner),
         "learner_params": json.dumps(learner.get_params(), sort_keys=True, default=str),
         "intercept": str(r.intercept),
-        "regret_G": float(r.regret_G),
-        "novikoff": float(r.novikoff),
-        "rate": float(r.rate),
-        "rate_avg": float(r.rate_avg),
-        "theory_slope": float(r.theory_slope),
-        "novikoff_respected": r.novikoff_respected,
-        "general_respected": r.general_respected,
-        "regret_respected": r.regret_respected,
-        "learn_seconds": float(r.learn_seconds),
-        "eval_seconds": float(r.eval_seconds),
-        "n": int(cmp.problem.n),
-        "d": int(cmp.problem.d),
-        "C": float(cmp.problem.C),
-        "lam": float(cmp.problem.lam),
-        "F_star": float(cmp.F_star),
+        "n": int(p.n),
+        "d": int(p.d),
+        "C": float(p.C),
+        "lam": float(p.lam),
         "P_star": float(sol.primal_objective),
         "ref_duality_gap": float(sol.duality_gap),
         "ref_relative_gap": float(sol.certificate.relative_gap),
         "ref_certified": bool(sol.certificate.ok),
         "ref_solver": str(sol.solver),
         "n_support": int(len(sol.support)),
-        "R": float(cmp.R),
-        "gamma": float(cmp.gamma),
-        "separable": bool(cmp.separable),
         "solve_seconds": float(ref.seconds),
     }
-    return arrays, scalars
+    # the rest is the run's (or the comparison's: F_star, R, gamma, separable) as it is
+    plain = {k: own[k] if k in own else getattr(r, k) for k in RUN_SCALARS}
+    plain |= {k: own[k] if k in own else getattr(cmp, k) for k in REF_SCALARS}
+    scalars = {k: float(v) if isinstance(v, (float, np.floating)) else v for k, v in plain.items()}
+    return {k: _array(getattr(r, k)) for k in ARRAYS}, scalars
 
 
 def cell_task(cell: CellJob, ref: Reference | str) -> dict[str, Any]:
-    """Run one cell: its learner against the shared reference, via :func:`maxmargin.compare`.
+    """Run one cell against its reference (or its cache's path): :func:`maxmargin.compare`.
 
-    The reference is of the learner's own intercept mode (the plan's), so the problem
-    ``compare`` is given is the one the learner runs with.
-
-    Never raises for the cell's own failures: they come back as ``status = "error"`` with
-    the message and traceback, so the caller can record them and retry.
-
-    Parameters
-    ----------
-    cell : CellJob
-    ref : Reference or str
-        The reference, or the path of its cache file (read once per worker process).
-
-    Returns
-    -------
-    dict
-        ``status`` ("ok" or "error"), ``arrays`` and ``scalars`` (ok) or ``error`` and
-        ``traceback``, ``cell_seconds``, ``worker`` (host:pid), ``versions``.
+    Never raises for the cell's own failures: they come back as ``status = "error"``.
     """
     from ..evaluation.comparison import compare
     from ..online.registry import resolve

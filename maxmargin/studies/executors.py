@@ -1,17 +1,9 @@
 """Run a study's tasks: local processes (joblib's loky) or a Dask distributed cluster.
 
-Both routes run the same three task functions of :mod:`maxmargin.studies.cells` and hand
-every finished cell to the same :class:`Tracker`, which writes its file, counts attempts
-and decides the one retry, so both give the same table.
-
-Faults. A cell that raises comes back as an error record (the task function catches it)
-and is retried once. A worker that dies is handled by the engine's own means: Dask
-reschedules the tasks it was running and gives up on a task that killed more than
-``distributed.scheduler.allowed-failures`` workers (set to 1 for ``local:N`` clusters;
-a remote scheduler keeps its own setting, 3 by default). In the local route the
-executor breaks and every task then in flight is a suspect: a lone suspect is charged an
-attempt, several are each rerun alone (uncharged), which finds the culprit without
-penalising the others.
+Both routes hand every finished cell to the same :class:`Tracker` (its file, its attempts,
+its one retry), so both give the same table. A worker that dies: Dask reschedules its
+tasks; locally every task then in flight is a suspect, a lone one charged an attempt,
+several each rerun alone (uncharged), which finds the culprit without penalising others.
 """
 
 from __future__ import annotations
@@ -63,13 +55,7 @@ class StudyProgress(Progress):
 
 
 class Tracker:
-    """Record each finished cell once (atomically) and decide its retry.
-
-    Parameters
-    ----------
-    store : Store
-    bar : Progress
-    """
+    """Record each finished cell once (atomically) and decide its retry."""
 
     def __init__(self, store: Store, bar: Progress) -> None:
         self.store = store
@@ -128,9 +114,6 @@ def _message(e: BaseException) -> str:
     return " ".join(f"{type(e).__name__}: {e}".split())
 
 
-# --------------------------------------------------------------------------- local
-
-
 @dataclass
 class _Task:
     ident: Any
@@ -140,10 +123,6 @@ class _Task:
 
 def usable_cpus() -> int:
     """The CPUs this process may run on (its affinity mask, e.g. ``taskset``; else all).
-
-    Returns
-    -------
-    int
 
     Examples
     --------
@@ -165,11 +144,7 @@ def _thread_env(n_workers: int) -> dict[str, str]:
 
 
 class _LocalRunner:
-    """At most ``2 n`` tasks in flight on loky's reusable process pool, deaths handled.
-
-    Two per worker, so a worker finds its next task queued while this process writes
-    the last one's file.
-    """
+    """At most ``2 n`` tasks in flight (each worker's next one queued) on loky's pool."""
 
     def __init__(self, n_workers: int) -> None:
         self.n = n_workers
@@ -182,9 +157,8 @@ class _LocalRunner:
     def run(self, tasks: list[_Task], on_done: Callable[[_Task, str, Any], bool]) -> None:
         """Run ``tasks``, calling ``on_done(task, outcome, value)`` as each finishes.
 
-        The outcome is ``ok`` (value: the result), ``raised`` (the exception), ``died``
-        (a message: it ran alone) or ``suspect`` (it ran beside others; it is rerun alone
-        whatever is returned). A true return value of ``on_done`` requeues the task.
+        Outcomes: ``ok``, ``raised``, ``died`` (alone) or ``suspect`` (beside others: rerun
+        alone); ``on_done`` returning True requeues the task.
         """
         from joblib.externals.loky import BrokenProcessPool
 
@@ -235,11 +209,7 @@ def _settle(
     normal: deque,
     alone: deque,
 ) -> bool:
-    """Hand every finished future to ``on_done`` and requeue as it says.
-
-    True when a worker died (alone: its task ``died``; beside others: each ``suspect``,
-    rerun alone).
-    """
+    """Hand every finished future to ``on_done`` and requeue as it says; True: a worker died."""
     from joblib.externals.loky import BrokenProcessPool
 
     broken, msg = [], "worker died"
@@ -307,26 +277,31 @@ def _digests(plan: Plan) -> dict[str, str]:
     return {**by_sep, **{k: by_sep[r.sep_key] for k, r in plan.refs.items()}}
 
 
-def _separabilities(plan: Plan) -> dict[str, tuple[Any, str]]:
-    """Each separability key's data set and intercept mode (one task per pair)."""
-    return {r.sep_key: (plan.data[r.data], r.intercept) for r in plan.refs.values()}
+def _sep_args(plan: Plan) -> dict[str, tuple]:
+    """Each separability key's task arguments (one task per data set and intercept mode)."""
+    spec = plan.spec
+    return {
+        r.sep_key: (
+            plan.data[r.data].train,
+            plan.data[r.data].holdout,
+            r.intercept,
+            spec.intercept_scaling,
+            spec.solver,
+        )
+        for r in plan.refs.values()
+    }
+
+
+def _ref_args(plan: Plan, key: str, sep: Any) -> tuple:
+    """The arguments of reference task ``key``, given its separability (or its future)."""
+    r, spec = plan.refs[key], plan.spec
+    return (sep, spec.grid_parameter, r.value, r.intercept, spec.intercept_scaling, spec.solver)
 
 
 def run_local(
     plan: Plan, pending: list[CellJob], store: Store, tracker: Tracker, n_jobs: int | None
 ) -> None:
-    """Run ``pending`` cells (and the exact solves they need) on local processes.
-
-    Parameters
-    ----------
-    plan : Plan
-    pending : list of CellJob
-    store : Store
-    tracker : Tracker
-    n_jobs : int or None
-        Processes (None: one per CPU, at most one per cell); 1 runs everything in this
-        process, one task after another.
-    """
+    """Run ``pending`` cells (and the exact solves they need) on ``n_jobs`` local processes."""
     spec = plan.spec
     if n_jobs == 1:
         runner: Any = _SerialRunner()
@@ -336,52 +311,19 @@ def run_local(
     digest = _digests(plan)
     # a cached reference that does not load (a damaged file, other data) is redone
     missing = [k for k in ref_keys if store.load_ref(k, digest[k]) is None]
-    seps: dict[str, Any] = {}
     failures: dict[str, str] = {}
     sep_keys = list(dict.fromkeys(plan.refs[k].sep_key for k in missing))
-    for sk in sep_keys:
-        cached = store.load_ref(sk, digest[sk])
-        if cached is not None:
-            seps[sk] = cached
-    items = _separabilities(plan)
-    common = (spec.intercept_scaling, spec.solver)
-    _stage(
-        runner,
-        [
-            _Task(
-                sk,
-                separability_task,
-                (items[sk][0].train, items[sk][0].holdout, items[sk][1], *common),
-            )
-            for sk in sep_keys
-            if sk not in seps
-        ],
-        store,
-        seps,
-        failures,
-    )
+    seps = {sk: s for sk in sep_keys if (s := store.load_ref(sk, digest[sk])) is not None}
+    sep_args = _sep_args(plan)
+    tasks = [_Task(sk, separability_task, sep_args[sk]) for sk in sep_keys if sk not in seps]
+    _stage(runner, tasks, store, seps, failures)
     refs: dict[str, Any] = {}
-    _stage(
-        runner,
-        [
-            _Task(
-                k,
-                reference_task,
-                (
-                    seps[plan.refs[k].sep_key],
-                    spec.grid_parameter,
-                    plan.refs[k].value,
-                    plan.refs[k].intercept,
-                    *common,
-                ),
-            )
-            for k in missing
-            if plan.refs[k].sep_key in seps
-        ],
-        store,
-        refs,
-        failures,
-    )
+    tasks = [
+        _Task(k, reference_task, _ref_args(plan, k, seps[plan.refs[k].sep_key]))
+        for k in missing
+        if plan.refs[k].sep_key in seps
+    ]
+    _stage(runner, tasks, store, refs, failures)
     for k in missing:
         sk = plan.refs[k].sep_key
         if k not in refs and k not in failures:
@@ -411,19 +353,8 @@ def run_local(
     runner.run(tasks, on_cell)
 
 
-# --------------------------------------------------------------------------- dask
-
-
 def parse_scheduler(text: str) -> tuple[str, Any]:
     """``local:N`` -> ("local", N); ``tcp://HOST:PORT`` (or any address) -> ("address", it).
-
-    Parameters
-    ----------
-    text : str
-
-    Returns
-    -------
-    tuple
 
     Examples
     --------
@@ -469,29 +400,16 @@ def _client(scheduler: str) -> tuple[Any, Any]:
 def run_dask(
     plan: Plan, pending: list[CellJob], store: Store, tracker: Tracker, scheduler: str
 ) -> None:
-    """Run ``pending`` cells on a Dask cluster: one graph, the solves as dependencies.
-
-    Parameters
-    ----------
-    plan : Plan
-    pending : list of CellJob
-    store : Store
-    tracker : Tracker
-    scheduler : str
-        ``tcp://HOST:PORT`` or ``local:N``.
-    """
+    """Run ``pending`` cells on a Dask cluster: one graph, the solves as dependencies."""
     from distributed import as_completed
 
-    spec = plan.spec
-    common = (spec.intercept_scaling, spec.solver)
-    items = _separabilities(plan)
+    sep_args = _sep_args(plan)
     client, cluster = _client(scheduler)
     futures: list[Any] = []
     try:
         ref_keys = list(dict.fromkeys(c.ref_key for c in pending))
         digest = _digests(plan)
-        cached = {k: store.load_ref(k, digest[k]) for k in ref_keys if store.ref_path(k).exists()}
-        cached = {k: v for k, v in cached.items() if v is not None}
+        cached = {k: r for k in ref_keys if (r := store.load_ref(k, digest[k])) is not None}
         # Everything the driver holds goes into the graph as an argument (never
         # `scatter`ed): the scheduler can then recompute what a dying worker held.
         computed: dict[Any, str] = {}  # future -> cache key
@@ -504,15 +422,8 @@ def run_dask(
             if sep is not None:
                 sep_f[sk] = client.submit(given, sep, key=f"maxmargin-sep-{sk}", pure=False)
                 continue
-            item, mode = items[sk]
             sep_f[sk] = client.submit(
-                separability_task,
-                item.train,
-                item.holdout,
-                mode,
-                *common,
-                key=f"maxmargin-sep-{sk}",
-                pure=False,
+                separability_task, *sep_args[sk], key=f"maxmargin-sep-{sk}", pure=False
             )
             computed[sep_f[sk]] = sk
         ref_f: dict[str, Any] = {}
@@ -520,15 +431,9 @@ def run_dask(
             if k in cached:
                 ref_f[k] = client.submit(given, cached[k], key=f"maxmargin-ref-{k}", pure=False)
             else:
+                args = _ref_args(plan, k, sep_f[plan.refs[k].sep_key])
                 ref_f[k] = client.submit(
-                    reference_task,
-                    sep_f[plan.refs[k].sep_key],
-                    spec.grid_parameter,
-                    plan.refs[k].value,
-                    plan.refs[k].intercept,
-                    *common,
-                    key=f"maxmargin-ref-{k}",
-                    pure=False,
+                    reference_task, *args, key=f"maxmargin-ref-{k}", pure=False
                 )
                 computed[ref_f[k]] = k
         cells: dict[Any, CellJob] = {}

@@ -1,15 +1,8 @@
-r"""A study's report: ``report.md``, its figures (matplotlib, imported lazily), its table.
+"""A study's report: ``report.md``, its figures (matplotlib, imported lazily), its table.
 
-:func:`maxmargin.report.write_report` writes a :class:`~maxmargin.studies.StudyResult`'s
-folder through :func:`write` and :data:`TABLE` (registered by
-:mod:`maxmargin.studies.runner`: this room sits below :mod:`maxmargin.report`).
-
-Per data set, one figure of suboptimality :math:`F(\tilde w_t) - F^\star` against ``t``
-(one panel per grid value; the median over seeds with a min--max band, log axes) and one
-of the perceptron family's mistakes against their bound; per data set and grid value a
-table of final numbers, median [min, max] over seeds (:func:`maxmargin.conventions.summarize`).
-
-It reads only the table (``results.parquet``), so it can be redrawn without rerunning.
+:func:`maxmargin.report.write_report` writes it through :func:`write` and :data:`TABLE`
+(registered by :mod:`maxmargin.studies.runner`). It reads only the table, so it can be
+redrawn without rerunning; what it shows: ``docs/study.md``.
 """
 
 from __future__ import annotations
@@ -77,20 +70,7 @@ _FINAL = (
 
 
 def final_rows(table: Any) -> list[dict[str, Any]]:
-    """Final-checkpoint numbers per data set x grid value x learner x order over seeds.
-
-    Parameters
-    ----------
-    table : pyarrow.Table
-        The study's table.
-
-    Returns
-    -------
-    list of dict
-        ``data``, ``value``, ``learner``, ``order``, ``seeds``, for each quantity of the
-        report its final values over seeds (an array under its key), ``bound`` and
-        ``bound_respected``.
-    """
+    """Final-checkpoint numbers (arrays over seeds) per data set x grid value x learner x order."""
     cols = _columns(table)
     out = []
     for data in dict.fromkeys(cols["data"]):
@@ -127,11 +107,7 @@ def final_rows(table: Any) -> list[dict[str, Any]]:
 
 
 def _intercept(cols: dict, rows: np.ndarray) -> tuple[str, float] | None:
-    """The intercept mode (and ``s``) the rows' learners ran with: the problem's.
-
-    The problem's, which :func:`maxmargin.compare` checks them against; None when no learner's
-    parameters say it (a learner of one's own may not).
-    """
+    """The intercept mode and ``s`` the rows' learners ran with (None: no learner says)."""
     for k in rows:
         try:
             params = json.loads(cols["learner_params"][k])
@@ -143,10 +119,7 @@ def _intercept(cols: dict, rows: np.ndarray) -> tuple[str, float] | None:
 
 
 def _scored_sentence(cols: dict, rows: np.ndarray) -> str:
-    """The sentence that says which problem the rows' learners are scored against.
-
-    ``rows`` are of one intercept mode (the study's report groups its rows by it).
-    """
+    """The sentence that says which problem the rows (of one intercept mode) are scored on."""
     from ..conventions import describe_problem as scored_against
 
     j = rows[0]
@@ -202,11 +175,7 @@ def _band(ax: Any, t: np.ndarray, V: np.ndarray, label: str, style: dict[str, An
 
 
 def _styles(labels: list[str]) -> dict[str, dict[str, Any]]:
-    """Each learner's colour, marker and line style, the same in every panel and figure.
-
-    Two learners whose curves coincide (the perceptron and the averaged perceptron make the same
-    mistakes) both stay visible.
-    """
+    """Each learner's colour, marker and line style, the same in every panel and figure."""
     from ..plotting import _mpl
 
     styles = {}
@@ -232,21 +201,10 @@ def _plot(cols: dict, data: str, values: list, grid: str, what: str) -> Any | No
             first = g["rows"][0][0]
             style = styles[learner]
             if what == "subopt" and cols["kind"][first] == "objective":
-                drawn |= _band(
-                    ax,
-                    g["t"],
-                    _stack(cols, g, "subopt"),
-                    f"{name}: last",
-                    {**style, "linestyle": "-"},
-                )
-                if cols["subopt_avg"][first] is not None:
-                    drawn |= _band(
-                        ax,
-                        g["t"],
-                        _stack(cols, g, "subopt_avg"),
-                        f"{name}: average",
-                        {**style, "linestyle": "--"},
-                    )
+                for key, which, ls in (("subopt", "last", "-"), ("subopt_avg", "average", "--")):
+                    if cols[key][first] is not None:  # an objective learner has a last iterate
+                        V, label = _stack(cols, g, key), f"{name}: {which}"
+                        drawn |= _band(ax, g["t"], V, label, {**style, "linestyle": ls})
             elif what == "mistakes" and cols["general_bound"][first] is not None:
                 drawn |= _band(ax, g["t"], _stack(cols, g, "mistakes"), name, style)
                 nov = cols["novikoff"][first]
@@ -282,16 +240,10 @@ def _plot(cols: dict, data: str, values: list, grid: str, what: str) -> Any | No
         frameon=False,
         bbox_to_anchor=(right + 0.01, 0.5),
     )
-    fig.suptitle(
-        f"{data}: "
-        + (
-            "suboptimality against the certified optimum"
-            if what == "subopt"
-            else "mistakes against their bound"
-        )
-        + " (median over seeds, band: min to max)",
-        fontsize=10,
+    subject = {"subopt": "suboptimality against the certified optimum"}.get(
+        what, "mistakes against their bound"
     )
+    fig.suptitle(f"{data}: {subject} (median over seeds, band: min to max)", fontsize=10)
     return fig
 
 
@@ -339,28 +291,9 @@ TABLE = Table(lambda result: _summary_rows(result.table), _table_columns)
 def write(
     result: Any, out: Path, drawn: tuple[str, ...] | None, dpi: int, title: str | None = None
 ) -> tuple[str, list[Path], list[Path]]:
-    """The text of ``report.md`` of a :class:`~maxmargin.studies.StudyResult`, and its figures.
+    """The text of ``report.md`` of a StudyResult, no other file, its figures (``out/figures``).
 
-    What :func:`maxmargin.report.write_report` calls for a study (it writes ``report.md``
-    and ``table.tex``): the figures go to ``out/figures/``.
-
-    Parameters
-    ----------
-    result : StudyResult
-        Its ``table`` is read (``results.parquet``), nothing else but the spec's name.
-    out : Path
-        The report's folder (it exists).
-    drawn : tuple of str or None
-        The figure formats; None: no figures.
-    dpi : int
-        Resolution of the raster figures.
-    title : str, optional
-        The report's title (default: the spec's name).
-
-    Returns
-    -------
-    (str, list of Path, list of Path)
-        The markdown, no other file, the figures.
+    ``drawn``: the figure formats (None: no figures).
     """
     from ..io.files import make_dir
     from ..plotting import _mpl

@@ -25,18 +25,7 @@ __all__ = ["study", "StudyResult", "require_extra"]
 
 
 def require_extra(scheduler: str | None = None) -> None:
-    """Raise a one-line ParameterError when the ``study`` extra is not installed.
-
-    Parameters
-    ----------
-    scheduler : str, optional
-        When given, Dask distributed is needed as well as pyarrow.
-
-    Raises
-    ------
-    ParameterError
-        Naming the missing packages and the extra that installs them.
-    """
+    """A one-line ParameterError when the ``study`` extra is missing (Dask: for a scheduler)."""
     import importlib.util
 
     need = ["pyarrow"] + (["distributed"] if scheduler else [])
@@ -59,18 +48,12 @@ class StudyResult:
         The output folder.
     table : pyarrow.Table
         One row per cell and checkpoint (see :mod:`maxmargin.studies.table`).
-    cells : int
-        Cells in the study.
-    skipped : int
-        Cells already finished in ``out`` (not run again).
-    ran : int
-        Cells run now (each counted once, whatever its attempts).
+    cells, skipped, ran, failed : int
+        Cells in the study, already finished in ``out``, run now, failed after a retry.
     executions : int
         Attempts run now (a retried cell counts twice).
-    failed : int
-        Cells that failed (after their retry).
     paths : list of Path
-        Files written: ``results.parquet``, ``results.csv``, ``study.json``, the report.
+        Files written.
 
     Examples
     --------
@@ -99,7 +82,6 @@ class StudyResult:
         Returns
         -------
         pandas.DataFrame
-            One row per cell and checkpoint.
 
         Examples
         --------
@@ -151,10 +133,7 @@ WRITES = (
 
 
 def _check_out(spec: StudySpec, given: Any, out: Any, force: bool) -> OutputPlan:
-    """Check ``out`` before anything runs: writable, maxmargin's (or ``force``), no input.
-
-    The inputs: the spec file, the data files it names, the learners' ``.py`` files.
-    """
+    """Check ``out`` before anything runs: writable, maxmargin's (or ``force``), no input there."""
     if not isinstance(out, (str, os.PathLike)):
         raise ParameterError(f"out must be a folder (str or Path), got {type(out).__name__}")
     inputs: list[tuple[str, Any]] = []
@@ -185,35 +164,26 @@ def study(
 ) -> StudyResult:
     """Run a study: data sets x C (or lambda) x learners x seeds x orders, resumably.
 
-    Each cell (data set, grid value, learner, seed, order) is one :func:`maxmargin.compare`
-    run against a certified optimum solved once per data set and grid value and shared
-    by its cells. A cell whose file is already in ``out`` (same inputs, same code) is
-    skipped; a cell that raises, or whose worker dies, is retried once and, failing again,
-    recorded with its error while every other cell finishes.
+    Each cell is one :func:`maxmargin.compare` run against a certified optimum shared by
+    its cells; a finished cell in ``out`` is skipped, a failing one retried once
+    (``docs/study.md``).
 
     Parameters
     ----------
     spec : str or Path or mapping or StudySpec
         The TOML file, its parsed mapping, or a :class:`StudySpec`; validated in full
-        (data loaded, learners built) before anything runs.
+        before anything runs.
     out : str or Path, default "maxmargin-study"
-        Output folder: ``cells/`` (one file per finished cell), ``refs/`` (cached
-        exact solutions), ``results.parquet``, ``results.csv``, ``study.json``,
-        ``report.md`` and ``figures/``. New, empty, or one a study wrote (it holds a
-        ``.maxmargin`` marker); the table and the report are swapped in whole at the end,
-        so an interrupted study leaves the previous ones.
+        Output folder: new, empty, or one a study wrote.
     force : bool
         Write into a non-empty folder maxmargin did not write.
     scheduler : str, optional
         ``tcp://HOST:PORT`` of a Dask scheduler, or ``local:N`` to start a local Dask
         cluster of N workers. Default: local processes (joblib's loky).
     n_jobs : int, optional
-        Local processes (default: the number of CPUs, at most the cells to run). ``1``
-        runs every task in this process, one after another, as joblib does: the easiest
-        to debug, but a learner that kills its process then ends the study (rerun it: the
-        finished cells are kept).
+        Local processes (default: the number of CPUs); ``1`` runs every task in this one.
     progress : bool
-        Cells done / total and an ETA on a terminal (silent when not a TTY).
+        Cells done / total and an ETA on a terminal.
     report : bool
         Also write ``report.md`` and the figures.
     formats : sequence of str, or str
@@ -221,7 +191,7 @@ def study(
     dpi : int
         Resolution of the raster figures.
     figures : bool
-        Draw the report's figures (without matplotlib: skipped, with one warning).
+        Draw the report's figures.
 
     Returns
     -------
@@ -232,11 +202,9 @@ def study(
     SpecError
         An invalid spec (the message names the key).
     ParameterError
-        The ``study`` extra is missing, a bad ``scheduler``, ``spec`` or ``out`` of
-        another type.
+        The ``study`` extra is missing, or a bad argument.
     OutputError
-        ``out`` cannot be written, is a folder maxmargin did not write (without
-        ``force``), or a file the study writes there is one of its inputs.
+        ``out`` cannot be written, is not maxmargin's (without ``force``), or holds an input.
 
     Examples
     --------
@@ -273,21 +241,9 @@ def study(
     pending = [
         c for c in plan.cells if (r := read_record(store, c.key)) is None or r["status"] != "ok"
     ]
-    store.write_text(
-        "study.json",
-        json.dumps(
-            {
-                **format_header("study"),
-                "spec_hash": spec.hash,
-                "spec": spec.raw,
-                "cells": len(plan.cells),
-                "versions": versions(),
-            },
-            indent=1,
-            default=str,
-        )
-        + "\n",
-    )
+    header = {"spec_hash": spec.hash, "spec": spec.raw, "cells": len(plan.cells)}
+    header = {**format_header("study"), **header, "versions": versions()}
+    store.write_text("study.json", json.dumps(header, indent=1, default=str) + "\n")
     with StudyProgress(len(pending), f"study {spec.name}", enabled=progress) as bar:
         tracker = Tracker(store, bar)
         if pending and scheduler is None:

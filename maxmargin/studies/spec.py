@@ -1,12 +1,12 @@
 """The study specification: read from TOML (or a dict), validated whole before anything runs.
 
-Every error is a :class:`SpecError` whose one-line message names the offending key
-(``data[1].holdout: ...``), so the command line reports it and exits with status 2.
+Every error is a :class:`SpecError` naming the offending key (``data[1].holdout: ...``).
 See ``docs/study.md`` for the format and ``examples/study.toml`` for a commented example.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import inspect
 import json
@@ -30,10 +30,8 @@ GENERATORS = ("separable", "gaussians")
 _TOP = ("name", "problem", "run", "data", "learners")
 _PROBLEM = ("C", "lam", "intercept", "intercept_scaling", "solver", "alpha")
 _RUN = ("epochs", "seeds", "orders", "checkpoints", "holdout", "split_seed", "max_iter")
-#: The scikit-learn names (:data:`maxmargin.conventions.SKLEARN_NAMES`, the one table of
-#: what each stands for) a section accepts beside maxmargin's. They are read as the key
-#: they stand for, so the normalised spec (and its hash, the cells' keys) is the same
-#: whichever name a spec uses.
+#: The scikit-learn names a section accepts, read as the key they stand for (so the spec's
+#: hash is the same whichever name a spec uses).
 _SKLEARN_KEYS = {"problem": ("alpha",), "run": ("max_iter",), "params": ("random_state",)}
 _DATA = ("name", "source", "generator", "params", "seeds", "label", "holdout", "split_seed")
 _LEARNER = ("name", "class", "params", "label")
@@ -44,15 +42,13 @@ class SpecError(ParameterError):
     """A study specification that cannot run: the message names the key (one line)."""
 
 
-#: A lower bound on the bytes one cell of a study takes (its job and key while planned,
-#: its row and record while reported): a spec whose cells cannot fit is refused.
+#: A lower bound on the bytes one cell of a study takes: a spec whose cells cannot fit is refused.
 CELL_BYTES = 2048.0
 
 #: The largest count of seeds (``seeds = K``: 0 .. K-1), counted before it is listed.
 MAX_SEEDS = 2**62
 
-#: A lower bound on the bytes one epoch of a cell's run takes (a checkpoint at its end:
-#: the snapshot, two weights, its place in the cell's key).
+#: A lower bound on the bytes one epoch of a cell's run takes (a checkpoint at its end).
 EPOCH_BYTES = CHECKPOINT_OVERHEAD + 128.0
 
 
@@ -60,24 +56,9 @@ EPOCH_BYTES = CHECKPOINT_OVERHEAD + 128.0
 class DataSpec:
     """One data set of a study (a ``[[data]]`` entry, one per generator seed).
 
-    Attributes
-    ----------
-    label : str
-        Unique name in the study (the ``data`` column of the table).
-    key : str
-        Where it came from in the spec (``data[1]``), for error messages.
-    source : str or None
-        A file path (absolute) or ``builtin:NAME``.
-    generator : str or None
-        One of :data:`GENERATORS` (``source`` is None then).
-    params : dict
-        The generator's keyword arguments (``seed`` included).
-    label_column : str or int or None
-        CSV label column.
-    holdout : str or float or None
-        A held-out file (absolute path) or the fraction split off the data.
-    split_seed : int
-        Seed of the split when ``holdout`` is a fraction.
+    ``label`` is its unique name (the table's ``data`` column), ``key`` where it came
+    from in the spec (``data[1]``); ``source`` (a file or ``builtin:NAME``) or a
+    ``generator`` with its ``params``; ``holdout``: a file or the fraction split off.
     """
 
     label: str
@@ -94,17 +75,8 @@ class DataSpec:
 class LearnerSpec:
     """One learner of a study (a ``[[learners]]`` entry).
 
-    Attributes
-    ----------
-    label : str
-        Unique name in the study (the ``learner`` column of the table).
-    key : str
-        ``learners[i]``, for error messages.
-    target : str
-        A registry name (``pegasos``) or ``module:Class`` / ``path/file.py:Class`` (the
-        path made absolute).
-    params : dict
-        Keyword arguments of the learner's constructor.
+    ``target`` is a registry name (``pegasos``) or ``module:Class`` / ``path/file.py:Class``
+    (the path made absolute); ``params`` its constructor's keyword arguments.
     """
 
     label: str
@@ -121,14 +93,10 @@ class StudySpec:
     ----------
     name : str
     grid_parameter : {"C", "lam"}
-        Which parameter the grid is of.
     grid : tuple of float
-        The values, in the order written.
     intercept : {"free", "none", "augmented"}
-        Default ``conventions.DEFAULT_INTERCEPT`` (``"free"``).
     intercept_scaling : float
     solver : str or None
-        QP solver of the exact solves (default: maxmargin's choice).
     epochs : int
     seeds : tuple of int
     orders : tuple of str
@@ -164,9 +132,6 @@ class StudySpec:
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-# --------------------------------------------------------------------------- helpers
-
-
 class _Checker:
     """Raise :class:`SpecError` with the file and the key in front of the message."""
 
@@ -194,10 +159,7 @@ class _Checker:
         return dict(value)
 
     def aliases(self, key: str, table: dict, section: str) -> dict:
-        """``table`` with scikit-learn's names (``max_iter``) read as maxmargin's (``epochs``).
-
-        Both given is an error.
-        """
+        """``table`` with scikit-learn's names (``max_iter``) read as maxmargin's (``epochs``)."""
         out = dict(table)
         for alias in _SKLEARN_KEYS[section]:
             name = SKLEARN_NAMES[alias]
@@ -206,8 +168,7 @@ class _Checker:
                     raise self.fail(
                         f"{key}.{alias}",
                         f"give {name} or {alias}, not both "
-                        f"({alias} is scikit-learn's name for "
-                        f"{name})",
+                        f"({alias} is scikit-learn's name for {name})",
                     )
                 out[name] = out.pop(alias)
         return out
@@ -310,8 +271,7 @@ def _path(text: str, base: Path) -> str:
 def _generator_params(ck: _Checker, key: str, generator: str, params: dict) -> None:
     from .. import data as mmdata
 
-    fn: Any = {"separable": mmdata.make_separable, "gaussians": mmdata.make_gaussians}[generator]
-    accepted = [p for p in inspect.signature(fn).parameters]
+    accepted = list(inspect.signature(getattr(mmdata, f"make_{generator}")).parameters)
     for k, v in params.items():
         if k not in accepted:
             raise ck.fail(
@@ -320,9 +280,6 @@ def _generator_params(ck: _Checker, key: str, generator: str, params: dict) -> N
             )
         if isinstance(v, (dict, list)):
             raise ck.fail(f"{key}.params.{k}", f"must be a number, got {_type_name(v)}")
-
-
-# --------------------------------------------------------------------------- load
 
 
 def _parse_data(
@@ -334,10 +291,7 @@ def _parse_data(
     default_split: int,
     cells_each: int,
 ) -> list[DataSpec]:
-    """The data sets of ``[[data]]`` entry ``i`` (one per generator seed).
-
-    ``cells_each``: the cells each data set brings (grid x learners x seeds x orders).
-    """
+    """The data sets of ``[[data]]`` entry ``i``; ``cells_each``: the cells each brings."""
     key = f"data[{i}]"
     e = ck.table(key, entry, _DATA)
     if ("source" in e) == ("generator" in e):
@@ -357,6 +311,7 @@ def _parse_data(
     ):
         raise ck.fail(f"{key}.label", f"must be a column name or index, got {label_col!r}")
     name = ck.string(f"{key}.name", e["name"]) if "name" in e else None
+    make = functools.partial(DataSpec, key=key, holdout=holdout, split_seed=split)
     if "source" in e:
         if "seeds" in e or params:
             raise ck.fail(
@@ -376,16 +331,7 @@ def _parse_data(
             default = src.split(":", 1)[1]
         else:
             default = Path(src).stem
-        return [
-            DataSpec(
-                label=name or default,
-                key=key,
-                source=_path(src, base),
-                label_column=label_col,
-                holdout=holdout,
-                split_seed=split,
-            )
-        ]
+        return [make(name or default, source=_path(src, base), label_column=label_col)]
     gen = ck.string(f"{key}.generator", e["generator"])
     if gen not in GENERATORS:
         raise ck.fail(
@@ -408,26 +354,10 @@ def _parse_data(
             f"one data set each, of {cells_each:,} cells",
         )
         return [
-            DataSpec(
-                label=f"{name or gen}-seed{s}",
-                key=key,
-                generator=gen,
-                params={**params, "seed": s},
-                holdout=holdout,
-                split_seed=split,
-            )
+            make(f"{name or gen}-seed{s}", generator=gen, params={**params, "seed": s})
             for s in seeds
         ]
-    return [
-        DataSpec(
-            label=name or gen,
-            key=key,
-            generator=gen,
-            params=params,
-            holdout=holdout,
-            split_seed=split,
-        )
-    ]
+    return [make(name or gen, generator=gen, params=params)]
 
 
 def _parse_learner(ck: _Checker, i: int, entry: Any, base: Path) -> LearnerSpec:
@@ -546,8 +476,7 @@ def load_spec(spec: str | Path | Mapping) -> StudySpec:
     Parameters
     ----------
     spec : str or Path or mapping
-        A TOML file, or the parsed mapping (relative paths are then taken from the
-        current directory).
+        A TOML file, or the parsed mapping (relative paths from the current directory).
 
     Returns
     -------
@@ -556,8 +485,7 @@ def load_spec(spec: str | Path | Mapping) -> StudySpec:
     Raises
     ------
     SpecError
-        A missing file, invalid TOML, an unknown or missing key, a value of the wrong
-        type or range; the message names the key.
+        Anything invalid; the message names the key.
 
     Examples
     --------
@@ -569,17 +497,9 @@ def load_spec(spec: str | Path | Mapping) -> StudySpec:
     """
     ck, raw, base = _read(spec)
     top = ck.table("", raw, _TOP)
-    for k in ("problem", "data", "learners"):
+    for k, what in (("problem", "a [problem] table with C or lam"), ("data", ""), ("learners", "")):
         if k not in top:
-            raise ck.fail(
-                k,
-                "is missing"
-                + (
-                    " (a [problem] table with C or lam)"
-                    if k == "problem"
-                    else f" (at least one [[{k}]])"
-                ),
-            )
+            raise ck.fail(k, f"is missing ({what or f'at least one [[{k}]]'})")
     name = (
         ck.string("name", top["name"])
         if "name" in top
@@ -647,21 +567,10 @@ def load_spec(spec: str | Path | Mapping) -> StudySpec:
             "orders": list(orders),
             "checkpoints": list(checkpoints) if isinstance(checkpoints, tuple) else checkpoints,
         },
-        "data": [
-            {
-                "label": d.label,
-                "source": d.source,
-                "generator": d.generator,
-                "params": d.params,
-                "label_column": d.label_column,
-                "holdout": d.holdout,
-                "split_seed": d.split_seed,
-            }
-            for d in data
-        ],
-        "learners": [
-            {"label": lr.label, "target": lr.target, "params": lr.params} for lr in learners
-        ],
+        **{
+            what: [{k: v for k, v in vars(it).items() if k != "key"} for it in items]
+            for what, items in (("data", data), ("learners", learners))
+        },
     }
     return StudySpec(
         name=name,

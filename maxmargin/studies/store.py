@@ -1,24 +1,8 @@
-"""The study's output folder: one file per finished cell, cached references, atomic writes.
+"""The study's output folder: ``cells/<key>.json``, ``refs/<key>.npz``, atomic writes.
 
-Layout of ``DIR``::
-
-    cells/<key>.json     one per cell that finished (ok or failed), written atomically
-    refs/<key>.npz       exact solutions shared by cells (a cache: safe to delete)
-    results.parquet      the table, assembled from the cell files of the current spec
-    results.csv
-    study.json           the normalised spec, its hash, the versions
-
-Every file is written to a temporary name in the same folder and renamed over the
-target (``os.replace``, atomic on POSIX and Windows), so a crash leaves either the old
-file or the new one, never half of one.
-
-Nothing read back can run code: a cached reference is an ``.npz`` of plain arrays (read
-with ``allow_pickle=False``) and strict JSON, re-certified on its data when read. A file
-that does not parse, or whose content does not fit (a cell record with arrays of unequal
-lengths, a reference of other data, a certificate that no longer holds), counts as
-missing: the task runs again. So does anything that is not a regular file (a FIFO would
-block the read, a link to ``/dev/zero`` never end it) and a cell record over
-:data:`RECORD_BYTES`.
+Nothing read back can run code (plain arrays, strict JSON, references re-certified on
+their data); a file that does not parse or fit, or is not a regular file, counts as
+missing: the task runs again. The layout: ``docs/study.md``.
 """
 
 from __future__ import annotations
@@ -44,19 +28,13 @@ from ..io.json import FORMATS, dumps, loads_strict
 
 __all__ = ["Store", "Separability", "Reference", "read_ref", "data_digest"]
 
-#: The most bytes a cell record is read to: a record holds ~0.1-0.5 KB per checkpoint, so
-#: this is 2 million checkpoints or more; a larger file counts as missing (the cell runs
-#: again).
+#: The most bytes a cell record is read to (2 million checkpoints or more); a larger file
+#: counts as missing.
 RECORD_BYTES = 2**30
 
 
 def _open_regular(path: Path) -> BinaryIO | None:
-    """``path`` opened for reading when it is a regular file, not a link; else None.
-
-    ``O_NONBLOCK`` opens a FIFO without waiting for a writer, and ``O_NOFOLLOW`` refuses a
-    link (to ``/dev/zero``, or to another cell's file): what is in a study's folder is
-    only ever a file maxmargin wrote there.
-    """
+    """``path`` opened for reading when it is a regular file, not a link (nor a FIFO); else None."""
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
         fd = os.open(path, flags)
@@ -70,11 +48,7 @@ def _open_regular(path: Path) -> BinaryIO | None:
 
 
 def _unplant(path: Path) -> None:
-    """Remove what is at ``path`` unless it is a regular file.
-
-    A FIFO or a link planted where a record goes is replaced by the record, never
-    written through.
-    """
+    """Remove what is at ``path`` unless it is a regular file (never write through a link)."""
     try:
         if not stat.S_ISREG(os.lstat(path).st_mode):
             path.unlink()
@@ -84,12 +58,7 @@ def _unplant(path: Path) -> None:
 
 @dataclass(frozen=True, eq=False)
 class Separability:
-    """A data set with what decides its separability.
-
-    ``hard`` is the certified hard-margin :class:`~maxmargin.ExactSolution` (separable), a
-    verified :class:`~maxmargin.SeparationCertificate` (not separable), or None (an
-    unverified certificate: :func:`maxmargin.compare` decides again).
-    """
+    """A data set with what decides its separability (``hard``: solution, certificate or None)."""
 
     data: Any
     holdout: Any
@@ -116,15 +85,6 @@ def _array_digest(h: Any, a: np.ndarray) -> None:
 def data_digest(*datasets: Any) -> str:
     """SHA-256 of the examples and labels of ``datasets`` (None entries allowed).
 
-    Parameters
-    ----------
-    *datasets : Dataset or None
-
-    Returns
-    -------
-    str
-        Hex digest; equal data give equal digests whatever their name or source.
-
     Examples
     --------
     >>> from maxmargin import make_separable
@@ -148,8 +108,6 @@ def data_digest(*datasets: Any) -> str:
         _array_digest(h, ds.y)
     return h.hexdigest()
 
-
-# --------------------------------------------------------------------------- references
 
 _REF_FORMAT = f"maxmargin.study_ref/{FORMATS['study_ref'][0]}"
 
@@ -226,15 +184,7 @@ def _hard(doc: Any, data: Any) -> Any:
 
 
 def write_ref(path: Path, key: str, obj: Separability | Reference) -> None:
-    """Write a separability or reference result as plain arrays and strict JSON.
-
-    Parameters
-    ----------
-    path : Path
-    key : str
-        The task's key, stored to be checked when read.
-    obj : Separability or Reference
-    """
+    """Write a separability or reference result (of task ``key``) as arrays and strict JSON."""
     data = obj.data if isinstance(obj, Separability) else obj.soft.problem.data
     arrays, data_doc = _data_arrays("data", data)
     doc: dict[str, Any] = {
@@ -273,22 +223,9 @@ def _read_arrays(path: Path) -> dict[str, np.ndarray]:
 
 
 def read_ref(path: Path, key: str, digest: str | None = None) -> Separability | Reference | None:
-    """The result cached in ``path``, or None when it does not read or does not fit.
+    """The result of task ``key`` cached in ``path`` (re-certified), or None when it does not fit.
 
-    Parameters
-    ----------
-    path : Path
-    key : str
-        The task it must be the result of.
-    digest : str, optional
-        The :func:`data_digest` its data must have (the plan's); the data in the file
-        must hash to the digest recorded there in any case.
-
-    Returns
-    -------
-    Separability or Reference or None
-        With every solution re-certified on the file's data (the verdict must be the one
-        recorded) and a separation certificate verified again.
+    ``digest``: the :func:`data_digest` its data must have.
     """
     try:
         arrays = _read_arrays(path)
@@ -317,17 +254,7 @@ def read_ref(path: Path, key: str, digest: str | None = None) -> Separability | 
 
 
 class Store:
-    """The output folder of a study (created on first use).
-
-    Parameters
-    ----------
-    root : str or Path
-
-    Raises
-    ------
-    OutputError
-        The folder cannot be created or written (checked before anything runs).
-    """
+    """The output folder of a study (created on first use; OutputError: not writable)."""
 
     def __init__(self, root: str | Path) -> None:
         self.root = Path(root)
@@ -345,18 +272,12 @@ class Store:
                 f"cannot write the study's output folder {self.root}: {e.strerror or e}"
             ) from None
 
-    # ---------------------------------------------------------------- cells
-
     def cell_path(self, key: str) -> Path:
         """Where the record of cell ``key`` lives."""
         return self.cells / f"{key}.json"
 
     def read_cell(self, key: str) -> dict | None:
-        """The record of a finished cell, or None (missing or unreadable: run it again).
-
-        Whether it holds what the table needs is :func:`maxmargin.studies.table.read_record`'s
-        to say.
-        """
+        """The record of a finished cell, or None (missing or unreadable: run it again)."""
         f = _open_regular(self.cell_path(key))
         if f is None:
             return None
@@ -372,15 +293,12 @@ class Store:
 
     def write_cell(self, key: str, record: dict) -> None:
         """Write the record of a finished cell (atomically; NaN and inf kept)."""
-        # No fsync (it cost 5 ms a cell, as much as a small cell): a process crash cannot
-        # tear the file (rename), and a power cut at worst leaves a file that does not
-        # read, which counts as missing: the cell runs again.
+        # No fsync (5 ms a cell): a power cut at worst leaves a file that does not read,
+        # which counts as missing (the cell runs again).
         _unplant(self.cell_path(key))
         atomic_write(
             self.cell_path(key), json.dumps({**record, "key": key}).encode(), durable=False
         )
-
-    # ---------------------------------------------------------------- references
 
     def ref_path(self, key: str) -> Path:
         """Where the result of task ``key`` (separability or reference) is cached."""

@@ -1,24 +1,7 @@
 """The study's tidy table: one row per cell and checkpoint, assembled from the cell files.
 
-Columns, in order (``None``/null: the quantity does not apply, as in
-:class:`maxmargin.RunResult`; a failed cell has one row, its numbers null):
-
-- identity: ``study``, ``spec_hash``, ``cell``, ``status``, ``attempts``, ``error``,
-  ``data``, ``grid`` ("C" or "lam"), ``value``, ``learner``, ``target``, ``seed``,
-  ``order``, ``epochs``;
-- the certified reference (of the problem with the cell's ``intercept``): ``n``, ``d``,
-  ``C``, ``lam``, ``F_star``, ``P_star``, ``ref_duality_gap``, ``ref_relative_gap``,
-  ``ref_certified``, ``ref_solver``, ``n_support``, ``R``, ``gamma``, ``separable``;
-- the learner at checkpoint ``t``: ``epoch`` (= t / n) and every array of
-  :class:`maxmargin.RunResult` (``objective``, ``subopt``, ..., ``general_bound``);
-- per run: ``kind``, ``learner_name``, ``learner_class``, ``learner_params``,
-  ``intercept`` (the mode the learner ran with, whose problem it is scored on),
-  ``regret_G``, ``novikoff``, ``rate``, ``rate_avg``, ``theory_slope``, the three
-  ``*_respected`` flags;
-- timings: ``learn_seconds``, ``eval_seconds``, ``cell_seconds``, ``solve_seconds``,
-  ``worker``;
-- versions: ``maxmargin_version``, ``numpy_version``, ``numba_version``,
-  ``python_version``.
+Its columns (:data:`SCHEMA`) and what each holds: ``docs/study.md``. ``None`` (null): the
+quantity does not apply, as in :class:`maxmargin.RunResult`; a failed cell has one row.
 """
 
 from __future__ import annotations
@@ -34,72 +17,41 @@ __all__ = ["SCHEMA", "assemble", "read_record", "write_table", "TIMING_COLUMNS"]
 
 _STR, _INT, _FLOAT, _BOOL = "string", "int64", "float64", "bool_"
 
-#: (column, type) of the table, in order.
+
+def _columns(kind: str, names: str) -> tuple[tuple[str, str], ...]:
+    return tuple((name, kind) for name in names.split())
+
+
+#: (column, type) of the table, in order (``docs/study.md`` says what each holds).
 SCHEMA: tuple[tuple[str, str], ...] = (
-    ("study", _STR),
-    ("spec_hash", _STR),
-    ("cell", _STR),
-    ("status", _STR),
-    ("attempts", _INT),
-    ("error", _STR),
-    ("data", _STR),
-    ("grid", _STR),
-    ("value", _FLOAT),
-    ("learner", _STR),
-    ("target", _STR),
-    ("seed", _INT),
-    ("order", _STR),
-    ("epochs", _INT),
-    ("n", _INT),
-    ("d", _INT),
-    ("C", _FLOAT),
-    ("lam", _FLOAT),
-    ("F_star", _FLOAT),
-    ("P_star", _FLOAT),
-    ("ref_duality_gap", _FLOAT),
-    ("ref_relative_gap", _FLOAT),
-    ("ref_certified", _BOOL),
-    ("ref_solver", _STR),
-    ("n_support", _INT),
-    ("R", _FLOAT),
-    ("gamma", _FLOAT),
-    ("separable", _BOOL),
-    ("t", _INT),
-    ("epoch", _FLOAT),
-    ("mistakes", _INT),
+    *_columns(_STR, "study spec_hash cell status"),
+    *_columns(_INT, "attempts"),
+    *_columns(_STR, "error data grid"),
+    *_columns(_FLOAT, "value"),
+    *_columns(_STR, "learner target"),
+    *_columns(_INT, "seed"),
+    *_columns(_STR, "order"),
+    *_columns(_INT, "epochs n d"),
+    *_columns(_FLOAT, "C lam F_star P_star ref_duality_gap ref_relative_gap"),
+    *_columns(_BOOL, "ref_certified"),
+    *_columns(_STR, "ref_solver"),
+    *_columns(_INT, "n_support"),
+    *_columns(_FLOAT, "R gamma"),
+    *_columns(_BOOL, "separable"),
+    *_columns(_INT, "t"),
+    *_columns(_FLOAT, "epoch"),
+    *_columns(_INT, "mistakes"),
     *((k, _FLOAT) for k in ARRAYS if k not in ("t", "mistakes")),
-    ("kind", _STR),
-    ("learner_name", _STR),
-    ("learner_class", _STR),
-    ("learner_params", _STR),
-    ("intercept", _STR),
-    ("regret_G", _FLOAT),
-    ("novikoff", _FLOAT),
-    ("rate", _FLOAT),
-    ("rate_avg", _FLOAT),
-    ("theory_slope", _FLOAT),
-    ("novikoff_respected", _BOOL),
-    ("general_respected", _BOOL),
-    ("regret_respected", _BOOL),
-    ("learn_seconds", _FLOAT),
-    ("eval_seconds", _FLOAT),
-    ("cell_seconds", _FLOAT),
-    ("solve_seconds", _FLOAT),
-    ("worker", _STR),
-    ("maxmargin_version", _STR),
-    ("numpy_version", _STR),
-    ("numba_version", _STR),
-    ("python_version", _STR),
+    *_columns(_STR, "kind learner_name learner_class learner_params intercept"),
+    *_columns(_FLOAT, "regret_G novikoff rate rate_avg theory_slope"),
+    *_columns(_BOOL, "novikoff_respected general_respected regret_respected"),
+    *_columns(_FLOAT, "learn_seconds eval_seconds cell_seconds solve_seconds"),
+    *_columns(_STR, "worker maxmargin_version numpy_version numba_version python_version"),
 )
 
 #: Columns that differ between two runs of the same cells (machine, timing, attempts).
-TIMING_COLUMNS = (
-    "learn_seconds",
-    "eval_seconds",
-    "cell_seconds",
-    "solve_seconds",
-    "worker",
-    "attempts",
+TIMING_COLUMNS = tuple(
+    "learn_seconds eval_seconds cell_seconds solve_seconds worker attempts".split()
 )
 
 
@@ -125,9 +77,7 @@ def _fits(value: Any, kind: str) -> bool:
 def _usable(record: dict) -> bool:
     """Whether a cell record holds what the table needs, each of its type and length.
 
-    An ok record: every array of :data:`ARRAYS` (``t`` non-empty; the others null or one
-    value per checkpoint) and every scalar; a failed one: no arrays. Anything else (a
-    damaged or hand-edited file) counts as missing: the cell runs again.
+    Anything else (a damaged or hand-edited file) counts as missing: the cell runs again.
     """
     types = dict(SCHEMA)
     status = record.get("status")
@@ -159,19 +109,7 @@ def _usable(record: dict) -> bool:
 
 
 def read_record(store: Store, key: str) -> dict | None:
-    """The record of cell ``key`` when it holds what the table needs, else None.
-
-    Parameters
-    ----------
-    store : Store
-    key : str
-
-    Returns
-    -------
-    dict or None
-        None: missing, unreadable, or inconsistent (a column missing, of another type,
-        or arrays of unequal lengths); the cell then runs again.
-    """
+    """The record of cell ``key`` when it holds what the table needs, else None."""
     record = store.read_cell(key)
     return record if record is not None and _usable(record) else None
 
@@ -192,23 +130,11 @@ def _rows(plan: Plan, store: Store) -> dict[str, list]:
             "study": spec.name,
             "spec_hash": spec.hash,
             "cell": cell.key,
-            "status": rec.get("status"),
-            "attempts": rec.get("attempts"),
-            "error": None if ok else rec.get("error"),
-            "data": cell.data,
             "grid": spec.grid_parameter,
-            "value": cell.value,
-            "learner": cell.learner,
-            "target": cell.target,
-            "seed": cell.seed,
-            "order": cell.order,
-            "epochs": cell.epochs,
-            "cell_seconds": rec.get("cell_seconds"),
-            "worker": rec.get("worker"),
-            **{
-                f"{name}_version": vers.get(name)
-                for name in ("maxmargin", "numpy", "numba", "python")
-            },
+            "error": None if ok else rec.get("error"),
+            **{k: rec.get(k) for k in ("status", "attempts", "cell_seconds", "worker")},
+            **{k: getattr(cell, k) for k in "data value learner target seed order epochs".split()},
+            **{f"{k}_version": vers.get(k) for k in ("maxmargin", "numpy", "numba", "python")},
         }
         n = scalars.get("n")
         for name, _ in SCHEMA:
@@ -225,18 +151,7 @@ def _rows(plan: Plan, store: Store) -> dict[str, list]:
 
 
 def assemble(plan: Plan, store: Store) -> Any:
-    """The table of every finished cell of ``plan`` (cells without a file are left out).
-
-    Parameters
-    ----------
-    plan : Plan
-    store : Store
-
-    Returns
-    -------
-    pyarrow.Table
-        Columns and types as :data:`SCHEMA`, rows in the plan's order, then ``t``.
-    """
+    """The pyarrow table of every finished cell of ``plan``, in the plan's order, then ``t``."""
     import pyarrow as pa
 
     cols = _rows(plan, store)
@@ -245,30 +160,16 @@ def assemble(plan: Plan, store: Store) -> Any:
 
 
 def write_table(table: Any, root: Path) -> list:
-    """Write ``root/results.parquet`` and ``root/results.csv`` atomically; return their paths.
-
-    Parameters
-    ----------
-    table : pyarrow.Table
-    root : Path
-        The folder (the study's, or the staging folder of its report).
-
-    Returns
-    -------
-    list of Path
-    """
+    """Write ``root/results.parquet`` and ``root/results.csv`` atomically; return their paths."""
     import pyarrow.csv as pacsv
     import pyarrow.parquet as pq
 
     from ..io.files import atomic_write
 
     paths = []
-    buf = io.BytesIO()
-    pq.write_table(table, buf)
-    atomic_write(root / "results.parquet", buf.getvalue())
-    paths.append(root / "results.parquet")
-    buf = io.BytesIO()
-    pacsv.write_csv(table, buf)
-    atomic_write(root / "results.csv", buf.getvalue())
-    paths.append(root / "results.csv")
+    for name, write in (("results.parquet", pq.write_table), ("results.csv", pacsv.write_csv)):
+        buf = io.BytesIO()
+        write(table, buf)
+        atomic_write(root / name, buf.getvalue())
+        paths.append(root / name)
     return paths
