@@ -1,12 +1,4 @@
-"""The exact path computed: the tracer run on the data, its segments assembled in user units.
-
-:func:`_exact_path` leaves out examples of weight 0, merges duplicates
-(:class:`~maxmargin.evaluation.path.geometry._Geometry`), runs the tracer
-(:mod:`~maxmargin.evaluation.path.tracer`) and assembles its internal segments into an
-:class:`~maxmargin.evaluation.path.exact.ExactPath` in the data's units; the front door,
-:func:`~maxmargin.evaluation.path.regularization_path` with ``exact=True``, checks the
-arguments first.
-"""
+"""The exact path computed: the tracer run on the data, its segments assembled in user units."""
 
 from __future__ import annotations
 
@@ -26,11 +18,7 @@ from .tracer import BreakpointCertificates
 
 
 def _single_blas_thread() -> Any:
-    """Limit BLAS to one thread while tracing.
-
-    The path is a long sequence of small products, and multi-threaded gemv on a busy
-    machine is ~100x slower (docs/benchmarks.md).
-    """
+    """Limit BLAS to one thread while tracing (small products: ~100x faster when busy)."""
     try:
         from threadpoolctl import threadpool_limits
     except ImportError:  # pragma: no cover - a declared dependency
@@ -50,12 +38,7 @@ def _first_without_slack(
 ) -> float:
     """C* of a separable path: the first breakpoint from which no example has slack.
 
-    Usually the last breakpoint (the last bound SV reaches the margin). On degenerate data
-    a bound SV can reach the margin with others and stay in L there, at margin 1 (a tie
-    the event search may settle either way): the solution is the hard-margin one from
-    that breakpoint on, and later breakpoints only move multipliers among tied examples.
-    Walking back from the end, a segment's start counts while every left example's margin
-    is 1 within 1e-9 (margin units) there.
+    Not always the last: on degenerate data a bound SV can stay in L at margin 1.
     """
     ptr, index, frm = events
     problem = SVMProblem(
@@ -229,13 +212,7 @@ def _exact_path(
     progress: bool,
     t0: float,
 ) -> ExactPath:
-    """Trace and assemble the exact path, on the arguments the front door checked.
-
-    :func:`~maxmargin.evaluation.path.regularization_path` (``exact=True``) validates;
-    here examples of weight 0 are left out of the tracing (and put back, in the right
-    set, by :func:`_widen`), the path is traced from ``C_min`` (None: C -> 0) to
-    ``C_max`` (None: its end) and assembled in the data's units.
-    """
+    """Trace the exact path from ``C_min`` (None: C -> 0) to ``C_max`` (None: its end)."""
     from .events import _Tracer
     from .tracer import trace
 
@@ -263,11 +240,9 @@ def _exact_path(
 
 
 def _widen(ep: ExactPath, data: Dataset, weights: np.ndarray, keep: np.ndarray) -> ExactPath:
-    """The path traced without the examples of weight 0, on all of ``data``.
+    """The path traced without the examples of weight 0, on all of ``data`` (in R).
 
-    Those examples stay in the right set (``alpha_i = 0``). The certificates carry over as
-    they are: an example with ``alpha_i = 0`` and ``C_i = 0`` adds exactly 0 to every
-    test.
+    The certificates carry over: such an example adds exactly 0 to every test.
     """
     n = data.n
     snaps = {}

@@ -1,8 +1,4 @@
-"""The data as the exact path's tracer sees it: signed rows, merged duplicates, units.
-
-Shared by :mod:`~maxmargin.evaluation.path.tracer` (the driver and its compiled loop) and
-:mod:`~maxmargin.evaluation.path.events` (degenerate breakpoints, fresh solves).
-"""
+"""The data as the exact path's tracer sees it: signed rows, merged duplicates, units."""
 
 from __future__ import annotations
 
@@ -26,9 +22,7 @@ _DENSE_LIMIT = 10_000_000
 class _Geometry:
     """The data as the path sees it: ``G = (y_i z_i) / sigma``, merged duplicates.
 
-    Scale: with ``sigma = max_i ||z_i||`` the path runs on ``z / sigma`` and
-    ``C' = C sigma^2`` (then ``alpha' = alpha sigma^2``, ``w~' = sigma w~``, b unchanged),
-    so every tolerance below is in units that do not depend on the data's scale.
+    With ``sigma = max_i ||z_i||``, ``C' = C sigma^2``: tolerances do not depend on scale.
     """
 
     def __init__(
@@ -98,11 +92,7 @@ class _Geometry:
         self._members_order, self._members_bounds = order, bounds
 
     def members(self, g: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Original indices of the groups ``g``, and for each the position of its group.
-
-        The position is in ``g``; groups come in the order given, members in increasing
-        index.
-        """
+        """Original indices of the groups ``g``, and for each its group's position in ``g``."""
         g = np.asarray(g, np.int64)
         if self.m == self.n_orig:  # no duplicates: group k is example k
             return g.copy(), np.arange(g.size)
@@ -153,11 +143,7 @@ class _Geometry:
         )
 
     def scaled_problem(self, C_int: float) -> SVMProblem:
-        """The same problem on ``z / sigma`` at ``C sigma^2``.
-
-        The probes solve it, since a solver's absolute tolerances are not scale-invariant
-        while the sets are.
-        """
+        """The same problem on ``z / sigma`` at ``C sigma^2`` (solvers' tolerances are absolute)."""
         if self._scaled is None:
             sig = math.sqrt(self.sigma2)
             X = self.data.X
@@ -173,10 +159,7 @@ class _Geometry:
 
 
 def _duplicate_groups(YZ: Any, key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Exact duplicates of the rows ``(y_i z_i, key_i)``.
-
-    Returns the representatives (first occurrence) and, for each example, its group.
-    """
+    """Exact duplicates of the rows ``(y_i z_i, key_i)``: representatives, each one's group."""
     n = key.size
     if sp.issparse(YZ):
         A = sp.csr_matrix(YZ)

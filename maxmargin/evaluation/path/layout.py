@@ -1,14 +1,8 @@
 """The exact path's file: its breakpoint and segment rows, its certificates' rows, its CSV.
 
-:class:`~maxmargin.evaluation.path.exact.ExactPath` declares its fields on
-:mod:`maxmargin.io`; the arrays that are not one key each (the segments' CSR arrays, the
-events, the sets) are written as readable rows (:data:`LAYOUT`): ``breakpoints`` (per
-breakpoint its C, events, method, verdict, set sizes, ``||w||`` and ``b``),
-``segments`` (per affine piece its ends, ``w`` and ``b`` with their slopes, the elbow
-with ``alpha`` and its slope, the set sizes) and ``status_start`` (the sets of the first
-segment, one letter per example: with the events they give every segment's sets without
-the data). ``breakpoints.csv`` is :data:`CSV`, one row per event. docs/formats.md lists
-the keys.
+The arrays of :class:`~maxmargin.evaluation.path.exact.ExactPath` that are not one key
+each are written as readable rows (:data:`LAYOUT`); ``breakpoints.csv`` is :data:`CSV`.
+``docs/formats.md`` lists the keys.
 """
 
 from __future__ import annotations

@@ -1,10 +1,7 @@
 """One point of a grid path solved: warm-started on a working set, else a full solve.
 
-The warm start (:func:`_working_set_solve`) solves the dual on the examples near the
-previous point's margin; a point it does not settle to :data:`ACCEPT_TOL` gets a full
-solve, by :func:`maxmargin.solve`'s route or by the dual compiled once in cvxpy with C a
-parameter (:class:`_DualModel`, when the path names a cvxpy solver). Every point is
-polished on its support sets and certified (:func:`_solve_point`).
+Every point is polished on its support sets and certified (:func:`_solve_point`); the
+method is in ``docs/path.md``.
 """
 
 from __future__ import annotations
@@ -29,11 +26,7 @@ ACCEPT_TOL = 1e-9
 
 
 class _DualModel:
-    """The dual QP compiled once in cvxpy, re-solved at every grid point.
-
-    The dual of :func:`maxmargin.cvxpy_models.dual_model`, ``C`` a DPP parameter (the box upper
-    bound).
-    """
+    """The dual QP compiled once in cvxpy with ``C`` a DPP parameter, re-solved at each point."""
 
     def __init__(self, problem: SVMProblem, solver: str) -> None:
         from ...cvxpy_models import dual_model
@@ -78,12 +71,7 @@ class _DualModel:
 def _solve_point(
     problem: SVMProblem, YZ: Any, model: _DualModel | None, prev: tuple | None, tol: float
 ) -> tuple[np.ndarray, float, np.ndarray, Certificate, str, str]:
-    """One grid point, polished and certified: ``(w, b, alpha, certificate, method, by)``.
-
-    The working-set warm start from ``prev`` if it certifies (method ``warm``), else a
-    full solve: :func:`maxmargin.solve`'s route (``qp``) or the compiled model (``dpp``);
-    ``by`` names the solver of a full solve.
-    """
+    """One grid point, polished and certified: ``(w, b, alpha, certificate, method, by)``."""
     C = problem.C
     if prev is not None:
         w0, b0 = prev[0], prev[1]
@@ -121,15 +109,9 @@ def _solve_point(
 def _working_set_solve(
     problem: SVMProblem, YZ: Any, w0: np.ndarray, b0: float, max_rounds: int = 30
 ) -> tuple[np.ndarray, float | None] | None:
-    """Warm start by shrinking: the dual QP on the examples near the previous margin.
+    """Warm start by shrinking: ``(alpha, b)`` from the dual QP near the previous margin.
 
-    With the previous point's margins ``r_i = y_i f_i``, examples far outside the margin
-    are fixed at ``alpha = 0`` and those deep inside at ``alpha_i = C_i``; the QP is solved
-    on the working set ``W`` in between (PIQP, directly:
-    :func:`maxmargin.solvers.piqp.solve_qp`), then every fixed example's KKT condition
-    is checked at the new point and violators join ``W``. Returns
-    ``(alpha, b)`` (b None unless free), or None when the sub-QP fails or the rounds run
-    out (the caller then solves the full compiled QP).
+    None when the sub-QP fails or the rounds run out (b None unless free).
     """
     n = problem.n
     C = problem.costs
