@@ -13,7 +13,7 @@ from ...data import Dataset
 from ...problem import SVMProblem
 from .exact import ExactPath
 from .geometry import _E, _L, _R, _Geometry
-from .layout import _SNAPSHOT_EVERY, _replay
+from .layout import _snapshots
 from .tracer import BreakpointCertificates
 
 
@@ -110,23 +110,10 @@ def _assemble(geo: _Geometry, traced: Any, **kw: Any) -> ExactPath:
     np.add.at(delta, (per_bp + 1, event_to), 1)
     delta[0] = np.bincount(st0, minlength=3)
     set_counts = np.cumsum(delta, axis=0)
-    every = max(_SNAPSHOT_EVERY, n // 64)
-    snaps = {0: st0}
-    st = st0.copy()
-    for k in range(every, S, every):
-        _replay(
-            st,
-            event_index[event_ptr[k - every] : event_ptr[k]],
-            event_to[event_ptr[k - every] : event_ptr[k]],
-        )
-        snaps[k] = st.copy()
+    snaps = _snapshots(st0, event_ptr, event_index, event_to, S)
     snaps[S - 1] = traced.last_status[geo.inv].astype(np.int8)
-    rows = rec.cert[:K].copy()
-    certs = BreakpointCertificates(rows, kw["tol"], dict(rec.full))
-    method_list = ["event"] * K
-    for j, how in rec.how.items():
-        method_list[j] = how
-    method = tuple(method_list)
+    certs = BreakpointCertificates(rec.cert[:K].copy(), kw["tol"], dict(rec.full))
+    method = tuple(rec.how.get(j, "event") for j in range(K))
     reason = traced.reason
     failure = None
     if reason == "end":

@@ -310,11 +310,8 @@ class ExactPath(io.Persistent):
         >>> w.ravel().tolist(), b.tolist()
         ([0.2, 1.0], [0.0, 0.0])
         """
-        Cs = self._check_C(C)
-        k = np.clip(
-            np.searchsorted(self.bounds, Cs.ravel(), side="left") - 1, 0, self.n_segments - 1
-        )
-        t = Cs.ravel() - self.bounds[k]
+        k = np.atleast_1d(self.segment_of(C))
+        t = np.asarray(C, float).ravel() - self.bounds[k]
         w = self.w_at[k] + t[:, None] * self.w_slope[k]
         b = self.b_at[k] + t * self.b_slope[k]
         if np.ndim(C) == 0:

@@ -162,14 +162,7 @@ def read_rows(doc: Mapping[str, Any]) -> dict[str, Any]:
             raise ValueError(f"{key}: an example index outside [0, {n})")
     if (fields["n_elbow"] + fields["n_left"] + fields["n_right"] != n).any():
         raise ValueError(f"a segment whose elbow, left and right sets do not hold n = {n}")
-    every = max(_SNAPSHOT_EVERY, n // 64)  # as the path computed them
-    snaps, st = {0: st0}, st0.copy()
-    ptr, index, to = fields["event_ptr"], fields["event_index"], fields["event_to"]
-    for k in range(every, S, every):
-        _replay(st, index[ptr[k - every] : ptr[k]], to[ptr[k - every] : ptr[k]])
-        snaps[k] = st.copy()
-    _replay(st, index[ptr[(S - 1) // every * every] :], to[ptr[(S - 1) // every * every] :])
-    snaps[S - 1] = st  # and the last segment's
+    snaps = _snapshots(st0, fields["event_ptr"], fields["event_index"], fields["event_to"], S)
     return {**fields, "snapshots": snaps}
 
 
@@ -212,6 +205,20 @@ CSV = io.Table(event_rows, EVENT_COLUMNS)
 
 
 # --------------------------------------------------------------------------- events
+
+
+def _snapshots(
+    st0: np.ndarray, ptr: np.ndarray, index: np.ndarray, to: np.ndarray, S: int
+) -> dict[int, np.ndarray]:
+    """The status of segment 0, of every ``max(64, n // 64)``-th and of the last (replayed)."""
+    every = max(_SNAPSHOT_EVERY, st0.size // 64)
+    snaps, st = {0: st0}, st0.copy()
+    for k in range(every, S, every):
+        _replay(st, index[ptr[k - every] : ptr[k]], to[ptr[k - every] : ptr[k]])
+        snaps[k] = st.copy()
+    _replay(st, index[ptr[(S - 1) // every * every] :], to[ptr[(S - 1) // every * every] :])
+    snaps[S - 1] = st
+    return snaps
 
 
 def _replay(st: np.ndarray, index: np.ndarray, to: np.ndarray) -> None:
