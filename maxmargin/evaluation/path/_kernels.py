@@ -122,9 +122,6 @@ def margins(data, sparse, w, b, out):
         out[i] = _dot(G, Gp, Gi, Gx, sparse, i, w) + y[i] * b
 
 
-# --------------------------------------------------------------------------- factor
-
-
 @_fm
 def _gram_col(data, sparse, free, E, m, j, tmp, kvec):
     """``kvec[l] = a_{E_l} . a_j`` for the first m slots; returns ``a_j . a_j``."""
@@ -235,9 +232,6 @@ def _bordered(R, m, y, E, free, rhs, t, out):
     return b
 
 
-# --------------------------------------------------------------------------- values
-
-
 @_fm
 def _left_sums(data, st, gL, fs, ist):
     """``g_L``, ``y_L = sum c y`` and ``sum c`` over the left set, from the data."""
@@ -325,9 +319,6 @@ def _refine_values(data, state, fs, ist):
     db, moved = _correct(data, state, fs, ist, s, ty, aE, w)
     fs[B] += db
     return moved + abs(db)
-
-
-# --------------------------------------------------------------------------- certificate
 
 
 @_jit

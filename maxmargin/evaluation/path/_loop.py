@@ -87,9 +87,6 @@ NF, NI, NC, TOL, margins = _pk.NF, _pk.NI, _pk.NC, _pk.TOL, _pk.margins
 CONTINUE, START, START_AT_BREAKPOINT = range(3)
 
 
-# --------------------------------------------------------------------------- the passes
-
-
 @_fm
 def _slope_rows(data, state, fs, ist, upd, count):
     """Margins moved to ``fs[C]`` (``r += upd r'``) and their new slopes ``r' = G w~' + y b'``.
@@ -382,9 +379,6 @@ def _certify_here(data, state, fs, ist, sums, out):
     _combine(data, ist[SPARSE], E, ist[M], aE, gL, fs[C], v)
     worst = _certificate(data[4], data[5], state, fs, ist, sums, out)
     return out[15] > 0 and worst <= fs[REANCHOR], worst
-
-
-# --------------------------------------------------------------------------- the loop
 
 
 @_jit

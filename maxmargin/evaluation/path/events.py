@@ -245,9 +245,6 @@ def _empty_elbow_intercept(
     return b_start, direction * (b_end - b_start) / u
 
 
-# --------------------------------------------------------------------------- events
-
-
 @dataclass
 class _Scan:
     """The constraints of a segment seen in one direction."""
@@ -296,13 +293,8 @@ def _scan(geo: _Geometry, seg: _Seg, direction: int, ref: float) -> _Scan:
     inE = st == _E
     h0[inE] = np.inf
     s[inE] = 0.0
-    tie_r = max(1e-12, prec_r)
     invalid = bool((h0 < -max(TIE_TOL, prec_r)).any())
-    u = np.full(h0.size, np.inf)
-    moving = s < -noise_r
-    far = moving & (h0 > tie_r)
-    u[far] = h0[far] / -s[far]
-    u[moving & (h0 <= tie_r)] = 0.0
+    u = _distances(h0, s, noise_r, max(1e-12, prec_r))
     # the elbow's alpha in [0, C c] (relative to c): both bounds
     if E.size:
         # alpha_E comes from the elbow system: known to about eps / rcond (relative)
@@ -315,11 +307,7 @@ def _scan(geo: _Geometry, seg: _Seg, direction: int, ref: float) -> _Scan:
         hE = np.concatenate([a0, C0 - a0])
         sE = direction * np.concatenate([a1, 1.0 - a1])
         invalid = invalid or bool((hE < -max(TIE_TOL, kappa) * cs).any())
-        uE = np.full(hE.size, np.inf)
-        mv = sE < -noise_a
-        farE = mv & (hE > tie_a)
-        uE[farE] = hE[farE] / -sE[farE]
-        uE[mv & (hE <= tie_a)] = 0.0
+        uE = _distances(hE, sE, noise_a, tie_a)
     else:
         uE = np.empty(0)
     ustar = min(float(u.min()) if u.size else math.inf, float(uE.min()) if uE.size else math.inf)
@@ -337,7 +325,14 @@ def _scan(geo: _Geometry, seg: _Seg, direction: int, ref: float) -> _Scan:
     return out
 
 
-# --------------------------------------------------------------------------- tracing
+def _distances(h: np.ndarray, s: np.ndarray, noise: float, tie: float) -> np.ndarray:
+    """Where each constraint ``h + u s >= 0`` moving down (``s < -noise``) reaches 0 (0: tied)."""
+    u = np.full(h.size, np.inf)
+    moving = s < -noise
+    far = moving & (h > tie)
+    u[far] = h[far] / -s[far]
+    u[moving & (h <= tie)] = 0.0
+    return u
 
 
 def _bases(
@@ -385,8 +380,6 @@ class _Tracer:
         self.solver = solver
         self.tol = tol
         self.n_solves = 0
-
-    # ----------------------------------------------------------------- probes
 
     def probe(self, C: float) -> tuple[np.ndarray, float, np.ndarray]:
         """Sets, b and the group multipliers read off a fresh certified solve at C."""
@@ -500,8 +493,6 @@ class _Tracer:
         geo = self.geo
         w, b, alpha = geo.user_point(seg.alpha(geo, C), seg.w(C), seg.b(C))
         return certify(geo.problem(C), w, b, alpha, tol=self.tol)
-
-    # ----------------------------------------------------------------- one step
 
     def settle(
         self,

@@ -26,8 +26,6 @@ from .tracer import BreakpointCertificates, cert_row
 
 __all__ = ["ExactPath", "PathPoint"]
 
-# --------------------------------------------------------------------------- results
-
 
 @dataclass(frozen=True, eq=False, kw_only=True)
 class PathPoint(io.Persistent):
@@ -220,8 +218,6 @@ class ExactPath(io.Persistent):
     def __post_init__(self) -> None:
         if self.feature_names is None and self.data is not None:  # the data's, kept
             object.__setattr__(self, "feature_names", self.data.feature_names)
-
-    # ------------------------------------------------------------------ basics
 
     def __len__(self) -> int:
         return int(self.breakpoints.size)
@@ -505,8 +501,6 @@ class ExactPath(io.Persistent):
         """
         data = self._need_data("errors on the training data") if data is None else data
         return _errors(data, *self.coefficients(np.atleast_1d(np.asarray(C, float))))
-
-    # ------------------------------------------------------------------ the data
 
     def _need_data(self, what: str) -> Dataset:
         if self.data is None:

@@ -69,18 +69,13 @@ class _Geometry:
         self.inv = inv  # original index -> group
         self.n_orig = y.size
         self.y = y[rep]
-        if self.unit_w is None:
-            self.c = np.bincount(inv, minlength=rep.size).astype(float)  # unit costs, summed
-        else:
-            self.c = np.bincount(inv, weights=self.unit_w, minlength=rep.size)
+        # the members' costs summed (unit costs without weights)
+        self.c = np.bincount(inv, weights=self.unit_w, minlength=rep.size).astype(float)
         # the largest member's share of its group's multiplier (the certificates'
         # complementarity is per example): 1 / size, or the largest weight / the sum
-        if self.unit_w is None:
-            self.share = 1.0 / self.c
-        else:
-            top = np.zeros(rep.size)
-            np.maximum.at(top, inv, self.unit_w)
-            self.share = top / self.c
+        top = np.zeros(rep.size)
+        np.maximum.at(top, inv, 1.0 if self.unit_w is None else self.unit_w)
+        self.share = top / self.c
         G = YZ[rep] / sigma
         self.G = sp.csr_matrix(G) if sp.issparse(G) else np.ascontiguousarray(G)
         self.m = rep.size

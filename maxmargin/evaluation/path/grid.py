@@ -32,8 +32,6 @@ from .squared import newton_point
 
 __all__ = ["RegularizationPath"]
 
-# --------------------------------------------------------------------------- the path
-
 
 class _SparseRows(io.Codec):
     """A (k, n) array as k sparse rows ``{"n", "index", "value"}``: O(support vectors)."""

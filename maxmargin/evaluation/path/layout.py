@@ -204,9 +204,6 @@ LAYOUT = io.Layout(LAYOUT_FIELDS, write_rows, read_rows)
 CSV = io.Table(event_rows, EVENT_COLUMNS)
 
 
-# --------------------------------------------------------------------------- events
-
-
 def _snapshots(
     st0: np.ndarray, ptr: np.ndarray, index: np.ndarray, to: np.ndarray, S: int
 ) -> dict[int, np.ndarray]:

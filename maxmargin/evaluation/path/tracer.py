@@ -36,9 +36,6 @@ def _kernels() -> Any:
     return _path_loop
 
 
-# --------------------------------------------------------------------------- recorder
-
-
 class _Recorder:
     """The traced path in internal units, in arrays that grow by doubling.
 
@@ -233,9 +230,6 @@ class BreakpointCertificates(Sequence[Certificate]):
         return np.where(bad, np.inf, np.nanmax(vals, axis=1))
 
 
-# --------------------------------------------------------------------------- fast mode
-
-
 class _Fast:
     """The compiled loop's state, and the hand-over to and from the degenerate side."""
 
@@ -358,9 +352,6 @@ class _Fast:
                 float(fs[K.NOISE]),
             )
         return seg, seg.C0
-
-
-# --------------------------------------------------------------------------- the trace
 
 
 @dataclass
