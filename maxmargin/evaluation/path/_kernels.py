@@ -14,6 +14,8 @@ import math
 import numpy as np
 from numba import njit
 
+from .layout import CERT_COLUMNS as CERT_COLS
+
 #: Compiled once, cached on disk; IEEE division (x / 0 is inf or nan, as in numpy).
 _jit = njit(cache=True, error_model="numpy")
 #: The loops over the rows: sums reassociated (vectorised, 3x faster; the rounding bounds
@@ -41,30 +43,7 @@ NF = 24
 (M, SINCE, EVERY, FREE, SPARSE, EV_J, EV_TO, NHITS, INVALID) = range(9)
 (NSEG, NBP, NE, STEPS, AP_J, AP_FROM, NL, NN, KNEAR, WIN, FULLS) = range(9, 20)
 NI = 20
-# statuses of run
-(END, CMAX_, DEGEN, REDO, CADENCE, FULL, BUDGET, NOFAST) = range(1, 9)
-# how run starts
-CONTINUE, START, START_AT_BREAKPOINT = range(3)
 #: A certificate row: values, floors (NaN where a test does not apply), ok, undecided.
-CERT_COLS = (
-    "primal",
-    "dual",
-    "gap",
-    "relative_gap",
-    "stationarity",
-    "equality",
-    "dual_feasibility",
-    "complementary_alpha",
-    "complementary_xi",
-    "floor_relative_gap",
-    "floor_stationarity",
-    "floor_equality",
-    "floor_dual_feasibility",
-    "floor_complementary_alpha",
-    "floor_complementary_xi",
-    "ok",
-    "undecided",
-)
 NC = len(CERT_COLS)
 
 

@@ -44,8 +44,8 @@ LAYOUT_FIELDS = (
 )  # fmt: skip
 
 
-#: The columns of a breakpoint's certificate row: those ``_kernels.CERT_COLS`` fills in the
-#: compiled loop (named here too, so that a file is read without numba; a test checks them).
+#: The columns of a breakpoint's certificate row, which the compiled loop fills in
+#: (``_kernels.CERT_COLS``; here, so that a file is read without numba).
 CERT_COLUMNS = (
     "primal", "dual", "gap", "relative_gap", "stationarity", "equality", "dual_feasibility",
     "complementary_alpha", "complementary_xi", "floor_relative_gap", "floor_stationarity",

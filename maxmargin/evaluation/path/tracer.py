@@ -150,7 +150,7 @@ class _Recorder:
 
 
 def cert_row(cert: Certificate) -> np.ndarray:
-    """A :class:`Certificate` as a row of ``_path_kernels.CERT_COLS``."""
+    """A :class:`Certificate` as a row of ``layout.CERT_COLUMNS``."""
     K = _kernels()
     row = np.full(K.NC, np.nan)
     row[:4] = (cert.primal_objective, cert.dual_objective, cert.duality_gap, cert.relative_gap)
@@ -173,7 +173,7 @@ _TESTS = (
 
 
 def cert_from_row(row: np.ndarray, tol: float) -> Certificate:
-    """The :class:`Certificate` of a row of ``_path_kernels.CERT_COLS``."""
+    """The :class:`Certificate` of a row of ``layout.CERT_COLUMNS``."""
     kkt, floors = {}, {"relative_gap": float(row[9])}
     for k, name in enumerate(_TESTS):
         if not math.isnan(row[4 + k]):
