@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import scipy.linalg as sla
@@ -415,13 +416,12 @@ class _Tracer:
     ) -> list[_Seg]:
         """Segments for the sets ``st`` at C, not invalid there (a singular elbow's bases first)."""
         geo = self.geo
-        seg = _segment(geo, st, C, direction=direction, b_anchor=b_anchor, ref=ref, base=base)
+        kw: dict[str, Any] = dict(direction=direction, b_anchor=b_anchor, ref=ref, base=base)
+        seg = _segment(geo, st, C, **kw)
         segs = []
         if seg is not None and seg.singular and a_at is not None:
             for st2 in _bases(geo, st, a_at, C):
-                s2 = _segment(
-                    geo, st2, C, direction=direction, b_anchor=b_anchor, ref=ref, base=base
-                )
+                s2 = _segment(geo, st2, C, **kw)
                 if s2 is not None and not s2.singular:
                     segs.append(s2)
         if seg is not None:

@@ -72,19 +72,11 @@ def _solve_point(
     problem: SVMProblem, YZ: Any, model: _DualModel | None, prev: tuple | None, tol: float
 ) -> tuple[np.ndarray, float, np.ndarray, Certificate, str, str]:
     """One grid point, polished and certified: ``(w, b, alpha, certificate, method, by)``."""
-    C = problem.C
     if prev is not None:
-        w0, b0 = prev[0], prev[1]
-        ws = _working_set_solve(problem, YZ, w0, b0)
+        ws = _working_set_solve(problem, YZ, prev[0], prev[1])
         if ws is not None:
-            a, b_eq = ws
-            w, b = weights_from_alpha(problem, YZ, a, b_eq)
-            cert = certify(problem, w, b, a, tol=tol)
-            # always polish: a small residual does not mean the right support sets (at tiny
-            # C it is tiny whatever alpha is); a point that does not settle gets the full QP
-            best = polish(problem, YZ, w, b, a, cert, tol)
-            if best is None:
-                best = polish_no_margin(problem, YZ, a, cert, tol)
+            # a point that does not settle gets the full QP
+            best, _ = _polished(problem, YZ, *ws, tol)
             if best is not None and best[3].max_residual() <= ACCEPT_TOL:
                 w, b, a, cert = best
                 return np.asarray(w, float), float(b), a, cert, "warm", ""
@@ -95,15 +87,21 @@ def _solve_point(
         sol = solve(problem, tol=tol)
         w, b, a = np.asarray(sol.w, float), float(sol.b), np.asarray(sol.alpha, float)
         return w, b, a, sol.certificate, "qp", sol.solver
-    a, b_eq, _ = model.solve(C, problem.costs)
+    best, raw = _polished(problem, YZ, *model.solve(problem.C, problem.costs)[:2], tol)
+    w, b, a, cert = best or raw
+    return np.asarray(w, float), float(b), a, cert, "dpp", model.solver
+
+
+def _polished(
+    problem: SVMProblem, YZ: Any, a: np.ndarray, b_eq: float | None, tol: float
+) -> tuple[Any, tuple]:
+    """``alpha`` polished on its support sets (None if it cannot be), and as it was."""
     w, b = weights_from_alpha(problem, YZ, a, b_eq)
     cert = certify(problem, w, b, a, tol=tol)
-    best = polish(problem, YZ, w, b, a, cert, tol)
-    if best is None:  # no margin SV to polish on: try the {0, C} rounding
-        best = polish_no_margin(problem, YZ, a, cert, tol)
-    if best is not None:
-        w, b, a, cert = best
-    return np.asarray(w, float), float(b), a, cert, "dpp", model.solver
+    # always polish: a small residual does not mean the right support sets (at tiny C it
+    # is tiny whatever alpha is); with no margin SV to polish on, the {0, C} rounding
+    best = polish(problem, YZ, w, b, a, cert, tol) or polish_no_margin(problem, YZ, a, cert, tol)
+    return best, (w, b, a, cert)
 
 
 def _working_set_solve(

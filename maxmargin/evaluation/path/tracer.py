@@ -113,15 +113,21 @@ class _Recorder:
         self.reserve(0)
         j = self.nbp
         self.bp_f[j] = (C, cert.max_residual())
+        self.set_events(j, changed, before, after)
+        if how != "event":
+            self.how[j] = how
+        self.set_certificate(j, cert)
+        self.ist[K.NBP] = j + 1
+
+    def set_events(
+        self, j: int, changed: np.ndarray, before: np.ndarray, after: np.ndarray
+    ) -> None:
+        """Breakpoint j's events (several: in ``multi``)."""
         if changed.size == 1:
             self.bp_ev[j] = (changed[0], before[0], after[0])
         else:
             self.bp_ev[j] = (-1, -1, -1)
             self.multi[j] = (changed.copy(), before.copy(), after.copy())
-        if how != "event":
-            self.how[j] = how
-        self.set_certificate(j, cert)
-        self.ist[K.NBP] = j + 1
 
     def set_certificate(self, j: int, cert: Certificate) -> None:
         """Breakpoint j's certificate: ``certify``'s own, kept, and its row."""
@@ -291,11 +297,7 @@ class _Fast:
         j = rec.nbp
         status = self._run(K.START if events is None else K.START_AT_BREAKPOINT)
         if events is not None and status != K.NOFAST:
-            changed, before, after = events
-            if changed.size == 1:
-                rec.bp_ev[j] = (changed[0], before[0], after[0])
-            else:
-                rec.multi[j] = (changed.copy(), before.copy(), after.copy())
+            rec.set_events(j, *events)
         return int(status)
 
     def _run(self, how: int) -> int:
