@@ -235,10 +235,7 @@ class RegularizationPath(io.Persistent):
     @property
     def geometric_margin(self) -> np.ndarray:
         """``1/||w~||`` at each point, the margin in the QP's space, shape (k,)."""
-        with np.errstate(divide="ignore"):
-            return np.where(
-                self.norm_reg > 0, 1.0 / np.where(self.norm_reg > 0, self.norm_reg, 1.0), np.inf
-            )
+        return _inverse(self.norm_reg)
 
     @property
     def certified(self) -> bool:
@@ -314,6 +311,11 @@ def _check_data(path: Any, data: Dataset, holdout: Dataset | None, what: str) ->
         )
     if holdout is not None and holdout.d != path.d:
         raise DataError(f"the holdout has d={holdout.d}; the path has d={path.d}")
+
+
+def _inverse(norm: np.ndarray) -> np.ndarray:
+    """``1 / norm``, inf where it is 0."""
+    return np.where(norm > 0, 1.0 / np.where(norm > 0, norm, 1.0), np.inf)
 
 
 def _errors(data: Dataset, W: np.ndarray, B: Any) -> np.ndarray:
@@ -406,8 +408,7 @@ def _grid_path(
     hold_err = np.full(k, np.nan) if holdout is None else _errors(holdout, W, B)
     norm_w = np.linalg.norm(W, axis=1)
     norm_reg = np.linalg.norm(problems[0].to_augmented(W, B), axis=1)
-    with np.errstate(divide="ignore"):
-        margin = np.where(norm_w > 0, 1.0 / np.where(norm_w > 0, norm_w, 1.0), np.inf)
+    margin = _inverse(norm_w)
     c0 = math.nan
     if not squared:  # both ends are the hinge path's
         c0 = min_margin_sv_C(data, intercept, intercept_scaling, sample_weight=weights)

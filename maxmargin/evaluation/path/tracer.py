@@ -410,8 +410,10 @@ class _Trace:
             while True:
                 if not self.recorded and fast.fastable(self.seg):
                     self.status = fast.enter(self.seg, self.lo)
-                if self.status in (K.END, K.CMAX_):
-                    return _finish_fast(fast, self.status, self.first_ref)
+                if self.status in (K.END, K.CMAX_):  # the last segment is the loop's
+                    k, reason = self.rec.nseg - 1, "end" if self.status == K.END else "C_max"
+                    seg = self.rec.seg(k, fast.st)
+                    return self._end(reason, seg, float(self.rec.seg_f[k, 0]), fast.st.copy())
                 if self.status in (K.DEGEN, K.REDO):
                     (self.seg, self.lo), self.recorded = fast.after(self.status), True
                 self.status = K.NOFAST
@@ -427,9 +429,7 @@ class _Trace:
         Cb = seg.C0 + sc.u
         if not math.isfinite(Cb) or Cb >= self.C_max:
             self._record_current()
-            reason, end = ("end", math.inf) if not math.isfinite(Cb) else ("C_max", self.C_max)
-            C_cert = end if math.isfinite(end) else (self.lo if self.lo > 0 else self.first_ref)
-            return self._traced(reason, end, tracer.certify_at(seg, C_cert), seg.st)
+            return self._end("C_max" if math.isfinite(Cb) else "end", seg, self.lo, seg.st)
         if rec.nbp > self.max_breaks:
             raise SolverError(
                 f"exact path: more than {self.max_breaks} breakpoints; the "
@@ -472,22 +472,12 @@ class _Trace:
             self.rec.add_segment(self.seg, self.lo)
             self.recorded = True
 
+    def _end(self, reason: str, seg: ev._Seg, lo: float, st: np.ndarray) -> Traced:
+        """The path ending in ``seg`` (from ``lo``): ``"end"`` or ``"C_max"``."""
+        end = math.inf if reason == "end" else self.C_max
+        C_cert = (lo if lo > 0 else self.first_ref) if reason == "end" else end
+        return self._traced(reason, end, self.tracer.certify_at(seg, C_cert), st)
+
     def _traced(self, reason: str, end: float, cert: Certificate, st: np.ndarray) -> Traced:
         fast = self.fast
         return Traced(self.rec, reason, end, cert, st, fast.n_fast, float(fast.fs[fast.K.DRIFT]))
-
-
-def _finish_fast(fast: _Fast, status: int, first_ref: float) -> Traced:
-    """The end of a path whose last segment is the compiled loop's."""
-    K, rec = fast.K, fast.rec
-    k = rec.nseg - 1
-    lo = float(rec.seg_f[k, 0])
-    if status == K.END:
-        reason, end = "end", math.inf
-        C_cert = lo if lo > 0 else first_ref
-    else:
-        reason, end = "C_max", float(fast.fs[K.CMAX])
-        C_cert = end
-    cert = fast.tracer.certify_at(rec.seg(k, fast.st), C_cert)
-    drift = float(fast.fs[K.DRIFT])
-    return Traced(rec, reason, end, cert, fast.st.copy(), fast.n_fast, drift)
