@@ -439,15 +439,7 @@ def _move(data, state, fs, ist, rho, d2):
 def _record_segment(state, fs, ist, rec):
     """Segment ``ist[NSEG]``: its lower end, ``w, w', b, b'`` there, its elbow."""
     E, aE, ad, w, wd = state[2], state[3], state[4], state[9], state[10]
-    seg_f, seg_w, seg_wd, seg_ep, e_idx, e_a, e_ad = (
-        rec[0],
-        rec[1],
-        rec[2],
-        rec[3],
-        rec[4],
-        rec[5],
-        rec[6],
-    )
+    seg_f, seg_w, seg_wd, seg_ep, e_idx, e_a, e_ad, _bp_f, _bp_ev, _cert = rec
     k, m, ne = ist[NSEG], ist[M], ist[NE]
     seg_f[k, 0], seg_f[k, 1], seg_f[k, 2] = fs[C], fs[B], fs[BD]
     for q in range(w.shape[0]):
