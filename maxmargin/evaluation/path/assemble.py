@@ -10,7 +10,6 @@ from typing import Any
 import numpy as np
 
 from ...data import Dataset
-from ...problem import SVMProblem
 from .exact import ExactPath
 from .geometry import _E, _L, _R, _Geometry
 from .layout import _snapshots
@@ -41,9 +40,7 @@ def _first_without_slack(
     Not always the last: on degenerate data a bound SV can stay in L at margin 1.
     """
     ptr, index, frm = events
-    problem = SVMProblem(
-        geo.data, C=1.0, intercept=geo.intercept, intercept_scaling=geo.s, sample_weight=None
-    )
+    problem = geo.unit  # C = 1, unweighted: only its margins are read
     st = last.copy()
     k = bounds.size - 2  # the last segment (no left example) starts at bounds[k]
     while k >= 1:

@@ -254,11 +254,8 @@ class _Fast:
         n, dz = geo.m, geo.dz
         self.mmax = dz + (1 if geo.free else 0)
         mm = self.mmax
-        self.st, self.pos, self.E = (
-            np.zeros(n, np.int8),
-            np.full(n, -1, np.int64),
-            np.zeros(mm, np.int64),
-        )
+        self.st, self.pos = np.zeros(n, np.int8), np.full(n, -1, np.int64)
+        self.E = np.zeros(mm, np.int64)
         self.aE, self.ad, self.R = np.zeros(mm), np.zeros(mm), np.zeros((mm, mm))
         self.r, self.rd, self.ue = np.zeros(n), np.zeros(n), np.zeros(2 * mm)
         self.w, self.wd, self.gL, self.v = (np.zeros(dz) for _ in range(4))
