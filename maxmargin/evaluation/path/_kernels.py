@@ -14,7 +14,7 @@ import math
 import numpy as np
 from numba import njit
 
-from .layout import CERT_COLUMNS as CERT_COLS
+from .geometry import CERT_COLUMNS as CERT_COLS
 
 #: Compiled once, cached on disk; IEEE division (x / 0 is inf or nan, as in numpy).
 _jit = njit(cache=True, error_model="numpy")

@@ -28,27 +28,10 @@ TIE_TOL = 1e-9
 REANCHOR_TOL = 1e-9
 
 
+@dataclass(slots=True, init=False, eq=False, repr=False)
 class _Seg:
     """One piece of the path in internal units: ``v(C) = v0 + (C - C0) v1``, fixed sets."""
 
-    __slots__ = (
-        "st",
-        "C0",
-        "E",
-        "aE0",
-        "aE1",
-        "w0",
-        "w1",
-        "b0",
-        "b1",
-        "r0",
-        "r1",
-        "singular",
-        "rcond",
-        "gL",
-        "prec",
-        "scans",
-    )
     st: np.ndarray  # set code (R, E, L) of every group
     C0: float  # where the affine pieces are anchored
     E: np.ndarray  # the elbow (margin) groups

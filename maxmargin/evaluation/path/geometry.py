@@ -15,6 +15,14 @@ from ...problem import SVMProblem
 #: Set codes of the status arrays: right (alpha = 0), elbow (margin), left (alpha = C c).
 _R, _E, _L = 0, 1, 2
 SET_NAMES = ("R", "E", "L")
+#: The columns of a breakpoint's certificate row, which the compiled loop fills in
+#: (``_kernels.CERT_COLS``; here, so that a file is read without numba).
+CERT_COLUMNS = (
+    "primal", "dual", "gap", "relative_gap", "stationarity", "equality", "dual_feasibility",
+    "complementary_alpha", "complementary_xi", "floor_relative_gap", "floor_stationarity",
+    "floor_equality", "floor_dual_feasibility", "floor_complementary_alpha",
+    "floor_complementary_xi", "ok", "undecided",
+)  # fmt: skip
 #: Keep the normalised features dense up to this many entries (faster matvecs).
 _DENSE_LIMIT = 10_000_000
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ... import io
-from .geometry import SET_NAMES
+from .geometry import CERT_COLUMNS, SET_NAMES
 from .tracer import BreakpointCertificates
 
 __all__ = ["LAYOUT", "CSV", "Certificates", "CERT_COLUMNS"]
@@ -41,16 +41,6 @@ LAYOUT_FIELDS = (
     "elbow_index", "elbow_alpha_at", "elbow_alpha_slope", "n_elbow", "n_left", "n_right",
     "event_ptr", "event_index", "event_from", "event_to", "method", "max_residual",
     "snapshots",
-)  # fmt: skip
-
-
-#: The columns of a breakpoint's certificate row, which the compiled loop fills in
-#: (``_kernels.CERT_COLS``; here, so that a file is read without numba).
-CERT_COLUMNS = (
-    "primal", "dual", "gap", "relative_gap", "stationarity", "equality", "dual_feasibility",
-    "complementary_alpha", "complementary_xi", "floor_relative_gap", "floor_stationarity",
-    "floor_equality", "floor_dual_feasibility", "floor_complementary_alpha",
-    "floor_complementary_xi", "ok", "undecided",
 )  # fmt: skip
 
 
