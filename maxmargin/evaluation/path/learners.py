@@ -475,14 +475,10 @@ def _epochs_to_eps(
     rel: np.ndarray, ckpts: np.ndarray, n: int, eps: tuple[float, ...]
 ) -> np.ndarray:
     """For each eps, learner and lambda: the epoch from which ``rel <= eps`` stays true."""
-    Lk, k, m = rel.shape
-    ep = np.full((len(eps), Lk, k), np.inf)
+    m = rel.shape[2]
+    ep = np.full((len(eps), *rel.shape[:2]), np.inf)
     for q, e in enumerate(eps):
-        above = ~(rel <= e)
-        for j in range(Lk):
-            for i in range(k):
-                idx = np.flatnonzero(above[j, i])  # reached *and stayed* below eps
-                first = 0 if idx.size == 0 else idx[-1] + 1
-                if first < m:
-                    ep[q, j, i] = ckpts[first] / n
+        above = ~(rel <= e)  # reached *and stayed* below eps: after the last one above
+        first = np.where(above.any(axis=2), m - np.argmax(above[:, :, ::-1], axis=2), 0)
+        ep[q] = np.where(first < m, ckpts[np.minimum(first, m - 1)] / n, np.inf)
     return ep
