@@ -67,20 +67,10 @@ def _rows(p: RegularizationPath) -> list[dict[str, Any]]:
     return out
 
 
-_PER_POINT = (
-    "norm_w",
-    "norm_reg",
-    "margin",
-    "width",
-    "n_margin_sv",
-    "n_bound_sv",
-    "train_error",
-    "holdout_error",
-    "slack_sum",
-    "primal",
-    "dual",
-    "relative_gap",
-    "max_kkt",
+#: The per-point columns after ``w``, in the CSV's order.
+_PER_POINT = tuple(
+    "norm_w norm_reg margin width n_margin_sv n_bound_sv train_error holdout_error slack_sum "
+    "primal dual relative_gap max_kkt".split()
 )
 
 
@@ -154,13 +144,7 @@ class RegularizationPath(io.Persistent):
     """
 
     FORMAT: ClassVar[str] = "path"
-    COMPUTED: ClassVar[tuple[str, ...]] = (
-        "certified",
-        "primal",
-        "dual",
-        "relative_gap",
-        "max_kkt",
-    )
+    COMPUTED: ClassVar[tuple[str, ...]] = ("certified", "primal", "dual", "relative_gap", "max_kkt")
     TABLE: ClassVar[io.Table] = io.Table(_rows, _columns)
 
     C: np.ndarray

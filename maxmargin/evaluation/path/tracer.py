@@ -169,13 +169,7 @@ def cert_row(cert: Certificate) -> np.ndarray:
     return row
 
 
-_TESTS = (
-    "stationarity",
-    "equality",
-    "dual_feasibility",
-    "complementary_alpha",
-    "complementary_xi",
-)
+_TESTS = ("stationarity", "equality", "dual_feasibility", "complementary_alpha", "complementary_xi")
 
 
 def cert_from_row(row: np.ndarray, tol: float) -> Certificate:
