@@ -1,16 +1,7 @@
 """The C path: :func:`regularization_path`, the one entry to the optimum along C (lambda).
 
-On a grid (a :class:`~maxmargin.evaluation.path.grid.RegularizationPath`) or exactly,
-every breakpoint (an :class:`~maxmargin.evaluation.path.exact.ExactPath`). The modules:
-
-- :mod:`~maxmargin.evaluation.path.grids`: grid strings and the checks of a grid;
-- :mod:`~maxmargin.evaluation.path.grid`: the certified optimum on a grid of C;
-- :mod:`~maxmargin.evaluation.path.exact`: the exact path, read at any C;
-- :mod:`~maxmargin.evaluation.path.assemble`, :mod:`~maxmargin.evaluation.path.tracer`,
-  :mod:`~maxmargin.evaluation.path.events`, :mod:`~maxmargin.evaluation.path.geometry`:
-  the exact path's tracer and its assembly;
-- :mod:`~maxmargin.evaluation.path.limits`: its two ends, ``C_0`` and ``C*``;
-- :mod:`~maxmargin.evaluation.path.learners`: learners run at every lambda of a path.
+On a grid (:class:`~maxmargin.evaluation.path.grid.RegularizationPath`) or exactly, every
+breakpoint (:class:`~maxmargin.evaluation.path.exact.ExactPath`). See ``docs/path.md``.
 """
 
 from __future__ import annotations
@@ -101,64 +92,45 @@ def regularization_path(
 ) -> RegularizationPath | ExactPath:
     """The certified soft-margin optimum along C: at every point of a grid, or exactly.
 
-    On a grid (default): the optimum at each grid point, warm-started from the previous
-    one, certified in numpy. With ``exact=True``: the entire path instead, every
-    breakpoint where a support set changes, the events there and the exact affine
-    pieces between them (Hastie et al.'s algorithm, every breakpoint certified); the
-    grid then only sets the range, from its smallest to its largest C (no grid: the
-    whole path, from C -> 0 to its end, the hard-margin solution on separable data).
+    With ``exact=True``, every breakpoint where a support set changes (the grid only
+    sets the range; no grid: the whole path). See ``docs/path.md``.
 
     Parameters
     ----------
     data : Dataset
     C : array-like of float > 0 or str, optional
-        The C grid (a string is read by :func:`~maxmargin.evaluation.path.grids.parse_grid`,
-        e.g. ``"1e-3:1e3:25"``; one value is a 1-point grid, with ``exact=True`` the end
-        of the path). Default :data:`~maxmargin.evaluation.path.grids.DEFAULT_GRID`
-        (``exact=True``: the whole path).
+        The C grid (a string as ``"1e-3:1e3:25"``, read by
+        :func:`~maxmargin.evaluation.path.grids.parse_grid`). Default
+        :data:`~maxmargin.evaluation.path.grids.DEFAULT_GRID` (``exact=True``: none).
     lam : array-like of float > 0 or str, optional
         A lambda grid instead (``C = 1/(lam n)``). Give one grid.
     exact : bool, default False
-        Compute every breakpoint (an :class:`~maxmargin.evaluation.path.exact.ExactPath`)
-        instead of the grid's points; ``warm_start`` and ``hard_limit`` do not apply.
+        Compute every breakpoint (an :class:`~maxmargin.evaluation.path.exact.ExactPath`).
     intercept : {"free", "none", "augmented"}
     holdout : Dataset, optional
-        Held-out examples (same d) for the held-out error (of the figures and reports).
+        Held-out examples (same d) for the held-out error.
     solver : str, optional
-        On a grid, a cvxpy QP solver (``"CLARABEL"``, ``"PIQP"``, ...): the full solves
-        then go through one DPP-compiled cvxpy model (``C`` a ``cp.Parameter``),
-        re-solved at each point. Default: :func:`maxmargin.solve`'s measured route
-        (maxmargin's interior-point method or PIQP), which is faster. With
-        ``exact=True``, the solver of the fresh solves (:func:`maxmargin.solve`'s).
+        The solver of the full solves; on a grid, a cvxpy solver name compiles one DPP
+        model. Default: :func:`maxmargin.solve`'s route.
     progress : bool
-        Progress bar on a terminal (stderr; the exact path needs an end).
+        Progress bar on a terminal (stderr).
     intercept_scaling : float
         ``s`` of the augmented mode.
     warm_start : bool
-        Warm-start each grid point from the previous one on a working set (default; a
-        full solve only where that does not certify). ``False``: a full solve at every
-        point.
+        Warm-start each grid point from the previous one (``False``: full solves).
     hard_limit : bool, optional
-        Compare the grid's last point with the hard-margin optimum (an LP decides
-        separability first). Default: yes when ``n * d <= 2e6``.
+        Compare the grid's last point with the hard-margin optimum. Default: yes when
+        ``n * d <= 2e6``.
     tol : float, optional
-        Certificate tolerance (default 1e-6; warm-started points meet 1e-9, the exact
-        path's breakpoints typically 1e-13).
+        Certificate tolerance (default 1e-6).
     sample_weight : array-like of shape (n,), optional
-        Example weights: costs ``C_i = C s_i`` at every C (see
-        :class:`~maxmargin.SVMProblem`). On the exact path, examples of weight 0 stay in
-        the right set (``alpha_i = 0``) all along.
+        Example weights: costs ``C_i = C s_i`` at every C.
     class_weight : dict or "balanced", optional
         Weights by class, multiplied into ``sample_weight``.
     Cs, alphas : array-like or str, optional
-        scikit-learn's names of the two grids (``LogisticRegressionCV(Cs=)``,
-        ``lasso_path(alphas=)``; ``alpha`` is SGDClassifier's lambda): ``Cs`` is ``C``,
-        ``alphas`` is ``lam``.
+        scikit-learn's names of ``C`` and ``lam``.
     loss : {"hinge", "squared_hinge"}
-        The loss of every point's problem (:class:`~maxmargin.SVMProblem`). The squared
-        hinge's path is on a grid only (``exact=True`` is refused: on a fixed support set
-        its solution is rational in C, not piecewise linear), warm-started by Newton
-        steps, without ``C_0`` or the hard-margin limit (``hard_limit=True`` is refused).
+        The loss of every point's problem (the squared hinge: on a grid only).
 
     Returns
     -------
@@ -171,15 +143,12 @@ def regularization_path(
         Not a Dataset; more than one grid; an empty grid; a value that is not finite and
         > 0; an unknown intercept; a holdout with another number of features.
     SolverError
-        The exact path's first segment could not be found, or it makes no progress
-        (more than ``200 n + 10000`` breakpoints). A breakpoint that nothing settles ends
-        the exact path instead (``ExactPath.end_reason``).
+        The exact path's first segment could not be found, or it makes no progress.
 
     Warns
     -----
     GridWarning
-        A grid that is not monotone is sorted (duplicates removed). A decreasing grid
-        (e.g. ``lam`` in increasing order) is simply reversed, without a warning.
+        A grid that is not monotone is sorted (duplicates removed).
 
     Examples
     --------
@@ -190,9 +159,8 @@ def regularization_path(
     >>> p.hard_margin_limit.last_equal
     True
 
-    Two points ``x = +-1`` (hand-solved): below ``C = 1/2`` both are bound SVs
-    (``alpha = C``, ``w = 2C``, margins ``2C < 1``); at ``C = 1/2`` both reach the margin
-    and stay there with ``alpha = 1/2``, ``w = 1``: the hard-margin solution.
+    Two points ``x = +-1`` (hand-solved): bound SVs with ``w = 2C`` up to ``C = 1/2``,
+    then margin SVs with ``w = 1``, the hard-margin solution.
 
     >>> from maxmargin import Dataset
     >>> ep = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), exact=True)

@@ -1,23 +1,10 @@
 """Compiled (numba) numerics of the exact path's generic breakpoints: imported on first use.
 
-The elbow's factorisation and its updates, the slopes and values of a segment, the
-certificate of a breakpoint; the loop that uses them is :mod:`._path_loop`.
-
-The elbow system is factorised as ``R^T R = A_E A_E^T`` (``A`` the rows ``(g_i, y_i)`` for
-the free intercept, ``g_i`` otherwise; R upper triangular, in slot order), updated by a
-column append (one triangular solve, :func:`_pivot` and :func:`_append`) or a column
-delete (Givens rotations, :func:`_delete`), and rebuilt from the data at a refresh
-(:func:`_factor`). ``R^T R = K + y y^T`` with ``K = G_E G_E^T``, so the bordered system of
-the free intercept is solved through it (:func:`_bordered`): ``K a + y b = s, y'a = t``
-gives ``a = p - q (b - t)``, ``p = (R^T R)^{-1} s``, ``q = (R^T R)^{-1} y``,
-``b = t + (y'p - t) / y'q``.
-
-Arguments come in tuples: ``data = (G, Gp, Gi, Gx, y, c, share)`` (``G`` the dense
-(n, d') rows in internal units, norm <= 1, or ``Gp, Gi, Gx`` their CSR arrays with
-``ist[SPARSE]`` set; ``c`` the costs; ``share`` each group's largest member share),
-``state = (st, pos, E, aE, ad, R, r, rd, ue, w, wd, gL, v, near, h, gLf)`` and
-``rec = (seg_f, seg_w, seg_wd, seg_ep, e_idx, e_a, e_ad, bp_f, bp_ev, cert)`` (see
-``tracer._Recorder``), and the scalars in ``fs`` (float) and ``ist`` (int).
+The elbow's factorisation ``R^T R = A_E A_E^T`` and its updates, a segment's slopes and
+values, a breakpoint's certificate (``docs/path.md``). Arguments come in tuples:
+``data = (G, Gp, Gi, Gx, y, c, share)`` (dense rows, or CSR with ``ist[SPARSE]``),
+``state = (st, pos, E, aE, ad, R, r, rd, ue, w, wd, gL, v, near, h, gLf)``,
+``rec`` as ``tracer._Recorder``'s arrays, scalars in ``fs`` (float) and ``ist`` (int).
 """
 
 from __future__ import annotations
@@ -26,6 +13,8 @@ import math
 
 import numpy as np
 from numba import njit
+
+from .geometry import CERT_COLUMNS as CERT_COLS
 
 #: Compiled once, cached on disk; IEEE division (x / 0 is inf or nan, as in numpy).
 _jit = njit(cache=True, error_model="numpy")
@@ -54,30 +43,7 @@ NF = 24
 (M, SINCE, EVERY, FREE, SPARSE, EV_J, EV_TO, NHITS, INVALID) = range(9)
 (NSEG, NBP, NE, STEPS, AP_J, AP_FROM, NL, NN, KNEAR, WIN, FULLS) = range(9, 20)
 NI = 20
-# statuses of run
-(END, CMAX_, DEGEN, REDO, CADENCE, FULL, BUDGET, NOFAST) = range(1, 9)
-# how run starts
-CONTINUE, START, START_AT_BREAKPOINT = range(3)
 #: A certificate row: values, floors (NaN where a test does not apply), ok, undecided.
-CERT_COLS = (
-    "primal",
-    "dual",
-    "gap",
-    "relative_gap",
-    "stationarity",
-    "equality",
-    "dual_feasibility",
-    "complementary_alpha",
-    "complementary_xi",
-    "floor_relative_gap",
-    "floor_stationarity",
-    "floor_equality",
-    "floor_dual_feasibility",
-    "floor_complementary_alpha",
-    "floor_complementary_xi",
-    "ok",
-    "undecided",
-)
 NC = len(CERT_COLS)
 
 
@@ -133,9 +99,6 @@ def margins(data, sparse, w, b, out):
     G, Gp, Gi, Gx, y = data[0], data[1], data[2], data[3], data[4]
     for i in range(y.shape[0]):
         out[i] = _dot(G, Gp, Gi, Gx, sparse, i, w) + y[i] * b
-
-
-# --------------------------------------------------------------------------- factor
 
 
 @_fm
@@ -248,9 +211,6 @@ def _bordered(R, m, y, E, free, rhs, t, out):
     return b
 
 
-# --------------------------------------------------------------------------- values
-
-
 @_fm
 def _left_sums(data, st, gL, fs, ist):
     """``g_L``, ``y_L = sum c y`` and ``sum c`` over the left set, from the data."""
@@ -276,8 +236,7 @@ def _left_sums(data, st, gL, fs, ist):
 def _slopes(data, state, fs, ist):
     """Slopes in C of the sets' solution: ``alpha_E`` (ad), ``b`` and ``w~`` (wd).
 
-    ``K a + y_E b = -G_E g_L``, ``y_E'a = -y_L``, ``w~' = g_L + G_E^T a``. Also the slopes'
-    rounding level ``fs[NOISE]`` and the pivots' ``fs[RCOND]``.
+    ``K a + y_E b = -G_E g_L``, ``y_E'a = -y_L``, ``w~' = g_L + G_E^T a``.
     """
     G, Gp, Gi, Gx, y = data[0], data[1], data[2], data[3], data[4]
     E, ad, R, wd, gL = state[2], state[4], state[5], state[10], state[11]
@@ -297,10 +256,9 @@ def _slopes(data, state, fs, ist):
 
 @_jit
 def _correct(data, state, fs, ist, s, ty, a, target):
-    """Solve the elbow system for the residuals ``s`` (and ``-ty``), add the correction.
+    """Solve the elbow system for the residuals, add the correction to ``a`` and ``target``.
 
-    To ``a`` (alpha or its slope) and ``target`` (w~ or its slope); returns (the
-    intercept's correction, how far w~ moved).
+    Returns (the intercept's correction, how far w~ moved).
     """
     E, R, m = state[2], state[5], ist[M]
     delta = np.empty(m)
@@ -316,11 +274,7 @@ def _correct(data, state, fs, ist, s, ty, a, target):
 
 @_jit
 def _refine_slopes(data, state, fs, ist):
-    """One step of iterative refinement of the slopes.
-
-    The elbow's margin slopes (just computed from the data) back to 0, ``y'alpha'`` to
-    ``-y_L``.
-    """
+    """One step of iterative refinement of the slopes (the elbow's margin slopes to 0)."""
     y, E, ad, rd, wd, m = data[4], state[2], state[4], state[7], state[10], ist[M]
     s = np.empty(m)
     ty = fs[YL]
@@ -333,11 +287,7 @@ def _refine_slopes(data, state, fs, ist):
 
 @_fm
 def _refine_values(data, state, fs, ist):
-    """One step of iterative refinement of the values, at a refresh.
-
-    The elbow's margins from the data back to 1, ``y'alpha`` to 0. Returns how far the
-    values moved (w and b, in margin units).
-    """
+    """One step of iterative refinement of the values (the elbow's margins to 1); the move."""
     G, Gp, Gi, Gx, y = data[0], data[1], data[2], data[3], data[4]
     E, aE, w, m, sparse = state[2], state[3], state[9], ist[M], ist[SPARSE]
     s = np.empty(m)
@@ -350,17 +300,11 @@ def _refine_values(data, state, fs, ist):
     return moved + abs(db)
 
 
-# --------------------------------------------------------------------------- certificate
-
-
 @_jit
 def _certificate(y, c, state, fs, ist, sums, out):
-    """The breakpoint's certificate: the tests of ``maxmargin.certificate.certify``.
+    """The breakpoint's certificate (``certify``'s tests on the carried margins) into ``out``.
 
-    On the carried margins (``sums`` of the sweep; their rounding bound ``fs[ER]``), ``w``,
-    ``b`` and ``alpha`` (``alpha_E``, ``C c`` on L); ``v = G_E^T alpha_E + C g_L`` is
-    ``state[12]``. Floors as certify's: a bound on each value's rounding, the carried
-    margins' and ``g_L``'s included. ``out``: the CERT_COLS row. Returns the largest
+    Floors as certify's, the carried margins' rounding included; returns the largest
     residual.
     """
     E, aE, w, v = state[2], state[3], state[9], state[12]

@@ -1,33 +1,9 @@
 """Compiled (numba) loop of the exact path's generic breakpoints; imported on first use.
 
-A *generic* breakpoint has one event and leaves a well-conditioned elbow system. ``run``
-follows such breakpoints one after the other, each in ``O(n d' + m^2)`` at most: a pass
-over the rows (move the margins to the breakpoint, compute the new margin slopes, sum
-the breakpoint's certificate, find every constraint's distance to its event) and an
-update of the elbow's factorisation (:mod:`._path_kernels`). Everything else goes back
-to :mod:`maxmargin.evaluation.path.tracer`.
-
-Values are carried from breakpoint to breakpoint (``w += u w'``), never recomputed as
-``G_E^T alpha_E + C g_L``: that sum cancels terms of size ``C`` (non-separable data at
-large C, separable data near C*), the carried ``w`` does not. The margins are carried
-likewise (``r += u r'``, ``r'`` from the data at every breakpoint); ``fs[ER]`` bounds
-their rounding.
-
-**Near and far rows.** Most rows are far from their margin (``|r_i - 1|`` large) and
-cannot have the next event: a *full pass* (every row's margin afresh from ``w, b``, its
-slope, the whole sweep) keeps the ``ist[KNEAR]`` rows nearest their margin and the
-elbow as the *near* rows, the others *far*, at distance at least ``fs[HFAR]``. Until the
-next full pass only the near rows are passed over; a far row's margin moves by at most
-``||w~(C) - w~(C_full)|| + |b(C) - b(C_full)| <= fs[LAM]`` (rows of norm <= 1; ``LAM``
-sums ``u (||w~'|| + |b'|)`` over the steps), so while ``LAM + u* (||w~'|| + |b'|) <
-HFAR`` (minus the margins' rounding) no far row reaches its margin before the next
-event ``u*`` found among the near rows, and none changes set. The far rows' share of the
-certificate is exact: they are in L or R strictly (no complementarity term), their
-slack sum is ``sum c - g_L^far . w - y_L^far b`` over the far left rows. A full pass runs
-at the start, at every refresh (every ``ist[EVERY]`` breakpoints, with g_L and the factor
-from the data and the values refined) and whenever that budget runs out; ``KNEAR``
-adapts so that a full pass serves 16 to 64 breakpoints (about 10% of the rows' work of
-passing over every row at every breakpoint, measured on Gaussian data).
+``run`` follows breakpoints with one event and a well-conditioned elbow, each in
+``O(n d' + m^2)``: values carried (never recomputed as ``G_E^T alpha_E + C g_L``), only
+the *near* rows passed over between full passes (``fs[LAM] < fs[HFAR]`` bounds the far
+rows' move). See ``docs/path.md`` ("A generic breakpoint").
 """
 
 from __future__ import annotations
@@ -111,15 +87,11 @@ NF, NI, NC, TOL, margins = _pk.NF, _pk.NI, _pk.NC, _pk.TOL, _pk.margins
 CONTINUE, START, START_AT_BREAKPOINT = range(3)
 
 
-# --------------------------------------------------------------------------- the passes
-
-
 @_fm
 def _slope_rows(data, state, fs, ist, upd, count):
     """Margins moved to ``fs[C]`` (``r += upd r'``) and their new slopes ``r' = G w~' + y b'``.
 
-    Over the near rows, or every row (count = n). The products alone in the loop: it
-    vectorises; with the sweep in it, it does not (3x slower, measured).
+    Kept apart from the sweep: alone, the loop vectorises (3x faster, measured).
     """
     G, Gp, Gi, Gx, y = data[0], data[1], data[2], data[3], data[4]
     r, rd, wd, near = state[6], state[7], state[10], state[13]
@@ -143,10 +115,7 @@ def _slope_rows(data, state, fs, ist, upd, count):
 
 @_fm
 def _fresh_margins(data, state, fs, ist, upd):
-    """Every margin afresh from ``w, b``; returns the largest drift of a near row's.
-
-    (From its carried value moved by ``upd``.)
-    """
+    """Every margin afresh from ``w, b``; returns the largest drift of a near row's."""
     G, Gp, Gi, Gx, y = data[0], data[1], data[2], data[3], data[4]
     r, rd, w, near = state[6], state[7], state[9], state[13]
     sparse, b = ist[SPARSE], fs[B]
@@ -164,11 +133,9 @@ def _fresh_margins(data, state, fs, ist, upd):
 def _sweep(c, share, st, pos, aE, r, rd, fs, sums, idx, count):
     """The certificate's sums and the rows' distances to their events, from ``r, r'``.
 
-    Over the near rows (``idx[:count]``), or every row (count = n). ``sums``: hinge sum,
-    its rounding bound, the largest alpha share, the two complementarity values and their
-    bounds, (7: the drift), max |r|, max |r'|, max |r'| on the elbow, the smallest
-    distance, 1.0 when a constraint is violated at the start, the second smallest
-    distance, the row of the smallest.
+    ``sums``: hinge sum, its bound, largest alpha share, the two complementarity values
+    and bounds, (7: drift), max |r|, max |r'|, max |r'| on E, smallest distance,
+    violated (1.0), second smallest distance, the row of the smallest.
     """
     Cc, Er = fs[C], fs[ER]
     noise, tie = fs[NOISE], fs[TIE]
@@ -274,11 +241,9 @@ def _select(h, k, work):
 
 @_fm
 def _screen(data, state, fs, ist, ran_out):
-    """After a full pass: the near rows (the KNEAR nearest their margin, and the elbow).
+    """After a full pass: the near rows, the far rows' distance ``fs[HFAR]`` and sums.
 
-    And the far rows' distance ``fs[HFAR]`` (less the margins' rounding) and sums. KNEAR
-    doubles when the budget ran out within 16 breakpoints, halves when it lasted 32 or
-    more up to a refresh.
+    KNEAR doubles when the budget ran out within 16 breakpoints, halves past 32.
     """
     G, Gp, Gi, Gx, y, c, share = data
     st, r, near, h, gLf = state[0], state[6], state[13], state[14], state[15]
@@ -343,10 +308,7 @@ def _near_pass(data, state, fs, ist, sums, upd):
 def _next_event(c, state, fs, ist, sums):
     """The next event from the sweep's two smallest row distances and the elbow's bounds.
 
-    Sets ``fs[USTAR]``, ``ist[NHITS]`` (0, 1, or 2 for "several within the window"),
-    ``ist[INVALID]`` and, for one, ``EV_J``, ``EV_TO``. The elbow's bounds
-    ``0 <= alpha_i <= C c_i`` are ties within ``16 eps / rcond`` of ``C``; a slope below
-    its rounding level is zero.
+    Sets ``fs[USTAR]``, ``ist[NHITS]`` (2: several), ``ist[INVALID]``, ``EV_J``, ``EV_TO``.
     """
     E, aE, ad = state[2], state[3], state[4]
     m, Cc = ist[M], fs[C]
@@ -384,11 +346,7 @@ def _next_event(c, state, fs, ist, sums):
 def _segment_pass(data, state, fs, ist, sums, upd, full):
     """Slopes of the current sets, the pass at ``fs[C]`` (full or near), the next event.
 
-    When the elbow's own margin slopes come out above their rounding level, the slopes
-    are refined (at most twice) and the pass repeated. A near pass whose next event lies
-    beyond the far rows' budget is followed by a full pass. Returns the drift of the
-    fresh margins from the carried ones at a full pass, relative to their rounding
-    bounds (0 without one).
+    Returns the relative drift of the margins at a full pass (0 without one).
     """
     _slopes(data, state, fs, ist)
     # (ran_out a run-time False: a literal would compile _full_pass and _screen twice)
@@ -421,9 +379,6 @@ def _certify_here(data, state, fs, ist, sums, out):
     _combine(data, ist[SPARSE], E, ist[M], aE, gL, fs[C], v)
     worst = _certificate(data[4], data[5], state, fs, ist, sums, out)
     return out[15] > 0 and worst <= fs[REANCHOR], worst
-
-
-# --------------------------------------------------------------------------- the loop
 
 
 @_jit
@@ -484,15 +439,7 @@ def _move(data, state, fs, ist, rho, d2):
 def _record_segment(state, fs, ist, rec):
     """Segment ``ist[NSEG]``: its lower end, ``w, w', b, b'`` there, its elbow."""
     E, aE, ad, w, wd = state[2], state[3], state[4], state[9], state[10]
-    seg_f, seg_w, seg_wd, seg_ep, e_idx, e_a, e_ad = (
-        rec[0],
-        rec[1],
-        rec[2],
-        rec[3],
-        rec[4],
-        rec[5],
-        rec[6],
-    )
+    seg_f, seg_w, seg_wd, seg_ep, e_idx, e_a, e_ad, _bp_f, _bp_ev, _cert = rec
     k, m, ne = ist[NSEG], ist[M], ist[NE]
     seg_f[k, 0], seg_f[k, 1], seg_f[k, 2] = fs[C], fs[B], fs[BD]
     for q in range(w.shape[0]):
@@ -505,10 +452,7 @@ def _record_segment(state, fs, ist, rec):
 
 @_jit
 def _record_breakpoint(fs, ist, rec, worst, st):
-    """Breakpoint ``ist[NBP]`` at ``fs[C]``: its largest residual, the event just applied.
-
-    (``AP_J < 0``: none, the caller records the events.)
-    """
+    """Breakpoint ``ist[NBP]`` at ``fs[C]``: its largest residual, the event just applied."""
     nb, j = ist[NBP], ist[AP_J]
     bp_f, bp_ev = rec[7], rec[8]
     bp_f[nb, 0], bp_f[nb, 1] = fs[C], worst
@@ -518,10 +462,7 @@ def _record_breakpoint(fs, ist, rec, worst, st):
 
 @_jit
 def _refresh(data, state, fs, ist):
-    """g_L and the factor from the data, then the values refined: (ok, how far they moved).
-
-    Not ok: the elbow is dependent after all.
-    """
+    """g_L and the factor from the data, then the values refined: (ok, how far they moved)."""
     sparse, m = ist[SPARSE], ist[M]
     _left_sums(data, state[0], state[11], fs, ist)
     if not _factor(data, sparse, ist[FREE], state[2], m, state[5], state[9].shape[0]):
@@ -531,12 +472,7 @@ def _refresh(data, state, fs, ist):
 
 @_jit
 def _start(data, state, fs, ist, rec, sums, how):
-    """Enter from sets and values set by the caller; False: not for the compiled loop.
-
-    Builds g_L and the factor from the data, then the segment's full pass; with
-    ``how == START_AT_BREAKPOINT`` certifies ``fs[C]`` as a breakpoint (its event is
-    recorded by the caller) and records it.
-    """
+    """Enter from sets and values set by the caller; False: not for the compiled loop."""
     w = state[9]
     _left_sums(data, state[0], state[11], fs, ist)
     if not _factor(data, ist[SPARSE], ist[FREE], state[2], ist[M], state[5], w.shape[0]):
@@ -559,10 +495,7 @@ def _start(data, state, fs, ist, rec, sums, how):
 
 @_jit
 def _blocked(data, state, fs, ist, rec, spent, tmp, kvec, rho):
-    """``(0, pivot)``: the pending event is generic and the buffers have room.
-
-    Else ``(status, 0)`` with the status ``run`` returns. ``rho``: the new factor column.
-    """
+    """``(0, pivot)``: the pending event is generic and the buffers have room; else (status, 0)."""
     E, R = state[2], state[5]
     if ist[NHITS] == 0:
         return END, 0.0
@@ -589,15 +522,8 @@ def _blocked(data, state, fs, ist, rec, spent, tmp, kvec, rho):
 def run(data, state, fs, ist, rec, how, budget):
     """Follow generic breakpoints; returns a status (END, CMAX_, DEGEN, ... above).
 
-    ``how``: CONTINUE, or START / START_AT_BREAKPOINT when the caller just set the sets and
-    values (``st, pos, E, aE, w, fs[C], fs[B]``): see :func:`_start`. Each generic
-    breakpoint records ``bp_f = (C, largest residual)``, ``bp_ev = (group, from, to)``,
-    its certificate row and the segment after it. Returns before recording when the next
-    breakpoint is not generic (DEGEN: the state is the current segment's start, the
-    event not applied), when the breakpoint just reached fails its certificate or leaves
-    violated sets (REDO: the event ``AP_J, AP_FROM`` is applied, nothing recorded), after
-    a refresh (CADENCE), when the buffers are full (FULL), after ``budget`` breakpoints
-    (BUDGET), and NOFAST when a start is not for the compiled loop.
+    DEGEN: the next breakpoint is not generic (event not applied); REDO: the one reached
+    fails (event ``AP_J, AP_FROM`` applied, nothing recorded).
     """
     sums = np.empty(15)
     if how != CONTINUE and not _start(data, state, fs, ist, rec, sums, how):

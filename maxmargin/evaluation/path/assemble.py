@@ -1,12 +1,4 @@
-"""The exact path computed: the tracer run on the data, its segments assembled in user units.
-
-:func:`_exact_path` leaves out examples of weight 0, merges duplicates
-(:class:`~maxmargin.evaluation.path.geometry._Geometry`), runs the tracer
-(:mod:`~maxmargin.evaluation.path.tracer`) and assembles its internal segments into an
-:class:`~maxmargin.evaluation.path.exact.ExactPath` in the data's units; the front door,
-:func:`~maxmargin.evaluation.path.regularization_path` with ``exact=True``, checks the
-arguments first.
-"""
+"""The exact path computed: the tracer run on the data, its segments assembled in user units."""
 
 from __future__ import annotations
 
@@ -18,19 +10,14 @@ from typing import Any
 import numpy as np
 
 from ...data import Dataset
-from ...problem import SVMProblem
 from .exact import ExactPath
 from .geometry import _E, _L, _R, _Geometry
-from .layout import _SNAPSHOT_EVERY, _replay
+from .layout import _snapshots
 from .tracer import BreakpointCertificates
 
 
 def _single_blas_thread() -> Any:
-    """Limit BLAS to one thread while tracing.
-
-    The path is a long sequence of small products, and multi-threaded gemv on a busy
-    machine is ~100x slower (docs/benchmarks.md).
-    """
+    """Limit BLAS to one thread while tracing (small products: ~100x faster when busy)."""
     try:
         from threadpoolctl import threadpool_limits
     except ImportError:  # pragma: no cover - a declared dependency
@@ -50,17 +37,10 @@ def _first_without_slack(
 ) -> float:
     """C* of a separable path: the first breakpoint from which no example has slack.
 
-    Usually the last breakpoint (the last bound SV reaches the margin). On degenerate data
-    a bound SV can reach the margin with others and stay in L there, at margin 1 (a tie
-    the event search may settle either way): the solution is the hard-margin one from
-    that breakpoint on, and later breakpoints only move multipliers among tied examples.
-    Walking back from the end, a segment's start counts while every left example's margin
-    is 1 within 1e-9 (margin units) there.
+    Not always the last: on degenerate data a bound SV can stay in L at margin 1.
     """
     ptr, index, frm = events
-    problem = SVMProblem(
-        geo.data, C=1.0, intercept=geo.intercept, intercept_scaling=geo.s, sample_weight=None
-    )
+    problem = geo.unit  # C = 1, unweighted: only its margins are read
     st = last.copy()
     k = bounds.size - 2  # the last segment (no left example) starts at bounds[k]
     while k >= 1:
@@ -127,23 +107,10 @@ def _assemble(geo: _Geometry, traced: Any, **kw: Any) -> ExactPath:
     np.add.at(delta, (per_bp + 1, event_to), 1)
     delta[0] = np.bincount(st0, minlength=3)
     set_counts = np.cumsum(delta, axis=0)
-    every = max(_SNAPSHOT_EVERY, n // 64)
-    snaps = {0: st0}
-    st = st0.copy()
-    for k in range(every, S, every):
-        _replay(
-            st,
-            event_index[event_ptr[k - every] : event_ptr[k]],
-            event_to[event_ptr[k - every] : event_ptr[k]],
-        )
-        snaps[k] = st.copy()
+    snaps = _snapshots(st0, event_ptr, event_index, event_to, S)
     snaps[S - 1] = traced.last_status[geo.inv].astype(np.int8)
-    rows = rec.cert[:K].copy()
-    certs = BreakpointCertificates(rows, kw["tol"], dict(rec.full))
-    method_list = ["event"] * K
-    for j, how in rec.how.items():
-        method_list[j] = how
-    method = tuple(method_list)
+    certs = BreakpointCertificates(rec.cert[:K].copy(), kw["tol"], dict(rec.full))
+    method = tuple(rec.how.get(j, "event") for j in range(K))
     reason = traced.reason
     failure = None
     if reason == "end":
@@ -229,13 +196,7 @@ def _exact_path(
     progress: bool,
     t0: float,
 ) -> ExactPath:
-    """Trace and assemble the exact path, on the arguments the front door checked.
-
-    :func:`~maxmargin.evaluation.path.regularization_path` (``exact=True``) validates;
-    here examples of weight 0 are left out of the tracing (and put back, in the right
-    set, by :func:`_widen`), the path is traced from ``C_min`` (None: C -> 0) to
-    ``C_max`` (None: its end) and assembled in the data's units.
-    """
+    """Trace the exact path from ``C_min`` (None: C -> 0) to ``C_max`` (None: its end)."""
     from .events import _Tracer
     from .tracer import trace
 
@@ -263,11 +224,9 @@ def _exact_path(
 
 
 def _widen(ep: ExactPath, data: Dataset, weights: np.ndarray, keep: np.ndarray) -> ExactPath:
-    """The path traced without the examples of weight 0, on all of ``data``.
+    """The path traced without the examples of weight 0, on all of ``data`` (in R).
 
-    Those examples stay in the right set (``alpha_i = 0``). The certificates carry over as
-    they are: an example with ``alpha_i = 0`` and ``C_i = 0`` adds exactly 0 to every
-    test.
+    The certificates carry over: such an example adds exactly 0 to every test.
     """
     n = data.n
     snaps = {}

@@ -1,13 +1,9 @@
 """Degenerate breakpoints of the exact path, settled from the sets or by fresh solves.
 
-The generic breakpoint (one event, a well-conditioned elbow) is followed by the compiled
-loop of :mod:`~maxmargin.evaluation.path._kernels`; everything else comes here: each
-candidate segment is solved afresh from its sets (:func:`_segment`, dense LAPACK), its
-constraints scanned (:func:`_scan`), and a breakpoint with several events at once, an
-immediate event or a singular elbow settled by a small search over the moves and the
-elbow's nonsingular bases (:meth:`_Tracer.settle`), else by fresh certified solves just
-past it (:meth:`_Tracer.resolve`). The first segment (C -> 0) and a start at ``C_min``
-come from a fresh solve too (:meth:`_Tracer.first`, :meth:`_Tracer.start_at`).
+Candidate segments solved afresh from their sets (:func:`_segment`), their constraints
+scanned (:func:`_scan`), a small search over the moves and the elbow's bases
+(:meth:`_Tracer.settle`), else fresh certified solves (:meth:`_Tracer.resolve`).
+See ``docs/path.md``.
 """
 
 from __future__ import annotations
@@ -15,6 +11,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import scipy.linalg as sla
@@ -31,31 +28,10 @@ TIE_TOL = 1e-9
 REANCHOR_TOL = 1e-9
 
 
+@dataclass(slots=True, init=False, eq=False, repr=False)
 class _Seg:
-    """One piece of the path in internal units: fixed sets, values affine in C.
+    """One piece of the path in internal units: ``v(C) = v0 + (C - C0) v1``, fixed sets."""
 
-    ``v(C) = v0 + (C - C0) v1`` for ``alpha_E``, ``w~`` and ``b``; ``r0, r1`` the margins
-    ``y_i f_i`` likewise (kept only while the segment is the current one).
-    """
-
-    __slots__ = (
-        "st",
-        "C0",
-        "E",
-        "aE0",
-        "aE1",
-        "w0",
-        "w1",
-        "b0",
-        "b1",
-        "r0",
-        "r1",
-        "singular",
-        "rcond",
-        "gL",
-        "prec",
-        "scans",
-    )
     st: np.ndarray  # set code (R, E, L) of every group
     C0: float  # where the affine pieces are anchored
     E: np.ndarray  # the elbow (margin) groups
@@ -86,12 +62,9 @@ class _Seg:
 
 
 def _solve_kkt(M: np.ndarray, R: np.ndarray) -> tuple[np.ndarray, bool, float]:
-    """Solve ``M X = R``; min-norm least squares (flagged singular) when M is singular.
+    """Solve ``M X = R`` (X, singular, rcond); min-norm least squares when M is singular.
 
-    Returns X, the flag and the reciprocal condition number (of the part solved).
-
-    LAPACK's ``gesv`` and ``gecon`` are called directly: on a small system the generic
-    wrappers cost milliseconds when BLAS threads compete for a loaded machine.
+    LAPACK is called directly: the generic wrappers cost milliseconds on a loaded machine.
     """
     lu, _piv, X, info = sla.lapack.dgesv(M, R)
     if info == 0 and np.isfinite(X).all():
@@ -104,12 +77,7 @@ def _solve_kkt(M: np.ndarray, R: np.ndarray) -> tuple[np.ndarray, bool, float]:
 
 
 def _left_sum(geo: _Geometry, st: np.ndarray, base: _Seg | None) -> np.ndarray:
-    """``g_L = sum_{i in L} c_i y_i z_i``, updated from ``base`` where that is cheap.
-
-    Updated by the examples whose membership of L changed (a few rows, not a product
-    with all of G); recomputed from scratch when many changed, so rounding cannot
-    accumulate for long.
-    """
+    """``g_L = sum_{i in L} c_i y_i z_i``, updated from ``base`` while few rows changed."""
     if not (st == _L).any():
         return np.zeros(geo.dz)  # exactly: the hard-margin end has constant w
     if base is not None and base.gL is not None and geo.gl_updates < 256:
@@ -132,11 +100,7 @@ def _segment(
     ref: float,
     base: _Seg | None = None,
 ) -> _Seg | None:
-    """The affine solution for the sets ``st`` anchored at ``C0``; None if there is none.
-
-    None when the sets admit no solution (an inconsistent singular system, or an empty
-    intercept interval). ``base``: a neighbouring segment whose ``g_L`` can be updated.
-    """
+    """The affine solution for the sets ``st`` anchored at ``C0``; None if there is none."""
     seg = _Seg()
     seg.st, seg.C0, seg.prec, seg.scans = st, C0, None, {}
     E = np.flatnonzero(st == _E)
@@ -206,14 +170,10 @@ def _empty_elbow_intercept(
     b_anchor: float | None,
     ref: float,
 ) -> tuple[float, float] | None:
-    """``b(C)`` for a free intercept with an empty elbow (alpha in {0, C c}).
+    """``(b0, b1)`` for a free intercept with an empty elbow; None: no feasible b.
 
-    Each example bounds b: with ``v_i = y_i (1 - q_i)`` (``q_i = y_i x_i.w``), L examples
-    of class -1 and R examples of class +1 need ``b >= v_i``, the others ``b <= v_i``. The
-    interval ``[max lo, min hi]`` is concave in C (a max of affine functions below, a min
-    above), so the chord from the anchor's b to the point where the interval collapses
-    (where two examples reach the margin together: the next breakpoint) stays inside.
-    Returns ``(b0, b1)`` with ``b(C) = b0 + (C - C0) b1``, or None if the interval is empty.
+    The feasible interval of b is concave in C, so the chord from the anchor's b to where
+    it collapses (the next breakpoint) stays inside.
     """
     y = geo.y
     v0 = y * (1.0 - q0)
@@ -269,9 +229,6 @@ def _empty_elbow_intercept(
     return b_start, direction * (b_end - b_start) / u
 
 
-# --------------------------------------------------------------------------- events
-
-
 @dataclass
 class _Scan:
     """The constraints of a segment seen in one direction."""
@@ -286,10 +243,7 @@ class _Scan:
 def _margin_precision(geo: _Geometry, seg: _Seg) -> tuple[float, float]:
     """Rounding level of the margins ``y_i f_i`` at the anchor and of their slopes.
 
-    ``w~ = G_E^T alpha_E + C g_L`` sums terms much larger than ``w~`` itself once C is
-    large on non-separable data (alpha_L = C c grows, alpha_E compensates): the error of a
-    sum of terms of size ``t_k`` is about ``eps sqrt(sum t_k^2)`` (rows of G have norm
-    <= 1), times a safety factor 16.
+    ``w~`` sums terms much larger than itself at large C: ``16 eps sqrt(sum t_k^2)``.
     """
     if seg.prec is None:
         eps = np.finfo(float).eps
@@ -305,15 +259,10 @@ def _margin_precision(geo: _Geometry, seg: _Seg) -> tuple[float, float]:
 
 
 def _scan(geo: _Geometry, seg: _Seg, direction: int, ref: float) -> _Scan:
-    """Every constraint of the sets as an affine function ``h0 + u s``.
+    """The next event in ``direction``: each constraint as ``h0 + u s``, ``u = |C - C0|``.
 
-    ``u = |C - C0|`` is the distance in ``direction``: the next event is the smallest
-    ``u`` where one of them reaches zero.
-
-    Tolerances: a constraint is *tied* within what double precision knows of it (margins:
-    see :func:`_margin_precision`, at least 1e-12; alpha: 1e-12 of its bound); a slope
-    below its own rounding level is zero; a constraint below ``-TIE_TOL`` makes the sets
-    invalid. A tied constraint moving the wrong way is an *immediate* event.
+    Tolerances as in ``docs/path.md``; a tied constraint moving the wrong way is an
+    *immediate* event.
     """
     key = (direction, ref)
     if key in seg.scans:
@@ -328,13 +277,8 @@ def _scan(geo: _Geometry, seg: _Seg, direction: int, ref: float) -> _Scan:
     inE = st == _E
     h0[inE] = np.inf
     s[inE] = 0.0
-    tie_r = max(1e-12, prec_r)
     invalid = bool((h0 < -max(TIE_TOL, prec_r)).any())
-    u = np.full(h0.size, np.inf)
-    moving = s < -noise_r
-    far = moving & (h0 > tie_r)
-    u[far] = h0[far] / -s[far]
-    u[moving & (h0 <= tie_r)] = 0.0
+    u = _distances(h0, s, noise_r, max(1e-12, prec_r))
     # the elbow's alpha in [0, C c] (relative to c): both bounds
     if E.size:
         # alpha_E comes from the elbow system: known to about eps / rcond (relative)
@@ -347,11 +291,7 @@ def _scan(geo: _Geometry, seg: _Seg, direction: int, ref: float) -> _Scan:
         hE = np.concatenate([a0, C0 - a0])
         sE = direction * np.concatenate([a1, 1.0 - a1])
         invalid = invalid or bool((hE < -max(TIE_TOL, kappa) * cs).any())
-        uE = np.full(hE.size, np.inf)
-        mv = sE < -noise_a
-        farE = mv & (hE > tie_a)
-        uE[farE] = hE[farE] / -sE[farE]
-        uE[mv & (hE <= tie_a)] = 0.0
+        uE = _distances(hE, sE, noise_a, tie_a)
     else:
         uE = np.empty(0)
     ustar = min(float(u.min()) if u.size else math.inf, float(uE.min()) if uE.size else math.inf)
@@ -369,20 +309,20 @@ def _scan(geo: _Geometry, seg: _Seg, direction: int, ref: float) -> _Scan:
     return out
 
 
-# --------------------------------------------------------------------------- tracing
+def _distances(h: np.ndarray, s: np.ndarray, noise: float, tie: float) -> np.ndarray:
+    """Where each constraint ``h + u s >= 0`` moving down (``s < -noise``) reaches 0 (0: tied)."""
+    u = np.full(h.size, np.inf)
+    moving = s < -noise
+    far = moving & (h > tie)
+    u[far] = h[far] / -s[far]
+    u[moving & (h <= tie)] = 0.0
+    return u
 
 
 def _bases(
     geo: _Geometry, st: np.ndarray, a: np.ndarray, C: float, limit: int = 8, depth: int = 0
 ) -> list[np.ndarray]:
-    """Nonsingular elbows for a singular one (more margin SVs than the system can pin).
-
-    The null space of ``[G_E^T; y_E^T]`` changes alpha_E without changing w or b. From the
-    current multipliers ``a`` (valid at C), move along a null direction, either way, until
-    the first alpha_j reaches 0 or ``C c_j`` (the simplex method's ratio test); j then
-    leaves the elbow for R or L at its bound. Repeated until the system is nonsingular.
-    Returns up to ``limit`` status arrays, each a candidate the caller validates.
-    """
+    """Up to ``limit`` nonsingular elbows for a singular one (ratio tests, ``docs/path.md``)."""
     E = np.flatnonzero(st == _E)
     if E.size == 0 or depth > 64:
         return [st]
@@ -425,8 +365,6 @@ class _Tracer:
         self.tol = tol
         self.n_solves = 0
 
-    # ----------------------------------------------------------------- probes
-
     def probe(self, C: float) -> tuple[np.ndarray, float, np.ndarray]:
         """Sets, b and the group multipliers read off a fresh certified solve at C."""
         from ...exact import solve
@@ -459,19 +397,14 @@ class _Tracer:
         a_at: np.ndarray | None,
         base: _Seg | None,
     ) -> list[_Seg]:
-        """Segments for the sets ``st`` at C, not invalid there.
-
-        A singular elbow is replaced by its nonsingular bases (:func:`_bases`), the
-        min-norm split last.
-        """
+        """Segments for the sets ``st`` at C, not invalid there (a singular elbow's bases first)."""
         geo = self.geo
-        seg = _segment(geo, st, C, direction=direction, b_anchor=b_anchor, ref=ref, base=base)
+        kw: dict[str, Any] = dict(direction=direction, b_anchor=b_anchor, ref=ref, base=base)
+        seg = _segment(geo, st, C, **kw)
         segs = []
         if seg is not None and seg.singular and a_at is not None:
             for st2 in _bases(geo, st, a_at, C):
-                s2 = _segment(
-                    geo, st2, C, direction=direction, b_anchor=b_anchor, ref=ref, base=base
-                )
+                s2 = _segment(geo, st2, C, **kw)
                 if s2 is not None and not s2.singular:
                     segs.append(s2)
         if seg is not None:
@@ -479,10 +412,7 @@ class _Tracer:
         return [g for g in segs if not _scan(geo, g, direction, ref).invalid]
 
     def start_at(self, C: float) -> tuple[list[_Seg], float]:
-        """The segment leaving C upward, from the active sets of a fresh certified solve.
-
-        The solve is at C (a path that starts at a user's ``C_min``).
-        """
+        """The segment leaving C upward, from the sets of a fresh certified solve at C."""
         geo = self.geo
         st, bp, ag = self.probe(C)
         segs = self.candidates(st, C, 1, bp, C, ag, None)
@@ -492,9 +422,7 @@ class _Tracer:
                 return [seg], C
         for seg in segs:  # C is (numerically) a breakpoint: settle its events
             sc = _scan(geo, seg, 1, C)
-            nxt = self.settle(
-                seg.st, sc.groups, sc.moves, C, seg.b0, seg.w0, seg.alpha(geo, C), 1, base=seg
-            )
+            nxt = _settle(self, seg, sc, C)
             if nxt is not None and self.certify_at(nxt, C).ok:
                 return [nxt], C
         raise SolverError(
@@ -504,11 +432,7 @@ class _Tracer:
         )
 
     def first(self) -> tuple[list[_Seg], float]:
-        """The first segments, from C -> 0+ up to a probe's segment, and the probe's C.
-
-        The segments are anchored at their lower ends; the last one is the current
-        segment.
-        """
+        """The first segments, from C -> 0+ up to a probe's segment, and the probe's C."""
         from .limits import min_margin_sv_C
 
         geo = self.geo
@@ -553,8 +477,6 @@ class _Tracer:
         w, b, alpha = geo.user_point(seg.alpha(geo, C), seg.w(C), seg.b(C))
         return certify(geo.problem(C), w, b, alpha, tol=self.tol)
 
-    # ----------------------------------------------------------------- one step
-
     def settle(
         self,
         st_prev: np.ndarray,
@@ -566,43 +488,17 @@ class _Tracer:
         a_at: np.ndarray,
         direction: int,
         base: _Seg | None = None,
+        moved: frozenset[int] = frozenset(),
+        visited: set[bytes] | None = None,
+        depth: int = 0,
     ) -> _Seg | None:
         """The segment leaving the breakpoint ``Cb`` in ``direction``, or None.
 
-        Its sets are the sets before it (``st_prev``) changed by the binding constraints'
-        moves (``a_at``: the multipliers at Cb). None when no choice settles it (then a
-        probe decides).
-
-        Simultaneous events are not always all real: a point can reach its bound exactly
-        when another event makes it stay (on lattice data, ties by construction, several
-        sets of moves can even continue the same w(C)). So the moves are searched: every
-        subset, the largest first (all, all but one, ... for more than 10 events); and
-        the same for the *immediate* events of the resulting sets (a tied constraint that
-        the new segment would violate at once), to a small depth. A point never moves
-        twice; the first choice whose segment starts where the last one ended, with no
-        immediate event, is taken.
+        Searches subsets of the moves, the largest first, then the immediate events of the
+        resulting sets to a small depth; a point never moves twice (``docs/path.md``).
         """
-        visited: set[bytes] = set()
-        return self._search(
-            st_prev, groups, moves, Cb, b_at, w_at, a_at, direction, base, set(), visited, 0
-        )
-
-    def _search(
-        self,
-        st_prev: np.ndarray,
-        groups: np.ndarray,
-        moves: np.ndarray,
-        Cb: float,
-        b_at: float,
-        w_at: np.ndarray,
-        a_at: np.ndarray,
-        direction: int,
-        base: _Seg | None,
-        moved: set[int],
-        visited: set[bytes],
-        depth: int,
-    ) -> _Seg | None:
         geo = self.geo
+        visited = set() if visited is None else visited
         k = len(groups)
         if k <= 10:  # every subset, the largest first
             subsets = [
@@ -632,7 +528,7 @@ class _Tracer:
             if segs and depth < 3 and len(visited) < 64:
                 g = segs[0]
                 sc = _scan(geo, g, direction, Cb)
-                out = self._search(
+                out = self.settle(
                     g.st,
                     sc.groups,
                     sc.moves,
@@ -653,12 +549,7 @@ class _Tracer:
     def resolve(
         self, Cb: float, b_at: float, w_at: np.ndarray, spacing: float, depth: int = 0
     ) -> list[_Seg]:
-        """Segments from ``Cb`` upward, read off fresh solves just above ``Cb``.
-
-        ``spacing`` is the relative length of the previous segment (the probe stays well
-        inside the next one). Returns the segments covering ``(Cb, Cb + ...)`` in
-        increasing C, each anchored at its lower end; the last is the current segment.
-        """
+        """Segments from ``Cb`` upward (increasing C), read off fresh solves just above ``Cb``."""
         geo = self.geo
         for delta in (min(1e-6, 0.25 * spacing), 1e-9):
             Cp = Cb * (1.0 + delta)
@@ -687,10 +578,7 @@ class _Tracer:
     def walk_down(
         self, segp: _Seg, down: _Scan, Cb: float, b_at: float | None, w_at: np.ndarray
     ) -> list[_Seg] | None:
-        """From a probe's segment, follow the path downward to ``Cb``.
-
-        Returns the segments in increasing C (re-anchored at their lower ends), or None.
-        """
+        """From a probe's segment, the segments down to ``Cb`` (increasing C), or None."""
         geo = self.geo
         pieces = []
         seg, sc = segp, down
@@ -714,17 +602,7 @@ class _Tracer:
             if anchor is None:
                 return None
             pieces.append(anchor)
-            nxt = self.settle(
-                seg.st,
-                sc.groups,
-                sc.moves,
-                Cl,
-                seg.b(Cl),
-                seg.w(Cl),
-                seg.alpha(geo, Cl),
-                -1,
-                base=seg,
-            )
+            nxt = _settle(self, seg, sc, Cl, -1)
             if nxt is None:
                 return None
             seg = nxt
@@ -741,23 +619,20 @@ def _continuous(w_new: np.ndarray, w_old: np.ndarray) -> bool:
     return bool(np.abs(w_new - w_old).max() <= 1e-8 * max(1.0, float(np.abs(w_old).max())))
 
 
-def _settle(tracer: _Tracer, seg: _Seg, sc: _Scan, Cb: float) -> _Seg | None:
+def _settle(tracer: _Tracer, seg: _Seg, sc: _Scan, Cb: float, direction: int = 1) -> _Seg | None:
     """The event rule's segment after the breakpoint ``Cb`` of ``seg`` (None: unsettled)."""
+    a_at = seg.alpha(tracer.geo, Cb)
     return tracer.settle(
-        seg.st, sc.groups, sc.moves, Cb, seg.b(Cb), seg.w(Cb), seg.alpha(tracer.geo, Cb), 1,
-        base=seg,
-    )  # fmt: skip
+        seg.st, sc.groups, sc.moves, Cb, seg.b(Cb), seg.w(Cb), a_at, direction, base=seg
+    )
 
 
 def _next_pieces(
     tracer: _Tracer, seg: _Seg, Cb: float, lo: float, nxt: _Seg | None
 ) -> tuple[list[_Seg], str, Certificate | None]:
-    """The segment(s) after the breakpoint ``Cb`` of ``seg``, how found, and a certificate.
+    """The segment(s) after ``Cb``, ``"event"`` or ``"solve"``, and the first's certificate.
 
-    ``nxt``: the event rule's segment (:func:`_settle`), taken when its certificate at
-    ``Cb`` is within :data:`REANCHOR_TOL`; else fresh solves. How they were found:
-    ``"event"`` or ``"solve"``; the certificate is the first one's at ``Cb`` (None: to be
-    computed).
+    ``nxt`` (the event rule's) is taken when its certificate is within REANCHOR_TOL.
     """
     b_at, w_at = seg.b(Cb), seg.w(Cb)
     cert = None

@@ -1,18 +1,8 @@
 r"""The exact regularization path of the linear SVM: every breakpoint in C, certified.
 
-An :class:`ExactPath` (what ``regularization_path(data, exact=True)`` returns; traced by
-:mod:`~maxmargin.evaluation.path.tracer` after Hastie, Rosset, Tibshirani & Zhu, JMLR
-2004, in the C form) holds the breakpoints, the event at each (an example moving between
-the elbow E of margin SVs, the left set L with ``alpha_i = C s_i`` and the right set R
-with ``alpha_i = 0``), the affine pieces between them, and each breakpoint's
-certificate. :meth:`ExactPath.solution_at` reads the exact solution at any C off them and
-certifies it. See ``docs/path.md``.
-
-Its file is declared on :mod:`maxmargin.io` (``to_json``, ``from_json(source, data=None)``,
-``to_csv``; the rows of the document in :mod:`~maxmargin.evaluation.path.layout`): read
-without the data, it is an ExactPath whose ``data`` is None (the breakpoints, the
-segments, the sets and the certificates are the file's); ``with_data(data)`` re-attaches
-them and certifies every breakpoint anew.
+:class:`ExactPath` (``regularization_path(data, exact=True)``, traced by
+:mod:`~maxmargin.evaluation.path.tracer`) holds the breakpoints, their events, the affine
+pieces and each breakpoint's certificate. See ``docs/path.md`` and ``docs/formats.md``.
 """
 
 from __future__ import annotations
@@ -30,12 +20,11 @@ from ...data import Dataset
 from ...exceptions import DataError, ParameterError
 from ...problem import SVMProblem
 from .geometry import _E, _L, _R, SET_NAMES
+from .grid import _check_data, _errors
 from .layout import CERT_COLUMNS, CSV, LAYOUT, Certificates, _replay
 from .tracer import BreakpointCertificates, cert_row
 
 __all__ = ["ExactPath", "PathPoint"]
-
-# --------------------------------------------------------------------------- results
 
 
 @dataclass(frozen=True, eq=False, kw_only=True)
@@ -50,9 +39,7 @@ class PathPoint(io.Persistent):
     b : float
     alpha : ndarray of shape (n,)
     elbow, left, right : ndarray of int
-        The sets of the segment holding C: margin SVs (``0 < alpha_i < C``,
-        ``y_i f_i = 1``), bound SVs (``alpha_i = C``) and the rest (``alpha_i = 0``). At a
-        breakpoint, the sets of the segment to its left.
+        Margin SVs, bound SVs (``alpha_i = C``) and the rest, of the segment holding C.
     segment : int
         Index of that segment (``ExactPath.bounds[segment] < C <= bounds[segment + 1]``).
     certificate : Certificate
@@ -85,9 +72,7 @@ class PathPoint(io.Persistent):
 class ExactPath(io.Persistent):
     r"""The entire soft-margin path: every breakpoint in C, its events, the affine pieces.
 
-    Segment ``k`` is ``bounds[k] < C <= bounds[k + 1]`` (``bounds[0] = 0``, or the
-    ``C_min`` the path started at; the last bound is ``C_end``, ``inf`` for a complete
-    path). On it
+    Segment ``k`` is ``bounds[k] < C <= bounds[k + 1]``; on it, with ``C_k = bounds[k]``,
 
     .. math::
 
@@ -95,96 +80,69 @@ class ExactPath(io.Persistent):
         \quad \alpha_i(C) = \begin{cases} C s_i & i \in L_k \\
         a_{ik} + (C - C_k) \dot a_{ik} & i \in E_k \\ 0 & i \in R_k \end{cases}
 
-    with ``C_k = bounds[k]`` (``s_i`` the example weights, 1 without); equivalently
-    ``alpha / C``, ``w / C``, ``b / C`` are affine in ``lambda = 1/C`` (Hastie et al.'s
-    scaled parametrisation).
+    See ``docs/path.md`` (the sets, the end reasons, what each certificate checks).
 
     Attributes
     ----------
     breakpoints : ndarray of shape (K,)
         The C values where a set changes, increasing.
     lam : ndarray of shape (K,)
-        ``1 / (C n)`` of each breakpoint (the lambda form).
+        ``1 / (C n)`` of each breakpoint.
     bounds : ndarray of shape (K + 2,)
         ``[0 (or C_min), breakpoints..., C_end]``: the segments' ends.
     w_at, w_slope : ndarray of shape (K + 1, d)
         ``w`` at each segment's lower end and its derivative in C.
     b_at, b_slope : ndarray of shape (K + 1,)
     elbow_ptr : ndarray of shape (K + 2,)
-        Segment k's elbow is ``elbow_index[elbow_ptr[k]:elbow_ptr[k + 1]]``, with
-        ``alpha`` at the lower end ``elbow_alpha_at[...]`` and slope ``elbow_alpha_slope``.
+        Segment k's elbow is ``elbow_index[elbow_ptr[k]:elbow_ptr[k + 1]]``.
     elbow_index, elbow_alpha_at, elbow_alpha_slope : ndarray
     n_elbow, n_left, n_right : ndarray of shape (K + 1,), int
         Set sizes per segment.
     event_ptr : ndarray of shape (K + 1,)
-        Breakpoint j's events are ``event_index[event_ptr[j]:event_ptr[j + 1]]`` (the
-        examples), moving from ``event_from`` to ``event_to`` (codes into
-        :data:`SET_NAMES`: 0 = R, 1 = E, 2 = L).
+        Breakpoint j's events are ``event_index[event_ptr[j]:event_ptr[j + 1]]``.
     event_index, event_from, event_to : ndarray
+        The examples and their sets before and after (codes into :data:`SET_NAMES`).
     method : tuple of str
-        Per breakpoint: ``"event"`` (the sets followed from the binding constraint) or
-        ``"solve"`` (settled by a fresh certified solve just past it: a degenerate event
-        or a degraded certificate).
+        Per breakpoint: ``"event"`` (the event rule) or ``"solve"`` (fresh solves).
     certificates : BreakpointCertificates
-        The certificate of the solution at each breakpoint (a sequence of
-        :class:`~maxmargin.certificate.Certificate`; ``docs/path.md`` says what is
-        checked at each breakpoint and what at the refresh cadence).
+        The certificate of the solution at each breakpoint.
     end_certificate : Certificate
         The last segment's certificate at ``C_end`` (when finite; else at its start).
     max_residual : ndarray of shape (K,)
-        Each certificate's largest residual (relative gap or scaled KKT).
+        Each certificate's largest residual.
     end_reason : str
-        ``"end"``: no constraint binds again, the last segment is exact for every larger
-        C (on separable data from ``C_star`` on, the hard-margin solution); ``"C_max"``:
-        stopped at the user's ``C_max``; ``"precision"`` / ``"unsettled"``: stopped at a
-        breakpoint that neither the event rule nor fresh solves could settle, whose
-        certificate double precision cannot decide / can (typically features on very
-        different scales; ``docs/path.md``). Then the path up to ``C_end`` is certified,
-        and on separable data ``C_star`` is
-        :func:`~maxmargin.evaluation.path.limits.hard_margin_limit`'s.
+        ``"end"`` (exact for every larger C), ``"C_max"``, ``"precision"`` or
+        ``"unsettled"``.
     C_end : float
         Where the path ends (``inf`` when ``end_reason == "end"``).
     C_star : float
-        Smallest C from which the solution is the hard-margin one (``inf`` when the data
-        are not separable; ``nan`` when separable but beyond a ``C_max``; from
-        :func:`~maxmargin.evaluation.path.limits.hard_margin_limit` when the path stopped for
-        precision).
+        Smallest C from which the solution is the hard-margin one (``inf``: not
+        separable; ``nan``: beyond ``C_max``).
     separable : bool
         Whether the data are separable (in the intercept's sense).
     min_margin_sv_C : float
-        The first breakpoint when the first segment has no margin SV (``C_0`` of
-        :func:`maxmargin.evaluation.path.limits.min_margin_sv_C`), else 0 (nan when the
-        path starts at a ``C_min`` with margin SVs: C_0 is below it).
+        The first breakpoint when the first segment has no margin SV, else 0.
     n_solves : int
-        Fresh certified solves used (the first segment's probe included).
+        Fresh certified solves used.
     n_merged : int
-        Exact duplicates merged into one example (their costs summed).
+        Exact duplicates merged into one example.
     intercept : str
     intercept_scaling : float
     data, holdout : Dataset or None
-        The data (kept by reference, for :meth:`solution_at` and the errors); None in a
-        path read from a file without them (:meth:`with_data` gives them back).
+        The data; None in a path read from a file without them.
     data_name : str
     n, d : int
     feature_names : tuple of str or None
-        The data's feature names (None: the data have none).
     tol : float
         The certificates' tolerance.
     seconds : float
         Wall time of the whole computation.
     snapshots : dict of int to ndarray
-        The status array (codes of :data:`SET_NAMES`, shape (n,)) of every
-        ``max(64, n // 64)``-th segment and of the last (memory ``O(K + n)`` per 64
-        snapshots, never ``K n``); the others are replayed from the events. A file keeps
-        the first (``status_start``).
+        Stored status arrays of some segments; the others are replayed from the events.
     weights : ndarray of shape (n,) or None
-        The example weights ``s_i`` (costs ``C_i = C s_i``); None without. Examples of
-        weight 0 stay in the right set (``alpha_i = 0``) along the whole path.
+        The example weights ``s_i`` (costs ``C_i = C s_i``); None without.
     C_star_failure : str or None
-        Why ``C_star`` is ``nan`` on separable data when the path stopped for precision:
-        the hard-margin solve that would give it failed
-        (:attr:`~maxmargin.evaluation.path.limits.HardMarginLimit.failure`); None
-        otherwise.
+        Why ``C_star`` is ``nan`` on separable data after a stop for precision.
 
     Examples
     --------
@@ -260,8 +218,6 @@ class ExactPath(io.Persistent):
     def __post_init__(self) -> None:
         if self.feature_names is None and self.data is not None:  # the data's, kept
             object.__setattr__(self, "feature_names", self.data.feature_names)
-
-    # ------------------------------------------------------------------ basics
 
     def __len__(self) -> int:
         return int(self.breakpoints.size)
@@ -350,11 +306,8 @@ class ExactPath(io.Persistent):
         >>> w.ravel().tolist(), b.tolist()
         ([0.2, 1.0], [0.0, 0.0])
         """
-        Cs = self._check_C(C)
-        k = np.clip(
-            np.searchsorted(self.bounds, Cs.ravel(), side="left") - 1, 0, self.n_segments - 1
-        )
-        t = Cs.ravel() - self.bounds[k]
+        k = np.atleast_1d(self.segment_of(C))
+        t = np.asarray(C, float).ravel() - self.bounds[k]
         w = self.w_at[k] + t[:, None] * self.w_slope[k]
         b = self.b_at[k] + t * self.b_slope[k]
         if np.ndim(C) == 0:
@@ -362,10 +315,7 @@ class ExactPath(io.Persistent):
         return w, b
 
     def _status(self, k: int) -> np.ndarray:
-        """Status array (codes of :data:`SET_NAMES`) of segment k.
-
-        Replayed from the nearest stored one.
-        """
+        """Status array of segment k, replayed from the nearest stored one."""
         base = max(j for j in self.snapshots if j <= k)
         st = self.snapshots[base].copy()
         a, b = self.event_ptr[base], self.event_ptr[k]  # breakpoint j: segment j -> j + 1
@@ -373,11 +323,7 @@ class ExactPath(io.Persistent):
         return st
 
     def alpha_at(self, C: float) -> np.ndarray:
-        """The dual multipliers ``alpha(C)`` (exact; no solve).
-
-        An elbow multiplier within rounding of a bound (a degenerate margin SV whose
-        ``alpha_i`` is 0 or ``C s_i`` up to a few ulps) is reported at the bound: the box
-        ``0 <= alpha_i <= C s_i`` holds exactly.
+        """The dual multipliers ``alpha(C)`` (exact; no solve), clipped to their box.
 
         Parameters
         ----------
@@ -456,10 +402,9 @@ class ExactPath(io.Persistent):
         )
 
     def lambda_form(self, k: int) -> dict[str, tuple[Any, Any]]:
-        r"""Segment k in the scaled parametrisation of Hastie et al.: ``lambda = 1/C``.
+        r"""Segment k in Hastie et al.'s form: ``v / C = p + lambda q``, ``lambda = 1/C``.
 
-        On the segment, ``alpha / C``, ``w / C`` and ``b / C`` are affine in lambda:
-        ``v / C = p + lambda q`` with, for ``v(C) = v_k + (C - C_k) dv_k``,
+        For ``v`` in ``alpha``, ``w``, ``b`` (``v(C) = v_k + (C - C_k) dv_k``),
 
         .. math:: p = \dot v_k, \qquad q = v_k - C_k \dot v_k.
 
@@ -471,9 +416,7 @@ class ExactPath(io.Persistent):
         Returns
         -------
         dict
-            ``"alpha"``: (p, q) of shape (n,) each (``s_i``, 0 on the left set -- 1, 0
-            without weights; 0, 0 on the right set), ``"w"``: (p, q) of shape (d,),
-            ``"b"``: (p, q) floats.
+            ``"alpha"``, ``"w"``, ``"b"``: their (p, q).
 
         Examples
         --------
@@ -539,12 +482,11 @@ class ExactPath(io.Persistent):
     def errors(self, C: Any, data: Dataset | None = None) -> np.ndarray:
         """Error rates ``mean(y f(x) <= 0)`` of ``w(C), b(C)`` on ``data``.
 
-        ``data`` defaults to the training data.
-
         Parameters
         ----------
         C : array-like of shape (k,)
         data : Dataset, optional
+            Default: the training data.
 
         Returns
         -------
@@ -558,11 +500,7 @@ class ExactPath(io.Persistent):
         [0.3333, 0.0]
         """
         data = self._need_data("errors on the training data") if data is None else data
-        w, b = self.coefficients(np.atleast_1d(np.asarray(C, float)))
-        R = (np.asarray(data.X @ w.T) + b) * data.y[:, None]
-        return (R <= 0).mean(axis=0)
-
-    # ------------------------------------------------------------------ the data
+        return _errors(data, *self.coefficients(np.atleast_1d(np.asarray(C, float))))
 
     def _need_data(self, what: str) -> Dataset:
         if self.data is None:
@@ -575,18 +513,14 @@ class ExactPath(io.Persistent):
     def with_data(self, data: Dataset, *, holdout: Dataset | None = None) -> ExactPath:
         """The path on ``data``, every breakpoint's certificate recomputed with numpy.
 
-        A file is not a proof: ``ExactPath.from_json(file, data)`` ends here. The solution
-        at each breakpoint, read off the file's segments (:meth:`solution_at`), is
-        certified anew by :func:`maxmargin.certify` on ``data``, and so is the last
-        segment's (at ``C_end``, or where it starts when the path is complete): one
-        :func:`~maxmargin.certify` per breakpoint, ``O(K n d)`` in all.
+        ``ExactPath.from_json(file, data)`` ends here: a file is not a proof.
 
         Parameters
         ----------
         data : Dataset
             The data the path was computed on (the same rows in the same order).
         holdout : Dataset, optional
-            Held-out data, for the figures' held-out error.
+            Held-out data.
 
         Returns
         -------
@@ -596,8 +530,7 @@ class ExactPath(io.Persistent):
         Raises
         ------
         DataError
-            ``data`` of another shape or with other feature names, or ``holdout`` of
-            another number of features.
+            ``data`` of another shape or feature names, or ``holdout`` of another d.
 
         Examples
         --------
@@ -607,19 +540,7 @@ class ExactPath(io.Persistent):
         >>> saved.data is None, saved.with_data(data).certified
         (True, True)
         """
-        if not isinstance(data, Dataset):
-            raise ParameterError(f"data must be a maxmargin.Dataset, got {type(data).__name__}")
-        names = data.feature_names
-        if (data.n, data.d) != (self.n, self.d) or (
-            None not in (names, self.feature_names) and names != self.feature_names
-        ):
-            raise DataError(
-                f"the exact path is of data with n={self.n}, d={self.d}, features "
-                f"{self.feature_names}; {data.name} has n={data.n}, d={data.d}, features "
-                f"{names}: give the data it was computed on"
-            )
-        if holdout is not None and holdout.d != self.d:
-            raise DataError(f"the holdout has d={holdout.d}; the path has d={self.d}")
+        _check_data(self, data, holdout, "exact path")
         ep = replace(self, data=data, holdout=holdout)
         rows = np.array([cert_row(ep.solution_at(float(C)).certificate) for C in ep.breakpoints])
         certs = BreakpointCertificates(

@@ -1,8 +1,4 @@
-"""The data as the exact path's tracer sees it: signed rows, merged duplicates, units.
-
-Shared by :mod:`~maxmargin.evaluation.path.tracer` (the driver and its compiled loop) and
-:mod:`~maxmargin.evaluation.path.events` (degenerate breakpoints, fresh solves).
-"""
+"""The data as the exact path's tracer sees it: signed rows, merged duplicates, units."""
 
 from __future__ import annotations
 
@@ -19,6 +15,14 @@ from ...problem import SVMProblem
 #: Set codes of the status arrays: right (alpha = 0), elbow (margin), left (alpha = C c).
 _R, _E, _L = 0, 1, 2
 SET_NAMES = ("R", "E", "L")
+#: The columns of a breakpoint's certificate row, which the compiled loop fills in
+#: (``_kernels.CERT_COLS``; here, so that a file is read without numba).
+CERT_COLUMNS = (
+    "primal", "dual", "gap", "relative_gap", "stationarity", "equality", "dual_feasibility",
+    "complementary_alpha", "complementary_xi", "floor_relative_gap", "floor_stationarity",
+    "floor_equality", "floor_dual_feasibility", "floor_complementary_alpha",
+    "floor_complementary_xi", "ok", "undecided",
+)  # fmt: skip
 #: Keep the normalised features dense up to this many entries (faster matvecs).
 _DENSE_LIMIT = 10_000_000
 
@@ -26,9 +30,7 @@ _DENSE_LIMIT = 10_000_000
 class _Geometry:
     """The data as the path sees it: ``G = (y_i z_i) / sigma``, merged duplicates.
 
-    Scale: with ``sigma = max_i ||z_i||`` the path runs on ``z / sigma`` and
-    ``C' = C sigma^2`` (then ``alpha' = alpha sigma^2``, ``w~' = sigma w~``, b unchanged),
-    so every tolerance below is in units that do not depend on the data's scale.
+    With ``sigma = max_i ||z_i||``, ``C' = C sigma^2``: tolerances do not depend on scale.
     """
 
     def __init__(
@@ -75,18 +77,13 @@ class _Geometry:
         self.inv = inv  # original index -> group
         self.n_orig = y.size
         self.y = y[rep]
-        if self.unit_w is None:
-            self.c = np.bincount(inv, minlength=rep.size).astype(float)  # unit costs, summed
-        else:
-            self.c = np.bincount(inv, weights=self.unit_w, minlength=rep.size)
+        # the members' costs summed (unit costs without weights)
+        self.c = np.bincount(inv, weights=self.unit_w, minlength=rep.size).astype(float)
         # the largest member's share of its group's multiplier (the certificates'
         # complementarity is per example): 1 / size, or the largest weight / the sum
-        if self.unit_w is None:
-            self.share = 1.0 / self.c
-        else:
-            top = np.zeros(rep.size)
-            np.maximum.at(top, inv, self.unit_w)
-            self.share = top / self.c
+        top = np.zeros(rep.size)
+        np.maximum.at(top, inv, 1.0 if self.unit_w is None else self.unit_w)
+        self.share = top / self.c
         G = YZ[rep] / sigma
         self.G = sp.csr_matrix(G) if sp.issparse(G) else np.ascontiguousarray(G)
         self.m = rep.size
@@ -98,11 +95,7 @@ class _Geometry:
         self._members_order, self._members_bounds = order, bounds
 
     def members(self, g: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Original indices of the groups ``g``, and for each the position of its group.
-
-        The position is in ``g``; groups come in the order given, members in increasing
-        index.
-        """
+        """Original indices of the groups ``g``, and for each its group's position in ``g``."""
         g = np.asarray(g, np.int64)
         if self.m == self.n_orig:  # no duplicates: group k is example k
             return g.copy(), np.arange(g.size)
@@ -153,11 +146,7 @@ class _Geometry:
         )
 
     def scaled_problem(self, C_int: float) -> SVMProblem:
-        """The same problem on ``z / sigma`` at ``C sigma^2``.
-
-        The probes solve it, since a solver's absolute tolerances are not scale-invariant
-        while the sets are.
-        """
+        """The same problem on ``z / sigma`` at ``C sigma^2`` (solvers' tolerances are absolute)."""
         if self._scaled is None:
             sig = math.sqrt(self.sigma2)
             X = self.data.X
@@ -173,10 +162,7 @@ class _Geometry:
 
 
 def _duplicate_groups(YZ: Any, key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Exact duplicates of the rows ``(y_i z_i, key_i)``.
-
-    Returns the representatives (first occurrence) and, for each example, its group.
-    """
+    """Exact duplicates of the rows ``(y_i z_i, key_i)``: representatives, each one's group."""
     n = key.size
     if sp.issparse(YZ):
         A = sp.csr_matrix(YZ)

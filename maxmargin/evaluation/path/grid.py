@@ -1,50 +1,9 @@
-r"""The C path on a grid: :class:`RegularizationPath`, the certified optimum at every point.
+"""The C path on a grid: :class:`RegularizationPath`, the certified optimum at every point.
 
-The *path* is the certified optimum of the soft-margin SVM (docs/formulations.md) at every
-point of a grid of ``C`` (equivalently ``lam = 1/(C n)``):
-
-.. math::
-
-    (w(C), b(C)) = \arg\min_{w, b}\ \tfrac12 \|\tilde w\|^2
-                   + C \textstyle\sum_i s_i \max(0, 1 - y_i (w \cdot x_i + b))
-
-(``s_i`` the example weights, 1 without). How each point is computed
-(:func:`~maxmargin.evaluation.path.regularization_path` checks the arguments, then
-:func:`_grid_path`):
-
-1. **Warm start by shrinking** (every point after the first): the previous point's
-   margins ``y_i f_i`` fix the examples far outside the margin at ``alpha = 0`` and those
-   deep inside at ``alpha = C``; a small dual QP is solved (PIQP, directly) on the
-   working set in between, every fixed example's KKT condition is checked at the new
-   point, violators join the set, and so on. The result always goes through the exact
-   module's active-set polish (reduced KKT solve; with no margin SV, the ``{0, C}``
-   rounding), even when it already certifies: a small residual does not mean the
-   right support sets. When it certifies to 1e-9 (``points.ACCEPT_TOL``) the point is
-   done (method ``warm``).
-2. Otherwise (and at the first point) a full solve: :func:`maxmargin.solve`'s measured
-   route (method ``qp``) or, with ``solver=`` naming a cvxpy solver, the dual QP compiled
-   **once** in cvxpy with ``C`` a ``cp.Parameter`` (DPP: re-solving only re-maps the
-   parameter; method ``dpp``).
-3. Every point is certified in numpy by :func:`maxmargin.certificate.certify`.
-
-The squared hinge (``loss="squared_hinge"``, the L2-loss SVM: ``C sum_i s_i xi_i^2``):
-each point is found by finite Newton steps from the previous point's active set (from
-``w = 0`` at the first; :mod:`~maxmargin.evaluation.path.squared`): method ``newton``
-when it certifies to 1e-9, else a full solve (``qp``). ``C_0`` and the
-hard-margin limit are the hinge's: N/A (nan, None) for it, since its ``w(C)`` reaches the
-hard-margin solution only as ``C -> inf``.
-
-Theorems used (proofs in ``docs/path.md``):
-
-* **Monotonicity.** For ``C1 < C2`` and any optima: ``sum xi(C2) <= sum xi(C1)`` and
-  ``||w~(C2)|| >= ||w~(C1)||`` (add the two optimality inequalities).
-* **Hard-margin limit.** On separable data, ``w(C) = w_hard`` for every
-  ``C >= C* = min { max_i alpha_i : alpha an optimal hard-margin dual point }``; when the
-  hard dual optimum is unique, ``C* = max_i alpha_i^hard``
-  (:func:`~maxmargin.evaluation.path.limits.hard_margin_limit`).
-* **Smallest C with a margin SV.** For ``C <= C_0`` every example is a bound SV
-  (``alpha = C``); :func:`~maxmargin.evaluation.path.limits.min_margin_sv_C` gives
-  ``C_0`` in closed form.
+Each point after the first is warm-started by shrinking from the previous one, polished
+and certified in numpy; the squared hinge takes Newton steps
+(:mod:`~maxmargin.evaluation.path.squared`). The method and the theorems used are in
+``docs/path.md``.
 """
 
 from __future__ import annotations
@@ -72,8 +31,6 @@ from .points import ACCEPT_TOL, _DualModel, _solve_point
 from .squared import newton_point
 
 __all__ = ["RegularizationPath"]
-
-# --------------------------------------------------------------------------- the path
 
 
 class _SparseRows(io.Codec):
@@ -110,20 +67,10 @@ def _rows(p: RegularizationPath) -> list[dict[str, Any]]:
     return out
 
 
-_PER_POINT = (
-    "norm_w",
-    "norm_reg",
-    "margin",
-    "width",
-    "n_margin_sv",
-    "n_bound_sv",
-    "train_error",
-    "holdout_error",
-    "slack_sum",
-    "primal",
-    "dual",
-    "relative_gap",
-    "max_kkt",
+#: The per-point columns after ``w``, in the CSV's order.
+_PER_POINT = tuple(
+    "norm_w norm_reg margin width n_margin_sv n_bound_sv train_error holdout_error slack_sum "
+    "primal dual relative_gap max_kkt".split()
 )
 
 
@@ -136,9 +83,8 @@ def _columns(p: RegularizationPath) -> list[io.Column]:
 class RegularizationPath(io.Persistent):
     """The certified soft-margin optimum at each point of a C (lambda) grid.
 
-    Every per-point array has the grid's length ``k`` as its first axis; points are in
-    increasing C (decreasing lambda). Read from its file (:meth:`from_json`) it is the
-    same class; :meth:`with_data` re-certifies every point on the data.
+    Per-point arrays have the grid's length ``k`` first; points in increasing C.
+    :meth:`with_data` re-certifies a path read from its file.
 
     Attributes
     ----------
@@ -148,59 +94,41 @@ class RegularizationPath(io.Persistent):
         Weights on the original features.
     b : ndarray of shape (k,)
     alpha : ndarray of shape (k, n)
-        Dual multipliers (written sparse: each point's non-zero entries).
+        Dual multipliers (written sparse).
     norm_w : ndarray of shape (k,)
         ``||w||`` (original features).
     norm_reg : ndarray of shape (k,)
-        ``||w~||``, the regularized norm (``= norm_w`` except for ``augmented``, where it
-        includes ``b/s``); non-decreasing in C (a theorem).
+        ``||w~||``, the regularized norm (includes ``b/s`` for ``augmented``).
     margin, width : ndarray of shape (k,)
-        ``1/||w||`` and ``2/||w||`` (geometric, in x-space, the bias left out; inf when
-        ``w = 0``); also :attr:`feature_margin` and :attr:`margin_width`, the names that
-        say which margin they are. For ``augmented`` they differ from
-        :attr:`geometric_margin` ``= 1/||w~||`` of the QP's space (``docs/numbers.md``).
+        ``1/||w||`` and ``2/||w||`` in x-space (inf when ``w = 0``; ``docs/numbers.md``).
     n_margin_sv, n_bound_sv : ndarray of shape (k,), int
-        The margin and bound SVs of each point, as
-        :func:`maxmargin.certificate.support_sets` reads them off ``alpha`` (the same
-        rule as ``ExactSolution``: relative to ``max alpha`` and the certificate's
-        accuracy, never to C alone).
+        As :func:`maxmargin.certificate.support_sets` reads them off ``alpha``.
     train_error, holdout_error : ndarray of shape (k,)
-        Fraction with ``y f(x) <= 0`` (holdout: nan when no holdout set); unweighted.
+        Fraction with ``y f(x) <= 0`` (holdout: nan without one); unweighted.
     slack_sum : ndarray of shape (k,)
-        ``sum_i s_i xi_i`` (``sum_i xi_i`` without weights; ``xi_i^2`` for the squared
-        hinge: the loss term of ``P = 1/2 ||w~||^2 + C slack_sum``); non-increasing in C
-        (a theorem).
+        ``sum_i s_i xi_i`` (``xi_i^2`` for the squared hinge).
     certificates : tuple of Certificate
-        Each point's numpy certificate (C form); :attr:`primal`, :attr:`dual`,
-        :attr:`relative_gap` and :attr:`max_kkt` (the largest scaled KKT residual) are
-        read off them.
+        Each point's numpy certificate (C form).
     method : tuple of str
-        What solved each point: ``"warm"`` (working-set warm start, certified to 1e-9,
-        no full QP), ``"qp"`` (a full solve by :func:`maxmargin.solve`'s route),
-        ``"dpp"`` (the DPP-compiled cvxpy model of ``solver=``) or, for the squared
-        hinge, ``"newton"`` (finite Newton steps, certified to 1e-9).
+        What solved each point: ``"warm"``, ``"qp"``, ``"dpp"`` or ``"newton"``.
     seconds : ndarray of shape (k,)
         Wall time of each point (solve + polish + certificate).
     intercept : str
     intercept_scaling : float
     loss : {"hinge", "squared_hinge"}
-        The loss of every point's problem (a file without it: the hinge).
     data_name : str
     n, d : int
     solver : str
-        The solver of the full solves: the cvxpy solver named by ``solver=``, else the
-        one(s) :func:`maxmargin.solve` chose (``"IPM"``, ``"PIQP"``; joined by ``+``).
+        The solver(s) of the full solves, joined by ``+``.
     min_margin_sv_C : float
         :func:`min_margin_sv_C` of the data (nan when not computed).
     hard_margin_limit : HardMarginLimit or None
         The hard-margin comparison (None when not computed; key ``hard`` in the file).
     compile_seconds, total_seconds : float
-        Building the DPP model (once; 0 without one) and the whole path.
+        Building the DPP model (0 without one) and the whole path.
     feature_names : tuple of str or None
-        The data's names of the entries of ``w`` (``Dataset.feature_names``): the
-        ``w[<name>]`` columns of :meth:`to_csv`.
     weights : ndarray of shape (n,) or None
-        The example weights ``s_i`` (sample weight times class weight), None without.
+        The example weights ``s_i``, None without.
 
     Examples
     --------
@@ -209,24 +137,14 @@ class RegularizationPath(io.Persistent):
     >>> len(p), p.w.shape, p.alpha.shape, p.certified
     (2, (2, 1), (2, 3), True)
 
-    The CSV (:meth:`to_csv`, :meth:`to_frame`): one row per grid point, the columns
-    ``C, lam, b, w[<name>]..., norm_w, norm_reg, margin, width, n_margin_sv, n_bound_sv,
-    train_error, holdout_error, slack_sum, primal, dual, relative_gap, max_kkt,
-    certified, method, seconds`` (``w[0]``, ``w[1]``, ... without feature names; floats
-    written exactly, ``holdout_error`` ``nan`` without a holdout):
+    The CSV (:meth:`to_csv`, :meth:`to_frame`; ``docs/formats.md``), one row per point:
 
     >>> print(p.to_csv().splitlines()[0][:40])
     C,lam,b,w[0],norm_w,norm_reg,margin,widt
     """
 
     FORMAT: ClassVar[str] = "path"
-    COMPUTED: ClassVar[tuple[str, ...]] = (
-        "certified",
-        "primal",
-        "dual",
-        "relative_gap",
-        "max_kkt",
-    )
+    COMPUTED: ClassVar[tuple[str, ...]] = ("certified", "primal", "dual", "relative_gap", "max_kkt")
     TABLE: ClassVar[io.Table] = io.Table(_rows, _columns)
 
     C: np.ndarray
@@ -290,38 +208,18 @@ class RegularizationPath(io.Persistent):
 
     @property
     def feature_margin(self) -> np.ndarray:
-        """``1/||w||`` at each point, the margin in the feature space ``x``, shape (k,).
-
-        From the decision boundary to the lines ``f = +-1`` in ``x`` (the bias left
-        out); :attr:`margin` by its name, and the same quantity as
-        :attr:`ExactSolution.feature_margin <maxmargin.ExactSolution.feature_margin>`
-        (docs/formulations.md, "Three margins").
-        """
+        """``1/||w||`` at each point (:attr:`margin`), the margin in ``x``, shape (k,)."""
         return self.margin
 
     @property
     def margin_width(self) -> np.ndarray:
-        """``2/||w||`` at each point, the width of the band ``|f| <= 1`` in ``x``, shape (k,).
-
-        Between the hyperplanes ``f = +1`` and ``f = -1`` in the feature space (the
-        lecture notes' ``M = 2/||w||``); :attr:`width` by its name, and the same
-        quantity as :attr:`ExactSolution.margin_width
-        <maxmargin.ExactSolution.margin_width>`.
-        """
+        """``2/||w||`` at each point (:attr:`width`), the band ``|f| <= 1``, shape (k,)."""
         return self.width
 
     @property
     def geometric_margin(self) -> np.ndarray:
-        """``1/||w~||`` at each point, the margin in the QP's space, shape (k,).
-
-        ``w~ = (w, b/s)`` for ``augmented``, ``w`` otherwise (so it equals
-        :attr:`feature_margin` unless ``augmented``); the same quantity as
-        :attr:`ExactSolution.geometric_margin <maxmargin.ExactSolution.geometric_margin>`.
-        """
-        with np.errstate(divide="ignore"):
-            return np.where(
-                self.norm_reg > 0, 1.0 / np.where(self.norm_reg > 0, self.norm_reg, 1.0), np.inf
-            )
+        """``1/||w~||`` at each point, the margin in the QP's space, shape (k,)."""
+        return _inverse(self.norm_reg)
 
     @property
     def certified(self) -> bool:
@@ -333,10 +231,7 @@ class RegularizationPath(io.Persistent):
     ) -> RegularizationPath:
         """The path on ``data``, every point's certificate recomputed with numpy.
 
-        A file is not a proof: ``RegularizationPath.from_json(file, data)`` ends here.
-        Each point ``(w, b, alpha)`` of the file is certified anew by
-        :func:`maxmargin.certify` on ``data``; with ``holdout``, ``holdout_error`` is
-        recomputed too.
+        ``RegularizationPath.from_json(file, data)`` ends here: a file is not a proof.
 
         Parameters
         ----------
@@ -355,8 +250,7 @@ class RegularizationPath(io.Persistent):
         Raises
         ------
         DataError
-            ``data`` of another shape or with other feature names, or ``holdout`` of
-            another number of features.
+            ``data`` of another shape or feature names, or ``holdout`` of another d.
 
         Examples
         --------
@@ -366,27 +260,11 @@ class RegularizationPath(io.Persistent):
         >>> saved.with_data(data).certified
         True
         """
-        if not isinstance(data, Dataset):
-            raise ParameterError(f"data must be a maxmargin.Dataset, got {type(data).__name__}")
-        names = data.feature_names
-        if (data.n, data.d) != (self.n, self.d) or (
-            self.feature_names is not None and names is not None and names != self.feature_names
-        ):
-            raise DataError(
-                f"the path is of data with n={self.n}, d={self.d}, features "
-                f"{self.feature_names}; {data.name} has n={data.n}, d={data.d}, features "
-                f"{names}: give the data it was computed on"
-            )
+        _check_data(self, data, holdout, "path")
         certs = []
-        for i, c in enumerate(self.C):
-            pr = SVMProblem(
-                data,
-                C=float(c),
-                intercept=self.intercept,
-                intercept_scaling=self.intercept_scaling,
-                sample_weight=self.weights,
-                loss=self.loss,
-            )
+        for i, pr in enumerate(
+            _problems(data, self.C, self.intercept, self.intercept_scaling, self.weights, self.loss)
+        ):
             t = self.certificates[i].tol if tol is None else tol
             certs.append(certify(pr, self.w[i], float(self.b[i]), self.alpha[i], tol=t))
         bad = [float(c) for c, cert in zip(self.C, certs, strict=True) if not cert.ok]
@@ -400,11 +278,50 @@ class RegularizationPath(io.Persistent):
             )
         hold = self.holdout_error
         if holdout is not None:
-            if holdout.d != self.d:
-                raise DataError(f"the holdout has d={holdout.d}; the path has d={self.d}")
-            R = (np.asarray(holdout.X @ self.w.T) + self.b) * holdout.y[:, None]
-            hold = (R <= 0).mean(axis=0)
+            hold = _errors(holdout, self.w, self.b)
         return dataclasses.replace(self, certificates=tuple(certs), holdout_error=hold)
+
+
+def _check_data(path: Any, data: Dataset, holdout: Dataset | None, what: str) -> None:
+    """Refuse ``data`` or ``holdout`` that ``path`` (grid or exact) was not computed on."""
+    if not isinstance(data, Dataset):
+        raise ParameterError(f"data must be a maxmargin.Dataset, got {type(data).__name__}")
+    names, mine = data.feature_names, path.feature_names
+    if (data.n, data.d) != (path.n, path.d) or (None not in (names, mine) and names != mine):
+        raise DataError(
+            f"the {what} is of data with n={path.n}, d={path.d}, features "
+            f"{mine}; {data.name} has n={data.n}, d={data.d}, features "
+            f"{names}: give the data it was computed on"
+        )
+    if holdout is not None and holdout.d != path.d:
+        raise DataError(f"the holdout has d={holdout.d}; the path has d={path.d}")
+
+
+def _inverse(norm: np.ndarray) -> np.ndarray:
+    """``1 / norm``, inf where it is 0."""
+    return np.where(norm > 0, 1.0 / np.where(norm > 0, norm, 1.0), np.inf)
+
+
+def _errors(data: Dataset, W: np.ndarray, B: Any) -> np.ndarray:
+    """Error rate ``mean(y f(x) <= 0)`` on ``data`` of each row of ``W`` (and ``B``)."""
+    return ((np.asarray(data.X @ W.T) + B) * data.y[:, None] <= 0).mean(axis=0)
+
+
+def _problems(
+    data: Dataset, Cs: np.ndarray, intercept: str, scaling: float, weights: Any, loss: str
+) -> list[SVMProblem]:
+    """The problem at each C of ``Cs``."""
+    return [
+        SVMProblem(
+            data,
+            C=float(c),
+            intercept=intercept,
+            intercept_scaling=scaling,
+            sample_weight=weights,
+            loss=loss,
+        )
+        for c in Cs
+    ]
 
 
 def _grid_path(
@@ -423,21 +340,8 @@ def _grid_path(
     t_start: float,
     loss: str = DEFAULT_LOSS,
 ) -> RegularizationPath:
-    """The certified optimum at every C of ``Cs`` (increasing), warm-started point to point.
-
-    On the arguments :func:`~maxmargin.evaluation.path.regularization_path` checked.
-    """
-    problems = [
-        SVMProblem(
-            data,
-            C=float(c),
-            intercept=intercept,
-            intercept_scaling=intercept_scaling,
-            sample_weight=weights,
-            loss=loss,
-        )
-        for c in Cs
-    ]
+    """The certified optimum at every C of ``Cs`` (increasing), warm-started point to point."""
+    problems = _problems(data, Cs, intercept, intercept_scaling, weights, loss)
     squared = loss == "squared_hinge"
     YZ = signed_rows(problems[0])
     if sp.issparse(YZ):
@@ -485,14 +389,10 @@ def _grid_path(
     slack = np.maximum(0.0, 1.0 - R)
     slack = slack * slack if squared else slack
     slack = slack.sum(axis=0) if weights is None else weights @ slack
-    hold_err = np.full(k, np.nan)
-    if holdout is not None:
-        Rh = (np.asarray(holdout.X @ W.T) + B) * holdout.y[:, None]
-        hold_err = (Rh <= 0).mean(axis=0)
+    hold_err = np.full(k, np.nan) if holdout is None else _errors(holdout, W, B)
     norm_w = np.linalg.norm(W, axis=1)
     norm_reg = np.linalg.norm(problems[0].to_augmented(W, B), axis=1)
-    with np.errstate(divide="ignore"):
-        margin = np.where(norm_w > 0, 1.0 / np.where(norm_w > 0, norm_w, 1.0), np.inf)
+    margin = _inverse(norm_w)
     c0 = math.nan
     if not squared:  # both ends are the hinge path's
         c0 = min_margin_sv_C(data, intercept, intercept_scaling, sample_weight=weights)
@@ -544,10 +444,7 @@ def _grid_path(
 def _squared_point(
     problem: SVMProblem, start: tuple | None, solver: str | None, tol: float
 ) -> tuple[np.ndarray, float, np.ndarray, Certificate, str, str]:
-    """One squared-hinge point: Newton steps from ``start`` if they certify, else a solve.
-
-    ``start`` is the previous point (``(0, 0)`` at the first); None: a full solve.
-    """
+    """One squared-hinge point: Newton steps from ``start`` if they certify, else a solve."""
     if start is not None:
         got = newton_point(problem, start[0], start[1])
         if got is not None:

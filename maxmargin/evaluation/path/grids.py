@@ -1,9 +1,4 @@
-"""Grids of C (lambda): parsing, log-spaced grids, the checks every path applies.
-
-A grid is ``"lo:hi:num"`` (log-spaced, ends included), ``"c1,c2,..."`` or an array of
-values; :func:`_check_grid` puts it in increasing order (with a :class:`GridWarning` when
-it was not monotone) and refuses what is not finite and > 0.
-"""
+"""Grids of C (lambda): parsing, log-spaced grids, the checks every path applies."""
 
 from __future__ import annotations
 
@@ -72,13 +67,12 @@ def parse_grid(text: str) -> np.ndarray:
     Parameters
     ----------
     text : str
-        ``"1e-3:1e3:25"`` gives 25 values from 1e-3 to 1e3, equally spaced in log; a
-        comma list gives those values as written (one value is a 1-point grid).
+        ``"1e-3:1e3:25"`` (25 values, log-spaced) or a comma list.
 
     Returns
     -------
     ndarray of shape (k,)
-        In the order written; :func:`~maxmargin.regularization_path` checks positivity and order.
+        In the order written.
 
     Raises
     ------

@@ -1,14 +1,8 @@
 """The exact path's file: its breakpoint and segment rows, its certificates' rows, its CSV.
 
-:class:`~maxmargin.evaluation.path.exact.ExactPath` declares its fields on
-:mod:`maxmargin.io`; the arrays that are not one key each (the segments' CSR arrays, the
-events, the sets) are written as readable rows (:data:`LAYOUT`): ``breakpoints`` (per
-breakpoint its C, events, method, verdict, set sizes, ``||w||`` and ``b``),
-``segments`` (per affine piece its ends, ``w`` and ``b`` with their slopes, the elbow
-with ``alpha`` and its slope, the set sizes) and ``status_start`` (the sets of the first
-segment, one letter per example: with the events they give every segment's sets without
-the data). ``breakpoints.csv`` is :data:`CSV`, one row per event. docs/formats.md lists
-the keys.
+The arrays of :class:`~maxmargin.evaluation.path.exact.ExactPath` that are not one key
+each are written as readable rows (:data:`LAYOUT`); ``breakpoints.csv`` is :data:`CSV`.
+``docs/formats.md`` lists the keys.
 """
 
 from __future__ import annotations
@@ -19,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ... import io
-from .geometry import SET_NAMES
+from .geometry import CERT_COLUMNS, SET_NAMES
 from .tracer import BreakpointCertificates
 
 __all__ = ["LAYOUT", "CSV", "Certificates", "CERT_COLUMNS"]
@@ -47,16 +41,6 @@ LAYOUT_FIELDS = (
     "elbow_index", "elbow_alpha_at", "elbow_alpha_slope", "n_elbow", "n_left", "n_right",
     "event_ptr", "event_index", "event_from", "event_to", "method", "max_residual",
     "snapshots",
-)  # fmt: skip
-
-
-#: The columns of a breakpoint's certificate row: those ``_kernels.CERT_COLS`` fills in the
-#: compiled loop (named here too, so that a file is read without numba; a test checks them).
-CERT_COLUMNS = (
-    "primal", "dual", "gap", "relative_gap", "stationarity", "equality", "dual_feasibility",
-    "complementary_alpha", "complementary_xi", "floor_relative_gap", "floor_stationarity",
-    "floor_equality", "floor_dual_feasibility", "floor_complementary_alpha",
-    "floor_complementary_xi", "ok", "undecided",
 )  # fmt: skip
 
 
@@ -168,14 +152,7 @@ def read_rows(doc: Mapping[str, Any]) -> dict[str, Any]:
             raise ValueError(f"{key}: an example index outside [0, {n})")
     if (fields["n_elbow"] + fields["n_left"] + fields["n_right"] != n).any():
         raise ValueError(f"a segment whose elbow, left and right sets do not hold n = {n}")
-    every = max(_SNAPSHOT_EVERY, n // 64)  # as the path computed them
-    snaps, st = {0: st0}, st0.copy()
-    ptr, index, to = fields["event_ptr"], fields["event_index"], fields["event_to"]
-    for k in range(every, S, every):
-        _replay(st, index[ptr[k - every] : ptr[k]], to[ptr[k - every] : ptr[k]])
-        snaps[k] = st.copy()
-    _replay(st, index[ptr[(S - 1) // every * every] :], to[ptr[(S - 1) // every * every] :])
-    snaps[S - 1] = st  # and the last segment's
+    snaps = _snapshots(st0, fields["event_ptr"], fields["event_index"], fields["event_to"], S)
     return {**fields, "snapshots": snaps}
 
 
@@ -217,7 +194,18 @@ LAYOUT = io.Layout(LAYOUT_FIELDS, write_rows, read_rows)
 CSV = io.Table(event_rows, EVENT_COLUMNS)
 
 
-# --------------------------------------------------------------------------- events
+def _snapshots(
+    st0: np.ndarray, ptr: np.ndarray, index: np.ndarray, to: np.ndarray, S: int
+) -> dict[int, np.ndarray]:
+    """The status of segment 0, of every ``max(64, n // 64)``-th and of the last (replayed)."""
+    every = max(_SNAPSHOT_EVERY, st0.size // 64)
+    snaps, st = {0: st0}, st0.copy()
+    for k in range(every, S, every):
+        _replay(st, index[ptr[k - every] : ptr[k]], to[ptr[k - every] : ptr[k]])
+        snaps[k] = st.copy()
+    _replay(st, index[ptr[(S - 1) // every * every] :], to[ptr[(S - 1) // every * every] :])
+    snaps[S - 1] = st
+    return snaps
 
 
 def _replay(st: np.ndarray, index: np.ndarray, to: np.ndarray) -> None:

@@ -19,7 +19,7 @@ from ...online.base import OnlineLearner
 from ...online.registry import LEARNERS, learner_class, resolve_all
 from ...online.runner import CHECKPOINT_OVERHEAD, _geometric_count, check_steps
 from ...problem import SVMProblem
-from .grid import RegularizationPath
+from .grid import RegularizationPath, _problems
 
 __all__ = [
     "LearnerPathStudy",
@@ -31,29 +31,21 @@ __all__ = [
 ]
 
 
-#: Learners studied along the path by default (any learner that declares a
-#: ``problem_parameter`` can be, a learner of your own too: it is set from each lambda).
+#: Learners studied along the path by default (any that declares a ``problem_parameter``).
 PATH_LEARNERS = ("pegasos", "subgradient", "pa1")
 #: The squared hinge's: Pegasos needs its projection there (its gradient is unbounded).
 SQUARED_PATH_LEARNERS = (("pegasos", {"projection": "greedy"}), "subgradient", "pa1")
-#: :func:`learners_along_path` uses its worker pool only when its runs see at least this
-#: many examples in all (runs x epochs x n): starting a worker (a Python with numpy and
-#: the compiled kernels) costs ~1 s, the runs ~50-100 ns per example.
+#: :func:`learners_along_path` uses its worker pool only from this many examples seen in
+#: all (runs x epochs x n): a worker costs ~1 s to start, a run ~50-100 ns per example.
 MIN_POOL_STEPS = 50_000_000
 
 
-#: Bytes one run's curve takes per checkpoint: its objective and relative suboptimality
-#: (8 bytes each), and the JSON document's list of them (a Python float and its slot,
-#: then ~25 characters of text).
+#: Bytes one run's curve takes per checkpoint (two float64 arrays and their JSON text).
 CURVE_BYTES = 80.0
 
 
 def check_study_size(data: Dataset, k: int, n_learners: int, epochs: int, n_jobs: int) -> None:
     """Refuse, before the path is computed, a study whose runs or curves cannot fit.
-
-    Every run records a checkpoint at each epoch's end: ``k * n_learners`` curves of
-    that many points are kept, and each of the ``n_jobs`` runs at a time holds its
-    trace (``d + 1`` weights per checkpoint) while it runs.
 
     Parameters
     ----------
@@ -68,8 +60,7 @@ def check_study_size(data: Dataset, k: int, n_learners: int, epochs: int, n_jobs
     Raises
     ------
     ParameterError
-        ``epochs * n`` beyond the steps a run can count, or more epochs than the memory
-        holds (the message names the largest count that fits).
+        ``epochs * n`` beyond the steps a run can count, or more epochs than memory holds.
 
     Examples
     --------
@@ -108,13 +99,7 @@ def _learners_at(
     scaling: float,
     loss: str = DEFAULT_LOSS,
 ) -> list[OnlineLearner]:
-    """The learners ``targets`` built for the problem at ``lam`` with ``intercept``.
-
-    Each entry is a name, ``module:Class`` or a class, or such a target with its
-    parameters, built by :func:`maxmargin.online.registry.resolve_all` (which sets the
-    learner's declared ``problem_parameter``, lam or C = 1/(lam n), from the problem);
-    a learner that declares none has nothing to match along the path and is refused.
-    """
+    """The learners ``targets`` built for the problem at ``lam`` (each needs a lam or C)."""
     for entry in targets:
         target, _ = _entry(entry)
         if getattr(learner_class(target), "problem_parameter", None) is None:
@@ -150,10 +135,7 @@ def _name(entry: Any) -> str:
 
 
 def _idle_cores() -> int:
-    """Cores not busy with other work: ``cpu_count`` minus the 1-minute load average.
-
-    At least 1; all cores where the load average is unknown.
-    """
+    """Cores not busy with other work: ``cpu_count`` minus the 1-minute load average."""
     import os
 
     cores = os.cpu_count() or 1
@@ -164,15 +146,22 @@ def _idle_cores() -> int:
     return max(1, min(cores, int(cores - load + 0.5)))
 
 
-def _learner_job(job: tuple) -> tuple[np.ndarray, float]:
-    """Run one learner at one lambda and evaluate its lambda objective at every checkpoint.
-
-    Module-level, so a worker can run it; the evaluation, O(n d) per checkpoint, is as
-    long as the run: it belongs in the worker too.
-    """
+def _learner_job(
+    learner: OnlineLearner,
+    seed: int,
+    lam: float,
+    data: Dataset,
+    epochs: int,
+    order: str,
+    ckpts: np.ndarray,
+    intercept: str,
+    scaling: float,
+    weights: np.ndarray | None,
+    loss: str,
+) -> tuple[np.ndarray, float]:
+    """Run one learner at one lambda; its lambda objective at every checkpoint (in a worker)."""
     from ...online import run
 
-    data, learner, epochs, order, seed, ckpts, lam, intercept, scaling, weights, loss = job
     tr = run(
         learner,
         data,
@@ -226,6 +215,8 @@ def _read_curves(doc: Any) -> dict[str, Any]:
 class LearnerPathStudy(io.Persistent):
     """Online learners run at every lambda of a grid, scored against that lambda's optimum.
 
+    See ``docs/path.md``.
+
     Attributes
     ----------
     lam : ndarray of shape (k,)
@@ -234,27 +225,24 @@ class LearnerPathStudy(io.Persistent):
     epochs : int
     order : str
     seed : int
-        Run ``(i, j)`` (lambda i, learner j) used seed ``seed + 1009 i + j``: the result
-        does not depend on how the runs were scheduled.
+        Run ``(i, j)`` (lambda i, learner j) used seed ``seed + 1009 i + j``.
     t : ndarray of shape (m,)
         Checkpoints (examples seen).
     n : int
     F_star : ndarray of shape (k,)
-        ``F* = min F`` (lambda form, the path's intercept), from the certified path.
+        ``F* = min F`` (lambda form), from the certified path.
     rel_subopt : ndarray of shape (L, k, m)
         ``(F(w_t) - F*) / F*`` of learner j at lambda i after t steps.
     eps : tuple of float
     epochs_to_eps : ndarray of shape (len(eps), L, k)
-        First checkpoint (in epochs, ``t / n``) from which ``rel_subopt <= eps`` holds at
-        every later checkpoint; inf if not so at the end of the budget.
+        Epochs (``t / n``) from which ``rel_subopt <= eps`` holds for good; inf if never.
     seconds : ndarray of shape (L, k)
         Learning time of each run.
     intercept : str
-        The intercept of the problem every run is scored against (the exact path's);
-        the learners were built with it (``free``: they update an unregularised bias).
+        The intercept of the problem every run is scored against (the exact path's).
     intercept_scaling : float
     loss : {"hinge", "squared_hinge"}
-        The path's loss: the learners minimise it and are scored on its objective.
+        The path's loss, which the learners minimise.
 
     Examples
     --------
@@ -264,8 +252,7 @@ class LearnerPathStudy(io.Persistent):
     >>> st.rel_subopt.shape[:2], st.epochs_to_eps.shape[1:]
     ((1, 2), (1, 2))
 
-    Its document (``to_dict``: the ``learners`` key of a path report) holds the curves by
-    learner name (``rel_subopt``, ``final_rel_subopt``) and by eps (``epochs_to_eps``):
+    Its document (the ``learners`` key of a path report) holds the curves by name:
 
     >>> doc = st.to_dict()
     >>> doc["lam"], len(doc["rel_subopt"]["pegasos"]), sorted(doc["epochs_to_eps"])
@@ -334,16 +321,11 @@ def learners_along_path(
     ----------
     data : Dataset
     lam, C : grid, optional
-        As for :func:`~maxmargin.regularization_path` (default: the lambdas of ``exact``,
-        or its default grid in C).
+        As for :func:`~maxmargin.regularization_path` (default: the lambdas of ``exact``).
     learners : sequence of str, class or (str or class, dict)
-        Learners that have a lambda or C (their class declares ``problem_parameter``):
-        names from ``maxmargin.online.LEARNERS`` (``pegasos``, ``subgradient``: ``lam`` =
-        the grid's lambda; ``pa1``, ``pa2``: ``C = 1/(lam n)``), ``module:Class`` /
-        ``path/file.py:Class`` targets or classes, learners of your own included; a pair
-        ``(target, params)`` gives the constructor's other parameters. Default
-        :data:`PATH_LEARNERS` (the squared hinge: :data:`SQUARED_PATH_LEARNERS`). A
-        learner that takes a ``loss`` is built with the path's.
+        Learners whose class declares ``problem_parameter`` (lam or C), by name, target or
+        class, or a pair ``(target, params)``. Default :data:`PATH_LEARNERS` (the squared
+        hinge: :data:`SQUARED_PATH_LEARNERS`).
     epochs : int
         The budget, in passes over the data.
     order : {"shuffle", "cyclic", "sample"}
@@ -351,38 +333,25 @@ def learners_along_path(
     eps : sequence of float
         Relative suboptimality levels for ``epochs_to_eps``.
     n_jobs : int or None
-        Worker processes (``None`` or ``-1``: all cores; 1: no pool). Seeds are fixed
-        per run, so the result is the same for every ``n_jobs``.
+        Worker processes (``None`` or ``-1``: all cores; 1: no pool); same result for all.
     exact : RegularizationPath, optional
-        The exact path on the same grid: the learners are built with its intercept and
-        scored against its optima (``free`` included: they update an unregularised
-        bias). Computed when not given, with ``intercept``. A weighted path's
-        ``weights`` go to the learners' steps.
+        The path on the same grid, whose intercept, weights and optima the learners take;
+        computed when not given.
     progress : bool
     intercept : {"free", "none", "augmented"}
-        The intercept of the path computed here (when ``exact`` is not given); default
-        ``"free"``, the textbook SVM's (:data:`maxmargin.conventions.DEFAULT_INTERCEPT`).
+        The intercept of the path computed here (when ``exact`` is not given).
     loss : {"hinge", "squared_hinge"}, optional
-        The loss of the path computed here (default the hinge); with ``exact``, its loss
-        (another one is refused).
+        The loss of the path computed here (default the hinge); with ``exact``, its loss.
     alphas, Cs : grid, optional
-        scikit-learn's names of ``lam`` and ``C`` (as in :func:`~maxmargin.regularization_path`).
+        scikit-learn's names of ``lam`` and ``C``.
     max_iter : int, optional
-        scikit-learn's name for ``epochs`` (SGDClassifier's: passes over the data).
+        scikit-learn's name for ``epochs``.
     random_state : int >= 0 or numpy RandomState, optional
-        scikit-learn's name for ``seed``. These four are resolved by
-        :func:`maxmargin.conventions.sklearn_names` (one given with its own name and a
-        different value is a ParameterError).
+        scikit-learn's name for ``seed``.
 
     Returns
     -------
     LearnerPathStudy
-
-    Notes
-    -----
-    Pegasos' expected suboptimality after T steps is ``O(R^2 log T / (lam T))``, so the
-    number of epochs to reach a fixed eps grows like ``1/lam``: the study's figure shows
-    it on log-log axes next to a slope -1 guide.
 
     Examples
     --------
@@ -433,44 +402,25 @@ def learners_along_path(
     lams = exact.lam[order_idx]
     n, s = data.n, exact.intercept_scaling
     weights = exact.weights  # the path's example weights: the learners' steps take them
+    problems = _problems(data, exact.C[order_idx], mode, s, weights, loss)
     F_star = np.array(
         [
-            float(
-                SVMProblem(
-                    data,
-                    C=float(exact.C[i]),
-                    intercept=mode,
-                    intercept_scaling=s,
-                    sample_weight=weights,
-                    loss=loss,
-                ).lambda_objective(exact.w[i], exact.b[i])
-            )
-            for i in order_idx
+            float(p.lambda_objective(exact.w[i], exact.b[i]))
+            for p, i in zip(problems, order_idx, strict=True)
         ]
     )
     ckpts = default_checkpoints(n, epochs)
     built = [_learners_at(targets, data, float(lam_), mode, s, loss) for lam_ in lams]
     jobs = [
-        (
-            data,
-            learner,
-            epochs,
-            order,
-            seed + 1009 * i + j,
-            ckpts,
-            float(lam_),
-            mode,
-            s,
-            weights,
-            loss,
-        )
+        (learner, seed + 1009 * i + j, float(lam_))
         for i, lam_ in enumerate(lams)
         for j, learner in enumerate(built[i])
     ]
+    common = (data, epochs, order, ckpts, mode, s, weights, loss)
     if len(jobs) * epochs * n < MIN_POOL_STEPS:
         workers = 1  # starting the workers would cost more than the runs
     # a worker beside a busy core makes the pool slower than one process (measured)
-    results = _run_jobs(jobs, min(workers, _idle_cores()), progress)
+    results = _run_jobs(jobs, common, min(workers, _idle_cores()), progress)
     k, Lk = len(lams), len(names)
     rel = np.full((Lk, k, len(ckpts)), np.nan)
     secs = np.zeros((Lk, k))
@@ -499,11 +449,10 @@ def learners_along_path(
     )
 
 
-def _run_jobs(jobs: list[tuple], workers: int, progress: bool) -> list[tuple[np.ndarray, float]]:
-    """Every job's ``(F at the checkpoints, learning seconds)``, in order.
-
-    Run in a pool of ``workers`` processes, or here.
-    """
+def _run_jobs(
+    jobs: list[tuple], common: tuple, workers: int, progress: bool
+) -> list[tuple[np.ndarray, float]]:
+    """Every job's ``(F at the checkpoints, learning seconds)``, in order."""
     with Progress(len(jobs), "learners", enabled=progress) as bar:
         if workers > 1 and len(jobs) > 1:
             # joblib's loky workers: no `if __name__ == "__main__"` guard needed in the
@@ -512,14 +461,12 @@ def _run_jobs(jobs: list[tuple], workers: int, progress: bool) -> list[tuple[np.
             from joblib import Parallel, delayed
 
             par = Parallel(n_jobs=min(workers, len(jobs)), return_as="generator")
-            results = []
-            for res in par(delayed(_learner_job)(job) for job in jobs):
-                results.append(res)
-                bar.update(1)
-            return results
+            runs = par(delayed(_learner_job)(*job, *common) for job in jobs)
+        else:
+            runs = (_learner_job(*job, *common) for job in jobs)
         results = []
-        for job in jobs:
-            results.append(_learner_job(job))
+        for res in runs:
+            results.append(res)
             bar.update(1)
         return results
 
@@ -527,19 +474,11 @@ def _run_jobs(jobs: list[tuple], workers: int, progress: bool) -> list[tuple[np.
 def _epochs_to_eps(
     rel: np.ndarray, ckpts: np.ndarray, n: int, eps: tuple[float, ...]
 ) -> np.ndarray:
-    """For each eps, learner and lambda: the epoch from which ``rel <= eps`` stays true.
-
-    The first checkpoint (in epochs) from which ``rel <= eps`` holds at every later one;
-    inf when not at the end.
-    """
-    Lk, k, m = rel.shape
-    ep = np.full((len(eps), Lk, k), np.inf)
+    """For each eps, learner and lambda: the epoch from which ``rel <= eps`` stays true."""
+    m = rel.shape[2]
+    ep = np.full((len(eps), *rel.shape[:2]), np.inf)
     for q, e in enumerate(eps):
-        above = ~(rel <= e)
-        for j in range(Lk):
-            for i in range(k):
-                idx = np.flatnonzero(above[j, i])  # reached *and stayed* below eps
-                first = 0 if idx.size == 0 else idx[-1] + 1
-                if first < m:
-                    ep[q, j, i] = ckpts[first] / n
+        above = ~(rel <= e)  # reached *and stayed* below eps: after the last one above
+        first = np.where(above.any(axis=2), m - np.argmax(above[:, :, ::-1], axis=2), 0)
+        ep[q] = np.where(first < m, ckpts[np.minimum(first, m - 1)] / n, np.inf)
     return ep

@@ -1,15 +1,7 @@
-"""The two ends of the C path, in closed form or by one solve: ``C_0`` and ``C*``.
+"""The two ends of the C path: ``C_0`` in closed form, ``C*`` by one hard-margin solve.
 
-* **Smallest C with a margin SV.** For ``C <= C_0`` every example is a bound SV
-  (``alpha = C``); :func:`min_margin_sv_C` gives ``C_0`` in closed form.
-* **Hard-margin limit.** On separable data, ``w(C) = w_hard`` for every
-  ``C >= C* = min { max_i alpha_i : alpha an optimal hard-margin dual point }``; when the
-  hard dual optimum is unique, ``C* = max_i alpha_i^hard`` (:func:`hard_margin_limit`).
-
-With example weights ``s_i`` (costs ``C_i = C s_i``) both take them: every example is at
-its own bound ``alpha_i = C s_i`` below ``C_0``, and ``C* = min max_i alpha_i / s_i``;
-examples of weight 0 do not count (they are left out of both). Proofs in
-``docs/path.md``.
+With example weights ``s_i`` both take them; examples of weight 0 are left out of both.
+Proofs in ``docs/path.md``.
 """
 
 from __future__ import annotations
@@ -41,10 +33,7 @@ def min_margin_sv_C(
 ) -> float:
     r"""The largest ``C_0`` such that for ``C <= C_0`` no example is a margin SV.
 
-    Below ``C_0`` the optimum has every example at the bound (``alpha_i = C``) or, for
-    the majority class of the ``free`` intercept with unequal classes, at 0 or C; just
-    above it a margin SV (``0 < alpha_i < C``, ``y_i f_i = 1``) appears. The analogue of
-    scikit-learn's ``l1_min_c`` for the L2-regularized hinge.
+    The analogue of scikit-learn's ``l1_min_c`` for the L2-regularized hinge.
 
     Parameters
     ----------
@@ -53,20 +42,17 @@ def min_margin_sv_C(
     intercept_scaling : float
         ``s`` of the augmented mode.
     sample_weight : array-like of shape (n,), optional
-        The example weights ``s_i`` (costs ``C_i = C s_i``; :attr:`SVMProblem.weights`,
-        class weights included).
+        The example weights ``s_i`` (costs ``C_i = C s_i``).
 
     Returns
     -------
     float
-        ``C_0`` (``inf`` if no margin SV ever appears; ``0.0`` when margin SVs exist for
-        every ``C > 0``, which happens with ``free`` and unequal classes in general).
+        ``C_0`` (``inf`` if no margin SV ever appears; ``0.0`` when there are margin SVs
+        for every ``C > 0``).
 
     Notes
     -----
-    With ``g = sum_i y_i z_i`` (``z = x``, or ``(x, s)`` for augmented; with weights
-    ``g = sum_i s_i y_i z_i``, the classes' sizes become their total weights and the
-    capped simplex below caps ``beta_i`` at ``s_i``):
+    With ``g = sum_i s_i y_i z_i`` (``z = x``, or ``(x, s)`` for augmented):
 
     .. math::
 
@@ -75,14 +61,7 @@ def min_margin_sv_C(
         \text{free, } n_+ = n_-:\quad
         C_0 = 2 / (\max_{y_i = +1} g \cdot x_i - \min_{y_i = -1} g \cdot x_i)
 
-    (``alpha = C 1`` gives ``w = C g``; it is optimal iff some b makes every
-    ``y_i f_i <= 1``.) With ``free`` and ``n_+ != n_-``, ``alpha = C 1`` is infeasible;
-    for small C, ``alpha = C beta*`` where ``beta*`` minimises ``||sum beta_i y_i x_i||``
-    over the minority class at 1 and the majority's ``beta`` in [0, 1] summing to the
-    minority's size (exact regularization of the LP ``max sum alpha``). If ``beta*`` has a
-    fractional entry, that example is a margin SV for every small C and ``C_0 = 0``;
-    otherwise the formula above holds with ``g = sum_{beta*_i = 1} y_i x_i`` and the max /
-    min over examples with ``beta*_i = 1``.
+    With ``free`` and ``n_+ != n_-``, a small QP decides (``docs/path.md``).
 
     Examples
     --------
@@ -114,8 +93,7 @@ def min_margin_sv_C(
         caps = np.ones(data.n)
     else:
         n_pos, n_neg = float(sw[y > 0].sum()), float(sw[y < 0].sum())
-        # the total weights of the classes, equal up to their rounding (class_weight=
-        # "balanced" makes them n/2 each)
+        # equal up to rounding: class_weight="balanced" makes them n/2 each
         balanced = abs(n_pos - n_neg) <= 1e-12 * max(n_pos, n_neg)
         caps = sw
     beta: np.ndarray | None = caps
@@ -148,8 +126,7 @@ def _positive_part(data: Dataset, sample_weight: Any) -> tuple[Dataset, np.ndarr
 def _face_beta(data: Dataset, maj: float, caps: np.ndarray) -> np.ndarray | None:
     """The small-C multipliers ``beta*`` (alpha = C beta*) for unequal classes, or None.
 
-    None when one is fractional (margin SVs for every C > 0). ``caps``: the upper bounds of
-    beta (the weights; 1 without). See :func:`min_margin_sv_C`.
+    None when one is fractional (margin SVs for every C > 0).
     """
     import clarabel
 
@@ -221,18 +198,13 @@ class HardMarginLimit(io.Persistent):
     separable : bool
         Decided by :func:`maxmargin.is_separable` (an LP).
     C_star : float
-        ``min { max_i alpha_i : alpha hard-optimal }``: for every ``C >= C_star`` the
-        soft-margin optimum is the hard one (``inf`` when not separable). With weights
-        ``s_i``: ``min max_i alpha_i / s_i``.
+        ``min { max_i alpha_i / s_i : alpha hard-optimal }`` (``inf`` when not separable).
     max_alpha_hard : float
-        ``max_i alpha_i`` (with weights ``max_i alpha_i / s_i``) of the computed hard
-        solution (``= C_star`` when the hard dual optimum is unique; an upper bound
-        otherwise).
+        ``max_i alpha_i / s_i`` of the computed hard solution (an upper bound of C_star).
     w, b, alpha : the hard-margin solution (None when not separable; ``alpha`` is not
-        written to files, None when read).
+        written to files).
     primal_objective, margin : float
-        ``1/2 ||w~||^2`` and ``1 / ||w~||`` of the hard solution (``margin`` is its
-        :attr:`geometric_margin`, in the QP's space; ``docs/numbers.md``).
+        ``1/2 ||w~||^2`` and ``1 / ||w~||`` of the hard solution (``docs/numbers.md``).
     last_C : float
         The path's largest C.
     last_rel_diff : float
@@ -240,9 +212,7 @@ class HardMarginLimit(io.Persistent):
     last_equal : bool
         ``last_C >= C_star`` and ``last_rel_diff <= 1e-6``.
     failure : str or None
-        Why ``C_star`` is not determined (``nan``) on separable data: the hard-margin
-        solve failed (raw breast_cancer: its hard margin is not decidable in double
-        precision); None when it is determined.
+        Why ``C_star`` is ``nan`` on separable data (the hard-margin solve failed).
 
     Examples
     --------
@@ -292,31 +262,21 @@ def hard_margin_limit(
     last : (C, w, b), optional
         A path's last point, compared with the hard solution.
     sample_weight : array-like of shape (n,), optional
-        The example weights ``s_i`` (:attr:`SVMProblem.weights`): the hard margin
-        ignores them, except that examples of weight 0 are left out; ``C*`` is the
+        The example weights ``s_i``: examples of weight 0 are left out; ``C*`` is the
         smallest ``C`` with ``alpha_i <= C s_i``.
 
     Returns
     -------
     HardMarginLimit
-        ``alpha`` has one entry per example of ``data`` (0 where the weight is 0). When
-        the data are separable but the hard-margin solve fails, ``C_star`` is ``nan``
-        and :attr:`HardMarginLimit.failure` says why (with a ``RuntimeWarning``): a path
-        keeps every point it computed.
+        ``alpha`` has one entry per example of ``data``. When the hard-margin solve
+        fails on separable data, ``C_star`` is ``nan`` and ``failure`` says why (with a
+        ``RuntimeWarning``).
 
     Notes
     -----
-    The soft dual is the hard dual plus the box ``alpha <= C``. A hard-optimal
-    ``alpha^h`` with ``max_i alpha^h_i <= C`` is feasible for the soft dual, and optimal
-    there (the soft feasible set is smaller), with the same value; so
-    ``(w_hard, b_hard, xi = 0)`` attains it and is the soft optimum. Conversely if the
-    soft optimum has ``xi = 0`` its dual is hard-optimal and in the box. Hence
-
     .. math:: C^* = \min \{\, \|\alpha\|_\infty : \alpha \text{ hard-optimal} \}
 
-    computed by an LP over the hard-optimal face ``{alpha >= 0 on the points with
-    y_i f_i = 1, sum alpha_i y_i z_i = w~_hard, y' alpha = 0}`` (``= max alpha^h`` when the
-    hard dual optimum is unique).
+    computed by an LP over the hard-optimal face (proof in ``docs/path.md``).
 
     Examples
     --------
@@ -377,10 +337,7 @@ def hard_margin_limit(
 
 
 def _min_inf_norm_alpha(problem: SVMProblem, sol: Any, sw: np.ndarray | None = None) -> float:
-    """LP: the smallest ``max alpha_i / s_i`` over the hard-optimal dual face.
-
-    inf if the LP fails; ``s_i = 1`` without weights.
-    """
+    """LP: the smallest ``max alpha_i / s_i`` over the hard-optimal dual face (inf: failed)."""
     from scipy.optimize import linprog
 
     from ...solvers.qp import signed_rows

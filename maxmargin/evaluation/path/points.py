@@ -1,10 +1,7 @@
 """One point of a grid path solved: warm-started on a working set, else a full solve.
 
-The warm start (:func:`_working_set_solve`) solves the dual on the examples near the
-previous point's margin; a point it does not settle to :data:`ACCEPT_TOL` gets a full
-solve, by :func:`maxmargin.solve`'s route or by the dual compiled once in cvxpy with C a
-parameter (:class:`_DualModel`, when the path names a cvxpy solver). Every point is
-polished on its support sets and certified (:func:`_solve_point`).
+Every point is polished on its support sets and certified (:func:`_solve_point`); the
+method is in ``docs/path.md``.
 """
 
 from __future__ import annotations
@@ -29,11 +26,7 @@ ACCEPT_TOL = 1e-9
 
 
 class _DualModel:
-    """The dual QP compiled once in cvxpy, re-solved at every grid point.
-
-    The dual of :func:`maxmargin.cvxpy_models.dual_model`, ``C`` a DPP parameter (the box upper
-    bound).
-    """
+    """The dual QP compiled once in cvxpy with ``C`` a DPP parameter, re-solved at each point."""
 
     def __init__(self, problem: SVMProblem, solver: str) -> None:
         from ...cvxpy_models import dual_model
@@ -78,25 +71,12 @@ class _DualModel:
 def _solve_point(
     problem: SVMProblem, YZ: Any, model: _DualModel | None, prev: tuple | None, tol: float
 ) -> tuple[np.ndarray, float, np.ndarray, Certificate, str, str]:
-    """One grid point, polished and certified: ``(w, b, alpha, certificate, method, by)``.
-
-    The working-set warm start from ``prev`` if it certifies (method ``warm``), else a
-    full solve: :func:`maxmargin.solve`'s route (``qp``) or the compiled model (``dpp``);
-    ``by`` names the solver of a full solve.
-    """
-    C = problem.C
+    """One grid point, polished and certified: ``(w, b, alpha, certificate, method, by)``."""
     if prev is not None:
-        w0, b0 = prev[0], prev[1]
-        ws = _working_set_solve(problem, YZ, w0, b0)
+        ws = _working_set_solve(problem, YZ, prev[0], prev[1])
         if ws is not None:
-            a, b_eq = ws
-            w, b = weights_from_alpha(problem, YZ, a, b_eq)
-            cert = certify(problem, w, b, a, tol=tol)
-            # always polish: a small residual does not mean the right support sets (at tiny
-            # C it is tiny whatever alpha is); a point that does not settle gets the full QP
-            best = polish(problem, YZ, w, b, a, cert, tol)
-            if best is None:
-                best = polish_no_margin(problem, YZ, a, cert, tol)
+            # a point that does not settle gets the full QP
+            best, _ = _polished(problem, YZ, *ws, tol)
             if best is not None and best[3].max_residual() <= ACCEPT_TOL:
                 w, b, a, cert = best
                 return np.asarray(w, float), float(b), a, cert, "warm", ""
@@ -107,29 +87,29 @@ def _solve_point(
         sol = solve(problem, tol=tol)
         w, b, a = np.asarray(sol.w, float), float(sol.b), np.asarray(sol.alpha, float)
         return w, b, a, sol.certificate, "qp", sol.solver
-    a, b_eq, _ = model.solve(C, problem.costs)
+    best, raw = _polished(problem, YZ, *model.solve(problem.C, problem.costs)[:2], tol)
+    w, b, a, cert = best or raw
+    return np.asarray(w, float), float(b), a, cert, "dpp", model.solver
+
+
+def _polished(
+    problem: SVMProblem, YZ: Any, a: np.ndarray, b_eq: float | None, tol: float
+) -> tuple[Any, tuple]:
+    """``alpha`` polished on its support sets (None if it cannot be), and as it was."""
     w, b = weights_from_alpha(problem, YZ, a, b_eq)
     cert = certify(problem, w, b, a, tol=tol)
-    best = polish(problem, YZ, w, b, a, cert, tol)
-    if best is None:  # no margin SV to polish on: try the {0, C} rounding
-        best = polish_no_margin(problem, YZ, a, cert, tol)
-    if best is not None:
-        w, b, a, cert = best
-    return np.asarray(w, float), float(b), a, cert, "dpp", model.solver
+    # always polish: a small residual does not mean the right support sets (at tiny C it
+    # is tiny whatever alpha is); with no margin SV to polish on, the {0, C} rounding
+    best = polish(problem, YZ, w, b, a, cert, tol) or polish_no_margin(problem, YZ, a, cert, tol)
+    return best, (w, b, a, cert)
 
 
 def _working_set_solve(
     problem: SVMProblem, YZ: Any, w0: np.ndarray, b0: float, max_rounds: int = 30
 ) -> tuple[np.ndarray, float | None] | None:
-    """Warm start by shrinking: the dual QP on the examples near the previous margin.
+    """Warm start by shrinking: ``(alpha, b)`` from the dual QP near the previous margin.
 
-    With the previous point's margins ``r_i = y_i f_i``, examples far outside the margin
-    are fixed at ``alpha = 0`` and those deep inside at ``alpha_i = C_i``; the QP is solved
-    on the working set ``W`` in between (PIQP, directly:
-    :func:`maxmargin.solvers.piqp.solve_qp`), then every fixed example's KKT condition
-    is checked at the new point and violators join ``W``. Returns
-    ``(alpha, b)`` (b None unless free), or None when the sub-QP fails or the rounds run
-    out (the caller then solves the full compiled QP).
+    None when the sub-QP fails or the rounds run out (b None unless free).
     """
     n = problem.n
     C = problem.costs

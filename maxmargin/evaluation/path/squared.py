@@ -1,25 +1,7 @@
-r"""The squared hinge's grid points, warm-started by the finite Newton method.
+"""The squared hinge's grid points, warm-started by the finite Newton method.
 
-The L2-loss SVM :math:`P(w, b) = \frac12\|\tilde w\|^2 + \sum_i C_i \xi_i^2` is
-quadratic on the set :math:`S = \{i : y_i f(x_i) < 1\}` of the examples inside the
-margin, and its minimiser there solves one linear system (in :math:`z = (x, s)` space,
-``f = w~.z`` plus a free ``b``):
-
-.. math::
-
-    (I + 2 Z_S^\top C_S Z_S)\, \tilde w + 2 Z_S^\top C_S \mathbf 1\, b
-        = 2 Z_S^\top C_S\, y_S, \qquad
-    \mathbf 1^\top C_S (Z_S \tilde w + b\mathbf 1 - y_S) = 0
-
-(the second row and ``b`` only for a free intercept). From the previous grid point's
-``S``, solve, recompute ``S`` at the new point, and stop when it no longer changes
-(Keerthi & DeCoste 2005, without their line search): the point then minimises the
-quadratic whose active set it has, which is the L2-loss SVM's optimum, with
-:math:`\alpha_i = 2 C_i \xi_i`. The certificate decides; a point that does not settle
-within :data:`MAX_NEWTON` steps goes to the full solve.
-
-The solution is rational in ``C`` on a fixed ``S`` (not affine): there are no
-breakpoints to trace, which is why the exact path is the hinge's only.
+On the set ``S`` of examples inside the margin the objective is quadratic: solve, update
+``S``, until it no longer changes (Keerthi & DeCoste 2005). See ``docs/path.md``.
 """
 
 from __future__ import annotations
@@ -55,8 +37,7 @@ def newton_point(
     Returns
     -------
     (w, b, alpha) or None
-        None: ``d'`` above :data:`MAX_NEWTON_DIM`, a singular system, or no fixed
-        active set within :data:`MAX_NEWTON` steps.
+        None: ``d' > MAX_NEWTON_DIM``, a singular system, or more than ``MAX_NEWTON`` steps.
 
     Examples
     --------

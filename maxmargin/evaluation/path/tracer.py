@@ -1,40 +1,8 @@
-r"""The exact path's tracer: every breakpoint in C, from C -> 0 (or ``C_min``) to the end.
+"""The exact path's tracer: every breakpoint in C, from C -> 0 (or ``C_min``) to the end.
 
-For fixed sets (the *elbow* ``E`` of margin SVs, ``y_i f_i = 1``; the *left* set ``L``
-with ``alpha_i = C c_i``; the *right* set ``R`` with ``alpha_i = 0``) the KKT conditions
-of the soft-margin SVM are linear in ``(alpha_E, b)`` with a right-hand side affine in C,
-so ``alpha(C)``, ``w(C)`` and ``b(C)`` are affine in C. With ``G`` the rows ``y_i z_i``
-and ``g_L = sum_{i in L} c_i y_i z_i``, the slopes solve
-
-.. math::
-
-    \begin{bmatrix} G_E G_E^T & y_E \\ y_E^T & 0 \end{bmatrix}
-    \begin{bmatrix} \dot\alpha_E \\ \dot b \end{bmatrix}
-    = - \begin{bmatrix} G_E g_L \\ y_L^T c_L \end{bmatrix},
-    \qquad \dot{\tilde w} = G_E^T \dot\alpha_E + g_L
-
-(``free``; ``none`` and ``augmented`` drop the last row and column). The sets stay
-optimal while ``0 <= alpha_E <= C c_E``, ``y_i f_i <= 1`` on L and ``>= 1`` on R; the
-first C where one of these affine constraints becomes tight is the next *breakpoint*.
-
-How the work is split:
-
-* **Generic breakpoints** (one event, a well-conditioned elbow) run in the compiled loop
-  of :mod:`~maxmargin.evaluation.path._loop`, each in ``O(n d' + m^2)`` at most: a pass
-  over the rows near their margin (over every row every 16-64 breakpoints) and a
-  rank-one update of the elbow's factorisation. The values ``w, b, alpha_E`` and the
-  margins are carried from breakpoint to breakpoint; every breakpoint is certified on the
-  spot (the tests of :func:`maxmargin.certificate.certify`, on the carried margins with a
-  rigorous bound of their rounding); every :data:`REFRESH_EVERY` breakpoints ``g_L``, the
-  factorisation and the margins are recomputed from the data and the values refined, and
-  every :data:`CERTIFY_EVERY`-th of those breakpoints is also certified by
-  :func:`~maxmargin.certificate.certify` itself.
-* **Everything else** -- the first segment, several events at one C, an immediate event,
-  a dependent (singular) elbow, an empty elbow with a free intercept, a certificate that
-  fails -- goes to :mod:`~maxmargin.evaluation.path.events`: candidate sets solved afresh,
-  a small search over the moves and the elbow's bases, fresh certified solves.
-
-See ``docs/path.md``.
+Generic breakpoints (one event, a well-conditioned elbow) run in the compiled loop of
+:mod:`~maxmargin.evaluation.path._loop`, certified on the spot; everything else goes to
+:mod:`~maxmargin.evaluation.path.events`. The method is in ``docs/path.md``.
 """
 
 from __future__ import annotations
@@ -55,11 +23,9 @@ from . import events as ev
 #: Every this many generic breakpoints ``g_L``, the elbow's factor and the margins are
 #: recomputed from the data (the *refresh*) ...
 REFRESH_EVERY = 64
-#: ... and every this many refreshes the breakpoint is also certified by ``certify``
-#: itself (an independent check of the compiled certificate, at about 15 passes' cost).
+#: ... and every this many refreshes the breakpoint is also certified by ``certify``.
 CERTIFY_EVERY = 4
-#: Row products per call of the compiled loop (at most ~0.1 s between two returns to
-#: Python: the progress bar, and Ctrl-C, which Python sees only there).
+#: Row products per call of the compiled loop (~0.1 s: Ctrl-C is seen only between calls).
 _BUDGET = 200_000_000
 
 
@@ -70,19 +36,12 @@ def _kernels() -> Any:
     return _path_loop
 
 
-# --------------------------------------------------------------------------- recorder
-
-
 class _Recorder:
     """The traced path in internal units, in arrays that grow by doubling.
 
-    Segment k: its lower end ``C``, ``b``, ``b'`` (``seg_f[k]``), ``w~``, ``w~'`` there,
-    its elbow ``e_idx[seg_ep[k]:seg_ep[k + 1]]`` (groups) with ``alpha`` and slope.
-    Breakpoint j (between segments j and j + 1): ``bp_f[j] = (C, largest residual)``, its
-    event ``bp_ev[j] = (group, from, to)`` (several events: in ``multi``), its
-    certificate row (``cert[j]``, columns of ``_path_kernels.CERT_COLS``, user units) and,
-    where ``certify`` itself ran, the :class:`Certificate` (``full``); how it was found
-    (``how``, default ``"event"``).
+    Segment k: ``seg_f[k] = (C, b, b')`` at its lower end, ``w~``, ``w~'`` there, its
+    elbow ``e_idx[seg_ep[k]:seg_ep[k + 1]]``. Breakpoint j: ``bp_f[j] = (C, residual)``,
+    ``bp_ev[j] = (group, from, to)`` (several: ``multi``), ``cert[j]`` (``CERT_COLS``).
     """
 
     def __init__(self, dz: int) -> None:
@@ -154,15 +113,21 @@ class _Recorder:
         self.reserve(0)
         j = self.nbp
         self.bp_f[j] = (C, cert.max_residual())
+        self.set_events(j, changed, before, after)
+        if how != "event":
+            self.how[j] = how
+        self.set_certificate(j, cert)
+        self.ist[K.NBP] = j + 1
+
+    def set_events(
+        self, j: int, changed: np.ndarray, before: np.ndarray, after: np.ndarray
+    ) -> None:
+        """Breakpoint j's events (several: in ``multi``)."""
         if changed.size == 1:
             self.bp_ev[j] = (changed[0], before[0], after[0])
         else:
             self.bp_ev[j] = (-1, -1, -1)
             self.multi[j] = (changed.copy(), before.copy(), after.copy())
-        if how != "event":
-            self.how[j] = how
-        self.set_certificate(j, cert)
-        self.ist[K.NBP] = j + 1
 
     def set_certificate(self, j: int, cert: Certificate) -> None:
         """Breakpoint j's certificate: ``certify``'s own, kept, and its row."""
@@ -191,7 +156,7 @@ class _Recorder:
 
 
 def cert_row(cert: Certificate) -> np.ndarray:
-    """A :class:`Certificate` as a row of ``_path_kernels.CERT_COLS``."""
+    """A :class:`Certificate` as a row of ``layout.CERT_COLUMNS``."""
     K = _kernels()
     row = np.full(K.NC, np.nan)
     row[:4] = (cert.primal_objective, cert.dual_objective, cert.duality_gap, cert.relative_gap)
@@ -204,17 +169,11 @@ def cert_row(cert: Certificate) -> np.ndarray:
     return row
 
 
-_TESTS = (
-    "stationarity",
-    "equality",
-    "dual_feasibility",
-    "complementary_alpha",
-    "complementary_xi",
-)
+_TESTS = ("stationarity", "equality", "dual_feasibility", "complementary_alpha", "complementary_xi")
 
 
 def cert_from_row(row: np.ndarray, tol: float) -> Certificate:
-    """The :class:`Certificate` of a row of ``_path_kernels.CERT_COLS``."""
+    """The :class:`Certificate` of a row of ``layout.CERT_COLUMNS``."""
     kkt, floors = {}, {"relative_gap": float(row[9])}
     for k, name in enumerate(_TESTS):
         if not math.isnan(row[4 + k]):
@@ -233,11 +192,8 @@ def cert_from_row(row: np.ndarray, tol: float) -> Certificate:
 class BreakpointCertificates(Sequence[Certificate]):
     """The breakpoints' certificates: a sequence of :class:`Certificate`, one per breakpoint.
 
-    Kept as one row of numbers per breakpoint (a path may have 10^5 breakpoints), the
-    :class:`Certificate` built when asked for; where :func:`~maxmargin.certificate.certify`
-    itself certified a breakpoint (at the refresh cadence, and at every breakpoint settled
-    outside the compiled loop) its own object is returned. ``ok`` is the verdicts, one
-    bool per breakpoint.
+    Kept as one row of numbers each, the :class:`Certificate` built when asked for;
+    ``ok`` is the verdicts, one bool per breakpoint.
 
     Examples
     --------
@@ -274,9 +230,6 @@ class BreakpointCertificates(Sequence[Certificate]):
         return np.where(bad, np.inf, np.nanmax(vals, axis=1))
 
 
-# --------------------------------------------------------------------------- fast mode
-
-
 class _Fast:
     """The compiled loop's state, and the hand-over to and from the degenerate side."""
 
@@ -295,11 +248,8 @@ class _Fast:
         n, dz = geo.m, geo.dz
         self.mmax = dz + (1 if geo.free else 0)
         mm = self.mmax
-        self.st, self.pos, self.E = (
-            np.zeros(n, np.int8),
-            np.full(n, -1, np.int64),
-            np.zeros(mm, np.int64),
-        )
+        self.st, self.pos = np.zeros(n, np.int8), np.full(n, -1, np.int64)
+        self.E = np.zeros(mm, np.int64)
         self.aE, self.ad, self.R = np.zeros(mm), np.zeros(mm), np.zeros((mm, mm))
         self.r, self.rd, self.ue = np.zeros(n), np.zeros(n), np.zeros(2 * mm)
         self.w, self.wd, self.gL, self.v = (np.zeros(dz) for _ in range(4))
@@ -324,8 +274,7 @@ class _Fast:
     def enter(self, seg: ev._Seg, lo: float, events: tuple[np.ndarray, ...] | None = None) -> int:
         """Follow the path from ``seg`` at ``lo`` with the compiled loop; its status.
 
-        ``events``: ``lo`` is a breakpoint with these ``(changed, before, after)``, to be
-        certified here (NOFAST, nothing recorded, if its certificate is not good enough).
+        ``events``: ``lo`` is a breakpoint with these ``(changed, before, after)``.
         """
         K, rec = self.K, self.rec
         m = seg.E.size
@@ -339,11 +288,7 @@ class _Fast:
         j = rec.nbp
         status = self._run(K.START if events is None else K.START_AT_BREAKPOINT)
         if events is not None and status != K.NOFAST:
-            changed, before, after = events
-            if changed.size == 1:
-                rec.bp_ev[j] = (changed[0], before[0], after[0])
-            else:
-                rec.multi[j] = (changed.copy(), before.copy(), after.copy())
+            rec.set_events(j, *events)
         return int(status)
 
     def _run(self, how: int) -> int:
@@ -382,12 +327,7 @@ class _Fast:
         return cert.ok and cert.max_residual() <= ev.REANCHOR_TOL
 
     def after(self, status: int) -> tuple[ev._Seg, float]:
-        """Where the degenerate side takes over after DEGEN or REDO: (segment, its start).
-
-        DEGEN: the compiled loop's current segment; REDO: the last recorded one, the event
-        just applied undone. Its margins and their slopes from the data (the far rows'
-        are not kept between full passes).
-        """
+        """Where the degenerate side takes over after DEGEN or REDO: (segment, its start)."""
         K, rec, fs = self.K, self.rec, self.fs
         st = self.st.copy()
         if status == K.REDO:
@@ -407,9 +347,6 @@ class _Fast:
         return seg, seg.C0
 
 
-# --------------------------------------------------------------------------- the trace
-
-
 @dataclass
 class Traced:
     """What :func:`trace` found: the recorder and how the path ends (internal units)."""
@@ -424,13 +361,7 @@ class Traced:
 
 
 def trace(tracer: ev._Tracer, C_max: float, progress: bool, C_min: float = 0.0) -> Traced:
-    """Follow the path from ``C_min`` (0: C -> 0+) up to ``C_max`` (internal units).
-
-    Why it stops: ``"end"`` (no constraint ever binds again: the last segment is exact for
-    every larger C), ``"C_max"``, or at a breakpoint that neither the event rule nor fresh
-    solves settle: ``"precision"`` where double precision cannot decide its certificate,
-    else ``"unsettled"`` (see ``docs/path.md``).
-    """
+    """Follow the path from ``C_min`` (0: C -> 0+) up to ``C_max`` (internal units)."""
     return _Trace(tracer, C_max, C_min).run(progress)
 
 
@@ -470,8 +401,10 @@ class _Trace:
             while True:
                 if not self.recorded and fast.fastable(self.seg):
                     self.status = fast.enter(self.seg, self.lo)
-                if self.status in (K.END, K.CMAX_):
-                    return _finish_fast(fast, self.status, self.first_ref)
+                if self.status in (K.END, K.CMAX_):  # the last segment is the loop's
+                    k, reason = self.rec.nseg - 1, "end" if self.status == K.END else "C_max"
+                    seg = self.rec.seg(k, fast.st)
+                    return self._end(reason, seg, float(self.rec.seg_f[k, 0]), fast.st.copy())
                 if self.status in (K.DEGEN, K.REDO):
                     (self.seg, self.lo), self.recorded = fast.after(self.status), True
                 self.status = K.NOFAST
@@ -487,9 +420,7 @@ class _Trace:
         Cb = seg.C0 + sc.u
         if not math.isfinite(Cb) or Cb >= self.C_max:
             self._record_current()
-            reason, end = ("end", math.inf) if not math.isfinite(Cb) else ("C_max", self.C_max)
-            C_cert = end if math.isfinite(end) else (self.lo if self.lo > 0 else self.first_ref)
-            return self._traced(reason, end, tracer.certify_at(seg, C_cert), seg.st)
+            return self._end("C_max" if math.isfinite(Cb) else "end", seg, self.lo, seg.st)
         if rec.nbp > self.max_breaks:
             raise SolverError(
                 f"exact path: more than {self.max_breaks} breakpoints; the "
@@ -532,24 +463,12 @@ class _Trace:
             self.rec.add_segment(self.seg, self.lo)
             self.recorded = True
 
+    def _end(self, reason: str, seg: ev._Seg, lo: float, st: np.ndarray) -> Traced:
+        """The path ending in ``seg`` (from ``lo``): ``"end"`` or ``"C_max"``."""
+        end = math.inf if reason == "end" else self.C_max
+        C_cert = (lo if lo > 0 else self.first_ref) if reason == "end" else end
+        return self._traced(reason, end, self.tracer.certify_at(seg, C_cert), st)
+
     def _traced(self, reason: str, end: float, cert: Certificate, st: np.ndarray) -> Traced:
-        return Traced(self.rec, reason, end, cert, st, self.fast.n_fast, _drift(self.fast))
-
-
-def _drift(fast: _Fast) -> float:
-    return float(fast.fs[fast.K.DRIFT])
-
-
-def _finish_fast(fast: _Fast, status: int, first_ref: float) -> Traced:
-    """The end of a path whose last segment is the compiled loop's."""
-    K, rec = fast.K, fast.rec
-    k = rec.nseg - 1
-    lo = float(rec.seg_f[k, 0])
-    if status == K.END:
-        reason, end = "end", math.inf
-        C_cert = lo if lo > 0 else first_ref
-    else:
-        reason, end = "C_max", float(fast.fs[K.CMAX])
-        C_cert = end
-    cert = fast.tracer.certify_at(rec.seg(k, fast.st), C_cert)
-    return Traced(rec, reason, end, cert, fast.st.copy(), fast.n_fast, _drift(fast))
+        fast = self.fast
+        return Traced(self.rec, reason, end, cert, st, fast.n_fast, float(fast.fs[fast.K.DRIFT]))
