@@ -380,10 +380,3 @@ def test_exact_path_frame_holds_the_csv_columns_as_numbers(named):
     per_event = np.repeat(ep.max_residual, np.diff(ep.event_ptr))
     assert df["max_residual"].tolist() == per_event.tolist()  # the CSV rounds, not the frame
     assert df["C"].tolist() == np.repeat(ep.breakpoints, np.diff(ep.event_ptr)).tolist()
-
-
-def test_exact_path_file_names_the_certificate_columns_of_the_compiled_loop():
-    from maxmargin.evaluation.path._kernels import CERT_COLS
-    from maxmargin.evaluation.path.layout import CERT_COLUMNS
-
-    assert CERT_COLUMNS == CERT_COLS  # (named twice so that a file is read without numba)
