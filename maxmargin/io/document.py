@@ -1,14 +1,7 @@
 """What every result inherits from its declarations: its files, with and without its data.
 
-:class:`Persistent` gives a result declared as in :mod:`maxmargin.io.schema` its JSON
-document (``to_dict``, ``to_json``, ``from_json``), its tables (``to_csv``, ``to_frame``,
-``to_latex``, from its ``TABLE`` / ``CSV`` declarations) and the two moves between a
-result and what a file keeps: ``without_data()`` (exactly what a file holds) and
-``with_data(data)`` (what the data let be recomputed: a re-certification). A result read
-without its data is the same class, its data-dependent (transient) fields absent.
-
-:func:`save_pair` / :func:`load_pair`: a result whose arrays go to ``.npz`` (no pickles)
-and the rest to ``.json`` beside it (a trace).
+:class:`Persistent` (JSON, tables, ``without_data`` / ``with_data``) and :func:`save_pair`
+/ :func:`load_pair` (arrays in ``.npz`` beside the JSON). See ``docs/contributing.md``.
 """
 
 from __future__ import annotations
@@ -30,23 +23,7 @@ __all__ = ["Persistent", "save_pair", "load_pair"]
 
 
 class Persistent:
-    """The files of a result, from the fields it declares (the mixin every result derives).
-
-    A result is a frozen dataclass deriving from this class; it declares its fields
-    (:func:`~maxmargin.io.persist`, :func:`~maxmargin.io.transient`) and, as class
-    attributes:
-
-    - ``FORMAT``: its document kind (:data:`maxmargin.io.json.FORMATS` holds the
-      version); None for a result that lives only inside another's document;
-    - ``COMPUTED``: properties written for the readers of the file (``jq .certified``),
-      never read back: they are recomputed from the fields;
-    - ``TABLE`` (markdown, LaTeX) and ``CSV`` (``to_csv``, ``to_frame``; default
-      ``TABLE``): :class:`~maxmargin.io.Table` declarations;
-    - ``LAYOUT`` (rare): a :class:`~maxmargin.io.Layout` for keys that are not one field
-      each.
-
-    It overrides :meth:`with_data` when the data let something be recomputed.
-    """
+    """The files of a result, from the fields it declares (the mixin every result derives)."""
 
     FORMAT: ClassVar[str | None] = None
     COMPUTED: ClassVar[tuple[str, ...]] = ()
@@ -279,30 +256,7 @@ def _array_fields(cls: type) -> list[tuple[dataclasses.Field, Spec, str, bool]]:
 
 
 def save_pair(obj: Persistent, stem: str | os.PathLike[str]) -> tuple[Path, Path]:
-    """``<stem>.npz`` (the result's arrays, no pickles) and ``<stem>.json`` (the rest).
-
-    The arrays are written by numpy as they are (dtype and shape kept exactly), never
-    turned into JSON lists; a dict of arrays (:class:`~maxmargin.io.Arrays`) as one
-    array ``<key>_<name>`` each.
-
-    Parameters
-    ----------
-    obj : Persistent
-        A result with a ``FORMAT``.
-    stem : str or path-like
-        The files' common name without suffix.
-
-    Returns
-    -------
-    (Path, Path)
-        The ``.npz`` and the ``.json`` (indented by 2); the JSON's ``arrays`` key, after
-        the fields and before the ``COMPUTED`` keys, lists the ``.npz``'s arrays.
-
-    Raises
-    ------
-    DataError
-        An array of dtype object (it cannot be saved without a pickle).
-    """
+    """``<stem>.npz`` (the result's arrays, no pickles) and ``<stem>.json`` (the rest)."""
     stem = Path(stem)
     fields = _array_fields(type(obj))
     arrays: dict[str, np.ndarray] = {}
@@ -325,25 +279,7 @@ def save_pair(obj: Persistent, stem: str | os.PathLike[str]) -> tuple[Path, Path
 
 
 def load_pair(cls: type[Persistent], stem: str | os.PathLike[str]) -> Any:
-    """Read what :func:`save_pair` wrote: the arrays exactly as stored (dtypes kept).
-
-    Parameters
-    ----------
-    cls : type
-        The result's class.
-    stem : str or path-like
-        The files' common name without suffix.
-
-    Returns
-    -------
-    cls
-
-    Raises
-    ------
-    DataError
-        A file missing or unreadable, the JSON not a document of ``cls``, a field
-        malformed, an array the class needs missing from the ``.npz``.
-    """
+    """Read what :func:`save_pair` wrote: the arrays exactly as stored (dtypes kept)."""
     stem = Path(stem)
     npz, js = stem.with_name(stem.name + ".npz"), stem.with_name(stem.name + ".json")
     for p in (js, npz):
