@@ -1,34 +1,8 @@
-r"""The battery: certified problems a learner's claims are checked on.
+"""The battery: certified problems a learner's claims are checked on.
 
-Every problem is generated from a seed (so it reproduces), solved once with
-:func:`maxmargin.solve`, re-certified from the data (:func:`maxmargin.certify`; a problem
-whose optimum does not certify is refused, never used), and cached: in memory for the
-process, and on disk when a cache folder is given (``<key>.npz`` holds the data, read
-back with ``allow_pickle=False``; ``<key>.json`` the problem and its solutions, which are
-re-certified against the data when read back).
-
-The problems (``docs/validating.md`` lists the sizes of each battery):
-
-==================  ===================================================================
-``separable``       :func:`~maxmargin.make_separable` (its max-margin solution is known
-                    exactly: the certified margin is checked against it), shifted off the
-                    origin where the intercept can follow
-``gaussians``       :func:`~maxmargin.make_gaussians`, overlapping (not separable),
-                    shifted so that the bias matters
-``x1e-06, x1e+06``  the same data with every feature scaled by ``c``; ``lam`` by ``c^2``
-                    and the bias feature ``s`` by ``c``, so that the problem is the same one
-                    in other units (``w*`` divided by ``c``, ``F*`` unchanged)
-``sparse``          CSR, high-dimensional (``d`` > ``n``), a few non-zeros a row
-``duplicated``      every example twice
-``weighted``        example weights drawn in ``[0.5, 2]`` (learners with a
-                    ``sample_weight_rule``)
-``disjunction``     boolean features, the label a monotone disjunction of ``k`` of them
-                    (Winnow's setting)
-==================  ===================================================================
-
-each in the intercept modes the battery lists for it (the learner runs those it supports),
-and every problem in the orders ``cyclic`` (one run), ``shuffle`` and ``sample`` (one run
-per seed).
+Each problem is generated from a seed, solved once, re-certified from the data (one that
+does not certify is refused) and cached in memory, and on disk when a cache folder is
+given. ``docs/validating.md`` lists the problems of each battery.
 """
 
 from __future__ import annotations
@@ -76,18 +50,16 @@ class ProblemSpec:
     Attributes
     ----------
     data : {"separable", "gaussians", "sparse", "disjunction"}
-        The generator.
     n, d, seed : int
     intercept : {"none", "augmented", "free"}
     lam : float
-        The problem's lambda (before the scaling: the problem has ``lam * scale**2``).
+        Before the scaling (the problem has ``lam * scale**2``).
     scale : float
         Every feature, and the bias feature ``s``, times ``scale``.
     duplicated, weighted : bool
         Every example twice; example weights in ``[0.5, 2]``.
     options : tuple of (str, float)
-        The generator's parameters (``margin``, ``offset``, ``separation``, ``shift``,
-        ``density``, ``k``, ``p``).
+        The generator's parameters (``margin``, ``shift``, ``density``, ``k``, ...).
 
     Examples
     --------
@@ -171,8 +143,7 @@ class ProblemSpec:
         data : Dataset
         sample_weight : ndarray of shape (n,) or None
         meta : dict
-            ``margin`` (the exact margin of ``separable``, for intercepts ``none`` and
-            ``free``), ``relevant`` (the disjunction's features).
+            ``margin`` (``separable``'s exact margin), ``relevant`` (the disjunction's).
 
         Examples
         --------
@@ -252,11 +223,11 @@ class CertifiedProblem:
     sample_weight : ndarray of shape (n,) or None
     problem : SVMProblem
     soft : ExactSolution
-        The certified soft-margin optimum (of ``lam * scale**2``).
+        The certified soft-margin optimum.
     hard : ExactSolution or None
         The certified hard margin (None: not separable in this intercept mode).
     meta : dict
-        What the generator knows (``margin``, ``relevant``).
+        What the generator knows.
 
     Examples
     --------
@@ -284,12 +255,10 @@ class CertifiedProblem:
         return self.hard is not None
 
     def learner_space(self) -> tuple[float, np.ndarray, np.ndarray, float]:
-        r"""``(R, u, m, gamma)`` in the space ``z = (x, s)`` the learners see.
+        """``(R, u, m, gamma)`` in the space ``z = (x, s)`` the learners see.
 
-        ``R = max ||z_i||``; ``u`` the soft optimum there (``(w*, b*/s)`` with a bias,
-        ``w*`` without); ``m_i = y_i u.z_i``; ``gamma`` the hard margin there
-        (:math:`1/\|(w_h, b_h/s)\|`; nan when not separable). As
-        :func:`~maxmargin.compare` measures the mistake bounds.
+        ``R = max ||z_i||``, ``u`` the soft optimum there, ``m_i = y_i u.z_i``, ``gamma``
+        the hard margin there (nan when not separable), as ``compare`` measures them.
 
         Returns
         -------
@@ -322,10 +291,6 @@ class CertifiedProblem:
     def learner_for(self, learner: Any) -> Any:
         """``learner`` built for this problem as :func:`~maxmargin.testing.check_learner` builds it.
 
-        The problem's intercept, and its ``lam`` or ``C`` where the learner declares a
-        ``problem_parameter``; a built-in instance keeps its other settings, an object of
-        the protocol is copied.
-
         Parameters
         ----------
         learner : str, type or object
@@ -334,12 +299,6 @@ class CertifiedProblem:
         Returns
         -------
         OnlineLearner
-
-        Raises
-        ------
-        ParameterError
-            It cannot run on this problem (an intercept it does not support, a fixed
-            parameter that is not the problem's).
 
         Examples
         --------
@@ -351,10 +310,7 @@ class CertifiedProblem:
         return _Template(learner).build(self.problem)
 
     def resolution(self) -> float:
-        """The suboptimality below which ``F - F*`` is not known: the certificate's gap.
-
-        ``10 * max(lam |P - D|, 1e-12 F*)`` (``F* = lam P*`` is known to within
-        ``lam (P - D)`` and to the rounding of the objective).
+        """The suboptimality below which ``F - F*`` is not known: ``10 max(lam |P - D|, 1e-12 F*)``.
 
         Returns
         -------
@@ -383,9 +339,7 @@ class Battery:
     orders : tuple of str
     seeds : tuple of int
         The seeds of the ``shuffle`` and ``sample`` runs (``cyclic`` runs once, seed 0).
-    epochs : int
-    checkpoints_per_decade : int
-        The geometric checkpoints the rates are fitted on (plus the last step).
+    epochs, checkpoints_per_decade : int
 
     Examples
     --------
@@ -431,11 +385,6 @@ class Battery:
         Returns
         -------
         ProblemSpec
-
-        Raises
-        ------
-        ParameterError
-            No such problem in this battery.
 
         Examples
         --------
@@ -520,8 +469,7 @@ def battery(name: str = "default", *, data_seed: int = 0, lam: float = LAM) -> B
     ----------
     name : {"quick", "default"}
     data_seed : int >= 0
-        The generators' seed (the problems change with it; the false-FAIL rate in
-        ``docs/validating.md`` was measured over many).
+        The generators' seed.
     lam : float > 0
         lambda of the problems (before scaling).
 
@@ -553,18 +501,11 @@ def certified(spec: ProblemSpec, cache: str | Path | None = None) -> CertifiedPr
     ----------
     spec : ProblemSpec
     cache : str or Path, optional
-        A folder for ``<key>.npz`` + ``<key>.json``; read back (and re-certified) when
-        present, written when not. Created if missing.
+        A folder for ``<key>.npz`` + ``<key>.json``, re-certified when read back.
 
     Returns
     -------
     CertifiedProblem
-
-    Raises
-    ------
-    CertificateError
-        The optimum does not certify, or the certified margin contradicts the
-        generator's exact one.
 
     Examples
     --------
@@ -590,15 +531,16 @@ def certified(spec: ProblemSpec, cache: str | Path | None = None) -> CertifiedPr
     return cp
 
 
+def _problem(spec: ProblemSpec, data: Dataset, sw: np.ndarray | None) -> SVMProblem:
+    p = spec.problem_lam
+    return SVMProblem(
+        data, lam=p, intercept=spec.intercept, intercept_scaling=spec.scale, sample_weight=sw
+    )
+
+
 def _solve(spec: ProblemSpec) -> CertifiedProblem:
     data, sw, meta = spec.make_data()
-    problem = SVMProblem(
-        data,
-        lam=spec.problem_lam,
-        intercept=spec.intercept,
-        intercept_scaling=spec.scale,
-        sample_weight=sw,
-    )
+    problem = _problem(spec, data, sw)
     soft = _checked(solve(problem), "soft-margin")
     hard = None
     if is_separable(data, intercept=spec.intercept):
@@ -678,12 +620,6 @@ def _read(spec: ProblemSpec, path: Path) -> CertifiedProblem | None:
     meta = dict(doc.get("meta") or {})
     if "relevant" in meta:
         meta["relevant"] = tuple(meta["relevant"])
-    problem = SVMProblem(
-        data,
-        lam=spec.problem_lam,
-        intercept=spec.intercept,
-        intercept_scaling=spec.scale,
-        sample_weight=sw,
-    )
+    problem = _problem(spec, data, sw)
     soft = replace(soft, problem=problem)
     return CertifiedProblem(spec, data, sw, problem, soft, hard, meta)

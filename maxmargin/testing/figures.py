@@ -1,10 +1,4 @@
-"""The figure of a check: suboptimality against the steps and against the time.
-
-benchopt draws a solver's suboptimality against time; a check knows the certified optimum,
-so its runs draw ``F(w_t) - F*`` exactly, against the steps ``t`` (what the theory's rates
-are about) and against the learner's learning time (what a user pays), one colour per
-learner.
-"""
+"""The figure of a check: suboptimality against the steps and against the time."""
 
 from __future__ import annotations
 
@@ -43,32 +37,20 @@ def plot_suboptimality(
     Parameters
     ----------
     reports : CheckReport or sequence of CheckReport
-        What :func:`~maxmargin.testing.check_learner` returned, one per learner (one
-        colour each).
+        One per learner (one colour each).
     problem : str, optional
-        The battery problem (``"gaussians/augmented"``); default: the first one of the
-        first report whose runs have a suboptimality.
+        The battery problem; default: the first with a suboptimality.
     average : bool, optional
-        Draw the average's suboptimality (True), the iterate's (False); default: the
-        average where a learner has one.
+        The average's suboptimality (True) or the iterate's; default: the average if any.
     path : str or Path, optional
-        Also write the figure there, atomically; its suffix is the format (``.png``,
-        ``.svg``, ``.pdf``, ...).
+        Also write the figure there; its suffix is the format.
     dpi : int
         Resolution of a raster file.
 
     Returns
     -------
     matplotlib.figure.Figure
-        Two panels: against the step ``t`` and against the learning time in seconds (the
-        trace's ``seconds``: the learner's own steps, not the recording), log-log; every
-        run one line (``cyclic``, and each seed of ``shuffle`` and ``sample``).
-
-    Raises
-    ------
-    ParameterError
-        No run of the problem has a suboptimality (a learner without an objective, e.g.
-        the perceptron, or a problem it was not run on).
+        Two log-log panels, one line per run.
 
     Examples
     --------

@@ -43,10 +43,9 @@ class Curve:
     t : ndarray of int64
         The checkpoints (steps).
     seconds : ndarray
-        The learner's learning time at each checkpoint (the trace's ``seconds``).
+        The learner's learning time at each checkpoint.
     subopt, subopt_avg : ndarray or None
-        ``F(w_t) - F*`` of its iterate and of its average against the certified optimum
-        (None: the learner has no such output).
+        ``F(w_t) - F*`` of its iterate and of its average (None: no such output).
 
     Examples
     --------
@@ -66,6 +65,12 @@ class Curve:
     subopt_avg: np.ndarray | None = None
 
 
+def curve_of(problem: str, r: Any) -> Curve:
+    """The :class:`Curve` of a scored run (a :class:`~maxmargin.RunResult`)."""
+    seed = int(r.seed or 0)
+    return Curve(problem, r.order, seed, r.t, r.trace.seconds, r.subopt, r.subopt_avg)
+
+
 class _NotChecked(io.Codec):
     """``not_checked``: rows of three strings, written as lists."""
 
@@ -75,10 +80,7 @@ class _NotChecked(io.Codec):
 
 @dataclass(frozen=True)
 class CheckReport(io.Persistent):
-    """What :func:`~maxmargin.testing.check_learner` found.
-
-    Its document (``to_dict``, ``to_json``: :class:`~maxmargin.io.Persistent`) holds the
-    fields but the curves, then ``passed`` and ``counts``; an N/A number is ``null``.
+    """What :func:`~maxmargin.testing.check_learner` found (its document: all but the curves).
 
     Attributes
     ----------
@@ -91,18 +93,15 @@ class CheckReport(io.Persistent):
     verdicts : tuple of Verdict
         One per claim and problem (a rate with a constant: two).
     not_checked : tuple of (str, str, str)
-        ``(claim, problems, reason)``: what was not judged, and why (``"*"``: every
-        claim on those problems).
+        ``(claim, problems, reason)`` (``"*"``: every claim on those problems).
     seconds : float
         Wall-clock time of the check.
     curves : tuple of Curve
-        Every run's suboptimality against the steps and the time (for
-        :func:`~maxmargin.testing.plot_suboptimality`; not in :meth:`to_dict`).
+        Every run's suboptimality (for :func:`~maxmargin.testing.plot_suboptimality`).
     lam : float
-        The battery's lambda (before scaling: ``battery(name, lam=...)``).
+        The battery's lambda (before scaling).
     target : (str, str)
-        Python that names the learner in :meth:`reproduce`: an import line (or ``""``) and
-        an expression (``"'pegasos'"``, ``"MyPegasos"``; ``"learner"`` for an object).
+        An import line and an expression that name the learner in :meth:`reproduce`.
 
     Examples
     --------
@@ -169,12 +168,8 @@ class CheckReport(io.Persistent):
 
         Examples
         --------
-        >>> from maxmargin.testing import Verdict
-        >>> v = Verdict("mistakes <= (R/gamma)^2", "mistakes", "bound", "separable/none",
-        ...             "FAIL", "too many mistakes", order="cyclic", seed=0)
-        >>> rep = CheckReport("mine", "quick", 0, (0, 1, 2), 30, (v,))
-        >>> rep.counts()
-        {'PASS': 0, 'FAIL': 1, 'INCONCLUSIVE': 0}
+        >>> CheckReport("mine", "quick", 0, (0, 1, 2), 30, ()).counts()
+        {'PASS': 0, 'FAIL': 0, 'INCONCLUSIVE': 0}
         """
         out = {"PASS": 0, "FAIL": 0, "INCONCLUSIVE": 0}
         for v in self.verdicts:
@@ -190,12 +185,8 @@ class CheckReport(io.Persistent):
 
         Examples
         --------
-        >>> from maxmargin.testing import Verdict
-        >>> v = Verdict("mistakes <= (R/gamma)^2", "mistakes", "bound", "separable/none",
-        ...             "FAIL", "too many mistakes", order="cyclic", seed=0)
-        >>> rep = CheckReport("mine", "quick", 0, (0, 1, 2), 30, (v,))
-        >>> rep.summary()[:26]
-        'mine: FAIL (0 PASS, 1 FAIL'
+        >>> CheckReport("mine", "quick", 0, (0, 1, 2), 30, ()).summary()[:36]
+        'mine: NOTHING PASSED (0 PASS, 0 FAIL'
         """
         c = self.counts()
         overall = "PASS" if self.passed else ("FAIL" if c["FAIL"] else "NOTHING PASSED")
@@ -206,23 +197,8 @@ class CheckReport(io.Persistent):
             f"{self.seconds:.1f} s)"
         )
 
-    def _rows(self, failures_first: bool = True) -> list[tuple[str, str, str, str, str]]:
-        order = {"FAIL": 0, "INCONCLUSIVE": 1, "PASS": 2}
-        vs = (
-            sorted(self.verdicts, key=lambda v: order[v.outcome])
-            if failures_first
-            else self.verdicts
-        )
-        return [_row(v) for v in vs]
-
     def reproduce(self, verdict: Verdict) -> str:
         """Python that re-runs the run a verdict names, and the check that gives the verdict.
-
-        The learner is built as :func:`~maxmargin.testing.check_learner` built it for the
-        problem (:meth:`~maxmargin.testing.CertifiedProblem.learner_for`: the problem's
-        ``lam`` or ``C`` and its intercept), so that the run is the one judged; the last
-        line repeats the check on that problem alone, whose verdicts hold the fitted
-        exponent or the ratio to the bound the row quotes.
 
         Parameters
         ----------
@@ -291,14 +267,11 @@ class CheckReport(io.Persistent):
 
         Examples
         --------
-        >>> from maxmargin.testing import Verdict
-        >>> v = Verdict("mistakes <= (R/gamma)^2", "mistakes", "bound", "separable/none",
-        ...             "FAIL", "too many mistakes", order="cyclic", seed=0)
-        >>> rep = CheckReport("mine", "quick", 0, (0, 1, 2), 30, (v,))
-        >>> rep.to_text().splitlines()[3].split()[:2]
-        ['FAIL', 'mistakes']
+        >>> CheckReport("mine", "quick", 0, (0, 1, 2), 30, ()).to_text().splitlines()[2].split()
+        ['verdict', 'claim', 'problem', 'time', 'evidence']
         """
-        rows = self._rows()
+        order = {"FAIL": 0, "INCONCLUSIVE": 1, "PASS": 2}
+        rows = [_row(v) for v in sorted(self.verdicts, key=lambda v: order[v.outcome])]
         widths = [max([len(c)] + [len(r[i]) for r in rows]) for i, c in enumerate(_COLUMNS[:4])]
         lines = [self.summary(), ""]
         fmt = "  ".join(f"{{:<{w}}}" for w in widths) + "  {}"

@@ -1,7 +1,6 @@
 """How :func:`~maxmargin.testing.check_learner` builds the learner it was given for a problem.
 
-One place for it, so that a check and the lines that reproduce its verdicts
-(:meth:`~maxmargin.testing.CertifiedProblem.learner_for`) build the same learner.
+One place, so that a check and its reproduce lines (``CertifiedProblem.learner_for``) agree.
 """
 
 from __future__ import annotations
@@ -98,13 +97,7 @@ def _is_pair(learner: Any) -> bool:
 
 
 def _code(learner: Any) -> tuple[str, str]:
-    """Python that names ``learner`` in the reproduce lines: ``(import line, expression)``.
-
-    A name or ``module:Class`` as given; a class by its name (in the caller's scope); a
-    ``(target, params)`` pair as the target's expression and the params' repr; a built-in
-    instance by its repr (its settings), imported from maxmargin.online; any other object
-    as ``learner``, which the caller must define.
-    """
+    """Python that names ``learner`` in the reproduce lines: ``(import line, expression)``."""
     if _is_pair(learner):
         imports, target = _code(learner[0])
         return imports, f"({target}, {learner[1]!r})"

@@ -1,27 +1,8 @@
-r"""Verdicts: each claim judged on each problem, PASS, FAIL or INCONCLUSIVE, with the evidence.
+"""Verdicts: each claim judged on each problem, PASS, FAIL or INCONCLUSIVE, with the evidence.
 
-The rules (``docs/validating.md`` states them with the measured false-FAIL rate):
-
-- **Deterministic claims** (mistake bounds, the regret bound, invariances) are theorems
-  about every run: one checkpoint past the bound (beyond ``1e-9`` relative, the rounding
-  of the counts and sums) is a FAIL, with the run that shows it; otherwise PASS, with the
-  worst ratio to the bound.
-- **Rates** are claims about an expectation. Per run (``shuffle`` and ``sample`` orders,
-  one run per seed) the exponent is the least-squares slope of
-  :math:`\log(F(\hat w_t) - F^*)` against :math:`\log t` over the later half of the
-  checkpoints on the log-t axis (:math:`t \ge \sqrt T`), leaving out the checkpoints whose
-  suboptimality is below the resolution of the certified optimum
-  (:meth:`~maxmargin.testing.battery.CertifiedProblem.resolution`). Over the runs, a
-  one-sided Student-t interval at level ``1 - alpha`` (``alpha = 0.01``). The claim
-  :math:`O(t^{a} \log^k t)` allows the slope ``a + k / ln(t_mid) + 0.15`` (``t_mid`` the
-  window's geometric middle: the log factor's local slope, plus a margin for the
-  pre-asymptotic regime): FAIL when the whole interval lies above it, PASS when the
-  whole interval lies below, INCONCLUSIVE otherwise; INCONCLUSIVE too when fewer than 3
-  runs have 4 checkpoints above the resolution (a learner already at the optimum).
-- **The online-to-batch constant** (``Rate(bound="regret/t")``, ``sample`` runs): FAIL when
-  at some checkpoint the lower end of the interval of the mean suboptimality of the
-  average exceeds :math:`G^2(1 + \ln t)/(2\lambda t)` (Bonferroni over the checkpoints).
-- A run whose weights stop being finite FAILs every claim it is evidence for.
+Deterministic claims (mistake and regret bounds, invariances, averages) FAIL at the first
+checkpoint past the bound; rates are judged by a one-sided Student-t interval of the fitted
+exponents over the runs. ``docs/validating.md`` states the rules and their false-FAIL rate.
 """
 
 from __future__ import annotations
@@ -71,16 +52,13 @@ class _Interval(io.Codec):
 class Verdict(io.Persistent):
     """One claim judged on one problem.
 
-    Its document (``to_dict``: :class:`~maxmargin.io.Persistent`) is its fields, the
-    interval a list, an N/A number ``null``.
-
     Attributes
     ----------
     claim : str
         The claim's label (:meth:`~maxmargin.online.claims.Claim.label`).
-    kind : {"rate", "mistakes", "regret", "invariance"}
+    kind : {"rate", "mistakes", "regret", "invariance", "average"}
     check : str
-        What was checked: ``"exponent"``, ``"constant"``, ``"bound"``, ``"invariance"``.
+        ``"exponent"``, ``"constant"``, ``"bound"``, ``"invariance"`` or ``"average"``.
     problem : str
         The battery problem's name.
     outcome : {"PASS", "FAIL", "INCONCLUSIVE"}
@@ -97,23 +75,17 @@ class Verdict(io.Persistent):
     order, seed : str and int, or None
         The run that shows the FAIL (or the worst one).
     t : int or None
-        Its checkpoint (bounds).
+        Its checkpoint.
     reference : str
         The theorem.
     seconds : float
-        The learner's learning time on one run of the problem (the median over its runs
-        of the trace's ``seconds`` at the last checkpoint); a measurement, so it takes no
-        part in comparing two verdicts.
+        The median learning time of one run (a measurement: not compared).
 
     Examples
     --------
-    >>> v = Verdict("regret <= G^2 (1 + ln t)/(2 lam)", "regret", "bound", "gaussians/none",
-    ...             "PASS", "regret at most 0.05 of the bound", statistic=0.05)
-    >>> v.to_dict()["outcome"], v.interval
-    ('PASS', None)
-    >>> Verdict("c", "rate", "exponent", "p", "PASS", "ok", interval=(-1.2, -1.1)).to_dict()[
-    ...     "interval"]
-    [-1.2, -1.1]
+    >>> v = Verdict("c", "rate", "exponent", "p", "PASS", "ok", interval=(-1.2, -1.1))
+    >>> v.to_dict()["outcome"], v.to_dict()["interval"]
+    ('PASS', [-1.2, -1.1])
     """
 
     claim: str
@@ -135,15 +107,7 @@ class Verdict(io.Persistent):
 
 @dataclass(frozen=True, eq=False)
 class Run:
-    """One run of the learner on a battery problem, scored against its optimum.
-
-    Attributes
-    ----------
-    order : str
-    seed : int
-    trace : Trace
-    result : RunResult
-    """
+    """One run of the learner on a battery problem, scored against its optimum."""
 
     order: str
     seed: int
@@ -155,16 +119,12 @@ class Run:
 def _make(
     claim: Claim, check: str, cp: CertifiedProblem, outcome: str, reason: str, **kw: Any
 ) -> Verdict:
-    return Verdict(
-        claim=claim.label(),
-        kind=claim.kind,
-        check=check,
-        problem=cp.name,
-        outcome=outcome,
-        reason=reason,
-        reference=claim.reference,
-        **kw,
-    )
+    """A verdict; ``at=`` (a run or a trace) names the run that shows it."""
+    at = kw.pop("at", None)
+    if at is not None:
+        kw.update(order=at.order, seed=at.seed)
+    label, kind, ref = claim.label(), claim.kind, claim.reference
+    return Verdict(label, kind, check, cp.name, outcome, reason, reference=ref, **kw)
 
 
 def _diverged(claim: Claim, check: str, cp: CertifiedProblem, runs: list[Run]) -> Verdict | None:
@@ -179,8 +139,7 @@ def _diverged(claim: Claim, check: str, cp: CertifiedProblem, runs: list[Run]) -
                 f"the weights are not finite from step {at} ({r.order}, seed {r.seed}): it "
                 "diverges",
                 runs=len(runs),
-                order=r.order,
-                seed=r.seed,
+                at=r,
                 t=int(at),
             )
     return None
@@ -201,22 +160,7 @@ def _slope(t: np.ndarray, gap: np.ndarray, floor: float) -> tuple[float, float] 
 
 
 def rate_verdicts(claim: Rate, cp: CertifiedProblem, runs: list[Run]) -> list[Verdict]:
-    """The verdicts of a resolved :class:`Rate` on one problem.
-
-    Parameters
-    ----------
-    claim : Rate
-        Resolved (``exponent`` and ``log_power`` set).
-    cp : CertifiedProblem
-    runs : list of Run
-        Every run on the problem (those in ``claim.orders`` are used).
-
-    Returns
-    -------
-    list of Verdict
-        The exponent's verdict, and the constant's when the claim states one (and
-        ``sample`` runs exist).
-    """
+    """The verdicts of a resolved :class:`Rate` on one problem."""
     runs = [r for r in runs if r.order in claim.orders]
     if not runs:
         return []
@@ -268,8 +212,7 @@ def _exponent(claim: Rate, cp: CertifiedProblem, runs: list[Run]) -> Verdict:
         "interval": (lo, hi),
         "threshold": threshold,
         "runs": S,
-        "order": slow[2].order,
-        "seed": slow[2].seed,
+        "at": slow[2],
     }
     if lo > threshold:
         effect = (
@@ -431,20 +374,7 @@ def _mistake_bound(
 def mistake_verdict(
     claim: MistakeBound, learner: Any, cp: CertifiedProblem, runs: list[Run]
 ) -> Verdict | str:
-    """The verdict of a :class:`MistakeBound` on one problem, or why it does not apply.
-
-    Parameters
-    ----------
-    claim : MistakeBound
-    learner : OnlineLearner
-        The learner as built for the problem (its ``update_margin``, ``C``, ...).
-    cp : CertifiedProblem
-    runs : list of Run
-
-    Returns
-    -------
-    Verdict or str
-    """
+    """The verdict of a :class:`MistakeBound` on one problem, or why it does not apply."""
     if cp.sample_weight is not None:
         return "weighted steps: the mistake bounds are for unit steps"
     bad = _diverged(claim, "bound", cp, runs)
@@ -470,8 +400,7 @@ def mistake_verdict(
                 statistic=float(M[j] / bound[j]),
                 threshold=1.0,
                 runs=len(runs),
-                order=r.order,
-                seed=r.seed,
+                at=r,
                 t=int(r.trace.t[j]),
             )
         # the headline is the final checkpoint's ratio (at t = 1 every bound that sums over
@@ -491,25 +420,13 @@ def mistake_verdict(
         statistic=ratio,
         threshold=1.0,
         runs=len(runs),
-        order=r.order,
-        seed=r.seed,
+        at=r,
         t=int(r.trace.t[j]),
     )
 
 
 def regret_verdict(claim: RegretBound, cp: CertifiedProblem, runs: list[Run]) -> Verdict | str:
-    """The verdict of a :class:`RegretBound` on one problem, or why it does not apply.
-
-    Parameters
-    ----------
-    claim : RegretBound
-    cp : CertifiedProblem
-    runs : list of Run
-
-    Returns
-    -------
-    Verdict or str
-    """
+    """The verdict of a :class:`RegretBound` on one problem, or why it does not apply."""
     if cp.sample_weight is not None:
         return "example weights: the bound is for the unweighted losses"
     bad = _diverged(claim, "bound", cp, runs)
@@ -535,8 +452,7 @@ def regret_verdict(claim: RegretBound, cp: CertifiedProblem, runs: list[Run]) ->
                 statistic=float(reg[j] / bound[j]),
                 threshold=1.0,
                 runs=len(runs),
-                order=r.order,
-                seed=r.seed,
+                at=r,
                 t=int(r.trace.t[j]),
             )
         ratio = reg / bound
@@ -555,10 +471,28 @@ def regret_verdict(claim: RegretBound, cp: CertifiedProblem, runs: list[Run]) ->
         statistic=ratio,
         threshold=1.0,
         runs=len(runs),
-        order=r.order,
-        seed=r.seed,
+        at=r,
         t=int(r.trace.t[j]),
     )
+
+
+def judge_runs(
+    claim: Claim, learner: Any, cp: CertifiedProblem, runs: list[Run]
+) -> Verdict | list[Verdict] | str | None:
+    """A rate, mistake or regret claim judged on ``runs``; None: it needs runs of its own."""
+    if isinstance(claim, Rate):
+        return rate_verdicts(claim, cp, runs)
+    if isinstance(claim, MistakeBound):
+        return mistake_verdict(claim, learner, cp, runs)
+    if isinstance(claim, RegretBound):
+        return regret_verdict(claim, cp, runs)
+    return None
+
+
+def mapped_back(tr: Trace, perm: np.ndarray | None, c: float) -> tuple[np.ndarray, np.ndarray]:
+    """The weights and biases of a run on transformed data, in the data's features and units."""
+    w = tr.w / c if perm is None else (tr.w / c)[:, np.argsort(perm)]
+    return w, tr.b / (c * c)
 
 
 def invariance_verdict(
@@ -566,20 +500,7 @@ def invariance_verdict(
     cp: CertifiedProblem,
     pairs: list[tuple[Run, Trace, np.ndarray | None, float]],
 ) -> Verdict:
-    """The verdict of an :class:`Invariance` from runs on the data and on their transform.
-
-    Parameters
-    ----------
-    claim : Invariance
-    cp : CertifiedProblem
-    pairs : list of (Run, Trace, ndarray or None, float)
-        A run, the run in the same order on the transformed data, the permutation of the
-        features (None: none) and the scale ``c`` of the examples.
-
-    Returns
-    -------
-    Verdict
-    """
+    """The verdict of an :class:`Invariance` from runs on the data and on their transform."""
     worst = 0.0
     for run, other, perm, c in pairs:
         a, b = run.trace, other
@@ -593,15 +514,10 @@ def invariance_verdict(
                 f"{a.diverged_at} on the data, at {b.diverged_at} on the transformed data "
                 f"({run.order}, seed {run.seed})",
                 runs=len(pairs),
-                order=run.order,
-                seed=run.seed,
+                at=run,
             )
         finite = a.t < (a.diverged_at or a.t[-1] + 1)  # both diverge alike: their finite prefix
-        w, bb = b.w / c, b.b / (c * c)
-        if perm is not None:
-            inv = np.empty_like(perm)
-            inv[perm] = np.arange(perm.size)
-            w = w[:, inv]
+        w, bb = mapped_back(b, perm, c)
         with np.errstate(invalid="ignore", over="ignore"):  # a diverged run's tail is masked
             scale = np.maximum(np.abs(a.w).max(axis=1), np.abs(a.b))
             scale = np.where(scale > 0, scale, 1.0)
@@ -641,8 +557,7 @@ def invariance_verdict(
             statistic=float(err.max()),
             threshold=RTOL,
             runs=len(pairs),
-            order=run.order,
-            seed=run.seed,
+            at=run,
             t=int(a.t[k]),
         )
     return _make(
@@ -661,21 +576,7 @@ def invariance_verdict(
 def average_verdict(
     claim: Average, cp: CertifiedProblem, trace: Trace, steps: int
 ) -> Verdict | str:
-    """The verdict of an :class:`Average` from a run that recorded every iterate.
-
-    Parameters
-    ----------
-    claim : Average
-    cp : CertifiedProblem
-    trace : Trace
-        Checkpoints at every step ``1..steps`` (then the run's last).
-    steps : int
-
-    Returns
-    -------
-    Verdict or str
-        Or why it does not apply (no averaged iterate in the trace).
-    """
+    """The verdict of an :class:`Average` from a run that recorded every iterate."""
     t = trace.t[:steps].astype(float)
     if trace.w_avg is not None and trace.b_avg is not None:
         W = np.column_stack([trace.w, trace.b])[:steps]
@@ -715,8 +616,7 @@ def average_verdict(
             statistic=float(e[j]),
             threshold=RTOL,
             runs=1,
-            order=trace.order,
-            seed=trace.seed,
+            at=trace,
             t=int(t[j]),
         )
     return _make(
@@ -729,6 +629,5 @@ def average_verdict(
         statistic=float(e[j]),
         threshold=RTOL,
         runs=1,
-        order=trace.order,
-        seed=trace.seed,
+        at=trace,
     )
