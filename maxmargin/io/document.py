@@ -186,16 +186,10 @@ class Persistent:
 
         Examples
         --------
-        >>> from dataclasses import dataclass
-        >>> @dataclass(frozen=True)
-        ... class Scores(Persistent):
-        ...     TABLE = tables.Table(lambda s: [{"C": c} for c in s.C],
-        ...                          [tables.Column("C", "C", ".1e")])
-        ...     C: tuple
-        >>> print(Scores((0.1, 10.0)).to_csv(), end="")
-        C
-        0.1
-        10.0
+        >>> from maxmargin import Dataset, regularization_path
+        >>> p = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), C=[0.1, 10.0])
+        >>> p.to_csv().splitlines()[0][:12]
+        'C,lam,b,w[0]'
         """
         return tables.csv(self._table("CSV"), self, None if file is None else Path(file))
 
@@ -208,13 +202,9 @@ class Persistent:
 
         Examples
         --------
-        >>> from dataclasses import dataclass
-        >>> @dataclass(frozen=True)
-        ... class Scores(Persistent):
-        ...     TABLE = tables.Table(lambda s: [{"C": c} for c in s.C],
-        ...                          [tables.Column("C", "C", ".1e")])
-        ...     C: tuple
-        >>> Scores((0.1, 10.0)).to_frame()["C"].tolist()
+        >>> from maxmargin import Dataset, regularization_path
+        >>> p = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), C=[0.1, 10.0])
+        >>> p.to_frame()["C"].tolist()
         [0.1, 10.0]
         """
         return tables.frame(self._table("CSV"), self)
@@ -233,14 +223,10 @@ class Persistent:
 
         Examples
         --------
-        >>> from dataclasses import dataclass
-        >>> @dataclass(frozen=True)
-        ... class Scores(Persistent):
-        ...     TABLE = tables.Table(lambda s: [{"C": c} for c in s.C],
-        ...                          [tables.Column("C", "C", ".1e")])
-        ...     C: tuple
-        >>> print(Scores((0.1, 10.0)).to_latex().splitlines()[4])
-        $1.0\times10^{-1}$ \\
+        >>> from maxmargin import Dataset, regularization_path
+        >>> p = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), C=[0.1, 10.0])
+        >>> p.to_latex().splitlines()[1]
+        '\\toprule'
         """
         return tables.latex(self._table("TABLE"), self, None if file is None else Path(file))
 

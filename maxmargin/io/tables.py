@@ -29,8 +29,6 @@ __all__ = [
     "markdown",
     "latex",
     "latex_text",
-    "to_csv",
-    "to_frame",
 ]
 
 
@@ -103,23 +101,21 @@ def _cell(v: Any) -> Any:
     return v
 
 
-def to_csv(
-    columns: Sequence[str], rows: Sequence[Sequence[Any]], file: str | Path | None = None
-) -> str:
-    """The table as CSV text (header first); written atomically to ``file`` when given."""
+def csv(table: Table, result: Any, file: str | Path | None = None) -> str:
+    """``result``'s table as CSV text, every column; written atomically to ``file``."""
+    columns, rows = _flat(*table.of(result))
     buf = io.StringIO()
     wr = _csv.writer(buf, lineterminator="\n")
     wr.writerow(columns)
-    for row in rows:
-        wr.writerow([_cell(v) for v in row])
+    wr.writerows([_cell(v) for v in row] for row in rows)
     text = buf.getvalue()
     if file is not None:
         atomic_write(file, text)
     return text
 
 
-def to_frame(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> Any:
-    """The table as a pandas DataFrame (``None`` becomes ``NaN`` in numeric columns)."""
+def frame(table: Table, result: Any) -> Any:
+    """``result``'s table as a pandas DataFrame, every column (``None``: ``NaN`` in numbers)."""
     try:
         import pandas as pd
     except ImportError:
@@ -127,17 +123,8 @@ def to_frame(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> Any:
             "to_frame needs pandas: pip install pandas (or "
             "pip install 'maxmargin[pandas]'); to_csv needs nothing"
         ) from None
-    return pd.DataFrame.from_records([list(r) for r in rows], columns=list(columns))
-
-
-def csv(table: Table, result: Any, file: str | Path | None = None) -> str:
-    """``result``'s table as CSV text, every column; written atomically to ``file``."""
-    return to_csv(*_flat(*table.of(result)), file=file)
-
-
-def frame(table: Table, result: Any) -> Any:
-    """``result``'s table as a pandas DataFrame, every column (the CSV's)."""
-    return to_frame(*_flat(*table.of(result)))
+    columns, rows = _flat(*table.of(result))
+    return pd.DataFrame.from_records(rows, columns=columns)
 
 
 def _number(v: Any, fmt: str) -> str:

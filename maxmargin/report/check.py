@@ -1,10 +1,4 @@
-"""A check's report in words: the verdicts of :func:`~maxmargin.testing.check_learner`.
-
-:func:`markdown` gives the text of ``report.md`` for a
-:class:`~maxmargin.testing.CheckReport`: its summary line, the verdict table (failures
-first; :data:`maxmargin.report.tables.CHECK`, the table of ``verdicts.csv`` and
-``table.tex``), then what was not checked, and why.
-"""
+"""A check's report in words: the verdicts of :func:`~maxmargin.testing.check_learner`."""
 
 from __future__ import annotations
 

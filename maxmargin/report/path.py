@@ -1,9 +1,4 @@
-"""The path results in words: the markdown reports of a grid path, an exact path, learners.
-
-:func:`markdown` gives a path result's text (about that one result; it draws nothing);
-:func:`~maxmargin.report.write_report` writes it beside the figures, and
-``maxmargin path`` prints it.
-"""
+"""The path results in words: the markdown reports of a grid path, an exact path, learners."""
 
 from __future__ import annotations
 
@@ -28,17 +23,11 @@ def markdown(result: RegularizationPath | ExactPath | LearnerPathStudy, max_rows
     ----------
     result : RegularizationPath, ExactPath or LearnerPathStudy
     max_rows : int
-        An exact path's breakpoint table shows at most this many rows (the first and the
-        last ones; ``breakpoints.csv`` has them all).
+        An exact path's breakpoint table shows at most this many rows.
 
     Returns
     -------
     str
-
-    Raises
-    ------
-    ParameterError
-        Not a path result.
 
     Examples
     --------
@@ -162,11 +151,7 @@ def grid_path_markdown(p: RegularizationPath) -> str:
 
 
 def exact_path_markdown(ep: ExactPath, max_rows: int = 200) -> str:
-    """An exact path's report: summary, then a table of the breakpoints and their events.
-
-    At most ``max_rows`` breakpoints in the table (the first and the last ones; every one
-    is in ``breakpoints.csv``).
-    """
+    """An exact path's report: summary, then at most ``max_rows`` breakpoints and events."""
     K = len(ep)
     L = [
         f"# Exact regularization path: {ep.data_name} (n={ep.n}, d={ep.d}, "
