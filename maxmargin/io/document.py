@@ -23,7 +23,11 @@ __all__ = ["Persistent", "save_pair", "load_pair"]
 
 
 class Persistent:
-    """The files of a result, from the fields it declares (the mixin every result derives)."""
+    """The files of a result, from the fields it declares (the mixin every result derives).
+
+    Its class attributes ``FORMAT``, ``COMPUTED``, ``LAYOUT``, ``TABLE`` and ``CSV`` are
+    described in ``docs/contributing.md`` ("Adding a result").
+    """
 
     FORMAT: ClassVar[str | None] = None
     COMPUTED: ClassVar[tuple[str, ...]] = ()
@@ -37,9 +41,7 @@ class Persistent:
         Returns
         -------
         dict
-            ``format`` and ``maxmargin_version`` (when the class has a ``FORMAT``), one
-            key per field, then the ``COMPUTED`` keys (docs/formats.md lists each
-            document's keys).
+            ``format`` and ``maxmargin_version``, one key per field, the ``COMPUTED`` keys.
 
         Examples
         --------
@@ -80,10 +82,7 @@ class Persistent:
     def from_json(cls, source: Any, data: Any = None, **kw: Any) -> Self:
         """Read what :meth:`to_json` wrote; with ``data``, recompute what they allow.
 
-        A file is not a proof: without the data, the result is the file's word (the same
-        class, its data-dependent fields absent: what needs them says so in one line);
-        with them, :meth:`with_data` recomputes (a solution's certificate, from the data,
-        with numpy).
+        A file is not a proof: without the data, the result is the file's word.
 
         Parameters
         ----------
@@ -97,12 +96,6 @@ class Persistent:
         Returns
         -------
         the class
-
-        Raises
-        ------
-        DataError
-            No file, not JSON, another kind of document or version (the message names
-            the loader), a key missing or holding a value of the wrong kind.
 
         Examples
         --------
@@ -127,8 +120,6 @@ class Persistent:
     def with_data(self, data: Any) -> Self:
         """The result on ``data``, recomputing what the data allow (overridden).
 
-        A result that overrides it may take keyword options (``tol=``, ``holdout=``).
-
         Parameters
         ----------
         data : Dataset
@@ -136,11 +127,6 @@ class Persistent:
         Returns
         -------
         the class
-
-        Raises
-        ------
-        ParameterError
-            The class has nothing to recompute from data.
 
         Examples
         --------

@@ -84,12 +84,7 @@ def atomic_write(
         raise OutputError(f"{shown}: is a directory, not a file")
     if path.exists() and not path.is_file():
         raise OutputError(f"{shown}: not a regular file (a device or a pipe); write to a file")
-    try:
-        fd, tmp = tempfile.mkstemp(
-            prefix=f".{path.name}.{os.getpid()}.", suffix=_TMP_SUFFIX, dir=path.parent
-        )
-    except OSError as e:
-        raise OutputError(f"{shown}: cannot write into {display(path.parent)}: {_why(e)}") from None
+    fd, tmp = _mkstemp(path.parent, path.name, shown)
     with _lock:
         _pending.add(tmp)
     try:
@@ -106,13 +101,11 @@ def atomic_write(
         mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else 0o666 & ~_UMASK
         os.chmod(tmp, mode)
         os.replace(tmp, path)
-    except OSError as e:
+    except BaseException as e:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
-        raise OutputError(f"{shown}: cannot write: {_why(e)}") from None
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+        if isinstance(e, OSError):
+            raise OutputError(f"{shown}: cannot write: {_why(e)}") from None
         raise
     finally:
         with _lock:
@@ -134,14 +127,18 @@ def remove_temporaries(dirs: Iterable[str | Path] = (), pid: int | None = None) 
             _clean(leftover)
 
 
-def _probe(directory: Path, shown: str) -> None:
-    """Create and delete a file in ``directory``: the only reliable writability test."""
+def _mkstemp(directory: Path, name: str, shown: str) -> tuple[int, str]:
+    """A temporary file of ours in ``directory``, or a one-line OutputError naming ``shown``."""
     try:
-        fd, tmp = tempfile.mkstemp(
-            prefix=f".probe.{os.getpid()}.", suffix=_TMP_SUFFIX, dir=directory
-        )
+        pre = f".{name}.{os.getpid()}."
+        return tempfile.mkstemp(prefix=pre, suffix=_TMP_SUFFIX, dir=directory)
     except OSError as e:
         raise OutputError(f"{shown}: cannot write into {display(directory)}: {_why(e)}") from None
+
+
+def _probe(directory: Path, shown: str) -> None:
+    """Create and delete a file in ``directory``: the only reliable writability test."""
+    fd, tmp = _mkstemp(directory, "probe", shown)
     os.close(fd)
     os.unlink(tmp)
 

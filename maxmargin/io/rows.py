@@ -42,9 +42,7 @@ class RowsOf(Codec):
                     raise DataError(f"row {i}: no {k!r} key")
                 try:
                     out[k].append(codec.load(row[k]))
-                except DataError as e:
-                    raise DataError(f"row {i}, {k!r}: {e}") from None
-                except (TypeError, ValueError, KeyError, IndexError) as e:
+                except (DataError, TypeError, ValueError, KeyError, IndexError) as e:
                     raise DataError(f"row {i}, {k!r}: {e}") from None
         return out
 

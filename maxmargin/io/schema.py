@@ -354,9 +354,7 @@ def _read(load: Callable[[Any], Any], doc: Any, key: str | None) -> Any:
     """``load(doc)``, its errors as one DataError naming the key."""
     try:
         return load(doc)
-    except DataError as e:
-        raise DataError(f"{key!r}: {e}" if key else str(e)) from None
-    except (TypeError, ValueError, KeyError, IndexError, AttributeError) as e:
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError) as e:  # DataError too
         what = f"no {e.args[0]!r} key" if isinstance(e, KeyError) else str(e)
         raise DataError(f"{key!r}: {what}" if key else what) from None
 

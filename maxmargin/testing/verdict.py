@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -176,6 +177,7 @@ def rate_verdicts(claim: Rate, cp: CertifiedProblem, runs: list[Run]) -> list[Ve
 
 
 def _exponent(claim: Rate, cp: CertifiedProblem, runs: list[Run]) -> Verdict:
+    make = partial(_make, claim, "exponent", cp)
     key = "subopt_avg" if claim.iterate == "average" else "subopt"
     floor = cp.resolution()
     fits: list[tuple[float, float, Run]] = []
@@ -185,10 +187,7 @@ def _exponent(claim: Rate, cp: CertifiedProblem, runs: list[Run]) -> Verdict:
         if got is not None:
             fits.append((got[0], got[1], r))
     if len(fits) < MIN_RUNS:
-        return _make(
-            claim,
-            "exponent",
-            cp,
+        return make(
             "INCONCLUSIVE",
             f"{len(fits)} of {len(runs)} runs have {MIN_POINTS} checkpoints with F - F* above "
             f"the optimum's resolution {floor:.1e} in the fitted window (t >= sqrt(T)): the "
@@ -220,10 +219,7 @@ def _exponent(claim: Rate, cp: CertifiedProblem, runs: list[Run]) -> Verdict:
             if mean > -0.1
             else "it converges more slowly than claimed"
         )
-        return _make(
-            claim,
-            "exponent",
-            cp,
+        return make(
             "FAIL",
             f"{effect}: fitted exponent {mean:+.2f} (interval [{lo:+.2f}, {hi:+.2f}], {where}) "
             f"above the allowance {threshold:+.2f} of {claimed}; slowest: {slow[2].order} "
@@ -231,19 +227,13 @@ def _exponent(claim: Rate, cp: CertifiedProblem, runs: list[Run]) -> Verdict:
             **common,
         )
     if hi <= threshold:
-        return _make(
-            claim,
-            "exponent",
-            cp,
+        return make(
             "PASS",
             f"fitted exponent {mean:+.2f} (interval [{lo:+.2f}, {hi:+.2f}], {where}) within the "
             f"allowance {threshold:+.2f} of {claimed}",
             **common,
         )
-    return _make(
-        claim,
-        "exponent",
-        cp,
+    return make(
         "INCONCLUSIVE",
         f"fitted exponent {mean:+.2f}: its interval [{lo:+.2f}, {hi:+.2f}] ({where}) contains the "
         f"allowance {threshold:+.2f} of {claimed}; more seeds or steps would decide",
@@ -252,6 +242,7 @@ def _exponent(claim: Rate, cp: CertifiedProblem, runs: list[Run]) -> Verdict:
 
 
 def _constant(claim: Rate, cp: CertifiedProblem, runs: list[Run]) -> Verdict | None:
+    make = partial(_make, claim, "constant", cp)
     G = [r.result.regret_G for r in runs]
     if len(runs) < 2 or not all(math.isfinite(g) for g in G):
         return None  # no G here (weights, a projection without one): nothing to check
@@ -269,19 +260,13 @@ def _constant(claim: Rate, cp: CertifiedProblem, runs: list[Run]) -> Verdict | N
     over = np.nonzero(mean - q * se > bound)[0]
     if over.size:
         i = int(over[0])
-        return _make(
-            claim,
-            "constant",
-            cp,
+        return make(
             "FAIL",
             f"E[F(average) - F*] exceeds the online-to-batch bound G^2 (1 + ln t)/(2 lam t): "
             f"mean {mean[i]:.3e} over {S} sample runs at t = {t[i]} against {bound[i]:.3e}",
             **{**common, "t": int(t[i])},
         )
-    return _make(
-        claim,
-        "constant",
-        cp,
+    return make(
         "PASS",
         f"mean F(average) - F* at most {ratio[j]:.2g} of G^2 (1 + ln t)/(2 lam t) "
         f"({S} sample runs; worst at t = {t[j]})",
@@ -375,6 +360,7 @@ def mistake_verdict(
     claim: MistakeBound, learner: Any, cp: CertifiedProblem, runs: list[Run]
 ) -> Verdict | str:
     """The verdict of a :class:`MistakeBound` on one problem, or why it does not apply."""
+    make = partial(_make, claim, "bound", cp, threshold=1.0, runs=len(runs))
     if cp.sample_weight is not None:
         return "weighted steps: the mistake bounds are for unit steps"
     bad = _diverged(claim, "bound", cp, runs)
@@ -390,16 +376,11 @@ def mistake_verdict(
         over = np.nonzero(M > bound * (1.0 + RTOL) + RTOL)[0]
         if over.size:
             j = int(over[0])
-            return _make(
-                claim,
-                "bound",
-                cp,
+            return make(
                 "FAIL",
                 f"too many mistakes: {int(M[j])} by step {r.trace.t[j]} exceed {what} "
                 f"({r.order}, seed {r.seed})",
                 statistic=float(M[j] / bound[j]),
-                threshold=1.0,
-                runs=len(runs),
                 at=r,
                 t=int(r.trace.t[j]),
             )
@@ -410,16 +391,11 @@ def mistake_verdict(
             worst = (final, r, len(M) - 1, float(M[-1]), float(bound[-1]), what)
     assert worst is not None
     ratio, r, j, Mj, B, what = worst
-    return _make(
-        claim,
-        "bound",
-        cp,
+    return make(
         "PASS",
         f"final mistakes at most {ratio:.2g} of {what} (worst: {int(Mj)} of {B:.4g} by step "
         f"{r.trace.t[j]}, {r.order}, seed {r.seed}; {len(runs)} runs)",
         statistic=ratio,
-        threshold=1.0,
-        runs=len(runs),
         at=r,
         t=int(r.trace.t[j]),
     )
@@ -427,6 +403,7 @@ def mistake_verdict(
 
 def regret_verdict(claim: RegretBound, cp: CertifiedProblem, runs: list[Run]) -> Verdict | str:
     """The verdict of a :class:`RegretBound` on one problem, or why it does not apply."""
+    make = partial(_make, claim, "bound", cp, threshold=1.0, runs=len(runs))
     if cp.sample_weight is not None:
         return "example weights: the bound is for the unweighted losses"
     bad = _diverged(claim, "bound", cp, runs)
@@ -441,17 +418,12 @@ def regret_verdict(claim: RegretBound, cp: CertifiedProblem, runs: list[Run]) ->
         over = np.nonzero(reg > bound * (1.0 + RTOL) + RTOL)[0]
         if over.size:
             j = int(over[0])
-            return _make(
-                claim,
-                "bound",
-                cp,
+            return make(
                 "FAIL",
                 f"regret against the optimum {reg[j]:.4g} by step {r.trace.t[j]} exceeds "
                 f"G^2 (1 + ln t)/(2 lam) = {bound[j]:.4g} (G = {r.result.regret_G:.4g}; "
                 f"{r.order}, seed {r.seed})",
                 statistic=float(reg[j] / bound[j]),
-                threshold=1.0,
-                runs=len(runs),
                 at=r,
                 t=int(r.trace.t[j]),
             )
@@ -461,16 +433,11 @@ def regret_verdict(claim: RegretBound, cp: CertifiedProblem, runs: list[Run]) ->
             worst = (float(ratio[j]), r, j)
     assert worst is not None
     ratio, r, j = worst
-    return _make(
-        claim,
-        "bound",
-        cp,
+    return make(
         "PASS",
         f"regret at most {ratio:.2g} of G^2 (1 + ln t)/(2 lam) (worst: step {r.trace.t[j]}, "
         f"{r.order}, seed {r.seed}; {len(runs)} runs)",
         statistic=ratio,
-        threshold=1.0,
-        runs=len(runs),
         at=r,
         t=int(r.trace.t[j]),
     )
@@ -501,14 +468,12 @@ def invariance_verdict(
     pairs: list[tuple[Run, Trace, np.ndarray | None, float]],
 ) -> Verdict:
     """The verdict of an :class:`Invariance` from runs on the data and on their transform."""
+    make = partial(_make, claim, "invariance", cp)
     worst = 0.0
     for run, other, perm, c in pairs:
         a, b = run.trace, other
         if a.diverged_at != b.diverged_at:
-            return _make(
-                claim,
-                "invariance",
-                cp,
+            return make(
                 "FAIL",
                 f"not invariant to {claim.transform}: the weights stop being finite at step "
                 f"{a.diverged_at} on the data, at {b.diverged_at} on the transformed data "
@@ -548,10 +513,7 @@ def invariance_verdict(
                 f"{int(a.mistakes[k])} mistakes by step {a.t[k]} on the data, "
                 f"{int(b.mistakes[k])} on the transformed data"
             )
-        return _make(
-            claim,
-            "invariance",
-            cp,
+        return make(
             "FAIL",
             f"not invariant to {claim.transform}: {why} {where}",
             statistic=float(err.max()),
@@ -560,10 +522,7 @@ def invariance_verdict(
             at=run,
             t=int(a.t[k]),
         )
-    return _make(
-        claim,
-        "invariance",
-        cp,
+    return make(
         "PASS",
         f"the same mistakes and weights to {worst:.1e} (relative) on the transformed data "
         f"({len(pairs)} runs)",
@@ -577,6 +536,7 @@ def average_verdict(
     claim: Average, cp: CertifiedProblem, trace: Trace, steps: int
 ) -> Verdict | str:
     """The verdict of an :class:`Average` from a run that recorded every iterate."""
+    make = partial(_make, claim, "average", cp, threshold=RTOL, runs=1, at=trace)
     t = trace.t[:steps].astype(float)
     if trace.w_avg is not None and trace.b_avg is not None:
         W = np.column_stack([trace.w, trace.b])[:steps]
@@ -606,28 +566,16 @@ def average_verdict(
         hint = ""
         if np.all(err(means[other]) <= RTOL):
             hint = "; it is the mean of " + Average(iterates=other).label().rpartition(" ")[2]
-        return _make(
-            claim,
-            "average",
-            cp,
+        return make(
             "FAIL",
             f"its average is not the mean of its iterates: off by {e[j]:.2e} (relative) at step "
             f"{int(t[j])} ({where}){hint}",
             statistic=float(e[j]),
-            threshold=RTOL,
-            runs=1,
-            at=trace,
             t=int(t[j]),
         )
-    return _make(
-        claim,
-        "average",
-        cp,
+    return make(
         "PASS",
         f"the mean of its iterates to {e[j]:.1e} (relative) at each of the first {steps} steps "
         f"({where})",
         statistic=float(e[j]),
-        threshold=RTOL,
-        runs=1,
-        at=trace,
     )
