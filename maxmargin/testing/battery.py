@@ -227,7 +227,6 @@ class CertifiedProblem:
     hard : ExactSolution or None
         The certified hard margin (None: not separable in this intercept mode).
     meta : dict
-        What the generator knows.
 
     Examples
     --------
@@ -272,21 +271,16 @@ class CertifiedProblem:
         (0.1, True)
         """
         p, s = self.problem, self.problem.intercept_scaling
-        sq = self.data.row_norms() ** 2
-        if p.intercept == "none":
-            R = math.sqrt(float(sq.max(initial=0.0)))
-            u = np.array(self.soft.w, dtype=float)
-            gamma = math.nan if self.hard is None else 1.0 / float(np.linalg.norm(self.hard.w))
-        else:
-            R = math.sqrt(float(sq.max(initial=0.0)) + s * s)
-            u = np.append(self.soft.w, self.soft.b / s)
-            gamma = (
-                math.nan
-                if self.hard is None
-                else 1.0 / float(np.linalg.norm(np.append(self.hard.w, self.hard.b / s)))
-            )
+        bias = p.intercept != "none"
+
+        def z(sol: ExactSolution) -> np.ndarray:
+            return np.append(sol.w, sol.b / s) if bias else np.array(sol.w, dtype=float)
+
+        sq = float((self.data.row_norms() ** 2).max(initial=0.0))
+        R = math.sqrt(sq + s * s if bias else sq)
+        gamma = math.nan if self.hard is None else 1.0 / float(np.linalg.norm(z(self.hard)))
         m = p.margins(self.soft.w, self.soft.b)
-        return R, u, np.asarray(m, dtype=float).ravel(), gamma
+        return R, z(self.soft), np.asarray(m, dtype=float).ravel(), gamma
 
     def learner_for(self, learner: Any) -> Any:
         """``learner`` built for this problem as :func:`~maxmargin.testing.check_learner` builds it.
@@ -415,50 +409,27 @@ class Battery:
 def _specs(kind: str, data_seed: int, lam: float) -> tuple[ProblemSpec, ...]:
     quick = kind == "quick"
     n, d = (100, 5) if quick else (200, 10)
-    sep = {"margin": 0.1, "offset": 0.5}
+
+    def spec(data: str, seed: int, intercept: str, *opts: Any, dim: int = d) -> ProblemSpec:
+        return ProblemSpec(data, n, dim, data_seed + seed, intercept, lam, options=opts)
+
     out: list[ProblemSpec] = []
     for intercept in ("none", "augmented", "free"):
-        shifted = intercept != "none"  # a shift the bias can follow; through 0 for none
-        out.append(
-            ProblemSpec(
-                "separable",
-                n,
-                d,
-                data_seed,
-                intercept,
-                lam,
-                options=tuple((k, v if shifted or k != "offset" else 0.0) for k, v in sep.items()),
-            )
-        )
-        out.append(
-            ProblemSpec(
-                "gaussians",
-                n,
-                d,
-                data_seed + 1,
-                intercept,
-                lam,
-                options=(("separation", 2.0), ("shift", 1.5 if shifted else 0.0)),
-            )
-        )
+        shift = 0.0 if intercept == "none" else 1.0  # the bias can follow; through 0 for none
+        out.append(spec("separable", 0, intercept, ("margin", 0.1), ("offset", 0.5 * shift)))
+        out.append(spec("gaussians", 1, intercept, ("separation", 2.0), ("shift", 1.5 * shift)))
     base_sep, base_gauss = out[2], out[3]  # augmented
     for c in (1e-6, 1e6):
         out.append(replace(base_gauss, scale=c))
         if not quick:
             out.append(replace(base_sep, scale=c))
     if not quick:
-        out.append(
-            ProblemSpec(
-                "sparse", n, 2000, data_seed + 2, "augmented", lam, options=(("density", 0.01),)
-            )
-        )
+        out.append(spec("sparse", 2, "augmented", ("density", 0.01), dim=2000))
         out.append(replace(base_sep, n=n // 2, duplicated=True))
         out.append(replace(base_gauss, weighted=True))
-    disj = (("k", 2.0 if quick else 3.0), ("p", 0.25))
+    k = 2.0 if quick else 3.0
     for intercept in ("none",) if quick else ("none", "augmented"):
-        out.append(
-            ProblemSpec("disjunction", n, 2 * d, data_seed + 3, intercept, lam, options=disj)
-        )
+        out.append(spec("disjunction", 3, intercept, ("k", k), ("p", 0.25), dim=2 * d))
     return tuple(out)
 
 
@@ -578,9 +549,6 @@ def _write(cp: CertifiedProblem, path: Path) -> None:
     if cp.sample_weight is not None:
         arrays["sample_weight"] = cp.sample_weight
 
-    def savez(fh: Any) -> None:
-        np.savez(fh, **arrays)  # type: ignore[arg-type]
-
     doc = {
         **format_header("battery_problem"),
         "spec": json.loads(cp.spec.key()),
@@ -588,7 +556,8 @@ def _write(cp: CertifiedProblem, path: Path) -> None:
         "soft": cp.soft.to_dict(),
         "hard": None if cp.hard is None else cp.hard.to_dict(),
     }
-    atomic_write(path.with_suffix(".npz"), savez, durable=False)
+    npz = path.with_suffix(".npz")
+    atomic_write(npz, lambda fh: np.savez(fh, **arrays), durable=False)  # type: ignore[arg-type]
     atomic_write(path.with_suffix(".json"), dumps(doc, indent=1), durable=False)
 
 

@@ -32,9 +32,9 @@ from .verdict import (
     Run,
     Verdict,
     average_verdict,
+    drift,
     invariance_verdict,
     judge_runs,
-    mapped_back,
 )
 
 __all__ = ["check_learner", "assert_learner"]
@@ -161,11 +161,9 @@ def _battery(
 
 def _merge(skipped: list[tuple[str, str, str]]) -> tuple[tuple[str, str, str], ...]:
     """(claim, problems, reason): one row per claim and reason, the problems joined."""
-    rows: dict[tuple[str, str], list[str]] = {}
+    rows: dict[tuple[str, str], dict[str, None]] = {}  # the problems in order, each once
     for claim, problem, why in skipped:
-        rows.setdefault((claim, why), [])
-        if problem not in rows[(claim, why)]:
-            rows[(claim, why)].append(problem)
+        rows.setdefault((claim, why), {})[problem] = None
     return tuple((c, ", ".join(ps), why) for (c, why), ps in rows.items())
 
 
@@ -274,9 +272,7 @@ def _invariance(
         sample_weight=cp.sample_weight,
     )
     learner2 = template.build(problem2)
-    picked = [r for r in runs if r.order == "cyclic"][:1] + [
-        r for r in runs if r.order == "shuffle"
-    ][:1]
+    picked = [r for o in ("cyclic", "shuffle") for r in [x for x in runs if x.order == o][:1]]
     pairs = [(r, _trace(learner2, data2, cp, bat, r.order, r.seed), perm, c) for r in picked]
     verdict = invariance_verdict(claim, cp, pairs)
     if verdict.outcome == "FAIL" and verdict.t is not None and verdict.order is not None:
@@ -314,11 +310,8 @@ def _tie(
     order, seed, sw = str(v.order), int(v.seed or 0), cp.sample_weight
     a = run(learner, cp.data, epochs, order, seed, steps, sample_weight=sw)
     b = run(learner2, data2, epochs, order, seed, steps, sample_weight=sw)
-    w2, b2 = mapped_back(b, perm, c)
     k = len(steps)
-    scale = np.maximum(np.abs(a.w[:k]).max(axis=1), np.abs(a.b[:k]))
-    err = np.maximum(np.abs(w2[:k] - a.w[:k]).max(axis=1), np.abs(b2[:k] - a.b[:k]))
-    apart = (err > RTOL * np.where(scale > 0, scale, 1.0)) | (a.mistakes[:k] != b.mistakes[:k])
+    apart = (drift(a, b, perm, c)[:k] > RTOL) | (a.mistakes[:k] != b.mistakes[:k])
     if not apart.any():
         return None
     j = int(np.argmax(apart))
@@ -354,13 +347,7 @@ def _average(
     epochs = max(1, math.ceil(AVERAGE_STEPS / n))
     steps = np.arange(1, min(n * epochs, AVERAGE_STEPS) + 1)
     tr = run(
-        learner,
-        cp.data,
-        epochs=epochs,
-        order="shuffle",
-        seed=bat.seeds[0],
-        checkpoints=steps,
-        sample_weight=cp.sample_weight,
+        learner, cp.data, epochs, "shuffle", bat.seeds[0], steps, sample_weight=cp.sample_weight
     )
     return average_verdict(claim, cp, tr, len(steps))
 

@@ -15,11 +15,10 @@ from ..evaluation.comparison import Comparison, RunResult
 from ..evaluation.reference import Reference
 from ..exceptions import ParameterError
 from ..online.claims import claims_of, resolve_claims
-from ..online.protocol import PythonLearner
 from ..online.registry import LEARNERS
 from .battery import CertifiedProblem, ProblemSpec
 from .report import CheckReport, curve_of
-from .template import _Template
+from .template import _source, _Template
 from .verdict import Run, Verdict, judge_runs
 
 __all__ = ["comparison_verdicts"]
@@ -94,8 +93,7 @@ def comparison_verdicts(
         if isinstance(learner, str):
             skipped.append(("*", cp.name, learner))
         else:
-            source = learner.learner if isinstance(learner, PythonLearner) else learner
-            applies, na = resolve_claims(learner, claims_of(source))
+            applies, na = resolve_claims(learner, claims_of(_source(learner)))
             skipped += [(c.label(), cp.name, why) for c, why in na]
             if not applies and not na:
                 skipped.append(("*", cp.name, "it claims nothing"))

@@ -11,17 +11,9 @@ import numpy as np
 from ..exceptions import ParameterError
 from ..io.files import atomic_write
 from ..plotting import _mpl
-from .report import CheckReport, Curve
+from .report import CheckReport
 
 __all__ = ["plot_suboptimality"]
-
-
-def _curves(report: CheckReport, problem: str | None) -> tuple[str | None, list[Curve]]:
-    """The problem drawn (the first with a suboptimality when None) and its curves."""
-    drawable = [c for c in report.curves if c.subopt is not None or c.subopt_avg is not None]
-    if problem is None and drawable:
-        problem = drawable[0].problem
-    return problem, [c for c in drawable if c.problem == problem]
 
 
 def plot_suboptimality(
@@ -66,7 +58,10 @@ def plot_suboptimality(
     by_steps, by_time = fig.subplots(1, 2, sharey=True)
     drawn = 0
     for i, report in enumerate(reports):
-        problem, curves = _curves(report, problem)
+        drawable = [c for c in report.curves if c.subopt is not None or c.subopt_avg is not None]
+        if problem is None and drawable:  # the first problem with a suboptimality
+            problem = drawable[0].problem
+        curves = [c for c in drawable if c.problem == problem]
         style = _mpl.series_style(i)
         for j, c in enumerate(curves):
             avg = c.subopt_avg is not None if average is None else average

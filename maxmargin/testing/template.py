@@ -32,9 +32,7 @@ class _Template:
             # the problem sets these, as for a built-in instance
             skip = {"intercept", "intercept_scaling", getattr(self.cls, "problem_parameter", None)}
             self.params = {k: v for k, v in learner[1].items() if k not in skip}
-        elif isinstance(learner, str):
-            self.cls = learner_class(learner)
-        elif isinstance(learner, type):
+        elif isinstance(learner, (str, type)):
             self.cls = learner_class(learner)
         elif isinstance(learner, PythonLearner):
             self.obj = learner.learner
@@ -63,9 +61,7 @@ class _Template:
 
     def fixed_lam(self) -> float | None:
         """The lambda the learner's objective fixes (it has no problem_parameter), or None."""
-        if self.fixed == "lam":
-            return float(self.obj.lam)
-        return None
+        return float(self.obj.lam) if self.fixed == "lam" else None
 
     def build(self, problem: SVMProblem) -> OnlineLearner:
         """The learner for ``problem`` (ParameterError: it cannot be)."""

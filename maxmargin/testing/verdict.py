@@ -23,10 +23,7 @@ from ..online.orders import schedule
 from ..trace import Trace
 from .battery import CertifiedProblem
 
-__all__ = ["Verdict", "Run", "OUTCOMES", "ALPHA", "SLACK"]
-
-#: The outcomes of a verdict.
-OUTCOMES = ("PASS", "FAIL", "INCONCLUSIVE")
+__all__ = ["Verdict", "Run", "ALPHA", "SLACK"]
 
 #: One-sided level of the rate's interval.
 ALPHA = 0.01
@@ -61,7 +58,6 @@ class Verdict(io.Persistent):
     check : str
         ``"exponent"``, ``"constant"``, ``"bound"``, ``"invariance"`` or ``"average"``.
     problem : str
-        The battery problem's name.
     outcome : {"PASS", "FAIL", "INCONCLUSIVE"}
     reason : str
         One line: what the evidence shows (for a FAIL, the effect).
@@ -76,7 +72,6 @@ class Verdict(io.Persistent):
     order, seed : str and int, or None
         The run that shows the FAIL (or the worst one).
     t : int or None
-        Its checkpoint.
     reference : str
         The theorem.
     seconds : float
@@ -114,7 +109,6 @@ class Run:
     seed: int
     trace: Trace
     result: RunResult
-    extra: dict = field(default_factory=dict)
 
 
 def _make(
@@ -132,21 +126,11 @@ def _diverged(claim: Claim, check: str, cp: CertifiedProblem, runs: list[Run]) -
     for r in runs:
         at = r.trace.diverged_at
         if at is not None:
-            return _make(
-                claim,
-                check,
-                cp,
-                "FAIL",
-                f"the weights are not finite from step {at} ({r.order}, seed {r.seed}): it "
-                "diverges",
-                runs=len(runs),
-                at=r,
-                t=int(at),
+            why = (
+                f"the weights are not finite from step {at} ({r.order}, seed {r.seed}): it diverges"
             )
+            return _make(claim, check, cp, "FAIL", why, runs=len(runs), at=r, t=int(at))
     return None
-
-
-# --------------------------------------------------------------------------- rates
 
 
 def _slope(t: np.ndarray, gap: np.ndarray, floor: float) -> tuple[float, float] | None:
@@ -206,13 +190,7 @@ def _exponent(claim: Rate, cp: CertifiedProblem, runs: list[Run]) -> Verdict:
     slow = max(fits, key=lambda f: f[0])
     claimed = f"t^{a:g}" + (" log t" if k == 1 else (f" log^{k} t" if k else ""))
     where = f"{S} runs, t from {int(math.sqrt(runs[0].result.t[-1]))} to {runs[0].result.t[-1]}"
-    common = {
-        "statistic": mean,
-        "interval": (lo, hi),
-        "threshold": threshold,
-        "runs": S,
-        "at": slow[2],
-    }
+    make = partial(make, statistic=mean, interval=(lo, hi), threshold=threshold, runs=S, at=slow[2])
     if lo > threshold:
         effect = (
             "F - F* stops falling: it converges to a point that is not the optimum"
@@ -224,20 +202,17 @@ def _exponent(claim: Rate, cp: CertifiedProblem, runs: list[Run]) -> Verdict:
             f"{effect}: fitted exponent {mean:+.2f} (interval [{lo:+.2f}, {hi:+.2f}], {where}) "
             f"above the allowance {threshold:+.2f} of {claimed}; slowest: {slow[2].order} "
             f"seed {slow[2].seed} ({slow[0]:+.2f})",
-            **common,
         )
     if hi <= threshold:
         return make(
             "PASS",
             f"fitted exponent {mean:+.2f} (interval [{lo:+.2f}, {hi:+.2f}], {where}) within the "
             f"allowance {threshold:+.2f} of {claimed}",
-            **common,
         )
     return make(
         "INCONCLUSIVE",
         f"fitted exponent {mean:+.2f}: its interval [{lo:+.2f}, {hi:+.2f}] ({where}) contains the "
         f"allowance {threshold:+.2f} of {claimed}; more seeds or steps would decide",
-        **common,
     )
 
 
@@ -248,8 +223,7 @@ def _constant(claim: Rate, cp: CertifiedProblem, runs: list[Run]) -> Verdict | N
         return None  # no G here (weights, a projection without one): nothing to check
     t = runs[0].result.t
     V = np.array([np.asarray(r.result.subopt_avg, float) for r in runs])  # (S, k)
-    lam = cp.problem.lam
-    bound = max(G) ** 2 * (1.0 + np.log(t)) / (2.0 * lam * t)
+    bound = max(G) ** 2 * (1.0 + np.log(t)) / (2.0 * cp.problem.lam * t)
     S, K = V.shape
     mean = V.mean(axis=0)
     se = V.std(axis=0, ddof=1) / math.sqrt(S)
@@ -274,9 +248,6 @@ def _constant(claim: Rate, cp: CertifiedProblem, runs: list[Run]) -> Verdict | N
     )
 
 
-# --------------------------------------------------------------------------- bounds
-
-
 def _counts(trace: Trace) -> np.ndarray:
     """``counts[k, i]``: the visits of example ``i`` among the first ``t[k]`` steps."""
     idx = schedule(trace.n, trace.epochs, trace.order, int(trace.seed or 0))
@@ -291,17 +262,14 @@ def _counts(trace: Trace) -> np.ndarray:
 
 
 def _pa_bound(
-    form: str, C: float, R: float, counts: np.ndarray, m: np.ndarray, un: float
+    form: str, C: float, R2: float, counts: np.ndarray, m: np.ndarray, un: float
 ) -> np.ndarray:
     """Crammer et al.'s PA-I / PA-II bound at the best scale ``c`` of ``u``, (k,)."""
     top = float(np.max(np.abs(m), initial=0.0)) or 1.0
     grid = np.geomspace(1e-6, 1e6, 241) / top
     H = np.maximum(0.0, 1.0 - np.outer(m, grid))  # (n, g)
-    if form == "pa1":
-        B = max(R * R, 1.0 / C) * ((grid * un) ** 2 + 2.0 * C * (counts @ H))
-    else:
-        B = (R * R + 0.5 / C) * ((grid * un) ** 2 + 2.0 * C * (counts @ (H * H)))
-    return B.min(axis=1)
+    loss = counts @ H if form == "pa1" else counts @ (H * H)
+    return (R2 * ((grid * un) ** 2 + 2.0 * C * loss)).min(axis=1)
 
 
 def _mistake_bound(
@@ -342,17 +310,14 @@ def _mistake_bound(
             bound, _ = best_scale_mistake_bound(m, _counts(tr), Rt * float(np.linalg.norm(u)))
         return np.asarray(bound, float), "the general bound"
     C = float(getattr(learner, "C", math.nan))
+    if claim.form != "pa":  # PA-I's and PA-II's R^2
+        R2 = max(R * R, 1.0 / C) if claim.form == "pa1" else R * R + 0.5 / C
     if claim.form == "pa" or claim.data == "separable":
-        b = (R / gamma) ** 2
-        if claim.form == "pa1":
-            b = max(R * R, 1.0 / C) / gamma**2
-        elif claim.form == "pa2":
-            b = (R * R + 0.5 / C) / gamma**2
+        b = (R / gamma) ** 2 if claim.form == "pa" else R2 / gamma**2
         return np.full(k, b), f"Crammer et al.'s {b:.4g}"
-    bound = _pa_bound(claim.form, C, R, _counts(tr), m, float(np.linalg.norm(u)))
+    bound = _pa_bound(claim.form, C, R2, _counts(tr), m, float(np.linalg.norm(u)))
     if cp.separable:
-        sep = (max(R * R, 1.0 / C) if claim.form == "pa1" else R * R + 0.5 / C) / gamma**2
-        bound = np.minimum(bound, sep)
+        bound = np.minimum(bound, R2 / gamma**2)
     return bound, "Crammer et al.'s bound"
 
 
@@ -456,10 +421,13 @@ def judge_runs(
     return None
 
 
-def mapped_back(tr: Trace, perm: np.ndarray | None, c: float) -> tuple[np.ndarray, np.ndarray]:
-    """The weights and biases of a run on transformed data, in the data's features and units."""
-    w = tr.w / c if perm is None else (tr.w / c)[:, np.argsort(perm)]
-    return w, tr.b / (c * c)
+def drift(a: Trace, b: Trace, perm: np.ndarray | None, c: float) -> np.ndarray:
+    """Per checkpoint, how far (relative) ``b``, on transformed data, mapped back, is from ``a``."""
+    w = b.w / c if perm is None else (b.w / c)[:, np.argsort(perm)]
+    with np.errstate(invalid="ignore", over="ignore"):  # a diverged run's tail is masked
+        scale = np.maximum(np.abs(a.w).max(axis=1), np.abs(a.b))
+        err = np.maximum(np.abs(w - a.w).max(axis=1), np.abs(b.b / (c * c) - a.b))
+        return err / np.where(scale > 0, scale, 1.0)
 
 
 def invariance_verdict(
@@ -468,7 +436,7 @@ def invariance_verdict(
     pairs: list[tuple[Run, Trace, np.ndarray | None, float]],
 ) -> Verdict:
     """The verdict of an :class:`Invariance` from runs on the data and on their transform."""
-    make = partial(_make, claim, "invariance", cp)
+    make = partial(_make, claim, "invariance", cp, runs=len(pairs))
     worst = 0.0
     for run, other, perm, c in pairs:
         a, b = run.trace, other
@@ -478,25 +446,19 @@ def invariance_verdict(
                 f"not invariant to {claim.transform}: the weights stop being finite at step "
                 f"{a.diverged_at} on the data, at {b.diverged_at} on the transformed data "
                 f"({run.order}, seed {run.seed})",
-                runs=len(pairs),
                 at=run,
             )
         finite = a.t < (a.diverged_at or a.t[-1] + 1)  # both diverge alike: their finite prefix
-        w, bb = mapped_back(b, perm, c)
-        with np.errstate(invalid="ignore", over="ignore"):  # a diverged run's tail is masked
-            scale = np.maximum(np.abs(a.w).max(axis=1), np.abs(a.b))
-            scale = np.where(scale > 0, scale, 1.0)
-            err = np.maximum(np.abs(w - a.w).max(axis=1), np.abs(bb - a.b)) / scale
-        err = np.where(finite, err, 0.0)
-        drift = np.nonzero(err > RTOL)[0]
+        err = np.where(finite, drift(a, b, perm, c), 0.0)
+        drifts = np.nonzero(err > RTOL)[0]
         diff = np.nonzero((a.mistakes != b.mistakes) & finite)[0]
-        if not (diff.size or drift.size):
+        if not (diff.size or drifts.size):
             worst = max(worst, float(err.max(initial=0.0)))
             continue
-        k = int(min(diff[:1].tolist() + drift[:1].tolist()))  # the first sign of either
+        k = int(min(diff[:1].tolist() + drifts[:1].tolist()))  # the first sign of either
         where = f"({run.order}, seed {run.seed})"
-        if drift.size and (not diff.size or drift[0] < diff[0]):
-            j = int(drift[0])
+        if drifts.size and (not diff.size or drifts[0] < diff[0]):
+            j = int(drifts[0])
             why = (
                 f"rounding errors grow along the run: the weights drift apart from the "
                 f"transformed run's (mapped back) from step {a.t[j]} ({err[j]:.1e} relative, "
@@ -518,7 +480,6 @@ def invariance_verdict(
             f"not invariant to {claim.transform}: {why} {where}",
             statistic=float(err.max()),
             threshold=RTOL,
-            runs=len(pairs),
             at=run,
             t=int(a.t[k]),
         )
@@ -528,7 +489,6 @@ def invariance_verdict(
         f"({len(pairs)} runs)",
         statistic=worst,
         threshold=RTOL,
-        runs=len(pairs),
     )
 
 
