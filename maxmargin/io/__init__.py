@@ -1,10 +1,7 @@
 """Persistence, in one place: results declare their fields; io writes and reads them.
 
-:mod:`~maxmargin.io.schema` (declarations, :func:`to_dict` / :func:`from_dict`),
-:mod:`~maxmargin.io.document` (:class:`Persistent`, :func:`save_pair`),
-:mod:`~maxmargin.io.rows`, :mod:`~maxmargin.io.tables`, :mod:`~maxmargin.io.json`
-(the strict sanitiser, the ``format`` header), :mod:`~maxmargin.io.files` (atomic
-writes, output checks). docs/contributing.md ("Adding a result") shows a result declared.
+Declarations in :mod:`~maxmargin.io.schema`, files in :mod:`~maxmargin.io.document`;
+docs/contributing.md ("Adding a result") shows a result declared.
 """
 
 from . import schema

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import fnmatch
+import itertools
 import json
 import os
 import re
@@ -48,22 +49,15 @@ _pending: set[str] = set()
 _lock = threading.Lock()
 
 
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-_UMASK = _umask()
+_UMASK = os.umask(0o022)  # read, then set back: os has no getter
+os.umask(_UMASK)
 
 
 def display(path: object) -> str:
     """``path`` as printable text: bytes a file name holds that are not UTF-8 become U+FFFD."""
-    return (
-        os.fsencode(os.fspath(path)).decode("utf-8", "replace")
-        if isinstance(path, (str, os.PathLike))
-        else str(path)
-    )
+    if isinstance(path, (str, os.PathLike)):
+        return os.fsencode(os.fspath(path)).decode("utf-8", "replace")
+    return str(path)
 
 
 def _why(e: OSError) -> str:
@@ -237,9 +231,6 @@ def check_output_dir(target: str | Path, option: str = "--out", *, force: bool =
     return path
 
 
-# --------------------------------------------------------------------------- the marker
-
-
 def mark_output_dir(out: str | Path, command: str, files: Iterable[str]) -> None:
     """Write ``out/.maxmargin``: the command, and each file it wrote with its size and time."""
     out = Path(out)
@@ -249,19 +240,9 @@ def mark_output_dir(out: str | Path, command: str, files: Iterable[str]) -> None
         with contextlib.suppress(OSError):
             st = os.lstat(out / name)
             stats[name] = [st.st_size, st.st_mtime_ns]
-    atomic_write(
-        out / MARKER,
-        json.dumps(
-            {
-                **format_header("output_dir"),
-                "written_by": f"maxmargin {command}",
-                "files": names,
-                "stats": stats,
-            },
-            indent=1,
-        )
-        + "\n",
-    )
+    by = f"maxmargin {command}"
+    doc = {**format_header("output_dir"), "written_by": by, "files": names, "stats": stats}
+    atomic_write(out / MARKER, json.dumps(doc, indent=1) + "\n")
 
 
 def _inside_name(name: object) -> PurePosixPath | None:
@@ -306,8 +287,6 @@ def _trusted(out: Path) -> set[str]:
             ok.add(name)
     return ok
 
-
-# --------------------------------------------------------------------------- staging
 
 #: In a commit folder: the files of the previous run to delete once the new ones are in.
 _STALE = ".maxmargin-stale"
@@ -417,10 +396,9 @@ class OutputPlan:
         out = self.folder
         created = [p for p in (out, *out.parents) if not p.exists()]
         make_dir(out)
+        pre = f".stage.{os.getpid()}."
         try:
-            stage = Path(
-                tempfile.mkdtemp(prefix=f".stage.{os.getpid()}.", suffix=_TMP_SUFFIX, dir=out)
-            )
+            stage = Path(tempfile.mkdtemp(prefix=pre, suffix=_TMP_SUFFIX, dir=out))
         except OSError as e:
             raise OutputError(f"{display(out)}: cannot write into it: {_why(e)}") from None
         with _lock:
@@ -439,8 +417,6 @@ class OutputPlan:
             with _lock:
                 _pending.discard(str(stage))
 
-
-# --------------------------------------------------------------------------- the check
 
 #: A file name that fits each file option, suggested when a directory is given.
 _EXAMPLES = {"--csv": "result.csv", "--liblinear-model": "model.txt", "--animate": "animation.gif"}
@@ -481,22 +457,20 @@ def check_outputs(
         if path is not None:
             targets[option] = path
     out = None if folder is None else check_output_dir(folder, "--out", force=force)
-    _check_files(targets, out)
-    keep = _check_inputs(targets, out, list(writes), inputs)
+    real = {k: _real(p) for k, p in targets.items()}
+    _check_files(targets, real, out)
+    keep = _check_inputs(targets, real, out, list(writes), inputs)
     return OutputPlan(command, out, frozenset(keep))
 
 
-def _check_files(targets: dict[str, Path], out: Path | None) -> None:
+def _check_files(targets: dict[str, Path], real: dict[str, Path], out: Path | None) -> None:
     """Refuse two file options naming one file, or one inside the folder."""
-    real = {k: _real(p) for k, p in targets.items()}
-    options = list(real)
-    for i, a in enumerate(options):
-        for b in options[i + 1 :]:
-            if _same_file(real[a], real[b]):
-                raise OutputError(
-                    f"{a} {display(targets[a])} and {b} {display(targets[b])} name the same "
-                    "file: one would be lost; give each its own"
-                )
+    for a, b in itertools.combinations(real, 2):
+        if _same_file(real[a], real[b]):
+            raise OutputError(
+                f"{a} {display(targets[a])} and {b} {display(targets[b])} name the same "
+                "file: one would be lost; give each its own"
+            )
     if out is None:
         return
     root = _real(out)
@@ -510,12 +484,12 @@ def _check_files(targets: dict[str, Path], out: Path | None) -> None:
 
 def _check_inputs(
     targets: dict[str, Path],
+    real: dict[str, Path],
     out: Path | None,
     writes: list[str],
     inputs: Iterable[tuple[str, str | Path | None]],
 ) -> set[Path]:
     """Refuse an output that would overwrite an input; return the inputs inside ``out``."""
-    real = {k: _real(p) for k, p in targets.items()}
     root = None if out is None else _real(out)
     keep = set()
     for what, source in inputs:
