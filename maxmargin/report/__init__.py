@@ -128,18 +128,12 @@ def write_report(
     Examples
     --------
     >>> import tempfile
-    >>> from maxmargin import compare, make_separable, regularization_path
-    >>> data = make_separable(30, 2, seed=0)
-    >>> cmp = compare(data, learners=["pegasos"], lam=0.1, epochs=2)
+    >>> from maxmargin import compare, make_separable
+    >>> cmp = compare(make_separable(30, 2, seed=0), learners=["pegasos"], lam=0.1, epochs=2)
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     names = [p.name for p in write_report(cmp, tmp, formats=("png",))]
     >>> names[:4], "suboptimality.png" in names
     (['report.md', 'report.json', 'checkpoints.csv', 'table.tex'], True)
-    >>> ep = regularization_path(data, exact=True)
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     names = [p.name for p in write_report(ep, tmp, figures=False)]
-    >>> names
-    ['report.md', 'report.json', 'breakpoints.csv', 'table.tex']
     """
     kind = _kind(result)
     unknown = sorted(set(options) - set(kind.options))

@@ -148,19 +148,7 @@ def _verdicts(cmp: Comparison) -> list[str]:
 
 
 def markdown(cmp: Comparison) -> str:
-    """A Markdown report: the reference, one row per learner x order, the notes.
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> from maxmargin import compare, make_separable
-    >>> cmp = compare(make_separable(30, 2, seed=0), learners=["pegasos"], lam=0.1)
-    >>> markdown(cmp).startswith("#")
-    True
-    """
+    """A Markdown report: the reference, one row per learner x order, the notes."""
     p = cmp.problem
     others = [f"`{ref.intercept}`" for ref in cmp.references[1:]]
     lines = [
