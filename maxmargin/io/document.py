@@ -1,14 +1,7 @@
 """What every result inherits from its declarations: its files, with and without its data.
 
-:class:`Persistent` gives a result declared as in :mod:`maxmargin.io.schema` its JSON
-document (``to_dict``, ``to_json``, ``from_json``), its tables (``to_csv``, ``to_frame``,
-``to_latex``, from its ``TABLE`` / ``CSV`` declarations) and the two moves between a
-result and what a file keeps: ``without_data()`` (exactly what a file holds) and
-``with_data(data)`` (what the data let be recomputed: a re-certification). A result read
-without its data is the same class, its data-dependent (transient) fields absent.
-
-:func:`save_pair` / :func:`load_pair`: a result whose arrays go to ``.npz`` (no pickles)
-and the rest to ``.json`` beside it (a trace).
+:class:`Persistent` (JSON, tables, ``without_data`` / ``with_data``) and :func:`save_pair`
+/ :func:`load_pair` (arrays in ``.npz`` beside the JSON). See ``docs/contributing.md``.
 """
 
 from __future__ import annotations
@@ -32,20 +25,8 @@ __all__ = ["Persistent", "save_pair", "load_pair"]
 class Persistent:
     """The files of a result, from the fields it declares (the mixin every result derives).
 
-    A result is a frozen dataclass deriving from this class; it declares its fields
-    (:func:`~maxmargin.io.persist`, :func:`~maxmargin.io.transient`) and, as class
-    attributes:
-
-    - ``FORMAT``: its document kind (:data:`maxmargin.io.json.FORMATS` holds the
-      version); None for a result that lives only inside another's document;
-    - ``COMPUTED``: properties written for the readers of the file (``jq .certified``),
-      never read back: they are recomputed from the fields;
-    - ``TABLE`` (markdown, LaTeX) and ``CSV`` (``to_csv``, ``to_frame``; default
-      ``TABLE``): :class:`~maxmargin.io.Table` declarations;
-    - ``LAYOUT`` (rare): a :class:`~maxmargin.io.Layout` for keys that are not one field
-      each.
-
-    It overrides :meth:`with_data` when the data let something be recomputed.
+    Its class attributes ``FORMAT``, ``COMPUTED``, ``LAYOUT``, ``TABLE`` and ``CSV`` are
+    described in ``docs/contributing.md`` ("Adding a result").
     """
 
     FORMAT: ClassVar[str | None] = None
@@ -60,18 +41,13 @@ class Persistent:
         Returns
         -------
         dict
-            ``format`` and ``maxmargin_version`` (when the class has a ``FORMAT``), one
-            key per field, then the ``COMPUTED`` keys (docs/formats.md lists each
-            document's keys).
+            ``format`` and ``maxmargin_version``, one key per field, the ``COMPUTED`` keys.
 
         Examples
         --------
         >>> from maxmargin import Dataset, SVMProblem
-        >>> SVMProblem(Dataset([[1.0], [-1.0]], [1, -1]), hard=True).to_dict()
-        ... # doctest: +NORMALIZE_WHITESPACE
-        {'data': 'data', 'n': 2, 'd': 1, 'feature_names': None, 'C': 'inf', 'lam': 0.0,
-         'hard': True, 'intercept': 'free', 'intercept_scaling': 1.0, 'weights': None,
-         'loss': 'hinge'}
+        >>> SVMProblem(Dataset([[1.0], [-1.0]], [1, -1]), hard=True).to_dict()["C"]
+        'inf'
         """
         head = format_header(self.FORMAT) if self.FORMAT else {}
         return {**head, **to_dict(self)}
@@ -103,10 +79,7 @@ class Persistent:
     def from_json(cls, source: Any, data: Any = None, **kw: Any) -> Self:
         """Read what :meth:`to_json` wrote; with ``data``, recompute what they allow.
 
-        A file is not a proof: without the data, the result is the file's word (the same
-        class, its data-dependent fields absent: what needs them says so in one line);
-        with them, :meth:`with_data` recomputes (a solution's certificate, from the data,
-        with numpy).
+        A file is not a proof: without the data, the result is the file's word.
 
         Parameters
         ----------
@@ -120,12 +93,6 @@ class Persistent:
         Returns
         -------
         the class
-
-        Raises
-        ------
-        DataError
-            No file, not JSON, another kind of document or version (the message names
-            the loader), a key missing or holding a value of the wrong kind.
 
         Examples
         --------
@@ -150,8 +117,6 @@ class Persistent:
     def with_data(self, data: Any) -> Self:
         """The result on ``data``, recomputing what the data allow (overridden).
 
-        A result that overrides it may take keyword options (``tol=``, ``holdout=``).
-
         Parameters
         ----------
         data : Dataset
@@ -159,11 +124,6 @@ class Persistent:
         Returns
         -------
         the class
-
-        Raises
-        ------
-        ParameterError
-            The class has nothing to recompute from data.
 
         Examples
         --------
@@ -209,16 +169,10 @@ class Persistent:
 
         Examples
         --------
-        >>> from dataclasses import dataclass
-        >>> @dataclass(frozen=True)
-        ... class Scores(Persistent):
-        ...     TABLE = tables.Table(lambda s: [{"C": c} for c in s.C],
-        ...                          [tables.Column("C", "C", ".1e")])
-        ...     C: tuple
-        >>> print(Scores((0.1, 10.0)).to_csv(), end="")
-        C
-        0.1
-        10.0
+        >>> from maxmargin import Dataset, regularization_path
+        >>> p = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), C=[0.1, 10.0])
+        >>> p.to_csv().splitlines()[0][:12]
+        'C,lam,b,w[0]'
         """
         return tables.csv(self._table("CSV"), self, None if file is None else Path(file))
 
@@ -231,13 +185,9 @@ class Persistent:
 
         Examples
         --------
-        >>> from dataclasses import dataclass
-        >>> @dataclass(frozen=True)
-        ... class Scores(Persistent):
-        ...     TABLE = tables.Table(lambda s: [{"C": c} for c in s.C],
-        ...                          [tables.Column("C", "C", ".1e")])
-        ...     C: tuple
-        >>> Scores((0.1, 10.0)).to_frame()["C"].tolist()
+        >>> from maxmargin import Dataset, regularization_path
+        >>> p = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), C=[0.1, 10.0])
+        >>> p.to_frame()["C"].tolist()
         [0.1, 10.0]
         """
         return tables.frame(self._table("CSV"), self)
@@ -256,14 +206,10 @@ class Persistent:
 
         Examples
         --------
-        >>> from dataclasses import dataclass
-        >>> @dataclass(frozen=True)
-        ... class Scores(Persistent):
-        ...     TABLE = tables.Table(lambda s: [{"C": c} for c in s.C],
-        ...                          [tables.Column("C", "C", ".1e")])
-        ...     C: tuple
-        >>> print(Scores((0.1, 10.0)).to_latex().splitlines()[4])
-        $1.0\times10^{-1}$ \\
+        >>> from maxmargin import Dataset, regularization_path
+        >>> p = regularization_path(Dataset([[1.0], [-1.0]], [1, -1]), C=[0.1, 10.0])
+        >>> p.to_latex().splitlines()[1]
+        '\\toprule'
         """
         return tables.latex(self._table("TABLE"), self, None if file is None else Path(file))
 
@@ -279,30 +225,7 @@ def _array_fields(cls: type) -> list[tuple[dataclasses.Field, Spec, str, bool]]:
 
 
 def save_pair(obj: Persistent, stem: str | os.PathLike[str]) -> tuple[Path, Path]:
-    """``<stem>.npz`` (the result's arrays, no pickles) and ``<stem>.json`` (the rest).
-
-    The arrays are written by numpy as they are (dtype and shape kept exactly), never
-    turned into JSON lists; a dict of arrays (:class:`~maxmargin.io.Arrays`) as one
-    array ``<key>_<name>`` each.
-
-    Parameters
-    ----------
-    obj : Persistent
-        A result with a ``FORMAT``.
-    stem : str or path-like
-        The files' common name without suffix.
-
-    Returns
-    -------
-    (Path, Path)
-        The ``.npz`` and the ``.json`` (indented by 2); the JSON's ``arrays`` key, after
-        the fields and before the ``COMPUTED`` keys, lists the ``.npz``'s arrays.
-
-    Raises
-    ------
-    DataError
-        An array of dtype object (it cannot be saved without a pickle).
-    """
+    """``<stem>.npz`` (the result's arrays, no pickles) and ``<stem>.json`` (the rest)."""
     stem = Path(stem)
     fields = _array_fields(type(obj))
     arrays: dict[str, np.ndarray] = {}
@@ -325,25 +248,7 @@ def save_pair(obj: Persistent, stem: str | os.PathLike[str]) -> tuple[Path, Path
 
 
 def load_pair(cls: type[Persistent], stem: str | os.PathLike[str]) -> Any:
-    """Read what :func:`save_pair` wrote: the arrays exactly as stored (dtypes kept).
-
-    Parameters
-    ----------
-    cls : type
-        The result's class.
-    stem : str or path-like
-        The files' common name without suffix.
-
-    Returns
-    -------
-    cls
-
-    Raises
-    ------
-    DataError
-        A file missing or unreadable, the JSON not a document of ``cls``, a field
-        malformed, an array the class needs missing from the ``.npz``.
-    """
+    """Read what :func:`save_pair` wrote: the arrays exactly as stored (dtypes kept)."""
     stem = Path(stem)
     npz, js = stem.with_name(stem.name + ".npz"), stem.with_name(stem.name + ".json")
     for p in (js, npz):

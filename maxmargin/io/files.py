@@ -1,26 +1,16 @@
 """Outputs: checked before the work starts, written atomically, folders swapped whole.
 
-Every file maxmargin writes (JSON, ``.npz``, Markdown, figures) goes through
-:func:`atomic_write`: the bytes go to a temporary file in the target's own directory,
-which is flushed, synced and renamed over the target with ``os.replace`` (atomic on POSIX
-and Windows). A crash, a full disk or Ctrl-C therefore leaves the old file or the new
-one, never a 0-byte or half-written file. The temporary files carry the writer's process
-id in their name, so a supervising process can remove what a killed child left
-(:func:`remove_temporaries`).
-
-A command's report folder is written the same way, as a whole (:meth:`OutputPlan.staged`):
-into a staging folder inside it, swapped in at the end; an interrupted command leaves the
-old folder, or the complete new one.
-
-The command line checks every output of a command with :func:`check_outputs` before it
-loads data or computes anything: each file (:func:`check_output_file`), the folder
-(:func:`check_output_dir`), and that no output is an input or another output.
+Every file goes through :func:`atomic_write` (a temporary file in the target's directory,
+renamed over it); temporaries carry the writer's pid so a supervisor can remove what a
+killed child left. A report folder is staged and swapped in (:meth:`OutputPlan.staged`).
+:func:`check_outputs` checks every output before data are loaded (``docs/bad-input.md``).
 """
 
 from __future__ import annotations
 
 import contextlib
 import fnmatch
+import itertools
 import json
 import os
 import re
@@ -59,39 +49,15 @@ _pending: set[str] = set()
 _lock = threading.Lock()
 
 
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-_UMASK = _umask()
+_UMASK = os.umask(0o022)  # read, then set back: os has no getter
+os.umask(_UMASK)
 
 
 def display(path: object) -> str:
-    r"""``path`` as printable text: bytes a file name holds that are not UTF-8 become U+FFFD.
-
-    Python keeps such bytes as lone surrogates (``surrogateescape``), which a UTF-8
-    stream or file refuses; every name maxmargin prints or writes goes through here.
-
-    Parameters
-    ----------
-    path : str or Path
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> display("caf\udce9.csv")
-    'caf\ufffd.csv'
-    """
-    return (
-        os.fsencode(os.fspath(path)).decode("utf-8", "replace")
-        if isinstance(path, (str, os.PathLike))
-        else str(path)
-    )
+    """``path`` as printable text: bytes a file name holds that are not UTF-8 become U+FFFD."""
+    if isinstance(path, (str, os.PathLike)):
+        return os.fsencode(os.fspath(path)).decode("utf-8", "replace")
+    return str(path)
 
 
 def _why(e: OSError) -> str:
@@ -101,39 +67,10 @@ def _why(e: OSError) -> str:
 def atomic_write(
     path: str | Path, data: str | bytes | Callable[[IO[bytes]], object], *, durable: bool = True
 ) -> Path:
-    r"""Write ``data`` to ``path`` through a temporary file and ``os.replace``.
+    """Write ``data`` to ``path`` through a temporary file and ``os.replace``.
 
-    The one writer of maxmargin's output files: a reader sees the old file or the new one,
-    never half of one; Ctrl-C (see :func:`remove_temporaries`) leaves no temporary file.
-
-    Parameters
-    ----------
-    path : str or Path
-        The target; its directory must exist. An existing file keeps its permissions.
-    data : str, bytes or callable
-        The content (``str`` is encoded as UTF-8), or a function that writes into the
-        binary file object it is given (``np.savez``, ``Figure.savefig``).
-    durable : bool, default True
-        fsync before the rename, so that the new content survives a power cut too
-        (a study's cell records skip it: 5 ms a file, and a torn record just runs again).
-
-    Returns
-    -------
-    Path
-        ``path``.
-
-    Raises
-    ------
-    OutputError
-        The directory is missing or not writable, the target is a directory or not a
-        regular file, or the disk is full; no temporary file is left behind.
-
-    Examples
-    --------
-    >>> import tempfile, pathlib
-    >>> f = pathlib.Path(tempfile.mkdtemp()) / "note.txt"
-    >>> atomic_write(f, "hello\n").read_text()
-    'hello\n'
+    A reader sees the old file or the new one, never half of one. ``durable=False`` skips
+    the fsync (a study's cell records: 5 ms a file, and a torn record just runs again).
     """
     path = Path(path)
     shown = display(path)
@@ -141,12 +78,7 @@ def atomic_write(
         raise OutputError(f"{shown}: is a directory, not a file")
     if path.exists() and not path.is_file():
         raise OutputError(f"{shown}: not a regular file (a device or a pipe); write to a file")
-    try:
-        fd, tmp = tempfile.mkstemp(
-            prefix=f".{path.name}.{os.getpid()}.", suffix=_TMP_SUFFIX, dir=path.parent
-        )
-    except OSError as e:
-        raise OutputError(f"{shown}: cannot write into {display(path.parent)}: {_why(e)}") from None
+    fd, tmp = _mkstemp(path.parent, path.name, shown)
     with _lock:
         _pending.add(tmp)
     try:
@@ -163,13 +95,11 @@ def atomic_write(
         mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else 0o666 & ~_UMASK
         os.chmod(tmp, mode)
         os.replace(tmp, path)
-    except OSError as e:
+    except BaseException as e:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
-        raise OutputError(f"{shown}: cannot write: {_why(e)}") from None
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+        if isinstance(e, OSError):
+            raise OutputError(f"{shown}: cannot write: {_why(e)}") from None
         raise
     finally:
         with _lock:
@@ -178,18 +108,7 @@ def atomic_write(
 
 
 def remove_temporaries(dirs: Iterable[str | Path] = (), pid: int | None = None) -> None:
-    """Delete unfinished temporary files: this process's, or those of ``pid`` in ``dirs``.
-
-    A staging folder (:meth:`OutputPlan.staged`) goes too, unless its commit had begun:
-    that one is finished, so the report folder is the old one or the complete new one.
-
-    Parameters
-    ----------
-    dirs : iterable of str or Path
-        Directories to search for ``pid``'s temporary files and staging folders.
-    pid : int, optional
-        A (killed) writer's process id; default: only this process's pending files.
-    """
+    """Delete unfinished temporary files: this process's, or those of ``pid`` in ``dirs``."""
     with _lock:
         mine = list(_pending)
         _pending.clear()
@@ -202,14 +121,18 @@ def remove_temporaries(dirs: Iterable[str | Path] = (), pid: int | None = None) 
             _clean(leftover)
 
 
-def _probe(directory: Path, shown: str) -> None:
-    """Create and delete a file in ``directory``: the only reliable writability test."""
+def _mkstemp(directory: Path, name: str, shown: str) -> tuple[int, str]:
+    """A temporary file of ours in ``directory``, or a one-line OutputError naming ``shown``."""
     try:
-        fd, tmp = tempfile.mkstemp(
-            prefix=f".probe.{os.getpid()}.", suffix=_TMP_SUFFIX, dir=directory
-        )
+        pre = f".{name}.{os.getpid()}."
+        return tempfile.mkstemp(prefix=pre, suffix=_TMP_SUFFIX, dir=directory)
     except OSError as e:
         raise OutputError(f"{shown}: cannot write into {display(directory)}: {_why(e)}") from None
+
+
+def _probe(directory: Path, shown: str) -> None:
+    """Create and delete a file in ``directory``: the only reliable writability test."""
+    fd, tmp = _mkstemp(directory, "probe", shown)
     os.close(fd)
     os.unlink(tmp)
 
@@ -217,35 +140,7 @@ def _probe(directory: Path, shown: str) -> None:
 def check_output_file(
     target: str | Path, option: str = "output", example: str = "result.json"
 ) -> Path | None:
-    """Check, before any work, that ``target`` can be written as a file.
-
-    Parameters
-    ----------
-    target : str or Path
-        A file path, or ``"-"`` (stdout: nothing to check).
-    option : str
-        The option's name for the message (``"--json"``).
-    example : str
-        A file name that fits the option, suggested when ``target`` is a directory
-        (``"animation.gif"`` for a GIF option).
-
-    Returns
-    -------
-    Path or None
-        The target (None for ``"-"``).
-
-    Raises
-    ------
-    OutputError
-        ``target`` is a directory, a device or pipe (``/dev/full``), its directory does
-        not exist, or nothing can be created there.
-
-    Examples
-    --------
-    >>> check_output_file("/no/such/dir/x.json", "--json")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    maxmargin.exceptions.OutputError: --json /no/such/dir/x.json: directory ... does not exist...
-    """
+    """Check, before any work, that ``target`` can be written as a file."""
     if str(target) == "-":
         return None
     path = Path(target)
@@ -268,30 +163,7 @@ def check_output_file(
 
 
 def make_dir(path: str | Path) -> Path:
-    """Create ``path`` and its missing parents; one-line :class:`OutputError` on failure.
-
-    Parameters
-    ----------
-    path : str or Path
-
-    Returns
-    -------
-    Path
-
-    Raises
-    ------
-    OutputError
-        ``path`` (or a parent) exists and is not a directory, or cannot be created.
-
-    Examples
-    --------
-    >>> import tempfile, pathlib
-    >>> f = pathlib.Path(tempfile.mkdtemp()) / "file"
-    >>> _ = f.write_text("x")
-    >>> make_dir(f)  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    maxmargin.exceptions.OutputError: ...file: exists and is not a directory
-    """
+    """Create ``path`` and its missing parents; one-line :class:`OutputError` on failure."""
     path = Path(path)
     try:
         path.mkdir(parents=True, exist_ok=True)
@@ -318,15 +190,7 @@ def _alive(pid: int) -> bool:
 
 
 def clear_dead_temporaries(folder: str | Path) -> None:
-    """Finish or remove what a process that no longer runs left in ``folder``.
-
-    Its half-written files and staging folders go; a commit it had started is finished
-    (:func:`_roll_forward`). What a running process writes is left alone.
-
-    Parameters
-    ----------
-    folder : str or Path
-    """
+    """Finish or remove what a process that no longer runs left in ``folder``."""
     with contextlib.suppress(OSError):
         for entry in Path(folder).iterdir():
             m = _TMP_NAME.match(entry.name)
@@ -337,40 +201,8 @@ def clear_dead_temporaries(folder: str | Path) -> None:
 def check_output_dir(target: str | Path, option: str = "--out", *, force: bool = False) -> Path:
     """Check, before any work, that ``target`` can receive a report.
 
-    The directory may be missing (it is created when the report is written), empty,
-    one maxmargin wrote before (it holds :data:`MARKER`), or anything with ``force``.
-    Otherwise it is refused, so a user's own ``report.md`` is never overwritten. What an
-    interrupted maxmargin left there (temporary files of a process that no longer runs)
-    is cleared first.
-
-    Parameters
-    ----------
-    target : str or Path
-    option : str
-        The option's name for the message.
-    force : bool
-        Accept a non-empty directory maxmargin did not write.
-
-    Returns
-    -------
-    Path
-
-    Raises
-    ------
-    OutputError
-        ``target`` is a file, a non-empty foreign directory (without ``force``), or not
-        writable; or its nearest existing ancestor is not a writable directory.
-
-    Examples
-    --------
-    >>> import tempfile, pathlib
-    >>> d = pathlib.Path(tempfile.mkdtemp())
-    >>> check_output_dir(d / "new") == d / "new"
-    True
-    >>> _ = (d / "notes.md").write_text("mine")
-    >>> check_output_dir(d)  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    maxmargin.exceptions.OutputError: --out ...: directory is not empty ...
+    A non-empty folder maxmargin did not write (no :data:`MARKER`) is refused without
+    ``force``, so a user's own ``report.md`` is never overwritten.
     """
     path = Path(target)
     shown = f"{option} {display(path)}"
@@ -399,25 +231,8 @@ def check_output_dir(target: str | Path, option: str = "--out", *, force: bool =
     return path
 
 
-# --------------------------------------------------------------------------- the marker
-
-
 def mark_output_dir(out: str | Path, command: str, files: Iterable[str]) -> None:
-    """Write ``out/.maxmargin``: the command, and each file it wrote with its size and time.
-
-    The record is what lets a later run remove this run's files (:func:`_trusted`): a
-    file is taken for maxmargin's only while its size and modification time are those
-    recorded here.
-
-    Parameters
-    ----------
-    out : str or Path
-        The output directory.
-    command : str
-        The command that wrote it (``"compare"``).
-    files : iterable of str
-        The files written, as paths relative to ``out`` (``"figures/a.png"``).
-    """
+    """Write ``out/.maxmargin``: the command, and each file it wrote with its size and time."""
     out = Path(out)
     names = sorted(set(files))
     stats = {}
@@ -425,19 +240,9 @@ def mark_output_dir(out: str | Path, command: str, files: Iterable[str]) -> None
         with contextlib.suppress(OSError):
             st = os.lstat(out / name)
             stats[name] = [st.st_size, st.st_mtime_ns]
-    atomic_write(
-        out / MARKER,
-        json.dumps(
-            {
-                **format_header("output_dir"),
-                "written_by": f"maxmargin {command}",
-                "files": names,
-                "stats": stats,
-            },
-            indent=1,
-        )
-        + "\n",
-    )
+    by = f"maxmargin {command}"
+    doc = {**format_header("output_dir"), "written_by": by, "files": names, "stats": stats}
+    atomic_write(out / MARKER, json.dumps(doc, indent=1) + "\n")
 
 
 def _inside_name(name: object) -> PurePosixPath | None:
@@ -455,12 +260,8 @@ def _inside_name(name: object) -> PurePosixPath | None:
 def _trusted(out: Path) -> set[str]:
     """The files of ``out``'s marker that maxmargin wrote there and nobody changed since.
 
-    The marker is a claim, not a proof (anyone can write one): an entry counts only when
-    it is a relative path inside ``out`` with no symbolic link on the way, names a regular
-    file (not a link), and that file still has the size and modification time (to the
-    nanosecond) the marker recorded when maxmargin wrote it. Anything else (``../x``, an
-    absolute path, a link, a file a user replaced or a marker copied from elsewhere) is
-    never deleted.
+    The marker is a claim, not a proof: an entry counts only as a regular file inside
+    ``out`` (no link on the way) with the size and mtime recorded; anything else stays.
     """
     try:
         doc = json.loads((out / MARKER).read_text(encoding="utf-8"))
@@ -487,8 +288,6 @@ def _trusted(out: Path) -> set[str]:
     return ok
 
 
-# --------------------------------------------------------------------------- staging
-
 #: In a commit folder: the files of the previous run to delete once the new ones are in.
 _STALE = ".maxmargin-stale"
 
@@ -500,8 +299,8 @@ def _commit_name(stage: Path) -> Path:
 def _roll_forward(out: Path, commit: Path) -> None:
     """Finish a commit: move the new files in, delete the stale ones, then the marker.
 
-    Idempotent: a commit interrupted at any point (even by SIGKILL) is finished by
-    running this again, by this process, the supervising one, or the next run.
+    Idempotent, so a commit interrupted at any point (even by SIGKILL) is finished by
+    whoever runs it next.
     """
     marker = commit / MARKER
     if marker.is_file():
@@ -553,10 +352,7 @@ def _clean(path: Path) -> None:
 
 @dataclass
 class Staging:
-    """A report folder being written into :attr:`path` (hidden, inside :attr:`out`).
-
-    After the commit, :attr:`files` lists every file written, at its place in ``out``.
-    """
+    """A report folder being written into :attr:`path` (hidden, inside :attr:`out`)."""
 
     out: Path
     path: Path
@@ -564,12 +360,7 @@ class Staging:
 
 
 def _commit(staging: Staging, command: str, keep: frozenset[Path]) -> None:
-    """Swap the staged files in: the old folder's content, or the complete new one.
-
-    The staging folder is completed (marker, list of stale files) and renamed to a commit
-    folder: from that rename on the new report is decided, and :func:`_roll_forward`
-    finishes it whoever runs it.
-    """
+    """Swap the staged files in: the old folder's content, or the complete new one."""
     out, stage = staging.out, staging.path
     names = sorted(
         p.relative_to(stage).as_posix()
@@ -591,16 +382,7 @@ def _commit(staging: Staging, command: str, keep: frozenset[Path]) -> None:
 
 @dataclass(frozen=True)
 class OutputPlan:
-    """A command's outputs, checked (:func:`check_outputs`).
-
-    Attributes
-    ----------
-    command : str
-    folder : Path or None
-        The report folder (``--out``), if any.
-    keep : frozenset of Path
-        Inputs inside the folder (resolved): never deleted as the previous run's files.
-    """
+    """A command's outputs, checked (:func:`check_outputs`)."""
 
     command: str
     folder: Path | None = None
@@ -608,30 +390,15 @@ class OutputPlan:
 
     @contextlib.contextmanager
     def staged(self) -> Iterator[Staging]:
-        """Write the report folder as a whole: yield a staging folder, swap it in at the end.
-
-        On an exception (Ctrl-C included) nothing of the new report is left, and a folder
-        that this created is removed again; the previous report stays as it was.
-
-        Yields
-        ------
-        Staging
-            Write into its ``path``; after the block its ``files`` are in ``folder``.
-
-        Raises
-        ------
-        OutputError
-            The plan has no folder, or it cannot be written.
-        """
+        """Write the report folder as a whole: yield a staging folder, swap it in at the end."""
         if self.folder is None:
             raise OutputError(f"{self.command}: no output folder to write")
         out = self.folder
         created = [p for p in (out, *out.parents) if not p.exists()]
         make_dir(out)
+        pre = f".stage.{os.getpid()}."
         try:
-            stage = Path(
-                tempfile.mkdtemp(prefix=f".stage.{os.getpid()}.", suffix=_TMP_SUFFIX, dir=out)
-            )
+            stage = Path(tempfile.mkdtemp(prefix=pre, suffix=_TMP_SUFFIX, dir=out))
         except OSError as e:
             raise OutputError(f"{display(out)}: cannot write into it: {_why(e)}") from None
         with _lock:
@@ -650,8 +417,6 @@ class OutputPlan:
             with _lock:
                 _pending.discard(str(stage))
 
-
-# --------------------------------------------------------------------------- the check
 
 #: A file name that fits each file option, suggested when a directory is given.
 _EXAMPLES = {"--csv": "result.csv", "--liblinear-model": "model.txt", "--animate": "animation.gif"}
@@ -678,52 +443,7 @@ def check_outputs(
     inputs: Iterable[tuple[str, str | Path | None]] = (),
     force: bool = False,
 ) -> OutputPlan:
-    """Check every output of a command before any work: each alone, and against the rest.
-
-    Each file option is checked by :func:`check_output_file`, the folder by
-    :func:`check_output_dir`; then, with every path resolved (symbolic links, ``.``,
-    ``..``, relative paths, hard links), it is refused that
-
-    - two options name standard output (``-``, which is not a file: at most one may);
-    - two file options name one file (one would be lost);
-    - a file option lies inside the folder (the command writes that folder whole);
-    - a file option is an input (it would overwrite it);
-    - an input inside the folder has a name the command writes there (``writes``).
-
-    Parameters
-    ----------
-    command : str
-        The command (``"compare"``), recorded in the folder's marker.
-    files : mapping of str to str or Path or None, optional
-        Option (``"--json"``) to its target; None: not given; ``"-"``: standard output.
-    folder : str or Path, optional
-        The report folder (``--out``).
-    writes : iterable of str
-        Patterns (``fnmatch``, relative to the folder) of what the command writes there.
-    inputs : iterable of (str, str or Path or None)
-        What the command reads: a description (``"DATA"``, ``"--weights"``) and the path;
-        None, ``-`` and ``builtin:...`` are not files and are skipped.
-    force : bool
-        Write into a folder maxmargin did not write.
-
-    Returns
-    -------
-    OutputPlan
-
-    Raises
-    ------
-    OutputError
-        With one line naming the options at fault.
-
-    Examples
-    --------
-    >>> import tempfile, pathlib
-    >>> data = pathlib.Path(tempfile.mkdtemp()) / "data.csv"
-    >>> _ = data.write_text("1,1")
-    >>> check_outputs("solve", {"--json": data}, inputs=[("DATA", data)])  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    maxmargin.exceptions.OutputError: --json ...data.csv: it is the DATA file...
-    """
+    """Check every output of a command before any work: each alone, and against the rest."""
     given = {k: v for k, v in (files or {}).items() if v is not None}
     stdout = [k for k, v in given.items() if str(v) == "-"]
     if len(stdout) > 1:
@@ -737,22 +457,20 @@ def check_outputs(
         if path is not None:
             targets[option] = path
     out = None if folder is None else check_output_dir(folder, "--out", force=force)
-    _check_files(targets, out)
-    keep = _check_inputs(targets, out, list(writes), inputs)
+    real = {k: _real(p) for k, p in targets.items()}
+    _check_files(targets, real, out)
+    keep = _check_inputs(targets, real, out, list(writes), inputs)
     return OutputPlan(command, out, frozenset(keep))
 
 
-def _check_files(targets: dict[str, Path], out: Path | None) -> None:
+def _check_files(targets: dict[str, Path], real: dict[str, Path], out: Path | None) -> None:
     """Refuse two file options naming one file, or one inside the folder."""
-    real = {k: _real(p) for k, p in targets.items()}
-    options = list(real)
-    for i, a in enumerate(options):
-        for b in options[i + 1 :]:
-            if _same_file(real[a], real[b]):
-                raise OutputError(
-                    f"{a} {display(targets[a])} and {b} {display(targets[b])} name the same "
-                    "file: one would be lost; give each its own"
-                )
+    for a, b in itertools.combinations(real, 2):
+        if _same_file(real[a], real[b]):
+            raise OutputError(
+                f"{a} {display(targets[a])} and {b} {display(targets[b])} name the same "
+                "file: one would be lost; give each its own"
+            )
     if out is None:
         return
     root = _real(out)
@@ -766,12 +484,12 @@ def _check_files(targets: dict[str, Path], out: Path | None) -> None:
 
 def _check_inputs(
     targets: dict[str, Path],
+    real: dict[str, Path],
     out: Path | None,
     writes: list[str],
     inputs: Iterable[tuple[str, str | Path | None]],
 ) -> set[Path]:
     """Refuse an output that would overwrite an input; return the inputs inside ``out``."""
-    real = {k: _real(p) for k, p in targets.items()}
     root = None if out is None else _real(out)
     keep = set()
     for what, source in inputs:

@@ -1,15 +1,8 @@
-"""The one JSON sanitiser of maxmargin.
+"""The one JSON sanitiser of maxmargin, and the ``format`` header of every document.
 
-What every ``to_dict`` and the command write, and what every loader reads back. JSON has
-no ``inf`` or ``nan`` and no numpy types: results say ``"inf"`` and ``"-inf"`` (strings,
-which every JSON reader accepts), a NaN, which maxmargin uses for "not available", is
-``null`` (as is any other quantity that does not apply), and arrays become lists.
-:func:`dumps` writes strict JSON (no ``NaN`` / ``Infinity`` tokens); :func:`json_float`
-reads ``null`` back as NaN.
-
-Every document maxmargin writes starts with ``"format": "maxmargin.<kind>/<version>"``
-and ``"maxmargin_version"`` (:func:`format_header`); :func:`read_document` checks them
-when a file is read back (docs/formats.md lists the kinds, their keys and their loaders).
+JSON has no ``inf`` or ``nan``: results write ``"inf"`` / ``"-inf"`` and ``null`` (NaN:
+not available); :func:`dumps` writes strict JSON. :func:`read_document` checks the header
+(``docs/formats.md`` lists the kinds, their keys and their loaders).
 """
 
 from __future__ import annotations
@@ -58,27 +51,7 @@ _FORMAT_RE = re.compile(r"maxmargin\.([a-z_]+)/(\d+)")
 
 
 def jsonable(obj: Any) -> Any:
-    """``obj`` in plain JSON types, recursively.
-
-    numpy arrays and tuples become lists, numpy scalars Python numbers, dict keys strings,
-    infinite floats the strings ``"inf"``, ``"-inf"``, NaN (N/A) ``None`` (JSON ``null``);
-    ``None``, ``bool``, ``int`` and ``str`` are kept.
-
-    Parameters
-    ----------
-    obj : Any
-        A result's values: dicts, lists, tuples, numpy arrays and scalars, numbers, str.
-
-    Returns
-    -------
-    Any
-        The same structure in JSON types.
-
-    Examples
-    --------
-    >>> jsonable({"a": np.array([1.0, np.inf]), 2: (np.int64(3), None, float("nan"))})
-    {'a': [1.0, 'inf'], '2': [3, None, None]}
-    """
+    """``obj`` in plain JSON types, recursively."""
     if isinstance(obj, dict):
         return {str(k): jsonable(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
@@ -93,48 +66,12 @@ def jsonable(obj: Any) -> Any:
 
 
 def json_number(x: Any) -> float | str | None:
-    """``float(x)`` for JSON: a float, ``"inf"`` / ``"-inf"``, or ``None`` for NaN (N/A).
-
-    Parameters
-    ----------
-    x : float-like
-
-    Returns
-    -------
-    float, str or None
-
-    Examples
-    --------
-    >>> json_number(np.float64(2)), json_number(-np.inf), json_number(np.nan)
-    (2.0, '-inf', None)
-    """
+    """``float(x)`` for JSON: a float, ``"inf"`` / ``"-inf"``, or ``None`` for NaN (N/A)."""
     return jsonable(float(x))
 
 
 def json_float(x: Any) -> float:
-    """The inverse of :func:`json_number`: a JSON number, ``"inf"`` / ``"-inf"`` or ``null``.
-
-    ``None`` (``null``, N/A) is read as NaN.
-
-    Parameters
-    ----------
-    x : int, float, str or None
-        A value of a parsed JSON document.
-
-    Returns
-    -------
-    float
-
-    Raises
-    ------
-    DataError
-        Any other string, or a value that is not a number.
-
-    Examples
-    --------
-    >>> json_float("inf"), json_float(2), json_float(None)
-    (inf, 2.0, nan)
-    """
+    """The inverse of :func:`json_number`: a JSON number, ``"inf"`` / ``"-inf"`` or ``null``."""
     if x is None:
         return math.nan
     if isinstance(x, str):
@@ -151,75 +88,17 @@ def _refuse_constant(name: str) -> Any:
 
 
 def dumps(obj: Any, indent: int | None = None, **kwargs: Any) -> str:
-    """``obj`` as strict JSON text: :func:`jsonable`, then :func:`json.dumps`.
-
-    Every JSON maxmargin writes goes through here, so no ``NaN`` or ``Infinity`` token
-    (which strict parsers refuse) can reach a file.
-
-    Parameters
-    ----------
-    obj : Any
-        What :func:`jsonable` takes.
-    indent : int or None
-        As for :func:`json.dumps`.
-    **kwargs
-        Passed to :func:`json.dumps` (``sort_keys``, ``separators``, ...).
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> dumps({"gap": float("nan"), "C": float("inf")})
-    '{"gap": null, "C": "inf"}'
-    """
+    """``obj`` as strict JSON text: :func:`jsonable`, then :func:`json.dumps`."""
     return json.dumps(jsonable(obj), indent=indent, allow_nan=False, **kwargs)
 
 
 def loads_strict(text: str) -> Any:
-    """Parse ``text`` as strict JSON: ``NaN``, ``Infinity`` and ``-Infinity`` are refused.
-
-    Parameters
-    ----------
-    text : str
-
-    Returns
-    -------
-    Any
-        The parsed document.
-
-    Raises
-    ------
-    ValueError
-        Not JSON, or one of the non-standard constants.
-
-    Examples
-    --------
-    >>> loads_strict('{"a": null}')
-    {'a': None}
-    """
+    """Parse ``text`` as strict JSON: ``NaN``, ``Infinity`` and ``-Infinity`` are refused."""
     return json.loads(text, parse_constant=_refuse_constant)
 
 
 def format_header(kind: str) -> dict[str, str]:
-    """The first two keys of every JSON document maxmargin writes.
-
-    Parameters
-    ----------
-    kind : str
-        A key of :data:`FORMATS` (``"solution"``, ``"path"``, ...).
-
-    Returns
-    -------
-    dict
-        ``{"format": "maxmargin.<kind>/<version>", "maxmargin_version": <version>}``.
-
-    Examples
-    --------
-    >>> format_header("path")["format"]
-    'maxmargin.path/2'
-    """
+    """The first two keys of every JSON document maxmargin writes."""
     return {"format": f"maxmargin.{kind}/{FORMATS[kind][0]}", "maxmargin_version": __version__}
 
 
@@ -259,57 +138,13 @@ def _parse(source: Any) -> dict[str, Any]:
     return doc
 
 
-def read_document(source: Any, kind: str, legacy_keys: tuple[str, ...] = ()) -> dict[str, Any]:
-    """Read a JSON document maxmargin wrote, checking that it is a ``kind``.
-
-    Parameters
-    ----------
-    source : str, path-like, readable text file, or dict
-        The file (or its parsed content).
-    kind : str
-        The kind expected (a key of :data:`FORMATS`).
-    legacy_keys : tuple of str
-        The keys that make a document without a ``"format"`` key (written by maxmargin
-        0.1, before the key existed) a ``kind``: such a document is read as version 1.
-
-    Returns
-    -------
-    dict
-        The document (its ``"format"`` and ``"maxmargin_version"`` as written; absent
-        from an old file).
-
-    Raises
-    ------
-    DataError
-        No file, not JSON, another kind of document (the message names its loader),
-        another version of the format (a newer one: upgrade; an older one, written by a
-        development version: compute it again), or an old file that lacks the
-        ``legacy_keys``.
-
-    Examples
-    --------
-    >>> read_document({"format": "maxmargin.path/2"}, "path")["format"]
-    'maxmargin.path/2'
-    >>> read_document({"format": "maxmargin.path/2"}, "solution")
-    ... # doctest: +IGNORE_EXCEPTION_DETAIL
-    Traceback (most recent call last):
-    maxmargin.exceptions.DataError: <JSON>: a maxmargin path document (...), not a solution
-    """
+def read_document(source: Any, kind: str) -> dict[str, Any]:
+    """Read a JSON document maxmargin wrote, checking that it is a ``kind``."""
     doc = _parse(source)
     where = _where(source)
     fmt = doc.get("format")
     if fmt is None:
-        missing = [k for k in legacy_keys if k not in doc]
-        if legacy_keys and not missing:
-            return doc  # maxmargin 0.1 wrote no "format": the keys say what it is
-        raise DataError(
-            f'{where}: no "format" key: not a maxmargin {kind} document'
-            + (
-                f" (nor one of maxmargin 0.1: it lacks {', '.join(missing[:5])})"
-                if legacy_keys
-                else ""
-            )
-        )
+        raise DataError(f'{where}: no "format" key: not a maxmargin {kind} document')
     m = _FORMAT_RE.fullmatch(fmt) if isinstance(fmt, str) else None
     if m is None:
         raise DataError(

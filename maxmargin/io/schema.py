@@ -1,16 +1,9 @@
 """Results declare their fields once; this module writes them to JSON types and reads them back.
 
-A result is a frozen dataclass. Each field is written under its own name by the codec its
-annotation implies (``float``, ``int``, ``bool``, ``str``, ``dict``, ``tuple``,
-``np.ndarray``, each optionally ``| None``), or as declared with :func:`persist`
-(another codec, another key, a nested result's keys inlined at this level). A field that
-needs the data (a Dataset, a trace) is declared :func:`transient`: never written, None
-when read. :func:`to_dict` and :func:`from_dict` do the rest, for every result alike;
-:func:`from_dict` sets the fields without calling ``__init__``: the fields are the file's.
-
-Annotations are read as strings (every module has ``from __future__ import
-annotations``), so only the primitive ones above are inferred; anything else must be
-declared, and an undeclared field is a ``TypeError`` at the first write or read.
+A field is written under its name by the codec its annotation implies (``float``,
+``int``, ``bool``, ``str``, ``dict``, ``tuple``, ``np.ndarray``, each optionally ``| None``)
+or as declared with :func:`persist`; :func:`transient` fields need the data and are never
+written. Annotations are read as strings, so anything else must be declared.
 """
 
 from __future__ import annotations
@@ -41,7 +34,6 @@ __all__ = [
     "Layout",
     "persist",
     "transient",
-    "specs",
     "to_dict",
     "from_dict",
     "series_fields",
@@ -50,12 +42,7 @@ __all__ = [
 
 
 class Codec:
-    """How one value is written as JSON types (:meth:`dump`) and read back (:meth:`load`).
-
-    The base keeps JSON types as they are; each subclass checks what it reads, raising
-    ``TypeError`` or ``ValueError`` on a value of the wrong kind (:func:`from_dict` turns
-    it into a one-line :class:`~maxmargin.DataError` naming the key).
-    """
+    """How one value is written as JSON types (:meth:`dump`) and read back (:meth:`load`)."""
 
     def dump(self, value: Any) -> Any:
         """``value`` in JSON types."""
@@ -144,17 +131,7 @@ class Strings(Codec):
 class Array(Codec):
     """An ndarray as (nested) lists; ``sparse``: ``{"n", "index", "value"}`` (O(non-zeros)).
 
-    Parameters
-    ----------
-    dtype : {float, int, None}
-        Floats are written as :func:`~maxmargin.io.json.jsonable` writes them (``"inf"``,
-        ``null`` for NaN); ints as ints, and read back as int64 (a float is refused).
-        None: either, as written (a list of integers reads back as int64, anything else
-        as floats): an array whose dtype depends on the run (a trace's ``mistakes``, its
-        ``extras``).
-    sparse : bool
-        A 1-D float array by its non-zero entries: its length ``n``, their ``index`` and
-        their ``value`` (the dual multipliers ``alpha``: O(support vectors), not O(n)).
+    ``dtype=None``: integers or floats as written (a trace's ``mistakes``, its ``extras``).
     """
 
     dtype: type | None = float
@@ -206,15 +183,7 @@ class Arrays(Codec):
 
 @dataclasses.dataclass(frozen=True)
 class Nested(Codec):
-    """A result inside a result (written by its own declarations), or a tuple of them.
-
-    Parameters
-    ----------
-    cls : type
-        The nested result's class.
-    many : bool
-        A tuple of them, written as a list.
-    """
+    """A result inside a result (written by its own declarations), or a tuple of them."""
 
     cls: type
     many: bool = False
@@ -234,17 +203,7 @@ class Nested(Codec):
 
 @dataclasses.dataclass(frozen=True)
 class Layout:
-    """Keys that are not one field each (rare): a pair of functions for some fields.
-
-    Parameters
-    ----------
-    fields : tuple of str
-        The fields it writes and reads (left out of the one-key-per-field loop).
-    write : callable
-        ``write(obj) -> dict``: the keys to add to the document.
-    read : callable
-        ``read(doc) -> dict``: the values of ``fields`` from the document.
-    """
+    """Keys that are not one field each (rare): a pair of functions for some fields."""
 
     fields: tuple[str, ...]
     write: Callable[[Any], dict[str, Any]]
@@ -268,40 +227,13 @@ class Spec:
 def persist(
     codec: Codec | None = None, *, key: str | None = None, inline: bool = False, **field: Any
 ) -> Any:
-    """A field written under ``key`` (default: its name) by ``codec`` (default: inferred).
-
-    Parameters
-    ----------
-    codec : Codec, optional
-        How the value is written (default: the codec of the field's annotation).
-    key : str, optional
-        The JSON key, when it differs from the attribute's name.
-    inline : bool
-        A :class:`Nested` result's keys written at this level (a solution file holds its
-        certificate's and its problem's keys beside the point's).
-    **field
-        Passed to :func:`dataclasses.field` (``default``, ``default_factory``, ...).
-
-    Returns
-    -------
-    dataclasses.Field
-    """
+    """A field written under ``key`` (default: its name) by ``codec`` (default: inferred)."""
     spec = Spec(codec or _INFER, key, inline)
     return dataclasses.field(metadata={"io": spec}, **field)
 
 
 def transient(**field: Any) -> Any:
-    """A field that needs the data (a Dataset, a trace): not in the file, None when read.
-
-    Parameters
-    ----------
-    **field
-        Passed to :func:`dataclasses.field` (default ``None``, left out of ``repr``).
-
-    Returns
-    -------
-    dataclasses.Field
-    """
+    """A field that needs the data (a Dataset, a trace): not in the file, None when read."""
     field.setdefault("default", None)
     field.setdefault("repr", False)
     return dataclasses.field(metadata={"io": Spec(transient=True)}, **field)
@@ -323,23 +255,7 @@ _SPECS: dict[type, list[tuple[dataclasses.Field, Spec]]] = {}
 
 
 def specs(cls: type) -> list[tuple[dataclasses.Field, Spec]]:
-    """Each field of ``cls`` with how it is written, worked out once per class.
-
-    Parameters
-    ----------
-    cls : type
-        A dataclass.
-
-    Returns
-    -------
-    list of (dataclasses.Field, Spec)
-
-    Raises
-    ------
-    TypeError
-        A field whose annotation implies no codec (declare it with :func:`persist` or
-        :func:`transient`), or two fields writing one key.
-    """
+    """Each field of ``cls`` with how it is written, worked out once per class."""
     if cls in _SPECS:
         return _SPECS[cls]
     out = []
@@ -385,32 +301,7 @@ def _keys(cls: type, fields: list[tuple[dataclasses.Field, Spec]]) -> list[str]:
 
 
 def to_dict(obj: Any, *, skip: Collection[str] = ()) -> dict[str, Any]:
-    """The declared fields of ``obj`` in JSON types, then its ``COMPUTED`` properties.
-
-    Parameters
-    ----------
-    obj : dataclass instance
-    skip : collection of str
-        Fields not to write (:func:`~maxmargin.io.save_pair` keeps the arrays in a
-        ``.npz``: they are never turned into lists).
-
-    Returns
-    -------
-    dict
-        One key per field (transient ones left out), a nested result inlined where
-        declared so, then each name of the class's ``COMPUTED`` (properties, or methods
-        that take no argument such as ``summary``: written for readers of the file,
-        never read back) and its ``LAYOUT``'s keys.
-
-    Examples
-    --------
-    >>> @dataclasses.dataclass(frozen=True)
-    ... class Point:
-    ...     x: float
-    ...     tags: tuple[str, ...] | None = persist(key="names")
-    >>> to_dict(Point(float("inf"), ("a",)))
-    {'x': 'inf', 'names': ['a']}
-    """
+    """The declared fields of ``obj`` in JSON types, then its ``COMPUTED`` properties."""
     cls = type(obj)
     layout = getattr(cls, "LAYOUT", None)
     out: dict[str, Any] = {}
@@ -433,37 +324,8 @@ def to_dict(obj: Any, *, skip: Collection[str] = ()) -> dict[str, Any]:
 def from_dict(cls: type, doc: Mapping[str, Any]) -> Any:
     """``cls`` from what :func:`to_dict` wrote: the file's fields, transient ones None.
 
-    ``__init__`` is not called: nothing is re-validated or recomputed (a result's
-    ``with_data`` does that, with the data). A key missing from ``doc`` takes the field's
-    default when it has one (a key added after the file was written).
-
-    Parameters
-    ----------
-    cls : type
-        A dataclass whose fields are declared.
-    doc : mapping
-        Its keys (others are ignored: the format header, ``COMPUTED`` keys).
-
-    Returns
-    -------
-    cls
-
-    Raises
-    ------
-    DataError
-        A key missing, or holding a value of the wrong kind (one line, naming the key).
-
-    Examples
-    --------
-    >>> @dataclasses.dataclass(frozen=True)
-    ... class Point:
-    ...     x: float
-    ...     n: int = 1
-    >>> from_dict(Point, {"x": "inf"})
-    Point(x=inf, n=1)
-    >>> from_dict(Point, {"x": 1.0, "n": "two"})  # doctest: +IGNORE_EXCEPTION_DETAIL
-    Traceback (most recent call last):
-    maxmargin.exceptions.DataError: 'n': expected an integer, got 'two'
+    ``__init__`` is not called (nothing is re-validated: ``with_data`` does that); a missing
+    key takes the field's default (a key added after the file was written).
     """
     obj: Any = object.__new__(cls)
     layout = getattr(cls, "LAYOUT", None)
@@ -492,39 +354,16 @@ def _read(load: Callable[[Any], Any], doc: Any, key: str | None) -> Any:
     """``load(doc)``, its errors as one DataError naming the key."""
     try:
         return load(doc)
-    except DataError as e:
-        raise DataError(f"{key!r}: {e}" if key else str(e)) from None
-    except (TypeError, ValueError, KeyError, IndexError, AttributeError) as e:
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError) as e:  # DataError too
         what = f"no {e.args[0]!r} key" if isinstance(e, KeyError) else str(e)
         raise DataError(f"{key!r}: {what}" if key else what) from None
 
 
 def series_fields(cls: type) -> list[str]:
-    """The fields of ``cls`` declared :class:`Series` (its long table's columns).
-
-    Parameters
-    ----------
-    cls : type
-
-    Returns
-    -------
-    list of str
-    """
+    """The fields of ``cls`` declared :class:`Series` (its long table's columns)."""
     return [f.name for f, s in specs(cls) if isinstance(s.codec, Series) and not s.transient]
 
 
 def equal(a: Any, b: Any) -> bool:
-    """Whether two results hold the same values in every field a file keeps.
-
-    Arrays compare element by element, NaN equal to NaN (both are ``null`` in the file);
-    transient fields are not compared.
-
-    Parameters
-    ----------
-    a, b : results
-
-    Returns
-    -------
-    bool
-    """
+    """Whether two results hold the same values in every field a file keeps."""
     return type(a) is type(b) and to_dict(a) == to_dict(b)

@@ -1,24 +1,8 @@
 r"""Tables of results: one declaration, rendered as CSV, a DataFrame, markdown and LaTeX.
 
-A result declares its table once (:class:`Table`: a function giving its rows, and its
-:class:`Column`\ s); the renderers here write it in every form, so the CSV, the
-DataFrame, the markdown of a report and the LaTeX booktabs table of a paper hold the same
-values:
-
-- :func:`csv`, :func:`frame`: every column; floats written with ``repr`` (they read back
-  to the same doubles), N/A (``None``) an empty cell, ``inf`` / ``nan`` as ``inf`` /
-  ``nan`` (what pandas reads); pandas is optional (:func:`frame` says how to get it);
-- :func:`markdown`: the shown columns, numbers by each column's format, N/A for a value
-  that is None or NaN, ``|`` escaped;
-- :func:`latex`: the same as a ``tabular`` with ``\toprule``, ``\midrule``,
-  ``\bottomrule`` (the ``booktabs`` package, nothing else): text left-aligned, numbers
-  right-aligned, an exponent ``1.2e-03`` written ``$1.2\times10^{-3}$``, N/A ``--``,
-  the specials of text cells escaped (``_ % & # $ { } ~ ^ \ | < >``).
-
-A *spread* column is a value over seeds: its row holds the median under the column's key
-and ``[min, max]`` under ``<key>_range`` (:func:`maxmargin.conventions.summarize`); it is
-shown ``median [min, max]`` (the median alone when min = max) and written in CSV as three
-columns.
+CSV and DataFrames hold every column, floats by ``repr`` (N/A empty); markdown and LaTeX
+(booktabs, an exponent as ``$1.2\times10^{-3}$``, N/A ``--``) the shown ones. A *spread*
+column is a value over seeds: ``median [min, max]``, three columns in CSV.
 """
 
 from __future__ import annotations
@@ -45,32 +29,16 @@ __all__ = [
     "markdown",
     "latex",
     "latex_text",
-    "to_csv",
-    "to_frame",
 ]
 
 
 @dataclass(frozen=True)
 class Column:
-    r"""One column of a result's table.
+    """One column of a result's table.
 
-    Parameters
-    ----------
-    key : str
-        The row's key it shows.
-    header : str
-        Its header in markdown (and in LaTeX, escaped, unless ``latex`` is given).
-    fmt : str
-        The format spec of a number shown (``".3g"``); ``""``: ``str(value)``.
-    latex : str, optional
-        Its LaTeX header (math allowed: ``"$F - F^\star$"``).
-    csv : str, optional
-        Its CSV / DataFrame column name (default: ``key``).
-    shown : bool
-        In markdown and LaTeX (CSV and DataFrames hold every column).
-    spread : bool
-        A value over seeds: shown ``median [min, max]``, the range read from the row's
-        ``<key>_range``.
+    ``csv``: its CSV name (default ``key``); ``shown``: in markdown and LaTeX (CSV holds
+    every column); ``spread``: a value over seeds, shown ``median [min, max]`` from the
+    row's ``<key>_range``.
     """
 
     key: str
@@ -84,24 +52,7 @@ class Column:
 
 @dataclass(frozen=True)
 class Table:
-    """A result's table: its rows and its columns (either may depend on the result).
-
-    Parameters
-    ----------
-    rows : callable
-        ``rows(result)``: the rows, each a mapping of column key to value.
-    columns : sequence of Column, or callable
-        The columns, or ``columns(result)`` (a weight per feature: ``w[<name>]``).
-
-    Examples
-    --------
-    >>> t = Table(lambda r: r, [Column("C", "C", ".3g"), Column("ok", "certified")])
-    >>> print(markdown(t, [{"C": 0.5, "ok": True}, {"C": None, "ok": False}]))
-    | C | certified |
-    |---|---|
-    | 0.5 | True |
-    | N/A | False |
-    """
+    """A result's table: its rows and its columns (either may depend on the result)."""
 
     rows: Callable[[Any], Iterable[Mapping[str, Any]]]
     columns: Sequence[Column] | Callable[[Any], Sequence[Column]]
@@ -150,61 +101,21 @@ def _cell(v: Any) -> Any:
     return v
 
 
-def to_csv(
-    columns: Sequence[str], rows: Sequence[Sequence[Any]], file: str | Path | None = None
-) -> str:
-    """The table as CSV text (header first); written atomically to ``file`` when given.
-
-    Parameters
-    ----------
-    columns : sequence of str
-    rows : sequence of sequences
-        Python values (float, int, bool, str, None).
-    file : str or Path, optional
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> print(to_csv(["C", "w[0]", "note"], [[0.1, float("inf"), None]]), end="")
-    C,w[0],note
-    0.1,inf,
-    """
+def csv(table: Table, result: Any, file: str | Path | None = None) -> str:
+    """``result``'s table as CSV text, every column; written atomically to ``file``."""
+    columns, rows = _flat(*table.of(result))
     buf = io.StringIO()
     wr = _csv.writer(buf, lineterminator="\n")
     wr.writerow(columns)
-    for row in rows:
-        wr.writerow([_cell(v) for v in row])
+    wr.writerows([_cell(v) for v in row] for row in rows)
     text = buf.getvalue()
     if file is not None:
         atomic_write(file, text)
     return text
 
 
-def to_frame(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> Any:
-    """The table as a pandas DataFrame (``None`` becomes ``NaN`` in numeric columns).
-
-    Parameters
-    ----------
-    columns : sequence of str
-    rows : sequence of sequences
-
-    Returns
-    -------
-    pandas.DataFrame
-
-    Raises
-    ------
-    ParameterError
-        pandas is not installed (``to_csv`` needs nothing).
-
-    Examples
-    --------
-    >>> to_frame(["C", "n_sv"], [[0.1, 2], [1.0, 3]]).shape
-    (2, 2)
-    """
+def frame(table: Table, result: Any) -> Any:
+    """``result``'s table as a pandas DataFrame, every column (``None``: ``NaN`` in numbers)."""
     try:
         import pandas as pd
     except ImportError:
@@ -212,39 +123,8 @@ def to_frame(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> Any:
             "to_frame needs pandas: pip install pandas (or "
             "pip install 'maxmargin[pandas]'); to_csv needs nothing"
         ) from None
-    return pd.DataFrame.from_records([list(r) for r in rows], columns=list(columns))
-
-
-def csv(table: Table, result: Any, file: str | Path | None = None) -> str:
-    """``result``'s table as CSV text, every column; written atomically to ``file``.
-
-    Parameters
-    ----------
-    table : Table
-    result : object
-        What ``table.rows`` and ``table.columns`` are given.
-    file : str or Path, optional
-
-    Returns
-    -------
-    str
-    """
-    return to_csv(*_flat(*table.of(result)), file=file)
-
-
-def frame(table: Table, result: Any) -> Any:
-    """``result``'s table as a pandas DataFrame, every column (the CSV's).
-
-    Parameters
-    ----------
-    table : Table
-    result : object
-
-    Returns
-    -------
-    pandas.DataFrame
-    """
-    return to_frame(*_flat(*table.of(result)))
+    columns, rows = _flat(*table.of(result))
+    return pd.DataFrame.from_records(rows, columns=columns)
 
 
 def _number(v: Any, fmt: str) -> str:
@@ -267,18 +147,7 @@ def _shown(c: Column, row: Mapping[str, Any], number: Callable[[Any, str], str],
 
 
 def markdown(table: Table, result: Any) -> str:
-    """``result``'s table in markdown: the shown columns, N/A for what is not available.
-
-    Parameters
-    ----------
-    table : Table
-    result : object
-
-    Returns
-    -------
-    str
-        Header, delimiter and one line per row (no trailing newline).
-    """
+    """``result``'s table in markdown: the shown columns, N/A for what is not available."""
     columns, rows = table.of(result)
     columns = [c for c in columns if c.shown]
 
@@ -314,21 +183,7 @@ _EXPONENT = re.compile(r"(-?[0-9.]+)e([+-])0*([0-9]+)")
 
 
 def latex_text(text: str) -> str:
-    r"""``text`` with LaTeX's special characters escaped (``_`` -> ``\_``, ...).
-
-    Parameters
-    ----------
-    text : str
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> print(latex_text("w[x_1] & 50% ~ $"))
-    w[x\_1] \& 50\% \textasciitilde{} \$
-    """
+    r"""``text`` with LaTeX's special characters escaped (``_`` -> ``\_``, ...)."""
     return text.translate(_ESCAPE)
 
 
@@ -354,35 +209,7 @@ def _numeric(c: Column, rows: Sequence[Mapping[str, Any]]) -> bool:
 
 
 def latex(table: Table, result: Any, file: str | Path | None = None) -> str:
-    r"""``result``'s table as a LaTeX ``tabular`` with booktabs rules.
-
-    Text columns are left-aligned, numbers right-aligned; a number with an exponent is
-    written ``$1.2\times10^{-3}$``, N/A ``--``; the header is the column's ``latex``
-    (raw) or its ``header`` (escaped). Needs ``\usepackage{booktabs}``, nothing else.
-
-    Parameters
-    ----------
-    table : Table
-    result : object
-    file : str or Path, optional
-        Written atomically when given.
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> t = Table(lambda r: r, [Column("name", "learner"), Column("gap", "gap", ".1e")])
-    >>> print(latex(t, [{"name": "pa_1", "gap": 0.00123}]), end="")
-    \begin{tabular}{lr}
-    \toprule
-    learner & gap \\
-    \midrule
-    pa\_1 & $1.2\times10^{-3}$ \\
-    \bottomrule
-    \end{tabular}
-    """
+    r"""``result``'s table as a LaTeX ``tabular`` with booktabs rules."""
     columns, rows = table.of(result)
     columns = [c for c in columns if c.shown]
     align = "".join("r" if _numeric(c, rows) else "l" for c in columns)

@@ -1,15 +1,9 @@
 """Report folders: :func:`write_report`, the one writer of every result's folder.
 
-A result's report folder holds ``report.md`` (its prose: :mod:`.comparison`,
-:mod:`.path`, :mod:`.kernel`, :mod:`.check`; a study's, :mod:`maxmargin.studies.report`),
-``report.json``, its table as CSV, ``table.tex`` (the report's main table as a LaTeX
-booktabs ``tabular``, from its :class:`~maxmargin.io.Table` declaration) and the
-figures; every file is written atomically. :func:`write_report` dispatches on the
-result's type to the writer :func:`register` recorded for it; a room below this one
-(:mod:`maxmargin.studies`) registers its own.
-
-With the command line, the only importer of :mod:`maxmargin.plotting`: the computation
-modules return results; this package turns them into files.
+It dispatches on the result's type to the :class:`Kind` :func:`register` recorded for it
+(:mod:`maxmargin.studies` registers its own); the prose is in :mod:`.comparison`,
+:mod:`.path`, :mod:`.kernel`, :mod:`.check`. Results are computed elsewhere; this package
+turns them into files.
 """
 
 from __future__ import annotations
@@ -51,11 +45,10 @@ class Kind:
     table : Table
         The report's main table (``table.tex``).
     write : callable
-        ``write(result, out, drawn, dpi, **options) -> (markdown, files, figures)``:
-        writes into the existing folder ``out`` everything but ``report.md`` and
-        ``table.tex``; ``drawn`` is the figure formats, or None for no figures.
+        ``write(result, out, drawn, dpi, **options) -> (markdown, files, figures)``: all
+        but ``report.md`` and ``table.tex`` (``drawn``: the figure formats, or None).
     what : str
-        The main table in words, for the line of ``report.md`` that names ``table.tex``.
+        The main table in words.
     options : tuple of str
         The keyword options of ``write`` beyond the common ones.
     check : callable, optional
@@ -107,24 +100,10 @@ def write_report(
     figures: bool = True,
     **options: Any,
 ) -> list[Path]:
-    r"""Write a result's report folder: report.md, report.json, its tables, its figures.
+    """Write a result's report folder: report.md, report.json, its tables, its figures.
 
-    Every folder holds ``report.md`` and ``table.tex`` (the main table as a LaTeX
-    booktabs ``tabular``; ``\usepackage{booktabs}``); besides:
-
-    - a :class:`~maxmargin.Comparison`: ``report.json``, ``checkpoints.csv`` (one row per
-      run and checkpoint), the comparison's figures;
-    - a :class:`~maxmargin.RegularizationPath`: ``report.json`` (with ``learners`` when
-      ``study=`` is given), ``grid.csv``, the path's figures;
-    - an :class:`~maxmargin.ExactPath`: ``report.json`` (with the affine segments),
-      ``breakpoints.csv`` (one row per event), the path's figures;
-    - a :class:`~maxmargin.testing.CheckReport`: ``report.json``, ``verdicts.csv``,
-      ``suboptimality`` (when a run has one);
-    - a :class:`~maxmargin.evaluation.KernelComparison`: ``report.json`` (the
-      ``kernel_comparison`` document), ``checkpoints.csv`` (one row per learner, seed and
-      checkpoint), ``suboptimality`` and ``distance`` (:mod:`maxmargin.plotting.kernel`);
-    - a :class:`~maxmargin.studies.StudyResult`: the figures under ``figures/`` (the
-      study's table is ``results.parquet`` / ``results.csv`` beside it).
+    Every folder holds ``report.md`` and ``table.tex`` (the main table, a booktabs
+    ``tabular``); ``docs/formats.md`` lists the other files of each kind of result.
 
     Parameters
     ----------
@@ -132,47 +111,29 @@ def write_report(
     out_dir : str or Path
         Created when missing.
     formats : sequence of str, or str
-        Figure formats (matplotlib's names: ``png``, ``pdf``, ``svg``, ...; or
-        ``"png,pdf"``).
+        Figure formats (``png``, ``pdf``, ``svg``, ...; or ``"png,pdf"``).
     dpi : int
         Resolution of the raster figures.
     figures : bool
-        Draw the figures. Without matplotlib (``pip install 'maxmargin[plot]'``) they
-        are skipped with one warning, and the rest is written.
+        Draw the figures (skipped with one warning without matplotlib).
     **options
-        A grid path's ``study`` (a :class:`~maxmargin.evaluation.path.learners.LearnerPathStudy`:
-        the learners' tables and figure) and ``feature_names`` (the coefficients' names in
-        their figure); an exact path's ``C_range`` (the figures' C range, default a decade
-        around the breakpoints); a study's ``title``.
+        A grid path's ``study`` and ``feature_names``, an exact path's ``C_range``, a
+        study's ``title``.
 
     Returns
     -------
     list of Path
-        Every file written: report.md, report.json, the CSV, table.tex, the figures.
-
-    Raises
-    ------
-    ParameterError
-        Not a result with a report, an option its report does not take, a figure format
-        or an exact path's ``C_range`` that does not apply (before the folder is made).
-    OutputError
-        ``out_dir`` is a file, or cannot be created or written.
+        Every file written.
 
     Examples
     --------
     >>> import tempfile
-    >>> from maxmargin import compare, make_separable, regularization_path
-    >>> data = make_separable(30, 2, seed=0)
-    >>> cmp = compare(data, learners=["pegasos"], lam=0.1, epochs=2)
+    >>> from maxmargin import compare, make_separable
+    >>> cmp = compare(make_separable(30, 2, seed=0), learners=["pegasos"], lam=0.1, epochs=2)
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     names = [p.name for p in write_report(cmp, tmp, formats=("png",))]
     >>> names[:4], "suboptimality.png" in names
     (['report.md', 'report.json', 'checkpoints.csv', 'table.tex'], True)
-    >>> ep = regularization_path(data, exact=True)
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     names = [p.name for p in write_report(ep, tmp, figures=False)]
-    >>> names
-    ['report.md', 'report.json', 'breakpoints.csv', 'table.tex']
     """
     kind = _kind(result)
     unknown = sorted(set(options) - set(kind.options))
@@ -199,26 +160,17 @@ def write_report(
 def markdown(result: Any, **options: Any) -> str:
     """Any result's report text: the ``report.md`` of :func:`write_report`, without figures.
 
-    Dispatched as :func:`write_report` dispatches (the writer registered for the result's
-    type, with its options), through :func:`write_report` itself into a temporary folder
-    (removed before returning), so that the text is the file's, byte for byte.
+    Written by :func:`write_report` into a temporary folder, so that it is the file's text.
 
     Parameters
     ----------
     result : Comparison, RegularizationPath, ExactPath, CheckReport or StudyResult
-        Any result :func:`write_report` writes.
     **options
-        The options of its report (:func:`write_report`: ``study=``, ``C_range=``, ...).
+        The options of its report.
 
     Returns
     -------
     str
-        Markdown text.
-
-    Raises
-    ------
-    ParameterError
-        Not a result with a report, or an option its report does not take.
 
     Examples
     --------

@@ -1,8 +1,4 @@
-"""The comparison's report in words: the reference, the learners' table, the notes.
-
-:func:`markdown` gives the text of ``report.md`` for a :class:`~maxmargin.Comparison`
-(computed, or read from its file: it needs neither the data nor the traces).
-"""
+"""The comparison's report in words: the reference, the learners' table, the notes."""
 
 from __future__ import annotations
 
@@ -106,12 +102,7 @@ def _reference(ref: Reference, title: str) -> list[str]:
 
 
 def _verdicts(cmp: Comparison) -> list[str]:
-    """Each learner's declared claims judged on the comparison's runs, as a table.
-
-    :func:`maxmargin.testing.comparison_verdicts` on the runs themselves (a rate needs
-    three runs in a random order to be judged; what it cannot judge is INCONCLUSIVE or
-    N/A, with the reason in the evidence column).
-    """
+    """Each learner's declared claims judged on the comparison's runs, as a table."""
     if any(r.trace is None for r in cmp.runs):
         return [
             "Verdicts on the learners' claims: not judged (a comparison read from its file "
@@ -157,20 +148,7 @@ def _verdicts(cmp: Comparison) -> list[str]:
 
 
 def markdown(cmp: Comparison) -> str:
-    """A Markdown report: the reference, one row per learner x order, the notes.
-
-    Returns
-    -------
-    str
-        Markdown text (what :func:`~maxmargin.report.write_report` writes to ``report.md``).
-
-    Examples
-    --------
-    >>> from maxmargin import compare, make_separable
-    >>> cmp = compare(make_separable(30, 2, seed=0), learners=["pegasos"], lam=0.1)
-    >>> markdown(cmp).startswith("#")
-    True
-    """
+    """A Markdown report: the reference, one row per learner x order, the notes."""
     p = cmp.problem
     others = [f"`{ref.intercept}`" for ref in cmp.references[1:]]
     lines = [

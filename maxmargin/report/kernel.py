@@ -1,11 +1,4 @@
-"""The report folder of a :class:`~maxmargin.evaluation.KernelComparison`.
-
-Kernel learners against the certified kernel SVM: ``report.md`` (the reference, the
-learners' table, median [min, max] over seeds, Novikoff), ``report.json`` (the
-``kernel_comparison`` document: ``KernelComparison.to_json``), ``checkpoints.csv`` (one row per
-learner, seed and checkpoint), ``table.tex`` and the figures
-(:mod:`maxmargin.plotting.kernel`).
-"""
+"""The report folder of a :class:`~maxmargin.evaluation.KernelComparison` (``docs/kernels.md``)."""
 
 from __future__ import annotations
 
@@ -71,16 +64,7 @@ def _words(cmp: KernelComparison) -> str:
 
 
 def report_markdown(cmp: KernelComparison) -> str:
-    """``report.md``'s text: the certified reference, the learners' table, Novikoff.
-
-    Parameters
-    ----------
-    cmp : KernelComparison
-
-    Returns
-    -------
-    str
-    """
+    """``report.md``'s text: the certified reference, the learners' table, Novikoff."""
     p, sol = cmp.problem, cmp.optimum
     cert = sol.certificate
     verdict = "certified" if cert.ok else "NOT certified"

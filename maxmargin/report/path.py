@@ -1,9 +1,4 @@
-"""The path results in words: the markdown reports of a grid path, an exact path, learners.
-
-:func:`markdown` gives a path result's text (about that one result; it draws nothing);
-:func:`~maxmargin.report.write_report` writes it beside the figures, and
-``maxmargin path`` prints it.
-"""
+"""The path results in words: the markdown reports of a grid path, an exact path, learners."""
 
 from __future__ import annotations
 
@@ -22,33 +17,7 @@ __all__ = ["markdown", "grid_path_markdown", "exact_path_markdown", "learners_ma
 
 
 def markdown(result: RegularizationPath | ExactPath | LearnerPathStudy, max_rows: int = 200) -> str:
-    """The markdown report of a path result: a grid path, an exact path, learners along one.
-
-    Parameters
-    ----------
-    result : RegularizationPath, ExactPath or LearnerPathStudy
-    max_rows : int
-        An exact path's breakpoint table shows at most this many rows (the first and the
-        last ones; ``breakpoints.csv`` has them all).
-
-    Returns
-    -------
-    str
-
-    Raises
-    ------
-    ParameterError
-        Not a path result.
-
-    Examples
-    --------
-    >>> from maxmargin import Dataset, regularization_path
-    >>> data = Dataset([[1.0], [-1.0]], [1, -1])
-    >>> print(markdown(regularization_path(data, C=[0.1, 1.0])).splitlines()[0])
-    # Regularization path: data (n=2, d=1, intercept=free)
-    >>> print(markdown(regularization_path(data, exact=True)).splitlines()[0])
-    # Exact regularization path: data (n=2, d=1, intercept=free)
-    """
+    """The markdown report of a path result: a grid path, an exact path, learners along one."""
     if isinstance(result, RegularizationPath):
         return grid_path_markdown(result)
     if isinstance(result, ExactPath):
@@ -84,19 +53,14 @@ def grid_path_markdown(p: RegularizationPath) -> str:
         f"{p.max_kkt.max():.1e})"
         + (f"; {und} not certified because double precision cannot decide them" if und else "")
     )
-    count = {m: sum(x == m for x in p.method) for m in ("warm", "qp", "dpp", "newton")}
-    how = []
-    if count["warm"]:
-        how.append(f"{count['warm']} warm-started on a working set (no full QP)")
-    if count["newton"]:
-        how.append(f"{count['newton']} by Newton steps from the previous point (no full QP)")
-    if count["qp"]:
-        how.append(f"{count['qp']} solved by {p.solver} (maxmargin.solve's route)")
-    if count["dpp"]:
-        how.append(
-            f"{count['dpp']} by the DPP-compiled cvxpy model ({p.solver}, compiled "
-            f"once in {p.compile_seconds:.2f} s)"
-        )
+    words = {
+        "warm": "warm-started on a working set (no full QP)",
+        "newton": "by Newton steps from the previous point (no full QP)",
+        "qp": f"solved by {p.solver} (maxmargin.solve's route)",
+        "dpp": f"by the DPP-compiled cvxpy model ({p.solver}, compiled once in "
+        f"{p.compile_seconds:.2f} s)",
+    }
+    how = [f"{n} {words[m]}" for m in words if (n := sum(x == m for x in p.method))]
     L.append(f"- points: {', '.join(how)}; path {p.total_seconds:.2f} s")
     c0 = p.min_margin_sv_C
     if not math.isnan(c0):
@@ -162,11 +126,7 @@ def grid_path_markdown(p: RegularizationPath) -> str:
 
 
 def exact_path_markdown(ep: ExactPath, max_rows: int = 200) -> str:
-    """An exact path's report: summary, then a table of the breakpoints and their events.
-
-    At most ``max_rows`` breakpoints in the table (the first and the last ones; every one
-    is in ``breakpoints.csv``).
-    """
+    """An exact path's report: summary, then at most ``max_rows`` breakpoints and events."""
     K = len(ep)
     L = [
         f"# Exact regularization path: {ep.data_name} (n={ep.n}, d={ep.d}, "

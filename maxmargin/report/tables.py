@@ -1,16 +1,4 @@
-r"""The main table of each report, declared once (:class:`~maxmargin.io.Table`).
-
-:func:`~maxmargin.report.write_report` writes it as ``table.tex`` (a booktabs
-``tabular``, :func:`maxmargin.io.tables.latex`) in every report folder:
-
-- a comparison: one row per learner x order, the final checkpoint, median [min, max]
-  over seeds (the rows of :attr:`Comparison.rows <maxmargin.Comparison.rows>`);
-- a grid path: one row per grid point (:attr:`RegularizationPath.TABLE
-  <maxmargin.RegularizationPath.TABLE>`, the rows of ``grid.csv``);
-- an exact path: one row per breakpoint, its events in one cell (``breakpoints.csv``
-  has one row per event);
-- a check: one row per verdict, failures first (``verdicts.csv``).
-"""
+"""The main table of each report (``table.tex``), declared once (:class:`~maxmargin.io.Table`)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,7 @@
 """Validating a learner: its claims checked on a battery of certified problems.
 
-``check_learner(learner)`` is scikit-learn's ``check_estimator`` for convergence: it runs
-the learner on problems whose optimum is certified, in several orders and seeds, and
-judges each claim the learner makes (:mod:`maxmargin.online.claims`) PASS, FAIL or
-INCONCLUSIVE, with the evidence; ``assert_learner`` raises in a test suite.
-See ``docs/validating.md``.
+``check_learner(learner)`` judges each claim PASS, FAIL or INCONCLUSIVE, with the
+evidence; ``assert_learner`` raises in a test suite. See ``docs/validating.md``.
 """
 
 from .battery import Battery, CertifiedProblem, ProblemSpec, battery, certified

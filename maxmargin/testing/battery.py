@@ -1,34 +1,8 @@
-r"""The battery: certified problems a learner's claims are checked on.
+"""The battery: certified problems a learner's claims are checked on.
 
-Every problem is generated from a seed (so it reproduces), solved once with
-:func:`maxmargin.solve`, re-certified from the data (:func:`maxmargin.certify`; a problem
-whose optimum does not certify is refused, never used), and cached: in memory for the
-process, and on disk when a cache folder is given (``<key>.npz`` holds the data, read
-back with ``allow_pickle=False``; ``<key>.json`` the problem and its solutions, which are
-re-certified against the data when read back).
-
-The problems (``docs/validating.md`` lists the sizes of each battery):
-
-==================  ===================================================================
-``separable``       :func:`~maxmargin.make_separable` (its max-margin solution is known
-                    exactly: the certified margin is checked against it), shifted off the
-                    origin where the intercept can follow
-``gaussians``       :func:`~maxmargin.make_gaussians`, overlapping (not separable),
-                    shifted so that the bias matters
-``x1e-06, x1e+06``  the same data with every feature scaled by ``c``; ``lam`` by ``c^2``
-                    and the bias feature ``s`` by ``c``, so that the problem is the same one
-                    in other units (``w*`` divided by ``c``, ``F*`` unchanged)
-``sparse``          CSR, high-dimensional (``d`` > ``n``), a few non-zeros a row
-``duplicated``      every example twice
-``weighted``        example weights drawn in ``[0.5, 2]`` (learners with a
-                    ``sample_weight_rule``)
-``disjunction``     boolean features, the label a monotone disjunction of ``k`` of them
-                    (Winnow's setting)
-==================  ===================================================================
-
-each in the intercept modes the battery lists for it (the learner runs those it supports),
-and every problem in the orders ``cyclic`` (one run), ``shuffle`` and ``sample`` (one run
-per seed).
+Each problem is generated from a seed, solved once, re-certified from the data (one that
+does not certify is refused) and cached in memory, and on disk when a cache folder is
+given. ``docs/validating.md`` lists the problems of each battery.
 """
 
 from __future__ import annotations
@@ -76,18 +50,16 @@ class ProblemSpec:
     Attributes
     ----------
     data : {"separable", "gaussians", "sparse", "disjunction"}
-        The generator.
     n, d, seed : int
     intercept : {"none", "augmented", "free"}
     lam : float
-        The problem's lambda (before the scaling: the problem has ``lam * scale**2``).
+        Before the scaling (the problem has ``lam * scale**2``).
     scale : float
         Every feature, and the bias feature ``s``, times ``scale``.
     duplicated, weighted : bool
         Every example twice; example weights in ``[0.5, 2]``.
     options : tuple of (str, float)
-        The generator's parameters (``margin``, ``offset``, ``separation``, ``shift``,
-        ``density``, ``k``, ``p``).
+        The generator's parameters (``margin``, ``shift``, ``density``, ``k``, ...).
 
     Examples
     --------
@@ -171,8 +143,7 @@ class ProblemSpec:
         data : Dataset
         sample_weight : ndarray of shape (n,) or None
         meta : dict
-            ``margin`` (the exact margin of ``separable``, for intercepts ``none`` and
-            ``free``), ``relevant`` (the disjunction's features).
+            ``margin`` (``separable``'s exact margin), ``relevant`` (the disjunction's).
 
         Examples
         --------
@@ -252,11 +223,10 @@ class CertifiedProblem:
     sample_weight : ndarray of shape (n,) or None
     problem : SVMProblem
     soft : ExactSolution
-        The certified soft-margin optimum (of ``lam * scale**2``).
+        The certified soft-margin optimum.
     hard : ExactSolution or None
         The certified hard margin (None: not separable in this intercept mode).
     meta : dict
-        What the generator knows (``margin``, ``relevant``).
 
     Examples
     --------
@@ -284,12 +254,10 @@ class CertifiedProblem:
         return self.hard is not None
 
     def learner_space(self) -> tuple[float, np.ndarray, np.ndarray, float]:
-        r"""``(R, u, m, gamma)`` in the space ``z = (x, s)`` the learners see.
+        """``(R, u, m, gamma)`` in the space ``z = (x, s)`` the learners see.
 
-        ``R = max ||z_i||``; ``u`` the soft optimum there (``(w*, b*/s)`` with a bias,
-        ``w*`` without); ``m_i = y_i u.z_i``; ``gamma`` the hard margin there
-        (:math:`1/\|(w_h, b_h/s)\|`; nan when not separable). As
-        :func:`~maxmargin.compare` measures the mistake bounds.
+        ``R = max ||z_i||``, ``u`` the soft optimum there, ``m_i = y_i u.z_i``, ``gamma``
+        the hard margin there (nan when not separable), as ``compare`` measures them.
 
         Returns
         -------
@@ -303,28 +271,19 @@ class CertifiedProblem:
         (0.1, True)
         """
         p, s = self.problem, self.problem.intercept_scaling
-        sq = self.data.row_norms() ** 2
-        if p.intercept == "none":
-            R = math.sqrt(float(sq.max(initial=0.0)))
-            u = np.array(self.soft.w, dtype=float)
-            gamma = math.nan if self.hard is None else 1.0 / float(np.linalg.norm(self.hard.w))
-        else:
-            R = math.sqrt(float(sq.max(initial=0.0)) + s * s)
-            u = np.append(self.soft.w, self.soft.b / s)
-            gamma = (
-                math.nan
-                if self.hard is None
-                else 1.0 / float(np.linalg.norm(np.append(self.hard.w, self.hard.b / s)))
-            )
+        bias = p.intercept != "none"
+
+        def z(sol: ExactSolution) -> np.ndarray:
+            return np.append(sol.w, sol.b / s) if bias else np.array(sol.w, dtype=float)
+
+        sq = float((self.data.row_norms() ** 2).max(initial=0.0))
+        R = math.sqrt(sq + s * s if bias else sq)
+        gamma = math.nan if self.hard is None else 1.0 / float(np.linalg.norm(z(self.hard)))
         m = p.margins(self.soft.w, self.soft.b)
-        return R, u, np.asarray(m, dtype=float).ravel(), gamma
+        return R, z(self.soft), np.asarray(m, dtype=float).ravel(), gamma
 
     def learner_for(self, learner: Any) -> Any:
         """``learner`` built for this problem as :func:`~maxmargin.testing.check_learner` builds it.
-
-        The problem's intercept, and its ``lam`` or ``C`` where the learner declares a
-        ``problem_parameter``; a built-in instance keeps its other settings, an object of
-        the protocol is copied.
 
         Parameters
         ----------
@@ -334,12 +293,6 @@ class CertifiedProblem:
         Returns
         -------
         OnlineLearner
-
-        Raises
-        ------
-        ParameterError
-            It cannot run on this problem (an intercept it does not support, a fixed
-            parameter that is not the problem's).
 
         Examples
         --------
@@ -351,10 +304,7 @@ class CertifiedProblem:
         return _Template(learner).build(self.problem)
 
     def resolution(self) -> float:
-        """The suboptimality below which ``F - F*`` is not known: the certificate's gap.
-
-        ``10 * max(lam |P - D|, 1e-12 F*)`` (``F* = lam P*`` is known to within
-        ``lam (P - D)`` and to the rounding of the objective).
+        """The suboptimality below which ``F - F*`` is not known: ``10 max(lam |P - D|, 1e-12 F*)``.
 
         Returns
         -------
@@ -383,9 +333,7 @@ class Battery:
     orders : tuple of str
     seeds : tuple of int
         The seeds of the ``shuffle`` and ``sample`` runs (``cyclic`` runs once, seed 0).
-    epochs : int
-    checkpoints_per_decade : int
-        The geometric checkpoints the rates are fitted on (plus the last step).
+    epochs, checkpoints_per_decade : int
 
     Examples
     --------
@@ -432,11 +380,6 @@ class Battery:
         -------
         ProblemSpec
 
-        Raises
-        ------
-        ParameterError
-            No such problem in this battery.
-
         Examples
         --------
         >>> battery("quick").problem("gaussians/free").intercept
@@ -466,50 +409,27 @@ class Battery:
 def _specs(kind: str, data_seed: int, lam: float) -> tuple[ProblemSpec, ...]:
     quick = kind == "quick"
     n, d = (100, 5) if quick else (200, 10)
-    sep = {"margin": 0.1, "offset": 0.5}
+
+    def spec(data: str, seed: int, intercept: str, *opts: Any, dim: int = d) -> ProblemSpec:
+        return ProblemSpec(data, n, dim, data_seed + seed, intercept, lam, options=opts)
+
     out: list[ProblemSpec] = []
     for intercept in ("none", "augmented", "free"):
-        shifted = intercept != "none"  # a shift the bias can follow; through 0 for none
-        out.append(
-            ProblemSpec(
-                "separable",
-                n,
-                d,
-                data_seed,
-                intercept,
-                lam,
-                options=tuple((k, v if shifted or k != "offset" else 0.0) for k, v in sep.items()),
-            )
-        )
-        out.append(
-            ProblemSpec(
-                "gaussians",
-                n,
-                d,
-                data_seed + 1,
-                intercept,
-                lam,
-                options=(("separation", 2.0), ("shift", 1.5 if shifted else 0.0)),
-            )
-        )
+        shift = 0.0 if intercept == "none" else 1.0  # the bias can follow; through 0 for none
+        out.append(spec("separable", 0, intercept, ("margin", 0.1), ("offset", 0.5 * shift)))
+        out.append(spec("gaussians", 1, intercept, ("separation", 2.0), ("shift", 1.5 * shift)))
     base_sep, base_gauss = out[2], out[3]  # augmented
     for c in (1e-6, 1e6):
         out.append(replace(base_gauss, scale=c))
         if not quick:
             out.append(replace(base_sep, scale=c))
     if not quick:
-        out.append(
-            ProblemSpec(
-                "sparse", n, 2000, data_seed + 2, "augmented", lam, options=(("density", 0.01),)
-            )
-        )
+        out.append(spec("sparse", 2, "augmented", ("density", 0.01), dim=2000))
         out.append(replace(base_sep, n=n // 2, duplicated=True))
         out.append(replace(base_gauss, weighted=True))
-    disj = (("k", 2.0 if quick else 3.0), ("p", 0.25))
+    k = 2.0 if quick else 3.0
     for intercept in ("none",) if quick else ("none", "augmented"):
-        out.append(
-            ProblemSpec("disjunction", n, 2 * d, data_seed + 3, intercept, lam, options=disj)
-        )
+        out.append(spec("disjunction", 3, intercept, ("k", k), ("p", 0.25), dim=2 * d))
     return tuple(out)
 
 
@@ -520,8 +440,7 @@ def battery(name: str = "default", *, data_seed: int = 0, lam: float = LAM) -> B
     ----------
     name : {"quick", "default"}
     data_seed : int >= 0
-        The generators' seed (the problems change with it; the false-FAIL rate in
-        ``docs/validating.md`` was measured over many).
+        The generators' seed.
     lam : float > 0
         lambda of the problems (before scaling).
 
@@ -553,18 +472,11 @@ def certified(spec: ProblemSpec, cache: str | Path | None = None) -> CertifiedPr
     ----------
     spec : ProblemSpec
     cache : str or Path, optional
-        A folder for ``<key>.npz`` + ``<key>.json``; read back (and re-certified) when
-        present, written when not. Created if missing.
+        A folder for ``<key>.npz`` + ``<key>.json``, re-certified when read back.
 
     Returns
     -------
     CertifiedProblem
-
-    Raises
-    ------
-    CertificateError
-        The optimum does not certify, or the certified margin contradicts the
-        generator's exact one.
 
     Examples
     --------
@@ -590,15 +502,16 @@ def certified(spec: ProblemSpec, cache: str | Path | None = None) -> CertifiedPr
     return cp
 
 
+def _problem(spec: ProblemSpec, data: Dataset, sw: np.ndarray | None) -> SVMProblem:
+    p = spec.problem_lam
+    return SVMProblem(
+        data, lam=p, intercept=spec.intercept, intercept_scaling=spec.scale, sample_weight=sw
+    )
+
+
 def _solve(spec: ProblemSpec) -> CertifiedProblem:
     data, sw, meta = spec.make_data()
-    problem = SVMProblem(
-        data,
-        lam=spec.problem_lam,
-        intercept=spec.intercept,
-        intercept_scaling=spec.scale,
-        sample_weight=sw,
-    )
+    problem = _problem(spec, data, sw)
     soft = _checked(solve(problem), "soft-margin")
     hard = None
     if is_separable(data, intercept=spec.intercept):
@@ -636,9 +549,6 @@ def _write(cp: CertifiedProblem, path: Path) -> None:
     if cp.sample_weight is not None:
         arrays["sample_weight"] = cp.sample_weight
 
-    def savez(fh: Any) -> None:
-        np.savez(fh, **arrays)  # type: ignore[arg-type]
-
     doc = {
         **format_header("battery_problem"),
         "spec": json.loads(cp.spec.key()),
@@ -646,7 +556,8 @@ def _write(cp: CertifiedProblem, path: Path) -> None:
         "soft": cp.soft.to_dict(),
         "hard": None if cp.hard is None else cp.hard.to_dict(),
     }
-    atomic_write(path.with_suffix(".npz"), savez, durable=False)
+    npz = path.with_suffix(".npz")
+    atomic_write(npz, lambda fh: np.savez(fh, **arrays), durable=False)  # type: ignore[arg-type]
     atomic_write(path.with_suffix(".json"), dumps(doc, indent=1), durable=False)
 
 
@@ -678,12 +589,6 @@ def _read(spec: ProblemSpec, path: Path) -> CertifiedProblem | None:
     meta = dict(doc.get("meta") or {})
     if "relevant" in meta:
         meta["relevant"] = tuple(meta["relevant"])
-    problem = SVMProblem(
-        data,
-        lam=spec.problem_lam,
-        intercept=spec.intercept,
-        intercept_scaling=spec.scale,
-        sample_weight=sw,
-    )
+    problem = _problem(spec, data, sw)
     soft = replace(soft, problem=problem)
     return CertifiedProblem(spec, data, sw, problem, soft, hard, meta)

@@ -1,11 +1,6 @@
 """``check_learner``: run a learner through a battery and judge every claim it makes.
 
-The front door of :mod:`maxmargin.testing` (``docs/validating.md``): it takes a learner in
-any form maxmargin runs (a built-in name, a class, an instance of a built-in learner or
-of the public protocol), builds it for every problem of the battery it can run on, runs
-it in every order and seed, scores every run against the certified optimum
-(:func:`~maxmargin.evaluation.scoring.score_trace`, as :func:`~maxmargin.compare`
-does) and judges its claims (:mod:`maxmargin.testing.verdict`).
+See ``docs/validating.md``.
 """
 
 from __future__ import annotations
@@ -25,30 +20,21 @@ from ..evaluation.scoring import score_trace
 from ..exceptions import DataError, ParameterError
 from ..online import OnlineLearner, run
 from ..online.adapters import RiverLearner, SklearnLearner
-from ..online.claims import (
-    Average,
-    Claim,
-    Invariance,
-    MistakeBound,
-    Rate,
-    RegretBound,
-    claims_of,
-    resolve_claims,
-)
+from ..online.claims import Average, Claim, Invariance, Rate, claims_of, resolve_claims
 from ..online.orders import schedule
 from ..problem import SVMProblem
+from ..trace import Trace
 from .battery import Battery, CertifiedProblem, ProblemSpec, battery, certified
-from .report import CheckReport, Curve
+from .report import CheckReport, Curve, curve_of
 from .template import _source, _Template
 from .verdict import (
     RTOL,
     Run,
     Verdict,
     average_verdict,
+    drift,
     invariance_verdict,
-    mistake_verdict,
-    rate_verdicts,
-    regret_verdict,
+    judge_runs,
 )
 
 __all__ = ["check_learner", "assert_learner"]
@@ -84,20 +70,13 @@ def check_learner(
     Parameters
     ----------
     learner : str, type or object
-        A built-in name (``"pegasos"``), ``module:Class``, ``path/file.py:Class``, a class
-        (built for each problem as :func:`~maxmargin.compare` builds it), a built-in
-        instance (its settings kept; ``intercept`` and the problem's parameter set from
-        each problem), an instance of the public protocol (copied for each problem,
-        its ``problem_parameter`` set), or a pair ``(target, params)``: a name or class
-        built with these constructor parameters for each problem (``intercept`` and
-        the problem's parameter set from the problem), as ``maxmargin check TARGET
-        --learner-param KEY=VALUE`` gives it.
+        A built-in name, ``module:Class``, ``path/file.py:Class``, a class, an instance
+        (a built-in learner's or the public protocol's), or a pair ``(target, params)``;
+        the problem sets ``intercept`` and its parameter (``docs/validating.md``).
     battery : {"quick", "default"} or Battery
-        ``"quick"`` runs in seconds (CI), ``"default"`` under a minute for a built-in
-        learner on 2 cores (``docs/validating.md``).
+        ``"quick"`` runs in seconds (CI).
     seeds : int or sequence of int, optional
-        The seeds of the ``shuffle`` and ``sample`` runs (an int: that many, from 0);
-        default the battery's.
+        The seeds of the ``shuffle`` and ``sample`` runs (an int: that many, from 0).
     data_seed : int >= 0
         The seed of the battery's data.
     claims : sequence of Claim, optional
@@ -112,14 +91,6 @@ def check_learner(
     Returns
     -------
     CheckReport
-        ``.passed``, ``.verdicts``, ``.failures``, ``.to_text()``;
-        :func:`maxmargin.report.write_report` writes its report folder.
-
-    Raises
-    ------
-    ParameterError
-        Not a learner; claims that contradict its declarations; no problem of the
-        battery it can run on.
 
     Examples
     --------
@@ -190,11 +161,9 @@ def _battery(
 
 def _merge(skipped: list[tuple[str, str, str]]) -> tuple[tuple[str, str, str], ...]:
     """(claim, problems, reason): one row per claim and reason, the problems joined."""
-    rows: dict[tuple[str, str], list[str]] = {}
+    rows: dict[tuple[str, str], dict[str, None]] = {}  # the problems in order, each once
     for claim, problem, why in skipped:
-        rows.setdefault((claim, why), [])
-        if problem not in rows[(claim, why)]:
-            rows[(claim, why)].append(problem)
+        rows.setdefault((claim, why), {})[problem] = None
     return tuple((c, ", ".join(ps), why) for (c, why), ps in rows.items())
 
 
@@ -241,18 +210,7 @@ def _check_problem(
         else:
             verdicts += got
     seconds = float(np.median([r.trace.seconds[-1] for r in runs]))
-    curves = [
-        Curve(
-            cp.name,
-            r.order,
-            r.seed,
-            r.result.t,
-            r.trace.seconds,
-            r.result.subopt,
-            r.result.subopt_avg,
-        )
-        for r in runs
-    ]
+    curves = [curve_of(cp.name, r.result) for r in runs]
     return [replace(v, seconds=seconds) for v in verdicts], skipped, curves
 
 
@@ -265,29 +223,25 @@ def _judge(
     runs: list[Run],
 ) -> Verdict | list[Verdict] | str:
     """One claim on one problem: its verdict(s), or why it does not apply there."""
-    if isinstance(claim, Rate):
-        return rate_verdicts(claim, cp, runs)
-    if isinstance(claim, MistakeBound):
-        return mistake_verdict(claim, learner, cp, runs)
-    if isinstance(claim, RegretBound):
-        return regret_verdict(claim, cp, runs)
     if isinstance(claim, Invariance):
         return _invariance(claim, template, cp, bat, runs)
     if isinstance(claim, Average):
         return _average(claim, learner, cp, bat)
-    raise ParameterError(f"unknown claim {claim!r}")
+    got = judge_runs(claim, learner, cp, runs)
+    if got is None:
+        raise ParameterError(f"unknown claim {claim!r}")
+    return got
+
+
+def _trace(
+    learner: OnlineLearner, data: Dataset, cp: CertifiedProblem, bat: Battery, order: str, seed: int
+) -> Trace:
+    marks, sw = bat.checkpoints(cp.data.n), cp.sample_weight
+    return run(learner, data, bat.epochs, order, seed, marks, sample_weight=sw)
 
 
 def _run(learner: OnlineLearner, cp: CertifiedProblem, bat: Battery, order: str, seed: int) -> Run:
-    tr = run(
-        learner,
-        cp.data,
-        epochs=bat.epochs,
-        order=order,
-        seed=seed,
-        checkpoints=bat.checkpoints(cp.data.n),
-        sample_weight=cp.sample_weight,
-    )
+    tr = _trace(learner, cp.data, cp, bat, order, seed)
     return Run(order, seed, tr, score_trace(tr, cp.soft, hard_reference=cp.hard))
 
 
@@ -318,21 +272,8 @@ def _invariance(
         sample_weight=cp.sample_weight,
     )
     learner2 = template.build(problem2)
-    picked = [r for r in runs if r.order == "cyclic"][:1] + [
-        r for r in runs if r.order == "shuffle"
-    ][:1]
-    pairs = []
-    for r in picked:
-        tr2 = run(
-            learner2,
-            data2,
-            epochs=bat.epochs,
-            order=r.order,
-            seed=r.seed,
-            checkpoints=bat.checkpoints(cp.data.n),
-            sample_weight=cp.sample_weight,
-        )
-        pairs.append((r, tr2, perm, c))
+    picked = [r for o in ("cyclic", "shuffle") for r in [x for x in runs if x.order == o][:1]]
+    pairs = [(r, _trace(learner2, data2, cp, bat, r.order, r.seed), perm, c) for r in picked]
     verdict = invariance_verdict(claim, cp, pairs)
     if verdict.outcome == "FAIL" and verdict.t is not None and verdict.order is not None:
         tie = _tie(learner2, template.build(cp.problem), cp, data2, perm, c, bat, verdict)
@@ -355,13 +296,10 @@ def _tie(
     bat: Battery,
     v: Verdict,
 ) -> str | None:
-    """Whether the first difference of two runs is a tie that rounding decided.
+    """Why the first difference of two runs is a tie that rounding decided, or None.
 
-    The invariances hold in exact arithmetic: on data with exact ties (boolean features)
-    another summation order may put a margin that is exactly at a threshold (0 for a
-    mistake, 1 for the hinge, the margin perceptron's tau) on the other side. Both runs
-    are replayed step by step between the last checkpoint where they agreed and the one
-    where they differ; a difference that starts at such a tie is not the learner's fault.
+    On data with exact ties another summation order may put a margin at a threshold on
+    the other side: not the learner's fault. Both runs are replayed step by step.
     """
     n = cp.data.n
     marks = bat.checkpoints(n)
@@ -372,15 +310,8 @@ def _tie(
     order, seed, sw = str(v.order), int(v.seed or 0), cp.sample_weight
     a = run(learner, cp.data, epochs, order, seed, steps, sample_weight=sw)
     b = run(learner2, data2, epochs, order, seed, steps, sample_weight=sw)
-    w2, b2 = b.w / c, b.b / (c * c)
-    if perm is not None:
-        inv = np.empty_like(perm)
-        inv[perm] = np.arange(perm.size)
-        w2 = w2[:, inv]
     k = len(steps)
-    scale = np.maximum(np.abs(a.w[:k]).max(axis=1), np.abs(a.b[:k]))
-    err = np.maximum(np.abs(w2[:k] - a.w[:k]).max(axis=1), np.abs(b2[:k] - a.b[:k]))
-    apart = (err > RTOL * np.where(scale > 0, scale, 1.0)) | (a.mistakes[:k] != b.mistakes[:k])
+    apart = (drift(a, b, perm, c)[:k] > RTOL) | (a.mistakes[:k] != b.mistakes[:k])
     if not apart.any():
         return None
     j = int(np.argmax(apart))
@@ -416,21 +347,13 @@ def _average(
     epochs = max(1, math.ceil(AVERAGE_STEPS / n))
     steps = np.arange(1, min(n * epochs, AVERAGE_STEPS) + 1)
     tr = run(
-        learner,
-        cp.data,
-        epochs=epochs,
-        order="shuffle",
-        seed=bat.seeds[0],
-        checkpoints=steps,
-        sample_weight=cp.sample_weight,
+        learner, cp.data, epochs, "shuffle", bat.seeds[0], steps, sample_weight=cp.sample_weight
     )
     return average_verdict(claim, cp, tr, len(steps))
 
 
 def assert_learner(learner: Any, **kwargs: Any) -> CheckReport:
     """:func:`check_learner`, raising ``AssertionError`` with the verdict table unless it passed.
-
-    For a test suite: ``assert_learner(MyPegasos, battery="quick")``.
 
     Parameters
     ----------
@@ -442,12 +365,6 @@ def assert_learner(learner: Any, **kwargs: Any) -> CheckReport:
     Returns
     -------
     CheckReport
-        When it passed.
-
-    Raises
-    ------
-    AssertionError
-        A claim FAILs, or nothing was judged PASS (the message is the table).
 
     Examples
     --------

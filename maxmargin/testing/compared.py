@@ -1,11 +1,6 @@
 """The verdicts of a comparison: each learner's claims judged on the runs ``compare`` made.
 
-:func:`~maxmargin.compare` runs learners on the user's data against its certified
-optimum; the claims that rest on those runs alone (rates, mistake bounds, the regret
-bound) are judged on them by the rules of :mod:`maxmargin.testing.verdict`, so that a
-comparison's report can show a verdict per learner. The claims that need runs of their
-own (an invariance: a run on transformed data; an average: every iterate recorded) are
-listed as not checked, for :func:`~maxmargin.testing.check_learner`.
+Invariances and averages need runs of their own: they are left to ``check_learner``.
 """
 
 from __future__ import annotations
@@ -19,13 +14,12 @@ import numpy as np
 from ..evaluation.comparison import Comparison, RunResult
 from ..evaluation.reference import Reference
 from ..exceptions import ParameterError
-from ..online.claims import Claim, MistakeBound, Rate, RegretBound, claims_of, resolve_claims
-from ..online.protocol import PythonLearner
+from ..online.claims import claims_of, resolve_claims
 from ..online.registry import LEARNERS
 from .battery import CertifiedProblem, ProblemSpec
-from .report import CheckReport, Curve
-from .template import _Template
-from .verdict import Run, Verdict, mistake_verdict, rate_verdicts, regret_verdict
+from .report import CheckReport, curve_of
+from .template import _source, _Template
+from .verdict import Run, Verdict, judge_runs
 
 __all__ = ["comparison_verdicts"]
 
@@ -55,16 +49,6 @@ def _learner(
     return cls(**tr.params)
 
 
-def _judge(claim: Claim, learner: Any, cp: CertifiedProblem, runs: list[Run]) -> Any:
-    if isinstance(claim, Rate):
-        return rate_verdicts(claim, cp, runs)
-    if isinstance(claim, MistakeBound):
-        return mistake_verdict(claim, learner, cp, runs)
-    if isinstance(claim, RegretBound):
-        return regret_verdict(claim, cp, runs)
-    return _OWN_RUNS
-
-
 def comparison_verdicts(
     cmp: Comparison, learners: Mapping[str, Any] | None = None
 ) -> dict[str, CheckReport]:
@@ -75,24 +59,13 @@ def comparison_verdicts(
     cmp : Comparison
         What :func:`~maxmargin.compare` returned.
     learners : mapping of str to learner, optional
-        A run's label to the learner compared (a class, an instance, ``module:Class``), for
-        learners that are not built-ins (a built-in is rebuilt from its trace's
-        parameters).
+        A run's label to the learner compared, for learners that are not built-ins.
 
     Returns
     -------
     dict of str to CheckReport
-        One per learner label, in the comparison's order: its verdicts on the problem its
-        runs are scored against (named ``data/intercept``), what was not checked and why
-        (``battery`` is ``"comparison"``); ``report.outcome`` is the one word for a
-        report's column. A rate needs 3 runs in a random order (``seeds=3``,
-        ``orders=("shuffle",)``) to be judged, else it is INCONCLUSIVE;
-        :meth:`CheckReport.reproduce` names the comparison's run.
-
-    Raises
-    ------
-    ParameterError
-        ``learners`` names a label the comparison does not have.
+        One per learner label (``battery`` is ``"comparison"``); a rate needs 3 runs in a
+        random order to be judged.
 
     Examples
     --------
@@ -120,16 +93,15 @@ def comparison_verdicts(
         if isinstance(learner, str):
             skipped.append(("*", cp.name, learner))
         else:
-            source = learner.learner if isinstance(learner, PythonLearner) else learner
-            applies, na = resolve_claims(learner, claims_of(source))
+            applies, na = resolve_claims(learner, claims_of(_source(learner)))
             skipped += [(c.label(), cp.name, why) for c, why in na]
             if not applies and not na:
                 skipped.append(("*", cp.name, "it claims nothing"))
             runs = [Run(r.order, int(r.seed or 0), r.trace, r) for r in results]
             for claim in applies:
-                got = _judge(claim, learner, cp, runs)
-                if isinstance(got, str):
-                    skipped.append((claim.label(), cp.name, got))
+                got = judge_runs(claim, learner, cp, runs)
+                if got is None or isinstance(got, str):
+                    skipped.append((claim.label(), cp.name, got or _OWN_RUNS))
                 else:
                     verdicts += [got] if isinstance(got, Verdict) else got
         seconds = float(np.median([r.trace.seconds[-1] for r in results]))
@@ -141,11 +113,6 @@ def comparison_verdicts(
             epochs=cmp.epochs,
             verdicts=tuple(replace(v, seconds=seconds) for v in verdicts),
             not_checked=tuple(skipped),
-            curves=tuple(
-                Curve(
-                    cp.name, r.order, int(r.seed or 0), r.t, r.trace.seconds, r.subopt, r.subopt_avg
-                )
-                for r in results
-            ),
+            curves=tuple(curve_of(cp.name, r) for r in results),
         )
     return out

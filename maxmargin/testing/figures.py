@@ -1,10 +1,4 @@
-"""The figure of a check: suboptimality against the steps and against the time.
-
-benchopt draws a solver's suboptimality against time; a check knows the certified optimum,
-so its runs draw ``F(w_t) - F*`` exactly, against the steps ``t`` (what the theory's rates
-are about) and against the learner's learning time (what a user pays), one colour per
-learner.
-"""
+"""The figure of a check: suboptimality against the steps and against the time."""
 
 from __future__ import annotations
 
@@ -17,17 +11,9 @@ import numpy as np
 from ..exceptions import ParameterError
 from ..io.files import atomic_write
 from ..plotting import _mpl
-from .report import CheckReport, Curve
+from .report import CheckReport
 
 __all__ = ["plot_suboptimality"]
-
-
-def _curves(report: CheckReport, problem: str | None) -> tuple[str | None, list[Curve]]:
-    """The problem drawn (the first with a suboptimality when None) and its curves."""
-    drawable = [c for c in report.curves if c.subopt is not None or c.subopt_avg is not None]
-    if problem is None and drawable:
-        problem = drawable[0].problem
-    return problem, [c for c in drawable if c.problem == problem]
 
 
 def plot_suboptimality(
@@ -43,32 +29,20 @@ def plot_suboptimality(
     Parameters
     ----------
     reports : CheckReport or sequence of CheckReport
-        What :func:`~maxmargin.testing.check_learner` returned, one per learner (one
-        colour each).
+        One per learner (one colour each).
     problem : str, optional
-        The battery problem (``"gaussians/augmented"``); default: the first one of the
-        first report whose runs have a suboptimality.
+        The battery problem; default: the first with a suboptimality.
     average : bool, optional
-        Draw the average's suboptimality (True), the iterate's (False); default: the
-        average where a learner has one.
+        The average's suboptimality (True) or the iterate's; default: the average if any.
     path : str or Path, optional
-        Also write the figure there, atomically; its suffix is the format (``.png``,
-        ``.svg``, ``.pdf``, ...).
+        Also write the figure there; its suffix is the format.
     dpi : int
         Resolution of a raster file.
 
     Returns
     -------
     matplotlib.figure.Figure
-        Two panels: against the step ``t`` and against the learning time in seconds (the
-        trace's ``seconds``: the learner's own steps, not the recording), log-log; every
-        run one line (``cyclic``, and each seed of ``shuffle`` and ``sample``).
-
-    Raises
-    ------
-    ParameterError
-        No run of the problem has a suboptimality (a learner without an objective, e.g.
-        the perceptron, or a problem it was not run on).
+        Two log-log panels, one line per run.
 
     Examples
     --------
@@ -84,7 +58,10 @@ def plot_suboptimality(
     by_steps, by_time = fig.subplots(1, 2, sharey=True)
     drawn = 0
     for i, report in enumerate(reports):
-        problem, curves = _curves(report, problem)
+        drawable = [c for c in report.curves if c.subopt is not None or c.subopt_avg is not None]
+        if problem is None and drawable:  # the first problem with a suboptimality
+            problem = drawable[0].problem
+        curves = [c for c in drawable if c.problem == problem]
         style = _mpl.series_style(i)
         for j, c in enumerate(curves):
             avg = c.subopt_avg is not None if average is None else average

@@ -41,12 +41,10 @@ class Curve:
     order : str
     seed : int
     t : ndarray of int64
-        The checkpoints (steps).
     seconds : ndarray
-        The learner's learning time at each checkpoint (the trace's ``seconds``).
+        The learner's learning time at each checkpoint.
     subopt, subopt_avg : ndarray or None
-        ``F(w_t) - F*`` of its iterate and of its average against the certified optimum
-        (None: the learner has no such output).
+        ``F(w_t) - F*`` of its iterate and of its average (None: no such output).
 
     Examples
     --------
@@ -66,6 +64,12 @@ class Curve:
     subopt_avg: np.ndarray | None = None
 
 
+def curve_of(problem: str, r: Any) -> Curve:
+    """The :class:`Curve` of a scored run (a :class:`~maxmargin.RunResult`)."""
+    seed = int(r.seed or 0)
+    return Curve(problem, r.order, seed, r.t, r.trace.seconds, r.subopt, r.subopt_avg)
+
+
 class _NotChecked(io.Codec):
     """``not_checked``: rows of three strings, written as lists."""
 
@@ -75,10 +79,7 @@ class _NotChecked(io.Codec):
 
 @dataclass(frozen=True)
 class CheckReport(io.Persistent):
-    """What :func:`~maxmargin.testing.check_learner` found.
-
-    Its document (``to_dict``, ``to_json``: :class:`~maxmargin.io.Persistent`) holds the
-    fields but the curves, then ``passed`` and ``counts``; an N/A number is ``null``.
+    """What :func:`~maxmargin.testing.check_learner` found (its document: all but the curves).
 
     Attributes
     ----------
@@ -91,28 +92,21 @@ class CheckReport(io.Persistent):
     verdicts : tuple of Verdict
         One per claim and problem (a rate with a constant: two).
     not_checked : tuple of (str, str, str)
-        ``(claim, problems, reason)``: what was not judged, and why (``"*"``: every
-        claim on those problems).
+        ``(claim, problems, reason)`` (``"*"``: every claim on those problems).
     seconds : float
         Wall-clock time of the check.
     curves : tuple of Curve
-        Every run's suboptimality against the steps and the time (for
-        :func:`~maxmargin.testing.plot_suboptimality`; not in :meth:`to_dict`).
+        Every run's suboptimality (for :func:`~maxmargin.testing.plot_suboptimality`).
     lam : float
-        The battery's lambda (before scaling: ``battery(name, lam=...)``).
+        The battery's lambda (before scaling).
     target : (str, str)
-        Python that names the learner in :meth:`reproduce`: an import line (or ``""``) and
-        an expression (``"'pegasos'"``, ``"MyPegasos"``; ``"learner"`` for an object).
+        An import line and an expression that name the learner in :meth:`reproduce`.
 
     Examples
     --------
-    >>> from maxmargin.testing import check_learner
-    >>> rep = check_learner("perceptron", battery="quick", problems=["separable/none"])
-    >>> rep.passed, len(rep.failures)
-    (True, 0)
-    >>> d = rep.to_dict()
-    >>> d["passed"], d["counts"]["FAIL"], d["verdicts"][0]["outcome"]
-    (True, 0, 'PASS')
+    >>> d = CheckReport("mine", "quick", 0, (0, 1, 2), 30, ()).to_dict()
+    >>> d["passed"], d["counts"]["FAIL"]
+    (False, 0)
     """
 
     COMPUTED: ClassVar[tuple[str, ...]] = ("passed", "counts")
@@ -146,13 +140,7 @@ class CheckReport(io.Persistent):
 
     @property
     def outcome(self) -> str:
-        """One word for a column: PASS (:attr:`passed`), FAIL, INCONCLUSIVE, or N/A (no verdict).
-
-        Examples
-        --------
-        >>> CheckReport("mine", "quick", 0, (0, 1, 2), 30, ()).outcome
-        'N/A'
-        """
+        """One word for a column: PASS (:attr:`passed`), FAIL, INCONCLUSIVE, or N/A (no verdict)."""
         if self.passed:
             return "PASS"
         if self.failures:
@@ -169,17 +157,12 @@ class CheckReport(io.Persistent):
 
         Examples
         --------
-        >>> from maxmargin.testing import Verdict
-        >>> v = Verdict("mistakes <= (R/gamma)^2", "mistakes", "bound", "separable/none",
-        ...             "FAIL", "too many mistakes", order="cyclic", seed=0)
-        >>> rep = CheckReport("mine", "quick", 0, (0, 1, 2), 30, (v,))
-        >>> rep.counts()
-        {'PASS': 0, 'FAIL': 1, 'INCONCLUSIVE': 0}
+        >>> CheckReport("mine", "quick", 0, (0, 1, 2), 30, ()).counts()
+        {'PASS': 0, 'FAIL': 0, 'INCONCLUSIVE': 0}
         """
-        out = {"PASS": 0, "FAIL": 0, "INCONCLUSIVE": 0}
-        for v in self.verdicts:
-            out[v.outcome] += 1
-        return out
+        return {
+            o: sum(v.outcome == o for v in self.verdicts) for o in ("PASS", "FAIL", "INCONCLUSIVE")
+        }
 
     def summary(self) -> str:
         """One line: the learner, the overall verdict and the counts.
@@ -190,12 +173,8 @@ class CheckReport(io.Persistent):
 
         Examples
         --------
-        >>> from maxmargin.testing import Verdict
-        >>> v = Verdict("mistakes <= (R/gamma)^2", "mistakes", "bound", "separable/none",
-        ...             "FAIL", "too many mistakes", order="cyclic", seed=0)
-        >>> rep = CheckReport("mine", "quick", 0, (0, 1, 2), 30, (v,))
-        >>> rep.summary()[:26]
-        'mine: FAIL (0 PASS, 1 FAIL'
+        >>> CheckReport("mine", "quick", 0, (0, 1, 2), 30, ()).summary()[:36]
+        'mine: NOTHING PASSED (0 PASS, 0 FAIL'
         """
         c = self.counts()
         overall = "PASS" if self.passed else ("FAIL" if c["FAIL"] else "NOTHING PASSED")
@@ -206,23 +185,8 @@ class CheckReport(io.Persistent):
             f"{self.seconds:.1f} s)"
         )
 
-    def _rows(self, failures_first: bool = True) -> list[tuple[str, str, str, str, str]]:
-        order = {"FAIL": 0, "INCONCLUSIVE": 1, "PASS": 2}
-        vs = (
-            sorted(self.verdicts, key=lambda v: order[v.outcome])
-            if failures_first
-            else self.verdicts
-        )
-        return [_row(v) for v in vs]
-
     def reproduce(self, verdict: Verdict) -> str:
         """Python that re-runs the run a verdict names, and the check that gives the verdict.
-
-        The learner is built as :func:`~maxmargin.testing.check_learner` built it for the
-        problem (:meth:`~maxmargin.testing.CertifiedProblem.learner_for`: the problem's
-        ``lam`` or ``C`` and its intercept), so that the run is the one judged; the last
-        line repeats the check on that problem alone, whose verdicts hold the fitted
-        exponent or the ratio to the bound the row quotes.
 
         Parameters
         ----------
@@ -239,16 +203,8 @@ class CheckReport(io.Persistent):
         >>> v = Verdict("mistakes <= (R/gamma)^2", "mistakes", "bound", "separable/none",
         ...             "FAIL", "too many mistakes", order="cyclic", seed=0)
         >>> rep = CheckReport("mine", "quick", 0, (0, 1, 2), 30, (v,), target=("", "Mine"))
-        >>> print(rep.reproduce(v))  # doctest: +NORMALIZE_WHITESPACE
-        from maxmargin.online import run
-        from maxmargin.testing import battery, certified, check_learner
-        bat = battery('quick', data_seed=0)
-        cp = certified(bat.problem('separable/none'))
+        >>> print(rep.reproduce(v).splitlines()[4])
         learner = cp.learner_for(Mine)  # as check_learner built it: lam = 0.05, intercept 'none'
-        trace = run(learner, cp.data, epochs=30, order='cyclic', seed=0,
-                    checkpoints=bat.checkpoints(cp.data.n), sample_weight=cp.sample_weight)
-        report = check_learner(Mine, battery='quick', data_seed=0, seeds=[0, 1, 2],
-                               problems=['separable/none'])  # its verdicts there
         """
         order = verdict.order or "cyclic"
         seed = 0 if verdict.seed is None else verdict.seed
@@ -263,24 +219,22 @@ class CheckReport(io.Persistent):
         spec = battery(self.battery, data_seed=self.data_seed, lam=self.lam).problem(
             verdict.problem
         )
-        lines = [imports] if imports else []
-        return "\n".join(
-            lines
-            + [
-                "from maxmargin.online import run",
-                "from maxmargin.testing import battery, certified, check_learner",
-                f"bat = {bat}",
-                f"cp = certified(bat.problem({verdict.problem!r}))",
-                f"learner = cp.learner_for({name})  # as check_learner built it: lam = "
-                f"{spec.problem_lam:g}, intercept {spec.intercept!r}",
-                f"trace = run(learner, cp.data, epochs={self.epochs}, order={order!r}, "
-                f"seed={seed}, checkpoints=bat.checkpoints(cp.data.n), "
-                "sample_weight=cp.sample_weight)",
-                f"report = check_learner({name}, battery={self.battery!r}, "
-                f"data_seed={self.data_seed}, seeds={list(self.seeds)!r}, "
-                f"problems=[{verdict.problem!r}])  # its verdicts there",
-            ]
-        )
+        lines = [
+            *([imports] if imports else []),
+            "from maxmargin.online import run",
+            "from maxmargin.testing import battery, certified, check_learner",
+            f"bat = {bat}",
+            f"cp = certified(bat.problem({verdict.problem!r}))",
+            f"learner = cp.learner_for({name})  # as check_learner built it: lam = "
+            f"{spec.problem_lam:g}, intercept {spec.intercept!r}",
+            f"trace = run(learner, cp.data, epochs={self.epochs}, order={order!r}, "
+            f"seed={seed}, checkpoints=bat.checkpoints(cp.data.n), "
+            "sample_weight=cp.sample_weight)",
+            f"report = check_learner({name}, battery={self.battery!r}, "
+            f"data_seed={self.data_seed}, seeds={list(self.seeds)!r}, "
+            f"problems=[{verdict.problem!r}])  # its verdicts there",
+        ]
+        return "\n".join(lines)
 
     def to_text(self) -> str:
         """The verdict table as plain text (failures first), then what was not checked.
@@ -291,20 +245,14 @@ class CheckReport(io.Persistent):
 
         Examples
         --------
-        >>> from maxmargin.testing import Verdict
-        >>> v = Verdict("mistakes <= (R/gamma)^2", "mistakes", "bound", "separable/none",
-        ...             "FAIL", "too many mistakes", order="cyclic", seed=0)
-        >>> rep = CheckReport("mine", "quick", 0, (0, 1, 2), 30, (v,))
-        >>> rep.to_text().splitlines()[3].split()[:2]
-        ['FAIL', 'mistakes']
+        >>> CheckReport("mine", "quick", 0, (0, 1, 2), 30, ()).to_text().splitlines()[2].split()
+        ['verdict', 'claim', 'problem', 'time', 'evidence']
         """
-        rows = self._rows()
+        order = {"FAIL": 0, "INCONCLUSIVE": 1, "PASS": 2}
+        rows = [_row(v) for v in sorted(self.verdicts, key=lambda v: order[v.outcome])]
         widths = [max([len(c)] + [len(r[i]) for r in rows]) for i, c in enumerate(_COLUMNS[:4])]
-        lines = [self.summary(), ""]
         fmt = "  ".join(f"{{:<{w}}}" for w in widths) + "  {}"
-        lines.append(fmt.format(*_COLUMNS))
-        for r in rows:
-            lines.append(fmt.format(*r))
+        lines = [self.summary(), "", *(fmt.format(*r) for r in [_COLUMNS, *rows])]
         if self.failures:
             lines += ["", "reproduce the first FAIL:"]
             lines += ["  " + x for x in self.reproduce(self.failures[0]).splitlines()]

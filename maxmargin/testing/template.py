@@ -1,7 +1,6 @@
 """How :func:`~maxmargin.testing.check_learner` builds the learner it was given for a problem.
 
-One place for it, so that a check and the lines that reproduce its verdicts
-(:meth:`~maxmargin.testing.CertifiedProblem.learner_for`) build the same learner.
+One place, so that a check and its reproduce lines (``CertifiedProblem.learner_for``) agree.
 """
 
 from __future__ import annotations
@@ -33,9 +32,7 @@ class _Template:
             # the problem sets these, as for a built-in instance
             skip = {"intercept", "intercept_scaling", getattr(self.cls, "problem_parameter", None)}
             self.params = {k: v for k, v in learner[1].items() if k not in skip}
-        elif isinstance(learner, str):
-            self.cls = learner_class(learner)
-        elif isinstance(learner, type):
+        elif isinstance(learner, (str, type)):
             self.cls = learner_class(learner)
         elif isinstance(learner, PythonLearner):
             self.obj = learner.learner
@@ -64,9 +61,7 @@ class _Template:
 
     def fixed_lam(self) -> float | None:
         """The lambda the learner's objective fixes (it has no problem_parameter), or None."""
-        if self.fixed == "lam":
-            return float(self.obj.lam)
-        return None
+        return float(self.obj.lam) if self.fixed == "lam" else None
 
     def build(self, problem: SVMProblem) -> OnlineLearner:
         """The learner for ``problem`` (ParameterError: it cannot be)."""
@@ -98,13 +93,7 @@ def _is_pair(learner: Any) -> bool:
 
 
 def _code(learner: Any) -> tuple[str, str]:
-    """Python that names ``learner`` in the reproduce lines: ``(import line, expression)``.
-
-    A name or ``module:Class`` as given; a class by its name (in the caller's scope); a
-    ``(target, params)`` pair as the target's expression and the params' repr; a built-in
-    instance by its repr (its settings), imported from maxmargin.online; any other object
-    as ``learner``, which the caller must define.
-    """
+    """Python that names ``learner`` in the reproduce lines: ``(import line, expression)``."""
     if _is_pair(learner):
         imports, target = _code(learner[0])
         return imports, f"({target}, {learner[1]!r})"

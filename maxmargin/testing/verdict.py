@@ -1,33 +1,15 @@
-r"""Verdicts: each claim judged on each problem, PASS, FAIL or INCONCLUSIVE, with the evidence.
+"""Verdicts: each claim judged on each problem, PASS, FAIL or INCONCLUSIVE, with the evidence.
 
-The rules (``docs/validating.md`` states them with the measured false-FAIL rate):
-
-- **Deterministic claims** (mistake bounds, the regret bound, invariances) are theorems
-  about every run: one checkpoint past the bound (beyond ``1e-9`` relative, the rounding
-  of the counts and sums) is a FAIL, with the run that shows it; otherwise PASS, with the
-  worst ratio to the bound.
-- **Rates** are claims about an expectation. Per run (``shuffle`` and ``sample`` orders,
-  one run per seed) the exponent is the least-squares slope of
-  :math:`\log(F(\hat w_t) - F^*)` against :math:`\log t` over the later half of the
-  checkpoints on the log-t axis (:math:`t \ge \sqrt T`), leaving out the checkpoints whose
-  suboptimality is below the resolution of the certified optimum
-  (:meth:`~maxmargin.testing.battery.CertifiedProblem.resolution`). Over the runs, a
-  one-sided Student-t interval at level ``1 - alpha`` (``alpha = 0.01``). The claim
-  :math:`O(t^{a} \log^k t)` allows the slope ``a + k / ln(t_mid) + 0.15`` (``t_mid`` the
-  window's geometric middle: the log factor's local slope, plus a margin for the
-  pre-asymptotic regime): FAIL when the whole interval lies above it, PASS when the
-  whole interval lies below, INCONCLUSIVE otherwise; INCONCLUSIVE too when fewer than 3
-  runs have 4 checkpoints above the resolution (a learner already at the optimum).
-- **The online-to-batch constant** (``Rate(bound="regret/t")``, ``sample`` runs): FAIL when
-  at some checkpoint the lower end of the interval of the mean suboptimality of the
-  average exceeds :math:`G^2(1 + \ln t)/(2\lambda t)` (Bonferroni over the checkpoints).
-- A run whose weights stop being finite FAILs every claim it is evidence for.
+Deterministic claims (mistake and regret bounds, invariances, averages) FAIL at the first
+checkpoint past the bound; rates are judged by a one-sided Student-t interval of the fitted
+exponents over the runs. ``docs/validating.md`` states the rules and their false-FAIL rate.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -41,10 +23,7 @@ from ..online.orders import schedule
 from ..trace import Trace
 from .battery import CertifiedProblem
 
-__all__ = ["Verdict", "Run", "OUTCOMES", "ALPHA", "SLACK"]
-
-#: The outcomes of a verdict.
-OUTCOMES = ("PASS", "FAIL", "INCONCLUSIVE")
+__all__ = ["Verdict", "Run", "ALPHA", "SLACK"]
 
 #: One-sided level of the rate's interval.
 ALPHA = 0.01
@@ -71,18 +50,14 @@ class _Interval(io.Codec):
 class Verdict(io.Persistent):
     """One claim judged on one problem.
 
-    Its document (``to_dict``: :class:`~maxmargin.io.Persistent`) is its fields, the
-    interval a list, an N/A number ``null``.
-
     Attributes
     ----------
     claim : str
         The claim's label (:meth:`~maxmargin.online.claims.Claim.label`).
-    kind : {"rate", "mistakes", "regret", "invariance"}
+    kind : {"rate", "mistakes", "regret", "invariance", "average"}
     check : str
-        What was checked: ``"exponent"``, ``"constant"``, ``"bound"``, ``"invariance"``.
+        ``"exponent"``, ``"constant"``, ``"bound"``, ``"invariance"`` or ``"average"``.
     problem : str
-        The battery problem's name.
     outcome : {"PASS", "FAIL", "INCONCLUSIVE"}
     reason : str
         One line: what the evidence shows (for a FAIL, the effect).
@@ -97,23 +72,16 @@ class Verdict(io.Persistent):
     order, seed : str and int, or None
         The run that shows the FAIL (or the worst one).
     t : int or None
-        Its checkpoint (bounds).
     reference : str
         The theorem.
     seconds : float
-        The learner's learning time on one run of the problem (the median over its runs
-        of the trace's ``seconds`` at the last checkpoint); a measurement, so it takes no
-        part in comparing two verdicts.
+        The median learning time of one run (a measurement: not compared).
 
     Examples
     --------
-    >>> v = Verdict("regret <= G^2 (1 + ln t)/(2 lam)", "regret", "bound", "gaussians/none",
-    ...             "PASS", "regret at most 0.05 of the bound", statistic=0.05)
-    >>> v.to_dict()["outcome"], v.interval
-    ('PASS', None)
-    >>> Verdict("c", "rate", "exponent", "p", "PASS", "ok", interval=(-1.2, -1.1)).to_dict()[
-    ...     "interval"]
-    [-1.2, -1.1]
+    >>> v = Verdict("c", "rate", "exponent", "p", "PASS", "ok", interval=(-1.2, -1.1))
+    >>> v.to_dict()["outcome"], v.to_dict()["interval"]
+    ('PASS', [-1.2, -1.1])
     """
 
     claim: str
@@ -135,58 +103,34 @@ class Verdict(io.Persistent):
 
 @dataclass(frozen=True, eq=False)
 class Run:
-    """One run of the learner on a battery problem, scored against its optimum.
-
-    Attributes
-    ----------
-    order : str
-    seed : int
-    trace : Trace
-    result : RunResult
-    """
+    """One run of the learner on a battery problem, scored against its optimum."""
 
     order: str
     seed: int
     trace: Trace
     result: RunResult
-    extra: dict = field(default_factory=dict)
 
 
 def _make(
     claim: Claim, check: str, cp: CertifiedProblem, outcome: str, reason: str, **kw: Any
 ) -> Verdict:
-    return Verdict(
-        claim=claim.label(),
-        kind=claim.kind,
-        check=check,
-        problem=cp.name,
-        outcome=outcome,
-        reason=reason,
-        reference=claim.reference,
-        **kw,
-    )
+    """A verdict; ``at=`` (a run or a trace) names the run that shows it."""
+    at = kw.pop("at", None)
+    if at is not None:
+        kw.update(order=at.order, seed=at.seed)
+    label, kind, ref = claim.label(), claim.kind, claim.reference
+    return Verdict(label, kind, check, cp.name, outcome, reason, reference=ref, **kw)
 
 
 def _diverged(claim: Claim, check: str, cp: CertifiedProblem, runs: list[Run]) -> Verdict | None:
     for r in runs:
         at = r.trace.diverged_at
         if at is not None:
-            return _make(
-                claim,
-                check,
-                cp,
-                "FAIL",
-                f"the weights are not finite from step {at} ({r.order}, seed {r.seed}): it "
-                "diverges",
-                runs=len(runs),
-                order=r.order,
-                seed=r.seed,
-                t=int(at),
+            why = (
+                f"the weights are not finite from step {at} ({r.order}, seed {r.seed}): it diverges"
             )
+            return _make(claim, check, cp, "FAIL", why, runs=len(runs), at=r, t=int(at))
     return None
-
-
-# --------------------------------------------------------------------------- rates
 
 
 def _slope(t: np.ndarray, gap: np.ndarray, floor: float) -> tuple[float, float] | None:
@@ -201,22 +145,7 @@ def _slope(t: np.ndarray, gap: np.ndarray, floor: float) -> tuple[float, float] 
 
 
 def rate_verdicts(claim: Rate, cp: CertifiedProblem, runs: list[Run]) -> list[Verdict]:
-    """The verdicts of a resolved :class:`Rate` on one problem.
-
-    Parameters
-    ----------
-    claim : Rate
-        Resolved (``exponent`` and ``log_power`` set).
-    cp : CertifiedProblem
-    runs : list of Run
-        Every run on the problem (those in ``claim.orders`` are used).
-
-    Returns
-    -------
-    list of Verdict
-        The exponent's verdict, and the constant's when the claim states one (and
-        ``sample`` runs exist).
-    """
+    """The verdicts of a resolved :class:`Rate` on one problem."""
     runs = [r for r in runs if r.order in claim.orders]
     if not runs:
         return []
@@ -232,6 +161,7 @@ def rate_verdicts(claim: Rate, cp: CertifiedProblem, runs: list[Run]) -> list[Ve
 
 
 def _exponent(claim: Rate, cp: CertifiedProblem, runs: list[Run]) -> Verdict:
+    make = partial(_make, claim, "exponent", cp)
     key = "subopt_avg" if claim.iterate == "average" else "subopt"
     floor = cp.resolution()
     fits: list[tuple[float, float, Run]] = []
@@ -241,10 +171,7 @@ def _exponent(claim: Rate, cp: CertifiedProblem, runs: list[Run]) -> Verdict:
         if got is not None:
             fits.append((got[0], got[1], r))
     if len(fits) < MIN_RUNS:
-        return _make(
-            claim,
-            "exponent",
-            cp,
+        return make(
             "INCONCLUSIVE",
             f"{len(fits)} of {len(runs)} runs have {MIN_POINTS} checkpoints with F - F* above "
             f"the optimum's resolution {floor:.1e} in the fitted window (t >= sqrt(T)): the "
@@ -263,59 +190,40 @@ def _exponent(claim: Rate, cp: CertifiedProblem, runs: list[Run]) -> Verdict:
     slow = max(fits, key=lambda f: f[0])
     claimed = f"t^{a:g}" + (" log t" if k == 1 else (f" log^{k} t" if k else ""))
     where = f"{S} runs, t from {int(math.sqrt(runs[0].result.t[-1]))} to {runs[0].result.t[-1]}"
-    common = {
-        "statistic": mean,
-        "interval": (lo, hi),
-        "threshold": threshold,
-        "runs": S,
-        "order": slow[2].order,
-        "seed": slow[2].seed,
-    }
+    make = partial(make, statistic=mean, interval=(lo, hi), threshold=threshold, runs=S, at=slow[2])
     if lo > threshold:
         effect = (
             "F - F* stops falling: it converges to a point that is not the optimum"
             if mean > -0.1
             else "it converges more slowly than claimed"
         )
-        return _make(
-            claim,
-            "exponent",
-            cp,
+        return make(
             "FAIL",
             f"{effect}: fitted exponent {mean:+.2f} (interval [{lo:+.2f}, {hi:+.2f}], {where}) "
             f"above the allowance {threshold:+.2f} of {claimed}; slowest: {slow[2].order} "
             f"seed {slow[2].seed} ({slow[0]:+.2f})",
-            **common,
         )
     if hi <= threshold:
-        return _make(
-            claim,
-            "exponent",
-            cp,
+        return make(
             "PASS",
             f"fitted exponent {mean:+.2f} (interval [{lo:+.2f}, {hi:+.2f}], {where}) within the "
             f"allowance {threshold:+.2f} of {claimed}",
-            **common,
         )
-    return _make(
-        claim,
-        "exponent",
-        cp,
+    return make(
         "INCONCLUSIVE",
         f"fitted exponent {mean:+.2f}: its interval [{lo:+.2f}, {hi:+.2f}] ({where}) contains the "
         f"allowance {threshold:+.2f} of {claimed}; more seeds or steps would decide",
-        **common,
     )
 
 
 def _constant(claim: Rate, cp: CertifiedProblem, runs: list[Run]) -> Verdict | None:
+    make = partial(_make, claim, "constant", cp)
     G = [r.result.regret_G for r in runs]
     if len(runs) < 2 or not all(math.isfinite(g) for g in G):
         return None  # no G here (weights, a projection without one): nothing to check
     t = runs[0].result.t
     V = np.array([np.asarray(r.result.subopt_avg, float) for r in runs])  # (S, k)
-    lam = cp.problem.lam
-    bound = max(G) ** 2 * (1.0 + np.log(t)) / (2.0 * lam * t)
+    bound = max(G) ** 2 * (1.0 + np.log(t)) / (2.0 * cp.problem.lam * t)
     S, K = V.shape
     mean = V.mean(axis=0)
     se = V.std(axis=0, ddof=1) / math.sqrt(S)
@@ -326,27 +234,18 @@ def _constant(claim: Rate, cp: CertifiedProblem, runs: list[Run]) -> Verdict | N
     over = np.nonzero(mean - q * se > bound)[0]
     if over.size:
         i = int(over[0])
-        return _make(
-            claim,
-            "constant",
-            cp,
+        return make(
             "FAIL",
             f"E[F(average) - F*] exceeds the online-to-batch bound G^2 (1 + ln t)/(2 lam t): "
             f"mean {mean[i]:.3e} over {S} sample runs at t = {t[i]} against {bound[i]:.3e}",
             **{**common, "t": int(t[i])},
         )
-    return _make(
-        claim,
-        "constant",
-        cp,
+    return make(
         "PASS",
         f"mean F(average) - F* at most {ratio[j]:.2g} of G^2 (1 + ln t)/(2 lam t) "
         f"({S} sample runs; worst at t = {t[j]})",
         **common,
     )
-
-
-# --------------------------------------------------------------------------- bounds
 
 
 def _counts(trace: Trace) -> np.ndarray:
@@ -363,17 +262,14 @@ def _counts(trace: Trace) -> np.ndarray:
 
 
 def _pa_bound(
-    form: str, C: float, R: float, counts: np.ndarray, m: np.ndarray, un: float
+    form: str, C: float, R2: float, counts: np.ndarray, m: np.ndarray, un: float
 ) -> np.ndarray:
     """Crammer et al.'s PA-I / PA-II bound at the best scale ``c`` of ``u``, (k,)."""
     top = float(np.max(np.abs(m), initial=0.0)) or 1.0
     grid = np.geomspace(1e-6, 1e6, 241) / top
     H = np.maximum(0.0, 1.0 - np.outer(m, grid))  # (n, g)
-    if form == "pa1":
-        B = max(R * R, 1.0 / C) * ((grid * un) ** 2 + 2.0 * C * (counts @ H))
-    else:
-        B = (R * R + 0.5 / C) * ((grid * un) ** 2 + 2.0 * C * (counts @ (H * H)))
-    return B.min(axis=1)
+    loss = counts @ H if form == "pa1" else counts @ (H * H)
+    return (R2 * ((grid * un) ** 2 + 2.0 * C * loss)).min(axis=1)
 
 
 def _mistake_bound(
@@ -414,37 +310,22 @@ def _mistake_bound(
             bound, _ = best_scale_mistake_bound(m, _counts(tr), Rt * float(np.linalg.norm(u)))
         return np.asarray(bound, float), "the general bound"
     C = float(getattr(learner, "C", math.nan))
+    if claim.form != "pa":  # PA-I's and PA-II's R^2
+        R2 = max(R * R, 1.0 / C) if claim.form == "pa1" else R * R + 0.5 / C
     if claim.form == "pa" or claim.data == "separable":
-        b = (R / gamma) ** 2
-        if claim.form == "pa1":
-            b = max(R * R, 1.0 / C) / gamma**2
-        elif claim.form == "pa2":
-            b = (R * R + 0.5 / C) / gamma**2
+        b = (R / gamma) ** 2 if claim.form == "pa" else R2 / gamma**2
         return np.full(k, b), f"Crammer et al.'s {b:.4g}"
-    bound = _pa_bound(claim.form, C, R, _counts(tr), m, float(np.linalg.norm(u)))
+    bound = _pa_bound(claim.form, C, R2, _counts(tr), m, float(np.linalg.norm(u)))
     if cp.separable:
-        sep = (max(R * R, 1.0 / C) if claim.form == "pa1" else R * R + 0.5 / C) / gamma**2
-        bound = np.minimum(bound, sep)
+        bound = np.minimum(bound, R2 / gamma**2)
     return bound, "Crammer et al.'s bound"
 
 
 def mistake_verdict(
     claim: MistakeBound, learner: Any, cp: CertifiedProblem, runs: list[Run]
 ) -> Verdict | str:
-    """The verdict of a :class:`MistakeBound` on one problem, or why it does not apply.
-
-    Parameters
-    ----------
-    claim : MistakeBound
-    learner : OnlineLearner
-        The learner as built for the problem (its ``update_margin``, ``C``, ...).
-    cp : CertifiedProblem
-    runs : list of Run
-
-    Returns
-    -------
-    Verdict or str
-    """
+    """The verdict of a :class:`MistakeBound` on one problem, or why it does not apply."""
+    make = partial(_make, claim, "bound", cp, threshold=1.0, runs=len(runs))
     if cp.sample_weight is not None:
         return "weighted steps: the mistake bounds are for unit steps"
     bad = _diverged(claim, "bound", cp, runs)
@@ -460,18 +341,12 @@ def mistake_verdict(
         over = np.nonzero(M > bound * (1.0 + RTOL) + RTOL)[0]
         if over.size:
             j = int(over[0])
-            return _make(
-                claim,
-                "bound",
-                cp,
+            return make(
                 "FAIL",
                 f"too many mistakes: {int(M[j])} by step {r.trace.t[j]} exceed {what} "
                 f"({r.order}, seed {r.seed})",
                 statistic=float(M[j] / bound[j]),
-                threshold=1.0,
-                runs=len(runs),
-                order=r.order,
-                seed=r.seed,
+                at=r,
                 t=int(r.trace.t[j]),
             )
         # the headline is the final checkpoint's ratio (at t = 1 every bound that sums over
@@ -481,35 +356,19 @@ def mistake_verdict(
             worst = (final, r, len(M) - 1, float(M[-1]), float(bound[-1]), what)
     assert worst is not None
     ratio, r, j, Mj, B, what = worst
-    return _make(
-        claim,
-        "bound",
-        cp,
+    return make(
         "PASS",
         f"final mistakes at most {ratio:.2g} of {what} (worst: {int(Mj)} of {B:.4g} by step "
         f"{r.trace.t[j]}, {r.order}, seed {r.seed}; {len(runs)} runs)",
         statistic=ratio,
-        threshold=1.0,
-        runs=len(runs),
-        order=r.order,
-        seed=r.seed,
+        at=r,
         t=int(r.trace.t[j]),
     )
 
 
 def regret_verdict(claim: RegretBound, cp: CertifiedProblem, runs: list[Run]) -> Verdict | str:
-    """The verdict of a :class:`RegretBound` on one problem, or why it does not apply.
-
-    Parameters
-    ----------
-    claim : RegretBound
-    cp : CertifiedProblem
-    runs : list of Run
-
-    Returns
-    -------
-    Verdict or str
-    """
+    """The verdict of a :class:`RegretBound` on one problem, or why it does not apply."""
+    make = partial(_make, claim, "bound", cp, threshold=1.0, runs=len(runs))
     if cp.sample_weight is not None:
         return "example weights: the bound is for the unweighted losses"
     bad = _diverged(claim, "bound", cp, runs)
@@ -524,19 +383,13 @@ def regret_verdict(claim: RegretBound, cp: CertifiedProblem, runs: list[Run]) ->
         over = np.nonzero(reg > bound * (1.0 + RTOL) + RTOL)[0]
         if over.size:
             j = int(over[0])
-            return _make(
-                claim,
-                "bound",
-                cp,
+            return make(
                 "FAIL",
                 f"regret against the optimum {reg[j]:.4g} by step {r.trace.t[j]} exceeds "
                 f"G^2 (1 + ln t)/(2 lam) = {bound[j]:.4g} (G = {r.result.regret_G:.4g}; "
                 f"{r.order}, seed {r.seed})",
                 statistic=float(reg[j] / bound[j]),
-                threshold=1.0,
-                runs=len(runs),
-                order=r.order,
-                seed=r.seed,
+                at=r,
                 t=int(r.trace.t[j]),
             )
         ratio = reg / bound
@@ -545,20 +398,36 @@ def regret_verdict(claim: RegretBound, cp: CertifiedProblem, runs: list[Run]) ->
             worst = (float(ratio[j]), r, j)
     assert worst is not None
     ratio, r, j = worst
-    return _make(
-        claim,
-        "bound",
-        cp,
+    return make(
         "PASS",
         f"regret at most {ratio:.2g} of G^2 (1 + ln t)/(2 lam) (worst: step {r.trace.t[j]}, "
         f"{r.order}, seed {r.seed}; {len(runs)} runs)",
         statistic=ratio,
-        threshold=1.0,
-        runs=len(runs),
-        order=r.order,
-        seed=r.seed,
+        at=r,
         t=int(r.trace.t[j]),
     )
+
+
+def judge_runs(
+    claim: Claim, learner: Any, cp: CertifiedProblem, runs: list[Run]
+) -> Verdict | list[Verdict] | str | None:
+    """A rate, mistake or regret claim judged on ``runs``; None: it needs runs of its own."""
+    if isinstance(claim, Rate):
+        return rate_verdicts(claim, cp, runs)
+    if isinstance(claim, MistakeBound):
+        return mistake_verdict(claim, learner, cp, runs)
+    if isinstance(claim, RegretBound):
+        return regret_verdict(claim, cp, runs)
+    return None
+
+
+def drift(a: Trace, b: Trace, perm: np.ndarray | None, c: float) -> np.ndarray:
+    """Per checkpoint, how far (relative) ``b``, on transformed data, mapped back, is from ``a``."""
+    w = b.w / c if perm is None else (b.w / c)[:, np.argsort(perm)]
+    with np.errstate(invalid="ignore", over="ignore"):  # a diverged run's tail is masked
+        scale = np.maximum(np.abs(a.w).max(axis=1), np.abs(a.b))
+        err = np.maximum(np.abs(w - a.w).max(axis=1), np.abs(b.b / (c * c) - a.b))
+        return err / np.where(scale > 0, scale, 1.0)
 
 
 def invariance_verdict(
@@ -566,56 +435,30 @@ def invariance_verdict(
     cp: CertifiedProblem,
     pairs: list[tuple[Run, Trace, np.ndarray | None, float]],
 ) -> Verdict:
-    """The verdict of an :class:`Invariance` from runs on the data and on their transform.
-
-    Parameters
-    ----------
-    claim : Invariance
-    cp : CertifiedProblem
-    pairs : list of (Run, Trace, ndarray or None, float)
-        A run, the run in the same order on the transformed data, the permutation of the
-        features (None: none) and the scale ``c`` of the examples.
-
-    Returns
-    -------
-    Verdict
-    """
+    """The verdict of an :class:`Invariance` from runs on the data and on their transform."""
+    make = partial(_make, claim, "invariance", cp, runs=len(pairs))
     worst = 0.0
     for run, other, perm, c in pairs:
         a, b = run.trace, other
         if a.diverged_at != b.diverged_at:
-            return _make(
-                claim,
-                "invariance",
-                cp,
+            return make(
                 "FAIL",
                 f"not invariant to {claim.transform}: the weights stop being finite at step "
                 f"{a.diverged_at} on the data, at {b.diverged_at} on the transformed data "
                 f"({run.order}, seed {run.seed})",
-                runs=len(pairs),
-                order=run.order,
-                seed=run.seed,
+                at=run,
             )
         finite = a.t < (a.diverged_at or a.t[-1] + 1)  # both diverge alike: their finite prefix
-        w, bb = b.w / c, b.b / (c * c)
-        if perm is not None:
-            inv = np.empty_like(perm)
-            inv[perm] = np.arange(perm.size)
-            w = w[:, inv]
-        with np.errstate(invalid="ignore", over="ignore"):  # a diverged run's tail is masked
-            scale = np.maximum(np.abs(a.w).max(axis=1), np.abs(a.b))
-            scale = np.where(scale > 0, scale, 1.0)
-            err = np.maximum(np.abs(w - a.w).max(axis=1), np.abs(bb - a.b)) / scale
-        err = np.where(finite, err, 0.0)
-        drift = np.nonzero(err > RTOL)[0]
+        err = np.where(finite, drift(a, b, perm, c), 0.0)
+        drifts = np.nonzero(err > RTOL)[0]
         diff = np.nonzero((a.mistakes != b.mistakes) & finite)[0]
-        if not (diff.size or drift.size):
+        if not (diff.size or drifts.size):
             worst = max(worst, float(err.max(initial=0.0)))
             continue
-        k = int(min(diff[:1].tolist() + drift[:1].tolist()))  # the first sign of either
+        k = int(min(diff[:1].tolist() + drifts[:1].tolist()))  # the first sign of either
         where = f"({run.order}, seed {run.seed})"
-        if drift.size and (not diff.size or drift[0] < diff[0]):
-            j = int(drift[0])
+        if drifts.size and (not diff.size or drifts[0] < diff[0]):
+            j = int(drifts[0])
             why = (
                 f"rounding errors grow along the run: the weights drift apart from the "
                 f"transformed run's (mapped back) from step {a.t[j]} ({err[j]:.1e} relative, "
@@ -632,50 +475,28 @@ def invariance_verdict(
                 f"{int(a.mistakes[k])} mistakes by step {a.t[k]} on the data, "
                 f"{int(b.mistakes[k])} on the transformed data"
             )
-        return _make(
-            claim,
-            "invariance",
-            cp,
+        return make(
             "FAIL",
             f"not invariant to {claim.transform}: {why} {where}",
             statistic=float(err.max()),
             threshold=RTOL,
-            runs=len(pairs),
-            order=run.order,
-            seed=run.seed,
+            at=run,
             t=int(a.t[k]),
         )
-    return _make(
-        claim,
-        "invariance",
-        cp,
+    return make(
         "PASS",
         f"the same mistakes and weights to {worst:.1e} (relative) on the transformed data "
         f"({len(pairs)} runs)",
         statistic=worst,
         threshold=RTOL,
-        runs=len(pairs),
     )
 
 
 def average_verdict(
     claim: Average, cp: CertifiedProblem, trace: Trace, steps: int
 ) -> Verdict | str:
-    """The verdict of an :class:`Average` from a run that recorded every iterate.
-
-    Parameters
-    ----------
-    claim : Average
-    cp : CertifiedProblem
-    trace : Trace
-        Checkpoints at every step ``1..steps`` (then the run's last).
-    steps : int
-
-    Returns
-    -------
-    Verdict or str
-        Or why it does not apply (no averaged iterate in the trace).
-    """
+    """The verdict of an :class:`Average` from a run that recorded every iterate."""
+    make = partial(_make, claim, "average", cp, threshold=RTOL, runs=1, at=trace)
     t = trace.t[:steps].astype(float)
     if trace.w_avg is not None and trace.b_avg is not None:
         W = np.column_stack([trace.w, trace.b])[:steps]
@@ -705,30 +526,16 @@ def average_verdict(
         hint = ""
         if np.all(err(means[other]) <= RTOL):
             hint = "; it is the mean of " + Average(iterates=other).label().rpartition(" ")[2]
-        return _make(
-            claim,
-            "average",
-            cp,
+        return make(
             "FAIL",
             f"its average is not the mean of its iterates: off by {e[j]:.2e} (relative) at step "
             f"{int(t[j])} ({where}){hint}",
             statistic=float(e[j]),
-            threshold=RTOL,
-            runs=1,
-            order=trace.order,
-            seed=trace.seed,
             t=int(t[j]),
         )
-    return _make(
-        claim,
-        "average",
-        cp,
+    return make(
         "PASS",
         f"the mean of its iterates to {e[j]:.1e} (relative) at each of the first {steps} steps "
         f"({where})",
         statistic=float(e[j]),
-        threshold=RTOL,
-        runs=1,
-        order=trace.order,
-        seed=trace.seed,
     )
