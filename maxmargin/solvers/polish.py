@@ -1,8 +1,6 @@
 """The active-set polish: the reduced KKT system solved exactly, then re-certified.
 
-The squared hinge has no upper bound (no bound SVs, as the hard margin) and, on its
-support vectors S, the conditions ``y_i f_i = 1 - alpha_i / (2 C_i)``: the system is
-the same with ``D_SS = diag(1 / (2 C_i))`` added to ``G G^T``, and nonsingular.
+The squared hinge: no bound SVs, and ``D_SS = diag(1 / (2 C_i))`` added to ``G G^T``.
 """
 
 from __future__ import annotations
@@ -34,24 +32,11 @@ def reduced_kkt(
 ) -> tuple[np.ndarray, float | None, np.ndarray | None] | None:
     """Solve the KKT system with the active set fixed; None when there is no margin SV.
 
-    With ``G = (YZ)_M`` and ``w_B = (YZ)_B^T C_B`` (``alpha_i = C_i`` on B) the margin
-    conditions ``y_i (z_i.w~ + b) = 1`` on M and ``w~ = G^T alpha_M + w_B`` give
-
-        [G G^T   y_M] [alpha_M]   [1 - G w_B         ]
-        [y_M^T    0 ] [   b   ] = [-sum_B C_i y_i    ]     (free; drop b's row/column else)
-
-    (The squared hinge: ``G G^T + D_MM``, ``D_ii = 1 / (2 C_i)``, and B is empty.)
-    Solved densely (``G G^T`` formed, m x m) when ``m <= max_margin_svs`` and G is dense
-    or small; otherwise by :func:`_reduced_kkt_minres` from ``start = (alpha, b)``.
-    ``YZ`` may be None (the DCD route): rows of ``problem.Z`` times ``y`` are used.
-
-    Returns ``(alpha, b, w~)``: ``b`` None unless the intercept is free; ``w~`` (the
-    weights in the QP's space) from the dense solve, None from MINRES (then
-    ``w~ = (YZ)^T alpha``). The dense solve refines ``w~`` itself, not only ``alpha``:
-    ``(YZ)^T alpha`` computed afresh carries the cancellation error ``u sum_i alpha_i
-    |z_ij|`` in every column j, and on badly scaled columns (wine: features from 0.1 to
-    1.7e3) that moves ``y_i f_i`` on the margin by 1e-9 where the refined ``w~`` keeps
-    it at 1e-15.
+    With ``G = (YZ)_M``, ``w_B = (YZ)_B^T C_B``: ``[G G^T, y_M; y_M^T, 0] [alpha_M; b] =
+    [1 - G w_B; -sum_B C_i y_i]`` (b's row and column: free intercept only). Dense when
+    ``m <= max_margin_svs``, else MINRES from ``start``. Returns ``(alpha, b, w~)``; ``w~``
+    (None from MINRES) is refined itself: ``(YZ)^T alpha`` afresh would carry cancellation
+    (wine: 1e-9 on the margin against 1e-15).
     """
     n = problem.n
     m = M.size
@@ -63,10 +48,7 @@ def reduced_kkt(
     free = problem.intercept == "free"
     if m > max_margin_svs or (sp.issparse(Z) and m * dz > DENSE_POLISH_SIZE):
         return _reduced_kkt_minres(problem, Z, YZ is None, M, B, start)
-    G = Z[M]
-    G = G.toarray() if sp.issparse(G) else np.asarray(G)
-    if YZ is None:
-        G = G * y[M, None]
+    G = _dense_rows(problem, Z, YZ is None, M)
     alpha = np.zeros(n)
     if B.size:
         alpha[B] = problem.costs[B]
@@ -135,22 +117,11 @@ def _squared_kkt(
 ) -> tuple[np.ndarray, float | None, np.ndarray | None]:
     """The squared hinge's KKT system on its support set S, solved in ``(w~, b)``.
 
-    Every example of S has ``alpha_i = c_i (1 - y_i (z_i.w~ + b))``, ``c_i = 2 C_i``
-    (outside S, ``alpha_i = 0``). With ``G = (YZ)_S`` stationarity and the equality are
-
-        [ I + G' C G    G' C y_S ] [ w~ ]   [ G' c      ]
-        [ y_S' C G      sum_S c  ] [ b  ] = [ y_S' c    ]     (C = diag(c); free only: b)
-
-    symmetric positive definite, (d'+1) x (d'+1) however many support vectors there are
-    (the squared hinge's S is every example inside the margin: ~70% of overlapping data,
-    where the m x m system in alpha would be large). ``O(|S| d'^2)``, then two steps of
-    iterative refinement on the same system.
+    ``(d'+1)`` square and SPD however large S is (~70% of overlapping data), then two
+    refinement steps.
     """
     y = problem.data.y
-    G = Z[S]
-    G = G.toarray() if sp.issparse(G) else np.asarray(G)
-    if signed:
-        G = G * y[S, None]
+    G = _dense_rows(problem, Z, signed, S)
     c = 2.0 * problem.costs[S]
     yS = y[S]
     free = problem.intercept == "free"
@@ -184,6 +155,13 @@ def _squared_kkt(
     return alpha, (b if free else None), wt
 
 
+def _dense_rows(problem: SVMProblem, Z: Any, signed: bool, idx: np.ndarray) -> np.ndarray:
+    """The rows ``idx`` of Z, dense, times ``y`` when ``signed``."""
+    G = Z[idx]
+    G = G.toarray() if sp.issparse(G) else np.asarray(G)
+    return G * problem.data.y[idx, None] if signed else G
+
+
 def _bound_balance(problem: SVMProblem, B: np.ndarray) -> float:
     """``sum_{i in B} C_i y_i``: the bound SVs' share of ``y^T alpha``."""
     if not B.size:
@@ -197,10 +175,7 @@ def _bound_balance(problem: SVMProblem, B: np.ndarray) -> float:
 def _signed_sum(
     Z: Any, y: np.ndarray | None, B: np.ndarray, coef: np.ndarray | None = None
 ) -> np.ndarray:
-    """``sum_{i in B} coef_i y_i z_i``.
-
-    ``y`` None: the rows of Z are signed already; ``coef`` None: 1.
-    """
+    """``sum_{i in B} coef_i y_i z_i`` (``y`` None: rows already signed; ``coef`` None: 1)."""
     c = np.zeros(Z.shape[0])
     c[B] = 1.0 if y is None else y[B]
     if coef is not None:
@@ -224,18 +199,11 @@ _HEAD_COLUMNS = 256
 
 
 def _head_preconditioner(ZM: Any, sM: np.ndarray, diag: np.ndarray) -> Any:
-    """``v -> P^{-1} v`` for ``P = D + G_H G_H^T``, an SPD approximation of ``G G^T``.
+    """``v -> P^{-1} v``, ``P = D + G_H G_H^T``: the densest 256 columns exactly, the rest diagonal.
 
-    ``G_H``: the :data:`_HEAD_COLUMNS` columns of ``G = diag(s) Z_M`` with the most
-    entries (dense, m x k); ``D``: the diagonal of the rest, ``||z_i||^2 -
-    ||z_{i,H}||^2``. On text-like data the head columns (frequent words) carry the large
-    eigenvalues of ``G G^T``; applied by the Woodbury identity with one k x k Cholesky.
-    Measured on Zipf-sparse 100000 x 47000 (3841 margin SVs): 179 MINRES iterations
-    against 430 with the diagonal alone; 400000 x 47000: 412 against 1009. Dense or
-    small problems: the diagonal ``||z_i||^2`` alone.
+    Measured on Zipf-sparse 100000 x 47000: 179 MINRES iterations against 430 with the
+    diagonal alone.
     """
-    import scipy.linalg as sla
-
     m, dz = ZM.shape
     k = min(_HEAD_COLUMNS, dz)
     if not sp.issparse(ZM) or m < 4 * k:
@@ -261,15 +229,7 @@ def _reduced_kkt_minres(
     B: np.ndarray,
     start: tuple[np.ndarray, float] | None,
 ) -> tuple[np.ndarray, float | None, None]:
-    """The reduced KKT system of :func:`_reduced_kkt` by MINRES, never forming ``G G^T``.
-
-    Each product costs two passes over the margin SVs' rows (``O(nnz)``); the
-    (m+1) x (m+1) system is symmetric indefinite for the free intercept (MINRES), and
-    positive semi-definite otherwise. It starts from ``start`` (the solver's ``alpha_M``,
-    ``b``) and is preconditioned by :func:`_head_preconditioner` (``1/mean ||z_i||^2``
-    for b's row). ``signed``: multiply the rows of Z by ``y`` on the fly (no signed copy
-    of X).
-    """
+    """The reduced KKT system of :func:`reduced_kkt` by preconditioned MINRES, from ``start``."""
     from scipy.sparse.linalg import LinearOperator, minres
 
     n = problem.n
@@ -339,13 +299,7 @@ MAX_STRETCH = 1e-10
 
 
 def stretch_needed(r: np.ndarray, e: np.ndarray) -> float:
-    """The smallest ``delta >= 0`` (padded) that puts every ``(1 + delta) r_i`` above 1.
-
-    Above ``1 + 3 e_i`` even after the rounding of the stretched point's own margins:
-    ``(1 + delta)(r_i - e_i) >= 1 + 4 e_i``, ``e_i`` the rounding bound of ``r_i``
-    (:func:`~maxmargin.certificate.margins`); padded by ``2^-10`` of itself for the
-    rounding of the product ``(1 + delta) w``. ``inf`` when some ``r_i <= e_i``.
-    """
+    """The smallest ``delta >= 0`` with every ``(1 + delta)(r_i - e_i) >= 1 + 4 e_i`` (padded)."""
     if not r.size:
         return 0.0
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -363,18 +317,9 @@ def stretched(
 ) -> tuple[np.ndarray, float, Certificate] | None:
     """``(1 + delta) (w, b)``, with every margin near 1 above 1 by more than its rounding.
 
-    A polished point has ``y_i f_i = 1`` on its margin SVs to rounding, either side of
-    1: a hard margin just infeasible there, and a soft one paying ``C_i xi_i`` for
-    rounding-level slacks, which at large C (digits 3 vs 8, C = 1e4) is a relative gap
-    of 1e-8. Stretched by the smallest ``delta`` that puts each margin within
-    ``MAX_STRETCH`` of 1 above ``1 + 3 e_i`` (``e_i`` the certificate's rounding bound on
-    it, :func:`~maxmargin.certificate.margins`), every such slack is provably 0 and the
-    stretch costs ``delta sum_M alpha_i <= 2 delta P`` of the objective. Returns ``(w, b,
-    certificate)`` of the stretched point when it is the better one: for the hard
-    margin when some ``y_i f_i`` is below 1 by more than its rounding bound and the
-    stretch does not lose the certificate (feasibility is the point; a point feasible
-    to rounding, such as a hand-solvable one with exact margins, is left as it is), for
-    the soft margin when it proves more (:meth:`Certificate.accuracy`); None otherwise.
+    A polished point has ``y_i f_i = 1`` to rounding either side: a hard margin just
+    infeasible, a soft one paying ``C_i xi_i`` for rounding-level slacks (a relative gap of
+    1e-8 at C = 1e4). Returned when better (hard: certified; soft: a smaller accuracy).
     """
     if problem.squared:  # its support vectors are inside the margin by design
         return None
@@ -403,14 +348,10 @@ def stretched(
 def _alpha_in_box(
     problem: SVMProblem, YZ: Any, M: np.ndarray, a: np.ndarray, wt: np.ndarray
 ) -> np.ndarray | None:
-    """Multipliers inside their box with the same ``w~``: a bounded least-squares fit.
+    """Multipliers inside their box with the same ``w~`` (BVLS); None when too large or failed.
 
-    With more margin SVs than ``d' + 1`` (duplicates, opposite labels on one point) the
-    reduced KKT system is singular, and its minimum-norm ``alpha_M`` may leave the box
-    although ``w~ = G^T alpha_M + w_B`` is right (unique: ``G G^T`` fixes ``G^T
-    alpha_M``). ``alpha_M`` in ``[0, C_M]`` with ``G^T alpha_M = w~ - w_B`` (and ``y_M^T
-    alpha_M = -sum_B C_i y_i``, free intercept) is found by BVLS; None when the rows of M
-    are sparse and many, or the fit fails.
+    A singular reduced system (duplicates) may leave the minimum-norm ``alpha_M`` outside
+    its box although ``w~`` is right.
     """
     from scipy.optimize import lsq_linear
 
@@ -418,10 +359,7 @@ def _alpha_in_box(
     if M.size == 0 or (sp.issparse(Z) and M.size * Z.shape[1] > DENSE_POLISH_SIZE):
         return None
     y = problem.data.y
-    G = Z[M]
-    G = G.toarray() if sp.issparse(G) else np.asarray(G)
-    if YZ is None:
-        G = G * y[M, None]
+    G = _dense_rows(problem, Z, YZ is None, M)
     rest = a.copy()
     rest[M] = 0.0  # alpha on B (at C) and 0 elsewhere
     signs = y if YZ is None else 1.0
@@ -450,18 +388,17 @@ def _candidate(
     tol: float,
     M: np.ndarray | None = None,
 ) -> tuple[np.ndarray, float, np.ndarray, Certificate]:
-    """The point of one reduced KKT solution ``out``, certified (and maybe :func:`stretched`).
+    """The point of one reduced KKT solution ``out``, clipped, certified and maybe stretched.
 
-    ``alpha`` clipped into its box; ``w~`` the solve's own (refined) one unless the clip
-    moved alpha, else ``(YZ)^T alpha``. When the clip moved alpha, the multipliers of
-    the margin SVs ``M`` are also refitted inside the box for the solve's own ``w~``
-    (:func:`_alpha_in_box`), and that point is kept when it certifies better.
+    When the clip moved alpha, ``alpha_M`` refitted in the box for the solve's ``w~`` is
+    kept if it certifies better.
     """
     a, bb, wt = out
+    free = problem.intercept == "free"
     a_clip = np.clip(a, 0.0, np.inf if _no_box(problem) else problem.costs)
     if wt is not None and np.array_equal(a_clip, a):
         w, b_aug = problem.from_augmented(wt)
-        b = float(bb if bb is not None else 0.0) if problem.intercept == "free" else float(b_aug)
+        b = float(bb or 0.0) if free else float(b_aug)
     else:
         w, b = weights_from_alpha(problem, YZ, a_clip, bb)
     cert = certify(problem, w, b, a_clip, tol=tol)
@@ -475,11 +412,7 @@ def _candidate(
         a_fit = _alpha_in_box(problem, YZ, M, a, wt_a)
         if a_fit is not None:
             w2, b_aug2 = problem.from_augmented(wt_a)
-            b2 = (
-                float(bb if bb is not None else 0.0)
-                if problem.intercept == "free"
-                else float(b_aug2)
-            )
+            b2 = float(bb or 0.0) if free else float(b_aug2)
             cert2 = certify(problem, w2, b2, a_fit, tol=tol)
             if cert2.max_residual() < cert.max_residual():
                 w, b, a_clip, cert = w2, b2, a_fit, cert2
@@ -497,12 +430,7 @@ _ALPHA_GUESS = 4
 def _active_set_guesses(
     problem: SVMProblem, w: np.ndarray, b: float, alpha: np.ndarray, ascale: Any
 ) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Active sets ``(M, B)`` (margin SVs, bound SVs) to try, the most likely first.
-
-    Read off the margins ``y_i f_i`` at four tolerances (an IPM stopped at ~1e-9 puts margin SVs
-    within ~1e-7 of 1), then off ``alpha`` at two (relative to ``ascale``: each
-    example's cost ``C_i``, or ``max alpha`` for hard margin).
-    """
+    """Active sets ``(M, B)`` to try, the most likely first: off the margins, then off ``alpha``."""
     C, hard = problem.costs, _no_box(problem)  # the squared hinge's S: y_i f_i < 1
     r0 = problem.data.y * problem.decision_function(w, b)
     guesses = []
@@ -554,13 +482,7 @@ def _active_set_guesses(
 
 
 def _score(cert: Certificate) -> float:
-    """:meth:`Certificate.max_residual`, or 0 when every test is within its rounding floor.
-
-    At rounding level the certificate cannot tell two points apart (a stationarity
-    floor of 3e-8 on wine's columns scaled by 10^+-2.7 at C = 1e6, where the polished
-    point's 1e-10 lost to the solver's 4e-11): the polished point's exact active set
-    then wins.
-    """
+    """:meth:`Certificate.max_residual`, or 0 when every test is within its rounding floor."""
     vals = {"relative_gap": abs(cert.relative_gap), **cert.kkt}
     if all(v <= cert.floors.get(k, 0.0) for k, v in vals.items()):
         return 0.0
@@ -580,12 +502,8 @@ def polish(
 ) -> tuple[np.ndarray, float, np.ndarray, Certificate] | None:
     """Try a few active-set guesses; return the best certified point if it beats ``base``.
 
-    "Beats" means a smaller :meth:`Certificate.max_residual`, or both at rounding level
-    (<= 1e-12, or every test within its rounding floor: :func:`_score`), where the
-    exact active set of the polished point wins. ``from_alpha``:
-    only the guesses read off ``alpha`` (coordinate descent puts every non-margin
-    ``alpha_i`` exactly at 0 or C, where an interior-point method is only close to them;
-    each wrong guess costs a reduced KKT solve).
+    At rounding level (:func:`_score`) the polished point's exact active set wins.
+    ``from_alpha``: only the guess read off ``alpha`` (coordinate descent's).
     """
     y = problem.data.y
     hard = _no_box(problem)  # the squared hinge as the hard margin: no bound SVs
@@ -685,12 +603,7 @@ def _no_box(problem: SVMProblem) -> bool:
 def polish_no_margin(
     problem: SVMProblem, YZ: Any, alpha: np.ndarray, base: Certificate, tol: float
 ) -> tuple | None:
-    """Polish a point without margin SVs.
-
-    ``alpha_i`` rounded to {0, C_i}; ``b`` the middle of the interval where every example
-    keeps its side (``y f <= 1`` at C_i, ``>= 1`` at 0). Returns ``(w, b, alpha, cert)``
-    when its certificate beats ``base``, else None.
-    """
+    """Without margin SVs: ``alpha`` rounded to {0, C_i}, ``b`` mid-interval; if better."""
     C = problem.costs
     y = problem.data.y
     a = np.where(alpha >= 0.5 * C, C, 0.0)
