@@ -19,7 +19,7 @@ import numpy as np
 from .. import io
 from .._numerics import _pow2
 from .._validation import check_choice
-from ..certificate import DEFAULT_TOL, Certificate
+from ..certificate import Certificate, check_tol
 from ..data import Dataset
 from ..exceptions import MaxMarginError, NotSeparableError, ParameterError, SolverError
 from ..kernel_certificate import certify_kernel
@@ -220,9 +220,7 @@ def solve_kernel_dual(
         )
     check_choice("route", route, ROUTES)
     check_choice("solver", solver, ("piqp", "clarabel"))
-    tol = DEFAULT_TOL if tol is None else float(tol)
-    if not (tol > 0 and math.isfinite(tol)):
-        raise ParameterError(f"tol must be a finite float > 0, got {tol!r}")
+    tol = check_tol(tol)
     if problem.hard and _same_point_both_labels(problem) is not None:
         raise _not_separable(problem, None)  # proven from the data, before any solve
     t0 = time.perf_counter()
