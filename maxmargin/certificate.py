@@ -380,7 +380,8 @@ def certify(
         # ---- decision values, slacks, and their rounding bounds (margin units)
         rn = _row_norms(problem.data)
         zn = rn if problem.intercept != "augmented" else np.hypot(rn, problem.intercept_scaling)
-        one_minus_r, xi, exi, hinge_near, margin_near = _slacks(*margins(problem, w, b))
+        slacks = _slacks(*margins(problem, w, b))
+        one_minus_r, xi, exi, hinge_near, margin_near = slacks
         # ---- v = sum alpha_i y_i z_i and its rounding bound (2-norm)
         pa = _pow2(_maxabs(alpha))
         v = pa * np.asarray(((alpha / pa) * y) @ problem.Z).reshape(-1)
@@ -434,10 +435,7 @@ def certify(
         floors["stationarity"] = (
             (_ratio(num * (1 + _U) + ev, den_lo) - kkt["stationarity"]) if (num or ev) else 0.0
         )
-        _dual_residuals(
-            kkt, floors, problem.intercept == "free", hard, C, sw, problem.costs, alpha, y, b,
-            xi, exi, one_minus_r, hinge_near, margin_near, squared=sq,
-        )  # fmt: skip
+        _dual_residuals(kkt, floors, problem, alpha, b, slacks)
     return _certificate(P, D, gap, rel, kkt, floors, tol)
 
 
@@ -519,23 +517,15 @@ def support_sets(
 def _dual_residuals(
     kkt: dict[str, float],
     floors: dict[str, float],
-    free: bool,
-    hard: bool,
-    C: float,
-    sw: np.ndarray | None,
-    costs: Any,
+    problem: Any,
     alpha: np.ndarray,
-    y: np.ndarray,
     b: float,
-    xi: np.ndarray,
-    exi: np.ndarray,
-    one_minus_r: np.ndarray,
-    hinge_near: np.ndarray,
-    margin_near: np.ndarray,
-    *,
-    squared: bool = False,
+    slacks: tuple[np.ndarray, ...],
 ) -> None:
     """The dual side's residuals and floors into ``kkt``, ``floors``: linear and kernel alike."""
+    one_minus_r, xi, exi, hinge_near, margin_near = slacks
+    free, hard, C, sw = problem.intercept == "free", problem.hard, problem.C, problem.weights
+    costs, y, squared = problem.costs, problem.data.y, getattr(problem, "squared", False)
     n = alpha.size
     abs_alpha = np.abs(alpha)
     asum = float(abs_alpha.sum())

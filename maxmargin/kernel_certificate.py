@@ -32,20 +32,7 @@ __all__ = ["certify_kernel", "decision_values"]
 def decision_values(
     problem: KernelProblem, alpha: Any, b: float = 0.0, *, bound: bool = False
 ) -> tuple[np.ndarray, np.ndarray | None]:
-    """``f = K (alpha * y) + b`` on the training rows, with its rounding bound.
-
-    Parameters
-    ----------
-    problem : KernelProblem
-    alpha : array-like of shape (n,)
-    b : float
-    bound : bool
-        Also return ``err`` with ``|fl(f)_i - f_i| <= err_i``.
-
-    Returns
-    -------
-    f : ndarray of shape (n,)
-    err : ndarray of shape (n,) or None
+    """``(f, err)``: ``f = K (alpha * y) + b`` on the training rows, and (``bound``) its rounding.
 
     Examples
     --------
@@ -68,19 +55,7 @@ def certify_kernel(
 ) -> Certificate:
     """Certify ``(alpha, b)`` for a kernel problem from the data alone (numpy only).
 
-    Parameters
-    ----------
-    problem : KernelProblem
-    alpha : array-like of shape (n,)
-    b : float
-        The intercept (0 for intercept ``none``).
-    tol : float, optional
-        Tolerance for ``ok`` (default :data:`~maxmargin.certificate.DEFAULT_TOL`).
-
-    Returns
-    -------
-    Certificate
-        Its ``kkt`` has no ``stationarity`` (the primal point is the one ``alpha`` defines).
+    A :class:`Certificate` whose ``kkt`` has no ``stationarity`` (true by construction).
 
     Examples
     --------
@@ -111,20 +86,14 @@ def certify_kernel(
 
 
 def _gap(
-    problem: KernelProblem,
-    alpha: np.ndarray,
-    b: float,
-    one_minus_r: np.ndarray,
-    xi: np.ndarray,
-    exi: np.ndarray,
-    hinge_near: np.ndarray,
-    margin_near: np.ndarray,
+    problem: KernelProblem, alpha: np.ndarray, b: float, slacks: tuple[np.ndarray, ...]
 ) -> tuple[float, float]:
     """``P - D = sum_i (alpha_i (r_i - 1) + C_i xi_i) - b y' alpha`` and its rounding bound.
 
     Without the cancellation of ``P - D``: a point at its bound adds no rounding (its term's
     slope in ``r_i`` is 0), only the points on the margin do.
     """
+    one_minus_r, xi, exi, hinge_near, margin_near = slacks
     y = problem.data.y
     n = problem.n
     a1 = -alpha * one_minus_r  # alpha_i (r_i - 1)
@@ -160,7 +129,6 @@ def _certify(problem: KernelProblem, alpha: np.ndarray, b: float, tol: float) ->
     n = problem.n
     hard = problem.hard
     C = problem.C
-    costs = problem.costs
     c = alpha * y
     S_idx = np.flatnonzero(c)
     m = S_idx.size
@@ -168,7 +136,8 @@ def _certify(problem: KernelProblem, alpha: np.ndarray, b: float, tol: float) ->
     q, eq = problem.gram.matvec(c, cols=S_idx, bound=True)
     assert eq is not None
     f = q + b
-    one_minus_r, xi, exi, hinge_near, margin_near = _slacks(y * f, eq + _U * np.abs(f))
+    slacks = _slacks(y * f, eq + _U * np.abs(f))
+    _, xi, exi, hinge_near, _ = slacks
     # ---- ||w||^2 = c' K c = c_S . q_S, scaled by a power of two (exact)
     pc = _pow2(_maxabs(c))
     cs = c[S_idx] / pc
@@ -186,12 +155,9 @@ def _certify(problem: KernelProblem, alpha: np.ndarray, b: float, tol: float) ->
     if not hard:
         ex = exi if sw is None else sw * exi
         eP += C * (_gamma(n + 2) * S + float(ex[hinge_near].sum()))
-    gap, egap = _gap(problem, alpha, b, one_minus_r, xi, exi, hinge_near, margin_near)
+    gap, egap = _gap(problem, alpha, b, slacks)
     rel = _ratio(gap, P) if gap >= 0 else -_ratio(-gap, P)
     floors = {"relative_gap": (_ratio(abs(gap) + egap, P - eP) - abs(rel) if P > eP else math.inf)}
     kkt: dict[str, float] = {}
-    _dual_residuals(
-        kkt, floors, problem.intercept == "free", hard, C, sw, costs, alpha, y, b, xi, exi,
-        one_minus_r, hinge_near, margin_near,
-    )  # fmt: skip
+    _dual_residuals(kkt, floors, problem, alpha, b, slacks)
     return _certificate(P, D, gap, rel, kkt, floors, tol)
