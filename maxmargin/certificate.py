@@ -34,12 +34,7 @@ from .data import Dataset
 from .exceptions import DataError, ParameterError
 from .problem import SVMProblem
 
-__all__ = [
-    "Certificate",
-    "certify",
-    "support_sets",
-    "DEFAULT_TOL",
-]
+__all__ = ["Certificate", "certify", "support_sets", "DEFAULT_TOL"]
 
 #: Default tolerance of :func:`certify` on the relative gap and every scaled KKT residual.
 DEFAULT_TOL = 1e-6
@@ -466,11 +461,7 @@ def _diagonal(costs: np.ndarray, alpha: np.ndarray) -> tuple[float, float]:
 
 
 def support_sets(
-    problem: SVMProblem,
-    alpha: np.ndarray,
-    cert: Certificate,
-    w: Any = None,
-    b: float = 0.0,
+    problem: SVMProblem, alpha: np.ndarray, cert: Certificate, w: Any = None, b: float = 0.0
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
     """The support vectors of a certified point: ``(support, margin, bound, sv_tol)``.
 

@@ -308,12 +308,7 @@ def stretch_needed(r: np.ndarray, e: np.ndarray) -> float:
 
 
 def stretched(
-    problem: SVMProblem,
-    w: np.ndarray,
-    b: float,
-    alpha: np.ndarray,
-    cert: Certificate,
-    tol: float,
+    problem: SVMProblem, w: np.ndarray, b: float, alpha: np.ndarray, cert: Certificate, tol: float
 ) -> tuple[np.ndarray, float, Certificate] | None:
     """``(1 + delta) (w, b)``, with every margin near 1 above 1 by more than its rounding.
 
