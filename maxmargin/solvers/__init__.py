@@ -109,18 +109,8 @@ CVXPY_QP = tuple(
 #: without the polish.
 PREFERENCE = ("IPM", "DCD", "PIQP", "CLARABEL", "ECOS", "PROXQP", "QOCO", "OSQP", "SCS")
 
-_PIP = {
-    "IPM": "numba",
-    "DCD": "numba",
-    "PIQP": "piqp",
-    "CLARABEL": "clarabel",
-    "OSQP": "osqp",
-    "SCS": "scs",
-    "ECOS": "ecos",
-    "PROXQP": "proxsuite",
-    "QOCO": "qoco",
-    "CVXOPT": "cvxopt",
-}
+#: The ``pip install`` of a solver whose package is not its name in lower case.
+_PIP = {"IPM": "numba", "DCD": "numba", "PROXQP": "proxsuite"}
 
 
 def _cvxpy_installed() -> list[str]:

@@ -286,9 +286,7 @@ def solve_dual(
         )
     # diverging hard-margin iterates overflow by design
     with np.errstate(all="ignore"), blas_threads(1):
-        return _solve_dual(
-            V, y, C, free, tol=tol, max_iter=max_iter, linsolve=linsolve, squared=squared
-        )
+        return _solve_dual(V, y, C, free, tol, max_iter, linsolve, squared)
 
 
 _CONTROLLER: ThreadpoolController | None = None
@@ -326,23 +324,15 @@ def dense_bytes(V: Any) -> int:
 
 
 def _solve_dual(
-    V: Any,
-    y: np.ndarray,
-    C: Any,
-    free: bool,
-    *,
-    tol: float,
-    max_iter: int,
-    linsolve: str,
-    squared: bool = False,
+    V: Any, y: np.ndarray, C: Any, free: bool, tol: float, max_iter: int, linsolve: str, sq: bool
 ) -> IPMResult:
     n, dz = V.shape
     y = np.ascontiguousarray(y, dtype=float)
     C = np.broadcast_to(np.asarray(C, dtype=float), (n,))
     # the squared hinge: E = 1/(2 C_i) on Q's diagonal, and no upper bound (the kernels'
     # "hard" branch); its dual is bounded, so nothing below reads divergence as unbounded
-    E = 0.5 / C if squared else None
-    hard = not np.isfinite(C).all() or squared  # no upper bound
+    E = 0.5 / C if sq else None
+    hard = not np.isfinite(C).all() or sq  # no upper bound
     if linsolve == "auto":
         linsolve = "woodbury" if dz <= n else "dense"
     if sp.issparse(V) and (n * dz <= 4_000_000 or V.nnz > 0.2 * n * dz):
@@ -398,7 +388,7 @@ def _solve_dual(
             # best iterate to the polish
             text = f"stalled at {best[0]:.1e}; {text}"
             break
-        if hard and not squared and amax > 1e13:
+        if hard and not sq and amax > 1e13:
             # dual unbounded: no separating hyperplane (or a margin < ~1e-6.5 of the data)
             return IPMResult(
                 "unbounded", f"dual diverges (max alpha {amax:.1e}); {text}", a, nu, it - 1
@@ -436,7 +426,7 @@ def _solve_dual(
         nu = nu + t * dnu
     else:
         state = "inaccurate"
-        if hard and not squared:
+        if hard and not sq:
             return IPMResult("unbounded", f"iteration cap; {text}", a, nu, it)
     if state != "optimal" and best is not None:
         a, nu = best[1], best[2]

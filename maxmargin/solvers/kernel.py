@@ -301,18 +301,9 @@ def _dense_qp(problem: KernelProblem, K: np.ndarray, solver: str) -> tuple[np.nd
         solver_.settings.eps_abs = 1e-10
         solver_.settings.eps_rel = 1e-11
         solver_.settings.max_iter = 500
-        A = np.asfortranarray(y[None, :]) if free else None
-        solver_.setup(
-            np.asfortranarray(Q),
-            -np.ones(n),
-            A,
-            np.zeros(1) if free else None,
-            None,
-            None,
-            None,
-            np.zeros(n),
-            np.where(np.isfinite(ub), ub, 1e300),  # PIQP's "no bound"
-        )
+        A, beq = (np.asfortranarray(y[None, :]), np.zeros(1)) if free else (None, None)
+        top = np.where(np.isfinite(ub), ub, 1e300)  # PIQP's "no bound"
+        solver_.setup(np.asfortranarray(Q), -np.ones(n), A, beq, None, None, None, np.zeros(n), top)
         status = solver_.solve()
         if status == piqp.PIQP_DUAL_INFEASIBLE and problem.hard:
             raise _not_separable(problem, K)

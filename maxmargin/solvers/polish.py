@@ -431,27 +431,18 @@ def _active_set_guesses(
     guesses = []
     # an example of cost 0 is at both of its bounds (alpha_i = 0 = C_i): never in M or B
     pos = np.ones(problem.n, bool) if hard else C > 0
+    none = np.zeros(problem.n, bool)
     for rtol in (1e-7, 1e-5, 1e-9, 1e-3):
         if hard:
-            guesses.append((np.flatnonzero(r0 <= 1.0 + rtol), np.empty(0, int)))
+            guesses.append((r0 <= 1.0 + rtol, none))
         else:
-            guesses.append(
-                (
-                    np.flatnonzero((np.abs(r0 - 1.0) <= rtol) & pos),
-                    np.flatnonzero((r0 < 1.0 - rtol) & pos),
-                )
-            )
+            guesses.append(((np.abs(r0 - 1.0) <= rtol) & pos, (r0 < 1.0 - rtol) & pos))
     for atol in (1e-8, 1e-6):
         a_t = atol * ascale
         if hard:
-            guesses.append((np.flatnonzero(alpha > a_t), np.empty(0, int)))
+            guesses.append((alpha > a_t, none))
         else:
-            guesses.append(
-                (
-                    np.flatnonzero((alpha > a_t) & (alpha < C - a_t)),
-                    np.flatnonzero((alpha >= C - a_t) & pos),
-                )
-            )
+            guesses.append(((alpha > a_t) & (alpha < C - a_t), (alpha >= C - a_t) & pos))
     if not hard:
         # Zero against the free multipliers' own size, bound against each C_i: once some
         # alpha_i = C, "small" relative to C takes in every margin SV whose alpha is far
@@ -462,18 +453,17 @@ def _active_set_guesses(
         afree = float(alpha[inner].max(initial=0.0))
         if 0.0 < afree < 1e-3 * float(np.max(ascale, initial=0.0)):
             for atol in (1e-6, 1e-3):
-                B = np.flatnonzero((alpha >= (1.0 - atol) * C) & pos)
-                Mg = np.flatnonzero((alpha > atol * afree) & (alpha < (1.0 - atol) * C))
-                guesses.append((Mg, B))
+                B = (alpha >= (1.0 - atol) * C) & pos
+                guesses.append(((alpha > atol * afree) & (alpha < (1.0 - atol) * C), B))
             # (w, b) itself may be off by a factor (sv6 at C = 1e12: 20x): the margin SVs
             # are then the free examples of the smallest y_i f_i, not those at 1
             rest = pos & (alpha < (1.0 - 1e-6) * C)
             rmin = float(r0[rest].min(initial=np.inf))
             if 0.0 < rmin < np.inf:
-                B = np.flatnonzero((alpha >= (1.0 - 1e-6) * C) & pos)
+                B = (alpha >= (1.0 - 1e-6) * C) & pos
                 for rtol in (1e-3, 1e-2, 1e-1):
-                    guesses.append((np.flatnonzero(rest & (r0 <= rmin * (1.0 + rtol))), B))
-    return guesses
+                    guesses.append((rest & (r0 <= rmin * (1.0 + rtol)), B))
+    return [(np.flatnonzero(M), np.flatnonzero(B)) for M, B in guesses]
 
 
 def _score(cert: Certificate) -> float:

@@ -129,16 +129,20 @@ class SMO:
 
     def violation(self) -> float:
         """The largest violation of optimality in margin units, over every point."""
-        y, a, C, G = self._y, self.alpha, self._cost, self.G
         if self.problem.intercept == "free":
-            v = -y * G
-            up = ((y > 0) & (a < C)) | ((y < 0) & (a > 0))
-            low = ((y < 0) & (a < C)) | ((y > 0) & (a > 0))
+            v, up, low = self._sides()
             if not up.any() or not low.any():
                 return 0.0
             return float(v[up].max() - v[low].min())
+        a, C, G = self.alpha, self._cost, self.G
         pg = np.where(a <= 0, np.minimum(G, 0.0), np.where(a >= C, np.maximum(G, 0.0), G))
         return float(np.max(np.abs(pg), initial=0.0))
+
+    def _sides(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(-y G, I_up, I_low)``."""
+        y, a, C = self._y, self.alpha, self._cost
+        up = ((y > 0) & (a < C)) | ((y < 0) & (a > 0))
+        return -y * self.G, up, ((y < 0) & (a < C)) | ((y > 0) & (a > 0))
 
     def run(self, eps: float) -> float:
         """Iterate until every point is optimal to ``eps``; returns the violation reached."""
@@ -226,13 +230,10 @@ class SMO:
         """``b``: the mean of ``-y_i G_i`` over the free points, else the bounds' midpoint."""
         if self.problem.intercept != "free":
             return 0.0
-        y, a, C, G = self._y, self.alpha, self._cost, self.G
-        v = -y * G
-        free = (a > 0) & (a < C)
+        v, up, low = self._sides()
+        free = up & low  # 0 < alpha_i < C_i
         if free.any():
             return float(v[free].mean())
-        up = ((y > 0) & (a < C)) | ((y < 0) & (a > 0))
-        low = ((y < 0) & (a < C)) | ((y > 0) & (a > 0))
         hi = float(v[up].max()) if up.any() else math.inf
         lo = float(v[low].min()) if low.any() else -math.inf
         if math.isfinite(hi) and math.isfinite(lo):
