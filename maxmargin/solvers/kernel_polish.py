@@ -1,9 +1,7 @@
 """The kernel dual's active-set polish: the reduced KKT system solved exactly.
 
-With the active set fixed (``Z``: ``alpha_i = 0``, ``B``: ``alpha_i = C_i``, free ``F``),
-``[K_FF, 1; 1', 0] [c_F; b] = [y_F - K_FB c_B; -1' c_B]`` in ``c = alpha * y``; points that
-break their condition move and the system is solved again, a few rounds at most. The
-caller keeps the result only if its certificate is better.
+``[K_FF, 1; 1', 0] [c_F; b] = [y_F - K_FB c_B; -1' c_B]`` for the free points ``F`` (``c =
+alpha * y``); points that break their condition move, a few rounds at most.
 """
 
 from __future__ import annotations
@@ -30,11 +28,7 @@ _MOVE_TOL = 1e-12
 
 
 def _basic_solver(M: np.ndarray, rhs: np.ndarray, x0: np.ndarray) -> np.ndarray:
-    """Solve a singular (consistent) KKT system on a basis of its columns: a vertex of the face.
-
-    The least-squares solution spreads ``alpha`` over every free point and may leave the box;
-    here the non-basic unknowns keep their (in-box) values of ``x0``.
-    """
+    """A singular (consistent) KKT system solved on a basis of its columns: a vertex of the face."""
     _, R, piv = sla.qr(M, pivoting=True, mode="economic", check_finite=False)
     dR = np.abs(np.diag(R))
     rank = int((dR > 1e-11 * dR[0]).sum()) if dR.size and dR[0] > 0 else 0
@@ -104,11 +98,10 @@ def polish_kernel(
     atol: np.ndarray | float = 0.0,
     rounds: int = 10,
 ) -> tuple[np.ndarray, float] | None:
-    """Polish a dual point: the exact solution of its active set, corrected a few times.
+    """Polish a dual point (``q = K (alpha * y)``): its active set solved exactly, corrected.
 
-    ``q = K (alpha * y)``; ``alpha_i <= atol_i`` counts as 0, ``>= C_i - atol_i`` as ``C_i``.
-    Returns the polished ``(alpha, b)``, or None past :data:`MAX_FREE` free points or when
-    the corrections do not settle.
+    ``alpha_i <= atol_i`` counts as 0, ``>= C_i - atol_i`` as ``C_i``; None past
+    :data:`MAX_FREE` free points or when the corrections do not settle.
     """
     y = problem.data.y
     C = problem.costs

@@ -30,13 +30,11 @@ def reduced_kkt(
     max_margin_svs: int,
     start: tuple[np.ndarray, float] | None = None,
 ) -> tuple[np.ndarray, float | None, np.ndarray | None] | None:
-    """Solve the KKT system with the active set fixed; None when there is no margin SV.
+    """Solve the KKT system with the active set fixed: ``(alpha, b, w~)``, None without margin SVs.
 
-    With ``G = (YZ)_M``, ``w_B = (YZ)_B^T C_B``: ``[G G^T, y_M; y_M^T, 0] [alpha_M; b] =
-    [1 - G w_B; -sum_B C_i y_i]`` (b's row and column: free intercept only). Dense when
-    ``m <= max_margin_svs``, else MINRES from ``start``. Returns ``(alpha, b, w~)``; ``w~``
-    (None from MINRES) is refined itself: ``(YZ)^T alpha`` afresh would carry cancellation
-    (wine: 1e-9 on the margin against 1e-15).
+    ``[G G^T, y_M; y_M^T, 0] [alpha_M; b] = [1 - G w_B; -sum_B C_i y_i]``, ``G = (YZ)_M``:
+    dense up to ``max_margin_svs``, else MINRES. ``w~`` is refined itself (afresh, ``(YZ)^T
+    alpha`` would carry cancellation: 1e-9 on wine's margins against 1e-15).
     """
     n = problem.n
     m = M.size
@@ -115,11 +113,7 @@ SQUARED_PRIMAL_D = 2000
 def _squared_kkt(
     problem: SVMProblem, Z: Any, signed: bool, S: np.ndarray
 ) -> tuple[np.ndarray, float | None, np.ndarray | None]:
-    """The squared hinge's KKT system on its support set S, solved in ``(w~, b)``.
-
-    ``(d'+1)`` square and SPD however large S is (~70% of overlapping data), then two
-    refinement steps.
-    """
+    """The squared hinge's KKT system on its support set S in ``(w~, b)``: SPD, (d'+1) square."""
     y = problem.data.y
     G = _dense_rows(problem, Z, signed, S)
     c = 2.0 * problem.costs[S]
@@ -199,11 +193,7 @@ _HEAD_COLUMNS = 256
 
 
 def _head_preconditioner(ZM: Any, sM: np.ndarray, diag: np.ndarray) -> Any:
-    """``v -> P^{-1} v``, ``P = D + G_H G_H^T``: the densest 256 columns exactly, the rest diagonal.
-
-    Measured on Zipf-sparse 100000 x 47000: 179 MINRES iterations against 430 with the
-    diagonal alone.
-    """
+    """``v -> P^{-1} v``, ``P = D + G_H G_H^T``: 256 densest columns exact, the rest diagonal."""
     m, dz = ZM.shape
     k = min(_HEAD_COLUMNS, dz)
     if not sp.issparse(ZM) or m < 4 * k:
@@ -310,11 +300,10 @@ def stretch_needed(r: np.ndarray, e: np.ndarray) -> float:
 def stretched(
     problem: SVMProblem, w: np.ndarray, b: float, alpha: np.ndarray, cert: Certificate, tol: float
 ) -> tuple[np.ndarray, float, Certificate] | None:
-    """``(1 + delta) (w, b)``, with every margin near 1 above 1 by more than its rounding.
+    """``(1 + delta) (w, b)``, every margin near 1 above 1 by more than its rounding, if better.
 
-    A polished point has ``y_i f_i = 1`` to rounding either side: a hard margin just
-    infeasible, a soft one paying ``C_i xi_i`` for rounding-level slacks (a relative gap of
-    1e-8 at C = 1e4). Returned when better (hard: certified; soft: a smaller accuracy).
+    A polished margin is 1 to rounding either side: a hard margin just infeasible, a soft one
+    paying ``C_i xi_i`` for rounding-level slacks (a relative gap of 1e-8 at C = 1e4).
     """
     if problem.squared:  # its support vectors are inside the margin by design
         return None
@@ -343,11 +332,7 @@ def stretched(
 def _alpha_in_box(
     problem: SVMProblem, YZ: Any, M: np.ndarray, a: np.ndarray, wt: np.ndarray
 ) -> np.ndarray | None:
-    """Multipliers inside their box with the same ``w~`` (BVLS); None when too large or failed.
-
-    A singular reduced system (duplicates) may leave the minimum-norm ``alpha_M`` outside
-    its box although ``w~`` is right.
-    """
+    """Multipliers in their box with the same ``w~`` (BVLS), where a singular system left it."""
     from scipy.optimize import lsq_linear
 
     Z = problem.Z if YZ is None else YZ
@@ -383,11 +368,7 @@ def _candidate(
     tol: float,
     M: np.ndarray | None = None,
 ) -> tuple[np.ndarray, float, np.ndarray, Certificate]:
-    """The point of one reduced KKT solution ``out``, clipped, certified and maybe stretched.
-
-    When the clip moved alpha, ``alpha_M`` refitted in the box for the solve's ``w~`` is
-    kept if it certifies better.
-    """
+    """One reduced KKT solution ``out``, clipped, certified and maybe stretched (or refitted)."""
     a, bb, wt = out
     free = problem.intercept == "free"
     a_clip = np.clip(a, 0.0, np.inf if _no_box(problem) else problem.costs)
@@ -487,7 +468,6 @@ def polish(
 ) -> tuple[np.ndarray, float, np.ndarray, Certificate] | None:
     """Try a few active-set guesses; return the best certified point if it beats ``base``.
 
-    At rounding level (:func:`_score`) the polished point's exact active set wins.
     ``from_alpha``: only the guess read off ``alpha`` (coordinate descent's).
     """
     y = problem.data.y

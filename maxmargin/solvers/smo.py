@@ -35,11 +35,7 @@ _U = 2.0**-53
 
 
 class HardMarginUnbounded(SolverError):
-    """A hard margin's SMO run looks unbounded (``certain``: past the certifiable bound).
-
-    ``objective`` is the dual objective reached: any separating function's margin is at
-    most ``1/sqrt(2 D)`` (weak duality).
-    """
+    """A hard margin's SMO run looks unbounded (``certain``: past the certifiable bound)."""
 
     def __init__(self, message: str, objective: float, certain: bool) -> None:
         super().__init__(message)
@@ -194,8 +190,7 @@ class SMO:
     def _check_bounded(self) -> None:
         """Hard margin: stop when ``D`` passes ``1 / (n u R^2)``, or once past ``100 n`` steps.
 
-        Past the bound a decision value's rounding (``~ n u R^2 sum alpha``, ``sum alpha =
-        2 D``) exceeds the margin's unit: no point can be certified.
+        Past the bound no point can be certified.
         """
         if not self.problem.hard:
             return
