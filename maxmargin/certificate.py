@@ -208,14 +208,7 @@ class Certificate(io.Persistent):
 
     @property
     def gap_at_rounding(self) -> bool:
-        """Whether ``|P - D|`` is within its rounding floor (a negative gap is then rounding).
-
-        Examples
-        --------
-        >>> Certificate(1.0, 1.0, -1e-17, -1e-17, {}, floors={"relative_gap": 1e-15}
-        ...             ).gap_at_rounding
-        True
-        """
+        """Whether ``|P - D|`` is within its rounding floor (a negative gap is then rounding)."""
         return abs(self.relative_gap) <= self.floors.get("relative_gap", 0.0)
 
     def __str__(self) -> str:
@@ -330,12 +323,8 @@ def certify(
     Returns
     -------
     Certificate
-        ``ok`` only when every test is within ``tol`` including its rounding floor.
-
-    Notes
-    -----
-    ``P - D >= 0`` for any feasible pair, ``P = D`` iff both are optimal; every test is
-    invariant to ``X -> sX, C -> C/s^2``. See ``docs/certificates.md``.
+        ``ok`` only when every test is within ``tol`` including its rounding floor
+        (the tests: ``docs/certificates.md``).
 
     Examples
     --------

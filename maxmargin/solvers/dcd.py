@@ -161,9 +161,8 @@ def coordinate_descent(  # noqa: C901
             # b settled (margin units) and the equality met (relative to alpha's size)
             met = abs(db) <= eps and eq <= eps * float(np.max(alpha, initial=0.0))
             done = full and inner_eps <= eps and met
-            # b_{k+1} = b_k + rho y^T alpha; the shrunk coordinates stay out while b
-            # moves by less than the shrinking thresholds (their gradients move by
-            # y_i db only; the final full sweep re-checks them all)
+            # b_{k+1} = b_k + rho y^T alpha; the shrunk coordinates stay out while b moves
+            # by less than the shrinking thresholds (the final full sweep re-checks them)
             b += db
             outer += 1
             if done:
@@ -171,16 +170,13 @@ def coordinate_descent(  # noqa: C901
                 break
             drift += abs(db)
             if ist[0] == 0 or not drift < min(fst[0], -fst[1]) < math.inf:
-                # b moved by more than the shrinking thresholds since the coordinates
-                # were last all visited (or every one is shrunk): a shrunk gradient may
-                # have changed sign, visit every coordinate again
+                # b moved past the thresholds (or all are shrunk): visit every one again
                 ist[0] = n
                 fst[0], fst[1] = math.inf, -math.inf
                 drift = 0.0
             if inner_eps <= eps and abs(db) <= eps and not met:
-                # b has stopped moving but y^T alpha is not 0: rho is too small for
-                # steps rho y^T alpha to matter (the usual augmented-Lagrangian
-                # safeguard: raise it; the inner problem gets stiffer, so only here)
+                # b stopped but y^T alpha is not 0: rho too small (raise it, only here:
+                # the inner problem gets stiffer)
                 s *= math.sqrt(10.0)
                 w[d] *= math.sqrt(10.0)
                 qd = sq + s * s + dii

@@ -224,17 +224,15 @@ def solve_kernel_dual(
     if problem.hard and _same_point_both_labels(problem) is not None:
         raise _not_separable(problem, None)  # proven from the data, before any solve
     t0 = time.perf_counter()
-    # one BLAS thread: the blocks are many and mid-sized, and on a busy machine a BLAS
-    # thread waiting for a core stalls every call (see solvers.ipm.blas_threads)
+    # one BLAS thread: many mid-sized blocks (see solvers.ipm.blas_threads)
     with blas_threads(1):
         if route == "dense" or (route == "auto" and problem.n <= DENSE_MAX):
             return _dense(problem, solver, tol, t0)
         try:
             return _smo(problem, tol, cache_bytes, t0)
         except SolverError as e:
-            # SMO's steps stall on an ill-conditioned Gram with a large C (its rate is
-            # the conditioning's); the interior-point method is not troubled by it. A
-            # hard margin's dual past what can be certified is decided already.
+            # SMO stalls on an ill-conditioned Gram with a large C, an IPM does not (a hard
+            # margin past what can be certified is decided already)
             if route == "smo" or problem.n > DENSE_FALLBACK or e.__cause__ is not None:
                 raise
             return _dense(problem, solver, tol, t0)

@@ -78,11 +78,8 @@ def reduced_kkt(
             sol = solve_K(rhs)
     alpha[M] = sol[:m]
     b = float(sol[m]) if free else None
-    # Iterative refinement on the margin conditions, the steps applied to w~ itself: 1 -
-    # G wB above cancels to ~1e-16 |G wB| (1e-11 when half of 10^6 points are at the
-    # bound), and the products by G, G^T of a small step add only a small error. Each
-    # step gains a factor ~cond(G)^2 u: at cond(G) = 3e6 (columns scaled 1e-3..1e3) the
-    # first solve is off by 1e-3, the third by 1e-15; steps go on while they gain.
+    # Refinement on the margin conditions, applied to w~ itself: each step gains ~cond(G)^2 u
+    # (cond 3e6: the first solve is off by 1e-3, the third by 1e-15); on while they gain.
     wt = np.asarray((alpha * signs) @ Z).ravel()
     best = (np.inf, alpha[M].copy(), b, wt)
     for _ in range(8):
@@ -267,12 +264,10 @@ def _reduced_kkt_minres(
     ZMt = ZM.T  # a view (CSC): transposing inside matvec re-validates the indices
     A = LinearOperator((k, k), matvec=matvec, dtype=float)
     Pinv = LinearOperator((k, k), matvec=pre, dtype=float)
-    # A right active set converges in ~100-400 iterations from the solver's point
-    # (measured, Zipf-sparse up to 400000 x 47000); a wrong one is an inconsistent
-    # system that never does: the cap bounds the cost of a wrong guess.
+    # A right active set converges in ~100-400 iterations (measured); a wrong one never:
+    # the cap bounds the cost of a wrong guess.
     sol = minres(A, rhs, x0=x0, rtol=1e-15, maxiter=min(k + 10, 3000), M=Pinv)[0]
-    # MINRES's recurrences drift from the true residual late in the run: one restart
-    # from the true residual (iterative refinement) gains the last digits.
+    # MINRES's recurrences drift late: one restart from the true residual gains the last digits
     res = rhs - matvec(sol)
     if np.max(np.abs(res)) > 1e-14 * max(1.0, float(np.max(np.abs(rhs)))):
         sol = sol + minres(A, res, rtol=1e-4, maxiter=min(k + 10, 200), M=Pinv)[0]
@@ -425,11 +420,8 @@ def _active_set_guesses(
         else:
             guesses.append(((alpha > a_t) & (alpha < C - a_t), (alpha >= C - a_t) & pos))
     if not hard:
-        # Zero against the free multipliers' own size, bound against each C_i: once some
-        # alpha_i = C, "small" relative to C takes in every margin SV whose alpha is far
-        # below C (zero rows of both labels at C = 1e8: alpha = 0.5 on the margin, C on
-        # the zero rows; a solver stopped at a relative gap of 1e-9, dominated by
-        # C sum xi, leaves w 13% off and no margin near 1 to read the set off).
+        # Zero against the free multipliers' own size, bound against each C_i: "small"
+        # relative to C misses margin SVs far below C (zero rows of both labels at C = 1e8).
         inner = pos & (alpha < 0.5 * C)
         afree = float(alpha[inner].max(initial=0.0))
         if 0.0 < afree < 1e-3 * float(np.max(ascale, initial=0.0)):
@@ -474,28 +466,22 @@ def polish(
     hard = _no_box(problem)  # the squared hinge as the hard margin: no bound SVs
     max_m = 3000
     best = None
-    # At rounding level (<= 1e-12) the two points are equally optimal; then prefer the
-    # polished one: its active set is exact (alpha exactly 0 or C off the margin), which
-    # an IPM that converged to ~1e-15 never gives.
+    # at rounding level (<= 1e-12) the polished point wins: its active set is exact
     best_score = max(_score(base), 1e-12)
-    # alpha's own scale: max alpha, or its box C_i where that is smaller (never C alone:
-    # at C far above max alpha every alpha_i would look like 0)
+    # alpha's own scale: max alpha, or C_i where smaller (never C alone: C >> max alpha)
     amax = float(alpha.max(initial=0.0))
     ascale = amax if hard else np.minimum(problem.costs, amax)
     guesses = _active_set_guesses(problem, w, b, alpha, ascale)
     if from_alpha:
-        # Coordinate descent: one guess, and only small corrections; where it is wrong,
-        # the caller sweeps on to a tighter tolerance instead (cheaper at scale).
+        # Coordinate descent: one guess, small corrections (else the caller sweeps on).
         guesses = guesses[_ALPHA_GUESS : _ALPHA_GUESS + 1]
     seen = set()
-    # Solves by MINRES (large margin sets) cost up to thousands of products each: at
-    # most 3 of them for an interior-point point's guesses (coordinate descent: 8).
+    # MINRES solves cost up to thousands of products each: at most 3 (coordinate descent 8)
     iterative_left = 8 if from_alpha else 3
     dz = problem.d + (problem.intercept == "augmented")
     for M, B in guesses:
         start = (alpha, b)
-        # a few active-set corrections from the violated conditions (coordinate descent:
-        # one point at a time, the worst first; its guess is off by a few points at most)
+        # a few active-set corrections (coordinate descent: the worst point at a time)
         for _ in range(8 if from_alpha else 4):
             key = (M.tobytes(), B.tobytes())
             if key in seen:
