@@ -81,10 +81,6 @@ def solve_qp(task: QPTask) -> RawResult:
         state = Status.FAILED
     z = np.array(sol.z)
     # Clarabel's dual: P x + q + M'z = 0 with z in the dual cone: our signs again.
-    return RawResult(
-        state,
-        text,
-        np.array(sol.x),
-        z[:m_eq] if qp.A is not None else None,
-        z[m_eq : m_eq + m_ineq] if qp.G is not None else None,
-    )
+    y_eq = z[:m_eq] if qp.A is not None else None
+    z_ineq = z[m_eq : m_eq + m_ineq] if qp.G is not None else None
+    return RawResult(state, text, np.array(sol.x), y_eq, z_ineq)

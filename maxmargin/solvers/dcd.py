@@ -200,15 +200,8 @@ def coordinate_descent(  # noqa: C901
         text += f", {outer} multiplier updates, last change of b {abs(db):.1e}"
     else:
         b_out = s * w[d]  # augmented: s w~_{d+1}; none: s = 0
-    text = _why_stopped(
-        state,
-        text,
-        sweeps,
-        max_sweeps,
-        hard,
-        alpha,
-        float(np.max(np.asarray(C, dtype=float), initial=0.0)) * float(np.max(qd, initial=0.0)),
-    )
+    c_r2 = float(np.max(np.asarray(C, dtype=float), initial=0.0)) * float(np.max(qd, initial=0.0))
+    text = _why_stopped(state, text, sweeps, max_sweeps, hard, alpha, c_r2)
     return DCDResult(state, text, alpha, float(b_out), sweeps, outer)
 
 
@@ -303,10 +296,5 @@ def solve_qp(
             return RawResult(Status.UNBOUNDED, r.text, r.alpha)
         kw.update(alpha0=r.alpha, b0=r.b, separable=True)
         r = coordinate_descent(X, y, C, problem.intercept, **kw)
-    return RawResult(
-        Status(r.state),
-        r.text,
-        r.alpha,
-        np.array([r.b]) if problem.intercept == "free" else None,
-        None,
-    )
+    y_eq = np.array([r.b]) if problem.intercept == "free" else None
+    return RawResult(Status(r.state), r.text, r.alpha, y_eq)

@@ -462,10 +462,7 @@ def solve_qp(task: QPTask) -> RawResult:
     free = problem.intercept == "free"
     r = solve_dual(YZ, problem.data.y, problem.costs, free, squared=problem.squared)
     u = np.asarray(YZ.T @ r.alpha).ravel()
+    text = f"{r.state} ({r.iterations} iterations; {r.text})"
     return RawResult(
-        Status(r.state),
-        f"{r.state} ({r.iterations} iterations; {r.text})",
-        np.concatenate([r.alpha, u]),
-        np.array([r.nu]) if free else None,
-        None,
+        Status(r.state), text, np.concatenate([r.alpha, u]), np.array([r.nu]) if free else None
     )

@@ -41,10 +41,5 @@ def solve_qp(
         state = Status.INACCURATE
     else:
         state = Status.FAILED
-    return RawResult(
-        state,
-        text,
-        np.array(r.x),
-        None if qp.A is None else np.array(r.y),
-        None if qp.G is None else np.array(r.z_u),
-    )
+    y_eq = None if qp.A is None else np.array(r.y)
+    return RawResult(state, text, np.array(r.x), y_eq, None if qp.G is None else np.array(r.z_u))

@@ -148,20 +148,9 @@ class SMO:
         stuck = 0
         while True:
             status, _ = step(
-                self._kern,
-                self._y,
-                self._cost,
-                self._diag,
-                self.alpha,
-                self.G,
-                self._active,
-                st,
-                self._cache,
-                float(eps),
-                self._budget,
-                self.shrinking,
-                TAU,
-            )
+                self._kern, self._y, self._cost, self._diag, self.alpha, self.G, self._active,
+                st, self._cache, float(eps), self._budget, self.shrinking, TAU,
+            )  # fmt: skip
             self._check_bounded()
             if st[4] > self._max_steps:
                 raise SolverError(self._not_converged(eps))
