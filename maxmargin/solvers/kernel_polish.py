@@ -12,6 +12,7 @@ import numpy as np
 import scipy.linalg as sla
 
 from ..kernel_problem import KernelProblem
+from .qp import interval_intercept
 
 __all__ = ["polish_kernel", "MAX_FREE"]
 
@@ -155,16 +156,4 @@ def _interval_intercept(problem: KernelProblem, q: np.ndarray, state: np.ndarray
     if problem.intercept != "free":
         return 0.0
     y = problem.data.y
-    v = y - q  # the b that puts point i on its margin
-    at0, atC = state == 0, state == 2
-    pos = problem.costs > 0
-    # y = +1 at 0 or y = -1 at C: b >= v_i; the other two: b <= v_i
-    low = (at0 & (y > 0) & pos) | (atC & (y < 0))
-    high = (at0 & (y < 0) & pos) | (atC & (y > 0))
-    lo = float(v[low].max()) if low.any() else -np.inf
-    hi = float(v[high].min()) if high.any() else np.inf
-    if lo > hi:
-        return None
-    if np.isfinite(lo) and np.isfinite(hi):
-        return 0.5 * (lo + hi)
-    return lo if np.isfinite(lo) else (hi if np.isfinite(hi) else 0.0)
+    return interval_intercept(y, y - q, (state == 0) & (problem.costs > 0), state == 2)

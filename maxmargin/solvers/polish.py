@@ -14,7 +14,7 @@ import scipy.sparse as sp
 
 from ..certificate import Certificate, certify, margins
 from ..problem import SVMProblem
-from .qp import dual_diagonal, weights_from_alpha
+from .qp import dual_diagonal, interval_intercept, weights_from_alpha
 
 #: Largest m d' for which the direct polish densifies the margin SVs' rows of a sparse
 #: YZ (32 MB); above it, and above ``max_margin_svs`` margin SVs, the reduced KKT system
@@ -563,23 +563,11 @@ def polish_no_margin(
     w, b = weights_from_alpha(problem, YZ, a, 0.0)
     if problem.intercept == "free":
         f = np.asarray(problem.data.X @ w).ravel()
-        # y f + y b <= 1 on the bound set, >= 1 on the zero set, as bounds on b (an
-        # example of cost 0 is at both: it bounds nothing)
-        at_c = a > 0
-        at_0 = ~at_c & (C > 0)
-        lo_p = (1.0 - f)[at_0 & (y > 0)]  # b >= 1 - f  (y=+1, alpha=0)
-        lo_n = (-1.0 - f)[at_c & (y < 0)]  # b >= -1 - f (y=-1, alpha=C)
-        hi_p = (1.0 - f)[at_c & (y > 0)]  # b <= 1 - f  (y=+1, alpha=C)
-        hi_n = (-1.0 - f)[at_0 & (y < 0)]  # b <= -1 - f (y=-1, alpha=0)
-        lo = max([v.max() for v in (lo_p, lo_n) if v.size], default=-np.inf)
-        hi = min([v.min() for v in (hi_p, hi_n) if v.size], default=np.inf)
-        if lo > hi:
+        # an example of cost 0 is at both bounds: it bounds nothing
+        b_mid = interval_intercept(y, y - f, (a == 0) & (C > 0), a > 0)
+        if b_mid is None:
             return None
-        b = (
-            0.5 * (lo + hi)
-            if np.isfinite(lo) and np.isfinite(hi)
-            else (lo if np.isfinite(lo) else (hi if np.isfinite(hi) else 0.0))
-        )
+        b = b_mid
     cert = certify(problem, w, b, a, tol=tol)
     if cert.max_residual() < base.max_residual():
         return w, float(b), a, cert

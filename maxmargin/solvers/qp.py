@@ -7,6 +7,7 @@ dual's diagonal and no upper bound. See ``docs/formulations.md``, section 3.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -26,6 +27,8 @@ __all__ = [
     "weights_from_alpha",
     "primal_point",
     "dual_diagonal",
+    "interval_intercept",
+    "middle",
 ]
 
 
@@ -175,3 +178,22 @@ def dual_diagonal(problem: SVMProblem) -> np.ndarray:
     costs = problem.costs
     pos = costs > 0
     return np.where(pos, 0.5 / np.where(pos, costs, 1.0), 0.0)
+
+
+def interval_intercept(
+    y: np.ndarray, v: np.ndarray, at0: np.ndarray, atC: np.ndarray
+) -> float | None:
+    """The middle of the ``b`` keeping each point at 0 or at C on its side (``v = y - f``).
+
+    ``y_i (f_i + b) >= 1`` on ``at0``, ``<= 1`` on ``atC``; None when no ``b`` does.
+    """
+    lo = float(v[(at0 & (y > 0)) | (atC & (y < 0))].max(initial=-np.inf))
+    hi = float(v[(at0 & (y < 0)) | (atC & (y > 0))].min(initial=np.inf))
+    return None if lo > hi else middle(lo, hi)
+
+
+def middle(lo: float, hi: float) -> float:
+    """The middle of ``[lo, hi]``, else its finite end, else 0."""
+    if math.isfinite(lo) and math.isfinite(hi):
+        return 0.5 * (lo + hi)
+    return lo if math.isfinite(lo) else (hi if math.isfinite(hi) else 0.0)

@@ -15,6 +15,7 @@ import numpy as np
 from .._deps import CompiledKernels
 from ..exceptions import SolverError
 from ..kernel_problem import KernelProblem
+from .qp import middle
 
 __all__ = ["SMO", "DEFAULT_CACHE_BYTES", "HardMarginUnbounded"]
 
@@ -220,6 +221,4 @@ class SMO:
             return float(v[free].mean())
         hi = float(v[up].max()) if up.any() else math.inf
         lo = float(v[low].min()) if low.any() else -math.inf
-        if math.isfinite(hi) and math.isfinite(lo):
-            return 0.5 * (hi + lo)
-        return hi if math.isfinite(hi) else (lo if math.isfinite(lo) else 0.0)
+        return middle(lo, hi)
