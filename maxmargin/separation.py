@@ -119,8 +119,7 @@ def verify_separation(
     False
     """
     if isinstance(data, SVMProblem):
-        intercept = data.intercept
-        data = data.data
+        data, intercept = data.data, data.intercept
     if not isinstance(intercept, str) or intercept not in ("free", "none", "augmented"):
         raise ParameterError(f"unknown intercept {intercept!r}; use free, none or augmented")
     tol = check_positive("tol", tol)

@@ -1,9 +1,8 @@
 """The solvers of the exact QP: one module per backend, the registry, and the route rule.
 
-A *route* is a solver, its interface (``"direct"``: a module here, :data:`BACKENDS`;
-``"cvxpy"``: :mod:`~maxmargin.solvers.via_cvxpy`) and the QP form. Each backend module
-has ``solve_qp(task, **settings) -> RawResult``. :func:`choose_route` is the one rule;
-:func:`maxmargin.exact.solve` maps, polishes and certifies. See ``docs/solvers.md``.
+A *route*: a solver, its interface (``"direct"``: :data:`BACKENDS`, each module with
+``solve_qp(task, **settings) -> RawResult``; or ``"cvxpy"``) and the QP form.
+:func:`choose_route` is the one rule. See ``docs/solvers.md``.
 """
 
 from __future__ import annotations
@@ -46,13 +45,12 @@ class Backend:
         What ``pip install`` needs (None: numpy/scipy only).
     forms : tuple of str
     module : module
-        Its module, with ``solve_qp(task, **settings) -> RawResult``.
     signed_rows : bool
         Whether it needs the signed rows ``YZ`` (a copy of X).
     vectors_of_d : int
         Peak memory in vectors of d' (measured): wide data that cannot fit are refused first.
     exact_bounds : bool
-        Whether its ``alpha_i`` off the margin are exactly 0 or C (the polish reads them).
+        Whether its ``alpha_i`` off the margin are exactly 0 or C.
     tighter : callable
         ``tighter(n)``: the tolerances to go on to when the polish misses.
     unpolished : mapping
@@ -104,9 +102,8 @@ CVXPY_QP = tuple(
     "CLARABEL PIQP OSQP ECOS SCS PROXQP QOCO CVXOPT GUROBI MOSEK CPLEX XPRESS COPT HIGHS".split()
 )
 
-#: The order of :func:`available_solvers`, by measurement (see :func:`choose_route`).
-#: First-order solvers (OSQP, SCS) come last: they rarely reach a certifiable point
-#: without the polish.
+#: The order of :func:`available_solvers`, by measurement; first-order solvers (OSQP, SCS)
+#: last: they rarely reach a certifiable point without the polish.
 PREFERENCE = ("IPM", "DCD", "PIQP", "CLARABEL", "ECOS", "PROXQP", "QOCO", "OSQP", "SCS")
 
 #: The ``pip install`` of a solver whose package is not its name in lower case.

@@ -19,8 +19,7 @@ KIND_POLY = 2
 KIND_SIGMOID = 3
 KIND_GRAM = 4
 
-#: Returned by the iterations: the active set is optimal to eps, the iteration budget of
-#: the call is spent, or no step can be taken (every candidate pair is degenerate).
+#: Returned by the iterations: optimal to eps, the call's budget spent, or no step possible.
 CONVERGED = 0
 BUDGET = 1
 STALLED = 2

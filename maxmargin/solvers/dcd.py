@@ -1,9 +1,7 @@
 r"""Dual coordinate descent for the linear SVM dual (Hsieh et al. 2008, LIBLINEAR's method).
 
-Reads X row by row (CSR or dense, never copied): ``O(nnz(X))`` a sweep, with shrinking.
-``augmented``: one extra entry of ``w``. ``free``: the method of multipliers on ``y'a = 0``
-(the proximal-point method on ``b`` in the primal: it converges from any start). The
-caller polishes and certifies; ``"unbounded"`` never decides separability (an LP does).
+Reads X row by row, never copied: ``O(nnz(X))`` a sweep, with shrinking; the free intercept
+by the method of multipliers on ``y'a = 0``. ``"unbounded"`` never decides separability.
 See ``docs/solvers.md``.
 """
 
@@ -31,12 +29,10 @@ __all__ = [
     "REFINE_EPS",
 ]
 
-#: The compiled sweeps (:mod:`._dcd_kernels`), imported on first use: numba's import and
-#: cache load cost ~0.5 s, which the other routes should not pay.
+#: The compiled sweeps, imported on first use (numba's import costs ~0.5 s).
 kernels = CompiledKernels("maxmargin.solvers._dcd_kernels", "the DCD solver")
 
-#: Work (stored entries read) per compiled call: ~0.1 s, so Ctrl-C is honoured between
-#: calls (a compiled loop cannot be interrupted).
+#: Stored entries read per compiled call: ~0.1 s, so Ctrl-C is honoured between calls.
 _WORK_PER_CALL = 30_000_000
 
 
@@ -254,9 +250,8 @@ def _separates(X: Any, y: np.ndarray, w: np.ndarray, s: float, intercept: str) -
     return bool(np.min(f[y > 0]) - np.max(f[y < 0]) > slack)
 
 
-#: Tolerances of the DCD route (margin units), measured (docs/benchmarks.md): at
-#: min(1e-4, 10/n) the polish finds the exact active set; unpolished, 1e-9; where the
-#: polish misses, the sweeps go on to the next tolerance.
+#: Tolerances of the DCD route (margin units, measured): unpolished, and those it goes on
+#: to where the polish misses at ``first_tolerance``.
 EPS_UNPOLISHED = 1e-9
 REFINE_EPS = (1e-6, 1e-8)
 

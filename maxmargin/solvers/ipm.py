@@ -1,11 +1,9 @@
 r"""A primal-dual interior-point method for the linear SVM dual, with Woodbury solves.
 
 Mehrotra's predictor-corrector on ``min 1/2 a'Qa - 1'a``, ``Q = V V^T`` (``V = YZ``),
-``0 <= a <= C`` (no upper bound: hard margin, squared hinge with ``Q + diag(1/(2C))``),
-``y'a = 0`` for the free intercept (multiplier ``nu = b``). ``(D + V V^T)^{-1}`` by the
-Woodbury identity costs ``O(n d'^2)`` an iteration; ``d' > n`` factors ``Q + D``. Each
-pass over V is a compiled loop (:mod:`._ipm_kernels`); BLAS runs on one thread. The
-caller's polish finishes the job; ``"unbounded"`` never decides separability.
+``0 <= a <= C`` (hard margin and squared hinge: no upper bound), ``y'a = 0`` for the free
+intercept (``nu = b``). Woodbury: ``O(n d'^2)`` an iteration (``d' > n``: ``Q + D``
+factored). The caller polishes; ``"unbounded"`` never decides separability.
 """
 
 from __future__ import annotations
@@ -35,16 +33,13 @@ MAX_DZ = 1000
 MAX_DENSE_N = 3000
 #: Per-iteration flop budget for the automatic choice (n d'^2 or n^3/3).
 MAX_FLOPS = 4e10
-#: Below this n d', PIQP's compiled loop beats our Python-level iteration by a few ms
-#: (measured, 2 cores: 1000 x 10 PIQP 11 ms vs IPM 15 ms; 3000 x 10 PIQP 30 vs IPM 23).
+#: Below this n d', PIQP is a few ms faster (measured: 1000 x 10 PIQP 11 ms, IPM 15 ms).
 MIN_SIZE = 20_000
-#: Largest d' whose weighted Gram is a numba pass; BLAS (syrk) in row blocks above
-#: (measured on one core, n d' = 2e7: numba 2x faster at d' = 16, even at ~160).
+#: Largest d' whose weighted Gram is a numba pass (measured); BLAS in row blocks above.
 NUMBA_GRAM_D = 128
 #: Rows per BLAS block of the Gram (a block of V fits in L2 at d' ~ 100).
 GRAM_BLOCK = 2048
-#: solve_dual refuses a problem whose dense work arrays (densified V, the n x n Q or the
-#: d' x d' Gram) would exceed this: sparse 20000 x 100000 would need 15 GiB.
+#: The dense work arrays (:func:`dense_bytes`) :func:`solve_dual` accepts.
 MAX_DENSE_BYTES = 2 * 2**30
 
 

@@ -1,9 +1,8 @@
 r"""The kernel SVM dual solved exactly and certified: a dense route and an SMO route.
 
-``dense`` (small n): the Gram formed, the QP by PIQP (or Clarabel), polished from a few
-active-set guesses. ``smo`` (large n): :class:`~maxmargin.solvers.smo.SMO` to ``eps =
-1e-3``, polished and certified; ``eps`` shrinks 100-fold while the certificate fails. The
-polished point is kept only when it certifies better. See ``docs/kernels.md``.
+``dense`` (small n): PIQP or Clarabel on the Gram; ``smo`` (large n): SMO, its ``eps``
+shrinking 100-fold while the certificate fails. Polished points are kept only when they
+certify better. See ``docs/kernels.md``.
 """
 
 from __future__ import annotations

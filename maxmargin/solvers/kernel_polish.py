@@ -16,12 +16,10 @@ from .qp import interval_intercept
 
 __all__ = ["polish_kernel", "MAX_FREE"]
 
-#: Largest number of free support vectors whose reduced system is solved (a dense
-#: ``m x m`` block and its LU: 288 MB, ~10 s at 6000).
+#: Most free support vectors whose reduced system is solved (288 MB, ~10 s at 6000).
 MAX_FREE = 6000
 
-#: A reduced system with a reciprocal condition number below this is solved on a basis
-#: of its columns (:func:`_basic_solver`): its LU solution is noise.
+#: Below this reciprocal condition number, the LU solution is noise: solved on a basis.
 _SINGULAR = 1e-12
 
 #: A point whose margin condition is broken by more than this (margin units) moves.

@@ -16,9 +16,8 @@ from ..certificate import Certificate, certify, margins
 from ..problem import SVMProblem
 from .qp import dual_diagonal, interval_intercept, weights_from_alpha
 
-#: Largest m d' for which the direct polish densifies the margin SVs' rows of a sparse
-#: YZ (32 MB); above it, and above ``max_margin_svs`` margin SVs, the reduced KKT system
-#: is solved by MINRES with products by the sparse rows (never an m x m matrix).
+#: Largest m d' for which the polish densifies the margin SVs' sparse rows (32 MB); MINRES
+#: above it.
 DENSE_POLISH_SIZE = 4_000_000
 
 
@@ -102,8 +101,7 @@ def reduced_kkt(
     return alpha, b, wt
 
 
-#: Largest d' for which the squared hinge's polish solves its (d'+1) x (d'+1) primal
-#: system (:func:`_squared_kkt`); above it, the reduced system in alpha as the hinge's.
+#: Largest d' for which the squared hinge's polish solves its primal system (_squared_kkt).
 SQUARED_PRIMAL_D = 2000
 
 
@@ -278,8 +276,7 @@ def _reduced_kkt_minres(
     return alpha, (float(sol[m]) if free else None), None
 
 
-#: The largest relative stretch :func:`stretched` makes: a point whose margins need more
-#: is not at rounding level, and stretching it would cost more than it gains.
+#: The largest relative stretch :func:`stretched` makes (beyond it: not rounding level).
 MAX_STRETCH = 1e-10
 
 
@@ -393,8 +390,7 @@ def _candidate(
     return w, b, a_clip, cert
 
 
-#: The index in :func:`_active_set_guesses` of the first guess read off ``alpha`` (at
-#: 1e-8 of its scale): coordinate descent's one guess.
+#: The index of coordinate descent's one guess in :func:`_active_set_guesses`.
 _ALPHA_GUESS = 4
 
 

@@ -1,9 +1,7 @@
 """The exact power-of-two rescaling of problems on extreme scales.
 
-Solvers have absolute tolerances, the certificate does not: a problem far from ``R = 1``,
-``C = 1`` goes to them as ``(t Z, C / t^2)`` (``t`` a power of two), mapped back exactly:
-``w = t w', b = b', alpha = t^2 alpha'``. ``C`` stands for ``max_i C_i`` with weights.
-See ``docs/certificates.md``, section 4.
+Solvers have absolute tolerances: a problem far from ``R = 1``, ``C = 1`` goes to them as
+``(t Z, C / t^2)``, mapped back exactly (``C``: ``max_i C_i``). See ``docs/certificates.md``.
 """
 
 from __future__ import annotations
