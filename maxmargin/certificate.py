@@ -344,12 +344,7 @@ def certify(
         raise DataError(f"w must have shape ({problem.d},), got {w.shape}")
     if alpha.shape != (problem.n,):
         raise DataError(f"alpha must have shape ({problem.n},), got {alpha.shape}")
-    try:
-        b = float(b if b is not None else 0.0)
-    except (TypeError, ValueError, OverflowError):
-        raise DataError(f"b must be a number, got {_short(b)}") from None
-    if problem.intercept == "none" and b != 0.0:
-        raise ParameterError(f"intercept='none' fixes b = 0; got b = {b!r}")
+    b = _check_b(problem, b)
 
     if not (np.isfinite(w).all() and np.isfinite(alpha).all() and math.isfinite(b)):
         return _non_finite(_kkt_names(problem), tol)
@@ -421,6 +416,17 @@ def certify(
         )
         _dual_residuals(kkt, floors, problem, alpha, b, slacks)
     return _certificate(P, D, gap, rel, kkt, floors, tol)
+
+
+def _check_b(problem: Any, b: Any) -> float:
+    """``b`` as a float (None: 0), 0 for intercept ``none``: else a MaxMarginError."""
+    try:
+        b = float(b if b is not None else 0.0)
+    except (TypeError, ValueError, OverflowError):
+        raise DataError(f"b must be a number, got {_short(b)}") from None
+    if problem.intercept == "none" and b != 0.0:
+        raise ParameterError(f"intercept='none' fixes b = 0; got b = {b!r}")
+    return b
 
 
 def _non_finite(names: list[str], tol: float) -> Certificate:

@@ -17,6 +17,7 @@ from ._numerics import _ETA, _U, _gamma, _maxabs, _pow2, _ratio
 from .certificate import (
     Certificate,
     _certificate,
+    _check_b,
     _dual_residuals,
     _kkt_names,
     _non_finite,
@@ -73,12 +74,7 @@ def certify_kernel(
     n = problem.n
     if alpha.shape != (n,):
         raise DataError(f"alpha must have shape ({n},), got {alpha.shape}")
-    try:
-        b = float(b if b is not None else 0.0)
-    except (TypeError, ValueError):
-        raise DataError(f"b must be a number, got {b!r}") from None
-    if problem.intercept == "none" and b != 0.0:
-        raise ParameterError(f"intercept='none' fixes b = 0; got b = {b!r}")
+    b = _check_b(problem, b)
     if not (np.isfinite(alpha).all() and math.isfinite(b)):
         return _non_finite(_kkt_names(problem, stationarity=False), tol)
     with np.errstate(over="ignore", invalid="ignore", under="ignore", divide="ignore"):

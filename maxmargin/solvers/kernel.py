@@ -54,23 +54,11 @@ class KernelSolution(io.Persistent):
     Read from a file without its data it is the file's word (no data, no Gram);
     ``from_json(file, data)`` re-certifies it (:meth:`with_data`).
 
-    Attributes
-    ----------
-    alpha : ndarray of shape (n,)
-    b : float
-    support : ndarray of int
-        ``alpha_i > 0`` (polished: exactly; else above ``1e-6 C_i``).
-    free_support : ndarray of int
-    bound_support : ndarray of int
-    dual_coef : ndarray of shape (len(support),)
-        ``alpha_i y_i`` on the support (scikit-learn's ``dual_coef_[0]``).
-    certificate : Certificate
-    status : {"optimal", "uncertified"}
-    route : {"dense-piqp", "dense-clarabel", "smo"}
-    iterations : int
-    polished : bool
-    solve_seconds : float
-    problem : KernelProblem
+    Fields: ``alpha``, ``b``; ``support`` (``alpha_i > 0``: exactly when ``polished``, else
+    above ``1e-6 C_i``), ``free_support``, ``bound_support``; ``dual_coef`` (``alpha_i y_i``
+    on the support: scikit-learn's ``dual_coef_[0]``); ``certificate``, ``status``
+    (optimal, uncertified), ``route`` (dense-piqp, dense-clarabel, smo), ``iterations``,
+    ``polished``, ``solve_seconds`` and ``problem``.
     """
 
     FORMAT: ClassVar[str] = "kernel_solution"
@@ -398,8 +386,7 @@ def _not_separable(
         f"kernel (an LP found a separating function){bound}, but its Gram is too "
         "ill-conditioned for the hard margin's dual in double precision: try a smaller "
         "C, i.e. a soft margin with a finite C, or a kernel parameter that separates the "
-        "points more "
-        "(a larger gamma)"
+        "points more (a larger gamma)"
     )
 
 
