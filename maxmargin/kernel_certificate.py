@@ -78,7 +78,44 @@ def certify_kernel(
     if not (np.isfinite(alpha).all() and math.isfinite(b)):
         return _non_finite(_kkt_names(problem, stationarity=False), tol)
     with np.errstate(over="ignore", invalid="ignore", under="ignore", divide="ignore"):
-        return _certify(problem, alpha, b, tol)
+        y = problem.data.y
+        n = problem.n
+        hard = problem.hard
+        C = problem.C
+        c = alpha * y
+        S_idx = np.flatnonzero(c)
+        m = S_idx.size
+        # ---- decision values, slacks and their rounding bounds (margin units)
+        q, eq = problem.gram.matvec(c, cols=S_idx, bound=True)
+        assert eq is not None
+        f = q + b
+        slacks = _slacks(y * f, eq + _U * np.abs(f))
+        _, xi, exi, hinge_near, _ = slacks
+        # ---- ||w||^2 = c' K c = c_S . q_S, scaled by a power of two (exact)
+        pc = _pow2(_maxabs(c))
+        cs = c[S_idx] / pc
+        qS = q[S_idx]
+        W = pc * float(cs @ qS)
+        H = 0.5 * W
+        ac = np.abs(c[S_idx])
+        eH = 0.5 * (float(ac @ eq[S_idx]) + _gamma(m + 2) * float(ac @ np.abs(qS))) + 8 * _ETA
+        eH *= 1 + 4 * _U
+        sw = problem.weights
+        S = float(xi.sum()) if sw is None else float(sw @ xi)
+        P = H if hard else H + C * S
+        D = float(alpha.sum()) - H
+        eP = eH + _U * abs(P)
+        if not hard:
+            ex = exi if sw is None else sw * exi
+            eP += C * (_gamma(n + 2) * S + float(ex[hinge_near].sum()))
+        gap, egap = _gap(problem, alpha, b, slacks)
+        rel = _ratio(gap, P) if gap >= 0 else -_ratio(-gap, P)
+        floors = {
+            "relative_gap": (_ratio(abs(gap) + egap, P - eP) - abs(rel) if P > eP else math.inf)
+        }
+        kkt: dict[str, float] = {}
+        _dual_residuals(kkt, floors, problem, alpha, b, slacks)
+        return _certificate(P, D, gap, rel, kkt, floors, tol)
 
 
 def _gap(
@@ -118,42 +155,3 @@ def _gap(
         + n * _ETA
     ) * (1 + 4 * _U)
     return gap, egap
-
-
-def _certify(problem: KernelProblem, alpha: np.ndarray, b: float, tol: float) -> Certificate:
-    y = problem.data.y
-    n = problem.n
-    hard = problem.hard
-    C = problem.C
-    c = alpha * y
-    S_idx = np.flatnonzero(c)
-    m = S_idx.size
-    # ---- decision values, slacks and their rounding bounds (margin units)
-    q, eq = problem.gram.matvec(c, cols=S_idx, bound=True)
-    assert eq is not None
-    f = q + b
-    slacks = _slacks(y * f, eq + _U * np.abs(f))
-    _, xi, exi, hinge_near, _ = slacks
-    # ---- ||w||^2 = c' K c = c_S . q_S, scaled by a power of two (exact)
-    pc = _pow2(_maxabs(c))
-    cs = c[S_idx] / pc
-    qS = q[S_idx]
-    W = pc * float(cs @ qS)
-    H = 0.5 * W
-    ac = np.abs(c[S_idx])
-    eH = 0.5 * (float(ac @ eq[S_idx]) + _gamma(m + 2) * float(ac @ np.abs(qS))) + 8 * _ETA
-    eH *= 1 + 4 * _U
-    sw = problem.weights
-    S = float(xi.sum()) if sw is None else float(sw @ xi)
-    P = H if hard else H + C * S
-    D = float(alpha.sum()) - H
-    eP = eH + _U * abs(P)
-    if not hard:
-        ex = exi if sw is None else sw * exi
-        eP += C * (_gamma(n + 2) * S + float(ex[hinge_near].sum()))
-    gap, egap = _gap(problem, alpha, b, slacks)
-    rel = _ratio(gap, P) if gap >= 0 else -_ratio(-gap, P)
-    floors = {"relative_gap": (_ratio(abs(gap) + egap, P - eP) - abs(rel) if P > eP else math.inf)}
-    kkt: dict[str, float] = {}
-    _dual_residuals(kkt, floors, problem, alpha, b, slacks)
-    return _certificate(P, D, gap, rel, kkt, floors, tol)

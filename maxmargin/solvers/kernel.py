@@ -156,8 +156,7 @@ def _solution(
         support = np.flatnonzero(alpha > 0)
         bound = np.flatnonzero((alpha >= C) & np.isfinite(C))
     else:
-        scale = C if not problem.hard else float(alpha.max(initial=0.0))
-        tol = 1e-6 * scale
+        tol = 1e-6 * (C if not problem.hard else float(alpha.max(initial=0.0)))
         support = np.flatnonzero(alpha > tol)
         bound = np.flatnonzero((alpha >= C - tol) & np.isfinite(C) & (alpha > tol))
     free = np.setdiff1d(support, bound, assume_unique=True)

@@ -372,11 +372,8 @@ def _candidate(
     cert = certify(problem, w, b, a_clip, tol=tol)
     if M is not None and not np.array_equal(a_clip, a):
         signs = problem.data.y if YZ is None else 1.0
-        wt_a = (
-            wt
-            if wt is not None
-            else np.asarray((a * signs) @ (problem.Z if YZ is None else YZ)).ravel()
-        )
+        Z = problem.Z if YZ is None else YZ
+        wt_a = wt if wt is not None else np.asarray((a * signs) @ Z).ravel()
         a_fit = _alpha_in_box(problem, YZ, M, a, wt_a)
         if a_fit is not None:
             w2, b_aug2 = problem.from_augmented(wt_a)

@@ -35,9 +35,7 @@ __all__ = [
 def signed_rows(problem: SVMProblem) -> Any:
     """``YZ``: the rows ``y_i z_i`` (dense ndarray or CSR), shape (n, d')."""
     Z, y = problem.Z, problem.data.y
-    if sp.issparse(Z):
-        return scale_rows(Z, y)
-    return Z * y[:, None]
+    return scale_rows(Z, y) if sp.issparse(Z) else Z * y[:, None]
 
 
 @dataclass(frozen=True, eq=False)
@@ -157,18 +155,14 @@ def weights_from_alpha(
     """``(w, b)`` of a dual point: ``w~ = (YZ)^T alpha`` (``YZ`` None: from ``Z`` and ``y``)."""
     v = problem.dual_weights(alpha) if YZ is None else np.asarray(YZ.T @ alpha).ravel()
     w, b_aug = problem.from_augmented(v)
-    if problem.intercept == "free":
-        return w, float(b if b is not None else 0.0)
-    return w, float(b_aug)
+    return w, float((b or 0.0) if problem.intercept == "free" else b_aug)
 
 
 def primal_point(problem: SVMProblem, x: np.ndarray) -> tuple[np.ndarray, float]:
     """``(w, b)`` of the primal QP's variables ``x = (w~, b, xi)``."""
     dz = problem.d + (problem.intercept == "augmented")
     w, b = problem.from_augmented(np.asarray(x[:dz], float))
-    if problem.intercept == "free":
-        return w, float(x[dz])
-    return w, float(b)
+    return w, float(x[dz] if problem.intercept == "free" else b)
 
 
 def dual_diagonal(problem: SVMProblem) -> np.ndarray:

@@ -49,9 +49,7 @@ def scale_free_c(problem: SVMProblem) -> tuple[float, float]:
 
 def max_cost(problem: SVMProblem) -> float:
     """The largest per-example cost ``max_i C_i``: the C that sets the problem's scale."""
-    if problem.weights is None:
-        return problem.C
-    return float(problem.costs.max())
+    return problem.C if problem.weights is None else float(problem.costs.max())
 
 
 def _row_norms_z(problem: SVMProblem) -> np.ndarray:
