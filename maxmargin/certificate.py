@@ -460,10 +460,8 @@ def support_sets(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
     """The support vectors of a certified point: ``(support, margin, bound, sv_tol)``.
 
-    Read off ``alpha`` at ``tau = sqrt(kappa)``, ``kappa`` = :meth:`Certificate.accuracy`
-    clamped to ``[2^-52, 1e-6]``: bound SV ``alpha_i >= (1 - tau) C_i``; support vector
-    ``alpha_i > tau min(A, C_i)`` (``A = max alpha``), or, given ``w``, on the margin with
-    ``alpha_i > tau F`` (``F``: the largest free multiplier). See ``docs/formulations.md``.
+    Read off ``alpha`` at ``tau = sqrt(kappa)``, ``kappa`` the proven accuracy clamped to
+    ``[2^-52, 1e-6]``, relative to alpha's own size (``docs/formulations.md``, section 2).
 
     Examples
     --------

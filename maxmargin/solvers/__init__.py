@@ -38,25 +38,12 @@ FORMS = ("primal", "dual")
 class Backend:
     """A solver maxmargin drives itself (``interface="direct"``).
 
-    Attributes
-    ----------
-    name : str
-    package : str or None
-        What ``pip install`` needs (None: numpy/scipy only).
-    forms : tuple of str
-    module : module
-    signed_rows : bool
-        Whether it needs the signed rows ``YZ`` (a copy of X).
-    vectors_of_d : int
-        Peak memory in vectors of d' (measured): wide data that cannot fit are refused first.
-    exact_bounds : bool
-        Whether its ``alpha_i`` off the margin are exactly 0 or C.
-    tighter : callable
-        ``tighter(n)``: the tolerances to go on to when the polish misses.
-    unpolished : mapping
-        The settings of its ``solve_qp`` when the answer will not be polished.
-    resumes : bool
-        Whether its ``solve_qp`` takes ``eps`` and ``start=(alpha, b)``.
+    Fields: ``name``; ``package`` (what ``pip install`` needs; None: numpy/scipy only);
+    ``forms``; ``module`` (its ``solve_qp``); ``signed_rows`` (whether it needs ``YZ``, a copy
+    of X); ``vectors_of_d`` (peak memory in vectors of d', measured: wide data that cannot fit
+    are refused first); ``exact_bounds`` (its ``alpha_i`` off the margin exactly 0 or C);
+    ``tighter(n)`` (tolerances to go on to when the polish misses); ``unpolished`` (settings
+    when the answer will not be polished); ``resumes`` (takes ``eps`` and ``start``).
     """
 
     name: str

@@ -185,12 +185,10 @@ def solve_kernel_dual(
     tol: float | None = None,
     cache_bytes: int = DEFAULT_CACHE_BYTES,
 ) -> KernelSolution:
-    """Solve a kernel SVM's dual exactly, polish it, and certify it.
+    """Solve a kernel SVM's dual exactly, polish it, and certify it (else "uncertified").
 
     ``route`` auto: dense up to :data:`DENSE_MAX` points, else SMO (then dense up to
-    :data:`DENSE_FALLBACK` where SMO fails). ``status`` "uncertified" when no point reached
-    ``tol``. Raises :class:`NotSeparableError` on a proven non-separable hard margin, and
-    :class:`SolverError` when the solvers fail or separability cannot be decided.
+    :data:`DENSE_FALLBACK` where SMO fails). A :class:`NotSeparableError` only on a proof.
 
     Examples
     --------
