@@ -156,10 +156,7 @@ def verify_separation(
 def separation_certificate(
     data: Dataset | SVMProblem, intercept: str = DEFAULT_INTERCEPT, *, tol: float = 1e-9
 ) -> SeparationCertificate | None:
-    """Find and verify ``z`` proving the data are not separable, or None if they are.
-
-    The LP by HiGHS on ``X / R`` (its tolerances are absolute), then ``z`` refined on its
-    support by an exact least-squares solve.
+    """Find and verify ``z`` proving the data are not separable, or None if they are (an LP).
 
     Parameters
     ----------

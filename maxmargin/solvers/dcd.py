@@ -68,8 +68,8 @@ def coordinate_descent(  # noqa: C901
 ) -> DCDResult:
     """Solve the SVM dual by dual coordinate descent with shrinking, to ``eps`` (margin units).
 
-    ``C``: the costs (inf: hard margin). ``separable`` (hard margin): None watches for an
-    iterate that separates, else ``"undecided"`` after ``decide_after`` sweeps.
+    ``separable=None`` (hard margin): ``"undecided"`` after ``decide_after`` sweeps unless
+    an iterate separated the classes.
 
     Examples
     --------
