@@ -1,9 +1,6 @@
 """Robust numerics: norms and scalings without spurious under/overflow, rounding bounds.
 
-The helpers the certificates, the separation LP, the solvers' scaling and the path's
-limits share: the unit roundoff and ``gamma_k`` (the error bound of a k-term sum), exact
-power-of-two scalings, norms and row norms computed after one, and ratios with ``0/0 = 0``.
-Numpy only.
+``gamma_k``, exact power-of-two scalings, norms after one, and ratios with ``0/0 = 0``.
 """
 
 from __future__ import annotations
@@ -33,10 +30,7 @@ def _gamma(k: int) -> float:
 
 
 def _pow2(m: float) -> float:
-    """A power of two within a factor 2 of ``m > 0`` (1 for 0 or non-finite).
-
-    Dividing by it is exact, and brings ``m`` into [0.5, 1).
-    """
+    """A power of two within a factor 2 of ``m > 0`` (1 for 0 or non-finite): exact to divide by."""
     if not (m > 0 and math.isfinite(m)):
         return 1.0
     return math.ldexp(1.0, math.frexp(m)[1])
@@ -48,10 +42,7 @@ def _maxabs(u: Any) -> float:
 
 
 def _norm(u: Any) -> float:
-    """Euclidean norm without spurious under/overflow.
-
-    ``np.linalg.norm`` of a 1e-180 vector is 0: its squares underflow.
-    """
+    """Euclidean norm without spurious under/overflow (``np.linalg.norm`` of 1e-180s is 0)."""
     m = _maxabs(u)
     if not (m > 0 and math.isfinite(m)):
         return m
@@ -62,13 +53,13 @@ def _norm(u: Any) -> float:
 
 def _row_norms_robust(X: Any) -> np.ndarray:
     """``||x_i||`` for every row, computed after an exact power-of-two scaling."""
-    if sp.issparse(X):
-        p = _pow2(_maxabs(X.data))
-        Xs = X / p
-        return p * np.sqrt(np.asarray(Xs.multiply(Xs).sum(axis=1)).ravel())
-    p = _pow2(_maxabs(X))
+    sparse = sp.issparse(X)
+    p = _pow2(_maxabs(X.data if sparse else X))
     Xs = X / p
-    return p * np.sqrt(np.einsum("ij,ij->i", Xs, Xs))
+    sq = (
+        np.asarray(Xs.multiply(Xs).sum(axis=1)).ravel() if sparse else np.einsum("ij,ij->i", Xs, Xs)
+    )
+    return p * np.sqrt(sq)
 
 
 _ROW_NORMS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()

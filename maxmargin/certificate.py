@@ -1,68 +1,9 @@
 r"""Certify the optimality of a (w, b, alpha) triple from the data alone: Certificate.
 
-Numpy only, so that anyone can check a solution that came from anywhere (maxmargin's
-own solver, scikit-learn, an online learner) against the data alone. Nothing here
-trusts a solver's status. (That data are not separable is proved by
-:mod:`maxmargin.separation`.)
-
-Optimality. With ``z_i`` the features the QP sees (``x_i``, or ``(x_i, s)`` for the
-``augmented`` intercept), ``w~`` the weights in that space, ``f_i = w.x_i + b``,
-``r_i = y_i f_i``, ``xi_i = max(0, 1 - r_i)`` and ``v = sum_i alpha_i y_i z_i``:
-
-.. math::
-
-    P &= \tfrac12 \|\tilde w\|^2 + C \sum_i \xi_i, \qquad
-    D = \sum_i \alpha_i - \tfrac12 \|v\|^2 \\
-    \text{gap} &= P - D, \qquad \text{relative gap} = (P - D) / P
-
-(``P > 0`` for every point: ``P = 0`` needs ``w~ = 0`` and every ``r_i >= 1``, impossible
-with both classes present). The KKT residuals, each the max over its entries divided by
-a scale of the same units:
-
-=======================  =========================================  ======================
-name                     entries                                    divided by
-=======================  =========================================  ======================
-``stationarity``         ``w~ - v``                                 ``sqrt(2 P)``
-``equality``             ``sum_i alpha_i y_i max(1, |b|)`` (free)   ``sum_i |alpha_i|``
-``dual_feasibility``     ``max(0, -alpha_i, alpha_i - C)``          ``C`` (hard:
-                                                                    ``max |alpha|``)
-``primal_feasibility``   ``max(0, 1 - r_i)`` (hard margin only)     1 (margin units)
-``complementary_alpha``  ``|alpha_i| max(0, r_i - 1)``              ``max |alpha|``
-``complementary_xi``     ``|C - alpha_i| xi_i`` (soft margin only)  ``C``
-``slack``                ``xi_i - alpha_i / (2 C_i)`` (squared      1 (margin units)
-                         hinge, in place of ``complementary_xi``)
-=======================  =========================================  ======================
-
-The squared hinge (``loss="squared_hinge"``): ``P`` sums ``C_i xi_i^2``, ``D`` subtracts
-``sum_i alpha_i^2 / (4 C_i)``, there is no upper bound (``dual_feasibility`` is
-``max(0, -alpha_i)`` over ``max |alpha|``, as for the hard margin) and the KKT condition
-``alpha_i = 2 C_i xi_i`` is the ``slack`` residual: the slack each multiplier implies
-against the slack there is, in margin units, as ``primal_feasibility``. The gap is still
-``>= 0`` for every ``alpha >= 0``: it sums ``1/2 ||w~ - v||^2`` and, per example,
-``(2 C_i xi_i - alpha_i)^2 / (4 C_i)`` plus ``alpha_i max(0, r_i - 1)``.
-
-Every test is a ratio of two quantities with the same units, so it is unchanged when
-``X -> sX`` and ``C -> C/s^2`` (then ``w~ -> w~/s``, ``b -> b``, ``alpha -> alpha/s^2``,
-``v -> v/s``, ``P, D -> P/s^2, D/s^2``, and ``r``, ``xi`` do not move) and means the
-same for every C. Stationarity is in units of ``sqrt(2P)`` because strong convexity gives
-``||w~ - w~*|| <= sqrt(2 (P - D))``: the objective measures weights in that unit. The
-equality's ``max(1, |b|)`` (b is in margin units) is how much an imbalance can move D:
-``D <= P* + |b*| |sum alpha_i y_i|``. Residuals that do not apply to the problem are left
-out of the dict; ``0/0`` (e.g. ``alpha = 0``) counts as 0.
-
-Rounding. Each test also gets a rigorous bound on the rounding error of its computed
-value (:attr:`Certificate.floors`, same scale), from the standard bounds
-``|fl(sum_k a_k) - sum_k a_k| <= gamma_m sum_k |a_k|`` (``gamma_m ~ m u``, ``u = 2^-53``):
-the decision values are off by at most ``gamma_{d+3} (sum_j |x_ij| |w_j| + |b|)`` (the
-sum bounded by the smaller of ``||x_i|| ||w||`` and ``||x_i / c|| ||c w||``, ``c`` the
-columns' scales: tight on badly scaled columns), ``v`` by at
-most ``gamma_{n+2} sum_i |alpha_i| ||z_i||`` (in the 2-norm), and these propagate to
-``P``, ``D`` and each residual. A test passes when ``value + floor <= tol`` (the exact
-value is then within the tolerance), fails when ``value - floor > tol``, and otherwise
-double precision cannot decide it: the certificate is then not ok and
-:attr:`Certificate.undecided` says which test and why. Norms are computed after scaling
-by a power of two (exact), so data scaled by 1e-150 or 1e150 neither underflow nor
-overflow; a value that does overflow, or a non-finite input, gives ``inf``, never 0.
+Numpy only, so that a solution from anywhere is checked against the data, never against a
+solver's status: the relative duality gap and the scaled KKT residuals, each with a
+rigorous bound on its rounding (:attr:`Certificate.floors`); a test passes when ``value +
+floor <= tol`` and is undecided within its floor. See ``docs/certificates.md``.
 """
 
 from __future__ import annotations
@@ -93,12 +34,7 @@ from .data import Dataset
 from .exceptions import DataError, ParameterError
 from .problem import SVMProblem
 
-__all__ = [
-    "Certificate",
-    "certify",
-    "support_sets",
-    "DEFAULT_TOL",
-]
+__all__ = ["Certificate", "certify", "support_sets", "DEFAULT_TOL"]
 
 #: Default tolerance of :func:`certify` on the relative gap and every scaled KKT residual.
 DEFAULT_TOL = 1e-6
@@ -107,13 +43,7 @@ _COLUMN_SCALED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _column_scaled(data: Dataset) -> tuple[np.ndarray, np.ndarray]:
-    """``(c, rc)``: column scales and the row norms of ``X diag(1/c)`` (cached).
-
-    ``c_j`` is the power of two within a factor 2 of ``max_i |x_ij|`` (1 for a zero
-    column), so ``X / c`` has entries in [-1, 1] and is formed exactly. ``rc`` is padded
-    by ``sqrt(d) 2^-511``: the squares of entries below ``2^-511`` may underflow, and the
-    padding keeps ``rc_i >= ||x_i / c||`` all the same.
-    """
+    """``(c, rc)``: power-of-two column scales and the row norms of ``X / c`` (cached, padded)."""
     out = _COLUMN_SCALED.get(data)
     if out is None:
         X = data.X
@@ -130,13 +60,9 @@ def _column_scaled(data: Dataset) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _dot_bounds(data: Dataset, w: np.ndarray) -> np.ndarray:
-    """A bound on ``sum_j |x_ij| |w_j|`` for every row, for the rounding of ``X w``.
+    """A bound on ``sum_j |x_ij| |w_j|`` per row: ``min(||x_i|| ||w||, ||x_i / c|| ||c w||)``.
 
-    The smaller of two Cauchy-Schwarz bounds: ``||x_i|| ||w||``, and ``||x_i / c||
-    ||c w||`` with the column scales ``c`` (:func:`_column_scaled`). The second is the
-    tight one on badly scaled columns (features from 0.1 to 1e3, say), where the weights
-    are small on the large columns: there ``||x_i|| ||w||`` is off by the ratio of the
-    column scales.
+    The column-scaled bound is the tight one on badly scaled columns.
     """
     rn = _row_norms(data)
     c, rc = _column_scaled(data)
@@ -155,34 +81,26 @@ def _dot_bounds_z(problem: SVMProblem, u: np.ndarray) -> np.ndarray:
 class Certificate(io.Persistent):
     """A numpy-recomputed proof that ``(w, b, alpha)`` is (or is not) optimal.
 
-    In files (a solution's, a path's) its fields are written by name, ``ok`` under the
-    key ``certified``.
+    In files its fields are written by name, ``ok`` under the key ``certified``.
 
     Attributes
     ----------
     primal_objective : float
         ``P(w, b)`` of the C form (hard margin: ``1/2 ||w~||^2``).
     dual_objective : float
-        ``D(alpha)``.
     duality_gap : float
         ``P - D`` (>= 0 up to rounding for a feasible pair).
     relative_gap : float
-        ``(P - D) / P`` (``P > 0`` always; ``inf`` when it is not finite).
+        ``(P - D) / P`` (``inf`` when it is not finite).
     kkt : dict of str to float
-        Scaled KKT residuals by name (see the module docstring).
+        Scaled KKT residuals by name (``docs/certificates.md``).
     tol : float
-        The tolerance ``ok`` was judged against.
     ok : bool
-        Every test, rounding included, is within ``tol``: ``|relative_gap| +
-        floors["relative_gap"] <= tol`` and ``kkt[k] + floors[k] <= tol`` for every k.
+        Every test, its rounding floor included, is within ``tol``.
     floors : dict of str to float
-        A rigorous bound on the rounding error of ``relative_gap`` (key
-        ``"relative_gap"``) and of each KKT residual, on the same scale: how far the
-        computed value may lie from its exact value.
+        A rigorous bound on the rounding error of each test (``"relative_gap"`` too).
     undecided : str or None
-        Why double precision cannot decide the certificate (some test's value is within
-        its rounding floor of ``tol``, or a value overflows); None when the verdict is
-        decided (``ok``, or a test provably above ``tol``, or a non-finite input).
+        Why double precision cannot decide the certificate; None when decided.
 
     Examples
     --------
@@ -218,13 +136,11 @@ class Certificate(io.Persistent):
         Parameters
         ----------
         eps : float, optional
-            Tolerance (default: :attr:`tol`).
 
         Returns
         -------
         bool
-            ``|relative_gap| + floor <= eps`` and ``kkt[k] + floor <= eps`` for every
-            residual; False when a value is not finite.
+            False when a value is not finite.
 
         Examples
         --------
@@ -275,8 +191,6 @@ class Certificate(io.Persistent):
     def accuracy(self) -> float:
         """What the certificate proves: the largest test's value plus its rounding floor.
 
-        Every exact test value (``|relative_gap|`` and each KKT residual) is at most this.
-
         Returns
         -------
         float
@@ -294,14 +208,7 @@ class Certificate(io.Persistent):
 
     @property
     def gap_at_rounding(self) -> bool:
-        """Whether ``|P - D|`` is within its rounding floor (a negative gap is then rounding).
-
-        Examples
-        --------
-        >>> Certificate(1.0, 1.0, -1e-17, -1e-17, {}, floors={"relative_gap": 1e-15}
-        ...             ).gap_at_rounding
-        True
-        """
+        """Whether ``|P - D|`` is within its rounding floor (a negative gap is then rounding)."""
         return abs(self.relative_gap) <= self.floors.get("relative_gap", 0.0)
 
     def __str__(self) -> str:
@@ -313,15 +220,16 @@ class Certificate(io.Persistent):
         )
 
 
-def _kkt_names(problem: SVMProblem) -> list[str]:
-    names = ["stationarity"]
+def _kkt_names(problem: Any, stationarity: bool = True) -> list[str]:
+    """The residuals of ``problem`` (a kernel problem's have no ``stationarity``)."""
+    names = ["stationarity"] if stationarity else []
     if problem.intercept == "free":
         names.append("equality")
     names.append("dual_feasibility")
     if problem.hard:
         names.append("primal_feasibility")
     names.append("complementary_alpha")
-    if problem.squared:
+    if getattr(problem, "squared", False):
         names.append("slack")
     elif not problem.hard:
         names.append("complementary_xi")
@@ -329,12 +237,7 @@ def _kkt_names(problem: SVMProblem) -> list[str]:
 
 
 def _box_violation(alpha: np.ndarray, lo: np.ndarray, costs: np.ndarray) -> float:
-    """Each multiplier's excursion as a fraction of its own box.
-
-    ``max_i max(0, -alpha_i, alpha_i - C_i) / C_i``. An example of weight 0 has the box
-    ``{0}``: a non-zero ``alpha_i`` there is infinitely far out (``inf``, exactly: a
-    decided failure), a zero one does not count.
-    """
+    """``max_i max(0, -alpha_i, alpha_i - C_i) / C_i`` (``alpha_i != 0`` in a box ``{0}``: inf)."""
     viol = np.maximum(lo, alpha - costs)
     zero = costs == 0
     if zero.any():
@@ -345,11 +248,7 @@ def _box_violation(alpha: np.ndarray, lo: np.ndarray, costs: np.ndarray) -> floa
 
 
 def _fraction_of_box(alpha: np.ndarray, costs: np.ndarray) -> np.ndarray:
-    """``|C_i - alpha_i| / C_i`` per example.
-
-    0 where ``C_i = 0``: such an ``alpha_i`` is 0 or caught by the box test, and its
-    example costs nothing.
-    """
+    """``|C_i - alpha_i| / C_i`` per example (0 where ``C_i = 0``)."""
     out = np.zeros(alpha.shape)
     pos = costs > 0
     out[pos] = np.abs(costs[pos] - alpha[pos]) / costs[pos]
@@ -359,10 +258,7 @@ def _fraction_of_box(alpha: np.ndarray, costs: np.ndarray) -> np.ndarray:
 def _verdict(
     values: dict[str, float], floors: dict[str, float], tol: float
 ) -> tuple[bool, str | None]:
-    """``(ok, undecided)`` from each test's value and rounding floor.
-
-    A value of ``inf`` with a floor of 0 is exactly infinite (not an overflow): decided.
-    """
+    """``(ok, undecided)`` from each test's value and rounding floor."""
     undecided = None
     for k, v in values.items():
         f = floors[k]
@@ -386,12 +282,7 @@ def _verdict(
 
 
 def margins(problem: SVMProblem, w: np.ndarray, b: float) -> tuple[np.ndarray, np.ndarray]:
-    """The margins ``r_i = y_i f(x_i)`` as :func:`certify` computes them, and their rounding.
-
-    Returns ``(r, e)``, ``e_i`` a rigorous bound on the rounding error of ``r_i`` (margin
-    units). ``f = X w + b`` is computed after scaling ``w`` by a power of two (exact), so that
-    neither the products nor the sum under- or overflow needlessly.
-    """
+    """The margins ``r_i = y_i f(x_i)`` as :func:`certify` computes them, and their rounding."""
     with np.errstate(over="ignore", invalid="ignore", under="ignore"):
         pw = _pow2(_maxabs(w))
         f = pw * np.asarray(problem.data.X @ (w / pw)).reshape(-1) + b
@@ -401,21 +292,7 @@ def margins(problem: SVMProblem, w: np.ndarray, b: float) -> tuple[np.ndarray, n
 
 
 def check_tol(tol: Any) -> float:
-    """``tol`` of :func:`certify` (and of the solves that certify): a float > 0, finite.
-
-    Parameters
-    ----------
-    tol : float or None
-        None: :data:`DEFAULT_TOL`.
-
-    Returns
-    -------
-    float
-
-    Raises
-    ------
-    ParameterError
-        Not a finite float > 0.
+    """``tol`` of :func:`certify` (and of the solves that certify): a finite float > 0.
 
     Examples
     --------
@@ -428,7 +305,7 @@ def check_tol(tol: Any) -> float:
 def certify(
     problem: SVMProblem, w: Any, b: Any, alpha: Any, *, tol: float | None = None
 ) -> Certificate:
-    r"""Certify ``(w, b, alpha)`` for ``problem`` from the data alone (numpy only).
+    """Certify ``(w, b, alpha)`` for ``problem`` from the data alone (numpy only).
 
     Parameters
     ----------
@@ -436,33 +313,21 @@ def certify(
     w : array-like of shape (d,)
         Weights on the original features.
     b : float
-        Intercept (must be 0 for intercept ``none``; for ``augmented`` it is
-        ``s * w~_{d+1}``).
+        Intercept (0 for intercept ``none``; ``s * w~_{d+1}`` for ``augmented``).
     alpha : array-like of shape (n,)
-        Dual multipliers, one per example (zeros for non-support vectors). For
-        scikit-learn's ``SVC``: ``alpha[clf.support_] = abs(clf.dual_coef_[0])``.
+        Dual multipliers (scikit-learn's ``SVC``: ``alpha[clf.support_] =
+        abs(clf.dual_coef_[0])``).
     tol : float, optional
         Tolerance for ``ok`` (default :data:`DEFAULT_TOL` = 1e-6).
 
     Returns
     -------
     Certificate
-        ``ok`` only when every test is within ``tol`` including its rounding floor;
-        ``undecided`` says why when double precision cannot decide.
-
-    Notes
-    -----
-    .. math::
-
-        P - D \ge 0 \text{ for any feasible pair; } P = D \iff \text{both optimal.}
-
-    See the module docstring for each test, its scale, and the rounding floors. Every
-    test is invariant to ``X -> sX, C -> C/s^2``.
+        ``ok`` only when every test is within ``tol`` including its rounding floor
+        (the tests: ``docs/certificates.md``).
 
     Examples
     --------
-    The 2-point problem ``x = +-1``: ``w = 1, b = 0, alpha = (1/2, 1/2)`` is optimal.
-
     >>> from maxmargin import Dataset, SVMProblem
     >>> p = SVMProblem(Dataset([[1.0], [-1.0]], [1, -1]), C=10.0)
     >>> certify(p, [1.0], 0.0, [0.5, 0.5]).ok
@@ -479,28 +344,10 @@ def certify(
         raise DataError(f"w must have shape ({problem.d},), got {w.shape}")
     if alpha.shape != (problem.n,):
         raise DataError(f"alpha must have shape ({problem.n},), got {alpha.shape}")
-    try:
-        b = float(b if b is not None else 0.0)
-    except (TypeError, ValueError, OverflowError):
-        raise DataError(f"b must be a number, got {_short(b)}") from None
-    if problem.intercept == "none" and b != 0.0:
-        raise ParameterError(f"intercept='none' fixes b = 0; got b = {b!r}")
+    b = _check_b(problem, b)
 
-    names = _kkt_names(problem)
     if not (np.isfinite(w).all() and np.isfinite(alpha).all() and math.isfinite(b)):
-        # Undefined, not zero: nothing can be certified from non-finite numbers.
-        inf = math.inf
-        return Certificate(
-            inf,
-            -inf,
-            inf,
-            inf,
-            {k: inf for k in names},
-            tol,
-            False,
-            {k: inf for k in ("relative_gap", *names)},
-            None,
-        )
+        return _non_finite(_kkt_names(problem), tol)
 
     y = problem.data.y
     C = problem.C
@@ -512,12 +359,8 @@ def certify(
         # ---- decision values, slacks, and their rounding bounds (margin units)
         rn = _row_norms(problem.data)
         zn = rn if problem.intercept != "augmented" else np.hypot(rn, problem.intercept_scaling)
-        r, ef = margins(problem, w, b)
-        one_minus_r = 1.0 - r
-        xi = np.maximum(0.0, one_minus_r)
-        exi = ef + _U * np.abs(one_minus_r)  # bound on |xi^ - xi| and on max(0, r - 1)
-        hinge_near = one_minus_r > -exi  # xi may be > 0 here
-        margin_near = one_minus_r < exi  # r - 1 may be > 0 here
+        slacks = _slacks(*margins(problem, w, b))
+        one_minus_r, xi, exi, hinge_near, margin_near = slacks
         # ---- v = sum alpha_i y_i z_i and its rounding bound (2-norm)
         pa = _pow2(_maxabs(alpha))
         v = pa * np.asarray(((alpha / pa) * y) @ problem.Z).reshape(-1)
@@ -571,21 +414,40 @@ def certify(
         floors["stationarity"] = (
             (_ratio(num * (1 + _U) + ev, den_lo) - kkt["stationarity"]) if (num or ev) else 0.0
         )
-        _dual_residuals(
-            kkt, floors, problem.intercept == "free", hard, C, sw, problem.costs, alpha, y, b,
-            xi, exi, one_minus_r, hinge_near, margin_near, squared=sq,
-        )  # fmt: skip
+        _dual_residuals(kkt, floors, problem, alpha, b, slacks)
     return _certificate(P, D, gap, rel, kkt, floors, tol)
 
 
-def _diagonal(costs: np.ndarray, alpha: np.ndarray) -> tuple[float, float]:
-    """``sum_i alpha_i^2 / (4 C_i)`` (the squared hinge's dual term) and its rounding bound.
+def _check_b(problem: Any, b: Any) -> float:
+    """``b`` as a float (None: 0), 0 for intercept ``none``: else a MaxMarginError."""
+    try:
+        b = float(b if b is not None else 0.0)
+    except (TypeError, ValueError, OverflowError):
+        raise DataError(f"b must be a number, got {_short(b)}") from None
+    if problem.intercept == "none" and b != 0.0:
+        raise ParameterError(f"intercept='none' fixes b = 0; got b = {b!r}")
+    return b
 
-    As ``||q||^2`` with ``q_i = alpha_i / (2 sqrt C_i)`` (about ``sqrt(C_i) xi_i``: no
-    over- or underflow where ``alpha_i^2`` would), its norm taken after scaling by a power
-    of two. An example of cost 0 is left out (its ``alpha_i`` must be 0:
-    ``dual_feasibility`` fails otherwise).
-    """
+
+def _non_finite(names: list[str], tol: float) -> Certificate:
+    """The certificate of a non-finite input: undefined, never zero."""
+    inf = math.inf
+    infs = {k: inf for k in ("relative_gap", *names)}
+    return Certificate(inf, -inf, inf, inf, {k: inf for k in names}, tol, False, infs, None)
+
+
+def _slacks(
+    r: np.ndarray, ef: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(1 - r, xi, exi, hinge_near, margin_near)`` from the margins and their rounding."""
+    one_minus_r = 1.0 - r
+    exi = ef + _U * np.abs(one_minus_r)  # bound on |xi^ - xi| and on max(0, r - 1)
+    # xi may be > 0 where hinge_near, r - 1 may be > 0 where margin_near
+    return one_minus_r, np.maximum(0.0, one_minus_r), exi, one_minus_r > -exi, one_minus_r < exi
+
+
+def _diagonal(costs: np.ndarray, alpha: np.ndarray) -> tuple[float, float]:
+    """``sum_i alpha_i^2 / (4 C_i)`` (the squared hinge's dual term) and its rounding bound."""
     pos = costs > 0
     q = alpha[pos] / (2.0 * np.sqrt(costs[pos]))
     nq = _norm(q)
@@ -594,60 +456,12 @@ def _diagonal(costs: np.ndarray, alpha: np.ndarray) -> tuple[float, float]:
 
 
 def support_sets(
-    problem: SVMProblem,
-    alpha: np.ndarray,
-    cert: Certificate,
-    w: Any = None,
-    b: float = 0.0,
+    problem: SVMProblem, alpha: np.ndarray, cert: Certificate, w: Any = None, b: float = 0.0
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
     """The support vectors of a certified point: ``(support, margin, bound, sv_tol)``.
 
-    The sets of docs/formulations.md (section 2): margin SVs ``0 < alpha_i < C_i``, bound
-    SVs ``alpha_i = C_i``, the rest ``alpha_i = 0``, read off ``alpha`` to the accuracy
-    the certificate proves. With ``kappa`` = :meth:`Certificate.accuracy` (clamped to
-    ``[2^-52, 1e-6]``) and ``tau = sqrt(kappa)``, ``A = max_i alpha_i``:
-
-    - bound SV: ``alpha_i >= (1 - tau) C_i`` (soft margin only),
-    - support vector: ``alpha_i > tau min(A, C_i)`` (``tau A`` for the hard margin), or,
-      given ``w``, on the margin (``|y_i f_i - 1| <= tau``) with ``alpha_i > tau F``,
-      ``F`` the largest ``alpha_i`` that is not a bound SV's,
-    - margin SV: a support vector that is not a bound SV.
-
-    The squared hinge has no box: its support vectors are ``alpha_i > tau A`` (inside
-    the margin, at ``y_i f_i = 1 - alpha_i / (2 C_i)``), all of them free (``margin``
-    is ``support``, ``bound`` is empty), as for the hard margin.
-
-    The second test matters once some ``alpha_i = C``: then ``A = C``, and a margin SV
-    whose ``alpha_i`` is far below C (0.5 at C = 1e8, beside zero rows of both labels at
-    their bound) would fall under ``tau C``; on the margin, only the free multipliers'
-    own size ``F`` says what is small.
-
-    Scale-free (``X -> sX, C -> C/s^2`` scales alpha and both thresholds alike) and
-    relative to alpha's own size, never to C alone: C far above ``max alpha`` (the
-    hard-margin regime) leaves the sets as they are. ``sqrt(kappa)`` is where the KKT
-    conditions decide (without weights): complementary slackness, certified to
-    ``kappa``, gives ``alpha_i <= tau A`` wherever ``y_i f_i > 1 + tau`` and
-    ``alpha_i >= (1 - tau) C`` wherever ``y_i f_i < 1 - tau``, so the sets read off
-    alpha agree with the margins ``y_i f_i`` except within ``tau`` of the margin. An
-    example of weight 0 (box ``{0}``) is in no set.
-
-    Parameters
-    ----------
-    problem : SVMProblem
-    alpha : ndarray of shape (n,)
-    cert : Certificate
-        The certificate of the point ``alpha`` belongs to.
-    w, b : array-like of shape (d,) and float, optional
-        The point's weights and intercept: with them, the examples on the margin are
-        judged against the free multipliers' size (above).
-
-    Returns
-    -------
-    support, margin, bound : ndarray of int
-        Sorted indices; ``margin`` and ``bound`` partition ``support``.
-    sv_tol : float
-        ``tau A``: alpha's threshold (without weights; example i's is ``tau min(A,
-        C_i)``), and ``tau = sv_tol / max alpha``.
+    Read off ``alpha`` at ``tau = sqrt(kappa)``, ``kappa`` the proven accuracy clamped to
+    ``[2^-52, 1e-6]``, relative to alpha's own size (``docs/formulations.md``, section 2).
 
     Examples
     --------
@@ -687,31 +501,15 @@ def support_sets(
 def _dual_residuals(
     kkt: dict[str, float],
     floors: dict[str, float],
-    free: bool,
-    hard: bool,
-    C: float,
-    sw: np.ndarray | None,
-    costs: Any,
+    problem: Any,
     alpha: np.ndarray,
-    y: np.ndarray,
     b: float,
-    xi: np.ndarray,
-    exi: np.ndarray,
-    one_minus_r: np.ndarray,
-    hinge_near: np.ndarray,
-    margin_near: np.ndarray,
-    *,
-    squared: bool = False,
+    slacks: tuple[np.ndarray, ...],
 ) -> None:
-    """The dual side's residuals and their rounding floors, into ``kkt`` and ``floors``.
-
-    ``sum alpha_i y_i = 0`` (a free intercept), ``0 <= alpha_i <= C_i`` and both
-    complementarity conditions, from the margins ``1 - r_i`` and slacks ``xi`` (with their
-    error bounds ``exi``): the same for a linear and a kernel certificate
-    (:mod:`maxmargin.kernel_certificate`), which differ only in how ``r`` is computed.
-    The squared hinge (``squared``): ``alpha_i >= 0`` and ``alpha_i = 2 C_i xi_i`` (the
-    ``slack`` residual) in place of the box and ``complementary_xi``.
-    """
+    """The dual side's residuals and floors into ``kkt``, ``floors``: linear and kernel alike."""
+    one_minus_r, xi, exi, hinge_near, margin_near = slacks
+    free, hard, C, sw = problem.intercept == "free", problem.hard, problem.C, problem.weights
+    costs, y, squared = problem.costs, problem.data.y, getattr(problem, "squared", False)
     n = alpha.size
     abs_alpha = np.abs(alpha)
     asum = float(abs_alpha.sum())

@@ -1,10 +1,8 @@
 """Separability: the LP that decides it, and the certificate that the data are not separable.
 
-Non-separability (hard margin infeasible): a vector ``z`` with ``z >= 0``,
-``sum z = 1``, ``sum z_i y_i = 0`` (not for intercept ``none``) and
-``sum z_i y_i x_i = 0``: the two classes' convex hulls (cones, for ``none``) share a
-point, so no hyperplane separates them (Farkas' lemma). Its ``hull_distance`` is
-relative to ``R = max_i ||x_i||``: invariant to scaling X.
+``z >= 0``, ``sum z = 1``, ``sum z_i y_i = 0`` (not for intercept ``none``) and ``sum z_i
+y_i x_i = 0``: the classes' convex hulls (cones, for ``none``) meet (Farkas' lemma). See
+``docs/certificates.md``.
 """
 
 from __future__ import annotations
@@ -29,29 +27,25 @@ from .problem import SVMProblem
 class SeparationCertificate(io.Persistent):
     """Proof that no hyperplane separates the data (the hard-margin QP is infeasible).
 
-    Its document (the ``certificate`` of ``maxmargin solve --hard --json`` on data that
-    are not separable) holds the fields and ``support``; read back without the data it is
-    the file's word, with them (``from_json(doc, data)``) ``z`` is verified anew.
+    Read back from a file without the data it is the file's word; with them
+    (``from_json(doc, data)``) ``z`` is verified anew.
 
     Attributes
     ----------
     z : ndarray of shape (n,)
-        Convex weights with ``sum_i z_i y_i x_i = 0`` (and ``sum_i z_i y_i = 0`` unless the
-        intercept is ``none``).
+        Convex weights with ``sum_i z_i y_i x_i = 0`` (and ``sum_i z_i y_i = 0`` but for
+        ``none``).
     hull_point : ndarray of shape (d,) or None
-        ``sum_{y_i=+1} z_i x_i / sum_{y_i=+1} z_i``: a point in both classes' convex hulls
-        (None for intercept ``none``, where the cones, not the hulls, meet).
+        A point in both classes' convex hulls (None for intercept ``none``).
     intercept : str
-        The intercept mode the certificate is for.
     residuals : dict of str to float
-        ``nonnegativity`` (``max(0, -min z)``), ``simplex`` (``|sum z - 1|``), ``balance``
-        (``|sum z_i y_i|``; not for ``none``), ``hull_distance``
-        (``||sum z_i y_i x_i|| / R``, ``R = max_i ||x_i||``: invariant to scaling X).
+        ``nonnegativity``, ``simplex``, ``balance`` (not for ``none``) and ``hull_distance``
+        (``||sum z_i y_i x_i|| / max_i ||x_i||``: invariant to scaling X).
     tol : float
     verified : bool
         Every residual ``<= tol``, recomputed in numpy.
     support : ndarray of int
-        The indices with ``z_i > 0`` (written for the file's readers).
+        The indices with ``z_i > 0``.
 
     Examples
     --------
@@ -90,8 +84,8 @@ class SeparationCertificate(io.Persistent):
         --------
         >>> from maxmargin import Dataset
         >>> ds = Dataset([[0.0], [0.0]], [1, -1])
-        >>> cert = verify_separation(ds, [0.5, 0.5])
-        >>> SeparationCertificate.from_json(cert.to_dict(), ds).verified
+        >>> doc = verify_separation(ds, [0.5, 0.5]).to_dict()
+        >>> SeparationCertificate.from_json(doc, ds).verified
         True
         """
         return verify_separation(data, self.z, self.intercept, tol=self.tol)
@@ -105,14 +99,11 @@ def verify_separation(
     Parameters
     ----------
     data : Dataset or SVMProblem
-        For an ``SVMProblem`` its data and intercept mode are used. For ``augmented``
-        the conditions are those of ``free`` (the bias column forces
-        ``sum z_i y_i = 0``).
+        An ``SVMProblem`` gives its data and intercept (``augmented`` checks as ``free``).
     z : array-like of shape (n,)
     intercept : {"free", "none", "augmented"}
     tol : float
-        Tolerance on each residual (``hull_distance`` is relative to
-        ``R = max_i ||x_i||``, so scaling X changes nothing).
+        Tolerance on each residual.
 
     Returns
     -------
@@ -128,8 +119,7 @@ def verify_separation(
     False
     """
     if isinstance(data, SVMProblem):
-        intercept = data.intercept
-        data = data.data
+        data, intercept = data.data, data.intercept
     if not isinstance(intercept, str) or intercept not in ("free", "none", "augmented"):
         raise ParameterError(f"unknown intercept {intercept!r}; use free, none or augmented")
     tol = check_positive("tol", tol)
@@ -166,13 +156,7 @@ def verify_separation(
 def separation_certificate(
     data: Dataset | SVMProblem, intercept: str = DEFAULT_INTERCEPT, *, tol: float = 1e-9
 ) -> SeparationCertificate | None:
-    """Find and verify ``z`` proving the data are not separable, or None if they are.
-
-    Solves the LP ``z >= 0, sum z = 1, sum z_i y_i x_i = 0`` (plus ``sum z_i y_i = 0``
-    unless ``intercept="none"``) with HiGHS on ``X / R`` (the LP is invariant to scaling
-    X, its solver's tolerances are not), then refines ``z`` on its support by an exact
-    least-squares solve and verifies it with
-    :func:`maxmargin.separation.verify_separation` (``hull_distance`` relative to R).
+    """Find and verify ``z`` proving the data are not separable, or None if they are (an LP).
 
     Parameters
     ----------
@@ -203,9 +187,7 @@ def separation_certificate(
         raise ParameterError(f"expected a Dataset or SVMProblem, got {type(data).__name__}")
     check_choice("intercept", intercept, ("free", "none", "augmented"))
     y = data.y
-    # The LP's constraints are homogeneous in X, so z does not change when X is scaled;
-    # HiGHS's tolerances are absolute, so it sees X / R (R rounded to a power of two,
-    # an exact scaling): separable data scaled by 1e-12 must not look non-separable.
+    # R a power of two (exact): separable data scaled by 1e-12 must not look non-separable
     scale = _pow2(_radius(data))
     X = data.X / scale if scale != 1.0 else data.X
     YX = scale_rows(X, y) if data.is_sparse else X * y[:, None]
@@ -241,9 +223,7 @@ def separation_certificate(
 
 
 def is_separable(data: Dataset | SVMProblem, intercept: str = DEFAULT_INTERCEPT) -> bool:
-    """Whether some hyperplane separates the classes (hard margin is feasible).
-
-    Decided by the LP of :func:`separation_certificate` (no exception raised).
+    """Whether some hyperplane separates the classes (the LP of :func:`separation_certificate`).
 
     Parameters
     ----------
@@ -255,8 +235,6 @@ def is_separable(data: Dataset | SVMProblem, intercept: str = DEFAULT_INTERCEPT)
     Returns
     -------
     bool
-        True when no point lies in both classes' convex hulls (for ``none``: no
-        non-negative combination of ``y_i x_i`` sums to zero).
 
     Examples
     --------

@@ -1,16 +1,8 @@
 """The solvers of the exact QP: one module per backend, the registry, and the route rule.
 
-A *route* is a solver, the interface that reaches it and the QP form it solves. The
-interface is ``"direct"`` for the backends maxmargin drives itself (:data:`BACKENDS`:
-one module of this package each) or ``"cvxpy"`` (the QP built in cvxpy, for any cvxpy QP
-solver: :mod:`maxmargin.solvers.via_cvxpy`). Every backend module has the same function
-``solve_qp(task, **settings)``: ``task`` a :class:`~maxmargin.solvers.qp.QPTask` (the
-problem, the form, the signed rows, the QP matrices built on first use), ``settings``
-the backend's own keywords (DCD's ``eps``, cvxpy's ``solver``), and it returns a
-:class:`~maxmargin.solvers.result.RawResult`. :func:`choose_route` is
-the one rule that picks a route; :meth:`Route.run` hands a problem to it. Nothing here
-maps, polishes or certifies: :func:`maxmargin.exact.solve` does, with
-:mod:`~maxmargin.solvers.qp`, :mod:`~maxmargin.solvers.polish` and the certificate.
+A *route*: a solver, its interface (``"direct"``: :data:`BACKENDS`, each module with
+``solve_qp(task, **settings) -> RawResult``; or ``"cvxpy"``) and the QP form.
+:func:`choose_route` is the one rule. See ``docs/solvers.md``.
 """
 
 from __future__ import annotations
@@ -46,34 +38,12 @@ FORMS = ("primal", "dual")
 class Backend:
     """A solver maxmargin drives itself (``interface="direct"``).
 
-    Attributes
-    ----------
-    name : str
-        Upper case, as ``solve(solver=...)`` takes it.
-    package : str or None
-        What ``pip install`` needs (None: always installed, numpy/scipy only).
-    forms : tuple of str
-        The QP forms it solves.
-    module : module
-        Its module, whose ``solve_qp(task, **settings) -> RawResult`` solves a
-        :class:`~maxmargin.solvers.qp.QPTask`.
-    signed_rows : bool
-        Whether it needs the signed rows ``YZ`` (a copy of X); False for a backend that
-        reads ``X`` row by row itself.
-    vectors_of_d : int
-        Peak memory in vectors of d' (measured on 4 examples, d = 3e6, the larger of the
-        two forms): wide data that cannot fit are refused before anything is allocated.
-    exact_bounds : bool
-        Whether its ``alpha_i`` off the margin are exactly 0 or C (coordinate descent);
-        the polish then reads the active set off ``alpha`` only.
-    tighter : callable
-        ``tighter(n)``: the tolerances to go on to when the polish misses (empty: none).
-    unpolished : mapping
-        The settings of its ``solve_qp`` when the answer will not be polished (it may stop
-        earlier then).
-    resumes : bool
-        Whether its ``solve_qp`` takes ``eps`` and ``start=(alpha, b)``: go on from a
-        point to a tighter tolerance (see ``tighter``).
+    Fields: ``name``; ``package`` (what ``pip install`` needs; None: numpy/scipy only);
+    ``forms``; ``module`` (its ``solve_qp``); ``signed_rows`` (whether it needs ``YZ``, a copy
+    of X); ``vectors_of_d`` (peak memory in vectors of d', measured: wide data that cannot fit
+    are refused first); ``exact_bounds`` (its ``alpha_i`` off the margin exactly 0 or C);
+    ``tighter(n)`` (tolerances to go on to when the polish misses); ``unpolished`` (settings
+    when the answer will not be polished); ``resumes`` (takes ``eps`` and ``start``).
     """
 
     name: str
@@ -88,11 +58,7 @@ class Backend:
     resumes: bool = False
 
     def installed(self) -> bool:
-        """Whether its package is installed.
-
-        Looked up, not imported: numba's import costs ~0.5 s that the other routes should
-        not pay.
-        """
+        """Whether its package is installed (looked up, not imported: numba costs ~0.5 s)."""
         return self.package is None or _package_installed(self.package)
 
 
@@ -119,40 +85,16 @@ BACKENDS: dict[str, Backend] = {
 }
 
 #: cvxpy solvers that accept a QP (the others, e.g. SCIPY/GLPK, are LP-only).
-CVXPY_QP = (
-    "CLARABEL",
-    "PIQP",
-    "OSQP",
-    "ECOS",
-    "SCS",
-    "PROXQP",
-    "QOCO",
-    "CVXOPT",
-    "GUROBI",
-    "MOSEK",
-    "CPLEX",
-    "XPRESS",
-    "COPT",
-    "HIGHS",
+CVXPY_QP = tuple(
+    "CLARABEL PIQP OSQP ECOS SCS PROXQP QOCO CVXOPT GUROBI MOSEK CPLEX XPRESS COPT HIGHS".split()
 )
 
-#: The order of :func:`available_solvers`, by measurement (see :func:`choose_route`).
-#: First-order solvers (OSQP, SCS) come last: they rarely reach a certifiable point
-#: without the polish.
+#: The order of :func:`available_solvers`, by measurement; first-order solvers (OSQP, SCS)
+#: last: they rarely reach a certifiable point without the polish.
 PREFERENCE = ("IPM", "DCD", "PIQP", "CLARABEL", "ECOS", "PROXQP", "QOCO", "OSQP", "SCS")
 
-_PIP = {
-    "IPM": "numba",
-    "DCD": "numba",
-    "PIQP": "piqp",
-    "CLARABEL": "clarabel",
-    "OSQP": "osqp",
-    "SCS": "scs",
-    "ECOS": "ecos",
-    "PROXQP": "proxsuite",
-    "QOCO": "qoco",
-    "CVXOPT": "cvxopt",
-}
+#: The ``pip install`` of a solver whose package is not its name in lower case.
+_PIP = {"IPM": "numba", "DCD": "numba", "PROXQP": "proxsuite"}
 
 
 def _cvxpy_installed() -> list[str]:
@@ -174,12 +116,8 @@ def available_solvers() -> list[str]:
     Returns
     -------
     list of str
-        Upper-case names as cvxpy spells them (``"PIQP"``, ``"CLARABEL"``, ...), plus
-        ``"IPM"`` (maxmargin's own dual interior-point method) and ``"DCD"`` (dual
-        coordinate descent, for sparse high-dimensional data); the first is what
-        :func:`~maxmargin.solve` uses when ``solver=None`` (where the IPM does not
-        apply -- primal form, a d' x d' Gram too large, sparse data with d' > 1000 --
-        the route :func:`choose_route` picks).
+        Upper-case names as cvxpy spells them, plus ``"IPM"`` and ``"DCD"``; the first is
+        what :func:`~maxmargin.solve` uses by default where it applies (:func:`choose_route`).
 
     Examples
     --------
@@ -193,17 +131,7 @@ def available_solvers() -> list[str]:
 
 @dataclass(frozen=True)
 class Route:
-    """A solver, the interface that reaches it, and the form it solves.
-
-    Attributes
-    ----------
-    solver : str
-    interface : {"direct", "cvxpy"}
-    form : {"dual", "primal"}
-    fallbacks : tuple of str
-        Direct solvers to try, in order, when this route does not end certified (the
-        default IPM's PIQP and Clarabel).
-    """
+    """A solver, the interface that reaches it, the form it solves, and its fallbacks."""
 
     solver: str
     interface: str
@@ -226,24 +154,7 @@ class Route:
         return self.backend.vectors_of_d if self.backend is not None else 8
 
     def run(self, problem: SVMProblem, YZ: Any, polish: bool, **settings: Any) -> RawResult:
-        """Solve ``problem``'s QP on this route: its module's ``solve_qp(task, **settings)``.
-
-        Parameters
-        ----------
-        problem : SVMProblem
-        YZ : ndarray, sparse matrix or None
-            The signed rows (:func:`~maxmargin.solvers.qp.signed_rows`); None when
-            :attr:`needs_signed_rows` is False.
-        polish : bool
-            Whether the answer will be polished (a backend may stop earlier otherwise:
-            :attr:`Backend.unpolished`).
-        **settings
-            The backend's own keywords, over those.
-
-        Returns
-        -------
-        RawResult
-        """
+        """Solve ``problem``'s QP on this route (``polish`` False: the backend may stop earlier)."""
         task = QPTask(problem, self.form, YZ)
         if self.backend is None:
             return via_cvxpy.solve_qp(task, solver=self.solver, **settings)
@@ -262,47 +173,9 @@ def choose_route(
 ) -> Route:
     """The route :func:`~maxmargin.solve` takes: the one rule, measured.
 
-    A named solver is taken as named (checked: known, installed, solving ``form``,
-    reachable by ``interface``). Without one, measured on 2 cores (CPU seconds to a
-    certified optimum, C = 1; docs/benchmarks.md, "Choosing the route"):
-
-    - the primal form goes to PIQP (then Clarabel): the IPM and DCD solve the dual only;
-    - ``"DCD"`` (dual coordinate descent, :mod:`maxmargin.solvers.dcd`) for sparse X
-      with ``d' > 1000``: there the IPM's d' x d' Gram (or n x n Q) is dense and PIQP's
-      sparse LDL fills in (Zipf-sparse 2000 x 1500: DCD 0.012, PIQP 0.14, IPM 2.0;
-      5000 x 20000: DCD 0.053, IPM 29, PIQP 519), with PIQP then Clarabel as its
-      fallbacks when it stops uncertified (a hard or nearly hard margin, where its
-      sweeps stall);
-    - ``"IPM"`` where :func:`maxmargin.solvers.ipm.suitable` says its factorisation is
-      cheap (dense Gaussians 10000 x 50: IPM 0.096, PIQP 0.50, while DCD stalls:
-      C R^2 ~ 100 with both labels overlapping is coordinate descent's worst case; the
-      IPM reaches ~1e-12 before polishing), with PIQP then Clarabel as its fallbacks
-      when it does not end certified;
-    - PIQP otherwise (tiny problems: 1000 x 10 and heart_scale within 2 ms of one
-      another on every route; PIQP ~0.3-1.2 s against Clarabel ~0.5-1.3 s at
-      10000 x 50, both reaching ~1e-9 before polishing), with Clarabel as its fallback
-      for the squared hinge.
-
-    ``interface="cvxpy"`` without a solver takes the first cvxpy QP solver of
-    :func:`available_solvers`.
-
-    Parameters
-    ----------
-    problem : SVMProblem
-    form : {"dual", "primal"}
-    solver : str, optional
-    interface : {"auto", "direct", "cvxpy"}
-
-    Returns
-    -------
-    Route
-
-    Raises
-    ------
-    ParameterError
-        Unknown solver or interface, or a dual-only solver named for the primal form.
-    SolverError
-        The solver is not installed.
+    A named solver is taken as named (checked). Else: primal to PIQP; sparse X with
+    ``d' > 1000`` to DCD; the IPM where :func:`~maxmargin.solvers.ipm.suitable`; else PIQP;
+    PIQP then Clarabel as fallbacks. Measurements: ``docs/benchmarks.md``.
     """
     name, interface = _named_route(solver, interface)
     direct = [s for s in _direct_installed() if s not in ("IPM", "DCD")]
@@ -331,10 +204,7 @@ def choose_route(
 
 
 def _named_route(solver: str | None, interface: str) -> tuple[str, str]:
-    """``(solver, interface)`` for a named (or no) solver, checked.
-
-    The interface is resolved from ``"auto"``.
-    """
+    """``(solver, interface)`` for a named (or no) solver, checked, the interface resolved."""
     check_choice("interface", interface, ("auto", "direct", "cvxpy"))
     if interface == "cvxpy" and not _package_installed("cvxpy"):
         raise SolverError(
@@ -396,10 +266,7 @@ def _checked_name(solver: Any, installed: list[str]) -> str:
 
 
 def _not_installed(name: str, installed: list[str]) -> str:
-    """Why solver ``name`` cannot be used here, and the ``pip install`` that fixes it.
-
-    Its own package, or cvxpy when that package is there but reached through cvxpy only.
-    """
+    """Why solver ``name`` cannot be used here, and the ``pip install`` that fixes it."""
     pkg = _PIP.get(name, name.lower())
     there = f"(installed: {', '.join(installed)})"
     if name not in BACKENDS and not _package_installed("cvxpy"):
@@ -417,16 +284,8 @@ def _not_installed(name: str, installed: list[str]) -> str:
 def hard_margin_retries(route: Route) -> list[Route]:
     """The routes to try when ``route`` called a separable hard margin infeasible.
 
-    Tiny margins (huge ``||w||``) can trip a solver's infeasibility test: the other form
-    of the same solver first, then each other direct solver in both forms.
-
-    Parameters
-    ----------
-    route : Route
-
-    Returns
-    -------
-    list of Route
+    Tiny margins can trip a solver's infeasibility test: the other form first, then each
+    other direct solver in both forms.
     """
     other_form = "primal" if route.form == "dual" else "dual"
     names = [route.solver, *[s for s in _direct_installed() if s != route.solver]]

@@ -1,9 +1,7 @@
-"""Compiled (numba) sweeps of :mod:`maxmargin._dcd`; imported on first use only.
+"""Compiled (numba) sweeps of :mod:`maxmargin.solvers.dcd`; imported on first use only.
 
-``X`` is the dense (n, d) array or the CSR tuple ``(indptr, indices, vals)``: the type
-picks the implementation at compile time. ``w`` has d + 1 entries; the last multiplies
-the constant ``s`` (0: no extra coordinate; ``s``: augmented; ``sqrt(rho)``: the
-penalty of the free intercept's augmented Lagrangian).
+``X``: dense (n, d) or the CSR tuple ``(indptr, indices, vals)``. ``w`` has d + 1 entries;
+the last multiplies the constant ``s`` (0, the augmented ``s``, or ``sqrt(rho)``).
 """
 
 from __future__ import annotations
@@ -33,19 +31,10 @@ def row_sq_norms(indptr, vals):  # pragma: no cover - compiled
 def dcd_chunk(
     X, y, qd, C, dii, b, s, alpha, w, index, fst, ist, rng, eps, work_limit, max_sweeps
 ):  # pragma: no cover - compiled
-    """Shrinking DCD sweeps (LIBLINEAR's ``solve_l2r_l1l2_svc``, L1 and L2 loss).
+    """Shrinking DCD sweeps (LIBLINEAR's ``solve_l2r_l1l2_svc``), state in the arguments.
 
-    Sweeps until converged on the active coordinates, ``work_limit`` stored entries were
-    read or ``max_sweeps`` sweeps were made in all; the state lives in the arguments.
-
-    ``C`` holds the box bound of every coordinate (``inf``: hard margin, and the squared
-    hinge); ``dii`` the diagonal ``D_ii`` added to ``Q`` (0: the hinge; ``1 / (2 C_i)``:
-    the squared hinge, whose ``qd`` includes it); ``G_i = y_i (w.z_i + b) - 1 + D_ii
-    alpha_i``; ``fst = [PGmax_old, PGmin_old, PGmax, PGmin]`` of
-    the last sweep; ``ist = [active size, sweeps, converged on the active set,
-    unbounded, entries read]``. ``rng[0]`` is the state of a 64-bit LCG (Knuth's MMIX
-    constants) that shuffles the visiting order: a fraction of the cost of
-    ``np.random.randint`` per draw, and random enough for a visiting order.
+    ``fst = [PGmax_old, PGmin_old, PGmax, PGmin]``; ``ist = [active, sweeps, converged,
+    unbounded, entries read]``; ``rng[0]``: a 64-bit LCG (MMIX), far cheaper than numpy's.
     """
     active = ist[0]
     pgmax_old = fst[0]

@@ -1,22 +1,8 @@
-"""Compiled (numba) loops of the interior-point method in :mod:`maxmargin._ipm`.
+"""Compiled (numba) loops of the interior-point method in :mod:`maxmargin.solvers.ipm`.
 
-The IPM's cost at large n is passes over memory: the rows of ``V`` (n x d', read once
-per product) and a dozen n-vectors. numpy would make one pass per operation and a
-temporary per result; each kernel here fuses what one step of the iteration needs into
-a single loop over the rows.
-
-- :func:`gram` : ``G = V^T diag(w) V`` and ``p_k = V^T (w * c_k)`` (two right-hand
-  sides) in one pass; the d' x d' product is the IPM's O(n d'^2) work.
-- :func:`rmatvec`, :func:`backsub`, :func:`backsub2`: the two halves of a Woodbury
-  solve, ``V^T (s * r)`` and ``s * (r - V u)``; :func:`residual`: a refinement step's
-  residual fused with the first half of its solve.
-- the elementwise steps of Mehrotra's predictor-corrector (residuals, step to the
-  boundary, corrector right-hand side, update), each one loop over the n-vectors.
-
-``C`` is the array of upper bounds ``C_i`` (the per-example costs; all equal without
-weights). ``hard`` (no upper bound) is a flag: then ``zu`` is all zeros and ``C - a`` is
-never formed. Reductions run with reassociation allowed (vectorised sums); results are
-deterministic on a given machine and differ from numpy's by rounding only.
+At large n the IPM's cost is passes over memory: each loop fuses what one step needs into
+a single pass over the rows of ``V``. ``C``: the upper bounds ``C_i``; ``hard``: no upper
+bound (``zu`` all zeros). Sums reassociate: they differ from numpy's by rounding only.
 """
 
 from __future__ import annotations
@@ -36,10 +22,8 @@ _FM = {"reassoc", "contract"}
 def gram(V, w, c1, c2):  # pragma: no cover - compiled
     """``G = V^T diag(w) V``, ``p1 = V^T (w c1)``, ``p2 = V^T (w c2)`` (one pass).
 
-    Four rows per step, lower triangle only, then mirrored: fewer loads and stores of
-    ``G`` than one row per step (d' above ~128 goes to BLAS instead). The
-    outputs are allocated here, not passed in: LLVM then knows they alias nothing
-    (measured ~12% faster).
+    Four rows a step, lower triangle then mirrored; outputs allocated here so that LLVM
+    knows they alias nothing (measured ~12% faster).
     """
     n, d = V.shape
     G = np.zeros((d, d))
@@ -111,13 +95,7 @@ def backsub2(V, s, r1, u1, r2, u2, x1, x2):  # pragma: no cover - compiled
 
 @njit(cache=True, fastmath=_FM)
 def residual(V, vx, D, Dinv, x, nu, y, r, res, p):  # pragma: no cover - compiled
-    """The KKT residual ``res`` of ``x`` and ``p = V^T (Dinv res)``, in one pass.
-
-    ``res = r - (V vx + D x + nu y)`` (``vx = V^T x``: the KKT residual of ``x``)
-    and ``p = V^T (Dinv res)`` (the first half of its Woodbury solve), one pass.
-
-    Returns ``max |res|``.
-    """
+    """``res = r - (V vx + D x + nu y)`` and ``p = V^T (Dinv res)``; returns ``max |res|``."""
     n, d = V.shape
     p[:] = 0.0
     size = 0.0
@@ -139,11 +117,7 @@ def residual(V, vx, D, Dinv, x, nu, y, r, res, p):  # pragma: no cover - compile
 
 @njit(cache=True, fastmath=_FM)
 def residuals(Qa, a, zl, zu, y, nu, C, hard, rd):  # pragma: no cover - compiled
-    """``rd = Qa - 1 - zl + zu + nu y`` and the scalars of the stopping test.
-
-    Returns ``(comp, a.Qa, sum a, max|rd|, max|Qa|, max a, y.a)`` with
-    ``comp = a.zl + (C - a).zu``.
-    """
+    """``rd = Qa - 1 - zl + zu + nu y``; returns ``(comp, aQa, sum a, |rd|, |Qa|, max a, ya)``."""
     n = a.shape[0]
     comp = 0.0
     aqa = 0.0
@@ -172,13 +146,10 @@ def residuals(Qa, a, zl, zu, y, nu, C, hard, rd):  # pragma: no cover - compiled
 
 @njit(cache=True, fastmath=_FM)
 def scaling(a, zl, zu, C, hard, D, Dinv, ra, rs, rzl, rzu):  # pragma: no cover
-    """``D = zl / a + zu / (C - a)``, ``Dinv = 1 / D`` and the reciprocals.
+    """``D = zl / a + zu / (C - a)``, ``Dinv = 1 / D`` and ``1/a, 1/(C - a), 1/zl, 1/zu``.
 
-    The reciprocals are ``1/a, 1/(C - a), 1/zl, 1/zu`` (0 for the upper ones when hard).
-
-    The only divisions of an iteration: the steps below multiply by these, and their
-    step-length tests are branch-free maxima (a ratio test with a branch per entry
-    mispredicts half the time: 3x slower at n = 10^6).
+    The only divisions of an iteration: the step tests are then branch-free maxima (a
+    branch per entry mispredicts half the time: 3x slower at n = 10^6).
     """
     for i in range(a.shape[0]):
         ra[i] = 1.0 / a[i]
@@ -209,11 +180,7 @@ def predictor_rhs(rd, zl, zu, hard, out):  # pragma: no cover - compiled
 def affine_step(a, zl, zu, dx, ra, rs, C, hard):  # pragma: no cover - compiled
     """Step ``t <= 1`` to the boundary along the affine direction, and the gap after it.
 
-    The gap is the complementarity ``(a + t dx).(zl + t dzl) + (su - t dx).(zu + t dzu)``.
-
-    With ``p = dx / a`` and ``s = dx / su`` (``su = C - a``) the affine multipliers are
-    ``dzl = -zl (1 + p)``, ``dzu = -zu (1 - s)``; ``v + t dv >= 0`` for all four reads
-    ``t <= 1 / q`` with ``q = max(1, -p, 1 + p, s, 1 - s)``.
+    ``p = dx / a``, ``s = dx / (C - a)``: ``t = 1 / max(1, -p, 1 + p, s, 1 - s)``.
     """
     n = a.shape[0]
     q = 1.0
@@ -236,11 +203,7 @@ def affine_step(a, zl, zu, dx, ra, rs, C, hard):  # pragma: no cover - compiled
 
 @njit(cache=True, fastmath=_FM)
 def corrector_rhs(a, zl, zu, dx, rd, smu, ra, rs, C, hard, rl, ru, out):  # pragma: no cover
-    """Mehrotra's corrector ``out`` (and ``rl``, ``ru``).
-
-    ``rl = smu - a zl - dx dzl``, ``ru = smu - su zu + dx dzu`` (``dzl, dzu`` of the affine
-    direction ``dx``), ``out = -rd + rl / a - ru / su``.
-    """
+    """Mehrotra's corrector ``out = -rd + rl / a - ru / (C - a)`` (and ``rl``, ``ru``)."""
     for i in range(a.shape[0]):
         dzl = -zl[i] * (1.0 + dx[i] * ra[i])
         r_l = smu - a[i] * zl[i] - dx[i] * dzl
@@ -256,11 +219,7 @@ def corrector_rhs(a, zl, zu, dx, rd, smu, ra, rs, C, hard, rl, ru, out):  # prag
 
 @njit(cache=True, fastmath=_FM)
 def corrector_step(a, zl, zu, dx, rl, ru, ra, rs, rzl, rzu, hard):  # pragma: no cover
-    """Step ``t <= 1`` to the boundary, and whether every ``dx`` is finite.
-
-    Along ``dzl = (rl - zl dx) / a``, ``dzu = (ru + zu dx) / su`` (branch-free, as
-    :func:`affine_step`).
-    """
+    """Step ``t <= 1`` to the boundary along the corrected direction; and all ``dx`` finite."""
     q = 1.0
     finite = True
     for i in range(a.shape[0]):

@@ -1,18 +1,10 @@
 # mypy: ignore-errors
 """Compiled (numba) SMO iterations of :mod:`maxmargin.solvers.smo`; imported on first use.
 
-The dual ``min 1/2 a'Qa - 1'a``, ``Q_ij = y_i y_j K_ij``, ``0 <= a_i <= C_i`` (``C_i``
-may be inf), with ``y'a = 0`` (:func:`smo_pairs`, two coordinates a step) or without
-(:func:`smo_single`, one). ``G = Q a - 1`` is kept on the active set only.
-
-The kernel rows come from ``gram`` (a materialized Gram, ``kind == KIND_GRAM``) or are
-computed from ``X`` into an LRU cache: ``rows[s]`` holds the row of ``owner[s]``,
-valid on every index when ``full[s]``, else on the active set of the epoch it was
-computed in (``epoch_of[s]``: the active set only shrinks within an epoch).
-
-``state``: ``[na, clock, epoch, shrink_countdown, iterations, rows computed,
-entries computed]``; ``active[:na]`` are the
-active indices, ``active[na:]`` the shrunk ones.
+``kern = (kind, X, sq, gram, gamma, coef0, degree)``; ``cache = (rows, slot_of, owner,
+stamp, epoch_of, full)``: ``rows[s]`` holds the row of ``owner[s]``, valid everywhere when
+``full[s]``, else on the active set of its epoch. ``state``: ``[na, clock, epoch,
+shrink_countdown, iterations, rows computed, entries computed]``; ``active[:na]`` active.
 """
 
 from __future__ import annotations
@@ -22,14 +14,12 @@ import math
 import numpy as np
 from numba import njit
 
-KIND_LINEAR = 0
 KIND_RBF = 1
 KIND_POLY = 2
 KIND_SIGMOID = 3
 KIND_GRAM = 4
 
-#: Returned by the iterations: the active set is optimal to eps, the iteration budget of
-#: the call is spent, or no step can be taken (every candidate pair is degenerate).
+#: Returned by the iterations: optimal to eps, the call's budget spent, or no step possible.
 CONVERGED = 0
 BUDGET = 1
 STALLED = 2
@@ -45,11 +35,9 @@ _LN2_LO = 1.90821492927058770002e-10
 
 @njit(cache=True, fastmath={"contract"})
 def _exp(x):
-    """``exp(x)`` for ``x <= 0`` to ~1 ulp, inlined (4x faster here than libm's call).
+    """``exp(x)`` for ``x <= 0`` to ~1 ulp (``2^k`` times a degree-13 Taylor polynomial).
 
-    ``x = k ln 2 + r`` with ``|r| <= ln(2)/2``; ``exp(r)`` by its Taylor polynomial of
-    degree 13 (truncation below ``2e-16``); ``2^k`` from a table. The SMO's rows only:
-    the certificate recomputes every entry with numpy.
+    Inlined, 4x faster than libm's call; the certificate recomputes every entry with numpy.
     """
     if x < -745.0:
         x = -745.0
@@ -73,11 +61,9 @@ def _exp(x):
 
 
 @njit(cache=True, fastmath=_FM)
-def _fill_row(kind, X, sq, gamma, coef0, degree, i, active, na, out):
-    """Row i of K on the active set: the dot products, then the kernel's function.
-
-    The RBF exponentials go through a contiguous buffer, where the loop vectorizes.
-    """
+def _fill_row(kern, i, active, na, out):
+    """Row i of K on the active set (via a contiguous buffer, where the loops vectorize)."""
+    kind, X, sq, _, gamma, coef0, degree = kern
     d = X.shape[1]
     tmp = np.empty(na)
     for p in range(na):
@@ -109,27 +95,11 @@ def _fill_row(kind, X, sq, gamma, coef0, degree, i, active, na, out):
 
 
 @njit(cache=True)
-def _row(
-    i,
-    kind,
-    X,
-    sq,
-    gram,
-    gamma,
-    coef0,
-    degree,
-    active,
-    state,
-    rows,
-    slot_of,
-    owner,
-    stamp,
-    epoch_of,
-    full,
-):
+def _row(i, kern, active, state, cache):
     """Row i of K (valid on the active set at least), from the cache or computed."""
-    if kind == KIND_GRAM:
-        return gram[i]
+    if kern[0] == KIND_GRAM:
+        return kern[3][i]
+    rows, slot_of, owner, stamp, epoch_of, full = cache
     na = state[0]
     n = slot_of.shape[0]
     state[1] += 1
@@ -150,23 +120,13 @@ def _row(
             slot_of[owner[s]] = -1
         owner[s] = i
         slot_of[i] = s
-    _fill_row(kind, X, sq, gamma, coef0, degree, i, active, na, rows[s])
+    _fill_row(kern, i, active, na, rows[s])
     state[5] += 1
     state[6] += na
     full[s] = na == n
     epoch_of[s] = state[2]
     stamp[s] = state[1]
     return rows[s]
-
-
-@njit(cache=True)
-def _in_up(yt, at, ct):
-    return (yt > 0 and at < ct) or (yt < 0 and at > 0)
-
-
-@njit(cache=True)
-def _in_low(yt, at, ct):
-    return (yt < 0 and at < ct) or (yt > 0 and at > 0)
 
 
 @njit(cache=True)
@@ -182,16 +142,11 @@ def _side(yt, at, ct):
 
 @njit(cache=True)
 def smo_pairs(  # noqa: C901 - one compiled loop: a helper per branch costs a call a step
-    kind, X, sq, gram, gamma, coef0, degree, y, cost, diag, alpha, G, active, state, rows,
-    slot_of, owner, stamp, epoch_of, full, eps, max_iter, shrinking, tau,
-):  # fmt: skip
-    """SMO with a free intercept: second-order working-set selection (WSS2), shrinking.
+    kern, y, cost, diag, alpha, G, active, state, cache, eps, max_iter, shrinking, tau
+):
+    """SMO with a free intercept (WSS2, shrinking); returns ``(status, v_max - v_min)``.
 
-    ``i`` maximizes ``v_t = -y_t G_t`` over ``I_up``; ``j`` minimizes ``-(v_i - v_t)^2 /
-    a_it`` over the ``t`` of ``I_low`` with ``v_t < v_i`` (``a_it = K_ii + K_tt - 2 K_it``,
-    ``tau`` where it is not positive). Stops when ``max_up v - min_low v < eps``.
-    Returns ``(status, v_max - v_min)``. The scan for the next ``i`` is fused with the
-    update of G (one pass over the active set less a step).
+    The scan for the next ``i`` is fused with the update of G: one pass a step less.
     """
     n = y.shape[0]
     side = np.zeros(n, dtype=np.int8)
@@ -231,10 +186,7 @@ def smo_pairs(  # noqa: C901 - one compiled loop: a helper per branch costs a ca
                         k += 1
                 state[0] = k
                 na = k
-        row_i = _row(
-            i, kind, X, sq, gram, gamma, coef0, degree, active, state, rows, slot_of, owner,
-            stamp, epoch_of, full,
-        )  # fmt: skip
+        row_i = _row(i, kern, active, state, cache)
         j = -1
         best = math.inf
         di_ = diag[i]
@@ -252,10 +204,7 @@ def smo_pairs(  # noqa: C901 - one compiled loop: a helper per branch costs a ca
                         j = t
         if j < 0:
             return STALLED, gap
-        row_j = _row(
-            j, kind, X, sq, gram, gamma, coef0, degree, active, state, rows, slot_of, owner,
-            stamp, epoch_of, full,
-        )  # fmt: skip
+        row_j = _row(j, kern, active, state, cache)
         a = di_ + diag[j] - 2.0 * row_i[j]
         if a <= 0:
             a = tau
@@ -298,38 +247,9 @@ def smo_pairs(  # noqa: C901 - one compiled loop: a helper per branch costs a ca
 
 @njit(cache=True)
 def smo_single(  # noqa: C901 - one compiled loop (see smo_pairs)
-    kind,
-    X,
-    sq,
-    gram,
-    gamma,
-    coef0,
-    degree,
-    y,
-    cost,
-    diag,
-    alpha,
-    G,
-    active,
-    state,
-    rows,
-    slot_of,
-    owner,
-    stamp,
-    epoch_of,
-    full,
-    eps,
-    max_iter,
-    shrinking,
-    tau,
+    kern, y, cost, diag, alpha, G, active, state, cache, eps, max_iter, shrinking, tau
 ):
-    """Greedy coordinate descent without intercept: the coordinate of largest gain.
-
-    Projected gradient ``PG_t`` (``G_t``, clipped at a bound); the step of coordinate
-    ``t`` is to ``clip(a_t - G_t / Q_tt, 0, C_t)`` and its gain
-    ``-(G_t delta + Q_tt delta^2 / 2)``. Stops when ``max |PG| < eps``.
-    Returns ``(status, max |PG|)``.
-    """
+    """Greedy coordinate descent without intercept; returns ``(status, max |PG|)``."""
     n = y.shape[0]
     it = 0
     viol = math.inf
@@ -378,24 +298,7 @@ def smo_single(  # noqa: C901 - one compiled loop (see smo_pairs)
                         k += 1
                 state[0] = k
                 na = k
-        row_i = _row(
-            i,
-            kind,
-            X,
-            sq,
-            gram,
-            gamma,
-            coef0,
-            degree,
-            active,
-            state,
-            rows,
-            slot_of,
-            owner,
-            stamp,
-            epoch_of,
-            full,
-        )
+        row_i = _row(i, kern, active, state, cache)
         ai = alpha[i]
         new = ai + step_i
         if new <= 0.0:

@@ -15,20 +15,7 @@ __all__ = ["solve_qp"]
 
 
 def solve_qp(task: QPTask) -> RawResult:
-    """Solve ``task``'s QP matrices with Clarabel (the box becomes rows of its cone).
-
-    The box ``lb <= x <= ub`` of :attr:`QPTask.qp` becomes rows of Clarabel's cone.
-
-    Parameters
-    ----------
-    task : QPTask
-        Either form, or a working set of the dual: Clarabel solves :attr:`QPTask.qp`.
-
-    Returns
-    -------
-    RawResult
-        Clarabel's dual ``z`` (``P x + q + M'z = 0``) has the signs of maxmargin's.
-    """
+    """Solve ``task``'s QP matrices with Clarabel (the box becomes rows of its cone)."""
     import clarabel
 
     qp = task.qp
@@ -66,10 +53,8 @@ def solve_qp(task: QPTask) -> RawResult:
     st.tol_feas = 1e-10
     st.max_iter = 300
     if task.form == "dual" and not task.problem.hard:
-        # The soft-margin dual is bounded (0 <= alpha <= C, u fixed by alpha): it can have
-        # no unboundedness certificate, yet Clarabel's test found one on raw wine and
-        # breast_cancer (features from 1e-3 to 1e3, rescaled so that max ||z_i|| = 1:
-        # the box C' = C / t^2 ~ 4e6 against entries of 1e-7). The test is switched off.
+        # The soft-margin dual is bounded, yet Clarabel's unboundedness test fired on raw
+        # wine and breast_cancer (a box C' ~ 4e6 against entries of 1e-7): switched off.
         st.tol_infeas_abs = st.tol_infeas_rel = 0.0
     sol = clarabel.DefaultSolver(
         sp.triu(qp.P, format="csc"), qp.q, M, np.concatenate(rhs), cones, st
@@ -90,16 +75,12 @@ def solve_qp(task: QPTask) -> RawResult:
         S.MaxTime,
     ):
         state = Status.INACCURATE
-    elif sol.status in (S.AlmostPrimalInfeasible,):
+    elif sol.status == S.AlmostPrimalInfeasible:
         state = Status.INFEASIBLE_INACCURATE
     else:
         state = Status.FAILED
     z = np.array(sol.z)
     # Clarabel's dual: P x + q + M'z = 0 with z in the dual cone: our signs again.
-    return RawResult(
-        state,
-        text,
-        np.array(sol.x),
-        z[:m_eq] if qp.A is not None else None,
-        z[m_eq : m_eq + m_ineq] if qp.G is not None else None,
-    )
+    y_eq = z[:m_eq] if qp.A is not None else None
+    z_ineq = z[m_eq : m_eq + m_ineq] if qp.G is not None else None
+    return RawResult(state, text, np.array(sol.x), y_eq, z_ineq)

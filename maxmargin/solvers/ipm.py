@@ -1,58 +1,9 @@
 r"""A primal-dual interior-point method for the linear SVM dual, with Woodbury solves.
 
-The QP (in the space ``z_i`` the QP sees, ``V = YZ`` of shape (n, d')):
-
-.. math::
-
-    \min_\alpha \tfrac12 \alpha^T Q \alpha - 1^T \alpha, \quad Q = V V^T, \qquad
-    0 \le \alpha_i \le C_i, \quad y^T \alpha = 0 \ \text{(free intercept only)}
-
-(``C_i = C`` without weights) ``C = inf`` for hard margin (only ``alpha >= 0``). The
-squared hinge's dual is the same without the upper bound and with ``Q + E``, ``E =
-diag(1 / (2 C_i))``: ``E`` joins the diagonal ``D`` below (the Woodbury form is unchanged)
-and the products ``Q alpha``. ``Q`` is never formed when
-``d' <= n``. With multipliers ``z_l >= 0`` (for ``alpha >= 0``), ``z_u >= 0`` (for
-``alpha <= C``) and ``nu`` (for ``y^T alpha = 0``; it is the intercept ``b``) the KKT
-conditions are
-
-.. math::
-
-    Q\alpha - 1 + y\nu - z_l + z_u = 0,\quad y^T\alpha = 0,\quad
-    \alpha_i z_{l,i} = 0,\quad (C - \alpha_i) z_{u,i} = 0.
-
-Mehrotra's predictor-corrector keeps ``0 < alpha < C`` and ``z > 0`` and solves, twice per
-iteration with the same factorisation,
-
-.. math::
-
-    (Q + D)\,\Delta\alpha + y\,\Delta\nu = r, \qquad y^T\Delta\alpha = s, \qquad
-    D = \mathrm{diag}\Big(\frac{z_l}{\alpha} + \frac{z_u}{C - \alpha}\Big) > 0.
-
-By the Woodbury identity
-
-.. math::
-
-    (D + V V^T)^{-1} = D^{-1} - D^{-1} V (I + V^T D^{-1} V)^{-1} V^T D^{-1},
-
-one iteration costs ``O(n d'^2)`` (the d' x d' Gram ``V^T D^{-1} V``, dense or sparse
-products) plus a d' x d' Cholesky; the equality is eliminated by its 1 x 1 Schur
-complement ``y^T (Q + D)^{-1} y``. When ``d' > n`` the Woodbury form is no cheaper, and
-this module forms ``Q + D`` (n x n) and factors it directly (``linsolve="dense"``);
-callers should only do so for small n (see :func:`suitable`). Once the gap is below
-1e-6, the corrector's solve gets up to three steps of iterative refinement on the full
-system, which recover the accuracy the Woodbury cancellation loses late in the iteration.
-
-At large n the cost is passes over the n x d' rows of V, not flops: on dense rows one
-iteration reads V six times (``Q alpha``: two; the Gram together with the first halves
-of the predictor's and ``K^{-1} y``'s solves: one; their second halves: one; the
-corrector: two), each pass a compiled loop (:mod:`maxmargin.solvers._ipm_kernels`) that also
-does the elementwise work of its step, and BLAS runs on one thread (:func:`blas_threads`).
-1M x 20: ~0.1 s per iteration on one core.
-
-The iteration stops at a relative duality gap and relative residuals of ``tol``
-(1e-10 by default); the caller's active-set polish finishes the job. Hard margin on
-non-separable data makes the dual unbounded: the iterates diverge, and :func:`solve_dual`
-reports ``"unbounded"`` (the caller decides separability by an LP, never on this word).
+Mehrotra's predictor-corrector on ``min 1/2 a'Qa - 1'a``, ``Q = V V^T`` (``V = YZ``),
+``0 <= a <= C`` (hard margin and squared hinge: no upper bound), ``y'a = 0`` for the free
+intercept (``nu = b``). Woodbury: ``O(n d'^2)`` an iteration (``d' > n``: ``Q + D``
+factored). The caller polishes; ``"unbounded"`` never decides separability.
 """
 
 from __future__ import annotations
@@ -82,37 +33,19 @@ MAX_DZ = 1000
 MAX_DENSE_N = 3000
 #: Per-iteration flop budget for the automatic choice (n d'^2 or n^3/3).
 MAX_FLOPS = 4e10
-#: Below this n d', PIQP's compiled loop beats our Python-level iteration by a few ms
-#: (measured, 2 cores: 1000 x 10 PIQP 11 ms vs IPM 15 ms; 3000 x 10 PIQP 30 vs IPM 23).
+#: Below this n d', PIQP is a few ms faster (measured: 1000 x 10 PIQP 11 ms, IPM 15 ms).
 MIN_SIZE = 20_000
-#: Largest d' whose weighted Gram is a numba pass; BLAS (syrk) in row blocks above
-#: (measured on one core, n d' = 2e7: numba 2x faster at d' = 16, even at ~160).
+#: Largest d' whose weighted Gram is a numba pass (measured); BLAS in row blocks above.
 NUMBA_GRAM_D = 128
 #: Rows per BLAS block of the Gram (a block of V fits in L2 at d' ~ 100).
 GRAM_BLOCK = 2048
-#: solve_dual refuses a problem whose dense work arrays (densified V, the n x n Q or the
-#: d' x d' Gram) would exceed this: sparse 20000 x 100000 would need 15 GiB.
+#: The dense work arrays (:func:`dense_bytes`) :func:`solve_dual` accepts.
 MAX_DENSE_BYTES = 2 * 2**30
 
 
 @dataclass
 class IPMResult:
-    """What :func:`solve_dual` returns.
-
-    Attributes
-    ----------
-    state : str
-        ``"optimal"`` (tolerance reached), ``"inaccurate"`` (stalled or iteration cap,
-        with a usable point), ``"unbounded"`` (hard margin: the dual diverges, so the
-        data are probably not separable) or ``"failed"`` (numerical breakdown).
-    text : str
-        A one-line account (iterations, final gap and residuals).
-    alpha : ndarray of shape (n,)
-        Dual point, strictly inside the box.
-    nu : float
-        Multiplier of ``y^T alpha = 0`` (the intercept b); 0 without the equality.
-    iterations : int
-    """
+    """What :func:`solve_dual` returns; ``state``: optimal, inaccurate, unbounded or failed."""
 
     state: str
     text: str
@@ -122,13 +55,7 @@ class IPMResult:
 
 
 def suitable(n: int, dz: int, sparse: bool) -> bool:
-    """Whether the IPM is a sensible default for an (n, d') problem.
-
-    True when the d' x d' Gram is small (``d' <= 1000``) and ``d' <= n`` (Woodbury), or
-    when ``d' > n`` but ``n <= 3000`` (then ``Q`` itself is factored), one iteration
-    costs at most ~4e10 flops, and the problem is not tiny (``n d' >= 20000``; below
-    that PIQP is a few milliseconds faster). Sparse data with ``d' > 1000`` go to
-    PIQP, whose sparse LDL can exploit the sparsity the dense Gram would destroy.
+    """Whether the IPM is a sensible default for an (n, d') problem (else PIQP).
 
     Examples
     --------
@@ -229,12 +156,7 @@ class _Rows:
 
 
 class _KKT:
-    """Solves ``(V V^T + D) x + y nu = r, y^T x = s`` for one diagonal ``D``.
-
-    Woodbury on the rows of V (``rows``), or a Cholesky of ``Q + D`` (``Q`` given).
-    The factorisation also solves one first right-hand side ``r0`` (the predictor's)
-    in the same passes over V.
-    """
+    """Solves ``(V V^T + D) x + y nu = r, y^T x = s`` (and ``r0`` in the same passes)."""
 
     def __init__(
         self,
@@ -300,12 +222,7 @@ class _KKT:
     def solve(
         self, r: np.ndarray, s: float = 0.0, refine: int = 1, first: bool = False
     ) -> tuple[np.ndarray, float]:
-        """The Newton step, with up to ``refine`` steps of iterative refinement.
-
-        ``first``: ``r`` is the ``r0`` given at construction (its solve is done).
-        Refinement stops once the residual of the full system is below ``1e-14`` of
-        the right-hand side (or stops shrinking).
-        """
+        """The Newton step, with up to ``refine`` refinement steps (``first``: ``r`` is ``r0``)."""
         x, nu = self._eliminate(self.x0 if first else self._solve_K(r), s)
         if refine <= 0:
             return x, nu
@@ -342,43 +259,13 @@ def solve_dual(
     linsolve: str = "auto",
     squared: bool = False,
 ) -> IPMResult:
-    """Mehrotra predictor-corrector on the SVM dual QP with ``Q = V V^T`` (implicit).
+    """Mehrotra predictor-corrector on the dual with ``Q = V V^T``, stopping at ``tol``.
 
-    Parameters
-    ----------
-    V : ndarray or scipy.sparse matrix of shape (n, d')
-        ``YZ``: the rows ``y_i z_i``.
-    y : ndarray of shape (n,)
-        Labels in {-1, +1}.
-    C : float or ndarray of shape (n,)
-        Upper bound, or one per example (the costs ``C_i``); ``math.inf`` for hard
-        margin.
-    free : bool
-        Whether the equality ``y^T alpha = 0`` is present (free intercept).
-    tol : float
-        Relative tolerance on the duality gap ``(alpha^T z_l + (C-alpha)^T z_u) /
-        max(1, |f|)`` and on the scaled residuals.
-    max_iter : int
-    linsolve : {"auto", "woodbury", "dense"}
-        ``auto``: Woodbury when ``d' <= n``, else form ``Q`` (n x n).
-    squared : bool
-        The squared hinge's dual: ``C`` are the costs ``C_i > 0`` of ``C_i xi_i^2``,
-        ``Q + diag(1 / (2 C_i))``, no upper bound.
-
-    Returns
-    -------
-    IPMResult
-
-    Raises
-    ------
-    SolverError
-        When the dense work arrays would exceed :data:`MAX_DENSE_BYTES`
-        (:func:`dense_bytes`); the message names the DCD route.
+    ``V``: the rows ``y_i z_i``; ``C``: the costs (inf: hard margin); ``free``: with
+    ``y^T alpha = 0``. Raises :class:`SolverError` past :data:`MAX_DENSE_BYTES`.
 
     Examples
     --------
-    Two points ``+-1`` (optimum ``alpha = (1/2, 1/2)``, ``b = 0``):
-
     >>> r = solve_dual(np.array([[1.0], [1.0]]), np.array([1.0, -1.0]), math.inf, True)
     >>> r.state, np.round(r.alpha, 8).tolist(), round(abs(r.nu), 8)
     ('optimal', [0.5, 0.5], 0.0)
@@ -392,34 +279,16 @@ def solve_dual(
             f"{min(n, dz)} x {min(n, dz)} matrix); use solver='DCD' (--solver DCD: dual "
             "coordinate descent: reads sparse X as it is, made for sparse high-dimensional data)"
         )
-    # diverging hard-margin iterates overflow by design; BLAS on one thread (see
-    # :func:`blas_threads`)
+    # diverging hard-margin iterates overflow by design
     with np.errstate(all="ignore"), blas_threads(1):
-        return _solve_dual(
-            V, y, C, free, tol=tol, max_iter=max_iter, linsolve=linsolve, squared=squared
-        )
+        return _solve_dual(V, y, C, free, tol, max_iter, linsolve, squared)
 
 
 _CONTROLLER: ThreadpoolController | None = None
 
 
 def blas_threads(limit: int) -> Any:
-    """Context manager: at most ``limit`` BLAS threads inside (threadpoolctl).
-
-    The IPM's BLAS calls are small (a d' x d' Cholesky, products with one vector):
-    threads gain little there, and on a busy machine a BLAS thread that waits for a
-    core stalls every call (2000 x 200 on a busy 2-core machine: 0.5 s on one thread,
-    9 s with OpenBLAS's default threads; docs/benchmarks.md). The controller is built
-    once (~25 ms), each use costs ~0.1 ms.
-
-    Parameters
-    ----------
-    limit : int
-        Threads per BLAS library inside the block.
-
-    Returns
-    -------
-    context manager
+    """Context manager: at most ``limit`` BLAS threads inside (see ``docs/benchmarks.md``).
 
     Examples
     --------
@@ -437,9 +306,6 @@ def blas_threads(limit: int) -> Any:
 def dense_bytes(V: Any) -> int:
     """Bytes of the dense arrays :func:`solve_dual` forms for ``V`` (shape (n, d')).
 
-    A densified V where :func:`_solve_dual` densifies a sparse one, plus the d' x d'
-    Gram (Woodbury, ``d' <= n``) or the n x n Q (``d' > n``).
-
     Examples
     --------
     >>> round(dense_bytes(sp.csr_matrix((20000, 100000))) / 2**30, 1)  # densified V + Q
@@ -453,23 +319,15 @@ def dense_bytes(V: Any) -> int:
 
 
 def _solve_dual(
-    V: Any,
-    y: np.ndarray,
-    C: Any,
-    free: bool,
-    *,
-    tol: float,
-    max_iter: int,
-    linsolve: str,
-    squared: bool = False,
+    V: Any, y: np.ndarray, C: Any, free: bool, tol: float, max_iter: int, linsolve: str, sq: bool
 ) -> IPMResult:
     n, dz = V.shape
     y = np.ascontiguousarray(y, dtype=float)
     C = np.broadcast_to(np.asarray(C, dtype=float), (n,))
     # the squared hinge: E = 1/(2 C_i) on Q's diagonal, and no upper bound (the kernels'
     # "hard" branch); its dual is bounded, so nothing below reads divergence as unbounded
-    E = 0.5 / C if squared else None
-    hard = not np.isfinite(C).all() or squared  # no upper bound
+    E = 0.5 / C if sq else None
+    hard = not np.isfinite(C).all() or sq  # no upper bound
     if linsolve == "auto":
         linsolve = "woodbury" if dz <= n else "dense"
     if sp.issparse(V) and (n * dz <= 4_000_000 or V.nnz > 0.2 * n * dz):
@@ -525,7 +383,7 @@ def _solve_dual(
             # best iterate to the polish
             text = f"stalled at {best[0]:.1e}; {text}"
             break
-        if hard and not squared and amax > 1e13:
+        if hard and not sq and amax > 1e13:
             # dual unbounded: no separating hyperplane (or a margin < ~1e-6.5 of the data)
             return IPMResult(
                 "unbounded", f"dual diverges (max alpha {amax:.1e}); {text}", a, nu, it - 1
@@ -533,9 +391,8 @@ def _solve_dual(
         if not (math.isfinite(comp) and math.isfinite(fval)):
             state, text = "failed", f"non-finite iterate; {text}"
             break
-        # Iterative refinement only where the Woodbury cancellation starts to bite, and
-        # only for the corrector: the predictor sets sigma and a second-order term, which
-        # need no more digits (same iterations and accuracy, measured, ~10% faster).
+        # Refinement where the Woodbury cancellation bites, the corrector's only (the
+        # predictor needs no more digits: measured, ~10% faster)
         refine = 3 if gap < 1e-6 else 0
         kernels.scaling(a, zl, zu, Cf, hard, D, Dinv, ra, rs, rzl, rzu)
         _add_diagonal(E, D, Dinv)
@@ -563,7 +420,7 @@ def _solve_dual(
         nu = nu + t * dnu
     else:
         state = "inaccurate"
-        if hard and not squared:
+        if hard and not sq:
             return IPMResult("unbounded", f"iteration cap; {text}", a, nu, it)
     if state != "optimal" and best is not None:
         a, nu = best[1], best[2]
@@ -578,15 +435,7 @@ def _add_diagonal(E: np.ndarray | None, D: np.ndarray, Dinv: np.ndarray) -> None
 
 
 def _start(Qx: Any, n: int, C: np.ndarray, hard: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Starting point: ``alpha = t e`` with t the minimiser of the objective along e.
-
-    ``t* = n / e^T Q e``, clipped to ``[1e-2 min(C_i/2, 1), C_i/2]`` per example; then
-    ``z_l = g^+ + delta``,
-    ``z_u = g^- + delta`` with ``g = Q alpha - 1`` (so the dual residual is 0 for soft
-    margin) and ``delta = max(1, ||g||_inf) / 10``, which keeps complementarity away from
-    0. Measured on Gaussians, heart_scale and separable sets at C = 0.01..1000, this
-    needs ~20% fewer iterations than ``alpha = min(C/2, 1)``, ``delta = 1``.
-    """
+    """Start at ``alpha = t e``, ``t`` the minimiser along e (clipped); ``z = g^+- + delta``."""
     e = np.ones(n)
     qe = float(e @ Qx(e))
     tstar = n / qe if qe > 0 else 1.0
@@ -603,29 +452,12 @@ def _start(Qx: Any, n: int, C: np.ndarray, hard: bool) -> tuple[np.ndarray, np.n
 
 
 def solve_qp(task: QPTask) -> RawResult:
-    """maxmargin's own dual IPM (:func:`solve_dual`) on ``task.problem``.
-
-    Parameters
-    ----------
-    task : QPTask
-        The whole dual, with the signed rows ``task.YZ``
-        (:func:`~maxmargin.solvers.qp.signed_rows`).
-
-    Returns
-    -------
-    RawResult
-        ``x = (alpha, u = (YZ)^T alpha)`` as in
-        :func:`~maxmargin.solvers.qp.build_dual`; ``y_eq[-1]`` is the multiplier of
-        ``y^T alpha = 0`` (the intercept, free only).
-    """
+    """maxmargin's own dual IPM on ``task``: ``x = (alpha, (YZ)^T alpha)``, ``y_eq = [b]``."""
     problem, YZ = task.whole("IPM"), task.YZ
     free = problem.intercept == "free"
     r = solve_dual(YZ, problem.data.y, problem.costs, free, squared=problem.squared)
     u = np.asarray(YZ.T @ r.alpha).ravel()
+    text = f"{r.state} ({r.iterations} iterations; {r.text})"
     return RawResult(
-        Status(r.state),
-        f"{r.state} ({r.iterations} iterations; {r.text})",
-        np.concatenate([r.alpha, u]),
-        np.array([r.nu]) if free else None,
-        None,
+        Status(r.state), text, np.concatenate([r.alpha, u]), np.array([r.nu]) if free else None
     )

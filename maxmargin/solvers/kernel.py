@@ -1,22 +1,8 @@
 r"""The kernel SVM dual solved exactly and certified: a dense route and an SMO route.
 
-Both routes solve the dual of :mod:`maxmargin.kernel_problem`, polish the point on its
-active set (:mod:`maxmargin.solvers.kernel_polish`) and certify it from the data
-(:func:`maxmargin.kernel_certificate.certify_kernel`); the polished point is kept only
-when its certificate is better.
-
-``dense`` (small n): the Gram ``K`` formed (n x n), the QP
-``min 1/2 a'Qa - 1'a, 0 <= a <= C, y'a = 0`` handed to PIQP's dense interior-point
-solver (or Clarabel), then polished from a few guesses of the active set read off
-``alpha`` at tolerances relative to ``C_i``.
-
-``smo`` (large n): :class:`~maxmargin.solvers.smo.SMO` (LIBSVM's second-order working
-sets, shrinking, a kernel-row cache in a budget of bytes; never an n x n array for a
-named kernel) to a violation ``eps`` of 1e-3 in margin units, then polish and certify;
-while the certificate fails, ``eps`` shrinks 100-fold and SMO goes on from where it was.
-
-This is the engine of the kernel SVM; its public form (``SVMProblem(kernel=...)``,
-``ExactSVC(kernel=...)``, the command line) comes later.
+``dense`` (small n): PIQP or Clarabel on the Gram; ``smo`` (large n): SMO, its ``eps``
+shrinking 100-fold while the certificate fails. Polished points are kept only when they
+certify better. See ``docs/kernels.md``.
 """
 
 from __future__ import annotations
@@ -32,7 +18,7 @@ import numpy as np
 from .. import io
 from .._numerics import _pow2
 from .._validation import check_choice
-from ..certificate import DEFAULT_TOL, Certificate
+from ..certificate import Certificate, check_tol
 from ..data import Dataset
 from ..exceptions import MaxMarginError, NotSeparableError, ParameterError, SolverError
 from ..kernel_certificate import certify_kernel
@@ -65,37 +51,14 @@ _ROUNDING = 1e-12
 class KernelSolution(io.Persistent):
     """A solved and certified kernel SVM dual (``maxmargin.kernel_solution/1``).
 
-    Read from a file without its data (``KernelSolution.from_json(file)``) it is the
-    file's word: its problem has no data and no Gram (:attr:`margin` and
-    :meth:`decision_function` say so); ``from_json(file, data)`` re-certifies it
-    (:meth:`with_data`).
+    Read from a file without its data it is the file's word (no data, no Gram);
+    ``from_json(file, data)`` re-certifies it (:meth:`with_data`).
 
-    Attributes
-    ----------
-    alpha : ndarray of shape (n,)
-        The dual multipliers.
-    b : float
-        The intercept (0 for intercept ``none``).
-    support : ndarray of int
-        ``alpha_i > 0`` (polished: exactly; else above ``1e-6 C_i``).
-    free_support : ndarray of int
-        The support vectors strictly inside the box (on their margin).
-    bound_support : ndarray of int
-        ``alpha_i = C_i`` (empty for hard margin).
-    dual_coef : ndarray of shape (len(support),)
-        ``alpha_i y_i`` on the support (scikit-learn's ``dual_coef_[0]``).
-    certificate : Certificate
-        :func:`~maxmargin.kernel_certificate.certify_kernel` of ``(alpha, b)``.
-    status : {"optimal", "uncertified"}
-    route : str
-        ``"dense-piqp"``, ``"dense-clarabel"`` or ``"smo"``.
-    iterations : int
-        SMO steps, or the interior-point method's iterations.
-    polished : bool
-        Whether the point is the polish's (else the solver's own).
-    solve_seconds : float
-    problem : KernelProblem
-        Without its data when read from a file without them.
+    Fields: ``alpha``, ``b``; ``support`` (``alpha_i > 0``: exactly when ``polished``, else
+    above ``1e-6 C_i``), ``free_support``, ``bound_support``; ``dual_coef`` (``alpha_i y_i``
+    on the support: scikit-learn's ``dual_coef_[0]``); ``certificate``, ``status``
+    (optimal, uncertified), ``route`` (dense-piqp, dense-clarabel, smo), ``iterations``,
+    ``polished``, ``solve_seconds`` and ``problem``.
     """
 
     FORMAT: ClassVar[str] = "kernel_solution"
@@ -143,27 +106,8 @@ class KernelSolution(io.Persistent):
     def with_data(self, data: Dataset, *, tol: float | None = None) -> KernelSolution:
         """The solution on ``data``, its certificate recomputed from them with numpy.
 
-        A file is not a proof: ``KernelSolution.from_json(file, data)`` ends here. The
-        file's point ``(alpha, b)``, support sets and solver fields are kept; the
-        certificate is :func:`~maxmargin.kernel_certificate.certify_kernel`'s on ``data``.
-
-        Parameters
-        ----------
-        data : Dataset
-            The data it was solved on (the same rows in the same order).
-        tol : float, optional
-            Tolerance of the recomputed certificate (default: the file's).
-
-        Returns
-        -------
-        KernelSolution
-            ``status`` ``"uncertified"`` (and a RuntimeWarning) when the point does not
-            certify on ``data``: other data, or an edited file.
-
-        Raises
-        ------
-        DataError
-            ``data`` of another shape, or whose Gram is not PSD.
+        ``status`` becomes ``"uncertified"`` (with a RuntimeWarning) when the point does not
+        certify on ``data``; a ``DataError`` for data of another shape or a non-PSD Gram.
         """
         problem = self.problem.with_data(data)
         t = self.certificate.tol if tol is None else tol
@@ -173,32 +117,14 @@ class KernelSolution(io.Persistent):
 
     @property
     def margin(self) -> float:
-        """The geometric margin ``1 / ||f||_H``, ``||f||_H^2 = c' K c`` (``c = alpha * y``).
-
-        From the Gram's products (:meth:`~maxmargin.kernels.GramOperator.matvec`), as the
-        certificate computes them; ``inf`` when ``f = 0`` (no support vectors).
-
-        Returns
-        -------
-        float
-        """
+        """The geometric margin ``1 / ||f||_H``, ``||f||_H^2 = c' K c`` (``c = alpha * y``)."""
         c = self.alpha * self.problem.data.y
         q, _ = self.problem.gram.matvec(c)
         sq = float(c @ q)
         return 1.0 / math.sqrt(sq) if sq > 0 else math.inf
 
     def decision_function(self, X: Any) -> np.ndarray:
-        """``f(x) = sum_{i in support} alpha_i y_i k(x, x_i) + b`` for new rows.
-
-        Parameters
-        ----------
-        X : array-like of shape (p, d)
-            For ``precomputed``: ``K(new, train)`` of shape (p, n).
-
-        Returns
-        -------
-        ndarray of shape (p,)
-        """
+        """``f(x) = sum_i alpha_i y_i k(x, x_i) + b`` for rows ``X`` (or ``K(new, train)``)."""
         p = self.problem
         data = p.data  # a solution read without its data: one line, from the problem
         if p.kernel.name == "callable":
@@ -230,8 +156,7 @@ def _solution(
         support = np.flatnonzero(alpha > 0)
         bound = np.flatnonzero((alpha >= C) & np.isfinite(C))
     else:
-        scale = C if not problem.hard else float(alpha.max(initial=0.0))
-        tol = 1e-6 * scale
+        tol = 1e-6 * (C if not problem.hard else float(alpha.max(initial=0.0)))
         support = np.flatnonzero(alpha > tol)
         bound = np.flatnonzero((alpha >= C - tol) & np.isfinite(C) & (alpha > tol))
     free = np.setdiff1d(support, bound, assume_unique=True)
@@ -260,36 +185,10 @@ def solve_kernel_dual(
     tol: float | None = None,
     cache_bytes: int = DEFAULT_CACHE_BYTES,
 ) -> KernelSolution:
-    r"""Solve a kernel SVM's dual exactly, polish it, and certify it.
+    """Solve a kernel SVM's dual exactly, polish it, and certify it (else "uncertified").
 
-    Parameters
-    ----------
-    problem : KernelProblem
-    route : {"auto", "dense", "smo"}
-        ``auto``: dense up to :data:`DENSE_MAX` points, SMO above (and dense after
-        all, up to :data:`DENSE_FALLBACK` points, where SMO does not converge).
-    solver : {"piqp", "clarabel"}
-        The interior-point solver of the dense route.
-    tol : float, optional
-        The certificate's tolerance (default 1e-6); the SMO route tightens until the
-        certificate is ok at it.
-    cache_bytes : int
-        SMO's kernel-row cache budget.
-
-    Returns
-    -------
-    KernelSolution
-        ``status`` "uncertified" when no point reached ``tol``.
-
-    Raises
-    ------
-    NotSeparableError
-        Hard margin on data no function of the kernel separates: a point given with
-        both labels (any n), or the separation LP infeasible (n up to
-        :data:`DENSE_FALLBACK`).
-    SolverError
-        The solver failed, or SMO did not converge, or a hard margin's dual rose past
-        what double precision can certify and its separability could not be decided.
+    ``route`` auto: dense up to :data:`DENSE_MAX` points, else SMO (then dense up to
+    :data:`DENSE_FALLBACK` where SMO fails). A :class:`NotSeparableError` only on a proof.
 
     Examples
     --------
@@ -305,23 +204,19 @@ def solve_kernel_dual(
         )
     check_choice("route", route, ROUTES)
     check_choice("solver", solver, ("piqp", "clarabel"))
-    tol = DEFAULT_TOL if tol is None else float(tol)
-    if not (tol > 0 and math.isfinite(tol)):
-        raise ParameterError(f"tol must be a finite float > 0, got {tol!r}")
+    tol = check_tol(tol)
     if problem.hard and _same_point_both_labels(problem) is not None:
         raise _not_separable(problem, None)  # proven from the data, before any solve
     t0 = time.perf_counter()
-    # one BLAS thread: the blocks are many and mid-sized, and on a busy machine a BLAS
-    # thread waiting for a core stalls every call (see solvers.ipm.blas_threads)
+    # one BLAS thread: many mid-sized blocks (see solvers.ipm.blas_threads)
     with blas_threads(1):
         if route == "dense" or (route == "auto" and problem.n <= DENSE_MAX):
             return _dense(problem, solver, tol, t0)
         try:
             return _smo(problem, tol, cache_bytes, t0)
         except SolverError as e:
-            # SMO's steps stall on an ill-conditioned Gram with a large C (its rate is
-            # the conditioning's); the interior-point method is not troubled by it. A
-            # hard margin's dual past what can be certified is decided already.
+            # SMO stalls on an ill-conditioned Gram with a large C, an IPM does not (a hard
+            # margin past what can be certified is decided already)
             if route == "smo" or problem.n > DENSE_FALLBACK or e.__cause__ is not None:
                 raise
             return _dense(problem, solver, tol, t0)
@@ -351,17 +246,12 @@ def _smo(problem: KernelProblem, tol: float, cache_bytes: int, t0: float) -> Ker
     b0 = smo.intercept()
     base = certify_kernel(problem, a0, b0, tol=tol)
     if best is not None and _better(best[2], base):
-        return _solution(problem, best[0], best[1], best[2], "smo", smo.iterations, True, t0)
+        return _solution(problem, *best, "smo", smo.iterations, True, t0)
     return _solution(problem, a0, b0, base, "smo", smo.iterations, False, t0)
 
 
 def _run(smo: SMO, problem: KernelProblem, eps: float) -> None:
-    """``smo.run(eps)``; a hard margin's dual that looks unbounded is decided on the way.
-
-    Not separable: :class:`NotSeparableError`. Past the bound where nothing can be
-    certified, and not proven so: a :class:`SolverError` (caused by the SMO's signal).
-    Else (separable by the LP, or n too large for it) SMO goes on.
-    """
+    """``smo.run(eps)``, deciding on the way a hard margin's dual that looks unbounded."""
     while True:
         try:
             smo.run(eps)
@@ -393,18 +283,9 @@ def _dense_qp(problem: KernelProblem, K: np.ndarray, solver: str) -> tuple[np.nd
         solver_.settings.eps_abs = 1e-10
         solver_.settings.eps_rel = 1e-11
         solver_.settings.max_iter = 500
-        A = np.asfortranarray(y[None, :]) if free else None
-        solver_.setup(
-            np.asfortranarray(Q),
-            -np.ones(n),
-            A,
-            np.zeros(1) if free else None,
-            None,
-            None,
-            None,
-            np.zeros(n),
-            np.where(np.isfinite(ub), ub, 1e300),  # PIQP's "no bound"
-        )
+        A, beq = (np.asfortranarray(y[None, :]), np.zeros(1)) if free else (None, None)
+        top = np.where(np.isfinite(ub), ub, 1e300)  # PIQP's "no bound"
+        solver_.setup(np.asfortranarray(Q), -np.ones(n), A, beq, None, None, None, np.zeros(n), top)
         status = solver_.solve()
         if status == piqp.PIQP_DUAL_INFEASIBLE and problem.hard:
             raise _not_separable(problem, K)
@@ -436,13 +317,7 @@ def _dense_qp(problem: KernelProblem, K: np.ndarray, solver: str) -> tuple[np.nd
 
 
 def _same_point_both_labels(problem: KernelProblem) -> tuple[int, int] | None:
-    """Two examples ``(i, j)`` with the same kernel row and opposite labels, or None.
-
-    The same point (a named kernel: equal rows of ``X``; else equal rows of the Gram)
-    has ``f(x_i) = f(x_j)`` for every function of the kernel, exactly, so no ``f, b``
-    give both ``y_i (f_i + b) >= 1`` and ``y_j (f_j + b) >= 1``: a proof of
-    non-separability without rounding.
-    """
+    """Two examples with the same kernel row and opposite labels (an exact proof), or None."""
     op = problem.gram
     rows = np.asarray(op.gram if op.gram is not None else op.X)
     _, first, inverse = np.unique(rows, axis=0, return_index=True, return_inverse=True)
@@ -460,13 +335,8 @@ def _not_separable(
 ) -> MaxMarginError:
     """What an unbounded hard-margin dual means: decided by a proof, never by a solver's word.
 
-    A point given with both labels proves it at any n (exactly). Else the hard margin
-    is feasible iff some ``c`` (``= alpha * y``) and ``b`` give ``y_i ((K c)_i + b) >=
-    1`` for every i: an LP, solved up to :data:`DENSE_FALLBACK` points (``K`` formed
-    here when None). An RBF Gram of distinct points is positive definite, so it
-    separates any labelling, yet an ill-conditioned one can make the QP solvers report
-    an unbounded dual. ``objective``: the dual objective SMO reached (the margin, if
-    any, is at most ``1/sqrt(2 objective)``).
+    Both labels on one point, or the separation LP (up to :data:`DENSE_FALLBACK` points): an
+    ill-conditioned RBF Gram can make the QP solvers report unbounded on separable data.
     """
     from scipy.optimize import linprog
 
@@ -513,8 +383,7 @@ def _not_separable(
         f"kernel (an LP found a separating function){bound}, but its Gram is too "
         "ill-conditioned for the hard margin's dual in double precision: try a smaller "
         "C, i.e. a soft margin with a finite C, or a kernel parameter that separates the "
-        "points more "
-        "(a larger gamma)"
+        "points more (a larger gamma)"
     )
 
 
@@ -560,7 +429,7 @@ def _dense(problem: KernelProblem, solver: str, tol: float, t0: float) -> Kernel
         if cert.ok and cert.max_residual() <= _ROUNDING:
             break
     if best is not None and _better(best[2], base):
-        return _solution(problem, best[0], best[1], best[2], route, iters, True, t0)
+        return _solution(problem, *best, route, iters, True, t0)
     return _solution(problem, alpha, b0, base, route, iters, False, t0)
 
 

@@ -1,22 +1,7 @@
-r"""The kernel dual's active-set polish: the reduced KKT system solved exactly.
+"""The kernel dual's active-set polish: the reduced KKT system solved exactly.
 
-With the active set fixed -- ``Z`` (``alpha_i = 0``), ``B`` (``alpha_i = C_i``) and the
-free support vectors ``F`` -- the optimality conditions are linear: every free point
-lies on its margin, ``f_i = y_i``, and ``y' alpha = 0`` (free intercept). In the
-coefficients ``c = alpha * y``:
-
-.. math::
-
-    \begin{bmatrix} K_{FF} & \mathbf 1 \\ \mathbf 1^T & 0 \end{bmatrix}
-    \begin{bmatrix} c_F \\ b \end{bmatrix} =
-    \begin{bmatrix} y_F - K_{FB} c_B \\ -\mathbf 1^T c_B \end{bmatrix}
-
-(``b``'s row and column dropped for intercept ``none``), dense, ``m_F x m_F``. Its
-solution is optimal when ``0 <= alpha_F <= C_F``, ``y_i f_i >= 1`` on ``Z`` and
-``y_i f_i <= 1`` on ``B``; points that break their condition move (``F -> Z`` or
-``B``, ``Z`` or ``B -> F``) and the system is solved again, a few rounds at most.
-The decision values of each round are updated by ``K[:, changed] dc`` (never the whole
-Gram). The caller certifies the result and keeps it only if its certificate is better.
+``[K_FF, 1; 1', 0] [c_F; b] = [y_F - K_FB c_B; -1' c_B]`` for the free points ``F`` (``c =
+alpha * y``); points that break their condition move, a few rounds at most.
 """
 
 from __future__ import annotations
@@ -27,15 +12,14 @@ import numpy as np
 import scipy.linalg as sla
 
 from ..kernel_problem import KernelProblem
+from .qp import interval_intercept
 
 __all__ = ["polish_kernel", "MAX_FREE"]
 
-#: Largest number of free support vectors whose reduced system is solved (a dense
-#: ``m x m`` block and its LU: 288 MB, ~10 s at 6000).
+#: Most free support vectors whose reduced system is solved (288 MB, ~10 s at 6000).
 MAX_FREE = 6000
 
-#: A reduced system with a reciprocal condition number below this is solved on a basis
-#: of its columns (:func:`_basic_solver`): its LU solution is noise.
+#: Below this reciprocal condition number, the LU solution is noise: solved on a basis.
 _SINGULAR = 1e-12
 
 #: A point whose margin condition is broken by more than this (margin units) moves.
@@ -43,15 +27,7 @@ _MOVE_TOL = 1e-12
 
 
 def _basic_solver(M: np.ndarray, rhs: np.ndarray, x0: np.ndarray) -> np.ndarray:
-    """Solve a singular (consistent) KKT system on a basis of its columns.
-
-    A degenerate active set (duplicates; more free points than the Gram's rank, e.g. a
-    linear kernel, or an interior-point method's point inside an optimal face) has many
-    solutions; the least-squares one spreads ``alpha`` over every free point and may
-    leave the box. Here the columns outside a basis (pivoted QR) keep their values of
-    ``x0``, in the box, and the basic unknowns solve the square system of their rows:
-    a vertex of the optimal face.
-    """
+    """A singular (consistent) KKT system solved on a basis of its columns: a vertex of the face."""
     _, R, piv = sla.qr(M, pivoting=True, mode="economic", check_finite=False)
     dR = np.abs(np.diag(R))
     rank = int((dR > 1e-11 * dR[0]).sum()) if dR.size and dR[0] > 0 else 0
@@ -66,12 +42,7 @@ def _basic_solver(M: np.ndarray, rhs: np.ndarray, x0: np.ndarray) -> np.ndarray:
 def _solve_reduced(
     problem: KernelProblem, F: np.ndarray, B: np.ndarray, c: np.ndarray, x0: np.ndarray
 ) -> tuple[np.ndarray, float] | None:
-    """``(c_F, b)`` of the reduced KKT system, with one step of iterative refinement.
-
-    ``c`` holds the fixed ``c_B = y_B C_B`` (and zeros on Z); its ``F`` entries are
-    replaced. ``x0``: the current ``(c_F, b)``, kept off the basis of a singular
-    system. None when the system's solution is not finite.
-    """
+    """``(c_F, b)`` of the reduced KKT system, with one refinement step; None if not finite."""
     op = problem.gram
     y = problem.data.y
     m = F.size
@@ -126,30 +97,10 @@ def polish_kernel(
     atol: np.ndarray | float = 0.0,
     rounds: int = 10,
 ) -> tuple[np.ndarray, float] | None:
-    """Polish a dual point: the exact solution of its active set, corrected a few times.
+    """Polish a dual point (``q = K (alpha * y)``): its active set solved exactly, corrected.
 
-    Parameters
-    ----------
-    problem : KernelProblem
-    alpha : ndarray of shape (n,)
-        A (near-)optimal feasible point.
-    q : ndarray of shape (n,)
-        ``K (alpha * y)`` at ``alpha`` (the solver's, e.g. ``y (G + 1)``).
-    b : float
-        The solver's intercept (kept where a singular system leaves it free).
-    atol : float or ndarray of shape (n,)
-        ``alpha_i <= atol_i`` counts as 0 and ``alpha_i >= C_i - atol_i`` as ``C_i``
-        (0 for a solver that puts the bounds exactly, SMO; a fraction of ``C_i`` for an
-        interior-point method).
-    rounds : int
-        Active-set corrections at most.
-
-    Returns
-    -------
-    (alpha, b) or None
-        The polished point (in the box, exactly 0 or ``C_i`` off the free set); None
-        when there are more than :data:`MAX_FREE` free points, or the corrections do
-        not settle.
+    ``alpha_i <= atol_i`` counts as 0, ``>= C_i - atol_i`` as ``C_i``; None past
+    :data:`MAX_FREE` free points or when the corrections do not settle.
     """
     y = problem.data.y
     C = problem.costs
@@ -199,24 +150,8 @@ def polish_kernel(
 
 
 def _interval_intercept(problem: KernelProblem, q: np.ndarray, state: np.ndarray) -> float | None:
-    """``b`` without free points: the middle of the interval every point's side allows.
-
-    ``y_i (q_i + b) >= 1`` on Z and ``<= 1`` on B; None when the interval is empty.
-    For intercept ``none``: 0.
-    """
+    """``b`` without free points: the middle of the interval every point's side allows (or None)."""
     if problem.intercept != "free":
         return 0.0
     y = problem.data.y
-    v = y - q  # the b that puts point i on its margin
-    at0, atC = state == 0, state == 2
-    pos = problem.costs > 0
-    # y = +1 at 0 or y = -1 at C: b >= v_i; the other two: b <= v_i
-    low = (at0 & (y > 0) & pos) | (atC & (y < 0))
-    high = (at0 & (y < 0) & pos) | (atC & (y > 0))
-    lo = float(v[low].max()) if low.any() else -np.inf
-    hi = float(v[high].min()) if high.any() else np.inf
-    if lo > hi:
-        return None
-    if np.isfinite(lo) and np.isfinite(hi):
-        return 0.5 * (lo + hi)
-    return lo if np.isfinite(lo) else (hi if np.isfinite(hi) else 0.0)
+    return interval_intercept(y, y - q, (state == 0) & (problem.costs > 0), state == 2)

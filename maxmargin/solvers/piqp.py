@@ -16,19 +16,7 @@ def solve_qp(
 ) -> RawResult:
     """Solve ``task``'s QP matrices with PIQP's sparse interior-point method.
 
-    Parameters
-    ----------
-    task : QPTask
-        Either form, or a working set of the dual: PIQP solves :attr:`QPTask.qp`.
-    eps_abs, eps_rel : float
-        PIQP's tolerances (tighter than its defaults: the polish takes over from ~1e-9).
-    max_iter : int
-
-    Returns
-    -------
-    RawResult
-        ``y_eq``, ``z_ineq``: PIQP's multipliers, whose Lagrangian
-        ``f + y'(Ax - c) + z_u'(Gx - h)`` has the signs of maxmargin's.
+    Tolerances tighter than its defaults: the polish takes over from ~1e-9.
     """
     import piqp
 
@@ -53,10 +41,5 @@ def solve_qp(
         state = Status.INACCURATE
     else:
         state = Status.FAILED
-    return RawResult(
-        state,
-        text,
-        np.array(r.x),
-        None if qp.A is None else np.array(r.y),
-        None if qp.G is None else np.array(r.z_u),
-    )
+    y_eq = None if qp.A is None else np.array(r.y)
+    return RawResult(state, text, np.array(r.x), y_eq, None if qp.G is None else np.array(r.z_u))

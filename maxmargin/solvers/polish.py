@@ -1,8 +1,6 @@
 """The active-set polish: the reduced KKT system solved exactly, then re-certified.
 
-The squared hinge has no upper bound (no bound SVs, as the hard margin) and, on its
-support vectors S, the conditions ``y_i f_i = 1 - alpha_i / (2 C_i)``: the system is
-the same with ``D_SS = diag(1 / (2 C_i))`` added to ``G G^T``, and nonsingular.
+The squared hinge: no bound SVs, and ``D_SS = diag(1 / (2 C_i))`` added to ``G G^T``.
 """
 
 from __future__ import annotations
@@ -16,11 +14,10 @@ import scipy.sparse as sp
 
 from ..certificate import Certificate, certify, margins
 from ..problem import SVMProblem
-from .qp import dual_diagonal, weights_from_alpha
+from .qp import dual_diagonal, interval_intercept, weights_from_alpha
 
-#: Largest m d' for which the direct polish densifies the margin SVs' rows of a sparse
-#: YZ (32 MB); above it, and above ``max_margin_svs`` margin SVs, the reduced KKT system
-#: is solved by MINRES with products by the sparse rows (never an m x m matrix).
+#: Largest m d' for which the polish densifies the margin SVs' sparse rows (32 MB); MINRES
+#: above it.
 DENSE_POLISH_SIZE = 4_000_000
 
 
@@ -32,26 +29,11 @@ def reduced_kkt(
     max_margin_svs: int,
     start: tuple[np.ndarray, float] | None = None,
 ) -> tuple[np.ndarray, float | None, np.ndarray | None] | None:
-    """Solve the KKT system with the active set fixed; None when there is no margin SV.
+    """Solve the KKT system with the active set fixed: ``(alpha, b, w~)``, None without margin SVs.
 
-    With ``G = (YZ)_M`` and ``w_B = (YZ)_B^T C_B`` (``alpha_i = C_i`` on B) the margin
-    conditions ``y_i (z_i.w~ + b) = 1`` on M and ``w~ = G^T alpha_M + w_B`` give
-
-        [G G^T   y_M] [alpha_M]   [1 - G w_B         ]
-        [y_M^T    0 ] [   b   ] = [-sum_B C_i y_i    ]     (free; drop b's row/column else)
-
-    (The squared hinge: ``G G^T + D_MM``, ``D_ii = 1 / (2 C_i)``, and B is empty.)
-    Solved densely (``G G^T`` formed, m x m) when ``m <= max_margin_svs`` and G is dense
-    or small; otherwise by :func:`_reduced_kkt_minres` from ``start = (alpha, b)``.
-    ``YZ`` may be None (the DCD route): rows of ``problem.Z`` times ``y`` are used.
-
-    Returns ``(alpha, b, w~)``: ``b`` None unless the intercept is free; ``w~`` (the
-    weights in the QP's space) from the dense solve, None from MINRES (then
-    ``w~ = (YZ)^T alpha``). The dense solve refines ``w~`` itself, not only ``alpha``:
-    ``(YZ)^T alpha`` computed afresh carries the cancellation error ``u sum_i alpha_i
-    |z_ij|`` in every column j, and on badly scaled columns (wine: features from 0.1 to
-    1.7e3) that moves ``y_i f_i`` on the margin by 1e-9 where the refined ``w~`` keeps
-    it at 1e-15.
+    ``[G G^T, y_M; y_M^T, 0] [alpha_M; b] = [1 - G w_B; -sum_B C_i y_i]``, ``G = (YZ)_M``:
+    dense up to ``max_margin_svs``, else MINRES. ``w~`` is refined itself (afresh, ``(YZ)^T
+    alpha`` would carry cancellation: 1e-9 on wine's margins against 1e-15).
     """
     n = problem.n
     m = M.size
@@ -63,10 +45,7 @@ def reduced_kkt(
     free = problem.intercept == "free"
     if m > max_margin_svs or (sp.issparse(Z) and m * dz > DENSE_POLISH_SIZE):
         return _reduced_kkt_minres(problem, Z, YZ is None, M, B, start)
-    G = Z[M]
-    G = G.toarray() if sp.issparse(G) else np.asarray(G)
-    if YZ is None:
-        G = G * y[M, None]
+    G = _dense_rows(problem, Z, YZ is None, M)
     alpha = np.zeros(n)
     if B.size:
         alpha[B] = problem.costs[B]
@@ -98,11 +77,8 @@ def reduced_kkt(
             sol = solve_K(rhs)
     alpha[M] = sol[:m]
     b = float(sol[m]) if free else None
-    # Iterative refinement on the margin conditions, the steps applied to w~ itself: 1 -
-    # G wB above cancels to ~1e-16 |G wB| (1e-11 when half of 10^6 points are at the
-    # bound), and the products by G, G^T of a small step add only a small error. Each
-    # step gains a factor ~cond(G)^2 u: at cond(G) = 3e6 (columns scaled 1e-3..1e3) the
-    # first solve is off by 1e-3, the third by 1e-15; steps go on while they gain.
+    # Refinement on the margin conditions, applied to w~ itself: each step gains ~cond(G)^2 u
+    # (cond 3e6: the first solve is off by 1e-3, the third by 1e-15); on while they gain.
     wt = np.asarray((alpha * signs) @ Z).ravel()
     best = (np.inf, alpha[M].copy(), b, wt)
     for _ in range(8):
@@ -125,32 +101,16 @@ def reduced_kkt(
     return alpha, b, wt
 
 
-#: Largest d' for which the squared hinge's polish solves its (d'+1) x (d'+1) primal
-#: system (:func:`_squared_kkt`); above it, the reduced system in alpha as the hinge's.
+#: Largest d' for which the squared hinge's polish solves its primal system (_squared_kkt).
 SQUARED_PRIMAL_D = 2000
 
 
 def _squared_kkt(
     problem: SVMProblem, Z: Any, signed: bool, S: np.ndarray
 ) -> tuple[np.ndarray, float | None, np.ndarray | None]:
-    """The squared hinge's KKT system on its support set S, solved in ``(w~, b)``.
-
-    Every example of S has ``alpha_i = c_i (1 - y_i (z_i.w~ + b))``, ``c_i = 2 C_i``
-    (outside S, ``alpha_i = 0``). With ``G = (YZ)_S`` stationarity and the equality are
-
-        [ I + G' C G    G' C y_S ] [ w~ ]   [ G' c      ]
-        [ y_S' C G      sum_S c  ] [ b  ] = [ y_S' c    ]     (C = diag(c); free only: b)
-
-    symmetric positive definite, (d'+1) x (d'+1) however many support vectors there are
-    (the squared hinge's S is every example inside the margin: ~70% of overlapping data,
-    where the m x m system in alpha would be large). ``O(|S| d'^2)``, then two steps of
-    iterative refinement on the same system.
-    """
+    """The squared hinge's KKT system on its support set S in ``(w~, b)``: SPD, (d'+1) square."""
     y = problem.data.y
-    G = Z[S]
-    G = G.toarray() if sp.issparse(G) else np.asarray(G)
-    if signed:
-        G = G * y[S, None]
+    G = _dense_rows(problem, Z, signed, S)
     c = 2.0 * problem.costs[S]
     yS = y[S]
     free = problem.intercept == "free"
@@ -184,6 +144,13 @@ def _squared_kkt(
     return alpha, (b if free else None), wt
 
 
+def _dense_rows(problem: SVMProblem, Z: Any, signed: bool, idx: np.ndarray) -> np.ndarray:
+    """The rows ``idx`` of Z, dense, times ``y`` when ``signed``."""
+    G = Z[idx]
+    G = G.toarray() if sp.issparse(G) else np.asarray(G)
+    return G * problem.data.y[idx, None] if signed else G
+
+
 def _bound_balance(problem: SVMProblem, B: np.ndarray) -> float:
     """``sum_{i in B} C_i y_i``: the bound SVs' share of ``y^T alpha``."""
     if not B.size:
@@ -197,10 +164,7 @@ def _bound_balance(problem: SVMProblem, B: np.ndarray) -> float:
 def _signed_sum(
     Z: Any, y: np.ndarray | None, B: np.ndarray, coef: np.ndarray | None = None
 ) -> np.ndarray:
-    """``sum_{i in B} coef_i y_i z_i``.
-
-    ``y`` None: the rows of Z are signed already; ``coef`` None: 1.
-    """
+    """``sum_{i in B} coef_i y_i z_i`` (``y`` None: rows already signed; ``coef`` None: 1)."""
     c = np.zeros(Z.shape[0])
     c[B] = 1.0 if y is None else y[B]
     if coef is not None:
@@ -224,18 +188,7 @@ _HEAD_COLUMNS = 256
 
 
 def _head_preconditioner(ZM: Any, sM: np.ndarray, diag: np.ndarray) -> Any:
-    """``v -> P^{-1} v`` for ``P = D + G_H G_H^T``, an SPD approximation of ``G G^T``.
-
-    ``G_H``: the :data:`_HEAD_COLUMNS` columns of ``G = diag(s) Z_M`` with the most
-    entries (dense, m x k); ``D``: the diagonal of the rest, ``||z_i||^2 -
-    ||z_{i,H}||^2``. On text-like data the head columns (frequent words) carry the large
-    eigenvalues of ``G G^T``; applied by the Woodbury identity with one k x k Cholesky.
-    Measured on Zipf-sparse 100000 x 47000 (3841 margin SVs): 179 MINRES iterations
-    against 430 with the diagonal alone; 400000 x 47000: 412 against 1009. Dense or
-    small problems: the diagonal ``||z_i||^2`` alone.
-    """
-    import scipy.linalg as sla
-
+    """``v -> P^{-1} v``, ``P = D + G_H G_H^T``: 256 densest columns exact, the rest diagonal."""
     m, dz = ZM.shape
     k = min(_HEAD_COLUMNS, dz)
     if not sp.issparse(ZM) or m < 4 * k:
@@ -261,15 +214,7 @@ def _reduced_kkt_minres(
     B: np.ndarray,
     start: tuple[np.ndarray, float] | None,
 ) -> tuple[np.ndarray, float | None, None]:
-    """The reduced KKT system of :func:`_reduced_kkt` by MINRES, never forming ``G G^T``.
-
-    Each product costs two passes over the margin SVs' rows (``O(nnz)``); the
-    (m+1) x (m+1) system is symmetric indefinite for the free intercept (MINRES), and
-    positive semi-definite otherwise. It starts from ``start`` (the solver's ``alpha_M``,
-    ``b``) and is preconditioned by :func:`_head_preconditioner` (``1/mean ||z_i||^2``
-    for b's row). ``signed``: multiply the rows of Z by ``y`` on the fly (no signed copy
-    of X).
-    """
+    """The reduced KKT system of :func:`reduced_kkt` by preconditioned MINRES, from ``start``."""
     from scipy.sparse.linalg import LinearOperator, minres
 
     n = problem.n
@@ -317,12 +262,10 @@ def _reduced_kkt_minres(
     ZMt = ZM.T  # a view (CSC): transposing inside matvec re-validates the indices
     A = LinearOperator((k, k), matvec=matvec, dtype=float)
     Pinv = LinearOperator((k, k), matvec=pre, dtype=float)
-    # A right active set converges in ~100-400 iterations from the solver's point
-    # (measured, Zipf-sparse up to 400000 x 47000); a wrong one is an inconsistent
-    # system that never does: the cap bounds the cost of a wrong guess.
+    # A right active set converges in ~100-400 iterations (measured); a wrong one never:
+    # the cap bounds the cost of a wrong guess.
     sol = minres(A, rhs, x0=x0, rtol=1e-15, maxiter=min(k + 10, 3000), M=Pinv)[0]
-    # MINRES's recurrences drift from the true residual late in the run: one restart
-    # from the true residual (iterative refinement) gains the last digits.
+    # MINRES's recurrences drift late: one restart from the true residual gains the last digits
     res = rhs - matvec(sol)
     if np.max(np.abs(res)) > 1e-14 * max(1.0, float(np.max(np.abs(rhs)))):
         sol = sol + minres(A, res, rtol=1e-4, maxiter=min(k + 10, 200), M=Pinv)[0]
@@ -333,19 +276,12 @@ def _reduced_kkt_minres(
     return alpha, (float(sol[m]) if free else None), None
 
 
-#: The largest relative stretch :func:`stretched` makes: a point whose margins need more
-#: is not at rounding level, and stretching it would cost more than it gains.
+#: The largest relative stretch :func:`stretched` makes (beyond it: not rounding level).
 MAX_STRETCH = 1e-10
 
 
 def stretch_needed(r: np.ndarray, e: np.ndarray) -> float:
-    """The smallest ``delta >= 0`` (padded) that puts every ``(1 + delta) r_i`` above 1.
-
-    Above ``1 + 3 e_i`` even after the rounding of the stretched point's own margins:
-    ``(1 + delta)(r_i - e_i) >= 1 + 4 e_i``, ``e_i`` the rounding bound of ``r_i``
-    (:func:`~maxmargin.certificate.margins`); padded by ``2^-10`` of itself for the
-    rounding of the product ``(1 + delta) w``. ``inf`` when some ``r_i <= e_i``.
-    """
+    """The smallest ``delta >= 0`` with every ``(1 + delta)(r_i - e_i) >= 1 + 4 e_i`` (padded)."""
     if not r.size:
         return 0.0
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -354,27 +290,12 @@ def stretch_needed(r: np.ndarray, e: np.ndarray) -> float:
 
 
 def stretched(
-    problem: SVMProblem,
-    w: np.ndarray,
-    b: float,
-    alpha: np.ndarray,
-    cert: Certificate,
-    tol: float,
+    problem: SVMProblem, w: np.ndarray, b: float, alpha: np.ndarray, cert: Certificate, tol: float
 ) -> tuple[np.ndarray, float, Certificate] | None:
-    """``(1 + delta) (w, b)``, with every margin near 1 above 1 by more than its rounding.
+    """``(1 + delta) (w, b)``, every margin near 1 above 1 by more than its rounding, if better.
 
-    A polished point has ``y_i f_i = 1`` on its margin SVs to rounding, either side of
-    1: a hard margin just infeasible there, and a soft one paying ``C_i xi_i`` for
-    rounding-level slacks, which at large C (digits 3 vs 8, C = 1e4) is a relative gap
-    of 1e-8. Stretched by the smallest ``delta`` that puts each margin within
-    ``MAX_STRETCH`` of 1 above ``1 + 3 e_i`` (``e_i`` the certificate's rounding bound on
-    it, :func:`~maxmargin.certificate.margins`), every such slack is provably 0 and the
-    stretch costs ``delta sum_M alpha_i <= 2 delta P`` of the objective. Returns ``(w, b,
-    certificate)`` of the stretched point when it is the better one: for the hard
-    margin when some ``y_i f_i`` is below 1 by more than its rounding bound and the
-    stretch does not lose the certificate (feasibility is the point; a point feasible
-    to rounding, such as a hand-solvable one with exact margins, is left as it is), for
-    the soft margin when it proves more (:meth:`Certificate.accuracy`); None otherwise.
+    A polished margin is 1 to rounding either side: a hard margin just infeasible, a soft one
+    paying ``C_i xi_i`` for rounding-level slacks (a relative gap of 1e-8 at C = 1e4).
     """
     if problem.squared:  # its support vectors are inside the margin by design
         return None
@@ -403,25 +324,14 @@ def stretched(
 def _alpha_in_box(
     problem: SVMProblem, YZ: Any, M: np.ndarray, a: np.ndarray, wt: np.ndarray
 ) -> np.ndarray | None:
-    """Multipliers inside their box with the same ``w~``: a bounded least-squares fit.
-
-    With more margin SVs than ``d' + 1`` (duplicates, opposite labels on one point) the
-    reduced KKT system is singular, and its minimum-norm ``alpha_M`` may leave the box
-    although ``w~ = G^T alpha_M + w_B`` is right (unique: ``G G^T`` fixes ``G^T
-    alpha_M``). ``alpha_M`` in ``[0, C_M]`` with ``G^T alpha_M = w~ - w_B`` (and ``y_M^T
-    alpha_M = -sum_B C_i y_i``, free intercept) is found by BVLS; None when the rows of M
-    are sparse and many, or the fit fails.
-    """
+    """Multipliers in their box with the same ``w~`` (BVLS), where a singular system left it."""
     from scipy.optimize import lsq_linear
 
     Z = problem.Z if YZ is None else YZ
     if M.size == 0 or (sp.issparse(Z) and M.size * Z.shape[1] > DENSE_POLISH_SIZE):
         return None
     y = problem.data.y
-    G = Z[M]
-    G = G.toarray() if sp.issparse(G) else np.asarray(G)
-    if YZ is None:
-        G = G * y[M, None]
+    G = _dense_rows(problem, Z, YZ is None, M)
     rest = a.copy()
     rest[M] = 0.0  # alpha on B (at C) and 0 elsewhere
     signs = y if YZ is None else 1.0
@@ -450,36 +360,24 @@ def _candidate(
     tol: float,
     M: np.ndarray | None = None,
 ) -> tuple[np.ndarray, float, np.ndarray, Certificate]:
-    """The point of one reduced KKT solution ``out``, certified (and maybe :func:`stretched`).
-
-    ``alpha`` clipped into its box; ``w~`` the solve's own (refined) one unless the clip
-    moved alpha, else ``(YZ)^T alpha``. When the clip moved alpha, the multipliers of
-    the margin SVs ``M`` are also refitted inside the box for the solve's own ``w~``
-    (:func:`_alpha_in_box`), and that point is kept when it certifies better.
-    """
+    """One reduced KKT solution ``out``, clipped, certified and maybe stretched (or refitted)."""
     a, bb, wt = out
+    free = problem.intercept == "free"
     a_clip = np.clip(a, 0.0, np.inf if _no_box(problem) else problem.costs)
     if wt is not None and np.array_equal(a_clip, a):
         w, b_aug = problem.from_augmented(wt)
-        b = float(bb if bb is not None else 0.0) if problem.intercept == "free" else float(b_aug)
+        b = float(bb or 0.0) if free else float(b_aug)
     else:
         w, b = weights_from_alpha(problem, YZ, a_clip, bb)
     cert = certify(problem, w, b, a_clip, tol=tol)
     if M is not None and not np.array_equal(a_clip, a):
         signs = problem.data.y if YZ is None else 1.0
-        wt_a = (
-            wt
-            if wt is not None
-            else np.asarray((a * signs) @ (problem.Z if YZ is None else YZ)).ravel()
-        )
+        Z = problem.Z if YZ is None else YZ
+        wt_a = wt if wt is not None else np.asarray((a * signs) @ Z).ravel()
         a_fit = _alpha_in_box(problem, YZ, M, a, wt_a)
         if a_fit is not None:
             w2, b_aug2 = problem.from_augmented(wt_a)
-            b2 = (
-                float(bb if bb is not None else 0.0)
-                if problem.intercept == "free"
-                else float(b_aug2)
-            )
+            b2 = float(bb or 0.0) if free else float(b_aug2)
             cert2 = certify(problem, w2, b2, a_fit, tol=tol)
             if cert2.max_residual() < cert.max_residual():
                 w, b, a_clip, cert = w2, b2, a_fit, cert2
@@ -489,78 +387,53 @@ def _candidate(
     return w, b, a_clip, cert
 
 
-#: The index in :func:`_active_set_guesses` of the first guess read off ``alpha`` (at
-#: 1e-8 of its scale): coordinate descent's one guess.
+#: The index of coordinate descent's one guess in :func:`_active_set_guesses`.
 _ALPHA_GUESS = 4
 
 
 def _active_set_guesses(
     problem: SVMProblem, w: np.ndarray, b: float, alpha: np.ndarray, ascale: Any
 ) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Active sets ``(M, B)`` (margin SVs, bound SVs) to try, the most likely first.
-
-    Read off the margins ``y_i f_i`` at four tolerances (an IPM stopped at ~1e-9 puts margin SVs
-    within ~1e-7 of 1), then off ``alpha`` at two (relative to ``ascale``: each
-    example's cost ``C_i``, or ``max alpha`` for hard margin).
-    """
+    """Active sets ``(M, B)`` to try, the most likely first: off the margins, then off ``alpha``."""
     C, hard = problem.costs, _no_box(problem)  # the squared hinge's S: y_i f_i < 1
     r0 = problem.data.y * problem.decision_function(w, b)
     guesses = []
     # an example of cost 0 is at both of its bounds (alpha_i = 0 = C_i): never in M or B
     pos = np.ones(problem.n, bool) if hard else C > 0
+    none = np.zeros(problem.n, bool)
     for rtol in (1e-7, 1e-5, 1e-9, 1e-3):
         if hard:
-            guesses.append((np.flatnonzero(r0 <= 1.0 + rtol), np.empty(0, int)))
+            guesses.append((r0 <= 1.0 + rtol, none))
         else:
-            guesses.append(
-                (
-                    np.flatnonzero((np.abs(r0 - 1.0) <= rtol) & pos),
-                    np.flatnonzero((r0 < 1.0 - rtol) & pos),
-                )
-            )
+            guesses.append(((np.abs(r0 - 1.0) <= rtol) & pos, (r0 < 1.0 - rtol) & pos))
     for atol in (1e-8, 1e-6):
         a_t = atol * ascale
         if hard:
-            guesses.append((np.flatnonzero(alpha > a_t), np.empty(0, int)))
+            guesses.append((alpha > a_t, none))
         else:
-            guesses.append(
-                (
-                    np.flatnonzero((alpha > a_t) & (alpha < C - a_t)),
-                    np.flatnonzero((alpha >= C - a_t) & pos),
-                )
-            )
+            guesses.append(((alpha > a_t) & (alpha < C - a_t), (alpha >= C - a_t) & pos))
     if not hard:
-        # Zero against the free multipliers' own size, bound against each C_i: once some
-        # alpha_i = C, "small" relative to C takes in every margin SV whose alpha is far
-        # below C (zero rows of both labels at C = 1e8: alpha = 0.5 on the margin, C on
-        # the zero rows; a solver stopped at a relative gap of 1e-9, dominated by
-        # C sum xi, leaves w 13% off and no margin near 1 to read the set off).
+        # Zero against the free multipliers' own size, bound against each C_i: "small"
+        # relative to C misses margin SVs far below C (zero rows of both labels at C = 1e8).
         inner = pos & (alpha < 0.5 * C)
         afree = float(alpha[inner].max(initial=0.0))
         if 0.0 < afree < 1e-3 * float(np.max(ascale, initial=0.0)):
             for atol in (1e-6, 1e-3):
-                B = np.flatnonzero((alpha >= (1.0 - atol) * C) & pos)
-                Mg = np.flatnonzero((alpha > atol * afree) & (alpha < (1.0 - atol) * C))
-                guesses.append((Mg, B))
+                B = (alpha >= (1.0 - atol) * C) & pos
+                guesses.append(((alpha > atol * afree) & (alpha < (1.0 - atol) * C), B))
             # (w, b) itself may be off by a factor (sv6 at C = 1e12: 20x): the margin SVs
             # are then the free examples of the smallest y_i f_i, not those at 1
             rest = pos & (alpha < (1.0 - 1e-6) * C)
             rmin = float(r0[rest].min(initial=np.inf))
             if 0.0 < rmin < np.inf:
-                B = np.flatnonzero((alpha >= (1.0 - 1e-6) * C) & pos)
+                B = (alpha >= (1.0 - 1e-6) * C) & pos
                 for rtol in (1e-3, 1e-2, 1e-1):
-                    guesses.append((np.flatnonzero(rest & (r0 <= rmin * (1.0 + rtol))), B))
-    return guesses
+                    guesses.append((rest & (r0 <= rmin * (1.0 + rtol)), B))
+    return [(np.flatnonzero(M), np.flatnonzero(B)) for M, B in guesses]
 
 
 def _score(cert: Certificate) -> float:
-    """:meth:`Certificate.max_residual`, or 0 when every test is within its rounding floor.
-
-    At rounding level the certificate cannot tell two points apart (a stationarity
-    floor of 3e-8 on wine's columns scaled by 10^+-2.7 at C = 1e6, where the polished
-    point's 1e-10 lost to the solver's 4e-11): the polished point's exact active set
-    then wins.
-    """
+    """:meth:`Certificate.max_residual`, or 0 when every test is within its rounding floor."""
     vals = {"relative_gap": abs(cert.relative_gap), **cert.kkt}
     if all(v <= cert.floors.get(k, 0.0) for k, v in vals.items()):
         return 0.0
@@ -580,39 +453,28 @@ def polish(
 ) -> tuple[np.ndarray, float, np.ndarray, Certificate] | None:
     """Try a few active-set guesses; return the best certified point if it beats ``base``.
 
-    "Beats" means a smaller :meth:`Certificate.max_residual`, or both at rounding level
-    (<= 1e-12, or every test within its rounding floor: :func:`_score`), where the
-    exact active set of the polished point wins. ``from_alpha``:
-    only the guesses read off ``alpha`` (coordinate descent puts every non-margin
-    ``alpha_i`` exactly at 0 or C, where an interior-point method is only close to them;
-    each wrong guess costs a reduced KKT solve).
+    ``from_alpha``: only the guess read off ``alpha`` (coordinate descent's).
     """
     y = problem.data.y
     hard = _no_box(problem)  # the squared hinge as the hard margin: no bound SVs
     max_m = 3000
     best = None
-    # At rounding level (<= 1e-12) the two points are equally optimal; then prefer the
-    # polished one: its active set is exact (alpha exactly 0 or C off the margin), which
-    # an IPM that converged to ~1e-15 never gives.
+    # at rounding level (<= 1e-12) the polished point wins: its active set is exact
     best_score = max(_score(base), 1e-12)
-    # alpha's own scale: max alpha, or its box C_i where that is smaller (never C alone:
-    # at C far above max alpha every alpha_i would look like 0)
+    # alpha's own scale: max alpha, or C_i where smaller (never C alone: C >> max alpha)
     amax = float(alpha.max(initial=0.0))
     ascale = amax if hard else np.minimum(problem.costs, amax)
     guesses = _active_set_guesses(problem, w, b, alpha, ascale)
     if from_alpha:
-        # Coordinate descent: one guess, and only small corrections; where it is wrong,
-        # the caller sweeps on to a tighter tolerance instead (cheaper at scale).
+        # Coordinate descent: one guess, small corrections (else the caller sweeps on).
         guesses = guesses[_ALPHA_GUESS : _ALPHA_GUESS + 1]
     seen = set()
-    # Solves by MINRES (large margin sets) cost up to thousands of products each: at
-    # most 3 of them for an interior-point point's guesses (coordinate descent: 8).
+    # MINRES solves cost up to thousands of products each: at most 3 (coordinate descent 8)
     iterative_left = 8 if from_alpha else 3
     dz = problem.d + (problem.intercept == "augmented")
     for M, B in guesses:
         start = (alpha, b)
-        # a few active-set corrections from the violated conditions (coordinate descent:
-        # one point at a time, the worst first; its guess is off by a few points at most)
+        # a few active-set corrections (coordinate descent: the worst point at a time)
         for _ in range(8 if from_alpha else 4):
             key = (M.tobytes(), B.tobytes())
             if key in seen:
@@ -685,12 +547,7 @@ def _no_box(problem: SVMProblem) -> bool:
 def polish_no_margin(
     problem: SVMProblem, YZ: Any, alpha: np.ndarray, base: Certificate, tol: float
 ) -> tuple | None:
-    """Polish a point without margin SVs.
-
-    ``alpha_i`` rounded to {0, C_i}; ``b`` the middle of the interval where every example
-    keeps its side (``y f <= 1`` at C_i, ``>= 1`` at 0). Returns ``(w, b, alpha, cert)``
-    when its certificate beats ``base``, else None.
-    """
+    """Without margin SVs: ``alpha`` rounded to {0, C_i}, ``b`` mid-interval; if better."""
     C = problem.costs
     y = problem.data.y
     a = np.where(alpha >= 0.5 * C, C, 0.0)
@@ -699,23 +556,11 @@ def polish_no_margin(
     w, b = weights_from_alpha(problem, YZ, a, 0.0)
     if problem.intercept == "free":
         f = np.asarray(problem.data.X @ w).ravel()
-        # y f + y b <= 1 on the bound set, >= 1 on the zero set, as bounds on b (an
-        # example of cost 0 is at both: it bounds nothing)
-        at_c = a > 0
-        at_0 = ~at_c & (C > 0)
-        lo_p = (1.0 - f)[at_0 & (y > 0)]  # b >= 1 - f  (y=+1, alpha=0)
-        lo_n = (-1.0 - f)[at_c & (y < 0)]  # b >= -1 - f (y=-1, alpha=C)
-        hi_p = (1.0 - f)[at_c & (y > 0)]  # b <= 1 - f  (y=+1, alpha=C)
-        hi_n = (-1.0 - f)[at_0 & (y < 0)]  # b <= -1 - f (y=-1, alpha=0)
-        lo = max([v.max() for v in (lo_p, lo_n) if v.size], default=-np.inf)
-        hi = min([v.min() for v in (hi_p, hi_n) if v.size], default=np.inf)
-        if lo > hi:
+        # an example of cost 0 is at both bounds: it bounds nothing
+        b_mid = interval_intercept(y, y - f, (a == 0) & (C > 0), a > 0)
+        if b_mid is None:
             return None
-        b = (
-            0.5 * (lo + hi)
-            if np.isfinite(lo) and np.isfinite(hi)
-            else (lo if np.isfinite(lo) else (hi if np.isfinite(hi) else 0.0))
-        )
+        b = b_mid
     cert = certify(problem, w, b, a, tol=tol)
     if cert.max_residual() < base.max_residual():
         return w, float(b), a, cert

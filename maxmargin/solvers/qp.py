@@ -1,28 +1,13 @@
 """The QPs handed to the solvers, built as sparse matrices, and the map back to (w, b).
 
-In the space ``z_i`` the problem sees (``YZ`` the signed rows ``y_i z_i``):
-
-primal, variables ``w~`` (d'), ``b`` (free only), ``xi`` (n, soft only)::
-
-    min 1/2 ||w~||^2 + sum_i C_i xi_i   s.t.  y_i (z_i . w~ + b) >= 1 - xi_i,  xi >= 0
-
-dual, variables ``alpha`` (n) and ``u = (YZ)^T alpha`` (d'), so that the Hessian is
-never an n x n matrix::
-
-    min 1/2 ||u||^2 - sum_i alpha_i   s.t.  u = (YZ)^T alpha,  y^T alpha = 0 (free),
-                                            0 <= alpha_i <= C_i
-
-(``C_i = C s_i``, the per-example costs ``problem.costs``; ``C`` without weights). The
-squared hinge (``problem.squared``): the primal's ``C_i xi_i`` becomes ``C_i xi_i^2``
-(``xi_i``'s Hessian ``2 C_i``), the dual loses its upper bound and gains
-``sum_i alpha_i^2 / (4 C_i)`` (``alpha_i``'s Hessian ``1 / (2 C_i)``; ``alpha_i = 0``
-where ``C_i = 0``).
-``alpha`` are the margin constraints' multipliers (primal form), ``b`` the multiplier of
-``y^T alpha = 0`` (dual form). docs/formulations.md, section 3.
+Primal in ``(w~, b, xi)``; dual in ``(alpha, u = (YZ)^T alpha)`` so that the Hessian is
+never n x n; the squared hinge adds ``C_i xi_i^2`` (primal) or ``1 / (2 C_i)`` on the
+dual's diagonal and no upper bound. See ``docs/formulations.md``, section 3.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -42,15 +27,15 @@ __all__ = [
     "weights_from_alpha",
     "primal_point",
     "dual_diagonal",
+    "interval_intercept",
+    "middle",
 ]
 
 
 def signed_rows(problem: SVMProblem) -> Any:
     """``YZ``: the rows ``y_i z_i`` (dense ndarray or CSR), shape (n, d')."""
     Z, y = problem.Z, problem.data.y
-    if sp.issparse(Z):
-        return scale_rows(Z, y)
-    return Z * y[:, None]
+    return scale_rows(Z, y) if sp.issparse(Z) else Z * y[:, None]
 
 
 @dataclass(frozen=True, eq=False)
@@ -71,19 +56,8 @@ class QP:
 class QPTask:
     """One QP to solve: what every backend's ``solve_qp(task, **settings)`` takes.
 
-    A backend made for the SVM reads :attr:`problem` (and :attr:`YZ`); a general QP
-    solver reads :attr:`qp`, the matrices built on first use and kept.
-
-    Attributes
-    ----------
-    problem : SVMProblem
-    form : {"dual", "primal"}
-    YZ : ndarray, sparse matrix of shape (n, d') or None
-        :func:`signed_rows` of ``problem``; None for a backend that reads ``X`` itself
-        (DCD).
-    rows, at_bound : ndarray of int, optional
-        A working set of the dual (:func:`build_dual`): for the matrix backends only (the
-        grid path's warm start).
+    An SVM backend reads ``problem`` (and ``YZ``: the signed rows, None for DCD); a general
+    QP solver reads :attr:`qp`. ``rows``, ``at_bound``: a working set of the dual.
     """
 
     problem: SVMProblem
@@ -104,13 +78,7 @@ class QPTask:
         return build_primal(self.problem, self.YZ)
 
     def whole(self, backend: str, forms: tuple[str, ...] = ("dual",)) -> SVMProblem:
-        """:attr:`problem`, for a backend that solves the whole problem in ``forms`` only.
-
-        Raises
-        ------
-        ValueError
-            The task is a working set, or in another form.
-        """
+        """``problem``, for a backend that solves the whole problem in ``forms`` only."""
         if self.rows is not None or self.at_bound is not None:
             raise ValueError(f"{backend} solves the whole problem, not a working set")
         if self.form not in forms:
@@ -123,20 +91,7 @@ def build_dual(
 ) -> QP:
     """The dual QP, variables ``x = (alpha, u)``; on a working set when ``rows`` is given.
 
-    With ``rows`` W and ``at_bound`` B (the rest fixed at 0, B at ``alpha_i = C_i``),
-    the variables are ``alpha_W`` and ``u``: ``u - (YZ_W)^T alpha_W = (YZ_B)^T C_B`` and
-    ``y_W^T alpha_W = -sum_B C_i y_i`` (free) -- the grid path's warm start.
-
-    Parameters
-    ----------
-    problem : SVMProblem
-    YZ : ndarray or sparse matrix of shape (n, d')
-        :func:`signed_rows` of ``problem``.
-    rows, at_bound : ndarray of int, optional
-
-    Returns
-    -------
-    QP
+    ``at_bound`` B is fixed at ``alpha_i = C_i``, the rest of the rows at 0.
     """
     C, y = problem.C, problem.data.y
     G = YZ if rows is None else YZ[rows]
@@ -174,17 +129,7 @@ def build_dual(
 
 
 def build_primal(problem: SVMProblem, YZ: Any) -> QP:
-    """The primal QP, variables ``x = (w~, b (free only), xi (soft only))``.
-
-    Parameters
-    ----------
-    problem : SVMProblem
-    YZ : ndarray or sparse matrix of shape (n, d')
-
-    Returns
-    -------
-    QP
-    """
+    """The primal QP, variables ``x = (w~, b (free only), xi (soft only))``."""
     n, dz = YZ.shape
     nb = 1 if problem.intercept == "free" else 0
     nx = 0 if problem.hard else n
@@ -207,67 +152,42 @@ def build_primal(problem: SVMProblem, YZ: Any) -> QP:
 def weights_from_alpha(
     problem: SVMProblem, YZ: Any, alpha: np.ndarray, b: float | None
 ) -> tuple[np.ndarray, float]:
-    """``(w, b)`` of a dual point: ``w~ = (YZ)^T alpha`` split by the intercept mode.
-
-    Parameters
-    ----------
-    problem : SVMProblem
-    YZ : ndarray, sparse matrix or None
-        :func:`signed_rows`; None computes the same product from ``Z`` and ``y`` (the
-        DCD route never forms ``YZ``).
-    alpha : ndarray of shape (n,)
-    b : float or None
-        The free intercept (the equality's multiplier); ignored otherwise.
-
-    Returns
-    -------
-    w : ndarray of shape (d,)
-    b : float
-    """
+    """``(w, b)`` of a dual point: ``w~ = (YZ)^T alpha`` (``YZ`` None: from ``Z`` and ``y``)."""
     v = problem.dual_weights(alpha) if YZ is None else np.asarray(YZ.T @ alpha).ravel()
     w, b_aug = problem.from_augmented(v)
-    if problem.intercept == "free":
-        return w, float(b if b is not None else 0.0)
-    return w, float(b_aug)
+    return w, float((b or 0.0) if problem.intercept == "free" else b_aug)
 
 
 def primal_point(problem: SVMProblem, x: np.ndarray) -> tuple[np.ndarray, float]:
-    """``(w, b)`` of the primal QP's variables ``x = (w~, b, xi)``.
-
-    Parameters
-    ----------
-    problem : SVMProblem
-    x : ndarray
-        The primal QP's solution.
-
-    Returns
-    -------
-    w : ndarray of shape (d,)
-    b : float
-    """
+    """``(w, b)`` of the primal QP's variables ``x = (w~, b, xi)``."""
     dz = problem.d + (problem.intercept == "augmented")
     w, b = problem.from_augmented(np.asarray(x[:dz], float))
-    if problem.intercept == "free":
-        return w, float(x[dz])
-    return w, float(b)
+    return w, float(x[dz] if problem.intercept == "free" else b)
 
 
 def dual_diagonal(problem: SVMProblem) -> np.ndarray:
-    """The diagonal the squared hinge adds to the dual's Hessian: ``1 / (2 C_i)``.
-
-    0 where ``C_i = 0`` (there ``alpha_i`` is fixed at 0), and 0 everywhere for the hinge
-    and the hard margin.
-
-    Parameters
-    ----------
-    problem : SVMProblem
-
-    Returns
-    -------
-    ndarray of shape (n,)
-    """
+    """The squared hinge's diagonal of the dual's Hessian: ``1 / (2 C_i)`` (0 at ``C_i = 0``)."""
     if not problem.squared:
         return np.zeros(problem.n)
     costs = problem.costs
     pos = costs > 0
     return np.where(pos, 0.5 / np.where(pos, costs, 1.0), 0.0)
+
+
+def interval_intercept(
+    y: np.ndarray, v: np.ndarray, at0: np.ndarray, atC: np.ndarray
+) -> float | None:
+    """The middle of the ``b`` keeping each point at 0 or at C on its side (``v = y - f``).
+
+    ``y_i (f_i + b) >= 1`` on ``at0``, ``<= 1`` on ``atC``; None when no ``b`` does.
+    """
+    lo = float(v[(at0 & (y > 0)) | (atC & (y < 0))].max(initial=-np.inf))
+    hi = float(v[(at0 & (y < 0)) | (atC & (y > 0))].min(initial=np.inf))
+    return None if lo > hi else middle(lo, hi)
+
+
+def middle(lo: float, hi: float) -> float:
+    """The middle of ``[lo, hi]``, else its finite end, else 0."""
+    if math.isfinite(lo) and math.isfinite(hi):
+        return 0.5 * (lo + hi)
+    return lo if math.isfinite(lo) else (hi if math.isfinite(hi) else 0.0)

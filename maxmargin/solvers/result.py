@@ -11,11 +11,7 @@ __all__ = ["Status", "RawResult"]
 
 
 class Status(enum.Enum):
-    """What a backend says of its answer (its own words are in :attr:`RawResult.text`).
-
-    Never taken as proof: an ``OPTIMAL`` point is still certified, and infeasibility is
-    decided by the separation LP, not by a status.
-    """
+    """What a backend says of its answer: never proof (points are certified, LPs decide)."""
 
     OPTIMAL = "optimal"
     #: a point, but the solver did not reach its tolerance (iteration cap, numerics)
@@ -35,10 +31,7 @@ class Status(enum.Enum):
 
     @property
     def says_infeasible(self) -> bool:
-        """Whether the solver reports the hard-margin problem infeasible (or gave up).
-
-        The separation LP then decides.
-        """
+        """Whether the solver reports the hard margin infeasible (or gave up): the LP decides."""
         return self in (
             Status.INFEASIBLE,
             Status.INFEASIBLE_INACCURATE,
@@ -51,19 +44,9 @@ class Status(enum.Enum):
 class RawResult:
     """A backend's answer, in the variables of the QP it was given.
 
-    Attributes
-    ----------
-    status : Status
-    text : str
-        The solver's own status (and iterations), for messages and logs.
-    x : ndarray or None
-        The primal variables of the QP: ``(alpha, u)`` or ``alpha`` (dual form),
-        ``(w~, b, xi)`` (primal form).
-    y_eq : ndarray or None
-        Multipliers of the equality constraints (the last is ``b`` for the free
-        intercept, dual form).
-    z_ineq : ndarray or None
-        Multipliers of the inequality constraints (``alpha``, primal form).
+    ``x``: ``(alpha, u)`` or ``alpha`` (dual), ``(w~, b, xi)`` (primal); ``y_eq``: the
+    equalities' multipliers (the last is ``b``, free intercept); ``z_ineq``: the
+    inequalities' (``alpha``, primal).
     """
 
     status: Status

@@ -1,11 +1,7 @@
 """The exact power-of-two rescaling of problems on extreme scales.
 
-Solvers have absolute tolerances, the certificate does not: a problem with
-``R = max ||z_i||`` or ``C`` far from 1 goes to the solvers as the equivalent
-``(t Z, C / t^2)`` (``t`` a power of two), whose solution maps back exactly:
-``w = t w', b = b', alpha = t^2 alpha'``. Only ``C R^2`` says how hard a problem is
-(docs/certificates.md, section 4). With weights, ``C`` stands for the largest cost
-``max_i C_i`` throughout (the weights themselves go along unchanged: ``C_i / t^2``).
+Solvers have absolute tolerances: a problem far from ``R = 1``, ``C = 1`` goes to them as
+``(t Z, C / t^2)``, mapped back exactly (``C``: ``max_i C_i``). See ``docs/certificates.md``.
 """
 
 from __future__ import annotations
@@ -34,10 +30,8 @@ __all__ = [
 #: solved as the equivalent problem ``(t Z, C / t^2)`` with ``t`` a power of two.
 _COMFORT_R = (2.0**-4, 2.0**8)
 
-#: Clarabel's comfortable ``R``, wider: rescaled to ``R = 1``, raw breast_cancer (columns
-#: from 1e-3 to 4e3, ``R ~ 4e3``) at C = 1e3 has a box ``C' ~ 7e10`` on which Clarabel ends
-#: far from the optimum (relative gap 0.2) or calls the bounded dual unbounded; as given
-#: it certifies to 1e-11 (wine, breast_cancer; every intercept; C = 1e-3..1e3).
+#: Clarabel's comfortable ``R``, wider: rescaled, raw breast_cancer at C = 1e3 has a box
+#: ``C' ~ 7e10`` on which Clarabel fails; as given it certifies to 1e-11 (measured).
 _COMFORT_R_BY_SOLVER = {"CLARABEL": (2.0**-20, 2.0**20)}
 
 
@@ -45,11 +39,7 @@ _COMFORT_C = (1.0, 2.0**20)
 
 
 def scale_free_c(problem: SVMProblem) -> tuple[float, float]:
-    """``(R, log2(C R^2))``: the radius of the z_i and the problem's one scale-free number.
-
-    ``log2(C R^2)`` is ``inf`` for hard margin. ``(tZ, C/t^2)`` has the same solution up to
-    ``w -> w/t, alpha -> alpha/t^2``, so only ``C R^2`` says how hard the problem is.
-    """
+    """``(R, log2(C R^2))``: the radius of the z_i and the one scale-free number (inf: hard)."""
     rn = _row_norms_z(problem)
     R = float(rn.max()) if rn.size else 0.0
     if problem.hard or not R > 0:
@@ -58,13 +48,8 @@ def scale_free_c(problem: SVMProblem) -> tuple[float, float]:
 
 
 def max_cost(problem: SVMProblem) -> float:
-    """The largest per-example cost ``max_i C_i``: the C that sets the problem's scale.
-
-    ``C`` without weights; inf for hard margin.
-    """
-    if problem.weights is None:
-        return problem.C
-    return float(problem.costs.max())
+    """The largest per-example cost ``max_i C_i``: the C that sets the problem's scale."""
+    return problem.C if problem.weights is None else float(problem.costs.max())
 
 
 def _row_norms_z(problem: SVMProblem) -> np.ndarray:
@@ -73,12 +58,9 @@ def _row_norms_z(problem: SVMProblem) -> np.ndarray:
 
 
 def solver_scale(problem: SVMProblem, solver: str | None = None) -> float:
-    """The power of two ``t`` with which the solvers see ``(t Z, C / t^2)``.
+    """The power of two ``t`` with which the solvers see ``(t Z, C / t^2)`` (1: as given).
 
-    1 to solve as given (``solver``: the route's, whose comfortable range may differ).
-    ``C R^2 >= 1``: ``t = 1/R`` (unit features, ``C' = C R^2``); ``C R^2 < 1``:
-    ``t = sqrt(C)`` (``C' = 1``, the dual in ``beta = alpha / C``). Exact, and idempotent:
-    the rescaled problem gets ``t = 1``.
+    ``C R^2 >= 1``: ``t = 1/R``; else ``t = sqrt(C)``. Exact and idempotent.
     """
     R, lc = scale_free_c(problem)
     if not R > 0:
@@ -95,10 +77,7 @@ def solver_scale(problem: SVMProblem, solver: str | None = None) -> float:
 
 
 def scaled_problem(problem: SVMProblem, t: float, as_hard_margin: bool = False) -> SVMProblem:
-    """``(t Z, C / t^2)``: the same problem with ``w' = w/t, b' = b, alpha' = alpha/t^2``.
-
-    ``as_hard_margin=True``: its hard-margin counterpart on ``t Z``.
-    """
+    """``(t Z, C / t^2)``: the same problem (``as_hard_margin``: its hard margin on ``t Z``)."""
     data = problem.data
     ds = data if t == 1.0 else Dataset(data.X * t, data.y, name=data.name, classes=data.classes)
     # the hard margin has no costs (every example that reaches the solvers counts)
@@ -118,11 +97,7 @@ def scaled_problem(problem: SVMProblem, t: float, as_hard_margin: bool = False) 
 
 
 def times_inv_t2(x: Any, t: float) -> Any:
-    """``x / t^2`` for a power of two ``t``, exactly and without overflow in ``t^2``.
-
-    ``t^2`` itself underflows to 0 below ``t = 2^-537`` (features near 1e161); the
-    exponent arithmetic of ``ldexp`` does not. ``inf`` where the result overflows.
-    """
+    """``x / t^2`` for a power of two ``t``, exactly (``t^2`` underflows below ``2^-537``)."""
     k = math.frexp(t)[1] - 1  # t = 2^k
     with np.errstate(over="ignore", under="ignore"):  # inf or 0 when beyond the doubles
         out = np.ldexp(x, -2 * k)

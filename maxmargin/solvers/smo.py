@@ -1,24 +1,8 @@
 r"""SMO for the kernel dual: LIBSVM's decomposition, compiled, with shrinking and a row cache.
 
-The dual of :mod:`maxmargin.kernel_problem` with ``G = Q alpha - 1`` (so
-``y_i G_i = f_i - b - y_i`` in margin units):
-
-- free intercept: two coordinates a step, chosen by the second-order working-set
-  selection of Fan, Chen & Lin (2005, "WSS2"): ``i = argmax_{I_up} -y_t G_t``,
-  ``j = argmin_{t in I_low, -y_t G_t < -y_i G_i} -b_it^2 / a_it``, and the step along
-  ``(y_i e_i - y_j e_j)`` that keeps ``y' alpha`` fixed, clipped to the box; stopped when
-  ``max_{I_up} -y G - min_{I_low} -y G < eps`` (a violation of at most ``eps`` in
-  margin units);
-- no intercept: one coordinate a step, the one of largest decrease of the objective;
-  stopped when the largest projected gradient is below ``eps``.
-
-Shrinking: every ``min(n, 1000)`` steps, the points at a bound that cannot form a
-violating pair are set aside; when the active set is optimal, the gradient of every
-point is recomputed from the data (:meth:`~maxmargin.kernels.GramOperator.matvec`,
-which also removes the drift of the incremental updates) and the run goes on with
-every point if one of them violates. Kernel rows are cached (least recently used first)
-in a budget of bytes. The compiled loop returns every ~0.1 s of work, so Ctrl-C is
-honoured between calls.
+Free intercept: two coordinates a step by Fan, Chen & Lin's (2005) WSS2; none: the one
+coordinate of largest decrease. When the active set is optimal the gradient is recomputed
+from the data and the run goes on if any point violates. See ``docs/kernels.md``.
 """
 
 from __future__ import annotations
@@ -31,6 +15,7 @@ import numpy as np
 from .._deps import CompiledKernels
 from ..exceptions import SolverError
 from ..kernel_problem import KernelProblem
+from .qp import middle
 
 __all__ = ["SMO", "DEFAULT_CACHE_BYTES", "HardMarginUnbounded"]
 
@@ -51,19 +36,7 @@ _U = 2.0**-53
 
 
 class HardMarginUnbounded(SolverError):
-    """A hard margin's SMO run looks unbounded: its separability is to be decided.
-
-    Parameters
-    ----------
-    message : str
-    objective : float
-        The dual objective ``D = 1' alpha - 1/2 alpha' Q alpha`` reached: a lower bound
-        on ``1/2 ||f*||_H^2`` (weak duality), so any separating function's margin is at
-        most ``1/sqrt(2 D)``.
-    certain : bool
-        ``D`` passed the bound past which no point can be certified (else: the run
-        passed its step count for a check, and may go on when the data are separable).
-    """
+    """A hard margin's SMO run looks unbounded (``certain``: past the certifiable bound)."""
 
     def __init__(self, message: str, objective: float, certain: bool) -> None:
         super().__init__(message)
@@ -79,26 +52,9 @@ _WORK_PER_CALL = 50_000_000
 
 @dataclass(eq=False)
 class SMO:
-    """The state of one SMO run on a :class:`~maxmargin.kernel_problem.KernelProblem`.
+    """The state of one SMO run: call :meth:`run` with decreasing ``eps``, each continuing.
 
-    Create it, then call :meth:`run` with decreasing ``eps`` (each run continues from
-    the last). ``alpha`` is feasible throughout (``0 <= alpha_i <= C_i``, ``y' alpha = 0``
-    for the free intercept, up to rounding).
-
-    Parameters
-    ----------
-    problem : KernelProblem
-    cache_bytes : int
-        Budget of the kernel-row cache (at least two rows are kept).
-    shrinking : bool
-
-    Attributes
-    ----------
-    alpha : ndarray of shape (n,)
-    G : ndarray of shape (n,)
-        ``Q alpha - 1`` (fresh on every index after :meth:`run`).
-    iterations : int
-        Steps taken so far.
+    ``alpha`` stays feasible; ``G = Q alpha - 1`` is fresh on every index after a run.
     """
 
     problem: KernelProblem
@@ -115,24 +71,25 @@ class SMO:
         self._y = np.ascontiguousarray(p.data.y, dtype=float)
         self._cost = np.ascontiguousarray(p.costs, dtype=float)
         self._diag = np.ascontiguousarray(op.diag())
-        self._X = op.X if op.X is not None else np.zeros((1, 1))
-        self._sq = op.sqnorms if op.sqnorms is not None else np.zeros(1)
-        self._gram = op.gram if op.gram is not None else np.zeros((1, 1))
-        self._gamma = float(op.gamma)
-        self._coef0 = float(p.kernel.coef0)
-        self._degree = int(p.kernel.degree)
+        X = op.X if op.X is not None else np.zeros((1, 1))
+        sq = op.sqnorms if op.sqnorms is not None else np.zeros(1)
+        gram = op.gram if op.gram is not None else np.zeros((1, 1))
+        k = p.kernel
+        self._kern = (self._kind, X, sq, gram, float(op.gamma), float(k.coef0), int(k.degree))
         nslots = 1 if self._kind == 4 else int(max(2, min(n, self.cache_bytes // (8 * max(n, 1)))))
-        self._rows = np.zeros((nslots, n if self._kind != 4 else 1))
-        self._slot_of = np.full(n, -1, dtype=np.int64)
-        self._owner = np.full(nslots, -1, dtype=np.int64)
-        self._stamp = np.zeros(nslots, dtype=np.int64)
-        self._epoch_of = np.full(nslots, -1, dtype=np.int64)
-        self._full = np.zeros(nslots, dtype=np.bool_)
+        self._cache = (
+            np.zeros((nslots, n if self._kind != 4 else 1)),  # rows
+            np.full(n, -1, dtype=np.int64),  # slot_of
+            np.full(nslots, -1, dtype=np.int64),  # owner
+            np.zeros(nslots, dtype=np.int64),  # stamp
+            np.full(nslots, -1, dtype=np.int64),  # epoch_of
+            np.zeros(nslots, dtype=np.bool_),  # full
+        )
         self._active = np.arange(n, dtype=np.int64)
         self._state = np.array([n, 0, 0, min(n, 1000), 0, 0, 0], dtype=np.int64)
         self.alpha = np.zeros(n)
         self.G = -np.ones(n)
-        d = self._X.shape[1] if self._kind != 4 else 1
+        d = X.shape[1] if self._kind != 4 else 1
         self._budget = int(max(50, _WORK_PER_CALL // (max(n, 1) * (2 + d))))
         self._max_steps = max(10_000_000, 100 * n)
         # hard margin: a dual objective above this is a margin below rounding (see
@@ -156,7 +113,7 @@ class SMO:
     @property
     def cached_rows(self) -> int:
         """Slots of the row cache (rows held at most)."""
-        return int(self._rows.shape[0])
+        return int(self._cache[0].shape[0])
 
     def _fresh_gradient(self, rows: np.ndarray | None = None) -> None:
         """``G = y (K c) - 1`` from the data, on ``rows`` (default all)."""
@@ -168,49 +125,32 @@ class SMO:
             self.G[rows] = self._y[rows] * q - 1.0
 
     def violation(self) -> float:
-        """The largest violation of optimality in margin units, over every point.
-
-        Free intercept: ``max_{I_up} -y G - min_{I_low} -y G``; none: ``max |PG|``.
-        """
-        y, a, C, G = self._y, self.alpha, self._cost, self.G
+        """The largest violation of optimality in margin units, over every point."""
         if self.problem.intercept == "free":
-            v = -y * G
-            up = ((y > 0) & (a < C)) | ((y < 0) & (a > 0))
-            low = ((y < 0) & (a < C)) | ((y > 0) & (a > 0))
+            v, up, low = self._sides()
             if not up.any() or not low.any():
                 return 0.0
             return float(v[up].max() - v[low].min())
+        a, C, G = self.alpha, self._cost, self.G
         pg = np.where(a <= 0, np.minimum(G, 0.0), np.where(a >= C, np.maximum(G, 0.0), G))
         return float(np.max(np.abs(pg), initial=0.0))
 
+    def _sides(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(-y G, I_up, I_low)``."""
+        y, a, C = self._y, self.alpha, self._cost
+        up = ((y > 0) & (a < C)) | ((y < 0) & (a > 0))
+        return -y * self.G, up, ((y < 0) & (a < C)) | ((y > 0) & (a > 0))
+
     def run(self, eps: float) -> float:
-        """Iterate until every point is optimal to ``eps`` (margin units).
-
-        Parameters
-        ----------
-        eps : float > 0
-
-        Returns
-        -------
-        float
-            The violation reached (:meth:`violation`, with a fresh gradient).
-
-        Raises
-        ------
-        SolverError
-            No convergence within ``max(10^7, 100 n)`` steps (for hard margin: data
-            that are not separable in the feature space, most likely).
-        """
+        """Iterate until every point is optimal to ``eps``; returns the violation reached."""
         n = self.problem.n
         step = kernels.smo_pairs if self.problem.intercept == "free" else kernels.smo_single
         st = self._state
         stuck = 0
         while True:
             status, _ = step(
-                self._kind, self._X, self._sq, self._gram, self._gamma, self._coef0,
-                self._degree, self._y, self._cost, self._diag, self.alpha, self.G,
-                self._active, st, self._rows, self._slot_of, self._owner, self._stamp,
-                self._epoch_of, self._full, float(eps), self._budget, self.shrinking, TAU,
+                self._kern, self._y, self._cost, self._diag, self.alpha, self.G, self._active,
+                st, self._cache, float(eps), self._budget, self.shrinking, TAU,
             )  # fmt: skip
             self._check_bounded()
             if st[4] > self._max_steps:
@@ -234,27 +174,13 @@ class SMO:
             st[3] = 1  # shrink at the first step: only the violators stay
 
     def objective(self) -> float:
-        """The dual objective ``D = 1' alpha - 1/2 alpha' Q alpha = -1/2 alpha' (G - 1)``.
-
-        ``G`` is fresh on the active set; a hard margin's shrunk points have
-        ``alpha_i = 0`` (its only bound), so the product is the true one there.
-
-        Returns
-        -------
-        float
-        """
+        """The dual objective ``D = -1/2 alpha' (G - 1)`` (shrunk hard-margin points: 0)."""
         return float(-0.5 * (self.alpha @ (self.G - 1.0)))
 
     def _check_bounded(self) -> None:
-        """Hard margin: stop when the dual objective ``D`` passes ``1 / (n u R^2)``.
+        """Hard margin: stop when ``D`` passes ``1 / (n u R^2)``, or once past ``100 n`` steps.
 
-        ``D`` only rises, and stays below ``1/2 ||f*||_H^2 = 1 / (2 gamma^2)`` when some
-        function separates the data with margin ``gamma`` (weak duality), and the sum
-        of the multipliers then reaches ``2 D``: past the bound, the rounding of a
-        decision value (``~ n u R^2 sum alpha``, ``R^2 = max K_ii``) is above the
-        margin's unit, and no point of it can be certified. On data that no function
-        of the kernel separates, ``D`` rises without bound (linearly in the steps): the
-        first call past ``100 n`` steps stops once too, for the caller to decide.
+        Past the bound no point can be certified.
         """
         if not self.problem.hard:
             return
@@ -286,22 +212,13 @@ class SMO:
         )
 
     def intercept(self) -> float:
-        """``b`` of the current point: the mean of ``-y_i G_i`` over the free points.
-
-        Without free points, the middle of the interval the bound points leave (0 for
-        intercept ``none``).
-        """
+        """``b``: the mean of ``-y_i G_i`` over the free points, else the bounds' midpoint."""
         if self.problem.intercept != "free":
             return 0.0
-        y, a, C, G = self._y, self.alpha, self._cost, self.G
-        v = -y * G
-        free = (a > 0) & (a < C)
+        v, up, low = self._sides()
+        free = up & low  # 0 < alpha_i < C_i
         if free.any():
             return float(v[free].mean())
-        up = ((y > 0) & (a < C)) | ((y < 0) & (a > 0))
-        low = ((y < 0) & (a < C)) | ((y > 0) & (a > 0))
         hi = float(v[up].max()) if up.any() else math.inf
         lo = float(v[low].min()) if low.any() else -math.inf
-        if math.isfinite(hi) and math.isfinite(lo):
-            return 0.5 * (hi + lo)
-        return hi if math.isfinite(hi) else (lo if math.isfinite(lo) else 0.0)
+        return middle(lo, hi)

@@ -20,22 +20,7 @@ CVXPY_OPTIONS: dict[str, dict[str, Any]] = {
 
 
 def solve_qp(task: QPTask, *, solver: str) -> RawResult:
-    """Build ``task``'s primal or dual in cvxpy and solve it with ``solver``.
-
-    Parameters
-    ----------
-    task : QPTask
-        The whole problem in either form, with the signed rows ``task.YZ``
-        (:func:`~maxmargin.solvers.qp.signed_rows`).
-    solver : str
-        A cvxpy QP solver's name.
-
-    Returns
-    -------
-    RawResult
-        In the variables of :mod:`maxmargin.solvers.qp`'s QPs (``x = (alpha, u)`` for the
-        dual; ``z_ineq = alpha`` for the primal).
-    """
+    """Build ``task``'s primal or dual in cvxpy, solve it with ``solver``, in :mod:`.qp`'s terms."""
     import cvxpy as cp
 
     problem, YZ, form = task.whole("cvxpy", ("dual", "primal")), task.YZ, task.form
