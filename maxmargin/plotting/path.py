@@ -1,21 +1,14 @@
 r"""Figures of a C path, on a grid or exact (matplotlib imported lazily; Agg without a display).
 
-Each ``plot_*`` draws one quantity of either kind of path: a
-:class:`~maxmargin.evaluation.path.grid.RegularizationPath` at its grid points (markers), or
-an :class:`~maxmargin.evaluation.path.exact.ExactPath` evaluated exactly at every
-breakpoint in view and on a fine log grid between them, the breakpoints ticked along the
-x axis. Each draws into ``ax`` when given (else a new figure) and returns the Axes;
-:func:`save_path_figures` writes them all, ``path_<quantity>.<format>`` for both kinds.
-The vertical guides are the analytical thresholds of
-:mod:`maxmargin.evaluation.path.limits`: ``C_0`` (below it no margin SV) and, on separable
-data, ``C*`` (above it the soft optimum is the hard one); with a held-out set, a third
-guide marks the best held-out C (the smallest C with the least held-out error), and a
-star marks it on the curves that have a value there. The coefficients are named as in
-``grid.csv``: ``w[<feature name>]``, else ``w[j]`` (0-based).
+A grid path is drawn at its points (markers), an exact path exactly at every breakpoint in
+view and on a fine log grid between them, the breakpoints ticked. Each ``plot_*`` draws
+into ``ax`` (a new figure when None), with the guides ``C_0``, ``C*`` and the best
+held-out C; :func:`save_path_figures` writes them all. See ``docs/path.md``.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from functools import cached_property
@@ -53,11 +46,9 @@ _BEST = {"color": "C2", "ls": "-.", "lw": 1.0}
 
 
 def _range(p: Any, C_range: Sequence[float] | None) -> tuple[float, float]:
-    """The C range to draw, inside the path's own.
+    """The C range to draw: given, else a grid's, or an exact path's breakpoints +- a decade.
 
-    Given, else a grid's first to last point, or an exact path's decade below its first
-    breakpoint to a decade past its last (clipped to ``[bounds[0], C_end]``: a path that
-    starts at a grid's smallest C is drawn from there).
+    Always clipped to the path's own range.
     """
     if isinstance(p, ExactPath):
         start, end = float(p.bounds[0]), p.C_end
@@ -77,12 +68,7 @@ def _range(p: Any, C_range: Sequence[float] | None) -> tuple[float, float]:
 
 
 class _Curves:
-    """What the figures draw of a path in the C range in view: either kind, one interface.
-
-    ``C`` holds the x values (a grid path's points in view; an exact path's fine log grid
-    with every breakpoint in view), and each quantity is worked out (once) when a figure
-    asks for it.
-    """
+    """The x values ``C`` and each quantity (worked out once, when asked) of either kind of path."""
 
     def __init__(self, p: Any, C_range: Sequence[float] | None, holdout: Any = None) -> None:
         self.p, self.exact = p, isinstance(p, ExactPath)
@@ -104,7 +90,6 @@ class _Curves:
             sep, c_star = h is not None and h.separable, math.inf if h is None else h.C_star
         self.C_star = c_star if sep and math.isfinite(c_star) else None
 
-    # the quantities: a grid path's stored arrays, an exact path's exact values
     @cached_property
     def width(self) -> np.ndarray:
         if not self.exact:
@@ -149,9 +134,8 @@ class _Curves:
     def objective_parts(self) -> tuple[np.ndarray, np.ndarray]:
         """``||w~(C)||^2`` and ``sum_i s_i xi_i(C)``.
 
-        On an exact path the slack is exactly 0 on a segment with no bound SV (every
-        margin is >= 1 there): computed from w(C), b(C) it would be rounding noise
-        (``C sum xi ~ 1e-6`` past C*).
+        An exact path's slack is set to 0 on a segment with no bound SV: computed from
+        w(C), b(C) it would be rounding noise (``C sum xi ~ 1e-6`` past C*).
         """
         p = self.p
         if not self.exact:
@@ -220,18 +204,8 @@ def _best_label(cv: _Curves) -> str:
 
 def _star(ax: Any, x: float, y: float, label: str = "_best") -> None:
     """The best held-out C's point on a curve."""
-    ax.plot(
-        [x],
-        [y],
-        marker="*",
-        ms=11,
-        color=_BEST["color"],
-        mec="k",
-        mew=0.5,
-        ls="none",
-        zorder=5,
-        label=label,
-    )
+    style = {"ms": 11, "color": _BEST["color"], "mec": "k", "mew": 0.5, "zorder": 5}
+    ax.plot([x], [y], marker="*", ls="none", label=label, **style)
 
 
 def _finish(ax: Any, title: str, xlabel: str = "$C$") -> None:
@@ -252,7 +226,6 @@ def plot_width(
     ----------
     p : RegularizationPath or ExactPath
     ax : matplotlib.axes.Axes, optional
-        Draw into this axes; a new figure when None.
     C_range : (float, float), optional
         The C range drawn (default: a grid path's points; an exact path's breakpoints
         with a decade on each side).
@@ -303,9 +276,8 @@ def plot_support_vectors(
     ----------
     p : RegularizationPath or ExactPath
     ax : matplotlib.axes.Axes, optional
-        Draw into this axes; a new figure when None.
     C_range : (float, float), optional
-        The C range drawn (see :func:`plot_width`).
+        See :func:`plot_width`.
 
     Returns
     -------
@@ -344,9 +316,8 @@ def plot_errors(
     ----------
     p : RegularizationPath or ExactPath
     ax : matplotlib.axes.Axes, optional
-        Draw into this axes; a new figure when None.
     C_range : (float, float), optional
-        The C range drawn (see :func:`plot_width`).
+        See :func:`plot_width`.
     holdout : Dataset, optional
         Held-out examples (default: the path's own held-out set, if any).
 
@@ -382,23 +353,19 @@ def plot_coefficients(
     C_range: Sequence[float] | None = None,
     feature_names: Sequence[str] | None = None,
 ) -> Axes:
-    """Coefficient paths ``w_j(C)`` (and ``b(C)``), each named at its right end.
+    """Coefficient paths ``w_j(C)`` (and ``b(C)`` dashed black), each named at its right end.
 
-    The ``max_features`` largest ``|w_j|`` at the right end are drawn, each in its own
-    colour (a qualitative palette of 20; past the tenth, the line is dashed too) and named
-    as in ``grid.csv``: ``w[<name>]`` (``feature_names``, default the data's), else
-    ``w[j]`` (0-based); the intercept ``b(C)`` dashed black, unless there is none. The
-    guides' legend is to the right of the names.
+    The ``max_features`` largest ``|w_j|`` at the right end, named as in ``grid.csv``:
+    ``w[<name>]``, else ``w[j]`` (0-based).
 
     Parameters
     ----------
     p : RegularizationPath or ExactPath
     ax : matplotlib.axes.Axes, optional
-        Draw into this axes; a new figure when None.
     max_features : int
         How many coefficients to draw.
     C_range : (float, float), optional
-        The C range drawn (see :func:`plot_width`).
+        See :func:`plot_width`.
     feature_names : sequence of str, optional
         The names of the ``d`` features.
 
@@ -455,17 +422,14 @@ def plot_objective(
     r"""The optimal objective :math:`P(C)` against C, with its two parts (log-log).
 
     :math:`P(C) = \tfrac12\|\tilde w\|^2 + C{\sum}_i s_i \xi_i` (``s_i`` the example
-    weights, 1 without). The regularizer grows with C and the slack term trades against
-    it; on separable data the slack term vanishes from ``C*`` on and ``P`` is the
-    hard-margin :math:`\tfrac12\|\tilde w^*\|^2` (drawn only where positive: log axes).
+    weights); each part drawn where positive (log axes).
 
     Parameters
     ----------
     p : RegularizationPath or ExactPath
     ax : matplotlib.axes.Axes, optional
-        Draw into this axes; a new figure when None.
     C_range : (float, float), optional
-        The C range drawn (see :func:`plot_width`).
+        See :func:`plot_width`.
 
     Returns
     -------
@@ -508,16 +472,14 @@ def plot_tradeoff(
     r"""The trade-off the path walks: total slack against squared norm, one point per C.
 
     The total slack :math:`{\sum}_i s_i \xi_i` against :math:`\|\tilde w\|^2` (C grows to
-    the right: the norm is non-decreasing and the slack non-increasing in C, both
-    theorems); on an exact path a dot at each breakpoint in view.
+    the right); on an exact path a dot at each breakpoint in view.
 
     Parameters
     ----------
     p : RegularizationPath or ExactPath
     ax : matplotlib.axes.Axes, optional
-        Draw into this axes; a new figure when None.
     C_range : (float, float), optional
-        The C range drawn (see :func:`plot_width`).
+        See :func:`plot_width`.
 
     Returns
     -------
@@ -568,15 +530,13 @@ def plot_learners_vs_lambda(
 ) -> Axes:
     r"""Epochs to reach relative suboptimality ``eps`` against lambda (log-log).
 
-    A slope -1 guide shows the ``1/(lambda T)`` rate of Pegasos; runs that never reached
-    ``eps`` within the budget are drawn as open markers at the budget.
+    A slope -1 guide shows Pegasos' ``1/(lambda T)`` rate; open markers at the budget: not
+    reached.
 
     Parameters
     ----------
     study : LearnerPathStudy
-        What :func:`~maxmargin.learners_along_path` returned.
     ax : matplotlib.axes.Axes, optional
-        Draw into this axes; a new figure when None.
     eps : float, optional
         The level of ``study.eps`` to show (the nearest one; default the first).
 
@@ -647,13 +607,10 @@ def save_path_figures(
     dpi: int = 150,
     feature_names: Sequence[str] | None = None,
 ) -> list[Path]:
-    """Write every figure of a path (and the learners' figures with ``study``).
+    """Write every figure of a path, ``path_<quantity>.<format>`` (+ the learners' with ``study``).
 
-    Files, for either kind of path: ``path_width``, ``path_support_vectors``,
-    ``path_errors``, ``path_coefficients``, ``path_objective``, ``path_tradeoff`` (+
-    ``path_learners_epochs``, ``path_learners_subopt``), one per format. An exact path
-    read from its file without the data (``ExactPath.from_json(file)``) gives the three
-    that need none: width, support vectors, coefficients.
+    An exact path read without its data gives the three that need none: width, support
+    vectors, coefficients.
 
     Parameters
     ----------
@@ -665,7 +622,7 @@ def save_path_figures(
     formats : sequence of str
         matplotlib's format names.
     C_range : (float, float), optional
-        The C range drawn (see :func:`plot_width`).
+        See :func:`plot_width`.
     dpi : int
         Resolution of the raster formats.
     feature_names : sequence of str, optional
@@ -692,23 +649,18 @@ def save_path_figures(
     _range(p, C_range)  # a range off the path fails before anything is written
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    figs: list[tuple[str, Any]] = [
-        ("path_width", plot_width),
-        ("path_support_vectors", plot_support_vectors),
-        ("path_errors", plot_errors),
-        (
-            "path_coefficients",
-            lambda q, **kw: plot_coefficients(q, feature_names=feature_names, **kw),
-        ),
-        ("path_objective", plot_objective),
-        ("path_tradeoff", plot_tradeoff),
-    ]
+    figs: dict[str, Any] = {
+        "path_width": plot_width,
+        "path_support_vectors": plot_support_vectors,
+        "path_errors": plot_errors,
+        "path_coefficients": functools.partial(plot_coefficients, feature_names=feature_names),
+        "path_objective": plot_objective,
+        "path_tradeoff": plot_tradeoff,
+    }
     if isinstance(p, ExactPath) and p.data is None:  # errors, objective: from the data
-        figs = [
-            f for f in figs if f[0] in ("path_width", "path_support_vectors", "path_coefficients")
-        ]
+        figs = {k: figs[k] for k in ("path_width", "path_support_vectors", "path_coefficients")}
     written = []
-    for nm, fn in figs:
+    for nm, fn in figs.items():
         written += _mpl.save(fn(p, C_range=C_range), out, nm, formats, dpi=dpi)
     if study is not None:
         for nm, fn in (
