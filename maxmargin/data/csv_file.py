@@ -252,13 +252,8 @@ def load_csv(
 ) -> Dataset:
     r"""Load a CSV file: one column is the label (by header name or index; default last).
 
-    The separator is detected: comma, semicolon or tab, whichever splits every line
-    into the same number (at least two) of fields (see :data:`CSV_DELIMITERS`). A UTF-8
-    byte-order mark is ignored; gzip and bzip2 files are decompressed (told by their
-    first bytes). Labels may be numbers or strings; two values are mapped to -1/+1 (see
-    :func:`map_labels`); more than two are an error unless ``positive`` picks one class
-    against the rest. The header's names of the feature columns become
-    ``Dataset.feature_names``.
+    The separator (comma, semicolon or tab) and the header are detected; labels are mapped
+    by :func:`map_labels`; gzip and bzip2 are decompressed. See ``docs/data.md``.
 
     Parameters
     ----------
@@ -268,10 +263,8 @@ def load_csv(
         The label column: a header name, or a 0-based column index (negative counts
         from the end; default: the last column).
     header : bool, optional
-        Whether the first row holds column names. Default: detected from the feature
-        columns: the first row is a header when one of its cells is text where every
-        other row of that column holds a number (a label column of strings says
-        nothing). A ``label`` given by name implies a header.
+        Whether the first row holds column names (default: detected; a ``label`` given by
+        name implies a header).
     positive : label, optional
         The label mapped to +1 (with more than two labels: against all the others).
     name : str, optional
@@ -286,9 +279,8 @@ def load_csv(
     Raises
     ------
     DataError
-        A binary, damaged compressed or non-UTF-8 file, one column only, rows of
-        different lengths, a non-number among the features (file:line), a label column
-        out of range or not found, labels that are not two classes.
+        A file that is not UTF-8 CSV text, ragged rows, a non-number among the features
+        (file:line), a label column not found, labels that are not two classes.
 
     Examples
     --------
