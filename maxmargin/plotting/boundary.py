@@ -75,19 +75,19 @@ def plot_boundary(
     w = np.asarray(solution.w, float)
     b = float(solution.b)
     for sign, marker, color in ((1, "o", "tab:blue"), (-1, "s", "tab:red")):
-        m = y == sign
-        label = f"$y = {sign:+d}$"
+        m, y_label = y == sign, f"$y = {sign:+d}$"
         ax.scatter(
-            X[m, 0], X[m, 1], c=color, s=16, marker=marker, label=label, zorder=2, alpha=0.8, lw=0
+            X[m, 0], X[m, 1], c=color, s=16, marker=marker, label=y_label, zorder=2, alpha=0.8, lw=0
         )
-    for attr, name, style in (
+    svs: tuple[tuple[str, str, dict[str, Any]], ...] = (
         ("margin_support", "margin", {"s": 110, "facecolors": "none", "edgecolors": "k"}),
         ("bound_support", "bound", {"s": 60, "marker": "x", "c": "k"}),
-    ):
+    )
+    for attr, kind, kw in svs:
         idx = np.asarray(getattr(solution, attr, []), int)
         if idx.size:
-            label = f"{name} SVs ({idx.size})"
-            ax.scatter(X[idx, 0], X[idx, 1], linewidths=1.2, label=label, zorder=3, **style)
+            sv_label = f"{kind} SVs ({idx.size})"
+            ax.scatter(X[idx, 0], X[idx, 1], linewidths=1.2, label=sv_label, zorder=3, **kw)
     ax.set_xlim(lo[0], hi[0])
     ax.set_ylim(lo[1], hi[1])
     levels: list[tuple[float, str, str | None]] = [(0.0, "-", "decision boundary")]
