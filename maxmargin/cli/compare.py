@@ -150,16 +150,8 @@ def _kernel_refusals(args: argparse.Namespace, names: list[str]) -> str | None:
         )
     if args.lam is not None:
         return "--lam: the kernel comparison takes --C (kernel_pegasos gets lam = 1/(C n))"
-    given = {
-        "--weights": args.weights,
-        "--class-weight": args.class_weight,
-        "--trace": args.trace,
-        "--holdout": args.holdout,
-        "--solver": args.solver,
-        "--learner-param": args.learner_param,
-        "--step": getattr(args, "step", None),
-    }
-    stray = [o for o, v in given.items() if v]
+    linear_only = ("weights", "class_weight", "trace", "holdout", "solver", "learner_param", "step")
+    stray = ["--" + o.replace("_", "-") for o in linear_only if getattr(args, o, None)]
     if stray:
         return f"{stray[0]} is the linear comparison's; compare --kernel does not take it"
     if "," in args.order:
@@ -168,10 +160,7 @@ def _kernel_refusals(args: argparse.Namespace, names: list[str]) -> str | None:
 
 
 def run_kernel(args: argparse.Namespace) -> int:
-    """``compare --kernel``: the kernel learners against the certified kernel SVM.
-
-    The exit code: 0, or 1 when the reference does not certify.
-    """
+    """``compare --kernel``: the kernel learners against the certified kernel SVM; exit code."""
     from ..evaluation.kernel_scoring import compare_kernel
     from ..exceptions import ParameterError
     from ..io.tables import csv

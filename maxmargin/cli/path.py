@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ..io.files import OutputPlan, display
+from ..io.files import display
 from . import options as opt
 from .learners import _learner_options, _learner_targets
 
@@ -121,73 +121,39 @@ def run(args: argparse.Namespace) -> int:
         exact=args.exact,
         **on_grid,
     )
-    if args.exact:
-        Cs = grid if key == "C" else 1.0 / (grid * data.n)
-        return _exact_path(args, result, Cs, plan, show)
     study = None
-    if entries is not None:
-        # the learners are built with the path's intercept (free: an unregularised bias)
-        # and scored against the very optima of the table
-        study = learners_along_path(
-            data,
-            learners=entries,
-            epochs=args.epochs,
-            seed=args.seed,
-            exact=result,
-            n_jobs=jobs,
-            progress=show,
-        )
+    if args.exact:  # the figures over the grid's range
+        Cs = grid if key == "C" else 1.0 / (grid * data.n)
+        lo, hi = float(min(Cs)), float(max(Cs))
+        extra: dict[str, Any] = {"C_range": (lo, hi) if lo < hi else None}
+    else:
+        if entries is not None:
+            # the learners are built with the path's intercept (free: an unregularised bias)
+            # and scored against the very optima of the table
+            study = learners_along_path(
+                data,
+                learners=entries,
+                epochs=args.epochs,
+                seed=args.seed,
+                exact=result,
+                n_jobs=jobs,
+                progress=show,
+            )
+        extra = {"study": study, "feature_names": data.feature_names}
     paths: list[Path] = []
     if out is not None:
         with plan.staged() as stage:
-            write_report(
-                result,
-                stage.path,
-                study=study,
-                **opt._figure_options(args),
-                feature_names=data.feature_names,
-            )
+            write_report(result, stage.path, **extra, **opt._figure_options(args))
         paths = stage.files
     if show and opt._stdout_free(args):
-        print(markdown(result))
+        print(markdown(result, max_rows=40 if args.exact else 200))
         if out is not None:
-            print(f"\nwrote {len(paths)} files; the report is {display(out / 'report.md')}")
+            more = f", every breakpoint in {display(out / 'breakpoints.csv')}" if args.exact else ""
+            print(f"\nwrote {len(paths)} files; the report is {display(out / 'report.md')}{more}")
     if args.json is not None:
         payload = result.to_dict()
         if study is not None:
             payload["learners"] = study.to_dict()
         opt._write_json(payload, args.json)
-    opt._write_table(result, args.csv)
-    return 0 if result.certified else 1
-
-
-def _exact_path(
-    args: argparse.Namespace, result: Any, Cs: Any, plan: OutputPlan, show: bool
-) -> int:
-    """``path --exact``: every breakpoint in the grid's range (``Cs``); figures over it."""
-    from ..report import write_report
-    from ..report.path import markdown
-
-    out, paths = plan.folder, []
-    if out is not None:
-        with plan.staged() as stage:
-            write_report(
-                result,
-                stage.path,
-                C_range=(float(min(Cs)), float(max(Cs)))
-                if len(Cs) > 1 and min(Cs) < max(Cs)
-                else None,
-                **opt._figure_options(args),
-            )
-        paths = stage.files
-    if show and opt._stdout_free(args):
-        print(markdown(result, max_rows=40))
-        if out is not None:
-            print(
-                f"\nwrote {len(paths)} files; the report is {display(out / 'report.md')}, "
-                f"every breakpoint in {display(out / 'breakpoints.csv')}"
-            )
-    if args.json is not None:
-        opt._write_json(result.to_dict(), args.json)
-    opt._write_table(result, args.csv)  # breakpoints.csv's rows
+    opt._write_table(result, args.csv)  # with --exact, breakpoints.csv's rows
     return 0 if result.certified else 1

@@ -87,17 +87,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         solutions = [solve(problem, form=f, solver=args.solver) for f in forms]
     except NotSeparableError as e:
-        cert = e.certificate
-        payload = {
-            **format_header("not_separable"),
-            "separable": False,
-            "message": str(e),
-            "certificate": cert.to_dict() if cert is not None else None,
-        }
-        opt._write_json(payload, args.json)
-        if args.json != "-":
-            print(f"not separable: {e}")
-        return 1
+        return _not_separable(e, args)
     main_sol = solutions[-1]
     if args.json != "-" and not args.quiet:
         for sol in solutions:
@@ -122,6 +112,16 @@ def run(args: argparse.Namespace) -> int:
         if args.json != "-" and not args.quiet:
             print(f"wrote {display(model)} (LIBLINEAR model: predict TEST {display(model)} OUT)")
     return 0 if all(s.certificate.ok for s in solutions) else 1
+
+
+def _not_separable(e: NotSeparableError, args: argparse.Namespace) -> int:
+    """Say that the data are not separable (``--json``: with the certificate); exit code 1."""
+    cert = e.certificate.to_dict() if e.certificate is not None else None
+    head = format_header("not_separable")
+    opt._write_json({**head, "separable": False, "message": str(e), "certificate": cert}, args.json)
+    if args.json != "-":
+        print(f"not separable: {e}")
+    return 1
 
 
 def _kernel_refusals(args: argparse.Namespace) -> str | None:
@@ -163,14 +163,7 @@ def run_kernel(args: argparse.Namespace) -> int:
     try:
         sol = solve_kernel_dual(problem, solver=solver)
     except NotSeparableError as e:
-        opt._write_json(
-            {**format_header("not_separable"), "separable": False, "message": str(e),
-             "certificate": None},
-            args.json,
-        )  # fmt: skip
-        if args.json != "-":
-            print(f"not separable: {e}")
-        return 1
+        return _not_separable(e, args)
     if args.json != "-" and not args.quiet:
         print(kernel_summary(sol))
     opt._write_json(sol.to_dict(), args.json)
