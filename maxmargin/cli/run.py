@@ -42,18 +42,12 @@ def add(sub: argparse._SubParsersAction[opt._Parser]) -> None:
         help="example order: cyclic, shuffle (a new permutation each epoch) or sample (i.i.d.)",
     )
     opt._add_option(p, "--seed", help="seed of the order")
-    p.add_argument(
-        "--lam",
-        type=float,
-        default=None,
-        help="lambda of pegasos / subgradient (default: each learner's own)",
-    )
-    p.add_argument(
-        "--C", type=float, default=None, help="C of pa1 / pa2 (default: each learner's own)"
-    )
-    p.add_argument(
-        "--eta0", type=float, default=None, help="eta0 of subgradient (default: the learner's own)"
-    )
+    for name, words in (
+        ("--lam", "lambda of pegasos / subgradient (default: each learner's own)"),
+        ("--C", "C of pa1 / pa2 (default: each learner's own)"),
+        ("--eta0", "eta0 of subgradient (default: the learner's own)"),
+    ):
+        p.add_argument(name, type=float, default=None, help=words)
     p.add_argument(
         "--projection",
         default=None,
