@@ -39,10 +39,7 @@ class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse that reports usage errors in one line, with exit code 2.
-
-    Each error names the help of the (sub)command it concerns.
-    """
+    """argparse that reports a usage error in one line (exit 2), naming its command's help."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", _HelpFormatter)
@@ -56,12 +53,11 @@ class _Parser(argparse.ArgumentParser):
         args: Sequence[str] | None = None,
         namespace: argparse.Namespace | None = None,
     ) -> argparse.Namespace:
-        """Parse as argparse does, naming the help of the parser an unknown option is given to.
+        """Parse as argparse does, naming the help of the parser an unknown option concerns.
 
-        An unknown option after a command names that command's help (argparse leaves it
-        to the top-level parser, which would name ``maxmargin --help``); one before the
-        command names ``maxmargin --help`` (argparse would hand it to the command), or,
-        when it is an option of the command, says to put it after the command.
+        argparse would name ``maxmargin --help`` for an unknown option after a command, and hand
+        one before the command to the command; an option of the command given before it is told
+        to go after it.
         """
         argv = list(sys.argv[1:] if args is None else args)
         subs: dict[str, argparse.ArgumentParser] = next(
@@ -124,10 +120,7 @@ def _write_table(result: Any, target: str | None) -> None:
 
 
 def _load_data(args: argparse.Namespace, path: str | None = None, like: Any = None) -> Any:
-    """Load DATA, or the file ``path`` read like the Dataset ``like``.
-
-    A LIBSVM holdout gets the index base its DATA was read with.
-    """
+    """Load DATA, or the file ``path`` read like the Dataset ``like`` (LIBSVM: its base)."""
     from ..data import load
     from ..data.sources import _format_of
     from ..exceptions import ParameterError
@@ -155,10 +148,7 @@ def _load_data(args: argparse.Namespace, path: str | None = None, like: Any = No
 
 
 def _out_target(args: argparse.Namespace) -> str | None:
-    """``--out``, or the command's default folder.
-
-    None when ``--json`` or ``--csv`` replaces it.
-    """
+    """``--out``, or the command's default folder; None when ``--json`` or ``--csv`` replaces it."""
     if getattr(args, "out", None) is not None:
         return args.out
     if getattr(args, "json", None) is not None or getattr(args, "csv", None) is not None:
@@ -179,11 +169,7 @@ _FILES = (
 
 
 def _inputs(args: argparse.Namespace) -> list[tuple[str, str | None]]:
-    """Every file the command reads: DATA, --holdout, --weights, --trace, learner files.
-
-    A ``--trace`` stands for the ``.npz`` and the ``.json`` beside it (``Trace.load``
-    reads both); a learner ``path/file.py:Class`` for its file.
-    """
+    """Every file the command reads (a ``--trace``: its .npz and .json; a learner: its .py)."""
     found = [(name, getattr(args, attr, None)) for name, attr in _INPUTS]
     for t in getattr(args, "trace", None) or []:
         stem = Path(t).with_suffix("") if Path(t).suffix else Path(t)
@@ -199,9 +185,7 @@ def _inputs(args: argparse.Namespace) -> list[tuple[str, str | None]]:
 def _outputs(args: argparse.Namespace, writes: Sequence[str] = ()) -> OutputPlan:
     """Check every output before any work (exit 2 now, not after the computing).
 
-    Each file option and ``--out`` alone, and that none is an input or another output
-    (:func:`maxmargin.io.files.check_outputs`); ``writes``: what the command writes into
-    ``--out`` (``report.md``, ``*.png``, ...).
+    ``writes``: what the command writes into ``--out`` (``report.md``, ``*.png``, ...).
     """
     files = {name: getattr(args, attr, None) for name, attr in _FILES}
     return check_outputs(
@@ -223,11 +207,7 @@ def _report_files(args: argparse.Namespace, *tables: str) -> list[str]:
 
 @contextlib.contextmanager
 def _verbosity(args: argparse.Namespace) -> Iterator[None]:
-    """``-v``: maxmargin's decisions and the QP solvers' own log, on stderr.
-
-    maxmargin's decisions go to the logger "maxmargin"; stdout keeps only what the command
-    prints (``--json -``).
-    """
+    """``-v``: maxmargin's decisions and the QP solvers' own log, on stderr."""
     if not getattr(args, "verbose", False):
         yield
         return
@@ -264,10 +244,7 @@ def _problem(args: argparse.Namespace, data: Any) -> Any:
 
 
 def _weights(args: argparse.Namespace, data: Any) -> dict[str, Any]:
-    """``--weights FILE`` and ``--class-weight`` as ``sample_weight=`` / ``class_weight=``.
-
-    Only those given.
-    """
+    """``--weights`` and ``--class-weight`` (those given) as ``SVMProblem`` keywords."""
     from ..data import load_weights
 
     kw: dict[str, Any] = {}
@@ -376,10 +353,7 @@ def _add_data_args(p: argparse.ArgumentParser) -> None:
 
 
 def _add_out_args(p: argparse.ArgumentParser, default: str | None, csv: str | None = None) -> None:
-    """``--out DIR`` (``default``: the report's folder) and ``--force``.
-
-    With ``csv`` (what a row of the report's table is), ``--json`` and ``--csv`` too.
-    """
+    """``--out DIR`` (``default``: the report's), ``--force``; with ``csv``, ``--json/--csv``."""
     if default is None:
         what = "write DIR/<learner>.npz and DIR/<learner>.json (default: not written)"
     else:
@@ -520,9 +494,8 @@ def _add_figure_args(
 ) -> None:
     """``--format``, ``--dpi``, ``--no-figures``: how a report's figures are written.
 
-    ``draws`` names the figures the command draws and ``writes`` the files it writes
-    without them: ``--no-figures`` says both (a help that promises no file it does not
-    write).
+    ``draws`` names the figures and ``writes`` the files written without them (``--no-figures``'
+    help names both).
     """
     g = p.add_argument_group("figures (need matplotlib: pip install 'maxmargin[plot]')")
     g.add_argument(
@@ -608,10 +581,8 @@ def _kernel_options(args: argparse.Namespace) -> list[str]:
 def _kernel_param_refusal(args: argparse.Namespace, linear: str, owner: str) -> str | None:
     """Why the kernel options cannot go together (None: they can), before any work.
 
-    A kernel parameter without ``--kernel``, one its kernel does not take, a loss or an
-    intercept a kernel SVM does not solve. ``linear``: what the command does without
-    ``--kernel``; ``owner``: whose options those are (``the linear solver's``), in the
-    messages.
+    ``linear``: what the command does without ``--kernel``; ``owner``: whose options the linear
+    ones are, in the messages.
     """
     from ..conventions import DEFAULT_LOSS
     from ..kernel_problem import KERNEL_INTERCEPTS
