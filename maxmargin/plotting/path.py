@@ -172,26 +172,16 @@ def _guides(ax: Any, cv: _Curves) -> None:
     """The breakpoints' ticks (exact path), C_0, C* and the best held-out C, in view."""
     bps = cv.breakpoints
     if bps is not None and bps.size:
+        label = f"breakpoints ({bps.size} in view)"
         ax.vlines(
-            bps,
-            0.0,
-            0.035,
-            transform=ax.get_xaxis_transform(),
-            color="0.35",
-            lw=0.6,
-            label=f"breakpoints ({bps.size} in view)",
+            bps, 0.0, 0.035, transform=ax.get_xaxis_transform(), color="0.35", lw=0.6, label=label
         )
     c0 = cv.p.min_margin_sv_C
     if 0 < c0 < math.inf and cv.lo <= c0 <= cv.hi:
         ax.axvline(c0, color="0.4", ls=":", lw=1, label=f"$C_0$ = {c0:.3g} (first margin SV)")
     if cv.C_star is not None and cv.lo <= cv.C_star <= cv.hi:
-        ax.axvline(
-            cv.C_star,
-            color="C3",
-            ls="--",
-            lw=1,
-            label=f"$C^\\star$ = {cv.C_star:.3g} (= hard margin above)",
-        )
+        label = f"$C^\\star$ = {cv.C_star:.3g} (= hard margin above)"
+        ax.axvline(cv.C_star, color="C3", ls="--", lw=1, label=label)
     if cv.best is not None:
         ax.axvline(cv.C[cv.best], **_BEST, label=_best_label(cv))
 
@@ -208,11 +198,13 @@ def _star(ax: Any, x: float, y: float, label: str = "_best") -> None:
     ax.plot([x], [y], marker="*", ls="none", label=label, **style)
 
 
-def _finish(ax: Any, title: str, xlabel: str = "$C$") -> None:
+def _finish(ax: Any, ylabel: str, title: str, xlabel: str = "$C$") -> Axes:
+    ax.set_ylabel(ylabel)
     ax.set_xlabel(xlabel)
     ax.set_title(title, fontsize=10)
     ax.grid(True, which="major", alpha=0.3)
     _mpl.legend(ax)
+    return ax
 
 
 def plot_width(
@@ -248,19 +240,14 @@ def plot_width(
     cv = _Curves(p, C_range)
     ax.loglog(cv.C, cv.width, marker=cv.marker, ms=3, label="width $2/\\|w(C)\\|$")
     if cv.hard_width is not None:
-        ax.axhline(
-            cv.hard_width,
-            color="C3",
-            lw=0.8,
-            alpha=0.6,
-            label="hard-margin width $2/\\|w^\\star\\|$",
-        )
+        label = "hard-margin width $2/\\|w^\\star\\|$"
+        ax.axhline(cv.hard_width, color="C3", lw=0.8, alpha=0.6, label=label)
     _guides(ax, cv)
     if cv.best is not None and np.isfinite(cv.width[cv.best]):
         _star(ax, cv.C[cv.best], cv.width[cv.best])
-    ax.set_ylabel("margin width $2/\\|w\\|$")
-    _finish(ax, f"Margin width along the {cv.kind} ({p.data_name})")
-    return ax
+    return _finish(
+        ax, "margin width $2/\\|w\\|$", f"Margin width along the {cv.kind} ({p.data_name})"
+    )
 
 
 def plot_support_vectors(
@@ -299,9 +286,7 @@ def plot_support_vectors(
     ax.plot(xs, bound, "--", marker=cv.marker and "s", label="bound SVs ($\\alpha_i=C$)", **style)
     ax.set_xscale("log")
     _guides(ax, cv)
-    ax.set_ylabel("count")
-    _finish(ax, f"Support vectors along the {cv.kind} ($n$ = {p.n})")
-    return ax
+    return _finish(ax, "count", f"Support vectors along the {cv.kind} ($n$ = {p.n})")
 
 
 def plot_errors(
@@ -341,9 +326,7 @@ def plot_errors(
     _guides(ax, cv)
     if cv.best is not None and cv.holdout_error is not None:
         _star(ax, cv.C[cv.best], cv.holdout_error[cv.best])
-    ax.set_ylabel("error rate ($y f(x) \\leq 0$)")
-    _finish(ax, f"Error along the {cv.kind}")
-    return ax
+    return _finish(ax, "error rate ($y f(x) \\leq 0$)", f"Error along the {cv.kind}")
 
 
 def plot_coefficients(
@@ -459,9 +442,9 @@ def plot_objective(
         keep = values > 0  # a zero part (no slack past C*) has no place on a log axis
         ax.loglog(cv.C[keep], values[keep], label=label, **style)
     _guides(ax, cv)
-    ax.set_ylabel("objective ($C$ form)")
-    _finish(ax, f"The optimal objective along the {cv.kind}, and its two parts")
-    return ax
+    return _finish(
+        ax, "objective ($C$ form)", f"The optimal objective along the {cv.kind}, and its two parts"
+    )
 
 
 def plot_tradeoff(
@@ -520,9 +503,12 @@ def plot_tradeoff(
             ax.plot(reg[at], slack[at], "o", ms=3, color="0.35", label=label)
     if cv.best is not None:
         _star(ax, reg[cv.best], slack[cv.best], _best_label(cv))
-    ax.set_ylabel(r"total slack ${\sum}_i \xi_i$")
-    _finish(ax, f"Slack against norm along the {cv.kind}", xlabel=r"$\|\tilde w\|^2$")
-    return ax
+    return _finish(
+        ax,
+        r"total slack ${\sum}_i \xi_i$",
+        f"Slack against norm along the {cv.kind}",
+        xlabel=r"$\|\tilde w\|^2$",
+    )
 
 
 def plot_learners_vs_lambda(
@@ -577,9 +563,12 @@ def plot_learners_vs_lambda(
         ref = study.epochs_to_eps[q, j, i] * study.lam[i] / study.lam
         ax.loglog(study.lam, ref, color="0.5", ls=":", lw=0.8, label=r"slope $-1$ ($1/\lambda$)")
     ax.axhline(study.epochs, color="0.7", lw=0.6, label=f"budget ({study.epochs} epochs)")
-    ax.set_ylabel(f"epochs to relative suboptimality ${e:g}$")
-    _finish(ax, "Learners along the path (open: not reached)", xlabel=r"$\lambda$")
-    return ax
+    return _finish(
+        ax,
+        f"epochs to relative suboptimality ${e:g}$",
+        "Learners along the path (open: not reached)",
+        xlabel=r"$\lambda$",
+    )
 
 
 def _plot_final_subopt(study: Any, ax: Any = None) -> Any:
@@ -592,9 +581,12 @@ def _plot_final_subopt(study: Any, ax: Any = None) -> Any:
             label=nm,
             **_mpl.series_style(j),
         )
-    ax.set_ylabel(r"$(F(\tilde w_T) - F^\star)/F^\star$")
-    _finish(ax, f"Relative suboptimality after {study.epochs} epochs", xlabel=r"$\lambda$")
-    return ax
+    return _finish(
+        ax,
+        r"$(F(\tilde w_T) - F^\star)/F^\star$",
+        f"Relative suboptimality after {study.epochs} epochs",
+        xlabel=r"$\lambda$",
+    )
 
 
 def save_path_figures(
