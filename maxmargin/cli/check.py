@@ -33,7 +33,6 @@ def add(sub: argparse._SubParsersAction[opt._Parser]) -> None:
     )
     p.add_argument(
         "--seeds",
-        default=None,
         metavar="K|S,S,...",
         help="the seeds of the shuffle and sample runs: K (0..K-1, K >= 2) or a "
         "comma-separated list (default: the battery's: 3 quick, 5 default)",
@@ -47,7 +46,6 @@ def add(sub: argparse._SubParsersAction[opt._Parser]) -> None:
     )
     p.add_argument(
         "--problems",
-        default=None,
         metavar="TEXT[,TEXT]",
         help="only the problems whose name contains one of these, e.g. "
         "separable/none,gaussians (default: every problem the learner supports)",
@@ -57,7 +55,6 @@ def add(sub: argparse._SubParsersAction[opt._Parser]) -> None:
     p.add_argument(
         "--out",
         metavar="DIR",
-        default=None,
         help="write the report folder into DIR: report.md, report.json, verdicts.csv, "
         "table.tex (LaTeX) and the suboptimality figure (default: not written)",
     )

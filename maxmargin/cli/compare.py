@@ -45,7 +45,6 @@ def add(sub: argparse._SubParsersAction[opt._Parser]) -> None:
     p.add_argument(
         "--trace",
         action="append",
-        default=None,
         metavar="FILE.npz",
         help="score a saved trajectory too (repeatable): what 'run --out' or "
         "Trace.save writes, or a plain .npz with t, W (and b); see "

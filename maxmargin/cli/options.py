@@ -295,7 +295,6 @@ def _add_weight_args(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--weights",
         metavar="FILE",
-        default=None,
         help="example weights, one number per line in the data's order (a "
         "header line and # comments are skipped): example i costs "
         "C_i = C w_i (weight 0 leaves it out; soft margin only; default: "
@@ -305,7 +304,6 @@ def _add_weight_args(p: argparse.ArgumentParser) -> None:
         "--class-weight",
         dest="class_weight",
         type=_class_weight,
-        default=None,
         metavar="balanced|LABEL:W,...",
         help="weights by class, multiplied into --weights: 'balanced' (n / (2 "
         "n_class), as scikit-learn) or the data's labels, e.g. '1:5,-1:1' "
@@ -324,18 +322,15 @@ def _add_data_args(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--label",
-        default=None,
         help="CSV: name or 0-based index of the label column (default: the last)",
     )
     p.add_argument(
         "--header",
-        default=None,
         action=argparse.BooleanOptionalAction,
         help="CSV: the first row is (not) a header (default: detected from the feature columns)",
     )
     p.add_argument(
         "--positive",
-        default=None,
         metavar="LABEL",
         help="the label that becomes +1; with more than two labels, LABEL "
         "against all the others (default: the larger of two labels)",
@@ -360,7 +355,7 @@ def _add_out_args(p: argparse.ArgumentParser, default: str | None, csv: str | No
         what = f"where the report goes (default: {default}" + (
             "; none when --json or --csv is given without --out)" if csv else ")"
         )
-    p.add_argument("--out", metavar="DIR", default=None, help=what)
+    p.add_argument("--out", metavar="DIR", help=what)
     p.set_defaults(default_out=default)
     _add_option(p, "--force")
     if csv is not None:
@@ -368,7 +363,6 @@ def _add_out_args(p: argparse.ArgumentParser, default: str | None, csv: str | No
         p.add_argument(
             "--csv",
             metavar="FILE",
-            default=None,
             help=f"write {csv} to FILE; '-': stdout (default: not written)",
         )
 
@@ -378,7 +372,6 @@ def _add_json_arg(p: argparse.ArgumentParser, what: str) -> None:
     p.add_argument(
         "--json",
         metavar="FILE",
-        default=None,
         help=f"write {what} to FILE; '-': stdout, and nothing else is printed there "
         "(default: not written)",
     )
@@ -389,14 +382,12 @@ def _add_learner_param_args(p: argparse.ArgumentParser) -> None:
         "--learner-param",
         dest="learner_param",
         action="append",
-        default=None,
         metavar="KEY=VALUE",
         help="a constructor parameter of the learners that take KEY (repeatable; "
         "VALUE read as JSON when it parses, else as a string; default: none)",
     )
     p.add_argument(
         "--step",
-        default=None,
         metavar="SCHEDULE",
         help="step-size schedule of the learners that take one: constant, "
         "invsqrt (with the learner's eta0), constant:ETA, invsqrt:ETA0, "
@@ -445,12 +436,12 @@ def _dpi(text: str) -> int:
 #: Options that several commands take, each declared here once; a command adds its own
 #: words (``help``) and, where it differs, its ``default`` (:func:`_add_option`).
 _OPTIONS: dict[str, dict[str, Any]] = {
-    "--learners": {"default": None},
+    "--learners": {},
     "--epochs": {"type": int},
     "--seed": {"type": int, "default": 0},
-    "--holdout": {"default": None, "help": "held-out data file (same features; default: none)"},
-    "--solver": {"default": None},
-    "--jobs": {"type": int, "default": None},
+    "--holdout": {"help": "held-out data file (same features; default: none)"},
+    "--solver": {},
+    "--jobs": {"type": int},
     "--force": {
         "action": "store_true",
         "help": "write into a non-empty DIR that maxmargin did not write",
@@ -523,11 +514,10 @@ def _figure_options(args: argparse.Namespace) -> dict[str, Any]:
 def _add_penalty_args(p: argparse.ArgumentParser, *, allow_hard: bool = True) -> None:
     """``--C`` | ``--lam`` (| ``--hard``): the problem's penalty, one of them."""
     g = p.add_mutually_exclusive_group()
-    g.add_argument("--C", type=float, default=None, help="soft margin penalty (default 1)")
+    g.add_argument("--C", type=float, help="soft margin penalty (default 1)")
     g.add_argument(
         "--lam",
         type=float,
-        default=None,
         help="lambda form, lam = 1/(C n), instead of C (default: the C form)",
     )
     if allow_hard:
@@ -559,18 +549,15 @@ KERNEL_NAMES = ("rbf", "poly", "sigmoid", "linear")
 def _add_kernel_args(p: argparse.ArgumentParser, what: str) -> None:
     """``--kernel``, ``--gamma``, ``--degree``, ``--coef0`` (solve, compare); ``what``: its help."""
     k = p.add_argument_group("kernel SVM (docs/kernels.md)")
-    k.add_argument("--kernel", choices=KERNEL_NAMES, default=None, help=what)
+    k.add_argument("--kernel", choices=KERNEL_NAMES, help=what)
     k.add_argument(
         "--gamma",
-        default=None,
         metavar="G|scale|auto",
         help="rbf, poly, sigmoid: a float > 0, 'scale' (1/(d X.var()), as SVC) or "
         "'auto' (1/d) (default: scale)",
     )
-    k.add_argument("--degree", default=None, metavar="D", help="poly: an integer >= 0 (default 3)")
-    k.add_argument(
-        "--coef0", type=float, default=None, metavar="R", help="poly, sigmoid (default 0)"
-    )
+    k.add_argument("--degree", metavar="D", help="poly: an integer >= 0 (default 3)")
+    k.add_argument("--coef0", type=float, metavar="R", help="poly, sigmoid (default 0)")
 
 
 def _kernel_options(args: argparse.Namespace) -> list[str]:

@@ -32,7 +32,6 @@ def add(sub: argparse._SubParsersAction[opt._Parser]) -> None:
     g.add_argument(
         "--lam-grid",
         dest="lam_grid",
-        default=None,
         help="a grid of lambda instead of C (default: the C grid)",
     )
     opt._add_intercept_arg(p)

@@ -47,10 +47,9 @@ def add(sub: argparse._SubParsersAction[opt._Parser]) -> None:
         ("--C", "C of pa1 / pa2 (default: each learner's own)"),
         ("--eta0", "eta0 of subgradient (default: the learner's own)"),
     ):
-        p.add_argument(name, type=float, default=None, help=words)
+        p.add_argument(name, type=float, help=words)
     p.add_argument(
         "--projection",
-        default=None,
         choices=("lazy", "greedy"),
         help="pegasos: project onto the ball of radius 1/sqrt(lam) (default: no projection)",
     )
@@ -58,13 +57,11 @@ def add(sub: argparse._SubParsersAction[opt._Parser]) -> None:
         "--batch-size",
         dest="batch_size",
         type=int,
-        default=None,
         help="pegasos: mini-batch size (default: the learner's own, 1)",
     )
     p.add_argument(
         "--intercept",
         choices=INTERCEPTS,
-        default=None,
         help="augmented: the bias is the weight of a constant feature, "
         "regularised; free: the same bias, unregularised (default: each "
         f"learner's own, {DEFAULT_INTERCEPT} where it supports it)",
@@ -74,7 +71,6 @@ def add(sub: argparse._SubParsersAction[opt._Parser]) -> None:
     p.add_argument(
         "--animate",
         metavar="OUT.gif",
-        default=None,
         help="2-D data, one learner: write an animated GIF of the run (one frame "
         "per checkpoint) against the exact optimum and Novikoff's bound "
         "(default: none)",

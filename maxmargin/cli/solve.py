@@ -51,7 +51,6 @@ def add(sub: argparse._SubParsersAction[opt._Parser]) -> None:
         "--liblinear-model",
         dest="liblinear_model",
         metavar="FILE",
-        default=None,
         help="write the solution as a LIBLINEAR model file, for LIBLINEAR's "
         "predict (integer labels; default: not written)",
     )

@@ -25,7 +25,6 @@ def add(sub: argparse._SubParsersAction[opt._Parser]) -> None:
     opt._add_option(p, "--force")
     p.add_argument(
         "--scheduler",
-        default=None,
         help="tcp://HOST:PORT of a Dask scheduler, or local:N for N local Dask "
         "workers (default: local processes)",
     )
