@@ -121,9 +121,8 @@ def animate_run(
     path : str or Path
         A ``.gif`` file in an existing directory; written atomically.
     reference : ExactSolution, optional
-        The optimum to draw. Default: the learner's own lambda-optimum when it has a
-        ``lam`` (Pegasos, online subgradient), else the hard-margin optimum when the data
-        are separable, else the soft margin at ``C = 1`` (in the learner's intercept mode).
+        The optimum to draw (default: the learner's lambda-optimum if it has a ``lam``,
+        else the hard margin if separable, else C = 1; in the learner's intercept mode).
     fps : float
         Frames per second.
     dpi : int
@@ -197,16 +196,8 @@ def animate_run(
         ax.scatter(
             X[m, 0], X[m, 1], s=16, c=colour, marker=marker, zorder=2, label=f"$y_i = {label:+d}$"
         )
-    missed = ax.scatter(
-        [],
-        [],
-        s=90,
-        facecolors="none",
-        edgecolors="tab:orange",
-        linewidths=1.5,
-        zorder=3,
-        label=r"misclassified by $w_t$ now",
-    )
+    ring = {"s": 90, "facecolors": "none", "edgecolors": "tab:orange", "linewidths": 1.5}
+    missed = ax.scatter([], [], zorder=3, label=r"misclassified by $w_t$ now", **ring)
     w_ref, b_ref = np.asarray(ref.w, float), float(ref.b)
     ax.plot(*_segment(w_ref, b_ref, lo, hi), "-", c="0.35", lw=1.4, label=ref_label)
     for level in (1.0, -1.0):
@@ -233,13 +224,8 @@ def animate_run(
     (now,) = axm.plot([], [], "o", c="tab:green", ms=5)
     top = max(float(mistakes[-1]), 1.0)
     if math.isfinite(novikoff):
-        axm.axhline(
-            novikoff,
-            c="k",
-            ls="--",
-            lw=1.2,
-            label=rf"Novikoff bound $(R/\gamma^*)^2 = {novikoff:.4g}$",
-        )
+        bound = rf"Novikoff bound $(R/\gamma^*)^2 = {novikoff:.4g}$"
+        axm.axhline(novikoff, c="k", ls="--", lw=1.2, label=bound)
         top = max(top, novikoff)
     else:
         axm.text(0.03, 0.95, why_not, transform=axm.transAxes, va="top", fontsize=8, color="0.3")
@@ -255,16 +241,8 @@ def animate_run(
     axm.set_ylim(0, 1.5 * top)
     axm.set_xlabel("step $t$ (examples seen)")
     axm.set_ylabel("cumulative mistakes (symlog scale)")
-    handles = ax.get_legend_handles_labels()
-    more = axm.get_legend_handles_labels()
-    fig.legend(
-        handles[0] + more[0],
-        handles[1] + more[1],
-        loc="lower center",
-        ncol=4,
-        fontsize=8,
-        frameon=False,
-    )
+    (h1, l1), (h2, l2) = ax.get_legend_handles_labels(), axm.get_legend_handles_labels()
+    fig.legend(h1 + h2, l1 + l2, loc="lower center", ncol=4, fontsize=8, frameon=False)
     title = fig.suptitle("", fontsize=11)
 
     def draw(k: int) -> None:

@@ -1,8 +1,9 @@
 """Figures of a :class:`~maxmargin.Comparison` (matplotlib, imported lazily).
 
-A quantity over seeds is its median line and min-max band; each learner keeps its colour
-and marker in every figure; runs scored against several problems name theirs in the
-legend (``[intercept none]``). See ``docs/compare.md``.
+Each ``plot_*`` draws into ``ax`` (a new figure when None) and returns the Axes. A quantity
+over seeds is its median line and min-max band; each learner keeps its colour and marker;
+runs scored against several problems name theirs (``[intercept none]``). See
+``docs/compare.md``.
 """
 
 from __future__ import annotations
@@ -167,7 +168,6 @@ def plot_suboptimality(cmp: Comparison, ax: Any = None, *, x: str = "steps") -> 
     ----------
     cmp : Comparison
     ax : matplotlib.axes.Axes, optional
-        Draw into this axes; a new figure when None.
     x : {"steps", "time"}
         The step ``t``, or the learning time at each checkpoint (the median over the
         seeds); runs without recorded times are left out of the time figure.
@@ -232,7 +232,6 @@ def plot_gaps(cmp: Comparison, ax: Any = None) -> Axes:
     ----------
     cmp : Comparison
     ax : matplotlib.axes.Axes, optional
-        Draw into this axes; a new figure when None.
 
     Returns
     -------
@@ -273,7 +272,6 @@ def plot_regret(cmp: Comparison, ax: Any = None) -> Axes:
     ----------
     cmp : Comparison
     ax : matplotlib.axes.Axes, optional
-        Draw into this axes; a new figure when None.
 
     Returns
     -------
@@ -326,7 +324,6 @@ def plot_mistakes(cmp: Comparison, ax: Any = None) -> Axes:
     ----------
     cmp : Comparison
     ax : matplotlib.axes.Axes, optional
-        Draw into this axes; a new figure when None.
 
     Returns
     -------
@@ -383,7 +380,6 @@ def plot_boundaries(cmp: Comparison, ax: Any = None) -> Axes:
     ----------
     cmp : Comparison
     ax : matplotlib.axes.Axes, optional
-        Draw into this axes; a new figure when None.
 
     Returns
     -------

@@ -42,7 +42,6 @@ def plot_kernel(cmp: KernelComparison, what: str = "suboptimality", ax: Any = No
     cmp : KernelComparison
     what : {"suboptimality", "distance"}
     ax : matplotlib.axes.Axes, optional
-        Draw into this axes; a new figure when None.
 
     Returns
     -------

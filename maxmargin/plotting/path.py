@@ -264,7 +264,6 @@ def plot_support_vectors(
     p : RegularizationPath or ExactPath
     ax : matplotlib.axes.Axes, optional
     C_range : (float, float), optional
-        See :func:`plot_width`.
 
     Returns
     -------
@@ -302,7 +301,6 @@ def plot_errors(
     p : RegularizationPath or ExactPath
     ax : matplotlib.axes.Axes, optional
     C_range : (float, float), optional
-        See :func:`plot_width`.
     holdout : Dataset, optional
         Held-out examples (default: the path's own held-out set, if any).
 
@@ -348,7 +346,6 @@ def plot_coefficients(
     max_features : int
         How many coefficients to draw.
     C_range : (float, float), optional
-        See :func:`plot_width`.
     feature_names : sequence of str, optional
         The names of the ``d`` features.
 
@@ -412,7 +409,6 @@ def plot_objective(
     p : RegularizationPath or ExactPath
     ax : matplotlib.axes.Axes, optional
     C_range : (float, float), optional
-        See :func:`plot_width`.
 
     Returns
     -------
@@ -462,7 +458,6 @@ def plot_tradeoff(
     p : RegularizationPath or ExactPath
     ax : matplotlib.axes.Axes, optional
     C_range : (float, float), optional
-        See :func:`plot_width`.
 
     Returns
     -------
@@ -614,7 +609,6 @@ def save_path_figures(
     formats : sequence of str
         matplotlib's format names.
     C_range : (float, float), optional
-        See :func:`plot_width`.
     dpi : int
         Resolution of the raster formats.
     feature_names : sequence of str, optional
