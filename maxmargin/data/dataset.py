@@ -23,27 +23,23 @@ def map_labels(y: Any, positive: Any = None) -> tuple[np.ndarray, tuple[Any, Any
     Parameters
     ----------
     y : array-like of shape (n,)
-        Labels with exactly two distinct values (numbers or strings); with ``positive``,
-        any number of values (one class against the rest). Numeric labels must be finite.
+        Two distinct values (numbers, finite, or strings); with ``positive``, any number.
     positive : label, optional
-        The label to map to +1. By default the larger of the two in sorted order
-        (scikit-learn's ``classes_[1]``), so {0, 1} -> {-1, +1} and {1, 2} -> {-1, +1}.
-        With more than two values, ``positive`` is mapped to +1 and every other label to
-        -1 (one-vs-rest).
+        The label mapped to +1, every other to -1 (default: the larger of two in sorted
+        order, scikit-learn's ``classes_[1]``).
 
     Returns
     -------
     y_pm : ndarray of shape (n,), float64
         The labels as -1.0 / +1.0.
     classes : tuple (negative_label, positive_label)
-        The original label mapped to -1 and the one mapped to +1 (one-vs-rest: the
-        tuple of the labels mapped to -1, then ``positive``).
+        The original labels of -1 and +1 (one-vs-rest: the tuple of those of -1 first).
 
     Raises
     ------
     DataError
-        Labels that are NaN or infinite, one value only, more than two values without
-        ``positive``, or a ``positive`` that is not among them.
+        Labels NaN or infinite, one value only, more than two without ``positive``, or a
+        ``positive`` not among them.
 
     Examples
     --------
@@ -71,14 +67,12 @@ def map_labels(y: Any, positive: Any = None) -> tuple[np.ndarray, tuple[Any, Any
         rest = tuple(_item(v) for v in values if v != positive)
         return y_pm, (rest[0] if len(rest) == 1 else rest, _item(positive))
     if len(values) != 2:
-        hint = (
-            (
+        hint = ""
+        if len(values) > 2:
+            hint = (
                 "; choose one class to train against the rest: positive=LABEL (on the "
                 "command line --positive LABEL)"
             )
-            if len(values) > 2
-            else ""
-        )
         raise DataError(
             f"labels must take exactly two values for a binary SVM, got {len(values)}: "
             f"{_show(values)}{hint}"
