@@ -196,6 +196,7 @@ def end_labels(
     for i in range(pos.size - 2, -1, -1):  # ... and down from the top, if pushed out
         pos[i] = min(pos[i], pos[i + 1] - step)
     where = blended_transform_factory(ax.transAxes, ax.transData)
+    thin = {"alpha": 0.6, "shrinkA": 1, "shrinkB": 1}
     texts = []
     for k, j in enumerate(order):
         texts.append(
@@ -210,14 +211,7 @@ def end_labels(
                 fontsize=fontsize,
                 color=colors[j],
                 annotation_clip=False,
-                arrowprops={
-                    "arrowstyle": "-",
-                    "color": colors[j],
-                    "lw": 0.5,
-                    "alpha": 0.6,
-                    "shrinkA": 1,
-                    "shrinkB": 1,
-                },
+                arrowprops={"arrowstyle": "-", "color": colors[j], "lw": 0.5, **thin},
             )
         )
     if not hasattr(fig.canvas, "get_renderer"):
