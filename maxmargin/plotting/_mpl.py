@@ -140,14 +140,8 @@ def legend(ax: Any, *, fontsize: float = 8, after: float = 0.0, **kwargs: Any) -
     box = getattr(fig, "_maxmargin_box", None)
     if box is None and not _makes_room(fig):
         return ax.legend(loc="best", fontsize=fontsize, framealpha=0.85, **kwargs)
-    leg = ax.legend(
-        loc="upper left",
-        bbox_to_anchor=(1.02, 1.0),
-        borderaxespad=0.0,
-        fontsize=fontsize,
-        frameon=False,
-        **kwargs,
-    )
+    outside = {"loc": "upper left", "bbox_to_anchor": (1.02, 1.0), "borderaxespad": 0.0}
+    leg = ax.legend(fontsize=fontsize, frameon=False, **outside, **kwargs)
     if box is not None and hasattr(fig.canvas, "get_renderer"):
         # the legend's own size needs no drawing of the axes: measure it, widen the figure
         width = leg.get_window_extent(fig.canvas.get_renderer()).width / fig.dpi

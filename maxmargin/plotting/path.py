@@ -569,13 +569,8 @@ def plot_learners_vs_lambda(
 def _plot_final_subopt(study: Any, ax: Any = None) -> Any:
     ax = _mpl.axes(ax, _SIZE)
     for j, nm in enumerate(study.learners):
-        ax.loglog(
-            study.lam,
-            np.maximum(study.final_rel_subopt[j], 1e-16),
-            ms=3,
-            label=nm,
-            **_mpl.series_style(j),
-        )
+        subopt = np.maximum(study.final_rel_subopt[j], 1e-16)
+        ax.loglog(study.lam, subopt, ms=3, label=nm, **_mpl.series_style(j))
     return _finish(
         ax,
         r"$(F(\tilde w_T) - F^\star)/F^\star$",
