@@ -297,15 +297,9 @@ def plot_regret(cmp: Comparison, ax: Any = None) -> Axes:
         if _mpl.band(ax, t, reg, lw=1.6, label=name, **style) is None:
             continue
         drawn.append(reg[:, np.abs(reg).max(axis=0) <= _mpl.PLOT_MAX])
-        bound = _mpl.band(
-            ax,
-            t,
-            _stack(runs, "regret_bound"),
-            color=style["color"],
-            lw=1,
-            ls=":",
-            label=f"{name}: $G^2(1 + \\ln t)/(2\\lambda)$",
-        )
+        label = f"{name}: $G^2(1 + \\ln t)/(2\\lambda)$"
+        regret_bound = _stack(runs, "regret_bound")
+        bound = _mpl.band(ax, t, regret_bound, color=style["color"], lw=1, ls=":", label=label)
         if bound is not None:
             drawn.append(bound.get_ydata())
     _mpl.fit_limits(ax, drawn)
@@ -350,14 +344,8 @@ def plot_mistakes(cmp: Comparison, ax: Any = None) -> Axes:
         if gb is not None and bound is None:
             bound = t, gb
     if bound is not None:
-        _mpl.band(
-            ax,
-            *bound,
-            color="0.4",
-            lw=1,
-            ls="--",
-            label=r"general bound $L + R\|u\|\sqrt{L} + R^2\|u\|^2$",
-        )
+        label = r"general bound $L + R\|u\|\sqrt{L} + R^2\|u\|^2$"
+        _mpl.band(ax, *bound, color="0.4", lw=1, ls="--", label=label)
     for i, ref in enumerate(r for r in cmp.references if r.separable):  # each problem's
         which = "" if len(cmp.references) == 1 else f" [intercept {ref.intercept}]"
         ax.axhline(
