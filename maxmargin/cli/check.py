@@ -5,24 +5,13 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from . import options as opt
 from .learners import _learner_options
-from .options import (
-    _add_figure_args,
-    _add_json_arg,
-    _add_learner_param_args,
-    _add_option,
-    _add_verbosity,
-    _command,
-    _figure_options,
-    _Parser,
-    _report_files,
-    _write_json,
-)
 
 
-def add(sub: argparse._SubParsersAction[_Parser]) -> None:
+def add(sub: argparse._SubParsersAction[opt._Parser]) -> None:
     """The ``check`` command and its options."""
-    p = _command(
+    p = opt._command(
         sub,
         "check",
         "judge a learner's claims on a battery of certified problems: PASS or FAIL",
@@ -44,7 +33,6 @@ def add(sub: argparse._SubParsersAction[_Parser]) -> None:
     )
     p.add_argument(
         "--seeds",
-        default=None,
         metavar="K|S,S,...",
         help="the seeds of the shuffle and sample runs: K (0..K-1, K >= 2) or a "
         "comma-separated list (default: the battery's: 3 quick, 5 default)",
@@ -58,28 +46,26 @@ def add(sub: argparse._SubParsersAction[_Parser]) -> None:
     )
     p.add_argument(
         "--problems",
-        default=None,
         metavar="TEXT[,TEXT]",
         help="only the problems whose name contains one of these, e.g. "
         "separable/none,gaussians (default: every problem the learner supports)",
     )
-    _add_learner_param_args(p)
-    _add_json_arg(p, "the report (every verdict and its evidence) as JSON")
+    opt._add_learner_param_args(p)
+    opt._add_json_arg(p, "the report (every verdict and its evidence) as JSON")
     p.add_argument(
         "--out",
         metavar="DIR",
-        default=None,
         help="write the report folder into DIR: report.md, report.json, verdicts.csv, "
         "table.tex (LaTeX) and the suboptimality figure (default: not written)",
     )
-    _add_option(p, "--force")
-    _add_figure_args(
+    opt._add_option(p, "--force")
+    opt._add_figure_args(
         p,
         draws="suboptimality (the first problem whose runs have one)",
         writes="report.md, report.json, verdicts.csv and table.tex",
         formats="png",
     )
-    _add_verbosity(p, "no table, no progress bar: the exit code says")
+    opt._add_verbosity(p, "no table, no progress bar: the exit code says")
     p.set_defaults(func=run)
 
 
@@ -127,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
         "check",
         {"--json": args.json},
         folder=args.out,
-        writes=_report_files(args, "verdicts.csv"),
+        writes=opt._report_files(args, "verdicts.csv"),
         inputs=inputs,
         force=args.force,
     )
@@ -150,8 +136,8 @@ def run(args: argparse.Namespace) -> int:
     )
     if not args.quiet and args.json != "-":
         print(report.to_text(), end="")
-    _write_json(report.to_dict(), args.json)
+    opt._write_json(report.to_dict(), args.json)
     if plan.folder is not None:
         with plan.staged() as stage:
-            write_report(report, stage.path, **_figure_options(args))
+            write_report(report, stage.path, **opt._figure_options(args))
     return 0 if report.passed else 1

@@ -6,39 +6,13 @@ import argparse
 from typing import Any
 
 from ..conventions import DEFAULT_INTERCEPT, INTERCEPTS
+from . import options as opt
 from .learners import _learner_options, _learner_targets
-from .options import (
-    COMPARE_FIGURES,
-    COMPARE_FILES,
-    _add_data_args,
-    _add_figure_args,
-    _add_kernel_args,
-    _add_learner_param_args,
-    _add_loss_arg,
-    _add_option,
-    _add_out_args,
-    _add_penalty_args,
-    _add_verbosity,
-    _add_weight_args,
-    _check_weighted,
-    _command,
-    _figure_options,
-    _kernel,
-    _kernel_options,
-    _kernel_param_refusal,
-    _load_data,
-    _outputs,
-    _Parser,
-    _report,
-    _report_files,
-    _weights,
-    _write_json,
-)
 
 
-def add(sub: argparse._SubParsersAction[_Parser]) -> None:
+def add(sub: argparse._SubParsersAction[opt._Parser]) -> None:
     """The ``compare`` command and its options."""
-    p = _command(
+    p = opt._command(
         sub,
         "compare",
         "run learners against the certified optimum; report",
@@ -46,8 +20,8 @@ def add(sub: argparse._SubParsersAction[_Parser]) -> None:
         "--learners pegasos,pa1 --seeds 3 --out report/",
         "maxmargin compare xor.csv --kernel rbf --gamma 2 --C 10 --seeds 3 --out kreport/",
     )
-    _add_data_args(p)
-    _add_penalty_args(p, allow_hard=False)
+    opt._add_data_args(p)
+    opt._add_penalty_args(p, allow_hard=False)
     p.add_argument(
         "--intercept",
         choices=INTERCEPTS,
@@ -58,9 +32,9 @@ def add(sub: argparse._SubParsersAction[_Parser]) -> None:
         "none) runs with one it supports and is scored against the problem of that "
         f"intercept, said in the report (default: {DEFAULT_INTERCEPT})",
     )
-    _add_loss_arg(p, "the learners that take a loss (pegasos, subgradient) minimise it")
-    _add_weight_args(p)
-    _add_option(
+    opt._add_loss_arg(p, "the learners that take a loss (pegasos, subgradient) minimise it")
+    opt._add_weight_args(p)
+    opt._add_option(
         p,
         "--learners",
         help="comma-separated learners: names, module:Class or "
@@ -71,29 +45,28 @@ def add(sub: argparse._SubParsersAction[_Parser]) -> None:
     p.add_argument(
         "--trace",
         action="append",
-        default=None,
         metavar="FILE.npz",
         help="score a saved trajectory too (repeatable): what 'run --out' or "
         "Trace.save writes, or a plain .npz with t, W (and b); see "
         "docs/cli.md (default: none)",
     )
-    _add_learner_param_args(p)
-    _add_option(p, "--epochs", default=10, help="passes over the data per run")
+    opt._add_learner_param_args(p)
+    opt._add_option(p, "--epochs", default=10, help="passes over the data per run")
     p.add_argument("--order", default="shuffle", help="comma-separated: cyclic, shuffle, sample")
     p.add_argument("--seeds", type=int, default=1, help="number of seeds (0..K-1)")
-    _add_option(p, "--holdout")
-    _add_option(p, "--solver", help="QP solver of the exact reference (default: measured best)")
-    _add_out_args(
+    opt._add_option(p, "--holdout")
+    opt._add_option(p, "--solver", help="QP solver of the exact reference (default: measured best)")
+    opt._add_out_args(
         p, "maxmargin-compare", csv="one row per run and checkpoint (the report's checkpoints.csv)"
     )
-    _add_figure_args(p, draws=COMPARE_FIGURES, writes=COMPARE_FILES)
-    _add_kernel_args(
+    opt._add_figure_args(p, draws=opt.COMPARE_FIGURES, writes=opt.COMPARE_FILES)
+    opt._add_kernel_args(
         p,
         "compare the kernel learners against the certified kernel SVM of this kernel "
         "(--C, --intercept free or none, --epochs, one --order, --seeds; default: the "
         "linear comparison)",
     )
-    _add_verbosity(p, "no summary, no progress bar")
+    opt._add_verbosity(p, "no summary, no progress bar")
     p.set_defaults(func=run)
 
 
@@ -111,9 +84,9 @@ def run(args: argparse.Namespace) -> int:
     from ..problem import SVMProblem
     from ..trace import Trace
 
-    if args.kernel is not None or _kernel_options(args):
+    if args.kernel is not None or opt._kernel_options(args):
         return run_kernel(args)
-    plan = _outputs(args, _report_files(args, "checkpoints.csv"))
+    plan = opt._outputs(args, opt._report_files(args, "checkpoints.csv"))
     if args.seeds < 1:
         raise ParameterError(f"The 'seeds' parameter must be an int >= 1. Got {args.seeds}")
     default = DEFAULT_COMPARE_SQUARED if args.loss == "squared_hinge" else DEFAULT_COMPARE
@@ -126,14 +99,14 @@ def run(args: argparse.Namespace) -> int:
             "(rbf, poly, sigmoid or linear) to score it against the kernel SVM"
         )
     params = [p for _, p in distribute(targets, **_learner_options(args))] if targets else []
-    _check_weighted(args, targets)
-    data = _load_data(args)
-    holdout = _load_data(args, args.holdout, like=data) if args.holdout else None
+    opt._check_weighted(args, targets)
+    data = opt._load_data(args)
+    holdout = opt._load_data(args, args.holdout, like=data) if args.holdout else None
     kw: dict[str, Any] = (
         {"lam": args.lam} if args.lam is not None else {"C": 1.0 if args.C is None else args.C}
     )
     problem = SVMProblem(
-        data, intercept=args.intercept, loss=args.loss, **kw, **_weights(args, data)
+        data, intercept=args.intercept, loss=args.loss, **kw, **opt._weights(args, data)
     )
     # each with the problem's intercept if it supports it, else its own (scored against its own)
     learners = [resolve(t, problem, **p) for t, p in zip(targets, params, strict=True)]
@@ -152,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
         solver=args.solver,
         progress=not args.quiet,
     )
-    return _report(cmp, plan, args.quiet, args.json, args.csv, _figure_options(args))
+    return opt._report(cmp, plan, args.quiet, args.json, args.csv, opt._figure_options(args))
 
 
 def _kernel_learner_names() -> list[str]:
@@ -165,7 +138,7 @@ def _kernel_learner_names() -> list[str]:
 
 def _kernel_refusals(args: argparse.Namespace, names: list[str]) -> str | None:
     """Why ``compare --kernel`` cannot run with these options (None: it can); before any work."""
-    refusal = _kernel_param_refusal(args, "the linear comparison", "the linear comparison's")
+    refusal = opt._kernel_param_refusal(args, "the linear comparison", "the linear comparison's")
     if refusal is not None:
         return refusal
     linear = [t for t in names if t not in _kernel_learner_names()]
@@ -176,16 +149,8 @@ def _kernel_refusals(args: argparse.Namespace, names: list[str]) -> str | None:
         )
     if args.lam is not None:
         return "--lam: the kernel comparison takes --C (kernel_pegasos gets lam = 1/(C n))"
-    given = {
-        "--weights": args.weights,
-        "--class-weight": args.class_weight,
-        "--trace": args.trace,
-        "--holdout": args.holdout,
-        "--solver": args.solver,
-        "--learner-param": args.learner_param,
-        "--step": getattr(args, "step", None),
-    }
-    stray = [o for o, v in given.items() if v]
+    linear_only = ("weights", "class_weight", "trace", "holdout", "solver", "learner_param", "step")
+    stray = ["--" + o.replace("_", "-") for o in linear_only if getattr(args, o, None)]
     if stray:
         return f"{stray[0]} is the linear comparison's; compare --kernel does not take it"
     if "," in args.order:
@@ -194,10 +159,7 @@ def _kernel_refusals(args: argparse.Namespace, names: list[str]) -> str | None:
 
 
 def run_kernel(args: argparse.Namespace) -> int:
-    """``compare --kernel``: the kernel learners against the certified kernel SVM.
-
-    The exit code: 0, or 1 when the reference does not certify.
-    """
+    """``compare --kernel``: the kernel learners against the certified kernel SVM; exit code."""
     from ..evaluation.kernel_scoring import compare_kernel
     from ..exceptions import ParameterError
     from ..io.tables import csv
@@ -214,9 +176,9 @@ def run_kernel(args: argparse.Namespace) -> int:
         raise ParameterError(refusal)
     if args.seeds < 1:
         raise ParameterError(f"The 'seeds' parameter must be an int >= 1. Got {args.seeds}")
-    kernel = _kernel(args)
-    plan = _outputs(args, _report_files(args, "checkpoints.csv"))
-    data = _load_data(args)
+    kernel = opt._kernel(args)
+    plan = opt._outputs(args, opt._report_files(args, "checkpoints.csv"))
+    data = opt._load_data(args)
     cmp = compare_kernel(
         data,
         names,
@@ -233,13 +195,13 @@ def run_kernel(args: argparse.Namespace) -> int:
     out, paths = plan.folder, []
     if out is not None:
         with plan.staged() as stage:
-            write_report(cmp, stage.path, **_figure_options(args))
+            write_report(cmp, stage.path, **opt._figure_options(args))
         paths = stage.files
     if not args.quiet and "-" not in (args.json, args.csv):
         print(cmp.summary())
         if out is not None:
             print(f"\nwrote {len(paths)} files; the report is {out / 'report.md'}")
-    _write_json(cmp.to_dict(), args.json)
+    opt._write_json(cmp.to_dict(), args.json)
     if args.csv is not None:
         text = csv(CHECKPOINTS, cmp, None if args.csv == "-" else args.csv)
         if args.csv == "-":

@@ -1,8 +1,4 @@
-"""The learners a command names, and the learner options it was given, for the registry.
-
-Parsing only: :func:`maxmargin.online.registry.resolve_all` (and ``distribute``) check the
-options against the learners, once, and build them.
-"""
+"""The learners a command names and the learner options it was given, parsed for the registry."""
 
 from __future__ import annotations
 
@@ -15,10 +11,7 @@ SHARED = ("lam", "C", "eta0", "projection", "batch_size")
 
 
 def _learner_targets(text: str | None, option: str = "--learner") -> list[str]:
-    """The learners a comma-separated option names (the registry checks each).
-
-    Registry names, ``module:Class`` or ``path/file.py:Class``.
-    """
+    """The learners a comma-separated option names (names, ``module:Class``, ``file.py:Class``)."""
     from ..exceptions import ParameterError
 
     targets = [t.strip() for t in (text or "").split(",") if t.strip()]
@@ -31,10 +24,7 @@ def _learner_targets(text: str | None, option: str = "--learner") -> list[str]:
 
 
 def _parse_value(text: str) -> Any:
-    """A ``--learner-param`` value: JSON when it parses, else the string itself.
-
-    JSON: numbers, true, null, lists, objects.
-    """
+    """A ``--learner-param`` value: JSON when it parses, else the string itself."""
     try:
         return json.loads(text)
     except ValueError:
@@ -42,11 +32,7 @@ def _parse_value(text: str) -> Any:
 
 
 def _parse_step(text: str) -> Any:
-    """``--step``: a schedule name, ``constant:ETA`` / ``invsqrt:ETA0``, or JSON.
-
-    A name: ``constant``, ``invsqrt`` (the learner's eta0), ``pegasos``, ``pegasos_paper``;
-    JSON: that of ``StepSize.to_dict()``.
-    """
+    """``--step``: a schedule name, ``constant:ETA`` / ``invsqrt:ETA0``, or a StepSize's JSON."""
     from ..exceptions import ParameterError
     from ..online.step_sizes import STEP_NAMES, as_step
 
@@ -75,10 +61,9 @@ def _parse_step(text: str) -> Any:
 
 
 def _learner_options(args: argparse.Namespace, shared: bool = False) -> dict[str, Any]:
-    """Keywords of ``resolve_all`` / ``distribute``: the options given, as the user spelled them.
+    """Keywords of ``resolve_all`` / ``distribute``: ``params``, ``spelled`` (names for messages).
 
-    ``params``: the ``--learner-param`` and ``--step`` values; with ``shared``, ``shared``:
-    the ``run`` options of :data:`SHARED` given; ``spelled``: their names in messages.
+    With ``shared``, also ``shared``: the ``run`` options of :data:`SHARED` given.
     """
     from ..exceptions import ParameterError
 

@@ -109,19 +109,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     Parameters
     ----------
     argv : sequence of str, optional
-        The arguments (default ``sys.argv[1:]``). Without ``argv`` (the installed
-        command) on a system with ``fork``, the work runs in a child process so that
-        Ctrl-C stops any route within a second (see
-        :func:`maxmargin.cli.supervisor._supervise`), and the process ends with the exit
-        code instead of returning. With ``argv`` it runs in this process, and Ctrl-C is
-        seen when compiled code returns.
+        The arguments (default ``sys.argv[1:]``). Without ``argv`` (the installed command),
+        where ``fork`` exists, the work runs in a supervised child so that Ctrl-C stops it
+        within a second, and the process ends with the exit code instead of returning.
 
     Returns
     -------
     int
-        0 ok, 1 a certificate or check failed, 2 bad usage / data / output, 70 an
-        error maxmargin did not expect (a bug: one line, the traceback with ``-v``), 130
-        interrupted.
+        0 ok, 1 a certificate or check failed, 2 bad usage / data / output, 70 an error
+        maxmargin did not expect (the traceback with ``-v``), 130 interrupted.
     """
     try:
         from .._startup import started

@@ -39,10 +39,7 @@ class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse that reports usage errors in one line, with exit code 2.
-
-    Each error names the help of the (sub)command it concerns.
-    """
+    """argparse that reports a usage error in one line (exit 2), naming its command's help."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", _HelpFormatter)
@@ -56,12 +53,11 @@ class _Parser(argparse.ArgumentParser):
         args: Sequence[str] | None = None,
         namespace: argparse.Namespace | None = None,
     ) -> argparse.Namespace:
-        """Parse as argparse does, naming the help of the parser an unknown option is given to.
+        """Parse as argparse does, naming the help of the parser an unknown option concerns.
 
-        An unknown option after a command names that command's help (argparse leaves it
-        to the top-level parser, which would name ``maxmargin --help``); one before the
-        command names ``maxmargin --help`` (argparse would hand it to the command), or,
-        when it is an option of the command, says to put it after the command.
+        argparse would name ``maxmargin --help`` for an unknown option after a command, and hand
+        one before the command to the command; an option of the command given before it is told
+        to go after it.
         """
         argv = list(sys.argv[1:] if args is None else args)
         subs: dict[str, argparse.ArgumentParser] = next(
@@ -124,10 +120,7 @@ def _write_table(result: Any, target: str | None) -> None:
 
 
 def _load_data(args: argparse.Namespace, path: str | None = None, like: Any = None) -> Any:
-    """Load DATA, or the file ``path`` read like the Dataset ``like``.
-
-    A LIBSVM holdout gets the index base its DATA was read with.
-    """
+    """Load DATA, or the file ``path`` read like the Dataset ``like`` (LIBSVM: its base)."""
     from ..data import load
     from ..data.sources import _format_of
     from ..exceptions import ParameterError
@@ -155,10 +148,7 @@ def _load_data(args: argparse.Namespace, path: str | None = None, like: Any = No
 
 
 def _out_target(args: argparse.Namespace) -> str | None:
-    """``--out``, or the command's default folder.
-
-    None when ``--json`` or ``--csv`` replaces it.
-    """
+    """``--out``, or the command's default folder; None when ``--json`` or ``--csv`` replaces it."""
     if getattr(args, "out", None) is not None:
         return args.out
     if getattr(args, "json", None) is not None or getattr(args, "csv", None) is not None:
@@ -179,11 +169,7 @@ _FILES = (
 
 
 def _inputs(args: argparse.Namespace) -> list[tuple[str, str | None]]:
-    """Every file the command reads: DATA, --holdout, --weights, --trace, learner files.
-
-    A ``--trace`` stands for the ``.npz`` and the ``.json`` beside it (``Trace.load``
-    reads both); a learner ``path/file.py:Class`` for its file.
-    """
+    """Every file the command reads (a ``--trace``: its .npz and .json; a learner: its .py)."""
     found = [(name, getattr(args, attr, None)) for name, attr in _INPUTS]
     for t in getattr(args, "trace", None) or []:
         stem = Path(t).with_suffix("") if Path(t).suffix else Path(t)
@@ -199,9 +185,7 @@ def _inputs(args: argparse.Namespace) -> list[tuple[str, str | None]]:
 def _outputs(args: argparse.Namespace, writes: Sequence[str] = ()) -> OutputPlan:
     """Check every output before any work (exit 2 now, not after the computing).
 
-    Each file option and ``--out`` alone, and that none is an input or another output
-    (:func:`maxmargin.io.files.check_outputs`); ``writes``: what the command writes into
-    ``--out`` (``report.md``, ``*.png``, ...).
+    ``writes``: what the command writes into ``--out`` (``report.md``, ``*.png``, ...).
     """
     files = {name: getattr(args, attr, None) for name, attr in _FILES}
     return check_outputs(
@@ -223,11 +207,7 @@ def _report_files(args: argparse.Namespace, *tables: str) -> list[str]:
 
 @contextlib.contextmanager
 def _verbosity(args: argparse.Namespace) -> Iterator[None]:
-    """``-v``: maxmargin's decisions and the QP solvers' own log, on stderr.
-
-    maxmargin's decisions go to the logger "maxmargin"; stdout keeps only what the command
-    prints (``--json -``).
-    """
+    """``-v``: maxmargin's decisions and the QP solvers' own log, on stderr."""
     if not getattr(args, "verbose", False):
         yield
         return
@@ -264,10 +244,7 @@ def _problem(args: argparse.Namespace, data: Any) -> Any:
 
 
 def _weights(args: argparse.Namespace, data: Any) -> dict[str, Any]:
-    """``--weights FILE`` and ``--class-weight`` as ``sample_weight=`` / ``class_weight=``.
-
-    Only those given.
-    """
+    """``--weights`` and ``--class-weight`` (those given) as ``SVMProblem`` keywords."""
     from ..data import load_weights
 
     kw: dict[str, Any] = {}
@@ -318,7 +295,6 @@ def _add_weight_args(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--weights",
         metavar="FILE",
-        default=None,
         help="example weights, one number per line in the data's order (a "
         "header line and # comments are skipped): example i costs "
         "C_i = C w_i (weight 0 leaves it out; soft margin only; default: "
@@ -328,7 +304,6 @@ def _add_weight_args(p: argparse.ArgumentParser) -> None:
         "--class-weight",
         dest="class_weight",
         type=_class_weight,
-        default=None,
         metavar="balanced|LABEL:W,...",
         help="weights by class, multiplied into --weights: 'balanced' (n / (2 "
         "n_class), as scikit-learn) or the data's labels, e.g. '1:5,-1:1' "
@@ -347,18 +322,15 @@ def _add_data_args(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--label",
-        default=None,
         help="CSV: name or 0-based index of the label column (default: the last)",
     )
     p.add_argument(
         "--header",
-        default=None,
         action=argparse.BooleanOptionalAction,
         help="CSV: the first row is (not) a header (default: detected from the feature columns)",
     )
     p.add_argument(
         "--positive",
-        default=None,
         metavar="LABEL",
         help="the label that becomes +1; with more than two labels, LABEL "
         "against all the others (default: the larger of two labels)",
@@ -376,17 +348,14 @@ def _add_data_args(p: argparse.ArgumentParser) -> None:
 
 
 def _add_out_args(p: argparse.ArgumentParser, default: str | None, csv: str | None = None) -> None:
-    """``--out DIR`` (``default``: the report's folder) and ``--force``.
-
-    With ``csv`` (what a row of the report's table is), ``--json`` and ``--csv`` too.
-    """
+    """``--out DIR`` (``default``: the report's), ``--force``; with ``csv``, ``--json/--csv``."""
     if default is None:
         what = "write DIR/<learner>.npz and DIR/<learner>.json (default: not written)"
     else:
         what = f"where the report goes (default: {default}" + (
             "; none when --json or --csv is given without --out)" if csv else ")"
         )
-    p.add_argument("--out", metavar="DIR", default=None, help=what)
+    p.add_argument("--out", metavar="DIR", help=what)
     p.set_defaults(default_out=default)
     _add_option(p, "--force")
     if csv is not None:
@@ -394,7 +363,6 @@ def _add_out_args(p: argparse.ArgumentParser, default: str | None, csv: str | No
         p.add_argument(
             "--csv",
             metavar="FILE",
-            default=None,
             help=f"write {csv} to FILE; '-': stdout (default: not written)",
         )
 
@@ -404,7 +372,6 @@ def _add_json_arg(p: argparse.ArgumentParser, what: str) -> None:
     p.add_argument(
         "--json",
         metavar="FILE",
-        default=None,
         help=f"write {what} to FILE; '-': stdout, and nothing else is printed there "
         "(default: not written)",
     )
@@ -415,14 +382,12 @@ def _add_learner_param_args(p: argparse.ArgumentParser) -> None:
         "--learner-param",
         dest="learner_param",
         action="append",
-        default=None,
         metavar="KEY=VALUE",
         help="a constructor parameter of the learners that take KEY (repeatable; "
         "VALUE read as JSON when it parses, else as a string; default: none)",
     )
     p.add_argument(
         "--step",
-        default=None,
         metavar="SCHEDULE",
         help="step-size schedule of the learners that take one: constant, "
         "invsqrt (with the learner's eta0), constant:ETA, invsqrt:ETA0, "
@@ -471,12 +436,12 @@ def _dpi(text: str) -> int:
 #: Options that several commands take, each declared here once; a command adds its own
 #: words (``help``) and, where it differs, its ``default`` (:func:`_add_option`).
 _OPTIONS: dict[str, dict[str, Any]] = {
-    "--learners": {"default": None},
+    "--learners": {},
     "--epochs": {"type": int},
     "--seed": {"type": int, "default": 0},
-    "--holdout": {"default": None, "help": "held-out data file (same features; default: none)"},
-    "--solver": {"default": None},
-    "--jobs": {"type": int, "default": None},
+    "--holdout": {"help": "held-out data file (same features; default: none)"},
+    "--solver": {},
+    "--jobs": {"type": int},
     "--force": {
         "action": "store_true",
         "help": "write into a non-empty DIR that maxmargin did not write",
@@ -520,9 +485,8 @@ def _add_figure_args(
 ) -> None:
     """``--format``, ``--dpi``, ``--no-figures``: how a report's figures are written.
 
-    ``draws`` names the figures the command draws and ``writes`` the files it writes
-    without them: ``--no-figures`` says both (a help that promises no file it does not
-    write).
+    ``draws`` names the figures and ``writes`` the files written without them (``--no-figures``'
+    help names both).
     """
     g = p.add_argument_group("figures (need matplotlib: pip install 'maxmargin[plot]')")
     g.add_argument(
@@ -550,11 +514,10 @@ def _figure_options(args: argparse.Namespace) -> dict[str, Any]:
 def _add_penalty_args(p: argparse.ArgumentParser, *, allow_hard: bool = True) -> None:
     """``--C`` | ``--lam`` (| ``--hard``): the problem's penalty, one of them."""
     g = p.add_mutually_exclusive_group()
-    g.add_argument("--C", type=float, default=None, help="soft margin penalty (default 1)")
+    g.add_argument("--C", type=float, help="soft margin penalty (default 1)")
     g.add_argument(
         "--lam",
         type=float,
-        default=None,
         help="lambda form, lam = 1/(C n), instead of C (default: the C form)",
     )
     if allow_hard:
@@ -586,18 +549,15 @@ KERNEL_NAMES = ("rbf", "poly", "sigmoid", "linear")
 def _add_kernel_args(p: argparse.ArgumentParser, what: str) -> None:
     """``--kernel``, ``--gamma``, ``--degree``, ``--coef0`` (solve, compare); ``what``: its help."""
     k = p.add_argument_group("kernel SVM (docs/kernels.md)")
-    k.add_argument("--kernel", choices=KERNEL_NAMES, default=None, help=what)
+    k.add_argument("--kernel", choices=KERNEL_NAMES, help=what)
     k.add_argument(
         "--gamma",
-        default=None,
         metavar="G|scale|auto",
         help="rbf, poly, sigmoid: a float > 0, 'scale' (1/(d X.var()), as SVC) or "
         "'auto' (1/d) (default: scale)",
     )
-    k.add_argument("--degree", default=None, metavar="D", help="poly: an integer >= 0 (default 3)")
-    k.add_argument(
-        "--coef0", type=float, default=None, metavar="R", help="poly, sigmoid (default 0)"
-    )
+    k.add_argument("--degree", metavar="D", help="poly: an integer >= 0 (default 3)")
+    k.add_argument("--coef0", type=float, metavar="R", help="poly, sigmoid (default 0)")
 
 
 def _kernel_options(args: argparse.Namespace) -> list[str]:
@@ -608,10 +568,8 @@ def _kernel_options(args: argparse.Namespace) -> list[str]:
 def _kernel_param_refusal(args: argparse.Namespace, linear: str, owner: str) -> str | None:
     """Why the kernel options cannot go together (None: they can), before any work.
 
-    A kernel parameter without ``--kernel``, one its kernel does not take, a loss or an
-    intercept a kernel SVM does not solve. ``linear``: what the command does without
-    ``--kernel``; ``owner``: whose options those are (``the linear solver's``), in the
-    messages.
+    ``linear``: what the command does without ``--kernel``; ``owner``: whose options the linear
+    ones are, in the messages.
     """
     from ..conventions import DEFAULT_LOSS
     from ..kernel_problem import KERNEL_INTERCEPTS

@@ -8,29 +8,19 @@ import warnings
 
 from ..conventions import DEFAULT_INTERCEPT, INTERCEPTS
 from ..io.files import display
+from . import options as opt
 from .learners import _learner_options, _learner_targets
-from .options import (
-    _add_data_args,
-    _add_learner_param_args,
-    _add_option,
-    _add_out_args,
-    _add_verbosity,
-    _command,
-    _load_data,
-    _outputs,
-    _Parser,
-)
 
 
-def add(sub: argparse._SubParsersAction[_Parser]) -> None:
+def add(sub: argparse._SubParsersAction[opt._Parser]) -> None:
     """The ``run`` command and its options."""
-    p = _command(
+    p = opt._command(
         sub,
         "run",
         "run online learners and record their traces",
         "maxmargin run builtin:heart_scale --learner perceptron,pegasos --lam 0.01 --out traces/",
     )
-    _add_data_args(p)
+    opt._add_data_args(p)
     p.add_argument(
         "--learner",
         required=True,
@@ -38,7 +28,7 @@ def add(sub: argparse._SubParsersAction[_Parser]) -> None:
         "module:Class or path/file.py:Class (a learner of your own, "
         "docs/own-learner.md)",
     )
-    _add_option(
+    opt._add_option(
         p,
         "--epochs",
         default=1,
@@ -51,22 +41,15 @@ def add(sub: argparse._SubParsersAction[_Parser]) -> None:
         default="shuffle",
         help="example order: cyclic, shuffle (a new permutation each epoch) or sample (i.i.d.)",
     )
-    _add_option(p, "--seed", help="seed of the order")
-    p.add_argument(
-        "--lam",
-        type=float,
-        default=None,
-        help="lambda of pegasos / subgradient (default: each learner's own)",
-    )
-    p.add_argument(
-        "--C", type=float, default=None, help="C of pa1 / pa2 (default: each learner's own)"
-    )
-    p.add_argument(
-        "--eta0", type=float, default=None, help="eta0 of subgradient (default: the learner's own)"
-    )
+    opt._add_option(p, "--seed", help="seed of the order")
+    for name, words in (
+        ("--lam", "lambda of pegasos / subgradient (default: each learner's own)"),
+        ("--C", "C of pa1 / pa2 (default: each learner's own)"),
+        ("--eta0", "eta0 of subgradient (default: the learner's own)"),
+    ):
+        p.add_argument(name, type=float, help=words)
     p.add_argument(
         "--projection",
-        default=None,
         choices=("lazy", "greedy"),
         help="pegasos: project onto the ball of radius 1/sqrt(lam) (default: no projection)",
     )
@@ -74,29 +57,28 @@ def add(sub: argparse._SubParsersAction[_Parser]) -> None:
         "--batch-size",
         dest="batch_size",
         type=int,
-        default=None,
         help="pegasos: mini-batch size (default: the learner's own, 1)",
     )
     p.add_argument(
         "--intercept",
         choices=INTERCEPTS,
-        default=None,
         help="augmented: the bias is the weight of a constant feature, "
         "regularised; free: the same bias, unregularised (default: each "
         f"learner's own, {DEFAULT_INTERCEPT} where it supports it)",
     )
-    _add_learner_param_args(p)
-    _add_out_args(p, None)
+    opt._add_learner_param_args(p)
+    opt._add_out_args(p, None)
     p.add_argument(
         "--animate",
         metavar="OUT.gif",
-        default=None,
         help="2-D data, one learner: write an animated GIF of the run (one frame "
         "per checkpoint) against the exact optimum and Novikoff's bound "
         "(default: none)",
     )
-    _add_option(p, "--dpi", default=100, help="--animate: resolution of the frames (default: 100)")
-    _add_verbosity(p, "no summary, no progress bar")
+    opt._add_option(
+        p, "--dpi", default=100, help="--animate: resolution of the frames (default: 100)"
+    )
+    opt._add_verbosity(p, "no summary, no progress bar")
     p.set_defaults(func=run)
 
 
@@ -113,8 +95,8 @@ def run(args: argparse.Namespace) -> int:
             f"--animate draws one learner; got {len(targets)} ({', '.join(targets)})"
         )
     learners = resolve_all(targets, intercept=args.intercept, **_learner_options(args, shared=True))
-    plan = _outputs(args, [f"{lr.name}{s}" for lr in learners for s in (".npz", ".json")])
-    data = _load_data(args)
+    plan = opt._outputs(args, [f"{lr.name}{s}" for lr in learners for s in (".npz", ".json")])
+    data = opt._load_data(args)
     if args.animate:
         from ..plotting.animation import _check_target
 

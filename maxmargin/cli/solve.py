@@ -14,73 +14,52 @@ from ..io.files import display
 from ..io.json import format_header
 from ..kernel_certificate import decision_values
 from ..solvers.kernel import DENSE_MAX, KernelSolution, solve_kernel_dual
-from .options import (
-    _add_data_args,
-    _add_intercept_arg,
-    _add_json_arg,
-    _add_kernel_args,
-    _add_loss_arg,
-    _add_option,
-    _add_penalty_args,
-    _add_verbosity,
-    _add_weight_args,
-    _command,
-    _kernel,
-    _kernel_options,
-    _kernel_param_refusal,
-    _load_data,
-    _outputs,
-    _Parser,
-    _problem,
-    _weights,
-    _write_json,
-)
+from . import options as opt
 
 #: The dense route's interior-point solvers (``--solver`` with ``--kernel``).
 KERNEL_SOLVERS = ("piqp", "clarabel")
 
 
-def add(sub: argparse._SubParsersAction[_Parser]) -> None:
+def add(sub: argparse._SubParsersAction[opt._Parser]) -> None:
     """The ``solve`` command and its options."""
-    p = _command(
+    p = opt._command(
         sub,
         "solve",
         "exact hard/soft-margin SVM with a certificate",
         "maxmargin solve builtin:heart_scale --C 0.5 --json solution.json",
         "cat train.csv | maxmargin solve - --label y --json - > solution.json",
     )
-    _add_data_args(p)
-    _add_penalty_args(p)
-    _add_intercept_arg(p)
-    _add_weight_args(p)
-    _add_loss_arg(p, "linear only")
+    opt._add_data_args(p)
+    opt._add_penalty_args(p)
+    opt._add_intercept_arg(p)
+    opt._add_weight_args(p)
+    opt._add_loss_arg(p, "linear only")
     p.add_argument(
         "--form",
         choices=("primal", "dual", "both"),
         default="dual",
         help="the QP the solver sees; both: solve each and say how far apart the answers are",
     )
-    _add_option(
+    opt._add_option(
         p,
         "--solver",
         help="IPM, DCD (sparse high-dimensional data), PIQP, CLARABEL or a cvxpy "
         "QP solver (default: picked by measurement, see docs/benchmarks.md)",
     )
-    _add_json_arg(p, "the result as JSON")
+    opt._add_json_arg(p, "the result as JSON")
     p.add_argument(
         "--liblinear-model",
         dest="liblinear_model",
         metavar="FILE",
-        default=None,
         help="write the solution as a LIBLINEAR model file, for LIBLINEAR's "
         "predict (integer labels; default: not written)",
     )
-    _add_kernel_args(
+    opt._add_kernel_args(
         p,
         "solve the kernel dual with this kernel (intercept free or none; default: the "
         "linear solve, without a kernel)",
     )
-    _add_verbosity(p, "no summary on stdout")
+    opt._add_verbosity(p, "no summary on stdout")
     p.set_defaults(func=run)
 
 
@@ -88,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     """Solve, print the summary, write what was asked; the exit code."""
     from ..exact import solve
 
-    if args.kernel is not None or _kernel_options(args):
+    if args.kernel is not None or opt._kernel_options(args):
         return run_kernel(args)
     if args.liblinear_model == "-":
         from ..exceptions import ParameterError
@@ -96,9 +75,9 @@ def run(args: argparse.Namespace) -> int:
         raise ParameterError(
             "--liblinear-model needs a file name (LIBLINEAR's predict reads a file)"
         )
-    _outputs(args)
-    data = _load_data(args)
-    problem = _problem(args, data)
+    opt._outputs(args)
+    data = opt._load_data(args)
+    problem = opt._problem(args, data)
     if args.liblinear_model is not None:  # labels LIBLINEAR cannot store: say so now
         from ..liblinear_model import liblinear_labels
 
@@ -107,17 +86,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         solutions = [solve(problem, form=f, solver=args.solver) for f in forms]
     except NotSeparableError as e:
-        cert = e.certificate
-        payload = {
-            **format_header("not_separable"),
-            "separable": False,
-            "message": str(e),
-            "certificate": cert.to_dict() if cert is not None else None,
-        }
-        _write_json(payload, args.json)
-        if args.json != "-":
-            print(f"not separable: {e}")
-        return 1
+        return _not_separable(e, args)
     main_sol = solutions[-1]
     if args.json != "-" and not args.quiet:
         for sol in solutions:
@@ -134,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
     payload = main_sol.to_dict()
     if len(solutions) == 2:
         payload["forms"] = {s.form: s.to_dict() for s in solutions}
-    _write_json(payload, args.json)
+    opt._write_json(payload, args.json)
     if args.liblinear_model is not None:
         from ..liblinear_model import write_liblinear_model
 
@@ -144,9 +113,19 @@ def run(args: argparse.Namespace) -> int:
     return 0 if all(s.certificate.ok for s in solutions) else 1
 
 
+def _not_separable(e: NotSeparableError, args: argparse.Namespace) -> int:
+    """Say that the data are not separable (``--json``: with the certificate); exit code 1."""
+    cert = e.certificate.to_dict() if e.certificate is not None else None
+    head = format_header("not_separable")
+    opt._write_json({**head, "separable": False, "message": str(e), "certificate": cert}, args.json)
+    if args.json != "-":
+        print(f"not separable: {e}")
+    return 1
+
+
 def _kernel_refusals(args: argparse.Namespace) -> str | None:
     """Why the options cannot solve a kernel SVM (None: they can); before any work."""
-    refusal = _kernel_param_refusal(args, "the linear solve", "the linear solver's")
+    refusal = opt._kernel_param_refusal(args, "the linear solve", "the linear solver's")
     if refusal is not None:
         return refusal
     if args.liblinear_model is not None:
@@ -168,10 +147,10 @@ def run_kernel(args: argparse.Namespace) -> int:
     refusal = _kernel_refusals(args)
     if refusal is not None:
         raise ParameterError(refusal)
-    kernel = _kernel(args)
-    _outputs(args)
-    data = _load_data(args)
-    kw: dict[str, Any] = {"intercept": args.intercept, **_weights(args, data)}
+    kernel = opt._kernel(args)
+    opt._outputs(args)
+    data = opt._load_data(args)
+    kw: dict[str, Any] = {"intercept": args.intercept, **opt._weights(args, data)}
     if args.hard:
         kw["hard"] = True
     elif args.lam is not None:
@@ -183,17 +162,10 @@ def run_kernel(args: argparse.Namespace) -> int:
     try:
         sol = solve_kernel_dual(problem, solver=solver)
     except NotSeparableError as e:
-        _write_json(
-            {**format_header("not_separable"), "separable": False, "message": str(e),
-             "certificate": None},
-            args.json,
-        )  # fmt: skip
-        if args.json != "-":
-            print(f"not separable: {e}")
-        return 1
+        return _not_separable(e, args)
     if args.json != "-" and not args.quiet:
         print(kernel_summary(sol))
-    _write_json(sol.to_dict(), args.json)
+    opt._write_json(sol.to_dict(), args.json)
     return 0 if sol.certificate.ok else 1
 
 

@@ -4,19 +4,12 @@ from __future__ import annotations
 
 import argparse
 
-from .options import (
-    _add_figure_args,
-    _add_option,
-    _add_verbosity,
-    _command,
-    _figure_options,
-    _Parser,
-)
+from . import options as opt
 
 
-def add(sub: argparse._SubParsersAction[_Parser]) -> None:
+def add(sub: argparse._SubParsersAction[opt._Parser]) -> None:
     """The ``study`` command and its options."""
-    p = _command(
+    p = opt._command(
         sub,
         "study",
         "data sets x C x learners x seeds: resumable, local or Dask; one table and a report",
@@ -29,28 +22,27 @@ def add(sub: argparse._SubParsersAction[_Parser]) -> None:
         default="maxmargin-study",
         help="output folder; finished cells found there are not run again",
     )
-    _add_option(p, "--force")
+    opt._add_option(p, "--force")
     p.add_argument(
         "--scheduler",
-        default=None,
         help="tcp://HOST:PORT of a Dask scheduler, or local:N for N local Dask "
         "workers (default: local processes)",
     )
-    _add_option(p, "--jobs", help="local processes (default: the number of CPUs)")
+    opt._add_option(p, "--jobs", help="local processes (default: the number of CPUs)")
     p.add_argument(
         "--no-report",
         dest="no_report",
         action="store_true",
         help="write the table only (no report.md, table.tex, figures)",
     )
-    _add_figure_args(
+    opt._add_figure_args(
         p,
         draws="figures/DATA-suboptimality and figures/DATA-mistakes, per data set",
         writes="report.md, table.tex, results.parquet, results.csv, study.json and the cache "
         "(cells/, refs/)",
         formats="png",
     )
-    _add_verbosity(p, "no summary, no progress line")
+    opt._add_verbosity(p, "no summary, no progress line")
     p.set_defaults(func=run)
 
 
@@ -66,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
         n_jobs=args.jobs,
         progress=not args.quiet,
         report=not args.no_report,
-        **_figure_options(args),
+        **opt._figure_options(args),
     )
     if not args.quiet:
         print(result.summary())

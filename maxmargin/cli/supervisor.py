@@ -24,10 +24,7 @@ EXIT_INTERNAL = 70
 
 
 def _internal_error(e: Exception | str, verbose: bool) -> int:
-    """An exception maxmargin did not expect (a bug): :data:`EXIT_INTERNAL`.
-
-    One line; the traceback with -v. ``e`` may be the text of the line instead.
-    """
+    """An exception maxmargin did not expect (a bug), or its text: one line; EXIT_INTERNAL."""
     with contextlib.suppress(OSError, ValueError):
         if verbose and isinstance(e, Exception):
             import traceback
@@ -72,20 +69,12 @@ def _output_dirs(args: argparse.Namespace) -> list[tuple[Path, bool]]:
 def _supervise(args: argparse.Namespace, execute: Work) -> int:
     """Run the command in a child process and stop it at once on Ctrl-C.
 
-    Compiled code (PIQP's C++ solve, numba loops) holds the interpreter for as long as it
-    runs, so a KeyboardInterrupt raised in the same process waits for it (90 s and more
-    on a large problem). The parent only waits: on SIGINT (or SIGTERM, SIGHUP) it kills
-    the child's process group, removes the temporary files the child left, prints one line
-    and exits 130 (143, 129). The child has its own process group, so the terminal's
-    Ctrl-C reaches the parent only, and the kill reaches the learners' worker processes.
-
-    Two pipes tie the child to this process. The child's guard (:func:`_guard`) holds the
-    read end of ``tie``, whose write end only this process has: if this process dies
-    without a word (SIGKILL), the guard sees the pipe close and kills the child's group.
-    The child writes its exit code to ``result`` when it has one: a child that ends
-    without (a learner's ``os._exit``) is an error, not a silent success.
-
-    ``execute`` does the work, in the child (or here, when no process can be forked).
+    Compiled code (PIQP, numba) holds the interpreter while it runs, so a KeyboardInterrupt in
+    the same process waits for it. The parent only waits: on SIGINT (SIGTERM, SIGHUP) it kills
+    the child's process group, removes its temporary files, prints one line and exits 130
+    (143, 129). The child's guard (:func:`_guard`) reads ``tie``, which only this process can
+    write: if this process dies unannounced, the guard kills the child. The child writes its
+    exit code to ``result``: a child that ends without one is an error, not a success.
     """
     dirs = _output_dirs(args)
     for stream in (sys.stdout, sys.stderr):
@@ -147,11 +136,7 @@ def _child(
 
 
 def _own_streams() -> None:
-    """Point ``sys.stdout`` and ``sys.stderr`` at private copies of their descriptors.
-
-    A learner's code runs in this process: its ``os.close(1)`` or ``os.close(2)`` must not
-    take the command's result and its one error line with it.
-    """
+    """Point stdout and stderr at private copies: a learner's ``os.close(1)`` spares them."""
     for name in ("stdout", "stderr"):
         stream = getattr(sys, name)
         try:
@@ -175,13 +160,9 @@ def _own_streams() -> None:
 def _guard(lifeline: int, result: int, dirs: list[tuple[Path, bool]]) -> None:
     """Fork the guard: it kills this process's group if the supervisor dies first.
 
-    The guard waits on ``lifeline``, a pipe whose write end only the supervisor holds:
-    the supervisor writes one byte once it has waited for the child (or killed it); end
-    of file without that byte means it was killed (SIGKILL), so the guard kills the child
-    and its workers and removes their temporary files as the supervisor would. Portable
-    (no ``prctl(PR_SET_PDEATHSIG)``, which Linux alone has and which would spare the
-    workers), and it works while the child is stuck in compiled code. The guard has its
-    own process group, so that it survives the kill it sends.
+    It waits on ``lifeline``, whose write end only the supervisor holds; end of file without
+    the supervisor's byte means the supervisor was killed. Portable (no ``PR_SET_PDEATHSIG``,
+    which would spare the workers); its own process group survives the kill it sends.
     """
     child = os.getpid()
     try:
@@ -268,9 +249,7 @@ def _wait(args: argparse.Namespace, pid: int, dirs: list[tuple[Path, bool]], res
 def _kill(pid: int, dirs: list[tuple[Path, bool]], wait: bool = True) -> None:
     """Kill process group ``pid``, remove its temporary files and the folders it made.
 
-    With ``wait``, ``pid`` is a child of this process not yet waited for: it is killed
-    (were it not its group's leader yet) and waited for. Without, it may have been
-    waited for already, and its number may be another process's: the group only.
+    With ``wait``, ``pid`` is an unwaited child of ours: killed itself too, and waited for.
     """
     from ..io.files import remove_temporaries
 

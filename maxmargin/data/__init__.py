@@ -1,11 +1,7 @@
 """Data: the validated :class:`Dataset`, label mapping, loaders per format, generators.
 
-The face of the package: each name below has its one home, a module per job:
-``dataset`` (:class:`Dataset`, :func:`map_labels`, the checks), ``sources`` (:func:`load`,
-the front door: by suffix, standard input, ``builtin:NAME``), ``libsvm``, ``csv_file``,
-``npz``, ``weights`` (one loader per format), ``generators`` (:func:`make_separable`,
-:func:`make_gaussians`); ``_text`` reads text files (compressed or not, or standard input)
-in memory proportional to their data.
+One module per job: ``dataset``, ``sources`` (:func:`load`), ``libsvm``, ``csv_file``,
+``npz``, ``weights``, ``generators``; ``_text`` reads text in memory proportional to it.
 """
 
 from ._text import STDIN

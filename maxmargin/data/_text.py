@@ -1,11 +1,8 @@
 """The text of a data file or of standard input, read in memory proportional to its data.
 
-The text is streamed: read (and decompressed: gzip or bzip2, told by the first bytes) in
-chunks of whole lines, which the LIBSVM and CSV parsers turn chunk by chunk into compact
-buffers (``array.array``, 8 bytes a number), so the Python objects of one chunk are all
-that exist at a time. What the parsed data take is checked against the memory as the
-chunks come: a file whose data cannot fit (a 3.8 MB gzip that inflates to 1.5 GB of text)
-is refused with a :class:`~maxmargin.DataError` before it exhausts the machine.
+Streamed in chunks of whole lines (gzip and bzip2 decompressed), which the parsers turn
+into compact buffers; what the parsed data take is checked against the memory as the
+chunks come, so a file that cannot fit is a DataError before it exhausts the machine.
 """
 
 from __future__ import annotations
@@ -67,24 +64,11 @@ class _Prefixed(io.RawIOBase):
 
 
 class TextSource:
-    """The text of a file (or of standard input), in chunks of whole lines.
+    """The text of a file (``path``; None: standard input), in chunks of whole lines.
 
-    Parameters
-    ----------
-    path : Path or None
-        The file; None reads standard input.
-    shown : str
-        The file's name in messages.
-    kind : str
-        What the text should be (``"LIBSVM"``, ``"CSV"``), in messages.
-
-    Attributes
-    ----------
-    compression : str or None
-        ``"gzip"``, ``"bzip2"`` or None.
-    size : int or None
-        The file's size when it is read as it is (not compressed, not standard input):
-        the parsed size of the whole file is then estimated from the first chunks.
+    ``shown`` names the file and ``kind`` the format in messages; ``compression`` is
+    ``"gzip"``, ``"bzip2"`` or None; ``size`` the size of a plain file (None otherwise), from
+    which the whole file's parsed size is estimated.
     """
 
     def __init__(self, path: Path | None, shown: str, kind: str) -> None:
@@ -222,19 +206,7 @@ class TextSource:
         return self._head[1] is None
 
     def chunks(self, parsed: Callable[[], float]) -> Iterator[str]:
-        """The text in chunks of whole lines, the parsed data checked after each.
-
-        Parameters
-        ----------
-        parsed : callable
-            The bytes the data parsed so far take.
-
-        Raises
-        ------
-        DataError
-            When they (or, for a plain file, the whole file's estimated from them)
-            cannot fit in memory.
-        """
+        """The text in chunks of whole lines; a DataError when ``parsed()`` bytes cannot fit."""
         self.first()
         for i, item in enumerate(self._head):
             if item is None:

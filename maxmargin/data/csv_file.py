@@ -19,11 +19,7 @@ CSV_DELIMITERS = (",", ";", "\t")
 
 
 def sniff_delimiter(lines: list[str]) -> str:
-    """The separator that splits every line into the same number (>= 2) of fields.
-
-    Among several, the one giving the most numbers, then the first of
-    :data:`CSV_DELIMITERS`.
-    """
+    """The separator that splits every line into the same number (>= 2) of fields (most numbers)."""
     best, best_score = ",", -1
     for delim in CSV_DELIMITERS:
         try:
@@ -39,19 +35,10 @@ def sniff_delimiter(lines: list[str]) -> str:
     return best
 
 
-def is_number(s: str) -> bool:
-    """Whether ``float(s)`` reads ``s``."""
+def is_number(s: str, kind: type = float) -> bool:
+    """Whether ``kind(s)`` (``float``, ``int``) reads ``s``."""
     try:
-        float(s)
-    except ValueError:
-        return False
-    return True
-
-
-def is_int(s: str) -> bool:
-    """Whether ``int(s)`` reads ``s``."""
-    try:
-        int(s)
+        kind(s)
     except ValueError:
         return False
     return True
@@ -75,10 +62,7 @@ class _Labels:
         return c
 
     def values(self, shown: str, code0: int | None) -> np.ndarray:
-        """The labels (``code0``: the first row's, to put in front).
-
-        Numbers when every label is one (finite), else the strings.
-        """
+        """The labels (``code0``: the first row's, put in front): numbers if all are, else text."""
         codes = np.frombuffer(self.codes, np.int64) if self.codes else np.zeros(0, np.int64)
         if code0 is not None:
             codes = np.concatenate([np.array([code0], np.int64), codes])
@@ -98,7 +82,7 @@ class _Csv:
 
     def __init__(self, shown: str, label: str | int | None, header: bool | None) -> None:
         self.shown, self.label, self.header = shown, label, header
-        self.by_name = isinstance(label, str) and not is_int(label)
+        self.by_name = isinstance(label, str) and not is_number(label, int)
         self.xs = array("d")
         self.labels = _Labels()
         self.first: list[str] | None = None
@@ -142,11 +126,14 @@ class _Csv:
             self.xs.extend([float(r[j]) for j in self.feats])
         except ValueError:
             raise self._not_a_number(r, ln) from None
+        self.labels.codes.append(self._label(r, ln))
+        self.rows += 1
+
+    def _label(self, r: list[str], ln: int) -> int:
         s = r[self.col].strip()
         if not s:
             raise DataError(f"{self.shown}:{ln}: the label (column {self.col + 1}) is empty")
-        self.labels.codes.append(self.labels.code(s, ln))
-        self.rows += 1
+        return self.labels.code(s, ln)
 
     def _not_a_number(self, r: list[str], ln: int) -> DataError:
         j = next(j for j in self.feats if not is_number(r[j]))
@@ -168,12 +155,7 @@ class _Csv:
         else:
             if not self.first_ok:
                 raise self._not_a_number(first, self.first_line)
-            s = first[self.col].strip()
-            if not s:
-                raise DataError(
-                    f"{self.shown}:{self.first_line}: the label (column {self.col + 1}) is empty"
-                )
-            code0 = self.labels.code(s, self.first_line)
+            code0 = self._label(first, self.first_line)
             self.labels.first_line[code0] = min(self.labels.first_line[code0], self.first_line)
         y = self.labels.values(self.shown, code0)
         names = [first[j].strip() or f"column {j + 1}" for j in self.feats] if header else None
@@ -183,10 +165,7 @@ class _Csv:
 def parse_csv(
     source: TextSource, label: str | int | None, header: bool | None
 ) -> tuple[np.ndarray, np.ndarray, list[str] | None]:
-    """``(X, labels, feature_names)`` of CSV text (names None without a header row).
-
-    See :func:`maxmargin.data.load_csv` for the format and the errors.
-    """
+    """``(X, labels, feature_names)`` of CSV text (names None without a header row)."""
     delim = sniff_delimiter([ln for ln in source.first().splitlines() if ln.strip()][:100])
     sep_name = "tab" if delim == "\t" else repr(delim)
     p = _Csv(source.shown, label, header)
@@ -218,7 +197,7 @@ def parse_csv(
 def _label_column(label: str | int | None, names: list[str] | None, width: int, shown: str) -> int:
     if label is None:
         return width - 1
-    if isinstance(label, (int, np.integer)) or is_int(str(label)):
+    if isinstance(label, (int, np.integer)) or is_number(str(label), int):
         i = int(label)
         if not -width <= i < width:
             raise DataError(
@@ -252,13 +231,8 @@ def load_csv(
 ) -> Dataset:
     r"""Load a CSV file: one column is the label (by header name or index; default last).
 
-    The separator is detected: comma, semicolon or tab, whichever splits every line
-    into the same number (at least two) of fields (see :data:`CSV_DELIMITERS`). A UTF-8
-    byte-order mark is ignored; gzip and bzip2 files are decompressed (told by their
-    first bytes). Labels may be numbers or strings; two values are mapped to -1/+1 (see
-    :func:`map_labels`); more than two are an error unless ``positive`` picks one class
-    against the rest. The header's names of the feature columns become
-    ``Dataset.feature_names``.
+    The separator (comma, semicolon or tab) and the header are detected; labels are mapped
+    by :func:`map_labels`; gzip and bzip2 are decompressed. See ``docs/data.md``.
 
     Parameters
     ----------
@@ -268,10 +242,8 @@ def load_csv(
         The label column: a header name, or a 0-based column index (negative counts
         from the end; default: the last column).
     header : bool, optional
-        Whether the first row holds column names. Default: detected from the feature
-        columns: the first row is a header when one of its cells is text where every
-        other row of that column holds a number (a label column of strings says
-        nothing). A ``label`` given by name implies a header.
+        Whether the first row holds column names (default: detected; a ``label`` given by
+        name implies a header).
     positive : label, optional
         The label mapped to +1 (with more than two labels: against all the others).
     name : str, optional
@@ -286,9 +258,8 @@ def load_csv(
     Raises
     ------
     DataError
-        A binary, damaged compressed or non-UTF-8 file, one column only, rows of
-        different lengths, a non-number among the features (file:line), a label column
-        out of range or not found, labels that are not two classes.
+        A file that is not UTF-8 CSV text, ragged rows, a non-number among the features
+        (file:line), a label column not found, labels that are not two classes.
 
     Examples
     --------

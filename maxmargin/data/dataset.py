@@ -1,8 +1,7 @@
 """The validated :class:`Dataset` and the label mapping: the checks every data set passes.
 
-A :class:`Dataset` is checked once, at construction, so every other module may assume
-``X`` of shape (n, d), float64 and finite (dense C-contiguous, or canonical CSR), and
-``y`` of shape (n,) with values in {-1.0, +1.0}, both present.
+Checked once, at construction: every other module may assume ``X`` (n, d) float64 finite
+(dense C-contiguous, or canonical CSR) and ``y`` (n,) in {-1.0, +1.0}, both present.
 """
 
 from __future__ import annotations
@@ -24,27 +23,23 @@ def map_labels(y: Any, positive: Any = None) -> tuple[np.ndarray, tuple[Any, Any
     Parameters
     ----------
     y : array-like of shape (n,)
-        Labels with exactly two distinct values (numbers or strings); with ``positive``,
-        any number of values (one class against the rest). Numeric labels must be finite.
+        Two distinct values (numbers, finite, or strings); with ``positive``, any number.
     positive : label, optional
-        The label to map to +1. By default the larger of the two in sorted order
-        (scikit-learn's ``classes_[1]``), so {0, 1} -> {-1, +1} and {1, 2} -> {-1, +1}.
-        With more than two values, ``positive`` is mapped to +1 and every other label to
-        -1 (one-vs-rest).
+        The label mapped to +1, every other to -1 (default: the larger of two in sorted
+        order, scikit-learn's ``classes_[1]``).
 
     Returns
     -------
     y_pm : ndarray of shape (n,), float64
         The labels as -1.0 / +1.0.
     classes : tuple (negative_label, positive_label)
-        The original label mapped to -1 and the one mapped to +1 (one-vs-rest: the
-        tuple of the labels mapped to -1, then ``positive``).
+        The original labels of -1 and +1 (one-vs-rest: the tuple of those of -1 first).
 
     Raises
     ------
     DataError
-        Labels that are NaN or infinite, one value only, more than two values without
-        ``positive``, or a ``positive`` that is not among them.
+        Labels NaN or infinite, one value only, more than two without ``positive``, or a
+        ``positive`` not among them.
 
     Examples
     --------
@@ -72,14 +67,12 @@ def map_labels(y: Any, positive: Any = None) -> tuple[np.ndarray, tuple[Any, Any
         rest = tuple(_item(v) for v in values if v != positive)
         return y_pm, (rest[0] if len(rest) == 1 else rest, _item(positive))
     if len(values) != 2:
-        hint = (
-            (
+        hint = ""
+        if len(values) > 2:
+            hint = (
                 "; choose one class to train against the rest: positive=LABEL (on the "
                 "command line --positive LABEL)"
             )
-            if len(values) > 2
-            else ""
-        )
         raise DataError(
             f"labels must take exactly two values for a binary SVM, got {len(values)}: "
             f"{_show(values)}{hint}"
@@ -134,11 +127,7 @@ def _check_feature_names(names: Any, d: int, name: str) -> tuple[str, ...] | Non
 
 
 def _checked_X(X: Any, name: str) -> Any:
-    """``X`` as float64, dense C-contiguous or CSR, checked.
-
-    CSR with sorted indices and no duplicates; 2-D, not empty, finite; a DataError naming
-    the first bad entry otherwise.
-    """
+    """``X`` as float64 (dense C-contiguous or canonical CSR), 2-D, not empty, finite."""
     complex_ = DataError(
         f"{name}: X holds complex numbers; maxmargin needs real "
         "features (put real and imaginary parts in separate columns)"
@@ -179,10 +168,7 @@ def _checked_X(X: Any, name: str) -> Any:
 
 
 def _checked_y(y: Any, n: int, name: str) -> np.ndarray:
-    """The labels as float64 in {-1, +1}, one per row.
-
-    A DataError that says how to map other labels otherwise.
-    """
+    """The labels as float64 in {-1, +1}, one per row; else a DataError saying how to map them."""
     y = np.asarray(y)
     if y.ndim != 1:
         y = y.reshape(-1) if y.ndim == 2 and 1 in y.shape else y
@@ -225,15 +211,11 @@ class Dataset:
     classes : tuple
         The original labels mapped to -1 and +1 (``(-1, 1)`` when none were mapped).
     meta : dict
-        Free-form facts about the data (the generators put the true ``w``, ``b`` and
-        ``margin`` here).
+        Free-form facts about the data (the generators' true ``w``, ``b``, ``margin``).
     require_both_classes : bool
-        Reject data with one class only (the default). Streams pass False: a
-        ``partial_fit`` batch may hold a single example.
+        Reject data with one class only (streams pass False: a batch may hold one example).
     feature_names : sequence of str of length d, optional
-        The names of the columns of ``X``. By default the column names of a pandas
-        DataFrame ``X`` when they are all strings (scikit-learn's rule for
-        ``feature_names_in_``), else None. Kept by :meth:`subset` and :meth:`split`.
+        The names of the columns of ``X`` (default: a DataFrame's string column names).
 
     Examples
     --------
@@ -404,10 +386,7 @@ class Dataset:
             each class must keep at least one training example).
         seed : int, default 0
         random_state : int >= 0, numpy RandomState or Generator, optional
-            scikit-learn's name for ``seed``, resolved by
-            :func:`maxmargin.conventions.sklearn_names`: an int is the seed, a
-            RandomState draws one; None (the default) uses ``seed``; both given and
-            different is a :class:`~maxmargin.exceptions.ParameterError`.
+            scikit-learn's name for ``seed`` (:func:`maxmargin.conventions.sklearn_names`).
 
         Returns
         -------
@@ -449,21 +428,11 @@ class Dataset:
 
 
 def scale_rows(X: sp.csr_matrix, v: np.ndarray) -> sp.csr_matrix:
-    """``diag(v) @ X`` for CSR ``X`` in O(nnz), shape (n, d).
+    """``diag(v) @ X`` for CSR ``X`` (n, d) in O(nnz).
 
-    scipy's sparse product allocates a work array of one entry per column, which is
-    24 GB for ``d = 3e9`` (one huge LIBSVM index); scaling the stored values does not.
+    scipy's sparse product allocates a work array of one entry per column (24 GB for
+    ``d = 3e9``); scaling the stored values does not.
 
-    Parameters
-    ----------
-    X : scipy.sparse.csr_matrix of shape (n, d)
-    v : ndarray of shape (n,)
-
-    Returns
-    -------
-    scipy.sparse.csr_matrix of shape (n, d)
-
-    Examples
     --------
     >>> scale_rows(sp.csr_matrix([[1.0, 0.0], [0.0, 2.0]]), np.array([-1.0, 3.0])).toarray()
     array([[-1.,  0.],

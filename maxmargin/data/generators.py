@@ -7,13 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import (
-    check_count,
-    check_finite,
-    check_fraction,
-    check_int,
-    check_positive,
-)
+from .._validation import check_count, check_finite, check_fraction, check_int, check_positive
 from ..conventions import sklearn_names
 from ..exceptions import ParameterError
 from .dataset import Dataset
@@ -63,10 +57,7 @@ def make_separable(
     offset : float
         Shift of every point along u (the true b is ``-offset/margin``).
     random_state : int >= 0, numpy RandomState or Generator, optional
-        scikit-learn's name for ``seed`` (its ``make_classification``'s), resolved by
-        :func:`maxmargin.conventions.sklearn_names`: an int is the seed, a RandomState
-        draws one; None (the default) uses ``seed``; both given and different is a
-        :class:`~maxmargin.exceptions.ParameterError`.
+        scikit-learn's name for ``seed`` (:func:`maxmargin.conventions.sklearn_names`).
 
     Returns
     -------
@@ -120,21 +111,15 @@ def make_gaussians(
 
     Parameters
     ----------
-    n : int
-        Number of examples.
-    d : int
-        Number of features.
+    n, d : int
+        Numbers of examples and features.
     separation : float
         Distance between the two class means.
     seed : int
-        Seed of ``numpy.random.default_rng``: the same seed gives the same data.
     positive_fraction : float
         Fraction of the examples in class +1.
     random_state : int >= 0, numpy RandomState or Generator, optional
-        scikit-learn's name for ``seed`` (its ``make_classification``'s), resolved by
-        :func:`maxmargin.conventions.sklearn_names`: an int is the seed, a RandomState
-        draws one; None (the default) uses ``seed``; both given and different is a
-        :class:`~maxmargin.exceptions.ParameterError`.
+        scikit-learn's name for ``seed`` (:func:`maxmargin.conventions.sklearn_names`).
 
     Returns
     -------
@@ -157,9 +142,5 @@ def make_gaussians(
     y = np.concatenate([np.ones(n_pos), -np.ones(n - n_pos)])
     y = y[rng.permutation(n)]
     X = rng.standard_normal((n, d)) + np.outer(y * separation / 2, e)
-    return Dataset(
-        X,
-        y,
-        name=f"gaussians(n={n}, d={d}, separation={separation:g}, seed={seed})",
-        meta={"direction": e, "separation": separation},
-    )
+    name = f"gaussians(n={n}, d={d}, separation={separation:g}, seed={seed})"
+    return Dataset(X, y, name=name, meta={"direction": e, "separation": separation})

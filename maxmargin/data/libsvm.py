@@ -182,14 +182,9 @@ def load_libsvm(
 ) -> Dataset:
     r"""Load a LIBSVM / svmlight text file into a sparse :class:`Dataset`.
 
-    Lines are ``label index:value index:value ...`` with increasing indices; ``#``
-    starts a comment; blank lines are skipped; a UTF-8 byte-order mark is ignored; a
-    ``qid:N`` (svmlight's ranking query id) is accepted and ignored, with one warning
-    saying so. gzip and bzip2 files are decompressed (told by their first bytes, whatever
-    the name). Labels with two values other than -1/+1 (e.g. 0/1 or 1/2) are mapped with
-    :func:`map_labels`. ``X`` stays sparse whatever the largest index: a file whose one
-    index is 3,000,000,000 loads in kilobytes (what is then done with ``d`` features is
-    checked against the memory before it starts).
+    Lines are ``label index:value ...`` with increasing indices; ``#`` comments; ``qid:N``
+    ignored with one warning; gzip and bzip2 decompressed; labels mapped by
+    :func:`map_labels`; ``X`` sparse whatever the largest index. See ``docs/data.md``.
 
     Parameters
     ----------
@@ -198,22 +193,18 @@ def load_libsvm(
     n_features : int, optional
         Number of columns (default: the largest index seen, plus one when 0-based).
     positive : label, optional
-        The label mapped to +1; with more than two labels, one class against the rest
-        (see :func:`map_labels`).
+        The label mapped to +1 (see :func:`map_labels`).
     name : str, optional
         Name for reports (default: the file name).
     zero_based : {"auto", True, False}
-        Whether index 0 is the first column (scikit-learn's ``dump_svmlight_file``
-        writes 0-based files by default) or index 1 is (LIBSVM's files). ``"auto"``
-        (scikit-learn's rule in ``load_svmlight_file``): 0-based when some index is 0,
-        else 1-based. With False an index 0 is an error.
+        Whether index 0 (scikit-learn's files) or 1 (LIBSVM's) is the first column;
+        ``"auto"``: 0-based when some index is 0 (scikit-learn's rule).
 
     Returns
     -------
     Dataset
         ``X`` a CSR matrix of shape (n, d), ``y`` of shape (n,) in {-1, +1};
-        ``meta["zero_based"]`` says which base was used (load a test file with the same:
-        ``load_libsvm(test, zero_based=train.meta["zero_based"])``).
+        ``meta["zero_based"]`` the base used (to load a test file with).
 
     Raises
     ------

@@ -30,28 +30,20 @@ def load(
 ) -> Dataset:
     r"""Load a data file by its suffix: ``.csv``, ``.npz``, else LIBSVM/svmlight.
 
-    A ``.gz`` or ``.bz2`` suffix is looked through (``data.csv.gz`` is CSV); compressed
-    text is recognised by its first bytes whatever the name. ``"-"`` reads standard
-    input, LIBSVM or CSV as its content says (LIBSVM when the first 100 lines are
-    ``label idx:val ...`` or a label alone, one with a feature). ``"builtin:NAME"``
-    loads a built-in data set instead (:data:`BUILTIN`): ``heart_scale``, the LIBSVM
-    data set shipped with maxmargin (Statlog (Heart) scaled to [-1, 1], 270 x 13, sparse,
-    not linearly separable; BSD licence in ``maxmargin/datasets/heart_scale.COPYRIGHT``);
-    ``separable``, ``make_separable(200, 2, margin=0.3, seed=0)``; ``gaussians``,
-    ``make_gaussians(400, 2, separation=2.0, seed=0)``.
+    A ``.gz`` or ``.bz2`` suffix is looked through; ``"-"`` reads standard input (LIBSVM or
+    CSV, as its content says); ``"builtin:NAME"`` loads a built-in data set
+    (:data:`BUILTIN`). See ``docs/data.md``.
 
     Parameters
     ----------
     path : str or Path
-        The file; :func:`load_csv`, :func:`load_npz` or :func:`load_libsvm` reads it.
-        Or ``"-"``, or ``"builtin:heart_scale"``, ``"builtin:separable"``,
-        ``"builtin:gaussians"``.
+        The file, ``"-"`` or ``"builtin:NAME"``.
     label : str or int, optional
         CSV only: the label column (see :func:`load_csv`).
     header : bool, optional
         CSV only: whether the first row holds column names (default: detected).
     positive : label, optional
-        The label mapped to +1; with more than two labels, that class against the rest.
+        The label mapped to +1 (see :func:`map_labels`).
     zero_based : {"auto", True, False}
         LIBSVM only: the base of the feature indices (see :func:`load_libsvm`).
 

@@ -18,9 +18,7 @@ from .dataset import Dataset
 def load_weights(path: str | Path, n: int | None = None) -> np.ndarray:
     r"""Example weights from a text file: one number per line, in the order of the data.
 
-    Blank lines and lines starting with ``#`` are skipped; a first line that is not a
-    number is a header (so a one-column CSV reads as well); gzip and bzip2 are read as
-    the data files are.
+    Blank lines and ``#`` lines are skipped; a first line that is not a number is a header.
 
     Parameters
     ----------
@@ -36,8 +34,7 @@ def load_weights(path: str | Path, n: int | None = None) -> np.ndarray:
     Raises
     ------
     DataError
-        A line that is not a number, a weight that is negative or not finite, or not
-        ``n`` of them.
+        A line that is not a number, a weight negative or not finite, or not ``n`` of them.
 
     Examples
     --------
@@ -97,27 +94,22 @@ def combine_weights(
     sample_weight : array-like of shape (n,), optional
         Finite, ``>= 0``.
     class_weight : dict or "balanced", optional
-        ``{label: weight}`` keyed by the original labels (``data.classes``; the labels
-        -1/+1 are accepted too), each weight finite and ``>= 0``, a missing label
-        weighing 1; or ``"balanced"``: ``n / (2 n_c)`` (scikit-learn's rule, from the
-        class counts).
+        ``{label: weight}`` by original label (or -1/+1; a missing label weighs 1), or
+        ``"balanced"``: ``n / (2 n_c)`` (scikit-learn's rule).
 
     Returns
     -------
     weights : ndarray of shape (n,) or None
-        None when neither is given, or when every weight is exactly 1 (then every
-        computation is the unweighted one, bit for bit).
+        None when neither is given or every weight is 1 (the unweighted computation).
     class_weight : dict or None
         The weight of each original label (negative class first).
 
     Raises
     ------
     DataError
-        A weight that is negative or not finite, the wrong length, or no positive
-        weight left in one of the classes.
+        A weight negative or not finite, the wrong length, or a class without weight.
     ParameterError
-        A ``class_weight`` that is not a dict or ``"balanced"``, or names a label the
-        data do not have.
+        A ``class_weight`` not a dict or ``"balanced"``, or naming a label not in the data.
 
     Examples
     --------
@@ -219,10 +211,7 @@ def resolve_class_weight(data: Dataset, class_weight: Any) -> dict:
 
 
 def _class_label(data: Dataset, key: Any) -> Any:
-    """The original label ``key`` names: one of ``data.classes``, or -1/+1.
-
-    A label given as text, ``"1"``, matches a numeric label.
-    """
+    """The original label ``key`` names: one of ``data.classes`` (``"1"`` matches 1), or -1/+1."""
     neg, pos = data.classes[0], data.classes[1]
     for label in (neg, pos):
         if key == label or (

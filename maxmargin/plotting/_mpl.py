@@ -1,23 +1,9 @@
-r"""The one way maxmargin reaches matplotlib.
+"""The one way maxmargin reaches matplotlib: a lazy import, new axes, the house style, saving.
 
-A lazy import, new axes, the house style, saved figures.
-
-Every ``plot_*`` function takes ``ax=None`` and returns the Axes it drew into: given an
-Axes it draws there (a panel of the caller's figure), else it makes a new figure through
-:func:`axes`. Importing maxmargin never imports matplotlib; the first figure does, and
-without matplotlib (the ``plot`` extra) it is a
-:class:`~maxmargin.exceptions.DependencyError` that says ``pip install 'maxmargin[plot]'``.
-
-The house style, for figures that go into a paper as they are:
-
-- a new figure has an axes box of a fixed size in inches, and the figure grows to the
-  right to hold the legend (:func:`legend`), which never covers the data (in a panel of
-  the caller's figure, it goes where it covers the least, unless the figure has
-  constrained layout);
-- series are told apart by colour *and* marker *and* line style (:func:`series_style`):
-  print in grey, or two curves on top of one another, and each is still visible;
-- a quantity over seeds is its median line and a min-max band (:func:`band`);
-- every label is mathtext (``$\sum_s f_s(w_s)$``), not ASCII.
+Every ``plot_*`` takes ``ax=None`` and returns the Axes it drew into. The house style (a
+fixed axes box with the legend to its right, series told apart by colour, marker and line
+style, a median line with a min-max band over seeds, mathtext labels) is described in
+``docs/compare.md``.
 """
 
 from __future__ import annotations
@@ -40,13 +26,14 @@ __all__ = [
     "pyplot",
     "figure",
     "axes",
-    "resize",
     "legend",
     "end_labels",
     "series_style",
     "colors",
     "markevery",
     "band",
+    "kept",
+    "PLOT_MAX",
     "fit_limits",
     "save",
     "check_formats",
@@ -61,6 +48,10 @@ FORMATS = ("png", "pdf", "svg", "eps", "ps", "jpg", "jpeg", "tif", "tiff", "webp
 #: Formats a markdown viewer shows inline (the others are linked).
 _INLINE = ("png", "svg", "jpg", "jpeg", "webp")
 
+#: Larger values are left out of the figures: matplotlib's log-axis ticks overflow beyond
+#: about 1e250, and only a diverging learner gets there (the report says where).
+PLOT_MAX = 1e200
+
 #: Margins of a new figure around its axes box, in inches: left, bottom, right, top.
 _MARGINS = (0.85, 0.62, 0.2, 0.42)
 #: Between the axes and a legend on their right, in inches.
@@ -68,27 +59,9 @@ _GAP = 0.12
 
 #: Colours of the series: matplotlib's qualitative tab10, then the dark shades of tab20b
 #: (readable as text too, unlike tab20's light ones): 20 distinct colours.
-_COLORS = (
-    "#1f77b4",
-    "#ff7f0e",
-    "#2ca02c",
-    "#d62728",
-    "#9467bd",
-    "#8c564b",
-    "#e377c2",
-    "#7f7f7f",
-    "#bcbd22",
-    "#17becf",
-    "#393b79",
-    "#637939",
-    "#8c6d31",
-    "#843c39",
-    "#7b4173",
-    "#5254a3",
-    "#8ca252",
-    "#bd9e39",
-    "#ad494a",
-    "#a55194",
+_COLORS = tuple(
+    "#1f77b4 #ff7f0e #2ca02c #d62728 #9467bd #8c564b #e377c2 #7f7f7f #bcbd22 #17becf"
+    " #393b79 #637939 #8c6d31 #843c39 #7b4173 #5254a3 #8ca252 #bd9e39 #ad494a #a55194".split()
 )
 _MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">", "h")
 _DASHES: tuple[Any, ...] = (
@@ -101,25 +74,7 @@ _DASHES: tuple[Any, ...] = (
 
 
 def matplotlib(pillow: bool = False) -> Any:
-    """``matplotlib``, or the error that says how to install it.
-
-    With the Agg backend where there is no display.
-
-    Parameters
-    ----------
-    pillow : bool
-        Also require Pillow (the GIF writer).
-
-    Returns
-    -------
-    module
-        ``matplotlib``.
-
-    Raises
-    ------
-    DependencyError
-        matplotlib (or Pillow) is not installed.
-    """
+    """``matplotlib`` (Agg without a display), or the DependencyError that says how to get it."""
     mpl = require("matplotlib", "drawing figures", pip=PLOT_EXTRA)
     if pillow:
         require("PIL", "writing a GIF", pip=PLOT_EXTRA)
@@ -133,13 +88,7 @@ def matplotlib(pillow: bool = False) -> Any:
 
 
 def pyplot() -> Any:
-    """``matplotlib.pyplot``, with the non-interactive Agg backend where no display is.
-
-    Returns
-    -------
-    module
-        ``matplotlib.pyplot``.
-    """
+    """``matplotlib.pyplot``, with the Agg backend where there is no display."""
     matplotlib()
     import matplotlib.pyplot as plt
 
@@ -147,17 +96,7 @@ def pyplot() -> Any:
 
 
 def figure(figsize: tuple[float, float]) -> Any:
-    """A matplotlib ``Figure`` outside pyplot (nothing to close; for reports and GIFs).
-
-    Parameters
-    ----------
-    figsize : (float, float)
-        Inches.
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-    """
+    """A matplotlib ``Figure`` outside pyplot (nothing to close; for reports and GIFs)."""
     matplotlib()
     from matplotlib.figure import Figure
 
@@ -167,43 +106,17 @@ def figure(figsize: tuple[float, float]) -> Any:
 def axes(ax: Any = None, size: tuple[float, float] = (4.8, 3.2)) -> Any:
     """``ax`` itself, or the Axes of a new figure whose axes box is ``size`` inches.
 
-    The new figure has fixed margins around the box; :func:`legend` widens it to hold a
-    legend on the right, so every figure's plotting area has the same size.
-
-    Parameters
-    ----------
-    ax : matplotlib.axes.Axes, optional
-    size : (float, float)
-        Width and height of the axes box, in inches.
-
-    Returns
-    -------
-    matplotlib.axes.Axes
+    The margins around the box are fixed and :func:`legend` widens the figure: every figure's
+    plotting area has the same size.
     """
     if ax is not None:
         return ax
     left, bottom, right, top = _MARGINS
     fig = pyplot().figure(figsize=(left + size[0] + right, bottom + size[1] + top))
-    fig._maxmargin_box = (left, bottom, size[0], size[1])  # read by legend() / resize()
+    fig._maxmargin_box = (left, bottom, size[0], size[1])  # read by legend(), end_labels()
     ax = fig.add_axes((0, 0, 1, 1))
     _place(fig, ax, extra_right=0.0)
     return ax
-
-
-def resize(ax: Any, size: tuple[float, float]) -> None:
-    """Give the axes box of a figure made by :func:`axes` the size ``size`` (inches).
-
-    Parameters
-    ----------
-    ax : matplotlib.axes.Axes
-    size : (float, float)
-    """
-    fig = ax.figure
-    box = getattr(fig, "_maxmargin_box", None)
-    if box is None:
-        return
-    fig._maxmargin_box = (box[0], box[1], size[0], size[1])
-    _place(fig, ax, extra_right=0.0)
 
 
 def _place(fig: Any, ax: Any, extra_right: float) -> None:
@@ -217,25 +130,9 @@ def _place(fig: Any, ax: Any, extra_right: float) -> None:
 def legend(ax: Any, *, fontsize: float = 8, after: float = 0.0, **kwargs: Any) -> Any:
     """A legend on the right of the axes, outside the data, where the figure can make room.
 
-    A figure made by :func:`axes` is widened to hold it, and a figure with constrained layout
-    makes room itself. In any other figure of the caller's (a panel of a grid), the legend goes
-    inside the axes where it covers the least data, framed: outside, it would fall on the next
-    panel or off the figure.
-
-    Parameters
-    ----------
-    ax : matplotlib.axes.Axes
-    fontsize : float
-    after : float
-        Inches to leave free between the axes and the legend (a column of
-        :func:`end_labels`).
-    **kwargs
-        More ``Axes.legend`` arguments (``handles``, ``labels``, ``ncol``, ...).
-
-    Returns
-    -------
-    matplotlib.legend.Legend or None
-        None when nothing has a label.
+    In a panel of the caller's figure without constrained layout it goes inside the axes
+    where it covers the least (outside, it would fall on the next panel). ``after``: inches
+    left free for a column of :func:`end_labels`. None when nothing has a label.
     """
     if "handles" not in kwargs and not ax.get_legend_handles_labels()[0]:
         return None
@@ -243,14 +140,8 @@ def legend(ax: Any, *, fontsize: float = 8, after: float = 0.0, **kwargs: Any) -
     box = getattr(fig, "_maxmargin_box", None)
     if box is None and not _makes_room(fig):
         return ax.legend(loc="best", fontsize=fontsize, framealpha=0.85, **kwargs)
-    leg = ax.legend(
-        loc="upper left",
-        bbox_to_anchor=(1.02, 1.0),
-        borderaxespad=0.0,
-        fontsize=fontsize,
-        frameon=False,
-        **kwargs,
-    )
+    outside = {"loc": "upper left", "bbox_to_anchor": (1.02, 1.0), "borderaxespad": 0.0}
+    leg = ax.legend(fontsize=fontsize, frameon=False, **outside, **kwargs)
     if box is not None and hasattr(fig.canvas, "get_renderer"):
         # the legend's own size needs no drawing of the axes: measure it, widen the figure
         width = leg.get_window_extent(fig.canvas.get_renderer()).width / fig.dpi
@@ -261,10 +152,7 @@ def legend(ax: Any, *, fontsize: float = 8, after: float = 0.0, **kwargs: Any) -
 
 
 def _makes_room(fig: Any) -> bool:
-    """Whether ``fig`` lays itself out around what sticks out of its axes.
-
-    That is, constrained layout.
-    """
+    """Whether ``fig`` has constrained layout (it makes room for what sticks out of its axes)."""
     from matplotlib.layout_engine import ConstrainedLayoutEngine
 
     get = getattr(fig, "get_layout_engine", None)
@@ -280,29 +168,9 @@ def end_labels(
     *,
     fontsize: float = 7,
 ) -> float:
-    """Name curves at their right end.
+    """Name curves at their right end, just outside the axes, moved apart where they overlap.
 
-    One label per curve, just outside the axes, at the height of the curve's last value,
-    moved apart where they would overlap (a thin line then joins label and curve).
-
-    Call it once the y limits are final. A figure made by :func:`axes` is widened to
-    hold the labels.
-
-    Parameters
-    ----------
-    ax : matplotlib.axes.Axes
-    x : float
-        Where the curves end (data coordinates).
-    ys : sequence of float
-        Their last values.
-    labels : sequence of str
-    colors : sequence of colour
-    fontsize : float
-
-    Returns
-    -------
-    float
-        The width of the column of labels, in inches (for :func:`legend`'s ``after``).
+    Call it once the y limits are final. Returns the width of the column of labels (inches).
     """
     from matplotlib.text import Text
     from matplotlib.transforms import blended_transform_factory
@@ -322,6 +190,7 @@ def end_labels(
     for i in range(pos.size - 2, -1, -1):  # ... and down from the top, if pushed out
         pos[i] = min(pos[i], pos[i + 1] - step)
     where = blended_transform_factory(ax.transAxes, ax.transData)
+    thin = {"alpha": 0.6, "shrinkA": 1, "shrinkB": 1}
     texts = []
     for k, j in enumerate(order):
         texts.append(
@@ -336,14 +205,7 @@ def end_labels(
                 fontsize=fontsize,
                 color=colors[j],
                 annotation_clip=False,
-                arrowprops={
-                    "arrowstyle": "-",
-                    "color": colors[j],
-                    "lw": 0.5,
-                    "alpha": 0.6,
-                    "shrinkA": 1,
-                    "shrinkB": 1,
-                },
+                arrowprops={"arrowstyle": "-", "color": colors[j], "lw": 0.5, **thin},
             )
         )
     if not hasattr(fig.canvas, "get_renderer"):
@@ -358,22 +220,8 @@ def end_labels(
 
 
 def series_style(i: int) -> dict[str, Any]:
-    """Colour, marker and line style of the ``i``-th series.
+    """Colour, marker and line style of the ``i``-th series (all three differ between neighbours).
 
-    All three differ between neighbours, so two curves that overlap, or a grey print, stay
-    legible.
-
-    Parameters
-    ----------
-    i : int
-
-    Returns
-    -------
-    dict
-        ``color``, ``marker``, ``linestyle`` (``Axes.plot`` keywords).
-
-    Examples
-    --------
     >>> series_style(0)["marker"] != series_style(1)["marker"]
     True
     """
@@ -385,34 +233,22 @@ def series_style(i: int) -> dict[str, Any]:
 
 
 def colors(k: int) -> list[str]:
-    """``k`` distinct colours (at most 20; more repeat), the strongest first.
-
-    Parameters
-    ----------
-    k : int
-
-    Returns
-    -------
-    list of str
-    """
+    """``k`` distinct colours (at most 20; more repeat), the strongest first."""
     return [_COLORS[i % len(_COLORS)] for i in range(k)]
 
 
 def markevery(i: int) -> tuple[float, float]:
-    """Markers spaced evenly along the curve in display space, shifted for series ``i``.
-
-    The shift keeps overlapping curves from putting their markers on the same spot.
-
-    Parameters
-    ----------
-    i : int
-
-    Returns
-    -------
-    (float, float)
-        The ``markevery`` argument of ``Axes.plot``.
-    """
+    """``markevery`` spaced evenly in display space, shifted per series (no two on one spot)."""
     return (0.02 + 0.023 * (i % 5), 0.12)
+
+
+def kept(V: np.ndarray, positive: bool = False, limit: float = PLOT_MAX) -> np.ndarray:
+    """The points (columns of ``V``, shape (runs, k)) that :func:`band` draws."""
+    with np.errstate(invalid="ignore"):
+        keep = np.isfinite(V).all(axis=0) & (np.abs(V) <= limit).all(axis=0)
+        if positive:
+            keep &= (V > 0).all(axis=0)
+    return np.asarray(keep)
 
 
 def band(
@@ -422,41 +258,18 @@ def band(
     *,
     label: str,
     positive: bool = False,
-    limit: float = 1e200,
+    limit: float = PLOT_MAX,
     **style: Any,
 ) -> Any:
-    """The median over runs as a line, and the band from their minimum to their maximum.
+    """The median over runs ``V`` (runs, k) as a line, and the min-max band around it.
 
-    Parameters
-    ----------
-    ax : matplotlib.axes.Axes
-    t : ndarray of shape (k,)
-    V : ndarray of shape (runs, k), or None
-        One row per run (seed); None (a quantity that does not apply) draws nothing.
-    label : str
-        The line's legend label; the band is labelled ``"_band " + label`` (left out of
-        the legend: the underscore).
-    positive : bool
-        Keep only the points where every run is positive (a log axis).
-    limit : float
-        Leave out points where a run's absolute value exceeds it (a diverging learner:
-        matplotlib's log ticks overflow past ~1e250).
-    **style
-        ``Axes.plot`` keywords of the line (``color``, ``marker``, ...); the band takes
-        its colour.
-
-    Returns
-    -------
-    matplotlib.lines.Line2D or None
-        The median line, None when no point is left.
+    Only the :func:`kept` points are drawn (finite, at most ``limit`` in absolute value, and
+    with ``positive`` positive). Returns the median line, or None when nothing is drawn.
     """
     if V is None:
         return None
     V = np.atleast_2d(np.asarray(V, float))
-    with np.errstate(invalid="ignore"):
-        keep = np.isfinite(V).all(axis=0) & (np.abs(V) <= limit).all(axis=0)
-        if positive:
-            keep &= (V > 0).all(axis=0)
+    keep = kept(V, positive, limit)
     if not keep.any():
         return None
     t, V = np.asarray(t)[keep], V[:, keep]
@@ -476,17 +289,7 @@ def band(
 
 
 def fit_limits(ax: Any, values: Sequence[np.ndarray], *, pad: float = 0.04) -> None:
-    """Set the y limits to the range of ``values`` (in the axis' own scale), padded.
-
-    A symlog axis then shows its negative half only where some value is negative.
-
-    Parameters
-    ----------
-    ax : matplotlib.axes.Axes
-    values : sequence of ndarray
-    pad : float
-        Fraction of the range added at each end (in the transformed scale).
-    """
+    """Set the y limits to the range of ``values`` in the axis' own scale, padded."""
     finite = [np.asarray(v, float)[np.isfinite(v)] for v in values]
     allv = np.concatenate([v for v in finite if v.size] or [np.zeros(0)])
     if not allv.size:
@@ -509,26 +312,7 @@ def fit_limits(ax: Any, values: Sequence[np.ndarray], *, pad: float = 0.04) -> N
 def save(
     ax: Any, out_dir: Path, stem: str, formats: Sequence[str], dpi: int = 150, tight: bool = False
 ) -> list[Path]:
-    """Write the figure of ``ax`` as ``out_dir/stem.<format>`` (atomically), then close it.
-
-    Parameters
-    ----------
-    ax : matplotlib.axes.Axes or matplotlib.figure.Figure
-    out_dir : Path
-        An existing directory.
-    stem : str
-    formats : sequence of str
-        matplotlib's names (``"png"``, ``"svg"``, ``"pdf"``).
-    dpi : int
-        Raster formats' resolution.
-    tight : bool
-        Apply ``tight_layout`` first (figures not made by :func:`axes`).
-
-    Returns
-    -------
-    list of Path
-        One file per format.
-    """
+    """Write the figure of ``ax`` as ``out_dir/stem.<format>`` (atomically), close it; the paths."""
     fig = getattr(ax, "figure", ax)
     fig = getattr(fig, "figure", fig)  # a SubFigure's parent
     if tight:
@@ -548,22 +332,7 @@ def save(
 
 
 def to_draw(figures: bool, formats: Sequence[str] | str) -> tuple[str, ...] | None:
-    """The figure formats a report writes (checked), or None for none.
-
-    None when not asked for, or when matplotlib is missing (then one warning says how to
-    get it, and the report goes on).
-
-    Parameters
-    ----------
-    figures : bool
-        Whether figures are wanted.
-    formats : sequence of str, or str
-        See :func:`check_formats`.
-
-    Returns
-    -------
-    tuple of str or None
-    """
+    """The checked figure formats a report writes, or None (not asked; no matplotlib: a warning)."""
     formats = check_formats(formats)
     if not figures:
         return None
@@ -576,19 +345,8 @@ def to_draw(figures: bool, formats: Sequence[str] | str) -> tuple[str, ...] | No
 
 
 def check_formats(formats: Sequence[str] | str) -> tuple[str, ...]:
-    """The figure formats as a tuple of known names; an empty or unknown one is an error.
+    """The figure formats as a tuple of known names; an empty or unknown one is a ParameterError.
 
-    Parameters
-    ----------
-    formats : sequence of str, or str
-        ``("png", "pdf")`` or ``"png,pdf"``.
-
-    Returns
-    -------
-    tuple of str
-
-    Examples
-    --------
     >>> check_formats("png, PDF")
     ('png', 'pdf')
     """
@@ -608,24 +366,8 @@ def check_formats(formats: Sequence[str] | str) -> tuple[str, ...]:
 
 
 def markdown_figures(files: Sequence[Path], prefix: str = "") -> list[str]:
-    """Markdown lines for the figures written, one per figure.
+    """Markdown lines for the figures: inline in the first format a viewer shows, else linked.
 
-    Each is shown inline in the first format a viewer displays (png, svg, ...), else
-    linked (pdf, eps, ...).
-
-    Parameters
-    ----------
-    files : sequence of Path
-        The figures written (the formats of one figure share its stem).
-    prefix : str
-        Prepended to each file name (``"figures/"``).
-
-    Returns
-    -------
-    list of str
-
-    Examples
-    --------
     >>> markdown_figures([Path("a.pdf"), Path("a.png"), Path("b.pdf")])
     ['![a](a.png)', '[b](b.pdf) (pdf)']
     """

@@ -1,11 +1,6 @@
-"""An online run on 2-D data as an animated GIF: the perceptron lecture in one picture.
+"""An online run on 2-D data as an animated GIF (``maxmargin run ... --animate out.gif``).
 
-Each frame is one checkpoint of a :class:`~maxmargin.trace.Trace`: on the left the data,
-the learner's current hyperplane, the points it misclassifies now, and the exact
-optimum's hyperplane with its margins; on the right the cumulative mistakes so far
-against Novikoff's bound ``(R / gamma)^2`` (when it applies). What ``maxmargin run ...
---animate out.gif`` writes. matplotlib (its ``animation.PillowWriter``, hence Pillow) is
-imported on first use; no pyplot state is touched.
+matplotlib and Pillow are imported on first use; no pyplot state is touched.
 """
 
 from __future__ import annotations
@@ -22,6 +17,7 @@ from ..exceptions import DataError, ParameterError
 from ..io.files import atomic_write
 from ..online.registry import LEARNERS
 from . import _mpl
+from .boundary import _segment
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..solution import ExactSolution
@@ -31,10 +27,7 @@ __all__ = ["animate_run"]
 
 
 def _check_target(data: Dataset, path: str | Path) -> Path:
-    """The checks that must pass before any learning starts; returns the path.
-
-    matplotlib and Pillow installed, 2-D data, a .gif in an existing directory.
-    """
+    """The path, once matplotlib, Pillow, 2-D data and a .gif in an existing folder are checked."""
     _mpl.matplotlib(pillow=True)
     if data.d != 2:
         raise DataError(
@@ -71,12 +64,7 @@ def _hard(trace: Trace, data: Dataset) -> ExactSolution | None:
 def _reference(
     trace: Trace, data: Dataset, hard: ExactSolution | None
 ) -> tuple[ExactSolution, str]:
-    """The exact optimum to draw, and its label.
-
-    The learner's own lambda-optimum when it has a lambda, else the hard margin when the
-    data are separable, else the soft margin at C = 1 (all in the learner's intercept
-    mode).
-    """
+    """The exact optimum to draw and its label (see ``reference`` of :func:`animate_run`)."""
     from ..exact import solve
     from ..problem import SVMProblem
 
@@ -108,17 +96,6 @@ def _mode(trace: Trace) -> dict[str, Any]:
     return {"intercept": intercept, "intercept_scaling": trace.intercept_scaling}
 
 
-def _segment(w: np.ndarray, c: float, lo: np.ndarray, hi: np.ndarray) -> tuple[Any, Any]:
-    """End points of the line ``w.x + c = 0`` across the box [lo, hi] (empty if w = 0)."""
-    if abs(w[1]) >= abs(w[0]) and w[1] != 0:
-        xs = np.array([lo[0], hi[0]])
-        return xs, -(w[0] * xs + c) / w[1]
-    if w[0] != 0:
-        ys = np.array([lo[1], hi[1]])
-        return -(w[1] * ys + c) / w[0], ys
-    return [], []
-
-
 def animate_run(
     trace: Trace,
     data: Dataset,
@@ -131,12 +108,9 @@ def animate_run(
 ) -> Path:
     """Write an animated GIF of an online run on 2-D data, one frame per checkpoint.
 
-    Left: the data, the learner's hyperplane ``w_t.x + b_t = 0`` at the checkpoint, the
-    points it misclassifies then (``y_i f_t(x_i) <= 0``), and the exact optimum's
-    hyperplane with its margins ``f = +-1``. Right: the cumulative mistakes
-    ``M_t = sum_{s<=t} 1[y_s f_s(x_s) <= 0]`` against Novikoff's bound
-    ``(R / gamma*)^2`` (perceptron family on separable data; ``R = max_i ||z_i||`` and
-    ``gamma*`` the hard margin, both in the learner's space).
+    Left: the data, the learner's hyperplane at the checkpoint, the points it misclassifies
+    then, and the exact optimum's hyperplane with its margins. Right: the cumulative mistakes
+    against Novikoff's bound ``(R / gamma*)^2`` (perceptron family on separable data).
 
     Parameters
     ----------
@@ -145,17 +119,14 @@ def animate_run(
     data : Dataset
         The 2-D data the learner saw.
     path : str or Path
-        A ``.gif`` file in an existing directory; written atomically (a temporary file in
-        the same directory, then renamed), so an existing file is never half-written.
+        A ``.gif`` file in an existing directory; written atomically.
     reference : ExactSolution, optional
-        The optimum to draw. Default: the learner's own lambda-optimum when it has a
-        ``lam`` (Pegasos, online subgradient), else the hard-margin optimum when the data
-        are separable, else the soft margin at ``C = 1`` (in the learner's intercept mode).
+        The optimum to draw (default: the learner's lambda-optimum if it has a ``lam``,
+        else the hard margin if separable, else C = 1; in the learner's intercept mode).
     fps : float
         Frames per second.
     dpi : int
-        Resolution of the frames (the figure is 9.4 x 4.8 inches; about 0.1 s a frame
-        at 100 dpi).
+        Resolution of the frames (the figure is 9.4 x 4.8 inches).
     progress : bool
         Draw a progress bar on stderr (on a terminal only).
 
@@ -225,16 +196,8 @@ def animate_run(
         ax.scatter(
             X[m, 0], X[m, 1], s=16, c=colour, marker=marker, zorder=2, label=f"$y_i = {label:+d}$"
         )
-    missed = ax.scatter(
-        [],
-        [],
-        s=90,
-        facecolors="none",
-        edgecolors="tab:orange",
-        linewidths=1.5,
-        zorder=3,
-        label=r"misclassified by $w_t$ now",
-    )
+    ring = {"s": 90, "facecolors": "none", "edgecolors": "tab:orange", "linewidths": 1.5}
+    missed = ax.scatter([], [], zorder=3, label=r"misclassified by $w_t$ now", **ring)
     w_ref, b_ref = np.asarray(ref.w, float), float(ref.b)
     ax.plot(*_segment(w_ref, b_ref, lo, hi), "-", c="0.35", lw=1.4, label=ref_label)
     for level in (1.0, -1.0):
@@ -261,13 +224,8 @@ def animate_run(
     (now,) = axm.plot([], [], "o", c="tab:green", ms=5)
     top = max(float(mistakes[-1]), 1.0)
     if math.isfinite(novikoff):
-        axm.axhline(
-            novikoff,
-            c="k",
-            ls="--",
-            lw=1.2,
-            label=rf"Novikoff bound $(R/\gamma^*)^2 = {novikoff:.4g}$",
-        )
+        bound = rf"Novikoff bound $(R/\gamma^*)^2 = {novikoff:.4g}$"
+        axm.axhline(novikoff, c="k", ls="--", lw=1.2, label=bound)
         top = max(top, novikoff)
     else:
         axm.text(0.03, 0.95, why_not, transform=axm.transAxes, va="top", fontsize=8, color="0.3")
@@ -283,16 +241,8 @@ def animate_run(
     axm.set_ylim(0, 1.5 * top)
     axm.set_xlabel("step $t$ (examples seen)")
     axm.set_ylabel("cumulative mistakes (symlog scale)")
-    handles = ax.get_legend_handles_labels()
-    more = axm.get_legend_handles_labels()
-    fig.legend(
-        handles[0] + more[0],
-        handles[1] + more[1],
-        loc="lower center",
-        ncol=4,
-        fontsize=8,
-        frameon=False,
-    )
+    (h1, l1), (h2, l2) = ax.get_legend_handles_labels(), axm.get_legend_handles_labels()
+    fig.legend(h1 + h2, l1 + l2, loc="lower center", ncol=4, fontsize=8, frameon=False)
     title = fig.suptitle("", fontsize=11)
 
     def draw(k: int) -> None:

@@ -30,19 +30,16 @@ def plot_boundary(
     """Draw 2-D data, the decision boundary, the margins and the support vectors.
 
     The boundary is ``w.x + b = 0``, the margins ``w.x + b = +-1``; margin SVs are ringed,
-    bound SVs crossed.
-
-    The axes span the data with a 5% margin, at equal scales (distances and angles are
-    true); a new figure is sized to the data's aspect ratio, so it is not mostly white.
+    bound SVs crossed. Equal scales; a new figure has the data's aspect ratio.
 
     Parameters
     ----------
     problem : SVMProblem
         With ``d = 2`` original features.
-    solution : ExactSolution (or any object with ``w``, ``b``, ``margin_support``,
-        ``bound_support``)
-    ax : matplotlib Axes, optional
-        Drawn into when given; otherwise a new figure is created.
+    solution : ExactSolution
+        Or any object with ``w``, ``b``, ``margin_support``, ``bound_support``.
+    ax : matplotlib.axes.Axes, optional
+        Drawn into when given; otherwise a new figure.
     title : str, optional
     show_margins : bool
         Draw the two margin lines ``f = +-1``.
@@ -77,44 +74,20 @@ def plot_boundary(
         ax = _mpl.axes(None, box)
     w = np.asarray(solution.w, float)
     b = float(solution.b)
-    ax.scatter(
-        X[y > 0, 0], X[y > 0, 1], c="tab:blue", s=16, label="$y = +1$", zorder=2, alpha=0.8, lw=0
-    )
-    ax.scatter(
-        X[y < 0, 0],
-        X[y < 0, 1],
-        c="tab:red",
-        s=16,
-        marker="s",
-        label="$y = -1$",
-        zorder=2,
-        alpha=0.8,
-        lw=0,
-    )
-    ms = np.asarray(getattr(solution, "margin_support", []), int)
-    bs = np.asarray(getattr(solution, "bound_support", []), int)
-    if ms.size:
+    for sign, marker, color in ((1, "o", "tab:blue"), (-1, "s", "tab:red")):
+        m, y_label = y == sign, f"$y = {sign:+d}$"
         ax.scatter(
-            X[ms, 0],
-            X[ms, 1],
-            s=110,
-            facecolors="none",
-            edgecolors="k",
-            linewidths=1.2,
-            label=f"margin SVs ({ms.size})",
-            zorder=3,
+            X[m, 0], X[m, 1], c=color, s=16, marker=marker, label=y_label, zorder=2, alpha=0.8, lw=0
         )
-    if bs.size:
-        ax.scatter(
-            X[bs, 0],
-            X[bs, 1],
-            s=60,
-            marker="x",
-            c="k",
-            linewidths=1.2,
-            label=f"bound SVs ({bs.size})",
-            zorder=3,
-        )
+    svs: tuple[tuple[str, str, dict[str, Any]], ...] = (
+        ("margin_support", "margin", {"s": 110, "facecolors": "none", "edgecolors": "k"}),
+        ("bound_support", "bound", {"s": 60, "marker": "x", "c": "k"}),
+    )
+    for attr, kind, kw in svs:
+        idx = np.asarray(getattr(solution, attr, []), int)
+        if idx.size:
+            sv_label = f"{kind} SVs ({idx.size})"
+            ax.scatter(X[idx, 0], X[idx, 1], linewidths=1.2, label=sv_label, zorder=3, **kw)
     ax.set_xlim(lo[0], hi[0])
     ax.set_ylim(lo[1], hi[1])
     levels: list[tuple[float, str, str | None]] = [(0.0, "-", "decision boundary")]
@@ -143,13 +116,21 @@ def plot_boundary(
 
 
 def _box(span: np.ndarray, height: float = 3.6) -> tuple[float, float]:
-    """The axes box (inches) of a new figure: the data's aspect ratio, ``height`` tall.
-
-    The width is kept within 2.2 to 6.5 inches (then the height follows, down to 1.8).
-    """
+    """The axes box (inches) of a new figure: the data's aspect, width 2.2-6.5, height <= 3.6."""
     ratio = float(span[0] / span[1])
     width = min(max(height * ratio, 2.2), 6.5)
     return width, min(max(width / ratio, 1.8), height)
+
+
+def _segment(w: np.ndarray, c: float, lo: np.ndarray, hi: np.ndarray) -> tuple[Any, Any]:
+    """End points of the line ``w.x + c = 0`` across the box [lo, hi] (empty if w = 0)."""
+    if abs(w[1]) >= abs(w[0]) and w[1] != 0:
+        xs = np.array([lo[0], hi[0]])
+        return xs, -(w[0] * xs + c) / w[1]
+    if w[0] != 0:
+        ys = np.array([lo[1], hi[1]])
+        return -(w[1] * ys + c) / w[0], ys
+    return [], []
 
 
 def _line(
@@ -162,13 +143,5 @@ def _line(
     label: str | None,
     color: Any = "k",
 ) -> None:
-    """Draw ``w.x + c = 0`` across the box [lo, hi] (always adds one line)."""
-    if abs(w[1]) >= abs(w[0]) and w[1] != 0:
-        xs = np.array([lo[0], hi[0]])
-        ys = -(w[0] * xs + c) / w[1]
-    elif w[0] != 0:
-        ys = np.array([lo[1], hi[1]])
-        xs = -(w[1] * ys + c) / w[0]
-    else:  # w = 0: no boundary; an empty line keeps the legend honest
-        xs = ys = np.array([])
-    ax.plot(xs, ys, linestyle=style, color=color, lw=1.2, label=label)
+    """Draw ``w.x + c = 0`` across the box [lo, hi] (always one line: an empty one if w = 0)."""
+    ax.plot(*_segment(w, c, lo, hi), linestyle=style, color=color, lw=1.2, label=label)

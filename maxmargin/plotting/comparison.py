@@ -1,13 +1,9 @@
 """Figures of a :class:`~maxmargin.Comparison` (matplotlib, imported lazily).
 
-Every ``plot_*`` function draws into ``ax`` (a new figure when None) and returns the
-Axes; :func:`save_figures` writes each figure in the formats asked for. A quantity over
-seeds is drawn as its median (the line) and the band from its minimum to its maximum
-over the seeds (every seed's curve lies in the band); with one seed, the line is that
-seed's curve. Each learner keeps its colour and marker in every figure. When the runs
-are scored against several problems (learners of different intercept modes), each
-legend entry names its run's problem (``[intercept none]``): ``F - F*`` and the other
-scores are each against the run's own certified optimum, so they share one axis.
+Each ``plot_*`` draws into ``ax`` (a new figure when None) and returns the Axes. A quantity
+over seeds is its median line and min-max band; each learner keeps its colour and marker;
+runs scored against several problems name theirs (``[intercept none]``). See
+``docs/compare.md``.
 """
 
 from __future__ import annotations
@@ -45,23 +41,14 @@ FIGURES = ("suboptimality", "suboptimality_time", "gaps", "regret", "mistakes", 
 #: The axes box of the comparison figures, in inches (the legend goes to its right).
 _SIZE = (5.0, 3.4)
 
-#: Larger values are left out of the figures: matplotlib's log-axis ticks overflow beyond
-#: about 1e250, and only a diverging learner gets there (the report says where).
-_PLOT_MAX = 1e200
-
 _T_LABEL = r"step $t$ (examples seen)"
 _TIME_LABEL = "learning time (s, median over seeds)"
 
 
 def _groups(cmp: Comparison) -> Iterator[tuple[str, str, list[RunResult], dict[str, Any]]]:
-    """(label, order, runs, style) for each learner x order, and each trace.
-
-    A trace is its own order; the style is the same in every figure (by the group's position).
-    """
+    """(label, order, runs, style) of each learner x order and each trace, styled by position."""
     for i, (lab, order) in enumerate(dict.fromkeys((r.label, r.order) for r in cmp.runs)):
-        style = _mpl.series_style(i)
-        style["markevery"] = _mpl.markevery(i)
-        style["markersize"] = 4.5
+        style = {**_mpl.series_style(i), "markevery": _mpl.markevery(i), "markersize": 4.5}
         yield lab, order, cmp.select(label=lab, order=order), style
 
 
@@ -79,10 +66,7 @@ def _t(runs: Sequence[Any]) -> np.ndarray:
 
 
 def _stack(runs: Sequence[Any], key: str) -> np.ndarray | None:
-    """``key`` of every run (seed) on the common checkpoints, shape (seeds, k).
-
-    None when it is N/A for this learner.
-    """
+    """``key`` of every run on the common checkpoints, shape (seeds, k); None if N/A."""
     vals = [getattr(r, key) for r in runs]
     if any(v is None for v in vals):
         return None
@@ -93,41 +77,27 @@ def _stack(runs: Sequence[Any], key: str) -> np.ndarray | None:
 def _drawable(runs: Sequence[Any], key: str, positive: bool = False) -> bool:
     """Whether ``key`` of the group has a point :func:`_mpl.band` would draw."""
     V = _stack(runs, key)
-    if V is None:
-        return False
-    with np.errstate(invalid="ignore"):
-        keep = np.isfinite(V).all(axis=0) & (np.abs(V) <= _PLOT_MAX).all(axis=0)
-        if positive:
-            keep &= (V > 0).all(axis=0)
-    return bool(keep.any())
+    return V is not None and bool(_mpl.kept(V, positive).any())
 
 
 def figures_left_out(cmp: Comparison) -> dict[str, str]:
     """The figures of :data:`FIGURES` with nothing to show, each with the reason.
 
-    A figure is drawn when at least one learner or trace has a finite point of its
-    quantity: ``suboptimality`` (``F - F* > 0``, learners that minimise the objective),
-    ``gaps`` (those that also have implied dual points), ``regret`` (every step's loss
-    recorded), ``mistakes`` (mistakes counted); ``boundary`` always has the exact
-    boundary (2-D data only: the reason otherwise). Weights from elsewhere
-    (:meth:`~maxmargin.Trace.from_weights`) have no regret and, unless given, no
-    mistakes.
+    A figure is drawn when some learner or trace has a finite point of its quantity
+    (``docs/compare.md``); ``boundary`` needs 2-D data.
 
     Parameters
     ----------
     cmp : Comparison
-        What :func:`~maxmargin.compare` returned.
 
     Returns
     -------
     dict of str to str
-        Figure stem -> why it is left out, in the order of :data:`FIGURES`; empty when
-        every figure is drawn.
+        Figure stem -> why it is left out, in the order of :data:`FIGURES`.
 
     Examples
     --------
-    >>> from maxmargin import make_gaussians
-    >>> from maxmargin import compare
+    >>> from maxmargin import compare, make_gaussians
     >>> cmp = compare(make_gaussians(30, 3, seed=0), learners=["perceptron"], lam=0.1)
     >>> figures_left_out(cmp)["suboptimality"]
     'no learner or trace minimises this objective'
@@ -167,40 +137,48 @@ def figures_left_out(cmp: Comparison) -> dict[str, str]:
 
 
 def _solid(style: dict[str, Any], **more: Any) -> dict[str, Any]:
-    """The learner's colour and marker, on a solid line.
-
-    The line style then says which quantity it is.
-    """
+    """The learner's colour and marker on a solid line (the line style names the quantity)."""
     return {**style, "linestyle": "-", **more}
+
+
+def _finish(
+    ax: Any, ylabel: str, title: str, *, empty: str | None = None, log: bool = True
+) -> Axes:
+    """Labels, title and grid; log-log axes and the legend, or the text ``empty`` alone."""
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=10)
+    if empty is not None:
+        ax.text(0.5, 0.5, empty, ha="center", va="center", transform=ax.transAxes, fontsize=9)
+    else:
+        if log:
+            ax.set_xscale("log")
+            ax.set_yscale("log")
+        _mpl.legend(ax)
+    ax.grid(True, which="major", alpha=0.3)
+    return ax
 
 
 def plot_suboptimality(cmp: Comparison, ax: Any = None, *, x: str = "steps") -> Axes:
     r"""Suboptimality :math:`F(w_t) - F^*` against ``t`` or time (log-log).
 
-    Solid: the averaged iterate (where the theory is about the average); dashed: the
-    last iterate; dotted grey (against steps): a line of the theoretical slope through
-    the final point.
+    Solid: the averaged iterate; dashed: the last iterate; dotted grey (against steps): a
+    line of the theoretical slope through the final point.
 
     Parameters
     ----------
     cmp : Comparison
-        What :func:`~maxmargin.compare` returned.
     ax : matplotlib.axes.Axes, optional
-        Draw into this axes; a new figure when None.
     x : {"steps", "time"}
-        The horizontal axis: the step ``t``, or the learning time in seconds at each
-        checkpoint (``RunResult.seconds``, the median over the seeds; benchopt's axis).
-        Runs without recorded times are left out of the time figure.
+        The step ``t``, or the learning time at each checkpoint (the median over the
+        seeds); runs without recorded times are left out of the time figure.
 
     Returns
     -------
     matplotlib.axes.Axes
-        The axes drawn into.
 
     Examples
     --------
-    >>> from maxmargin import make_gaussians
-    >>> from maxmargin import compare
+    >>> from maxmargin import compare, make_gaussians
     >>> cmp = compare(make_gaussians(40, 2, seed=0), learners=["pegasos"], lam=0.1, epochs=2)
     >>> plot_suboptimality(cmp).get_xscale()
     'log'
@@ -218,29 +196,11 @@ def plot_suboptimality(cmp: Comparison, ax: Any = None, *, x: str = "steps") -> 
             if any(s is None for s in times):
                 continue
             t = np.median(np.stack([s[: t.size] for s in times if s is not None]), axis=0)
+        name, solid, dashed = _name(cmp, lab, order), _solid(style), _solid(style, linestyle="--")
         avg, last = _stack(runs, "subopt_avg"), _stack(runs, "subopt")
-        name = _name(cmp, lab, order)
-        main = None
-        if avg is not None:
-            main = _mpl.band(
-                ax,
-                t,
-                avg,
-                positive=True,
-                limit=_PLOT_MAX,
-                lw=1.8,
-                label=f"{name}: average",
-                **_solid(style),
-            )
+        main = _mpl.band(ax, t, avg, positive=True, lw=1.8, label=f"{name}: average", **solid)
         line = _mpl.band(
-            ax,
-            t,
-            last,
-            positive=True,
-            limit=_PLOT_MAX,
-            lw=1.1,
-            label=f"{name}: last iterate",
-            **_solid(style, linestyle="--"),
+            ax, t, last, positive=True, lw=1.1, label=f"{name}: last iterate", **dashed
         )
         main = main if main is not None else line
         slope = runs[0].theory_slope
@@ -248,34 +208,21 @@ def plot_suboptimality(cmp: Comparison, ax: Any = None, *, x: str = "steps") -> 
             tt, vv = main.get_data()
             ref = vv[-1] * (t / tt[-1]) ** slope
             keep = t >= math.sqrt(t[-1])
-            ax.plot(
-                t[keep],
-                ref[keep],
-                color=style["color"],
-                lw=1,
-                ls=":",
-                label=f"theory slope ${slope:g}$",
-            )
+            label = f"theory slope ${slope:g}$"
+            ax.plot(t[keep], ref[keep], color=style["color"], lw=1, ls=":", label=label)
         any_curve = True
     ax.set_xlabel(_T_LABEL if x == "steps" else _TIME_LABEL)
-    ax.set_ylabel(r"$F(\tilde w_t) - F^\star$ ($\lambda$ form)")
-    ax.set_title(
-        (
-            "Suboptimality against the certified optimum"
-            if len(cmp.references) == 1
-            else "Suboptimality, each run against its own problem's certified optimum"
-        )
-        + ("" if x == "steps" else ", against time"),
-        fontsize=10,
+    title = (
+        "Suboptimality against the certified optimum"
+        if len(cmp.references) == 1
+        else "Suboptimality, each run against its own problem's certified optimum"
     )
-    if not any_curve:
-        _empty(ax, "no learner minimises this objective")
-    else:
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        _mpl.legend(ax)
-    ax.grid(True, which="major", alpha=0.3)
-    return ax
+    return _finish(
+        ax,
+        r"$F(\tilde w_t) - F^\star$ ($\lambda$ form)",
+        title + ("" if x == "steps" else ", against time"),
+        empty=None if any_curve else "no learner minimises this objective",
+    )
 
 
 def plot_gaps(cmp: Comparison, ax: Any = None) -> Axes:
@@ -284,19 +231,15 @@ def plot_gaps(cmp: Comparison, ax: Any = None) -> Axes:
     Parameters
     ----------
     cmp : Comparison
-        What :func:`~maxmargin.compare` returned.
     ax : matplotlib.axes.Axes, optional
-        Draw into this axes; a new figure when None.
 
     Returns
     -------
     matplotlib.axes.Axes
-        The axes drawn into.
 
     Examples
     --------
-    >>> from maxmargin import make_gaussians
-    >>> from maxmargin import compare
+    >>> from maxmargin import compare, make_gaussians
     >>> cmp = compare(make_gaussians(40, 2, seed=0), learners=["pegasos"], lam=0.1, epochs=2)
     >>> len(plot_gaps(cmp).lines) >= 2
     True
@@ -306,40 +249,20 @@ def plot_gaps(cmp: Comparison, ax: Any = None) -> Axes:
     for lab, order, runs, style in _groups(cmp):
         if runs[0].kind != "objective" or runs[0].dual_gap is None:
             continue
-        t = _t(runs)
-        name = _name(cmp, lab, order)
-        _mpl.band(
-            ax,
-            t,
-            _stack(runs, "subopt"),
-            positive=True,
-            limit=_PLOT_MAX,
-            lw=1.8,
-            label=f"{name}: true gap $F - F^\\star$",
-            **_solid(style),
-        )
-        _mpl.band(
-            ax,
-            t,
-            _stack(runs, "dual_gap"),
-            positive=True,
-            limit=_PLOT_MAX,
-            lw=1.1,
-            label=f"{name}: implied-dual gap $F - \\lambda D(\\mathrm{{clip}}\\,a)$",
-            **_solid(style, linestyle="--"),
-        )
+        t, name, dashed = _t(runs), _name(cmp, lab, order), _solid(style, linestyle="--")
+        true = f"{name}: true gap $F - F^\\star$"
+        dual = f"{name}: implied-dual gap $F - \\lambda D(\\mathrm{{clip}}\\,a)$"
+        _mpl.band(ax, t, _stack(runs, "subopt"), positive=True, lw=1.8, label=true, **_solid(style))
+        _mpl.band(ax, t, _stack(runs, "dual_gap"), positive=True, lw=1.1, label=dual, **dashed)
         any_curve = True
     ax.set_xlabel(_T_LABEL)
-    ax.set_ylabel(r"gap ($\lambda$ form)")
-    ax.set_title("True gap and the learner's own duality gap (an upper bound)", fontsize=10)
-    if not any_curve:
-        _empty(ax, "no learner with an implied dual point minimises this objective")
-    else:
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        _mpl.legend(ax)
-    ax.grid(True, which="major", alpha=0.3)
-    return ax
+    why = "no learner with an implied dual point minimises this objective"
+    return _finish(
+        ax,
+        r"gap ($\lambda$ form)",
+        "True gap and the learner's own duality gap (an upper bound)",
+        empty=None if any_curve else why,
+    )
 
 
 def plot_regret(cmp: Comparison, ax: Any = None) -> Axes:
@@ -348,19 +271,15 @@ def plot_regret(cmp: Comparison, ax: Any = None) -> Axes:
     Parameters
     ----------
     cmp : Comparison
-        What :func:`~maxmargin.compare` returned.
     ax : matplotlib.axes.Axes, optional
-        Draw into this axes; a new figure when None.
 
     Returns
     -------
     matplotlib.axes.Axes
-        The axes drawn into.
 
     Examples
     --------
-    >>> from maxmargin import make_gaussians
-    >>> from maxmargin import compare
+    >>> from maxmargin import compare, make_gaussians
     >>> cmp = compare(make_gaussians(40, 2, seed=0), learners=["pegasos"], lam=0.1, epochs=2)
     >>> plot_regret(cmp).get_yscale()
     'symlog'
@@ -375,30 +294,18 @@ def plot_regret(cmp: Comparison, ax: Any = None) -> Axes:
             continue
         t = _t(runs)
         name = _name(cmp, lab, order)
-        if _mpl.band(ax, t, reg, limit=_PLOT_MAX, lw=1.6, label=name, **style) is None:
+        if _mpl.band(ax, t, reg, lw=1.6, label=name, **style) is None:
             continue
-        drawn.append(reg[:, np.abs(reg).max(axis=0) <= _PLOT_MAX])
-        bound = _stack(runs, "regret_bound")
+        drawn.append(reg[:, np.abs(reg).max(axis=0) <= _mpl.PLOT_MAX])
+        label = f"{name}: $G^2(1 + \\ln t)/(2\\lambda)$"
+        regret_bound = _stack(runs, "regret_bound")
+        bound = _mpl.band(ax, t, regret_bound, color=style["color"], lw=1, ls=":", label=label)
         if bound is not None:
-            line = _mpl.band(
-                ax,
-                t,
-                bound,
-                limit=_PLOT_MAX,
-                color=style["color"],
-                lw=1,
-                ls=":",
-                label=f"{name}: $G^2(1 + \\ln t)/(2\\lambda)$",
-            )
-            if line is not None:
-                drawn.append(line.get_ydata())
+            drawn.append(bound.get_ydata())
     _mpl.fit_limits(ax, drawn)
     ax.set_xlabel(_T_LABEL)
-    ax.set_ylabel(r"${\sum}_{s \leq t} f_s(w_s) - {\sum}_{s \leq t} f_s(w^\star)$")
-    ax.set_title("Regret against the exact optimum", fontsize=10)
-    _mpl.legend(ax)
-    ax.grid(True, which="major", alpha=0.3)
-    return ax
+    ylabel = r"${\sum}_{s \leq t} f_s(w_s) - {\sum}_{s \leq t} f_s(w^\star)$"
+    return _finish(ax, ylabel, "Regret against the exact optimum", log=False)
 
 
 def plot_mistakes(cmp: Comparison, ax: Any = None) -> Axes:
@@ -410,19 +317,15 @@ def plot_mistakes(cmp: Comparison, ax: Any = None) -> Axes:
     Parameters
     ----------
     cmp : Comparison
-        What :func:`~maxmargin.compare` returned.
     ax : matplotlib.axes.Axes, optional
-        Draw into this axes; a new figure when None.
 
     Returns
     -------
     matplotlib.axes.Axes
-        The axes drawn into.
 
     Examples
     --------
-    >>> from maxmargin import make_separable
-    >>> from maxmargin import compare
+    >>> from maxmargin import compare, make_separable
     >>> cmp = compare(make_separable(40, 2, seed=0), learners=["perceptron"], lam=0.1,
     ...               epochs=2)
     >>> plot_mistakes(cmp).get_yscale()
@@ -435,28 +338,14 @@ def plot_mistakes(cmp: Comparison, ax: Any = None) -> Axes:
         mistakes = _stack(runs, "mistakes")
         if mistakes is None:  # pragma: no cover - every run counts its mistakes
             continue
-        _mpl.band(
-            ax,
-            t,
-            np.maximum(mistakes, 0.5),
-            limit=_PLOT_MAX,
-            lw=1.6,
-            label=_name(cmp, lab, order),
-            **style,
-        )
+        label = _name(cmp, lab, order)
+        _mpl.band(ax, t, np.maximum(mistakes, 0.5), lw=1.6, label=label, **style)
         gb = _stack(runs, "general_bound")
         if gb is not None and bound is None:
             bound = t, gb
     if bound is not None:
-        _mpl.band(
-            ax,
-            *bound,
-            limit=_PLOT_MAX,
-            color="0.4",
-            lw=1,
-            ls="--",
-            label=r"general bound $L + R\|u\|\sqrt{L} + R^2\|u\|^2$",
-        )
+        label = r"general bound $L + R\|u\|\sqrt{L} + R^2\|u\|^2$"
+        _mpl.band(ax, *bound, color="0.4", lw=1, ls="--", label=label)
     for i, ref in enumerate(r for r in cmp.references if r.separable):  # each problem's
         which = "" if len(cmp.references) == 1 else f" [intercept {ref.intercept}]"
         ax.axhline(
@@ -466,32 +355,23 @@ def plot_mistakes(cmp: Comparison, ax: Any = None) -> Axes:
             ls=(":", "-.", (0, (1, 3)))[i],
             label=f"Novikoff $(R/\\gamma^\\star)^2 = {ref.novikoff:.4g}${which}",
         )
-    ax.set_xscale("log")
-    ax.set_yscale("log")
     ax.set_xlabel(_T_LABEL)
-    ax.set_ylabel(r"cumulative mistakes $M_t$")
-    ax.set_title("Mistakes against the mistake bounds", fontsize=10)
-    _mpl.legend(ax)
-    ax.grid(True, which="major", alpha=0.3)
-    return ax
+    return _finish(ax, r"cumulative mistakes $M_t$", "Mistakes against the mistake bounds")
 
 
 def plot_boundaries(cmp: Comparison, ax: Any = None) -> Axes:
-    """For 2-D data: the exact boundary, its margins and SVs, and the learners' boundaries.
+    """For 2-D data: the exact boundary, margins and SVs, and the learners' final boundaries.
 
-    The learners' final boundaries, of seed ``cmp.seeds[0]`` and the first order.
+    The learners' boundaries are those of seed ``cmp.seeds[0]`` and the first order.
 
     Parameters
     ----------
     cmp : Comparison
-        What :func:`~maxmargin.compare` returned.
     ax : matplotlib.axes.Axes, optional
-        Draw into this axes; a new figure when None.
 
     Returns
     -------
     matplotlib.axes.Axes
-        The axes drawn into.
 
     Raises
     ------
@@ -500,8 +380,7 @@ def plot_boundaries(cmp: Comparison, ax: Any = None) -> Axes:
 
     Examples
     --------
-    >>> from maxmargin import make_separable
-    >>> from maxmargin import compare
+    >>> from maxmargin import compare, make_separable
     >>> cmp = compare(make_separable(40, 2, seed=0), learners=["perceptron"], lam=0.1)
     >>> len(plot_boundaries(cmp).lines) >= 4
     True
@@ -539,24 +418,17 @@ def plot_boundaries(cmp: Comparison, ax: Any = None) -> Axes:
     return ax
 
 
-def _empty(ax: Any, text: str) -> None:
-    ax.text(0.5, 0.5, text, ha="center", va="center", transform=ax.transAxes, fontsize=9)
-
-
 def save_figures(
     cmp: Comparison, out_dir: str | Path, formats: Sequence[str] = ("png", "svg"), dpi: int = 150
 ) -> list[Path]:
-    """Write every figure of :data:`FIGURES` that has something to show.
-
-    The others (:func:`figures_left_out` says which and why; ``boundary`` for 2-D data
-    only) are not written: no empty figure.
+    """Write every figure of :data:`FIGURES` that has something to show (no empty figure).
 
     Parameters
     ----------
     cmp : Comparison
     out_dir : str or Path
     formats : sequence of str
-        matplotlib's format names (:data:`maxmargin.plotting._mpl.FORMATS`).
+        matplotlib's format names.
     dpi : int
         Resolution of the raster formats.
 
@@ -567,8 +439,7 @@ def save_figures(
     Examples
     --------
     >>> import tempfile
-    >>> from maxmargin import make_gaussians
-    >>> from maxmargin import compare
+    >>> from maxmargin import compare, make_gaussians
     >>> cmp = compare(make_gaussians(30, 3, seed=0), learners=["pegasos"], lam=0.1)
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     sorted(p.name for p in save_figures(cmp, tmp, formats=("svg",)))

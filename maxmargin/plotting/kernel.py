@@ -1,9 +1,6 @@
 """Figures of a :class:`~maxmargin.evaluation.KernelComparison` (matplotlib, lazily).
 
-The suboptimality ``P(f_t) - P(f*)`` and the RKHS distance ``||f_t - f*||_H`` against
-the step, log-log: per learner the median over the seeds as a line and the band from
-their minimum to their maximum (:func:`maxmargin.plotting._mpl.band`), each learner in
-its colour and marker as in the linear comparison's figures.
+``P(f_t) - P(f*)`` and ``||f_t - f*||_H`` against the step, as the linear comparison's.
 """
 
 from __future__ import annotations
@@ -45,7 +42,6 @@ def plot_kernel(cmp: KernelComparison, what: str = "suboptimality", ax: Any = No
     cmp : KernelComparison
     what : {"suboptimality", "distance"}
     ax : matplotlib.axes.Axes, optional
-        Draw into this axes; a new figure when None.
 
     Returns
     -------
@@ -95,21 +91,7 @@ def plot_kernel(cmp: KernelComparison, what: str = "suboptimality", ax: Any = No
 def save_kernel_figures(
     cmp: KernelComparison, out_dir: str | Path, *, formats: Sequence[str] = ("png",), dpi: int = 150
 ) -> list[Path]:
-    """Write ``suboptimality.<fmt>`` and ``distance.<fmt>`` into ``out_dir``.
-
-    Parameters
-    ----------
-    cmp : KernelComparison
-    out_dir : str or Path
-        An existing directory.
-    formats : sequence of str
-    dpi : int
-
-    Returns
-    -------
-    list of Path
-        Every file written.
-    """
+    """Write ``suboptimality.<fmt>`` and ``distance.<fmt>`` into the folder ``out_dir``."""
     written: list[Path] = []
     for what, (stem, _, _) in KERNEL_FIGURES.items():
         written += _mpl.save(plot_kernel(cmp, what), Path(out_dir), stem, formats, dpi=dpi)

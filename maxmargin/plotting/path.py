@@ -1,21 +1,14 @@
 r"""Figures of a C path, on a grid or exact (matplotlib imported lazily; Agg without a display).
 
-Each ``plot_*`` draws one quantity of either kind of path: a
-:class:`~maxmargin.evaluation.path.grid.RegularizationPath` at its grid points (markers), or
-an :class:`~maxmargin.evaluation.path.exact.ExactPath` evaluated exactly at every
-breakpoint in view and on a fine log grid between them, the breakpoints ticked along the
-x axis. Each draws into ``ax`` when given (else a new figure) and returns the Axes;
-:func:`save_path_figures` writes them all, ``path_<quantity>.<format>`` for both kinds.
-The vertical guides are the analytical thresholds of
-:mod:`maxmargin.evaluation.path.limits`: ``C_0`` (below it no margin SV) and, on separable
-data, ``C*`` (above it the soft optimum is the hard one); with a held-out set, a third
-guide marks the best held-out C (the smallest C with the least held-out error), and a
-star marks it on the curves that have a value there. The coefficients are named as in
-``grid.csv``: ``w[<feature name>]``, else ``w[j]`` (0-based).
+A grid path is drawn at its points (markers), an exact path exactly at every breakpoint in
+view and on a fine log grid between them, the breakpoints ticked. Each ``plot_*`` draws
+into ``ax`` (a new figure when None), with the guides ``C_0``, ``C*`` and the best
+held-out C; :func:`save_path_figures` writes them all. See ``docs/path.md``.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from functools import cached_property
@@ -53,11 +46,9 @@ _BEST = {"color": "C2", "ls": "-.", "lw": 1.0}
 
 
 def _range(p: Any, C_range: Sequence[float] | None) -> tuple[float, float]:
-    """The C range to draw, inside the path's own.
+    """The C range to draw: given, else a grid's, or an exact path's breakpoints +- a decade.
 
-    Given, else a grid's first to last point, or an exact path's decade below its first
-    breakpoint to a decade past its last (clipped to ``[bounds[0], C_end]``: a path that
-    starts at a grid's smallest C is drawn from there).
+    Always clipped to the path's own range.
     """
     if isinstance(p, ExactPath):
         start, end = float(p.bounds[0]), p.C_end
@@ -77,12 +68,7 @@ def _range(p: Any, C_range: Sequence[float] | None) -> tuple[float, float]:
 
 
 class _Curves:
-    """What the figures draw of a path in the C range in view: either kind, one interface.
-
-    ``C`` holds the x values (a grid path's points in view; an exact path's fine log grid
-    with every breakpoint in view), and each quantity is worked out (once) when a figure
-    asks for it.
-    """
+    """The x values ``C`` and each quantity (worked out once, when asked) of either kind of path."""
 
     def __init__(self, p: Any, C_range: Sequence[float] | None, holdout: Any = None) -> None:
         self.p, self.exact = p, isinstance(p, ExactPath)
@@ -104,7 +90,6 @@ class _Curves:
             sep, c_star = h is not None and h.separable, math.inf if h is None else h.C_star
         self.C_star = c_star if sep and math.isfinite(c_star) else None
 
-    # the quantities: a grid path's stored arrays, an exact path's exact values
     @cached_property
     def width(self) -> np.ndarray:
         if not self.exact:
@@ -149,9 +134,8 @@ class _Curves:
     def objective_parts(self) -> tuple[np.ndarray, np.ndarray]:
         """``||w~(C)||^2`` and ``sum_i s_i xi_i(C)``.
 
-        On an exact path the slack is exactly 0 on a segment with no bound SV (every
-        margin is >= 1 there): computed from w(C), b(C) it would be rounding noise
-        (``C sum xi ~ 1e-6`` past C*).
+        An exact path's slack is set to 0 on a segment with no bound SV: computed from
+        w(C), b(C) it would be rounding noise (``C sum xi ~ 1e-6`` past C*).
         """
         p = self.p
         if not self.exact:
@@ -188,26 +172,16 @@ def _guides(ax: Any, cv: _Curves) -> None:
     """The breakpoints' ticks (exact path), C_0, C* and the best held-out C, in view."""
     bps = cv.breakpoints
     if bps is not None and bps.size:
+        label = f"breakpoints ({bps.size} in view)"
         ax.vlines(
-            bps,
-            0.0,
-            0.035,
-            transform=ax.get_xaxis_transform(),
-            color="0.35",
-            lw=0.6,
-            label=f"breakpoints ({bps.size} in view)",
+            bps, 0.0, 0.035, transform=ax.get_xaxis_transform(), color="0.35", lw=0.6, label=label
         )
     c0 = cv.p.min_margin_sv_C
     if 0 < c0 < math.inf and cv.lo <= c0 <= cv.hi:
         ax.axvline(c0, color="0.4", ls=":", lw=1, label=f"$C_0$ = {c0:.3g} (first margin SV)")
     if cv.C_star is not None and cv.lo <= cv.C_star <= cv.hi:
-        ax.axvline(
-            cv.C_star,
-            color="C3",
-            ls="--",
-            lw=1,
-            label=f"$C^\\star$ = {cv.C_star:.3g} (= hard margin above)",
-        )
+        label = f"$C^\\star$ = {cv.C_star:.3g} (= hard margin above)"
+        ax.axvline(cv.C_star, color="C3", ls="--", lw=1, label=label)
     if cv.best is not None:
         ax.axvline(cv.C[cv.best], **_BEST, label=_best_label(cv))
 
@@ -220,25 +194,17 @@ def _best_label(cv: _Curves) -> str:
 
 def _star(ax: Any, x: float, y: float, label: str = "_best") -> None:
     """The best held-out C's point on a curve."""
-    ax.plot(
-        [x],
-        [y],
-        marker="*",
-        ms=11,
-        color=_BEST["color"],
-        mec="k",
-        mew=0.5,
-        ls="none",
-        zorder=5,
-        label=label,
-    )
+    style = {"ms": 11, "color": _BEST["color"], "mec": "k", "mew": 0.5, "zorder": 5}
+    ax.plot([x], [y], marker="*", ls="none", label=label, **style)
 
 
-def _finish(ax: Any, title: str, xlabel: str = "$C$") -> None:
+def _finish(ax: Any, ylabel: str, title: str, xlabel: str = "$C$") -> Axes:
+    ax.set_ylabel(ylabel)
     ax.set_xlabel(xlabel)
     ax.set_title(title, fontsize=10)
     ax.grid(True, which="major", alpha=0.3)
     _mpl.legend(ax)
+    return ax
 
 
 def plot_width(
@@ -252,7 +218,6 @@ def plot_width(
     ----------
     p : RegularizationPath or ExactPath
     ax : matplotlib.axes.Axes, optional
-        Draw into this axes; a new figure when None.
     C_range : (float, float), optional
         The C range drawn (default: a grid path's points; an exact path's breakpoints
         with a decade on each side).
@@ -275,19 +240,14 @@ def plot_width(
     cv = _Curves(p, C_range)
     ax.loglog(cv.C, cv.width, marker=cv.marker, ms=3, label="width $2/\\|w(C)\\|$")
     if cv.hard_width is not None:
-        ax.axhline(
-            cv.hard_width,
-            color="C3",
-            lw=0.8,
-            alpha=0.6,
-            label="hard-margin width $2/\\|w^\\star\\|$",
-        )
+        label = "hard-margin width $2/\\|w^\\star\\|$"
+        ax.axhline(cv.hard_width, color="C3", lw=0.8, alpha=0.6, label=label)
     _guides(ax, cv)
     if cv.best is not None and np.isfinite(cv.width[cv.best]):
         _star(ax, cv.C[cv.best], cv.width[cv.best])
-    ax.set_ylabel("margin width $2/\\|w\\|$")
-    _finish(ax, f"Margin width along the {cv.kind} ({p.data_name})")
-    return ax
+    return _finish(
+        ax, "margin width $2/\\|w\\|$", f"Margin width along the {cv.kind} ({p.data_name})"
+    )
 
 
 def plot_support_vectors(
@@ -303,9 +263,7 @@ def plot_support_vectors(
     ----------
     p : RegularizationPath or ExactPath
     ax : matplotlib.axes.Axes, optional
-        Draw into this axes; a new figure when None.
     C_range : (float, float), optional
-        The C range drawn (see :func:`plot_width`).
 
     Returns
     -------
@@ -327,9 +285,7 @@ def plot_support_vectors(
     ax.plot(xs, bound, "--", marker=cv.marker and "s", label="bound SVs ($\\alpha_i=C$)", **style)
     ax.set_xscale("log")
     _guides(ax, cv)
-    ax.set_ylabel("count")
-    _finish(ax, f"Support vectors along the {cv.kind} ($n$ = {p.n})")
-    return ax
+    return _finish(ax, "count", f"Support vectors along the {cv.kind} ($n$ = {p.n})")
 
 
 def plot_errors(
@@ -344,9 +300,7 @@ def plot_errors(
     ----------
     p : RegularizationPath or ExactPath
     ax : matplotlib.axes.Axes, optional
-        Draw into this axes; a new figure when None.
     C_range : (float, float), optional
-        The C range drawn (see :func:`plot_width`).
     holdout : Dataset, optional
         Held-out examples (default: the path's own held-out set, if any).
 
@@ -370,9 +324,7 @@ def plot_errors(
     _guides(ax, cv)
     if cv.best is not None and cv.holdout_error is not None:
         _star(ax, cv.C[cv.best], cv.holdout_error[cv.best])
-    ax.set_ylabel("error rate ($y f(x) \\leq 0$)")
-    _finish(ax, f"Error along the {cv.kind}")
-    return ax
+    return _finish(ax, "error rate ($y f(x) \\leq 0$)", f"Error along the {cv.kind}")
 
 
 def plot_coefficients(
@@ -382,23 +334,18 @@ def plot_coefficients(
     C_range: Sequence[float] | None = None,
     feature_names: Sequence[str] | None = None,
 ) -> Axes:
-    """Coefficient paths ``w_j(C)`` (and ``b(C)``), each named at its right end.
+    """Coefficient paths ``w_j(C)`` (and ``b(C)`` dashed black), each named at its right end.
 
-    The ``max_features`` largest ``|w_j|`` at the right end are drawn, each in its own
-    colour (a qualitative palette of 20; past the tenth, the line is dashed too) and named
-    as in ``grid.csv``: ``w[<name>]`` (``feature_names``, default the data's), else
-    ``w[j]`` (0-based); the intercept ``b(C)`` dashed black, unless there is none. The
-    guides' legend is to the right of the names.
+    The ``max_features`` largest ``|w_j|`` at the right end, named as in ``grid.csv``:
+    ``w[<name>]``, else ``w[j]`` (0-based).
 
     Parameters
     ----------
     p : RegularizationPath or ExactPath
     ax : matplotlib.axes.Axes, optional
-        Draw into this axes; a new figure when None.
     max_features : int
         How many coefficients to draw.
     C_range : (float, float), optional
-        The C range drawn (see :func:`plot_width`).
     feature_names : sequence of str, optional
         The names of the ``d`` features.
 
@@ -455,17 +402,13 @@ def plot_objective(
     r"""The optimal objective :math:`P(C)` against C, with its two parts (log-log).
 
     :math:`P(C) = \tfrac12\|\tilde w\|^2 + C{\sum}_i s_i \xi_i` (``s_i`` the example
-    weights, 1 without). The regularizer grows with C and the slack term trades against
-    it; on separable data the slack term vanishes from ``C*`` on and ``P`` is the
-    hard-margin :math:`\tfrac12\|\tilde w^*\|^2` (drawn only where positive: log axes).
+    weights); each part drawn where positive (log axes).
 
     Parameters
     ----------
     p : RegularizationPath or ExactPath
     ax : matplotlib.axes.Axes, optional
-        Draw into this axes; a new figure when None.
     C_range : (float, float), optional
-        The C range drawn (see :func:`plot_width`).
 
     Returns
     -------
@@ -495,9 +438,9 @@ def plot_objective(
         keep = values > 0  # a zero part (no slack past C*) has no place on a log axis
         ax.loglog(cv.C[keep], values[keep], label=label, **style)
     _guides(ax, cv)
-    ax.set_ylabel("objective ($C$ form)")
-    _finish(ax, f"The optimal objective along the {cv.kind}, and its two parts")
-    return ax
+    return _finish(
+        ax, "objective ($C$ form)", f"The optimal objective along the {cv.kind}, and its two parts"
+    )
 
 
 def plot_tradeoff(
@@ -508,16 +451,13 @@ def plot_tradeoff(
     r"""The trade-off the path walks: total slack against squared norm, one point per C.
 
     The total slack :math:`{\sum}_i s_i \xi_i` against :math:`\|\tilde w\|^2` (C grows to
-    the right: the norm is non-decreasing and the slack non-increasing in C, both
-    theorems); on an exact path a dot at each breakpoint in view.
+    the right); on an exact path a dot at each breakpoint in view.
 
     Parameters
     ----------
     p : RegularizationPath or ExactPath
     ax : matplotlib.axes.Axes, optional
-        Draw into this axes; a new figure when None.
     C_range : (float, float), optional
-        The C range drawn (see :func:`plot_width`).
 
     Returns
     -------
@@ -558,9 +498,12 @@ def plot_tradeoff(
             ax.plot(reg[at], slack[at], "o", ms=3, color="0.35", label=label)
     if cv.best is not None:
         _star(ax, reg[cv.best], slack[cv.best], _best_label(cv))
-    ax.set_ylabel(r"total slack ${\sum}_i \xi_i$")
-    _finish(ax, f"Slack against norm along the {cv.kind}", xlabel=r"$\|\tilde w\|^2$")
-    return ax
+    return _finish(
+        ax,
+        r"total slack ${\sum}_i \xi_i$",
+        f"Slack against norm along the {cv.kind}",
+        xlabel=r"$\|\tilde w\|^2$",
+    )
 
 
 def plot_learners_vs_lambda(
@@ -568,15 +511,13 @@ def plot_learners_vs_lambda(
 ) -> Axes:
     r"""Epochs to reach relative suboptimality ``eps`` against lambda (log-log).
 
-    A slope -1 guide shows the ``1/(lambda T)`` rate of Pegasos; runs that never reached
-    ``eps`` within the budget are drawn as open markers at the budget.
+    A slope -1 guide shows Pegasos' ``1/(lambda T)`` rate; open markers at the budget: not
+    reached.
 
     Parameters
     ----------
     study : LearnerPathStudy
-        What :func:`~maxmargin.learners_along_path` returned.
     ax : matplotlib.axes.Axes, optional
-        Draw into this axes; a new figure when None.
     eps : float, optional
         The level of ``study.eps`` to show (the nearest one; default the first).
 
@@ -617,24 +558,25 @@ def plot_learners_vs_lambda(
         ref = study.epochs_to_eps[q, j, i] * study.lam[i] / study.lam
         ax.loglog(study.lam, ref, color="0.5", ls=":", lw=0.8, label=r"slope $-1$ ($1/\lambda$)")
     ax.axhline(study.epochs, color="0.7", lw=0.6, label=f"budget ({study.epochs} epochs)")
-    ax.set_ylabel(f"epochs to relative suboptimality ${e:g}$")
-    _finish(ax, "Learners along the path (open: not reached)", xlabel=r"$\lambda$")
-    return ax
+    return _finish(
+        ax,
+        f"epochs to relative suboptimality ${e:g}$",
+        "Learners along the path (open: not reached)",
+        xlabel=r"$\lambda$",
+    )
 
 
 def _plot_final_subopt(study: Any, ax: Any = None) -> Any:
     ax = _mpl.axes(ax, _SIZE)
     for j, nm in enumerate(study.learners):
-        ax.loglog(
-            study.lam,
-            np.maximum(study.final_rel_subopt[j], 1e-16),
-            ms=3,
-            label=nm,
-            **_mpl.series_style(j),
-        )
-    ax.set_ylabel(r"$(F(\tilde w_T) - F^\star)/F^\star$")
-    _finish(ax, f"Relative suboptimality after {study.epochs} epochs", xlabel=r"$\lambda$")
-    return ax
+        subopt = np.maximum(study.final_rel_subopt[j], 1e-16)
+        ax.loglog(study.lam, subopt, ms=3, label=nm, **_mpl.series_style(j))
+    return _finish(
+        ax,
+        r"$(F(\tilde w_T) - F^\star)/F^\star$",
+        f"Relative suboptimality after {study.epochs} epochs",
+        xlabel=r"$\lambda$",
+    )
 
 
 def save_path_figures(
@@ -647,13 +589,10 @@ def save_path_figures(
     dpi: int = 150,
     feature_names: Sequence[str] | None = None,
 ) -> list[Path]:
-    """Write every figure of a path (and the learners' figures with ``study``).
+    """Write every figure of a path, ``path_<quantity>.<format>`` (+ the learners' with ``study``).
 
-    Files, for either kind of path: ``path_width``, ``path_support_vectors``,
-    ``path_errors``, ``path_coefficients``, ``path_objective``, ``path_tradeoff`` (+
-    ``path_learners_epochs``, ``path_learners_subopt``), one per format. An exact path
-    read from its file without the data (``ExactPath.from_json(file)``) gives the three
-    that need none: width, support vectors, coefficients.
+    An exact path read without its data gives the three that need none: width, support
+    vectors, coefficients.
 
     Parameters
     ----------
@@ -665,7 +604,6 @@ def save_path_figures(
     formats : sequence of str
         matplotlib's format names.
     C_range : (float, float), optional
-        The C range drawn (see :func:`plot_width`).
     dpi : int
         Resolution of the raster formats.
     feature_names : sequence of str, optional
@@ -692,23 +630,18 @@ def save_path_figures(
     _range(p, C_range)  # a range off the path fails before anything is written
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    figs: list[tuple[str, Any]] = [
-        ("path_width", plot_width),
-        ("path_support_vectors", plot_support_vectors),
-        ("path_errors", plot_errors),
-        (
-            "path_coefficients",
-            lambda q, **kw: plot_coefficients(q, feature_names=feature_names, **kw),
-        ),
-        ("path_objective", plot_objective),
-        ("path_tradeoff", plot_tradeoff),
-    ]
+    figs: dict[str, Any] = {
+        "path_width": plot_width,
+        "path_support_vectors": plot_support_vectors,
+        "path_errors": plot_errors,
+        "path_coefficients": functools.partial(plot_coefficients, feature_names=feature_names),
+        "path_objective": plot_objective,
+        "path_tradeoff": plot_tradeoff,
+    }
     if isinstance(p, ExactPath) and p.data is None:  # errors, objective: from the data
-        figs = [
-            f for f in figs if f[0] in ("path_width", "path_support_vectors", "path_coefficients")
-        ]
+        figs = {k: figs[k] for k in ("path_width", "path_support_vectors", "path_coefficients")}
     written = []
-    for nm, fn in figs:
+    for nm, fn in figs.items():
         written += _mpl.save(fn(p, C_range=C_range), out, nm, formats, dpi=dpi)
     if study is not None:
         for nm, fn in (
