@@ -564,15 +564,7 @@ class DualPerceptron(KernelLearner):
         intercept: str = DEFAULT_INTERCEPT,
         intercept_scaling: float = 1.0,
     ) -> None:
-        super().__init__(
-            kernel=kernel,
-            gamma=gamma,
-            degree=degree,
-            coef0=coef0,
-            max_n=max_n,
-            intercept=intercept,
-            intercept_scaling=intercept_scaling,
-        )
+        super().__init__(kernel, gamma, degree, coef0, max_n, intercept, intercept_scaling)
 
     def _setup(self, packed: PackedData) -> KernelState:
         K = learner_gram(self.kernel_spec(), packed.dataset)
@@ -588,17 +580,9 @@ class DualPerceptron(KernelLearner):
         hi: int,
         t0: int,
     ) -> None:
-        kernels.dual_perceptron_steps(
-            packed.y,
-            idx,
-            lo,
-            hi,
-            state.gram,
-            state.coef,
-            state.scores,
-            state.totals,
-            packed.bias_feature**2 if self.intercept == "free" else 0.0,
-        )
+        free_s2 = packed.bias_feature**2 if self.intercept == "free" else 0.0
+        args = (state.gram, state.coef, state.scores, state.totals, free_s2)
+        kernels.dual_perceptron_steps(packed.y, idx, lo, hi, *args)
         state.t = t0 + hi - lo
 
     def _snapshot(self, packed: PackedData, state: KernelState, t: int) -> Snapshot:

@@ -158,7 +158,6 @@ class Pocket(OnlineLearner):
             )
         else:
             G = np.zeros((0, 0))
-        random = self.select == "random_mistake"
         state = PocketState(
             totals=np.zeros(10),
             w=np.zeros(packed.d + 1),
@@ -167,7 +166,7 @@ class Pocket(OnlineLearner):
             gram=G,
             use_gram=use_gram,
             rng=np.random.default_rng(self.seed),
-            margins=np.zeros(packed.n if random else 0),
+            margins=np.zeros(packed.n),
         )
         state.totals[4] = packed.n  # the zero vector misclassifies everything (0 is an error)
         return state
@@ -175,46 +174,28 @@ class Pocket(OnlineLearner):
     def _advance(
         self, packed: PackedData, state: PocketState, idx: np.ndarray, lo: int, hi: int, t0: int
     ) -> None:
-        if self.select == "schedule":
-            kernels.pocket_steps(
-                *packed.xargs,
-                packed.y,
-                packed.z_sqnorms,
-                packed.bias_feature,
-                idx,
-                lo,
-                hi,
-                t0,
-                state.w,
-                state.pocket,
-                state.scores,
-                state.gram,
-                state.use_gram,
-                float(self.check_every),
-                state.totals,
-                self.intercept == "free",
-            )
-        else:
-            u = state.rng.random(hi - lo)
-            kernels.pocket_random_steps(
-                *packed.xargs,
-                packed.y,
-                packed.z_sqnorms,
-                packed.bias_feature,
-                lo,
-                hi,
-                t0,
-                state.w,
-                state.pocket,
-                state.scores,
-                state.gram,
-                state.use_gram,
-                float(self.check_every),
-                state.totals,
-                u,
-                state.margins,
-                self.intercept == "free",
-            )
+        rand = self.select == "random_mistake"
+        kernels.pocket_steps(
+            *packed.xargs,
+            packed.y,
+            packed.z_sqnorms,
+            packed.bias_feature,
+            idx,
+            lo,
+            hi,
+            t0,
+            state.w,
+            state.pocket,
+            state.scores,
+            state.gram,
+            state.use_gram,
+            float(self.check_every),
+            state.totals,
+            state.rng.random(hi - lo) if rand else state.margins[:0],
+            state.margins,
+            rand,
+            self.intercept == "free",
+        )
 
     def _halted(self, state: PocketState) -> bool:
         return state.halted_at > 0
