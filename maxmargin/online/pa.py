@@ -9,7 +9,7 @@ import numpy as np
 
 from .._validation import check_positive
 from ..conventions import DEFAULT_INTERCEPT
-from ._compiled import kernels
+from ._compiled import head, kernels
 from .base import LearnerState, OnlineLearner, PackedData, Snapshot, _doc_intercept
 from .claims import PERMUTATION, MistakeBound
 
@@ -67,24 +67,9 @@ class PassiveAggressive(OnlineLearner):
     def _advance(
         self, packed: PackedData, state: PAState, idx: np.ndarray, lo: int, hi: int, t0: int
     ) -> None:
-        kernels.pa_steps(
-            *packed.xargs,
-            packed.y,
-            packed.z_sqnorms,
-            packed.bias_feature,
-            idx,
-            lo,
-            hi,
-            t0,
-            state.w,
-            state.totals,
-            state.dual,
-            self.variant,
-            self.C,
-            packed.record_dual,
-            packed.step_weights,
-            self.intercept == "free",
-        )
+        args = (state.w, state.totals, state.dual, self.variant, self.C, packed.record_dual)
+        free = self.intercept == "free"
+        kernels.pa_steps(*head(packed, idx, lo, hi, t0), *args, packed.step_weights, free)
 
     def _snapshot(self, packed: PackedData, state: PAState, t: int) -> Snapshot:
         return Snapshot(

@@ -11,7 +11,7 @@ import numpy as np
 from .._validation import check_choice, check_int, check_positive
 from ..conventions import DEFAULT_INTERCEPT, DEFAULT_LOSS, LOSSES
 from ..exceptions import ParameterError
-from ._compiled import kernels
+from ._compiled import head, kernels
 from .base import LearnerState, OnlineLearner, PackedData, Snapshot, _doc_intercept
 from .claims import PERMUTATION, Average, Claim, Rate, RegretBound
 from .step_sizes import PegasosStep, StepSize, as_step
@@ -338,6 +338,7 @@ class Pegasos(OnlineLearner):
     ) -> None:
         lam = 0.0 if self.lam is None else self.lam
         step_mode, a, b = self._step().compiled(self.lam)
+        step = (step_mode, float(a), float(b))
         sq = self.loss == "squared_hinge"
         # the squared hinge's optimum: ||w*||^2 = 2C sum s_i xi_i (1 - xi_i) <= mean(s)/(2 lam)
         lam_r = 2.0 * lam if sq else lam
@@ -346,34 +347,10 @@ class Pegasos(OnlineLearner):
             # the weighted optimum lies in the ball of radius sqrt(mean(s) / lam): its dual
             # has 0 <= alpha_i <= s_i / n and lam ||w*||^2 <= sum_i alpha_i
             radius = math.sqrt(float(packed.step_weights.mean()) / lam_r)
-        kernels.sgd_steps(
-            *packed.xargs,
-            packed.y,
-            packed.z_sqnorms,
-            packed.bias_feature,
-            idx,
-            lo,
-            hi,
-            t0,
-            state.v,
-            state.v_sum,
-            state.totals,
-            state.dual,
-            state.dual_sum,
-            state.batch_margins,
-            state.mode,
-            state.projection,
-            lam,
-            step_mode,
-            float(a),
-            float(b),
-            radius,
-            min(self.batch_size, packed.n),
-            packed.record_dual,
-            packed.step_weights,
-            state.free,
-            sq,
-        )
+        arrays = (state.v, state.v_sum, state.totals, state.dual, state.dual_sum)
+        rule = (state.batch_margins, state.mode, state.projection, lam, *step, radius)
+        rest = (min(self.batch_size, packed.n), packed.record_dual, packed.step_weights)
+        kernels.sgd_steps(*head(packed, idx, lo, hi, t0), *arrays, *rule, *rest, state.free, sq)
 
     def _snapshot(self, packed: PackedData, state: PegasosState, t: int) -> Snapshot:
         w_avg, b_avg = packed.split(state.average())

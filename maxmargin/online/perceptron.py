@@ -16,7 +16,7 @@ import scipy.sparse as sp
 from .._validation import check_positive
 from ..conventions import DEFAULT_INTERCEPT
 from ..exceptions import ParameterError
-from ._compiled import kernels
+from ._compiled import head, kernels
 from .base import LearnerState, OnlineLearner, PackedData, Snapshot, _doc_intercept
 from .claims import NOVIKOFF, PERCEPTRON_GENERAL, PERMUTATION, SCALING, Average, Claim
 from .kernel_learners import KernelLearner, KernelState, _doc_kernel, learner_gram
@@ -110,28 +110,12 @@ class Perceptron(OnlineLearner):
     def _advance(
         self, packed: PackedData, state: PerceptronState, idx: np.ndarray, lo: int, hi: int, t0: int
     ) -> None:
+        arrays = (state.w, state.w_sum, state.totals, state.dual, state.dual_sum)
+        flags = (self._averaged, packed.record_dual, self._log_updates)
+        rule = (float(self.update_margin), float(self.update_step), packed.step_weights)
+        free = self.intercept == "free"
         nup = kernels.perceptron_steps(
-            *packed.xargs,
-            packed.y,
-            packed.z_sqnorms,
-            packed.bias_feature,
-            idx,
-            lo,
-            hi,
-            t0,
-            state.w,
-            state.w_sum,
-            state.totals,
-            state.dual,
-            state.dual_sum,
-            state.update_buffer,
-            self._averaged,
-            packed.record_dual,
-            self._log_updates,
-            float(self.update_margin),
-            float(self.update_step),
-            packed.step_weights,
-            self.intercept == "free",
+            *head(packed, idx, lo, hi, t0), *arrays, state.update_buffer, *flags, *rule, free
         )
         if nup:
             ts = state.update_buffer[:nup].copy()

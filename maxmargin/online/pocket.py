@@ -9,7 +9,7 @@ import scipy.sparse as sp
 
 from .._validation import check_choice, check_int
 from ..conventions import DEFAULT_INTERCEPT
-from ._compiled import kernels
+from ._compiled import head, kernels
 from .base import LearnerState, OnlineLearner, PackedData, Snapshot, _doc_intercept
 from .claims import NOVIKOFF, PERCEPTRON_GENERAL, PERMUTATION, SCALING
 from .orders import _check_seed
@@ -147,27 +147,10 @@ class Pocket(OnlineLearner):
         self, packed: PackedData, state: PocketState, idx: np.ndarray, lo: int, hi: int, t0: int
     ) -> None:
         rand = self.select == "random_mistake"
-        kernels.pocket_steps(
-            *packed.xargs,
-            packed.y,
-            packed.z_sqnorms,
-            packed.bias_feature,
-            idx,
-            lo,
-            hi,
-            t0,
-            state.w,
-            state.pocket,
-            state.scores,
-            state.gram,
-            state.use_gram,
-            float(self.check_every),
-            state.totals,
-            state.rng.random(hi - lo) if rand else state.margins[:0],
-            state.margins,
-            rand,
-            self.intercept == "free",
-        )
+        u = state.rng.random(hi - lo) if rand else state.margins[:0]
+        args = (state.w, state.pocket, state.scores, state.gram, state.use_gram)
+        rest = (float(self.check_every), state.totals, u, state.margins, rand)
+        kernels.pocket_steps(*head(packed, idx, lo, hi, t0), *args, *rest, self.intercept == "free")
 
     def _halted(self, state: PocketState) -> bool:
         return state.halted_at > 0

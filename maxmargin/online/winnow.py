@@ -115,19 +115,9 @@ class Winnow(OnlineLearner):
     def _advance(
         self, packed: PackedData, state: WinnowState, idx: np.ndarray, lo: int, hi: int, t0: int
     ) -> None:
-        kernels.winnow_steps(
-            *packed.xargs,
-            packed.y,
-            idx,
-            lo,
-            hi,
-            t0,
-            state.w,
-            state.totals,
-            self._theta(packed),
-            self.alpha,
-            1 if self.variant == "winnow1" else 2,
-        )
+        variant = 1 if self.variant == "winnow1" else 2
+        args = (state.w, state.totals, self._theta(packed), self.alpha, variant)
+        kernels.winnow_steps(*packed.xargs, packed.y, idx, lo, hi, t0, *args)
 
     def _snapshot(self, packed: PackedData, state: WinnowState, t: int) -> Snapshot:
         return Snapshot(state.w[:-1].copy(), -self._theta(packed))
