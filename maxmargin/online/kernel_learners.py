@@ -48,10 +48,10 @@ intercept_scaling : float > 0, default 1.0
 
 def _doc_kernel(cls: type) -> type:
     """Class decorator: put :data:`KERNEL_PARAMETERS` where the docstring says so."""
-    if "\n    {kernel_parameters}\n" not in (cls.__doc__ or ""):
+    doc = cls.__doc__ or ""
+    if "\n    {kernel_parameters}\n" not in doc:
         raise AssertionError(f"{cls.__name__}.__doc__ has no {{kernel_parameters}} line")
-    params = indent(KERNEL_PARAMETERS, "    ").lstrip()
-    cls.__doc__ = cls.__doc__.replace("{kernel_parameters}", params, 1)
+    cls.__doc__ = doc.replace("{kernel_parameters}", indent(KERNEL_PARAMETERS, "    ").lstrip(), 1)
     return cls
 
 
