@@ -24,33 +24,14 @@ from .step_sizes import STEP_CONSTANT, STEP_INVLAM
 
 @njit(cache=True)
 def perceptron_steps(
-    X,
-    y,
-    xn2,
-    s,
-    idx,
-    lo,
-    hi,
-    t0,
-    w,
-    u,
-    st,
-    c,
-    ct,
-    upd,
-    averaged,
-    track_dual,
-    track_updates,
-    thr=0.0,
-    eta=1.0,
-    sw=None,
-    free=False,
+    X, y, xn2, s, idx, lo, hi, t0, w, u, st, c, ct, upd, rule, sw, free
 ):  # pragma: no cover
     """``if y w.z <= thr: w += eta y z``; ``st[3]`` ``||w||^2``, ``st[4]`` updates.
 
-    Averaging: ``u += (t-1) eta y z`` (the mean of the iterates is ``w - u/T``); returns the
-    number of update steps logged into ``upd``.
+    ``rule = (averaged, track_dual, track_updates, thr, eta)``. Averaging: ``u += (t-1) eta y
+    z`` (the iterates' mean is ``w - u/T``); returns the number of steps logged in ``upd``.
     """
+    averaged, track_dual, track_updates, thr, eta = rule
     mistakes, loss, sqn, wn2, nupd = st[0], st[1], st[2], st[3], st[4]
     nup = 0
     last = w.shape[0] - 1
@@ -304,32 +285,7 @@ MODE_SCALED = 1  # w <- (1 - eta lam) w + eta y z (Pegasos greedy projection, OS
 
 @njit(cache=True)
 def sgd_steps(
-    X,
-    y,
-    xn2,
-    s,
-    idx,
-    lo,
-    hi,
-    t0,
-    v,
-    A,
-    st,
-    c,
-    cA,
-    mbuf,
-    mode,
-    proj,
-    lam,
-    step_mode,
-    step_a,
-    step_b,
-    radius,
-    k,
-    track_dual,
-    sw=None,
-    free=False,
-    sq=False,
+    X, y, xn2, s, idx, lo, hi, t0, v, A, st, c, cA, mbuf, rule, sw, free, sq
 ):  # pragma: no cover
     """Online subgradient on ``lam/2 ||w||^2 + sw_i hinge`` (``sq``: ``xi^2``), ``w = sigma v``.
 
@@ -340,7 +296,9 @@ def sgd_steps(
     eta lam``, ``v += eta/(|B| sigma) sum y z``, then the greedy projection (``proj = 2``),
     ``eta`` by ``step_mode`` (``step_sizes.py``). Batches of ``k`` steps never cross ``hi``.
     ``free``: ``v[d]`` is the bias itself, unshrunk, unprojected, out of ``||v||^2``.
+    ``rule = (mode, proj, lam, step_mode, step_a, step_b, radius, k, track_dual)``.
     """
+    mode, proj, lam, step_mode, step_a, step_b, radius, k, track_dual = rule
     d1 = v.shape[0]
     dw = d1 - 1 if free else d1  # the entries sigma scales (not a free bias)
     sv = 0.0 if free else s  # the constant feature inside the scaled part

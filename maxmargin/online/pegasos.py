@@ -278,7 +278,6 @@ class Pegasos(OnlineLearner):
     ) -> None:
         lam = 0.0 if self.lam is None else self.lam
         step_mode, a, b = self._step().compiled(self.lam)
-        step = (step_mode, float(a), float(b))
         sq = self.loss == "squared_hinge"
         # the squared hinge's optimum: ||w*||^2 = 2C sum s_i xi_i (1 - xi_i) <= mean(s)/(2 lam)
         lam_r = 2.0 * lam if sq else lam
@@ -288,9 +287,10 @@ class Pegasos(OnlineLearner):
             # has 0 <= alpha_i <= s_i / n and lam ||w*||^2 <= sum_i alpha_i
             radius = math.sqrt(float(packed.step_weights.mean()) / lam_r)
         arrays = (state.v, state.v_sum, state.totals, state.dual, state.dual_sum)
-        rule = (state.batch_margins, state.mode, state.projection, lam, *step, radius)
-        rest = (min(self.batch_size, packed.n), packed.record_dual, packed.step_weights)
-        kernels.sgd_steps(*head(packed, idx, lo, hi, t0), *arrays, *rule, *rest, state.free, sq)
+        rule = (state.mode, state.projection, lam, step_mode, float(a), float(b), radius)
+        rule += (min(self.batch_size, packed.n), packed.record_dual)
+        tail = (packed.step_weights, state.free, sq)
+        kernels.sgd_steps(*head(packed, idx, lo, hi, t0), *arrays, state.batch_margins, rule, *tail)
 
     def _snapshot(self, packed: PackedData, state: PegasosState, t: int) -> Snapshot:
         w_avg, b_avg = packed.split(state.average())

@@ -111,11 +111,11 @@ class Perceptron(OnlineLearner):
         self, packed: PackedData, state: PerceptronState, idx: np.ndarray, lo: int, hi: int, t0: int
     ) -> None:
         arrays = (state.w, state.w_sum, state.totals, state.dual, state.dual_sum)
-        flags = (self._averaged, packed.record_dual, self._log_updates)
-        rule = (float(self.update_margin), float(self.update_step), packed.step_weights)
-        free = self.intercept == "free"
+        rule = (self._averaged, packed.record_dual, self._log_updates)
+        rule += (float(self.update_margin), float(self.update_step))
+        tail = (packed.step_weights, self.intercept == "free")
         nup = kernels.perceptron_steps(
-            *head(packed, idx, lo, hi, t0), *arrays, state.update_buffer, *flags, *rule, free
+            *head(packed, idx, lo, hi, t0), *arrays, state.update_buffer, rule, *tail
         )
         if nup:
             ts = state.update_buffer[:nup].copy()
@@ -497,13 +497,7 @@ class DualPerceptron(KernelLearner):
         return KernelState(gram=K, coef=np.zeros(packed.n), scores=np.zeros(packed.n))
 
     def _advance(
-        self,
-        packed: PackedData,
-        state: KernelState,
-        idx: np.ndarray,
-        lo: int,
-        hi: int,
-        t0: int,
+        self, packed: PackedData, state: KernelState, idx: np.ndarray, lo: int, hi: int, t0: int
     ) -> None:
         free_s2 = packed.bias_feature**2 if self.intercept == "free" else 0.0
         args = (state.gram, state.coef, state.scores, state.totals, free_s2)
