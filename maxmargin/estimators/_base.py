@@ -57,6 +57,17 @@ def _binary_targets(
     return labels, np.where(y == labels[1], 1.0, -1.0)
 
 
+def _known_pm(y: np.ndarray, classes: np.ndarray, hint: str = "") -> np.ndarray:
+    """``y`` as -1/+1 (``classes[1]`` is +1), its labels checked against fitted ``classes``."""
+    check_classification_targets(y)
+    unknown = np.setdiff1d(np.unique(y), classes)
+    if unknown.size:
+        raise DataError(
+            f"labels {unknown[:10].tolist()} are not among classes_ {classes.tolist()}{hint}"
+        )
+    return np.where(y == classes[1], 1.0, -1.0)
+
+
 def _labels(classes: np.ndarray) -> tuple:
     """``classes_`` as a Dataset's ``classes`` (plain Python labels)."""
     return tuple(c.item() if isinstance(c, np.generic) else c for c in classes)

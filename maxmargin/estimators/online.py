@@ -6,7 +6,6 @@ from dataclasses import KW_ONLY, dataclass
 from typing import Any
 
 import numpy as np
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
 
 from .._validation import check_choice, check_int
@@ -18,7 +17,7 @@ from ..online.orders import ORDERS, _check_seed, iter_schedule
 from ..online.registry import resolve
 from ..online.runner import OnlineState
 from ..problem import combine_weights, resolve_class_weight
-from ._base import _binary_targets, _check_sample_weight, _labels, _LinearBinary
+from ._base import _binary_targets, _check_sample_weight, _known_pm, _labels, _LinearBinary
 
 __all__ = [
     "PerceptronClassifier",
@@ -178,9 +177,8 @@ class _OnlineClassifier(_LinearBinary):
         first = not hasattr(self, "_state")
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, reset=first)
         if first:
-            classes_, _ = _binary_targets(self, y, classes)
+            classes_, y_pm = _binary_targets(self, y, classes)
         else:
-            check_classification_targets(y)
             classes_ = self.classes_
             if classes is not None and not np.array_equal(np.unique(classes), classes_):
                 raise DataError(
@@ -188,12 +186,7 @@ class _OnlineClassifier(_LinearBinary):
                     f"classes_ {classes_.tolist()} of the earlier calls; call fit "
                     "(or clone the estimator) to start again"
                 )
-            unknown = np.setdiff1d(np.unique(y), classes_)
-            if unknown.size:
-                raise DataError(
-                    f"labels {unknown[:10].tolist()} are not among classes_ {classes_.tolist()}"
-                )
-        y_pm = np.where(y == classes_[1], 1.0, -1.0)
+            y_pm = _known_pm(y, classes_)
         sw = self._batch_weights(X, y_pm, classes_, sample_weight)
         state = OnlineState(self._learner()) if first else self._state
         state.update(X, y_pm, sample_weight=sw)

@@ -8,7 +8,6 @@ from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._validation import check_choice, check_positive
@@ -24,7 +23,7 @@ from ..problem import SVMProblem
 from ..solution import ExactSolution
 from ..solvers import FORMS
 from ..solvers.kernel import KernelSolution
-from ._base import _binary_targets, _check_sample_weight, _labels, _LinearBinary
+from ._base import _binary_targets, _check_sample_weight, _known_pm, _labels, _LinearBinary
 
 __all__ = ["ExactSVC"]
 
@@ -319,20 +318,13 @@ class ExactSVC(_LinearBinary):
         """
         check_is_fitted(self)
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, reset=False)
-        check_classification_targets(y)
-        unknown = np.setdiff1d(np.unique(y), self.classes_)
-        if unknown.size:
-            raise DataError(
-                f"labels {unknown[:10].tolist()} are not among classes_ "
-                f"{self.classes_.tolist()}; give the training labels"
-            )
+        y_pm = _known_pm(y, self.classes_, "; give the training labels")
         n = self.alpha_.shape[0]
         if X.shape[0] != n:
             raise DataError(
                 f"X has {X.shape[0]} rows, but the model was fit on {n}; "
                 "give the training data, rows in the same order"
             )
-        y_pm = np.where(y == self.classes_[1], 1.0, -1.0)
         rows, sv = X[self.support_], self.support_vectors_
         rows = rows.toarray() if sp.issparse(rows) else rows
         sv = sv.toarray() if sp.issparse(sv) else sv
