@@ -21,9 +21,8 @@ from ..exceptions import ParameterError
 from ..kernels import GramOperator, Kernel, make_kernel
 from ._compiled import kernels as loops
 from .base import LearnerState, OnlineLearner, PackedData, Snapshot
-from .claims import PERMUTATION, SCALING, Claim, MistakeBound
-
-_CRAMMER = "Crammer, Dekel, Keshet, Shalev-Shwartz & Singer (2006)"  # bounds in any RKHS
+from .claims import PERMUTATION, SCALING, Claim
+from .pa import _CRAMMER, PA, PA1
 
 __all__ = ["KernelLearner", "KernelPegasos", "KernelPA", "KernelPA1", "BudgetPerceptron"]
 
@@ -274,13 +273,10 @@ class KernelPA(KernelLearner):
     """
 
     name = "kernel_pa"
-    reference = "Crammer, Dekel, Keshet, Shalev-Shwartz & Singer (2006), section 7"
+    reference = _CRAMMER + ", section 7"
     variant: ClassVar[int] = 0
     C: float = 1.0
-    claims: ClassVar[tuple[Claim, ...] | None] = (
-        MistakeBound(form="pa", data="separable", reference=_CRAMMER + ", Thm 2"),
-        PERMUTATION,
-    )
+    claims: ClassVar[tuple[Claim, ...] | None] = PA.claims  # its bounds hold in any RKHS
 
     def _advance(
         self, packed: PackedData, state: KernelState, idx: np.ndarray, lo: int, hi: int, t0: int
@@ -310,11 +306,7 @@ class KernelPA1(KernelPA):
     variant = 1
     objective = "C"
     problem_parameter = "C"
-    claims = (
-        MistakeBound(form="pa1", data="separable", reference=_CRAMMER + ", Thm 4"),
-        MistakeBound(form="pa1", data="any", reference=_CRAMMER + ", Thm 4"),
-        PERMUTATION,
-    )
+    claims = PA1.claims
 
     def __init__(
         self,

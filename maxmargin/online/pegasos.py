@@ -287,8 +287,8 @@ class Pegasos(OnlineLearner):
             # has 0 <= alpha_i <= s_i / n and lam ||w*||^2 <= sum_i alpha_i
             radius = math.sqrt(float(packed.step_weights.mean()) / lam_r)
         arrays = (state.v, state.v_sum, state.totals, state.dual, state.dual_sum)
-        rule = (state.mode, state.projection, lam, step_mode, float(a), float(b), radius)
-        rule += (min(self.batch_size, packed.n), packed.record_dual)
+        step = (step_mode, float(a), float(b), radius, min(self.batch_size, packed.n))
+        rule = (state.mode, state.projection, lam, *step, packed.record_dual)
         tail = (packed.step_weights, state.free, sq)
         kernels.sgd_steps(*head(packed, idx, lo, hi, t0), *arrays, state.batch_margins, rule, *tail)
 

@@ -111,8 +111,8 @@ class Perceptron(OnlineLearner):
         self, packed: PackedData, state: PerceptronState, idx: np.ndarray, lo: int, hi: int, t0: int
     ) -> None:
         arrays = (state.w, state.w_sum, state.totals, state.dual, state.dual_sum)
-        rule = (self._averaged, packed.record_dual, self._log_updates)
-        rule += (float(self.update_margin), float(self.update_step))
+        flags = (self._averaged, packed.record_dual, self._log_updates)
+        rule = (*flags, float(self.update_margin), float(self.update_step))
         tail = (packed.step_weights, self.intercept == "free")
         nup = kernels.perceptron_steps(
             *head(packed, idx, lo, hi, t0), *arrays, state.update_buffer, rule, *tail
