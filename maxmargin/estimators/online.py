@@ -196,6 +196,7 @@ class _OnlineClassifier(_LinearBinary):
         return self
 
 
+#: The Parameters every online estimator shares, and its Attributes.
 _ONLINE_PARAMS = """epochs : int >= 1
         Passes over the data in :meth:`fit`.
     order : {"cyclic", "shuffle", "sample"}
@@ -211,9 +212,11 @@ _ONLINE_PARAMS = """epochs : int >= 1
     random_state : int >= 0, numpy RandomState or Generator, optional
         scikit-learn's name for ``seed``; None (the default) uses ``seed``.
     class_weight : dict or "balanced", optional
-        Per-class weights multiplied into ``sample_weight`` (``"balanced"``: fit only)."""
+        Per-class weights multiplied into ``sample_weight`` (``"balanced"``: fit only).
 
-_ONLINE_ATTRS = """classes_ : ndarray of shape (2,)
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
         The labels; ``classes_[1]`` is the +1 class.
     coef_ : ndarray of shape (1, d)
     intercept_ : ndarray of shape (1,)
@@ -236,10 +239,6 @@ class PerceptronClassifier(_OnlineClassifier):  # noqa: D101 (__doc__: an f-stri
     ----------
     {_ONLINE_PARAMS}
 
-    Attributes
-    ----------
-    {_ONLINE_ATTRS}
-
     Examples
     --------
     >>> from maxmargin.estimators import PerceptronClassifier
@@ -261,10 +260,6 @@ class AveragedPerceptronClassifier(PerceptronClassifier):  # noqa: D101 (__doc__
     Parameters
     ----------
     {_ONLINE_PARAMS}
-
-    Attributes
-    ----------
-    {_ONLINE_ATTRS}
 
     Examples
     --------
@@ -299,10 +294,6 @@ class PegasosClassifier(_OnlineClassifier):  # noqa: D101 (__doc__: an f-string,
     average : bool
         Report the mean of the iterates instead of the last one.
     {_ONLINE_PARAMS}
-
-    Attributes
-    ----------
-    {_ONLINE_ATTRS}
 
     Examples
     --------
@@ -342,10 +333,6 @@ class PAClassifier(_OnlineClassifier):  # noqa: D101 (__doc__: an f-string, belo
         Aggressiveness bound of PA-I / PA-II (ignored by ``"pa"``).
     variant : {{"pa1", "pa2", "pa"}}
     {_ONLINE_PARAMS}
-
-    Attributes
-    ----------
-    {_ONLINE_ATTRS}
 
     Examples
     --------
