@@ -223,12 +223,7 @@ def kernel_pa_steps(y, idx, lo, hi, K, a, F, st, variant, C, s2):  # pragma: no 
             loss += ell
             q = K[i, i] + s2
             if q > 0.0:
-                if variant == 0:
-                    tau = ell / q
-                elif variant == 1:
-                    tau = min(C, ell / q)
-                else:
-                    tau = ell / (q + 0.5 / C)
+                tau = _pa_tau(variant, ell, q, C)
                 a[i] += tau
                 b += tau * yi * s2
                 wn2 += 2.0 * tau * yi * F[i] + tau * tau * K[i, i]
@@ -406,6 +401,19 @@ def sgd_steps(
 
 
 @njit(cache=True)
+def _pa_tau(variant, ell, q, C):  # pragma: no cover
+    """PA's step ``l / q`` (variant 0), PA-I's ``min(C, l / q)`` (1), PA-II's (2), or 0.
+
+    0 where nothing can step: ``q = 0`` (PA, PA-I), ``C = 0`` (PA-II, a weight 0).
+    """
+    if variant == 2:
+        return ell / (q + 0.5 / C) if C > 0.0 else 0.0
+    if not q > 0.0:
+        return 0.0
+    return ell / q if variant == 0 else min(C, ell / q)
+
+
+@njit(cache=True)
 def pa_steps(
     X, y, xn2, s, idx, lo, hi, t0, w, st, c, variant, C, track_dual, sw=None, free=False
 ):  # pragma: no cover
@@ -431,14 +439,7 @@ def pa_steps(
             else:
                 loss += ell
             q = xn2[i]
-            if variant == 0:
-                tau = ell / q if q > 0.0 else 0.0
-            elif variant == 1:
-                tau = min(Ci, ell / q) if q > 0.0 else 0.0
-            elif Ci > 0.0:
-                tau = ell / (q + 0.5 / Ci)
-            else:
-                tau = 0.0
+            tau = _pa_tau(variant, ell, q, Ci)
             if tau > 0.0:
                 axpy(X, i, tau * yi, w, s)
                 wn2 += 2.0 * tau * m + tau * tau * q
