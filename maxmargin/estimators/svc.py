@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import warnings
+from dataclasses import KW_ONLY, dataclass
 from typing import Any
 
 import numpy as np
@@ -39,6 +40,8 @@ def _kernel_fields(sol: Any) -> dict[str, Any]:
     return {**{name: getattr(sol, name) for name in _KERNEL_FIELDS}, "weights": sol.problem.weights}
 
 
+# Dataclass fields: scikit-learn reads the parameters from the __init__ the dataclass writes.
+@dataclass(eq=False, repr=False)
 class ExactSVC(_LinearBinary):
     r"""SVM solved exactly and certified: :func:`maxmargin.solve` as an estimator.
 
@@ -116,36 +119,19 @@ class ExactSVC(_LinearBinary):
     ([[-0.25, -0.25, 0.25, 0.25]], [0, 1, 2, 3], [2, 2])
     """
 
-    solution_: ExactSolution | KernelSolution
-
-    def __init__(
-        self,
-        C: float = 1.0,
-        *,
-        kernel: Any = "linear",
-        degree: int = 3,
-        gamma: float | str = "scale",
-        coef0: float = 0.0,
-        hard: bool = False,
-        intercept: str = DEFAULT_INTERCEPT,
-        form: str = "dual",
-        solver: str | None = None,
-        intercept_scaling: float = 1.0,
-        class_weight: Any = None,
-        loss: str = DEFAULT_LOSS,
-    ) -> None:
-        self.C = C
-        self.kernel = kernel
-        self.degree = degree
-        self.gamma = gamma
-        self.coef0 = coef0
-        self.hard = hard
-        self.intercept = intercept
-        self.form = form
-        self.solver = solver
-        self.intercept_scaling = intercept_scaling
-        self.class_weight = class_weight
-        self.loss = loss
+    C: float = 1.0
+    _: KW_ONLY
+    kernel: Any = "linear"
+    degree: int = 3
+    gamma: float | str = "scale"
+    coef0: float = 0.0
+    hard: bool = False
+    intercept: str = DEFAULT_INTERCEPT
+    form: str = "dual"
+    solver: str | None = None
+    intercept_scaling: float = 1.0
+    class_weight: Any = None
+    loss: str = DEFAULT_LOSS
 
     def _dataset(self, X: Any, y_pm: np.ndarray, classes: np.ndarray) -> Dataset:
         """The training data, with the DataFrame's column names and the labels."""
@@ -243,7 +229,7 @@ class ExactSVC(_LinearBinary):
         self.dual_coef_ = (y_pm[sup] * self.alpha_[sup]).reshape(1, -1)
         self.n_support_ = np.array([(y_pm[sup] < 0).sum(), (y_pm[sup] > 0).sum()], dtype=np.int32)
         self.certificate_ = sol.certificate
-        self.solution_ = sol
+        self.solution_: ExactSolution | KernelSolution = sol
         self.__dict__.pop("_solution", None)  # left by an unpickled earlier fit
         return self
 
