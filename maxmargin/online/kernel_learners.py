@@ -86,7 +86,7 @@ class KernelLearner(OnlineLearner):
     Parameters
     ----------
     kernel, gamma, degree, coef0, max_n, intercept, intercept_scaling
-        See the learners; positional for the subclasses' calls.
+        See the learners.
     """
 
     has_dual = True
@@ -94,6 +94,7 @@ class KernelLearner(OnlineLearner):
 
     def __init__(
         self,
+        *,
         kernel: str = "linear",
         gamma: float | str = "scale",
         degree: int = 3,
@@ -102,7 +103,20 @@ class KernelLearner(OnlineLearner):
         intercept: str = DEFAULT_INTERCEPT,
         intercept_scaling: float = 1.0,
     ) -> None:
-        super().__init__(intercept=intercept, intercept_scaling=intercept_scaling)
+        self._init_kernel(kernel, gamma, degree, coef0, max_n, intercept, intercept_scaling)
+
+    def _init_kernel(
+        self,
+        kernel: str,
+        gamma: float | str,
+        degree: int,
+        coef0: float,
+        max_n: int,
+        intercept: str,
+        intercept_scaling: float,
+    ) -> None:
+        """Check and set the parameters every kernel learner takes."""
+        OnlineLearner.__init__(self, intercept=intercept, intercept_scaling=intercept_scaling)
         if not isinstance(kernel, str):
             # a trace keeps its learner's parameters in JSON: a function cannot be saved
             raise ParameterError(
@@ -231,7 +245,7 @@ class KernelPegasos(KernelLearner):
         intercept: str = DEFAULT_INTERCEPT,
         intercept_scaling: float = 1.0,
     ) -> None:
-        super().__init__(kernel, gamma, degree, coef0, max_n, intercept, intercept_scaling)
+        self._init_kernel(kernel, gamma, degree, coef0, max_n, intercept, intercept_scaling)
         self.lam = check_positive("lam", lam)
 
     def _scale(self, t: int) -> float:
@@ -320,7 +334,7 @@ class KernelPA1(KernelPA):
         intercept: str = DEFAULT_INTERCEPT,
         intercept_scaling: float = 1.0,
     ) -> None:
-        super().__init__(kernel, gamma, degree, coef0, max_n, intercept, intercept_scaling)
+        self._init_kernel(kernel, gamma, degree, coef0, max_n, intercept, intercept_scaling)
         self.C = check_positive("C", C)
 
 
@@ -369,7 +383,7 @@ class BudgetPerceptron(KernelLearner):
         intercept: str = DEFAULT_INTERCEPT,
         intercept_scaling: float = 1.0,
     ) -> None:
-        super().__init__(kernel, gamma, degree, coef0, max_n, intercept, intercept_scaling)
+        self._init_kernel(kernel, gamma, degree, coef0, max_n, intercept, intercept_scaling)
         self.budget = check_int("budget", budget, minimum=1)
 
     def _setup(self, packed: PackedData) -> KernelState:

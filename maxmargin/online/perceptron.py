@@ -478,19 +478,6 @@ class DualPerceptron(KernelLearner):
     dual_counts_updates = True
     claims = (NOVIKOFF, PERCEPTRON_GENERAL, PERMUTATION, SCALING)  # the linear kernel's
 
-    def __init__(
-        self,
-        *,
-        kernel: str = "linear",
-        gamma: float | str = "scale",
-        degree: int = 3,
-        coef0: float = 0.0,
-        max_n: int = 8192,
-        intercept: str = DEFAULT_INTERCEPT,
-        intercept_scaling: float = 1.0,
-    ) -> None:
-        super().__init__(kernel, gamma, degree, coef0, max_n, intercept, intercept_scaling)
-
     def _setup(self, packed: PackedData) -> KernelState:
         K = learner_gram(self.kernel_spec(), packed.dataset)
         K += packed.bias_feature**2
