@@ -57,16 +57,24 @@ def _binary_targets(
     return labels, np.where(y == labels[1], 1.0, -1.0)
 
 
+def _known_pm(y: np.ndarray, classes: np.ndarray, hint: str = "") -> np.ndarray:
+    """``y`` as -1/+1 (``classes[1]`` is +1), its labels checked against fitted ``classes``."""
+    check_classification_targets(y)
+    unknown = np.setdiff1d(np.unique(y), classes)
+    if unknown.size:
+        raise DataError(
+            f"labels {unknown[:10].tolist()} are not among classes_ {classes.tolist()}{hint}"
+        )
+    return np.where(y == classes[1], 1.0, -1.0)
+
+
 def _labels(classes: np.ndarray) -> tuple:
     """``classes_`` as a Dataset's ``classes`` (plain Python labels)."""
     return tuple(c.item() if isinstance(c, np.generic) else c for c in classes)
 
 
 def _check_sample_weight(sample_weight: Any, X: Any) -> np.ndarray | None:
-    """``sample_weight`` as a float array of shape (n,) (None stays None).
-
-    Checked the way scikit-learn does: a ValueError that says what is wrong.
-    """
+    """``sample_weight`` as a float array of shape (n,) (None stays None), checked."""
     if sample_weight is None:
         return None
     try:
@@ -103,11 +111,10 @@ class _LinearBinary(ClassifierMixin, BaseEstimator):
 
         Examples
         --------
-        >>> from maxmargin.estimators import ExactSVC
-        >>> X = [[0.0, 0.0], [0.0, 1.0], [2.0, 0.0], [2.0, 1.0]]
-        >>> clf = ExactSVC(C=10.0).fit(X, ["no", "no", "yes", "yes"])
-        >>> clf.decision_function([[0.0, 0.5], [3.0, 0.5]]).round(6).tolist()
-        [-1.0, 2.0]
+        >>> from maxmargin.estimators import PerceptronClassifier
+        >>> clf = PerceptronClassifier(order="cyclic").fit([[-1.0], [1.0]], ["no", "yes"])
+        >>> clf.decision_function([[-2.0], [3.0]]).tolist()
+        [-4.0, 6.0]
         """
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
@@ -127,10 +134,9 @@ class _LinearBinary(ClassifierMixin, BaseEstimator):
 
         Examples
         --------
-        >>> from maxmargin.estimators import ExactSVC
-        >>> X = [[0.0, 0.0], [0.0, 1.0], [2.0, 0.0], [2.0, 1.0]]
-        >>> clf = ExactSVC(C=10.0).fit(X, ["no", "no", "yes", "yes"])
-        >>> clf.predict([[0.5, 0.0], [3.0, 0.5]]).tolist()
+        >>> from maxmargin.estimators import PerceptronClassifier
+        >>> clf = PerceptronClassifier(order="cyclic").fit([[-1.0], [1.0]], ["no", "yes"])
+        >>> clf.predict([[-2.0], [3.0]]).tolist()
         ['no', 'yes']
         """
         scores = self.decision_function(X)  # checks fitted first

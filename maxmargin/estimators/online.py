@@ -1,9 +1,4 @@
-"""The online learners as scikit-learn estimators: ``fit`` over epochs, ``partial_fit``.
-
-:class:`PerceptronClassifier`, :class:`AveragedPerceptronClassifier`,
-:class:`PegasosClassifier` and :class:`PAClassifier` wrap the learners of
-:mod:`maxmargin.online`.
-"""
+"""The online learners as scikit-learn estimators: ``fit`` over epochs, ``partial_fit``."""
 
 from __future__ import annotations
 
@@ -11,7 +6,6 @@ from dataclasses import KW_ONLY, dataclass
 from typing import Any
 
 import numpy as np
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
 
 from .._validation import check_choice, check_int
@@ -23,7 +17,7 @@ from ..online.orders import ORDERS, _check_seed, iter_schedule
 from ..online.registry import resolve
 from ..online.runner import OnlineState
 from ..problem import combine_weights, resolve_class_weight
-from ._base import _binary_targets, _check_sample_weight, _labels, _LinearBinary
+from ._base import _binary_targets, _check_sample_weight, _known_pm, _labels, _LinearBinary
 
 __all__ = [
     "PerceptronClassifier",
@@ -36,9 +30,8 @@ __all__ = [
 _EPOCHS, _LAM = 10, 1e-4  # the defaults of epochs (max_iter) and lam (alpha)
 
 
-# The parameters are dataclass fields: scikit-learn reads them from the signature of
-# __init__, which the dataclass writes (and which stores each one as it is, as
-# scikit-learn requires); the ones every online estimator takes are declared once, here.
+# Dataclass fields: scikit-learn reads the parameters from the __init__ the dataclass
+# writes, which stores each one as it is (as scikit-learn requires).
 @dataclass(eq=False, repr=False, kw_only=True)
 class _OnlineClassifier(_LinearBinary):
     """Shared parameters, ``fit`` and ``partial_fit`` of the online estimators."""
@@ -55,10 +48,7 @@ class _OnlineClassifier(_LinearBinary):
     def _batch_weights(
         self, X: Any, y_pm: np.ndarray, classes: np.ndarray, sample_weight: Any
     ) -> np.ndarray | None:
-        """A batch's weights: ``sample_weight`` times the weight of each row's class.
-
-        A batch may hold one class, so nothing asks for both here.
-        """
+        """A batch's weights: ``sample_weight`` times each row's class weight."""
         sw = _check_sample_weight(sample_weight, X)
         if self.class_weight is None:
             return sw
@@ -106,9 +96,7 @@ class _OnlineClassifier(_LinearBinary):
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> Any:
         """Train from scratch: ``epochs`` passes over ``(X, y)`` in ``order``.
 
-        The same steps as ``maxmargin.run(learner, Dataset(X, y), epochs, order, seed)``:
-        ``coef_`` and ``intercept_`` are the run's final ``w`` and ``b``. ``max_iter``
-        and ``random_state``, when given, stand for ``epochs`` and ``seed``.
+        The same steps as ``maxmargin.run(learner, Dataset(X, y), epochs, order, seed)``.
 
         Parameters
         ----------
@@ -116,10 +104,8 @@ class _OnlineClassifier(_LinearBinary):
         y : array-like of shape (n,)
             Two distinct labels.
         sample_weight : array-like of shape (n,), optional
-            Example weights ``>= 0`` (times ``class_weight``), taken by the learner's
-            rule (``sample_weight_rule`` of :mod:`maxmargin.online`: the step scaled by
-            the weight, as scikit-learn's ``Perceptron`` and ``SGDClassifier``; PA's
-            ``C_i = C s_i``). The plain ``"pa"`` variant has no C and refuses them.
+            Example weights ``>= 0`` (times ``class_weight``), by the learner's
+            ``sample_weight_rule``; ``"pa"`` refuses them.
 
         Returns
         -------
@@ -157,10 +143,8 @@ class _OnlineClassifier(_LinearBinary):
     def partial_fit(self, X: Any, y: Any, classes: Any = None, sample_weight: Any = None) -> Any:
         """One pass over the batch ``(X, y)``, rows in the given order, continuing.
 
-        The first call (on an unfitted estimator) starts the learner from zero; later
-        calls, and calls after :meth:`fit`, continue from its state (weights, step
-        count, running averages). A stream fed in batches reaches the weights of a cyclic
-        :meth:`fit` over their concatenation.
+        The first call starts the learner from zero; later calls, and calls after
+        :meth:`fit`, continue from its state.
 
         Parameters
         ----------
@@ -168,11 +152,9 @@ class _OnlineClassifier(_LinearBinary):
         y : array-like of shape (m,)
             Labels; a batch may hold one class only once ``classes_`` is known.
         classes : array-like of shape (2,), optional
-            The two labels. Needed on the first call when that batch does not show both;
-            later, when given, must equal ``classes_``.
+            The two labels: needed on a first call whose batch does not show both.
         sample_weight : array-like of shape (m,), optional
-            Weights of the batch's rows (as :meth:`fit`); ``class_weight="balanced"``
-            is not available here (the class counts of the whole stream are unknown).
+            As :meth:`fit`'s (``class_weight="balanced"`` is refused here).
 
         Returns
         -------
@@ -195,9 +177,8 @@ class _OnlineClassifier(_LinearBinary):
         first = not hasattr(self, "_state")
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, reset=first)
         if first:
-            classes_, _ = _binary_targets(self, y, classes)
+            classes_, y_pm = _binary_targets(self, y, classes)
         else:
-            check_classification_targets(y)
             classes_ = self.classes_
             if classes is not None and not np.array_equal(np.unique(classes), classes_):
                 raise DataError(
@@ -205,12 +186,7 @@ class _OnlineClassifier(_LinearBinary):
                     f"classes_ {classes_.tolist()} of the earlier calls; call fit "
                     "(or clone the estimator) to start again"
                 )
-            unknown = np.setdiff1d(np.unique(y), classes_)
-            if unknown.size:
-                raise DataError(
-                    f"labels {unknown[:10].tolist()} are not among classes_ {classes_.tolist()}"
-                )
-        y_pm = np.where(y == classes_[1], 1.0, -1.0)
+            y_pm = _known_pm(y, classes_)
         sw = self._batch_weights(X, y_pm, classes_, sample_weight)
         state = OnlineState(self._learner()) if first else self._state
         state.update(X, y_pm, sample_weight=sw)
@@ -220,46 +196,38 @@ class _OnlineClassifier(_LinearBinary):
         return self
 
 
+#: The Parameters every online estimator shares, and its Attributes.
 _ONLINE_PARAMS = """epochs : int >= 1
         Passes over the data in :meth:`fit`.
     order : {"cyclic", "shuffle", "sample"}
         Example order of :meth:`fit` (see :func:`maxmargin.online.schedule`).
     seed : int >= 0
-        Seed of the random orders; same seed, same weights.
+        Seed of the random orders.
     intercept : {"free", "none", "augmented"}
-        ``free`` (the default, as :func:`maxmargin.solve` and scikit-learn's
-        ``SGDClassifier``): the bias of the bias feature ``s``, unregularised (never
-        shrunk or projected); ``augmented``: x -> (x, s), the bias ``b = s w_{d+1}``
-        is learnt like a weight; ``none``: f(x) = w.x.
+        ``free``: an unregularised bias; ``augmented``: x -> (x, s); ``none``: f(x) = w.x.
     intercept_scaling : float > 0
         ``s``.
     max_iter : int >= 1, optional
-        scikit-learn's name for ``epochs`` (``SGDClassifier``, ``Perceptron``): when
-        given, it is the number of passes (``epochs`` must then be left at its default
-        or equal it).
+        scikit-learn's name for ``epochs`` (then left at its default or equal).
     random_state : int >= 0, numpy RandomState or Generator, optional
-        scikit-learn's name for ``seed``: when given, an int is the seed and a
-        RandomState draws one. None (the default) uses ``seed``, so fits are
-        reproducible (unlike scikit-learn, where None means fresh randomness).
+        scikit-learn's name for ``seed``; None (the default) uses ``seed``.
     class_weight : dict or "balanced", optional
-        Per-class weights multiplied into ``sample_weight`` (``{label: weight}``, a
-        label left out weighing 1, or ``"balanced"``: ``n / (2 n_c)``, :meth:`fit`
-        only)."""
+        Per-class weights multiplied into ``sample_weight`` (``"balanced"``: fit only).
 
-_ONLINE_ATTRS = """classes_ : ndarray of shape (2,)
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
         The labels; ``classes_[1]`` is the +1 class.
     coef_ : ndarray of shape (1, d)
     intercept_ : ndarray of shape (1,)
     t_ : int
-        Steps taken (examples seen, over fit and every partial_fit).
+        Steps taken (examples seen).
     n_mistakes_ : int
-        Mistakes made during training (``y_t w_t.z_t <= 0``).
+        Mistakes made during training.
     n_iter_ : int
-        Passes over the data in the last call: ``epochs`` after :meth:`fit`, 1 after
-        :meth:`partial_fit` (as scikit-learn's ``SGDClassifier``).
+        Passes in the last call (1 after :meth:`partial_fit`).
     n_features_in_ : int
-    feature_names_in_ : ndarray of str
-        Only when X had string column names."""
+    feature_names_in_ : ndarray of str"""
 
 
 class PerceptronClassifier(_OnlineClassifier):  # noqa: D101 (__doc__: an f-string, below)
@@ -270,10 +238,6 @@ class PerceptronClassifier(_OnlineClassifier):  # noqa: D101 (__doc__: an f-stri
     Parameters
     ----------
     {_ONLINE_PARAMS}
-
-    Attributes
-    ----------
-    {_ONLINE_ATTRS}
 
     Examples
     --------
@@ -291,16 +255,11 @@ class PerceptronClassifier(_OnlineClassifier):  # noqa: D101 (__doc__: an f-stri
 class AveragedPerceptronClassifier(PerceptronClassifier):  # noqa: D101 (__doc__: an f-string, below)
     __doc__ = f"""The averaged perceptron (:class:`maxmargin.online.AveragedPerceptron`).
 
-    Runs the perceptron and reports the mean of its iterates over every step taken
-    (across ``partial_fit`` calls too).
+    Reports the mean of the perceptron's iterates over every step taken.
 
     Parameters
     ----------
     {_ONLINE_PARAMS}
-
-    Attributes
-    ----------
-    {_ONLINE_ATTRS}
 
     Examples
     --------
@@ -327,20 +286,14 @@ class PegasosClassifier(_OnlineClassifier):  # noqa: D101 (__doc__: an f-string,
     lam : float > 0
         lambda (scikit-learn's SGDClassifier ``alpha``).
     alpha : float > 0, optional
-        scikit-learn's name for ``lam`` (``SGDClassifier(alpha=...)``): when given, it
-        is lambda (``lam`` must then be left at its default or equal it).
+        scikit-learn's name for ``lam`` (then left at its default or equal).
     projection : {{None, "lazy", "greedy"}}
         Projection onto the ball of radius ``1/sqrt(lam)``.
     batch_size : int >= 1
         Mini-batch size (a batch never spans two ``partial_fit`` calls).
     average : bool
-        Report the mean of the iterates (the point of the ``O(log T / (lam T))`` bound)
-        instead of the last iterate.
+        Report the mean of the iterates instead of the last one.
     {_ONLINE_PARAMS}
-
-    Attributes
-    ----------
-    {_ONLINE_ATTRS}
 
     Examples
     --------
@@ -380,10 +333,6 @@ class PAClassifier(_OnlineClassifier):  # noqa: D101 (__doc__: an f-string, belo
         Aggressiveness bound of PA-I / PA-II (ignored by ``"pa"``).
     variant : {{"pa1", "pa2", "pa"}}
     {_ONLINE_PARAMS}
-
-    Attributes
-    ----------
-    {_ONLINE_ATTRS}
 
     Examples
     --------

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import copy
 import warnings
+from dataclasses import KW_ONLY, dataclass
 from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._validation import check_choice, check_positive
@@ -24,7 +24,7 @@ from ..problem import SVMProblem
 from ..solution import ExactSolution
 from ..solvers import FORMS
 from ..solvers.kernel import KernelSolution
-from ._base import _binary_targets, _check_sample_weight, _labels, _LinearBinary
+from ._base import _binary_targets, _check_sample_weight, _known_pm, _labels, _LinearBinary
 
 __all__ = ["ExactSVC"]
 
@@ -35,6 +35,13 @@ _KERNEL_FIELDS = (
 )  # fmt: skip
 
 
+def _kernel_fields(sol: Any) -> dict[str, Any]:
+    """What a kernel fit keeps of its solution: ``_KERNEL_FIELDS`` and the example weights."""
+    return {**{name: getattr(sol, name) for name in _KERNEL_FIELDS}, "weights": sol.problem.weights}
+
+
+# Dataclass fields: scikit-learn reads the parameters from the __init__ the dataclass writes.
+@dataclass(eq=False, repr=False)
 class ExactSVC(_LinearBinary):
     r"""SVM solved exactly and certified: :func:`maxmargin.solve` as an estimator.
 
@@ -44,36 +51,23 @@ class ExactSVC(_LinearBinary):
 
         \min_{w, b}\ \tfrac12 \|w\|^2 + C \sum_i \max(0, 1 - y_i (w \cdot x_i + b))
 
-    to the optimum, polishes it on its active set, and attaches the numpy-recomputed
-    certificate (duality gap, KKT residuals). With ``intercept="free"`` it is the
-    problem of ``sklearn.svm.SVC(kernel="linear", C=C)``. ``loss="squared_hinge"``
-    squares each slack (``C sum_i max(0, 1 - y_i f_i)^2``, the L2-loss SVM): with
-    ``intercept="augmented"`` it is the problem of ``sklearn.svm.LinearSVC(C=C)`` (its
-    default loss, its regularized intercept). Any other ``kernel`` is
-    ``SVC(kernel=...)``'s problem, solved by the kernel dual
-    (:func:`~maxmargin.solvers.kernel.solve_kernel_dual`) and certified by
-    :func:`~maxmargin.kernel_certificate.certify_kernel`.
+    to the certified optimum: ``SVC(kernel=..., C=C)``'s problem with ``intercept="free"``,
+    ``LinearSVC(C=C)``'s with ``loss="squared_hinge", intercept="augmented"``. See
+    ``docs/estimators.md``.
 
     Parameters
     ----------
     C : float > 0
         Soft-margin penalty (ignored when ``hard=True``).
     kernel : {"linear", "rbf", "poly", "sigmoid", "precomputed"} or callable
-        As ``SVC``'s (:mod:`maxmargin.kernels`). Only ``"linear"`` has ``coef_``, the
-        intercept mode ``augmented``, ``form`` and ``solver``.
+        As ``SVC``'s; only ``"linear"`` has ``coef_``, ``augmented``, ``form``, ``solver``.
     degree : int >= 0
-        ``poly``'s degree.
     gamma : float > 0 or {"scale", "auto"}
-        ``rbf``, ``poly`` and ``sigmoid``: ``"scale"`` is ``1 / (d X.var())``,
-        ``"auto"`` is ``1 / d``, as ``SVC``.
     coef0 : float
-        ``poly`` and ``sigmoid``'s constant.
     hard : bool
-        Hard margin (``y_i f(x_i) >= 1`` for all i); non-separable data raise
-        :class:`~maxmargin.exceptions.NotSeparableError` with a certificate.
+        Hard margin; non-separable data raise :class:`~maxmargin.exceptions.NotSeparableError`.
     intercept : {"free", "none", "augmented"}
-        ``free``: b not regularized (libsvm's SVC); ``none``: b = 0; ``augmented``:
-        x -> (x, s), b = s w_{d+1} regularized (liblinear's LinearSVC).
+        ``free``: b not regularized (SVC); ``none``: b = 0; ``augmented``: x -> (x, s).
     form : {"dual", "primal"}
         Which QP the solver sees.
     solver : str, optional
@@ -81,64 +75,36 @@ class ExactSVC(_LinearBinary):
     intercept_scaling : float > 0
         ``s`` of the augmented mode.
     class_weight : dict or "balanced", optional
-        Per-class weights multiplied into ``fit``'s ``sample_weight``, as ``SVC``:
-        ``{label: weight}`` (a label left out weighs 1) or ``"balanced"``
-        (``n / (2 n_c)``). Example i then costs ``C_i = C sample_weight_i
-        class_weight[y_i]`` (soft margin only).
+        Per-class weights multiplied into ``fit``'s ``sample_weight``, as ``SVC``'s.
     loss : {"hinge", "squared_hinge"}
-        The soft margin's loss, ``LinearSVC``'s name: ``xi_i`` or ``xi_i^2`` (linear
-        kernel only; the hard margin is the same problem under either).
+        The soft margin's loss (linear kernel only).
 
     Attributes
     ----------
     classes_ : ndarray of shape (2,)
         The labels; ``classes_[1]`` is the +1 class.
     coef_ : ndarray of shape (1, d)
-        ``w`` (linear kernel only; an AttributeError otherwise, as ``SVC``).
+        ``w`` (linear kernel only).
     intercept_ : ndarray of shape (1,)
-        ``b``.
     support_ : ndarray of shape (n_SV,), int
-        Indices of the support vectors (``ExactSolution.support``), class ``classes_[0]``
-        first, each class in index order (SVC's order). ``decision_function(X) =
-        k(X, support_vectors_) @ dual_coef_[0] + intercept_`` for every kernel.
+        Support vectors, class ``classes_[0]`` first, each in index order (SVC's).
     support_vectors_ : ndarray or sparse of shape (n_SV, d)
-        ``X[support_]`` (an empty (0, 0) array for ``precomputed``, as ``SVC``).
     dual_coef_ : ndarray of shape (1, n_SV)
-        ``y_i alpha_i`` of the support vectors (SVC's sign convention: ``coef_ =
-        dual_coef_ @ support_vectors_`` for ``intercept`` free or none).
+        ``y_i alpha_i`` of the support vectors.
     n_support_ : ndarray of shape (2,), int32
-        Support vectors per class, in ``classes_`` order.
     alpha_ : ndarray of shape (n,)
-        All dual multipliers.
     certificate_ : Certificate
-        The certificate of optimality (``certificate_.ok``, ``duality_gap``, ``kkt``;
-        ``undecided`` says why when double precision cannot decide it).
     margin_ : float
-        The geometric margin ``1/||w~||``; for another kernel ``1/||f||_H``, with
-        ``||f||_H^2 = (alpha y)' K (alpha y)`` (``KernelSolution.margin``).
+        ``1/||w~||`` (another kernel: ``1/||f||_H``).
     solution_ : ExactSolution or KernelSolution
-        Everything :func:`maxmargin.solve` returned. Pickled without its data (its
-        problem holds the training set): after unpickling, :meth:`recertify` with the
-        training data rebuilds it.
+        What :func:`maxmargin.solve` returned; not pickled (:meth:`recertify` rebuilds it).
     n_features_in_ : int
     feature_names_in_ : ndarray of str
-        Only when X had string column names (a pandas DataFrame).
 
     Notes
     -----
-    **Pickles** keep what predicting and re-certifying need, not the training set:
-    ``coef_``, ``intercept_``, the support vectors (``support_``,
-    ``support_vectors_``, ``dual_coef_``), ``alpha_`` (stored by its non-zero entries:
-    after the polish it is exactly 0 off the support vectors), ``certificate_`` and
-    ``solution_`` without its data (what its file keeps: ``ExactSolution.to_dict()``,
-    the problem's parameters and weights but not the training set). The size is
-    O(#SV d), not O(n d) (plus n weights when ``fit`` had ``sample_weight`` or
-    ``class_weight``). A certificate needs every example (the hinge losses of the
-    primal, the stationarity ``w = sum_i alpha_i y_i x_i``): ``clf.recertify(X, y)``
-    re-checks the optimum on the training data and restores ``solution_`` (another
-    kernel's too: its pickle keeps ``alpha_``, ``intercept_``, the support sets and the
-    example weights, and the problem is rebuilt with fit's resolved ``gamma``).
-    ``copy.copy`` and ``copy.deepcopy`` keep everything.
+    Pickles keep what predicting and :meth:`recertify` need, not the training set
+    (``docs/estimators.md``).
 
     Examples
     --------
@@ -153,43 +119,22 @@ class ExactSVC(_LinearBinary):
     ([[-0.25, -0.25, 0.25, 0.25]], [0, 1, 2, 3], [2, 2])
     """
 
-    solution_: ExactSolution | KernelSolution
-
-    def __init__(
-        self,
-        C: float = 1.0,
-        *,
-        kernel: Any = "linear",
-        degree: int = 3,
-        gamma: float | str = "scale",
-        coef0: float = 0.0,
-        hard: bool = False,
-        intercept: str = DEFAULT_INTERCEPT,
-        form: str = "dual",
-        solver: str | None = None,
-        intercept_scaling: float = 1.0,
-        class_weight: Any = None,
-        loss: str = DEFAULT_LOSS,
-    ) -> None:
-        self.C = C
-        self.kernel = kernel
-        self.degree = degree
-        self.gamma = gamma
-        self.coef0 = coef0
-        self.hard = hard
-        self.intercept = intercept
-        self.form = form
-        self.solver = solver
-        self.intercept_scaling = intercept_scaling
-        self.class_weight = class_weight
-        self.loss = loss
+    C: float = 1.0
+    _: KW_ONLY
+    kernel: Any = "linear"
+    degree: int = 3
+    gamma: float | str = "scale"
+    coef0: float = 0.0
+    hard: bool = False
+    intercept: str = DEFAULT_INTERCEPT
+    form: str = "dual"
+    solver: str | None = None
+    intercept_scaling: float = 1.0
+    class_weight: Any = None
+    loss: str = DEFAULT_LOSS
 
     def _dataset(self, X: Any, y_pm: np.ndarray, classes: np.ndarray) -> Dataset:
-        """The training data, with the DataFrame's column names and the labels.
-
-        ``solution_.to_dict()`` lists the column names beside ``w``; ``class_weight``
-        names the labels.
-        """
+        """The training data, with the DataFrame's column names and the labels."""
         names = getattr(self, "feature_names_in_", None)
         return Dataset(
             X,
@@ -221,21 +166,13 @@ class ExactSVC(_LinearBinary):
                     f"The 'solver' parameter is the linear kernel's; a {self.kernel!r} "
                     f"kernel is solved by its own dual route. Leave solver=None."
                 )
-            kw.update(kernel=self.kernel, gamma=self.gamma, degree=self.degree)
-            kw["coef0"] = self.coef0
+            kw.update(kernel=self.kernel, gamma=self.gamma, degree=self.degree, coef0=self.coef0)
         if self.hard:
-            return SVMProblem(
-                data,
-                hard=True,
-                intercept=self.intercept,
-                intercept_scaling=s,
-                sample_weight=sample_weight,
-                class_weight=self.class_weight,
-                **kw,
-            )
+            kw["hard"] = True
+        else:
+            kw["C"] = check_positive("C", self.C)
         return SVMProblem(
             data,
-            C=check_positive("C", self.C),
             intercept=self.intercept,
             intercept_scaling=s,
             sample_weight=sample_weight,
@@ -253,10 +190,7 @@ class ExactSVC(_LinearBinary):
         y : array-like of shape (n,)
             Two distinct labels (numbers or strings).
         sample_weight : array-like of shape (n,), optional
-            Per-example weights ``>= 0``: example i costs ``C_i = C sample_weight_i``
-            (times its ``class_weight``) per unit of slack, as ``SVC``; weight 0 leaves
-            the example out (``alpha_i = 0``). Integer weights give exactly the fit of
-            the data with repeated rows. Soft margin only.
+            Weights ``>= 0``: example i costs ``C_i = C sample_weight_i`` (as ``SVC``).
 
         Returns
         -------
@@ -295,7 +229,7 @@ class ExactSVC(_LinearBinary):
         self.dual_coef_ = (y_pm[sup] * self.alpha_[sup]).reshape(1, -1)
         self.n_support_ = np.array([(y_pm[sup] < 0).sum(), (y_pm[sup] > 0).sum()], dtype=np.int32)
         self.certificate_ = sol.certificate
-        self.solution_ = sol
+        self.solution_: ExactSolution | KernelSolution = sol
         self.__dict__.pop("_solution", None)  # left by an unpickled earlier fit
         return self
 
@@ -342,15 +276,8 @@ class ExactSVC(_LinearBinary):
     def recertify(self, X: Any, y: Any, *, tol: float | None = None) -> Certificate:
         """Re-check the fitted optimum on the training data (after unpickling, say).
 
-        ``solution_.with_data``: recomputes the certificate of the fitted point with
-        numpy from ``(X, y)`` (and the example weights ``fit`` was given, which the
-        solution keeps), as :func:`maxmargin.certify` does, and sets ``solution_`` to
-        the solution on ``(X, y)`` (restoring it after unpickling). Another kernel:
-        the kernel problem rebuilt on ``(X, y)`` (fit's resolved ``gamma``, its example
-        weights) and ``(alpha_, intercept_)`` certified by
-        :func:`~maxmargin.kernel_certificate.certify_kernel`. ``(X, y)`` must be the
-        training data, rows in the same order: the rows ``support_`` must equal
-        ``support_vectors_`` exactly (a precomputed Gram has none to compare).
+        Recomputes the fitted point's certificate with numpy on ``(X, y)``, the training
+        data in the same row order, and sets ``solution_`` (``docs/estimators.md``).
 
         Parameters
         ----------
@@ -377,20 +304,13 @@ class ExactSVC(_LinearBinary):
         """
         check_is_fitted(self)
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, reset=False)
-        check_classification_targets(y)
-        unknown = np.setdiff1d(np.unique(y), self.classes_)
-        if unknown.size:
-            raise DataError(
-                f"labels {unknown[:10].tolist()} are not among classes_ "
-                f"{self.classes_.tolist()}; give the training labels"
-            )
+        y_pm = _known_pm(y, self.classes_, "; give the training labels")
         n = self.alpha_.shape[0]
         if X.shape[0] != n:
             raise DataError(
                 f"X has {X.shape[0]} rows, but the model was fit on {n}; "
                 "give the training data, rows in the same order"
             )
-        y_pm = np.where(y == self.classes_[1], 1.0, -1.0)
         rows, sv = X[self.support_], self.support_vectors_
         rows = rows.toarray() if sp.issparse(rows) else rows
         sv = sv.toarray() if sp.issparse(sv) else sv
@@ -423,15 +343,9 @@ class ExactSVC(_LinearBinary):
     def _kernel_solution(
         self, data: Dataset, tol: float, saved: dict[str, Any] | None
     ) -> KernelSolution:
-        """The kernel fit's solution on ``data``: its problem rebuilt, its point certified.
-
-        ``saved``: what a pickle kept of it (:meth:`__getstate__`), else ``solution_``.
-        The problem is fit's, with its resolved ``gamma`` and example weights.
-        """
+        """The kernel fit's solution on ``data`` (from ``saved``, a pickle's, or ``solution_``)."""
         if saved is None:
-            sol = self.solution_
-            saved = {name: getattr(sol, name) for name in _KERNEL_FIELDS}
-            saved["weights"] = sol.problem.weights
+            saved = _kernel_fields(self.solution_)
         kw = {"hard": True} if self.hard else {"C": float(self.C)}
         # fit's gamma, resolved ("scale" reads X): the kernels that have one
         gamma = self._gamma if self.kernel in ("rbf", "poly", "sigmoid") else self.gamma
@@ -461,10 +375,8 @@ class ExactSVC(_LinearBinary):
         state = dict(super().__getstate__())  # a copy: the live __dict__ stays as it is
         sol = state.pop("solution_", None)
         if isinstance(sol, KernelSolution):
-            # its problem holds the training set and the Gram: what recertify needs
-            # besides them (the example weights: n numbers when fit had some)
-            state["_solution"] = {name: getattr(sol, name) for name in _KERNEL_FIELDS}
-            state["_solution"]["weights"] = sol.problem.weights
+            # its problem holds the training set and the Gram: what recertify needs besides
+            state["_solution"] = _kernel_fields(sol)
         elif sol is not None:
             # what a file of it keeps (without_data's fields, alpha by its non-zero
             # entries): the in-memory without_data() holds alpha dense, O(n)

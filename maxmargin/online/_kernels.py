@@ -1,23 +1,12 @@
-"""Compiled (numba) inner loops of the online learners.
+"""Compiled (numba) inner loops of the online learners, linear and kernel, loaded on first use.
 
-Every kernel advances one learner over the steps ``lo <= p < hi`` of an index array
-``idx`` (step ``t = t0 + p - lo + 1``) and updates its state arrays in place, so
-:func:`maxmargin.online.run` can call it chunk by chunk between checkpoints and time
-learning alone. ``X`` is the dense (n, d) array or the CSR tuple
-``(indptr, indices, vals)``. The learners see ``z_i = (x_i, s)``: the last entry
-of every weight vector multiplies the constant ``s`` (``s = 0`` for intercept
-``none``, so that entry stays exactly 0). ``xn2[i] = ||z_i||^2``. With ``free``
-(intercept ``free``) the last entry is an unregularised bias: the running ``||w~_t||^2``
-leaves it out, and the subgradient steps do not shrink it.
-
-Running statistics live in a float64 array ``st``:
-``st[0]`` mistakes, ``st[1]`` cumulative hinge (its square for the squared-hinge
-learners), ``st[2]`` cumulative ``||w~_t||^2``
-(both evaluated before each update), then learner-specific scalars.
-
-Example weights: the kernels that take ``sw`` (an array of shape (n,), or None for no
-weights, which compiles to the unweighted loop itself) scale example i's step by its
-weight (and its hinge in ``st[1]``); a step of weight 0 changes nothing.
+Each advances a learner's state in place over the steps ``lo <= p < hi`` of ``idx`` (step
+``t = t0 + p - lo + 1``). ``X``: dense or the CSR tuple (:mod:`maxmargin._rows`); the learners
+see ``z_i = (x_i, s)``, ``xn2[i] = ||z_i||^2``, ``free``: the last weight is an unregularised
+bias. ``st``: ``st[0]`` mistakes, ``st[1]`` cumulative hinge, ``st[2]`` cumulative
+``||w~_t||^2`` (before each update; a free bias left out), then per-loop slots. ``sw``: example
+weights scaling the step and hinge (None compiles to the unweighted loop). The kernel loops
+keep ``F = K (a y)`` on the Gram ``K``. Each step's arithmetic is the tests' naive loops'.
 """
 
 from __future__ import annotations
@@ -35,43 +24,15 @@ from .step_sizes import STEP_CONSTANT, STEP_INVLAM
 
 @njit(cache=True)
 def perceptron_steps(
-    X,
-    y,
-    xn2,
-    s,
-    idx,
-    lo,
-    hi,
-    t0,
-    w,
-    u,
-    st,
-    c,
-    ct,
-    upd,
-    averaged,
-    track_dual,
-    track_updates,
-    thr=0.0,
-    eta=1.0,
-    sw=None,
-    free=False,
+    X, y, xn2, s, idx, lo, hi, t0, w, u, st, c, ct, upd, rule, sw, free
 ):  # pragma: no cover
-    """Perceptron ``if y w.z <= thr: w += eta y z``; optional average and update log.
+    """``if y w.z <= thr: w += eta y z``; ``st[3]`` ``||w||^2``, ``st[4]`` updates.
 
-    Weighted: ``w += eta sw_i y z`` (no update where ``sw_i = 0``).
-
-    ``thr = 0, eta = 1`` is Rosenblatt's perceptron (and the same floating-point
-    operations as without them: ``1.0 * a`` is ``a``); ``thr > 0`` the margin perceptron.
-    ``st[3]`` = ``||w||^2``, ``st[4]`` the number of updates (= mistakes when
-    ``thr = 0``). Averaging: ``u += (t-1) eta y z`` so that the mean of the weights after
-    steps 1..T is ``w - u/T``. Returns the number of updates logged.
+    ``rule = (averaged, track_dual, track_updates, thr, eta)``. Averaging: ``u += (t-1) eta y
+    z`` (the iterates' mean is ``w - u/T``); returns the number of steps logged in ``upd``.
     """
-    mistakes = st[0]
-    loss = st[1]
-    sqn = st[2]
-    wn2 = st[3]
-    nupd = st[4]
+    averaged, track_dual, track_updates, thr, eta = rule
+    mistakes, loss, sqn, wn2, nupd = st[0], st[1], st[2], st[3], st[4]
     nup = 0
     last = w.shape[0] - 1
     for p in range(lo, hi):
@@ -101,39 +62,70 @@ def perceptron_steps(
             if track_updates:
                 upd[nup] = t
                 nup += 1
-    st[0] = mistakes
-    st[1] = loss
-    st[2] = sqn
-    st[3] = wn2
-    st[4] = nupd
+    st[0], st[1], st[2], st[3], st[4] = mistakes, loss, sqn, wn2, nupd
     return nup
 
 
 @njit(cache=True)
+def _errors(X, y, s, w, F, use_gram, mg, fill):  # pragma: no cover
+    """The errors of ``w``: ``mg[j] <= 0`` counted, after ``mg = y Z w`` when ``fill``."""
+    errs = 0
+    for j in range(y.shape[0]):
+        if fill:
+            mg[j] = y[j] * (F[j] if use_gram else dot(X, j, w, s))
+        if mg[j] <= 0.0:
+            errs += 1
+    return errs
+
+
+@njit(cache=True)
+def _pocket(errs, t, w, pw, st):  # pragma: no cover
+    """Pocket ``w`` (its ``errs`` errors, at step ``t``) if it beats the pocket's ``st[4]``."""
+    if errs < st[4]:
+        st[4], st[5], st[7] = errs, t, st[7] + 1.0
+        pw[:] = w
+
+
+@njit(cache=True)
 def pocket_steps(
-    X, y, xn2, s, idx, lo, hi, t0, w, pw, F, G, use_gram, check_every, st, free=False
+    X, y, xn2, s, idx, lo, hi, t0, w, pw, F, G, use_gram, check_every, st, u, mg, rand, free
 ):  # pragma: no cover
     """Perceptron plus pocket: keep the ``w`` with the fewest training errors so far.
 
-    After an update, count the training errors of ``w`` (every ``check_every``-th update)
-    and pocket it if it has fewer than ``pw``.
-
-    ``F = Z w`` is kept up to date through the Gram matrix ``G = Z Z^T`` (O(n) per
-    update) when ``use_gram``, else the count rescans the data (O(nd)).
-    ``st[3]`` ``||w||^2``, ``st[4]`` pocket errors, ``st[5]`` step the pocket was filled,
-    ``st[6]`` number of updates, ``st[7]`` number of pocket replacements.
+    ``rand``: step ``t`` updates on the ``floor(u |E|)``-th of the current mistakes ``E``
+    (``u = u[t - t0 - 1]``), not ``idx``; none left: ``st[8]`` = the steps taken, the end.
+    After every ``check_every``-th update the errors of ``w`` are counted (through ``F = Z
+    w``, kept by ``G = Z Z^T``, when ``use_gram``). ``st[3]`` ``||w||^2``, ``st[4]`` pocket
+    errors, ``st[5]`` its step, ``st[6]`` updates, ``st[7]`` pocketings, ``st[9]``: ``mg``
+    holds ``y Z w``.
     """
     n = y.shape[0]
-    mistakes = st[0]
-    loss = st[1]
-    sqn = st[2]
-    wn2 = st[3]
+    mistakes, loss, sqn, wn2 = st[0], st[1], st[2], st[3]
     last = w.shape[0] - 1
     for p in range(lo, hi):
-        i = idx[p]
         t = t0 + p - lo + 1
+        if not rand:
+            i = idx[p]
+            m = y[i] * dot(X, i, w, s)
+        else:
+            if st[8] > 0.0:
+                break
+            errs = _errors(X, y, s, w, F, use_gram, mg, st[9] == 0.0)
+            st[9] = 1.0
+            if errs == 0:
+                st[8] = t - 1.0
+                _pocket(0, t - 1.0, w, pw, st)
+                break
+            k = min(int(u[p - lo] * errs), errs - 1)
+            i = 0
+            for j in range(n):
+                if mg[j] <= 0.0:
+                    if k == 0:
+                        i = j
+                        break
+                    k -= 1
+            m = mg[i]
         yi = y[i]
-        m = yi * dot(X, i, w, s)
         if m < 1.0:
             loss += 1.0 - m
         sqn += wn2 - w[last] * w[last] if free else wn2
@@ -141,128 +133,34 @@ def pocket_steps(
             mistakes += 1.0
             axpy(X, i, yi, w, s)
             wn2 += 2.0 * m + xn2[i]
+            st[9] = 0.0
             st[6] += 1.0
             if use_gram:
-                for j in range(n):
-                    F[j] += yi * G[i, j]
+                _add_row(F, G, i, yi)
             if st[6] % check_every == 0:
-                errs = 0
-                if use_gram:
-                    for j in range(n):
-                        if y[j] * F[j] <= 0.0:
-                            errs += 1
-                else:
-                    for j in range(n):
-                        if y[j] * dot(X, j, w, s) <= 0.0:
-                            errs += 1
-                if errs < st[4]:
-                    st[4] = errs
-                    st[5] = t
-                    st[7] += 1.0
-                    pw[:] = w
-    st[0] = mistakes
-    st[1] = loss
-    st[2] = sqn
-    st[3] = wn2
+                _pocket(_errors(X, y, s, w, F, use_gram, mg, True), t, w, pw, st)
+                st[9] = 1.0
+    st[0], st[1], st[2], st[3] = mistakes, loss, sqn, wn2
+
+
+# ------------------------------------------------------------------ on the Gram K
 
 
 @njit(cache=True)
-def pocket_random_steps(
-    X, y, xn2, s, lo, hi, t0, w, pw, F, G, use_gram, check_every, st, u, mg, free=False
-):  # pragma: no cover
-    """The pocket algorithm as the lecture notes write it.
-
-    Every step corrects a *random current mistake* of ``w`` (the schedule's example is not
-    used).
-
-    Step ``t`` draws ``u[t - t0 - 1]`` in [0, 1); with ``E`` the indices ``j`` (in
-    increasing order) where ``y_j w.z_j <= 0``, it updates on ``E[floor(u |E|)]``, then
-    counts the training errors of the new ``w`` (every ``check_every``-th update) and
-    pockets it if it has fewer than ``pw``. When ``E`` is empty ``w`` separates the data
-    and the algorithm stops: ``st[8]`` = the number of steps taken (0: still running).
-    ``mg`` holds ``y_j w.z_j`` of the current ``w`` when ``st[9] = 1``; ``F = Z w``
-    through the Gram matrix when ``use_gram``. Other slots as in :func:`pocket_steps`.
-    """
-    n = y.shape[0]
-    mistakes = st[0]
-    loss = st[1]
-    sqn = st[2]
-    wn2 = st[3]
-    for p in range(lo, hi):
-        if st[8] > 0.0:
-            break
-        t = t0 + p - lo + 1
-        if st[9] == 0.0:
-            for j in range(n):
-                mg[j] = y[j] * (F[j] if use_gram else dot(X, j, w, s))
-            st[9] = 1.0
-        errs = 0
-        for j in range(n):
-            if mg[j] <= 0.0:
-                errs += 1
-        if errs == 0:
-            st[8] = t - 1.0
-            if st[4] > 0.0:
-                st[4] = 0.0
-                st[5] = t - 1.0
-                st[7] += 1.0
-                pw[:] = w
-            break
-        k = int(u[p - lo] * errs)
-        if k >= errs:
-            k = errs - 1
-        i = 0
-        for j in range(n):
-            if mg[j] <= 0.0:
-                if k == 0:
-                    i = j
-                    break
-                k -= 1
-        yi = y[i]
-        m = mg[i]
-        loss += 1.0 - m
-        sqn += wn2 - w[w.shape[0] - 1] ** 2 if free else wn2
-        mistakes += 1.0
-        axpy(X, i, yi, w, s)
-        wn2 += 2.0 * m + xn2[i]
-        st[9] = 0.0
-        st[6] += 1.0
-        if use_gram:
-            for j in range(n):
-                F[j] += yi * G[i, j]
-        if st[6] % check_every == 0:
-            for j in range(n):
-                mg[j] = y[j] * (F[j] if use_gram else dot(X, j, w, s))
-            st[9] = 1.0
-            errs = 0
-            for j in range(n):
-                if mg[j] <= 0.0:
-                    errs += 1
-            if errs < st[4]:
-                st[4] = errs
-                st[5] = t
-                st[7] += 1.0
-                pw[:] = w
-    st[0] = mistakes
-    st[1] = loss
-    st[2] = sqn
-    st[3] = wn2
+def _add_row(F, K, i, c):  # pragma: no cover
+    """``F += c K[i]``."""
+    for j in range(F.shape[0]):
+        F[j] += c * K[i, j]
 
 
 @njit(cache=True)
 def dual_perceptron_steps(y, idx, lo, hi, K, c, F, st, free_s2=0.0):  # pragma: no cover
     """Kernel perceptron: ``if y_i F_i <= 0: c_i += 1; F += y_i K[i]``, ``F = K (c*y)``.
 
-    ``st[3]`` = ``||w~||^2 = (c*y)' K (c*y)``; ``st[4]`` = ``sum_i c_i y_i``, the bias
-    weight over ``s`` (``free_s2 = s^2`` for a free bias, whose square ``s^2 st[4]^2``
-    the running ``||w||^2`` leaves out; 0 otherwise).
+    ``st[3]`` ``(c y)' K (c y)``; ``st[4]`` ``sum_i c_i y_i``, the bias weight over ``s``
+    (``free_s2 = s^2``: a free bias, whose ``s^2 st[4]^2`` ``st[2]`` leaves out).
     """
-    n = y.shape[0]
-    mistakes = st[0]
-    loss = st[1]
-    sqn = st[2]
-    wn2 = st[3]
-    cy = st[4]
+    mistakes, loss, sqn, wn2, cy = st[0], st[1], st[2], st[3], st[4]
     for p in range(lo, hi):
         i = idx[p]
         yi = y[i]
@@ -275,13 +173,102 @@ def dual_perceptron_steps(y, idx, lo, hi, K, c, F, st, free_s2=0.0):  # pragma: 
             c[i] += 1.0
             cy += yi
             wn2 += 2.0 * m + K[i, i]
-            for j in range(n):
-                F[j] += yi * K[i, j]
-    st[0] = mistakes
-    st[1] = loss
-    st[2] = sqn
-    st[3] = wn2
-    st[4] = cy
+            _add_row(F, K, i, yi)
+    st[0], st[1], st[2], st[3], st[4] = mistakes, loss, sqn, wn2, cy
+
+
+@njit(cache=True)
+def pegasos_steps(y, idx, lo, hi, t0, K, alpha, F, st, lam, s2):  # pragma: no cover
+    """Kernelized Pegasos: ``m = y_i (F_i / (lam t) + b)``; if ``m < 1``: ``alpha_i += 1``.
+
+    Then ``b += y_i s2 / (lam (t + 1))`` (``s2 = s^2`` with a free bias, else 0), ``F +=
+    y_i K[i]``; ``st[3]`` ``(alpha y)' K (alpha y)``, ``st[4]`` ``b``.
+    """
+    mistakes, loss, sqn, wn2, b = st[0], st[1], st[2], st[3], st[4]
+    for p in range(lo, hi):
+        t = t0 + (p - lo) + 1
+        i = idx[p]
+        yi = y[i]
+        eta = 1.0 / (lam * t)
+        m = yi * (F[i] * eta + b)
+        sqn += wn2 * eta * eta
+        if m <= 0.0:
+            mistakes += 1.0
+        if m < 1.0:
+            loss += 1.0 - m
+            alpha[i] += 1.0
+            b += yi * s2 * (1.0 / (lam * (t + 1.0)))
+            wn2 += 2.0 * yi * F[i] + K[i, i]
+            _add_row(F, K, i, yi)
+    st[0], st[1], st[2], st[3], st[4] = mistakes, loss, sqn, wn2, b
+
+
+@njit(cache=True)
+def kernel_pa_steps(y, idx, lo, hi, K, a, F, st, variant, C, s2):  # pragma: no cover
+    """Kernel PA / PA-I / PA-II: ``a_i += tau``, ``b += tau y_i s2``, ``F += tau y_i K[i]``.
+
+    ``tau`` from ``l = 1 - y_i (F_i + b)`` and ``q = K_ii + s2`` as :func:`pa_steps`;
+    ``st[3]`` ``(a y)' K (a y)``, ``st[4]`` ``b``.
+    """
+    mistakes, loss, sqn, wn2, b = st[0], st[1], st[2], st[3], st[4]
+    for p in range(lo, hi):
+        i = idx[p]
+        yi = y[i]
+        m = yi * (F[i] + b)
+        sqn += wn2
+        if m <= 0.0:
+            mistakes += 1.0
+        if m < 1.0:
+            ell = 1.0 - m
+            loss += ell
+            q = K[i, i] + s2
+            if q > 0.0:
+                tau = _pa_tau(variant, ell, q, C)
+                a[i] += tau
+                b += tau * yi * s2
+                wn2 += 2.0 * tau * yi * F[i] + tau * tau * K[i, i]
+                _add_row(F, K, i, tau * yi)
+    st[0], st[1], st[2], st[3], st[4] = mistakes, loss, sqn, wn2, b
+
+
+@njit(cache=True)
+def budget_perceptron_steps(y, idx, lo, hi, K, c, F, st, queue, qs, budget, s2):  # pragma: no cover
+    """Kernel perceptron keeping at most ``budget`` support vectors, the oldest removed.
+
+    ``queue`` holds them in the order they entered, ``qs = (head, size)``; a mistake on a
+    new example when full first removes the oldest ``j`` (``c_j = 0``, its share of ``F``
+    and ``b`` taken back). ``st[3]``, ``st[4]`` as :func:`pegasos_steps`, ``st[5]`` removals.
+    """
+    mistakes, loss, sqn, wn2, b, removed = st[0], st[1], st[2], st[3], st[4], st[5]
+    head, size = qs[0], qs[1]
+    for p in range(lo, hi):
+        i = idx[p]
+        yi = y[i]
+        m = yi * (F[i] + b)
+        if m < 1.0:
+            loss += 1.0 - m
+        sqn += wn2
+        if m <= 0.0:
+            mistakes += 1.0
+            if c[i] == 0.0:
+                if size == budget:
+                    j = queue[head]
+                    head = (head + 1) % budget
+                    size -= 1
+                    cj = c[j] * y[j]
+                    c[j] = 0.0
+                    b -= cj * s2
+                    wn2 += cj * cj * K[j, j] - 2.0 * cj * F[j]
+                    _add_row(F, K, j, -cj)
+                    removed += 1.0
+                queue[(head + size) % budget] = i
+                size += 1
+            c[i] += 1.0
+            b += yi * s2
+            wn2 += 2.0 * yi * F[i] + K[i, i]
+            _add_row(F, K, i, yi)
+    st[0], st[1], st[2], st[3], st[4], st[5] = mistakes, loss, sqn, wn2, b, removed
+    qs[0], qs[1] = head, size
 
 
 # ------------------------------------------------------------- subgradient / Pegasos
@@ -293,69 +280,24 @@ MODE_SCALED = 1  # w <- (1 - eta lam) w + eta y z (Pegasos greedy projection, OS
 
 @njit(cache=True)
 def sgd_steps(
-    X,
-    y,
-    xn2,
-    s,
-    idx,
-    lo,
-    hi,
-    t0,
-    v,
-    A,
-    st,
-    c,
-    cA,
-    mbuf,
-    mode,
-    proj,
-    lam,
-    step_mode,
-    step_a,
-    step_b,
-    radius,
-    k,
-    track_dual,
-    sw=None,
-    free=False,
-    sq=False,
+    X, y, xn2, s, idx, lo, hi, t0, v, A, st, c, cA, mbuf, rule, sw, free, sq
 ):  # pragma: no cover
-    """Online subgradient on ``f_t(w) = lam/2 ||w||^2 + hinge``; w = sigma * v.
+    """Online subgradient on ``lam/2 ||w||^2 + sw_i hinge`` (``sq``: ``xi^2``), ``w = sigma v``.
 
-    Weighted: ``f_t(w) = lam/2 ||w||^2 + sw_i hinge`` (the hinge's step times ``sw_i``).
-    ``sq``: the squared hinge ``xi^2``, ``xi = max(0, 1 - y w.z)``, in place of the hinge
-    (in the step, whose ``y z`` is then ``2 xi y z``, and in ``st[1]``).
-
-    ``st[3]`` ``||v||^2``, ``st[4]`` sigma, ``st[5]`` S (sum of the sigmas of the
-    iterates whose losses were taken, in v's units), ``st[6]`` tau (batches done).
-    The mean of the iterates is ``(S v - A) / tau``; in dual coordinates
-    ``(S c - cA) / tau``.
-
-    mode THETA: v = theta; after batch tau, sigma = rho / (step_a (tau + step_b)), rho
-    the lazy projection factor (proj = 1) or 1 (step_a is lam: the notes' offset
-    step_b = 1, the paper's 0).
-    mode SCALED: sigma *= 1 - eta lam, v += eta/(|B| sigma) sum y z, then the greedy
-    projection (proj = 2); eta = step_a / sqrt(tau) (step_mode STEP_INVSQRT), step_a
-    (STEP_CONSTANT) or 1/(step_a (tau + step_b)) (STEP_INVLAM): see ``step_sizes.py``.
-    ``lam = 0`` is the hinge alone (sigma never changes).
-    Batches of ``k`` consecutive steps; a batch never crosses ``hi``.
-
-    ``free``: the last entry is an unregularised bias ``beta`` (``b = s beta``), kept
-    unscaled in ``v[d]``: the same step without the shrinkage,
-    ``beta += eta/|B| sum y s`` (mode THETA: ``eta = 1/(step_a (tau + step_b))``), never
-    projected, left out of ``||v||^2``; ``A[d]`` is the sum of the betas of the iterates
-    whose losses were taken (their mean is ``A[d] / tau``).
+    ``st[3]`` ``||v||^2``, ``st[4]`` sigma, ``st[5]`` S (the sigmas of the iterates the
+    losses were taken at, summed), ``st[6]`` tau (batches done): their mean is ``(S v - A) /
+    tau`` (dual: ``(S c - cA) / tau``). MODE_THETA: ``v = theta``, ``sigma = rho / (step_a
+    (tau + step_b))`` (rho: the lazy projection, ``proj = 1``). MODE_SCALED: ``sigma *= 1 -
+    eta lam``, ``v += eta/(|B| sigma) sum y z``, then the greedy projection (``proj = 2``),
+    ``eta`` by ``step_mode`` (``step_sizes.py``). Batches of ``k`` steps never cross ``hi``.
+    ``free``: ``v[d]`` is the bias itself, unshrunk, unprojected, out of ``||v||^2``.
+    ``rule = (mode, proj, lam, step_mode, step_a, step_b, radius, k, track_dual)``.
     """
+    mode, proj, lam, step_mode, step_a, step_b, radius, k, track_dual = rule
     d1 = v.shape[0]
     dw = d1 - 1 if free else d1  # the entries sigma scales (not a free bias)
     sv = 0.0 if free else s  # the constant feature inside the scaled part
-    mistakes = st[0]
-    loss = st[1]
-    sqn = st[2]
-    vn2 = st[3]
-    sigma = st[4]
-    S = st[5]
-    tau = st[6]
+    mistakes, loss, sqn, vn2, sigma, S, tau = st[0], st[1], st[2], st[3], st[4], st[5], st[6]
     p = lo
     while p < hi:
         nb = min(k, hi - p)
@@ -455,30 +397,31 @@ def sgd_steps(
             S = 0.0
             sigma = 1.0
         p += nb
-    st[0] = mistakes
-    st[1] = loss
-    st[2] = sqn
-    st[3] = vn2
-    st[4] = sigma
-    st[5] = S
-    st[6] = tau
+    st[0], st[1], st[2], st[3], st[4], st[5], st[6] = mistakes, loss, sqn, vn2, sigma, S, tau
 
 
-# ----------------------------------------------------------------- passive-aggressive
+@njit(cache=True)
+def _pa_tau(variant, ell, q, C):  # pragma: no cover
+    """PA's step ``l / q`` (variant 0), PA-I's ``min(C, l / q)`` (1), PA-II's (2), or 0.
+
+    0 where nothing can step: ``q = 0`` (PA, PA-I), ``C = 0`` (PA-II, a weight 0).
+    """
+    if variant == 2:
+        return ell / (q + 0.5 / C) if C > 0.0 else 0.0
+    if not q > 0.0:
+        return 0.0
+    return ell / q if variant == 0 else min(C, ell / q)
 
 
 @njit(cache=True)
 def pa_steps(
     X, y, xn2, s, idx, lo, hi, t0, w, st, c, variant, C, track_dual, sw=None, free=False
 ):  # pragma: no cover
-    """PA (variant 0), PA-I (1), PA-II (2): ``w += tau y z`` with ``tau`` from the loss.
+    """PA (variant 0), PA-I (1), PA-II (2): ``w += tau y z``; ``st[3]`` ``||w||^2``.
 
-    ``st[3]`` = ``||w||^2``. Weighted (PA-I, PA-II): example i's ``C_i = C sw_i``.
+    Weighted: ``C_i = C sw_i``.
     """
-    mistakes = st[0]
-    loss = st[1]
-    sqn = st[2]
-    wn2 = st[3]
+    mistakes, loss, sqn, wn2 = st[0], st[1], st[2], st[3]
     last = w.shape[0] - 1
     for p in range(lo, hi):
         i = idx[p]
@@ -496,40 +439,22 @@ def pa_steps(
             else:
                 loss += ell
             q = xn2[i]
-            if variant == 0:
-                tau = ell / q if q > 0.0 else 0.0
-            elif variant == 1:
-                tau = min(Ci, ell / q) if q > 0.0 else 0.0
-            elif Ci > 0.0:
-                tau = ell / (q + 0.5 / Ci)
-            else:
-                tau = 0.0
+            tau = _pa_tau(variant, ell, q, Ci)
             if tau > 0.0:
                 axpy(X, i, tau * yi, w, s)
                 wn2 += 2.0 * tau * m + tau * tau * q
                 if track_dual:
                     c[i] += tau
-    st[0] = mistakes
-    st[1] = loss
-    st[2] = sqn
-    st[3] = wn2
-
-
-# ------------------------------------------------------------------------- Winnow
+    st[0], st[1], st[2], st[3] = mistakes, loss, sqn, wn2
 
 
 @njit(cache=True)
 def winnow_steps(X, y, idx, lo, hi, t0, w, st, theta, alpha, variant):  # pragma: no cover
-    """Winnow on {0,1} features: predict +1 iff ``w.x > theta``.
+    """Winnow: on a mistake of ``w.x > theta`` the active weights times ``alpha``, ``1/alpha`` or 0.
 
-    On a mistake multiply (y = +1) or divide (y = -1, variant 2) / zero (variant 1) the
-    active weights by ``alpha``. ``w`` has a last slot fixed at 0; ``st[3]`` =
-    ``||w||^2``.
+    ``w``'s last slot stays 0; ``st[3]`` ``||w||^2``.
     """
-    mistakes = st[0]
-    loss = st[1]
-    sqn = st[2]
-    wn2 = st[3]
+    mistakes, loss, sqn, wn2 = st[0], st[1], st[2], st[3]
     for p in range(lo, hi):
         i = idx[p]
         yi = y[i]
@@ -541,17 +466,9 @@ def winnow_steps(X, y, idx, lo, hi, t0, w, st, theta, alpha, variant):  # pragma
         pred = 1.0 if f > 0.0 else -1.0
         if pred != yi:
             mistakes += 1.0
-            if yi > 0.0:
-                fac = alpha
-            elif variant == 1:
-                fac = 0.0
-            else:
-                fac = 1.0 / alpha
+            fac = alpha if yi > 0.0 else (0.0 if variant == 1 else 1.0 / alpha)
             wn2 += scale_active(X, i, w, fac)
-    st[0] = mistakes
-    st[1] = loss
-    st[2] = sqn
-    st[3] = wn2
+    st[0], st[1], st[2], st[3] = mistakes, loss, sqn, wn2
 
 
 def empty_state() -> np.ndarray:

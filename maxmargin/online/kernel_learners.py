@@ -1,58 +1,32 @@
 r"""Kernel online learners: kernelized Pegasos, kernel PA / PA-I, a budgeted perceptron.
 
-Each keeps a function of the kernel's feature space (its RKHS),
-
-.. math::
-
-    f(x) = \sum_j a_j y_j k(x_j, x) + b ,
-
-as the coefficients ``a`` (shape (n,)) and the bias ``b``: the trace's ``dual`` at every
-checkpoint is ``a`` (``run(..., record_dual=True)``), its ``b`` the bias, and its ``w``
-the weights ``sum_j a_j y_j x_j`` for the linear kernel (NaN for the others: no weights
-on the features exist). :func:`maxmargin.evaluation.kernel_scoring.compare_kernel`
-scores them against the exact kernel SVM.
-
-The learner computes the Gram of the whole data set once (``n <= max_n``) with the
-kernel engine (:class:`~maxmargin.kernels.GramOperator`: the entries the exact solver
-sees) and keeps ``F = K (a y)`` up to date, so a step without an update costs O(1) and
-one with an update O(n) (compiled with numba, :mod:`._kernel_loops`).
-
-Intercepts: ``"free"`` (the kernel SVM's: an unregularised bias that takes the
-weights' step times ``s^2``, ``s = intercept_scaling``), ``"augmented"`` (the kernel
-``k + s^2``: the bias ``s^2 sum_j a_j y_j`` regularised with the rest) or ``"none"``.
-With the linear kernel (the default) a learner has weights on the features and is the
-linear learner's algorithm; :func:`~maxmargin.compare` scores it as one.
-:class:`~maxmargin.online.DualPerceptron` is the kernel perceptron with the same kernel
-parameters.
+Each keeps ``f(x) = sum_j a_j y_j k(x_j, x) + b`` (the trace's ``dual`` is ``a``, its ``w``
+``sum_j a_j y_j x_j`` for the linear kernel, NaN otherwise) and ``F = K (a y)`` on the Gram
+of the whole data set (``n <= max_n``), compiled in :mod:`._kernels`. See ``docs/kernels.md``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from textwrap import indent
+from typing import ClassVar
 
 import numpy as np
 import scipy.sparse as sp
 
-from .._deps import CompiledKernels
 from .._validation import check_int, check_positive
 from ..conventions import DEFAULT_INTERCEPT
 from ..data import Dataset
 from ..exceptions import ParameterError
 from ..kernels import GramOperator, Kernel, make_kernel
+from ._compiled import kernels as loops
 from .base import LearnerState, OnlineLearner, PackedData, Snapshot
-from .claims import PERMUTATION, SCALING, Claim, MistakeBound
-
-#: Crammer et al.'s paper, whose bounds hold in any RKHS.
-_CRAMMER = "Crammer, Dekel, Keshet, Shalev-Shwartz & Singer (2006)"
+from .claims import PERMUTATION, SCALING, Claim
+from .pa import _CRAMMER, PA, PA1
 
 __all__ = ["KernelLearner", "KernelPegasos", "KernelPA", "KernelPA1", "BudgetPerceptron"]
 
-#: :mod:`maxmargin.online._kernel_loops`, loaded on first use.
-loops = CompiledKernels("maxmargin.online._kernel_loops", "a kernel online learner")
-
-#: The Parameters entries every kernel learner shares, put into the docstrings by
-#: :func:`_doc_kernel` where they say ``{kernel_parameters}``.
+#: The Parameters entries every kernel learner shares (``{kernel_parameters}``).
 KERNEL_PARAMETERS = """\
 kernel : {"linear", "rbf", "poly", "sigmoid", "precomputed"}, default "linear"
     The kernel, as :class:`sklearn.svm.SVC` names it (:mod:`maxmargin.kernels`);
@@ -74,60 +48,14 @@ intercept_scaling : float > 0, default 1.0
 def _doc_kernel(cls: type) -> type:
     """Class decorator: put :data:`KERNEL_PARAMETERS` where the docstring says so."""
     doc = cls.__doc__ or ""
-    marker = "{kernel_parameters}"
-    for line in doc.splitlines():
-        if line.strip() == marker:
-            indent = line[: len(line) - len(line.lstrip())]
-            text = "\n".join(indent + p if p else p for p in KERNEL_PARAMETERS.splitlines())
-            cls.__doc__ = doc.replace(line, text, 1)
-            return cls
-    raise AssertionError(f"{cls.__name__}.__doc__ has no {marker} line")
-
-
-def check_kernel_args(kernel: Any, gamma: Any, degree: Any, coef0: Any) -> Kernel:
-    """The :class:`~maxmargin.kernels.Kernel` of a learner's parameters (checked).
-
-    Parameters
-    ----------
-    kernel : str
-        A kernel's name (:data:`~maxmargin.kernels.KERNELS`).
-    gamma, degree, coef0
-        As :func:`~maxmargin.kernels.make_kernel` takes them.
-
-    Returns
-    -------
-    Kernel
-
-    Raises
-    ------
-    ParameterError
-        A bad name or parameter, or a kernel that is not a name.
-    """
-    if not isinstance(kernel, str):
-        # a trace keeps its learner's parameters in JSON: a function cannot be saved
-        raise ParameterError(
-            "a kernel learner takes its kernel by name (its parameters are saved with the "
-            "trace); for a callable k, give kernel='precomputed' and the Gram k(X, X) as X"
-        )
-    return make_kernel(kernel, gamma=gamma, degree=degree, coef0=coef0)
+    if "\n    {kernel_parameters}\n" not in doc:
+        raise AssertionError(f"{cls.__name__}.__doc__ has no {{kernel_parameters}} line")
+    cls.__doc__ = doc.replace("{kernel_parameters}", indent(KERNEL_PARAMETERS, "    ").lstrip(), 1)
+    return cls
 
 
 def learner_gram(kernel: Kernel, dataset: Dataset) -> np.ndarray:
-    """The dense Gram of ``kernel`` on ``dataset`` (C-contiguous, n x n).
-
-    The entries are the kernel engine's (:meth:`~maxmargin.kernels.GramOperator.block`),
-    those the exact solver sees; sparse data with the linear kernel: ``X X^T`` from the
-    sparse product (no dense copy of a wide ``X``).
-
-    Parameters
-    ----------
-    kernel : Kernel
-    dataset : Dataset
-
-    Returns
-    -------
-    ndarray of shape (n, n)
-    """
+    """The dense (n, n) Gram of ``kernel`` on ``dataset``: the exact solver's entries."""
     X = dataset.X
     if kernel.name == "linear" and sp.issparse(X):
         K = np.asarray((X @ X.T).toarray())
@@ -138,25 +66,10 @@ def learner_gram(kernel: Kernel, dataset: Dataset) -> np.ndarray:
 
 @dataclass(eq=False)
 class KernelState(LearnerState):
-    """A kernel learner's state.
+    """A kernel learner's state: the Gram, its coefficients, ``F = K (coef y)``, steps taken.
 
-    Attributes
-    ----------
-    gram : ndarray of shape (n, n)
-        ``K``.
-    coef : ndarray of shape (n,)
-        The learner's own coefficients (Pegasos: the counts ``alpha``; else ``a``).
-    scores : ndarray of shape (n,)
-        ``F = K (coef * y)``, kept up to date.
-    t : int
-        Steps taken.
-    queue : ndarray of int64
-        The budgeted perceptron's support vectors, oldest first from ``qs[0]``.
-    qs : ndarray of int64 of shape (2,)
-        ``(head, size)`` of ``queue``.
-
-    ``totals[3]`` is ``(coef y)' K (coef y)``, ``totals[4]`` the bias ``b``, ``totals[5]``
-    the budgeted perceptron's removals.
+    ``coef``: Pegasos' counts ``alpha``, else ``a``; ``queue``, ``qs = (head, size)``: the
+    budgeted perceptron's support vectors, oldest first.
     """
 
     gram: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
@@ -190,8 +103,27 @@ class KernelLearner(OnlineLearner):
         intercept: str = DEFAULT_INTERCEPT,
         intercept_scaling: float = 1.0,
     ) -> None:
-        super().__init__(intercept=intercept, intercept_scaling=intercept_scaling)
-        spec = check_kernel_args(kernel, gamma, degree, coef0)
+        self._init_kernel(kernel, gamma, degree, coef0, max_n, intercept, intercept_scaling)
+
+    def _init_kernel(
+        self,
+        kernel: str,
+        gamma: float | str,
+        degree: int,
+        coef0: float,
+        max_n: int,
+        intercept: str,
+        intercept_scaling: float,
+    ) -> None:
+        """Check and set the parameters every kernel learner takes."""
+        OnlineLearner.__init__(self, intercept=intercept, intercept_scaling=intercept_scaling)
+        if not isinstance(kernel, str):
+            # a trace keeps its learner's parameters in JSON: a function cannot be saved
+            raise ParameterError(
+                "a kernel learner takes its kernel by name (its parameters are saved with the "
+                "trace); for a callable k, give kernel='precomputed' and the Gram k(X, X) as X"
+            )
+        spec = make_kernel(kernel, gamma=gamma, degree=degree, coef0=coef0)
         self.kernel = kernel
         self.gamma = spec.gamma
         self.degree = spec.degree
@@ -276,13 +208,8 @@ class KernelPegasos(KernelLearner):
         < 1:\quad \alpha_i \mathrel{+}= 1, \quad
         b \mathrel{+}= \frac{y_i s^2}{\lambda (t + 1)} .
 
-    After step ``t`` the learner holds ``f_{t+1}``, the function step ``t + 1`` predicts
-    with (the trace's ``dual`` is ``a = alpha / (lam (t + 1))``), as the linear
-    :class:`~maxmargin.online.Pegasos` reports its iterate; the free ``b`` takes that
-    scale's step, without the regulariser. With the linear kernel this is
-    :class:`~maxmargin.online.Pegasos` with its default step. Stochastic subgradient
-    descent on ``lam/2 ||f||_H^2 + mean_i hinge_i``: the kernel SVM of
-    ``C = 1 / (lam n)``.
+    The trace's ``dual`` after step ``t`` is ``a = alpha / (lam (t + 1))``; the linear
+    kernel gives :class:`~maxmargin.online.Pegasos` (see ``docs/kernels.md``).
 
     Parameters
     ----------
@@ -318,15 +245,7 @@ class KernelPegasos(KernelLearner):
         intercept: str = DEFAULT_INTERCEPT,
         intercept_scaling: float = 1.0,
     ) -> None:
-        super().__init__(
-            kernel=kernel,
-            gamma=gamma,
-            degree=degree,
-            coef0=coef0,
-            max_n=max_n,
-            intercept=intercept,
-            intercept_scaling=intercept_scaling,
-        )
+        self._init_kernel(kernel, gamma, degree, coef0, max_n, intercept, intercept_scaling)
         self.lam = check_positive("lam", lam)
 
     def _scale(self, t: int) -> float:
@@ -335,19 +254,8 @@ class KernelPegasos(KernelLearner):
     def _advance(
         self, packed: PackedData, state: KernelState, idx: np.ndarray, lo: int, hi: int, t0: int
     ) -> None:
-        loops.pegasos_steps(
-            packed.y,
-            idx,
-            lo,
-            hi,
-            t0,
-            state.gram,
-            state.coef,
-            state.scores,
-            state.totals,
-            self.lam,
-            self._s2,
-        )
+        args = (state.gram, state.coef, state.scores, state.totals, self.lam, self._s2)
+        loops.pegasos_steps(packed.y, idx, lo, hi, t0, *args)
         state.t = t0 + hi - lo
 
 
@@ -355,8 +263,7 @@ class KernelPegasos(KernelLearner):
 class KernelPA(KernelLearner):
     r"""Kernel passive-aggressive (Crammer, Dekel, Keshet, Shalev-Shwartz & Singer 2006).
 
-    With ``l = max(0, 1 - y_i (f(x_i) + b))`` and ``q = k(x_i, x_i) + s^2``
-    (``s = 0`` without a bias), on example ``i``:
+    With ``l = max(0, 1 - y_i (f(x_i) + b))`` and ``q = k(x_i, x_i) + s^2``:
 
     .. math::
 
@@ -364,8 +271,7 @@ class KernelPA(KernelLearner):
         \tau = \frac{l}{q}\ (\mathrm{PA}), \quad \min\Big(C, \frac{l}{q}\Big)\
         (\mathrm{PA\text{-}I}) ;
 
-    ``tau = 0`` when ``q = 0``. The coefficients ``a`` are the sums of the steps taken on
-    each example (the trace's ``dual``).
+    ``tau = 0`` when ``q = 0``; the trace's ``dual`` ``a`` sums the steps per example.
 
     Parameters
     ----------
@@ -381,39 +287,22 @@ class KernelPA(KernelLearner):
     """
 
     name = "kernel_pa"
-    reference = "Crammer, Dekel, Keshet, Shalev-Shwartz & Singer (2006), section 7"
+    reference = _CRAMMER + ", section 7"
     variant: ClassVar[int] = 0
     C: float = 1.0
-    claims: ClassVar[tuple[Claim, ...] | None] = (
-        MistakeBound(form="pa", data="separable", reference=_CRAMMER + ", Thm 2"),
-        PERMUTATION,
-    )
+    claims: ClassVar[tuple[Claim, ...] | None] = PA.claims  # its bounds hold in any RKHS
 
     def _advance(
         self, packed: PackedData, state: KernelState, idx: np.ndarray, lo: int, hi: int, t0: int
     ) -> None:
-        loops.pa_steps(
-            packed.y,
-            idx,
-            lo,
-            hi,
-            state.gram,
-            state.coef,
-            state.scores,
-            state.totals,
-            self.variant,
-            self.C,
-            self._s2,
-        )
+        args = (state.gram, state.coef, state.scores, state.totals, self.variant, self.C)
+        loops.kernel_pa_steps(packed.y, idx, lo, hi, *args, self._s2)
         state.t = t0 + hi - lo
 
 
 @_doc_kernel
 class KernelPA1(KernelPA):
-    r"""Kernel PA-I: ``tau = min(C, l / q)`` (see :class:`KernelPA`).
-
-    The online counterpart of the kernel SVM with parameter C (every ``a_i`` of one pass
-    stays in ``[0, C]``).
+    r"""Kernel PA-I: ``tau = min(C, l / q)`` (see :class:`KernelPA`), the kernel SVM's online twin.
 
     Parameters
     ----------
@@ -431,11 +320,7 @@ class KernelPA1(KernelPA):
     variant = 1
     objective = "C"
     problem_parameter = "C"
-    claims = (
-        MistakeBound(form="pa1", data="separable", reference=_CRAMMER + ", Thm 4"),
-        MistakeBound(form="pa1", data="any", reference=_CRAMMER + ", Thm 4"),
-        PERMUTATION,
-    )
+    claims = PA1.claims
 
     def __init__(
         self,
@@ -449,15 +334,7 @@ class KernelPA1(KernelPA):
         intercept: str = DEFAULT_INTERCEPT,
         intercept_scaling: float = 1.0,
     ) -> None:
-        super().__init__(
-            kernel=kernel,
-            gamma=gamma,
-            degree=degree,
-            coef0=coef0,
-            max_n=max_n,
-            intercept=intercept,
-            intercept_scaling=intercept_scaling,
-        )
+        self._init_kernel(kernel, gamma, degree, coef0, max_n, intercept, intercept_scaling)
         self.C = check_positive("C", C)
 
 
@@ -465,13 +342,10 @@ class KernelPA1(KernelPA):
 class BudgetPerceptron(KernelLearner):
     r"""The kernel perceptron on a budget of support vectors, the oldest removed.
 
-    The kernel perceptron's rule (``if y_i (f(x_i) + b) <= 0: c_i += 1``,
-    ``b += y_i s^2``) with at most ``budget`` examples of non-zero count. Removal rule:
-    a mistake on an example outside the support when it is full first removes the
-    support vector that entered it *earliest* (first in, first out; its whole count
-    ``c_j`` and its share ``c_j y_j s^2`` of the bias go), the rule of the Forgetron
-    (Dekel, Shalev-Shwartz & Singer 2008) without its shrinking. A mistake on a support
-    vector raises its count. ``budget >= n``: the kernel perceptron itself.
+    The kernel perceptron's rule (``if y_i (f(x_i) + b) <= 0: c_i += 1``, ``b += y_i
+    s^2``) with at most ``budget`` examples of non-zero count: a mistake outside a full
+    support first removes the oldest support vector (its count and share of ``b``), the
+    Forgetron's rule (Dekel et al. 2008) without its shrinking.
 
     Parameters
     ----------
@@ -509,15 +383,7 @@ class BudgetPerceptron(KernelLearner):
         intercept: str = DEFAULT_INTERCEPT,
         intercept_scaling: float = 1.0,
     ) -> None:
-        super().__init__(
-            kernel=kernel,
-            gamma=gamma,
-            degree=degree,
-            coef0=coef0,
-            max_n=max_n,
-            intercept=intercept,
-            intercept_scaling=intercept_scaling,
-        )
+        self._init_kernel(kernel, gamma, degree, coef0, max_n, intercept, intercept_scaling)
         self.budget = check_int("budget", budget, minimum=1)
 
     def _setup(self, packed: PackedData) -> KernelState:
@@ -528,20 +394,8 @@ class BudgetPerceptron(KernelLearner):
     def _advance(
         self, packed: PackedData, state: KernelState, idx: np.ndarray, lo: int, hi: int, t0: int
     ) -> None:
-        loops.budget_perceptron_steps(
-            packed.y,
-            idx,
-            lo,
-            hi,
-            state.gram,
-            state.coef,
-            state.scores,
-            state.totals,
-            state.queue,
-            state.qs,
-            self.budget,
-            self._s2,
-        )
+        args = (state.gram, state.coef, state.scores, state.totals, state.queue, state.qs)
+        loops.budget_perceptron_steps(packed.y, idx, lo, hi, *args, self.budget, self._s2)
         state.t = t0 + hi - lo
 
     def _snapshot(self, packed: PackedData, state: KernelState, t: int) -> Snapshot:

@@ -9,7 +9,7 @@ import numpy as np
 
 from .._validation import check_positive
 from ..conventions import DEFAULT_INTERCEPT
-from ._compiled import kernels
+from ._compiled import head, kernels
 from .base import LearnerState, OnlineLearner, PackedData, Snapshot, _doc_intercept
 from .claims import PERMUTATION, MistakeBound
 
@@ -20,15 +20,7 @@ __all__ = ["PassiveAggressive", "PA", "PA1", "PA2"]
 
 @dataclass(eq=False)
 class PAState(LearnerState):
-    """The passive-aggressive learners' state.
-
-    Attributes
-    ----------
-    w : ndarray of shape (d + 1,)
-        ``w~_t``.
-    dual : ndarray of shape (n,) or (0,)
-        Sum of the steps ``tau`` taken on each example (``record_dual``).
-    """
+    """The passive-aggressive learners' state: ``w~_t`` and the steps summed per example."""
 
     w: np.ndarray = field(default_factory=lambda: np.zeros(1))
     dual: np.ndarray = field(default_factory=lambda: np.zeros(0))
@@ -47,9 +39,7 @@ class PassiveAggressive(OnlineLearner):
         \min\Big(C, \frac{\ell_t}{\|z_t\|^2}\Big)\ (\mathrm{PA\text{-}I}),\quad
         \frac{\ell_t}{\|z_t\|^2 + \frac1{2C}}\ (\mathrm{PA\text{-}II}).
 
-    ``tau = 0`` when ``z_t = 0`` (nothing can change the margin). ``C`` plays the part of
-    the SVM's C: PA-I is the online counterpart of the hinge-loss SVM. Implied dual point:
-    ``a_i`` = sum of the ``tau``'s of the steps on example ``i``.
+    ``tau = 0`` when ``z_t = 0``. Implied dual point: ``a_i`` = the ``tau``'s on ``i`` summed.
 
     Parameters
     ----------
@@ -59,7 +49,7 @@ class PassiveAggressive(OnlineLearner):
     """
 
     variant: ClassVar[int] = 0
-    reference = "Crammer, Dekel, Keshet, Shalev-Shwartz & Singer (2006)"
+    reference = _CRAMMER
     has_dual = True
     resumable = True
 
@@ -77,24 +67,9 @@ class PassiveAggressive(OnlineLearner):
     def _advance(
         self, packed: PackedData, state: PAState, idx: np.ndarray, lo: int, hi: int, t0: int
     ) -> None:
-        kernels.pa_steps(
-            *packed.xargs,
-            packed.y,
-            packed.z_sqnorms,
-            packed.bias_feature,
-            idx,
-            lo,
-            hi,
-            t0,
-            state.w,
-            state.totals,
-            state.dual,
-            self.variant,
-            self.C,
-            packed.record_dual,
-            packed.step_weights,
-            self.intercept == "free",
-        )
+        args = (state.w, state.totals, state.dual, self.variant, self.C, packed.record_dual)
+        free = self.intercept == "free"
+        kernels.pa_steps(*head(packed, idx, lo, hi, t0), *args, packed.step_weights, free)
 
     def _snapshot(self, packed: PackedData, state: PAState, t: int) -> Snapshot:
         return Snapshot(

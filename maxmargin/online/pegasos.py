@@ -11,7 +11,7 @@ import numpy as np
 from .._validation import check_choice, check_int, check_positive
 from ..conventions import DEFAULT_INTERCEPT, DEFAULT_LOSS, LOSSES
 from ..exceptions import ParameterError
-from ._compiled import kernels
+from ._compiled import head, kernels
 from .base import LearnerState, OnlineLearner, PackedData, Snapshot, _doc_intercept
 from .claims import PERMUTATION, Average, Claim, Rate, RegretBound
 from .step_sizes import PegasosStep, StepSize, as_step
@@ -23,25 +23,7 @@ PROJECTIONS = (None, "lazy", "greedy")
 
 @dataclass(eq=False)
 class PegasosState(LearnerState):
-    """The state of Pegasos and of online subgradient descent: ``w = sigma v``.
-
-    Attributes
-    ----------
-    v : ndarray of shape (d + 1,)
-        The scaled weights (``theta`` in the lazy mode).
-    v_sum : ndarray of shape (d + 1,)
-        Running sum for the average of the iterates, in ``v``'s units.
-    dual, dual_sum : ndarray of shape (n,) or (0,)
-        The implied dual point of ``v`` and its running sum (``record_dual``).
-    batch_margins : ndarray of shape (batch_size,)
-        Scratch for the margins of one mini-batch.
-    mode, projection : int
-        The kernel's update form (``kernels.MODE_THETA`` or ``MODE_SCALED``) and
-        projection (0 none, 1 lazy, 2 greedy).
-    free : bool
-        Intercept ``free``: ``v[d]`` is the unregularised bias weight itself (not scaled
-        by sigma) and ``v_sum[d]`` the sum of its values at the iterates.
-    """
+    """The state of Pegasos and of online subgradient descent: ``w = sigma v`` (``sgd_steps``)."""
 
     v: np.ndarray = field(default_factory=lambda: np.zeros(1))
     v_sum: np.ndarray = field(default_factory=lambda: np.zeros(1))
@@ -95,46 +77,15 @@ class Pegasos(OnlineLearner):
         \theta_t = \theta_{t-1} + y_t z_t\, \mathbb{1}[y_t\, w_t \cdot z_t < 1], \qquad
         w_{t+1} = \frac{1}{\lambda (t+1)}\, \theta_t ,
 
-    i.e. subgradient steps ``w <- (1 - eta lam) w + eta y z 1[...]`` with
-    ``eta_t = 1/(lam (t+1))`` (the notes' indexing). The Pegasos paper's
-    ``eta_t = 1/(lam t)`` is ``step=PegasosStep(offset=0)`` (or ``"pegasos_paper"``):
-    then :math:`w_{t+1} = \theta_t / (\lambda t)`, and the first step forgets ``w_1``.
-
-    With ``intercept="free"`` the bias takes the same steps without the shrinkage (as
-    scikit-learn's SGDClassifier): :math:`b_{t+1} = b_t + \eta_t\, y_t s^2\,
-    \mathbb{1}[y_t (w_t\cdot x_t + b_t) < 1]`, never projected, and the run is scored
-    against the problem with a free ``b`` (no theory rate or regret bound: the objective
-    is not strongly convex in ``b``).
-
-    Mini-batch ``k``: step ``t`` counts batches ``B_t`` of ``k`` consecutive examples
-    (within an epoch; the last batch of an epoch may be smaller); all margins of a batch
-    are taken at ``w_t`` and ``theta_t = theta_{t-1} + (1/|B_t|) sum_{i in B_t,
-    y_i w_t.z_i < 1} y_i z_i``.
-
-    ``loss="squared_hinge"``: :math:`f_t(w) = \frac\lambda2\|w\|^2 + \xi_t^2`,
-    :math:`\xi_t = \max(0, 1 - y_t\, w\cdot z_t)`, whose gradient replaces
-    :math:`y_t z_t \mathbb 1[\cdot]` by :math:`2\xi_t\, y_t z_t`: the learner minimises
-    the lambda form of the L2-loss SVM (``SVMProblem(loss="squared_hinge")``) and is
-    scored against that optimum only. Its projection radius is
-    :math:`1/\sqrt{2\lambda}`: at the optimum :math:`\alpha_i = 2C\xi_i` and
-    complementarity give :math:`\|w^*\|^2 = 2C\sum_i \xi_i(1 - \xi_i) \le Cn/2 =
-    1/(2\lambda)` (weighted: :math:`\sqrt{\bar s/(2\lambda)}`). A projection is
-    required: the gradient grows with :math:`\|w\|`, and the first steps
-    :math:`1/(\lambda t)` overshoot without one (their iterates diverge).
-
-    Projection onto the ball of radius :math:`1/\sqrt\lambda` (which contains the
-    optimum; with example weights :math:`\sqrt{\bar s/\lambda}`, :math:`\bar s` their
-    mean over the data of the call):
-
-    - ``"lazy"`` (the notes' mirror projection, dual averaging):
-      :math:`w_{t+1} = \Pi(\theta_t / (\lambda(t+1)))`, ``theta`` itself unprojected;
-    - ``"greedy"`` (the Pegasos paper):
-      :math:`w_{t+1} = \Pi((1 - \eta_t\lambda) w_t + \eta_t\, y z \mathbb 1[\cdot])`.
-
-    The trace records ``w_{t+1}`` and the average :math:`\bar w_t = \frac1t \sum_{s\le t}
-    w_s` of the iterates at which the losses were taken (the point the
-    :math:`O(\log T / (\lambda T))` bound is about), and with ``record_dual=True`` the
-    implied dual points ``a`` of both (``w~ = sum_i a_i y_i z_i``).
+    i.e. steps ``eta_t = 1/(lam (t+1))``; ``step=PegasosStep(offset=0)`` is the paper's
+    ``1/(lam t)``. A ``free`` bias takes the same steps unshrunk and unprojected. Mini-batch
+    ``k``: ``t`` counts batches of ``k`` consecutive examples within an epoch, their margins
+    taken at ``w_t``. ``loss="squared_hinge"`` minimises the lambda form of the L2-loss SVM
+    and needs a projection (radius :math:`1/\sqrt{2\lambda}`). Projection on the ball of
+    radius :math:`1/\sqrt\lambda`: ``"lazy"`` :math:`w_{t+1} = \Pi(\theta_t /
+    (\lambda(t+1)))`, ``"greedy"`` :math:`\Pi((1 - \eta_t\lambda) w_t + \eta_t\, y z
+    \mathbb 1[\cdot])`. The trace records ``w_{t+1}`` and the average of the iterates the
+    losses were taken at. See ``docs/learners.md``.
 
     Parameters
     ----------
@@ -142,16 +93,12 @@ class Pegasos(OnlineLearner):
         lambda (scikit-learn's ``alpha``; ``lam = 1/(C n)``).
     projection : {None, "lazy", "greedy"}
     batch_size : int in [1, 2**62]
-        Examples per step; a batch never crosses an epoch's end (larger than n: the
-        whole epoch).
+        Examples per step; a batch never crosses an epoch's end.
     step : PegasosStep or {"pegasos", "pegasos_paper"}, optional
-        The step size :math:`1/(\lambda (t + \text{offset}))`: default (None) the notes'
-        offset 1; ``PegasosStep(offset=0)`` the paper's. Its ``lam`` must be the
-        learner's (or None); other schedules belong to
-        :class:`~maxmargin.online.OnlineSubgradient`. Listed by :meth:`get_params` only
-        when set.
+        :math:`1/(\lambda (t + \text{offset}))`, offset 1 by default; its ``lam`` must be
+        the learner's or None.
     loss : {"hinge", "squared_hinge"}
-        The loss of its objective (listed by :meth:`get_params` only when not the hinge).
+        The loss of its objective.
     {intercept_parameters}
 
     Examples
@@ -232,10 +179,7 @@ class Pegasos(OnlineLearner):
             )
 
     def _rate(self) -> float | None:
-        """The step schedule's rate; None for ``1/(lam t)`` steps with a free bias.
-
-        Their rate needs a strongly convex objective, and the bias is not regularised.
-        """
+        """The schedule's rate; None for ``1/(lam t)`` steps with a free (unregularised) bias."""
         rate = self._step().theory_rate
         return None if self.intercept == "free" and isinstance(self._step(), PegasosStep) else rate
 
@@ -245,8 +189,7 @@ class Pegasos(OnlineLearner):
         Returns
         -------
         dict
-            Parameter name to value; a default run records the same parameters as before
-            ``step`` existed.
+            Parameter name to value.
 
         Examples
         --------
@@ -268,11 +211,8 @@ class Pegasos(OnlineLearner):
     def regret_lipschitz(self, R: float) -> float | None:
         """``G`` of the regret bound: ``2R`` or ``R + min(R, sqrt(lam))``, or None.
 
-        ``2R`` without projection (``lam ||w_t|| <= R``), ``R + min(R, sqrt(lam))`` with
-        the greedy one; None for mini-batches, the lazy projection or a free bias (not
-        covered: the bias makes the losses not strongly convex). The squared hinge: only
-        with the greedy projection, ``||w_t|| <= r = 1/sqrt(2 lam)``, where
-        ``||lam w - 2 xi y z|| <= lam r + 2 (1 + r R) R``.
+        None for mini-batches, the lazy projection or a free bias; the squared hinge:
+        ``lam r + 2 (1 + r R) R``, ``r = 1/sqrt(2 lam)``, greedy projection only.
 
         Parameters
         ----------
@@ -346,34 +286,11 @@ class Pegasos(OnlineLearner):
             # the weighted optimum lies in the ball of radius sqrt(mean(s) / lam): its dual
             # has 0 <= alpha_i <= s_i / n and lam ||w*||^2 <= sum_i alpha_i
             radius = math.sqrt(float(packed.step_weights.mean()) / lam_r)
-        kernels.sgd_steps(
-            *packed.xargs,
-            packed.y,
-            packed.z_sqnorms,
-            packed.bias_feature,
-            idx,
-            lo,
-            hi,
-            t0,
-            state.v,
-            state.v_sum,
-            state.totals,
-            state.dual,
-            state.dual_sum,
-            state.batch_margins,
-            state.mode,
-            state.projection,
-            lam,
-            step_mode,
-            float(a),
-            float(b),
-            radius,
-            min(self.batch_size, packed.n),
-            packed.record_dual,
-            packed.step_weights,
-            state.free,
-            sq,
-        )
+        arrays = (state.v, state.v_sum, state.totals, state.dual, state.dual_sum)
+        step = (step_mode, float(a), float(b), radius, min(self.batch_size, packed.n))
+        rule = (state.mode, state.projection, lam, *step, packed.record_dual)
+        tail = (packed.step_weights, state.free, sq)
+        kernels.sgd_steps(*head(packed, idx, lo, hi, t0), *arrays, state.batch_margins, rule, *tail)
 
     def _snapshot(self, packed: PackedData, state: PegasosState, t: int) -> Snapshot:
         w_avg, b_avg = packed.split(state.average())

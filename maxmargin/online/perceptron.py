@@ -1,9 +1,7 @@
 """The perceptron family: perceptron, averaged, voted, margin, PLA, kernel perceptron.
 
-The PLA is the perceptron that stops; the kernel perceptron is the dual one.
-
-All start from ``w = 0`` and update on ``y w.z <= 0`` (a zero score is a mistake; the
-margin perceptron on ``y w.z <= margin``), as in the lecture notes.
+All start from ``w = 0`` and update on ``y w.z <= 0`` (a zero score is a mistake). See
+``docs/learners.md``.
 """
 
 from __future__ import annotations
@@ -18,10 +16,10 @@ import scipy.sparse as sp
 from .._validation import check_positive
 from ..conventions import DEFAULT_INTERCEPT
 from ..exceptions import ParameterError
-from ._compiled import kernels
+from ._compiled import head, kernels
 from .base import LearnerState, OnlineLearner, PackedData, Snapshot, _doc_intercept
 from .claims import NOVIKOFF, PERCEPTRON_GENERAL, PERMUTATION, SCALING, Average, Claim
-from .kernel_learners import KernelLearner, KernelState, learner_gram
+from .kernel_learners import KernelLearner, KernelState, _doc_kernel, learner_gram
 
 __all__ = [
     "Perceptron",
@@ -36,21 +34,7 @@ __all__ = [
 
 @dataclass(eq=False)
 class PerceptronState(LearnerState):
-    """The perceptron's state (and the averaged and voted perceptrons').
-
-    Attributes
-    ----------
-    w : ndarray of shape (d + 1,)
-        ``w~_t``.
-    w_sum : ndarray of shape (d + 1,) or (1,)
-        Averaging: ``sum (t - 1) y_t z_t`` over the updates (Daume's trick).
-    dual, dual_sum : ndarray of shape (n,) or (0,)
-        Updates per example, and ``sum (t - 1)`` over them (``record_dual``).
-    update_buffer : ndarray of int64, shape (n,) or (0,)
-        The kernel's log of the steps of the updates within one call (voted).
-    update_steps, update_examples : list of ndarray
-        Every update's step and example (voted perceptron).
-    """
+    """The perceptron's state: ``w~_t``, the averaging sums, the dual, the voted's updates."""
 
     w: np.ndarray = field(default_factory=lambda: np.zeros(1))
     w_sum: np.ndarray = field(default_factory=lambda: np.zeros(1))
@@ -72,9 +56,8 @@ class Perceptron(OnlineLearner):
         w_1 = 0, \qquad
         w_{t+1} = w_t + y_t z_t \,\mathbb{1}[\,y_t\, w_t \cdot z_t \le 0\,].
 
-    On data separable with margin :math:`\gamma` (of the z's) and
-    :math:`R = \max_i \|z_i\|` it makes at most :math:`(R/\gamma)^2` mistakes
-    (Novikoff 1962), in any order.
+    At most :math:`(R/\gamma)^2` mistakes on data separable with margin :math:`\gamma`
+    (Novikoff 1962).
 
     Parameters
     ----------
@@ -127,28 +110,12 @@ class Perceptron(OnlineLearner):
     def _advance(
         self, packed: PackedData, state: PerceptronState, idx: np.ndarray, lo: int, hi: int, t0: int
     ) -> None:
+        arrays = (state.w, state.w_sum, state.totals, state.dual, state.dual_sum)
+        flags = (self._averaged, packed.record_dual, self._log_updates)
+        rule = (*flags, float(self.update_margin), float(self.update_step))
+        tail = (packed.step_weights, self.intercept == "free")
         nup = kernels.perceptron_steps(
-            *packed.xargs,
-            packed.y,
-            packed.z_sqnorms,
-            packed.bias_feature,
-            idx,
-            lo,
-            hi,
-            t0,
-            state.w,
-            state.w_sum,
-            state.totals,
-            state.dual,
-            state.dual_sum,
-            state.update_buffer,
-            self._averaged,
-            packed.record_dual,
-            self._log_updates,
-            float(self.update_margin),
-            float(self.update_step),
-            packed.step_weights,
-            self.intercept == "free",
+            *head(packed, idx, lo, hi, t0), *arrays, state.update_buffer, rule, *tail
         )
         if nup:
             ts = state.update_buffer[:nup].copy()
@@ -170,10 +137,8 @@ class AveragedPerceptron(Perceptron):
         \bar w_T = \frac1T \sum_{t=1}^{T} w_{t+1}
                  = w_{T+1} - \frac1T \sum_{t:\,\mathrm{update}} (t-1)\, y_t z_t,
 
-    kept in O(d) per update (Daumé's trick). Mistakes, hinge loss and ``sqnorm`` in the
-    trace are those of the predicting iterate ``w_t`` (the plain perceptron); the trace's
-    ``w`` is :math:`\bar w_T` and ``extras["w_last"]`` holds ``w_{T+1}``.
-    Implied dual point: :math:`a_i = c_i - \frac1T\sum_{\mathrm{updates\ on\ }i}(t-1)`.
+    in O(d) per update (Daumé's trick). Mistakes and losses are the predicting ``w_t``'s;
+    the trace's ``w`` is :math:`\bar w_T`, ``extras["w_last"]`` is ``w_{T+1}``.
 
     Parameters
     ----------
@@ -211,18 +176,14 @@ class AveragedPerceptron(Perceptron):
 class VotedPerceptron(Perceptron):
     r"""Voted perceptron (Freund & Schapire 1999).
 
-    Runs the perceptron and keeps every intermediate vector ``v_k`` (the weights after
-    the k-th update, made at step ``t_k``) with its survival count ``c_k``
-    (``c_0 = t_1 - 1``, ``c_k = t_{k+1} - t_k``, ``c_M = T + 1 - t_M``); it predicts
+    Keeps every perceptron iterate ``v_k`` with its survival count ``c_k`` and predicts
 
     .. math:: \hat y(x) = \mathrm{sign}\Big(\sum_{k} c_k\, \mathrm{sign}(v_k \cdot z)\Big).
 
-    The vote is not a linear classifier: the trace's ``w`` is the last perceptron
-    iterate, ``w_avg`` is :math:`\sum_k c_k v_k / T` (equal to the averaged perceptron),
-    and ``extras["update_t"], extras["update_i"]`` (step and example of every update)
-    rebuild the vote: see :func:`voted_decision_function`. The final training error in
-    the trace is the vote's (of ``w_avg`` when ``n * updates > 5e7``, the vote being
-    O(n M d)).
+    The trace's ``w`` is the last iterate, ``w_avg`` :math:`\sum_k c_k v_k / T`, and
+    ``extras["update_t"], extras["update_i"]`` rebuild the vote
+    (:func:`voted_decision_function`). The final training error is the vote's (``w_avg``'s
+    when ``n * updates > 5e7``).
 
     Parameters
     ----------
@@ -279,7 +240,6 @@ class VotedPerceptron(Perceptron):
 
 def _vote(train: Any, s: float, ts: np.ndarray, ii: np.ndarray, T: int, X: Any) -> np.ndarray:
     M = len(ts)
-    Xq = X
     m = X.shape[0]
     out = np.zeros(m)
     if M == 0:
@@ -289,7 +249,7 @@ def _vote(train: Any, s: float, ts: np.ndarray, ii: np.ndarray, T: int, X: Any) 
     yu = train.y[ii]
     chunk = max(1, int(4_000_000 // M))
     for a in range(0, m, chunk):
-        Xa = Xq[a : a + chunk]
+        Xa = X[a : a + chunk]
         G = Xa @ Zu.T
         G = G.toarray() if sp.issparse(G) else np.asarray(G)
         G = (G + s * s) * yu  # v_k.z = sum_{j<=k} y_j z_j.z
@@ -347,14 +307,9 @@ class MarginPerceptron(Perceptron):
         w_1 = 0, \qquad
         w_{t+1} = w_t + \eta\, y_t z_t \,\mathbb{1}[\,y_t\, w_t \cdot z_t \le \tau\,].
 
-    ``margin = 0`` is Rosenblatt's perceptron with step ``eta`` (from zero the step only
-    scales ``w``: the same mistakes, ``w`` times ``eta``); ``margin > 0`` also corrects
-    examples classified right with too small a margin, so the ratio ``margin / eta``
-    matters. The number of updates ``U`` obeys the perceptron's bounds with
-    :math:`R^2` replaced by :math:`R^2 + 2\tau/\eta` (``docs/compare.md``): on data
-    separable with margin :math:`\gamma`, :math:`U \le (R^2 + 2\tau/\eta)/\gamma^2`.
-    The trace's ``mistakes`` count :math:`y\, w_t\cdot z_t \le 0` as for every
-    learner; ``extras["updates"]`` counts the updates (:math:`\ge` mistakes).
+    ``margin = 0`` is Rosenblatt's perceptron (``eta`` only scales ``w``). The updates obey
+    the perceptron's bounds with :math:`R^2 + 2\tau/\eta` for :math:`R^2`
+    (``docs/compare.md``); ``extras["updates"]`` counts them (:math:`\ge` mistakes).
 
     Parameters
     ----------
@@ -415,19 +370,10 @@ class MarginPerceptron(Perceptron):
 class PLA(Perceptron):
     r"""The perceptron learning algorithm that stops: cycle until a pass makes no mistake.
 
-    The lecture notes' PLA: run the perceptron over the data in passes (the ``cyclic``
-    order is their naive cycle, ``shuffle`` a new random cycle each pass) and stop at the
-    end of the first pass without a mistake, i.e. as soon as ``w`` classifies every
-    example right. ``epochs`` (of :func:`~maxmargin.online.run`) is the cap. Every epoch
-    end is a checkpoint; the run stops there, so the trace's ``epochs`` is the number of
-    passes made, and ``extras``: ``converged`` (True: no mistake left), ``halted_at`` (the
-    step of that clean pass's end, 0 when the cap was reached first).
-
-    On data separable with margin :math:`\gamma` it stops after at most
-    :math:`(R/\gamma)^2` mistakes, hence at most :math:`(R/\gamma)^2 + 1` passes
-    (Novikoff); on non-separable data it never does. With the ``sample`` order a pass may
-    miss examples: an epoch without a mistake then ends the run only when a full count
-    confirms ``w`` separates the data.
+    The lecture notes' PLA (``docs/learners.md``): ``epochs`` is the cap; the trace's
+    ``epochs`` counts the passes made, ``extras["converged"]`` and ``extras["halted_at"]``
+    (the step of the clean pass's end, 0 at the cap). A ``sample`` pass that may miss
+    examples ends the run only when a full count confirms ``w`` separates the data.
 
     Parameters
     ----------
@@ -485,21 +431,13 @@ class PLA(Perceptron):
 
 @dataclass(eq=False)
 class PLAState(PerceptronState):
-    """The state of the PLA that stops.
-
-    Attributes
-    ----------
-    updates_at_epoch_start : float
-        Updates made before the current pass (a pass without one ends the run).
-    halted_at : int
-        The step of the clean pass's end (0: still running).
-    """
+    """The PLA's state: the updates before the current pass, the step it stopped at (or 0)."""
 
     updates_at_epoch_start: float = 0.0
     halted_at: int = 0
 
 
-@_doc_intercept
+@_doc_kernel
 class DualPerceptron(KernelLearner):
     r"""The perceptron in dual (kernel) form, keeping the counts ``c`` (the lecture notes).
 
@@ -510,25 +448,12 @@ class DualPerceptron(KernelLearner):
 
         c = 0, \qquad \text{if } y_t F_{i_t} \le 0:\ c_{i_t} \mathrel{+}= 1 .
 
-    For the linear kernel this is exactly the primal :class:`Perceptron`
-    (``w~ = sum_i c_i y_i z_i``); the notes' bias rule ``b += y R^2`` is intercept
-    ``augmented`` with ``s = R``. ``F`` is updated through the precomputed kernel matrix
-    in O(n) per mistake (so ``n <= max_n``). For non-linear kernels the trace's ``w`` is
-    NaN (no weights on the original features exist); ``b = s^2 sum_i c_i y_i``. The
-    kernel parameters are the kernel learners' (:mod:`maxmargin.online.kernel_learners`),
-    and so is the trace's ``dual``: ``c``, with ``f = sum_j c_j y_j k(x_j, .) + b``.
+    The linear kernel gives the primal :class:`Perceptron` (``w~ = sum_i c_i y_i z_i``);
+    the trace's ``dual`` is ``c``, with ``f = sum_j c_j y_j k(x_j, .) + s^2 sum_j c_j y_j``.
 
     Parameters
     ----------
-    kernel : {"linear", "rbf", "poly", "sigmoid", "precomputed"}
-        As :class:`sklearn.svm.SVC` names it (:mod:`maxmargin.kernels`); ``"precomputed"``:
-        the data's ``X`` is the n x n Gram.
-    gamma : float > 0 or {"scale", "auto"}
-    degree : int >= 0
-    coef0 : float
-    max_n : int
-        Largest n for which the (n, n) kernel matrix is built.
-    {intercept_parameters}
+    {kernel_parameters}
 
     Examples
     --------
@@ -553,52 +478,17 @@ class DualPerceptron(KernelLearner):
     dual_counts_updates = True
     claims = (NOVIKOFF, PERCEPTRON_GENERAL, PERMUTATION, SCALING)  # the linear kernel's
 
-    def __init__(
-        self,
-        *,
-        kernel: str = "linear",
-        gamma: float | str = "scale",
-        degree: int = 3,
-        coef0: float = 0.0,
-        max_n: int = 8192,
-        intercept: str = DEFAULT_INTERCEPT,
-        intercept_scaling: float = 1.0,
-    ) -> None:
-        super().__init__(
-            kernel=kernel,
-            gamma=gamma,
-            degree=degree,
-            coef0=coef0,
-            max_n=max_n,
-            intercept=intercept,
-            intercept_scaling=intercept_scaling,
-        )
-
     def _setup(self, packed: PackedData) -> KernelState:
         K = learner_gram(self.kernel_spec(), packed.dataset)
         K += packed.bias_feature**2
         return KernelState(gram=K, coef=np.zeros(packed.n), scores=np.zeros(packed.n))
 
     def _advance(
-        self,
-        packed: PackedData,
-        state: KernelState,
-        idx: np.ndarray,
-        lo: int,
-        hi: int,
-        t0: int,
+        self, packed: PackedData, state: KernelState, idx: np.ndarray, lo: int, hi: int, t0: int
     ) -> None:
-        kernels.dual_perceptron_steps(
-            packed.y,
-            idx,
-            lo,
-            hi,
-            state.gram,
-            state.coef,
-            state.scores,
-            state.totals,
-            packed.bias_feature**2 if self.intercept == "free" else 0.0,
-        )
+        free_s2 = packed.bias_feature**2 if self.intercept == "free" else 0.0
+        args = (state.gram, state.coef, state.scores, state.totals, free_s2)
+        kernels.dual_perceptron_steps(packed.y, idx, lo, hi, *args)
         state.t = t0 + hi - lo
 
     def _snapshot(self, packed: PackedData, state: KernelState, t: int) -> Snapshot:

@@ -9,7 +9,7 @@ import scipy.sparse as sp
 
 from .._validation import check_choice, check_int
 from ..conventions import DEFAULT_INTERCEPT
-from ._compiled import kernels
+from ._compiled import head, kernels
 from .base import LearnerState, OnlineLearner, PackedData, Snapshot, _doc_intercept
 from .claims import NOVIKOFF, PERCEPTRON_GENERAL, PERMUTATION, SCALING
 from .orders import _check_seed
@@ -21,26 +21,9 @@ SELECTIONS = ("schedule", "random_mistake")
 
 @dataclass(eq=False)
 class PocketState(LearnerState):
-    """The pocket algorithm's state.
+    """The pocket's state: ``w~_t``, the pocket, ``Z w~_t`` through ``Z Z^T``, the rng.
 
-    Attributes
-    ----------
-    w : ndarray of shape (d + 1,)
-        The running perceptron ``w~_t``.
-    pocket : ndarray of shape (d + 1,)
-        The weights with the fewest training errors so far.
-    scores : ndarray of shape (n,)
-        ``Z w~_t``, kept up to date through ``gram`` (when used).
-    gram : ndarray of shape (n, n) or (0, 0)
-        ``Z Z^T`` (``n <= gram_max``).
-    use_gram : bool
-    rng : numpy.random.Generator
-        The random choice of ``select="random_mistake"``.
-    margins : ndarray of shape (n,) or (0,)
-        Scratch of the random-mistake kernel.
-
-    ``totals`` has two slots more than the other learners': ``totals[8]`` the step at
-    which no mistake was left (random mistakes), ``totals[9]`` the kernel's own flag.
+    ``totals`` has two more slots than other learners' (``pocket_steps`` says which).
     """
 
     w: np.ndarray = field(default_factory=lambda: np.zeros(1))
@@ -71,9 +54,8 @@ class PocketState(LearnerState):
 class Pocket(OnlineLearner):
     r"""Perceptron that keeps in its pocket the weights with the fewest training errors.
 
-    The perceptron runs as usual (:class:`~maxmargin.online.Perceptron`); after an update
-    the new weights' training errors are counted and, if fewer than the pocket's, they
-    replace it:
+    After each perceptron update, the new weights replace the pocket if they have fewer
+    training errors:
 
     .. math::
 
@@ -83,30 +65,20 @@ class Pocket(OnlineLearner):
 
     Which example step ``t`` corrects (``select``):
 
-    - ``"schedule"``: the example the run's order visits (updating only if it is a
-      mistake);
-    - ``"random_mistake"``: the lecture notes' pocket: a mistake of ``w_t`` drawn
-      uniformly among all current mistakes (``numpy.random.default_rng(seed)``, one
-      ``random()`` per step, the ``floor(u |E|)``-th mistake in index order), so every
-      step is an update. When no mistake is left ``w`` separates the data and the
-      algorithm stops (the run ends at that epoch's end; ``extras["halted_at"]`` = the
-      number of steps taken, 0 when it never stopped). The run's order is not used, so
-      quantities summed along the order (regret, the all-rounds mistake bound) do not
-      apply.
+    - ``"schedule"``: the example the run's order visits (updating if it is a mistake);
+    - ``"random_mistake"``: the lecture notes' pocket: the ``floor(u |E|)``-th current
+      mistake (``u`` from ``numpy.random.default_rng(seed)``, one per step); with none left
+      the run stops (``extras["halted_at"]``: the steps taken, 0 if it never stopped).
 
-    The pocket starts at ``w = 0`` (``E = n``). Counting is O(n) per update through the
-    Gram matrix ``Z Z^T`` when ``n <= gram_max`` (scores kept up to date), else an O(nd)
-    rescan; ``check_every = k`` counts only after every k-th update (k = 1 is the
-    algorithm as written; larger k trades exactness for speed on big n).
-
-    The trace's ``w`` is the pocket; mistakes / loss are those of the running
-    perceptron; ``extras["pocket_errors"]`` is ``E(pocket)`` at each checkpoint.
+    Counting is O(n) per update through ``Z Z^T`` when ``n <= gram_max``, else O(nd);
+    ``check_every = k`` counts after every k-th update only. The trace's ``w`` is the
+    pocket, ``extras["pocket_errors"]`` its errors (``docs/learners.md``).
 
     Parameters
     ----------
     check_every : int >= 1
     gram_max : int
-        Largest n for which the (n, n) Gram matrix is built.
+        Largest n whose (n, n) Gram is built.
     select : {"schedule", "random_mistake"}, default "schedule"
     seed : int >= 0, default 0
         Seed of the random choice of ``"random_mistake"``.
@@ -158,7 +130,6 @@ class Pocket(OnlineLearner):
             )
         else:
             G = np.zeros((0, 0))
-        random = self.select == "random_mistake"
         state = PocketState(
             totals=np.zeros(10),
             w=np.zeros(packed.d + 1),
@@ -167,7 +138,7 @@ class Pocket(OnlineLearner):
             gram=G,
             use_gram=use_gram,
             rng=np.random.default_rng(self.seed),
-            margins=np.zeros(packed.n if random else 0),
+            margins=np.zeros(packed.n),
         )
         state.totals[4] = packed.n  # the zero vector misclassifies everything (0 is an error)
         return state
@@ -175,46 +146,11 @@ class Pocket(OnlineLearner):
     def _advance(
         self, packed: PackedData, state: PocketState, idx: np.ndarray, lo: int, hi: int, t0: int
     ) -> None:
-        if self.select == "schedule":
-            kernels.pocket_steps(
-                *packed.xargs,
-                packed.y,
-                packed.z_sqnorms,
-                packed.bias_feature,
-                idx,
-                lo,
-                hi,
-                t0,
-                state.w,
-                state.pocket,
-                state.scores,
-                state.gram,
-                state.use_gram,
-                float(self.check_every),
-                state.totals,
-                self.intercept == "free",
-            )
-        else:
-            u = state.rng.random(hi - lo)
-            kernels.pocket_random_steps(
-                *packed.xargs,
-                packed.y,
-                packed.z_sqnorms,
-                packed.bias_feature,
-                lo,
-                hi,
-                t0,
-                state.w,
-                state.pocket,
-                state.scores,
-                state.gram,
-                state.use_gram,
-                float(self.check_every),
-                state.totals,
-                u,
-                state.margins,
-                self.intercept == "free",
-            )
+        rand = self.select == "random_mistake"
+        u = state.rng.random(hi - lo) if rand else state.margins[:0]
+        args = (state.w, state.pocket, state.scores, state.gram, state.use_gram)
+        rest = (float(self.check_every), state.totals, u, state.margins, rand)
+        kernels.pocket_steps(*head(packed, idx, lo, hi, t0), *args, *rest, self.intercept == "free")
 
     def _halted(self, state: PocketState) -> bool:
         return state.halted_at > 0

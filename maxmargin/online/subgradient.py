@@ -29,45 +29,21 @@ class OnlineSubgradient(Pegasos):
                   \mathbb{1}[y_t\, w_t\cdot z_t < 1]\big),
         \qquad \eta_t = \eta_0 / \sqrt{t}.
 
-    The generic :math:`O(1/\sqrt T)` method (Zinkevich 2003): regret
-    :math:`O(\sqrt T)`, and the average :math:`\bar w_T` of ``w_1..w_T`` has
-    suboptimality :math:`O(1/\sqrt T)`. Kept as ``w = sigma v`` so a step costs
-    O(nnz(z)); if ``eta_t lam = 1`` the scale is reset exactly.
-
-    Other schedules (``step``): ``Constant(eta)`` (the lecture notes' fixed step),
-    ``PegasosStep(offset=1 or 0)`` (Pegasos without projection). ``lam=None`` drops the
-    regulariser: :math:`f_t(w) = \max(0, 1 - y_t\, w\cdot z_t)`, the notes' SGD on the
-    hinge-loss empirical risk (with ``Constant`` or ``InverseSqrt`` steps). The notes'
-    steepest descent on :math:`\frac12\|a\|^2 + \gamma \sum \xi` with step ``Delta``,
-    :math:`a \leftarrow a - \Delta a + \Delta\gamma\, y z\, \mathbb 1[\cdot]`, is
-    ``lam = 1/gamma, step=Constant(Delta * gamma)``.
-
-    ``intercept="free"``: the bias takes the same steps without the shrinkage,
-    :math:`b_{t+1} = b_t + \eta_t\, y_t s^2\, \mathbb{1}[y_t (w_t\cdot x_t + b_t) < 1]`;
-    with ``lam=None`` this is the notes' subgradient descent on the hinge risk
-    :math:`R_{emp}(w, w_0)` with its bias :math:`w_0`.
-
-    ``loss="squared_hinge"``: :math:`f_t(w) = \frac\lambda2\|w\|^2 + \xi_t^2`,
-    :math:`\xi_t = \max(0, 1 - y_t\, w\cdot z_t)`, the step's :math:`y_t z_t
-    \mathbb 1[\cdot]` becomes the gradient's :math:`2\xi_t\, y_t z_t`: the lambda form of
-    the L2-loss SVM (``SVMProblem(loss="squared_hinge")``), scored against its optimum
-    only. No theory rate is declared for it: the gradient is unbounded (nothing projects
-    the iterates), which the :math:`O(1/\sqrt T)` theorem needs bounded.
+    Zinkevich (2003): regret :math:`O(\sqrt T)`, the average's suboptimality
+    :math:`O(1/\sqrt T)`. Other schedules: ``step`` (``Constant(eta)``,
+    ``PegasosStep``); ``lam=None`` drops the regulariser (SGD on the hinge risk). A
+    ``free`` bias takes the same steps unshrunk; ``loss="squared_hinge"`` (no theory rate:
+    its gradient is unbounded). See ``docs/learners.md``.
 
     Parameters
     ----------
     lam : float > 0 or None
-        The regulariser's weight; None: the hinge alone (``lam = 0`` is refused so that a
-        zero cannot come in by accident, e.g. from ``C = inf``).
+        The regulariser's weight; None: the loss alone (0 is refused).
     eta0 : float > 0
-        The step size of the default schedule (and of ``step="constant"`` /
-        ``"invsqrt"``).
+        The step size of the default schedule (and of ``"constant"`` / ``"invsqrt"``).
     step : StepSize, str or dict, optional
         The schedule (:mod:`maxmargin.online.step_sizes`); default ``InverseSqrt(eta0)``.
-        Listed by :meth:`get_params` only when set.
     loss : {"hinge", "squared_hinge"}
-        The loss (listed by :meth:`get_params` only when not the hinge); with
-        ``lam=None`` the loss alone.
     {intercept_parameters}
 
     Examples

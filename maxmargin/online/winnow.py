@@ -18,13 +18,7 @@ __all__ = ["Winnow"]
 
 @dataclass(eq=False)
 class WinnowState(LearnerState):
-    """Winnow's state.
-
-    Attributes
-    ----------
-    w : ndarray of shape (d + 1,)
-        The weights (start at 1); the last entry is fixed at 0 (no learnt bias).
-    """
+    """Winnow's state: the weights (from 1), the last fixed at 0 (no learnt bias)."""
 
     w: np.ndarray = field(default_factory=lambda: np.zeros(1))
 
@@ -42,10 +36,9 @@ class Winnow(OnlineLearner):
         y_t = -1:\ w_j \leftarrow w_j / \alpha\ (\text{Winnow2})\ \text{ or }\ 0\
         (\text{Winnow1, elimination}).
 
-    For a target disjunction of ``k`` of the ``d`` variables Winnow makes
-    :math:`O(k \log d)` mistakes. There is no SVM optimum to compare with; the trace's
-    ``b`` is the fixed ``-theta`` (so ``f(x) = w.x + b``) and its hinge ``loss`` is of
-    ``y (w.x - theta)``, for the record only.
+    :math:`O(k \log d)` mistakes on a disjunction of ``k`` of ``d`` variables. No SVM
+    optimum to compare with: the trace's ``b`` is ``-theta``, its ``loss`` the hinge of
+    ``y (w.x - theta)``.
 
     Parameters
     ----------
@@ -57,8 +50,7 @@ class Winnow(OnlineLearner):
     intercept : {"none"}
         Winnow has no learnt bias.
     intercept_scaling : float > 0, default 1.0
-        Unused (there is no augmented feature); accepted for the learners' common
-        signature.
+        Unused; the learners' common signature.
 
     Examples
     --------
@@ -123,19 +115,9 @@ class Winnow(OnlineLearner):
     def _advance(
         self, packed: PackedData, state: WinnowState, idx: np.ndarray, lo: int, hi: int, t0: int
     ) -> None:
-        kernels.winnow_steps(
-            *packed.xargs,
-            packed.y,
-            idx,
-            lo,
-            hi,
-            t0,
-            state.w,
-            state.totals,
-            self._theta(packed),
-            self.alpha,
-            1 if self.variant == "winnow1" else 2,
-        )
+        variant = 1 if self.variant == "winnow1" else 2
+        args = (state.w, state.totals, self._theta(packed), self.alpha, variant)
+        kernels.winnow_steps(*packed.xargs, packed.y, idx, lo, hi, t0, *args)
 
     def _snapshot(self, packed: PackedData, state: WinnowState, t: int) -> Snapshot:
         return Snapshot(state.w[:-1].copy(), -self._theta(packed))
