@@ -140,7 +140,8 @@ def summarize(values: Any, axis: int = 0) -> tuple[Any, Any, Any]:
     """The summary over seeds: the median and the range ``[min, max]``.
 
     Order statistics: exact and robust with three to five seeds. A NaN among the values
-    makes all three NaN (N/A).
+    makes all three NaN (N/A). ``values``: one per seed along ``axis`` (a figure's curves:
+    shape (seeds, t)); returns ``(center, lo, hi)``, floats or arrays.
 
     Examples
     --------
@@ -174,6 +175,7 @@ def seed_of(random_state: Any) -> int | None:
     """The seed scikit-learn's ``random_state`` stands for.
 
     None keeps maxmargin's own seed: results stay reproducible, unlike scikit-learn's None.
+    An int >= 0 is the seed; a RandomState or a Generator draws one, as ``SGDClassifier``.
 
     Examples
     --------
