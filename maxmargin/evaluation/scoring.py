@@ -613,9 +613,11 @@ def score_trace(
     trace : Trace
         On the reference's data and with its intercept mode (and scaling).
     reference : ExactSolution
-        A soft-margin optimum, any intercept; re-certified here, never trusted.
+        A soft-margin optimum, any intercept; re-certified here, never trusted. With
+        ``free``, ``F`` leaves ``b`` unregularised, and distance and cosine are of ``w``.
     kind : {"objective", "linear", "mistakes"}, optional
-        Overrides what the trace declares (default: its declarations, else objective).
+        Overrides what the trace declares (default: its declarations, else objective):
+        every quantity; a linear classifier's (margin, cosine, errors); errors only.
     label : str, optional
         Default: the trace's learner name.
     holdout : Dataset, optional
