@@ -58,6 +58,9 @@ DEFAULT_LOSS = "hinge"
 def intercept_for(supported: Sequence[str], requested: str | None = None) -> str:
     """The intercept mode a learner runs with: the one asked for, else the default's kin.
 
+    ``requested`` if in ``supported``, else :data:`DEFAULT_INTERCEPT`, else ``"augmented"``
+    (when supported), else ``supported[0]``.
+
     Examples
     --------
     >>> intercept_for(("none", "augmented", "free"))
