@@ -70,7 +70,8 @@ class RunResult(io.Persistent):
     cosine : ndarray
         Cosine between :math:`\tilde w_t` and :math:`\tilde w^*` (nan for ``w_t = 0``).
     margin : ndarray
-        Geometric margin :math:`\min_i y_i \tilde w_t\cdot z_i / \|\tilde w_t\|`.
+        Geometric margin :math:`\min_i y_i \tilde w_t\cdot z_i / \|\tilde w_t\|` (negative
+        when ``w_t`` does not separate; nan for ``w_t = 0``).
     train_error, test_error : ndarray
         Fraction with :math:`y f(x) \le 0`; ``test_error`` None without a holdout.
     mistakes : ndarray of int64
