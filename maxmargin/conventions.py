@@ -58,6 +58,9 @@ DEFAULT_LOSS = "hinge"
 def intercept_for(supported: Sequence[str], requested: str | None = None) -> str:
     """The intercept mode a learner runs with: the one asked for, else the default's kin.
 
+    ``requested`` if in ``supported``, else :data:`DEFAULT_INTERCEPT`, else ``"augmented"``
+    (when supported), else ``supported[0]``.
+
     Examples
     --------
     >>> intercept_for(("none", "augmented", "free"))
@@ -140,7 +143,8 @@ def summarize(values: Any, axis: int = 0) -> tuple[Any, Any, Any]:
     """The summary over seeds: the median and the range ``[min, max]``.
 
     Order statistics: exact and robust with three to five seeds. A NaN among the values
-    makes all three NaN (N/A).
+    makes all three NaN (N/A). ``values``: one per seed along ``axis`` (a figure's curves:
+    shape (seeds, t)); returns ``(center, lo, hi)``, floats or arrays.
 
     Examples
     --------
@@ -174,6 +178,7 @@ def seed_of(random_state: Any) -> int | None:
     """The seed scikit-learn's ``random_state`` stands for.
 
     None keeps maxmargin's own seed: results stay reproducible, unlike scikit-learn's None.
+    An int >= 0 is the seed; a RandomState or a Generator draws one, as ``SGDClassifier``.
 
     Examples
     --------

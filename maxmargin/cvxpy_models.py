@@ -58,7 +58,8 @@ def primal_model(problem: SVMProblem, objective: str = "C") -> Any:
     cvxpy.Problem
         Variables ``w``, ``b`` (not for ``none``), ``xi`` (soft margin) in ``var_dict``;
         ``constraints[0]`` is ``y * (X @ w + b) >= 1 - xi``, whose ``dual_value`` is
-        ``alpha`` (``lam * alpha`` in the lambda form); ``constraints[1]`` is ``xi >= 0``.
+        ``alpha`` (``lam * alpha`` in the lambda form); ``constraints[1]`` is ``xi >= 0``,
+        with multipliers ``C_i - alpha`` (``s_i/n - lam * alpha``; 0 for the squared hinge).
 
     Examples
     --------

@@ -256,8 +256,9 @@ def solve(
     .. math:: y_i (z_i \cdot \tilde w + b) = 1\ (i \in M),\ \alpha_B = C,\
               \alpha_{\text{rest}} = 0,\ y^T\alpha = 0.
 
-    A problem with ``R = max ||z_i||`` or ``C`` far from 1 is solved as ``(t Z, C/t^2)``,
-    ``t`` a power of two, mapped back exactly (``docs/certificates.md``, section 4).
+    Solvers have absolute tolerances, the certificate does not: a problem with
+    ``R = max ||z_i||`` or ``C`` far from 1 is solved as ``(t Z, C/t^2)``, ``t`` a power of
+    two, mapped back exactly (``docs/certificates.md``, section 4).
 
     Examples
     --------

@@ -77,7 +77,11 @@ class OnData:
 
     @cached_property
     def costs(self) -> np.ndarray:
-        """The per-example costs ``C_i = C s_i``, shape (n,) (``inf`` for hard margin)."""
+        """The per-example costs ``C_i = C s_i``, shape (n,) (``inf`` for hard margin).
+
+        The hinge's dual box is ``0 <= alpha_i <= C_i``; the squared hinge has no box, and its
+        dual gains ``- alpha_i^2 / (4 C_i)``.
+        """
         if self.weights is None:
             return np.full(self.n, self.C)
         return self.C * self.weights

@@ -189,6 +189,9 @@ def _from_dots(
 def kernel_block(kernel: Kernel, gamma: float, A: Any, B: Any) -> np.ndarray:
     """The Gram block ``k(A, B)`` by scikit-learn's formulas (no centring, no chunks).
 
+    ``A`` of shape (p, d), ``B`` (q, d), ``gamma`` resolved (:meth:`Kernel.resolve_gamma`):
+    an ndarray of shape (p, q).
+
     Examples
     --------
     >>> A = np.array([[1.0, 0.0], [0.0, 1.0]])
@@ -254,6 +257,9 @@ class GramOperator:
     @classmethod
     def bind(cls, kernel: Kernel, X: Any) -> GramOperator:
         """Bind ``kernel`` to training rows ``X`` (a Gram for ``precomputed``).
+
+        ``X`` of shape (n, d), or the n x n Gram. PSD not yet checked: :func:`check_psd`
+        returns the checked operator.
 
         Examples
         --------
@@ -324,7 +330,7 @@ class GramOperator:
     # ------------------------------------------------------------------ entries
 
     def block(self, rows: np.ndarray, cols: np.ndarray | None = None) -> np.ndarray:
-        """``K[rows][:, cols]`` (all columns when ``cols`` is None), computed at once."""
+        """``K[rows][:, cols]`` of shape (p, q) (all columns when ``cols`` is None), at once."""
         if self.gram is not None:
             G = self.gram[rows]
             return G if cols is None else G[:, cols]
@@ -346,7 +352,10 @@ class GramOperator:
         return _from_dots(self.kernel, self.gamma, self.sqnorms.copy())
 
     def cross(self, Xnew: Any, cols: np.ndarray | None = None) -> np.ndarray:
-        """``k(Xnew, X[cols])``: new rows against training rows (for decision values)."""
+        """``k(Xnew, X[cols])``, shape (p, len(cols)): new rows (p, d) against training rows.
+
+        For ``precomputed``, ``Xnew`` is the block ``K(new, train)`` of shape (p, n).
+        """
         if self.kernel.name == "precomputed":
             K = np.asarray(Xnew.toarray() if sp.issparse(Xnew) else Xnew, dtype=float)
             if K.ndim != 2 or K.shape[1] != self.n:
@@ -583,7 +592,11 @@ def _extreme_eigenvalues(op: GramOperator, dense_max: int) -> tuple[float, float
 def check_psd(op: GramOperator, *, dense_max: int = DENSE_EIGEN_MAX) -> GramOperator:
     """Check that the Gram is PSD for the data, or refuse it with its smallest eigenvalue.
 
-    Kernels PSD for all data (:attr:`Kernel.psd_for_all_data`) pass unchecked.
+    Kernels PSD for all data (:attr:`Kernel.psd_for_all_data`) pass unchecked. Refused
+    (DataError for a precomputed Gram, else ParameterError): ``lambda_min`` below
+    ``-64 n u lambda_max``, more than rounding. Else ``op`` with ``psd_slack``
+    ``max(0, -lambda_min)`` plus that tolerance; above ``dense_max`` rows the extremes come
+    from Lanczos on products ``K v`` (the best found, not a proven bound).
 
     Examples
     --------

@@ -179,7 +179,8 @@ def write_liblinear_model(
     """Write ``model`` as a LIBLINEAR model file, for ``predict`` of LIBLINEAR.
 
     The same decision function ``f(x) = w.x + b``: the same labels wherever ``f(x) != 0``
-    (on a tie LIBLINEAR returns the -1 class's label, as the estimators do).
+    (on a tie LIBLINEAR returns the -1 class's label, as the estimators do;
+    ``ExactSolution.predict`` returns +1 there).
 
     Parameters
     ----------

@@ -50,9 +50,11 @@ class SVMProblem(OnData, io.Persistent):
     intercept_scaling : float > 0
         The constant ``s`` of the augmented mode (liblinear's).
     sample_weight : array-like of shape (n,), optional
-        Weights ``>= 0``: example i costs ``C_i = C sample_weight_i`` (soft margin only).
+        Weights ``>= 0``: example i costs ``C_i = C sample_weight_i`` (soft margin only); a
+        weight of 0 takes the example out (``alpha_i = 0``). See ``docs/weights.md``.
     class_weight : dict or "balanced", optional
-        ``{label: weight}`` (original labels) or ``"balanced"``, times ``sample_weight``.
+        ``{label: weight}`` (original labels) or ``"balanced"`` (``n / (2 n_c)``), times
+        ``sample_weight``.
     loss : {"hinge", "squared_hinge"}
         Each slack's loss: ``xi_i`` (L1-loss SVM) or ``xi_i^2`` (L2-loss; linear only).
     kernel : None, str, callable or Kernel, optional

@@ -85,7 +85,8 @@ def quadratic_mistake_bound(L: Any, a: Any) -> np.ndarray:
     r"""The largest ``M`` with :math:`M \le L + a\sqrt M`: :math:`((a + \sqrt{a^2 + 4L})/2)^2`.
 
     The exact solution of the perceptron's :math:`M \le L + a\sqrt M` (``a = ||u|| R``,
-    ``L`` the hinge of ``u``, broadcast together); Novikoff's :math:`a^2` when ``L = 0``.
+    ``L`` the hinge of ``u``, broadcast together); Novikoff's :math:`a^2` when ``L = 0``,
+    at most the textbook's relaxation :math:`L + a\sqrt L + a^2` (``general_bound``).
 
     Examples
     --------

@@ -70,7 +70,8 @@ class RunResult(io.Persistent):
     cosine : ndarray
         Cosine between :math:`\tilde w_t` and :math:`\tilde w^*` (nan for ``w_t = 0``).
     margin : ndarray
-        Geometric margin :math:`\min_i y_i \tilde w_t\cdot z_i / \|\tilde w_t\|`.
+        Geometric margin :math:`\min_i y_i \tilde w_t\cdot z_i / \|\tilde w_t\|` (negative
+        when ``w_t`` does not separate; nan for ``w_t = 0``).
     train_error, test_error : ndarray
         Fraction with :math:`y f(x) \le 0`; ``test_error`` None without a holdout.
     mistakes : ndarray of int64
@@ -613,9 +614,11 @@ def score_trace(
     trace : Trace
         On the reference's data and with its intercept mode (and scaling).
     reference : ExactSolution
-        A soft-margin optimum, any intercept; re-certified here, never trusted.
+        A soft-margin optimum, any intercept; re-certified here, never trusted. With
+        ``free``, ``F`` leaves ``b`` unregularised, and distance and cosine are of ``w``.
     kind : {"objective", "linear", "mistakes"}, optional
-        Overrides what the trace declares (default: its declarations, else objective).
+        Overrides what the trace declares (default: its declarations, else objective):
+        every quantity; a linear classifier's (margin, cosine, errors); errors only.
     label : str, optional
         Default: the trace's learner name.
     holdout : Dataset, optional

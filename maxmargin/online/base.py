@@ -3,7 +3,7 @@
 A learner holds its hyper-parameters and declares on its class what it is scored on
 (``docs/learners.md``, "What a learner declares"); :func:`~maxmargin.online.run` drives it
 through the run protocol ``_check_data``, ``_align``, ``_setup``, ``_advance``,
-``_snapshot``, ``_halted``, ``_final``, ``_decision`` (``docs/contributing.md``).
+``_snapshot``, ``_halted``, ``_final``, ``_decision`` (``docs/learners.md``).
 """
 
 from __future__ import annotations
@@ -484,7 +484,10 @@ class OnlineLearner(Learner):
         raise NotImplementedError
 
     def _halted(self, state: Any) -> bool:
-        """True when the learner has stopped: the run ends with this epoch."""
+        """True when the learner has stopped: the run ends with this epoch.
+
+        Such a learner must put a checkpoint at every epoch end, in ``_align``.
+        """
         return False
 
     def _final(self, packed: PackedData, state: Any) -> dict[str, np.ndarray]:

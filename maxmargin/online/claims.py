@@ -157,19 +157,22 @@ class MistakeBound(Claim):
     ``form`` names the theorem, ``data`` what it assumes:
 
     - ``"perceptron"``, ``"separable"``: :math:`M_t \le (R_\tau/\gamma)^2`,
-      :math:`R_\tau^2 = R^2 + 2\tau/\eta` (Novikoff 1962);
+      :math:`R_\tau^2 = R^2 + 2\tau/\eta` (Novikoff 1962; ``tau``, ``eta`` the learner's
+      ``update_margin``, ``update_step``), ``gamma`` the certified margin;
     - ``"perceptron"``, ``"any"``: :math:`M_t \le B(L_t(c), c\|u\| R_\tau)` at the best
       scale ``c`` of the soft optimum ``u`` (Freund & Schapire 1999, Thm 2);
     - ``"pa"``, ``"separable"``: :math:`M_t \le (R/\gamma)^2` (Crammer et al. 2006, Thm 2);
     - ``"pa1"``: :math:`M_t \le \max(R^2, 1/C)(\|u\|^2 + 2C\sum_{s\le t} \ell_s(u))`
       (Thm 4); ``"pa2"``: :math:`M_t \le (R^2 + 1/(2C))(\|u\|^2 +
-      2C\sum_{s\le t}\ell_s(u)^2)` (Thm 5);
-    - ``"winnow"``, ``"disjunction"``: Winnow2 :math:`\frac{\alpha d}{(\alpha-1)\theta} +
-      (\alpha+1) k (1 + \log_\alpha \theta)`, Winnow1 :math:`d/\theta + \alpha k (1 +
-      \log_\alpha\theta)` (Littlestone 1988, Thms 7 and 8).
+      2C\sum_{s\le t}\ell_s(u)^2)` (Thm 5); ``"separable"``: ``u`` the hard optimum,
+      ``"any"``: ``u = c w*`` at the best scale ``c`` of the soft optimum;
+    - ``"winnow"``, ``"disjunction"``: on a monotone disjunction of ``k`` of the ``d``
+      features (the learner's ``alpha``, ``threshold`` theta, ``variant``), Winnow2
+      :math:`\frac{\alpha d}{(\alpha-1)\theta} + (\alpha+1) k (1 + \log_\alpha \theta)`,
+      Winnow1 :math:`d/\theta + \alpha k (1 + \log_\alpha\theta)` (Littlestone 1988, Thms 7 and 8).
 
     ``R = max ||z_i||``, in the learner's space ``z = (x, s)``; every order, run by run.
-    The forms: ``docs/compare.md``, section 6.
+    The perceptron's forms: ``docs/compare.md``, section 6.
 
     Attributes
     ----------

@@ -207,6 +207,10 @@ def resolve(
     scikit-learn or river classifier, or a pair ``(target, params)``. A learner built for
     ``problem`` takes its intercept (where supported), ``intercept_scaling`` and
     ``problem_parameter``; an instance must agree on its objective's parameter.
+    ``intercept`` and ``intercept_scaling`` default to the problem's, else the learner's
+    own (``"free"`` where supported) and 1; ``params`` go to the constructor (not for an
+    instance). A refusal is a one-line :class:`~maxmargin.ParameterError` (a
+    :class:`~maxmargin.online.LearnerError` when the user's code calls ``sys.exit``).
 
     Examples
     --------

@@ -342,8 +342,9 @@ class OnlineState:
     """The running state of one learner, advanced batch by batch.
 
     ``learner`` declares ``resumable``. ``t`` (steps so far), ``d`` (fixed by the first
-    batch), ``w``, ``b``, ``w_avg``, ``b_avg`` (as the trace's) and ``mistakes`` are the
-    state after the last batch.
+    batch), ``w`` (shape (d,)), ``b``, ``w_avg``, ``b_avg`` (as the trace's; None without
+    ``has_average``) and ``mistakes`` (``y w.z <= 0`` before the step) are the state after
+    the last batch.
 
     Examples
     --------
@@ -382,8 +383,9 @@ class OnlineState:
     ) -> OnlineState:
         """Take one step per entry of ``idx`` (default: every row of the batch in order).
 
-        ``data``: a Dataset, or an array with labels ``y`` (a single class allowed); ``idx``:
-        rows to visit, in order (repeats allowed). Returns ``self``.
+        ``data``: a Dataset, or an array (n, d) with labels ``y`` (n,) (a single class
+        allowed), ``d`` that of the first batch; ``idx``: rows to visit, in order (repeats
+        allowed); ``sample_weight`` (n,): as :func:`run` takes them. Returns ``self``.
         """
         if not isinstance(data, Dataset):
             if y is None:
