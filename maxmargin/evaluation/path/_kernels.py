@@ -37,7 +37,7 @@ PIVOT = 1e-10
 # float state ``fs``
 (C, B, BD, YL, CL, ER, EG, REF, CMAX, TOL, REANCHOR) = range(11)
 (USTAR, DRIFT, NOISE, TIE, WDN, RDMAX, RMAX, RCOND) = range(11, 19)
-(LAM, HFAR, FCL, FYL, FAMAX) = range(19, 24)  # the far rows (see _path_loop)
+(LAM, HFAR, FCL, FYL, FAMAX) = range(19, 24)  # the far rows (see _loop)
 NF = 24
 # int state ``ist``
 (M, SINCE, EVERY, FREE, SPARSE, EV_J, EV_TO, NHITS, INVALID) = range(9)
