@@ -433,6 +433,7 @@ def scale_rows(X: sp.csr_matrix, v: np.ndarray) -> sp.csr_matrix:
     scipy's sparse product allocates a work array of one entry per column (24 GB for
     ``d = 3e9``); scaling the stored values does not.
 
+    Examples
     --------
     >>> scale_rows(sp.csr_matrix([[1.0, 0.0], [0.0, 2.0]]), np.array([-1.0, 3.0])).toarray()
     array([[-1.,  0.],
