@@ -1,9 +1,9 @@
 """Learners of the public protocol, correct and deliberately broken, for check_learner's tests.
 
-Each correct learner is a built-in's rule in plain numpy (Pegasos in the notes' form, the
-perceptron, PA-I) declaring the built-in's claims; each broken one changes one line of it,
-as a bug would. ``BROKEN`` maps every broken variant to the effect its verdict must name;
-``HARMLESS`` lists variants that must still pass.
+Each correct learner is a built-in's rule in plain numpy (Pegasos in the notes' form and on
+the squared hinge, the perceptron, PA-I) declaring the built-in's claims; each broken one
+changes one line of it, as a bug would. ``BROKEN`` maps every broken variant to the
+effect its verdict must name; ``HARMLESS`` lists variants that must still pass.
 """
 
 from __future__ import annotations
@@ -142,6 +142,39 @@ class PegasosAverageOffByEpoch(PyPegasos):
 
     def dual(self):
         return self.counts / (self.lam * (self.k + 1))
+
+
+class PySquaredPegasos(PyPegasos):
+    """Pegasos on the squared hinge: the gradient ``2 xi``, projected on ``1/sqrt(2 lam)``."""
+
+    loss = "squared_hinge"
+
+    def slope(self, xi):
+        return 2.0 * xi  # d/dm of (1 - m)^2 is -2 (1 - m)
+
+    def step(self, x, y, t):
+        self.total += self.w
+        self.k += 1
+        eta = self.eta(t)
+        xi = 1.0 - y * float(self.w @ x)
+        self.w = self.shrink(eta) * self.w
+        if xi > 0.0:
+            self.w += (eta * self.slope(xi) * y) * x
+        r = 1.0 / math.sqrt(2.0 * self.lam)
+        nrm = float(np.linalg.norm(self.w))
+        if nrm > r:
+            self.w *= r / nrm
+
+    def regret_lipschitz(self, R):
+        r = 1.0 / math.sqrt(2.0 * self.lam)
+        return self.lam * r + 2.0 * (1.0 + r * R) * R  # Pegasos(loss="squared_hinge")'s G
+
+
+class SquaredPegasosDoubleGradient(PySquaredPegasos):
+    """Bug: the squared hinge's gradient off by a factor 2, 4 xi (it minimises 2 xi^2)."""
+
+    def slope(self, xi):
+        return 4.0 * xi
 
 
 # --------------------------------------------------------------------------- perceptron
@@ -318,6 +351,7 @@ BROKEN = {
     PegasosDoubleShrink: ("separable/none", "converges more slowly than claimed"),
     PegasosWrongRadius: ("separable/none", "not the optimum"),
     PegasosAverageOffByEpoch: ("separable/none", "not the mean of its iterates"),
+    SquaredPegasosDoubleGradient: ("gaussians/none", "converges more slowly than claimed"),
     PerceptronSignError: ("separable/none", "too many mistakes"),
     PerceptronUpdatesWhenRight: ("gaussians/augmented", "too many mistakes"),
     PerceptronStrictTest: ("separable/none", "too many mistakes"),
@@ -332,4 +366,4 @@ BROKEN = {
 HARMLESS = (PegasosPaperStep, PerceptronReversed)
 
 #: The correct references.
-CORRECT = (PyPegasos, PyPerceptron, PyFreePerceptron, PyPA1)
+CORRECT = (PyPegasos, PySquaredPegasos, PyPerceptron, PyFreePerceptron, PyPA1)

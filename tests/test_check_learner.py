@@ -9,6 +9,7 @@ mistake counts; the adapters against maxmargin's own learners, step for step.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import importlib.util
 import json
@@ -21,11 +22,18 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from _broken_learners import BROKEN, CORRECT, HARMLESS, PyPegasos, PyPerceptron
+from _broken_learners import (
+    BROKEN,
+    CORRECT,
+    HARMLESS,
+    PyPegasos,
+    PyPerceptron,
+    SquaredPegasosDoubleGradient,
+)
 
 from maxmargin import make_separable
 from maxmargin.exceptions import ParameterError
-from maxmargin.online import LEARNERS, PA1, Pegasos, Perceptron, Pocket, run
+from maxmargin.online import LEARNERS, PA1, OnlineSubgradient, Pegasos, Perceptron, Pocket, run
 from maxmargin.online.claims import (
     NOVIKOFF,
     Average,
@@ -303,6 +311,104 @@ def test_the_disk_cache_round_trips_without_pickles(tmp_path, monkeypatch):
     monkeypatch.setattr(battery_module, "_MEMORY", {})
     third = certified(spec, cache=tmp_path)
     assert third.problem.lam == spec.problem_lam
+
+
+# --------------------------------------------------------------------------- the squared hinge
+
+SQ = "squared_hinge"
+
+#: The quick battery's first problem: its key and cache name from before the loss (pinned).
+HINGE_KEY = (
+    '{"d": 5, "data": "separable", "duplicated": false, "intercept": "none", "lam": 0.05, '
+    '"n": 100, "options": [["margin", 0.1], ["offset", 0.0]], "scale": 1.0, "seed": 0, '
+    '"weighted": false}'
+)
+HINGE_CACHE = "9d33474f9c494bd94599"
+
+
+@pytest.mark.parametrize(
+    "learner, kinds",
+    [
+        (Pegasos(lam=0.1, loss=SQ, projection="greedy"), {"rate", "regret", "average"}),
+        (OnlineSubgradient(lam=0.1, loss=SQ), {"average", "invariance"}),
+    ],
+    ids=["pegasos", "subgradient"],
+)
+def test_a_squared_hinge_learner_is_judged_on_squared_hinge_problems(learner, kinds):
+    # it was refused on every (hinge) problem: NOTHING PASSED (0 PASS, 0 FAIL)
+    problems = ["/none", "gaussians/augmented", "x1e+06"]
+    report = check_learner(learner, battery="quick", problems=problems)
+    assert report.passed and not report.inconclusive, report.to_text()
+    assert kinds <= {v.kind for v in report.verdicts if v.outcome == "PASS"}
+    assert not any("refuses" in why for _, _, why in report.not_checked), report.to_text()
+    assert report.loss == SQ and ", loss squared_hinge," in report.summary()
+    assert len({v.problem for v in report.verdicts}) == 5
+
+
+def test_a_squared_hinge_problem_is_the_l2_loss_svm_scikit_learn_solves():
+    from sklearn.svm import LinearSVC
+
+    cp = certified(battery("quick", loss=SQ).problem("gaussians/none"))
+    assert cp.problem.loss == SQ and cp.soft.certificate.ok
+    # lam/2 ||w||^2 + (1/n) sum xi^2 = lam (1/2 ||w||^2 + C sum xi^2), C = 1/(lam n)
+    svc = LinearSVC(C=1.0 / (cp.problem.lam * cp.data.n), fit_intercept=False, tol=1e-12)
+    svc.fit(cp.data.X, cp.data.y)
+    np.testing.assert_allclose(cp.soft.w, svc.coef_.ravel(), rtol=1e-6, atol=1e-9)
+    hinge = certified(QUICK.problem("gaussians/none"))
+    assert np.abs(hinge.soft.w - cp.soft.w).max() > 1e-3  # another problem indeed
+
+
+def test_the_hinge_keys_and_cache_names_are_those_before_the_loss(tmp_path, monkeypatch):
+    spec = QUICK.specs[0]
+    assert spec.loss == "hinge" and spec.key() == HINGE_KEY  # existing caches still match
+    monkeypatch.setattr(battery_module, "_MEMORY", {})
+    certified(spec, cache=tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        HINGE_CACHE + ".json",
+        HINGE_CACHE + ".npz",
+    ]
+    sq = battery("quick", loss=SQ).specs[0]
+    assert json.loads(sq.key()) == {**json.loads(HINGE_KEY), "loss": SQ}
+    assert sq.name == spec.name and replace(sq, loss="hinge") == spec
+    first = certified(sq, cache=tmp_path)  # its own files beside the hinge's
+    name = hashlib.sha256(sq.key().encode()).hexdigest()[:20]
+    assert name != HINGE_CACHE and (tmp_path / f"{name}.json").is_file()
+    monkeypatch.setattr(battery_module, "_MEMORY", {})
+    again = certified(sq, cache=tmp_path)  # read back and re-certified as the L2-loss SVM
+    assert again is not first and again.problem.loss == SQ and again.soft.certificate.ok
+    assert again.soft.primal_objective == pytest.approx(first.soft.primal_objective, rel=1e-12)
+    with pytest.raises(ParameterError, match="loss"):
+        battery("quick", loss="logistic")
+
+
+def test_a_squared_hinge_learners_reproduce_lines_rebuild_its_problem():
+    from maxmargin.testing import CheckReport
+
+    cls = SquaredPegasosDoubleGradient
+    report = check_learner(cls, battery="quick", problems=["gaussians/none"])
+    v = report.failures[0]
+    assert "loss='squared_hinge'" in report.reproduce(v)
+    ns = _reproduced(report, v, SquaredPegasosDoubleGradient=cls)
+    assert ns["cp"].problem.loss == SQ and v in ns["report"].verdicts
+    back = CheckReport.from_json(json.loads(report.to_json()))
+    assert back.loss == SQ and back.reproduce(v) == report.reproduce(v)
+    assert (
+        "loss"
+        not in check_learner(PyPegasos, battery="quick", problems=["gaussians/none"]).summary()
+    )  # the hinge's line as before
+
+
+def test_a_squared_hinge_comparisons_verdicts_say_the_loss():
+    from maxmargin import compare, make_gaussians
+    from maxmargin.testing import comparison_verdicts
+
+    # 30 epochs as the quick battery (at 10 the fitted window is short of the asymptote)
+    data, learners = make_gaussians(100, 5, seed=1), [("pegasos", {"projection": "greedy"})]
+    kw = {"lam": 0.05, "intercept": "none", "loss": SQ, "epochs": 30, "seeds": range(3)}
+    cmp = compare(data, learners=learners, **kw)
+    (rep,) = comparison_verdicts(cmp).values()
+    assert rep.outcome == "PASS" and rep.loss == SQ, rep.to_text()
+    assert ", loss squared_hinge," in rep.summary()
 
 
 # --------------------------------------------------------------------------- interfaces
@@ -781,10 +887,11 @@ def test_the_declared_files_write_what_the_hand_written_ones_did():
     assert [_as_json(c.to_dict()) for c in claims] == _CLAIMS_BEFORE
     assert [_as_json(v.to_dict()) for v in verdicts] == _VERDICTS_BEFORE
     after = _as_json(rep.to_dict())
-    # every key as before; added: the battery's lam and the learner's Python, which
-    # reproduce() needs from a report read back
-    assert {k: v for k, v in after.items() if k not in ("lam", "target")} == _REPORT_BEFORE
-    assert after["lam"] == 0.05 and after["target"] == ["", "learner"]
+    # every key as before; added: the battery's lam and loss and the learner's Python,
+    # which reproduce() needs from a report read back
+    added = ("lam", "target", "loss")
+    assert {k: v for k, v in after.items() if k not in added} == _REPORT_BEFORE
+    assert after["lam"] == 0.05 and after["target"] == ["", "learner"] and after["loss"] == "hinge"
 
 
 def test_a_check_report_read_back_reproduces_its_runs():

@@ -125,6 +125,28 @@ def test_the_reproduce_lines_of_a_class_given_options_run(capsys, tmp_path):
     ), (first, again)
 
 
+def test_a_squared_hinge_learner_is_checked_on_its_loss(capsys, tmp_path):
+    # it was "NOTHING PASSED (0 PASS, 0 FAIL, 0 INCONCLUSIVE)": refused on every hinge problem
+    params = ["--learner-param", "loss=squared_hinge", "--learner-param", "projection=greedy"]
+    code, out, err = cli(capsys, "pegasos", "--quick", "--problems", "gaussians/none", *params)
+    assert code == 0, out + err
+    assert out.startswith("pegasos: PASS (5 PASS, 0 FAIL, 0 INCONCLUSIVE; quick battery, loss ")
+    assert "not checked" not in out
+    code, out, err = cli(
+        capsys,
+        f"{BROKEN}:SquaredPegasosDoubleGradient",
+        "--quick",
+        "--problems",
+        "gaussians/none",
+        "--json",
+        tmp_path / "v.json",
+    )
+    assert code == 1, out + err
+    assert "SquaredPegasosDoubleGradient: FAIL" in out and "more slowly than claimed" in out
+    assert "battery('quick', data_seed=0, loss='squared_hinge')" in out  # reproduce lines
+    assert json.loads((tmp_path / "v.json").read_text())["loss"] == "squared_hinge"
+
+
 def test_json_to_stdout_alone(capsys):
     code, out, err = cli(
         capsys, "pa", "--quick", "--problems", "separable/none", "--seeds", "4,5", "--json", "-"

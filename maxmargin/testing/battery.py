@@ -19,8 +19,9 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from .._validation import check_int
+from .._validation import check_choice, check_int
 from ..certificate import certify
+from ..conventions import DEFAULT_LOSS, LOSSES
 from ..data import Dataset, make_gaussians, make_separable
 from ..exact import solve
 from ..exceptions import CertificateError, DataError, ParameterError
@@ -60,6 +61,8 @@ class ProblemSpec:
         Every example twice; example weights in ``[0.5, 2]``.
     options : tuple of (str, float)
         The generator's parameters (``margin``, ``shift``, ``density``, ``k``, ...).
+    loss : {"hinge", "squared_hinge"}
+        The soft-margin problem's loss (the checked learner's).
 
     Examples
     --------
@@ -78,6 +81,7 @@ class ProblemSpec:
     duplicated: bool = False
     weighted: bool = False
     options: tuple[tuple[str, float], ...] = ()
+    loss: str = DEFAULT_LOSS
 
     @property
     def name(self) -> str:
@@ -133,6 +137,8 @@ class ProblemSpec:
         """
         d = {k: getattr(self, k) for k in self.__dataclass_fields__}
         d["options"] = sorted(self.options)
+        if self.loss == DEFAULT_LOSS:
+            del d["loss"]  # the hinge's keys, and so its cache names, as before the loss
         return json.dumps(d, sort_keys=True)
 
     def make_data(self) -> tuple[Dataset, np.ndarray | None, dict[str, Any]]:
@@ -406,12 +412,12 @@ class Battery:
         return [(o, s) for o in self.orders for s in ((0,) if o == "cyclic" else self.seeds)]
 
 
-def _specs(kind: str, data_seed: int, lam: float) -> tuple[ProblemSpec, ...]:
+def _specs(kind: str, data_seed: int, lam: float, loss: str) -> tuple[ProblemSpec, ...]:
     quick = kind == "quick"
     n, d = (100, 5) if quick else (200, 10)
 
     def spec(data: str, seed: int, intercept: str, *opts: Any, dim: int = d) -> ProblemSpec:
-        return ProblemSpec(data, n, dim, data_seed + seed, intercept, lam, options=opts)
+        return ProblemSpec(data, n, dim, data_seed + seed, intercept, lam, options=opts, loss=loss)
 
     out: list[ProblemSpec] = []
     for intercept in ("none", "augmented", "free"):
@@ -433,7 +439,9 @@ def _specs(kind: str, data_seed: int, lam: float) -> tuple[ProblemSpec, ...]:
     return tuple(out)
 
 
-def battery(name: str = "default", *, data_seed: int = 0, lam: float = LAM) -> Battery:
+def battery(
+    name: str = "default", *, data_seed: int = 0, lam: float = LAM, loss: str = DEFAULT_LOSS
+) -> Battery:
     """The battery ``name``: ``"quick"`` (seconds, for CI) or ``"default"``.
 
     Parameters
@@ -443,6 +451,8 @@ def battery(name: str = "default", *, data_seed: int = 0, lam: float = LAM) -> B
         The generators' seed.
     lam : float > 0
         lambda of the problems (before scaling).
+    loss : {"hinge", "squared_hinge"}
+        The loss of the soft-margin problems (a learner's declared ``loss``).
 
     Returns
     -------
@@ -456,7 +466,7 @@ def battery(name: str = "default", *, data_seed: int = 0, lam: float = LAM) -> B
     if name not in BATTERIES:
         raise ParameterError(f"battery must be one of {', '.join(BATTERIES)}, got {name!r}")
     data_seed = check_int("data_seed", data_seed, minimum=0)
-    specs = _specs(name, data_seed, float(lam))
+    specs = _specs(name, data_seed, float(lam), check_choice("loss", loss, LOSSES))
     if name == "quick":
         return Battery("quick", specs, seeds=(0, 1, 2), epochs=30)
     return Battery("default", specs, seeds=(0, 1, 2, 3, 4), epochs=50)
@@ -505,7 +515,12 @@ def certified(spec: ProblemSpec, cache: str | Path | None = None) -> CertifiedPr
 def _problem(spec: ProblemSpec, data: Dataset, sw: np.ndarray | None) -> SVMProblem:
     p = spec.problem_lam
     return SVMProblem(
-        data, lam=p, intercept=spec.intercept, intercept_scaling=spec.scale, sample_weight=sw
+        data,
+        lam=p,
+        intercept=spec.intercept,
+        intercept_scaling=spec.scale,
+        sample_weight=sw,
+        loss=spec.loss,
     )
 
 

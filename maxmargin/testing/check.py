@@ -24,7 +24,7 @@ from ..online.claims import Average, Claim, Invariance, Rate, claims_of, resolve
 from ..online.orders import schedule
 from ..problem import SVMProblem
 from ..trace import Trace
-from .battery import Battery, CertifiedProblem, ProblemSpec, battery, certified
+from .battery import LAM, Battery, CertifiedProblem, ProblemSpec, battery, certified
 from .report import CheckReport, Curve, curve_of
 from .template import _source, _Template
 from .verdict import (
@@ -72,7 +72,8 @@ def check_learner(
     learner : str, type or object
         A built-in name, ``module:Class``, ``path/file.py:Class``, a class, an instance
         (a built-in learner's or the public protocol's), or a pair ``(target, params)``;
-        the problem sets ``intercept`` and its parameter (``docs/validating.md``).
+        the problem sets ``intercept`` and its parameter, and has the ``loss`` it declares
+        (``docs/validating.md``).
     battery : {"quick", "default"} or Battery
         ``"quick"`` runs in seconds (CI).
     seeds : int or sequence of int, optional
@@ -133,6 +134,7 @@ def check_learner(
         battery=bat.name,
         data_seed=int(data_seed),
         lam=float(bat.specs[0].lam),
+        loss=bat.specs[0].loss,
         target=template.code,
         seeds=bat.seeds,
         epochs=bat.epochs,
@@ -150,7 +152,8 @@ def _battery(
         bat = given
     else:
         lam = template.fixed_lam()
-        bat = battery(given, data_seed=data_seed, **({} if lam is None else {"lam": lam}))
+        lam = LAM if lam is None else lam  # a fixed lambda replaces the battery's
+        bat = battery(given, data_seed=data_seed, lam=lam, loss=template.loss)
     if seeds is not None:
         ss = tuple(range(seeds)) if isinstance(seeds, (int, np.integer)) else tuple(seeds)
         if len(ss) < 2 or any(int(s) < 0 for s in ss):
@@ -270,6 +273,7 @@ def _invariance(
         intercept=p.intercept,
         intercept_scaling=p.intercept_scaling * c,
         sample_weight=cp.sample_weight,
+        loss=p.loss,
     )
     learner2 = template.build(problem2)
     picked = [r for o in ("cyclic", "shuffle") for r in [x for x in runs if x.order == o][:1]]

@@ -30,7 +30,8 @@ _OWN_RUNS = "it needs runs of its own (check_learner runs them)"
 def _problem(ref: Reference) -> CertifiedProblem:
     """A reference's problem and certified optima, named as its data (``data/intercept``)."""
     p = ref.problem
-    spec = ProblemSpec(p.data.name or "data", p.data.n, p.data.d, 0, p.intercept, float(p.lam))
+    name = p.data.name or "data"
+    spec = ProblemSpec(name, p.data.n, p.data.d, 0, p.intercept, float(p.lam), loss=p.loss)
     return CertifiedProblem(spec, p.data, p.weights, p, ref.solution, ref.hard_solution, meta={})
 
 
@@ -114,5 +115,6 @@ def comparison_verdicts(
             verdicts=tuple(replace(v, seconds=seconds) for v in verdicts),
             not_checked=tuple(skipped),
             curves=tuple(curve_of(cp.name, r) for r in results),
+            loss=cp.problem.loss,
         )
     return out

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from .. import io
+from ..conventions import DEFAULT_LOSS
 from .battery import BATTERIES, LAM, battery
 from .verdict import Verdict
 
@@ -101,6 +102,8 @@ class CheckReport(io.Persistent):
         The battery's lambda (before scaling).
     target : (str, str)
         An import line and an expression that name the learner in :meth:`reproduce`.
+    loss : {"hinge", "squared_hinge"}
+        The loss of the problems (the learner's).
 
     Examples
     --------
@@ -122,6 +125,7 @@ class CheckReport(io.Persistent):
     curves: tuple[Curve, ...] = io.transient(default=(), compare=False)
     lam: float = LAM
     target: tuple[str, str] = io.persist(io.Strings(), default=("", "learner"))
+    loss: str = DEFAULT_LOSS
 
     @property
     def failures(self) -> tuple[Verdict, ...]:
@@ -178,9 +182,10 @@ class CheckReport(io.Persistent):
         """
         c = self.counts()
         overall = "PASS" if self.passed else ("FAIL" if c["FAIL"] else "NOTHING PASSED")
+        loss = "" if self.loss == DEFAULT_LOSS else f", loss {self.loss}"
         return (
             f"{self.learner}: {overall} ({c['PASS']} PASS, {c['FAIL']} FAIL, "
-            f"{c['INCONCLUSIVE']} INCONCLUSIVE; {self.battery} battery, data seed "
+            f"{c['INCONCLUSIVE']} INCONCLUSIVE; {self.battery} battery{loss}, data seed "
             f"{self.data_seed}, seeds {', '.join(map(str, self.seeds))}, {self.epochs} epochs, "
             f"{self.seconds:.1f} s)"
         )
@@ -215,10 +220,10 @@ class CheckReport(io.Persistent):
             )
         imports, name = self.target
         lam = "" if self.lam == LAM else f", lam={self.lam!r}"
-        bat = f"battery({self.battery!r}, data_seed={self.data_seed}{lam})"
-        spec = battery(self.battery, data_seed=self.data_seed, lam=self.lam).problem(
-            verdict.problem
-        )
+        loss = "" if self.loss == DEFAULT_LOSS else f", loss={self.loss!r}"
+        bat = f"battery({self.battery!r}, data_seed={self.data_seed}{lam}{loss})"
+        built = battery(self.battery, data_seed=self.data_seed, lam=self.lam, loss=self.loss)
+        spec = built.problem(verdict.problem)
         lines = [
             *([imports] if imports else []),
             "from maxmargin.online import run",

@@ -9,6 +9,7 @@ import copy
 import math
 from typing import Any
 
+from ..conventions import DEFAULT_LOSS
 from ..exceptions import ParameterError
 from ..online import OnlineLearner
 from ..online.adapters import adapt
@@ -54,6 +55,9 @@ class _Template:
             or type(source).__name__
         )
         self.supported = tuple(getattr(source, "supported_intercepts", ("none", "augmented")))
+        # the loss of the problems it is checked on: the one it declares (a built-in given
+        # by name or class takes the problem's, the hinge)
+        self.loss = str(self.params.get("loss", getattr(source, "loss", DEFAULT_LOSS)))
         pp = getattr(source, "problem_parameter", None)
         self.fixed = None
         if self.obj is not None and pp is None and getattr(self.obj, "objective", None):
