@@ -53,8 +53,13 @@ _SUM_CHUNK = 32
 class Kernel:
     """A kernel: its name and parameters (scikit-learn's definitions).
 
-    ``name`` in :data:`KERNELS` or ``"callable"`` (with ``function(X, Z)``, the Gram block);
-    ``gamma`` a float > 0, ``"scale"`` (``1 / (d X.var())``) or ``"auto"`` (``1 / d``).
+    Parameters
+    ----------
+    name : str in :data:`KERNELS` or "callable", default "rbf"
+    gamma : float > 0, "scale" (``1 / (d X.var())``) or "auto" (``1 / d``), default "scale"
+    degree : int, default 3
+    coef0 : float, default 0.0
+    function : callable ``(X, Z) -> Gram block`` or None, for "callable"
 
     Examples
     --------
@@ -147,6 +152,15 @@ def make_kernel(
 ) -> Kernel:
     """A :class:`Kernel` from a name, a callable, or a Kernel (returned as it is).
 
+    Parameters
+    ----------
+    kernel : str, callable or Kernel, default "rbf"
+    gamma, degree, coef0 : as in :class:`Kernel`
+
+    Returns
+    -------
+    Kernel
+
     Examples
     --------
     >>> make_kernel("poly", degree=2, coef0=1.0)
@@ -189,8 +203,15 @@ def _from_dots(
 def kernel_block(kernel: Kernel, gamma: float, A: Any, B: Any) -> np.ndarray:
     """The Gram block ``k(A, B)`` by scikit-learn's formulas (no centring, no chunks).
 
-    ``A`` of shape (p, d), ``B`` (q, d), ``gamma`` resolved (:meth:`Kernel.resolve_gamma`):
-    an ndarray of shape (p, q).
+    Parameters
+    ----------
+    kernel : Kernel
+    gamma : float, resolved (:meth:`Kernel.resolve_gamma`)
+    A, B : array_like or sparse of shape (p, d), (q, d)
+
+    Returns
+    -------
+    ndarray of shape (p, q)
 
     Examples
     --------
@@ -244,6 +265,12 @@ class GramOperator:
         The Gram (precomputed, or a callable's), symmetrized.
     psd_slack : float
         ``s >= 0`` with ``K + s I`` PSD (:func:`check_psd`): the certificate is about it.
+
+    Examples
+    --------
+    >>> op = GramOperator.bind(Kernel("linear"), np.eye(2))
+    >>> op.n, op.diag().tolist()
+    (2, [1.0, 1.0])
     """
 
     kernel: Kernel
@@ -597,6 +624,15 @@ def check_psd(op: GramOperator, *, dense_max: int = DENSE_EIGEN_MAX) -> GramOper
     ``-64 n u lambda_max``, more than rounding. Else ``op`` with ``psd_slack``
     ``max(0, -lambda_min)`` plus that tolerance; above ``dense_max`` rows the extremes come
     from Lanczos on products ``K v`` (the best found, not a proven bound).
+
+    Parameters
+    ----------
+    op : GramOperator
+    dense_max : int, default DENSE_EIGEN_MAX
+
+    Returns
+    -------
+    GramOperator, ``op`` with its ``psd_slack``
 
     Examples
     --------
