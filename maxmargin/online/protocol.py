@@ -92,9 +92,14 @@ class PythonState(LearnerState):
 class PythonLearner(OnlineLearner):
     """The adapter: a learner written in plain Python, run like a built-in.
 
-    It copies the wrapped object's declarations, so scoring reads them as for a built-in;
-    ``intercept`` defaults to :func:`~maxmargin.conventions.intercept_for` of its
-    ``supported_intercepts``.
+    It copies the wrapped object's declarations, so scoring reads them as for a built-in.
+
+    Parameters
+    ----------
+    learner : object with ``start(d)``, ``step(x, y, t)`` and ``weights()``
+    intercept : str or None, default :func:`~maxmargin.conventions.intercept_for` of its
+        ``supported_intercepts``
+    intercept_scaling : float > 0, default 1.0
 
     Examples
     --------

@@ -51,6 +51,10 @@ class StepSize(io.Persistent):
 class Constant(StepSize):
     r"""A constant step: :math:`\eta_t = \eta` (the lecture notes' ``Delta``).
 
+    Parameters
+    ----------
+    eta : float > 0
+
     Examples
     --------
     >>> Constant(0.1).at(1000)
@@ -75,6 +79,10 @@ class Constant(StepSize):
 @dataclass(frozen=True)
 class InverseSqrt(StepSize):
     r""":math:`\eta_t = \eta_0/\sqrt t`: the generic online subgradient step (Zinkevich 2003).
+
+    Parameters
+    ----------
+    eta0 : float > 0
 
     Examples
     --------
@@ -102,9 +110,10 @@ class InverseSqrt(StepSize):
 class PegasosStep(StepSize):
     r""":math:`\eta_t = 1/(\lambda\,(t + \text{offset}))`: the strongly convex step.
 
-    ``offset=1`` is the lecture notes' SoftSVM(lambda), ``offset=0`` the Pegasos paper's.
-
-    ``lam`` None: the learner's.
+    Parameters
+    ----------
+    lam : float > 0 or None, default None (the learner's)
+    offset : {1, 0}, default 1 (the lecture notes' SoftSVM(lambda); 0: the Pegasos paper's)
 
     Examples
     --------
