@@ -38,12 +38,23 @@ FORMS = ("primal", "dual")
 class Backend:
     """A solver maxmargin drives itself (``interface="direct"``).
 
-    Fields: ``name``; ``package`` (what ``pip install`` needs; None: numpy/scipy only);
-    ``forms``; ``module`` (its ``solve_qp``); ``signed_rows`` (whether it needs ``YZ``, a copy
-    of X); ``vectors_of_d`` (peak memory in vectors of d', measured: wide data that cannot fit
-    are refused first); ``exact_bounds`` (its ``alpha_i`` off the margin exactly 0 or C);
-    ``tighter(n)`` (tolerances to go on to when the polish misses); ``unpolished`` (settings
-    when the answer will not be polished); ``resumes`` (takes ``eps`` and ``start``).
+    Parameters
+    ----------
+    name : str
+    package : str or None, what ``pip install`` needs (None: numpy/scipy only)
+    forms : tuple of str, the forms of :data:`FORMS` it solves
+    module : module, its ``solve_qp``
+    signed_rows : bool, default True, whether it needs ``YZ`` (a copy of X)
+    vectors_of_d : int, default 8, peak memory in vectors of d' (measured; too wide: refused)
+    exact_bounds : bool, default False, its ``alpha_i`` off the margin exactly 0 or C
+    tighter : callable ``n -> tuple of float``, tolerances to go on to when the polish misses
+    unpolished : mapping, settings when the answer will not be polished
+    resumes : bool, default False, whether it takes ``eps`` and ``start``
+
+    Examples
+    --------
+    >>> BACKENDS["DCD"].forms, BACKENDS["DCD"].exact_bounds
+    (('dual',), True)
     """
 
     name: str
@@ -131,7 +142,20 @@ def available_solvers() -> list[str]:
 
 @dataclass(frozen=True)
 class Route:
-    """A solver, the interface that reaches it, the form it solves, and its fallbacks."""
+    """A solver, the interface that reaches it, the form it solves, and its fallbacks.
+
+    Parameters
+    ----------
+    solver : str
+    interface : {"direct", "cvxpy"}
+    form : {"primal", "dual"}
+    fallbacks : tuple of str, default ()
+
+    Examples
+    --------
+    >>> Route("IPM", "direct", "dual").other("PIQP", "primal")
+    Route(solver='PIQP', interface='direct', form='primal', fallbacks=())
+    """
 
     solver: str
     interface: str
@@ -176,6 +200,23 @@ def choose_route(
     A named solver is taken as named (checked). Else: primal to PIQP; sparse X with
     ``d' > 1000`` to DCD; the IPM where :func:`~maxmargin.solvers.ipm.suitable`; else PIQP;
     PIQP then Clarabel as fallbacks. Measurements: ``docs/benchmarks.md``.
+
+    Parameters
+    ----------
+    problem : SVMProblem
+    form : {"dual", "primal"}, default "dual"
+    solver : str or None, default None (the rule's)
+    interface : {"auto", "direct", "cvxpy"}, default "auto"
+
+    Returns
+    -------
+    Route
+
+    Examples
+    --------
+    >>> from maxmargin import SVMProblem, make_separable
+    >>> choose_route(SVMProblem(make_separable(20, 2, seed=0), C=1.0), form="primal").form
+    'primal'
     """
     name, interface = _named_route(solver, interface)
     direct = [s for s in _direct_installed() if s not in ("IPM", "DCD")]
@@ -286,6 +327,19 @@ def hard_margin_retries(route: Route) -> list[Route]:
 
     Tiny margins can trip a solver's infeasibility test: the other form first, then each
     other direct solver in both forms.
+
+    Parameters
+    ----------
+    route : Route
+
+    Returns
+    -------
+    list of Route
+
+    Examples
+    --------
+    >>> hard_margin_retries(Route("PIQP", "direct", "dual"))[0]
+    Route(solver='PIQP', interface='direct', form='primal', fallbacks=())
     """
     other_form = "primal" if route.form == "dual" else "dual"
     names = [route.solver, *[s for s in _direct_installed() if s != route.solver]]
