@@ -187,6 +187,14 @@ class KernelComparison(io.Persistent):
         ``(R / gamma)^2``.
     scores : tuple of KernelScore
         One per learner and seed, learner by learner.
+
+    Examples
+    --------
+    >>> from maxmargin import Dataset
+    >>> xor = Dataset([[0.0, 0.0], [1.0, 1.0], [0.0, 1.0], [1.0, 0.0]], [-1, -1, 1, 1])
+    >>> cmp = compare_kernel(xor, ["kernel_pa1"], gamma=2.0, C=10.0, epochs=5)
+    >>> len(cmp.scores), bool(cmp.optimum.certificate.ok)
+    (1, True)
     """
 
     FORMAT: ClassVar[str] = "kernel_comparison"
