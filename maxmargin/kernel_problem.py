@@ -224,6 +224,14 @@ class KernelProblem(OnData, io.Persistent):
     def with_data(self, data: Dataset) -> KernelProblem:
         """The problem on ``data`` (checked: same n and d), built anew (the Gram checked).
 
+        Parameters
+        ----------
+        data : Dataset
+
+        Returns
+        -------
+        KernelProblem
+
         Examples
         --------
         >>> from maxmargin import Dataset

@@ -395,9 +395,23 @@ class OnlineState:
     ) -> OnlineState:
         """Take one step per entry of ``idx`` (default: every row of the batch in order).
 
-        ``data``: a Dataset, or an array (n, d) with labels ``y`` (n,) (a single class
-        allowed), ``d`` that of the first batch; ``idx``: rows to visit, in order (repeats
-        allowed); ``sample_weight`` (n,): as :func:`run` takes them. Returns ``self``.
+        Parameters
+        ----------
+        data : Dataset, or array of shape (n, d) (``d`` that of the first batch)
+        y : array of shape (n,), with an array ``data`` (a single class allowed)
+        idx : array of int or None, the rows to visit in order (repeats allowed)
+        sample_weight : array of shape (n,) or None, as :func:`run` takes them
+
+        Returns
+        -------
+        OnlineState, ``self``
+
+        Examples
+        --------
+        >>> from maxmargin.online import Perceptron
+        >>> st = OnlineState(Perceptron(intercept="none"))
+        >>> st.update(np.array([[1.0, 2.0]]), np.array([-1.0]), idx=[0, 0]).t
+        2
         """
         if not isinstance(data, Dataset):
             if y is None:

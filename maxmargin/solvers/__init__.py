@@ -69,7 +69,17 @@ class Backend:
     resumes: bool = False
 
     def installed(self) -> bool:
-        """Whether its package is installed (looked up, not imported: numba costs ~0.5 s)."""
+        """Whether its package is installed (looked up, not imported: numba costs ~0.5 s).
+
+        Returns
+        -------
+        bool
+
+        Examples
+        --------
+        >>> BACKENDS["CLARABEL"].installed()
+        True
+        """
         return self.package is None or _package_installed(self.package)
 
 
@@ -178,7 +188,27 @@ class Route:
         return self.backend.vectors_of_d if self.backend is not None else 8
 
     def run(self, problem: SVMProblem, YZ: Any, polish: bool, **settings: Any) -> RawResult:
-        """Solve ``problem``'s QP on this route (``polish`` False: the backend may stop earlier)."""
+        """Solve ``problem``'s QP on this route.
+
+        Parameters
+        ----------
+        problem : SVMProblem
+        YZ : the signed rows (:func:`~maxmargin.solvers.qp.signed_rows`), or None when not needed
+        polish : bool, False: the backend may stop earlier
+        **settings : the backend's settings
+
+        Returns
+        -------
+        RawResult
+
+        Examples
+        --------
+        >>> from maxmargin import SVMProblem, make_separable
+        >>> from maxmargin.solvers.qp import signed_rows
+        >>> p = SVMProblem(make_separable(20, 2, seed=0), C=1.0)
+        >>> Route("CLARABEL", "direct", "dual").run(p, signed_rows(p), polish=True).status.name
+        'OPTIMAL'
+        """
         task = QPTask(problem, self.form, YZ)
         if self.backend is None:
             return via_cvxpy.solve_qp(task, solver=self.solver, **settings)
@@ -186,7 +216,22 @@ class Route:
         return self.backend.module.solve_qp(task, **{**base, **settings})
 
     def other(self, solver: str, form: str | None = None) -> Route:
-        """The route to ``solver`` (direct when it has a direct interface)."""
+        """The route to ``solver`` (direct when it has a direct interface).
+
+        Parameters
+        ----------
+        solver : str
+        form : {"primal", "dual"} or None, default this route's
+
+        Returns
+        -------
+        Route
+
+        Examples
+        --------
+        >>> Route("IPM", "direct", "dual").other("ECOS").interface
+        'cvxpy'
+        """
         return Route(
             solver, "direct" if solver in BACKENDS else "cvxpy", self.form if form is None else form
         )
