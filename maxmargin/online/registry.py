@@ -209,9 +209,9 @@ def resolve(
 
     Parameters
     ----------
-    item : a name of :data:`LEARNERS`, ``"module:Class"``, ``"path/file.py:Class"``, a class,
-        a built-in instance (returned as it is), an object of the protocol (wrapped), a
-        scikit-learn or river classifier, or a pair ``(target, params)``
+    item : str, class, learner, scikit-learn or river classifier, or (target, params)
+        A name of :data:`LEARNERS`, ``"module:Class"`` or ``"path/file.py:Class"``; a
+        built-in instance is returned as it is, an object of the protocol wrapped.
     problem : SVMProblem or None
     intercept : str or None, default the problem's, else the learner's own ("free" where supported)
     intercept_scaling : float or None, default the problem's, else 1
