@@ -61,6 +61,15 @@ def intercept_for(supported: Sequence[str], requested: str | None = None) -> str
     ``requested`` if in ``supported``, else :data:`DEFAULT_INTERCEPT`, else ``"augmented"``
     (when supported), else ``supported[0]``.
 
+    Parameters
+    ----------
+    supported : sequence of str
+    requested : str or None, default None
+
+    Returns
+    -------
+    str
+
     Examples
     --------
     >>> intercept_for(("none", "augmented", "free"))
@@ -78,6 +87,18 @@ def describe_problem(
     C: float, lam: float, intercept: str, intercept_scaling: float = 1.0, hard: bool = False
 ) -> str:
     """The problem in words: what a table or a JSON ``scored_against`` says it scores against.
+
+    Parameters
+    ----------
+    C : float (inf when hard)
+    lam : float, 1 / (n C)
+    intercept : {"free", "augmented", "none"}
+    intercept_scaling : float, default 1.0
+    hard : bool, default False
+
+    Returns
+    -------
+    str
 
     Examples
     --------
@@ -102,6 +123,15 @@ def describe_problem(
 def feature_names(names: Sequence[str] | None, d: int) -> list[str]:
     """The names of the features: the data's own, else ``x[j]`` (``j`` 0-based).
 
+    Parameters
+    ----------
+    names : sequence of str or None
+    d : int
+
+    Returns
+    -------
+    list of str, length d
+
     Examples
     --------
     >>> feature_names(["age", "dose"], 2), feature_names(None, 2)
@@ -112,6 +142,15 @@ def feature_names(names: Sequence[str] | None, d: int) -> list[str]:
 
 def weight_names(feature_names: Sequence[str] | None, d: int) -> list[str]:
     """The names of a weight vector's coordinates: ``w[<name>]``, or ``w[<j>]`` (0-based).
+
+    Parameters
+    ----------
+    feature_names : sequence of str or None
+    d : int
+
+    Returns
+    -------
+    list of str, length d
 
     Examples
     --------
@@ -143,8 +182,16 @@ def summarize(values: Any, axis: int = 0) -> tuple[Any, Any, Any]:
     """The summary over seeds: the median and the range ``[min, max]``.
 
     Order statistics: exact and robust with three to five seeds. A NaN among the values
-    makes all three NaN (N/A). ``values``: one per seed along ``axis`` (a figure's curves:
-    shape (seeds, t)); returns ``(center, lo, hi)``, floats or arrays.
+    makes all three NaN (N/A).
+
+    Parameters
+    ----------
+    values : array_like, one per seed along axis (curves: shape (seeds, t))
+    axis : int, default 0
+
+    Returns
+    -------
+    (center, lo, hi) : floats or arrays
 
     Examples
     --------
@@ -179,6 +226,14 @@ def seed_of(random_state: Any) -> int | None:
 
     None keeps maxmargin's own seed: results stay reproducible, unlike scikit-learn's None.
     An int >= 0 is the seed; a RandomState or a Generator draws one, as ``SGDClassifier``.
+
+    Parameters
+    ----------
+    random_state : None, int >= 0, numpy RandomState or Generator
+
+    Returns
+    -------
+    int or None
 
     Examples
     --------
@@ -219,6 +274,18 @@ def resolve_sklearn(
 
     A ``value`` equal to ``default`` counts as not given; both given and different: refused.
 
+    Parameters
+    ----------
+    name : str, maxmargin's name
+    value : object
+    alias : str, scikit-learn's name
+    alias_value : object (None: not given)
+    default : object, optional
+
+    Returns
+    -------
+    object
+
     Examples
     --------
     >>> resolve_sklearn("epochs", 10, "max_iter", 3, default=10)
@@ -249,6 +316,14 @@ def sklearn_names(**rename: str) -> Callable[[F], F]:
     """Accept scikit-learn's names of a function's parameters: ``@sklearn_names(alpha="lam")``.
 
     A given alias becomes the own parameter's value (:func:`resolve_sklearn`).
+
+    Parameters
+    ----------
+    **rename : str, scikit-learn's name=maxmargin's name
+
+    Returns
+    -------
+    callable, the decorator
 
     Examples
     --------

@@ -117,9 +117,16 @@ class _KernelCodec(io.Codec):
 class KernelProblem(OnData, io.Persistent):
     """A kernel SVM problem on a :class:`~maxmargin.Dataset`.
 
-    The arguments are :class:`~maxmargin.SVMProblem`'s (intercept ``free`` or ``none``), the
-    kernel's as :class:`sklearn.svm.SVC` takes them (``kernel="precomputed"``: ``data.X`` is
-    the Gram), and ``check`` (run :func:`~maxmargin.kernels.check_psd`, before any solving).
+    Parameters
+    ----------
+    data : Dataset
+    kernel : str, callable or Kernel, default "rbf" ("precomputed": ``data.X`` is the Gram)
+    C : float or None
+    hard : bool, default False
+    intercept : {"free", "none"}, default "free"
+    gamma, degree, coef0 : as :class:`sklearn.svm.SVC` takes them
+    sample_weight, class_weight : as in :class:`~maxmargin.SVMProblem`
+    check : bool, default True, run :func:`~maxmargin.kernels.check_psd` before any solving
 
     Attributes
     ----------
@@ -217,6 +224,14 @@ class KernelProblem(OnData, io.Persistent):
     def with_data(self, data: Dataset) -> KernelProblem:
         """The problem on ``data`` (checked: same n and d), built anew (the Gram checked).
 
+        Parameters
+        ----------
+        data : Dataset
+
+        Returns
+        -------
+        KernelProblem
+
         Examples
         --------
         >>> from maxmargin import Dataset
@@ -255,6 +270,16 @@ def svm_problem(
     coef0: float = 0.0,
 ) -> KernelProblem:
     """The :class:`KernelProblem` of ``SVMProblem``'s arguments (what it builds for a kernel).
+
+    Parameters
+    ----------
+    data, C, lam, hard, intercept, sample_weight, class_weight : as in ``SVMProblem``
+    intercept_scaling : float, unused (a kernel problem has no augmented intercept)
+    kernel, gamma, degree, coef0 : as in :class:`KernelProblem`
+
+    Returns
+    -------
+    KernelProblem
 
     Examples
     --------

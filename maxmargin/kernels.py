@@ -53,8 +53,13 @@ _SUM_CHUNK = 32
 class Kernel:
     """A kernel: its name and parameters (scikit-learn's definitions).
 
-    ``name`` in :data:`KERNELS` or ``"callable"`` (with ``function(X, Z)``, the Gram block);
-    ``gamma`` a float > 0, ``"scale"`` (``1 / (d X.var())``) or ``"auto"`` (``1 / d``).
+    Parameters
+    ----------
+    name : str in :data:`KERNELS` or "callable", default "rbf"
+    gamma : float > 0, "scale" (``1 / (d X.var())``) or "auto" (``1 / d``), default "scale"
+    degree : int, default 3
+    coef0 : float, default 0.0
+    function : callable ``(X, Z) -> Gram block`` or None, for "callable"
 
     Examples
     --------
@@ -118,6 +123,14 @@ class Kernel:
     def resolve_gamma(self, X: Any) -> float:
         """The numeric gamma for training rows ``X`` (scikit-learn's ``SVC._gamma``).
 
+        Parameters
+        ----------
+        X : array_like or sparse of shape (n, d)
+
+        Returns
+        -------
+        float (0 for a kernel without gamma)
+
         Examples
         --------
         >>> X = np.array([[0.0, 2.0], [2.0, 0.0]])
@@ -146,6 +159,15 @@ def make_kernel(
     coef0: float = 0.0,
 ) -> Kernel:
     """A :class:`Kernel` from a name, a callable, or a Kernel (returned as it is).
+
+    Parameters
+    ----------
+    kernel : str, callable or Kernel, default "rbf"
+    gamma, degree, coef0 : as in :class:`Kernel`
+
+    Returns
+    -------
+    Kernel
 
     Examples
     --------
@@ -189,8 +211,15 @@ def _from_dots(
 def kernel_block(kernel: Kernel, gamma: float, A: Any, B: Any) -> np.ndarray:
     """The Gram block ``k(A, B)`` by scikit-learn's formulas (no centring, no chunks).
 
-    ``A`` of shape (p, d), ``B`` (q, d), ``gamma`` resolved (:meth:`Kernel.resolve_gamma`):
-    an ndarray of shape (p, q).
+    Parameters
+    ----------
+    kernel : Kernel
+    gamma : float, resolved (:meth:`Kernel.resolve_gamma`)
+    A, B : array_like or sparse of shape (p, d), (q, d)
+
+    Returns
+    -------
+    ndarray of shape (p, q)
 
     Examples
     --------
@@ -244,6 +273,12 @@ class GramOperator:
         The Gram (precomputed, or a callable's), symmetrized.
     psd_slack : float
         ``s >= 0`` with ``K + s I`` PSD (:func:`check_psd`): the certificate is about it.
+
+    Examples
+    --------
+    >>> op = GramOperator.bind(Kernel("linear"), np.eye(2))
+    >>> op.n, op.diag().tolist()
+    (2, [1.0, 1.0])
     """
 
     kernel: Kernel
@@ -258,8 +293,16 @@ class GramOperator:
     def bind(cls, kernel: Kernel, X: Any) -> GramOperator:
         """Bind ``kernel`` to training rows ``X`` (a Gram for ``precomputed``).
 
-        ``X`` of shape (n, d), or the n x n Gram. PSD not yet checked: :func:`check_psd`
-        returns the checked operator.
+        PSD not yet checked: :func:`check_psd` returns the checked operator.
+
+        Parameters
+        ----------
+        kernel : Kernel
+        X : array_like or sparse of shape (n, d), or the (n, n) Gram
+
+        Returns
+        -------
+        GramOperator
 
         Examples
         --------
@@ -324,13 +367,42 @@ class GramOperator:
         return int(self.gram.shape[0] if self.gram is not None else self.X.shape[0])  # type: ignore[union-attr]
 
     def with_slack(self, slack: float) -> GramOperator:
-        """The same operator with :attr:`psd_slack` raised to ``slack`` (if larger)."""
+        """The same operator with :attr:`psd_slack` raised to ``slack`` (if larger).
+
+        Parameters
+        ----------
+        slack : float >= 0
+
+        Returns
+        -------
+        GramOperator
+
+        Examples
+        --------
+        >>> GramOperator.bind(Kernel("linear"), np.eye(2)).with_slack(0.5).psd_slack
+        0.5
+        """
         return dataclasses.replace(self, psd_slack=max(self.psd_slack, float(slack)))
 
     # ------------------------------------------------------------------ entries
 
     def block(self, rows: np.ndarray, cols: np.ndarray | None = None) -> np.ndarray:
-        """``K[rows][:, cols]`` of shape (p, q) (all columns when ``cols`` is None), at once."""
+        """``K[rows][:, cols]``, all columns when ``cols`` is None, at once.
+
+        Parameters
+        ----------
+        rows : ndarray of int, shape (p,)
+        cols : ndarray of int, shape (q,), or None
+
+        Returns
+        -------
+        ndarray of shape (p, q)
+
+        Examples
+        --------
+        >>> GramOperator.bind(Kernel("linear"), np.eye(2)).block(np.array([1])).tolist()
+        [[0.0, 1.0]]
+        """
         if self.gram is not None:
             G = self.gram[rows]
             return G if cols is None else G[:, cols]
@@ -340,7 +412,17 @@ class GramOperator:
         return _from_dots(self.kernel, self.gamma, dot, sq[rows], sq if cols is None else sq[cols])
 
     def diag(self) -> np.ndarray:
-        """``K_ii`` for every training row, shape (n,)."""
+        """``K_ii`` for every training row.
+
+        Returns
+        -------
+        ndarray of shape (n,)
+
+        Examples
+        --------
+        >>> GramOperator.bind(Kernel("linear"), np.array([[1.0, 2.0], [3.0, 4.0]])).diag().tolist()
+        [5.0, 25.0]
+        """
         if self.gram is not None:
             return np.ascontiguousarray(np.diag(self.gram))
         assert self.sqnorms is not None
@@ -352,9 +434,22 @@ class GramOperator:
         return _from_dots(self.kernel, self.gamma, self.sqnorms.copy())
 
     def cross(self, Xnew: Any, cols: np.ndarray | None = None) -> np.ndarray:
-        """``k(Xnew, X[cols])``, shape (p, len(cols)): new rows (p, d) against training rows.
+        """``k(Xnew, X[cols])``: new rows against training rows.
 
-        For ``precomputed``, ``Xnew`` is the block ``K(new, train)`` of shape (p, n).
+        Parameters
+        ----------
+        Xnew : array_like or sparse of shape (p, d); for ``precomputed`` ``K(new, train)`` (p, n)
+        cols : ndarray of int, shape (q,), or None (all training rows)
+
+        Returns
+        -------
+        ndarray of shape (p, q)
+
+        Examples
+        --------
+        >>> op = GramOperator.bind(Kernel("linear"), np.array([[1.0, 2.0], [3.0, 4.0]]))
+        >>> op.cross(np.array([[1.0, 0.0]])).tolist()
+        [[1.0, 3.0]]
         """
         if self.kernel.name == "precomputed":
             K = np.asarray(Xnew.toarray() if sp.issparse(Xnew) else Xnew, dtype=float)
@@ -393,6 +488,10 @@ class GramOperator:
         column j, with ``K_ij`` the exact kernel of the stored rows (for ``rbf``: of the
         data before centring, the kernel being translation-invariant).
 
+        Parameters
+        ----------
+        rows : ndarray of int, shape (p,)
+
         Returns
         -------
         A : ndarray of shape (p, t)
@@ -415,6 +514,12 @@ class GramOperator:
           n_max + |coef0|)`` and ``|s^p - t^p| <= p max(|s|, |t|)^(p-1) |s - t|``, plus
           ``4u`` of the power;
         - sigmoid: ``|tanh'| <= 1``: ``delta`` plus ``2u`` of tanh.
+
+        Examples
+        --------
+        >>> op = GramOperator.bind(Kernel("linear"), np.eye(2))
+        >>> [a.shape for a in op.entry_bounds(np.array([0]))[:4]]
+        [(1, 1), (2, 1), (1,), (2,)]
         """
         name = self.kernel.name
         n = self.n
@@ -462,14 +567,29 @@ class GramOperator:
     ) -> tuple[np.ndarray, np.ndarray | None]:
         r"""``q = K[rows][:, cols] c[cols]``, a block of rows at a time; optionally its error.
 
-        ``cols`` default: the non-zero entries of ``c``; with ``bound``, ``err`` bounds
-        ``|fl(q)_i - q_i|`` against the exact kernel (else None).
+        Parameters
+        ----------
+        c : ndarray of shape (n,)
+        rows : ndarray of int, shape (p,), or None (all rows)
+        cols : ndarray of int or None (the non-zero entries of ``c``)
+        bound : bool, default False
+
+        Returns
+        -------
+        (q, err) : ndarray of shape (p,), and ``err`` bounding ``|fl(q)_i - q_i|`` against the
+            exact kernel (None without ``bound``)
 
         Notes
         -----
         Chunks of k = :data:`_SUM_CHUNK` columns added pairwise (depth ``L``) give
         ``|fl(q)_i - (fl(K) c)_i| <= gamma_{k + L} (|fl(K)| |c|)_i`` plus underflow; ``c`` is
         scaled by a power of two first, so it neither underflows nor overflows.
+
+        Examples
+        --------
+        >>> op = GramOperator.bind(Kernel("linear"), np.array([[1.0, 2.0], [3.0, 4.0]]))
+        >>> op.matvec(np.array([1.0, -1.0]))[0].tolist()
+        [-6.0, -14.0]
         """
         n = self.n
         rows_ = np.arange(n) if rows is None else np.asarray(rows)
@@ -597,6 +717,15 @@ def check_psd(op: GramOperator, *, dense_max: int = DENSE_EIGEN_MAX) -> GramOper
     ``-64 n u lambda_max``, more than rounding. Else ``op`` with ``psd_slack``
     ``max(0, -lambda_min)`` plus that tolerance; above ``dense_max`` rows the extremes come
     from Lanczos on products ``K v`` (the best found, not a proven bound).
+
+    Parameters
+    ----------
+    op : GramOperator
+    dense_max : int, default DENSE_EIGEN_MAX
+
+    Returns
+    -------
+    GramOperator, ``op`` with its ``psd_slack``
 
     Examples
     --------

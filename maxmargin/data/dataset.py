@@ -433,6 +433,15 @@ def scale_rows(X: sp.csr_matrix, v: np.ndarray) -> sp.csr_matrix:
     scipy's sparse product allocates a work array of one entry per column (24 GB for
     ``d = 3e9``); scaling the stored values does not.
 
+    Parameters
+    ----------
+    X : scipy.sparse matrix of shape (n, d)
+    v : ndarray of shape (n,)
+
+    Returns
+    -------
+    scipy.sparse.csr_matrix of shape (n, d)
+
     Examples
     --------
     >>> scale_rows(sp.csr_matrix([[1.0, 0.0], [0.0, 2.0]]), np.array([-1.0, 3.0])).toarray()

@@ -187,6 +187,14 @@ class KernelComparison(io.Persistent):
         ``(R / gamma)^2``.
     scores : tuple of KernelScore
         One per learner and seed, learner by learner.
+
+    Examples
+    --------
+    >>> from maxmargin import Dataset
+    >>> xor = Dataset([[0.0, 0.0], [1.0, 1.0], [0.0, 1.0], [1.0, 0.0]], [-1, -1, 1, 1])
+    >>> cmp = compare_kernel(xor, ["kernel_pa1"], gamma=2.0, C=10.0, epochs=5)
+    >>> len(cmp.scores), bool(cmp.optimum.certificate.ok)
+    (1, True)
     """
 
     FORMAT: ClassVar[str] = "kernel_comparison"
@@ -205,12 +213,43 @@ class KernelComparison(io.Persistent):
     scores: tuple[KernelScore, ...] = io.persist(io.Nested(KernelScore, many=True), key="runs")
 
     def with_data(self, data: Dataset, *, tol: float | None = None) -> KernelComparison:
-        """The comparison on ``data``: its optimum re-certified (``tol``: default the file's)."""
+        """The comparison on ``data``: its optimum re-certified.
+
+        Parameters
+        ----------
+        data : Dataset, the one compared on
+        tol : float or None, default the file's
+
+        Returns
+        -------
+        KernelComparison
+
+        Examples
+        --------
+        >>> from maxmargin import Dataset
+        >>> xor = Dataset([[0.0, 0.0], [1.0, 1.0], [0.0, 1.0], [1.0, 0.0]], [-1, -1, 1, 1])
+        >>> cmp = compare_kernel(xor, ["kernel_pa1"], gamma=2.0, C=10.0, epochs=5)
+        >>> bool(cmp.without_data().with_data(xor).optimum.certificate.ok)
+        True
+        """
         optimum = self.optimum.with_data(data, tol=tol)
         return dataclasses.replace(self, problem=optimum.problem, optimum=optimum)
 
     def summary(self) -> str:
-        """One line per learner at its last checkpoint (the median over the seeds)."""
+        """One line per learner at its last checkpoint (the median over the seeds).
+
+        Returns
+        -------
+        str, a header of two lines, then one line per learner
+
+        Examples
+        --------
+        >>> from maxmargin import Dataset
+        >>> xor = Dataset([[0.0, 0.0], [1.0, 1.0], [0.0, 1.0], [1.0, 0.0]], [-1, -1, 1, 1])
+        >>> cmp = compare_kernel(xor, ["kernel_pa1"], gamma=2.0, C=10.0, epochs=5)
+        >>> cmp.summary().splitlines()[1].split()[:2]
+        ['learner', 'steps']
+        """
         nov = "n/a" if self.novikoff is None else f"{self.novikoff:.4g}"
         k = len(self.seeds)
         lines = [

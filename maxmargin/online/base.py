@@ -211,6 +211,17 @@ class OnlineLearner(Learner):
     :class:`LearnerState`, drives the steps and records a :class:`~maxmargin.trace.Trace`.
     The class attributes declare what it is scored on (``docs/learners.md``, "What a
     learner declares"); ``intercept`` is one of its ``supported_intercepts``.
+
+    Parameters
+    ----------
+    intercept : {"free", "augmented", "none"}, default "free"
+    intercept_scaling : float > 0, default 1.0
+
+    Examples
+    --------
+    >>> from maxmargin.online import PA1
+    >>> issubclass(PA1, OnlineLearner), PA1().intercept
+    (True, 'free')
     """
 
     # the other declarations, and their defaults, are Learner's

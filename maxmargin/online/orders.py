@@ -31,6 +31,14 @@ def iter_schedule(
 ) -> Iterator[np.ndarray]:
     """Yield the example indices (shape (n,), int64) of each epoch in turn; see :func:`schedule`.
 
+    Parameters
+    ----------
+    n, epochs, order, seed : as in :func:`schedule`
+
+    Yields
+    ------
+    ndarray of shape (n,), int64
+
     Examples
     --------
     >>> [e.tolist() for e in iter_schedule(3, epochs=2)]

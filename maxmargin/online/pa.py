@@ -46,6 +46,11 @@ class PassiveAggressive(OnlineLearner):
     C : float > 0, default 1.0
         Aggressiveness bound (unused by :class:`PA`).
     {intercept_parameters}
+
+    Examples
+    --------
+    >>> PassiveAggressive(C=0.5).C
+    0.5
     """
 
     variant: ClassVar[int] = 0

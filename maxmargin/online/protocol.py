@@ -92,9 +92,14 @@ class PythonState(LearnerState):
 class PythonLearner(OnlineLearner):
     """The adapter: a learner written in plain Python, run like a built-in.
 
-    It copies the wrapped object's declarations, so scoring reads them as for a built-in;
-    ``intercept`` defaults to :func:`~maxmargin.conventions.intercept_for` of its
-    ``supported_intercepts``.
+    It copies the wrapped object's declarations, so scoring reads them as for a built-in.
+
+    Parameters
+    ----------
+    learner : object with ``start(d)``, ``step(x, y, t)`` and ``weights()``
+    intercept : str or None, default :func:`~maxmargin.conventions.intercept_for` of its
+        ``supported_intercepts``
+    intercept_scaling : float > 0, default 1.0
 
     Examples
     --------
@@ -149,7 +154,20 @@ class PythonLearner(OnlineLearner):
         return getattr(self.learner, key)
 
     def get_params(self) -> dict[str, Any]:
-        """The wrapped learner's parameters, then ``intercept`` and ``intercept_scaling``."""
+        """The wrapped learner's parameters, then ``intercept`` and ``intercept_scaling``.
+
+        Returns
+        -------
+        dict
+
+        Examples
+        --------
+        >>> from types import SimpleNamespace
+        >>> f = lambda *args: None
+        >>> inner = SimpleNamespace(start=f, step=f, weights=f, get_params=lambda: {"lam": 0.5})
+        >>> PythonLearner(inner, intercept="none").get_params()
+        {'lam': 0.5, 'intercept': 'none', 'intercept_scaling': 1.0}
+        """
         own = getattr(self.learner, "get_params", None)
         if callable(own):
             params = dict(own())
@@ -171,23 +189,108 @@ class PythonLearner(OnlineLearner):
         )
 
     def start(self, d: int, *args: Any) -> None:
-        """The wrapped learner's ``start`` (``*args``: ``n`` with ``has_dual``)."""
+        """The wrapped learner's ``start``.
+
+        Parameters
+        ----------
+        d : int
+        *args : ``n`` with ``has_dual``
+
+        Examples
+        --------
+        >>> from types import SimpleNamespace
+        >>> w = np.zeros(2)
+        >>> inner = SimpleNamespace(start=lambda d: w.fill(0.0), weights=lambda: w,
+        ...                         step=lambda x, y, t: np.add(w, y * x, out=w))
+        >>> lr = PythonLearner(inner, intercept="none")
+        >>> lr.start(2)
+        >>> lr.step(np.ones(2), -1.0, 1)
+        >>> lr.weights().tolist()
+        [-1.0, -1.0]
+        """
         self.learner.start(d, *args)
 
     def step(self, x: np.ndarray, y: float, t: int, *args: Any) -> None:
-        """The wrapped learner's ``step`` (``*args``: ``i`` with ``has_dual``)."""
+        """The wrapped learner's ``step``.
+
+        Parameters
+        ----------
+        x : ndarray of shape (d,)
+        y : float, +1.0 or -1.0
+        t : int, 1 for the first step
+        *args : ``i`` with ``has_dual``
+
+        Examples
+        --------
+        >>> from types import SimpleNamespace
+        >>> w = np.zeros(2)
+        >>> inner = SimpleNamespace(start=lambda d: w.fill(0.0), weights=lambda: w,
+        ...                         step=lambda x, y, t: np.add(w, y * x, out=w))
+        >>> lr = PythonLearner(inner, intercept="none")
+        >>> lr.start(2)
+        >>> lr.step(np.ones(2), -1.0, 1)
+        >>> lr.weights().tolist()
+        [-1.0, -1.0]
+        """
         self.learner.step(x, y, t, *args)
 
     def weights(self) -> Any:
-        """The wrapped learner's ``weights()``."""
+        """The wrapped learner's ``weights()``.
+
+        Returns
+        -------
+        ndarray or (ndarray, float), as :meth:`OnlineLearner.weights`
+
+        Examples
+        --------
+        >>> from types import SimpleNamespace
+        >>> w = np.zeros(2)
+        >>> inner = SimpleNamespace(start=lambda d: w.fill(0.0), weights=lambda: w,
+        ...                         step=lambda x, y, t: np.add(w, y * x, out=w))
+        >>> lr = PythonLearner(inner, intercept="none")
+        >>> lr.start(2)
+        >>> lr.step(np.ones(2), -1.0, 1)
+        >>> lr.weights().tolist()
+        [-1.0, -1.0]
+        """
         return self.learner.weights()
 
     def average(self) -> Any:
-        """The wrapped learner's ``average()`` (a learner with ``has_average``)."""
+        """The wrapped learner's ``average()`` (a learner with ``has_average``).
+
+        Returns
+        -------
+        ndarray or (ndarray, float), as :meth:`OnlineLearner.weights`
+
+        Examples
+        --------
+        >>> from types import SimpleNamespace
+        >>> f = lambda *args: None
+        >>> inner = SimpleNamespace(start=f, step=f, weights=f, average=lambda: 1.0)
+        >>> PythonLearner(inner).average()
+        1.0
+        """
         return self.learner.average()
 
     def regret_lipschitz(self, R: float) -> float | None:
-        """The learner's ``regret_lipschitz(R)``, else its declared ``regret_G``."""
+        """The learner's ``regret_lipschitz(R)``, else its declared ``regret_G``.
+
+        Parameters
+        ----------
+        R : float, the radius of the data
+
+        Returns
+        -------
+        float or None
+
+        Examples
+        --------
+        >>> from types import SimpleNamespace
+        >>> f = lambda *args: None
+        >>> inner = SimpleNamespace(start=f, step=f, weights=f, regret_G=2.0)
+        >>> PythonLearner(inner).regret_lipschitz(1.0)
+        2.0
+        """
         return _regret_G(self.learner, R)
 
     # ------------------------------------------------------------------ the run protocol

@@ -202,15 +202,24 @@ def resolve(
     The one front door (``run``, :func:`~maxmargin.compare`, the command line, the path,
     a study); the options are checked here, once.
 
-    ``item``: a name of :data:`LEARNERS`, ``"module:Class"``, ``"path/file.py:Class"``, a
-    class, a built-in instance (returned as it is), an object of the protocol (wrapped), a
-    scikit-learn or river classifier, or a pair ``(target, params)``. A learner built for
-    ``problem`` takes its intercept (where supported), ``intercept_scaling`` and
-    ``problem_parameter``; an instance must agree on its objective's parameter.
-    ``intercept`` and ``intercept_scaling`` default to the problem's, else the learner's
-    own (``"free"`` where supported) and 1; ``params`` go to the constructor (not for an
-    instance). A refusal is a one-line :class:`~maxmargin.ParameterError` (a
+    A learner built for ``problem`` takes its intercept (where supported),
+    ``intercept_scaling`` and ``problem_parameter``; an instance must agree on its
+    objective's parameter. A refusal is a one-line :class:`~maxmargin.ParameterError` (a
     :class:`~maxmargin.online.LearnerError` when the user's code calls ``sys.exit``).
+
+    Parameters
+    ----------
+    item : str, class, learner, scikit-learn or river classifier, or (target, params)
+        A name of :data:`LEARNERS`, ``"module:Class"`` or ``"path/file.py:Class"``; a
+        built-in instance is returned as it is, an object of the protocol wrapped.
+    problem : SVMProblem or None
+    intercept : str or None, default the problem's, else the learner's own ("free" where supported)
+    intercept_scaling : float or None, default the problem's, else 1
+    **params : the constructor's (not for an instance)
+
+    Returns
+    -------
+    OnlineLearner
 
     Examples
     --------

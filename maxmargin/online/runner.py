@@ -50,6 +50,15 @@ def _geometric_count(T: int, per_decade: int = 10) -> int:
 def default_checkpoints(n: int, epochs: int, per_decade: int = 10) -> np.ndarray:
     """Geometric checkpoints in ``t`` (``per_decade`` per factor 10) plus every epoch end.
 
+    Parameters
+    ----------
+    n, epochs : int
+    per_decade : int, default 10
+
+    Returns
+    -------
+    ndarray of int64, increasing, in ``[1, n epochs]``
+
     Examples
     --------
     >>> default_checkpoints(10, 2, per_decade=2).tolist()
@@ -341,10 +350,13 @@ def _final_error(
 class OnlineState:
     """The running state of one learner, advanced batch by batch.
 
-    ``learner`` declares ``resumable``. ``t`` (steps so far), ``d`` (fixed by the first
-    batch), ``w`` (shape (d,)), ``b``, ``w_avg``, ``b_avg`` (as the trace's; None without
-    ``has_average``) and ``mistakes`` (``y w.z <= 0`` before the step) are the state after
-    the last batch.
+    ``t`` (steps so far), ``d`` (fixed by the first batch), ``w`` (shape (d,)), ``b``,
+    ``w_avg``, ``b_avg`` (as the trace's; None without ``has_average``) and ``mistakes``
+    (``y w.z <= 0`` before the step) are the state after the last batch.
+
+    Parameters
+    ----------
+    learner : OnlineLearner declaring ``resumable``
 
     Examples
     --------
@@ -383,9 +395,23 @@ class OnlineState:
     ) -> OnlineState:
         """Take one step per entry of ``idx`` (default: every row of the batch in order).
 
-        ``data``: a Dataset, or an array (n, d) with labels ``y`` (n,) (a single class
-        allowed), ``d`` that of the first batch; ``idx``: rows to visit, in order (repeats
-        allowed); ``sample_weight`` (n,): as :func:`run` takes them. Returns ``self``.
+        Parameters
+        ----------
+        data : Dataset, or array of shape (n, d) (``d`` that of the first batch)
+        y : array of shape (n,), with an array ``data`` (a single class allowed)
+        idx : array of int or None, the rows to visit in order (repeats allowed)
+        sample_weight : array of shape (n,) or None, as :func:`run` takes them
+
+        Returns
+        -------
+        OnlineState, ``self``
+
+        Examples
+        --------
+        >>> from maxmargin.online import Perceptron
+        >>> st = OnlineState(Perceptron(intercept="none"))
+        >>> st.update(np.array([[1.0, 2.0]]), np.array([-1.0]), idx=[0, 0]).t
+        2
         """
         if not isinstance(data, Dataset):
             if y is None:

@@ -39,17 +39,50 @@ class StepSize(io.Persistent):
     theory_rate: ClassVar[float | None] = None
 
     def at(self, t: int, lam: float | None = None) -> float:
-        """The step size of step ``t`` (1-based), in Python; ``lam``: the learner's lambda."""
+        """The step size of step ``t``, in Python.
+
+        Parameters
+        ----------
+        t : int, 1-based
+        lam : float or None, the learner's lambda
+
+        Returns
+        -------
+        float
+
+        Examples
+        --------
+        >>> Constant(0.5).at(3)
+        0.5
+        """
         raise NotImplementedError
 
     def compiled(self, lam: float | None) -> tuple[int, float, float]:
-        """``(mode, a, b)``: the code and constants the compiled loops evaluate."""
+        """``(mode, a, b)``: the code and constants the compiled loops evaluate.
+
+        Parameters
+        ----------
+        lam : float or None, the learner's lambda
+
+        Returns
+        -------
+        (mode, a, b) : int, float, float
+
+        Examples
+        --------
+        >>> InverseSqrt(2.0).compiled(None)
+        (0, 2.0, 0.0)
+        """
         raise NotImplementedError
 
 
 @dataclass(frozen=True)
 class Constant(StepSize):
     r"""A constant step: :math:`\eta_t = \eta` (the lecture notes' ``Delta``).
+
+    Parameters
+    ----------
+    eta : float > 0
 
     Examples
     --------
@@ -64,17 +97,50 @@ class Constant(StepSize):
         object.__setattr__(self, "eta", check_positive("eta", self.eta))
 
     def at(self, t: int, lam: float | None = None) -> float:
-        """The step size of step ``t``: ``eta``, the same at every step."""
+        """The step size of step ``t``: ``eta``, the same at every step.
+
+        Parameters
+        ----------
+        t : int, 1-based
+        lam : float or None, the learner's lambda
+
+        Returns
+        -------
+        float
+
+        Examples
+        --------
+        >>> Constant(0.1).at(1000)
+        0.1
+        """
         return self.eta
 
     def compiled(self, lam: float | None) -> tuple[int, float, float]:
-        """``(mode, a, b)`` of the constant step: its code, ``eta`` and 0."""
+        """``(mode, a, b)`` of the constant step: its code, ``eta`` and 0.
+
+        Parameters
+        ----------
+        lam : float or None, the learner's lambda
+
+        Returns
+        -------
+        (mode, a, b) : int, float, float
+
+        Examples
+        --------
+        >>> Constant(0.1).compiled(None)
+        (1, 0.1, 0.0)
+        """
         return STEP_CONSTANT, self.eta, 0.0
 
 
 @dataclass(frozen=True)
 class InverseSqrt(StepSize):
     r""":math:`\eta_t = \eta_0/\sqrt t`: the generic online subgradient step (Zinkevich 2003).
+
+    Parameters
+    ----------
+    eta0 : float > 0
 
     Examples
     --------
@@ -90,11 +156,40 @@ class InverseSqrt(StepSize):
         object.__setattr__(self, "eta0", check_positive("eta0", self.eta0))
 
     def at(self, t: int, lam: float | None = None) -> float:
-        """The step size of step ``t``: ``eta0 / sqrt(t)``."""
+        """The step size of step ``t``: ``eta0 / sqrt(t)``.
+
+        Parameters
+        ----------
+        t : int, 1-based
+        lam : float or None, the learner's lambda
+
+        Returns
+        -------
+        float
+
+        Examples
+        --------
+        >>> InverseSqrt(2.0).at(4)
+        1.0
+        """
         return self.eta0 / math.sqrt(t)
 
     def compiled(self, lam: float | None) -> tuple[int, float, float]:
-        """``(mode, a, b)`` of the ``eta0/sqrt(t)`` step: its code, ``eta0`` and 0."""
+        """``(mode, a, b)`` of the ``eta0/sqrt(t)`` step: its code, ``eta0`` and 0.
+
+        Parameters
+        ----------
+        lam : float or None, the learner's lambda
+
+        Returns
+        -------
+        (mode, a, b) : int, float, float
+
+        Examples
+        --------
+        >>> InverseSqrt(2.0).compiled(None)
+        (0, 2.0, 0.0)
+        """
         return STEP_INVSQRT, self.eta0, 0.0
 
 
@@ -102,9 +197,10 @@ class InverseSqrt(StepSize):
 class PegasosStep(StepSize):
     r""":math:`\eta_t = 1/(\lambda\,(t + \text{offset}))`: the strongly convex step.
 
-    ``offset=1`` is the lecture notes' SoftSVM(lambda), ``offset=0`` the Pegasos paper's.
-
-    ``lam`` None: the learner's.
+    Parameters
+    ----------
+    lam : float > 0 or None, default None (the learner's)
+    offset : {1, 0}, default 1 (the lecture notes' SoftSVM(lambda); 0: the Pegasos paper's)
 
     Examples
     --------
@@ -139,11 +235,40 @@ class PegasosStep(StepSize):
         return float(out)
 
     def at(self, t: int, lam: float | None = None) -> float:
-        """The step size of step ``t``: ``1 / (lam (t + offset))``."""
+        """The step size of step ``t``: ``1 / (lam (t + offset))``.
+
+        Parameters
+        ----------
+        t : int, 1-based
+        lam : float or None, the learner's lambda
+
+        Returns
+        -------
+        float
+
+        Examples
+        --------
+        >>> PegasosStep(offset=0).at(4, lam=0.5)
+        0.5
+        """
         return 1.0 / (self._lam(lam) * (t + float(self.offset)))
 
     def compiled(self, lam: float | None) -> tuple[int, float, float]:
-        """``(mode, a, b)`` of the strongly convex step: its code, lambda and ``offset``."""
+        """``(mode, a, b)`` of the strongly convex step: its code, lambda and ``offset``.
+
+        Parameters
+        ----------
+        lam : float or None, the learner's lambda
+
+        Returns
+        -------
+        (mode, a, b) : int, float, float
+
+        Examples
+        --------
+        >>> PegasosStep(lam=0.5).compiled(None)
+        (2, 0.5, 1.0)
+        """
         return STEP_INVLAM, self._lam(lam), float(self.offset)
 
 

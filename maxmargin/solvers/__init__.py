@@ -38,12 +38,23 @@ FORMS = ("primal", "dual")
 class Backend:
     """A solver maxmargin drives itself (``interface="direct"``).
 
-    Fields: ``name``; ``package`` (what ``pip install`` needs; None: numpy/scipy only);
-    ``forms``; ``module`` (its ``solve_qp``); ``signed_rows`` (whether it needs ``YZ``, a copy
-    of X); ``vectors_of_d`` (peak memory in vectors of d', measured: wide data that cannot fit
-    are refused first); ``exact_bounds`` (its ``alpha_i`` off the margin exactly 0 or C);
-    ``tighter(n)`` (tolerances to go on to when the polish misses); ``unpolished`` (settings
-    when the answer will not be polished); ``resumes`` (takes ``eps`` and ``start``).
+    Parameters
+    ----------
+    name : str
+    package : str or None, what ``pip install`` needs (None: numpy/scipy only)
+    forms : tuple of str, the forms of :data:`FORMS` it solves
+    module : module, its ``solve_qp``
+    signed_rows : bool, default True, whether it needs ``YZ`` (a copy of X)
+    vectors_of_d : int, default 8, peak memory in vectors of d' (measured; too wide: refused)
+    exact_bounds : bool, default False, its ``alpha_i`` off the margin exactly 0 or C
+    tighter : callable ``n -> tuple of float``, tolerances to go on to when the polish misses
+    unpolished : mapping, settings when the answer will not be polished
+    resumes : bool, default False, whether it takes ``eps`` and ``start``
+
+    Examples
+    --------
+    >>> BACKENDS["DCD"].forms, BACKENDS["DCD"].exact_bounds
+    (('dual',), True)
     """
 
     name: str
@@ -58,7 +69,17 @@ class Backend:
     resumes: bool = False
 
     def installed(self) -> bool:
-        """Whether its package is installed (looked up, not imported: numba costs ~0.5 s)."""
+        """Whether its package is installed (looked up, not imported: numba costs ~0.5 s).
+
+        Returns
+        -------
+        bool
+
+        Examples
+        --------
+        >>> BACKENDS["CLARABEL"].installed()
+        True
+        """
         return self.package is None or _package_installed(self.package)
 
 
@@ -131,7 +152,20 @@ def available_solvers() -> list[str]:
 
 @dataclass(frozen=True)
 class Route:
-    """A solver, the interface that reaches it, the form it solves, and its fallbacks."""
+    """A solver, the interface that reaches it, the form it solves, and its fallbacks.
+
+    Parameters
+    ----------
+    solver : str
+    interface : {"direct", "cvxpy"}
+    form : {"primal", "dual"}
+    fallbacks : tuple of str, default ()
+
+    Examples
+    --------
+    >>> Route("IPM", "direct", "dual").other("PIQP", "primal")
+    Route(solver='PIQP', interface='direct', form='primal', fallbacks=())
+    """
 
     solver: str
     interface: str
@@ -154,7 +188,27 @@ class Route:
         return self.backend.vectors_of_d if self.backend is not None else 8
 
     def run(self, problem: SVMProblem, YZ: Any, polish: bool, **settings: Any) -> RawResult:
-        """Solve ``problem``'s QP on this route (``polish`` False: the backend may stop earlier)."""
+        """Solve ``problem``'s QP on this route.
+
+        Parameters
+        ----------
+        problem : SVMProblem
+        YZ : the signed rows (:func:`~maxmargin.solvers.qp.signed_rows`), or None when not needed
+        polish : bool, False: the backend may stop earlier
+        **settings : the backend's settings
+
+        Returns
+        -------
+        RawResult
+
+        Examples
+        --------
+        >>> from maxmargin import SVMProblem, make_separable
+        >>> from maxmargin.solvers.qp import signed_rows
+        >>> p = SVMProblem(make_separable(20, 2, seed=0), C=1.0)
+        >>> Route("CLARABEL", "direct", "dual").run(p, signed_rows(p), polish=True).status.name
+        'OPTIMAL'
+        """
         task = QPTask(problem, self.form, YZ)
         if self.backend is None:
             return via_cvxpy.solve_qp(task, solver=self.solver, **settings)
@@ -162,7 +216,22 @@ class Route:
         return self.backend.module.solve_qp(task, **{**base, **settings})
 
     def other(self, solver: str, form: str | None = None) -> Route:
-        """The route to ``solver`` (direct when it has a direct interface)."""
+        """The route to ``solver`` (direct when it has a direct interface).
+
+        Parameters
+        ----------
+        solver : str
+        form : {"primal", "dual"} or None, default this route's
+
+        Returns
+        -------
+        Route
+
+        Examples
+        --------
+        >>> Route("IPM", "direct", "dual").other("ECOS").interface
+        'cvxpy'
+        """
         return Route(
             solver, "direct" if solver in BACKENDS else "cvxpy", self.form if form is None else form
         )
@@ -176,6 +245,23 @@ def choose_route(
     A named solver is taken as named (checked). Else: primal to PIQP; sparse X with
     ``d' > 1000`` to DCD; the IPM where :func:`~maxmargin.solvers.ipm.suitable`; else PIQP;
     PIQP then Clarabel as fallbacks. Measurements: ``docs/benchmarks.md``.
+
+    Parameters
+    ----------
+    problem : SVMProblem
+    form : {"dual", "primal"}, default "dual"
+    solver : str or None, default None (the rule's)
+    interface : {"auto", "direct", "cvxpy"}, default "auto"
+
+    Returns
+    -------
+    Route
+
+    Examples
+    --------
+    >>> from maxmargin import SVMProblem, make_separable
+    >>> choose_route(SVMProblem(make_separable(20, 2, seed=0), C=1.0), form="primal").form
+    'primal'
     """
     name, interface = _named_route(solver, interface)
     direct = [s for s in _direct_installed() if s not in ("IPM", "DCD")]
@@ -286,6 +372,19 @@ def hard_margin_retries(route: Route) -> list[Route]:
 
     Tiny margins can trip a solver's infeasibility test: the other form first, then each
     other direct solver in both forms.
+
+    Parameters
+    ----------
+    route : Route
+
+    Returns
+    -------
+    list of Route
+
+    Examples
+    --------
+    >>> hard_margin_retries(Route("PIQP", "direct", "dual"))[0]
+    Route(solver='PIQP', interface='direct', form='primal', fallbacks=())
     """
     other_form = "primal" if route.form == "dual" else "dual"
     names = [route.solver, *[s for s in _direct_installed() if s != route.solver]]
