@@ -25,7 +25,7 @@ from ..io.files import atomic_write, make_dir
 from ..io.json import dumps
 from ..plotting import _mpl
 from . import check, comparison, kernel, path
-from .tables import CHECK, COMPARISON, EXACT_PATH
+from .tables import CHECK, COMPARISON, EXACT_PATH, GRID_PATH
 
 if TYPE_CHECKING:
     from ..testing.report import CheckReport
@@ -312,9 +312,9 @@ register(Comparison, Kind(COMPARISON, _write_comparison, "the learners' table"))
 register(
     RegularizationPath,
     Kind(
-        RegularizationPath.TABLE,
+        GRID_PATH,
         _write_grid_path,
-        "the grid's table (every column of grid.csv)",
+        "the grid's table",
         ("study", "feature_names"),
         _check_grid_path,
     ),
