@@ -98,18 +98,26 @@ def test_comparison_folder_and_its_table(tmp_path):
 
 
 def test_grid_path_folder_and_its_table(tmp_path):
+    """table.tex is report.md's grid table (report/tables.py GRID_PATH), grid.csv's numbers."""
+    from maxmargin.io import tables
+    from maxmargin.report.tables import GRID_PATH
+
     p = mm.regularization_path(mm.make_separable(30, 2, seed=0), C="1e-2:1e2:5")
     files = write_report(p, tmp_path, figures=False)
     assert [f.name for f in files] == ["report.md", "report.json", "grid.csv", "table.tex"]
     _mentions_table(tmp_path)
+    md = _md_table((tmp_path / "report.md").read_text(), "| C | lambda |")
+    assert md == tables.markdown(GRID_PATH, p).splitlines()
     head, rows = _latex(tmp_path / "table.tex")
     grid = _csv(tmp_path / "grid.csv")
-    assert [h.replace("\\_", "_") for h in head] == list(grid[0]) and len(rows) == len(grid) == 5
+    assert (
+        head[:3] == ["C", r"$\lambda$", r"$\|w\|$"] and len(rows) == len(grid) == len(md) - 2 == 5
+    )
     for row, line in zip(rows, grid, strict=True):
-        for cell, key in zip(row, head, strict=True):
-            value = line[key.replace("\\_", "_")]
-            if re.fullmatch(r"-?[0-9.]+(e[-+]?[0-9]+)?|inf", value):
-                assert _number(cell) == float(value), (key, cell, value)  # the same double
+        assert _close(_number(row[0]), float(line["C"]), 4)
+        assert _close(_number(row[2]), float(line["norm_w"]), 6)
+        assert _close(_number(row[head.index("primal")]), float(line["primal"]), 10)
+        assert (row[-1], int(row[4])) == (line["method"], int(line["n_margin_sv"]))
 
 
 def test_exact_path_folder_and_its_table(tmp_path):
@@ -301,3 +309,27 @@ def test_markdown_is_the_text_of_report_md(tmp_path):
         markdown("cmp")
     with pytest.raises(ParameterError, match="C_range= is not an option"):
         markdown(grid, C_range=(1.0, 2.0))
+
+
+def test_the_learners_and_not_checked_tables_are_their_declarations():
+    """report/tables.py LEARNERS_SUBOPT, LEARNERS_EPOCHS and NOT_CHECKED give report.md's."""
+    import dataclasses
+
+    from maxmargin.evaluation.path.learners import learners_along_path
+    from maxmargin.io import tables
+    from maxmargin.report import check, path
+    from maxmargin.report.tables import LEARNERS_EPOCHS, LEARNERS_SUBOPT, NOT_CHECKED
+    from maxmargin.testing import check_learner
+
+    data = mm.make_separable(20, 2, seed=0)
+    study = learners_along_path(data, lam=[0.1, 0.01], learners=["pegasos", "pa1"], epochs=1)
+    md = path.learners_markdown(study)
+    sub = tables.markdown(LEARNERS_SUBOPT, (study, study.final_rel_subopt))
+    assert sub.splitlines()[:2] == ["| lambda | pegasos | pa1 |", "|---|---|---|"] and sub in md
+    for q in range(len(study.eps)):
+        assert tables.markdown(LEARNERS_EPOCHS, (study, study.epochs_to_eps[q])) in md
+    rep = check_learner("perceptron", battery="quick", problems=["separable/none"])
+    rep = dataclasses.replace(rep, not_checked=(("a|b", "all", "no theorem"),))
+    text = check.markdown(rep)
+    assert tables.markdown(NOT_CHECKED, rep) in text
+    assert "| claim | problems | why |\n|---|---|---|\n| a\\|b | all | no theorem |" in text

@@ -162,9 +162,6 @@ def run_kernel(args: argparse.Namespace) -> int:
     """``compare --kernel``: the kernel learners against the certified kernel SVM; exit code."""
     from ..evaluation.kernel_scoring import compare_kernel
     from ..exceptions import ParameterError
-    from ..io.tables import csv
-    from ..report import write_report
-    from ..report.kernel import CHECKPOINTS
 
     names = (
         _learner_targets(args.learners, "--learners")
@@ -192,18 +189,4 @@ def run_kernel(args: argparse.Namespace) -> int:
         order=args.order,
         seeds=range(args.seeds),
     )
-    out, paths = plan.folder, []
-    if out is not None:
-        with plan.staged() as stage:
-            write_report(cmp, stage.path, **opt._figure_options(args))
-        paths = stage.files
-    if not args.quiet and "-" not in (args.json, args.csv):
-        print(cmp.summary())
-        if out is not None:
-            print(f"\nwrote {len(paths)} files; the report is {out / 'report.md'}")
-    opt._write_json(cmp.to_dict(), args.json)
-    if args.csv is not None:
-        text = csv(CHECKPOINTS, cmp, None if args.csv == "-" else args.csv)
-        if args.csv == "-":
-            print(text, end="")
-    return 0 if cmp.optimum.certificate.ok else 1  # as the linear compare: exit 1
+    return opt._report(cmp, plan, args.quiet, args.json, args.csv, opt._figure_options(args))

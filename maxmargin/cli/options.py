@@ -109,14 +109,16 @@ def _stdout_free(args: argparse.Namespace) -> bool:
     return "-" not in (getattr(args, "json", None), getattr(args, "csv", None))
 
 
-def _write_table(result: Any, target: str | None) -> None:
-    """``--csv``: the result's tidy table (``to_csv``) to a file or stdout."""
+def _write_table(result: Any, target: str | None, table: Any = None) -> None:
+    """``--csv``: the result's tidy table (``to_csv``, or ``table``) to a file or stdout."""
     if target is None:
         return
-    if target == "-":
-        sys.stdout.write(result.to_csv())
-    else:
-        result.to_csv(target)
+    from ..io import tables
+
+    file = None if target == "-" else target
+    text = result.to_csv(file) if table is None else tables.csv(table, result, file)
+    if file is None:
+        sys.stdout.write(text)
 
 
 def _load_data(args: argparse.Namespace, path: str | None = None, like: Any = None) -> Any:
@@ -629,27 +631,29 @@ def _report(
     csv_target: str | None = None,
     figures: dict[str, Any] | None = None,
 ) -> int:
+    """Write a comparison's (or a kernel comparison's) outputs; the exit code."""
+    from ..evaluation.kernel_scoring import KernelComparison
     from ..report import write_report
     from ..report.comparison import markdown
+    from ..report.kernel import CHECKPOINTS
 
+    kernel = isinstance(cmp, KernelComparison)
     out, paths = plan.folder, []
     if out is not None:
         with plan.staged() as stage:
             write_report(cmp, stage.path, **(figures or {}))
         paths = stage.files
     if not quiet and "-" not in (json_target, csv_target):
-        print(cmp.reference.summary())
-        print()
-        print(markdown(cmp))
+        print(cmp.summary() if kernel else f"{cmp.reference.summary()}\n\n{markdown(cmp)}")
         if out is not None:
             print(f"\nwrote {len(paths)} files; the report is {display(out / 'report.md')}")
     _write_json(cmp.to_dict(), json_target)
-    _write_table(cmp, csv_target)
+    _write_table(cmp, csv_target, CHECKPOINTS if kernel else None)
     for row in cmp.rows:
         if row.get("diverged"):
             what = ":" if row["order"] == "external" else " diverged:"  # a trace from elsewhere
             warnings.warn(f"{row['label']} ({row['order']}){what} {row['diverged']}", stacklevel=1)
-    return 0
+    return 1 if kernel and not cmp.optimum.certificate.ok else 0  # a kernel optimum not certified
 
 
 def _example(*lines: str) -> str:

@@ -25,7 +25,7 @@ from ..io.files import atomic_write, make_dir
 from ..io.json import dumps
 from ..plotting import _mpl
 from . import check, comparison, kernel, path
-from .tables import CHECK, COMPARISON, EXACT_PATH
+from .tables import CHECK, COMPARISON, EXACT_PATH, GRID_PATH
 
 if TYPE_CHECKING:
     from ..testing.report import CheckReport
@@ -213,6 +213,19 @@ def _write_comparison(cmp: Comparison, out: Path, drawn: Any, dpi: int) -> Writt
     return md, [js, table], figs
 
 
+def _write_kernel(cmp: KernelComparison, out: Path, drawn: Any, dpi: int) -> Written:
+    """``report.json``, ``checkpoints.csv`` and the kernel comparison's figures."""
+    figs: list[Path] = []
+    if drawn is not None:
+        from ..plotting.kernel import save_kernel_figures
+
+        figs = save_kernel_figures(cmp, out, formats=drawn, dpi=dpi)
+    js, cs = out / "report.json", out / "checkpoints.csv"
+    cmp.to_json(js)
+    io_tables.csv(kernel.CHECKPOINTS, cmp, cs)
+    return kernel.report_markdown(cmp) + _figures_section(figs), [js, cs], figs
+
+
 def _write_grid_path(
     p: RegularizationPath,
     out: Path,
@@ -312,9 +325,9 @@ register(Comparison, Kind(COMPARISON, _write_comparison, "the learners' table"))
 register(
     RegularizationPath,
     Kind(
-        RegularizationPath.TABLE,
+        GRID_PATH,
         _write_grid_path,
-        "the grid's table (every column of grid.csv)",
+        "the grid's table",
         ("study", "feature_names"),
         _check_grid_path,
     ),
@@ -331,6 +344,6 @@ register(
 )
 register(
     KernelComparison,
-    Kind(kernel.KERNEL_COMPARISON, kernel.write, "the learners' table (median [min, max])"),
+    Kind(kernel.KERNEL_COMPARISON, _write_kernel, "the learners' table (median [min, max])"),
 )
 register("maxmargin.testing.report.CheckReport", Kind(CHECK, _write_check, "the verdicts"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..io import tables
-from .tables import CHECK
+from .tables import CHECK, NOT_CHECKED
 
 if TYPE_CHECKING:
     from ..testing.report import CheckReport
@@ -17,7 +17,5 @@ def markdown(rep: CheckReport) -> str:
     """The verdict table in markdown (failures first), then what was not checked."""
     lines = [f"**{rep.summary()}**", "", tables.markdown(CHECK, rep)]
     if rep.not_checked:
-        lines += ["", "Not checked:", "", "| claim | problems | why |", "|---|---|---|"]
-        for row in rep.not_checked:  # (claim, problems, why), a bare | escaped
-            lines.append("| " + " | ".join(x.replace("|", "\\|") for x in row) + " |")
+        lines += ["", "Not checked:", "", tables.markdown(NOT_CHECKED, rep)]
     return "\n".join(lines) + "\n"

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from ..conventions import STATISTIC
 from ..evaluation.kernel_scoring import KernelComparison
-from ..io.tables import Column, Table, csv, markdown
-from ..plotting import _mpl
+from ..io.tables import Column, Table, markdown
 
-__all__ = ["KERNEL_COMPARISON", "CHECKPOINTS", "report_markdown", "write"]
+__all__ = ["KERNEL_COMPARISON", "CHECKPOINTS", "report_markdown"]
 
 #: The learners' table: the final checkpoint, median [min, max] over seeds.
 KERNEL_COMPARISON = Table(
@@ -120,23 +118,3 @@ def report_markdown(cmp: KernelComparison) -> str:
                 f"bound {row['novikoff']:.6g}: {ok}."
             )
     return "\n".join(lines) + "\n"
-
-
-def write(
-    cmp: KernelComparison, out: Path, drawn: Any, dpi: int
-) -> tuple[str, list[Path], list[Path]]:
-    """``report.json``, ``checkpoints.csv`` and the figures; ``report.md``'s text."""
-    figs: list[Path] = []
-    if drawn is not None:
-        from ..plotting.kernel import save_kernel_figures
-
-        figs = save_kernel_figures(cmp, out, formats=drawn, dpi=dpi)
-    md = report_markdown(cmp)
-    lines = _mpl.markdown_figures(figs)
-    if lines:
-        md += "\n## Figures\n\n" + "\n".join(lines) + "\n"
-    js = out / "report.json"
-    cmp.to_json(js)
-    cs = out / "checkpoints.csv"
-    csv(CHECKPOINTS, cmp, cs)
-    return md, [js, cs], figs

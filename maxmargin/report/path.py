@@ -11,7 +11,7 @@ from ..evaluation.path.grid import RegularizationPath
 from ..evaluation.path.learners import LearnerPathStudy
 from ..exceptions import ParameterError
 from ..io import tables
-from .tables import EXACT_PATH
+from .tables import EXACT_PATH, GRID_PATH, LEARNERS_EPOCHS, LEARNERS_SUBOPT
 
 __all__ = ["markdown", "grid_path_markdown", "exact_path_markdown", "learners_markdown"]
 
@@ -95,33 +95,7 @@ def grid_path_markdown(p: RegularizationPath) -> str:
                     else f" (the grid stops below C*; extend it past {h.C_star:.3g})"
                 )
             )
-    hold = not np.isnan(p.holdout_error).all()
-    # A bare | inside a cell ends it (GFM tables): the norm is written \|\|w\|\|.
-    head = [
-        "C",
-        "lambda",
-        r"\|\|w\|\|",
-        r"width 2/\|\|w\|\|",
-        "margin SV",
-        "bound SV",
-        "train err",
-        *(["holdout err"] if hold else []),
-        "sum xi",
-        "primal",
-        "rel gap",
-        "max KKT",
-        "method",
-    ]
-    L += ["", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    for i in range(len(p)):
-        L.append(
-            f"| {p.C[i]:.4g} | {p.lam[i]:.4g} | {p.norm_w[i]:.6g} | "
-            f"{p.width[i]:.6g} | {p.n_margin_sv[i]} | {p.n_bound_sv[i]} | "
-            f"{p.train_error[i]:.4f} | "
-            + (f"{p.holdout_error[i]:.4f} | " if hold else "")
-            + f"{p.slack_sum[i]:.6g} | {p.primal[i]:.10g} | "
-            f"{p.relative_gap[i]:.1e} | {p.max_kkt[i]:.1e} | {p.method[i]} |"
-        )
+    L += ["", tables.markdown(GRID_PATH, p)]  # the rows and columns of table.tex
     return "\n".join(L) + "\n"
 
 
@@ -213,16 +187,6 @@ def exact_path_markdown(ep: ExactPath, max_rows: int = 200) -> str:
 
 def learners_markdown(study: LearnerPathStudy) -> str:
     """Tables of the learners along a path: final relative suboptimality, epochs to each eps."""
-
-    def table(values: np.ndarray, fmt: str) -> list[str]:
-        """A row per lambda, a column per learner (``values`` of shape (L, k))."""
-        head = ["| lambda | " + " | ".join(study.learners) + " |", "|" + "---|" * (1 + len(values))]
-        rows = [
-            f"| {lam:.3g} | " + " | ".join(f"{v:{fmt}}" for v in values[:, i]) + " |"
-            for i, lam in enumerate(study.lam)
-        ]
-        return head + rows
-
     L = [
         f"## Learners along the path ({study.epochs} epochs, order {study.order}, "
         f"seed {study.seed})",
@@ -231,13 +195,13 @@ def learners_markdown(study: LearnerPathStudy) -> str:
         "",
         "Relative suboptimality `(F(w_T) - F*) / F*` after the budget:",
         "",
-        *table(study.final_rel_subopt, ".2e"),
+        tables.markdown(LEARNERS_SUBOPT, (study, study.final_rel_subopt)),
     ]
     for q, e in enumerate(study.eps):
         L += [
             "",
             f"Epochs to reach relative suboptimality {e:g} (inf: not within the budget):",
             "",
-            *table(study.epochs_to_eps[q], ".3g"),
+            tables.markdown(LEARNERS_EPOCHS, (study, study.epochs_to_eps[q])),
         ]
     return "\n".join(L) + "\n"
