@@ -71,16 +71,17 @@ def _name(cls: type) -> str:
     return f"{cls.__module__}.{cls.__qualname__}"
 
 
-def register(cls: type | str, kind: Kind) -> None:
-    """Record how results of type ``cls`` (and its subclasses) are written.
+def register(result_type: type | str, kind: Kind) -> None:
+    """Record how results of type ``result_type`` (and its subclasses) are written.
 
     Parameters
     ----------
-    cls : type or str
+    result_type : type or str
         The class, or its full name (``"maxmargin.testing.report.CheckReport"``).
     kind : Kind
+        How its folder is written.
     """
-    _KINDS[cls if isinstance(cls, str) else _name(cls)] = kind
+    _KINDS[result_type if isinstance(result_type, str) else _name(result_type)] = kind
 
 
 def _kind(result: Any) -> Kind:
