@@ -37,8 +37,29 @@ def _decision(w: np.ndarray, b: float, X: Any) -> np.ndarray:
     return np.asarray(X @ w).reshape(-1) + b
 
 
+class CertifiedPoint:
+    """The objectives of a certified solution (linear or kernel): its certificate's."""
+
+    certificate: Certificate
+
+    @property
+    def primal_objective(self) -> float:
+        """The primal objective ``P`` at the point, C form: the certificate's."""
+        return self.certificate.primal_objective
+
+    @property
+    def dual_objective(self) -> float:
+        """The dual objective ``D(alpha)``: the certificate's."""
+        return self.certificate.dual_objective
+
+    @property
+    def duality_gap(self) -> float:
+        """``P - D``: the certificate's."""
+        return self.certificate.duality_gap
+
+
 @dataclass(frozen=True, eq=False, kw_only=True)
-class ExactSolution(io.Persistent):
+class ExactSolution(CertifiedPoint, io.Persistent):
     """The certified optimum of an :class:`SVMProblem`.
 
     Attributes
@@ -101,21 +122,6 @@ class ExactSolution(io.Persistent):
     polished: bool
     solve_seconds: float
     problem: SVMProblem = io.persist(io.Nested(SVMProblem), inline=True)
-
-    @property
-    def primal_objective(self) -> float:
-        """``P(w, b)``, C form: the certificate's."""
-        return self.certificate.primal_objective
-
-    @property
-    def dual_objective(self) -> float:
-        """``D(alpha)``: the certificate's."""
-        return self.certificate.dual_objective
-
-    @property
-    def duality_gap(self) -> float:
-        """``P - D``: the certificate's."""
-        return self.certificate.duality_gap
 
     @property
     def geometric_margin(self) -> float:

@@ -23,7 +23,7 @@ from ..data import Dataset
 from ..exceptions import MaxMarginError, NotSeparableError, ParameterError, SolverError
 from ..kernel_certificate import certify_kernel
 from ..kernel_problem import KernelProblem
-from ..solution import recertified_status
+from ..solution import CertifiedPoint, recertified_status
 from .ipm import blas_threads
 from .kernel_polish import polish_kernel
 from .smo import DEFAULT_CACHE_BYTES, SMO, HardMarginUnbounded
@@ -48,7 +48,7 @@ _ROUNDING = 1e-12
 
 
 @dataclass(frozen=True, eq=False, kw_only=True)
-class KernelSolution(io.Persistent):
+class KernelSolution(CertifiedPoint, io.Persistent):
     """A solved and certified kernel SVM dual (``maxmargin.kernel_solution/1``).
 
     Read from a file without its data it is the file's word (no data, no Gram);
@@ -82,21 +82,6 @@ class KernelSolution(io.Persistent):
     polished: bool
     solve_seconds: float
     certificate: Certificate = io.persist(io.Nested(Certificate))
-
-    @property
-    def primal_objective(self) -> float:
-        """The primal objective at the point: the certificate's."""
-        return self.certificate.primal_objective
-
-    @property
-    def dual_objective(self) -> float:
-        """The dual objective at ``alpha``: the certificate's."""
-        return self.certificate.dual_objective
-
-    @property
-    def duality_gap(self) -> float:
-        """Primal minus dual objective: the certificate's."""
-        return self.certificate.duality_gap
 
     @property
     def relative_gap(self) -> float:
